@@ -1,0 +1,121 @@
+"""Plain-text rendering of traces and reports for the terminal (``kitgen simulate``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from reference_engine.trace import Event, Snapshot
+
+
+def table_lines(snap: Snapshot, show_hidden: bool = False, indent: str = "    ") -> list[str]:
+    """The table as a player sees it: ``?`` for face-down cards, faces for face-up ones.
+
+    With ``show_hidden`` the face of each face-down card follows in brackets, for teachers.
+    Matrices are printed row by row; items of a row (pairs, bundles) are separated by
+    two spaces; labels are printed under the row they belong to.
+    """
+    lines: list[str] = []
+    width = max((len(_tag(r)) for r in snap.regions), default=0)
+    for reg in snap.regions:
+        texts = [[_cell(c, show_hidden) for c in row] for row in reg["cells"]]
+        colw = max((len(t) for row in texts for t in row), default=1)
+        unit = reg["unit"] if reg["rows"] == 1 else 1
+        spans: dict[int, list[tuple[int, int, str]]] = {}
+        for lab in snap.labels:
+            mine = [(row, c) for name, row, c in lab["slots"] if name == reg["name"]]
+            if mine:
+                cols = [c for _, c in mine]
+                spans.setdefault(max(r for r, _ in mine), []).append((min(cols), max(cols), lab["text"]))
+        for r, row in enumerate(texts):
+            chunks = [" ".join(t.rjust(colw) for t in row[i : i + unit]) for i in range(0, len(row), unit)]
+            head = _tag(reg).ljust(width) if r == 0 else " " * width
+            lines.append(f"{indent}{head}  {('  ' if unit > 1 else ' ').join(chunks)}")
+            for line in _pack(sorted(spans.get(r + 1, [])), colw, unit):
+                lines.append(f"{indent}{' ' * width}  {line}")
+    if snap.supply_out:
+        used = ", ".join(f"{n} {_glyph(k)}" for k, n in snap.supply_out.items() if n > 0)
+        if used:
+            lines.append(f"{indent}(taken from the spare cards: {used})")
+    return lines
+
+
+def _pack(spans: list[tuple[int, int, str]], colw: int, unit: int) -> list[str]:
+    """Lay labels out on as few lines as possible without overlaps."""
+    lines: list[str] = []
+    for first, last, text in spans:
+        bar = _label_line(text, first, last, colw, unit)
+        start = len(bar) - len(bar.lstrip(" "))
+        for i, line in enumerate(lines):
+            if len(line) < start:
+                lines[i] = line + bar[len(line) :]
+                break
+        else:
+            lines.append(bar)
+    return lines
+
+
+def _tag(reg: dict[str, Any]) -> str:
+    return f"{reg['name']} (hand of {reg['hand']})" if reg.get("hand") else str(reg["name"])
+
+
+def _cell(card: dict[str, Any] | None, show_hidden: bool) -> str:
+    if card is None:
+        return "·"
+    if card["up"]:
+        return str(card["glyph"])
+    return f"?({card['glyph']})" if show_hidden else "?"
+
+
+def _label_line(text: str, first: int, last: int, colw: int, unit: int) -> str:
+    def pos(col: int) -> int:
+        k = col - 1
+        return k * (colw + 1) + (k // unit) * (1 if unit > 1 else 0)
+
+    start, end = pos(first), pos(last) + colw
+    span = max(end - start, len(text) + 2)
+    bar = "└" + text.center(span - 2, "─") + "┘"
+    return " " * start + bar
+
+
+def step_blocks(events: list[Event]) -> Iterator[tuple[Event, list[Event]]]:
+    """Group consecutive events of the same step (and call depth) together."""
+    block: list[Event] = []
+    for e in events:
+        key = (e.step, tuple(e.call_path), tuple(sorted(e.loop.items(), key=str)))
+        if block:
+            last = block[-1]
+            if key != (last.step, tuple(last.call_path), tuple(sorted(last.loop.items(), key=str))):
+                yield block[0], block
+                block = []
+        block.append(e)
+    if block:
+        yield block[0], block
+
+
+def describe_event(e: Event) -> str | None:
+    d = e.detail
+    if e.action == "shuffle":
+        return f"shuffle ({d['kind']}, one of {d['size']} equally likely arrangements)"
+    if e.action == "turn" and d.get("revealed"):
+        return "turned over: " + " ".join(_glyph(s) for s in d["revealed"])
+    if e.action == "if":
+        return f"{d['condition']}: {'yes' if d['result'] else 'no'}"
+    if e.action == "shift":
+        return f"shifted the piles by {d['by']} ({d['until']})"
+    if e.action == "discard":
+        return "back to the spare cards: " + ", ".join(d["cards"])
+    if e.action == "call":
+        return f"run {d['protocol']}" + (f" with {d['params']}" if d.get("params") else "")
+    if e.action == "return":
+        vals = ", ".join(f"{k} = {v}" for k, v in d.get("values", {}).items())
+        return f"{d['protocol']} done" + (f": {vals}" if vals else "")
+    if e.action == "let":
+        return ", ".join(f"{k} = {v}" for k, v in d.items())
+    return None
+
+
+def _glyph(name: str) -> str:
+    from reference_engine.simulate import glyph
+
+    return glyph(name)

@@ -1,0 +1,132 @@
+"""Card faces and cards.
+
+A *symbol* is what is printed on a card's face (``alpha``, ``heart``, ``theta3``). All
+backs are identical, so a face-down card shows only ``?``. Internally a card on the
+table is a small int: ``symbol_id << 1 | face_up`` (``EMPTY`` for an empty slot); this
+module converts between that code and readable values.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from .expressions import Value
+
+EMPTY = -1
+NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+@dataclass(frozen=True)
+class Symbol(Value):
+    """A card face. Compares equal only to itself; prints as its glyph."""
+
+    name: str
+    glyph: str
+    id: int
+
+    def __str__(self) -> str:
+        return self.glyph
+
+    def __repr__(self) -> str:
+        return f"Symbol({self.name!r})"
+
+    def kg_value(self) -> Any:
+        return self
+
+    def kg_attr(self, name: str) -> Any:
+        if name == "name":
+            return self.name
+        if name == "glyph":
+            return self.glyph
+        return super().kg_attr(name)
+
+
+class SymbolTable:
+    """Interns symbol names to small ids shared by every spec in a run."""
+
+    def __init__(self) -> None:
+        self._by_name: dict[str, Symbol] = {}
+        self._by_id: list[Symbol] = []
+
+    def intern(self, name: str, glyph: str | None = None) -> Symbol:
+        sym = self._by_name.get(name)
+        if sym is None:
+            sym = Symbol(name, glyph or name, len(self._by_id))
+            self._by_name[name] = sym
+            self._by_id.append(sym)
+        return sym
+
+    def get(self, name: str) -> Symbol | None:
+        return self._by_name.get(name)
+
+    def by_id(self, sid: int) -> Symbol:
+        return self._by_id[sid]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._by_name
+
+    def __len__(self) -> int:
+        return len(self._by_id)
+
+
+SYMBOLS = SymbolTable()
+
+
+def code(symbol: Symbol, up: bool = False) -> int:
+    return symbol.id << 1 | int(up)
+
+
+def symbol_of(c: int) -> Symbol:
+    return SYMBOLS.by_id(c >> 1)
+
+
+def is_up(c: int) -> bool:
+    return c >= 0 and bool(c & 1)
+
+
+def flip(c: int) -> int:
+    return c ^ 1
+
+
+def face_down(c: int) -> int:
+    return c & ~1
+
+
+@dataclass(frozen=True)
+class Card:
+    """A card with a face and an orientation, for traces and messages.
+
+    Round-trips through text: ``Card.parse("alpha")`` is face-down, ``Card.parse("alpha^")``
+    is face-up, and ``str()`` gives the same text back.
+    """
+
+    symbol: str
+    up: bool = False
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        up = text.endswith("^")
+        name = text[:-1] if up else text
+        if not NAME_RE.match(name):
+            raise ValueError(f"not a card: {text!r}")
+        return cls(name, up)
+
+    @classmethod
+    def from_code(cls, c: int) -> Card:
+        return cls(symbol_of(c).name, is_up(c))
+
+    def __str__(self) -> str:
+        return self.symbol + ("^" if self.up else "")
+
+    def glyph(self) -> str:
+        sym = SYMBOLS.get(self.symbol)
+        return sym.glyph if sym is not None else self.symbol
+
+    def visible(self) -> str:
+        """What a player at the table sees: the face if face-up, ``?`` otherwise."""
+        return self.glyph() if self.up else "?"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"symbol": self.symbol, "glyph": self.glyph(), "up": self.up}

@@ -1,0 +1,297 @@
+"""Built-in functions of the expression language.
+
+Each takes the evaluation scope first, then its arguments. Table functions work on
+selections of slots (:class:`~reference_engine.table.Slots`); reading a face goes through
+the selection's reader, so a public decision can never look at a face-down card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .cards import SYMBOLS, Symbol, is_up
+from .expressions import EvalError, Scope, as_int, equal, plain, truthy
+from .table import NewCards, Reader, RegionRef, Slots, State
+
+Builtin = Callable[..., Any]
+
+OUTPUT_DECODERS = {
+    "card": "the face of a single card (none if there is no card)",
+    "cards": "the faces of the cards as an unordered collection",
+    "faces": "the faces of the cards in order",
+}
+
+
+def _slots(v: Any, fn: str) -> Slots:
+    if isinstance(v, Slots):
+        return v
+    raise EvalError(f"{fn}() needs cards on the table, got {type(plain(v)).__name__}")
+
+
+def _list(v: Any, fn: str) -> list[Any]:
+    v = plain(v) if not isinstance(v, list) else v
+    if isinstance(v, (list, tuple)):
+        return list(v)
+    raise EvalError(f"{fn}() needs a list")
+
+
+def _state(scope: Scope) -> State:
+    state = scope.lookup("__state__")
+    if not isinstance(state, State):
+        raise EvalError("this function needs the table")
+    return state
+
+
+def f_len(scope: Scope, x: Any) -> int:
+    if isinstance(x, Slots):
+        return sum(1 for f in x.flat if f not in x.layout.holes)
+    if isinstance(x, NewCards):
+        return len(x.symbols)
+    return len(_list(x, "len"))
+
+
+def _shape(x: Any, fn: str) -> tuple[int, int]:
+    s = _slots(x, fn)
+    if s.shape is None:
+        raise EvalError(f"{fn}(): {s.label} is not a rectangle of cards")
+    return s.shape
+
+
+def f_ncols(scope: Scope, x: Any) -> int:
+    return _shape(x, "ncols")[1]
+
+
+def f_nrows(scope: Scope, x: Any) -> int:
+    return _shape(x, "nrows")[0]
+
+
+def f_columns(scope: Scope, x: Any) -> list[Slots]:
+    s = _slots(x, "columns")
+    rows, cols = _shape(x, "columns")
+    return [
+        Slots(
+            s.layout,
+            [s.flat[r * cols + c] for r in range(rows)],
+            s.reader,
+            f"{s.label} column {c + 1}",
+            (rows, 1),
+        )
+        for c in range(cols)
+    ]
+
+
+def f_rows(scope: Scope, x: Any) -> list[Slots]:
+    s = _slots(x, "rows")
+    rows, cols = _shape(x, "rows")
+    return [
+        Slots(s.layout, s.flat[r * cols : (r + 1) * cols], s.reader, f"{s.label} row {r + 1}", (1, cols))
+        for r in range(rows)
+    ]
+
+
+def f_cards(scope: Scope, x: Any) -> list[Slots]:
+    s = _slots(x, "cards")
+    return [Slots(s.layout, [f], s.reader, s.layout.describe(f), (1, 1)) for f in s.flat]
+
+
+def f_items(scope: Scope, x: Any) -> list[Slots]:
+    s = _slots(x, "items")
+    if not isinstance(s, RegionRef):
+        raise EvalError("items() needs a whole region")
+    return [s.kg_index([i]) for i in range(1, s.region.items() + 1)]
+
+
+def f_piles(scope: Scope, x: Any, size: Any) -> list[Slots]:
+    s = _slots(x, "piles")
+    n = as_int(size)
+    if n < 1 or len(s.flat) % n:
+        raise EvalError(f"piles(): {len(s.flat)} cards do not split into piles of {n}")
+    return [
+        Slots(s.layout, s.flat[i : i + n], s.reader, f"{s.label} pile {i // n + 1}", (1, n))
+        for i in range(0, len(s.flat), n)
+    ]
+
+
+def f_faces(scope: Scope, x: Any) -> list[Symbol | None]:
+    return _slots(x, "faces").faces()
+
+
+def f_decode(scope: Scope, enc: Any, x: Any) -> Any:
+    from .encodings import Encoding
+
+    if not isinstance(enc, Encoding):
+        raise EvalError("decode() needs an encoding name first, e.g. decode(bit, s[1..2])")
+    return enc.bind(scope).decode(_slots(x, "decode").faces())
+
+
+def f_new(scope: Scope, *symbols: Any) -> NewCards:
+    syms: list[Any] = []
+    for s in symbols:
+        s = plain(s)
+        if isinstance(s, list):
+            syms.extend(plain(x) for x in s)
+        else:
+            syms.append(s)
+    for s in syms:
+        if not isinstance(s, Symbol):
+            raise EvalError(f"new() takes card names, got {s!r}")
+    return NewCards(syms, label="")
+
+
+def _orientation(scope: Scope, args: tuple[Any, ...], want_up: bool, fn: str) -> Slots:
+    state = _state(scope)
+    reader = scope.lookup("__reader__")
+    if args:
+        base = _slots(args[0], fn)
+        flats = base.flat
+        layout, label = base.layout, base.label
+    else:
+        flats = tuple(range(len(state.cells)))
+        layout, label = state.layout, "the table"
+    picked = []
+    for f in flats:
+        c = reader.look(f) if isinstance(reader, Reader) else state.cells[f]
+        if c >= 0 and is_up(c) == want_up:
+            picked.append(f)
+    return Slots(layout, picked, None, f"{fn}({label if args else ''})")
+
+
+def f_up(scope: Scope, *args: Any) -> Slots:
+    return _orientation(scope, args, True, "up")
+
+
+def f_down(scope: Scope, *args: Any) -> Slots:
+    return _orientation(scope, args, False, "down")
+
+
+def f_exists(scope: Scope, name: Any) -> bool:
+    n = plain(name)
+    if not isinstance(n, str):
+        raise EvalError("exists() takes a region name in quotes, e.g. exists('sel')")
+    return n in _state(scope).layout.by_name
+
+
+def f_reversed(scope: Scope, x: Any) -> list[Any]:
+    return list(reversed(_list(x, "reversed")))
+
+
+def f_sorted(scope: Scope, x: Any) -> list[Any]:
+    items = _list(x, "sorted")
+    try:
+        return sorted(items, key=lambda v: (str(type(v)), v.name if isinstance(v, Symbol) else v))
+    except TypeError:
+        raise EvalError("sorted(): cannot order these values") from None
+
+
+def f_sum(scope: Scope, x: Any) -> int:
+    return sum(as_int(v) for v in _list(x, "sum"))
+
+
+def f_min(scope: Scope, *xs: Any) -> Any:
+    items = _list(xs[0], "min") if len(xs) == 1 else list(xs)
+    if not items:
+        raise EvalError("min() of an empty list")
+    return min(as_int(v) for v in items)
+
+
+def f_max(scope: Scope, *xs: Any) -> Any:
+    items = _list(xs[0], "max") if len(xs) == 1 else list(xs)
+    if not items:
+        raise EvalError("max() of an empty list")
+    return max(as_int(v) for v in items)
+
+
+def f_any(scope: Scope, x: Any) -> bool:
+    return any(truthy(v) for v in _list(x, "any"))
+
+
+def f_all(scope: Scope, x: Any) -> bool:
+    return all(truthy(v) for v in _list(x, "all"))
+
+
+def f_abs(scope: Scope, x: Any) -> int:
+    return abs(as_int(x))
+
+
+def f_count(scope: Scope, xs: Any, value: Any) -> int:
+    return sum(1 for v in _list(xs, "count") if equal(v, value))
+
+
+def f_index(scope: Scope, xs: Any, value: Any) -> int:
+    for i, v in enumerate(_list(xs, "index"), 1):
+        if equal(v, value):
+            return i
+    raise EvalError(f"index(): {value!r} is not in the list")
+
+
+def f_str(scope: Scope, x: Any) -> str:
+    v = plain(x)
+    return v.glyph if isinstance(v, Symbol) else str(v)
+
+
+def f_symbol(scope: Scope, name: Any) -> Symbol:
+    n = plain(name)
+    sym = SYMBOLS.get(n) if isinstance(n, str) else None
+    if sym is None:
+        raise EvalError(f"no card named {n!r}")
+    return sym
+
+
+BUILTINS: dict[str, Builtin] = {
+    "len": f_len,
+    "ncols": f_ncols,
+    "nrows": f_nrows,
+    "columns": f_columns,
+    "rows": f_rows,
+    "cards": f_cards,
+    "items": f_items,
+    "piles": f_piles,
+    "faces": f_faces,
+    "decode": f_decode,
+    "new": f_new,
+    "up": f_up,
+    "down": f_down,
+    "exists": f_exists,
+    "reversed": f_reversed,
+    "sorted": f_sorted,
+    "sum": f_sum,
+    "min": f_min,
+    "max": f_max,
+    "any": f_any,
+    "all": f_all,
+    "abs": f_abs,
+    "count": f_count,
+    "index": f_index,
+    "str": f_str,
+    "symbol": f_symbol,
+}
+
+BUILTIN_DOCS: dict[str, str] = {
+    "len": "number of cards in a selection (or items in a list)",
+    "ncols": "number of columns of a region",
+    "nrows": "number of rows of a region",
+    "columns": "the columns of a rectangle of cards, as piles",
+    "rows": "the rows of a rectangle of cards, as piles",
+    "cards": "each card of a selection as its own pile",
+    "items": "the items of a row region (e.g. each pair of an input array)",
+    "piles": "piles(S, n): consecutive piles of n cards",
+    "faces": "the faces of face-up cards",
+    "decode": "decode(enc, S): the value that face-up cards encode",
+    "new": "new(card, ...): cards taken face down from the supply",
+    "up": "the face-up cards (of a selection, or of the whole table)",
+    "down": "the face-down cards (of a selection, or of the whole table)",
+    "exists": "exists('name'): whether a region is on the table",
+    "reversed": "a list in reverse order",
+    "sorted": "a list in increasing order",
+    "sum": "sum of a list",
+    "min": "smallest value",
+    "max": "largest value",
+    "any": "whether any item is true",
+    "all": "whether every item is true",
+    "abs": "absolute value",
+    "count": "count(list, v)",
+    "index": "index(list, v), 1-based",
+    "str": "text of a value",
+    "symbol": "symbol('name'): the card with that name",
+}

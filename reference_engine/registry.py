@@ -1,0 +1,194 @@
+"""Finding protocol specs by name, and checking the calls between them.
+
+Built-in specs live in ``rulesets/protocols/<name>.yaml``. A user's own spec can be
+given as a path; the protocols it calls are looked up next to it first, then among
+the built-in ones.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import Problem, SpecError, UsageError
+from .spec import Protocol, load_protocol_checked
+from .steps import Call, walk
+
+
+def rulesets_dir() -> Path:
+    """The ``rulesets/`` folder: in the source tree, or packaged inside the wheel."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here.parent / "rulesets", here / "_data" / "rulesets"):
+        if candidate.is_dir():
+            return candidate
+    raise UsageError("cannot find the rulesets folder; reinstall kitgen")
+
+
+@dataclass
+class Entry:
+    """One line of ``kitgen list``."""
+
+    name: str
+    kind: str
+    summary: str
+    file: str
+    problem: str = ""
+
+
+class Library:
+    """Protocols by name, loaded on first use and linked (calls checked) once."""
+
+    def __init__(self, roots: list[Path] | None = None):
+        self.roots = list(roots) if roots is not None else [rulesets_dir() / "protocols"]
+        self._loaded: dict[str, Protocol] = {}
+        self._linked: set[str] = set()
+        self._loading: list[str] = []
+
+    def find_file(self, name: str) -> Path | None:
+        for root in self.roots:
+            for ext in (".yaml", ".yml"):
+                p = root / f"{name}{ext}"
+                if p.is_file():
+                    return p
+        return None
+
+    def names(self) -> list[str]:
+        seen: dict[str, None] = {}
+        for root in self.roots:
+            if root.is_dir():
+                for p in sorted(root.glob("*.y*ml")):
+                    seen.setdefault(p.stem, None)
+        return list(seen)
+
+    def protocol(self, name_or_path: str) -> Protocol:
+        """A linked protocol, by name or by path to a YAML file."""
+        path = Path(name_or_path)
+        if name_or_path.endswith((".yaml", ".yml")) or (path.is_file() and "/" in name_or_path):
+            if not path.is_file():
+                raise UsageError(f"no such spec file: {name_or_path}")
+            if path.resolve().parent not in [r.resolve() for r in self.roots]:
+                self.roots.insert(0, path.resolve().parent)
+            proto = self._checked(path)
+            self._loaded[proto.name] = proto
+        else:
+            proto = self._load(name_or_path)
+        self.link(proto)
+        return proto
+
+    def _load(self, name: str, caller: Problem | None = None) -> Protocol:
+        proto = self._loaded.get(name)
+        if proto is not None:
+            return proto
+        file = self.find_file(name)
+        if file is None:
+            known = ", ".join(self.names()) or "none"
+            message = f"unknown protocol {name!r} (known: {known})"
+            if caller is not None:
+                raise SpecError([Problem(caller.file, caller.line, caller.path, message)])
+            raise UsageError(message + "; `kitgen list` shows them all")
+        self._loading.append(name)
+        try:
+            proto = self._checked(file)
+        finally:
+            self._loading.pop()
+        if proto.name != name:
+            raise SpecError(
+                [
+                    proto.src.problem(
+                        ("protocol",),
+                        f"the file {file.name} declares protocol {proto.name!r}; "
+                        f"the name must match the file name",
+                    )
+                ]
+            )
+        self._loaded[name] = proto
+        return proto
+
+    def _checked(self, path: Path) -> Protocol:
+        """Load a spec; report its own problems and those of its calls together."""
+        proto, problems = load_protocol_checked(path)
+        if proto is not None:
+            for call in (s for s in walk(proto.steps) if isinstance(s, Call)):
+                where = proto.src.problem(call.path, "")
+                if call.protocol in self._loading or call.protocol == proto.name:
+                    chain = " -> ".join([*self._loading, call.protocol])
+                    problems.append(
+                        proto.src.problem(call.path, f"protocols call each other in a loop: {chain}")
+                    )
+                    continue
+                try:
+                    callee = self._load(call.protocol, where)
+                except SpecError as exc:
+                    problems.extend(p for p in exc.problems if p not in problems)
+                    continue
+                problems.extend(_check_call(proto, call, callee))
+        if problems or proto is None:
+            raise SpecError(problems)
+        return proto
+
+    def link(self, proto: Protocol, stack: tuple[str, ...] = ()) -> None:
+        """Check every call: the callee exists, arguments and results match its declaration."""
+        if proto.name in self._linked:
+            return
+        if proto.name in stack:
+            chain = " -> ".join(stack + (proto.name,))
+            raise SpecError([proto.src.problem(("steps",), f"protocols call each other in a loop: {chain}")])
+        problems: list[Problem] = []
+        callees: list[Protocol] = []
+        for call in (s for s in walk(proto.steps) if isinstance(s, Call)):
+            where = proto.src.problem(call.path, "")
+            try:
+                callee = self._load(call.protocol, where)
+            except SpecError as exc:
+                problems.extend(exc.problems)
+                continue
+            callees.append(callee)
+            problems.extend(_check_call(proto, call, callee))
+        if problems:
+            raise SpecError(problems)
+        for callee in callees:
+            self.link(callee, stack + (proto.name,))
+        self._linked.add(proto.name)
+
+    def catalogue(self) -> list[Entry]:
+        out = []
+        for name in self.names():
+            file = self.find_file(name)
+            try:
+                proto = self.protocol(name)
+                out.append(Entry(name, "protocol", proto.summary or proto.title, str(file)))
+            except SpecError as exc:
+                out.append(Entry(name, "protocol", "", str(file), f"{len(exc.problems)} problem(s)"))
+        return out
+
+
+def _check_call(proto: Protocol, call: Call, callee: Protocol) -> list[Problem]:
+    out = []
+
+    def err(key: str, message: str) -> None:
+        out.append(proto.src.problem(call.path + (key,), message))
+
+    for name in callee.inputs:
+        if name not in call.args:
+            err("with", f"the call to {callee.name} is missing argument {name!r}")
+    for name in call.args:
+        if name not in callee.inputs:
+            err("with", f"{callee.name} has no input {name!r} (inputs: {', '.join(callee.inputs)})")
+    for name in call.params:
+        if name not in callee.params:
+            err(
+                "params",
+                f"{callee.name} has no parameter {name!r} (parameters: {', '.join(callee.params) or 'none'})",
+            )
+    for name, target in call.results.items():
+        if name not in callee.outputs:
+            err("results", f"{callee.name} has no output {name!r} (outputs: {', '.join(callee.outputs)})")
+        elif callee.outputs[name].cards is None and target.name is None:
+            err("results", f"output {name!r} is a public value: give a variable name to keep it in")
+    for name, o in callee.outputs.items():
+        if o.cards is not None and name not in call.results:
+            err(
+                "results",
+                f"say where the cards of {callee.name}'s output {name!r} go (results: {{{name}: ...}})",
+            )
+    return out

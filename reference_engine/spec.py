@@ -1,0 +1,545 @@
+"""Protocol specs: the YAML format, its model and its validation.
+
+A spec mirrors a paper's protocol one-to-one (see README, "Writing a protocol spec")::
+
+    protocol: six-card-and            # the name used on the command line and in calls
+    title: Six-card AND (Mizuki-Sone)
+    summary: one line for `kitgen list`
+    source: {cite: "...", section: "2.4"}
+    params: {m: {default: 3, min: 1, doc: "..."}}
+    symbols: {alpha: {glyph: α}, theta: {family: true, glyph: "θ{}"}}
+    encodings: {bit: {values: {0: [alpha, beta], 1: [beta, alpha]}}}
+    inputs: {x: {encoding: bit}, c: {encoding: card, count: m}}
+    helpers: {alpha: 1, beta: 1}      # cards in the supply (omit: unlimited, measured)
+    steps: [...]                       # see steps.py
+    outputs: {and: {cards: "s[3..4]", encoding: bit, equals: "x and y"}}
+    expect: {shuffles: {value: 1, cite: "..."}}
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .cards import NAME_RE, SYMBOLS
+from .encodings import Encoding
+from .errors import Problem, SpecError
+from .expressions import Expression
+from .functions import BUILTINS, OUTPUT_DECODERS
+from .schema import Checker
+from .source import KeyPath, Source, load_file, load_text
+from .steps import (
+    Call,
+    For,
+    Let,
+    Move,
+    Place,
+    Step,
+    Take,
+    Target,
+    parse_steps,
+    walk,
+)
+
+TOP_KEYS = (
+    "protocol",
+    "title",
+    "summary",
+    "source",
+    "params",
+    "symbols",
+    "encodings",
+    "inputs",
+    "helpers",
+    "admissible",
+    "steps",
+    "outputs",
+    "expect",
+    "notes",
+)
+EXPECT_KEYS = ("cards", "helper_cards", "shuffles", "turns", "steps", "cards_by_symbol")
+
+
+@dataclass
+class Param:
+    name: str
+    default: int
+    minimum: int | None
+    maximum: int | None
+    doc: str
+
+
+@dataclass
+class SymbolDecl:
+    name: str
+    glyph: str
+    family: bool
+    doc: str
+
+
+@dataclass
+class InputDecl:
+    name: str
+    encoding: str
+    count: Expression | None
+    public: bool
+    doc: str
+    path: KeyPath
+
+
+@dataclass
+class OutputDecl:
+    name: str
+    cards: Target | None
+    decode: str | None
+    value: Expression | None
+    public: bool
+    equals: Expression | None
+    uniform: Expression | None
+    doc: str
+    path: KeyPath
+
+
+@dataclass
+class ExpectDecl:
+    name: str
+    value: Expression | None
+    by_symbol: dict[str, Expression]
+    cite: str
+    path: KeyPath
+
+
+@dataclass
+class Protocol:
+    name: str
+    title: str
+    summary: str
+    source: dict[str, str]
+    file: str
+    params: dict[str, Param]
+    symbols: dict[str, SymbolDecl]
+    encodings: dict[str, Encoding]
+    inputs: dict[str, InputDecl]
+    helpers: dict[str, Expression] | None
+    admissible: Expression | None
+    steps: list[Step]
+    outputs: dict[str, OutputDecl]
+    expect: dict[str, ExpectDecl]
+    notes: str
+    src: Source = field(repr=False)
+
+    def calls(self) -> list[Call]:
+        return [s for s in walk(self.steps) if isinstance(s, Call)]
+
+    def numbered_steps(self) -> list[Step]:
+        return [s for s in walk(self.steps) if s.number is not None]
+
+    def resolve_params(self, given: dict[str, int] | None = None, where: str = "") -> dict[str, int]:
+        """Defaults overlaid with ``given``; unknown names and out-of-range values are errors."""
+        from .errors import UsageError
+
+        given = dict(given or {})
+        out: dict[str, int] = {}
+        for name in given:
+            if name not in self.params:
+                known = ", ".join(self.params) or "none"
+                raise UsageError(f"{self.name} has no parameter {name!r} (parameters: {known}){where}")
+        for name, p in self.params.items():
+            v = given.get(name, p.default)
+            if p.minimum is not None and v < p.minimum:
+                raise UsageError(f"{self.name}: {name} must be at least {p.minimum}, got {v}{where}")
+            if p.maximum is not None and v > p.maximum:
+                raise UsageError(f"{self.name}: {name} must be at most {p.maximum}, got {v}{where}")
+            out[name] = v
+        return out
+
+
+def load_protocol(path: str | Path) -> Protocol:
+    return build(load_file(path))
+
+
+def load_protocol_checked(path: str | Path) -> tuple[Protocol | None, list[Problem]]:
+    """Load a spec and collect its problems without raising (the registry adds call checks)."""
+    return analyse(load_file(path))
+
+
+def load_protocol_text(text: str, file: str = "<text>") -> Protocol:
+    return build(load_text(text, file))
+
+
+def build(src: Source) -> Protocol:
+    """Validate a loaded document and build the model; raise SpecError with every problem."""
+    proto, problems = analyse(src)
+    if problems or proto is None:
+        raise SpecError(problems)
+    return proto
+
+
+def analyse(src: Source) -> tuple[Protocol | None, list[Problem]]:
+    """Build the model and collect every problem found (the model may be partial)."""
+    ck = Checker(src)
+    doc = ck.mapping(
+        src.data, (), required=("protocol", "title", "steps"), optional=TOP_KEYS, what="a protocol spec"
+    )
+    if doc is None:
+        return None, ck.problems
+    name = ck.string(doc.get("protocol"), ("protocol",), "a protocol name") or "?"
+    if name != "?" and not all(ch.isalnum() or ch in "-_" for ch in name):
+        ck.error(("protocol",), f"{name!r}: use letters, digits, '-' and '_' only")
+    title = ck.string(doc.get("title", name), ("title",)) or name
+    summary = doc.get("summary", "")
+    source: dict[str, str] = {}
+    if "source" in doc:
+        for k, v in ck.table(doc["source"], ("source",)).items():
+            s = ck.string(v, ("source", k))
+            if s is not None:
+                source[str(k)] = s
+    params = _params(ck, doc.get("params", {}))
+    symbols = _symbols(ck, doc.get("symbols", {}))
+    encodings = _encodings(ck, doc.get("encodings", {}), symbols)
+    inputs = _inputs(ck, doc.get("inputs", {}), encodings)
+    helpers = None
+    if "helpers" in doc:
+        helpers = {}
+        for k, v in ck.table(doc["helpers"], ("helpers",)).items():
+            e = ck.expr(v, ("helpers", k))
+            if str(k) not in symbols:
+                ck.error(("helpers", k), f"unknown card {k!r}: declare it under 'symbols'")
+            elif e is not None:
+                helpers[str(k)] = e
+    admissible = ck.expr(doc["admissible"], ("admissible",)) if "admissible" in doc else None
+    steps = parse_steps(ck, doc.get("steps", []), ("steps",), top=True)
+    outputs = _outputs(ck, doc.get("outputs", {}), encodings)
+    expect = _expect(ck, doc.get("expect", {}), symbols)
+    notes = doc.get("notes", "") or ""
+    proto = Protocol(
+        name=name,
+        title=title,
+        summary=str(summary),
+        source=source,
+        file=src.file,
+        params=params,
+        symbols=symbols,
+        encodings=encodings,
+        inputs=inputs,
+        helpers=helpers,
+        admissible=admissible,
+        steps=steps,
+        outputs=outputs,
+        expect=expect,
+        notes=str(notes),
+        src=src,
+    )
+    _check_names(ck, proto)
+    if not ck.problems:
+        for decl in symbols.values():
+            SYMBOLS.intern(decl.name, decl.glyph)
+    return proto, ck.problems
+
+
+# --------------------------------------------------------------------------- sections
+
+
+def _params(ck: Checker, raw: Any) -> dict[str, Param]:
+    out = {}
+    for k, v in ck.table(raw, ("params",)).items():
+        p = ("params", k)
+        if not NAME_RE.match(str(k)):
+            ck.error(p, f"{k!r} is not a parameter name")
+            continue
+        spec = ck.mapping(v, p, required=("default",), optional=("min", "max", "doc"))
+        if spec is None or "default" not in spec:
+            continue
+        default = ck.integer(spec["default"], p + ("default",))
+        lo = ck.integer(spec["min"], p + ("min",)) if "min" in spec else None
+        hi = ck.integer(spec["max"], p + ("max",)) if "max" in spec else None
+        if default is None:
+            continue
+        if (lo is not None and default < lo) or (hi is not None and default > hi):
+            ck.error(p + ("default",), f"default {default} is outside min/max")
+        out[str(k)] = Param(str(k), default, lo, hi, str(spec.get("doc", "")))
+    return out
+
+
+def _symbols(ck: Checker, raw: Any) -> dict[str, SymbolDecl]:
+    out = {}
+    for k, v in ck.table(raw, ("symbols",)).items():
+        p = ("symbols", k)
+        if not NAME_RE.match(str(k)):
+            ck.error(p, f"{k!r} is not a card name (letters, digits and _)")
+            continue
+        spec = ck.mapping(v if v is not None else {}, p, optional=("glyph", "family", "doc"))
+        if spec is None:
+            continue
+        family = spec.get("family", False)
+        if not isinstance(family, bool):
+            ck.error(p + ("family",), "family must be true or false")
+            family = False
+        known = SYMBOLS.get(str(k))
+        glyph = str(spec.get("glyph", known.glyph if known is not None else k))
+        if known is not None and known.glyph != glyph and not family:
+            ck.error(p + ("glyph",), f"card {k!r} is already printed as {known.glyph!r} by another spec")
+        out[str(k)] = SymbolDecl(str(k), glyph, family, str(spec.get("doc", "")))
+    return out
+
+
+def _encodings(ck: Checker, raw: Any, symbols: dict[str, SymbolDecl]) -> dict[str, Encoding]:
+    out: dict[str, Encoding] = {}
+
+    def sym(name: Any, path: KeyPath, family: bool = False) -> str:
+        s = str(name)
+        decl = symbols.get(s)
+        if decl is None:
+            ck.error(path, f"unknown card {s!r}: declare it under 'symbols'")
+        elif decl.family != family:
+            ck.error(path, f"{s!r} is {'not ' if family else ''}a family of cards here")
+        return s
+
+    for k, v in ck.table(raw, ("encodings",)).items():
+        p = ("encodings", k)
+        spec = ck.mapping(v, p, optional=("values", "onehot", "label", "card", "doc"))
+        if spec is None:
+            continue
+        kinds = [x for x in ("values", "onehot", "label", "card") if x in spec]
+        if len(kinds) != 1:
+            ck.error(p, "an encoding is exactly one of: values, onehot, label, card")
+            continue
+        kind = kinds[0]
+        enc = Encoding(str(k), kind, doc=str(spec.get("doc", "")))
+        if kind == "values":
+            table = {}
+            widths = set()
+            for val, faces in ck.table(spec["values"], p + ("values",)).items():
+                vp = p + ("values", str(val))
+                fl = ck.listing(faces, vp, "a list of cards")
+                if fl is None:
+                    continue
+                table[val] = tuple(sym(f, vp) for f in fl)
+                widths.add(len(fl))
+            if len(widths) > 1:
+                ck.error(p + ("values",), "every value must use the same number of cards")
+            if len(set(table.values())) != len(table):
+                ck.error(p + ("values",), "two values use the same cards, so they cannot be told apart")
+            enc.table = table
+        elif kind == "onehot":
+            oh = ck.mapping(
+                spec["onehot"], p + ("onehot",), required=("length", "hot", "cold"), optional=("first",)
+            )
+            if oh is None or any(x not in oh for x in ("length", "hot", "cold")):
+                continue
+            enc.length = ck.expr(oh["length"], p + ("onehot", "length"))
+            enc.first = ck.expr(oh["first"], p + ("onehot", "first")) if "first" in oh else None
+            enc.hot = sym(oh["hot"], p + ("onehot", "hot"))
+            enc.cold = sym(oh["cold"], p + ("onehot", "cold"))
+        elif kind == "label":
+            enc.family = sym(spec["label"], p + ("label",), family=True)
+        else:
+            cl = ck.listing(spec["card"], p + ("card",), "a list of cards")
+            enc.choices = tuple(sym(c, p + ("card",)) for c in (cl or []))
+        out[str(k)] = enc
+    return out
+
+
+def _inputs(ck: Checker, raw: Any, encodings: dict[str, Encoding]) -> dict[str, InputDecl]:
+    out = {}
+    for k, v in ck.table(raw, ("inputs",)).items():
+        p = ("inputs", k)
+        if not NAME_RE.match(str(k)):
+            ck.error(p, f"{k!r} is not an input name")
+            continue
+        spec = ck.mapping(v, p, required=("encoding",), optional=("count", "public", "doc"))
+        if spec is None or "encoding" not in spec:
+            continue
+        enc = str(spec["encoding"])
+        if enc not in encodings:
+            ck.error(
+                p + ("encoding",), f"unknown encoding {enc!r} (declared: {', '.join(encodings) or 'none'})"
+            )
+        count = ck.expr(spec["count"], p + ("count",)) if "count" in spec else None
+        if enc in encodings and encodings[enc].kind == "label" and count is None:
+            ck.error(p, f"encoding {enc!r} labels the cards of an array: give a 'count'")
+        public = spec.get("public", False)
+        if not isinstance(public, bool):
+            ck.error(p + ("public",), "public must be true or false")
+            public = False
+        out[str(k)] = InputDecl(str(k), enc, count, public, str(spec.get("doc", "")), p)
+    return out
+
+
+def _outputs(ck: Checker, raw: Any, encodings: dict[str, Encoding]) -> dict[str, OutputDecl]:
+    from .steps import parse_target
+
+    out = {}
+    for k, v in ck.table(raw, ("outputs",)).items():
+        p = ("outputs", k)
+        spec = ck.mapping(v, p, optional=("cards", "encoding", "value", "public", "equals", "uniform", "doc"))
+        if spec is None:
+            continue
+        public = spec.get("public", False)
+        if not isinstance(public, bool):
+            ck.error(p + ("public",), "public must be true or false")
+            public = False
+        cards = parse_target(ck, spec["cards"], p + ("cards",)) if "cards" in spec else None
+        value = ck.expr(spec["value"], p + ("value",)) if "value" in spec else None
+        if (cards is None) == (value is None):
+            ck.error(p, "an output has either 'cards' (cards left on the table) or 'value' (a public result)")
+        if value is not None and not public:
+            ck.error(p, "a 'value' output is read from face-up cards: mark it 'public: true'")
+        decode = None
+        if cards is not None:
+            decode = str(spec.get("encoding", "cards"))
+            if decode not in encodings and decode not in OUTPUT_DECODERS:
+                ck.error(
+                    p + ("encoding",),
+                    f"unknown encoding {decode!r} (declared: "
+                    f"{', '.join(list(encodings) + list(OUTPUT_DECODERS))})",
+                )
+        equals = ck.expr(spec["equals"], p + ("equals",)) if "equals" in spec else None
+        uniform = ck.expr(spec["uniform"], p + ("uniform",)) if "uniform" in spec else None
+        if equals is not None and uniform is not None:
+            ck.error(p, "give 'equals' (a function of the inputs) or 'uniform' (a random choice), not both")
+        out[str(k)] = OutputDecl(
+            str(k), cards, decode, value, public, equals, uniform, str(spec.get("doc", "")), p
+        )
+    return out
+
+
+def _expect(ck: Checker, raw: Any, symbols: dict[str, SymbolDecl]) -> dict[str, ExpectDecl]:
+    out = {}
+    for k, v in ck.table(raw, ("expect",)).items():
+        p = ("expect", k)
+        if k not in EXPECT_KEYS:
+            from .schema import unknown_key_message
+
+            ck.error(p, unknown_key_message(str(k), list(EXPECT_KEYS)))
+            continue
+        spec = ck.mapping(
+            v, p, required=("value", "cite"), optional=("note",), what="{value: ..., cite: ...}"
+        )
+        if spec is None or "value" not in spec:
+            continue
+        cite = ck.string(spec.get("cite", ""), p + ("cite",), "a citation") or ""
+        if k == "cards_by_symbol":
+            by = {}
+            for s, e in ck.table(spec["value"], p + ("value",)).items():
+                if str(s) not in symbols:
+                    ck.error(p + ("value", s), f"unknown card {s!r}")
+                ex = ck.expr(e, p + ("value", s))
+                if ex is not None:
+                    by[str(s)] = ex
+            out[str(k)] = ExpectDecl(str(k), None, by, cite, p)
+        else:
+            out[str(k)] = ExpectDecl(str(k), ck.expr(spec["value"], p + ("value",)), {}, cite, p)
+    return out
+
+
+# --------------------------------------------------------------------------- names
+
+
+def _check_names(ck: Checker, proto: Protocol) -> None:
+    """Every name an expression uses must be declared; every function must exist."""
+    families = {s.name for s in proto.symbols.values() if s.family}
+    plain_symbols = {s.name for s in proto.symbols.values() if not s.family}
+    functions = set(BUILTINS) | set(proto.encodings) | families
+    regions = set(proto.inputs)
+    variables: set[str] = set()
+    for s in walk(proto.steps):
+        if isinstance(s, Place):
+            regions |= {t.name for t, _, _ in s.targets if t.name}
+        elif isinstance(s, Move):
+            regions |= {t.name for t, _ in s.pairs if t.name}
+        elif isinstance(s, Take):
+            regions.add(s.into)
+        elif isinstance(s, Call):
+            regions |= {t.name for t in s.results.values() if t.name}
+        elif isinstance(s, For):
+            variables.add(s.var)
+        elif isinstance(s, Let):
+            variables |= set(s.values)
+    base = set(proto.params) | plain_symbols | set(proto.encodings)
+    clash = (regions | variables) & (plain_symbols | set(proto.encodings) | set(proto.params))
+    for name in sorted(clash):
+        ck.error(("steps",), f"{name!r} names both a region or variable and a card, encoding or parameter")
+
+    def check(expr: Expression | None, path: KeyPath, scope: set[str]) -> None:
+        if expr is None:
+            return
+        for n in sorted(expr.names() - scope):
+            ck.error(path, f"unknown name {n!r} in {expr.text!r}")
+        for f in sorted(expr.calls() - functions):
+            ck.error(path, f"unknown function {f!r} in {expr.text!r}")
+
+    table_scope = base | regions | variables
+    for s in walk(proto.steps):
+        for e, path in _step_exprs(s):
+            check(e, path, table_scope)
+        if s.say is not None:
+            for part in s.say.parts:
+                if isinstance(part, Expression):
+                    check(part, s.path + ("say",), table_scope)
+    value_scope = base | set(proto.inputs)
+    for o in proto.outputs.values():
+        check(o.equals, o.path + ("equals",), value_scope)
+        check(o.uniform, o.path + ("uniform",), value_scope)
+        check(o.value, o.path + ("value",), table_scope)
+        if o.cards is not None:
+            check(o.cards.expr, o.path + ("cards",), table_scope)
+    for i in proto.inputs.values():
+        check(i.count, i.path + ("count",), set(proto.params))
+    for exp in proto.expect.values():
+        check(exp.value, exp.path, set(proto.params))
+        for x in exp.by_symbol.values():
+            check(x, exp.path, set(proto.params))
+    for enc in proto.encodings.values():
+        check(enc.length, ("encodings", enc.name), set(proto.params))
+        check(enc.first, ("encodings", enc.name), set(proto.params))
+    if proto.helpers:
+        for k, h in proto.helpers.items():
+            check(h, ("helpers", k), set(proto.params))
+    check(proto.admissible, ("admissible",), value_scope)
+    numbers: dict[str, KeyPath] = {}
+    for s in walk(proto.steps):
+        if s.number is not None:
+            if s.number in numbers:
+                ck.error(s.path + ("step",), f"step {s.number} is numbered twice")
+            numbers[s.number] = s.path
+
+
+def _step_exprs(s: Step) -> list[tuple[Expression | None, KeyPath]]:
+    """Every expression of a step with the key path where it is written."""
+    from . import steps as st
+
+    p = s.path
+    out: list[tuple[Expression | None, KeyPath]] = [(e, p + ("labels",)) for e, _ in s.labels]
+    if isinstance(s, st.Place):
+        for t, _form, items in s.targets:
+            out += [(t.expr, p + ("place", t.text)), (items, p + ("place", t.text))]
+    elif isinstance(s, st.Rearrange):
+        out.append((s.order, p + ("rearrange", s.region)))
+    elif isinstance(s, st.Swap):
+        out += [(s.a, p + ("swap", 0)), (s.b, p + ("swap", 1))]
+    elif isinstance(s, st.Move):
+        for t, e in s.pairs:
+            out += [(t.expr, p + ("move", t.text)), (e, p + ("move", t.text))]
+    elif isinstance(s, st.Take):
+        out.append((s.columns, p + ("take", "columns")))
+    elif isinstance(s, st.Shuffle):
+        out.append((s.piles, p + ("shuffle",)))
+    elif isinstance(s, st.Turn):
+        out.append((s.what, p + ("turn",)))
+    elif isinstance(s, st.Discard):
+        out.append((s.what, p + ("discard",)))
+    elif isinstance(s, st.Shift):
+        out += [(s.piles, p + ("shift", "piles")), (s.until, p + ("shift", "until"))]
+    elif isinstance(s, st.If):
+        out.append((s.cond, p + ("if",)))
+    elif isinstance(s, st.For):
+        out.append((s.values, p + ("for",)))
+    elif isinstance(s, st.Call):
+        out += [(e, p + ("params", k)) for k, e in s.params.items()]
+        out += [(e, p + ("with", k)) for k, e in s.args.items()]
+        out += [(t.expr, p + ("results", k)) for k, t in s.results.items()]
+    elif isinstance(s, st.Let):
+        out += [(e, p + ("let", k)) for k, e in s.values.items()]
+    return out

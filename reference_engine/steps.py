@@ -1,0 +1,539 @@
+"""The steps of a protocol spec: one dataclass per action, parsed from YAML.
+
+A step is a mapping with an optional number (``step: 4(a)``), the sentence a booklet
+prints (``say:``), optional display ``labels:`` and exactly one action key::
+
+    place      put cards on the table: moved from where they are, or new from the supply
+    rearrange  a public permutation of a row's cards, or of a matrix's columns or rows
+    swap       exchange two equally sized groups of cards
+    move       move cards to another place (a new region, empty slots, a hand)
+    take       remove whole columns of a matrix into a new region
+    shuffle    a uniformly random permutation from a set: scramble, shift, cut, bisect, set
+    turn       turn cards over
+    discard    put cards back into the supply
+    shift      a public cyclic shift of piles until a condition on face-up cards holds
+    if         branch on face-up cards (then/else)
+    for        repeat the sub-steps in ``do`` for each value
+    call       run another protocol on some cards (params, with, results)
+    let        remember a public value computed from face-up cards
+    do         a list of sub-steps under this step's number and sentence
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from .expressions import Expression
+from .schema import Checker, unknown_key_message
+from .shuffles import is_permutation
+from .source import KeyPath
+
+ACTIONS = (
+    "place",
+    "rearrange",
+    "swap",
+    "move",
+    "take",
+    "shuffle",
+    "turn",
+    "discard",
+    "shift",
+    "if",
+    "for",
+    "call",
+    "let",
+    "do",
+)
+COMPANIONS = {"if": ("then", "else"), "for": ("do",), "call": ("params", "with", "results")}
+COMMON = ("step", "say", "labels", "face")
+SHUFFLE_KINDS = ("scramble", "shift", "cut", "bisect", "set")
+IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+@dataclass
+class Template:
+    """A sentence with ``{expression}`` placeholders filled in at run time."""
+
+    text: str
+    parts: list[str | Expression]
+
+    def names(self) -> set[str]:
+        out: set[str] = set()
+        for p in self.parts:
+            if isinstance(p, Expression):
+                out |= p.names()
+        return out
+
+
+@dataclass
+class Target:
+    """Where cards go: a region name, or an expression for slots (or a region name)."""
+
+    text: str
+    name: str | None
+    expr: Expression | None
+    index_args: list[Expression] | None = field(default=None, repr=False, compare=False)
+
+
+@dataclass
+class Step:
+    path: KeyPath
+    line: int | None
+    number: str | None
+    say: Template | None
+    labels: list[tuple[Expression, str]] = field(default_factory=list)
+
+    @property
+    def kind(self) -> str:
+        return type(self).__name__.lower()
+
+    def children(self) -> list[list[Step]]:
+        return []
+
+
+@dataclass
+class Note(Step):
+    """A step that only says something (a paper step with no physical action)."""
+
+
+@dataclass
+class Place(Step):
+    targets: list[tuple[Target, str, Expression]] = field(default_factory=list)  # target, form, items
+    up: bool = False
+
+
+@dataclass
+class Rearrange(Step):
+    region: str = ""
+    axis: str = "cards"  # cards | columns | rows
+    order: Expression | None = None
+
+
+@dataclass
+class Swap(Step):
+    a: Expression | None = None
+    b: Expression | None = None
+
+
+@dataclass
+class Move(Step):
+    pairs: list[tuple[Target, Expression]] = field(default_factory=list)
+
+
+@dataclass
+class Take(Step):
+    source: str = ""
+    columns: Expression | None = None
+    into: str = ""
+
+
+@dataclass
+class Shuffle(Step):
+    how: str = "scramble"
+    piles: Expression | None = None
+    perms: list[tuple[int, ...]] = field(default_factory=list)
+    text: str = ""
+
+
+@dataclass
+class Turn(Step):
+    what: Expression | None = None
+
+
+@dataclass
+class Discard(Step):
+    what: Expression | None = None
+
+
+@dataclass
+class Shift(Step):
+    piles: Expression | None = None
+    until: Expression | None = None
+
+
+@dataclass
+class If(Step):
+    cond: Expression | None = None
+    then: list[Step] = field(default_factory=list)
+    other: list[Step] = field(default_factory=list)
+
+    def children(self) -> list[list[Step]]:
+        return [self.then, self.other]
+
+
+@dataclass
+class For(Step):
+    var: str = ""
+    values: Expression | None = None
+    body: list[Step] = field(default_factory=list)
+
+    def children(self) -> list[list[Step]]:
+        return [self.body]
+
+
+@dataclass
+class Call(Step):
+    protocol: str = ""
+    params: dict[str, Expression] = field(default_factory=dict)
+    args: dict[str, Expression] = field(default_factory=dict)
+    results: dict[str, Target] = field(default_factory=dict)
+
+
+@dataclass
+class Let(Step):
+    values: dict[str, Expression] = field(default_factory=dict)
+
+
+@dataclass
+class Do(Step):
+    body: list[Step] = field(default_factory=list)
+
+    def children(self) -> list[list[Step]]:
+        return [self.body]
+
+
+def walk(steps: list[Step]) -> list[Step]:
+    """Every step, depth first, in spec order."""
+    out: list[Step] = []
+    for s in steps:
+        out.append(s)
+        for block in s.children():
+            out.extend(walk(block))
+    return out
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+def parse_steps(ck: Checker, value: Any, path: KeyPath, top: bool) -> list[Step]:
+    items = ck.listing(value, path, "a list of steps")
+    if items is None:
+        return []
+    steps = []
+    for i, item in enumerate(items):
+        step = parse_step(ck, item, path + (i,), top)
+        if step is not None:
+            steps.append(step)
+    return steps
+
+
+def parse_template(ck: Checker, text: Any, path: KeyPath) -> Template | None:
+    s = ck.string(text, path, "a sentence")
+    if s is None:
+        return None
+    parts: list[str | Expression] = []
+    pos = 0
+    literal = ""
+    while pos < len(s):
+        ch = s[pos]
+        if s.startswith("{{", pos) or s.startswith("}}", pos):
+            literal += ch
+            pos += 2
+            continue
+        if ch == "{":
+            end = s.find("}", pos)
+            if end < 0:
+                ck.error(path, f"unclosed '{{' in sentence at character {pos + 1} (write {{{{ for a brace)")
+                return None
+            if literal:
+                parts.append(literal)
+                literal = ""
+            e = ck.expr(s[pos + 1 : end].strip(), path)
+            if e is None:
+                return None
+            parts.append(e)
+            pos = end + 1
+            continue
+        literal += ch
+        pos += 1
+    if literal:
+        parts.append(literal)
+    return Template(s, parts)
+
+
+def parse_target(ck: Checker, key: Any, path: KeyPath) -> Target | None:
+    text = ck.string(key, path, "a place on the table")
+    if text is None:
+        return None
+    if IDENT.match(text):
+        return Target(text, text, None)
+    e = ck.expr(text, path)
+    return None if e is None else Target(text, None, e)
+
+
+def parse_step(ck: Checker, value: Any, path: KeyPath, top: bool) -> Step | None:
+    if not isinstance(value, dict):
+        ck.error(path, f"a step must be a mapping with 'say' and an action, got {type(value).__name__}")
+        return None
+    present = [k for k in ACTIONS if k in value]
+    if "for" in present and "do" in present:
+        present.remove("do")  # 'do' is the body of the loop
+    allowed = list(COMMON) + list(ACTIONS)
+    if len(present) == 1:
+        allowed += list(COMPANIONS.get(present[0], ()))
+    for key in value:
+        if key not in allowed:
+            ck.error(path + (key,), unknown_key_message(str(key), allowed))
+    if len(present) > 1:
+        ck.error(
+            path,
+            f"a step has one action, this one has {', '.join(present)}; "
+            "split it or list the actions under 'do'",
+        )
+        return None
+    number = None
+    if "step" in value:
+        number = ck.string(value["step"], path + ("step",), "a step number")
+    say = parse_template(ck, value["say"], path + ("say",)) if "say" in value else None
+    if top and number is None and "step" not in value:
+        ck.error(path, "a top-level step needs a number ('step: 3') that matches the paper")
+    if number is not None and say is None and "say" not in value:
+        ck.error(path, f"step {number} needs a sentence ('say:') for the booklet")
+    labels: list[tuple[Expression, str]] = []
+    if "labels" in value:
+        raw = ck.table(value["labels"], path + ("labels",))
+        for k, text in (raw or {}).items():
+            e = ck.expr(k, path + ("labels", k))
+            t = ck.string(text, path + ("labels", k), "label text")
+            if e is not None and t is not None:
+                labels.append((e, t))
+    line = ck.source.line(path)
+    base: dict[str, Any] = {"path": path, "line": line, "number": number, "say": say, "labels": labels}
+    if not present:
+        return Note(**base)
+    kind = present[0]
+    p = path + (kind,)
+    parser = _PARSERS[kind]
+    step: Step = parser(ck, value, p, base)
+    return step
+
+
+def _place(ck: Checker, value: dict[str, Any], p: KeyPath, base: dict[str, Any]) -> Step:
+    raw = ck.table(value["place"], p)
+    targets = []
+    for key, spec in (raw or {}).items():
+        tp = p + (key,)
+        target = parse_target(ck, key, tp)
+        form = "row"
+        items_value = spec
+        if isinstance(spec, dict):
+            forms = [k for k in ("row", "rows", "columns") if k in spec]
+            ck.mapping(spec, tp, optional=("row", "rows", "columns"))
+            if len(forms) != 1:
+                ck.error(tp, "give exactly one of row, rows, columns")
+                continue
+            form = forms[0]
+            items_value = spec[form]
+            tp = tp + (form,)
+        items = ck.expr(items_value, tp)
+        if target is not None and items is not None:
+            targets.append((target, form, items))
+    face = value.get("face", "down")
+    if face not in ("up", "down"):
+        ck.error(p[:-1] + ("face",), f"face must be 'up' or 'down', got {face!r}")
+    return Place(**base, targets=targets, up=face == "up")
+
+
+def _rearrange(ck: Checker, value: dict[str, Any], p: KeyPath, base: dict[str, Any]) -> Step:
+    raw = ck.table(value["rearrange"], p)
+    if raw is None:
+        return Rearrange(**base)
+    if len(raw) != 1:
+        ck.error(p, "rearrange one region at a time: {region: [new order]}")
+        return Rearrange(**base)
+    ((region, spec),) = raw.items()
+    axis = "cards"
+    order_value = spec
+    if isinstance(spec, dict):
+        ck.mapping(spec, p + (region,), optional=("cards", "columns", "rows"))
+        keys = [k for k in ("cards", "columns", "rows") if k in spec]
+        if len(keys) != 1:
+            ck.error(p + (region,), "give exactly one of cards, columns, rows")
+            return Rearrange(**base)
+        axis = keys[0]
+        order_value = spec[axis]
+    op = p + (region,) + ((axis,) if isinstance(spec, dict) else ())
+    if (
+        isinstance(order_value, list)
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in order_value)
+        and not is_permutation([v - 1 for v in order_value], len(order_value))
+    ):
+        ck.error(
+            op,
+            f"{order_value} is not a permutation of 1..{len(order_value)}: list every position exactly once",
+        )
+    order = ck.expr(order_value, op)
+    if not IDENT.match(str(region)):
+        ck.error(p + (region,), f"{region!r} is not a region name")
+    return Rearrange(**base, region=str(region), axis=axis, order=order)
+
+
+def _swap(ck: Checker, value: dict[str, Any], p: KeyPath, base: dict[str, Any]) -> Step:
+    pair = ck.listing(value["swap"], p, "a list of two groups of cards")
+    if pair is None or len(pair) != 2:
+        if pair is not None:
+            ck.error(p, f"swap takes exactly two groups, got {len(pair)}")
+        return Swap(**base)
+    return Swap(**base, a=ck.expr(pair[0], p + (0,)), b=ck.expr(pair[1], p + (1,)))
+
+
+def _move(ck: Checker, value: dict[str, Any], p: KeyPath, base: dict[str, Any]) -> Step:
+    raw = ck.table(value["move"], p)
+    pairs = []
+    for key, src in (raw or {}).items():
+        target = parse_target(ck, key, p + (key,))
+        e = ck.expr(src, p + (key,))
+        if target is not None and e is not None:
+            pairs.append((target, e))
+    return Move(**base, pairs=pairs)
+
+
+def _take(ck: Checker, value: dict[str, Any], p: KeyPath, base: dict[str, Any]) -> Step:
+    raw = ck.mapping(value["take"], p, required=("from", "columns", "into"))
+    if raw is None or any(k not in raw for k in ("from", "columns", "into")):
+        return Take(**base)
+    src = ck.string(raw["from"], p + ("from",), "a region name")
+    into = ck.string(raw["into"], p + ("into",), "a region name")
+    for name, key in ((src, "from"), (into, "into")):
+        if name is not None and not IDENT.match(name):
+            ck.error(p + (key,), f"{name!r} is not a region name")
+    return Take(**base, source=src or "", columns=ck.expr(raw["columns"], p + ("columns",)), into=into or "")
+
+
+def _shuffle(ck: Checker, value: dict[str, Any], p: KeyPath, base: dict[str, Any]) -> Step:
+    raw = ck.mapping(value["shuffle"], p, optional=SHUFFLE_KINDS + ("piles", "how"))
+    if raw is None:
+        return Shuffle(**base)
+    kinds = [k for k in SHUFFLE_KINDS if k in raw]
+    if len(kinds) != 1:
+        ck.error(p, f"give exactly one kind of shuffle: {', '.join(SHUFFLE_KINDS)}")
+        return Shuffle(**base)
+    how = kinds[0]
+    text = raw.get("how", "")
+    if how == "set":
+        perms_raw = ck.listing(raw["set"], p + ("set",), "a list of permutations")
+        perms: list[tuple[int, ...]] = []
+        for i, perm in enumerate(perms_raw or []):
+            pp = p + ("set", i)
+            if not isinstance(perm, list) or not all(isinstance(v, int) for v in perm):
+                ck.error(pp, "a permutation is a list of positions like [2, 1, 3]")
+                continue
+            if not is_permutation([v - 1 for v in perm], len(perm)):
+                ck.error(pp, f"{perm} is not a permutation of 1..{len(perm)}")
+                continue
+            perms.append(tuple(v - 1 for v in perm))
+        if perms and len({len(x) for x in perms}) != 1:
+            ck.error(p + ("set",), "all permutations in a set must have the same length")
+        if "piles" not in raw:
+            ck.error(p, "a shuffle with an explicit set needs 'piles'")
+            return Shuffle(**base, how=how, perms=perms, text=text)
+        return Shuffle(**base, how=how, piles=ck.expr(raw["piles"], p + ("piles",)), perms=perms, text=text)
+    if "piles" in raw:
+        ck.error(p + ("piles",), f"'piles' is only for 'set'; write the piles after '{how}:'")
+    return Shuffle(**base, how=how, piles=ck.expr(raw[how], p + (how,)), text=text)
+
+
+def _turn(ck: Checker, value: dict[str, Any], p: KeyPath, base: dict[str, Any]) -> Step:
+    return Turn(**base, what=ck.expr(value["turn"], p))
+
+
+def _discard(ck: Checker, value: dict[str, Any], p: KeyPath, base: dict[str, Any]) -> Step:
+    return Discard(**base, what=ck.expr(value["discard"], p))
+
+
+def _shift(ck: Checker, value: dict[str, Any], p: KeyPath, base: dict[str, Any]) -> Step:
+    raw = ck.mapping(value["shift"], p, required=("piles", "until"))
+    if raw is None or "piles" not in raw or "until" not in raw:
+        return Shift(**base)
+    return Shift(
+        **base, piles=ck.expr(raw["piles"], p + ("piles",)), until=ck.expr(raw["until"], p + ("until",))
+    )
+
+
+def _if(ck: Checker, value: dict[str, Any], p: KeyPath, base: dict[str, Any]) -> Step:
+    cond = ck.expr(value["if"], p)
+    parent = p[:-1]
+    if "then" not in value:
+        ck.error(parent, "'if' needs 'then' (a list of steps)")
+    then = parse_steps(ck, value.get("then", []), parent + ("then",), top=False)
+    other = parse_steps(ck, value.get("else", []), parent + ("else",), top=False)
+    return If(**base, cond=cond, then=then, other=other)
+
+
+def _for(ck: Checker, value: dict[str, Any], p: KeyPath, base: dict[str, Any]) -> Step:
+    raw = value["for"]
+    parent = p[:-1]
+    var, values = "", None
+    if isinstance(raw, dict) and len(raw) == 1:
+        ((var_key, expr_value),) = raw.items()
+        var = str(var_key)
+        if not IDENT.match(var):
+            ck.error(p, f"{var!r} is not a variable name")
+        values = ck.expr(expr_value, p + (var_key,))
+    else:
+        ck.error(p, "write the loop as 'for: {i: 1..m}'")
+    if "do" not in value:
+        ck.error(parent, "'for' needs 'do' (a list of steps)")
+    body = parse_steps(ck, value.get("do", []), parent + ("do",), top=False)
+    return For(**base, var=var, values=values, body=body)
+
+
+def _call(ck: Checker, value: dict[str, Any], p: KeyPath, base: dict[str, Any]) -> Step:
+    parent = p[:-1]
+    name = ck.string(value["call"], p, "a protocol name") or ""
+
+    def exprs(key: str) -> dict[str, Expression]:
+        out: dict[str, Expression] = {}
+        raw = value.get(key, {})
+        m = ck.table(raw, parent + (key,))
+        for k, v in (m or {}).items():
+            e = ck.expr(v, parent + (key, k))
+            if e is not None:
+                out[str(k)] = e
+        return out
+
+    results: dict[str, Target] = {}
+    raw_results = value.get("results", {})
+    rm = ck.table(raw_results, parent + ("results",))
+    for k, v in (rm or {}).items():
+        t = parse_target(ck, v, parent + ("results", k))
+        if t is not None:
+            results[str(k)] = t
+    return Call(**base, protocol=name, params=exprs("params"), args=exprs("with"), results=results)
+
+
+def _let(ck: Checker, value: dict[str, Any], p: KeyPath, base: dict[str, Any]) -> Step:
+    raw = ck.table(value["let"], p)
+    values: dict[str, Expression] = {}
+    for k, v in (raw or {}).items():
+        if not IDENT.match(str(k)):
+            ck.error(p + (k,), f"{k!r} is not a variable name")
+            continue
+        e = ck.expr(v, p + (k,))
+        if e is not None:
+            values[str(k)] = e
+    return Let(**base, values=values)
+
+
+def _do(ck: Checker, value: dict[str, Any], p: KeyPath, base: dict[str, Any]) -> Step:
+    return Do(**base, body=parse_steps(ck, value["do"], p, top=False))
+
+
+_PARSERS: dict[str, Any] = {
+    "place": _place,
+    "rearrange": _rearrange,
+    "swap": _swap,
+    "move": _move,
+    "take": _take,
+    "shuffle": _shuffle,
+    "turn": _turn,
+    "discard": _discard,
+    "shift": _shift,
+    "if": _if,
+    "for": _for,
+    "call": _call,
+    "let": _let,
+    "do": _do,
+}

@@ -1,0 +1,562 @@
+"""The table: named regions of card slots, their public layout, and machine states.
+
+A *region* is a grid of slots (``rows`` x ``cols``; a plain sequence is one row). A row
+region may group its slots into *items* of ``unit`` cards (a bit is an item of two
+cards), so ``x[2]`` is the second pair. *Hands* are regions owned by a player whose
+order does not matter. The *layout* (regions, empty slots, display labels) is public;
+the *cells* hold the actual cards as int codes (see :mod:`cards`).
+
+Actions that change the layout are compiled once per layout into a gather plan with
+:class:`Draft`, then applied to every state that shares that layout.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from .cards import EMPTY, Symbol, is_up, symbol_of
+from .expressions import WILDCARD, EvalError, Value, as_int, plain
+
+
+@dataclass(frozen=True)
+class Region:
+    name: str
+    rows: int
+    cols: int
+    offset: int
+    unit: int = 1
+    hand: str | None = None
+
+    @property
+    def size(self) -> int:
+        return self.rows * self.cols
+
+    def slot(self, r: int, c: int) -> int:
+        return self.offset + (r - 1) * self.cols + (c - 1)
+
+    def address(self, flat: int) -> tuple[int, int]:
+        k = flat - self.offset
+        return k // self.cols + 1, k % self.cols + 1
+
+    @property
+    def slots(self) -> range:
+        return range(self.offset, self.offset + self.size)
+
+    def items(self) -> int:
+        return self.cols // self.unit if self.rows == 1 else self.cols
+
+
+@dataclass(frozen=True)
+class Label:
+    """Display-only text under a group of slots (``x``, ``x AND y``)."""
+
+    text: str
+    slots: tuple[int, ...]
+
+
+class Layout:
+    """The public shape of the table. Interned: equal layouts are the same object."""
+
+    _interned: ClassVar[dict[tuple[Any, ...], Layout]] = {}
+
+    __slots__ = ("_key", "_owner", "by_name", "holes", "labels", "regions", "size")
+
+    def __init__(self, regions: tuple[Region, ...], holes: frozenset[int], labels: tuple[Label, ...]):
+        self.regions = regions
+        self.holes = holes
+        self.labels = labels
+        self.by_name = {r.name: r for r in regions}
+        self.size = sum(r.size for r in regions)
+        self._key = (regions, holes, labels)
+        owner: list[Region] = []
+        for r in regions:
+            owner.extend([r] * r.size)
+        self._owner = owner
+
+    @classmethod
+    def make(
+        cls,
+        shapes: Sequence[tuple[str, int, int, int, str | None]],
+        holes: Iterable[int] = (),
+        labels: Iterable[Label] = (),
+    ) -> Layout:
+        regions: list[Region] = []
+        offset = 0
+        for name, rows, cols, unit, hand in shapes:
+            regions.append(Region(name, rows, cols, offset, unit, hand))
+            offset += rows * cols
+        key_regions = tuple(regions)
+        key = (key_regions, frozenset(holes), tuple(labels))
+        found = cls._interned.get(key)
+        if found is None:
+            found = cls(key_regions, key[1], key[2])
+            cls._interned[key] = found
+        return found
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def region(self, name: str) -> Region:
+        try:
+            return self.by_name[name]
+        except KeyError:
+            have = ", ".join(r.name for r in self.regions) or "nothing"
+            raise EvalError(f"there is no {name!r} on the table (the table has: {have})") from None
+
+    def owner(self, flat: int) -> Region:
+        return self._owner[flat]
+
+    def describe(self, flat: int) -> str:
+        """``s[3]`` for a row region, ``M[2, 5]`` for a matrix."""
+        reg = self._owner[flat]
+        r, c = reg.address(flat)
+        return f"{reg.name}[{c}]" if reg.rows == 1 else f"{reg.name}[{r}, {c}]"
+
+
+class State:
+    """One configuration of the card machine, hashable so identical states merge.
+
+    ``out`` is the net number of helper cards of each symbol taken from the supply;
+    ``env`` holds public values (loop variables, public decisions); ``meters`` counts
+    resources; ``view`` identifies what the observers have seen so far. ``lazy`` lists
+    blocks of piles that were scrambled and whose order nobody has needed yet: the cells
+    hold their contents in sorted order and the state stands for every order of them,
+    equally likely (see :func:`reference_engine.machine.materialize`).
+    """
+
+    __slots__ = ("_hash", "cells", "env", "layout", "lazy", "meters", "out", "view")
+
+    def __init__(
+        self,
+        layout: Layout,
+        cells: tuple[int, ...],
+        out: tuple[tuple[int, int], ...],
+        env: tuple[tuple[str, Any], ...],
+        meters: Meters,
+        view: int,
+        lazy: tuple[tuple[tuple[int, ...], ...], ...] = (),
+    ):
+        self.layout = layout
+        self.cells = cells
+        self.out = out
+        self.env = env
+        self.meters = meters
+        self.view = view
+        self.lazy = lazy
+        self._hash = hash((id(layout), cells, out, env, meters, view, lazy))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, State)
+            and self._hash == other._hash
+            and self.layout is other.layout
+            and self.cells == other.cells
+            and self.out == other.out
+            and self.env == other.env
+            and self.meters == other.meters
+            and self.view == other.view
+            and self.lazy == other.lazy
+        )
+
+    def replace(
+        self,
+        *,
+        layout: Layout | None = None,
+        cells: tuple[int, ...] | None = None,
+        out: tuple[tuple[int, int], ...] | None = None,
+        env: tuple[tuple[str, Any], ...] | None = None,
+        meters: Meters | None = None,
+        view: int | None = None,
+        lazy: tuple[tuple[tuple[int, ...], ...], ...] | None = None,
+    ) -> State:
+        return State(
+            self.layout if layout is None else layout,
+            self.cells if cells is None else cells,
+            self.out if out is None else out,
+            self.env if env is None else env,
+            self.meters if meters is None else meters,
+            self.view if view is None else view,
+            self.lazy if lazy is None else lazy,
+        )
+
+
+
+@dataclass(frozen=True)
+class Meters:
+    """Resource counters carried along a run.
+
+    ``peak`` holds, per symbol id, the most helper cards of that symbol that were out of
+    the supply at the same time; the sum of the peaks is how many helper cards to prepare.
+    """
+
+    shuffles: int = 0
+    turns: int = 0
+    kinds: tuple[tuple[str, int], ...] = ()
+    peak: tuple[tuple[int, int], ...] = ()
+
+    def add_shuffle(self, kind: str) -> Meters:
+        kinds = dict(self.kinds)
+        kinds[kind] = kinds.get(kind, 0) + 1
+        return Meters(self.shuffles + 1, self.turns, tuple(sorted(kinds.items())), self.peak)
+
+    def add_turn(self) -> Meters:
+        return Meters(self.shuffles, self.turns + 1, self.kinds, self.peak)
+
+    def note_out(self, out: tuple[tuple[int, int], ...]) -> Meters:
+        """Raise the peaks to the current helper usage ``out``."""
+        peak = dict(self.peak)
+        changed = False
+        for sid, n in out:
+            if n > peak.get(sid, 0):
+                peak[sid] = n
+                changed = True
+        if not changed:
+            return self
+        return Meters(self.shuffles, self.turns, self.kinds, tuple(sorted(peak.items())))
+
+    def absorb(self, sub: Meters, out_before: tuple[tuple[int, int], ...]) -> Meters:
+        """Add the counts of a sub-protocol run that started with ``out_before`` helpers out."""
+        kinds = dict(self.kinds)
+        for k, n in sub.kinds:
+            kinds[k] = kinds.get(k, 0) + n
+        peak = dict(self.peak)
+        before = dict(out_before)
+        for sid, n in sub.peak:
+            peak[sid] = max(peak.get(sid, 0), before.get(sid, 0) + n)
+        return Meters(
+            self.shuffles + sub.shuffles,
+            self.turns + sub.turns,
+            tuple(sorted(kinds.items())),
+            tuple(sorted(peak.items())),
+        )
+
+
+def out_add(out: tuple[tuple[int, int], ...], delta: dict[int, int]) -> tuple[tuple[int, int], ...]:
+    """Helper usage after taking (positive) or returning (negative) cards per symbol."""
+    if not delta:
+        return out
+    cur = dict(out)
+    for sid, n in delta.items():
+        cur[sid] = cur.get(sid, 0) + n
+    return tuple(sorted((k, v) for k, v in cur.items() if v))
+
+
+# --------------------------------------------------------------------------- selections
+
+
+def visible(c: int) -> int:
+    """What the table shows of a cell: the card if face-up, -2 if face-down, -1 if empty."""
+    return c if c < 0 or c & 1 else -2
+
+
+class Reader:
+    """How expressions may read card faces: publicly (face-up only) or as the verifier.
+
+    With ``record`` set, every cell looked at is logged with what the table showed, so
+    a result can be reused for any state that shows the same at those cells.
+    """
+
+    __slots__ = ("public", "reads", "state")
+
+    def __init__(self, state: State, public: bool, record: bool = False):
+        self.state = state
+        self.public = public
+        self.reads: list[tuple[int, int]] | None = [] if record else None
+
+    def look(self, flat: int) -> int:
+        c = self.state.cells[flat]
+        if self.reads is not None:
+            self.reads.append((flat, visible(c)))
+        return c
+
+    def face(self, flat: int) -> Symbol | None:
+        c = self.look(flat)
+        if c == EMPTY:
+            return None
+        if self.public and not is_up(c):
+            raise LeakError(
+                f"{self.state.layout.describe(flat)} is face down: a decision may only use face-up cards"
+            )
+        return symbol_of(c)
+
+
+class LeakError(EvalError):
+    """A public decision tried to read a face-down card."""
+
+
+class Slots(Value):
+    """An ordered selection of table slots (``s[1..2]``, ``M[*, 3]``)."""
+
+    __slots__ = ("flat", "label", "layout", "reader", "shape")
+
+    def __init__(
+        self,
+        layout: Layout,
+        flat: Sequence[int],
+        reader: Reader | None,
+        label: str,
+        shape: tuple[int, int] | None = None,
+    ):
+        self.layout = layout
+        self.flat = tuple(flat)
+        self.reader = reader
+        self.label = label
+        self.shape = shape  # (rows, cols) when the selection is a rectangle
+
+    def __repr__(self) -> str:
+        return self.label
+
+    def __len__(self) -> int:
+        return len(self.flat)
+
+    def faces(self) -> list[Symbol | None]:
+        if self.reader is None:
+            raise EvalError(f"{self.label}: the faces of cards are not available here")
+        return [self.reader.face(f) for f in self.flat]
+
+    def kg_value(self) -> Any:
+        return self.faces()
+
+    def kg_index(self, args: list[Any]) -> Any:
+        if len(args) != 1:
+            raise EvalError(f"{self.label} takes one index")
+        idx = plain(args[0])
+        picks = list(range(1, len(self.flat) + 1)) if idx is WILDCARD else idx
+        if not isinstance(picks, list):
+            picks = [picks]
+        out = []
+        for p in picks:
+            i = as_int(p)
+            if not 1 <= i <= len(self.flat):
+                raise EvalError(f"{self.label}[{i}] is outside 1..{len(self.flat)}")
+            out.append(self.flat[i - 1])
+        return Slots(self.layout, out, self.reader, f"{self.label}[{_fmt(idx)}]")
+
+
+class RegionRef(Slots):
+    """A whole region, indexable by item (row regions) or by ``[row, column]``."""
+
+    __slots__ = ("region",)
+
+    def __init__(self, layout: Layout, region: Region, reader: Reader | None):
+        super().__init__(layout, list(region.slots), reader, region.name, (region.rows, region.cols))
+        self.region = region
+
+    def kg_index(self, args: list[Any]) -> Any:
+        reg = self.region
+        if len(args) == 1:
+            if reg.rows != 1:
+                raise EvalError(f"{reg.name} has {reg.rows} rows: write {reg.name}[row, column]")
+            idx = plain(args[0])
+            items = _picks(idx, reg.items(), f"{reg.name} has {reg.items()} items")
+            flat = [reg.slot(1, (i - 1) * reg.unit + k) for i in items for k in range(1, reg.unit + 1)]
+            shape = (1, len(flat))
+            return Slots(self.layout, flat, self.reader, f"{reg.name}[{_fmt(idx)}]", shape)
+        if len(args) == 2:
+            r_idx, c_idx = plain(args[0]), plain(args[1])
+            rows = _picks(r_idx, reg.rows, f"{reg.name} has {reg.rows} rows")
+            cols = _picks(c_idx, reg.cols, f"{reg.name} has {reg.cols} columns")
+            flat = [reg.slot(r, c) for r in rows for c in cols]
+            label = f"{reg.name}[{_fmt(r_idx)}, {_fmt(c_idx)}]"
+            return Slots(self.layout, flat, self.reader, label, (len(rows), len(cols)))
+        raise EvalError(f"{reg.name} takes one or two indices")
+
+
+def _picks(idx: Any, n: int, what: str) -> list[int]:
+    if idx is WILDCARD:
+        return list(range(1, n + 1))
+    values = idx if isinstance(idx, list) else [idx]
+    out = []
+    for v in values:
+        i = as_int(v)
+        if not 1 <= i <= n:
+            raise EvalError(f"index {i} is out of range: {what}")
+        out.append(i)
+    return out
+
+
+def _fmt(idx: Any) -> str:
+    if idx is WILDCARD:
+        return "*"
+    if isinstance(idx, list):
+        if idx and idx == list(range(idx[0], idx[0] + len(idx))) and len(idx) > 1:
+            return f"{idx[0]}..{idx[-1]}"
+        return "[" + ", ".join(str(i) for i in idx) + "]"
+    return str(idx)
+
+
+@dataclass
+class NewCards(Value):
+    """Cards to take from the supply (``bit(1)``, ``new(heart)``)."""
+
+    symbols: list[Symbol]
+    up: bool = False
+    label: str = ""
+
+    def __len__(self) -> int:
+        return len(self.symbols)
+
+    def kg_value(self) -> Any:
+        return list(self.symbols)
+
+
+# --------------------------------------------------------------------------- drafts
+
+
+NEW = -2  # tokens <= NEW index the constants of a draft
+
+
+@dataclass
+class Draft:
+    """A mutable copy of a layout whose slots refer to old cells, new cards or nothing.
+
+    Actions edit a draft; :meth:`finish` turns it into a gather plan that maps any
+    state with the old layout to the new layout in one tuple comprehension.
+    """
+
+    layout: Layout
+    grids: dict[str, list[list[int]]] = field(default_factory=dict)
+    meta: dict[str, tuple[int, str | None]] = field(default_factory=dict)  # unit, hand
+    order: list[str] = field(default_factory=list)
+    consts: list[int] = field(default_factory=list)
+    labels: list[tuple[str, list[tuple[str, int, int]], list[int] | None]] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, layout: Layout) -> Draft:
+        d = cls(layout)
+        for reg in layout.regions:
+            grid = []
+            for r in range(1, reg.rows + 1):
+                row = []
+                for c in range(1, reg.cols + 1):
+                    flat = reg.slot(r, c)
+                    row.append(EMPTY if flat in layout.holes else flat)
+                grid.append(row)
+            d.grids[reg.name] = grid
+            d.meta[reg.name] = (reg.unit, reg.hand)
+            d.order.append(reg.name)
+        for lab in layout.labels:
+            where = []
+            for f in lab.slots:
+                reg = layout.owner(f)
+                r, c = reg.address(f)
+                where.append((reg.name, r, c))
+            d.labels.append((lab.text, where, list(lab.slots)))
+        return d
+
+    # -- addressing ------------------------------------------------------------
+    def locate(self, flat: int) -> tuple[str, int, int]:
+        """Where old slot ``flat`` is in the draft (it may have moved)."""
+        reg = self.layout.owner(flat)
+        r, c = reg.address(flat)
+        return reg.name, r, c
+
+    def token_at(self, name: str, r: int, c: int) -> int:
+        return self.grids[name][r - 1][c - 1]
+
+    def set_token(self, name: str, r: int, c: int, token: int) -> None:
+        self.grids[name][r - 1][c - 1] = token
+
+    def new_token(self, card_code: int) -> int:
+        self.consts.append(card_code)
+        return NEW - (len(self.consts) - 1)
+
+    # -- editing ---------------------------------------------------------------
+    def take_tokens(self, flats: Sequence[int]) -> list[int]:
+        """Remove the cards at old slots ``flats`` (in order), leaving empty slots."""
+        out = []
+        for f in flats:
+            name, r, c = self.locate(f)
+            tok = self.token_at(name, r, c)
+            if tok == EMPTY:
+                raise EvalError(f"{self.layout.describe(f)} is empty")
+            out.append(tok)
+            self.set_token(name, r, c, EMPTY)
+        return out
+
+    def add_region(
+        self,
+        name: str,
+        grid: list[list[int]],
+        unit: int = 1,
+        hand: str | None = None,
+        before: str | None = None,
+    ) -> None:
+        if name in self.grids:
+            raise EvalError(f"there is already a {name!r} on the table")
+        widths = {len(row) for row in grid}
+        if len(widths) > 1:
+            raise EvalError(f"{name}: rows of different lengths {sorted(widths)}")
+        self.grids[name] = grid
+        self.meta[name] = (unit, hand)
+        if before is not None and before in self.order:
+            self.order.insert(self.order.index(before), name)
+        else:
+            self.order.append(name)
+
+    def remove_region(self, name: str) -> None:
+        del self.grids[name]
+        del self.meta[name]
+        self.order.remove(name)
+
+    def ensure_rows(self, name: str, rows: int) -> None:
+        grid = self.grids[name]
+        width = len(grid[0]) if grid else 0
+        while len(grid) < rows:
+            grid.append([EMPTY] * width)
+
+    def label(self, text: str, where: list[tuple[str, int, int]]) -> None:
+        """Add a display label; a label with the same text elsewhere is replaced."""
+        self.labels = [lab for lab in self.labels if lab[0] != text or lab[2] is None]
+        self.labels.append((text, where, None))
+
+    def finish(self, keep_empty: Iterable[str] = ()) -> tuple[Layout, tuple[int, ...], tuple[int, ...]]:
+        """Drop regions that became empty (hands stay) and build the gather plan."""
+        keep = set(keep_empty)
+        for name in list(self.order):
+            _, hand = self.meta[name]
+            grid = self.grids[name]
+            if hand is None and name not in keep and all(t == EMPTY for row in grid for t in row):
+                self.remove_region(name)
+        shapes = []
+        src: list[int] = []
+        holes: list[int] = []
+        position: dict[tuple[str, int, int], int] = {}
+        for name in self.order:
+            grid = self.grids[name]
+            unit, hand = self.meta[name]
+            rows = len(grid)
+            cols = len(grid[0]) if rows else 0
+            shapes.append((name, rows, cols, unit, hand))
+            for r, row in enumerate(grid, 1):
+                for c, tok in enumerate(row, 1):
+                    position[(name, r, c)] = len(src)
+                    if tok == EMPTY:
+                        holes.append(len(src))
+                    src.append(tok)
+        labels = []
+        for text, where, tokens in self.labels:
+            # An old label stays only while its cards stay where they were.
+            moved = tokens is not None and any(
+                w not in position or src[position[w]] != t for w, t in zip(where, tokens)
+            )
+            if moved:
+                continue
+            flats = tuple(position[w] for w in where if w in position)
+            if flats:
+                labels.append(Label(text, flats))
+        layout = Layout.make(shapes, holes, labels)
+        return layout, tuple(src), tuple(self.consts)
+
+
+def gather(cells: tuple[int, ...], src: tuple[int, ...], consts: tuple[int, ...]) -> tuple[int, ...]:
+    """Apply a draft's plan to one state's cells."""
+    return tuple([cells[t] if t >= 0 else (EMPTY if t == EMPTY else consts[NEW - t]) for t in src])

@@ -1,0 +1,125 @@
+"""The trace of one run: every action with the table before and after it.
+
+The trace is the contract with the booklet renderer. Each :class:`Event` carries the
+spec's step number and sentence, the protocol call path, the action and its details
+(which slots moved where, which piles were shuffled, which cards were turned), and two
+:class:`Snapshot` s of the table with its grouping (regions as rows x columns, items,
+hands, labels). A diagram can be drawn from it without knowing protocol semantics.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import EMPTY, Card
+from .table import State
+
+
+@dataclass
+class Snapshot:
+    """The table at one moment, in plain data."""
+
+    regions: list[dict[str, Any]]
+    labels: list[dict[str, Any]]
+    supply_out: dict[str, int]
+
+    @classmethod
+    def of(cls, state: State) -> Snapshot:
+        from .cards import SYMBOLS
+
+        regions = []
+        for reg in state.layout.regions:
+            cells: list[list[dict[str, Any] | None]] = []
+            for r in range(1, reg.rows + 1):
+                row: list[dict[str, Any] | None] = []
+                for c in range(1, reg.cols + 1):
+                    code = state.cells[reg.slot(r, c)]
+                    row.append(None if code == EMPTY else Card.from_code(code).to_json())
+                cells.append(row)
+            regions.append(
+                {
+                    "name": reg.name,
+                    "rows": reg.rows,
+                    "cols": reg.cols,
+                    "unit": reg.unit,
+                    "hand": reg.hand,
+                    "cells": cells,
+                }
+            )
+        labels = []
+        for lab in state.layout.labels:
+            where = []
+            for f in lab.slots:
+                reg = state.layout.owner(f)
+                r, c = reg.address(f)
+                where.append([reg.name, r, c])
+            labels.append({"text": lab.text, "slots": where})
+        supply = {SYMBOLS.by_id(sid).name: n for sid, n in state.out if n}
+        return cls(regions, labels, supply)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"regions": self.regions, "labels": self.labels, "supply_out": self.supply_out}
+
+    def visible_rows(self) -> dict[str, list[list[str]]]:
+        """What everyone at the table sees: glyphs of face-up cards, ``?`` for face-down."""
+        out: dict[str, list[list[str]]] = {}
+        for reg in self.regions:
+            out[reg["name"]] = [
+                ["" if c is None else (c["glyph"] if c["up"] else "?") for c in row] for row in reg["cells"]
+            ]
+        return out
+
+
+@dataclass
+class Event:
+    index: int
+    protocol: str
+    call_path: list[str]
+    step: str | None
+    say: str
+    action: str
+    detail: dict[str, Any]
+    before: Snapshot
+    after: Snapshot
+    loop: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def depth(self) -> int:
+        return len(self.call_path)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "protocol": self.protocol,
+            "call_path": self.call_path,
+            "depth": self.depth,
+            "step": self.step,
+            "say": self.say,
+            "action": self.action,
+            "loop": self.loop,
+            "detail": self.detail,
+            "before": self.before.to_json(),
+            "after": self.after.to_json(),
+            "visible": self.after.visible_rows(),
+        }
+
+
+@dataclass
+class Trace:
+    protocol: str
+    params: dict[str, int]
+    inputs: dict[str, Any]
+    seed: int | None
+    events: list[Event] = field(default_factory=list)
+    outputs: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "protocol": self.protocol,
+            "params": self.params,
+            "inputs": self.inputs,
+            "seed": self.seed,
+            "events": [e.to_json() for e in self.events],
+            "outputs": self.outputs,
+        }

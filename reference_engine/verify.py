@@ -1,0 +1,579 @@
+"""Exact verification: correctness, security and resource counts of a protocol spec.
+
+For every admissible input u the machine runs the protocol over *all* shuffle outcomes
+with exact rational probabilities (see :mod:`machine`). Then:
+
+* **correct**: every run's outputs equal the spec's ``equals`` expression of u; outputs
+  declared ``uniform`` have exactly the uniform distribution over the listed values
+  (``none`` when the list is empty);
+* **secure**: the view (everything the players saw: turned faces, public decisions,
+  cards returned to the supply, public sub-protocol results) is independent of u given
+  the public inputs and public outputs: P(view | u, o) is the same for every input u
+  that can produce the public output o;
+* **tidy**: when the protocol ends, every card on the table belongs to an output;
+* **resources**: cards per symbol, helper cards, shuffles and turns, compared with the
+  ``expect`` block quoted from the paper.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from .cards import SYMBOLS, Symbol
+from .errors import SimulationError
+from .expressions import EvalError, Scope, as_int, equal, plain
+from .machine import (
+    DecodeFailure,
+    Frame,
+    Frontier,
+    Refactor,
+    Runner,
+    Shared,
+    ViewTable,
+    _add,
+    _freeze,
+    leftovers,
+    read_outputs,
+)
+from .registry import Library
+from .spec import Protocol
+from .steps import walk
+
+VERSION = "0.1.0"
+
+
+@dataclass
+class Check:
+    """One line of a verification report."""
+
+    name: str
+    ok: bool
+    figure: str
+    detail: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Report:
+    protocol: str
+    title: str
+    params: dict[str, int]
+    method: str
+    inputs: int
+    checks: list[Check]
+    resources: dict[str, Any]
+    expect: list[dict[str, Any]]
+    stats: dict[str, Any]
+    notes: list[str]
+    source: dict[str, str]
+
+    def check(self, name: str) -> Check | None:
+        return next((c for c in self.checks if c.name == name), None)
+
+    @property
+    def correct(self) -> bool:
+        c = self.check("correct")
+        return bool(c and c.ok)
+
+    @property
+    def secure(self) -> bool:
+        c = self.check("secure")
+        return bool(c and c.ok)
+
+    @property
+    def ok(self) -> bool:
+        return all(c.ok for c in self.checks)
+
+    def failed(self) -> list[str]:
+        return [c.name for c in self.checks if not c.ok]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "protocol": self.protocol,
+            "title": self.title,
+            "params": self.params,
+            "method": self.method,
+            "inputs": self.inputs,
+            "verified": self.ok,
+            "correct": self.correct,
+            "secure": self.secure,
+            "failed": self.failed(),
+            "checks": [{"name": c.name, "ok": c.ok, "figure": c.figure, **c.detail} for c in self.checks],
+            "resources": self.resources,
+            "expect": self.expect,
+            "stats": self.stats,
+            "notes": self.notes,
+            "source": self.source,
+            "engine": f"kitgen reference engine {VERSION}",
+        }
+
+    def lines(self) -> list[str]:
+        params = ", ".join(f"{k}={v}" for k, v in self.params.items())
+        name = f"{self.protocol} ({params})" if params else self.protocol
+        head = f"{name}: {self.method} verification over {self.inputs} inputs"
+        out = [head]
+        for c in self.checks:
+            mark = "ok  " if c.ok else "FAIL"
+            out.append(f"  {mark} {c.name:<16} {c.figure}")
+        for n in self.notes:
+            out.append(f"  note: {n}")
+        st = self.stats
+        out.append(
+            f"  {st['final_states']} final states, {st['views']} distinct views, "
+            f"{st['states_processed']} states processed (largest frontier {st['peak_frontier']}), "
+            f"{st['seconds']:.2f} s"
+        )
+        out.append("VERIFIED" if self.ok else f"NOT VERIFIED: failed {', '.join(self.failed())}")
+        return out
+
+
+# --------------------------------------------------------------------------- inputs
+
+
+def input_assignments(frame: Frame) -> list[dict[str, Any]]:
+    """Every admissible assignment of values to the protocol's inputs."""
+    domains = frame.domains()
+    names = list(domains)
+    out = []
+    for combo in itertools.product(*(domains[n] for n in names)):
+        values = dict(zip(names, combo))
+        if frame.proto.admissible is not None:
+            try:
+                if not plain(frame.proto.admissible(value_scope(frame, values))):
+                    continue
+            except EvalError as exc:
+                raise SimulationError("", frame.proto.src.problem(("admissible",), str(exc))) from None
+        out.append(values)
+    return out
+
+
+def value_scope(frame: Frame, values: dict[str, Any]) -> Scope:
+    return frame.globals.child(dict(values))
+
+
+def describe_value(v: Any) -> str:
+    v = plain(v)
+    if isinstance(v, Symbol):
+        return v.glyph
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(describe_value(x) for x in v) + "]"
+    if v is None:
+        return "none"
+    return str(v)
+
+
+def describe_inputs(values: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={describe_value(v)}" for k, v in values.items())
+
+
+def describe_view(views: ViewTable, vid: int) -> str:
+    parts = []
+    for obs in views.observations(vid):
+        kind = obs[0]
+        if kind == "turn":
+            parts.append("turned " + " ".join(SYMBOLS.by_id(c >> 1).glyph for c in obs[1]))
+        elif kind == "discard":
+            parts.append("returned " + " ".join(SYMBOLS.by_id(s).glyph for s in obs[1]))
+        elif kind == "shuffle":
+            parts.append("saw a shuffle of face-up cards")
+        elif kind == "call":
+            inner = obs[2]
+            if isinstance(inner, int):
+                parts.append(f"{obs[1]}: [{describe_view(views, inner)}]")
+            elif inner:
+                parts.append(f"{obs[1]} -> {describe_value(list(inner))}")
+        elif kind == "shift":
+            parts.append(f"shifted by {obs[1]}")
+    return "; ".join(parts) or "nothing"
+
+
+# --------------------------------------------------------------------------- run
+
+
+def run_exact(
+    library: Library, proto: Protocol, params: dict[str, int]
+) -> tuple[Runner, Frame, list[dict[str, Any]], Frontier]:
+    """Run every input through every shuffle outcome. Retries without view factoring if needed."""
+    no_factor: set[str] = set()
+    while True:
+        shared = Shared(no_factor=set(no_factor))
+        runner = Runner(library, "exact", shared=shared)
+        frame = runner.frame(proto, params)
+        runner.limits = frame.helpers
+        assignments = input_assignments(frame)
+        frontier: Frontier = {}
+        for i, values in enumerate(assignments):
+            try:
+                state = frame.initial_state(values)
+            except EvalError as exc:
+                raise SimulationError("", proto.src.problem(("inputs",), str(exc))) from None
+            frontier.setdefault(state, (1, {}))[1][i] = 1
+        try:
+            final = runner.run(frame, frontier)
+        except Refactor as exc:
+            no_factor.add(exc.protocol)
+            continue
+        return runner, frame, assignments, final
+
+
+def outcome_distribution(
+    library: Library, proto: Protocol, params: dict[str, int] | None = None
+) -> list[tuple[dict[str, Any], dict[tuple[Any, ...], Fraction]]]:
+    """For each input: the exact distribution of the output values (in ``proto.outputs`` order)."""
+    params = proto.resolve_params(params)
+    runner, frame, assignments, final = run_exact(library, proto, params)
+    dist: list[dict[tuple[Any, ...], Fraction]] = [defaultdict(Fraction) for _ in assignments]
+    for state, (den, nums) in final.items():
+        outs = read_outputs(runner, frame, state)
+        key = tuple(_freeze(outs[n]) for n in proto.outputs)
+        for u, num in nums.items():
+            dist[u][key] += Fraction(num, den)
+    return [(a, dict(d)) for a, d in zip(assignments, dist)]
+
+
+def verify(library: Library, proto: Protocol, params: dict[str, int] | None = None) -> Report:
+    """Exact verification of ``proto`` with ``params`` (defaults where not given)."""
+    params = proto.resolve_params(params)
+    started = time.perf_counter()
+    try:
+        runner, frame, assignments, final = run_exact(library, proto, params)
+    except SimulationError as exc:
+        return _stuck(proto, params, exc, time.perf_counter() - started)
+    views = runner.views
+
+    wrong: list[dict[str, Any]] = []
+    left: list[str] = []
+    dists: dict[int, dict[str, dict[Any, Fraction]]] = defaultdict(
+        lambda: defaultdict(lambda: defaultdict(Fraction))
+    )
+    p_view: dict[int, dict[int, Fraction]] = defaultdict(lambda: defaultdict(Fraction))
+    public_of_view: dict[int, tuple[Any, ...]] = {}
+    public_mismatch: list[str] = []
+    shuffles: list[int] = []
+    turns: list[int] = []
+    peak: dict[int, int] = defaultdict(int)
+    kinds: dict[str, int] = defaultdict(int)
+    public_outputs = [o for o in proto.outputs.values() if o.public]
+    expected_cache: dict[tuple[int, str], Any] = {}
+
+    def expected(u: int, name: str) -> Any:
+        key = (u, name)
+        if key not in expected_cache:
+            out = proto.outputs[name]
+            expr = out.equals if out.equals is not None else out.uniform
+            assert expr is not None
+            try:
+                expected_cache[key] = plain(expr(value_scope(frame, assignments[u])))
+            except EvalError as exc:
+                raise SimulationError("", proto.src.problem(out.path, str(exc))) from None
+        return expected_cache[key]
+
+    names = list(proto.outputs)
+    agg: dict[tuple[int, tuple[Any, ...]], tuple[int, dict[int, int]]] = {}  # (view, outputs) -> per input
+    owned: set[int] = set()
+    for state, vec in final.items():
+        outs = read_outputs(runner, frame, state)
+        stray = leftovers(runner, frame, state)
+        if stray and len(left) < 5:
+            left.append(", ".join(stray))
+        shuffles.append(state.meters.shuffles)
+        turns.append(state.meters.turns)
+        for sid, n in state.meters.peak:
+            peak[sid] = max(peak[sid], n)
+        for k, n in state.meters.kinds:
+            kinds[k] = max(kinds[k], n)
+        values = tuple(outs[n] if isinstance(outs[n], DecodeFailure) else _freeze(outs[n]) for n in names)
+        _add(agg, (state.view, values), vec, owned)
+
+    for (view, values), (den, nums) in agg.items():
+        outs = dict(zip(names, values))
+        pub = tuple(outs[o.name] for o in public_outputs)
+        known = public_of_view.setdefault(view, pub)
+        if known != pub and len(public_mismatch) < 3:
+            public_mismatch.append(describe_view(views, view))
+        for u, num in nums.items():
+            if num == 0:
+                continue
+            p = Fraction(num, den)
+            p_view[u][view] += p
+            for name, out in proto.outputs.items():
+                value = outs[name]
+                if out.uniform is not None:
+                    dists[u][name][value] += p
+                elif out.equals is not None:
+                    exp = expected(u, name)
+                    if isinstance(value, DecodeFailure) or not equal(value, exp):
+                        if len(wrong) < 5:
+                            wrong.append(
+                                {
+                                    "inputs": describe_inputs(assignments[u]),
+                                    "output": name,
+                                    "got": str(value)
+                                    if isinstance(value, DecodeFailure)
+                                    else describe_value(value),
+                                    "expected": describe_value(exp),
+                                    "view": describe_view(views, view),
+                                    "probability": str(p),
+                                }
+                            )
+                        else:
+                            wrong.append({})
+
+    # Randomised outputs: exact distribution against the uniform specification.
+    for u in range(len(assignments)):
+        for name, out in proto.outputs.items():
+            if out.uniform is None:
+                continue
+            pool = expected(u, name)
+            pool = list(pool) if isinstance(pool, (list, tuple)) else [pool]
+            if pool:
+                want: dict[Any, Fraction] = defaultdict(Fraction)
+                for v in pool:
+                    want[_freeze(v)] += Fraction(1, len(pool))
+            else:
+                want = {None: Fraction(1)}
+            got = {k: v for k, v in dists[u][name].items() if v}
+            if got != dict(want):
+                wrong.append(
+                    {
+                        "inputs": describe_inputs(assignments[u]),
+                        "output": name,
+                        "got": _describe_dist(got),
+                        "expected": _describe_dist(dict(want)),
+                        "view": "",
+                        "probability": "",
+                    }
+                )
+
+    checks: list[Check] = []
+    real_wrong = [w for w in wrong if w]
+    n_wrong = len(wrong)
+    if n_wrong == 0:
+        checks.append(Check("correct", True, _correct_figure(proto, len(assignments))))
+    else:
+        first = real_wrong[0]
+        checks.append(
+            Check(
+                "correct",
+                False,
+                f"{n_wrong} wrong outcome(s); e.g. with {first['inputs']}, output "
+                f"{first['output']} is {first['got']} instead of {first['expected']}"
+                + (f" (after: {first['view']})" if first["view"] else ""),
+                {"counterexamples": real_wrong},
+            )
+        )
+
+    sec = _security(proto, assignments, p_view, public_of_view, public_outputs, views)
+    if public_mismatch:
+        sec = Check(
+            "secure",
+            False,
+            f"a public output is not determined by what the players saw (after: {public_mismatch[0]})",
+            {"counterexamples": public_mismatch},
+        )
+    checks.append(sec)
+
+    if left:
+        checks.append(
+            Check("tidy", False, f"cards left on the table at the end: {left[0]}", {"examples": left})
+        )
+    else:
+        checks.append(Check("tidy", True, "every card ends in an output or back in the supply"))
+
+    resources = _resources(runner, frame, assignments, shuffles, turns, peak, kinds)
+    expect_rows = _expectations(proto, frame, resources)
+    for row in expect_rows:
+        checks.append(
+            Check(
+                f"expect {row['name']}",
+                row["match"],
+                f"measured {_fmt(row['measured'])}, paper {_fmt(row['expected'])}"
+                + (f"  [{row['cite']}]" if row["cite"] else ""),
+            )
+        )
+    stats = {
+        "final_states": len(final),
+        "views": len({s.view for s in final}),
+        "states_processed": runner.shared.states_processed,
+        "peak_frontier": runner.shared.peak_frontier,
+        "subprotocol_runs": len(runner.shared.subruns),
+        "seconds": round(time.perf_counter() - started, 3),
+    }
+    notes = [f"composition: {v}; its view is factored out" for v in sorted(runner.shared.factored.values())]
+    notes += [
+        f"composition: {n} is inlined (its view is kept whole)" for n in sorted(runner.shared.no_factor)
+    ]
+    return Report(
+        proto.name,
+        proto.title,
+        params,
+        "exact",
+        len(assignments),
+        checks,
+        resources,
+        expect_rows,
+        stats,
+        notes,
+        proto.source,
+    )
+
+
+def _stuck(proto: Protocol, params: dict[str, int], exc: SimulationError, seconds: float) -> Report:
+    """A report for a protocol that cannot be carried out to the end in some run."""
+    what = str(exc.problem) if exc.problem is not None else exc.format_message()
+    checks = [
+        Check("correct", False, f"some run cannot be carried out: {what}", {"error": what}),
+        Check("secure", False, "not checked: the protocol does not always run to the end"),
+    ]
+    stats = {
+        "final_states": 0,
+        "views": 0,
+        "states_processed": 0,
+        "peak_frontier": 0,
+        "subprotocol_runs": 0,
+        "seconds": round(seconds, 3),
+    }
+    return Report(proto.name, proto.title, params, "exact", 0, checks, {}, [], stats, [], proto.source)
+
+
+def _describe_dist(d: dict[Any, Fraction]) -> str:
+    parts = [f"{describe_value(k)}: {v}" for k, v in sorted(d.items(), key=lambda kv: str(kv[0]))]
+    return "{" + ", ".join(parts) + "}"
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, dict):
+        return ", ".join(f"{k} {n}" for k, n in v.items())
+    return str(v)
+
+
+def _correct_figure(proto: Protocol, n: int) -> str:
+    parts = []
+    for o in proto.outputs.values():
+        if o.equals is not None:
+            parts.append(f"{o.name} = {o.equals.text}")
+        elif o.uniform is not None:
+            parts.append(f"{o.name} uniform over {o.uniform.text}")
+    what = "; ".join(parts) or "no output has a specification"
+    return f"{what}: exact, for all {n} inputs and every shuffle outcome"
+
+
+def _security(
+    proto: Protocol,
+    assignments: list[dict[str, Any]],
+    p_view: dict[int, dict[int, Fraction]],
+    public_of_view: dict[int, tuple[Any, ...]],
+    public_outputs: list[Any],
+    views: ViewTable,
+) -> Check:
+    public_inputs = [n for n, d in proto.inputs.items() if d.public]
+    classes: dict[tuple[Any, ...], list[int]] = defaultdict(list)
+    for u, values in enumerate(assignments):
+        classes[tuple(_freeze(values[n]) for n in public_inputs)].append(u)
+    checked = 0
+    for members in classes.values():
+        by_output: dict[tuple[Any, ...], dict[int, dict[int, Fraction]]] = defaultdict(dict)
+        for u in members:
+            totals: dict[tuple[Any, ...], Fraction] = defaultdict(Fraction)
+            for v, p in p_view[u].items():
+                totals[public_of_view[v]] += p
+            for o, total in totals.items():
+                by_output[o][u] = {v: p / total for v, p in p_view[u].items() if public_of_view[v] == o}
+        for o, conds in by_output.items():
+            items = list(conds.items())
+            u0, ref = items[0]
+            for u, dist in items[1:]:
+                checked += 1
+                if dist != ref:
+                    vid = next(v for v in set(ref) | set(dist) if ref.get(v, 0) != dist.get(v, 0))
+                    shown = ", ".join(f"{po.name}={describe_value(x)}" for po, x in zip(public_outputs, o))
+                    given = f" given {shown}" if o else ""
+                    return Check(
+                        "secure",
+                        False,
+                        f'the view "{describe_view(views, vid)}" has probability {ref.get(vid, 0)} '
+                        f"with {describe_inputs(assignments[u0])} but {dist.get(vid, 0)} with "
+                        f"{describe_inputs(assignments[u])}{given}",
+                        {
+                            "counterexample": {
+                                "view": describe_view(views, vid),
+                                "inputs": [describe_inputs(assignments[u0]), describe_inputs(assignments[u])],
+                                "probabilities": [str(ref.get(vid, 0)), str(dist.get(vid, 0))],
+                            }
+                        },
+                    )
+    n_views = len(public_of_view)
+    given = f" given {', '.join(o.name for o in public_outputs)}" if public_outputs else ""
+    extra = f" and public inputs {', '.join(public_inputs)}" if public_inputs else ""
+    return Check(
+        "secure", True, f"{n_views} possible views, each equally likely under every input{given}{extra}"
+    )
+
+
+def _resources(
+    runner: Runner,
+    frame: Frame,
+    assignments: list[dict[str, Any]],
+    shuffles: list[int],
+    turns: list[int],
+    peak: dict[int, int],
+    kinds: dict[str, int],
+) -> dict[str, Any]:
+    input_cards: dict[str, int] = defaultdict(int)
+    for values in assignments:
+        state = frame.initial_state(values)
+        counts: dict[str, int] = defaultdict(int)
+        for c in state.cells:
+            counts[SYMBOLS.by_id(c >> 1).name] += 1
+        for k, n in counts.items():
+            input_cards[k] = max(input_cards[k], n)
+    helpers = {SYMBOLS.by_id(s).name: n for s, n in sorted(peak.items()) if n}
+    by_symbol = dict(input_cards)
+    for k, n in helpers.items():
+        by_symbol[k] = by_symbol.get(k, 0) + n
+    return {
+        "cards": sum(by_symbol.values()),
+        "cards_by_symbol": dict(sorted(by_symbol.items())),
+        "input_cards": sum(input_cards.values()),
+        "helper_cards": sum(helpers.values()),
+        "helpers_by_symbol": helpers,
+        "shuffles": max(shuffles, default=0),
+        "shuffles_min": min(shuffles, default=0),
+        "shuffles_by_kind": dict(sorted(kinds.items())),
+        "turns": max(turns, default=0),
+        "turns_min": min(turns, default=0),
+        "steps": len([s for s in frame.proto.steps if s.number is not None]),
+        "substeps": len([s for s in walk(frame.proto.steps) if s.number is not None]),
+    }
+
+
+def _expectations(proto: Protocol, frame: Frame, resources: dict[str, Any]) -> list[dict[str, Any]]:
+    rows = []
+    scope = frame.globals
+    for name, exp in proto.expect.items():
+        try:
+            if name == "cards_by_symbol":
+                want: Any = {k: as_int(e(scope)) for k, e in exp.by_symbol.items()}
+                got: Any = {k: resources["cards_by_symbol"].get(k, 0) for k in want}
+            else:
+                assert exp.value is not None
+                want = as_int(exp.value(scope))
+                got = resources[name]
+        except EvalError as exc:
+            raise SimulationError("", proto.src.problem(exp.path, str(exc))) from None
+        formula = exp.value.text if exp.value is not None else ""
+        rows.append(
+            {
+                "name": name,
+                "expected": want,
+                "measured": got,
+                "match": want == got,
+                "formula": formula,
+                "cite": exp.cite,
+            }
+        )
+    return rows

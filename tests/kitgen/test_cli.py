@@ -1,0 +1,136 @@
+"""The command line: thin commands, clear errors, documented options."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kitgen.cli import main
+from reference_engine.registry import Library, rulesets_dir
+from reference_engine.steps import walk
+
+
+def run(*args: str, input: str | None = None) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args), input=input)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.output
+
+
+def test_list_shows_every_protocol() -> None:
+    code, out = run("list")
+    assert code == 0
+    for name in Library().names():
+        assert name in out
+    assert "INVALID" not in out
+
+
+def test_verify_json_six_card_and() -> None:
+    code, out = run("verify", "six-card-and", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["protocol"] == "six-card-and" and data["method"] == "exact"
+    assert data["correct"] is True and data["secure"] is True
+    assert data["resources"]["cards"] == 6 and data["resources"]["shuffles"] == 1
+    assert set(data) >= {"protocol", "params", "method", "correct", "secure", "resources", "expect"}
+    assert all(e["match"] for e in data["expect"])
+
+
+@pytest.mark.parametrize("name", ["covert-lottery", "covert-lottery-modified"])
+def test_verify_lotteries_with_m5(name: str) -> None:
+    code, out = run("verify", name, "--param", "m=5")
+    assert code == 0, out
+    assert out.rstrip().endswith("VERIFIED")
+    assert "ok   correct" in out and "ok   secure" in out
+
+
+def test_verify_human_output_has_one_line_per_check() -> None:
+    code, out = run("verify", "five-card-trick")
+    lines = [line for line in out.splitlines() if line.startswith("  ok") or line.startswith("  FAIL")]
+    assert code == 0
+    assert [line.split()[1] for line in lines] == ["correct", "secure", "tidy", "expect", "expect"]
+
+
+def test_failed_verification_exits_1(tmp_path: Path) -> None:
+    text = (rulesets_dir() / "protocols" / "six-card-and.yaml").read_text()
+    broken = tmp_path / "six-card-and.yaml"
+    broken.write_text(text.replace('"bit(0)"', '"bit(1)"'))
+    code, out = run("verify", str(broken))
+    assert code == 1
+    assert "FAIL correct" in out and "NOT VERIFIED" in out
+
+
+def test_spec_errors_exit_2_without_traceback(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("protocol: bad\ntitle: t\nsteps:\n  - step: 1\n    say: x\n    shufle: {}\n")
+    result = CliRunner().invoke(main, ["verify", str(bad)])
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+    assert f"{bad}:6: steps[0].shufle: unknown key 'shufle'" in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["verify", "no-such"], "unknown protocol 'no-such'"),
+        (["verify", "covert-lottery", "--param", "m=x"], "not a whole number"),
+        (["verify", "covert-lottery", "--param", "q=3"], "no parameter 'q'"),
+        (["verify", "covert-lottery", "--param", "m=0"], "at least 1"),
+        (["simulate", "six-card-and", "--input", "x=1"], "give --input y="),
+        (["simulate", "six-card-and", "--input", "x=2", "--input", "y=0"], "'2' is not one of 0, 1"),
+        (["simulate", "covert-lottery", "--input", "x=1,0"], "needs 3 comma-separated values"),
+    ],
+)
+def test_usage_errors(args: list[str], message: str) -> None:
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2, result.output
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_simulate_prints_the_spec_steps_in_order() -> None:
+    code, out = run("simulate", "six-card-and", "--input", "x=1", "--input", "y=0", "--seed", "4")
+    assert code == 0
+    proto = Library().protocol("six-card-and")
+    positions = [out.index(f"Step {s.number}. ") for s in walk(proto.steps) if s.number]
+    assert positions == sorted(positions)
+    assert "and = 0" in out and "nand = 0" in out
+    assert "?" in out  # face-down cards
+
+
+def test_simulate_json_is_one_object_and_reproducible() -> None:
+    args = (
+        "simulate",
+        "covert-lottery-modified",
+        "--param",
+        "m=4",
+        "--input",
+        "x=0,1,1,0",
+        "--seed",
+        "7",
+        "--json",
+    )
+    code, out = run(*args)
+    assert code == 0
+    data = json.loads(out)
+    assert data["outputs"]["selected"] in ("c2", "c3")
+    assert data["events"][0]["step"] == "1"
+    assert run(*args)[1] == out
+
+
+def test_pause_waits_for_enter() -> None:
+    code, out = run(
+        "simulate", "five-card-trick", "--input", "a=1", "--input", "b=1", "--pause", input="\n" * 10
+    )
+    assert code == 0
+    assert out.count("Press Enter") == 4
+    assert "and = 1" in out
+
+
+def test_verify_help_explains_the_checks() -> None:
+    code, out = run("verify", "--help")
+    assert code == 0
+    for word in ("correct", "secure", "tidy", "expect", "every possible secret input"):
+        assert word in out

@@ -1,0 +1,117 @@
+"""Spec validation: every problem in a file is reported at once, with file, line and key path."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from reference_engine.errors import SpecError
+from reference_engine.registry import Library, rulesets_dir
+
+BAD = """\
+protocol: bad-one
+title: A broken spec
+symbols:
+  alpha: {glyph: "α"}
+  beta: {glyph: "β"}
+encodings:
+  bit: {values: {0: [alpha, beta], 1: [beta, gamma]}}
+inputs:
+  x: {encoding: bit}
+  y: {encoding: bitt}
+steps:
+  - step: 1
+    say: Place them.
+    place:
+      s: [x, "bit(0)", y]
+  - step: 2
+    say: Rearrange.
+    rearrange:
+      s: [1, 3, 3, 2, 5, 6]
+  - step: 3
+    say: Shuffle.
+    shufle:
+      scramble: ["s[1..3]", "s[4..6]"]
+  - step: 4
+    say: Call something.
+    call: six-card-and
+    with: {x: "s[1..2]", z: "s[3..4]"}
+    results: {and: q}
+  - step: 5
+    say: Bad expression.
+    turn: "s[1..2"
+outputs:
+  and: {cards: "s[3..4]", encoding: bit, equals: "x and w"}
+"""
+
+
+def problems_of(tmp_path: Path, text: str, name: str = "bad.yaml") -> list[tuple[int | None, str, str]]:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(SpecError) as info:
+        Library([tmp_path, rulesets_dir() / "protocols"]).protocol(str(path))
+    for p in info.value.problems:
+        assert p.file == str(path)
+    return [(p.line, p.path, p.message) for p in info.value.problems]
+
+
+def test_every_problem_is_reported_at_once(tmp_path: Path) -> None:
+    found = problems_of(tmp_path, BAD)
+    expected = [
+        (7, "encodings.bit.values.1", "unknown card 'gamma'"),
+        (10, "inputs.y.encoding", "unknown encoding 'bitt'"),
+        (19, "steps[1].rearrange.s", "is not a permutation of 1..6"),
+        (22, "steps[2].shufle", "did you mean 'shuffle'?"),
+        (27, "steps[3].with", "missing argument 'y'"),
+        (27, "steps[3].with", "has no input 'z'"),
+        (28, "steps[3].results", "output 'nand' go"),
+        (31, "steps[4].turn", "expected ']'"),
+        (33, "outputs.and.equals", "unknown name 'w'"),
+    ]
+    assert len(found) == len(expected)
+    for (line, path, msg), (eline, epath, emsg) in zip(found, expected):
+        assert (line, path) == (eline, epath)
+        assert emsg in msg
+
+
+@pytest.mark.parametrize(
+    ("snippet", "line", "message"),
+    [
+        ("  - step: 1\n    say: x\n    turn: s\n    discard: s\n", 12, "one action"),
+        ("  - say: no number\n    turn: s\n", 12, "needs a number"),
+        ("  - step: 1\n    turn: s\n", 12, "needs a sentence"),
+        ("  - step: 1\n    say: x\n    shuffle: {scramble: s, cut: s}\n", 14, "exactly one kind"),
+        ("  - step: 1\n    say: x\n    shuffle: {set: [[1, 1]], piles: s}\n", 14, "not a permutation"),
+        ("  - step: 1\n    say: x\n    call: no-such-protocol\n", 12, "unknown protocol 'no-such-protocol'"),
+        ('  - step: 1\n    say: x\n    turn: "frob(s)"\n', 14, "unknown function 'frob'"),
+    ],
+)
+def test_single_problems(tmp_path: Path, snippet: str, line: int, message: str) -> None:
+    head = BAD[: BAD.index("steps:")].replace("1: [beta, gamma]", "1: [beta, alpha]").replace("bitt", "bit")
+    found = problems_of(tmp_path, head + "steps:\n" + snippet)
+    assert any(message in m and ln == line for ln, _, m in found), found
+
+
+def test_file_name_must_match_protocol_name(tmp_path: Path) -> None:
+    text = (rulesets_dir() / "protocols" / "six-card-and.yaml").read_text()
+    (tmp_path / "six-card-and.yaml").write_text(text.replace("protocol: six-card-and", "protocol: other"))
+    with pytest.raises(SpecError, match="must match the file name"):
+        Library([tmp_path]).protocol("six-card-and")
+
+
+def test_calls_in_a_loop_are_rejected(tmp_path: Path) -> None:
+    for a, b in (("p-one", "p-two"), ("p-two", "p-one")):
+        (tmp_path / f"{a}.yaml").write_text(
+            f"protocol: {a}\ntitle: t\nsteps:\n  - step: 1\n    say: x\n    call: {b}\n", encoding="utf-8"
+        )
+    with pytest.raises(SpecError, match="call each other in a loop"):
+        Library([tmp_path]).protocol("p-one")
+
+
+def test_builtin_specs_load_and_mirror_their_papers(library: Library) -> None:
+    for name in library.names():
+        proto = library.protocol(name)
+        assert proto.source, f"{name} cites no source"
+        numbered = proto.numbered_steps()
+        assert numbered and all(s.say is not None and s.say.text.strip() for s in numbered)

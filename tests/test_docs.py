@@ -1,0 +1,34 @@
+"""Everything a spec author can write is documented in the README, where users look."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from reference_engine.functions import BUILTINS, OUTPUT_DECODERS
+from reference_engine.spec import EXPECT_KEYS, TOP_KEYS
+from reference_engine.steps import ACTIONS, SHUFFLE_KINDS
+
+README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("word", sorted(set(ACTIONS) | set(SHUFFLE_KINDS)))
+def test_every_action_is_documented(word: str) -> None:
+    assert f"`{word}" in README
+
+
+@pytest.mark.parametrize("name", sorted(BUILTINS))
+def test_every_function_is_documented(name: str) -> None:
+    assert f"`{name}" in README
+
+
+@pytest.mark.parametrize("key", sorted(set(TOP_KEYS) | set(EXPECT_KEYS) | set(OUTPUT_DECODERS)))
+def test_every_key_is_documented(key: str) -> None:
+    assert f"`{key}`" in README
+
+
+def test_readme_test_command_is_what_ci_runs() -> None:
+    ci = (Path(__file__).resolve().parents[1] / ".ci" / "run").read_text(encoding="utf-8")
+    assert ".venv/bin/python -m pytest" in README
+    assert ci.strip().splitlines()[-1] == ".venv/bin/python -m pytest"
