@@ -27,16 +27,20 @@ def main() -> None:
     library = Library()
     proto = library.protocol(args.protocol)
     print(f"{args.protocol}: exact verification, Python {platform.python_version()} on {platform.machine()}")
-    print(f"{'m':>3} {'inputs':>7} {'seconds':>9} {'final states':>13} {'largest frontier':>17} "
-          f"{'states processed':>17}  verified")
+    print(
+        f"{'m':>3} {'inputs':>7} {'seconds':>9} {'final states':>13} {'largest frontier':>17} "
+        f"{'states processed':>17}  verified"
+    )
     for m in range(args.min_m, args.max_m + 1):
         started = time.perf_counter()
         report = verify(library, proto, {"m": m})
         seconds = time.perf_counter() - started
         st = report.stats
-        print(f"{m:>3} {report.inputs:>7} {seconds:>9.2f} {st['final_states']:>13} {st['peak_frontier']:>17} "
-              f"{st['states_processed']:>17}  {'yes' if report.ok else 'NO: ' + ', '.join(report.failed())}",
-              flush=True)
+        print(
+            f"{m:>3} {report.inputs:>7} {seconds:>9.2f} {st['final_states']:>13} {st['peak_frontier']:>17} "
+            f"{st['states_processed']:>17}  {'yes' if report.ok else 'NO: ' + ', '.join(report.failed())}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

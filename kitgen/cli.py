@@ -8,8 +8,12 @@ from typing import Any
 
 import click
 
+from reference_engine.errors import UsageError
+from reference_engine.game import Game
 from reference_engine.registry import Library
+from reference_engine.rules import load_rules
 from reference_engine.simulate import parse_params, simulate
+from reference_engine.statistics import verify_runs
 from reference_engine.verify import verify as verify_protocol
 
 from . import console
@@ -33,10 +37,15 @@ def list_cmd() -> None:
     library = Library()
     entries = library.catalogue()
     width = max((len(e.name) for e in entries), default=0)
+    games = game_catalogue()
+    width = max([width] + [len(g[0]) for g in games])
     click.echo("Protocols (kitgen verify NAME, kitgen simulate NAME):")
     for e in entries:
         text = e.summary if not e.problem else f"INVALID SPEC: {e.problem} (run kitgen verify {e.name})"
         click.echo(f"  {e.name.ljust(width)}  {text}")
+    click.echo("Rule sets (kitgen play NAME):")
+    for gname, text in games:
+        click.echo(f"  {gname.ljust(width)}  {text}")
 
 
 VERIFY_HELP = """Verify a protocol spec exactly and compare its resource counts with its paper.
@@ -45,6 +54,11 @@ NAME is a built-in protocol (see `kitgen list`) or a path to a spec file.
 
 The engine runs the protocol for every possible secret input and every outcome of
 every shuffle, with exact fractions, and checks:
+
+With --deck SCENARIO a game protocol (card selection) is verified exactly on the
+spec's reduced deck, dealt in every possible way. With --runs N it is verified
+statistically on the full deck instead (every run checked; chi-square tests of the
+played card and of features of the view, p-values listed).
 
 \b
   correct   every run produces the output the spec promises (for a lottery:
@@ -64,11 +78,36 @@ Exit code 0 when every check holds, 1 when one fails, 2 for a spec or option err
 @main.command("verify", help=VERIFY_HELP)
 @click.argument("name")
 @click.option("--param", "params", multiple=True, metavar="NAME=N", help=PARAM_HELP)
+@click.option(
+    "--deck",
+    default=None,
+    metavar="SCENARIO",
+    help="For a game protocol (card selection): the spec's scenario to verify exactly, "
+    "e.g. --deck mini (a reduced deck dealt in every possible way). Default: the first.",
+)
+@click.option(
+    "--runs",
+    type=click.IntRange(min=10),
+    default=None,
+    metavar="N",
+    help="For a game protocol: statistical verification on the full deck instead, with N seeded "
+    "runs on each of two deals with the same public information (chi-square tests).",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the deals and runs of --runs.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
-def verify_cmd(name: str, params: tuple[str, ...], as_json: bool) -> None:
+def verify_cmd(
+    name: str, params: tuple[str, ...], deck: str | None, runs: int | None, seed: int, as_json: bool
+) -> None:
     library = Library()
     proto = library.protocol(name)
-    report = verify_protocol(library, proto, parse_params(params))
+    if runs is not None:
+        if deck is not None or params:
+            raise UsageError("--runs verifies on the full deck: it cannot be combined with --deck or --param")
+        if not proto.context:
+            raise UsageError(f"--runs is for game protocols (card selection); verify {proto.name} exactly")
+        report = verify_runs(library, proto, runs, seed)
+    else:
+        report = verify_protocol(library, proto, parse_params(params), deck)
     if as_json:
         click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:
@@ -142,6 +181,107 @@ def simulate_cmd(
         out = proto.outputs[k]
         where = "public" if out.public else "face down"
         click.echo(f"  {k} = {v}  ({where}{': ' + out.doc if out.doc else ''})")
+
+
+def game_catalogue() -> list[tuple[str, str]]:
+    from reference_engine.errors import SpecError
+    from reference_engine.rules import games_dir
+
+    out = []
+    for path in sorted(games_dir().glob("*.yaml")):
+        try:
+            rules = load_rules(path.stem)
+            out.append((rules.name, rules.summary or rules.title))
+        except SpecError as exc:
+            out.append((path.stem, f"INVALID RULE SET: {len(exc.problems)} problem(s)"))
+    return out
+
+
+PLAY_HELP = """Play a whole game of a rule set, with virtual players.
+
+Human seats are played by a simple fixed policy (they stand in for the people at the
+table). At --level card every virtual turn runs the rule set's card selection protocol
+spec on the simulated table (all hands, the draw pile as the last owner) and the engine
+checks after each run: the played card was valid (or no card was), every other card went
+back to its owner, no card was created or lost, every helper card went back to the
+supply, and the run used the shuffles and helper cards the paper states. Any failure
+stops the game with exit code 1. At --level rule a virtual player simply picks a valid
+card uniformly at random.
+"""
+
+
+@main.command("play", help=PLAY_HELP)
+@click.argument("ruleset")
+@click.option("--players", type=int, default=None, help="Number of players (default: the rule set's).")
+@click.option("--virtual", type=int, default=1, show_default=True, help="How many of them are virtual.")
+@click.option(
+    "--level",
+    type=click.Choice(["card", "rule"]),
+    default="card",
+    show_default=True,
+    help="card: run the protocol on the simulated table; rule: choose directly.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the deal and every shuffle.")
+@click.option(
+    "--protocol",
+    default=None,
+    metavar="NAME",
+    help="The card selection spec to run (default: the rule set's), e.g. card-selection-v2 or a path.",
+)
+@click.option(
+    "--discard-owner",
+    is_flag=True,
+    help="Treat the discard pile (without its top card) as an extra owner, so the remaining cards "
+    "stay hidden.",
+)
+@click.option(
+    "--wild4",
+    type=click.Choice(["strict", "bluff"]),
+    default="strict",
+    show_default=True,
+    help="uno-official only: 'bluff' lets virtual players play wild draw four as a bluff under the "
+    "challenge rule.",
+)
+@click.option(
+    "--hands",
+    type=click.IntRange(min=1),
+    default=None,
+    help="With scoring (uno-official): stop after this many hands even if nobody reached the target.",
+)
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print one JSON object (winner, turns, protocol_runs, ...)."
+)
+def play_cmd(
+    ruleset: str,
+    players: int | None,
+    virtual: int,
+    level: str,
+    seed: int,
+    protocol: str | None,
+    discard_owner: bool,
+    wild4: str,
+    hands: int | None,
+    as_json: bool,
+) -> None:
+    rules = load_rules(ruleset)
+    game = Game(
+        rules,
+        Library(),
+        players=players,
+        virtual=virtual,
+        level=level,
+        seed=seed,
+        wild4=wild4,
+        discard_owner=discard_owner,
+        protocol=protocol,
+        hands=hands,
+    )
+    result = game.play()
+    if as_json:
+        click.echo(json.dumps(result, indent=2, ensure_ascii=False))
+        return
+    for line in console.game_lines(result, [s.name for s in game.seats], rules.title):
+        click.echo(line)
 
 
 def _plain(v: Any) -> str:

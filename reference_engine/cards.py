@@ -9,10 +9,10 @@ module converts between that code and readable values.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from .expressions import Value
+from .expressions import EvalError, Value
 
 EMPTY = -1
 NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -20,11 +20,16 @@ NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 @dataclass(frozen=True)
 class Symbol(Value):
-    """A card face. Compares equal only to itself; prints as its glyph."""
+    """A card face. Compares equal only to itself; prints as its glyph.
+
+    ``attrs`` holds a game's attributes of the face (an UNO card's colour, kind, value),
+    readable in expressions as ``card.color``.
+    """
 
     name: str
     glyph: str
     id: int
+    attrs: dict[str, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     def __str__(self) -> str:
         return self.glyph
@@ -36,11 +41,14 @@ class Symbol(Value):
         return self
 
     def kg_attr(self, name: str) -> Any:
+        if name in self.attrs:
+            return self.attrs[name]
         if name == "name":
             return self.name
         if name == "glyph":
             return self.glyph
-        return super().kg_attr(name)
+        fields = ", ".join(["name", "glyph", *sorted(self.attrs)])
+        raise EvalError(f"card {self.name} has no field {name!r} (fields: {fields})")
 
 
 class SymbolTable:
@@ -50,12 +58,14 @@ class SymbolTable:
         self._by_name: dict[str, Symbol] = {}
         self._by_id: list[Symbol] = []
 
-    def intern(self, name: str, glyph: str | None = None) -> Symbol:
+    def intern(self, name: str, glyph: str | None = None, attrs: dict[str, Any] | None = None) -> Symbol:
         sym = self._by_name.get(name)
         if sym is None:
             sym = Symbol(name, glyph or name, len(self._by_id))
             self._by_name[name] = sym
             self._by_id.append(sym)
+        if attrs:
+            sym.attrs.update(attrs)
         return sym
 
     def get(self, name: str) -> Symbol | None:

@@ -90,6 +90,11 @@ class BoundEncoding:
             if index is None:
                 raise EvalError(f"encoding {enc.name} labels the cards of an array input")
             return [SYMBOLS.intern(f"{enc.family}{index}", f"{_glyph_template(enc.family, index)}")]
+        if not enc.choices:
+            raise EvalError(
+                f"encoding {enc.name} holds any card: its possible values come from a scenario "
+                "(verify with --deck NAME)"
+            )
         return [SYMBOLS.intern(s) for s in enc.choices]
 
     def encode(self, value: Any) -> list[Symbol]:

@@ -236,39 +236,59 @@ class ListLit(Node):
 
 @dataclass
 class Comprehension(Node):
+    """``[element for v in iterable if condition for w in ...]`` (clauses nest left to right)."""
+
     element: Node
-    var: str
-    iterable: Node
-    condition: Node | None
+    clauses: list[tuple[str, Node]]  # ("for", var as Name-less marker via name) / ("if", cond)
+    variables: list[str]
 
     def compile(self) -> Fn:
         elem = self.element.compile()
-        it = self.iterable.compile()
-        cond = self.condition.compile() if self.condition is not None else None
-        var = self.var
+        clauses: list[tuple[str, str, Fn]] = []
+        vi = 0
+        for kind, node in self.clauses:
+            if kind == "for":
+                clauses.append(("for", self.variables[vi], node.compile()))
+                vi += 1
+            else:
+                clauses.append(("if", "", node.compile()))
 
         def run(scope: Scope) -> list[Any]:
-            out = []
-            seq = plain(it(scope))
-            if not isinstance(seq, (list, tuple, range)):
-                raise EvalError(f"cannot iterate over {type(seq).__name__}")
-            for item in seq:
-                inner = scope.child({var: item})
-                if cond is None or truthy(cond(inner)):
+            out: list[Any] = []
+
+            def walk(i: int, inner: Scope) -> None:
+                if i == len(clauses):
                     out.append(elem(inner))
+                    return
+                kind, var, fn = clauses[i]
+                if kind == "if":
+                    if truthy(fn(inner)):
+                        walk(i + 1, inner)
+                    return
+                seq = plain(fn(inner))
+                if not isinstance(seq, (list, tuple, range)):
+                    raise EvalError(f"cannot iterate over {type(seq).__name__}")
+                for item in seq:
+                    walk(i + 1, inner.child({var: item}))
+
+            walk(0, scope)
             return out
 
         return run
 
     def names(self) -> set[str]:
-        inner = self.element.names()
-        if self.condition is not None:
-            inner |= self.condition.names()
-        return self.iterable.names() | (inner - {self.var})
+        bound: set[str] = set()
+        free: set[str] = set()
+        vi = 0
+        for kind, node in self.clauses:
+            free |= node.names() - bound
+            if kind == "for":
+                bound.add(self.variables[vi])
+                vi += 1
+        return free | (self.element.names() - bound)
 
     def calls(self) -> set[str]:
-        parts = [self.element, self.iterable] + ([self.condition] if self.condition else [])
-        return _union(parts, "calls")
+        return _union([self.element] + [n for _, n in self.clauses], "calls")
 
 
 @dataclass
@@ -745,17 +765,23 @@ class _Parser:
         return args
 
     def comprehension(self, element: Node) -> Node:
-        col = self.expect("for").col
-        if self.tok.kind != "name":
-            raise self.error("expected a variable name after 'for'")
-        var = self.advance().text
-        self.expect("in")
-        iterable = self.or_()
-        cond = None
-        if self.at("if"):
+        col = self.tok.col
+        clauses: list[tuple[str, Node]] = []
+        variables: list[str] = []
+        while self.at("for", "if"):
+            if self.at("if"):
+                if not clauses:
+                    raise self.error("a comprehension starts with 'for'")
+                self.advance()
+                clauses.append(("if", self.or_()))
+                continue
             self.advance()
-            cond = self.or_()
-        return Comprehension(col, element, var, iterable, cond)
+            if self.tok.kind != "name":
+                raise self.error("expected a variable name after 'for'")
+            variables.append(self.advance().text)
+            self.expect("in")
+            clauses.append(("for", self.or_()))
+        return Comprehension(col, element, clauses, variables)
 
     def atom(self) -> Node:
         tok = self.tok
@@ -815,7 +841,18 @@ class Expression:
             raise EvalError(f"expression too deeply nested: {self.text!r}") from None
 
     def names(self) -> set[str]:
-        return self.node.names()
+        """Free names (computed once: the tree never changes)."""
+        cached = self.__dict__.get("_names")
+        if cached is None:
+            cached = self.__dict__["_names"] = frozenset(self.node.names())
+        return set(cached)
+
+    def uses(self, name: str) -> bool:
+        cached = self.__dict__.get("_names")
+        if cached is None:
+            self.names()
+            cached = self.__dict__["_names"]
+        return name in cached
 
     def calls(self) -> set[str]:
         return self.node.calls()

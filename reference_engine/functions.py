@@ -230,6 +230,53 @@ def f_str(scope: Scope, x: Any) -> str:
     return v.glyph if isinstance(v, Symbol) else str(v)
 
 
+def f_family_index(scope: Scope, card: Any) -> int:
+    """The number of a family card: family_index(theta(3)) is 3."""
+    faces = card.faces() if isinstance(card, Slots) else [plain(card)]
+    if len(faces) != 1 or not isinstance(faces[0], Symbol):
+        raise EvalError("family_index() takes one card")
+    name = faces[0].name
+    digits = len(name) - len(name.rstrip("0123456789"))
+    if not digits:
+        raise EvalError(f"{faces[0].glyph} is not a numbered card of a family")
+    return int(name[-digits:])
+
+
+def f_part(scope: Scope, xs: Any, sizes: Any, i: Any) -> list[Any]:
+    """part(xs, sizes, i): the i-th of the consecutive parts of xs with the given sizes."""
+    items = _list(xs, "part")
+    lengths = [as_int(n) for n in _list(sizes, "part")]
+    k = as_int(i)
+    if not 1 <= k <= len(lengths):
+        raise EvalError(f"part(): there are {len(lengths)} parts, not {k}")
+    if sum(lengths) != len(items):
+        raise EvalError(f"part(): the sizes add up to {sum(lengths)}, the list has {len(items)} items")
+    start = sum(lengths[: k - 1])
+    return items[start : start + lengths[k - 1]]
+
+
+def f_without(scope: Scope, xs: Any, value: Any) -> list[Any]:
+    """without(xs, v): xs with one occurrence of v removed (unchanged if v is none or absent)."""
+    items = _list(xs, "without")
+    v = plain(value)
+    for i, x in enumerate(items):
+        if v is not None and equal(x, v):
+            return items[:i] + items[i + 1 :]
+    return items
+
+
+def hand_name(owner: Any) -> str:
+    """The region holding P_i's hand (``hand3``), or a hand given by name."""
+    v = plain(owner)
+    if isinstance(v, bool) or not isinstance(v, (int, str)):
+        raise EvalError(f"a hand is an owner number or a name, not {v!r}")
+    return f"hand{v}" if isinstance(v, int) else v
+
+
+def f_hand(scope: Scope, owner: Any) -> str:
+    return hand_name(owner)
+
+
 def f_symbol(scope: Scope, name: Any) -> Symbol:
     n = plain(name)
     sym = SYMBOLS.get(n) if isinstance(n, str) else None
@@ -265,6 +312,10 @@ BUILTINS: dict[str, Builtin] = {
     "index": f_index,
     "str": f_str,
     "symbol": f_symbol,
+    "family_index": f_family_index,
+    "hand": f_hand,
+    "part": f_part,
+    "without": f_without,
 }
 
 BUILTIN_DOCS: dict[str, str] = {
@@ -294,4 +345,8 @@ BUILTIN_DOCS: dict[str, str] = {
     "index": "index(list, v), 1-based",
     "str": "text of a value",
     "symbol": "symbol('name'): the card with that name",
+    "family_index": "family_index(card): the number of a family card, e.g. 3 for θ3",
+    "hand": "hand(i): the name of P_i's hand on the table",
+    "part": "part(xs, sizes, i): the i-th of the consecutive parts of xs with these sizes",
+    "without": "without(xs, v): xs with one v removed",
 }

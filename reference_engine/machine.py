@@ -27,13 +27,13 @@ from fractions import Fraction
 from typing import Any, TypeVar
 
 from . import steps as st
-from .cards import EMPTY, SYMBOLS, Card, Symbol, code, is_up
+from .cards import EMPTY, SYMBOLS, Card, Symbol, code, is_up, symbol_of
 from .encodings import BoundEncoding, DecodeError, Encoding, family_symbol
 from .errors import Problem, SimulationError
 from .expressions import EvalError, Expression, Index, Name, Scope, as_int, plain, truthy
-from .functions import BUILTINS
+from .functions import BUILTINS, hand_name
 from .shuffles import Shuffle, pile_gather
-from .spec import OutputDecl, Protocol
+from .spec import OutputDecl, Params, Protocol
 from .table import (
     Draft,
     Layout,
@@ -92,11 +92,35 @@ class ViewTable:
             view = parent
         return out[::-1]
 
+    def expanded(self, view: int) -> list[Any]:
+        """The observations, with each inlined call's own view expanded into a list."""
+        out: list[Any] = []
+        for obs in self.observations(view):
+            if obs[0] == "call" and isinstance(obs[2], int):
+                out.append(("call", obs[1], self.expanded(obs[2])))
+            else:
+                out.append(obs)
+        return out
+
     def __len__(self) -> int:
         return len(self.entries)
 
 
 # --------------------------------------------------------------------------- frames
+
+
+def _context_fn(proto: Protocol, name: str, fn: Any) -> Any:
+    """A function the caller (a game) supplies, e.g. ``valid(card)``."""
+
+    def call(scope: Scope, *args: Any) -> Any:
+        if fn is None:
+            raise EvalError(
+                f"{proto.name} needs the function {name!r} from a game: verify it with --deck "
+                "(a scenario of the spec) or run it through `kitgen play`"
+            )
+        return fn(*args)
+
+    return call
 
 
 def _family_fn(family: str) -> Any:
@@ -109,12 +133,14 @@ def _family_fn(family: str) -> Any:
 class Frame:
     """A protocol bound to its parameters: the names and functions its expressions see."""
 
-    def __init__(self, proto: Protocol, params: dict[str, int]):
+    def __init__(self, proto: Protocol, params: dict[str, Any], context: dict[str, Any] | None = None):
         self.proto = proto
         self.params = params
         self.key = (proto.name, tuple(sorted(params.items())))
         names: dict[str, Any] = dict(params)
         functions = dict(BUILTINS)
+        for cname in proto.context:
+            functions[cname] = _context_fn(proto, cname, (context or {}).get(cname))
         for s in proto.symbols.values():
             if s.family:
                 functions[s.name] = _family_fn(s.name)
@@ -139,9 +165,17 @@ class Frame:
             raise SimulationError("", self.proto.src.problem(path, str(exc))) from None
 
     def _encoder(self, enc: Encoding) -> Any:
+        made: dict[Any, NewCards] = {}
+
         def encode(scope: Scope, value: Any) -> NewCards:
             v = plain(value)
-            return NewCards(self.bound(enc.name).encode(v), label=str(v))
+            key = (type(v), v) if isinstance(v, (int, str)) else None
+            if key is not None and key in made:
+                return made[key]  # new cards are never changed once made
+            cards = NewCards(self.bound(enc.name).encode(v), label=str(v))
+            if key is not None:
+                made[key] = cards
+            return cards
 
         return encode
 
@@ -169,15 +203,27 @@ class Frame:
 
     def domains(self) -> dict[str, list[Any]]:
         """Every possible value of each input (arrays: every tuple of element values)."""
-        out: dict[str, list[Any]] = {}
-        for name, decl in self.proto.inputs.items():
-            b = self.bound(decl.encoding)
-            count = self.input_count(name)
-            if count is None:
-                out[name] = b.domain()
-            else:
-                out[name] = [list(t) for t in itertools.product(*(b.domain(i) for i in range(1, count + 1)))]
-        return out
+        return {name: self.domain(name) for name in self.proto.inputs}
+
+    def domain(self, name: str) -> list[Any]:
+        decl = self.proto.inputs[name]
+        b = self.bound(decl.encoding)
+        count = self.input_count(name)
+        if count is None:
+            return b.domain()
+        return [list(t) for t in itertools.product(*(b.domain(i) for i in range(1, count + 1)))]
+
+    def groups(self, name: str) -> list[int] | None:
+        """The hand sizes an array input is split into (``groups: sizes``), if any."""
+        decl = self.proto.inputs[name]
+        if decl.groups is None:
+            return None
+        value = plain(self._static(decl.groups, decl.path + ("groups",)))
+        if not isinstance(value, (list, tuple)):
+            raise SimulationError(
+                "", self.proto.src.problem(decl.path + ("groups",), "groups must be a list")
+            )
+        return [as_int(v) for v in value]
 
     def initial_state(self, values: dict[str, Any]) -> State:
         shapes = []
@@ -207,21 +253,26 @@ class Frame:
 class StateScope(Scope):
     """Names as seen from one state: loop variables, regions on the table, then globals."""
 
-    __slots__ = ("_env", "reader", "state")
+    __slots__ = ("_env", "_refs", "reader", "state")
 
     def __init__(self, frame: Frame, state: State, public: bool, record: bool = False):
         Scope.__init__(self, {}, frame.globals, frame.globals.functions)
         self.state = state
         self.reader = Reader(state, public, record)
         self._env = dict(state.env)
+        self._refs: dict[str, RegionRef] = {}
 
     def lookup(self, name: str) -> Any:
         if name in self._env:
             v = self._env[name]
             return list(v) if isinstance(v, tuple) else v
+        ref = self._refs.get(name)
+        if ref is not None:
+            return ref
         reg = self.state.layout.by_name.get(name)
         if reg is not None:
-            return RegionRef(self.state.layout, reg, self.reader)
+            ref = self._refs[name] = RegionRef(self.state.layout, reg, self.reader)
+            return ref
         if name == "__state__":
             return self.state
         if name == "__reader__":
@@ -248,14 +299,18 @@ class Evaluator:
     table shows the same at every cell the first evaluation looked at.
     """
 
-    def __init__(self, frame: Frame):
+    def __init__(self, frame: Frame, single: bool = False):
         self.frame = frame
+        self.single = single  # sample mode: one state at a time, no reuse
         self.touched = False  # set when a result depended on the cards on the table
         self.memo: dict[
             tuple[int, Layout, tuple[Any, ...]], list[tuple[tuple[int, ...], dict[tuple[int, ...], Any]]]
         ] = {}
 
     def public(self, expr: Expression, state: State) -> Any:
+        if self.single:
+            # One run: nothing would ever be reused, so evaluate directly.
+            return expr(StateScope(self.frame, state, public=True))
         key = (id(expr), state.layout, state.env)
         buckets = self.memo.get(key)
         cells = state.cells
@@ -358,6 +413,51 @@ def _groups(frontier: Frontier) -> list[list[tuple[State, Vec]]]:
 
 
 _DRAWS: dict[tuple[Any, ...], list[tuple[tuple[tuple[int, ...], ...], Fraction]]] = {}
+
+
+def forget(run: Runner, frontier: Frontier, step: st.Step) -> Frontier:
+    """Merge views that make no difference: a pure speed-up with the same verdicts.
+
+    Let D_v(S, u) be the probability of reaching table S with view v under input u. When
+    D_v = c * D_w for all S and u (one constant c), everything that can follow v is c times
+    as likely as what follows w, under every input. Then for every continuation x,
+    P(vx | u) = c * P(wx | u), so the security condition holds for vx exactly when it holds
+    for wx, and merging v and w into one view changes no verdict. Only top-level exact runs
+    do this: the frontier must hold every input of the verification.
+    """
+    if len({s.view for s in frontier}) < 2:
+        return frontier
+    views: dict[int, dict[tuple[Any, ...], Vec]] = {}
+    for state, vec in frontier.items():
+        key = (id(state.layout), state.cells, state.out, state.env, state.meters, state.lazy)
+        views.setdefault(state.view, {})[key] = vec
+    classes: dict[frozenset[tuple[Any, ...]], list[int]] = defaultdict(list)
+    for view, dist in views.items():
+        pivot_key = min(dist, key=hash)
+        pden, pnums = dist[pivot_key]
+        pu = min(pnums)
+        pivot = Fraction(pnums[pu], pden)
+        signature = frozenset(
+            (key, u, Fraction(num, den) / pivot)
+            for key, (den, nums) in dist.items()
+            for u, num in nums.items()
+        )
+        classes[signature].append(view)
+    renamed: dict[int, int] = {}
+    for members in classes.values():
+        if len(members) > 1:
+            fresh = run.views.extend(0, ("merged", step.number, len(run.views)))
+            renamed.update((v, fresh) for v in members)
+    if not renamed:
+        return frontier
+    out: Frontier = {}
+    owned: set[int] = set()
+    for state, vec in frontier.items():
+        new_view = renamed.get(state.view)
+        _add(out, state if new_view is None else state.replace(view=new_view), vec, owned)
+    left = len(views) - len(renamed) + len(set(renamed.values()))
+    run.shared.forgotten.append(f"{step.number or '?'} ({len(views)} views into {left})")
+    return out
 
 
 def _draws(contents: list[tuple[int, ...]], n: int) -> list[tuple[tuple[tuple[int, ...], ...], Fraction]]:
@@ -504,7 +604,10 @@ class Plan:
     consts: tuple[int, ...]
     delta: dict[int, int]
     returned: tuple[int, ...] = ()
-    detail: dict[str, Any] = field(default_factory=dict)
+    describe: Any = None  # () -> dict of trace details; built only when a trace is recorded
+
+    def detail(self) -> dict[str, Any]:
+        return dict(self.describe()) if self.describe is not None else {}
 
     @property
     def unstable(self) -> frozenset[int]:
@@ -539,7 +642,7 @@ class Plan:
 def _res(value: Any, what: str) -> tuple[Any, ...]:
     """A hashable description of cards (on the table, or new from the supply)."""
     if isinstance(value, Slots):
-        return ("S", value.flat, value.label, value.shape)
+        return ("S", tuple(value.flat), value.label, value.shape)
     if isinstance(value, NewCards):
         return ("N", tuple(s.id for s in value.symbols), value.up, value.label)
     if isinstance(value, Symbol):
@@ -587,6 +690,7 @@ class Shared:
     factored: dict[str, str] = field(default_factory=dict)
     states_processed: int = 0
     peak_frontier: int = 0
+    forgotten: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -612,6 +716,7 @@ class Runner:
         shared: Shared | None = None,
         call_path: list[str] | None = None,
         limits: dict[int, int] | None = None,
+        context: dict[str, Any] | None = None,
     ):
         assert mode in ("sample", "exact")
         self.library = library
@@ -623,13 +728,17 @@ class Runner:
         self.call_path = call_path or []
         self.limits = limits
         self.loop_vars: list[str] = []  # names of the loop variables in force (for traces)
+        self.context = context or {}  # functions a game supplies to the protocols it runs
+        # Forget view prefixes that provably carry no information (top-level exact runs only:
+        # the check needs every input of the verification in the frontier).
+        self.forget_views = False
 
     # -- entry points ---------------------------------------------------------------
-    def frame(self, proto: Protocol, params: dict[str, int]) -> Frame:
+    def frame(self, proto: Protocol, params: dict[str, Any]) -> Frame:
         key = (proto.name, tuple(sorted(params.items())))
         f = self.shared.frames.get(key)
         if f is None:
-            f = Frame(proto, params)
+            f = Frame(proto, params, self.context)
             self.shared.frames[key] = f
         return f
 
@@ -645,15 +754,17 @@ class Runner:
     def evaluator(self, frame: Frame) -> Evaluator:
         ev = self.shared.evaluators.get(frame.key)
         if ev is None:
-            ev = Evaluator(frame)
+            ev = Evaluator(frame, single=self.mode == "sample")
             self.shared.evaluators[frame.key] = ev
         return ev
 
     def run(self, frame: Frame, frontier: Frontier) -> Frontier:
-        final = self.block(frame, frame.proto.steps, frontier, Ctx(None, None, None))
+        final = self.block(frame, frame.proto.steps, frontier, Ctx(None, None, None), top=True)
         return settle(final, lambda state: None)
 
-    def block(self, frame: Frame, steps: list[st.Step], frontier: Frontier, ctx: Ctx) -> Frontier:
+    def block(
+        self, frame: Frame, steps: list[st.Step], frontier: Frontier, ctx: Ctx, top: bool = False
+    ) -> Frontier:
         for step in steps:
             if not frontier:
                 break
@@ -668,6 +779,8 @@ class Runner:
                 frontier = _apply_labels(self, frame, step, frontier, inner)
             self.shared.states_processed += len(frontier)
             self.shared.peak_frontier = max(self.shared.peak_frontier, len(frontier))
+            if top and self.forget_views and self.mode == "exact":
+                frontier = forget(self, frontier, step)
         return frontier
 
     # -- errors and trace -----------------------------------------------------------
@@ -759,7 +872,7 @@ class Runner:
                 if plan.delta or plan.returned:
                     self.check_limits(frame, step, new)
                 if self.events is not None:
-                    self.record(frame, ctx, action, plan.detail, state, new)
+                    self.record(frame, ctx, action, plan.detail(), state, new)
                 _add(out, new, vec, owned)
         return out
 
@@ -938,10 +1051,10 @@ def _place_build(run: Runner, frame: Frame, step: st.Place, layout: Layout, res:
             d.label(text, [coords[r * width + c] for r, c in pos])
         moves.append({"to": [f"{n}[{r}, {c}]" for n, r, c in coords]})
     layout2, src, consts = d.finish()
-    return Plan(layout2, src, consts, delta, detail={"targets": moves, "new": _delta_names(delta)})
+    return Plan(layout2, src, consts, delta, describe=lambda: {"targets": moves, "new": _delta_names(delta)})
 
 
-def _delta_names(delta: dict[int, int]) -> dict[str, int]:
+def _delta_names(delta: dict[int, int]) -> Params:
     return {SYMBOLS.by_id(s).name: n for s, n in sorted(delta.items()) if n}
 
 
@@ -973,7 +1086,11 @@ def _rearrange_build(run: Runner, frame: Frame, step: st.Rearrange, layout: Layo
     layout2, src, consts = d.finish(keep_empty=[name])
     moves = [[i, k + 1] for k, i in enumerate(order) if i != k + 1]
     return Plan(
-        layout2, src, consts, {}, detail={"region": name, "axis": axis, "order": list(order), "moves": moves}
+        layout2,
+        src,
+        consts,
+        {},
+        describe=lambda: {"region": name, "axis": axis, "order": list(order), "moves": moves},
     )
 
 
@@ -998,7 +1115,7 @@ def _swap_build(run: Runner, frame: Frame, step: st.Swap, layout: Layout, res: A
         tuple(src),
         (),
         {},
-        detail={"a": [layout.describe(f) for f in a], "b": [layout.describe(f) for f in b]},
+        describe=lambda: {"a": [layout.describe(f) for f in a], "b": [layout.describe(f) for f in b]},
     )
 
 
@@ -1028,7 +1145,7 @@ def _move_build(run: Runner, frame: Frame, step: st.Move, layout: Layout, res: A
             {"from": [layout.describe(f) for f in flats], "to": [f"{n}[{r}, {c}]" for n, r, c in coords]}
         )
     layout2, src, consts = d.finish()
-    return Plan(layout2, src, consts, {}, detail={"moves": moves})
+    return Plan(layout2, src, consts, {}, describe=lambda: {"moves": moves})
 
 
 def _take_resolve(run: Runner, frame: Frame, step: st.Take, state: State, ev: Evaluator) -> Any:
@@ -1054,7 +1171,9 @@ def _take_build(run: Runner, frame: Frame, step: st.Take, layout: Layout, res: A
     if not keep:
         d.remove_region(source)
     layout2, src, consts = d.finish()
-    return Plan(layout2, src, consts, {}, detail={"from": source, "columns": list(cols), "into": into})
+    return Plan(
+        layout2, src, consts, {}, describe=lambda: {"from": source, "columns": list(cols), "into": into}
+    )
 
 
 def _discard_resolve(run: Runner, frame: Frame, step: st.Discard, state: State, ev: Evaluator) -> Any:
@@ -1067,7 +1186,12 @@ def _discard_build(run: Runner, frame: Frame, step: st.Discard, layout: Layout, 
     d.take_tokens(res)
     layout2, src, consts = d.finish()
     return Plan(
-        layout2, src, consts, {}, returned=tuple(res), detail={"cards": [layout.describe(f) for f in res]}
+        layout2,
+        src,
+        consts,
+        {},
+        returned=tuple(res),
+        describe=lambda: {"cards": [layout.describe(f) for f in res]},
     )
 
 
@@ -1081,8 +1205,58 @@ def _labels_build(run: Runner, frame: Frame, step: st.Step, layout: Layout, res:
         d.label(text, [d.locate(f) for f in flats])
     layout2, src, consts = d.finish(keep_empty=[r.name for r in layout.regions])
     return Plan(
-        layout2, src, consts, {}, detail={"labels": [[t, [layout.describe(f) for f in fl]] for fl, t in res]}
+        layout2,
+        src,
+        consts,
+        {},
+        describe=lambda: {"labels": [[t, [layout.describe(f) for f in fl]] for fl, t in res]},
     )
+
+
+def _return_resolve(run: Runner, frame: Frame, step: st.Return, state: State, ev: Evaluator) -> Any:
+    assert step.cards is not None and step.to is not None
+    flats = _flats(_res(ev.public(step.cards, state), "return"), "return")
+    to = plain(ev.public(step.to, state))
+    owners = list(to) if isinstance(to, (list, tuple)) else [to] * len(flats)
+    if len(owners) != len(flats):
+        raise EvalError(f"return: {len(flats)} cards but {len(owners)} owners")
+    return (flats, tuple(hand_name(o) for o in owners))
+
+
+def _return_build(run: Runner, frame: Frame, step: st.Return, layout: Layout, res: Any) -> Plan:
+    flats, names = res
+    d = Draft.of(layout)
+    tokens = d.take_tokens(flats)
+    for tok, name in zip(tokens, names):
+        if name not in d.grids:
+            d.add_region(name, [[]], hand=name)
+        elif d.meta[name][1] is None:
+            raise EvalError(f"return: {name!r} is on the table but is not a hand")
+        d.grids[name][0].append(tok)
+    layout2, src, consts = d.finish()
+    return Plan(
+        layout2,
+        src,
+        consts,
+        {},
+        describe=lambda: {"moves": [{"from": [layout.describe(f)], "to": [n]} for f, n in zip(flats, names)]},
+    )
+
+
+def h_return(run: Runner, frame: Frame, step: st.Return, frontier: Frontier, ctx: Ctx) -> Frontier:
+    out = run._planned(frame, step, frontier, ctx, _return_resolve, _return_build, "return")
+    if run.mode != "exact":
+        return out
+    # A hand is unordered: keep its cards sorted so equal hands merge.
+    sorted_out: Frontier = {}
+    owned: set[int] = set()
+    for state, vec in out.items():
+        cells = list(state.cells)
+        for reg in state.layout.regions:
+            if reg.hand is not None:
+                cells[reg.offset : reg.offset + reg.size] = sorted(cells[reg.offset : reg.offset + reg.size])
+        _add(sorted_out, state.replace(cells=tuple(cells)), vec, owned)
+    return sorted_out
 
 
 def h_place(run: Runner, frame: Frame, step: st.Place, frontier: Frontier, ctx: Ctx) -> Frontier:
@@ -1530,16 +1704,14 @@ def collect(run: Runner, frame: Frame, state: State) -> SubResult:
     return SubResult(tuple(cards), tuple(values), state.out, state.meters)
 
 
-def output_flats(
+def output_selections(
     run: Runner, frame: Frame, out: OutputDecl, state: State, ev: Evaluator
-) -> tuple[tuple[int, ...], tuple[int, int]]:
+) -> tuple[list[tuple[tuple[int, ...], tuple[int, int]]], bool]:
+    """The slots (and shape) of an output's cards; several groups when ``cards`` is a list."""
     assert out.cards is not None
     target = out.cards
     if target.name is not None:
-        reg = state.layout.by_name.get(target.name)
-        if reg is None:
-            return (), (1, 0)
-        return tuple(reg.slots), (reg.rows, reg.cols)
+        return [_region_slots(state, target.name)], False
     node = target.expr.node if target.expr is not None else None
     if (
         isinstance(node, Index)
@@ -1547,14 +1719,39 @@ def output_flats(
         and node.obj.name not in state.layout.by_name
         and node.obj.name not in frame.globals.names
     ):
-        return (), (1, 0)  # the region was emptied and removed: no cards
+        return [((), (1, 0))], False  # the region was emptied and removed: no cards
     try:
         value = ev.public(target.expr, state)  # type: ignore[arg-type]
+        if isinstance(value, list):
+            return [_one_selection(state, v, out.name) for v in value], True
+        return [_one_selection(state, value, out.name)], False
     except EvalError as exc:
         raise run.fail(frame, None, f"output {out.name}: {exc}") from None
+
+
+def _region_slots(state: State, name: str) -> tuple[tuple[int, ...], tuple[int, int]]:
+    reg = state.layout.by_name.get(name)
+    if reg is None:
+        return (), (1, 0)
+    return tuple(reg.slots), (reg.rows, reg.cols)
+
+
+def _one_selection(state: State, value: Any, what: str) -> tuple[tuple[int, ...], tuple[int, int]]:
+    if isinstance(value, str):
+        return _region_slots(state, value)
     shape = value.shape if isinstance(value, Slots) and value.shape else None
-    flats = _flats(_res(value, out.name), out.name)
+    flats = _flats(_res(value, what), what)
     return flats, shape or (1, len(flats))
+
+
+def output_flats(
+    run: Runner, frame: Frame, out: OutputDecl, state: State, ev: Evaluator
+) -> tuple[tuple[int, ...], tuple[int, int]]:
+    """The slots of an output that is one group of cards (as sub-protocol results are)."""
+    groups, many = output_selections(run, frame, out, state, ev)
+    if many:
+        raise run.fail(frame, None, f"output {out.name} is a list of groups; a call cannot place it")
+    return groups[0]
 
 
 def _call_setup(
@@ -1639,7 +1836,12 @@ def h_call(run: Runner, frame: Frame, step: st.Call, frontier: Frontier, ctx: Ct
                     state,
                     state,
                 )
-            outcomes = _inline(run, sub, codes) if run.mode == "sample" else _sub_outcomes(run, sub, codes)
+            if run.mode == "exact":
+                outcomes = _sub_outcomes(run, sub, codes)
+            elif run.events is None and sum(len(c) for c in codes) <= SMALL_CALL:
+                outcomes = [_draw(run, _sub_outcomes(run, sub, codes))]
+            else:
+                outcomes = _inline(run, sub, codes)
             for prob, obs, res in outcomes:
                 key = (
                     "call",
@@ -1711,12 +1913,27 @@ def _call_plan(
     return Plan(layout2, src, consts, {})
 
 
+SMALL_CALL = 8  # callees on at most this many cards are run exactly once per argument, then sampled
+
+
+def _draw(run: Runner, outcomes: list[tuple[Fraction, Any, SubResult]]) -> tuple[Fraction, Any, SubResult]:
+    """One outcome of a callee, drawn from its exact distribution (same law as running it)."""
+    lcm = math.lcm(*(p.denominator for p, _, _ in outcomes))
+    pick = run.rng.randrange(lcm)
+    for p, obs, res in outcomes:
+        pick -= int(p * lcm)
+        if pick < 0:
+            return Fraction(1), obs, res
+    raise AssertionError("probabilities do not add up to 1")
+
+
 def _inline(
     run: Runner, sub: Frame, codes: tuple[tuple[int, ...], ...]
 ) -> list[tuple[Fraction, Any, SubResult]]:
     child = Runner(
         run.library,
         "sample",
+        context=run.context,
         rng=run.rng,
         events=run.events,
         views=run.views,
@@ -1725,18 +1942,26 @@ def _inline(
     )
     final = child.run(sub, {sub.state_from_codes(codes): ONE})
     (state,) = final
-    return [(Fraction(1), None, collect(child, sub, state))]
+    # In a single run the callee's whole view is kept, so statistics can look inside it.
+    return [(Fraction(1), ("call", sub.proto.name, state.view), collect(child, sub, state))]
 
 
 def _sub_outcomes(
     run: Runner, sub: Frame, codes: tuple[tuple[int, ...], ...]
 ) -> list[tuple[Fraction, Any, SubResult]]:
-    key = (sub.key, codes)
+    key: tuple[Any, ...] = (sub.key, codes)
+    if sub.proto.context:
+        key = key + (id(run.context),)  # its outcomes depend on this run's game functions
     hit = run.shared.subruns.get(key)
     if hit is not None:
         return hit
     child = Runner(
-        run.library, "exact", views=run.views, shared=run.shared, call_path=run.call_path + [sub.proto.name]
+        run.library,
+        "exact",
+        views=run.views,
+        shared=run.shared,
+        call_path=run.call_path + [sub.proto.name],
+        context=run.context,
     )
     final = child.run(sub, {sub.state_from_codes(codes): ONE})
     joint: dict[tuple[int, SubResult], Fraction] = defaultdict(Fraction)
@@ -1799,25 +2024,28 @@ def read_outputs(run: Runner, frame: Frame, state: State) -> dict[str, Any]:
                 assert out.value is not None
                 values[out.name] = _freeze(ev.public(out.value, state))
                 continue
-            flats, _ = output_flats(run, frame, out, state, ev)
-            faces = [Card.from_code(state.cells[f]).symbol for f in flats if state.cells[f] != EMPTY]
-            syms = [SYMBOLS.get(n) for n in faces]
-            if out.decode == "card":
-                if len(syms) > 1:
-                    raise EvalError(f"expected one card, found {len(syms)}")
-                values[out.name] = syms[0] if syms else None
-            elif out.decode == "cards":
-                values[out.name] = tuple(sorted(syms, key=lambda s: s.name if s else ""))
-            elif out.decode == "faces":
-                values[out.name] = tuple(syms)
-            else:
-                assert out.decode is not None
-                values[out.name] = frame.bound(out.decode).decode(list(syms))
+            groups, many = output_selections(run, frame, out, state, ev)
+            decoded = tuple(_decode(frame, out, state, flats) for flats, _ in groups)
+            values[out.name] = decoded if many else decoded[0]
         except DecodeError as exc:
             values[out.name] = DecodeFailure(str(exc))
         except EvalError as exc:
             raise run.fail(frame, None, f"output {out.name}: {exc}") from None
     return values
+
+
+def _decode(frame: Frame, out: OutputDecl, state: State, flats: tuple[int, ...]) -> Any:
+    syms = [symbol_of(state.cells[f]) for f in flats if state.cells[f] != EMPTY]
+    if out.decode == "card":
+        if len(syms) > 1:
+            raise EvalError(f"expected one card, found {len(syms)}")
+        return syms[0] if syms else None
+    if out.decode == "cards":
+        return tuple(sorted(syms, key=lambda s: s.name))
+    if out.decode == "faces":
+        return tuple(syms)
+    assert out.decode is not None
+    return frame.bound(out.decode).decode(list(syms))
 
 
 @dataclass(frozen=True)
@@ -1836,7 +2064,8 @@ def leftovers(run: Runner, frame: Frame, state: State) -> list[str]:
     used: set[int] = set()
     for out in frame.proto.outputs.values():
         if out.cards is not None:
-            used |= set(output_flats(run, frame, out, state, ev)[0])
+            for flats, _ in output_selections(run, frame, out, state, ev)[0]:
+                used |= set(flats)
     return [
         state.layout.describe(f) for f in range(len(state.cells)) if state.cells[f] != EMPTY and f not in used
     ]
@@ -1852,6 +2081,7 @@ _HANDLERS: dict[type, Any] = {
     st.Shuffle: h_shuffle,
     st.Turn: h_turn,
     st.Discard: h_discard,
+    st.Return: h_return,
     st.Shift: h_shift,
     st.If: h_if,
     st.For: h_for,

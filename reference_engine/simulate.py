@@ -11,7 +11,7 @@ from .errors import SimulationError, UsageError
 from .expressions import EvalError
 from .machine import ONE, Frame, Runner, read_outputs
 from .registry import Library
-from .spec import Protocol
+from .spec import Params, Protocol
 from .table import State
 from .trace import Trace
 from .verify import describe_value
@@ -39,17 +39,18 @@ def _json_value(v: Any) -> Any:
     return str(v)
 
 
-def parse_params(raw: tuple[str, ...] | list[str]) -> dict[str, int]:
-    """``["m=5"]`` -> ``{"m": 5}``, with a clear error for anything else."""
-    out: dict[str, int] = {}
+def parse_params(raw: tuple[str, ...] | list[str]) -> Params:
+    """``["m=5", "sizes=7,7,79"]`` -> ``{"m": 5, "sizes": (7, 7, 79)}``, or a clear error."""
+    out: Params = {}
     for item in raw:
         name, sep, value = item.partition("=")
         if not sep or not name.strip():
-            raise UsageError(f"--param takes NAME=NUMBER, got {item!r}")
+            raise UsageError(f"--param takes NAME=NUMBER (or NAME=N,N,...), got {item!r}")
         try:
-            out[name.strip()] = int(value)
+            parts = [int(v) for v in value.split(",")]
         except ValueError:
-            raise UsageError(f"--param {name}: {value!r} is not a whole number") from None
+            raise UsageError(f"--param {name}: {value!r} is not a whole number (or a list of them)") from None
+        out[name.strip()] = tuple(parts) if "," in value else parts[0]
     return out
 
 
@@ -107,7 +108,7 @@ def _domain_hint(frame: Frame, name: str, count: int | None) -> str:
 def simulate(
     library: Library,
     proto: Protocol,
-    params: dict[str, int] | None = None,
+    params: Params | None = None,
     inputs: tuple[str, ...] | list[str] | dict[str, Any] = (),
     seed: int | None = None,
     rng: random.Random | None = None,

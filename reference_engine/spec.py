@@ -18,6 +18,7 @@ A spec mirrors a paper's protocol one-to-one (see README, "Writing a protocol sp
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,9 @@ from .steps import (
     walk,
 )
 
+ParamValue = int | tuple[int, ...]
+Params = dict[str, ParamValue]
+
 TOP_KEYS = (
     "protocol",
     "title",
@@ -57,17 +61,25 @@ TOP_KEYS = (
     "outputs",
     "expect",
     "notes",
+    "context",
+    "scenarios",
 )
 EXPECT_KEYS = ("cards", "helper_cards", "shuffles", "turns", "steps", "cards_by_symbol")
 
 
 @dataclass
 class Param:
+    """An integer parameter, or a list of integers (``sizes: [7, 7, 79]``)."""
+
     name: str
-    default: int
+    default: ParamValue
     minimum: int | None
     maximum: int | None
     doc: str
+
+    @property
+    def is_list(self) -> bool:
+        return isinstance(self.default, tuple)
 
 
 @dataclass
@@ -79,6 +91,23 @@ class SymbolDecl:
 
 
 @dataclass
+class Scenario:
+    """A concrete situation to verify a protocol in (``kitgen verify NAME --deck mini``).
+
+    ``deal`` lists the cards that are dealt, in every possible way, into the input that is
+    grouped into hands; ``state`` is the public game state the ``context`` functions see.
+    """
+
+    name: str
+    doc: str
+    game: str
+    params: dict[str, ParamValue]
+    deal: list[str]
+    state: dict[str, Any]
+    path: KeyPath
+
+
+@dataclass
 class InputDecl:
     name: str
     encoding: str
@@ -86,6 +115,7 @@ class InputDecl:
     public: bool
     doc: str
     path: KeyPath
+    groups: Expression | None = None
 
 
 @dataclass
@@ -128,6 +158,8 @@ class Protocol:
     expect: dict[str, ExpectDecl]
     notes: str
     src: Source = field(repr=False)
+    context: dict[str, str] = field(default_factory=dict)
+    scenarios: dict[str, Scenario] = field(default_factory=dict)
 
     def calls(self) -> list[Call]:
         return [s for s in walk(self.steps) if isinstance(s, Call)]
@@ -135,22 +167,28 @@ class Protocol:
     def numbered_steps(self) -> list[Step]:
         return [s for s in walk(self.steps) if s.number is not None]
 
-    def resolve_params(self, given: dict[str, int] | None = None, where: str = "") -> dict[str, int]:
+    def resolve_params(self, given: Mapping[str, ParamValue] | None = None, where: str = "") -> Params:
         """Defaults overlaid with ``given``; unknown names and out-of-range values are errors."""
         from .errors import UsageError
 
         given = dict(given or {})
-        out: dict[str, int] = {}
+        out: dict[str, ParamValue] = {}
         for name in given:
             if name not in self.params:
                 known = ", ".join(self.params) or "none"
                 raise UsageError(f"{self.name} has no parameter {name!r} (parameters: {known}){where}")
         for name, p in self.params.items():
             v = given.get(name, p.default)
-            if p.minimum is not None and v < p.minimum:
-                raise UsageError(f"{self.name}: {name} must be at least {p.minimum}, got {v}{where}")
-            if p.maximum is not None and v > p.maximum:
-                raise UsageError(f"{self.name}: {name} must be at most {p.maximum}, got {v}{where}")
+            if isinstance(v, list):
+                v = tuple(v)
+            if p.is_list != isinstance(v, tuple):
+                shape = "a list like 7,7,79" if p.is_list else "one number"
+                raise UsageError(f"{self.name}: {name} must be {shape}, got {v}{where}")
+            for x in v if isinstance(v, tuple) else (v,):
+                if p.minimum is not None and x < p.minimum:
+                    raise UsageError(f"{self.name}: {name} must be at least {p.minimum}, got {x}{where}")
+                if p.maximum is not None and x > p.maximum:
+                    raise UsageError(f"{self.name}: {name} must be at most {p.maximum}, got {x}{where}")
             out[name] = v
         return out
 
@@ -213,6 +251,13 @@ def analyse(src: Source) -> tuple[Protocol | None, list[Problem]]:
     outputs = _outputs(ck, doc.get("outputs", {}), encodings)
     expect = _expect(ck, doc.get("expect", {}), symbols)
     notes = doc.get("notes", "") or ""
+    context: dict[str, str] = {}
+    for k, v in ck.table(doc.get("context", {}), ("context",)).items():
+        spec = ck.mapping(v, ("context", k), optional=("doc",))
+        if not NAME_RE.match(str(k)):
+            ck.error(("context", k), f"{k!r} is not a function name")
+        context[str(k)] = str((spec or {}).get("doc", ""))
+    scenarios = _scenarios(ck, doc.get("scenarios", {}))
     proto = Protocol(
         name=name,
         title=title,
@@ -230,6 +275,8 @@ def analyse(src: Source) -> tuple[Protocol | None, list[Problem]]:
         expect=expect,
         notes=str(notes),
         src=src,
+        context=context,
+        scenarios=scenarios,
     )
     _check_names(ck, proto)
     if not ck.problems:
@@ -239,6 +286,28 @@ def analyse(src: Source) -> tuple[Protocol | None, list[Problem]]:
 
 
 # --------------------------------------------------------------------------- sections
+
+
+def _scenarios(ck: Checker, raw: Any) -> dict[str, Scenario]:
+    out = {}
+    for k, v in ck.table(raw, ("scenarios",)).items():
+        p = ("scenarios", str(k))
+        spec = ck.mapping(v, p, required=("game", "deal"), optional=("doc", "params", "state"))
+        if spec is None or "game" not in spec or "deal" not in spec:
+            continue
+        game = ck.string(spec["game"], p + ("game",), "a rule set name") or ""
+        deal = [str(c) for c in ck.listing(spec["deal"], p + ("deal",), "a list of cards") or []]
+        params: dict[str, ParamValue] = {}
+        for name, value in ck.table(spec.get("params", {}), p + ("params",)).items():
+            if isinstance(value, list) and all(isinstance(x, int) for x in value):
+                params[str(name)] = tuple(value)
+            elif isinstance(value, int) and not isinstance(value, bool):
+                params[str(name)] = value
+            else:
+                ck.error(p + ("params", str(name)), "a parameter is a number or a list of numbers")
+        state = dict(ck.table(spec.get("state", {}), p + ("state",)))
+        out[str(k)] = Scenario(str(k), str(spec.get("doc", "")), game, params, deal, state, p)
+    return out
 
 
 def _params(ck: Checker, raw: Any) -> dict[str, Param]:
@@ -251,12 +320,19 @@ def _params(ck: Checker, raw: Any) -> dict[str, Param]:
         spec = ck.mapping(v, p, required=("default",), optional=("min", "max", "doc"))
         if spec is None or "default" not in spec:
             continue
-        default = ck.integer(spec["default"], p + ("default",))
+        raw_default = spec["default"]
+        default: ParamValue | None
+        if isinstance(raw_default, list):
+            items = [ck.integer(x, p + ("default", i)) for i, x in enumerate(raw_default)]
+            default = None if any(x is None for x in items) else tuple(x for x in items if x is not None)
+        else:
+            default = ck.integer(raw_default, p + ("default",))
         lo = ck.integer(spec["min"], p + ("min",)) if "min" in spec else None
         hi = ck.integer(spec["max"], p + ("max",)) if "max" in spec else None
         if default is None:
             continue
-        if (lo is not None and default < lo) or (hi is not None and default > hi):
+        values = default if isinstance(default, tuple) else (default,)
+        if any((lo is not None and v < lo) or (hi is not None and v > hi) for v in values):
             ck.error(p + ("default",), f"default {default} is outside min/max")
         out[str(k)] = Param(str(k), default, lo, hi, str(spec.get("doc", "")))
     return out
@@ -334,8 +410,8 @@ def _encodings(ck: Checker, raw: Any, symbols: dict[str, SymbolDecl]) -> dict[st
             enc.cold = sym(oh["cold"], p + ("onehot", "cold"))
         elif kind == "label":
             enc.family = sym(spec["label"], p + ("label",), family=True)
-        else:
-            cl = ck.listing(spec["card"], p + ("card",), "a list of cards")
+        elif spec["card"] != "any":
+            cl = ck.listing(spec["card"], p + ("card",), "a list of cards, or 'any'")
             enc.choices = tuple(sym(c, p + ("card",)) for c in (cl or []))
         out[str(k)] = enc
     return out
@@ -348,7 +424,7 @@ def _inputs(ck: Checker, raw: Any, encodings: dict[str, Encoding]) -> dict[str, 
         if not NAME_RE.match(str(k)):
             ck.error(p, f"{k!r} is not an input name")
             continue
-        spec = ck.mapping(v, p, required=("encoding",), optional=("count", "public", "doc"))
+        spec = ck.mapping(v, p, required=("encoding",), optional=("count", "public", "doc", "groups"))
         if spec is None or "encoding" not in spec:
             continue
         enc = str(spec["encoding"])
@@ -363,7 +439,10 @@ def _inputs(ck: Checker, raw: Any, encodings: dict[str, Encoding]) -> dict[str, 
         if not isinstance(public, bool):
             ck.error(p + ("public",), "public must be true or false")
             public = False
-        out[str(k)] = InputDecl(str(k), enc, count, public, str(spec.get("doc", "")), p)
+        groups = ck.expr(spec["groups"], p + ("groups",)) if "groups" in spec else None
+        if groups is not None and count is None:
+            ck.error(p + ("groups",), "'groups' splits an array input into hands: give a 'count' too")
+        out[str(k)] = InputDecl(str(k), enc, count, public, str(spec.get("doc", "")), p, groups)
     return out
 
 
@@ -386,6 +465,7 @@ def _outputs(ck: Checker, raw: Any, encodings: dict[str, Encoding]) -> dict[str,
             ck.error(p, "an output has either 'cards' (cards left on the table) or 'value' (a public result)")
         if value is not None and not public:
             ck.error(p, "a 'value' output is read from face-up cards: mark it 'public: true'")
+        # A public 'cards' output is a card that is shown to everyone afterwards (a played card).
         decode = None
         if cards is not None:
             decode = str(spec.get("encoding", "cards"))
@@ -441,7 +521,7 @@ def _check_names(ck: Checker, proto: Protocol) -> None:
     """Every name an expression uses must be declared; every function must exist."""
     families = {s.name for s in proto.symbols.values() if s.family}
     plain_symbols = {s.name for s in proto.symbols.values() if not s.family}
-    functions = set(BUILTINS) | set(proto.encodings) | families
+    functions = set(BUILTINS) | set(proto.encodings) | families | set(proto.context)
     regions = set(proto.inputs)
     variables: set[str] = set()
     for s in walk(proto.steps):
@@ -480,13 +560,14 @@ def _check_names(ck: Checker, proto: Protocol) -> None:
                     check(part, s.path + ("say",), table_scope)
     value_scope = base | set(proto.inputs)
     for o in proto.outputs.values():
-        check(o.equals, o.path + ("equals",), value_scope)
+        check(o.equals, o.path + ("equals",), value_scope | set(proto.outputs))
         check(o.uniform, o.path + ("uniform",), value_scope)
         check(o.value, o.path + ("value",), table_scope)
         if o.cards is not None:
             check(o.cards.expr, o.path + ("cards",), table_scope)
     for i in proto.inputs.values():
         check(i.count, i.path + ("count",), set(proto.params))
+        check(i.groups, i.path + ("groups",), set(proto.params))
     for exp in proto.expect.values():
         check(exp.value, exp.path, set(proto.params))
         for x in exp.by_symbol.values():
@@ -532,6 +613,8 @@ def _step_exprs(s: Step) -> list[tuple[Expression | None, KeyPath]]:
         out.append((s.what, p + ("discard",)))
     elif isinstance(s, st.Shift):
         out += [(s.piles, p + ("shift", "piles")), (s.until, p + ("shift", "until"))]
+    elif isinstance(s, st.Return):
+        out += [(s.cards, p + ("return", "cards")), (s.to, p + ("return", "to"))]
     elif isinstance(s, st.If):
         out.append((s.cond, p + ("if",)))
     elif isinstance(s, st.For):

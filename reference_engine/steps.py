@@ -11,6 +11,7 @@ prints (``say:``), optional display ``labels:`` and exactly one action key::
     shuffle    a uniformly random permutation from a set: scramble, shift, cut, bisect, set
     turn       turn cards over
     discard    put cards back into the supply
+    return     put cards back into a player's hand (``to: 2`` is P_2's hand)
     shift      a public cyclic shift of piles until a condition on face-up cards holds
     if         branch on face-up cards (then/else)
     for        repeat the sub-steps in ``do`` for each value
@@ -39,6 +40,7 @@ ACTIONS = (
     "shuffle",
     "turn",
     "discard",
+    "return",
     "shift",
     "if",
     "for",
@@ -145,6 +147,14 @@ class Turn(Step):
 @dataclass
 class Discard(Step):
     what: Expression | None = None
+
+
+@dataclass
+class Return(Step):
+    """Cards go back into hands: ``to`` is an owner number, a list of them, or a hand's name."""
+
+    cards: Expression | None = None
+    to: Expression | None = None
 
 
 @dataclass
@@ -443,6 +453,13 @@ def _discard(ck: Checker, value: dict[str, Any], p: KeyPath, base: dict[str, Any
     return Discard(**base, what=ck.expr(value["discard"], p))
 
 
+def _return(ck: Checker, value: dict[str, Any], p: KeyPath, base: dict[str, Any]) -> Step:
+    raw = ck.mapping(value["return"], p, required=("cards", "to"))
+    if raw is None or "cards" not in raw or "to" not in raw:
+        return Return(**base)
+    return Return(**base, cards=ck.expr(raw["cards"], p + ("cards",)), to=ck.expr(raw["to"], p + ("to",)))
+
+
 def _shift(ck: Checker, value: dict[str, Any], p: KeyPath, base: dict[str, Any]) -> Step:
     raw = ck.mapping(value["shift"], p, required=("piles", "until"))
     if raw is None or "piles" not in raw or "until" not in raw:
@@ -530,6 +547,7 @@ _PARSERS: dict[str, Any] = {
     "shuffle": _shuffle,
     "turn": _turn,
     "discard": _discard,
+    "return": _return,
     "shift": _shift,
     "if": _if,
     "for": _for,

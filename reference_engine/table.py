@@ -188,7 +188,6 @@ class State:
         )
 
 
-
 @dataclass(frozen=True)
 class Meters:
     """Resource counters carried along a run.
@@ -306,7 +305,8 @@ class Slots(Value):
         shape: tuple[int, int] | None = None,
     ):
         self.layout = layout
-        self.flat = tuple(flat)
+        # A whole region passes its range of slots as it is: no copy for a name lookup.
+        self.flat: Sequence[int] = flat if isinstance(flat, (tuple, range)) else tuple(flat)
         self.reader = reader
         self.label = label
         self.shape = shape  # (rows, cols) when the selection is a rectangle
@@ -347,7 +347,7 @@ class RegionRef(Slots):
     __slots__ = ("region",)
 
     def __init__(self, layout: Layout, region: Region, reader: Reader | None):
-        super().__init__(layout, list(region.slots), reader, region.name, (region.rows, region.cols))
+        super().__init__(layout, region.slots, reader, region.name, (region.rows, region.cols))
         self.region = region
 
     def kg_index(self, args: list[Any]) -> Any:
@@ -361,7 +361,16 @@ class RegionRef(Slots):
             shape = (1, len(flat))
             return Slots(self.layout, flat, self.reader, f"{reg.name}[{_fmt(idx)}]", shape)
         if len(args) == 2:
-            r_idx, c_idx = plain(args[0]), plain(args[1])
+            r_idx, c_idx = args
+            if (
+                type(r_idx) is int
+                and type(c_idx) is int
+                and 1 <= r_idx <= reg.rows
+                and 1 <= c_idx <= reg.cols
+            ):
+                flat1 = reg.offset + (r_idx - 1) * reg.cols + (c_idx - 1)  # the common M[r, c]
+                return Slots(self.layout, (flat1,), self.reader, f"{reg.name}[{r_idx}, {c_idx}]", (1, 1))
+            r_idx, c_idx = plain(r_idx), plain(c_idx)
             rows = _picks(r_idx, reg.rows, f"{reg.name} has {reg.rows} rows")
             cols = _picks(c_idx, reg.cols, f"{reg.name} has {reg.cols} columns")
             flat = [reg.slot(r, c) for r in rows for c in cols]
@@ -414,35 +423,51 @@ class NewCards(Value):
 NEW = -2  # tokens <= NEW index the constants of a draft
 
 
+class _Grids(dict[str, list[list[int]]]):
+    """Region grids of a draft, copied from the layout only when an action touches them."""
+
+    def __init__(self, draft: Draft):
+        super().__init__()
+        self.draft = draft
+
+    def __missing__(self, name: str) -> list[list[int]]:
+        if name not in self.draft.pending:
+            raise KeyError(name)
+        grid = self.draft._copy(name)
+        self[name] = grid
+        self.draft.pending.discard(name)
+        return grid
+
+    def __contains__(self, name: object) -> bool:
+        return dict.__contains__(self, name) or name in self.draft.pending
+
+
 @dataclass
 class Draft:
     """A mutable copy of a layout whose slots refer to old cells, new cards or nothing.
 
     Actions edit a draft; :meth:`finish` turns it into a gather plan that maps any
-    state with the old layout to the new layout in one tuple comprehension.
+    state with the old layout to the new layout in one tuple comprehension. Regions no
+    action touches are never copied: they pass through as ranges of slots.
     """
 
     layout: Layout
-    grids: dict[str, list[list[int]]] = field(default_factory=dict)
     meta: dict[str, tuple[int, str | None]] = field(default_factory=dict)  # unit, hand
     order: list[str] = field(default_factory=list)
     consts: list[int] = field(default_factory=list)
     labels: list[tuple[str, list[tuple[str, int, int]], list[int] | None]] = field(default_factory=list)
+    pending: set[str] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self.grids = _Grids(self)
 
     @classmethod
     def of(cls, layout: Layout) -> Draft:
         d = cls(layout)
         for reg in layout.regions:
-            grid = []
-            for r in range(1, reg.rows + 1):
-                row = []
-                for c in range(1, reg.cols + 1):
-                    flat = reg.slot(r, c)
-                    row.append(EMPTY if flat in layout.holes else flat)
-                grid.append(row)
-            d.grids[reg.name] = grid
             d.meta[reg.name] = (reg.unit, reg.hand)
             d.order.append(reg.name)
+            d.pending.add(reg.name)
         for lab in layout.labels:
             where = []
             for f in lab.slots:
@@ -451,6 +476,19 @@ class Draft:
                 where.append((reg.name, r, c))
             d.labels.append((lab.text, where, list(lab.slots)))
         return d
+
+    def _copy(self, name: str) -> list[list[int]]:
+        reg = self.layout.by_name[name]
+        holes = self.layout.holes
+        cols = reg.cols
+        grid = []
+        for r in range(reg.rows):
+            start = reg.offset + r * cols
+            row = list(range(start, start + cols))
+            if holes:
+                row = [EMPTY if f in holes else f for f in row]
+            grid.append(row)
+        return grid
 
     # -- addressing ------------------------------------------------------------
     def locate(self, flat: int) -> tuple[str, int, int]:
@@ -473,13 +511,16 @@ class Draft:
     def take_tokens(self, flats: Sequence[int]) -> list[int]:
         """Remove the cards at old slots ``flats`` (in order), leaving empty slots."""
         out = []
+        layout = self.layout
         for f in flats:
-            name, r, c = self.locate(f)
-            tok = self.token_at(name, r, c)
+            reg = layout.owner(f)
+            k = f - reg.offset
+            row = self.grids[reg.name][k // reg.cols]
+            tok = row[k % reg.cols]
             if tok == EMPTY:
-                raise EvalError(f"{self.layout.describe(f)} is empty")
+                raise EvalError(f"{layout.describe(f)} is empty")
             out.append(tok)
-            self.set_token(name, r, c, EMPTY)
+            row[k % reg.cols] = EMPTY
         return out
 
     def add_region(
@@ -503,7 +544,10 @@ class Draft:
             self.order.append(name)
 
     def remove_region(self, name: str) -> None:
-        del self.grids[name]
+        if name in self.pending:
+            self.pending.discard(name)
+        else:
+            del self.grids[name]
         del self.meta[name]
         self.order.remove(name)
 
@@ -519,40 +563,61 @@ class Draft:
         self.labels.append((text, where, None))
 
     def finish(self, keep_empty: Iterable[str] = ()) -> tuple[Layout, tuple[int, ...], tuple[int, ...]]:
-        """Drop regions that became empty (hands stay) and build the gather plan."""
+        """Drop regions that became empty (hands stay), trim empty bottom rows, build the plan."""
         keep = set(keep_empty)
         for name in list(self.order):
+            if name in self.pending:
+                continue  # untouched: still as it was in a valid layout
             _, hand = self.meta[name]
-            grid = self.grids[name]
+            grid = dict.__getitem__(self.grids, name)
             if hand is None and name not in keep and all(t == EMPTY for row in grid for t in row):
                 self.remove_region(name)
+                continue
+            while len(grid) > 1 and all(t == EMPTY for t in grid[-1]):
+                grid.pop()  # a matrix whose bottom rows were cleared has fewer rows
         shapes = []
         src: list[int] = []
         holes: list[int] = []
-        position: dict[tuple[str, int, int], int] = {}
+        offsets: dict[str, tuple[int, int]] = {}  # name -> (new offset, cols)
+        old = self.layout
         for name in self.order:
-            grid = self.grids[name]
             unit, hand = self.meta[name]
+            start = len(src)
+            if name in self.pending:
+                reg = old.by_name[name]
+                shapes.append((name, reg.rows, reg.cols, unit, hand))
+                offsets[name] = (start, reg.cols)
+                src.extend(reg.slots)
+                if old.holes:
+                    holes.extend(h - reg.offset + start for h in reg.slots if h in old.holes)
+                continue
+            grid = dict.__getitem__(self.grids, name)
             rows = len(grid)
             cols = len(grid[0]) if rows else 0
             shapes.append((name, rows, cols, unit, hand))
-            for r, row in enumerate(grid, 1):
-                for c, tok in enumerate(row, 1):
-                    position[(name, r, c)] = len(src)
+            offsets[name] = (start, cols)
+            for row in grid:
+                for tok in row:
                     if tok == EMPTY:
                         holes.append(len(src))
                     src.append(tok)
         labels = []
         for text, where, tokens in self.labels:
+            flats = []
+            for name, r, c in where:
+                if name in offsets:
+                    off, cols = offsets[name]
+                    flats.append(off + (r - 1) * cols + (c - 1))
+                else:
+                    flats.append(-1)
             # An old label stays only while its cards stay where they were.
-            moved = tokens is not None and any(
-                w not in position or src[position[w]] != t for w, t in zip(where, tokens)
-            )
-            if moved:
+            if tokens is not None and any(
+                f < 0 or f >= len(src) or src[f] != t for f, t in zip(flats, tokens)
+            ):
                 continue
-            flats = tuple(position[w] for w in where if w in position)
-            if flats:
-                labels.append(Label(text, flats))
+            kept = tuple(f for f in flats if 0 <= f < len(src))
+            if kept:
+                labels.append(Label(text, kept))
         layout = Layout.make(shapes, holes, labels)
         return layout, tuple(src), tuple(self.consts)
 

@@ -15,6 +15,8 @@ from typing import Any
 from .cards import EMPTY, Card
 from .table import State
 
+Params = dict[str, Any]
+
 
 @dataclass
 class Snapshot:
@@ -108,7 +110,7 @@ class Event:
 @dataclass
 class Trace:
     protocol: str
-    params: dict[str, int]
+    params: Params
     inputs: dict[str, Any]
     seed: int | None
     events: list[Event] = field(default_factory=list)

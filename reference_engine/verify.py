@@ -25,7 +25,7 @@ from fractions import Fraction
 from typing import Any
 
 from .cards import SYMBOLS, Symbol
-from .errors import SimulationError
+from .errors import SimulationError, UsageError
 from .expressions import EvalError, Scope, as_int, equal, plain
 from .machine import (
     DecodeFailure,
@@ -41,7 +41,7 @@ from .machine import (
     read_outputs,
 )
 from .registry import Library
-from .spec import Protocol
+from .spec import Params, Protocol
 from .steps import walk
 
 VERSION = "0.1.0"
@@ -61,7 +61,7 @@ class Check:
 class Report:
     protocol: str
     title: str
-    params: dict[str, int]
+    params: Params
     method: str
     inputs: int
     checks: list[Check]
@@ -70,6 +70,7 @@ class Report:
     stats: dict[str, Any]
     notes: list[str]
     source: dict[str, str]
+    scenario: dict[str, Any] | None = None
 
     def check(self, name: str) -> Check | None:
         return next((c for c in self.checks if c.name == name), None)
@@ -108,6 +109,7 @@ class Report:
             "stats": self.stats,
             "notes": self.notes,
             "source": self.source,
+            "scenario": self.scenario,
             "engine": f"kitgen reference engine {VERSION}",
         }
 
@@ -134,9 +136,42 @@ class Report:
 # --------------------------------------------------------------------------- inputs
 
 
-def input_assignments(frame: Frame) -> list[dict[str, Any]]:
-    """Every admissible assignment of values to the protocol's inputs."""
-    domains = frame.domains()
+def deals(cards: list[Symbol], sizes: list[int]) -> list[list[Symbol]]:
+    """Every way to deal ``cards`` into hands of the given sizes (a hand's order is irrelevant)."""
+    if sum(sizes) != len(cards):
+        raise UsageError(f"cannot deal {len(cards)} cards into hands of sizes {sizes} ({sum(sizes)} cards)")
+    out: list[list[Symbol]] = []
+
+    def rec(remaining: list[Symbol], i: int, acc: list[Symbol]) -> None:
+        if i == len(sizes):
+            out.append(acc)
+            return
+        seen: set[tuple[str, ...]] = set()
+        for combo in itertools.combinations(range(len(remaining)), sizes[i]):
+            hand = [remaining[j] for j in combo]
+            key = tuple(s.name for s in hand)
+            if key in seen:
+                continue
+            seen.add(key)
+            rest = [c for j, c in enumerate(remaining) if j not in combo]
+            rec(rest, i + 1, acc + hand)
+
+    rec(sorted(cards, key=lambda s: s.name), 0, [])
+    return out
+
+
+def input_assignments(frame: Frame, deal: list[Symbol] | None = None) -> list[dict[str, Any]]:
+    """Every admissible assignment of the inputs; a grouped input gets every deal of ``deal``."""
+    domains: dict[str, list[Any]] = {}
+    for name in frame.proto.inputs:
+        sizes = frame.groups(name)
+        if sizes is not None and deal is not None:
+            domains[name] = deals(deal, sizes)
+        else:
+            try:
+                domains[name] = frame.domain(name)
+            except EvalError as exc:
+                raise UsageError(f"{frame.proto.name}: input {name}: {exc}") from None
     names = list(domains)
     out = []
     for combo in itertools.product(*(domains[n] for n in names)):
@@ -195,16 +230,21 @@ def describe_view(views: ViewTable, vid: int) -> str:
 
 
 def run_exact(
-    library: Library, proto: Protocol, params: dict[str, int]
+    library: Library,
+    proto: Protocol,
+    params: Params,
+    context: dict[str, Any] | None = None,
+    deal: list[Symbol] | None = None,
 ) -> tuple[Runner, Frame, list[dict[str, Any]], Frontier]:
     """Run every input through every shuffle outcome. Retries without view factoring if needed."""
     no_factor: set[str] = set()
     while True:
         shared = Shared(no_factor=set(no_factor))
-        runner = Runner(library, "exact", shared=shared)
+        runner = Runner(library, "exact", shared=shared, context=context)
+        runner.forget_views = True
         frame = runner.frame(proto, params)
         runner.limits = frame.helpers
-        assignments = input_assignments(frame)
+        assignments = input_assignments(frame, deal)
         frontier: Frontier = {}
         for i, values in enumerate(assignments):
             try:
@@ -221,11 +261,11 @@ def run_exact(
 
 
 def outcome_distribution(
-    library: Library, proto: Protocol, params: dict[str, int] | None = None
+    library: Library, proto: Protocol, params: Params | None = None, scenario: str | None = None
 ) -> list[tuple[dict[str, Any], dict[tuple[Any, ...], Fraction]]]:
     """For each input: the exact distribution of the output values (in ``proto.outputs`` order)."""
-    params = proto.resolve_params(params)
-    runner, frame, assignments, final = run_exact(library, proto, params)
+    st_ = setting(proto, params, scenario)
+    runner, frame, assignments, final = run_exact(library, proto, st_.params, st_.context, st_.deal)
     dist: list[dict[tuple[Any, ...], Fraction]] = [defaultdict(Fraction) for _ in assignments]
     for state, (den, nums) in final.items():
         outs = read_outputs(runner, frame, state)
@@ -235,12 +275,73 @@ def outcome_distribution(
     return [(a, dict(d)) for a, d in zip(assignments, dist)]
 
 
-def verify(library: Library, proto: Protocol, params: dict[str, int] | None = None) -> Report:
-    """Exact verification of ``proto`` with ``params`` (defaults where not given)."""
-    params = proto.resolve_params(params)
+@dataclass
+class Setting:
+    """What a verification runs with: parameters, game functions and a deck to deal."""
+
+    params: Params
+    context: dict[str, Any] = field(default_factory=dict)
+    deal: list[Symbol] | None = None
+    scenario: dict[str, Any] | None = None
+
+
+def setting(proto: Protocol, params: Params | None = None, scenario: str | None = None) -> Setting:
+    """Bind a protocol to its parameters and, for game protocols, to a scenario (a reduced deck)."""
+    if scenario is None and proto.context:
+        if not proto.scenarios:
+            raise UsageError(
+                f"{proto.name} needs a game (functions {', '.join(proto.context)}) "
+                "but declares no scenario to verify it in"
+            )
+        scenario = next(iter(proto.scenarios))
+    if scenario is None:
+        return Setting(proto.resolve_params(params))
+    if scenario not in proto.scenarios:
+        known = ", ".join(proto.scenarios) or "none"
+        raise UsageError(f"{proto.name} has no scenario {scenario!r} (scenarios: {known})")
+    from .rules import load_rules
+
+    sc = proto.scenarios[scenario]
+    rules = load_rules(sc.game)
+    unknown = [n for n in sc.deal if n not in rules.cards]
+    if unknown:
+        raise SimulationError(
+            "", proto.src.problem(sc.path + ("deal",), f"{sc.game} has no card {unknown[0]!r}")
+        )
+    deal = [rules.symbol(n) for n in sc.deal]
+    context: dict[str, Any] = {}
+    if "valid" in proto.context:
+        top_name = str(sc.state.get("top", ""))
+        if top_name not in rules.cards:
+            raise SimulationError(
+                "", proto.src.problem(sc.path + ("state",), "the state needs a 'top' card of the game")
+            )
+        top = rules.symbol(top_name)
+        color = str(sc.state.get("color", top.attrs.get("color", "")))
+        context["valid"] = rules.validity(top, color)
+        state_text = f"top card {top.glyph}, colour {color}"
+    else:
+        state_text = ""
+    merged = {**sc.params, **(params or {})}
+    info = {
+        "name": sc.name,
+        "doc": sc.doc,
+        "game": sc.game,
+        "deal": [d.glyph for d in deal],
+        "state": state_text,
+    }
+    return Setting(proto.resolve_params(merged), context, deal, info)
+
+
+def verify(
+    library: Library, proto: Protocol, params: Params | None = None, scenario: str | None = None
+) -> Report:
+    """Exact verification of ``proto`` (defaults where parameters are not given)."""
     started = time.perf_counter()
+    st_ = setting(proto, params, scenario)
+    params = st_.params
     try:
-        runner, frame, assignments, final = run_exact(library, proto, params)
+        runner, frame, assignments, final = run_exact(library, proto, params, st_.context, st_.deal)
     except SimulationError as exc:
         return _stuck(proto, params, exc, time.perf_counter() - started)
     views = runner.views
@@ -250,29 +351,35 @@ def verify(library: Library, proto: Protocol, params: dict[str, int] | None = No
     dists: dict[int, dict[str, dict[Any, Fraction]]] = defaultdict(
         lambda: defaultdict(lambda: defaultdict(Fraction))
     )
-    p_view: dict[int, dict[int, Fraction]] = defaultdict(lambda: defaultdict(Fraction))
-    public_of_view: dict[int, tuple[Any, ...]] = {}
+    # What the players saw: the view, plus any output card that is shown afterwards.
+    p_view: dict[int, dict[ViewKey, Fraction]] = defaultdict(lambda: defaultdict(Fraction))
+    public_of_view: dict[ViewKey, tuple[Any, ...]] = {}
+    announced: dict[int, tuple[Any, ...]] = {}
     public_mismatch: list[str] = []
     shuffles: list[int] = []
     turns: list[int] = []
     peak: dict[int, int] = defaultdict(int)
     kinds: dict[str, int] = defaultdict(int)
     public_outputs = [o for o in proto.outputs.values() if o.public]
-    expected_cache: dict[tuple[int, str], Any] = {}
+    value_outputs = [o for o in public_outputs if o.cards is None]
+    shown_outputs = [o for o in public_outputs if o.cards is not None]
+    names = list(proto.outputs)
+    cache: dict[tuple[Any, ...], Any] = {}
 
-    def expected(u: int, name: str) -> Any:
-        key = (u, name)
-        if key not in expected_cache:
-            out = proto.outputs[name]
-            expr = out.equals if out.equals is not None else out.uniform
-            assert expr is not None
+    def expected(u: int, name: str, outs: dict[str, Any]) -> Any:
+        out = proto.outputs[name]
+        expr = out.equals if out.equals is not None else out.uniform
+        assert expr is not None
+        deps = tuple(sorted(expr.names() & set(names)))
+        key = (u, name, tuple(outs[d] for d in deps))
+        if key not in cache:
+            scope = value_scope(frame, {**assignments[u], **{d: outs[d] for d in deps}})
             try:
-                expected_cache[key] = plain(expr(value_scope(frame, assignments[u])))
+                cache[key] = plain(expr(scope))
             except EvalError as exc:
                 raise SimulationError("", proto.src.problem(out.path, str(exc))) from None
-        return expected_cache[key]
+        return cache[key]
 
-    names = list(proto.outputs)
     agg: dict[tuple[int, tuple[Any, ...]], tuple[int, dict[int, int]]] = {}  # (view, outputs) -> per input
     owned: set[int] = set()
     for state, vec in final.items():
@@ -291,44 +398,44 @@ def verify(library: Library, proto: Protocol, params: dict[str, int] | None = No
 
     for (view, values), (den, nums) in agg.items():
         outs = dict(zip(names, values))
-        pub = tuple(outs[o.name] for o in public_outputs)
-        known = public_of_view.setdefault(view, pub)
-        if known != pub and len(public_mismatch) < 3:
+        said = tuple(outs[o.name] for o in value_outputs)
+        if announced.setdefault(view, said) != said and len(public_mismatch) < 3:
             public_mismatch.append(describe_view(views, view))
+        key: ViewKey = (view, tuple(outs[o.name] for o in shown_outputs))
+        public_of_view[key] = tuple(outs[o.name] for o in public_outputs)
         for u, num in nums.items():
             if num == 0:
                 continue
             p = Fraction(num, den)
-            p_view[u][view] += p
+            p_view[u][key] += p
             for name, out in proto.outputs.items():
                 value = outs[name]
                 if out.uniform is not None:
                     dists[u][name][value] += p
                 elif out.equals is not None:
-                    exp = expected(u, name)
+                    exp = expected(u, name, outs)
                     if isinstance(value, DecodeFailure) or not equal(value, exp):
-                        if len(wrong) < 5:
-                            wrong.append(
-                                {
-                                    "inputs": describe_inputs(assignments[u]),
-                                    "output": name,
-                                    "got": str(value)
-                                    if isinstance(value, DecodeFailure)
-                                    else describe_value(value),
-                                    "expected": describe_value(exp),
-                                    "view": describe_view(views, view),
-                                    "probability": str(p),
-                                }
-                            )
-                        else:
-                            wrong.append({})
+                        wrong.append(
+                            {}
+                            if len(wrong) >= 5
+                            else {
+                                "inputs": describe_inputs(assignments[u]),
+                                "output": name,
+                                "got": str(value)
+                                if isinstance(value, DecodeFailure)
+                                else describe_value(value),
+                                "expected": describe_value(exp),
+                                "view": describe_view(views, view),
+                                "probability": str(p),
+                            }
+                        )
 
     # Randomised outputs: exact distribution against the uniform specification.
     for u in range(len(assignments)):
         for name, out in proto.outputs.items():
             if out.uniform is None:
                 continue
-            pool = expected(u, name)
+            pool = expected(u, name, {})
             pool = list(pool) if isinstance(pool, (list, tuple)) else [pool]
             if pool:
                 want: dict[Any, Fraction] = defaultdict(Fraction)
@@ -351,8 +458,7 @@ def verify(library: Library, proto: Protocol, params: dict[str, int] | None = No
 
     checks: list[Check] = []
     real_wrong = [w for w in wrong if w]
-    n_wrong = len(wrong)
-    if n_wrong == 0:
+    if not wrong:
         checks.append(Check("correct", True, _correct_figure(proto, len(assignments))))
     else:
         first = real_wrong[0]
@@ -360,7 +466,7 @@ def verify(library: Library, proto: Protocol, params: dict[str, int] | None = No
             Check(
                 "correct",
                 False,
-                f"{n_wrong} wrong outcome(s); e.g. with {first['inputs']}, output "
+                f"{len(wrong)} wrong outcome(s); e.g. with {first['inputs']}, output "
                 f"{first['output']} is {first['got']} instead of {first['expected']}"
                 + (f" (after: {first['view']})" if first["view"] else ""),
                 {"counterexamples": real_wrong},
@@ -407,6 +513,20 @@ def verify(library: Library, proto: Protocol, params: dict[str, int] | None = No
     notes += [
         f"composition: {n} is inlined (its view is kept whole)" for n in sorted(runner.shared.no_factor)
     ]
+    if runner.shared.forgotten:
+        notes.append(
+            "views merged after step "
+            + ", ".join(runner.shared.forgotten)
+            + ": views after which every situation is equally likely up to one constant factor "
+            "(the verdicts are the same)"
+        )
+    if st_.scenario:
+        sc = st_.scenario
+        notes.insert(
+            0,
+            f"scenario {sc['name']} ({sc['game']}): deal {' '.join(sc['deal'])} in every possible "
+            f"way; {sc['state']}. {sc['doc']}".strip(),
+        )
     return Report(
         proto.name,
         proto.title,
@@ -419,10 +539,14 @@ def verify(library: Library, proto: Protocol, params: dict[str, int] | None = No
         stats,
         notes,
         proto.source,
+        st_.scenario,
     )
 
 
-def _stuck(proto: Protocol, params: dict[str, int], exc: SimulationError, seconds: float) -> Report:
+ViewKey = tuple[int, tuple[Any, ...]]
+
+
+def _stuck(proto: Protocol, params: Params, exc: SimulationError, seconds: float) -> Report:
     """A report for a protocol that cannot be carried out to the end in some run."""
     what = str(exc.problem) if exc.problem is not None else exc.format_message()
     checks = [
@@ -465,8 +589,8 @@ def _correct_figure(proto: Protocol, n: int) -> str:
 def _security(
     proto: Protocol,
     assignments: list[dict[str, Any]],
-    p_view: dict[int, dict[int, Fraction]],
-    public_of_view: dict[int, tuple[Any, ...]],
+    p_view: dict[int, dict[ViewKey, Fraction]],
+    public_of_view: dict[ViewKey, tuple[Any, ...]],
     public_outputs: list[Any],
     views: ViewTable,
 ) -> Check:
@@ -476,7 +600,7 @@ def _security(
         classes[tuple(_freeze(values[n]) for n in public_inputs)].append(u)
     checked = 0
     for members in classes.values():
-        by_output: dict[tuple[Any, ...], dict[int, dict[int, Fraction]]] = defaultdict(dict)
+        by_output: dict[tuple[Any, ...], dict[int, dict[ViewKey, Fraction]]] = defaultdict(dict)
         for u in members:
             totals: dict[tuple[Any, ...], Fraction] = defaultdict(Fraction)
             for v, p in p_view[u].items():
@@ -489,24 +613,25 @@ def _security(
             for u, dist in items[1:]:
                 checked += 1
                 if dist != ref:
-                    vid = next(v for v in set(ref) | set(dist) if ref.get(v, 0) != dist.get(v, 0))
+                    vkey = next(v for v in set(ref) | set(dist) if ref.get(v, 0) != dist.get(v, 0))
+                    seen = describe_view(views, vkey[0])
                     shown = ", ".join(f"{po.name}={describe_value(x)}" for po, x in zip(public_outputs, o))
                     given = f" given {shown}" if o else ""
                     return Check(
                         "secure",
                         False,
-                        f'the view "{describe_view(views, vid)}" has probability {ref.get(vid, 0)} '
-                        f"with {describe_inputs(assignments[u0])} but {dist.get(vid, 0)} with "
+                        f'the view "{seen}" has probability {ref.get(vkey, 0)} '
+                        f"with {describe_inputs(assignments[u0])} but {dist.get(vkey, 0)} with "
                         f"{describe_inputs(assignments[u])}{given}",
                         {
                             "counterexample": {
-                                "view": describe_view(views, vid),
+                                "view": seen,
                                 "inputs": [describe_inputs(assignments[u0]), describe_inputs(assignments[u])],
-                                "probabilities": [str(ref.get(vid, 0)), str(dist.get(vid, 0))],
+                                "probabilities": [str(ref.get(vkey, 0)), str(dist.get(vkey, 0))],
                             }
                         },
                     )
-    n_views = len(public_of_view)
+    n_views = len({key[0] for key in public_of_view})
     given = f" given {', '.join(o.name for o in public_outputs)}" if public_outputs else ""
     extra = f" and public inputs {', '.join(public_inputs)}" if public_inputs else ""
     return Check(

@@ -134,3 +134,53 @@ def test_verify_help_explains_the_checks() -> None:
     assert code == 0
     for word in ("correct", "secure", "tidy", "expect", "every possible secret input"):
         assert word in out
+
+
+def test_play_card_level_json() -> None:
+    args = ("play", "uno", "--players", "4", "--virtual", "2", "--seed", "1", "--level", "card", "--json")
+    code, out = run(*args)
+    assert code == 0
+    data = json.loads(out)
+    for key in ("winner", "turns", "protocol_runs", "checks_passed", "shuffles", "max_helper_cards"):
+        assert key in data
+    assert data["all_checks_passed"] and data["protocol_runs"] > 0
+    assert run(*args)[1] == out  # the same seed gives the same game
+
+
+def test_play_human_log() -> None:
+    code, out = run("play", "uno", "--virtual", "1", "--seed", "3")
+    assert code == 0
+    assert "Virtual 1: plays" in out and "checks passed" in out and "wins the hand" in out
+
+
+def test_play_official_with_virtual_players_explains_the_options() -> None:
+    result = CliRunner().invoke(main, ["play", "uno-official", "--virtual", "1"])
+    assert result.exit_code == 2
+    assert "--wild4 bluff" in result.output and "Traceback" not in result.output
+
+
+def test_play_a_broken_protocol_exits_1(tmp_path: Path) -> None:
+    text = (rulesets_dir() / "protocols" / "card-selection.yaml").read_text()
+    broken = tmp_path / "card-selection.yaml"
+    broken.write_text(
+        text.replace("bit(1) if valid(M[1, j]) else bit(0)", "bit(0) if valid(M[1, j]) else bit(1)")
+    )
+    result = CliRunner().invoke(main, ["play", "uno", "--virtual", "2", "--protocol", str(broken)])
+    assert result.exit_code == 1
+    assert "Error (play): turn" in result.output
+
+
+def test_verify_card_selection_mini_json() -> None:
+    code, out = run("verify", "card-selection", "--deck", "mini", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["method"] == "exact" and data["correct"] and data["secure"]
+    assert data["scenario"]["name"] == "mini"
+
+
+def test_verify_runs_is_statistical() -> None:
+    code, out = run("verify", "card-selection-v2", "--runs", "40", "--seed", "3", "--json")
+    data = json.loads(out)
+    assert data["method"] == "statistical"
+    assert code == (0 if data["verified"] else 1)
+    assert any("tests" in c for c in data["checks"])

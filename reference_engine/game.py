@@ -1,0 +1,480 @@
+"""Playing a whole game from a rule set, with human seats and virtual players.
+
+Human seats follow a simple fixed policy (they stand in for people). A virtual player
+chooses uniformly among its valid cards:
+
+* at ``rule`` level the engine draws that choice directly;
+* at ``card`` level every virtual turn runs the rule set's protocol spec (the card
+  selection protocol) on the simulated table: every hand and the draw pile are laid out,
+  theta and alpha/beta cards come from the supply, and after each run the engine checks
+  that the played card was valid (or that none was), that every other card went back to
+  its owner, that no card was created or lost, that every helper card went back to the
+  supply, and that the run used the shuffles and helper cards the paper states.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import EMPTY, Symbol, symbol_of
+from .errors import KitgenError, UsageError
+from .machine import ONE, Runner, Shared, read_outputs
+from .registry import Library
+from .rules import RuleSet, hand_dependence_message
+from .spec import Protocol
+
+MAX_TURNS = 5000
+
+
+class CheckFailure(KitgenError):
+    """A virtual player's protocol run broke a rule: the game cannot go on."""
+
+    exit_code = 1
+    stage = "play"
+
+
+@dataclass
+class Seat:
+    number: int
+    name: str
+    virtual: bool
+
+
+@dataclass
+class Turn:
+    index: int
+    seat: int
+    action: str  # play | draw-play | draw | pass | skipped
+    card: str | None = None
+    color: str | None = None
+    drew: int = 0
+    runs: int = 0
+    note: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if v not in (None, "", 0) or k in ("index", "seat")}
+
+
+@dataclass
+class Stats:
+    protocol_runs: int = 0
+    checks: int = 0
+    shuffles: int = 0
+    max_helper_cards: int = 0
+    virtual_turns: int = 0
+    # Every virtual choice: the valid cards it chose from (names, sorted) and the card chosen.
+    choices: list[tuple[tuple[str, ...], str]] = field(default_factory=list)
+
+
+@dataclass
+class HandResult:
+    winner: int
+    turns: int
+    points: int
+    reason: str
+    log: list[Turn]
+
+
+class Game:
+    """One game: hands until someone reaches the target score (or one hand without scoring)."""
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        library: Library | None = None,
+        *,
+        players: int | None = None,
+        virtual: int = 1,
+        level: str = "card",
+        seed: int = 0,
+        wild4: str = "strict",
+        discard_owner: bool = False,
+        protocol: str | None = None,
+        hands: int | None = None,
+    ):
+        lo, hi, default = rules.players
+        players = default if players is None else players
+        if not lo <= players <= hi:
+            raise UsageError(f"{rules.name} is played by {lo} to {hi} players, not {players}")
+        if not 0 <= virtual <= players:
+            raise UsageError(f"--virtual must be between 0 and {players}, got {virtual}")
+        if level not in ("card", "rule"):
+            raise UsageError(f"--level is card or rule, not {level!r}")
+        if wild4 not in ("strict", "bluff"):
+            raise UsageError(f"--wild4 is strict or bluff, not {wild4!r}")
+        if virtual and rules.hand_dependent and wild4 != "bluff":
+            raise UsageError(hand_dependence_message(rules))
+        if wild4 == "bluff" and rules.bluff_valid is None:
+            raise UsageError(f"{rules.name} has no bluff rule for virtual players (--wild4 bluff)")
+        self.rules = rules
+        self.library = library or Library()
+        self.level = level
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.bluff = wild4 == "bluff"
+        self.discard_owner = discard_owner
+        self.protocol_name = protocol or rules.virtual_protocol
+        self.max_hands = hands
+        humans = players - virtual
+        self.seats = [Seat(i + 1, f"Human {i + 1}", False) for i in range(humans)]
+        self.seats += [Seat(humans + i + 1, f"Virtual {i + 1}", True) for i in range(virtual)]
+        self.stats = Stats()
+        self.cache = CallCache()  # outcomes of small sub-protocols (the six-card AND), kept for the game
+        self.scores = [0] * players
+        self.results: list[HandResult] = []
+        if virtual and level == "card":
+            self.protocol = self.library.protocol(self.protocol_name)
+            if "valid" not in self.protocol.context:
+                raise UsageError(f"{self.protocol_name} does not take the game's validity rule ('valid')")
+
+    # -- the whole game ----------------------------------------------------------------
+    def play(self) -> dict[str, Any]:
+        target = self.rules.target_score
+        while True:
+            result = self.play_hand()
+            self.results.append(result)
+            self.scores[result.winner - 1] += result.points
+            if target is None or max(self.scores) >= target:
+                break
+            if self.max_hands is not None and len(self.results) >= self.max_hands:
+                break
+        return self.summary()
+
+    def summary(self) -> dict[str, Any]:
+        if self.rules.target_score is not None:
+            best = max(range(len(self.scores)), key=lambda i: (self.scores[i], -i))
+            winner = best + 1
+        else:
+            winner = self.results[-1].winner
+        return {
+            "game": self.rules.name,
+            "seed": self.seed,
+            "players": len(self.seats),
+            "virtual": sum(s.virtual for s in self.seats),
+            "level": self.level,
+            "protocol": self.protocol_name
+            if self.level == "card" and any(s.virtual for s in self.seats)
+            else None,
+            "winner": winner,
+            "winner_name": self.seats[winner - 1].name,
+            "scores": self.scores if self.rules.target_score is not None else None,
+            "hands": len(self.results),
+            "turns": sum(r.turns for r in self.results),
+            "virtual_turns": self.stats.virtual_turns,
+            "protocol_runs": self.stats.protocol_runs,
+            "checks_passed": self.stats.checks,
+            "all_checks_passed": True,
+            "shuffles": self.stats.shuffles,
+            "max_helper_cards": self.stats.max_helper_cards,
+            "hand_results": [
+                {"winner": r.winner, "turns": r.turns, "points": r.points, "reason": r.reason}
+                for r in self.results
+            ],
+            "log": [[t.to_json() for t in r.log] for r in self.results],
+        }
+
+    # -- one hand ---------------------------------------------------------------------
+    def play_hand(self) -> HandResult:
+        rules = self.rules
+        n = len(self.seats)
+        deck = rules.deck()
+        self.rng.shuffle(deck)
+        self.hands: list[list[Symbol]] = [[deck.pop() for _ in range(rules.hand_size)] for _ in range(n)]
+        self.draw_pile = deck
+        self.discard: list[Symbol] = []
+        self.direction = 1
+        self.log: list[Turn] = []
+        current = self.rng.randrange(n)
+        # The first card of the discard pile.
+        while True:
+            top = self.draw_pile.pop()
+            self.discard.append(top)
+            effects = rules.first_card.get(str(top.attrs["kind"]), [])
+            if any(e.kind == "redraw" for e in effects):
+                self.draw_pile.insert(0, self.discard.pop())
+                self.rng.shuffle(self.draw_pile)
+                continue
+            break
+        self.color = str(top.attrs["color"])
+        skip_first = False
+        for e in effects:
+            if e.kind == "choose_color":
+                self.color = self.choose_color(current)
+            elif e.kind == "reverse":
+                self.direction = -1
+                current = (current - 1) % n if n > 2 else current
+            elif e.kind == "draw":
+                self.draw_cards(current, e.count)
+            elif e.kind == "skip":
+                skip_first = True
+        if skip_first:
+            self.log.append(
+                Turn(0, current + 1, "skipped", note=f"the first card {top.glyph} skips this player")
+            )
+            current = self.next_seat(current)
+        passes = 0
+        for turn in range(1, MAX_TURNS + 1):
+            action = self.take_turn(turn, current)
+            if not self.hands[current]:
+                points = sum(rules.points(h) for i, h in enumerate(self.hands) if i != current)
+                return HandResult(current + 1, turn, points, "went out", self.log)
+            passes = passes + 1 if action == "pass" else 0
+            if passes >= n:
+                winner = min(range(n), key=lambda i: (rules.points(self.hands[i]), i))
+                points = sum(rules.points(h) for i, h in enumerate(self.hands) if i != winner)
+                return HandResult(winner + 1, turn, points, "nobody could play or draw", self.log)
+            current = self.after_play
+        winner = min(range(n), key=lambda i: (rules.points(self.hands[i]), i))
+        return HandResult(winner + 1, MAX_TURNS, 0, f"stopped after {MAX_TURNS} turns", self.log)
+
+    def next_seat(self, seat: int, steps: int = 1) -> int:
+        return (seat + self.direction * steps) % len(self.seats)
+
+    @property
+    def top(self) -> Symbol:
+        return self.discard[-1]
+
+    def validity(self, seat: int) -> Any:
+        virtual = self.seats[seat].virtual
+        return self.rules.validity(self.top, self.color, self.hands[seat], bluff=virtual and self.bluff)
+
+    # -- a turn -----------------------------------------------------------------------
+    def take_turn(self, index: int, seat: int) -> str:
+        self.after_play = self.next_seat(seat)
+        valid = self.validity(seat)
+        hand = self.hands[seat]
+        record = Turn(index, seat + 1, "play")
+        card = self.choose(seat, valid, record)
+        if card is None:
+            drawn = self.draw_cards(seat, self.rules.draw_count)
+            record.action, record.drew = "draw", len(drawn)
+            if not drawn:
+                record.action = "pass"
+                self.log.append(record)
+                return "pass"
+            if self.rules.play_drawn == "if_valid":
+                valid = self.validity(seat)
+                if any(valid(c) for c in drawn):
+                    card = self.choose(seat, valid, record, only=drawn)
+                    if card is not None:
+                        record.action = "draw-play"
+            if card is None:
+                self.log.append(record)
+                return "draw"
+        previous_color = self.color
+        hand = self.hands[seat]  # a protocol run gives every hand back as a new list
+        hand.remove(card)
+        self.discard.append(card)
+        record.card = card.glyph
+        kind = str(card.attrs["kind"])
+        self.color = str(card.attrs["color"])
+        effects = self.rules.effects.get(kind, [])
+        skip = False
+        for e in effects:
+            if e.kind == "choose_color":
+                self.color = self.choose_color(seat)
+                record.color = self.color
+            elif e.kind == "reverse":
+                if len(self.seats) == 2 and self.rules.two_player_reverse == "skip":
+                    skip = True
+                else:
+                    self.direction = -self.direction
+                    self.after_play = self.next_seat(seat)
+            elif e.kind == "skip":
+                skip = True
+            elif e.kind == "draw":
+                victim = self.next_seat(seat)
+                if kind == "wild4" and self.rules.challenge and self.challenges(victim):
+                    guilty = any(c.attrs["color"] == previous_color for c in hand)
+                    if guilty:
+                        self.draw_cards(seat, e.count)
+                        who = self.seats[seat].name
+                        record.note = f"challenged: the wild draw four was a bluff, {who} draws {e.count}"
+                        skip = False
+                        break
+                    self.draw_cards(victim, e.count + 2)
+                    record.note = f"challenged without reason: {self.seats[victim].name} draws {e.count + 2}"
+                    continue
+                self.draw_cards(victim, e.count)
+                record.note = f"{self.seats[victim].name} draws {e.count}"
+        if skip:
+            skipped = self.next_seat(seat)
+            self.after_play = self.next_seat(seat, 2)
+            if skipped != seat:
+                who = self.seats[skipped].name
+                record.note = (
+                    f"{record.note} and misses a turn"
+                    if record.note.startswith(who)
+                    else f"{who} misses a turn"
+                )
+        self.log.append(record)
+        return "play"
+
+    def challenges(self, seat: int) -> bool:
+        """Human seats challenge a wild draw four half of the time; virtual players never do."""
+        return not self.seats[seat].virtual and self.rng.random() < 0.5
+
+    def draw_cards(self, seat: int, count: int) -> list[Symbol]:
+        drawn = []
+        for _ in range(count):
+            if not self.draw_pile:
+                if len(self.discard) <= 1:
+                    break
+                top = self.discard.pop()
+                self.draw_pile = self.discard
+                self.rng.shuffle(self.draw_pile)
+                self.discard = [top]
+            drawn.append(self.draw_pile.pop())
+        self.hands[seat].extend(drawn)
+        return drawn
+
+    def choose_color(self, seat: int) -> str:
+        colors = list(self.rules.colors)
+        if self.seats[seat].virtual:
+            return self.rng.choice(colors)
+        counts = Counter(str(c.attrs["color"]) for c in self.hands[seat] if c.attrs["color"] in colors)
+        return max(colors, key=lambda c: (counts[c], -colors.index(c)))
+
+    # -- choosing a card ----------------------------------------------------------------
+    def choose(self, seat: int, valid: Any, record: Turn, only: list[Symbol] | None = None) -> Symbol | None:
+        hand = self.hands[seat]
+        candidates = [c for c in (only if only is not None else hand) if valid(c)]
+        if not self.seats[seat].virtual:
+            if not candidates:
+                return None
+            # Keep wild cards for later; play the card worth most points, then the first in hand.
+            return max(
+                candidates, key=lambda c: (c.attrs["color"] != "black", c.attrs["points"], -hand.index(c))
+            )
+        self.stats.virtual_turns += 1
+        if self.level == "rule":
+            if not candidates:
+                return None
+            pick = candidates[self.rng.randrange(len(candidates))]
+            self.stats.choices.append((tuple(sorted(c.name for c in candidates)), pick.name))
+            return pick
+        card = self.run_protocol(seat, valid, record)
+        if card is not None:
+            self.stats.choices.append((tuple(sorted(c.name for c in candidates)), card.name))
+        if only is not None and card is not None and card not in only:
+            raise CheckFailure(
+                f"turn {record.index}: after drawing, the protocol chose {card.glyph}, "
+                "which is not the drawn card"
+            )
+        return card
+
+    def run_protocol(self, seat: int, valid: Any, record: Turn) -> Symbol | None:
+        """One card-level run of the protocol spec on the whole simulated table, with checks."""
+        n = len(self.seats)
+        order = [seat] + [(seat + k) % n for k in range(1, n)]
+        owners = [list(self.hands[s]) for s in order] + [list(self.draw_pile)]
+        if self.discard_owner:
+            owners.append(list(self.discard[:-1]))
+        where = f"turn {record.index} ({self.seats[seat].name}, {self.protocol.name})"
+        run = run_selection(self.library, self.protocol, owners, valid, self.rng, self.cache, where)
+        # Every hand goes back as the protocol returned it (the draw pile in its new random order).
+        for s, cards in zip(order, run.returned):
+            self.hands[s] = cards
+        self.draw_pile = run.returned[n]
+        if self.discard_owner:
+            self.discard = run.returned[n + 1] + [self.top]
+        if run.played is not None:
+            self.hands[seat].append(run.played)  # it is played from the hand by the caller
+        self.stats.protocol_runs += 1
+        self.stats.checks += run.checks
+        self.stats.shuffles += run.shuffles
+        self.stats.max_helper_cards = max(self.stats.max_helper_cards, run.helper_cards)
+        record.runs += 1
+        return run.played
+
+
+@dataclass
+class SelectionRun:
+    """One checked run of a card selection protocol."""
+
+    played: Symbol | None
+    returned: list[list[Symbol]]
+    shuffles: int
+    helper_cards: int
+    checks: int
+    observations: list[Any]
+    expected: dict[str, Any] = field(default_factory=dict)  # the paper's counts for this run
+
+
+@dataclass
+class CallCache:
+    """Sub-protocol outcomes worth keeping from one protocol run to the next."""
+
+    subruns: dict[Any, Any] = field(default_factory=dict)
+    factor_refs: dict[Any, Any] = field(default_factory=dict)
+
+
+def run_selection(
+    library: Library,
+    protocol: Protocol,
+    owners: list[list[Symbol]],
+    valid: Any,
+    rng: random.Random,
+    cache: CallCache,
+    where: str,
+    check_counts: bool = True,
+) -> SelectionRun:
+    """Run a card selection spec once on ``owners`` (P_1 first) and check the result.
+
+    Checks: the played card is a valid card of P_1, or none is valid when nothing is
+    played; every owner got exactly their cards back (P_1 without the played one); no
+    card was created or lost; every helper card went back to the supply; the run used the
+    shuffles and helper cards the spec's ``expect`` block quotes from the paper.
+    """
+    sizes = tuple(len(o) for o in owners)
+    row = [c for o in owners for c in o]
+    shared = Shared(subruns=cache.subruns, factor_refs=cache.factor_refs)
+    runner = Runner(library, "sample", rng=rng, context={"valid": valid}, shared=shared)
+    frame = runner.frame(protocol, protocol.resolve_params({"sizes": sizes}))
+    final = runner.run(frame, {frame.initial_state({"cards": row}): ONE})
+    (state,) = final
+    outs = read_outputs(runner, frame, state)
+    played = outs["played"]
+    valid_cards = [c for c in owners[0] if valid(c)]
+    if played is None and valid_cards:
+        raise CheckFailure(
+            f"{where}: reported no valid card, but {', '.join(c.glyph for c in valid_cards)} "
+            f"{'is' if len(valid_cards) == 1 else 'are'} valid"
+        )
+    if played is not None and played not in valid_cards:
+        raise CheckFailure(f"{where}: played {played.glyph}, which is not a valid card of the hand")
+    returned = []
+    for i, owner in enumerate(owners):
+        reg = state.layout.by_name.get(f"hand{i + 1}")
+        cards = [symbol_of(state.cells[f]) for f in reg.slots if state.cells[f] != EMPTY] if reg else []
+        expected = list(owner)
+        if i == 0 and played is not None:
+            expected.remove(played)
+        if Counter(c.name for c in cards) != Counter(c.name for c in expected):
+            raise CheckFailure(
+                f"{where}: owner {i + 1} got back {sorted(c.glyph for c in cards)} "
+                f"instead of {sorted(c.glyph for c in expected)}"
+            )
+        returned.append(cards)
+    total = Counter(c.name for r in returned for c in r) + Counter([played.name] if played else [])
+    if total != Counter(c.name for c in row):
+        raise CheckFailure(f"{where}: cards were created or lost")
+    if state.out:
+        raise CheckFailure(f"{where}: helper cards were not all returned to the supply")
+    helpers = sum(n for _, n in state.meters.peak)
+    paper_counts: dict[str, Any] = {}
+    for name, measured in (("shuffles", state.meters.shuffles), ("helper_cards", helpers)):
+        exp = protocol.expect.get(name)
+        if exp is not None and exp.value is not None:
+            want = exp.value(frame.globals)
+            paper_counts[name] = want
+            if check_counts and want != measured:
+                raise CheckFailure(
+                    f"{where}: used {measured} {name.replace('_', ' ')}, the paper says {want}"
+                )
+    return SelectionRun(
+        played, returned, state.meters.shuffles, helpers, 6, runner.views.expanded(state.view), paper_counts
+    )

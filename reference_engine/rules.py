@@ -1,0 +1,462 @@
+"""Game rule sets: the deck, which card may be played, what each card does.
+
+A rule set is YAML in ``rulesets/games/<name>.yaml`` (see README, "Writing a rule set").
+Validity is an expression of our own language over the names ``card`` (the card to
+play), ``top`` (the card on the discard pile), ``color`` (the colour in force) and, for
+rules that need it, ``hand`` (the player's other cards). Effects are data: a list of
+primitives per card kind (``skip``, ``reverse``, ``{draw: 2}``, ``choose_color``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .cards import NAME_RE, SYMBOLS, Symbol
+from .errors import Problem, SpecError, UsageError
+from .expressions import EvalError, Expression, Scope, plain, truthy
+from .functions import BUILTINS
+from .schema import Checker
+from .source import KeyPath, load_file
+
+GAME_KEYS = (
+    "game",
+    "title",
+    "summary",
+    "source",
+    "players",
+    "hand_size",
+    "virtual_protocol",
+    "deck",
+    "rules",
+    "virtual_players",
+    "notes",
+    "kit",
+)
+RULE_KEYS = (
+    "valid",
+    "effects",
+    "first_card",
+    "draw",
+    "two_player_reverse",
+    "empty_piles",
+    "scoring",
+    "challenge",
+    "doc",
+)
+EFFECTS = ("skip", "reverse", "choose_color", "draw")
+FIRST_CARD = ("skip", "reverse", "choose_color", "draw", "redraw")
+VALID_NAMES = {"card", "top", "color", "hand"}
+
+
+@dataclass
+class CardType:
+    name: str
+    glyph: str
+    color: str
+    kind: str
+    face: str
+    value: int | None
+    points: int
+    copies: int
+
+    def attrs(self) -> dict[str, Any]:
+        return {
+            "color": self.color,
+            "kind": self.kind,
+            "face": self.face,
+            "value": self.value,
+            "points": self.points,
+        }
+
+
+@dataclass
+class Effect:
+    kind: str  # skip | reverse | choose_color | draw | redraw
+    count: int = 0
+
+
+@dataclass
+class RuleSet:
+    name: str
+    title: str
+    summary: str
+    source: dict[str, str]
+    file: str
+    players: tuple[int, int, int]  # min, max, default
+    hand_size: int
+    virtual_protocol: str
+    colors: dict[str, dict[str, Any]]
+    cards: dict[str, CardType]
+    decks: dict[str, list[str]]
+    valid: Expression
+    valid_doc: str
+    effects: dict[str, list[Effect]]
+    first_card: dict[str, list[Effect]]
+    draw_count: int
+    play_drawn: str  # if_valid | never
+    two_player_reverse: str  # reverse | skip
+    empty_piles: str  # reshuffle
+    target_score: int | None
+    challenge: bool
+    bluff_valid: Expression | None
+    virtual_doc: str
+    notes: str
+    kit: dict[str, Any] = field(default_factory=dict)
+    _answers: dict[tuple[int, str, str], dict[str, bool]] = field(default_factory=dict, repr=False)
+    _decks: dict[str, list[Symbol]] = field(default_factory=dict, repr=False)
+    _validity: dict[tuple[int, str, str], Callable[[Any], bool]] = field(default_factory=dict, repr=False)
+
+    # -- the deck ----------------------------------------------------------------
+    def symbol(self, name: str) -> Symbol:
+        ct = self.cards[name]
+        return SYMBOLS.intern(ct.name, ct.glyph, ct.attrs())
+
+    def deck(self, name: str = "full") -> list[Symbol]:
+        """Every card of a deck (``full``: the standard deck with its copies)."""
+        cached = self._decks.get(name)
+        if cached is None:
+            if name == "full":
+                cached = [self.symbol(ct.name) for ct in self.cards.values() for _ in range(ct.copies)]
+            elif name in self.decks:
+                cached = [self.symbol(n) for n in self.decks[name]]
+            else:
+                raise UsageError(f"{self.name} has no deck {name!r} (decks: full, {', '.join(self.decks)})")
+            self._decks[name] = cached
+        return list(cached)
+
+    # -- validity ----------------------------------------------------------------
+    @property
+    def hand_dependent(self) -> bool:
+        """Whether validity looks at the rest of the hand (then no per-card protocol can run it)."""
+        return self.valid.uses("hand")
+
+    def validity(
+        self, top: Symbol, color: str, hand: list[Symbol] | None = None, bluff: bool = False
+    ) -> Callable[[Any], bool]:
+        """``valid(card)`` for the public state; accepts a Symbol or a face-up selection."""
+        expr = self.bluff_valid if bluff and self.bluff_valid is not None else self.valid
+        per_card = not expr.uses("hand")
+        if per_card:
+            made = self._validity.get((id(expr), top.name, color))
+            if made is not None:
+                return made
+        base = {"top": top, "color": color, "hand": hand or []}
+        scope = Scope(base, functions=BUILTINS)
+        if expr.uses("hand"):
+            known: dict[str, bool] = {}  # depends on the hand: remember answers for this call only
+        else:
+            # A per-card rule depends only on (card, top, colour): answers hold for the whole game.
+            known = self._answers.setdefault((id(expr), top.name, color), {})
+
+        def valid(card: Any) -> bool:
+            if type(card) is Symbol:  # the common case, from the game engine
+                answer = known.get(card.name)
+                if answer is not None:
+                    return answer
+            value = plain(card)
+            if isinstance(value, list):
+                if len(value) != 1:
+                    raise EvalError("valid() takes one card")
+                value = value[0]
+            if not isinstance(value, Symbol):
+                raise EvalError(f"valid() takes a card, got {value!r}")
+            answer = known.get(value.name)
+            if answer is None:
+                try:
+                    answer = known[value.name] = truthy(expr(scope.child({"card": value})))
+                except EvalError as exc:
+                    raise EvalError(f"{self.name}: validity rule: {exc}") from None
+            return answer
+
+        if per_card:
+            self._validity[(id(expr), top.name, color)] = valid
+
+        return valid
+
+    def points(self, cards: list[Symbol]) -> int:
+        return sum(int(c.attrs.get("points", 0)) for c in cards)
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def games_dir() -> Path:
+    from .registry import rulesets_dir
+
+    return rulesets_dir() / "games"
+
+
+def load_rules(name_or_path: str) -> RuleSet:
+    """A rule set by name (``uno``) or path; SpecError lists every problem."""
+    path = Path(name_or_path)
+    if not name_or_path.endswith((".yaml", ".yml")):
+        path = games_dir() / f"{name_or_path}.yaml"
+        if not path.is_file():
+            known = ", ".join(sorted(p.stem for p in games_dir().glob("*.yaml"))) or "none"
+            raise UsageError(f"unknown rule set {name_or_path!r} (known: {known})")
+    src = load_file(path)
+    ck = Checker(src)
+    rules = _build(ck, src.data)
+    if ck.problems or rules is None:
+        raise SpecError(ck.problems)
+    if not name_or_path.endswith((".yaml", ".yml")) and rules.name != name_or_path:
+        raise SpecError(
+            [
+                src.problem(
+                    ("game",),
+                    f"the file {path.name} declares game {rules.name!r}; the name must match the file name",
+                )
+            ]
+        )
+    return rules
+
+
+def _build(ck: Checker, data: Any) -> RuleSet | None:
+    doc = ck.mapping(
+        data, (), required=("game", "title", "deck", "rules"), optional=GAME_KEYS, what="a game rule set"
+    )
+    if doc is None or any(k not in doc for k in ("game", "title", "deck", "rules")):
+        return None
+    name = ck.string(doc["game"], ("game",), "a rule set name") or "?"
+    players = _players(ck, doc.get("players", {}))
+    hand_size = ck.integer(doc.get("hand_size", 7), ("hand_size",), minimum=1) or 7
+    colors, cards, decks = _deck(ck, doc["deck"])
+    rules = ck.mapping(doc["rules"], ("rules",), required=("valid",), optional=RULE_KEYS)
+    if rules is None or "valid" not in rules:
+        return None
+    valid = _valid(ck, rules["valid"], ("rules", "valid"))
+    kinds = {ct.kind for ct in cards.values()}
+    effects = _effects(ck, rules.get("effects", {}), ("rules", "effects"), kinds, EFFECTS)
+    first = _effects(ck, rules.get("first_card", {}), ("rules", "first_card"), kinds, FIRST_CARD)
+    draw = ck.mapping(rules.get("draw", {}), ("rules", "draw"), optional=("count", "play_drawn"))
+    draw = draw or {}
+    draw_count = ck.integer(draw.get("count", 1), ("rules", "draw", "count"), minimum=1) or 1
+    play_drawn = _choice(
+        ck, draw.get("play_drawn", "if_valid"), ("rules", "draw", "play_drawn"), ("if_valid", "never")
+    )
+    reverse2 = _choice(
+        ck, rules.get("two_player_reverse", "reverse"), ("rules", "two_player_reverse"), ("reverse", "skip")
+    )
+    empty = _choice(ck, rules.get("empty_piles", "reshuffle"), ("rules", "empty_piles"), ("reshuffle",))
+    scoring = ck.mapping(rules.get("scoring", {}), ("rules", "scoring"), optional=("target",)) or {}
+    target = (
+        ck.integer(scoring["target"], ("rules", "scoring", "target"), minimum=1)
+        if "target" in scoring
+        else None
+    )
+    challenge = rules.get("challenge", False)
+    if not isinstance(challenge, bool):
+        ck.error(("rules", "challenge"), "challenge must be true or false")
+        challenge = False
+    vp = (
+        ck.mapping(doc.get("virtual_players", {}), ("virtual_players",), optional=("bluff_valid", "doc"))
+        or {}
+    )
+    bluff = _valid(ck, vp["bluff_valid"], ("virtual_players", "bluff_valid")) if "bluff_valid" in vp else None
+    if bluff is not None and "hand" in bluff.names():
+        ck.error(("virtual_players", "bluff_valid"), "the bluff rule must not look at the hand")
+    source = {str(k): str(v) for k, v in ck.table(doc.get("source", {}), ("source",)).items()}
+    kit = ck.table(doc.get("kit", {}), ("kit",))
+    if valid is None:
+        return None
+    return RuleSet(
+        name=name,
+        title=str(doc["title"]),
+        summary=str(doc.get("summary", "")),
+        source=source,
+        file=ck.source.file,
+        players=players,
+        hand_size=hand_size,
+        virtual_protocol=str(doc.get("virtual_protocol", "card-selection")),
+        colors=colors,
+        cards=cards,
+        decks=decks,
+        valid=valid,
+        valid_doc=str(rules.get("doc", "")),
+        effects=effects,
+        first_card=first,
+        draw_count=draw_count,
+        play_drawn=play_drawn,
+        two_player_reverse=reverse2,
+        empty_piles=empty,
+        target_score=target,
+        challenge=challenge,
+        bluff_valid=bluff,
+        virtual_doc=str(vp.get("doc", "")),
+        notes=str(doc.get("notes", "")),
+        kit=dict(kit),
+    )
+
+
+def _players(ck: Checker, raw: Any) -> tuple[int, int, int]:
+    spec = ck.mapping(raw, ("players",), optional=("min", "max", "default")) or {}
+    lo = ck.integer(spec.get("min", 2), ("players", "min"), minimum=2) or 2
+    hi = ck.integer(spec.get("max", 10), ("players", "max"), minimum=2) or 10
+    default = ck.integer(spec.get("default", 4), ("players", "default"), minimum=2) or 4
+    if not lo <= default <= hi:
+        ck.error(("players",), f"default {default} is not between min {lo} and max {hi}")
+    return lo, hi, default
+
+
+def _choice(ck: Checker, value: Any, path: KeyPath, options: tuple[str, ...]) -> str:
+    if value not in options:
+        ck.error(path, f"expected one of {', '.join(options)}, got {value!r}")
+        return options[0]
+    return str(value)
+
+
+def _valid(ck: Checker, value: Any, path: KeyPath) -> Expression | None:
+    e = ck.expr(value, path)
+    if e is None:
+        return None
+    for n in sorted(e.names() - VALID_NAMES):
+        ck.error(path, f"unknown name {n!r} in the validity rule (names: card, top, color, hand)")
+    for f in sorted(e.calls() - set(BUILTINS)):
+        ck.error(path, f"unknown function {f!r} in the validity rule")
+    return e
+
+
+def _effects(
+    ck: Checker, raw: Any, path: KeyPath, kinds: set[str], allowed: tuple[str, ...]
+) -> dict[str, list[Effect]]:
+    out: dict[str, list[Effect]] = {}
+    for kind, items in ck.table(raw, path).items():
+        kp = path + (str(kind),)
+        if kind not in kinds:
+            ck.error(kp, f"no card of kind {kind!r} in the deck (kinds: {', '.join(sorted(kinds))})")
+            continue
+        effects = []
+        for i, item in enumerate(ck.listing(items, kp, "a list of effects") or []):
+            ip = kp + (i,)
+            if isinstance(item, str) and item in allowed and item != "draw":
+                effects.append(Effect(item))
+            elif isinstance(item, dict) and list(item) == ["draw"] and "draw" in allowed:
+                n = ck.integer(item["draw"], ip + ("draw",), minimum=1)
+                if n is not None:
+                    effects.append(Effect("draw", n))
+            else:
+                choices = ", ".join(a if a != "draw" else "{draw: N}" for a in allowed)
+                ck.error(ip, f"unknown effect {item!r} (effects: {choices})")
+        out[str(kind)] = effects
+    return out
+
+
+_TEMPLATE = re.compile(r"\{(\w+)\}")
+
+
+def _deck(
+    ck: Checker, raw: Any
+) -> tuple[dict[str, dict[str, Any]], dict[str, CardType], dict[str, list[str]]]:
+    spec = ck.mapping(raw, ("deck",), required=("colors", "types"), optional=("decks", "doc")) or {}
+    colors: dict[str, dict[str, Any]] = {}
+    for cname, cspec in ck.table(spec.get("colors", {}), ("deck", "colors")).items():
+        cp = ("deck", "colors", str(cname))
+        cs = ck.mapping(cspec, cp, required=("letter",), optional=("rgb", "name"))
+        if cs is None or "letter" not in cs:
+            continue
+        colors[str(cname)] = {
+            "letter": str(cs["letter"]),
+            "rgb": str(cs.get("rgb", "#777777")),
+            "name": str(cs.get("name", cname)),
+        }
+    cards: dict[str, CardType] = {}
+    for i, tspec in enumerate(
+        ck.listing(spec.get("types", []), ("deck", "types"), "a list of card types") or []
+    ):
+        tp = ("deck", "types", i)
+        t = ck.mapping(
+            tspec,
+            tp,
+            required=("kind", "copies", "points"),
+            optional=("per_color", "values", "face", "glyph", "doc"),
+        )
+        if t is None or any(k not in t for k in ("kind", "copies", "points")):
+            continue
+        kind = str(t["kind"])
+        values: list[int | None] = [None]
+        if "values" in t:
+            ve = ck.expr(t["values"], tp + ("values",))
+            try:
+                values = [int(v) for v in plain(ve(Scope(functions=BUILTINS)))] if ve else []
+            except (EvalError, TypeError, ValueError):
+                ck.error(tp + ("values",), "values must be a list of numbers, e.g. 0..9")
+                values = []
+        per_color = t.get("per_color", False)
+        for cname in list(colors) if per_color else ["black"]:
+            for value in values:
+                scope = Scope({"value": value, "color": cname}, functions=BUILTINS)
+                copies = _int_expr(ck, t["copies"], tp + ("copies",), scope)
+                points = _int_expr(ck, t["points"], tp + ("points",), scope)
+                face = str(value) if value is not None else str(t.get("face", kind))
+                letter = colors.get(cname, {}).get("letter", "")
+                name = f"{cname}{value}" if value is not None else (f"{cname}_{kind}" if per_color else kind)
+                glyph = str(t.get("glyph", "{letter}{face}" if per_color else "{face}"))
+                fields = {"letter": letter, "face": face, "value": str(value), "color": cname}
+                glyph = _fill(glyph, fields)
+                if not NAME_RE.match(name):
+                    ck.error(tp, f"card name {name!r} is not a valid name")
+                    continue
+                if name in cards:
+                    ck.error(tp, f"card {name!r} is defined twice")
+                    continue
+                cards[name] = CardType(name, glyph, cname, kind, face, value, points, copies)
+    decks: dict[str, list[str]] = {}
+    for dname, dlist in ck.table(spec.get("decks", {}), ("deck", "decks")).items():
+        dp = ("deck", "decks", str(dname))
+        names = [str(n) for n in ck.listing(dlist, dp, "a list of card names") or []]
+        for n in names:
+            if n not in cards:
+                ck.error(dp, f"unknown card {n!r}")
+        decks[str(dname)] = names
+    return colors, cards, decks
+
+
+def _fill(template: str, fields: dict[str, str]) -> str:
+    """``{letter}{face}`` -> ``R7``: fill a glyph template from a card's fields."""
+    return _TEMPLATE.sub(lambda m: fields.get(m.group(1), m.group(0)), template)
+
+
+def _int_expr(ck: Checker, value: Any, path: KeyPath, scope: Scope) -> int:
+    e = ck.expr(value, path)
+    if e is None:
+        return 0
+    try:
+        v = plain(e(scope))
+    except EvalError as exc:
+        ck.error(path, str(exc))
+        return 0
+    if not isinstance(v, int):
+        ck.error(path, f"expected a number, got {v!r}")
+        return 0
+    return v
+
+
+def hand_dependence_message(rules: RuleSet) -> str:
+    """Why virtual players cannot run a hand-dependent validity rule, and what to do instead."""
+    lines = [
+        f"{rules.name}: whether a card may be played depends on the rest of the player's hand "
+        f"(the validity rule uses 'hand': {rules.valid.text!r}).",
+        "The card selection protocol decides validity one revealed card at a time, from public "
+        "information only, so it cannot apply this rule without showing the virtual player's hand.",
+        "Options:",
+        "  - play the 'uno' rule set, where wild draw four may always be played;",
+    ]
+    if rules.bluff_valid is not None:
+        lines.append(
+            "  - add --wild4 bluff: virtual players treat wild draw four as always playable "
+            "(a bluff when they hold the colour in force); the challenge rule can catch it."
+        )
+    return "\n".join(lines)
+
+
+def problems_of(rules_name: str) -> list[Problem]:
+    """Problems of a rule set, for `kitgen list` (empty when it loads)."""
+    try:
+        load_rules(rules_name)
+    except SpecError as exc:
+        return exc.problems
+    return []

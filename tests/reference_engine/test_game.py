@@ -1,0 +1,105 @@
+"""Whole games at rule level and card level."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from reference_engine.errors import UsageError
+from reference_engine.game import Game
+from reference_engine.registry import Library
+from reference_engine.rules import load_rules
+from reference_engine.statistics import binned, goodness_of_fit, two_sample, uniform_transform
+
+
+def test_card_level_game_passes_every_check_and_is_reproducible(library: Library) -> None:
+    rules = load_rules("uno")
+    first = Game(rules, library, players=4, virtual=2, level="card", seed=1).play()
+    again = Game(rules, library, players=4, virtual=2, level="card", seed=1).play()
+    assert first == again
+    assert first["all_checks_passed"] and first["protocol_runs"] == first["virtual_turns"] > 0
+    assert first["checks_passed"] == 6 * first["protocol_runs"]
+    for key in ("winner", "turns", "protocol_runs", "checks_passed", "shuffles", "max_helper_cards"):
+        assert key in first
+    # The largest table has all 107 cards not on the discard pile: 3k + 4 helper cards.
+    assert first["max_helper_cards"] <= 3 * 107 + 4
+
+
+def test_rule_level_game(library: Library) -> None:
+    result = Game(load_rules("uno"), library, players=3, virtual=3, level="rule", seed=9).play()
+    assert result["hand_results"][0]["reason"] in ("went out", "nobody could play or draw")
+    assert result["protocol_runs"] == 0
+
+
+def test_official_rules_refuse_virtual_players_without_bluff(library: Library) -> None:
+    with pytest.raises(UsageError) as info:
+        Game(load_rules("uno-official"), library, virtual=1)
+    message = info.value.format_message()
+    assert "depends on the rest of the player's hand" in message
+    assert "'uno'" in message and "--wild4 bluff" in message
+
+
+def test_official_rules_with_bluff_and_scoring(library: Library) -> None:
+    result = Game(
+        load_rules("uno-official"),
+        library,
+        players=3,
+        virtual=1,
+        level="card",
+        seed=2,
+        wild4="bluff",
+        hands=2,
+    ).play()
+    assert result["hands"] <= 2 and result["scores"] is not None
+    assert sum(result["scores"]) == sum(h["points"] for h in result["hand_results"])
+
+
+def test_two_player_reverse_acts_as_skip(library: Library) -> None:
+    rules = load_rules("uno-official")
+    game = Game(rules, library, players=2, virtual=0, seed=0)
+    game.hands = [[rules.symbol("red_reverse"), rules.symbol("red3")], [rules.symbol("blue1")]]
+    game.draw_pile, game.discard, game.color, game.direction, game.log = (
+        [],
+        [rules.symbol("red5")],
+        "red",
+        1,
+        [],
+    )
+    game.take_turn(1, 0)
+    assert game.after_play == 0  # the same player plays again
+
+
+def test_empty_piles_end_the_hand(library: Library) -> None:
+    """Nobody can play and nothing can be drawn: everybody passes and the lowest hand wins."""
+    rules = load_rules("uno")
+    game = Game(rules, library, players=2, virtual=0, seed=0)
+    game.hands = [[rules.symbol("blue9")], [rules.symbol("green1")]]
+    game.draw_pile, game.discard, game.color, game.direction, game.log = (
+        [],
+        [rules.symbol("red5")],
+        "red",
+        1,
+        [],
+    )
+    assert game.take_turn(1, 0) == "pass" and game.take_turn(2, 1) == "pass"
+
+
+def test_card_level_and_rule_level_choose_alike(library: Library) -> None:
+    """The protocol is a faithful uniform choice: both levels pick cards with the same distribution."""
+    rules = load_rules("uno")
+    rng = random.Random(11)
+    samples = {}
+    for level in ("card", "rule"):
+        choices: list[tuple[tuple[str, ...], str]] = []
+        seed = 0
+        while len(choices) < 400:
+            game = Game(rules, library, players=4, virtual=2, level=level, seed=5000 + seed)
+            game.play()
+            choices += game.stats.choices
+            seed += 1
+        samples[level] = binned(uniform_transform(choices, rng))
+    uniform = {i: 0.1 for i in range(10)}
+    assert goodness_of_fit("card level", samples["card"], uniform).p > 0.001
+    assert goodness_of_fit("rule level", samples["rule"], uniform).p > 0.001
+    assert two_sample("card vs rule", samples["card"], samples["rule"]).p > 0.001
