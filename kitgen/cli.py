@@ -183,6 +183,164 @@ def simulate_cmd(
         click.echo(f"  {k} = {v}  ({where}{': ' + out.doc if out.doc else ''})")
 
 
+BUILD_HELP = """Build a printable kit for a rule set into output/<kit>/ (or -o DIR).
+
+The kit has the card sheets (cards.pdf), the label sheets (labels.pdf), a PNG preview of
+every page (previews/) and manifest.json: the options, the bill of materials, every
+file's checksum and the verification summary of every protocol the kit uses. Protocols
+are verified first; if one fails, nothing is written. The build goes to a temporary
+folder and replaces the kit only when it is complete.
+
+Every card in a protocol kit has the same back, or face-down cards could be told apart.
+Backs: --duplex long/short prints them on the back of the same sheet (two calibration
+pages come first; measure with them and pass --back-offset), none puts all backs on
+separate pages after the fronts, fold prints front and back side by side to fold.
+"""
+
+
+@main.command("build", help=BUILD_HELP)
+@click.argument("ruleset", default="uno")
+@click.option("--players", type=int, default=None, help="Number of players (default: the rule set's).")
+@click.option("--virtual", type=int, default=1, show_default=True, help="How many of them are virtual.")
+@click.option(
+    "--paper", type=click.Choice(["a4", "letter", "a3", "tabloid"]), default="a4", show_default=True
+)
+@click.option(
+    "--card-size",
+    default=None,
+    metavar="SIZE",
+    help="uno (56x87mm, default), poker, bridge, standard, euro, mini-usa, or WxH like 60x90mm.",
+)
+@click.option(
+    "--duplex",
+    type=click.Choice(["long", "short", "none", "fold"]),
+    default="long",
+    show_default=True,
+    help="How the backs are printed (see above).",
+)
+@click.option(
+    "--back-offset",
+    default="0mm,0mm",
+    show_default=True,
+    metavar="X,Y",
+    help="Shift the backs to correct the printer, as measured on the calibration pages.",
+)
+@click.option(
+    "--profile",
+    type=click.Choice(["home", "print-shop"]),
+    default="home",
+    show_default=True,
+    help="home: 1 mm bleed, shared cut lines; print-shop: 3 mm bleed and a gutter.",
+)
+@click.option(
+    "--deck",
+    type=click.Choice(["print", "store"]),
+    default="print",
+    show_default=True,
+    help="Print our own deck, or use a store-bought one (then every card needs the same opaque sleeve).",
+)
+@click.option(
+    "--discard-owner", is_flag=True, help="Also print θ cards for the discard pile as an extra owner."
+)
+@click.option(
+    "--protocol", default=None, metavar="NAME", help="The card selection spec (default: the rule set's)."
+)
+@click.option(
+    "--labels",
+    "label_sheet",
+    default=None,
+    type=click.Choice(["L7160", "L7163", "5160", "5163", "cutout-a4", "cutout-letter"]),
+    help="Label sheet (default: L7160 on A4, 5160 on Letter).",
+)
+@click.option(
+    "--label-start",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="First free label on a partly used sheet (1 = top left).",
+)
+@click.option(
+    "--wild4",
+    type=click.Choice(["strict", "bluff"]),
+    default="strict",
+    show_default=True,
+    help="uno-official only: virtual players may play wild draw four as a bluff.",
+)
+@click.option("-o", "--output", default=None, metavar="DIR", help="The kit folder (default: output/<kit>).")
+@click.option("--no-previews", is_flag=True, help="Skip the PNG previews (faster).")
+@click.option("--json", "as_json", is_flag=True, help="Print the manifest as JSON.")
+def build_cmd(
+    ruleset: str,
+    players: int | None,
+    virtual: int,
+    paper: str,
+    card_size: str | None,
+    duplex: str,
+    back_offset: str,
+    profile: str,
+    deck: str,
+    discard_owner: bool,
+    protocol: str | None,
+    label_sheet: str | None,
+    label_start: int,
+    wild4: str,
+    output: str | None,
+    no_previews: bool,
+    as_json: bool,
+) -> None:
+    from kitgen.kit import KitOptions, build
+
+    opts = KitOptions(
+        ruleset,
+        players,
+        virtual,
+        paper,
+        card_size,
+        duplex,
+        profile,
+        deck,
+        discard_owner,
+        protocol,
+        label_sheet,
+        label_start,
+        back_offset,
+        wild4,
+        output,
+        not no_previews,
+    )
+    bar = None if as_json else _Progress()
+    manifest = build(opts, progress=bar)
+    if bar is not None:
+        bar.close()
+    if as_json:
+        click.echo(json.dumps(manifest, indent=2, ensure_ascii=False))
+        return
+    for line in console.kit_lines(manifest):
+        click.echo(line)
+
+
+class _Progress:
+    """A progress bar for the slow part of a build (drawing the sheets), on stderr."""
+
+    def __init__(self) -> None:
+        self.phase = ""
+        self.done = 0
+
+    def __call__(self, phase: str, n: int) -> None:
+        if phase != self.phase:
+            if self.phase:
+                click.echo("", err=True)
+            self.phase, self.done = phase, 0
+            click.echo(f"  {phase}", err=True, nl=False)
+        self.done += n
+        if n and self.done % 5 == 0:
+            click.echo(".", err=True, nl=False)
+
+    def close(self) -> None:
+        if self.phase:
+            click.echo(" done", err=True)
+
+
 def game_catalogue() -> list[tuple[str, str]]:
     from reference_engine.errors import SpecError
     from reference_engine.rules import games_dir

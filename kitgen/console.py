@@ -164,3 +164,39 @@ def game_lines(result: dict[str, Any], names: list[str], title: str) -> list[str
             f"shuffles: {result['shuffles']}, most helper cards at once: {result['max_helper_cards']}."
         )
     return lines
+
+
+def kit_lines(manifest: dict[str, Any]) -> list[str]:
+    """What `kitgen build` prints: where the kit is and what to do with it."""
+    bom = manifest["bom"]
+    cards = manifest["sheets"]["cards"]
+    labels = manifest["sheets"]["labels"]
+    opts = manifest["options"]
+    lines = [
+        f"Kit {manifest['kit']} written to {manifest['folder']}/",
+        f"  cards.pdf   {cards['pages']} pages: {bom['printed_cards']} cards, {cards['per_sheet']} per sheet "
+        f"({cards['columns']} x {cards['rows']}{', turned' if cards['rotated'] else ''}), "
+        f"backs: {opts['duplex']}"
+        + (f", {cards['calibration_pages']} calibration pages first" if cards["calibration_pages"] else ""),
+        f"  labels.pdf  {labels['pages']} pages ({labels['labels']} labels on {labels['sheet']}; page 1 is a "
+        "calibration page)",
+        "  previews/   a PNG of every page;  manifest.json  options, materials, checksums, verification",
+        "",
+        "Bill of materials:",
+    ]
+    for item in bom["items"]:
+        extra = f" ({item['needed']} + {item['spares']} spares)" if item["spares"] else ""
+        lines.append(f"  {item['count']:>4}  {item['name']}{extra}")
+    for note in bom["notes"]:
+        lines.append(f"  note: {note}")
+    if manifest["verification"]:
+        lines.append("")
+        lines.append("Verified before printing:")
+        for v in manifest["verification"]:
+            lines.append(
+                f"  {v['protocol']}: {v['method']}, correct and secure"
+                + (f" ({v['scenario']['name']} deck)" if v.get("scenario") else "")
+            )
+    lines.append("")
+    lines.append("Print at 100% (actual size). Check the 100 mm bar on any page with a ruler.")
+    return lines

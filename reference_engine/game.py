@@ -67,6 +67,11 @@ class Stats:
     virtual_turns: int = 0
     # Every virtual choice: the valid cards it chose from (names, sorted) and the card chosen.
     choices: list[tuple[tuple[str, ...], str]] = field(default_factory=list)
+    # The largest table a virtual turn saw: cards per seat, in the draw pile, under the top card.
+    largest_hand: dict[int, int] = field(default_factory=dict)
+    largest_draw: int = 0
+    largest_discard: int = 0
+    largest_table: int = 0
 
 
 @dataclass
@@ -350,6 +355,7 @@ class Game:
                 candidates, key=lambda c: (c.attrs["color"] != "black", c.attrs["points"], -hand.index(c))
             )
         self.stats.virtual_turns += 1
+        self.note_table()
         if self.level == "rule":
             if not candidates:
                 return None
@@ -365,6 +371,16 @@ class Game:
                 "which is not the drawn card"
             )
         return card
+
+    def note_table(self) -> None:
+        """Remember how large the card selection table is now (for the bill of materials)."""
+        st = self.stats
+        for s, hand in enumerate(self.hands):
+            st.largest_hand[s + 1] = max(st.largest_hand.get(s + 1, 0), len(hand))
+        st.largest_draw = max(st.largest_draw, len(self.draw_pile))
+        st.largest_discard = max(st.largest_discard, len(self.discard) - 1)
+        table = sum(len(h) for h in self.hands) + len(self.draw_pile)
+        st.largest_table = max(st.largest_table, table + (len(self.discard) - 1 if self.discard_owner else 0))
 
     def run_protocol(self, seat: int, valid: Any, record: Turn) -> Symbol | None:
         """One card-level run of the protocol spec on the whole simulated table, with checks."""

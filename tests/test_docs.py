@@ -32,3 +32,15 @@ def test_readme_test_command_is_what_ci_runs() -> None:
     ci = (Path(__file__).resolve().parents[1] / ".ci" / "run").read_text(encoding="utf-8")
     assert ".venv/bin/python -m pytest" in README
     assert ci.strip().splitlines()[-1] == ".venv/bin/python -m pytest"
+
+
+def test_every_command_line_option_is_in_the_readme() -> None:
+    import click
+
+    from kitgen.cli import main
+
+    for name, command in main.commands.items():
+        assert f"kitgen {name}" in README, name
+        for param in command.params:
+            if isinstance(param, click.Option):
+                assert any(opt in README for opt in param.opts if opt.startswith("--")), (name, param.opts)

@@ -184,3 +184,19 @@ def test_verify_runs_is_statistical() -> None:
     assert data["method"] == "statistical"
     assert code == (0 if data["verified"] else 1)
     assert any("tests" in c for c in data["checks"])
+
+
+def test_build_json_and_human(tmp_path: Path) -> None:
+    code, out = run("build", "uno", "--virtual", "0", "--no-previews", "-o", str(tmp_path / "k"), "--json")
+    assert code == 0
+    manifest = json.loads(out)
+    assert manifest["kit"] == "uno-4p0v-a4" and (tmp_path / "k" / "cards.pdf").is_file()
+    code, out = run("build", "uno", "--virtual", "0", "--no-previews", "-o", str(tmp_path / "k"))
+    assert code == 0 and "cards.pdf" in out and "Bill of materials" in out and "100 mm" in out
+
+
+def test_build_bad_options_exit_2(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["build", "--card-size", "tiny", "-o", str(tmp_path / "k")])
+    assert result.exit_code == 2 and "unknown card size 'tiny'" in result.output
+    result = CliRunner().invoke(main, ["build", "--back-offset", "1mm", "-o", str(tmp_path / "k")])
+    assert result.exit_code == 2 and "--back-offset takes X,Y" in result.output

@@ -1,0 +1,213 @@
+"""Where cards go on a sheet: the grid, crop marks, duplex and fold-over backs.
+
+All coordinates are PDF points with the origin at the bottom-left of the page. A *cell*
+is a card's trim plus its bleed on every side; cells are separated by the gutter and the
+grid is centred on the page. Crop marks extend every cut line into the margin around
+the grid, so they never touch a card. The fit tries cards upright and turned a quarter
+turn and keeps whichever puts more cards on a sheet.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from reference_engine.errors import UsageError
+
+from .templates import Profile
+from .units import Size, mm
+
+MIN_MARK = mm(2.0)  # shortest crop mark worth printing
+BAND = mm(6.0)  # room the scale bar and the sheet id need along one side
+
+
+@dataclass(frozen=True)
+class Box:
+    x: float
+    y: float
+    w: float
+    h: float
+
+    @property
+    def x1(self) -> float:
+        return self.x + self.w
+
+    @property
+    def y1(self) -> float:
+        return self.y + self.h
+
+    def grow(self, d: float) -> Box:
+        return Box(self.x - d, self.y - d, self.w + 2 * d, self.h + 2 * d)
+
+    def as_tuple(self) -> tuple[float, float, float, float]:
+        return (self.x, self.y, self.x1, self.y1)
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One card position: its trim box, reading-order index, and grid cell."""
+
+    index: int
+    col: int
+    row: int  # 0 is the top row
+    trim: Box
+    rotated: bool
+
+
+@dataclass(frozen=True)
+class Grid:
+    page_w: float
+    page_h: float
+    card_w: float  # as placed (swapped when rotated)
+    card_h: float
+    rotated: bool
+    columns: int
+    rows: int
+    bleed: float
+    gutter: float
+    origin_x: float  # lower-left corner of the grid of cells
+    origin_y: float
+    mark_length: float
+    mark_offset: float
+
+    @property
+    def per_sheet(self) -> int:
+        return self.columns * self.rows
+
+    @property
+    def cell_w(self) -> float:
+        return self.card_w + 2 * self.bleed
+
+    @property
+    def cell_h(self) -> float:
+        return self.card_h + 2 * self.bleed
+
+    @property
+    def width(self) -> float:
+        return self.columns * self.cell_w + (self.columns - 1) * self.gutter
+
+    @property
+    def height(self) -> float:
+        return self.rows * self.cell_h + (self.rows - 1) * self.gutter
+
+    def slots(self) -> list[Slot]:
+        out: list[Slot] = []
+        for row in range(self.rows):
+            for col in range(self.columns):
+                x = self.origin_x + col * (self.cell_w + self.gutter) + self.bleed
+                y = self.origin_y + (self.rows - 1 - row) * (self.cell_h + self.gutter) + self.bleed
+                out.append(Slot(len(out), col, row, Box(x, y, self.card_w, self.card_h), self.rotated))
+        return out
+
+    def trim_area(self) -> Box:
+        return Box(self.origin_x, self.origin_y, self.width, self.height).grow(-self.bleed)
+
+    def bleed_area(self) -> Box:
+        return Box(self.origin_x, self.origin_y, self.width, self.height)
+
+    def cut_lines(self) -> tuple[list[float], list[float]]:
+        """x positions of vertical cut lines and y positions of horizontal ones."""
+        xs: set[float] = set()
+        ys: set[float] = set()
+        for s in self.slots():
+            xs.update((round(s.trim.x, 4), round(s.trim.x1, 4)))
+            ys.update((round(s.trim.y, 4), round(s.trim.y1, 4)))
+        return sorted(xs), sorted(ys)
+
+    def crop_marks(self) -> list[tuple[float, float, float, float]]:
+        """Line segments in the margin, continuing every cut line away from the grid."""
+        if self.mark_length <= 0:
+            return []
+        area = self.bleed_area()
+        xs, ys = self.cut_lines()
+        off, length = self.mark_offset, self.mark_length
+        marks = []
+        for x in xs:
+            marks.append((x, area.y1 + off, x, area.y1 + off + length))
+            marks.append((x, area.y - off, x, area.y - off - length))
+        for y in ys:
+            marks.append((area.x - off, y, area.x - off - length, y))
+            marks.append((area.x1 + off, y, area.x1 + off + length, y))
+        return marks
+
+    def mirrored(self, slot: Slot, flip: str, dx: float = 0.0, dy: float = 0.0) -> Box:
+        """Where the back of ``slot`` goes on the next page so it lands behind the front.
+
+        ``long``: the sheet turns over its long (vertical) edge, so x is mirrored;
+        ``short``: it turns over its short (horizontal) edge, so y is mirrored. The back
+        offset (dx, dy) corrects a printer that does not print both sides in register.
+        """
+        t = slot.trim
+        if flip == "long":
+            return Box(self.page_w - t.x1 + dx, t.y + dy, t.w, t.h)
+        if flip == "short":
+            return Box(t.x + dx, self.page_h - t.y1 + dy, t.w, t.h)
+        raise ValueError(flip)
+
+    def band(self, occupied: Box | None = None) -> tuple[str, Box]:
+        """The largest free margin band (outside marks and the printer margin) for the scale bar."""
+        area = occupied or self.bleed_area()
+        reserve = self.mark_offset + self.mark_length
+        bands = {
+            "bottom": Box(area.x, 0, area.w, area.y - reserve),
+            "top": Box(area.x, area.y1 + reserve, area.w, self.page_h - area.y1 - reserve),
+            "left": Box(0, area.y, area.x - reserve, area.h),
+            "right": Box(area.x1 + reserve, area.y, self.page_w - area.x1 - reserve, area.h),
+        }
+        side = max(bands, key=lambda k: min(bands[k].w, bands[k].h))
+        return side, bands[side]
+
+
+def fit(
+    page: Size, card: Size, profile: Profile, area: tuple[float, float, float, float] | None = None
+) -> Grid:
+    """The grid that puts the most cards on a page, or in a region ``area`` = (x, y, w, h) of it."""
+    page_w, page_h = page.w, page.h
+    ax, ay, avail_w, avail_h = area if area is not None else (0.0, 0.0, page_w, page_h)
+    best: Grid | None = None
+    for rotated in (False, True):
+        cw, ch = (card.h, card.w) if rotated else (card.w, card.h)
+        grid = _fit_one(avail_w, avail_h, cw, ch, rotated, profile)
+        if grid is not None and (best is None or grid.per_sheet > best.per_sheet):
+            best = grid
+    if best is None:
+        raise UsageError(
+            f"a {card} card does not fit on a {page} page with a {profile.margin} margin "
+            f"and {profile.bleed} bleed; choose a larger paper or a smaller card"
+        )
+    # Centre the grid on the page (or the area).
+    ox = ax + (avail_w - best.width) / 2
+    oy = ay + (avail_h - best.height) / 2
+    return Grid(
+        page_w,
+        page_h,
+        best.card_w,
+        best.card_h,
+        best.rotated,
+        best.columns,
+        best.rows,
+        best.bleed,
+        best.gutter,
+        ox,
+        oy,
+        best.mark_length,
+        best.mark_offset,
+    )
+
+
+def _fit_one(
+    avail_w: float, avail_h: float, cw: float, ch: float, rotated: bool, profile: Profile
+) -> Grid | None:
+    bleed, gutter = profile.bleed.points, profile.gutter.points
+    margin, offset = profile.margin.points, profile.mark_offset.points
+    room = 2 * (margin + offset + MIN_MARK)
+    cell_w, cell_h = cw + 2 * bleed, ch + 2 * bleed
+    cols = math.floor((avail_w - room + gutter) / (cell_w + gutter) + 1e-9)
+    rows = math.floor((avail_h - room + gutter) / (cell_h + gutter) + 1e-9)
+    if cols < 1 or rows < 1:
+        return None
+    width = cols * cell_w + (cols - 1) * gutter
+    height = rows * cell_h + (rows - 1) * gutter
+    space = min(avail_w - width, avail_h - height) / 2 - margin - offset
+    length = max(0.0, min(profile.mark_length.points, space))
+    return Grid(avail_w, avail_h, cw, ch, rotated, cols, rows, bleed, gutter, 0.0, 0.0, length, offset)

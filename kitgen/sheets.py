@@ -1,0 +1,376 @@
+"""Card sheets as PDF: fronts, the one back, crop marks, a scale bar and a sheet id.
+
+Backs are placed for the chosen way of printing them:
+
+* ``long`` / ``short``: duplex, turning the sheet over its long or short edge; each front
+  page is followed by its back page with every back mirrored behind its front. Two
+  calibration pages come first to measure the printer's front-to-back offset;
+* ``none``: all front pages, then as many back pages (every back is the same, so any back
+  page fits any front page; they are placed for long-edge turning by hand);
+* ``fold``: fronts on one half of the page, backs mirrored on the other; fold, glue, cut.
+
+Output is deterministic (reportlab's invariant mode): the same inputs give the same bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from reportlab.lib.colors import HexColor, black
+from reportlab.pdfgen.canvas import Canvas
+
+from reference_engine.errors import UsageError
+
+from .faces import FONT, FONT_BOLD, Face, draw_back, draw_face, new_canvas
+from .layout import Box, Grid, Slot, fit
+from .templates import CardSize, Paper, Profile
+from .units import mm
+
+DUPLEX = ("long", "short", "none", "fold")
+REGISTRATION = HexColor("#000000")
+
+
+@dataclass(frozen=True)
+class SheetOptions:
+    kit: str
+    paper: Paper
+    card: CardSize
+    profile: Profile
+    duplex: str = "long"
+    back_offset: tuple[float, float] = (0.0, 0.0)  # points
+
+    def __post_init__(self) -> None:
+        if self.duplex not in DUPLEX:
+            raise UsageError(f"--duplex is one of {', '.join(DUPLEX)}, not {self.duplex!r}")
+
+
+@dataclass
+class SheetsInfo:
+    pages: int
+    sheets: int  # sheets of paper
+    per_sheet: int
+    columns: int
+    rows: int
+    rotated: bool
+    calibration_pages: int
+    front_pages: list[int]  # 1-based page numbers
+    back_pages: list[int]
+
+    def to_json(self) -> dict[str, object]:
+        return dict(self.__dict__)
+
+
+def grid_for(opts: SheetOptions) -> Grid:
+    page = opts.paper.size
+    if opts.duplex == "fold":
+        # Fronts in the top half, backs in the bottom half, folded along the middle.
+        return fit(page, opts.card.size, opts.profile, area=(0.0, page.h / 2, page.w, page.h / 2))
+    return fit(page, opts.card.size, opts.profile)
+
+
+def render_cards(
+    path: Path, faces: Sequence[Face], opts: SheetOptions, progress: Callable[[int], None] | None = None
+) -> SheetsInfo:
+    """Write the card sheets PDF for ``faces`` (in order) and describe its pages."""
+    grid = grid_for(opts)
+    per = grid.per_sheet
+    chunks = [list(faces[i : i + per]) for i in range(0, len(faces), per)] or [[]]
+    page = opts.paper.size
+    c = new_canvas(str(path), (page.w, page.h), f"{opts.kit}: card sheets")
+    fronts: list[int] = []
+    backs: list[int] = []
+    calibration = 0
+    n = 0
+    total_pages = _page_count(len(chunks), opts.duplex)
+    if opts.duplex in ("long", "short"):
+        _calibration(c, grid, opts, front=True, page_no=1, total=total_pages)
+        _calibration(c, grid, opts, front=False, page_no=2, total=total_pages)
+        calibration = n = 2
+    for chunk in chunks:
+        slots = grid.slots()
+        n += 1
+        _page_start(c, grid)
+        if opts.duplex == "fold":
+            _fold_page(c, grid, opts, chunk, slots)
+        else:
+            for face, slot in zip(chunk, slots):
+                _card(c, grid, slot.trim, slot.rotated, face, opts)
+        _marks(c, grid, opts)
+        _page_furniture(
+            c, grid, opts, "fronts and backs" if opts.duplex == "fold" else "fronts", n, total_pages
+        )
+        c.showPage()
+        fronts.append(n)
+        if opts.duplex in ("long", "short"):
+            n += 1
+            _page_start(c, grid, mirrored=opts.duplex)
+            dx, dy = opts.back_offset
+            for _face, slot in zip(chunk, slots):
+                _back(c, grid, grid.mirrored(slot, opts.duplex, dx, dy), slot.rotated)
+            _page_furniture(
+                c, grid, opts, f"backs ({opts.duplex}-edge duplex)", n, total_pages, mirrored=opts.duplex
+            )
+            c.showPage()
+            backs.append(n)
+        if progress is not None:
+            progress(1)
+    if opts.duplex == "none":
+        for chunk in chunks:
+            n += 1
+            _page_start(c, grid, mirrored="long")
+            for _face, slot in zip(chunk, grid.slots()):
+                _back(c, grid, grid.mirrored(slot, "long", *opts.back_offset), slot.rotated)
+            _page_furniture(
+                c, grid, opts, "backs (print on the back of the fronts)", n, total_pages, mirrored="long"
+            )
+            c.showPage()
+            backs.append(n)
+    c.save()
+    sheets = len(chunks) + (1 if calibration else 0)
+    if opts.duplex == "none":
+        sheets = len(chunks)  # backs go on the same sheets, printed a second time
+    return SheetsInfo(n, sheets, per, grid.columns, grid.rows, grid.rotated, calibration, fronts, backs)
+
+
+def _page_count(chunks: int, duplex: str) -> int:
+    if duplex in ("long", "short"):
+        return 2 + 2 * chunks
+    if duplex == "none":
+        return 2 * chunks
+    return chunks
+
+
+def _page_start(c: Canvas, grid: Grid, mirrored: str | None = None) -> None:
+    trim, bleed = grid.trim_area(), grid.bleed_area()
+    if mirrored == "long":
+        trim = Box(grid.page_w - trim.x1, trim.y, trim.w, trim.h)
+        bleed = Box(grid.page_w - bleed.x1, bleed.y, bleed.w, bleed.h)
+    elif mirrored == "short":
+        trim = Box(trim.x, grid.page_h - trim.y1, trim.w, trim.h)
+        bleed = Box(bleed.x, grid.page_h - bleed.y1, bleed.w, bleed.h)
+    c.setTrimBox(trim.as_tuple())
+    c.setBleedBox(bleed.as_tuple())
+
+
+def _card(c: Canvas, grid: Grid, trim: Box, rotated: bool, face: Face | None, opts: SheetOptions) -> None:
+    """Draw a face (or the back when ``face`` is None) into a trim box, clipped to its bleed."""
+    bleed = grid.bleed
+    safe = opts.profile.safe.points
+    c.saveState()
+    clip = c.beginPath()
+    box = trim.grow(bleed)
+    clip.rect(box.x, box.y, box.w, box.h)
+    c.clipPath(clip, stroke=0, fill=0)
+    if rotated:
+        c.translate(trim.x1, trim.y)
+        c.rotate(90)
+        w, h = trim.h, trim.w
+    else:
+        c.translate(trim.x, trim.y)
+        w, h = trim.w, trim.h
+    if face is None:
+        draw_back(c, w, h, bleed)
+    else:
+        draw_face(c, face, w, h, bleed, safe)
+    c.restoreState()
+
+
+def _back(c: Canvas, grid: Grid, trim: Box, rotated: bool) -> None:
+    c.saveState()
+    clip = c.beginPath()
+    box = trim.grow(grid.bleed)
+    clip.rect(box.x, box.y, box.w, box.h)
+    c.clipPath(clip, stroke=0, fill=0)
+    c.translate(trim.x, trim.y)
+    w, h = (trim.h, trim.w) if rotated else (trim.w, trim.h)
+    if rotated:
+        c.translate(trim.w, 0)
+        c.rotate(90)
+    draw_back(c, w, h, grid.bleed)
+    c.restoreState()
+
+
+def _fold_page(c: Canvas, grid: Grid, opts: SheetOptions, chunk: list[Face], slots: list[Slot]) -> None:
+    for face, slot in zip(chunk, slots):
+        _card(c, grid, slot.trim, slot.rotated, face, opts)
+        t = slot.trim
+        mirror = Box(t.x, grid.page_h - t.y1, t.w, t.h)  # across the fold line at half height
+        _back(c, grid, mirror, slot.rotated)
+        # Marks for the mirrored half too.
+    bottom = Grid(
+        grid.page_w,
+        grid.page_h,
+        grid.card_w,
+        grid.card_h,
+        grid.rotated,
+        grid.columns,
+        grid.rows,
+        grid.bleed,
+        grid.gutter,
+        grid.origin_x,
+        grid.page_h - grid.origin_y - grid.height,
+        grid.mark_length,
+        grid.mark_offset,
+    )
+    _draw_marks(c, bottom, opts)
+    # The fold line: dashed, in the margins only.
+    c.setStrokeColor(REGISTRATION)
+    c.setLineWidth(0.5)
+    c.setDash(3, 3)
+    area = grid.bleed_area()
+    y = grid.page_h / 2
+    c.line(mm(3), y, max(mm(3), area.x - mm(2)), y)
+    c.line(min(grid.page_w - mm(3), area.x1 + mm(2)), y, grid.page_w - mm(3), y)
+    c.setDash()
+    c.setFont(FONT, 6)
+    c.setFillColor(black)
+    c.drawString(mm(3), y + mm(1), "fold")
+
+
+def _marks(c: Canvas, grid: Grid, opts: SheetOptions) -> None:
+    _draw_marks(c, grid, opts)
+
+
+def _draw_marks(c: Canvas, grid: Grid, opts: SheetOptions) -> None:
+    c.setStrokeColor(REGISTRATION)
+    c.setLineWidth(opts.profile.mark_width.points)
+    for x0, y0, x1, y1 in grid.crop_marks():
+        c.line(x0, y0, x1, y1)
+
+
+def _page_furniture(
+    c: Canvas,
+    grid: Grid,
+    opts: SheetOptions,
+    what: str,
+    page_no: int,
+    total: int,
+    mirrored: str | None = None,
+) -> None:
+    """The 100 mm scale bar and the sheet id, in the widest free margin band."""
+    occupied = grid.bleed_area()
+    if opts.duplex == "fold":
+        # Fronts in the top half and their backs mirrored in the bottom half.
+        occupied = Box(
+            occupied.x, grid.page_h - occupied.y1, occupied.w, occupied.y1 - (grid.page_h - occupied.y1)
+        )
+    side, band = grid.band(occupied)
+    if mirrored == "long" and side in ("left", "right"):
+        band = Box(grid.page_w - band.x1, band.y, band.w, band.h)
+    elif mirrored == "short" and side in ("top", "bottom"):
+        band = Box(band.x, grid.page_h - band.y1, band.w, band.h)
+    margin = opts.profile.margin.points
+    length = opts.profile.scale_bar.points
+    ident = (
+        f"{opts.kit} · page {page_no}/{total} · {what} · {opts.paper.name} · "
+        f"{opts.card.name} · print at 100% (actual size)"
+    )
+    c.saveState()
+    c.setFillColor(black)
+    c.setStrokeColor(black)
+    if side in ("left", "right"):
+        # Vertical band: draw rotated so the text reads bottom to top.
+        x = band.x + band.w / 2 if side == "right" else max(margin + mm(2), band.x1 - mm(4))
+        c.translate(x, band.y + (band.h - length) / 2)
+        c.rotate(90)
+        run = band.h
+    else:
+        y = max(margin + mm(1), band.y + band.h / 2 - mm(2)) if side == "bottom" else band.y + mm(1.5)
+        c.translate(band.x + (band.w - length) / 2, y)
+        run = band.w
+    if run >= length:
+        c.setLineWidth(0.5)
+        c.line(0, 0, length, 0)
+        for k in range(11):
+            x = k * length / 10
+            c.line(x, 0, x, mm(1.5) if k % 5 else mm(2.5))
+        c.setFont(FONT, 5.5)
+        c.drawString(length + mm(1), 0, "100 mm: check this bar")
+    c.setFont(FONT, 5.5)
+    c.drawString(0, -mm(2.6), ident[:150])
+    c.restoreState()
+
+
+def _calibration(c: Canvas, grid: Grid, opts: SheetOptions, front: bool, page_no: int, total: int) -> None:
+    """Two pages to measure how far the printer's back side is off its front side."""
+    slots = grid.slots()
+    _page_start(c, grid, None if front else opts.duplex)
+    text = [
+        "Duplex calibration (pages 1 and 2)",
+        f"Print pages 1 and 2 double-sided, turning over the {opts.duplex} edge, at 100% (actual size). Hold "
+        "the sheet against a window: each cross on the front shows through onto a ruler on the back. Read "
+        "where the centre of the cross falls, in millimetres, x to the right and y up as you look at "
+        "the back.",
+        "Example: at x = +1.5 and y = -0.5, build the kit again with --back-offset 1.5mm,-0.5mm. At 0 and 0 "
+        "the printer is in register: nothing to do.",
+    ]
+    area = grid.bleed_area()
+    box = Box(area.x + area.w * 0.08, grid.page_h / 2 - mm(17), area.w * 0.84, mm(34))
+    c.setStrokeColor(black)
+    c.setFillColor(black)
+    for slot in slots:
+        b = slot.trim if front else grid.mirrored(slot, opts.duplex)
+        cx, cy = b.x + b.w / 2, b.y + b.h / 2
+        c.setLineWidth(0.4)
+        if front:
+            c.rect(b.x, b.y, b.w, b.h, stroke=1, fill=0)
+            if box.x <= cx <= box.x1 and box.y <= cy <= box.y1:
+                continue  # the instructions sit here
+            c.setLineWidth(0.8)
+            c.line(cx - mm(8), cy, cx + mm(8), cy)
+            c.line(cx, cy - mm(8), cx, cy + mm(8))
+        else:
+            # Rulers in half millimetres, +x to the right and +y up as seen on this side.
+            c.line(cx - mm(6), cy, cx + mm(6), cy)
+            c.line(cx, cy - mm(6), cx, cy + mm(6))
+            for k in range(-12, 13):
+                t = mm(0.5 * k)
+                tick = mm(1.5) if k % 2 == 0 else mm(0.8)
+                c.line(cx + t, cy - tick / 2, cx + t, cy + tick / 2)
+                c.line(cx - tick / 2, cy + t, cx + tick / 2, cy + t)
+            c.setFont(FONT, 4.5)
+            for k in (-4, -2, 2, 4):
+                c.drawCentredString(cx + mm(k), cy - mm(2.6), f"{k:+d}")
+                c.drawString(cx + mm(1.2), cy + mm(k) - mm(0.5), f"{k:+d}")
+    if front:
+        c.setFillColor(HexColor("#FFFFFF"))
+        c.roundRect(box.x, box.y, box.w, box.h, mm(2), stroke=1, fill=1)
+        c.setFillColor(black)
+        y = box.y1 - mm(5)
+        for k, para in enumerate(text):
+            font, size = (FONT_BOLD, 9) if k == 0 else (FONT, 7)
+            for line in wrap(para, font, size, box.w - mm(8)):
+                c.setFont(font, size)
+                c.drawString(box.x + mm(4), y, line)
+                y -= size * 1.35
+            y -= mm(1)
+    _page_furniture(
+        c,
+        grid,
+        opts,
+        "duplex calibration " + ("front" if front else "back"),
+        page_no,
+        total,
+        mirrored=None if front else opts.duplex,
+    )
+    c.showPage()
+
+
+def wrap(text: str, font: str, size: float, width: float) -> list[str]:
+    """Break text into lines no wider than ``width`` (on spaces)."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        trial = f"{line} {word}".strip()
+        if line and stringWidth(trial, font, size) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    if line:
+        lines.append(line)
+    return lines

@@ -1,0 +1,230 @@
+"""The printable kit, read back from its PDFs."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pdfplumber
+import pytest
+from pypdf import PdfReader
+
+from kitgen.kit import KitOptions, build
+from kitgen.output import sha256
+from reference_engine.errors import UsageError
+from reference_engine.rules import load_rules
+
+MM = 72 / 25.4
+
+
+@pytest.fixture(scope="module")
+def default_kit(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    folder = tmp_path_factory.mktemp("kits") / "uno"
+    manifest = build(KitOptions(output=str(folder)))
+    return folder, manifest
+
+
+def card_rects(page: Any, w_mm: float, h_mm: float) -> list[dict[str, Any]]:
+    """Rectangles the size of a card with its bleed (every card's background), either way up."""
+    out = []
+    for r in page.rects:
+        size = sorted((r["width"] / MM, r["height"] / MM))
+        if abs(size[0] - min(w_mm, h_mm)) < 0.1 and abs(size[1] - max(w_mm, h_mm)) < 0.1:
+            out.append(r)
+    return out
+
+
+def test_default_kit_files(default_kit: tuple[Path, dict[str, Any]]) -> None:
+    folder, manifest = default_kit
+    for f in manifest["files"]:
+        assert sha256(folder / f["path"]) == f["sha256"]
+    stored = json.loads((folder / "manifest.json").read_text())
+    assert stored["kit"] == "uno-4p1v-a4" and stored["options"]["players"] == 4
+    pngs = [f for f in manifest["files"] if f["path"].endswith(".png")]
+    pages = manifest["sheets"]["cards"]["pages"] + manifest["sheets"]["labels"]["pages"]
+    assert len(pngs) == pages
+    assert all(v["verified"] for v in manifest["verification"])
+    assert {v["protocol"] for v in manifest["verification"]} == {
+        "card-selection",
+        "covert-lottery-modified",
+        "six-card-and",
+    }
+
+
+def test_pages_cards_and_trim(default_kit: tuple[Path, dict[str, Any]]) -> None:
+    folder, manifest = default_kit
+    info = manifest["sheets"]["cards"]
+    with pdfplumber.open(folder / "cards.pdf") as pdf:
+        total = 0
+        for number in info["front_pages"]:
+            page = pdf.pages[number - 1]
+            assert (page.width, page.height) == (
+                pytest.approx(595.28, abs=0.01),
+                pytest.approx(841.89, abs=0.01),
+            )
+            cards = card_rects(page, 58, 89)  # 56 x 87 mm and 1 mm bleed on each side
+            assert len(cards) <= 9
+            total += len(cards)
+            # Trim = bleed box less 1 mm: 56.0 x 87.0 mm to 0.1 mm.
+            for r in cards:
+                assert r["width"] / MM - 2 == pytest.approx(56, abs=0.1)
+                assert r["height"] / MM - 2 == pytest.approx(87, abs=0.1)
+            # Crop marks (the black hairlines) lie outside every card.
+            marks = [ln for ln in page.lines if tuple(ln.get("stroking_color") or ()) in ((0,), (0, 0, 0))]
+            assert marks
+            for line in marks:
+                for r in cards:
+                    inside_x = (
+                        min(line["x0"], line["x1"]) < r["x1"] - 0.01
+                        and max(line["x0"], line["x1"]) > r["x0"] + 0.01
+                    )
+                    inside_y = (
+                        min(line["top"], line["bottom"]) < r["bottom"] - 0.01
+                        and max(line["top"], line["bottom"]) > r["top"] + 0.01
+                    )
+                    assert not (inside_x and inside_y)
+        assert total == manifest["bom"]["printed_cards"]
+        first = pdf.pages[info["front_pages"][0] - 1]
+        assert len(card_rects(first, 58, 89)) == 9 and len(first.lines) > 0
+
+
+def test_backs_are_mirrored_long_edge(default_kit: tuple[Path, dict[str, Any]]) -> None:
+    folder, manifest = default_kit
+    info = manifest["sheets"]["cards"]
+    with pdfplumber.open(folder / "cards.pdf") as pdf:
+        for front_no, back_no in list(zip(info["front_pages"], info["back_pages"]))[:3]:
+            front, back = pdf.pages[front_no - 1], pdf.pages[back_no - 1]
+            fronts = {(round(r["x0"], 2), round(r["top"], 2)) for r in card_rects(front, 58, 89)}
+            backs = {(round(front.width - r["x1"], 2), round(r["top"], 2)) for r in card_rects(back, 58, 89)}
+            assert fronts == backs
+
+
+def test_fonts_embedded_and_boxes_set(default_kit: tuple[Path, dict[str, Any]]) -> None:
+    folder, _ = default_kit
+    for name in ("cards.pdf", "labels.pdf"):
+        reader = PdfReader(folder / name)
+        for page in reader.pages[:6]:
+            assert "/TrimBox" in page and "/BleedBox" in page if name == "cards.pdf" else True
+            fonts = page["/Resources"].get("/Font", {})
+            for ref in fonts.values():
+                font = ref.get_object()
+                desc = font.get("/FontDescriptor")
+                if desc is None and "/DescendantFonts" in font:
+                    desc = font["/DescendantFonts"][0].get_object().get("/FontDescriptor")
+                assert desc is not None, f"{font.get('/BaseFont')} has no descriptor"
+                desc = desc.get_object()
+                assert "/FontFile2" in desc, f"{font.get('/BaseFont')} is not embedded"
+                assert "DejaVu" in str(font.get("/BaseFont"))
+
+
+def test_trim_box_is_the_card_area(default_kit: tuple[Path, dict[str, Any]]) -> None:
+    folder, manifest = default_kit
+    reader = PdfReader(folder / "cards.pdf")
+    page = reader.pages[manifest["sheets"]["cards"]["front_pages"][0] - 1]
+    trim = page.trimbox
+    assert float(trim.width) / MM == pytest.approx(
+        3 * 56 + 4, abs=0.1
+    )  # three cards and two 2 mm bleed strips
+    assert float(trim.height) / MM == pytest.approx(3 * 87 + 4, abs=0.1)
+
+
+def test_bom_matches_an_independent_count(default_kit: tuple[Path, dict[str, Any]]) -> None:
+    _, manifest = default_kit
+    items = {i["key"]: i for i in manifest["bom"]["items"]}
+    # The official deck: 4 colours x (one 0, two each of 1-9, skip, reverse, draw two) + 4 + 4 wild.
+    assert items["deck"]["count"] == 4 * (1 + 2 * 9 + 3 * 2) + 8 == 108
+    k = 108 - 1  # every card but the top of the discard pile
+    assert items["alpha"]["needed"] == items["beta"]["needed"] == k + 2
+    assert items["envelope"]["needed"] == k
+    # The card selection protocol's 3k + 4 helper cards, per the paper.
+    assert 3 * k + 4 == 325 and "325" in " ".join(manifest["bom"]["notes"])
+    # At the first turn the draw pile holds 108 - 4 x 7 - 1 = 79 cards: at least that many θ5.
+    assert items["theta5"]["needed"] >= 79
+    assert all(items[f"theta{i}"]["needed"] >= 7 for i in range(1, 5))
+    assert items["choice"]["count"] == 4 and items["seat"]["count"] == 5
+    assert sum(i["count"] for i in items.values() if i["kind"] == "card") == manifest["bom"]["printed_cards"]
+
+
+def test_same_inputs_same_bytes(default_kit: tuple[Path, dict[str, Any]], tmp_path: Path) -> None:
+    folder, _ = default_kit
+    again = build(KitOptions(output=str(tmp_path / "again")))
+    for name in ("cards.pdf", "labels.pdf", "manifest.json", "previews/cards-p003.png"):
+        assert (folder / name).read_bytes() == (tmp_path / "again" / name).read_bytes(), name
+    assert again["files"] == json.loads((folder / "manifest.json").read_text())["files"]
+
+
+@pytest.mark.parametrize("duplex", ["short", "none", "fold"])
+def test_other_ways_to_print_backs(tmp_path: Path, duplex: str) -> None:
+    manifest = build(KitOptions(virtual=0, duplex=duplex, output=str(tmp_path / duplex), previews=False))
+    info = manifest["sheets"]["cards"]
+    with pdfplumber.open(tmp_path / duplex / "cards.pdf") as pdf:
+        if duplex == "short":
+            front, back = pdf.pages[info["front_pages"][0] - 1], pdf.pages[info["back_pages"][0] - 1]
+            fronts = {(round(r["x0"], 2), round(r["top"], 2)) for r in card_rects(front, 58, 89)}
+            backs = {
+                (round(r["x0"], 2), round(back.height - r["bottom"], 2)) for r in card_rects(back, 58, 89)
+            }
+            assert fronts == backs and info["calibration_pages"] == 2
+        elif duplex == "none":
+            assert info["back_pages"][0] > info["front_pages"][-1] and info["calibration_pages"] == 0
+            assert len(info["back_pages"]) == len(info["front_pages"])
+        else:
+            page = pdf.pages[0]
+            cards = card_rects(page, 58, 89)
+            top = [r for r in cards if r["bottom"] < page.height / 2]
+            bottom = {
+                (round(r["x0"], 2), round(page.height - r["bottom"], 2))
+                for r in cards
+                if r["top"] > page.height / 2
+            }
+            assert top and {(round(r["x0"], 2), round(r["top"], 2)) for r in top} == bottom
+
+
+def test_store_bought_deck_needs_sleeves(tmp_path: Path) -> None:
+    manifest = build(KitOptions(deck="store", output=str(tmp_path / "store"), previews=False))
+    items = {i["key"]: i for i in manifest["bom"]["items"]}
+    assert "deck" not in items
+    printed = manifest["bom"]["printed_cards"] - items["seat"]["count"]
+    assert items["sleeve"]["needed"] == 108 + printed
+    assert "different backs" in items["sleeve"]["why"]
+
+
+def test_bad_options(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="unknown card size"):
+        build(KitOptions(card_size="huge", output=str(tmp_path / "a")))
+    with pytest.raises(UsageError, match="--wild4 bluff"):
+        build(KitOptions(ruleset="uno-official", output=str(tmp_path / "b")))
+    home = tmp_path / "not-a-kit"
+    home.mkdir()
+    (home / "thesis.txt").write_text("precious")
+    with pytest.raises(UsageError, match="not a kitgen kit"):
+        build(KitOptions(output=str(home)))
+    assert (home / "thesis.txt").read_text() == "precious"
+
+
+def test_failed_verification_leaves_the_old_kit(tmp_path: Path, variant: Any) -> None:
+    folder = tmp_path / "kit"
+    build(KitOptions(virtual=0, output=str(folder), previews=False))
+    before = {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
+    lib = variant(
+        "card-selection",
+        (
+            '"[bit(1) if valid(M[1, j]) else bit(0) for j in 1..ncols(M)]"',
+            '"[bit(0) if valid(M[1, j]) else bit(1) for j in 1..ncols(M)]"',
+        ),
+    )
+    from kitgen.kit import VerificationFailed
+
+    with pytest.raises(VerificationFailed, match="card-selection fails verification"):
+        build(KitOptions(output=str(folder), previews=False), library=lib)
+    after = {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
+    assert before == after
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+
+
+def test_deck_contents_in_the_sheets() -> None:
+    rules = load_rules("uno")
+    kinds = Counter(str(c.attrs["kind"]) for c in rules.deck())
+    assert kinds["number"] == 76

@@ -1,0 +1,100 @@
+"""Sheet layout: auto-fit, crop marks that never touch a card, mirrored backs, presets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kitgen.labels import label_boxes
+from kitgen.layout import fit
+from kitgen.templates import load_templates
+from kitgen.units import mm
+from reference_engine.errors import SpecError, UsageError
+
+
+@pytest.mark.parametrize(
+    ("paper", "card", "profile", "count", "rotated"),
+    [
+        ("a4", "uno", "home", 9, False),
+        ("letter", "uno", "home", 8, True),  # turned cards fit 8 instead of 6
+        ("a4", "poker", "home", 8, True),
+        ("a3", "mini-usa", "home", 36, False),
+        ("a4", "uno", "print-shop", 8, True),  # 2 x 4 cells of 93 x 62 mm with a 2 mm gutter
+    ],
+)
+def test_fit(paper: str, card: str, profile: str, count: int, rotated: bool) -> None:
+    t = load_templates()
+    grid = fit(t.paper(paper).size, t.card_size(card).size, t.profile(profile))
+    assert (grid.per_sheet, grid.rotated) == (count, rotated)
+    # Centred on the page.
+    area = grid.bleed_area()
+    assert area.x == pytest.approx(grid.page_w - area.x1)
+    assert area.y == pytest.approx(grid.page_h - area.y1)
+
+
+@pytest.mark.parametrize("profile", ["home", "print-shop"])
+def test_crop_marks_never_touch_a_card_and_stay_on_the_page(profile: str) -> None:
+    t = load_templates()
+    grid = fit(t.paper("a4").size, t.card_size("uno").size, t.profile(profile))
+    boxes = [s.trim.grow(grid.bleed) for s in grid.slots()]
+    margin = t.profile(profile).margin.points
+    assert grid.crop_marks()
+    for x0, y0, x1, y1 in grid.crop_marks():
+        for b in boxes:
+            overlap_x = min(x0, x1) < b.x1 and max(x0, x1) > b.x
+            overlap_y = min(y0, y1) < b.y1 and max(y0, y1) > b.y
+            assert not (overlap_x and overlap_y), "a crop mark touches a card"
+        assert margin <= min(x0, x1) and max(x0, x1) <= grid.page_w - margin
+        assert margin <= min(y0, y1) and max(y0, y1) <= grid.page_h - margin
+
+
+def test_backs_mirror_for_each_flip() -> None:
+    t = load_templates()
+    grid = fit(t.paper("a4").size, t.card_size("uno").size, t.profile("home"))
+    slot = grid.slots()[0]  # top left
+    long = grid.mirrored(slot, "long")
+    short = grid.mirrored(slot, "short")
+    assert long.x == pytest.approx(grid.page_w - slot.trim.x1) and long.y == pytest.approx(slot.trim.y)
+    assert short.y == pytest.approx(grid.page_h - slot.trim.y1) and short.x == pytest.approx(slot.trim.x)
+    shifted = grid.mirrored(slot, "long", mm(1), mm(-0.5))
+    assert shifted.x - long.x == pytest.approx(mm(1)) and shifted.y - long.y == pytest.approx(mm(-0.5))
+
+
+def test_too_big_card_is_a_clear_error() -> None:
+    t = load_templates()
+    with pytest.raises(UsageError, match="does not fit"):
+        fit(t.paper("a4").size, t.card_size("300x400mm").size, t.profile("home"))
+
+
+@pytest.mark.parametrize(("key", "n"), [("L7160", 21), ("L7163", 14), ("5160", 30), ("5163", 10)])
+def test_label_presets_fit_their_paper(key: str, n: int) -> None:
+    t = load_templates()
+    sheet = t.label_sheet(key)
+    paper = t.paper(sheet.paper)
+    boxes = label_boxes(sheet, paper)
+    assert len(boxes) == n
+    assert all(b.x >= 0 and b.x1 <= paper.size.w + 0.01 and b.y >= 0 for b in boxes)
+    # The presets are left-right symmetric on the page (within 0.1 mm).
+    left = boxes[0].x
+    right = paper.size.w - max(b.x1 for b in boxes)
+    assert abs(left - right) < mm(0.1)
+
+
+def test_l7160_geometry() -> None:
+    t = load_templates()
+    sheet = t.label_sheet("L7160")
+    first = label_boxes(sheet, t.paper("a4"))[0]
+    assert first.x == pytest.approx(mm(7.2)) and t.paper("a4").size.h - first.y1 == pytest.approx(mm(15.15))
+    assert first.w == pytest.approx(mm(63.5)) and first.h == pytest.approx(mm(38.1))
+
+
+def test_template_errors_name_line_and_key(tmp_path: Path) -> None:
+    bad = tmp_path / "layout.yaml"
+    bad.write_text(
+        "papers: {a4: {size: 210mm x 297}}\ncards: {}\nprofiles:\n  home: {extends: nowhere}\nlabels: {}\n"
+    )
+    with pytest.raises(SpecError) as info:
+        load_templates(str(bad))
+    found = {(p.line, p.path) for p in info.value.problems}
+    assert (1, "papers.a4.size") in found and (4, "profiles.home.extends") in found
