@@ -182,6 +182,18 @@ def _corners(c: Canvas, w: float, h: float, safe: float, draw: Any) -> None:
     c.restoreState()
 
 
+def _both_ends(
+    c: Canvas, text: str, w: float, h: float, inset: float, font: str, size: float, width: float
+) -> None:
+    """``text`` centred ``inset`` above the bottom edge and, upside down, below the top edge."""
+    for y, rot in ((inset, 0), (h - inset, 180)):
+        c.saveState()
+        c.translate(w / 2, y)
+        c.rotate(rot)
+        _centred(c, text, 0, 0, font, size, width)
+        c.restoreState()
+
+
 def _background(c: Canvas, w: float, h: float, bleed: float, colour: Color) -> None:
     c.setFillColor(colour)
     c.rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)
@@ -245,12 +257,7 @@ def _marker(c: Canvas, spec: dict[str, str], w: float, h: float, bleed: float, s
 
     _corners(c, w, h, safe, index)
     c.setFillColor(colour)
-    for y, rot in ((safe + mm(1.5), 0), (h - safe - mm(1.5), 180)):
-        c.saveState()
-        c.translate(w / 2, y)
-        c.rotate(rot)
-        _centred(c, spec["name"], 0, 0, FONT, 7, w * 0.5)
-        c.restoreState()
+    _both_ends(c, spec["name"], w, h, safe + mm(1.5), FONT, 7, w * 0.5)
 
 
 def theta_colour(i: int) -> str:
@@ -268,12 +275,7 @@ def _theta(c: Canvas, i: int, owner: str, w: float, h: float, bleed: float, safe
     # Index and owner in both bands, each upright for one side of the table.
     ink = white if theta_colour(i) not in ("#F0E442", "#E69F00", "#56B4E9") else HexColor("#000000")
     c.setFillColor(ink)
-    for y, rot in ((h - band / 2, 180), (band / 2, 0)):
-        c.saveState()
-        c.translate(w / 2, y)
-        c.rotate(rot)
-        _centred(c, f"θ{i} · {owner}" if owner else f"θ{i}", 0, 0, FONT_BOLD, 8, w - 2 * safe)
-        c.restoreState()
+    _both_ends(c, f"θ{i} · {owner}" if owner else f"θ{i}", w, h, band / 2, FONT_BOLD, 8, w - 2 * safe)
     c.setFillColor(colour)
     _centred(c, f"θ{i}", w / 2, h / 2, FONT_BOLD, min(w, h) * 0.36, w - 2 * safe)
     # A row of i dots above and below the number: the owner without reading, from either side.
@@ -336,12 +338,7 @@ def _deck_card(c: Canvas, face: Face, w: float, h: float, bleed: float, safe: fl
 
     _corners(c, w, h, safe, index)
     c.setFillColor(ink)
-    for y, rot in ((safe + mm(1), 0), (h - safe - mm(1), 180)):
-        c.saveState()
-        c.translate(w / 2, y)
-        c.rotate(rot)
-        _centred(c, name, 0, 0, FONT, 6.5, w * 0.45)
-        c.restoreState()
+    _both_ends(c, name, w, h, safe + mm(1), FONT, 6.5, w * 0.45)
 
 
 def _two_colour(c: Canvas, spec: dict[str, str], w: float, h: float, bleed: float, safe: float) -> None:
@@ -357,12 +354,7 @@ def _two_colour(c: Canvas, spec: dict[str, str], w: float, h: float, bleed: floa
         c.drawString(mm(0.5), -mm(6), spec["glyph"])
 
     _corners(c, w, h, safe, index)
-    for y, rot in ((safe + mm(1.5), 0), (h - safe - mm(1.5), 180)):
-        c.saveState()
-        c.translate(w / 2, y)
-        c.rotate(rot)
-        _centred(c, spec["name"], 0, 0, FONT, 7, w * 0.5)
-        c.restoreState()
+    _both_ends(c, spec["name"], w, h, safe + mm(1.5), FONT, 7, w * 0.5)
 
 
 def _seat(c: Canvas, face: Face, w: float, h: float, bleed: float, safe: float) -> None:
@@ -395,10 +387,5 @@ def _choice(c: Canvas, colour_name: str, w: float, h: float, bleed: float, safe:
     _background(c, w, h, bleed, fill)
     _shape(c, spec["shape"], w / 2, h * 0.55, min(w, h) * 0.25, ink)
     c.setFillColor(ink)
-    for y, rot in ((h * 0.2, 0), (h * 0.9, 180)):
-        c.saveState()
-        c.translate(w / 2, y)
-        c.rotate(rot)
-        _centred(c, f"{spec['name']}", 0, 0, FONT_BOLD, 12, w - 2 * safe)
-        c.restoreState()
+    _both_ends(c, spec["name"], w, h, h * 0.2, FONT_BOLD, 12, w - 2 * safe)
     _centred(c, "colour for a wild", w / 2, h * 0.28, FONT, 6.5, w - 2 * safe)
