@@ -1,10 +1,13 @@
-"""Build time of the default UNO kit (A4) and of its full Letter variant.
+"""Build time of the default UNO kit (A4), its full Letter variant, and the UNO booklet alone.
 
 Usage:  python bench/build_speed.py [--repeat 3]
 
-Each build is a complete `kitgen build`: protocol verification, the bill of materials
-(1000 simulated games), card and label sheets, a PNG preview of every page and the
-manifest. The figure is the best of --repeat runs. Target: under 10 s for the default kit.
+Each kit build is a complete `kitgen build`: protocol verification (exact, plus the
+statistical check on the full deck for the booklet's validation pages), the bill of
+materials (1000 simulated games), card and label sheets, the booklet, a PNG preview of
+every page and the manifest. The booklet figures are `kitgen booklet uno` (A4, and the A5
+saddle-stitched imposition) and `kitgen booklet six-card-and`. Each figure is the best of
+--repeat runs. Target: under 10 s for the default kit.
 """
 
 from __future__ import annotations
@@ -13,41 +16,57 @@ import argparse
 import platform
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from kitgen.kit import KitOptions, build
+from kitgen.kit import BookletOptions, KitOptions, build, build_booklet
 
 
-def timed(opts: KitOptions, repeat: int) -> tuple[float, dict[str, object]]:
+def timed(make: Callable[[str], dict[str, Any]], repeat: int) -> tuple[float, dict[str, Any]]:
     best = float("inf")
-    manifest: dict[str, object] = {}
+    manifest: dict[str, Any] = {}
     for _ in range(repeat):
         with tempfile.TemporaryDirectory() as tmp:
             start = time.perf_counter()
-            manifest = build(KitOptions(**{**opts.__dict__, "output": str(Path(tmp) / "kit")}))
+            manifest = make(str(Path(tmp) / "out"))
             best = min(best, time.perf_counter() - start)
     return best, manifest
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     print(
         f"kitgen build speed, Python {platform.python_version()} on {platform.machine()}, "
         f"best of {args.repeat}"
     )
-    for label, opts in (
+    kits = (
         ("default UNO kit (A4, 4 players, 1 virtual)", KitOptions()),
         ("full Letter variant", KitOptions(paper="letter")),
-    ):
-        seconds, manifest = timed(opts, args.repeat)
-        sheets = manifest["sheets"]  # type: ignore[index]
-        cards = sheets["cards"]  # type: ignore[index]
+    )
+    for label, opts in kits:
+        seconds, m = timed(
+            lambda out, o=opts: build(KitOptions(**{**o.__dict__, "output": out})), args.repeat
+        )
+        sheets = m["sheets"]
         print(
-            f"  {label:<45} {seconds:6.2f} s  ({cards['pages']} card pages, "  # type: ignore[index]
-            f"{sheets['labels']['pages']} label pages, {len(manifest['files'])} files)"
-        )  # type: ignore[index]
+            f"  {label:<45} {seconds:6.2f} s  ({sheets['cards']['pages']} card pages, "
+            f"{sheets['labels']['pages']} label pages, {m['booklet']['pages']} booklet pages, "
+            f"{len(m['files'])} files)"
+        )
+    booklets = (
+        ("UNO booklet (A4, 100 statistical runs)", BookletOptions()),
+        ("UNO booklet (A4, no statistical runs)", BookletOptions(runs=0)),
+        ("UNO booklet (A5 saddle-stitched)", BookletOptions(imposition="a5-saddle")),
+        ("six-card AND booklet (A4)", BookletOptions(name="six-card-and")),
+    )
+    for label, bopts in booklets:
+        seconds, m = timed(
+            lambda out, o=bopts: build_booklet(BookletOptions(**{**o.__dict__, "output": out})), args.repeat
+        )
+        print(f"  {label:<45} {seconds:6.2f} s  ({m['pages']} pages on {m['printed_sides']} sides)")
 
 
 if __name__ == "__main__":

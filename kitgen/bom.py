@@ -95,8 +95,8 @@ def spares(n: int) -> int:
 
 
 def seat_names(players: int, virtual: int) -> list[str]:
-    humans = players - virtual
-    return [f"Human {i + 1}" for i in range(humans)] + [f"Virtual {i + 1}" for i in range(virtual)]
+    """Seat names in seat order, as :class:`reference_engine.game.Game` seats them (virtual first)."""
+    return [f"Virtual {i + 1}" for i in range(virtual)] + [f"Human {i + 1}" for i in range(players - virtual)]
 
 
 def worst_case(
@@ -298,8 +298,9 @@ def game_bom(
         )
     if virtual:
         notes.append(
-            "A θ card belongs to a seat for the whole game: at a virtual player's turn, the columns "
-            "with that player's θ are its cards (the protocol's θ_1)."
+            "A θ card belongs to a seat for the whole game, and virtual players sit first: at "
+            "Virtual 1's turn the printed θ1, θ2, ... are exactly the protocol's θ_1, θ_2, ...; at "
+            "another virtual player's turn, that player's θ plays the part of θ_1."
         )
     return Bom(items, notes, owners if virtual else seats, wc)
 

@@ -132,11 +132,19 @@ def verify_cmd(
 @click.option("--json", "as_json", is_flag=True, help="Print the whole trace as JSON.")
 @click.option("--pause", is_flag=True, help="Wait for Enter after each step, so a table can follow along.")
 @click.option("--show-hidden", is_flag=True, help="Also print the face of every face-down card, in brackets.")
+@click.option(
+    "--deck",
+    metavar="SCENARIO",
+    default=None,
+    help="For a game protocol: the scenario (deck, table sizes, top card) to run in; default: its first. "
+    "Without --input for the table, the scenario's deck is dealt at random with the seed.",
+)
 def simulate_cmd(
     name: str,
     inputs: tuple[str, ...],
     params: tuple[str, ...],
     seed: int | None,
+    deck: str | None,
     as_json: bool,
     pause: bool,
     show_hidden: bool,
@@ -149,7 +157,7 @@ def simulate_cmd(
     """
     library = Library()
     proto = library.protocol(name)
-    result = simulate(library, proto, parse_params(params), inputs, seed)
+    result = simulate(library, proto, parse_params(params), inputs, seed, scenario=deck)
     if as_json:
         click.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
         return
@@ -268,6 +276,14 @@ separate pages after the fronts, fold prints front and back side by side to fold
 )
 @click.option("-o", "--output", default=None, metavar="DIR", help="The kit folder (default: output/<kit>).")
 @click.option("--no-previews", is_flag=True, help="Skip the PNG previews (faster).")
+@click.option(
+    "--runs",
+    type=click.IntRange(min=0),
+    default=100,
+    show_default=True,
+    help="Statistical check of the card selection protocol on the full deck for the booklet's "
+    "validation pages (runs per deal, seed 1); 0 skips it.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the manifest as JSON.")
 def build_cmd(
     ruleset: str,
@@ -286,6 +302,7 @@ def build_cmd(
     wild4: str,
     output: str | None,
     no_previews: bool,
+    runs: int,
     as_json: bool,
 ) -> None:
     from kitgen.kit import KitOptions, build
@@ -307,6 +324,7 @@ def build_cmd(
         wild4,
         output,
         not no_previews,
+        runs,
     )
     bar = None if as_json else _Progress()
     manifest = build(opts, progress=bar)
@@ -316,6 +334,96 @@ def build_cmd(
         click.echo(json.dumps(manifest, indent=2, ensure_ascii=False))
         return
     for line in console.kit_lines(manifest):
+        click.echo(line)
+
+
+BOOKLET_HELP = """Write the step-by-step booklet of a rule set or of one protocol.
+
+NAME is a rule set (uno: the booklet of a game kit, as `kitgen build` includes it) or a
+protocol (six-card-and: that protocol and everything it calls, e.g. for a class). The
+booklet has a cover, contents, what you need, for a game the set-up, the rules and a
+virtual player's turn, then every protocol step by step: each step's sentence as the
+spec says it, a picture of the table from a seeded worked example, and at every reveal
+what a correct table can show (derived from every possible run) and what to do if it
+shows anything else. Then the validation pages (the verification reports) and a quick
+reference page per protocol.
+
+Every protocol is verified first; if one fails, nothing is written and the command exits
+1 naming the failing check. --imposition a5-saddle prints two A5 pages (half-letter on
+Letter) on each side of a landscape sheet in folding order: print double-sided, flipping
+on the short edge, fold the stack in the middle and staple on the fold.
+"""
+
+
+@main.command("booklet", help=BOOKLET_HELP)
+@click.argument("name")
+@click.option(
+    "--paper", type=click.Choice(["a4", "letter", "a3", "tabloid"]), default="a4", show_default=True
+)
+@click.option(
+    "--imposition",
+    type=click.Choice(["none", "a5-saddle"]),
+    default="none",
+    show_default=True,
+    help="none: one page per sheet side; a5-saddle: half-size pages two-up for a folded booklet.",
+)
+@click.option("--players", type=int, default=None, help="For a rule set: number of players.")
+@click.option("--virtual", type=int, default=1, show_default=True, help="For a rule set: virtual players.")
+@click.option("--discard-owner", is_flag=True, help="For a rule set: the discard pile is an extra owner.")
+@click.option(
+    "--wild4",
+    type=click.Choice(["strict", "bluff"]),
+    default="strict",
+    show_default=True,
+    help="uno-official only: virtual players may play wild draw four as a bluff.",
+)
+@click.option(
+    "--runs",
+    type=click.IntRange(min=0),
+    default=100,
+    show_default=True,
+    help="For a rule set: statistical runs per deal on the full deck for the validation pages; 0 skips.",
+)
+@click.option(
+    "-o", "--output", default=None, metavar="DIR", help="The booklet folder (default: output/<booklet>)."
+)
+@click.option("--no-previews", is_flag=True, help="Skip the PNG previews.")
+@click.option("--json", "as_json", is_flag=True, help="Print the manifest as JSON.")
+def booklet_cmd(
+    name: str,
+    paper: str,
+    imposition: str,
+    players: int | None,
+    virtual: int,
+    discard_owner: bool,
+    wild4: str,
+    runs: int,
+    output: str | None,
+    no_previews: bool,
+    as_json: bool,
+) -> None:
+    from kitgen.kit import BookletOptions, build_booklet
+
+    opts = BookletOptions(
+        name=name,
+        paper=paper,
+        imposition=imposition,
+        players=players,
+        virtual=virtual,
+        discard_owner=discard_owner,
+        wild4=wild4,
+        runs=runs,
+        output=output,
+        previews=not no_previews,
+    )
+    bar = None if as_json else _Progress()
+    manifest = build_booklet(opts, progress=bar)
+    if bar is not None:
+        bar.close()
+    if as_json:
+        click.echo(json.dumps(manifest, indent=2, ensure_ascii=False))
+        return
+    for line in console.booklet_lines(manifest):
         click.echo(line)
 
 

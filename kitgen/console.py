@@ -180,6 +180,14 @@ def kit_lines(manifest: dict[str, Any]) -> list[str]:
         + (f", {cards['calibration_pages']} calibration pages first" if cards["calibration_pages"] else ""),
         f"  labels.pdf  {labels['pages']} pages ({labels['labels']} labels on {labels['sheet']}; page 1 is a "
         "calibration page)",
+        *(
+            [
+                f"  booklet.pdf {manifest['booklet']['pages']} pages: set-up, rules, every protocol step by "
+                "step, validation, quick reference (booklet.json: the same as data)"
+            ]
+            if manifest.get("booklet")
+            else []
+        ),
         "  previews/   a PNG of every page;  manifest.json  options, materials, checksums, verification",
         "",
         "Bill of materials:",
@@ -199,4 +207,26 @@ def kit_lines(manifest: dict[str, Any]) -> list[str]:
             )
     lines.append("")
     lines.append("Print at 100% (actual size). Check the 100 mm bar on any page with a ruler.")
+    return lines
+
+
+def booklet_lines(manifest: dict[str, Any]) -> list[str]:
+    """What `kitgen booklet` prints."""
+    lines = [f"Booklet {manifest['booklet']} written to {manifest['folder']}/"]
+    if manifest["imposition"] == "a5-saddle":
+        lines.append(
+            f"  booklet.pdf  {manifest['pages']} pages on {manifest['printed_sides']} sides of "
+            f"{manifest['paper']}: print double-sided (flip on the short edge), fold in the middle, "
+            "staple on the fold"
+        )
+    else:
+        lines.append(f"  booklet.pdf  {manifest['pages']} pages, {manifest['paper']}")
+    lines.append("  booklet.json the same content as data;  previews/  a PNG of every page")
+    lines.append("")
+    lines.append("Verified before printing:")
+    for v in manifest["verification"]:
+        lines.append(
+            f"  {v['protocol']}: {v['method']}, correct and secure"
+            + (f" ({v['scenario']['name']} deck)" if v.get("scenario") else "")
+        )
     return lines

@@ -10,6 +10,7 @@ text as well as by colour.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -217,6 +218,8 @@ def draw_face(c: Canvas, face: Face, w: float, h: float, bleed: float, safe: flo
         _seat(c, face, w, h, bleed, safe)
     elif face.kind == "choice":
         _choice(c, face.key, w, h, bleed, safe)
+    elif face.kind == "plain":
+        _plain(c, face.title, w, h, bleed, safe)
     else:
         raise ValueError(f"unknown face kind {face.kind!r}")
 
@@ -389,3 +392,41 @@ def _choice(c: Canvas, colour_name: str, w: float, h: float, bleed: float, safe:
     c.setFillColor(ink)
     _both_ends(c, spec["name"], w, h, h * 0.2, FONT_BOLD, 12, w - 2 * safe)
     _centred(c, "colour for a wild", w / 2, h * 0.28, FONT, 6.5, w - 2 * safe)
+
+
+def _plain(c: Canvas, text: str, w: float, h: float, bleed: float, safe: float) -> None:
+    """A card with no designed face (a protocol's labelled card such as c1): its name, large."""
+    _background(c, w, h, bleed, white)
+    ink = HexColor("#333333")
+    _frame(c, w, h, safe * 0.6, ink, 1.0)
+    c.setFillColor(ink)
+    _centred(c, text, w / 2, h / 2, FONT_BOLD, min(w, h) * 0.4, w - 2 * safe)
+
+    def index() -> None:
+        c.setFillColor(ink)
+        c.setFont(FONT_BOLD, 14)
+        c.drawString(mm(0.5), -mm(5.5), text)
+
+    _corners(c, w, h, safe, index)
+
+
+def symbol_face(name: str, glyph: str, owners: Sequence[str] = (), deck: Any = None) -> Face:
+    """The printed face of a card a protocol names: a marker, a θ card, a game card or a plain one.
+
+    ``owners`` names θ_1, θ_2, ... (seats, then the piles); ``deck`` maps a game card's name
+    to its face (None outside a game).
+    """
+    st = style()
+    if name in st.markers:
+        return Face("marker", name, glyph)
+    if name.startswith("theta") and name[5:].isdigit():
+        i = int(name[5:])
+        return Face("theta", name, f"θ{i}", (owners[i - 1],) if i <= len(owners) else ())
+    if name in st.two_colour:
+        return Face("two_colour", name, glyph)
+    if deck is not None:
+        face = deck(name)
+        if face is not None:
+            assert isinstance(face, Face)
+            return face
+    return Face("plain", name, glyph)

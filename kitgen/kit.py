@@ -16,29 +16,26 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from reference_engine.errors import KitgenError, UsageError
+from reference_engine.errors import UsageError
 from reference_engine.registry import Library
-from reference_engine.rules import RuleSet, hand_dependence_message, load_rules
-from reference_engine.verify import VERSION, Report, verify
+from reference_engine.rules import RuleSet, games_dir, hand_dependence_message, load_rules
+from reference_engine.verify import VERSION
 
 from .bom import Bom, game_bom
+from .booklet import game_booklet, protocol_booklet
+from .imposition import impose_saddle
 from .labels import Label, render_labels, theta_label
 from .output import inside, safe_name, sha256, staged
 from .previews import render_previews
 from .sheets import DUPLEX, SheetOptions, render_cards
 from .templates import load_templates
+from .typesetting import diagram_capacity, render_booklet
 from .units import Length, LengthError
+from .verification import protocols_to_verify, summary, verify_protocols, verify_statistically
 
 Progress = Callable[[str, int], None]
 
 DEFAULT_LABELS = {"a4": "L7160", "letter": "5160", "a3": "cutout-a4", "tabloid": "cutout-letter"}
-
-
-class VerificationFailed(KitgenError):
-    """A protocol the kit teaches fails verification: nothing is written."""
-
-    exit_code = 1
-    stage = "build"
 
 
 @dataclass(frozen=True)
@@ -59,6 +56,7 @@ class KitOptions:
     wild4: str = "strict"
     output: str | None = None
     previews: bool = True
+    runs: int = 100
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -85,63 +83,6 @@ def kit_name(opts: KitOptions, rules: RuleSet, players: int, card_key: str) -> s
     if opts.discard_owner:
         parts.append("discard-owner")
     return safe_name("-".join(parts))
-
-
-def protocols_to_verify(library: Library, name: str) -> list[str]:
-    """The protocol a virtual player runs and everything it calls, callees first."""
-    seen: list[str] = []
-
-    def visit(n: str) -> None:
-        proto = library.protocol(n)
-        for call in proto.calls():
-            if call.protocol not in seen:
-                visit(call.protocol)
-        if n not in seen:
-            seen.append(n)
-
-    visit(name)
-    return seen
-
-
-def verification_summary(report: Report) -> dict[str, Any]:
-    data = report.to_json()
-    return {
-        k: data[k]
-        for k in (
-            "protocol",
-            "title",
-            "params",
-            "method",
-            "inputs",
-            "verified",
-            "correct",
-            "secure",
-            "failed",
-            "checks",
-            "resources",
-            "expect",
-            "notes",
-            "scenario",
-            "source",
-            "engine",
-        )
-    }
-
-
-def verify_protocols(library: Library, names: list[str]) -> list[Report]:
-    reports = []
-    for name in names:
-        proto = library.protocol(name)
-        report = verify(library, proto)
-        if not report.ok:
-            failing = report.check(report.failed()[0])
-            raise VerificationFailed(
-                f"the spec {name} fails verification ({', '.join(report.failed())}: "
-                f"{failing.figure if failing else ''}); no kit is written. "
-                f"Run `kitgen verify {name}` for details."
-            )
-        reports.append(report)
-    return reports
 
 
 def build(
@@ -190,6 +131,30 @@ def build(
     faces = bom.faces()
     sheet_opts = SheetOptions(name, paper, card, profile, opts.duplex, offset)
     labels = kit_labels(bom)
+    validation = [summary(r) for r in reversed(reports)]  # reading order: the protocol, then its callees
+    statistical = None
+    if opts.virtual and opts.runs:
+        step("checking the protocol on the full deck", 0)
+        statistical = summary(verify_statistically(library, protocol, opts.runs, 1))
+    step("writing the booklet", 0)
+    booklet = (
+        game_booklet(
+            library,
+            rules,
+            players=players,
+            virtual=opts.virtual,
+            discard_owner=opts.discard_owner,
+            wild4="bluff" if rules.hand_dependent else "strict",
+            protocol=protocol,
+            bom=bom,
+            validation=validation,
+            statistical=statistical,
+            capacity=diagram_capacity((paper.size.w, paper.size.h), False),
+            name=name,
+        )
+        if opts.virtual
+        else None
+    )
     with staged(destination) as work:
         step("drawing card sheets", 0)
         cards_info = render_cards(
@@ -199,9 +164,18 @@ def build(
             inside(work, "labels.pdf"), labels, sheet, label_paper, name, opts.label_start
         )
         files = ["cards.pdf", "labels.pdf"]
+        pdfs = ["cards", "labels"]
+        booklet_info: dict[str, Any] | None = None
+        if booklet is not None:
+            step("typesetting the booklet", 0)
+            pages = render_booklet(inside(work, "booklet.pdf"), booklet, (paper.size.w, paper.size.h))
+            write_json(inside(work, "booklet.json"), booklet.to_json())
+            files += ["booklet.pdf", "booklet.json"]
+            pdfs.append("booklet")
+            booklet_info = {"pages": pages, "paper": paper.name}
         if opts.previews:
             step("rendering previews", 0)
-            for pdf in ("cards", "labels"):
+            for pdf in pdfs:
                 for png in render_previews(inside(work, f"{pdf}.pdf"), inside(work, "previews"), pdf):
                     files.append(str(png.relative_to(work)))
         manifest = {
@@ -229,15 +203,144 @@ def build(
             },
             "bom": bom.to_json(),
             "sheets": {"cards": cards_info.to_json(), "labels": labels_info.to_json()},
-            "verification": [verification_summary(r) for r in reports],
+            "booklet": booklet_info,
+            "verification": validation,
+            "statistical_verification": statistical,
             "files": [
                 {"path": f, "sha256": sha256(inside(work, f)), "bytes": inside(work, f).stat().st_size}
                 for f in sorted(files)
             ],
         }
-        inside(work, "manifest.json").write_text(
-            json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+        write_json(inside(work, "manifest.json"), manifest)
+    manifest["folder"] = str(destination)
+    return manifest
+
+
+def write_json(path: Path, data: Any) -> None:
+    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+@dataclass(frozen=True)
+class BookletOptions:
+    name: str = "uno"
+    paper: str = "a4"
+    imposition: str = "none"
+    players: int | None = None
+    virtual: int = 1
+    discard_owner: bool = False
+    wild4: str = "strict"
+    protocol: str | None = None
+    runs: int = 100
+    output: str | None = None
+    previews: bool = True
+
+
+IMPOSITIONS = ("none", "a5-saddle")
+
+
+def build_booklet(
+    opts: BookletOptions, library: Library | None = None, progress: Progress | None = None
+) -> dict[str, Any]:
+    """Write the booklet of a rule set (a game kit's booklet) or of one protocol into a folder."""
+    library = library or Library()
+    step = progress or (lambda what, n: None)
+    if opts.imposition not in IMPOSITIONS:
+        raise UsageError(f"--imposition is one of {', '.join(IMPOSITIONS)}, not {opts.imposition!r}")
+    if opts.runs < 0:
+        raise UsageError(f"--runs must be 0 or more, got {opts.runs}")
+    templates = load_templates()
+    paper = templates.paper(opts.paper)
+    a5 = opts.imposition == "a5-saddle"
+    capacity = diagram_capacity((paper.size.w, paper.size.h), a5)
+    is_game = not opts.name.endswith((".yaml", ".yml")) and (games_dir() / f"{opts.name}.yaml").is_file()
+    if is_game:
+        rules = load_rules(opts.name)
+        lo, hi, default = rules.players
+        players = default if opts.players is None else opts.players
+        if not lo <= players <= hi:
+            raise UsageError(f"{rules.name} is played by {lo} to {hi} players, not {players}")
+        if not 1 <= opts.virtual <= players:
+            raise UsageError(f"a booklet teaches virtual players: --virtual must be 1 to {players}")
+        if rules.hand_dependent and opts.wild4 != "bluff":
+            raise UsageError(hand_dependence_message(rules))
+        protocol = opts.protocol or rules.virtual_protocol
+        name = safe_name(f"{rules.name}-{players}p{opts.virtual}v-booklet-{opts.paper}")
+    else:
+        proto = library.protocol(opts.name)
+        protocol = proto.name
+        name = safe_name(f"{proto.name}-booklet-{opts.paper}")
+    if a5:
+        name += "-a5-saddle"
+    destination = Path(opts.output) if opts.output else Path("output") / name
+    _check_destination(destination)
+    step("verifying the protocols", 0)
+    reports = verify_protocols(library, protocols_to_verify(library, protocol), "booklet")
+    validation = [summary(r) for r in reports]
+    # Reading order: the protocol first, then what it calls.
+    validation.reverse()
+    step("composing the booklet", 0)
+    if is_game:
+        statistical = (
+            summary(verify_statistically(library, protocol, opts.runs, 1, "booklet")) if opts.runs else None
         )
+        card = templates.card_size(str(rules.kit.get("card_size", "uno")))
+        bom = game_bom(
+            rules,
+            library,
+            players,
+            opts.virtual,
+            "print",
+            opts.discard_owner,
+            (card.size.width.mm, card.size.height.mm),
+        )
+        booklet = game_booklet(
+            library,
+            rules,
+            players=players,
+            virtual=opts.virtual,
+            discard_owner=opts.discard_owner,
+            wild4="bluff" if rules.hand_dependent else "strict",
+            protocol=protocol,
+            bom=bom,
+            validation=validation,
+            statistical=statistical,
+            capacity=capacity,
+            name=name,
+        )
+    else:
+        booklet = protocol_booklet(library, library.protocol(protocol), validation, capacity, name)
+    with staged(destination) as work:
+        step("typesetting", 0)
+        pdf = inside(work, "booklet.pdf")
+        if a5:
+            pages_pdf = inside(work, "booklet-pages.pdf")
+            pages = render_booklet(pages_pdf, booklet, (paper.size.w, paper.size.h), a5=True)
+            sides = impose_saddle(pages_pdf, pdf)
+            pages_pdf.unlink()
+        else:
+            pages = render_booklet(pdf, booklet, (paper.size.w, paper.size.h))
+            sides = pages
+        write_json(inside(work, "booklet.json"), booklet.to_json())
+        files = ["booklet.pdf", "booklet.json"]
+        if opts.previews:
+            step("rendering previews", 0)
+            for png in render_previews(pdf, inside(work, "previews"), "booklet"):
+                files.append(str(png.relative_to(work)))
+        manifest = {
+            "booklet": name,
+            "kitgen": VERSION,
+            "options": {**asdict(opts), "output": None},
+            "pages": pages,
+            "printed_sides": sides,
+            "imposition": opts.imposition,
+            "paper": paper.name,
+            "verification": validation,
+            "files": [
+                {"path": f, "sha256": sha256(inside(work, f)), "bytes": inside(work, f).stat().st_size}
+                for f in sorted(files)
+            ],
+        }
+        write_json(inside(work, "manifest.json"), manifest)
     manifest["folder"] = str(destination)
     return manifest
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -123,10 +124,13 @@ class Game:
         self.discard_owner = discard_owner
         self.protocol_name = protocol or rules.virtual_protocol
         self.max_hands = hands
-        humans = players - virtual
-        self.seats = [Seat(i + 1, f"Human {i + 1}", False) for i in range(humans)]
-        self.seats += [Seat(humans + i + 1, f"Virtual {i + 1}", True) for i in range(virtual)]
+        # Virtual players sit first: seat s owns θ_s, so at Virtual 1's turn the protocol's
+        # owners P_1, ..., P_n are seats 1, ..., n in order and its θ_i are the printed θ_i.
+        self.seats = [Seat(i + 1, f"Virtual {i + 1}", True) for i in range(virtual)]
+        self.seats += [Seat(virtual + i + 1, f"Human {i + 1}", False) for i in range(players - virtual)]
         self.stats = Stats()
+        # Called at every virtual turn before the choice: observer(game, seat, valid).
+        self.observer: Callable[[Game, int, Any], None] | None = None
         self.cache = CallCache()  # outcomes of small sub-protocols (the six-card AND), kept for the game
         self.scores = [0] * players
         self.results: list[HandResult] = []
@@ -355,6 +359,8 @@ class Game:
                 candidates, key=lambda c: (c.attrs["color"] != "black", c.attrs["points"], -hand.index(c))
             )
         self.stats.virtual_turns += 1
+        if self.observer is not None:
+            self.observer(self, seat, valid)
         self.note_table()
         if self.level == "rule":
             if not candidates:
@@ -382,13 +388,20 @@ class Game:
         table = sum(len(h) for h in self.hands) + len(self.draw_pile)
         st.largest_table = max(st.largest_table, table + (len(self.discard) - 1 if self.discard_owner else 0))
 
+    def owners(self, seat: int) -> list[list[Symbol]]:
+        """The card selection protocol's owners at ``seat``'s turn: P_1 is that seat, then the
+        other seats in seat order, then the draw pile (and the discard pile under its top card)."""
+        n = len(self.seats)
+        owners = [list(self.hands[(seat + k) % n]) for k in range(n)] + [list(self.draw_pile)]
+        if self.discard_owner:
+            owners.append(list(self.discard[:-1]))
+        return owners
+
     def run_protocol(self, seat: int, valid: Any, record: Turn) -> Symbol | None:
         """One card-level run of the protocol spec on the whole simulated table, with checks."""
         n = len(self.seats)
         order = [seat] + [(seat + k) % n for k in range(1, n)]
-        owners = [list(self.hands[s]) for s in order] + [list(self.draw_pile)]
-        if self.discard_owner:
-            owners.append(list(self.discard[:-1]))
+        owners = self.owners(seat)
         where = f"turn {record.index} ({self.seats[seat].name}, {self.protocol.name})"
         run = run_selection(self.library, self.protocol, owners, valid, self.rng, self.cache, where)
         # Every hand goes back as the protocol returned it (the draw pile in its new random order).

@@ -691,6 +691,9 @@ class Shared:
     states_processed: int = 0
     peak_frontier: int = 0
     forgotten: list[str] = field(default_factory=list)
+    # When set, every reveal is recorded: (protocol, step) -> the possible observations, each a
+    # tuple of (region, row, column, symbol name) for the cards turned face up.
+    reveals: dict[tuple[str, str], set[tuple[tuple[str, int, int, str], ...]]] | None = None
 
 
 @dataclass
@@ -1331,12 +1334,16 @@ def h_turn(run: Runner, frame: Frame, step: st.Turn, frontier: Frontier, ctx: Ct
             raise run.fail(frame, step, str(exc)) from None
         cells = list(state.cells)
         revealed = []
+        where = []
         for f in flats:
             if cells[f] == EMPTY:
                 raise run.fail(frame, step, f"turn: {state.layout.describe(f)} is empty")
             cells[f] ^= 1
             if cells[f] & 1:
                 revealed.append(cells[f])
+                where.append(f)
+        if run.shared.reveals is not None and revealed:
+            _note_reveal(run, frame, ctx, state, where, revealed)
         view = run.views.extend(state.view, ("turn", tuple(revealed))) if revealed else state.view
         new = state.replace(cells=tuple(cells), meters=state.meters.add_turn(), view=view)
         if run.events is not None:
@@ -1353,6 +1360,18 @@ def h_turn(run: Runner, frame: Frame, step: st.Turn, frontier: Frontier, ctx: Ct
             )
         _add(out, new, vec)
     return out
+
+
+def _note_reveal(
+    run: Runner, frame: Frame, ctx: Ctx, state: State, flats: list[int], codes: list[int]
+) -> None:
+    assert run.shared.reveals is not None
+    obs = []
+    for f, card in zip(flats, codes):
+        reg = state.layout.owner(f)
+        r, c = reg.address(f)
+        obs.append((reg.name, r, c, Card.from_code(card).symbol))
+    run.shared.reveals.setdefault((frame.proto.name, ctx.number or "?"), set()).add(tuple(obs))
 
 
 def _piles(

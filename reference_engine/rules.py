@@ -35,6 +35,7 @@ GAME_KEYS = (
     "virtual_players",
     "notes",
     "kit",
+    "booklet",
 )
 RULE_KEYS = (
     "valid",
@@ -106,6 +107,8 @@ class RuleSet:
     virtual_doc: str
     notes: str
     kit: dict[str, Any] = field(default_factory=dict)
+    how_to_play: list[str] = field(default_factory=list)  # booklet paragraphs: goal, turns, scoring
+    card_names: dict[str, str] = field(default_factory=dict)  # card kind -> name in sentences
     _answers: dict[tuple[int, str, str], dict[str, bool]] = field(default_factory=dict, repr=False)
     _decks: dict[str, list[Symbol]] = field(default_factory=dict, repr=False)
     _validity: dict[tuple[int, str, str], Callable[[Any], bool]] = field(default_factory=dict, repr=False)
@@ -261,6 +264,15 @@ def _build(ck: Checker, data: Any) -> RuleSet | None:
         ck.error(("virtual_players", "bluff_valid"), "the bluff rule must not look at the hand")
     source = {str(k): str(v) for k, v in ck.table(doc.get("source", {}), ("source",)).items()}
     kit = ck.table(doc.get("kit", {}), ("kit",))
+    bk = ck.mapping(doc.get("booklet", {}), ("booklet",), optional=("how_to_play", "card_names")) or {}
+    how_to_play = [
+        str(x)
+        for x in ck.listing(bk.get("how_to_play", []), ("booklet", "how_to_play"), "a list of paragraphs")
+        or []
+    ]
+    card_names = {
+        str(k): str(v) for k, v in ck.table(bk.get("card_names", {}), ("booklet", "card_names")).items()
+    }
     if valid is None:
         return None
     return RuleSet(
@@ -289,6 +301,8 @@ def _build(ck: Checker, data: Any) -> RuleSet | None:
         virtual_doc=str(vp.get("doc", "")),
         notes=str(doc.get("notes", "")),
         kit=dict(kit),
+        how_to_play=how_to_play,
+        card_names=card_names,
     )
 
 

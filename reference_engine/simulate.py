@@ -11,10 +11,11 @@ from .errors import SimulationError, UsageError
 from .expressions import EvalError
 from .machine import ONE, Frame, Runner, read_outputs
 from .registry import Library
+from .rules import load_rules
 from .spec import Params, Protocol
 from .table import State
 from .trace import Trace
-from .verify import describe_value
+from .verify import describe_value, setting
 
 
 @dataclass
@@ -54,8 +55,18 @@ def parse_params(raw: tuple[str, ...] | list[str]) -> Params:
     return out
 
 
-def parse_inputs(frame: Frame, raw: tuple[str, ...] | list[str]) -> dict[str, Any]:
-    """``["x=1", "c=..."]`` -> input values; arrays are comma-separated."""
+def parse_inputs(
+    frame: Frame,
+    raw: tuple[str, ...] | list[str],
+    deal: list[Symbol] | None = None,
+    rng: random.Random | None = None,
+    cards: dict[str, Symbol] | None = None,
+) -> dict[str, Any]:
+    """``["x=1", "c=..."]`` -> input values; arrays are comma-separated.
+
+    A grouped card input (a game protocol's table) that is not given is a random deal of
+    ``deal`` (the scenario's deck), drawn with ``rng``; given, it may name any card of the game.
+    """
     given: dict[str, str] = {}
     for item in raw:
         name, sep, value = item.partition("=")
@@ -66,10 +77,13 @@ def parse_inputs(frame: Frame, raw: tuple[str, ...] | list[str]) -> dict[str, An
                 f"{frame.proto.name} has no input {name!r} (inputs: {', '.join(frame.proto.inputs)})"
             )
         given[name] = value
-    domains = frame.domains()
+    domains = {n: frame.domain(n) for n in frame.proto.inputs if deal is None or frame.groups(n) is None}
     values: dict[str, Any] = {}
     for name, decl in frame.proto.inputs.items():
         count = frame.input_count(name)
+        if deal is not None and frame.groups(name) is not None:
+            values[name] = _deal(name, given.get(name), count, deal, rng or random.Random(0), cards or {})
+            continue
         domain = domains[name]
         if name not in given:
             if len(domain) == 1:
@@ -93,6 +107,31 @@ def parse_inputs(frame: Frame, raw: tuple[str, ...] | list[str]) -> dict[str, An
     return values
 
 
+def _deal(
+    name: str,
+    text: str | None,
+    count: int | None,
+    deal: list[Symbol],
+    rng: random.Random,
+    cards: dict[str, Symbol],
+) -> list[Symbol]:
+    if text is None:
+        dealt = list(deal)
+        rng.shuffle(dealt)
+        return dealt
+    chosen = []
+    for part in text.split(","):
+        sym = cards.get(part.strip())
+        if sym is None:
+            raise UsageError(f"--input {name}: {part.strip()!r} is not a card of the game")
+        chosen.append(sym)
+    if count is not None and len(chosen) != count:
+        raise UsageError(
+            f"--input {name} needs {count} cards (the sizes add up to {count}), got {len(chosen)}"
+        )
+    return chosen
+
+
 def _text(v: Any) -> str:
     return v.name if isinstance(v, Symbol) else str(v)
 
@@ -112,15 +151,30 @@ def simulate(
     inputs: tuple[str, ...] | list[str] | dict[str, Any] = (),
     seed: int | None = None,
     rng: random.Random | None = None,
+    scenario: str | None = None,
+    context: dict[str, Any] | None = None,
 ) -> Simulation:
-    """Run ``proto`` once with a seeded RNG and return its trace and outputs."""
-    params = proto.resolve_params(params)
+    """Run ``proto`` once with a seeded RNG and return its trace and outputs.
+
+    A game protocol (one that needs game functions such as ``valid``) runs in one of its
+    scenarios (the first by default) unless ``context`` gives the functions directly; with
+    no ``--input`` for its table, the scenario's deck is dealt at random with the seed.
+    """
     rng = rng or random.Random(seed if seed is not None else 0)
+    deal: list[Symbol] | None = None
+    cards: dict[str, Symbol] = {}
+    if context is None and (proto.context or scenario is not None):
+        st_ = setting(proto, params, scenario)
+        params, context, deal = st_.params, st_.context, st_.deal
+        if st_.scenario is not None:
+            rules = load_rules(st_.scenario["game"])
+            cards = {n: rules.symbol(n) for n in rules.cards}
+    params = proto.resolve_params(params)
     events: list[Any] = []
-    runner = Runner(library, "sample", rng=rng, events=events)
+    runner = Runner(library, "sample", rng=rng, events=events, context=context)
     frame = runner.frame(proto, params)
     runner.limits = frame.helpers
-    values = inputs if isinstance(inputs, dict) else parse_inputs(frame, inputs)
+    values = inputs if isinstance(inputs, dict) else parse_inputs(frame, inputs, deal, rng, cards)
     try:
         state = frame.initial_state(values)
     except EvalError as exc:

@@ -63,6 +63,7 @@ TOP_KEYS = (
     "notes",
     "context",
     "scenarios",
+    "booklet",
 )
 EXPECT_KEYS = ("cards", "helper_cards", "shuffles", "turns", "steps", "cards_by_symbol")
 
@@ -88,6 +89,23 @@ class SymbolDecl:
     glyph: str
     family: bool
     doc: str
+
+
+@dataclass
+class BookletText:
+    """What a booklet says about a protocol beyond its steps (``booklet:`` in a spec).
+
+    ``overview`` explains the protocol in plain words; ``if_wrong`` tells the table what to
+    do when a reveal shows something a correct run cannot; ``example`` fixes the worked
+    example the booklet draws (parameters, inputs as for ``--input``, seed, scenario).
+    """
+
+    overview: str = ""
+    if_wrong: str = ""
+    example_params: dict[str, ParamValue] = field(default_factory=dict)
+    example_inputs: dict[str, str] = field(default_factory=dict)
+    example_seed: int = 1
+    example_scenario: str | None = None
 
 
 @dataclass
@@ -160,6 +178,7 @@ class Protocol:
     src: Source = field(repr=False)
     context: dict[str, str] = field(default_factory=dict)
     scenarios: dict[str, Scenario] = field(default_factory=dict)
+    booklet: BookletText = field(default_factory=BookletText)
 
     def calls(self) -> list[Call]:
         return [s for s in walk(self.steps) if isinstance(s, Call)]
@@ -258,6 +277,7 @@ def analyse(src: Source) -> tuple[Protocol | None, list[Problem]]:
             ck.error(("context", k), f"{k!r} is not a function name")
         context[str(k)] = str((spec or {}).get("doc", ""))
     scenarios = _scenarios(ck, doc.get("scenarios", {}))
+    booklet = _booklet(ck, doc.get("booklet", {}), scenarios)
     proto = Protocol(
         name=name,
         title=title,
@@ -277,6 +297,7 @@ def analyse(src: Source) -> tuple[Protocol | None, list[Problem]]:
         src=src,
         context=context,
         scenarios=scenarios,
+        booklet=booklet,
     )
     _check_names(ck, proto)
     if not ck.problems:
@@ -286,6 +307,35 @@ def analyse(src: Source) -> tuple[Protocol | None, list[Problem]]:
 
 
 # --------------------------------------------------------------------------- sections
+
+
+def _booklet(ck: Checker, raw: Any, scenarios: dict[str, Scenario]) -> BookletText:
+    spec = ck.mapping(raw, ("booklet",), optional=("overview", "if_wrong", "example")) or {}
+    out = BookletText()
+    for key in ("overview", "if_wrong"):
+        if key in spec:
+            setattr(out, key, ck.string(spec[key], ("booklet", key)) or "")
+    if "example" not in spec:
+        return out
+    p = ("booklet", "example")
+    ex = ck.mapping(spec["example"], p, optional=("params", "inputs", "seed", "scenario")) or {}
+    for k, v in ck.table(ex.get("params", {}), p + ("params",)).items():
+        if isinstance(v, list) and all(isinstance(x, int) for x in v):
+            out.example_params[str(k)] = tuple(v)
+        elif isinstance(v, int) and not isinstance(v, bool):
+            out.example_params[str(k)] = v
+        else:
+            ck.error(p + ("params", k), "a whole number or a list of them")
+    for k, v in ck.table(ex.get("inputs", {}), p + ("inputs",)).items():
+        out.example_inputs[str(k)] = ",".join(str(x) for x in v) if isinstance(v, list) else str(v)
+    if "seed" in ex:
+        out.example_seed = ck.integer(ex["seed"], p + ("seed",), 0) or 0
+    if "scenario" in ex:
+        name = ck.string(ex["scenario"], p + ("scenario",), "a scenario name")
+        if name is not None and name not in scenarios:
+            ck.error(p + ("scenario",), f"no scenario {name!r} (scenarios: {', '.join(scenarios) or 'none'})")
+        out.example_scenario = name
+    return out
 
 
 def _scenarios(ck: Checker, raw: Any) -> dict[str, Scenario]:

@@ -49,7 +49,7 @@ ACTIONS = (
     "do",
 )
 COMPANIONS = {"if": ("then", "else"), "for": ("do",), "call": ("params", "with", "results")}
-COMMON = ("step", "say", "labels", "face")
+COMMON = ("step", "say", "brief", "labels", "face")
 SHUFFLE_KINDS = ("scramble", "shift", "cut", "bisect", "set")
 IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -86,6 +86,7 @@ class Step:
     number: str | None
     say: Template | None
     labels: list[tuple[Expression, str]] = field(default_factory=list)
+    brief: str | None = None  # the step in a few words, for the quick reference card
 
     @property
     def kind(self) -> str:
@@ -309,8 +310,16 @@ def parse_step(ck: Checker, value: Any, path: KeyPath, top: bool) -> Step | None
             t = ck.string(text, path + ("labels", k), "label text")
             if e is not None and t is not None:
                 labels.append((e, t))
+    brief = ck.string(value["brief"], path + ("brief",)) if "brief" in value else None
     line = ck.source.line(path)
-    base: dict[str, Any] = {"path": path, "line": line, "number": number, "say": say, "labels": labels}
+    base: dict[str, Any] = {
+        "path": path,
+        "line": line,
+        "number": number,
+        "say": say,
+        "labels": labels,
+        "brief": brief,
+    }
     if not present:
         return Note(**base)
     kind = present[0]

@@ -235,11 +235,15 @@ def run_exact(
     params: Params,
     context: dict[str, Any] | None = None,
     deal: list[Symbol] | None = None,
+    record_reveals: bool = False,
 ) -> tuple[Runner, Frame, list[dict[str, Any]], Frontier]:
-    """Run every input through every shuffle outcome. Retries without view factoring if needed."""
+    """Run every input through every shuffle outcome. Retries without view factoring if needed.
+
+    With ``record_reveals``, ``runner.shared.reveals`` holds every possible reveal per step.
+    """
     no_factor: set[str] = set()
     while True:
-        shared = Shared(no_factor=set(no_factor))
+        shared = Shared(no_factor=set(no_factor), reveals={} if record_reveals else None)
         runner = Runner(library, "exact", shared=shared, context=context)
         runner.forget_views = True
         frame = runner.frame(proto, params)
@@ -635,7 +639,10 @@ def _security(
     given = f" given {', '.join(o.name for o in public_outputs)}" if public_outputs else ""
     extra = f" and public inputs {', '.join(public_inputs)}" if public_inputs else ""
     return Check(
-        "secure", True, f"{n_views} possible views, each equally likely under every input{given}{extra}"
+        "secure",
+        True,
+        f"{n_views} possible view{'s' if n_views != 1 else ''}, "
+        f"{'each ' if n_views != 1 else ''}equally likely under every input{given}{extra}",
     )
 
 

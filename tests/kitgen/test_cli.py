@@ -81,6 +81,9 @@ def test_spec_errors_exit_2_without_traceback(tmp_path: Path) -> None:
         (["simulate", "six-card-and", "--input", "x=1"], "give --input y="),
         (["simulate", "six-card-and", "--input", "x=2", "--input", "y=0"], "'2' is not one of 0, 1"),
         (["simulate", "covert-lottery", "--input", "x=1,0"], "needs 3 comma-separated values"),
+        (["simulate", "card-selection", "--deck", "nope"], "has no scenario 'nope'"),
+        (["simulate", "card-selection", "--input", "cards=red1,blue9,red5"], "needs 5 cards"),
+        (["simulate", "card-selection", "--input", "cards=red1,red2,red3,red4,joker"], "not a card"),
     ],
 )
 def test_usage_errors(args: list[str], message: str) -> None:
@@ -118,6 +121,26 @@ def test_simulate_json_is_one_object_and_reproducible() -> None:
     assert data["outputs"]["selected"] in ("c2", "c3")
     assert data["events"][0]["step"] == "1"
     assert run(*args)[1] == out
+
+
+def test_simulate_a_game_protocol_in_a_scenario() -> None:
+    """The table is dealt from the scenario's deck with the seed; the played card is valid."""
+    code, out = run("simulate", "card-selection", "--seed", "5", "--json")
+    assert code == 0, out
+    data = json.loads(out)
+    deal = data["inputs"]["cards"]
+    assert sorted(deal) == sorted(["red1", "green2", "blue7", "yellow5", "wild"])
+    hand = deal[:2]  # sizes 2, 1, 2: P_1's cards come first
+    valid = {"red1", "yellow5", "wild"} & set(hand)  # on red 5 (the mini scenario)
+    assert data["outputs"]["found"] is bool(valid)
+    assert data["outputs"]["played"] in (valid or {None})
+    assert run("simulate", "card-selection", "--seed", "5", "--json")[1] == out
+    given = "cards=green2,blue7,red1,yellow5,wild"
+    code, out = run("simulate", "card-selection", "--input", given, "--seed", "5", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["outputs"]["found"] is False and data["outputs"]["played"] is None
+    assert sorted(data["outputs"]["hands"][0]) == ["blue7", "green2"]
 
 
 def test_pause_waits_for_enter() -> None:

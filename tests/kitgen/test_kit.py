@@ -44,7 +44,9 @@ def test_default_kit_files(default_kit: tuple[Path, dict[str, Any]]) -> None:
     assert stored["kit"] == "uno-4p1v-a4" and stored["options"]["players"] == 4
     pngs = [f for f in manifest["files"] if f["path"].endswith(".png")]
     pages = manifest["sheets"]["cards"]["pages"] + manifest["sheets"]["labels"]["pages"]
-    assert len(pngs) == pages
+    assert len(pngs) == pages + manifest["booklet"]["pages"]
+    assert (folder / "booklet.pdf").is_file() and (folder / "booklet.json").is_file()
+    assert manifest["statistical_verification"]["verified"]
     assert all(v["verified"] for v in manifest["verification"])
     assert {v["protocol"] for v in manifest["verification"]} == {
         "card-selection",
@@ -215,7 +217,7 @@ def test_failed_verification_leaves_the_old_kit(tmp_path: Path, variant: Any) ->
             '"[bit(0) if valid(M[1, j]) else bit(1) for j in 1..ncols(M)]"',
         ),
     )
-    from kitgen.kit import VerificationFailed
+    from kitgen.verification import VerificationFailed
 
     with pytest.raises(VerificationFailed, match="card-selection fails verification"):
         build(KitOptions(output=str(folder), previews=False), library=lib)

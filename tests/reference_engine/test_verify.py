@@ -148,12 +148,12 @@ def test_extra_shuffle_shows_in_the_expectations(variant: Callable[..., Library]
         "six-card-and",
         (
             """  - step: 4
-    say: Rearrange""",
+""",
             """  - step: 3b
     say: Shuffle again.
     shuffle: {bisect: s}
   - step: 4
-    say: Rearrange""",
+""",
         ),
     )
     report = verify(lib, lib.protocol("six-card-and"))

@@ -1,0 +1,537 @@
+"""What a booklet says: its sections, steps, diagrams, checks and validation, as data.
+
+A booklet teaches one protocol (``kitgen booklet six-card-and``) or a whole game kit
+(``kitgen booklet uno``, and the booklet inside every kit). Everything in it comes from
+the engine:
+
+* every protocol is verified first; a failing spec stops the booklet (nothing is written);
+* each protocol is run once as a seeded **worked example** (the spec's ``booklet: example``,
+  or for a game kit a real moment of a seeded game) and every numbered step gets the
+  diagram of the table the trace recorded (:mod:`kitgen.diagram`);
+* what a correct table can show at each reveal comes from enumerating every run exactly
+  (:mod:`reference_engine.reveals`);
+* the validation section is the verification reports themselves.
+
+:class:`Booklet` is plain data; :func:`Booklet.to_json` is written next to the PDF as
+``booklet.json`` so that tests (and curious readers) can compare each diagram with a fresh
+simulation of the same example. :mod:`kitgen.typesetting` turns it into pages.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from reference_engine.cards import SYMBOLS, Symbol
+from reference_engine.errors import SpecError, UsageError
+from reference_engine.game import Game
+from reference_engine.registry import Library
+from reference_engine.reveals import Reveal, possible_reveals
+from reference_engine.rules import RuleSet
+from reference_engine.schema import Checker
+from reference_engine.simulate import Simulation, simulate
+from reference_engine.source import load_file
+from reference_engine.spec import Params, Protocol
+from reference_engine.trace import Event
+from reference_engine.verify import VERSION
+
+from .bom import Bom, deck_face
+from .diagram import Diagram, step_diagrams
+from .faces import Face, symbol_face
+from .templates import templates_dir
+from .units import Length
+
+# --------------------------------------------------------------------------- style
+
+
+@dataclass(frozen=True)
+class BookletStyle:
+    margin: float
+    margin_a5: float
+    card_width: float
+    colours: dict[str, str]
+    text: dict[str, tuple[float, float]]  # name -> (size, leading)
+    words: dict[str, str]
+    lists: dict[str, list[str]]  # words that are lists of paragraphs (numbered steps)
+
+
+@lru_cache(maxsize=1)
+def booklet_style() -> BookletStyle:
+    src = load_file(templates_dir() / "booklet.yaml")
+    ck = Checker(src)
+    keys = ("margin", "margin_a5", "diagram_card_width", "colours", "text", "words")
+    doc = ck.mapping(src.data, (), required=keys) or {}
+    lengths = {}
+    for key in ("margin", "margin_a5", "diagram_card_width"):
+        try:
+            lengths[key] = Length.parse(str(doc.get(key))).points
+        except Exception as exc:  # a LengthError names the text; add where it is
+            ck.error((key,), str(exc))
+    text = {}
+    for k, v in ck.table(doc.get("text", {}), ("text",)).items():
+        spec = ck.mapping(v, ("text", k), required=("size", "leading")) or {}
+        text[str(k)] = (float(spec.get("size", 9)), float(spec.get("leading", 12)))
+    words: dict[str, str] = {}
+    lists: dict[str, list[str]] = {}
+    for k, v in ck.table(doc.get("words", {}), ("words",)).items():
+        if isinstance(v, list):
+            lists[str(k)] = [str(x) for x in v]
+        else:
+            words[str(k)] = str(v)
+    colours = {str(k): str(v) for k, v in ck.table(doc.get("colours", {}), ("colours",)).items()}
+    for need in ("if_wrong", "diagrams", "shuffle_duty", "setup_intro", "virtual_play_drawn"):
+        if need not in words:
+            ck.error(("words",), f"missing '{need}'")
+    for need in ("setup_steps", "virtual_steps"):
+        if need not in lists:
+            ck.error(("words",), f"missing '{need}' (a list of paragraphs)")
+    if ck.problems:
+        raise SpecError(ck.problems)
+    return BookletStyle(
+        lengths["margin"], lengths["margin_a5"], lengths["diagram_card_width"], colours, text, words, lists
+    )
+
+
+# --------------------------------------------------------------------------- model
+
+
+@dataclass
+class StepBlock:
+    protocol: str
+    number: str
+    say: str  # the spec's sentence, as written
+    brief: str
+    diagrams: list[Diagram]
+    notes: list[str] = field(default_factory=list)
+    loop: dict[str, Any] = field(default_factory=dict)
+    checks: list[str] = field(default_factory=list)  # what a correct table shows (reveal steps)
+    if_wrong: str = ""
+    ran: bool = True  # False: the worked example did not need this step
+
+    @property
+    def depth(self) -> int:
+        return 1 if "(" in self.number else 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "protocol": self.protocol,
+            "number": self.number,
+            "say": self.say,
+            "brief": self.brief,
+            "loop": self.loop,
+            "notes": self.notes,
+            "checks": self.checks,
+            "if_wrong": self.if_wrong,
+            "ran": self.ran,
+            "diagrams": [d.to_json() for d in self.diagrams],
+        }
+
+
+@dataclass
+class Section:
+    protocol: str
+    title: str
+    summary: str
+    overview: str
+    cite: str
+    example: dict[str, Any]  # enough to simulate the worked example again
+    example_text: str
+    outcome: list[str]
+    steps: list[StepBlock]
+    legend: list[str]  # how values are written with cards
+    calls: list[str]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "protocol": self.protocol,
+            "title": self.title,
+            "example": self.example,
+            "outcome": self.outcome,
+            "steps": [s.to_json() for s in self.steps],
+        }
+
+
+@dataclass
+class Booklet:
+    name: str
+    title: str
+    subtitle: str
+    kind: str  # "game" or "protocol"
+    sections: list[Section]
+    validation: list[dict[str, Any]]
+    statistical: dict[str, Any] | None = None
+    rules: RuleSet | None = None
+    bom: Bom | None = None
+    owners: list[str] = field(default_factory=list)
+    players: int = 0
+    virtual: int = 0
+    faces: dict[str, Face] = field(default_factory=dict)  # symbol name -> printed face
+    example: dict[str, Any] = field(default_factory=dict)  # the game moment of the worked example
+
+    def face(self, symbol: str) -> Face:
+        f = self.faces.get(symbol)
+        if f is None:
+            sym = SYMBOLS.get(symbol)
+            deck = None
+            if self.rules is not None:
+                rules = self.rules
+                deck = lambda n: deck_face(rules, n) if n in rules.cards else None  # noqa: E731
+            f = symbol_face(symbol, sym.glyph if sym else symbol, self.owners, deck)
+            self.faces[symbol] = f
+        return f
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "booklet": self.name,
+            "title": self.title,
+            "kind": self.kind,
+            "engine": VERSION,
+            "game_example": self.example,
+            "sections": [s.to_json() for s in self.sections],
+            "validation": self.validation,
+            "statistical": self.statistical,
+        }
+
+
+# --------------------------------------------------------------------------- examples
+
+
+@dataclass
+class Example:
+    """A worked example: how to run the protocol once, and how to say what it is."""
+
+    params: Params
+    inputs: dict[str, Any] | list[str]
+    seed: int
+    record: dict[str, Any]
+    text: str
+    scenario: str | None = None
+    context: dict[str, Any] | None = None
+
+    def run(self, library: Library, proto: Protocol) -> Simulation:
+        return simulate(
+            library, proto, self.params, self.inputs, self.seed, scenario=self.scenario, context=self.context
+        )
+
+
+def spec_example(proto: Protocol) -> Example:
+    """The spec's ``booklet: example`` (defaults: no inputs given, seed 1)."""
+    bt = proto.booklet
+    inputs = [f"{k}={v}" for k, v in bt.example_inputs.items()]
+    record: dict[str, Any] = {
+        "params": {k: list(v) if isinstance(v, tuple) else v for k, v in bt.example_params.items()},
+        "inputs": dict(bt.example_inputs),
+        "seed": bt.example_seed,
+        "scenario": bt.example_scenario,
+    }
+    parts = [f"{k} = {v}" for k, v in bt.example_inputs.items()]
+    text = "Worked example: " + (", ".join(parts) if parts else "the spec's default inputs")
+    if bt.example_params:
+        text += "; " + ", ".join(f"{k} = {v}" for k, v in bt.example_params.items())
+    if bt.example_scenario:
+        sc = proto.scenarios[bt.example_scenario]
+        text += f"; scenario {sc.name} of {sc.game}, dealt at random"
+    text += f"; shuffles drawn with seed {bt.example_seed}."
+    return Example(
+        dict(bt.example_params), inputs, bt.example_seed, record, text, scenario=bt.example_scenario
+    )
+
+
+class _Found(Exception):
+    def __init__(self, game: Game, seat: int):
+        super().__init__("found")
+        self.game = game
+        self.seat = seat
+
+
+def game_example(
+    rules: RuleSet,
+    library: Library,
+    players: int,
+    virtual: int,
+    discard_owner: bool,
+    wild4: str,
+    owners: list[str],
+) -> Example:
+    """A real moment of a seeded game: Virtual 1's first turn holding 4-6 cards, some valid, some not."""
+    for seed in range(1, 500):
+        game = Game(
+            rules,
+            library,
+            players=players,
+            virtual=virtual,
+            level="rule",
+            seed=seed,
+            discard_owner=discard_owner,
+            wild4=wild4,
+            hands=1,
+        )
+
+        def look(g: Game, seat: int, valid: Any) -> None:
+            hand = g.hands[seat]
+            n = sum(1 for c in hand if valid(c))
+            if seat == 0 and 4 <= len(hand) <= 6 and 2 <= n < len(hand):
+                raise _Found(g, seat)
+
+        game.observer = look
+        try:
+            game.play()
+        except _Found as found:
+            g = found.game
+            table = g.owners(found.seat)
+            sizes = tuple(len(t) for t in table)
+            cards: list[Symbol] = [c for t in table for c in t]
+            top, color = g.top, g.color
+            hand = table[0]
+            valid = rules.validity(top, color)
+            n_valid = sum(1 for c in hand if valid(c))
+            record = {
+                "game": rules.name,
+                "game_seed": seed,
+                "players": players,
+                "virtual": virtual,
+                "discard_owner": discard_owner,
+                "top": top.name,
+                "color": color,
+                "params": {"sizes": list(sizes)},
+                "inputs": {"cards": [c.name for c in cards]},
+                "seed": 1,
+            }
+            who = ", ".join(f"{o}: {n}" for o, n in zip(owners, sizes))
+            text = (
+                f"Worked example: a real moment of a seeded game (game seed {seed}). It is "
+                f"{owners[0]}'s turn; the top card of the discard pile is {top.glyph} and the colour "
+                f"in force is {color}. Cards in play (k = {len(cards)}): {who}. {owners[0]} holds "
+                f"{', '.join(c.glyph for c in hand)}: {n_valid} of them may be played. The pictures "
+                "show the table as everyone sees it; shuffles drawn with seed 1."
+            )
+            return Example({"sizes": sizes}, {"cards": cards}, 1, record, text, context={"valid": valid})
+    raise UsageError(f"no suitable moment for a worked example in 500 seeded games of {rules.name}")
+
+
+# --------------------------------------------------------------------------- building
+
+SUBSCRIPT = re.compile(r"_(\{[^}]*\}|\([^)]*\)|[A-Za-z0-9]+)")
+
+
+def plain_text(text: str) -> str:
+    """The sentence as printed, without markup: ``P_1`` -> ``P1``, ``x_{i}`` -> ``xi``."""
+    return " ".join(SUBSCRIPT.sub(lambda m: m.group(1).strip("{}"), text).split())
+
+
+def first_sentence(text: str) -> str:
+    m = re.match(r"(.+?[.!?])(\s|$)", " ".join(text.split()))
+    return m.group(1) if m else text
+
+
+def _glyphs(names: list[str]) -> str:
+    out = []
+    for n in names:
+        sym = SYMBOLS.get(n)
+        out.append(sym.glyph if sym else n)
+    return " ".join(out)
+
+
+def _count_text(names: list[str]) -> str:
+    counts = Counter(names)
+    return ", ".join(f"{n} × {_glyphs([k])}" for k, n in sorted(counts.items(), key=lambda kv: kv[0]))
+
+
+def _events_by_step(events: list[Event]) -> dict[str, list[Event]]:
+    """Top-level events per step number; for a step inside a loop, its first pass only."""
+    out: dict[str, list[Event]] = {}
+    first_loop: dict[str, dict[str, Any]] = {}
+    for e in events:
+        if e.depth != 0 or e.step is None:
+            continue
+        if e.step not in first_loop:
+            first_loop[e.step] = dict(e.loop)
+        if e.loop == first_loop[e.step]:
+            out.setdefault(e.step, []).append(e)
+    return out
+
+
+def _notes(library: Library, events: list[Event]) -> list[str]:
+    notes = []
+    for e in events:
+        d = e.detail
+        if e.action == "shuffle":
+            how = d.get("how") or ""
+            notes.append(f"{how} ({_arrangements(int(d['size']))})".strip())
+        elif e.action == "turn" and len(d.get("revealed", [])) > 16:
+            notes.append(f"{len(d['revealed'])} cards are turned over; the picture shows some of them.")
+        elif e.action == "call":
+            callee = library.protocol(d["protocol"])
+            params = ", ".join(f"{k} = {v}" for k, v in d.get("params", {}).items())
+            notes.append(f"This step runs the {callee.title}" + (f" with {params}" if params else "") + ".")
+        elif e.action == "return" and d.get("values"):
+            vals = ", ".join(
+                f"{k} = {'yes' if v is True else 'no' if v is False else v}" for k, v in d["values"].items()
+            )
+            notes.append(f"In the example it ends with {vals}.")
+    return notes
+
+
+def _arrangements(n: int) -> str:
+    if n <= 10**6:
+        return f"Each of the {n} possible arrangements is equally likely."
+    digits = str(n)
+    power = str(len(digits) - 1).translate(str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹"))
+    return f"Each of the about {digits[0]}.{digits[1]} × 10{power} arrangements is equally likely."
+
+
+def _boring(diagrams: list[Diagram], events: list[Event]) -> bool:
+    """Pictures that show nothing new (a loop header, a decision)."""
+    if any(e.action not in ("note", "for", "if", "let") for e in events):
+        return False
+    return not any(
+        cell is not None and cell.changed
+        for d in diagrams
+        for r in d.regions
+        for row in r.cells
+        for cell in row
+    )
+
+
+def section_for(
+    library: Library,
+    proto: Protocol,
+    example: Example,
+    reveals: dict[tuple[str, str], Reveal],
+    if_wrong: str,
+    capacity: int,
+) -> Section:
+    sim = example.run(library, proto)
+    by_step = _events_by_step(sim.trace.events)
+    blocks = []
+    for step in proto.numbered_steps():
+        assert step.number is not None
+        events = by_step.get(step.number, [])
+        diagrams = step_diagrams(events, capacity)
+        if _boring(diagrams, events):
+            diagrams = []
+        say = step.say.text if step.say else ""
+        block = StepBlock(
+            proto.name,
+            step.number,
+            say,
+            step.brief or first_sentence(plain_text(say)),
+            diagrams,
+            _notes(library, events),
+            dict(events[0].loop) if events else {},
+            ran=bool(events),
+        )
+        reveal = reveals.get((proto.name, step.number))
+        if reveal is not None:
+            block.checks = [f.text for f in reveal.facts]
+            turned = [n for e in events if e.action == "turn" for n in e.detail.get("revealed", [])]
+            if any(f.kind == "same_cards" for f in reveal.facts) and 0 < len(set(turned)) <= 8:
+                block.checks.append(f"In this example: {_count_text(turned)}.")
+            block.if_wrong = if_wrong
+        blocks.append(block)
+    legend = [
+        f"{enc.name}: {enc.describe()}"
+        for enc in proto.encodings.values()
+        if enc.kind in ("values", "onehot")
+    ]
+    outcome = []
+    for k, v in sim.trace.outputs.items():
+        out = proto.outputs[k]
+        value = {"True": "yes", "False": "no", "None": "none"}.get(str(v), str(v))
+        if len(value) > 60:
+            value = "as the last picture shows"
+        outcome.append(f"{k} = {value}" + (f": {out.doc}" if out.doc else ""))
+    return Section(
+        proto.name,
+        proto.title,
+        proto.summary,
+        proto.booklet.overview,
+        proto.source.get("cite", ""),
+        example.record,
+        example.text,
+        outcome,
+        blocks,
+        legend,
+        [c.protocol for c in proto.calls()],
+    )
+
+
+def reading_order(library: Library, top: str) -> list[str]:
+    """The protocol, then what it calls, depth first, each once."""
+    seen: list[str] = []
+
+    def visit(name: str) -> None:
+        if name in seen:
+            return
+        seen.append(name)
+        for call in library.protocol(name).calls():
+            visit(call.protocol)
+
+    visit(top)
+    return seen
+
+
+def sections(
+    library: Library, top: Protocol, top_example: Example, capacity: int, style: BookletStyle
+) -> list[Section]:
+    reveals = possible_reveals(library, top)
+    if_wrong = top.booklet.if_wrong or style.words["if_wrong"]
+    out = []
+    for name in reading_order(library, top.name):
+        proto = library.protocol(name)
+        example = top_example if name == top.name else spec_example(proto)
+        out.append(section_for(library, proto, example, reveals, if_wrong, capacity))
+    return out
+
+
+def protocol_booklet(
+    library: Library, proto: Protocol, validation: list[dict[str, Any]], capacity: int, name: str
+) -> Booklet:
+    """A booklet teaching one protocol and what it calls (a teacher's six-card AND booklet)."""
+    style = booklet_style()
+    secs = sections(library, proto, spec_example(proto), capacity, style)
+    subtitle = proto.summary
+    if len(secs) > 1:
+        subtitle += " With the protocols it uses: " + ", ".join(s.title for s in secs[1:]) + "."
+    return Booklet(name, proto.title, subtitle, "protocol", secs, validation)
+
+
+def game_booklet(
+    library: Library,
+    rules: RuleSet,
+    *,
+    players: int,
+    virtual: int,
+    discard_owner: bool,
+    wild4: str,
+    protocol: str,
+    bom: Bom,
+    validation: list[dict[str, Any]],
+    statistical: dict[str, Any] | None,
+    capacity: int,
+    name: str,
+) -> Booklet:
+    """The booklet of a game kit: kit, setup, rules, a virtual player's turn, every protocol."""
+    style = booklet_style()
+    example = game_example(rules, library, players, virtual, discard_owner, wild4, bom.seats)
+    booklet = Booklet(
+        name,
+        f"{rules.title}",
+        f"A kit for {players} players, {virtual} of them virtual: everything to print, set up and play, "
+        "and every protocol step by step.",
+        "game",
+        [],
+        validation,
+        statistical,
+        rules,
+        bom,
+        bom.seats,
+        players,
+        virtual,
+        example=example.record,
+    )
+    booklet.sections = sections(library, library.protocol(protocol), example, capacity, style)
+    return booklet

@@ -1,0 +1,600 @@
+"""Typesetting a :class:`kitgen.booklet.Booklet` into PDF pages with reportlab's platypus.
+
+Order: cover; contents; what is in the kit (or what a protocol needs); for a game, setting
+up the table, the rules and how a virtual player's turn goes; each protocol step by step
+with the worked example's diagrams and, at every reveal, what a correct table shows; the
+validation pages; one quick reference page per protocol. Pages are A4 or Letter, or A5 /
+half-letter for a saddle-stitched booklet (see :mod:`kitgen.imposition`). PDFs are
+reproducible (``invariant``) and embed their fonts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import escape
+
+from reportlab.lib.colors import HexColor
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfbase.pdfmetrics import registerFontFamily
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import (
+    BaseDocTemplate,
+    Flowable,
+    Frame,
+    KeepTogether,
+    NextPageTemplate,
+    PageBreak,
+    PageTemplate,
+    Paragraph,
+    Spacer,
+    Table,
+    TableStyle,
+)
+from reportlab.platypus.tableofcontents import TableOfContents
+
+from .booklet import SUBSCRIPT, Booklet, BookletStyle, Section, StepBlock, booklet_style
+from .diagram import DiagramFlowable, geometry
+from .faces import FONT, FONT_BOLD, Face, draw_face, ensure_fonts
+from .units import mm
+
+CARD_RATIO = 87 / 56
+
+
+def markup(text: str, subscripts: bool = False) -> str:
+    """Escape for reportlab paragraphs; in a spec's prose, set ``P_1``, ``x_{i}`` as subscripts."""
+    out = escape(" ".join(text.split()))
+    if subscripts:
+        out = SUBSCRIPT.sub(lambda m: f"<sub>{m.group(1).strip('{}')}</sub>", out)
+    return out
+
+
+class CardPicture(Flowable):
+    """One printed face, small, for the contents table and the cover."""
+
+    def __init__(self, face: Face, width: float):
+        super().__init__()
+        self.face = face
+        self.width = width
+        self.height = width * CARD_RATIO
+
+    def wrap(self, avail_w: float, avail_h: float) -> tuple[float, float]:
+        return self.width, self.height
+
+    def draw(self) -> None:
+        c: Canvas = self.canv
+        scale = self.width / mm(56)
+        c.saveState()
+        p = c.beginPath()
+        p.roundRect(0, 0, self.width, self.height, mm(1))
+        c.clipPath(p, stroke=0, fill=0)
+        c.scale(scale, scale)
+        draw_face(c, self.face, mm(56), mm(56) * CARD_RATIO, 0, mm(3))
+        c.restoreState()
+        c.setStrokeColor(HexColor("#999999"))
+        c.setLineWidth(0.3)
+        c.roundRect(0, 0, self.width, self.height, mm(1), stroke=1, fill=0)
+
+
+class Heading(Paragraph):
+    """A heading that goes into the table of contents and the PDF outline."""
+
+    def __init__(self, text: str, style: ParagraphStyle, level: int, key: str):
+        super().__init__(text, style)
+        self.toc_level = level
+        self.key = key
+
+
+class _Doc(BaseDocTemplate):
+    def __init__(self, path: str, pagesize: tuple[float, float], margin: float, title: str, footer: str):
+        super().__init__(
+            path,
+            pagesize=pagesize,
+            leftMargin=margin,
+            rightMargin=margin,
+            topMargin=margin,
+            bottomMargin=margin + mm(4),
+            title=title,
+            author="kitgen",
+            creator="kitgen",
+            subject=footer,
+            invariant=1,
+            initialFontName=FONT,
+            initialFontSize=9,
+        )
+        self.footer = footer
+        frame = Frame(self.leftMargin, self.bottomMargin, self.width, self.height, id="body")
+        self.addPageTemplates(
+            [
+                PageTemplate("cover", [frame]),
+                PageTemplate("body", [frame], onPage=self._decorate),
+            ]
+        )
+
+    def _decorate(self, c: Canvas, doc: Any) -> None:
+        c.saveState()
+        c.setFont(FONT, 7)
+        c.setFillColor(HexColor("#555555"))
+        w, _ = self.pagesize
+        c.drawString(self.leftMargin, self.bottomMargin - mm(7), self.footer)
+        c.drawRightString(w - self.rightMargin, self.bottomMargin - mm(7), f"page {doc.page}")
+        c.restoreState()
+
+    def afterFlowable(self, flowable: Flowable) -> None:
+        if isinstance(flowable, Heading):
+            text = flowable.getPlainText()
+            self.canv.bookmarkPage(flowable.key)
+            self.canv.addOutlineEntry(text, flowable.key, flowable.toc_level, closed=flowable.toc_level > 0)
+            self.notify("TOCEntry", (flowable.toc_level, text, self.page, flowable.key))
+
+
+class _Writer:
+    def __init__(self, booklet: Booklet, style: BookletStyle, width: float):
+        self.b = booklet
+        self.st = style
+        self.width = width
+        ink = HexColor(style.colours["ink"])
+        head = HexColor(style.colours["heading"])
+
+        def ps(name: str, key: str, **kw: Any) -> ParagraphStyle:
+            size, leading = style.text[key]
+            base: dict[str, Any] = {"fontName": FONT, "fontSize": size, "leading": leading, "textColor": ink}
+            base.update(kw)
+            return ParagraphStyle(name, **base)
+
+        self.body = ps("body", "body", spaceAfter=4)
+        self.small = ps("small", "small", spaceAfter=2)
+        self.title = ps("title", "title", fontName=FONT_BOLD, textColor=head, spaceAfter=10)
+        self.h1 = ps("h1", "h1", fontName=FONT_BOLD, textColor=head, spaceBefore=4, spaceAfter=8)
+        self.h2 = ps("h2", "h2", fontName=FONT_BOLD, textColor=head, spaceBefore=8, spaceAfter=4)
+        self.step = ps("step", "body", spaceBefore=6, spaceAfter=3)
+        self.sub = ps("sub", "body", leftIndent=mm(6), spaceBefore=6, spaceAfter=3)
+        self.note = ps("note", "small", leftIndent=mm(4), textColor=HexColor("#333333"))
+        self.cell = ps("cell", "small")
+        self.cellb = ps("cellb", "small", fontName=FONT_BOLD)
+        self.keys = 0
+        geo, self.capacity = geometry(CARD_RATIO, width, style.card_width)
+        self.geo = geo
+
+    # -- helpers --------------------------------------------------------------------
+    def heading(self, text: str, level: int = 0) -> Heading:
+        self.keys += 1
+        return Heading(markup(text), self.h1 if level == 0 else self.h2, level, f"h{self.keys}")
+
+    def para(self, text: str, style: ParagraphStyle | None = None, spec: bool = False) -> Paragraph:
+        """A paragraph; ``spec`` marks a spec's own prose (``P_1`` is set as P with subscript 1)."""
+        return Paragraph(markup(text, spec), style or self.body)
+
+    def rich(
+        self, lead: str, text: str, style: ParagraphStyle | None = None, spec: bool = False
+    ) -> Paragraph:
+        """A paragraph that starts with a few words in bold."""
+        return Paragraph(f"<b>{escape(lead)}</b> {markup(text, spec)}", style or self.body)
+
+    def box(self, rows: Sequence[Flowable], colour: str = "accent") -> Table:
+        t = Table([[r] for r in rows], colWidths=[self.width - mm(4)])
+        t.setStyle(
+            TableStyle(
+                [
+                    ("BACKGROUND", (0, 0), (-1, -1), HexColor(self.st.colours["shade"])),
+                    ("LINEBEFORE", (0, 0), (0, -1), 2, HexColor(self.st.colours[colour])),
+                    ("LEFTPADDING", (0, 0), (-1, -1), 6),
+                    ("TOPPADDING", (0, 0), (-1, -1), 1.5),
+                    ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
+                ]
+            )
+        )
+        return t
+
+    def table(
+        self, rows: list[list[Any]], widths: list[float], header: bool = True, spec: bool = False
+    ) -> Table:
+        cells = [
+            [
+                c
+                if isinstance(c, (Flowable, list))
+                else Paragraph(markup(str(c), spec and i > 0), self.cellb if header and i == 0 else self.cell)
+                for c in row
+            ]
+            for i, row in enumerate(rows)
+        ]
+        t = Table(cells, colWidths=widths, repeatRows=1 if header else 0)
+        style: list[Any] = [
+            ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+            ("LINEBELOW", (0, 0), (-1, -1), 0.25, HexColor("#BBBBBB")),
+            ("LEFTPADDING", (0, 0), (-1, -1), 3),
+            ("RIGHTPADDING", (0, 0), (-1, -1), 3),
+        ]
+        if header:
+            style.append(("BACKGROUND", (0, 0), (-1, 0), HexColor(self.st.colours["shade"])))
+        t.setStyle(TableStyle(style))
+        return t
+
+    # -- the story ------------------------------------------------------------------
+    def story(self) -> list[Flowable]:
+        s: list[Flowable] = []
+        s += self.cover()
+        s += [NextPageTemplate("body"), PageBreak()]
+        toc = TableOfContents(
+            levelStyles=[
+                ParagraphStyle("toc0", fontName=FONT_BOLD, fontSize=10, leading=14),
+                ParagraphStyle("toc1", fontName=FONT, fontSize=9, leading=12, leftIndent=mm(6)),
+            ],
+            dotsMinLevel=0,
+        )
+        s += [Paragraph("Contents", self.h1), toc, PageBreak()]
+        if self.b.kind == "game":
+            s += self.kit_contents()
+            s += self.setup()
+            s += self.rules()
+            s += self.virtual_turn()
+        else:
+            s += self.needs()
+        s += [
+            Spacer(1, mm(6)),
+            self.heading("How to read the step pictures"),
+            self.para(self.st.words["diagrams"]),
+        ]
+        for i, sec in enumerate(self.b.sections):
+            s += self.section(sec, first=i == 0)
+        s += self.validation()
+        s += self.quick_reference()
+        return s
+
+    def cover(self) -> list[Flowable]:
+        b = self.b
+        out: list[Flowable] = [Spacer(1, mm(20)), Paragraph(markup(b.title), self.title)]
+        out.append(self.para(b.subtitle))
+        out.append(Spacer(1, mm(8)))
+        symbols: list[str] = []
+        for sec in b.sections:
+            for step in sec.steps:
+                for reg in (r for d in step.diagrams for r in d.regions):
+                    for row in reg.cells:
+                        for cell in row:
+                            if cell is not None and cell.symbol and cell.symbol not in symbols:
+                                symbols.append(cell.symbol)
+        picks: list[str] = []
+        kinds: set[str] = set()
+        for sym in symbols:  # one card of each kind the booklet shows: markers, θ, a game card
+            face = b.face(sym)
+            kind = face.kind if face.kind in ("deck", "theta") else face.key
+            if face.kind != "plain" and kind not in kinds and len(picks) < 6:
+                kinds.add(kind)
+                picks.append(sym)
+        if picks:
+            pics: list[Flowable] = [CardPicture(b.face(sym), mm(18)) for sym in picks]
+            out.append(Table([pics], colWidths=[mm(22)] * len(pics), hAlign="LEFT"))
+            out.append(Spacer(1, mm(8)))
+        verdicts = [
+            f"{v['title']}: {'verified' if v['verified'] else 'NOT verified'} ({v['method']}; correct "
+            f"{'yes' if v['correct'] else 'no'}, secure {'yes' if v['secure'] else 'no'})"
+            for v in b.validation
+        ]
+        rows: list[Flowable] = [self.rich("Verified before printing", "")]
+        rows += [self.para(v, self.small) for v in verdicts]
+        rows.append(
+            self.para(
+                f"By the {b.validation[0]['engine'] if b.validation else 'kitgen'} "
+                "(details in the Validation section).",
+                self.small,
+            )
+        )
+        out.append(self.box(rows))
+        return out
+
+    def kit_contents(self) -> list[Flowable]:
+        bom = self.b.bom
+        if bom is None:
+            return []
+        out: list[Flowable] = [self.heading("What is in the kit")]
+        rows: list[list[Any]] = [["", "What", "How many", "Why"]]
+        for item in bom.items:
+            pic: Any = CardPicture(item.faces[0], mm(11)) if item.faces else ""
+            rows.append([pic, item.name, str(item.count), item.why])
+        out.append(self.table(rows, [mm(14), mm(45), mm(18), self.width - mm(77)], spec=True))
+        out.append(Spacer(1, mm(3)))
+        out += [self.para(n, self.small, spec=True) for n in bom.notes]
+        return out
+
+    def setup(self) -> list[Flowable]:
+        b = self.b
+        rules = b.rules
+        assert rules is not None
+        out: list[Flowable] = [PageBreak(), self.heading("Setting up the table")]
+        values = {
+            "players": b.players,
+            "humans": b.players - b.virtual,
+            "virtual": b.virtual,
+            "hand_size": rules.hand_size,
+        }
+        out.append(self.para(self.st.words["setup_intro"].format(**values)))
+        rows: list[list[Any]] = [["θ card", "Owner", "Where"]]
+        for i, owner in enumerate(b.owners, 1):
+            where = (
+                "a place at the table with nobody in it; its hand lies face down in a row"
+                if owner.startswith("Virtual")
+                else "a player's place; they hold their hand as usual"
+                if owner.startswith("Human")
+                else "the middle of the table"
+            )
+            face = b.face(f"theta{i}")
+            rows.append([CardPicture(face, mm(9)), f"θ{i}: {owner}", where])
+        out.append(self.table(rows, [mm(14), mm(40), self.width - mm(54)]))
+        out.append(Spacer(1, mm(2)))
+        for n, text in enumerate(self.st.lists["setup_steps"], 1):
+            out.append(self.para(f"{n}. {text.format(**values)}", spec=True))
+        out.append(self.box([self.rich("Who does what.", self.st.words["shuffle_duty"])]))
+        return out
+
+    def rules(self) -> list[Flowable]:
+        rules = self.b.rules
+        assert rules is not None
+        out: list[Flowable] = [PageBreak(), self.heading(f"The rules: {rules.title}")]
+        if rules.source.get("cite"):
+            out.append(self.para(f"Source: {rules.source['cite']}.", self.small))
+        out.append(self.para(rules.summary))
+        for text in rules.how_to_play:
+            out.append(self.para(text))
+        out.append(self.rich("Playing a card.", rules.valid_doc))
+        effect_words = {
+            "skip": "the next player misses a turn",
+            "reverse": "the direction of play changes"
+            + (" (with two players it acts as a skip)" if rules.two_player_reverse == "skip" else ""),
+            "choose_color": "the player names the colour in force (a virtual player: shuffle the colour "
+            "choice cards face down and turn one over)",
+            "redraw": "put it back into the draw pile and turn over another",
+        }
+
+        def words(effects: Sequence[Any]) -> str:
+            parts = []
+            for e in effects:
+                if e.kind == "draw":
+                    parts.append(f"the next player draws {e.count} cards")
+                else:
+                    parts.append(effect_words.get(e.kind, e.kind))
+            return "; ".join(parts)
+
+        def name(kind: str) -> str:
+            return rules.card_names.get(kind, kind)
+
+        rows: list[list[Any]] = [["", "Card", "When it is played"]]
+        for kind, effects in rules.effects.items():
+            example = next((ct for ct in rules.cards.values() if ct.kind == kind), None)
+            pic: Any = CardPicture(self.b.face(example.name), mm(8)) if example else ""
+            rows.append([pic, name(kind), words(effects)])
+        out.append(self.table(rows, [mm(14), mm(36), self.width - mm(50)]))
+        out.append(Spacer(1, mm(2)))
+        for kind, effects in rules.first_card.items():
+            out.append(self.para(f"If the first card turned over is a {name(kind)}: {words(effects)}."))
+        drawn = (
+            "if it may be played, the player may play it at once"
+            if rules.play_drawn == "if_valid"
+            else "the turn ends"
+        )
+        out.append(
+            self.rich(
+                "Drawing.",
+                f"A player who does not play draws {rules.draw_count} "
+                f"card{'s' if rules.draw_count != 1 else ''}; {drawn}.",
+            )
+        )
+        if rules.target_score:
+            out.append(self.para(f"The first player to reach {rules.target_score} points wins the game."))
+        if rules.virtual_doc:
+            out.append(self.para(rules.virtual_doc))
+        if rules.notes:
+            out.append(self.para(rules.notes))
+        return out
+
+    def virtual_turn(self) -> list[Flowable]:
+        rules = self.b.rules
+        assert rules is not None and self.b.sections
+        top = self.b.sections[0]
+        out: list[Flowable] = [PageBreak(), self.heading("A virtual player's turn")]
+        if top.overview:
+            out.append(self.para(top.overview, spec=True))
+        n = rules.draw_count
+        values = {
+            "protocol": re.sub(r"\s*\(.*\)$", "", top.title).lower(),
+            "draw_cards": f"{n} card" if n == 1 else f"{n} cards",
+        }
+        steps = [t.format(**values) for t in self.st.lists["virtual_steps"]]
+        if rules.play_drawn == "if_valid" and len(steps) >= 3:
+            steps[2] += " " + self.st.words["virtual_play_drawn"]
+        for n, text in enumerate(steps, 1):
+            out.append(self.para(f"{n}. {text}", spec=True))
+        return out
+
+    def needs(self) -> list[Flowable]:
+        if not self.b.validation:
+            return []
+        v = self.b.validation[0]
+        res = v["resources"]
+        out: list[Flowable] = [self.heading("What you need")]
+        if self.b.sections and self.b.sections[0].overview:
+            out.append(self.para(self.b.sections[0].overview, spec=True))
+        rows: list[list[Any]] = [["", "Card", "How many"]]
+        for sym, n in res.get("cards_by_symbol", {}).items():
+            face = self.b.face(sym)
+            rows.append([CardPicture(face, mm(9)), face.title, str(n)])
+        out.append(self.table(rows, [mm(14), mm(50), mm(30)]))
+        params = ", ".join(f"{k} = {p}" for k, p in v["params"].items())
+        out.append(
+            self.para(
+                f"For the verified setting{(' (' + params + ')') if params else ''}: "
+                f"{res['cards']} cards in all, {res['helper_cards']} of them helper cards; "
+                f"{res['shuffles']} shuffles. A pile-scramble shuffle needs one identical envelope per pile.",
+                self.small,
+            )
+        )
+        return out
+
+    def section(self, sec: Section, first: bool) -> list[Flowable]:
+        out: list[Flowable] = [PageBreak(), self.heading(sec.title)]
+        out.append(self.para(sec.summary))
+        if sec.cite:
+            out.append(self.para(f"Source: {sec.cite}.", self.small))
+        if sec.overview and not (first and self.b.kind == "game"):
+            out.append(self.para(sec.overview, spec=True))
+        for line in sec.legend:
+            out.append(self.para(f"Encoding — {line}", self.small))
+        out.append(self.box([self.para(sec.example_text, self.small)]))
+        for block in sec.steps:
+            out.append(self.step_block(block))
+        if sec.outcome:
+            out.append(Spacer(1, mm(2)))
+            out.append(self.para("Result of the worked example", self.h2))
+            for line in sec.outcome:
+                out.append(self.para(line, self.small, spec=True))
+        return out
+
+    def step_block(self, block: StepBlock) -> Flowable:
+        style = self.sub if block.depth else self.step
+        loop = ""
+        if block.loop:
+            loop = " (shown for " + ", ".join(f"{k} = {v}" for k, v in block.loop.items()) + ")"
+        parts: list[Flowable] = [self.rich(f"Step {block.number}.", block.say, style, spec=True)]
+        for diagram in block.diagrams:
+            parts.append(DiagramFlowable(diagram, self.geo, self.b.face))
+            extra = []
+            if diagram.taken:
+                extra.append("taken from the spares: " + _counts(diagram.taken))
+            if diagram.returned:
+                extra.append("back to the spares: " + _counts(diagram.returned))
+            if extra:
+                parts.append(self.para("; ".join(extra).capitalize() + ".", self.note))
+        if not block.ran:
+            parts.append(self.para("(Not needed in the worked example.)", self.note))
+        for note in block.notes:
+            parts.append(self.para(note, self.note))
+        if loop:
+            parts.append(self.para(f"Picture{loop}.", self.note))
+        if block.checks:
+            rows: list[Flowable] = [self.rich("A correct table shows:", "", self.cell)]
+            rows += [self.para("• " + c, self.cell, spec=True) for c in block.checks]
+            rows.append(self.rich("Anything else?", block.if_wrong, self.cell, spec=True))
+            parts.append(Spacer(1, mm(1)))
+            parts.append(self.box(rows, "warning"))
+        return KeepTogether(parts)
+
+    def validation(self) -> list[Flowable]:
+        out: list[Flowable] = [PageBreak(), self.heading("Validation")]
+        out.append(
+            self.para(
+                "Before this booklet was made, the reference engine verified every protocol in it. Exact "
+                "verification runs every secret input through every outcome of every shuffle and keeps "
+                "exact fractions: correct means every run gives the right output (and the lottery picks "
+                "exactly uniformly); secure means what the table sees has the same distribution whatever "
+                "the secret inputs, given the public outputs. A booklet whose protocols fail is never "
+                "written."
+            )
+        )
+        for v in self.b.validation:
+            out.append(self.heading(f"{v['title']} ({v['protocol']})", 1))
+            params = ", ".join(f"{k} = {p}" for k, p in v["params"].items()) or "none"
+            setting = f"Method: {v['method']}; parameters: {params}; {v['inputs']} inputs."
+            if v.get("scenario"):
+                sc = v["scenario"]
+                setting += (
+                    f" Scenario {sc['name']} of {sc['game']}: deal {' '.join(sc['deal'])}; {sc['state']}."
+                )
+            out.append(self.para(setting, self.small))
+            rows: list[list[Any]] = [["Check", "Verdict", "Figure"]]
+            for ch in v["checks"]:
+                rows.append([ch["name"], "ok" if ch["ok"] else "FAILED", ch["figure"]])
+            out.append(self.table(rows, [mm(30), mm(16), self.width - mm(46)]))
+            res = v["resources"]
+            out.append(
+                self.para(
+                    f"Resources: {res['cards']} cards ({res['input_cards']} input, "
+                    f"{res['helper_cards']} helper), {res['shuffles']} shuffles, {res['turns']} turns, "
+                    f"{res['steps']} steps.",
+                    self.small,
+                )
+            )
+            if v["expect"]:
+                rows = [["Paper's count", "Formula", "Paper", "Measured", "Match", "Citation"]]
+                for e in v["expect"]:
+                    rows.append(
+                        [
+                            e["name"].replace("_", " "),
+                            e.get("formula", ""),
+                            str(e["expected"]),
+                            str(e["measured"]),
+                            "yes" if e["match"] else "NO",
+                            e.get("cite", ""),
+                        ]
+                    )
+                out.append(self.table(rows, [mm(24), mm(26), mm(14), mm(17), mm(12), self.width - mm(93)]))
+            out.append(self.para(f"Engine: {v['engine']}.", self.small))
+        stat = self.b.statistical
+        if stat is not None:
+            out.append(self.heading(f"{stat['title']} on the full deck (statistical)", 1))
+            out.append(self.para(f"Method: {stat['method']}.", self.small))
+            rows = [["Check", "Verdict", "Figure"]]
+            for ch in stat["checks"]:
+                rows.append([ch["name"], "ok" if ch["ok"] else "FAILED", ch["figure"]])
+            out.append(self.table(rows, [mm(30), mm(16), self.width - mm(46)]))
+            for note in stat.get("notes", []):
+                out.append(self.para(note, self.small))
+        return out
+
+    def quick_reference(self) -> list[Flowable]:
+        out: list[Flowable] = []
+        for sec in self.b.sections:
+            out += [PageBreak(), self.heading(f"Quick reference: {sec.title}")]
+            for line in sec.legend:
+                out.append(self.para(line, self.small))
+            rows: list[list[Any]] = [[self.rich("Step", "", self.body), self.rich("Do", "", self.body)]]
+            for block in sec.steps:
+                cell: list[Flowable] = [self.para(block.brief, self.body, spec=True)]
+                checks = [c for c in block.checks if not c.startswith("In this example")]
+                if checks:
+                    cell.append(self.rich("Check:", " ".join(checks), self.small, spec=True))
+                rows.append([self.para(block.number, self.body), cell])
+            out.append(self.table(rows, [mm(14), self.width - mm(14)]))
+            if any(b.checks for b in sec.steps):
+                first = next(b for b in sec.steps if b.checks)
+                out.append(Spacer(1, mm(3)))
+                out.append(self.rich("If a check fails:", first.if_wrong, self.small, spec=True))
+        return out
+
+
+def _counts(d: dict[str, int]) -> str:
+    from reference_engine.cards import SYMBOLS
+
+    parts = []
+    for k, n in d.items():
+        sym = SYMBOLS.get(k)
+        parts.append(f"{n} {sym.glyph if sym else k}")
+    return ", ".join(parts)
+
+
+def diagram_capacity(paper: tuple[float, float], a5: bool) -> int:
+    """How many card columns a step diagram shows on this page before it elides."""
+    style = booklet_style()
+    w, _ = page_size(paper, a5)
+    margin = style.margin_a5 if a5 else style.margin
+    return geometry(CARD_RATIO, w - 2 * margin, style.card_width)[1]
+
+
+def page_size(paper: tuple[float, float], a5: bool) -> tuple[float, float]:
+    """The booklet's page: the paper itself, or half of it (A5 from A4) for a saddle booklet."""
+    w, h = paper
+    return (h / 2, w) if a5 else (w, h)
+
+
+def render_booklet(path: Path, booklet: Booklet, paper: tuple[float, float], a5: bool = False) -> int:
+    """Write ``booklet`` to ``path``; returns the number of pages."""
+    ensure_fonts()
+    registerFontFamily(FONT, normal=FONT, bold=FONT_BOLD, italic=FONT, boldItalic=FONT_BOLD)
+    style = booklet_style()
+    size = page_size(paper, a5)
+    margin = style.margin_a5 if a5 else style.margin
+    doc = _Doc(str(path), size, margin, booklet.title, f"{booklet.title} · kitgen {booklet.name}")
+    writer = _Writer(booklet, style, doc.width)
+    doc.multiBuild(writer.story())
+    return int(doc.page)

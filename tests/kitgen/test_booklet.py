@@ -1,0 +1,256 @@
+"""Booklets, read back: steps and sentences, diagrams against a fresh simulation, validation."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from pypdf import PdfReader
+
+from kitgen.booklet import plain_text
+from kitgen.cli import main
+from kitgen.imposition import saddle_order
+from kitgen.kit import BookletOptions, build_booklet
+from reference_engine.registry import Library, rulesets_dir
+from reference_engine.rules import load_rules
+from reference_engine.simulate import simulate
+from reference_engine.trace import Event
+
+
+def squash(text: str) -> str:
+    """Text without any white space: PDF extraction breaks lines and sets subscripts apart."""
+    return re.sub(r"\s+", "", text)
+
+
+def pdf_text(path: Path) -> list[str]:
+    return [p.extract_text() or "" for p in PdfReader(str(path)).pages]
+
+
+@pytest.fixture(scope="module")
+def and_booklet(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    folder = tmp_path_factory.mktemp("booklets") / "and"
+    manifest = build_booklet(BookletOptions(name="six-card-and", output=str(folder)))
+    return folder, manifest
+
+
+@pytest.fixture(scope="module")
+def uno_booklet(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    folder = tmp_path_factory.mktemp("booklets") / "uno"
+    manifest = build_booklet(BookletOptions(name="uno", output=str(folder), runs=20, previews=False))
+    return folder, manifest
+
+
+def section_steps(pages: list[str], title: str) -> str:
+    """The text of one protocol's section (from its heading to the next page break heading)."""
+    joined = "\n".join(pages)
+    start = joined.index(title + "\n", joined.index("How to read the step pictures") + 10)
+    end = joined.index("Validation\n", start)
+    return joined[start:end]
+
+
+@pytest.mark.parametrize("which", ["and_booklet", "uno_booklet"])
+def test_steps_and_sentences_are_the_specs(which: str, request: pytest.FixtureRequest) -> None:
+    folder, _ = request.getfixturevalue(which)
+    data = json.loads((folder / "booklet.json").read_text())
+    library = Library()
+    pages = pdf_text(folder / "booklet.pdf")
+    text = squash("\n".join(pages))
+    for sec in data["sections"]:
+        proto = library.protocol(sec["protocol"])
+        numbered = [s for s in proto.numbered_steps()]
+        assert [s["number"] for s in sec["steps"]] == [s.number for s in numbered]
+        assert [s["say"] for s in sec["steps"]] == [s.say.text if s.say else "" for s in numbered]
+        # Every sentence is printed, in order, after its step number.
+        pos = 0
+        for step in numbered:
+            assert step.say is not None
+            wanted = squash(f"Step {step.number}. {plain_text(step.say.text)}")
+            found = text.find(wanted, pos)
+            assert found >= 0, f"{proto.name} step {step.number} is not printed as the spec says"
+            pos = found + len(wanted)
+
+
+def _simulate_again(example: dict[str, Any], game: dict[str, Any], protocol: str) -> list[Event]:
+    """The worked example, simulated afresh from what booklet.json says it was."""
+    library = Library()
+    proto = library.protocol(protocol)
+    params = {k: tuple(v) if isinstance(v, list) else v for k, v in example["params"].items()}
+    if "game" in example:
+        rules = load_rules(example["game"])
+        cards = [rules.symbol(n) for n in example["inputs"]["cards"]]
+        valid = rules.validity(rules.symbol(example["top"]), example["color"])
+        sim = simulate(library, proto, params, {"cards": cards}, example["seed"], context={"valid": valid})
+    else:
+        inputs = [f"{k}={v}" for k, v in example["inputs"].items()]
+        sim = simulate(library, proto, params, inputs, example["seed"], scenario=example["scenario"])
+    return sim.trace.events
+
+
+@pytest.mark.parametrize("which", ["and_booklet", "uno_booklet"])
+def test_every_diagram_is_the_trace_state_of_its_step(which: str, request: pytest.FixtureRequest) -> None:
+    folder, _ = request.getfixturevalue(which)
+    data = json.loads((folder / "booklet.json").read_text())
+    drawn = 0
+    for sec in data["sections"]:
+        events = _simulate_again(sec["example"], data["game_example"], sec["protocol"])
+        for step in sec["steps"]:
+            for d in step["diagrams"]:
+                first, last = (events[i] for i in d["events"])
+                # The diagram belongs to its step, at the protocol's own level.
+                assert first.step == last.step == step["number"]
+                assert first.depth == last.depth == 0
+                table = {r["name"]: r for r in last.after.regions}
+                shown = {r["name"] for r in d["regions"]}
+                occupied = {n for n, r in table.items() if any(c for row in r["cells"] for c in row)}
+                assert shown == occupied
+                before = {r["name"]: r for r in first.before.regions}
+                for reg in d["regions"]:
+                    truth = table[reg["name"]]
+                    assert (reg["rows"], reg["cols"]) == (truth["rows"], truth["cols"])
+                    kept = [c for c in reg["shown"] if c is not None]
+                    assert kept == sorted(kept) and len(set(kept)) == len(kept)
+                    for r, row in enumerate(reg["cells"]):
+                        for col, cell in zip(reg["shown"], row):
+                            if col is None:
+                                assert cell is None
+                                continue
+                            real = truth["cells"][r][col - 1]
+                            if real is None:
+                                assert cell["symbol"] is None
+                            else:
+                                assert (cell["symbol"], cell["up"]) == (real["symbol"], real["up"])
+                            old = before.get(reg["name"])
+                            if d["action"] != "shuffle" and old is not None and old["cols"] == truth["cols"]:
+                                was = old["cells"][r][col - 1] if r < old["rows"] else None
+                                key = None if real is None else (real["symbol"], real["up"])
+                                prior = None if was is None else (was["symbol"], was["up"])
+                                assert cell["changed"] == (key != prior)
+                            drawn += 1
+    assert drawn > 30
+
+
+def test_validation_equals_verify_json(uno_booklet: tuple[Path, dict[str, Any]]) -> None:
+    folder, _ = uno_booklet
+    data = json.loads((folder / "booklet.json").read_text())
+    pages = pdf_text(folder / "booklet.pdf")
+    validation_text = squash("\n".join(p for p in pages if "Validation" in p or "Paper's" in p))
+    assert [v["protocol"] for v in data["validation"]] == [
+        "card-selection",
+        "covert-lottery-modified",
+        "six-card-and",
+    ]
+    for v in data["validation"]:
+        result = CliRunner().invoke(main, ["verify", v["protocol"], "--json"])
+        assert result.exit_code == 0
+        fresh = json.loads(result.output)
+        fresh.pop("stats")
+        assert v == fresh
+        for check in fresh["checks"]:
+            assert squash(check["figure"]) in validation_text, check["name"]
+        for e in fresh["expect"]:
+            row = squash(f"{e['formula']}{e['expected']}{e['measured']}{'yes' if e['match'] else 'NO'}")
+            assert row in validation_text, e["name"]
+        assert squash(fresh["engine"]) in validation_text
+    assert data["statistical"]["method"] == "statistical"
+    assert squash(data["statistical"]["checks"][0]["figure"]) in validation_text
+
+
+def test_reveal_checks_are_printed_with_a_remedy(uno_booklet: tuple[Path, dict[str, Any]]) -> None:
+    folder, _ = uno_booklet
+    data = json.loads((folder / "booklet.json").read_text())
+    text = squash("\n".join(pdf_text(folder / "booklet.pdf")))
+    lottery = next(s for s in data["sections"] if s["protocol"] == "covert-lottery-modified")
+    step7 = next(s for s in lottery["steps"] if s["number"] == "7")
+    assert "At most one pair shows β α." in step7["checks"]
+    assert squash("At most one pair shows β α.") in text
+    # Inside a virtual turn the remedy is the card selection protocol's.
+    card_selection = Library().protocol("card-selection")
+    assert step7["if_wrong"] == card_selection.booklet.if_wrong
+    steps_with_checks = {
+        (s["protocol"], s["number"]) for sec in data["sections"] for s in sec["steps"] if s["checks"]
+    }
+    assert steps_with_checks == {
+        ("card-selection", "5"),
+        ("card-selection", "9"),
+        ("covert-lottery-modified", "7"),
+        ("six-card-and", "5"),
+    }
+
+
+def test_uno_booklet_has_every_part(uno_booklet: tuple[Path, dict[str, Any]]) -> None:
+    folder, manifest = uno_booklet
+    pages = pdf_text(folder / "booklet.pdf")
+    text = "\n".join(pages)
+    for heading in (
+        "Contents",
+        "What is in the kit",
+        "Setting up the table",
+        "The rules:",
+        "A virtual player's turn",
+        "How to read the step pictures",
+        "Validation",
+        "Quick reference: Card selection protocol",
+        "Quick reference: Modified covert lottery",
+        "Quick reference: Six-card AND",
+    ):
+        assert heading in text, heading
+    assert manifest["pages"] == len(pages)
+    assert re.search(rf"page\s*{len(pages)}", pages[-1])
+    # A wide table is elided with a count of the columns left out, not shrunk.
+    data = json.loads((folder / "booklet.json").read_text())
+    k = sum(data["game_example"]["params"]["sizes"])
+    step1 = data["sections"][0]["steps"][0]["diagrams"][0]["regions"][0]
+    assert step1["cols"] == k > len(step1["shown"]) and None in step1["shown"]
+    assert f"{k - (len(step1['shown']) - 1)}morecolumns" in squash(text)
+
+
+def test_same_inputs_same_booklet(and_booklet: tuple[Path, dict[str, Any]], tmp_path: Path) -> None:
+    folder, _ = and_booklet
+    again = build_booklet(BookletOptions(name="six-card-and", output=str(tmp_path / "again")))
+    assert (folder / "booklet.pdf").read_bytes() == (Path(again["folder"]) / "booklet.pdf").read_bytes()
+
+
+def test_broken_spec_writes_nothing(tmp_path: Path) -> None:
+    text = (rulesets_dir() / "protocols" / "six-card-and.yaml").read_text()
+    broken = tmp_path / "six-card-and.yaml"
+    broken.write_text(
+        text.replace("rearrange:\n      s: [1, 4, 2, 3, 5, 6]", "rearrange:\n      s: [1, 2, 4, 3, 5, 6]")
+    )
+    assert broken.read_text() != text
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["booklet", str(broken), "-o", str(out)])
+    assert result.exit_code == 1, result.output
+    assert "fails verification" in result.output and "correct" in result.output
+    assert "Traceback" not in result.output
+    assert not out.exists()
+    assert list(tmp_path.iterdir()) == [broken]
+
+
+def test_saddle_order() -> None:
+    assert saddle_order(8) == [(8, 1), (2, 7), (6, 3), (4, 5)]
+    # 6 pages are padded to 8 with blanks at the end.
+    assert saddle_order(6) == [(None, 1), (2, None), (6, 3), (4, 5)]
+    for n in range(1, 30):
+        sides = saddle_order(n)
+        pages = [p for side in sides for p in side if p is not None]
+        assert sorted(pages) == list(range(1, n + 1))
+        assert len(sides) % 2 == 0
+
+
+def test_a5_saddle_booklet(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        main, ["booklet", "six-card-and", "--imposition", "a5-saddle", "-o", str(tmp_path / "a5"), "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    manifest = json.loads(result.output)
+    reader = PdfReader(str(tmp_path / "a5" / "booklet.pdf"))
+    assert len(reader.pages) == manifest["printed_sides"] == (manifest["pages"] + 3) // 4 * 2
+    w, h = (float(x) for x in reader.pages[0].mediabox.upper_right)
+    assert (round(w), round(h)) == (842, 595)  # A4 landscape: two A5 pages
+    # The first side carries the last page on the left and the cover on the right.
+    first = reader.pages[0].extract_text() or ""
+    assert "Six-card AND" in first
