@@ -85,7 +85,7 @@ def booklet_style() -> BookletStyle:
     for need in ("if_wrong", "diagrams", "shuffle_duty", "setup_intro", "virtual_play_drawn"):
         if need not in words:
             ck.error(("words",), f"missing '{need}'")
-    for need in ("setup_steps", "virtual_steps"):
+    for need in ("setup_steps", "virtual_steps", "bundle_steps", "round_steps"):
         if need not in lists:
             ck.error(("words",), f"missing '{need}' (a list of paragraphs)")
     if ck.problems:
@@ -163,7 +163,7 @@ class Booklet:
     sections: list[Section]
     validation: list[dict[str, Any]]
     statistical: dict[str, Any] | None = None
-    rules: RuleSet | None = None
+    rules: Any = None  # RuleSet (a game with virtual players) or SealedBidRules (Gakmoro)
     bom: Bom | None = None
     owners: list[str] = field(default_factory=list)
     players: int = 0
@@ -176,7 +176,7 @@ class Booklet:
         if f is None:
             sym = SYMBOLS.get(symbol)
             deck = None
-            if self.rules is not None:
+            if isinstance(self.rules, RuleSet):
                 rules = self.rules
                 deck = lambda n: deck_face(rules, n) if n in rules.cards else None  # noqa: E731
             f = symbol_face(symbol, sym.glyph if sym else symbol, self.owners, deck)
@@ -217,10 +217,19 @@ class Example:
         )
 
 
-def spec_example(proto: Protocol) -> Example:
-    """The spec's ``booklet: example`` (defaults: no inputs given, seed 1)."""
+def spec_example(proto: Protocol, library: Library | None = None) -> Example:
+    """The spec's ``booklet: example``; an input it does not give takes a middle value."""
     bt = proto.booklet
     inputs = [f"{k}={v}" for k, v in bt.example_inputs.items()]
+    if library is not None and not bt.example_scenario and not proto.context:
+        from reference_engine.machine import Runner
+
+        frame = Runner(library, "sample").frame(proto, proto.resolve_params(dict(bt.example_params)))
+        for name in proto.inputs:
+            if name not in bt.example_inputs and frame.input_count(name) is None:
+                domain = frame.domain(name)
+                value = domain[len(domain) // 2]
+                inputs.append(f"{name}={getattr(value, 'name', value)}")
     record: dict[str, Any] = {
         "params": {k: list(v) if isinstance(v, tuple) else v for k, v in bt.example_params.items()},
         "inputs": dict(bt.example_inputs),
@@ -356,6 +365,16 @@ def _events_by_step(events: list[Event]) -> dict[str, list[Event]]:
 
 def _notes(library: Library, events: list[Event]) -> list[str]:
     notes = []
+    calls: dict[str, list[str]] = {}
+    for e in events:
+        if e.action == "call":
+            params = ", ".join(f"{k} = {v}" for k, v in e.detail.get("params", {}).items())
+            calls.setdefault(e.detail["protocol"], []).append(params)
+    for name, uses in calls.items():
+        title = library.protocol(name).title
+        times = "" if len(uses) == 1 else f" {len(uses)} times"
+        given = sorted({u for u in uses if u})
+        notes.append(f"This step runs the {title}{times}" + (f" ({'; '.join(given)})" if given else "") + ".")
     for e in events:
         d = e.detail
         if e.action == "shuffle":
@@ -363,11 +382,7 @@ def _notes(library: Library, events: list[Event]) -> list[str]:
             notes.append(f"{how} ({_arrangements(int(d['size']))})".strip())
         elif e.action == "turn" and len(d.get("revealed", [])) > 16:
             notes.append(f"{len(d['revealed'])} cards are turned over; the picture shows some of them.")
-        elif e.action == "call":
-            callee = library.protocol(d["protocol"])
-            params = ", ".join(f"{k} = {v}" for k, v in d.get("params", {}).items())
-            notes.append(f"This step runs the {callee.title}" + (f" with {params}" if params else "") + ".")
-        elif e.action == "return" and d.get("values"):
+        elif e.action == "return" and d.get("values") and e is events[-1]:
             vals = ", ".join(
                 f"{k} = {'yes' if v is True else 'no' if v is False else v}" for k, v in d["values"].items()
             )
@@ -411,8 +426,9 @@ def section_for(
         assert step.number is not None
         events = by_step.get(step.number, [])
         diagrams = step_diagrams(events, capacity)
-        if _boring(diagrams, events):
-            diagrams = []
+        if _boring(diagrams, events) and step is not proto.numbered_steps()[0]:
+            diagrams = []  # the first step always shows the table the protocol starts from
+        diagrams = [d for d in diagrams if d.regions]
         say = step.say.text if step.say else ""
         block = StepBlock(
             proto.name,
@@ -443,7 +459,7 @@ def section_for(
         value = {"True": "yes", "False": "no", "None": "none"}.get(str(v), str(v))
         if len(value) > 60:
             value = "as the last picture shows"
-        outcome.append(f"{k} = {value}" + (f": {out.doc}" if out.doc else ""))
+        outcome.append(f"{k} = {value}" + (f" — {out.doc}" if out.doc else ""))
     return Section(
         proto.name,
         proto.title,
@@ -475,24 +491,36 @@ def reading_order(library: Library, top: str) -> list[str]:
 
 
 def sections(
-    library: Library, top: Protocol, top_example: Example, capacity: int, style: BookletStyle
+    library: Library,
+    top: Protocol,
+    top_example: Example,
+    capacity: int,
+    style: BookletStyle,
+    reveals: dict[tuple[str, str], Reveal] | None = None,
 ) -> list[Section]:
-    reveals = possible_reveals(library, top)
+    """Every protocol's section; ``reveals`` are computed (an exact run) unless given."""
+    if reveals is None:
+        reveals = possible_reveals(library, top)
     if_wrong = top.booklet.if_wrong or style.words["if_wrong"]
     out = []
     for name in reading_order(library, top.name):
         proto = library.protocol(name)
-        example = top_example if name == top.name else spec_example(proto)
+        example = top_example if name == top.name else spec_example(proto, library)
         out.append(section_for(library, proto, example, reveals, if_wrong, capacity))
     return out
 
 
 def protocol_booklet(
-    library: Library, proto: Protocol, validation: list[dict[str, Any]], capacity: int, name: str
+    library: Library,
+    proto: Protocol,
+    validation: list[dict[str, Any]],
+    capacity: int,
+    name: str,
+    reveals: dict[tuple[str, str], Reveal] | None = None,
 ) -> Booklet:
     """A booklet teaching one protocol and what it calls (a teacher's six-card AND booklet)."""
     style = booklet_style()
-    secs = sections(library, proto, spec_example(proto), capacity, style)
+    secs = sections(library, proto, spec_example(proto, library), capacity, style, reveals)
     subtitle = proto.summary
     if len(secs) > 1:
         subtitle += " With the protocols it uses: " + ", ".join(s.title for s in secs[1:]) + "."
@@ -513,6 +541,7 @@ def game_booklet(
     statistical: dict[str, Any] | None,
     capacity: int,
     name: str,
+    reveals: dict[tuple[str, str], Reveal] | None = None,
 ) -> Booklet:
     """The booklet of a game kit: kit, setup, rules, a virtual player's turn, every protocol."""
     style = booklet_style()
@@ -533,5 +562,37 @@ def game_booklet(
         virtual,
         example=example.record,
     )
-    booklet.sections = sections(library, library.protocol(protocol), example, capacity, style)
+    booklet.sections = sections(library, library.protocol(protocol), example, capacity, style, reveals)
+    return booklet
+
+
+def sealed_bid_booklet(
+    library: Library,
+    rules: Any,
+    *,
+    bom: Bom,
+    validation: list[dict[str, Any]],
+    capacity: int,
+    name: str,
+    reveals: dict[tuple[str, str], Reveal] | None = None,
+) -> Booklet:
+    """The booklet of a dealerless sealed-bid kit (Gakmoro): bundles, rules, a round, every protocol."""
+    style = booklet_style()
+    proto = library.protocol(rules.protocol)
+    booklet = Booklet(
+        name,
+        rules.title,
+        "Two players, no dealer: everything to print and prepare, the rules, and every protocol of a "
+        "round step by step.",
+        "sealed-bid",
+        [],
+        validation,
+        None,
+        rules,
+        bom,
+        list(rules.names),
+        2,
+        0,
+    )
+    booklet.sections = sections(library, proto, spec_example(proto, library), capacity, style, reveals)
     return booklet

@@ -11,7 +11,7 @@ import click
 from reference_engine.errors import UsageError
 from reference_engine.game import Game
 from reference_engine.registry import Library
-from reference_engine.rules import load_rules
+from reference_engine.rules import game_kind, load_any, load_rules
 from reference_engine.simulate import parse_params, simulate
 from reference_engine.statistics import verify_runs
 from reference_engine.verify import verify as verify_protocol
@@ -257,7 +257,18 @@ separate pages after the fronts, fold prints front and back side by side to fold
     "--labels",
     "label_sheet",
     default=None,
-    type=click.Choice(["L7160", "L7163", "5160", "5163", "cutout-a4", "cutout-letter"]),
+    type=click.Choice(
+        [
+            "L7160",
+            "L7163",
+            "5160",
+            "5163",
+            "cutout-a4",
+            "cutout-letter",
+            "cutout-sleeve-a4",
+            "cutout-sleeve-letter",
+        ]
+    ),
     help="Label sheet (default: L7160 on A4, 5160 on Letter).",
 )
 @click.option(
@@ -456,14 +467,14 @@ def game_catalogue() -> list[tuple[str, str]]:
     out = []
     for path in sorted(games_dir().glob("*.yaml")):
         try:
-            rules = load_rules(path.stem)
+            rules = load_any(path.stem)
             out.append((rules.name, rules.summary or rules.title))
         except SpecError as exc:
             out.append((path.stem, f"INVALID RULE SET: {len(exc.problems)} problem(s)"))
     return out
 
 
-PLAY_HELP = """Play a whole game of a rule set, with virtual players.
+PLAY_HELP = """Play a whole game of a rule set: UNO with virtual players, or Gakmoro without a dealer.
 
 Human seats are played by a simple fixed policy (they stand in for the people at the
 table). At --level card every virtual turn runs the rule set's card selection protocol
@@ -473,6 +484,12 @@ back to its owner, no card was created or lost, every helper card went back to t
 supply, and the run used the shuffles and helper cards the paper states. Any failure
 stops the game with exit code 1. At --level rule a virtual player simply picks a valid
 card uniformly at random.
+
+Gakmoro (a sealed-bid game): both players follow simple strategies (--strategy). At
+--level card every round runs the dealerless round protocol on the simulated table and
+the engine checks the announced winner against the plain rules, that every card went back
+to the supply, the paper's card counts (28 and 38 per addition, 74 for the comparison)
+and the 2 x 37 table. --variant dealer plays the rules with a human dealer (rule level).
 """
 
 
@@ -483,16 +500,16 @@ card uniformly at random.
 @click.option(
     "--level",
     type=click.Choice(["card", "rule"]),
-    default="card",
-    show_default=True,
-    help="card: run the protocol on the simulated table; rule: choose directly.",
+    default=None,
+    help="card (default): run the protocol on the simulated table; rule: choose directly "
+    "(the default with a Gakmoro dealer).",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the deal and every shuffle.")
 @click.option(
     "--protocol",
     default=None,
     metavar="NAME",
-    help="The card selection spec to run (default: the rule set's), e.g. card-selection-v2 or a path.",
+    help="The protocol spec to run (default: the rule set's), e.g. card-selection-v2 or a path.",
 )
 @click.option(
     "--discard-owner",
@@ -515,27 +532,69 @@ card uniformly at random.
     help="With scoring (uno-official): stop after this many hands even if nobody reached the target.",
 )
 @click.option(
+    "--variant",
+    type=click.Choice(["dealerless", "dealer"]),
+    default="dealerless",
+    show_default=True,
+    help="Gakmoro only: without a dealer (bundles and protocols) or with a human dealer.",
+)
+@click.option(
+    "--strategy",
+    "strategies",
+    default="balanced,random",
+    show_default=True,
+    metavar="A,B",
+    help="Gakmoro only: each player's strategy: balanced (an even share of what is left), random, "
+    "greedy (the highest total).",
+)
+@click.option(
     "--json", "as_json", is_flag=True, help="Print one JSON object (winner, turns, protocol_runs, ...)."
 )
 def play_cmd(
     ruleset: str,
     players: int | None,
     virtual: int,
-    level: str,
+    level: str | None,
     seed: int,
     protocol: str | None,
     discard_owner: bool,
     wild4: str,
     hands: int | None,
+    variant: str,
+    strategies: str,
     as_json: bool,
 ) -> None:
+    if game_kind(ruleset) == "sealed-bid":
+        from reference_engine.gakmoro import SealedBidGame
+
+        pair = [s.strip() for s in strategies.split(",")]
+        if len(pair) != 2:
+            raise UsageError(
+                f"--strategy takes two strategies, one per player, e.g. balanced,random; got {strategies!r}"
+            )
+        bid = SealedBidGame(
+            load_any(ruleset),
+            Library(),
+            level=level or ("rule" if variant == "dealer" else "card"),
+            variant=variant,
+            seed=seed,
+            strategies=(pair[0], pair[1]),
+            protocol=protocol,
+        )
+        result = bid.play()
+        if as_json:
+            click.echo(json.dumps(result, indent=2, ensure_ascii=False))
+            return
+        for line in console.sealed_bid_lines(result, bid.rules.title):
+            click.echo(line)
+        return
     rules = load_rules(ruleset)
     game = Game(
         rules,
         Library(),
         players=players,
         virtual=virtual,
-        level=level,
+        level=level or "card",
         seed=seed,
         wild4=wild4,
         discard_owner=discard_owner,

@@ -18,11 +18,20 @@ from typing import Any
 
 from reference_engine.errors import UsageError
 from reference_engine.registry import Library
-from reference_engine.rules import RuleSet, games_dir, hand_dependence_message, load_rules
-from reference_engine.verify import VERSION
+from reference_engine.reveals import Reveal, reveals_from
+from reference_engine.rules import (
+    RuleSet,
+    game_kind,
+    games_dir,
+    hand_dependence_message,
+    load_any,
+    load_rules,
+)
+from reference_engine.verify import VERSION, Report
 
-from .bom import Bom, game_bom
-from .booklet import game_booklet, protocol_booklet
+from .bom import PLAYER_COLOURS, Bom, game_bom, sealed_bid_bom
+from .booklet import game_booklet, protocol_booklet, sealed_bid_booklet
+from .bundles import render_bundle_sheet
 from .imposition import impose_saddle
 from .labels import Label, render_labels, theta_label
 from .output import inside, safe_name, sha256, staged
@@ -90,6 +99,8 @@ def build(
 ) -> dict[str, Any]:
     """Build the kit described by ``opts`` and return its manifest."""
     library = library or Library()
+    if game_kind(opts.ruleset) == "sealed-bid":
+        return build_sealed_bid(opts, library, progress)
     templates = load_templates()
     rules = load_rules(opts.ruleset)
     lo, hi, default = rules.players
@@ -117,7 +128,11 @@ def build(
     step = progress or (lambda what, n: None)
     step("verifying the protocols", 0)
     protocol = opts.protocol or rules.virtual_protocol
-    reports = verify_protocols(library, protocols_to_verify(library, protocol)) if opts.virtual else []
+    reports = (
+        verify_protocols(library, protocols_to_verify(library, protocol), reveals_of=protocol)
+        if opts.virtual
+        else []
+    )
     step("counting materials", 0)
     bom = game_bom(
         rules,
@@ -151,6 +166,7 @@ def build(
             statistical=statistical,
             capacity=diagram_capacity((paper.size.w, paper.size.h), False),
             name=name,
+            reveals=_reveals(library, reports),
         )
         if opts.virtual
         else None
@@ -216,6 +232,128 @@ def build(
     return manifest
 
 
+def build_sealed_bid(opts: KitOptions, library: Library, progress: Progress | None = None) -> dict[str, Any]:
+    """A dealerless sealed-bid kit (Gakmoro): two-colour cards, sleeves and their value labels,
+    the bundle preparation sheet and the booklet, after verifying the round protocol."""
+    templates = load_templates()
+    rules = load_any(opts.ruleset)
+    if opts.players not in (None, 2):
+        raise UsageError(f"{rules.name} is played by 2 players, not {opts.players}")
+    if opts.duplex not in DUPLEX:
+        raise UsageError(f"--duplex is one of {', '.join(DUPLEX)}, not {opts.duplex!r}")
+    if opts.deck != "print":
+        raise UsageError(f"{rules.name} uses a two-colour deck of ♣ and ♥ that the kit prints: --deck print")
+    paper = templates.paper(opts.paper)
+    card = templates.card_size(opts.card_size or str(rules.kit.get("card_size", "mini-usa")))
+    profile = templates.profile(opts.profile)
+    preset = (
+        rules.kit.get("labels", {}).get(opts.paper) if isinstance(rules.kit.get("labels"), dict) else None
+    )
+    sheet = templates.label_sheet(opts.labels or preset or DEFAULT_LABELS.get(opts.paper, "cutout-a4"))
+    label_paper = templates.paper(sheet.paper)
+    offset = parse_offset(opts.back_offset)
+    parts = [rules.name, opts.paper]
+    if card.key != str(rules.kit.get("card_size", "mini-usa")):
+        parts.append(card.key)
+    if opts.duplex != "long":
+        parts.append(opts.duplex)
+    if opts.profile != "home":
+        parts.append(opts.profile)
+    name = safe_name("-".join(parts))
+    destination = Path(opts.output) if opts.output else Path("output") / name
+    _check_destination(destination)
+    step = progress or (lambda what, n: None)
+    step("verifying the protocols", 0)
+    protocol = opts.protocol or rules.protocol
+    reports = verify_protocols(library, protocols_to_verify(library, protocol), reveals_of=protocol)
+    top = next(r for r in reports if r.protocol == library.protocol(protocol).name)
+    step("counting materials", 0)
+    bom = sealed_bid_bom(
+        rules, dict(top.resources["helpers_by_symbol"]), (card.size.width.mm, card.size.height.mm)
+    )
+    validation = [summary(r) for r in reversed(reports)]
+    step("writing the booklet", 0)
+    booklet = sealed_bid_booklet(
+        library,
+        rules,
+        bom=bom,
+        validation=validation,
+        capacity=diagram_capacity((paper.size.w, paper.size.h), False),
+        name=name,
+        reveals=_reveals(library, reports),
+    )
+    labels = [
+        Label(str(v), f"{who} · ♥ at place {v + 1}", PLAYER_COLOURS[p], "value")
+        for p, who in enumerate(rules.names)
+        for v in rules.hand("dealerless")
+    ]
+    with staged(destination) as work:
+        step("drawing card sheets", 0)
+        cards_info = render_cards(
+            inside(work, "cards.pdf"),
+            bom.faces(),
+            SheetOptions(name, paper, card, profile, opts.duplex, offset),
+            progress=lambda n: step("drawing card sheets", n),
+        )
+        labels_info = render_labels(
+            inside(work, "labels.pdf"), labels, sheet, label_paper, name, opts.label_start
+        )
+        bundle_pages = render_bundle_sheet(inside(work, "bundles.pdf"), rules, paper, name)
+        step("typesetting the booklet", 0)
+        pages = render_booklet(inside(work, "booklet.pdf"), booklet, (paper.size.w, paper.size.h))
+        write_json(inside(work, "booklet.json"), booklet.to_json())
+        files = ["cards.pdf", "labels.pdf", "bundles.pdf", "booklet.pdf", "booklet.json"]
+        if opts.previews:
+            step("rendering previews", 0)
+            for pdf in ("cards", "labels", "bundles", "booklet"):
+                for png in render_previews(inside(work, f"{pdf}.pdf"), inside(work, "previews"), pdf):
+                    files.append(str(png.relative_to(work)))
+        manifest = {
+            "kit": name,
+            "kitgen": VERSION,
+            "options": {
+                **asdict(opts),
+                "players": 2,
+                "virtual": 0,
+                "card_size": card.key,
+                "label_sheet": sheet.key,
+                "output": None,
+            },
+            "game": {"name": rules.name, "title": rules.title, "source": rules.source},
+            "paper": paper.name,
+            "card": {
+                "name": card.name,
+                "width_mm": round(card.size.width.mm, 3),
+                "height_mm": round(card.size.height.mm, 3),
+            },
+            "profile": {
+                "name": profile.key,
+                "bleed_mm": round(profile.bleed.mm, 3),
+                "safe_mm": round(profile.safe.mm, 3),
+                "margin_mm": round(profile.margin.mm, 3),
+            },
+            "bom": bom.to_json(),
+            "sheets": {"cards": cards_info.to_json(), "labels": labels_info.to_json()},
+            "bundles": {"pages": bundle_pages},
+            "booklet": {"pages": pages, "paper": paper.name},
+            "verification": validation,
+            "statistical_verification": None,
+            "files": [
+                {"path": f, "sha256": sha256(inside(work, f)), "bytes": inside(work, f).stat().st_size}
+                for f in sorted(files)
+            ],
+        }
+        write_json(inside(work, "manifest.json"), manifest)
+    manifest["folder"] = str(destination)
+    return manifest
+
+
+def _reveals(library: Library, reports: list[Report]) -> dict[tuple[str, str], Reveal] | None:
+    """The possible reveals the verification of the taught protocol recorded, characterised."""
+    recorded = next((r.reveals for r in reports if r.reveals is not None), None)
+    return reveals_from(library, recorded) if recorded is not None else None
+
+
 def write_json(path: Path, data: Any) -> None:
     path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
@@ -253,7 +391,12 @@ def build_booklet(
     a5 = opts.imposition == "a5-saddle"
     capacity = diagram_capacity((paper.size.w, paper.size.h), a5)
     is_game = not opts.name.endswith((".yaml", ".yml")) and (games_dir() / f"{opts.name}.yaml").is_file()
-    if is_game:
+    sealed = is_game and game_kind(opts.name) == "sealed-bid"
+    if sealed:
+        bid_rules = load_any(opts.name)
+        protocol = opts.protocol or bid_rules.protocol
+        name = safe_name(f"{bid_rules.name}-booklet-{opts.paper}")
+    elif is_game:
         rules = load_rules(opts.name)
         lo, hi, default = rules.players
         players = default if opts.players is None else opts.players
@@ -274,12 +417,29 @@ def build_booklet(
     destination = Path(opts.output) if opts.output else Path("output") / name
     _check_destination(destination)
     step("verifying the protocols", 0)
-    reports = verify_protocols(library, protocols_to_verify(library, protocol), "booklet")
+    reports = verify_protocols(
+        library, protocols_to_verify(library, protocol), "booklet", reveals_of=protocol
+    )
+    reveals = _reveals(library, reports)
     validation = [summary(r) for r in reports]
     # Reading order: the protocol first, then what it calls.
     validation.reverse()
     step("composing the booklet", 0)
-    if is_game:
+    if sealed:
+        top = next(r for r in reports if r.protocol == library.protocol(protocol).name)
+        card = templates.card_size(str(bid_rules.kit.get("card_size", "mini-usa")))
+        booklet = sealed_bid_booklet(
+            library,
+            bid_rules,
+            bom=sealed_bid_bom(
+                bid_rules, dict(top.resources["helpers_by_symbol"]), (card.size.width.mm, card.size.height.mm)
+            ),
+            validation=validation,
+            capacity=capacity,
+            name=name,
+            reveals=reveals,
+        )
+    elif is_game:
         statistical = (
             summary(verify_statistically(library, protocol, opts.runs, 1, "booklet")) if opts.runs else None
         )
@@ -306,9 +466,10 @@ def build_booklet(
             statistical=statistical,
             capacity=capacity,
             name=name,
+            reveals=reveals,
         )
     else:
-        booklet = protocol_booklet(library, library.protocol(protocol), validation, capacity, name)
+        booklet = protocol_booklet(library, library.protocol(protocol), validation, capacity, name, reveals)
     with staged(destination) as work:
         step("typesetting", 0)
         pdf = inside(work, "booklet.pdf")

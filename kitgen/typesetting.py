@@ -230,6 +230,11 @@ class _Writer:
             s += self.setup()
             s += self.rules()
             s += self.virtual_turn()
+        elif self.b.kind == "sealed-bid":
+            s += self.kit_contents()
+            s += self.bundles()
+            s += self.sealed_rules()
+            s += self.round_overview()
         else:
             s += self.needs()
         s += [
@@ -358,7 +363,7 @@ class _Writer:
             return "; ".join(parts)
 
         def name(kind: str) -> str:
-            return rules.card_names.get(kind, kind)
+            return str(rules.card_names.get(kind, kind))
 
         rows: list[list[Any]] = [["", "Card", "When it is played"]]
         for kind, effects in rules.effects.items():
@@ -408,6 +413,49 @@ class _Writer:
             out.append(self.para(f"{n}. {text}", spec=True))
         return out
 
+    def bundles(self) -> list[Flowable]:
+        rules = self.b.rules
+        out: list[Flowable] = [PageBreak(), self.heading("Making the bundles")]
+        out.append(self.para(rules.dealerless_doc))
+        values = {"size": rules.bundle, "size_1": rules.bundle - 1, "count": len(rules.hand("dealerless"))}
+        for n, text in enumerate(self.st.lists["bundle_steps"], 1):
+            out.append(self.para(f"{n}. {text.format(**values)}", spec=True))
+        example = [self.b.face("club")] * rules.bundle
+        example[3] = self.b.face("heart")
+        pics: list[Flowable] = [CardPicture(f, mm(10)) for f in example]
+        out.append(Spacer(1, mm(2)))
+        out.append(Table([pics], colWidths=[mm(12)] * len(pics), hAlign="LEFT"))
+        out.append(
+            self.para("The bundle of value 3, face up: the ♥ is at place 4 from the left.", self.small)
+        )
+        return out
+
+    def sealed_rules(self) -> list[Flowable]:
+        rules = self.b.rules
+        out: list[Flowable] = [PageBreak(), self.heading(f"The rules: {rules.title}")]
+        if rules.source.get("cite"):
+            out.append(self.para(f"Source: {rules.source['cite']}.", self.small))
+        for text in rules.how_to_play:
+            out.append(self.para(text))
+        out.append(self.rich("With a dealer.", rules.dealer_doc))
+        out.append(self.rich("Without a dealer.", rules.dealerless_doc))
+        return out
+
+    def round_overview(self) -> list[Flowable]:
+        rules = self.b.rules
+        top = self.b.sections[0]
+        out: list[Flowable] = [PageBreak(), self.heading("A round without a dealer")]
+        if top.overview:
+            out.append(self.para(top.overview, spec=True))
+        for n, text in enumerate(self.st.lists["round_steps"], 1):
+            out.append(self.para(f"{n}. {text}", spec=True))
+        out.append(
+            self.para(
+                f"{rules.names[0]} and {rules.names[1]} in this booklet are the two players.", self.small
+            )
+        )
+        return out
+
     def needs(self) -> list[Flowable]:
         if not self.b.validation:
             return []
@@ -437,7 +485,7 @@ class _Writer:
         out.append(self.para(sec.summary))
         if sec.cite:
             out.append(self.para(f"Source: {sec.cite}.", self.small))
-        if sec.overview and not (first and self.b.kind == "game"):
+        if sec.overview and not (first and self.b.kind in ("game", "sealed-bid")):
             out.append(self.para(sec.overview, spec=True))
         for line in sec.legend:
             out.append(self.para(f"Encoding — {line}", self.small))
@@ -522,8 +570,8 @@ class _Writer:
                         [
                             e["name"].replace("_", " "),
                             e.get("formula", ""),
-                            str(e["expected"]),
-                            str(e["measured"]),
+                            count_text(e["expected"]),
+                            count_text(e["measured"]),
                             "yes" if e["match"] else "NO",
                             e.get("cite", ""),
                         ]
@@ -561,6 +609,15 @@ class _Writer:
                 out.append(Spacer(1, mm(3)))
                 out.append(self.rich("If a check fails:", first.if_wrong, self.small, spec=True))
         return out
+
+
+def count_text(v: Any) -> str:
+    """A measured or expected count as the validation table prints it."""
+    if isinstance(v, dict):
+        return "; ".join(f"{k}: {count_text(x)}" for k, x in v.items())
+    if isinstance(v, (list, tuple)):
+        return ", ".join(count_text(x) for x in v)
+    return str(v)
 
 
 def _counts(d: dict[str, int]) -> str:

@@ -56,11 +56,17 @@ class Encoding(Value):
             parts = [f"{k} = {' '.join(_glyph(s) for s in v)}" for k, v in self.table.items()]
             return ", ".join(parts)
         if self.kind == "onehot":
-            first = self.first.text if self.first is not None else "0"
+            first = (self.first.text if self.first is not None else "0").strip()
             length = self.length.text if self.length is not None else "?"
+            if first == "0":
+                where = "v + 1"
+            elif first.startswith("-") and (first[1:].strip().isidentifier() or first[1:].strip().isdigit()):
+                where = f"v + {first[1:].strip()} + 1"
+            else:
+                where = f"v - ({first}) + 1"
             return (
-                f"value v is {_glyph(self.hot)} at position v - ({first}) + 1 among "
-                f"{length} cards, {_glyph(self.cold)} elsewhere"
+                f"value v is {_glyph(self.hot)} at position {where} (from the left) among {length} cards, "
+                f"{_glyph(self.cold)} elsewhere"
             )
         if self.kind == "label":
             return f"card i is the distinct card {self.family}_i"

@@ -205,6 +205,15 @@ class Frame:
         """Every possible value of each input (arrays: every tuple of element values)."""
         return {name: self.domain(name) for name in self.proto.inputs}
 
+    def domain_size(self, name: str) -> int:
+        """How many values ``name`` can take (without listing them: an array's are many)."""
+        decl = self.proto.inputs[name]
+        b = self.bound(decl.encoding)
+        count = self.input_count(name)
+        if count is None:
+            return len(b.domain())
+        return math.prod(len(b.domain(i)) for i in range(1, count + 1))
+
     def domain(self, name: str) -> list[Any]:
         decl = self.proto.inputs[name]
         b = self.bound(decl.encoding)
@@ -778,6 +787,7 @@ class Runner:
                 inner = Ctx(ctx.number, ctx.say, step)
             handler = _HANDLERS[type(step)]
             frontier = handler(self, frame, step, frontier, inner)
+            frontier = _note_extent(self.shared.plans, frontier)
             if step.labels:
                 frontier = _apply_labels(self, frame, step, frontier, inner)
             self.shared.states_processed += len(frontier)
@@ -1362,6 +1372,28 @@ def h_turn(run: Runner, frame: Frame, step: st.Turn, frontier: Frontier, ctx: Ct
     return out
 
 
+def _note_extent(cache: dict[Any, Any], frontier: Frontier) -> Frontier:
+    """Record in each state's meters the largest region its table holds now."""
+    out: Frontier = {}
+    changed = False
+    for state, vec in frontier.items():
+        key = ("extent", state.layout)
+        extent = cache.get(key)
+        if extent is None:
+            extent = max(
+                ((r.rows, r.cols) for r in state.layout.regions),
+                key=lambda e: (e[0] * e[1], e[1]),
+                default=(0, 0),
+            )
+            cache[key] = extent
+        meters = state.meters.note_extent(extent)
+        if meters is not state.meters:
+            changed = True
+            state = state.replace(meters=meters)
+        _add(out, state, vec)
+    return out if changed else frontier
+
+
 def _note_reveal(
     run: Runner, frame: Frame, ctx: Ctx, state: State, flats: list[int], codes: list[int]
 ) -> None:
@@ -1884,7 +1916,8 @@ def h_call(run: Runner, frame: Frame, step: st.Call, frontier: Frontier, ctx: Ct
                     t = step.results.get(o.name)
                     if t is not None and t.name is not None:
                         env = env_set(env, t.name, v)
-                o_out, meters = _absorb(plans, state.out, state.meters, res)
+                handed = sum(len(fl) for fl in arg_flats)
+                o_out, meters = _absorb(plans, state.out, state.meters, res, callee.name, handed)
                 view = run.views.extend(state.view, obs) if obs is not None else state.view
                 new = State(plan.layout, cells, o_out, env, meters, view, state.lazy)
                 run.check_limits(frame, step, new)
@@ -1906,14 +1939,19 @@ def h_call(run: Runner, frame: Frame, step: st.Call, frontier: Frontier, ctx: Ct
 
 
 def _absorb(
-    cache: dict[Any, Any], out: tuple[tuple[int, int], ...], meters: Meters, res: SubResult
+    cache: dict[Any, Any],
+    out: tuple[tuple[int, int], ...],
+    meters: Meters,
+    res: SubResult,
+    callee: str,
+    handed: int,
 ) -> tuple[tuple[tuple[int, int], ...], Meters]:
     """Helper usage and counters after a call (memoized: the same few combinations recur)."""
-    key = ("absorb", out, meters, res.delta, res.meters)
+    key = ("absorb", out, meters, res.delta, res.meters, callee, handed)
     hit = cache.get(key)
     if hit is None:
         o_out = out_add(out, dict(res.delta))
-        hit = (o_out, meters.absorb(res.meters, out).note_out(o_out))
+        hit = (o_out, meters.absorb(res.meters, out, callee, handed).note_out(o_out))
         cache[key] = hit
     return hit
 

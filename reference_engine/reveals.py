@@ -11,6 +11,7 @@ from a fixed family, each with a sentence for the booklet:
 * ``pairs``: the turned cards fall into groups of an encoding's width (a column of two,
   or neighbours in a row) and every group is a codeword (α β or β α);
 * ``value_count``: how many groups can show a value (at most one pair shows β α);
+* ``count``: a card that always appears exactly once (the ♥ of a one-hot number);
 * ``same_cards``: the turned cards are always the same collection, only the order varies;
 * ``one_of``: the complete list, when there are at most four possibilities.
 
@@ -73,7 +74,13 @@ def possible_reveals(
     """Every reveal of ``proto`` and its sub-protocols, exactly, in the verification setting."""
     st_ = setting(proto, params, scenario)
     runner, _, _, _ = run_exact(library, proto, st_.params, st_.context, st_.deal, record_reveals=True)
-    recorded = runner.shared.reveals or {}
+    return reveals_from(library, runner.shared.reveals or {})
+
+
+def reveals_from(
+    library: Library, recorded: dict[tuple[str, str], set[Observation]]
+) -> dict[tuple[str, str], Reveal]:
+    """Characterise recorded observations (from a run or a ``verify(..., record_reveals=True)``)."""
     out: dict[tuple[str, str], Reveal] = {}
     for (name, step), observations in sorted(recorded.items(), key=lambda kv: kv[0]):
         declaring = library.protocol(name)
@@ -224,6 +231,16 @@ def characterise(
                 else:
                     continue
                 facts.append(Fact("value_count", text, {"encoding": name, "value": v, "min": lo, "max": hi}))
+    # A card that always appears exactly once (the ♥ of a one-hot row), whatever the sizes.
+    if not paired:
+        singles = None
+        for obs in observations:
+            once = {sym for sym, n in Counter(s for *_, s in obs).items() if n == 1}
+            singles = once if singles is None else singles & once
+        for sym in sorted(singles or ()):
+            key, _ = category(proto, sym)
+            if key != "game" and not proto.symbols[key].family and len(observations[0]) > 1:
+                facts.append(Fact("count", f"Exactly one {glyph(sym)} appears.", {"symbol": sym, "count": 1}))
     bags = {tuple(sorted(Counter(s for *_, s in obs).items())) for obs in observations}
     if len(bags) == 1 and len(observations[0]) > 1 and len(observations) > 1 and not paired:
         facts.append(
@@ -261,6 +278,8 @@ def _holds(
         if fact.kind == "value_count":
             return bool(d["min"] <= values.count(d["value"]) <= d["max"])
         return True
+    if fact.kind == "count":
+        return bool(sum(1 for *_, s in obs if s == d["symbol"]) == d["count"])
     if fact.kind == "same_cards":
         return bool(dict(Counter(s for *_, s in obs)) == d["cards"])
     if fact.kind == "one_of":

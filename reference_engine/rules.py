@@ -24,6 +24,7 @@ from .source import KeyPath, load_file
 
 GAME_KEYS = (
     "game",
+    "kind",
     "title",
     "summary",
     "source",
@@ -193,14 +194,44 @@ def games_dir() -> Path:
     return rulesets_dir() / "games"
 
 
-def load_rules(name_or_path: str) -> RuleSet:
-    """A rule set by name (``uno``) or path; SpecError lists every problem."""
+def rules_path(name_or_path: str) -> Path:
+    """The file of a rule set given by name (``uno``) or path; a clear error if there is none."""
     path = Path(name_or_path)
     if not name_or_path.endswith((".yaml", ".yml")):
         path = games_dir() / f"{name_or_path}.yaml"
         if not path.is_file():
             known = ", ".join(sorted(p.stem for p in games_dir().glob("*.yaml"))) or "none"
             raise UsageError(f"unknown rule set {name_or_path!r} (known: {known})")
+    elif not path.is_file():
+        raise UsageError(f"no such rule set file: {path}")
+    return path
+
+
+def game_kind(name_or_path: str) -> str:
+    """``shedding`` (UNO-like, the default) or ``sealed-bid`` (Gakmoro), from the file's ``kind``."""
+    data = load_file(rules_path(name_or_path)).data
+    kind = data.get("kind", "shedding") if isinstance(data, dict) else "shedding"
+    return str(kind)
+
+
+def load_any(name_or_path: str) -> Any:
+    """A rule set of either kind: :class:`RuleSet` or :class:`reference_engine.gakmoro.SealedBidRules`."""
+    if game_kind(name_or_path) == "sealed-bid":
+        from .gakmoro import load_sealed_bid
+
+        expected = None if name_or_path.endswith((".yaml", ".yml")) else name_or_path
+        return load_sealed_bid(rules_path(name_or_path), expected)
+    return load_rules(name_or_path)
+
+
+def load_rules(name_or_path: str) -> RuleSet:
+    """A rule set by name (``uno``) or path; SpecError lists every problem."""
+    path = rules_path(name_or_path)
+    if game_kind(name_or_path) != "shedding":
+        raise UsageError(
+            f"{path.stem} is a {game_kind(name_or_path)} game, not a game with a draw pile and virtual "
+            "players: this command does not take it"
+        )
     src = load_file(path)
     ck = Checker(src)
     rules = _build(ck, src.data)

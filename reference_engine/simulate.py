@@ -77,17 +77,15 @@ def parse_inputs(
                 f"{frame.proto.name} has no input {name!r} (inputs: {', '.join(frame.proto.inputs)})"
             )
         given[name] = value
-    domains = {n: frame.domain(n) for n in frame.proto.inputs if deal is None or frame.groups(n) is None}
     values: dict[str, Any] = {}
     for name, decl in frame.proto.inputs.items():
         count = frame.input_count(name)
         if deal is not None and frame.groups(name) is not None:
             values[name] = _deal(name, given.get(name), count, deal, rng or random.Random(0), cards or {})
             continue
-        domain = domains[name]
         if name not in given:
-            if len(domain) == 1:
-                values[name] = domain[0]
+            if frame.domain_size(name) == 1:
+                values[name] = frame.domain(name)[0]
                 continue
             raise UsageError(f"give --input {name}=... ({_domain_hint(frame, name, count)})")
         parts = given[name].split(",") if count is not None else [given[name]]

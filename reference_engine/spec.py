@@ -65,7 +65,7 @@ TOP_KEYS = (
     "scenarios",
     "booklet",
 )
-EXPECT_KEYS = ("cards", "helper_cards", "shuffles", "turns", "steps", "cards_by_symbol")
+EXPECT_KEYS = ("cards", "helper_cards", "shuffles", "turns", "steps", "cards_by_symbol", "calls", "table")
 
 
 @dataclass
@@ -550,10 +550,10 @@ def _expect(ck: Checker, raw: Any, symbols: dict[str, SymbolDecl]) -> dict[str, 
         if spec is None or "value" not in spec:
             continue
         cite = ck.string(spec.get("cite", ""), p + ("cite",), "a citation") or ""
-        if k == "cards_by_symbol":
+        if k in ("cards_by_symbol", "calls"):
             by = {}
             for s, e in ck.table(spec["value"], p + ("value",)).items():
-                if str(s) not in symbols:
+                if k == "cards_by_symbol" and str(s) not in symbols:
                     ck.error(p + ("value", s), f"unknown card {s!r}")
                 ex = ck.expr(e, p + ("value", s))
                 if ex is not None:

@@ -13,7 +13,7 @@ Actions that change the layout are compiled once per layout into a gather plan w
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from .cards import EMPTY, Symbol, is_up, symbol_of
@@ -194,20 +194,25 @@ class Meters:
 
     ``peak`` holds, per symbol id, the most helper cards of that symbol that were out of
     the supply at the same time; the sum of the peaks is how many helper cards to prepare.
+    ``calls`` lists, for each sub-protocol this protocol called directly, its name and the
+    cards it used (the cards handed to it plus the helper cards it took); ``extent`` is the
+    largest region the table ever held, as (rows, columns), sub-protocols included.
     """
 
     shuffles: int = 0
     turns: int = 0
     kinds: tuple[tuple[str, int], ...] = ()
     peak: tuple[tuple[int, int], ...] = ()
+    calls: tuple[tuple[str, int], ...] = ()
+    extent: tuple[int, int] = (0, 0)
 
     def add_shuffle(self, kind: str) -> Meters:
         kinds = dict(self.kinds)
         kinds[kind] = kinds.get(kind, 0) + 1
-        return Meters(self.shuffles + 1, self.turns, tuple(sorted(kinds.items())), self.peak)
+        return replace(self, shuffles=self.shuffles + 1, kinds=tuple(sorted(kinds.items())))
 
     def add_turn(self) -> Meters:
-        return Meters(self.shuffles, self.turns + 1, self.kinds, self.peak)
+        return replace(self, turns=self.turns + 1)
 
     def note_out(self, out: tuple[tuple[int, int], ...]) -> Meters:
         """Raise the peaks to the current helper usage ``out``."""
@@ -219,10 +224,21 @@ class Meters:
                 changed = True
         if not changed:
             return self
-        return Meters(self.shuffles, self.turns, self.kinds, tuple(sorted(peak.items())))
+        return replace(self, peak=tuple(sorted(peak.items())))
 
-    def absorb(self, sub: Meters, out_before: tuple[tuple[int, int], ...]) -> Meters:
-        """Add the counts of a sub-protocol run that started with ``out_before`` helpers out."""
+    def note_extent(self, extent: tuple[int, int]) -> Meters:
+        """Remember ``extent`` if it is the largest region so far (most cards, then widest)."""
+        if _bigger(extent, self.extent):
+            return replace(self, extent=extent)
+        return self
+
+    def absorb(
+        self, sub: Meters, out_before: tuple[tuple[int, int], ...], callee: str = "", handed: int = 0
+    ) -> Meters:
+        """Add the counts of a sub-protocol run that started with ``out_before`` helpers out.
+
+        ``callee`` and ``handed`` (the cards passed to it) record the call in ``calls``.
+        """
         kinds = dict(self.kinds)
         for k, n in sub.kinds:
             kinds[k] = kinds.get(k, 0) + n
@@ -230,12 +246,21 @@ class Meters:
         before = dict(out_before)
         for sid, n in sub.peak:
             peak[sid] = max(peak.get(sid, 0), before.get(sid, 0) + n)
+        calls = self.calls
+        if callee:
+            calls = (*calls, (callee, handed + sum(n for _, n in sub.peak)))
         return Meters(
             self.shuffles + sub.shuffles,
             self.turns + sub.turns,
             tuple(sorted(kinds.items())),
             tuple(sorted(peak.items())),
+            calls,
+            sub.extent if _bigger(sub.extent, self.extent) else self.extent,
         )
+
+
+def _bigger(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    return (a[0] * a[1], a[1]) > (b[0] * b[1], b[1])
 
 
 def out_add(out: tuple[tuple[int, int], ...], delta: dict[int, int]) -> tuple[tuple[int, int], ...]:

@@ -71,6 +71,8 @@ class Report:
     notes: list[str]
     source: dict[str, str]
     scenario: dict[str, Any] | None = None
+    # With verify(..., record_reveals=True): every possible reveal per (protocol, step).
+    reveals: dict[tuple[str, str], set[Any]] | None = field(default=None, repr=False)
 
     def check(self, name: str) -> Check | None:
         return next((c for c in self.checks if c.name == name), None)
@@ -160,8 +162,24 @@ def deals(cards: list[Symbol], sizes: list[int]) -> list[list[Symbol]]:
     return out
 
 
+MAX_INPUTS = 2_000_000  # input combinations an exact verification will enumerate
+
+
 def input_assignments(frame: Frame, deal: list[Symbol] | None = None) -> list[dict[str, Any]]:
     """Every admissible assignment of the inputs; a grouped input gets every deal of ``deal``."""
+    total = 1
+    for name in frame.proto.inputs:
+        if frame.groups(name) is None or deal is None:
+            try:
+                total *= frame.domain_size(name)
+            except EvalError:
+                continue
+    if total > MAX_INPUTS:
+        raise UsageError(
+            f"{frame.proto.name} has {total:.3g} combinations of inputs to try before 'admissible' "
+            f"filters them, too many to verify exactly (the limit is {MAX_INPUTS:,}). Verify the "
+            "protocols it is built from, or give smaller --param values; simulate it with kitgen simulate."
+        )
     domains: dict[str, list[Any]] = {}
     for name in frame.proto.inputs:
         sizes = frame.groups(name)
@@ -338,14 +356,23 @@ def setting(proto: Protocol, params: Params | None = None, scenario: str | None 
 
 
 def verify(
-    library: Library, proto: Protocol, params: Params | None = None, scenario: str | None = None
+    library: Library,
+    proto: Protocol,
+    params: Params | None = None,
+    scenario: str | None = None,
+    record_reveals: bool = False,
 ) -> Report:
-    """Exact verification of ``proto`` (defaults where parameters are not given)."""
+    """Exact verification of ``proto`` (defaults where parameters are not given).
+
+    ``record_reveals`` also keeps every possible reveal (see :mod:`reference_engine.reveals`).
+    """
     started = time.perf_counter()
     st_ = setting(proto, params, scenario)
     params = st_.params
     try:
-        runner, frame, assignments, final = run_exact(library, proto, params, st_.context, st_.deal)
+        runner, frame, assignments, final = run_exact(
+            library, proto, params, st_.context, st_.deal, record_reveals=record_reveals
+        )
     except SimulationError as exc:
         return _stuck(proto, params, exc, time.perf_counter() - started)
     views = runner.views
@@ -384,6 +411,8 @@ def verify(
                 raise SimulationError("", proto.src.problem(out.path, str(exc))) from None
         return cache[key]
 
+    calls: dict[tuple[int, str], int] = {}  # (position, callee) -> the most cards that call used
+    extent: tuple[int, int] | None = None
     agg: dict[tuple[int, tuple[Any, ...]], tuple[int, dict[int, int]]] = {}  # (view, outputs) -> per input
     owned: set[int] = set()
     for state, vec in final.items():
@@ -397,6 +426,14 @@ def verify(
             peak[sid] = max(peak[sid], n)
         for k, n in state.meters.kinds:
             kinds[k] = max(kinds[k], n)
+        for i, (callee, n) in enumerate(state.meters.calls):
+            calls.setdefault((i, callee), 0)
+            calls[(i, callee)] = max(calls[(i, callee)], n)
+        if extent is None or (state.meters.extent[0] * state.meters.extent[1], state.meters.extent[1]) > (
+            extent[0] * extent[1],
+            extent[1],
+        ):
+            extent = state.meters.extent
         values = tuple(outs[n] if isinstance(outs[n], DecodeFailure) else _freeze(outs[n]) for n in names)
         _add(agg, (state.view, values), vec, owned)
 
@@ -495,6 +532,11 @@ def verify(
         checks.append(Check("tidy", True, "every card ends in an output or back in the supply"))
 
     resources = _resources(runner, frame, assignments, shuffles, turns, peak, kinds)
+    by_callee: dict[str, list[int]] = {}
+    for (_, callee), n in sorted(calls.items()):
+        by_callee.setdefault(callee, []).append(n)
+    resources["calls"] = by_callee
+    resources["table"] = list(extent or (0, 0))
     expect_rows = _expectations(proto, frame, resources)
     for row in expect_rows:
         checks.append(
@@ -544,6 +586,7 @@ def verify(
         notes,
         proto.source,
         st_.scenario,
+        runner.shared.reveals,
     )
 
 
@@ -683,6 +726,13 @@ def _resources(
     }
 
 
+def _as_list(v: Any) -> list[Any]:
+    v = plain(v)
+    if not isinstance(v, (list, tuple)):
+        raise EvalError(f"expected a list of numbers, got {v!r}")
+    return list(v)
+
+
 def _expectations(proto: Protocol, frame: Frame, resources: dict[str, Any]) -> list[dict[str, Any]]:
     rows = []
     scope = frame.globals
@@ -691,13 +741,24 @@ def _expectations(proto: Protocol, frame: Frame, resources: dict[str, Any]) -> l
             if name == "cards_by_symbol":
                 want: Any = {k: as_int(e(scope)) for k, e in exp.by_symbol.items()}
                 got: Any = {k: resources["cards_by_symbol"].get(k, 0) for k in want}
+            elif name == "calls":
+                want = {k: [as_int(x) for x in _as_list(e(scope))] for k, e in exp.by_symbol.items()}
+                got = {k: resources["calls"].get(k, []) for k in want}
+            elif name == "table":
+                assert exp.value is not None
+                want = [as_int(x) for x in _as_list(exp.value(scope))]
+                got = resources["table"]
             else:
                 assert exp.value is not None
                 want = as_int(exp.value(scope))
                 got = resources[name]
         except EvalError as exc:
             raise SimulationError("", proto.src.problem(exp.path, str(exc))) from None
-        formula = exp.value.text if exp.value is not None else ""
+        formula = (
+            exp.value.text
+            if exp.value is not None
+            else "; ".join(f"{k}: {e.text}" for k, e in exp.by_symbol.items())
+        )
         rows.append(
             {
                 "name": name,

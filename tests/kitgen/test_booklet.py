@@ -15,6 +15,7 @@ from kitgen.booklet import plain_text
 from kitgen.cli import main
 from kitgen.imposition import saddle_order
 from kitgen.kit import BookletOptions, build_booklet
+from kitgen.typesetting import count_text
 from reference_engine.registry import Library, rulesets_dir
 from reference_engine.rules import load_rules
 from reference_engine.simulate import simulate
@@ -152,7 +153,10 @@ def test_validation_equals_verify_json(uno_booklet: tuple[Path, dict[str, Any]])
         for check in fresh["checks"]:
             assert squash(check["figure"]) in validation_text, check["name"]
         for e in fresh["expect"]:
-            row = squash(f"{e['formula']}{e['expected']}{e['measured']}{'yes' if e['match'] else 'NO'}")
+            row = squash(
+                f"{e['formula']}{count_text(e['expected'])}{count_text(e['measured'])}"
+                f"{'yes' if e['match'] else 'NO'}"
+            )
             assert row in validation_text, e["name"]
         assert squash(fresh["engine"]) in validation_text
     assert data["statistical"]["method"] == "statistical"

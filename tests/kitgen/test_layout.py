@@ -67,7 +67,17 @@ def test_too_big_card_is_a_clear_error() -> None:
         fit(t.paper("a4").size, t.card_size("300x400mm").size, t.profile("home"))
 
 
-@pytest.mark.parametrize(("key", "n"), [("L7160", 21), ("L7163", 14), ("5160", 30), ("5163", 10)])
+@pytest.mark.parametrize(
+    ("key", "n"),
+    [
+        ("L7160", 21),
+        ("L7163", 14),
+        ("5160", 30),
+        ("5163", 10),
+        ("cutout-sleeve-a4", 65),
+        ("cutout-sleeve-letter", 60),
+    ],
+)
 def test_label_presets_fit_their_paper(key: str, n: int) -> None:
     t = load_templates()
     sheet = t.label_sheet(key)

@@ -1,0 +1,104 @@
+"""The bundle preparation sheet of a Gakmoro kit (``bundles.pdf``).
+
+Without a dealer, every card of a player's hand is a bundle E_8(v) in a sleeve. If each
+player made their own bundles in private, one could make nine E_8(7) (Gakmoro, Section
+5.1). The sheet has one page per player: a row per bundle showing where the ♥ goes, and
+boxes for both players to tick once they have seen the row laid out face up, stacked and
+sleeved with its value label.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import escape
+
+from reportlab.lib.colors import HexColor, black, white
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.platypus import Paragraph
+
+from .bom import PLAYER_COLOURS
+from .faces import FONT, FONT_BOLD, new_canvas
+from .templates import Paper
+from .units import mm
+
+HEART = HexColor("#D55E00")
+
+
+def render_bundle_sheet(path: Path, rules: Any, paper: Paper, kit: str) -> int:
+    """Write the sheet; returns the number of pages (one per player)."""
+    w, h = paper.size.w, paper.size.h
+    c = new_canvas(str(path), (w, h), f"{kit}: making the bundles")
+    hand = rules.hand("dealerless")
+    size = rules.bundle
+    names = list(rules.names)
+    for p, name in enumerate(names):
+        other = names[1 - p]
+        margin = mm(15)
+        y = h - margin
+        c.setFillColor(HexColor(PLAYER_COLOURS[p]))
+        c.setFont(FONT_BOLD, 17)
+        c.drawString(margin, y - mm(6), f"Making {name}'s bundles, together and in public")
+        y -= mm(13)
+        text = [
+            f"Both players make all {len(hand)} bundles of {name} together, before the game, where both "
+            "can see.",
+            f"For each row: lay out {size - 1} ♣ and one ♥ face up, in the order shown (the ♥ at place "
+            "v + 1 from the left). Both players check the row and tick.",
+            "Turn the cards face down one by one from the left, stacking them: the leftmost card ends at "
+            "the bottom. Slide the stack into a sleeve and stick the value label on its transparent front.",
+            f"When {name} submits the sleeve in a round: peel the label off unseen, take the stack out "
+            "face down, and deal it from the top into a row from right to left.",
+            "Why: a player making their own bundles alone could make nine bundles of 7 (Gakmoro, "
+            "Section 5.1).",
+        ]
+        style = ParagraphStyle("sheet", fontName=FONT, fontSize=8.5, leading=11, textColor=black)
+        for n, line in enumerate(text, 1):
+            para = Paragraph(f"{n}. {escape(line)}", style)
+            _, used = para.wrapOn(c, w - 2 * margin, h)
+            para.drawOn(c, margin, y - used)
+            y -= used + mm(1.2)
+        y -= mm(3)
+        cell = min(mm(11), (w - 2 * margin - mm(70)) / size)
+        x0 = margin + mm(16)
+        c.setFont(FONT_BOLD, 8)
+        c.drawString(margin, y, "value")
+        c.drawString(x0, y + mm(4), "place in the row, from the left:")
+        for k in range(size):
+            c.drawCentredString(x0 + k * cell + cell / 2, y, str(k + 1))
+        checks = [f"{name} ✓", f"{other} ✓", "sleeved ✓"]
+        xc = x0 + size * cell + mm(4)
+        for k, label in enumerate(checks):
+            c.drawCentredString(xc + k * mm(17) + mm(8), y, label)
+        y -= mm(3)
+        row_h = min(mm(18), (y - mm(30)) / len(hand))
+        for v in hand:
+            y -= row_h
+            c.setFillColor(black)
+            c.setFont(FONT_BOLD, 16)
+            c.drawCentredString(margin + mm(6), y + row_h / 2 - mm(2), str(v))
+            for k in range(size):
+                x = x0 + k * cell
+                hot = k == v
+                c.setStrokeColor(HEART if hot else black)
+                c.setLineWidth(1.2 if hot else 0.5)
+                c.setFillColor(white)
+                c.roundRect(x + mm(0.8), y + mm(1), cell - mm(1.6), row_h - mm(2), mm(1), stroke=1, fill=1)
+                c.setFillColor(HEART if hot else black)
+                c.setFont(FONT, min(16, row_h * 0.45))
+                c.drawCentredString(x + cell / 2, y + row_h / 2 - mm(2), "♥" if hot else "♣")
+            for k in range(len(checks)):
+                c.setStrokeColor(black)
+                c.setLineWidth(0.6)
+                c.rect(xc + k * mm(17) + mm(5), y + row_h / 2 - mm(3), mm(6), mm(6), stroke=1, fill=0)
+            c.setStrokeColor(HexColor("#BBBBBB"))
+            c.setLineWidth(0.3)
+            c.line(margin, y, w - margin, y)
+        c.setFont(FONT, 6.5)
+        c.setFillColor(black)
+        c.drawString(
+            margin, mm(10), f"{kit} · bundles page {p + 1} of {len(names)} · print at 100% (actual size)"
+        )
+        c.showPage()
+    c.save()
+    return len(names)

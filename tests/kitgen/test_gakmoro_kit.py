@@ -1,0 +1,130 @@
+"""The Gakmoro kit, read back: cards, sleeve labels, the bundle sheet and the booklet."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+import pdfplumber
+import pytest
+from pypdf import PdfReader
+
+from kitgen.booklet import plain_text
+from kitgen.kit import KitOptions, build
+from reference_engine.registry import Library
+from reference_engine.simulate import simulate
+
+
+@pytest.fixture(scope="module")
+def kit(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    folder = tmp_path_factory.mktemp("kits") / "gakmoro"
+    return folder, build(KitOptions(ruleset="gakmoro", output=str(folder)))
+
+
+def test_bill_of_materials_from_the_engine(kit: tuple[Path, dict[str, Any]]) -> None:
+    _, manifest = kit
+    items = {i["key"]: i for i in manifest["bom"]["items"]}
+    round_report = next(v for v in manifest["verification"] if v["protocol"] == "gakmoro-round")
+    loose = round_report["resources"]["helpers_by_symbol"]["club"]
+    # 2 players x 9 bundles (0, 0, 1..7) x 7 clubs, plus what one round has out at once.
+    assert items["club"]["needed"] == 2 * 9 * 7 + loose
+    assert items["heart"]["needed"] == 2 * 9
+    for key in ("club", "heart"):
+        n = items[key]["needed"]
+        assert items[key]["spares"] == max(2, math.ceil(n * 0.1))
+    assert items["sleeve"]["needed"] == 18 and items["label"]["needed"] == 18
+    assert manifest["bom"]["printed_cards"] == items["club"]["count"] + items["heart"]["count"]
+    assert manifest["sheets"]["cards"]["front_pages"]
+    assert manifest["card"]["width_mm"] == 41.0
+    assert round_report["resources"]["table"] == [2, 37]
+
+
+def test_cards_are_clubs_and_hearts_in_the_bom_numbers(kit: tuple[Path, dict[str, Any]]) -> None:
+    folder, manifest = kit
+    items = {i["key"]: i for i in manifest["bom"]["items"]}
+    counts = {"club": 0, "heart": 0}
+    with pdfplumber.open(folder / "cards.pdf") as pdf:
+        for n in manifest["sheets"]["cards"]["front_pages"]:
+            words = [w["text"] for w in pdf.pages[n - 1].extract_words()]
+            for key in counts:
+                counts[key] += words.count(key)
+    # Each face names its suit upright once (and once upside down, which reads differently).
+    assert counts == {"club": items["club"]["count"], "heart": items["heart"]["count"]}
+
+
+def test_sleeve_labels(kit: tuple[Path, dict[str, Any]]) -> None:
+    folder, manifest = kit
+    assert manifest["sheets"]["labels"]["labels"] == 18
+    text = "\n".join(p.extract_text() or "" for p in PdfReader(str(folder / "labels.pdf")).pages[1:])
+    for who in ("Alice", "Bob"):
+        places = re.findall(rf"{who} · ♥ at place (\d)", text)
+        assert sorted(int(p) for p in places) == [1, 1, 2, 3, 4, 5, 6, 7, 8]
+
+
+def test_bundle_sheet_puts_the_heart_at_place_v_plus_1(kit: tuple[Path, dict[str, Any]]) -> None:
+    folder, _ = kit
+    with pdfplumber.open(folder / "bundles.pdf") as pdf:
+        assert len(pdf.pages) == 2
+        for page in pdf.pages:
+            chars = page.chars
+            header = {
+                c["text"]: c["x0"] + c["width"] / 2
+                for c in chars
+                if c["text"] in "12345678" and abs(c["size"] - 8) < 0.01
+            }
+            values = sorted(
+                (c for c in chars if abs(c["size"] - 16) < 0.01 and c["text"].isdigit()),
+                key=lambda c: c["top"],
+            )
+            assert [v["text"] for v in values] == ["0", "0", "1", "2", "3", "4", "5", "6", "7"]
+            for v in values:
+                row = [c for c in chars if abs(c["top"] - v["top"]) < 8 and c["text"] in "♣♥"]
+                hearts = [c for c in row if c["text"] == "♥"]
+                assert len(row) == 8 and len(hearts) == 1
+                place = min(header, key=lambda k: abs(header[k] - (hearts[0]["x0"] + hearts[0]["width"] / 2)))
+                assert int(place) == int(v["text"]) + 1
+
+
+def test_booklet_round_steps_and_diagrams(kit: tuple[Path, dict[str, Any]]) -> None:
+    folder, _ = kit
+    data = json.loads((folder / "booklet.json").read_text())
+    library = Library()
+    assert [s["protocol"] for s in data["sections"]] == [
+        "gakmoro-round",
+        "gakmoro-extension",
+        "ruangwises-itoh-addition",
+        "gakmoro-comparison",
+        "gakmoro-subtraction",
+    ]
+    text = re.sub(
+        r"\s+", "", "\n".join(p.extract_text() or "" for p in PdfReader(str(folder / "booklet.pdf")).pages)
+    )
+    for heading in ("Makingthebundles", "Therules:Gakmoro", "Aroundwithoutadealer", "Validation"):
+        assert heading in text
+    for sec in data["sections"]:
+        proto = library.protocol(sec["protocol"])
+        for step in proto.numbered_steps():
+            assert step.say is not None
+            assert re.sub(r"\s+", "", f"Step {step.number}. {plain_text(step.say.text)}") in text
+        ex = sec["example"]
+        params = {k: tuple(v) if isinstance(v, list) else v for k, v in ex["params"].items()}
+        inputs = [f"{k}={v}" for k, v in ex["inputs"].items()]
+        events = simulate(library, proto, params, inputs, ex["seed"]).trace.events
+        for step in sec["steps"]:
+            for d in step["diagrams"]:
+                last = events[d["events"][1]]
+                truth = {r["name"]: r for r in last.after.regions}
+                for reg in d["regions"]:
+                    for r, row in enumerate(reg["cells"]):
+                        for col, cell in zip(reg["shown"], row):
+                            if col is not None:
+                                real = truth[reg["name"]]["cells"][r][col - 1]
+                                assert cell["symbol"] == (real["symbol"] if real else None)
+    # At the comparison's reveal: exactly one ♥, and the remedy of the round.
+    comparison = next(s for s in data["sections"] if s["protocol"] == "gakmoro-comparison")
+    step3 = next(s for s in comparison["steps"] if s["number"] == "3")
+    assert "Exactly one ♥ appears." in step3["checks"]
+    assert step3["if_wrong"] == library.protocol("gakmoro-round").booklet.if_wrong
