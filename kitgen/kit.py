@@ -37,7 +37,7 @@ from .labels import Label, render_labels, theta_label
 from .output import inside, safe_name, sha256, staged
 from .previews import render_previews
 from .sheets import DUPLEX, SheetOptions, render_cards
-from .templates import load_templates
+from .templates import CardSize, Paper, Profile, load_templates
 from .typesetting import diagram_capacity, render_booklet
 from .units import Length, LengthError
 from .verification import protocols_to_verify, summary, verify_protocols, verify_statistically
@@ -191,9 +191,7 @@ def build(
             booklet_info = {"pages": pages, "paper": paper.name}
         if opts.previews:
             step("rendering previews", 0)
-            for pdf in pdfs:
-                for png in render_previews(inside(work, f"{pdf}.pdf"), inside(work, "previews"), pdf):
-                    files.append(str(png.relative_to(work)))
+            _previews(work, pdfs, files)
         manifest = {
             "kit": name,
             "kitgen": VERSION,
@@ -205,27 +203,13 @@ def build(
                 "output": None,
             },
             "game": {"name": rules.name, "title": rules.title, "source": rules.source},
-            "paper": paper.name,
-            "card": {
-                "name": card.name,
-                "width_mm": round(card.size.width.mm, 3),
-                "height_mm": round(card.size.height.mm, 3),
-            },
-            "profile": {
-                "name": profile.key,
-                "bleed_mm": round(profile.bleed.mm, 3),
-                "safe_mm": round(profile.safe.mm, 3),
-                "margin_mm": round(profile.margin.mm, 3),
-            },
+            **_print_facts(paper, card, profile),
             "bom": bom.to_json(),
             "sheets": {"cards": cards_info.to_json(), "labels": labels_info.to_json()},
             "booklet": booklet_info,
             "verification": validation,
             "statistical_verification": statistical,
-            "files": [
-                {"path": f, "sha256": sha256(inside(work, f)), "bytes": inside(work, f).stat().st_size}
-                for f in sorted(files)
-            ],
+            "files": _file_list(work, files),
         }
         write_json(inside(work, "manifest.json"), manifest)
     manifest["folder"] = str(destination)
@@ -305,9 +289,7 @@ def build_sealed_bid(opts: KitOptions, library: Library, progress: Progress | No
         files = ["cards.pdf", "labels.pdf", "bundles.pdf", "booklet.pdf", "booklet.json"]
         if opts.previews:
             step("rendering previews", 0)
-            for pdf in ("cards", "labels", "bundles", "booklet"):
-                for png in render_previews(inside(work, f"{pdf}.pdf"), inside(work, "previews"), pdf):
-                    files.append(str(png.relative_to(work)))
+            _previews(work, ["cards", "labels", "bundles", "booklet"], files)
         manifest = {
             "kit": name,
             "kitgen": VERSION,
@@ -320,32 +302,50 @@ def build_sealed_bid(opts: KitOptions, library: Library, progress: Progress | No
                 "output": None,
             },
             "game": {"name": rules.name, "title": rules.title, "source": rules.source},
-            "paper": paper.name,
-            "card": {
-                "name": card.name,
-                "width_mm": round(card.size.width.mm, 3),
-                "height_mm": round(card.size.height.mm, 3),
-            },
-            "profile": {
-                "name": profile.key,
-                "bleed_mm": round(profile.bleed.mm, 3),
-                "safe_mm": round(profile.safe.mm, 3),
-                "margin_mm": round(profile.margin.mm, 3),
-            },
+            **_print_facts(paper, card, profile),
             "bom": bom.to_json(),
             "sheets": {"cards": cards_info.to_json(), "labels": labels_info.to_json()},
             "bundles": {"pages": bundle_pages},
             "booklet": {"pages": pages, "paper": paper.name},
             "verification": validation,
             "statistical_verification": None,
-            "files": [
-                {"path": f, "sha256": sha256(inside(work, f)), "bytes": inside(work, f).stat().st_size}
-                for f in sorted(files)
-            ],
+            "files": _file_list(work, files),
         }
         write_json(inside(work, "manifest.json"), manifest)
     manifest["folder"] = str(destination)
     return manifest
+
+
+def _print_facts(paper: Paper, card: CardSize, profile: Profile) -> dict[str, Any]:
+    """The paper, card size and print profile, as a manifest records them."""
+    return {
+        "paper": paper.name,
+        "card": {
+            "name": card.name,
+            "width_mm": round(card.size.width.mm, 3),
+            "height_mm": round(card.size.height.mm, 3),
+        },
+        "profile": {
+            "name": profile.key,
+            "bleed_mm": round(profile.bleed.mm, 3),
+            "safe_mm": round(profile.safe.mm, 3),
+            "margin_mm": round(profile.margin.mm, 3),
+        },
+    }
+
+
+def _previews(work: Path, pdfs: list[str], files: list[str]) -> None:
+    """PNG previews of every page of each PDF, added to ``files``."""
+    for pdf in pdfs:
+        for png in render_previews(inside(work, f"{pdf}.pdf"), inside(work, "previews"), pdf):
+            files.append(str(png.relative_to(work)))
+
+
+def _file_list(work: Path, files: list[str]) -> list[dict[str, Any]]:
+    return [
+        {"path": f, "sha256": sha256(inside(work, f)), "bytes": inside(work, f).stat().st_size}
+        for f in sorted(files)
+    ]
 
 
 def _reveals(library: Library, reports: list[Report]) -> dict[tuple[str, str], Reveal] | None:
@@ -485,8 +485,7 @@ def build_booklet(
         files = ["booklet.pdf", "booklet.json"]
         if opts.previews:
             step("rendering previews", 0)
-            for png in render_previews(pdf, inside(work, "previews"), "booklet"):
-                files.append(str(png.relative_to(work)))
+            _previews(work, ["booklet"], files)
         manifest = {
             "booklet": name,
             "kitgen": VERSION,
@@ -496,10 +495,7 @@ def build_booklet(
             "imposition": opts.imposition,
             "paper": paper.name,
             "verification": validation,
-            "files": [
-                {"path": f, "sha256": sha256(inside(work, f)), "bytes": inside(work, f).stat().st_size}
-                for f in sorted(files)
-            ],
+            "files": _file_list(work, files),
         }
         write_json(inside(work, "manifest.json"), manifest)
     manifest["folder"] = str(destination)
