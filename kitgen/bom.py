@@ -122,6 +122,7 @@ def worst_case(
             wild4="bluff" if rules.hand_dependent else "strict",
             hands=1,
         )
+        game.observer = lambda g, seat, valid: g.note_table()
         game.play()
         st = game.stats
         for s, n in st.largest_hand.items():

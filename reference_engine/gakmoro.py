@@ -348,6 +348,8 @@ class SealedBidGame:
     ) -> RoundResult:
         """Run the round's protocol on the simulated table and check it (see module docs)."""
         proto = self.library.protocol(self.protocol_name)
+        # A fresh record of the table space for this round; sub-protocol caches carry over.
+        self.shared = Shared(subruns=self.shared.subruns, factor_refs=self.shared.factor_refs)
         runner = Runner(self.library, "sample", rng=self.rng, shared=self.shared)
         frame = runner.frame(proto, proto.resolve_params({}))
         inputs = list(proto.inputs)
@@ -395,9 +397,9 @@ class SealedBidGame:
                 checks += 1
             elif name == "table" and exp.value is not None:
                 expected = [as_int(x) for x in plain(exp.value(frame.globals))]
-                if list(state.meters.extent) != expected:
+                if list(self.shared.extent) != expected:
                     raise CheckFailure(
-                        f"{where}: the table held {list(state.meters.extent)}, the paper says {expected}"
+                        f"{where}: the table held {list(self.shared.extent)}, the paper says {expected}"
                     )
                 checks += 1
         helpers = {SYMBOLS.by_id(sid).name: n for sid, n in state.meters.peak}
@@ -421,5 +423,5 @@ class SealedBidGame:
             state.meters.shuffles,
             helpers,
             calls,
-            list(state.meters.extent),
+            list(self.shared.extent),
         )

@@ -361,7 +361,6 @@ class Game:
         self.stats.virtual_turns += 1
         if self.observer is not None:
             self.observer(self, seat, valid)
-        self.note_table()
         if self.level == "rule":
             if not candidates:
                 return None
@@ -379,7 +378,8 @@ class Game:
         return card
 
     def note_table(self) -> None:
-        """Remember how large the card selection table is now (for the bill of materials)."""
+        """Remember how large the card selection table is now (for the bill of materials, which
+        sets ``game.observer`` to call this at every virtual turn)."""
         st = self.stats
         for s, hand in enumerate(self.hands):
             st.largest_hand[s + 1] = max(st.largest_hand.get(s + 1, 0), len(hand))

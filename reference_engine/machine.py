@@ -703,6 +703,9 @@ class Shared:
     # When set, every reveal is recorded: (protocol, step) -> the possible observations, each a
     # tuple of (region, row, column, symbol name) for the cards turned face up.
     reveals: dict[tuple[str, str], set[tuple[tuple[str, int, int, str], ...]]] | None = None
+    # The largest region any table of the run held, as (rows, columns), sub-protocols included.
+    extent: tuple[int, int] = (0, 0)
+    layouts_seen: dict[int, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -787,7 +790,7 @@ class Runner:
                 inner = Ctx(ctx.number, ctx.say, step)
             handler = _HANDLERS[type(step)]
             frontier = handler(self, frame, step, frontier, inner)
-            frontier = _note_extent(self.shared.plans, frontier)
+            _note_extent(self.shared, frontier)
             if step.labels:
                 frontier = _apply_labels(self, frame, step, frontier, inner)
             self.shared.states_processed += len(frontier)
@@ -1372,26 +1375,19 @@ def h_turn(run: Runner, frame: Frame, step: st.Turn, frontier: Frontier, ctx: Ct
     return out
 
 
-def _note_extent(cache: dict[Any, Any], frontier: Frontier) -> Frontier:
-    """Record in each state's meters the largest region its table holds now."""
-    out: Frontier = {}
-    changed = False
-    for state, vec in frontier.items():
-        key = ("extent", state.layout)
-        extent = cache.get(key)
-        if extent is None:
-            extent = max(
-                ((r.rows, r.cols) for r in state.layout.regions),
-                key=lambda e: (e[0] * e[1], e[1]),
-                default=(0, 0),
-            )
-            cache[key] = extent
-        meters = state.meters.note_extent(extent)
-        if meters is not state.meters:
-            changed = True
-            state = state.replace(meters=meters)
-        _add(out, state, vec)
-    return out if changed else frontier
+def _note_extent(shared: Shared, frontier: Frontier) -> None:
+    """Keep in ``shared.extent`` the largest region any table of the run has held (most cards,
+    then widest): every state the run reaches is reachable, so this is the table space needed."""
+    seen = shared.layouts_seen
+    for state in frontier:
+        layout = state.layout
+        if id(layout) in seen:
+            continue
+        seen[id(layout)] = layout  # keep it alive so its id stays unique
+        for reg in layout.regions:
+            e = (reg.rows, reg.cols)
+            if (e[0] * e[1], e[1]) > (shared.extent[0] * shared.extent[1], shared.extent[1]):
+                shared.extent = e
 
 
 def _note_reveal(

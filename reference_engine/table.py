@@ -195,8 +195,7 @@ class Meters:
     ``peak`` holds, per symbol id, the most helper cards of that symbol that were out of
     the supply at the same time; the sum of the peaks is how many helper cards to prepare.
     ``calls`` lists, for each sub-protocol this protocol called directly, its name and the
-    cards it used (the cards handed to it plus the helper cards it took); ``extent`` is the
-    largest region the table ever held, as (rows, columns), sub-protocols included.
+    cards it used (the cards handed to it plus the helper cards it took).
     """
 
     shuffles: int = 0
@@ -204,7 +203,6 @@ class Meters:
     kinds: tuple[tuple[str, int], ...] = ()
     peak: tuple[tuple[int, int], ...] = ()
     calls: tuple[tuple[str, int], ...] = ()
-    extent: tuple[int, int] = (0, 0)
 
     def add_shuffle(self, kind: str) -> Meters:
         kinds = dict(self.kinds)
@@ -225,12 +223,6 @@ class Meters:
         if not changed:
             return self
         return replace(self, peak=tuple(sorted(peak.items())))
-
-    def note_extent(self, extent: tuple[int, int]) -> Meters:
-        """Remember ``extent`` if it is the largest region so far (most cards, then widest)."""
-        if _bigger(extent, self.extent):
-            return replace(self, extent=extent)
-        return self
 
     def absorb(
         self, sub: Meters, out_before: tuple[tuple[int, int], ...], callee: str = "", handed: int = 0
@@ -255,12 +247,7 @@ class Meters:
             tuple(sorted(kinds.items())),
             tuple(sorted(peak.items())),
             calls,
-            sub.extent if _bigger(sub.extent, self.extent) else self.extent,
         )
-
-
-def _bigger(a: tuple[int, int], b: tuple[int, int]) -> bool:
-    return (a[0] * a[1], a[1]) > (b[0] * b[1], b[1])
 
 
 def out_add(out: tuple[tuple[int, int], ...], delta: dict[int, int]) -> tuple[tuple[int, int], ...]:

@@ -412,7 +412,6 @@ def verify(
         return cache[key]
 
     calls: dict[tuple[int, str], int] = {}  # (position, callee) -> the most cards that call used
-    extent: tuple[int, int] | None = None
     agg: dict[tuple[int, tuple[Any, ...]], tuple[int, dict[int, int]]] = {}  # (view, outputs) -> per input
     owned: set[int] = set()
     for state, vec in final.items():
@@ -429,11 +428,6 @@ def verify(
         for i, (callee, n) in enumerate(state.meters.calls):
             calls.setdefault((i, callee), 0)
             calls[(i, callee)] = max(calls[(i, callee)], n)
-        if extent is None or (state.meters.extent[0] * state.meters.extent[1], state.meters.extent[1]) > (
-            extent[0] * extent[1],
-            extent[1],
-        ):
-            extent = state.meters.extent
         values = tuple(outs[n] if isinstance(outs[n], DecodeFailure) else _freeze(outs[n]) for n in names)
         _add(agg, (state.view, values), vec, owned)
 
@@ -536,7 +530,7 @@ def verify(
     for (_, callee), n in sorted(calls.items()):
         by_callee.setdefault(callee, []).append(n)
     resources["calls"] = by_callee
-    resources["table"] = list(extent or (0, 0))
+    resources["table"] = list(runner.shared.extent)
     expect_rows = _expectations(proto, frame, resources)
     for row in expect_rows:
         checks.append(
