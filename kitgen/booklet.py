@@ -226,10 +226,19 @@ def spec_example(proto: Protocol, library: Library | None = None) -> Example:
 
         frame = Runner(library, "sample").frame(proto, proto.resolve_params(dict(bt.example_params)))
         for name in proto.inputs:
-            if name not in bt.example_inputs and frame.input_count(name) is None:
-                domain = frame.domain(name)
-                value = domain[len(domain) // 2]
-                inputs.append(f"{name}={getattr(value, 'name', value)}")
+            if name in bt.example_inputs:
+                continue
+            count = frame.input_count(name)
+            bound = frame.bound(proto.inputs[name].encoding)
+            if count is None:
+                domain = bound.domain()
+                picked = [domain[len(domain) // 2]]
+            else:  # alternate through each element's values: 0, 1, 0, ... for bits
+                picked = []
+                for i in range(1, count + 1):
+                    domain = bound.domain(i)
+                    picked.append(domain[(i - 1) % len(domain)])
+            inputs.append(f"{name}={','.join(str(getattr(v, 'name', v)) for v in picked)}")
     record: dict[str, Any] = {
         "params": {k: list(v) if isinstance(v, tuple) else v for k, v in bt.example_params.items()},
         "inputs": dict(bt.example_inputs),

@@ -338,9 +338,11 @@ def build_cmd(
         runs,
     )
     bar = None if as_json else _Progress()
-    manifest = build(opts, progress=bar)
-    if bar is not None:
-        bar.close()
+    try:
+        manifest = build(opts, progress=bar)
+    finally:
+        if bar is not None:
+            bar.close()
     if as_json:
         click.echo(json.dumps(manifest, indent=2, ensure_ascii=False))
         return
@@ -428,9 +430,11 @@ def booklet_cmd(
         previews=not no_previews,
     )
     bar = None if as_json else _Progress()
-    manifest = build_booklet(opts, progress=bar)
-    if bar is not None:
-        bar.close()
+    try:
+        manifest = build_booklet(opts, progress=bar)
+    finally:
+        if bar is not None:
+            bar.close()
     if as_json:
         click.echo(json.dumps(manifest, indent=2, ensure_ascii=False))
         return
@@ -456,8 +460,10 @@ class _Progress:
             click.echo(".", err=True, nl=False)
 
     def close(self) -> None:
+        """End the line (after the last phase, or before an error message)."""
         if self.phase:
-            click.echo(" done", err=True)
+            click.echo("", err=True)
+            self.phase = ""
 
 
 def game_catalogue() -> list[tuple[str, str]]:

@@ -49,7 +49,8 @@ def test_comparison_reveals_only_the_sign() -> None:
     report = verify(LIB, LIB.protocol("gakmoro-comparison"), {"m": 5})
     assert report.ok
     # Three outcomes are seen: the ♥ left, in the middle, or right, each uniform in its block.
-    assert report.check("secure") is not None and "3 possible views" in report.check("secure").figure  # type: ignore[union-attr]
+    secure = report.check("secure")
+    assert secure is not None and "3 possible views" in secure.figure
 
 
 def test_the_other_reading_of_the_comparison_fails(variant: Callable[..., Library]) -> None:
