@@ -253,25 +253,43 @@ class Comprehension(Node):
             else:
                 clauses.append(("if", "", node.compile()))
 
-        def run(scope: Scope) -> list[Any]:
-            out: list[Any] = []
+        # Each clause becomes a function of (scope, out) calling the next one; a loop binds its
+        # variable in one child scope it reuses for every item (nothing keeps a scope).
+        Emit = Callable[[Scope, list[Any]], None]
 
-            def walk(i: int, inner: Scope) -> None:
-                if i == len(clauses):
-                    out.append(elem(inner))
-                    return
-                kind, var, fn = clauses[i]
-                if kind == "if":
+        def emit_element(inner: Scope, out: list[Any]) -> None:
+            out.append(elem(inner))
+
+        def chain(i: int) -> Emit:
+            if i == len(clauses):
+                return emit_element
+            kind, var, fn = clauses[i]
+            nxt = chain(i + 1)
+            if kind == "if":
+
+                def when(inner: Scope, out: list[Any]) -> None:
                     if truthy(fn(inner)):
-                        walk(i + 1, inner)
-                    return
+                        nxt(inner, out)
+
+                return when
+
+            def loop(inner: Scope, out: list[Any]) -> None:
                 seq = plain(fn(inner))
                 if not isinstance(seq, (list, tuple, range)):
                     raise EvalError(f"cannot iterate over {type(seq).__name__}")
+                names: dict[str, Any] = {}
+                child = Scope(names, inner, inner.functions)
                 for item in seq:
-                    walk(i + 1, inner.child({var: item}))
+                    names[var] = item
+                    nxt(child, out)
 
-            walk(0, scope)
+            return loop
+
+        first = chain(0)
+
+        def run(scope: Scope) -> list[Any]:
+            out: list[Any] = []
+            first(scope, out)
             return out
 
         return run
@@ -434,17 +452,9 @@ def _arith(op: str) -> Callable[[Any, Any], Any]:
     return run
 
 
-def _compare(op: str) -> Callable[[Any, Any], bool]:
+def _ordered(op: str) -> Callable[[Any, Any], bool]:
     def run(a: Any, b: Any) -> bool:
         a, b = plain(a), plain(b)
-        if op == "==":
-            return bool(equal(a, b))
-        if op == "!=":
-            return not equal(a, b)
-        if op == "in":
-            return contains(b, a)
-        if op == "not in":
-            return not contains(b, a)
         try:
             if op == "<":
                 return bool(a < b)
@@ -457,6 +467,18 @@ def _compare(op: str) -> Callable[[Any, Any], bool]:
             raise EvalError(f"cannot compare {_kind(a)} and {_kind(b)} with {op}") from None
 
     return run
+
+
+def _compare(op: str) -> Callable[[Any, Any], bool]:
+    if op == "==":
+        return lambda a, b: bool(equal(a, b))
+    if op == "!=":
+        return lambda a, b: not equal(a, b)
+    if op == "in":
+        return lambda a, b: contains(b, a)
+    if op == "not in":
+        return lambda a, b: not contains(b, a)
+    return _ordered(op)
 
 
 @dataclass

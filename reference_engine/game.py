@@ -439,6 +439,11 @@ class CallCache:
 
     subruns: dict[Any, Any] = field(default_factory=dict)
     factor_refs: dict[Any, Any] = field(default_factory=dict)
+    plans: dict[Any, Any] = field(default_factory=dict)  # table rearrangements by layout
+    constants: dict[Any, Any] = field(default_factory=dict)  # expressions that read no card
+
+
+_PLANS_KEPT = 20_000  # rearrangement plans kept between runs before the cache starts afresh
 
 
 def run_selection(
@@ -460,7 +465,11 @@ def run_selection(
     """
     sizes = tuple(len(o) for o in owners)
     row = [c for o in owners for c in o]
-    shared = Shared(subruns=cache.subruns, factor_refs=cache.factor_refs)
+    if len(cache.plans) > _PLANS_KEPT:
+        cache.plans.clear()
+    shared = Shared(
+        subruns=cache.subruns, factor_refs=cache.factor_refs, plans=cache.plans, constants=cache.constants
+    )
     runner = Runner(library, "sample", rng=rng, context={"valid": valid}, shared=shared)
     frame = runner.frame(protocol, protocol.resolve_params({"sizes": sizes}))
     final = runner.run(frame, {frame.initial_state({"cards": row}): ONE})

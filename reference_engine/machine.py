@@ -308,18 +308,20 @@ class Evaluator:
     table shows the same at every cell the first evaluation looked at.
     """
 
-    def __init__(self, frame: Frame, single: bool = False):
+    def __init__(self, frame: Frame, single: bool = False, constants: dict[Any, Any] | None = None):
         self.frame = frame
-        self.single = single  # sample mode: one state at a time, no reuse
+        self.single = single  # sample mode: one state at a time, no reuse of table reads
         self.touched = False  # set when a result depended on the cards on the table
         self.memo: dict[
             tuple[int, Layout, tuple[Any, ...]], list[tuple[tuple[int, ...], dict[tuple[int, ...], Any]]]
         ] = {}
+        # Sample mode, kept from run to run by a game: results that read no card and call no
+        # game function (they depend only on the layout, the variables and the parameters).
+        self.constants = constants
 
     def public(self, expr: Expression, state: State) -> Any:
         if self.single:
-            # One run: nothing would ever be reused, so evaluate directly.
-            return expr(StateScope(self.frame, state, public=True))
+            return self._single(expr, state)
         key = (id(expr), state.layout, state.env)
         buckets = self.memo.get(key)
         cells = state.cells
@@ -348,11 +350,37 @@ class Evaluator:
             buckets.append((flats, {vis: value}))
         return value
 
+    def _single(self, expr: Expression, state: State) -> Any:
+        consts = self.constants
+        if consts is None:
+            return expr(StateScope(self.frame, state, public=True))
+        ident = id(expr)
+        if consts.get(ident) is _VARIES:  # it read cards or called the game once: never reused
+            return expr(StateScope(self.frame, state, public=True))
+        key = (ident, self.frame.key, state.layout, state.env)
+        hit = consts.get(key, _MISS)
+        if hit is not _MISS:
+            return hit
+        if len(consts) > _CONSTANTS_LIMIT:
+            consts.clear()
+        if expr.calls() & self.frame.proto.context.keys():
+            consts[ident] = _VARIES
+            return expr(StateScope(self.frame, state, public=True))
+        scope = StateScope(self.frame, state, public=True, record=True)
+        value = detach(expr(scope))
+        if scope.reader.reads:
+            consts[ident] = _VARIES
+        else:
+            consts[key] = value
+        return value
+
     def truth(self, expr: Expression, state: State) -> Any:
         return expr(StateScope(self.frame, state, public=False))
 
 
 _MISS = object()
+_VARIES = object()  # marks an expression whose value depends on the cards or the game
+_CONSTANTS_LIMIT = 50_000  # entries kept from run to run before the table starts afresh
 
 
 # --------------------------------------------------------------------------- plans
@@ -693,6 +721,8 @@ class Shared:
     frames: dict[tuple[Any, ...], Frame] = field(default_factory=dict)
     evaluators: dict[tuple[Any, ...], Evaluator] = field(default_factory=dict)
     plans: dict[tuple[Any, ...], Any] = field(default_factory=dict)
+    # Sample mode only: a game's table of layout-only expression values (see Evaluator).
+    constants: dict[Any, Any] | None = None
     subruns: dict[tuple[Any, ...], list[tuple[Fraction, Any, SubResult]]] = field(default_factory=dict)
     factor_refs: dict[tuple[Any, ...], dict[Any, dict[int, Fraction]]] = field(default_factory=dict)
     no_factor: set[str] = field(default_factory=set)
@@ -769,7 +799,7 @@ class Runner:
     def evaluator(self, frame: Frame) -> Evaluator:
         ev = self.shared.evaluators.get(frame.key)
         if ev is None:
-            ev = Evaluator(frame, single=self.mode == "sample")
+            ev = Evaluator(frame, single=self.mode == "sample", constants=self.shared.constants)
             self.shared.evaluators[frame.key] = ev
         return ev
 

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from reference_engine.cards import Symbol
 from reference_engine.errors import UsageError
 from reference_engine.game import Game
 from reference_engine.registry import Library
@@ -103,3 +104,33 @@ def test_card_level_and_rule_level_choose_alike(library: Library) -> None:
     assert goodness_of_fit("card level", samples["card"], uniform).p > 0.001
     assert goodness_of_fit("rule level", samples["rule"], uniform).p > 0.001
     assert two_sample("card vs rule", samples["card"], samples["rule"]).p > 0.001
+
+
+def test_runs_of_one_game_share_caches_but_not_the_rules_in_force(library: Library) -> None:
+    """Plans and layout-only values are kept from run to run; the game's validity is not."""
+    from reference_engine.game import CallCache, run_selection
+
+    rules = load_rules("uno")
+    deck = {c.name: c for c in rules.deck()}
+    hand = [deck["red1"], deck["green2"], deck["blue7"]]
+    others = [[deck["yellow5"]], [deck["red9"], deck["green0"]]]
+    protocol = library.protocol("card-selection")
+    cache = CallCache()
+    rng = random.Random(5)
+
+    def table() -> list[list[Symbol]]:
+        return [list(hand)] + [list(o) for o in others]
+
+    green = rules.validity(deck["green5"], "green")
+    blue = rules.validity(deck["blue5"], "blue")
+    seen = set()
+    for i in range(12):
+        valid, want = (green, "green2") if i % 2 == 0 else (blue, "blue7")
+        run = run_selection(library, protocol, table(), valid, rng, cache, f"run {i}")
+        assert run.played is not None and run.played.name == want
+        seen.add(run.played.name)
+    assert seen == {"green2", "blue7"}
+    assert cache.plans and cache.constants  # the caches were used
+
+    nothing = rules.validity(deck["yellow3"], "yellow")
+    assert run_selection(library, protocol, table(), nothing, rng, cache, "none").played is None
