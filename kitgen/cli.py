@@ -288,6 +288,12 @@ separate pages after the fronts, fold prints front and back side by side to fold
 @click.option("-o", "--output", default=None, metavar="DIR", help="The kit folder (default: output/<kit>).")
 @click.option("--no-previews", is_flag=True, help="Skip the PNG previews (faster).")
 @click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Verify every protocol again instead of reusing reports of identical specs "
+    "(kept in $KITGEN_CACHE_DIR, default ~/.cache/kitgen/verification).",
+)
+@click.option(
     "--runs",
     type=click.IntRange(min=0),
     default=100,
@@ -313,6 +319,7 @@ def build_cmd(
     wild4: str,
     output: str | None,
     no_previews: bool,
+    no_cache: bool,
     runs: int,
     as_json: bool,
 ) -> None:
@@ -336,6 +343,7 @@ def build_cmd(
         output,
         not no_previews,
         runs,
+        cache=not no_cache,
     )
     bar = None if as_json else _Progress()
     try:
@@ -401,6 +409,12 @@ on the short edge, fold the stack in the middle and staple on the fold.
     "-o", "--output", default=None, metavar="DIR", help="The booklet folder (default: output/<booklet>)."
 )
 @click.option("--no-previews", is_flag=True, help="Skip the PNG previews.")
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Verify every protocol again instead of reusing reports of identical specs "
+    "(kept in $KITGEN_CACHE_DIR, default ~/.cache/kitgen/verification).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the manifest as JSON.")
 def booklet_cmd(
     name: str,
@@ -413,6 +427,7 @@ def booklet_cmd(
     runs: int,
     output: str | None,
     no_previews: bool,
+    no_cache: bool,
     as_json: bool,
 ) -> None:
     from kitgen.kit import BookletOptions, build_booklet
@@ -428,6 +443,7 @@ def booklet_cmd(
         runs=runs,
         output=output,
         previews=not no_previews,
+        cache=not no_cache,
     )
     bar = None if as_json else _Progress()
     try:

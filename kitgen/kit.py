@@ -40,7 +40,13 @@ from .sheets import DUPLEX, SheetOptions, render_cards
 from .templates import CardSize, Paper, Profile, load_templates
 from .typesetting import diagram_capacity, render_booklet
 from .units import Length, LengthError
-from .verification import protocols_to_verify, summary, verify_protocols, verify_statistically
+from .verification import (
+    VerificationCache,
+    protocols_to_verify,
+    summary,
+    verify_protocols,
+    verify_statistically,
+)
 
 Progress = Callable[[str, int], None]
 
@@ -67,6 +73,21 @@ class KitOptions:
     previews: bool = True
     runs: int = 100
     extra: dict[str, Any] = field(default_factory=dict)
+    cache: bool = True  # reuse verification reports of identical specs (see kitgen.verification)
+
+
+def _cache(enabled: bool) -> VerificationCache | None:
+    return VerificationCache() if enabled else None
+
+
+def _note_cache(step: Progress, cache: VerificationCache | None) -> None:
+    if cache is not None and cache.hits and not cache.misses:
+        step("verification reports reused (same specs and engine; --no-cache verifies again)", 0)
+
+
+def _recorded(opts: KitOptions | BookletOptions) -> dict[str, Any]:
+    """The options a manifest records: not the cache switch, which never changes an output."""
+    return {k: v for k, v in asdict(opts).items() if k != "cache"}
 
 
 def parse_offset(text: str) -> tuple[float, float]:
@@ -128,11 +149,13 @@ def build(
     step = progress or (lambda what, n: None)
     step("verifying the protocols", 0)
     protocol = opts.protocol or rules.virtual_protocol
+    cache = _cache(opts.cache)
     reports = (
-        verify_protocols(library, protocols_to_verify(library, protocol), reveals_of=protocol)
+        verify_protocols(library, protocols_to_verify(library, protocol), reveals_of=protocol, cache=cache)
         if opts.virtual
         else []
     )
+    _note_cache(step, cache)
     step("counting materials", 0)
     bom = game_bom(
         rules,
@@ -150,7 +173,7 @@ def build(
     statistical = None
     if opts.virtual and opts.runs:
         step("checking the protocol on the full deck", 0)
-        statistical = summary(verify_statistically(library, protocol, opts.runs, 1))
+        statistical = summary(verify_statistically(library, protocol, opts.runs, 1, cache=cache))
     step("writing the booklet", 0)
     booklet = (
         game_booklet(
@@ -196,7 +219,7 @@ def build(
             "kit": name,
             "kitgen": VERSION,
             "options": {
-                **asdict(opts),
+                **_recorded(opts),
                 "players": players,
                 "card_size": card.key,
                 "label_sheet": sheet.key,
@@ -249,8 +272,12 @@ def build_sealed_bid(opts: KitOptions, library: Library, progress: Progress | No
     step = progress or (lambda what, n: None)
     step("verifying the protocols", 0)
     protocol = opts.protocol or rules.protocol
-    reports = verify_protocols(library, protocols_to_verify(library, protocol), reveals_of=protocol)
+    cache = _cache(opts.cache)
+    reports = verify_protocols(
+        library, protocols_to_verify(library, protocol), reveals_of=protocol, cache=cache
+    )
     top = next(r for r in reports if r.protocol == library.protocol(protocol).name)
+    _note_cache(step, cache)
     step("counting materials", 0)
     bom = sealed_bid_bom(
         rules, dict(top.resources["helpers_by_symbol"]), (card.size.width.mm, card.size.height.mm)
@@ -294,7 +321,7 @@ def build_sealed_bid(opts: KitOptions, library: Library, progress: Progress | No
             "kit": name,
             "kitgen": VERSION,
             "options": {
-                **asdict(opts),
+                **_recorded(opts),
                 "players": 2,
                 "virtual": 0,
                 "card_size": card.key,
@@ -371,6 +398,7 @@ class BookletOptions:
     runs: int = 100
     output: str | None = None
     previews: bool = True
+    cache: bool = True
 
 
 IMPOSITIONS = ("none", "a5-saddle")
@@ -417,9 +445,11 @@ def build_booklet(
     destination = Path(opts.output) if opts.output else Path("output") / name
     _check_destination(destination)
     step("verifying the protocols", 0)
+    cache = _cache(opts.cache)
     reports = verify_protocols(
-        library, protocols_to_verify(library, protocol), "booklet", reveals_of=protocol
+        library, protocols_to_verify(library, protocol), "booklet", reveals_of=protocol, cache=cache
     )
+    _note_cache(step, cache)
     reveals = _reveals(library, reports)
     validation = [summary(r) for r in reports]
     # Reading order: the protocol first, then what it calls.
@@ -441,7 +471,9 @@ def build_booklet(
         )
     elif is_game:
         statistical = (
-            summary(verify_statistically(library, protocol, opts.runs, 1, "booklet")) if opts.runs else None
+            summary(verify_statistically(library, protocol, opts.runs, 1, "booklet", cache))
+            if opts.runs
+            else None
         )
         card = templates.card_size(str(rules.kit.get("card_size", "uno")))
         bom = game_bom(
@@ -489,7 +521,7 @@ def build_booklet(
         manifest = {
             "booklet": name,
             "kitgen": VERSION,
-            "options": {**asdict(opts), "output": None},
+            "options": {**_recorded(opts), "output": None},
             "pages": pages,
             "printed_sides": sides,
             "imposition": opts.imposition,

@@ -542,7 +542,7 @@ class _Writer:
         )
         for v in self.b.validation:
             out.append(self.heading(f"{v['title']} ({v['protocol']})", 1))
-            params = ", ".join(f"{k} = {p}" for k, p in v["params"].items()) or "none"
+            params = ", ".join(f"{k} = {_param_text(p)}" for k, p in v["params"].items()) or "none"
             setting = f"Method: {v['method']}; parameters: {params}; {v['inputs']} inputs."
             if v.get("scenario"):
                 sc = v["scenario"]
@@ -655,3 +655,10 @@ def render_booklet(path: Path, booklet: Booklet, paper: tuple[float, float], a5:
     writer = _Writer(booklet, style, doc.width)
     doc.multiBuild(writer.story())
     return int(doc.page)
+
+
+def _param_text(value: Any) -> str:
+    """A parameter as the validation page prints it: lists as ``(2, 1, 2)``."""
+    if isinstance(value, (list, tuple)):
+        return "(" + ", ".join(str(v) for v in value) + ")"
+    return str(value)

@@ -3,14 +3,29 @@
 A kit or booklet is only written when every protocol in it passes exact verification;
 otherwise :class:`VerificationFailed` names the protocol and the failing check, and the
 command exits 1 without writing a file.
+
+Reports are kept in a :class:`VerificationCache` so that rebuilding a kit (another paper,
+another label sheet) does not verify the same specs again. An entry is found only when
+the engine's source, every spec and rule set file, the Python version and the request
+(protocol, method, runs, seed) are byte for byte the same, so a reused report is the
+report a fresh run would make; a fresh report is also passed through the same JSON form,
+so kits built with and without the cache are identical.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
+import sys
+import tempfile
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
+import reference_engine
 from reference_engine.errors import KitgenError
-from reference_engine.registry import Library
+from reference_engine.registry import Library, rulesets_dir
 from reference_engine.statistics import verify_runs
 from reference_engine.verify import Report, verify
 
@@ -47,8 +62,115 @@ def _refuse(name: str, report: Report, what: str) -> VerificationFailed:
     )
 
 
+CACHE_ENV = "KITGEN_CACHE_DIR"
+
+
+def default_cache_dir() -> Path:
+    """``$KITGEN_CACHE_DIR``, else ``$XDG_CACHE_HOME/kitgen/verification`` (``~/.cache`` by default)."""
+    explicit = os.environ.get(CACHE_ENV)
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "kitgen" / "verification"
+
+
+def _digest_files(h: Any, root: Path, patterns: tuple[str, ...], recursive: bool = True) -> None:
+    if not root.is_dir():
+        return
+    found = (root.rglob(pat) if recursive else root.glob(pat) for pat in patterns)
+    files = sorted({p for matches in found for p in matches if p.is_file()})
+    for p in files:
+        h.update(p.relative_to(root).as_posix().encode() + b"\0")
+        h.update(hashlib.sha256(p.read_bytes()).digest())
+
+
+@lru_cache(maxsize=1)
+def _engine_digest() -> str:
+    """The reference engine's own source and the built-in rule sets and specs."""
+    h = hashlib.sha256(f"python {sys.version_info[0]}.{sys.version_info[1]}".encode())
+    _digest_files(h, Path(reference_engine.__file__).resolve().parent, ("*.py",))
+    _digest_files(h, rulesets_dir(), ("*.yaml", "*.yml"))
+    return h.hexdigest()
+
+
+class VerificationCache:
+    """Verification reports kept on disk as JSON, keyed by everything that decides them."""
+
+    def __init__(self, directory: Path | None = None):
+        self.directory = directory if directory is not None else default_cache_dir()
+        self.hits = 0
+        self.misses = 0
+
+    def key(self, library: Library, request: dict[str, Any]) -> str:
+        h = hashlib.sha256(_engine_digest().encode())
+        for root in library.roots:
+            _digest_files(h, root, ("*.yaml", "*.yml"), recursive=False)  # where specs are looked up
+        h.update(json.dumps(request, sort_keys=True).encode())
+        return h.hexdigest()
+
+    def load(self, key: str) -> Report | None:
+        try:
+            data = json.loads((self.directory / f"{key}.json").read_text(encoding="utf-8"))
+            report = _from_record(data)
+        except (OSError, ValueError, KeyError, TypeError):
+            self.misses += 1  # absent or unreadable: verify again
+            return None
+        self.hits += 1
+        return report
+
+    def store(self, key: str, record: dict[str, Any]) -> None:
+        """Write atomically; a cache that cannot be written is simply not used."""
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=f".{key[:12]}.", dir=self.directory)
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(record, f, ensure_ascii=False)
+            os.replace(tmp, self.directory / f"{key}.json")
+        except OSError:
+            pass
+
+
+def _record(report: Report) -> dict[str, Any]:
+    reveals = None
+    if report.reveals is not None:
+        reveals = [
+            [name, step, sorted([list(map(list, obs)) for obs in observations])]
+            for (name, step), observations in sorted(report.reveals.items())
+        ]
+    return {"report": report.to_json(), "reveals": reveals}
+
+
+def _from_record(data: dict[str, Any]) -> Report:
+    reveals = None
+    if data["reveals"] is not None:
+        reveals = {
+            (name, step): {tuple(tuple(cell) for cell in obs) for obs in observations}
+            for name, step, observations in data["reveals"]
+        }
+    return Report.from_json(data["report"], reveals)
+
+
+def _reported(
+    library: Library, request: dict[str, Any], cache: VerificationCache | None, make: Any
+) -> Report:
+    """A cached report for ``request``, or ``make()``'s report in the same JSON form."""
+    key = cache.key(library, request) if cache is not None else ""
+    if cache is not None:
+        found = cache.load(key)
+        if found is not None:
+            return found
+    record = json.loads(json.dumps(_record(make()), ensure_ascii=False))
+    if cache is not None and Report.from_json(record["report"]).ok:
+        cache.store(key, record)
+    return _from_record(record)
+
+
 def verify_protocols(
-    library: Library, names: list[str], what: str = "kit", reveals_of: str | None = None
+    library: Library,
+    names: list[str],
+    what: str = "kit",
+    reveals_of: str | None = None,
+    cache: VerificationCache | None = None,
 ) -> list[Report]:
     """Exact verification of each protocol; the first failure stops everything.
 
@@ -56,16 +178,30 @@ def verify_protocols(
     """
     reports = []
     for name in names:
-        report = verify(library, library.protocol(name), record_reveals=name == reveals_of)
+        proto = library.protocol(name)
+        record = name == reveals_of
+        request = {"method": "exact", "protocol": name, "reveals": record}
+        report = _reported(
+            library, request, cache, lambda p=proto, r=record: verify(library, p, record_reveals=r)
+        )
         if not report.ok:
             raise _refuse(name, report, what)
         reports.append(report)
     return reports
 
 
-def verify_statistically(library: Library, name: str, runs: int, seed: int, what: str = "kit") -> Report:
+def verify_statistically(
+    library: Library,
+    name: str,
+    runs: int,
+    seed: int,
+    what: str = "kit",
+    cache: VerificationCache | None = None,
+) -> Report:
     """Statistical verification of a game protocol on the full deck (see ``kitgen verify --runs``)."""
-    report = verify_runs(library, library.protocol(name), runs, seed)
+    proto = library.protocol(name)
+    request = {"method": "statistical", "protocol": name, "runs": runs, "seed": seed}
+    report = _reported(library, request, cache, lambda: verify_runs(library, proto, runs, seed))
     if not report.ok:
         raise _refuse(name, report, what)
     return report

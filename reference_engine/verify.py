@@ -115,6 +115,31 @@ class Report:
             "engine": f"kitgen reference engine {VERSION}",
         }
 
+    @classmethod
+    def from_json(
+        cls, data: dict[str, Any], reveals: dict[tuple[str, str], set[Any]] | None = None
+    ) -> Report:
+        """The report :meth:`to_json` describes (the derived verdicts are recomputed)."""
+        checks = []
+        for c in data["checks"]:
+            detail = {k: v for k, v in c.items() if k not in ("name", "ok", "figure")}
+            checks.append(Check(c["name"], bool(c["ok"]), c["figure"], detail))
+        return cls(
+            protocol=data["protocol"],
+            title=data["title"],
+            params=data["params"],
+            method=data["method"],
+            inputs=data["inputs"],
+            checks=checks,
+            resources=data["resources"],
+            expect=data["expect"],
+            stats=data["stats"],
+            notes=data["notes"],
+            source=data["source"],
+            scenario=data["scenario"],
+            reveals=reveals,
+        )
+
     def lines(self) -> list[str]:
         params = ", ".join(f"{k}={v}" for k, v in self.params.items())
         name = f"{self.protocol} ({params})" if params else self.protocol

@@ -38,3 +38,11 @@ def variant(tmp_path: Path) -> Callable[..., Library]:
         return Library([tmp_path, PROTOCOLS])
 
     return make
+
+
+@pytest.fixture(autouse=True)
+def verification_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Each test starts with its own empty verification cache (never the user's)."""
+    directory = tmp_path_factory.mktemp("verification-cache")
+    monkeypatch.setenv("KITGEN_CACHE_DIR", str(directory))
+    return directory
