@@ -51,8 +51,9 @@ def main() -> None:
         ("full Letter variant", KitOptions(paper="letter", cache=False)),
         ("default UNO kit, warm cache", KitOptions()),
     )
-    os.environ["KITGEN_CACHE_DIR"] = tempfile.mkdtemp(prefix="kitgen-bench-cache-")
-    build(KitOptions(output=tempfile.mkdtemp(prefix="kitgen-bench-warmup-")))  # fills the cache
+    scratch = tempfile.TemporaryDirectory(prefix="kitgen-bench-")  # caches and the warm-up kit
+    os.environ["KITGEN_CACHE_DIR"] = str(Path(scratch.name) / "cache")
+    build(KitOptions(output=str(Path(scratch.name) / "warm-up")))  # fills the cache
     for label, opts in kits:
         seconds, m = timed(
             lambda out, o=opts: build(KitOptions(**{**o.__dict__, "output": out})), args.repeat
@@ -75,14 +76,16 @@ def main() -> None:
         )
         print(f"  {label:<45} {seconds:6.2f} s  ({m['pages']} pages on {m['printed_sides']} sides)")
     if args.no_gakmoro:
+        scratch.cleanup()
         return
-    os.environ["KITGEN_CACHE_DIR"] = tempfile.mkdtemp(prefix="kitgen-bench-cache-")  # empty: cold
+    os.environ["KITGEN_CACHE_DIR"] = str(Path(scratch.name) / "cache-gakmoro")  # empty: cold
     for label, gopts in (
         ("Gakmoro kit (exact round verification)", KitOptions(ruleset="gakmoro")),
         ("Gakmoro kit, warm cache", KitOptions(ruleset="gakmoro")),
     ):
         seconds, m = timed(lambda out, o=gopts: build(KitOptions(**{**o.__dict__, "output": out})), 1)
         print(f"  {label:<45} {seconds:6.2f} s  ({len(m['files'])} files)")
+    scratch.cleanup()
 
 
 if __name__ == "__main__":
