@@ -112,7 +112,7 @@ class VerificationCache:
         try:
             data = json.loads((self.directory / f"{key}.json").read_text(encoding="utf-8"))
             report = _from_record(data)
-        except (OSError, ValueError, KeyError, TypeError):
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
             self.misses += 1  # absent or unreadable: verify again
             return None
         self.hits += 1

@@ -71,10 +71,15 @@ def test_a_changed_spec_is_verified_again_and_still_refused(
 def test_an_unreadable_entry_is_verified_again(library: Library, tmp_path: Path) -> None:
     verify_protocols(library, ["six-card-and"], cache=VerificationCache(tmp_path))
     (entry,) = tmp_path.glob("*.json")
-    entry.write_text('{"report": {"protocol": "six-card-and"', encoding="utf-8")
-    cache = VerificationCache(tmp_path)
-    (report,) = verify_protocols(library, ["six-card-and"], cache=cache)
-    assert report.ok and cache.misses == 1
+    for damaged in (
+        '{"report": {"protocol": "six-card-and"',
+        '{"report": {"checks": [1]}, "reveals": null}',
+        "[]",
+    ):
+        entry.write_text(damaged, encoding="utf-8")
+        cache = VerificationCache(tmp_path)
+        (report,) = verify_protocols(library, ["six-card-and"], cache=cache)
+        assert report.ok and cache.misses == 1
     assert json.loads(entry.read_text(encoding="utf-8"))["report"]["protocol"] == "six-card-and"
 
 
