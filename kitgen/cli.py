@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import click
@@ -345,17 +346,7 @@ def build_cmd(
         runs,
         cache=not no_cache,
     )
-    bar = None if as_json else _Progress()
-    try:
-        manifest = build(opts, progress=bar)
-    finally:
-        if bar is not None:
-            bar.close()
-    if as_json:
-        click.echo(json.dumps(manifest, indent=2, ensure_ascii=False))
-        return
-    for line in console.kit_lines(manifest):
-        click.echo(line)
+    _write_with_progress(lambda bar: build(opts, progress=bar), console.kit_lines, as_json)
 
 
 BOOKLET_HELP = """Write the step-by-step booklet of a rule set or of one protocol.
@@ -445,16 +436,25 @@ def booklet_cmd(
         previews=not no_previews,
         cache=not no_cache,
     )
+    _write_with_progress(lambda bar: build_booklet(opts, progress=bar), console.booklet_lines, as_json)
+
+
+def _write_with_progress(
+    make: Callable[[_Progress | None], dict[str, Any]],
+    lines: Callable[[dict[str, Any]], list[str]],
+    as_json: bool,
+) -> None:
+    """Run a build with a progress line on stderr (not with --json), then print its manifest."""
     bar = None if as_json else _Progress()
     try:
-        manifest = build_booklet(opts, progress=bar)
+        manifest = make(bar)
     finally:
         if bar is not None:
             bar.close()
     if as_json:
         click.echo(json.dumps(manifest, indent=2, ensure_ascii=False))
         return
-    for line in console.booklet_lines(manifest):
+    for line in lines(manifest):
         click.echo(line)
 
 

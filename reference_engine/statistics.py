@@ -27,7 +27,7 @@ from .game import CallCache, CheckFailure, run_selection
 from .registry import Library
 from .rules import RuleSet, load_rules
 from .spec import Protocol
-from .verify import VERSION, Check, Report
+from .verify import VERSION, Check, Report, empty_stats
 
 ALPHA = 0.001
 
@@ -251,14 +251,7 @@ def _failed(proto: Protocol, exc: CheckFailure, seconds: float) -> Report:
         Check("correct", False, f"a run broke a check: {exc.format_message()}"),
         Check("secure", False, "not checked: a run broke a check"),
     ]
-    stats = {
-        "final_states": 0,
-        "views": 0,
-        "states_processed": 0,
-        "peak_frontier": 0,
-        "subprotocol_runs": 0,
-        "seconds": round(seconds, 3),
-    }
+    stats = empty_stats(seconds)
     return Report(proto.name, proto.title, {}, "statistical", 2, checks, {}, [], stats, [], proto.source)
 
 

@@ -619,7 +619,14 @@ def _stuck(proto: Protocol, params: Params, exc: SimulationError, seconds: float
         Check("correct", False, f"some run cannot be carried out: {what}", {"error": what}),
         Check("secure", False, "not checked: the protocol does not always run to the end"),
     ]
-    stats = {
+    return Report(
+        proto.name, proto.title, params, "exact", 0, checks, {}, [], empty_stats(seconds), [], proto.source
+    )
+
+
+def empty_stats(seconds: float) -> dict[str, Any]:
+    """The figures of a report that stopped before any run finished."""
+    return {
         "final_states": 0,
         "views": 0,
         "states_processed": 0,
@@ -627,7 +634,6 @@ def _stuck(proto: Protocol, params: Params, exc: SimulationError, seconds: float
         "subprotocol_runs": 0,
         "seconds": round(seconds, 3),
     }
-    return Report(proto.name, proto.title, params, "exact", 0, checks, {}, [], stats, [], proto.source)
 
 
 def _describe_dist(d: dict[Any, Fraction]) -> str:
