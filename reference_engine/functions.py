@@ -147,8 +147,9 @@ def _orientation(scope: Scope, args: tuple[Any, ...], want_up: bool, fn: str) ->
         flats = base.flat
         layout, label = base.layout, base.label
     else:
-        flats = tuple(range(len(state.cells)))
+        # The cards on the table: not those in players' hands (a hand is its owner's, unordered).
         layout, label = state.layout, "the table"
+        flats = tuple(f for f in range(len(state.cells)) if layout.owner(f).hand is None)
     picked = []
     for f in flats:
         c = reader.look(f) if isinstance(reader, Reader) else state.cells[f]

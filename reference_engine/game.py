@@ -256,6 +256,8 @@ class Game:
         valid = self.validity(seat)
         hand = self.hands[seat]
         record = Turn(index, seat + 1, "play")
+        if self.seats[seat].virtual:
+            self.stats.virtual_turns += 1
         card = self.choose(seat, valid, record)
         if card is None:
             drawn = self.draw_cards(seat, self.rules.draw_count)
@@ -266,7 +268,10 @@ class Game:
                 return "pass"
             if self.rules.play_drawn == "if_valid":
                 valid = self.validity(seat)
-                if any(valid(c) for c in drawn):
+                # A person looks at the drawn card. Nobody can look at a virtual player's: the
+                # table runs the protocol again every time (UNO paper, Section 3.2), and only
+                # its public outcome says whether the drawn card is played.
+                if self.seats[seat].virtual or any(valid(c) for c in drawn):
                     card = self.choose(seat, valid, record, only=drawn)
                     if card is not None:
                         record.action = "draw-play"
@@ -358,7 +363,6 @@ class Game:
             return max(
                 candidates, key=lambda c: (c.attrs["color"] != "black", c.attrs["points"], -hand.index(c))
             )
-        self.stats.virtual_turns += 1
         if self.observer is not None:
             self.observer(self, seat, valid)
         if self.level == "rule":

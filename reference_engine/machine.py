@@ -33,7 +33,7 @@ from .errors import Problem, SimulationError
 from .expressions import EvalError, Expression, Index, Name, Scope, as_int, plain, truthy
 from .functions import BUILTINS, hand_name
 from .shuffles import Shuffle, pile_gather
-from .spec import OutputDecl, Params, Protocol
+from .spec import HAND_IS_UNORDERED, OutputDecl, Params, Protocol
 from .table import (
     Draft,
     Layout,
@@ -69,11 +69,17 @@ class Refactor(Exception):
 
 
 class ViewTable:
-    """Interns views: a view is its parent view plus one observation."""
+    """Interns views: a view is its parent view plus one observation.
+
+    ``weight(v)`` is how many distinct views the players could tell apart that ``v`` stands
+    for: 1, unless ``v`` descends from views merged by :func:`forget` (a merged view stands
+    for all its members, and so does everything that follows it).
+    """
 
     def __init__(self) -> None:
         self._index: dict[tuple[int, Any], int] = {}
         self.entries: list[tuple[int, Any]] = [(-1, None)]
+        self.weights: list[int] = [1]
 
     def extend(self, view: int, obs: Any) -> int:
         key = (view, obs)
@@ -81,8 +87,18 @@ class ViewTable:
         if vid is None:
             vid = len(self.entries)
             self.entries.append(key)
+            self.weights.append(self.weights[view] if view >= 0 else 1)
             self._index[key] = vid
         return vid
+
+    def merged(self, members: list[int], obs: Any) -> int:
+        """A fresh view standing for all ``members`` (see :func:`forget`)."""
+        vid = self.extend(0, obs)
+        self.weights[vid] = sum(self.weights[v] for v in members)
+        return vid
+
+    def weight(self, view: int) -> int:
+        return self.weights[view]
 
     def observations(self, view: int) -> list[Any]:
         out = []
@@ -280,6 +296,8 @@ class StateScope(Scope):
             return ref
         reg = self.state.layout.by_name.get(name)
         if reg is not None:
+            if reg.hand is not None:
+                raise EvalError(HAND_IS_UNORDERED.format(name=name))
             ref = self._refs[name] = RegionRef(self.state.layout, reg, self.reader)
             return ref
         if name == "__state__":
@@ -483,7 +501,7 @@ def forget(run: Runner, frontier: Frontier, step: st.Step) -> Frontier:
     renamed: dict[int, int] = {}
     for members in classes.values():
         if len(members) > 1:
-            fresh = run.views.extend(0, ("merged", step.number, len(run.views)))
+            fresh = run.views.merged(members, ("merged", step.number, len(run.views)))
             renamed.update((v, fresh) for v in members)
     if not renamed:
         return frontier
@@ -647,18 +665,35 @@ class Plan:
         return dict(self.describe()) if self.describe is not None else {}
 
     @property
-    def unstable(self) -> frozenset[int]:
-        """Old slots whose card does not stay where it is."""
-        cached = self.__dict__.get("_unstable")
+    def moved_to(self) -> dict[int, int]:
+        """Old slot -> new slot, for every card the action keeps on the table."""
+        cached = self.__dict__.get("_moved_to")
         if cached is None:
-            src = self.src
-            cached = frozenset(
-                f
-                for f in range(max(len(src), max((t for t in src if t >= 0), default=-1) + 1))
-                if not (f < len(src) and src[f] == f)
-            )
-            self.__dict__["_unstable"] = cached
+            cached = {t: g for g, t in enumerate(self.src) if t >= 0}
+            self.__dict__["_moved_to"] = cached
         return cached
+
+    def lost(self, size_before: int) -> frozenset[int]:
+        """Old slots (of a layout with ``size_before`` slots) whose card leaves the table or goes
+        into a hand: lazily scrambled piles there must be drawn first (see :func:`settle`);
+        every other card keeps its place in a pile, so a lazy block is carried along."""
+        key = ("_lost", size_before)
+        cached = self.__dict__.get(key)
+        if cached is None:
+            to = self.moved_to
+            layout = self.layout
+            cached = frozenset(
+                f for f in range(size_before) if f not in to or layout.owner(to[f]).hand is not None
+            )
+            self.__dict__[key] = cached
+        return cached
+
+    def carry(self, lazy: tuple[tuple[tuple[int, ...], ...], ...]) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        """The lazy blocks at the cards' new places (every card of them stays on the table)."""
+        if not lazy:
+            return lazy
+        to = self.moved_to
+        return tuple(tuple(tuple(to[f] for f in pile) for pile in block) for block in lazy)
 
     def apply(self, state: State, views: ViewTable) -> State:
         cells = gather(state.cells, self.src, self.consts)
@@ -673,7 +708,7 @@ class Plan:
                 view = views.extend(view, ("discard", tuple(returned)))
         out = out_add(state.out, delta)
         meters = state.meters.note_out(out) if delta else state.meters
-        return State(self.layout, cells, out, state.env, meters, view, state.lazy)
+        return State(self.layout, cells, out, state.env, meters, view, self.carry(state.lazy))
 
 
 def _res(value: Any, what: str) -> tuple[Any, ...]:
@@ -908,7 +943,9 @@ class Runner:
                     settle(
                         dict(group),
                         lambda state, plan=shared_plan: (
-                            (plan or self._plan(frame, step, state, ev, resolve, build)).unstable
+                            (plan or self._plan(frame, step, state, ev, resolve, build)).lost(
+                                state.layout.size
+                            )
                         ),
                     ).items()
                 )
@@ -1756,11 +1793,11 @@ def collect(run: Runner, frame: Frame, state: State) -> SubResult:
         if out.cards is not None:
             flats, shape = output_flats(run, frame, out, state, ev)
             used |= set(flats)
+            # The cards go back to the caller in the order they lie on the table, whatever the
+            # output's encoding: an unordered output ('cards') is compared as a multiset, but
+            # the caller can still see or use the order the callee left them in.
             codes = tuple(state.cells[f] for f in flats if state.cells[f] != EMPTY)
-            if out.decode == "cards":
-                codes = tuple(sorted(codes))
-                shape = (1, len(codes))
-            elif len(codes) != len(flats):
+            if out.decode == "cards" or len(codes) != len(flats):
                 shape = (1, len(codes))
             cards.append((shape, codes))
         else:
@@ -1787,23 +1824,38 @@ def output_selections(
     """The slots (and shape) of an output's cards; several groups when ``cards`` is a list."""
     assert out.cards is not None
     target = out.cards
-    if target.name is not None:
-        return [_region_slots(state, target.name)], False
     node = target.expr.node if target.expr is not None else None
-    if (
-        isinstance(node, Index)
-        and isinstance(node.obj, Name)
-        and node.obj.name not in state.layout.by_name
-        and node.obj.name not in frame.globals.names
-    ):
-        return [((), (1, 0))], False  # the region was emptied and removed: no cards
     try:
-        value = ev.public(target.expr, state)  # type: ignore[arg-type]
-        if isinstance(value, list):
-            return [_one_selection(state, v, out.name) for v in value], True
-        return [_one_selection(state, value, out.name)], False
+        if target.name is not None:
+            groups, many = [_region_slots(state, target.name)], False
+        elif (
+            isinstance(node, Index)
+            and isinstance(node.obj, Name)
+            and node.obj.name not in state.layout.by_name
+            and node.obj.name not in frame.globals.names
+        ):
+            return [((), (1, 0))], False  # the region was emptied and removed: no cards
+        else:
+            value = ev.public(target.expr, state)  # type: ignore[arg-type]
+            if isinstance(value, list):
+                groups, many = [_one_selection(state, v, out.name) for v in value], True
+            else:
+                groups, many = [_one_selection(state, value, out.name)], False
+        _check_hand_outputs(out, state, groups)
     except EvalError as exc:
         raise run.fail(frame, None, f"output {out.name}: {exc}") from None
+    return groups, many
+
+
+def _check_hand_outputs(out: OutputDecl, state: State, groups: list[tuple[tuple[int, ...], Any]]) -> None:
+    """A hand is unordered (the engine keeps it sorted): only an unordered output may read it."""
+    if out.decode in ("cards", "card"):
+        return
+    for flats, _ in groups:
+        for f in flats:
+            reg = state.layout.owner(f)
+            if reg.hand is not None:
+                raise EvalError(HAND_IS_UNORDERED.format(name=reg.name))
 
 
 def _region_slots(state: State, name: str) -> tuple[tuple[int, ...], tuple[int, int]]:
@@ -1945,7 +1997,7 @@ def h_call(run: Runner, frame: Frame, step: st.Call, frontier: Frontier, ctx: Ct
                 handed = sum(len(fl) for fl in arg_flats)
                 o_out, meters = _absorb(plans, state.out, state.meters, res, callee.name, handed)
                 view = run.views.extend(state.view, obs) if obs is not None else state.view
-                new = State(plan.layout, cells, o_out, env, meters, view, state.lazy)
+                new = State(plan.layout, cells, o_out, env, meters, view, plan.carry(state.lazy))
                 run.check_limits(frame, step, new)
                 if run.events is not None:
                     run.record(

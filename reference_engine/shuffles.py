@@ -13,6 +13,12 @@ kind                      Pi                                          size
 ``set``                   an explicit list of pile permutations        len(list)
 ========================  ==========================================  ===========
 
+A ``set`` is a *multiset*: each entry of the list is drawn with probability 1/len(list), so a
+permutation listed twice is twice as likely (a non-uniform shuffle). The verifier's orbit
+shortcut (:meth:`Shuffle.canonical`) needs a shuffle that is uniform over a group; for a
+``set`` it checks both on the multiset (every permutation listed equally often, and the
+distinct permutations closed under composition) and is skipped otherwise.
+
 A permutation ``p`` is a tuple: after the shuffle, pile position ``i`` holds what was in
 pile ``p[i]`` (0-based here; specs write 1-based).
 """
@@ -36,9 +42,19 @@ def is_permutation(p: Sequence[int], n: int) -> bool:
 
 
 def is_group(perms: Sequence[Perm]) -> bool:
-    """Whether a set of permutations is closed under composition (then it is a group)."""
+    """Whether the distinct permutations are closed under composition (then they form a group)."""
     s = set(perms)
     return all(tuple(a[b[i]] for i in range(len(a))) in s for a in s for b in s)
+
+
+def is_uniform_group(perms: Sequence[Perm]) -> bool:
+    """Whether drawing an entry of the list ``perms`` is a uniform draw from a group.
+
+    The list is a multiset: it is uniform over its distinct permutations only when every one
+    is listed equally often, and those must be closed under composition.
+    """
+    counts = Counter(perms)
+    return len(set(counts.values())) <= 1 and is_group(list(counts))
 
 
 @dataclass(frozen=True)
@@ -58,8 +74,14 @@ class Shuffle:
         return len(self.perms)
 
     @property
-    def is_group(self) -> bool:
-        return self.kind != "set" or is_group(self.perms)
+    def is_uniform_group(self) -> bool:
+        """Uniform over a group of permutations: the precondition of :meth:`canonical`."""
+        return self.kind != "set" or is_uniform_group(self.perms)
+
+    @property
+    def is_uniform(self) -> bool:
+        """Every possible permutation equally likely (a ``set`` with no permutation listed more often)."""
+        return self.kind != "set" or len(set(Counter(self.perms).values())) <= 1
 
     def all_perms(self) -> Iterator[Perm]:
         if self.kind == "scramble":
@@ -84,8 +106,9 @@ class Shuffle:
         """A permutation taking ``contents`` to a fixed representative of its orbit.
 
         Two tables in the same orbit give the same distribution after the shuffle, so
-        the verifier replaces each table by its representative and merges them first.
-        Returns None when Pi is not a group (no such shortcut is sound).
+        the verifier replaces each table by its representative and merges them first. That
+        holds only for a shuffle drawn uniformly from a group: returns None otherwise (a
+        ``set`` whose multiset is not uniform, or whose permutations are not closed).
         """
         k = self.k
         if self.kind == "scramble":
@@ -93,7 +116,7 @@ class Shuffle:
         if self.kind == "shift":
             best = min(range(k), key=lambda s: [contents[(i + s) % k] for i in range(k)])
             return tuple((i + best) % k for i in range(k))
-        if not self.is_group:
+        if not self.is_uniform_group:
             return None
         return min(self.perms, key=lambda p: [contents[i] for i in p])
 

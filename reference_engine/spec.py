@@ -18,6 +18,7 @@ A spec mirrors a paper's protocol one-to-one (see README, "Writing a protocol sp
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,6 +42,12 @@ from .steps import (
     Target,
     parse_steps,
     walk,
+)
+
+HAND_NAME = re.compile(r"^hand\d+$")
+HAND_IS_UNORDERED = (
+    "{name} is a player's hand, and the order of a hand is its owner's: a step may only add cards "
+    "to it (return, or move onto the end of it), and an output reads it whole with encoding: cards"
 )
 
 ParamValue = int | tuple[int, ...]
@@ -596,7 +603,10 @@ def _check_names(ck: Checker, proto: Protocol) -> None:
         if expr is None:
             return
         for n in sorted(expr.names() - scope):
-            ck.error(path, f"unknown name {n!r} in {expr.text!r}")
+            if HAND_NAME.match(n):
+                ck.error(path, f"{expr.text!r}: {HAND_IS_UNORDERED.format(name=n)}")
+            else:
+                ck.error(path, f"unknown name {n!r} in {expr.text!r}")
         for f in sorted(expr.calls() - functions):
             ck.error(path, f"unknown function {f!r} in {expr.text!r}")
 
@@ -609,7 +619,12 @@ def _check_names(ck: Checker, proto: Protocol) -> None:
                 if isinstance(part, Expression):
                     check(part, s.path + ("say",), table_scope)
     value_scope = base | set(proto.inputs)
+    for name in sorted(set(proto.outputs) & (set(proto.inputs) | set(proto.params))):
+        ck.error(("outputs", name), f"{name!r} names both an output and an input or parameter")
+    random_choices = {o.name for o in proto.outputs.values() if o.uniform is not None}
     for o in proto.outputs.values():
+        if o.equals is not None:
+            _check_equals(ck, o, proto, value_scope, random_choices)
         check(o.equals, o.path + ("equals",), value_scope | set(proto.outputs))
         check(o.uniform, o.path + ("uniform",), value_scope)
         check(o.value, o.path + ("value",), table_scope)
@@ -635,6 +650,31 @@ def _check_names(ck: Checker, proto: Protocol) -> None:
             if s.number in numbers:
                 ck.error(s.path + ("step",), f"step {s.number} is numbered twice")
             numbers[s.number] = s.path
+
+
+def _check_equals(
+    ck: Checker, out: OutputDecl, proto: Protocol, value_scope: set[str], random_choices: set[str]
+) -> None:
+    """``equals`` is what the output must be; it may not lean on what the run produced.
+
+    It may name the inputs and parameters, and outputs that are random choices (``uniform``),
+    whose own distribution is checked separately: then the pair is fully specified (e.g. the
+    hand that is left is the hand without the uniformly chosen card). Naming the output
+    itself, or any other output, would let the check pass whatever the protocol does.
+    """
+    assert out.equals is not None
+    path = out.path + ("equals",)
+    rule = (
+        "'equals' may use the inputs, the parameters and outputs that are random choices "
+        "(declared with 'uniform')"
+    )
+    for n in sorted(out.equals.names() & set(proto.outputs)):
+        if n in value_scope:
+            ck.error(path, f"{out.equals.text!r}: {n!r} names both an output and a card or encoding")
+        elif n == out.name:
+            ck.error(path, f"{rule}: {out.equals.text!r} names the output {n!r} itself, so it could never fail")
+        elif n not in random_choices:
+            ck.error(path, f"{rule}: {out.equals.text!r} names the output {n!r}, which is not one")
 
 
 def _step_exprs(s: Step) -> list[tuple[Expression | None, KeyPath]]:

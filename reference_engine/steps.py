@@ -23,6 +23,7 @@ prints (``say:``), optional display ``labels:`` and exactly one action key::
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -445,6 +446,16 @@ def _shuffle(ck: Checker, value: dict[str, Any], p: KeyPath, base: dict[str, Any
             perms.append(tuple(v - 1 for v in perm))
         if perms and len({len(x) for x in perms}) != 1:
             ck.error(p + ("set",), "all permutations in a set must have the same length")
+        if not perms_raw:
+            ck.error(p + ("set",), "a set lists at least one permutation")
+        counts = Counter(perms)
+        if len(set(counts.values())) > 1 and not text:
+            ck.error(
+                p + ("set",),
+                "some permutation is listed more often than another, so this shuffle is not uniform "
+                "(each entry of the list is equally likely): say in 'how:' how the table draws it, "
+                "e.g. with a die",
+            )
         if "piles" not in raw:
             ck.error(p, "a shuffle with an explicit set needs 'piles'")
             return Shuffle(**base, how=how, perms=perms, text=text)

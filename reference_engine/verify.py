@@ -145,14 +145,16 @@ class Report:
         name = f"{self.protocol} ({params})" if params else self.protocol
         head = f"{name}: {self.method} verification over {self.inputs} inputs"
         out = [head]
+        width = max((len(c.name) for c in self.checks), default=0)
         for c in self.checks:
             mark = "ok  " if c.ok else "FAIL"
-            out.append(f"  {mark} {c.name:<16} {c.figure}")
+            out.append(f"  {mark} {c.name:<{width}}  {c.figure}")
         for n in self.notes:
             out.append(f"  note: {n}")
         st = self.stats
+        n_views = _views_phrase(st.get("views_after_merging", st["views"]), st["views"])
         out.append(
-            f"  {st['final_states']} final states, {st['views']} distinct views, "
+            f"  {st['final_states']} final states, {n_views}, "
             f"{st['states_processed']} states processed (largest frontier {st['peak_frontier']}), "
             f"{st['seconds']:.2f} s"
         )
@@ -266,6 +268,8 @@ def describe_view(views: ViewTable, vid: int) -> str:
                 parts.append(f"{obs[1]} -> {describe_value(list(inner))}")
         elif kind == "shift":
             parts.append(f"shifted by {obs[1]}")
+        elif kind == "merged":
+            parts.append(f"one of {views.weight(obs[2])} views alike up to a constant factor after step {obs[1]}")
     return "; ".join(parts) or "nothing"
 
 
@@ -420,13 +424,15 @@ def verify(
     value_outputs = [o for o in public_outputs if o.cards is None]
     shown_outputs = [o for o in public_outputs if o.cards is not None]
     names = list(proto.outputs)
+    # 'equals' may name outputs that are random choices (the loader refuses any other output).
+    random_choices = {o.name for o in proto.outputs.values() if o.uniform is not None}
     cache: dict[tuple[Any, ...], Any] = {}
 
     def expected(u: int, name: str, outs: dict[str, Any]) -> Any:
         out = proto.outputs[name]
         expr = out.equals if out.equals is not None else out.uniform
         assert expr is not None
-        deps = tuple(sorted(expr.names() & set(names)))
+        deps = tuple(sorted(expr.names() & random_choices))
         key = (u, name, tuple(outs[d] for d in deps))
         if key not in cache:
             scope = value_scope(frame, {**assignments[u], **{d: outs[d] for d in deps}})
@@ -566,9 +572,11 @@ def verify(
                 + (f"  [{row['cite']}]" if row["cite"] else ""),
             )
         )
+    merged_views, raw_views = view_counts(views, {s.view for s in final})
     stats = {
         "final_states": len(final),
-        "views": len({s.view for s in final}),
+        "views": raw_views,
+        "views_after_merging": merged_views,
         "states_processed": runner.shared.states_processed,
         "peak_frontier": runner.shared.peak_frontier,
         "subprotocol_runs": len(runner.shared.subruns),
@@ -629,6 +637,7 @@ def empty_stats(seconds: float) -> dict[str, Any]:
     return {
         "final_states": 0,
         "views": 0,
+        "views_after_merging": 0,
         "states_processed": 0,
         "peak_frontier": 0,
         "subprotocol_runs": 0,
@@ -703,15 +712,28 @@ def _security(
                             }
                         },
                     )
-    n_views = len({key[0] for key in public_of_view})
+    merged, raw = view_counts(views, {key[0] for key in public_of_view})
     given = f" given {', '.join(o.name for o in public_outputs)}" if public_outputs else ""
     extra = f" and public inputs {', '.join(public_inputs)}" if public_inputs else ""
     return Check(
         "secure",
         True,
-        f"{n_views} possible view{'s' if n_views != 1 else ''}, "
-        f"{'each ' if n_views != 1 else ''}equally likely under every input{given}{extra}",
+        f"{_views_phrase(merged, raw)}, {'each ' if raw != 1 else ''}"
+        f"equally likely under every input{given}{extra}",
+        {"views": raw, "views_after_merging": merged},
     )
+
+
+def view_counts(views: ViewTable, final: set[int]) -> tuple[int, int]:
+    """(distinct views after merging, distinct views the players could tell apart)."""
+    return len(final), sum(views.weight(v) for v in final)
+
+
+def _views_phrase(merged: int, raw: int) -> str:
+    text = f"{raw} possible view{'s' if raw != 1 else ''}"
+    if merged != raw:
+        text += f" ({merged} after merging views that are alike up to a constant factor)"
+    return text
 
 
 def _resources(

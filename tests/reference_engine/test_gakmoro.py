@@ -48,9 +48,12 @@ def test_building_blocks_verify_exactly(name: str, params: dict[str, int], cards
 def test_comparison_reveals_only_the_sign() -> None:
     report = verify(LIB, LIB.protocol("gakmoro-comparison"), {"m": 5})
     assert report.ok
-    # Three outcomes are seen: the ♥ left, in the middle, or right, each uniform in its block.
+    # The ♥ shows at one of the 2m + 1 = 11 places: uniform in the left block (Alice wins), in
+    # the middle (a tie) or uniform in the right block. The players can tell 11 tables apart;
+    # the verifier merges the places of each block (alike up to a constant) into 3 views.
     secure = report.check("secure")
-    assert secure is not None and "3 possible views" in secure.figure
+    assert secure is not None and "11 possible views (3 after merging" in secure.figure
+    assert secure.detail == {"views": 11, "views_after_merging": 3}
 
 
 def test_the_other_reading_of_the_comparison_fails(variant: Callable[..., Library]) -> None:

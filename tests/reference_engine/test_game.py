@@ -19,7 +19,16 @@ def test_card_level_game_passes_every_check_and_is_reproducible(library: Library
     first = Game(rules, library, players=4, virtual=2, level="card", seed=1).play()
     again = Game(rules, library, players=4, virtual=2, level="card", seed=1).play()
     assert first == again
-    assert first["all_checks_passed"] and first["protocol_runs"] == first["virtual_turns"] > 0
+    assert first["all_checks_passed"] and first["virtual_turns"] > 0
+    # The table runs the protocol once per virtual turn, and once more after every draw
+    # (UNO paper 3.2), whether or not the drawn card turns out to be valid.
+    virtual_seats = {1, 2}
+    turns = [t for hand in first["log"] for t in hand if t["seat"] in virtual_seats]
+    assert len(turns) == first["virtual_turns"]
+    draws = [t for t in turns if t.get("drew")]
+    assert draws and any(t["action"] == "draw" for t in draws) and any(t["action"] == "draw-play" for t in draws)
+    assert all(t["runs"] == (2 if t.get("drew") else 1) for t in turns)
+    assert first["protocol_runs"] == first["virtual_turns"] + len(draws)
     assert first["checks_passed"] == 6 * first["protocol_runs"]
     for key in ("winner", "turns", "protocol_runs", "checks_passed", "shuffles", "max_helper_cards"):
         assert key in first

@@ -61,7 +61,7 @@ def test_canonical_is_constant_on_orbits() -> None:
 
 def test_non_group_sets_have_no_representative() -> None:
     s = Shuffle("set", 3, ((0, 1, 2), (1, 0, 2), (1, 2, 0)))
-    assert not s.is_group
+    assert not s.is_uniform_group
     assert s.canonical([(1,), (2,), (3,)]) is None
     assert is_group([(0, 1, 2), (1, 2, 0), (2, 0, 1)])
 
