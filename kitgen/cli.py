@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
+import signal
 import sys
 from collections.abc import Callable
 from typing import Any
 
 import click
 
-from reference_engine.errors import UsageError
+from reference_engine.budget import MAX_CARDS, check_protocol
+from reference_engine.errors import KitgenError, UsageError
 from reference_engine.game import Game
 from reference_engine.registry import Library
 from reference_engine.rules import game_kind, load_any, load_rules
@@ -20,9 +22,51 @@ from reference_engine.verify import verify as verify_protocol
 from . import console
 
 PARAM_HELP = "A protocol parameter as NAME=NUMBER, e.g. --param m=5 (repeatable)."
+FORCE_HELP = (
+    "Run even past the size limits: a protocol that puts more than {simulate:,} cards on the table "
+    "(inputs plus declared spare cards) is refused by simulate, more than {verify:,} by verify, "
+    "unless forced. The exact verifier's limit of input combinations always holds."
+).format(**MAX_CARDS)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+class Interrupted(KitgenError):
+    """Ctrl-C: one line, no traceback, exit code 130 (128 + SIGINT)."""
+
+    exit_code = 130
+
+    def __init__(self, message: str = "interrupted"):
+        super().__init__(message)
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"kitgen: {self.format_message()}", err=True)
+
+
+class Terminated(Interrupted):
+    """SIGTERM during a build: exit code 143 (128 + SIGTERM)."""
+
+    exit_code = 143
+
+    def __init__(self) -> None:
+        super().__init__("terminated")
+
+
+class _Main(click.Group):
+    """The command group: an interrupt ends a command with one line, never a traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt as exc:
+            raise (
+                Terminated() if getattr(exc, "signum", None) == signal.SIGTERM else Interrupted()
+            ) from None
+        except click.Abort as exc:
+            if isinstance(exc.__context__, KeyboardInterrupt):  # Ctrl-C at a prompt (--pause)
+                raise Interrupted() from None
+            raise
+
+
+@click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(package_name="kitgen")
 def main() -> None:
     """Printable kits and booklets for card games played with card-based cryptography.
@@ -96,8 +140,15 @@ Exit code 0 when every check holds, 1 when one fails, 2 for a spec or option err
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the deals and runs of --runs.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+@click.option("--force", is_flag=True, help=FORCE_HELP)
 def verify_cmd(
-    name: str, params: tuple[str, ...], deck: str | None, runs: int | None, seed: int, as_json: bool
+    name: str,
+    params: tuple[str, ...],
+    deck: str | None,
+    runs: int | None,
+    seed: int,
+    as_json: bool,
+    force: bool,
 ) -> None:
     library = Library()
     proto = library.protocol(name)
@@ -108,7 +159,9 @@ def verify_cmd(
             raise UsageError(f"--runs is for game protocols (card selection); verify {proto.name} exactly")
         report = verify_runs(library, proto, runs, seed)
     else:
-        report = verify_protocol(library, proto, parse_params(params), deck)
+        given = parse_params(params)
+        check_protocol(proto, given, force, "verify", deck)
+        report = verify_protocol(library, proto, given, deck)
     if as_json:
         click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:
@@ -140,6 +193,7 @@ def verify_cmd(
     help="For a game protocol: the scenario (deck, table sizes, top card) to run in; default: its first. "
     "Without --input for the table, the scenario's deck is dealt at random with the seed.",
 )
+@click.option("--force", is_flag=True, help=FORCE_HELP)
 def simulate_cmd(
     name: str,
     inputs: tuple[str, ...],
@@ -149,6 +203,7 @@ def simulate_cmd(
     as_json: bool,
     pause: bool,
     show_hidden: bool,
+    force: bool,
 ) -> None:
     """Run a protocol once and print it step by step.
 
@@ -158,7 +213,9 @@ def simulate_cmd(
     """
     library = Library()
     proto = library.protocol(name)
-    result = simulate(library, proto, parse_params(params), inputs, seed, scenario=deck)
+    given = parse_params(params)
+    check_protocol(proto, given, force, "simulate", deck)
+    result = simulate(library, proto, given, inputs, seed, scenario=deck)
     if as_json:
         click.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
         return
@@ -407,6 +464,12 @@ on the short edge, fold the stack in the middle and staple on the fold.
     "(kept in $KITGEN_CACHE_DIR, default ~/.cache/kitgen/verification).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the manifest as JSON.")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="For a protocol: make the booklet even when its spec's own parameters are past the size "
+    "limits of verify and simulate (see `kitgen verify --help`).",
+)
 def booklet_cmd(
     name: str,
     paper: str,
@@ -420,8 +483,11 @@ def booklet_cmd(
     no_previews: bool,
     no_cache: bool,
     as_json: bool,
+    force: bool,
 ) -> None:
     from kitgen.kit import BookletOptions, build_booklet
+
+    _check_booklet_budget(name, force)
 
     opts = BookletOptions(
         name=name,
@@ -439,15 +505,40 @@ def booklet_cmd(
     _write_with_progress(lambda bar: build_booklet(opts, progress=bar), console.booklet_lines, as_json)
 
 
+def _check_booklet_budget(name: str, force: bool) -> None:
+    """A protocol booklet verifies the protocol and what it calls with their spec's parameters,
+    and runs its worked example: refuse sizes past the limits before anything runs."""
+    from kitgen.verification import protocols_to_verify
+    from reference_engine.rules import games_dir
+
+    if not name.endswith((".yaml", ".yml")) and (games_dir() / f"{name}.yaml").is_file():
+        return  # a rule set: its protocols are the built-in ones
+    library = Library()
+    proto = library.protocol(name)
+    for each in protocols_to_verify(library, proto.name):
+        check_protocol(library.protocol(each), None, force, "verify")
+    example = proto.booklet
+    check_protocol(proto, example.example_params or None, force, "simulate", example.example_scenario)
+
+
 def _write_with_progress(
     make: Callable[[_Progress | None], dict[str, Any]],
     lines: Callable[[dict[str, Any]], list[str]],
     as_json: bool,
 ) -> None:
-    """Run a build with a progress line on stderr (not with --json), then print its manifest."""
+    """Run a build with a progress line on stderr (not with --json), then print its manifest.
+
+    SIGTERM ends it like Ctrl-C (temporary folders are removed); a file that cannot be written
+    is reported in one line."""
+    from kitgen.output import terminate_as_interrupt
+
     bar = None if as_json else _Progress()
     try:
-        manifest = make(bar)
+        with terminate_as_interrupt():
+            manifest = make(bar)
+    except OSError as exc:
+        where = f" {exc.filename}" if exc.filename else ""
+        raise UsageError(f"cannot write{where}: {exc.strerror or exc}") from None
     finally:
         if bar is not None:
             bar.close()

@@ -96,6 +96,8 @@ def step_blocks(events: list[Event]) -> Iterator[tuple[Event, list[Event]]]:
 def describe_event(e: Event) -> str | None:
     d = e.detail
     if e.action == "shuffle":
+        if d.get("weighted"):
+            return f"shuffle ({d['kind']}: one of {d['size']} listed arrangements, some listed more often)"
         return f"shuffle ({d['kind']}, one of {d['size']} equally likely arrangements)"
     if e.action == "turn" and d.get("revealed"):
         return "turned over: " + " ".join(_glyph(s) for s in d["revealed"])
@@ -107,6 +109,8 @@ def describe_event(e: Event) -> str | None:
         return "back to the spare cards: " + ", ".join(d["cards"])
     if e.action == "call":
         return f"run {d['protocol']}" + (f" with {d['params']}" if d.get("params") else "")
+    if e.action == "return" and "protocol" not in d:  # the 'return' action: cards back to hands
+        return "back into the hands: " + ", ".join(f"{m['from'][0]} to {m['to'][0]}" for m in d["moves"])
     if e.action == "return":
         vals = ", ".join(f"{k} = {v}" for k, v in d.get("values", {}).items())
         return f"{d['protocol']} done" + (f": {vals}" if vals else "")

@@ -34,7 +34,7 @@ from .booklet import game_booklet, protocol_booklet, sealed_bid_booklet
 from .bundles import render_bundle_sheet
 from .imposition import impose_saddle
 from .labels import Label, render_labels, theta_label
-from .output import inside, safe_name, sha256, staged
+from .output import check_output_folder, inside, safe_name, sha256, staged
 from .previews import render_previews
 from .sheets import DUPLEX, SheetOptions, render_cards
 from .templates import CardSize, Paper, Profile, load_templates
@@ -535,7 +535,9 @@ def build_booklet(
 
 
 def _check_destination(destination: Path) -> None:
-    """Only replace a folder that is a kit (or empty): never someone's home directory."""
+    """Only replace a folder that is a kit (or empty): never someone's home directory. A folder
+    that cannot be created is refused here, before the protocols are verified."""
+    check_output_folder(destination)
     if destination.exists():
         if not destination.is_dir():
             raise UsageError(f"{destination} exists and is not a folder")

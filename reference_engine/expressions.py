@@ -26,16 +26,27 @@ Grammar, lowest precedence first::
 An expression compiles once into a tree of closures; evaluating it needs a
 :class:`Scope` that resolves names. Values with table semantics (cards on the table,
 symbols) implement the small hooks of :class:`Value`.
+
+Size is bounded (README, "Expressions"): brackets, parentheses, calls, ``not``, unary ``-``
+and ``if ... else`` nest at most :data:`MAX_NESTING` levels, the syntax tree is at most
+:data:`MAX_DEPTH` levels deep, and a chain of one operator (``1 + 1 + ... + 1``,
+``a and b and c``) is one flat node whatever its length, so parsing, compiling and
+evaluating never recurse deeper than these limits. A range ``a..b`` holds at most
+:data:`MAX_RANGE` numbers.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 KEYWORDS = {"and", "or", "not", "if", "else", "for", "in", "true", "false", "none"}
+
+MAX_NESTING = 50  # brackets, parentheses, calls, not, unary -, if/else inside each other
+MAX_DEPTH = 100  # levels of the syntax tree (a.b[1].c is three; a chain of one operator is one)
+MAX_RANGE = 1_000_000  # numbers in a range a..b
 
 
 class ExprSyntaxError(Exception):
@@ -45,11 +56,25 @@ class ExprSyntaxError(Exception):
         self.message = message
         self.text = text
         self.col = col
-        super().__init__(f"{message} in {text!r} at column {col + 1}")
+        shown, _ = _window(text, col)
+        super().__init__(f"{message} in {shown!r} at column {col + 1}")
 
     def pointer(self) -> str:
-        """The expression with a caret under the problem (lark-style)."""
-        return f"{self.text}\n{' ' * self.col}^"
+        """The expression with a caret under the problem (lark-style); a long one is cut
+        to the part around the problem."""
+        shown, at = _window(self.text, self.col)
+        return f"{shown}\n{' ' * at}^"
+
+
+def _window(text: str, col: int, width: int = 72) -> tuple[str, int]:
+    """``text`` cut to about ``width`` characters around ``col``, and ``col`` within the cut."""
+    if len(text) <= width:
+        return text, col
+    start = max(0, min(col - width // 2, len(text) - width))
+    end = start + width
+    head = "..." if start > 0 else ""
+    tail = "..." if end < len(text) else ""
+    return head + text[start:end] + tail, col - start + len(head)
 
 
 class EvalError(Exception):
@@ -319,6 +344,8 @@ class RangeNode(Node):
 
         def run(scope: Scope) -> list[int]:
             a, b = as_int(lo(scope)), as_int(hi(scope))
+            if b - a + 1 > MAX_RANGE:
+                raise EvalError(f"the range {a}..{b} has {b - a + 1:,} numbers (the limit is {MAX_RANGE:,})")
             return list(range(a, b + 1))
 
         return run
@@ -482,35 +509,57 @@ def _compare(op: str) -> Callable[[Any, Any], bool]:
 
 
 @dataclass
-class Binary(Node):
-    op: str
-    left: Node
-    right: Node
+class Chain(Node):
+    """Operators of one precedence level applied left to right: ``a + b - c``, ``a and b and c``.
+
+    One flat node, so that a long chain neither nests the compiled closures nor the recursion
+    of compiling and evaluating them. ``and``/``or`` chains hold only that operator.
+    """
+
+    first: Node
+    rest: list[tuple[str, Node]]
 
     def compile(self) -> Fn:
-        lf, rf = self.left.compile(), self.right.compile()
-        if self.op == "and":
+        first = self.first.compile()
+        ops = {op for op, _ in self.rest}
+        if ops <= {"and"} or ops <= {"or"}:
+            fns = [n.compile() for _, n in self.rest]
+            if ops == {"and"}:
 
-            def run_and(scope: Scope) -> Any:
-                a = lf(scope)
-                return rf(scope) if truthy(a) else a
+                def run_and(scope: Scope) -> Any:
+                    a = first(scope)
+                    for f in fns:
+                        if not truthy(a):
+                            return a
+                        a = f(scope)
+                    return a
 
-            return run_and
-        if self.op == "or":
+                return run_and
 
             def run_or(scope: Scope) -> Any:
-                a = lf(scope)
-                return a if truthy(a) else rf(scope)
+                a = first(scope)
+                for f in fns:
+                    if truthy(a):
+                        return a
+                    a = f(scope)
+                return a
 
             return run_or
-        fn = _arith(self.op)
-        return lambda scope: fn(lf(scope), rf(scope))
+        rest = [(_arith(op), n.compile()) for op, n in self.rest]
+
+        def run(scope: Scope) -> Any:
+            acc = first(scope)
+            for fn, f in rest:
+                acc = fn(acc, f(scope))
+            return acc
+
+        return run
 
     def names(self) -> set[str]:
-        return self.left.names() | self.right.names()
+        return self.first.names() | _union((n for _, n in self.rest), "names")
 
     def calls(self) -> set[str]:
-        return self.left.calls() | self.right.calls()
+        return self.first.calls() | _union((n for _, n in self.rest), "calls")
 
 
 @dataclass
@@ -636,6 +685,15 @@ class _Parser:
         self.text = text
         self.tokens = tokenize(text)
         self.pos = 0
+        self.nesting = -1  # the whole expression is level 0
+
+    def nest(self) -> None:
+        """Enter one more level (the parser recurses): refuse past :data:`MAX_NESTING`, pointing
+        at the token that opened the level (``(``, ``[``, ``not``, ``-``, ``else``...)."""
+        self.nesting += 1
+        if self.nesting > MAX_NESTING:
+            opener = self.tokens[self.pos - 1] if self.pos else self.tok
+            raise self.error(f"expression nested more than {MAX_NESTING} levels deep", opener)
 
     @property
     def tok(self) -> Token:
@@ -668,33 +726,40 @@ class _Parser:
         return node
 
     def expr(self) -> Node:
+        self.nest()
         node = self.or_()
         if self.at("if"):
             col = self.advance().col
             cond = self.or_()
             self.expect("else")
             other = self.expr()
-            return Conditional(col, node, cond, other)
+            node = Conditional(col, node, cond, other)
+        self.nesting -= 1
         return node
 
+    # Each operator level is a loop making one flat Chain (not a helper taking the operand
+    # function: that would add frames to every level of nesting).
     def or_(self) -> Node:
         node = self.and_()
+        rest: list[tuple[str, Node]] = []
         while self.at("or"):
-            col = self.advance().col
-            node = Binary(col, "or", node, self.and_())
-        return node
+            rest.append((self.advance().text, self.and_()))
+        return Chain(node.col, node, rest) if rest else node
 
     def and_(self) -> Node:
         node = self.not_()
+        rest: list[tuple[str, Node]] = []
         while self.at("and"):
-            col = self.advance().col
-            node = Binary(col, "and", node, self.not_())
-        return node
+            rest.append((self.advance().text, self.not_()))
+        return Chain(node.col, node, rest) if rest else node
 
     def not_(self) -> Node:
         if self.at("not"):
             col = self.advance().col
-            return Unary(col, "not", self.not_())
+            self.nest()
+            node = Unary(col, "not", self.not_())
+            self.nesting -= 1
+            return node
         return self.compare()
 
     def compare(self) -> Node:
@@ -721,22 +786,25 @@ class _Parser:
 
     def sum_(self) -> Node:
         node = self.term()
+        rest: list[tuple[str, Node]] = []
         while self.at("+", "-"):
-            tok = self.advance()
-            node = Binary(tok.col, tok.text, node, self.term())
-        return node
+            rest.append((self.advance().text, self.term()))
+        return Chain(node.col, node, rest) if rest else node
 
     def term(self) -> Node:
         node = self.unary()
+        rest: list[tuple[str, Node]] = []
         while self.at("*", "/", "//", "%"):
-            tok = self.advance()
-            node = Binary(tok.col, tok.text, node, self.unary())
-        return node
+            rest.append((self.advance().text, self.unary()))
+        return Chain(node.col, node, rest) if rest else node
 
     def unary(self) -> Node:
         if self.at("-"):
             col = self.advance().col
-            return Unary(col, "-", self.unary())
+            self.nest()
+            node = Unary(col, "-", self.unary())
+            self.nesting -= 1
+            return node
         return self.postfix()
 
     def postfix(self) -> Node:
@@ -892,5 +960,36 @@ def parse(text: str | int | bool) -> Expression:
         return Expression(str(text), Const(0, value), lambda scope: value)
     if not isinstance(text, str):
         raise ExprSyntaxError(f"expected an expression, got {type(text).__name__}", str(text), 0)
-    node = _Parser(text).parse()
-    return Expression(text, node, node.compile())
+    parser = _Parser(text)
+    try:
+        node = parser.parse()
+        _check_depth(node, text)
+        return Expression(text, node, node.compile())
+    except RecursionError:  # not reached within the limits; a last resort for a deep caller
+        raise ExprSyntaxError("expression nested too deeply", text, parser.tok.col) from None
+
+
+def _children(node: Node) -> list[Node]:
+    """The nodes directly below ``node`` (in fields, lists and (op, node) pairs)."""
+    out: list[Node] = []
+    for f in fields(node):
+        value = getattr(node, f.name)
+        items = value if isinstance(value, list) else [value]
+        for item in items:
+            parts = item if isinstance(item, tuple) else (item,)
+            out.extend(x for x in parts if isinstance(x, Node))
+    return out
+
+
+def _check_depth(root: Node, text: str) -> None:
+    """Refuse a syntax tree deeper than :data:`MAX_DEPTH` (without recursing: it may be deep).
+
+    A comprehension counts one level per clause, as its compiled form nests one per clause.
+    """
+    stack = [(root, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise ExprSyntaxError(f"expression nested more than {MAX_DEPTH} levels deep", text, node.col)
+        below = depth + 1 + (len(node.clauses) if isinstance(node, Comprehension) else 0)
+        stack.extend((child, below) for child in _children(node))

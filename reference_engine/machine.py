@@ -667,7 +667,7 @@ class Plan:
     @property
     def moved_to(self) -> dict[int, int]:
         """Old slot -> new slot, for every card the action keeps on the table."""
-        cached = self.__dict__.get("_moved_to")
+        cached: dict[int, int] | None = self.__dict__.get("_moved_to")
         if cached is None:
             cached = {t: g for g, t in enumerate(self.src) if t >= 0}
             self.__dict__["_moved_to"] = cached
@@ -677,8 +677,8 @@ class Plan:
         """Old slots (of a layout with ``size_before`` slots) whose card leaves the table or goes
         into a hand: lazily scrambled piles there must be drawn first (see :func:`settle`);
         every other card keeps its place in a pile, so a lazy block is carried along."""
-        key = ("_lost", size_before)
-        cached = self.__dict__.get(key)
+        key = f"_lost{size_before}"
+        cached: frozenset[int] | None = self.__dict__.get(key)
         if cached is None:
             to = self.moved_to
             layout = self.layout
@@ -1548,6 +1548,7 @@ def h_shuffle(run: Runner, frame: Frame, step: st.Shuffle, frontier: Frontier, c
                         "piles": [[state.layout.describe(f) for f in p] for p in piles],
                         "perm": [i + 1 for i in perm],
                         "how": step.text,
+                        **({} if shuffle.is_uniform else {"weighted": True}),
                     },
                     state,
                     new,

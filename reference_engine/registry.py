@@ -63,6 +63,10 @@ class Library:
     def protocol(self, name_or_path: str) -> Protocol:
         """A linked protocol, by name or by path to a YAML file."""
         path = Path(name_or_path)
+        if path.is_dir() and (
+            name_or_path.endswith((".yaml", ".yml")) or self.find_file(name_or_path) is None
+        ):
+            raise UsageError(f"{name_or_path} is a folder, not a spec file")
         if name_or_path.endswith((".yaml", ".yml")) or (path.is_file() and "/" in name_or_path):
             if not path.is_file():
                 raise UsageError(f"no such spec file: {name_or_path}")

@@ -197,6 +197,10 @@ def games_dir() -> Path:
 def rules_path(name_or_path: str) -> Path:
     """The file of a rule set given by name (``uno``) or path; a clear error if there is none."""
     path = Path(name_or_path)
+    if path.is_dir() and (
+        name_or_path.endswith((".yaml", ".yml")) or not (games_dir() / f"{name_or_path}.yaml").is_file()
+    ):
+        raise UsageError(f"{name_or_path} is a folder, not a rule set file")
     if not name_or_path.endswith((".yaml", ".yml")):
         path = games_dir() / f"{name_or_path}.yaml"
         if not path.is_file():

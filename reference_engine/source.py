@@ -3,6 +3,13 @@
 Values come back as plain Python data (dict, list, str, int, ...); a side table maps
 each key path, e.g. ``("steps", 3, "shuffle")``, to its line, so validators can
 report ``file:line: steps[3].shuffle: message`` for any problem they find.
+
+Loading is bounded whatever the file holds (README, "Writing a protocol spec"): a file of at
+most :data:`MAX_FILE_BYTES`, nested at most :data:`MAX_DEPTH` levels (PyYAML composes
+recursively, so a file of ``[[[[...`` would otherwise end in a RecursionError), with at most
+:data:`MAX_ALIASES` uses of ``*alias`` and at most :data:`MAX_NODES` values once every alias
+is expanded (anchors that refer to anchors, the "billion laughs", would otherwise expand
+exponentially). An alias that refers to the node containing it is refused too.
 """
 
 from __future__ import annotations
@@ -16,6 +23,13 @@ import yaml
 from .errors import Problem, SpecError
 
 KeyPath = tuple[str | int, ...]
+
+# Loading limits (README, "Writing a protocol spec"). The largest built-in file has 8 KB,
+# 400 values and 10 levels; PyYAML reads about 25,000 values a second.
+MAX_FILE_BYTES = 1_000_000  # a spec, rule set or template file
+MAX_DEPTH = 100  # mappings and lists inside each other
+MAX_ALIASES = 10_000  # uses of *alias in one file
+MAX_NODES = 100_000  # values (mappings, lists, scalars), as written and with every alias expanded
 
 
 def format_path(path: KeyPath) -> str:
@@ -52,17 +66,138 @@ class Source:
         return Problem(self.file, self.line(path), format_path(path), message)
 
 
+class _TooBig(Exception):
+    """A file past one of the loading limits: where, and what."""
+
+    def __init__(self, line: int | None, path: KeyPath, message: str):
+        super().__init__(message)
+        self.line = line
+        self.path = path
+        self.message = message
+
+
+class _BoundedLoader(yaml.SafeLoader):
+    """``SafeLoader`` that refuses deep nesting and alias floods while it composes nodes."""
+
+    def __init__(self, text: str):
+        super().__init__(text)
+        self.kg_path: list[str | int] = []
+        self.kg_depth = 0
+        self.kg_aliases = 0
+        self.kg_nodes = 0
+
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
+        event: Any = self.peek_event()  # type: ignore[no-untyped-call]
+        line = event.start_mark.line + 1 if event.start_mark is not None else None
+        part: str | int | None = None
+        if isinstance(index, int) and not isinstance(index, bool):
+            part = index
+        elif isinstance(index, yaml.ScalarNode):
+            part = str(index.value)
+        if part is not None:
+            self.kg_path.append(part)
+        try:
+            if isinstance(event, yaml.AliasEvent):
+                self.kg_aliases += 1
+                if self.kg_aliases > MAX_ALIASES:
+                    raise _TooBig(
+                        line, tuple(self.kg_path), f"more than {MAX_ALIASES:,} uses of aliases (*name)"
+                    )
+                return super().compose_node(parent, index)
+            self.kg_nodes += 1
+            if self.kg_nodes > MAX_NODES:
+                raise _TooBig(line, tuple(self.kg_path), f"more than {MAX_NODES:,} values in one file")
+            if not isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+                return super().compose_node(parent, index)
+            self.kg_depth += 1
+            try:
+                if self.kg_depth > MAX_DEPTH:
+                    raise _TooBig(line, tuple(self.kg_path), _too_deep())
+                return super().compose_node(parent, index)
+            finally:
+                self.kg_depth -= 1
+        finally:
+            if part is not None:
+                self.kg_path.pop()
+
+
+def _short_path(path: KeyPath) -> str:
+    """A key path for one line: ``a[0][0][0]...[0][0]`` (100 levels) rather than all of it."""
+    if len(path) <= 8:
+        return format_path(path)
+    head, tail = format_path(path[:4]), format_path(("",) + path[-2:])
+    return f"{head}...{tail.lstrip('.')} ({len(path)} levels)"
+
+
+def _too_deep() -> str:
+    return f"nested more than {MAX_DEPTH} levels deep (lists and mappings inside each other)"
+
+
+def _measure(root: yaml.Node) -> None:
+    """Refuse a document whose aliases expand past :data:`MAX_NODES` values or :data:`MAX_DEPTH`
+    levels, or refer to the node that contains them, before anything is expanded.
+
+    Each distinct node is measured once (aliases share nodes), so this takes time in proportion
+    to the file, not to its expansion.
+    """
+    sizes: dict[int, int] = {}  # id(node) -> values in its expansion
+    heights: dict[int, int] = {}  # id(node) -> levels of lists and mappings in its expansion
+    open_: set[int] = set()
+
+    def visit(node: yaml.Node, path: KeyPath, depth: int) -> None:
+        key = id(node)
+        line = node.start_mark.line + 1
+        if key in open_:
+            raise _TooBig(line, path, "an alias refers to a list or mapping that contains it")
+        if key in sizes:
+            if depth + heights[key] > MAX_DEPTH:
+                raise _TooBig(line, path, _too_deep() + ", once aliases are expanded")
+            return
+        if not isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
+            sizes[key], heights[key] = 1, 0
+            return
+        if depth + 1 > MAX_DEPTH:
+            raise _TooBig(line, path, _too_deep() + ", once aliases are expanded")
+        open_.add(key)
+        children: list[tuple[yaml.Node, KeyPath]] = []
+        if isinstance(node, yaml.MappingNode):
+            for k, v in node.value:
+                children.append((k, path))
+                children.append((v, path + (str(k.value),) if isinstance(k, yaml.ScalarNode) else path))
+        else:
+            children = [(item, path + (i,)) for i, item in enumerate(node.value)]
+        size, height = 1, 0
+        for child, child_path in children:
+            visit(child, child_path, depth + 1)
+            size += sizes[id(child)]
+            height = max(height, heights[id(child)])
+        open_.discard(key)
+        sizes[key], heights[key] = size, height + 1
+        if size > MAX_NODES:
+            raise _TooBig(
+                line, path, f"the aliases expand to {size:,} values, more than the limit of {MAX_NODES:,}"
+            )
+
+    visit(root, (), 0)
+
+
 def load_text(text: str, file: str) -> Source:
     """Parse YAML text safely; raise :class:`SpecError` naming file and line on failure."""
     lines: dict[KeyPath, int] = {}
     problems: list[Problem] = []
     try:
-        loader = yaml.SafeLoader(text)
+        loader = _BoundedLoader(text)
         try:
             node = loader.get_single_node()
+            if node is not None:
+                _measure(node)
             data = None if node is None else _build(loader, node, (), lines, problems, file)
         finally:
             loader.dispose()
+    except _TooBig as exc:
+        raise SpecError([Problem(file, exc.line, _short_path(exc.path), exc.message)]) from None
+    except RecursionError:  # not reached within the limits above; a last resort, never a traceback
+        raise SpecError([Problem(file, None, "", _too_deep())]) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
@@ -78,12 +213,32 @@ def load_text(text: str, file: str) -> Source:
 def load_file(path: str | Path) -> Source:
     """Read and parse one YAML file."""
     p = Path(path)
+
+    def refuse(message: str) -> SpecError:
+        return SpecError([Problem(str(p), None, "", message)])
+
+    if p.is_dir():
+        raise refuse("is a folder, not a spec file")
     try:
-        text = p.read_text(encoding="utf-8")
+        with p.open("rb") as fh:
+            raw = fh.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
-        raise SpecError([Problem(str(p), None, "", f"cannot read file: {exc.strerror}")]) from None
-    except UnicodeDecodeError:
-        raise SpecError([Problem(str(p), None, "", "file is not UTF-8 text")]) from None
+        raise refuse(f"cannot read file: {exc.strerror or exc}") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise refuse(f"file is larger than {MAX_FILE_BYTES:,} bytes; a spec is a small text file")
+    try:
+        text = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")  # as read_text() would
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise SpecError(
+            [Problem(str(p), line, "", f"file is not UTF-8 text (byte {exc.start + 1} cannot be read)")]
+        ) from None
+    if "\0" in text:
+        raise SpecError(
+            [Problem(str(p), text[: text.index("\0")].count("\n") + 1, "", "file is binary, not YAML text")]
+        )
+    if not text.strip():
+        raise refuse("file is empty")
     return load_text(text, str(p))
 
 

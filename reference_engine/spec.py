@@ -672,7 +672,9 @@ def _check_equals(
         if n in value_scope:
             ck.error(path, f"{out.equals.text!r}: {n!r} names both an output and a card or encoding")
         elif n == out.name:
-            ck.error(path, f"{rule}: {out.equals.text!r} names the output {n!r} itself, so it could never fail")
+            ck.error(
+                path, f"{rule}: {out.equals.text!r} names the output {n!r} itself, so it could never fail"
+            )
         elif n not in random_choices:
             ck.error(path, f"{rule}: {out.equals.text!r} names the output {n!r}, which is not one")
 

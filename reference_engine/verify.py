@@ -203,7 +203,8 @@ def input_assignments(frame: Frame, deal: list[Symbol] | None = None) -> list[di
                 continue
     if total > MAX_INPUTS:
         raise UsageError(
-            f"{frame.proto.name} has {total:.3g} combinations of inputs to try before 'admissible' "
+            f"{frame.proto.name} has {f'{total:,}' if total < 1e15 else f'about 2^{total.bit_length() - 1}'} "
+            "combinations of inputs to try before 'admissible' "
             f"filters them, too many to verify exactly (the limit is {MAX_INPUTS:,}). Verify the "
             "protocols it is built from, or give smaller --param values; simulate it with kitgen simulate."
         )
@@ -269,7 +270,9 @@ def describe_view(views: ViewTable, vid: int) -> str:
         elif kind == "shift":
             parts.append(f"shifted by {obs[1]}")
         elif kind == "merged":
-            parts.append(f"one of {views.weight(obs[2])} views alike up to a constant factor after step {obs[1]}")
+            parts.append(
+                f"one of {views.weight(obs[2])} views alike up to a constant factor after step {obs[1]}"
+            )
     return "; ".join(parts) or "nothing"
 
 

@@ -223,3 +223,169 @@ def test_build_bad_options_exit_2(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "unknown card size 'tiny'" in result.output
     result = CliRunner().invoke(main, ["build", "--back-offset", "1mm", "-o", str(tmp_path / "k")])
     assert result.exit_code == 2 and "--back-offset takes X,Y" in result.output
+
+
+# --------------------------------------------------------------------------- bad input is bounded
+
+
+def refused(*args: str) -> str:
+    """Run a command that must be refused: exit 2, no traceback; returns the error line."""
+    result = CliRunner().invoke(main, list(args))
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.output.strip()
+
+
+@pytest.mark.parametrize(
+    ("command", "limit"), [("verify", "limit 200 for verify"), ("simulate", "limit 1,000 for simulate")]
+)
+def test_a_huge_parameter_is_refused_before_any_work(command: str, limit: str) -> None:
+    out = refused(command, "covert-lottery-modified", "--param", "m=1000000")
+    assert out == (
+        "Error (usage): covert-lottery-modified with m=1000000 puts 3,000,004 cards on the table "
+        f"({limit}; --force lifts it)"
+    )
+
+
+def test_force_lifts_the_card_limit_but_not_the_verifiers(tmp_path: Path) -> None:
+    out = refused("verify", "covert-lottery-modified", "--param", "m=1000000", "--force")
+    assert "about 10^301,029 combinations of inputs, too many to verify exactly" in out
+    assert len(out.splitlines()) == 1
+    # simulate --force goes on to the run itself (here: it wants the inputs first).
+    out = refused("simulate", "covert-lottery-modified", "--param", "m=2000", "--force")
+    assert "give --input x=... (2000 comma-separated values" in out
+
+
+def test_force_is_documented_with_the_limits() -> None:
+    for command in ("verify", "simulate"):
+        code, out = run(command, "--help")
+        assert code == 0 and "--force" in out and "1,000 cards" in " ".join(out.split())
+    code, out = run("booklet", "--help")
+    assert code == 0 and "--force" in out
+
+
+def test_a_protocol_booklet_checks_the_spec_sizes(tmp_path: Path) -> None:
+    out = refused("booklet", "gakmoro-game", "-o", str(tmp_path / "b"))
+    assert "too many to verify exactly" in out and not (tmp_path / "b").exists()
+
+
+@pytest.mark.parametrize("command", ["verify", "simulate", "booklet"])
+def test_a_folder_is_not_a_spec(tmp_path: Path, command: str) -> None:
+    assert refused(command, str(tmp_path)) == f"Error (usage): {tmp_path} is a folder, not a spec file"
+    folder = tmp_path / "looks-like.yaml"
+    folder.mkdir()
+    assert refused(command, str(folder)) == f"Error (usage): {folder} is a folder, not a spec file"
+
+
+def test_a_relative_folder_is_not_a_spec(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(rulesets_dir().parent)
+    assert refused("verify", "rulesets") == "Error (usage): rulesets is a folder, not a spec file"
+    assert refused("play", "rulesets") == "Error (usage): rulesets is a folder, not a rule set file"
+
+
+def test_a_protocol_name_wins_over_a_folder_of_the_same_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "five-card-trick").mkdir()
+    code, out = run("verify", "five-card-trick")
+    assert code == 0 and out.rstrip().endswith("VERIFIED")
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"", "x.yaml: file is empty"),
+        (b"protocol: x\n\xff\xfe\n", "x.yaml:2: file is not UTF-8 text"),
+        (b"\x7fELF\x02\x01\x01\x00\x00\x00", "x.yaml:1: file is binary, not YAML text"),
+    ],
+)
+def test_empty_and_binary_spec_files(tmp_path: Path, content: bytes, message: str) -> None:
+    spec = tmp_path / "x.yaml"
+    spec.write_bytes(content)
+    out = refused("verify", str(spec))
+    assert f"{tmp_path}/{message}" in out
+
+
+def test_a_yaml_bomb_is_refused_with_file_line_and_key(tmp_path: Path) -> None:
+    lines = ['a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 9)]
+    bomb = tmp_path / "bomb.yaml"
+    bomb.write_text("\n".join(lines) + "\n")
+    out = refused("verify", str(bomb))
+    assert f"{bomb}:5: a4: the aliases expand to 111,111 values, more than the limit of 100,000" in out
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "a: " + "[" * 5000 + "]" * 5000 + "\n",
+            ":1: a[0][0][0]...[0][0] (100 levels): nested more than 100",
+        ),
+        ("a: &a [1, *a]\n", ":1: a[1]: an alias refers to a list or mapping that contains it"),
+    ],
+    ids=["deep", "recursive"],
+)
+def test_deep_or_recursive_yaml_is_refused(tmp_path: Path, text: str, message: str) -> None:
+    spec = tmp_path / "deep.yaml"
+    spec.write_text(text)
+    assert f"{spec}{message}" in refused("verify", str(spec))
+
+
+def test_a_deep_expression_is_refused_with_file_line_key_and_column(tmp_path: Path) -> None:
+    text = (rulesets_dir() / "protocols" / "five-card-trick.yaml").read_text()
+    assert 'equals: "a and b"' in text
+    spec = tmp_path / "five-card-trick.yaml"
+    spec.write_text(text.replace('equals: "a and b"', 'equals: "' + "not " * 5000 + 'a"'))
+    out = refused("verify", str(spec))
+    assert "outputs.and.equals: expression nested more than 50 levels deep at column 201" in out
+    assert len(out) < 600  # the pointer shows the part around the column, not 20,000 characters
+
+
+@pytest.mark.parametrize("command", ["build", "booklet"])
+def test_an_output_folder_below_a_file(tmp_path: Path, command: str) -> None:
+    (tmp_path / "somefile").write_text("x")
+    destination = tmp_path / "somefile" / "kit"
+    args = [command] + (["six-card-and"] if command == "booklet" else []) + ["-o", str(destination)]
+    out = refused(*args)
+    reason = f"Not a directory ({destination.parent})"
+    assert out == f"Error (usage): cannot create the output folder {destination}: {reason}"
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="no /proc here")
+@pytest.mark.parametrize("command", ["build", "booklet"])
+def test_an_output_folder_in_proc(command: str) -> None:
+    args = [command] + (["six-card-and"] if command == "booklet" else []) + ["-o", "/proc/x"]
+    out = refused(*args)
+    assert out.startswith("Error (usage): cannot create the output folder /proc/x: ")
+    assert len(out.splitlines()) == 1
+
+
+def test_ctrl_c_prints_one_line_and_exits_130(monkeypatch: pytest.MonkeyPatch) -> None:
+    import kitgen.cli
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(kitgen.cli, "simulate", interrupted)
+    result = CliRunner().invoke(main, ["simulate", "six-card-and", "--input", "x=1", "--input", "y=0"])
+    assert result.exit_code == 130
+    assert result.output.strip() == "kitgen: interrupted" and "Traceback" not in result.output
+
+
+def test_ctrl_c_at_the_pause_prompt() -> None:
+    import click
+
+    def abort_at_prompt(*args: object, **kwargs: object) -> str:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            raise click.Abort() from None
+
+    args = ["simulate", "six-card-and", "--input", "x=1", "--input", "y=0", "--pause"]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(click, "prompt", abort_at_prompt)
+        result = CliRunner().invoke(main, args)
+    assert result.exit_code == 130 and result.output.strip().endswith("kitgen: interrupted")

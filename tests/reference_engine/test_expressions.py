@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from reference_engine.expressions import EvalError, ExprSyntaxError, Scope, parse
+from reference_engine.errors import SpecError
+from reference_engine.expressions import (
+    MAX_DEPTH,
+    MAX_NESTING,
+    MAX_RANGE,
+    EvalError,
+    ExprSyntaxError,
+    Scope,
+    parse,
+)
 from reference_engine.functions import BUILTINS
+from reference_engine.registry import Library
 
 
 def ev(text: str, **names: Any) -> Any:
@@ -90,3 +101,107 @@ def test_names_and_calls_are_reported_for_static_checks() -> None:
     e = parse("[f(c[i]) for i in 1..m if x[i] == 1]")
     assert e.names() == {"c", "m", "x"}
     assert e.calls() == {"f"}
+
+
+# --------------------------------------------------------------------------- bounded size
+
+NESTED = {
+    "parentheses": ("(" * 5000 + "1" + ")" * 5000, MAX_NESTING),
+    "not": ("not " * 5000 + "x", 4 * MAX_NESTING),
+    "minus": ("-" * 5000 + "1", MAX_NESTING),
+    "lists": ("[" * 5000 + "]" * 5000, MAX_NESTING),
+    "calls": ("len(" * 5000 + "x" + ")" * 5000, 4 * MAX_NESTING + 3),
+    "else": ("1 if x else " * 5000 + "2", 12 * MAX_NESTING + 7),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NESTED))
+def test_deep_nesting_is_a_syntax_error_at_a_column(name: str) -> None:
+    text, col = NESTED[name]
+    with pytest.raises(ExprSyntaxError) as info:
+        parse(text)
+    assert info.value.message == f"expression nested more than {MAX_NESTING} levels deep"
+    assert info.value.col == col  # where the 51st level starts
+    # The message and the pointer show the part around the column, not 10,000 characters.
+    assert len(str(info.value)) < 200
+    shown, caret = info.value.pointer().splitlines()
+    assert len(shown) < 100 and caret.endswith("^")
+
+
+def test_nesting_up_to_the_limit_is_fine() -> None:
+    assert ev("(" * MAX_NESTING + "1" + ")" * MAX_NESTING) == 1
+    assert ev("not " * MAX_NESTING + "0") is (MAX_NESTING % 2 == 1)
+    assert ev("-" * MAX_NESTING + "1") == (-1) ** MAX_NESTING
+    nested: list[Any] = []
+    for _ in range(MAX_NESTING - 1):
+        nested = [nested]
+    assert ev("[" * MAX_NESTING + "]" * MAX_NESTING) == nested
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["x" + "[1]" * 5000, "x" + ".a" * 5000, "[y for y in 1..2" + " for z in 1..2" * 200 + "]"],
+    ids=["indexing", "fields", "comprehension-clauses"],
+)
+def test_deep_syntax_trees_are_refused(text: str) -> None:
+    with pytest.raises(ExprSyntaxError, match=f"nested more than {MAX_DEPTH} levels deep"):
+        parse(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("+".join(["1"] * 10_000), 10_000),
+        ("-".join(["1"] * 10_000), 1 - 9_999),
+        ("*".join(["1"] * 10_000), 1),
+        (" and ".join(["1"] * 10_000), 1),
+        (" or ".join(["0"] * 10_000), 0),
+        (" + ".join(f"({i} * 2 - {i})" for i in range(5_000)), sum(range(5_000))),
+    ],
+    ids=["plus", "minus", "times", "and", "or", "mixed"],
+)
+def test_long_flat_expressions_parse_compile_and_evaluate(text: str, value: int) -> None:
+    """A chain of one operator is one flat node: nothing recurses once per term."""
+    e = parse(text)
+    assert e(Scope(functions=BUILTINS)) == value
+    assert e.names() == set() and e.calls() == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("10 - 3 - 2", 5),
+        ("2 * 3 + 4 * 5 - 6 // 2 % 4", 23),
+        ("1 and 0 or 5", 5),
+        ("0 or 0 and 3", 0),
+        ("[] or 0 or [1]", [1]),
+        ("1 and 2 and 3", 3),
+        ("1 and [] and 3", []),
+        ("100 // 7 // 2", 7),
+    ],
+)
+def test_chains_keep_left_to_right_semantics(text: str, value: Any) -> None:
+    assert ev(text) == value
+
+
+def test_short_circuit_still_skips_the_rest() -> None:
+    assert ev("0 and nope") == 0
+    assert ev("1 or nope") == 1
+
+
+def test_ranges_are_bounded() -> None:
+    assert len(ev("1..m", m=MAX_RANGE)) == MAX_RANGE
+    with pytest.raises(EvalError, match=f"the limit is {MAX_RANGE:,}"):
+        ev("1..m", m=10**12)
+
+
+def test_a_deep_expression_in_a_spec_names_file_line_and_key(variant: Callable[..., Library]) -> None:
+    deep = "(" * 5000 + "a and b" + ")" * 5000
+    lib = variant("five-card-trick", ('equals: "a and b"', f'equals: "{deep}"'))
+    with pytest.raises(SpecError) as info:
+        lib.protocol("five-card-trick")
+    (p,) = info.value.problems
+    assert p.file.endswith("five-card-trick.yaml") and p.line is not None
+    assert p.path == "outputs.and.equals"
+    assert f"expression nested more than {MAX_NESTING} levels deep at column {MAX_NESTING + 1}" in p.message
+    assert len(str(info.value)) < 600

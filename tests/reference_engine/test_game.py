@@ -26,7 +26,7 @@ def test_card_level_game_passes_every_check_and_is_reproducible(library: Library
     turns = [t for hand in first["log"] for t in hand if t["seat"] in virtual_seats]
     assert len(turns) == first["virtual_turns"]
     draws = [t for t in turns if t.get("drew")]
-    assert draws and any(t["action"] == "draw" for t in draws) and any(t["action"] == "draw-play" for t in draws)
+    assert draws and {"draw", "draw-play"} <= {t["action"] for t in draws}
     assert all(t["runs"] == (2 if t.get("drew") else 1) for t in turns)
     assert first["protocol_runs"] == first["virtual_turns"] + len(draws)
     assert first["checks_passed"] == 6 * first["protocol_runs"]

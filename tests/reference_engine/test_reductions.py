@@ -129,7 +129,9 @@ steps:
     do:
       - turn: s
       - let:
-          result: "1 if any(s[i] == heart and s[i % 5 + 1] == heart and s[(i + 1) % 5 + 1] == heart for i in 1..5) else 0"
+          result: >-
+            1 if any(s[i] == heart and s[i % 5 + 1] == heart and s[(i + 1) % 5 + 1] == heart
+            for i in 1..5) else 0
       - discard: s
 outputs:
   and: {{public: true, value: result, equals: "a and b"}}
@@ -500,7 +502,8 @@ outputs:
     (problem,) = info.value.problems
     assert problem.path == "outputs.out.equals" and problem.line is not None
     assert message in problem.message
-    assert "'equals' may use the inputs, the parameters and outputs that are random choices" in problem.message
+    rule = "'equals' may use the inputs, the parameters and outputs that are random choices"
+    assert rule in problem.message
 
 
 def test_equals_may_name_a_random_choice(library: Library) -> None:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from reference_engine.errors import SpecError
-from reference_engine.source import format_path, load_text
+from reference_engine import source
+from reference_engine.errors import Problem, SpecError
+from reference_engine.source import MAX_ALIASES, MAX_DEPTH, MAX_NODES, format_path, load_file, load_text
 
 
 def test_lines_of_nested_keys() -> None:
@@ -38,3 +41,134 @@ def test_unsafe_tags_are_refused() -> None:
 def test_paths_read_like_keys() -> None:
     assert format_path(("steps", 3, "shuffle", "piles")) == "steps[3].shuffle.piles"
     assert format_path(("encodings", "bit", "values", "1")) == "encodings.bit.values.1"
+
+
+# --------------------------------------------------------------------------- bounded loading
+
+
+def refused(text: str) -> Problem:
+    with pytest.raises(SpecError) as info:
+        load_text(text, "f.yaml")
+    (p,) = info.value.problems
+    assert p.file == "f.yaml"
+    return p
+
+
+def test_billion_laughs_is_refused_before_it_expands() -> None:
+    levels = ['a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    for i in range(1, 9):  # 10**9 values once expanded
+        levels.append(f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]")
+    p = refused("\n".join(levels) + "\n")
+    assert f"more than the limit of {MAX_NODES:,}" in p.message
+    # The first anchor whose expansion is too big, with its line and key.
+    assert (p.line, p.path) == (5, "a4")  # 111,111 values
+
+
+def test_merge_keys_cannot_double_their_way_past_the_limit() -> None:
+    lines = ["a0: &a0 {k: 1}"] + [f"a{i}: &a{i} {{<<: [*a{i - 1}, *a{i - 1}]}}" for i in range(1, 40)]
+    assert "more than the limit" in refused("\n".join(lines) + "\n").message
+
+
+def test_alias_uses_are_counted() -> None:
+    p = refused("a: &a x\nb: [" + ", ".join(["*a"] * (MAX_ALIASES + 1)) + "]\n")
+    assert f"more than {MAX_ALIASES:,} uses of aliases" in p.message and p.line == 2
+
+
+def test_a_few_aliases_still_work() -> None:
+    src = load_text("a: &a [1, 2]\nb: [*a, *a]\nc: &c {x: 1}\nd: {<<: *c, y: 2}\n", "f.yaml")
+    assert src.data["b"] == [[1, 2], [1, 2]] and src.data["d"] == {"x": 1, "y": 2}
+    assert src.line(("b", 1, 0)) == 1  # an expanded alias keeps the line of its anchor
+
+
+def test_an_alias_inside_its_own_anchor_is_refused() -> None:
+    p = refused("a: &a [1, *a]\n")
+    assert "refers to a list or mapping that contains it" in p.message and p.path == "a[1]"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: " + "[" * 5000 + "]" * 5000 + "\n",
+        "a: " + "{k: " * 5000 + "1" + "}" * 5000 + "\n",
+        "".join("  " * i + f"k{i}:\n" for i in range(300)) + "  " * 300 + "x\n",
+        "- " * 3000 + "x\n",
+    ],
+    ids=["flow-lists", "flow-mappings", "block-mappings", "block-lists"],
+)
+def test_deep_nesting_is_refused_with_line_and_key(text: str) -> None:
+    p = refused(text)
+    assert f"nested more than {MAX_DEPTH} levels deep" in p.message
+    assert p.line is not None and p.path  # where it happened, in one line
+    assert "\n" not in str(p) and len(str(p)) < 200
+
+
+def test_nesting_up_to_the_limit_is_fine() -> None:
+    src = load_text("a: " + "[" * (MAX_DEPTH - 1) + "]" * (MAX_DEPTH - 1) + "\n", "f.yaml")
+    assert isinstance(src.data["a"], list)
+
+
+def test_aliases_cannot_nest_past_the_limit() -> None:
+    lines = [f"l{i}: &l{i} " + "[" * 60 + (f"*l{i - 1}" if i else "1") + "]" * 60 for i in range(3)]
+    p = refused("\n".join(lines) + "\n")
+    assert "once aliases are expanded" in p.message and p.path.startswith("l1")
+
+
+def test_too_many_values_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(source, "MAX_NODES", 1000)  # the same code path as 100,000, faster
+    p = refused("a: [" + ", ".join(["1"] * 1010) + "]\n")
+    assert "more than 1,000 values" in p.message and p.path == "a[997]"  # the 1,001st value
+
+
+def test_a_folder_is_not_a_spec(tmp_path: Path) -> None:
+    with pytest.raises(SpecError) as info:
+        load_file(tmp_path)
+    assert "is a folder, not a spec file" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("content", "message", "line"),
+    [
+        (b"", "file is empty", None),
+        (b"  \n\n", "file is empty", None),
+        (b"a: 1\nb: \xff\xfe\n", "file is not UTF-8 text", 2),
+        (b"a: 1\n\x00\x01\x02", "file is binary, not YAML text", 2),
+    ],
+)
+def test_empty_binary_and_non_utf8_files(
+    tmp_path: Path, content: bytes, message: str, line: int | None
+) -> None:
+    f = tmp_path / "x.yaml"
+    f.write_bytes(content)
+    with pytest.raises(SpecError) as info:
+        load_file(f)
+    (p,) = info.value.problems
+    assert message in p.message and p.line == line
+
+
+def test_an_unreadable_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    f = tmp_path / "x.yaml"
+    f.write_text("a: 1\n")
+
+    def denied(self: Path, *args: object, **kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "open", denied)  # chmod 000 would not stop root
+    with pytest.raises(SpecError) as info:
+        load_file(f)
+    assert "cannot read file: Permission denied" in str(info.value)
+
+
+def test_a_huge_file_is_refused_unread(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(source, "MAX_FILE_BYTES", 100)
+    f = tmp_path / "x.yaml"
+    f.write_text("a: " + "x" * 200 + "\n")
+    with pytest.raises(SpecError) as info:
+        load_file(f)
+    assert "file is larger than 100 bytes" in str(info.value)
+
+
+def test_windows_line_endings_read_as_before(tmp_path: Path) -> None:
+    f = tmp_path / "x.yaml"
+    f.write_bytes(b"a: 1\r\nb:\r\n  - 2\r\n")
+    src = load_file(f)
+    assert src.data == {"a": 1, "b": [2]} and src.line(("b", 0)) == 3 and "\r" not in src.text
