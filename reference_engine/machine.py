@@ -308,6 +308,18 @@ class StateScope(Scope):
         return self.parent.lookup(name)
 
 
+def _same(value: Any) -> Any:
+    return value
+
+
+def deep_plain(value: Any) -> Any:
+    """``plain`` all the way down: cards on the table become their faces, lists stay lists."""
+    value = plain(value)
+    if isinstance(value, list):
+        return [deep_plain(v) for v in value]
+    return value
+
+
 def detach(value: Any) -> Any:
     """A copy of an evaluation result that no longer refers to the state it came from."""
     if isinstance(value, RegionRef):
@@ -331,16 +343,21 @@ class Evaluator:
         self.single = single  # sample mode: one state at a time, no reuse of table reads
         self.touched = False  # set when a result depended on the cards on the table
         self.memo: dict[
-            tuple[int, Layout, tuple[Any, ...]], list[tuple[tuple[int, ...], dict[tuple[int, ...], Any]]]
+            tuple[int, Layout, tuple[Any, ...], bool], list[tuple[tuple[int, ...], dict[tuple[int, ...], Any]]]
         ] = {}
         # Sample mode, kept from run to run by a game: results that read no card and call no
         # game function (they depend only on the layout, the variables and the parameters).
         self.constants = constants
 
-    def public(self, expr: Expression, state: State) -> Any:
+    def value(self, expr: Expression, state: State) -> Any:
+        """A public expression's plain value: selected face-up cards read as their faces (for a
+        decision, a remembered value or an announced output), never a selection of places."""
+        return self.public(expr, state, plain_value=True)
+
+    def public(self, expr: Expression, state: State, plain_value: bool = False) -> Any:
         if self.single:
-            return self._single(expr, state)
-        key = (id(expr), state.layout, state.env)
+            return self._single(expr, state, plain_value)
+        key = (id(expr), state.layout, state.env, plain_value)
         buckets = self.memo.get(key)
         cells = state.cells
         if buckets is not None:
@@ -352,7 +369,7 @@ class Evaluator:
                         self.touched = True
                     return hit
         scope = StateScope(self.frame, state, public=True, record=True)
-        value = detach(expr(scope))
+        value = deep_plain(expr(scope)) if plain_value else detach(expr(scope))
         reads = scope.reader.reads or []
         flats = tuple(f for f, _ in reads)
         vis = tuple(v for _, v in reads)
@@ -368,14 +385,15 @@ class Evaluator:
             buckets.append((flats, {vis: value}))
         return value
 
-    def _single(self, expr: Expression, state: State) -> Any:
+    def _single(self, expr: Expression, state: State, plain_value: bool) -> Any:
+        finish = deep_plain if plain_value else _same
         consts = self.constants
         if consts is None:
-            return expr(StateScope(self.frame, state, public=True))
+            return finish(expr(StateScope(self.frame, state, public=True)))
         ident = id(expr)
         if consts.get(ident) is _VARIES:  # it read cards or called the game once: never reused
-            return expr(StateScope(self.frame, state, public=True))
-        key = (ident, self.frame.key, state.layout, state.env)
+            return finish(expr(StateScope(self.frame, state, public=True)))
+        key = (ident, self.frame.key, state.layout, state.env, plain_value)
         hit = consts.get(key, _MISS)
         if hit is not _MISS:
             return hit
@@ -383,9 +401,9 @@ class Evaluator:
             consts.clear()
         if expr.calls() & self.frame.proto.context.keys():
             consts[ident] = _VARIES
-            return expr(StateScope(self.frame, state, public=True))
+            return finish(expr(StateScope(self.frame, state, public=True)))
         scope = StateScope(self.frame, state, public=True, record=True)
-        value = detach(expr(scope))
+        value = deep_plain(expr(scope)) if plain_value else detach(expr(scope))
         if scope.reader.reads:
             consts[ident] = _VARIES
         else:
@@ -1143,7 +1161,7 @@ def _delta_names(delta: dict[int, int]) -> Params:
 
 def _rearrange_resolve(run: Runner, frame: Frame, step: st.Rearrange, state: State, ev: Evaluator) -> Any:
     assert step.order is not None
-    order = plain(ev.public(step.order, state))
+    order = ev.value(step.order, state)
     if not isinstance(order, list):
         raise EvalError(f"the new order must be a list of positions, got {order!r}")
     return (step.region, step.axis, tuple(as_int(v) for v in order))
@@ -1190,6 +1208,8 @@ def _swap_build(run: Runner, frame: Frame, step: st.Swap, layout: Layout, res: A
         raise EvalError(f"swap needs two groups of the same size, got {len(a)} and {len(b)}")
     if set(a) & set(b):
         raise EvalError("swap: the two groups overlap")
+    if layout.holes & (set(a) | set(b)):
+        return _swap_with_holes(layout, a, b)
     src = list(range(layout.size))
     for x, y in zip(a, b):
         src[x], src[y] = y, x
@@ -1197,6 +1217,27 @@ def _swap_build(run: Runner, frame: Frame, step: st.Swap, layout: Layout, res: A
         layout,
         tuple(src),
         (),
+        {},
+        describe=lambda: {"a": [layout.describe(f) for f in a], "b": [layout.describe(f) for f in b]},
+    )
+
+
+def _swap_with_holes(layout: Layout, a: tuple[int, ...], b: tuple[int, ...]) -> Plan:
+    """A swap that exchanges empty places too: the layout changes (a region may empty out)."""
+    d = Draft.of(layout)
+    where_a = [d.locate(f) for f in a]
+    where_b = [d.locate(f) for f in b]
+    tokens_a = [d.token_at(*w) for w in where_a]
+    tokens_b = [d.token_at(*w) for w in where_b]
+    for w, tok in zip(where_a, tokens_b):
+        d.set_token(*w, tok)
+    for w, tok in zip(where_b, tokens_a):
+        d.set_token(*w, tok)
+    layout2, src, consts = d.finish()
+    return Plan(
+        layout2,
+        src,
+        consts,
         {},
         describe=lambda: {"a": [layout.describe(f) for f in a], "b": [layout.describe(f) for f in b]},
     )
@@ -1233,7 +1274,7 @@ def _move_build(run: Runner, frame: Frame, step: st.Move, layout: Layout, res: A
 
 def _take_resolve(run: Runner, frame: Frame, step: st.Take, state: State, ev: Evaluator) -> Any:
     assert step.columns is not None
-    cols = plain(ev.public(step.columns, state))
+    cols = ev.value(step.columns, state)
     cols = cols if isinstance(cols, list) else [cols]
     return (step.source, tuple(as_int(c) for c in cols), step.into)
 
@@ -1299,7 +1340,7 @@ def _labels_build(run: Runner, frame: Frame, step: st.Step, layout: Layout, res:
 def _return_resolve(run: Runner, frame: Frame, step: st.Return, state: State, ev: Evaluator) -> Any:
     assert step.cards is not None and step.to is not None
     flats = _flats(_res(ev.public(step.cards, state), "return"), "return")
-    to = plain(ev.public(step.to, state))
+    to = ev.value(step.to, state)
     owners = list(to) if isinstance(to, (list, tuple)) else [to] * len(flats)
     if len(owners) != len(flats):
         raise EvalError(f"return: {len(flats)} cards but {len(owners)} owners")
@@ -1653,7 +1694,7 @@ def h_shift(run: Runner, frame: Frame, step: st.Shift, frontier: Frontier, ctx: 
                 perm = tuple((i + s) % k for i in range(k))
                 g = _gather_map(run.shared.plans, state.layout.size, piles, perm)
                 trial = state.replace(cells=tuple([state.cells[i] for i in g]))
-                if truthy(ev.public(step.until, trial)):
+                if truthy(ev.value(step.until, trial)):
                     chosen = (s, trial)
                     break
         except EvalError as exc:
@@ -1687,7 +1728,7 @@ def h_if(run: Runner, frame: Frame, step: st.If, frontier: Frontier, ctx: Ctx) -
     no: Frontier = {}
     for state, vec in frontier.items():
         try:
-            result = truthy(ev.public(step.cond, state))
+            result = truthy(ev.value(step.cond, state))
         except EvalError as exc:
             raise run.fail(frame, step, str(exc)) from None
         new = state.replace(view=run.views.extend(state.view, ("if", result)))
@@ -1710,7 +1751,7 @@ def h_for(run: Runner, frame: Frame, step: st.For, frontier: Frontier, ctx: Ctx)
 
     def values_of(state: State) -> tuple[Any, ...]:
         try:
-            values = plain(ev.public(values_expr, state))
+            values = ev.value(values_expr, state)
             if not isinstance(values, list):
                 raise EvalError(f"'for' needs a list of values, got {values!r}")
             return tuple(_freeze(v) for v in values)
@@ -1761,7 +1802,7 @@ def h_let(run: Runner, frame: Frame, step: st.Let, frontier: Frontier, ctx: Ctx)
         values = {}
         try:
             for name, expr in step.values.items():
-                v = _freeze(ev.public(expr, state))
+                v = _freeze(ev.value(expr, state))
                 values[name] = v
                 env = env_set(env, name, v)
         except EvalError as exc:
@@ -1804,7 +1845,7 @@ def collect(run: Runner, frame: Frame, state: State) -> SubResult:
         else:
             assert out.value is not None
             try:
-                values.append(_freeze(ev.public(out.value, state)))
+                values.append(_freeze(ev.value(out.value, state)))
             except EvalError as exc:
                 raise run.fail(frame, None, f"output {out.name}: {exc}") from None
     left = [f for f in range(len(state.cells)) if state.cells[f] != EMPTY and f not in used]
@@ -1890,7 +1931,7 @@ def _call_setup(
     callee = run.library.protocol(step.protocol)
     card_outputs = [o for o in callee.outputs.values() if o.cards is not None]
     try:
-        params = {k: as_int(ev.public(e, state)) for k, e in step.params.items()}
+        params = {k: as_int(ev.value(e, state)) for k, e in step.params.items()}
         sub = run.frame_for(callee, params, ctx)
         arg_flats = []
         for name in callee.inputs:
@@ -2158,7 +2199,7 @@ def read_outputs(run: Runner, frame: Frame, state: State) -> dict[str, Any]:
         try:
             if out.cards is None:
                 assert out.value is not None
-                values[out.name] = _freeze(ev.public(out.value, state))
+                values[out.name] = _freeze(ev.value(out.value, state))
                 continue
             groups, many = output_selections(run, frame, out, state, ev)
             decoded = tuple(_decode(frame, out, state, flats) for flats, _ in groups)
