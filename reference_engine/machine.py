@@ -343,7 +343,8 @@ class Evaluator:
         self.single = single  # sample mode: one state at a time, no reuse of table reads
         self.touched = False  # set when a result depended on the cards on the table
         self.memo: dict[
-            tuple[int, Layout, tuple[Any, ...], bool], list[tuple[tuple[int, ...], dict[tuple[int, ...], Any]]]
+            tuple[int, Layout, tuple[Any, ...], bool],
+            list[tuple[tuple[int, ...], dict[tuple[int, ...], Any]]],
         ] = {}
         # Sample mode, kept from run to run by a game: results that read no card and call no
         # game function (they depend only on the layout, the variables and the parameters).

@@ -323,7 +323,9 @@ def outcome_distribution(
     dist: list[dict[tuple[Any, ...], Fraction]] = [defaultdict(Fraction) for _ in assignments]
     for state, (den, nums) in final.items():
         outs = read_outputs(runner, frame, state)
-        key = tuple(_freeze(outs[n]) for n in proto.outputs)
+        key = tuple(
+            outs[n] if isinstance(outs[n], DecodeFailure) else _freeze(outs[n]) for n in proto.outputs
+        )
         for u, num in nums.items():
             dist[u][key] += Fraction(num, den)
     return [(a, dict(d)) for a, d in zip(assignments, dist)]
