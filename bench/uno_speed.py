@@ -23,9 +23,9 @@ import platform
 import random
 import time
 
-from reference_engine.game import CallCache, Game, run_selection
+from reference_engine.kinds.shedding import Game, load_rules
 from reference_engine.registry import Library
-from reference_engine.rules import load_rules
+from reference_engine.selection import CallCache, run_selection
 
 
 def ours_rule_level(games: int, players: int) -> tuple[float, float]:

@@ -21,24 +21,30 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from reference_engine.cards import SYMBOLS, Symbol
-from reference_engine.errors import SpecError, UsageError
-from reference_engine.game import Game
-from reference_engine.registry import Library
-from reference_engine.reveals import Reveal, possible_reveals
-from reference_engine.rules import RuleSet
-from reference_engine.schema import Checker
-from reference_engine.simulate import Simulation, simulate
-from reference_engine.source import load_file
-from reference_engine.spec import Params, Protocol
-from reference_engine.trace import Event
-from reference_engine.verify import VERSION
+from reference_engine.api import (
+    VERSION,
+    Checker,
+    Event,
+    Library,
+    Params,
+    Protocol,
+    Reveal,
+    Simulation,
+    SpecError,
+    example_inputs,
+    glyph,
+    load_file,
+    possible_reveals,
+    simulate,
+    symbol,
+)
 
-from .bom import Bom, deck_face
+from .bom import Bom
 from .diagram import Diagram, step_diagrams
 from .faces import Face, symbol_face
 from .templates import templates_dir
@@ -159,28 +165,28 @@ class Booklet:
     name: str
     title: str
     subtitle: str
-    kind: str  # "game" or "protocol"
+    kind: str  # what booklet.json calls it: "protocol", or the kit kind's word ("game", ...)
     sections: list[Section]
     validation: list[dict[str, Any]]
     statistical: dict[str, Any] | None = None
-    rules: Any = None  # RuleSet (a game with virtual players) or SealedBidRules (Gakmoro)
+    rules: Any = None  # the game's rule set (any kind), for the kind's first chapters
     bom: Bom | None = None
     owners: list[str] = field(default_factory=list)
     players: int = 0
     virtual: int = 0
     faces: dict[str, Face] = field(default_factory=dict)  # symbol name -> printed face
     example: dict[str, Any] = field(default_factory=dict)  # the game moment of the worked example
+    # The game's own printed cards by name (None: not one of them), and the kit kind that
+    # writes the chapters before the protocols (None: a protocol booklet's "What you need").
+    deck: Callable[[str], Face | None] | None = field(default=None, repr=False)
+    front: Any = field(default=None, repr=False)
 
-    def face(self, symbol: str) -> Face:
-        f = self.faces.get(symbol)
+    def face(self, name: str) -> Face:
+        f = self.faces.get(name)
         if f is None:
-            sym = SYMBOLS.get(symbol)
-            deck = None
-            if isinstance(self.rules, RuleSet):
-                rules = self.rules
-                deck = lambda n: deck_face(rules, n) if n in rules.cards else None  # noqa: E731
-            f = symbol_face(symbol, sym.glyph if sym else symbol, self.owners, deck)
-            self.faces[symbol] = f
+            sym = symbol(name)
+            f = symbol_face(name, sym.glyph if sym else name, self.owners, self.deck)
+            self.faces[name] = f
         return f
 
     def to_json(self) -> dict[str, Any]:
@@ -220,25 +226,10 @@ class Example:
 def spec_example(proto: Protocol, library: Library | None = None) -> Example:
     """The spec's ``booklet: example``; an input it does not give takes a middle value."""
     bt = proto.booklet
-    inputs = [f"{k}={v}" for k, v in bt.example_inputs.items()]
-    if library is not None and not bt.example_scenario and not proto.context:
-        from reference_engine.machine import Runner
-
-        frame = Runner(library, "sample").frame(proto, proto.resolve_params(dict(bt.example_params)))
-        for name in proto.inputs:
-            if name in bt.example_inputs:
-                continue
-            count = frame.input_count(name)
-            bound = frame.bound(proto.inputs[name].encoding)
-            if count is None:
-                domain = bound.domain()
-                picked = [domain[len(domain) // 2]]
-            else:  # alternate through each element's values: 0, 1, 0, ... for bits
-                picked = []
-                for i in range(1, count + 1):
-                    domain = bound.domain(i)
-                    picked.append(domain[(i - 1) % len(domain)])
-            inputs.append(f"{name}={','.join(str(getattr(v, 'name', v)) for v in picked)}")
+    if library is not None:
+        inputs = example_inputs(library, proto)
+    else:
+        inputs = [f"{k}={v}" for k, v in bt.example_inputs.items()]
     record: dict[str, Any] = {
         "params": {k: list(v) if isinstance(v, tuple) else v for k, v in bt.example_params.items()},
         "inputs": dict(bt.example_inputs),
@@ -258,78 +249,6 @@ def spec_example(proto: Protocol, library: Library | None = None) -> Example:
     )
 
 
-class _Found(Exception):
-    def __init__(self, game: Game, seat: int):
-        super().__init__("found")
-        self.game = game
-        self.seat = seat
-
-
-def game_example(
-    rules: RuleSet,
-    library: Library,
-    players: int,
-    virtual: int,
-    discard_owner: bool,
-    wild4: str,
-    owners: list[str],
-) -> Example:
-    """A real moment of a seeded game: Virtual 1's first turn holding 4-6 cards, some valid, some not."""
-    for seed in range(1, 500):
-        game = Game(
-            rules,
-            library,
-            players=players,
-            virtual=virtual,
-            level="rule",
-            seed=seed,
-            discard_owner=discard_owner,
-            wild4=wild4,
-            hands=1,
-        )
-
-        def look(g: Game, seat: int, valid: Any) -> None:
-            hand = g.hands[seat]
-            n = sum(1 for c in hand if valid(c))
-            if seat == 0 and 4 <= len(hand) <= 6 and 2 <= n < len(hand):
-                raise _Found(g, seat)
-
-        game.observer = look
-        try:
-            game.play()
-        except _Found as found:
-            g = found.game
-            table = g.owners(found.seat)
-            sizes = tuple(len(t) for t in table)
-            cards: list[Symbol] = [c for t in table for c in t]
-            top, color = g.top, g.color
-            hand = table[0]
-            valid = rules.validity(top, color)
-            n_valid = sum(1 for c in hand if valid(c))
-            record = {
-                "game": rules.name,
-                "game_seed": seed,
-                "players": players,
-                "virtual": virtual,
-                "discard_owner": discard_owner,
-                "top": top.name,
-                "color": color,
-                "params": {"sizes": list(sizes)},
-                "inputs": {"cards": [c.name for c in cards]},
-                "seed": 1,
-            }
-            who = ", ".join(f"{o}: {n}" for o, n in zip(owners, sizes))
-            text = (
-                f"Worked example: a real moment of a seeded game (game seed {seed}). It is "
-                f"{owners[0]}'s turn; the top card of the discard pile is {top.glyph} and the colour "
-                f"in force is {color}. Cards in play (k = {len(cards)}): {who}. {owners[0]} holds "
-                f"{', '.join(c.glyph for c in hand)}: {n_valid} of them may be played. The pictures "
-                "show the table as everyone sees it; shuffles drawn with seed 1."
-            )
-            return Example({"sizes": sizes}, {"cards": cards}, 1, record, text, context={"valid": valid})
-    raise UsageError(f"no suitable moment for a worked example in 500 seeded games of {rules.name}")
-
-
 # --------------------------------------------------------------------------- building
 
 SUBSCRIPT = re.compile(r"_(\{[^}]*\}|\([^)]*\)|[A-Za-z0-9]+)")
@@ -346,11 +265,7 @@ def first_sentence(text: str) -> str:
 
 
 def _glyphs(names: list[str]) -> str:
-    out = []
-    for n in names:
-        sym = SYMBOLS.get(n)
-        out.append(sym.glyph if sym else n)
-    return " ".join(out)
+    return " ".join(glyph(n) for n in names)
 
 
 def _count_text(names: list[str]) -> str:
@@ -534,74 +449,3 @@ def protocol_booklet(
     if len(secs) > 1:
         subtitle += " With the protocols it uses: " + ", ".join(s.title for s in secs[1:]) + "."
     return Booklet(name, proto.title, subtitle, "protocol", secs, validation)
-
-
-def game_booklet(
-    library: Library,
-    rules: RuleSet,
-    *,
-    players: int,
-    virtual: int,
-    discard_owner: bool,
-    wild4: str,
-    protocol: str,
-    bom: Bom,
-    validation: list[dict[str, Any]],
-    statistical: dict[str, Any] | None,
-    capacity: int,
-    name: str,
-    reveals: dict[tuple[str, str], Reveal] | None = None,
-) -> Booklet:
-    """The booklet of a game kit: kit, setup, rules, a virtual player's turn, every protocol."""
-    style = booklet_style()
-    example = game_example(rules, library, players, virtual, discard_owner, wild4, bom.seats)
-    booklet = Booklet(
-        name,
-        f"{rules.title}",
-        f"A kit for {players} players, {virtual} of them virtual: everything to print, set up and play, "
-        "and every protocol step by step.",
-        "game",
-        [],
-        validation,
-        statistical,
-        rules,
-        bom,
-        bom.seats,
-        players,
-        virtual,
-        example=example.record,
-    )
-    booklet.sections = sections(library, library.protocol(protocol), example, capacity, style, reveals)
-    return booklet
-
-
-def sealed_bid_booklet(
-    library: Library,
-    rules: Any,
-    *,
-    bom: Bom,
-    validation: list[dict[str, Any]],
-    capacity: int,
-    name: str,
-    reveals: dict[tuple[str, str], Reveal] | None = None,
-) -> Booklet:
-    """The booklet of a dealerless sealed-bid kit (Gakmoro): bundles, rules, a round, every protocol."""
-    style = booklet_style()
-    proto = library.protocol(rules.protocol)
-    booklet = Booklet(
-        name,
-        rules.title,
-        "Two players, no dealer: everything to print and prepare, the rules, and every protocol of a "
-        "round step by step.",
-        "sealed-bid",
-        [],
-        validation,
-        None,
-        rules,
-        bom,
-        list(rules.names),
-        2,
-        0,
-    )
-    booklet.sections = sections(library, proto, spec_example(proto, library), capacity, style, reveals)
-    return booklet

@@ -5,7 +5,18 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from reference_engine.trace import Event, Snapshot
+from reference_engine.api import (
+    Event,
+    Library,
+    Protocol,
+    Report,
+    Simulation,
+    Snapshot,
+    catalogue,
+    glyph,
+    load_game,
+    views_phrase,
+)
 
 
 def table_lines(snap: Snapshot, show_hidden: bool = False, indent: str = "    ") -> list[str]:
@@ -120,54 +131,14 @@ def describe_event(e: Event) -> str | None:
 
 
 def _glyph(name: str) -> str:
-    from reference_engine.simulate import glyph
-
     return glyph(name)
 
 
-def game_lines(result: dict[str, Any], names: list[str], title: str) -> list[str]:
-    """A readable log of a played game (``kitgen play``)."""
-    seats = ", ".join(names)
-    level = "card level (every virtual turn runs the protocol)" if result["level"] == "card" else "rule level"
-    lines = [f"{title}: {result['players']} players ({seats}), {level}, seed {result['seed']}"]
-    for h, (summary, log) in enumerate(zip(result["hand_results"], result["log"]), 1):
-        lines.append("")
-        lines.append(f"Hand {h}")
-        for t in log:
-            who = names[t["seat"] - 1]
-            action = t.get("action", "play")
-            if action == "skipped":
-                text = f"is skipped ({t.get('note', '')})"
-            elif action == "pass":
-                text = "cannot play or draw, passes"
-            elif action == "draw":
-                text = f"draws {t.get('drew', 1)}"
-            else:
-                text = ("draws and plays " if action == "draw-play" else "plays ") + str(t.get("card"))
-                if t.get("color"):
-                    text += f", names {t['color']}"
-            if t.get("runs"):
-                text += f"   [protocol runs: {t['runs']}, checks passed]"
-            if t.get("note") and action != "skipped":
-                text += f"   ({t['note']})"
-            lines.append(f"  {t['index']:>3}. {who}: {text}")
-        lines.append(
-            f"  {names[summary['winner'] - 1]} wins the hand ({summary['reason']}, "
-            f"{summary['points']} points in the other hands)."
-        )
-    lines.append("")
-    if result.get("scores"):
-        lines.append("Scores: " + ", ".join(f"{n} {s}" for n, s in zip(names, result["scores"])))
-    lines.append(
-        f"Winner: {result['winner_name']}. Turns: {result['turns']}, "
-        f"virtual turns: {result['virtual_turns']}."
-    )
-    if result["level"] == "card":
-        lines.append(
-            f"Protocol runs: {result['protocol_runs']}, checks passed: {result['checks_passed']}, "
-            f"shuffles: {result['shuffles']}, most helper cards at once: {result['max_helper_cards']}."
-        )
-    return lines
+def _extra_sheet_lines(manifest: dict[str, Any]) -> list[str]:
+    """The kit kind's own sheets (Gakmoro's bundles.pdf)."""
+    from .kinds import kit_kind
+
+    return kit_kind(load_game(manifest["game"]["name"])).file_lines(manifest)
 
 
 def kit_lines(manifest: dict[str, Any]) -> list[str]:
@@ -184,14 +155,7 @@ def kit_lines(manifest: dict[str, Any]) -> list[str]:
         + (f", {cards['calibration_pages']} calibration pages first" if cards["calibration_pages"] else ""),
         f"  labels.pdf  {labels['pages']} pages ({labels['labels']} labels on {labels['sheet']}; page 1 is a "
         "calibration page)",
-        *(
-            [
-                f"  bundles.pdf {manifest['bundles']['pages']} pages: the sheet for making every bundle "
-                "together, in public, before the first game"
-            ]
-            if manifest.get("bundles")
-            else []
-        ),
+        *_extra_sheet_lines(manifest),
         *(
             [
                 f"  booklet.pdf {manifest['booklet']['pages']} pages: set-up, rules, every protocol step by "
@@ -244,35 +208,73 @@ def booklet_lines(manifest: dict[str, Any]) -> list[str]:
     return lines
 
 
-def sealed_bid_lines(result: dict[str, Any], title: str) -> list[str]:
-    """A readable log of a Gakmoro game (``kitgen play gakmoro``)."""
-    names = result["players"]
-    level = (
-        "card level (every round runs the dealerless protocol)"
-        if result["level"] == "card"
-        else f"rule level ({result['variant']})"
-    )
-    strategies = ", ".join(f"{n}: {s}" for n, s in result["strategies"].items())
-    lines = [f"{title}: {' vs '.join(names)}, {level}, seed {result['seed']} ({strategies})"]
-    for r in result["rounds"]:
-        secret = "; ".join(
-            f"{n} {'+'.join(str(v) for v in r['submitted'][n])} = {r['totals'][n]}" for n in names
-        )
-        line = f"  round {r['round']}: {r['announced']}   (secret: {secret})"
-        if r["checks"]:
-            calls = ", ".join(f"{k} {v}" for k, v in r["calls"].items())
-            line += (
-                f"\n      {r['checks']} checks passed; {r['shuffles']} shuffles; cards per call: {calls}; "
-                + (f"table {r['table'][0]} x {r['table'][1]}")
-            )
-        lines.append(line)
-    wins = ", ".join(f"{n} {w}" for n, w in result["round_wins"].items())
-    outcome = "a draw" if result["winner"] == "draw" else f"{result['winner']} wins the game"
-    lines.append(f"Round wins: {wins}; {outcome}.")
-    if result["level"] == "card":
-        loose = ", ".join(f"{n} {_glyph(k)}" for k, n in result["loose_cards_needed"].items())
-        lines.append(
-            f"{result['protocol_runs']} protocol runs, {result['checks_passed']} checks passed; loose cards "
-            f"needed besides the bundles: {loose} (later rounds reuse the opened cards)."
-        )
+def catalogue_lines() -> list[str]:
+    """What `kitgen list` prints: every protocol and rule set with one line about it."""
+    entries = Library().catalogue()
+    games = catalogue()
+    width = max([len(e.name) for e in entries] + [len(g[0]) for g in games], default=0)
+    lines = ["Protocols (kitgen verify NAME, kitgen simulate NAME):"]
+    for e in entries:
+        text = e.summary if not e.problem else f"INVALID SPEC: {e.problem} (run kitgen verify {e.name})"
+        lines.append(f"  {e.name.ljust(width)}  {text}")
+    lines.append("Rule sets (kitgen play NAME):")
+    for name, text, problem in games:
+        lines.append(f"  {name.ljust(width)}  {text if problem is None else 'INVALID RULE SET: ' + problem}")
     return lines
+
+
+def report_lines(report: Report) -> list[str]:
+    """A verification report as `kitgen verify` prints it: one line per check."""
+    params = ", ".join(f"{k}={v}" for k, v in report.params.items())
+    name = f"{report.protocol} ({params})" if params else report.protocol
+    out = [f"{name}: {report.method} verification over {report.inputs} inputs"]
+    width = max((len(c.name) for c in report.checks), default=0)
+    for c in report.checks:
+        mark = "ok  " if c.ok else "FAIL"
+        out.append(f"  {mark} {c.name:<{width}}  {c.figure}")
+    for n in report.notes:
+        out.append(f"  note: {n}")
+    st = report.stats
+    n_views = views_phrase(st.get("views_after_merging", st["views"]), st["views"])
+    out.append(
+        f"  {st['final_states']} final states, {n_views}, "
+        f"{st['states_processed']} states processed (largest frontier {st['peak_frontier']}), "
+        f"{st['seconds']:.2f} s"
+    )
+    out.append("VERIFIED" if report.ok else f"NOT VERIFIED: failed {', '.join(report.failed())}")
+    return out
+
+
+def simulation_lines(proto: Protocol, result: Simulation, show_hidden: bool) -> Iterator[str | None]:
+    """A run as `kitgen simulate` prints it, step by step; ``None`` marks the end of a step
+    (where --pause waits)."""
+    tr = result.trace
+    shown = ", ".join(f"{k}={_plain(v)}" for k, v in tr.inputs.items())
+    yield f"{proto.title}  [{proto.name}]"
+    if tr.params:
+        yield "parameters: " + ", ".join(f"{k}={v}" for k, v in tr.params.items())
+    yield f"inputs: {shown}   seed: {tr.seed if tr.seed is not None else 0}"
+    for first, block in step_blocks(tr.events):
+        indent = "  " * first.depth
+        where = f" [{' > '.join(first.call_path)}]" if first.call_path else ""
+        loop = "".join(f" ({k}={v})" for k, v in first.loop.items())
+        yield ""
+        yield f"{indent}Step {first.step or '-'}{loop}{where}. {first.say}"
+        for e in block:
+            note = describe_event(e)
+            if note:
+                yield f"{indent}  - {note}"
+        yield from table_lines(block[-1].after, show_hidden, indent + "    ")
+        yield None
+    yield ""
+    yield "Outputs:"
+    for k, v in tr.outputs.items():
+        out = proto.outputs[k]
+        where = "public" if out.public else "face down"
+        yield f"  {k} = {v}  ({where}{': ' + out.doc if out.doc else ''})"
+
+
+def _plain(v: Any) -> str:
+    if isinstance(v, list):
+        return ",".join(_plain(x) for x in v)
+    return str(v)

@@ -24,8 +24,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable
 
-from reference_engine.cards import SYMBOLS
-from reference_engine.trace import Event, Snapshot
+from reference_engine.api import Event, Snapshot, glyph
 
 from .faces import FONT, FONT_BOLD, Face, draw_back, draw_face
 from .units import mm
@@ -405,10 +404,9 @@ class DiagramFlowable(Flowable):
             c.restoreState()
             if not cell.up:
                 # What is underneath, for the reader of the worked example (nobody at the table sees it).
-                sym = SYMBOLS.get(cell.symbol)
                 c.setFont(FONT, 6)
                 c.setFillColor(MUTED)
-                c.drawCentredString(x + g.card_w / 2, y - HINT + mm(1.2), sym.glyph if sym else cell.symbol)
+                c.drawCentredString(x + g.card_w / 2, y - HINT + mm(1.2), glyph(cell.symbol))
             c.setStrokeColor(HexColor("#999999"))
             c.setLineWidth(0.3)
             c.roundRect(x, y, g.card_w, g.card_h, mm(0.8), stroke=1, fill=0)

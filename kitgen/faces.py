@@ -20,9 +20,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
-from reference_engine.errors import SpecError, UsageError
-from reference_engine.schema import Checker
-from reference_engine.source import load_file
+from reference_engine.api import Checker, SpecError, UsageError, load_file
 
 from .templates import templates_dir
 from .units import mm

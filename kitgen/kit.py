@@ -1,11 +1,13 @@
-"""Building a printable kit: cards, labels, previews and a manifest, in one folder.
+"""Building a printable kit, or a booklet alone, in one folder.
 
-``build`` is what ``kitgen build`` runs: it checks the options, verifies every protocol the
-kit's booklet will teach (a failing spec stops the build), computes the bill of
-materials, lays out and renders the card and label sheets, renders PNG previews and
+``build`` is what ``kitgen build`` runs: it loads the rule set, asks its kind (see
+:mod:`kitgen.kinds`) for the kit's shape, verifies every protocol the kit's booklet will
+teach (a failing spec stops the build), computes the bill of materials, lays out and renders
+the card and label sheets (and the kind's extra sheets), the booklet, PNG previews, and
 writes ``manifest.json`` with the options, the BOM, every file's checksum and the
-verification summary. Everything is written to a temporary folder first and then renamed
-into place.
+verification summary. ``build_booklet`` (``kitgen booklet``) writes the booklet of a rule set
+or of one protocol. Everything is written to a temporary folder first and then renamed into
+place.
 """
 
 from __future__ import annotations
@@ -16,41 +18,31 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from reference_engine.errors import UsageError
-from reference_engine.registry import Library
-from reference_engine.reveals import Reveal, reveals_from
-from reference_engine.rules import (
-    RuleSet,
-    game_kind,
-    games_dir,
-    hand_dependence_message,
-    load_any,
-    load_rules,
+from reference_engine.api import (
+    VERSION,
+    GameRules,
+    Library,
+    Report,
+    Reveal,
+    UsageError,
+    is_game,
+    load_game,
+    reveals_from,
 )
-from reference_engine.verify import VERSION, Report
 
-from .bom import PLAYER_COLOURS, Bom, game_bom, sealed_bid_bom
-from .booklet import game_booklet, protocol_booklet, sealed_bid_booklet
-from .bundles import render_bundle_sheet
+from .booklet import Booklet, protocol_booklet
 from .imposition import impose_saddle
-from .labels import Label, render_labels, theta_label
+from .kinds import BookletInput, KitKind, KitPlan, kit_kind
+from .labels import render_labels
 from .output import check_output_folder, inside, safe_name, sha256, staged
 from .previews import render_previews
 from .sheets import DUPLEX, SheetOptions, render_cards
-from .templates import CardSize, Paper, Profile, load_templates
+from .templates import CardSize, Paper, Profile, Templates, load_templates
 from .typesetting import diagram_capacity, render_booklet
 from .units import Length, LengthError
-from .verification import (
-    VerificationCache,
-    protocols_to_verify,
-    summary,
-    verify_protocols,
-    verify_statistically,
-)
+from .verification import VerificationCache, protocols_to_verify, summary, verify_protocols
 
 Progress = Callable[[str, int], None]
-
-DEFAULT_LABELS = {"a4": "L7160", "letter": "5160", "a3": "cutout-a4", "tabloid": "cutout-letter"}
 
 
 @dataclass(frozen=True)
@@ -74,6 +66,25 @@ class KitOptions:
     runs: int = 100
     extra: dict[str, Any] = field(default_factory=dict)
     cache: bool = True  # reuse verification reports of identical specs (see kitgen.verification)
+
+
+@dataclass(frozen=True)
+class BookletOptions:
+    name: str = "uno"
+    paper: str = "a4"
+    imposition: str = "none"
+    players: int | None = None
+    virtual: int = 1
+    discard_owner: bool = False
+    wild4: str = "strict"
+    protocol: str | None = None
+    runs: int = 100
+    output: str | None = None
+    previews: bool = True
+    cache: bool = True
+
+
+IMPOSITIONS = ("none", "a5-saddle")
 
 
 def _cache(enabled: bool) -> VerificationCache | None:
@@ -100,19 +111,7 @@ def parse_offset(text: str) -> tuple[float, float]:
         raise UsageError(f"--back-offset: {exc.format_message()}") from None
 
 
-def kit_name(opts: KitOptions, rules: RuleSet, players: int, card_key: str) -> str:
-    parts = [rules.name, f"{players}p{opts.virtual}v", opts.paper]
-    if card_key != str(rules.kit.get("card_size", "uno")):
-        parts.append(card_key)
-    if opts.duplex != "long":
-        parts.append(opts.duplex)
-    if opts.profile != "home":
-        parts.append(opts.profile)
-    if opts.deck != "print":
-        parts.append("store-deck")
-    if opts.discard_owner:
-        parts.append("discard-owner")
-    return safe_name("-".join(parts))
+# --------------------------------------------------------------------------- kits
 
 
 def build(
@@ -120,90 +119,70 @@ def build(
 ) -> dict[str, Any]:
     """Build the kit described by ``opts`` and return its manifest."""
     library = library or Library()
-    if game_kind(opts.ruleset) == "sealed-bid":
-        return build_sealed_bid(opts, library, progress)
+    step = progress or (lambda what, n: None)
     templates = load_templates()
-    rules = load_rules(opts.ruleset)
-    lo, hi, default = rules.players
-    players = default if opts.players is None else opts.players
-    if not lo <= players <= hi:
-        raise UsageError(f"{rules.name} is played by {lo} to {hi} players, not {players}")
-    if not 0 <= opts.virtual <= players:
-        raise UsageError(f"--virtual must be between 0 and {players}, got {opts.virtual}")
-    if opts.virtual and rules.hand_dependent and opts.wild4 != "bluff":
-        raise UsageError(hand_dependence_message(rules))
+    rules = load_game(opts.ruleset)
+    kind = kit_kind(rules)
+    plan = kind.plan(opts, rules, templates)
     if opts.duplex not in DUPLEX:
         raise UsageError(f"--duplex is one of {', '.join(DUPLEX)}, not {opts.duplex!r}")
-    if opts.deck not in ("print", "store"):
-        raise UsageError(f"--deck is print or store, not {opts.deck!r}")
     paper = templates.paper(opts.paper)
-    card = templates.card_size(opts.card_size or str(rules.kit.get("card_size", "uno")))
     profile = templates.profile(opts.profile)
-    sheet = templates.label_sheet(opts.labels or DEFAULT_LABELS.get(opts.paper, "cutout-a4"))
+    sheet = templates.label_sheet(plan.label_sheet)
     label_paper = templates.paper(sheet.paper)
     offset = parse_offset(opts.back_offset)
-    name = kit_name(opts, rules, players, card.key)
-    destination = Path(opts.output) if opts.output else Path("output") / name
+    destination = Path(opts.output) if opts.output else Path("output") / plan.name
     _check_destination(destination)
 
-    step = progress or (lambda what, n: None)
     step("verifying the protocols", 0)
-    protocol = opts.protocol or rules.virtual_protocol
     cache = _cache(opts.cache)
     reports = (
-        verify_protocols(library, protocols_to_verify(library, protocol), reveals_of=protocol, cache=cache)
-        if opts.virtual
+        verify_protocols(
+            library, protocols_to_verify(library, plan.protocol), reveals_of=plan.protocol, cache=cache
+        )
+        if plan.teaches
         else []
     )
     _note_cache(step, cache)
     step("counting materials", 0)
-    bom = game_bom(
-        rules,
-        library,
-        players,
-        opts.virtual,
-        opts.deck,
-        opts.discard_owner,
-        (card.size.width.mm, card.size.height.mm),
-    )
-    faces = bom.faces()
-    sheet_opts = SheetOptions(name, paper, card, profile, opts.duplex, offset)
-    labels = kit_labels(bom)
+    card = plan.card
+    bom = kind.materials(library, rules, plan, (card.size.width.mm, card.size.height.mm), reports)
+    labels = kind.labels(rules, bom)
     validation = [summary(r) for r in reversed(reports)]  # reading order: the protocol, then its callees
     statistical = None
-    if opts.virtual and opts.runs:
+    if plan.teaches and opts.runs and kind.statistical_check:
         step("checking the protocol on the full deck", 0)
-        statistical = summary(verify_statistically(library, protocol, opts.runs, 1, cache=cache))
-    step("writing the booklet", 0)
-    booklet = (
-        game_booklet(
+        statistical = kind.statistical(library, plan, opts.runs, "kit", cache)
+    booklet: Booklet | None = None
+    if plan.teaches:
+        step("writing the booklet", 0)
+        capacity = diagram_capacity((paper.size.w, paper.size.h), False)
+        given = BookletInput(
             library,
             rules,
-            players=players,
-            virtual=opts.virtual,
-            discard_owner=opts.discard_owner,
-            wild4="bluff" if rules.hand_dependent else "strict",
-            protocol=protocol,
-            bom=bom,
-            validation=validation,
-            statistical=statistical,
-            capacity=diagram_capacity((paper.size.w, paper.size.h), False),
-            name=name,
-            reveals=_reveals(library, reports),
+            plan,
+            bom,
+            validation,
+            statistical,
+            capacity,
+            plan.name,
+            _reveals(library, reports),
         )
-        if opts.virtual
-        else None
-    )
+        booklet = kind.booklet(given)
     with staged(destination) as work:
         step("drawing card sheets", 0)
         cards_info = render_cards(
-            inside(work, "cards.pdf"), faces, sheet_opts, progress=lambda n: step("drawing card sheets", n)
+            inside(work, "cards.pdf"),
+            bom.faces(),
+            SheetOptions(plan.name, paper, card, profile, opts.duplex, offset),
+            progress=lambda n: step("drawing card sheets", n),
         )
         labels_info = render_labels(
-            inside(work, "labels.pdf"), labels, sheet, label_paper, name, opts.label_start
+            inside(work, "labels.pdf"), labels, sheet, label_paper, plan.name, opts.label_start
         )
-        files = ["cards.pdf", "labels.pdf"]
-        pdfs = ["cards", "labels"]
+        extra_pdfs, extra_manifest = kind.extra_sheets(work, rules, paper, plan.name)
+        files = ["cards.pdf", "labels.pdf"] + [f"{p}.pdf" for p in extra_pdfs]
+        pdfs = ["cards", "labels", *extra_pdfs]
         booklet_info: dict[str, Any] | None = None
         if booklet is not None:
             step("typesetting the booklet", 0)
@@ -216,11 +195,12 @@ def build(
             step("rendering previews", 0)
             _previews(work, pdfs, files)
         manifest = {
-            "kit": name,
+            "kit": plan.name,
             "kitgen": VERSION,
             "options": {
                 **_recorded(opts),
-                "players": players,
+                "players": plan.players,
+                "virtual": plan.virtual,
                 "card_size": card.key,
                 "label_sheet": sheet.key,
                 "output": None,
@@ -229,113 +209,10 @@ def build(
             **_print_facts(paper, card, profile),
             "bom": bom.to_json(),
             "sheets": {"cards": cards_info.to_json(), "labels": labels_info.to_json()},
+            **extra_manifest,
             "booklet": booklet_info,
             "verification": validation,
             "statistical_verification": statistical,
-            "files": _file_list(work, files),
-        }
-        write_json(inside(work, "manifest.json"), manifest)
-    manifest["folder"] = str(destination)
-    return manifest
-
-
-def build_sealed_bid(opts: KitOptions, library: Library, progress: Progress | None = None) -> dict[str, Any]:
-    """A dealerless sealed-bid kit (Gakmoro): two-colour cards, sleeves and their value labels,
-    the bundle preparation sheet and the booklet, after verifying the round protocol."""
-    templates = load_templates()
-    rules = load_any(opts.ruleset)
-    if opts.players not in (None, 2):
-        raise UsageError(f"{rules.name} is played by 2 players, not {opts.players}")
-    if opts.duplex not in DUPLEX:
-        raise UsageError(f"--duplex is one of {', '.join(DUPLEX)}, not {opts.duplex!r}")
-    if opts.deck != "print":
-        raise UsageError(f"{rules.name} uses a two-colour deck of ♣ and ♥ that the kit prints: --deck print")
-    paper = templates.paper(opts.paper)
-    card = templates.card_size(opts.card_size or str(rules.kit.get("card_size", "mini-usa")))
-    profile = templates.profile(opts.profile)
-    preset = (
-        rules.kit.get("labels", {}).get(opts.paper) if isinstance(rules.kit.get("labels"), dict) else None
-    )
-    sheet = templates.label_sheet(opts.labels or preset or DEFAULT_LABELS.get(opts.paper, "cutout-a4"))
-    label_paper = templates.paper(sheet.paper)
-    offset = parse_offset(opts.back_offset)
-    parts = [rules.name, opts.paper]
-    if card.key != str(rules.kit.get("card_size", "mini-usa")):
-        parts.append(card.key)
-    if opts.duplex != "long":
-        parts.append(opts.duplex)
-    if opts.profile != "home":
-        parts.append(opts.profile)
-    name = safe_name("-".join(parts))
-    destination = Path(opts.output) if opts.output else Path("output") / name
-    _check_destination(destination)
-    step = progress or (lambda what, n: None)
-    step("verifying the protocols", 0)
-    protocol = opts.protocol or rules.protocol
-    cache = _cache(opts.cache)
-    reports = verify_protocols(
-        library, protocols_to_verify(library, protocol), reveals_of=protocol, cache=cache
-    )
-    top = next(r for r in reports if r.protocol == library.protocol(protocol).name)
-    _note_cache(step, cache)
-    step("counting materials", 0)
-    bom = sealed_bid_bom(
-        rules, dict(top.resources["helpers_by_symbol"]), (card.size.width.mm, card.size.height.mm)
-    )
-    validation = [summary(r) for r in reversed(reports)]
-    step("writing the booklet", 0)
-    booklet = sealed_bid_booklet(
-        library,
-        rules,
-        bom=bom,
-        validation=validation,
-        capacity=diagram_capacity((paper.size.w, paper.size.h), False),
-        name=name,
-        reveals=_reveals(library, reports),
-    )
-    labels = [
-        Label(str(v), f"{who} · ♥ at place {v + 1}", PLAYER_COLOURS[p], "value")
-        for p, who in enumerate(rules.names)
-        for v in rules.hand("dealerless")
-    ]
-    with staged(destination) as work:
-        step("drawing card sheets", 0)
-        cards_info = render_cards(
-            inside(work, "cards.pdf"),
-            bom.faces(),
-            SheetOptions(name, paper, card, profile, opts.duplex, offset),
-            progress=lambda n: step("drawing card sheets", n),
-        )
-        labels_info = render_labels(
-            inside(work, "labels.pdf"), labels, sheet, label_paper, name, opts.label_start
-        )
-        bundle_pages = render_bundle_sheet(inside(work, "bundles.pdf"), rules, paper, name)
-        step("typesetting the booklet", 0)
-        pages = render_booklet(inside(work, "booklet.pdf"), booklet, (paper.size.w, paper.size.h))
-        write_json(inside(work, "booklet.json"), booklet.to_json())
-        files = ["cards.pdf", "labels.pdf", "bundles.pdf", "booklet.pdf", "booklet.json"]
-        if opts.previews:
-            step("rendering previews", 0)
-            _previews(work, ["cards", "labels", "bundles", "booklet"], files)
-        manifest = {
-            "kit": name,
-            "kitgen": VERSION,
-            "options": {
-                **_recorded(opts),
-                "players": 2,
-                "virtual": 0,
-                "card_size": card.key,
-                "label_sheet": sheet.key,
-                "output": None,
-            },
-            "game": {"name": rules.name, "title": rules.title, "source": rules.source},
-            **_print_facts(paper, card, profile),
-            "bom": bom.to_json(),
-            "sheets": {"cards": cards_info.to_json(), "labels": labels_info.to_json()},
-            "bundles": {"pages": bundle_pages},
-            "booklet": {"pages": pages, "paper": paper.name},
-            "verification": validation,
-            "statistical_verification": None,
             "files": _file_list(work, files),
         }
         write_json(inside(work, "manifest.json"), manifest)
@@ -385,23 +262,7 @@ def write_json(path: Path, data: Any) -> None:
     path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
-@dataclass(frozen=True)
-class BookletOptions:
-    name: str = "uno"
-    paper: str = "a4"
-    imposition: str = "none"
-    players: int | None = None
-    virtual: int = 1
-    discard_owner: bool = False
-    wild4: str = "strict"
-    protocol: str | None = None
-    runs: int = 100
-    output: str | None = None
-    previews: bool = True
-    cache: bool = True
-
-
-IMPOSITIONS = ("none", "a5-saddle")
+# --------------------------------------------------------------------------- booklets
 
 
 def build_booklet(
@@ -418,24 +279,22 @@ def build_booklet(
     paper = templates.paper(opts.paper)
     a5 = opts.imposition == "a5-saddle"
     capacity = diagram_capacity((paper.size.w, paper.size.h), a5)
-    is_game = not opts.name.endswith((".yaml", ".yml")) and (games_dir() / f"{opts.name}.yaml").is_file()
-    sealed = is_game and game_kind(opts.name) == "sealed-bid"
-    if sealed:
-        bid_rules = load_any(opts.name)
-        protocol = opts.protocol or bid_rules.protocol
-        name = safe_name(f"{bid_rules.name}-booklet-{opts.paper}")
-    elif is_game:
-        rules = load_rules(opts.name)
-        lo, hi, default = rules.players
-        players = default if opts.players is None else opts.players
-        if not lo <= players <= hi:
-            raise UsageError(f"{rules.name} is played by {lo} to {hi} players, not {players}")
-        if not 1 <= opts.virtual <= players:
-            raise UsageError(f"a booklet teaches virtual players: --virtual must be 1 to {players}")
-        if rules.hand_dependent and opts.wild4 != "bluff":
-            raise UsageError(hand_dependence_message(rules))
-        protocol = opts.protocol or rules.virtual_protocol
-        name = safe_name(f"{rules.name}-{players}p{opts.virtual}v-booklet-{opts.paper}")
+    game: tuple[GameRules, KitKind, KitPlan] | None = None
+    if is_game(opts.name):
+        rules = load_game(opts.name)
+        kind = kit_kind(rules)
+        bplan = kind.booklet_plan(opts, rules)
+        plan = KitPlan(
+            name=bplan.name,
+            players=bplan.players,
+            virtual=bplan.virtual,
+            protocol=bplan.protocol,
+            card=_default_card(templates, rules, kind),
+            label_sheet="",
+            extra={"discard_owner": opts.discard_owner, "deck": "print"},
+        )
+        game = (rules, kind, plan)
+        protocol, name = plan.protocol, plan.name
     else:
         proto = library.protocol(opts.name)
         protocol = proto.name
@@ -455,51 +314,13 @@ def build_booklet(
     # Reading order: the protocol first, then what it calls.
     validation.reverse()
     step("composing the booklet", 0)
-    if sealed:
-        top = next(r for r in reports if r.protocol == library.protocol(protocol).name)
-        card = templates.card_size(str(bid_rules.kit.get("card_size", "mini-usa")))
-        booklet = sealed_bid_booklet(
-            library,
-            bid_rules,
-            bom=sealed_bid_bom(
-                bid_rules, dict(top.resources["helpers_by_symbol"]), (card.size.width.mm, card.size.height.mm)
-            ),
-            validation=validation,
-            capacity=capacity,
-            name=name,
-            reveals=reveals,
-        )
-    elif is_game:
-        statistical = (
-            summary(verify_statistically(library, protocol, opts.runs, 1, "booklet", cache))
-            if opts.runs
-            else None
-        )
-        card = templates.card_size(str(rules.kit.get("card_size", "uno")))
-        bom = game_bom(
-            rules,
-            library,
-            players,
-            opts.virtual,
-            "print",
-            opts.discard_owner,
-            (card.size.width.mm, card.size.height.mm),
-        )
-        booklet = game_booklet(
-            library,
-            rules,
-            players=players,
-            virtual=opts.virtual,
-            discard_owner=opts.discard_owner,
-            wild4="bluff" if rules.hand_dependent else "strict",
-            protocol=protocol,
-            bom=bom,
-            validation=validation,
-            statistical=statistical,
-            capacity=capacity,
-            name=name,
-            reveals=reveals,
-        )
+    if game is not None:
+        rules, kind, plan = game
+        statistical = kind.statistical(library, plan, opts.runs, "booklet", cache) if opts.runs else None
+        card = plan.card
+        bom = kind.materials(library, rules, plan, (card.size.width.mm, card.size.height.mm), reports)
+        given = BookletInput(library, rules, plan, bom, validation, statistical, capacity, name, reveals)
+        booklet = kind.booklet(given)
     else:
         booklet = protocol_booklet(library, library.protocol(protocol), validation, capacity, name, reveals)
     with staged(destination) as work:
@@ -534,6 +355,10 @@ def build_booklet(
     return manifest
 
 
+def _default_card(templates: Templates, rules: GameRules, kind: KitKind) -> CardSize:
+    return templates.card_size(str(rules.kit.get("card_size", kind.default_card_size)))
+
+
 def _check_destination(destination: Path) -> None:
     """Only replace a folder that is a kit (or empty): never someone's home directory. A folder
     that cannot be created is refused here, before the protocols are verified."""
@@ -545,22 +370,3 @@ def _check_destination(destination: Path) -> None:
             raise UsageError(
                 f"{destination} is not empty and is not a kitgen kit; choose a new or empty folder"
             )
-
-
-def kit_labels(bom: Bom) -> list[Label]:
-    """Seat labels (θ_i and its owner) and a storage label for every group of printed cards."""
-    labels: list[Label] = []
-    for i, owner in enumerate(bom.seats, 1):
-        if any(it.key == f"theta{i}" for it in bom.items):
-            labels.append(theta_label(i, owner))
-    for item in bom.items:
-        if item.kind == "card":
-            colour = ""
-            if item.key.startswith("theta"):
-                from .faces import theta_colour
-
-                colour = theta_colour(int(item.key[len("theta") :]))
-            labels.append(Label(item.label, f"{item.count} cards", colour, "storage"))
-        elif item.kind == "envelope":
-            labels.append(Label("Envelopes", f"{item.count}, identical", "", "storage"))
-    return labels

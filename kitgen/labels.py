@@ -15,7 +15,7 @@ from pathlib import Path
 from reportlab.lib.colors import HexColor, black
 from reportlab.pdfgen.canvas import Canvas
 
-from reference_engine.errors import UsageError
+from reference_engine.api import UsageError
 
 from .faces import FONT, FONT_BOLD, new_canvas, theta_colour
 from .layout import Box

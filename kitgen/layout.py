@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from reference_engine.errors import UsageError
+from reference_engine.api import UsageError
 
 from .templates import Profile
 from .units import Size, mm

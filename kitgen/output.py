@@ -29,7 +29,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
 
-from reference_engine.errors import UsageError
+from reference_engine.api import UsageError
 
 STALE_AFTER = 6 * 3600  # seconds: a staging folder this old is stale even if its pid is alive (reused)
 _HELD = {signal.SIGINT, signal.SIGTERM}

@@ -21,7 +21,7 @@ from pathlib import Path
 from reportlab.lib.colors import HexColor, black
 from reportlab.pdfgen.canvas import Canvas
 
-from reference_engine.errors import UsageError
+from reference_engine.api import UsageError
 
 from .faces import FONT, FONT_BOLD, Face, draw_back, draw_face, new_canvas
 from .layout import Box, Grid, Slot, fit

@@ -11,9 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-from reference_engine.errors import Problem, SpecError, UsageError
-from reference_engine.schema import Checker
-from reference_engine.source import load_file
+from reference_engine.api import Checker, Problem, SpecError, UsageError, load_file
 
 from .units import Length, LengthError, Size
 

@@ -10,7 +10,6 @@ reproducible (``invariant``) and embed their fonts.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -34,6 +33,8 @@ from reportlab.platypus import (
     TableStyle,
 )
 from reportlab.platypus.tableofcontents import TableOfContents
+
+from reference_engine.api import glyph
 
 from .booklet import SUBSCRIPT, Booklet, BookletStyle, Section, StepBlock, booklet_style
 from .diagram import DiagramFlowable, geometry
@@ -130,7 +131,7 @@ class _Doc(BaseDocTemplate):
             self.notify("TOCEntry", (flowable.toc_level, text, self.page, flowable.key))
 
 
-class _Writer:
+class Writer:
     def __init__(self, booklet: Booklet, style: BookletStyle, width: float):
         self.b = booklet
         self.st = style
@@ -225,16 +226,8 @@ class _Writer:
             dotsMinLevel=0,
         )
         s += [Paragraph("Contents", self.h1), toc, PageBreak()]
-        if self.b.kind == "game":
-            s += self.kit_contents()
-            s += self.setup()
-            s += self.rules()
-            s += self.virtual_turn()
-        elif self.b.kind == "sealed-bid":
-            s += self.kit_contents()
-            s += self.bundles()
-            s += self.sealed_rules()
-            s += self.round_overview()
+        if self.b.front is not None:  # the kit kind's chapters: the kit, set-up, rules, a turn
+            s += self.b.front.front_matter(self, self.b)
         else:
             s += self.needs()
         s += [
@@ -302,158 +295,6 @@ class _Writer:
         out.append(self.table(rows, [mm(14), mm(45), mm(18), self.width - mm(77)], spec=True))
         out.append(Spacer(1, mm(3)))
         out += [self.para(n, self.small, spec=True) for n in bom.notes]
-        return out
-
-    def setup(self) -> list[Flowable]:
-        b = self.b
-        rules = b.rules
-        assert rules is not None
-        out: list[Flowable] = [PageBreak(), self.heading("Setting up the table")]
-        values = {
-            "players": b.players,
-            "humans": b.players - b.virtual,
-            "virtual": b.virtual,
-            "hand_size": rules.hand_size,
-        }
-        out.append(self.para(self.st.words["setup_intro"].format(**values)))
-        rows: list[list[Any]] = [["θ card", "Owner", "Where"]]
-        for i, owner in enumerate(b.owners, 1):
-            where = (
-                "a place at the table with nobody in it; its hand lies face down in a row"
-                if owner.startswith("Virtual")
-                else "a player's place; they hold their hand as usual"
-                if owner.startswith("Human")
-                else "the middle of the table"
-            )
-            face = b.face(f"theta{i}")
-            rows.append([CardPicture(face, mm(9)), f"θ{i}: {owner}", where])
-        out.append(self.table(rows, [mm(14), mm(40), self.width - mm(54)]))
-        out.append(Spacer(1, mm(2)))
-        for n, text in enumerate(self.st.lists["setup_steps"], 1):
-            out.append(self.para(f"{n}. {text.format(**values)}", spec=True))
-        out.append(self.box([self.rich("Who does what.", self.st.words["shuffle_duty"])]))
-        return out
-
-    def rules(self) -> list[Flowable]:
-        rules = self.b.rules
-        assert rules is not None
-        out: list[Flowable] = [PageBreak(), self.heading(f"The rules: {rules.title}")]
-        if rules.source.get("cite"):
-            out.append(self.para(f"Source: {rules.source['cite']}.", self.small))
-        out.append(self.para(rules.summary))
-        for text in rules.how_to_play:
-            out.append(self.para(text))
-        out.append(self.rich("Playing a card.", rules.valid_doc))
-        effect_words = {
-            "skip": "the next player misses a turn",
-            "reverse": "the direction of play changes"
-            + (" (with two players it acts as a skip)" if rules.two_player_reverse == "skip" else ""),
-            "choose_color": "the player names the colour in force (a virtual player: shuffle the colour "
-            "choice cards face down and turn one over)",
-            "redraw": "put it back into the draw pile and turn over another",
-        }
-
-        def words(effects: Sequence[Any]) -> str:
-            parts = []
-            for e in effects:
-                if e.kind == "draw":
-                    parts.append(f"the next player draws {e.count} cards")
-                else:
-                    parts.append(effect_words.get(e.kind, e.kind))
-            return "; ".join(parts)
-
-        def name(kind: str) -> str:
-            return str(rules.card_names.get(kind, kind))
-
-        rows: list[list[Any]] = [["", "Card", "When it is played"]]
-        for kind, effects in rules.effects.items():
-            example = next((ct for ct in rules.cards.values() if ct.kind == kind), None)
-            pic: Any = CardPicture(self.b.face(example.name), mm(8)) if example else ""
-            rows.append([pic, name(kind), words(effects)])
-        out.append(self.table(rows, [mm(14), mm(36), self.width - mm(50)]))
-        out.append(Spacer(1, mm(2)))
-        for kind, effects in rules.first_card.items():
-            out.append(self.para(f"If the first card turned over is a {name(kind)}: {words(effects)}."))
-        drawn = (
-            "if it may be played, the player may play it at once"
-            if rules.play_drawn == "if_valid"
-            else "the turn ends"
-        )
-        out.append(
-            self.rich(
-                "Drawing.",
-                f"A player who does not play draws {rules.draw_count} "
-                f"card{'s' if rules.draw_count != 1 else ''}; {drawn}.",
-            )
-        )
-        if rules.target_score:
-            out.append(self.para(f"The first player to reach {rules.target_score} points wins the game."))
-        if rules.virtual_doc:
-            out.append(self.para(rules.virtual_doc))
-        if rules.notes:
-            out.append(self.para(rules.notes))
-        return out
-
-    def virtual_turn(self) -> list[Flowable]:
-        rules = self.b.rules
-        assert rules is not None and self.b.sections
-        top = self.b.sections[0]
-        out: list[Flowable] = [PageBreak(), self.heading("A virtual player's turn")]
-        if top.overview:
-            out.append(self.para(top.overview, spec=True))
-        n = rules.draw_count
-        values = {
-            "protocol": re.sub(r"\s*\(.*\)$", "", top.title).lower(),
-            "draw_cards": f"{n} card" if n == 1 else f"{n} cards",
-        }
-        steps = [t.format(**values) for t in self.st.lists["virtual_steps"]]
-        if rules.play_drawn == "if_valid" and len(steps) >= 3:
-            steps[2] += " " + self.st.words["virtual_play_drawn"]
-        for n, text in enumerate(steps, 1):
-            out.append(self.para(f"{n}. {text}", spec=True))
-        return out
-
-    def bundles(self) -> list[Flowable]:
-        rules = self.b.rules
-        out: list[Flowable] = [PageBreak(), self.heading("Making the bundles")]
-        out.append(self.para(rules.dealerless_doc))
-        values = {"size": rules.bundle, "size_1": rules.bundle - 1, "count": len(rules.hand("dealerless"))}
-        for n, text in enumerate(self.st.lists["bundle_steps"], 1):
-            out.append(self.para(f"{n}. {text.format(**values)}", spec=True))
-        example = [self.b.face("club")] * rules.bundle
-        example[3] = self.b.face("heart")
-        pics: list[Flowable] = [CardPicture(f, mm(10)) for f in example]
-        out.append(Spacer(1, mm(2)))
-        out.append(Table([pics], colWidths=[mm(12)] * len(pics), hAlign="LEFT"))
-        out.append(
-            self.para("The bundle of value 3, face up: the ♥ is at place 4 from the left.", self.small)
-        )
-        return out
-
-    def sealed_rules(self) -> list[Flowable]:
-        rules = self.b.rules
-        out: list[Flowable] = [PageBreak(), self.heading(f"The rules: {rules.title}")]
-        if rules.source.get("cite"):
-            out.append(self.para(f"Source: {rules.source['cite']}.", self.small))
-        for text in rules.how_to_play:
-            out.append(self.para(text))
-        out.append(self.rich("With a dealer.", rules.dealer_doc))
-        out.append(self.rich("Without a dealer.", rules.dealerless_doc))
-        return out
-
-    def round_overview(self) -> list[Flowable]:
-        rules = self.b.rules
-        top = self.b.sections[0]
-        out: list[Flowable] = [PageBreak(), self.heading("A round without a dealer")]
-        if top.overview:
-            out.append(self.para(top.overview, spec=True))
-        for n, text in enumerate(self.st.lists["round_steps"], 1):
-            out.append(self.para(f"{n}. {text}", spec=True))
-        out.append(
-            self.para(
-                f"{rules.names[0]} and {rules.names[1]} in this booklet are the two players.", self.small
-            )
-        )
         return out
 
     def needs(self) -> list[Flowable]:
@@ -621,13 +462,7 @@ def count_text(v: Any) -> str:
 
 
 def _counts(d: dict[str, int]) -> str:
-    from reference_engine.cards import SYMBOLS
-
-    parts = []
-    for k, n in d.items():
-        sym = SYMBOLS.get(k)
-        parts.append(f"{n} {sym.glyph if sym else k}")
-    return ", ".join(parts)
+    return ", ".join(f"{n} {glyph(k)}" for k, n in d.items())
 
 
 def diagram_capacity(paper: tuple[float, float], a5: bool) -> int:
@@ -652,7 +487,7 @@ def render_booklet(path: Path, booklet: Booklet, paper: tuple[float, float], a5:
     size = page_size(paper, a5)
     margin = style.margin_a5 if a5 else style.margin
     doc = _Doc(str(path), size, margin, booklet.title, f"{booklet.title} · kitgen {booklet.name}")
-    writer = _Writer(booklet, style, doc.width)
+    writer = Writer(booklet, style, doc.width)
     doc.multiBuild(writer.story())
     return int(doc.page)
 

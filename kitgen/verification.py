@@ -23,18 +23,19 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import reference_engine
-from reference_engine.errors import KitgenError
-from reference_engine.registry import Library, rulesets_dir
-from reference_engine.statistics import verify_runs
-from reference_engine.verify import Report, verify
-
-
-class VerificationFailed(KitgenError):
-    """A protocol the kit or booklet teaches fails verification: nothing is written."""
-
-    exit_code = 1
-    stage = "build"
+from reference_engine.api import (
+    Library,
+    Report,
+    UsageError,
+    VerificationFailed,
+    check_protocol,
+    engine_dir,
+    is_game,
+    parse_params,
+    rulesets_dir,
+    verify,
+    verify_runs,
+)
 
 
 def protocols_to_verify(library: Library, name: str) -> list[str]:
@@ -88,7 +89,7 @@ def _digest_files(h: Any, root: Path, patterns: tuple[str, ...], recursive: bool
 def _engine_digest() -> str:
     """The reference engine's own source and the built-in rule sets and specs."""
     h = hashlib.sha256(f"python {sys.version_info[0]}.{sys.version_info[1]}".encode())
-    _digest_files(h, Path(reference_engine.__file__).resolve().parent, ("*.py",))
+    _digest_files(h, engine_dir(), ("*.py",))
     _digest_files(h, rulesets_dir(), ("*.yaml", "*.yml"))
     return h.hexdigest()
 
@@ -212,3 +213,41 @@ def summary(report: Report) -> dict[str, Any]:
     data = report.to_json()
     data.pop("stats", None)
     return data
+
+
+def verify_named(
+    name: str,
+    params: tuple[str, ...] | list[str] = (),
+    *,
+    deck: str | None = None,
+    runs: int | None = None,
+    seed: int = 0,
+    force: bool = False,
+) -> Report:
+    """What `kitgen verify` does: exact verification of a protocol by name or path (in a
+    scenario of its game with ``deck``), or statistical on the full deck with ``runs``."""
+    library = Library()
+    proto = library.protocol(name)
+    if runs is not None:
+        if deck is not None or params:
+            raise UsageError("--runs verifies on the full deck: it cannot be combined with --deck or --param")
+        if not proto.context:
+            raise UsageError(f"--runs is for game protocols (card selection); verify {proto.name} exactly")
+        return verify_runs(library, proto, runs, seed)
+    given = parse_params(params)
+    check_protocol(proto, given, force, "verify", deck)
+    return verify(library, proto, given, deck)
+
+
+def check_booklet_sizes(name: str, force: bool) -> None:
+    """A protocol booklet verifies the protocol and what it calls with their spec's parameters,
+    and runs its worked example: refuse sizes past the limits before anything runs."""
+    if is_game(name):
+        return  # a rule set: its protocols are the built-in ones
+    library = Library()
+    proto = library.protocol(name)
+    for each in protocols_to_verify(library, proto.name):
+        check_protocol(library.protocol(each), None, force, "verify")
+    example = proto.booklet
+    check_protocol(proto, example.example_params or None, force, "simulate", example.example_scenario)
+

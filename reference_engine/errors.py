@@ -1,8 +1,23 @@
 """One exception hierarchy for the whole project.
 
-Every error a user can cause with their own input (a spec, a rule set, an option)
-derives from :class:`KitgenError`, which is a :class:`click.ClickException`: the CLI
-prints the message and exits with the error's ``exit_code``, never a traceback.
+Every error a user can cause with their own input (a spec, a rule set, an option) derives
+from :class:`KitgenError`, which is a :class:`click.ClickException`: the command line
+prints the message and exits with the error's ``exit_code``, never a traceback. One
+subclass per stage of the data flow::
+
+    KitgenError
+    ├── UsageError            an impossible option or argument                      (exit 2)
+    ├── LoadError             a spec, rule set or template cannot be loaded         (exit 2)
+    │   ├── SpecError         ... or is invalid: every problem with file:line:key
+    │   └── ExprSyntaxError   an expression that does not parse (with its column)
+    ├── RunError              a protocol or game cannot be carried out              (exit 2)
+    │   ├── SimulationError   ... at a step of a spec (file:line:key)
+    │   ├── EvalError         an expression that cannot be evaluated
+    │   └── CheckFailure      a protocol run broke a rule of the game            (exit 1)
+    ├── VerificationError     a verification cannot be carried out                  (exit 2)
+    │   └── VerificationFailed  a protocol fails its checks: nothing is printed  (exit 1)
+    ├── RenderError           a kit or booklet cannot be written                    (exit 2)
+    └── Interrupted           Ctrl-C (exit 130) or SIGTERM (exit 143)
 """
 
 from __future__ import annotations
@@ -38,10 +53,26 @@ class KitgenError(click.ClickException):
         click.echo(f"Error ({self.stage}): {self.format_message()}", err=True)
 
 
-class SpecError(KitgenError):
-    """A spec or rule set could not be loaded or is invalid. Holds every problem found."""
+class UsageError(KitgenError):
+    """An impossible option or argument on the command line."""
 
     exit_code = 2
+    stage = "usage"
+
+
+# --------------------------------------------------------------------------- load
+
+
+class LoadError(KitgenError):
+    """A spec, rule set or template could not be loaded."""
+
+    exit_code = 2
+    stage = "load"
+
+
+class SpecError(LoadError):
+    """A spec or rule set could not be loaded or is invalid. Holds every problem found."""
+
     stage = "spec"
 
     def __init__(self, problems: list[Problem]):
@@ -54,15 +85,63 @@ class SpecError(KitgenError):
         return head + ":\n" + "\n".join(f"  {p}" for p in self.problems)
 
 
-class SimulationError(KitgenError):
-    """A spec failed while running (an impossible move, a face-down card read in a decision...)."""
+class ExprSyntaxError(LoadError):
+    """The text is not a valid expression. ``col`` is the 0-based column of the problem."""
+
+    stage = "spec"
+
+    def __init__(self, message: str, text: str, col: int):
+        self.text = text
+        self.col = col
+        super().__init__(f"{message} in {text!r} at column {col + 1}")
+        self.message = message  # the bare message (ClickException keeps the whole one otherwise)
+
+    def __str__(self) -> str:
+        return f"{self.message} in {self.text!r} at column {self.col + 1}"
+
+    def format_message(self) -> str:
+        return str(self)
+
+    def pointer(self) -> str:
+        """The expression with a caret under the problem (lark-style)."""
+        return f"{self.text}\n{' ' * self.col}^"
+
+
+# --------------------------------------------------------------------------- run
+
+
+class RunError(KitgenError):
+    """A protocol or a game could not be carried out."""
 
     exit_code = 2
+    stage = "run"
+
+
+class SimulationError(RunError):
+    """A spec failed while running (an impossible move, a face-down card read in a decision...)."""
+
     stage = "simulate"
 
     def __init__(self, message: str, problem: Problem | None = None):
         self.problem = problem
         super().__init__(str(problem) if problem is not None else message)
+
+
+class EvalError(RunError):
+    """An expression could not be evaluated (unknown name, wrong type, ...). The interpreter
+    turns it into a :class:`SimulationError` naming the step."""
+
+    stage = "evaluate"
+
+
+class CheckFailure(RunError):
+    """A virtual player's protocol run broke a rule: the game cannot go on."""
+
+    exit_code = 1
+    stage = "play"
+
+
+# --------------------------------------------------------------------------- verification
 
 
 class VerificationError(KitgenError):
@@ -72,8 +151,40 @@ class VerificationError(KitgenError):
     stage = "verify"
 
 
-class UsageError(KitgenError):
-    """An impossible option or argument on the command line."""
+class VerificationFailed(VerificationError):
+    """A protocol the kit or booklet teaches fails verification: nothing is written."""
+
+    exit_code = 1
+    stage = "build"
+
+
+# --------------------------------------------------------------------------- render
+
+
+class RenderError(KitgenError):
+    """A kit or booklet could not be written (a file system error, an unprintable layout)."""
 
     exit_code = 2
-    stage = "usage"
+    stage = "render"
+
+
+class Interrupted(KitgenError):
+    """Ctrl-C: one line, no traceback, exit code 130 (128 + SIGINT)."""
+
+    exit_code = 130
+    stage = "interrupted"
+
+    def __init__(self, message: str = "interrupted"):
+        super().__init__(message)
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        click.echo(f"kitgen: {self.format_message()}", err=True)
+
+
+class Terminated(Interrupted):
+    """SIGTERM during a build: exit code 143 (128 + SIGTERM)."""
+
+    exit_code = 143
+
+    def __init__(self) -> None:
+        super().__init__("terminated")

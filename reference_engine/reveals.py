@@ -73,7 +73,7 @@ def possible_reveals(
 ) -> dict[tuple[str, str], Reveal]:
     """Every reveal of ``proto`` and its sub-protocols, exactly, in the verification setting."""
     st_ = setting(proto, params, scenario)
-    runner, _, _, _ = run_exact(library, proto, st_.params, st_.context, st_.deal, record_reveals=True)
+    runner = run_exact(library, proto, st_.params, st_.context, st_.deal, record_reveals=True).runner
     return reveals_from(library, runner.shared.reveals or {})
 
 

@@ -9,9 +9,9 @@ from typing import Any
 from .cards import SYMBOLS, Symbol
 from .errors import SimulationError, UsageError
 from .expressions import EvalError
+from .kinds import load_game
 from .machine import ONE, Frame, Runner, read_outputs
 from .registry import Library
-from .rules import load_rules
 from .spec import Params, Protocol
 from .table import State
 from .trace import Trace
@@ -165,8 +165,7 @@ def simulate(
         st_ = setting(proto, params, scenario)
         params, context, deal = st_.params, st_.context, st_.deal
         if st_.scenario is not None:
-            rules = load_rules(st_.scenario["game"])
-            cards = {n: rules.symbol(n) for n in rules.cards}
+            cards = load_game(st_.scenario["game"]).cards_by_name()
     params = proto.resolve_params(params)
     events: list[Any] = []
     runner = Runner(library, "sample", rng=rng, events=events, context=context)

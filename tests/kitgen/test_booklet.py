@@ -16,8 +16,8 @@ from kitgen.cli import main
 from kitgen.imposition import saddle_order
 from kitgen.kit import BookletOptions, build_booklet
 from kitgen.typesetting import count_text
+from reference_engine.kinds.shedding import load_rules
 from reference_engine.registry import Library, rulesets_dir
-from reference_engine.rules import load_rules
 from reference_engine.simulate import simulate
 from reference_engine.trace import Event
 

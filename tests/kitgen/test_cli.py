@@ -364,12 +364,14 @@ def test_an_output_folder_in_proc(command: str) -> None:
 
 
 def test_ctrl_c_prints_one_line_and_exits_130(monkeypatch: pytest.MonkeyPatch) -> None:
-    import kitgen.cli
+    import importlib
+
+    command = importlib.import_module("kitgen.commands.simulate")
 
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(kitgen.cli, "simulate", interrupted)
+    monkeypatch.setattr(command, "simulate", interrupted)
     result = CliRunner().invoke(main, ["simulate", "six-card-and", "--input", "x=1", "--input", "y=0"])
     assert result.exit_code == 130
     assert result.output.strip() == "kitgen: interrupted" and "Traceback" not in result.output

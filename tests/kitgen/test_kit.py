@@ -14,7 +14,7 @@ from pypdf import PdfReader
 from kitgen.kit import KitOptions, build
 from kitgen.output import sha256
 from reference_engine.errors import UsageError
-from reference_engine.rules import load_rules
+from reference_engine.kinds.shedding import load_rules
 
 MM = 72 / 25.4
 

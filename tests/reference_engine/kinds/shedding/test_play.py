@@ -8,9 +8,8 @@ import pytest
 
 from reference_engine.cards import Symbol
 from reference_engine.errors import UsageError
-from reference_engine.game import Game
+from reference_engine.kinds.shedding import Game, load_rules
 from reference_engine.registry import Library
-from reference_engine.rules import load_rules
 from reference_engine.statistics import binned, goodness_of_fit, two_sample, uniform_transform
 
 
@@ -117,7 +116,7 @@ def test_card_level_and_rule_level_choose_alike(library: Library) -> None:
 
 def test_runs_of_one_game_share_caches_but_not_the_rules_in_force(library: Library) -> None:
     """Plans and layout-only values are kept from run to run; the game's validity is not."""
-    from reference_engine.game import CallCache, run_selection
+    from reference_engine.selection import CallCache, run_selection
 
     rules = load_rules("uno")
     deck = {c.name: c for c in rules.deck()}

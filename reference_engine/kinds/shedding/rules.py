@@ -13,14 +13,17 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from .cards import NAME_RE, SYMBOLS, Symbol
-from .errors import Problem, SpecError, UsageError
-from .expressions import EvalError, Expression, Scope, plain, truthy
-from .functions import BUILTINS
-from .schema import Checker
-from .source import KeyPath, load_file
+from ...cards import NAME_RE, SYMBOLS, Symbol
+from ...errors import SpecError, UsageError
+from ...expressions import EvalError, Expression, Scope, plain, truthy
+from ...functions import BUILTINS
+from ...schema import Checker
+from ...source import KeyPath, load_file
+from .. import GameRules, kind_name, rules_path
+
+KIND = "shedding"
 
 GAME_KEYS = (
     "game",
@@ -82,7 +85,10 @@ class Effect:
 
 
 @dataclass
-class RuleSet:
+class RuleSet(GameRules):
+    """A shedding game (UNO and its relatives): a deck, a validity rule and card effects."""
+
+    kind: ClassVar[str] = KIND
     name: str
     title: str
     summary: str
@@ -114,10 +120,17 @@ class RuleSet:
     _decks: dict[str, list[Symbol]] = field(default_factory=dict, repr=False)
     _validity: dict[tuple[int, str, str], Callable[[Any], bool]] = field(default_factory=dict, repr=False)
 
+    @property
+    def protocol(self) -> str:
+        return self.virtual_protocol
+
     # -- the deck ----------------------------------------------------------------
     def symbol(self, name: str) -> Symbol:
         ct = self.cards[name]
         return SYMBOLS.intern(ct.name, ct.glyph, ct.attrs())
+
+    def cards_by_name(self) -> dict[str, Symbol]:
+        return {n: self.symbol(n) for n in self.cards}
 
     def deck(self, name: str = "full") -> list[Symbol]:
         """Every card of a deck (``full``: the standard deck with its copies)."""
@@ -188,60 +201,27 @@ class RuleSet:
 # --------------------------------------------------------------------------- loading
 
 
-def games_dir() -> Path:
-    from .registry import rulesets_dir
-
-    return rulesets_dir() / "games"
-
-
-def rules_path(name_or_path: str) -> Path:
-    """The file of a rule set given by name (``uno``) or path; a clear error if there is none."""
-    path = Path(name_or_path)
-    if path.is_dir() and (
-        name_or_path.endswith((".yaml", ".yml")) or not (games_dir() / f"{name_or_path}.yaml").is_file()
-    ):
-        raise UsageError(f"{name_or_path} is a folder, not a rule set file")
-    if not name_or_path.endswith((".yaml", ".yml")):
-        path = games_dir() / f"{name_or_path}.yaml"
-        if not path.is_file():
-            known = ", ".join(sorted(p.stem for p in games_dir().glob("*.yaml"))) or "none"
-            raise UsageError(f"unknown rule set {name_or_path!r} (known: {known})")
-    elif not path.is_file():
-        raise UsageError(f"no such rule set file: {path}")
-    return path
-
-
-def game_kind(name_or_path: str) -> str:
-    """``shedding`` (UNO-like, the default) or ``sealed-bid`` (Gakmoro), from the file's ``kind``."""
-    data = load_file(rules_path(name_or_path)).data
-    kind = data.get("kind", "shedding") if isinstance(data, dict) else "shedding"
-    return str(kind)
-
-
-def load_any(name_or_path: str) -> Any:
-    """A rule set of either kind: :class:`RuleSet` or :class:`reference_engine.gakmoro.SealedBidRules`."""
-    if game_kind(name_or_path) == "sealed-bid":
-        from .gakmoro import load_sealed_bid
-
-        expected = None if name_or_path.endswith((".yaml", ".yml")) else name_or_path
-        return load_sealed_bid(rules_path(name_or_path), expected)
-    return load_rules(name_or_path)
-
-
 def load_rules(name_or_path: str) -> RuleSet:
-    """A rule set by name (``uno``) or path; SpecError lists every problem."""
+    """A shedding rule set by name (``uno``) or path; SpecError lists every problem."""
     path = rules_path(name_or_path)
-    if game_kind(name_or_path) != "shedding":
+    kind = kind_name(name_or_path)
+    if kind != KIND:
         raise UsageError(
-            f"{path.stem} is a {game_kind(name_or_path)} game, not a game with a draw pile and virtual "
+            f"{path.stem} is a {kind} game, not a game with a draw pile and virtual "
             "players: this command does not take it"
         )
+    expected = None if name_or_path.endswith((".yaml", ".yml")) else name_or_path
+    return load_path(path, expected)
+
+
+def load_path(path: Path, expected: str | None) -> RuleSet:
+    """Load and check the shedding rule set in ``path`` (its name must be ``expected``)."""
     src = load_file(path)
     ck = Checker(src)
     rules = _build(ck, src.data)
     if ck.problems or rules is None:
         raise SpecError(ck.problems)
-    if not name_or_path.endswith((".yaml", ".yml")) and rules.name != name_or_path:
+    if expected is not None and rules.name != expected:
         raise SpecError(
             [
                 src.problem(
@@ -500,12 +480,3 @@ def hand_dependence_message(rules: RuleSet) -> str:
             "(a bluff when they hold the colour in force); the challenge rule can catch it."
         )
     return "\n".join(lines)
-
-
-def problems_of(rules_name: str) -> list[Problem]:
-    """Problems of a rule set, for `kitgen list` (empty when it loads)."""
-    try:
-        load_rules(rules_name)
-    except SpecError as exc:
-        return exc.problems
-    return []

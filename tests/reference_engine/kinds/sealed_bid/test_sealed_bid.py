@@ -11,11 +11,11 @@ import pytest
 from click.testing import CliRunner
 
 from kitgen.cli import main
-from reference_engine.errors import SpecError, UsageError
-from reference_engine.gakmoro import SealedBidGame, load_sealed_bid, plain_winner, submissions
-from reference_engine.game import CheckFailure
+from reference_engine.errors import CheckFailure, SpecError, UsageError
+from reference_engine.kinds import kind_name, load_game, rules_path
+from reference_engine.kinds.sealed_bid import SealedBidGame, load_sealed_bid, plain_winner, submissions
+from reference_engine.kinds.shedding import load_rules
 from reference_engine.registry import Library
-from reference_engine.rules import game_kind, load_any, load_rules, rules_path
 from reference_engine.simulate import simulate
 from reference_engine.verify import verify
 
@@ -101,7 +101,7 @@ def test_play_card_level_checks_every_round() -> None:
 
 
 def test_every_hand_is_used_up_over_three_rounds() -> None:
-    rules = load_any("gakmoro")
+    rules = load_game("gakmoro")
     for seed in range(20):
         game = SealedBidGame(rules, LIB, level="rule", seed=seed, strategies=("random", "greedy"))
         result = game.play()
@@ -114,7 +114,7 @@ def test_every_hand_is_used_up_over_three_rounds() -> None:
 
 
 def test_dealer_variant_submits_one_to_three_real_cards() -> None:
-    rules = load_any("gakmoro")
+    rules = load_game("gakmoro")
     options = submissions(rules, [1, 2, 3, 4, 5, 6, 7], "dealer", 3)
     assert {len(o) for o in options} == {1, 2, 3}
     assert all(0 not in o for o in options)
@@ -131,7 +131,7 @@ def test_a_broken_round_stops_the_game(variant: Callable[..., Library]) -> None:
     lib = variant("gakmoro-round", ("with: {a: A, b: B}", "with: {a: B, b: A}"))
     assert not verify(lib, lib.protocol("gakmoro-extension")).failed()
     with pytest.raises(CheckFailure, match="round 1: the protocol announced"):
-        SealedBidGame(load_any("gakmoro"), lib, seed=3).play()
+        SealedBidGame(load_game("gakmoro"), lib, seed=3).play()
 
 
 def test_the_game_reuses_opened_cards() -> None:
@@ -152,7 +152,7 @@ def test_the_whole_game_is_too_big_to_verify_exactly_and_says_so() -> None:
 
 
 def test_rule_set_kinds() -> None:
-    assert game_kind("gakmoro") == "sealed-bid" and game_kind("uno") == "shedding"
+    assert kind_name("gakmoro") == "sealed-bid" and kind_name("uno") == "shedding"
     with pytest.raises(UsageError, match="sealed-bid"):
         load_rules("gakmoro")
 
@@ -170,10 +170,10 @@ def test_bad_sealed_bid_rule_set_names_line_and_key(tmp_path: Path) -> None:
 
 
 def test_random_strategy_is_uniform_over_legal_submissions() -> None:
-    rules = load_any("gakmoro")
+    rules = load_game("gakmoro")
     hand = rules.hand("dealerless")
     rng = random.Random(5)
-    from reference_engine.gakmoro import choose
+    from reference_engine.kinds.sealed_bid import choose
 
     seen = {choose("random", rules, hand, "dealerless", 3, rng) for _ in range(3000)}
     assert seen == set(submissions(rules, hand, "dealerless", 3))

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from reference_engine.errors import SpecError
-from reference_engine.rules import games_dir, load_any, load_rules
+from reference_engine.kinds import games_dir, load_game
+from reference_engine.kinds.shedding import load_rules
 
 
 def test_uno_deck_has_108_cards_of_the_official_mix() -> None:
@@ -79,4 +80,4 @@ def test_rule_set_errors_name_file_line_and_key(tmp_path: Path) -> None:
 
 def test_every_rule_set_loads() -> None:
     for path in games_dir().glob("*.yaml"):
-        assert load_any(path.stem).name == path.stem
+        assert load_game(path.stem).name == path.stem

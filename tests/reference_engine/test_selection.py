@@ -7,11 +7,10 @@ from collections.abc import Callable
 
 import pytest
 
-from reference_engine.game import CheckFailure, Game
+from reference_engine.errors import CheckFailure
+from reference_engine.kinds.shedding import Game, load_rules
 from reference_engine.registry import Library
-from reference_engine.rules import load_rules
-from reference_engine.statistics import verify_runs
-from reference_engine.verify import verify
+from reference_engine.verify import verify, verify_runs
 
 STEP8 = """    shuffle:
       scramble: "columns(M)"

@@ -20,21 +20,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import EMPTY, Symbol, symbol_of
-from .errors import KitgenError, UsageError
-from .machine import ONE, Runner, Shared, read_outputs
-from .registry import Library
+from ...cards import Symbol
+from ...errors import CheckFailure, UsageError
+from ...registry import Library
+from ...selection import CallCache, run_selection
 from .rules import RuleSet, hand_dependence_message
-from .spec import Protocol
 
 MAX_TURNS = 5000
-
-
-class CheckFailure(KitgenError):
-    """A virtual player's protocol run broke a rule: the game cannot go on."""
-
-    exit_code = 1
-    stage = "play"
 
 
 @dataclass
@@ -129,8 +121,10 @@ class Game:
         self.seats = [Seat(i + 1, f"Virtual {i + 1}", True) for i in range(virtual)]
         self.seats += [Seat(virtual + i + 1, f"Human {i + 1}", False) for i in range(players - virtual)]
         self.stats = Stats()
-        # Called at every virtual turn before the choice: observer(game, seat, valid).
-        self.observer: Callable[[Game, int, Any], None] | None = None
+        # Called at every virtual decision before the choice: observer(game, seat, valid). When it
+        # returns True the game stops there (see run_until): ``stopped`` holds (seat, valid).
+        self.observer: Callable[[Game, int, Any], bool | None] | None = None
+        self.stopped: tuple[int, Any] | None = None
         self.cache = CallCache()  # outcomes of small sub-protocols (the six-card AND), kept for the game
         self.scores = [0] * players
         self.results: list[HandResult] = []
@@ -144,6 +138,8 @@ class Game:
         target = self.rules.target_score
         while True:
             result = self.play_hand()
+            if result is None:  # stopped by the observer
+                return self.summary() if self.results else {}
             self.results.append(result)
             self.scores[result.winner - 1] += result.points
             if target is None or max(self.scores) >= target:
@@ -186,7 +182,15 @@ class Game:
         }
 
     # -- one hand ---------------------------------------------------------------------
-    def play_hand(self) -> HandResult:
+    def run_until(self, stop: Callable[[Game, int, Any], bool]) -> tuple[int, Any] | None:
+        """Play until ``stop(game, seat, valid)`` holds at a virtual decision, and stop there:
+        (the seat, its validity rule), or None when the game ended first. The game's state
+        (hands, piles, top card) is that moment's."""
+        self.observer = stop
+        self.play()
+        return self.stopped
+
+    def play_hand(self) -> HandResult | None:
         rules = self.rules
         n = len(self.seats)
         deck = rules.deck()
@@ -227,6 +231,8 @@ class Game:
         passes = 0
         for turn in range(1, MAX_TURNS + 1):
             action = self.take_turn(turn, current)
+            if action == "stopped":
+                return None
             if not self.hands[current]:
                 points = sum(rules.points(h) for i, h in enumerate(self.hands) if i != current)
                 return HandResult(current + 1, turn, points, "went out", self.log)
@@ -259,6 +265,8 @@ class Game:
         if self.seats[seat].virtual:
             self.stats.virtual_turns += 1
         card = self.choose(seat, valid, record)
+        if self.stopped is not None:
+            return "stopped"
         if card is None:
             drawn = self.draw_cards(seat, self.rules.draw_count)
             record.action, record.drew = "draw", len(drawn)
@@ -273,6 +281,8 @@ class Game:
                 # its public outcome says whether the drawn card is played.
                 if self.seats[seat].virtual or any(valid(c) for c in drawn):
                     card = self.choose(seat, valid, record, only=drawn)
+                    if self.stopped is not None:
+                        return "stopped"
                     if card is not None:
                         record.action = "draw-play"
             if card is None:
@@ -363,8 +373,9 @@ class Game:
             return max(
                 candidates, key=lambda c: (c.attrs["color"] != "black", c.attrs["points"], -hand.index(c))
             )
-        if self.observer is not None:
-            self.observer(self, seat, valid)
+        if self.observer is not None and self.observer(self, seat, valid):
+            self.stopped = (seat, valid)
+            return None
         if self.level == "rule":
             if not candidates:
                 return None
@@ -422,101 +433,3 @@ class Game:
         self.stats.max_helper_cards = max(self.stats.max_helper_cards, run.helper_cards)
         record.runs += 1
         return run.played
-
-
-@dataclass
-class SelectionRun:
-    """One checked run of a card selection protocol."""
-
-    played: Symbol | None
-    returned: list[list[Symbol]]
-    shuffles: int
-    helper_cards: int
-    checks: int
-    observations: list[Any]
-    expected: dict[str, Any] = field(default_factory=dict)  # the paper's counts for this run
-
-
-@dataclass
-class CallCache:
-    """Sub-protocol outcomes worth keeping from one protocol run to the next."""
-
-    subruns: dict[Any, Any] = field(default_factory=dict)
-    factor_refs: dict[Any, Any] = field(default_factory=dict)
-    plans: dict[Any, Any] = field(default_factory=dict)  # table rearrangements by layout
-    constants: dict[Any, Any] = field(default_factory=dict)  # expressions that read no card
-
-
-_PLANS_KEPT = 20_000  # rearrangement plans kept between runs before the cache starts afresh
-
-
-def run_selection(
-    library: Library,
-    protocol: Protocol,
-    owners: list[list[Symbol]],
-    valid: Any,
-    rng: random.Random,
-    cache: CallCache,
-    where: str,
-    check_counts: bool = True,
-) -> SelectionRun:
-    """Run a card selection spec once on ``owners`` (P_1 first) and check the result.
-
-    Checks: the played card is a valid card of P_1, or none is valid when nothing is
-    played; every owner got exactly their cards back (P_1 without the played one); no
-    card was created or lost; every helper card went back to the supply; the run used the
-    shuffles and helper cards the spec's ``expect`` block quotes from the paper.
-    """
-    sizes = tuple(len(o) for o in owners)
-    row = [c for o in owners for c in o]
-    if len(cache.plans) > _PLANS_KEPT:
-        cache.plans.clear()
-    shared = Shared(
-        subruns=cache.subruns, factor_refs=cache.factor_refs, plans=cache.plans, constants=cache.constants
-    )
-    runner = Runner(library, "sample", rng=rng, context={"valid": valid}, shared=shared)
-    frame = runner.frame(protocol, protocol.resolve_params({"sizes": sizes}))
-    final = runner.run(frame, {frame.initial_state({"cards": row}): ONE})
-    (state,) = final
-    outs = read_outputs(runner, frame, state)
-    played = outs["played"]
-    valid_cards = [c for c in owners[0] if valid(c)]
-    if played is None and valid_cards:
-        raise CheckFailure(
-            f"{where}: reported no valid card, but {', '.join(c.glyph for c in valid_cards)} "
-            f"{'is' if len(valid_cards) == 1 else 'are'} valid"
-        )
-    if played is not None and played not in valid_cards:
-        raise CheckFailure(f"{where}: played {played.glyph}, which is not a valid card of the hand")
-    returned = []
-    for i, owner in enumerate(owners):
-        reg = state.layout.by_name.get(f"hand{i + 1}")
-        cards = [symbol_of(state.cells[f]) for f in reg.slots if state.cells[f] != EMPTY] if reg else []
-        expected = list(owner)
-        if i == 0 and played is not None:
-            expected.remove(played)
-        if Counter(c.name for c in cards) != Counter(c.name for c in expected):
-            raise CheckFailure(
-                f"{where}: owner {i + 1} got back {sorted(c.glyph for c in cards)} "
-                f"instead of {sorted(c.glyph for c in expected)}"
-            )
-        returned.append(cards)
-    total = Counter(c.name for r in returned for c in r) + Counter([played.name] if played else [])
-    if total != Counter(c.name for c in row):
-        raise CheckFailure(f"{where}: cards were created or lost")
-    if state.out:
-        raise CheckFailure(f"{where}: helper cards were not all returned to the supply")
-    helpers = sum(n for _, n in state.meters.peak)
-    paper_counts: dict[str, Any] = {}
-    for name, measured in (("shuffles", state.meters.shuffles), ("helper_cards", helpers)):
-        exp = protocol.expect.get(name)
-        if exp is not None and exp.value is not None:
-            want = exp.value(frame.globals)
-            paper_counts[name] = want
-            if check_counts and want != measured:
-                raise CheckFailure(
-                    f"{where}: used {measured} {name.replace('_', ' ')}, the paper says {want}"
-                )
-    return SelectionRun(
-        played, returned, state.meters.shuffles, helpers, 6, runner.views.expanded(state.view), paper_counts
-    )

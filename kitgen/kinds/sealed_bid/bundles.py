@@ -17,10 +17,10 @@ from reportlab.lib.colors import HexColor, black, white
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Paragraph
 
-from .bom import PLAYER_COLOURS
-from .faces import FONT, FONT_BOLD, new_canvas
-from .templates import Paper
-from .units import mm
+from ...bom import PLAYER_COLOURS
+from ...faces import FONT, FONT_BOLD, new_canvas
+from ...templates import Paper
+from ...units import mm
 
 HEART = HexColor("#D55E00")
 

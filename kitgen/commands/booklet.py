@@ -1,0 +1,80 @@
+"""``kitgen booklet``: the step-by-step booklet of a rule set or of one protocol."""
+
+from __future__ import annotations
+
+import click
+
+from ..console import booklet_lines
+from ..kit import BookletOptions, build_booklet
+from ..verification import check_booklet_sizes
+from . import options
+from .progress import write_with_progress
+
+BOOKLET_HELP = """Write the step-by-step booklet of a rule set or of one protocol.
+
+NAME is a rule set (uno: the booklet of a game kit, as `kitgen build` includes it) or a
+protocol (six-card-and: that protocol and everything it calls, e.g. for a class). The
+booklet has a cover, contents, what you need, for a game the set-up, the rules and a
+virtual player's turn, then every protocol step by step: each step's sentence as the
+spec says it, a picture of the table from a seeded worked example, and at every reveal
+what a correct table can show (derived from every possible run) and what to do if it
+shows anything else. Then the validation pages (the verification reports) and a quick
+reference page per protocol.
+
+Every protocol is verified first; if one fails, nothing is written and the command exits
+1 naming the failing check. --imposition a5-saddle prints two A5 pages (half-letter on
+Letter) on each side of a landscape sheet in folding order: print double-sided, flipping
+on the short edge, fold the stack in the middle and staple on the fold.
+"""
+
+
+@click.command("booklet", help=BOOKLET_HELP)
+@click.argument("name")
+@options.paper
+@click.option(
+    "--imposition",
+    type=click.Choice(["none", "a5-saddle"]),
+    default="none",
+    show_default=True,
+    help="none: one page per sheet side; a5-saddle: half-size pages two-up for a folded booklet.",
+)
+@options.seats("For a rule set: number of players.", "For a rule set: virtual players.")
+@click.option("--discard-owner", is_flag=True, help="For a rule set: the discard pile is an extra owner.")
+@options.wild4
+@options.runs("For a rule set: statistical runs per deal on the full deck for the validation pages; 0 skips.")
+@options.writing("The booklet folder (default: output/<booklet>).", "Skip the PNG previews.")
+@options.as_json("Print the manifest as JSON.")
+@options.force(
+    "For a protocol: make the booklet even when its spec's own parameters are past the size "
+    "limits of verify and simulate (see `kitgen verify --help`)."
+)
+def booklet_cmd(
+    name: str,
+    paper: str,
+    imposition: str,
+    players: int | None,
+    virtual: int,
+    discard_owner: bool,
+    wild4: str,
+    runs: int,
+    output: str | None,
+    no_previews: bool,
+    no_cache: bool,
+    as_json: bool,
+    force: bool,
+) -> None:
+    check_booklet_sizes(name, force)
+    opts = BookletOptions(
+        name=name,
+        paper=paper,
+        imposition=imposition,
+        players=players,
+        virtual=virtual,
+        discard_owner=discard_owner,
+        wild4=wild4,
+        runs=runs,
+        output=output,
+        previews=not no_previews,
+        cache=not no_cache,
+    )
+    write_with_progress(lambda bar: build_booklet(opts, progress=bar), booklet_lines, as_json)

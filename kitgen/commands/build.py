@@ -1,0 +1,146 @@
+"""``kitgen build``: a printable kit for a rule set."""
+
+from __future__ import annotations
+
+import click
+
+from ..console import kit_lines
+from ..kit import KitOptions, build
+from . import options
+from .progress import write_with_progress
+
+BUILD_HELP = """Build a printable kit for a rule set into output/<kit>/ (or -o DIR).
+
+The kit has the card sheets (cards.pdf), the label sheets (labels.pdf), for a game with
+virtual players (or without a dealer) the step-by-step booklet (booklet.pdf, with
+booklet.json: the same as data), for Gakmoro the bundle preparation sheet (bundles.pdf),
+a PNG preview of every page (previews/) and manifest.json: the options, the bill of
+materials, every file's checksum and the verification summary of every protocol the kit
+uses. Protocols are verified first; if one fails, nothing is written. The build goes to a
+temporary folder and replaces the kit only when it is complete.
+
+Every card in a protocol kit has the same back, or face-down cards could be told apart.
+Backs: --duplex long/short prints them on the back of the same sheet (two calibration
+pages come first; measure with them and pass --back-offset), none puts all backs on
+separate pages after the fronts, fold prints front and back side by side to fold.
+"""
+
+LABEL_SHEETS = [
+    "L7160",
+    "L7163",
+    "5160",
+    "5163",
+    "cutout-a4",
+    "cutout-letter",
+    "cutout-sleeve-a4",
+    "cutout-sleeve-letter",
+]
+
+
+@click.command("build", help=BUILD_HELP)
+@click.argument("ruleset", default="uno")
+@options.seats("Number of players (default: the rule set's).", "How many of them are virtual.")
+@options.paper
+@click.option(
+    "--card-size",
+    default=None,
+    metavar="SIZE",
+    help="uno (56x87mm, default), poker, bridge, standard, euro, mini-usa, or WxH like 60x90mm.",
+)
+@click.option(
+    "--duplex",
+    type=click.Choice(["long", "short", "none", "fold"]),
+    default="long",
+    show_default=True,
+    help="How the backs are printed (see above).",
+)
+@click.option(
+    "--back-offset",
+    default="0mm,0mm",
+    show_default=True,
+    metavar="X,Y",
+    help="Shift the backs to correct the printer, as measured on the calibration pages.",
+)
+@click.option(
+    "--profile",
+    type=click.Choice(["home", "print-shop"]),
+    default="home",
+    show_default=True,
+    help="home: 1 mm bleed, shared cut lines; print-shop: 3 mm bleed and a gutter.",
+)
+@click.option(
+    "--deck",
+    type=click.Choice(["print", "store"]),
+    default="print",
+    show_default=True,
+    help="Print our own deck, or use a store-bought one (then every card needs the same opaque sleeve).",
+)
+@click.option(
+    "--discard-owner", is_flag=True, help="Also print θ cards for the discard pile as an extra owner."
+)
+@click.option(
+    "--protocol", default=None, metavar="NAME", help="The card selection spec (default: the rule set's)."
+)
+@click.option(
+    "--labels",
+    "label_sheet",
+    default=None,
+    type=click.Choice(LABEL_SHEETS),
+    help="Label sheet (default: L7160 on A4, 5160 on Letter).",
+)
+@click.option(
+    "--label-start",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="First free label on a partly used sheet (1 = top left).",
+)
+@options.wild4
+@options.writing("The kit folder (default: output/<kit>).", "Skip the PNG previews (faster).")
+@options.runs(
+    "Statistical check of the card selection protocol on the full deck for the booklet's "
+    "validation pages (runs per deal, seed 1); 0 skips it."
+)
+@options.as_json("Print the manifest as JSON.")
+def build_cmd(
+    ruleset: str,
+    players: int | None,
+    virtual: int,
+    paper: str,
+    card_size: str | None,
+    duplex: str,
+    back_offset: str,
+    profile: str,
+    deck: str,
+    discard_owner: bool,
+    protocol: str | None,
+    label_sheet: str | None,
+    label_start: int,
+    wild4: str,
+    output: str | None,
+    no_previews: bool,
+    no_cache: bool,
+    runs: int,
+    as_json: bool,
+) -> None:
+    opts = KitOptions(
+        ruleset=ruleset,
+        players=players,
+        virtual=virtual,
+        paper=paper,
+        card_size=card_size,
+        duplex=duplex,
+        profile=profile,
+        deck=deck,
+        discard_owner=discard_owner,
+        protocol=protocol,
+        labels=label_sheet,
+        label_start=label_start,
+        back_offset=back_offset,
+        wild4=wild4,
+        output=output,
+        previews=not no_previews,
+        runs=runs,
+        cache=not no_cache,
+    )
+    write_with_progress(lambda bar: build(opts, progress=bar), kit_lines, as_json)

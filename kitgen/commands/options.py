@@ -1,0 +1,80 @@
+"""Options shared by several commands, as decorators (one definition, one help text)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from reference_engine.api import MAX_CARDS
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+PAPERS = ["a4", "letter", "a3", "tabloid"]
+PARAM_HELP = "A protocol parameter as NAME=NUMBER, e.g. --param m=5 (repeatable)."
+FORCE_HELP = (
+    "Run even past the size limits: a protocol that puts more than {simulate:,} cards on the table "
+    "(inputs plus declared spare cards) is refused by simulate, more than {verify:,} by verify, "
+    "unless forced. The exact verifier's limit of input combinations always holds."
+).format(**MAX_CARDS)
+CACHE_HELP = (
+    "Verify every protocol again instead of reusing reports of identical specs "
+    "(kept in $KITGEN_CACHE_DIR, default ~/.cache/kitgen/verification)."
+)
+
+
+def _stack(*decorators: Callable[[F], F]) -> Callable[[F], F]:
+    def apply(f: F) -> F:
+        for d in reversed(decorators):
+            f = d(f)
+        return f
+
+    return apply
+
+
+def paper(f: F) -> F:
+    return click.option("--paper", type=click.Choice(PAPERS), default="a4", show_default=True)(f)
+
+
+def param(f: F) -> F:
+    return click.option("--param", "params", multiple=True, metavar="NAME=N", help=PARAM_HELP)(f)
+
+
+def as_json(help: str) -> Callable[[F], F]:
+    return click.option("--json", "as_json", is_flag=True, help=help)
+
+
+def force(help: str = FORCE_HELP) -> Callable[[F], F]:
+    return click.option("--force", is_flag=True, help=help)
+
+
+def seats(players_help: str, virtual_help: str) -> Callable[[F], F]:
+    """--players and --virtual."""
+    return _stack(
+        click.option("--players", type=int, default=None, help=players_help),
+        click.option("--virtual", type=int, default=1, show_default=True, help=virtual_help),
+    )
+
+
+def wild4(f: F) -> F:
+    return click.option(
+        "--wild4",
+        type=click.Choice(["strict", "bluff"]),
+        default="strict",
+        show_default=True,
+        help="uno-official only: virtual players may play wild draw four as a bluff.",
+    )(f)
+
+
+def runs(help: str) -> Callable[[F], F]:
+    return click.option("--runs", type=click.IntRange(min=0), default=100, show_default=True, help=help)
+
+
+def writing(output_help: str, previews_help: str) -> Callable[[F], F]:
+    """-o/--output, --no-previews and --no-cache: where a kit or booklet goes and how it is made."""
+    return _stack(
+        click.option("-o", "--output", default=None, metavar="DIR", help=output_help),
+        click.option("--no-previews", is_flag=True, help=previews_help),
+        click.option("--no-cache", is_flag=True, help=CACHE_HELP),
+    )

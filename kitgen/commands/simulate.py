@@ -1,0 +1,75 @@
+"""``kitgen simulate``: one seeded run of a protocol, step by step."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from reference_engine.api import Library, check_protocol, parse_params, simulate
+
+from ..console import simulation_lines
+from . import options
+
+
+@click.command("simulate")
+@click.argument("name")
+@click.option(
+    "--input",
+    "inputs",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="A secret input, e.g. --input x=1; arrays are comma-separated (--input x=1,0,1).",
+)
+@options.param
+@click.option(
+    "--seed", type=int, default=None, help="Seed for the shuffles (default 0). Same seed, same run."
+)
+@options.as_json("Print the whole trace as JSON.")
+@click.option("--pause", is_flag=True, help="Wait for Enter after each step, so a table can follow along.")
+@click.option("--show-hidden", is_flag=True, help="Also print the face of every face-down card, in brackets.")
+@click.option(
+    "--deck",
+    metavar="SCENARIO",
+    default=None,
+    help="For a game protocol: the scenario (deck, table sizes, top card) to run in; default: its first. "
+    "Without --input for the table, the scenario's deck is dealt at random with the seed.",
+)
+@options.force()
+def simulate_cmd(
+    name: str,
+    inputs: tuple[str, ...],
+    params: tuple[str, ...],
+    seed: int | None,
+    deck: str | None,
+    as_json: bool,
+    pause: bool,
+    show_hidden: bool,
+    force: bool,
+) -> None:
+    """Run a protocol once and print it step by step.
+
+    Step numbers and sentences are the spec's (the booklet prints the same ones). The
+    table is shown as everyone at the table sees it: `?` for a face-down card, the face
+    for a face-up card, `·` for an empty place; rows of a matrix on separate lines.
+    """
+    library = Library()
+    proto = library.protocol(name)
+    given = parse_params(params)
+    check_protocol(proto, given, force, "simulate", deck)
+    result = simulate(library, proto, given, inputs, seed, scenario=deck)
+    if as_json:
+        click.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
+        return
+    for line in simulation_lines(proto, result, show_hidden):
+        if line is None:  # the end of a step
+            if pause:
+                click.prompt(
+                    "Press Enter for the next step",
+                    default="",
+                    show_default=False,
+                    prompt_suffix="",
+                    err=True,
+                )
+            continue
+        click.echo(line)

@@ -1,0 +1,159 @@
+"""What each kind of game adds to a printed kit: the kit half of a game-kind plug-in.
+
+The engine's kinds (``reference_engine.kinds``) say how a game loads and plays; a
+:class:`KitKind` here says what its kit holds (the bill of materials, labels, extra sheets
+such as Gakmoro's bundle sheet), the booklet's first chapters (setting up, the rules, a
+virtual player's turn or a round), and how ``kitgen play`` reports a game. Kit kinds are
+found by the engine kind's name (:func:`kit_kind`); nothing outside a kind's own module
+tests a kind by name.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from reference_engine.api import GameRules, Library, Reveal, UsageError
+
+from ..bom import Bom
+from ..labels import Label
+from ..templates import CardSize, Paper, Templates
+
+if TYPE_CHECKING:
+    from reportlab.platypus import Flowable
+
+    from ..booklet import Booklet
+    from ..kit import BookletOptions, KitOptions
+    from ..typesetting import Writer
+
+DEFAULT_LABELS = {"a4": "L7160", "letter": "5160", "a3": "cutout-a4", "tabloid": "cutout-letter"}
+
+
+@dataclass
+class KitPlan:
+    """A kit's shape, decided from the options before anything slow runs."""
+
+    name: str
+    players: int
+    virtual: int
+    protocol: str
+    card: CardSize
+    label_sheet: str
+    teaches: bool = True  # verify the protocol and write a booklet
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class BookletPlan:
+    """A game booklet's shape, decided from the options (``kitgen booklet RULESET``)."""
+
+    name: str
+    protocol: str
+    players: int = 0
+    virtual: int = 0
+
+
+@dataclass
+class BookletInput:
+    """What a kind's booklet is made from (the verification has run already)."""
+
+    library: Library
+    rules: GameRules
+    plan: KitPlan
+    bom: Bom
+    validation: list[dict[str, Any]]
+    statistical: dict[str, Any] | None
+    capacity: int
+    name: str
+    reveals: dict[tuple[str, str], Reveal] | None
+
+
+class KitKind(ABC):
+    """The kit half of a game kind; subclasses register with :func:`register`."""
+
+    kind: ClassVar[str]  # the engine kind's name
+    default_card_size: ClassVar[str]
+    statistical_check: ClassVar[bool] = False  # whether :meth:`statistical` has a check to run
+
+    @abstractmethod
+    def plan(self, opts: KitOptions, rules: GameRules, templates: Templates) -> KitPlan:
+        """Check the options for this kind and decide the kit's name, seats and card size."""
+
+    @abstractmethod
+    def booklet_plan(self, opts: BookletOptions, rules: GameRules) -> BookletPlan:
+        """Check the options of ``kitgen booklet`` for a rule set of this kind."""
+
+    @abstractmethod
+    def materials(
+        self,
+        library: Library,
+        rules: GameRules,
+        plan: KitPlan,
+        card_mm: tuple[float, float],
+        reports: list[Any],
+    ) -> Bom:
+        """The bill of materials (what to print and buy, with counts and reasons)."""
+
+    @abstractmethod
+    def labels(self, rules: GameRules, bom: Bom) -> list[Label]:
+        """Every label of the kit's label sheet."""
+
+    @abstractmethod
+    def booklet(self, given: BookletInput) -> Booklet:
+        """The booklet: the kind's first chapters, then every protocol step by step."""
+
+    @abstractmethod
+    def front_matter(self, w: Writer, booklet: Booklet) -> list[Flowable]:
+        """The booklet's chapters before the protocols (the kit, set-up, rules, a turn)."""
+
+    @abstractmethod
+    def play_lines(self, result: dict[str, Any], rules: GameRules) -> list[str]:
+        """What ``kitgen play`` prints for a game of this kind."""
+
+    def statistical(
+        self, library: Library, plan: KitPlan, runs: int, what: str, cache: Any
+    ) -> dict[str, Any] | None:
+        """A statistical check on the full deck for the validation pages (kinds with one)."""
+        return None
+
+    def extra_sheets(
+        self, work: Path, rules: GameRules, paper: Paper, name: str
+    ) -> tuple[list[str], dict[str, Any]]:
+        """Sheets beyond cards, labels and booklet: (PDF names without .pdf, manifest entries)."""
+        return [], {}
+
+    def file_lines(self, manifest: dict[str, Any]) -> list[str]:
+        """Lines about the extra sheets for ``kitgen build``'s summary."""
+        return []
+
+
+_KIT_KINDS: dict[str, KitKind] = {}
+
+
+def register(kind: type[KitKind]) -> type[KitKind]:
+    _KIT_KINDS[kind.kind] = kind()
+    return kind
+
+
+def kit_kind(rules: GameRules) -> KitKind:
+    try:
+        return _KIT_KINDS[rules.kind]
+    except KeyError:
+        raise UsageError(f"kitgen cannot print a kit for a {rules.kind} game yet") from None
+
+
+from . import sealed_bid, shedding  # noqa: E402  (the built-in kit kinds register themselves)
+
+__all__ = [
+    "DEFAULT_LABELS",
+    "BookletInput",
+    "BookletPlan",
+    "KitKind",
+    "KitPlan",
+    "kit_kind",
+    "register",
+    "sealed_bid",
+    "shedding",
+]

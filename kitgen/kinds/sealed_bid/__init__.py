@@ -1,0 +1,142 @@
+"""The kit of a dealerless sealed-bid game (Gakmoro).
+
+What it prints: the ♣ and ♥ cards of every bundle plus the loose cards one round needs (as
+the exact verification of the round protocol measured them), a value label for every sleeve,
+the bundle preparation sheet (``bundles.pdf``: every bundle made together and in public, so
+nobody can forge one) and a booklet: making the bundles, the rules with and without a dealer,
+a round step by step, every sub-protocol, validation, quick reference.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from reference_engine.api import GameRules, Library, SealedBidRules, UsageError
+
+from ...bom import PLAYER_COLOURS, Bom
+from ...booklet import Booklet, booklet_style, sections, spec_example
+from ...labels import Label
+from ...output import inside, safe_name
+from ...templates import Paper, Templates
+from .. import DEFAULT_LABELS, BookletInput, BookletPlan, KitKind, KitPlan, register
+from . import front
+from .bundles import render_bundle_sheet
+from .materials import sealed_bid_bom
+from .play import sealed_bid_lines
+
+if TYPE_CHECKING:
+    from reportlab.platypus import Flowable
+
+    from ...kit import BookletOptions, KitOptions
+    from ...typesetting import Writer
+
+
+def _rules(rules: GameRules) -> SealedBidRules:
+    if not isinstance(rules, SealedBidRules):
+        raise UsageError(f"{rules.name} is not a sealed-bid game")
+    return rules
+
+
+@register
+class SealedBidKit(KitKind):
+    kind = "sealed-bid"
+    default_card_size = "mini-usa"
+
+    def plan(self, opts: KitOptions, rules: GameRules, templates: Templates) -> KitPlan:
+        bid = _rules(rules)
+        if opts.players not in (None, 2):
+            raise UsageError(f"{bid.name} is played by 2 players, not {opts.players}")
+        if opts.deck != "print":
+            raise UsageError(
+                f"{bid.name} uses a two-colour deck of ♣ and ♥ that the kit prints: --deck print"
+            )
+        default_size = str(bid.kit.get("card_size", self.default_card_size))
+        card = templates.card_size(opts.card_size or default_size)
+        labels = bid.kit.get("labels")
+        preset = labels.get(opts.paper) if isinstance(labels, dict) else None
+        parts = [bid.name, opts.paper]
+        if card.key != default_size:
+            parts.append(card.key)
+        if opts.duplex != "long":
+            parts.append(opts.duplex)
+        if opts.profile != "home":
+            parts.append(opts.profile)
+        return KitPlan(
+            name=safe_name("-".join(parts)),
+            players=2,
+            virtual=0,
+            protocol=opts.protocol or bid.protocol,
+            card=card,
+            label_sheet=opts.labels or preset or DEFAULT_LABELS.get(opts.paper, "cutout-a4"),
+        )
+
+    def booklet_plan(self, opts: BookletOptions, rules: GameRules) -> BookletPlan:
+        bid = _rules(rules)
+        return BookletPlan(safe_name(f"{bid.name}-booklet-{opts.paper}"), opts.protocol or bid.protocol)
+
+    def materials(
+        self,
+        library: Library,
+        rules: GameRules,
+        plan: KitPlan,
+        card_mm: tuple[float, float],
+        reports: list[Any],
+    ) -> Bom:
+        top = next(r for r in reports if r.protocol == library.protocol(plan.protocol).name)
+        return sealed_bid_bom(_rules(rules), dict(top.resources["helpers_by_symbol"]), card_mm)
+
+    def labels(self, rules: GameRules, bom: Bom) -> list[Label]:
+        bid = _rules(rules)
+        return [
+            Label(str(v), f"{who} · ♥ at place {v + 1}", PLAYER_COLOURS[p], "value")
+            for p, who in enumerate(bid.names)
+            for v in bid.hand("dealerless")
+        ]
+
+    def extra_sheets(
+        self, work: Path, rules: GameRules, paper: Paper, name: str
+    ) -> tuple[list[str], dict[str, Any]]:
+        pages = render_bundle_sheet(inside(work, "bundles.pdf"), _rules(rules), paper, name)
+        return ["bundles"], {"bundles": {"pages": pages}}
+
+    def file_lines(self, manifest: dict[str, Any]) -> list[str]:
+        return [
+            f"  bundles.pdf {manifest['bundles']['pages']} pages: the sheet for making every bundle "
+            "together, in public, before the first game"
+        ]
+
+    def booklet(self, given: BookletInput) -> Booklet:
+        """The booklet of a dealerless sealed-bid kit: bundles, rules, a round, every protocol."""
+        bid = _rules(given.rules)
+        library = given.library
+        proto = library.protocol(bid.protocol)
+        booklet = Booklet(
+            given.name,
+            bid.title,
+            "Two players, no dealer: everything to print and prepare, the rules, and every protocol of a "
+            "round step by step.",
+            "sealed-bid",
+            [],
+            given.validation,
+            None,
+            bid,
+            given.bom,
+            list(bid.names),
+            2,
+            0,
+            front=self,
+        )
+        booklet.sections = sections(
+            library, proto, spec_example(proto, library), given.capacity, booklet_style(), given.reveals
+        )
+        return booklet
+
+    def front_matter(self, w: Writer, booklet: Booklet) -> list[Flowable]:
+        return front.front_matter(w, booklet)
+
+    def play_lines(self, result: dict[str, Any], rules: GameRules) -> list[str]:
+        return sealed_bid_lines(result, rules.title)
+
+
+__all__ = ["SealedBidKit"]

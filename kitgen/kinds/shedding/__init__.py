@@ -1,0 +1,131 @@
+"""The kit of a shedding game with virtual players (UNO, Crazy Eights).
+
+What it prints: the game's deck (or sleeves for a store deck), θ owner markers per seat,
+α/β bit markers, colour choice cards, owner cards, envelopes; seat and storage labels; a
+booklet with the set-up, the rules, a virtual player's turn and the card selection protocol
+step by step (a real moment of a seeded game as the worked example).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from reference_engine.api import GameRules, Library, RuleSet, Shedding, UsageError, find_kind
+
+from ...bom import Bom, seat_names
+from ...labels import Label
+from ...output import safe_name
+from ...templates import Templates
+from ...verification import summary, verify_statistically
+from .. import DEFAULT_LABELS, BookletInput, BookletPlan, KitKind, KitPlan, register
+from . import front
+from .booklet import game_booklet
+from .materials import game_bom
+from .play import game_lines
+from .storage import kit_labels
+
+if TYPE_CHECKING:
+    from reportlab.platypus import Flowable
+
+    from ...booklet import Booklet
+    from ...kit import BookletOptions, KitOptions
+    from ...typesetting import Writer
+
+
+def _rules(rules: GameRules) -> RuleSet:
+    if not isinstance(rules, RuleSet):
+        raise UsageError(f"{rules.name} is not a shedding game")
+    return rules
+
+
+def _kind(rules: RuleSet) -> Shedding:
+    kind = find_kind(rules.kind)
+    assert isinstance(kind, Shedding)
+    return kind
+
+
+@register
+class SheddingKit(KitKind):
+    kind = "shedding"
+    default_card_size = "uno"
+    statistical_check = True
+
+    def plan(self, opts: KitOptions, rules: GameRules, templates: Templates) -> KitPlan:
+        shed = _rules(rules)
+        players = _kind(shed).check_seating(shed, opts.players, opts.virtual, opts.wild4)
+        if opts.deck not in ("print", "store"):
+            raise UsageError(f"--deck is print or store, not {opts.deck!r}")
+        default_size = str(shed.kit.get("card_size", self.default_card_size))
+        card = templates.card_size(opts.card_size or default_size)
+        parts = [shed.name, f"{players}p{opts.virtual}v", opts.paper]
+        if card.key != default_size:
+            parts.append(card.key)
+        if opts.duplex != "long":
+            parts.append(opts.duplex)
+        if opts.profile != "home":
+            parts.append(opts.profile)
+        if opts.deck != "print":
+            parts.append("store-deck")
+        if opts.discard_owner:
+            parts.append("discard-owner")
+        return KitPlan(
+            name=safe_name("-".join(parts)),
+            players=players,
+            virtual=opts.virtual,
+            protocol=opts.protocol or shed.virtual_protocol,
+            card=card,
+            label_sheet=opts.labels or DEFAULT_LABELS.get(opts.paper, "cutout-a4"),
+            teaches=opts.virtual > 0,
+            extra={"discard_owner": opts.discard_owner, "deck": opts.deck},
+        )
+
+    def booklet_plan(self, opts: BookletOptions, rules: GameRules) -> BookletPlan:
+        shed = _rules(rules)
+        lo, hi, default = shed.players
+        players = default if opts.players is None else opts.players
+        if not lo <= players <= hi:
+            raise UsageError(f"{shed.name} is played by {lo} to {hi} players, not {players}")
+        if not 1 <= opts.virtual <= players:
+            raise UsageError(f"a booklet teaches virtual players: --virtual must be 1 to {players}")
+        _kind(shed).check_seating(shed, players, opts.virtual, opts.wild4)
+        name = safe_name(f"{shed.name}-{players}p{opts.virtual}v-booklet-{opts.paper}")
+        return BookletPlan(name, opts.protocol or shed.virtual_protocol, players, opts.virtual)
+
+    def materials(
+        self,
+        library: Library,
+        rules: GameRules,
+        plan: KitPlan,
+        card_mm: tuple[float, float],
+        reports: list[Any],
+    ) -> Bom:
+        return game_bom(
+            _rules(rules),
+            library,
+            plan.players,
+            plan.virtual,
+            str(plan.extra.get("deck", "print")),
+            bool(plan.extra.get("discard_owner", False)),
+            card_mm,
+        )
+
+    def labels(self, rules: GameRules, bom: Bom) -> list[Label]:
+        return kit_labels(bom)
+
+    def statistical(
+        self, library: Library, plan: KitPlan, runs: int, what: str, cache: Any
+    ) -> dict[str, Any] | None:
+        return summary(verify_statistically(library, plan.protocol, runs, 1, what, cache))
+
+    def booklet(self, given: BookletInput) -> Booklet:
+        return game_booklet(given, self)
+
+    def front_matter(self, w: Writer, booklet: Booklet) -> list[Flowable]:
+        return front.front_matter(w, booklet)
+
+    def play_lines(self, result: dict[str, Any], rules: GameRules) -> list[str]:
+        names = seat_names(result["players"], result["virtual"])
+        return game_lines(result, names, rules.title)
+
+
+__all__ = ["SheddingKit"]

@@ -1,0 +1,128 @@
+"""The first chapters of a shedding game's booklet: the kit, set-up, rules, a virtual turn."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from reportlab.platypus import Flowable, PageBreak, Spacer
+
+from ...booklet import Booklet
+from ...typesetting import CardPicture, Writer
+from ...units import mm
+
+
+def front_matter(w: Writer, b: Booklet) -> list[Flowable]:
+    return w.kit_contents() + setup(w, b) + rules(w, b) + virtual_turn(w, b)
+
+
+def setup(w: Writer, b: Booklet) -> list[Flowable]:
+    rules = b.rules
+    assert rules is not None
+    out: list[Flowable] = [PageBreak(), w.heading("Setting up the table")]
+    values = {
+        "players": b.players,
+        "humans": b.players - b.virtual,
+        "virtual": b.virtual,
+        "hand_size": rules.hand_size,
+    }
+    out.append(w.para(w.st.words["setup_intro"].format(**values)))
+    rows: list[list[Any]] = [["θ card", "Owner", "Where"]]
+    for i, owner in enumerate(b.owners, 1):
+        where = (
+            "a place at the table with nobody in it; its hand lies face down in a row"
+            if owner.startswith("Virtual")
+            else "a player's place; they hold their hand as usual"
+            if owner.startswith("Human")
+            else "the middle of the table"
+        )
+        face = b.face(f"theta{i}")
+        rows.append([CardPicture(face, mm(9)), f"θ{i}: {owner}", where])
+    out.append(w.table(rows, [mm(14), mm(40), w.width - mm(54)]))
+    out.append(Spacer(1, mm(2)))
+    for n, text in enumerate(w.st.lists["setup_steps"], 1):
+        out.append(w.para(f"{n}. {text.format(**values)}", spec=True))
+    out.append(w.box([w.rich("Who does what.", w.st.words["shuffle_duty"])]))
+    return out
+
+
+def rules(w: Writer, b: Booklet) -> list[Flowable]:
+    rules = b.rules
+    assert rules is not None
+    out: list[Flowable] = [PageBreak(), w.heading(f"The rules: {rules.title}")]
+    if rules.source.get("cite"):
+        out.append(w.para(f"Source: {rules.source['cite']}.", w.small))
+    out.append(w.para(rules.summary))
+    for text in rules.how_to_play:
+        out.append(w.para(text))
+    out.append(w.rich("Playing a card.", rules.valid_doc))
+    effect_words = {
+        "skip": "the next player misses a turn",
+        "reverse": "the direction of play changes"
+        + (" (with two players it acts as a skip)" if rules.two_player_reverse == "skip" else ""),
+        "choose_color": "the player names the colour in force (a virtual player: shuffle the colour "
+        "choice cards face down and turn one over)",
+        "redraw": "put it back into the draw pile and turn over another",
+    }
+
+    def words(effects: Sequence[Any]) -> str:
+        parts = []
+        for e in effects:
+            if e.kind == "draw":
+                parts.append(f"the next player draws {e.count} cards")
+            else:
+                parts.append(effect_words.get(e.kind, e.kind))
+        return "; ".join(parts)
+
+    def name(kind: str) -> str:
+        return str(rules.card_names.get(kind, kind))
+
+    rows: list[list[Any]] = [["", "Card", "When it is played"]]
+    for kind, effects in rules.effects.items():
+        example = next((ct for ct in rules.cards.values() if ct.kind == kind), None)
+        pic: Any = CardPicture(b.face(example.name), mm(8)) if example else ""
+        rows.append([pic, name(kind), words(effects)])
+    out.append(w.table(rows, [mm(14), mm(36), w.width - mm(50)]))
+    out.append(Spacer(1, mm(2)))
+    for kind, effects in rules.first_card.items():
+        out.append(w.para(f"If the first card turned over is a {name(kind)}: {words(effects)}."))
+    drawn = (
+        "if it may be played, the player may play it at once"
+        if rules.play_drawn == "if_valid"
+        else "the turn ends"
+    )
+    out.append(
+        w.rich(
+            "Drawing.",
+            f"A player who does not play draws {rules.draw_count} "
+            f"card{'s' if rules.draw_count != 1 else ''}; {drawn}.",
+        )
+    )
+    if rules.target_score:
+        out.append(w.para(f"The first player to reach {rules.target_score} points wins the game."))
+    if rules.virtual_doc:
+        out.append(w.para(rules.virtual_doc))
+    if rules.notes:
+        out.append(w.para(rules.notes))
+    return out
+
+
+def virtual_turn(w: Writer, b: Booklet) -> list[Flowable]:
+    rules = b.rules
+    assert rules is not None and b.sections
+    top = b.sections[0]
+    out: list[Flowable] = [PageBreak(), w.heading("A virtual player's turn")]
+    if top.overview:
+        out.append(w.para(top.overview, spec=True))
+    n = rules.draw_count
+    values = {
+        "protocol": re.sub(r"\s*\(.*\)$", "", top.title).lower(),
+        "draw_cards": f"{n} card" if n == 1 else f"{n} cards",
+    }
+    steps = [t.format(**values) for t in w.st.lists["virtual_steps"]]
+    if rules.play_drawn == "if_valid" and len(steps) >= 3:
+        steps[2] += " " + w.st.words["virtual_play_drawn"]
+    for n, text in enumerate(steps, 1):
+        out.append(w.para(f"{n}. {text}", spec=True))
+    return out

@@ -1,0 +1,185 @@
+"""The engine's one door: everything kitgen (or any other program) may use.
+
+The flow is rulesets -> engine -> reports and traces -> kitgen -> output. Through this
+module a caller loads a library of protocol specs, a protocol or a game's rule set (of any
+kind); verifies a protocol exactly or statistically; simulates one seeded run with its
+trace; plays a whole game; gets a booklet's example inputs and the facts of every possible
+reveal. The engine returns data (reports, traces, results) and never prints.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from . import kinds as _kinds
+from .budget import MAX_CARDS, check_protocol
+from .cards import SYMBOLS, Symbol
+from .errors import (
+    CheckFailure,
+    EvalError,
+    ExprSyntaxError,
+    Interrupted,
+    KitgenError,
+    LoadError,
+    Problem,
+    RenderError,
+    RunError,
+    SimulationError,
+    SpecError,
+    Terminated,
+    UsageError,
+    VerificationError,
+    VerificationFailed,
+)
+from .kinds import (
+    Deal,
+    GameKind,
+    GameRules,
+    PlayOption,
+    PlaySettings,
+    catalogue,
+    find_kind,
+    games_dir,
+    is_game,
+    kind_of,
+    kinds,
+    load_game,
+)
+from .kinds.sealed_bid import SealedBidRules
+from .kinds.shedding import Moment, RuleSet, Shedding
+from .kinds.shedding.rules import CardType, hand_dependence_message
+from .registry import Entry, Library, rulesets_dir
+from .reveals import Fact, Reveal, possible_reveals, reveals_from
+from .schema import Checker, unknown_key_message
+from .simulate import Simulation, parse_params, simulate
+from .source import Source, load_file
+from .spec import Param, Params, ParamValue, Protocol
+from .trace import Event, Snapshot, Trace
+from .verify import VERSION, Check, Report, empty_stats, verify, verify_runs, views_phrase
+
+
+def glyph(name: str) -> str:
+    """How a card is printed in text (``α``, ``θ3``, ``R7``); the name itself when unknown."""
+    sym = SYMBOLS.get(name)
+    return sym.glyph if sym else name
+
+
+def symbol(name: str) -> Symbol | None:
+    """A card face by name, once a spec or rule set has declared it."""
+    return SYMBOLS.get(name)
+
+
+def example_inputs(library: Library, proto: Protocol) -> list[str]:
+    """The inputs of a protocol's worked example (``--input`` texts): the spec's
+    ``booklet: example``, and for an input it does not give a middle value (arrays: each
+    element's values in turn, 0, 1, 0, ... for bits)."""
+    from .machine import Runner
+
+    bt = proto.booklet
+    inputs = [f"{k}={v}" for k, v in bt.example_inputs.items()]
+    if bt.example_scenario or proto.context:
+        return inputs
+    frame = Runner(library, "sample").frame(proto, proto.resolve_params(dict(bt.example_params)))
+    for name in proto.inputs:
+        if name in bt.example_inputs:
+            continue
+        count = frame.input_count(name)
+        bound = frame.bound(proto.inputs[name].encoding)
+        if count is None:
+            domain = bound.domain()
+            picked = [domain[len(domain) // 2]]
+        else:
+            picked = []
+            for i in range(1, count + 1):
+                domain = bound.domain(i)
+                picked.append(domain[(i - 1) % len(domain)])
+        inputs.append(f"{name}={','.join(str(getattr(v, 'name', v)) for v in picked)}")
+    return inputs
+
+
+def engine_dir() -> Path:
+    """The engine's own source folder (for fingerprints of the engine in caches)."""
+    return Path(__file__).resolve().parent
+
+
+def play(
+    name_or_path: str, library: Library | None = None, settings: PlaySettings | None = None
+) -> dict[str, Any]:
+    """Play a whole game of a rule set of any kind; the result as data."""
+    rules = load_game(name_or_path)
+    return _kinds.find_kind(rules.kind).play(rules, library or Library(), settings or PlaySettings())
+
+
+__all__ = [
+    "MAX_CARDS",
+    "SYMBOLS",
+    "VERSION",
+    "CardType",
+    "Check",
+    "CheckFailure",
+    "Checker",
+    "Deal",
+    "Entry",
+    "EvalError",
+    "Event",
+    "ExprSyntaxError",
+    "Fact",
+    "GameKind",
+    "GameRules",
+    "Interrupted",
+    "KitgenError",
+    "Library",
+    "LoadError",
+    "Moment",
+    "Param",
+    "ParamValue",
+    "Params",
+    "PlayOption",
+    "PlaySettings",
+    "Problem",
+    "Protocol",
+    "RenderError",
+    "Report",
+    "Reveal",
+    "RuleSet",
+    "RunError",
+    "SealedBidRules",
+    "Shedding",
+    "Simulation",
+    "SimulationError",
+    "Snapshot",
+    "Source",
+    "SpecError",
+    "Symbol",
+    "Terminated",
+    "Trace",
+    "UsageError",
+    "VerificationError",
+    "VerificationFailed",
+    "catalogue",
+    "check_protocol",
+    "empty_stats",
+    "engine_dir",
+    "example_inputs",
+    "find_kind",
+    "games_dir",
+    "glyph",
+    "hand_dependence_message",
+    "is_game",
+    "kind_of",
+    "kinds",
+    "load_file",
+    "load_game",
+    "parse_params",
+    "play",
+    "possible_reveals",
+    "reveals_from",
+    "rulesets_dir",
+    "simulate",
+    "symbol",
+    "unknown_key_message",
+    "verify",
+    "verify_runs",
+    "views_phrase",
+]

@@ -1,0 +1,226 @@
+"""Game kinds: each kind of game is a plug-in, found by name (as python-chess finds variants).
+
+A rule set in ``rulesets/games/`` names its kind (``kind: sealed-bid``; without it,
+``shedding``). A kind is one package here that registers a :class:`GameKind`: how its rule
+sets load, how a whole game is played (at rule level and at card level, every virtual
+decision running a protocol on the simulated table with checks), how a game protocol is set
+up for exact verification in a scenario (a reduced deck) and statistically on the full deck,
+and what a kit must hold (the largest tables a virtual decision sees in simulated games).
+Nothing outside a kind's package tests a kind by name: callers ask :func:`find_kind` or
+:func:`load_game`, and a new game of an existing kind is YAML only.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+from ..cards import Symbol
+from ..errors import UsageError
+from ..registry import Library, rulesets_dir
+from ..source import load_file
+
+Validity = Callable[[Any], bool]
+ProblemAt = Callable[[tuple[str | int, ...], str], Exception]
+
+
+@dataclass(frozen=True)
+class PlayOption:
+    """A kind's own option of ``kitgen play`` (e.g. Gakmoro's ``--strategy``)."""
+
+    name: str  # the keyword, e.g. "strategy"
+    help: str
+    default: Any = None
+    choices: tuple[str, ...] = ()
+    kind: type = str  # str | int
+    flag: bool = False
+
+
+@dataclass
+class PlaySettings:
+    """What every kind's game takes: seats, level, seed, protocol, and the kind's own options."""
+
+    players: int | None = None
+    virtual: int = 1
+    level: str | None = None  # card | rule; None: the kind's default
+    seed: int = 0
+    protocol: str | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class ScenarioSetting:
+    """A game protocol bound to a scenario: the cards dealt in every way, the game's functions."""
+
+    deal: list[Symbol]
+    context: dict[str, Any]
+    state_text: str
+
+
+@dataclass
+class Deal:
+    """A deal for the statistical check: owners (P_1 the virtual player first, the piles last)."""
+
+    owners: list[list[Symbol]]
+    public: str  # the public situation in words
+
+    def describe(self) -> str:
+        return "P_1 holds " + " ".join(c.glyph for c in self.owners[0])
+
+
+class GameRules(ABC):
+    """What every kind's rule set tells: its name, texts, and the protocol its kit teaches."""
+
+    kind: ClassVar[str]
+    name: str
+    title: str
+    summary: str
+    source: dict[str, str]
+    kit: dict[str, Any]
+
+    @property
+    @abstractmethod
+    def protocol(self) -> str:
+        """The protocol a kit of this game teaches (the virtual decision, or the dealer's job)."""
+
+    def cards_by_name(self) -> dict[str, Symbol]:
+        """The game's cards by name (``red7``), for giving a deal on the command line."""
+        return {}
+
+
+class GameKind(ABC):
+    """A kind of game. Subclasses set ``name`` and register themselves with :func:`register`."""
+
+    name: ClassVar[str]
+    summary: ClassVar[str]
+    # The kind's own options of `kitgen play`, and the default level.
+    play_options: ClassVar[tuple[PlayOption, ...]] = ()
+    default_level: ClassVar[str] = "card"
+
+    @abstractmethod
+    def load(self, path: Path, expected_name: str | None) -> GameRules:
+        """Load and check a rule set of this kind (SpecError lists every problem)."""
+
+    @abstractmethod
+    def play(self, rules: GameRules, library: Library, settings: PlaySettings) -> dict[str, Any]:
+        """Play a whole game; the result as data (``winner``, ``protocol_runs``, checks, a log)."""
+
+    def scenario(
+        self, rules: GameRules, state: Mapping[str, Any], deal: list[str], problem: ProblemAt
+    ) -> ScenarioSetting:
+        """Bind a game protocol's scenario: the cards to deal and the game's functions (``valid``).
+        ``problem(key path under the scenario, message)`` makes the error to raise for a bad one."""
+        raise UsageError(f"{rules.name} ({self.name}) has no game protocol to verify in a scenario")
+
+    def two_deals(self, rules: GameRules, players: int, rng: random.Random) -> tuple[Deal, Deal, Validity]:
+        """Two deals with the same public information, for the statistical check on the full deck."""
+        raise UsageError(f"{rules.name} ({self.name}) has no card selection to check statistically")
+
+
+_KINDS: dict[str, GameKind] = {}
+DEFAULT_KIND = "shedding"
+
+
+def register(kind: type[GameKind]) -> type[GameKind]:
+    """Class decorator: make a kind known by its name."""
+    _KINDS[kind.name] = kind()
+    return kind
+
+
+def kinds() -> dict[str, GameKind]:
+    return dict(_KINDS)
+
+
+def find_kind(name: str) -> GameKind:
+    try:
+        return _KINDS[name]
+    except KeyError:
+        known = ", ".join(sorted(_KINDS)) or "none"
+        raise UsageError(f"unknown kind of game {name!r} (kinds: {known})") from None
+
+
+def games_dir() -> Path:
+    return rulesets_dir() / "games"
+
+
+def rules_path(name_or_path: str) -> Path:
+    """The file of a rule set given by name (``uno``) or path; a clear error if there is none."""
+    path = Path(name_or_path)
+    if path.is_dir() and (
+        name_or_path.endswith((".yaml", ".yml")) or not (games_dir() / f"{name_or_path}.yaml").is_file()
+    ):
+        raise UsageError(f"{name_or_path} is a folder, not a rule set file")
+    if not name_or_path.endswith((".yaml", ".yml")):
+        path = games_dir() / f"{name_or_path}.yaml"
+        if not path.is_file():
+            known = ", ".join(sorted(p.stem for p in games_dir().glob("*.yaml"))) or "none"
+            raise UsageError(f"unknown rule set {name_or_path!r} (known: {known})")
+    elif not path.is_file():
+        raise UsageError(f"no such rule set file: {path}")
+    return path
+
+
+def is_game(name_or_path: str) -> bool:
+    """Whether ``name_or_path`` names a rule set (not a protocol spec)."""
+    return not name_or_path.endswith((".yaml", ".yml")) and (games_dir() / f"{name_or_path}.yaml").is_file()
+
+
+def kind_name(name_or_path: str) -> str:
+    """The kind a rule set declares (``kind:``; ``shedding`` when it says nothing)."""
+    data = load_file(rules_path(name_or_path)).data
+    kind = data.get("kind", DEFAULT_KIND) if isinstance(data, dict) else DEFAULT_KIND
+    return str(kind)
+
+
+def kind_of(name_or_path: str) -> GameKind:
+    return find_kind(kind_name(name_or_path))
+
+
+def load_game(name_or_path: str) -> GameRules:
+    """A rule set of any kind, by name or path."""
+    expected = None if name_or_path.endswith((".yaml", ".yml")) else name_or_path
+    return kind_of(name_or_path).load(rules_path(name_or_path), expected)
+
+
+def catalogue() -> list[tuple[str, str, str | None]]:
+    """Every built-in rule set: (name, one line about it, the problem when it does not load)."""
+    from ..errors import KitgenError
+
+    out: list[tuple[str, str, str | None]] = []
+    for path in sorted(games_dir().glob("*.yaml")):
+        try:
+            rules = load_game(path.stem)
+            out.append((rules.name, rules.summary or rules.title, None))
+        except KitgenError as exc:
+            count = len(getattr(exc, "problems", [])) or 1
+            out.append((path.stem, "", f"{count} problem(s)"))
+    return out
+
+
+from . import sealed_bid, shedding  # noqa: E402  (the built-in kinds register themselves)
+
+__all__ = [
+    "Deal",
+    "GameKind",
+    "GameRules",
+    "PlayOption",
+    "PlaySettings",
+    "ProblemAt",
+    "ScenarioSetting",
+    "catalogue",
+    "find_kind",
+    "games_dir",
+    "is_game",
+    "kind_name",
+    "kind_of",
+    "kinds",
+    "load_game",
+    "register",
+    "rules_path",
+    "sealed_bid",
+    "shedding",
+]

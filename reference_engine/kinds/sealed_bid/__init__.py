@@ -1,0 +1,74 @@
+"""Sealed-bid games (Gakmoro): both players submit cards face down, only the winner is told.
+
+Without a dealer, every round runs the rule set's protocol (bundles in sleeves, secure
+additions and a comparison) on the simulated table; a new game of this kind is YAML only.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ...errors import UsageError
+from ...registry import Library
+from .. import GameKind, GameRules, PlayOption, PlaySettings, register
+from .play import STRATEGIES, SealedBidGame, choose, plain_winner, submissions
+from .rules import KIND, SealedBidRules, load_sealed_bid
+
+
+@register
+class SealedBid(GameKind):
+    name = KIND
+    summary = "two players bid cards face down; only the winner of each round is announced (Gakmoro)"
+    play_options = (
+        PlayOption(
+            "variant",
+            "Gakmoro only: without a dealer (bundles and protocols) or with a human dealer.",
+            "dealerless",
+            ("dealerless", "dealer"),
+        ),
+        PlayOption(
+            "strategy",
+            "Gakmoro only: each player's strategy: balanced (an even share of what is left), random, "
+            "greedy (the highest total).",
+            "balanced,random",
+        ),
+    )
+
+    def load(self, path: Path, expected_name: str | None) -> GameRules:
+        return load_sealed_bid(path, expected_name)
+
+    def play(self, rules: GameRules, library: Library, settings: PlaySettings) -> dict[str, Any]:
+        if not isinstance(rules, SealedBidRules):
+            raise UsageError(f"{rules.name} is not a {KIND} game")
+        opts = settings.options
+        variant = str(opts.get("variant") or "dealerless")
+        strategies = str(opts.get("strategy") or "balanced,random")
+        pair = [s.strip() for s in strategies.split(",")]
+        if len(pair) != 2:
+            raise UsageError(
+                f"--strategy takes two strategies, one per player, e.g. balanced,random; got {strategies!r}"
+            )
+        game = SealedBidGame(
+            rules,
+            library,
+            level=settings.level or ("rule" if variant == "dealer" else self.default_level),
+            variant=variant,
+            seed=settings.seed,
+            strategies=(pair[0], pair[1]),
+            protocol=settings.protocol,
+        )
+        return game.play()
+
+
+__all__ = [
+    "KIND",
+    "STRATEGIES",
+    "SealedBid",
+    "SealedBidGame",
+    "SealedBidRules",
+    "choose",
+    "load_sealed_bid",
+    "plain_winner",
+    "submissions",
+]

@@ -1,0 +1,249 @@
+"""Shedding games (UNO, Crazy Eights): a deck, a validity rule, card effects, virtual players.
+
+A virtual player's turn runs the card selection protocol on the simulated table; a new
+game of this kind (another deck, another validity rule, other effects) is a rule set in
+YAML only (README, "Writing a rule set").
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ...cards import Symbol
+from ...errors import SpecError, UsageError
+from ...registry import Library
+from .. import (
+    Deal,
+    GameKind,
+    GameRules,
+    PlayOption,
+    PlaySettings,
+    ProblemAt,
+    ScenarioSetting,
+    Validity,
+    register,
+)
+from .play import Game
+from .rules import KIND, RuleSet, hand_dependence_message, load_path, load_rules
+
+SIMULATED_GAMES = 1000
+
+
+@dataclass
+class Moment:
+    """A virtual player's decision in a seeded game: the table as the protocol sees it."""
+
+    seed: int
+    owners: list[list[Symbol]]  # P_1 (the virtual player), the others in seat order, the piles
+    top: Symbol
+    color: str
+    valid: Validity
+
+
+@register
+class Shedding(GameKind):
+    name = KIND
+    summary = "shed your hand by matching the card on the discard pile (UNO, Crazy Eights)"
+    play_options = (
+        PlayOption(
+            "wild4",
+            "uno-official only: 'bluff' lets virtual players play wild draw four as a bluff under the "
+            "challenge rule.",
+            "strict",
+            ("strict", "bluff"),
+        ),
+        PlayOption(
+            "hands",
+            "With scoring (uno-official): stop after this many hands even if nobody reached the target.",
+            None,
+            kind=int,
+        ),
+        PlayOption(
+            "discard_owner",
+            "Treat the discard pile (without its top card) as an extra owner, so the remaining cards "
+            "stay hidden.",
+            False,
+            flag=True,
+        ),
+    )
+
+    def load(self, path: Path, expected_name: str | None) -> GameRules:
+        return load_path(path, expected_name)
+
+    def play(self, rules: GameRules, library: Library, settings: PlaySettings) -> dict[str, Any]:
+        return self.game(rules, library, settings).play()
+
+    def game(self, rules: GameRules, library: Library, settings: PlaySettings) -> Game:
+        opts = settings.options
+        return Game(
+            _shedding(rules),
+            library,
+            players=settings.players,
+            virtual=settings.virtual,
+            level=settings.level or self.default_level,
+            seed=settings.seed,
+            wild4=str(opts.get("wild4") or "strict"),
+            discard_owner=bool(opts.get("discard_owner", False)),
+            protocol=settings.protocol,
+            hands=opts.get("hands"),
+        )
+
+    # -- verification -----------------------------------------------------------------
+    def scenario(
+        self, rules: GameRules, state: Mapping[str, Any], deal: list[str], problem: ProblemAt
+    ) -> ScenarioSetting:
+        shed = _shedding(rules)
+        unknown = [n for n in deal if n not in shed.cards]
+        if unknown:
+            raise problem(("deal",), f"{shed.name} has no card {unknown[0]!r}")
+        cards = [shed.symbol(n) for n in deal]
+        top_name = str(state.get("top", ""))
+        if top_name not in shed.cards:
+            raise problem(("state",), "the state needs a 'top' card of the game")
+        top = shed.symbol(top_name)
+        color = str(state.get("color", top.attrs.get("color", "")))
+        return ScenarioSetting(
+            cards, {"valid": shed.validity(top, color)}, f"top card {top.glyph}, colour {color}"
+        )
+
+    def two_deals(self, rules: GameRules, players: int, rng: random.Random) -> tuple[Deal, Deal, Validity]:
+        """Two deals with the same public information; P_1 has at least 3 valid cards in deal A."""
+        shed = _shedding(rules)
+        hand_size = shed.hand_size
+        while True:
+            deck = shed.deck()
+            rng.shuffle(deck)
+            top = next(c for c in deck if c.attrs["color"] != "black")
+            deck.remove(top)
+            valid = shed.validity(top, str(top.attrs["color"]))
+            sizes = [hand_size] * players + [len(deck) - hand_size * players]
+
+            def deal(cards: list[Symbol], sizes: list[int] = sizes) -> list[list[Symbol]]:
+                out, i = [], 0
+                for n in sizes:
+                    out.append(cards[i : i + n])
+                    i += n
+                return out
+
+            a = deal(deck)
+            if len({c.name for c in a[0] if valid(c)}) < 3:
+                continue
+            public = f"top card {top.glyph}"
+            for _ in range(1000):
+                other = list(deck)
+                rng.shuffle(other)
+                b = deal(other)
+                if any(valid(c) for c in b[0]) and sorted(c.name for c in b[0]) != sorted(
+                    c.name for c in a[0]
+                ):
+                    return Deal(a, public), Deal(b, public), valid
+
+    # -- what a kit needs -------------------------------------------------------------
+    def check_seating(self, rules: GameRules, players: int | None, virtual: int, wild4: str) -> int:
+        """The number of players, after checking the seating a kit or booklet asks for."""
+        shed = _shedding(rules)
+        lo, hi, default = shed.players
+        n = default if players is None else players
+        if not lo <= n <= hi:
+            raise UsageError(f"{shed.name} is played by {lo} to {hi} players, not {n}")
+        if not 0 <= virtual <= n:
+            raise UsageError(f"--virtual must be between 0 and {n}, got {virtual}")
+        if virtual and shed.hand_dependent and wild4 != "bluff":
+            raise UsageError(hand_dependence_message(shed))
+        return n
+
+    def measure_tables(
+        self,
+        rules: GameRules,
+        library: Library,
+        players: int,
+        virtual: int,
+        discard_owner: bool,
+        games: int = SIMULATED_GAMES,
+    ) -> dict[str, Any]:
+        """The largest card selection table in ``games`` seeded rule-level games with this seating:
+        cards per seat, in the draw pile, under the top card, in all (the bill of materials)."""
+        shed = _shedding(rules)
+        largest_hand: dict[int, int] = {}
+        draw = discard = table = 0
+        for seed in range(games):
+            game = Game(
+                shed,
+                library,
+                players=players,
+                virtual=virtual,
+                level="rule",
+                seed=seed,
+                discard_owner=discard_owner,
+                wild4="bluff" if shed.hand_dependent else "strict",
+                hands=1,
+            )
+            game.observer = lambda g, seat, valid: g.note_table()
+            game.play()
+            st = game.stats
+            for s, n in st.largest_hand.items():
+                largest_hand[s] = max(largest_hand.get(s, 0), n)
+            draw, discard, table = (
+                max(draw, st.largest_draw),
+                max(discard, st.largest_discard),
+                max(table, st.largest_table),
+            )
+        bound = len(shed.deck()) - 1  # every card but the top of the discard pile
+        return {
+            "games": games,
+            "hands": [largest_hand.get(s + 1, shed.hand_size) for s in range(players)],
+            "draw_pile": draw,
+            "discard_pile": discard,
+            "table_seen": table,
+            "table": bound,
+        }
+
+    def example_moment(
+        self,
+        rules: GameRules,
+        library: Library,
+        players: int,
+        virtual: int,
+        discard_owner: bool,
+        wild4: str,
+        seeds: int = 500,
+    ) -> Moment:
+        """A real moment of a seeded game for a booklet's worked example: Virtual 1's first turn
+        holding 4-6 cards, some valid and some not."""
+        shed = _shedding(rules)
+
+        def suitable(g: Game, seat: int, valid: Any) -> bool:
+            hand = g.hands[seat]
+            n = sum(1 for c in hand if valid(c))
+            return seat == 0 and 4 <= len(hand) <= 6 and 2 <= n < len(hand)
+
+        for seed in range(1, seeds):
+            game = Game(
+                shed,
+                library,
+                players=players,
+                virtual=virtual,
+                level="rule",
+                seed=seed,
+                discard_owner=discard_owner,
+                wild4=wild4,
+                hands=1,
+            )
+            found = game.run_until(suitable)
+            if found is not None:
+                top, color = game.top, game.color
+                return Moment(seed, game.owners(found[0]), top, color, shed.validity(top, color))
+        raise UsageError(f"no suitable moment for a worked example in {seeds} seeded games of {shed.name}")
+
+
+def _shedding(rules: GameRules) -> RuleSet:
+    if not isinstance(rules, RuleSet):
+        raise UsageError(f"{rules.name} is not a {KIND} game")
+    return rules
+
+
+__all__ = ["KIND", "Game", "Moment", "RuleSet", "Shedding", "SpecError", "load_rules"]

@@ -1,0 +1,47 @@
+"""Verification of protocol specs: exact (every input, every shuffle outcome) and statistical.
+
+* :mod:`.exact` runs every input through every shuffle outcome and checks correctness,
+  security, tidiness and the paper's counts (:mod:`.checks`);
+* :mod:`.statistical` runs a game protocol many times on the full deck (chi-square tests);
+* :mod:`.setting` binds a protocol to its parameters and to a scenario of its game;
+* :mod:`.inputs` lists the inputs to run through and describes inputs and views;
+* :mod:`.report` is the report both give.
+"""
+
+from __future__ import annotations
+
+from .exact import ExactRun, outcome_distribution, run_exact, verify
+from .inputs import (
+    MAX_INPUTS,
+    deals,
+    describe_inputs,
+    describe_value,
+    describe_view,
+    input_assignments,
+    value_scope,
+)
+from .report import VERSION, Check, Report, empty_stats, views_phrase
+from .setting import Setting, setting
+from .statistical import verify_runs
+
+__all__ = [
+    "MAX_INPUTS",
+    "VERSION",
+    "Check",
+    "ExactRun",
+    "Report",
+    "Setting",
+    "deals",
+    "describe_inputs",
+    "describe_value",
+    "describe_view",
+    "empty_stats",
+    "input_assignments",
+    "outcome_distribution",
+    "run_exact",
+    "setting",
+    "value_scope",
+    "verify",
+    "verify_runs",
+    "views_phrase",
+]

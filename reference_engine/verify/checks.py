@@ -1,0 +1,331 @@
+"""The checks of an exact verification, each from the outcomes of every run.
+
+Correctness compares each run's outputs with the spec (``equals``, or the exact
+distribution of a ``uniform`` choice); security compares, input against input, the
+probability of every view given the public inputs and outputs; tidiness looks for cards
+left on the table; the resources are measured and set against the paper's counts.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from ..cards import SYMBOLS
+from ..errors import EvalError, SimulationError
+from ..expressions import as_int, equal, plain
+from ..machine import DecodeFailure, Frame, ViewTable, _freeze
+from ..spec import OutputDecl, Protocol
+from ..steps import walk
+from .inputs import describe_inputs, describe_value, describe_view, value_scope
+from .report import Check, views_phrase
+
+if TYPE_CHECKING:
+    from .exact import Aggregate, Outcomes
+
+ViewKey = tuple[int, tuple[Any, ...]]
+Expected = Callable[[int, str, dict[str, Any]], Any]
+
+
+# --------------------------------------------------------------------------- correct
+
+
+def expected_values(proto: Protocol, frame: Frame, assignments: list[dict[str, Any]]) -> Expected:
+    """``expected(u, output, outputs)``: what the spec says an output is under input u. An
+    ``equals`` may name outputs that are random choices (``uniform``; the loader refuses any
+    other output), which are then read from ``outputs``."""
+    random_choices = {o.name for o in proto.outputs.values() if o.uniform is not None}
+    cache: dict[tuple[Any, ...], Any] = {}
+
+    def expected(u: int, name: str, outs: dict[str, Any]) -> Any:
+        out = proto.outputs[name]
+        expr = out.equals if out.equals is not None else out.uniform
+        assert expr is not None
+        deps = tuple(sorted(expr.names() & random_choices))
+        key = (u, name, tuple(outs[d] for d in deps))
+        if key not in cache:
+            scope = value_scope(frame, {**assignments[u], **{d: outs[d] for d in deps}})
+            try:
+                cache[key] = plain(expr(scope))
+            except EvalError as exc:
+                raise SimulationError("", proto.src.problem(out.path, str(exc))) from None
+        return cache[key]
+
+    return expected
+
+
+def correctness(
+    proto: Protocol, frame: Frame, assignments: list[dict[str, Any]], agg: Aggregate, views: ViewTable
+) -> Check:
+    expected = expected_values(proto, frame, assignments)
+    names = list(proto.outputs)
+    wrong: list[dict[str, Any]] = []  # the first five in full, then only counted (empty dicts)
+    dists: dict[int, dict[str, dict[Any, Fraction]]] = defaultdict(
+        lambda: defaultdict(lambda: defaultdict(Fraction))
+    )
+    for (view, values), (den, nums) in agg.items():
+        outs = dict(zip(names, values))
+        for u, num in nums.items():
+            if num == 0:
+                continue
+            p = Fraction(num, den)
+            for name, out in proto.outputs.items():
+                value = outs[name]
+                if out.uniform is not None:
+                    dists[u][name][value] += p
+                elif out.equals is not None:
+                    exp = expected(u, name, outs)
+                    if isinstance(value, DecodeFailure) or not equal(value, exp):
+                        wrong.append(
+                            {}
+                            if len(wrong) >= 5
+                            else {
+                                "inputs": describe_inputs(assignments[u]),
+                                "output": name,
+                                "got": str(value)
+                                if isinstance(value, DecodeFailure)
+                                else describe_value(value),
+                                "expected": describe_value(exp),
+                                "view": describe_view(views, view),
+                                "probability": str(p),
+                            }
+                        )
+    for u in range(len(assignments)):
+        for name, out in proto.outputs.items():
+            if out.uniform is not None:
+                wrong += _uniform_mismatch(out, expected(u, name, {}), dists[u][name], assignments[u])
+    if not wrong:
+        return Check("correct", True, _correct_figure(proto, len(assignments)))
+    real = [w for w in wrong if w]
+    first = real[0]
+    return Check(
+        "correct",
+        False,
+        f"{len(wrong)} wrong outcome(s); e.g. with {first['inputs']}, output "
+        f"{first['output']} is {first['got']} instead of {first['expected']}"
+        + (f" (after: {first['view']})" if first["view"] else ""),
+        {"counterexamples": real},
+    )
+
+
+def _uniform_mismatch(
+    out: OutputDecl, pool: Any, dist: dict[Any, Fraction], values: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """A randomised output's exact distribution against its uniform specification."""
+    pool = list(pool) if isinstance(pool, (list, tuple)) else [pool]
+    if pool:
+        want: dict[Any, Fraction] = defaultdict(Fraction)
+        for v in pool:
+            want[_freeze(v)] += Fraction(1, len(pool))
+    else:
+        want = {None: Fraction(1)}
+    got = {k: v for k, v in dist.items() if v}
+    if got == dict(want):
+        return []
+    return [
+        {
+            "inputs": describe_inputs(values),
+            "output": out.name,
+            "got": _describe_dist(got),
+            "expected": _describe_dist(dict(want)),
+            "view": "",
+            "probability": "",
+        }
+    ]
+
+
+def _describe_dist(d: dict[Any, Fraction]) -> str:
+    parts = [f"{describe_value(k)}: {v}" for k, v in sorted(d.items(), key=lambda kv: str(kv[0]))]
+    return "{" + ", ".join(parts) + "}"
+
+
+def _correct_figure(proto: Protocol, n: int) -> str:
+    parts = []
+    for o in proto.outputs.values():
+        if o.equals is not None:
+            parts.append(f"{o.name} = {o.equals.text}")
+        elif o.uniform is not None:
+            parts.append(f"{o.name} uniform over {o.uniform.text}")
+    what = "; ".join(parts) or "no output has a specification"
+    return f"{what}: exact, for all {n} inputs and every shuffle outcome"
+
+
+# --------------------------------------------------------------------------- secure
+
+
+def security(proto: Protocol, assignments: list[dict[str, Any]], agg: Aggregate, views: ViewTable) -> Check:
+    """What the players saw (the view, and every output card shown afterwards) must have the
+    same probability under every input with the same public inputs and public outputs."""
+    public_outputs = [o for o in proto.outputs.values() if o.public]
+    value_outputs = [o for o in public_outputs if o.cards is None]
+    shown_outputs = [o for o in public_outputs if o.cards is not None]
+    names = list(proto.outputs)
+    p_view: dict[int, dict[ViewKey, Fraction]] = defaultdict(lambda: defaultdict(Fraction))
+    public_of_view: dict[ViewKey, tuple[Any, ...]] = {}
+    announced: dict[int, tuple[Any, ...]] = {}
+    mismatch: list[str] = []
+    for (view, values), (den, nums) in agg.items():
+        outs = dict(zip(names, values))
+        said = tuple(outs[o.name] for o in value_outputs)
+        if announced.setdefault(view, said) != said and len(mismatch) < 3:
+            mismatch.append(describe_view(views, view))
+        key: ViewKey = (view, tuple(outs[o.name] for o in shown_outputs))
+        public_of_view[key] = tuple(outs[o.name] for o in public_outputs)
+        for u, num in nums.items():
+            if num:
+                p_view[u][key] += Fraction(num, den)
+    if mismatch:
+        return Check(
+            "secure",
+            False,
+            f"a public output is not determined by what the players saw (after: {mismatch[0]})",
+            {"counterexamples": mismatch},
+        )
+    public_inputs = [n for n, d in proto.inputs.items() if d.public]
+    classes: dict[tuple[Any, ...], list[int]] = defaultdict(list)
+    for u, values in enumerate(assignments):
+        classes[tuple(_freeze(values[n]) for n in public_inputs)].append(u)
+    for members in classes.values():
+        failed = _compare_inputs(members, p_view, public_of_view)
+        if failed is not None:
+            u0, u, o, vkey, ref, dist = failed
+            seen = describe_view(views, vkey[0])
+            shown = ", ".join(f"{po.name}={describe_value(x)}" for po, x in zip(public_outputs, o))
+            given = f" given {shown}" if o else ""
+            return Check(
+                "secure",
+                False,
+                f'the view "{seen}" has probability {ref} with {describe_inputs(assignments[u0])} but '
+                f"{dist} with {describe_inputs(assignments[u])}{given}",
+                {
+                    "counterexample": {
+                        "view": seen,
+                        "inputs": [describe_inputs(assignments[u0]), describe_inputs(assignments[u])],
+                        "probabilities": [str(ref), str(dist)],
+                    }
+                },
+            )
+    final = {key[0] for key in public_of_view}
+    merged, raw = len(final), sum(views.weight(v) for v in final)
+    given = f" given {', '.join(o.name for o in public_outputs)}" if public_outputs else ""
+    extra = f" and public inputs {', '.join(public_inputs)}" if public_inputs else ""
+    return Check(
+        "secure",
+        True,
+        f"{views_phrase(merged, raw)}, {'each ' if raw != 1 else ''}"
+        f"equally likely under every input{given}{extra}",
+        {"views": raw, "views_after_merging": merged},
+    )
+
+
+def _compare_inputs(
+    members: list[int],
+    p_view: dict[int, dict[ViewKey, Fraction]],
+    public_of_view: dict[ViewKey, tuple[Any, ...]],
+) -> tuple[int, int, tuple[Any, ...], ViewKey, Fraction, Fraction] | None:
+    """The first difference in P(view | input, public outputs) between inputs of one class."""
+    by_output: dict[tuple[Any, ...], dict[int, dict[ViewKey, Fraction]]] = defaultdict(dict)
+    for u in members:
+        totals: dict[tuple[Any, ...], Fraction] = defaultdict(Fraction)
+        for v, p in p_view[u].items():
+            totals[public_of_view[v]] += p
+        for o, total in totals.items():
+            by_output[o][u] = {v: p / total for v, p in p_view[u].items() if public_of_view[v] == o}
+    for o, conds in by_output.items():
+        items = list(conds.items())
+        u0, ref = items[0]
+        for u, dist in items[1:]:
+            if dist != ref:
+                vkey = next(v for v in set(ref) | set(dist) if ref.get(v, 0) != dist.get(v, 0))
+                return u0, u, o, vkey, ref.get(vkey, Fraction(0)), dist.get(vkey, Fraction(0))
+    return None
+
+
+# --------------------------------------------------------------------------- tidy and resources
+
+
+def tidiness(left: list[str]) -> Check:
+    if left:
+        return Check("tidy", False, f"cards left on the table at the end: {left[0]}", {"examples": left})
+    return Check("tidy", True, "every card ends in an output or back in the supply")
+
+
+def resources(frame: Frame, assignments: list[dict[str, Any]], outcomes: Outcomes) -> dict[str, Any]:
+    input_cards: dict[str, int] = defaultdict(int)
+    for values in assignments:
+        state = frame.initial_state(values)
+        counts: dict[str, int] = defaultdict(int)
+        for c in state.cells:
+            counts[SYMBOLS.by_id(c >> 1).name] += 1
+        for k, n in counts.items():
+            input_cards[k] = max(input_cards[k], n)
+    helpers = {SYMBOLS.by_id(s).name: n for s, n in sorted(outcomes.peak.items()) if n}
+    by_symbol = dict(input_cards)
+    for k, n in helpers.items():
+        by_symbol[k] = by_symbol.get(k, 0) + n
+    by_callee: dict[str, list[int]] = {}
+    for (_, callee), n in sorted(outcomes.calls.items()):
+        by_callee.setdefault(callee, []).append(n)
+    return {
+        "cards": sum(by_symbol.values()),
+        "cards_by_symbol": dict(sorted(by_symbol.items())),
+        "input_cards": sum(input_cards.values()),
+        "helper_cards": sum(helpers.values()),
+        "helpers_by_symbol": helpers,
+        "shuffles": max(outcomes.shuffles, default=0),
+        "shuffles_min": min(outcomes.shuffles, default=0),
+        "shuffles_by_kind": dict(sorted(outcomes.kinds.items())),
+        "turns": max(outcomes.turns, default=0),
+        "turns_min": min(outcomes.turns, default=0),
+        "steps": len([s for s in frame.proto.steps if s.number is not None]),
+        "substeps": len([s for s in walk(frame.proto.steps) if s.number is not None]),
+        "calls": by_callee,
+    }
+
+
+def _as_list(v: Any) -> list[Any]:
+    v = plain(v)
+    if not isinstance(v, (list, tuple)):
+        raise EvalError(f"expected a list of numbers, got {v!r}")
+    return list(v)
+
+
+def expectations(proto: Protocol, frame: Frame, resources: dict[str, Any]) -> list[dict[str, Any]]:
+    rows = []
+    scope = frame.globals
+    for name, exp in proto.expect.items():
+        try:
+            if name == "cards_by_symbol":
+                want: Any = {k: as_int(e(scope)) for k, e in exp.by_symbol.items()}
+                got: Any = {k: resources["cards_by_symbol"].get(k, 0) for k in want}
+            elif name == "calls":
+                want = {k: [as_int(x) for x in _as_list(e(scope))] for k, e in exp.by_symbol.items()}
+                got = {k: resources["calls"].get(k, []) for k in want}
+            elif name == "table":
+                assert exp.value is not None
+                want = [as_int(x) for x in _as_list(exp.value(scope))]
+                got = resources["table"]
+            else:
+                assert exp.value is not None
+                want = as_int(exp.value(scope))
+                got = resources[name]
+        except EvalError as exc:
+            raise SimulationError("", proto.src.problem(exp.path, str(exc))) from None
+        formula = (
+            exp.value.text
+            if exp.value is not None
+            else "; ".join(f"{k}: {e.text}" for k, e in exp.by_symbol.items())
+        )
+        rows.append(
+            {
+                "name": name,
+                "expected": want,
+                "measured": got,
+                "match": want == got,
+                "formula": formula,
+                "cite": exp.cite,
+            }
+        )
+    return rows

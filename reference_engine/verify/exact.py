@@ -1,0 +1,246 @@
+"""Exact verification: correctness, security and resource counts of a protocol spec.
+
+For every admissible input u the machine runs the protocol over *all* shuffle outcomes
+with exact rational probabilities (see :mod:`reference_engine.machine`). Then:
+
+* **correct**: every run's outputs equal the spec's ``equals`` expression of u; outputs
+  declared ``uniform`` have exactly the uniform distribution over the listed values
+  (``none`` when the list is empty);
+* **secure**: the view (everything the players saw: turned faces, public decisions,
+  cards returned to the supply, public sub-protocol results) is independent of u given
+  the public inputs and public outputs: P(view | u, o) is the same for every input u
+  that can produce the public output o;
+* **tidy**: when the protocol ends, every card on the table belongs to an output;
+* **resources**: cards per symbol, helper cards, shuffles and turns, compared with the
+  ``expect`` block quoted from the paper.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from ..cards import Symbol
+from ..errors import EvalError, SimulationError
+from ..machine import (
+    DecodeFailure,
+    Frame,
+    Frontier,
+    Runner,
+    Shared,
+    _add,
+    _freeze,
+    leftovers,
+    read_outputs,
+)
+from ..registry import Library
+from ..spec import Params, Protocol
+from .checks import correctness, expectations, resources, security, tidiness
+from .inputs import input_assignments
+from .report import Check, Report, empty_stats
+from .setting import setting
+
+# (view, output values) -> (denominator, {input: numerator}): what every final state adds up to.
+Aggregate = dict[tuple[int, tuple[Any, ...]], tuple[int, dict[int, int]]]
+
+
+@dataclass
+class ExactRun:
+    """Every input run through every shuffle outcome."""
+
+    runner: Runner
+    frame: Frame
+    assignments: list[dict[str, Any]]
+    final: Frontier
+
+
+def run_exact(
+    library: Library,
+    proto: Protocol,
+    params: Params,
+    context: dict[str, Any] | None = None,
+    deal: list[Symbol] | None = None,
+    record_reveals: bool = False,
+) -> ExactRun:
+    """Run every input through every shuffle outcome. When a callee's view turns out not to
+    factor, the run is repeated with that callee's view kept whole (see ``machine.calls``).
+
+    With ``record_reveals``, ``runner.shared.reveals`` holds every possible reveal per step.
+    """
+    no_factor: set[str] = set()
+    while True:
+        shared = Shared(no_factor=set(no_factor), reveals={} if record_reveals else None)
+        runner = Runner(library, "exact", shared=shared, context=context)
+        runner.forget_views = True
+        frame = runner.frame(proto, params)
+        runner.limits = frame.helpers
+        assignments = input_assignments(frame, deal)
+        frontier: Frontier = {}
+        for i, values in enumerate(assignments):
+            try:
+                state = frame.initial_state(values)
+            except EvalError as exc:
+                raise SimulationError("", proto.src.problem(("inputs",), str(exc))) from None
+            frontier.setdefault(state, (1, {}))[1][i] = 1
+        final = runner.run(frame, frontier)
+        if shared.restart is not None:
+            no_factor.add(shared.restart)
+            continue
+        return ExactRun(runner, frame, assignments, final)
+
+
+def outcome_distribution(
+    library: Library, proto: Protocol, params: Params | None = None, scenario: str | None = None
+) -> list[tuple[dict[str, Any], dict[tuple[Any, ...], Fraction]]]:
+    """For each input: the exact distribution of the output values (in ``proto.outputs`` order)."""
+    st_ = setting(proto, params, scenario)
+    run = run_exact(library, proto, st_.params, st_.context, st_.deal)
+    dist: list[dict[tuple[Any, ...], Fraction]] = [defaultdict(Fraction) for _ in run.assignments]
+    for state, (den, nums) in run.final.items():
+        outs = read_outputs(run.runner, run.frame, state)
+        key = tuple(
+            outs[n] if isinstance(outs[n], DecodeFailure) else _freeze(outs[n]) for n in proto.outputs
+        )
+        for u, num in nums.items():
+            dist[u][key] += Fraction(num, den)
+    return [(a, dict(d)) for a, d in zip(run.assignments, dist)]
+
+
+@dataclass
+class Outcomes:
+    """The final states read once: outputs per view, stray cards, and the resources used."""
+
+    agg: Aggregate = field(default_factory=dict)
+    left: list[str] = field(default_factory=list)  # a few examples of cards left on the table
+    shuffles: list[int] = field(default_factory=list)
+    turns: list[int] = field(default_factory=list)
+    peak: dict[int, int] = field(default_factory=lambda: defaultdict(int))
+    kinds: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    calls: dict[tuple[int, str], int] = field(default_factory=dict)  # (position, callee) -> most cards
+
+    @classmethod
+    def read(cls, run: ExactRun) -> Outcomes:
+        out = cls()
+        names = list(run.frame.proto.outputs)
+        owned: set[int] = set()
+        for state, vec in run.final.items():
+            outs = read_outputs(run.runner, run.frame, state)
+            stray = leftovers(run.runner, run.frame, state)
+            if stray and len(out.left) < 5:
+                out.left.append(", ".join(stray))
+            out.shuffles.append(state.meters.shuffles)
+            out.turns.append(state.meters.turns)
+            for sid, n in state.meters.peak:
+                out.peak[sid] = max(out.peak[sid], n)
+            for k, n in state.meters.kinds:
+                out.kinds[k] = max(out.kinds[k], n)
+            for i, (callee, n) in enumerate(state.meters.calls):
+                out.calls[(i, callee)] = max(out.calls.get((i, callee), 0), n)
+            values = tuple(outs[n] if isinstance(outs[n], DecodeFailure) else _freeze(outs[n]) for n in names)
+            _add(out.agg, (state.view, values), vec, owned)
+        return out
+
+
+def verify(
+    library: Library,
+    proto: Protocol,
+    params: Params | None = None,
+    scenario: str | None = None,
+    record_reveals: bool = False,
+) -> Report:
+    """Exact verification of ``proto`` (defaults where parameters are not given).
+
+    ``record_reveals`` also keeps every possible reveal (see :mod:`reference_engine.reveals`).
+    """
+    started = time.perf_counter()
+    st_ = setting(proto, params, scenario)
+    params = st_.params
+    try:
+        run = run_exact(library, proto, params, st_.context, st_.deal, record_reveals=record_reveals)
+    except SimulationError as exc:
+        return _stuck(proto, params, exc, time.perf_counter() - started)
+    outcomes = Outcomes.read(run)
+    views = run.runner.views
+    checks = [
+        correctness(proto, run.frame, run.assignments, outcomes.agg, views),
+        security(proto, run.assignments, outcomes.agg, views),
+        tidiness(outcomes.left),
+    ]
+    res = resources(run.frame, run.assignments, outcomes)
+    res["table"] = list(run.runner.shared.extent)
+    expect_rows = expectations(proto, run.frame, res)
+    checks += [
+        Check(
+            f"expect {row['name']}",
+            row["match"],
+            f"measured {_fmt(row['measured'])}, paper {_fmt(row['expected'])}"
+            + (f"  [{row['cite']}]" if row["cite"] else ""),
+        )
+        for row in expect_rows
+    ]
+    merged = {s.view for s in run.final}
+    stats = {
+        "final_states": len(run.final),
+        "views": sum(views.weight(v) for v in merged),
+        "views_after_merging": len(merged),
+        "states_processed": run.runner.shared.states_processed,
+        "peak_frontier": run.runner.shared.peak_frontier,
+        "subprotocol_runs": len(run.runner.shared.subruns),
+        "seconds": round(time.perf_counter() - started, 3),
+    }
+    return Report(
+        proto.name,
+        proto.title,
+        params,
+        "exact",
+        len(run.assignments),
+        checks,
+        res,
+        expect_rows,
+        stats,
+        _notes(run.runner.shared, st_.scenario),
+        proto.source,
+        st_.scenario,
+        run.runner.shared.reveals,
+    )
+
+
+def _notes(shared: Shared, scenario: dict[str, Any] | None) -> list[str]:
+    notes = [f"composition: {v}; its view is factored out" for v in sorted(shared.factored.values())]
+    notes += [f"composition: {n} is inlined (its view is kept whole)" for n in sorted(shared.no_factor)]
+    if shared.forgotten:
+        notes.append(
+            "views merged after step "
+            + ", ".join(shared.forgotten)
+            + ": views after which every situation is equally likely up to one constant factor "
+            "(the verdicts are the same)"
+        )
+    if scenario:
+        sc = scenario
+        notes.insert(
+            0,
+            f"scenario {sc['name']} ({sc['game']}): deal {' '.join(sc['deal'])} in every possible "
+            f"way; {sc['state']}. {sc['doc']}".strip(),
+        )
+    return notes
+
+
+def _stuck(proto: Protocol, params: Params, exc: SimulationError, seconds: float) -> Report:
+    """A report for a protocol that cannot be carried out to the end in some run."""
+    what = str(exc.problem) if exc.problem is not None else exc.format_message()
+    checks = [
+        Check("correct", False, f"some run cannot be carried out: {what}", {"error": what}),
+        Check("secure", False, "not checked: the protocol does not always run to the end"),
+    ]
+    return Report(
+        proto.name, proto.title, params, "exact", 0, checks, {}, [], empty_stats(seconds), [], proto.source
+    )
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, dict):
+        return ", ".join(f"{k} {n}" for k, n in v.items())
+    return str(v)

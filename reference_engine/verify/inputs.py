@@ -1,0 +1,122 @@
+"""The inputs an exact verification runs through, and how inputs and views read in a report."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from ..cards import SYMBOLS, Symbol
+from ..errors import SimulationError, UsageError
+from ..expressions import EvalError, Scope, plain
+from ..machine import Frame, ViewTable
+
+
+def deals(cards: list[Symbol], sizes: list[int]) -> list[list[Symbol]]:
+    """Every way to deal ``cards`` into hands of the given sizes (a hand's order is irrelevant)."""
+    if sum(sizes) != len(cards):
+        raise UsageError(f"cannot deal {len(cards)} cards into hands of sizes {sizes} ({sum(sizes)} cards)")
+    out: list[list[Symbol]] = []
+
+    def rec(remaining: list[Symbol], i: int, acc: list[Symbol]) -> None:
+        if i == len(sizes):
+            out.append(acc)
+            return
+        seen: set[tuple[str, ...]] = set()
+        for combo in itertools.combinations(range(len(remaining)), sizes[i]):
+            hand = [remaining[j] for j in combo]
+            key = tuple(s.name for s in hand)
+            if key in seen:
+                continue
+            seen.add(key)
+            rest = [c for j, c in enumerate(remaining) if j not in combo]
+            rec(rest, i + 1, acc + hand)
+
+    rec(sorted(cards, key=lambda s: s.name), 0, [])
+    return out
+
+
+MAX_INPUTS = 2_000_000  # input combinations an exact verification will enumerate
+
+
+def input_assignments(frame: Frame, deal: list[Symbol] | None = None) -> list[dict[str, Any]]:
+    """Every admissible assignment of the inputs; a grouped input gets every deal of ``deal``."""
+    total = 1
+    for name in frame.proto.inputs:
+        if frame.groups(name) is None or deal is None:
+            try:
+                total *= frame.domain_size(name)
+            except EvalError:
+                continue
+    if total > MAX_INPUTS:
+        raise UsageError(
+            f"{frame.proto.name} has {f'{total:,}' if total < 1e15 else f'about 2^{total.bit_length() - 1}'} "
+            "combinations of inputs to try before 'admissible' "
+            f"filters them, too many to verify exactly (the limit is {MAX_INPUTS:,}). Verify the "
+            "protocols it is built from, or give smaller --param values; simulate it with kitgen simulate."
+        )
+    domains: dict[str, list[Any]] = {}
+    for name in frame.proto.inputs:
+        sizes = frame.groups(name)
+        if sizes is not None and deal is not None:
+            domains[name] = deals(deal, sizes)
+        else:
+            try:
+                domains[name] = frame.domain(name)
+            except EvalError as exc:
+                raise UsageError(f"{frame.proto.name}: input {name}: {exc}") from None
+    names = list(domains)
+    out = []
+    for combo in itertools.product(*(domains[n] for n in names)):
+        values = dict(zip(names, combo))
+        if frame.proto.admissible is not None:
+            try:
+                if not plain(frame.proto.admissible(value_scope(frame, values))):
+                    continue
+            except EvalError as exc:
+                raise SimulationError("", frame.proto.src.problem(("admissible",), str(exc))) from None
+        out.append(values)
+    return out
+
+
+def value_scope(frame: Frame, values: dict[str, Any]) -> Scope:
+    return frame.globals.child(dict(values))
+
+
+def describe_value(v: Any) -> str:
+    v = plain(v)
+    if isinstance(v, Symbol):
+        return v.glyph
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(describe_value(x) for x in v) + "]"
+    if v is None:
+        return "none"
+    return str(v)
+
+
+def describe_inputs(values: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={describe_value(v)}" for k, v in values.items())
+
+
+def describe_view(views: ViewTable, vid: int) -> str:
+    parts = []
+    for obs in views.observations(vid):
+        kind = obs[0]
+        if kind == "turn":
+            parts.append("turned " + " ".join(SYMBOLS.by_id(c >> 1).glyph for c in obs[1]))
+        elif kind == "discard":
+            parts.append("returned " + " ".join(SYMBOLS.by_id(s).glyph for s in obs[1]))
+        elif kind == "shuffle":
+            parts.append("saw a shuffle of face-up cards")
+        elif kind == "call":
+            inner = obs[2]
+            if isinstance(inner, int):
+                parts.append(f"{obs[1]}: [{describe_view(views, inner)}]")
+            elif inner:
+                parts.append(f"{obs[1]} -> {describe_value(list(inner))}")
+        elif kind == "shift":
+            parts.append(f"shifted by {obs[1]}")
+        elif kind == "merged":
+            parts.append(
+                f"one of {views.weight(obs[2])} views alike up to a constant factor after step {obs[1]}"
+            )
+    return "; ".join(parts) or "nothing"

@@ -1,0 +1,56 @@
+"""What a verification runs with: parameters, and for a game protocol a scenario of its game."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..cards import Symbol
+from ..errors import SimulationError, UsageError
+from ..spec import Params, Protocol
+
+
+@dataclass
+class Setting:
+    """What a verification runs with: parameters, game functions and a deck to deal."""
+
+    params: Params
+    context: dict[str, Any] = field(default_factory=dict)
+    deal: list[Symbol] | None = None
+    scenario: dict[str, Any] | None = None
+
+
+def setting(proto: Protocol, params: Params | None = None, scenario: str | None = None) -> Setting:
+    """Bind a protocol to its parameters and, for game protocols, to a scenario (a reduced deck)."""
+    if scenario is None and proto.context:
+        if not proto.scenarios:
+            raise UsageError(
+                f"{proto.name} needs a game (functions {', '.join(proto.context)}) "
+                "but declares no scenario to verify it in"
+            )
+        scenario = next(iter(proto.scenarios))
+    if scenario is None:
+        return Setting(proto.resolve_params(params))
+    if scenario not in proto.scenarios:
+        known = ", ".join(proto.scenarios) or "none"
+        raise UsageError(f"{proto.name} has no scenario {scenario!r} (scenarios: {known})")
+    from ..kinds import find_kind, kind_name, load_game
+
+    sc = proto.scenarios[scenario]
+    rules = load_game(sc.game)
+
+    def problem(path: tuple[str | int, ...], message: str) -> Exception:
+        return SimulationError("", proto.src.problem(sc.path + path, message))
+
+    bound = find_kind(kind_name(sc.game)).scenario(rules, sc.state, sc.deal, problem)
+    # Only the functions the protocol takes from its game (its 'context') are bound.
+    context = {k: v for k, v in bound.context.items() if k in proto.context}
+    merged = {**sc.params, **(params or {})}
+    info = {
+        "name": sc.name,
+        "doc": sc.doc,
+        "game": sc.game,
+        "deal": [d.glyph for d in bound.deal],
+        "state": bound.state_text if context else "",
+    }
+    return Setting(proto.resolve_params(merged), context, bound.deal, info)
