@@ -1,0 +1,66 @@
+"""A parsed, compiled expression, and :func:`parse` that makes one from text."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import EvalError, ExprSyntaxError
+from .nodes import Const, Fn, Node
+from .parser import _check_depth, _Parser
+from .values import Scope
+
+
+@dataclass
+class Expression:
+    """A parsed, compiled expression with its source text."""
+
+    text: str
+    node: Node
+    fn: Fn
+
+    def __call__(self, scope: Scope) -> Any:
+        try:
+            return self.fn(scope)
+        except EvalError as exc:
+            raise EvalError(f"{exc} (in {self.text!r})") from None
+        except RecursionError:
+            raise EvalError(f"expression too deeply nested: {self.text!r}") from None
+
+    def names(self) -> set[str]:
+        """Free names (computed once: the tree never changes)."""
+        cached = self.__dict__.get("_names")
+        if cached is None:
+            cached = self.__dict__["_names"] = frozenset(self.node.names())
+        return set(cached)
+
+    def uses(self, name: str) -> bool:
+        cached = self.__dict__.get("_names")
+        if cached is None:
+            self.names()
+            cached = self.__dict__["_names"]
+        return name in cached
+
+    def calls(self) -> set[str]:
+        return self.node.calls()
+
+    def __repr__(self) -> str:
+        return f"Expression({self.text!r})"
+
+
+def parse(text: str | int | bool) -> Expression:
+    """Parse expression text (numbers and booleans from YAML are accepted as constants)."""
+    if isinstance(text, bool):
+        return Expression(str(text).lower(), Const(0, text), lambda scope: text)
+    if isinstance(text, int):
+        value = text
+        return Expression(str(text), Const(0, value), lambda scope: value)
+    if not isinstance(text, str):
+        raise ExprSyntaxError(f"expected an expression, got {type(text).__name__}", str(text), 0)
+    parser = _Parser(text)
+    try:
+        node = parser.parse()
+        _check_depth(node, text)
+        return Expression(text, node, node.compile())
+    except RecursionError:  # not reached within the limits; a last resort for a deep caller
+        raise ExprSyntaxError("expression nested too deeply", text, parser.tok.col) from None

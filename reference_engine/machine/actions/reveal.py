@@ -1,0 +1,65 @@
+"""Turning cards over: what the players see, and (on request) every possible reveal per step."""
+
+from __future__ import annotations
+
+from ... import steps as st
+from ...cards import EMPTY, Card
+from ...expressions import EvalError
+from ...table import State
+from ..frame import Frame
+from ..frontier import Frontier, add_vec, settle
+from ..plans import _flats, _res
+from ..runner import Ctx, Runner, _touching, handles
+
+
+@handles(st.Turn)
+def h_turn(run: Runner, frame: Frame, step: st.Turn, frontier: Frontier, ctx: Ctx) -> Frontier:
+    assert step.what is not None
+    ev = run.evaluator(frame)
+    out: Frontier = {}
+    frontier = settle(frontier, _touching(run, frame, step, step.what))
+    for state, vec in frontier.items():
+        try:
+            flats = _flats(_res(ev.public(step.what, state), "turn"), "turn")
+        except EvalError as exc:
+            raise run.fail(frame, step, str(exc)) from None
+        cells = list(state.cells)
+        revealed = []
+        where = []
+        for f in flats:
+            if cells[f] == EMPTY:
+                raise run.fail(frame, step, f"turn: {state.layout.describe(f)} is empty")
+            cells[f] ^= 1
+            if cells[f] & 1:
+                revealed.append(cells[f])
+                where.append(f)
+        if run.shared.reveals is not None and revealed:
+            _note_reveal(run, frame, ctx, state, where, revealed)
+        view = run.views.extend(state.view, ("turn", tuple(revealed))) if revealed else state.view
+        new = state.replace(cells=tuple(cells), meters=state.meters.add_turn(), view=view)
+        if run.events is not None:
+            run.record(
+                frame,
+                ctx,
+                "turn",
+                {
+                    "cards": [state.layout.describe(f) for f in flats],
+                    "revealed": [Card.from_code(c).symbol for c in revealed],
+                },
+                state,
+                new,
+            )
+        add_vec(out, new, vec)
+    return out
+
+
+def _note_reveal(
+    run: Runner, frame: Frame, ctx: Ctx, state: State, flats: list[int], codes: list[int]
+) -> None:
+    assert run.shared.reveals is not None
+    obs = []
+    for f, card in zip(flats, codes):
+        reg = state.layout.owner(f)
+        r, c = reg.address(f)
+        obs.append((reg.name, r, c, Card.from_code(card).symbol))
+    run.shared.reveals.setdefault((frame.proto.name, ctx.number or "?"), set()).add(tuple(obs))

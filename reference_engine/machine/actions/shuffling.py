@@ -1,0 +1,234 @@
+"""Shuffles (scramble, shift, cut, bisect, set) and the public cyclic shift of piles.
+
+In exact mode each table is first replaced by a fixed member of its orbit under the shuffle's
+group, and a scramble of face-down piles is left lazy (see :func:`~..frontier.materialize`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ... import steps as st
+from ...cards import is_up
+from ...expressions import EvalError, truthy
+from ...shuffles import Shuffle, pile_gather
+from ...table import Layout, State, visible
+from ..frame import Evaluator, Frame
+from ..frontier import Frontier, _scale, add_vec, settle
+from ..plans import _flats, _res
+from ..runner import Ctx, Runner, _touching, handles
+
+Piles = tuple[tuple[int, ...], ...]
+
+
+def _piles(
+    run: Runner, frame: Frame, step: st.Shuffle, state: State, ev: Evaluator
+) -> tuple[Shuffle, Piles, str]:
+    assert step.piles is not None
+    value = ev.public(step.piles, state)
+    how = step.how
+    piles: Piles
+    if how in ("cut", "bisect"):
+        flats = _flats(_res(value, how), how)
+        if how == "cut":
+            piles = tuple((f,) for f in flats)
+            shuffle = Shuffle("shift", len(piles))
+        else:
+            if len(flats) % 2:
+                raise EvalError(f"a bisection cut needs an even number of cards, got {len(flats)}")
+            h = len(flats) // 2
+            piles = (flats[:h], flats[h:])
+            shuffle = Shuffle("scramble", 2)
+    else:
+        items = value if isinstance(value, list) else [value]
+        piles = tuple(_flats(_res(v, "shuffle"), "shuffle") for v in items)
+        if how == "set":
+            if step.perms and len(step.perms[0]) != len(piles):
+                raise EvalError(
+                    f"the permutations act on {len(step.perms[0])} piles, but there are {len(piles)}"
+                )
+            shuffle = Shuffle("set", len(piles), tuple(step.perms))
+        else:
+            shuffle = Shuffle(how, len(piles))
+    if not piles:
+        raise EvalError("nothing to shuffle")
+    sizes = {len(p) for p in piles}
+    if len(sizes) != 1:
+        raise EvalError(f"piles must have the same number of cards, got sizes {sorted(sizes)}")
+    every = [f for p in piles for f in p]
+    if len(set(every)) != len(every):
+        raise EvalError("the piles overlap")
+    for f in every:
+        if f in state.layout.holes:
+            raise EvalError(f"{state.layout.describe(f)} is empty")
+    return shuffle, piles, how
+
+
+@handles(st.Shuffle)
+def h_shuffle(run: Runner, frame: Frame, step: st.Shuffle, frontier: Frontier, ctx: Ctx) -> Frontier:
+    ev = run.evaluator(frame)
+    plans = run.shared.plans
+
+    def resolve(state: State) -> tuple[Shuffle, Piles, str]:
+        try:
+            return _piles(run, frame, step, state, ev)
+        except EvalError as exc:
+            raise run.fail(frame, step, str(exc)) from None
+
+    out: Frontier = {}
+    if run.mode == "sample":
+        for state, vec in frontier.items():
+            shuffle, piles, how = resolve(state)
+            perm = shuffle.sample(run.rng)
+            g = _gather_map(plans, state.layout.size, piles, perm)
+            cells = tuple([state.cells[i] for i in g])
+            new = State(
+                _unlabel(plans, state.layout, piles),
+                cells,
+                state.out,
+                state.env,
+                state.meters.add_shuffle(how),
+                state.view,
+            )
+            if run.events is not None:
+                run.record(
+                    frame,
+                    ctx,
+                    "shuffle",
+                    {
+                        "kind": how,
+                        "size": shuffle.size,
+                        "piles": [[state.layout.describe(f) for f in p] for p in piles],
+                        "perm": [i + 1 for i in perm],
+                        "how": step.text,
+                        **({} if shuffle.is_uniform else {"weighted": True}),
+                    },
+                    state,
+                    new,
+                )
+            add_vec(out, new, vec)
+        return out
+
+    # Exact: a scramble of face-down piles that are already lazily scrambled changes nothing.
+    def needed(state: State) -> frozenset[int] | None:
+        shuffle, piles, _ = resolve(state)
+        if shuffle.kind == "scramble" and frozenset(piles) in {frozenset(b) for b in state.lazy}:
+            return frozenset()
+        return frozenset(f for p in piles for f in p)
+
+    frontier = settle(frontier, needed)
+    # Replace each table by the representative of its orbit, merge, then expand or stay lazy.
+    canon: Frontier = {}
+    owned: set[int] = set()
+    owned_canon: set[int] = set()
+    info: dict[State, tuple[Shuffle, Piles, str]] = {}
+    for state, vec in frontier.items():
+        shuffle, piles, how = resolve(state)
+        layout2 = _unlabel(plans, state.layout, piles)
+        meters = state.meters.add_shuffle(how)
+        if shuffle.kind == "scramble" and frozenset(piles) in {frozenset(b) for b in state.lazy}:
+            add_vec(out, state.replace(layout=layout2, meters=meters), vec, owned)
+            continue
+        contents = [tuple(state.cells[f] for f in p) for p in piles]
+        rep = shuffle.canonical(contents)
+        if rep is not None:
+            g = _gather_map(plans, state.layout.size, piles, rep)
+            state = state.replace(cells=tuple([state.cells[i] for i in g]))
+        observe = any(is_up(state.cells[f]) for p in piles for f in p)
+        if shuffle.kind == "scramble" and not observe and len(piles) > 1:
+            lazy = state.lazy + (piles,)
+            add_vec(out, state.replace(layout=layout2, meters=meters, lazy=lazy), vec, owned)
+            continue
+        add_vec(canon, state, vec, owned_canon)
+        info[state] = (shuffle, piles, how)
+    for state, vec in canon.items():
+        shuffle, piles, how = info[state]
+        layout2 = _unlabel(plans, state.layout, piles)
+        meters = state.meters.add_shuffle(how)
+        contents = [tuple(state.cells[f] for f in p) for p in piles]
+        observe = any(is_up(state.cells[f]) for p in piles for f in p)
+        for perm, prob in shuffle.outcomes(contents):
+            g = _gather_map(plans, state.layout.size, piles, perm)
+            cells = tuple([state.cells[i] for i in g])
+            view = state.view
+            if observe:
+                view = run.views.extend(view, ("shuffle", tuple(visible(cells[f]) for p in piles for f in p)))
+            add_vec(
+                out,
+                State(layout2, cells, state.out, state.env, meters, view, state.lazy),
+                _scale(vec, prob),
+                owned,
+            )
+    return out
+
+
+def _gather_map(
+    plans: dict[tuple[Any, ...], Any], n: int, piles: Piles, perm: tuple[int, ...]
+) -> tuple[int, ...]:
+    key = ("gather", n, piles, perm)
+    g: tuple[int, ...] | None = plans.get(key)
+    if g is None:
+        g = pile_gather(n, piles, perm)
+        plans[key] = g
+    return g
+
+
+def _unlabel(plans: dict[tuple[Any, ...], Any], layout: Layout, piles: Piles) -> Layout:
+    """A shuffle makes labels on the shuffled cards meaningless: drop them."""
+    if not layout.labels:
+        return layout
+    key = ("unlabel", layout, piles)
+    hit: Layout | None = plans.get(key)
+    if hit is None:
+        touched = {f for p in piles for f in p}
+        labels = [lab for lab in layout.labels if not touched & set(lab.slots)]
+        shapes = [(r.name, r.rows, r.cols, r.unit, r.hand) for r in layout.regions]
+        hit = Layout.make(shapes, layout.holes, labels)
+        plans[key] = hit
+    return hit
+
+
+@handles(st.Shift)
+def h_shift(run: Runner, frame: Frame, step: st.Shift, frontier: Frontier, ctx: Ctx) -> Frontier:
+    assert step.piles is not None and step.until is not None
+    ev = run.evaluator(frame)
+    out: Frontier = {}
+    frontier = settle(frontier, _touching(run, frame, step, step.piles))
+    for state, vec in frontier.items():
+        try:
+            value = ev.public(step.piles, state)
+            items = value if isinstance(value, list) else [value]
+            piles = tuple(_flats(_res(v, "shift"), "shift") for v in items)
+            if len({len(p) for p in piles}) != 1:
+                raise EvalError("piles must have the same number of cards")
+            k = len(piles)
+            chosen = None
+            for s in range(k):
+                perm = tuple((i + s) % k for i in range(k))
+                g = _gather_map(run.shared.plans, state.layout.size, piles, perm)
+                trial = state.replace(cells=tuple([state.cells[i] for i in g]))
+                if truthy(ev.value(step.until, trial)):
+                    chosen = (s, trial)
+                    break
+        except EvalError as exc:
+            raise run.fail(frame, step, str(exc)) from None
+        if chosen is None:
+            raise run.fail(frame, step, f"no shift of the {k} piles makes {step.until.text!r} true")
+        s, trial = chosen
+        layout2 = _unlabel(run.shared.plans, state.layout, piles) if s else state.layout
+        new = trial.replace(layout=layout2, view=run.views.extend(state.view, ("shift", s)))
+        if run.events is not None:
+            run.record(
+                frame,
+                ctx,
+                "shift",
+                {
+                    "piles": [[state.layout.describe(f) for f in p] for p in piles],
+                    "by": s,
+                    "until": step.until.text,
+                },
+                state,
+                new,
+            )
+        add_vec(out, new, vec)
+    return out

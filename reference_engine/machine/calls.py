@@ -1,0 +1,345 @@
+"""Sub-protocol calls.
+
+In exact mode a callee runs once per distinct argument cards (cached in ``Shared.subruns``)
+and its view is factored out of the caller's when that is provably lossless (:func:`_factor`).
+When it is not, :func:`_factor` sets ``Shared.restart`` and the whole run stops, to be run
+again with the callee inlined. In sample mode a small callee is enumerated exactly and one
+outcome drawn from it; a larger one (or any, when a trace is recorded) runs step by step.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from fractions import Fraction
+from typing import Any
+
+from .. import steps as st
+from ..cards import EMPTY
+from ..expressions import EvalError, as_int
+from ..table import Draft, Layout, Meters, State, gather, out_add
+from .frame import Evaluator, Frame
+from .frontier import ONE, Frontier, _freeze, _groups, _scale, add_vec, env_set, settle, vec_prob
+from .outputs import output_flats
+from .plans import Plan, Resolved, SubResult, _flats, _res, _target_coords
+from .runner import Ctx, Outcome, Runner, _jsonable, handles
+
+SMALL_CALL = 8  # callees on at most this many cards are run exactly once per argument, then sampled
+
+CallSetup = tuple[Frame, dict[str, int], list[tuple[int, ...]], tuple[Resolved, ...]]
+"""A call resolved in one state: the callee's frame, its parameters, the argument slots and
+the targets of its card outputs."""
+
+
+def collect(run: Runner, frame: Frame, state: State) -> SubResult:
+    """Read a finished sub-run: its card outputs, public values and resource counts."""
+    proto = frame.proto
+    ev = run.evaluator(frame)
+    used: set[int] = set()
+    cards = []
+    values = []
+    for out in proto.outputs.values():
+        if out.cards is not None:
+            flats, shape = output_flats(run, frame, out, state, ev)
+            used |= set(flats)
+            # The cards go back to the caller in the order they lie on the table, whatever the
+            # output's encoding: an unordered output ('cards') is compared as a multiset, but
+            # the caller can still see or use the order the callee left them in.
+            codes = tuple(state.cells[f] for f in flats if state.cells[f] != EMPTY)
+            if out.decode == "cards" or len(codes) != len(flats):
+                shape = (1, len(codes))
+            cards.append((shape, codes))
+        else:
+            assert out.value is not None
+            try:
+                values.append(_freeze(ev.value(out.value, state)))
+            except EvalError as exc:
+                raise run.fail(frame, None, f"output {out.name}: {exc}") from None
+    left = [f for f in range(len(state.cells)) if state.cells[f] != EMPTY and f not in used]
+    if left:
+        raise run.fail(
+            frame,
+            None,
+            "cards are left on the table that are not outputs: "
+            + ", ".join(state.layout.describe(f) for f in left[:8])
+            + " (put them back with 'discard' or declare them as outputs)",
+        )
+    return SubResult(tuple(cards), tuple(values), state.out, state.meters)
+
+
+def _call_setup(run: Runner, frame: Frame, step: st.Call, state: State, ev: Evaluator, ctx: Ctx) -> CallSetup:
+    callee = run.library.protocol(step.protocol)
+    card_outputs = [o for o in callee.outputs.values() if o.cards is not None]
+    try:
+        params = {k: as_int(ev.value(e, state)) for k, e in step.params.items()}
+        sub = run.frame_for(callee, params, ctx)
+        arg_flats = []
+        for name in callee.inputs:
+            flats = _flats(_res(ev.public(step.args[name], state), f"argument {name}"), f"argument {name}")
+            need = sub.input_size(name)
+            if len(flats) != need:
+                raise EvalError(f"{callee.name} needs {need} cards for {name}, the call gives {len(flats)}")
+            for f in flats:
+                if f in state.layout.holes:
+                    raise EvalError(f"argument slot {state.layout.describe(f)} is empty")
+            arg_flats.append(flats)
+        targets = tuple(run.resolve_target(frame, step.results[o.name], state, ev) for o in card_outputs)
+    except EvalError as exc:
+        raise run.fail(frame, step, str(exc)) from None
+    return sub, params, arg_flats, targets
+
+
+@handles(st.Call)
+def h_call(run: Runner, frame: Frame, step: st.Call, frontier: Frontier, ctx: Ctx) -> Frontier:
+    callee = run.library.protocol(step.protocol)
+    ev = run.evaluator(frame)
+    out: Frontier = {}
+    card_outputs = [o for o in callee.outputs.values() if o.cards is not None]
+    value_outputs = [o for o in callee.outputs.values() if o.cards is None]
+    plans = run.shared.plans
+
+    def touched(setup: CallSetup, state: State) -> frozenset[int]:
+        _, _, arg_flats, targets = setup
+        out = {f for fl in arg_flats for f in fl}
+        for t in targets:
+            if t[0] == "S":
+                out.update(t[1])
+            elif t[0] == "grid":
+                reg = state.layout.by_name[t[1]]
+                out.update(reg.slot(r, c) for r in t[2] for c in t[3] if r <= reg.rows)
+        return frozenset(out)
+
+    owned: set[int] = set()
+    for group in _groups(frontier):
+        shared_setup = None
+        if run.events is None:
+            ev.touched = False
+            setup = _call_setup(run, frame, step, group[0][0], ev, ctx)
+            if not ev.touched:
+                shared_setup = setup
+        if any(st_.lazy for st_, _ in group):
+            if shared_setup is not None:
+                need = touched(shared_setup, group[0][0])
+
+                def same(state: State, need: frozenset[int] = need) -> frozenset[int]:
+                    return need
+
+                group = list(settle(dict(group), same).items())
+            else:
+
+                def each(state: State) -> frozenset[int]:
+                    return touched(_call_setup(run, frame, step, state, ev, ctx), state)
+
+                group = list(settle(dict(group), each).items())
+        for state, vec in group:
+            sub, params, arg_flats, targets = shared_setup or _call_setup(run, frame, step, state, ev, ctx)
+            cells0 = state.cells
+            codes = tuple(tuple([cells0[f] for f in fl]) for fl in arg_flats)
+            if run.events is not None:
+                run.record(
+                    frame,
+                    ctx,
+                    "call",
+                    {
+                        "protocol": callee.name,
+                        "params": params,
+                        "args": {
+                            n: [state.layout.describe(f) for f in fl]
+                            for n, fl in zip(callee.inputs, arg_flats)
+                        },
+                    },
+                    state,
+                    state,
+                )
+            if run.mode == "exact":
+                outcomes = _sub_outcomes(run, sub, codes)
+            elif run.events is None and sum(len(c) for c in codes) <= SMALL_CALL:
+                outcomes = _sub_outcomes(run, sub, codes)
+                if run.shared.restart is None:
+                    outcomes = [_draw(run, outcomes)]
+            else:
+                outcomes = _inline(run, sub, codes)
+            if run.shared.restart is not None:
+                return {}  # a callee's view does not factor: the run stops (see Shared.restart)
+            for prob, obs, res in outcomes:
+                key = (
+                    "call",
+                    id(step),
+                    state.layout,
+                    tuple(arg_flats),
+                    targets,
+                    tuple(shape for shape, _ in res.cards),
+                )
+                plan: Plan | None = plans.get(key)
+                if plan is None:
+                    try:
+                        plan = _call_plan(state.layout, arg_flats, targets, res, callee.name)
+                    except EvalError as exc:
+                        raise run.fail(frame, step, str(exc)) from None
+                    plans[key] = plan
+                consts = tuple(c for _, cs in res.cards for c in cs)
+                cells = gather(cells0, plan.src, consts)
+                env = state.env
+                for o, v in zip(value_outputs, res.values):
+                    t = step.results.get(o.name)
+                    if t is not None and t.name is not None:
+                        env = env_set(env, t.name, v)
+                handed = sum(len(fl) for fl in arg_flats)
+                o_out, meters = _absorb(plans, state.out, state.meters, res, callee.name, handed)
+                view = run.views.extend(state.view, obs) if obs is not None else state.view
+                new = State(plan.layout, cells, o_out, env, meters, view, plan.carry(state.lazy))
+                run.check_limits(frame, step, new)
+                if run.events is not None:
+                    run.record(
+                        frame,
+                        ctx,
+                        "return",
+                        {
+                            "protocol": callee.name,
+                            "results": {o.name: step.results[o.name].text for o in card_outputs},
+                            "values": {o.name: _jsonable(v) for o, v in zip(value_outputs, res.values)},
+                        },
+                        state,
+                        new,
+                    )
+                add_vec(out, new, _scale(vec, prob), owned)
+    return out
+
+
+def _absorb(
+    cache: dict[tuple[Any, ...], Any],
+    out: tuple[tuple[int, int], ...],
+    meters: Meters,
+    res: SubResult,
+    callee: str,
+    handed: int,
+) -> tuple[tuple[tuple[int, int], ...], Meters]:
+    """Helper usage and counters after a call (memoized: the same few combinations recur)."""
+    key = ("absorb", out, meters, res.delta, res.meters, callee, handed)
+    hit: tuple[tuple[tuple[int, int], ...], Meters] | None = cache.get(key)
+    if hit is None:
+        o_out = out_add(out, dict(res.delta))
+        hit = (o_out, meters.absorb(res.meters, out, callee, handed).note_out(o_out))
+        cache[key] = hit
+    return hit
+
+
+def _call_plan(
+    layout: Layout,
+    arg_flats: list[tuple[int, ...]],
+    targets: tuple[Resolved, ...],
+    res: SubResult,
+    callee: str,
+) -> Plan:
+    d = Draft.of(layout)
+    for fl in arg_flats:
+        d.take_tokens(fl)
+    for tres, (shape, codes) in zip(targets, res.cards):
+        toks = [d.new_token(0) for _ in codes]
+        if toks:
+            _target_coords(d, tres, len(toks), shape, toks, f"result of {callee}")
+    layout2, src, consts = d.finish()
+    return Plan(layout2, src, consts, {})
+
+
+def _draw(run: Runner, outcomes: list[Outcome]) -> Outcome:
+    """One outcome of a callee, drawn from its exact distribution (same law as running it)."""
+    lcm = math.lcm(*(p.denominator for p, _, _ in outcomes))
+    pick = run.rng.randrange(lcm)
+    for p, obs, res in outcomes:
+        pick -= int(p * lcm)
+        if pick < 0:
+            return Fraction(1), obs, res
+    raise AssertionError("probabilities do not add up to 1")
+
+
+def _inline(run: Runner, sub: Frame, codes: tuple[tuple[int, ...], ...]) -> list[Outcome]:
+    child = Runner(
+        run.library,
+        "sample",
+        context=run.context,
+        rng=run.rng,
+        events=run.events,
+        views=run.views,
+        shared=run.shared,
+        call_path=run.call_path + [sub.proto.name],
+    )
+    final = child.run(sub, {sub.state_from_codes(codes): ONE})
+    if run.shared.restart is not None:
+        return []  # a callee further down stopped the run
+    (state,) = final
+    # In a single run the callee's whole view is kept, so statistics can look inside it.
+    return [(Fraction(1), ("call", sub.proto.name, state.view), collect(child, sub, state))]
+
+
+def _sub_outcomes(run: Runner, sub: Frame, codes: tuple[tuple[int, ...], ...]) -> list[Outcome]:
+    key: tuple[Any, ...] = (sub.key, codes)
+    if sub.proto.context:
+        key = key + (id(run.context),)  # its outcomes depend on this run's game functions
+    hit = run.shared.subruns.get(key)
+    if hit is not None:
+        return hit
+    child = Runner(
+        run.library,
+        "exact",
+        views=run.views,
+        shared=run.shared,
+        call_path=run.call_path + [sub.proto.name],
+        context=run.context,
+    )
+    final = child.run(sub, {sub.state_from_codes(codes): ONE})
+    if run.shared.restart is not None:
+        return []  # a callee further down stopped the run: nothing to cache
+    joint: dict[tuple[int, SubResult], Fraction] = defaultdict(Fraction)
+    for state, vec in final.items():
+        joint[(state.view, collect(child, sub, state))] += vec_prob(vec, 0)
+    hit = _factor(run, sub, joint)
+    if run.shared.restart is None:
+        run.shared.subruns[key] = hit
+    return hit
+
+
+def _factor(run: Runner, sub: Frame, joint: dict[tuple[int, SubResult], Fraction]) -> list[Outcome]:
+    """Drop a callee's view from the caller's when that is provably lossless.
+
+    If, for every argument the callee is ever run on, P(view, result | args) equals
+    Q(view | public outputs) * P(result | args) with one Q for all arguments, the
+    callee's view is independent of everything else given its public outputs; keeping
+    only the public outputs in the caller's view changes P(view | input) by the same
+    factor for every input, so security and correctness are decided the same way.
+    Otherwise the callee's whole view becomes one observation of the caller's: the
+    outcomes are returned inlined and ``run.shared.restart`` names the callee, so that
+    the run stops and is run again with the callee in ``no_factor`` (an earlier call may
+    already have been factored).
+    """
+    name = sub.proto.name
+    if name in run.shared.no_factor:
+        return _inlined(name, joint)
+    p_res: dict[SubResult, Fraction] = defaultdict(Fraction)
+    p_o: dict[tuple[Any, ...], Fraction] = defaultdict(Fraction)
+    q: dict[tuple[Any, ...], dict[int, Fraction]] = defaultdict(lambda: defaultdict(Fraction))
+    for (v, res), p in joint.items():
+        p_res[res] += p
+        p_o[res.values] += p
+        q[res.values][v] += p
+    cond = {o: {v: p / p_o[o] for v, p in dist.items()} for o, dist in q.items()}
+    ok = all(p == cond[res.values].get(v, 0) * p_res[res] for (v, res), p in joint.items())
+    ok = ok and all(sum(1 for (v, r) in joint if r == res) == len(cond[res.values]) for res in p_res)
+    ref = run.shared.factor_refs.setdefault(sub.key, {})
+    for o, dist in cond.items():
+        if o in ref and ref[o] != dist:
+            ok = False
+        ref.setdefault(o, dist)
+    if not ok:
+        run.shared.restart = name
+        return _inlined(name, joint)
+    run.shared.factored[name] = (
+        f"{name}: its view depends only on its public outputs "
+        f"({', '.join(o.name for o in sub.proto.outputs.values() if o.cards is None) or 'none'})"
+    )
+    return [(p, ("call", name, res.values) if res.values else None, res) for res, p in p_res.items()]
+
+
+def _inlined(name: str, joint: dict[tuple[int, SubResult], Fraction]) -> list[Outcome]:
+    """The outcomes of a callee whose whole view is one observation of the caller's."""
+    return [(p, ("call", name, v), res) for (v, res), p in joint.items()]

@@ -1,0 +1,314 @@
+"""A protocol bound to its parameters (:class:`Frame`), the names its expressions see in one
+state (:class:`StateScope`), and the evaluation of public expressions (:class:`Evaluator`)."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable
+from typing import Any
+
+from ..cards import SYMBOLS, Symbol, code
+from ..encodings import BoundEncoding, Encoding, family_symbol
+from ..errors import SimulationError
+from ..expressions import EvalError, Expression, Scope, as_int, plain
+from ..functions import BUILTINS
+from ..spec import HAND_IS_UNORDERED, Params, Protocol
+from ..table import Layout, Meters, NewCards, Reader, RegionRef, Slots, State, visible
+
+GameFunction = Callable[..., Any]
+"""A function a game supplies to the protocols it runs, e.g. ``valid(card)``."""
+
+_MISS = object()
+_VARIES = object()  # marks an expression whose value depends on the cards or the game
+_CONSTANTS_LIMIT = 50_000  # entries kept from run to run before the table starts afresh
+
+
+def _context_fn(proto: Protocol, name: str, fn: GameFunction | None) -> Callable[..., Any]:
+    """A function the caller (a game) supplies, e.g. ``valid(card)``."""
+
+    def call(scope: Scope, *args: Any) -> Any:
+        if fn is None:
+            raise EvalError(
+                f"{proto.name} needs the function {name!r} from a game: verify it with --deck "
+                "(a scenario of the spec) or run it through `kitgen play`"
+            )
+        return fn(*args)
+
+    return call
+
+
+def _family_fn(family: str) -> Callable[[Scope, Any], Symbol]:
+    def make(scope: Scope, i: Any) -> Symbol:
+        return family_symbol(family, as_int(i))
+
+    return make
+
+
+class Frame:
+    """A protocol bound to its parameters: the names and functions its expressions see."""
+
+    def __init__(self, proto: Protocol, params: Params, context: dict[str, GameFunction] | None = None):
+        self.proto = proto
+        self.params = params
+        self.key = (proto.name, tuple(sorted(params.items())))
+        names: dict[str, Any] = dict(params)
+        functions = dict(BUILTINS)
+        for cname in proto.context:
+            functions[cname] = _context_fn(proto, cname, (context or {}).get(cname))
+        for s in proto.symbols.values():
+            if s.family:
+                functions[s.name] = _family_fn(s.name)
+            else:
+                names[s.name] = SYMBOLS.intern(s.name, s.glyph)
+        for enc in proto.encodings.values():
+            names[enc.name] = enc
+            functions[enc.name] = self._encoder(enc)
+        self.globals = Scope(names, functions=functions)
+        self._bound: dict[str, BoundEncoding] = {}
+        self.helpers: dict[int, int] | None = None
+        if proto.helpers is not None:
+            self.helpers = {
+                SYMBOLS.intern(k).id: as_int(self._static(e, ("helpers", k)))
+                for k, e in proto.helpers.items()
+            }
+
+    def _static(self, expr: Expression, path: tuple[Any, ...]) -> Any:
+        try:
+            return expr(self.globals)
+        except EvalError as exc:
+            raise SimulationError("", self.proto.src.problem(path, str(exc))) from None
+
+    def _encoder(self, enc: Encoding) -> Callable[[Scope, Any], NewCards]:
+        made: dict[Any, NewCards] = {}
+
+        def encode(scope: Scope, value: Any) -> NewCards:
+            v = plain(value)
+            key = (type(v), v) if isinstance(v, (int, str)) else None
+            if key is not None and key in made:
+                return made[key]  # new cards are never changed once made
+            cards = NewCards(self.bound(enc.name).encode(v), label=str(v))
+            if key is not None:
+                made[key] = cards
+            return cards
+
+        return encode
+
+    def bound(self, name: str) -> BoundEncoding:
+        b = self._bound.get(name)
+        if b is None:
+            b = self.proto.encodings[name].bind(self.globals)
+            self._bound[name] = b
+        return b
+
+    # -- inputs -----------------------------------------------------------------
+    def input_count(self, name: str) -> int | None:
+        decl = self.proto.inputs[name]
+        if decl.count is None:
+            return None
+        n = as_int(self._static(decl.count, decl.path + ("count",)))
+        if n < 0:
+            raise SimulationError("", self.proto.src.problem(decl.path + ("count",), f"count is {n}"))
+        return n
+
+    def input_size(self, name: str) -> int:
+        width = self.bound(self.proto.inputs[name].encoding).width
+        count = self.input_count(name)
+        return width * (1 if count is None else count)
+
+    def domains(self) -> dict[str, list[Any]]:
+        """Every possible value of each input (arrays: every tuple of element values)."""
+        return {name: self.domain(name) for name in self.proto.inputs}
+
+    def domain_size(self, name: str) -> int:
+        """How many values ``name`` can take (without listing them: an array's are many)."""
+        decl = self.proto.inputs[name]
+        b = self.bound(decl.encoding)
+        count = self.input_count(name)
+        if count is None:
+            return len(b.domain())
+        return math.prod(len(b.domain(i)) for i in range(1, count + 1))
+
+    def domain(self, name: str) -> list[Any]:
+        decl = self.proto.inputs[name]
+        b = self.bound(decl.encoding)
+        count = self.input_count(name)
+        if count is None:
+            return b.domain()
+        return [list(t) for t in itertools.product(*(b.domain(i) for i in range(1, count + 1)))]
+
+    def groups(self, name: str) -> list[int] | None:
+        """The hand sizes an array input is split into (``groups: sizes``), if any."""
+        decl = self.proto.inputs[name]
+        if decl.groups is None:
+            return None
+        value = plain(self._static(decl.groups, decl.path + ("groups",)))
+        if not isinstance(value, (list, tuple)):
+            raise SimulationError(
+                "", self.proto.src.problem(decl.path + ("groups",), "groups must be a list")
+            )
+        return [as_int(v) for v in value]
+
+    def initial_state(self, values: dict[str, Any]) -> State:
+        shapes = []
+        cells: list[int] = []
+        for name, decl in self.proto.inputs.items():
+            b = self.bound(decl.encoding)
+            count = self.input_count(name)
+            items = values[name] if count is not None else [values[name]]
+            if count is not None and len(items) != count:
+                raise EvalError(f"input {name} needs {count} values, got {len(items)}")
+            for v in items:
+                cells.extend(code(s) for s in b.encode(v))
+            shapes.append((name, 1, b.width * len(items), max(b.width, 1), None))
+        layout = Layout.make(shapes)
+        return State(layout, tuple(cells), (), (), Meters(), 0)
+
+    def state_from_codes(self, codes: tuple[tuple[int, ...], ...]) -> State:
+        shapes = []
+        cells: list[int] = []
+        for (name, decl), cs in zip(self.proto.inputs.items(), codes):
+            width = self.bound(decl.encoding).width
+            shapes.append((name, 1, len(cs), max(width, 1), None))
+            cells.extend(cs)
+        return State(Layout.make(shapes), tuple(cells), (), (), Meters(), 0)
+
+
+class StateScope(Scope):
+    """Names as seen from one state: loop variables, regions on the table, then globals."""
+
+    __slots__ = ("_env", "_refs", "reader", "state")
+
+    def __init__(self, frame: Frame, state: State, public: bool, record: bool = False):
+        Scope.__init__(self, {}, frame.globals, frame.globals.functions)
+        self.state = state
+        self.reader = Reader(state, public, record)
+        self._env = dict(state.env)
+        self._refs: dict[str, RegionRef] = {}
+
+    def lookup(self, name: str) -> Any:
+        if name in self._env:
+            v = self._env[name]
+            return list(v) if isinstance(v, tuple) else v
+        ref = self._refs.get(name)
+        if ref is not None:
+            return ref
+        reg = self.state.layout.by_name.get(name)
+        if reg is not None:
+            if reg.hand is not None:
+                raise EvalError(HAND_IS_UNORDERED.format(name=name))
+            ref = self._refs[name] = RegionRef(self.state.layout, reg, self.reader)
+            return ref
+        if name == "__state__":
+            return self.state
+        if name == "__reader__":
+            return self.reader
+        assert self.parent is not None
+        return self.parent.lookup(name)
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def deep_plain(value: Any) -> Any:
+    """``plain`` all the way down: cards on the table become their faces, lists stay lists."""
+    value = plain(value)
+    if isinstance(value, list):
+        return [deep_plain(v) for v in value]
+    return value
+
+
+def detach(value: Any) -> Any:
+    """A copy of an evaluation result that no longer refers to the state it came from."""
+    if isinstance(value, RegionRef):
+        return RegionRef(value.layout, value.region, None)
+    if isinstance(value, Slots):
+        return Slots(value.layout, value.flat, None, value.label, value.shape)
+    if isinstance(value, list):
+        return [detach(v) for v in value]
+    return value
+
+
+class Evaluator:
+    """Evaluates public expressions, reusing results for states that look the same.
+
+    A result is reused for another state with the same layout and variables when the
+    table shows the same at every cell the first evaluation looked at.
+    """
+
+    def __init__(self, frame: Frame, single: bool = False, constants: dict[Any, Any] | None = None):
+        self.frame = frame
+        self.single = single  # sample mode: one state at a time, no reuse of table reads
+        self.touched = False  # set when a result depended on the cards on the table
+        self.memo: dict[
+            tuple[int, Layout, tuple[Any, ...], bool],
+            list[tuple[tuple[int, ...], dict[tuple[int, ...], Any]]],
+        ] = {}
+        # Sample mode, kept from run to run by a game: results that read no card and call no
+        # game function (they depend only on the layout, the variables and the parameters).
+        self.constants = constants
+
+    def value(self, expr: Expression, state: State) -> Any:
+        """A public expression's plain value: selected face-up cards read as their faces (for a
+        decision, a remembered value or an announced output), never a selection of places."""
+        return self.public(expr, state, plain_value=True)
+
+    def public(self, expr: Expression, state: State, plain_value: bool = False) -> Any:
+        if self.single:
+            return self._single(expr, state, plain_value)
+        key = (id(expr), state.layout, state.env, plain_value)
+        buckets = self.memo.get(key)
+        cells = state.cells
+        if buckets is not None:
+            for flats, table in buckets:
+                vis = tuple([visible(cells[f]) for f in flats])
+                hit = table.get(vis, _MISS)
+                if hit is not _MISS:
+                    if flats:
+                        self.touched = True
+                    return hit
+        scope = StateScope(self.frame, state, public=True, record=True)
+        value = deep_plain(expr(scope)) if plain_value else detach(expr(scope))
+        reads = scope.reader.reads or []
+        flats = tuple(f for f, _ in reads)
+        vis = tuple(v for _, v in reads)
+        if flats:
+            self.touched = True
+        if buckets is None:
+            buckets = self.memo[key] = []
+        for bf, table in buckets:
+            if bf == flats:
+                table[vis] = value
+                break
+        else:
+            buckets.append((flats, {vis: value}))
+        return value
+
+    def _single(self, expr: Expression, state: State, plain_value: bool) -> Any:
+        finish = deep_plain if plain_value else _same
+        consts = self.constants
+        if consts is None:
+            return finish(expr(StateScope(self.frame, state, public=True)))
+        ident = id(expr)
+        if consts.get(ident) is _VARIES:  # it read cards or called the game once: never reused
+            return finish(expr(StateScope(self.frame, state, public=True)))
+        key = (ident, self.frame.key, state.layout, state.env, plain_value)
+        hit = consts.get(key, _MISS)
+        if hit is not _MISS:
+            return hit
+        if len(consts) > _CONSTANTS_LIMIT:
+            consts.clear()
+        if expr.calls() & self.frame.proto.context.keys():
+            consts[ident] = _VARIES
+            return finish(expr(StateScope(self.frame, state, public=True)))
+        scope = StateScope(self.frame, state, public=True, record=True)
+        value = deep_plain(expr(scope)) if plain_value else detach(expr(scope))
+        if scope.reader.reads:
+            consts[ident] = _VARIES
+        else:
+            consts[key] = value
+        return value
+
+    def truth(self, expr: Expression, state: State) -> Any:
+        return expr(StateScope(self.frame, state, public=False))

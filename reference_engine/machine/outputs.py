@@ -1,0 +1,139 @@
+"""Reading a finished run's outputs: the cards each output names, and their values."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..cards import EMPTY, symbol_of
+from ..encodings import DecodeError
+from ..expressions import EvalError, Index, Name
+from ..spec import HAND_IS_UNORDERED, OutputDecl
+from ..table import Slots, State
+from .frame import Evaluator, Frame
+from .frontier import _freeze
+from .plans import _flats, _res
+from .runner import Runner
+
+Selection = tuple[tuple[int, ...], tuple[int, int]]
+"""The slots of a group of cards and its shape (rows, columns)."""
+
+
+def read_outputs(run: Runner, frame: Frame, state: State) -> dict[str, Any]:
+    """Every output's value as the verifier sees it (face-down cards included)."""
+    ev = run.evaluator(frame)
+    values: dict[str, Any] = {}
+    for out in frame.proto.outputs.values():
+        try:
+            if out.cards is None:
+                assert out.value is not None
+                values[out.name] = _freeze(ev.value(out.value, state))
+                continue
+            groups, many = output_selections(run, frame, out, state, ev)
+            decoded = tuple(_decode(frame, out, state, flats) for flats, _ in groups)
+            values[out.name] = decoded if many else decoded[0]
+        except DecodeError as exc:
+            values[out.name] = DecodeFailure(str(exc))
+        except EvalError as exc:
+            raise run.fail(frame, None, f"output {out.name}: {exc}") from None
+    return values
+
+
+def output_selections(
+    run: Runner, frame: Frame, out: OutputDecl, state: State, ev: Evaluator
+) -> tuple[list[Selection], bool]:
+    """The slots (and shape) of an output's cards; several groups when ``cards`` is a list."""
+    assert out.cards is not None
+    target = out.cards
+    node = target.expr.node if target.expr is not None else None
+    try:
+        if target.name is not None:
+            groups, many = [_region_slots(state, target.name)], False
+        elif (
+            isinstance(node, Index)
+            and isinstance(node.obj, Name)
+            and node.obj.name not in state.layout.by_name
+            and node.obj.name not in frame.globals.names
+        ):
+            return [((), (1, 0))], False  # the region was emptied and removed: no cards
+        else:
+            value = ev.public(target.expr, state)  # type: ignore[arg-type]
+            if isinstance(value, list):
+                groups, many = [_one_selection(state, v, out.name) for v in value], True
+            else:
+                groups, many = [_one_selection(state, value, out.name)], False
+        _check_hand_outputs(out, state, groups)
+    except EvalError as exc:
+        raise run.fail(frame, None, f"output {out.name}: {exc}") from None
+    return groups, many
+
+
+def _check_hand_outputs(out: OutputDecl, state: State, groups: list[Selection]) -> None:
+    """A hand is unordered (the engine keeps it sorted): only an unordered output may read it."""
+    if out.decode in ("cards", "card"):
+        return
+    for flats, _ in groups:
+        for f in flats:
+            reg = state.layout.owner(f)
+            if reg.hand is not None:
+                raise EvalError(HAND_IS_UNORDERED.format(name=reg.name))
+
+
+def _region_slots(state: State, name: str) -> Selection:
+    reg = state.layout.by_name.get(name)
+    if reg is None:
+        return (), (1, 0)
+    return tuple(reg.slots), (reg.rows, reg.cols)
+
+
+def _one_selection(state: State, value: Any, what: str) -> Selection:
+    if isinstance(value, str):
+        return _region_slots(state, value)
+    shape = value.shape if isinstance(value, Slots) and value.shape else None
+    flats = _flats(_res(value, what), what)
+    return flats, shape or (1, len(flats))
+
+
+def output_flats(run: Runner, frame: Frame, out: OutputDecl, state: State, ev: Evaluator) -> Selection:
+    """The slots of an output that is one group of cards (as sub-protocol results are)."""
+    groups, many = output_selections(run, frame, out, state, ev)
+    if many:
+        raise run.fail(frame, None, f"output {out.name} is a list of groups; a call cannot place it")
+    return groups[0]
+
+
+def _decode(frame: Frame, out: OutputDecl, state: State, flats: tuple[int, ...]) -> Any:
+    syms = [symbol_of(state.cells[f]) for f in flats if state.cells[f] != EMPTY]
+    if out.decode == "card":
+        if len(syms) > 1:
+            raise EvalError(f"expected one card, found {len(syms)}")
+        return syms[0] if syms else None
+    if out.decode == "cards":
+        return tuple(sorted(syms, key=lambda s: s.name))
+    if out.decode == "faces":
+        return tuple(syms)
+    assert out.decode is not None
+    return frame.bound(out.decode).decode(list(syms))
+
+
+@dataclass(frozen=True)
+class DecodeFailure:
+    """An output whose cards do not encode any value (a broken protocol)."""
+
+    reason: str
+
+    def __str__(self) -> str:
+        return f"<not a valid encoding: {self.reason}>"
+
+
+def leftovers(run: Runner, frame: Frame, state: State) -> list[str]:
+    """Cards on the table that are not part of any output."""
+    ev = run.evaluator(frame)
+    used: set[int] = set()
+    for out in frame.proto.outputs.values():
+        if out.cards is not None:
+            for flats, _ in output_selections(run, frame, out, state, ev)[0]:
+                used |= set(flats)
+    return [
+        state.layout.describe(f) for f in range(len(state.cells)) if state.cells[f] != EMPTY and f not in used
+    ]

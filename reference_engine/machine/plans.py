@@ -1,0 +1,173 @@
+"""What layout-changing actions compile to: a :class:`Plan` per layout, built from the action's
+resolved arguments (a hashable description of the cards it names, see :func:`_res`) with a
+:class:`~reference_engine.table.Draft`, then applied to every state with that layout."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .. import steps as st
+from ..cards import EMPTY, Symbol, is_up
+from ..expressions import WILDCARD, EvalError, Expression, Index, as_int, plain
+from ..table import Draft, Layout, Meters, NewCards, Slots, State, gather, out_add
+from .views import ViewTable
+
+Resolved = tuple[Any, ...]
+"""A hashable description of cards or of a target: ``("S", slots, label, shape)`` for cards on
+the table, ``("N", symbol ids, up, label)`` for new cards, ``("L", items)`` for a list,
+``("name", region)`` or ``("grid", region, rows, columns)`` for a target."""
+
+
+@dataclass
+class Plan:
+    """What an action does to any state with a given layout."""
+
+    layout: Layout
+    src: tuple[int, ...]
+    consts: tuple[int, ...]
+    delta: dict[int, int]
+    returned: tuple[int, ...] = ()
+    describe: Callable[[], dict[str, Any]] | None = None  # trace details, built only when recorded
+
+    def detail(self) -> dict[str, Any]:
+        return dict(self.describe()) if self.describe is not None else {}
+
+    @property
+    def moved_to(self) -> dict[int, int]:
+        """Old slot -> new slot, for every card the action keeps on the table."""
+        cached: dict[int, int] | None = self.__dict__.get("_moved_to")
+        if cached is None:
+            cached = {t: g for g, t in enumerate(self.src) if t >= 0}
+            self.__dict__["_moved_to"] = cached
+        return cached
+
+    def lost(self, size_before: int) -> frozenset[int]:
+        """Old slots (of a layout with ``size_before`` slots) whose card leaves the table or goes
+        into a hand: lazily scrambled piles there must be drawn first (see
+        :func:`~.frontier.settle`); every other card keeps its place in a pile, so a lazy block
+        is carried along."""
+        key = f"_lost{size_before}"
+        cached: frozenset[int] | None = self.__dict__.get(key)
+        if cached is None:
+            to = self.moved_to
+            layout = self.layout
+            cached = frozenset(
+                f for f in range(size_before) if f not in to or layout.owner(to[f]).hand is not None
+            )
+            self.__dict__[key] = cached
+        return cached
+
+    def carry(self, lazy: tuple[tuple[tuple[int, ...], ...], ...]) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        """The lazy blocks at the cards' new places (every card of them stays on the table)."""
+        if not lazy:
+            return lazy
+        to = self.moved_to
+        return tuple(tuple(tuple(to[f] for f in pile) for pile in block) for block in lazy)
+
+    def apply(self, state: State, views: ViewTable) -> State:
+        cells = gather(state.cells, self.src, self.consts)
+        delta = self.delta
+        view = state.view
+        if self.returned:
+            delta = dict(delta)
+            returned = sorted(state.cells[f] >> 1 for f in self.returned)
+            for sid in returned:
+                delta[sid] = delta.get(sid, 0) - 1
+            if any(not is_up(state.cells[f]) for f in self.returned):
+                view = views.extend(view, ("discard", tuple(returned)))
+        out = out_add(state.out, delta)
+        meters = state.meters.note_out(out) if delta else state.meters
+        return State(self.layout, cells, out, state.env, meters, view, self.carry(state.lazy))
+
+
+def _res(value: Any, what: str) -> Resolved:
+    """A hashable description of cards (on the table, or new from the supply)."""
+    if isinstance(value, Slots):
+        return ("S", tuple(value.flat), value.label, value.shape)
+    if isinstance(value, NewCards):
+        return ("N", tuple(s.id for s in value.symbols), value.up, value.label)
+    if isinstance(value, Symbol):
+        return ("N", (value.id,), False, "")
+    if isinstance(value, list):
+        return ("L", tuple(_res(v, what) for v in value))
+    raise EvalError(f"{what}: expected cards, got {type(plain(value)).__name__} {plain(value)!r}")
+
+
+def _flats(r: Resolved, what: str) -> tuple[int, ...]:
+    """The table slots of a resolved selection (lists are concatenated)."""
+    if r[0] == "S":
+        return tuple(r[1])
+    if r[0] == "L":
+        out: list[int] = []
+        for x in r[1]:
+            out.extend(_flats(x, what))
+        return tuple(out)
+    raise EvalError(f"{what}: expected cards on the table, not new cards")
+
+
+@dataclass(frozen=True)
+class SubResult:
+    """What a sub-protocol run hands back: its output cards, public values and counts."""
+
+    cards: tuple[tuple[tuple[int, int], tuple[int, ...]], ...]  # per card output: shape, codes
+    values: tuple[Any, ...]  # public outputs
+    delta: tuple[tuple[int, int], ...]
+    meters: Meters
+
+
+# --------------------------------------------------------------------------- targets
+
+
+def _target_args(target: st.Target) -> list[Expression]:
+    """The index expressions of a target like ``M[3..4, j]``, compiled once per target."""
+    if target.index_args is None:
+        node = target.expr.node if target.expr is not None else None
+        assert isinstance(node, Index)
+        target.index_args = [
+            Expression(f"{target.text}[{i + 1}]", a, a.compile()) for i, a in enumerate(node.args)
+        ]
+    return target.index_args
+
+
+def _index_list(value: Any, n: int | None) -> list[int] | None:
+    if value is WILDCARD:
+        return None if n is None else list(range(1, n + 1))
+    v = plain(value)
+    items = v if isinstance(v, list) else [v]
+    return [as_int(i) for i in items]
+
+
+def _target_coords(
+    d: Draft, tres: Resolved, n: int, shape: tuple[int, int] | None, tokens: list[int], what: str
+) -> list[tuple[str, int, int]]:
+    """Put ``tokens`` at a resolved target; return the coordinates used."""
+    kind = tres[0]
+    if kind == "name":
+        name = tres[1]
+        if name in d.grids:
+            _unit, hand = d.meta[name]
+            if hand is None:
+                raise EvalError(f"{what}: there is already a {name!r} on the table")
+            row = d.grids[name][0]
+            start = len(row)
+            row.extend(tokens)
+            return [(name, 1, start + i + 1) for i in range(len(tokens))]
+        rows, cols = shape if shape is not None and shape[0] * shape[1] == n else (1, n)
+        grid = [tokens[r * cols : (r + 1) * cols] for r in range(rows)]
+        d.add_region(name, grid)
+        return [(name, r + 1, c + 1) for r in range(rows) for c in range(cols)]
+    if kind == "grid":
+        _, name, rows, cols = tres
+        d.ensure_rows(name, max(rows))
+        coords = [(name, r, c) for r in rows for c in cols]
+    else:
+        coords = [d.locate(f) for f in tres[1]]
+    if len(coords) != len(tokens):
+        raise EvalError(f"{what}: {len(tokens)} cards do not fit {len(coords)} places")
+    for (name, r, c), tok in zip(coords, tokens):
+        if d.token_at(name, r, c) != EMPTY:
+            raise EvalError(f"{what}: {name}[{r}, {c}] is not empty")
+        d.set_token(name, r, c, tok)
+    return coords
