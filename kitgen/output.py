@@ -54,7 +54,7 @@ def inside(root: Path, relative: str) -> Path:
     return target
 
 
-class Terminated(KeyboardInterrupt):
+class TerminationSignal(KeyboardInterrupt):
     """SIGTERM (or another termination signal) during a build, raised like Ctrl-C."""
 
     def __init__(self, signum: int):
@@ -64,7 +64,7 @@ class Terminated(KeyboardInterrupt):
 
 @contextmanager
 def terminate_as_interrupt() -> Iterator[None]:
-    """While the block runs, SIGTERM raises :class:`Terminated` instead of ending Python at once,
+    """While the block runs, SIGTERM raises :class:`TerminationSignal` instead of ending Python at once,
     so ``finally`` blocks (removing temporary folders) run. The old handler is restored after.
     Outside the main thread (where handlers cannot be set) the block runs unchanged."""
     if threading.current_thread() is not threading.main_thread():
@@ -72,7 +72,7 @@ def terminate_as_interrupt() -> Iterator[None]:
         return
 
     def handler(signum: int, frame: FrameType | None) -> None:
-        raise Terminated(signum)
+        raise TerminationSignal(signum)
 
     old = signal.signal(signal.SIGTERM, handler)
     try:

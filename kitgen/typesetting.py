@@ -326,7 +326,7 @@ class Writer:
         out.append(self.para(sec.summary))
         if sec.cite:
             out.append(self.para(f"Source: {sec.cite}.", self.small))
-        if sec.overview and not (first and self.b.kind in ("game", "sealed-bid")):
+        if sec.overview and not (first and self.b.front is not None):
             out.append(self.para(sec.overview, spec=True))
         for line in sec.legend:
             out.append(self.para(f"Encoding — {line}", self.small))

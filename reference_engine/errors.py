@@ -86,25 +86,39 @@ class SpecError(LoadError):
 
 
 class ExprSyntaxError(LoadError):
-    """The text is not a valid expression. ``col`` is the 0-based column of the problem."""
+    """The text is not a valid expression. ``col`` is the 0-based column of the problem;
+    ``message`` is the bare message (the loader adds file, line and key)."""
 
     stage = "spec"
 
     def __init__(self, message: str, text: str, col: int):
         self.text = text
         self.col = col
-        super().__init__(f"{message} in {text!r} at column {col + 1}")
-        self.message = message  # the bare message (ClickException keeps the whole one otherwise)
+        super().__init__(message)  # ``message`` stays the bare message; str() says where
 
     def __str__(self) -> str:
-        return f"{self.message} in {self.text!r} at column {self.col + 1}"
+        shown, _ = _window(self.text, self.col)
+        return f"{self.message} in {shown!r} at column {self.col + 1}"
 
     def format_message(self) -> str:
         return str(self)
 
     def pointer(self) -> str:
-        """The expression with a caret under the problem (lark-style)."""
-        return f"{self.text}\n{' ' * self.col}^"
+        """The expression with a caret under the problem (lark-style); a long one is cut
+        to the part around the problem."""
+        shown, at = _window(self.text, self.col)
+        return f"{shown}\n{' ' * at}^"
+
+
+def _window(text: str, col: int, width: int = 72) -> tuple[str, int]:
+    """``text`` cut to about ``width`` characters around ``col``, and ``col`` within the cut."""
+    if len(text) <= width:
+        return text, col
+    start = max(0, min(col - width // 2, len(text) - width))
+    end = start + width
+    head = "..." if start > 0 else ""
+    tail = "..." if end < len(text) else ""
+    return head + text[start:end] + tail, col - start + len(head)
 
 
 # --------------------------------------------------------------------------- run

@@ -61,7 +61,7 @@ from .frontier import (
 )
 from .outputs import DecodeFailure, leftovers, output_flats, output_selections, read_outputs
 from .plans import Plan, SubResult
-from .runner import HANDLERS, Ctx, Handler, Outcome, Refactor, Runner, Shared, handles
+from .runner import HANDLERS, Ctx, Handler, Outcome, Runner, Shared, handles
 from .views import Observation, ViewTable
 
 __all__ = [
@@ -78,7 +78,6 @@ __all__ = [
     "Observation",
     "Outcome",
     "Plan",
-    "Refactor",
     "Runner",
     "Shared",
     "StateScope",

@@ -331,7 +331,10 @@ def _factor(run: Runner, sub: Frame, joint: dict[tuple[int, SubResult], Fraction
             ok = False
         ref.setdefault(o, dist)
     if not ok:
-        run.shared.restart = name
+        if run.shared.restartable:
+            run.shared.restart = name  # an exact verification starts again (see Shared)
+        else:
+            run.shared.no_factor.add(name)  # a single run keeps the callee's view from now on
         return _inlined(name, joint)
     run.shared.factored[name] = (
         f"{name}: its view depends only on its public outputs "

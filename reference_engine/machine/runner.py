@@ -32,18 +32,6 @@ Outcome = tuple[Fraction, Observation | None, SubResult]
 """One outcome of a sub-protocol: its probability, what the caller sees of it, its result."""
 
 
-class Refactor(Exception):
-    """A callee's view turned out not to factor; rerun without factoring it.
-
-    The machine no longer uses it for control flow (it sets :attr:`Shared.restart`); a
-    top-level :meth:`Runner.run` still raises it for callers that expect the exception.
-    """
-
-    def __init__(self, protocol: str):
-        self.protocol = protocol
-        super().__init__(protocol)
-
-
 @dataclass
 class Shared:
     """State shared by a run and all its sub-runs."""
@@ -70,6 +58,9 @@ class Shared:
     # every block returning an empty frontier, and must be run again with the callee added to
     # ``no_factor``.
     restart: str | None = None
+    # Whether a callee that does not factor may stop the run (an exact verification, which
+    # starts again); in a single run or a game the callee's view is simply kept whole.
+    restartable: bool = False
 
 
 @dataclass
@@ -139,10 +130,6 @@ class Runner:
 
     def run(self, frame: Frame, frontier: Frontier) -> Frontier:
         final = self.block(frame, frame.proto.steps, frontier, Ctx(None, None, None), top=True)
-        if self.shared.restart is not None and not self.call_path:
-            # Until the verifier reads ``shared.restart`` itself, a top-level run that had to
-            # stop reports it the old way.
-            raise Refactor(self.shared.restart)
         return settle(final, lambda state: None)
 
     def block(

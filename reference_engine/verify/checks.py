@@ -185,8 +185,8 @@ def security(proto: Protocol, assignments: list[dict[str, Any]], agg: Aggregate,
         )
     public_inputs = [n for n, d in proto.inputs.items() if d.public]
     classes: dict[tuple[Any, ...], list[int]] = defaultdict(list)
-    for u, values in enumerate(assignments):
-        classes[tuple(_freeze(values[n]) for n in public_inputs)].append(u)
+    for u, inputs in enumerate(assignments):
+        classes[tuple(_freeze(inputs[n]) for n in public_inputs)].append(u)
     for members in classes.values():
         failed = _compare_inputs(members, p_view, public_of_view)
         if failed is not None:

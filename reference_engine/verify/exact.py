@@ -72,7 +72,7 @@ def run_exact(
     """
     no_factor: set[str] = set()
     while True:
-        shared = Shared(no_factor=set(no_factor), reveals={} if record_reveals else None)
+        shared = Shared(no_factor=set(no_factor), reveals={} if record_reveals else None, restartable=True)
         runner = Runner(library, "exact", shared=shared, context=context)
         runner.forget_views = True
         frame = runner.frame(proto, params)

@@ -22,7 +22,7 @@ from collections import Counter
 from typing import Any
 
 from ..cards import symbol_of
-from ..errors import CheckFailure
+from ..errors import CheckFailure, UsageError
 from ..registry import Library
 from ..selection import CallCache, run_selection
 from ..spec import Protocol
@@ -81,7 +81,9 @@ def verify_runs(
     started = time.perf_counter()
     from ..kinds import find_kind, kind_name, load_game
 
-    game = game or next((s.game for s in proto.scenarios.values()), "uno")
+    game = game or next((s.game for s in proto.scenarios.values()), None)
+    if game is None:
+        raise UsageError(f"{proto.name} names no game to check it on (its scenarios name none)")
     rules = load_game(game)
     rng = random.Random(seed)
     deal_a, deal_b, valid = find_kind(kind_name(game)).two_deals(rules, players, rng)

@@ -258,3 +258,10 @@ def test_a5_saddle_booklet(tmp_path: Path) -> None:
     # The first side carries the last page on the left and the cover on the right.
     first = reader.pages[0].extract_text() or ""
     assert "Six-card AND" in first
+
+
+def test_the_output_is_the_golden_one(and_booklet: tuple[Path, dict[str, Any]], matches_golden: Any) -> None:
+    """Byte for byte what the code made before the architecture change (issue 11)."""
+    folder, _ = and_booklet
+    assert matches_golden(folder, "and") == []
+

@@ -230,3 +230,10 @@ def test_deck_contents_in_the_sheets() -> None:
     rules = load_rules("uno")
     kinds = Counter(str(c.attrs["kind"]) for c in rules.deck())
     assert kinds["number"] == 76
+
+
+def test_the_kit_is_the_golden_one(default_kit: tuple[Path, dict[str, Any]], matches_golden: Any) -> None:
+    """Byte for byte the kit the code made before the architecture change (issue 11)."""
+    folder, _ = default_kit
+    assert matches_golden(folder, "uno") == []
+

@@ -128,3 +128,10 @@ def test_booklet_round_steps_and_diagrams(kit: tuple[Path, dict[str, Any]]) -> N
     step3 = next(s for s in comparison["steps"] if s["number"] == "3")
     assert "Exactly one ♥ appears." in step3["checks"]
     assert step3["if_wrong"] == library.protocol("gakmoro-round").booklet.if_wrong
+
+
+def test_the_output_is_the_golden_one(kit: tuple[Path, dict[str, Any]], matches_golden: Any) -> None:
+    """Byte for byte what the code made before the architecture change (issue 11)."""
+    folder, _ = kit
+    assert matches_golden(folder, "gakmoro") == []
+

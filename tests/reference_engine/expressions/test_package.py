@@ -45,15 +45,19 @@ def test_every_node_class_is_reachable_from_the_package() -> None:
         assert getattr(ex, cls.__name__) is cls, cls.__name__
 
 
-def test_the_errors_are_defined_in_one_module() -> None:
+def test_the_errors_are_in_the_one_error_tree() -> None:
+    from reference_engine.errors import KitgenError, LoadError, RunError
+
+    assert issubclass(ex.ExprSyntaxError, LoadError) and issubclass(ex.EvalError, RunError)
     for cls in (ex.EvalError, ex.ExprSyntaxError):
-        assert cls.__module__ == "reference_engine.expressions.errors"
+        assert issubclass(cls, KitgenError)
+        assert cls.__module__ == "reference_engine.errors"
         assert getattr(errors, cls.__name__) is cls
     for name in ("values", "tokens", "nodes", "parser", "expression"):
         module = importlib.import_module(f"reference_engine.expressions.{name}")
         for cls in vars(module).values():
             if isinstance(cls, type) and issubclass(cls, BaseException):
-                assert cls.__module__ == "reference_engine.expressions.errors", (name, cls)
+                assert cls.__module__ == "reference_engine.errors", (name, cls)
 
 
 def test_tokens_mark_keywords_and_end() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reference_engine.machine import Frontier, Refactor, Runner, Shared
+from reference_engine.machine import Frontier, Runner, Shared
 from reference_engine.registry import Library
 from reference_engine.verify import verify
 
@@ -70,11 +70,7 @@ def run_both_inputs(lib: Library, name: str, shared: Shared) -> Frontier:
     frontier: Frontier = {}
     for i in (0, 1):
         frontier.setdefault(frame.initial_state({"x": i}), (1, {}))[1][i] = 1
-    try:
-        return runner.run(frame, frontier)
-    except Refactor as exc:  # a top-level run still raises it while the verifier expects it
-        assert exc.protocol == shared.restart
-        return {}
+    return runner.run(frame, frontier)
 
 
 def test_a_callee_whose_view_does_not_factor_sets_the_restart_flag(tmp_path: Path) -> None:
@@ -82,7 +78,7 @@ def test_a_callee_whose_view_does_not_factor_sets_the_restart_flag(tmp_path: Pat
     cannot be factored out. Its view on x = 0 alone factors; on x = 1 it does not match the
     one seen for x = 0, and the run stops there, naming it."""
     lib = library(tmp_path, peek=PEEK, calls_peek=calls("peek"))
-    shared = Shared()
+    shared = Shared(restartable=True)
     assert run_both_inputs(lib, "calls-peek", shared) == {}
     assert shared.restart == "peek"
     assert len(shared.subruns) == 1  # the outcomes of the run that stopped are not kept
@@ -96,7 +92,7 @@ def test_a_callee_whose_view_does_not_factor_sets_the_restart_flag(tmp_path: Pat
 
 def test_a_callee_whose_view_factors_sets_no_flag(tmp_path: Path) -> None:
     lib = library(tmp_path, flip=FLIP, calls_flip=calls("flip", "1 - x"))
-    shared = Shared()
+    shared = Shared(restartable=True)
     final = run_both_inputs(lib, "calls-flip", shared)
     assert shared.restart is None
     assert "flip" in shared.factored
@@ -114,7 +110,7 @@ def test_a_restart_deep_in_nested_calls_unwinds_every_level(tmp_path: Path) -> N
     """outer calls peek: peek does not factor, and then neither does outer (peek's whole view
     is part of outer's). The verifier restarts once for each and still finds the leak."""
     lib = library(tmp_path, peek=PEEK, outer=calls("peek"), calls_outer=calls("outer"))
-    shared = Shared()
+    shared = Shared(restartable=True)
     assert run_both_inputs(lib, "calls-outer", shared) == {}
     assert shared.restart == "peek"
     # Kept: peek and outer on x = 0; outer on x = 1 stopped inside peek, and neither is kept.
@@ -130,3 +126,14 @@ def test_a_callee_that_factors_keeps_the_caller_secure(tmp_path: Path) -> None:
     report = verify(lib, lib.protocol("calls-flip"))
     assert report.correct and report.secure
     assert any("flip: its view depends only on its public outputs" in n for n in report.notes)
+
+
+def test_a_single_run_keeps_a_callee_view_whole_instead_of_stopping(tmp_path: Path) -> None:
+    """Outside an exact verification (a game's runs) nothing starts again: a callee that does
+    not factor is inlined from then on and the run finishes."""
+    lib = library(tmp_path, peek=PEEK, calls_peek=calls("peek"))
+    shared = Shared()
+    final = run_both_inputs(lib, "calls-peek", shared)
+    assert shared.restart is None and "peek" in shared.no_factor
+    assert len(final) == 2
+

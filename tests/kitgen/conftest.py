@@ -1,0 +1,37 @@
+"""Fixtures for kit tests: comparing a built kit with its golden fingerprint."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+
+
+def _fingerprint_module() -> Any:
+    spec = importlib.util.spec_from_file_location("kit_fingerprint", GOLDEN / "fingerprint.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def matches_golden() -> Callable[[Path, str], list[str]]:
+    """``matches_golden(folder, name)``: what differs between a built kit and the golden
+    ``name`` in golden/kits.json (data always; page text and bytes when this machine has the
+    golden's PDF library versions). The goldens are the outputs of the code before the
+    architecture change (issue 11), checked by hand as PNG; regenerate an entry with
+    ``python tests/kitgen/golden/fingerprint.py KIT NAME`` after checking a deliberate change."""
+    fp = _fingerprint_module()
+    golden = json.loads((GOLDEN / "kits.json").read_text(encoding="utf-8"))
+
+    def compare(folder: Path, name: str) -> list[str]:
+        return list(fp.differences(fp.fingerprint(folder), golden[name]))
+
+    return compare
