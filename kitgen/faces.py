@@ -168,6 +168,17 @@ def _shape(
     c.drawPath(p, stroke=do_stroke, fill=1)
 
 
+def _mark(c: Canvas, spec: dict[str, str], x: float, y: float, r: float, colour: Color) -> None:
+    """A colour's mark: its shape (UNO colours), or its symbol (the suits of a standard deck)."""
+    if "symbol" in spec:
+        c.setFillColor(colour)
+        size = r * 2.2
+        c.setFont(FONT, size)
+        c.drawCentredString(x, y - size * 0.35, spec["symbol"])
+        return
+    _shape(c, spec["shape"], x, y, r, colour)
+
+
 def _corners(c: Canvas, w: float, h: float, safe: float, draw: Any) -> None:
     """Draw the same index in the top-left corner and, upside down, in the bottom-right."""
     c.saveState()
@@ -215,7 +226,7 @@ def draw_face(c: Canvas, face: Face, w: float, h: float, bleed: float, safe: flo
     elif face.kind == "seat":
         _seat(c, face, w, h, bleed, safe)
     elif face.kind == "choice":
-        _choice(c, face.key, w, h, bleed, safe)
+        _choice(c, face, w, h, bleed, safe)
     elif face.kind == "plain":
         _plain(c, face.title, w, h, bleed, safe)
     else:
@@ -287,15 +298,27 @@ def _theta(c: Canvas, i: int, owner: str, w: float, h: float, bleed: float, safe
             _shape(c, "circle", x, h / 2 + dy * min(w, h) * 0.3, min(mm(1.3), step * 0.35), colour)
 
 
+def known_colours() -> set[str]:
+    """The deck colours the templates have a design for (templates/cards.yaml)."""
+    return set(style().colours)
+
+
+def _colour_spec(face: Face) -> dict[str, str]:
+    """A deck colour's design: from the templates, or from the rule set (fill, symbol, name)."""
+    if len(face.extra) >= 6:
+        return {"fill": face.extra[3], "symbol": face.extra[4], "name": face.extra[5].capitalize()}
+    return style().colours[face.extra[0]]
+
+
 def _deck_card(c: Canvas, face: Face, w: float, h: float, bleed: float, safe: float) -> None:
     st = style()
     colour_name, kind, value = face.extra[0], face.extra[1], face.extra[2]
-    text = value if kind == "number" else st.deck_faces.get(kind, kind)
+    text = value if kind == "number" else st.deck_faces.get(kind, value)
     if colour_name == "black":
         fill = _col(st.wild["fill"])
         ink = white
     else:
-        spec = st.colours[colour_name]
+        spec = _colour_spec(face)
         fill = _col(spec["fill"])
         ink = _col(spec.get("ink", "#FFFFFF"))
     _background(c, w, h, bleed, fill)
@@ -327,15 +350,15 @@ def _deck_card(c: Canvas, face: Face, w: float, h: float, bleed: float, safe: fl
             c.setLineWidth(1.5)
             c.setStrokeColor(fill if colour_name != "yellow" else HexColor("#8A7E00"))
             c.line(w / 2 - r * 0.3, h / 2 - r * 0.62, w / 2 + r * 0.3, h / 2 - r * 0.62)
-    shape = st.colours[colour_name]["shape"] if colour_name != "black" else None
-    name = st.colours[colour_name]["name"] if colour_name != "black" else st.wild["name"]
+    mark = _colour_spec(face) if colour_name != "black" else None
+    name = mark["name"] if mark is not None else st.wild["name"]
 
     def index() -> None:
         c.setFillColor(ink)
         c.setFont(FONT_BOLD, 15)
         c.drawString(mm(0.5), -mm(5.5), text)
-        if shape is not None:
-            _shape(c, shape, mm(2.6), -mm(9.5), mm(1.9), ink)
+        if mark is not None:
+            _mark(c, mark, mm(2.6), -mm(9.5), mm(1.9), ink)
 
     _corners(c, w, h, safe, index)
     c.setFillColor(ink)
@@ -380,16 +403,19 @@ def _seat(c: Canvas, face: Face, w: float, h: float, bleed: float, safe: float) 
     c.restoreState()
 
 
-def _choice(c: Canvas, colour_name: str, w: float, h: float, bleed: float, safe: float) -> None:
-    st = style()
-    spec = st.colours[colour_name]
+def _choice(c: Canvas, face: Face, w: float, h: float, bleed: float, safe: float) -> None:
+    purpose = face.extra[0] if face.extra else "colour for a wild"
+    if len(face.extra) >= 4:
+        spec = {"fill": face.extra[1], "symbol": face.extra[2], "name": face.extra[3].capitalize()}
+    else:
+        spec = style().colours[face.key]
     fill = _col(spec["fill"])
     ink = _col(spec.get("ink", "#FFFFFF"))
     _background(c, w, h, bleed, fill)
-    _shape(c, spec["shape"], w / 2, h * 0.55, min(w, h) * 0.25, ink)
+    _mark(c, spec, w / 2, h * 0.55, min(w, h) * 0.25, ink)
     c.setFillColor(ink)
     _both_ends(c, spec["name"], w, h, h * 0.2, FONT_BOLD, 12, w - 2 * safe)
-    _centred(c, "colour for a wild", w / 2, h * 0.28, FONT, 6.5, w - 2 * safe)
+    _centred(c, purpose, w / 2, h * 0.28, FONT, 6.5, w - 2 * safe)
 
 
 def _plain(c: Canvas, text: str, w: float, h: float, bleed: float, safe: float) -> None:

@@ -138,7 +138,11 @@ def build(
     cache = _cache(opts.cache)
     reports = (
         verify_protocols(
-            library, protocols_to_verify(library, plan.protocol), reveals_of=plan.protocol, cache=cache
+            library,
+            protocols_to_verify(library, plan.protocol),
+            reveals_of=plan.protocol,
+            cache=cache,
+            game=rules.name,
         )
         if plan.teaches
         else []
@@ -285,6 +289,7 @@ def build_booklet(
         kind = kit_kind(rules)
         bplan = kind.booklet_plan(opts, rules)
         plan = KitPlan(
+            game=rules.name,
             name=bplan.name,
             players=bplan.players,
             virtual=bplan.virtual,
@@ -306,7 +311,12 @@ def build_booklet(
     step("verifying the protocols", 0)
     cache = _cache(opts.cache)
     reports = verify_protocols(
-        library, protocols_to_verify(library, protocol), "booklet", reveals_of=protocol, cache=cache
+        library,
+        protocols_to_verify(library, protocol),
+        "booklet",
+        reveals_of=protocol,
+        cache=cache,
+        game=game[0].name if game is not None else None,
     )
     _note_cache(step, cache)
     reveals = _reveals(library, reports)

@@ -172,18 +172,24 @@ def verify_protocols(
     what: str = "kit",
     reveals_of: str | None = None,
     cache: VerificationCache | None = None,
+    game: str | None = None,
 ) -> list[Report]:
     """Exact verification of each protocol; the first failure stops everything.
 
-    The run of ``reveals_of`` also records every possible reveal (for the booklet's checks).
+    The run of ``reveals_of`` also records every possible reveal (for the booklet's checks). A
+    game protocol is verified in its first scenario of ``game`` (the kit's game), or its first.
     """
     reports = []
     for name in names:
         proto = library.protocol(name)
         record = name == reveals_of
-        request = {"method": "exact", "protocol": name, "reveals": record}
+        scenario = next((s.name for s in proto.scenarios.values() if s.game == game), None)
+        request = {"method": "exact", "protocol": name, "reveals": record, "scenario": scenario}
         report = _reported(
-            library, request, cache, lambda p=proto, r=record: verify(library, p, record_reveals=r)
+            library,
+            request,
+            cache,
+            lambda p=proto, r=record, sc=scenario: verify(library, p, scenario=sc, record_reveals=r),
         )
         if not report.ok:
             raise _refuse(name, report, what)
@@ -198,11 +204,13 @@ def verify_statistically(
     seed: int,
     what: str = "kit",
     cache: VerificationCache | None = None,
+    game: str | None = None,
 ) -> Report:
-    """Statistical verification of a game protocol on the full deck (see ``kitgen verify --runs``)."""
+    """Statistical verification of a game protocol on the full deck of ``game`` (default: the
+    game of the protocol's first scenario; see ``kitgen verify --runs``)."""
     proto = library.protocol(name)
-    request = {"method": "statistical", "protocol": name, "runs": runs, "seed": seed}
-    report = _reported(library, request, cache, lambda: verify_runs(library, proto, runs, seed))
+    request = {"method": "statistical", "protocol": name, "runs": runs, "seed": seed, "game": game}
+    report = _reported(library, request, cache, lambda: verify_runs(library, proto, runs, seed, game))
     if not report.ok:
         raise _refuse(name, report, what)
     return report
@@ -250,4 +258,3 @@ def check_booklet_sizes(name: str, force: bool) -> None:
         check_protocol(library.protocol(each), None, force, "verify")
     example = proto.booklet
     check_protocol(proto, example.example_params or None, force, "simulate", example.example_scenario)
-

@@ -42,6 +42,7 @@ class KitPlan:
     card: CardSize
     label_sheet: str
     teaches: bool = True  # verify the protocol and write a booklet
+    game: str = ""  # the rule set's name (a game protocol is verified on its deck)
     extra: dict[str, Any] = field(default_factory=dict)
 
 

@@ -63,6 +63,7 @@ class SealedBidKit(KitKind):
         if opts.profile != "home":
             parts.append(opts.profile)
         return KitPlan(
+            game=rules.name,
             name=safe_name("-".join(parts)),
             players=2,
             virtual=0,

@@ -1,4 +1,4 @@
-"""The kit of a shedding game with virtual players (UNO, Crazy Eights).
+"""The kit of a shedding game with virtual players (UNO and its relatives).
 
 What it prints: the game's deck (or sleeves for a store deck), θ owner markers per seat,
 α/β bit markers, colour choice cards, owner cards, envelopes; seat and storage labels; a
@@ -69,6 +69,7 @@ class SheddingKit(KitKind):
         if opts.discard_owner:
             parts.append("discard-owner")
         return KitPlan(
+            game=rules.name,
             name=safe_name("-".join(parts)),
             players=players,
             virtual=opts.virtual,
@@ -115,7 +116,7 @@ class SheddingKit(KitKind):
     def statistical(
         self, library: Library, plan: KitPlan, runs: int, what: str, cache: Any
     ) -> dict[str, Any] | None:
-        return summary(verify_statistically(library, plan.protocol, runs, 1, what, cache))
+        return summary(verify_statistically(library, plan.protocol, runs, 1, what, cache, plan.game))
 
     def booklet(self, given: BookletInput) -> Booklet:
         return game_booklet(given, self)

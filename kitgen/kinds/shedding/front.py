@@ -25,7 +25,8 @@ def setup(w: Writer, b: Booklet) -> list[Flowable]:
         "players": b.players,
         "humans": b.players - b.virtual,
         "virtual": b.virtual,
-        "hand_size": rules.hand_size,
+        "hand_size": rules.hand_size_for(b.players),
+        "colour": rules.word,
     }
     out.append(w.para(w.st.words["setup_intro"].format(**values)))
     rows: list[list[Any]] = [["θ card", "Owner", "Where"]]
@@ -61,8 +62,8 @@ def rules(w: Writer, b: Booklet) -> list[Flowable]:
         "skip": "the next player misses a turn",
         "reverse": "the direction of play changes"
         + (" (with two players it acts as a skip)" if rules.two_player_reverse == "skip" else ""),
-        "choose_color": "the player names the colour in force (a virtual player: shuffle the colour "
-        "choice cards face down and turn one over)",
+        "choose_color": f"the player names the {rules.word} in force (a virtual player: shuffle the "
+        f"{rules.word} choice cards face down and turn one over)",
         "redraw": "put it back into the draw pile and turn over another",
     }
 
@@ -86,19 +87,24 @@ def rules(w: Writer, b: Booklet) -> list[Flowable]:
     out.append(w.table(rows, [mm(14), mm(36), w.width - mm(50)]))
     out.append(Spacer(1, mm(2)))
     for kind, effects in rules.first_card.items():
-        out.append(w.para(f"If the first card turned over is a {name(kind)}: {words(effects)}."))
+        article = "an" if name(kind)[:1] in "aeiou" else "a"
+        out.append(w.para(f"If the first card turned over is {article} {name(kind)}: {words(effects)}."))
     drawn = (
         "if it may be played, the player may play it at once"
         if rules.play_drawn == "if_valid"
         else "the turn ends"
     )
-    out.append(
-        w.rich(
-            "Drawing.",
-            f"A player who does not play draws {rules.draw_count} "
-            f"card{'s' if rules.draw_count != 1 else ''}; {drawn}.",
+    if rules.draw_until > 1:
+        drawing = (
+            "A player who does not play draws one card at a time until one may be played, at most "
+            f"{rules.draw_until} cards; {drawn}."
         )
-    )
+    else:
+        drawing = (
+            f"A player who does not play draws {rules.draw_count} "
+            f"card{'s' if rules.draw_count != 1 else ''}; {drawn}."
+        )
+    out.append(w.rich("Drawing.", drawing))
     if rules.target_score:
         out.append(w.para(f"The first player to reach {rules.target_score} points wins the game."))
     if rules.virtual_doc:
@@ -119,10 +125,14 @@ def virtual_turn(w: Writer, b: Booklet) -> list[Flowable]:
     values = {
         "protocol": re.sub(r"\s*\(.*\)$", "", top.title).lower(),
         "draw_cards": f"{n} card" if n == 1 else f"{n} cards",
+        "colour": rules.word,
+        "wild": rules.choosing,
     }
     steps = [t.format(**values) for t in w.st.lists["virtual_steps"]]
     if rules.play_drawn == "if_valid" and len(steps) >= 3:
-        steps[2] += " " + w.st.words["virtual_play_drawn"]
+        again = rules.draw_until > 1
+        text = w.st.words["virtual_draw_again" if again else "virtual_play_drawn"]
+        steps[2] += " " + text.format(limit=rules.draw_until)
     for n, text in enumerate(steps, 1):
         out.append(w.para(f"{n}. {text}", spec=True))
     return out

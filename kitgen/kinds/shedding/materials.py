@@ -1,4 +1,4 @@
-"""The bill of materials of a shedding game with virtual players (UNO, Crazy Eights).
+"""The bill of materials of a shedding game with virtual players (UNO and its relatives).
 
 The engine plays many seeded games with the kit's seating and records the largest table any
 virtual turn sees (cards per seat, in the draw pile, under the top card); the card selection
@@ -18,7 +18,7 @@ from typing import Any
 from reference_engine.api import Library, RuleSet, Shedding, find_kind
 
 from ...bom import Bom, Item, envelope_for, seat_names, spares
-from ...faces import Face
+from ...faces import Face, known_colours
 
 
 def worst_case(
@@ -49,7 +49,7 @@ def game_bom(
         items.append(
             Item(
                 "deck",
-                f"{rules.title}: our colour-number deck",
+                f"{rules.title}: {rules.kit.get('deck_name', 'our colour-number deck')}",
                 "card",
                 len(deck_faces),
                 0,
@@ -97,19 +97,34 @@ def game_bom(
                 )
             )
             helpers += n
-        choice = [Face("choice", c, f"colour choice: {c}") for c in rules.colors]
-        items.append(
-            Item(
-                "choice",
-                "colour choice cards",
-                "card",
-                len(choice),
-                0,
-                "shuffled face down to name a uniformly random colour when a virtual player plays a wild",
-                choice,
-                "Colour choice",
+        word = rules.word
+        if any(e.kind == "choose_color" for effects in rules.effects.values() for e in effects):
+            wild = rules.choosing.removesuffix(" card")  # "a wild card": "... plays a wild"
+            known = known_colours()
+            choice = [
+                Face(
+                    "choice",
+                    c,
+                    f"{word} choice: {c}",
+                    (f"{word} for {wild}",)
+                    if c in known
+                    else (f"{word} for {wild}", spec["rgb"], spec["symbol"], spec["name"]),
+                )
+                for c, spec in rules.colors.items()
+            ]
+            items.append(
+                Item(
+                    "choice",
+                    f"{word} choice cards",
+                    "card",
+                    len(choice),
+                    0,
+                    f"shuffled face down to name a uniformly random {word} when a virtual player "
+                    f"plays {wild}",
+                    choice,
+                    f"{word.capitalize()} choice",
+                )
             )
-        )
         seat_faces = [
             Face(
                 "seat",
@@ -188,4 +203,8 @@ def game_bom(
 def deck_face(rules: RuleSet, name: str) -> Face:
     ct = rules.cards[name]
     value = str(ct.value) if ct.value is not None else ct.face
-    return Face("deck", name, ct.glyph, (ct.color, ct.kind, value))
+    if ct.color in known_colours() or ct.color == "black":
+        return Face("deck", name, ct.glyph, (ct.color, ct.kind, value))
+    # A colour the templates have no design for: the rule set's own colour and symbol.
+    spec = rules.colors[ct.color]
+    return Face("deck", name, ct.glyph, (ct.color, ct.kind, value, spec["rgb"], spec["symbol"], spec["name"]))

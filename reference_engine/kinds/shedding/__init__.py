@@ -1,4 +1,4 @@
-"""Shedding games (UNO, Crazy Eights): a deck, a validity rule, card effects, virtual players.
+"""Shedding games (UNO and its relatives): a deck, a validity rule, card effects, virtual players.
 
 A virtual player's turn runs the card selection protocol on the simulated table; a new
 game of this kind (another deck, another validity rule, other effects) is a rule set in
@@ -47,7 +47,7 @@ class Moment:
 @register
 class Shedding(GameKind):
     name = KIND
-    summary = "shed your hand by matching the card on the discard pile (UNO, Crazy Eights)"
+    summary = "shed your hand by matching the card on the discard pile (UNO and its relatives)"
     play_options = (
         PlayOption(
             "wild4",
@@ -107,13 +107,13 @@ class Shedding(GameKind):
         top = shed.symbol(top_name)
         color = str(state.get("color", top.attrs.get("color", "")))
         return ScenarioSetting(
-            cards, {"valid": shed.validity(top, color)}, f"top card {top.glyph}, colour {color}"
+            cards, {"valid": shed.validity(top, color)}, f"top card {top.glyph}, {shed.word} {color}"
         )
 
     def two_deals(self, rules: GameRules, players: int, rng: random.Random) -> tuple[Deal, Deal, Validity]:
         """Two deals with the same public information; P_1 has at least 3 valid cards in deal A."""
         shed = _shedding(rules)
-        hand_size = shed.hand_size
+        hand_size = shed.hand_size_for(players)
         while True:
             deck = shed.deck()
             rng.shuffle(deck)
@@ -195,7 +195,7 @@ class Shedding(GameKind):
         bound = len(shed.deck()) - 1  # every card but the top of the discard pile
         return {
             "games": games,
-            "hands": [largest_hand.get(s + 1, shed.hand_size) for s in range(players)],
+            "hands": [largest_hand.get(s + 1, shed.hand_size_for(players)) for s in range(players)],
             "draw_pile": draw,
             "discard_pile": discard,
             "table_seen": table,

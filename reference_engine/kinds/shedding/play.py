@@ -195,7 +195,8 @@ class Game:
         n = len(self.seats)
         deck = rules.deck()
         self.rng.shuffle(deck)
-        self.hands: list[list[Symbol]] = [[deck.pop() for _ in range(rules.hand_size)] for _ in range(n)]
+        size = rules.hand_size_for(n)
+        self.hands: list[list[Symbol]] = [[deck.pop() for _ in range(size)] for _ in range(n)]
         self.draw_pile = deck
         self.discard: list[Symbol] = []
         self.direction = 1
@@ -268,23 +269,28 @@ class Game:
         if self.stopped is not None:
             return "stopped"
         if card is None:
-            drawn = self.draw_cards(seat, self.rules.draw_count)
-            record.action, record.drew = "draw", len(drawn)
-            if not drawn:
+            # Draw (one card at a time, up to draw_until cards, until one may be played).
+            for _ in range(self.rules.draw_until):
+                drawn = self.draw_cards(seat, self.rules.draw_count)
+                if not drawn:
+                    break
+                record.action, record.drew = "draw", record.drew + len(drawn)
+                if self.rules.play_drawn == "if_valid":
+                    valid = self.validity(seat)
+                    # A person looks at the drawn card. Nobody can look at a virtual player's:
+                    # the table runs the protocol again every time (UNO paper, Section 3.2),
+                    # and only its public outcome says whether the drawn card is played.
+                    if self.seats[seat].virtual or any(valid(c) for c in drawn):
+                        card = self.choose(seat, valid, record, only=drawn)
+                        if self.stopped is not None:
+                            return "stopped"
+                        if card is not None:
+                            record.action = "draw-play"
+                            break
+            if not record.drew:
                 record.action = "pass"
                 self.log.append(record)
                 return "pass"
-            if self.rules.play_drawn == "if_valid":
-                valid = self.validity(seat)
-                # A person looks at the drawn card. Nobody can look at a virtual player's: the
-                # table runs the protocol again every time (UNO paper, Section 3.2), and only
-                # its public outcome says whether the drawn card is played.
-                if self.seats[seat].virtual or any(valid(c) for c in drawn):
-                    card = self.choose(seat, valid, record, only=drawn)
-                    if self.stopped is not None:
-                        return "stopped"
-                    if card is not None:
-                        record.action = "draw-play"
             if card is None:
                 self.log.append(record)
                 return "draw"

@@ -95,7 +95,7 @@ class RuleSet(GameRules):
     source: dict[str, str]
     file: str
     players: tuple[int, int, int]  # min, max, default
-    hand_size: int
+    hand_size: int  # cards dealt to each player (see hand_size_for)
     virtual_protocol: str
     colors: dict[str, dict[str, Any]]
     cards: dict[str, CardType]
@@ -116,6 +116,12 @@ class RuleSet(GameRules):
     kit: dict[str, Any] = field(default_factory=dict)
     how_to_play: list[str] = field(default_factory=list)  # booklet paragraphs: goal, turns, scoring
     card_names: dict[str, str] = field(default_factory=dict)  # card kind -> name in sentences
+    # Cards dealt by number of players where it differs from hand_size (``hand_size: {default: 5, 2: 7}``).
+    hand_sizes: dict[int, int] = field(default_factory=dict)
+    # Draw up to this many cards, one at a time, until one may be played (1: draw once).
+    draw_until: int = 1
+    word: str = "colour"  # what the deck calls the attribute of ``card.color`` in sentences (suit)
+    choosing: str = "a wild card"  # what a booklet calls a card that names the colour in force
     _answers: dict[tuple[int, str, str], dict[str, bool]] = field(default_factory=dict, repr=False)
     _decks: dict[str, list[Symbol]] = field(default_factory=dict, repr=False)
     _validity: dict[tuple[int, str, str], Callable[[Any], bool]] = field(default_factory=dict, repr=False)
@@ -128,6 +134,9 @@ class RuleSet(GameRules):
     def symbol(self, name: str) -> Symbol:
         ct = self.cards[name]
         return SYMBOLS.intern(ct.name, ct.glyph, ct.attrs())
+
+    def hand_size_for(self, players: int) -> int:
+        return self.hand_sizes.get(players, self.hand_size)
 
     def cards_by_name(self) -> dict[str, Symbol]:
         return {n: self.symbol(n) for n in self.cards}
@@ -241,8 +250,10 @@ def _build(ck: Checker, data: Any) -> RuleSet | None:
         return None
     name = ck.string(doc["game"], ("game",), "a rule set name") or "?"
     players = _players(ck, doc.get("players", {}))
-    hand_size = ck.integer(doc.get("hand_size", 7), ("hand_size",), minimum=1) or 7
+    hand_size, hand_sizes = _hand_size(ck, doc.get("hand_size", 7))
     colors, cards, decks = _deck(ck, doc["deck"])
+    deck_spec = doc["deck"] if isinstance(doc["deck"], dict) else {}
+    word = str(deck_spec.get("word", "colour"))
     rules = ck.mapping(doc["rules"], ("rules",), required=("valid",), optional=RULE_KEYS)
     if rules is None or "valid" not in rules:
         return None
@@ -250,9 +261,16 @@ def _build(ck: Checker, data: Any) -> RuleSet | None:
     kinds = {ct.kind for ct in cards.values()}
     effects = _effects(ck, rules.get("effects", {}), ("rules", "effects"), kinds, EFFECTS)
     first = _effects(ck, rules.get("first_card", {}), ("rules", "first_card"), kinds, FIRST_CARD)
-    draw = ck.mapping(rules.get("draw", {}), ("rules", "draw"), optional=("count", "play_drawn"))
+    draw = ck.mapping(
+        rules.get("draw", {}), ("rules", "draw"), optional=("count", "play_drawn", "until_playable")
+    )
     draw = draw or {}
     draw_count = ck.integer(draw.get("count", 1), ("rules", "draw", "count"), minimum=1) or 1
+    draw_until = (
+        ck.integer(draw.get("until_playable", 1), ("rules", "draw", "until_playable"), minimum=1) or 1
+    )
+    if draw_until > 1 and draw_count != 1:
+        ck.error(("rules", "draw"), "until_playable draws one card at a time: give count: 1")
     play_drawn = _choice(
         ck, draw.get("play_drawn", "if_valid"), ("rules", "draw", "play_drawn"), ("if_valid", "never")
     )
@@ -279,7 +297,10 @@ def _build(ck: Checker, data: Any) -> RuleSet | None:
         ck.error(("virtual_players", "bluff_valid"), "the bluff rule must not look at the hand")
     source = {str(k): str(v) for k, v in ck.table(doc.get("source", {}), ("source",)).items()}
     kit = ck.table(doc.get("kit", {}), ("kit",))
-    bk = ck.mapping(doc.get("booklet", {}), ("booklet",), optional=("how_to_play", "card_names")) or {}
+    bk = (
+        ck.mapping(doc.get("booklet", {}), ("booklet",), optional=("how_to_play", "card_names", "choosing"))
+        or {}
+    )
     how_to_play = [
         str(x)
         for x in ck.listing(bk.get("how_to_play", []), ("booklet", "how_to_play"), "a list of paragraphs")
@@ -318,7 +339,29 @@ def _build(ck: Checker, data: Any) -> RuleSet | None:
         kit=dict(kit),
         how_to_play=how_to_play,
         card_names=card_names,
+        hand_sizes=hand_sizes,
+        draw_until=draw_until,
+        word=word,
+        choosing=str(bk.get("choosing", "a wild card")),
     )
+
+
+def _hand_size(ck: Checker, raw: Any) -> tuple[int, dict[int, int]]:
+    """``7``, or ``{default: 5, 2: 7}``: cards dealt to each player, by number of players."""
+    if not isinstance(raw, dict):
+        return ck.integer(raw, ("hand_size",), minimum=1) or 7, {}
+    default = ck.integer(raw.get("default", 7), ("hand_size", "default"), minimum=1) or 7
+    by_players: dict[int, int] = {}
+    for key, value in raw.items():
+        if key == "default":
+            continue
+        if not isinstance(key, int) or isinstance(key, bool):
+            ck.error(("hand_size", str(key)), "a number of players (like 2) or default")
+            continue
+        n = ck.integer(value, ("hand_size", key), minimum=1)
+        if n is not None:
+            by_players[key] = n
+    return default, by_players
 
 
 def _players(ck: Checker, raw: Any) -> tuple[int, int, int]:
@@ -380,17 +423,18 @@ _TEMPLATE = re.compile(r"\{(\w+)\}")
 def _deck(
     ck: Checker, raw: Any
 ) -> tuple[dict[str, dict[str, Any]], dict[str, CardType], dict[str, list[str]]]:
-    spec = ck.mapping(raw, ("deck",), required=("colors", "types"), optional=("decks", "doc")) or {}
+    spec = ck.mapping(raw, ("deck",), required=("colors", "types"), optional=("decks", "doc", "word")) or {}
     colors: dict[str, dict[str, Any]] = {}
     for cname, cspec in ck.table(spec.get("colors", {}), ("deck", "colors")).items():
         cp = ("deck", "colors", str(cname))
-        cs = ck.mapping(cspec, cp, required=("letter",), optional=("rgb", "name"))
+        cs = ck.mapping(cspec, cp, required=("letter",), optional=("rgb", "name", "symbol"))
         if cs is None or "letter" not in cs:
             continue
         colors[str(cname)] = {
             "letter": str(cs["letter"]),
             "rgb": str(cs.get("rgb", "#777777")),
             "name": str(cs.get("name", cname)),
+            "symbol": str(cs.get("symbol", cs["letter"])),
         }
     cards: dict[str, CardType] = {}
     for i, tspec in enumerate(
@@ -424,7 +468,14 @@ def _deck(
                 letter = colors.get(cname, {}).get("letter", "")
                 name = f"{cname}{value}" if value is not None else (f"{cname}_{kind}" if per_color else kind)
                 glyph = str(t.get("glyph", "{letter}{face}" if per_color else "{face}"))
-                fields = {"letter": letter, "face": face, "value": str(value), "color": cname}
+                symbol = colors.get(cname, {}).get("symbol", "")
+                fields = {
+                    "letter": letter,
+                    "face": face,
+                    "value": str(value),
+                    "color": cname,
+                    "symbol": symbol,
+                }
                 glyph = _fill(glyph, fields)
                 if not NAME_RE.match(name):
                     ck.error(tp, f"card name {name!r} is not a valid name")

@@ -1,0 +1,53 @@
+"""A shedding game's kit from YAML alone: Crazy Eights' cards, labels and booklet."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pypdf import PdfReader
+
+from kitgen.kit import KitOptions, build
+
+
+@pytest.fixture(scope="module")
+def crazy_eights_kit(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    folder = tmp_path_factory.mktemp("kits") / "crazy-eights"
+    options = KitOptions(
+        ruleset="crazy-eights", players=4, virtual=2, output=str(folder), previews=False, runs=20
+    )
+    return folder, build(options)
+
+
+def test_the_kit_has_cards_labels_and_booklet(crazy_eights_kit: tuple[Path, dict[str, Any]]) -> None:
+    folder, manifest = crazy_eights_kit
+    assert {f["path"] for f in manifest["files"]} == {
+        "cards.pdf",
+        "labels.pdf",
+        "booklet.pdf",
+        "booklet.json",
+    }
+    items = {i["key"]: i for i in manifest["bom"]["items"]}
+    assert items["deck"]["count"] == 52
+    assert items["choice"]["name"] == "suit choice cards" and items["choice"]["count"] == 4
+    assert "plays an eight" in items["choice"]["why"]
+    assert [v["protocol"] for v in manifest["verification"]] == [
+        "card-selection",
+        "covert-lottery-modified",
+        "six-card-and",
+    ]
+    assert manifest["verification"][0]["scenario"]["name"] == "crazy-eights-mini"
+    assert manifest["statistical_verification"]["verified"]
+
+
+def test_the_deck_and_booklet_read_as_the_game(crazy_eights_kit: tuple[Path, dict[str, Any]]) -> None:
+    folder, _ = crazy_eights_kit
+    cards = " ".join(p.extract_text() or "" for p in PdfReader(str(folder / "cards.pdf")).pages)
+    for suit in ("Clubs", "Diamonds", "Hearts", "Spades"):
+        assert suit in cards
+    booklet = " ".join(p.extract_text() or "" for p in PdfReader(str(folder / "booklet.pdf")).pages)
+    text = " ".join(booklet.split())
+    assert "The rules: Crazy Eights" in text
+    assert "If it is an eight, shuffle the suit choice cards" in text
+    assert "up to 3 cards in all" in text
