@@ -21,7 +21,7 @@ def crazy_eights_kit(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, di
 
 
 def test_the_kit_has_cards_labels_and_booklet(crazy_eights_kit: tuple[Path, dict[str, Any]]) -> None:
-    folder, manifest = crazy_eights_kit
+    _, manifest = crazy_eights_kit
     assert {f["path"] for f in manifest["files"]} == {
         "cards.pdf",
         "labels.pdf",
