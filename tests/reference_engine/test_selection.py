@@ -29,7 +29,7 @@ def test_both_versions_verify_exactly_on_the_mini_deck(
     library: Library, name: str, main_shuffles: int
 ) -> None:
     report = verify(library, library.protocol(name), scenario="mini")
-    assert report.ok, report.lines()
+    assert report.ok, report.to_json()["checks"]
     data = report.to_json()
     assert data["method"] == "exact" and data["inputs"] == 30  # 5!/(2! 1! 2!) deals
     k, k1 = 5, 2
@@ -50,7 +50,7 @@ def test_broken_versions_are_rejected_by_verification(
 ) -> None:
     lib = variant("card-selection", change)
     report = verify(lib, lib.protocol("card-selection"), scenario="mini")
-    assert check in report.failed(), report.lines()
+    assert check in report.failed(), report.to_json()["checks"]
 
 
 @pytest.mark.parametrize("change", [SWAP6, NO_STEP8])
@@ -68,7 +68,7 @@ def test_statistical_verification_on_the_full_table(library: Library) -> None:
     report = verify_runs(library, library.protocol("card-selection"), runs=120, seed=2)
     data = report.to_json()
     assert data["method"] == "statistical"
-    assert data["correct"] and data["secure"], report.lines()
+    assert data["correct"] and data["secure"], report.to_json()["checks"]
     tests = [t for c in data["checks"] for t in c.get("tests", [])]
     assert len(tests) >= 5 and all(0 <= t["p"] <= 1 for t in tests)
     assert data["params"]["sizes"] == (7, 7, 7, 7, 79)
