@@ -46,9 +46,10 @@ from .kinds import (
     kinds,
     load_game,
 )
+from .kinds.deck import CardType, Deck
 from .kinds.sealed_bid import SealedBidRules
 from .kinds.shedding import Moment, RuleSet, Shedding
-from .kinds.shedding.rules import CardType, hand_dependence_message
+from .kinds.shedding.rules import hand_dependence_message
 from .registry import Entry, Library, rulesets_dir
 from .reveals import Fact, Reveal, possible_reveals, reveals_from
 from .schema import Checker, unknown_key_message
@@ -120,6 +121,7 @@ __all__ = [
     "CheckFailure",
     "Checker",
     "Deal",
+    "Deck",
     "Entry",
     "EvalError",
     "Event",

@@ -57,6 +57,7 @@ def run_selection(
     cache: CallCache,
     where: str,
     check_counts: bool = True,
+    fallback: bool = False,
 ) -> SelectionRun:
     """Run a card selection spec once on ``owners`` (P_1 first) and check the result.
 
@@ -84,7 +85,11 @@ def run_selection(
             f"{where}: reported no valid card, but {', '.join(c.glyph for c in valid_cards)} "
             f"{'is' if len(valid_cards) == 1 else 'are'} valid"
         )
-    if played is not None and played not in valid_cards:
+    if played is None and fallback and owners[0]:
+        raise CheckFailure(f"{where}: played no card, but with no valid card any card of the hand is played")
+    # With ``fallback`` (the original covert lottery) a hand without a valid card plays any card.
+    allowed = valid_cards if valid_cards or not fallback else list(owners[0])
+    if played is not None and played not in allowed:
         raise CheckFailure(f"{where}: played {played.glyph}, which is not a valid card of the hand")
     returned = []
     for i, owner in enumerate(owners):

@@ -201,7 +201,7 @@ def catalogue() -> list[tuple[str, str, str | None]]:
     return out
 
 
-from . import sealed_bid, shedding  # noqa: E402  (the built-in kinds register themselves)
+from . import layout, sealed_bid, shedding, tiles, trick  # noqa: E402  (the built-in kinds register themselves)
 
 __all__ = [
     "Deal",
@@ -218,9 +218,12 @@ __all__ = [
     "kind_name",
     "kind_of",
     "kinds",
+    "layout",
     "load_game",
     "register",
     "rules_path",
     "sealed_bid",
     "shedding",
+    "tiles",
+    "trick",
 ]

@@ -25,7 +25,7 @@ def game_example(
     table = moment.owners
     sizes = tuple(len(t) for t in table)
     cards: list[Symbol] = [c for t in table for c in t]
-    top, color = moment.top, moment.color
+    top, color = moment.public["top"], moment.public["color"]
     hand = table[0]
     n_valid = sum(1 for c in hand if moment.valid(c))
     record = {

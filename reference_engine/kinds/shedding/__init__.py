@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,21 +26,11 @@ from .. import (
     Validity,
     register,
 )
+from ..virtual import Moment
 from .play import Game
 from .rules import KIND, RuleSet, hand_dependence_message, load_path, load_rules
 
 SIMULATED_GAMES = 1000
-
-
-@dataclass
-class Moment:
-    """A virtual player's decision in a seeded game: the table as the protocol sees it."""
-
-    seed: int
-    owners: list[list[Symbol]]  # P_1 (the virtual player), the others in seat order, the piles
-    top: Symbol
-    color: str
-    valid: Validity
 
 
 @register
@@ -236,7 +225,8 @@ class Shedding(GameKind):
             found = game.run_until(suitable)
             if found is not None:
                 top, color = game.top, game.color
-                return Moment(seed, game.owners(found[0]), top, color, shed.validity(top, color))
+                public = {"top": top, "color": color}
+                return Moment(seed, game.owners(found[0]), shed.validity(top, color), public)
         raise UsageError(f"no suitable moment for a worked example in {seeds} seeded games of {shed.name}")
 
 

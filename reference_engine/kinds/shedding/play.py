@@ -24,16 +24,10 @@ from ...cards import Symbol
 from ...errors import CheckFailure, UsageError
 from ...registry import Library
 from ...selection import CallCache, run_selection
+from ..virtual import Seat, VirtualStats, seating
 from .rules import RuleSet, hand_dependence_message
 
 MAX_TURNS = 5000
-
-
-@dataclass
-class Seat:
-    number: int
-    name: str
-    virtual: bool
 
 
 @dataclass
@@ -52,14 +46,7 @@ class Turn:
 
 
 @dataclass
-class Stats:
-    protocol_runs: int = 0
-    checks: int = 0
-    shuffles: int = 0
-    max_helper_cards: int = 0
-    virtual_turns: int = 0
-    # Every virtual choice: the valid cards it chose from (names, sorted) and the card chosen.
-    choices: list[tuple[tuple[str, ...], str]] = field(default_factory=list)
+class Stats(VirtualStats):
     # The largest table a virtual turn saw: cards per seat, in the draw pile, under the top card.
     largest_hand: dict[int, int] = field(default_factory=dict)
     largest_draw: int = 0
@@ -118,8 +105,7 @@ class Game:
         self.max_hands = hands
         # Virtual players sit first: seat s owns θ_s, so at Virtual 1's turn the protocol's
         # owners P_1, ..., P_n are seats 1, ..., n in order and its θ_i are the printed θ_i.
-        self.seats = [Seat(i + 1, f"Virtual {i + 1}", True) for i in range(virtual)]
-        self.seats += [Seat(virtual + i + 1, f"Human {i + 1}", False) for i in range(players - virtual)]
+        self.seats: list[Seat] = seating(players, virtual)
         self.stats = Stats()
         # Called at every virtual decision before the choice: observer(game, seat, valid). When it
         # returns True the game stops there (see run_until): ``stopped`` holds (seat, valid).
@@ -433,9 +419,6 @@ class Game:
             self.discard = run.returned[n + 1] + [self.top]
         if run.played is not None:
             self.hands[seat].append(run.played)  # it is played from the hand by the caller
-        self.stats.protocol_runs += 1
-        self.stats.checks += run.checks
-        self.stats.shuffles += run.shuffles
-        self.stats.max_helper_cards = max(self.stats.max_helper_cards, run.helper_cards)
+        self.stats.note_run(run)
         record.runs += 1
         return run.played

@@ -9,19 +9,21 @@ primitives per card kind (``skip``, ``reverse``, ``{draw: 2}``, ``choose_color``
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-from ...cards import NAME_RE, SYMBOLS, Symbol
+from ...cards import SYMBOLS, Symbol
 from ...errors import SpecError, UsageError
 from ...expressions import EvalError, Expression, Scope, plain, truthy
 from ...functions import BUILTINS
 from ...schema import Checker
 from ...source import KeyPath, load_file
 from .. import GameRules, kind_name, rules_path
+from ..deck import CardType, parse_deck
+from ..deck import hand_size as parse_hand_size
+from ..deck import players as parse_players
 
 KIND = "shedding"
 
@@ -55,27 +57,6 @@ RULE_KEYS = (
 EFFECTS = ("skip", "reverse", "choose_color", "draw")
 FIRST_CARD = ("skip", "reverse", "choose_color", "draw", "redraw")
 VALID_NAMES = {"card", "top", "color", "hand"}
-
-
-@dataclass
-class CardType:
-    name: str
-    glyph: str
-    color: str
-    kind: str
-    face: str
-    value: int | None
-    points: int
-    copies: int
-
-    def attrs(self) -> dict[str, Any]:
-        return {
-            "color": self.color,
-            "kind": self.kind,
-            "face": self.face,
-            "value": self.value,
-            "points": self.points,
-        }
 
 
 @dataclass
@@ -249,11 +230,10 @@ def _build(ck: Checker, data: Any) -> RuleSet | None:
     if doc is None or any(k not in doc for k in ("game", "title", "deck", "rules")):
         return None
     name = ck.string(doc["game"], ("game",), "a rule set name") or "?"
-    players = _players(ck, doc.get("players", {}))
-    hand_size, hand_sizes = _hand_size(ck, doc.get("hand_size", 7))
-    colors, cards, decks = _deck(ck, doc["deck"])
-    deck_spec = doc["deck"] if isinstance(doc["deck"], dict) else {}
-    word = str(deck_spec.get("word", "colour"))
+    players = parse_players(ck, doc.get("players", {}))
+    hand_size, hand_sizes = parse_hand_size(ck, doc.get("hand_size", 7))
+    deck = parse_deck(ck, doc["deck"])
+    colors, cards, decks, word = deck.colors, deck.cards, deck.decks, deck.word
     rules = ck.mapping(doc["rules"], ("rules",), required=("valid",), optional=RULE_KEYS)
     if rules is None or "valid" not in rules:
         return None
@@ -346,34 +326,6 @@ def _build(ck: Checker, data: Any) -> RuleSet | None:
     )
 
 
-def _hand_size(ck: Checker, raw: Any) -> tuple[int, dict[int, int]]:
-    """``7``, or ``{default: 5, 2: 7}``: cards dealt to each player, by number of players."""
-    if not isinstance(raw, dict):
-        return ck.integer(raw, ("hand_size",), minimum=1) or 7, {}
-    default = ck.integer(raw.get("default", 7), ("hand_size", "default"), minimum=1) or 7
-    by_players: dict[int, int] = {}
-    for key, value in raw.items():
-        if key == "default":
-            continue
-        if not isinstance(key, int) or isinstance(key, bool):
-            ck.error(("hand_size", str(key)), "a number of players (like 2) or default")
-            continue
-        n = ck.integer(value, ("hand_size", key), minimum=1)
-        if n is not None:
-            by_players[key] = n
-    return default, by_players
-
-
-def _players(ck: Checker, raw: Any) -> tuple[int, int, int]:
-    spec = ck.mapping(raw, ("players",), optional=("min", "max", "default")) or {}
-    lo = ck.integer(spec.get("min", 2), ("players", "min"), minimum=2) or 2
-    hi = ck.integer(spec.get("max", 10), ("players", "max"), minimum=2) or 10
-    default = ck.integer(spec.get("default", 4), ("players", "default"), minimum=2) or 4
-    if not lo <= default <= hi:
-        ck.error(("players",), f"default {default} is not between min {lo} and max {hi}")
-    return lo, hi, default
-
-
 def _choice(ck: Checker, value: Any, path: KeyPath, options: tuple[str, ...]) -> str:
     if value not in options:
         ck.error(path, f"expected one of {', '.join(options)}, got {value!r}")
@@ -415,104 +367,6 @@ def _effects(
                 ck.error(ip, f"unknown effect {item!r} (effects: {choices})")
         out[str(kind)] = effects
     return out
-
-
-_TEMPLATE = re.compile(r"\{(\w+)\}")
-
-
-def _deck(
-    ck: Checker, raw: Any
-) -> tuple[dict[str, dict[str, Any]], dict[str, CardType], dict[str, list[str]]]:
-    spec = ck.mapping(raw, ("deck",), required=("colors", "types"), optional=("decks", "doc", "word")) or {}
-    colors: dict[str, dict[str, Any]] = {}
-    for cname, cspec in ck.table(spec.get("colors", {}), ("deck", "colors")).items():
-        cp = ("deck", "colors", str(cname))
-        cs = ck.mapping(cspec, cp, required=("letter",), optional=("rgb", "name", "symbol"))
-        if cs is None or "letter" not in cs:
-            continue
-        colors[str(cname)] = {
-            "letter": str(cs["letter"]),
-            "rgb": str(cs.get("rgb", "#777777")),
-            "name": str(cs.get("name", cname)),
-            "symbol": str(cs.get("symbol", cs["letter"])),
-        }
-    cards: dict[str, CardType] = {}
-    for i, tspec in enumerate(
-        ck.listing(spec.get("types", []), ("deck", "types"), "a list of card types") or []
-    ):
-        tp = ("deck", "types", i)
-        t = ck.mapping(
-            tspec,
-            tp,
-            required=("kind", "copies", "points"),
-            optional=("per_color", "values", "face", "glyph", "doc"),
-        )
-        if t is None or any(k not in t for k in ("kind", "copies", "points")):
-            continue
-        kind = str(t["kind"])
-        values: list[int | None] = [None]
-        if "values" in t:
-            ve = ck.expr(t["values"], tp + ("values",))
-            try:
-                values = [int(v) for v in plain(ve(Scope(functions=BUILTINS)))] if ve else []
-            except (EvalError, TypeError, ValueError):
-                ck.error(tp + ("values",), "values must be a list of numbers, e.g. 0..9")
-                values = []
-        per_color = t.get("per_color", False)
-        for cname in list(colors) if per_color else ["black"]:
-            for value in values:
-                scope = Scope({"value": value, "color": cname}, functions=BUILTINS)
-                copies = _int_expr(ck, t["copies"], tp + ("copies",), scope)
-                points = _int_expr(ck, t["points"], tp + ("points",), scope)
-                face = str(value) if value is not None else str(t.get("face", kind))
-                letter = colors.get(cname, {}).get("letter", "")
-                name = f"{cname}{value}" if value is not None else (f"{cname}_{kind}" if per_color else kind)
-                glyph = str(t.get("glyph", "{letter}{face}" if per_color else "{face}"))
-                symbol = colors.get(cname, {}).get("symbol", "")
-                fields = {
-                    "letter": letter,
-                    "face": face,
-                    "value": str(value),
-                    "color": cname,
-                    "symbol": symbol,
-                }
-                glyph = _fill(glyph, fields)
-                if not NAME_RE.match(name):
-                    ck.error(tp, f"card name {name!r} is not a valid name")
-                    continue
-                if name in cards:
-                    ck.error(tp, f"card {name!r} is defined twice")
-                    continue
-                cards[name] = CardType(name, glyph, cname, kind, face, value, points, copies)
-    decks: dict[str, list[str]] = {}
-    for dname, dlist in ck.table(spec.get("decks", {}), ("deck", "decks")).items():
-        dp = ("deck", "decks", str(dname))
-        names = [str(n) for n in ck.listing(dlist, dp, "a list of card names") or []]
-        for n in names:
-            if n not in cards:
-                ck.error(dp, f"unknown card {n!r}")
-        decks[str(dname)] = names
-    return colors, cards, decks
-
-
-def _fill(template: str, fields: dict[str, str]) -> str:
-    """``{letter}{face}`` -> ``R7``: fill a glyph template from a card's fields."""
-    return _TEMPLATE.sub(lambda m: fields.get(m.group(1), m.group(0)), template)
-
-
-def _int_expr(ck: Checker, value: Any, path: KeyPath, scope: Scope) -> int:
-    e = ck.expr(value, path)
-    if e is None:
-        return 0
-    try:
-        v = plain(e(scope))
-    except EvalError as exc:
-        ck.error(path, str(exc))
-        return 0
-    if not isinstance(v, int):
-        ck.error(path, f"expected a number, got {v!r}")
-        return 0
-    return v
 
 
 def hand_dependence_message(rules: RuleSet) -> str:

@@ -1,0 +1,149 @@
+"""Layout games (Sevens): every card is dealt, suits are built up and down on the table.
+
+A virtual player's turn runs the card selection protocol with the layout's validity rule on
+the whole table (every hand, no unplayed deck); with no valid card it passes, as the
+modified covert lottery reports "none" publicly (UNO paper, Section 5.1).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from ...errors import UsageError
+from ...registry import Library
+from .. import Deal, GameKind, GameRules, PlaySettings, ProblemAt, ScenarioSetting, Validity, register
+from ..virtual import Moment, split
+from .play import SevensGame
+from .rules import KIND, LayoutRules, Runs, load_layout
+
+SIMULATED_GAMES = 300
+
+
+def _layout(rules: GameRules) -> LayoutRules:
+    if not isinstance(rules, LayoutRules):
+        raise UsageError(f"{rules.name} is not a {KIND} game")
+    return rules
+
+
+@register
+class Layout(GameKind):
+    name = KIND
+    summary = "every card is dealt; suits are built up and down from a centre rank (Sevens)"
+
+    def load(self, path: Path, expected_name: str | None) -> GameRules:
+        return load_layout(path, expected_name)
+
+    def game(self, rules: GameRules, library: Library, settings: PlaySettings) -> SevensGame:
+        return SevensGame(
+            _layout(rules),
+            library,
+            players=settings.players,
+            virtual=settings.virtual,
+            level=settings.level or self.default_level,
+            seed=settings.seed,
+            protocol=settings.protocol,
+        )
+
+    def play(self, rules: GameRules, library: Library, settings: PlaySettings) -> dict[str, Any]:
+        return self.game(rules, library, settings).play()
+
+    def scenario(
+        self, rules: GameRules, state: Mapping[str, Any], deal: list[str], problem: ProblemAt
+    ) -> ScenarioSetting:
+        lay = _layout(rules)
+        unknown = [n for n in deal if n not in lay.cards]
+        if unknown:
+            raise problem(("deal",), f"{lay.name} has no card {unknown[0]!r}")
+        runs = _runs(state.get("runs", {}), problem)
+        text = "layout " + (", ".join(f"{s} {lo}..{hi}" for s, (lo, hi) in runs.items()) or "empty")
+        return ScenarioSetting([lay.symbol(n) for n in deal], {"valid": lay.validity(runs)}, text)
+
+    def two_deals(self, rules: GameRules, players: int, rng: random.Random) -> tuple[Deal, Deal, Validity]:
+        """A layout in mid-game (the same for both deals) and two different deals of the rest;
+        P_1 has at least three valid cards in deal A."""
+        lay = _layout(rules)
+        while True:
+            runs: Runs = {}
+            for suit in lay.deck_def.colors:
+                if rng.random() < 0.75:
+                    low = rng.randint(max(1, lay.centre - 4), lay.centre)
+                    runs[suit] = (low, rng.randint(lay.centre, min(13, lay.centre + 4)))
+            if not runs:
+                continue
+            left = [c for c in lay.deck() if not _played(lay, runs, c)]
+            valid = lay.validity(runs)
+            sizes = [len(left) // players + (1 if i < len(left) % players else 0) for i in range(players)]
+            rng.shuffle(left)
+            a = split(left, sizes)
+            if len({c.name for c in a[0] if valid(c)}) < 3:
+                continue
+            public = "layout " + ", ".join(f"{s} {lo}..{hi}" for s, (lo, hi) in sorted(runs.items()))
+            for _ in range(1000):
+                other = list(left)
+                rng.shuffle(other)
+                b = split(other, sizes)
+                if any(valid(c) for c in b[0]) and sorted(c.name for c in b[0]) != sorted(
+                    c.name for c in a[0]
+                ):
+                    return Deal(a, public), Deal(b, public), valid
+
+    def measure_tables(
+        self, rules: GameRules, library: Library, players: int, virtual: int, games: int = SIMULATED_GAMES
+    ) -> dict[str, Any]:
+        """The largest card selection table a virtual decision saw in seeded rule-level games."""
+        hands: dict[int, int] = {}
+        table = 0
+        for seed in range(games):
+            game = self.game(rules, library, PlaySettings(players, virtual, "rule", seed))
+            game.play()
+            for s, n in game.largest.hands.items():
+                hands[s] = max(hands.get(s, 0), n)
+            table = max(table, game.largest.table)
+        deck = len(_layout(rules).deck())
+        return {
+            "games": games,
+            "hands": [hands.get(s + 1, deck // players + 1) for s in range(players)],
+            "table_seen": table,
+            "table": deck,
+        }
+
+    def example_moment(self, rules: GameRules, library: Library, players: int, virtual: int) -> Moment:
+        """Virtual 1's first turn after the opening with 4 to 8 valid cards of 13 or fewer."""
+        lay = _layout(rules)
+        for seed in range(1, 500):
+            game = self.game(rules, library, PlaySettings(players, virtual, "rule", seed))
+            n = len(game.seats)
+            game.deal()
+            current = game.open()
+            for k in range(1, 2 * n):
+                seat = (current + k) % n
+                valid = lay.validity(game.runs)
+                hand = game.hands[seat]
+                ok = sum(1 for c in hand if valid(c))
+                if seat == 0 and 2 <= ok < len(hand):
+                    owners = [list(game.hands[(seat + j) % n]) for j in range(n)]
+                    return Moment(seed, owners, valid, {"runs": dict(game.runs)})
+                game.take_turn(k + 1, seat)
+        raise UsageError(f"no suitable moment for a worked example in 500 seeded games of {lay.name}")
+
+
+def _runs(raw: Any, problem: ProblemAt) -> Runs:
+    if not isinstance(raw, dict):
+        raise problem(("state", "runs"), "runs is a mapping suit: [lowest, highest]")
+    out: Runs = {}
+    for suit, span in raw.items():
+        if not (isinstance(span, list) and len(span) == 2 and all(isinstance(x, int) for x in span)):
+            raise problem(("state", "runs", str(suit)), "a run is [lowest, highest], e.g. [6, 8]")
+        out[str(suit)] = (span[0], span[1])
+    return out
+
+
+def _played(lay: LayoutRules, runs: Runs, card: Any) -> bool:
+    span = runs.get(str(card.attrs["color"]))
+    return span is not None and span[0] <= lay.rank(card) <= span[1]
+
+
+__all__ = ["KIND", "Layout", "LayoutRules", "SevensGame", "load_layout"]

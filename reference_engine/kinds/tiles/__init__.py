@@ -1,0 +1,141 @@
+"""Tile games (Dominoes: Muggins / All Fives): tiles are cards with identical backs.
+
+A virtual player's turn runs the card selection protocol on every hand and the boneyard (the
+last owner, like UNO's draw pile) with "valid = matches an open end"; with none, it draws a
+tile unseen and the protocol runs again (UNO paper, Section 5.3). The first player is found
+with the protocol too, one doublet at a time.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from ...errors import UsageError
+from ...registry import Library
+from .. import Deal, GameKind, GameRules, PlaySettings, ProblemAt, ScenarioSetting, Validity, register
+from ..virtual import Moment, split
+from .play import MugginsGame
+from .rules import KIND, End, TileRules, load_tiles, tile_name
+
+SIMULATED_GAMES = 300
+
+
+def _tiles(rules: GameRules) -> TileRules:
+    if not isinstance(rules, TileRules):
+        raise UsageError(f"{rules.name} is not a {KIND} game")
+    return rules
+
+
+@register
+class Tiles(GameKind):
+    name = KIND
+    summary = "tiles matched to the open ends of a line; multiples of five score (Dominoes, Muggins)"
+
+    def load(self, path: Path, expected_name: str | None) -> GameRules:
+        return load_tiles(path, expected_name)
+
+    def game(self, rules: GameRules, library: Library, settings: PlaySettings) -> MugginsGame:
+        return MugginsGame(
+            _tiles(rules),
+            library,
+            players=settings.players,
+            virtual=settings.virtual,
+            level=settings.level or self.default_level,
+            seed=settings.seed,
+            protocol=settings.protocol,
+        )
+
+    def play(self, rules: GameRules, library: Library, settings: PlaySettings) -> dict[str, Any]:
+        return self.game(rules, library, settings).play()
+
+    def scenario(
+        self, rules: GameRules, state: Mapping[str, Any], deal: list[str], problem: ProblemAt
+    ) -> ScenarioSetting:
+        ti = _tiles(rules)
+        names = ti.cards_by_name()
+        unknown = [n for n in deal if n not in names]
+        if unknown:
+            raise problem(("deal",), f"{ti.name} has no tile {unknown[0]!r} (tiles are named t05, t56, ...)")
+        raw = state.get("ends")
+        if not (isinstance(raw, list) and len(raw) == 2 and all(isinstance(v, int) for v in raw)):
+            raise problem(("state", "ends"), "the open ends of the line, e.g. ends: [5, 3]")
+        ends: tuple[End, End] = ((raw[0], False), (raw[1], False))
+        return ScenarioSetting(
+            [names[n] for n in deal], {"valid": ti.validity(ends)}, f"open ends {raw[0]} and {raw[1]}"
+        )
+
+    def two_deals(self, rules: GameRules, players: int, rng: random.Random) -> tuple[Deal, Deal, Validity]:
+        """A line with the same open ends and tiles in play, two different deals of the rest (the
+        boneyard last); P_1 holds at least three valid tiles in deal A."""
+        ti = _tiles(rules)
+        while True:
+            tiles = ti.tiles()
+            rng.shuffle(tiles)
+            line = tiles[:4]
+            ends: tuple[End, End] = ((int(line[0].attrs["low"]), False), (int(line[-1].attrs["high"]), False))
+            rest = tiles[4:]
+            sizes = [ti.hand_size + 2] + [ti.hand_size] * (players - 1)
+            sizes.append(len(rest) - sum(sizes))
+            valid = ti.validity(ends)
+            a = split(rest, sizes)
+            if len({t.name for t in a[0] if valid(t)}) < 3:
+                continue
+            public = f"open ends {ends[0][0]} and {ends[1][0]}"
+            for _ in range(1000):
+                other = list(rest)
+                rng.shuffle(other)
+                b = split(other, sizes)
+                if any(valid(t) for t in b[0]) and sorted(t.name for t in b[0]) != sorted(
+                    t.name for t in a[0]
+                ):
+                    return Deal(a, public), Deal(b, public), valid
+
+    def measure_tables(
+        self, rules: GameRules, library: Library, players: int, virtual: int, games: int = SIMULATED_GAMES
+    ) -> dict[str, Any]:
+        ti = _tiles(rules)
+        hands: dict[int, int] = {}
+        boneyard = 0
+        for seed in range(games):
+            game = self.game(rules, library, PlaySettings(players, virtual, "rule", seed))
+            game.play()
+            for s, n in game.largest_hand.items():
+                hands[s] = max(hands.get(s, 0), n)
+            boneyard = max(boneyard, game.largest_boneyard)
+        total = len(ti.tiles())
+        return {
+            "games": games,
+            "hands": [hands.get(s + 1, ti.hand_size) for s in range(players)],
+            "draw_pile": boneyard,
+            "table_seen": total,
+            "table": total,
+        }
+
+    def example_moment(self, rules: GameRules, library: Library, players: int, virtual: int) -> Moment:
+        """Virtual 1's turn with 4 to 6 tiles, some matching an open end and some not."""
+        ti = _tiles(rules)
+        for seed in range(1, 500):
+            game = self.game(rules, library, PlaySettings(players, virtual, "rule", seed))
+            game.deal()
+            current = game.open()
+            if current is None:
+                continue
+            n = len(game.seats)
+            for k in range(1, 3 * n):
+                seat = (current + k) % n
+                valid = ti.validity(game.ends)
+                hand = game.hands[seat]
+                ok = sum(1 for t in hand if valid(t))
+                if seat == 0 and 4 <= len(hand) <= 6 and 2 <= ok < len(hand):
+                    owners = [list(game.hands[(seat + j) % n]) for j in range(n)] + [list(game.boneyard)]
+                    return Moment(seed, owners, valid, {"ends": game.ends, "line": list(game.line)})
+                game.take_turn(k + 1, seat)
+                if not game.hands[seat]:
+                    break
+        raise UsageError(f"no suitable moment for a worked example in 500 seeded games of {ti.name}")
+
+
+__all__ = ["KIND", "MugginsGame", "TileRules", "Tiles", "load_tiles", "tile_name"]

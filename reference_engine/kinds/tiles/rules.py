@@ -1,0 +1,173 @@
+"""Tile games (Dominoes, Muggins / All Fives): rectangular tiles with two numbers, played on the
+two open ends of a line.
+
+A rule set (``kind: tiles``) says which set (double-six: every pair of 0..6, 28 tiles), how many
+tiles each player draws, the multiple that scores (5: when the open ends add up to a multiple of
+five, the player scores the sum), and the public rule for a tile that fits both ends. Tiles are
+cards for the protocol: ``t56`` is the tile 5|6, with identical backs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+from ...cards import SYMBOLS, Symbol
+from ...errors import SpecError
+from ...schema import Checker
+from ...source import load_file
+from .. import GameRules
+from ..deck import players as parse_players
+from ..virtual import one_card
+
+KIND = "tiles"
+KEYS = (
+    "game",
+    "kind",
+    "title",
+    "summary",
+    "source",
+    "players",
+    "hand_size",
+    "virtual_protocol",
+    "tiles",
+    "scoring",
+    "notes",
+    "kit",
+    "booklet",
+)
+BOTH_ENDS = ("scoring_end_else_coin",)
+
+# An open end of the line: its number, and whether the tile there is a doublet (it counts twice).
+End = tuple[int, bool]
+
+
+def tile_name(a: int, b: int) -> str:
+    low, high = sorted((a, b))
+    return f"t{low}{high}"
+
+
+@dataclass
+class TileRules(GameRules):
+    kind: ClassVar[str] = KIND
+    name: str
+    title: str
+    summary: str
+    source: dict[str, str]
+    file: str
+    players: tuple[int, int, int]
+    hand_size: int
+    virtual_protocol: str
+    top: int  # the highest number (6 for a double-six set)
+    multiple: int  # open ends adding up to a multiple of this score (5)
+    both_ends: str
+    doc: str = ""
+    notes: str = ""
+    kit: dict[str, Any] = field(default_factory=dict)
+    how_to_play: list[str] = field(default_factory=list)
+    word: str = "number"
+
+    @property
+    def protocol(self) -> str:
+        return self.virtual_protocol
+
+    def symbol(self, name: str) -> Symbol:
+        low, high = int(name[1]), int(name[2])
+        return SYMBOLS.intern(
+            name,
+            f"{low}|{high}",
+            {
+                "low": low,
+                "high": high,
+                "pips": low + high,
+                "double": low == high,
+                "kind": "tile",
+                "color": "tile",
+            },
+        )
+
+    def tiles(self) -> list[Symbol]:
+        return [self.symbol(tile_name(a, b)) for a in range(self.top + 1) for b in range(a, self.top + 1)]
+
+    def deck(self) -> list[Symbol]:
+        return self.tiles()
+
+    def cards_by_name(self) -> dict[str, Symbol]:
+        return {t.name: t for t in self.tiles()}
+
+    def doublets(self) -> list[Symbol]:
+        """From the highest down."""
+        return [self.symbol(tile_name(v, v)) for v in range(self.top, -1, -1)]
+
+    @staticmethod
+    def fits(tile: Symbol, value: int) -> bool:
+        return value in (tile.attrs["low"], tile.attrs["high"])
+
+    def validity(self, ends: tuple[End, End] | None, only: Symbol | None = None) -> Callable[[Any], bool]:
+        """``valid(tile)``: a half matches an open end (``ends`` None: the first tile, ``only``)."""
+
+        def valid(card: Any) -> bool:
+            tile = one_card(card)
+            if ends is None:
+                return tile == only
+            return self.fits(tile, ends[0][0]) or self.fits(tile, ends[1][0])
+
+        return valid
+
+    @staticmethod
+    def count(ends: tuple[End, End], single: Symbol | None) -> int:
+        """What the open ends add up to (a doublet at an end counts both halves; a line of one
+        tile counts its pips)."""
+        if single is not None:
+            return int(single.attrs["pips"])
+        return sum(v * 2 if double else v for v, double in ends)
+
+
+def load_tiles(path: Path, expected_name: str | None) -> TileRules:
+    src = load_file(path)
+    ck = Checker(src)
+    doc = ck.mapping(
+        src.data, (), required=("game", "kind", "title", "tiles"), optional=KEYS, what="a tile game"
+    )
+    if doc is None or any(k not in doc for k in ("game", "title", "tiles")):
+        raise SpecError(ck.problems)
+    name = ck.string(doc["game"], ("game",), "a rule set name") or "?"
+    ts = ck.mapping(doc["tiles"], ("tiles",), required=("top",), optional=("doc",)) or {}
+    top = ck.integer(ts.get("top", 6), ("tiles", "top"), minimum=1) or 6
+    if top > 9:
+        ck.error(("tiles", "top"), "tiles go up to 9 at most (a tile is named by two digits)")
+    sc = ck.mapping(doc.get("scoring", {}), ("scoring",), optional=("multiple", "both_ends", "doc")) or {}
+    multiple = ck.integer(sc.get("multiple", 5), ("scoring", "multiple"), minimum=1) or 5
+    both = str(sc.get("both_ends", BOTH_ENDS[0]))
+    if both not in BOTH_ENDS:
+        ck.error(("scoring", "both_ends"), f"one of {', '.join(BOTH_ENDS)}")
+    players = parse_players(ck, doc.get("players", {}))
+    hand = ck.integer(doc.get("hand_size", 5), ("hand_size",), minimum=1) or 5
+    n_tiles = (top + 1) * (top + 2) // 2
+    if hand * players[1] > n_tiles:
+        ck.error(("hand_size",), f"{players[1]} hands of {hand} need more than the {n_tiles} tiles")
+    bk = ck.mapping(doc.get("booklet", {}), ("booklet",), optional=("how_to_play",)) or {}
+    how = [str(x) for x in ck.listing(bk.get("how_to_play", []), ("booklet", "how_to_play")) or []]
+    if expected_name is not None and name != expected_name:
+        ck.error(("game",), f"the file declares game {name!r}; the name must match the file name")
+    if ck.problems:
+        raise SpecError(ck.problems)
+    return TileRules(
+        name=name,
+        title=str(doc["title"]),
+        summary=str(doc.get("summary", "")),
+        source={str(k): str(v) for k, v in ck.table(doc.get("source", {}), ("source",)).items()},
+        file=src.file,
+        players=players,
+        hand_size=hand,
+        virtual_protocol=str(doc.get("virtual_protocol", "card-selection")),
+        top=top,
+        multiple=multiple,
+        both_ends=both,
+        doc=str(sc.get("doc", "")),
+        notes=str(doc.get("notes", "")),
+        kit=dict(ck.table(doc.get("kit", {}), ("kit",))),
+        how_to_play=how,
+    )

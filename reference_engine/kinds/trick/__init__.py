@@ -1,0 +1,145 @@
+"""Trick-taking games (Hearts): follow suit if you can; the highest card of the led suit wins.
+
+A virtual player's turn runs the card selection protocol with the ORIGINAL covert lottery (UNO
+paper, Section 5.2): a valid card uniformly at random, or any card of the hand when none is
+valid, which is exactly the rule for a player who cannot follow suit.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from ...errors import UsageError
+from ...registry import Library
+from .. import (
+    Deal,
+    GameKind,
+    GameRules,
+    PlayOption,
+    PlaySettings,
+    ProblemAt,
+    ScenarioSetting,
+    Validity,
+    register,
+)
+from ..virtual import Moment, split
+from .play import HeartsGame
+from .rules import KIND, TrickRules, load_trick
+
+
+def _trick(rules: GameRules) -> TrickRules:
+    if not isinstance(rules, TrickRules):
+        raise UsageError(f"{rules.name} is not a {KIND} game")
+    return rules
+
+
+@register
+class Trick(GameKind):
+    name = KIND
+    summary = "follow suit if you can; the highest card of the led suit takes the trick (Hearts)"
+    play_options = (
+        PlayOption(
+            "rounds",
+            "Hearts only: stop after this many rounds even if nobody reached the target score.",
+            None,
+            kind=int,
+        ),
+    )
+
+    def load(self, path: Path, expected_name: str | None) -> GameRules:
+        return load_trick(path, expected_name)
+
+    def game(self, rules: GameRules, library: Library, settings: PlaySettings) -> HeartsGame:
+        return HeartsGame(
+            _trick(rules),
+            library,
+            players=settings.players,
+            virtual=settings.virtual,
+            level=settings.level or self.default_level,
+            seed=settings.seed,
+            protocol=settings.protocol,
+            max_rounds=settings.options.get("rounds"),
+        )
+
+    def play(self, rules: GameRules, library: Library, settings: PlaySettings) -> dict[str, Any]:
+        return self.game(rules, library, settings).play()
+
+    def scenario(
+        self, rules: GameRules, state: Mapping[str, Any], deal: list[str], problem: ProblemAt
+    ) -> ScenarioSetting:
+        tr = _trick(rules)
+        unknown = [n for n in deal if n not in tr.cards]
+        if unknown:
+            raise problem(("deal",), f"{tr.name} has no card {unknown[0]!r}")
+        led = state.get("led")
+        if led is not None and str(led) not in tr.deck_def.colors:
+            raise problem(("state", "led"), f"the led suit is one of {', '.join(tr.deck_def.colors)}")
+        text = f"{led} led" if led else "P_1 leads"
+        valid = tr.validity(str(led) if led else None)
+        return ScenarioSetting([tr.symbol(n) for n in deal], {"valid": valid}, text)
+
+    def two_deals(self, rules: GameRules, players: int, rng: random.Random) -> tuple[Deal, Deal, Validity]:
+        """A trick under way (the same led suit, the same cards played, the same hand sizes) and
+        two different deals of the rest; P_1 can follow suit with at least three cards in deal A."""
+        tr = _trick(rules)
+        suits = list(tr.deck_def.colors)
+        while True:
+            deck = tr.deck()
+            rng.shuffle(deck)
+            led = suits[rng.randrange(len(suits))]
+            played = [c for c in deck if tr.suit(c) == led][:1]
+            rest = [c for c in deck if c not in played]
+            sizes = [tr.hand_size] + [
+                tr.hand_size - (1 if i == players - 1 else 0) for i in range(1, players)
+            ]
+            rest = rest[: sum(sizes)]
+            valid = tr.validity(led)
+            a = split(rest, sizes)
+            if len({c.name for c in a[0] if valid(c)}) < 3:
+                continue
+            public = f"{played[0].glyph} led"
+            for _ in range(1000):
+                other = list(rest)
+                rng.shuffle(other)
+                b = split(other, sizes)
+                if any(valid(c) for c in b[0]) and sorted(c.name for c in b[0]) != sorted(
+                    c.name for c in a[0]
+                ):
+                    return Deal(a, public), Deal(b, public), valid
+
+    def measure_tables(
+        self, rules: GameRules, library: Library, players: int, virtual: int, games: int = 1
+    ) -> dict[str, Any]:
+        """Hearts deals every card: the table of a virtual decision holds at most the 52 cards."""
+        tr = _trick(rules)
+        return {
+            "games": 0,
+            "hands": [tr.hand_size] * players,
+            "table_seen": tr.hand_size * players,
+            "table": tr.hand_size * players,
+        }
+
+    def example_moment(self, rules: GameRules, library: Library, players: int, virtual: int) -> Moment:
+        """Virtual 1 following suit in an early trick with two to four cards of the led suit."""
+        tr = _trick(rules)
+        for seed in range(1, 500):
+            game = self.game(rules, library, PlaySettings(players, virtual, "rule", seed))
+            game.deal(1)
+            n = len(game.seats)
+            for leader in range(1, n):
+                lead_card = min(game.hands[leader], key=lambda c: (tr.rank(c), tr.suit(c)))
+                led = tr.suit(lead_card)
+                valid = tr.validity(led)
+                hand = game.hands[0]
+                ok = sum(1 for c in hand if valid(c))
+                if 2 <= ok <= 4:
+                    game.hands[leader].remove(lead_card)
+                    owners = [list(game.hands[(0 + j) % n]) for j in range(n)]
+                    return Moment(seed, owners, valid, {"led": led, "lead": lead_card, "leader": leader})
+        raise UsageError(f"no suitable moment for a worked example in 500 seeded games of {tr.name}")
+
+
+__all__ = ["KIND", "HeartsGame", "Trick", "TrickRules", "load_trick"]

@@ -1,0 +1,196 @@
+"""Trick-taking games (Hearts): every player plays one card to a trick; the highest card of the
+suit led wins it, with the points of its cards.
+
+A rule set (``kind: trick``) names its deck (the standard 52 cards, ranked 2..A), the points
+(every ♥ one point, the queen of spades 13), the score that ends the game and whether the
+lowest or the highest score wins, and three common options, off by default as in the UNO
+paper: passing three cards before a round, "hearts broken" (no ♥ may be led until one has
+been played), shooting the moon.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+from ...cards import Symbol
+from ...errors import SpecError
+from ...schema import Checker
+from ...source import load_file
+from .. import GameRules
+from ..deck import CardType, Deck, parse_deck
+from ..deck import players as parse_players
+from ..virtual import one_card
+
+KIND = "trick"
+KEYS = (
+    "game",
+    "kind",
+    "title",
+    "summary",
+    "source",
+    "players",
+    "hand_size",
+    "virtual_protocol",
+    "deck",
+    "tricks",
+    "notes",
+    "kit",
+    "booklet",
+)
+OPTIONS = ("pass_three", "hearts_broken", "shoot_the_moon")
+
+
+@dataclass
+class TrickRules(GameRules):
+    """A trick-taking game: follow suit if you can; the highest card of the led suit wins."""
+
+    kind: ClassVar[str] = KIND
+    name: str
+    title: str
+    summary: str
+    source: dict[str, str]
+    file: str
+    players: tuple[int, int, int]
+    hand_size: int
+    virtual_protocol: str
+    deck_def: Deck
+    suit_points: dict[str, int]  # points of every card of a suit (hearts: 1)
+    card_points: dict[str, int]  # points of single cards (spades_queen: 13)
+    target: int  # the game ends when somebody's score reaches this
+    lowest_wins: bool
+    options: dict[str, bool]
+    doc: str = ""
+    notes: str = ""
+    kit: dict[str, Any] = field(default_factory=dict)
+    how_to_play: list[str] = field(default_factory=list)
+
+    @property
+    def protocol(self) -> str:
+        return self.virtual_protocol
+
+    @property
+    def cards(self) -> dict[str, CardType]:
+        return self.deck_def.cards
+
+    @property
+    def word(self) -> str:
+        return self.deck_def.word
+
+    def symbol(self, name: str) -> Symbol:
+        return self.deck_def.symbol(name)
+
+    def cards_by_name(self) -> dict[str, Symbol]:
+        return {n: self.symbol(n) for n in self.cards}
+
+    def deck(self) -> list[Symbol]:
+        return self.deck_def.full()
+
+    @staticmethod
+    def suit(card: Symbol) -> str:
+        return str(card.attrs["color"])
+
+    @staticmethod
+    def rank(card: Symbol) -> int:
+        return int(card.attrs["rank"])
+
+    def points(self, card: Symbol) -> int:
+        return self.card_points.get(card.name, self.suit_points.get(self.suit(card), 0))
+
+    def validity(self, led: str | None, broken: bool = True) -> Callable[[Any], bool]:
+        """``valid(card)``: following, a card of the led suit; leading, any card (with the
+        "hearts broken" option, no ♥ until one has been played). When no card of a hand is
+        valid, the original covert lottery plays any card of it, which is the rule."""
+
+        def valid(card: Any) -> bool:
+            card = one_card(card)
+            if led is not None:
+                return self.suit(card) == led
+            return broken or self.suit_points.get(self.suit(card), 0) == 0
+
+        return valid
+
+
+def load_trick(path: Path, expected_name: str | None) -> TrickRules:
+    src = load_file(path)
+    ck = Checker(src)
+    doc = ck.mapping(
+        src.data, (), required=("game", "kind", "title", "deck", "tricks"), optional=KEYS, what="a trick game"
+    )
+    if doc is None or any(k not in doc for k in ("game", "title", "deck", "tricks")):
+        raise SpecError(ck.problems)
+    name = ck.string(doc["game"], ("game",), "a rule set name") or "?"
+    deck = parse_deck(ck, doc["deck"])
+    tr = (
+        ck.mapping(
+            doc["tricks"],
+            ("tricks",),
+            required=("points", "target"),
+            optional=("winner", "options", "doc"),
+        )
+        or {}
+    )
+    pts = ck.mapping(tr.get("points", {}), ("tricks", "points"), optional=("suits", "cards")) or {}
+    suit_points = {
+        str(k): ck.integer(v, ("tricks", "points", "suits", k)) or 0
+        for k, v in ck.table(pts.get("suits", {}), ("tricks", "points", "suits")).items()
+    }
+    card_points = {
+        str(k): ck.integer(v, ("tricks", "points", "cards", k)) or 0
+        for k, v in ck.table(pts.get("cards", {}), ("tricks", "points", "cards")).items()
+    }
+    for suit in suit_points:
+        if deck.colors and suit not in deck.colors:
+            ck.error(("tricks", "points", "suits", suit), f"no suit {suit!r} in the deck")
+    for card in card_points:
+        if deck.cards and card not in deck.cards:
+            ck.error(("tricks", "points", "cards", card), f"no card {card!r} in the deck")
+    target = ck.integer(tr.get("target", 100), ("tricks", "target"), minimum=1) or 100
+    winner = str(tr.get("winner", "lowest"))
+    if winner not in ("lowest", "highest"):
+        ck.error(("tricks", "winner"), f"the winner has the lowest or the highest score, not {winner!r}")
+    options = {k: False for k in OPTIONS}
+    for k, v in ck.table(tr.get("options", {}), ("tricks", "options")).items():
+        if k not in OPTIONS:
+            ck.error(("tricks", "options", str(k)), f"unknown option {k!r} (options: {', '.join(OPTIONS)})")
+        elif not isinstance(v, bool):
+            ck.error(("tricks", "options", str(k)), "an option is true or false")
+        else:
+            options[str(k)] = v
+    missing = [n for n, ct in deck.cards.items() if ct.rank is None]
+    if missing:
+        ck.error(
+            ("deck",), f"a trick game ranks the cards of a suit: give every card type a rank ({missing[0]})"
+        )
+    hand_size = ck.integer(doc.get("hand_size", 13), ("hand_size",), minimum=1) or 13
+    players = parse_players(ck, doc.get("players", {}))
+    if deck.cards and hand_size * players[2] > len(deck.full()):
+        ck.error(("hand_size",), f"{players[2]} hands of {hand_size} need more than the deck's cards")
+    bk = ck.mapping(doc.get("booklet", {}), ("booklet",), optional=("how_to_play",)) or {}
+    how = [str(x) for x in ck.listing(bk.get("how_to_play", []), ("booklet", "how_to_play")) or []]
+    if expected_name is not None and name != expected_name:
+        ck.error(("game",), f"the file declares game {name!r}; the name must match the file name")
+    if ck.problems:
+        raise SpecError(ck.problems)
+    return TrickRules(
+        name=name,
+        title=str(doc["title"]),
+        summary=str(doc.get("summary", "")),
+        source={str(k): str(v) for k, v in ck.table(doc.get("source", {}), ("source",)).items()},
+        file=src.file,
+        players=players,
+        hand_size=hand_size,
+        virtual_protocol=str(doc.get("virtual_protocol", "card-selection-original")),
+        deck_def=deck,
+        suit_points=suit_points,
+        card_points=card_points,
+        target=target,
+        lowest_wins=winner == "lowest",
+        options=options,
+        doc=str(tr.get("doc", "")),
+        notes=str(doc.get("notes", "")),
+        kit=dict(ck.table(doc.get("kit", {}), ("kit",))),
+        how_to_play=how,
+    )

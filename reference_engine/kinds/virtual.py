@@ -1,0 +1,171 @@
+"""Virtual players who choose a card with the card selection protocol, for every kind of game.
+
+The UNO paper's protocol is generic (Section 5): whatever the game, a virtual decision is a
+uniform choice among the valid cards of the virtual player's hidden hand. At rule level the
+engine draws that choice directly; at card level one checked run of the protocol spec on the
+simulated table makes it (:func:`reference_engine.selection.run_selection`: the played card is
+valid, every other card goes back to its owner, nothing is created or lost, helper cards go
+back, the paper's counts hold). :class:`VirtualPlayers` keeps the seats, the statistics and the
+caches of one game and makes one decision at a time.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..cards import Symbol
+from ..errors import UsageError
+from ..registry import Library
+from ..selection import CallCache, SelectionRun, run_selection
+
+Validity = Callable[[Any], bool]
+
+
+@dataclass
+class Seat:
+    number: int
+    name: str
+    virtual: bool
+
+
+def seating(players: int, virtual: int) -> list[Seat]:
+    """Virtual players sit first: seat s owns θ_s, so at Virtual 1's turn the protocol's owners
+    P_1, ..., P_n are seats 1, ..., n in order and its θ_i are the printed θ_i."""
+    seats = [Seat(i + 1, f"Virtual {i + 1}", True) for i in range(virtual)]
+    return seats + [Seat(virtual + i + 1, f"Human {i + 1}", False) for i in range(players - virtual)]
+
+
+@dataclass
+class VirtualStats:
+    """What the virtual decisions of a game cost and checked."""
+
+    protocol_runs: int = 0
+    checks: int = 0
+    shuffles: int = 0
+    max_helper_cards: int = 0
+    virtual_turns: int = 0
+    # Every virtual choice: the valid cards it chose from (names, sorted) and the card chosen.
+    choices: list[tuple[tuple[str, ...], str]] = field(default_factory=list)
+
+    def note_run(self, run: SelectionRun) -> None:
+        self.protocol_runs += 1
+        self.checks += run.checks
+        self.shuffles += run.shuffles
+        self.max_helper_cards = max(self.max_helper_cards, run.helper_cards)
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "virtual_turns": self.virtual_turns,
+            "protocol_runs": self.protocol_runs,
+            "checks_passed": self.checks,
+            "all_checks_passed": True,
+            "shuffles": self.shuffles,
+            "max_helper_cards": self.max_helper_cards,
+        }
+
+
+@dataclass
+class Moment:
+    """A virtual player's decision in a seeded game, for a booklet's worked example: the table
+    as the protocol sees it (P_1 first), the validity rule in force, and the public state of
+    the game in its kind's terms (the top card and colour; a layout; the led suit; open ends)."""
+
+    seed: int
+    owners: list[list[Symbol]]
+    valid: Validity
+    public: dict[str, Any] = field(default_factory=dict)
+
+
+def one_card(card: Any) -> Symbol:
+    """The card a validity rule is asked about: a card, or a selection of one face-up card."""
+    from ..errors import EvalError
+    from ..expressions import plain
+
+    value = plain(card)
+    if isinstance(value, list):
+        if len(value) != 1:
+            raise EvalError("valid() takes one card")
+        value = value[0]
+    if not isinstance(value, Symbol):
+        raise EvalError(f"valid() takes a card, got {value!r}")
+    return value
+
+
+@dataclass
+class Decision:
+    """One virtual decision: the card played (None: none valid), and every owner's cards after
+    it (the table gives every hand back in the order the protocol returned it)."""
+
+    played: Symbol | None
+    owners: list[list[Symbol]]
+    runs: int
+
+
+class VirtualPlayers:
+    """The virtual players of one game: a uniform choice among valid cards per decision.
+
+    ``fallback`` is the original covert lottery's rule (Hearts): when no card is valid, a
+    uniformly random card of the whole hand is played instead of none.
+    """
+
+    def __init__(
+        self,
+        library: Library,
+        level: str,
+        rng: random.Random,
+        protocol: str,
+        virtual: int,
+        fallback: bool = False,
+    ):
+        if level not in ("card", "rule"):
+            raise UsageError(f"--level is card or rule, not {level!r}")
+        self.library = library
+        self.level = level
+        self.rng = rng
+        self.fallback = fallback
+        self.protocol_name = protocol
+        self.stats = VirtualStats()
+        self.cache = CallCache()  # outcomes of small sub-protocols (the six-card AND), kept for the game
+        self.protocol = library.protocol(protocol) if virtual and level == "card" else None
+        if self.protocol is not None and "valid" not in self.protocol.context:
+            raise UsageError(f"{protocol} does not take the game's validity rule ('valid')")
+
+    def decide(self, owners: list[list[Symbol]], valid: Validity, where: str) -> Decision:
+        """Choose for P_1 (``owners[0]``): a uniformly random valid card, or none (with
+        ``fallback``, a random card of the hand). ``owners`` lists every hand and pile the
+        protocol lays out, P_1 first."""
+        hand = owners[0]
+        candidates = [c for c in hand if valid(c)]
+        if self.level == "rule":
+            pool = candidates if candidates or not self.fallback else list(hand)
+            if not pool:
+                return Decision(None, [list(o) for o in owners], 0)
+            pick = pool[self.rng.randrange(len(pool))]
+            self._note_choice(candidates, pick)
+            rest = [list(o) for o in owners]
+            rest[0].remove(pick)
+            return Decision(pick, rest, 0)
+        assert self.protocol is not None
+        run = run_selection(
+            self.library, self.protocol, owners, valid, self.rng, self.cache, where, fallback=self.fallback
+        )
+        self.stats.note_run(run)
+        if run.played is not None:
+            self._note_choice(candidates, run.played)
+        return Decision(run.played, run.returned, 1)
+
+    def _note_choice(self, candidates: list[Symbol], pick: Symbol) -> None:
+        if candidates:
+            self.stats.choices.append((tuple(sorted(c.name for c in candidates)), pick.name))
+
+
+def split(cards: list[Symbol], sizes: list[int]) -> list[list[Symbol]]:
+    """``cards`` cut into consecutive hands of the given sizes."""
+    out, i = [], 0
+    for n in sizes:
+        out.append(cards[i : i + n])
+        i += n
+    return out
