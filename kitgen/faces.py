@@ -229,6 +229,8 @@ def draw_face(c: Canvas, face: Face, w: float, h: float, bleed: float, safe: flo
         _choice(c, face, w, h, bleed, safe)
     elif face.kind == "plain":
         _plain(c, face.title, w, h, bleed, safe)
+    elif face.kind == "tile":
+        _tile(c, face, w, h, bleed, safe)
     else:
         raise ValueError(f"unknown face kind {face.kind!r}")
 
@@ -454,3 +456,44 @@ def symbol_face(name: str, glyph: str, owners: Sequence[str] = (), deck: Any = N
             assert isinstance(face, Face)
             return face
     return Face("plain", name, glyph)
+
+
+# Pip positions of a die face on a unit square (0..1), for the numbers 0..9 of a tile's half.
+_PIPS: dict[int, list[tuple[float, float]]] = {
+    0: [],
+    1: [(0.5, 0.5)],
+    2: [(0.25, 0.75), (0.75, 0.25)],
+    3: [(0.25, 0.75), (0.5, 0.5), (0.75, 0.25)],
+    4: [(0.25, 0.25), (0.25, 0.75), (0.75, 0.25), (0.75, 0.75)],
+    5: [(0.25, 0.25), (0.25, 0.75), (0.5, 0.5), (0.75, 0.25), (0.75, 0.75)],
+    6: [(0.25, 0.2), (0.25, 0.5), (0.25, 0.8), (0.75, 0.2), (0.75, 0.5), (0.75, 0.8)],
+    7: [(0.25, 0.2), (0.25, 0.5), (0.25, 0.8), (0.5, 0.5), (0.75, 0.2), (0.75, 0.5), (0.75, 0.8)],
+    8: [(0.25, 0.2), (0.25, 0.5), (0.25, 0.8), (0.5, 0.2), (0.5, 0.8), (0.75, 0.2), (0.75, 0.5), (0.75, 0.8)],
+    9: [(x, y) for x in (0.25, 0.5, 0.75) for y in (0.2, 0.5, 0.8)],
+}
+
+
+def _tile(c: Canvas, face: Face, w: float, h: float, bleed: float, safe: float) -> None:
+    """A domino tile on a card of a tile's proportions: two halves with pips, a line between,
+    and each half's number in a corner (upside down at the other end)."""
+    low, high = int(face.extra[0]), int(face.extra[1])
+    ink = HexColor("#1A1A1A")
+    _background(c, w, h, bleed, white)
+    _frame(c, w, h, safe * 0.6, ink, 1.0)
+    c.setStrokeColor(ink)
+    c.setLineWidth(1.2)
+    c.line(safe, h / 2, w - safe, h / 2)
+    side = min(w - 2 * safe, h / 2 - 2 * safe)
+    r = side * 0.08
+    for value, y0 in ((high, h / 2 + (h / 2 - side) / 2), (low, (h / 2 - side) / 2)):
+        x0 = (w - side) / 2
+        for px, py in _PIPS[value]:
+            c.setFillColor(ink)
+            c.circle(x0 + px * side, y0 + py * side, r, stroke=0, fill=1)
+
+    def index() -> None:
+        c.setFillColor(ink)
+        c.setFont(FONT_BOLD, 10)
+        c.drawString(mm(0.3), -mm(4), f"{high}|{low}")
+
+    _corners(c, w, h, safe, index)

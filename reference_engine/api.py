@@ -48,8 +48,9 @@ from .kinds import (
 )
 from .kinds.deck import CardType, Deck
 from .kinds.sealed_bid import SealedBidRules
-from .kinds.shedding import Moment, RuleSet, Shedding
+from .kinds.shedding import RuleSet, Shedding
 from .kinds.shedding.rules import hand_dependence_message
+from .kinds.virtual import Moment
 from .registry import Entry, Library, rulesets_dir
 from .reveals import Fact, Reveal, possible_reveals, reveals_from
 from .schema import Checker, unknown_key_message
@@ -97,6 +98,20 @@ def example_inputs(library: Library, proto: Protocol) -> list[str]:
                 picked.append(domain[(i - 1) % len(domain)])
         inputs.append(f"{name}={','.join(str(getattr(v, 'name', v)) for v in picked)}")
     return inputs
+
+
+def expected_counts(library: Library, proto: Protocol, params: Params) -> dict[str, int]:
+    """The paper's counts a spec's ``expect`` block gives for these parameters (shuffles,
+    helper cards, ...; the plain numbers only)."""
+    from .expressions import as_int
+    from .machine import Runner
+
+    frame = Runner(library, "sample").frame(proto, proto.resolve_params(params))
+    out: dict[str, int] = {}
+    for name, exp in proto.expect.items():
+        if exp.value is not None and name not in ("calls", "table", "cards_by_symbol"):
+            out[name] = as_int(exp.value(frame.globals))
+    return out
 
 
 def engine_dir() -> Path:
@@ -164,6 +179,7 @@ __all__ = [
     "empty_stats",
     "engine_dir",
     "example_inputs",
+    "expected_counts",
     "find_kind",
     "games_dir",
     "glyph",

@@ -145,7 +145,7 @@ def kit_kind(rules: GameRules) -> KitKind:
         raise UsageError(f"kitgen cannot print a kit for a {rules.kind} game yet") from None
 
 
-from . import sealed_bid, shedding  # noqa: E402  (the built-in kit kinds register themselves)
+from . import layout, sealed_bid, shedding, tiles, trick  # noqa: E402  (the built-in kit kinds register themselves)
 
 __all__ = [
     "DEFAULT_LABELS",
@@ -154,7 +154,10 @@ __all__ = [
     "KitKind",
     "KitPlan",
     "kit_kind",
+    "layout",
     "register",
     "sealed_bid",
     "shedding",
+    "tiles",
+    "trick",
 ]

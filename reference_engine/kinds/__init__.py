@@ -120,6 +120,26 @@ class GameKind(ABC):
         """Two deals with the same public information, for the statistical check on the full deck."""
         raise UsageError(f"{rules.name} ({self.name}) has no card selection to check statistically")
 
+    def measure_tables(
+        self, rules: GameRules, library: Library, players: int, virtual: int, discard_owner: bool = False
+    ) -> dict[str, Any]:
+        """The largest card selection table a virtual decision sees in simulated games (for a kit's
+        bill of materials): ``games``, ``hands`` (per seat), ``draw_pile`` (a pile's most cards),
+        ``table_seen`` and ``table`` (the most cards a table can hold)."""
+        raise UsageError(f"{rules.name} ({self.name}) has no virtual players to count materials for")
+
+    def example_moment(
+        self,
+        rules: GameRules,
+        library: Library,
+        players: int,
+        virtual: int,
+        discard_owner: bool = False,
+        wild4: str = "strict",
+    ) -> Any:
+        """A virtual decision in a seeded game for a booklet's worked example (a ``Moment``)."""
+        raise UsageError(f"{rules.name} ({self.name}) has no virtual players to show")
+
 
 _KINDS: dict[str, GameKind] = {}
 DEFAULT_KIND = "shedding"

@@ -225,3 +225,16 @@ def int_expr(ck: Checker, value: Any, path: KeyPath, scope: Scope) -> int:
         ck.error(path, f"expected a number, got {v!r}")
         return 0
     return v
+
+
+BOOKLET_TEXTS = ("how_to_play", "setup_steps", "virtual_steps")
+
+
+def booklet_texts(ck: Checker, raw: Any) -> dict[str, list[str]]:
+    """A rule set's ``booklet:`` paragraphs: ``how_to_play`` (the rules), ``setup_steps`` and
+    ``virtual_steps`` (the numbered steps of setting up and of a virtual player's turn)."""
+    spec = ck.mapping(raw, ("booklet",), optional=BOOKLET_TEXTS) or {}
+    return {
+        key: [str(x) for x in ck.listing(spec.get(key, []), ("booklet", key), "a list of paragraphs") or []]
+        for key in BOOKLET_TEXTS
+    }

@@ -18,11 +18,11 @@ from ...output import safe_name
 from ...templates import Templates
 from ...verification import summary, verify_statistically
 from .. import DEFAULT_LABELS, BookletInput, BookletPlan, KitKind, KitPlan, register
+from ..virtual import kit_labels
 from . import front
 from .booklet import game_booklet
 from .materials import game_bom
 from .play import game_lines
-from .storage import kit_labels
 
 if TYPE_CHECKING:
     from reportlab.platypus import Flowable

@@ -6,7 +6,7 @@ from reference_engine.api import Library, RuleSet, Shedding, Symbol, find_kind
 
 from ...booklet import Booklet, Example, booklet_style, sections
 from .. import BookletInput
-from .materials import deck_face
+from ..virtual import deck_face
 
 
 def game_example(

@@ -91,8 +91,9 @@ class Layout(GameKind):
                     return Deal(a, public), Deal(b, public), valid
 
     def measure_tables(
-        self, rules: GameRules, library: Library, players: int, virtual: int, games: int = SIMULATED_GAMES
+        self, rules: GameRules, library: Library, players: int, virtual: int, discard_owner: bool = False
     ) -> dict[str, Any]:
+        games = SIMULATED_GAMES
         """The largest card selection table a virtual decision saw in seeded rule-level games."""
         hands: dict[int, int] = {}
         table = 0
@@ -110,7 +111,15 @@ class Layout(GameKind):
             "table": deck,
         }
 
-    def example_moment(self, rules: GameRules, library: Library, players: int, virtual: int) -> Moment:
+    def example_moment(
+        self,
+        rules: GameRules,
+        library: Library,
+        players: int,
+        virtual: int,
+        discard_owner: bool = False,
+        wild4: str = "strict",
+    ) -> Moment:
         """Virtual 1's first turn after the opening with 4 to 8 valid cards of 13 or fewer."""
         lay = _layout(rules)
         for seed in range(1, 500):

@@ -19,7 +19,7 @@ from ...errors import SpecError
 from ...schema import Checker
 from ...source import load_file
 from .. import GameRules
-from ..deck import CardType, Deck, parse_deck
+from ..deck import CardType, Deck, booklet_texts, parse_deck
 from ..deck import players as parse_players
 from ..virtual import one_card
 
@@ -58,9 +58,11 @@ class LayoutRules(GameRules):
     centre: int  # the rank that opens a suit (7)
     first: str  # the card that starts the game (hearts7)
     ace_low: bool
+    doc: str = ""
     notes: str = ""
     kit: dict[str, Any] = field(default_factory=dict)
     how_to_play: list[str] = field(default_factory=list)
+    booklet_texts: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def protocol(self) -> str:
@@ -73,6 +75,10 @@ class LayoutRules(GameRules):
     @property
     def word(self) -> str:
         return self.deck_def.word
+
+    @property
+    def colors(self) -> dict[str, dict[str, Any]]:
+        return self.deck_def.colors
 
     def symbol(self, name: str) -> Symbol:
         return self.deck_def.symbol(name)
@@ -133,8 +139,7 @@ def load_layout(path: Path, expected_name: str | None) -> LayoutRules:
         ck.error(
             ("deck",), f"a layout game orders the cards of a suit: give every card type a rank ({missing[0]})"
         )
-    bk = ck.mapping(doc.get("booklet", {}), ("booklet",), optional=("how_to_play",)) or {}
-    how = [str(x) for x in ck.listing(bk.get("how_to_play", []), ("booklet", "how_to_play")) or []]
+    texts = booklet_texts(ck, doc.get("booklet", {}))
     if expected_name is not None and name != expected_name:
         ck.error(("game",), f"the file declares game {name!r}; the name must match the file name")
     if ck.problems:
@@ -151,7 +156,9 @@ def load_layout(path: Path, expected_name: str | None) -> LayoutRules:
         centre=centre,
         first=first,
         ace_low=ace == "low",
+        doc=str(lay.get("doc", "")),
         notes=str(doc.get("notes", "")),
         kit=dict(ck.table(doc.get("kit", {}), ("kit",))),
-        how_to_play=how,
+        how_to_play=texts["how_to_play"],
+        booklet_texts=texts,
     )

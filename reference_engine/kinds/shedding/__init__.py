@@ -151,7 +151,7 @@ class Shedding(GameKind):
         library: Library,
         players: int,
         virtual: int,
-        discard_owner: bool,
+        discard_owner: bool = False,
         games: int = SIMULATED_GAMES,
     ) -> dict[str, Any]:
         """The largest card selection table in ``games`` seeded rule-level games with this seating:
@@ -197,8 +197,8 @@ class Shedding(GameKind):
         library: Library,
         players: int,
         virtual: int,
-        discard_owner: bool,
-        wild4: str,
+        discard_owner: bool = False,
+        wild4: str = "strict",
         seeds: int = 500,
     ) -> Moment:
         """A real moment of a seeded game for a booklet's worked example: Virtual 1's first turn

@@ -94,8 +94,9 @@ class Tiles(GameKind):
                     return Deal(a, public), Deal(b, public), valid
 
     def measure_tables(
-        self, rules: GameRules, library: Library, players: int, virtual: int, games: int = SIMULATED_GAMES
+        self, rules: GameRules, library: Library, players: int, virtual: int, discard_owner: bool = False
     ) -> dict[str, Any]:
+        games = SIMULATED_GAMES
         ti = _tiles(rules)
         hands: dict[int, int] = {}
         boneyard = 0
@@ -114,7 +115,15 @@ class Tiles(GameKind):
             "table": total,
         }
 
-    def example_moment(self, rules: GameRules, library: Library, players: int, virtual: int) -> Moment:
+    def example_moment(
+        self,
+        rules: GameRules,
+        library: Library,
+        players: int,
+        virtual: int,
+        discard_owner: bool = False,
+        wild4: str = "strict",
+    ) -> Moment:
         """Virtual 1's turn with 4 to 6 tiles, some matching an open end and some not."""
         ti = _tiles(rules)
         for seed in range(1, 500):

@@ -19,6 +19,7 @@ from ...errors import SpecError
 from ...schema import Checker
 from ...source import load_file
 from .. import GameRules
+from ..deck import booklet_texts
 from ..deck import players as parse_players
 from ..virtual import one_card
 
@@ -67,6 +68,7 @@ class TileRules(GameRules):
     notes: str = ""
     kit: dict[str, Any] = field(default_factory=dict)
     how_to_play: list[str] = field(default_factory=list)
+    booklet_texts: dict[str, list[str]] = field(default_factory=dict)
     word: str = "number"
 
     @property
@@ -148,8 +150,7 @@ def load_tiles(path: Path, expected_name: str | None) -> TileRules:
     n_tiles = (top + 1) * (top + 2) // 2
     if hand * players[1] > n_tiles:
         ck.error(("hand_size",), f"{players[1]} hands of {hand} need more than the {n_tiles} tiles")
-    bk = ck.mapping(doc.get("booklet", {}), ("booklet",), optional=("how_to_play",)) or {}
-    how = [str(x) for x in ck.listing(bk.get("how_to_play", []), ("booklet", "how_to_play")) or []]
+    texts = booklet_texts(ck, doc.get("booklet", {}))
     if expected_name is not None and name != expected_name:
         ck.error(("game",), f"the file declares game {name!r}; the name must match the file name")
     if ck.problems:
@@ -169,5 +170,6 @@ def load_tiles(path: Path, expected_name: str | None) -> TileRules:
         doc=str(sc.get("doc", "")),
         notes=str(doc.get("notes", "")),
         kit=dict(ck.table(doc.get("kit", {}), ("kit",))),
-        how_to_play=how,
+        how_to_play=texts["how_to_play"],
+        booklet_texts=texts,
     )

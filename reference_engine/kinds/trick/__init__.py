@@ -111,7 +111,7 @@ class Trick(GameKind):
                     return Deal(a, public), Deal(b, public), valid
 
     def measure_tables(
-        self, rules: GameRules, library: Library, players: int, virtual: int, games: int = 1
+        self, rules: GameRules, library: Library, players: int, virtual: int, discard_owner: bool = False
     ) -> dict[str, Any]:
         """Hearts deals every card: the table of a virtual decision holds at most the 52 cards."""
         tr = _trick(rules)
@@ -122,7 +122,15 @@ class Trick(GameKind):
             "table": tr.hand_size * players,
         }
 
-    def example_moment(self, rules: GameRules, library: Library, players: int, virtual: int) -> Moment:
+    def example_moment(
+        self,
+        rules: GameRules,
+        library: Library,
+        players: int,
+        virtual: int,
+        discard_owner: bool = False,
+        wild4: str = "strict",
+    ) -> Moment:
         """Virtual 1 following suit in an early trick with two to four cards of the led suit."""
         tr = _trick(rules)
         for seed in range(1, 500):

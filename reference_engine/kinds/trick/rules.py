@@ -20,7 +20,7 @@ from ...errors import SpecError
 from ...schema import Checker
 from ...source import load_file
 from .. import GameRules
-from ..deck import CardType, Deck, parse_deck
+from ..deck import CardType, Deck, booklet_texts, parse_deck
 from ..deck import players as parse_players
 from ..virtual import one_card
 
@@ -66,6 +66,7 @@ class TrickRules(GameRules):
     notes: str = ""
     kit: dict[str, Any] = field(default_factory=dict)
     how_to_play: list[str] = field(default_factory=list)
+    booklet_texts: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def protocol(self) -> str:
@@ -78,6 +79,10 @@ class TrickRules(GameRules):
     @property
     def word(self) -> str:
         return self.deck_def.word
+
+    @property
+    def colors(self) -> dict[str, dict[str, Any]]:
+        return self.deck_def.colors
 
     def symbol(self, name: str) -> Symbol:
         return self.deck_def.symbol(name)
@@ -168,8 +173,7 @@ def load_trick(path: Path, expected_name: str | None) -> TrickRules:
     players = parse_players(ck, doc.get("players", {}))
     if deck.cards and hand_size * players[2] > len(deck.full()):
         ck.error(("hand_size",), f"{players[2]} hands of {hand_size} need more than the deck's cards")
-    bk = ck.mapping(doc.get("booklet", {}), ("booklet",), optional=("how_to_play",)) or {}
-    how = [str(x) for x in ck.listing(bk.get("how_to_play", []), ("booklet", "how_to_play")) or []]
+    texts = booklet_texts(ck, doc.get("booklet", {}))
     if expected_name is not None and name != expected_name:
         ck.error(("game",), f"the file declares game {name!r}; the name must match the file name")
     if ck.problems:
@@ -192,5 +196,6 @@ def load_trick(path: Path, expected_name: str | None) -> TrickRules:
         doc=str(tr.get("doc", "")),
         notes=str(doc.get("notes", "")),
         kit=dict(ck.table(doc.get("kit", {}), ("kit",))),
-        how_to_play=how,
+        how_to_play=texts["how_to_play"],
+        booklet_texts=texts,
     )

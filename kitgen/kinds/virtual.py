@@ -1,0 +1,204 @@
+"""What every kit with virtual players holds, whatever the game: the card selection table.
+
+The card selection protocol needs, for the largest table a virtual decision sees (k cards), one
+θ owner marker below each card of its owner (printed per owner: the seats, then the piles), one
+α/β pair per card and two more pairs for the covert lottery's token and six-card AND (3k + 4
+helper cards, UNO paper Section 4), owner cards for the table, and one envelope per column for
+the pile-scramble shuffles. A game's kit kind adds its deck (printed, or a store deck in
+identical sleeves) and its own cards (suit or colour choice cards, ...).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..bom import Bom, Item, envelope_for, spares
+from ..faces import Face, known_colours, theta_colour
+from ..labels import Label, theta_label
+
+
+@dataclass
+class Table:
+    """What a kit's materials are counted from."""
+
+    title: str
+    deck_name: str
+    deck_faces: list[Face]
+    deck: str  # print | store
+    seats: list[str]  # seat names in seat order (virtual players first)
+    piles: list[str]  # the other owners of the card selection table (the draw pile, ...)
+    virtual: int
+    card_mm: tuple[float, float]
+    worst_case: dict[str, Any] = field(default_factory=dict)  # counts measured by the engine
+    extra_items: list[Item] = field(default_factory=list)  # the game's own cards, after α and β
+
+    @property
+    def owners(self) -> list[str]:
+        return self.seats + self.piles
+
+
+def virtual_bom(table: Table) -> Bom:
+    """The bill of materials: the deck, θ per owner, α/β, the game's own cards, owner cards,
+    envelopes, and sleeves for a store deck."""
+    items: list[Item] = []
+    notes: list[str] = []
+    deck_faces = table.deck_faces
+    if table.deck == "print":
+        items.append(
+            Item(
+                "deck",
+                f"{table.title}: {table.deck_name}",
+                "card",
+                len(deck_faces),
+                0,
+                "the game's cards, printed with the kit's back so every card looks alike face down",
+                deck_faces,
+                "Game cards",
+            )
+        )
+    wc = table.worst_case
+    owners = table.owners
+    if table.virtual:
+        k = wc["table"]
+        counts = list(wc["hands"]) + list(wc.get("piles", []))
+        helpers = 0
+        for i, (owner, n) in enumerate(zip(owners, counts), 1):
+            extra = max(3, math.ceil(n * 0.25))  # a hand can grow beyond what the simulation saw
+            face = Face("theta", f"theta{i}", f"θ{i} ({owner})", (owner,))
+            items.append(
+                Item(
+                    f"theta{i}",
+                    f"θ{i} owner marker: {owner}",
+                    "card",
+                    n,
+                    extra,
+                    f"one below each card of {owner} in a card selection run; {owner} held at most {n} "
+                    f"cards at a virtual turn in {wc['games']} simulated games",
+                    [face] * (n + extra),
+                    f"θ{i} · {owner}",
+                )
+            )
+            helpers += n
+        for key, glyph in (("alpha", "α"), ("beta", "β")):
+            n = k + 2
+            items.append(
+                Item(
+                    key,
+                    f"{glyph} bit marker",
+                    "card",
+                    n,
+                    spares(n),
+                    f"one per card on the table (k = {k} at most) to mark valid/not valid, and two for "
+                    "the covert lottery's token and six-card AND",
+                    [Face("marker", key, glyph)] * (n + spares(n)),
+                    f"{glyph} markers",
+                )
+            )
+            helpers += n
+        items += table.extra_items
+        items.append(owner_cards(owners))
+        items.append(
+            Item(
+                "envelope",
+                f"identical opaque envelopes, {envelope_for(*table.card_mm)}",
+                "envelope",
+                k,
+                spares(k),
+                f"one per column of the card selection matrix (at most k = {k} columns) "
+                "for the pile-scramble shuffles; the covert lottery reuses them",
+            )
+        )
+        notes.append(
+            f"The card selection protocol needs 3k + 4 = {3 * k + 4} helper cards for a table of "
+            f"k = {k} cards (UNO paper, Section 4); the kit prints {helpers} owner and bit markers "
+            "plus spares."
+        )
+    table_cards = sum(i.count for i in items if i.kind == "card" and i.key != "seat")
+    if table.deck == "store":
+        total = len(deck_faces) + table_cards
+        items.append(
+            Item(
+                "sleeve",
+                "opaque-backed card sleeves, all identical",
+                "sleeve",
+                total,
+                spares(total),
+                "store-bought cards and printed cards have different backs: face down, anyone could "
+                "tell a marker from a game card, which gives the protocol away. Sleeve every card "
+                "(the store deck too) in the same opaque-backed sleeve",
+            )
+        )
+        notes.append(
+            "You use a store-bought deck with printed cards: every card must go in an identical "
+            "opaque-backed sleeve, or the different backs reveal which face-down card is which."
+        )
+    else:
+        notes.append(
+            "Every card is printed with the same back; sleeves are optional (if you use them, put "
+            "every card in the same kind of sleeve)."
+        )
+    if table.virtual:
+        notes.append(
+            "A θ card belongs to a seat for the whole game, and virtual players sit first: at "
+            "Virtual 1's turn the printed θ1, θ2, ... are exactly the protocol's θ_1, θ_2, ...; at "
+            "another virtual player's turn, that player's θ plays the part of θ_1."
+        )
+    return Bom(items, notes, owners if table.virtual else table.seats, wc)
+
+
+def owner_cards(owners: list[str]) -> Item:
+    """The owner cards that lie face up at each seat and by the piles (who is θ_i)."""
+    seat_faces = [
+        Face(
+            "seat",
+            f"seat{i}",
+            f"owner card θ{i}: {o}",
+            (
+                o,
+                "virtual player"
+                if o.startswith("Virtual")
+                else ("human player" if o.startswith("Human") else "not a player"),
+            ),
+        )
+        for i, o in enumerate(owners, 1)
+    ]
+    return Item(
+        "seat",
+        "owner cards (who is θ_i)",
+        "card",
+        len(seat_faces),
+        0,
+        "lie face up at each seat and by the piles, so everyone knows which θ belongs to whom",
+        seat_faces,
+        "Owner cards",
+    )
+
+
+def kit_labels(bom: Bom) -> list[Label]:
+    """Seat labels (θ_i and its owner) and a storage label for every group of printed cards."""
+    labels: list[Label] = []
+    for i, owner in enumerate(bom.seats, 1):
+        if any(it.key == f"theta{i}" for it in bom.items):
+            labels.append(theta_label(i, owner))
+    for item in bom.items:
+        if item.kind == "card":
+            colour = ""
+            if item.key.startswith("theta"):
+                colour = theta_colour(int(item.key[len("theta") :]))
+            labels.append(Label(item.label, f"{item.count} cards", colour, "storage"))
+        elif item.kind == "envelope":
+            labels.append(Label("Envelopes", f"{item.count}, identical", "", "storage"))
+    return labels
+
+
+def deck_face(rules: Any, name: str) -> Face:
+    """The printed face of a game card of a rule set with ``cards`` and ``colors`` (a deck)."""
+    ct = rules.cards[name]
+    value = str(ct.value) if ct.value is not None else ct.face
+    if ct.color in known_colours() or ct.color == "black":
+        return Face("deck", name, ct.glyph, (ct.color, ct.kind, value))
+    # A colour the templates have no design for: the rule set's own colour and symbol.
+    spec = rules.colors[ct.color]
+    return Face("deck", name, ct.glyph, (ct.color, ct.kind, value, spec["rgb"], spec["symbol"], spec["name"]))

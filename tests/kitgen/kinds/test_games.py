@@ -1,0 +1,66 @@
+"""The kits of the UNO paper's other games: Sevens, Hearts and Dominoes (issue 12)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pypdf import PdfReader
+
+from kitgen.kit import KitOptions, build
+
+GAMES = {
+    "sevens": ("card-selection", "sevens-mini", 52),
+    "hearts": ("card-selection-original", "hearts-mini", 52),
+    "dominoes": ("card-selection", "dominoes-mini", 28),
+}
+
+
+@pytest.fixture(scope="module", params=sorted(GAMES))
+def kit(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[str, Path, dict[str, Any]]:
+    game = str(request.param)
+    folder = tmp_path_factory.mktemp("kits") / game
+    options = KitOptions(ruleset=game, players=4, virtual=2, output=str(folder), previews=False, runs=10)
+    return game, folder, build(options)
+
+
+def text(path: Path) -> str:
+    return " ".join(" ".join(p.extract_text() or "" for p in PdfReader(str(path)).pages).split())
+
+
+def test_cards_labels_and_booklet(kit: tuple[str, Path, dict[str, Any]]) -> None:
+    game, folder, manifest = kit
+    protocol, scenario, deck = GAMES[game]
+    assert {f["path"] for f in manifest["files"]} == {
+        "cards.pdf",
+        "labels.pdf",
+        "booklet.pdf",
+        "booklet.json",
+    }
+    items = {i["key"]: i for i in manifest["bom"]["items"]}
+    assert items["deck"]["count"] == deck
+    k = manifest["bom"]["worst_case"]["table"]
+    assert items["alpha"]["needed"] == items["beta"]["needed"] == k + 2
+    owners = manifest["bom"]["owners"]
+    assert owners[:2] == ["Virtual 1", "Virtual 2"] and [
+        f"theta{i}" in items for i in range(1, len(owners) + 1)
+    ]
+    first = manifest["verification"][0]
+    assert first["protocol"] == protocol and first["scenario"]["name"] == scenario and first["verified"]
+    assert manifest["statistical_verification"]["verified"]
+    booklet = text(folder / "booklet.pdf")
+    assert "A virtual player's turn" in booklet and "What a virtual turn costs." in booklet
+    assert f"The rules: {manifest['game']['title']}" in booklet
+
+
+def test_tiles_are_printed_as_tiles(kit: tuple[str, Path, dict[str, Any]]) -> None:
+    game, folder, manifest = kit
+    if game != "dominoes":
+        pytest.skip("only the tile game prints tiles")
+    assert manifest["card"]["name"].startswith("Domino")
+    cards = text(folder / "cards.pdf")
+    assert "6|6" in cards and "0|0" in cards
+    assert "Boneyard" in manifest["bom"]["owners"]
