@@ -100,7 +100,8 @@ def test_the_protocol_verifies_on_a_reduced_table(library: Library) -> None:
         (("bit(1) if valid(M[1, j]) else bit(0)", "bit(0) if valid(M[1, j]) else bit(1)"), "correct"),
         (
             (
-                '    shuffle:\n      scramble: "columns(M)"\n      how: Put each column of four cards in an envelope, '
+                '    shuffle:\n      scramble: "columns(M)"\n'
+                "      how: Put each column of four cards in an envelope, "
                 "mix all envelopes thoroughly, and lay them out in a row again.\n",
                 "",
             ),
