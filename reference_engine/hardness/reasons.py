@@ -1,0 +1,110 @@
+"""Short reasons why no chain uses every card (certificates a person can check by hand).
+
+* ``split``: the cards fall into groups that share no colour and no number; no card of one
+  group can follow a card of another.
+* ``ends``: three or more cards each match only one other card; each must be at an end of the
+  chain, and a chain has two ends.
+* ``cut``: taking away k cards (one card, two cards, or all cards of one colour or number)
+  leaves more than k + 1 groups; a chain through those k cards is cut by them into at most
+  k + 1 pieces, and each piece stays inside one group.
+
+The exhaustive solvers decide; these only explain. None means no short reason was found.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from .cards import Card
+
+MAX_PAIRS = 60  # pairs of cards are tried as a cut for at most this many cards
+
+
+@dataclass(frozen=True)
+class Reason:
+    kind: str  # split | ends | cut
+    cards: tuple[Card, ...]  # the cards the reason is about (ends, or the cut)
+    groups: tuple[tuple[Card, ...], ...]  # the groups (split, cut)
+
+    def text(self) -> str:
+        """The reason in words, cards written colour/number."""
+
+        def show(cards: Sequence[Card]) -> str:
+            return " ".join(str(c) for c in cards)
+
+        if self.kind == "split":
+            parts = "; ".join(show(g) for g in self.groups)
+            return f"the cards fall into {len(self.groups)} groups that share no colour or number: {parts}"
+        if self.kind == "ends":
+            return (
+                f"{len(self.cards)} cards ({show(self.cards)}) each match only one other card, so each must "
+                "be at an end of the chain, and a chain has two ends"
+            )
+        k = len(self.cards)
+        return (
+            f"without {show(self.cards)} the other cards fall into {len(self.groups)} groups; a chain "
+            f"through {'that card' if k == 1 else 'those ' + str(k) + ' cards'} is cut into at most "
+            f"{k + 1} pieces, and each piece stays in one group"
+        )
+
+
+def groups(cards: Sequence[Card]) -> list[list[Card]]:
+    """The cards in groups that share no colour or number (connected components), in order."""
+    parent: dict[tuple[int, int], tuple[int, int]] = {}
+
+    def find(x: tuple[int, int]) -> tuple[int, int]:
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for c in cards:
+        a, b = find((0, c.colour)), find((1, c.number))
+        if a != b:
+            parent[a] = b
+    by_root: dict[tuple[int, int], list[Card]] = {}
+    for c in sorted(cards):
+        by_root.setdefault(find((0, c.colour)), []).append(c)
+    return sorted(by_root.values())
+
+
+def _degree(cards: Sequence[Card], i: int) -> int:
+    return sum(1 for j, c in enumerate(cards) if j != i and c.matches(cards[i]))
+
+
+def _without(cards: Sequence[Card], taken: Sequence[int]) -> list[Card]:
+    gone = set(taken)
+    return [c for i, c in enumerate(cards) if i not in gone]
+
+
+def why_no_chain(cards: Sequence[Card]) -> Reason | None:
+    """A short reason why the cards cannot form one chain, or None when there is none to tell."""
+    cards = sorted(cards)
+    parts = groups(cards)
+    if len(parts) > 1:
+        return Reason("split", (), tuple(tuple(g) for g in parts))
+    ends = [c for i, c in enumerate(cards) if _degree(cards, i) <= 1]
+    if len(ends) > 2:
+        return Reason("ends", tuple(ends), ())
+    return _cut(cards)
+
+
+def _cut(cards: list[Card]) -> Reason | None:
+    candidates: list[tuple[int, ...]] = [(i,) for i in range(len(cards))]
+    if len(cards) <= MAX_PAIRS:
+        candidates += list(combinations(range(len(cards)), 2))
+    for value in sorted({c.colour for c in cards}):
+        candidates.append(tuple(i for i, c in enumerate(cards) if c.colour == value))
+    for value in sorted({c.number for c in cards}):
+        candidates.append(tuple(i for i, c in enumerate(cards) if c.number == value))
+    for taken in candidates:
+        rest = _without(cards, taken)
+        parts = groups(rest)
+        if len(parts) > len(taken) + 1:
+            return Reason("cut", tuple(cards[i] for i in taken), tuple(tuple(g) for g in parts))
+    return None
+
+
+__all__ = ["Reason", "groups", "why_no_chain"]
