@@ -4,7 +4,8 @@ The flow is rulesets -> engine -> reports and traces -> kitgen -> output. Throug
 module a caller loads a library of protocol specs, a protocol or a game's rule set (of any
 kind); verifies a protocol exactly or statistically; simulates one seeded run with its
 trace; plays a whole game; gets a booklet's example inputs and the facts of every possible
-reveal. The engine returns data (reports, traces, results) and never prints.
+reveal; solves the models of "UNO is hard" (solitaire, cooperative and uncooperative UNO-2).
+The engine returns data (reports, traces, results) and never prints.
 """
 
 from __future__ import annotations
@@ -32,6 +33,11 @@ from .errors import (
     VerificationError,
     VerificationFailed,
 )
+from .hardness import METHODS as SOLITAIRE_METHODS
+from .hardness import Card, OutOfTime, SolitaireResult, parse_cards, solve_solitaire
+from .hardness.cooperative import CooperativeResult, solve_cooperative
+from .hardness.uncooperative import METHODS as UNCOOPERATIVE_METHODS
+from .hardness.uncooperative import UncooperativeResult, solve_uncooperative
 from .kinds import (
     Deal,
     GameKind,
@@ -113,12 +119,16 @@ def play(
 
 __all__ = [
     "MAX_CARDS",
+    "SOLITAIRE_METHODS",
     "SYMBOLS",
+    "UNCOOPERATIVE_METHODS",
     "VERSION",
+    "Card",
     "CardType",
     "Check",
     "CheckFailure",
     "Checker",
+    "CooperativeResult",
     "Deal",
     "Entry",
     "EvalError",
@@ -132,6 +142,7 @@ __all__ = [
     "Library",
     "LoadError",
     "Moment",
+    "OutOfTime",
     "Param",
     "ParamValue",
     "Params",
@@ -149,11 +160,13 @@ __all__ = [
     "Simulation",
     "SimulationError",
     "Snapshot",
+    "SolitaireResult",
     "Source",
     "SpecError",
     "Symbol",
     "Terminated",
     "Trace",
+    "UncooperativeResult",
     "UsageError",
     "VerificationError",
     "VerificationFailed",
@@ -171,12 +184,16 @@ __all__ = [
     "kinds",
     "load_file",
     "load_game",
+    "parse_cards",
     "parse_params",
     "play",
     "possible_reveals",
     "reveals_from",
     "rulesets_dir",
     "simulate",
+    "solve_cooperative",
+    "solve_solitaire",
+    "solve_uncooperative",
     "symbol",
     "unknown_key_message",
     "verify",

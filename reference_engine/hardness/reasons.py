@@ -4,29 +4,26 @@
   group can follow a card of another.
 * ``ends``: three or more cards each match only one other card; each must be at an end of the
   chain, and a chain has two ends.
-* ``cut``: taking away k cards (one card, two cards, or all cards of one colour or number)
-  leaves more than k + 1 groups; a chain through those k cards is cut by them into at most
-  k + 1 pieces, and each piece stays inside one group.
 
-The exhaustive solvers decide; these only explain. None means no short reason was found.
+(A third kind one might try, "taking away k cards leaves more than k + 1 groups", never
+applies: the cards are the edges of the colour-number graph, and taking away k edges of a
+connected graph leaves at most k + 1 pieces.) The exhaustive solvers decide; these only
+explain. None means no short reason was found.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import combinations
 
 from .cards import Card
-
-MAX_PAIRS = 60  # pairs of cards are tried as a cut for at most this many cards
 
 
 @dataclass(frozen=True)
 class Reason:
-    kind: str  # split | ends | cut
-    cards: tuple[Card, ...]  # the cards the reason is about (ends, or the cut)
-    groups: tuple[tuple[Card, ...], ...]  # the groups (split, cut)
+    kind: str  # split | ends
+    cards: tuple[Card, ...]  # the cards the reason is about (ends)
+    groups: tuple[tuple[Card, ...], ...]  # the groups (split)
 
     def text(self) -> str:
         """The reason in words, cards written colour/number."""
@@ -37,16 +34,9 @@ class Reason:
         if self.kind == "split":
             parts = "; ".join(show(g) for g in self.groups)
             return f"the cards fall into {len(self.groups)} groups that share no colour or number: {parts}"
-        if self.kind == "ends":
-            return (
-                f"{len(self.cards)} cards ({show(self.cards)}) each match only one other card, so each must "
-                "be at an end of the chain, and a chain has two ends"
-            )
-        k = len(self.cards)
         return (
-            f"without {show(self.cards)} the other cards fall into {len(self.groups)} groups; a chain "
-            f"through {'that card' if k == 1 else 'those ' + str(k) + ' cards'} is cut into at most "
-            f"{k + 1} pieces, and each piece stays in one group"
+            f"{len(self.cards)} cards ({show(self.cards)}) each match only one other card, so each must "
+            "be at an end of the chain, and a chain has two ends"
         )
 
 
@@ -74,11 +64,6 @@ def _degree(cards: Sequence[Card], i: int) -> int:
     return sum(1 for j, c in enumerate(cards) if j != i and c.matches(cards[i]))
 
 
-def _without(cards: Sequence[Card], taken: Sequence[int]) -> list[Card]:
-    gone = set(taken)
-    return [c for i, c in enumerate(cards) if i not in gone]
-
-
 def why_no_chain(cards: Sequence[Card]) -> Reason | None:
     """A short reason why the cards cannot form one chain, or None when there is none to tell."""
     cards = sorted(cards)
@@ -88,22 +73,6 @@ def why_no_chain(cards: Sequence[Card]) -> Reason | None:
     ends = [c for i, c in enumerate(cards) if _degree(cards, i) <= 1]
     if len(ends) > 2:
         return Reason("ends", tuple(ends), ())
-    return _cut(cards)
-
-
-def _cut(cards: list[Card]) -> Reason | None:
-    candidates: list[tuple[int, ...]] = [(i,) for i in range(len(cards))]
-    if len(cards) <= MAX_PAIRS:
-        candidates += list(combinations(range(len(cards)), 2))
-    for value in sorted({c.colour for c in cards}):
-        candidates.append(tuple(i for i, c in enumerate(cards) if c.colour == value))
-    for value in sorted({c.number for c in cards}):
-        candidates.append(tuple(i for i, c in enumerate(cards) if c.number == value))
-    for taken in candidates:
-        rest = _without(cards, taken)
-        parts = groups(rest)
-        if len(parts) > len(taken) + 1:
-            return Reason("cut", tuple(cards[i] for i in taken), tuple(tuple(g) for g in parts))
     return None
 
 

@@ -150,7 +150,7 @@ def solve_uncooperative(
         # Every first card that wins: those some maximum matching of the UNO-2 graph misses.
         reached = _alternating_reach(graph, set(ones), strategy)
         winners = sorted(reached)
-    pairs = sorted({(hand1[a[1]], hand2[b[1]]) for a, b in strategy.items() if a[0] == 1})
+    pairs = sorted((hand1[a[1]], hand2[b[1]]) for a, b in strategy.items() if a[0] == 1)
     size = sum(1 for a in strategy if a[0] == 1)
     return UncooperativeResult(
         list(hand1),
