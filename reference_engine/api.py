@@ -36,6 +36,9 @@ from .errors import (
 from .hardness import METHODS as SOLITAIRE_METHODS
 from .hardness import Card, OutOfTime, SolitaireResult, parse_cards, solve_solitaire
 from .hardness.cooperative import CooperativeResult, solve_cooperative
+from .hardness.puzzles import DIFFICULTIES as PUZZLE_DIFFICULTIES
+from .hardness.puzzles import Puzzle
+from .hardness.reasons import Reason
 from .hardness.uncooperative import METHODS as UNCOOPERATIVE_METHODS
 from .hardness.uncooperative import UncooperativeResult, solve_uncooperative
 from .kinds import (
@@ -55,6 +58,7 @@ from .kinds import (
 from .kinds.sealed_bid import SealedBidRules
 from .kinds.shedding import Moment, RuleSet, Shedding
 from .kinds.shedding.rules import CardType, hand_dependence_message
+from .kinds.uno_puzzles import PuzzleKind, PuzzleRules
 from .registry import Entry, Library, rulesets_dir
 from .reveals import Fact, Reveal, possible_reveals, reveals_from
 from .schema import Checker, unknown_key_message
@@ -119,6 +123,7 @@ def play(
 
 __all__ = [
     "MAX_CARDS",
+    "PUZZLE_DIFFICULTIES",
     "SOLITAIRE_METHODS",
     "SYMBOLS",
     "UNCOOPERATIVE_METHODS",
@@ -150,6 +155,10 @@ __all__ = [
     "PlaySettings",
     "Problem",
     "Protocol",
+    "Puzzle",
+    "PuzzleKind",
+    "PuzzleRules",
+    "Reason",
     "RenderError",
     "Report",
     "Reveal",

@@ -201,7 +201,7 @@ def catalogue() -> list[tuple[str, str, str | None]]:
     return out
 
 
-from . import sealed_bid, shedding  # noqa: E402  (the built-in kinds register themselves)
+from . import sealed_bid, shedding, uno_puzzles  # noqa: E402  (the built-in kinds register themselves)
 
 __all__ = [
     "Deal",
@@ -223,4 +223,5 @@ __all__ = [
     "rules_path",
     "sealed_bid",
     "shedding",
+    "uno_puzzles",
 ]
