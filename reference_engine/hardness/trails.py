@@ -106,19 +106,15 @@ def _options(edges: list[tuple[int, int]]) -> list[tuple[tuple[int, ...], int, i
     return out
 
 
-def _step(state: State, touched: int, odd: int, parity_b: int, a: int) -> State | None:
-    labels, parity, missing, odd_b = state
-    odd_b += parity_b
-    if odd_b > 2:
-        return None
-    merged = [x for i, x in enumerate(labels) if touched >> i & 1 and x]
+def _merge(labels: tuple[int, ...], touched: int, a: int) -> tuple[tuple[int, ...], int]:
+    """The blocks after a vertex of B joins the vertices ``touched``, and the touched mask."""
+    merged = {x for i, x in enumerate(labels) if touched >> i & 1 and x}
     new = list(labels)
     target = max(labels, default=0) + 1
     for i in range(a):
         if touched >> i & 1 or (new[i] and new[i] in merged):
             new[i] = target
-    touched_all = sum(1 << i for i in range(a) if new[i])
-    return _canonical(new), parity ^ odd, missing & ~touched_all, odd_b
+    return _canonical(new), sum(1 << i for i in range(a) if new[i])
 
 
 def _accepts(state: State) -> bool:
@@ -151,6 +147,7 @@ def dp_chain(cards: Sequence[Card], budget: Budget | None = None) -> list[Card] 
         all_mask = sum(1 << i for i, _ in edges)
         options = _options(edges)
         nxt: dict[State, tuple[State, Choice]] = {}
+        merges: dict[tuple[tuple[int, ...], int], tuple[tuple[int, ...], int]] = {}
         for state in frontier:
             budget.tick("the dynamic programme")
             labels, parity, missing, odd_b = state
@@ -159,9 +156,22 @@ def dp_chain(cards: Sequence[Card], budget: Budget | None = None) -> list[Card] 
             off = (labels, parity, (missing | all_mask) & ~touched_now, odd_b)
             nxt.setdefault(off, (state, None))
             for uses, touched, odd, parity_b in options:
-                new = _step(state, touched, odd, parity_b, a)
-                if new is not None and new not in nxt:
+                if odd_b + parity_b > 2:
+                    continue
+                key = (labels, touched)
+                if key not in merges:
+                    merges[key] = _merge(labels, touched, a)
+                new_labels, now = merges[key]
+                new = (new_labels, parity ^ odd, missing & ~now, odd_b + parity_b)
+                if new not in nxt:
                     nxt[new] = (state, uses)
+        # Of two states that differ only in how many vertices of B have odd degree, the one with
+        # fewer is never worse: keep it alone.
+        best: dict[tuple[tuple[int, ...], int, int], int] = {}
+        for labels, parity, missing, odd_b in nxt:
+            k = (labels, parity, missing)
+            best[k] = min(best.get(k, 3), odd_b)
+        nxt = {st: back for st, back in nxt.items() if best[(st[0], st[1], st[2])] == st[3]}
         layers.append(nxt)
         frontier = nxt
     final = next((s for s in sorted(frontier) if _accepts(s)), None)

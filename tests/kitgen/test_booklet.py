@@ -264,4 +264,3 @@ def test_the_output_is_the_golden_one(and_booklet: tuple[Path, dict[str, Any]], 
     """Byte for byte what the code made before the architecture change (issue 11)."""
     folder, _ = and_booklet
     assert matches_golden(folder, "and") == []
-

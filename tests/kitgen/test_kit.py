@@ -236,4 +236,3 @@ def test_the_kit_is_the_golden_one(default_kit: tuple[Path, dict[str, Any]], mat
     """Byte for byte the kit the code made before the architecture change (issue 11)."""
     folder, _ = default_kit
     assert matches_golden(folder, "uno") == []
-

@@ -134,4 +134,3 @@ def test_the_output_is_the_golden_one(kit: tuple[Path, dict[str, Any]], matches_
     """Byte for byte what the code made before the architecture change (issue 11)."""
     folder, _ = kit
     assert matches_golden(folder, "gakmoro") == []
-

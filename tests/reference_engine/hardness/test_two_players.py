@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import itertools
 import random
+import sys
+from pathlib import Path
 
 import networkx as nx
 import pytest
@@ -13,7 +15,8 @@ from reference_engine.hardness import Card
 from reference_engine.hardness.cooperative import solve_cooperative
 from reference_engine.hardness.uncooperative import geography, solve_uncooperative
 
-from . import referee
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import referee
 
 
 def cards(plain: list[referee.Plain]) -> list[Card]:

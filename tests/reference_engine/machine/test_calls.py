@@ -136,4 +136,3 @@ def test_a_single_run_keeps_a_callee_view_whole_instead_of_stopping(tmp_path: Pa
     final = run_both_inputs(lib, "calls-peek", shared)
     assert shared.restart is None and "peek" in shared.no_factor
     assert len(final) == 2
-
