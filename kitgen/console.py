@@ -143,6 +143,11 @@ def _extra_sheet_lines(manifest: dict[str, Any]) -> list[str]:
 
 def kit_lines(manifest: dict[str, Any]) -> list[str]:
     """What `kitgen build` prints: where the kit is and what to do with it."""
+    from .kinds import kit_kind
+
+    own = kit_kind(load_game(manifest["game"]["name"])).kit_lines(manifest)
+    if own is not None:
+        return own
     bom = manifest["bom"]
     cards = manifest["sheets"]["cards"]
     labels = manifest["sheets"]["labels"]
@@ -217,7 +222,7 @@ def catalogue_lines() -> list[str]:
     for e in entries:
         text = e.summary if not e.problem else f"INVALID SPEC: {e.problem} (run kitgen verify {e.name})"
         lines.append(f"  {e.name.ljust(width)}  {text}")
-    lines.append("Rule sets (kitgen play NAME):")
+    lines.append("Rule sets (kitgen play NAME, kitgen build NAME):")
     for name, text, problem in games:
         lines.append(f"  {name.ljust(width)}  {text if problem is None else 'INVALID RULE SET: ' + problem}")
     return lines

@@ -64,8 +64,11 @@ class KitOptions:
     output: str | None = None
     previews: bool = True
     runs: int = 100
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)  # a kind's own options (puzzles: count, ...)
     cache: bool = True  # reuse verification reports of identical specs (see kitgen.verification)
+    # The options given on the command line (``--players``...): a kind refuses those it does not
+    # take. Not recorded, like ``cache``: it never changes an output.
+    given: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -97,8 +100,9 @@ def _note_cache(step: Progress, cache: VerificationCache | None) -> None:
 
 
 def _recorded(opts: KitOptions | BookletOptions) -> dict[str, Any]:
-    """The options a manifest records: not the cache switch, which never changes an output."""
-    return {k: v for k, v in asdict(opts).items() if k != "cache"}
+    """The options a manifest records: not the cache switch nor which options were typed, which
+    never change an output."""
+    return {k: v for k, v in asdict(opts).items() if k not in ("cache", "given")}
 
 
 def parse_offset(text: str) -> tuple[float, float]:
@@ -123,7 +127,10 @@ def build(
     templates = load_templates()
     rules = load_game(opts.ruleset)
     kind = kit_kind(rules)
+    _check_given(opts, rules, kind)
     plan = kind.plan(opts, rules, templates)
+    if kind.own_kit:
+        return _build_own(opts, rules, kind, plan, templates.paper(opts.paper), step)
     if opts.duplex not in DUPLEX:
         raise UsageError(f"--duplex is one of {', '.join(DUPLEX)}, not {opts.duplex!r}")
     paper = templates.paper(opts.paper)
@@ -217,6 +224,41 @@ def build(
             "booklet": booklet_info,
             "verification": validation,
             "statistical_verification": statistical,
+            "files": _file_list(work, files),
+        }
+        write_json(inside(work, "manifest.json"), manifest)
+    manifest["folder"] = str(destination)
+    return manifest
+
+
+def _check_given(opts: KitOptions, rules: GameRules, kind: KitKind) -> None:
+    """Refuse an option typed on the command line that makes no sense for this kind of kit."""
+    unknown = sorted(opts.given - kind.build_options)
+    if unknown:
+        taken = ", ".join(sorted(kind.build_options))
+        raise UsageError(
+            f"{unknown[0]} makes no sense for {rules.name} (a {kind.kind} kit); its kit takes {taken}"
+        )
+
+
+def _build_own(
+    opts: KitOptions, rules: GameRules, kind: KitKind, plan: KitPlan, paper: Paper, step: Progress
+) -> dict[str, Any]:
+    """A kit of the kind's own shape (puzzle sheets), staged and checksummed like any kit."""
+    destination = Path(opts.output) if opts.output else Path("output") / plan.name
+    _check_destination(destination)
+    with staged(destination) as work:
+        pdfs, others, entries = kind.write_own(work, opts, rules, plan, paper, step)
+        files = [f"{p}.pdf" for p in pdfs] + others
+        if opts.previews:
+            step("rendering previews", 0)
+            _previews(work, pdfs, files)
+        manifest = {
+            "kit": plan.name,
+            "kitgen": VERSION,
+            "game": {"name": rules.name, "title": rules.title, "source": rules.source},
+            "paper": paper.name,
+            **entries,
             "files": _file_list(work, files),
         }
         write_json(inside(work, "manifest.json"), manifest)

@@ -4,7 +4,8 @@ The flow is rulesets -> engine -> reports and traces -> kitgen -> output. Throug
 module a caller loads a library of protocol specs, a protocol or a game's rule set (of any
 kind); verifies a protocol exactly or statistically; simulates one seeded run with its
 trace; plays a whole game; gets a booklet's example inputs and the facts of every possible
-reveal. The engine returns data (reports, traces, results) and never prints.
+reveal; solves the models of "UNO is hard" (solitaire, cooperative and uncooperative UNO-2).
+The engine returns data (reports, traces, results) and never prints.
 """
 
 from __future__ import annotations
@@ -32,6 +33,14 @@ from .errors import (
     VerificationError,
     VerificationFailed,
 )
+from .hardness import METHODS as SOLITAIRE_METHODS
+from .hardness import Card, OutOfTime, SolitaireResult, parse_cards, solve_solitaire
+from .hardness.cooperative import CooperativeResult, solve_cooperative
+from .hardness.puzzles import DIFFICULTIES as PUZZLE_DIFFICULTIES
+from .hardness.puzzles import Puzzle
+from .hardness.reasons import Reason
+from .hardness.uncooperative import METHODS as UNCOOPERATIVE_METHODS
+from .hardness.uncooperative import UncooperativeResult, solve_uncooperative
 from .kinds import (
     Deal,
     GameKind,
@@ -50,6 +59,7 @@ from .kinds.deck import CardType, Deck
 from .kinds.sealed_bid import SealedBidRules
 from .kinds.shedding import RuleSet, Shedding
 from .kinds.shedding.rules import hand_dependence_message
+from .kinds.uno_puzzles import PuzzleKind, PuzzleRules
 from .kinds.virtual import Moment
 from .registry import Entry, Library, rulesets_dir
 from .reveals import Fact, Reveal, possible_reveals, reveals_from
@@ -129,12 +139,17 @@ def play(
 
 __all__ = [
     "MAX_CARDS",
+    "PUZZLE_DIFFICULTIES",
+    "SOLITAIRE_METHODS",
     "SYMBOLS",
+    "UNCOOPERATIVE_METHODS",
     "VERSION",
+    "Card",
     "CardType",
     "Check",
     "CheckFailure",
     "Checker",
+    "CooperativeResult",
     "Deal",
     "Deck",
     "Entry",
@@ -149,6 +164,7 @@ __all__ = [
     "Library",
     "LoadError",
     "Moment",
+    "OutOfTime",
     "Param",
     "ParamValue",
     "Params",
@@ -156,6 +172,10 @@ __all__ = [
     "PlaySettings",
     "Problem",
     "Protocol",
+    "Puzzle",
+    "PuzzleKind",
+    "PuzzleRules",
+    "Reason",
     "RenderError",
     "Report",
     "Reveal",
@@ -166,11 +186,13 @@ __all__ = [
     "Simulation",
     "SimulationError",
     "Snapshot",
+    "SolitaireResult",
     "Source",
     "SpecError",
     "Symbol",
     "Terminated",
     "Trace",
+    "UncooperativeResult",
     "UsageError",
     "VerificationError",
     "VerificationFailed",
@@ -189,12 +211,16 @@ __all__ = [
     "kinds",
     "load_file",
     "load_game",
+    "parse_cards",
     "parse_params",
     "play",
     "possible_reveals",
     "reveals_from",
     "rulesets_dir",
     "simulate",
+    "solve_cooperative",
+    "solve_solitaire",
+    "solve_uncooperative",
     "symbol",
     "unknown_key_message",
     "verify",

@@ -12,8 +12,17 @@ from .build import build_cmd
 from .listing import list_cmd
 from .play import play_cmd
 from .simulate import simulate_cmd
+from .solve import solve_cmd
 from .verify import verify_cmd
 
-COMMANDS: list[click.Command] = [list_cmd, verify_cmd, simulate_cmd, build_cmd, booklet_cmd, play_cmd]
+COMMANDS: list[click.Command] = [
+    list_cmd,
+    verify_cmd,
+    simulate_cmd,
+    build_cmd,
+    booklet_cmd,
+    play_cmd,
+    solve_cmd,
+]
 
 __all__ = ["COMMANDS"]

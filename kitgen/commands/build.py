@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import click
+from click.core import ParameterSource
+
+from reference_engine.api import PUZZLE_DIFFICULTIES
 
 from ..console import kit_lines
 from ..kit import KitOptions, build
@@ -18,6 +21,11 @@ a PNG preview of every page (previews/) and manifest.json: the options, the bill
 materials, every file's checksum and the verification summary of every protocol the kit
 uses. Protocols are verified first; if one fails, nothing is written. The build goes to a
 temporary folder and replaces the kit only when it is complete.
+
+A puzzle kit (uno-puzzles: puzzles from "UNO is hard", every one checked by the solvers of
+`kitgen solve`) has puzzles.pdf (a puzzle on each half page), solutions.pdf, booklet.pdf (the
+ideas of the paper) and puzzles.json; it takes --count, --difficulty and --seed, and refuses
+the options of card kits.
 
 Every card in a protocol kit has the same back, or face-down cards could be told apart.
 Backs: --duplex long/short prints them on the back of the same sheet (two calibration
@@ -101,6 +109,25 @@ LABEL_SHEETS = [
     "Statistical check of the card selection protocol on the full deck for the booklet's "
     "validation pages (runs per deal, seed 1); 0 skips it."
 )
+@click.option(
+    "--count",
+    type=click.IntRange(min=1, max=200),
+    default=None,
+    help="Puzzle kits (uno-puzzles) only: how many puzzles (default: the rule set's, 12).",
+)
+@click.option(
+    "--difficulty",
+    type=click.Choice(list(PUZZLE_DIFFICULTIES)),
+    default=None,
+    help="Puzzle kits (uno-puzzles) only: easy, medium, hard, or mixed (easy to hard; the default), "
+    "rated by the solver's search effort.",
+)
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=None,
+    help="Puzzle kits (uno-puzzles) only: another seed, another set of puzzles (default: the rule set's).",
+)
 @options.as_json("Print the manifest as JSON.")
 def build_cmd(
     ruleset: str,
@@ -121,8 +148,20 @@ def build_cmd(
     no_previews: bool,
     no_cache: bool,
     runs: int,
+    count: int | None,
+    difficulty: str | None,
+    seed: int | None,
     as_json: bool,
 ) -> None:
+    ctx = click.get_current_context()
+    given = frozenset(  # the options typed on the command line, as their long names
+        next(o for o in p.opts if o.startswith("--"))
+        for p in ctx.command.params
+        if isinstance(p, click.Option)
+        and p.name is not None
+        and ctx.get_parameter_source(p.name) is ParameterSource.COMMANDLINE
+    )
+    puzzle = {"count": count, "difficulty": difficulty, "seed": seed}
     opts = KitOptions(
         ruleset=ruleset,
         players=players,
@@ -141,6 +180,8 @@ def build_cmd(
         output=output,
         previews=not no_previews,
         runs=runs,
+        extra={k: v for k, v in puzzle.items() if v is not None},
         cache=not no_cache,
+        given=given,
     )
     write_with_progress(lambda bar: build(opts, progress=bar), kit_lines, as_json)

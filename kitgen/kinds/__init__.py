@@ -29,6 +29,23 @@ if TYPE_CHECKING:
     from ..typesetting import Writer
 
 DEFAULT_LABELS = {"a4": "L7160", "letter": "5160", "a3": "cutout-a4", "tabloid": "cutout-letter"}
+# The options of `kitgen build` every kind takes, and those of a kit of cards, labels and booklet.
+COMMON_OPTIONS = frozenset({"--paper", "--output", "--no-previews", "--no-cache", "--json"})
+CARD_KIT_OPTIONS = COMMON_OPTIONS | {
+    "--players",
+    "--virtual",
+    "--card-size",
+    "--duplex",
+    "--back-offset",
+    "--profile",
+    "--deck",
+    "--discard-owner",
+    "--protocol",
+    "--labels",
+    "--label-start",
+    "--wild4",
+    "--runs",
+}
 
 
 @dataclass
@@ -77,6 +94,10 @@ class KitKind(ABC):
     kind: ClassVar[str]  # the engine kind's name
     default_card_size: ClassVar[str]
     statistical_check: ClassVar[bool] = False  # whether :meth:`statistical` has a check to run
+    # The options of `kitgen build` that make sense for this kind; others given are refused.
+    build_options: ClassVar[frozenset[str]] = CARD_KIT_OPTIONS
+    # Whether the kit is of its own shape (:meth:`write_own`) instead of cards, labels and booklet.
+    own_kit: ClassVar[bool] = False
 
     @abstractmethod
     def plan(self, opts: KitOptions, rules: GameRules, templates: Templates) -> KitPlan:
@@ -129,6 +150,18 @@ class KitKind(ABC):
         """Lines about the extra sheets for ``kitgen build``'s summary."""
         return []
 
+    def write_own(
+        self, work: Path, opts: KitOptions, rules: GameRules, plan: KitPlan, paper: Paper, step: Any
+    ) -> tuple[list[str], list[str], dict[str, Any]]:
+        """A kit of its own shape (``own_kit``): write it into ``work``; return the PDFs (names
+        without .pdf, for previews), the other files, and the manifest's entries (``options``
+        among them: the options that shaped the kit)."""
+        raise NotImplementedError
+
+    def kit_lines(self, manifest: dict[str, Any]) -> list[str] | None:
+        """What ``kitgen build`` prints for a kit of its own shape (None: the card kit's lines)."""
+        return None
+
 
 _KIT_KINDS: dict[str, KitKind] = {}
 
@@ -145,9 +178,11 @@ def kit_kind(rules: GameRules) -> KitKind:
         raise UsageError(f"kitgen cannot print a kit for a {rules.kind} game yet") from None
 
 
-from . import layout, sealed_bid, shedding, tiles, trick  # noqa: E402  (the built-in kit kinds register themselves)
+from . import layout, sealed_bid, shedding, tiles, trick, uno_puzzles  # noqa: E402  (the built-in kit kinds register themselves)
 
 __all__ = [
+    "CARD_KIT_OPTIONS",
+    "COMMON_OPTIONS",
     "DEFAULT_LABELS",
     "BookletInput",
     "BookletPlan",
@@ -160,4 +195,5 @@ __all__ = [
     "shedding",
     "tiles",
     "trick",
+    "uno_puzzles",
 ]

@@ -221,7 +221,7 @@ def catalogue() -> list[tuple[str, str, str | None]]:
     return out
 
 
-from . import layout, sealed_bid, shedding, tiles, trick  # noqa: E402  (the built-in kinds register themselves)
+from . import layout, sealed_bid, shedding, tiles, trick, uno_puzzles  # noqa: E402  (the built-in kinds register themselves)
 
 __all__ = [
     "Deal",
@@ -246,4 +246,5 @@ __all__ = [
     "shedding",
     "tiles",
     "trick",
+    "uno_puzzles",
 ]

@@ -1,0 +1,163 @@
+"""The puzzle kit of "UNO is hard": puzzle sheets, solution sheets and a short booklet.
+
+Not a kit of cards, labels and protocols: ``kitgen build uno-puzzles`` makes ``--count``
+puzzles at ``--difficulty`` with ``--seed`` (every one checked by the engine's solvers) and
+writes ``puzzles.pdf`` (two puzzles per page, each on a half page to cut out), ``solutions.pdf``
+(the chain drawn as cards, or the reason there is none; the winner and the winning pairs),
+``booklet.pdf`` (the ideas of the paper) and ``puzzles.json`` (the puzzles and answers as data).
+Options that make no sense for puzzles are refused by the generic build (``build_options``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from reference_engine.api import (
+    GameRules,
+    Library,
+    PuzzleKind,
+    PuzzleRules,
+    UsageError,
+    find_kind,
+)
+
+from ...bom import Bom
+from ...faces import known_colours
+from ...labels import Label
+from ...output import inside, safe_name
+from ...templates import Paper, Templates
+from .. import COMMON_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, register
+from .booklet import render_booklet
+from .sheets import Deck, render_puzzles, render_solutions
+
+if TYPE_CHECKING:
+    from reportlab.platypus import Flowable
+
+    from ...booklet import Booklet
+    from ...kit import BookletOptions, KitOptions
+    from ...typesetting import Writer
+
+
+def _rules(rules: GameRules) -> PuzzleRules:
+    if not isinstance(rules, PuzzleRules):
+        raise UsageError(f"{rules.name} is not a puzzle kit")
+    return rules
+
+
+@register
+class PuzzleKit(KitKind):
+    kind = "uno-puzzles"
+    default_card_size = "uno"
+    build_options = COMMON_OPTIONS | {"--count", "--difficulty", "--seed"}
+    own_kit = True
+
+    def plan(self, opts: KitOptions, rules: GameRules, templates: Templates) -> KitPlan:
+        pz = _rules(rules)
+        unknown = [c for c in pz.colour_names if c not in known_colours()]
+        if unknown:
+            raise UsageError(
+                f"{pz.name}: no card design for the colour {unknown[0]!r} (templates/cards.yaml)"
+            )
+        count = int(opts.extra.get("count", pz.count))
+        difficulty = str(opts.extra.get("difficulty", pz.difficulty))
+        seed = int(opts.extra.get("seed", pz.seed))
+        return KitPlan(
+            game=pz.name,
+            name=safe_name(f"{pz.name}-{difficulty}-{count}-seed{seed}-{opts.paper}"),
+            players=0,
+            virtual=0,
+            protocol="",
+            card=templates.card_size(self.default_card_size),
+            label_sheet="",
+            teaches=False,
+            extra={"count": count, "difficulty": difficulty, "seed": seed},
+        )
+
+    def write_own(
+        self, work: Path, opts: KitOptions, rules: GameRules, plan: KitPlan, paper: Paper, step: Any
+    ) -> tuple[list[str], list[str], dict[str, Any]]:
+        pz = _rules(rules)
+        kind = find_kind(pz.kind)
+        assert isinstance(kind, PuzzleKind)
+        count, difficulty, seed = plan.extra["count"], plan.extra["difficulty"], plan.extra["seed"]
+        step("making and checking the puzzles", 0)
+        puzzles = kind.puzzles(pz, count, difficulty, seed)
+        deck = Deck(pz.colour_names)
+        size = (paper.size.w, paper.size.h)
+        step("drawing the puzzle sheets", 0)
+        sheets = render_puzzles(inside(work, "puzzles.pdf"), puzzles, deck, size, pz.title)
+        answers = render_solutions(inside(work, "solutions.pdf"), puzzles, deck, size, pz.title)
+        step("typesetting the booklet", 0)
+        booklet = render_booklet(inside(work, "booklet.pdf"), pz, puzzles, deck, size)
+        data = [p.to_json() for p in puzzles]
+        inside(work, "puzzles.json").write_text(
+            json.dumps({"colours": pz.colour_names, "puzzles": data}, indent=2, ensure_ascii=False) + "\n",
+            encoding="utf-8",
+        )
+        entries = {
+            "options": {
+                "ruleset": opts.ruleset,
+                "paper": opts.paper,
+                **plan.extra,
+                "previews": opts.previews,
+            },
+            "puzzles": {
+                "count": len(puzzles),
+                "chain": sum(p.kind == "chain" for p in puzzles),
+                "who_wins": sum(p.kind == "who-wins" for p in puzzles),
+                "levels": {lv: sum(p.level == lv for p in puzzles) for lv in ("easy", "medium", "hard")},
+            },
+            "sheets": {
+                "puzzles": {"pages": sheets},
+                "solutions": {"pages": answers},
+                "booklet": {"pages": booklet},
+            },
+        }
+        return ["puzzles", "solutions", "booklet"], ["puzzles.json"], entries
+
+    def kit_lines(self, manifest: dict[str, Any]) -> list[str]:
+        pz, sheets = manifest["puzzles"], manifest["sheets"]
+        levels = ", ".join(f"{n} {lv}" for lv, n in pz["levels"].items() if n)
+        return [
+            f"Puzzle kit {manifest['kit']} written to {manifest['folder']}/",
+            f"  puzzles.pdf   {sheets['puzzles']['pages']} pages: {pz['count']} puzzles ({pz['chain']} "
+            f"chain, {pz['who_wins']} who-wins; {levels}), two per page: cut along the dashed line",
+            f"  solutions.pdf {sheets['solutions']['pages']} pages: every answer, drawn as cards",
+            f"  booklet.pdf   {sheets['booklet']['pages']} pages: the ideas of the paper behind the puzzles",
+            "  puzzles.json  the puzzles and answers as data;  previews/  a PNG of every page;  "
+            "manifest.json",
+            "",
+            "Every puzzle was checked by two solvers (kitgen solve) before printing.",
+        ]
+
+    # A puzzle kit has no cards to count, labels, protocol booklet or games to report.
+
+    def booklet_plan(self, opts: BookletOptions, rules: GameRules) -> BookletPlan:
+        raise UsageError(f"the booklet of {rules.name} comes with its kit: kitgen build {rules.name}")
+
+    def materials(
+        self,
+        library: Library,
+        rules: GameRules,
+        plan: KitPlan,
+        card_mm: tuple[float, float],
+        reports: list[Any],
+    ) -> Bom:
+        raise UsageError(f"{rules.name} has no bill of materials")
+
+    def labels(self, rules: GameRules, bom: Bom) -> list[Label]:
+        return []
+
+    def booklet(self, given: BookletInput) -> Booklet:
+        raise UsageError(f"the booklet of {given.rules.name} comes with its kit")
+
+    def front_matter(self, w: Writer, booklet: Booklet) -> list[Flowable]:
+        return []
+
+    def play_lines(self, result: dict[str, Any], rules: GameRules) -> list[str]:
+        return []
+
+
+__all__ = ["PuzzleKit"]
