@@ -15,10 +15,12 @@ exact enumeration (the same list the interpreter draws from, so a draw picks the
 
 A spec is compiled only when it is the spec this runner was written for: the fingerprint of
 the YAML sections that decide a run (symbols, encodings, inputs, helpers, steps, outputs) of
-the protocol and of both callees must match the one recorded here. Otherwise, and for a
-virtual player holding fewer than 3 cards (the lottery then runs as one small exact call, see
-:data:`~reference_engine.machine.SMALL_CALL`), :func:`compile_selection` gives the reason and
-the caller runs the interpreter.
+the protocol and of both callees must match the one recorded here. Otherwise
+:func:`compile_selection` gives the reason and the caller runs the interpreter (and so for a
+table where P_1 holds no card, or every card, see :func:`table_reason`). When the lottery is
+small (at most :data:`~reference_engine.machine.SMALL_CALL` cards, P_1 holding 1 or 2), the
+interpreter enumerates it exactly once per argument and draws one outcome; the compiled runner
+draws from that same cached list.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from typing import Any
 
 from .cards import SYMBOLS, Symbol
 from .encodings import family_symbol
-from .machine import SMALL_CALL, Ctx, Runner, Shared
+from .machine import SMALL_CALL, Ctx, Runner, Shared, ViewTable
 from .machine.calls import _sub_outcomes
 from .registry import Library
 from .spec import Protocol
@@ -79,6 +81,7 @@ class CompiledSelection:
     theta: dict[int, int] = field(default_factory=dict)  # owner number -> face-down θ code
     draws: dict[tuple[Any, ...], Draw] = field(default_factory=dict)
     counts: dict[tuple[int, ...], dict[str, Any]] = field(default_factory=dict)
+    and_shuffles: int = 1  # shuffles of one six-card AND (read from its outcomes)
 
     def __post_init__(self) -> None:
         alpha, beta = SYMBOLS.get("alpha"), SYMBOLS.get("beta")
@@ -93,13 +96,13 @@ class CompiledSelection:
         return code
 
     # -- precomputed tables -------------------------------------------------------------
-    def and_draw(self, shared: Shared, x: tuple[int, int], t: tuple[int, int]) -> Draw:
+    def and_draw(self, shared: Shared, views: ViewTable, x: tuple[int, int], t: tuple[int, int]) -> Draw:
         """The six-card AND's outcomes on inputs ``x`` and ``t``, in the interpreter's order."""
         key = (x, t)
         hit = self.draws.get(key)
         if hit is not None:
             return hit
-        runner = Runner(self.library, "sample", shared=shared)
+        runner = Runner(self.library, "sample", shared=shared, views=views)
         callee = self.library.protocol(AND)
         sub = runner.frame_for(callee, {}, Ctx(None, None, None))
         outcomes = _sub_outcomes(runner, sub, (x, t))
@@ -116,6 +119,7 @@ class CompiledSelection:
             table.append((cum, (a[0], a[1]), (n[0], n[1]), obs))
         hit = (lcm, table)
         self.draws[key] = hit
+        self.and_shuffles = outcomes[0][2].meters.shuffles
         return hit
 
     def paper_counts(self, sizes: tuple[int, ...]) -> dict[str, Any]:
@@ -139,6 +143,7 @@ class CompiledSelection:
         valid: Callable[[Any], Any],
         rng: random.Random,
         shared: Shared,
+        views: ViewTable,
     ) -> tuple[Symbol | None, list[list[Symbol]], int, int, list[Any]]:
         """One run: (played, every owner's cards back, shuffles, helper cards, observations)."""
         sizes = [len(o) for o in owners]
@@ -173,12 +178,16 @@ class CompiledSelection:
         t1 = self.theta_code(1)
         mine = [j for j in range(k) if row2[j] == t1]
         rest = [j for j in range(k) if row2[j] != t1]
-        selected, unselected, lottery_obs, and_shuffles = self._lottery(
-            shared, [row1[j] for j in mine], [(row3[j], row4[j]) for j in mine], rng
-        )
-        obs.append(("call", LOTTERY, lottery_obs))
-        # Step 11: the unselected cards back to P_1 (m >= 3 leaves at least two).
-        obs.append(("if", True))
+        c, x = [row1[j] for j in mine], [(row3[j], row4[j]) for j in mine]
+        if m * 3 > SMALL_CALL:
+            selected, unselected, lottery_obs, lottery_shuffles = self._lottery(shared, views, c, x, rng)
+            obs.append(("call", LOTTERY, lottery_obs))
+        else:
+            selected, unselected, small_obs, lottery_shuffles = self._small_lottery(shared, views, c, x, rng)
+            if small_obs is not None:
+                obs.append(small_obs)
+        # Step 11: the unselected cards back to P_1.
+        obs.append(("if", bool(unselected)))
         hands: list[list[int]] = [[] for _ in sizes]
         hands[0].extend(unselected)
         # Step 12: every other card back to the owner its θ names; helpers to the supply.
@@ -187,15 +196,14 @@ class CompiledSelection:
             hands[theta_owner[row2[j]]].append(row1[j])
         gone = sorted([row2[j] >> 1 for j in rest] + [row3[j] >> 1 for j in rest] + [row4[j] >> 1 for j in rest])
         obs.append(("discard", tuple(gone)))
-        shuffles = 2 + 2 + and_shuffles
+        shuffles = 2 + lottery_shuffles
         helpers = k + 2 * (k + 2)  # θ cards, then α and β: a bit per column, the token, the AND's pair
         played = by_code[selected] if selected is not None else None
         returned = [[by_code[c] for c in h] for h in hands]
-        del m
         return played, returned, shuffles, helpers, obs
 
     def _lottery(
-        self, shared: Shared, c: list[int], x: list[tuple[int, int]], rng: random.Random
+        self, shared: Shared, views: ViewTable, c: list[int], x: list[tuple[int, int]], rng: random.Random
     ) -> tuple[int | None, list[int], list[Any], int]:
         """The modified covert lottery, as the interpreter runs it inline (m >= 3)."""
         m = len(c)
@@ -211,7 +219,7 @@ class CompiledSelection:
         obs: list[Any] = [("for", ones)]
         shuffles = 0
         for i in range(m):
-            lcm, table = self.and_draw(shared, x[i], t)
+            lcm, table = self.and_draw(shared, views, x[i], t)
             pick = rng.randrange(lcm)
             for cum, y, u, o in table:
                 if pick < cum:
@@ -219,7 +227,7 @@ class CompiledSelection:
                     if o is not None:
                         obs.append(o)
                     break
-            shuffles += 1
+            shuffles += self.and_shuffles
         # Step 5: the token back to the supply.
         obs.append(("discard", tuple(sorted([t[0] >> 1, t[1] >> 1]))))
         # Step 6: pile-scramble again; Step 7: turn every pair, select the card above β α.
@@ -238,7 +246,30 @@ class CompiledSelection:
                 selected = c[j]
             else:
                 rest.append(c[j])
-        return selected, rest, obs, shuffles
+        return selected, rest, obs, shuffles + 2
+
+    def _small_lottery(
+        self, shared: Shared, views: ViewTable, c: list[int], x: list[tuple[int, int]], rng: random.Random
+    ) -> tuple[int | None, list[int], Any, int]:
+        """The lottery on at most :data:`SMALL_CALL` cards: one outcome drawn from its exact
+        distribution (the interpreter's :func:`~.machine.calls._draw`, same list, same draw)."""
+        key = (tuple(c), tuple(b for pair in x for b in pair))
+        runner = Runner(self.library, "sample", shared=shared, views=views)
+        callee = self.library.protocol(LOTTERY)
+        sub = runner.frame_for(callee, {"m": len(c)}, Ctx(None, None, None))
+        outcomes = _sub_outcomes(runner, sub, key)
+        lcm = math.lcm(*(p.denominator for p, _, _ in outcomes))
+        pick = rng.randrange(lcm)
+        for p, o, res in outcomes:
+            pick -= int(p * lcm)
+            if pick < 0:
+                break
+        names = [out.name for out in callee.outputs.values() if out.cards is not None]
+        selected = res.cards[names.index("selected")][1]
+        rest = list(res.cards[names.index("rest")][1])
+        if o is not None and isinstance(o[2], int):
+            o = ("call", o[1], runner.views.expanded(o[2]))
+        return (selected[0] if selected else None), rest, o, res.meters.shuffles
 
 
 def compile_selection(library: Library, protocol: Protocol) -> CompiledSelection:
@@ -254,8 +285,8 @@ def compile_selection(library: Library, protocol: Protocol) -> CompiledSelection
 
 def table_reason(sizes: list[int]) -> str | None:
     """Why a table cannot take the compiled path (None when it can)."""
-    if sizes[0] * 3 <= SMALL_CALL:
-        return f"P_1 holds {sizes[0]} cards: the lottery runs as one small exact call"
+    if not sizes[0]:
+        return "P_1 holds no card"
     if sum(sizes) == sizes[0]:
         return "every card is P_1's"
     return None

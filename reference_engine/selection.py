@@ -18,7 +18,7 @@ from typing import Any
 
 from .cards import EMPTY, Symbol, symbol_of
 from .errors import CheckFailure
-from .machine import ONE, Runner, Shared, read_outputs
+from .machine import ONE, Runner, Shared, ViewTable, read_outputs
 from .registry import Library
 from .spec import Protocol
 
@@ -50,6 +50,9 @@ class CallCache:
     compiled: dict[Any, Any] = field(default_factory=dict)  # compiled runners (or why not) by spec
     fallback_reasons: dict[str, int] = field(default_factory=dict)  # why runs took the interpreter
     compiled_runs: int = 0
+    # The views of every run with this cache: an exact sub-run's outcome kept in ``subruns``
+    # may name a view (a callee whose view does not factor), which must stay valid next run.
+    views: ViewTable = field(default_factory=ViewTable)
     interpreter_runs: int = 0
 
 
@@ -88,7 +91,7 @@ def run_selection(
     compiled = _compiled(library, protocol, cache, list(sizes))
     if compiled is not None:
         cache.compiled_runs += 1
-        played, returned, shuffles, helpers, observations = compiled.run(owners, valid, rng, shared)
+        played, returned, shuffles, helpers, observations = compiled.run(owners, valid, rng, shared, cache.views)
         paper = compiled.paper_counts(sizes)
         return _checked(
             protocol, owners, valid, where, check_counts, fallback, played, returned,
@@ -96,7 +99,7 @@ def run_selection(
         )
     cache.interpreter_runs += 1
     row = [c for o in owners for c in o]
-    runner = Runner(library, "sample", rng=rng, context={"valid": valid}, shared=shared)
+    runner = Runner(library, "sample", rng=rng, context={"valid": valid}, shared=shared, views=cache.views)
     frame = runner.frame(protocol, protocol.resolve_params({"sizes": sizes}))
     final = runner.run(frame, {frame.initial_state({"cards": row}): ONE})
     (state,) = final
