@@ -113,9 +113,14 @@ def _card_level_games(min_turns: int, players: int) -> tuple[float, int, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=300, help="rule-level games per engine")
-    parser.add_argument("--turns", type=int, default=100, help="card-level virtual turns to time (interpreter)")
     parser.add_argument(
-        "--compiled-turns", type=int, default=None, help="card-level virtual turns for the compiled path (10x)"
+        "--turns", type=int, default=100, help="card-level virtual turns to time (interpreter)"
+    )
+    parser.add_argument(
+        "--compiled-turns",
+        type=int,
+        default=None,
+        help="card-level virtual turns for the compiled path (10x)",
     )
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--json", action="store_true", help="also print one JSON object on the last line")

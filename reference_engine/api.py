@@ -131,7 +131,7 @@ def engine_dir() -> Path:
 
 def compiled_reason(library: Library, protocol: str) -> str | None:
     """Why card-level runs of ``protocol`` cannot take the compiled path (None when they can;
-    tables where P_1 holds fewer than 3 cards always run on the interpreter)."""
+    a table where P_1 holds no card, or every card, runs on the interpreter anyway)."""
     from .compiled import NotCompiled, compile_selection
 
     try:
@@ -169,7 +169,6 @@ __all__ = [
     "Card",
     "CardType",
     "Check",
-    "compiled_reason",
     "CheckFailure",
     "Checker",
     "CooperativeResult",
@@ -221,6 +220,7 @@ __all__ = [
     "VerificationFailed",
     "catalogue",
     "check_protocol",
+    "compiled_reason",
     "empty_stats",
     "engine_dir",
     "example_inputs",

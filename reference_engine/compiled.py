@@ -194,7 +194,9 @@ class CompiledSelection:
         theta_owner = {self.theta_code(i + 1): i for i in range(len(sizes))}
         for j in rest:
             hands[theta_owner[row2[j]]].append(row1[j])
-        gone = sorted([row2[j] >> 1 for j in rest] + [row3[j] >> 1 for j in rest] + [row4[j] >> 1 for j in rest])
+        gone = sorted(
+            [row2[j] >> 1 for j in rest] + [row3[j] >> 1 for j in rest] + [row4[j] >> 1 for j in rest]
+        )
         obs.append(("discard", tuple(gone)))
         shuffles = 2 + lottery_shuffles
         helpers = k + 2 * (k + 2)  # θ cards, then α and β: a bit per column, the token, the AND's pair
@@ -260,10 +262,13 @@ class CompiledSelection:
         outcomes = _sub_outcomes(runner, sub, key)
         lcm = math.lcm(*(p.denominator for p, _, _ in outcomes))
         pick = rng.randrange(lcm)
-        for p, o, res in outcomes:
-            pick -= int(p * lcm)
+        chosen = outcomes[-1]
+        for outcome in outcomes:
+            pick -= int(outcome[0] * lcm)
             if pick < 0:
+                chosen = outcome
                 break
+        _, o, res = chosen
         names = [out.name for out in callee.outputs.values() if out.cards is not None]
         selected = res.cards[names.index("selected")][1]
         rest = list(res.cards[names.index("rest")][1])

@@ -91,11 +91,23 @@ def run_selection(
     compiled = _compiled(library, protocol, cache, list(sizes))
     if compiled is not None:
         cache.compiled_runs += 1
-        played, returned, shuffles, helpers, observations = compiled.run(owners, valid, rng, shared, cache.views)
+        played, returned, shuffles, helpers, observations = compiled.run(
+            owners, valid, rng, shared, cache.views
+        )
         paper = compiled.paper_counts(sizes)
         return _checked(
-            protocol, owners, valid, where, check_counts, fallback, played, returned,
-            (shuffles, helpers), observations, lambda name: paper.get(name), True,
+            protocol,
+            owners,
+            valid,
+            where,
+            check_counts,
+            fallback,
+            played,
+            returned,
+            (shuffles, helpers),
+            observations,
+            lambda name: paper.get(name),
+            True,
         )
     cache.interpreter_runs += 1
     row = [c for o in owners for c in o]
@@ -118,8 +130,18 @@ def run_selection(
         return exp.value(frame.globals) if exp is not None and exp.value is not None else None
 
     return _checked(
-        protocol, owners, valid, where, check_counts, fallback, played, returned,
-        (state.meters.shuffles, helpers), runner.views.expanded(state.view), want, not state.out,
+        protocol,
+        owners,
+        valid,
+        where,
+        check_counts,
+        fallback,
+        played,
+        returned,
+        (state.meters.shuffles, helpers),
+        runner.views.expanded(state.view),
+        want,
+        not state.out,
     )
 
 

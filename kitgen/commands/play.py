@@ -87,9 +87,8 @@ def _kind_options(f: F) -> F:
     default="compiled",
     show_default=True,
     help="Card level: compiled runs the card selection protocol with a runner compiled for its spec "
-    "(same draws and results as the interpreter, about 20x faster; specs it was not written for, and "
-    "a virtual player with fewer than 3 cards, run on the interpreter); interpreter reads the spec "
-    "step by step.",
+    "(same draws and results as the interpreter, about 20x faster on a full table; a spec it was not written "
+    "for runs on the interpreter, with a note); interpreter reads the spec step by step.",
 )
 @_kind_options
 @click.option(
