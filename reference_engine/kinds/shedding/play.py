@@ -131,7 +131,7 @@ class Game:
         self.hand_rule = rules.valid.uses("hand") or (
             rules.bluff_valid is not None and rules.bluff_valid.uses("hand")
         )
-        self.validities: dict[tuple[int, str, bool], Any] = {}
+        self.validities = rules.by_state
         self.scores = [0] * players
         self.results: list[HandResult] = []
         if virtual and level == "card":
@@ -385,7 +385,7 @@ class Game:
     # -- choosing a card ----------------------------------------------------------------
     def choose(self, seat: int, valid: Any, record: Turn, only: list[Symbol] | None = None) -> Symbol | None:
         hand = self.hands[seat]
-        candidates = [c for c in (only if only is not None else hand) if valid(c)]
+        candidates = list(filter(valid, only if only is not None else hand))
         if not self.seats[seat].virtual:
             if not candidates:
                 return None
