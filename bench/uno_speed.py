@@ -5,7 +5,8 @@ Usage:  python bench/uno_speed.py [--games 300] [--rounds 3] [--turns 100] [--pl
 Rule level: both engines play ``--games`` games once to warm up, then ``--rounds`` interleaved
 timed rounds of the same games; the best round of each counts (the cold first round is also
 printed). Every figure is CPU time of this process (time.process_time), so that other work on a
-shared machine disturbs the ratios less. Card level: the compiled path runs 10x as many virtual turns as the interpreter.
+shared machine disturbs the ratios less. Card level: the compiled path runs 10x as many virtual
+turns as the interpreter.
 
 ``--json`` prints one JSON object on the last line: rule_games_per_s, rlcard_games_per_s (null
 without RLCard), rule_vs_rlcard, rule_cold_games_per_s, rlcard_cold_games_per_s,

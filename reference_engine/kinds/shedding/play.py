@@ -385,7 +385,7 @@ class Game:
     # -- choosing a card ----------------------------------------------------------------
     def choose(self, seat: int, valid: Any, record: Turn, only: list[Symbol] | None = None) -> Symbol | None:
         hand = self.hands[seat]
-        candidates = list(filter(valid, only if only is not None else hand))
+        candidates: list[Symbol] = list(filter(valid, only if only is not None else hand))
         if not self.seats[seat].virtual:
             if not candidates:
                 return None
