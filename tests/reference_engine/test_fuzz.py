@@ -5,7 +5,7 @@ outcome_distribution()) and by enumerator.py, which runs every input through eve
 permutation of every shuffle as a separate path. The verdicts (correct, secure, tidy), the
 output distributions and "some run cannot be carried out" must agree.
 
-120 examples by default (the first 120 of the derandomized 300 the suite used to run),
+120 examples by default (the suite ran 300 before; the rest went to the benchmark below),
 derandomized so CI is reproducible; KITGEN_FUZZ_EXAMPLES raises it.
 bench/fuzz_verify.py runs the same comparison for longer (``--examples 300`` or more) and
 saves what it finds.
