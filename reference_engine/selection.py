@@ -61,6 +61,10 @@ ENGINE: ContextVar[str] = ContextVar("kitgen_selection_engine", default="compile
 """The engine of card-level runs when a :class:`CallCache` does not name one (``kitgen play
 --engine`` sets it): the compiled runner where the spec has one, else the interpreter."""
 
+# Compiled runners (or why not) by library and protocol, kept from game to game: compiling reads
+# the specs and enumerates the six-card AND once. The objects are kept so their ids stay unique.
+_COMPILED: dict[tuple[int, int], tuple[Library, Protocol, Any]] = {}
+
 _PLANS_KEPT = 20_000  # rearrangement plans kept between runs before the cache starts afresh
 
 
@@ -152,14 +156,19 @@ def _compiled(library: Library, protocol: Protocol, cache: CallCache, sizes: lis
         return None
     from .compiled import NotCompiled, compile_selection, table_reason
 
-    key = (id(library), protocol.name, protocol.file)
+    key = (id(library), id(protocol))
     hit = cache.compiled.get(key)
     if hit is None:
-        try:
-            hit = compile_selection(library, protocol)
-        except NotCompiled as exc:
-            hit = str(exc)
-        cache.compiled[key] = hit
+        kept = _COMPILED.get(key)
+        if kept is None or kept[0] is not library or kept[1] is not protocol:
+            try:
+                made: Any = compile_selection(library, protocol)
+            except NotCompiled as exc:
+                made = str(exc)
+            if len(_COMPILED) > 64:
+                _COMPILED.clear()
+            kept = _COMPILED[key] = (library, protocol, made)
+        hit = cache.compiled[key] = kept[2]
     if isinstance(hit, str):
         cache.fallback_reasons.setdefault(hit, 0)
         cache.fallback_reasons[hit] += 1
