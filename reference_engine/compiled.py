@@ -82,11 +82,13 @@ class CompiledSelection:
     draws: dict[tuple[Any, ...], Draw] = field(default_factory=dict)
     counts: dict[tuple[int, ...], dict[str, Any]] = field(default_factory=dict)
     and_shuffles: int = 1  # shuffles of one six-card AND (read from its outcomes)
+    callees: dict[str, Protocol] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         alpha, beta = SYMBOLS.get("alpha"), SYMBOLS.get("beta")
         assert alpha is not None and beta is not None  # the spec declares them
         self.alpha, self.beta = alpha.id << 1, beta.id << 1
+        self.callees = {name: self.library.protocol(name) for name in (LOTTERY, AND)}
 
     def theta_code(self, i: int) -> int:
         code = self.theta.get(i)
@@ -103,7 +105,7 @@ class CompiledSelection:
         if hit is not None:
             return hit
         runner = Runner(self.library, "sample", shared=shared, views=views)
-        callee = self.library.protocol(AND)
+        callee = self.callees[AND]
         sub = runner.frame_for(callee, {}, Ctx(None, None, None))
         outcomes = _sub_outcomes(runner, sub, (x, t))
         names = [o.name for o in callee.outputs.values() if o.cards is not None]
@@ -153,7 +155,8 @@ class CompiledSelection:
         # Steps 1-3: the cards in row 1, θ_i below each of P_i's cards, all face down.
         cards = [c for o in owners for c in o]
         row1 = [c.id << 1 for c in cards]
-        row2 = [self.theta_code(i + 1) for i, n in enumerate(sizes) for _ in range(n)]
+        thetas = [self.theta_code(i + 1) for i in range(len(sizes))]
+        row2 = [thetas[i] for i, n in enumerate(sizes) for _ in range(n)]
         # Step 4: pile-scramble the columns.
         perm = list(range(k))
         rng.shuffle(perm)
@@ -175,7 +178,7 @@ class CompiledSelection:
         # Step 9: row 2 (the θ cards) face up.
         obs.append(("turn", tuple([c | 1 for c in row2])))
         # Step 10: the θ_1 columns go to the lottery.
-        t1 = self.theta_code(1)
+        t1 = thetas[0]
         mine = [j for j in range(k) if row2[j] == t1]
         rest = [j for j in range(k) if row2[j] != t1]
         c, x = [row1[j] for j in mine], [(row3[j], row4[j]) for j in mine]
@@ -191,7 +194,7 @@ class CompiledSelection:
         hands: list[list[int]] = [[] for _ in sizes]
         hands[0].extend(unselected)
         # Step 12: every other card back to the owner its θ names; helpers to the supply.
-        theta_owner = {self.theta_code(i + 1): i for i in range(len(sizes))}
+        theta_owner = {t: i for i, t in enumerate(thetas)}
         for j in rest:
             hands[theta_owner[row2[j]]].append(row1[j])
         gone = sorted(
@@ -257,7 +260,7 @@ class CompiledSelection:
         distribution (the interpreter's :func:`~.machine.calls._draw`, same list, same draw)."""
         key = (tuple(c), tuple(b for pair in x for b in pair))
         runner = Runner(self.library, "sample", shared=shared, views=views)
-        callee = self.library.protocol(LOTTERY)
+        callee = self.callees[LOTTERY]
         sub = runner.frame_for(callee, {"m": len(c)}, Ctx(None, None, None))
         outcomes = _sub_outcomes(runner, sub, key)
         lcm = math.lcm(*(p.denominator for p, _, _ in outcomes))
