@@ -10,7 +10,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-PROBE = '''
+PROBE = """
 import os
 from pathlib import Path
 
@@ -34,7 +34,7 @@ def built() -> Path:
 def test_probe(built: Path) -> None:
     assert any(built.glob("*.json")), "the verification report was not cached"
     Path(os.environ["PROBE_OUT"]).write_text(str(SEEN["dir"]))
-'''
+"""
 
 
 def test_module_fixtures_never_write_into_the_users_cache(tmp_path: Path) -> None:
