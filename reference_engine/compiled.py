@@ -288,7 +288,14 @@ def compile_selection(library: Library, protocol: Protocol) -> CompiledSelection
         proto = protocol if name == protocol.name else library.protocol(name)
         if fingerprint(proto) != FINGERPRINTS[name]:
             raise NotCompiled(f"{proto.file} is not the {name} spec the compiled runner was written for")
-    return CompiledSelection(library, protocol)
+    compiled = CompiledSelection(library, protocol)
+    # The AND's outcome tables for every pair of bits, now: a view that does not factor is
+    # found here, before any run has drawn a random number.
+    bits = [(compiled.alpha, compiled.beta), (compiled.beta, compiled.alpha)]
+    for x in bits:
+        for t in bits:
+            compiled.and_draw(Shared(), ViewTable(), x, t)
+    return compiled
 
 
 def table_reason(sizes: list[int]) -> str | None:
