@@ -86,19 +86,25 @@ def test_the_compiled_path_sees_a_view_per_card(library: Library) -> None:
     assert kinds[:3] == ["turn", "turn", "call"] and kinds[-1] == "discard"
 
 
-GAMES = [
-    ("uno", 4, 4, 1),
-    ("uno", 3, 2, 5),
-    ("crazy-eights", 4, 2, 2),
-    ("sevens", 4, 2, 1),
-    ("dominoes", 4, 2, 1),
+GAMES: list[tuple[str, int, int, int, dict[str, Any]]] = [
+    ("uno", 4, 4, 1, {}),
+    ("uno", 3, 2, 5, {}),
+    ("uno", 4, 2, 2, {"discard_owner": True}),  # one more owner: the discard pile
+    ("uno-official", 3, 2, 5, {"wild4": "bluff", "hands": 1}),
+    ("crazy-eights", 4, 2, 2, {}),
+    ("sevens", 4, 2, 1, {}),
+    ("dominoes", 4, 2, 1, {}),
 ]
 
 
-@pytest.mark.parametrize(("game", "players", "virtual", "seed"), GAMES)
-def test_whole_games_are_identical(game: str, players: int, virtual: int, seed: int) -> None:
+@pytest.mark.parametrize(("game", "players", "virtual", "seed", "options"), GAMES)
+def test_whole_games_are_identical(
+    game: str, players: int, virtual: int, seed: int, options: dict[str, Any]
+) -> None:
     results = {
-        engine: play(game, Library(), PlaySettings(players, virtual, "card", seed, engine=engine))
+        engine: play(
+            game, Library(), PlaySettings(players, virtual, "card", seed, options=options, engine=engine)
+        )
         for engine in ("interpreter", "compiled")
     }
     assert results["compiled"] == results["interpreter"]
