@@ -83,6 +83,9 @@ class CompiledSelection:
     counts: dict[tuple[int, ...], dict[str, Any]] = field(default_factory=dict)
     and_shuffles: int = 1  # shuffles of one six-card AND (read from its outcomes)
     callees: dict[str, Protocol] = field(default_factory=dict)
+    # The interpreter's exact sub-runs behind the AND tables (copied into each game's cache,
+    # where the interpreter would have kept them).
+    subruns: dict[tuple[Any, ...], Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         alpha, beta = SYMBOLS.get("alpha"), SYMBOLS.get("beta")
@@ -292,9 +295,11 @@ def compile_selection(library: Library, protocol: Protocol) -> CompiledSelection
     # The AND's outcome tables for every pair of bits, now: a view that does not factor is
     # found here, before any run has drawn a random number.
     bits = [(compiled.alpha, compiled.beta), (compiled.beta, compiled.alpha)]
+    shared, views = Shared(), ViewTable()
     for x in bits:
         for t in bits:
-            compiled.and_draw(Shared(), ViewTable(), x, t)
+            compiled.and_draw(shared, views, x, t)
+    compiled.subruns = dict(shared.subruns)
     return compiled
 
 

@@ -169,6 +169,9 @@ def _compiled(library: Library, protocol: Protocol, cache: CallCache, sizes: lis
                 _COMPILED.clear()
             kept = _COMPILED[key] = (library, protocol, made)
         hit = cache.compiled[key] = kept[2]
+        if not isinstance(hit, str):
+            for k, v in hit.subruns.items():
+                cache.subruns.setdefault(k, v)
     if isinstance(hit, str):
         cache.fallback_reasons.setdefault(hit, 0)
         cache.fallback_reasons[hit] += 1
