@@ -135,3 +135,20 @@ def test_only_the_spec_it_was_written_for_is_compiled(
 def test_an_unknown_engine_is_refused() -> None:
     with pytest.raises(UsageError, match="--engine"):
         play("uno", Library(), PlaySettings(4, 2, "card", 1, engine="jit"))
+
+
+def test_statistical_verification_reports_the_same_with_both_engines(library: Library) -> None:
+    from reference_engine.api import verify_runs
+    from reference_engine.selection import ENGINE
+
+    reports = {}
+    for engine in ("interpreter", "compiled"):
+        token = ENGINE.set(engine)
+        try:
+            data = verify_runs(library, library.protocol("card-selection"), 20, 3).to_json()
+        finally:
+            ENGINE.reset(token)
+        data["stats"].pop("seconds")
+        reports[engine] = data
+    assert reports["compiled"] == reports["interpreter"]
+    assert reports["compiled"]["checks"]
