@@ -152,3 +152,32 @@ def test_statistical_verification_reports_the_same_with_both_engines(library: Li
         reports[engine] = data
     assert reports["compiled"] == reports["interpreter"]
     assert reports["compiled"]["checks"]
+
+
+@pytest.mark.parametrize("engine", ["interpreter", "compiled"])
+def test_a_kept_sub_run_whose_view_does_not_factor_stays_readable(library: Library, engine: str) -> None:
+    """P_1 with 2 cards: the small lottery runs exactly and its outcomes are kept in the game's
+    cache. Its view factors out when its distribution given the public outputs is the same in
+    every run; views are numbered by a ViewTable, and before the cache kept one for all runs
+    each run numbered them afresh, so the comparison failed, the callee's whole view (a number
+    in an earlier run's table) was kept, and the third run here stopped with an IndexError."""
+    rules = load_rules("uno")
+    rng = random.Random(3)
+    deck = rules.deck()
+    rng.shuffle(deck)
+    top = next(c for c in deck if c.attrs["color"] != "black")
+    deck.remove(top)
+    owners = [[deck.pop() for _ in range(rng.randrange(1, 9))]]
+    owners += [[deck.pop() for _ in range(rng.randrange(0, 8))] for _ in range(3)] + [
+        deck[: rng.randrange(0, 40)]
+    ]
+    assert [len(o) for o in owners] == [2, 0, 3, 6, 18]
+    valid = rules.validity(top, str(top.attrs["color"]))
+    cache = CallCache(engine=engine)
+    protocol = library.protocol("card-selection")
+    views = []
+    for i in range(3):
+        run = run_selection(library, protocol, [list(o) for o in owners], valid, rng, cache, f"run {i}")
+        views.append(run.observations)
+    calls = [obs for v in views for obs in v if obs[0] == "call"]
+    assert len(calls) == 3 and all(obs[2] == (True,) for obs in calls)  # only "found" is seen
