@@ -1,6 +1,18 @@
 """UNO speed: rule-level games per second (ours and RLCard's) and card-level virtual turns.
 
-Usage:  python bench/uno_speed.py [--games 300] [--turns 100] [--players 4]
+Usage:  python bench/uno_speed.py [--games 300] [--rounds 3] [--turns 100] [--players 4] [--json]
+
+Rule level: both engines play ``--games`` games once to warm up, then ``--rounds`` interleaved
+timed rounds of the same games; the best round of each counts (the cold first round is also
+printed). Every figure is CPU time of this process (time.process_time), so that other work on a
+shared machine disturbs the ratios less. Card level: the compiled path runs 10x as many virtual
+turns as the interpreter.
+
+``--json`` prints one JSON object on the last line: rule_games_per_s, rlcard_games_per_s (null
+without RLCard), rule_vs_rlcard, rule_cold_games_per_s, rlcard_cold_games_per_s,
+card_turns_per_s (compiled path, full table),
+card_interpreter_turns_per_s, card_compiled_vs_interpreter, card_game_turns_per_s and
+card_game_interpreter_turns_per_s (whole games, all seats virtual), and the settings.
 
 RLCard is an optional benchmark dependency: pip install -e '.[bench]'. Both engines play
 4-player games in which every seat picks uniformly at random among its legal moves.
@@ -13,30 +25,31 @@ drawn valid card is played, the first player names a wild first card's colour, t
 card stays), and also handles both piles running out, which RLCard does not.
 
 Card level: every virtual turn runs the card selection protocol spec on the simulated
-table, with all the checks of `kitgen play --level card`.
+table, with all the checks of `kitgen play --level card`, once with the compiled runner
+(reference_engine/compiled.py, the default) and once with the interpreter, on the same seeds.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import platform
 import random
 import time
+from typing import Any
 
 from reference_engine.kinds.shedding import Game, load_rules
 from reference_engine.registry import Library
-from reference_engine.selection import CallCache, run_selection
+from reference_engine.selection import ENGINE, CallCache, run_selection
 
 
-def ours_rule_level(games: int, players: int) -> tuple[float, float]:
-    rules = load_rules("uno")
-    library = Library()
+def ours_rule_level(games: int, players: int, rules: Any, library: Library) -> tuple[float, float]:
     turns = 0
-    start = time.perf_counter()
+    start = time.process_time()
     for seed in range(games):
         result = Game(rules, library, players=players, virtual=players, level="rule", seed=seed).play()
         turns += result["turns"]
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     return games / elapsed, turns / games
 
 
@@ -50,77 +63,156 @@ def rlcard_rule_level(games: int, players: int) -> tuple[float, float] | None:
     game = UnoGame(num_players=players)
     game.np_random = np.random.RandomState(0)
     turns = 0
-    start = time.perf_counter()
+    start = time.process_time()
     for _ in range(games):
         game.init_game()
         while not game.is_over():
             game.step(rng.choice(game.get_legal_actions()))
             turns += 1
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     return games / elapsed, turns / games
 
 
-def card_level_full_table(runs: int, players: int) -> tuple[float, int, int]:
+def rule_level(games: int, players: int, rounds: int) -> dict[str, Any]:
+    """Both engines on the same games: a warm-up round each (one rule set for the whole
+    benchmark, as in a long simulation: its validity answers are cached from game to game),
+    then ``rounds`` interleaved rounds; the best round of each engine counts (the least
+    disturbed by other work on the machine), the first is reported as cold."""
+    rules = load_rules("uno")
+    library = Library()
+    cold, avg = ours_rule_level(games, players, rules, library)
+    theirs_cold = rlcard_rule_level(games, players)
+    ours: list[float] = []
+    theirs: list[float] = []
+    for _ in range(rounds):
+        ours.append(ours_rule_level(games, players, rules, library)[0])
+        t = rlcard_rule_level(games, players)
+        if t is not None:
+            theirs.append(t[0])
+    out: dict[str, Any] = {
+        "rule_games_per_s": round(max(ours), 1),
+        "rule_cold_games_per_s": round(cold, 1),
+        "rule_turns_per_game": round(avg, 1),
+        "rlcard_games_per_s": None,
+        "rlcard_cold_games_per_s": None,
+        "rule_vs_rlcard": None,
+    }
+    if theirs_cold is not None:
+        out.update(
+            rlcard_games_per_s=round(max(theirs), 1),
+            rlcard_cold_games_per_s=round(theirs_cold[0], 1),
+            rlcard_turns_per_game=round(theirs_cold[1], 1),
+            rule_vs_rlcard=round(max(ours) / max(theirs), 2),
+        )
+    return out
+
+
+def card_level_full_table(runs: int, players: int, engine: str) -> tuple[float, int, int]:
     """Protocol runs per second on a freshly dealt full table (P_1 holds 7 cards)."""
     rules = load_rules("uno")
     library = Library()
     protocol = library.protocol("card-selection")
     rng = random.Random(1)
-    cache = CallCache()
+    cache = CallCache(engine=engine)
     deck = rules.deck()
     rng.shuffle(deck)
     top = next(c for c in deck if c.attrs["color"] != "black")
     deck.remove(top)
     owners = [[deck.pop() for _ in range(7)] for _ in range(players)] + [deck]
     valid = rules.validity(top, str(top.attrs["color"]))
-    start = time.perf_counter()
+    start = time.process_time()
     for i in range(runs):
         run_selection(library, protocol, [list(o) for o in owners], valid, rng, cache, f"run {i}")
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     return runs / elapsed, sum(len(o) for o in owners), len(owners[0])
 
 
-def card_level_games(min_turns: int, players: int) -> tuple[float, int, int]:
+def card_level_games(min_turns: int, players: int, engine: str) -> tuple[float, int, int]:
+    token = ENGINE.set(engine)
+    try:
+        return _card_level_games(min_turns, players)
+    finally:
+        ENGINE.reset(token)
+
+
+def _card_level_games(min_turns: int, players: int) -> tuple[float, int, int]:
     rules = load_rules("uno")
     library = Library()
     turns = games = 0
-    start = time.perf_counter()
+    start = time.process_time()
     seed = 0
     while turns < min_turns:
         result = Game(rules, library, players=players, virtual=players, level="card", seed=seed).play()
         turns += result["virtual_turns"]
         games += 1
         seed += 1
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     return turns / elapsed, turns, games
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=300, help="rule-level games per engine")
-    parser.add_argument("--turns", type=int, default=100, help="card-level virtual turns to time")
-    parser.add_argument("--players", type=int, default=4)
-    args = parser.parse_args()
-    print(f"UNO speed, {args.players} players, Python {platform.python_version()} on {platform.machine()}")
-    rate, avg = ours_rule_level(args.games, args.players)
-    print(
-        f"  rule level, kitgen uno:      {rate:8.1f} games/s   ({avg:.1f} turns per game, {args.games} games)"
+    parser.add_argument(
+        "--turns", type=int, default=100, help="card-level virtual turns to time (interpreter)"
     )
-    theirs = rlcard_rule_level(args.games, args.players)
-    if theirs is None:
+    parser.add_argument(
+        "--compiled-turns",
+        type=int,
+        default=None,
+        help="card-level virtual turns for the compiled path (10x)",
+    )
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="timed rule-level rounds per engine (best counts)"
+    )
+    parser.add_argument("--json", action="store_true", help="also print one JSON object on the last line")
+    args = parser.parse_args()
+    fast = args.compiled_turns or 10 * args.turns
+    out: dict[str, object] = {"players": args.players, "python": platform.python_version()}
+    print(f"UNO speed, {args.players} players, Python {platform.python_version()} on {platform.machine()}")
+    rule = rule_level(args.games, args.players, args.rounds)
+    out.update(rule, games=args.games, rounds=args.rounds)
+    print(
+        f"  rule level, kitgen uno:      {rule['rule_games_per_s']:8.1f} games/s   "
+        f"({rule['rule_turns_per_game']:.1f} turns per game, {args.games} games; "
+        f"cold first round {rule['rule_cold_games_per_s']:.1f})"
+    )
+    if rule["rlcard_games_per_s"] is None:
         print("  rule level, RLCard 1.2 UNO:  not installed (pip install -e '.[bench]')")
     else:
-        print(f"  rule level, RLCard 1.2 UNO:  {theirs[0]:8.1f} games/s   ({theirs[1]:.1f} turns per game)")
-    rate, k, k1 = card_level_full_table(max(10, args.turns // 2), args.players)
-    print(
-        f"  card level, full table:      {rate:8.1f} virtual turns/s  "
-        f"(k = {k} cards, k1 = {k1}, one protocol run each)"
+        print(
+            f"  rule level, RLCard 1.2 UNO:  {rule['rlcard_games_per_s']:8.1f} games/s   "
+            f"({rule['rlcard_turns_per_game']:.1f} turns per game; "
+            f"cold first round {rule['rlcard_cold_games_per_s']:.1f})   "
+            f"ours / RLCard: {rule['rule_vs_rlcard']:.2f}x"
+        )
+    rates = {}
+    for engine, runs in (("compiled", fast), ("interpreter", args.turns)):
+        rate, k, k1 = card_level_full_table(max(10, runs // 2), args.players, engine)
+        rates[engine] = rate
+        print(
+            f"  card level, full table, {engine + ':':12} {rate:8.1f} virtual turns/s  "
+            f"(k = {k} cards, k1 = {k1}, one protocol run each)"
+        )
+    out.update(
+        card_turns_per_s=round(rates["compiled"], 1),
+        card_interpreter_turns_per_s=round(rates["interpreter"], 1),
+        card_compiled_vs_interpreter=round(rates["compiled"] / rates["interpreter"], 2),
     )
-    rate, turns, games = card_level_games(args.turns, args.players)
-    print(
-        f"  card level, whole games:     {rate:8.1f} virtual turns/s  "
-        f"({turns} virtual turns in {games} games, all seats virtual)"
-    )
+    print(f"  card level, compiled / interpreter: {rates['compiled'] / rates['interpreter']:.1f}x")
+    for engine, turns_wanted, key in (
+        ("compiled", fast, "card_game_turns_per_s"),
+        ("interpreter", args.turns, "card_game_interpreter_turns_per_s"),
+    ):
+        rate, turns, games = card_level_games(turns_wanted, args.players, engine)
+        out[key] = round(rate, 1)
+        print(
+            f"  card level, whole games, {engine + ':':12} {rate:7.1f} virtual turns/s  "
+            f"({turns} virtual turns in {games} games, all seats virtual)"
+        )
+    if args.json:
+        print(json.dumps(out))
 
 
 if __name__ == "__main__":

@@ -129,12 +129,34 @@ def engine_dir() -> Path:
     return Path(__file__).resolve().parent
 
 
+def compiled_reason(library: Library, protocol: str) -> str | None:
+    """Why card-level runs of ``protocol`` cannot take the compiled path (None when they can;
+    a table where P_1 holds no card, or every card, runs on the interpreter anyway)."""
+    from .compiled import NotCompiled, compile_selection
+
+    try:
+        compile_selection(library, library.protocol(protocol))
+    except NotCompiled as exc:
+        return str(exc)
+    return None
+
+
 def play(
     name_or_path: str, library: Library | None = None, settings: PlaySettings | None = None
 ) -> dict[str, Any]:
     """Play a whole game of a rule set of any kind; the result as data."""
+    from .errors import UsageError
+    from .selection import ENGINE, ENGINES
+
     rules = load_game(name_or_path)
-    return _kinds.find_kind(rules.kind).play(rules, library or Library(), settings or PlaySettings())
+    settings = settings or PlaySettings()
+    if settings.engine not in ENGINES:
+        raise UsageError(f"--engine is {' or '.join(ENGINES)}, not {settings.engine!r}")
+    token = ENGINE.set(settings.engine)
+    try:
+        return _kinds.find_kind(rules.kind).play(rules, library or Library(), settings)
+    finally:
+        ENGINE.reset(token)
 
 
 __all__ = [
@@ -198,6 +220,7 @@ __all__ = [
     "VerificationFailed",
     "catalogue",
     "check_protocol",
+    "compiled_reason",
     "empty_stats",
     "engine_dir",
     "example_inputs",

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import EMPTY, Symbol, symbol_of
 from .errors import CheckFailure
-from .machine import ONE, Runner, Shared, read_outputs
+from .machine import ONE, Runner, Shared, ViewTable, read_outputs
 from .registry import Library
 from .spec import Protocol
 
@@ -43,7 +44,26 @@ class CallCache:
     factor_refs: dict[Any, Any] = field(default_factory=dict)
     plans: dict[Any, Any] = field(default_factory=dict)  # table rearrangements by layout
     constants: dict[Any, Any] = field(default_factory=dict)  # expressions that read no card
+    # Which engine runs the protocol: "compiled" (when the spec has a compiled runner, see
+    # reference_engine/compiled.py), "interpreter", or None for the current default (ENGINE).
+    engine: str | None = None
+    compiled: dict[Any, Any] = field(default_factory=dict)  # compiled runners (or why not) by spec
+    fallback_reasons: dict[str, int] = field(default_factory=dict)  # why runs took the interpreter
+    compiled_runs: int = 0
+    # The views of every run with this cache: an exact sub-run's outcome kept in ``subruns``
+    # may name a view (a callee whose view does not factor), which must stay valid next run.
+    views: ViewTable = field(default_factory=ViewTable)
+    interpreter_runs: int = 0
 
+
+ENGINES = ("compiled", "interpreter")
+ENGINE: ContextVar[str] = ContextVar("kitgen_selection_engine", default="compiled")
+"""The engine of card-level runs when a :class:`CallCache` does not name one (``kitgen play
+--engine`` sets it): the compiled runner where the spec has one, else the interpreter."""
+
+# Compiled runners (or why not) by library and protocol, kept from game to game: compiling reads
+# the specs and enumerates the six-card AND once. The objects are kept so their ids stay unique.
+_COMPILED: dict[tuple[int, int], tuple[Library, Protocol, Any]] = {}
 
 _PLANS_KEPT = 20_000  # rearrangement plans kept between runs before the cache starts afresh
 
@@ -67,18 +87,118 @@ def run_selection(
     shuffles and helper cards the spec's ``expect`` block quotes from the paper.
     """
     sizes = tuple(len(o) for o in owners)
-    row = [c for o in owners for c in o]
     if len(cache.plans) > _PLANS_KEPT:
         cache.plans.clear()
     shared = Shared(
         subruns=cache.subruns, factor_refs=cache.factor_refs, plans=cache.plans, constants=cache.constants
     )
-    runner = Runner(library, "sample", rng=rng, context={"valid": valid}, shared=shared)
+    compiled = _compiled(library, protocol, cache, list(sizes))
+    if compiled is not None:
+        cache.compiled_runs += 1
+        played, returned, shuffles, helpers, observations = compiled.run(
+            owners, valid, rng, shared, cache.views
+        )
+        paper = compiled.paper_counts(sizes)
+        return _checked(
+            protocol,
+            owners,
+            valid,
+            where,
+            check_counts,
+            fallback,
+            played,
+            returned,
+            (shuffles, helpers),
+            observations,
+            lambda name: paper.get(name),
+            True,
+        )
+    cache.interpreter_runs += 1
+    row = [c for o in owners for c in o]
+    runner = Runner(library, "sample", rng=rng, context={"valid": valid}, shared=shared, views=cache.views)
     frame = runner.frame(protocol, protocol.resolve_params({"sizes": sizes}))
     final = runner.run(frame, {frame.initial_state({"cards": row}): ONE})
     (state,) = final
     outs = read_outputs(runner, frame, state)
     played = outs["played"]
+    returned = []
+    for i in range(len(owners)):
+        reg = state.layout.by_name.get(f"hand{i + 1}")
+        returned.append(
+            [symbol_of(state.cells[f]) for f in reg.slots if state.cells[f] != EMPTY] if reg else []
+        )
+    helpers = sum(n for _, n in state.meters.peak)
+
+    def want(name: str) -> Any:
+        exp = protocol.expect.get(name)
+        return exp.value(frame.globals) if exp is not None and exp.value is not None else None
+
+    return _checked(
+        protocol,
+        owners,
+        valid,
+        where,
+        check_counts,
+        fallback,
+        played,
+        returned,
+        (state.meters.shuffles, helpers),
+        runner.views.expanded(state.view),
+        want,
+        not state.out,
+    )
+
+
+def _compiled(library: Library, protocol: Protocol, cache: CallCache, sizes: list[int]) -> Any:
+    """The compiled runner for this protocol and table, or None (the reason kept in ``cache``)."""
+    engine = cache.engine or ENGINE.get()
+    if engine == "interpreter":
+        return None
+    from .compiled import NotCompiled, compile_selection, table_reason
+
+    key = (id(library), id(protocol))
+    hit = cache.compiled.get(key)
+    if hit is None:
+        kept = _COMPILED.get(key)
+        if kept is None or kept[0] is not library or kept[1] is not protocol:
+            try:
+                made: Any = compile_selection(library, protocol)
+            except NotCompiled as exc:
+                made = str(exc)
+            if len(_COMPILED) > 64:
+                _COMPILED.clear()
+            kept = _COMPILED[key] = (library, protocol, made)
+        hit = cache.compiled[key] = kept[2]
+        if not isinstance(hit, str):
+            for k, v in hit.subruns.items():
+                cache.subruns.setdefault(k, v)
+    if isinstance(hit, str):
+        cache.fallback_reasons.setdefault(hit, 0)
+        cache.fallback_reasons[hit] += 1
+        return None
+    reason = table_reason(sizes)
+    if reason is not None:
+        cache.fallback_reasons[reason] = cache.fallback_reasons.get(reason, 0) + 1
+        return None
+    return hit
+
+
+def _checked(
+    protocol: Protocol,
+    owners: list[list[Symbol]],
+    valid: Any,
+    where: str,
+    check_counts: bool,
+    fallback: bool,
+    played: Symbol | None,
+    returned: list[list[Symbol]],
+    measured: tuple[int, int],
+    observations: list[Any],
+    want: Any,
+    helpers_back: bool,
+) -> SelectionRun:
+    """The checks of :func:`run_selection` on a finished run (either engine)."""
+    row = [c for o in owners for c in o]
     valid_cards = [c for c in owners[0] if valid(c)]
     if played is None and valid_cards:
         raise CheckFailure(
@@ -91,10 +211,7 @@ def run_selection(
     allowed = valid_cards if valid_cards or not fallback else list(owners[0])
     if played is not None and played not in allowed:
         raise CheckFailure(f"{where}: played {played.glyph}, which is not a valid card of the hand")
-    returned = []
-    for i, owner in enumerate(owners):
-        reg = state.layout.by_name.get(f"hand{i + 1}")
-        cards = [symbol_of(state.cells[f]) for f in reg.slots if state.cells[f] != EMPTY] if reg else []
+    for i, (owner, cards) in enumerate(zip(owners, returned)):
         expected = list(owner)
         if i == 0 and played is not None:
             expected.remove(played)
@@ -103,23 +220,16 @@ def run_selection(
                 f"{where}: owner {i + 1} got back {sorted(c.glyph for c in cards)} "
                 f"instead of {sorted(c.glyph for c in expected)}"
             )
-        returned.append(cards)
     total = Counter(c.name for r in returned for c in r) + Counter([played.name] if played else [])
     if total != Counter(c.name for c in row):
         raise CheckFailure(f"{where}: cards were created or lost")
-    if state.out:
+    if not helpers_back:
         raise CheckFailure(f"{where}: helper cards were not all returned to the supply")
-    helpers = sum(n for _, n in state.meters.peak)
     paper_counts: dict[str, Any] = {}
-    for name, measured in (("shuffles", state.meters.shuffles), ("helper_cards", helpers)):
-        exp = protocol.expect.get(name)
-        if exp is not None and exp.value is not None:
-            want = exp.value(frame.globals)
-            paper_counts[name] = want
-            if check_counts and want != measured:
-                raise CheckFailure(
-                    f"{where}: used {measured} {name.replace('_', ' ')}, the paper says {want}"
-                )
-    return SelectionRun(
-        played, returned, state.meters.shuffles, helpers, 6, runner.views.expanded(state.view), paper_counts
-    )
+    for name, value in zip(("shuffles", "helper_cards"), measured):
+        paper = want(name)
+        if paper is not None:
+            paper_counts[name] = paper
+            if check_counts and paper != value:
+                raise CheckFailure(f"{where}: used {value} {name.replace('_', ' ')}, the paper says {paper}")
+    return SelectionRun(played, returned, measured[0], measured[1], 6, observations, paper_counts)

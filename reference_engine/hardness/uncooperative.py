@@ -30,12 +30,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import networkx as nx
-
 from ..errors import UsageError
 from .cards import Budget, Card
 
 if TYPE_CHECKING:
+    import networkx as nx
+
     Graph = nx.Graph[tuple[int, int]]
 
 METHODS = ("matching", "search")
@@ -70,6 +70,8 @@ class UncooperativeResult:
 
 def uno2_graph(hand1: Sequence[Card], hand2: Sequence[Card]) -> Graph:
     """The UNO-2 graph: a vertex per card, player 1's cards joined to the matching cards of player 2."""
+    import networkx as nx  # imported here: it takes a fifth of a second, for this solver only
+
     graph: Graph = nx.Graph()
     graph.add_nodes_from(((1, i) for i in range(len(hand1))), player=1)
     graph.add_nodes_from(((2, j) for j in range(len(hand2))), player=2)
@@ -83,6 +85,8 @@ def geography(graph: Graph, side: Iterable[Node], start: Node) -> tuple[bool, di
     """Undirected vertex geography on a bipartite ``graph`` (``side``: the part ``start`` is in):
     whether the player to move from ``start`` wins, and a maximum matching that is the winner's
     strategy (the mover's: one that covers ``start``; the other's: one that misses it)."""
+    import networkx as nx
+
     part = set(side)
     matching = nx.bipartite.hopcroft_karp_matching(graph, top_nodes=part)
     reached = _alternating_reach(graph, part, matching)

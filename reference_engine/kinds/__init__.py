@@ -50,6 +50,9 @@ class PlaySettings:
     seed: int = 0
     protocol: str | None = None
     options: dict[str, Any] = field(default_factory=dict)
+    # Card level: "compiled" (the default: a compiled runner where the spec has one, see
+    # reference_engine/compiled.py) or "interpreter" (the spec read step by step).
+    engine: str = "compiled"
 
 
 @dataclass

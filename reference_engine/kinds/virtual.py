@@ -47,8 +47,16 @@ class VirtualStats:
     shuffles: int = 0
     max_helper_cards: int = 0
     virtual_turns: int = 0
-    # Every virtual choice: the valid cards it chose from (names, sorted) and the card chosen.
-    choices: list[tuple[tuple[str, ...], str]] = field(default_factory=list)
+    # Every virtual choice: the valid cards it chose from and the card chosen (see ``choices``).
+    raw_choices: list[tuple[list[Symbol], Symbol]] = field(default_factory=list)
+
+    def note_choice(self, candidates: list[Symbol], pick: Symbol) -> None:
+        self.raw_choices.append((candidates, pick))
+
+    @property
+    def choices(self) -> list[tuple[tuple[str, ...], str]]:
+        """Every virtual choice: the valid cards' names (sorted) and the chosen card's name."""
+        return [(tuple(sorted(c.name for c in cands)), pick.name) for cands, pick in self.raw_choices]
 
     def note_run(self, run: SelectionRun) -> None:
         self.protocol_runs += 1
@@ -159,7 +167,7 @@ class VirtualPlayers:
 
     def _note_choice(self, candidates: list[Symbol], pick: Symbol) -> None:
         if candidates:
-            self.stats.choices.append((tuple(sorted(c.name for c in candidates)), pick.name))
+            self.stats.note_choice(candidates, pick)
 
 
 def split(cards: list[Symbol], sizes: list[int]) -> list[list[Symbol]]:

@@ -391,3 +391,25 @@ def test_ctrl_c_at_the_pause_prompt() -> None:
         mp.setattr(click, "prompt", abort_at_prompt)
         result = CliRunner().invoke(main, args)
     assert result.exit_code == 130 and result.output.strip().endswith("kitgen: interrupted")
+
+
+def test_play_engines_give_the_same_game() -> None:
+    args = ("play", "crazy-eights", "--players", "3", "--virtual", "3", "--seed", "4", "--json")
+    code, compiled = run(*args)
+    assert code == 0, compiled
+    code, interpreted = run(*args, "--engine", "interpreter")
+    assert code == 0, interpreted
+    assert json.loads(compiled) == json.loads(interpreted)
+    assert json.loads(compiled)["protocol_runs"] > 0
+
+
+def test_play_says_when_the_interpreter_runs_every_turn() -> None:
+    result = CliRunner().invoke(main, ["play", "hearts", "--virtual", "2", "--rounds", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    assert "note: the interpreter ran every virtual turn" in result.stderr
+    assert "card-selection-original" in result.stderr
+    json.loads(result.stdout)  # stdout stays one JSON object
+    quiet = CliRunner().invoke(main, ["play", "uno", "--virtual", "2", "--seed", "1", "--json"])
+    assert quiet.exit_code == 0 and "note:" not in quiet.stderr
+    bad = CliRunner().invoke(main, ["play", "uno", "--engine", "jit"])
+    assert bad.exit_code == 2 and "Traceback" not in bad.output

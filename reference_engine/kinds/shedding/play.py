@@ -30,7 +30,7 @@ from .rules import RuleSet, hand_dependence_message
 MAX_TURNS = 5000
 
 
-@dataclass
+@dataclass(slots=True)
 class Turn:
     index: int
     seat: int
@@ -42,7 +42,21 @@ class Turn:
     note: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if v not in (None, "", 0) or k in ("index", "seat")}
+        """Index and seat, then every other field that is set (not None, "" or 0), in order."""
+        out: dict[str, Any] = {"index": self.index, "seat": self.seat}
+        if self.action:
+            out["action"] = self.action
+        if self.card:
+            out["card"] = self.card
+        if self.color:
+            out["color"] = self.color
+        if self.drew:
+            out["drew"] = self.drew
+        if self.runs:
+            out["runs"] = self.runs
+        if self.note:
+            out["note"] = self.note
+        return out
 
 
 @dataclass
@@ -112,6 +126,12 @@ class Game:
         self.observer: Callable[[Game, int, Any], bool | None] | None = None
         self.stopped: tuple[int, Any] | None = None
         self.cache = CallCache()  # outcomes of small sub-protocols (the six-card AND), kept for the game
+        # Whether a validity rule (plain or bluff) reads the hand; if not, Game.validity keeps
+        # one rule per public state (top card, colour).
+        self.hand_rule = rules.valid.uses("hand") or (
+            rules.bluff_valid is not None and rules.bluff_valid.uses("hand")
+        )
+        self.validities = rules.by_state
         self.scores = [0] * players
         self.results: list[HandResult] = []
         if virtual and level == "card":
@@ -241,6 +261,14 @@ class Game:
 
     def validity(self, seat: int) -> Any:
         virtual = self.seats[seat].virtual
+        if not self.hand_rule:  # the rule reads only the card and the public state: cached per state
+            top = self.discard[-1]
+            bluff = virtual and self.bluff
+            key = (top.id, self.color, bluff)
+            hit = self.validities.get(key)
+            if hit is None:
+                hit = self.validities[key] = self.rules.validity(top, self.color, None, bluff=bluff)
+            return hit
         return self.rules.validity(self.top, self.color, self.hands[seat], bluff=virtual and self.bluff)
 
     # -- a turn -----------------------------------------------------------------------
@@ -357,7 +385,7 @@ class Game:
     # -- choosing a card ----------------------------------------------------------------
     def choose(self, seat: int, valid: Any, record: Turn, only: list[Symbol] | None = None) -> Symbol | None:
         hand = self.hands[seat]
-        candidates = [c for c in (only if only is not None else hand) if valid(c)]
+        candidates: list[Symbol] = list(filter(valid, only if only is not None else hand))
         if not self.seats[seat].virtual:
             if not candidates:
                 return None
@@ -372,11 +400,11 @@ class Game:
             if not candidates:
                 return None
             pick = candidates[self.rng.randrange(len(candidates))]
-            self.stats.choices.append((tuple(sorted(c.name for c in candidates)), pick.name))
+            self.stats.note_choice(candidates, pick)
             return pick
         card = self.run_protocol(seat, valid, record)
         if card is not None:
-            self.stats.choices.append((tuple(sorted(c.name for c in candidates)), card.name))
+            self.stats.note_choice(candidates, card)
         if only is not None and card is not None and card not in only:
             raise CheckFailure(
                 f"turn {record.index}: after drawing, the protocol chose {card.glyph}, "

@@ -106,6 +106,9 @@ class RuleSet(GameRules):
     _answers: dict[tuple[int, str, str], dict[str, bool]] = field(default_factory=dict, repr=False)
     _decks: dict[str, list[Symbol]] = field(default_factory=dict, repr=False)
     _validity: dict[tuple[int, str, str], Callable[[Any], bool]] = field(default_factory=dict, repr=False)
+    # Per public state (top card id, colour, bluff), for rules that do not read the hand: what
+    # Game.validity hands out, kept from game to game (see there).
+    by_state: dict[tuple[int, str, bool], Callable[[Any], bool]] = field(default_factory=dict, repr=False)
 
     @property
     def protocol(self) -> str:

@@ -114,8 +114,10 @@ def test_card_level_and_rule_level_choose_alike(library: Library) -> None:
     assert two_sample("card vs rule", samples["card"], samples["rule"]).p > 0.001
 
 
-def test_runs_of_one_game_share_caches_but_not_the_rules_in_force(library: Library) -> None:
-    """Plans and layout-only values are kept from run to run; the game's validity is not."""
+@pytest.mark.parametrize("engine", ["interpreter", "compiled"])
+def test_runs_of_one_game_share_caches_but_not_the_rules_in_force(library: Library, engine: str) -> None:
+    """Plans and layout-only values (the interpreter), the six-card AND's outcomes (both) are
+    kept from run to run; the game's validity is not."""
     from reference_engine.selection import CallCache, run_selection
 
     rules = load_rules("uno")
@@ -123,7 +125,7 @@ def test_runs_of_one_game_share_caches_but_not_the_rules_in_force(library: Libra
     hand = [deck["red1"], deck["green2"], deck["blue7"]]
     others = [[deck["yellow5"]], [deck["red9"], deck["green0"]]]
     protocol = library.protocol("card-selection")
-    cache = CallCache()
+    cache = CallCache(engine=engine)
     rng = random.Random(5)
 
     def table() -> list[list[Symbol]]:
@@ -138,7 +140,11 @@ def test_runs_of_one_game_share_caches_but_not_the_rules_in_force(library: Libra
         assert run.played is not None and run.played.name == want
         seen.add(run.played.name)
     assert seen == {"green2", "blue7"}
-    assert cache.plans and cache.constants  # the caches were used
+    if engine == "interpreter":
+        assert cache.plans and cache.constants  # the caches were used
+    else:
+        assert cache.compiled_runs == 12 and not cache.interpreter_runs
+    assert cache.subruns
 
     nothing = rules.validity(deck["yellow3"], "yellow")
     assert run_selection(library, protocol, table(), nothing, rng, cache, "none").played is None

@@ -1,0 +1,183 @@
+"""The compiled card-level path against the interpreter, run for run on the same seeds."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from reference_engine.api import PlaySettings, compiled_reason, play
+from reference_engine.cards import Symbol
+from reference_engine.compiled import NotCompiled, compile_selection
+from reference_engine.errors import UsageError
+from reference_engine.kinds.shedding import load_rules
+from reference_engine.registry import Library
+from reference_engine.selection import CallCache, SelectionRun, run_selection
+
+
+def _tables(seed: int, players: int) -> tuple[list[list[Symbol]], Any]:
+    """A random UNO table: P_1 with 1..9 cards, other hands 0..8, a draw pile of 0..40."""
+    rules = load_rules("uno")
+    rng = random.Random(seed)
+    deck = rules.deck()
+    rng.shuffle(deck)
+    top = next(c for c in deck if c.attrs["color"] != "black")
+    deck.remove(top)
+    owners = [[deck.pop() for _ in range(rng.randrange(1, 10))]]
+    owners += [[deck.pop() for _ in range(rng.randrange(0, 9))] for _ in range(players - 1)]
+    owners.append(deck[: rng.randrange(0, 41)])
+    return owners, rules.validity(top, str(top.attrs["color"]))
+
+
+def _trace(run: SelectionRun, rng: random.Random) -> tuple[Any, ...]:
+    # The random generator's state after the run: both engines drew the same numbers.
+    return (
+        run.played,
+        run.returned,
+        run.shuffles,
+        run.helper_cards,
+        run.checks,
+        run.observations,
+        run.expected,
+        rng.getstate(),
+    )
+
+
+def _runs(library: Library, engine: str, seed: int, players: int, count: int) -> tuple[list[Any], CallCache]:
+    owners, valid = _tables(seed, players)
+    protocol = library.protocol("card-selection")
+    rng = random.Random(1000 + seed)
+    cache = CallCache(engine=engine)
+    out = []
+    for i in range(count):
+        # As in a game: the next run starts from the hands the last one returned.
+        run = run_selection(library, protocol, [list(o) for o in owners], valid, rng, cache, f"run {i}")
+        out.append(_trace(run, rng))
+        owners = [list(r) for r in run.returned]
+        if run.played is not None:
+            owners[0].append(run.played)
+    return out, cache
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_both_engines_give_the_same_runs(library: Library, players: int) -> None:
+    compiled_total = 0
+    small = 0
+    for seed in range(12):
+        reference, cache_i = _runs(library, "interpreter", seed, players, 3)
+        fast, cache_c = _runs(library, "compiled", seed, players, 3)
+        for i, (a, b) in enumerate(zip(reference, fast)):
+            assert a == b, f"seed {seed}, run {i}"
+        assert cache_i.compiled_runs == 0 and cache_i.interpreter_runs == 3
+        compiled_total += cache_c.compiled_runs
+        small += len(_tables(seed, players)[0][0]) <= 2
+    assert compiled_total == 12 * 3  # every run took the compiled path
+    assert small  # and some of them ran the small lottery (P_1 with 1 or 2 cards)
+
+
+def test_the_compiled_path_sees_a_view_per_card(library: Library) -> None:
+    """Not a constant: the observations follow the shuffles and the hands."""
+    a, _ = _runs(library, "compiled", 3, 4, 2)
+    b, _ = _runs(library, "compiled", 4, 4, 2)
+    assert a[0][5] != a[1][5] and a[0][5] != b[0][5]
+    kinds = [obs[0] for obs in a[0][5]]
+    assert kinds[:3] == ["turn", "turn", "call"] and kinds[-1] == "discard"
+
+
+GAMES: list[tuple[str, int, int, int, dict[str, Any]]] = [
+    ("uno", 4, 4, 1, {}),
+    ("uno", 3, 2, 5, {}),
+    ("uno", 4, 2, 2, {"discard_owner": True}),  # one more owner: the discard pile
+    ("uno-official", 3, 2, 5, {"wild4": "bluff", "hands": 1}),
+    ("crazy-eights", 4, 2, 2, {}),
+    ("sevens", 4, 2, 1, {}),
+    ("dominoes", 4, 2, 1, {}),
+]
+
+
+@pytest.mark.parametrize(("game", "players", "virtual", "seed", "options"), GAMES)
+def test_whole_games_are_identical(
+    game: str, players: int, virtual: int, seed: int, options: dict[str, Any]
+) -> None:
+    results = {
+        engine: play(
+            game, Library(), PlaySettings(players, virtual, "card", seed, options=options, engine=engine)
+        )
+        for engine in ("interpreter", "compiled")
+    }
+    assert results["compiled"] == results["interpreter"]
+    assert results["compiled"]["protocol_runs"] > 0
+
+
+def test_only_the_spec_it_was_written_for_is_compiled(
+    library: Library, variant: Callable[..., Library]
+) -> None:
+    assert compiled_reason(library, "card-selection") is None
+    reason = compiled_reason(library, "card-selection-v2")
+    assert reason is not None and "card-selection-v2" in reason
+    # A callee changed under an unchanged caller: not compiled.
+    lottery = variant("covert-lottery-modified", ("discard: t", "discard: [t]"))
+    with pytest.raises(NotCompiled, match="covert-lottery-modified"):
+        compile_selection(lottery, lottery.protocol("card-selection"))
+    # The caller itself changed: the interpreter runs it.
+    changed = variant("card-selection", ('turn: "M[1, *]"', 'turn: "M[1, 1..ncols(M)]"'))
+    with pytest.raises(NotCompiled, match="not the card-selection spec"):
+        compile_selection(changed, changed.protocol("card-selection"))
+    owners, valid = _tables(0, 4)
+    cache = CallCache()
+    run_selection(changed, changed.protocol("card-selection"), owners, valid, random.Random(0), cache, "x")
+    assert cache.compiled_runs == 0 and cache.interpreter_runs == 1
+    assert any("not the card-selection spec" in r for r in cache.fallback_reasons)
+
+
+def test_an_unknown_engine_is_refused() -> None:
+    with pytest.raises(UsageError, match="--engine"):
+        play("uno", Library(), PlaySettings(4, 2, "card", 1, engine="jit"))
+
+
+def test_statistical_verification_reports_the_same_with_both_engines(library: Library) -> None:
+    from reference_engine.api import verify_runs
+    from reference_engine.selection import ENGINE
+
+    reports = {}
+    for engine in ("interpreter", "compiled"):
+        token = ENGINE.set(engine)
+        try:
+            data = verify_runs(library, library.protocol("card-selection"), 20, 3).to_json()
+        finally:
+            ENGINE.reset(token)
+        data["stats"].pop("seconds")
+        reports[engine] = data
+    assert reports["compiled"] == reports["interpreter"]
+    assert reports["compiled"]["checks"]
+
+
+@pytest.mark.parametrize("engine", ["interpreter", "compiled"])
+def test_a_kept_sub_run_whose_view_does_not_factor_stays_readable(library: Library, engine: str) -> None:
+    """P_1 with 2 cards: the small lottery runs exactly and its outcomes are kept in the game's
+    cache. Its view factors out when its distribution given the public outputs is the same in
+    every run; views are numbered by a ViewTable, and before the cache kept one for all runs
+    each run numbered them afresh, so the comparison failed, the callee's whole view (a number
+    in an earlier run's table) was kept, and the third run here stopped with an IndexError."""
+    rules = load_rules("uno")
+    rng = random.Random(3)
+    deck = rules.deck()
+    rng.shuffle(deck)
+    top = next(c for c in deck if c.attrs["color"] != "black")
+    deck.remove(top)
+    owners = [[deck.pop() for _ in range(rng.randrange(1, 9))]]
+    owners += [[deck.pop() for _ in range(rng.randrange(0, 8))] for _ in range(3)] + [
+        deck[: rng.randrange(0, 40)]
+    ]
+    assert [len(o) for o in owners] == [2, 0, 3, 6, 18]
+    valid = rules.validity(top, str(top.attrs["color"]))
+    cache = CallCache(engine=engine)
+    protocol = library.protocol("card-selection")
+    views = []
+    for i in range(3):
+        run = run_selection(library, protocol, [list(o) for o in owners], valid, rng, cache, f"run {i}")
+        views.append(run.observations)
+    calls = [obs for v in views for obs in v if obs[0] == "call"]
+    assert len(calls) == 3 and all(obs[2] == (True,) for obs in calls)  # only "found" is seen
