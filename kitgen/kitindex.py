@@ -206,7 +206,11 @@ def index_html(
     if previews:
         parts.append('<p class="muted">Click a page to see it full size.</p><div class="sheet">')
         order = {stem: i for i, stem in enumerate(pdfs)}
-        for png in sorted(previews, key=lambda p: (order.get(Path(p).stem.rsplit("-p", 1)[0], len(order)), p)):
+
+        def by_file(png: str) -> tuple[int, str]:
+            return order.get(Path(png).stem.rsplit("-p", 1)[0], len(order)), png
+
+        for png in sorted(previews, key=by_file):
             label = Path(png).stem.replace("-p", " p. ")
             parts.append(
                 f'<figure><a href="{escape(png)}"><img src="{escape(png)}" '
