@@ -121,8 +121,10 @@
       $("step-say").textContent = "";
       $("example").textContent = "";
       drawEnd();
+      drawLegend(null);
     } else {
       var sec = data.sections[f.section];
+      drawLegend(sec);
       $("protocol").textContent = sec.title;
       $("step-number").textContent = "Step " + f.step + (f.pictures > 1 ? " (" + f.picture + "/" + f.pictures + ")" : "");
       $("step-say").textContent = f.say;
@@ -159,10 +161,17 @@
   $("title").textContent = data.title;
   $("subtitle").textContent = data.subtitle;
   if (data.back) { $("back").hidden = false; $("back-link").setAttribute("href", data.back); }
-  var legend = $("legend");
-  data.sections.forEach(function (sec) {
-    sec.legend.forEach(function (line) { legend.appendChild(el("p", "", line)); });
-  });
+  function drawLegend(sec) {
+    var legend = $("legend");
+    clear(legend);
+    var seen = {};
+    (sec ? sec.legend : []).forEach(function (line) {
+      if (seen[line]) { return; }
+      seen[line] = true;
+      legend.appendChild(el("p", "", line));
+    });
+    if (legend.firstChild) { legend.insertBefore(el("h3", "", "How values are written"), legend.firstChild); }
+  }
   $("first").addEventListener("click", function () { show(0); });
   $("prev").addEventListener("click", function () { show(index - 1); });
   $("next").addEventListener("click", function () { show(index + 1); });
