@@ -33,6 +33,7 @@ from reference_engine.api import (
 from .booklet import Booklet, protocol_booklet
 from .imposition import impose_saddle
 from .kinds import BookletInput, KitKind, KitPlan, kit_kind
+from .kitindex import index_html
 from .labels import render_labels
 from .output import check_output_folder, inside, safe_name, sha256, staged
 from .previews import render_previews
@@ -41,6 +42,7 @@ from .templates import CardSize, Paper, Profile, Templates, load_templates
 from .typesetting import diagram_capacity, render_booklet
 from .units import Length, LengthError
 from .verification import VerificationCache, protocols_to_verify, summary, verify_protocols
+from .viewer import kit_pages
 
 Progress = Callable[[str, int], None]
 
@@ -224,8 +226,9 @@ def build(
             "booklet": booklet_info,
             "verification": validation,
             "statistical_verification": statistical,
-            "files": _file_list(work, files),
         }
+        _write_index(work, manifest, pdfs, files, booklet)
+        manifest["files"] = _file_list(work, files)
         write_json(inside(work, "manifest.json"), manifest)
     manifest["folder"] = str(destination)
     return manifest
@@ -259,8 +262,9 @@ def _build_own(
             "game": {"name": rules.name, "title": rules.title, "source": rules.source},
             "paper": paper.name,
             **entries,
-            "files": _file_list(work, files),
         }
+        _write_index(work, manifest, pdfs, files, None)
+        manifest["files"] = _file_list(work, files)
         write_json(inside(work, "manifest.json"), manifest)
     manifest["folder"] = str(destination)
     return manifest
@@ -289,6 +293,28 @@ def _previews(work: Path, pdfs: list[str], files: list[str]) -> None:
     for pdf in pdfs:
         for png in render_previews(inside(work, f"{pdf}.pdf"), inside(work, "previews"), pdf):
             files.append(str(png.relative_to(work)))
+
+
+def _write_index(
+    work: Path, manifest: dict[str, Any], pdfs: list[str], files: list[str], booklet: Booklet | None
+) -> None:
+    """The kit's index.html and, for a kit with a booklet, a viewer page per protocol it
+    teaches (view/<protocol>.html); both added to ``files``."""
+    views: list[tuple[str, str]] = []
+    titles: dict[str, str] = {}
+    if booklet is not None:
+        pages = kit_pages(booklet.sections, manifest.get("verification") or [], booklet.face, booklet.name)
+        for (protocol, relative), text in pages.items():
+            target = inside(work, relative)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+            files.append(relative)
+            views.append((protocol, relative))
+        titles = {s.protocol: s.title for s in booklet.sections}
+    previews = sorted(f for f in files if f.startswith("previews/"))
+    text = index_html(work, manifest, pdfs, previews, views, lambda n: titles.get(n, n))
+    inside(work, "index.html").write_text(text, encoding="utf-8")
+    files.append("index.html")
 
 
 def _file_list(work: Path, files: list[str]) -> list[dict[str, Any]]:

@@ -217,6 +217,29 @@ def staged(destination: Path) -> Iterator[Path]:
             raise
 
 
+@contextmanager
+def staged_file(path: Path) -> Iterator[Path]:
+    """A temporary file beside ``path`` that replaces it when the block ends without error
+    (removed whatever ends the block early, Ctrl-C and SIGTERM included)."""
+    with terminate_as_interrupt():
+        tmp: Path | None = None
+        try:
+            with _held():
+                try:
+                    fd, name = tempfile.mkstemp(prefix=f".{path.name}.tmp-{os.getpid()}-", dir=path.parent)
+                except OSError as exc:
+                    raise UsageError(f"cannot write {path}: {_reason(exc)}") from None
+                os.close(fd)
+                tmp = Path(name)
+            yield tmp
+            with _held():
+                os.replace(tmp, path)
+        except BaseException:
+            if tmp is not None:
+                tmp.unlink(missing_ok=True)
+            raise
+
+
 def sha256(path: Path) -> str:
     h = hashlib.sha256()
     with path.open("rb") as fh:

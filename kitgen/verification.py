@@ -25,6 +25,8 @@ from typing import Any
 
 from reference_engine.api import (
     Library,
+    Params,
+    Protocol,
     Report,
     UsageError,
     VerificationFailed,
@@ -166,6 +168,32 @@ def _reported(
     return _from_record(record)
 
 
+def report_for(
+    library: Library,
+    proto: Protocol,
+    params: Params | None,
+    scenario: str | None,
+    record_reveals: bool,
+    cache: VerificationCache | None,
+) -> Report:
+    """The exact verification report of ``proto`` (from the cache when it holds one), passed or
+    not; with ``record_reveals`` it keeps every possible reveal (for the booklet's checks)."""
+    request: dict[str, Any] = {
+        "method": "exact",
+        "protocol": proto.name,
+        "reveals": record_reveals,
+        "scenario": scenario,
+    }
+    if params:
+        request["params"] = {k: list(v) if isinstance(v, tuple) else v for k, v in sorted(params.items())}
+    return _reported(
+        library,
+        request,
+        cache,
+        lambda: verify(library, proto, params, scenario=scenario, record_reveals=record_reveals),
+    )
+
+
 def verify_protocols(
     library: Library,
     names: list[str],
@@ -182,15 +210,8 @@ def verify_protocols(
     reports = []
     for name in names:
         proto = library.protocol(name)
-        record = name == reveals_of
         scenario = next((s.name for s in proto.scenarios.values() if s.game == game), None)
-        request = {"method": "exact", "protocol": name, "reveals": record, "scenario": scenario}
-        report = _reported(
-            library,
-            request,
-            cache,
-            lambda p=proto, r=record, sc=scenario: verify(library, p, scenario=sc, record_reveals=r),
-        )
+        report = report_for(library, proto, None, scenario, name == reveals_of, cache)
         if not report.ok:
             raise _refuse(name, report, what)
         reports.append(report)

@@ -14,6 +14,7 @@ from .play import play_cmd
 from .simulate import simulate_cmd
 from .solve import solve_cmd
 from .verify import verify_cmd
+from .view import view_cmd
 
 COMMANDS: list[click.Command] = [
     list_cmd,
@@ -23,6 +24,7 @@ COMMANDS: list[click.Command] = [
     booklet_cmd,
     play_cmd,
     solve_cmd,
+    view_cmd,
 ]
 
 __all__ = ["COMMANDS"]

@@ -17,9 +17,11 @@ BUILD_HELP = """Build a printable kit for a rule set into output/<kit>/ (or -o D
 The kit has the card sheets (cards.pdf), the label sheets (labels.pdf), for a game with
 virtual players (or without a dealer) the step-by-step booklet (booklet.pdf, with
 booklet.json: the same as data), for Gakmoro the bundle preparation sheet (bundles.pdf),
-a PNG preview of every page (previews/) and manifest.json: the options, the bill of
+a PNG preview of every page (previews/), manifest.json (the options, the bill of
 materials, every file's checksum and the verification summary of every protocol the kit
-uses. Protocols are verified first; if one fails, nothing is written. The build goes to a
+uses) and index.html: the kit in a browser (each PDF with its pages, how to print, what to
+buy, the verification summary, every page's preview) with a step-through page of each
+protocol it teaches (view/<protocol>.html, as `kitgen view`). Protocols are verified first; if one fails, nothing is written. The build goes to a
 temporary folder and replaces the kit only when it is complete.
 
 A puzzle kit (uno-puzzles: puzzles from "UNO is hard", every one checked by the solvers of

@@ -1,0 +1,224 @@
+"""A kit's ``index.html``: what the kit is and where everything is, for a browser.
+
+Written by every ``kitgen build`` into the kit folder, from the manifest's own data (so it
+says nothing the manifest does not): what the kit is, each PDF with its page count and what
+is on which pages, how to print it, what to buy (the bill of materials), a contact sheet of
+the page previews (each links to the full-size PNG), the verification summary, and a link to
+the step-through viewer page of each protocol the kit teaches (``view/<protocol>.html``).
+
+The page is static HTML with inline CSS: no script, nothing from the network, every text
+escaped.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from pypdf import PdfReader
+
+CSS = """
+body { font-family: "DejaVu Sans", "Liberation Sans", Arial, sans-serif; color: #222; margin: 1rem 2rem 3rem;
+  line-height: 1.45; max-width: 70rem; }
+h1 { margin-bottom: 0.2rem; } h2 { margin-top: 2rem; border-bottom: 1px solid #ddd; }
+table { border-collapse: collapse; margin: 0.5rem 0; }
+td, th { border: 1px solid #ddd; padding: 0.25rem 0.6rem;
+  text-align: left; vertical-align: top; } th { background: #f4f4f4; }
+td.n { text-align: right; }
+.sheet { display: flex; flex-wrap: wrap; gap: 0.6rem; }
+.sheet figure { margin: 0; text-align: center; font-size: 0.75rem; color: #555; }
+.sheet img { width: 110px; border: 1px solid #ccc; background: #fff; }
+.ok { color: #00704f; font-weight: bold; } .bad { color: #b00020; font-weight: bold; }
+.muted { color: #555; }
+"""
+
+DESCRIPTIONS = {
+    "cards": "the card sheets",
+    "labels": "the sleeve and envelope labels",
+    "booklet": "the step-by-step booklet: cover, contents, set-up and rules, every protocol step by step, "
+    "validation, quick reference",
+    "bundles": "how to make the bundles, a page per player",
+    "puzzles": "the puzzles, one on each half page",
+    "solutions": "the solutions",
+}
+
+
+def _ranges(pages: Sequence[int]) -> str:
+    """``[3, 5, 7, 8, 9]`` -> ``3, 5, 7-9`` (odd/even runs of a duplex file read as 3-127 odd)."""
+    if not pages:
+        return "none"
+    step = 2 if len(pages) > 2 and all(b - a == 2 for a, b in itertools.pairwise(pages)) else 1
+    if step == 2:
+        parity = "odd" if pages[0] % 2 else "even"
+        return f"{pages[0]}-{pages[-1]} ({parity} pages)"
+    out: list[str] = []
+    start = prev = pages[0]
+    for p in list(pages[1:]) + [None]:
+        if p is not None and p == prev + 1:
+            prev = p
+            continue
+        out.append(str(start) if start == prev else f"{start}-{prev}")
+        if p is not None:
+            start = prev = p
+    return ", ".join(out)
+
+
+def page_count(path: Path) -> int:
+    return len(PdfReader(str(path)).pages)
+
+
+def _what(stem: str, manifest: dict[str, Any]) -> str:
+    text = DESCRIPTIONS.get(stem, "")
+    if stem == "cards" and "sheets" in manifest:
+        info = manifest["sheets"]["cards"]
+        parts = []
+        if info.get("calibration_pages"):
+            parts.append(f"pages 1-{info['calibration_pages']}: calibration (print these first)")
+        parts.append(f"card fronts: {_ranges(info['front_pages'])}")
+        if info.get("back_pages"):
+            parts.append(f"card backs: {_ranges(info['back_pages'])}")
+        parts.append(f"{info['per_sheet']} cards per sheet ({info['columns']} × {info['rows']})")
+        return text + ": " + "; ".join(parts)
+    if stem == "labels" and "sheets" in manifest:
+        info = manifest["sheets"]["labels"]
+        return f"{text}: {info['labels']} labels on {info['sheet']} label sheets"
+    return text
+
+
+def _table(head: Sequence[str], rows: Sequence[Sequence[str]], numeric: Sequence[int] = ()) -> str:
+    out = ["<table><tr>" + "".join(f"<th>{escape(h)}</th>" for h in head) + "</tr>"]
+    for row in rows:
+        cells = "".join(
+            f'<td class="n">{cell}</td>' if i in numeric else f"<td>{cell}</td>" for i, cell in enumerate(row)
+        )
+        out.append(f"<tr>{cells}</tr>")
+    out.append("</table>")
+    return "\n".join(out)
+
+
+def _printing(manifest: dict[str, Any]) -> list[str]:
+    """How to print the kit, from the print facts the manifest records."""
+    out = []
+    opts = manifest.get("options", {})
+    paper = manifest.get("paper", "")
+    out.append(f"Paper: {escape(str(paper))}. Print at 100 % (actual size), never “fit to page”.")
+    duplex = opts.get("duplex")
+    if duplex in ("long", "short"):
+        edge = "long" if duplex == "long" else "short"
+        out.append(
+            "cards.pdf: print the two calibration pages first, double-sided, flipping on the "
+            f"{edge} edge; measure the offset of the backs and rebuild with --back-offset if it is "
+            "more than 1 mm; then print the rest double-sided on card stock (250-300 g/m²)."
+        )
+    elif duplex == "fold":
+        out.append("cards.pdf: print single-sided; fold each sheet along the middle so backs meet fronts.")
+    elif duplex == "none":
+        out.append("cards.pdf: fronts first, then the backs on separate pages: feed the sheets back in.")
+    if "sheets" in manifest:
+        out.append(f"labels.pdf: on {escape(str(manifest['sheets']['labels']['sheet']))} label sheets.")
+    if manifest.get("booklet"):
+        out.append("booklet.pdf: on ordinary paper, double-sided.")
+    for key in ("printing_guide", "shopping_list"):
+        if isinstance(manifest.get(key), str):
+            name = escape(manifest[key])
+            out.append(f'See also <a href="{name}">{name}</a>.')
+    return out
+
+
+def index_html(
+    folder: Path,
+    manifest: dict[str, Any],
+    pdfs: Sequence[str],
+    previews: Sequence[str],
+    views: Sequence[tuple[str, str]],
+    title_of: Callable[[str], str] = str,
+) -> str:
+    """The kit index page; ``views`` are (protocol, relative path of its viewer page)."""
+    game = manifest.get("game", {})
+    title = f"{game.get('title', manifest['kit'])}: printable kit"
+    parts = [
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">',
+        '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
+        "style-src 'unsafe-inline'; img-src 'self' file: data:\">",
+        f"<title>{escape(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>",
+        f"<h1>{escape(title)}</h1>",
+    ]
+    opts = manifest.get("options", {})
+    facts = [f"Kit <code>{escape(manifest['kit'])}</code>, made by kitgen {escape(str(manifest['kitgen']))}"]
+    if opts.get("players"):
+        facts.append(f"{opts['players']} players, of whom {opts.get('virtual', 0)} virtual")
+    if game.get("source", {}).get("cite"):
+        facts.append("rules after " + escape(game["source"]["cite"]))
+    parts.append(f'<p class="muted">{"; ".join(facts)}.</p>')
+
+    parts.append("<h2>Files to print</h2>")
+    rows = []
+    for stem in pdfs:
+        pages = page_count(folder / f"{stem}.pdf")
+        rows.append(
+            [
+                f'<a href="{escape(stem)}.pdf">{escape(stem)}.pdf</a>',
+                str(pages),
+                escape(_what(stem, manifest)),
+            ]
+        )
+    parts.append(_table(["File", "Pages", "What is on which pages"], rows, numeric=(1,)))
+
+    parts.append(
+        "<h2>How to print</h2><ul>" + "".join(f"<li>{line}</li>" for line in _printing(manifest)) + "</ul>"
+    )
+
+    items = manifest.get("bom", {}).get("items", [])
+    if items:
+        parts.append("<h2>What you need (bill of materials)</h2>")
+        rows = [
+            [escape(str(i.get("name", i.get("key")))), str(i.get("count", "")), escape(str(i.get("why", "")))]
+            for i in items
+        ]
+        parts.append(_table(["Item", "How many", "Why"], rows, numeric=(1,)))
+
+    if views:
+        parts.append("<h2>Step through the protocols</h2><ul>")
+        for name, path in views:
+            parts.append(f'<li><a href="{escape(path)}">{escape(title_of(name))}</a></li>')
+        parts.append(
+            '</ul><p class="muted">Each page steps through the booklet\'s worked example in the browser '
+            "(Right/Left keys; H shows face-down faces, for a teacher).</p>"
+        )
+
+    reports = manifest.get("verification") or []
+    stat = manifest.get("statistical_verification")
+    if reports or stat:
+        parts.append("<h2>Verified before printing</h2>")
+        rows = []
+        for r in [*reports, *([stat] if stat else [])]:
+            verdict = (
+                '<span class="ok">verified</span>' if r["verified"] else '<span class="bad">FAILED</span>'
+            )
+            checks = "; ".join(f"{escape(c['name'])}: {escape(str(c['figure']))}" for c in r["checks"])
+            rows.append([escape(r.get("title", r["protocol"])), escape(r["method"]), verdict, checks])
+        parts.append(_table(["Protocol", "Method", "Verdict", "Checks"], rows))
+
+    parts.append("<h2>Every page at a glance</h2>")
+    if previews:
+        parts.append('<p class="muted">Click a page to see it full size.</p><div class="sheet">')
+        order = {stem: i for i, stem in enumerate(pdfs)}
+
+        def by_file(png: str) -> tuple[int, str]:
+            return order.get(Path(png).stem.rsplit("-p", 1)[0], len(order)), png
+
+        for png in sorted(previews, key=by_file):
+            label = Path(png).stem.replace("-p", " p. ")
+            parts.append(
+                f'<figure><a href="{escape(png)}"><img src="{escape(png)}" '
+                f'alt="{escape(label)}"></a><figcaption>{escape(label)}</figcaption></figure>'
+            )
+        parts.append("</div>")
+    else:
+        parts.append('<p class="muted">This kit was built with --no-previews.</p>')
+    parts.append('<p class="muted">manifest.json lists every file with its SHA-256 checksum.</p>')
+    parts.append("</body>\n</html>\n")
+    return "\n".join(parts)

@@ -1,0 +1,306 @@
+"""The step-through viewer: one self-contained HTML page that steps through a seeded run.
+
+The page is made from the booklet's own data (:mod:`kitgen.booklet`): the same sections, step
+sentences, diagrams (:class:`~kitgen.diagram.Diagram` as ``to_json`` gives them, exactly what
+``booklet.json`` records and the booklet draws), the same "a correct table shows" facts at
+each reveal, and the verification reports at the end. Nothing is loaded from the network: the
+CSS and the script (``templates/viewer/``) are inlined, the data is a JSON block inside the
+page, and the script writes every text with ``textContent`` (a spec's own text is never
+parsed as HTML).
+
+Frames: for each protocol (the one viewed first, then what it calls, each with its own worked
+example), one frame per picture of each numbered step (a step whose cards are turned over and
+put away has two pictures, as in the booklet), a frame for a step without a picture, and a
+last frame with the outcome and the verdicts.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from reference_engine.api import (
+    Library,
+    Params,
+    Protocol,
+    Reveal,
+    UsageError,
+    check_protocol,
+    example_inputs,
+    glyph,
+    parse_params,
+    reveals_from,
+)
+
+from .booklet import Example, Section, booklet_style, plain_text, sections, spec_example
+from .diagram import Diagram
+from .faces import Face, style, symbol_face
+from .output import staged_file
+from .templates import templates_dir
+from .verification import VerificationCache, protocols_to_verify, report_for, summary
+
+CAPACITY = 26  # columns drawn per region before the middle ones are elided (the booklet: ~12)
+NEUTRAL = "#444444"
+
+
+@dataclass
+class ViewOptions:
+    name: str  # a protocol name or a spec file
+    seed: int | None = None
+    inputs: tuple[str, ...] = ()
+    params: tuple[str, ...] = ()
+    deck: str | None = None
+    output: str | None = None
+    cache: bool = True
+    force: bool = False
+
+
+# --------------------------------------------------------------------------- data
+
+
+def _face_json(face: Face, name: str) -> dict[str, str]:
+    """How the page draws a card: its text and one colour (the printed design's)."""
+    st = style()
+    colour = NEUTRAL
+    if name in st.markers:
+        colour = st.markers[name].get("colour", NEUTRAL)
+    elif face.kind == "theta" and name[5:].isdigit():
+        palette = st.theta_palette
+        colour = palette[(int(name[5:]) - 1) % len(palette)]
+    elif face.kind == "deck" and len(face.extra) > 3 and str(face.extra[3]).startswith("#"):
+        colour = str(face.extra[3])
+    elif face.kind == "deck" and face.extra:
+        colour = st.colours.get(str(face.extra[0]), {}).get("fill", NEUTRAL)
+    return {"text": face.title or glyph(name), "colour": colour}
+
+
+def _symbols(secs: list[Section]) -> set[str]:
+    out: set[str] = set()
+    for sec in secs:
+        for block in sec.steps:
+            for d in block.diagrams:
+                for reg in d.regions:
+                    out.update(c.symbol for row in reg.cells for c in row if c is not None and c.symbol)
+                out.update(d.taken)
+                out.update(d.returned)
+    return out
+
+
+def frames(secs: list[Section]) -> list[dict[str, Any]]:
+    """The frames of the viewer, in order (see the module docs)."""
+    out: list[dict[str, Any]] = []
+    for i, sec in enumerate(secs):
+        for block in sec.steps:
+            base = {
+                "section": i,
+                "protocol": sec.protocol,
+                "step": block.number,
+                "say": plain_text(block.say),
+                "brief": block.brief,
+                "notes": block.notes,
+                "checks": block.checks,
+                "if_wrong": block.if_wrong,
+                "ran": block.ran,
+                "loop": {k: str(v) for k, v in block.loop.items()},
+            }
+            pictures: list[Diagram | None] = list(block.diagrams) or [None]
+            for j, d in enumerate(pictures):
+                frame = dict(base)
+                frame["picture"] = j + 1
+                frame["pictures"] = len(pictures)
+                frame["diagram"] = d.to_json() if d is not None else None
+                # The facts are for the picture just after the reveal (the first one).
+                if j > 0:
+                    frame["checks"] = []
+                out.append(frame)
+    out.append({"section": None, "protocol": None, "step": "end"})
+    return out
+
+
+def page_data(
+    title: str,
+    subtitle: str,
+    secs: list[Section],
+    verdicts: list[dict[str, Any]],
+    faces: dict[str, Face],
+    back: str = "kit index",
+) -> dict[str, Any]:
+    """Everything the page shows, as JSON-ready data."""
+    return {
+        "title": title,
+        "subtitle": subtitle,
+        "sections": [
+            {
+                "protocol": s.protocol,
+                "title": s.title,
+                "summary": s.summary,
+                "example": s.example_text,
+                "outcome": s.outcome,
+                "legend": s.legend,
+            }
+            for s in secs
+        ],
+        "frames": frames(secs),
+        "faces": {name: _face_json(faces[name], name) for name in sorted(faces)},
+        "verdicts": [_verdict(v) for v in verdicts],
+        "back": back,
+    }
+
+
+def _verdict(report: dict[str, Any]) -> dict[str, Any]:
+    """A verification report as the last frame lists it."""
+    return {
+        "protocol": report["protocol"],
+        "title": report.get("title", report["protocol"]),
+        "method": report["method"],
+        "verified": report["verified"],
+        "checks": [
+            {"name": c["name"], "ok": c["ok"], "figure": str(c.get("figure", ""))} for c in report["checks"]
+        ],
+        "scenario": (report.get("scenario") or {}).get("name"),
+    }
+
+
+# --------------------------------------------------------------------------- HTML
+
+
+def _asset(name: str) -> str:
+    return (templates_dir() / "viewer" / name).read_text(encoding="utf-8")
+
+
+def _script_json(data: Any) -> str:
+    """JSON safe inside a <script> element (no ``</``, no ``<!--``)."""
+    text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def html_page(data: dict[str, Any]) -> str:
+    """The whole page: inline CSS, inline data, inline script."""
+    return (
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
+        "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n"
+        f"<title>{html.escape(data['title'])} — step by step</title>\n"
+        f"<style>\n{_asset('viewer.css')}</style>\n</head>\n<body>\n{_asset('viewer.html')}"
+        f'<script type="application/json" id="data">{_script_json(data)}</script>\n'
+        f"<script>\n{_asset('viewer.js')}</script>\n</body>\n</html>\n"
+    )
+
+
+# --------------------------------------------------------------------------- kitgen view
+
+
+def _example(library: Library, proto: Protocol, opts: ViewOptions, given: Params | None) -> Example:
+    """The spec's worked example, with what the user gave instead."""
+    ex = spec_example(proto, library)
+    params = dict(given) if given else ex.params
+    inputs: dict[str, Any] | list[str] = list(opts.inputs) if opts.inputs else ex.inputs
+    if opts.inputs and not isinstance(ex.inputs, dict):
+        # Inputs the user did not give keep the example's (``--input x=1`` with y from the spec).
+        named = {i.split("=", 1)[0].strip() for i in opts.inputs}
+        inputs = list(opts.inputs) + [
+            i for i in example_inputs(library, proto) if i.split("=", 1)[0] not in named
+        ]
+    seed = ex.seed if opts.seed is None else opts.seed
+    scenario = opts.deck if opts.deck is not None else ex.scenario
+    given_text = [f"{i}" for i in opts.inputs] or [f"{k} = {v}" for k, v in ex.record["inputs"].items()]
+    text = "Run: " + (", ".join(given_text) if given_text else "the spec's default inputs")
+    if params:
+        text += "; " + ", ".join(f"{k} = {v}" for k, v in params.items())
+    if scenario:
+        text += f"; deck {scenario}, dealt at random"
+    text += f"; shuffles drawn with seed {seed}."
+    record = {
+        "params": {k: list(v) if isinstance(v, tuple) else v for k, v in params.items()},
+        "inputs": list(opts.inputs) or ex.record["inputs"],
+        "seed": seed,
+        "scenario": scenario,
+    }
+    return Example(params, inputs, seed, record, text, scenario=scenario)
+
+
+def protocol_page(opts: ViewOptions, library: Library | None = None) -> dict[str, Any]:
+    """The viewer's data for ``kitgen view``: the protocol and what it calls, verified."""
+    library = library or Library()
+    proto = library.protocol(opts.name)
+    given = parse_params(opts.params) or None
+    check_protocol(proto, given, opts.force, "simulate", opts.deck)
+    example = _example(library, proto, opts, given)
+    cache = VerificationCache() if opts.cache else None
+    reports = []
+    recorded = None
+    for name in protocols_to_verify(library, proto.name)[::-1]:  # the viewed protocol first
+        top = name == proto.name
+        each = library.protocol(name)
+        check_protocol(each, given if top else None, opts.force, "verify", opts.deck if top else None)
+        report = report_for(library, each, given if top else None, opts.deck if top else None, top, cache)
+        if top and report.reveals is not None:
+            recorded = report.reveals
+        reports.append(report)
+    reveals: dict[tuple[str, str], Reveal] = reveals_from(library, recorded) if recorded else {}
+    secs = sections(library, proto, example, CAPACITY, booklet_style(), reveals)
+    faces = {n: symbol_face(n, glyph(n)) for n in sorted(_symbols(secs))}
+    subtitle = proto.summary
+    failed = [r.protocol for r in reports if not r.ok]
+    if failed:
+        subtitle += " NOT VERIFIED: " + ", ".join(failed) + " failed a check (see the last step)."
+    return page_data(proto.title, subtitle, secs, [summary(r) for r in reports], faces, back="")
+
+
+def write_view(opts: ViewOptions, library: Library | None = None) -> dict[str, Any]:
+    """``kitgen view``: write ``index.html`` into the folder; what was written, as data."""
+    data = protocol_page(opts, library)
+    folder = Path(opts.output) if opts.output else Path("output") / "view" / _stem(opts.name)
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"{folder} is a file, not a folder")
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "index.html"
+    with staged_file(path) as tmp:
+        tmp.write_text(html_page(data), encoding="utf-8")
+    steps = sum(1 for f in data["frames"] if f["section"] == 0 and f.get("picture") == 1)
+    return {
+        "file": str(path),
+        "protocol": data["sections"][0]["protocol"],
+        "frames": len(data["frames"]),
+        "steps": steps,
+        "verified": all(v["verified"] for v in data["verdicts"]),
+    }
+
+
+def _stem(name: str) -> str:
+    stem = Path(name).stem if name.endswith((".yaml", ".yml")) else name
+    return "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in stem) or "protocol"
+
+
+def kit_pages(
+    booklet_sections: list[Section],
+    validation: list[dict[str, Any]],
+    face_of: Callable[[str], Face],
+    kit: str,
+) -> dict[tuple[str, str], str]:
+    """A kit's viewer pages, one per protocol its booklet teaches: (protocol, relative path
+    ``view/<protocol>.html``) -> HTML. The frames are the booklet's own steps and pictures."""
+    out = {}
+    for sec in booklet_sections:
+        mine = [v for v in validation if v["protocol"] == sec.protocol]
+        needed = {n: face_of(n) for n in sorted(_symbols([sec]))}
+        data = page_data(f"{sec.title} ({kit})", sec.summary, [sec], mine, needed, back="../index.html")
+        out[(sec.protocol, f"view/{_stem(sec.protocol)}.html")] = html_page(data)
+    return out
+
+
+__all__ = [
+    "CAPACITY",
+    "ViewOptions",
+    "frames",
+    "html_page",
+    "kit_pages",
+    "page_data",
+    "protocol_page",
+    "write_view",
+]
