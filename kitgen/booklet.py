@@ -47,6 +47,7 @@ from reference_engine.api import (
 from .bom import Bom
 from .diagram import Diagram, step_diagrams
 from .faces import Face, symbol_face
+from .tabletime import TableTime, table_time
 from .templates import templates_dir
 from .units import Length
 
@@ -149,6 +150,7 @@ class Section:
     steps: list[StepBlock]
     legend: list[str]  # how values are written with cards
     calls: list[str]
+    time: TableTime | None = None  # the worked example's run at a real table (an estimate)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -157,6 +159,7 @@ class Section:
             "example": self.example,
             "outcome": self.outcome,
             "steps": [s.to_json() for s in self.steps],
+            "table_time": self.time.to_json() if self.time is not None else None,
         }
 
 
@@ -180,6 +183,9 @@ class Booklet:
     # writes the chapters before the protocols (None: a protocol booklet's "What you need").
     deck: Callable[[str], Face | None] | None = field(default=None, repr=False)
     front: Any = field(default=None, repr=False)
+    # A game kit: how long a virtual turn takes at the table, this game's first, then the games
+    # its rule set compares itself with (``kit: compare_with``): (title, cards in play k, time).
+    turn_times: list[tuple[str, int, TableTime]] = field(default_factory=list)
 
     def face(self, name: str) -> Face:
         f = self.faces.get(name)
@@ -199,6 +205,7 @@ class Booklet:
             "sections": [s.to_json() for s in self.sections],
             "validation": self.validation,
             "statistical": self.statistical,
+            "turn_times": [{"game": title, "k": k, **t.to_json()} for title, k, t in self.turn_times],
         }
 
 
@@ -396,6 +403,7 @@ def section_for(
         blocks,
         legend,
         [c.protocol for c in proto.calls()],
+        table_time(sim.trace.events),
     )
 
 

@@ -38,6 +38,7 @@ from .labels import render_labels
 from .output import check_output_folder, inside, safe_name, sha256, staged
 from .previews import render_previews
 from .sheets import DUPLEX, SheetOptions, render_cards
+from .tabletime import turn_sentences
 from .templates import CardSize, Paper, Profile, Templates, load_templates
 from .typesetting import diagram_capacity, render_booklet
 from .units import Length, LengthError
@@ -227,6 +228,11 @@ def build(
             "verification": validation,
             "statistical_verification": statistical,
         }
+        if booklet is not None and booklet.turn_times:
+            manifest["table_time"] = {
+                "virtual_turn": [{"game": g, "k": k, **t.to_json()} for g, k, t in booklet.turn_times],
+                "text": turn_sentences(booklet.turn_times),
+            }
         _write_index(work, manifest, pdfs, files, booklet)
         manifest["files"] = _file_list(work, files)
         write_json(inside(work, "manifest.json"), manifest)

@@ -180,6 +180,9 @@ def index_html(
         ]
         parts.append(_table(["Item", "How many", "Why"], rows, numeric=(1,)))
 
+    for line in manifest.get("table_time", {}).get("text", []):
+        parts.append(f'<p class="muted">{escape(line)}</p>')
+
     if views:
         parts.append("<h2>Step through the protocols</h2><ul>")
         for name, path in views:

@@ -39,6 +39,7 @@ from reference_engine.api import glyph
 from .booklet import SUBSCRIPT, Booklet, BookletStyle, Section, StepBlock, booklet_style
 from .diagram import DiagramFlowable, geometry
 from .faces import FONT, FONT_BOLD, Face, draw_face, ensure_fonts
+from .tabletime import run_sentence, turn_sentences
 from .units import mm
 
 CARD_RATIO = 87 / 56
@@ -295,6 +296,8 @@ class Writer:
         out.append(self.table(rows, [mm(14), mm(45), mm(18), self.width - mm(77)], spec=True))
         out.append(Spacer(1, mm(3)))
         out += [self.para(n, self.small, spec=True) for n in bom.notes]
+        if self.b.turn_times:
+            out.append(self.para(turn_sentences(self.b.turn_times)[0], self.small))
         return out
 
     def needs(self) -> list[Flowable]:
@@ -330,7 +333,10 @@ class Writer:
             out.append(self.para(sec.overview, spec=True))
         for line in sec.legend:
             out.append(self.para(f"Encoding — {line}", self.small))
-        out.append(self.box([self.para(sec.example_text, self.small)]))
+        example = [self.para(sec.example_text, self.small)]
+        if sec.time is not None and not (first and self.b.turn_times):
+            example.append(self.para(run_sentence(sec.time), self.small))
+        out.append(self.box(example))
         for block in sec.steps:
             out.append(self.step_block(block))
         if sec.outcome:

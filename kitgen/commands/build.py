@@ -21,8 +21,9 @@ a PNG preview of every page (previews/), manifest.json (the options, the bill of
 materials, every file's checksum and the verification summary of every protocol the kit
 uses) and index.html: the kit in a browser (each PDF with its pages, how to print, what to
 buy, the verification summary, every page's preview) with a step-through page of each
-protocol it teaches (view/<protocol>.html, as `kitgen view`). Protocols are verified first; if one fails, nothing is written. The build goes to a
-temporary folder and replaces the kit only when it is complete.
+protocol it teaches (view/<protocol>.html, as `kitgen view`). Protocols are verified first;
+if one fails, nothing is written. The build goes to a temporary folder and replaces the kit
+only when it is complete.
 
 A puzzle kit (uno-puzzles: puzzles from "UNO is hard", every one checked by the solvers of
 `kitgen solve`) has puzzles.pdf (a puzzle on each half page), solutions.pdf, booklet.pdf (the

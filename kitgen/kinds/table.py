@@ -32,6 +32,7 @@ from ..booklet import Booklet, Example, booklet_style, sections
 from ..faces import Face
 from ..labels import Label
 from ..output import safe_name
+from ..tabletime import cards_in_play, turn_sentences
 from ..templates import Templates
 from ..typesetting import CardPicture
 from ..units import mm
@@ -195,6 +196,8 @@ class TableKit(KitKind):
         booklet.sections = sections(
             library, library.protocol(plan.protocol), example, given.capacity, booklet_style(), given.reveals
         )
+        if booklet.sections[0].time is not None:
+            booklet.turn_times = [(rules.title, cards_in_play(example.params), booklet.sections[0].time)]
         return booklet
 
     def front_matter(self, w: Writer, booklet: Booklet) -> list[Flowable]:
@@ -252,7 +255,9 @@ class TableKit(KitKind):
             out.append(w.para(top.overview, spec=True))
         for n, text in enumerate(self.texts(b.rules, "virtual_steps"), 1):
             out.append(w.para(f"{n}. {text}", spec=True))
-        out.append(w.box([w.rich("What a virtual turn costs.", self.turn_cost(b))]))
+        box = [w.rich("What a virtual turn costs.", self.turn_cost(b))]
+        box += [w.para(line, w.small) for line in turn_sentences(b.turn_times)]
+        out.append(w.box(box))
         return out
 
     def turn_cost(self, b: Booklet) -> str:

@@ -9,6 +9,7 @@ from typing import Any
 from reportlab.platypus import Flowable, PageBreak, Spacer
 
 from ...booklet import Booklet
+from ...tabletime import turn_sentences
 from ...typesetting import CardPicture, Writer
 from ...units import mm
 
@@ -135,4 +136,11 @@ def virtual_turn(w: Writer, b: Booklet) -> list[Flowable]:
         steps[2] += " " + text.format(limit=rules.draw_until)
     for n, text in enumerate(steps, 1):
         out.append(w.para(f"{n}. {text}", spec=True))
+    if b.turn_times:
+        lines = turn_sentences(b.turn_times)
+        out.append(
+            w.box(
+                [w.rich("How long a virtual turn takes.", lines[0])] + [w.para(t, w.small) for t in lines[1:]]
+            )
+        )
     return out
