@@ -1,6 +1,6 @@
 """Build time of the default UNO kit (A4), its full Letter variant, the booklets and the Gakmoro kit.
 
-Usage:  python bench/build_speed.py [--repeat 3] [--no-gakmoro]
+Usage:  python bench/build_speed.py [--repeat 3] [--no-gakmoro] [--json]
 
 Each kit build is a complete `kitgen build`: protocol verification (exact, plus the
 statistical check on the full deck for the booklet's validation pages), the bill of
@@ -10,11 +10,13 @@ saddle-stitched imposition) and `kitgen booklet six-card-and`. Each figure is th
 --repeat runs, with the verification cache off (every protocol verified again), except the
 lines marked "warm cache": a rebuild that reuses the verification reports of a first build
 (in a temporary cache folder, never the user's). Target: under 10 s for the default kit.
+With --json the last line is one JSON object {"seconds": {label: seconds, ...}}.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import tempfile
@@ -41,7 +43,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--no-gakmoro", action="store_true", help="skip the Gakmoro kit (about 50 s)")
+    parser.add_argument("--json", action="store_true", help="end with one JSON object on the last line")
     args = parser.parse_args()
+    figures: dict[str, float] = {}
     print(
         f"kitgen build speed, Python {platform.python_version()} on {platform.machine()}, "
         f"best of {args.repeat}"
@@ -59,6 +63,7 @@ def main() -> None:
             lambda out, o=opts: build(KitOptions(**{**o.__dict__, "output": out})), args.repeat
         )
         sheets = m["sheets"]
+        figures[label] = round(seconds, 2)
         print(
             f"  {label:<45} {seconds:6.2f} s  ({sheets['cards']['pages']} card pages, "
             f"{sheets['labels']['pages']} label pages, {m['booklet']['pages']} booklet pages, "
@@ -74,18 +79,24 @@ def main() -> None:
         seconds, m = timed(
             lambda out, o=bopts: build_booklet(BookletOptions(**{**o.__dict__, "output": out})), args.repeat
         )
+        figures[label] = round(seconds, 2)
         print(f"  {label:<45} {seconds:6.2f} s  ({m['pages']} pages on {m['printed_sides']} sides)")
-    if args.no_gakmoro:
-        scratch.cleanup()
-        return
-    os.environ["KITGEN_CACHE_DIR"] = str(Path(scratch.name) / "cache-gakmoro")  # empty: cold
+    if not args.no_gakmoro:
+        _gakmoro(scratch.name, figures)
+    scratch.cleanup()
+    if args.json:
+        print(json.dumps({"seconds": figures}, ensure_ascii=False))
+
+
+def _gakmoro(scratch: str, figures: dict[str, float]) -> None:
+    os.environ["KITGEN_CACHE_DIR"] = str(Path(scratch) / "cache-gakmoro")  # empty: cold
     for label, gopts in (
         ("Gakmoro kit (exact round verification)", KitOptions(ruleset="gakmoro")),
         ("Gakmoro kit, warm cache", KitOptions(ruleset="gakmoro")),
     ):
         seconds, m = timed(lambda out, o=gopts: build(KitOptions(**{**o.__dict__, "output": out})), 1)
+        figures[label] = round(seconds, 2)
         print(f"  {label:<45} {seconds:6.2f} s  ({len(m['files'])} files)")
-    scratch.cleanup()
 
 
 if __name__ == "__main__":

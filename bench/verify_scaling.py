@@ -1,46 +1,84 @@
-"""How exact verification of the covert lottery scales with m (issue: m = 7 under 60 s).
+"""How exact verification of the covert lottery scales with m (issue: m = 8 under 60 s, 1 GB).
 
-Usage:  python bench/verify_scaling.py [--max-m 8] [--protocol covert-lottery-modified]
+Usage:  python bench/verify_scaling.py [--min-m 2] [--max-m 8] [--protocol covert-lottery-modified] [--json]
 
-For each m it prints the wall time of a full `kitgen verify` (correctness, security and
-resource counts over all 2^m inputs and every shuffle outcome), the number of distinct
-table states left at the end after merging, the largest frontier, the total number of
-state-steps processed, and whether the protocol verified.
+Each m runs in a fresh Python process (so its peak memory is its own): the wall time of a full
+exact verification (correctness, security and resource counts over all 2^m inputs and every
+shuffle outcome), the peak resident memory of that process, the number of distinct table
+states left at the end after merging, the largest frontier, the total number of state-steps
+processed, and whether the protocol verified. With --json the last line is one JSON object:
+{"seconds": {"2": ..., "8": ...}, "peak_mb": {...}, "states_processed": {...}, "verified": {...}}.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import platform
-import time
+import subprocess
+import sys
 
+CHILD = r"""
+import json, resource, sys, time
 from reference_engine.registry import Library
 from reference_engine.verify import verify
+library = Library()
+proto = library.protocol(sys.argv[1])
+started = time.perf_counter()
+report = verify(library, proto, {"m": int(sys.argv[2])})
+seconds = time.perf_counter() - started
+peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({"seconds": seconds, "peak_mb": peak_kb / 1024, "inputs": report.inputs,
+                  "stats": report.stats, "ok": report.ok, "failed": report.failed()}))
+"""
+
+
+def measure(protocol: str, m: int) -> dict[str, object]:
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, protocol, str(m)], capture_output=True, text=True, check=False
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"m = {m}: the verification process failed:\n{done.stderr}")
+    result: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--min-m", type=int, default=2)
     parser.add_argument("--max-m", type=int, default=8)
     parser.add_argument("--protocol", default="covert-lottery-modified")
+    parser.add_argument("--json", action="store_true", help="end with one JSON object on the last line")
     args = parser.parse_args()
-    library = Library()
-    proto = library.protocol(args.protocol)
     print(f"{args.protocol}: exact verification, Python {platform.python_version()} on {platform.machine()}")
     print(
-        f"{'m':>3} {'inputs':>7} {'seconds':>9} {'final states':>13} {'largest frontier':>17} "
+        f"{'m':>3} {'inputs':>7} {'seconds':>9} {'peak MB':>8} {'final states':>13} {'largest frontier':>17} "
         f"{'states processed':>17}  verified"
     )
+    figures: dict[str, dict[str, object]] = {
+        "seconds": {},
+        "peak_mb": {},
+        "states_processed": {},
+        "verified": {},
+    }
     for m in range(args.min_m, args.max_m + 1):
-        started = time.perf_counter()
-        report = verify(library, proto, {"m": m})
-        seconds = time.perf_counter() - started
-        st = report.stats
+        r = measure(args.protocol, m)
+        st = r["stats"]
+        assert isinstance(st, dict)
+        seconds = float(r["seconds"])  # type: ignore[arg-type]
+        peak = float(r["peak_mb"])  # type: ignore[arg-type]
+        verdict = "yes" if r["ok"] else "NO: " + ", ".join(r["failed"])  # type: ignore[arg-type]
         print(
-            f"{m:>3} {report.inputs:>7} {seconds:>9.2f} {st['final_states']:>13} {st['peak_frontier']:>17} "
-            f"{st['states_processed']:>17}  {'yes' if report.ok else 'NO: ' + ', '.join(report.failed())}",
+            f"{m:>3} {r['inputs']:>7} {seconds:>9.2f} {peak:>8.0f} {st['final_states']:>13} "
+            f"{st['peak_frontier']:>17} {st['states_processed']:>17}  {verdict}",
             flush=True,
         )
+        figures["seconds"][str(m)] = round(seconds, 2)
+        figures["peak_mb"][str(m)] = round(peak, 1)
+        figures["states_processed"][str(m)] = st["states_processed"]
+        figures["verified"][str(m)] = bool(r["ok"])
+    if args.json:
+        print(json.dumps({"protocol": args.protocol, **figures}))
 
 
 if __name__ == "__main__":

@@ -148,6 +148,18 @@ def kit_lines(manifest: dict[str, Any]) -> list[str]:
     own = kit_kind(load_game(manifest["game"]["name"])).kit_lines(manifest)
     if own is not None:
         return own
+    if manifest.get("only"):
+        only = manifest["only"]
+        from .printguide import page_ranges
+
+        return [
+            f"Reprint of {', '.join(only['types'])} from kit {manifest['kit']} "
+            f"written to {manifest['folder']}/",
+            f"  cards.pdf   {len(only['pages'])} pages: pages {page_ranges(only['pages'])} of the full kit's "
+            "cards.pdf, with the same page ids and backs (other cards on those sheets print too)",
+            "",
+            "Print at 100% (actual size), as the printing guide of the full kit says.",
+        ]
     bom = manifest["bom"]
     cards = manifest["sheets"]["cards"]
     labels = manifest["sheets"]["labels"]
@@ -169,6 +181,9 @@ def kit_lines(manifest: dict[str, Any]) -> list[str]:
             if manifest.get("booklet")
             else []
         ),
+        "  printing-guide.txt  what to print in what order, page ranges of each card type;  "
+        "shopping-list.txt  what to buy",
+        "  index.html  the kit in a browser;  view/  step through each protocol",
         "  previews/   a PNG of every page;  manifest.json  options, materials, checksums, verification",
         "",
         "Bill of materials:",

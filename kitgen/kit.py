@@ -37,6 +37,7 @@ from .kitindex import index_html
 from .labels import render_labels
 from .output import check_output_folder, inside, safe_name, sha256, staged
 from .previews import render_previews
+from .printguide import card_pages, keep_pages, only_pages, printing_guide, shopping_list
 from .sheets import DUPLEX, SheetOptions, render_cards
 from .tabletime import turn_sentences
 from .templates import CardSize, Paper, Profile, Templates, load_templates
@@ -72,6 +73,8 @@ class KitOptions:
     # The options given on the command line (``--players``...): a kind refuses those it does not
     # take. Not recorded, like ``cache``: it never changes an output.
     given: frozenset[str] = frozenset()
+    # ``--only``: card types (BOM keys) to reprint; the kit keeps only the pages of their sheets.
+    only: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -105,7 +108,11 @@ def _note_cache(step: Progress, cache: VerificationCache | None) -> None:
 def _recorded(opts: KitOptions | BookletOptions) -> dict[str, Any]:
     """The options a manifest records: not the cache switch nor which options were typed, which
     never change an output."""
-    return {k: v for k, v in asdict(opts).items() if k not in ("cache", "given")}
+    return {
+        k: list(v) if isinstance(v, tuple) else v
+        for k, v in asdict(opts).items()
+        if k not in ("cache", "given") and not (k == "only" and not v)
+    }
 
 
 def parse_offset(text: str) -> tuple[float, float]:
@@ -141,7 +148,8 @@ def build(
     sheet = templates.label_sheet(plan.label_sheet)
     label_paper = templates.paper(sheet.paper)
     offset = parse_offset(opts.back_offset)
-    destination = Path(opts.output) if opts.output else Path("output") / plan.name
+    only_name = f"{plan.name}-only-{'-'.join(opts.only)}" if opts.only else plan.name
+    destination = Path(opts.output) if opts.output else Path("output") / safe_name(only_name)
     _check_destination(destination)
 
     step("verifying the protocols", 0)
@@ -162,6 +170,12 @@ def build(
     card = plan.card
     bom = kind.materials(library, rules, plan, (card.size.width.mm, card.size.height.mm), reports)
     labels = kind.labels(rules, bom)
+    card_keys = [i.key for i in bom.items if i.kind == "card"]
+    if any(k not in card_keys for k in opts.only):
+        unknown = ", ".join(k for k in opts.only if k not in card_keys)
+        raise UsageError(
+            f"--only: unknown card type {unknown}; this kit's card types are {', '.join(card_keys)}"
+        )
     validation = [summary(r) for r in reversed(reports)]  # reading order: the protocol, then its callees
     statistical = None
     if plan.teaches and opts.runs and kind.statistical_check:
@@ -197,6 +211,7 @@ def build(
         extra_pdfs, extra_manifest = kind.extra_sheets(work, rules, paper, plan.name)
         files = ["cards.pdf", "labels.pdf"] + [f"{p}.pdf" for p in extra_pdfs]
         pdfs = ["cards", "labels", *extra_pdfs]
+        pages_of = card_pages(bom, cards_info)
         booklet_info: dict[str, Any] | None = None
         if booklet is not None:
             step("typesetting the booklet", 0)
@@ -205,6 +220,20 @@ def build(
             files += ["booklet.pdf", "booklet.json"]
             pdfs.append("booklet")
             booklet_info = {"pages": pages, "paper": paper.name}
+        only: dict[str, Any] | None = None
+        if opts.only:
+            keep = only_pages(opts.only, pages_of)
+            keep_pages(inside(work, "cards.pdf"), keep)
+            for f in files:
+                if f != "cards.pdf":
+                    inside(work, f).unlink()
+            files, pdfs, booklet, booklet_info = ["cards.pdf"], ["cards"], None, None
+            only = {
+                "types": list(opts.only),
+                "pages": keep,
+                "note": "the pages of the full kit's cards.pdf that hold these card types (with their "
+                "backs), with the same page ids; other cards on the same sheets print too",
+            }
         if opts.previews:
             step("rendering previews", 0)
             _previews(work, pdfs, files)
@@ -228,6 +257,17 @@ def build(
             "verification": validation,
             "statistical_verification": statistical,
         }
+        if only is not None:
+            manifest["only"] = only
+        else:
+            manifest["card_pages"] = pages_of
+            for key, name, text in (
+                ("printing_guide", "printing-guide.txt", printing_guide(manifest, pages_of, pdfs)),
+                ("shopping_list", "shopping-list.txt", shopping_list(manifest)),
+            ):
+                inside(work, name).write_text(text, encoding="utf-8")
+                files.append(name)
+                manifest[key] = name
         if booklet is not None and booklet.turn_times:
             manifest["table_time"] = {
                 "virtual_turn": [{"game": g, "k": k, **t.to_json()} for g, k, t in booklet.turn_times],

@@ -12,13 +12,14 @@ escaped.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Sequence
 from html import escape
 from pathlib import Path
 from typing import Any
 
 from pypdf import PdfReader
+
+from .printguide import page_ranges
 
 CSS = """
 body { font-family: "DejaVu Sans", "Liberation Sans", Arial, sans-serif; color: #222; margin: 1rem 2rem 3rem;
@@ -46,26 +47,6 @@ DESCRIPTIONS = {
 }
 
 
-def _ranges(pages: Sequence[int]) -> str:
-    """``[3, 5, 7, 8, 9]`` -> ``3, 5, 7-9`` (odd/even runs of a duplex file read as 3-127 odd)."""
-    if not pages:
-        return "none"
-    step = 2 if len(pages) > 2 and all(b - a == 2 for a, b in itertools.pairwise(pages)) else 1
-    if step == 2:
-        parity = "odd" if pages[0] % 2 else "even"
-        return f"{pages[0]}-{pages[-1]} ({parity} pages)"
-    out: list[str] = []
-    start = prev = pages[0]
-    for p in list(pages[1:]) + [None]:
-        if p is not None and p == prev + 1:
-            prev = p
-            continue
-        out.append(str(start) if start == prev else f"{start}-{prev}")
-        if p is not None:
-            start = prev = p
-    return ", ".join(out)
-
-
 def page_count(path: Path) -> int:
     return len(PdfReader(str(path)).pages)
 
@@ -77,9 +58,9 @@ def _what(stem: str, manifest: dict[str, Any]) -> str:
         parts = []
         if info.get("calibration_pages"):
             parts.append(f"pages 1-{info['calibration_pages']}: calibration (print these first)")
-        parts.append(f"card fronts: {_ranges(info['front_pages'])}")
+        parts.append(f"card fronts: {page_ranges(info['front_pages'])}")
         if info.get("back_pages"):
-            parts.append(f"card backs: {_ranges(info['back_pages'])}")
+            parts.append(f"card backs: {page_ranges(info['back_pages'])}")
         parts.append(f"{info['per_sheet']} cards per sheet ({info['columns']} × {info['rows']})")
         return text + ": " + "; ".join(parts)
     if stem == "labels" and "sheets" in manifest:

@@ -131,6 +131,15 @@ LABEL_SHEETS = [
     default=None,
     help="Puzzle kits (uno-puzzles) only: another seed, another set of puzzles (default: the rule set's).",
 )
+@click.option(
+    "--only",
+    "only",
+    default=None,
+    metavar="TYPES",
+    help="Reprint some card types only (comma-separated keys from the printing guide, e.g. "
+    "alpha,beta): cards.pdf keeps just the pages of the sheets that hold them, with the same "
+    "page ids and backs, in output/<kit>-only-<types>/ (or -o DIR).",
+)
 @options.as_json("Print the manifest as JSON.")
 def build_cmd(
     ruleset: str,
@@ -154,6 +163,7 @@ def build_cmd(
     count: int | None,
     difficulty: str | None,
     seed: int | None,
+    only: str | None,
     as_json: bool,
 ) -> None:
     ctx = click.get_current_context()
@@ -186,5 +196,6 @@ def build_cmd(
         extra={k: v for k, v in puzzle.items() if v is not None},
         cache=not no_cache,
         given=given,
+        only=tuple(t.strip() for t in only.split(",") if t.strip()) if only else (),
     )
     write_with_progress(lambda bar: build(opts, progress=bar), kit_lines, as_json)

@@ -45,6 +45,7 @@ CARD_KIT_OPTIONS = COMMON_OPTIONS | {
     "--label-start",
     "--wild4",
     "--runs",
+    "--only",
 }
 
 

@@ -1,0 +1,181 @@
+"""A kit's printing guide and shopping list, and reprinting a subset of its cards (``--only``).
+
+Both texts are made from what the build knows (the bill of materials and where each card type
+landed on the sheets), written into the kit as ``printing-guide.txt`` and
+``shopping-list.txt`` and listed in ``manifest.json`` (``printing_guide``, ``shopping_list``,
+``card_pages``). ``kitgen build ... --only alpha,beta`` builds the same kit and keeps only the
+pages of the sheets that hold those card types: the pages are the full kit's pages, so they keep
+their printed ids ("page 17/128") and their backs.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from pypdf import PdfReader, PdfWriter
+
+from reference_engine.api import UsageError
+
+from .bom import Bom
+from .sheets import SheetsInfo
+
+CARD_STOCK = "card stock of 250-300 g/m² (or 160-220 g/m² if your printer cannot feed thicker)"
+
+
+def card_pages(bom: Bom, info: SheetsInfo) -> list[dict[str, Any]]:
+    """For each printed card type: its key, name, count and the pages of its fronts and backs."""
+    out = []
+    start = 0
+    per = info.per_sheet
+    for item in bom.items:
+        if item.kind != "card":
+            continue
+        n = len(item.faces)
+        sheets = sorted({i // per for i in range(start, start + n)}) if n else []
+        out.append(
+            {
+                "key": item.key,
+                "name": item.name,
+                "count": n,
+                "fronts": [info.front_pages[s] for s in sheets if s < len(info.front_pages)],
+                "backs": [info.back_pages[s] for s in sheets if s < len(info.back_pages)],
+            }
+        )
+        start += n
+    return out
+
+
+def page_ranges(pages: Sequence[int]) -> str:
+    """``[3, 5, 7, 9, 12, 13]`` -> ``3-9 (odd pages), 12-13``: runs of consecutive pages, and runs
+    of every other page (the fronts or the backs of a duplex file), three or more long."""
+    ps = sorted(set(pages))
+    out: list[str] = []
+    i = 0
+    while i < len(ps):
+        j = i
+        step = ps[i + 1] - ps[i] if i + 1 < len(ps) else 0
+        if step in (1, 2):
+            while j + 1 < len(ps) and ps[j + 1] - ps[j] == step:
+                j += 1
+        if step == 1 or (step == 2 and j - i >= 2):
+            parity = "" if step == 1 else (" (odd pages)" if ps[i] % 2 else " (even pages)")
+            out.append(f"{ps[i]}-{ps[j]}{parity}")
+            i = j + 1
+        else:
+            out.append(str(ps[i]))
+            i += 1
+    return ", ".join(out) or "none"
+
+
+def printing_guide(manifest: dict[str, Any], pages: list[dict[str, Any]], pdfs: Sequence[str]) -> str:
+    """What to print, in what order, with which settings; page ranges for each card type."""
+    kit = manifest["kit"]
+    opts = manifest["options"]
+    cards = manifest["sheets"]["cards"]
+    labels = manifest["sheets"]["labels"]
+    duplex = opts["duplex"]
+    lines = [
+        f"Printing guide: {kit}",
+        "",
+        f"Paper: {manifest['paper']}. Print every file at 100 % (actual size), never 'fit to page';",
+        "check the 100 mm bar on any card page with a ruler.",
+        "",
+        "1. Calibration (plain paper).",
+    ]
+    if cards["calibration_pages"]:
+        edge = {"long": "long", "short": "short"}.get(duplex, "")
+        lines.append(
+            f"   cards.pdf pages 1-{cards['calibration_pages']}, double-sided"
+            + (f", flipping on the {edge} edge" if edge else "")
+            + ". Hold the sheet against the light: if the back's crosses sit more than 1 mm off the front's,"
+        )
+        lines.append("   measure the offset and rebuild with --back-offset X,Y (millimetres).")
+    else:
+        lines.append("   none for this way of printing backs.")
+    step = {
+        "long": "double-sided, flipping on the long edge",
+        "short": "double-sided, flipping on the short edge",
+        "none": "single-sided: fronts first, then feed the sheets in again for the back pages",
+        "fold": "single-sided; fold each sheet along the middle line, backs to fronts, and glue",
+    }[duplex]
+    first = cards["calibration_pages"] + 1
+    lines += [
+        "",
+        f"2. The cards: cards.pdf pages {first}-{cards['pages']} on {CARD_STOCK}, {step}.",
+        f"   {cards['sheets'] - (1 if cards['calibration_pages'] else 0)} sheets of card stock, "
+        f"{cards['per_sheet']} cards per sheet. Cut along the crop marks.",
+        "   Page ranges of each card type (to reprint one kind only: kitgen build ... --only KEY):",
+    ]
+    for p in pages:
+        backs = f"; backs {page_ranges(p['backs'])}" if p["backs"] and duplex != "fold" else ""
+        lines.append(
+            f"     {p['key']:<10} {p['count']:>4} x {p['name']}: fronts {page_ranges(p['fronts'])}{backs}"
+        )
+    lines += [
+        "",
+        f"3. Labels: labels.pdf on {labels['sheet']} label sheets ({labels['pages']} pages); page 1 is a "
+        "calibration page: print it on plain paper first and hold it over a label sheet.",
+    ]
+    if manifest.get("booklet"):
+        lines += [
+            "",
+            f"4. The booklet: booklet.pdf, {manifest['booklet']['pages']} pages on ordinary paper "
+            "(80 g/m²), double-sided.",
+        ]
+    others = [f"{p}.pdf" for p in pdfs if p not in ("cards", "labels", "booklet")]
+    if others:
+        lines += ["", "Also: " + ", ".join(others) + " on ordinary paper, single-sided."]
+    return "\n".join(lines) + "\n"
+
+
+def shopping_list(manifest: dict[str, Any]) -> str:
+    """What to buy: card stock, label sheets, envelopes, sleeves, paper."""
+    cards = manifest["sheets"]["cards"]
+    labels = manifest["sheets"]["labels"]
+    card_sheets = cards["sheets"] - (1 if cards["calibration_pages"] else 0)
+    lines = [
+        f"Shopping list: {manifest['kit']}",
+        "",
+        f"- {card_sheets} sheets of {manifest['paper']} {CARD_STOCK} (+ a few spare for misprints)",
+        f"- {max(labels['pages'] - 1, 1)} {labels['sheet']} label sheets "
+        f"({labels['labels']} labels), + 1 sheet of plain paper for the calibration page",
+    ]
+    for item in manifest["bom"]["items"]:
+        if item["kind"] in ("envelope", "sleeve", "label", "paper"):
+            lines.append(f"- {item['count']} {item['name']}: {item['why']}")
+    if manifest.get("booklet"):
+        pages = int(manifest["booklet"]["pages"])
+        lines.append(f"- {math.ceil(pages / 2)} sheets of ordinary paper for the booklet (double-sided)")
+    lines += ["- a ruler, a craft knife or a guillotine, scissors; a pen for the labels"]
+    return "\n".join(lines) + "\n"
+
+
+def only_pages(wanted: Sequence[str], pages: list[dict[str, Any]]) -> list[int]:
+    """The card pages (fronts and their backs) holding the card types ``wanted``."""
+    known = {p["key"]: p for p in pages}
+    unknown = [w for w in wanted if w not in known]
+    if unknown:
+        raise UsageError(
+            f"--only: unknown card type {', '.join(unknown)}; this kit's card types are {', '.join(known)}"
+        )
+    out: set[int] = set()
+    for w in wanted:
+        out.update(known[w]["fronts"])
+        out.update(known[w]["backs"])
+    return sorted(out)
+
+
+def keep_pages(path: Path, pages: list[int]) -> None:
+    """Rewrite the PDF at ``path`` with only ``pages`` (1-based), in order."""
+    reader = PdfReader(str(path))
+    writer = PdfWriter()
+    for p in pages:
+        writer.add_page(reader.pages[p - 1])
+    writer.add_metadata({k: str(v) for k, v in (reader.metadata or {}).items()})
+    tmp = path.with_name(path.name + ".part")
+    with tmp.open("wb") as fh:
+        writer.write(fh)
+    tmp.replace(path)
