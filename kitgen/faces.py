@@ -19,6 +19,7 @@ from reportlab.lib.colors import Color, HexColor, white
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Table, TableStyle
 
 from reference_engine.api import Checker, SpecError, UsageError, load_file
 
@@ -114,6 +115,14 @@ def new_canvas(path: str, size: tuple[float, float], title: str) -> Canvas:
     return c
 
 
+def pdf_table(rows: Any, **kwargs: Any) -> Table:
+    """A platypus table whose cells start in our embedded font: reportlab's default cell font is
+    Helvetica, which it never embeds, and a print shop's preflight rejects a PDF listing it."""
+    t = Table(rows, **kwargs)
+    t.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), FONT, 9)]))
+    return t
+
+
 # --------------------------------------------------------------------------- helpers
 
 
@@ -196,7 +205,9 @@ def _both_ends(
     c: Canvas, text: str, w: float, h: float, inset: float, font: str, size: float, width: float
 ) -> None:
     """``text`` centred ``inset`` above the bottom edge and, upside down, below the top edge."""
-    for y, rot in ((inset, 0), (h - inset, 180)):
+    # The whole glyph box (not only the baseline) stays ``inset`` inside the edge.
+    lift = 0.6 * size
+    for y, rot in ((inset + lift, 0), (h - inset - lift, 180)):
         c.saveState()
         c.translate(w / 2, y)
         c.rotate(rot)

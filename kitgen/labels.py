@@ -95,7 +95,10 @@ def render_labels(
         c.setFont(FONT, 5.5)
         c.setFillColor(black)
         c.drawString(
-            mm(8), mm(4), f"{kit} · labels page {pages} · {sheet.name} · print at 100% (actual size)"
+            mm(8),
+            mm(4),
+            f"{kit} · labels.pdf page {pages + 1} (label sheet {pages}) · {sheet.name} · "
+            "print at 100% (actual size)",
         )
         c.showPage()
         pages += 1
@@ -104,7 +107,8 @@ def render_labels(
 
 
 def _label(c: Canvas, label: Label, box: Box, sheet: LabelSheet) -> None:
-    pad = mm(2)
+    # 3 mm of safe margin: a label printer's registration is often off by 1-2 mm.
+    pad = mm(3)
     if sheet.cutout:
         c.setStrokeColor(HexColor("#999999"))
         c.setLineWidth(0.3)

@@ -307,7 +307,14 @@ def _calibration(c: Canvas, grid: Grid, opts: SheetOptions, front: bool, page_no
         "the printer is in register: nothing to do.",
     ]
     area = grid.bleed_area()
-    box = Box(area.x + area.w * 0.08, grid.page_h / 2 - mm(17), area.w * 0.84, mm(34))
+    # The instructions sit between the top two rows of cards, clear of every cross (each cross
+    # is at a card's centre); with a single row, in the middle of the page.
+    bottoms = sorted({round(s.trim.y, 3) for s in slots}, reverse=True)
+    middle = grid.page_h / 2
+    if len(bottoms) >= 2:
+        second_top = max(s.trim.y1 for s in slots if round(s.trim.y, 3) == bottoms[1])
+        middle = (bottoms[0] + second_top) / 2
+    box = Box(area.x + area.w * 0.08, middle - mm(17), area.w * 0.84, mm(34))
     c.setStrokeColor(black)
     c.setFillColor(black)
     for slot in slots:
@@ -331,9 +338,14 @@ def _calibration(c: Canvas, grid: Grid, opts: SheetOptions, front: bool, page_no
                 c.line(cx + t, cy - tick / 2, cx + t, cy + tick / 2)
                 c.line(cx - tick / 2, cy + t, cx + tick / 2, cy + t)
             c.setFont(FONT, 4.5)
-            for k in (-4, -2, 2, 4):
-                c.drawCentredString(cx + mm(k), cy - mm(2.6), f"{k:+d}")
-                c.drawString(cx + mm(1.2), cy + mm(k) - mm(0.5), f"{k:+d}")
+            # Each axis's numbers in their own quadrant, so no number lands on another: +x below
+            # the axis, -x above it, +y right of its axis, -y left of it.
+            for k in (-6, -3, 3, 6):
+                c.drawCentredString(cx + mm(k), cy - mm(2.6) if k > 0 else cy + mm(1.2), f"{k:+d}")
+                if k > 0:
+                    c.drawString(cx + mm(1.2), cy + mm(k) - mm(0.5), f"{k:+d}")
+                else:
+                    c.drawRightString(cx - mm(1.2), cy + mm(k) - mm(0.5), f"{k:+d}")
     if front:
         c.setFillColor(HexColor("#FFFFFF"))
         c.roundRect(box.x, box.y, box.w, box.h, mm(2), stroke=1, fill=1)

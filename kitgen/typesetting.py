@@ -38,7 +38,7 @@ from reference_engine.api import glyph
 
 from .booklet import SUBSCRIPT, Booklet, BookletStyle, Section, StepBlock, booklet_style
 from .diagram import DiagramFlowable, geometry
-from .faces import FONT, FONT_BOLD, Face, draw_face, ensure_fonts
+from .faces import FONT, FONT_BOLD, Face, draw_face, ensure_fonts, pdf_table
 from .tabletime import run_sentence, turn_sentences
 from .units import mm
 
@@ -176,7 +176,7 @@ class Writer:
         return Paragraph(f"<b>{escape(lead)}</b> {markup(text, spec)}", style or self.body)
 
     def box(self, rows: Sequence[Flowable], colour: str = "accent") -> Table:
-        t = Table([[r] for r in rows], colWidths=[self.width - mm(4)])
+        t = pdf_table([[r] for r in rows], colWidths=[self.width - mm(4)])
         t.setStyle(
             TableStyle(
                 [
@@ -202,7 +202,7 @@ class Writer:
             ]
             for i, row in enumerate(rows)
         ]
-        t = Table(cells, colWidths=widths, repeatRows=1 if header else 0)
+        t = pdf_table(cells, colWidths=widths, repeatRows=1 if header else 0)
         style: list[Any] = [
             ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
             ("LINEBELOW", (0, 0), (-1, -1), 0.25, HexColor("#BBBBBB")),
@@ -225,6 +225,17 @@ class Writer:
                 ParagraphStyle("toc1", fontName=FONT, fontSize=9, leading=12, leftIndent=mm(6)),
             ],
             dotsMinLevel=0,
+            # Its table's cells start in our font too (reportlab's default is unembedded Helvetica).
+            tableStyle=TableStyle(
+                [
+                    ("FONT", (0, 0), (-1, -1), FONT, 9),
+                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                    ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                    ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                    ("TOPPADDING", (0, 0), (-1, -1), 0),
+                    ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
+                ]
+            ),
         )
         s += [Paragraph("Contents", self.h1), toc, PageBreak()]
         if self.b.front is not None:  # the kit kind's chapters: the kit, set-up, rules, a turn
@@ -265,7 +276,7 @@ class Writer:
                 picks.append(sym)
         if picks:
             pics: list[Flowable] = [CardPicture(b.face(sym), mm(18)) for sym in picks]
-            out.append(Table([pics], colWidths=[mm(22)] * len(pics), hAlign="LEFT"))
+            out.append(pdf_table([pics], colWidths=[mm(22)] * len(pics), hAlign="LEFT"))
             out.append(Spacer(1, mm(8)))
         verdicts = [
             f"{v['title']}: {'verified' if v['verified'] else 'NOT verified'} ({v['method']}; correct "

@@ -264,3 +264,13 @@ def test_the_output_is_the_golden_one(and_booklet: tuple[Path, dict[str, Any]], 
     """Byte for byte what the code made before the architecture change (issue 11)."""
     folder, _ = and_booklet
     assert matches_golden(folder, "and") == []
+
+
+def test_the_booklets_pass_the_page_check(
+    and_booklet: tuple[Path, dict[str, Any]], uno_booklet: tuple[Path, dict[str, Any]]
+) -> None:
+    """No text over text, off the page, or in a font that is not embedded (kitgen.pagecheck)."""
+    from kitgen.pagecheck import check_pdf
+
+    for folder, _ in (and_booklet, uno_booklet):
+        assert [str(f) for f in check_pdf(folder / "booklet.pdf")] == []

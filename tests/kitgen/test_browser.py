@@ -50,7 +50,9 @@ def artefacts() -> Path:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e '.[dev]')")
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="playwright is not installed (pip install -e '.[dev]')"
+    )
     exe = chromium()
     if exe is None:
         pytest.skip("no Chromium found (apt-get install chromium, or set KITGEN_CHROMIUM)")

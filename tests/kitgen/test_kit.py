@@ -236,3 +236,12 @@ def test_the_kit_is_the_golden_one(default_kit: tuple[Path, dict[str, Any]], mat
     """Byte for byte the kit the code made before the architecture change (issue 11)."""
     folder, _ = default_kit
     assert matches_golden(folder, "uno") == []
+
+
+def test_the_kit_passes_the_page_check(default_kit: tuple[Path, dict[str, Any]]) -> None:
+    """Every page of every PDF: fonts embedded, no text over text or off the page, no text within
+    the profile's safe margin of a card's cut line or 2.5 mm of a label's edge (kitgen.pagecheck)."""
+    from kitgen.pagecheck import check_kit
+
+    folder, _ = default_kit
+    assert [str(f) for f in check_kit(folder, every_card_page=True)] == []

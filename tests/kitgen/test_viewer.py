@@ -71,7 +71,7 @@ def test_card_selection_on_the_mini_deck(tmp_path: Path) -> None:
     assert {s["protocol"] for s in data["sections"]} >= {"covert-lottery-modified", "six-card-and"}
 
 
-HOSTILE = "</script><script>window.pwned = 1</script><img src=x onerror=\"window.pwned = 2\">"
+HOSTILE = '</script><script>window.pwned = 1</script><img src=x onerror="window.pwned = 2">'
 
 
 def hostile_spec(folder: Path) -> Path:
@@ -111,7 +111,11 @@ def test_a_failing_spec_is_shown_failing(tmp_path: Path) -> None:
     # Not shuffling at all: the outputs are right, but the turned cards reveal x.
     text = (ROOT / "rulesets" / "protocols" / "six-card-and.yaml").read_text(encoding="utf-8")
     broken = re.sub(
-        r"\n    shuffle:.*?(?=\n\n  - step)", "\n    rearrange:\n      s: [1, 2, 3, 4, 5, 6]", text, count=1, flags=re.S
+        r"\n    shuffle:.*?(?=\n\n  - step)",
+        "\n    rearrange:\n      s: [1, 2, 3, 4, 5, 6]",
+        text,
+        count=1,
+        flags=re.S,
     )
     assert broken != text
     spec = tmp_path / "six-card-and.yaml"

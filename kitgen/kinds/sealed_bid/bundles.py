@@ -58,7 +58,7 @@ def render_bundle_sheet(path: Path, rules: Any, paper: Paper, kit: str) -> int:
             _, used = para.wrapOn(c, w - 2 * margin, h)
             para.drawOn(c, margin, y - used)
             y -= used + mm(1.2)
-        y -= mm(3)
+        y -= mm(8)  # room for the caption above the column numbers (it sits at y + 4 mm)
         cell = min(mm(11), (w - 2 * margin - mm(70)) / size)
         x0 = margin + mm(16)
         c.setFont(FONT_BOLD, 8)

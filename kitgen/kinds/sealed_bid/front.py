@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from reportlab.platypus import Flowable, PageBreak, Spacer, Table
+from reportlab.platypus import Flowable, PageBreak, Spacer
 
 from ...booklet import Booklet
+from ...faces import pdf_table
 from ...typesetting import CardPicture, Writer
 from ...units import mm
 
@@ -24,7 +25,7 @@ def bundles(w: Writer, b: Booklet) -> list[Flowable]:
     example[3] = b.face("heart")
     pics: list[Flowable] = [CardPicture(f, mm(10)) for f in example]
     out.append(Spacer(1, mm(2)))
-    out.append(Table([pics], colWidths=[mm(12)] * len(pics), hAlign="LEFT"))
+    out.append(pdf_table([pics], colWidths=[mm(12)] * len(pics), hAlign="LEFT"))
     out.append(w.para("The bundle of value 3, face up: the ♥ is at place 4 from the left.", w.small))
     return out
 

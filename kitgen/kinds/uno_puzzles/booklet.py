@@ -20,7 +20,7 @@ from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Table, Ta
 
 from reference_engine.api import Card, Puzzle, PuzzleRules, parse_cards, solve_solitaire
 
-from ...faces import FONT, FONT_BOLD, ensure_fonts, style
+from ...faces import FONT, FONT_BOLD, ensure_fonts, pdf_table, style
 from ...units import mm
 from .sheets import CARD_H, CARD_W, Deck, draw_card
 
@@ -316,7 +316,7 @@ def _levels(st: dict[str, ParagraphStyle], rules: PuzzleRules, width: float) -> 
 
 
 def _grid(rows: list[list[Paragraph]], widths: list[float]) -> Table:
-    table = Table(rows, colWidths=widths)
+    table = pdf_table(rows, colWidths=widths)
     table.setStyle(
         TableStyle(
             [

@@ -134,3 +134,11 @@ def test_the_output_is_the_golden_one(kit: tuple[Path, dict[str, Any]], matches_
     """Byte for byte what the code made before the architecture change (issue 11)."""
     folder, _ = kit
     assert matches_golden(folder, "gakmoro") == []
+
+
+def test_the_kit_passes_the_page_check(kit: tuple[Path, dict[str, Any]]) -> None:
+    """The Gakmoro kit, bundle sheets and booklet included (kitgen.pagecheck)."""
+    from kitgen.pagecheck import check_kit
+
+    folder, _ = kit
+    assert [str(f) for f in check_kit(folder, every_card_page=True)] == []
