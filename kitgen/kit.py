@@ -330,6 +330,7 @@ def _print_facts(paper: Paper, card: CardSize, profile: Profile) -> dict[str, An
             "bleed_mm": round(profile.bleed.mm, 3),
             "safe_mm": round(profile.safe.mm, 3),
             "margin_mm": round(profile.margin.mm, 3),
+            "shared_cuts": profile.shared_cuts,
         },
     }
 

@@ -69,6 +69,7 @@ class Grid:
     origin_y: float
     mark_length: float
     mark_offset: float
+    shared: bool = False  # neighbours share cut lines: no bleed between cards, only around the block
 
     @property
     def per_sheet(self) -> int:
@@ -76,19 +77,22 @@ class Grid:
 
     @property
     def cell_w(self) -> float:
-        return self.card_w + 2 * self.bleed
+        """The pitch of the columns, less the gutter."""
+        return self.card_w if self.shared else self.card_w + 2 * self.bleed
 
     @property
     def cell_h(self) -> float:
-        return self.card_h + 2 * self.bleed
+        return self.card_h if self.shared else self.card_h + 2 * self.bleed
 
     @property
     def width(self) -> float:
-        return self.columns * self.cell_w + (self.columns - 1) * self.gutter
+        edge = 2 * self.bleed if self.shared else 0.0
+        return self.columns * self.cell_w + (self.columns - 1) * self.gutter + edge
 
     @property
     def height(self) -> float:
-        return self.rows * self.cell_h + (self.rows - 1) * self.gutter
+        edge = 2 * self.bleed if self.shared else 0.0
+        return self.rows * self.cell_h + (self.rows - 1) * self.gutter + edge
 
     def slots(self) -> list[Slot]:
         out: list[Slot] = []
@@ -98,6 +102,19 @@ class Grid:
                 y = self.origin_y + (self.rows - 1 - row) * (self.cell_h + self.gutter) + self.bleed
                 out.append(Slot(len(out), col, row, Box(x, y, self.card_w, self.card_h), self.rotated))
         return out
+
+    def paint_box(self, trim: Box, block: Box) -> Box:
+        """Where a card's design may be painted: its trim box and its bleed, except, when cards
+        share cut lines, on the sides where a neighbour lies (``block``: the trim area of the
+        block of cards as placed on this page, mirrored or shifted for backs)."""
+        if not self.shared:
+            return trim.grow(self.bleed)
+        b, eps = self.bleed, 0.01
+        x0 = trim.x - (b if abs(trim.x - block.x) < eps else 0.0)
+        y0 = trim.y - (b if abs(trim.y - block.y) < eps else 0.0)
+        x1 = trim.x1 + (b if abs(trim.x1 - block.x1) < eps else 0.0)
+        y1 = trim.y1 + (b if abs(trim.y1 - block.y1) < eps else 0.0)
+        return Box(x0, y0, x1 - x0, y1 - y0)
 
     def trim_area(self) -> Box:
         return Box(self.origin_x, self.origin_y, self.width, self.height).grow(-self.bleed)
@@ -137,7 +154,10 @@ class Grid:
         ``short``: it turns over its short (horizontal) edge, so y is mirrored. The back
         offset (dx, dy) corrects a printer that does not print both sides in register.
         """
-        t = slot.trim
+        return self.flipped(slot.trim, flip, dx, dy)
+
+    def flipped(self, t: Box, flip: str, dx: float = 0.0, dy: float = 0.0) -> Box:
+        """Any box as :meth:`mirrored` places a card's back."""
         if flip == "long":
             return Box(self.page_w - t.x1 + dx, t.y + dy, t.w, t.h)
         if flip == "short":
@@ -192,6 +212,7 @@ def fit(
         oy,
         best.mark_length,
         best.mark_offset,
+        best.shared,
     )
 
 
@@ -201,13 +222,19 @@ def _fit_one(
     bleed, gutter = profile.bleed.points, profile.gutter.points
     margin, offset = profile.margin.points, profile.mark_offset.points
     room = 2 * (margin + offset + MIN_MARK)
-    cell_w, cell_h = cw + 2 * bleed, ch + 2 * bleed
-    cols = math.floor((avail_w - room + gutter) / (cell_w + gutter) + 1e-9)
-    rows = math.floor((avail_h - room + gutter) / (cell_h + gutter) + 1e-9)
+    shared = profile.shared_cuts
+    if shared:  # cards abut; the bleed goes only around the block
+        cell_w, cell_h, edge = cw, ch, 2 * bleed
+    else:
+        cell_w, cell_h, edge = cw + 2 * bleed, ch + 2 * bleed, 0.0
+    cols = math.floor((avail_w - room - edge + gutter) / (cell_w + gutter) + 1e-9)
+    rows = math.floor((avail_h - room - edge + gutter) / (cell_h + gutter) + 1e-9)
     if cols < 1 or rows < 1:
         return None
-    width = cols * cell_w + (cols - 1) * gutter
-    height = rows * cell_h + (rows - 1) * gutter
+    width = cols * cell_w + (cols - 1) * gutter + edge
+    height = rows * cell_h + (rows - 1) * gutter + edge
     space = min(avail_w - width, avail_h - height) / 2 - margin - offset
     length = max(0.0, min(profile.mark_length.points, space))
-    return Grid(avail_w, avail_h, cw, ch, rotated, cols, rows, bleed, gutter, 0.0, 0.0, length, offset)
+    return Grid(
+        avail_w, avail_h, cw, ch, rotated, cols, rows, bleed, gutter, 0.0, 0.0, length, offset, shared
+    )

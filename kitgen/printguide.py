@@ -70,6 +70,22 @@ def page_ranges(pages: Sequence[int]) -> str:
     return ", ".join(out) or "none"
 
 
+def cuts_per_sheet(columns: int, rows: int, shared: bool) -> int:
+    """Straight cuts to free every card of a full sheet (a cut runs across the whole block)."""
+    return (columns + 1) + (rows + 1) if shared else 2 * columns + 2 * rows
+
+
+def cut_text(manifest: dict[str, Any]) -> str:
+    cards = manifest["sheets"]["cards"]
+    shared = bool(manifest.get("profile", {}).get("shared_cuts"))
+    per = cuts_per_sheet(cards["columns"], cards["rows"], shared)
+    sheets = cards["sheets"] - (1 if cards["calibration_pages"] else 0)
+    how = "neighbouring cards share a cut line" if shared else "every card has its own cut lines"
+    return (
+        f"Cut along the crop marks ({how}): {per} straight cuts per sheet, about {per * sheets} for the kit."
+    )
+
+
 def printing_guide(manifest: dict[str, Any], pages: list[dict[str, Any]], pdfs: Sequence[str]) -> str:
     """What to print, in what order, with which settings; page ranges for each card type."""
     kit = manifest["kit"]
@@ -106,7 +122,7 @@ def printing_guide(manifest: dict[str, Any], pages: list[dict[str, Any]], pdfs: 
         "",
         f"2. The cards: cards.pdf pages {first}-{cards['pages']} on {CARD_STOCK}, {step}.",
         f"   {cards['sheets'] - (1 if cards['calibration_pages'] else 0)} sheets of card stock, "
-        f"{cards['per_sheet']} cards per sheet. Cut along the crop marks.",
+        f"{cards['per_sheet']} cards per sheet. {cut_text(manifest)}",
         "   Page ranges of each card type (to reprint one kind only: kitgen build ... --only KEY):",
     ]
     for p in pages:

@@ -107,8 +107,9 @@ def render_cards(
             n += 1
             _page_start(c, grid, mirrored=opts.duplex)
             dx, dy = opts.back_offset
+            block = grid.flipped(grid.trim_area(), opts.duplex, dx, dy)
             for _face, slot in zip(chunk, slots):
-                _back(c, grid, grid.mirrored(slot, opts.duplex, dx, dy), slot.rotated)
+                _back(c, grid, grid.mirrored(slot, opts.duplex, dx, dy), slot.rotated, block)
             _page_furniture(
                 c, grid, opts, f"backs ({opts.duplex}-edge duplex)", n, total_pages, mirrored=opts.duplex
             )
@@ -120,8 +121,9 @@ def render_cards(
         for chunk in chunks:
             n += 1
             _page_start(c, grid, mirrored="long")
+            block = grid.flipped(grid.trim_area(), "long", *opts.back_offset)
             for _face, slot in zip(chunk, grid.slots()):
-                _back(c, grid, grid.mirrored(slot, "long", *opts.back_offset), slot.rotated)
+                _back(c, grid, grid.mirrored(slot, "long", *opts.back_offset), slot.rotated, block)
             _page_furniture(
                 c, grid, opts, "backs (print on the back of the fronts)", n, total_pages, mirrored="long"
             )
@@ -160,7 +162,7 @@ def _card(c: Canvas, grid: Grid, trim: Box, rotated: bool, face: Face | None, op
     safe = opts.profile.safe.points
     c.saveState()
     clip = c.beginPath()
-    box = trim.grow(bleed)
+    box = grid.paint_box(trim, grid.trim_area())
     clip.rect(box.x, box.y, box.w, box.h)
     c.clipPath(clip, stroke=0, fill=0)
     if rotated:
@@ -177,10 +179,11 @@ def _card(c: Canvas, grid: Grid, trim: Box, rotated: bool, face: Face | None, op
     c.restoreState()
 
 
-def _back(c: Canvas, grid: Grid, trim: Box, rotated: bool) -> None:
+def _back(c: Canvas, grid: Grid, trim: Box, rotated: bool, block: Box) -> None:
+    """A card's back in ``trim``; ``block`` is the trim area of the backs on this page."""
     c.saveState()
     clip = c.beginPath()
-    box = trim.grow(grid.bleed)
+    box = grid.paint_box(trim, block)
     clip.rect(box.x, box.y, box.w, box.h)
     c.clipPath(clip, stroke=0, fill=0)
     c.translate(trim.x, trim.y)
@@ -197,7 +200,8 @@ def _fold_page(c: Canvas, grid: Grid, opts: SheetOptions, chunk: list[Face], slo
         _card(c, grid, slot.trim, slot.rotated, face, opts)
         t = slot.trim
         mirror = Box(t.x, grid.page_h - t.y1, t.w, t.h)  # across the fold line at half height
-        _back(c, grid, mirror, slot.rotated)
+        area = grid.trim_area()
+        _back(c, grid, mirror, slot.rotated, Box(area.x, grid.page_h - area.y1, area.w, area.h))
         # Marks for the mirrored half too.
     bottom = Grid(
         grid.page_w,

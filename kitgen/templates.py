@@ -15,7 +15,18 @@ from reference_engine.api import Checker, Problem, SpecError, UsageError, load_f
 
 from .units import Length, LengthError, Size
 
-PROFILE_KEYS = ("extends", "doc", "margin", "bleed", "safe", "gutter", "corner", "crop_marks", "scale_bar")
+PROFILE_KEYS = (
+    "extends",
+    "doc",
+    "margin",
+    "bleed",
+    "safe",
+    "gutter",
+    "corner",
+    "crop_marks",
+    "scale_bar",
+    "shared_cuts",
+)
 
 T = TypeVar("T")
 
@@ -55,6 +66,9 @@ class Profile:
     mark_offset: Length
     mark_width: Length
     scale_bar: Length
+    # Neighbouring cards share their cut lines (no bleed between cards, bleed only around the
+    # block): one cut per line. Needs a gutter of 0.
+    shared_cuts: bool = False
 
 
 @dataclass(frozen=True)
@@ -172,6 +186,7 @@ def load_templates(path: str | None = None) -> Templates:
             length(marks.get("offset", "1mm"), p + ("crop_marks", "offset")),
             length(marks.get("width", "0.25pt"), p + ("crop_marks", "width")),
             length(merged.get("scale_bar", "100mm"), p + ("scale_bar",)),
+            _shared(ck, merged.get("shared_cuts", False), gutter, p),
         )
     labels = {}
     for k, v in ck.table(doc.get("labels", {}), ("labels",)).items():
@@ -204,6 +219,15 @@ def load_templates(path: str | None = None) -> Templates:
     if ck.problems:
         raise SpecError(ck.problems)
     return Templates(papers, cards, profiles, labels)
+
+
+def _shared(ck: Checker, value: Any, gutter: Length, path: tuple[str, ...]) -> bool:
+    if not isinstance(value, bool):
+        ck.error(path + ("shared_cuts",), "true or false")
+        return False
+    if value and gutter.points > 0:
+        ck.error(path + ("shared_cuts",), "cards can share cut lines only with a gutter of 0mm")
+    return bool(value)
 
 
 def _resolve(ck: Checker, raw: dict[str, Any], key: str, seen: list[str]) -> dict[str, Any]:

@@ -77,7 +77,8 @@ LABEL_SHEETS = [
     type=click.Choice(["home", "print-shop"]),
     default="home",
     show_default=True,
-    help="home: 1 mm bleed, shared cut lines; print-shop: 3 mm bleed and a gutter.",
+    help="home: neighbouring cards share cut lines (8 cuts for a 3 x 3 sheet), 1 mm bleed around the "
+    "block; print-shop: 3 mm bleed around every card and a 2 mm gutter (each card cut on its own).",
 )
 @click.option(
     "--deck",
