@@ -280,6 +280,40 @@ def _count_text(names: list[str]) -> str:
     return ", ".join(f"{n} × {_glyphs([k])}" for k, n in sorted(counts.items(), key=lambda kv: kv[0]))
 
 
+def in_words(value: Any) -> str:
+    """A value as a player reads it: yes/no, none, card glyphs, lists as "a, b and c"."""
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    if value is None:
+        return "none"
+    if isinstance(value, list | tuple):
+        parts = [in_words(v) for v in value]
+        if not parts:
+            return "none"
+        return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    text = str(value)
+    plain = {"True": "yes", "False": "no", "None": "none"}
+    if text in plain:
+        return plain[text]
+    if text.startswith("[") and text.endswith("]"):  # a list as the trace writes it: [c1, c3]
+        return in_words([t.strip() for t in text[1:-1].split(",") if t.strip()])
+    return glyph(text) if symbol(text) is not None else text
+
+
+def outcome_sentence(doc: str, value: Any) -> str:
+    """One output of a worked example as a sentence: its description, then its value in words."""
+    text = in_words(value)
+    if len(text) > 60:
+        text = "as the last picture shows"
+    doc = doc.strip().rstrip(".")
+    first = doc.split(" ", 1)[0]
+    if len(first) > 1 and first.isalpha() and first.islower():  # "whether ...", not "x AND y"
+        doc = doc[:1].upper() + doc[1:]
+    return f"{doc}: {text}."
+
+
 def _events_by_step(events: list[Event]) -> dict[str, list[Event]]:
     """Top-level events per step number; for a step inside a loop, its first pass only."""
     out: dict[str, list[Event]] = {}
@@ -314,10 +348,12 @@ def _notes(library: Library, events: list[Event]) -> list[str]:
         elif e.action == "turn" and len(d.get("revealed", [])) > 16:
             notes.append(f"{len(d['revealed'])} cards are turned over; the picture shows some of them.")
         elif e.action == "return" and d.get("values") and e is events[-1]:
-            vals = ", ".join(
-                f"{k} = {'yes' if v is True else 'no' if v is False else v}" for k, v in d["values"].items()
-            )
-            notes.append(f"In the example it ends with {vals}.")
+            callee = library.protocol(str(d.get("protocol") or e.protocol))
+            said = [
+                outcome_sentence(callee.outputs[k].doc if k in callee.outputs else k, v)
+                for k, v in d["values"].items()
+            ]
+            notes.append("In the example it reports: " + " ".join(said))
     return notes
 
 
@@ -384,13 +420,7 @@ def section_for(
         for enc in proto.encodings.values()
         if enc.kind in ("values", "onehot")
     ]
-    outcome = []
-    for k, v in sim.trace.outputs.items():
-        out = proto.outputs[k]
-        value = {"True": "yes", "False": "no", "None": "none"}.get(str(v), str(v))
-        if len(value) > 60:
-            value = "as the last picture shows"
-        outcome.append(f"{k} = {value}" + (f" — {out.doc}" if out.doc else ""))
+    outcome = [outcome_sentence(proto.outputs[k].doc or k, v) for k, v in sim.trace.outputs.items()]
     return Section(
         proto.name,
         proto.title,

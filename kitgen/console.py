@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,11 +16,14 @@ from reference_engine.api import (
     catalogue,
     glyph,
     load_game,
+    symbol,
     views_phrase,
 )
 
 
-def table_lines(snap: Snapshot, show_hidden: bool = False, indent: str = "    ") -> list[str]:
+def table_lines(
+    snap: Snapshot, show_hidden: bool = False, indent: str = "    ", before: Snapshot | None = None
+) -> list[str]:
     """The table as a player sees it: ``?`` for face-down cards, faces for face-up ones.
 
     With ``show_hidden`` the face of each face-down card follows in brackets, for teachers.
@@ -44,11 +48,29 @@ def table_lines(snap: Snapshot, show_hidden: bool = False, indent: str = "    ")
             lines.append(f"{indent}{head}  {('  ' if unit > 1 else ' ').join(chunks)}")
             for line in _pack(sorted(spans.get(r + 1, [])), colw, unit):
                 lines.append(f"{indent}{' ' * width}  {line}")
-    if snap.supply_out:
-        used = ", ".join(f"{n} {_glyph(k)}" for k, n in snap.supply_out.items() if n > 0)
-        if used:
-            lines.append(f"{indent}(taken from the spare cards: {used})")
+    # What this step took from the spare cards (with ``before``: only the change in the step).
+    earlier = before.supply_out if before is not None else {}
+    taken = {k: n - earlier.get(k, 0) for k, n in snap.supply_out.items() if n > earlier.get(k, 0)}
+    if taken:
+        used = ", ".join(f"{n} {_glyph(k)}" for k, n in taken.items())
+        lines.append(f"{indent}(taken from the spare cards: {used})")
     return lines
+
+
+def readable(condition: str) -> str:
+    """A decision's condition with card names as glyphs: ``s[1..2] == [beta, alpha]`` ->
+    ``s[1..2] shows β α``."""
+
+    def names(m: re.Match[str]) -> str:
+        return " ".join(_glyph(t.strip()) for t in m.group(1).split(","))
+
+    text = re.sub(r"\[([A-Za-z_][\w]*(?:\s*,\s*[A-Za-z_][\w]*)*)\]", names, condition)
+    text = text.replace(" == ", " shows ").replace(" != ", " does not show ")
+
+    def one(m: re.Match[str]) -> str:
+        return _glyph(m.group(1)) if symbol(m.group(1)) is not None else m.group(1)
+
+    return re.sub(r"\b([A-Za-z_]\w*)\b", one, text)
 
 
 def _pack(spans: list[tuple[int, int, str]], colw: int, unit: int) -> list[str]:
@@ -113,7 +135,7 @@ def describe_event(e: Event) -> str | None:
     if e.action == "turn" and d.get("revealed"):
         return "turned over: " + " ".join(_glyph(s) for s in d["revealed"])
     if e.action == "if":
-        return f"{d['condition']}: {'yes' if d['result'] else 'no'}"
+        return f"{readable(str(d['condition']))}? {'yes' if d['result'] else 'no'}"
     if e.action == "shift":
         return f"shifted the piles by {d['by']} ({d['until']})"
     if e.action == "discard":
@@ -184,7 +206,11 @@ def kit_lines(manifest: dict[str, Any]) -> list[str]:
         "  printing-guide.txt  what to print in what order, page ranges of each card type;  "
         "shopping-list.txt  what to buy",
         "  index.html  the kit in a browser;  view/  step through each protocol",
-        "  previews/   a PNG of every page;  manifest.json  options, materials, checksums, verification",
+        (
+            "  previews/   a PNG of every page;  manifest.json  options, materials, checksums, verification"
+            if opts.get("previews", True)
+            else "  manifest.json  options, materials, checksums, verification (no previews: --no-previews)"
+        ),
         "",
         "Bill of materials:",
     ]
@@ -227,7 +253,11 @@ def booklet_lines(manifest: dict[str, Any]) -> list[str]:
         )
     else:
         lines.append(f"  booklet.pdf  {manifest['pages']} pages, {manifest['paper']}")
-    lines.append("  booklet.json the same content as data;  previews/  a PNG of every page")
+    has_previews = any(str(f.get("path", "")).startswith("previews/") for f in manifest.get("files", []))
+    lines.append(
+        "  booklet.json the same content as data"
+        + (";  previews/  a PNG of every page" if has_previews else " (no previews: --no-previews)")
+    )
     lines.append("")
     lines.append("Verified before printing:")
     for v in manifest["verification"]:
@@ -294,7 +324,7 @@ def simulation_lines(proto: Protocol, result: Simulation, show_hidden: bool) -> 
             note = describe_event(e)
             if note:
                 yield f"{indent}  - {note}"
-        yield from table_lines(block[-1].after, show_hidden, indent + "    ")
+        yield from table_lines(block[-1].after, show_hidden, indent + "    ", block[0].before)
         yield None
     yield ""
     yield "Outputs:"

@@ -205,19 +205,16 @@ def step_diagram(events: Sequence[Event], capacity: int) -> Diagram | None:
                 else:
                     row.append(Cell(now["symbol"], bool(now["up"]), changed))
             rows.append(row)
-        labels = []
+        labels: list[dict[str, Any]] = []
         for lab in last.after.labels:
             where = [(r, c) for reg_name, r, c in lab["slots"] if reg_name == name]
             # Only labels under the bottom row are drawn: there is no room between rows.
             if where and max(r for r, _ in where) == reg["rows"]:
-                labels.append(
-                    {
-                        "text": lab["text"],
-                        "row": max(r for r, _ in where),
-                        "first": min(c for _, c in where),
-                        "last": max(c for _, c in where),
-                    }
-                )
+                lo, hi = min(c for _, c in where), max(c for _, c in where)
+                # A later label over the same places (the step's own ``labels:``) replaces an
+                # earlier one (a region's name that stuck to its cards): never two on one spot.
+                labels = [x for x in labels if x["last"] < lo or x["first"] > hi]
+                labels.append({"text": lab["text"], "row": max(r for r, _ in where), "first": lo, "last": hi})
         regions.append(
             Region(
                 name,

@@ -77,6 +77,15 @@ def parse_inputs(
                 f"{frame.proto.name} has no input {name!r} (inputs: {', '.join(frame.proto.inputs)})"
             )
         given[name] = value
+    missing = [
+        f"--input {n}=... ({_domain_hint(frame, n, frame.input_count(n))})"
+        for n in frame.proto.inputs
+        if n not in given
+        and not (deal is not None and frame.groups(n) is not None)
+        and frame.domain_size(n) != 1
+    ]
+    if missing:
+        raise UsageError("give " + " ".join(missing))
     values: dict[str, Any] = {}
     for name, decl in frame.proto.inputs.items():
         count = frame.input_count(name)

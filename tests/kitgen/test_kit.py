@@ -126,10 +126,9 @@ def test_trim_box_is_the_card_area(default_kit: tuple[Path, dict[str, Any]]) -> 
     reader = PdfReader(folder / "cards.pdf")
     page = reader.pages[manifest["sheets"]["cards"]["front_pages"][0] - 1]
     trim = page.trimbox
-    assert float(trim.width) / MM == pytest.approx(
-        3 * 56 + 4, abs=0.1
-    )  # three cards and two 2 mm bleed strips
-    assert float(trim.height) / MM == pytest.approx(3 * 87 + 4, abs=0.1)
+    # Three cards that share their cut lines (the home profile): no bleed strips between them.
+    assert float(trim.width) / MM == pytest.approx(3 * 56, abs=0.1)
+    assert float(trim.height) / MM == pytest.approx(3 * 87, abs=0.1)
 
 
 def test_bom_matches_an_independent_count(default_kit: tuple[Path, dict[str, Any]]) -> None:

@@ -17,8 +17,10 @@ from reference_engine.errors import SpecError, UsageError
     ("paper", "card", "profile", "count", "rotated"),
     [
         ("a4", "uno", "home", 9, False),
-        ("letter", "uno", "home", 8, True),  # turned cards fit 8 instead of 6
-        ("a4", "poker", "home", 8, True),
+        # Shared cut lines: 3 x 87 + 2 = 263 mm of cards and bleed fit the 279.4 - 16 = 263.4 mm of
+        # Letter inside margins and crop marks (with 2 mm of bleed per card, 267 mm did not).
+        ("letter", "uno", "home", 9, False),
+        ("a4", "poker", "home", 9, False),  # 3 x 63.5 + 2 = 192.5 mm wide, 3 x 88.9 + 2 = 268.7 mm high
         ("a3", "mini-usa", "home", 36, False),
         ("a4", "uno", "print-shop", 8, True),  # 2 x 4 cells of 93 x 62 mm with a 2 mm gutter
     ],
@@ -108,3 +110,28 @@ def test_template_errors_name_line_and_key(tmp_path: Path) -> None:
         load_templates(str(bad))
     found = {(p.line, p.path) for p in info.value.problems}
     assert (1, "papers.a4.size") in found and (4, "profiles.home.extends") in found
+
+
+def test_home_cards_share_cut_lines() -> None:
+    """One cut line between neighbours (columns + 1 and rows + 1 lines, one crop mark pair each),
+    bleed only around the block, and no card's design painted on a neighbour."""
+    t = load_templates()
+    grid = fit(t.paper("a4").size, t.card_size("uno").size, t.profile("home"))
+    xs, ys = grid.cut_lines()
+    assert (len(xs), len(ys)) == (grid.columns + 1, grid.rows + 1)
+    assert len(grid.crop_marks()) == 2 * (len(xs) + len(ys))
+    slots = grid.slots()
+    block = grid.trim_area()
+    paints = [grid.paint_box(s.trim, block) for s in slots]
+    for i, a in enumerate(paints):
+        for b in paints[i + 1 :]:
+            overlap_w = min(a.x1, b.x1) - max(a.x, b.x)
+            overlap_h = min(a.y1, b.y1) - max(a.y, b.y)
+            assert overlap_w <= 1e-6 or overlap_h <= 1e-6, "a card paints on its neighbour"
+    # The outer cards keep their bleed on the outer sides only.
+    corner = paints[0]  # top-left
+    assert corner.x == pytest.approx(slots[0].trim.x - grid.bleed)
+    assert corner.x1 == pytest.approx(slots[0].trim.x1)
+    shop = fit(t.paper("a4").size, t.card_size("uno").size, t.profile("print-shop"))
+    xs2, _ = shop.cut_lines()
+    assert len(xs2) == 2 * shop.columns  # every card its own lines
