@@ -25,8 +25,10 @@ def _fingerprint_module() -> Any:
 def matches_golden() -> Callable[[Path, str], list[str]]:
     """``matches_golden(folder, name)``: what differs between a built kit and the golden
     ``name`` in golden/kits.json (data always; page text and bytes when this machine has the
-    golden's PDF library versions). The goldens are the outputs of the code before the
-    architecture change (issue 11), checked by hand as PNG; regenerate an entry with
+    golden's PDF library versions). The goldens were made before the architecture change
+    (issue 11), which left them byte for byte unchanged, and regenerated after the deliberate
+    changes of issues 13 and 14 (shared cut lines, page-check fixes, player sentences, printing
+    guide, index.html and viewer pages), each checked by hand as PNG; regenerate an entry with
     ``python tests/kitgen/golden/fingerprint.py KIT NAME`` after checking a deliberate change."""
     fp = _fingerprint_module()
     golden = json.loads((GOLDEN / "kits.json").read_text(encoding="utf-8"))
