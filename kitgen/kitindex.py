@@ -53,8 +53,9 @@ def page_count(path: Path) -> int:
 
 def _what(stem: str, manifest: dict[str, Any]) -> str:
     text = DESCRIPTIONS.get(stem, "")
-    if stem == "cards" and "sheets" in manifest:
-        info = manifest["sheets"]["cards"]
+    sheets = manifest.get("sheets", {})
+    if stem == "cards" and "front_pages" in sheets.get("cards", {}):
+        info = sheets["cards"]
         parts = []
         if info.get("calibration_pages"):
             parts.append(f"pages 1-{info['calibration_pages']}: calibration (print these first)")
@@ -63,8 +64,8 @@ def _what(stem: str, manifest: dict[str, Any]) -> str:
             parts.append(f"card backs: {page_ranges(info['back_pages'])}")
         parts.append(f"{info['per_sheet']} cards per sheet ({info['columns']} × {info['rows']})")
         return text + ": " + "; ".join(parts)
-    if stem == "labels" and "sheets" in manifest:
-        info = manifest["sheets"]["labels"]
+    if stem == "labels" and "sheet" in sheets.get("labels", {}):
+        info = sheets["labels"]
         return f"{text}: {info['labels']} labels on {info['sheet']} label sheets"
     return text
 
@@ -98,8 +99,9 @@ def _printing(manifest: dict[str, Any]) -> list[str]:
         out.append("cards.pdf: print single-sided; fold each sheet along the middle so backs meet fronts.")
     elif duplex == "none":
         out.append("cards.pdf: fronts first, then the backs on separate pages: feed the sheets back in.")
-    if "sheets" in manifest:
-        out.append(f"labels.pdf: on {escape(str(manifest['sheets']['labels']['sheet']))} label sheets.")
+    labels = manifest.get("sheets", {}).get("labels", {})
+    if "sheet" in labels:
+        out.append(f"labels.pdf: on {escape(str(labels['sheet']))} label sheets.")
     if manifest.get("booklet"):
         out.append("booklet.pdf: on ordinary paper, double-sided.")
     for key in ("printing_guide", "shopping_list"):

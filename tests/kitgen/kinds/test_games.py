@@ -39,7 +39,10 @@ def test_cards_labels_and_booklet(kit: tuple[str, Path, dict[str, Any]]) -> None
         "labels.pdf",
         "booklet.pdf",
         "booklet.json",
-    }
+        "printing-guide.txt",
+        "shopping-list.txt",
+        "index.html",
+    } | {f"view/{v['protocol']}.html" for v in manifest["verification"]}  # a page per protocol taught
     items = {i["key"]: i for i in manifest["bom"]["items"]}
     assert items["deck"]["count"] == deck
     k = manifest["bom"]["worst_case"]["table"]

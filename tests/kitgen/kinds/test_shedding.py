@@ -27,7 +27,10 @@ def test_the_kit_has_cards_labels_and_booklet(crazy_eights_kit: tuple[Path, dict
         "labels.pdf",
         "booklet.pdf",
         "booklet.json",
-    }
+        "printing-guide.txt",
+        "shopping-list.txt",
+        "index.html",
+    } | {f"view/{p}.html" for p in ("card-selection", "covert-lottery-modified", "six-card-and")}
     items = {i["key"]: i for i in manifest["bom"]["items"]}
     assert items["deck"]["count"] == 52
     assert items["choice"]["name"] == "suit choice cards" and items["choice"]["count"] == 4
