@@ -14,9 +14,9 @@ from ..kinds import kit_kind
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-PLAY_HELP = """Play a whole game of a rule set (see `kitgen list`): UNO, uno-small and Crazy Eights with
-virtual players, Sevens, Hearts and Dominoes (the UNO paper's Section 5), or Gakmoro without
-a dealer.
+PLAY_HELP = """Play a whole game of any rule set `kitgen list` shows: shedding games such as UNO with
+virtual players, the layout, trick-taking and tile games of the UNO paper's Section 5 (Sevens,
+Hearts, Dominoes), or Gakmoro without a dealer.
 
 Human seats are played by a simple fixed policy (they stand in for the people at the
 table). At --level card every virtual turn runs the rule set's card selection protocol
