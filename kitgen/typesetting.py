@@ -10,6 +10,7 @@ reproducible (``invariant``) and embed their fonts.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -430,18 +431,26 @@ class Writer:
             )
             if v["expect"]:
                 rows = [["Paper's count", "Formula", "Paper", "Measured", "Match", "Citation"]]
+                # Counts per called protocol name it by title: a spec name has no space to break at.
+                titles = {sec.protocol: sec.title for sec in self.b.sections}
                 for e in v["expect"]:
                     rows.append(
                         [
                             e["name"].replace("_", " "),
-                            e.get("formula", ""),
-                            count_text(e["expected"]),
-                            count_text(e["measured"]),
+                            by_title(str(e.get("formula", "")), titles),
+                            by_title(count_text(e["expected"]), titles),
+                            by_title(count_text(e["measured"]), titles),
                             "yes" if e["match"] else "NO",
                             e.get("cite", ""),
                         ]
                     )
-                out.append(self.table(rows, [mm(24), mm(26), mm(14), mm(17), mm(12), self.width - mm(93)]))
+                wide = any(isinstance(e["expected"], dict) for e in v["expect"])  # counts per callee
+                widths = (
+                    [mm(17), mm(33), mm(30), mm(30), mm(13)]
+                    if wide
+                    else [mm(24), mm(26), mm(14), mm(17), mm(12)]
+                )
+                out.append(self.table(rows, [*widths, self.width - sum(widths)]))
             out.append(self.para(f"Engine: {v['engine']}.", self.small))
         stat = self.b.statistical
         if stat is not None:
@@ -476,9 +485,17 @@ class Writer:
         return out
 
 
+def by_title(text: str, titles: dict[str, str]) -> str:
+    """Protocol names in ``text`` replaced by their titles (which have spaces to break lines at)."""
+    for name in sorted(titles, key=len, reverse=True):
+        text = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-])", titles[name], text)
+    return text
+
+
 def count_text(v: Any) -> str:
     """A measured or expected count as the validation table prints it."""
     if isinstance(v, dict):
+        # Protocol names may break only after their hyphens, never inside a word.
         return "; ".join(f"{k}: {count_text(x)}" for k, x in v.items())
     if isinstance(v, (list, tuple)):
         return ", ".join(count_text(x) for x in v)
