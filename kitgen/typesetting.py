@@ -357,7 +357,7 @@ class Writer:
             example.append(self.para(run_sentence(sec.time), self.small))
         out.append(self.box(example))
         for block in sec.steps:
-            out.append(self.step_block(block))
+            out += self.step_block(block)
         if sec.outcome:
             out.append(Spacer(1, mm(2)))
             out.append(self.para("Result of the worked example", self.h2))
@@ -365,34 +365,42 @@ class Writer:
                 out.append(self.para(line, self.small, spec=True))
         return out
 
-    def step_block(self, block: StepBlock) -> Flowable:
+    def step_block(self, block: StepBlock) -> list[Flowable]:
+        """A step: its sentence kept with its first picture, each further picture kept with its
+        spare-card note, and the checks box kept whole; between these groups a page may break, so
+        a long step no longer leaves the page before it half empty."""
         style = self.sub if block.depth else self.step
         loop = ""
         if block.loop:
             loop = " (shown for " + ", ".join(f"{k} = {v}" for k, v in block.loop.items()) + ")"
-        parts: list[Flowable] = [self.rich(f"Step {block.number}.", block.say, style, spec=True)]
-        for diagram in block.diagrams:
-            parts.append(DiagramFlowable(diagram, self.geo, self.b.face))
+        groups: list[list[Flowable]] = [[self.rich(f"Step {block.number}.", block.say, style, spec=True)]]
+        for k, diagram in enumerate(block.diagrams):
+            group = groups[0] if k == 0 else []
+            group.append(DiagramFlowable(diagram, self.geo, self.b.face))
             extra = []
             if diagram.taken:
                 extra.append("taken from the spares: " + _counts(diagram.taken))
             if diagram.returned:
                 extra.append("back to the spares: " + _counts(diagram.returned))
             if extra:
-                parts.append(self.para("; ".join(extra).capitalize() + ".", self.note))
+                group.append(self.para("; ".join(extra).capitalize() + ".", self.note))
+            if k > 0:
+                groups.append(group)
+        tail: list[Flowable] = []
         if not block.ran:
-            parts.append(self.para("(Not needed in the worked example.)", self.note))
+            tail.append(self.para("(Not needed in the worked example.)", self.note))
         for note in block.notes:
-            parts.append(self.para(note, self.note))
+            tail.append(self.para(note, self.note))
         if loop:
-            parts.append(self.para(f"Picture{loop}.", self.note))
+            tail.append(self.para(f"Picture{loop}.", self.note))
+        if tail:
+            groups[-1] += tail
         if block.checks:
             rows: list[Flowable] = [self.rich("A correct table shows:", "", self.cell)]
             rows += [self.para("• " + c, self.cell, spec=True) for c in block.checks]
             rows.append(self.rich("Anything else?", block.if_wrong, self.cell, spec=True))
-            parts.append(Spacer(1, mm(1)))
-            parts.append(self.box(rows, "warning"))
-        return KeepTogether(parts)
+            groups.append([Spacer(1, mm(1)), self.box(rows, "warning")])
+        return [KeepTogether(g) for g in groups]
 
     def validation(self) -> list[Flowable]:
         out: list[Flowable] = [PageBreak(), self.heading("Validation")]
