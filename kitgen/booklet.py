@@ -396,6 +396,9 @@ def section_for(
         if _boring(diagrams, events) and step is not proto.numbered_steps()[0]:
             diagrams = []  # the first step always shows the table the protocol starts from
         diagrams = [d for d in diagrams if d.regions]
+        for d in diagrams:  # the places in a player's words (the spec's booklet: regions)
+            for reg in d.regions:
+                reg.title = proto.booklet.regions.get(reg.name, reg.title)
         say = step.say.text if step.say else ""
         block = StepBlock(
             proto.name,

@@ -99,10 +99,12 @@ class BookletText:
 
     ``overview`` explains the protocol in plain words; ``if_wrong`` tells the table what to
     do when a reveal shows something a correct run cannot; ``example`` fixes the worked
-    example the booklet draws (parameters, inputs as for ``--input``, seed, scenario).
+    example the booklet draws (parameters, inputs as for ``--input``, seed, scenario);
+    ``regions`` names the table's places in the pictures in a player's words (``M: matrix``).
     """
 
     overview: str = ""
+    regions: dict[str, str] = field(default_factory=dict)
     if_wrong: str = ""
     example_params: dict[str, ParamValue] = field(default_factory=dict)
     example_inputs: dict[str, str] = field(default_factory=dict)
@@ -314,11 +316,15 @@ def analyse(src: Source) -> tuple[Protocol | None, list[Problem]]:
 
 
 def _booklet(ck: Checker, raw: Any, scenarios: dict[str, Scenario]) -> BookletText:
-    spec = ck.mapping(raw, ("booklet",), optional=("overview", "if_wrong", "example")) or {}
+    spec = ck.mapping(raw, ("booklet",), optional=("overview", "if_wrong", "example", "regions")) or {}
     out = BookletText()
     for key in ("overview", "if_wrong"):
         if key in spec:
             setattr(out, key, ck.string(spec[key], ("booklet", key)) or "")
+    for k, v in ck.table(spec.get("regions", {}), ("booklet", "regions")).items():
+        words = ck.string(v, ("booklet", "regions", k), "a few words naming the place")
+        if words:
+            out.regions[str(k)] = words
     if "example" not in spec:
         return out
     p = ("booklet", "example")

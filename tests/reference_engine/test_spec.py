@@ -115,3 +115,12 @@ def test_builtin_specs_load_and_mirror_their_papers(library: Library) -> None:
         assert proto.source, f"{name} cites no source"
         numbered = proto.numbered_steps()
         assert numbered and all(s.say is not None and s.say.text.strip() for s in numbered)
+
+
+def test_booklet_region_names(tmp_path: Path, library: Library) -> None:
+    """``booklet: regions`` names places in a player's words; a name must be a string."""
+    assert library.protocol("card-selection").booklet.regions["M"] == "matrix"
+    head = BAD[: BAD.index("steps:")].replace("1: [beta, gamma]", "1: [beta, alpha]").replace("bitt", "bit")
+    good = head + "steps:\n  - step: 1\n    say: x\n    turn: s\n"
+    found = problems_of(tmp_path, good + "booklet:\n  regions: {s: [1, 2]}\n")
+    assert any(path == "booklet.regions.s" for _, path, _ in found), found
