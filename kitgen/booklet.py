@@ -471,8 +471,15 @@ def sections(
     for name in reading_order(library, top.name):
         proto = library.protocol(name)
         example = top_example if name == top.name else spec_example(proto, library)
-        out.append(section_for(library, proto, example, reveals, if_wrong, capacity))
+        # On a called protocol's pages, "Step 8" of the recovery text means the top protocol's.
+        here = if_wrong if name == top.name else name_steps(if_wrong, top.title)
+        out.append(section_for(library, proto, example, reveals, here, capacity))
     return out
+
+
+def name_steps(text: str, title: str) -> str:
+    """``... as in Step 8 ...`` -> ``... as in Step 8 of the Card selection protocol ...``."""
+    return re.sub(r"\b(Steps? \d+[a-z()]*(?:\s*(?:,|and|to)\s*\d+[a-z()]*)*)", rf"\1 of the {title}", text)
 
 
 def protocol_booklet(

@@ -274,3 +274,17 @@ def test_the_booklets_pass_the_page_check(
 
     for folder, _ in (and_booklet, uno_booklet):
         assert [str(f) for f in check_pdf(folder / "booklet.pdf")] == []
+
+
+def test_recovery_text_names_the_protocol_of_its_steps(uno_booklet: tuple[Path, dict[str, Any]]) -> None:
+    """The recovery text is the top protocol's; on a called protocol's pages its "Step 8" must
+    say whose Step 8 it is."""
+    folder, _ = uno_booklet
+    data = json.loads((folder / "booklet.json").read_text())
+    top, *called = data["sections"]
+    top_wrong = {s["if_wrong"] for s in top["steps"] if s["if_wrong"]}
+    assert top_wrong and all("Step 8," in t and " of the " not in t for t in top_wrong)
+    for sec in called:
+        for s in sec["steps"]:
+            if s["if_wrong"]:
+                assert f"Step 8 of the {top['title']}" in s["if_wrong"], s["if_wrong"]
