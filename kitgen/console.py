@@ -8,6 +8,7 @@ from typing import Any
 
 from reference_engine.api import (
     Event,
+    Forecast,
     Library,
     Protocol,
     Report,
@@ -296,13 +297,62 @@ def report_lines(report: Report) -> list[str]:
         out.append(f"  note: {n}")
     st = report.stats
     n_views = views_phrase(st.get("views_after_merging", st["views"]), st["views"])
-    out.append(
-        f"  {st['final_states']} final states, {n_views}, "
+    work = (
+        f"{st['final_states']} final states, {n_views}, "
         f"{st['states_processed']} states processed (largest frontier {st['peak_frontier']}), "
         f"{st['seconds']:.2f} s"
     )
+    if st.get("workers"):
+        work += f" in {st['workers']} workers (state counts added up over the workers)"
+    out.append("  " + work)
     out.append("VERIFIED" if report.ok else f"NOT VERIFIED: failed {', '.join(report.failed())}")
     return out
+
+
+def forecast_lines(f: Forecast) -> list[str]:
+    """`kitgen verify --estimate` as text: the measured sizes, then the forecast."""
+    out = [
+        f"{f.protocol}: work forecast for {f.param}={f.target}, from exact verifications at "
+        + ", ".join(f"{f.param}={m.value}" for m in f.measured)
+    ]
+    out.append(
+        f"  {f.param:>4} {'states processed':>18} {'largest frontier':>17} {'memory':>12} {'time':>13}"
+    )
+    for m in f.measured:
+        memory = _mb(m.peak_bytes) if m.peak_bytes else "-"
+        out.append(f"  {m.value:>4} {m.states:>18,} {m.frontier:>17,} {memory:>12} {m.seconds:>11.1f} s")
+    seconds = _range(f"{f.seconds[0]:.0f}", f"{f.seconds[1]:.0f}") + " s"
+    out.append(
+        f"  {f.target:>4} {_span(f.states):>18} {_span(f.frontier):>17} "
+        f"{_memory_span(f.memory_bytes):>12} {seconds:>13}  (forecast)"
+    )
+    out.append(
+        "  memory: Python's allocations at their peak (the process needs some 30 MB more); time: one "
+        "process on this machine. --workers N divides the memory per process by about N and the "
+        "time by at most N."
+    )
+    return out
+
+
+def _span(pair: tuple[int, int]) -> str:
+    def short(n: int) -> str:
+        return f"{n / 1e6:.1f}M" if n >= 1e6 else f"{n / 1e3:.0f}k" if n >= 1e4 else f"{n:,}"
+
+    return _range(short(pair[0]), short(pair[1]))
+
+
+def _range(low: str, high: str) -> str:
+    return low if low == high else f"{low}-{high}"
+
+
+def _mb(n: int) -> str:
+    return f"{n / 2**30:.1f} GB" if n >= 2**30 else f"{n / 2**20:.0f} MB"
+
+
+def _memory_span(pair: tuple[int, int]) -> str:
+    if pair[1] >= 2**30:
+        return _range(f"{pair[0] / 2**30:.1f}", f"{pair[1] / 2**30:.1f}") + " GB"
+    return _range(f"{pair[0] / 2**20:.0f}", f"{pair[1] / 2**20:.0f}") + " MB"
 
 
 def simulation_lines(proto: Protocol, result: Simulation, show_hidden: bool) -> Iterator[str | None]:

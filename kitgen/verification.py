@@ -24,6 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from reference_engine.api import (
+    DaskBackend,
+    Forecast,
     Library,
     Params,
     Protocol,
@@ -32,6 +34,7 @@ from reference_engine.api import (
     VerificationFailed,
     check_protocol,
     engine_dir,
+    forecast,
     is_game,
     parse_params,
     rulesets_dir,
@@ -244,6 +247,21 @@ def summary(report: Report) -> dict[str, Any]:
     return data
 
 
+def forecast_named(name: str, params: tuple[str, ...] | list[str] = (), deck: str | None = None) -> Forecast:
+    """What `kitgen verify --estimate` does: measure smaller sizes, extrapolate to this one."""
+    library = Library()
+    proto = library.protocol(name)
+    return forecast(library, proto, parse_params(params), deck)
+
+
+def default_workers() -> int:
+    """The cores this process may use (``--workers``' default)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
 def verify_named(
     name: str,
     params: tuple[str, ...] | list[str] = (),
@@ -252,9 +270,12 @@ def verify_named(
     runs: int | None = None,
     seed: int = 0,
     force: bool = False,
+    workers: int = 1,
+    scheduler: str | None = None,
 ) -> Report:
     """What `kitgen verify` does: exact verification of a protocol by name or path (in a
-    scenario of its game with ``deck``), or statistical on the full deck with ``runs``."""
+    scenario of its game with ``deck``), or statistical on the full deck with ``runs``.
+    An exact verification runs in ``workers`` processes, or on the Dask ``scheduler``."""
     library = Library()
     proto = library.protocol(name)
     if runs is not None:
@@ -265,7 +286,10 @@ def verify_named(
         return verify_runs(library, proto, runs, seed)
     given = parse_params(params)
     check_protocol(proto, given, force, "verify", deck)
-    return verify(library, proto, given, deck)
+    if scheduler is not None:
+        backend = DaskBackend.connect(scheduler)
+        return verify(library, proto, given, deck, workers=backend.threads(), backend=backend)
+    return verify(library, proto, given, deck, workers=workers)
 
 
 def check_booklet_sizes(name: str, force: bool) -> None:

@@ -68,7 +68,18 @@ from .simulate import Simulation, parse_params, simulate
 from .source import Source, load_file
 from .spec import Param, Params, ParamValue, Protocol
 from .trace import Event, Snapshot, Trace
-from .verify import VERSION, Check, Report, empty_stats, verify, verify_runs, views_phrase
+from .verify import (
+    VERSION,
+    Check,
+    DaskBackend,
+    Forecast,
+    Report,
+    empty_stats,
+    forecast,
+    verify,
+    verify_runs,
+    views_phrase,
+)
 
 
 def glyph(name: str) -> str:
@@ -172,6 +183,7 @@ __all__ = [
     "CheckFailure",
     "Checker",
     "CooperativeResult",
+    "DaskBackend",
     "Deal",
     "Deck",
     "Entry",
@@ -179,6 +191,7 @@ __all__ = [
     "Event",
     "ExprSyntaxError",
     "Fact",
+    "Forecast",
     "GameKind",
     "GameRules",
     "Interrupted",
@@ -226,6 +239,7 @@ __all__ = [
     "example_inputs",
     "expected_counts",
     "find_kind",
+    "forecast",
     "games_dir",
     "glyph",
     "hand_dependence_message",

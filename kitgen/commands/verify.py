@@ -7,8 +7,8 @@ import sys
 
 import click
 
-from ..console import report_lines
-from ..verification import verify_named
+from ..console import forecast_lines, report_lines
+from ..verification import default_workers, forecast_named, verify_named
 from . import options
 
 VERIFY_HELP = """Verify a protocol spec exactly and compare its resource counts with its paper.
@@ -57,6 +57,29 @@ Exit code 0 when every check holds, 1 when one fails, 2 for a spec or option err
     "runs on each of two deals with the same public information (chi-square tests).",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the deals and runs of --runs.")
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1, max=256),
+    default=None,
+    metavar="N",
+    help="Split an exact verification's secret inputs over N processes (default: the "
+    "number of cores, at most one per input). The report is the same whatever N, except "
+    "the work statistics; --workers 1 runs in this process.",
+)
+@click.option(
+    "--scheduler",
+    default=None,
+    metavar="ADDRESS",
+    help="Run an exact verification on a Dask cluster (tcp://host:8786), one partition per "
+    "worker thread. Needs the cluster extra: pip install 'kitgen[cluster]'.",
+)
+@click.option(
+    "--estimate",
+    is_flag=True,
+    help="Do not verify: measure the protocol at up to three smaller sizes of its first "
+    "whole-number parameter (m = 5, 6, 7 for --param m=8) and forecast the states, memory and "
+    "time the asked size will take, to choose a machine or --workers.",
+)
 @options.as_json("Print one JSON object instead of text.")
 @options.force()
 def verify_cmd(
@@ -65,10 +88,34 @@ def verify_cmd(
     deck: str | None,
     runs: int | None,
     seed: int,
+    workers: int | None,
+    scheduler: str | None,
+    estimate: bool,
     as_json: bool,
     force: bool,
 ) -> None:
-    report = verify_named(name, params, deck=deck, runs=runs, seed=seed, force=force)
+    if estimate:
+        if runs is not None:
+            raise click.UsageError("--estimate forecasts an exact verification: drop --runs")
+        forecast = forecast_named(name, params, deck)
+        if as_json:
+            click.echo(json.dumps(forecast.to_json(), indent=2))
+        else:
+            for line in forecast_lines(forecast):
+                click.echo(line)
+        return
+    if workers is not None and scheduler is not None:
+        raise click.UsageError("--workers and --scheduler do not go together: a cluster uses all its threads")
+    report = verify_named(
+        name,
+        params,
+        deck=deck,
+        runs=runs,
+        seed=seed,
+        force=force,
+        workers=workers if workers is not None else default_workers(),
+        scheduler=scheduler,
+    )
     if as_json:
         click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:

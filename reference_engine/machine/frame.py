@@ -66,6 +66,7 @@ class Frame:
             functions[enc.name] = self._encoder(enc)
         self.globals = Scope(names, functions=functions)
         self._bound: dict[str, BoundEncoding] = {}
+        self._encoded: dict[tuple[str, Any], tuple[int, ...]] = {}  # (encoding, value) -> codes
         self.helpers: dict[int, int] | None = None
         if proto.helpers is not None:
             self.helpers = {
@@ -152,6 +153,7 @@ class Frame:
     def initial_state(self, values: dict[str, Any]) -> State:
         shapes = []
         cells: list[int] = []
+        memo = self._encoded
         for name, decl in self.proto.inputs.items():
             b = self.bound(decl.encoding)
             count = self.input_count(name)
@@ -159,7 +161,16 @@ class Frame:
             if count is not None and len(items) != count:
                 raise EvalError(f"input {name} needs {count} values, got {len(items)}")
             for v in items:
-                cells.extend(code(s) for s in b.encode(v))
+                try:
+                    key = (decl.encoding, v)
+                    codes = memo.get(key)
+                except TypeError:  # an unhashable value: encode it every time
+                    key, codes = None, None
+                if codes is None:
+                    codes = tuple(code(s) for s in b.encode(v))
+                    if key is not None:
+                        memo[key] = codes
+                cells.extend(codes)
             shapes.append((name, 1, b.width * len(items), max(b.width, 1), None))
         layout = Layout.make(shapes)
         return State(layout, tuple(cells), (), (), Meters(), 0)

@@ -8,11 +8,12 @@ difference are merged by :func:`forget`.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections import defaultdict
 from collections.abc import Callable
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from .. import steps as st
 from ..cards import Symbol
@@ -75,10 +76,11 @@ def add_vec(out: dict[K, Vec], state: K, vec: Vec, owned: set[int] | None = None
 _add = add_vec  # the name the verifier imports
 
 
-def _scale(vec: Vec, p: Fraction) -> Vec:
-    if p == 1:
+def _scale(vec: Vec, p: Fraction | Prob) -> Vec:
+    """``vec`` times the probability ``p`` (a Fraction or a (numerator, denominator) pair)."""
+    a, b = p if isinstance(p, tuple) else (p.numerator, p.denominator)
+    if a == b:
         return vec
-    a, b = p.numerator, p.denominator
     if a == 1:
         return (vec[0] * b, vec[1])
     return (vec[0] * b, {k: v * a for k, v in vec[1].items()})
@@ -101,6 +103,44 @@ def _groups(frontier: Frontier) -> list[list[tuple[State, Vec]]]:
     return list(groups.values())
 
 
+ViewInfo = dict[str, tuple[int, int, int, int]]
+"""What one partition of the inputs knows about the views of its frontier, by view digest:
+(its local class: views with proportional distributions share one, the constant as a reduced
+fraction numerator and denominator, the view's weight)."""
+Merge = tuple[str, list[str], int]
+"""Views merged into one: (the new view's digest, the members' digests, its weight)."""
+Sizes = dict[str, tuple[int, int]]
+"""By view digest: how many states have the view, and how many (state, input) entries."""
+
+
+class MergeDecider(Protocol):
+    """Decides which views to merge, on every input of the verification (see :func:`forget`)."""
+
+    def candidates(self, label: str, sizes: Sizes) -> list[str]:
+        """The views that may be merged: those sharing their sizes with another view."""
+
+    def merges(self, label: str, info: ViewInfo) -> list[Merge]:
+        """The merges, from the candidates' classes and constants."""
+
+
+class LocalDecider:
+    """The decision when this process holds every input; the notes go to ``notes``."""
+
+    def __init__(self, notes: list[str]):
+        self.notes = notes
+        self.views = 0
+
+    def candidates(self, label: str, sizes: Sizes) -> list[str]:
+        self.views = len(sizes)
+        return decide_candidates([sizes])
+
+    def merges(self, label: str, info: ViewInfo) -> list[Merge]:
+        merges, note = decide_merges(label, [info], self.views)
+        if note:
+            self.notes.append(note)
+        return merges
+
+
 def forget(run: Runner, frontier: Frontier, step: st.Step) -> Frontier:
     """Merge views that make no difference: a pure speed-up with the same verdicts.
 
@@ -109,46 +149,141 @@ def forget(run: Runner, frontier: Frontier, step: st.Step) -> Frontier:
     as likely as what follows w, under every input. Then for every continuation x,
     P(vx | u) = c * P(wx | u), so the security condition holds for vx exactly when it holds
     for wx, and merging v and w into one view changes no verdict. Only top-level exact runs
-    do this: the frontier must hold every input of the verification.
+    do this: the decision needs every input of the verification. When the inputs are split
+    over processes, ``run.shared.merge_views`` takes the decision on all parts together:
+    first on the views' sizes (views that may be proportional, :func:`decide_candidates`),
+    then, when there are any, on their classes and constants (:func:`decide_merges`), so
+    every process merges the same views.
     """
-    if len({s.view for s in frontier}) < 2:
-        return frontier
-    views: dict[int, dict[tuple[Any, ...], Vec]] = {}
+    decider: MergeDecider = run.shared.merge_views or LocalDecider(run.shared.forgotten)
+    counts: dict[int, list[int]] = {}
     for state, vec in frontier.items():
-        key = (id(state.layout), state.cells, state.out, state.env, state.meters, state.lazy)
-        views.setdefault(state.view, {})[key] = vec
-    classes: dict[frozenset[tuple[Any, ...]], list[int]] = defaultdict(list)
-    for view, dist in views.items():
-        pivot_key = min(dist, key=hash)
-        pden, pnums = dist[pivot_key]
-        pu = min(pnums)
-        pivot = Fraction(pnums[pu], pden)
-        signature = frozenset(
-            (key, u, Fraction(num, den) / pivot)
-            for key, (den, nums) in dist.items()
-            for u, num in nums.items()
-        )
-        classes[signature].append(view)
-    renamed: dict[int, int] = {}
-    for members in classes.values():
-        if len(members) > 1:
-            fresh = run.views.merged(members, ("merged", step.number, len(run.views)))
-            renamed.update((v, fresh) for v in members)
-    if not renamed:
+        c = counts.get(state.view)
+        if c is None:
+            counts[state.view] = [1, len(vec[1])]
+        else:
+            c[0] += 1
+            c[1] += len(vec[1])
+    by_digest = {run.views.digest(v): v for v in counts}
+    label = str(step.number or "?")
+    wanted = decider.candidates(label, {d: (counts[v][0], counts[v][1]) for d, v in by_digest.items()})
+    if not wanted:
         return frontier
+    mine = {by_digest[d] for d in wanted if d in by_digest}
+    views: dict[int, dict[tuple[Any, ...], Vec]] = {v: {} for v in mine}
+    for state, vec in frontier.items():
+        dist = views.get(state.view)
+        if dist is not None:
+            dist[(id(state.layout), state.cells, state.out, state.env, state.meters, state.lazy)] = vec
+    info = view_info(
+        {d: views[v] for d, v in by_digest.items() if v in mine},
+        {d: run.views.weight(v) for d, v in by_digest.items() if v in mine},
+    )
+    merges = decider.merges(label, info)
+    if not merges:
+        return frontier
+    renamed: dict[int, int] = {}
+    for digest, members, weight in merges:
+        if members[0] not in by_digest:
+            continue  # views of other inputs (a merge takes views present in the same parts)
+        local_members = [by_digest[m] for m in members]
+        fresh = run.views.merged(("merged", step.number, digest, weight))
+        renamed.update((v, fresh) for v in local_members)
     out: Frontier = {}
     owned: set[int] = set()
     for state, vec in frontier.items():
         new_view = renamed.get(state.view)
         add_vec(out, state if new_view is None else state.replace(view=new_view), vec, owned)
-    left = len(views) - len(renamed) + len(set(renamed.values()))
-    run.shared.forgotten.append(f"{step.number or '?'} ({len(views)} views into {left})")
     return out
+
+
+def decide_candidates(sizes: list[Sizes]) -> list[str]:
+    """Views that may be proportional to another over all inputs: the same sizes in every
+    partition (proportional distributions have the same entries). Sorted; empty when no
+    view shares its sizes."""
+    groups: dict[tuple[Any, ...], list[str]] = defaultdict(list)
+    every: set[str] = set().union(*sizes)
+    for d in every:
+        groups[tuple(part.get(d) for part in sizes)].append(d)
+    return sorted(d for members in groups.values() if len(members) > 1 for d in members)
+
+
+def view_info(dists: dict[str, dict[Any, Vec]], weights: dict[str, int]) -> ViewInfo:
+    """Describe views for :func:`decide_merges`: views whose distributions (state -> per-input
+    probabilities) are proportional get one local class; each gets its constant."""
+    local: dict[frozenset[tuple[Any, ...]], int] = {}
+    info: ViewInfo = {}
+    for d, dist in dists.items():
+        direction, (num, den) = _direction(dist)
+        info[d] = (local.setdefault(direction, len(local)), num, den, weights[d])
+    return info
+
+
+def decide_merges(label: str, infos: list[ViewInfo], views: int = 0) -> tuple[list[Merge], str | None]:
+    """Which views to merge, from every partition's :data:`ViewInfo` (in partition order).
+
+    Views v and w are proportional over all inputs exactly when, in every partition, both are
+    absent or both present in the same local class, and the ratio of their constants is the
+    same in every partition where they are present. With one partition this is the local
+    classes. Returns the merges (in a canonical order) and the note for the report, which
+    counts ``views`` views before merging (default: those in ``infos``).
+    """
+    every: dict[str, None] = {}
+    for info in infos:
+        every.update(dict.fromkeys(info))
+    groups: dict[tuple[Any, ...], list[str]] = defaultdict(list)
+    for d in sorted(every):
+        classes = tuple(info[d][0] if d in info else None for info in infos)
+        scales = [Fraction(info[d][1], info[d][2]) for info in infos if d in info]
+        norm = tuple(s / scales[0] for s in scales) if scales[0] else tuple(scales)
+        groups[(classes, norm)].append(d)
+    merges: list[Merge] = []
+    for members in groups.values():
+        if len(members) > 1:
+            weight = sum(next(info[m][3] for info in infos if m in info) for m in members)
+            digest = hashlib.blake2b(
+                ("merged|" + label + "|" + ",".join(members)).encode(), digest_size=16
+            ).hexdigest()
+            merges.append((digest, members, weight))
+    if not merges:
+        return [], None
+    total = max(views, len(every))
+    left = total - sum(len(m) for _, m, _ in merges) + len(merges)
+    return sorted(merges), f"{label} ({total} views into {left})"
+
+
+def _direction(dist: dict[tuple[Any, ...], Vec]) -> tuple[frozenset[tuple[Any, ...]], tuple[int, int]]:
+    """The distribution up to a constant factor, in integers, and that factor: two views'
+    distributions are proportional exactly when their directions are equal.
+
+    Every probability is brought to one common denominator and the numerators divided by their
+    greatest common divisor, leaving the unique primitive integer vector on the distribution's
+    ray (zero entries are left out: a missing entry and a zero are the same probability).
+    """
+    dens = {den for den, _ in dist.values()}
+    common = dens.pop() if len(dens) == 1 else math.lcm(*dens)
+    g = 0
+    scaled: list[tuple[tuple[Any, ...], int, int]] = []
+    for key, (den, nums) in dist.items():
+        f = common // den
+        for u, num in nums.items():
+            if num:
+                v = num * f
+                g = math.gcd(g, v)
+                scaled.append((key, u, v))
+    r = math.gcd(g, common)
+    scale = (g // r, common // r)
+    if g > 1:
+        return frozenset((key, u, v // g) for key, u, v in scaled), scale
+    return frozenset(scaled), scale
 
 
 # --------------------------------------------------------------------------- lazy piles
 
-Draw = tuple[tuple[tuple[int, ...], ...], Fraction]
+Prob = tuple[int, int]
+"""A probability as (numerator, denominator), not necessarily reduced: plain integers are
+several times faster than ``Fraction`` on the hot paths, and vectors reduce themselves."""
+Draw = tuple[tuple[tuple[int, ...], ...], Prob]
 """An ordered draw of piles (each pile's card codes) and its probability."""
 _DRAWS: dict[tuple[tuple[tuple[int, ...], ...], int], list[Draw]] = {}
 
@@ -172,45 +307,47 @@ def _draws_uncached(contents: list[tuple[int, ...]], n: int) -> list[Draw]:
     out: list[Draw] = []
     seq: list[tuple[int, ...]] = []
 
-    def rec(left: int, prob: Fraction) -> None:
+    def rec(left: int, num: int, den: int) -> None:
         if len(seq) == n:
-            out.append((tuple(seq), prob))
+            g = math.gcd(num, den)
+            out.append((tuple(seq), (num // g, den // g)))
             return
         for k in keys:
             c = counts[k]
             if c:
                 counts[k] = c - 1
                 seq.append(k)
-                rec(left - 1, prob * Fraction(c, left))
+                rec(left - 1, num * c, den * left)
                 seq.pop()
                 counts[k] = c
 
-    rec(len(contents), Fraction(1))
+    rec(len(contents), 1, 1)
     return out
 
 
-def materialize(state: State, needed: frozenset[int] | set[int] | None) -> list[tuple[State, Fraction]]:
+def materialize(state: State, needed: frozenset[int] | set[int] | None) -> list[tuple[State, Prob]]:
     """Fix the order of the lazily scrambled piles that touch ``needed`` (None: all piles).
 
     A lazy block stands for every order of its piles, equally likely. Fixing the piles
     at some positions means drawing their contents without replacement; the remaining
-    piles stay lazy, in sorted order, so equal situations keep merging.
+    piles stay lazy, in sorted order, so equal situations keep merging. Each table comes
+    with its probability as (numerator, denominator).
     """
     if not state.lazy:
-        return [(state, Fraction(1))]
-    partial: list[tuple[list[int], tuple[tuple[tuple[int, ...], ...], ...], Fraction]] = [
-        (list(state.cells), (), Fraction(1))
+        return [(state, (1, 1))]
+    partial: list[tuple[list[int], tuple[tuple[tuple[int, ...], ...], ...], int, int]] = [
+        (list(state.cells), (), 1, 1)
     ]
     for block in state.lazy:
         idx = [i for i, pile in enumerate(block) if needed is None or not needed.isdisjoint(pile)]
         if not idx:
-            partial = [(c, kept + (block,), p) for c, kept, p in partial]
+            partial = [(c, kept + (block,), a, b) for c, kept, a, b in partial]
             continue
         rest = [i for i in range(len(block)) if i not in idx]
         nxt = []
-        for cells, kept, prob in partial:
+        for cells, kept, a, b in partial:
             contents = [tuple(cells[f] for f in pile) for pile in block]
-            for seq, q in _draws(contents, len(idx)):
+            for seq, (qa, qb) in _draws(contents, len(idx)):
                 remaining = list(contents)
                 for c in seq:
                     remaining.remove(c)
@@ -223,9 +360,9 @@ def materialize(state: State, needed: frozenset[int] | set[int] | None) -> list[
                     for f, v in zip(block[i], content):
                         c2[f] = v
                 keep = kept + ((tuple(block[i] for i in rest),) if len(rest) > 1 else ())
-                nxt.append((c2, keep, prob * q))
+                nxt.append((c2, keep, a * qa, b * qb))
         partial = nxt
-    return [(state.replace(cells=tuple(c), lazy=k), p) for c, k, p in partial]
+    return [(state.replace(cells=tuple(c), lazy=k), (a, b)) for c, k, a, b in partial]
 
 
 def _lazy_flats(state: State) -> set[int]:

@@ -24,7 +24,7 @@ from ..spec import Params, Protocol
 from ..table import Draft, Layout, State
 from ..trace import Event, Snapshot
 from .frame import Evaluator, Frame, GameFunction, StateScope
-from .frontier import Frontier, Needed, _groups, add_vec, forget, settle
+from .frontier import Frontier, MergeDecider, Needed, _groups, add_vec, forget, settle
 from .plans import Plan, Resolved, SubResult, _flats, _index_list, _res, _target_args
 from .views import Observation, ViewTable
 
@@ -61,6 +61,10 @@ class Shared:
     # Whether a callee that does not factor may stop the run (an exact verification, which
     # starts again); in a single run or a game the callee's view is simply kept whole.
     restartable: bool = False
+    # When the inputs of an exact verification are split over processes: asked at every
+    # merge of views (see :func:`~.frontier.forget`) with what this part knows, it returns the
+    # merges decided on all parts together.
+    merge_views: MergeDecider | None = None
 
 
 @dataclass

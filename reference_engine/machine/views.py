@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
+from dataclasses import dataclass
 from typing import Any
+
+from ..cards import SYMBOLS, Symbol
 
 Observation = tuple[Any, ...]
 """One thing the players see: ``("turn", codes)``, ``("if", result)``, ``("call", name, ...)``..."""
@@ -20,6 +24,7 @@ class ViewTable:
         self._index: dict[tuple[int, Observation], int] = {}
         self.entries: list[tuple[int, Observation | None]] = [(-1, None)]
         self.weights: list[int] = [1]
+        self._digests: dict[int, str] = {0: ""}
 
     def extend(self, view: int, obs: Observation) -> int:
         key = (view, obs)
@@ -31,10 +36,11 @@ class ViewTable:
             self._index[key] = vid
         return vid
 
-    def merged(self, members: list[int], obs: Observation) -> int:
-        """A fresh view standing for all ``members`` (see :func:`~.frontier.forget`)."""
+    def merged(self, obs: Observation) -> int:
+        """A fresh view standing for several (see :func:`~.frontier.forget`): ``obs`` is
+        ``("merged", step, digest, weight)``, the weight being the members' together."""
         vid = self.extend(0, obs)
-        self.weights[vid] = sum(self.weights[v] for v in members)
+        self.weights[vid] = obs[3]
         return vid
 
     def weight(self, view: int) -> int:
@@ -59,5 +65,112 @@ class ViewTable:
                 out.append(obs)
         return out
 
+    # -- the same view in every process ------------------------------------------------
+    # View ids are interned per process; a verification split over processes (see
+    # :mod:`reference_engine.verify.partition`) names views by a digest of their observations
+    # instead, and carries a view from one process to another as its exported chain.
+
+    def digest(self, view: int) -> str:
+        """A name of ``view`` that is the same in every process: a hash of its observations
+        (an inlined call's view by its own digest; a merged view by the digest it was given)."""
+        hit = self._digests.get(view)
+        if hit is None:
+            parent, obs = self.entries[view]
+            assert obs is not None
+            text = repr(self._portable(obs))
+            hit = hashlib.blake2b(f"{self.digest(parent)}|{text}".encode(), digest_size=16).hexdigest()
+            self._digests[view] = hit
+        return hit
+
+    def _portable(self, obs: Observation) -> Observation:
+        kind = obs[0]
+        if kind == "call" and isinstance(obs[2], int):
+            return ("call", obs[1], ("view", self.digest(obs[2])))
+        if kind in ("turn", "shuffle"):
+            return (kind, tuple(portable_code(c) for c in obs[1]))
+        if kind == "discard":
+            return (kind, tuple(sorted((portable(SYMBOLS.by_id(s)) for s in obs[1]), key=repr)))
+        out: Observation = portable(obs)
+        return out
+
+    def export(self, view: int) -> tuple[Any, ...]:
+        """``view`` as a chain of observations another process can :meth:`adopt`."""
+        out = []
+        while view > 0:
+            parent, obs = self.entries[view]
+            assert obs is not None
+            if obs[0] == "call" and isinstance(obs[2], int):
+                out.append(("call", obs[1], ("view", self.export(obs[2]))))
+            else:
+                out.append(self._portable(obs))
+            view = parent
+        return tuple(out[::-1])
+
+    def adopt(self, chain: tuple[Any, ...]) -> int:
+        """The id in this table of a view exported by :meth:`export` (interned as usual)."""
+        view = 0
+        for obs in chain:
+            kind = obs[0]
+            if kind == "call" and isinstance(obs[2], tuple) and obs[2][:1] == ("view",):
+                view = self.extend(view, ("call", obs[1], self.adopt(obs[2][1])))
+            elif kind == "merged":
+                assert view == 0, "a merged view starts from the root"
+                view = self.extend(0, obs)
+                self.weights[view] = obs[3]
+            elif kind in ("turn", "shuffle"):
+                view = self.extend(view, (kind, tuple(_local_code(c) for c in obs[1])))
+            elif kind == "discard":
+                view = self.extend(view, (kind, tuple(sorted(local(s).id for s in obs[1]))))
+            else:
+                view = self.extend(view, local(obs))
+        return view
+
     def __len__(self) -> int:
         return len(self.entries)
+
+
+# --------------------------------------------------------------------------- portable values
+# Card codes are symbol ids, numbered in the order a process first meets each symbol; two
+# processes may meet family cards (c3, θ2...) in different orders. Between processes a
+# symbol travels by name (and glyph), and is numbered again on arrival.
+
+
+@dataclass(frozen=True)
+class PortableSymbol:
+    name: str
+    glyph: str
+
+
+def portable(value: Any) -> Any:
+    """``value`` with every symbol replaced by its name (see :func:`local`)."""
+    if isinstance(value, Symbol):
+        return PortableSymbol(value.name, value.glyph)
+    if isinstance(value, tuple):
+        return tuple(portable(v) for v in value)
+    if isinstance(value, list):
+        return [portable(v) for v in value]
+    return value
+
+
+def local(value: Any) -> Any:
+    """A :func:`portable` value with this process's symbols."""
+    if isinstance(value, PortableSymbol):
+        return SYMBOLS.intern(value.name, value.glyph)
+    if isinstance(value, tuple):
+        return tuple(local(v) for v in value)
+    if isinstance(value, list):
+        return [local(v) for v in value]
+    return value
+
+
+def portable_code(c: int) -> Any:
+    """A card code (see :mod:`reference_engine.cards`) by its symbol's name."""
+    return c if c < 0 else (portable(SYMBOLS.by_id(c >> 1)), c & 1)
+
+
+def _local_code(c: Any) -> int:
+    if isinstance(c, int):
+        return c
+    sym, up = c
+    sid: int = local(sym).id
+    return sid << 1 | int(up)

@@ -5,12 +5,17 @@
 * :mod:`.statistical` runs a game protocol many times on the full deck (chi-square tests);
 * :mod:`.setting` binds a protocol to its parameters and to a scenario of its game;
 * :mod:`.inputs` lists the inputs to run through and describes inputs and views;
+* :mod:`.forecast` measures smaller sizes to say what a big one will take;
+* :mod:`.partition` splits an exact verification over processes (``workers``) and
+  :mod:`.cluster` over a Dask cluster;
 * :mod:`.report` is the report both give.
 """
 
 from __future__ import annotations
 
+from .cluster import DaskBackend
 from .exact import ExactRun, outcome_distribution, run_exact, verify
+from .forecast import Forecast, forecast
 from .inputs import (
     MAX_INPUTS,
     deals,
@@ -28,7 +33,9 @@ __all__ = [
     "MAX_INPUTS",
     "VERSION",
     "Check",
+    "DaskBackend",
     "ExactRun",
+    "Forecast",
     "Report",
     "Setting",
     "deals",
@@ -36,6 +43,7 @@ __all__ = [
     "describe_value",
     "describe_view",
     "empty_stats",
+    "forecast",
     "input_assignments",
     "outcome_distribution",
     "run_exact",

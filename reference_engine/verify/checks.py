@@ -253,14 +253,7 @@ def tidiness(left: list[str]) -> Check:
 
 
 def resources(frame: Frame, assignments: list[dict[str, Any]], outcomes: Outcomes) -> dict[str, Any]:
-    input_cards: dict[str, int] = defaultdict(int)
-    for values in assignments:
-        state = frame.initial_state(values)
-        counts: dict[str, int] = defaultdict(int)
-        for c in state.cells:
-            counts[SYMBOLS.by_id(c >> 1).name] += 1
-        for k, n in counts.items():
-            input_cards[k] = max(input_cards[k], n)
+    input_cards = dict(outcomes.input_cards)
     helpers = {SYMBOLS.by_id(s).name: n for s, n in sorted(outcomes.peak.items()) if n}
     by_symbol = dict(input_cards)
     for k, n in helpers.items():

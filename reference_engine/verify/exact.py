@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ..cards import Symbol
+from ..cards import SYMBOLS, Symbol
 from ..errors import EvalError, SimulationError
 from ..machine import (
     DecodeFailure,
@@ -40,6 +40,7 @@ from ..registry import Library
 from ..spec import Params, Protocol
 from .checks import correctness, expectations, resources, security, tidiness
 from .inputs import input_assignments
+from .partition import LEFT_EXAMPLES, Backend, Part, ReadError, run_partitions
 from .report import Check, Report, empty_stats
 from .setting import setting
 
@@ -120,16 +121,17 @@ class Outcomes:
     peak: dict[int, int] = field(default_factory=lambda: defaultdict(int))
     kinds: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     calls: dict[tuple[int, str], int] = field(default_factory=dict)  # (position, callee) -> most cards
+    input_cards: dict[str, int] = field(default_factory=dict)  # most input cards of each symbol
 
     @classmethod
-    def read(cls, run: ExactRun) -> Outcomes:
+    def read(cls, runner: Runner, frame: Frame, final: Frontier) -> Outcomes:
         out = cls()
-        names = list(run.frame.proto.outputs)
+        names = list(frame.proto.outputs)
         owned: set[int] = set()
-        for state, vec in run.final.items():
-            outs = read_outputs(run.runner, run.frame, state)
-            stray = leftovers(run.runner, run.frame, state)
-            if stray and len(out.left) < 5:
+        for state, vec in final.items():
+            outs = read_outputs(runner, frame, state)
+            stray = leftovers(runner, frame, state)
+            if stray:
                 out.left.append(", ".join(stray))
             out.shuffles.append(state.meters.shuffles)
             out.turns.append(state.meters.turns)
@@ -143,6 +145,25 @@ class Outcomes:
             _add(out.agg, (state.view, values), vec, owned)
         return out
 
+    @classmethod
+    def of(cls, parts: list[Part], agg: Aggregate) -> Outcomes:
+        """The partitions' outcomes added up (the examples of stray cards: the smallest)."""
+        out = cls(agg=agg)
+        out.left = sorted({x for p in parts for x in p.left})[:LEFT_EXAMPLES]
+        for p in parts:
+            out.shuffles += p.shuffles
+            out.turns += p.turns
+            for name, n in p.peak.items():
+                sid = SYMBOLS.intern(name).id
+                out.peak[sid] = max(out.peak[sid], n)
+            for k, n in p.kinds.items():
+                out.kinds[k] = max(out.kinds[k], n)
+            for key, n in p.calls.items():
+                out.calls[key] = max(out.calls.get(key, 0), n)
+            for name, n in p.input_cards.items():
+                out.input_cards[name] = max(out.input_cards.get(name, 0), n)
+        return out
+
 
 def verify(
     library: Library,
@@ -150,28 +171,41 @@ def verify(
     params: Params | None = None,
     scenario: str | None = None,
     record_reveals: bool = False,
+    workers: int = 1,
+    backend: Backend | None = None,
 ) -> Report:
     """Exact verification of ``proto`` (defaults where parameters are not given).
 
     ``record_reveals`` also keeps every possible reveal (see :mod:`reference_engine.reveals`).
+    With ``workers`` > 1 the inputs are split over that many local processes, or over the
+    workers of ``backend`` (a Dask cluster, see :mod:`.cluster`); the report is the same
+    except for the work statistics (see :mod:`.partition`).
     """
     started = time.perf_counter()
     st_ = setting(proto, params, scenario)
     params = st_.params
+    # The inputs first: they name their cards (c1, c2...), and workers started now share the names.
+    runner = Runner(library, "exact", context=st_.context)
+    frame = runner.frame(proto, params)
     try:
-        run = run_exact(library, proto, params, st_.context, st_.deal, record_reveals=record_reveals)
+        assignments = input_assignments(frame, st_.deal)
+        workers = max(1, min(workers, len(assignments)))  # a partition per input at most
+        combined = run_partitions(library, proto, params, scenario, record_reveals, workers, backend)
+    except ReadError as exc:
+        raise exc.error from None
     except SimulationError as exc:
         return _stuck(proto, params, exc, time.perf_counter() - started)
-    outcomes = Outcomes.read(run)
-    views = run.runner.views
+    parts = combined.parts
+    outcomes = Outcomes.of(parts, combined.agg)
+    views = combined.views
     checks = [
-        correctness(proto, run.frame, run.assignments, outcomes.agg, views),
-        security(proto, run.assignments, outcomes.agg, views),
+        correctness(proto, frame, assignments, outcomes.agg, views),
+        security(proto, assignments, outcomes.agg, views),
         tidiness(outcomes.left),
     ]
-    res = resources(run.frame, run.assignments, outcomes)
-    res["table"] = list(run.runner.shared.extent)
-    expect_rows = expectations(proto, run.frame, res)
+    res = resources(frame, assignments, outcomes)
+    res["table"] = [max(p.extent[0] for p in parts), max(p.extent[1] for p in parts)]
+    expect_rows = expectations(proto, frame, res)
     checks += [
         Check(
             f"expect {row['name']}",
@@ -181,40 +215,55 @@ def verify(
         )
         for row in expect_rows
     ]
-    merged = {s.view for s in run.final}
+    merged = {v for v, _ in outcomes.agg}
+    subruns: set[Any] = set().union(*(p.subruns for p in parts))
     stats = {
-        "final_states": len(run.final),
+        "final_states": sum(p.final_states for p in parts),
         "views": sum(views.weight(v) for v in merged),
         "views_after_merging": len(merged),
-        "states_processed": run.runner.shared.states_processed,
-        "peak_frontier": run.runner.shared.peak_frontier,
-        "subprotocol_runs": len(run.runner.shared.subruns),
+        "states_processed": sum(p.states_processed for p in parts),
+        "peak_frontier": max(p.peak_frontier for p in parts),
+        "subprotocol_runs": len(subruns),
         "seconds": round(time.perf_counter() - started, 3),
     }
+    if len(parts) > 1:
+        stats["workers"] = len(parts)
+    factored: dict[str, str] = {}
+    for p in parts:
+        factored.update(p.factored)
+    reveals: dict[tuple[str, str], set[tuple[Any, ...]]] | None = None
+    if record_reveals:
+        reveals = {}
+        for p in parts:
+            for k, seen in (p.reveals or {}).items():
+                reveals.setdefault(k, set()).update(seen)
+    no_factor = {n for p in parts for n in p.no_factor}
     return Report(
         proto.name,
         proto.title,
         params,
         "exact",
-        len(run.assignments),
+        len(assignments),
         checks,
         res,
         expect_rows,
         stats,
-        _notes(run.runner.shared, st_.scenario),
+        _notes(factored, no_factor, combined.notes, st_.scenario),
         proto.source,
         st_.scenario,
-        run.runner.shared.reveals,
+        reveals,
     )
 
 
-def _notes(shared: Shared, scenario: dict[str, Any] | None) -> list[str]:
-    notes = [f"composition: {v}; its view is factored out" for v in sorted(shared.factored.values())]
-    notes += [f"composition: {n} is inlined (its view is kept whole)" for n in sorted(shared.no_factor)]
-    if shared.forgotten:
+def _notes(
+    factored: dict[str, str], no_factor: set[str], forgotten: list[str], scenario: dict[str, Any] | None
+) -> list[str]:
+    notes = [f"composition: {v}; its view is factored out" for v in sorted(factored.values())]
+    notes += [f"composition: {n} is inlined (its view is kept whole)" for n in sorted(no_factor)]
+    if forgotten:
         notes.append(
             "views merged after step "
-            + ", ".join(shared.forgotten)
+            + ", ".join(forgotten)
             + ": views after which every situation is equally likely up to one constant factor "
             "(the verdicts are the same)"
         )

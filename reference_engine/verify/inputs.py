@@ -7,7 +7,7 @@ from typing import Any
 
 from ..cards import SYMBOLS, Symbol
 from ..errors import SimulationError, UsageError
-from ..expressions import EvalError, Scope, plain
+from ..expressions import Chain, EvalError, Scope, plain, truthy
 from ..machine import Frame, ViewTable
 
 
@@ -65,17 +65,97 @@ def input_assignments(frame: Frame, deal: list[Symbol] | None = None) -> list[di
             except EvalError as exc:
                 raise UsageError(f"{frame.proto.name}: input {name}: {exc}") from None
     names = list(domains)
-    out = []
-    for combo in itertools.product(*(domains[n] for n in names)):
-        values = dict(zip(names, combo))
-        if frame.proto.admissible is not None:
-            try:
-                if not plain(frame.proto.admissible(value_scope(frame, values))):
-                    continue
-            except EvalError as exc:
-                raise SimulationError("", frame.proto.src.problem(("admissible",), str(exc))) from None
-        out.append(values)
-    return out
+    key = (id(frame.proto), frame.key, tuple(s.name for s in deal) if deal is not None else None)
+    hit = _CACHE.get(key)
+    if hit is not None:
+        return [dict(v) for v in hit]
+    out = _by_parts(frame, domains) if frame.proto.admissible is not None else None
+    if out is None:
+        out = []
+        for combo in itertools.product(*(domains[n] for n in names)):
+            values = dict(zip(names, combo))
+            if frame.proto.admissible is not None:
+                try:
+                    if not plain(frame.proto.admissible(value_scope(frame, values))):
+                        continue
+                except EvalError as exc:
+                    raise SimulationError("", frame.proto.src.problem(("admissible",), str(exc))) from None
+            out.append(values)
+    if len(_CACHE) >= 4:
+        _CACHE.clear()
+    _CACHE[key] = out
+    return [dict(v) for v in out]
+
+
+# The last few enumerations: a verification needs its inputs in the coordinator and in each
+# partition (worker processes started by fork find them here).
+_CACHE: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+
+
+def _by_parts(frame: Frame, domains: dict[str, list[Any]]) -> list[dict[str, Any]] | None:
+    """The admissible assignments, filtering each group of inputs on its own.
+
+    ``admissible`` is often a conjunction of conditions on separate inputs (Alice's three
+    bundles, Bob's three): each condition is tried on the combinations of the inputs it
+    names, and only the combinations that pass every condition are multiplied out. The
+    result is the same list, in the same order, as trying every combination on the whole
+    expression; None when that cannot be promised (a condition fails to evaluate), and the
+    caller then tries every combination.
+    """
+    admissible = frame.proto.admissible
+    assert admissible is not None
+    node = admissible.node
+    parts = [node.first] + [n for _, n in node.rest] if isinstance(node, Chain) and _is_and(node) else [node]
+    names = list(domains)
+    group = {n: n for n in names}
+
+    def find(n: str) -> str:
+        while group[n] != n:
+            n = group[n]
+        return n
+
+    conditions = []
+    for part in parts:
+        used = [n for n in names if n in part.names()]
+        conditions.append((part.compile(), used))
+        for a, b in itertools.pairwise(used):
+            group[find(b)] = find(a)
+    components: dict[str, list[str]] = {}
+    for n in names:
+        components.setdefault(find(n), []).append(n)
+    position = {n: i for i, n in enumerate(names)}
+    lists = []
+    try:
+        for fn, used in conditions:
+            if not used and not truthy(fn(frame.globals)):
+                return []
+        for members in components.values():
+            mine = [(fn, used) for fn, used in conditions if used and used[0] in members]
+            index_ranges = [range(len(domains[n])) for n in members]
+            kept = []
+            for idx in itertools.product(*index_ranges):
+                values = {n: domains[n][i] for n, i in zip(members, idx)}
+                scope = value_scope(frame, values)
+                if all(truthy(fn(scope)) for fn, _ in mine):
+                    kept.append((idx, values))
+            lists.append((members, kept))
+    except EvalError:
+        return None
+    rows = []
+    for combo in itertools.product(*(kept for _, kept in lists)):
+        order = [0] * len(names)
+        values = {}
+        for (members, _), (idx, vals) in zip(lists, combo):
+            for n, i in zip(members, idx):
+                order[position[n]] = i
+            values.update(vals)
+        rows.append((order, values))
+    rows.sort(key=lambda r: r[0])
+    return [{n: values[n] for n in names} for _, values in rows]
+
+
+def _is_and(node: Any) -> bool:
+    return isinstance(node, Chain) and bool(node.rest) and all(op == "and" for op, _ in node.rest)
 
 
 def value_scope(frame: Frame, values: dict[str, Any]) -> Scope:
@@ -116,7 +196,5 @@ def describe_view(views: ViewTable, vid: int) -> str:
         elif kind == "shift":
             parts.append(f"shifted by {obs[1]}")
         elif kind == "merged":
-            parts.append(
-                f"one of {views.weight(obs[2])} views alike up to a constant factor after step {obs[1]}"
-            )
+            parts.append(f"one of {obs[3]} views alike up to a constant factor after step {obs[1]}")
     return "; ".join(parts) or "nothing"

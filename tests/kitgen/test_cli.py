@@ -78,6 +78,8 @@ def test_spec_errors_exit_2_without_traceback(tmp_path: Path) -> None:
         (["verify", "covert-lottery", "--param", "m=x"], "not a whole number"),
         (["verify", "covert-lottery", "--param", "q=3"], "no parameter 'q'"),
         (["verify", "covert-lottery", "--param", "m=0"], "at least 1"),
+        (["verify", "covert-lottery", "--workers", "0"], "0 is not in the range"),
+        (["verify", "covert-lottery", "--workers", "2", "--scheduler", "tcp://x:1"], "do not go together"),
         (["simulate", "six-card-and", "--input", "x=1"], "give --input y="),
         (["simulate", "six-card-and", "--input", "x=2", "--input", "y=0"], "'2' is not one of 0, 1"),
         (["simulate", "covert-lottery", "--input", "x=1,0"], "needs 3 comma-separated values"),
@@ -150,6 +152,27 @@ def test_pause_waits_for_enter() -> None:
     assert code == 0
     assert out.count("Press Enter") == 4
     assert "and = 1" in out
+
+
+def test_verify_with_workers_prints_the_same_verdicts() -> None:
+    """--workers splits the inputs over processes; the checks read the same."""
+    code1, one = run("verify", "covert-lottery-modified", "--param", "m=4", "--workers", "1", "--json")
+    code2, two = run("verify", "covert-lottery-modified", "--param", "m=4", "--workers", "2", "--json")
+    assert code1 == code2 == 0
+    a, b = json.loads(one), json.loads(two)
+    assert a["checks"] == b["checks"] and a["resources"] == b["resources"]
+    assert b["stats"]["workers"] == 2 and "workers" not in a["stats"]
+    code, text = run("verify", "covert-lottery-modified", "--param", "m=4", "--workers", "2")
+    assert code == 0 and "in 2 workers (state counts added up over the workers)" in text
+
+
+def test_an_unreachable_scheduler_is_a_usage_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("distributed")
+    monkeypatch.setattr("reference_engine.verify.cluster.CONNECT_SECONDS", 1.0)
+    result = CliRunner().invoke(main, ["verify", "covert-lottery", "--scheduler", "tcp://127.0.0.1:9"])
+    assert result.exit_code == 2, result.output
+    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in result.output
+    assert "Traceback" not in result.output
 
 
 def test_verify_help_explains_the_checks() -> None:

@@ -1,0 +1,447 @@
+"""Exact verification split over processes: the secret inputs in partitions, one per worker.
+
+Every partition runs the protocol on its own inputs (:func:`run_part`) and sends back a
+:class:`Part`: per-input probabilities of every (view, outputs), keyed by view *digests* (a
+view's name that is the same in every process, see :meth:`ViewTable.digest`), the resources
+used and what sub-protocols did. :func:`combine` adds the parts up; the checks then read the
+sum exactly as they read a single run.
+
+Two things need every input at once, and are decided by the coordinator:
+
+* **merging views** (:func:`~reference_engine.machine.forget`): at each top-level step, every
+  partition describes its views (a local class and a constant per view) and waits; the
+  coordinator decides the merges on all of them together (:func:`decide_merges`) and every
+  partition applies the same decision. The partitions therefore advance in lockstep, step by
+  step (a barrier per top-level step).
+* **factoring a sub-protocol's view** (:mod:`~reference_engine.machine.calls`): a callee's
+  view is dropped when it has one conditional distribution for all the arguments it is ever
+  run on. Each partition checks its own arguments; :func:`combine` checks the partitions'
+  distributions against each other, and a disagreement starts the run again with that callee
+  inlined, as a single process would.
+
+A verification with one partition runs the same code in the calling process, so its report
+is the one the partitioned runs must reproduce (the tests compare them field by field; only
+the work statistics, which describe the computation and not the protocol, differ).
+
+The workers are ``multiprocessing`` processes (:class:`ProcessPool`, ``--workers N``) or the
+tasks of a Dask cluster (:mod:`.cluster`, ``--scheduler ADDRESS``); both carry the same
+messages through a :class:`Channel`.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import pickle
+import traceback
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+from typing import Protocol as Interface
+
+from ..cards import SYMBOLS
+from ..errors import EvalError, KitgenError, Problem, SimulationError
+from ..machine import (
+    LocalDecider,
+    Merge,
+    MergeDecider,
+    Runner,
+    Shared,
+    Sizes,
+    ViewInfo,
+    ViewTable,
+    add_vec,
+    decide_candidates,
+    decide_merges,
+)
+from ..machine.views import local, portable, portable_code
+from ..registry import Library
+from ..spec import Params, Protocol
+from .inputs import input_assignments
+from .setting import setting
+
+Key = tuple[str, tuple[Any, ...]]
+"""(view digest, output values): what the checks compare."""
+
+
+@dataclass(frozen=True)
+class Job:
+    """What one worker needs to run its partition, all of it plain data (picklable)."""
+
+    protocol: str  # a name, or the path of a spec file
+    roots: tuple[str, ...]  # the library's folders, searched in this order
+    params: dict[str, Any]
+    scenario: str | None
+    index: int  # which partition
+    parts: int  # of how many
+    no_factor: tuple[str, ...] = ()
+    record_reveals: bool = False
+
+
+@dataclass
+class Part:
+    """What one partition found: everything the checks need, with portable view names."""
+
+    agg: dict[Key, tuple[int, dict[int, int]]] = field(default_factory=dict)
+    chains: dict[str, tuple[Any, ...]] = field(default_factory=dict)  # final view digest -> chain
+    left: list[str] = field(default_factory=list)  # the smallest few stray-card descriptions
+    shuffles: list[int] = field(default_factory=list)  # [fewest, most] over the final states
+    turns: list[int] = field(default_factory=list)
+    peak: dict[str, int] = field(default_factory=dict)  # most helper cards out at once, by symbol
+    input_cards: dict[str, int] = field(default_factory=dict)  # most input cards, by symbol
+    kinds: dict[str, int] = field(default_factory=dict)
+    calls: dict[tuple[int, str], int] = field(default_factory=dict)
+    extent: tuple[int, int] = (0, 0)
+    reveals: dict[tuple[str, str], set[tuple[Any, ...]]] | None = None
+    factored: dict[str, str] = field(default_factory=dict)
+    no_factor: set[str] = field(default_factory=set)
+    refs: dict[Any, dict[Any, dict[str, Fraction]]] = field(default_factory=dict)  # callee -> o -> view
+    subruns: set[Any] = field(default_factory=set)
+    final_states: int = 0
+    states_processed: int = 0
+    peak_frontier: int = 0
+    inputs: int = 0
+    restart: str | None = None
+
+
+LEFT_EXAMPLES = 5
+
+
+class ReadError(Exception):
+    """The protocol ran to the end but its outputs cannot be read (a spec error, raised as
+    such by :func:`~.exact.verify`, unlike a run that cannot be carried out)."""
+
+    def __init__(self, error: SimulationError):
+        super().__init__(str(error))
+        self.error = error
+
+
+# --------------------------------------------------------------------------- one partition
+
+
+def partition(n: int, index: int, parts: int) -> range:
+    """The input indices of partition ``index`` of ``parts``: contiguous, sizes differing by
+    at most one (inputs next to each other share most states)."""
+    lo, hi = n * index // parts, n * (index + 1) // parts
+    return range(lo, hi)
+
+
+def run_part(
+    library: Library,
+    proto: Protocol,
+    params: Params,
+    scenario: str | None,
+    index: int,
+    parts: int,
+    no_factor: set[str],
+    record_reveals: bool,
+    merge_views: MergeDecider,
+) -> Part:
+    """Run the inputs of one partition through every shuffle outcome and read the result."""
+    from .exact import Outcomes  # exact.py imports this module
+
+    st_ = setting(proto, params, scenario)
+    shared = Shared(
+        no_factor=set(no_factor),
+        reveals={} if record_reveals else None,
+        restartable=True,
+        merge_views=merge_views,
+    )
+    runner = Runner(library, "exact", shared=shared, context=st_.context)
+    runner.forget_views = True
+    frame = runner.frame(proto, st_.params)
+    runner.limits = frame.helpers
+    assignments = input_assignments(frame, st_.deal)
+    frontier: dict[Any, tuple[int, dict[int, int]]] = {}
+    input_cards: dict[int, int] = {}
+    for i in partition(len(assignments), index, parts):
+        try:
+            state = frame.initial_state(assignments[i])
+        except EvalError as exc:
+            raise SimulationError("", proto.src.problem(("inputs",), str(exc))) from None
+        frontier.setdefault(state, (1, {}))[1][i] = 1
+        for sid, n in Counter(c >> 1 for c in state.cells if c >= 0).items():
+            if n > input_cards.get(sid, 0):
+                input_cards[sid] = n
+    final = runner.run(frame, frontier) if frontier else {}
+    if shared.restart is not None:
+        return Part(restart=shared.restart)
+    try:
+        outcomes = Outcomes.read(runner, frame, final)
+    except SimulationError as exc:
+        raise ReadError(exc) from None
+    views = runner.views
+    part = Part(
+        left=sorted(set(outcomes.left))[:LEFT_EXAMPLES],
+        shuffles=[min(outcomes.shuffles), max(outcomes.shuffles)] if outcomes.shuffles else [],
+        turns=[min(outcomes.turns), max(outcomes.turns)] if outcomes.turns else [],
+        peak={SYMBOLS.by_id(sid).name: n for sid, n in outcomes.peak.items()},
+        input_cards={SYMBOLS.by_id(sid).name: n for sid, n in input_cards.items()},
+        kinds=dict(outcomes.kinds),
+        calls=dict(outcomes.calls),
+        extent=shared.extent,
+        reveals=shared.reveals,
+        factored=dict(shared.factored),
+        no_factor=set(shared.no_factor),
+        subruns={
+            (key[0], tuple(tuple(portable_code(c) for c in arg) for arg in key[1])) for key in shared.subruns
+        },
+        final_states=len(final),
+        states_processed=shared.states_processed,
+        peak_frontier=shared.peak_frontier,
+        inputs=len(assignments),
+    )
+    for (view, values), vec in outcomes.agg.items():
+        d = views.digest(view)
+        if d not in part.chains:
+            part.chains[d] = views.export(view)
+        part.agg[(d, portable(values))] = vec
+    for key, by_output in shared.factor_refs.items():
+        part.refs[key] = {
+            portable(o): {views.digest(v): p for v, p in dist.items()} for o, dist in by_output.items()
+        }
+    return part
+
+
+# --------------------------------------------------------------------------- the sum
+
+
+@dataclass
+class Combined:
+    """The parts added up, with views interned in this process's table."""
+
+    agg: dict[tuple[int, tuple[Any, ...]], tuple[int, dict[int, int]]]
+    views: ViewTable
+    parts: list[Part]
+    notes: list[str]
+
+
+def combine(parts: list[Part]) -> Combined | str:
+    """Add the parts up; or the name of a callee whose view the partitions factored with
+    different distributions (the run must start again with it inlined)."""
+    refs: dict[Any, dict[Any, dict[str, Fraction]]] = {}
+    for part in parts:
+        for key, by_output in part.refs.items():
+            mine = refs.setdefault(key, {})
+            for o, dist in by_output.items():
+                if o in mine and mine[o] != dist:
+                    return str(key[0])
+                mine.setdefault(o, dist)
+    views = ViewTable()
+    ids: dict[str, int] = {}
+    agg: dict[tuple[int, tuple[Any, ...]], tuple[int, dict[int, int]]] = {}
+    owned: set[int] = set()
+    for part in parts:
+        for d, chain in part.chains.items():
+            if d not in ids:
+                ids[d] = views.adopt(chain)
+        for (d, values), vec in part.agg.items():
+            add_vec(agg, (ids[d], local(values)), vec, owned)
+    # One order whatever the number of partitions: the checks list examples in this order.
+    order = sorted(agg, key=lambda k: (views.digest(k[0]), repr(k[1])))
+    return Combined({k: agg[k] for k in order}, views, parts, [])
+
+
+# --------------------------------------------------------------------------- workers
+
+
+class Channel(Interface):
+    """The coordinator's side of the workers' messages (see :func:`coordinate`)."""
+
+    def receive(self, active: Sequence[int]) -> dict[int, tuple[Any, ...]]:
+        """One message from each active worker."""
+
+    def send(self, index: int, message: Any) -> None: ...
+
+
+def coordinate(channel: Channel, parts: int) -> tuple[dict[int, tuple[Any, ...]], list[str]]:
+    """Serve the workers' rounds until every one has finished. At each merge of views every
+    worker still running sends ``("sizes", step, sizes)`` and gets the candidates
+    (:func:`decide_candidates`); when there are any, each then sends ``("forget", step,
+    info)`` and gets the merges (:func:`decide_merges`). A worker that finishes sends
+    ``("done", ...)`` or ``("error", ...)``. Returns the final messages by worker and the
+    notes of the merges."""
+    active = list(range(parts))
+    final: dict[int, tuple[Any, ...]] = {}
+    notes: list[str] = []
+    views = 0  # distinct views at the last merge, in all partitions
+    while active:
+        messages = channel.receive(active)
+        asking = [i for i in active if messages[i][0] in ("sizes", "forget")]
+        for i in active:
+            if i not in asking:
+                final[i] = messages[i]
+        active = asking
+        if not asking:
+            break
+        kinds = {messages[i][:2] for i in asking}
+        if len(kinds) != 1:
+            raise KitgenError(f"workers out of step: {sorted(kinds)} in the same round")
+        kind, label = kinds.pop()
+        reply: Any
+        if kind == "sizes":
+            sizes = [messages[i][2] for i in asking]
+            views = len(set().union(*sizes))
+            reply = decide_candidates(sizes)
+        else:
+            reply, note = decide_merges(label, [messages[i][2] for i in asking], views)
+            if note:
+                notes.append(note)
+        for i in asking:
+            channel.send(i, reply)
+    return final, notes
+
+
+class _Remote:
+    """A worker's side of the decisions: ask the coordinator and wait."""
+
+    def __init__(self, send: Callable[[Any], None], receive: Callable[[], Any]):
+        self.send, self.receive = send, receive
+
+    def candidates(self, label: str, sizes: Sizes) -> list[str]:
+        self.send(("sizes", label, sizes))
+        out: list[str] = self.receive()
+        return out
+
+    def merges(self, label: str, info: ViewInfo) -> list[Merge]:
+        self.send(("forget", label, info))
+        out: list[Merge] = self.receive()
+        return out
+
+
+def worker_main(job: Job, send: Callable[[Any], None], receive: Callable[[], Any]) -> None:
+    """What a worker process runs: its partition, talking to the coordinator through
+    ``send``/``receive``; ends by sending ``("done", part)`` or ``("error", ...)``."""
+    try:
+        library = Library([Path(r) for r in job.roots])
+        proto = library.protocol(job.protocol)
+        part = run_part(
+            library,
+            proto,
+            job.params,
+            job.scenario,
+            job.index,
+            job.parts,
+            set(job.no_factor),
+            job.record_reveals,
+            _Remote(send, receive),
+        )
+        send(("done", part))
+    except SimulationError as exc:
+        send(("error", "simulation", str(exc), exc.problem))
+    except ReadError as exc:
+        send(("error", "read", str(exc.error), exc.error.problem))
+    except Exception as exc:  # reported to the coordinator, which raises it
+        send(("error", type(exc).__name__, str(exc), traceback.format_exc()))
+
+
+def raise_error(message: tuple[Any, ...]) -> None:
+    """Raise, in the coordinator, what a worker reported."""
+    if message[1] in ("simulation", "read"):
+        problem: Problem | None = message[3]
+        error = SimulationError(message[2], problem)
+        if message[1] == "read":
+            raise ReadError(error)
+        raise error
+    raise KitgenError(f"a verification worker failed: {message[1]}: {message[2]}\n{message[3]}")
+
+
+class _Pipes:
+    def __init__(self, conns: list[Any]):
+        self.conns = conns
+
+    def receive(self, active: Sequence[int]) -> dict[int, tuple[Any, ...]]:
+        out = {}
+        for i in active:
+            try:
+                out[i] = self.conns[i].recv()
+            except EOFError:
+                out[i] = ("error", "WorkerDied", f"worker {i} ended without an answer", "")
+        return out
+
+    def send(self, index: int, message: Any) -> None:
+        self.conns[index].send(message)
+
+
+def _process_main(job: Job, conn: Any) -> None:
+    worker_main(job, conn.send, conn.recv)
+    conn.close()
+
+
+class ProcessPool:
+    """Partitions in local processes (``fork``: they start with this process's library)."""
+
+    def run(self, jobs: list[Job]) -> tuple[list[tuple[Any, ...]], list[str]]:
+        ctx = multiprocessing.get_context("fork")
+        conns, procs = [], []
+        try:
+            for job in jobs:
+                mine, theirs = ctx.Pipe()
+                p = ctx.Process(target=_process_main, args=(job, theirs), daemon=True)
+                p.start()
+                theirs.close()
+                conns.append(mine)
+                procs.append(p)
+            final, notes = coordinate(_Pipes(conns), len(jobs))
+        finally:
+            for p in procs:
+                p.join(timeout=5)
+                if p.is_alive():
+                    p.terminate()
+        return [final[i] for i in range(len(jobs))], notes
+
+
+class Backend(Interface):
+    """Runs jobs, one per partition, in lockstep; returns each worker's final message and the
+    notes of the merges."""
+
+    def run(self, jobs: list[Job]) -> tuple[list[tuple[Any, ...]], list[str]]: ...
+
+
+def run_partitions(
+    library: Library,
+    proto: Protocol,
+    params: Params,
+    scenario: str | None,
+    record_reveals: bool,
+    workers: int,
+    backend: Backend | None,
+) -> Combined:
+    """Run every input in ``workers`` partitions (in this process when 1 and no backend),
+    starting again with a callee inlined when its view does not factor."""
+    no_factor: set[str] = set()
+    while True:
+        if workers <= 1 and backend is None:
+            notes: list[str] = []
+            decider = LocalDecider(notes)
+            parts = [run_part(library, proto, params, scenario, 0, 1, no_factor, record_reveals, decider)]
+        else:
+            jobs = [
+                Job(
+                    protocol=str(proto.file) if proto.file else proto.name,
+                    roots=tuple(str(r) for r in library.roots),
+                    params=dict(params),
+                    scenario=scenario,
+                    index=i,
+                    parts=workers,
+                    no_factor=tuple(sorted(no_factor)),
+                    record_reveals=record_reveals,
+                )
+                for i in range(workers)
+            ]
+            messages, notes = (backend or ProcessPool()).run(jobs)
+            for m in messages:
+                if m[0] == "error":
+                    raise_error(m)
+            parts = [pickle.loads(m[1]) if isinstance(m[1], bytes) else m[1] for m in messages]
+        restart = next((p.restart for p in parts if p.restart is not None), None)
+        if restart is None:
+            combined = combine(parts)
+            if isinstance(combined, str):
+                restart = combined
+            else:
+                combined.notes = notes
+                return combined
+        no_factor.add(restart)

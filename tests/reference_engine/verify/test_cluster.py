@@ -1,0 +1,65 @@
+"""The partitions of an exact verification as tasks of a Dask cluster (two local workers).
+
+The cluster is real: two worker processes and a scheduler on this machine, talking over
+TCP, exactly as ``kitgen verify --scheduler tcp://...`` uses a remote one."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from reference_engine.registry import Library
+from reference_engine.verify import DaskBackend, verify
+
+from .test_partition import same_report
+
+distributed = pytest.importorskip(
+    "distributed", reason="the cluster extra (dask[distributed]) is not installed"
+)
+
+
+@pytest.fixture(scope="module")
+def backend() -> Iterator[DaskBackend]:
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=40
+    )
+    client = distributed.Client(cluster)
+    try:
+        yield DaskBackend(client)
+    finally:
+        client.close()
+        cluster.close()
+
+
+@pytest.mark.parametrize(("name", "params"), [("card-selection", {}), ("covert-lottery-modified", {"m": 4})])
+def test_a_local_cluster_gives_the_single_process_report(
+    backend: DaskBackend, name: str, params: dict[str, Any]
+) -> None:
+    library = Library()
+    proto = library.protocol(name)
+    assert backend.threads() == 2
+    split = verify(library, proto, params, workers=backend.threads(), backend=backend)
+    assert split.stats["workers"] == 2
+    assert same_report(split) == same_report(verify(library, proto, params))
+
+
+def test_a_failing_spec_fails_alike_on_the_cluster(backend: DaskBackend, tmp_path: Any) -> None:
+    from .test_partition import CALLS_PEEK, PEEK, write
+
+    write(tmp_path, "peek", PEEK)
+    write(tmp_path, "calls-peek", CALLS_PEEK)
+    lib = Library([tmp_path])
+    proto = lib.protocol("calls-peek")
+    split = verify(lib, proto, workers=2, backend=backend)
+    assert not split.secure
+    assert same_report(split) == same_report(verify(lib, proto))
+
+
+def test_more_partitions_than_threads_are_refused(backend: DaskBackend) -> None:
+    """The partitions wait for each other at every step: they must all run at once."""
+    library = Library()
+    proto = library.protocol("card-selection")
+    with pytest.raises(Exception, match="need 3 worker threads at once"):
+        verify(library, proto, workers=3, backend=backend)
