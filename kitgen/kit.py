@@ -70,6 +70,7 @@ class KitOptions:
     runs: int = 100
     extra: dict[str, Any] = field(default_factory=dict)  # a kind's own options (puzzles: count, ...)
     cache: bool = True  # reuse verification reports of identical specs (see kitgen.verification)
+    workers: int = 1  # processes per exact verification (not recorded: it never changes an output)
     # The options given on the command line (``--players``...): a kind refuses those it does not
     # take. Not recorded, like ``cache``: it never changes an output.
     given: frozenset[str] = frozenset()
@@ -91,6 +92,7 @@ class BookletOptions:
     output: str | None = None
     previews: bool = True
     cache: bool = True
+    workers: int = 1  # processes per exact verification (not recorded)
 
 
 IMPOSITIONS = ("none", "a5-saddle")
@@ -111,7 +113,7 @@ def _recorded(opts: KitOptions | BookletOptions) -> dict[str, Any]:
     return {
         k: list(v) if isinstance(v, tuple) else v
         for k, v in asdict(opts).items()
-        if k not in ("cache", "given") and not (k == "only" and not v)
+        if k not in ("cache", "given", "workers") and not (k == "only" and not v)
     }
 
 
@@ -161,6 +163,7 @@ def build(
             reveals_of=plan.protocol,
             cache=cache,
             game=rules.name,
+            workers=opts.workers,
         )
         if plan.teaches
         else []
@@ -432,6 +435,7 @@ def build_booklet(
         reveals_of=protocol,
         cache=cache,
         game=game[0].name if game is not None else None,
+        workers=opts.workers,
     )
     _note_cache(step, cache)
     reveals = _reveals(library, reports)

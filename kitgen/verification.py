@@ -178,6 +178,7 @@ def report_for(
     scenario: str | None,
     record_reveals: bool,
     cache: VerificationCache | None,
+    workers: int = 1,
 ) -> Report:
     """The exact verification report of ``proto`` (from the cache when it holds one), passed or
     not; with ``record_reveals`` it keeps every possible reveal (for the booklet's checks)."""
@@ -193,7 +194,9 @@ def report_for(
         library,
         request,
         cache,
-        lambda: verify(library, proto, params, scenario=scenario, record_reveals=record_reveals),
+        lambda: verify(
+            library, proto, params, scenario=scenario, record_reveals=record_reveals, workers=workers
+        ),
     )
 
 
@@ -204,6 +207,7 @@ def verify_protocols(
     reveals_of: str | None = None,
     cache: VerificationCache | None = None,
     game: str | None = None,
+    workers: int = 1,
 ) -> list[Report]:
     """Exact verification of each protocol; the first failure stops everything.
 
@@ -214,7 +218,7 @@ def verify_protocols(
     for name in names:
         proto = library.protocol(name)
         scenario = next((s.name for s in proto.scenarios.values() if s.game == game), None)
-        report = report_for(library, proto, None, scenario, name == reveals_of, cache)
+        report = report_for(library, proto, None, scenario, name == reveals_of, cache, workers)
         if not report.ok:
             raise _refuse(name, report, what)
         reports.append(report)

@@ -6,7 +6,7 @@ import click
 
 from ..console import booklet_lines
 from ..kit import BookletOptions, build_booklet
-from ..verification import check_booklet_sizes
+from ..verification import check_booklet_sizes, default_workers
 from . import options
 from .progress import write_with_progress
 
@@ -60,6 +60,7 @@ def booklet_cmd(
     output: str | None,
     no_previews: bool,
     no_cache: bool,
+    workers: int | None,
     as_json: bool,
     force: bool,
 ) -> None:
@@ -76,5 +77,6 @@ def booklet_cmd(
         output=output,
         previews=not no_previews,
         cache=not no_cache,
+        workers=workers or default_workers(),
     )
     write_with_progress(lambda bar: build_booklet(opts, progress=bar), booklet_lines, as_json)

@@ -9,6 +9,7 @@ from reference_engine.api import PUZZLE_DIFFICULTIES
 
 from ..console import kit_lines
 from ..kit import KitOptions, build
+from ..verification import default_workers
 from . import options
 from .progress import write_with_progress
 
@@ -160,6 +161,7 @@ def build_cmd(
     output: str | None,
     no_previews: bool,
     no_cache: bool,
+    workers: int | None,
     runs: int,
     count: int | None,
     difficulty: str | None,
@@ -196,6 +198,7 @@ def build_cmd(
         runs=runs,
         extra={k: v for k, v in puzzle.items() if v is not None},
         cache=not no_cache,
+        workers=workers or default_workers(),
         given=given,
         only=tuple(t.strip() for t in only.split(",") if t.strip()) if only else (),
     )

@@ -72,9 +72,18 @@ def runs(help: str) -> Callable[[F], F]:
 
 
 def writing(output_help: str, previews_help: str) -> Callable[[F], F]:
-    """-o/--output, --no-previews and --no-cache: where a kit or booklet goes and how it is made."""
+    """-o/--output, --no-previews, --no-cache and --workers: where a kit or booklet goes and how
+    it is made."""
     return _stack(
         click.option("-o", "--output", default=None, metavar="DIR", help=output_help),
         click.option("--no-previews", is_flag=True, help=previews_help),
         click.option("--no-cache", is_flag=True, help=CACHE_HELP),
+        click.option(
+            "--workers",
+            type=click.IntRange(min=1, max=256),
+            default=None,
+            metavar="N",
+            help="Processes for each exact verification the build runs (default: the number of "
+            "cores). The files are the same whatever N.",
+        ),
     )

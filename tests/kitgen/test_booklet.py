@@ -291,3 +291,20 @@ def test_recovery_text_names_the_protocol_of_its_steps(uno_booklet: tuple[Path, 
         for s in sec["steps"]:
             if s["if_wrong"]:
                 assert f"Step 8 of the {top['title']}" in s["if_wrong"], s["if_wrong"]
+
+
+def test_workers_do_not_change_a_byte(tmp_path: Path) -> None:
+    """The verifications split over two processes give the same booklet, byte for byte."""
+    made = {}
+    for workers in (1, 2):
+        out = tmp_path / f"w{workers}"
+        build_booklet(
+            BookletOptions(
+                name="covert-lottery-modified", output=str(out), previews=False, cache=False, workers=workers
+            )
+        )
+        made[workers] = {
+            p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()
+        }
+    assert made[1].keys() == made[2].keys() and "booklet.pdf" in made[1]
+    assert [k for k in made[1] if made[1][k] != made[2][k]] == []
