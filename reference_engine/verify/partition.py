@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import multiprocessing
 import pickle
+import signal
 import traceback
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -366,8 +367,16 @@ class _Pipes:
 
 
 def _process_main(job: Job, conn: Any) -> None:
-    worker_main(job, conn.send, conn.recv)
-    conn.close()
+    # The coordinator answers Ctrl-C (and a build's clean-up handlers stay with it): a worker
+    # only ends when the coordinator ends it or closes the pipe.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:
+        worker_main(job, conn.send, conn.recv)
+    except (EOFError, BrokenPipeError):
+        pass  # the coordinator is gone
+    finally:
+        conn.close()
 
 
 class ProcessPool:
@@ -385,6 +394,10 @@ class ProcessPool:
                 conns.append(mine)
                 procs.append(p)
             final, notes = coordinate(_Pipes(conns), len(jobs))
+        except BaseException:  # Ctrl-C, a worker's failure: the others stop now
+            for p in procs:
+                p.terminate()
+            raise
         finally:
             for p in procs:
                 p.join(timeout=5)

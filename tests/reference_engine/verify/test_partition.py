@@ -270,3 +270,50 @@ def test_the_original_card_selection_split_four_ways(library: Library) -> None:
     """The 12-step card selection on its mini deck: 60 inputs in four partitions."""
     proto = library.protocol("card-selection-original")
     assert same_report(verify(library, proto, workers=4)) == same_report(verify(library, proto))
+
+
+def test_ctrl_c_stops_the_workers_at_once(tmp_path: Path) -> None:
+    """Ctrl-C reaches the whole process group: the workers ignore it, the coordinator stops
+    them and exits with 130, leaving no process behind."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = (
+        "import signal, sys\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)  # even if the parent ignores SIGINT\n"
+        "from kitgen.cli import main\n"
+        "sys.argv = ['kitgen', 'verify', 'covert-lottery-modified', '--param', 'm=7', '--workers', '2']\n"
+        "main()\n"
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", script],
+        start_new_session=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:  # until both workers are running
+            found = subprocess.run(
+                ["pgrep", "-P", str(child.pid)], capture_output=True, text=True
+            ).stdout.split()
+            if len(found) >= 2:
+                break
+            time.sleep(0.2)
+        assert len(found) >= 2, "the workers never started"
+        time.sleep(1.0)
+        os.killpg(child.pid, signal.SIGINT)
+        started = time.monotonic()
+        out, _ = child.communicate(timeout=30)
+        assert time.monotonic() - started < 5
+    finally:
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
+    assert child.returncode == 130, out
+    assert "interrupted" in out and "Traceback" not in out
+    for pid in found:
+        assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2]
