@@ -30,6 +30,7 @@ messages through a :class:`Channel`.
 
 from __future__ import annotations
 
+import math
 import multiprocessing
 import pickle
 import signal
@@ -240,9 +241,18 @@ def combine(parts: list[Part]) -> Combined | str:
                 ids[d] = views.adopt(chain)
         for (d, values), vec in part.agg.items():
             add_vec(agg, (ids[d], local(values)), vec, owned)
-    # One order whatever the number of partitions: the checks list examples in this order.
+    # One order and one form whatever the number of partitions: the checks list examples in
+    # this order (keys by view and value, inputs by index), and fractions in lowest terms.
     order = sorted(agg, key=lambda k: (views.digest(k[0]), repr(k[1])))
-    return Combined({k: agg[k] for k in order}, views, parts, [])
+    return Combined({k: _lowest(agg[k]) for k in order}, views, parts, [])
+
+
+def _lowest(vec: tuple[int, dict[int, int]]) -> tuple[int, dict[int, int]]:
+    den, nums = vec
+    g = den
+    for v in nums.values():
+        g = math.gcd(g, v)
+    return den // g, {u: nums[u] // g for u in sorted(nums)}
 
 
 # --------------------------------------------------------------------------- workers
