@@ -251,11 +251,20 @@ def summary(report: Report) -> dict[str, Any]:
     return data
 
 
-def forecast_named(name: str, params: tuple[str, ...] | list[str] = (), deck: str | None = None) -> Forecast:
-    """What `kitgen verify --estimate` does: measure smaller sizes, extrapolate to this one."""
+def forecast_named(
+    name: str, params: tuple[str, ...] | list[str] = (), deck: str | None = None, force: bool = False
+) -> Forecast:
+    """What `kitgen verify --estimate` does: measure smaller sizes, extrapolate to this one
+    (each measured size within verify's limits)."""
     library = Library()
     proto = library.protocol(name)
-    return forecast(library, proto, parse_params(params), deck)
+    return forecast(
+        library,
+        proto,
+        parse_params(params),
+        deck,
+        allowed=lambda given: check_protocol(proto, given, force, "verify", deck),
+    )
 
 
 def default_workers() -> int:

@@ -97,7 +97,7 @@ def verify_cmd(
     if estimate:
         if runs is not None:
             raise click.UsageError("--estimate forecasts an exact verification: drop --runs")
-        forecast = forecast_named(name, params, deck)
+        forecast = forecast_named(name, params, deck, force)
         if as_json:
             click.echo(json.dumps(forecast.to_json(), indent=2))
         else:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import time
 import tracemalloc
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -75,9 +76,12 @@ def forecast(
     scenario: str | None = None,
     by: str | None = None,
     budget_seconds: float = 20.0,
+    allowed: Callable[[dict[str, Any]], object] | None = None,
 ) -> Forecast:
     """Measure ``proto`` at up to three smaller values of the parameter ``by`` (by default the
-    first whole-number parameter above its minimum) and extrapolate to the asked value."""
+    first whole-number parameter above its minimum) and extrapolate to the asked value.
+    ``allowed(params)`` is called before each measured run and may refuse it by raising
+    (the CLI's size limits)."""
     st_ = setting(proto, params, scenario)
     name = by or _size_param(proto, st_.params)
     decl = proto.params.get(name)
@@ -92,6 +96,8 @@ def forecast(
         )
     out = Forecast(proto.name, name, target, dict(st_.params))
     for value in range(low, target):
+        if allowed is not None:
+            allowed({**st_.params, name: value})
         trace = not out.measured or out.measured[-1].seconds * 8 < budget_seconds
         out.measured.append(_measure(library, proto, {**st_.params, name: value}, scenario, name, trace))
         if out.measured[-1].seconds * 8 > budget_seconds:
