@@ -390,10 +390,12 @@ def _process_main(job: Job, conn: Any) -> None:
 
 
 class ProcessPool:
-    """Partitions in local processes (``fork``: they start with this process's library)."""
+    """Partitions in local processes: forked where the system can (they start with this
+    process's library and inputs), spawned elsewhere (they load the library again)."""
 
     def run(self, jobs: list[Job]) -> tuple[list[tuple[Any, ...]], list[str]]:
-        ctx = multiprocessing.get_context("fork")
+        methods = multiprocessing.get_all_start_methods()
+        ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
         conns, procs = [], []
         try:
             for job in jobs:

@@ -330,3 +330,14 @@ def test_counterexamples_are_listed_in_one_order() -> None:
     assert not alone.correct
     for workers in (2, 3, 4):
         assert same_report(verify(lib, proto, workers=workers)) == same_report(alone)
+
+
+def test_spawned_workers_give_the_same_report(library: Library, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where processes cannot be forked (Windows, by choice on macOS), workers are spawned:
+    they load the library again and number their cards in their own order."""
+    import multiprocessing
+
+    monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])
+    proto = library.protocol("card-selection")
+    split = verify(library, proto, workers=2)
+    assert same_report(split) == same_report(verify(library, proto))
