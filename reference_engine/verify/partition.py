@@ -235,10 +235,10 @@ def combine(parts: list[Part]) -> Combined | str:
     ids: dict[str, int] = {}
     agg: dict[tuple[int, tuple[Any, ...]], tuple[int, dict[int, int]]] = {}
     owned: set[int] = set()
+    chains = {d: chain for part in parts for d, chain in part.chains.items()}
+    for d in sorted(chains):  # view ids in one order whatever the partitions found first
+        ids[d] = views.adopt(chains[d])
     for part in parts:
-        for d, chain in part.chains.items():
-            if d not in ids:
-                ids[d] = views.adopt(chain)
         for (d, values), vec in part.agg.items():
             add_vec(agg, (ids[d], local(values)), vec, owned)
     # One order and one form whatever the number of partitions: the checks list examples in
