@@ -2,7 +2,7 @@
 
 The number of table states an exact verification goes through cannot be read off a spec: it
 depends on what the shuffles and merges do. So the forecast *measures* the same protocol at
-smaller sizes of one whole-number parameter (``m = 5, 6, 7`` for ``m = 8``) and extrapolates:
+smaller sizes of one whole-number parameter (``m = 4 ... 7`` for ``m = 8``) and extrapolates:
 
 * the states processed and the largest frontier grow by a ratio per step of the parameter;
   the *low* figure keeps the last measured ratio, the *high* one lets the ratio keep growing
@@ -14,7 +14,9 @@ smaller sizes of one whole-number parameter (``m = 5, 6, 7`` for ``m = 8``) and 
 
 Splitting over ``--workers N`` divides memory per process by about N and time by at most N
 (partitions share fewer states than one process: the lottery does 1.5 times the work in 2
-partitions). The measured runs stop early when one takes more than ``budget_seconds``.
+partitions). The smaller sizes are measured from the smallest up, and stop before one that
+would take more than ``budget_seconds``; a size is traced for memory when that would take at
+most ``trace_seconds`` (tracing slows a run down about 3.5 times).
 """
 
 from __future__ import annotations
@@ -75,10 +77,11 @@ def forecast(
     params: Params | None = None,
     scenario: str | None = None,
     by: str | None = None,
-    budget_seconds: float = 20.0,
+    budget_seconds: float = 60.0,
+    trace_seconds: float = 30.0,
     allowed: Callable[[dict[str, Any]], object] | None = None,
 ) -> Forecast:
-    """Measure ``proto`` at up to three smaller values of the parameter ``by`` (by default the
+    """Measure ``proto`` at up to four smaller values of the parameter ``by`` (by default the
     first whole-number parameter above its minimum) and extrapolate to the asked value.
     ``allowed(params)`` is called before each measured run and may refuse it by raising
     (the CLI's size limits)."""
@@ -88,7 +91,7 @@ def forecast(
     if decl is None or decl.is_list:
         raise UsageError(f"{proto.name} has no whole-number parameter {name!r} to measure smaller sizes of")
     target = _whole(st_.params[name])
-    low = max(decl.minimum if decl.minimum is not None else 1, target - 3)
+    low = max(decl.minimum if decl.minimum is not None else 1, target - 4)
     if target - low < 2:
         raise UsageError(
             f"{proto.name}: {name}={target} leaves fewer than two smaller sizes to measure "
@@ -96,12 +99,12 @@ def forecast(
         )
     out = Forecast(proto.name, name, target, dict(st_.params))
     for value in range(low, target):
+        if out.measured and _next_seconds(out.measured) > budget_seconds:
+            break  # the next size would take longer than the forecast may
         if allowed is not None:
             allowed({**st_.params, name: value})
-        trace = not out.measured or out.measured[-1].seconds * 8 < budget_seconds
+        trace = not out.measured or _next_seconds(out.measured) * TRACE_COST <= trace_seconds
         out.measured.append(_measure(library, proto, {**st_.params, name: value}, scenario, name, trace))
-        if out.measured[-1].seconds * 8 > budget_seconds:
-            break  # the next size would take about that long
     last = out.measured[-1]
     steps = target - last.value
     out.states = _extrapolate([m.states for m in out.measured], steps)
@@ -111,6 +114,16 @@ def forecast(
     out.memory_bytes = (int(lo), int(hi))
     out.seconds = _extrapolate([m.seconds for m in out.measured], steps)
     return out
+
+
+TRACE_COST = 3.5  # a run with its allocations traced takes about this many times as long
+
+
+def _next_seconds(measured: list[Measured]) -> float:
+    """How long the next size will take: the last time times the last growth (x10 at first)."""
+    last = measured[-1].seconds
+    ratio = last / measured[-2].seconds if len(measured) > 1 and measured[-2].seconds > 0 else 10.0
+    return last * max(ratio, 1.0)
 
 
 def _size_param(proto: Protocol, params: Params) -> str:

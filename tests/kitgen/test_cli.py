@@ -177,11 +177,11 @@ def test_an_unreachable_scheduler_is_a_usage_error(monkeypatch: pytest.MonkeyPat
 
 def test_verify_estimate_forecasts_without_verifying() -> None:
     code, out = run("verify", "covert-lottery-modified", "--param", "m=6", "--estimate")
-    assert code == 0 and "work forecast for m=6, from exact verifications at m=3, m=4, m=5" in out
+    assert code == 0 and "work forecast for m=6, from exact verifications at m=2, m=3, m=4, m=5" in out
     assert "(forecast)" in out and "VERIFIED" not in out
     code, out = run("verify", "covert-lottery-modified", "--param", "m=5", "--estimate", "--json")
     data = json.loads(out)
-    assert code == 0 and data["target"] == 5 and [m["value"] for m in data["measured"]] == [2, 3, 4]
+    assert code == 0 and data["target"] == 5 and [m["value"] for m in data["measured"]] == [1, 2, 3, 4]
     code, out = run("verify", "covert-lottery-modified", "--param", "m=1000000", "--estimate")
     assert code == 2 and "limit 200 for verify" in out
 

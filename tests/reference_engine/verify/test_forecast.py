@@ -21,12 +21,12 @@ def test_a_growing_ratio_widens_the_range() -> None:
 
 
 def test_the_lotterys_next_size_lies_in_the_forecast_range() -> None:
-    """From m = 3, 4, 5, the states, frontier and memory of m = 6 are forecast as a range that
+    """From m = 2 to 5, the states, frontier and memory of m = 6 are forecast as a range that
     holds the real run."""
     library = Library()
     proto = library.protocol("covert-lottery-modified")
     f = forecast(library, proto, {"m": 6})
-    assert [m.value for m in f.measured] == [3, 4, 5]
+    assert [m.value for m in f.measured] == [2, 3, 4, 5]
     real = verify(library, proto, {"m": 6}).stats
     assert f.states[0] <= real["states_processed"] <= f.states[1]
     assert f.frontier[0] <= real["peak_frontier"] <= f.frontier[1] * 1.1
@@ -46,7 +46,7 @@ def test_each_measured_size_passes_the_callers_limits() -> None:
 
     with pytest.raises(UsageError, match="too big"):
         forecast(library, proto, {"m": 5}, allowed=allowed)
-    assert seen == [2, 3, 4]
+    assert seen == [1, 2, 3, 4]
 
 
 def test_a_protocol_without_a_size_to_shrink_is_refused() -> None:
