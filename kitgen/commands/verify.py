@@ -77,8 +77,8 @@ Exit code 0 when every check holds, 1 when one fails, 2 for a spec or option err
     "--estimate",
     is_flag=True,
     help="Do not verify: measure the protocol at up to four smaller sizes of its first "
-    "whole-number parameter (m = 4 to 7 for --param m=8, each under a minute) and forecast the states, memory and "
-    "time the asked size will take, to choose a machine or --workers.",
+    "whole-number parameter (m = 4 to 7 for --param m=8, each under a minute) and forecast "
+    "the states, memory and time the asked size will take, to choose a machine or --workers.",
 )
 @options.as_json("Print one JSON object instead of text.")
 @options.force()

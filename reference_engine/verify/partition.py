@@ -395,7 +395,7 @@ class ProcessPool:
 
     def run(self, jobs: list[Job]) -> tuple[list[tuple[Any, ...]], list[str]]:
         methods = multiprocessing.get_all_start_methods()
-        ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        ctx: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
         conns, procs = [], []
         try:
             for job in jobs:
