@@ -17,6 +17,7 @@ with exact rational probabilities (see :mod:`reference_engine.machine`). Then:
 
 from __future__ import annotations
 
+import bisect
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -115,7 +116,7 @@ class Outcomes:
     """The final states read once: outputs per view, stray cards, and the resources used."""
 
     agg: Aggregate = field(default_factory=dict)
-    left: list[str] = field(default_factory=list)  # a few examples of cards left on the table
+    left: list[str] = field(default_factory=list)  # the first few (sorted) descriptions of stray cards
     shuffles: list[int] = field(default_factory=list)
     turns: list[int] = field(default_factory=list)
     peak: dict[int, int] = field(default_factory=lambda: defaultdict(int))
@@ -131,8 +132,11 @@ class Outcomes:
         for state, vec in final.items():
             outs = read_outputs(runner, frame, state)
             stray = leftovers(runner, frame, state)
-            if stray:
-                out.left.append(", ".join(stray))
+            if stray:  # keep the smallest few descriptions: the same whatever the partitions
+                text = ", ".join(stray)
+                if text not in out.left and (len(out.left) < LEFT_EXAMPLES or text < out.left[-1]):
+                    bisect.insort(out.left, text)
+                    del out.left[LEFT_EXAMPLES:]
             out.shuffles.append(state.meters.shuffles)
             out.turns.append(state.meters.turns)
             for sid, n in state.meters.peak:

@@ -9,14 +9,14 @@ smaller sizes of one whole-number parameter (``m = 4 ... 7`` for ``m = 8``) and 
   as it grew between the last two measurements (checked on the lottery: from m = 4, 5, 6 it
   gives 0.89-1.04 million states for m = 7, which processes 1.01 million);
 * memory (Python's own allocations at their peak, traced in a second run of each size) and
-  time (on this machine, one process) are extrapolated the same way; from m = 4, 5, 6 the
-  lottery's m = 7 is forecast at 290-420 MB and 14-22 s, and takes 380 MB and 24 s.
+  time (on this machine, one process) are extrapolated the same way (the lottery's figures
+  are in the README, "Big verifications").
 
-Splitting over ``--workers N`` divides memory per process by about N and time by at most N
-(partitions share fewer states than one process: the lottery does 1.5 times the work in 2
-partitions). The smaller sizes are measured from the smallest up, and stop before one that
-would take more than ``budget_seconds``; a size is traced for memory when that would take at
-most ``trace_seconds`` (tracing slows a run down about 3.5 times).
+The smaller sizes are measured from the smallest up, and stop before one that would take
+more than ``budget_seconds``; a size is traced for memory when that would take at most
+``trace_seconds`` (tracing slows a run down about 3.5 times). Splitting over ``--workers N``
+divides time by at most N; memory per process falls by less (each partition holds its share
+of the inputs but most of the table states).
 """
 
 from __future__ import annotations
