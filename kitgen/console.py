@@ -316,7 +316,7 @@ def forecast_lines(f: Forecast) -> list[str]:
         + ", ".join(f"{f.param}={m.value}" for m in f.measured)
     ]
     out.append(
-        f"  {f.param:>4} {'states processed':>18} {'largest frontier':>17} {'memory':>12} {'time':>13}"
+        f"  {f.param:>4} {'states processed':>18} {'largest frontier':>17} {'allocations':>12} {'time':>13}"
     )
     for m in f.measured:
         memory = _mb(m.peak_bytes) if m.peak_bytes else "-"
@@ -327,10 +327,14 @@ def forecast_lines(f: Forecast) -> list[str]:
         f"{_memory_span(f.memory_bytes):>12} {seconds:>13}  (forecast)"
     )
     out.append(
-        "  memory: Python's allocations at their peak (the process needs some 30 MB more); time: one "
-        "process on this machine. --workers N divides the time by at most N; each process keeps only "
-        "its share of the inputs but most of the table states (the lottery at m=7: 381 MB in one "
-        "process, 231 MB in each of two)."
+        f"Forecast for {f.param}={f.target}: {_span(f.states)} states, resident memory about "
+        f"{_memory_span(f.resident_bytes)}, {seconds} in one process on this machine."
+    )
+    out.append(
+        "  allocations: Python's own at their peak (traced); resident memory: 1.2 times that plus "
+        "30 MB, as measured on the lottery. --workers N divides the time by at most N; each process "
+        "keeps only its share of the inputs but most of the table states (the lottery at m=7: "
+        "381 MB in one process, 231 MB in each of two)."
     )
     return out
 
