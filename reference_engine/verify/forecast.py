@@ -62,6 +62,7 @@ class Forecast:
         interpreter and the library (:data:`BASE_BYTES`)."""
         lo, hi = self.memory_bytes
         return int(lo * RESIDENT) + BASE_BYTES, int(hi * RESIDENT) + BASE_BYTES
+
     seconds: tuple[float, float] = (0.0, 0.0)
 
     def to_json(self) -> dict[str, Any]:

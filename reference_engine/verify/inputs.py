@@ -67,8 +67,8 @@ def input_assignments(frame: Frame, deal: list[Symbol] | None = None) -> list[di
     names = list(domains)
     key = (id(frame.proto), frame.key, tuple(s.name for s in deal) if deal is not None else None)
     hit = _CACHE.get(key)
-    if hit is not None:
-        return [dict(v) for v in hit]
+    if hit is not None and hit[0] is frame.proto:
+        return [dict(v) for v in hit[1]]
     out = _by_parts(frame, domains) if frame.proto.admissible is not None else None
     if out is None:
         out = []
@@ -83,13 +83,13 @@ def input_assignments(frame: Frame, deal: list[Symbol] | None = None) -> list[di
             out.append(values)
     if len(_CACHE) >= 4:
         _CACHE.clear()
-    _CACHE[key] = out
+    _CACHE[key] = (frame.proto, out)  # holding the spec keeps its id from being reused
     return [dict(v) for v in out]
 
 
 # The last few enumerations: a verification needs its inputs in the coordinator and in each
 # partition (worker processes started by fork find them here).
-_CACHE: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+_CACHE: dict[tuple[Any, ...], tuple[Any, list[dict[str, Any]]]] = {}
 
 
 def _by_parts(frame: Frame, domains: dict[str, list[Any]]) -> list[dict[str, Any]] | None:
