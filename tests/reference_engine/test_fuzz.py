@@ -84,7 +84,7 @@ def test_every_known_issue_has_a_folder() -> None:
 
 
 @settings(
-    max_examples=max(20, EXAMPLES // 4),
+    max_examples=max(20, EXAMPLES // 6),
     deadline=None,
     derandomize=True,
     database=None,

@@ -21,15 +21,15 @@ def test_a_growing_ratio_widens_the_range() -> None:
 
 
 def test_the_lotterys_next_size_lies_in_the_forecast_range() -> None:
-    """From m = 2 to 5, the states, frontier and memory of m = 6 are forecast as a range that
-    holds the real run."""
+    """From m = 1 to 4, the states and the frontier of m = 5 are forecast as a range that holds
+    the real run (bench: from m = 3 to 6 it holds m = 7's, from 4 to 7 m = 8's)."""
     library = Library()
     proto = library.protocol("covert-lottery-modified")
-    f = forecast(library, proto, {"m": 6})
-    assert [m.value for m in f.measured] == [2, 3, 4, 5]
-    real = verify(library, proto, {"m": 6}).stats
+    f = forecast(library, proto, {"m": 5})
+    assert [m.value for m in f.measured] == [1, 2, 3, 4]
+    real = verify(library, proto, {"m": 5}).stats
     assert f.states[0] <= real["states_processed"] <= f.states[1]
-    assert f.frontier[0] <= real["peak_frontier"] <= f.frontier[1] * 1.1
+    assert f.frontier[0] <= real["peak_frontier"] <= f.frontier[1]
     assert 0 < f.memory_bytes[0] <= f.memory_bytes[1]
     assert f.to_json()["states_processed"] == list(f.states)
 
