@@ -24,6 +24,23 @@ def kit(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]
     return folder, build(KitOptions(ruleset="gakmoro", output=str(folder)))
 
 
+def test_the_round_is_verified_exactly_with_the_papers_counts(kit: tuple[Path, dict[str, Any]]) -> None:
+    """The kit's validation report of the round: what `kitgen verify gakmoro-round --json`
+    prints, without the timings (one exact verification of the round for the whole suite)."""
+    folder, _ = kit
+    data = json.loads((folder / "booklet.json").read_text(encoding="utf-8"))["validation"][0]
+    assert data["protocol"] == "gakmoro-round"
+    assert data["method"] == "exact" and data["correct"] and data["secure"]
+    # Every legal pair of submissions: 357 ordered triples from 0, 0, 1..7 per player
+    # (8 x 7 x 6 with distinct values, and 3 x 7 with both zeros).
+    assert data["inputs"] == 357 * 357
+    assert data["resources"]["calls"]["ruangwises-itoh-addition"] == [28, 38, 28, 38]
+    assert data["resources"]["calls"]["gakmoro-comparison"] == [74]
+    assert data["resources"]["table"] == [2, 37]
+    assert {e["name"] for e in data["expect"]} == {"calls", "table"}
+    assert all(e["match"] for e in data["expect"])
+
+
 def test_bill_of_materials_from_the_engine(kit: tuple[Path, dict[str, Any]]) -> None:
     _, manifest = kit
     items = {i["key"]: i for i in manifest["bom"]["items"]}
