@@ -204,16 +204,43 @@ class Meters:
     peak: tuple[tuple[int, int], ...] = ()
     calls: tuple[tuple[str, int], ...] = ()
 
+    # The same few counters recur in every state of a run: each step from one to the next is
+    # computed once and remembered on the instance (outside the fields: equality and hashing
+    # are the fields').
+
+    def _memo(self, key: Any) -> Meters | None:
+        memo: dict[Any, Meters] | None = self.__dict__.get("_next")
+        return None if memo is None else memo.get(key)
+
+    def _remember(self, key: Any, value: Meters) -> Meters:
+        memo = self.__dict__.get("_next")
+        if memo is None:
+            memo = {}
+            object.__setattr__(self, "_next", memo)
+        memo[key] = value
+        return value
+
     def add_shuffle(self, kind: str) -> Meters:
+        hit = self._memo(("shuffle", kind))
+        if hit is not None:
+            return hit
         kinds = dict(self.kinds)
         kinds[kind] = kinds.get(kind, 0) + 1
-        return replace(self, shuffles=self.shuffles + 1, kinds=tuple(sorted(kinds.items())))
+        new = replace(self, shuffles=self.shuffles + 1, kinds=tuple(sorted(kinds.items())))
+        return self._remember(("shuffle", kind), new)
 
     def add_turn(self) -> Meters:
-        return replace(self, turns=self.turns + 1)
+        hit = self._memo("turn")
+        return hit if hit is not None else self._remember("turn", replace(self, turns=self.turns + 1))
 
     def note_out(self, out: tuple[tuple[int, int], ...]) -> Meters:
         """Raise the peaks to the current helper usage ``out``."""
+        hit = self._memo(out)
+        if hit is not None:
+            return hit
+        return self._remember(out, self._note_out(out))
+
+    def _note_out(self, out: tuple[tuple[int, int], ...]) -> Meters:
         peak = dict(self.peak)
         changed = False
         for sid, n in out:
