@@ -84,6 +84,8 @@ class DaskBackend:
         finally:
             for f in futures:
                 f.cancel()
+            for q in [up, *downs]:
+                q.close()  # release the queue on the scheduler
         return messages, notes
 
 
