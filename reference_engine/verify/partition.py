@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import math
 import multiprocessing
-import pickle
 import signal
 import traceback
 from collections import Counter
@@ -460,7 +459,7 @@ def run_partitions(
             for m in messages:
                 if m[0] == "error":
                     raise_error(m)
-            parts = [pickle.loads(m[1]) if isinstance(m[1], bytes) else m[1] for m in messages]
+            parts = [m[1] for m in messages]
         restart = next((p.restart for p in parts if p.restart is not None), None)
         if restart is None:
             combined = combine(parts)
@@ -469,4 +468,6 @@ def run_partitions(
             else:
                 combined.notes = notes
                 return combined
+        if restart in no_factor:  # cannot happen: an inlined callee is never factored again
+            raise KitgenError(f"{restart}'s view was inlined and still did not factor")
         no_factor.add(restart)
