@@ -43,13 +43,18 @@ KNOWN: dict[str, str] = {}
 specgen.avoid_known(KNOWN)
 
 
-@settings(
-    max_examples=EXAMPLES,
-    deadline=None,
-    derandomize=True,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
-)
+def fuzz_settings(examples: int) -> settings:
+    """Reproducible in CI (derandomized, no example database), slow generated specs allowed."""
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
+    )
+
+
+@fuzz_settings(EXAMPLES)
 @given(specgen.libraries())
 def test_engine_agrees_with_the_enumerator(generated: specgen.GeneratedLibrary) -> None:
     with tempfile.TemporaryDirectory(prefix="kitgen-fuzz-") as tmp:
@@ -83,13 +88,7 @@ def test_every_known_issue_has_a_folder() -> None:
     assert set(KNOWN) <= names
 
 
-@settings(
-    max_examples=max(20, EXAMPLES // 6),
-    deadline=None,
-    derandomize=True,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
-)
+@fuzz_settings(max(20, EXAMPLES // 6))
 @given(specgen.libraries())
 def test_split_verification_gives_the_same_report(generated: specgen.GeneratedLibrary) -> None:
     """Generated specs (calls with every kind of output, shuffles of every kind, merges of

@@ -46,11 +46,9 @@ def test_a_local_cluster_gives_the_single_process_report(
 
 
 def test_a_failing_spec_fails_alike_on_the_cluster(backend: DaskBackend, tmp_path: Any) -> None:
-    from .test_partition import CALLS_PEEK, PEEK, write
+    from ..machine.test_calls import PEEK, calls, library
 
-    write(tmp_path, "peek", PEEK)
-    write(tmp_path, "calls-peek", CALLS_PEEK)
-    lib = Library([tmp_path])
+    lib = library(tmp_path, peek=PEEK, calls_peek=calls("peek"))
     proto = lib.protocol("calls-peek")
     split = verify(lib, proto, workers=2, backend=backend)
     assert not split.secure

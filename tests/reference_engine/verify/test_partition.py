@@ -21,6 +21,9 @@ from reference_engine.registry import Library
 from reference_engine.verify import Report, verify
 from reference_engine.verify.partition import partition
 
+from ..machine.test_calls import BITS, PEEK, calls
+from ..machine.test_calls import library as library_of
+
 WORK = {"seconds", "states_processed", "peak_frontier", "final_states", "workers"}
 
 
@@ -70,51 +73,20 @@ def test_the_merges_of_card_selection_are_decided_on_all_inputs(library: Library
 
 
 def write(tmp_path: Path, name: str, body: str) -> None:
-    text = f"protocol: {name}\ntitle: {name}\n{BITS}{body}"
+    """A spec with test_calls' symbols and encodings and its own inputs."""
+    header = BITS.split("inputs:")[0]
+    text = f"protocol: {name}\ntitle: {name}\n{header}{body}"
     (tmp_path / f"{name}.yaml").write_text(text, encoding="utf-8")
 
 
-BITS = """\
-symbols:
-  alpha: {glyph: "α"}
-  beta: {glyph: "β"}
-encodings:
-  bit:
-    values: {0: [alpha, beta], 1: [beta, alpha]}
-"""
-
-PEEK = """\
-inputs: {x: {encoding: bit}}
-steps:
-  - step: 1
-    say: Turn the first card of x and back.
-    do:
-      - turn: "x[1]"
-      - turn: "x[1]"
-outputs:
-  out: {cards: x, encoding: bit, equals: x}
-"""
-
-CALLS_PEEK = """\
-inputs: {x: {encoding: bit}}
-steps:
-  - step: 1
-    say: Run peek.
-    call: peek
-    with: {x: x}
-    results: {out: r}
-outputs:
-  out: {cards: r, encoding: bit, equals: x}
-"""
+CALLS_PEEK = calls("peek")
 
 
 def test_a_callee_each_partition_factors_differently_is_inlined(tmp_path: Path) -> None:
     """With 2 workers each partition holds one input, and peek's view (the first card of x)
     has one distribution in each: each factors it alone. Put together the distributions
     differ, so the run starts again with peek inlined, and the leak is found as by one process."""
-    write(tmp_path, "peek", PEEK)
-    write(tmp_path, "calls-peek", CALLS_PEEK)
-    lib = Library([tmp_path])
+    lib = library_of(tmp_path, peek=PEEK, calls_peek=CALLS_PEEK)
     proto = lib.protocol("calls-peek")
     alone, split = verify(lib, proto), verify(lib, proto, workers=2)
     assert not split.secure and split.correct
