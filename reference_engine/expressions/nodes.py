@@ -7,6 +7,7 @@ nodes, no dispatch on node types). A chain of one operator is one flat :class:`C
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -277,8 +278,21 @@ class Unary(Node):
         return self.operand.calls()
 
 
+_INT_OPS: dict[str, Callable[[int, int], Any]] = {"+": operator.add, "-": operator.sub, "*": operator.mul}
+_INT_ORDER: dict[str, Callable[[int, int], bool]] = {
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+}
+
+
 def _arith(op: str) -> Callable[[Any, Any], Any]:
+    fast = _INT_OPS.get(op)
+
     def run(a: Any, b: Any) -> Any:
+        if fast is not None and type(a) is int and type(b) is int:
+            return fast(a, b)  # the common case, without the checks below
         a, b = plain(a), plain(b)
         if op == "+":
             if isinstance(a, list) and isinstance(b, list):
@@ -305,7 +319,11 @@ def _arith(op: str) -> Callable[[Any, Any], Any]:
 
 
 def _ordered(op: str) -> Callable[[Any, Any], bool]:
+    fast = _INT_ORDER[op]
+
     def run(a: Any, b: Any) -> bool:
+        if type(a) is int and type(b) is int:
+            return fast(a, b)
         a, b = plain(a), plain(b)
         try:
             if op == "<":

@@ -91,6 +91,8 @@ def _kind(v: Any) -> str:
 
 
 def truthy(v: Any) -> bool:
+    if type(v) is bool:
+        return v
     v = plain(v)
     if isinstance(v, (list, tuple, str)):
         return len(v) > 0

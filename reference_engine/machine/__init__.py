@@ -67,7 +67,7 @@ from .frontier import (
     vec_prob,
     view_info,
 )
-from .outputs import DecodeFailure, leftovers, output_flats, output_selections, read_outputs
+from .outputs import DecodeFailure, leftovers, order_read, output_flats, output_selections, read_outputs
 from .plans import Plan, SubResult
 from .runner import HANDLERS, Ctx, Handler, Outcome, Runner, Shared, handles
 from .views import Observation, ViewTable
@@ -114,6 +114,7 @@ __all__ = [
     "handles",
     "leftovers",
     "materialize",
+    "order_read",
     "output_flats",
     "output_selections",
     "read_outputs",

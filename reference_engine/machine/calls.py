@@ -117,20 +117,20 @@ def h_call(run: Runner, frame: Frame, step: st.Call, frontier: Frontier, ctx: Ct
             setup = _call_setup(run, frame, step, group[0][0], ev, ctx)
             if not ev.touched:
                 shared_setup = setup
-        if any(st_.lazy for st_, _ in group):
+        if any(st_.lazy for st_, _ in group) or run.shared.deferred is not None:
             if shared_setup is not None:
                 need = touched(shared_setup, group[0][0])
 
                 def same(state: State, need: frozenset[int] = need) -> frozenset[int]:
                     return need
 
-                group = list(settle(dict(group), same).items())
+                group = list(settle(dict(group), same, run.shared.deferred).items())
             else:
 
                 def each(state: State) -> frozenset[int]:
                     return touched(_call_setup(run, frame, step, state, ev, ctx), state)
 
-                group = list(settle(dict(group), each).items())
+                group = list(settle(dict(group), each, run.shared.deferred).items())
         for state, vec in group:
             sub, params, arg_flats, targets = shared_setup or _call_setup(run, frame, step, state, ev, ctx)
             cells0 = state.cells

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..cards import EMPTY, symbol_of
 from ..encodings import DecodeError
+from ..errors import SimulationError
 from ..expressions import EvalError, Index, Name
 from ..spec import HAND_IS_UNORDERED, OutputDecl
 from ..table import Slots, State
@@ -137,3 +138,34 @@ def leftovers(run: Runner, frame: Frame, state: State) -> list[str]:
     return [
         state.layout.describe(f) for f in range(len(state.cells)) if state.cells[f] != EMPTY and f not in used
     ]
+
+
+def order_read(run: Runner, frame: Frame, state: State) -> frozenset[int] | None:
+    """The lazily scrambled cards whose order the outputs read, to be drawn before reading them.
+
+    A lazy block is face down, so public values and selections read the same in every order of
+    it; a card output reads its order unless it decodes as an unordered multiset (``cards``) and
+    holds all of the block or none of it. Such blocks can stay lazy to the end: every order
+    gives the same outputs, so drawing them would only multiply identical readings.
+    """
+    if not state.lazy:
+        return frozenset()
+    ev = run.evaluator(frame)
+    try:
+        groups = [
+            (frozenset(flats), out.decode)
+            for out in frame.proto.outputs.values()
+            if out.cards is not None
+            for flats, _ in output_selections(run, frame, out, state, ev)[0]
+        ]
+    except SimulationError:
+        return None  # the outputs cannot be read here: draw everything, and reading reports it
+    need: set[int] = set()
+    for block in state.lazy:
+        cards = {f for pile in block for f in pile}
+        for flats, decode in groups:
+            common = cards & flats
+            if common and (decode != "cards" or common != cards):
+                need |= cards
+                break
+    return frozenset(need)

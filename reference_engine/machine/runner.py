@@ -23,8 +23,9 @@ from ..source import format_path
 from ..spec import Params, Protocol
 from ..table import Draft, Layout, State
 from ..trace import Event, Snapshot
+from .deferred import Deferred, has_placeholders
 from .frame import Evaluator, Frame, GameFunction, StateScope
-from .frontier import Frontier, MergeDecider, Needed, _groups, add_vec, forget, settle
+from .frontier import Frontier, MergeDecider, Needed, _groups, add_vec, fill_in, forget, settle
 from .plans import Plan, Resolved, SubResult, _flats, _index_list, _res, _target_args
 from .views import Observation, ViewTable
 
@@ -65,6 +66,9 @@ class Shared:
     # merge of views (see :func:`~.frontier.forget`) with what this part knows, it returns the
     # merges decided on all parts together.
     merge_views: MergeDecider | None = None
+    # An exact verification's deferred inputs (see :mod:`.deferred`): placeholders are filled in
+    # where a step reads them. Dropped once no table of the top-level run holds any.
+    deferred: Deferred | None = None
 
 
 @dataclass
@@ -132,9 +136,13 @@ class Runner:
             self.shared.evaluators[frame.key] = ev
         return ev
 
-    def run(self, frame: Frame, frontier: Frontier) -> Frontier:
+    def run(self, frame: Frame, frontier: Frontier, drawn_at_end: Needed | None = None) -> Frontier:
+        """Carry ``frontier`` through the protocol; at the end the lazily scrambled piles that
+        ``drawn_at_end`` names are drawn (default: all of them)."""
         final = self.block(frame, frame.proto.steps, frontier, Ctx(None, None, None), top=True)
-        return settle(final, lambda state: None)
+        if self.shared.deferred is not None:
+            final = fill_in(final, lambda state: None, self.shared.deferred)
+        return settle(final, drawn_at_end or (lambda state: None))
 
     def block(
         self, frame: Frame, steps: list[st.Step], frontier: Frontier, ctx: Ctx, top: bool = False
@@ -161,6 +169,13 @@ class Runner:
             shared.peak_frontier = max(shared.peak_frontier, len(frontier))
             if top and self.forget_views and self.mode == "exact":
                 frontier = forget(self, frontier, step)
+            if (
+                top
+                and not self.call_path
+                and shared.deferred is not None
+                and not any(has_placeholders(s) for s in frontier)
+            ):
+                shared.deferred = None  # every input is filled in: no more placeholders to look for
         return {} if shared.restart is not None else frontier
 
     # -- errors and trace -----------------------------------------------------------
@@ -248,14 +263,14 @@ class Runner:
                 plan = self._plan(frame, step, group[0][0], ev, resolve, build)
                 if not ev.touched:
                     shared_plan = plan
-            if any(s.lazy for s, _ in group):
+            if any(s.lazy for s, _ in group) or self.shared.deferred is not None:
 
                 def lost(state: State, plan: Plan | None = shared_plan) -> frozenset[int]:
                     return (plan or self._plan(frame, step, state, ev, resolve, build)).lost(
                         state.layout.size
                     )
 
-                group = list(settle(dict(group), lost).items())
+                group = list(settle(dict(group), lost, self.shared.deferred).items())
             for state, vec in group:
                 plan = shared_plan or self._plan(frame, step, state, ev, resolve, build)
                 new = plan.apply(state, self.views)

@@ -8,6 +8,7 @@ left on the table; the resources are measured and set against the paper's counts
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Callable
 from fractions import Fraction
@@ -162,7 +163,7 @@ def security(proto: Protocol, assignments: list[dict[str, Any]], agg: Aggregate,
     value_outputs = [o for o in public_outputs if o.cards is None]
     shown_outputs = [o for o in public_outputs if o.cards is not None]
     names = list(proto.outputs)
-    p_view: dict[int, dict[ViewKey, Fraction]] = defaultdict(lambda: defaultdict(Fraction))
+    p_view: dict[int, dict[ViewKey, tuple[int, int]]] = defaultdict(dict)  # (numerator, denominator)
     public_of_view: dict[ViewKey, tuple[Any, ...]] = {}
     announced: dict[int, tuple[Any, ...]] = {}
     mismatch: list[str] = []
@@ -175,7 +176,14 @@ def security(proto: Protocol, assignments: list[dict[str, Any]], agg: Aggregate,
         public_of_view[key] = tuple(outs[o.name] for o in public_outputs)
         for u, num in nums.items():
             if num:
-                p_view[u][key] += Fraction(num, den)
+                mine = p_view[u]
+                had = mine.get(key)
+                if had is None:
+                    mine[key] = (num, den)
+                elif had[1] == den:
+                    mine[key] = (had[0] + num, den)
+                else:
+                    mine[key] = (had[0] * den + num * had[1], had[1] * den)
     if mismatch:
         return Check(
             "secure",
@@ -222,25 +230,47 @@ def security(proto: Protocol, assignments: list[dict[str, Any]], agg: Aggregate,
 
 def _compare_inputs(
     members: list[int],
-    p_view: dict[int, dict[ViewKey, Fraction]],
+    p_view: dict[int, dict[ViewKey, tuple[int, int]]],
     public_of_view: dict[ViewKey, tuple[Any, ...]],
 ) -> tuple[int, int, tuple[Any, ...], ViewKey, Fraction, Fraction] | None:
-    """The first difference in P(view | input, public outputs) between inputs of one class."""
-    by_output: dict[tuple[Any, ...], dict[int, dict[ViewKey, Fraction]]] = defaultdict(dict)
+    """The first difference in P(view | input, public outputs) between inputs of one class.
+
+    Each input's probabilities given a public output are compared in integers: brought to one
+    denominator and divided by their greatest common divisor, two distributions are equal
+    exactly when these primitive vectors are (no ``Fraction`` per entry). Only a difference
+    is written out in fractions, for the report."""
+    by_output: dict[tuple[Any, ...], dict[int, dict[ViewKey, int]]] = defaultdict(dict)
     for u in members:
-        totals: dict[tuple[Any, ...], Fraction] = defaultdict(Fraction)
+        parts: dict[tuple[Any, ...], dict[ViewKey, tuple[int, int]]] = defaultdict(dict)
         for v, p in p_view[u].items():
-            totals[public_of_view[v]] += p
-        for o, total in totals.items():
-            by_output[o][u] = {v: p / total for v, p in p_view[u].items() if public_of_view[v] == o}
+            parts[public_of_view[v]][v] = p
+        for o, dist in parts.items():
+            by_output[o][u] = _primitive(dist)
     for o, conds in by_output.items():
         items = list(conds.items())
         u0, ref = items[0]
         for u, dist in items[1:]:
             if dist != ref:
-                vkey = next(v for v in set(ref) | set(dist) if ref.get(v, 0) != dist.get(v, 0))
-                return u0, u, o, vkey, ref.get(vkey, Fraction(0)), dist.get(vkey, Fraction(0))
+                ref_f, dist_f = _conditional(ref), _conditional(dist)
+                vkey = next(v for v in set(ref_f) | set(dist_f) if ref_f.get(v, 0) != dist_f.get(v, 0))
+                return u0, u, o, vkey, ref_f.get(vkey, Fraction(0)), dist_f.get(vkey, Fraction(0))
     return None
+
+
+def _primitive(dist: dict[ViewKey, tuple[int, int]]) -> dict[ViewKey, int]:
+    """Probabilities (numerator, denominator) as the primitive integer vector on their ray."""
+    dens = {d for _, d in dist.values()}
+    common = dens.pop() if len(dens) == 1 else math.lcm(*dens)
+    scaled = {v: n * (common // d) for v, (n, d) in dist.items()}
+    g = 0
+    for x in scaled.values():
+        g = math.gcd(g, x)
+    return {v: x // g for v, x in scaled.items()} if g > 1 else scaled
+
+
+def _conditional(vector: dict[ViewKey, int]) -> dict[ViewKey, Fraction]:
+    total = sum(vector.values())
+    return {v: Fraction(x, total) for v, x in vector.items()}
 
 
 # --------------------------------------------------------------------------- tidy and resources

@@ -25,6 +25,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..cards import SYMBOLS, Symbol
+from ..collector import paused
 from ..errors import EvalError, SimulationError
 from ..machine import (
     DecodeFailure,
@@ -72,6 +73,18 @@ def run_exact(
 
     With ``record_reveals``, ``runner.shared.reveals`` holds every possible reveal per step.
     """
+    with paused():
+        return _run_exact(library, proto, params, context, deal, record_reveals)
+
+
+def _run_exact(
+    library: Library,
+    proto: Protocol,
+    params: Params,
+    context: dict[str, Any] | None,
+    deal: list[Symbol] | None,
+    record_reveals: bool,
+) -> ExactRun:
     no_factor: set[str] = set()
     while True:
         shared = Shared(no_factor=set(no_factor), reveals={} if record_reveals else None, restartable=True)

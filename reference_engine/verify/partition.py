@@ -34,7 +34,6 @@ import math
 import multiprocessing
 import signal
 import traceback
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -43,6 +42,7 @@ from typing import Any
 from typing import Protocol as Interface
 
 from ..cards import SYMBOLS
+from ..collector import paused
 from ..errors import EvalError, KitgenError, Problem, SimulationError
 from ..machine import (
     LocalDecider,
@@ -56,7 +56,9 @@ from ..machine import (
     add_vec,
     decide_candidates,
     decide_merges,
+    order_read,
 )
+from ..machine.deferred import Deferred
 from ..machine.views import local, portable, portable_code
 from ..registry import Library
 from ..spec import Params, Protocol
@@ -141,6 +143,23 @@ def run_part(
     merge_views: MergeDecider,
 ) -> Part:
     """Run the inputs of one partition through every shuffle outcome and read the result."""
+    with paused():
+        return _run_part(
+            library, proto, params, scenario, index, parts, no_factor, record_reveals, merge_views
+        )
+
+
+def _run_part(
+    library: Library,
+    proto: Protocol,
+    params: Params,
+    scenario: str | None,
+    index: int,
+    parts: int,
+    no_factor: set[str],
+    record_reveals: bool,
+    merge_views: MergeDecider,
+) -> Part:
     from .exact import Outcomes  # exact.py imports this module
 
     st_ = setting(proto, params, scenario)
@@ -155,18 +174,15 @@ def run_part(
     frame = runner.frame(proto, st_.params)
     runner.limits = frame.helpers
     assignments = input_assignments(frame, st_.deal)
-    frontier: dict[Any, tuple[int, dict[int, int]]] = {}
-    input_cards: dict[int, int] = {}
-    for i in partition(len(assignments), index, parts):
-        try:
-            state = frame.initial_state(assignments[i])
-        except EvalError as exc:
-            raise SimulationError("", proto.src.problem(("inputs",), str(exc))) from None
-        frontier.setdefault(state, (1, {}))[1][i] = 1
-        for sid, n in Counter(c >> 1 for c in state.cells if c >= 0).items():
-            if n > input_cards.get(sid, 0):
-                input_cards[sid] = n
-    final = runner.run(frame, frontier) if frontier else {}
+    deferred = Deferred(frame, assignments)
+    mine = partition(len(assignments), index, parts)
+    try:
+        frontier = deferred.initial(mine)
+        input_cards = deferred.most_cards(mine)
+    except EvalError as exc:
+        raise SimulationError("", proto.src.problem(("inputs",), str(exc))) from None
+    shared.deferred = deferred
+    final = runner.run(frame, frontier, lambda s: order_read(runner, frame, s)) if frontier else {}
     if shared.restart is not None:
         return Part(restart=shared.restart)
     try:

@@ -374,7 +374,29 @@ class Gen:
             del self.m["c"], self.m["xs"]
             self.m[name] = MRegion([[cols[c][r] for c in range(2)] for r in range(3)], 1)  # type: ignore[misc]
             self.features.add("place-comprehension")
-            return {"place": {name: {"columns": "[[c[i], xs[i]] for i in 1..2]"}}}
+            place = {"place": {name: {"columns": "[[c[i], xs[i]] for i in 1..2]"}}}
+            if not self.chance(60):
+                return place
+            # scrambled at once, like the lottery: later steps touch some rows of the lazy piles
+            piles = [[(name, r, c) for r in (1, 2, 3)] for c in (1, 2)]
+            self._shuffle_model(piles)
+            self.branch *= 2
+            self.features.add("shuffle-scramble-labelled")
+            steps: list[dict[str, Any]] = [place, {"shuffle": {"scramble": f"columns({name})"}}]
+            if self.chance(50):
+                # the bits of every column turned: only those rows are drawn, the labels above
+                # equal bits stay scrambled; a second scramble then splits them by kind of place
+                for c in (1, 2):
+                    for r in (2, 3):
+                        cell = self.at(name, (r, c))
+                        if cell is not None and cell.up is not None:
+                            cell.up = not cell.up
+                steps.append({"turn": f"{name}[2..3, *]"})
+                if self.chance(60):
+                    self._shuffle_model(piles)
+                    self.branch *= 2
+                    steps.append({"shuffle": {"scramble": f"columns({name})"}})
+            return {"do": steps}
         if self.pair_callee() and self.chance(70):
             return self.pair_matrix()
         if self.chance(30):

@@ -17,7 +17,7 @@ def h_turn(run: Runner, frame: Frame, step: st.Turn, frontier: Frontier, ctx: Ct
     assert step.what is not None
     ev = run.evaluator(frame)
     out: Frontier = {}
-    frontier = settle(frontier, _touching(run, frame, step, step.what))
+    frontier = settle(frontier, _touching(run, frame, step, step.what), run.shared.deferred)
     for state, vec in frontier.items():
         try:
             flats = _flats(_res(ev.public(step.what, state), "turn"), "turn")

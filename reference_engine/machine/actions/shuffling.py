@@ -6,6 +6,8 @@ group, and a scramble of face-down piles is left lazy (see :func:`~..frontier.ma
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from operator import itemgetter
 from typing import Any
 
 from ... import steps as st
@@ -14,7 +16,7 @@ from ...expressions import EvalError, truthy
 from ...shuffles import Shuffle, pile_gather
 from ...table import Layout, State, visible
 from ..frame import Evaluator, Frame
-from ..frontier import Frontier, _scale, add_vec, settle
+from ..frontier import Frontier, _scale, add_vec, before_scramble, settle
 from ..plans import _flats, _res
 from ..runner import Ctx, Runner, _touching, handles
 
@@ -116,7 +118,7 @@ def h_shuffle(run: Runner, frame: Frame, step: st.Shuffle, frontier: Frontier, c
             return frozenset()
         return frozenset(f for p in piles for f in p)
 
-    frontier = settle(frontier, needed)
+    frontier = settle(_ready(frontier, resolve), needed)
     # Replace each table by the representative of its orbit, merge, then expand or stay lazy.
     canon: Frontier = {}
     owned: set[int] = set()
@@ -162,6 +164,22 @@ def h_shuffle(run: Runner, frame: Frame, step: st.Shuffle, frontier: Frontier, c
     return out
 
 
+def _shifts(
+    plans: dict[tuple[Any, ...], Any], n: int, piles: Piles
+) -> list[Callable[[tuple[int, ...]], tuple[int, ...]]]:
+    """For each cyclic shift of ``piles`` (by 0, 1, ...): cells -> the cells after it."""
+    key = ("shifts", n, piles)
+    hit: list[Callable[[tuple[int, ...]], tuple[int, ...]]] | None = plans.get(key)
+    if hit is None:
+        k = len(piles)
+        hit = []
+        for s in range(k):
+            g = _gather_map(plans, n, piles, tuple((i + s) % k for i in range(k)))
+            hit.append(itemgetter(*g) if len(g) > 1 else (lambda cells, g=g: tuple(cells[i] for i in g)))
+        plans[key] = hit
+    return hit
+
+
 def _gather_map(
     plans: dict[tuple[Any, ...], Any], n: int, piles: Piles, perm: tuple[int, ...]
 ) -> tuple[int, ...]:
@@ -203,10 +221,8 @@ def h_shift(run: Runner, frame: Frame, step: st.Shift, frontier: Frontier, ctx: 
                 raise EvalError("piles must have the same number of cards")
             k = len(piles)
             chosen = None
-            for s in range(k):
-                perm = tuple((i + s) % k for i in range(k))
-                g = _gather_map(run.shared.plans, state.layout.size, piles, perm)
-                trial = state.replace(cells=tuple([state.cells[i] for i in g]))
+            for s, getter in enumerate(_shifts(run.shared.plans, state.layout.size, piles)):
+                trial = state.replace(cells=getter(state.cells))
                 if truthy(ev.value(step.until, trial)):
                     chosen = (s, trial)
                     break
@@ -231,4 +247,28 @@ def h_shift(run: Runner, frame: Frame, step: st.Shift, frontier: Frontier, ctx: 
                 new,
             )
         add_vec(out, new, vec)
+    return out
+
+
+def _ready(frontier: Frontier, resolve: Any) -> Frontier:
+    """Before a uniform scramble, lazy blocks inside its piles are drawn only as far as the
+    scramble can tell (:func:`~..frontier.before_scramble`); what is left is drawn whole."""
+    if not any(s.lazy for s in frontier):
+        return frontier
+    out: Frontier = {}
+    owned: set[int] = set()
+    for state, vec in frontier.items():
+        if state.lazy:
+            shuffle, piles, _ = resolve(state)
+            if (
+                shuffle.kind == "scramble"
+                and shuffle.is_uniform
+                and frozenset(piles) not in {frozenset(b) for b in state.lazy}
+            ):
+                drawn = before_scramble(state, piles)
+                if drawn is not None:
+                    for s2, p in drawn:
+                        add_vec(out, s2, _scale(vec, p), owned)
+                    continue
+        add_vec(out, state, vec, owned)
     return out

@@ -257,7 +257,7 @@ def test_ctrl_c_stops_the_workers_at_once(tmp_path: Path) -> None:
         "import signal, sys\n"
         "signal.signal(signal.SIGINT, signal.default_int_handler)  # even if the parent ignores SIGINT\n"
         "from kitgen.cli import main\n"
-        "sys.argv = ['kitgen', 'verify', 'covert-lottery-modified', '--param', 'm=7', '--workers', '2']\n"
+        "sys.argv = ['kitgen', 'verify', 'covert-lottery-modified', '--param', 'm=9', '--workers', '2']\n"
         "main()\n"
     )
     child = subprocess.Popen(
