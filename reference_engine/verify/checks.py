@@ -244,8 +244,8 @@ def _compare_inputs(
         parts: dict[tuple[Any, ...], dict[ViewKey, tuple[int, int]]] = defaultdict(dict)
         for v, p in p_view[u].items():
             parts[public_of_view[v]][v] = p
-        for o, dist in parts.items():
-            by_output[o][u] = _primitive(dist)
+        for o, part in parts.items():
+            by_output[o][u] = _primitive(part)
     for o, conds in by_output.items():
         items = list(conds.items())
         u0, ref = items[0]

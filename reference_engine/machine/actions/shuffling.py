@@ -175,9 +175,18 @@ def _shifts(
         hit = []
         for s in range(k):
             g = _gather_map(plans, n, piles, tuple((i + s) % k for i in range(k)))
-            hit.append(itemgetter(*g) if len(g) > 1 else (lambda cells, g=g: tuple(cells[i] for i in g)))
+            hit.append(itemgetter(*g) if len(g) > 1 else _one_by_one(g))
         plans[key] = hit
     return hit
+
+
+def _one_by_one(g: tuple[int, ...]) -> Callable[[tuple[int, ...]], tuple[int, ...]]:
+    """cells -> the cells at ``g`` (itemgetter returns a bare item for one index)."""
+
+    def get(cells: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(cells[i] for i in g)
+
+    return get
 
 
 def _gather_map(

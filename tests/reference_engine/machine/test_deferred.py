@@ -28,7 +28,7 @@ def _deferred(library: Library, name: str, params: dict[str, int] | None = None)
 
 
 def test_every_input_starts_in_one_table(library: Library) -> None:
-    frame, deferred = _deferred(library, "gakmoro-round")
+    _, deferred = _deferred(library, "gakmoro-round")
     n = len(deferred.assignments)
     frontier = deferred.initial(range(n))
     assert len(frontier) == 1  # 127,449 inputs, all six bundles deferred
