@@ -17,7 +17,8 @@ from contextlib import contextmanager
 
 @contextmanager
 def paused() -> Iterator[None]:
-    """Pause the cyclic collector for the ``with`` block (nested pauses keep it paused)."""
+    """Pause the cyclic collector for the ``with`` block or the decorated function (nested
+    pauses keep it paused)."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ..cards import code, is_up
+from ..cards import is_up
 from ..errors import EvalError
 from ..table import Layout, Meters, State
 from .frame import Frame
@@ -45,7 +45,6 @@ class Deferred:
         self.frame = frame
         self.assignments = assignments
         self.slots: list[tuple[Element, int]] = []  # placeholder number -> (element, card k)
-        self._codes: dict[tuple[str, Any], tuple[int, ...]] = {}
         self._first: dict[Element, int] = {}  # element -> its first placeholder number
         self.deferred: set[Element] = set()
         for name, decl in frame.proto.inputs.items():
@@ -63,12 +62,8 @@ class Deferred:
                     self.deferred.add((name, i))
 
     def codes(self, encoding: str, value: Any) -> tuple[int, ...]:
-        """The face-down cards encoding ``value`` (memoized)."""
-        key = (encoding, _hashable(value))
-        hit = self._codes.get(key)
-        if hit is None:
-            hit = self._codes[key] = tuple(code(s) for s in self.frame.bound(encoding).encode(value))
-        return hit
+        """The face-down cards encoding ``value`` (the frame's memo)."""
+        return self.frame.encoded(encoding, value)
 
     def value(self, u: int, element: Element) -> Any:
         name, i = element

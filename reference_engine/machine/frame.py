@@ -150,10 +150,22 @@ class Frame:
             )
         return [as_int(v) for v in value]
 
+    def encoded(self, encoding: str, value: Any) -> tuple[int, ...]:
+        """The face-down cards of ``value`` in ``encoding`` (memoized)."""
+        try:
+            key: tuple[str, Any] | None = (encoding, value)
+            codes = self._encoded.get(key)  # type: ignore[arg-type]
+        except TypeError:  # an unhashable value: encode it every time
+            key, codes = None, None
+        if codes is None:
+            codes = tuple(code(s) for s in self.bound(encoding).encode(value))
+            if key is not None:
+                self._encoded[key] = codes
+        return codes
+
     def initial_state(self, values: dict[str, Any]) -> State:
         shapes = []
         cells: list[int] = []
-        memo = self._encoded
         for name, decl in self.proto.inputs.items():
             b = self.bound(decl.encoding)
             count = self.input_count(name)
@@ -161,16 +173,7 @@ class Frame:
             if count is not None and len(items) != count:
                 raise EvalError(f"input {name} needs {count} values, got {len(items)}")
             for v in items:
-                try:
-                    key = (decl.encoding, v)
-                    codes = memo.get(key)
-                except TypeError:  # an unhashable value: encode it every time
-                    key, codes = None, None
-                if codes is None:
-                    codes = tuple(code(s) for s in b.encode(v))
-                    if key is not None:
-                        memo[key] = codes
-                cells.extend(codes)
+                cells.extend(self.encoded(decl.encoding, v))
             shapes.append((name, 1, b.width * len(items), max(b.width, 1), None))
         layout = Layout.make(shapes)
         return State(layout, tuple(cells), (), (), Meters(), 0)

@@ -60,6 +60,7 @@ class ExactRun:
     final: Frontier
 
 
+@paused()
 def run_exact(
     library: Library,
     proto: Protocol,
@@ -73,18 +74,6 @@ def run_exact(
 
     With ``record_reveals``, ``runner.shared.reveals`` holds every possible reveal per step.
     """
-    with paused():
-        return _run_exact(library, proto, params, context, deal, record_reveals)
-
-
-def _run_exact(
-    library: Library,
-    proto: Protocol,
-    params: Params,
-    context: dict[str, Any] | None,
-    deal: list[Symbol] | None,
-    record_reveals: bool,
-) -> ExactRun:
     no_factor: set[str] = set()
     while True:
         shared = Shared(no_factor=set(no_factor), reveals={} if record_reveals else None, restartable=True)
@@ -182,6 +171,7 @@ class Outcomes:
         return out
 
 
+@paused()
 def verify(
     library: Library,
     proto: Protocol,

@@ -131,6 +131,7 @@ def partition(n: int, index: int, parts: int) -> range:
     return range(lo, hi)
 
 
+@paused()
 def run_part(
     library: Library,
     proto: Protocol,
@@ -142,24 +143,8 @@ def run_part(
     record_reveals: bool,
     merge_views: MergeDecider,
 ) -> Part:
-    """Run the inputs of one partition through every shuffle outcome and read the result."""
-    with paused():
-        return _run_part(
-            library, proto, params, scenario, index, parts, no_factor, record_reveals, merge_views
-        )
-
-
-def _run_part(
-    library: Library,
-    proto: Protocol,
-    params: Params,
-    scenario: str | None,
-    index: int,
-    parts: int,
-    no_factor: set[str],
-    record_reveals: bool,
-    merge_views: MergeDecider,
-) -> Part:
+    """Run the inputs of one partition through every shuffle outcome and read the result
+    (the cycle collector paused, see :mod:`~..collector`)."""
     from .exact import Outcomes  # exact.py imports this module
 
     st_ = setting(proto, params, scenario)
