@@ -7,7 +7,7 @@ the card and label sheets (and the kind's extra sheets), the booklet, PNG previe
 writes ``manifest.json`` with the options, the BOM, every file's checksum and the
 verification summary. ``build_booklet`` (``kitgen booklet``) writes the booklet of a rule set
 or of one protocol. Everything is written to a temporary folder first and then renamed into
-place.
+place, over a folder only when kitgen wrote everything in it (see :mod:`kitgen.output`).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from .imposition import impose_saddle
 from .kinds import BookletInput, KitKind, KitPlan, kit_kind
 from .kitindex import index_html
 from .labels import render_labels
-from .output import check_output_folder, inside, safe_name, sha256, staged
+from .output import check_destination, inside, safe_name, sha256, staged
 from .previews import render_previews
 from .printguide import card_pages, keep_pages, only_pages, printing_guide, shopping_list
 from .sheets import DUPLEX, SheetOptions, render_cards
@@ -76,6 +76,8 @@ class KitOptions:
     given: frozenset[str] = frozenset()
     # ``--only``: card types (BOM keys) to reprint; the kit keeps only the pages of their sheets.
     only: tuple[str, ...] = ()
+    # ``--force``: write beside files kitgen did not write in the kit folder (never over them).
+    force: bool = False
 
 
 @dataclass(frozen=True)
@@ -93,6 +95,7 @@ class BookletOptions:
     previews: bool = True
     cache: bool = True
     workers: int = 1  # processes per exact verification (not recorded)
+    force: bool = False  # write beside files kitgen did not write in the folder (not recorded)
 
 
 IMPOSITIONS = ("none", "a5-saddle")
@@ -108,12 +111,12 @@ def _note_cache(step: Progress, cache: VerificationCache | None) -> None:
 
 
 def _recorded(opts: KitOptions | BookletOptions) -> dict[str, Any]:
-    """The options a manifest records: not the cache switch nor which options were typed, which
-    never change an output."""
+    """The options a manifest records: not the cache switch, the workers, --force nor which
+    options were typed, which never change an output."""
     return {
         k: list(v) if isinstance(v, tuple) else v
         for k, v in asdict(opts).items()
-        if k not in ("cache", "given", "workers") and not (k == "only" and not v)
+        if k not in ("cache", "given", "workers", "force") and not (k == "only" and not v)
     }
 
 
@@ -152,7 +155,7 @@ def build(
     offset = parse_offset(opts.back_offset)
     only_name = f"{plan.name}-only-{'-'.join(opts.only)}" if opts.only else plan.name
     destination = Path(opts.output) if opts.output else Path("output") / safe_name(only_name)
-    _check_destination(destination)
+    check_destination(destination, opts.force)
 
     step("verifying the protocols", 0)
     cache = _cache(opts.cache)
@@ -200,7 +203,7 @@ def build(
             _reveals(library, reports),
         )
         booklet = kind.booklet(given)
-    with staged(destination) as work:
+    with staged(destination, only_name, "kit", opts.force) as work:
         step("drawing card sheets", 0)
         cards_info = render_cards(
             inside(work, "cards.pdf"),
@@ -298,8 +301,8 @@ def _build_own(
 ) -> dict[str, Any]:
     """A kit of the kind's own shape (puzzle sheets), staged and checksummed like any kit."""
     destination = Path(opts.output) if opts.output else Path("output") / plan.name
-    _check_destination(destination)
-    with staged(destination) as work:
+    check_destination(destination, opts.force)
+    with staged(destination, plan.name, "kit", opts.force) as work:
         pdfs, others, entries = kind.write_own(work, opts, rules, plan, paper, step)
         files = [f"{p}.pdf" for p in pdfs] + others
         if opts.previews:
@@ -425,7 +428,7 @@ def build_booklet(
     if a5:
         name += "-a5-saddle"
     destination = Path(opts.output) if opts.output else Path("output") / name
-    _check_destination(destination)
+    check_destination(destination, opts.force)
     step("verifying the protocols", 0)
     cache = _cache(opts.cache)
     reports = verify_protocols(
@@ -452,7 +455,7 @@ def build_booklet(
         booklet = kind.booklet(given)
     else:
         booklet = protocol_booklet(library, library.protocol(protocol), validation, capacity, name, reveals)
-    with staged(destination) as work:
+    with staged(destination, name, "booklet", opts.force) as work:
         step("typesetting", 0)
         pdf = inside(work, "booklet.pdf")
         if a5:
@@ -486,16 +489,3 @@ def build_booklet(
 
 def _default_card(templates: Templates, rules: GameRules, kind: KitKind) -> CardSize:
     return templates.card_size(str(rules.kit.get("card_size", kind.default_card_size)))
-
-
-def _check_destination(destination: Path) -> None:
-    """Only replace a folder that is a kit (or empty): never someone's home directory. A folder
-    that cannot be created is refused here, before the protocols are verified."""
-    check_output_folder(destination)
-    if destination.exists():
-        if not destination.is_dir():
-            raise UsageError(f"{destination} exists and is not a folder")
-        if any(destination.iterdir()) and not (destination / "manifest.json").is_file():
-            raise UsageError(
-                f"{destination} is not empty and is not a kitgen kit; choose a new or empty folder"
-            )

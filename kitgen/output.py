@@ -1,8 +1,16 @@
-"""Writing a kit: inside its own folder, atomically, and never outside it.
+"""Writing a kit: inside its own folder, atomically, never outside it, never over anyone's files.
 
 A kit is built in a fresh temporary folder next to its destination and renamed into place
 at the end, so an interrupted or failed build leaves the previous kit untouched, and a
 rebuild replaces it completely. File names inside a kit are checked to stay inside it.
+
+A folder is replaced only when it is kitgen's: it is new or empty, or every file in it is
+one kitgen wrote (listed in its marker, see :mod:`kitgen.marker`). A folder holding anything
+else is refused (:func:`check_destination`, before any slow work, and again just before the
+rename). With ``force`` the new files are written beside the others instead: kitgen's own
+files of the previous build are replaced or removed one by one, anyone else's are left alone,
+and a file of someone else's with the name of a new file stops the build. New folders and
+files get the user's umask.
 
 The temporary folder is ``.<name>.tmp-<pid>-<random>`` (the previous kit, while it is being
 replaced, ``.<name>.old-<pid>-<random>``). It is removed when the build fails or is
@@ -21,15 +29,17 @@ import os
 import re
 import shutil
 import signal
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from types import FrameType
 
 from reference_engine.api import UsageError
+
+from .files import new_folder
+from .marker import MARKER, Marker, claimed, describe, foreign, written_files
 
 STALE_AFTER = 6 * 3600  # seconds: a staging folder this old is stale even if its pid is alive (reused)
 _HELD = {signal.SIGINT, signal.SIGTERM}
@@ -115,7 +125,9 @@ def _alive(pid: int) -> bool:
 
 def remove_stale(destination: Path, now: float | None = None) -> list[Path]:
     """Remove the staging folders of ``destination`` left by builds that were killed outright:
-    their process is gone, or they are older than :data:`STALE_AFTER`. Returns what was removed."""
+    their process is gone, or they are older than :data:`STALE_AFTER`. Returns what was removed.
+    A previous kit set aside by a build killed between its two renames (``.old-``) is put back
+    when ``destination`` is missing, instead of being removed."""
     parent = destination.parent
     pattern = staging_pattern(destination)
     now = time.time() if now is None else now
@@ -135,6 +147,10 @@ def remove_stale(destination: Path, now: float | None = None) -> list[Path]:
         if _alive(int(m.group("pid"))) and age < STALE_AFTER:
             continue  # a build running right now (perhaps this one)
         with _held():
+            if ".old-" in entry.name and not os.path.lexists(destination):
+                with contextlib.suppress(OSError):
+                    os.replace(entry, destination)  # the previous kit, back in place
+                    continue
             shutil.rmtree(entry, ignore_errors=True)
         removed.append(entry)
     return removed
@@ -156,7 +172,7 @@ def check_output_folder(destination: Path) -> None:
                 folder.mkdir()
                 made.append(folder)
             try:
-                os.rmdir(tempfile.mkdtemp(prefix=f".{destination.name}.probe-", dir=parent))
+                os.rmdir(new_folder(parent, f".{destination.name}.probe-"))
             except OSError as exc:
                 exc.filename = str(parent)  # not the probe's own name
                 raise
@@ -175,13 +191,51 @@ def _reason(exc: OSError) -> str:
     return f"{reason} ({where})" if where else reason
 
 
+def _real(destination: Path) -> Path:
+    """``destination``, or the folder it links to when it is a symbolic link (which is kept)."""
+    return destination.resolve() if destination.is_symlink() else destination
+
+
+def refusal(destination: Path, strangers: list[str]) -> UsageError:
+    return UsageError(
+        f"{destination} holds files kitgen did not write: {describe(strangers)}; "
+        "choose an empty folder or --force"
+    )
+
+
+def _survey(destination: Path) -> tuple[frozenset[str], list[str]]:
+    """The files of ``destination`` that kitgen wrote, and (some of) those it did not."""
+    if not os.path.lexists(destination):
+        return frozenset(), []
+    if not destination.is_dir():
+        raise UsageError(f"{destination} exists and is not a folder")
+    own = claimed(destination)
+    return own, foreign(destination, own)
+
+
+def check_destination(destination: Path, force: bool = False) -> None:
+    """Refuse early (before any slow work) a destination that cannot be created, is not a
+    folder, or (without ``force``) holds files kitgen did not write."""
+    destination = _real(destination)
+    check_output_folder(destination)
+    _, strangers = _survey(destination)
+    if strangers and not force:
+        raise refusal(destination, strangers)
+
+
 @contextmanager
-def staged(destination: Path) -> Iterator[Path]:
+def staged(
+    destination: Path, name: str | None = None, what: str = "kit", force: bool = False
+) -> Iterator[Path]:
     """A temporary folder that replaces ``destination`` when the block ends without error.
 
     Left-over folders of killed builds of the same destination are removed first; the new
-    one is removed whatever ends the block early (an error, Ctrl-C, SIGTERM).
+    one is removed whatever ends the block early (an error, Ctrl-C, SIGTERM). At the end the
+    folder's marker (``what``, ``name``: default the folder's name, and every file written)
+    is added, and ``destination`` is checked again: it is replaced only while it holds
+    nothing kitgen did not write; with ``force`` the new files go beside such files.
     """
+    destination = _real(destination)
     parent = destination.parent
     with terminate_as_interrupt():
         prefix = f".{destination.name}.tmp-{os.getpid()}-"
@@ -194,22 +248,16 @@ def staged(destination: Path) -> Iterator[Path]:
         try:
             with _held():  # an interrupt here is delivered once ``work`` is known, so it is removed
                 try:
-                    work = Path(tempfile.mkdtemp(prefix=prefix, dir=parent)).resolve()
+                    work = new_folder(parent, prefix).resolve()
                 except OSError as exc:
                     exc.filename = str(parent)
                     message = f"cannot create the output folder {destination}: {_reason(exc)}"
                     raise UsageError(message) from None
             yield work
+            marker = Marker(what, name or destination.name, written_files(work))
+            marker.write(work)
             with _held():
-                old = None
-                if destination.exists():
-                    prefix_old = f".{destination.name}.old-{os.getpid()}-"
-                    old = Path(tempfile.mkdtemp(prefix=prefix_old, dir=parent))
-                    os.rmdir(old)
-                    os.replace(destination, old)
-                os.replace(work, destination)
-                if old is not None:
-                    shutil.rmtree(old, ignore_errors=True)
+                _commit(work, destination, marker, force)
         except BaseException:
             if work is not None:
                 with _held():
@@ -217,27 +265,81 @@ def staged(destination: Path) -> Iterator[Path]:
             raise
 
 
-@contextmanager
-def staged_file(path: Path) -> Iterator[Path]:
-    """A temporary file beside ``path`` that replaces it when the block ends without error
-    (removed whatever ends the block early, Ctrl-C and SIGTERM included)."""
-    with terminate_as_interrupt():
-        tmp: Path | None = None
-        try:
-            with _held():
-                try:
-                    fd, name = tempfile.mkstemp(prefix=f".{path.name}.tmp-{os.getpid()}-", dir=path.parent)
-                except OSError as exc:
-                    raise UsageError(f"cannot write {path}: {_reason(exc)}") from None
-                os.close(fd)
-                tmp = Path(name)
-            yield tmp
-            with _held():
-                os.replace(tmp, path)
-        except BaseException:
-            if tmp is not None:
-                tmp.unlink(missing_ok=True)
-            raise
+def _commit(work: Path, destination: Path, marker: Marker, force: bool) -> None:
+    """Put the finished ``work`` folder in place of ``destination`` (see :func:`staged`)."""
+    own, strangers = _survey(destination)
+    if strangers:
+        if not force:
+            raise refusal(destination, strangers)
+        _merge(work, destination, own, marker)
+        return
+    old = None
+    if os.path.lexists(destination):
+        old = new_folder(destination.parent, f".{destination.name}.old-{os.getpid()}-")
+        os.rmdir(old)
+        os.replace(destination, old)
+    try:
+        os.replace(work, destination)
+    except BaseException:
+        if old is not None:  # put the previous kit back (unless another build has just put its own)
+            if os.path.lexists(destination):
+                shutil.rmtree(old, ignore_errors=True)
+            else:
+                os.replace(old, destination)
+        raise
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def _plain(destination: Path, relative: str) -> bool:
+    """Whether ``destination/relative`` is a regular file reached through real folders only."""
+    path = destination
+    for part in PurePosixPath(relative).parts[:-1]:
+        path = path / part
+        if path.is_symlink() or not path.is_dir():
+            return False
+    target = path / PurePosixPath(relative).name
+    return target.is_file() and not target.is_symlink()
+
+
+def _clash(destination: Path, relative: str, own: frozenset[str]) -> bool:
+    """Whether writing ``relative`` into ``destination`` would touch something not kitgen's: a
+    file of the same name, or a file or link where a folder on the way should be."""
+    path = destination
+    for part in PurePosixPath(relative).parts[:-1]:
+        path = path / part
+        if os.path.lexists(path) and (path.is_symlink() or not path.is_dir()):
+            return True
+    target = path / PurePosixPath(relative).name
+    return os.path.lexists(target) and not (relative in own and _plain(destination, relative))
+
+
+def _merge(work: Path, destination: Path, own: frozenset[str], marker: Marker) -> None:
+    """``force`` into a folder with other files: move the new files in beside them, replacing
+    and removing only kitgen's own files of the previous build. The marker lists the old and
+    the new files while this runs, so a build killed half-way leaves nothing unaccounted for."""
+    clashes = [f for f in marker.files if _clash(destination, f, own)]
+    if clashes:
+        raise UsageError(
+            f"{destination} holds files kitgen did not write where it would write its own: "
+            f"{describe(clashes)}; --force never replaces them, choose another folder"
+        )
+    previous = sorted(own - {MARKER})
+    Marker(marker.what, marker.name, tuple(sorted(set(marker.files) | set(previous)))).write(destination)
+    for relative in marker.files:
+        target = destination / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(work / relative, target)
+    for relative in sorted(set(previous) - set(marker.files)):
+        if _plain(destination, relative):
+            (destination / relative).unlink()
+            for folder in PurePosixPath(relative).parents:
+                if str(folder) == ".":
+                    break
+                with contextlib.suppress(OSError):
+                    os.rmdir(destination / folder)  # only when empty
+    marker.write(destination)
+    shutil.rmtree(work, ignore_errors=True)
 
 
 def sha256(path: Path) -> str:

@@ -28,7 +28,6 @@ from reference_engine.api import (
     Params,
     Protocol,
     Reveal,
-    UsageError,
     check_protocol,
     example_inputs,
     glyph,
@@ -39,7 +38,7 @@ from reference_engine.api import (
 from .booklet import Example, Section, booklet_style, plain_text, sections, spec_example
 from .diagram import Diagram
 from .faces import Face, style, symbol_face
-from .output import staged_file
+from .output import check_destination, staged
 from .templates import templates_dir
 from .verification import VerificationCache, protocols_to_verify, report_for, summary
 
@@ -253,15 +252,17 @@ def protocol_page(opts: ViewOptions, library: Library | None = None) -> dict[str
 
 
 def write_view(opts: ViewOptions, library: Library | None = None) -> dict[str, Any]:
-    """``kitgen view``: write ``index.html`` into the folder; what was written, as data."""
-    data = protocol_page(opts, library)
+    """``kitgen view``: write ``index.html`` into the folder; what was written, as data.
+
+    The folder is written like a kit's (:func:`kitgen.output.staged`): refused before any work
+    when it cannot be made or holds files kitgen did not write (unless ``force``), replaced
+    whole when it is done."""
     folder = Path(opts.output) if opts.output else Path("output") / "view" / _stem(opts.name)
-    if folder.exists() and not folder.is_dir():
-        raise UsageError(f"{folder} is a file, not a folder")
-    folder.mkdir(parents=True, exist_ok=True)
+    check_destination(folder, opts.force)
+    data = protocol_page(opts, library)
     path = folder / "index.html"
-    with staged_file(path) as tmp:
-        tmp.write_text(html_page(data), encoding="utf-8")
+    with staged(folder, data["sections"][0]["protocol"], "view", opts.force) as work:
+        (work / "index.html").write_text(html_page(data), encoding="utf-8")
     steps = sum(1 for f in data["frames"] if f["section"] == 0 and f.get("picture") == 1)
     return {
         "file": str(path),

@@ -46,7 +46,7 @@ on the short edge, fold the stack in the middle and staple on the fold.
 @options.as_json("Print the manifest as JSON.")
 @options.force(
     "For a protocol: make the booklet even when its spec's own parameters are past the size "
-    "limits of verify and simulate (see `kitgen verify --help`)."
+    "limits of verify and simulate (see `kitgen verify --help`). " + options.FOLDER_HELP
 )
 def booklet_cmd(
     name: str,
@@ -78,5 +78,6 @@ def booklet_cmd(
         previews=not no_previews,
         cache=not no_cache,
         workers=workers or default_workers(),
+        force=force,
     )
     write_with_progress(lambda bar: build_booklet(opts, progress=bar), booklet_lines, as_json)

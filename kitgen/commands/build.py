@@ -143,6 +143,7 @@ LABEL_SHEETS = [
     "page ids and backs, in output/<kit>-only-<types>/ (or -o DIR).",
 )
 @options.as_json("Print the manifest as JSON.")
+@options.force(options.FOLDER_HELP)
 def build_cmd(
     ruleset: str,
     players: int | None,
@@ -168,6 +169,7 @@ def build_cmd(
     seed: int | None,
     only: str | None,
     as_json: bool,
+    force: bool,
 ) -> None:
     ctx = click.get_current_context()
     given = frozenset(  # the options typed on the command line, as their long names
@@ -201,5 +203,6 @@ def build_cmd(
         workers=workers or default_workers(),
         given=given,
         only=tuple(t.strip() for t in only.split(",") if t.strip()) if only else (),
+        force=force,
     )
     write_with_progress(lambda bar: build(opts, progress=bar), kit_lines, as_json)

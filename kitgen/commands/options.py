@@ -18,6 +18,11 @@ FORCE_HELP = (
     "(inputs plus declared spare cards) is refused by simulate, more than {verify:,} by verify, "
     "unless forced. The exact verifier's limit of input combinations always holds."
 ).format(**MAX_CARDS)
+FOLDER_HELP = (
+    "Write into a folder that holds files kitgen did not write: the new files go beside them. "
+    "Without it such a folder is refused. kitgen never deletes or overwrites a file it did not "
+    "write, even forced."
+)
 CACHE_HELP = (
     "Verify every protocol again instead of reusing reports of identical specs "
     "(kept in $KITGEN_CACHE_DIR, default ~/.cache/kitgen/verification)."
@@ -45,7 +50,9 @@ def as_json(help: str) -> Callable[[F], F]:
     return click.option("--json", "as_json", is_flag=True, help=help)
 
 
-def force(help: str = FORCE_HELP) -> Callable[[F], F]:
+def force(help: str = FORCE_HELP + " " + FOLDER_HELP) -> Callable[[F], F]:
+    """--force: past the size limits (where a command has them) and into a folder that holds
+    files kitgen did not write (where a command writes one)."""
     return click.option("--force", is_flag=True, help=help)
 
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import click
@@ -37,6 +38,17 @@ class Progress:
             self.phase = ""
 
 
+@contextmanager
+def write_errors() -> Iterator[None]:
+    """A file that cannot be written (a full disk, a read-only file system) ends the command
+    with one line naming it, not a traceback."""
+    try:
+        yield
+    except OSError as exc:
+        where = f" {exc.filename}" if exc.filename else ""
+        raise RenderError(f"cannot write{where}: {exc.strerror or exc}") from None
+
+
 def write_with_progress(
     make: Callable[[Progress | None], dict[str, Any]],
     lines: Callable[[dict[str, Any]], list[str]],
@@ -48,11 +60,8 @@ def write_with_progress(
     is reported in one line."""
     bar = None if as_json else Progress()
     try:
-        with terminate_as_interrupt():
+        with terminate_as_interrupt(), write_errors():
             manifest = make(bar)
-    except OSError as exc:
-        where = f" {exc.filename}" if exc.filename else ""
-        raise RenderError(f"cannot write{where}: {exc.strerror or exc}") from None
     finally:
         if bar is not None:
             bar.close()

@@ -8,6 +8,7 @@ import click
 
 from ..viewer import ViewOptions, write_view
 from . import options
+from .progress import write_errors
 
 VIEW_HELP = """Write a step-through page of a seeded run of a protocol (index.html).
 
@@ -61,7 +62,8 @@ def view_cmd(
     force: bool,
 ) -> None:
     opts = ViewOptions(protocol, seed, inputs, params, deck, output, not no_cache, force)
-    done = write_view(opts)
+    with write_errors():
+        done = write_view(opts)
     if as_json:
         click.echo(json.dumps(done, indent=2))
         return

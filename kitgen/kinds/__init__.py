@@ -30,7 +30,9 @@ if TYPE_CHECKING:
 
 DEFAULT_LABELS = {"a4": "L7160", "letter": "5160", "a3": "cutout-a4", "tabloid": "cutout-letter"}
 # The options of `kitgen build` every kind takes, and those of a kit of cards, labels and booklet.
-COMMON_OPTIONS = frozenset({"--paper", "--output", "--no-previews", "--no-cache", "--workers", "--json"})
+COMMON_OPTIONS = frozenset(
+    {"--paper", "--output", "--no-previews", "--no-cache", "--workers", "--json", "--force"}
+)
 CARD_KIT_OPTIONS = COMMON_OPTIONS | {
     "--players",
     "--virtual",

@@ -129,6 +129,7 @@ def dead_pid() -> int:
 
 def test_only_stale_staging_folders_of_this_destination_are_removed(tmp_path: Path) -> None:
     destination = tmp_path / "kit"
+    destination.mkdir()  # (without it, a stale .old folder is the previous kit: it is put back)
     live = os.getppid()  # a process that is surely running
     dead = tmp_path / f".kit.tmp-{dead_pid()}-abc123"
     running = tmp_path / f".kit.tmp-{live}-def456"
@@ -173,7 +174,7 @@ def test_a_read_only_parent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     def denied(*args: object, **kwargs: object) -> str:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(output.tempfile, "mkdtemp", denied)  # chmod would not stop root
+    monkeypatch.setattr(output, "new_folder", denied)  # chmod would not stop root
     with pytest.raises(UsageError, match=rf"Permission denied \({tmp_path}\)"):
         check_output_folder(tmp_path / "kit")
 

@@ -82,7 +82,12 @@ def test_only_reprints_the_same_pages(kit: tuple[Path, dict[str, Any]], tmp_path
     assert len(sub.pages) == len(m["only"]["pages"])
     for i, page in enumerate(m["only"]["pages"]):
         assert sub.pages[i].extract_text() == full.pages[page - 1].extract_text()
-    assert sorted(p.name for p in out.iterdir()) == ["cards.pdf", "index.html", "manifest.json"]
+    assert sorted(p.name for p in out.iterdir()) == [
+        ".kitgen-kit",
+        "cards.pdf",
+        "index.html",
+        "manifest.json",
+    ]
 
 
 def test_only_refuses_unknown_types(tmp_path: Path) -> None:

@@ -101,7 +101,7 @@ def test_bad_input(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("x")
     r = runner.invoke(main, ["view", "six-card-and", "-o", str(blocker)])
-    assert r.exit_code == 2 and "is a file" in r.output
+    assert r.exit_code == 2 and "exists and is not a folder" in r.output
     r = runner.invoke(main, ["view", "card-selection", "--deck", "nope", "-o", str(tmp_path / "d")])
     assert r.exit_code == 2 and "nope" in r.output
     assert not (tmp_path / "d" / "index.html").exists()

@@ -45,7 +45,8 @@ def _text(path: Path) -> str:
 
 
 def fingerprint(folder: Path) -> dict[str, Any]:
-    files = sorted(p for p in folder.rglob("*") if p.is_file())
+    # Not the folder's marker (.kitgen-kit): it says which files kitgen wrote, it is not the kit.
+    files = sorted(p for p in folder.rglob("*") if p.is_file() and p.name != ".kitgen-kit")
     return {
         "versions": versions(),
         "data": {p.name: _data(p) for p in files if p.suffix == ".json"},
