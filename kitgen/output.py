@@ -24,6 +24,7 @@ is gone, or once it is older than :data:`STALE_AFTER` seconds whatever its proce
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import os
 import re
@@ -43,6 +44,7 @@ from .marker import MARKER, Marker, claimed, describe, foreign, written_files
 
 STALE_AFTER = 6 * 3600  # seconds: a staging folder this old is stale even if its pid is alive (reused)
 _HELD = {signal.SIGINT, signal.SIGTERM}
+RACES = 20  # times a build looks again when another build renames its folder into place first
 
 SAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -258,37 +260,63 @@ def staged(
             marker.write(work)
             with _held():
                 _commit(work, destination, marker, force)
-        except BaseException:
+        except BaseException as exc:
             if work is not None:
+                if isinstance(exc, OSError):
+                    _as_destination(exc, work, destination)
                 with _held():
                     shutil.rmtree(work, ignore_errors=True)
             raise
 
 
+def _as_destination(exc: OSError, work: Path, destination: Path) -> None:
+    """An error about a file of the temporary folder names that file in ``destination``."""
+    for attr in ("filename", "filename2"):
+        name = getattr(exc, attr, None)
+        if isinstance(name, str) and Path(name).is_relative_to(work):
+            setattr(exc, attr, str(destination / Path(name).relative_to(work)))
+
+
 def _commit(work: Path, destination: Path, marker: Marker, force: bool) -> None:
-    """Put the finished ``work`` folder in place of ``destination`` (see :func:`staged`)."""
-    own, strangers = _survey(destination)
-    if strangers:
-        if not force:
-            raise refusal(destination, strangers)
-        _merge(work, destination, own, marker)
-        return
+    """Put the finished ``work`` folder in place of ``destination`` (see :func:`staged`). When
+    another build puts its folder there at the same moment, look again and replace that one."""
+    for _ in range(RACES):
+        own, strangers = _survey(destination)
+        if strangers:
+            if not force:
+                raise refusal(destination, strangers)
+            _merge(work, destination, own, marker)
+            return
+        if _swap(work, destination):
+            return
+    raise UsageError(f"{destination} kept changing while kitgen wrote it (another build?); try again")
+
+
+def _swap(work: Path, destination: Path) -> bool:
+    """Rename ``work`` to ``destination``, setting aside and then removing what was there;
+    False (and nothing changed) when another build's rename came in between."""
     old = None
     if os.path.lexists(destination):
         old = new_folder(destination.parent, f".{destination.name}.old-{os.getpid()}-")
         os.rmdir(old)
-        os.replace(destination, old)
+        try:
+            os.replace(destination, old)
+        except FileNotFoundError:
+            return False  # another build has just set it aside
     try:
         os.replace(work, destination)
-    except BaseException:
-        if old is not None:  # put the previous kit back (unless another build has just put its own)
+    except BaseException as exc:
+        if old is not None:  # put the previous kit back, unless another build has just put its own
             if os.path.lexists(destination):
                 shutil.rmtree(old, ignore_errors=True)
             else:
                 os.replace(old, destination)
+        if isinstance(exc, OSError) and exc.errno in (errno.ENOTEMPTY, errno.EEXIST):
+            return False
         raise
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
+    return True
 
 
 def _plain(destination: Path, relative: str) -> bool:

@@ -1,18 +1,25 @@
-"""Writing into a kit folder: no temporary folder survives an interrupt, a kill, or a bad -o."""
+"""Writing into a kit folder: only into kitgen's own, with the user's umask; no temporary folder
+survives an interrupt, a kill, a concurrent build, or a bad -o."""
 
 from __future__ import annotations
 
+import errno
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import textwrap
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
 from kitgen import output
+from kitgen.cli import main
+from kitgen.marker import MARKER, read_marker
 from kitgen.output import STALE_AFTER, check_output_folder, remove_stale, staged, staging_pattern
 from reference_engine.errors import UsageError
 
@@ -182,3 +189,392 @@ def test_a_read_only_parent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
 def test_probing_the_output_folder_leaves_nothing_behind(tmp_path: Path) -> None:
     check_output_folder(tmp_path / "a" / "b" / "kit")
     assert list(tmp_path.iterdir()) == []
+
+
+# --------------------------------------------------------------------------- whose folder it is
+
+# Fast commands that write a folder, and the files each writes there (with the folder's marker).
+WRITERS = {
+    "build": (["build", "uno-puzzles", "--count", "2", "--no-previews"], "puzzles.pdf"),
+    "booklet": (["booklet", "six-card-and", "--no-previews"], "booklet.pdf"),
+    "view": (["view", "six-card-and"], "index.html"),
+}
+
+
+def cli(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.output
+
+
+def write(command: str, folder: Path, *extra: str) -> tuple[int, str]:
+    return cli(*WRITERS[command][0], "-o", str(folder), *extra)
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
+    }
+
+
+@pytest.mark.parametrize("command", sorted(WRITERS))
+def test_a_folder_with_files_kitgen_did_not_write_is_refused(tmp_path: Path, command: str) -> None:
+    # A web app's folder: its manifest.json is not a kit's.
+    app = tmp_path / "app"
+    app.mkdir()
+    (app / "manifest.json").write_text('{"name": "my app", "start_url": "/"}')
+    (app / "notes.txt").write_text("precious")
+    before = snapshot(app)
+    code, out = write(command, app)
+    assert code == 2
+    assert out.strip() == (
+        f"Error (usage): {app} holds files kitgen did not write: manifest.json, notes.txt; "
+        "choose an empty folder or --force"
+    )
+    assert snapshot(app) == before and leftovers(app) == []
+
+
+@pytest.mark.parametrize("command", sorted(WRITERS))
+def test_kitgens_own_folder_is_rebuilt(tmp_path: Path, command: str) -> None:
+    folder = tmp_path / "out"
+    folder.mkdir()  # an empty folder is as good as a new one
+    assert write(command, folder)[0] == 0
+    marker = read_marker(folder)
+    assert marker is not None and marker.what == command.replace("build", "kit")
+    assert list(marker.files) == sorted(p for p in snapshot(folder) if p != MARKER)
+    first = snapshot(folder)
+    (folder / WRITERS[command][1]).write_bytes(b"damaged")
+    code, out = write(command, folder)
+    assert code == 0, out
+    assert snapshot(folder) == first and leftovers(folder) == []
+
+
+@pytest.mark.parametrize("command", sorted(WRITERS))
+def test_a_file_added_to_a_kit_stops_the_next_build(tmp_path: Path, command: str) -> None:
+    folder = tmp_path / "out"
+    assert write(command, folder)[0] == 0
+    (folder / "sub").mkdir()
+    (folder / "sub" / "mine.txt").write_text("mine")
+    code, out = write(command, folder)
+    assert code == 2 and "holds files kitgen did not write: sub/;" in out
+    assert (folder / "sub" / "mine.txt").read_text() == "mine"
+
+
+@pytest.mark.parametrize("command", sorted(WRITERS))
+def test_force_writes_beside_other_files_and_never_over_them(tmp_path: Path, command: str) -> None:
+    folder = tmp_path / "out"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("precious")
+    code, out = write(command, folder, "--force")
+    assert code == 0, out
+    marker = read_marker(folder)
+    assert marker is not None and "notes.txt" not in marker.files
+    assert (folder / "notes.txt").read_text() == "precious"
+    assert set(snapshot(folder)) == {*marker.files, MARKER, "notes.txt"}
+    # Without --force the folder is still refused: it holds a file kitgen did not write.
+    assert write(command, folder)[0] == 2
+    assert (folder / "notes.txt").read_text() == "precious" and leftovers(folder) == []
+
+
+@pytest.mark.parametrize("command", sorted(WRITERS))
+def test_force_never_writes_over_a_file_kitgen_did_not_write(tmp_path: Path, command: str) -> None:
+    folder = tmp_path / "out"
+    folder.mkdir()
+    theirs = folder / WRITERS[command][1]
+    theirs.write_text("theirs")
+    code, out = write(command, folder, "--force", "--json")  # (no progress lines)
+    assert code == 2
+    assert out.strip() == (
+        f"Error (usage): {folder} holds files kitgen did not write where it would write its own: "
+        f"{theirs.name}; --force never replaces them, choose another folder"
+    )
+    assert snapshot(folder) == {theirs.name: b"theirs"} and leftovers(folder) == []
+
+
+def test_force_replaces_and_removes_only_kitgens_own_earlier_files(tmp_path: Path) -> None:
+    folder = tmp_path / "out"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("precious")
+    (folder / "previews").mkdir()
+    (folder / "previews" / "mine.png").write_bytes(b"my picture")
+    assert cli("booklet", "six-card-and", "-o", str(folder), "--force")[0] == 0
+    with_previews = read_marker(folder)
+    assert with_previews is not None and "previews/booklet-p001.png" in with_previews.files
+    code, out = cli("booklet", "six-card-and", "-o", str(folder), "--force", "--no-previews")
+    assert code == 0, out
+    marker = read_marker(folder)
+    assert marker is not None and marker.files == ("booklet.json", "booklet.pdf", "manifest.json")
+    assert set(snapshot(folder)) == {MARKER, "notes.txt", "previews/mine.png", *marker.files}
+    assert (folder / "previews" / "mine.png").read_bytes() == b"my picture"
+
+
+def test_a_view_never_overwrites_someone_elses_index_html(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text("<h1>my site</h1>")
+    assert write("view", site)[0] == 2
+    assert write("view", site, "--force")[0] == 2
+    assert (site / "index.html").read_text() == "<h1>my site</h1>"
+
+
+def test_a_file_that_appears_during_the_build_stops_it(tmp_path: Path) -> None:
+    destination = tmp_path / "kit"
+    with staged(destination) as work:
+        (work / "cards.pdf").write_text("old kit")
+    with (
+        pytest.raises(UsageError, match=r"holds files kitgen did not write: late\.txt;"),
+        staged(destination) as work,
+    ):
+        (work / "cards.pdf").write_text("new kit")
+        (destination / "late.txt").write_text("written while the kit was being built")
+    assert snapshot(destination) == {
+        MARKER: (destination / MARKER).read_bytes(),
+        "cards.pdf": b"old kit",
+        "late.txt": b"written while the kit was being built",
+    }
+    assert leftovers(destination) == []
+
+
+def test_a_kit_of_an_older_kitgen_is_recognised_by_its_manifest(tmp_path: Path) -> None:
+    folder = tmp_path / "old-kit"
+    assert cli("booklet", "six-card-and", "-o", str(folder))[0] == 0
+    (folder / MARKER).unlink()  # as an older kitgen left it: manifest.json, no marker
+    code, out = cli("booklet", "six-card-and", "-o", str(folder), "--no-previews")
+    assert code == 0, out
+    assert not (folder / "previews").exists() and (folder / MARKER).is_file()
+    # ... but only the files its manifest lists (and the manifest) are taken as kitgen's.
+    (folder / MARKER).unlink()
+    (folder / "notes.txt").write_text("precious")
+    code, out = cli("booklet", "six-card-and", "-o", str(folder))
+    assert code == 2 and "holds files kitgen did not write: notes.txt;" in out
+
+
+def test_a_viewer_folder_of_an_older_kitgen_is_recognised_by_its_page(tmp_path: Path) -> None:
+    folder = tmp_path / "view"
+    assert write("view", folder)[0] == 0
+    (folder / MARKER).unlink()
+    assert write("view", folder)[0] == 0
+    (folder / MARKER).unlink()
+    (folder / "index.html").write_text("<!DOCTYPE html><title>someone's page</title>")
+    assert write("view", folder)[0] == 2
+
+
+def test_a_linked_output_folder_is_written_through_the_link(tmp_path: Path) -> None:
+    real = tmp_path / "real"
+    link = tmp_path / "link"
+    real.mkdir()
+    link.symlink_to(real)
+    for _ in range(2):
+        code, out = cli("booklet", "six-card-and", "-o", str(link), "--no-previews")
+        assert code == 0, out
+    assert link.is_symlink() and (real / "booklet.pdf").is_file() and leftovers(real) == []
+
+
+@pytest.mark.parametrize("mask", [0o022, 0o027])
+@pytest.mark.parametrize("command", sorted(WRITERS))
+def test_folders_and_files_get_the_users_umask(tmp_path: Path, command: str, mask: int) -> None:
+    folder = tmp_path / "out"
+    old = os.umask(mask)
+    try:
+        args = [a for a in WRITERS[command][0] if a != "--no-previews"]
+        code, out = cli(*args, "-o", str(folder))
+    finally:
+        os.umask(old)
+    assert code == 0, out
+    modes = {
+        p.relative_to(tmp_path).as_posix(): p.stat().st_mode & 0o777 for p in [folder, *folder.rglob("*")]
+    }
+    want = {p: (0o777 if (tmp_path / p).is_dir() else 0o666) & ~mask for p in modes}
+    assert modes == want and (folder / MARKER).is_file()
+
+
+# --------------------------------------------------------------------------- what held up
+
+A_KIT = ["booklet", "six-card-and"]  # with previews: long enough to be killed half-way
+
+
+def kitgen_child(folder: Path, *extra: str) -> subprocess.Popen[str]:
+    code = "import sys; from kitgen.cli import main; main(sys.argv[1:])"
+    args = [sys.executable, "-c", code, *A_KIT, "-o", str(folder), "--json", *extra]
+    return subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+@pytest.fixture(scope="module")
+def two_kits(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, bytes], dict[str, bytes], float]:
+    """The old kit (Letter) and the new one (A4), as files, and how long a build takes."""
+    base = tmp_path_factory.mktemp("two-kits")
+    assert cli(*A_KIT, "-o", str(base / "old"), "--paper", "letter")[0] == 0
+    start = time.monotonic()
+    child = kitgen_child(base / "new")
+    assert child.wait(timeout=300) == 0
+    return snapshot(base / "old"), snapshot(base / "new"), time.monotonic() - start
+
+
+def install(kit: dict[str, bytes], folder: Path) -> None:
+    shutil.rmtree(folder, ignore_errors=True)
+    for name, data in kit.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(data)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGKILL, signal.SIGTERM], ids=["SIGKILL", "SIGTERM"])
+@pytest.mark.parametrize("fraction", [0.15, 0.5, 0.85])
+def test_a_build_killed_part_way_leaves_the_old_kit_or_the_new_one(
+    tmp_path: Path, two_kits: tuple[dict[str, bytes], dict[str, bytes], float], fraction: float, signum: int
+) -> None:
+    old, new, seconds = two_kits
+    assert old != new
+    folder = tmp_path / "kit"
+    install(old, folder)
+    child = kitgen_child(folder)
+    time.sleep(seconds * fraction)
+    child.send_signal(signum)
+    child.communicate(timeout=60)
+    assert snapshot(folder) in (old, new)  # byte for byte one kit or the other, never a mix
+    if signum == signal.SIGTERM:
+        assert leftovers(folder) == []  # SIGTERM leaves nothing behind
+    assert cli(*A_KIT, "-o", str(folder))[0] == 0
+    assert snapshot(folder) == new and leftovers(folder) == []  # the next build cleans up
+
+
+# A child that is killed outright between setting the old kit aside and renaming the new one in.
+KILLED_BETWEEN_RENAMES = """
+import os, signal, sys
+from pathlib import Path
+from kitgen.output import staged
+real = os.replace
+def replace(src, dst):
+    real(src, dst)
+    if ".old-" in os.fspath(dst):
+        os.kill(os.getpid(), signal.SIGKILL)
+os.replace = replace
+with staged(Path(sys.argv[1])) as work:
+    (work / "cards.pdf").write_text("new kit")
+"""
+
+
+def test_a_build_killed_between_its_two_renames_gets_the_old_kit_back(tmp_path: Path) -> None:
+    destination = tmp_path / "kit"
+    with staged(destination) as work:
+        (work / "cards.pdf").write_text("old kit")
+    old = snapshot(destination)
+    child = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(KILLED_BETWEEN_RENAMES), str(destination)],
+        cwd=ROOT,
+        timeout=60,
+    )
+    assert child.returncode == -signal.SIGKILL
+    assert not destination.exists() and len(leftovers(destination)) == 2  # .old and .tmp
+    remove_stale(destination)
+    assert snapshot(destination) == old and leftovers(destination) == []
+
+
+# A child that commits many kits into one folder, each a pair of files with the same token.
+RACER = """
+import sys
+from pathlib import Path
+from kitgen.output import staged
+for i in range(int(sys.argv[2])):
+    with staged(Path(sys.argv[1])) as work:
+        token = f"{sys.argv[3]}-{i}"
+        (work / "a.txt").write_text(token)
+        (work / "previews").mkdir()
+        (work / "previews" / "b.txt").write_text(token)
+"""
+
+
+def test_concurrent_builds_into_one_folder_leave_a_complete_kit(tmp_path: Path) -> None:
+    destination = tmp_path / "kit"
+    children = [
+        subprocess.Popen(
+            [sys.executable, "-c", textwrap.dedent(RACER), str(destination), "25", name],
+            cwd=ROOT,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for name in ("first", "second", "third")
+    ]
+    for child in children:
+        _, err = child.communicate(timeout=120)
+        assert child.returncode == 0, err
+    files = snapshot(destination)
+    assert set(files) == {MARKER, "a.txt", "previews/b.txt"}
+    assert files["a.txt"] == files["previews/b.txt"]
+    assert leftovers(destination) == []
+
+
+def test_concurrent_booklets_into_one_folder(
+    tmp_path: Path, two_kits: tuple[dict[str, bytes], dict[str, bytes], float]
+) -> None:
+    _, new, _ = two_kits
+    folder = tmp_path / "kit"
+    children = [kitgen_child(folder) for _ in range(2)]
+    for child in children:
+        _, err = child.communicate(timeout=300)
+        assert child.returncode == 0, err
+    assert snapshot(folder) == new and leftovers(folder) == []
+
+
+def read_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A folder below which nothing can be made, as on a read-only file system (chmod would
+    not stop root)."""
+    root = tmp_path / "ro"
+    root.mkdir()
+    real = os.mkdir
+
+    def mkdir(path: Any, mode: int = 0o777, *args: Any, **kwargs: Any) -> None:
+        if os.fspath(path).startswith(str(root)):
+            raise OSError(errno.EROFS, "Read-only file system", os.fspath(path))
+        real(path, mode, *args, **kwargs)
+
+    monkeypatch.setattr(os, "mkdir", mkdir)
+    return root
+
+
+@pytest.mark.parametrize("command", sorted(WRITERS))
+@pytest.mark.parametrize("where", ["kit", "a/b/kit"])
+def test_a_read_only_file_system(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str, where: str
+) -> None:
+    root = read_only(tmp_path, monkeypatch)
+    code, out = write(command, root / where)
+    assert code == 2
+    assert out.startswith(
+        f"Error (usage): cannot create the output folder {root / where}: Read-only file system"
+    )
+    assert len(out.splitlines()) == 1 and list(root.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", sorted(WRITERS))
+def test_a_full_disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str) -> None:
+    folder = tmp_path / "kit"
+    assert write(command, folder)[0] == 0
+    before = snapshot(folder)
+    real = Path.write_text
+
+    def full(self: Path, *args: Any, **kwargs: Any) -> int:
+        if self.name in ("manifest.json", "index.html"):
+            raise OSError(errno.ENOSPC, "No space left on device", str(self))
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "write_text", full)
+    code, out = write(command, folder, "--json")  # (no progress lines)
+    name = "manifest.json" if command == "booklet" else "index.html"  # the first of them it writes
+    assert code == 2
+    assert out.strip() == f"Error (render): cannot write {folder / name}: No space left on device"
+    assert snapshot(folder) == before and leftovers(folder) == []
+
+
+@pytest.mark.parametrize("command", sorted(WRITERS))
+@pytest.mark.parametrize("where", ["proc", "sys", "below-a-file"])
+def test_an_impossible_output_folder_is_one_line(tmp_path: Path, command: str, where: str) -> None:
+    if where == "below-a-file":
+        (tmp_path / "somefile").write_text("x")
+        folder = tmp_path / "somefile" / "kit"
+    else:
+        if not Path(f"/{where}/self" if where == "proc" else f"/{where}/kernel").exists():
+            pytest.skip(f"no /{where} here")
+        folder = Path(f"/{where}/kitgen-test/kit")
+    code, out = write(command, folder)
+    assert code == 2 and len(out.splitlines()) == 1 and "Traceback" not in out
+    assert out.startswith(f"Error (usage): cannot create the output folder {folder}: ")
