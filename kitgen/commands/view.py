@@ -23,7 +23,8 @@ teacher; players never see them).
 The page is one self-contained file: no network, no fonts or scripts from elsewhere; open it
 in any browser. The protocols are verified exactly first (reports come from the verification
 cache when the spec and the engine are unchanged); a failing check does not stop the page, it
-is shown in red at the end. Default folder: output/view/<protocol>/.
+is shown in red at the end. Default folder: output/view/<protocol>/. A folder that holds files
+kitgen did not write is refused (--force writes beside them, never over them).
 """
 
 
