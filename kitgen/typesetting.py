@@ -14,7 +14,6 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
-from xml.sax.saxutils import escape
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.styles import ParagraphStyle
@@ -28,7 +27,6 @@ from reportlab.platypus import (
     NextPageTemplate,
     PageBreak,
     PageTemplate,
-    Paragraph,
     Spacer,
     Table,
     TableStyle,
@@ -37,21 +35,14 @@ from reportlab.platypus.tableofcontents import TableOfContents
 
 from reference_engine.api import glyph
 
-from .booklet import SUBSCRIPT, Booklet, BookletStyle, Section, StepBlock, booklet_style
+from .booklet import Booklet, BookletStyle, Section, StepBlock, booklet_style
 from .diagram import DiagramFlowable, geometry
 from .faces import FONT, FONT_BOLD, Face, draw_face, ensure_fonts, pdf_table
+from .paragraphs import Heading, Styled, paragraph
 from .tabletime import run_sentence, turn_sentences
 from .units import mm
 
 CARD_RATIO = 87 / 56
-
-
-def markup(text: str, subscripts: bool = False) -> str:
-    """Escape for reportlab paragraphs; in a spec's prose, set ``P_1``, ``x_{i}`` as subscripts."""
-    out = escape(" ".join(text.split()))
-    if subscripts:
-        out = SUBSCRIPT.sub(lambda m: f"<sub>{m.group(1).strip('{}')}</sub>", out)
-    return out
 
 
 class CardPicture(Flowable):
@@ -79,15 +70,6 @@ class CardPicture(Flowable):
         c.setStrokeColor(HexColor("#999999"))
         c.setLineWidth(0.3)
         c.roundRect(0, 0, self.width, self.height, mm(1), stroke=1, fill=0)
-
-
-class Heading(Paragraph):
-    """A heading that goes into the table of contents and the PDF outline."""
-
-    def __init__(self, text: str, style: ParagraphStyle, level: int, key: str):
-        super().__init__(text, style)
-        self.toc_level = level
-        self.key = key
 
 
 class _Doc(BaseDocTemplate):
@@ -127,10 +109,10 @@ class _Doc(BaseDocTemplate):
 
     def afterFlowable(self, flowable: Flowable) -> None:
         if isinstance(flowable, Heading):
-            text = flowable.getPlainText()
-            self.canv.bookmarkPage(flowable.key)
-            self.canv.addOutlineEntry(text, flowable.key, flowable.toc_level, closed=flowable.toc_level > 0)
-            self.notify("TOCEntry", (flowable.toc_level, text, self.page, flowable.key))
+            level, key = flowable.toc_level, flowable.key
+            self.canv.bookmarkPage(key)
+            self.canv.addOutlineEntry(flowable.text, key, level, closed=level > 0)
+            self.notify("TOCEntry", (level, flowable.toc_markup, self.page, key))
 
 
 class Writer:
@@ -164,17 +146,15 @@ class Writer:
     # -- helpers --------------------------------------------------------------------
     def heading(self, text: str, level: int = 0) -> Heading:
         self.keys += 1
-        return Heading(markup(text), self.h1 if level == 0 else self.h2, level, f"h{self.keys}")
+        return Heading(text, self.h1 if level == 0 else self.h2, level, f"h{self.keys}")
 
-    def para(self, text: str, style: ParagraphStyle | None = None, spec: bool = False) -> Paragraph:
+    def para(self, text: str, style: ParagraphStyle | None = None, spec: bool = False) -> Flowable:
         """A paragraph; ``spec`` marks a spec's own prose (``P_1`` is set as P with subscript 1)."""
-        return Paragraph(markup(text, spec), style or self.body)
+        return paragraph(style or self.body, text, subscripts=spec)
 
-    def rich(
-        self, lead: str, text: str, style: ParagraphStyle | None = None, spec: bool = False
-    ) -> Paragraph:
+    def rich(self, lead: str, text: str, style: ParagraphStyle | None = None, spec: bool = False) -> Flowable:
         """A paragraph that starts with a few words in bold."""
-        return Paragraph(f"<b>{escape(lead)}</b> {markup(text, spec)}", style or self.body)
+        return paragraph(style or self.body, Styled(lead, "b"), " ", text, subscripts=spec)
 
     def box(self, rows: Sequence[Flowable], colour: str = "accent") -> Table:
         t = pdf_table([[r] for r in rows], colWidths=[self.width - mm(4)])
@@ -194,15 +174,14 @@ class Writer:
     def table(
         self, rows: list[list[Any]], widths: list[float], header: bool = True, spec: bool = False
     ) -> Table:
-        cells = [
-            [
-                c
-                if isinstance(c, (Flowable, list))
-                else Paragraph(markup(str(c), spec and i > 0), self.cellb if header and i == 0 else self.cell)
-                for c in row
-            ]
-            for i, row in enumerate(rows)
-        ]
+        def cell(c: Any, i: int) -> Any:
+            if isinstance(c, (Flowable, list)):
+                return c
+            return paragraph(
+                self.cellb if header and i == 0 else self.cell, str(c), subscripts=spec and i > 0
+            )
+
+        cells = [[cell(c, i) for c in row] for i, row in enumerate(rows)]
         t = pdf_table(cells, colWidths=widths, repeatRows=1 if header else 0)
         style: list[Any] = [
             ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
@@ -238,7 +217,7 @@ class Writer:
                 ]
             ),
         )
-        s += [Paragraph("Contents", self.h1), toc, PageBreak()]
+        s += [paragraph(self.h1, "Contents"), toc, PageBreak()]
         if self.b.front is not None:  # the kit kind's chapters: the kit, set-up, rules, a turn
             s += self.b.front.front_matter(self, self.b)
         else:
@@ -256,7 +235,7 @@ class Writer:
 
     def cover(self) -> list[Flowable]:
         b = self.b
-        out: list[Flowable] = [Spacer(1, mm(20)), Paragraph(markup(b.title), self.title)]
+        out: list[Flowable] = [Spacer(1, mm(20)), paragraph(self.title, b.title)]
         out.append(self.para(b.subtitle))
         out.append(Spacer(1, mm(8)))
         symbols: list[str] = []

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
-from xml.sax.saxutils import escape
 
 from reportlab.lib.colors import HexColor, black, white
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import Paragraph
 
 from ...bom import PLAYER_COLOURS
 from ...faces import FONT, FONT_BOLD, new_canvas
+from ...paragraphs import paragraph
 from ...templates import Paper
 from ...units import mm
 
@@ -54,7 +53,7 @@ def render_bundle_sheet(path: Path, rules: Any, paper: Paper, kit: str) -> int:
         ]
         style = ParagraphStyle("sheet", fontName=FONT, fontSize=8.5, leading=11, textColor=black)
         for n, line in enumerate(text, 1):
-            para = Paragraph(f"{n}. {escape(line)}", style)
+            para = paragraph(style, f"{n}. {line}")
             _, used = para.wrapOn(c, w - 2 * margin, h)
             para.drawOn(c, margin, y - used)
             y -= used + mm(1.2)

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
-from xml.sax.saxutils import escape
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.styles import ParagraphStyle
@@ -21,6 +20,7 @@ from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Table, Ta
 from reference_engine.api import Card, Puzzle, PuzzleRules, parse_cards, solve_solitaire
 
 from ...faces import FONT, FONT_BOLD, ensure_fonts, pdf_table, style
+from ...paragraphs import Fragment, Styled, paragraph
 from ...units import mm
 from .sheets import CARD_H, CARD_W, Deck, draw_card
 
@@ -186,8 +186,8 @@ def render_booklet(
     return pages[0]
 
 
-def _p(st: dict[str, ParagraphStyle], text: str, kind: str = "body") -> Paragraph:
-    return Paragraph(text, st[kind])
+def _p(st: dict[str, ParagraphStyle], *text: Fragment, kind: str = "body") -> Paragraph:
+    return paragraph(st[kind], *text)
 
 
 def _story(
@@ -197,10 +197,8 @@ def _story(
     chain = solve_solitaire(example, "search").sequence
     chains = sum(p.kind == "chain" for p in puzzles)
     story: list[Flowable] = [
-        _p(st, escape(rules.title), "title"),
-        _p(
-            st, "The ideas behind the puzzles, from the paper " + escape(rules.source.get("cite", "")), "note"
-        ),
+        _p(st, rules.title, kind="title"),
+        _p(st, "The ideas behind the puzzles, from the paper " + rules.source.get("cite", ""), kind="note"),
         _p(
             st,
             f"This kit has {len(puzzles)} puzzles: {chains} chain puzzles (one player lays out every card) "
@@ -208,7 +206,7 @@ def _story(
             f"from a paper that looks at UNO with the eyes of a computer scientist: how hard is it to "
             f"decide who can win? The answers are surprising, and each kind of puzzle shows one of them.",
         ),
-        _p(st, "The model", "h"),
+        _p(st, "The model", kind="h"),
         _p(
             st,
             "A card has a colour and a number, and a card may follow another when they agree in colour or "
@@ -219,7 +217,7 @@ def _story(
             "(uncooperative: whoever cannot play loses).",
         ),
         _table(st, width),
-        _p(st, "The graph view", "h"),
+        _p(st, "The graph view", kind="h"),
         _p(
             st,
             "Put each card on a grid at its colour (across) and its number (up). Two cards match exactly "
@@ -233,14 +231,15 @@ def _story(
             st,
             "Another picture of the same cards: draw the colours on one side and the numbers on the other, "
             "and each card as a line joining its colour to its number. Two cards match when their lines "
-            "share an end. The paper calls the graph of matching cards a <i>line graph of a bipartite "
-            "graph</i> (Observation 1). A chain walks from end to end along some of the lines, using each "
+            "share an end. The paper calls the graph of matching cards a ",
+            Styled("line graph of a bipartite graph", "i"),
+            " (Observation 1). A chain walks from end to end along some of the lines, using each "
             "at most once; every other card is slipped in where the walk passes its colour or its number. "
             "Our solver searches these walks instead of every order of the cards, which is why it answers "
             "in a moment.",
         ),
         BipartiteFigure(deck, example, width),
-        _p(st, "Why one player's chain is hard", "h"),
+        _p(st, "Why one player's chain is hard", kind="h"),
         _p(
             st,
             "Deciding whether a chain exists is NP-complete (Theorem 4): no one knows a method that is "
@@ -260,19 +259,21 @@ def _story(
             "each puzzle is how many positions a methodical card-by-card search visits before it knows the "
             "answer.",
         ),
-        _p(st, "Why two players who both want to win are easy", "h"),
+        _p(st, "Why two players who both want to win are easy", kind="h"),
         _p(
             st,
             "Surprisingly, the game of two players who both want to win is easy to decide (Theorem 7). "
             "Join each card of player 1 to each card of player 2 that may follow it. Playing is moving a "
             "token along these joins to a card not played yet: a game called undirected vertex geography, "
-            "which is decided by <i>matchings</i>, sets of pairs in which no card appears twice. Player 2 "
+            "which is decided by ",
+            Styled("matchings", "i"),
+            ", sets of pairs in which no card appears twice. Player 2 "
             "wins exactly when every card of player 1 can be paired with its own matching card of player "
             "2: then player 2 answers every card with its partner and never runs out. Otherwise player 1 "
             "wins by starting with a card that some largest set of pairs leaves out, and then answering "
             "with partners. The solutions show these pairs.",
         ),
-        _p(st, "How the puzzles were made", "h"),
+        _p(st, "How the puzzles were made", kind="h"),
         _p(
             st,
             "Every puzzle is drawn at random (with a fixed seed, so the same options give the same kit) "
@@ -296,7 +297,7 @@ def _table(st: dict[str, ParagraphStyle], width: float) -> Table:
         ["Cooperative UNO, two players", "NP-complete", "Theorem 1"],
         ["Uncooperative UNO, two players", "polynomial", "Theorem 7"],
     ]
-    return _grid([[_p(st, escape(c)) for c in r] for r in rows], [width * 0.5, width * 0.25, width * 0.25])
+    return _grid([[_p(st, c) for c in r] for r in rows], [width * 0.5, width * 0.25, width * 0.25])
 
 
 def _levels(st: dict[str, ParagraphStyle], rules: PuzzleRules, width: float) -> Table:
@@ -312,7 +313,7 @@ def _levels(st: dict[str, ParagraphStyle], rules: PuzzleRules, width: float) -> 
                 f"{lv.hand_cards[0]} to {lv.hand_cards[1]} cards each, effort {band(lv.hand_effort)}",
             ]
         )
-    return _grid([[_p(st, escape(c)) for c in r] for r in rows], [width * 0.2, width * 0.4, width * 0.4])
+    return _grid([[_p(st, c) for c in r] for r in rows], [width * 0.2, width * 0.4, width * 0.4])
 
 
 def _grid(rows: list[list[Paragraph]], widths: list[float]) -> Table:
