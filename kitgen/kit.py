@@ -31,6 +31,7 @@ from reference_engine.api import (
 )
 
 from .booklet import Booklet, protocol_booklet
+from .cache import VerificationCache
 from .imposition import impose_saddle
 from .kinds import BookletInput, KitKind, KitPlan, kit_kind
 from .kitindex import index_html
@@ -43,7 +44,7 @@ from .tabletime import turn_sentences
 from .templates import CardSize, Paper, Profile, Templates, load_templates
 from .typesetting import diagram_capacity, render_booklet
 from .units import Length, LengthError
-from .verification import VerificationCache, protocols_to_verify, summary, verify_protocols
+from .verification import protocols_to_verify, summary, verify_protocols
 from .viewer import kit_pages
 
 Progress = Callable[[str, int], None]

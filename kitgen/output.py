@@ -113,7 +113,8 @@ def staging_pattern(destination: Path) -> re.Pattern[str]:
     return re.compile(rf"^\.{re.escape(destination.name)}\.(?:tmp|old)-(?P<pid>\d+)-[A-Za-z0-9_]+$")
 
 
-def _alive(pid: int) -> bool:
+def process_alive(pid: int) -> bool:
+    """Whether process ``pid`` may still be running (another user's, or when unsure: yes)."""
     if pid == os.getpid():
         return True
     try:
@@ -146,7 +147,7 @@ def remove_stale(destination: Path, now: float | None = None) -> list[Path]:
             age = now - entry.stat().st_mtime
         except OSError:
             continue
-        if _alive(int(m.group("pid"))) and age < STALE_AFTER:
+        if process_alive(int(m.group("pid"))) and age < STALE_AFTER:
             continue  # a build running right now (perhaps this one)
         with _held():
             if ".old-" in entry.name and not os.path.lexists(destination):

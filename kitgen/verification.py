@@ -4,23 +4,16 @@ A kit or booklet is only written when every protocol in it passes exact verifica
 otherwise :class:`VerificationFailed` names the protocol and the failing check, and the
 command exits 1 without writing a file.
 
-Reports are kept in a :class:`VerificationCache` so that rebuilding a kit (another paper,
-another label sheet) does not verify the same specs again. An entry is found only when
-the engine's source, every spec and rule set file, the Python version and the request
-(protocol, method, runs, seed) are byte for byte the same, so a reused report is the
-report a fresh run would make; a fresh report is also passed through the same JSON form,
-so kits built with and without the cache are identical.
+Reports are kept in a :class:`~kitgen.cache.VerificationCache` so that rebuilding a kit
+(another paper, another label sheet) does not verify the same specs again; an entry is used
+only after it has been checked (see :mod:`kitgen.cache`). A fresh report is also passed
+through the same JSON form, so kits built with and without the cache are identical.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import sys
-import tempfile
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from reference_engine.api import (
@@ -33,14 +26,17 @@ from reference_engine.api import (
     UsageError,
     VerificationFailed,
     check_protocol,
-    engine_dir,
     forecast,
     is_game,
     parse_params,
-    rulesets_dir,
     verify,
     verify_runs,
 )
+
+from .cache import CACHE_ENV as CACHE_ENV  # (re-exported: where the cache was)
+from .cache import VerificationCache as VerificationCache
+from .cache import default_cache_dir as default_cache_dir
+from .cache import from_record, record
 
 
 def protocols_to_verify(library: Library, name: str) -> list[str]:
@@ -68,107 +64,19 @@ def _refuse(name: str, report: Report, what: str) -> VerificationFailed:
     )
 
 
-CACHE_ENV = "KITGEN_CACHE_DIR"
-
-
-def default_cache_dir() -> Path:
-    """``$KITGEN_CACHE_DIR``, else ``$XDG_CACHE_HOME/kitgen/verification`` (``~/.cache`` by default)."""
-    explicit = os.environ.get(CACHE_ENV)
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "kitgen" / "verification"
-
-
-def _digest_files(h: Any, root: Path, patterns: tuple[str, ...], recursive: bool = True) -> None:
-    if not root.is_dir():
-        return
-    found = (root.rglob(pat) if recursive else root.glob(pat) for pat in patterns)
-    files = sorted({p for matches in found for p in matches if p.is_file()})
-    for p in files:
-        h.update(p.relative_to(root).as_posix().encode() + b"\0")
-        h.update(hashlib.sha256(p.read_bytes()).digest())
-
-
-@lru_cache(maxsize=1)
-def _engine_digest() -> str:
-    """The reference engine's own source and the built-in rule sets and specs."""
-    h = hashlib.sha256(f"python {sys.version_info[0]}.{sys.version_info[1]}".encode())
-    _digest_files(h, engine_dir(), ("*.py",))
-    _digest_files(h, rulesets_dir(), ("*.yaml", "*.yml"))
-    return h.hexdigest()
-
-
-class VerificationCache:
-    """Verification reports kept on disk as JSON, keyed by everything that decides them."""
-
-    def __init__(self, directory: Path | None = None):
-        self.directory = directory if directory is not None else default_cache_dir()
-        self.hits = 0
-        self.misses = 0
-
-    def key(self, library: Library, request: dict[str, Any]) -> str:
-        h = hashlib.sha256(_engine_digest().encode())
-        for root in library.roots:
-            _digest_files(h, root, ("*.yaml", "*.yml"), recursive=False)  # where specs are looked up
-        h.update(json.dumps(request, sort_keys=True).encode())
-        return h.hexdigest()
-
-    def load(self, key: str) -> Report | None:
-        try:
-            data = json.loads((self.directory / f"{key}.json").read_text(encoding="utf-8"))
-            report = _from_record(data)
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            self.misses += 1  # absent or unreadable: verify again
-            return None
-        self.hits += 1
-        return report
-
-    def store(self, key: str, record: dict[str, Any]) -> None:
-        """Write atomically; a cache that cannot be written is simply not used."""
-        try:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=f".{key[:12]}.", dir=self.directory)
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(record, f, ensure_ascii=False)
-            os.replace(tmp, self.directory / f"{key}.json")
-        except OSError:
-            pass
-
-
-def _record(report: Report) -> dict[str, Any]:
-    reveals = None
-    if report.reveals is not None:
-        reveals = [
-            [name, step, sorted([list(map(list, obs)) for obs in observations])]
-            for (name, step), observations in sorted(report.reveals.items())
-        ]
-    return {"report": report.to_json(), "reveals": reveals}
-
-
-def _from_record(data: dict[str, Any]) -> Report:
-    reveals = None
-    if data["reveals"] is not None:
-        reveals = {
-            (name, step): {tuple(tuple(cell) for cell in obs) for obs in observations}
-            for name, step, observations in data["reveals"]
-        }
-    return Report.from_json(data["report"], reveals)
-
-
 def _reported(
     library: Library, request: dict[str, Any], cache: VerificationCache | None, make: Any
 ) -> Report:
     """A cached report for ``request``, or ``make()``'s report in the same JSON form."""
     key = cache.key(library, request) if cache is not None else ""
     if cache is not None:
-        found = cache.load(key)
+        found = cache.load(key, request)
         if found is not None:
             return found
-    record = json.loads(json.dumps(_record(make()), ensure_ascii=False))
-    if cache is not None and Report.from_json(record["report"]).ok:
-        cache.store(key, record)
-    return _from_record(record)
+    fresh = json.loads(json.dumps(record(make()), ensure_ascii=False))
+    if cache is not None and Report.from_json(fresh["report"]).ok:
+        cache.store(key, fresh)
+    return from_record(fresh)
 
 
 def report_for(

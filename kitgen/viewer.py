@@ -36,11 +36,12 @@ from reference_engine.api import (
 )
 
 from .booklet import Example, Section, booklet_style, plain_text, sections, spec_example
+from .cache import VerificationCache
 from .diagram import Diagram
 from .faces import Face, style, symbol_face
 from .output import check_destination, staged
 from .templates import templates_dir
-from .verification import VerificationCache, protocols_to_verify, report_for, summary
+from .verification import protocols_to_verify, report_for, summary
 
 CAPACITY = 26  # columns drawn per region before the middle ones are elided (the booklet: ~12)
 NEUTRAL = "#444444"

@@ -11,6 +11,7 @@ import click
 
 from reference_engine.api import RenderError
 
+from ..cache import warnings_to
 from ..output import terminate_as_interrupt
 
 
@@ -31,11 +32,20 @@ class Progress:
         if n and self.done % 5 == 0:
             click.echo(".", err=True, nl=False)
 
+    def note(self, message: str) -> None:
+        """A line of its own (a warning) in the middle of the progress line."""
+        self.close()
+        click.echo(f"kitgen: {message}", err=True)
+
     def close(self) -> None:
         """End the line (after the last phase, or before an error message)."""
         if self.phase:
             click.echo("", err=True)
             self.phase = ""
+
+
+def _stderr_line(message: str) -> None:
+    click.echo(f"kitgen: {message}", err=True)
 
 
 @contextmanager
@@ -60,7 +70,7 @@ def write_with_progress(
     is reported in one line."""
     bar = None if as_json else Progress()
     try:
-        with terminate_as_interrupt(), write_errors():
+        with terminate_as_interrupt(), write_errors(), warnings_to(bar.note if bar else _stderr_line):
             manifest = make(bar)
     finally:
         if bar is not None:

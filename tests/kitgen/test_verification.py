@@ -80,7 +80,7 @@ def test_an_unreadable_entry_is_verified_again(library: Library, tmp_path: Path)
         cache = VerificationCache(tmp_path)
         (report,) = verify_protocols(library, ["six-card-and"], cache=cache)
         assert report.ok and cache.misses == 1
-    assert json.loads(entry.read_text(encoding="utf-8"))["report"]["protocol"] == "six-card-and"
+    assert json.loads(entry.read_text(encoding="utf-8"))["record"]["report"]["protocol"] == "six-card-and"
 
 
 def test_booklets_with_and_without_the_cache_are_identical(tmp_path: Path, verification_cache: Path) -> None:
