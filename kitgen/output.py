@@ -195,8 +195,13 @@ def _reason(exc: OSError) -> str:
 
 
 def _real(destination: Path) -> Path:
-    """``destination``, or the folder it links to when it is a symbolic link (which is kept)."""
-    return destination.resolve() if destination.is_symlink() else destination
+    """``destination``, or the folder it links to when it is a symbolic link (which is kept), or
+    its full path when it has no name of its own (``.``, ``..``)."""
+    if destination.is_symlink():
+        return destination.resolve()
+    if destination.name in ("", ".", ".."):
+        return Path(os.path.abspath(destination))
+    return destination
 
 
 def refusal(destination: Path, strangers: list[str]) -> UsageError:
@@ -283,14 +288,25 @@ def _commit(work: Path, destination: Path, marker: Marker, force: bool) -> None:
     another build puts its folder there at the same moment, look again and replace that one."""
     for _ in range(RACES):
         own, strangers = _survey(destination)
-        if strangers:
-            if not force:
-                raise refusal(destination, strangers)
+        if strangers and not force:
+            raise refusal(destination, strangers)
+        if strangers or _holds_cwd(destination):
             _merge(work, destination, own, marker)
             return
         if _swap(work, destination):
             return
     raise UsageError(f"{destination} kept changing while kitgen wrote it (another build?); try again")
+
+
+def _holds_cwd(destination: Path) -> bool:
+    """Whether ``destination`` is the current folder or one above it: it is then updated file by
+    file, not replaced, so that a shell in it is not left in a removed folder."""
+    try:
+        here = Path.cwd().resolve()
+        there = destination.resolve()
+    except OSError:
+        return False
+    return here == there or there in here.parents
 
 
 def _swap(work: Path, destination: Path) -> bool:
@@ -344,9 +360,10 @@ def _clash(destination: Path, relative: str, own: frozenset[str]) -> bool:
 
 
 def _merge(work: Path, destination: Path, own: frozenset[str], marker: Marker) -> None:
-    """``force`` into a folder with other files: move the new files in beside them, replacing
-    and removing only kitgen's own files of the previous build. The marker lists the old and
-    the new files while this runs, so a build killed half-way leaves nothing unaccounted for."""
+    """``force`` into a folder with other files (or into the current folder): move the new files
+    in beside them, replacing and removing only kitgen's own files of the previous build. The
+    marker lists the old and the new files while this runs, so a build killed half-way leaves
+    nothing unaccounted for."""
     clashes = [f for f in marker.files if _clash(destination, f, own)]
     if clashes:
         raise UsageError(

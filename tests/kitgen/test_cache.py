@@ -189,7 +189,7 @@ def test_nan_and_infinity_are_refused(tmp_path: Path, text: str, reason: str) ->
         (lambda raw: b"\xff\xfe" + raw, "not UTF-8"),
         (lambda raw: b"[" * 200_000 + b"]" * 200_000, "nested too deeply"),
         (lambda raw: b'{"a":' * 100_000 + b"1" + b"}" * 100_000, "nested too deeply"),
-        (lambda raw: raw.replace(b'"protocol":"six-card-and"', b'"protocol":"\\ud800"'), "cannot be read"),
+        (lambda raw: raw.replace(b'"six-card-and"', b'"\\ud800"'), "cannot be read"),
     ],
     ids=["truncated", "empty", "not-utf8", "deep-list", "deep-object", "lone-surrogate"],
 )

@@ -578,3 +578,21 @@ def test_an_impossible_output_folder_is_one_line(tmp_path: Path, command: str, w
     code, out = write(command, folder)
     assert code == 2 and len(out.splitlines()) == 1 and "Traceback" not in out
     assert out.startswith(f"Error (usage): cannot create the output folder {folder}: ")
+
+
+def test_the_current_folder_is_updated_in_place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`-o .` (or a folder above the current one) is not replaced but updated file by file, so a
+    shell in it is not left in a removed folder."""
+    folder = tmp_path / "kit"
+    folder.mkdir()
+    monkeypatch.chdir(folder)
+    inode = os.stat(".").st_ino
+    for extra in ([], ["--no-previews"]):
+        code, out = cli("booklet", "six-card-and", "-o", ".", *extra)
+        assert code == 0, out
+        assert os.stat(os.getcwd()).st_ino == inode == folder.stat().st_ino
+    marker = read_marker(folder)
+    assert marker is not None and set(snapshot(folder)) == {MARKER, *marker.files}
+    assert not (folder / "previews").exists() and leftovers(folder) == []
+    (folder / "notes.txt").write_text("mine")
+    assert cli("booklet", "six-card-and", "-o", ".")[0] == 2

@@ -91,7 +91,7 @@ def test_booklets_with_and_without_the_cache_are_identical(tmp_path: Path, verif
             main, ["booklet", "covert-lottery-modified", "-o", str(out), "--no-previews", *extra]
         )
         assert result.exit_code == 0, result.output
-        outputs.append((out / "booklet.pdf").read_bytes())
+        outputs.append({f: (out / f).read_bytes() for f in ("booklet.pdf", "booklet.json", "manifest.json")})
         if i == 0:
             stored = sorted(verification_cache.glob("*.json"))
             assert len(stored) == 2
