@@ -127,8 +127,8 @@ def foreign(folder: Path, own: frozenset[str], limit: int = SHOWN + 1) -> list[s
     def scan(path: Path, rel: str) -> None:
         try:
             entries = sorted(os.scandir(path), key=lambda e: e.name)
-        except OSError:
-            found.append(f"{rel}/" if rel else "./")
+        except OSError as exc:
+            found.append(f"{rel or '.'}/ (unreadable: {exc.strerror or exc})")
             return
         for entry in entries:
             if len(found) >= limit:
