@@ -59,16 +59,22 @@ def write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
+def _open_regular(path: Path) -> int:
+    """A descriptor of ``path`` open for reading, when it is a regular file (not a link)."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError(errno.EINVAL, "not a regular file", str(path))
+    return fd
+
+
 def read_regular(path: Path, limit: int) -> bytes:
     """The bytes of ``path`` when it is a regular file of at most ``limit`` bytes; otherwise an
     :class:`OSError` saying why (not a regular file, a symbolic link, too big), without blocking."""
-    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-    fd = os.open(path, flags)
+    fd = _open_regular(path)
     try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise OSError(errno.EINVAL, "not a regular file", str(path))
-        if info.st_size > limit:
+        if os.fstat(fd).st_size > limit:
             raise OSError(errno.EFBIG, f"larger than {limit:,} bytes", str(path))
         chunks: list[bytes] = []
         size = 0
@@ -85,4 +91,13 @@ def read_regular(path: Path, limit: int) -> bytes:
         os.close(fd)
 
 
-__all__ = ["new_file", "new_folder", "read_regular", "write_atomic"]
+def read_head(path: Path, size: int) -> bytes:
+    """The first ``size`` bytes (or fewer) of ``path`` when it is a regular file (as :func:`read_regular`)."""
+    fd = _open_regular(path)
+    try:
+        return os.read(fd, size)
+    finally:
+        os.close(fd)
+
+
+__all__ = ["new_file", "new_folder", "read_head", "read_regular", "write_atomic"]

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from .files import read_regular, write_atomic
+from .files import read_head, read_regular, write_atomic
 
 MARKER = ".kitgen-kit"
 MAX_MARKER = 4 << 20  # bytes; a marker lists a few hundred files at most
@@ -102,7 +102,7 @@ def _legacy(folder: Path) -> frozenset[str]:
         if listed and all(usable_path(p) for p in listed):
             return frozenset([*listed, "manifest.json"])  # type: ignore[list-item]
     try:
-        head = read_regular(folder / "index.html", 64 << 20)[:400]
+        head = read_head(folder / "index.html", 400)
     except OSError:
         return frozenset()
     return frozenset(["index.html"]) if VIEWER_SIGNATURE in head else frozenset()

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from kitgen.files import new_file, new_folder, read_regular, write_atomic
+from kitgen.files import new_file, new_folder, read_head, read_regular, write_atomic
 
 
 def test_read_regular_reads_a_regular_file(tmp_path: Path) -> None:
@@ -16,6 +16,7 @@ def test_read_regular_reads_a_regular_file(tmp_path: Path) -> None:
     assert read_regular(tmp_path / "f", 3) == b"abc"
     with pytest.raises(OSError, match="larger than 2 bytes"):
         read_regular(tmp_path / "f", 2)
+    assert read_head(tmp_path / "f", 2) == b"ab" and read_head(tmp_path / "f", 10) == b"abc"
 
 
 def test_read_regular_refuses_at_once_what_is_not_a_regular_file(tmp_path: Path) -> None:
@@ -28,6 +29,8 @@ def test_read_regular_refuses_at_once_what_is_not_a_regular_file(tmp_path: Path)
         for name in ("fifo", "dir", "link"):
             with pytest.raises(OSError):
                 read_regular(tmp_path / name, 100)
+            with pytest.raises(OSError):
+                read_head(tmp_path / name, 100)
         with pytest.raises(OSError, match="not a regular file"):
             read_regular(Path("/dev/zero"), 100)
         done.set()
