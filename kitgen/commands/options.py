@@ -50,9 +50,9 @@ def as_json(help: str) -> Callable[[F], F]:
     return click.option("--json", "as_json", is_flag=True, help=help)
 
 
-def force(help: str = FORCE_HELP + " " + FOLDER_HELP) -> Callable[[F], F]:
-    """--force: past the size limits (where a command has them) and into a folder that holds
-    files kitgen did not write (where a command writes one)."""
+def force(help: str = FORCE_HELP) -> Callable[[F], F]:
+    """--force: past the size limits (where a command has them) and, for a command that writes
+    a folder, into a folder that holds files kitgen did not write (add :data:`FOLDER_HELP`)."""
     return click.option("--force", is_flag=True, help=help)
 
 

@@ -50,7 +50,7 @@ kitgen did not write is refused (--force writes beside them, never over them).
 )
 @click.option("--no-cache", is_flag=True, help="Verify again instead of reusing a cached report.")
 @options.as_json("Print what was written as JSON.")
-@options.force()
+@options.force(options.FORCE_HELP + " " + options.FOLDER_HELP)
 def view_cmd(
     protocol: str,
     output: str | None,
