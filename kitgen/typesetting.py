@@ -27,6 +27,7 @@ from reportlab.platypus import (
     NextPageTemplate,
     PageBreak,
     PageTemplate,
+    Paragraph,
     Spacer,
     Table,
     TableStyle,
@@ -148,11 +149,13 @@ class Writer:
         self.keys += 1
         return Heading(text, self.h1 if level == 0 else self.h2, level, f"h{self.keys}")
 
-    def para(self, text: str, style: ParagraphStyle | None = None, spec: bool = False) -> Flowable:
+    def para(self, text: str, style: ParagraphStyle | None = None, spec: bool = False) -> Paragraph:
         """A paragraph; ``spec`` marks a spec's own prose (``P_1`` is set as P with subscript 1)."""
         return paragraph(style or self.body, text, subscripts=spec)
 
-    def rich(self, lead: str, text: str, style: ParagraphStyle | None = None, spec: bool = False) -> Flowable:
+    def rich(
+        self, lead: str, text: str, style: ParagraphStyle | None = None, spec: bool = False
+    ) -> Paragraph:
         """A paragraph that starts with a few words in bold."""
         return paragraph(style or self.body, Styled(lead, "b"), " ", text, subscripts=spec)
 
