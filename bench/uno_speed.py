@@ -17,12 +17,8 @@ card_game_interpreter_turns_per_s (whole games, all seats virtual), and the sett
 RLCard is an optional benchmark dependency: pip install -e '.[bench]'. Both engines play
 4-player games in which every seat picks uniformly at random among its legal moves.
 
-Rule differences (RLCard 1.2 UNO vs our `uno` rule set): RLCard plays a drawn card
-automatically when it is playable; allows wild draw four only when no other card is
-legal; gives a wild first card a random colour; and reshuffles the whole discard pile,
-top card included. Ours follows the paper's rules (wild draw four always playable, a
-drawn valid card is played, the first player names a wild first card's colour, the top
-card stays), and also handles both piles running out, which RLCard does not.
+The rule differences between RLCard's UNO and ours are listed in README ("Rule differences
+against RLCard").
 
 Card level: every virtual turn runs the card selection protocol spec on the simulated
 table, with all the checks of `kitgen play --level card`, once with the compiled runner

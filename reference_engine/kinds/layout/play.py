@@ -1,9 +1,9 @@
-"""Playing Sevens: the holder of the first card (7♥) opens, then every player in turn plays a
+"""Playing Sevens: the holder of the first card (7♦) opens, then every player in turn plays a
 valid card on the layout or passes; the order in which the players empty their hands is the
 ranking.
 
 A virtual player holding the first card is found by the card selection protocol with "valid =
-7♥" only (UNO paper, Section 5.1): the people announce whether they hold it, and then the
+7♦" only (UNO paper, Section 5.1): the people announce whether they hold it, and then the
 table runs the protocol for each virtual player in turn until it selects the card, so nothing
 else about a virtual hand leaks. At every later virtual turn the protocol selects a uniformly
 random valid card, or reports that there is none (the modified covert lottery), and the

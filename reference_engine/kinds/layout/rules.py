@@ -2,7 +2,7 @@
 centre rank in a layout on the table.
 
 A rule set (``kind: layout``) names its deck (the standard 52 cards), the centre rank that
-opens a suit (7), the card that starts the game (7♥), and whether aces are low (Sevens: a suit
+opens a suit (7), the card that starts the game (7♦), and whether aces are low (Sevens: a suit
 runs A, 2, ..., K, so an ace ends it downwards). A card may be played when it is the centre
 rank of a suit nobody has opened, or the card just below or just above a suit's run.
 """
@@ -56,7 +56,7 @@ class LayoutRules(GameRules):
     virtual_protocol: str
     deck_def: Deck
     centre: int  # the rank that opens a suit (7)
-    first: str  # the card that starts the game (hearts7)
+    first: str  # the card that starts the game (diamonds7)
     ace_low: bool
     doc: str = ""
     notes: str = ""

@@ -15,6 +15,7 @@ chooses uniformly among its valid cards:
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -349,11 +350,13 @@ class Game:
             self.after_play = self.next_seat(seat, 2)
             if skipped != seat:
                 who = self.seats[skipped].name
-                record.note = (
-                    f"{record.note} and misses a turn"
-                    if record.note.startswith(who)
-                    else f"{who} misses a turn"
-                )
+                # Keep what the note says already (a draw, a challenge's outcome).
+                if re.search(rf"\b{re.escape(who)} draws \d+$", record.note):
+                    record.note += " and misses a turn"
+                elif record.note:
+                    record.note += f"; {who} misses a turn"
+                else:
+                    record.note = f"{who} misses a turn"
         self.log.append(record)
         return "play"
 

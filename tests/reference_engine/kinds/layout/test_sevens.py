@@ -1,4 +1,4 @@
-"""Sevens (UNO paper, Section 5.1): the layout rule, the protocol finding the holder of 7♥, whole
+"""Sevens (UNO paper, Section 5.1): the layout rule, the protocol finding the holder of 7♦, whole
 games at card level with every check, and the protocol verified on a reduced table."""
 
 from __future__ import annotations
@@ -22,9 +22,22 @@ def rules() -> LayoutRules:
     return loaded
 
 
+def test_sevens_opens_with_the_seven_of_diamonds_as_the_paper_says(rules: LayoutRules) -> None:
+    """UNO paper, Section 5.1 (v2 text and its example): "A player who has a 7♢ starts the game
+    by playing the 7♢"; the next player plays 6♢, 8♢ or a 7 of another suit. (One lossy
+    rendering of the paper shows ♥ there: the engine had followed it.)"""
+    assert rules.first == "diamonds7" and rules.symbol(rules.first).glyph == "7♦"
+    valid = rules.validity({"diamonds": (7, 7)})
+    after = sorted(c.glyph for c in rules.deck() if valid(c))
+    assert after == sorted(["6♦", "8♦", "7♣", "7♥", "7♠"])
+    for seed in range(5):
+        game = SevensGame(rules, Library(), players=4, virtual=0, level="rule", seed=seed)
+        assert game.play()["log"][0]["card"] == "7♦"
+
+
 def test_the_layout_rule(rules: LayoutRules) -> None:
     card = rules.symbol
-    assert [c.name for c in rules.deck() if rules.validity({})(c)] == ["hearts7"]
+    assert [c.name for c in rules.deck() if rules.validity({})(c)] == ["diamonds7"]
     valid = rules.validity({"hearts": (5, 8), "spades": (7, 7)})
     assert valid(card("hearts4")) and valid(card("hearts9")) and valid(card("clubs7"))
     assert valid(card("spades6")) and valid(card("spades_eight"))
@@ -37,22 +50,22 @@ def test_the_layout_rule(rules: LayoutRules) -> None:
 def test_a_virtual_holder_of_the_first_card_is_found_by_the_protocol(
     library: Library, rules: LayoutRules
 ) -> None:
-    """No person holds 7♥: the table runs the protocol for the virtual players in turn, with only
-    7♥ valid; a run that finds nothing says only that."""
+    """No person holds 7♦: the table runs the protocol for the virtual players in turn, with only
+    7♦ valid; a run that finds nothing says only that."""
     for seed in range(60):
         game = SevensGame(rules, library, players=4, virtual=2, level="card", seed=seed)
         game.deal()
-        holder = next(s for s, h in enumerate(game.hands) if rules.symbol("hearts7") in h)
+        holder = next(s for s, h in enumerate(game.hands) if rules.symbol("diamonds7") in h)
         if holder != 1:
             continue
         opener = game.open()
         assert opener == 1
         first, second = game.log[0], game.log[1]
-        assert first.seat == 1 and first.action == "pass" and first.runs == 1 and "7♥" in first.note
-        assert second.seat == 2 and second.action == "open" and second.card == "7♥" and second.runs == 1
+        assert first.seat == 1 and first.action == "pass" and first.runs == 1 and "7♦" in first.note
+        assert second.seat == 2 and second.action == "open" and second.card == "7♦" and second.runs == 1
         assert game.virtual.stats.protocol_runs == 2
         return
-    pytest.fail("no seed puts 7♥ with the second virtual player")
+    pytest.fail("no seed puts 7♦ with the second virtual player")
 
 
 def test_card_level_game_passes_every_check_and_is_reproducible(library: Library, rules: LayoutRules) -> None:
@@ -64,7 +77,7 @@ def test_card_level_game_passes_every_check_and_is_reproducible(library: Library
     assert first["checks_passed"] == 6 * first["protocol_runs"]
     assert sorted(first["ranking"]) == [1, 2, 3, 4] and first["winner"] == first["ranking"][0]
     played = [t["card"] for t in first["log"] if t.get("card")]
-    assert len(played) == len(set(played)) and played[0] == "7♥"
+    assert len(played) == len(set(played)) and played[0] == "7♦"
     # Virtual players pass only when the protocol found nothing; a pass costs one run.
     assert all(
         t["runs"] == 1 for t in first["log"] if t["seat"] in (1, 2) and t["action"] in ("play", "pass")

@@ -64,6 +64,18 @@ def test_official_rules_with_bluff_and_scoring(library: Library) -> None:
     assert sum(result["scores"]) == sum(h["points"] for h in result["hand_results"])
 
 
+def test_an_unsuccessful_challenge_stays_in_the_log(library: Library) -> None:
+    """The referee's finding (uno-official, 3 people, seed 3): Human 3 plays W+4 holding no
+    card of the colour in force, Human 1 challenges and draws 6; the note said only "Human 1
+    misses a turn"."""
+    game = Game(load_rules("uno-official"), library, players=3, virtual=0, level="rule", seed=3, hands=1)
+    log = game.play()["log"][0]
+    (i, turn) = next((i, t) for i, t in enumerate(log) if "challenged" in t.get("note", ""))
+    assert (turn["index"], turn["seat"], turn["card"]) == (13, 3, "W+4")
+    assert turn["note"] == "challenged without reason: Human 1 draws 6 and misses a turn"
+    assert log[i + 1]["seat"] == 2  # the challenger missed the turn
+
+
 def test_two_player_reverse_acts_as_skip(library: Library) -> None:
     rules = load_rules("uno-official")
     game = Game(rules, library, players=2, virtual=0, seed=0)

@@ -81,3 +81,18 @@ def test_rule_set_errors_name_file_line_and_key(tmp_path: Path) -> None:
 def test_every_rule_set_loads() -> None:
     for path in games_dir().glob("*.yaml"):
         assert load_game(path.stem).name == path.stem
+
+
+def test_official_wild_draw_four_on_a_wild_draw_four_needs_the_hand_clause_too() -> None:
+    """The referee's finding: with W+4 on top, colour in force green, a hand holding a green card
+    and a W+4 may not play the W+4 (the face-equality clause W+4 = W+4 had let it through)."""
+    official = load_rules("uno-official")
+    w4, green3, red1 = (official.symbol(n) for n in ("wild4", "green3", "red1"))
+    valid = official.validity(w4, "green", [green3, w4])
+    assert not valid(w4) and valid(green3)
+    assert official.validity(w4, "green", [red1, w4])(w4)  # no green card: allowed
+    assert official.validity(official.symbol("wild"), "green", [green3, w4])(w4) is False
+    assert official.validity(w4, "green", [green3, w4], bluff=True)(w4)  # a bluff, challengeable
+    # The plain rule set of the paper keeps wild draw four always playable.
+    plain = load_rules("uno")
+    assert plain.validity(w4, "green")(w4)
