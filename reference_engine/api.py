@@ -170,6 +170,40 @@ def play(
         ENGINE.reset(token)
 
 
+def record_game(
+    name_or_path: str, library: Library | None = None, settings: PlaySettings | None = None
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Play a whole game as :func:`play` does and write its record (the referee's copy, see
+    docs/records.md): the result, and the record as data."""
+    import dataclasses
+
+    from .errors import UsageError
+    from .kinds import rules_path
+    from .records import document
+    from .records.recorder import Recorder
+
+    rules = load_game(name_or_path)
+    kind = _kinds.find_kind(rules.kind)
+    if not kind.records:
+        raise UsageError(f"{rules.name}: games of the {kind.name} kind write no record")
+    settings = settings or PlaySettings()
+    recorder = Recorder()
+    result = play(name_or_path, library, dataclasses.replace(settings, recorder=recorder))
+    names = {o.name for o in kind.play_options}
+    played_with = {
+        "players": settings.players,
+        "virtual": settings.virtual,
+        "level": settings.level,
+        "seed": settings.seed,
+        "protocol": settings.protocol,
+        "engine": settings.engine,
+        "options": {k: v for k, v in sorted(settings.options.items()) if k in names},
+    }
+    source = rules.name if is_game(name_or_path) else str(Path(name_or_path).resolve())
+    record = document.build(rules, kind.name, source, rules_path(name_or_path), played_with, result, recorder)
+    return result, record
+
+
 __all__ = [
     "MAX_CARDS",
     "PUZZLE_DIFFICULTIES",

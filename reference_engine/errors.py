@@ -9,7 +9,8 @@ subclass per stage of the data flow::
     ├── UsageError            an impossible option or argument                      (exit 2)
     ├── LoadError             a spec, rule set or template cannot be loaded         (exit 2)
     │   ├── SpecError         ... or is invalid: every problem with file:line:key
-    │   └── ExprSyntaxError   an expression that does not parse (with its column)
+    │   ├── ExprSyntaxError   an expression that does not parse (with its column)
+    │   └── RecordError       a game record that is not JSON or not of the record format
     ├── RunError              a protocol or game cannot be carried out              (exit 2)
     │   ├── SimulationError   ... at a step of a spec (file:line:key)
     │   ├── EvalError         an expression that cannot be evaluated
@@ -119,6 +120,13 @@ def _window(text: str, col: int, width: int = 72) -> tuple[str, int]:
     head = "..." if start > 0 else ""
     tail = "..." if end < len(text) else ""
     return head + text[start:end] + tail, col - start + len(head)
+
+
+class RecordError(LoadError):
+    """A game record cannot be read: not JSON, or not a record of the format (``file:line:
+    key path: message``)."""
+
+    stage = "record"
 
 
 # --------------------------------------------------------------------------- run

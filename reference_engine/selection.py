@@ -34,6 +34,7 @@ class SelectionRun:
     checks: int
     observations: list[Any]
     expected: dict[str, Any] = field(default_factory=dict)  # the paper's counts for this run
+    engine: str = "interpreter"  # which engine ran it: compiled | interpreter
 
 
 @dataclass
@@ -99,7 +100,7 @@ def run_selection(
             owners, valid, rng, shared, cache.views
         )
         paper = compiled.paper_counts(sizes)
-        return _checked(
+        checked = _checked(
             protocol,
             owners,
             valid,
@@ -113,6 +114,8 @@ def run_selection(
             lambda name: paper.get(name),
             True,
         )
+        checked.engine = "compiled"
+        return checked
     cache.interpreter_runs += 1
     row = [c for o in owners for c in o]
     runner = Runner(library, "sample", rng=rng, context={"valid": valid}, shared=shared, views=cache.views)

@@ -17,12 +17,16 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..cards import Symbol
 from ..errors import UsageError
 from ..registry import Library, rulesets_dir
 from ..source import load_file
+
+if TYPE_CHECKING:
+    from ..records.recorder import Recorder
+    from ..records.referee import Verdict
 
 Validity = Callable[[Any], bool]
 ProblemAt = Callable[[tuple[str | int, ...], str], Exception]
@@ -53,6 +57,8 @@ class PlaySettings:
     # Card level: "compiled" (the default: a compiled runner where the spec has one, see
     # reference_engine/compiled.py) or "interpreter" (the spec read step by step).
     engine: str = "compiled"
+    # A game being recorded: its events go here (reference_engine/records, docs/records.md).
+    recorder: Recorder | None = None
 
 
 @dataclass
@@ -103,6 +109,8 @@ class GameKind(ABC):
     # The kind's own options of `kitgen play`, and the default level.
     play_options: ClassVar[tuple[PlayOption, ...]] = ()
     default_level: ClassVar[str] = "card"
+    # Whether games of this kind write a game record (``settings.recorder``) and have a referee.
+    records: ClassVar[bool] = False
 
     @abstractmethod
     def load(self, path: Path, expected_name: str | None) -> GameRules:
@@ -111,6 +119,11 @@ class GameKind(ABC):
     @abstractmethod
     def play(self, rules: GameRules, library: Library, settings: PlaySettings) -> dict[str, Any]:
         """Play a whole game; the result as data (``winner``, ``protocol_runs``, checks, a log)."""
+
+    def referee(self, record: Mapping[str, Any]) -> Verdict:
+        """Check a game record of this kind with the kind's independent referee (its ``referee.py``,
+        which shares no code with how the kind plays): every action legal, every card accounted for."""
+        raise UsageError(f"games of the {self.name} kind write no record")
 
     def scenario(
         self, rules: GameRules, state: Mapping[str, Any], deal: list[str], problem: ProblemAt

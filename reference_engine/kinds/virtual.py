@@ -18,6 +18,7 @@ from typing import Any
 
 from ..cards import Symbol
 from ..errors import UsageError
+from ..records.recorder import Recorder
 from ..registry import Library
 from ..selection import CallCache, SelectionRun, run_selection
 
@@ -140,6 +141,7 @@ class VirtualPlayers:
         self.protocol = library.protocol(protocol) if virtual and level == "card" else None
         if self.protocol is not None and "valid" not in self.protocol.context:
             raise UsageError(f"{protocol} does not take the game's validity rule ('valid')")
+        self.recorder: Recorder | None = None  # a game being recorded: every run goes to its record
 
     def decide(self, owners: list[list[Symbol]], valid: Validity, where: str) -> Decision:
         """Choose for P_1 (``owners[0]``): a uniformly random valid card, or none (with
@@ -161,6 +163,8 @@ class VirtualPlayers:
             self.library, self.protocol, owners, valid, self.rng, self.cache, where, fallback=self.fallback
         )
         self.stats.note_run(run)
+        if self.recorder is not None:
+            self.recorder.selection_run(self.protocol_name, [len(o) for o in owners], run)
         if run.played is not None:
             self._note_choice(candidates, run.played)
         return Decision(run.played, run.returned, 1)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import UsageError
+from ...records.referee import Verdict
 from ...registry import Library
 from .. import Deal, GameKind, GameRules, PlaySettings, ProblemAt, ScenarioSetting, Validity, register
 from ..virtual import Moment, split
@@ -32,6 +33,7 @@ def _layout(rules: GameRules) -> LayoutRules:
 class Layout(GameKind):
     name = KIND
     summary = "every card is dealt; suits are built up and down from a centre rank (Sevens)"
+    records = True
 
     def load(self, path: Path, expected_name: str | None) -> GameRules:
         return load_layout(path, expected_name)
@@ -45,7 +47,13 @@ class Layout(GameKind):
             level=settings.level or self.default_level,
             seed=settings.seed,
             protocol=settings.protocol,
+            recorder=settings.recorder,
         )
+
+    def referee(self, record: Mapping[str, Any]) -> Verdict:
+        from .referee import check
+
+        return check(record)
 
     def play(self, rules: GameRules, library: Library, settings: PlaySettings) -> dict[str, Any]:
         return self.game(rules, library, settings).play()

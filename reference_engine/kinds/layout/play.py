@@ -18,8 +18,10 @@ from typing import Any
 
 from ...cards import Symbol
 from ...errors import CheckFailure, UsageError
+from ...records.recorder import Recorder
 from ...registry import Library
 from ..virtual import Seat, VirtualPlayers, seating
+from .record import LayoutRecord
 from .rules import LayoutRules, Runs
 
 MAX_TURNS = 2000
@@ -59,6 +61,7 @@ class SevensGame:
         level: str = "card",
         seed: int = 0,
         protocol: str | None = None,
+        recorder: Recorder | None = None,
     ):
         lo, hi, default = rules.players
         n = default if players is None else players
@@ -77,6 +80,7 @@ class SevensGame:
         self.runs: Runs = {}
         self.log: list[Turn] = []
         self.hands: list[list[Symbol]] = []
+        self.rec = LayoutRecord(recorder, self) if recorder is not None else None
 
     # -- the game -----------------------------------------------------------------------
     def deal(self) -> None:
@@ -88,6 +92,8 @@ class SevensGame:
         self.hands = [[] for _ in range(n)]
         for i, card in enumerate(deck):
             self.hands[(dealer + 1 + i) % n].append(card)
+        if self.rec:
+            self.rec.deal(dealer)
 
     def play(self) -> dict[str, Any]:
         n = len(self.seats)
@@ -104,7 +110,11 @@ class SevensGame:
             if not self.hands[current]:
                 ranking.append(current)
                 self.log.append(Turn(turn, current + 1, "finished", note=f"place {len(ranking)}"))
+                if self.rec:
+                    self.rec.finished(turn, current, len(ranking))
         ranking += [s for s in range(n) if s not in ranking]  # the last one holds cards still
+        if self.rec:
+            self.rec.game_end(ranking)
         return self.summary(ranking, turn)
 
     def open(self) -> int:
@@ -121,9 +131,11 @@ class SevensGame:
                 continue
             card, runs = self.decide(seat, valid, 1)
             if card is not None:
-                self.play_card(1, seat, card, "open", runs)
+                self.play_card(1, seat, card, "open", runs, asked=first)
                 return seat
             self.log.append(Turn(1, seat + 1, "pass", runs=runs, note=f"does not hold {first.glyph}"))
+            if self.rec:
+                self.rec.turn(1, seat, "pass", None, asked=first)
         raise CheckFailure(f"nobody played {first.glyph}, although a virtual player holds it")
 
     def take_turn(self, index: int, seat: int) -> None:
@@ -135,6 +147,8 @@ class SevensGame:
             card, runs = self.human(seat, valid), 0
         if card is None:
             self.log.append(Turn(index, seat + 1, "pass", runs=runs))
+            if self.rec:
+                self.rec.turn(index, seat, "pass", None)
             return
         self.play_card(index, seat, card, "play", runs)
 
@@ -162,7 +176,9 @@ class SevensGame:
             self.hands[seat].append(decision.played)  # played from the hand by play_card
         return decision.played, decision.runs
 
-    def play_card(self, index: int, seat: int, card: Symbol, action: str, runs: int = 0) -> None:
+    def play_card(
+        self, index: int, seat: int, card: Symbol, action: str, runs: int = 0, asked: Symbol | None = None
+    ) -> None:
         valid = self.rules.validity(self.runs)
         if not valid(card):
             raise CheckFailure(f"turn {index}: {card.glyph} may not be played now")
@@ -171,6 +187,8 @@ class SevensGame:
         low, high = self.runs.get(suit, (r, r))
         self.runs[suit] = (min(low, r), max(high, r))
         self.log.append(Turn(index, seat + 1, action, card.glyph, runs))
+        if self.rec:
+            self.rec.turn(index, seat, action, card, asked)
 
     def note_table(self) -> None:
         """Remember how large the card selection table is now (for the bill of materials)."""

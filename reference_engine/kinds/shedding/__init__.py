@@ -14,6 +14,7 @@ from typing import Any
 
 from ...cards import Symbol
 from ...errors import SpecError, UsageError
+from ...records.referee import Verdict
 from ...registry import Library
 from .. import (
     Deal,
@@ -37,6 +38,7 @@ SIMULATED_GAMES = 1000
 class Shedding(GameKind):
     name = KIND
     summary = "shed your hand by matching the card on the discard pile (UNO and its relatives)"
+    records = True
     play_options = (
         PlayOption(
             "wild4",
@@ -79,7 +81,13 @@ class Shedding(GameKind):
             discard_owner=bool(opts.get("discard_owner", False)),
             protocol=settings.protocol,
             hands=opts.get("hands"),
+            recorder=settings.recorder,
         )
+
+    def referee(self, record: Mapping[str, Any]) -> Verdict:
+        from .referee import check
+
+        return check(record)
 
     # -- verification -----------------------------------------------------------------
     def scenario(

@@ -23,9 +23,11 @@ from typing import Any
 
 from ...cards import Symbol
 from ...errors import CheckFailure, UsageError
+from ...records.recorder import Recorder
 from ...registry import Library
 from ...selection import CallCache, run_selection
 from ..virtual import Seat, VirtualStats, seating
+from .record import SheddingRecord
 from .rules import RuleSet, hand_dependence_message
 
 MAX_TURNS = 5000
@@ -41,6 +43,7 @@ class Turn:
     drew: int = 0
     runs: int = 0
     note: str = ""
+    challenge: tuple[int, bool] | None = None  # (challenger seat, guilty): for the record only
 
     def to_json(self) -> dict[str, Any]:
         """Index and seat, then every other field that is set (not None, "" or 0), in order."""
@@ -94,6 +97,7 @@ class Game:
         discard_owner: bool = False,
         protocol: str | None = None,
         hands: int | None = None,
+        recorder: Recorder | None = None,
     ):
         lo, hi, default = rules.players
         players = default if players is None else players
@@ -135,6 +139,7 @@ class Game:
         self.validities = rules.by_state
         self.scores = [0] * players
         self.results: list[HandResult] = []
+        self.rec = SheddingRecord(recorder, self) if recorder is not None else None
         if virtual and level == "card":
             self.protocol = self.library.protocol(self.protocol_name)
             if "valid" not in self.protocol.context:
@@ -149,6 +154,8 @@ class Game:
                 return self.summary() if self.results else {}
             self.results.append(result)
             self.scores[result.winner - 1] += result.points
+            if self.rec:
+                self.rec.hand_end(result)
             if target is None or max(self.scores) >= target:
                 break
             if self.max_hands is not None and len(self.results) >= self.max_hands:
@@ -209,9 +216,13 @@ class Game:
         self.direction = 1
         self.log: list[Turn] = []
         current = self.rng.randrange(n)
+        if self.rec:
+            self.rec.deal()
+        turned = []
         # The first card of the discard pile.
         while True:
             top = self.draw_pile.pop()
+            turned.append(top)
             self.discard.append(top)
             effects = rules.first_card.get(str(top.attrs["kind"]), [])
             if any(e.kind == "redraw" for e in effects):
@@ -220,13 +231,18 @@ class Game:
                 continue
             break
         self.color = str(top.attrs["color"])
+        if self.rec:
+            self.rec.first_card(turned, current)
         skip_first = False
         for e in effects:
             if e.kind == "choose_color":
                 self.color = self.choose_color(current)
             elif e.kind == "reverse":
+                # "If this card is turned up at the beginning of play, the dealer goes first, then
+                # play moves to the right" (official rules): the dealer sits before the first
+                # player, with two players as with more.
                 self.direction = -1
-                current = (current - 1) % n if n > 2 else current
+                current = (current - 1) % n
             elif e.kind == "draw":
                 self.draw_cards(current, e.count)
             elif e.kind == "skip":
@@ -235,7 +251,11 @@ class Game:
             self.log.append(
                 Turn(0, current + 1, "skipped", note=f"the first card {top.glyph} skips this player")
             )
+            if self.rec:
+                self.rec.first_card_done(current)
             current = self.next_seat(current)
+        elif self.rec:
+            self.rec.first_card_done(None)
         passes = 0
         for turn in range(1, MAX_TURNS + 1):
             action = self.take_turn(turn, current)
@@ -278,6 +298,8 @@ class Game:
         valid = self.validity(seat)
         hand = self.hands[seat]
         record = Turn(index, seat + 1, "play")
+        if self.rec:
+            self.rec.begin_turn(index, seat)
         if self.seats[seat].virtual:
             self.stats.virtual_turns += 1
         card = self.choose(seat, valid, record)
@@ -304,10 +326,10 @@ class Game:
                             break
             if not record.drew:
                 record.action = "pass"
-                self.log.append(record)
+                self.log_turn(record, None)
                 return "pass"
             if card is None:
-                self.log.append(record)
+                self.log_turn(record, None)
                 return "draw"
         previous_color = self.color
         hand = self.hands[seat]  # a protocol run gives every hand back as a new list
@@ -334,6 +356,7 @@ class Game:
                 victim = self.next_seat(seat)
                 if kind == "wild4" and self.rules.challenge and self.challenges(victim):
                     guilty = any(c.attrs["color"] == previous_color for c in hand)
+                    record.challenge = (victim, guilty)
                     if guilty:
                         self.draw_cards(seat, e.count)
                         who = self.seats[seat].name
@@ -357,15 +380,21 @@ class Game:
                     record.note += f"; {who} misses a turn"
                 else:
                     record.note = f"{who} misses a turn"
-        self.log.append(record)
+        self.log_turn(record, card)
         return "play"
+
+    def log_turn(self, record: Turn, card: Symbol | None) -> None:
+        self.log.append(record)
+        if self.rec:
+            self.rec.end_turn(record, card)
 
     def challenges(self, seat: int) -> bool:
         """Human seats challenge a wild draw four half of the time; virtual players never do."""
         return not self.seats[seat].virtual and self.rng.random() < 0.5
 
     def draw_cards(self, seat: int, count: int) -> list[Symbol]:
-        drawn = []
+        drawn: list[Symbol] = []
+        reshuffled = None
         for _ in range(count):
             if not self.draw_pile:
                 if len(self.discard) <= 1:
@@ -374,8 +403,11 @@ class Game:
                 self.draw_pile = self.discard
                 self.rng.shuffle(self.draw_pile)
                 self.discard = [top]
+                reshuffled = (len(drawn), len(self.draw_pile))
             drawn.append(self.draw_pile.pop())
         self.hands[seat].extend(drawn)
+        if self.rec:
+            self.rec.drew(seat, drawn, count, reshuffled)
         return drawn
 
     def choose_color(self, seat: int) -> str:
@@ -452,4 +484,6 @@ class Game:
             self.hands[seat].append(run.played)  # it is played from the hand by the caller
         self.stats.note_run(run)
         record.runs += 1
+        if self.rec:
+            self.rec.run(owners, run)
         return run.played

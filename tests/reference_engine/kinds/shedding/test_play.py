@@ -76,6 +76,15 @@ def test_an_unsuccessful_challenge_stays_in_the_log(library: Library) -> None:
     assert log[i + 1]["seat"] == 2  # the challenger missed the turn
 
 
+def test_a_reverse_turned_up_first_lets_the_dealer_go_first_with_two_players_too(library: Library) -> None:
+    """Found by the record's referee (uno-official, two people, seed 2): Y⇄ is turned up first;
+    the player after the dealer (seat 2) was to start, so the dealer (seat 1) goes first, "then
+    play moves to the right". The engine had kept seat 2 when two play."""
+    game = Game(load_rules("uno-official"), library, players=2, virtual=0, level="rule", seed=2, hands=1)
+    log = game.play()["log"][0]
+    assert game.results and log[0]["seat"] == 1  # the dealer; before the fix, seat 2
+
+
 def test_two_player_reverse_acts_as_skip(library: Library) -> None:
     rules = load_rules("uno-official")
     game = Game(rules, library, players=2, virtual=0, seed=0)

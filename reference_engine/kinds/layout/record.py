@@ -1,0 +1,58 @@
+"""What a layout game (Sevens) tells its record (docs/records.md): the game loop calls these hooks.
+
+Events: ``deal`` (the dealer, every hand hidden; a person sees their own), ``turn`` (open, play
+or pass, with the card asked for while the first card is looked for), ``finished`` (a player
+empties their hand and takes the next place), ``game-end`` (the ranking; the last player's
+cards stay hidden).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ...cards import Symbol
+from ...records.recorder import Recorder
+
+if TYPE_CHECKING:
+    from .play import SevensGame
+
+
+class LayoutRecord:
+    def __init__(self, recorder: Recorder, game: SevensGame):
+        self.rec = recorder
+        self.game = game
+        recorder.set_seats(game.seats)
+        rules = game.rules
+        recorder.parameters.update({"first": rules.first, "centre": rules.centre, "ace_low": rules.ace_low})
+        game.virtual.recorder = recorder
+
+    def deal(self, dealer: int) -> None:
+        g, rec = self.game, self.rec
+        seen: dict[int, dict[str, Any]] = {
+            s + 1: {"hand": rec.names(h)} for s, h in enumerate(g.hands) if not g.seats[s].virtual
+        }
+        rec.event(
+            "deal",
+            public={"dealer": dealer + 1, "sizes": [len(h) for h in g.hands]},
+            hidden={"hands": [rec.names(h) for h in g.hands]},
+            seen=seen,
+        )
+
+    def turn(
+        self, index: int, seat: int, action: str, card: Symbol | None, asked: Symbol | None = None
+    ) -> None:
+        public: dict[str, Any] = {"action": action, "card": None if card is None else self.rec.name(card)}
+        if asked is not None:
+            public["asked"] = self.rec.name(asked)
+        self.rec.event("turn", turn=index, seat=seat + 1, public=public)
+
+    def finished(self, index: int, seat: int, place: int) -> None:
+        self.rec.event("finished", turn=index, seat=seat + 1, public={"place": place})
+
+    def game_end(self, ranking: list[int]) -> None:
+        g, rec = self.game, self.rec
+        rec.event(
+            "game-end",
+            public={"ranking": [s + 1 for s in ranking]},
+            hidden={"hands": [rec.names(h) for h in g.hands]},
+        )

@@ -1,0 +1,121 @@
+"""What a shedding game tells its record (docs/records.md): the game loop calls these hooks.
+
+Events: ``deal`` (every hand and the draw pile, hidden; a person sees their own hand),
+``first-card`` (the cards turned up, buried ones included, who starts, the colour in force,
+its effects), ``turn`` (the action, the card played, the colour named, every card drawn by
+anyone during the turn with its identity hidden, a challenge and its outcome), ``hand-end``
+(the winner, the points, the hands turned up to count them).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ...cards import Symbol
+from ...records.recorder import Recorder
+from ...selection import SelectionRun
+
+if TYPE_CHECKING:
+    from .play import Game, HandResult, Turn
+
+
+class SheddingRecord:
+    """The hooks of one shedding game into its :class:`Recorder`."""
+
+    def __init__(self, recorder: Recorder, game: Game):
+        self.rec = recorder
+        self.game = game
+        recorder.set_seats(game.seats)
+        rules = game.rules
+        recorder.parameters.update(
+            {
+                "hand_size": rules.hand_size_for(len(game.seats)),
+                "target_score": rules.target_score,
+                "wild4": "bluff" if game.bluff else "strict",
+                "discard_owner": game.discard_owner,
+                "max_hands": game.max_hands,
+            }
+        )
+        self.hand = 0
+
+    def _seen(self, seat: int, key: str, cards: list[Symbol]) -> dict[int, dict[str, Any]]:
+        """A person sees the cards they get; nobody looks at a virtual player's."""
+        return {} if self.game.seats[seat].virtual else {seat + 1: {key: self.rec.names(cards)}}
+
+    def deal(self) -> None:
+        g, rec = self.game, self.rec
+        self.hand += 1
+        seen: dict[int, dict[str, Any]] = {}
+        for s, hand in enumerate(g.hands):
+            seen.update(self._seen(s, "hand", hand))
+        rec.event(
+            "deal",
+            public={"hand": self.hand, "sizes": [len(h) for h in g.hands], "draw_pile": len(g.draw_pile)},
+            hidden={"hands": [rec.names(h) for h in g.hands], "draw_pile": rec.names(g.draw_pile)},
+            seen=seen,
+        )
+
+    def first_card(self, turned: list[Symbol], starts: int) -> None:
+        """Before the first card's effects: the cards turned up (the last is the first card)."""
+        rec = self.rec
+        rec.event(
+            "first-card",
+            public={
+                "turned": rec.names(turned),
+                "starts": starts + 1,
+                "draws": [],
+            },
+            hidden={"draws": []},
+        )
+
+    def first_card_done(self, skipped: int | None) -> None:
+        g, ev = self.game, self.rec.current
+        ev["public"].update(
+            {"color": g.color, "direction": g.direction, "skipped": None if skipped is None else skipped + 1}
+        )
+
+    def begin_turn(self, index: int, seat: int) -> None:
+        self.rec.event("turn", turn=index, seat=seat + 1, public={"draws": []}, hidden={"draws": []})
+
+    def drew(self, seat: int, drawn: list[Symbol], wanted: int, reshuffled: tuple[int, int] | None) -> None:
+        """Cards drawn by ``seat`` (of ``wanted``); ``reshuffled``: (cards drawn before the discard
+        pile became the draw pile, how many cards it gave)."""
+        ev = self.rec.current
+        item: dict[str, Any] = {"seat": seat + 1, "count": len(drawn)}
+        if wanted != len(drawn):
+            item["wanted"] = wanted
+        if reshuffled is not None:
+            item["reshuffle_at"], item["reshuffled"] = reshuffled
+        ev["public"]["draws"].append(item)
+        ev["hidden"]["draws"].append(self.rec.names(drawn))
+        for s, v in self._seen(seat, "drawn", drawn).items():
+            ev["seen"].setdefault(str(s), {}).setdefault("drawn", []).extend(v["drawn"])
+
+    def end_turn(self, turn: Turn, card: Symbol | None) -> None:
+        self.rec.settle()
+        ev = self.rec.current
+        pub = ev["public"]
+        pub["action"] = turn.action
+        pub["card"] = None if card is None else self.rec.name(card)
+        pub["color"] = turn.color
+        if turn.challenge is not None:
+            pub["challenge"] = {"by": turn.challenge[0] + 1, "guilty": turn.challenge[1]}
+        pub["note"] = turn.note
+
+    def run(self, owners: list[list[Symbol]], run: SelectionRun) -> None:
+        self.rec.selection_run(self.game.protocol_name, [len(o) for o in owners], run)
+
+    def hand_end(self, result: HandResult) -> None:
+        g, rec = self.game, self.rec
+        rec.event(
+            "hand-end",
+            public={
+                "hand": self.hand,
+                "winner": result.winner,
+                "points": result.points,
+                "reason": result.reason,
+                "turns": result.turns,
+                "hands": [rec.names(h) for h in g.hands],
+                "scores": list(g.scores),
+            },
+        )

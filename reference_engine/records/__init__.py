@@ -1,0 +1,15 @@
+"""Game records: one JSON document per game, the referee's copy (docs/records.md).
+
+A record holds the rule set and its options, the seed, the seats, the deal, every event with
+what every seat saw and what was hidden, every protocol run's public view and counts, and the
+result. :mod:`.document` builds, writes and reads records (checked against
+``record.schema.json``); :mod:`.recorder` is what a game loop tells; :mod:`.replay` plays a
+recorded game again and has the kind's independent referee check it.
+"""
+
+from __future__ import annotations
+
+FORMAT = "kitgen game record"
+VERSION = 1
+
+__all__ = ["FORMAT", "VERSION"]
