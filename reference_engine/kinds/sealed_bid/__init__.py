@@ -6,10 +6,12 @@ additions and a comparison) on the simulated table; a new game of this kind is Y
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from ...errors import UsageError
+from ...records.referee import Verdict
 from ...registry import Library
 from .. import GameKind, GameRules, PlayOption, PlaySettings, register
 from .play import STRATEGIES, SealedBidGame, choose, plain_winner, submissions
@@ -20,6 +22,7 @@ from .rules import KIND, SealedBidRules, load_sealed_bid
 class SealedBid(GameKind):
     name = KIND
     summary = "two players bid cards face down; only the winner of each round is announced (Gakmoro)"
+    records = True
     play_options = (
         PlayOption(
             "variant",
@@ -57,8 +60,14 @@ class SealedBid(GameKind):
             seed=settings.seed,
             strategies=(pair[0], pair[1]),
             protocol=settings.protocol,
+            recorder=settings.recorder,
         )
         return game.play()
+
+    def referee(self, record: Mapping[str, Any]) -> Verdict:
+        from .referee import check
+
+        return check(record)
 
 
 __all__ = [

@@ -20,7 +20,9 @@ from ...cards import SYMBOLS
 from ...errors import CheckFailure, UsageError
 from ...expressions import as_int, plain
 from ...machine import ONE, Runner, Shared, leftovers, read_outputs
+from ...records.recorder import Recorder
 from ...registry import Library
+from .record import SealedBidRecord
 from .rules import SealedBidRules
 
 STRATEGIES = ("balanced", "random", "greedy")
@@ -123,6 +125,7 @@ class SealedBidGame:
         seed: int = 0,
         strategies: tuple[str, str] = ("balanced", "random"),
         protocol: str | None = None,
+        recorder: Recorder | None = None,
     ):
         if variant not in ("dealer", "dealerless"):
             raise UsageError(f"--variant is dealer or dealerless, not {variant!r}")
@@ -145,12 +148,15 @@ class SealedBidGame:
         self.protocol_name = protocol or rules.protocol
         self.shared = Shared()  # sub-protocol caches, kept for the game
         self.pool: Counter[str] = Counter()  # loose cards on the side, by symbol
+        self.rec = SealedBidRecord(recorder, self) if recorder is not None else None
 
     def play(self) -> dict[str, Any]:
         hands = [self.rules.hand(self.variant) for _ in range(2)]
         wins = [0, 0]
         results: list[RoundResult] = []
         loose_needed: Counter[str] = Counter()
+        if self.rec:
+            self.rec.deal(hands)
         for number in range(1, self.rules.rounds + 1):
             if max(wins) >= self.rules.to_win:
                 break
@@ -167,6 +173,8 @@ class SealedBidGame:
             else:
                 result = RoundResult(number, picks, [sum(p) for p in picks], plain_winner(*picks))
             results.append(result)
+            if self.rec:
+                self.rec.round(result)
             if result.announced > 0:
                 wins[0] += 1
             elif result.announced < 0:
@@ -178,6 +186,8 @@ class SealedBidGame:
             winner = names[1]
         else:
             winner = "draw"
+        if self.rec:
+            self.rec.game_end(winner, wins)
         return {
             "game": self.rules.name,
             "variant": self.variant,
@@ -218,6 +228,8 @@ class SealedBidGame:
         for o in order:
             self.rng.shuffle(o)
         values = dict(zip(inputs, order[0] + order[1]))
+        if self.rec:
+            self.rec.sleeves(order)
         final = runner.run(frame, {frame.initial_state(values): ONE})
         (state,) = final
         outs = read_outputs(runner, frame, state)
@@ -242,17 +254,20 @@ class SealedBidGame:
         calls: dict[str, list[int]] = {}
         for callee, n in state.meters.calls:
             calls.setdefault(callee, []).append(n)
+        expected_calls: dict[str, list[int]] | None = None
+        expected_table: list[int] | None = None
         for name, exp in proto.expect.items():
             if name == "calls":
+                expected_calls = {}
                 for callee, e in exp.by_symbol.items():
-                    expected = [as_int(x) for x in plain(e(frame.globals))]
+                    expected = expected_calls[callee] = [as_int(x) for x in plain(e(frame.globals))]
                     if calls.get(callee, []) != expected:
                         raise CheckFailure(
                             f"{where}: {callee} used {calls.get(callee)} cards, the paper says {expected}"
                         )
                 checks += 1
             elif name == "table" and exp.value is not None:
-                expected = [as_int(x) for x in plain(exp.value(frame.globals))]
+                expected = expected_table = [as_int(x) for x in plain(exp.value(frame.globals))]
                 if list(self.shared.extent) != expected:
                     raise CheckFailure(
                         f"{where}: the table held {list(self.shared.extent)}, the paper says {expected}"
@@ -270,6 +285,10 @@ class SealedBidGame:
         self.pool["club"] += sum(bundle - 1 for p in picks for _ in p)
         self.pool["heart"] += sum(1 for p in picks for _ in p)
         checks += 1
+        if self.rec:
+            counts = {"shuffles": state.meters.shuffles, "helper_cards": helpers, "calls": calls}
+            paper = {"calls": expected_calls, "table": expected_table}
+            self.rec.run(list(self.shared.extent), counts, paper, runner.views.expanded(state.view), sign)
         return RoundResult(
             number,
             picks,

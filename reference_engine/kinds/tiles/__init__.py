@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import UsageError
+from ...records.referee import Verdict
 from ...registry import Library
 from .. import Deal, GameKind, GameRules, PlaySettings, ProblemAt, ScenarioSetting, Validity, register
 from ..virtual import Moment, split
@@ -33,6 +34,7 @@ def _tiles(rules: GameRules) -> TileRules:
 class Tiles(GameKind):
     name = KIND
     summary = "tiles matched to the open ends of a line; multiples of five score (Dominoes, Muggins)"
+    records = True
 
     def load(self, path: Path, expected_name: str | None) -> GameRules:
         return load_tiles(path, expected_name)
@@ -46,7 +48,13 @@ class Tiles(GameKind):
             level=settings.level or self.default_level,
             seed=settings.seed,
             protocol=settings.protocol,
+            recorder=settings.recorder,
         )
+
+    def referee(self, record: Mapping[str, Any]) -> Verdict:
+        from .referee import check
+
+        return check(record)
 
     def play(self, rules: GameRules, library: Library, settings: PlaySettings) -> dict[str, Any]:
         return self.game(rules, library, settings).play()

@@ -21,8 +21,10 @@ from typing import Any
 
 from ...cards import Symbol
 from ...errors import CheckFailure, UsageError
+from ...records.recorder import Recorder
 from ...registry import Library
 from ..virtual import Seat, VirtualPlayers, seating
+from .record import TilesRecord
 from .rules import End, TileRules
 
 MAX_TURNS = 1000
@@ -58,6 +60,7 @@ class MugginsGame:
         level: str = "card",
         seed: int = 0,
         protocol: str | None = None,
+        recorder: Recorder | None = None,
     ):
         lo, hi, default = rules.players
         n = default if players is None else players
@@ -81,6 +84,7 @@ class MugginsGame:
         self.largest_hand: dict[int, int] = {}
         self.largest_boneyard = 0
         self.deals = 0
+        self.rec = TilesRecord(recorder, self) if recorder is not None else None
 
     # -- the game -----------------------------------------------------------------------
     def deal(self) -> None:
@@ -91,6 +95,8 @@ class MugginsGame:
         self.hands = [tiles[i * size : (i + 1) * size] for i in range(n)]
         self.boneyard = tiles[n * size :]
         self.deals += 1
+        if self.rec:
+            self.rec.deal()
 
     def play(self) -> dict[str, Any]:
         n = len(self.seats)
@@ -111,6 +117,8 @@ class MugginsGame:
             passes = 0 if moved else passes + 1
             if passes >= n:
                 break
+        if self.rec:
+            self.rec.game_end(ended)
         return self.summary(turn, ended)
 
     def open(self) -> int | None:
@@ -123,6 +131,8 @@ class MugginsGame:
             if d in self.hands[s]
         ]
         best = max(announced, key=lambda sd: int(sd[1].attrs["low"]), default=None)
+        if self.rec and any(not s.virtual for s in self.seats):
+            self.rec.announce(announced)
         floor = int(best[1].attrs["low"]) if best is not None else -1
         for doublet in self.rules.doublets():
             if int(doublet.attrs["low"]) <= floor:
@@ -132,11 +142,15 @@ class MugginsGame:
                     continue
                 tile, runs = self.decide(seat, self.rules.validity(None, doublet), 1)
                 if tile is not None:
-                    self.place(1, seat, tile, "open", runs)
+                    self.place(1, seat, tile, "open", runs, asked=doublet)
                     return seat
                 self.log.append(Turn(1, seat + 1, "pass", runs=runs, note=f"does not hold {doublet.glyph}"))
+                if self.rec:
+                    self.rec.turn(self.log[-1], None, asked=doublet)
         if best is None:
             self.log.append(Turn(1, 0, "pass", note="nobody holds a doublet: shuffle and draw again"))
+            if self.rec:
+                self.rec.redeal()
             return None
         self.place(1, best[0], best[1], "open")
         return best[0]
@@ -157,10 +171,14 @@ class MugginsGame:
             if not self.boneyard:
                 record.action = "pass" if not record.drew else "draw"
                 self.log.append(record)
+                if self.rec:
+                    self.rec.turn(record, None)
                 return False
             # Draw one tile unseen; a person looks at it, the table runs the protocol again.
             self.hands[seat].append(self.boneyard.pop())
             record.drew += 1
+            if self.rec:
+                self.rec.drew(self.hands[seat][-1])
 
     def human(self, seat: int, valid: Any) -> Symbol | None:
         """A person's simple policy: the valid tile that scores most, then the most pips."""
@@ -218,7 +236,14 @@ class MugginsGame:
         return total if total and total % self.rules.multiple == 0 else 0
 
     def place(
-        self, index: int, seat: int, tile: Symbol, action: str, runs: int = 0, record: Turn | None = None
+        self,
+        index: int,
+        seat: int,
+        tile: Symbol,
+        action: str,
+        runs: int = 0,
+        record: Turn | None = None,
+        asked: Symbol | None = None,
     ) -> None:
         if tile not in self.hands[seat]:
             raise CheckFailure(f"turn {index}: {tile.glyph} is not in {self.seats[seat].name}'s hand")
@@ -244,6 +269,8 @@ class MugginsGame:
             runs,
         )
         self.log.append(turn)
+        if self.rec:
+            self.rec.turn(turn, tile, asked)
 
     def _score_first(self, tile: Symbol) -> int:
         total = int(tile.attrs["pips"])

@@ -7,12 +7,14 @@ valid, which is exactly the rule for a player who cannot follow suit.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from ...errors import UsageError
+from ...records.referee import Verdict
 from ...registry import Library
 from .. import (
     Deal,
@@ -27,7 +29,7 @@ from .. import (
 )
 from ..virtual import Moment, split
 from .play import HeartsGame
-from .rules import KIND, TrickRules, load_trick
+from .rules import KIND, OPTIONS, TrickRules, load_trick
 
 
 def _trick(rules: GameRules) -> TrickRules:
@@ -40,6 +42,7 @@ def _trick(rules: GameRules) -> TrickRules:
 class Trick(GameKind):
     name = KIND
     summary = "follow suit if you can; the highest card of the led suit takes the trick (Hearts)"
+    records = True
     play_options = (
         PlayOption(
             "rounds",
@@ -47,14 +50,38 @@ class Trick(GameKind):
             None,
             kind=int,
         ),
+        PlayOption(
+            "pass_three",
+            "Hearts only: before each round every player passes three cards face down (left, right, "
+            "across, then none); off in the paper.",
+            False,
+            flag=True,
+        ),
+        PlayOption(
+            "hearts_broken",
+            "Hearts only: no heart may be led until a heart has been played; off in the paper.",
+            False,
+            flag=True,
+        ),
+        PlayOption(
+            "shoot_the_moon",
+            "Hearts only: a player who takes every point scores 0 and every other player all of them; "
+            "off in the paper.",
+            False,
+            flag=True,
+        ),
     )
 
     def load(self, path: Path, expected_name: str | None) -> GameRules:
         return load_trick(path, expected_name)
 
     def game(self, rules: GameRules, library: Library, settings: PlaySettings) -> HeartsGame:
+        trick = _trick(rules)
+        switched = {k: True for k in OPTIONS if settings.options.get(k)}  # a flag turns a switch on
+        if switched:
+            trick = dataclasses.replace(trick, options={**trick.options, **switched})
         return HeartsGame(
-            _trick(rules),
+            trick,
             library,
             players=settings.players,
             virtual=settings.virtual,
@@ -62,7 +89,13 @@ class Trick(GameKind):
             seed=settings.seed,
             protocol=settings.protocol,
             max_rounds=settings.options.get("rounds"),
+            recorder=settings.recorder,
         )
+
+    def referee(self, record: Mapping[str, Any]) -> Verdict:
+        from .referee import check
+
+        return check(record)
 
     def play(self, rules: GameRules, library: Library, settings: PlaySettings) -> dict[str, Any]:
         return self.game(rules, library, settings).play()

@@ -18,8 +18,10 @@ from typing import Any
 
 from ...cards import Symbol
 from ...errors import CheckFailure, UsageError
+from ...records.recorder import Recorder
 from ...registry import Library
 from ..virtual import Seat, VirtualPlayers, seating
+from .record import TrickRecord
 from .rules import TrickRules
 
 PASSES = (1, -1, 2, 0)  # left, right, across, no pass: by round
@@ -59,6 +61,7 @@ class HeartsGame:
         seed: int = 0,
         protocol: str | None = None,
         max_rounds: int | None = None,
+        recorder: Recorder | None = None,
     ):
         lo, hi, default = rules.players
         n = default if players is None else players
@@ -79,6 +82,7 @@ class HeartsGame:
         self.hands: list[list[Symbol]] = []
         self.largest_table = 0
         self.turn = 0
+        self.rec = TrickRecord(recorder, self) if recorder is not None else None
 
     # -- the game -----------------------------------------------------------------------
     def play(self) -> dict[str, Any]:
@@ -89,6 +93,8 @@ class HeartsGame:
             self.rounds.append(result)
             for s, p in enumerate(result.points):
                 self.scores[s] += p
+            if self.rec:
+                self.rec.round_end(result, self.moon)
             if self.max_rounds is not None and number >= self.max_rounds:
                 break
         return self.summary()
@@ -106,6 +112,8 @@ class HeartsGame:
         n = len(self.seats)
         result = RoundResult(number, [0] * n)
         dealer = self.deal(number)
+        if self.rec:
+            self.rec.deal(number, dealer)
         if self.rules.options["pass_three"]:
             self.pass_cards(number, result)
         leader = (dealer + 1) % n
@@ -120,6 +128,8 @@ class HeartsGame:
                 self.hands[seat].remove(card)
                 trick.append((seat, card))
                 result.log.append(Turn(self.turn, seat + 1, "play", card.glyph, runs))
+                if self.rec:
+                    self.rec.played(self.turn, seat, card)
                 if self.rules.points(card) and self.rules.suit_points.get(self.rules.suit(card)):
                     broken = True
             led_suit = self.rules.suit(trick[0][1])
@@ -129,10 +139,13 @@ class HeartsGame:
             )[0]
             result.points[winner] += sum(self.rules.points(c) for _, c in trick)
             result.log[-1].note = f"{self.seats[winner].name} takes the trick"
+            if self.rec:
+                self.rec.trick(winner, sum(self.rules.points(c) for _, c in trick))
             leader = winner
         total = sum(self.rules.points(c) for c in self.rules.deck())
+        self.moon: int | None = None
         if self.rules.options["shoot_the_moon"] and total in result.points:
-            moon = result.points.index(total)
+            moon = self.moon = result.points.index(total)
             result.points = [0 if s == moon else total for s in range(n)]
             result.log[-1].note += f"; {self.seats[moon].name} shoots the moon"
         if any(self.hands):
@@ -154,6 +167,8 @@ class HeartsGame:
                 result.log.append(
                     Turn(self.turn, seat + 1, "pass", runs=runs, note="passes a card face down")
                 )
+                if self.rec:
+                    self.rec.passed(self.turn, seat, card, (seat + shift) % n)
             passed.append(cards)
         for seat, cards in enumerate(passed):
             self.hands[(seat + shift) % n].extend(cards)

@@ -1,0 +1,69 @@
+"""What a trick game (Hearts) tells its record (docs/records.md): the game loop calls these hooks.
+
+Events: ``deal`` (a round's dealer, every hand hidden; a person sees their own), ``pass`` (one
+card passed face down before the round, hidden; its passer and receiver see it when they are
+people), ``turn`` (a card played to the trick), ``trick`` (who takes it, with how many points),
+``round-end`` (the points taken, shooting the moon, the scores).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ...cards import Symbol
+from ...records.recorder import Recorder
+
+if TYPE_CHECKING:
+    from .play import HeartsGame, RoundResult
+
+
+class TrickRecord:
+    def __init__(self, recorder: Recorder, game: HeartsGame):
+        self.rec = recorder
+        self.game = game
+        recorder.set_seats(game.seats)
+        rules = game.rules
+        recorder.parameters.update(
+            {"options": dict(rules.options), "target": rules.target, "max_rounds": game.max_rounds}
+        )
+        game.virtual.recorder = recorder
+
+    def deal(self, number: int, dealer: int) -> None:
+        g, rec = self.game, self.rec
+        seen: dict[int, dict[str, Any]] = {
+            s + 1: {"hand": rec.names(h)} for s, h in enumerate(g.hands) if not g.seats[s].virtual
+        }
+        rec.event(
+            "deal",
+            public={"round": number, "dealer": dealer + 1, "sizes": [len(h) for h in g.hands]},
+            hidden={"hands": [rec.names(h) for h in g.hands]},
+            seen=seen,
+        )
+
+    def passed(self, index: int, seat: int, card: Symbol, to: int) -> None:
+        g, name = self.game, self.rec.name(card)
+        seen: dict[int, dict[str, Any]] = {}
+        if not g.seats[seat].virtual:
+            seen[seat + 1] = {"passed": [name]}
+        if not g.seats[to].virtual:
+            seen.setdefault(to + 1, {})["received"] = [name]
+        self.rec.event(
+            "pass", turn=index, seat=seat + 1, public={"to": to + 1}, hidden={"card": name}, seen=seen
+        )
+
+    def played(self, index: int, seat: int, card: Symbol) -> None:
+        self.rec.event("turn", turn=index, seat=seat + 1, public={"card": self.rec.name(card)})
+
+    def trick(self, winner: int, points: int) -> None:
+        self.rec.event("trick", seat=winner + 1, public={"points": points})
+
+    def round_end(self, result: RoundResult, moon: int | None) -> None:
+        self.rec.event(
+            "round-end",
+            public={
+                "round": result.number,
+                "points": list(result.points),
+                "moon": None if moon is None else moon + 1,
+                "scores": list(self.game.scores),
+            },
+        )
