@@ -24,6 +24,7 @@ from .errors import (
     KitgenError,
     LoadError,
     Problem,
+    RecordError,
     RenderError,
     RunError,
     SimulationError,
@@ -61,6 +62,10 @@ from .kinds.shedding import RuleSet, Shedding
 from .kinds.shedding.rules import hand_dependence_message
 from .kinds.uno_puzzles import PuzzleKind, PuzzleRules
 from .kinds.virtual import Moment
+from .records import FORMAT as RECORD_FORMAT
+from .records import VERSION as RECORD_VERSION
+from .records.document import SCHEMA_FILE as RECORD_SCHEMA
+from .records.replay import Report as ReplayReport
 from .registry import Entry, Library, rulesets_dir
 from .reveals import Fact, Reveal, possible_reveals, reveals_from
 from .schema import Checker, unknown_key_message
@@ -204,9 +209,35 @@ def record_game(
     return result, record
 
 
+def read_record(path: Path) -> dict[str, Any]:
+    """A game record from its file, checked against the record schema (RecordError, exit code 2,
+    names the file, the line and the key path of the first problems)."""
+    from .records import document
+
+    return document.read(path)
+
+
+def record_text(record: dict[str, Any]) -> str:
+    """A game record as the text of its file (one event per line)."""
+    from .records import document
+
+    return document.dumps(record)
+
+
+def replay_record(record: dict[str, Any], library: Library | None = None, rerun: bool = True) -> ReplayReport:
+    """Check a game record: its kind's independent referee and, with ``rerun``, the engine playing
+    the same game again; the first divergence, if any (see docs/records.md)."""
+    from .records.replay import replay
+
+    return replay(record, library, rerun)
+
+
 __all__ = [
     "MAX_CARDS",
     "PUZZLE_DIFFICULTIES",
+    "RECORD_FORMAT",
+    "RECORD_SCHEMA",
+    "RECORD_VERSION",
     "SOLITAIRE_METHODS",
     "SYMBOLS",
     "UNCOOPERATIVE_METHODS",
@@ -245,7 +276,9 @@ __all__ = [
     "PuzzleKind",
     "PuzzleRules",
     "Reason",
+    "RecordError",
     "RenderError",
+    "ReplayReport",
     "Report",
     "Reveal",
     "RuleSet",
@@ -286,6 +319,10 @@ __all__ = [
     "parse_params",
     "play",
     "possible_reveals",
+    "read_record",
+    "record_game",
+    "record_text",
+    "replay_record",
     "reveals_from",
     "rulesets_dir",
     "simulate",

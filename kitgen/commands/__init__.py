@@ -11,6 +11,7 @@ from .booklet import booklet_cmd
 from .build import build_cmd
 from .listing import list_cmd
 from .play import play_cmd
+from .replay import replay_cmd
 from .simulate import simulate_cmd
 from .solve import solve_cmd
 from .verify import verify_cmd
@@ -23,6 +24,7 @@ COMMANDS: list[click.Command] = [
     build_cmd,
     booklet_cmd,
     play_cmd,
+    replay_cmd,
     solve_cmd,
     view_cmd,
 ]

@@ -4,13 +4,26 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
-from reference_engine.api import Library, PlayOption, PlaySettings, compiled_reason, kinds, load_game, play
+from reference_engine.api import (
+    Library,
+    PlayOption,
+    PlaySettings,
+    UsageError,
+    compiled_reason,
+    kinds,
+    load_game,
+    play,
+    record_game,
+    record_text,
+)
 
 from ..kinds import kit_kind
+from ..output import staged_file
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -32,6 +45,11 @@ Gakmoro (a sealed-bid game): both players follow simple strategies (--strategy).
 the engine checks the announced winner against the plain rules, that every card went back
 to the supply, the paper's card counts (28 and 38 per addition, 74 for the comparison)
 and the 2 x 37 table. --variant dealer plays the rules with a human dealer (rule level).
+
+--record FILE writes the game's record, the referee's copy (docs/records.md): the rule set
+and options, the seed, the deal, every action with what each seat saw and what was hidden
+(every card drawn or passed), every protocol run's public view and counts. `kitgen replay
+FILE` checks it. The file is replaced only once the game is over.
 """
 
 
@@ -96,6 +114,15 @@ def _kind_options(f: F) -> F:
 @click.option(
     "--json", "as_json", is_flag=True, help="Print one JSON object (winner, turns, protocol_runs, ...)."
 )
+@click.option(
+    "--record",
+    "record_path",
+    type=click.Path(path_type=Path),
+    default=None,
+    metavar="FILE",
+    help="Also write the game's record (one JSON document: the deal, every action, what each seat saw "
+    "and what was hidden, every protocol run's view and counts) to FILE; check it with `kitgen replay FILE`.",
+)
 def play_cmd(
     ruleset: str,
     players: int | None,
@@ -105,11 +132,18 @@ def play_cmd(
     protocol: str | None,
     engine: str,
     as_json: bool,
+    record_path: Path | None,
     **kind_options: Any,
 ) -> None:
     settings = PlaySettings(players, virtual, level, seed, protocol, kind_options, engine)
     library = Library()
-    result = play(ruleset, library, settings)
+    if record_path is None:
+        result = play(ruleset, library, settings)
+    else:
+        _check_writable(record_path)
+        result, record = record_game(ruleset, library, settings)
+        with staged_file(record_path) as tmp:
+            tmp.write_text(record_text(record), encoding="utf-8")
     spec = protocol or getattr(load_game(ruleset), "virtual_protocol", None)
     if engine == "compiled" and level != "rule" and virtual and spec is not None:
         reason = compiled_reason(library, spec)
@@ -121,3 +155,11 @@ def play_cmd(
     rules = load_game(ruleset)
     for line in kit_kind(rules).play_lines(result, rules):
         click.echo(line)
+
+
+def _check_writable(path: Path) -> None:
+    """Before the game: the record's folder exists and the file is not a folder."""
+    if path.is_dir():
+        raise UsageError(f"--record {path}: a folder, not a file")
+    if not path.parent.is_dir():
+        raise UsageError(f"--record {path}: no folder {path.parent}")

@@ -76,8 +76,17 @@ def build(
 
 
 def dumps(record: Mapping[str, Any]) -> str:
-    """The record as text: one key per line at the top, the same bytes for the same game."""
-    return json.dumps(record, indent=1, ensure_ascii=False) + "\n"
+    """The record as text: the header indented, then one event per line (a changed event is a
+    changed line), the same bytes for the same game."""
+    parts = []
+    for key, value in record.items():
+        if key == "events":
+            lines = ",\n".join("  " + json.dumps(e, ensure_ascii=False, separators=(",", ":")) for e in value)
+            parts.append(f' "events": [\n{lines}\n ]')
+        else:
+            text = json.dumps(value, indent=1, ensure_ascii=False).replace("\n", "\n ")
+            parts.append(f" {json.dumps(key)}: {text}")
+    return "{\n" + ",\n".join(parts) + "\n}\n"
 
 
 # --------------------------------------------------------------------------- reading
@@ -102,9 +111,8 @@ def loads(text: str, file: str = "<record>") -> dict[str, Any]:
         )
     problems = validate(data)
     if problems:
-        lines = [
-            f"  {file}:{locate(text, path)}: {_dotted(path) or '(top)'}: {msg}" for path, msg in problems
-        ]
+        located = sorted({(locate(text, path), _dotted(path) or "(top)", msg) for path, msg in problems})
+        lines = [f"  {file}:{line}: {path}: {msg}" for line, path, msg in located]
         head = f"{len(problems)} problem{'s' if len(problems) != 1 else ''} found"
         more = " (the first ones)" if len(problems) == MAX_PROBLEMS else ""
         raise RecordError(f"{file} is not a valid game record: {head}{more}:\n" + "\n".join(lines))
@@ -124,17 +132,20 @@ def read(path: Path) -> dict[str, Any]:
 
 
 def validate(data: Any) -> list[tuple[list[str | int], str]]:
-    """The schema's complaints about ``data``: (key path, message), in document order, at most
-    :data:`MAX_PROBLEMS`."""
+    """The schema's complaints about ``data``: (key path, message), the first :data:`MAX_PROBLEMS`
+    the validator finds."""
     from jsonschema import Draft202012Validator
 
     validator = Draft202012Validator(schema())
     found: list[tuple[list[str | int], str]] = []
     for error in validator.iter_errors(data):
         deepest = _deepest(error)
-        found.append((list(deepest.absolute_path), deepest.message))
-    found.sort(key=lambda pm: [(0, p, "") if isinstance(p, int) else (1, 0, p) for p in pm[0]])
-    return found[:MAX_PROBLEMS]
+        problem = (list(deepest.absolute_path), deepest.message)
+        if problem not in found:
+            found.append(problem)
+        if len(found) == MAX_PROBLEMS:
+            break
+    return found
 
 
 def _deepest(error: Any) -> Any:
