@@ -35,7 +35,7 @@ the record schema) exits 2 with the file, line and key path at fault.
     "--json",
     "as_json",
     is_flag=True,
-    help="Print one JSON object (ok, actions, unit, rules_checked, reran, divergence, referee, rerun, notes).",
+    help="Print one JSON object: ok, actions, unit, rules_checked, reran, divergence, referee, rerun, notes.",
 )
 def replay_cmd(record: Path, referee_only: bool, as_json: bool) -> None:
     data = read_record(record)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ...cards import Symbol
 from ...records.recorder import Recorder
 from ...selection import SelectionRun
+from .rules import Effect
 
 if TYPE_CHECKING:
     from .play import Game, HandResult, Turn
@@ -34,6 +35,23 @@ class SheddingRecord:
                 "wild4": "bluff" if game.bluff else "strict",
                 "discard_owner": game.discard_owner,
                 "max_hands": game.max_hands,
+                # What a referee without a rule book of its own reads (the deck and the effects).
+                "players": list(rules.players[:2]),
+                "colours": list(rules.colors),
+                "deck": {
+                    ct.name: {
+                        "colour": ct.color if ct.color in rules.colors else None,
+                        "face": str(ct.value) if ct.value is not None else ct.kind,
+                        "copies": ct.copies,
+                        "points": ct.points,
+                    }
+                    for ct in rules.cards.values()
+                },
+                "effects": _effects(rules.effects),
+                "first_card": _effects(rules.first_card),
+                "draw_until": rules.draw_until,
+                "two_player_reverse": rules.two_player_reverse,
+                "challenge": rules.challenge,
             }
         )
         self.hand = 0
@@ -119,3 +137,12 @@ class SheddingRecord:
                 "scores": list(g.scores),
             },
         )
+
+
+def _effects(effects: dict[str, list[Effect]]) -> dict[str, list[str]]:
+    """Effects by card kind in the words of a rule book (``skip``, ``draw 2``, ``name``)."""
+    word = {"choose_color": "name"}
+    return {
+        kind: [f"draw {e.count}" if e.kind == "draw" else word.get(e.kind, e.kind) for e in items]
+        for kind, items in effects.items()
+    }

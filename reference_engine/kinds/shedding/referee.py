@@ -77,9 +77,42 @@ class Book:
         return int(self.hand_sizes.get(players, self.hand_sizes["default"]))
 
     def card_points(self, card: Card) -> int:
-        if card.face.isdigit():
-            return int(card.face) if self.points.get("numbers") == "value" else int(self.points["numbers"])
-        return int(self.points[card.face])
+        if card.face in self.points:
+            return int(self.points[card.face])
+        return int(card.face) if self.points.get("numbers") == "value" else int(self.points["numbers"])
+
+
+def from_parameters(params: Mapping[str, Any]) -> Book:
+    """Without a rule book: the rule set's own deck and effects as the record names them (which
+    card may be played is then not judged)."""
+    deck = params["deck"]
+    cards = {n: Card(c["colour"], str(c["face"])) for n, c in deck.items()}
+
+    def effects(raw: Mapping[str, list[str]]) -> dict[str, tuple[Effect, ...]]:
+        out = {}
+        for face, words in raw.items():
+            out[face] = tuple(("draw", int(w.split()[1])) if w.startswith("draw ") else (w, 0) for w in words)
+        return out
+
+    made = effects(params["effects"])
+    return Book(
+        tuple(params["colours"]),
+        cards,
+        Counter({n: int(c["copies"]) for n, c in deck.items()}),
+        (int(params["players"][0]), int(params["players"][1])),
+        {"default": int(params["hand_size"])},
+        {str(c["face"]): int(c["points"]) for c in deck.values()},
+        frozenset(f for f, e in made.items() if ("name", 0) in e),
+        made,
+        effects(params["first_card"]),
+        int(params["draw_until"]),
+        False,
+        params["two_player_reverse"] == "skip",
+        False,
+        bool(params["challenge"]),
+        params["target_score"],
+        "the rule set's own deck and effects",
+    )
 
 
 def load(name: str) -> Book | None:
@@ -154,8 +187,11 @@ class Table:
 def check(record: Mapping[str, Any]) -> Verdict:
     name = record["game"]["rule_set"]
     book = load(name)
-    verdict = checked(record, lambda walk: Referee(walk, book).run())
-    if book is None and verdict.finding is None:
+    judge = book is not None
+    if book is None:
+        book = from_parameters(record["game"]["parameters"])
+    verdict = checked(record, lambda walk: Referee(walk, book, judge).run())
+    if not judge and verdict.finding is None:
         verdict.rules = False
         verdict.note = (
             f"the referee has no rule book for {name!r}: it checked every card and count, "
@@ -165,17 +201,18 @@ def check(record: Mapping[str, Any]) -> Verdict:
 
 
 class Referee:
-    def __init__(self, walk: Walk, book: Book | None):
+    def __init__(self, walk: Walk, book: Book, judge: bool):
         self.walk = walk
         self.book = book
+        self.judge = judge  # whether the book is the referee's own: then it judges which card may be played
         rec = walk.record
         self.n = len(rec["seats"])
         params = rec["game"]["parameters"]
         self.bluff = params["wild4"] == "bluff"
         self.discard_owner = bool(params["discard_owner"])
         self.max_hands = params["max_hands"]
-        self.target = book.target if book else params["target_score"]
-        self.hand_size = book.hand_size(self.n) if book else int(params["hand_size"])
+        self.target = book.target
+        self.hand_size = book.hand_size(self.n)
         self.card_level = rec["result"]["level"] == "card"
         self.protocol = rec["result"]["protocol"]
         self.turns = 0
@@ -184,8 +221,6 @@ class Referee:
 
     # -- helpers -----------------------------------------------------------------------
     def card(self, name: str) -> Card:
-        if self.book is None:
-            return Card(None, name)
         card = self.book.cards.get(name)
         if card is None:
             self.walk.fail(f"{name} is not a card of the game ({self.book.source})")
@@ -195,7 +230,7 @@ class Referee:
     def valid(self, name: str, top: str, t: Table, hand: Cards, bluff: bool) -> bool:
         """Whether the card may be played on ``top`` with the colour in force (the rule texts)."""
         book = self.book
-        if book is None:
+        if not self.judge:
             return True
         c, tc = self.card(name), self.card(top)
         if c.face in book.wild:
@@ -305,15 +340,14 @@ class Referee:
         pile = Counter(hidden["draw_pile"])
         w.expect(len(hands) == self.n, f"{len(hands)} hands dealt to {self.n} players")
         everything = sum(hands, Counter()) + pile
-        if book is not None:
-            w.expect(
-                everything == Counter(book.deck),
-                f"the deal is not the deck of {w.record['game']['rule_set']} ({book.source}): "
-                f"extra {show((everything - Counter(book.deck)).elements())}, "
-                f"missing {show((Counter(book.deck) - everything).elements())}",
-            )
-            lo, hi = book.players
-            w.expect(lo <= self.n <= hi, f"{self.n} players; the game is for {lo} to {hi}")
+        w.expect(
+            everything == Counter(book.deck),
+            f"the deal is not the deck of {w.record['game']['rule_set']} ({book.source}): "
+            f"extra {show((everything - Counter(book.deck)).elements())}, "
+            f"missing {show((Counter(book.deck) - everything).elements())}",
+        )
+        lo, hi = book.players
+        w.expect(lo <= self.n <= hi, f"{self.n} players; the game is for {lo} to {hi}")
         sizes = [sum(h.values()) for h in hands]
         w.expect(
             sizes == [self.hand_size] * self.n, f"hands of {sizes} cards, the rules deal {self.hand_size}"
@@ -376,9 +410,6 @@ class Referee:
         else:
             winner = min(range(self.n), key=lambda s: (points[s], s))
         earned = 0 if reason.startswith("stopped") else sum(p for s, p in enumerate(points) if s != winner)
-        if self.book is None:  # no rule book, no card points: the record's word for them
-            winner = winner if reason == "went out" else pub["winner"] - 1
-            earned = pub["points"]
         w.expect(
             pub["winner"] == winner + 1,
             f"{w.name(pub['winner'])} wins the hand, but {w.name(winner + 1)} does",
@@ -397,7 +428,7 @@ class Referee:
         w.expect(not ev["runs"], "a protocol run at the end of a hand")
 
     def points(self, name: str) -> int:
-        return self.book.card_points(self.card(name)) if self.book else 0
+        return self.book.card_points(self.card(name))
 
     def first_card(self, t: Table) -> int:
         """The first card turned up and what it does; returns who plays first."""
@@ -410,7 +441,7 @@ class Referee:
         w.expect(bool(turned), "no first card turned up")
         starts = pub["starts"] - 1
         w.expect(0 <= starts < self.n, f"seat {pub['starts']} starts, but there are {self.n} seats")
-        first_rules = book.first if book else {}
+        first_rules = book.first
         for i, name in enumerate(turned):
             w.take(t.pile, [name], "the draw pile")
             effects = first_rules.get(self.card(name).face, ())
@@ -426,9 +457,7 @@ class Referee:
         t.colour = str(self.card(top).colour)
         for kind, count in effects:
             if kind == "name":
-                w.expect(
-                    book is not None and pub["color"] in book.colours, f"the colour named is {pub['color']!r}"
-                )
+                w.expect(pub["color"] in book.colours, f"the colour named is {pub['color']!r}")
                 t.colour = pub["color"]
             elif kind == "reverse":
                 # "the dealer goes first, then play moves to the right" (official rules)
@@ -438,8 +467,6 @@ class Referee:
                 draws.append((current, count))
             elif kind == "skip":
                 skipped = current
-        if book is None:
-            t.colour, t.direction = pub["color"], pub["direction"]
         w.expect(pub["color"] == t.colour, f"the colour in force is {t.colour}, not {pub['color']}")
         w.expect(pub["direction"] == t.direction, "play goes the wrong way after the first card")
         self.apply_draws(ev, t, draws)
@@ -485,7 +512,7 @@ class Referee:
             selected.append(card)
         else:
             w.expect(action in ("draw", "draw-play", "pass"), f"unknown action {action!r}")
-            if virtual and book is not None:
+            if virtual and self.judge:
                 w.expect(
                     not valid,
                     f"{w.name(seat + 1)} is virtual and held valid cards ({show(valid)}), "
@@ -493,7 +520,7 @@ class Referee:
                 )
             selected.append(None)
             played_drawn = None
-            for _ in range(book.draw_until if book else 1 + sum(1 for i in items if i["seat"] == seat + 1)):
+            for _ in range(book.draw_until):
                 if used >= len(items) or items[used]["seat"] != seat + 1:
                     break
                 drawn = list(hidden[used])
@@ -503,13 +530,13 @@ class Referee:
                     break
                 if virtual:
                     tables.append(self.owners(t, seat))
-                if book is not None:
+                if self.judge:
                     ok = self.valid_cards(t, seat, Counter(drawn))
                 else:  # no rule book: the record says whether the drawn card was played
                     ok = [drawn[0]] if card == drawn[0] else []
                 if virtual:
                     selected.append(drawn[0] if ok else None)
-                if ok and (virtual or card == drawn[0] or (book and book.must_play_drawn)):
+                if ok and (virtual or card == drawn[0] or book.must_play_drawn):
                     played_drawn = drawn[0]
                     break
                 if ok and not virtual:
@@ -541,19 +568,17 @@ class Referee:
         w.take(hand, [card], "the hand")
         t.discard.append(card)
         c = self.card(card)
-        effects = book.effects.get(c.face, ()) if book else ()
+        effects = book.effects.get(c.face, ())
         t.colour = str(c.colour)
         skip, draws = False, []
         nxt = self.next_seat(t, seat)
         guilty = None
         for kind, count in effects:
             if kind == "name":
-                w.expect(
-                    book is not None and pub["color"] in book.colours, f"the colour named is {pub['color']!r}"
-                )
+                w.expect(pub["color"] in book.colours, f"the colour named is {pub['color']!r}")
                 t.colour = pub["color"]
             elif kind == "reverse":
-                if self.n == 2 and book is not None and book.two_player_reverse_skips:
+                if self.n == 2 and book.two_player_reverse_skips:
                     skip = True
                 else:
                     t.direction = -t.direction
@@ -565,7 +590,7 @@ class Referee:
                 challenge = pub.get("challenge")
                 if challenge is not None:
                     w.expect(
-                        book is not None and book.challenge and c.face == "wild4",
+                        book.challenge and c.face == "wild4",
                         "a challenge the rules do not have",
                     )
                     w.expect(
@@ -588,8 +613,6 @@ class Referee:
             skip = False
         if not any(k == "name" for k, _ in effects):
             w.expect(pub["color"] is None, f"{card} names no colour, but {pub['color']} was named")
-        if book is None:
-            t.colour = pub["color"] or t.colour
         self.apply_draws(ev, t, draws, used)
         self.runs(ev, seat, t, selected, tables)
         return (self.next_seat(t, seat, 2) if skip else nxt), action
