@@ -22,6 +22,7 @@ from .recorder import Recorder
 
 SCHEMA_FILE = Path(__file__).resolve().with_name("record.schema.json")
 MAX_PROBLEMS = 5  # problems a malformed record reports (the first ones, in file order)
+MAX_FOUND = 200  # problems collected before the first ones are picked
 
 KeyPath = Sequence[str | int]
 
@@ -112,9 +113,10 @@ def loads(text: str, file: str = "<record>") -> dict[str, Any]:
     problems = validate(data)
     if problems:
         located = sorted({(locate(text, path), _dotted(path) or "(top)", msg) for path, msg in problems})
-        lines = [f"  {file}:{line}: {path}: {msg}" for line, path, msg in located]
-        head = f"{len(problems)} problem{'s' if len(problems) != 1 else ''} found"
-        more = " (the first ones)" if len(problems) == MAX_PROBLEMS else ""
+        lines = [f"  {file}:{line}: {path}: {msg}" for line, path, msg in located[:MAX_PROBLEMS]]
+        count = f"{len(located)}{' or more' if len(problems) == MAX_FOUND else ''}"
+        head = f"{count} problem{'s' if len(located) != 1 else ''} found"
+        more = f" (the first {MAX_PROBLEMS})" if len(located) > MAX_PROBLEMS else ""
         raise RecordError(f"{file} is not a valid game record: {head}{more}:\n" + "\n".join(lines))
     return data
 
@@ -132,8 +134,7 @@ def read(path: Path) -> dict[str, Any]:
 
 
 def validate(data: Any) -> list[tuple[list[str | int], str]]:
-    """The schema's complaints about ``data``: (key path, message), the first :data:`MAX_PROBLEMS`
-    the validator finds."""
+    """The schema's complaints about ``data``: (key path, message), at most :data:`MAX_FOUND`."""
     from jsonschema import Draft202012Validator
 
     validator = Draft202012Validator(schema())
@@ -143,7 +144,7 @@ def validate(data: Any) -> list[tuple[list[str | int], str]]:
         problem = (list(deepest.absolute_path), deepest.message)
         if problem not in found:
             found.append(problem)
-        if len(found) == MAX_PROBLEMS:
+        if len(found) == MAX_FOUND:
             break
     return found
 

@@ -1,0 +1,157 @@
+"""`kitgen play GAME --record FILE` and `kitgen replay FILE`: every rule set at both levels, the
+exit codes (0 all legal, 1 a divergence, 2 not a record), and a record written atomically."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from click.testing import CliRunner
+
+from kitgen.cli import main
+from reference_engine.api import RECORD_SCHEMA
+
+SCHEMA = json.loads(RECORD_SCHEMA.read_text(encoding="utf-8"))
+
+# Every rule set at both levels (card level where it exists), short games.
+PLAYS: list[list[str]] = [
+    ["uno", "--virtual", "2"],
+    ["uno-official", "--virtual", "2", "--wild4", "bluff", "--hands", "2"],
+    ["uno-small", "--virtual", "2"],
+    ["crazy-eights", "--virtual", "2"],
+    ["sevens", "--virtual", "2"],
+    ["hearts", "--virtual", "2", "--pass-three", "--rounds", "2"],
+    ["dominoes", "--virtual", "2"],
+    ["gakmoro"],
+]
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.output
+
+
+def _valid(path: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    jsonschema.validate(data, SCHEMA, cls=jsonschema.Draft202012Validator)
+    return data
+
+
+@pytest.mark.parametrize("level", ["rule", "card"])
+@pytest.mark.parametrize("play", PLAYS, ids=[p[0] for p in PLAYS])
+def test_play_record_then_replay(tmp_path: Path, play: list[str], level: str) -> None:
+    path = tmp_path / "r.json"
+    code, out = run("play", *play, "--level", level, "--seed", "2", "--record", str(path))
+    assert code == 0, out
+    data = _valid(path)
+    assert data["game"]["rule_set"] == play[0] and data["result"]["level"] == level
+    code, out = run("replay", str(path))
+    unit = "rounds" if play[0] == "gakmoro" else "turns"
+    assert code == 0 and out.splitlines()[0].endswith(f"{unit}, all legal"), out
+    assert out.startswith("replayed: ")
+
+
+def test_gakmoro_with_a_dealer(tmp_path: Path) -> None:
+    path = tmp_path / "dealer.json"
+    assert run("play", "gakmoro", "--variant", "dealer", "--record", str(path))[0] == 0
+    _valid(path)
+    code, out = run("replay", str(path), "--json")
+    report = json.loads(out)
+    assert code == 0 and report["ok"] and report["unit"] == "rounds" and report["reran"]
+
+
+def test_the_same_seed_writes_the_same_bytes(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    for path in (a, b):
+        assert run("play", "sevens", "--seed", "4", "--record", str(path))[0] == 0
+    assert a.read_bytes() == b.read_bytes()
+
+
+def test_a_divergence_exits_1_naming_the_turn(tmp_path: Path) -> None:
+    path = tmp_path / "r.json"
+    assert run("play", "uno", "--virtual", "2", "--level", "rule", "--record", str(path))[0] == 0
+    data = json.loads(path.read_text(encoding="utf-8"))
+    event = next(e for e in data["events"] if e["type"] == "turn" and e["seat"] == 3 and e["public"]["card"])
+    event["public"]["card"] = "wild4" if event["public"]["card"] != "wild4" else "wild"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    code, out = run("replay", str(path))
+    assert code == 1
+    assert out.startswith(f"divergence at event {event['n']}, turn {event['turn']} (Human 1): ")
+    code, out = run("replay", str(path), "--referee-only")
+    assert code == 1 and "the referee:" in out and "the game played again" not in out
+
+
+BROKEN = {
+    "not JSON": ('{"format": "kitgen game record",\n "version": 1,\n', "r.json:3:1: not JSON"),
+    "not an object": ("[1, 2]\n", "r.json:1: a game record is a JSON object"),
+    "another format": ('{"format": "pgn"}\n', "r.json:1: format: not a kitgen game record"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BROKEN))
+def test_a_file_that_is_not_a_record_exits_2(
+    tmp_path: Path, case: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text, message = BROKEN[case]
+    (tmp_path / "r.json").write_text(text, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code, out = run("replay", "r.json")
+    assert code == 2 and message in out and "Traceback" not in out
+
+
+def test_a_record_breaking_its_schema_exits_2_with_the_line_and_key(tmp_path: Path) -> None:
+    path = tmp_path / "r.json"
+    assert run("play", "dominoes", "--level", "rule", "--record", str(path))[0] == 0
+    lines = path.read_text(encoding="utf-8").splitlines()
+    at = next(i for i, line in enumerate(lines) if '"type":"turn"' in line)
+    lines[at] = lines[at].replace('"scored":', '"scored":"many","was":', 1)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out = run("replay", str(path))
+    assert code == 2
+    n = json.loads(lines[at].rstrip(","))["n"]
+    assert f"r.json:{at + 1}: events[{n - 1}].public" in out and "Traceback" not in out
+    newer = json.loads(path.read_text(encoding="utf-8").replace('"many"', "0"))
+    newer["version"] = 2
+    path.write_text(json.dumps(newer, indent=1), encoding="utf-8")
+    code, out = run("replay", str(path))
+    assert code == 2 and "version 2" in out and "update kitgen" in out
+    code, out = run("replay", str(tmp_path / "missing.json"))
+    assert code == 2 and "no such record file" in out
+
+
+def test_the_record_is_written_whole_or_not_at_all(tmp_path: Path) -> None:
+    path = tmp_path / "r.json"
+    path.write_text("an earlier record\n", encoding="utf-8")
+    code, out = run("play", "uno", "--players", "99", "--record", str(path))
+    assert code == 2 and path.read_text(encoding="utf-8") == "an earlier record\n"
+    code, out = run("play", "uno", "--record", str(tmp_path / "no" / "such" / "r.json"))
+    assert code == 2 and "no folder" in out
+    code, out = run("play", "uno", "--record", str(tmp_path))
+    assert code == 2 and "a folder, not a file" in out
+    assert run("play", "uno", "--level", "rule", "--record", str(path))[0] == 0
+    _valid(path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.json"]  # no temporary file left
+
+
+def test_a_rule_set_file_gone_since_the_record_was_written(tmp_path: Path) -> None:
+    rules = tmp_path / "my-uno.yaml"
+    text = (Path(__file__).resolve().parents[2] / "rulesets" / "games" / "uno.yaml").read_text(
+        encoding="utf-8"
+    )
+    rules.write_text(text.replace("game: uno\n", "game: my-uno\n"), encoding="utf-8")
+    path = tmp_path / "r.json"
+    assert run("play", str(rules), "--level", "rule", "--record", str(path))[0] == 0
+    code, out = run("replay", str(path))
+    assert code == 0 and "every card accounted for" in out and "no rule book for 'my-uno'" in out
+    rules.write_text(text.replace("game: uno\n", "game: my-uno\n").replace("hand_size: 7", "hand_size: 6"))
+    code, out = run("replay", str(path))
+    assert code == 1 and "has changed since the record was written" in out
+    rules.unlink()
+    code, out = run("replay", str(path))
+    assert code == 2 and "--referee-only" in out
+    code, out = run("replay", str(path), "--referee-only")
+    assert code == 0 and "not played again" in out
