@@ -66,6 +66,7 @@ from .records import FORMAT as RECORD_FORMAT
 from .records import VERSION as RECORD_VERSION
 from .records.document import SCHEMA_FILE as RECORD_SCHEMA
 from .records.replay import Report as ReplayReport
+from .records.replay import RulesGone
 from .registry import Entry, Library, rulesets_dir
 from .reveals import Fact, Reveal, possible_reveals, reveals_from
 from .schema import Checker, unknown_key_message
@@ -282,6 +283,7 @@ __all__ = [
     "Report",
     "Reveal",
     "RuleSet",
+    "RulesGone",
     "RunError",
     "SealedBidRules",
     "Shedding",

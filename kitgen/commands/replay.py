@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from reference_engine.api import Library, ReplayReport, read_record, replay_record
+from reference_engine.api import Library, ReplayReport, RulesGone, UsageError, read_record, replay_record
 
 REPLAY_HELP = """Check a game record written by `kitgen play GAME --record FILE` (docs/records.md).
 
@@ -39,7 +39,10 @@ the record schema) exits 2 with the file, line and key path at fault.
 )
 def replay_cmd(record: Path, referee_only: bool, as_json: bool) -> None:
     data = read_record(record)
-    report = replay_record(data, Library(), rerun=not referee_only)
+    try:
+        report = replay_record(data, Library(), rerun=not referee_only)
+    except RulesGone as exc:
+        raise UsageError(f"{exc.format_message()} (--referee-only checks the record without it)") from None
     if as_json:
         click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:

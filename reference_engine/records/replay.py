@@ -22,6 +22,11 @@ from ..registry import Library
 from .referee import Finding, Verdict, Walk
 
 
+class RulesGone(UsageError):
+    """The rule set file a record names is gone: the game cannot be played again (the referee
+    alone can still check the record)."""
+
+
 @dataclass
 class Report:
     """What a replay found: the referee's verdict, the re-run's first difference (None: none,
@@ -83,10 +88,7 @@ def _rerun(record: Mapping[str, Any], library: Library, notes: list[str]) -> Fin
     if not is_game(source):
         path = Path(source)
         if not path.is_file():
-            raise UsageError(
-                f"cannot play the game again: its rule set file {source} is gone "
-                "(--referee-only checks the record without playing it again)"
-            )
+            raise RulesGone(f"cannot play the game again: its rule set file {source} is gone")
         path_now = path
     else:
         from ..kinds import rules_path
