@@ -99,6 +99,8 @@ def loads(text: str, file: str = "<record>") -> dict[str, Any]:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise RecordError(f"{file}:{exc.lineno}:{exc.colno}: not JSON: {exc.msg}") from None
+    except RecursionError:
+        raise RecordError(f"{file}: nested too deeply to be a game record") from None
     if not isinstance(data, dict):
         raise RecordError(f"{file}:1: a game record is a JSON object, not {type(data).__name__}")
     if data.get("format") != FORMAT:

@@ -183,11 +183,13 @@ def load_book(name: str, kind: str, keys: Iterable[str]) -> tuple[Checker, dict[
         return None
     src = load_file(path)
     ck = Checker(src)
+    if isinstance(src.data, dict) and src.data.get("kind") not in (None, kind):
+        raise RecordError(f"the record says {name} is a {kind} game; it is a {src.data['kind']} game")
     data = ck.mapping(src.data, (), required=("game", "kind", "source"), optional=tuple(keys)) or {}
     if data.get("game") != name:
         ck.error(("game",), f"the book is for {data.get('game')!r}; its file name says {name!r}")
     if data.get("kind") != kind:
-        ck.error(("kind",), f"the book is for a {data.get('kind')} game, the record is of a {kind} game")
+        ck.error(("kind",), f"a rule book says its game's kind: {kind}")
     ck.raise_if_any()
     return ck, data
 

@@ -87,6 +87,7 @@ def test_a_record_breaking_the_schema_lists_its_problems_in_file_order(recorded:
         ('{"format": "kitgen game record", "version": 7}', "version 7"),
         ('{"format": "kitgen game record", "version": 1}', "'generator' is a required property"),
         ('"kitgen"', "a JSON object, not str"),
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
     ],
 )
 def test_unreadable_records(text: str, message: str) -> None:

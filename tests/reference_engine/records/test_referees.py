@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from reference_engine.api import Library, PlaySettings, games_dir, record_game, replay_record
-from reference_engine.errors import SpecError
+from reference_engine.errors import RecordError, SpecError
 from reference_engine.kinds import kinds
 from reference_engine.records.referee import books_dir, load_book
 
@@ -69,12 +69,20 @@ def _keys(book: Path) -> tuple[str, ...]:
 
 
 def test_a_broken_rule_book_names_file_line_and_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    (tmp_path / "uno.yaml").write_text("game: uno\nkind: layout\nsource: x\nplayers: [2, 4]\n")
+    (tmp_path / "uno.yaml").write_text("game: uno\nkind: shedding\nsource: x\nplayer: [2, 4]\n")
     monkeypatch.setattr("reference_engine.records.referee.books_dir", lambda: tmp_path)
     with pytest.raises(SpecError) as info:
         load_book("uno", "shedding", ("players",))
     (problem,) = info.value.problems
-    assert problem.line == 2 and problem.path == "kind" and "layout" in problem.message
+    assert problem.line == 4 and problem.path == "player" and "players" in problem.message
+
+
+def test_a_record_naming_a_game_of_another_kind_is_not_a_record(recorded: Any) -> None:
+    record = recorded("sevens", "rule")
+    record["game"]["kind"] = "shedding"
+    with pytest.raises(RecordError) as info:
+        replay_record(record, Library(), rerun=False)
+    assert info.value.exit_code == 2 and "sevens is a shedding game; it is a layout game" in str(info.value)
 
 
 # --------------------------------------------------------------------------- a wrong engine
