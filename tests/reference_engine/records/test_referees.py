@@ -52,16 +52,15 @@ def test_a_referee_shares_no_code_with_how_its_kind_plays(kind: str) -> None:
         assert not name.startswith("reference_engine") or name.startswith("reference_engine.records.referee")
 
 
-def test_every_built_in_game_has_a_rule_book_of_its_kind() -> None:
+def test_every_built_in_game_of_a_recording_kind_has_a_rule_book() -> None:
     for path in sorted(games_dir().glob("*.yaml")):
-        text = path.read_text(encoding="utf-8")
-        kind = re.search(r"^kind: (\S+)", text, re.M)
-        name = path.stem
-        if name == "uno-puzzles":
-            continue  # not a game to play
-        book = books_dir() / f"{name}.yaml"
-        assert book.is_file(), name
-        assert load_book(name, kind.group(1) if kind else "shedding", _keys(book)) is not None
+        found = re.search(r"^kind: (\S+)", path.read_text(encoding="utf-8"), re.M)
+        kind = found.group(1) if found else "shedding"
+        if not kinds()[kind].records:
+            continue  # puzzles are not played; a kind without records has no referee yet
+        book = books_dir() / f"{path.stem}.yaml"
+        assert book.is_file(), path.stem
+        assert load_book(path.stem, kind, _keys(book)) is not None
 
 
 def _keys(book: Path) -> tuple[str, ...]:
