@@ -22,8 +22,8 @@ from reference_engine.api import (
     record_text,
 )
 
+from ..files import write_atomic
 from ..kinds import kit_kind
-from ..output import staged_file
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -142,8 +142,10 @@ def play_cmd(
     else:
         _check_writable(record_path)
         result, record = record_game(ruleset, library, settings)
-        with staged_file(record_path) as tmp:
-            tmp.write_text(record_text(record), encoding="utf-8")
+        try:
+            write_atomic(record_path, record_text(record).encode("utf-8"))
+        except OSError as exc:
+            raise UsageError(f"--record {record_path}: cannot write it: {exc.strerror or exc}") from None
     spec = protocol or getattr(load_game(ruleset), "virtual_protocol", None)
     if engine == "compiled" and level != "rule" and virtual and spec is not None:
         reason = compiled_reason(library, spec)

@@ -23,6 +23,7 @@ from .recorder import Recorder
 SCHEMA_FILE = Path(__file__).resolve().with_name("record.schema.json")
 MAX_PROBLEMS = 5  # problems a malformed record reports (the first ones, in file order)
 MAX_FOUND = 200  # problems collected before the first ones are picked
+MAX_BYTES = 256 * 2**20  # a record larger than this is refused (a whole card-level game is a few MB)
 
 KeyPath = Sequence[str | int]
 
@@ -124,7 +125,13 @@ def loads(text: str, file: str = "<record>") -> dict[str, Any]:
 
 
 def read(path: Path) -> dict[str, Any]:
+    """A record from its file: a regular file (a pipe or a device is refused, never waited on) of
+    at most :data:`MAX_BYTES`."""
     try:
+        if path.exists() and not path.is_file():
+            raise RecordError(f"{path}: not a regular file")
+        if path.exists() and path.stat().st_size > MAX_BYTES:
+            raise RecordError(f"{path}: larger than {MAX_BYTES:,} bytes: not a game record")
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise RecordError(f"no such record file: {path}") from None

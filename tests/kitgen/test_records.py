@@ -4,6 +4,7 @@ exit codes (0 all legal, 1 a divergence, 2 not a record), and a record written a
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -121,6 +122,11 @@ def test_a_record_breaking_its_schema_exits_2_with_the_line_and_key(tmp_path: Pa
     assert code == 2 and "version 2" in out and "update kitgen" in out
     code, out = run("replay", str(tmp_path / "missing.json"))
     assert code == 2 and "no such record file" in out
+    code, out = run("replay", str(tmp_path))
+    assert code == 2 and "not a regular file" in out
+    os.mkfifo(tmp_path / "pipe.json")  # refused at once, never waited on
+    code, out = run("replay", str(tmp_path / "pipe.json"))
+    assert code == 2 and "not a regular file" in out
 
 
 def test_the_record_is_written_whole_or_not_at_all(tmp_path: Path) -> None:
