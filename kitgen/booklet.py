@@ -186,6 +186,7 @@ class Booklet:
     # A game kit: how long a virtual turn takes at the table, this game's first, then the games
     # its rule set compares itself with (``kit: compare_with``): (title, cards in play k, time).
     turn_times: list[tuple[str, int, TableTime]] = field(default_factory=list)
+    ink_saver: bool = False  # the kit's cards are drawn for a home printer (light backs)
 
     def face(self, name: str) -> Face:
         f = self.faces.get(name)

@@ -13,12 +13,13 @@ from typing import TYPE_CHECKING, Any
 from reference_engine.api import GameRules, Library, RuleSet, Shedding, UsageError, find_kind
 
 from ...bom import Bom, seat_names
+from ...faces import Face
 from ...labels import Label
 from ...output import safe_name
 from ...templates import Templates
 from ...verification import summary, verify_statistically
 from .. import DEFAULT_LABELS, BookletInput, BookletPlan, KitKind, KitPlan, register
-from ..virtual import kit_labels
+from ..virtual import deck_face, kit_labels
 from . import front
 from .booklet import game_booklet
 from .materials import game_bom
@@ -79,6 +80,10 @@ class SheddingKit(KitKind):
             teaches=opts.virtual > 0,
             extra={"discard_owner": opts.discard_owner, "deck": opts.deck},
         )
+
+    def deck_face(self, rules: GameRules, name: str) -> Face | None:
+        shed = _rules(rules)
+        return deck_face(shed, name) if name in shed.cards else None
 
     def booklet_plan(self, opts: BookletOptions, rules: GameRules) -> BookletPlan:
         shed = _rules(rules)
