@@ -259,7 +259,7 @@ def spec_example(proto: Protocol, library: Library | None = None) -> Example:
 
 # --------------------------------------------------------------------------- building
 
-SUBSCRIPT = re.compile(r"_(\{[^}]*\}|\([^)]*\)|[A-Za-z0-9]+)")
+SUBSCRIPT = re.compile(r"_(\{[^}]*\}|\([^)]*\)|\[[^\]]*\]|[A-Za-z0-9]+)")
 
 
 def plain_text(text: str) -> str:

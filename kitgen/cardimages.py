@@ -77,11 +77,12 @@ def render(cards: Sequence[Face | None], size: PictureSize, ink_saver: bool = Fa
         pdf.close()
 
 
-def png_bytes(image: Image.Image, dpi: float | None = None) -> bytes:
-    """The picture as PNG (with its resolution recorded when given)."""
+def png_bytes(image: Image.Image, dpi: float | None = None, optimize: bool = False) -> bytes:
+    """The picture as PNG (with its resolution recorded when given). ``optimize`` makes it about
+    6 % smaller and three times slower to write: for the small pictures of the viewer."""
     out = io.BytesIO()
     if dpi is None:
-        image.save(out, format="PNG", optimize=True)
+        image.save(out, format="PNG", optimize=optimize)
     else:
-        image.save(out, format="PNG", optimize=True, dpi=(dpi, dpi))
+        image.save(out, format="PNG", optimize=optimize, dpi=(dpi, dpi))
     return out.getvalue()

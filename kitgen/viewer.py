@@ -77,7 +77,7 @@ def card_pictures(faces: dict[str, Face], ink_saver: bool = False) -> tuple[dict
     """Each face (by symbol name) and the back as the printed designs draw them, as data URIs."""
     names = sorted(faces)
     images = render([faces[n] for n in names] + [None], PICTURE, ink_saver)
-    uris = [_data_uri(png_bytes(im)) for im in images]
+    uris = [_data_uri(png_bytes(im, optimize=True)) for im in images]
     return dict(zip(names, uris[:-1])), uris[-1]
 
 

@@ -20,7 +20,7 @@
   }
   // A spec's own words set P_1, x_{i} as P with a subscript 1, x with a subscript i (as the
   // booklet prints them): text nodes and <sub> elements, never HTML.
-  var SUBSCRIPT = /_(\{[^}]*\}|\([^)]*\)|[A-Za-z0-9]+)/g;
+  var SUBSCRIPT = /_(\{[^}]*\}|\([^)]*\)|\[[^\]]*\]|[A-Za-z0-9]+)/g;
   function rich(node, text) {
     clear(node);
     text = String(text === undefined || text === null ? "" : text);

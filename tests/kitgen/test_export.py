@@ -14,7 +14,7 @@ from PIL import Image
 
 from kitgen.cli import main
 from kitgen.kit import KitOptions, build
-from kitgen.pagecheck import check_kit
+from kitgen.pagecheck import card_cuts, check_pdf
 
 GAME_KITS = ["uno", "uno-small", "crazy-eights", "sevens", "hearts", "dominoes", "gakmoro"]
 MM_PER_INCH = 25.4
@@ -123,7 +123,10 @@ def test_the_ink_saver_kit(kit: tuple[Path, dict[str, Any]]) -> None:
             if r["width"] / mm > card[0]
         ]
     assert backs and all(tuple(round(v * 255) for v in c) == (0xDC, 0xE3, 0xEE) for c in backs)
-    found = check_kit(folder, sample_pixels=True)
+    # The first front and back page of each card type (the full check of every kit: bench/pagecheck_all.py).
+    pages = sorted({n for p in manifest["card_pages"] for n in p["fronts"][:1] + p["backs"][:1]})
+    cuts = lambda n, p: card_cuts(p, card, bleed)  # noqa: E731
+    found = check_pdf(folder / "cards.pdf", pages, cuts, manifest["profile"]["safe_mm"])
     assert [str(f) for f in found] == []
 
 
@@ -137,3 +140,20 @@ def test_export_and_ink_saver_are_refused_by_the_puzzle_kit(tmp_path: Path) -> N
     assert r.exit_code == 2 and "--export" in r.output and "Traceback" not in r.output
     r = CliRunner().invoke(main, ["build", "uno", "--export", "svg", "-o", str(tmp_path / "x")])
     assert r.exit_code == 2 and "cards-png" in r.output
+
+
+def test_same_options_same_bytes(kit: tuple[Path, dict[str, Any]], tmp_path: Path) -> None:
+    """The pictures (and every PDF) come out byte for byte the same from the same options."""
+    _, manifest = kit
+    if manifest["game"]["name"] != "sevens":
+        pytest.skip("one kit is enough to show it")
+    opts = KitOptions(
+        ruleset="sevens",
+        output=str(tmp_path / "again"),
+        previews=False,
+        runs=0,
+        ink_saver=True,
+        export=("cards-png",),
+    )
+    again = build(opts)
+    assert again["files"] == manifest["files"]
