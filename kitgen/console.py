@@ -220,16 +220,10 @@ def kit_lines(manifest: dict[str, Any]) -> list[str]:
         lines.append(f"  {item['count']:>4}  {item['name']}{extra}")
     for note in bom["notes"]:
         lines.append(f"  note: {note}")
-    turn = manifest.get("table_time", {}).get("virtual_turn", [])
-    if turn:
-        own, *others = turn
+    cost = manifest.get("table_time") or {}
+    if cost.get("text"):
         lines.append("")
-        lines.append(
-            f"A virtual turn takes about {own['minutes']} minutes at this table "
-            f"(k = {own['k']} cards in play; kitgen's estimate, templates/table_time.yaml)"
-            + "".join(f"; {o['game']}: about {o['minutes']} minutes (k = {o['k']})" for o in others)
-            + "."
-        )
+        lines += cost["text"][:2]
     if manifest["verification"]:
         lines.append("")
         lines.append("Verified before printing:")

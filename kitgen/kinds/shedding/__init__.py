@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from reference_engine.api import GameRules, Library, RuleSet, Shedding, UsageError, find_kind
 
 from ...bom import Bom, seat_names
+from ...kitcost import sleeved
 from ...labels import Label
 from ...output import safe_name
 from ...templates import Templates
@@ -108,6 +109,7 @@ class SheddingKit(KitKind):
             str(plan.extra.get("deck", "print")),
             bool(plan.extra.get("discard_owner", False)),
             card_mm,
+            sleeved(library.protocol(plan.protocol)),
         )
 
     def labels(self, rules: GameRules, bom: Bom) -> list[Label]:
