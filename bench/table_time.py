@@ -4,7 +4,8 @@ Usage:  python bench/table_time.py [--games 30] [--players 4] [--virtual 1] [--l
                                    [--table-time FILE]
 
 For every game kit (uno, uno-official, uno-small, crazy-eights, sevens, hearts, dominoes) it
-plays ``--games`` seeded rule-level games with the kit's seating and costs every virtual
+plays ``--games`` seeded rule-level games with ``--players`` players (4 unless the rule set allows
+fewer; 0: the rule set's own default), ``--virtual`` of them virtual and costs every virtual
 decision with kitgen's table-time model (kitgen/tabletime.py, kitgen/gametime.py): the actions
 of one run of the kit's protocol are counted from the engine's trace, the people at the table
 (the human players) share each step's card work, a shuffle stops everyone while the piles are
@@ -41,10 +42,15 @@ def options_for(name: str) -> dict[str, Any]:
     return {"wild4": "bluff"} if getattr(rules, "hand_dependent", False) else {}
 
 
-def kit_figures(library: Library, name: str, players: int, virtual: int, games: int) -> dict[str, Any]:
+def seating(name: str, players: int | None) -> int:
+    """The kit's default number of players, or ``players`` within the rule set's range."""
+    lo, hi, default = load_game(name).players  # type: ignore[attr-defined]
+    return default if not players else min(max(players, lo), hi)
+
+
+def kit_figures(library: Library, name: str, players: int | None, virtual: int, games: int) -> dict[str, Any]:
     rules = load_game(name)
-    lo, hi, _ = rules.players  # type: ignore[attr-defined]
-    n = min(max(players, lo), hi)
+    n = seating(name, players)
     cost = kit_cost(
         library, name, rules.virtual_protocol, n, min(virtual, n), (63.0, 88.0), options_for(name), (), games
     )
@@ -58,15 +64,17 @@ def kit_figures(library: Library, name: str, players: int, virtual: int, games: 
         "table_width_cm": out["table_width_cm"],
         "table_depth_cm": out["table_depth_cm"],
         "people": out["people"],
+        "players": n,
         "protocol": out["protocol"],
         "paper_turn_minutes": (out["paper"] or {}).get("virtual_turn_minutes"),
         "paper_game_minutes_mean": (out["paper"] or {}).get("game_minutes_mean"),
     }
 
 
-def levers(library: Library, name: str, players: int, virtual: int, games: int) -> list[dict[str, Any]]:
+def levers(library: Library, name: str, players: int | None, virtual: int, games: int) -> list[dict[str, Any]]:
     """The kit's virtual turn after each lever, cumulatively, on the same simulated games."""
     rules = load_game(name)
+    players = seating(name, players)
     fast = rules.virtual_protocol  # type: ignore[attr-defined]
     paper = library.protocol(fast).source.get("variant_of", fast)
     people = players - virtual
@@ -126,7 +134,13 @@ def levers(library: Library, name: str, players: int, virtual: int, games: int) 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=GAMES)
-    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=4,
+        help="players at the table, within each rule set's range (default 4, the issue's seating); "
+        "0: each rule set's own default",
+    )
     parser.add_argument("--virtual", type=int, default=1)
     parser.add_argument("--levers", action="store_true")
     parser.add_argument("--table-time", default=None, metavar="FILE")
@@ -144,7 +158,7 @@ def main() -> None:
                 f"(first {figures['first_turn_minutes']:5.1f}), "
                 f"game {figures['game_minutes_mean']:7.1f} min mean, {figures['game_minutes_p90']:7.1f} p90, "
                 f"table {figures['table_width_cm']} x {figures['table_depth_cm']} cm, "
-                f"{figures['people']} people; paper's protocol {figures['paper_turn_minutes']} min/turn "
+                f"{figures['players']} players, {figures['people']} people; paper's protocol {figures['paper_turn_minutes']} min/turn "
                 f"[{time.process_time() - t0:.1f} s CPU]"
             )
         if args.levers:

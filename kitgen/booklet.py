@@ -152,6 +152,7 @@ class Section:
     legend: list[str]  # how values are written with cards
     calls: list[str]
     time: TableTime | None = None  # the worked example's run at a real table (an estimate)
+    table: str = ""  # how the table does it physically (the spec's ``table:``), e.g. with sleeves
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -438,6 +439,7 @@ def section_for(
         legend,
         [c.protocol for c in proto.calls()],
         table_time(sim.trace.events, people, spec_hints(library.protocol)),
+        proto.table,
     )
 
 

@@ -293,7 +293,8 @@ def absorb(steps: list[StepTime], people: int) -> list[StepTime]:
 class TableTime:
     counts: dict[str, int]
     seconds: float  # wall-clock with ``people`` at work
-    work: float  # person-seconds: what one person alone would take
+    work: float  # person-seconds of card work (everything but mixing), shared by the people
+    mixing: float  # seconds the whole table spends mixing
     people: int
     source: str
 
@@ -315,6 +316,7 @@ class TableTime:
             "seconds": round(self.seconds, 1),
             "minutes": self.minutes,
             "work_seconds": round(self.work, 1),
+            "mixing_seconds": round(self.mixing, 1),
             "people": self.people,
             "source": self.source,
         }
@@ -332,9 +334,14 @@ def table_time(
     events = list(events)
     counts = action_counts(events, hints)
     steps = schedule(events, people, model, hints)
-    work = sum(counts[a] * model.seconds[a] for a in ACTIONS if a != "shuffle")
-    work += sum(s.mixing for s in steps)
-    return TableTime(dict(counts), sum(s.seconds for s in steps), work, max(1, people), model.source)
+    return TableTime(
+        dict(counts),
+        sum(s.seconds for s in steps),
+        sum(s.work for s in steps),
+        sum(s.mixing for s in steps),
+        max(1, people),
+        model.source,
+    )
 
 
 def cards_in_play(example_params: dict[str, Any]) -> int:

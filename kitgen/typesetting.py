@@ -332,6 +332,8 @@ class Writer:
             out.append(self.para(f"Source: {sec.cite}.", self.small))
         if sec.overview and not (first and self.b.front is not None):
             out.append(self.para(sec.overview, spec=True))
+        if sec.table:
+            out.append(self.box([self.rich("At the table.", sec.table, self.small, spec=True)]))
         for line in sec.legend:
             out.append(self.para(f"Encoding — {line}", self.small))
         example = [self.para(sec.example_text, self.small)]

@@ -140,9 +140,9 @@ def test_validation_equals_verify_json(uno_booklet: tuple[Path, dict[str, Any]])
     pages = pdf_text(folder / "booklet.pdf")
     validation_text = squash("\n".join(p for p in pages if "Validation" in p or "Paper's" in p))
     assert [v["protocol"] for v in data["validation"]] == [
-        "card-selection",
-        "covert-lottery-modified",
-        "six-card-and",
+        "card-selection-fast",
+        "covert-lottery-fast",
+        "six-card-and-direct",
     ]
     for v in data["validation"]:
         result = CliRunner().invoke(main, ["verify", v["protocol"], "--json"])
@@ -167,12 +167,12 @@ def test_reveal_checks_are_printed_with_a_remedy(uno_booklet: tuple[Path, dict[s
     folder, _ = uno_booklet
     data = json.loads((folder / "booklet.json").read_text())
     text = squash("\n".join(pdf_text(folder / "booklet.pdf")))
-    lottery = next(s for s in data["sections"] if s["protocol"] == "covert-lottery-modified")
+    lottery = next(s for s in data["sections"] if s["protocol"] == "covert-lottery-fast")
     step7 = next(s for s in lottery["steps"] if s["number"] == "7")
     assert "At most one pair shows β α." in step7["checks"]
     assert squash("At most one pair shows β α.") in text
     # Inside a virtual turn the remedy is the card selection protocol's.
-    card_selection = Library().protocol("card-selection")
+    card_selection = Library().protocol("card-selection-fast")
     # (its step references say whose steps they are: "Step 8 of the Card selection protocol")
     named = f" of the {card_selection.title}"
     assert named in step7["if_wrong"]
@@ -181,10 +181,10 @@ def test_reveal_checks_are_printed_with_a_remedy(uno_booklet: tuple[Path, dict[s
         (s["protocol"], s["number"]) for sec in data["sections"] for s in sec["steps"] if s["checks"]
     }
     assert steps_with_checks == {
-        ("card-selection", "5"),
-        ("card-selection", "9"),
-        ("covert-lottery-modified", "7"),
-        ("six-card-and", "5"),
+        ("card-selection-fast", "5"),
+        ("card-selection-fast", "9"),
+        ("covert-lottery-fast", "7"),
+        ("six-card-and-direct", "3"),
     }
 
 

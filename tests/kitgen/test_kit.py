@@ -49,9 +49,9 @@ def test_default_kit_files(default_kit: tuple[Path, dict[str, Any]]) -> None:
     assert manifest["statistical_verification"]["verified"]
     assert all(v["verified"] for v in manifest["verification"])
     assert {v["protocol"] for v in manifest["verification"]} == {
-        "card-selection",
-        "covert-lottery-modified",
-        "six-card-and",
+        "card-selection-fast",
+        "covert-lottery-fast",
+        "six-card-and-direct",
     }
 
 
@@ -138,7 +138,10 @@ def test_bom_matches_an_independent_count(default_kit: tuple[Path, dict[str, Any
     assert items["deck"]["count"] == 4 * (1 + 2 * 9 + 3 * 2) + 8 == 108
     k = 108 - 1  # every card but the top of the discard pile
     assert items["alpha"]["needed"] == items["beta"]["needed"] == k + 2
-    assert items["envelope"]["needed"] == k
+    # The kit's protocol keeps every card in a sleeve and shuffles sleeves: envelopes only for the
+    # six-card AND's two halves, a sleeve for every game card.
+    assert items["envelope"]["needed"] == 2
+    assert items["sleeve"]["needed"] == 108
     # The card selection protocol's 3k + 4 helper cards, per the paper.
     assert 3 * k + 4 == 325 and "325" in " ".join(manifest["bom"]["notes"])
     # At the first turn the draw pile holds 108 - 4 x 7 - 1 = 79 cards: at least that many θ5.
@@ -210,7 +213,7 @@ def test_failed_verification_leaves_the_old_kit(tmp_path: Path, variant: Any) ->
     build(KitOptions(virtual=0, output=str(folder), previews=False))
     before = {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
     lib = variant(
-        "card-selection",
+        "card-selection-fast",
         (
             '"[bit(1) if valid(M[1, j]) else bit(0) for j in 1..ncols(M)]"',
             '"[bit(0) if valid(M[1, j]) else bit(1) for j in 1..ncols(M)]"',
@@ -218,7 +221,7 @@ def test_failed_verification_leaves_the_old_kit(tmp_path: Path, variant: Any) ->
     )
     from kitgen.verification import VerificationFailed
 
-    with pytest.raises(VerificationFailed, match="card-selection fails verification"):
+    with pytest.raises(VerificationFailed, match="card-selection-fast fails verification"):
         build(KitOptions(output=str(folder), previews=False), library=lib)
     after = {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
     assert before == after
