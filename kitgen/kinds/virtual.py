@@ -142,7 +142,12 @@ def virtual_bom(table: Table) -> Bom:
                 total,
                 spares(total),
                 "every game card lives in a sleeve with its owner card behind it for the whole game; "
-                "a virtual turn shuffles the sleeves like a deck instead of filling envelopes",
+                "a virtual turn shuffles the sleeves like a deck instead of filling envelopes"
+                + (
+                    "; the solid backs also hide the store-bought cards' different backs"
+                    if table.deck == "store"
+                    else ""
+                ),
             )
         )
         notes.append(

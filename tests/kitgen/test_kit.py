@@ -187,12 +187,21 @@ def test_other_ways_to_print_backs(tmp_path: Path, duplex: str) -> None:
 
 
 def test_store_bought_deck_needs_sleeves(tmp_path: Path) -> None:
-    manifest = build(KitOptions(deck="store", output=str(tmp_path / "store"), previews=False))
+    # The paper's protocol lays markers and game cards face down side by side: every card needs
+    # the same sleeve, or the different backs give the protocol away.
+    manifest = build(
+        KitOptions(deck="store", protocol="card-selection", output=str(tmp_path / "store"), previews=False)
+    )
     items = {i["key"]: i for i in manifest["bom"]["items"]}
     assert "deck" not in items
     printed = manifest["bom"]["printed_cards"] - items["seat"]["count"]
     assert items["sleeve"]["needed"] == 108 + printed
     assert "different backs" in items["sleeve"]["why"]
+    # The quick protocol keeps every game card in an opaque-backed sleeve anyway: the printed
+    # markers only ever meet each other face down, or hide inside a sleeve.
+    quick = build(KitOptions(deck="store", output=str(tmp_path / "quick"), previews=False))
+    sleeves = {i["key"]: i for i in quick["bom"]["items"]}["sleeve"]
+    assert sleeves["needed"] == 108 and "store-bought" in sleeves["why"]
 
 
 def test_bad_options(tmp_path: Path) -> None:
