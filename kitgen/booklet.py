@@ -397,6 +397,8 @@ def section_for(
         diagrams = step_diagrams(events, capacity)
         if _boring(diagrams, events) and step is not proto.numbered_steps()[0]:
             diagrams = []  # the first step always shows the table the protocol starts from
+        if step.table.get("all") == "kept":
+            diagrams = []  # nothing changes at the table (the cards are already there, in sleeves)
         diagrams = [d for d in diagrams if d.regions]
         for d in diagrams:  # the places in a player's words (the spec's booklet: regions)
             for reg in d.regions:
