@@ -71,7 +71,9 @@ def kit_figures(library: Library, name: str, players: int | None, virtual: int, 
     }
 
 
-def levers(library: Library, name: str, players: int | None, virtual: int, games: int) -> list[dict[str, Any]]:
+def levers(
+    library: Library, name: str, players: int | None, virtual: int, games: int
+) -> list[dict[str, Any]]:
     """The kit's virtual turn after each lever, cumulatively, on the same simulated games."""
     rules = load_game(name)
     players = seating(name, players)
@@ -158,7 +160,8 @@ def main() -> None:
                 f"(first {figures['first_turn_minutes']:5.1f}), "
                 f"game {figures['game_minutes_mean']:7.1f} min mean, {figures['game_minutes_p90']:7.1f} p90, "
                 f"table {figures['table_width_cm']} x {figures['table_depth_cm']} cm, "
-                f"{figures['players']} players, {figures['people']} people; paper's protocol {figures['paper_turn_minutes']} min/turn "
+                f"{figures['players']} players, {figures['people']} people; "
+                f"paper's protocol {figures['paper_turn_minutes']} min/turn "
                 f"[{time.process_time() - t0:.1f} s CPU]"
             )
         if args.levers:

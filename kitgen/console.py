@@ -283,7 +283,10 @@ def time_lines(players: int = 4, virtual: int = 1, games: int = 10) -> list[str]
     from .kitcost import kit_cost
 
     library = Library()
-    lines = [f"What a virtual player costs at the table ({players} players, {virtual} virtual; {games} simulated games):"]
+    lines = [
+        f"What a virtual player costs at the table ({players} players, {virtual} virtual; "
+        f"{games} simulated games):"
+    ]
     for name, _, problem in catalogue():
         rules = load_game(name) if problem is None else None
         protocol = getattr(rules, "virtual_protocol", None)
@@ -292,7 +295,9 @@ def time_lines(players: int = 4, virtual: int = 1, games: int = 10) -> list[str]
         lo, hi, _ = rules.players  # type: ignore[attr-defined]
         n = min(max(players, lo), hi)
         options = {"wild4": "bluff"} if getattr(rules, "hand_dependent", False) else {}
-        cost = kit_cost(library, name, protocol, n, min(virtual, n), (63.0, 88.0), options, (), games).to_json()
+        cost = kit_cost(
+            library, name, protocol, n, min(virtual, n), (63.0, 88.0), options, (), games
+        ).to_json()
         lines.append(
             f"  {name}: about {cost['virtual_turn_minutes']:.0f} min per virtual turn, "
             f"{cost['game_minutes_mean']:.0f} min per game ({cost['people']} people working)"

@@ -52,7 +52,9 @@ def test_the_direct_and_saves_the_rearrangements() -> None:
     direct = simulate(library, library.protocol("six-card-and-direct"), {}, ["x=1", "y=0"], 1)
     a, b = action_counts(paper.trace.events), action_counts(direct.trace.events)
     assert b["rearrange"] == 0 and a["rearrange"] == 6
-    assert {k: v for k, v in a.items() if k != "rearrange"} == {k: v for k, v in b.items() if k != "rearrange"}
+    assert {k: v for k, v in a.items() if k != "rearrange"} == {
+        k: v for k, v in b.items() if k != "rearrange"
+    }
 
 
 def test_the_model_file_is_checked(tmp_path: Path) -> None:
@@ -82,7 +84,12 @@ def _uno_run(protocol: str) -> list:  # type: ignore[type-arg]
     sizes = tuple(len(o) for o in moment.owners)
     cards = [c for o in moment.owners for c in o]
     sim = simulate(
-        library, library.protocol(protocol), {"sizes": sizes}, {"cards": cards}, 1, context={"valid": moment.valid}
+        library,
+        library.protocol(protocol),
+        {"sizes": sizes},
+        {"cards": cards},
+        1,
+        context={"valid": moment.valid},
     )
     return list(sim.trace.events)
 
@@ -121,8 +128,8 @@ def test_a_step_beside_another_fills_idle_hands() -> None:
     events = _uno_run("card-selection-fast")
     raw = schedule(events, 3, hints=spec_hints(library.protocol), raw=True)
     done = schedule(events, 3, hints=spec_hints(library.protocol))
-    step12 = [s for s in raw if s.label == "card-selection-fast step 12"][0]
-    after = [s for s in done if s.label == "card-selection-fast step 12"][0]
+    step12 = next(s for s in raw if s.label == "card-selection-fast step 12")
+    after = next(s for s in done if s.label == "card-selection-fast step 12")
     assert step12.during == "10"
     assert after.seconds < step12.seconds  # some of the giving back happens during the lottery
     beside = [s for s in raw if s.top == "10" and s.during is None]
@@ -137,8 +144,8 @@ def test_one_run_per_table_size_from_two_traces() -> None:
     deck = [c for o in moment.owners for c in o]
     timer = RunTimer(library, library.protocol("card-selection-fast"), deck, moment.valid, 3)
     m, k = 6, 6 + NEAR + 17
-    near, far, called = timer._line(m, True)  # noqa: SLF001
-    direct = [s for s in timer._steps(m, k, True) if s.depth == 0]  # noqa: SLF001
+    near, far, called = timer._line(m, True)
+    direct = [s for s in timer._steps(m, k, True) if s.depth == 0]
     t = (k - (m + NEAR)) / (FAR - NEAR)
     for a, b, d in zip(near, far, direct):
         assert a.label == d.label

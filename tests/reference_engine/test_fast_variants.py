@@ -28,12 +28,16 @@ def test_the_quick_card_selection_verifies(library: Library, protocol: str, scen
     assert report.ok, report.to_json()["checks"]
     data = report.to_json()
     # The same cards as the paper's version; one shuffle fewer (the lottery's first).
-    paper = verify(library, library.protocol(library.protocol(protocol).source["variant_of"]), scenario=scenario)
+    paper = verify(
+        library, library.protocol(library.protocol(protocol).source["variant_of"]), scenario=scenario
+    )
     assert data["resources"]["helper_cards"] == paper.to_json()["resources"]["helper_cards"]
     assert data["resources"]["shuffles"] == paper.to_json()["resources"]["shuffles"] - 1
 
 
-@pytest.mark.parametrize("name", ["six-card-and-direct", "covert-lottery-fast", "covert-lottery-original-fast"])
+@pytest.mark.parametrize(
+    "name", ["six-card-and-direct", "covert-lottery-fast", "covert-lottery-original-fast"]
+)
 def test_the_quick_parts_verify_alone(library: Library, name: str) -> None:
     report = verify(library, library.protocol(name))
     assert report.ok, report.to_json()["checks"]
@@ -54,14 +58,14 @@ def test_a_random_cut_cannot_stand_in_for_the_second_scramble(
     lib = variant(
         "card-selection-fast",
         (
-            '''    shuffle:
+            """    shuffle:
       scramble: "columns(M)"
       how: >-
-        Gather the sleeves''',
-            '''    shuffle:
+        Gather the sleeves""",
+            """    shuffle:
       shift: "columns(M)"
       how: >-
-        Gather the sleeves''',
+        Gather the sleeves""",
         ),
     )
     report = verify(lib, lib.protocol("card-selection-fast"), scenario="mini")
