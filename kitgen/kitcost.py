@@ -105,6 +105,10 @@ class KitCost:
             f"on average and {_minutes(own.game_minutes_p90)} in nine games out of ten "
             f"({own.runs:.0f} runs of the protocol per game).",
             self.footprint.sentence(self.unit),
+            "Everyone works at once: each of you handles the "
+            + ("sleeves" if self.unit == "sleeves" else "columns")
+            + " in front of you when cards are laid out, turned, marked or given back, and everyone "
+            "stops to watch, or to help mix, whenever the table shuffles.",
         ]
         if self.paper is not None:
             out.append(
