@@ -295,6 +295,7 @@ def test_a_coordinator_killed_outright_leaves_no_worker_behind() -> None:
     """SIGKILL reaches no handler: the workers notice their coordinator is gone and leave
     within a second or two, closing the stdout and stderr they inherited (before, they waited
     forever, and whoever read the build's output waited with them)."""
+    import contextlib
     import os
     import signal
     import subprocess
@@ -336,10 +337,8 @@ def test_a_coordinator_killed_outright_leaves_no_worker_behind() -> None:
     finally:
         if child.poll() is None:
             child.kill()
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(child.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
 
 
 @pytest.mark.parametrize("folder", ["wrong-outputs", "leak-order"])
