@@ -47,7 +47,8 @@ from reference_engine.api import (
 from .bom import Bom
 from .diagram import Diagram, step_diagrams
 from .faces import Face, symbol_face
-from .tabletime import TableTime, table_time
+from .kitcost import KitCost
+from .tabletime import TableTime, spec_hints, table_time
 from .templates import templates_dir
 from .units import Length
 
@@ -151,6 +152,7 @@ class Section:
     legend: list[str]  # how values are written with cards
     calls: list[str]
     time: TableTime | None = None  # the worked example's run at a real table (an estimate)
+    table: str = ""  # how the table does it physically (the spec's ``table:``), e.g. with sleeves
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -183,9 +185,8 @@ class Booklet:
     # writes the chapters before the protocols (None: a protocol booklet's "What you need").
     deck: Callable[[str], Face | None] | None = field(default=None, repr=False)
     front: Any = field(default=None, repr=False)
-    # A game kit: how long a virtual turn takes at the table, this game's first, then the games
-    # its rule set compares itself with (``kit: compare_with``): (title, cards in play k, time).
-    turn_times: list[tuple[str, int, TableTime]] = field(default_factory=list)
+    # A game kit: what its virtual players cost at the table (a :class:`kitgen.kitcost.KitCost`).
+    cost: KitCost | None = None
     ink_saver: bool = False  # the kit's cards are drawn for a home printer (light backs)
 
     def face(self, name: str) -> Face:
@@ -206,7 +207,7 @@ class Booklet:
             "sections": [s.to_json() for s in self.sections],
             "validation": self.validation,
             "statistical": self.statistical,
-            "turn_times": [{"game": title, "k": k, **t.to_json()} for title, k, t in self.turn_times],
+            "table_time": self.cost.to_json() if self.cost is not None else None,
         }
 
 
@@ -386,6 +387,7 @@ def section_for(
     reveals: dict[tuple[str, str], Reveal],
     if_wrong: str,
     capacity: int,
+    people: int = 1,
 ) -> Section:
     sim = example.run(library, proto)
     by_step = _events_by_step(sim.trace.events)
@@ -396,6 +398,8 @@ def section_for(
         diagrams = step_diagrams(events, capacity)
         if _boring(diagrams, events) and step is not proto.numbered_steps()[0]:
             diagrams = []  # the first step always shows the table the protocol starts from
+        if step.table.get("all") == "kept":
+            diagrams = []  # nothing changes at the table (the cards are already there, in sleeves)
         diagrams = [d for d in diagrams if d.regions]
         for d in diagrams:  # the places in a player's words (the spec's booklet: regions)
             for reg in d.regions:
@@ -437,7 +441,8 @@ def section_for(
         blocks,
         legend,
         [c.protocol for c in proto.calls()],
-        table_time(sim.trace.events),
+        table_time(sim.trace.events, people, spec_hints(library.protocol)),
+        proto.table,
     )
 
 
@@ -463,8 +468,10 @@ def sections(
     capacity: int,
     style: BookletStyle,
     reveals: dict[tuple[str, str], Reveal] | None = None,
+    people: int = 1,
 ) -> list[Section]:
-    """Every protocol's section; ``reveals`` are computed (an exact run) unless given."""
+    """Every protocol's section; ``reveals`` are computed (an exact run) unless given. The
+    worked examples' table times are for ``people`` sharing the work."""
     if reveals is None:
         reveals = possible_reveals(library, top)
     if_wrong = top.booklet.if_wrong or style.words["if_wrong"]
@@ -474,7 +481,7 @@ def sections(
         example = top_example if name == top.name else spec_example(proto, library)
         # On a called protocol's pages, "Step 8" of the recovery text means the top protocol's.
         here = if_wrong if name == top.name else name_steps(if_wrong, top.title)
-        out.append(section_for(library, proto, example, reveals, here, capacity))
+        out.append(section_for(library, proto, example, reveals, here, capacity, people))
     return out
 
 

@@ -220,16 +220,10 @@ def kit_lines(manifest: dict[str, Any]) -> list[str]:
         lines.append(f"  {item['count']:>4}  {item['name']}{extra}")
     for note in bom["notes"]:
         lines.append(f"  note: {note}")
-    turn = manifest.get("table_time", {}).get("virtual_turn", [])
-    if turn:
-        own, *others = turn
+    cost = manifest.get("table_time") or {}
+    if cost.get("text"):
         lines.append("")
-        lines.append(
-            f"A virtual turn takes about {own['minutes']} minutes at this table "
-            f"(k = {own['k']} cards in play; kitgen's estimate, templates/table_time.yaml)"
-            + "".join(f"; {o['game']}: about {o['minutes']} minutes (k = {o['k']})" for o in others)
-            + "."
-        )
+        lines += cost["text"][:2]
     if manifest["verification"]:
         lines.append("")
         lines.append("Verified before printing:")
@@ -281,6 +275,33 @@ def catalogue_lines() -> list[str]:
     lines.append("Rule sets (kitgen play NAME, kitgen build NAME):")
     for name, text, problem in games:
         lines.append(f"  {name.ljust(width)}  {text if problem is None else 'INVALID RULE SET: ' + problem}")
+    return lines
+
+
+def time_lines(players: int = 4, virtual: int = 1, games: int = 10) -> list[str]:
+    """What `kitgen list --times` adds: each game's virtual turn and whole game at the table."""
+    from .kitcost import kit_cost
+
+    library = Library()
+    lines = [
+        f"What a virtual player costs at the table ({players} players, {virtual} virtual; "
+        f"{games} simulated games):"
+    ]
+    for name, _, problem in catalogue():
+        rules = load_game(name) if problem is None else None
+        protocol = getattr(rules, "virtual_protocol", None)
+        if rules is None or protocol is None:
+            continue
+        lo, hi, _ = rules.players  # type: ignore[attr-defined]
+        n = min(max(players, lo), hi)
+        options = {"wild4": "bluff"} if getattr(rules, "hand_dependent", False) else {}
+        cost = kit_cost(
+            library, name, protocol, n, min(virtual, n), (63.0, 88.0), options, (), games
+        ).to_json()
+        lines.append(
+            f"  {name}: about {cost['virtual_turn_minutes']:.0f} min per virtual turn, "
+            f"{cost['game_minutes_mean']:.0f} min per game ({cost['people']} people working)"
+        )
     return lines
 
 

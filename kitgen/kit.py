@@ -42,7 +42,6 @@ from .output import check_destination, inside, safe_name, sha256, staged
 from .previews import render_previews
 from .printguide import card_pages, keep_pages, only_pages, printing_guide, shopping_list
 from .sheets import DUPLEX, SheetOptions, render_cards
-from .tabletime import turn_sentences
 from .templates import CardSize, Paper, Profile, Templates, load_templates
 from .typesetting import diagram_capacity, render_booklet
 from .units import Length, LengthError
@@ -296,11 +295,8 @@ def build(
                 inside(work, name).write_text(text, encoding="utf-8")
                 files.append(name)
                 manifest[key] = name
-        if booklet is not None and booklet.turn_times:
-            manifest["table_time"] = {
-                "virtual_turn": [{"game": g, "k": k, **t.to_json()} for g, k, t in booklet.turn_times],
-                "text": turn_sentences(booklet.turn_times),
-            }
+        if booklet is not None and booklet.cost is not None:
+            manifest["table_time"] = booklet.cost.to_json()
         _write_index(work, manifest, pdfs, files, booklet)
         manifest["files"] = _file_list(work, files)
         write_json(inside(work, "manifest.json"), manifest)

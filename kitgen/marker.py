@@ -127,6 +127,11 @@ def foreign(folder: Path, own: frozenset[str], limit: int = SHOWN + 1) -> list[s
     def scan(path: Path, rel: str) -> None:
         try:
             entries = sorted(os.scandir(path), key=lambda e: e.name)
+        except FileNotFoundError:
+            if not rel:
+                return  # the folder itself has just gone (another build set it aside): nothing there
+            found.append(f"{rel}/ (unreadable: gone while it was read)")
+            return
         except OSError as exc:
             found.append(f"{rel or '.'}/ (unreadable: {exc.strerror or exc})")
             return

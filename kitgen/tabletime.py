@@ -1,99 +1,301 @@
-"""How long a protocol run takes at a real table: counted actions times assumed seconds.
+"""How long a protocol run takes at a real table: a schedule of counted actions.
 
 The counts come from the engine's trace of a real run (every depth: a called protocol's
-actions count too): cards laid out, cards moved, cards turned over, cards moved by a
-rearrangement, envelopes filled (one per pile of a pile-scramble or pile-shifting shuffle),
-shuffles, and cards put back. The seconds per action are an estimate kept in
-``templates/table_time.yaml`` (stated as such wherever the figure is printed).
+actions count too): cards laid out, moved, turned over, moved by a rearrangement, envelopes
+filled (one per pile of a shuffle of piles), shuffles, and cards put back. A step's ``table:``
+hint says how the table does its card work (cards kept in sleeves, slid into or out of a
+sleeve, sleeves mixed like a deck) and changes which action a card costs, never how many cards
+there are.
+
+Wall-clock time is a schedule, not a sum: the people at the table (the human players; a virtual
+player does nothing) share each step's card work, one column or pile each at a time, and a
+shuffle stops everyone while the piles are mixed. Mixing more piles takes longer. A step marked
+``during: N`` is done by whoever is free while step N runs. The seconds per action and the
+mixing figures are estimates kept in ``templates/table_time.yaml`` (said wherever a figure is
+printed, in words, not as a file name on a player's page).
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from reference_engine.api import Checker, Event, load_file
+from reference_engine.api import Checker, Event, Protocol, load_file
 
 from .templates import templates_dir
 
 ACTIONS = ("place", "move", "turn", "rearrange", "envelope", "shuffle", "return")
+SLOT = re.compile(r"^(\w+)\[(\d+)(?:,\s*(\d+))?\]$")
 
 
 @dataclass(frozen=True)
 class TimeModel:
+    """Seconds per action, how mixing grows with the piles, and a person's ordinary turn."""
+
     seconds: dict[str, float]
     source: str
+    mix_piles: int = 8  # one person mixes this many piles in ``seconds["shuffle"]``
+    mix_per_pile: float = 1.0  # each further pile adds this much mixing, shared by all who mix
+    ordinary_turn: float = 10.0  # a person's own turn in a game (look, play or draw)
+
+    def mix_seconds(self, piles: int, people: int) -> float:
+        """Mixing ``piles`` envelopes or sleeves thoroughly, everyone at the table mixing."""
+        extra = max(0, piles - self.mix_piles) * self.mix_per_pile / max(1, people)
+        return self.seconds["shuffle"] + extra
+
+
+_MODEL: ContextVar[TimeModel | None] = ContextVar("kitgen_time_model", default=None)
+
+
+def time_model() -> TimeModel:
+    """The estimates in force: a user's file (``--table-time``, see :func:`using_model`), else
+    those of ``templates/table_time.yaml``."""
+    return _MODEL.get() or _shipped_model()
 
 
 @lru_cache(maxsize=1)
-def time_model() -> TimeModel:
-    """The seconds per action of ``templates/table_time.yaml``."""
+def _shipped_model() -> TimeModel:
     return load_time_model(templates_dir() / "table_time.yaml")
+
+
+@contextmanager
+def using_model(path: str | Path | None) -> Iterator[TimeModel]:
+    """Within the block, every figure uses the seconds of the model file ``path`` (none: ours)."""
+    model = load_time_model(Path(path)) if path else _shipped_model()
+    token = _MODEL.set(model)
+    try:
+        yield model
+    finally:
+        _MODEL.reset(token)
 
 
 def load_time_model(path: Path) -> TimeModel:
     """A table-time model file; a missing or bad number is a spec error naming file, line and key."""
     src = load_file(path)
     ck = Checker(src)
-    doc = ck.mapping(src.data, (), required=("seconds", "source")) or {}
+    doc = ck.mapping(src.data, (), required=("seconds", "source"), optional=("mixing", "ordinary_turn")) or {}
     table = ck.table(doc.get("seconds", {}), ("seconds",))
     seconds: dict[str, float] = {}
     for key in ACTIONS:
-        value = table.get(key)
-        if not isinstance(value, int | float) or isinstance(value, bool) or value < 0:
-            ck.error(
-                ("seconds", key), f"a number of seconds (0 or more) for every action: {', '.join(ACTIONS)}"
-            )
-        else:
-            seconds[key] = float(value)
+        value = _number(ck, table.get(key), ("seconds", key), f"every action: {', '.join(ACTIONS)}")
+        if value is not None:
+            seconds[key] = value
     for key in table:
         if key not in ACTIONS:
             ck.error(("seconds", key), f"unknown action {key!r}; the actions are {', '.join(ACTIONS)}")
+    mixing = ck.mapping(doc.get("mixing", {}), ("mixing",), optional=("piles", "per_pile")) or {}
+    piles = _number(ck, mixing.get("piles", 8), ("mixing", "piles"), "the piles one person mixes")
+    per_pile = _number(ck, mixing.get("per_pile", 1.0), ("mixing", "per_pile"), "seconds per further pile")
+    turn = _number(ck, doc.get("ordinary_turn", 10.0), ("ordinary_turn",), "seconds of a person's own turn")
     ck.raise_if_any()
-    return TimeModel(seconds, str(doc.get("source", "")))
+    assert piles is not None and per_pile is not None and turn is not None
+    return TimeModel(seconds, str(doc.get("source", "")), int(piles), per_pile, turn)
 
 
-def _slots(detail: dict[str, Any], key: str) -> int:
+def _number(ck: Checker, value: Any, path: tuple[str, ...], what: str) -> float | None:
+    if isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value < 1e6:
+        return float(value)
+    ck.error(path, f"a number of seconds (0 or more) for {what}")
+    return None
+
+
+# --------------------------------------------------------------------------- counting
+
+
+@dataclass(frozen=True)
+class Work:
+    """Some of a step's table work: ``count`` actions spread over ``lanes`` columns or piles
+    (people can share it up to one per lane), or mixing ``piles`` piles (everyone at once)."""
+
+    action: str
+    count: int
+    lanes: int = 1
+    piles: int = 0  # > 0: mixing this many piles (the whole table)
+
+
+Hints = Callable[[str, str | None], dict[str, str]]
+
+
+def no_hints(protocol: str, step: str | None) -> dict[str, str]:
+    return {}
+
+
+def _columns(slots: Iterable[str], e: Event) -> int:
+    """How many independent places ``slots`` lie in: the columns of a matrix; a place of one row
+    (a row of six cards for an AND, a token) is one pile, handled by one person."""
+    rows = {r["name"]: r["rows"] for snap in (e.before, e.after) for r in snap.regions}
+    cols: set[tuple[str, str]] = set()
+    for s in slots:
+        m = SLOT.match(s.strip())
+        if m is None:
+            cols.add((s, ""))
+            continue
+        region, _, col = m.groups()
+        one_pile = col is None or rows.get(region, 1) <= 1
+        cols.add((region, "" if one_pile else col))
+    return max(1, len(cols))
+
+
+def _slots(detail: dict[str, Any], key: str) -> list[str]:
     value = detail.get(key, [])
-    return len(value) if isinstance(value, list) else 0
+    return [str(v) for v in value] if isinstance(value, list) else []
 
 
-def action_counts(events: Iterable[Event]) -> Counter[str]:
+def event_work(e: Event, hint: dict[str, str]) -> list[Work]:
+    """What one traced action asks of the table, under the step's ``table:`` hint."""
+    d, act = e.detail, e.action
+    how = hint.get(act, hint.get("all", ""))
+    if how == "kept":
+        return []
+    if act == "place":
+        slots = [s for t in d.get("targets", []) for s in _slots(t, "to")]
+        return [Work("move" if how == "slide" else "place", len(slots), _columns(slots, e))]
+    if act in ("move", "swap"):
+        slots = [s for m in d.get("moves", []) for s in _slots(m, "from")]
+        if act == "swap":
+            slots = _slots(d, "a") + _slots(d, "b")
+        return [Work("move", len(slots) or 2, _columns(slots, e))]
+    if act == "take":
+        columns = len(d.get("columns", []))
+        rows = max((r["rows"] for r in e.before.regions if r["name"] == d.get("from")), default=1)
+        return [Work("move", columns if how == "sleeves" else rows * columns, max(1, columns))]
+    if act == "turn":
+        # Slid out of a sleeve and laid face up: one move instead of a turn.
+        slots = _slots(d, "cards")
+        return [Work("move" if how == "slide" else "turn", len(slots), _columns(slots, e))]
+    if act == "rearrange":
+        return [Work("rearrange", len(d.get("moves", [])))]
+    if act == "shuffle":
+        piles = d.get("piles", [])
+        n = len(piles)
+        out = [Work("shuffle", 1, piles=n)]
+        if how == "sleeves":
+            out.append(Work("place", n, n))  # deal the mixed sleeves out again
+        elif any(len(p) > 1 for p in piles):
+            out.append(Work("envelope", n, n))
+        return out
+    if act == "discard":
+        slots = _slots(d, "cards")
+        return [Work("move" if how == "slide" else "return", len(slots), _columns(slots, e))]
+    if act == "return" and e.depth == 0:
+        slots = [s for m in d.get("moves", []) for s in _slots(m, "from")]
+        return [Work("return", len(slots), _columns(slots, e))]
+    return []
+
+
+def action_counts(events: Iterable[Event], hints: Hints = no_hints) -> Counter[str]:
     """How many of each table action a run's trace holds (see the module docs)."""
     counts: Counter[str] = Counter({a: 0 for a in ACTIONS})
     for e in events:
-        d = e.detail
-        if e.action == "place":
-            counts["place"] += sum(_slots(t, "to") for t in d.get("targets", []))
-        elif e.action in ("move", "swap"):
-            counts["move"] += sum(_slots(m, "from") for m in d.get("moves", [])) or 2
-        elif e.action == "take":
-            rows = max((r["rows"] for r in e.before.regions if r["name"] == d.get("from")), default=1)
-            counts["move"] += rows * len(d.get("columns", []))
-        elif e.action == "turn":
-            counts["turn"] += _slots(d, "cards")
-        elif e.action == "rearrange":
-            counts["rearrange"] += len(d.get("moves", []))
-        elif e.action == "shuffle":
-            counts["shuffle"] += 1
-            piles = d.get("piles", [])
-            if any(len(p) > 1 for p in piles):
-                counts["envelope"] += len(piles)
-        elif e.action == "discard":
-            counts["return"] += _slots(d, "cards")
-        elif e.action == "return" and e.depth == 0:
-            counts["return"] += sum(_slots(m, "from") for m in d.get("moves", []))
+        for w in event_work(e, hints(e.protocol, e.step)):
+            counts[w.action] += w.count
     return counts
+
+
+def spec_hints(protocols: Callable[[str], Protocol]) -> Hints:
+    """The ``table:`` hints of every step, looked up by protocol name and step number."""
+    cache: dict[str, dict[str, dict[str, str]]] = {}
+
+    def hints(protocol: str, step: str | None) -> dict[str, str]:
+        if protocol not in cache:
+            from reference_engine.api import walk_steps
+
+            proto = protocols(protocol)
+            cache[protocol] = {s.number: s.table for s in walk_steps(proto.steps) if s.number is not None}
+        return cache[protocol].get(step or "", {})
+
+    return hints
+
+
+# --------------------------------------------------------------------------- the schedule
+
+
+@dataclass
+class StepTime:
+    """One step of a run (a loop round of a called protocol counts as its own step)."""
+
+    label: str
+    work: float  # person-seconds of card work
+    lanes: int  # the most people who share it
+    mixing: float  # seconds everyone spends mixing
+    seconds: float = 0.0  # wall-clock
+    during: str | None = None  # the top-level step this one runs beside
+    depth: int = 0  # 0: a step of the protocol itself; more: of a protocol it calls
+    top: str | None = None  # the top-level step it belongs to
+
+
+def _step_label(e: Event) -> str:
+    where = "/".join(e.call_path[1:] + [e.protocol]) if e.call_path else e.protocol
+    loop = ",".join(f"{k}={v}" for k, v in sorted(e.loop.items()))
+    return f"{where} step {e.step}" + (f" [{loop}]" if loop else "")
+
+
+def schedule(
+    events: Iterable[Event],
+    people: int,
+    model: TimeModel | None = None,
+    hints: Hints = no_hints,
+    raw: bool = False,
+) -> list[StepTime]:
+    """Every step's wall-clock seconds with ``people`` sharing the work (see the module docs);
+    ``raw``: before the steps marked ``during`` are fitted beside the step they name."""
+    model = model or time_model()
+    people = max(1, people)
+    steps: list[StepTime] = []
+    top = None
+    for e in events:
+        label = _step_label(e)
+        hint = hints(e.protocol, e.step)
+        if e.depth == 0:
+            top = e.step
+        if not steps or steps[-1].label != label:
+            during = hint.get("during") if e.depth == 0 else None
+            steps.append(StepTime(label, 0.0, 1, 0.0, during=during, depth=e.depth, top=top))
+        st = steps[-1]
+        for w in event_work(e, hint):
+            if w.piles:
+                st.mixing += model.mix_seconds(w.piles, people)
+            else:
+                share = min(people, w.lanes)
+                st.work += w.count * model.seconds[w.action]
+                st.seconds += w.count * model.seconds[w.action] / share
+                st.lanes = max(st.lanes, share)
+    for st in steps:
+        st.seconds += st.mixing
+    return steps if raw else absorb(steps, people)
+
+
+def absorb(steps: list[StepTime], people: int) -> list[StepTime]:
+    """Fit each step marked ``during: N`` into the idle hands while step N (and what it calls)
+    runs: everyone not working on it, outside the mixing that stops the whole table."""
+    people = max(1, people)
+    out = []
+    for st in steps:
+        if st.during is None:
+            out.append(st)
+            continue
+        beside = [s for s in steps if s.top == st.during and s.during is None]
+        idle = sum((people - s.lanes) * (s.seconds - s.mixing) for s in beside)
+        left = max(0.0, st.work - idle)
+        seconds = left / min(people, max(1, st.lanes)) + st.mixing
+        out.append(StepTime(st.label, st.work, st.lanes, st.mixing, seconds, st.during, st.depth, st.top))
+    return out
 
 
 @dataclass(frozen=True)
 class TableTime:
     counts: dict[str, int]
-    seconds: float
+    seconds: float  # wall-clock with ``people`` at work
+    work: float  # person-seconds of card work (everything but mixing), shared by the people
+    mixing: float  # seconds the whole table spends mixing
+    people: int
     source: str
 
     @property
@@ -105,7 +307,7 @@ class TableTime:
         c = self.counts
         return (
             f"{c['place']} cards laid out, {c['move']} moved, {c['turn']} turned over, "
-            f"{c['envelope']} envelopes filled, {c['shuffle']} shuffles"
+            f"{plural(c['envelope'], 'envelope')} filled, {plural(c['shuffle'], 'shuffle')}"
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -113,16 +315,33 @@ class TableTime:
             "counts": dict(self.counts),
             "seconds": round(self.seconds, 1),
             "minutes": self.minutes,
+            "work_seconds": round(self.work, 1),
+            "mixing_seconds": round(self.mixing, 1),
+            "people": self.people,
             "source": self.source,
         }
 
 
-def table_time(events: Iterable[Event]) -> TableTime:
-    """The estimated time of the run whose trace is ``events``."""
-    model = time_model()
-    counts = action_counts(events)
-    seconds = sum(counts[a] * model.seconds[a] for a in ACTIONS)
-    return TableTime(dict(counts), seconds, model.source)
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def table_time(
+    events: Iterable[Event], people: int = 1, hints: Hints = no_hints, model: TimeModel | None = None
+) -> TableTime:
+    """The estimated time of the run whose trace is ``events``, ``people`` sharing the work."""
+    model = model or time_model()
+    events = list(events)
+    counts = action_counts(events, hints)
+    steps = schedule(events, people, model, hints)
+    return TableTime(
+        dict(counts),
+        sum(s.seconds for s in steps),
+        sum(s.work for s in steps),
+        sum(s.mixing for s in steps),
+        max(1, people),
+        model.source,
+    )
 
 
 def cards_in_play(example_params: dict[str, Any]) -> int:
@@ -131,16 +350,27 @@ def cards_in_play(example_params: dict[str, Any]) -> int:
     return sum(int(n) for n in sizes) if isinstance(sizes, tuple | list) else int(sizes)
 
 
-def minutes_text(minutes: int) -> str:
-    return "about 1 minute" if minutes == 1 else f"about {minutes} minutes"
+def minutes_text(minutes: int | float) -> str:
+    m = max(1, round(minutes))
+    return "about 1 minute" if m == 1 else f"about {m} minutes"
+
+
+def people_text(people: int) -> str:
+    return "one person" if people == 1 else f"{people} people sharing the work"
+
+
+ESTIMATE = (
+    "These minutes are kitgen's estimate: the actions are counted from the engine's run of the "
+    "protocol; the seconds each action takes are our own round figures, not measured at a table "
+    "(the printing guide lists them)."
+)
 
 
 def run_sentence(time: TableTime) -> str:
     """What one run of the worked example costs at the table, for a protocol's section."""
     return (
-        f"At the table, the worked example's run takes {minutes_text(time.minutes)}: {time.sentence()} "
-        "(counted from the engine's trace; the seconds per action are an estimate, "
-        "templates/table_time.yaml)."
+        f"At the table, the worked example's run takes {minutes_text(time.seconds / 60)} with "
+        f"{people_text(time.people)}: {time.sentence()}. {ESTIMATE}"
     )
 
 
@@ -150,15 +380,48 @@ def turn_sentences(turn_times: list[tuple[str, int, TableTime]]) -> list[str]:
         return []
     _, k, own = turn_times[0]
     out = [
-        f"A virtual turn takes {minutes_text(own.minutes)} at this table: one run of the protocol in the "
-        f"worked example, with k = {k} cards in play, is {own.sentence()}. A turn in which the virtual "
-        "player must draw runs the protocol a second time; later in a game, with fewer cards in play "
-        "(k smaller), a run is shorter."
+        f"A virtual turn takes {minutes_text(own.seconds / 60)} at this table, with "
+        f"{people_text(own.people)}: one run of the protocol in the worked example, with {k} cards "
+        f"in play, is {own.sentence()}. A turn in which the virtual player must draw runs the "
+        "protocol a second time; later in a game, with fewer cards in play, a run is shorter."
     ]
     for other, k2, t in turn_times[1:]:
-        out.append(f"For comparison, {other}: {minutes_text(t.minutes)} (k = {k2} cards in play).")
-    out.append(
-        "These minutes are kitgen's estimate: the actions are counted from the engine's trace, the "
-        "seconds per action are assumed (templates/table_time.yaml), not measured at a table."
-    )
+        out.append(f"For comparison, {other}: {minutes_text(t.seconds / 60)} ({k2} cards in play).")
+    out.append(ESTIMATE)
     return out
+
+
+def model_json(model: TimeModel | None = None) -> dict[str, Any]:
+    """The estimates themselves, for a manifest or a printing guide."""
+    model = model or time_model()
+    return {
+        "seconds": dict(model.seconds),
+        "mixing": {"piles": model.mix_piles, "per_pile": model.mix_per_pile},
+        "ordinary_turn": model.ordinary_turn,
+        "source": model.source,
+    }
+
+
+__all__ = [
+    "ACTIONS",
+    "ESTIMATE",
+    "StepTime",
+    "TableTime",
+    "TimeModel",
+    "Work",
+    "absorb",
+    "action_counts",
+    "cards_in_play",
+    "event_work",
+    "load_time_model",
+    "minutes_text",
+    "model_json",
+    "no_hints",
+    "run_sentence",
+    "schedule",
+    "spec_hints",
+    "table_time",
+    "time_model",
+    "turn_sentences",
+    "using_model",
+]

@@ -40,7 +40,7 @@ from .booklet import Booklet, BookletStyle, Section, StepBlock, booklet_style
 from .diagram import DiagramFlowable, geometry
 from .faces import FONT, FONT_BOLD, Face, draw_face, ensure_fonts, pdf_table
 from .paragraphs import Heading, Styled, paragraph
-from .tabletime import run_sentence, turn_sentences
+from .tabletime import run_sentence
 from .units import mm
 
 CARD_RATIO = 87 / 56
@@ -388,8 +388,8 @@ class Writer:
         out.append(self.table(rows, [mm(14), mm(45), mm(18), self.width - mm(77)], spec=True))
         out.append(Spacer(1, mm(3)))
         out += [self.para(n, self.small, spec=True) for n in bom.notes]
-        if self.b.turn_times:
-            out.append(self.para(turn_sentences(self.b.turn_times)[0], self.small))
+        if self.b.cost is not None:
+            out.append(self.para(self.b.cost.sentences()[0], self.small))
         return out
 
     def needs(self) -> list[Flowable]:
@@ -423,10 +423,12 @@ class Writer:
             out.append(self.para(f"Source: {sec.cite}.", self.small))
         if sec.overview and not (first and self.b.front is not None):
             out.append(self.para(sec.overview, spec=True))
+        if sec.table:
+            out.append(self.box([self.rich("At the table.", sec.table, self.small, spec=True)]))
         for line in sec.legend:
             out.append(self.para(f"Encoding — {line}", self.small))
         example = [self.para(sec.example_text, self.small)]
-        if sec.time is not None and not (first and self.b.turn_times):
+        if sec.time is not None and not (first and self.b.cost is not None):
             example.append(self.para(run_sentence(sec.time), self.small))
         out.append(self.box(example))
         for block in sec.steps:

@@ -73,6 +73,7 @@ from .schema import Checker, unknown_key_message
 from .simulate import Simulation, parse_params, simulate
 from .source import Source, load_file
 from .spec import Param, Params, ParamValue, Protocol
+from .steps import walk as walk_steps
 from .trace import Event, Snapshot, Trace
 from .verify import (
     VERSION,
@@ -336,4 +337,5 @@ __all__ = [
     "verify",
     "verify_runs",
     "views_phrase",
+    "walk_steps",
 ]

@@ -66,6 +66,7 @@ TOP_KEYS = (
     "context",
     "scenarios",
     "booklet",
+    "table",
 )
 EXPECT_KEYS = ("cards", "helper_cards", "shuffles", "turns", "steps", "cards_by_symbol", "calls", "table")
 
@@ -183,6 +184,9 @@ class Protocol:
     context: dict[str, str] = field(default_factory=dict)
     scenarios: dict[str, Scenario] = field(default_factory=dict)
     booklet: BookletText = field(default_factory=BookletText)
+    # How the table does this protocol physically (``table:``, e.g. sleeves instead of
+    # envelopes), for the booklet; the steps' ``table:`` hints say it step by step.
+    table: str = ""
 
     def calls(self) -> list[Call]:
         return [s for s in walk(self.steps) if isinstance(s, Call)]
@@ -271,6 +275,12 @@ def analyse(src: Source) -> tuple[Protocol | None, list[Problem]]:
                 helpers[str(k)] = e
     admissible = ck.expr(doc["admissible"], ("admissible",)) if "admissible" in doc else None
     steps = parse_steps(ck, doc.get("steps", []), ("steps",), top=True)
+    _check_during(ck, steps)
+    table = (
+        ck.string(doc["table"], ("table",), "how the table does this protocol, for the booklet")
+        if "table" in doc
+        else None
+    )
     outputs = _outputs(ck, doc.get("outputs", {}), encodings)
     expect = _expect(ck, doc.get("expect", {}), symbols)
     notes = doc.get("notes", "") or ""
@@ -302,6 +312,7 @@ def analyse(src: Source) -> tuple[Protocol | None, list[Problem]]:
         context=context,
         scenarios=scenarios,
         booklet=booklet,
+        table=table or "",
     )
     from .names import check_names
 
@@ -310,6 +321,21 @@ def analyse(src: Source) -> tuple[Protocol | None, list[Problem]]:
         for decl in symbols.values():
             SYMBOLS.intern(decl.name, decl.glyph)
     return proto, ck.problems
+
+
+def _check_during(ck: Checker, steps: list[Step]) -> None:
+    """``table: {during: N}`` names an earlier top-level step (the one it runs beside)."""
+    seen: set[str] = set()
+    for step in steps:
+        other = step.table.get("during")
+        if other is not None and other not in seen:
+            ck.error(
+                step.path + ("table", "during"),
+                f"step {other!r} is not an earlier step of this protocol (a step can only run "
+                "beside one that started before it)",
+            )
+        if step.number is not None:
+            seen.add(step.number)
 
 
 # --------------------------------------------------------------------------- sections

@@ -50,7 +50,7 @@ ACTIONS = (
     "do",
 )
 COMPANIONS = {"if": ("then", "else"), "for": ("do",), "call": ("params", "with", "results")}
-COMMON = ("step", "say", "brief", "labels", "face")
+COMMON = ("step", "say", "brief", "labels", "face", "table")
 SHUFFLE_KINDS = ("scramble", "shift", "cut", "bisect", "set")
 IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -88,6 +88,9 @@ class Step:
     say: Template | None
     labels: list[tuple[Expression, str]] = field(default_factory=list)
     brief: str | None = None  # the step in a few words, for the quick reference card
+    # How the table does the step's card work (for the table-time model; the engine ignores it):
+    # action (or "all") -> kept | slide | sleeves, and "during" -> the step it runs beside.
+    table: dict[str, str] = field(default_factory=dict)
 
     @property
     def kind(self) -> str:
@@ -265,6 +268,37 @@ def parse_template(ck: Checker, text: Any, path: KeyPath) -> Template | None:
     return Template(s, parts)
 
 
+# How the table does a step's card work (``table:`` on a step), read by kitgen's table-time model:
+#   kept     nothing to do at the table: the cards are already where the step puts them (owner
+#            cards that live in the sleeves, a card dealt face up by the step before);
+#   slide    each card the step places, turns, moves or puts away is slid into or out of a sleeve;
+#   sleeves  the piles of a shuffle are sleeves, mixed like a deck and dealt out again (no
+#            envelopes); columns taken, moved or given back travel as one sleeve each.
+TABLE_HINTS = ("kept", "slide", "sleeves")
+TABLE_ACTIONS = ("all", "place", "turn", "move", "take", "shuffle", "discard", "return", "rearrange", "swap")
+
+
+def parse_table_hint(ck: Checker, value: Any, path: KeyPath) -> dict[str, str]:
+    """``table: kept`` (every action of the step) or ``table: {turn: slide, during: 10}``."""
+    if isinstance(value, str):
+        value = {"all": value}
+    raw = ck.table(value, path)
+    out: dict[str, str] = {}
+    for key, hint in (raw or {}).items():
+        p = path + (key,)
+        if key == "during":
+            step = ck.string(hint, p, "the number of the step this one runs beside")
+            if step is not None:
+                out["during"] = step
+        elif key not in TABLE_ACTIONS:
+            ck.error(p, unknown_key_message(str(key), list(TABLE_ACTIONS) + ["during"]))
+        elif hint not in TABLE_HINTS:
+            ck.error(p, f"how the table does it: one of {', '.join(TABLE_HINTS)}, got {hint!r}")
+        else:
+            out[str(key)] = str(hint)
+    return out
+
+
 def parse_target(ck: Checker, key: Any, path: KeyPath) -> Target | None:
     text = ck.string(key, path, "a place on the table")
     if text is None:
@@ -312,6 +346,7 @@ def parse_step(ck: Checker, value: Any, path: KeyPath, top: bool) -> Step | None
             if e is not None and t is not None:
                 labels.append((e, t))
     brief = ck.string(value["brief"], path + ("brief",)) if "brief" in value else None
+    table = parse_table_hint(ck, value["table"], path + ("table",)) if "table" in value else {}
     line = ck.source.line(path)
     base: dict[str, Any] = {
         "path": path,
@@ -320,6 +355,7 @@ def parse_step(ck: Checker, value: Any, path: KeyPath, top: bool) -> Step | None
         "say": say,
         "labels": labels,
         "brief": brief,
+        "table": table,
     }
     if not present:
         return Note(**base)

@@ -6,6 +6,7 @@ import click
 
 from ..console import booklet_lines
 from ..kit import BookletOptions, build_booklet
+from ..tabletime import using_model
 from ..verification import check_booklet_sizes, default_workers
 from . import options
 from .progress import write_with_progress
@@ -43,6 +44,7 @@ on the short edge, fold the stack in the middle and staple on the fold.
 @options.wild4
 @options.runs("For a rule set: statistical runs per deal on the full deck for the validation pages; 0 skips.")
 @options.writing("The booklet folder (default: output/<booklet>).", "Skip the PNG previews.")
+@options.table_time
 @options.as_json("Print the manifest as JSON.")
 @options.force(
     "For a protocol: make the booklet even when its spec's own parameters are past the size "
@@ -61,6 +63,7 @@ def booklet_cmd(
     no_previews: bool,
     no_cache: bool,
     workers: int | None,
+    table_time: str | None,
     as_json: bool,
     force: bool,
 ) -> None:
@@ -80,4 +83,5 @@ def booklet_cmd(
         workers=workers or default_workers(),
         force=force,
     )
-    write_with_progress(lambda bar: build_booklet(opts, progress=bar), booklet_lines, as_json)
+    with using_model(table_time):
+        write_with_progress(lambda bar: build_booklet(opts, progress=bar), booklet_lines, as_json)

@@ -9,6 +9,7 @@ from reference_engine.api import PUZZLE_DIFFICULTIES
 
 from ..console import kit_lines
 from ..kit import KitOptions, build
+from ..tabletime import using_model
 from ..verification import default_workers
 from . import options
 from .progress import write_with_progress
@@ -158,6 +159,7 @@ LABEL_SHEETS = [
     "alpha,beta): cards.pdf keeps just the pages of the sheets that hold them, with the same "
     "page ids and backs, in output/<kit>-only-<types>/ (or -o DIR).",
 )
+@options.table_time
 @options.as_json("Print the manifest as JSON.")
 @options.force(options.FOLDER_HELP)
 def build_cmd(
@@ -186,6 +188,7 @@ def build_cmd(
     difficulty: str | None,
     seed: int | None,
     only: str | None,
+    table_time: str | None,
     as_json: bool,
     force: bool,
 ) -> None:
@@ -225,4 +228,5 @@ def build_cmd(
         only=tuple(t.strip() for t in only.split(",") if t.strip()) if only else (),
         force=force,
     )
-    write_with_progress(lambda bar: build(opts, progress=bar), kit_lines, as_json)
+    with using_model(table_time):
+        write_with_progress(lambda bar: build(opts, progress=bar), kit_lines, as_json)

@@ -38,6 +38,23 @@ def _stack(*decorators: Callable[[F], F]) -> Callable[[F], F]:
     return apply
 
 
+TABLE_TIME_HELP = (
+    "A table-time model file with your own seconds per action (the same keys as kitgen's "
+    "templates/table_time.yaml); every minute figure then uses it."
+)
+
+
+def table_time(f: F) -> F:
+    return click.option(
+        "--table-time",
+        "table_time",
+        type=click.Path(dir_okay=False, exists=True),
+        default=None,
+        metavar="FILE",
+        help=TABLE_TIME_HELP,
+    )(f)
+
+
 def paper(f: F) -> F:
     return click.option("--paper", type=click.Choice(PAPERS), default="a4", show_default=True)(f)
 

@@ -24,6 +24,9 @@ from reference_engine.api import (
 
 from ..files import write_atomic
 from ..kinds import kit_kind
+from ..kitcost import played_cost
+from ..tabletime import using_model
+from . import options
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -104,15 +107,20 @@ def _kind_options(f: F) -> F:
 @click.option(
     "--engine",
     type=click.Choice(["compiled", "interpreter"]),
-    default="compiled",
-    show_default=True,
+    default=None,
     help="Card level: compiled runs the card selection protocol with a runner compiled for its spec "
     "(same draws and results as the interpreter, about 20x faster on a full table; a spec it was not written "
-    "for runs on the interpreter, with a note); interpreter reads the spec step by step.",
+    "for runs on the interpreter, with a note); interpreter reads the spec step by step. Default: compiled "
+    "where the spec has a compiled runner, else the interpreter, without a note.",
 )
 @_kind_options
+@options.table_time
 @click.option(
-    "--json", "as_json", is_flag=True, help="Print one JSON object (winner, turns, protocol_runs, ...)."
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print one JSON object (winner, turns, protocol_runs, ..., and table_time: what the game "
+    "would take at a real table).",
 )
 @click.option(
     "--record",
@@ -130,12 +138,13 @@ def play_cmd(
     level: str | None,
     seed: int,
     protocol: str | None,
-    engine: str,
+    engine: str | None,
+    table_time: str | None,
     as_json: bool,
     record_path: Path | None,
     **kind_options: Any,
 ) -> None:
-    settings = PlaySettings(players, virtual, level, seed, protocol, kind_options, engine)
+    settings = PlaySettings(players, virtual, level, seed, protocol, kind_options, engine or "compiled")
     library = Library()
     if record_path is None:
         result = play(ruleset, library, settings)
@@ -151,12 +160,22 @@ def play_cmd(
         reason = compiled_reason(library, spec)
         if reason is not None:
             click.echo(f"note: the interpreter ran every virtual turn: {reason}", err=True)
+    with using_model(table_time):
+        cost = played_cost(library, ruleset, result)
+    if cost is not None:
+        result["table_time"] = cost
     if as_json:
         click.echo(json.dumps(result, indent=2, ensure_ascii=False))
         return
     rules = load_game(ruleset)
     for line in kit_kind(rules).play_lines(result, rules):
         click.echo(line)
+    if cost is not None:
+        click.echo(
+            f"At a real table, with {cost['people']} people doing the work: about "
+            f"{cost['game_minutes']:.0f} minutes ({cost['protocol_runs']} runs of the protocol, "
+            f"{cost['virtual_turn_minutes']:.0f} minutes per virtual turn; kitgen's estimate)."
+        )
 
 
 def _check_writable(path: Path) -> None:

@@ -51,6 +51,7 @@ CARD_KIT_OPTIONS = COMMON_OPTIONS | {
     "--wild4",
     "--runs",
     "--only",
+    "--table-time",
 }
 
 
@@ -67,6 +68,11 @@ class KitPlan:
     teaches: bool = True  # verify the protocol and write a booklet
     game: str = ""  # the rule set's name (a game protocol is verified on its deck)
     extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def people(self) -> int:
+        """Who does the table work: the players who are people (a virtual player does nothing)."""
+        return max(1, self.players - self.virtual)
 
 
 @dataclass

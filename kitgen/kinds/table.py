@@ -30,9 +30,9 @@ from reference_engine.api import (
 from ..bom import Bom, seat_names
 from ..booklet import Booklet, Example, booklet_style, sections
 from ..faces import Face
+from ..kitcost import plan_cost, sleeved
 from ..labels import Label
 from ..output import safe_name
-from ..tabletime import cards_in_play, turn_sentences
 from ..templates import Templates
 from ..typesetting import CardPicture
 from ..units import mm
@@ -140,6 +140,7 @@ class TableKit(KitKind):
             virtual=plan.virtual,
             card_mm=card_mm,
             worst_case=wc,
+            sleeved=sleeved(library.protocol(plan.protocol)),
         )
         bom = virtual_bom(table)
         bom.worst_case.pop("piles", None)
@@ -194,10 +195,15 @@ class TableKit(KitKind):
             front=self,
         )
         booklet.sections = sections(
-            library, library.protocol(plan.protocol), example, given.capacity, booklet_style(), given.reveals
+            library,
+            library.protocol(plan.protocol),
+            example,
+            given.capacity,
+            booklet_style(),
+            given.reveals,
+            people=plan.people,
         )
-        if booklet.sections[0].time is not None:
-            booklet.turn_times = [(rules.title, cards_in_play(example.params), booklet.sections[0].time)]
+        booklet.cost = plan_cost(library, rules, plan)
         return booklet
 
     def front_matter(self, w: Writer, booklet: Booklet) -> list[Flowable]:
@@ -256,7 +262,7 @@ class TableKit(KitKind):
         for n, text in enumerate(self.texts(b.rules, "virtual_steps"), 1):
             out.append(w.para(f"{n}. {text}", spec=True))
         box = [w.rich("What a virtual turn costs.", self.turn_cost(b))]
-        box += [w.para(line, w.small) for line in turn_sentences(b.turn_times)]
+        box += [w.para(line, w.small) for line in (b.cost.sentences() if b.cost else [])]
         out.append(w.box(box))
         return out
 
@@ -267,10 +273,9 @@ class TableKit(KitKind):
         library = Library()
         counts = expected_counts(library, library.protocol(b.sections[0].protocol), {"sizes": tuple(sizes)})
         return (
-            f"In the worked example the table holds k = {k} cards, {k1} of them the virtual player's. "
-            f"One run lays out a matrix of {4 * k} cards (each card with its θ card and an α β pair) and "
-            f"takes {counts.get('shuffles', '?')} shuffles (two of the matrix, the others in the covert "
-            f"lottery), with {counts.get('helper_cards', '?')} helper cards."
+            f"In the worked example {k} cards are in play, {k1} of them the virtual player's. One run "
+            f"takes {counts.get('shuffles', '?')} shuffles (two of all the cards in play, the others in "
+            f"the covert lottery), with {counts.get('helper_cards', '?')} owner and bit cards."
         )
 
     def play_lines(self, result: dict[str, Any], rules: GameRules) -> list[str]:

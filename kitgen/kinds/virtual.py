@@ -33,6 +33,9 @@ class Table:
     card_mm: tuple[float, float]
     worst_case: dict[str, Any] = field(default_factory=dict)  # counts measured by the engine
     extra_items: list[Item] = field(default_factory=list)  # the game's own cards, after α and β
+    # The protocol keeps every card in a sleeve with its owner card (its shuffles mix sleeves):
+    # every game card needs a sleeve, and only the six-card AND's two halves need envelopes.
+    sleeved: bool = False
 
     @property
     def owners(self) -> list[str]:
@@ -99,24 +102,60 @@ def virtual_bom(table: Table) -> Bom:
             helpers += n
         items += table.extra_items
         items.append(owner_cards(owners))
-        items.append(
-            Item(
-                "envelope",
-                f"identical opaque envelopes, {envelope_for(*table.card_mm)}",
-                "envelope",
-                k,
-                spares(k),
-                f"one per column of the card selection matrix (at most k = {k} columns) "
-                "for the pile-scramble shuffles; the covert lottery reuses them",
+        if table.sleeved:
+            items.append(
+                Item(
+                    "envelope",
+                    f"identical opaque envelopes, {envelope_for(*table.card_mm)}",
+                    "envelope",
+                    2,
+                    2,
+                    "the six-card AND's shuffle mixes its two halves of three cards in two envelopes",
+                )
             )
-        )
+        else:
+            items.append(
+                Item(
+                    "envelope",
+                    f"identical opaque envelopes, {envelope_for(*table.card_mm)}",
+                    "envelope",
+                    k,
+                    spares(k),
+                    f"one per column of the card selection matrix (at most k = {k} columns) "
+                    "for the pile-scramble shuffles; the covert lottery reuses them",
+                )
+            )
         notes.append(
             f"The card selection protocol needs 3k + 4 = {3 * k + 4} helper cards for a table of "
             f"k = {k} cards (UNO paper, Section 4); the kit prints {helpers} owner and bit markers "
             "plus spares."
         )
     table_cards = sum(i.count for i in items if i.kind == "card" and i.key != "seat")
-    if table.deck == "store":
+    if table.sleeved and table.virtual:
+        total = len(deck_faces)
+        items.append(
+            Item(
+                "sleeve",
+                "opaque-backed card sleeves (clear front, solid back), all identical, large enough "
+                "for a card and four printed cards behind or in front of it",
+                "sleeve",
+                total,
+                spares(total),
+                "every game card lives in a sleeve with its owner card behind it for the whole game; "
+                "a virtual turn shuffles the sleeves like a deck instead of filling envelopes"
+                + (
+                    "; the solid backs also hide the store-bought cards' different backs"
+                    if table.deck == "store"
+                    else ""
+                ),
+            )
+        )
+        notes.append(
+            "Every game card goes in an identical opaque-backed sleeve with the θ card of its owner "
+            "behind it (face toward the solid back). When a card changes hands, swap the θ card in "
+            "its sleeve for the new owner's; a played card's θ card goes back to the spares."
+        )
+    elif table.deck == "store":
         total = len(deck_faces) + table_cards
         items.append(
             Item(

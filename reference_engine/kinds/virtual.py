@@ -50,6 +50,13 @@ class VirtualStats:
     virtual_turns: int = 0
     # Every virtual choice: the valid cards it chose from and the card chosen (see ``choices``).
     raw_choices: list[tuple[list[Symbol], Symbol]] = field(default_factory=list)
+    # Every virtual decision's table, at either level: the cards of each owner the card selection
+    # protocol lays out (P_1 first) and whether P_1 had a valid card (what a run costs depends on
+    # these alone; kitgen's table-time model turns them into minutes).
+    tables: list[tuple[tuple[int, ...], bool]] = field(default_factory=list)
+
+    def note_table_use(self, owners: list[list[Symbol]], found: bool) -> None:
+        self.tables.append((tuple(len(o) for o in owners), found))
 
     def note_choice(self, candidates: list[Symbol], pick: Symbol) -> None:
         self.raw_choices.append((candidates, pick))
@@ -73,7 +80,11 @@ class VirtualStats:
             "all_checks_passed": True,
             "shuffles": self.shuffles,
             "max_helper_cards": self.max_helper_cards,
+            "virtual_tables": self.tables_json(),
         }
+
+    def tables_json(self) -> list[dict[str, Any]]:
+        return [{"sizes": list(sizes), "found": found} for sizes, found in self.tables]
 
 
 @dataclass
@@ -149,6 +160,7 @@ class VirtualPlayers:
         protocol lays out, P_1 first."""
         hand = owners[0]
         candidates = [c for c in hand if valid(c)]
+        self.stats.note_table_use(owners, bool(candidates) or (self.fallback and bool(hand)))
         if self.level == "rule":
             pool = candidates if candidates or not self.fallback else list(hand)
             if not pool:

@@ -233,6 +233,12 @@ SELECTION_COUNTS = {
         "shuffles": k1 + 3,
         "helper_cards": 3 * k + (4 if k1 > 1 else 2),
     },
+    # The quick versions the kits teach: the same cards, the lottery's first shuffle left out.
+    "card-selection-fast": lambda k, k1: {"shuffles": k1 + 3, "helper_cards": 3 * k + 4},
+    "card-selection-original-fast": lambda k, k1: {
+        "shuffles": k1 + 2,
+        "helper_cards": 3 * k + (4 if k1 > 1 else 2),
+    },
 }
 
 

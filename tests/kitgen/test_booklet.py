@@ -150,9 +150,9 @@ def test_validation_equals_verify_json(uno_booklet: tuple[Path, dict[str, Any]])
     pages = pdf_text(folder / "booklet.pdf")
     validation_text = squash("\n".join(p for p in pages if "Validation" in p or "Paper's" in p))
     assert [v["protocol"] for v in data["validation"]] == [
-        "card-selection",
-        "covert-lottery-modified",
-        "six-card-and",
+        "card-selection-fast",
+        "covert-lottery-fast",
+        "six-card-and-direct",
     ]
     for v in data["validation"]:
         result = CliRunner().invoke(main, ["verify", v["protocol"], "--json"])
@@ -177,12 +177,12 @@ def test_reveal_checks_are_printed_with_a_remedy(uno_booklet: tuple[Path, dict[s
     folder, _ = uno_booklet
     data = json.loads((folder / "booklet.json").read_text())
     text = squash("\n".join(pdf_text(folder / "booklet.pdf")))
-    lottery = next(s for s in data["sections"] if s["protocol"] == "covert-lottery-modified")
+    lottery = next(s for s in data["sections"] if s["protocol"] == "covert-lottery-fast")
     step7 = next(s for s in lottery["steps"] if s["number"] == "7")
     assert "At most one pair shows β α." in step7["checks"]
     assert squash("At most one pair shows β α.") in text
     # Inside a virtual turn the remedy is the card selection protocol's.
-    card_selection = Library().protocol("card-selection")
+    card_selection = Library().protocol("card-selection-fast")
     # (its step references say whose steps they are: "Step 8 of the Card selection protocol")
     named = f" of the {card_selection.title}"
     assert named in step7["if_wrong"]
@@ -191,10 +191,10 @@ def test_reveal_checks_are_printed_with_a_remedy(uno_booklet: tuple[Path, dict[s
         (s["protocol"], s["number"]) for sec in data["sections"] for s in sec["steps"] if s["checks"]
     }
     assert steps_with_checks == {
-        ("card-selection", "5"),
-        ("card-selection", "9"),
-        ("covert-lottery-modified", "7"),
-        ("six-card-and", "5"),
+        ("card-selection-fast", "5"),
+        ("card-selection-fast", "9"),
+        ("covert-lottery-fast", "7"),
+        ("six-card-and-direct", "3"),
     }
 
 
@@ -220,9 +220,13 @@ def test_uno_booklet_has_every_part(uno_booklet: tuple[Path, dict[str, Any]]) ->
     # A wide table is elided with a count of the columns left out, not shrunk.
     data = json.loads((folder / "booklet.json").read_text())
     k = sum(data["game_example"]["params"]["sizes"])
-    step1 = data["sections"][0]["steps"][0]["diagrams"][0]["regions"][0]
-    assert step1["cols"] == k > len(step1["shown"]) and None in step1["shown"]
-    assert f"{k - (len(step1['shown']) - 1)}morecolumns" in squash(text)
+    # (the first step with a picture: the quick protocol's first steps are done by the sleeves)
+    pictured = next(s for s in data["sections"][0]["steps"] if s["diagrams"])
+    first = pictured["diagrams"][0]["regions"][0]
+    assert first["cols"] == k > len(first["shown"]) and None in first["shown"]
+    assert f"{k - (len(first['shown']) - 1)}morecolumns" in squash(text)
+    kept = [s for s in data["sections"][0]["steps"] if not s["diagrams"] and s["say"].startswith("Nothing")]
+    assert [s["number"] for s in kept] == ["2", "3", "5", "7"]
 
 
 def test_same_inputs_same_booklet(and_booklet: tuple[Path, dict[str, Any]], tmp_path: Path) -> None:

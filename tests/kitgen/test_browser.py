@@ -218,4 +218,5 @@ def test_the_viewer_passes_axe(browser: Any, pages: dict[str, Path], key: str) -
 
 def test_the_kit_index_passes_axe(browser: Any, built_kit: Path) -> None:
     assert axe_violations(browser, (built_kit / "index.html").as_uri()) == []
-    assert axe_violations(browser, (built_kit / "view" / "card-selection.html").as_uri(), [1, 5]) == []
+    viewer = sorted((built_kit / "view").glob("card-selection*.html"))[0]  # the kit's own protocol
+    assert axe_violations(browser, viewer.as_uri(), [1, 5]) == []

@@ -438,12 +438,19 @@ def test_play_engines_give_the_same_game() -> None:
 
 
 def test_play_says_when_the_interpreter_runs_every_turn() -> None:
-    result = CliRunner().invoke(main, ["play", "hearts", "--virtual", "2", "--rounds", "1", "--json"])
+    # Asked for the compiled runner, a spec that has none runs on the interpreter, with a note.
+    args = ["play", "hearts", "--virtual", "2", "--rounds", "1", "--json"]
+    result = CliRunner().invoke(main, [*args, "--engine", "compiled"])
     assert result.exit_code == 0, result.output
     assert "note: the interpreter ran every virtual turn" in result.stderr
-    assert "card-selection-original" in result.stderr
+    assert "card-selection-original-fast" in result.stderr
     json.loads(result.stdout)  # stdout stays one JSON object
-    quiet = CliRunner().invoke(main, ["play", "uno", "--virtual", "2", "--seed", "1", "--json"])
+    # Not asked: the default takes whichever runner the spec has, without a note.
+    default = CliRunner().invoke(main, args)
+    assert default.exit_code == 0 and "note:" not in default.stderr
+    quiet = CliRunner().invoke(
+        main, ["play", "uno", "--virtual", "2", "--seed", "1", "--protocol", "card-selection", "--json"]
+    )
     assert quiet.exit_code == 0 and "note:" not in quiet.stderr
     bad = CliRunner().invoke(main, ["play", "uno", "--engine", "jit"])
     assert bad.exit_code == 2 and "Traceback" not in bad.output

@@ -49,9 +49,9 @@ def test_default_kit_files(default_kit: tuple[Path, dict[str, Any]]) -> None:
     assert manifest["statistical_verification"]["verified"]
     assert all(v["verified"] for v in manifest["verification"])
     assert {v["protocol"] for v in manifest["verification"]} == {
-        "card-selection",
-        "covert-lottery-modified",
-        "six-card-and",
+        "card-selection-fast",
+        "covert-lottery-fast",
+        "six-card-and-direct",
     }
 
 
@@ -138,7 +138,10 @@ def test_bom_matches_an_independent_count(default_kit: tuple[Path, dict[str, Any
     assert items["deck"]["count"] == 4 * (1 + 2 * 9 + 3 * 2) + 8 == 108
     k = 108 - 1  # every card but the top of the discard pile
     assert items["alpha"]["needed"] == items["beta"]["needed"] == k + 2
-    assert items["envelope"]["needed"] == k
+    # The kit's protocol keeps every card in a sleeve and shuffles sleeves: envelopes only for the
+    # six-card AND's two halves, a sleeve for every game card.
+    assert items["envelope"]["needed"] == 2
+    assert items["sleeve"]["needed"] == 108
     # The card selection protocol's 3k + 4 helper cards, per the paper.
     assert 3 * k + 4 == 325 and "325" in " ".join(manifest["bom"]["notes"])
     # At the first turn the draw pile holds 108 - 4 x 7 - 1 = 79 cards: at least that many θ5.
@@ -184,12 +187,21 @@ def test_other_ways_to_print_backs(tmp_path: Path, duplex: str) -> None:
 
 
 def test_store_bought_deck_needs_sleeves(tmp_path: Path) -> None:
-    manifest = build(KitOptions(deck="store", output=str(tmp_path / "store"), previews=False))
+    # The paper's protocol lays markers and game cards face down side by side: every card needs
+    # the same sleeve, or the different backs give the protocol away.
+    manifest = build(
+        KitOptions(deck="store", protocol="card-selection", output=str(tmp_path / "store"), previews=False)
+    )
     items = {i["key"]: i for i in manifest["bom"]["items"]}
     assert "deck" not in items
     printed = manifest["bom"]["printed_cards"] - items["seat"]["count"]
     assert items["sleeve"]["needed"] == 108 + printed
     assert "different backs" in items["sleeve"]["why"]
+    # The quick protocol keeps every game card in an opaque-backed sleeve anyway: the printed
+    # markers only ever meet each other face down, or hide inside a sleeve.
+    quick = build(KitOptions(deck="store", output=str(tmp_path / "quick"), previews=False))
+    sleeves = {i["key"]: i for i in quick["bom"]["items"]}["sleeve"]
+    assert sleeves["needed"] == 108 and "store-bought" in sleeves["why"]
 
 
 def test_bad_options(tmp_path: Path) -> None:
@@ -210,7 +222,7 @@ def test_failed_verification_leaves_the_old_kit(tmp_path: Path, variant: Any) ->
     build(KitOptions(virtual=0, output=str(folder), previews=False))
     before = {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
     lib = variant(
-        "card-selection",
+        "card-selection-fast",
         (
             '"[bit(1) if valid(M[1, j]) else bit(0) for j in 1..ncols(M)]"',
             '"[bit(0) if valid(M[1, j]) else bit(1) for j in 1..ncols(M)]"',
@@ -218,7 +230,7 @@ def test_failed_verification_leaves_the_old_kit(tmp_path: Path, variant: Any) ->
     )
     from kitgen.verification import VerificationFailed
 
-    with pytest.raises(VerificationFailed, match="card-selection fails verification"):
+    with pytest.raises(VerificationFailed, match="card-selection-fast fails verification"):
         build(KitOptions(output=str(folder), previews=False), library=lib)
     after = {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
     assert before == after

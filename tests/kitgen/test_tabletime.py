@@ -1,4 +1,4 @@
-"""The table-time model: actions counted from a trace, the model file, the kits' figures."""
+"""The table-time model: actions counted from a trace, a schedule of people, the kits' figures."""
 
 from __future__ import annotations
 
@@ -6,10 +6,25 @@ import json
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from kitgen.cli import main
+from kitgen.gametime import FAR, NEAR, RunTimer
 from kitgen.kit import KitOptions, build
-from kitgen.tabletime import ACTIONS, action_counts, load_time_model, table_time, time_model
-from reference_engine.api import Library, SpecError, simulate
+from kitgen.tabletime import (
+    ACTIONS,
+    action_counts,
+    load_time_model,
+    no_hints,
+    schedule,
+    spec_hints,
+    table_time,
+    time_model,
+    using_model,
+)
+from kitgen.templates import templates_dir
+from reference_engine.api import Library, SpecError, find_kind, load_game, simulate
+from reference_engine.spec import load_protocol_text
 
 
 def test_six_card_and_counted_by_hand() -> None:
@@ -26,30 +41,169 @@ def test_six_card_and_counted_by_hand() -> None:
     assert counts["rearrange"] == 6
     assert counts["return"] == 2
     model = time_model()
-    t = table_time(sim.trace.events)
+    t = table_time(sim.trace.events)  # one person: the schedule is the plain sum
     assert t.seconds == pytest.approx(sum(counts[a] * model.seconds[a] for a in ACTIONS))
     assert t.minutes == max(1, -(-int(t.seconds) // 60))
 
 
+def test_the_direct_and_saves_the_rearrangements() -> None:
+    library = Library()
+    paper = simulate(library, library.protocol("six-card-and"), {}, ["x=1", "y=0"], 1)
+    direct = simulate(library, library.protocol("six-card-and-direct"), {}, ["x=1", "y=0"], 1)
+    a, b = action_counts(paper.trace.events), action_counts(direct.trace.events)
+    assert b["rearrange"] == 0 and a["rearrange"] == 6
+    assert {k: v for k, v in a.items() if k != "rearrange"} == {
+        k: v for k, v in b.items() if k != "rearrange"
+    }
+
+
 def test_the_model_file_is_checked(tmp_path: Path) -> None:
     bad = tmp_path / "table_time.yaml"
-    bad.write_text("source: x\nseconds: {place: -1, turn: fast, bogus: 1}\n", encoding="utf-8")
+    bad.write_text(
+        "source: x\nseconds: {place: -1, turn: fast, bogus: 1}\nmixing: {piles: many}\n", encoding="utf-8"
+    )
     with pytest.raises(SpecError) as err:
         load_time_model(bad)
     text = str(err.value)
     assert "table_time.yaml" in text and "seconds.place" in text and "bogus" in text and "move" in text
+    assert "mixing.piles" in text
 
 
-def test_reduced_deck_turn_is_shorter_and_both_are_stated(tmp_path: Path) -> None:
+def test_big_shuffles_take_longer_and_everyone_mixes() -> None:
+    model = time_model()
+    assert model.mix_seconds(2, 3) == model.mix_seconds(model.mix_piles, 3) == model.seconds["shuffle"]
+    big = model.mix_seconds(92, 3)
+    assert big == pytest.approx(model.seconds["shuffle"] + (92 - model.mix_piles) * model.mix_per_pile / 3)
+    assert model.mix_seconds(92, 1) > big > model.seconds["shuffle"]
+
+
+def _uno_run(protocol: str) -> list:  # type: ignore[type-arg]
+    library = Library()
+    rules = load_game("uno")
+    moment = find_kind(rules.kind).example_moment(rules, library, 4, 1)
+    sizes = tuple(len(o) for o in moment.owners)
+    cards = [c for o in moment.owners for c in o]
+    sim = simulate(
+        library,
+        library.protocol(protocol),
+        {"sizes": sizes},
+        {"cards": cards},
+        1,
+        context={"valid": moment.valid},
+    )
+    return list(sim.trace.events)
+
+
+def test_people_share_the_card_work_but_not_the_mixing() -> None:
+    events = _uno_run("card-selection")
+    one, three = table_time(events, 1), table_time(events, 3)
+    assert one.work + one.mixing == pytest.approx(one.seconds)  # alone, the sum of its actions
+    assert three.work == pytest.approx(one.work)  # the same card work, shared
+    assert three.mixing < one.mixing  # everyone mixes the big shuffles together
+    assert one.seconds / 3 < three.seconds < one.seconds  # mixing and one-person steps stay
+    steps = schedule(events, 3)
+    step4 = next(s for s in steps if s.label == "card-selection step 4")
+    # 92 envelopes filled by three people, one big mix watched by all.
+    assert step4.seconds == pytest.approx(step4.work / 3 + step4.mixing)
+    assert step4.mixing == time_model().mix_seconds(92, 3)
+
+
+def test_sleeves_change_which_action_a_card_costs_not_how_many_cards() -> None:
+    library = Library()
+    events = _uno_run("card-selection-fast")
+    plain = action_counts(events)  # the same trace read as if everything were laid out
+    sleeved = action_counts(events, spec_hints(library.protocol))
+    assert plain["envelope"] > 2 * 90 and sleeved["envelope"] == 2 * sum(
+        1 for e in events if e.action == "shuffle" and e.protocol == "six-card-and-direct"
+    )
+    assert sleeved["shuffle"] == plain["shuffle"]  # the same shuffles of the same piles
+    assert sleeved["place"] < plain["place"] and sleeved["turn"] < plain["turn"]
+    fast = table_time(events, 3, spec_hints(library.protocol))
+    paper = table_time(_uno_run("card-selection"), 3)
+    assert fast.seconds < 0.7 * paper.seconds
+
+
+def test_a_step_beside_another_fills_idle_hands() -> None:
+    library = Library()
+    events = _uno_run("card-selection-fast")
+    raw = schedule(events, 3, hints=spec_hints(library.protocol), raw=True)
+    done = schedule(events, 3, hints=spec_hints(library.protocol))
+    step12 = next(s for s in raw if s.label == "card-selection-fast step 12")
+    after = next(s for s in done if s.label == "card-selection-fast step 12")
+    assert step12.during == "10"
+    assert after.seconds < step12.seconds  # some of the giving back happens during the lottery
+    beside = [s for s in raw if s.top == "10" and s.during is None]
+    idle = sum((3 - s.lanes) * (s.seconds - s.mixing) for s in beside)
+    assert after.seconds == pytest.approx(max(0.0, step12.work - idle) / 3)
+
+
+def test_one_run_per_table_size_from_two_traces() -> None:
+    library = Library()
+    rules = load_game("uno")
+    moment = find_kind(rules.kind).example_moment(rules, library, 4, 1)
+    deck = [c for o in moment.owners for c in o]
+    timer = RunTimer(library, library.protocol("card-selection-fast"), deck, moment.valid, 3)
+    m, k = 6, 6 + NEAR + 17
+    near, far, called = timer._line(m, True)
+    direct = [s for s in timer._steps(m, k, True) if s.depth == 0]
+    t = (k - (m + NEAR)) / (FAR - NEAR)
+    for a, b, d in zip(near, far, direct):
+        assert a.label == d.label
+        assert a.work + (b.work - a.work) * t == pytest.approx(d.work)
+        assert a.seconds + (b.seconds - a.seconds) * t == pytest.approx(d.seconds)
+    assert called and all(s.depth > 0 for s in called)
+
+
+def test_hints_are_checked_with_file_line_and_key(tmp_path: Path) -> None:
+    text = Path(Library().protocol("card-selection-fast").file).read_text(encoding="utf-8")
+    bad = text.replace('table: {discard: slide, during: "10"}', 'table: {discard: slide, during: "13"}')
+    bad = bad.replace("    table: slide\n", "    table: glide\n", 1)
+    with pytest.raises(SpecError) as err:
+        load_protocol_text(bad, str(tmp_path / "card-selection-fast.yaml"))
+    message = str(err.value)
+    assert "table.during" in message and "not an earlier step" in message
+    assert "table.all" in message and "glide" in message
+
+
+def test_a_kit_states_turn_game_and_table_space(tmp_path: Path) -> None:
     manifest = build(KitOptions(ruleset="uno-small", output=str(tmp_path / "small"), runs=0, previews=False))
-    turns = manifest["table_time"]["virtual_turn"]
-    own, other = turns
-    assert own["k"] == 31  # the 32-card deck but the top of the discard pile
-    assert other["game"].startswith("UNO") and other["k"] > own["k"]
-    assert own["minutes"] < other["minutes"]
+    cost = manifest["table_time"]
+    for key in ("virtual_turn_minutes", "game_minutes_mean", "game_minutes_p90", "table_width_cm"):
+        assert cost[key] > 0, key
+    assert cost["game_minutes_p90"] >= cost["game_minutes_mean"] > cost["virtual_turn_minutes"]
+    assert cost["people"] == 2  # 3 players, 1 of them virtual
+    assert cost["protocol"] == "card-selection-fast" and cost["paper"]["protocol"] == "card-selection"
+    assert cost["paper"]["virtual_turn_minutes"] > cost["virtual_turn_minutes"]
+    assert cost["compared"][0]["game"].startswith("UNO")
+    assert cost["compared"][0]["turn_minutes"] > cost["virtual_turn_minutes"]
     booklet = json.loads((tmp_path / "small" / "booklet.json").read_text(encoding="utf-8"))
-    assert booklet["turn_times"][0]["minutes"] == own["minutes"]
-    # The counts are the worked example's run, as booklet.json records its section.
-    assert booklet["sections"][0]["table_time"]["counts"] == own["counts"]
+    assert booklet["table_time"] == cost
     index = (tmp_path / "small" / "index.html").read_text(encoding="utf-8")
-    assert f"about {own['minutes']} minutes" in index
+    assert cost["text"][0].split(",")[0] in index
+    assert "table_time.yaml" not in " ".join(cost["text"])  # no file names on a player's page
+
+
+def test_play_says_what_the_game_takes_and_your_own_seconds_count(tmp_path: Path) -> None:
+    args = ["play", "uno-small", "--level", "rule", "--seed", "2", "--json"]
+    played = json.loads(CliRunner().invoke(main, args).stdout)
+    ours = played["table_time"]
+    assert ours["protocol_runs"] == len(played["virtual_tables"]) > 0
+    assert ours["game_minutes"] > ours["protocol_minutes"] > 0
+    slow = tmp_path / "slow.yaml"
+    shipped = (templates_dir() / "table_time.yaml").read_text(encoding="utf-8")
+    slow.write_text(shipped.replace("place: 1.0", "place: 4.0"), encoding="utf-8")
+    result = CliRunner().invoke(main, [*args, "--table-time", str(slow)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["table_time"]["protocol_minutes"] > ours["protocol_minutes"]
+    with using_model(slow) as model:
+        assert model.seconds["place"] == 4.0 and time_model() is model
+    assert time_model().seconds["place"] == 1.0
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("seconds: {}\n", encoding="utf-8")
+    bad = CliRunner().invoke(main, [*args, "--table-time", str(broken)])
+    assert bad.exit_code == 2 and "broken.yaml" in bad.output and "Traceback" not in bad.output
+
+
+def test_no_hints_reads_every_card_as_laid_out() -> None:
+    events = _uno_run("card-selection-fast")
+    assert action_counts(events, no_hints) == action_counts(events)

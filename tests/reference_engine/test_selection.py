@@ -58,7 +58,7 @@ def test_broken_versions_are_rejected_by_card_level_play(
     variant: Callable[..., Library], change: tuple[str, str]
 ) -> None:
     lib = variant("card-selection", change)
-    game = Game(load_rules("uno"), lib, players=4, virtual=2, level="card", seed=1)
+    game = Game(load_rules("uno"), lib, players=4, virtual=2, level="card", seed=1, protocol="card-selection")
     with pytest.raises(CheckFailure) as info:
         game.play()
     assert "turn" in str(info.value.format_message())

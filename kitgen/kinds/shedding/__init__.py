@@ -14,6 +14,7 @@ from reference_engine.api import GameRules, Library, RuleSet, Shedding, UsageErr
 
 from ...bom import Bom, seat_names
 from ...faces import Face
+from ...kitcost import sleeved
 from ...labels import Label
 from ...output import safe_name
 from ...templates import Templates
@@ -113,6 +114,7 @@ class SheddingKit(KitKind):
             str(plan.extra.get("deck", "print")),
             bool(plan.extra.get("discard_owner", False)),
             card_mm,
+            sleeved(library.protocol(plan.protocol)),
         )
 
     def labels(self, rules: GameRules, bom: Bom) -> list[Label]:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from reference_engine.api import Library, RuleSet, Shedding, Symbol, UsageError, find_kind, load_game
+from reference_engine.api import Library, RuleSet, Shedding, Symbol, find_kind
 
 from ...booklet import Booklet, Example, booklet_style, sections
-from ...tabletime import TableTime, cards_in_play, table_time
+from ...kitcost import plan_cost
 from .. import BookletInput
 from ..virtual import deck_face
 
@@ -80,30 +80,14 @@ def game_booklet(given: BookletInput, front: object) -> Booklet:
         front=front,
     )
     booklet.sections = sections(
-        library, library.protocol(plan.protocol), example, given.capacity, style, given.reveals
+        library,
+        library.protocol(plan.protocol),
+        example,
+        given.capacity,
+        style,
+        given.reveals,
+        people=plan.people,
     )
-    own = booklet.sections[0].time
-    if own is not None:
-        booklet.turn_times = [(rules.title, cards_in_play(example.params), own)]
-        booklet.turn_times += _compared(rules, library, plan.players, plan.virtual, plan.protocol)
+    options = {"wild4": wild4, "discard_owner": discard_owner}
+    booklet.cost = plan_cost(library, rules, plan, options)
     return booklet
-
-
-def _compared(
-    rules: RuleSet, library: Library, players: int, virtual: int, protocol: str
-) -> list[tuple[str, int, TableTime]]:
-    """The virtual turn of the rule sets this one names in ``kit: compare_with`` (a reduced deck,
-    say), at the same table size where they allow it: (title, cards in play, time)."""
-    names = rules.kit.get("compare_with", [])
-    out = []
-    for name in [names] if isinstance(names, str) else list(names):
-        other = load_game(str(name))
-        if not isinstance(other, RuleSet):
-            raise UsageError(f"{rules.name}: kit: compare_with names {name}, not a shedding game")
-        lo, hi, _ = other.players
-        n = min(max(players, lo), hi)
-        owners = [f"Player {i}" for i in range(1, n + 2)]
-        example = game_example(other, library, n, min(virtual, n), False, "strict", owners)
-        sim = example.run(library, library.protocol(protocol))
-        out.append((other.title, cards_in_play(example.params), table_time(sim.trace.events)))
-    return out

@@ -9,7 +9,6 @@ from typing import Any
 from reportlab.platypus import Flowable, PageBreak, Spacer
 
 from ...booklet import Booklet
-from ...tabletime import turn_sentences
 from ...typesetting import CardPicture, Writer
 from ...units import mm
 
@@ -132,12 +131,15 @@ def virtual_turn(w: Writer, b: Booklet) -> list[Flowable]:
     steps = [t.format(**values) for t in w.st.lists["virtual_steps"]]
     if rules.play_drawn == "if_valid" and len(steps) >= 3:
         again = rules.draw_until > 1
-        text = w.st.words["virtual_draw_again" if again else "virtual_play_drawn"]
+        word = "virtual_draw_again" if again else "virtual_play_drawn"
+        if rules.virtual_draw == "keep":
+            word = "virtual_keep_drawn"
+        text = w.st.words[word]
         steps[2] += " " + text.format(limit=rules.draw_until)
     for n, text in enumerate(steps, 1):
         out.append(w.para(f"{n}. {text}", spec=True))
-    if b.turn_times:
-        lines = turn_sentences(b.turn_times)
+    if b.cost is not None:
+        lines = b.cost.sentences()
         out.append(
             w.box(
                 [w.rich("How long a virtual turn takes.", lines[0])] + [w.para(t, w.small) for t in lines[1:]]

@@ -38,6 +38,7 @@ def game_bom(
     deck: str,
     discard_owner: bool,
     card_mm: tuple[float, float],
+    sleeved: bool = False,
 ) -> Bom:
     """The bill of materials for playing ``rules`` with ``virtual`` virtual players."""
     wc: dict[str, Any] = {}
@@ -55,6 +56,7 @@ def game_bom(
         card_mm=card_mm,
         worst_case=wc,
         extra_items=choice_cards(rules),
+        sleeved=sleeved,
     )
     bom = virtual_bom(table)
     bom.worst_case.pop("piles", None)

@@ -54,6 +54,13 @@ class Shedding(GameKind):
             kind=int,
         ),
         PlayOption(
+            "virtual_draw",
+            "What a virtual player does with a card it drew: play it if it can (a second run of the "
+            "protocol) or keep it (one run per turn); the default is the rule set's.",
+            None,
+            ("play", "keep"),
+        ),
+        PlayOption(
             "discard_owner",
             "Treat the discard pile (without its top card) as an extra owner, so the remaining cards "
             "stay hidden.",
@@ -82,6 +89,7 @@ class Shedding(GameKind):
             protocol=settings.protocol,
             hands=opts.get("hands"),
             recorder=settings.recorder,
+            virtual_draw=opts.get("virtual_draw"),
         )
 
     def referee(self, record: Mapping[str, Any]) -> Verdict:

@@ -98,6 +98,7 @@ class Game:
         protocol: str | None = None,
         hands: int | None = None,
         recorder: Recorder | None = None,
+        virtual_draw: str | None = None,
     ):
         lo, hi, default = rules.players
         players = default if players is None else players
@@ -122,6 +123,11 @@ class Game:
         self.discard_owner = discard_owner
         self.protocol_name = protocol or rules.virtual_protocol
         self.max_hands = hands
+        self.virtual_draw = virtual_draw or rules.virtual_draw
+        if self.virtual_draw not in ("play", "keep"):
+            raise UsageError(f"virtual_draw is play or keep, not {self.virtual_draw!r}")
+        if self.virtual_draw == "keep" and (rules.play_drawn != "if_valid" or rules.draw_until > 1):
+            raise UsageError(f"in {rules.name} a virtual player cannot keep a drawn card it may not play")
         # Virtual players sit first: seat s owns θ_s, so at Virtual 1's turn the protocol's
         # owners P_1, ..., P_n are seats 1, ..., n in order and its θ_i are the printed θ_i.
         self.seats: list[Seat] = seating(players, virtual)
@@ -188,6 +194,7 @@ class Game:
             "all_checks_passed": True,
             "shuffles": self.stats.shuffles,
             "max_helper_cards": self.stats.max_helper_cards,
+            "virtual_tables": self.stats.tables_json(),
             "hand_results": [
                 {"winner": r.winner, "turns": r.turns, "points": r.points, "reason": r.reason}
                 for r in self.results
@@ -312,6 +319,8 @@ class Game:
                 if not drawn:
                     break
                 record.action, record.drew = "draw", record.drew + len(drawn)
+                if self.seats[seat].virtual and self.virtual_draw == "keep":
+                    break  # it may play the drawn card, and keeps it: no second run
                 if self.rules.play_drawn == "if_valid":
                     valid = self.validity(seat)
                     # A person looks at the drawn card. Nobody can look at a virtual player's:
@@ -431,6 +440,7 @@ class Game:
         if self.observer is not None and self.observer(self, seat, valid):
             self.stopped = (seat, valid)
             return None
+        self.stats.note_table_use(self.owners(seat), bool(candidates))
         if self.level == "rule":
             if not candidates:
                 return None

@@ -34,6 +34,8 @@ class SheddingRecord:
                 "target_score": rules.target_score,
                 "wild4": "bluff" if game.bluff else "strict",
                 "discard_owner": game.discard_owner,
+                # What a virtual player does with a card it drew and may play: play or keep it.
+                "virtual_draw": game.virtual_draw,
                 "max_hands": game.max_hands,
                 # What a referee without a rule book of its own reads (the deck and the effects).
                 "players": list(rules.players[:2]),

@@ -210,6 +210,8 @@ class Referee:
         params = rec["game"]["parameters"]
         self.bluff = params["wild4"] == "bluff"
         self.discard_owner = bool(params["discard_owner"])
+        # A virtual player's policy for a card it drew and may play (older records: play it).
+        self.virtual_keeps = params.get("virtual_draw", "play") == "keep"
         self.max_hands = params["max_hands"]
         self.target = book.target
         self.hand_size = book.hand_size(self.n)
@@ -528,6 +530,8 @@ class Referee:
                 used += 1
                 if not drawn:
                     break
+                if virtual and self.virtual_keeps:
+                    break  # it keeps the drawn card: no second run, the turn ends
                 if virtual:
                     tables.append(self.owners(t, seat))
                 if self.judge:

@@ -101,6 +101,10 @@ class RuleSet(GameRules):
     hand_sizes: dict[int, int] = field(default_factory=dict)
     # Draw up to this many cards, one at a time, until one may be played (1: draw once).
     draw_until: int = 1
+    # What a virtual player does with a card it drew when the rules let it play it: "play" it if
+    # valid (a second run of the protocol, the UNO paper's Section 3.2) or "keep" it (the rules say
+    # it *may* be played; keeping it saves the second run).
+    virtual_draw: str = "play"
     word: str = "colour"  # what the deck calls the attribute of ``card.color`` in sentences (suit)
     choosing: str = "a wild card"  # what a booklet calls a card that names the colour in force
     _answers: dict[tuple[int, str, str], dict[str, bool]] = field(default_factory=dict, repr=False)
@@ -245,7 +249,9 @@ def _build(ck: Checker, data: Any) -> RuleSet | None:
     effects = _effects(ck, rules.get("effects", {}), ("rules", "effects"), kinds, EFFECTS)
     first = _effects(ck, rules.get("first_card", {}), ("rules", "first_card"), kinds, FIRST_CARD)
     draw = ck.mapping(
-        rules.get("draw", {}), ("rules", "draw"), optional=("count", "play_drawn", "until_playable")
+        rules.get("draw", {}),
+        ("rules", "draw"),
+        optional=("count", "play_drawn", "until_playable", "virtual"),
     )
     draw = draw or {}
     draw_count = ck.integer(draw.get("count", 1), ("rules", "draw", "count"), minimum=1) or 1
@@ -257,6 +263,13 @@ def _build(ck: Checker, data: Any) -> RuleSet | None:
     play_drawn = _choice(
         ck, draw.get("play_drawn", "if_valid"), ("rules", "draw", "play_drawn"), ("if_valid", "never")
     )
+    virtual_draw = _choice(ck, draw.get("virtual", "play"), ("rules", "draw", "virtual"), ("play", "keep"))
+    if virtual_draw == "keep" and (play_drawn != "if_valid" or draw_until > 1):
+        ck.error(
+            ("rules", "draw", "virtual"),
+            "keep only makes sense where a drawn card may be played (play_drawn: if_valid) and one card "
+            "is drawn (no until_playable)",
+        )
     reverse2 = _choice(
         ck, rules.get("two_player_reverse", "reverse"), ("rules", "two_player_reverse"), ("reverse", "skip")
     )
@@ -324,6 +337,7 @@ def _build(ck: Checker, data: Any) -> RuleSet | None:
         card_names=card_names,
         hand_sizes=hand_sizes,
         draw_until=draw_until,
+        virtual_draw=virtual_draw,
         word=word,
         choosing=str(bk.get("choosing", "a wild card")),
     )

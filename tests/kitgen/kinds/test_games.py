@@ -11,9 +11,9 @@ from pypdf import PdfReader
 from kitgen.kit import KitOptions, build
 
 GAMES = {
-    "sevens": ("card-selection", "sevens-mini", 52),
-    "hearts": ("card-selection-original", "hearts-mini", 52),
-    "dominoes": ("card-selection", "dominoes-mini", 28),
+    "sevens": ("card-selection-fast", "sevens-mini", 52),
+    "hearts": ("card-selection-original-fast", "hearts-mini", 52),
+    "dominoes": ("card-selection-fast", "dominoes-mini", 28),
 }
 
 

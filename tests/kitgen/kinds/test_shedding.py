@@ -30,15 +30,15 @@ def test_the_kit_has_cards_labels_and_booklet(crazy_eights_kit: tuple[Path, dict
         "printing-guide.txt",
         "shopping-list.txt",
         "index.html",
-    } | {f"view/{p}.html" for p in ("card-selection", "covert-lottery-modified", "six-card-and")}
+    } | {f"view/{p}.html" for p in ("card-selection-fast", "covert-lottery-fast", "six-card-and-direct")}
     items = {i["key"]: i for i in manifest["bom"]["items"]}
     assert items["deck"]["count"] == 52
     assert items["choice"]["name"] == "suit choice cards" and items["choice"]["count"] == 4
     assert "plays an eight" in items["choice"]["why"]
     assert [v["protocol"] for v in manifest["verification"]] == [
-        "card-selection",
-        "covert-lottery-modified",
-        "six-card-and",
+        "card-selection-fast",
+        "covert-lottery-fast",
+        "six-card-and-direct",
     ]
     assert manifest["verification"][0]["scenario"]["name"] == "crazy-eights-mini"
     assert manifest["statistical_verification"]["verified"]

@@ -48,8 +48,21 @@ def test_a_record_holds_the_referees_copy(recorded: Recorded) -> None:
         for item, cards in zip(e["public"]["draws"], e["hidden"]["draws"]):
             assert item["count"] == len(cards)
             assert (str(item["seat"]) in e["seen"]) == (item["seat"] in (3, 4))
+    # A virtual player that drew keeps the card (uno's rule set): one run, which found no card.
     virtual_draw = next(e for e in drawing if e["seat"] in (1, 2) and e["public"]["action"] != "play")
-    assert len(virtual_draw["runs"]) == 2 and virtual_draw["runs"][0]["selected"] is None
+    assert len(virtual_draw["runs"]) == 1 and virtual_draw["runs"][0]["selected"] is None
+    # Playing the paper's way, the table runs the protocol again on the drawn card.
+    paper = recorded("uno", "card", virtual_draw="play")
+    assert paper["game"]["parameters"]["virtual_draw"] == "play"
+    again = next(
+        e
+        for e in paper["events"]
+        if e["type"] == "turn"
+        and e["seat"] in (1, 2)
+        and e["public"]["draws"]
+        and e["public"]["action"] != "play"
+    )
+    assert len(again["runs"]) == 2 and again["runs"][0]["selected"] is None
     end = record["events"][-1]
     assert (
         end["type"] == "hand-end" and end["public"]["points"] == record["result"]["hand_results"][0]["points"]

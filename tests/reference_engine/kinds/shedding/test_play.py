@@ -15,8 +15,8 @@ from reference_engine.statistics import binned, goodness_of_fit, two_sample, uni
 
 def test_card_level_game_passes_every_check_and_is_reproducible(library: Library) -> None:
     rules = load_rules("uno")
-    first = Game(rules, library, players=4, virtual=2, level="card", seed=1).play()
-    again = Game(rules, library, players=4, virtual=2, level="card", seed=1).play()
+    first = Game(rules, library, players=4, virtual=2, level="card", seed=1, virtual_draw="play").play()
+    again = Game(rules, library, players=4, virtual=2, level="card", seed=1, virtual_draw="play").play()
     assert first == again
     assert first["all_checks_passed"] and first["virtual_turns"] > 0
     # The table runs the protocol once per virtual turn, and once more after every draw
@@ -33,6 +33,29 @@ def test_card_level_game_passes_every_check_and_is_reproducible(library: Library
         assert key in first
     # The largest table has all 107 cards not on the discard pile: 3k + 4 helper cards.
     assert first["max_helper_cards"] <= 3 * 107 + 4
+
+
+def test_a_virtual_player_that_keeps_drawn_cards_runs_the_protocol_once_per_turn(library: Library) -> None:
+    # The uno rule set's default (rules: draw: virtual: keep): the rules let a player play a card
+    # just drawn but do not make it, and a virtual player keeps it: one run per turn.
+    rules = load_rules("uno")
+    assert rules.virtual_draw == "keep"
+    result = Game(rules, library, players=4, virtual=2, level="card", seed=1).play()
+    assert result["all_checks_passed"]
+    turns = [t for hand in result["log"] for t in hand if t["seat"] in (1, 2)]
+    draws = [t for t in turns if t.get("drew")]
+    assert draws and all(t["action"] == "draw" for t in draws)
+    assert all(t["runs"] == 1 for t in turns)
+    assert result["protocol_runs"] == result["virtual_turns"]
+    # A person still plays a drawn card when it is valid.
+    people = [t for hand in result["log"] for t in hand if t["seat"] not in (1, 2)]
+    assert any(t["action"] == "draw-play" for t in people)
+
+
+def test_keeping_a_drawn_card_needs_rules_that_allow_playing_it(library: Library) -> None:
+    eights = load_rules("crazy-eights")  # draw until playable: a virtual player cannot keep
+    with pytest.raises(UsageError, match="cannot keep"):
+        Game(eights, library, players=4, virtual=1, level="rule", seed=1, virtual_draw="keep")
 
 
 def test_rule_level_game(library: Library) -> None:
