@@ -52,3 +52,29 @@ def ink_on(fill: str) -> str:
 def readable(colour: str, background: str = WHITE) -> str:
     """``colour`` itself if text in it reads at AA on ``background``, else near-black."""
     return colour if contrast(colour, background) >= AA else DARK
+
+
+def lab(value: str | RGB) -> tuple[float, float, float]:
+    """CIE L*a*b* (D65) of an sRGB colour."""
+    r, g, b = rgb(value) if isinstance(value, str) else value[:3]
+
+    def lin(v: float) -> float:
+        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+
+    lr, lg, lb = lin(float(r)), lin(float(g)), lin(float(b))
+    # sRGB to XYZ, scaled by the D65 white (each row's sum), so white is exactly (1, 1, 1).
+    x = (0.4124564 * lr + 0.3575761 * lg + 0.1804375 * lb) / 0.9504700
+    y = 0.2126729 * lr + 0.7151522 * lg + 0.0721750 * lb
+    z = (0.0193339 * lr + 0.1191920 * lg + 0.9503041 * lb) / 1.0888300
+
+    def f(t: float) -> float:
+        return float(t ** (1 / 3)) if t > 216 / 24389 else (24389 / 27 * t + 16) / 116
+
+    return 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))
+
+
+def difference(a: str | RGB, b: str | RGB) -> float:
+    """How different two colours look: CIE76 ΔE*ab (about 2.3 is just noticeable; above about
+    30 they are different colours, not shades of one)."""
+    la, lb = lab(a), lab(b)
+    return float(sum((p - q) ** 2 for p, q in zip(la, lb, strict=True)) ** 0.5)
