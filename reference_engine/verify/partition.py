@@ -415,9 +415,7 @@ class ProcessPool:
             for job in jobs:
                 mine, theirs = ctx.Pipe()
                 inherited = [*conns, mine] if forked else []
-                p = ctx.Process(
-                    target=_process_main, args=(job, theirs, os.getpid(), inherited), daemon=True
-                )
+                p = ctx.Process(target=_process_main, args=(job, theirs, os.getpid(), inherited), daemon=True)
                 p.start()
                 theirs.close()
                 conns.append(mine)
