@@ -17,6 +17,9 @@ from kitgen.kit import KitOptions, build
 from kitgen.pagecheck import card_cuts, check_pdf
 
 GAME_KITS = ["uno", "uno-small", "crazy-eights", "sevens", "hearts", "dominoes", "gakmoro"]
+# Game rule sets not built here: the same cards as a kit above (not built twice), or no cards.
+SAME_CARDS = {"uno-official": "uno"}  # the 108-card deck, drawn by the same designs
+NOT_A_CARD_KIT = {"uno-puzzles"}  # puzzle sheets; refuses both options (tested below)
 MM_PER_INCH = 25.4
 
 
@@ -34,6 +37,14 @@ def kit(
         export=("cards-png",),
     )
     return folder, build(opts)
+
+
+def test_every_game_kit_is_covered() -> None:
+    """A new game rule set gets its export and ink-saver build checked here, or says why not."""
+    from reference_engine.api import games_dir
+
+    games = {p.stem for p in games_dir().glob("*.yaml")}
+    assert games == set(GAME_KITS) | set(SAME_CARDS) | NOT_A_CARD_KIT
 
 
 def rows(path: Path) -> list[dict[str, str]]:
