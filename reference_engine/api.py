@@ -169,9 +169,11 @@ def play(
     settings = settings or PlaySettings()
     if settings.engine not in ENGINES:
         raise UsageError(f"--engine is {' or '.join(ENGINES)}, not {settings.engine!r}")
+    kind = _kinds.find_kind(rules.kind)
+    _check_options(rules.name, kind, settings.options)
     token = ENGINE.set(settings.engine)
     try:
-        return _kinds.find_kind(rules.kind).play(rules, library or Library(), settings)
+        return kind.play(rules, library or Library(), settings)
     finally:
         ENGINE.reset(token)
 
@@ -231,6 +233,22 @@ def replay_record(record: dict[str, Any], library: Library | None = None, rerun:
     from .records.replay import replay
 
     return replay(record, library, rerun)
+
+
+def _check_options(game: str, kind: _kinds.GameKind, options: dict[str, Any]) -> None:
+    """An option of another kind's games, given with a value of its own, is refused (``--strategy
+    weighted`` is for shedding games; Sevens would silently ignore it)."""
+    from .errors import UsageError
+
+    mine = {o.name for o in kind.play_options}
+    for name, value in options.items():
+        if name in mine or value is None or value is False:
+            continue
+        defaults = {o.default for k in _kinds.kinds().values() for o in k.play_options if o.name == name}
+        if value in defaults:
+            continue
+        flag = "--" + name.replace("_", "-")
+        raise UsageError(f"{flag} is not an option of {game} ({kind.name} games): {kind.summary}")
 
 
 __all__ = [

@@ -26,6 +26,7 @@ from ...errors import CheckFailure, UsageError
 from ...records.recorder import Recorder
 from ...registry import Library
 from ...selection import CallCache, run_selection
+from ..strategy import WEIGHTED_PROTOCOL, Strategy, weighted_pick
 from ..virtual import Seat, VirtualStats, seating
 from .record import SheddingRecord
 from .rules import RuleSet, hand_dependence_message
@@ -98,6 +99,7 @@ class Game:
         protocol: str | None = None,
         hands: int | None = None,
         recorder: Recorder | None = None,
+        strategy: Strategy | None = None,
     ):
         lo, hi, default = rules.players
         players = default if players is None else players
@@ -120,7 +122,17 @@ class Game:
         self.rng = random.Random(seed)
         self.bluff = wild4 == "bluff"
         self.discard_owner = discard_owner
-        self.protocol_name = protocol or rules.virtual_protocol
+        # A virtual player's strategy (issue 28): uniform among its valid cards (the paper), or
+        # weighted by public weights, which the weighted selection protocol runs at card level.
+        self.strategy = strategy or Strategy()
+        self.weight: Callable[[Any], int] | None = None
+        self.protocol_params: dict[str, Any] = {}
+        if self.strategy.weights is not None:
+            self.strategy.weights.check_names(rules.weight_names(), rules.name)
+            self.weight = self.strategy.weights.function(rules.classify)
+            self.protocol_params = {"w": self.strategy.weights.largest}
+        default_protocol = WEIGHTED_PROTOCOL if self.strategy.weighted else rules.virtual_protocol
+        self.protocol_name = protocol or default_protocol
         self.max_hands = hands
         # Virtual players sit first: seat s owns θ_s, so at Virtual 1's turn the protocol's
         # owners P_1, ..., P_n are seats 1, ..., n in order and its θ_i are the printed θ_i.
@@ -144,6 +156,16 @@ class Game:
             self.protocol = self.library.protocol(self.protocol_name)
             if "valid" not in self.protocol.context:
                 raise UsageError(f"{self.protocol_name} does not take the game's validity rule ('valid')")
+            takes_weights = "weight" in self.protocol.context
+            if self.strategy.weighted and not takes_weights:
+                raise UsageError(
+                    f"{self.protocol_name} chooses uniformly; --strategy weighted needs a protocol that "
+                    f"takes the weights ('weight'), such as {WEIGHTED_PROTOCOL}"
+                )
+            if takes_weights and not self.strategy.weighted:
+                raise UsageError(
+                    f"{self.protocol_name} needs weights: give --strategy weighted --weights ..."
+                )
 
     # -- the whole game ----------------------------------------------------------------
     def play(self) -> dict[str, Any]:
@@ -188,6 +210,7 @@ class Game:
             "all_checks_passed": True,
             "shuffles": self.stats.shuffles,
             "max_helper_cards": self.stats.max_helper_cards,
+            **({"strategy": self.strategy.describe()} if self.strategy.weighted else {}),
             "hand_results": [
                 {"winner": r.winner, "turns": r.turns, "points": r.points, "reason": r.reason}
                 for r in self.results
@@ -434,7 +457,10 @@ class Game:
         if self.level == "rule":
             if not candidates:
                 return None
-            pick = candidates[self.rng.randrange(len(candidates))]
+            if self.weight is not None:
+                pick = weighted_pick(candidates, self.weight, self.rng)
+            else:
+                pick = candidates[self.rng.randrange(len(candidates))]
             self.stats.note_choice(candidates, pick)
             return pick
         card = self.run_protocol(seat, valid, record)
@@ -473,7 +499,18 @@ class Game:
         order = [seat] + [(seat + k) % n for k in range(1, n)]
         owners = self.owners(seat)
         where = f"turn {record.index} ({self.seats[seat].name}, {self.protocol.name})"
-        run = run_selection(self.library, self.protocol, owners, valid, self.rng, self.cache, where)
+        extra = {"weight": self.weight} if self.weight is not None else None
+        run = run_selection(
+            self.library,
+            self.protocol,
+            owners,
+            valid,
+            self.rng,
+            self.cache,
+            where,
+            context=extra,
+            params=self.protocol_params or None,
+        )
         # Every hand goes back as the protocol returned it (the draw pile in its new random order).
         for s, cards in zip(order, run.returned):
             self.hands[s] = cards
