@@ -60,6 +60,14 @@ from .kinds.deck import CardType, Deck
 from .kinds.sealed_bid import SealedBidRules
 from .kinds.shedding import RuleSet, Shedding
 from .kinds.shedding.rules import hand_dependence_message
+from .kinds.strategy import (
+    MAX_WEIGHT,
+    STRATEGIES,
+    WEIGHTED_PROTOCOL,
+    Strategy,
+    Weights,
+    strategy_from_options,
+)
 from .kinds.uno_puzzles import PuzzleKind, PuzzleRules
 from .kinds.virtual import Moment
 from .records import FORMAT as RECORD_FORMAT
@@ -253,14 +261,17 @@ def _check_options(game: str, kind: _kinds.GameKind, options: dict[str, Any]) ->
 
 __all__ = [
     "MAX_CARDS",
+    "MAX_WEIGHT",
     "PUZZLE_DIFFICULTIES",
     "RECORD_FORMAT",
     "RECORD_SCHEMA",
     "RECORD_VERSION",
     "SOLITAIRE_METHODS",
+    "STRATEGIES",
     "SYMBOLS",
     "UNCOOPERATIVE_METHODS",
     "VERSION",
+    "WEIGHTED_PROTOCOL",
     "Card",
     "CardType",
     "Check",
@@ -311,6 +322,7 @@ __all__ = [
     "SolitaireResult",
     "Source",
     "SpecError",
+    "Strategy",
     "Symbol",
     "Terminated",
     "Trace",
@@ -318,6 +330,7 @@ __all__ = [
     "UsageError",
     "VerificationError",
     "VerificationFailed",
+    "Weights",
     "catalogue",
     "check_protocol",
     "compiled_reason",
@@ -349,6 +362,7 @@ __all__ = [
     "solve_cooperative",
     "solve_solitaire",
     "solve_uncooperative",
+    "strategy_from_options",
     "symbol",
     "unknown_key_message",
     "verify",

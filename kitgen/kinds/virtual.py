@@ -33,6 +33,9 @@ class Table:
     card_mm: tuple[float, float]
     worst_case: dict[str, Any] = field(default_factory=dict)  # counts measured by the engine
     extra_items: list[Item] = field(default_factory=list)  # the game's own cards, after α and β
+    # A weighted virtual player (the weighted selection protocol): every card carries this many
+    # α/β tickets instead of one pair, and each ticket of P_1's j-th card goes under a λ_j card.
+    tickets: int = 1
 
     @property
     def owners(self) -> list[str]:
@@ -81,8 +84,14 @@ def virtual_bom(table: Table) -> Bom:
                 )
             )
             helpers += n
+        w = table.tickets
         for key, glyph in (("alpha", "α"), ("beta", "β")):
-            n = k + 2
+            n = w * k + 2
+            per_card = (
+                "one per card on the table"
+                if w == 1
+                else f"{w} per card on the table (its lottery tickets, live or dead)"
+            )
             items.append(
                 Item(
                     key,
@@ -90,13 +99,33 @@ def virtual_bom(table: Table) -> Bom:
                     "card",
                     n,
                     spares(n),
-                    f"one per card on the table (k = {k} at most) to mark valid/not valid, and two for "
+                    f"{per_card} (k = {k} at most) to mark valid/not valid, and two for "
                     "the covert lottery's token and six-card AND",
                     [Face("marker", key, glyph)] * (n + spares(n)),
                     f"{glyph} markers",
                 )
             )
             helpers += n
+        if w > 1:
+            hand = max(wc["hands"][: table.virtual])
+            extra = max(3, math.ceil(hand * 0.25))
+            labels = hand + extra
+            faces = [Face("plain", f"ticket{j}", f"λ{j}") for j in range(1, labels + 1) for _ in range(w)]
+            items.append(
+                Item(
+                    "ticket",
+                    f"λ ticket cards λ1 to λ{labels}, {w} of each",
+                    "card",
+                    w * hand,
+                    w * extra,
+                    f"a stronger virtual player: each of the {w} tickets of its j-th card goes under a "
+                    f"λj; a virtual player held at most {hand} cards at its turn in {wc['games']} "
+                    "simulated games",
+                    faces,
+                    "λ tickets",
+                )
+            )
+            helpers += w * hand
         items += table.extra_items
         items.append(owner_cards(owners))
         items.append(
@@ -110,11 +139,18 @@ def virtual_bom(table: Table) -> Bom:
                 "for the pile-scramble shuffles; the covert lottery reuses them",
             )
         )
-        notes.append(
-            f"The card selection protocol needs 3k + 4 = {3 * k + 4} helper cards for a table of "
-            f"k = {k} cards (UNO paper, Section 4); the kit prints {helpers} owner and bit markers "
-            "plus spares."
-        )
+        if w == 1:
+            notes.append(
+                f"The card selection protocol needs 3k + 4 = {3 * k + 4} helper cards for a table of "
+                f"k = {k} cards (UNO paper, Section 4); the kit prints {helpers} owner and bit markers "
+                "plus spares."
+            )
+        else:
+            notes.append(
+                f"The weighted selection protocol needs (2w + 1)k + w k1 + 4 helper cards (w = {w} "
+                f"tickets per card, k = {k} cards in play, k1 the virtual player's cards); the kit "
+                f"prints {helpers} owner markers, bit markers and λ tickets plus spares."
+            )
     table_cards = sum(i.count for i in items if i.kind == "card" and i.key != "seat")
     if table.deck == "store":
         total = len(deck_faces) + table_cards

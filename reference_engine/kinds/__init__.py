@@ -136,6 +136,11 @@ class GameKind(ABC):
         """Two deals with the same public information, for the statistical check on the full deck."""
         raise UsageError(f"{rules.name} ({self.name}) has no card selection to check statistically")
 
+    def weight_function(self, rules: GameRules, weights: Any) -> Callable[[Any], int]:
+        """``weight(card)`` for a virtual player's public weights (``kinds.strategy.Weights``),
+        after checking the names they use; kinds whose virtual players have no strategy refuse."""
+        raise UsageError(f"{rules.name} ({self.name}): its virtual players take no --weights")
+
     def measure_tables(
         self, rules: GameRules, library: Library, players: int, virtual: int, discard_owner: bool = False
     ) -> dict[str, Any]:

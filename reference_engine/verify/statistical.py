@@ -75,12 +75,16 @@ def _failed(proto: Protocol, exc: CheckFailure, seconds: float) -> Report:
 
 
 def _strategy_setting(
-    proto: Protocol, kind: Any, rules: Any, game: str
+    proto: Protocol, kind: Any, rules: Any, game: str, weights: Any
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """For a protocol that takes weights (``weight``): the weights and ``w`` of its first
-    scenario of this game, bound by the game's kind."""
+    """For a protocol that takes weights (``weight``): the given weights (a kit's), else those and
+    ``w`` of its first scenario of this game, bound by the game's kind."""
     if "weight" not in proto.context:
+        if weights is not None:
+            raise UsageError(f"{proto.name} takes no weights (it has no game function 'weight')")
         return {}, {}
+    if weights is not None:
+        return {"weight": kind.weight_function(rules, weights)}, {"w": weights.largest}
     for sc in proto.scenarios.values():
         if sc.game == game and "weights" in sc.state:
 
@@ -93,7 +97,13 @@ def _strategy_setting(
 
 
 def verify_runs(
-    library: Library, proto: Protocol, runs: int, seed: int = 0, game: str | None = None, players: int = 4
+    library: Library,
+    proto: Protocol,
+    runs: int,
+    seed: int = 0,
+    game: str | None = None,
+    players: int = 4,
+    weights: Any = None,
 ) -> Report:
     """Statistical verification of a card selection spec on the full deck (see module docs)."""
     started = time.perf_counter()
@@ -106,7 +116,7 @@ def verify_runs(
     rng = random.Random(seed)
     kind = find_kind(kind_name(game))
     deal_a, deal_b, valid = kind.two_deals(rules, players, rng)
-    context, params = _strategy_setting(proto, kind, rules, game)
+    context, params = _strategy_setting(proto, kind, rules, game, weights)
     weight = context.get("weight")
     tickets = int(params.get("w", 1))  # lottery tickets per card (the weighted selection's w)
     cache = CallCache()

@@ -158,6 +158,12 @@ class Shedding(GameKind):
                 ):
                     return Deal(a, public), Deal(b, public), valid
 
+    def weight_function(self, rules: GameRules, weights: Any) -> Any:
+        shed = _shedding(rules)
+        assert isinstance(weights, Weights)
+        weights.check_names(shed.weight_names(), shed.name)
+        return weights.function(shed.classify)
+
     # -- what a kit needs -------------------------------------------------------------
     def check_seating(self, rules: GameRules, players: int | None, virtual: int, wild4: str) -> int:
         """The number of players, after checking the seating a kit or booklet asks for."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -100,6 +100,7 @@ class Game:
         hands: int | None = None,
         recorder: Recorder | None = None,
         strategy: Strategy | None = None,
+        weighted_seats: Collection[int] | None = None,
     ):
         lo, hi, default = rules.players
         players = default if players is None else players
@@ -131,6 +132,16 @@ class Game:
             self.strategy.weights.check_names(rules.weight_names(), rules.name)
             self.weight = self.strategy.weights.function(rules.classify)
             self.protocol_params = {"w": self.strategy.weights.largest}
+        # The virtual seats (1, 2, ...) that follow the weights; the others choose uniformly. Only at
+        # rule level can seats differ (a card-level game runs one protocol): bench/strategy.py
+        # plays a weighted virtual player against a uniform one.
+        self.weighted_seats = set(range(1, virtual + 1) if weighted_seats is None else weighted_seats)
+        if (
+            weighted_seats is not None
+            and level == "card"
+            and self.weighted_seats != set(range(1, virtual + 1))
+        ):
+            raise UsageError("at card level every virtual player follows the same strategy")
         default_protocol = WEIGHTED_PROTOCOL if self.strategy.weighted else rules.virtual_protocol
         self.protocol_name = protocol or default_protocol
         self.max_hands = hands
@@ -457,7 +468,7 @@ class Game:
         if self.level == "rule":
             if not candidates:
                 return None
-            if self.weight is not None:
+            if self.weight is not None and seat + 1 in self.weighted_seats:
                 pick = weighted_pick(candidates, self.weight, self.rng)
             else:
                 pick = candidates[self.rng.randrange(len(candidates))]
