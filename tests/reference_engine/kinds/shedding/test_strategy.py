@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -170,3 +171,33 @@ def test_protocol_and_strategy_must_agree(
 def test_unknown_weight_names_are_refused(library: Library) -> None:
     with pytest.raises(UsageError, match="crazy-eights has no class or card kind 'draw2'"):
         Game(load_rules("crazy-eights"), library, strategy=Strategy("weighted", Weights.parse("draw2=3")))
+
+
+def test_only_the_weighted_seats_follow_the_weights(library: Library) -> None:
+    rules = load_rules("uno")
+
+    def log(seed: int, **kw: Any) -> Any:
+        return Game(rules, library, players=2, virtual=2, level="rule", seed=seed, **kw).play()["log"]
+
+    seeds = range(8, 20)
+    assert all(log(s, strategy=WEIGHTED, weighted_seats=set()) == log(s) for s in seeds)
+    assert any(log(s, strategy=WEIGHTED, weighted_seats={1}) != log(s) for s in seeds)
+    with pytest.raises(UsageError, match="at card level every virtual player follows the same strategy"):
+        Game(rules, library, players=2, virtual=2, level="card", strategy=WEIGHTED, weighted_seats={1})
+
+
+def test_the_benchmark_prints_its_figures() -> None:
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    bench = Path(__file__).resolve().parents[4] / "bench" / "strategy.py"
+    out = subprocess.run(
+        [sys.executable, str(bench), "--games", "4", "--json"], capture_output=True, text=True, check=True
+    ).stdout
+    data = json.loads(out.strip().splitlines()[-1])
+    assert data["settings"]["games"] == 4 and len(data["rows"]) == 14
+    for row in data["rows"]:
+        assert row["games"] == 4 and row["weighted_wins"] + row["uniform_wins"] <= 4
+        assert 0 <= row["p"] <= 1 and row["weighted_ci"][0] <= row["weighted_rate"] <= row["weighted_ci"][1]
