@@ -242,7 +242,7 @@ def catalogue() -> list[tuple[str, str, str | None]]:
     return out
 
 
-from . import layout, sealed_bid, shedding, tiles, trick, uno_puzzles  # noqa: E402  (the built-in kinds register themselves)
+from . import climbing, layout, sealed_bid, shedding, tiles, trick, uno_puzzles  # noqa: E402  (the built-in kinds register themselves)
 
 __all__ = [
     "Deal",
@@ -253,6 +253,7 @@ __all__ = [
     "ProblemAt",
     "ScenarioSetting",
     "catalogue",
+    "climbing",
     "find_kind",
     "games_dir",
     "is_game",

@@ -135,8 +135,8 @@ def _wanted(out: OutputDecl, pool: Any) -> dict[Any, Fraction]:
                 raise EvalError(f"'weighted': the weight of {describe_value(item[0])} is {w}, below 0")
             pairs.append((item[0], w))
     total = sum(w for _, w in pairs)
-    if not total:
-        return {None: Fraction(1)}
+    if not total:  # no choice: no card (a list of cards: no cards)
+        return {_freeze([] if out.decode in ("cards", "faces") else None): Fraction(1)}
     want: dict[Any, Fraction] = defaultdict(Fraction)
     for v, w in pairs:
         if w:
