@@ -136,6 +136,13 @@ class GameKind(ABC):
         """Two deals with the same public information, for the statistical check on the full deck."""
         raise UsageError(f"{rules.name} ({self.name}) has no card selection to check statistically")
 
+    def verify_runs(
+        self, library: Library, proto: Any, rules: GameRules, runs: int, seed: int, players: int
+    ) -> Any:
+        """A kind's own statistical verification of its game protocol on the full deck (a
+        ``Report``), or None: the card selection's (one played card, ``two_deals``)."""
+        return None
+
     def weight_function(self, rules: GameRules, weights: Any) -> Callable[[Any], int]:
         """``weight(card)`` for a virtual player's public weights (``kinds.strategy.Weights``),
         after checking the names they use; kinds whose virtual players have no strategy refuse."""

@@ -115,6 +115,12 @@ def verify_runs(
     rules = load_game(game)
     rng = random.Random(seed)
     kind = find_kind(kind_name(game))
+    own = kind.verify_runs(library, proto, rules, runs, seed, players)
+    if own is not None:
+        if weights is not None:
+            raise UsageError(f"{proto.name} takes no weights")
+        assert isinstance(own, Report)
+        return own
     deal_a, deal_b, valid = kind.two_deals(rules, players, rng)
     context, params = _strategy_setting(proto, kind, rules, game, weights)
     weight = context.get("weight")

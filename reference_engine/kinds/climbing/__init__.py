@@ -64,6 +64,15 @@ class Climbing(GameKind):
         order = " < ".join(cl.rank_name(i) for i in range(len(cl.order)))
         return ScenarioSetting([cl.symbol(n) for n in deal], {"strength": cl.strength}, f"ranks {order}")
 
+    def verify_runs(
+        self, library: Library, proto: Any, rules: GameRules, runs: int, seed: int, players: int
+    ) -> Any:
+        from .statistical import verify_play_runs
+
+        if "strength" not in proto.context:
+            return None
+        return verify_play_runs(library, proto, _climbing(rules), runs, seed, players)
+
     def measure_tables(
         self, rules: GameRules, library: Library, players: int, virtual: int, discard_owner: bool = False
     ) -> dict[str, Any]:
