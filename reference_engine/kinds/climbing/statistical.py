@@ -157,8 +157,8 @@ def verify_play_runs(
         want = _exact(rules, deal_a[0], last)
         correct.append(goodness_of_fit(f"{name}: played set in deal A", played[name], want))
         by_play = Counter({_play_code(rules, k): 0 for k in want})  # every distinct play, equally likely
-        for k, n in played[name].items():
-            by_play[_play_code(rules, k)] += n
+        for cards, n in played[name].items():
+            by_play[_play_code(rules, cards)] += n
         plays = sorted(by_play)
         correct.append(
             goodness_of_fit(f"{name}: play in deal A", by_play, {p: 1 / len(plays) for p in plays})
