@@ -36,6 +36,12 @@ class Table:
     # A weighted virtual player (the weighted selection protocol): every card carries this many
     # α/β tickets instead of one pair, and each ticket of P_1's j-th card goes under a λ_j card.
     tickets: int = 1
+    # Whether each ticket of the virtual player's j-th card has its own λ_j (the weighted
+    # selection); a kind with other labels lists them in extra_items instead.
+    ticket_labels: bool = True
+    extra_pairs: int = 2  # α β pairs beyond those under the cards (the lottery's token and AND)
+    helper_note: str = ""  # what the protocol needs, in a note (default: the card selection's)
+    pair_use: str = ""  # why the α and β cards are needed (default: the card selection's words)
 
     @property
     def owners(self) -> list[str]:
@@ -86,11 +92,15 @@ def virtual_bom(table: Table) -> Bom:
             helpers += n
         w = table.tickets
         for key, glyph in (("alpha", "α"), ("beta", "β")):
-            n = w * k + 2
+            n = w * k + table.extra_pairs
             per_card = (
                 "one per card on the table"
                 if w == 1
                 else f"{w} per card on the table (its lottery tickets, live or dead)"
+            )
+            why = table.pair_use.format(k=k, n=n) or (
+                f"{per_card} (k = {k} at most) to mark valid/not valid, and {table.extra_pairs} for "
+                "the covert lottery's token and six-card AND"
             )
             items.append(
                 Item(
@@ -99,14 +109,13 @@ def virtual_bom(table: Table) -> Bom:
                     "card",
                     n,
                     spares(n),
-                    f"{per_card} (k = {k} at most) to mark valid/not valid, and two for "
-                    "the covert lottery's token and six-card AND",
+                    why,
                     [Face("marker", key, glyph)] * (n + spares(n)),
                     f"{glyph} markers",
                 )
             )
             helpers += n
-        if w > 1:
+        if w > 1 and table.ticket_labels:
             hand = max(wc["hands"][: table.virtual])
             extra = max(3, math.ceil(hand * 0.25))
             labels = hand + extra
@@ -139,7 +148,9 @@ def virtual_bom(table: Table) -> Bom:
                 "for the pile-scramble shuffles; the covert lottery reuses them",
             )
         )
-        if w == 1:
+        if table.helper_note:
+            notes.append(table.helper_note.format(k=k, helpers=helpers))
+        elif w == 1:
             notes.append(
                 f"The card selection protocol needs 3k + 4 = {3 * k + 4} helper cards for a table of "
                 f"k = {k} cards (UNO paper, Section 4); the kit prints {helpers} owner and bit markers "

@@ -54,6 +54,7 @@ class Largest:
     table: int = 0
     tickets: int = 0  # the most tickets (λ labels) a following virtual turn lays out
     rank: int = 0  # the most cards of one rank on the table
+    helpers: dict[str, int] = field(default_factory=dict)  # card level: the most of each helper card out
 
 
 class DaifugoGame:
@@ -215,6 +216,8 @@ class DaifugoGame:
         st.checks += run.checks
         st.shuffles += run.shuffles
         st.max_helper_cards = max(st.max_helper_cards, run.helper_cards)
+        for name, n in run.peak.items():
+            self.largest.helpers[name] = max(self.largest.helpers.get(name, 0), n)
         for s, cards in zip(order, run.returned):
             self.hands[s] = cards
         if run.played is None:

@@ -14,10 +14,10 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from ...cards import EMPTY, Symbol, symbol_of
+from ...cards import EMPTY, SYMBOLS, Symbol, symbol_of
 from ...errors import CheckFailure
 from ...machine import ONE, Runner, Shared, read_outputs
 from ...registry import Library
@@ -39,6 +39,7 @@ class PlayRun:
     helper_cards: int
     checks: int
     observations: list[Any]
+    peak: dict[str, int] = field(default_factory=dict)  # the most helper cards of each face out at once
 
 
 def expected_shuffles(
@@ -114,7 +115,10 @@ def run_play_selection(
             [symbol_of(state.cells[f]) for f in reg.slots if state.cells[f] != EMPTY] if reg else []
         )
     helpers = sum(n for _, n in state.meters.peak)
-    run = PlayRun(played, returned, state.meters.shuffles, helpers, CHECKS, runner.views.expanded(state.view))
+    peak = {SYMBOLS.by_id(sid).name: n for sid, n in state.meters.peak if n}
+    run = PlayRun(
+        played, returned, state.meters.shuffles, helpers, CHECKS, runner.views.expanded(state.view), peak
+    )
     check_play(rules, owners, last, run, where, helpers_back=not state.out)
     return run
 
