@@ -44,6 +44,24 @@ def biased(tmp_path: Path, weighted: str) -> Library:
     return Library([tmp_path, rulesets_dir() / "protocols"])
 
 
+def test_the_brute_force_referee_agrees(tmp_path: Path) -> None:
+    import sys
+
+    here = str(Path(__file__).resolve().parent)
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    import enumerator as en
+
+    for weighted, correct in (
+        ('weighted: "[[c[1], 2], [c[2], 1]]"', True),
+        ('weighted: "[[c[1], 1], [c[2], 1]]"', False),
+    ):
+        lib = biased(tmp_path, weighted)
+        proto = lib.protocol("biased-pick")
+        assert en.enumerate_protocol(lib, proto).correct is correct
+        assert verify(lib, proto).correct is correct
+
+
 def test_weighted_output_checks_the_exact_distribution(tmp_path: Path) -> None:
     lib = biased(tmp_path, 'weighted: "[[c[1], 2], [c[2], 1]]"')
     assert verify(lib, lib.protocol("biased-pick")).ok
