@@ -99,8 +99,9 @@ def virtual_bom(table: Table) -> Bom:
                 else f"{w} per card on the table (its lottery tickets, live or dead)"
             )
             why = table.pair_use.format(k=k, n=n) or (
-                f"{per_card} (k = {k} at most) to mark valid/not valid, and {table.extra_pairs} for "
-                "the covert lottery's token and six-card AND"
+                f"{per_card} (k = {k} at most) to mark valid/not valid, and "
+                f"{'two' if table.extra_pairs == 2 else table.extra_pairs} for the covert lottery's token "
+                "and six-card AND"
             )
             items.append(
                 Item(
