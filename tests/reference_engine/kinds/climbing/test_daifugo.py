@@ -105,7 +105,7 @@ def test_virtual_players_choose_uniformly_among_distinct_plays(library: Library)
     for level in ("card", "rule"):
         choices: list[tuple[tuple[str, ...], str]] = []
         seed = 0
-        while len(choices) < 200:
+        while len(choices) < (120 if level == "card" else 300):
             game = DaifugoGame(RULES, library, players=4, virtual=2, level=level, seed=900 + seed)
             game.play()
             choices += [c for c in game.choices if len(c[0]) > 1]
