@@ -152,6 +152,14 @@ class OutputDecl:
     uniform: Expression | None
     doc: str
     path: KeyPath
+    # A random choice with weights: a list of ``[value, weight]`` pairs (weights whole numbers
+    # >= 0); the output is each value with probability weight / total (none when the total is 0).
+    weighted: Expression | None = None
+
+    @property
+    def choice(self) -> Expression | None:
+        """The expression of a random choice (``uniform`` or ``weighted``), or None."""
+        return self.uniform if self.uniform is not None else self.weighted
 
 
 @dataclass
@@ -538,7 +546,9 @@ def _outputs(ck: Checker, raw: Any, encodings: dict[str, Encoding]) -> dict[str,
     out = {}
     for k, v in ck.table(raw, ("outputs",)).items():
         p = ("outputs", k)
-        spec = ck.mapping(v, p, optional=("cards", "encoding", "value", "public", "equals", "uniform", "doc"))
+        spec = ck.mapping(
+            v, p, optional=("cards", "encoding", "value", "public", "equals", "uniform", "weighted", "doc")
+        )
         if spec is None:
             continue
         public = spec.get("public", False)
@@ -563,10 +573,18 @@ def _outputs(ck: Checker, raw: Any, encodings: dict[str, Encoding]) -> dict[str,
                 )
         equals = ck.expr(spec["equals"], p + ("equals",)) if "equals" in spec else None
         uniform = ck.expr(spec["uniform"], p + ("uniform",)) if "uniform" in spec else None
-        if equals is not None and uniform is not None:
-            ck.error(p, "give 'equals' (a function of the inputs) or 'uniform' (a random choice), not both")
+        weighted = ck.expr(spec["weighted"], p + ("weighted",)) if "weighted" in spec else None
+        given = [
+            k for k, e in (("equals", equals), ("uniform", uniform), ("weighted", weighted)) if e is not None
+        ]
+        if len(given) > 1:
+            ck.error(
+                p,
+                "give one of 'equals' (a function of the inputs), 'uniform' or 'weighted' (a random "
+                f"choice), not {' and '.join(repr(g) for g in given)}",
+            )
         out[str(k)] = OutputDecl(
-            str(k), cards, decode, value, public, equals, uniform, str(spec.get("doc", "")), p
+            str(k), cards, decode, value, public, equals, uniform, str(spec.get("doc", "")), p, weighted
         )
     return out
 

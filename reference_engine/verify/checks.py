@@ -37,12 +37,12 @@ def expected_values(proto: Protocol, frame: Frame, assignments: list[dict[str, A
     """``expected(u, output, outputs)``: what the spec says an output is under input u. An
     ``equals`` may name outputs that are random choices (``uniform``; the loader refuses any
     other output), which are then read from ``outputs``."""
-    random_choices = {o.name for o in proto.outputs.values() if o.uniform is not None}
+    random_choices = {o.name for o in proto.outputs.values() if o.choice is not None}
     cache: dict[tuple[Any, ...], Any] = {}
 
     def expected(u: int, name: str, outs: dict[str, Any]) -> Any:
         out = proto.outputs[name]
-        expr = out.equals if out.equals is not None else out.uniform
+        expr = out.equals if out.equals is not None else out.choice
         assert expr is not None
         deps = tuple(sorted(expr.names() & random_choices))
         key = (u, name, tuple(outs[d] for d in deps))
@@ -74,7 +74,7 @@ def correctness(
             p = Fraction(num, den)
             for name, out in proto.outputs.items():
                 value = outs[name]
-                if out.uniform is not None:
+                if out.choice is not None:
                     dists[u][name][value] += p
                 elif out.equals is not None:
                     exp = expected(u, name, outs)
@@ -95,8 +95,12 @@ def correctness(
                         )
     for u in range(len(assignments)):
         for name, out in proto.outputs.items():
-            if out.uniform is not None:
-                wrong += _uniform_mismatch(out, expected(u, name, {}), dists[u][name], assignments[u])
+            if out.choice is not None:
+                try:
+                    want = _wanted(out, expected(u, name, {}))
+                except EvalError as exc:
+                    raise SimulationError("", proto.src.problem(out.path, str(exc))) from None
+                wrong += _choice_mismatch(out, want, dists[u][name], assignments[u])
     if not wrong:
         return Check("correct", True, _correct_figure(proto, len(assignments)))
     real = [w for w in wrong if w]
@@ -111,26 +115,48 @@ def correctness(
     )
 
 
-def _uniform_mismatch(
-    out: OutputDecl, pool: Any, dist: dict[Any, Fraction], values: dict[str, Any]
-) -> list[dict[str, Any]]:
-    """A randomised output's exact distribution against its uniform specification."""
-    pool = list(pool) if isinstance(pool, (list, tuple)) else [pool]
-    if pool:
-        want: dict[Any, Fraction] = defaultdict(Fraction)
-        for v in pool:
-            want[_freeze(v)] += Fraction(1, len(pool))
+def _wanted(out: OutputDecl, pool: Any) -> dict[Any, Fraction]:
+    """The exact distribution a random choice promises: ``uniform`` over a list (a value listed
+    twice is twice as likely; an empty list means none), or ``weighted`` over ``[value, weight]``
+    pairs (whole weights >= 0; all zero, or no pair, means none)."""
+    items = list(pool) if isinstance(pool, (list, tuple)) else [pool]
+    if out.uniform is not None:
+        pairs = [(v, 1) for v in items]
     else:
-        want = {None: Fraction(1)}
+        pairs = []
+        for item in items:
+            item = plain(item)
+            if not isinstance(item, (list, tuple)) or len(item) != 2:
+                raise EvalError(
+                    f"'weighted' needs a list of [value, weight] pairs, got {describe_value(item)}"
+                )
+            w = as_int(item[1])
+            if w < 0:
+                raise EvalError(f"'weighted': the weight of {describe_value(item[0])} is {w}, below 0")
+            pairs.append((item[0], w))
+    total = sum(w for _, w in pairs)
+    if not total:  # no choice: no card (a list of cards: no cards)
+        return {_freeze([] if out.decode in ("cards", "faces") else None): Fraction(1)}
+    want: dict[Any, Fraction] = defaultdict(Fraction)
+    for v, w in pairs:
+        if w:
+            want[_freeze(v)] += Fraction(w, total)
+    return dict(want)
+
+
+def _choice_mismatch(
+    out: OutputDecl, want: dict[Any, Fraction], dist: dict[Any, Fraction], values: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """A randomised output's exact distribution against its specification."""
     got = {k: v for k, v in dist.items() if v}
-    if got == dict(want):
+    if got == want:
         return []
     return [
         {
             "inputs": describe_inputs(values),
             "output": out.name,
             "got": _describe_dist(got),
-            "expected": _describe_dist(dict(want)),
+            "expected": _describe_dist(want),
             "view": "",
             "probability": "",
         }
@@ -149,6 +175,8 @@ def _correct_figure(proto: Protocol, n: int) -> str:
             parts.append(f"{o.name} = {o.equals.text}")
         elif o.uniform is not None:
             parts.append(f"{o.name} uniform over {o.uniform.text}")
+        elif o.weighted is not None:
+            parts.append(f"{o.name} weighted by {o.weighted.text}")
     what = "; ".join(parts) or "no output has a specification"
     return f"{what}: exact, for all {n} inputs and every shuffle outcome"
 

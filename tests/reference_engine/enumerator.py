@@ -1636,13 +1636,15 @@ def enumerate_protocol(library: Any, proto: Protocol, params: dict[str, Any] | N
     """Verdicts, output distributions and view count of ``proto``, by brute force."""
     world, assignments, records = enumerate_runs(library, proto, params)
     names = list(proto.outputs)
-    uniform_names = {o.name for o in proto.outputs.values() if o.uniform is not None}
+    uniform_names = {
+        o.name for o in proto.outputs.values() if o.uniform is not None or o.weighted is not None
+    }
     public_outputs = [o for o in proto.outputs.values() if o.public]
     value_outputs = [o for o in public_outputs if o.cards is None]
     shown_outputs = [o for o in public_outputs if o.cards is not None]
 
     def expected(u: int, o: OutputDecl, outs: dict[str, Any]) -> Any:
-        expr = o.equals if o.equals is not None else o.uniform
+        expr = o.equals if o.equals is not None else (o.uniform if o.uniform is not None else o.weighted)
         assert expr is not None
         scope = {k: as_value(v) for k, v in assignments[u].items()}
         for d in expr.names() & uniform_names:
@@ -1685,23 +1687,27 @@ def enumerate_protocol(library: Any, proto: Protocol, params: dict[str, Any] | N
             pv[key] += rec.prob
             for o in proto.outputs.values():
                 value = outs[o.name]
-                if o.uniform is not None:
+                if o.uniform is not None or o.weighted is not None:
                     marg[o.name][value_key(value)] += rec.prob
                 elif o.equals is not None:
                     exp = expected(u, o, outs)
                     if isinstance(value, DecodeFailure) or not equal(value_key(value), exp):
                         wrong.append(f"input {u}: {o.name} = {value!r}, expected {exp!r}")
         for o in proto.outputs.values():
-            if o.uniform is None:
+            if o.uniform is None and o.weighted is None:
                 continue
             pool = expected(u, o, {})
             pool = list(pool) if isinstance(pool, (list, tuple)) else [pool]
+            # uniform: equal weights; weighted: [value, weight] pairs (here read by this referee alone)
+            pairs = [(v, 1) for v in pool] if o.uniform is not None else [(v[0], int(v[1])) for v in pool]
+            total = sum(w for _, w in pairs)
             want: dict[Any, Fraction] = defaultdict(Fraction)
-            if pool:
-                for v in pool:
-                    want[value_key(v)] += Fraction(1, len(pool))
+            if total:
+                for v, w in pairs:
+                    if w:
+                        want[value_key(v)] += Fraction(w, total)
             else:
-                want[None] = Fraction(1)
+                want[value_key([] if o.decode in ("cards", "faces") else None)] = Fraction(1)
             got = {k: v for k, v in marg[o.name].items() if v}
             if got != dict(want):
                 wrong.append(f"input {u}: {o.name} has distribution {got}, expected uniform over {pool}")
