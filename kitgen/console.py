@@ -295,9 +295,11 @@ def time_lines(players: int = 4, virtual: int = 1, games: int = 10) -> list[str]
         lo, hi, _ = rules.players  # type: ignore[attr-defined]
         n = min(max(players, lo), hi)
         options = {"wild4": "bluff"} if getattr(rules, "hand_dependent", False) else {}
-        cost = kit_cost(
-            library, name, protocol, n, min(virtual, n), (63.0, 88.0), options, (), games
-        ).to_json()
+        figures = kit_cost(library, name, protocol, n, min(virtual, n), (63.0, 88.0), options, (), games)
+        if figures is None:
+            lines.append(f"  {name}: not estimated (its game does not record its virtual players' tables)")
+            continue
+        cost = figures.to_json()
         lines.append(
             f"  {name}: about {cost['virtual_turn_minutes']:.0f} min per virtual turn, "
             f"{cost['game_minutes_mean']:.0f} min per game ({cost['people']} people working)"

@@ -143,13 +143,16 @@ def kit_cost(
     options: dict[str, Any] | None = None,
     compare_with: tuple[str, ...] = (),
     games: int = GAMES,
-) -> KitCost:
-    """The figures of a kit with this seating (see the module docs)."""
+) -> KitCost | None:
+    """The figures of a kit with this seating (see the module docs); None when the game's kind
+    does not record its virtual decisions' tables (then a kit states no figures it cannot back)."""
     rules = load_game(ruleset)
     people = max(1, players - virtual)
     played = simulate_games(ruleset, library, players, virtual, games, options)
     proto = library.protocol(protocol)
     opts = dict(options or {})
+    if not any(g.tables for g in played):
+        return None  # the kind does not say how large its virtual decisions' tables are
     own = game_time(played, _timer(library, rules, proto, players, virtual, people, opts))
     largest = max(own.largest_table, 1)
     unit = "sleeves" if sleeved(proto) else "columns"
@@ -168,7 +171,8 @@ def kit_cost(
         oplayed = simulate_games(other, library, n, min(virtual, n), games, options)
         oproto = library.protocol(getattr(orules, "virtual_protocol", protocol))
         timer = _timer(library, orules, oproto, n, virtual, n - virtual, opts)
-        compared.append((orules.title, game_time(oplayed, timer)))
+        if any(g.tables for g in oplayed):
+            compared.append((orules.title, game_time(oplayed, timer)))
     return KitCost(
         rules.title, players, virtual, own, footprint, unit, paper, paper_fp, tuple(compared), time_model()
     )
