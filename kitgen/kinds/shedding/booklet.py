@@ -109,6 +109,8 @@ def game_booklet(given: BookletInput, front: object) -> Booklet:
         given.reveals,
         people=plan.people,
     )
-    options = {"wild4": wild4, "discard_owner": discard_owner}
+    options: dict[str, Any] = {"wild4": wild4, "discard_owner": discard_owner}
+    if strategy is not None and strategy.weights is not None:  # games and runs with the weights
+        options.update(strategy="weighted", weights=strategy.weights.text())
     booklet.cost = plan_cost(library, rules, plan, options)
     return booklet

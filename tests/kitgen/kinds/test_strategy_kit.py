@@ -66,8 +66,15 @@ def test_the_booklet_teaches_a_stronger_virtual_player(weighted_kit: tuple[Path,
     assert data["game_example"]["weights"] == {"action": 3, "number": 1, "wild": 1}
     assert data["game_example"]["params"]["w"] == 3
     # The weighted turn costs more at the table than the paper's: w tickets per card, w k1 lottery piles.
-    minutes = manifest["table_time"]["virtual_turn"][0]["minutes"]
-    assert minutes > 35
+    # The same seating with the rule set's own protocol, costed by the same model and games.
+    from kitgen.kitcost import kit_cost
+    from reference_engine.api import Library, load_game
+
+    uniform = kit_cost(Library(), "uno", load_game("uno").virtual_protocol, 4, 1, (63.0, 88.0))
+    assert uniform is not None
+    weighted = manifest["table_time"]
+    assert weighted["protocol"] == "weighted-selection"
+    assert weighted["virtual_turn_minutes"] > 2 * uniform.own.turn_minutes
 
 
 @pytest.mark.parametrize(

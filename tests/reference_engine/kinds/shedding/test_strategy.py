@@ -84,6 +84,7 @@ def test_rule_level_choices_from_a_fixed_state_follow_the_weights(library: Libra
     played: Counter[str] = Counter()
     for _ in range(3000):
         game.hands = table(FIXED)[:3]
+        game.draw_pile = table([["yellow4", "blue8"]])[0]  # the table use is noted with it
         game.discard, game.color = table([["red5"]])[0], "red"
         card = game.choose(0, game.validity(0), _record())
         assert card is not None
