@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 from dataclasses import dataclass
 from typing import Any
 
 from .cards import SYMBOLS, Symbol
 from .errors import SimulationError, UsageError
-from .expressions import EvalError
+from .expressions import EvalError, plain
 from .kinds import load_game
 from .machine import ONE, Frame, Runner, read_outputs
 from .registry import Library
 from .spec import Params, Protocol
 from .table import State
 from .trace import Trace
-from .verify import describe_value, setting
+from .verify import describe_inputs, describe_value, input_assignments, setting, value_scope
 
 
 @dataclass
@@ -181,6 +182,7 @@ def simulate(
     frame = runner.frame(proto, params)
     runner.limits = frame.helpers
     values = inputs if isinstance(inputs, dict) else parse_inputs(frame, inputs, deal, rng, cards)
+    _check_admissible(frame, values, deal)
     try:
         state = frame.initial_state(values)
     except EvalError as exc:
@@ -191,6 +193,27 @@ def simulate(
     trace = Trace(proto.name, params, {k: _json_value(v) for k, v in values.items()}, seed, events)
     trace.outputs = {k: describe_value(v) for k, v in outputs.items()}
     return Simulation(trace, end, outputs)
+
+
+def _check_admissible(frame: Frame, values: dict[str, Any], deal: list[Symbol] | None) -> None:
+    """A run on an input the spec's ``admissible`` excludes is refused: the verifier never
+    checked it (and a spec that admits no input at all is refused as verify refuses it)."""
+    admissible = frame.proto.admissible
+    if admissible is None:
+        return
+    try:
+        ok = plain(admissible(value_scope(frame, values)))
+    except EvalError as exc:
+        raise SimulationError("", frame.proto.src.problem(("admissible",), str(exc))) from None
+    if not ok:
+        # No admissible input at all: the spec error verify gives. Too many inputs to list
+        # them: the input itself is refused below.
+        with contextlib.suppress(UsageError):
+            input_assignments(frame, deal)
+        raise UsageError(
+            f"{describe_inputs(values)} is not admissible ({admissible.text!r} is false for it): "
+            "the protocol is verified only for admissible inputs"
+        )
 
 
 def glyph(name: str) -> str:

@@ -41,7 +41,7 @@ from ..machine import (
 from ..registry import Library
 from ..spec import Params, Protocol
 from .checks import correctness, expectations, resources, security, tidiness
-from .inputs import input_assignments
+from .inputs import declared_inputs, input_assignments
 from .partition import LEFT_EXAMPLES, Backend, Part, ReadError, run_partitions
 from .report import Check, Report, empty_stats
 from .setting import setting
@@ -194,14 +194,17 @@ def verify(
     # The inputs first: they name their cards (c1, c2...), and workers started now share the names.
     runner = Runner(library, "exact", context=st_.context)
     frame = runner.frame(proto, params)
+    assignments: list[dict[str, Any]] = []
+    declared: int | None = None
     try:
         assignments = input_assignments(frame, st_.deal)
+        declared = declared_inputs(frame, st_.deal)
         workers = max(1, min(workers, len(assignments)))  # a partition per input at most
         combined = run_partitions(library, proto, params, scenario, record_reveals, workers, backend)
     except ReadError as exc:
         raise exc.error from None
     except SimulationError as exc:
-        return _stuck(proto, params, exc, time.perf_counter() - started)
+        return _stuck(proto, params, exc, time.perf_counter() - started, len(assignments), declared)
     parts = combined.parts
     outcomes = Outcomes.of(parts, combined.agg)
     views = combined.views
@@ -259,6 +262,7 @@ def verify(
         proto.source,
         st_.scenario,
         reveals,
+        declared,
     )
 
 
@@ -284,7 +288,14 @@ def _notes(
     return notes
 
 
-def _stuck(proto: Protocol, params: Params, exc: SimulationError, seconds: float) -> Report:
+def _stuck(
+    proto: Protocol,
+    params: Params,
+    exc: SimulationError,
+    seconds: float,
+    inputs: int = 0,
+    declared: int | None = None,
+) -> Report:
     """A report for a protocol that cannot be carried out to the end in some run."""
     what = str(exc.problem) if exc.problem is not None else exc.format_message()
     checks = [
@@ -292,7 +303,18 @@ def _stuck(proto: Protocol, params: Params, exc: SimulationError, seconds: float
         Check("secure", False, "not checked: the protocol does not always run to the end"),
     ]
     return Report(
-        proto.name, proto.title, params, "exact", 0, checks, {}, [], empty_stats(seconds), [], proto.source
+        proto.name,
+        proto.title,
+        params,
+        "exact",
+        inputs,
+        checks,
+        {},
+        [],
+        empty_stats(seconds),
+        [],
+        proto.source,
+        declared=declared,
     )
 
 
