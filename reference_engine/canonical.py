@@ -35,6 +35,7 @@ def canonical(proto: Protocol) -> tuple[Any, ...]:
         ("admissible", _form(proto.admissible)),
         ("steps", _form(proto.steps)),
         ("outputs", _form(proto.outputs)),
+        ("players", _form(proto.players)),
     )
 
 

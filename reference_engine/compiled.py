@@ -44,9 +44,9 @@ from .spec import Protocol
 # The fingerprint (reference_engine/canonical.py: the loaded, typed protocol without its words)
 # of each spec the runner is written for.
 FINGERPRINTS = {
-    "card-selection": "e274fd3af67c9c37",
-    "covert-lottery-modified": "699e13c29005dcdf",
-    "six-card-and": "f99ab5b6ed8f1747",
+    "card-selection": "dbb800085867116c",
+    "covert-lottery-modified": "d283433fb0d55703",
+    "six-card-and": "ff03a763e186f765",
 }
 
 LOTTERY = "covert-lottery-modified"

@@ -67,7 +67,15 @@ from .frontier import (
     vec_prob,
     view_info,
 )
-from .outputs import DecodeFailure, leftovers, order_read, output_flats, output_selections, read_outputs
+from .outputs import (
+    DecodeFailure,
+    leftovers,
+    order_read,
+    output_flats,
+    output_selections,
+    read_outputs,
+    shown,
+)
 from .plans import Plan, SubResult
 from .runner import HANDLERS, Ctx, Handler, Outcome, Runner, Shared, handles
 from .views import Observation, ViewTable
@@ -119,6 +127,7 @@ __all__ = [
     "output_selections",
     "read_outputs",
     "settle",
+    "shown",
     "vec_prob",
     "view_info",
 ]

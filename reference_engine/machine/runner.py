@@ -26,7 +26,7 @@ from ..trace import Event, Snapshot
 from .deferred import Deferred, has_placeholders
 from .frame import Evaluator, Frame, GameFunction, StateScope
 from .frontier import Frontier, MergeDecider, Needed, _groups, add_vec, fill_in, forget, settle
-from .plans import Plan, Resolved, SubResult, _flats, _index_list, _res, _target_args
+from .plans import Plan, Resolved, SubResult, Watched, _flats, _index_list, _res, _target_args
 from .views import Observation, ViewTable
 
 Outcome = tuple[Fraction, Observation | None, SubResult]
@@ -110,6 +110,9 @@ class Runner:
         # Forget view prefixes that provably carry no information (top-level exact runs only:
         # the check needs every input of the verification in the frontier).
         self.forget_views = False
+        # The hands that a person holds (top level only): what comes into them joins the view
+        # as that person's own observation (see plans.seen_in_hands).
+        self.watched: Watched = {}
 
     # -- entry points ---------------------------------------------------------------
     def frame(self, proto: Protocol, params: Params) -> Frame:
@@ -139,6 +142,11 @@ class Runner:
     def run(self, frame: Frame, frontier: Frontier, drawn_at_end: Needed | None = None) -> Frontier:
         """Carry ``frontier`` through the protocol; at the end the lazily scrambled piles that
         ``drawn_at_end`` names are drawn (default: all of them)."""
+        if not self.call_path:
+            self.watched = frame.proto.watched_hands()
+            if self.watched:
+                # Merged views could not be told apart per person any more: no merging.
+                self.forget_views = False
         final = self.block(frame, frame.proto.steps, frontier, Ctx(None, None, None), top=True)
         if self.shared.deferred is not None:
             final = fill_in(final, lambda state: None, self.shared.deferred)
@@ -273,7 +281,7 @@ class Runner:
                 group = list(settle(dict(group), lost, self.shared.deferred).items())
             for state, vec in group:
                 plan = shared_plan or self._plan(frame, step, state, ev, resolve, build)
-                new = plan.apply(state, self.views)
+                new = plan.apply(state, self.views, self.watched)
                 if plan.delta or plan.returned:
                     self.check_limits(frame, step, new)
                 if self.events is not None:

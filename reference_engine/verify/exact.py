@@ -37,6 +37,7 @@ from ..machine import (
     _freeze,
     leftovers,
     read_outputs,
+    shown,
 )
 from ..registry import Library
 from ..spec import Params, Protocol
@@ -148,7 +149,10 @@ class Outcomes:
             for i, (callee, n) in enumerate(state.meters.calls):
                 out.calls[(i, callee)] = max(out.calls.get((i, callee), 0), n)
             values = tuple(outs[n] if isinstance(outs[n], DecodeFailure) else _freeze(outs[n]) for n in names)
-            _add(out.agg, (state.view, values), vec, owned)
+            view = state.view
+            for obs in shown(runner, frame, state, outs):  # the public card outputs, as shown
+                view = runner.views.extend(view, obs)
+            _add(out.agg, (view, values), vec, owned)
         return out
 
     @classmethod
@@ -210,7 +214,7 @@ def verify(
     views = combined.views
     checks = [
         correctness(proto, frame, assignments, outcomes.agg, views),
-        security(proto, assignments, outcomes.agg, views),
+        security(proto, frame, assignments, outcomes.agg, views),
         tidiness(outcomes.left),
     ]
     res = resources(frame, assignments, outcomes)

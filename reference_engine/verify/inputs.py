@@ -212,6 +212,10 @@ def describe_view(views: ViewTable, vid: int) -> str:
             parts.append("turned " + " ".join(SYMBOLS.by_id(c >> 1).glyph for c in obs[1]))
         elif kind == "discard":
             parts.append("returned " + " ".join(SYMBOLS.by_id(s).glyph for s in obs[1]))
+        elif kind == "hand":
+            parts.append(f"took {' '.join(SYMBOLS.by_id(s).glyph for s in obs[2])} into {obs[1]}")
+        elif kind == "shown":
+            parts.append(f"saw {obs[1]} shown: {' '.join(SYMBOLS.by_id(s).glyph for s in obs[2])}")
         elif kind == "shuffle":
             parts.append("saw a shuffle of face-up cards")
         elif kind == "call":

@@ -20,6 +20,16 @@ HERE = Path(__file__).resolve().parent / "soundness"
 
 # (folder, spec, exit code of `kitgen verify`, words the output must hold)
 CASES: list[tuple[str, str, int, list[str]]] = [
+    # 1. one order of a hand's cards on every path: a hand gives its cards back mixed
+    ("hand-order", "order-promised", 1, ["FAIL correct", "output o is [be, al] instead of [al, be]"]),
+    ("hand-order", "order-free", 0, ["VERIFIED"]),
+    ("hand-order", "table-order-leaks", 1, ["FAIL secure", 'the view "turned ']),
+    ("hand-order", "give-back", 0, ["VERIFIED"]),
+    ("hand-order", "give-table", 0, ["VERIFIED"]),
+    # 2. public card outputs are shown in the order they lie, unless shown mixed
+    ("shown-order", "shown-in-order", 1, ["FAIL secure", "saw o shown: "]),
+    ("shown-order", "shown-mixed", 0, ["VERIFIED"]),
+    ("shown-order", "shown-after-cut", 0, ["VERIFIED"]),
     # 3. vacuous verdicts
     ("admissible-none", "reveal-x", 2, ["admissible", "no input is admissible", "every one of the 2"]),
     (
@@ -31,6 +41,12 @@ CASES: list[tuple[str, str, int, list[str]]] = [
             "VERIFIED (only for 2 of the 4 declared inputs: the other 2 are not admissible and not checked)",
         ],
     ),
+    # 5. what each person sees: their inputs, and the cards that come into their hands
+    ("players", "sees-bob", 1, ["FAIL secure", "alice (knowing a; seeing what comes into alice) can tell"]),
+    ("players", "cut-then-hand", 1, ["FAIL secure", "alice's view", "1/2 with a=0, b=1"]),
+    ("players", "own-pair-unknown", 1, ["FAIL secure", "alice (seeing what comes into alice) can tell"]),
+    ("players", "own-pair", 0, ["VERIFIED", "and for alice (knowing a; seeing what comes into alice), bob"]),
+    ("players", "robot-holds", 0, ["VERIFIED"]),
 ]
 
 
@@ -50,3 +66,15 @@ def test_verify_verdict(folder: str, spec: str, code: int, words: list[str]) -> 
 
 def test_every_folder_has_a_case() -> None:
     assert {p.name for p in HERE.iterdir() if p.is_dir()} == {c[0] for c in CASES}
+
+
+@pytest.mark.parametrize("spec", ["sees-bob", "cut-then-hand", "own-pair-unknown"])
+def test_a_leak_to_one_person_is_missed_by_the_tables_view_alone(spec: str, tmp_path: Path) -> None:
+    """Without ``players`` (the default) only the table's view is checked: these specs pass,
+    so it is the per-person check that catches them."""
+    text = (HERE / "players" / f"{spec}.yaml").read_text(encoding="utf-8")
+    head, _, rest = text.partition("players:\n")
+    body = rest[rest.index("steps:") :]
+    (tmp_path / f"{spec}.yaml").write_text(head + body, encoding="utf-8")
+    code, out = kitgen("verify", str(tmp_path / f"{spec}.yaml"), "--workers", "1")
+    assert code == 0 and out.rstrip().endswith("VERIFIED"), out
