@@ -2,7 +2,9 @@
 
 Both sides report one of: verdicts (correct, secure, tidy) with every input's output
 distribution, ``error`` (some run cannot be carried out: the engine's report says so or
-verify() raises SimulationError; the enumerator raises RunError), ``crash`` (the engine
+verify() raises SimulationError; the enumerator raises RunError), ``refused`` (the spec is
+refused before anything runs: no input is admissible; the engine raises SpecError, the
+enumerator Refused), ``crash`` (the engine
 raised anything else: always a disagreement) or ``unsupported`` (the enumerator does not
 implement something the spec uses: the example is skipped).
 
@@ -26,7 +28,7 @@ if str(HERE) not in sys.path:
 import enumerator as en  # noqa: E402
 
 from reference_engine.cards import Symbol  # noqa: E402
-from reference_engine.errors import SimulationError  # noqa: E402
+from reference_engine.errors import SimulationError, SpecError  # noqa: E402
 from reference_engine.registry import Library  # noqa: E402
 from reference_engine.verify import outcome_distribution, verify  # noqa: E402
 
@@ -91,6 +93,8 @@ def run_enumerator(library: Library, main: str) -> Side:
     proto = library.protocol(main)
     try:
         r = en.enumerate_protocol(library, proto)
+    except en.Refused as exc:
+        return Side("refused", message=str(exc))
     except en.RunError as exc:
         return Side("error", message=str(exc), locations=exc.locations)
     except en.Unsupported as exc:
@@ -118,6 +122,8 @@ def run_engine(library: Library, main: str, distributions: bool = True) -> Side:
         report = verify(library, proto)
     except SimulationError as exc:
         return Side("error", message=str(exc))
+    except SpecError as exc:  # refused before anything runs (no admissible input)
+        return Side("refused", message=str(exc))
     except Exception as exc:  # the engine should never fail like this
         return Side("crash", message=f"verify() raised {type(exc).__name__}: {exc}")
     correct = report.check("correct")
@@ -162,6 +168,8 @@ def compare_library(library: Library, main: str) -> Comparison:
             f"the engine says {engine.label()}, the enumerator {mine.label()}"
             + (f" ({engine.message or mine.message})" if engine.message or mine.message else "")
         )
+        return out
+    if engine.status == "refused":
         return out
     if engine.status == "error":
         where = engine_location(engine.message)

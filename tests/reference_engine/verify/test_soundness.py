@@ -9,14 +9,18 @@ rejected specs without a traceback (:func:`test_no_command_prints_a_traceback`).
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from kitgen.cli import main
+from reference_engine.registry import Library
 
 HERE = Path(__file__).resolve().parent / "soundness"
+sys.path.insert(0, str(HERE.parent.parent))
+import differential  # noqa: E402
 
 # (folder, spec, exit code of `kitgen verify`, words the output must hold)
 CASES: list[tuple[str, str, int, list[str]]] = [
@@ -78,3 +82,15 @@ def test_a_leak_to_one_person_is_missed_by_the_tables_view_alone(spec: str, tmp_
     (tmp_path / f"{spec}.yaml").write_text(head + body, encoding="utf-8")
     code, out = kitgen("verify", str(tmp_path / f"{spec}.yaml"), "--workers", "1")
     assert code == 0 and out.rstrip().endswith("VERIFIED"), out
+
+
+def _specs() -> list[tuple[str, str]]:
+    return [(f.parent.name, f.stem) for f in sorted(HERE.glob("*/*.yaml"))]
+
+
+@pytest.mark.parametrize(("folder", "spec"), _specs(), ids=[f"{a}/{b}" for a, b in _specs()])
+def test_the_naive_enumerator_agrees(folder: str, spec: str) -> None:
+    """tests/reference_engine/enumerator.py, which shares no code with the exact mode, gives the
+    same verdicts and output distributions on every spec here (refusals included)."""
+    result = differential.compare_library(Library([HERE / folder]), spec)
+    assert not result.skipped and result.agree, result.summary()
