@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import contextlib
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import SYMBOLS, Symbol
 from .errors import SimulationError, UsageError
 from .expressions import EvalError, plain
 from .kinds import load_game
-from .machine import ONE, Frame, Runner, read_outputs
+from .machine import ONE, Frame, Runner, read_outputs, shown
 from .registry import Library
 from .spec import Params, Protocol
 from .table import State
@@ -24,6 +24,9 @@ class Simulation:
     trace: Trace
     final: State
     outputs: dict[str, Any]
+    # What the table saw, in order: cards turned, decisions, discards, each called protocol's own
+    # view, the cards each person saw come into their hands, the public card outputs as shown.
+    observations: list[Any] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         data = self.trace.to_json()
@@ -192,7 +195,8 @@ def simulate(
     outputs = read_outputs(runner, frame, end)
     trace = Trace(proto.name, params, {k: _json_value(v) for k, v in values.items()}, seed, events)
     trace.outputs = {k: describe_value(v) for k, v in outputs.items()}
-    return Simulation(trace, end, outputs)
+    seen = runner.views.expanded(end.view) + shown(runner, frame, end, outputs)
+    return Simulation(trace, end, outputs, seen)
 
 
 def _check_admissible(frame: Frame, values: dict[str, Any], deal: list[Symbol] | None) -> None:

@@ -1659,6 +1659,7 @@ class Result:
     runs: int  # paths enumerated, over every input
     wrong: list[str] = field(default_factory=list)
     insecure: str = ""
+    insecure_for: str | None = None  # the person who can tell inputs apart (None: the table, or nobody)
     left: list[str] = field(default_factory=list)
 
 
@@ -1823,6 +1824,7 @@ def enumerate_protocol(library: Any, proto: Protocol, params: dict[str, Any] | N
         distributions.append(dict(dist))
         p_view.append(dict(pv))
     secure, why = _security(proto, assignments, *_as_seen(p_view, public_of, frozenset()), lambda u: ())
+    insecure_for = None
     for player in [p for p in proto.players.values() if not p.virtual]:
         if not secure:
             break
@@ -1834,7 +1836,7 @@ def enumerate_protocol(library: Any, proto: Protocol, params: dict[str, Any] | N
         mine = _as_seen(p_view, public_of, frozenset(player.hands))
         secure, why = _security(proto, assignments, *mine, knows)
         if not secure:
-            why = f"{player.name}: {why}"
+            why, insecure_for = f"{player.name}: {why}", player.name
     if mismatch:
         secure, why = False, "a public output is not determined by the view"
     return Result(
@@ -1847,6 +1849,7 @@ def enumerate_protocol(library: Any, proto: Protocol, params: dict[str, Any] | N
         runs=runs,
         wrong=wrong,
         insecure=why,
+        insecure_for=insecure_for,
         left=left,
     )
 

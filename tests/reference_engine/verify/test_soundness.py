@@ -34,6 +34,7 @@ CASES: list[tuple[str, str, int, list[str]]] = [
     ("shown-order", "shown-in-order", 1, ["FAIL secure", "saw o shown: "]),
     ("shown-order", "shown-mixed", 0, ["VERIFIED"]),
     ("shown-order", "shown-after-cut", 0, ["VERIFIED"]),
+    ("simulate-law", "cut-shows-a-card", 0, ["VERIFIED", "possible views"]),
     # 3. vacuous verdicts
     ("admissible-none", "reveal-x", 2, ["admissible", "no input is admissible", "every one of the 2"]),
     (
