@@ -95,3 +95,46 @@ def test_the_naive_enumerator_agrees(folder: str, spec: str) -> None:
     same verdicts and output distributions on every spec here (refusals included)."""
     result = differential.compare_library(Library([HERE / folder]), spec)
     assert not result.skipped and result.agree, result.summary()
+
+
+REJECTED = [(folder, spec) for folder, spec, code, _ in CASES if code != 0]
+
+
+def _inputs(folder: str, spec: str) -> list[str]:
+    """``--input`` options for the first input the spec admits (none when it admits none)."""
+    from reference_engine.errors import SpecError
+    from reference_engine.machine import Frame
+    from reference_engine.verify import input_assignments
+
+    proto = Library([HERE / folder]).protocol(spec)
+    try:
+        values = input_assignments(Frame(proto, proto.resolve_params()))[0]
+    except SpecError:
+        return []
+    out = []
+    for name, v in values.items():
+        text = ",".join(str(x) for x in v) if isinstance(v, list) else str(v)
+        out += ["--input", f"{name}={text}"]
+    return out
+
+
+@pytest.mark.parametrize(("folder", "spec"), REJECTED, ids=[f"{a}/{b}" for a, b in REJECTED])
+def test_no_command_prints_a_traceback(folder: str, spec: str, tmp_path: Path) -> None:
+    """Every command refuses a rejected spec with a message and exit code 1 or 2 (or, for
+    simulate and view, which show a run, carries it out): never a traceback."""
+    path = str(HERE / folder / f"{spec}.yaml")
+    commands = [
+        ["verify", path, "--workers", "1"],
+        ["verify", path, "--workers", "2"],
+        ["simulate", path, *_inputs(folder, spec)],
+        ["view", path, "-o", str(tmp_path / "view")],
+        ["booklet", path, "-o", str(tmp_path / "booklet"), "--no-previews"],
+        ["play", "uno", "--protocol", path, "--seed", "1"],
+        ["build", "uno", "--protocol", path, "-o", str(tmp_path / "kit"), "--no-previews"],
+    ]
+    for args in commands:
+        result = CliRunner().invoke(main, args)
+        assert result.exception is None or isinstance(result.exception, SystemExit), (args, result.exception)
+        assert "Traceback" not in result.output, (args, result.output)
+        refused = args[0] in ("verify", "booklet", "play", "build")
+        assert result.exit_code in ((1, 2) if refused else (0, 1, 2)), (args, result.output)
