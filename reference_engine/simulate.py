@@ -11,7 +11,7 @@ from .cards import SYMBOLS, Symbol
 from .errors import SimulationError, UsageError
 from .expressions import EvalError, plain
 from .kinds import load_game
-from .machine import ONE, Frame, Runner, read_outputs, shown
+from .machine import ONE, Frame, Runner, handling, read_outputs, shown
 from .registry import Library
 from .spec import Params, Protocol
 from .table import State
@@ -27,6 +27,8 @@ class Simulation:
     # What the table saw, in order: cards turned, decisions, discards, each called protocol's own
     # view, the cards each person saw come into their hands, the public card outputs as shown.
     observations: list[Any] = field(default_factory=list)
+    # How the table handles each card output of several cards (see machine.outputs.handling).
+    handling: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         data = self.trace.to_json()
@@ -196,7 +198,7 @@ def simulate(
     trace = Trace(proto.name, params, {k: _json_value(v) for k, v in values.items()}, seed, events)
     trace.outputs = {k: describe_value(v) for k, v in outputs.items()}
     seen = runner.views.expanded(end.view) + shown(runner, frame, end, outputs)
-    return Simulation(trace, end, outputs, seen)
+    return Simulation(trace, end, outputs, seen, handling(runner, frame, end))
 
 
 def _check_admissible(frame: Frame, values: dict[str, Any], deal: list[Symbol] | None) -> None:

@@ -69,6 +69,7 @@ from .frontier import (
 )
 from .outputs import (
     DecodeFailure,
+    handling,
     leftovers,
     order_read,
     output_flats,
@@ -120,6 +121,7 @@ __all__ = [
     "forget",
     "h_call",
     "handles",
+    "handling",
     "leftovers",
     "materialize",
     "order_read",

@@ -153,6 +153,28 @@ def shown(run: Runner, frame: Frame, state: State, values: dict[str, Any]) -> li
     return out
 
 
+def handling(run: Runner, frame: Frame, state: State) -> dict[str, str]:
+    """How the table handles each card output of several cards at the end, for a booklet to say:
+    ``in-order`` (shown where the cards lie), ``mixed`` (shown after mixing them face down:
+    ``show: mixed``, or a hand), ``hand`` (not shown, but a hand: laid out for a caller only
+    after its holder mixes it)."""
+    out: dict[str, str] = {}
+    ev = run.evaluator(frame)
+    for o in frame.proto.outputs.values():
+        if o.cards is None:
+            continue
+        groups, _ = output_selections(run, frame, o, state, ev)
+        several = [fl for fl, _ in groups if sum(1 for f in fl if state.cells[f] != EMPTY) > 1]
+        if not several:
+            continue
+        in_hand = any(state.layout.owner(f).hand for fl in several for f in fl)
+        if o.public:
+            out[o.name] = SHOW_MIXED if in_hand or o.show == SHOW_MIXED else SHOW_IN_ORDER
+        elif in_hand:
+            out[o.name] = "hand"
+    return out
+
+
 def leftovers(run: Runner, frame: Frame, state: State) -> list[str]:
     """Cards on the table that are not part of any output."""
     ev = run.evaluator(frame)
