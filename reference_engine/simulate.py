@@ -184,6 +184,7 @@ def simulate(
     params = proto.resolve_params(params)
     events: list[Any] = []
     runner = Runner(library, "sample", rng=rng, events=events, context=context)
+    runner.watched = proto.watched_hands()  # what each person sees come into their hands
     frame = runner.frame(proto, params)
     runner.limits = frame.helpers
     values = inputs if isinstance(inputs, dict) else parse_inputs(frame, inputs, deal, rng, cards)

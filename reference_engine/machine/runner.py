@@ -110,8 +110,9 @@ class Runner:
         # Forget view prefixes that provably carry no information (top-level exact runs only:
         # the check needs every input of the verification in the frontier).
         self.forget_views = False
-        # The hands that a person holds (top level only): what comes into them joins the view
-        # as that person's own observation (see plans.seen_in_hands).
+        # The hands whose holders' views this run follows (top level only): what comes into
+        # them joins the view (see plans.seen_in_hands). A verification follows one person at a
+        # time (see verify.exact), a single run every person (see simulate).
         self.watched: Watched = {}
 
     # -- entry points ---------------------------------------------------------------
@@ -142,11 +143,6 @@ class Runner:
     def run(self, frame: Frame, frontier: Frontier, drawn_at_end: Needed | None = None) -> Frontier:
         """Carry ``frontier`` through the protocol; at the end the lazily scrambled piles that
         ``drawn_at_end`` names are drawn (default: all of them)."""
-        if not self.call_path:
-            self.watched = frame.proto.watched_hands()
-            if self.watched:
-                # Merged views could not be told apart per person any more: no merging.
-                self.forget_views = False
         final = self.block(frame, frame.proto.steps, frontier, Ctx(None, None, None), top=True)
         if self.shared.deferred is not None:
             final = fill_in(final, lambda state: None, self.shared.deferred)

@@ -25,7 +25,6 @@ class ViewTable:
         self.entries: list[tuple[int, Observation | None]] = [(-1, None)]
         self.weights: list[int] = [1]
         self._digests: dict[int, str] = {0: ""}
-        self._projections: dict[frozenset[str], dict[int, int]] = {}
 
     def extend(self, view: int, obs: Observation) -> int:
         key = (view, obs)
@@ -129,28 +128,6 @@ class ViewTable:
             else:
                 view = self.extend(view, local(obs))
         return view
-
-    # -- what one person sees ----------------------------------------------------------
-    def project(self, view: int, hands: frozenset[str]) -> int:
-        """``view`` as seen by someone who holds ``hands``: every public observation, and what
-        came into those hands (``("hand", name, ...)``), not what came into the others'. The
-        public's own view holds no hand. Interned in this table like any view."""
-        memo = self._projections.setdefault(hands, {0: 0})
-        chain = []
-        v = view
-        while v not in memo:
-            chain.append(v)
-            v = self.entries[v][0]
-        out = memo[v]
-        for v in reversed(chain):
-            obs = self.entries[v][1]
-            assert obs is not None
-            if obs[0] == "merged":
-                out = v  # a merge starts afresh (views are merged only where nobody holds a hand)
-            elif obs[0] != "hand" or obs[1] in hands:
-                out = self.extend(out, obs)
-            memo[v] = out
-        return out
 
     def __len__(self) -> int:
         return len(self.entries)

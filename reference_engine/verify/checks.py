@@ -8,7 +8,6 @@ left on the table; the resources are measured and set against the paper's counts
 
 from __future__ import annotations
 
-import functools
 import math
 from collections import defaultdict
 from collections.abc import Callable
@@ -158,25 +157,29 @@ def _correct_figure(proto: Protocol, n: int) -> str:
 
 
 def security(
-    proto: Protocol, frame: Frame, assignments: list[dict[str, Any]], agg: Aggregate, views: ViewTable
+    proto: Protocol,
+    frame: Frame,
+    assignments: list[dict[str, Any]],
+    agg: Aggregate,
+    views: ViewTable,
+    own: dict[str, tuple[Aggregate, ViewTable]] | None = None,
 ) -> Check:
     """What the players saw (the view, and every output card shown afterwards) must have the
     same probability under every input with the same public inputs and public outputs; and for
-    each person the spec seats (``players``), what that person saw (the same, and the cards that
-    came into their own hands) under every input with the same public inputs, public outputs and
-    what they know (``knows``)."""
+    each person the spec seats (``players``), what that person saw must have the same
+    probability under every input with the same public inputs, public outputs and values of
+    what they know (``knows``). A person who holds hands sees more than the table (the cards
+    that came into them): ``own`` has, by name, the outcomes of a run whose views add that."""
     public_outputs = [o for o in proto.outputs.values() if o.public]
     value_outputs = [o for o in public_outputs if o.cards is None]
     names = list(proto.outputs)
     announced: dict[int, tuple[Any, ...]] = {}
     mismatch: list[str] = []
-    hidden = bool(proto.watched_hands())  # some views hold what came into a person's hand
     for view, values in agg:
         outs = dict(zip(names, values))
         said = tuple(outs[o.name] for o in value_outputs)
-        seen = views.project(view, frozenset()) if hidden else view
-        if announced.setdefault(seen, said) != said and len(mismatch) < 3:
-            mismatch.append(describe_view(views, seen))
+        if announced.setdefault(view, said) != said and len(mismatch) < 3:
+            mismatch.append(describe_view(views, view))
     if mismatch:
         return Check(
             "secure",
@@ -185,17 +188,11 @@ def security(
             {"counterexamples": mismatch},
         )
     public_inputs = [n for n, d in proto.inputs.items() if d.public]
-    observers: list[tuple[PlayerDecl | None, frozenset[str]]] = [(None, frozenset())]
-    observers += [(p, frozenset(p.hands)) for p in proto.people()]
-    final: set[int] = set()
-    for player, hands in observers:
-        if player is None and not hidden:
-            project: Callable[[int], int] = _same_view
-        else:
-            project = functools.partial(views.project, hands=hands)
-        p_view, public_of_view = _view_probabilities(proto, agg, project)
-        if player is None:
-            final = {key[0] for key in public_of_view}
+    own = own or {}
+    observers: list[tuple[PlayerDecl | None, Aggregate, ViewTable]] = [(None, agg, views)]
+    observers += [(p, *own.get(p.name, (agg, views))) for p in proto.people()]
+    for player, seen, table in observers:
+        p_view, public_of_view = _view_probabilities(proto, seen)
         classes: dict[tuple[Any, ...], list[int]] = defaultdict(list)
         for u, inputs in enumerate(assignments):
             known = _known(proto, frame, player, inputs) if player is not None else ()
@@ -203,15 +200,15 @@ def security(
         for members in classes.values():
             failed = _compare_inputs(members, p_view, public_of_view)
             if failed is not None:
-                return _insecure(proto, player, assignments, views, public_outputs, failed)
+                return _insecure(proto, player, assignments, table, public_outputs, failed)
+    final = {view for view, _ in agg}
     merged, raw = len(final), sum(views.weight(v) for v in final)
     given = f" given {', '.join(o.name for o in public_outputs)}" if public_outputs else ""
     extra = f" and public inputs {', '.join(public_inputs)}" if public_inputs else ""
     people = ""
     if proto.people():
-        people = (
-            "; and for " + ", ".join(_person(p) for p in proto.people()) + ", whatever the others' inputs"
-        )
+        who = ", ".join(_person(p) for p in proto.people())
+        people = f"; and for {who}, whatever the others' inputs"
     return Check(
         "secure",
         True,
@@ -220,10 +217,6 @@ def security(
         {"views": raw, "views_after_merging": merged}
         | ({"players": [p.name for p in proto.people()]} if proto.people() else {}),
     )
-
-
-def _same_view(view: int) -> int:
-    return view
 
 
 def _person(player: PlayerDecl) -> str:
@@ -249,10 +242,10 @@ def _known(proto: Protocol, frame: Frame, player: PlayerDecl, inputs: dict[str, 
 
 
 def _view_probabilities(
-    proto: Protocol, agg: Aggregate, project: Callable[[int], int]
+    proto: Protocol, agg: Aggregate
 ) -> tuple[dict[int, dict[ViewKey, tuple[int, int]]], dict[ViewKey, tuple[Any, ...]]]:
-    """P(view, shown outputs | input) as (numerator, denominator), the view as one observer
-    sees it (``project``), and the public outputs of each such key."""
+    """P(view, shown outputs | input) as (numerator, denominator), and the public outputs of
+    each such key."""
     public_outputs = [o for o in proto.outputs.values() if o.public]
     shown_outputs = [o for o in public_outputs if o.cards is not None]
     names = list(proto.outputs)
@@ -260,7 +253,7 @@ def _view_probabilities(
     public_of_view: dict[ViewKey, tuple[Any, ...]] = {}
     for (view, values), (den, nums) in agg.items():
         outs = dict(zip(names, values))
-        key: ViewKey = (project(view), tuple(outs[o.name] for o in shown_outputs))
+        key: ViewKey = (view, tuple(outs[o.name] for o in shown_outputs))
         public_of_view[key] = tuple(outs[o.name] for o in public_outputs)
         for u, num in nums.items():
             if num:

@@ -205,6 +205,13 @@ def verify(
         declared = declared_inputs(frame, st_.deal)
         workers = max(1, min(workers, len(assignments)))  # a partition per input at most
         combined = run_partitions(library, proto, params, scenario, record_reveals, workers, backend)
+        # Each person who holds a hand: a run of their own, whose view adds what came into
+        # their hands (one observer per run, so views still merge exactly as for the table).
+        own = {
+            p.name: run_partitions(library, proto, params, scenario, False, workers, backend, tuple(p.hands))
+            for p in proto.people()
+            if p.hands
+        }
     except ReadError as exc:
         raise exc.error from None
     except SimulationError as exc:
@@ -212,9 +219,10 @@ def verify(
     parts = combined.parts
     outcomes = Outcomes.of(parts, combined.agg)
     views = combined.views
+    by_person = {name: (c.agg, c.views) for name, c in own.items()}
     checks = [
         correctness(proto, frame, assignments, outcomes.agg, views),
-        security(proto, frame, assignments, outcomes.agg, views),
+        security(proto, frame, assignments, outcomes.agg, views, by_person),
         tidiness(outcomes.left),
     ]
     res = resources(frame, assignments, outcomes)

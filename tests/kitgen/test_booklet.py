@@ -335,5 +335,6 @@ def test_the_booklet_says_how_cards_are_shown_and_given_back(
     )
     assert result.exit_code == 0, result.output
     data = json.loads((tmp_path / "booklet.json").read_text())
-    notes = [n for s in data["sections"] if s["protocol"] == protocol for st in s["steps"] for n in st["notes"]]
+    sections = [s for s in data["sections"] if s["protocol"] == protocol]
+    notes = [n for s in sections for st in s["steps"] for n in st["notes"]]
     assert any(sentence in n for n in notes), notes

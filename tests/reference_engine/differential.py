@@ -245,6 +245,7 @@ def exact_law(library: Library, main: str) -> list[tuple[dict[str, Any], dict[Ou
     proto = library.protocol(main)
     st_ = setting(proto)
     runner = Runner(library, "exact", shared=Shared(no_factor=_callees(library, main)))
+    runner.watched = proto.watched_hands()  # every person's hands, as a single run follows them
     frame = runner.frame(proto, st_.params)
     runner.limits = frame.helpers
     out = []

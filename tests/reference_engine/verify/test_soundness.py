@@ -10,6 +10,7 @@ rejected specs without a traceback (:func:`test_no_command_prints_a_traceback`).
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -138,3 +139,21 @@ def test_no_command_prints_a_traceback(folder: str, spec: str, tmp_path: Path) -
         assert "Traceback" not in result.output, (args, result.output)
         refused = args[0] in ("verify", "booklet", "play", "build")
         assert result.exit_code in ((1, 2) if refused else (0, 1, 2)), (args, result.output)
+
+
+def test_the_card_selection_protocol_hides_the_hands_from_a_person_who_holds_one(
+    variant: Callable[..., Library],
+) -> None:
+    """The shipped protocol with a person who holds P_2's hand (and knows P_2's cards) and a
+    virtual P_1: what P_2 sees come back into their hand tells them nothing about the others."""
+    from reference_engine.verify import verify
+
+    players = (
+        "players:\n  robot: {virtual: true, hands: [1]}\n"
+        '  bea: {knows: ["part(cards, sizes, 2)"], hands: [2]}\n'
+    )
+    lib = variant("card-selection", ("context:\n", players + "context:\n"))
+    report = verify(lib, lib.protocol("card-selection"))
+    secure = report.check("secure")
+    assert report.ok and secure is not None, report.failed()
+    assert "and for bea (knowing part(cards, sizes, 2); seeing what comes into hand2)" in secure.figure
