@@ -16,14 +16,21 @@ sub-protocol or factors a view: every run is a separate path.
 * A path's view is the tuple of everything the table saw: cards turned face up, ``if``
   outcomes, ``let`` values, ``for`` value lists, ``shift ... until`` amounts, discards
   that include face-down cards (as a sorted multiset), shuffles of piles holding face-up
-  cards (the visible sequence afterwards) and each call's whole view.
+  cards (the visible sequence afterwards), each call's whole view, the public card outputs
+  as shown at the end (faces in table order; a hand's or a ``show: mixed`` output's sorted),
+  and the cards that came into each hand a person holds (``players``).
+* Hands are regions of one row that only grow at their end (``return``, ``move`` or a call's
+  results onto them); nothing may read them. A callee's output that is a hand comes back in
+  every order of its cards, each with probability 1/k!.
+* Security is checked for the table (hands' contents left out of the view) and for each
+  person of ``players`` (their own hands in, classes of inputs by what they ``know``).
 
 :func:`enumerate_protocol` returns the three verdicts (correct, secure, tidy), every
 input's exact output distribution and the number of distinct views; it raises
 :class:`RunError` when some run cannot be carried out (the engine's "some run cannot be
 carried out") and :class:`Unsupported` for what it does not implement.
 
-Supported: every action but ``return`` (hands); inputs with ``values``, ``onehot``,
+Supported: every action; inputs with ``values``, ``onehot``,
 ``label`` and ``card: [...]`` encodings (arrays too; not ``groups``), ``params``,
 ``admissible`` and ``helpers`` limits (the top protocol's, sub-protocols included); output
 encodings (declared, ``card``, ``cards``, ``faces``; lists of groups) and public values.
@@ -32,8 +39,9 @@ Expressions: numbers, strings, true/false/none, names, lists, comprehensions, ra
 indexing plain lists, ``.name``, arithmetic, comparisons, ``in``, and/or/not,
 ``x if c else y``, and the functions len, ncols, nrows, columns, rows, cards, items, piles,
 faces, decode, new, up, down, exists, reversed, sorted, sum, min, max, any, all, abs, count,
-index, family_index, part, without, each encoding (``bit(1)``) and each symbol family
-(``c(2)``). Not: game functions (``context``), hands, ``hand()``, ``symbol()``, ``str()``.
+index, family_index, part, without, hand, each encoding (``bit(1)``) and each symbol family
+(``c(2)``). Not: game functions (``context``), ``symbol()``, ``str()``, inputs dealt into
+hands (``groups``). An ``admissible`` that admits no input raises :class:`Refused`.
 """
 
 from __future__ import annotations

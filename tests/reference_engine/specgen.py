@@ -6,14 +6,19 @@ which faces are known) and picks actions that mostly make sense there: place (in
 new cards such as ``bit(0)`` or ``new(al)``, rows and columns, into empty places, a new row
 below a row), rearrange, swap, move, turn, discard, take, every kind of shuffle (scramble,
 shift, cut, bisect and ``set:`` lists with repeated and non-group permutations), public
-``shift ... until``, let, if, for and calls whose results use every output encoding. The
-model is only a guide: some specs read a face-down card, turn an empty place and so on,
-and then both sides must agree that a run cannot be carried out.
+``shift ... until``, let, if, for and calls whose results use every output encoding; hands
+(``return`` to owner numbers and names, ``move`` and call results onto a hand's end, a callee
+that hands a hand back), ``players`` who know inputs and hold hands (and virtual ones), and
+``admissible`` sets (a few admitting no input). The model is only a guide: some specs read
+a face-down card, turn an empty place and so on, and then both sides must agree that a run
+cannot be carried out.
 
 Outputs come last: each region left on the table is declared as an output (a declared bit
-encoding, ``card``, ``cards``, ``faces``; sometimes shown publicly), discarded, or left
-behind (so ``tidy`` fails). Their ``equals``/``uniform`` specifications come from a truth
-table: the naive enumerator runs the spec without them, the true distribution of each
+encoding, ``card``, ``cards``, ``faces``; sometimes shown publicly, several cards in table
+order or ``show: mixed``), discarded, or left behind (so ``tidy`` fails); each hand is an
+output (``cards``/``card``, sometimes shown) or left behind. Their ``equals``/``uniform``
+specifications come from a truth table: the naive enumerator runs the spec without them, the
+true distribution of each
 output under each input is written as an expression, and some of them are then deliberately
 corrupted (so ``correct`` fails in a good share of the examples).
 """
