@@ -29,6 +29,7 @@ from .frontier import (
     _scale,
     add_vec,
     env_set,
+    hand_slots,
     settle,
     sort_hands,
     vec_prob,
@@ -60,6 +61,7 @@ def collect(run: Runner, frame: Frame, state: State) -> list[tuple[Prob, SubResu
     cards: list[tuple[tuple[int, int], tuple[int, ...]]] = []
     mixed: list[int] = []  # the card outputs that are hands
     values = []
+    in_hands = hand_slots(state.layout)
     for out in proto.outputs.values():
         if out.cards is not None:
             flats, shape = output_flats(run, frame, out, state, ev)
@@ -67,7 +69,7 @@ def collect(run: Runner, frame: Frame, state: State) -> list[tuple[Prob, SubResu
             codes = tuple(state.cells[f] for f in flats if state.cells[f] != EMPTY)
             if out.decode == "cards" or len(codes) != len(flats):
                 shape = (1, len(codes))
-            if any(state.layout.owner(f).hand is not None for f in flats) and len(codes) > 1:
+            if in_hands and len(codes) > 1 and not in_hands.isdisjoint(flats):
                 mixed.append(len(cards))
                 if run.mode == "sample":
                     shuffled = list(codes)
@@ -240,7 +242,7 @@ def h_call(run: Runner, frame: Frame, step: st.Call, frontier: Frontier, ctx: Ct
                         new,
                     )
                 add_vec(out, new, _scale(vec, prob), owned)
-    return sort_hands(out) if run.mode == "exact" else out
+    return sort_hands(out) if run.mode == "exact" and run.shared.hands else out
 
 
 def _absorb(

@@ -130,6 +130,16 @@ def sort_hands(frontier: Frontier) -> Frontier:
 
 
 _HANDS: dict[int, tuple[Layout, tuple[tuple[int, int], ...]]] = {}
+_HAND_SLOTS: dict[int, tuple[Layout, frozenset[int]]] = {}
+
+
+def hand_slots(layout: Layout) -> frozenset[int]:
+    """The slots of ``layout`` that are in hands (empty for most tables)."""
+    hit = _HAND_SLOTS.get(id(layout))
+    if hit is None or hit[0] is not layout:
+        slots = frozenset(f for r in layout.regions if r.hand is not None for f in r.slots)
+        hit = _HAND_SLOTS[id(layout)] = (layout, slots)
+    return hit[1]
 
 
 def _hand_slices(layout: Layout) -> tuple[tuple[int, int], ...]:

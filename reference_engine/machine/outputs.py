@@ -12,7 +12,7 @@ from ..expressions import EvalError, Index, Name
 from ..spec import HAND_IS_UNORDERED, SHOW_IN_ORDER, SHOW_MIXED, OutputDecl
 from ..table import Slots, State
 from .frame import Evaluator, Frame
-from .frontier import _freeze
+from .frontier import _freeze, hand_slots
 from .plans import _flats, _res
 from .runner import Runner
 from .views import Observation
@@ -72,7 +72,7 @@ def output_selections(
 
 def _check_hand_outputs(out: OutputDecl, state: State, groups: list[Selection]) -> None:
     """A hand is unordered (the engine keeps it sorted): only an unordered output may read it."""
-    if out.decode in ("cards", "card"):
+    if out.decode in ("cards", "card") or not hand_slots(state.layout):
         return
     for flats, _ in groups:
         for f in flats:

@@ -55,6 +55,9 @@ class Shared:
     # The largest region any table of the run held, as (rows, columns), sub-protocols included.
     extent: tuple[int, int] = (0, 0)
     layouts_seen: dict[int, Layout] = field(default_factory=dict)
+    # Whether any table of the run has held a hand (then exact runs keep hands sorted after
+    # every action that may add to one, see frontier.sort_hands).
+    hands: bool = False
     # Set (to the callee's name) when a callee's view turned out not to factor: the run stops,
     # every block returning an empty frontier, and must be run again with the callee added to
     # ``no_factor``.
@@ -388,6 +391,8 @@ def _note_extent(shared: Shared, frontier: Frontier) -> None:
             continue
         seen[id(layout)] = layout  # keep it alive so its id stays unique
         for reg in layout.regions:
+            if reg.hand is not None:
+                shared.hands = True
             e = (reg.rows, reg.cols)
             if (e[0] * e[1], e[1]) > (shared.extent[0] * shared.extent[1], shared.extent[1]):
                 shared.extent = e

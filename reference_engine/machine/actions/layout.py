@@ -235,7 +235,7 @@ def _move_build(run: Runner, frame: Frame, step: st.Move, layout: Layout, res: R
 @handles(st.Move)
 def h_move(run: Runner, frame: Frame, step: st.Move, frontier: Frontier, ctx: Ctx) -> Frontier:
     out = run._planned(frame, step, frontier, ctx, _move_resolve, _move_build, "move")
-    return sort_hands(out) if run.mode == "exact" else out
+    return sort_hands(out) if run.mode == "exact" and run.shared.hands else out
 
 
 def _take_resolve(run: Runner, frame: Frame, step: st.Take, state: State, ev: Evaluator) -> Resolved:
