@@ -4,9 +4,9 @@ Two specs with the same canonical form run the same way on every path (the inter
 compiled runner, an exact verification): the form is built from the loaded, typed model, not
 from the YAML text, so ``0`` and ``"0"`` (an integer and a string key of an encoding) differ,
 while spacing inside an expression, quoting and the words a booklet prints (``say``,
-``brief``, ``doc``, a shuffle's ``how``, display labels' text, step numbers, titles,
-citations) do not count. :func:`fingerprint` hashes it (the compiled runner is chosen by it,
-see :mod:`reference_engine.compiled`).
+``brief``, ``doc``, a shuffle's ``how``, a step's ``table:`` hint for the table-time model,
+display labels' text, step numbers, titles, citations) do not count. :func:`fingerprint`
+hashes it (the compiled runner is chosen by it, see :mod:`reference_engine.compiled`).
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ from .steps import Step, Target
 
 # Fields of the model that only say something (or locate it in the file): never canonical.
 _WORDS = frozenset({"col", "path", "line", "number", "say", "brief", "doc", "text", "index_args", "fn"})
+# A step's own words: its hint for the table-time model (``table:``; not an encoding's table).
+_STEP_WORDS = _WORDS | {"table"}
 
 
 def canonical(proto: Protocol) -> tuple[Any, ...]:
@@ -53,7 +55,9 @@ def _form(value: Any) -> Any:
     if isinstance(value, Target):
         return ("target", value.name, _form(value.expr))
     if isinstance(value, Step):
-        fields = [(f.name, getattr(value, f.name)) for f in dataclasses.fields(value) if f.name not in _WORDS]
+        fields = [
+            (f.name, getattr(value, f.name)) for f in dataclasses.fields(value) if f.name not in _STEP_WORDS
+        ]
         body = tuple(
             (name, tuple(_form(e) for e, _ in v) if name == "labels" else _form(v)) for name, v in fields
         )

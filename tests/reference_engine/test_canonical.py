@@ -16,6 +16,7 @@ inputs: {x: {encoding: bit, doc: the secret}}
 steps:
   - step: 1
     say: Cut the pair.
+    table: kept
     labels: {"s[1..2]": x}
     do:
       - place: {s: [x]}
@@ -42,6 +43,7 @@ def test_words_do_not_count() -> None:
         ("doc: the secret", "doc: Alice's bit"),
         ('labels: {"s[1..2]": x}', 'labels: {"s[1..2]": "x, hidden"}'),
         ("step: 1", "step: 7"),
+        ("table: kept", "table: {turn: slide}"),
         ('equals: "[cnz, hnz]"', "equals: '[cnz,hnz]'"),
     )
     assert same == _fp()
@@ -50,6 +52,7 @@ def test_words_do_not_count() -> None:
 def test_types_and_actions_count() -> None:
     base = _fp()
     assert _fp(("{0: [cnz, hnz], 1:", '{"0": [cnz, hnz], "1":')) != base
+    assert _fp(("{0: [cnz, hnz], 1: [hnz, cnz]}", "{0: [hnz, cnz], 1: [cnz, hnz]}")) != base
     assert _fp(("{0: [cnz, hnz], 1:", '{0: [cnz, hnz], "1":')) != base
     assert _fp(("cut: s", "bisect: s")) != base
     assert _fp(('labels: {"s[1..2]": x}', 'labels: {"s[1]": x}')) != base
