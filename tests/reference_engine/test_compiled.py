@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
+from kitgen.cli import main
 from reference_engine.api import PlaySettings, compiled_reason, play
 from reference_engine.cards import Symbol
 from reference_engine.compiled import NotCompiled, compile_selection
@@ -225,3 +228,31 @@ def test_words_do_not_leave_the_compiled_path(variant: Callable[..., Library]) -
     cache = CallCache()
     run_selection(lib, lib.protocol("card-selection"), owners, valid, random.Random(0), cache, "x")
     assert cache.compiled_runs == 1 and cache.interpreter_runs == 0
+
+
+@pytest.mark.parametrize(
+    "keys",
+    ['values: {"0": [alpha, beta], "1": [beta, alpha]}', 'values: {0: [alpha, beta], "1": [beta, alpha]}'],
+    ids=["string-keys", "mixed-keys"],
+)
+def test_every_command_refuses_a_spec_with_text_keys(
+    variant: Callable[..., Library], keys: str, tmp_path: Path
+) -> None:
+    """At the command line: exact verify fails "correct" (some run cannot be carried out, exit
+    1); statistical verify, play and simulate stop at the first such run with the interpreter's
+    message (exit 2). No path verifies it and none prints a traceback."""
+    variant("card-selection", (BIT, keys))
+    path = str(tmp_path / "card-selection.yaml")
+    commands: list[tuple[list[str], int]] = [
+        (["verify", path, "--workers", "1"], 1),
+        (["verify", path, "--runs", "10"], 2),
+        (["play", "uno", "--protocol", path, "--seed", "1"], 2),
+        (["simulate", path], 2),
+    ]
+    for args, code in commands:
+        result = CliRunner().invoke(main, args)
+        assert result.exception is None or isinstance(result.exception, SystemExit), (args, result.exception)
+        assert "Traceback" not in result.output, (args, result.output)
+        assert result.exit_code == code, (args, result.output)
+        assert "bit has no value" in result.output, (args, result.output)
+        assert "VERIFIED" not in result.output.replace("NOT VERIFIED", ""), (args, result.output)
