@@ -311,7 +311,7 @@ def report_lines(report: Report) -> list[str]:
     """A verification report as `kitgen verify` prints it: one line per check."""
     params = ", ".join(f"{k}={v}" for k, v in report.params.items())
     name = f"{report.protocol} ({params})" if params else report.protocol
-    out = [f"{name}: {report.method} verification over {report.inputs} inputs"]
+    out = [f"{name}: {report.method} verification over {report.scope()}"]
     width = max((len(c.name) for c in report.checks), default=0)
     for c in report.checks:
         mark = "ok  " if c.ok else "FAIL"
@@ -328,7 +328,7 @@ def report_lines(report: Report) -> list[str]:
     if st.get("workers"):
         work += f" in {st['workers']} workers (state counts added up over the workers)"
     out.append("  " + work)
-    out.append("VERIFIED" if report.ok else f"NOT VERIFIED: failed {', '.join(report.failed())}")
+    out.append(report.verdict())
     return out
 
 

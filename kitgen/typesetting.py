@@ -403,7 +403,11 @@ class Writer:
         for v in self.b.validation:
             out.append(self.heading(f"{v['title']} ({v['protocol']})", 1))
             params = ", ".join(f"{k} = {_param_text(p)}" for k, p in v["params"].items()) or "none"
-            setting = f"Method: {v['method']}; parameters: {params}; {v['inputs']} inputs."
+            checked = f"{v['inputs']} inputs"
+            declared = v.get("declared_inputs", v["inputs"])
+            if declared > v["inputs"]:
+                checked = f"{v['inputs']} of the {declared} declared inputs (only the admissible ones)"
+            setting = f"Method: {v['method']}; parameters: {params}; {checked}."
             if v.get("scenario"):
                 sc = v["scenario"]
                 setting += (

@@ -87,6 +87,9 @@ def check_names(ck: Checker, proto: Protocol) -> None:
         for k, h in proto.helpers.items():
             check(h, ("helpers", k), set(proto.params))
     check(proto.admissible, ("admissible",), value_scope)
+    for player in proto.players.values():
+        for n, e in enumerate(player.knows):
+            check(e, player.path + ("knows", n), value_scope)
     numbers: dict[str, KeyPath] = {}
     for s in walk(proto.steps):
         if s.number is not None:
