@@ -44,9 +44,9 @@ from .spec import Protocol
 # The fingerprint (reference_engine/canonical.py: the loaded, typed protocol without its words)
 # of each spec the runner is written for.
 FINGERPRINTS = {
-    "card-selection": "dbb800085867116c",
-    "covert-lottery-modified": "d283433fb0d55703",
-    "six-card-and": "ff03a763e186f765",
+    "card-selection": "880f70c586aceb18",
+    "covert-lottery-modified": "471a8ef08ecc79a1",
+    "six-card-and": "b7471ba401a5d42e",
 }
 
 LOTTERY = "covert-lottery-modified"
