@@ -43,7 +43,7 @@ EVEN_ODD = 0  # reportlab.pdfgen.canvas.FILL_EVEN_ODD (not in its type stubs)
 class Face:
     """What one card shows: a kind, a key and (for some kinds) a few words."""
 
-    kind: str  # marker | theta | deck | two_colour | seat | choice
+    kind: str  # marker | theta | deck | two_colour | seat | choice | label | plain | tile
     key: str
     title: str
     extra: tuple[str, ...] = field(default=())
@@ -62,6 +62,7 @@ class Style:
     deck_faces: dict[str, str]
     two_colour: dict[str, dict[str, str]]
     helper: dict[str, str]
+    labels: dict[str, dict[str, str]]
 
 
 @lru_cache(maxsize=1)
@@ -72,7 +73,7 @@ def style() -> Style:
         ck.mapping(
             src.data,
             (),
-            required=("back", "markers", "theta", "colour_deck", "two_colour", "helper"),
+            required=("back", "markers", "theta", "colour_deck", "two_colour", "helper", "labels"),
             optional=("font", "font_bold"),
         )
         or {}
@@ -93,6 +94,7 @@ def style() -> Style:
         deck_faces=dict(deck["faces"]),
         two_colour={k: dict(v) for k, v in doc["two_colour"].items()},
         helper={k: str(v) for k, v in doc["helper"].items()},
+        labels={k: {a: str(b) for a, b in v.items()} for k, v in doc["labels"].items()},
     )
 
 
@@ -339,6 +341,8 @@ def draw_face(
         _seat(cd, face)
     elif face.kind == "choice":
         _choice(cd, face)
+    elif face.kind == "label":
+        _label(cd, face)
     elif face.kind == "plain":
         _plain(cd, face.title)
     elif face.kind == "tile":
@@ -576,7 +580,9 @@ def _suit_card(cd: _Card, rank: str, symbol: str, colour: str, index_symbol: str
             c.drawCentredString(0, -size * 0.35, symbol)
             c.restoreState()
     elif rank in ("J", "Q", "K"):
-        _court(cd, rank, symbol, colour, (x0, y0, x1, y1))
+        # A little more room beside the indexes: drawn small, the panel's frame would touch them.
+        gap = mm(1.2) * cd.k
+        _court(cd, rank, symbol, colour, (x0 + gap, y0, x1 - gap, y1))
     else:
         c.setFillColor(_col(ink))
         size = min(x1 - x0, (y1 - y0) * 0.6) * 0.95
@@ -602,7 +608,7 @@ def _court(cd: _Card, rank: str, symbol: str, colour: str, area: tuple[float, fl
     c, w, h = cd.c, cd.w, cd.h
     x0, y0, x1, y1 = area
     ink = readable(colour)
-    tint = "#F7DDE1" if colour != DARK and contrast(colour, DARK) > 2 else "#E6E6E6"
+    tint = "#FBEBEE" if colour != DARK and contrast(colour, DARK) > 2 else "#E6E6E6"
     c.setFillColor(_col("#FFFFFF" if cd.saver else tint))
     c.setStrokeColor(_col(ink))
     c.setLineWidth(mm(0.5))
@@ -645,9 +651,11 @@ def _court(cd: _Card, rank: str, symbol: str, colour: str, area: tuple[float, fl
             c.drawPath(q, stroke=1, fill=0)
         size = half * 0.5
         c.setFont(FONT_BOLD, size)
-        c.drawCentredString(-pw * 0.12, half * 0.12, rank)
+        # Clear of the middle line: drawn small (a card in a booklet's picture), text touching
+        # the line would sit on a blend of the line and the panel.
+        c.drawCentredString(-pw * 0.12, half * 0.2, rank)
         c.setFont(FONT, size * 0.8)
-        c.drawCentredString(pw * 0.2, half * 0.14, symbol)
+        c.drawCentredString(pw * 0.2, half * 0.22, symbol)
         c.restoreState()
 
 
@@ -700,6 +708,106 @@ def _choice(cd: _Card, face: Face) -> None:
     _centred(c, purpose, w / 2, h * 0.27, FONT, 6.5 * cd.k, w - 2 * pad)
 
 
+def label_face(family: str, number: int | None = None) -> Face:
+    """A lottery's name card: ``label_face("ticket", 3)`` is λ3 of the weighted selection,
+    ``label_face("label", 3)`` λ3 of the play selection, ``label_face("stop")`` the stop card."""
+    spec = style().labels[family]
+    if number is None:
+        return Face("label", family, spec["glyph"])
+    return Face("label", f"{family}{number}", f"{spec['glyph']}{number}")
+
+
+def _numbered(spec: dict[str, str]) -> bool:
+    """A family of numbered cards (λ1, λ2, ...) rather than a single card with a word (STOP)."""
+    return "word" not in spec
+
+
+def _label_parts(face: Face) -> tuple[dict[str, str], str]:
+    """The label family's design and the card's number ('' for the stop card)."""
+    labels = style().labels
+    family = face.key.rstrip("0123456789")
+    return labels[family], face.key[len(family) :]
+
+
+def _ticket_path(c: Canvas, x: float, y: float, w: float, h: float) -> Any:
+    """A raffle ticket: a rectangle with rounded corners and a half-round notch in each side."""
+    r, n = mm(1.6), min(h * 0.16, mm(3.5))  # corner radius, notch radius
+    p = c.beginPath()
+    p.moveTo(x + r, y)
+    p.lineTo(x + w - r, y)
+    p.arcTo(x + w - 2 * r, y, x + w, y + 2 * r, -90, 90)
+    p.lineTo(x + w, y + h / 2 - n)
+    p.arcTo(x + w - n, y + h / 2 - n, x + w + n, y + h / 2 + n, -90, -180)
+    p.lineTo(x + w, y + h - r)
+    p.arcTo(x + w - 2 * r, y + h - 2 * r, x + w, y + h, 0, 90)
+    p.lineTo(x + r, y + h)
+    p.arcTo(x, y + h - 2 * r, x + 2 * r, y + h, 90, 90)
+    p.lineTo(x, y + h / 2 + n)
+    p.arcTo(x - n, y + h / 2 - n, x + n, y + h / 2 + n, 90, -180)
+    p.lineTo(x, y + r)
+    p.arcTo(x, y, x + 2 * r, y + 2 * r, 180, 90)
+    p.close()
+    return p
+
+
+def _octagon_path(c: Canvas, x: float, y: float, r: float) -> Any:
+    p = c.beginPath()
+    points = [
+        (x + r * math.cos(math.radians(22.5 + 45 * k)), y + r * math.sin(math.radians(22.5 + 45 * k)))
+        for k in range(8)
+    ]
+    p.moveTo(*points[0])
+    for pt in points[1:]:
+        p.lineTo(*pt)
+    p.close()
+    return p
+
+
+def _label(cd: _Card, face: Face) -> None:
+    """λ_j (a ticket's or a label's name in a lottery) or the stop card: helper cards in dark ink,
+    the number in a notched ticket or STOP in an octagon, the glyph in the corners and the
+    card's name at each end."""
+    c, w, h = cd.c, cd.w, cd.h
+    spec, number = _label_parts(face)
+    ink = _col(spec["colour"])
+    _background(c, w, h, cd.bleed, white)
+    inner = _helper_border(cd)
+    pad = inner + mm(1.5)
+    room = w - 2 * pad
+    if number:
+        tw, th = room - mm(2), min(h * 0.4, (room - mm(2)) * 0.75)
+        c.setStrokeColor(ink)
+        c.setLineWidth(mm(0.7))
+        c.drawPath(_ticket_path(c, w / 2 - tw / 2, h / 2 - th / 2, tw, th), stroke=1, fill=0)
+        c.setFillColor(ink)
+        notch = min(th * 0.16, mm(3.5))  # as _ticket_path's
+        _centred(c, face.title, w / 2, h / 2, FONT_BOLD, th * 0.55, tw - 2 * notch - mm(3))
+    else:
+        r = min(room, h * 0.5) * 0.42
+        path = _octagon_path(c, w / 2, h / 2, r)
+        if cd.saver:
+            c.setStrokeColor(ink)
+            c.setLineWidth(mm(0.8))
+            c.drawPath(path, stroke=1, fill=0)
+            c.setFillColor(ink)
+        else:
+            c.setFillColor(ink)
+            c.drawPath(path, stroke=0, fill=1)
+            c.setFillColor(white)
+        _centred(c, spec.get("word", spec["name"].upper()), w / 2, h / 2, FONT_BOLD, r * 0.55, r * 1.5)
+    glyph = face.title
+
+    def index() -> None:
+        size = 14 * cd.k
+        c.setFillColor(ink)
+        c.setFont(FONT_BOLD, _text_fit(glyph, FONT_BOLD, size, w * 0.22))
+        c.drawString(0, -ASCENT * size, glyph)
+
+    _corners(cd, inner + mm(1.0), index)
+    words = f"{spec['name']} {number}" if number else spec["name"]
+    _ends(cd, words, inner + mm(1.2), FONT, 8 * cd.k, w * 0.42, spec["colour"])
+
+
 def _plain(cd: _Card, text: str) -> None:
     """A card with no designed face (a protocol's labelled card such as c1): its name, large."""
     c, w, h = cd.c, cd.w, cd.h
@@ -740,6 +848,9 @@ def face_name(face: Face) -> str:
         return f"{style().two_colour[face.key]['glyph']} card"
     if face.kind == "tile":
         return f"domino {face.extra[1]}|{face.extra[0]}"
+    if face.kind == "label":
+        spec, number = _label_parts(face)
+        return f"{face.title} {spec['name']} card" if number else f"{spec['name']} card ({face.title})"
     if face.kind == "deck" and len(face.extra) >= 3:
         colour, kind, value = face.extra[:3]
         if colour == "black":
@@ -766,6 +877,13 @@ def symbol_face(name: str, glyph: str, owners: Sequence[str] = (), deck: Any = N
         return Face("theta", name, f"θ{i}", (owners[i - 1],) if i <= len(owners) else ())
     if name in st.two_colour:
         return Face("two_colour", name, glyph)
+    family = name.rstrip("0123456789")
+    if family in st.labels:
+        number = name[len(family) :]
+        if number and _numbered(st.labels[family]):  # ticket3, label3
+            return label_face(family, int(number))
+        if not number and not _numbered(st.labels[family]):  # stop
+            return label_face(family)
     if deck is not None:
         face = deck(name)
         if face is not None:

@@ -16,7 +16,7 @@ from kitgen.cli import main
 from kitgen.kit import KitOptions, build
 from kitgen.pagecheck import card_cuts, check_pdf
 
-GAME_KITS = ["uno", "uno-small", "crazy-eights", "sevens", "hearts", "dominoes", "gakmoro"]
+GAME_KITS = ["uno", "uno-small", "crazy-eights", "sevens", "hearts", "dominoes", "gakmoro", "daifugo"]
 # Game rule sets not built here: the same cards as a kit above (not built twice), or no cards.
 SAME_CARDS = {"uno-official": "uno"}  # the 108-card deck, drawn by the same designs
 NOT_A_CARD_KIT = {"uno-puzzles"}  # puzzle sheets; refuses both options (tested below)
