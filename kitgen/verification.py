@@ -26,10 +26,12 @@ from reference_engine.api import (
     UsageError,
     VerificationFailed,
     check_protocol,
+    deck_claim,
     forecast,
     is_game,
     parse_params,
     verify,
+    verify_hands,
     verify_runs,
 )
 
@@ -211,6 +213,23 @@ def verify_named(
         backend = DaskBackend.connect(scheduler)
         return verify(library, proto, given, deck, workers=backend.threads(), backend=backend)
     return verify(library, proto, given, deck, workers=workers)
+
+
+def verify_whole_deck(
+    name: str,
+    hands: list[int],
+    game: str | None = None,
+    players: int | None = None,
+    state: dict[str, Any] | None = None,
+    workers: int = 1,
+    each: Any = None,
+) -> tuple[list[Report], dict[str, Any]]:
+    """What `kitgen verify NAME --hand ...` does: exact verification on the game's whole deck,
+    one report per hand size, and the claim they support (see ``deck_claim``)."""
+    library = Library()
+    proto = library.protocol(name)
+    reports = verify_hands(library, proto, hands, game, players, state, workers, each)
+    return reports, deck_claim(reports)
 
 
 def check_booklet_sizes(name: str, force: bool) -> None:

@@ -5,7 +5,10 @@ module a caller loads a library of protocol specs, a protocol or a game's rule s
 kind); verifies a protocol exactly or statistically; simulates one seeded run with its
 trace; plays a whole game; gets a booklet's example inputs and the facts of every possible
 reveal; solves the models of "UNO is hard" (solitaire, cooperative and uncooperative UNO-2).
-The engine returns data (reports, traces, results) and never prints.
+The engine returns data (reports, traces, results) and never prints. A game protocol is
+verified exactly on a game's whole deck by validity classes (:func:`verify_deck`,
+:func:`verify_hands`), and :func:`deck_claim` says what kits may claim: "exact for hands up
+to N".
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from .errors import (
     LoadError,
     Problem,
     RecordError,
+    ReductionRefused,
     RenderError,
     RunError,
     SimulationError,
@@ -81,11 +85,17 @@ from .verify import (
     DaskBackend,
     Forecast,
     Report,
+    Table,
+    count_text,
+    deck_claim,
     empty_stats,
     forecast,
     verify,
+    verify_deck,
+    verify_hands,
     verify_runs,
     views_phrase,
+    whole_table,
 )
 
 
@@ -279,6 +289,7 @@ __all__ = [
     "PuzzleRules",
     "Reason",
     "RecordError",
+    "ReductionRefused",
     "RenderError",
     "ReplayReport",
     "Report",
@@ -295,6 +306,7 @@ __all__ = [
     "Source",
     "SpecError",
     "Symbol",
+    "Table",
     "Terminated",
     "Trace",
     "UncooperativeResult",
@@ -304,6 +316,8 @@ __all__ = [
     "catalogue",
     "check_protocol",
     "compiled_reason",
+    "count_text",
+    "deck_claim",
     "empty_stats",
     "engine_dir",
     "example_inputs",
@@ -335,7 +349,10 @@ __all__ = [
     "symbol",
     "unknown_key_message",
     "verify",
+    "verify_deck",
+    "verify_hands",
     "verify_runs",
     "views_phrase",
     "walk_steps",
+    "whole_table",
 ]

@@ -161,6 +161,9 @@ def h_call(run: Runner, frame: Frame, step: st.Call, frontier: Frontier, ctx: Ct
                 outcomes = _inline(run, sub, codes)
             if run.shared.restart is not None:
                 return {}  # a callee's view does not factor: the run stops (see Shared.restart)
+            sym = run.shared.symmetry
+            if sym is not None and not run.call_path and sym.bags(step):
+                outcomes = _unordered(outcomes, sym.bags(step))
             for prob, obs, res in outcomes:
                 key = (
                     "call",
@@ -204,6 +207,21 @@ def h_call(run: Runner, frame: Frame, step: st.Call, frontier: Frontier, ctx: Ct
                     )
                 add_vec(out, new, _scale(vec, prob), owned)
     return out
+
+
+def _unordered(outcomes: list[Outcome], bags: tuple[int, ...]) -> list[Outcome]:
+    """The outcomes with the results at ``bags`` in one order (sorted), merged: the caller only
+    uses those results whole, so their order is never seen (a verification by classes checks that,
+    see :mod:`reference_engine.verify.symmetry`)."""
+    merged: dict[tuple[Any, SubResult], Fraction] = {}
+    for prob, obs, res in outcomes:
+        cards = tuple(
+            ((1, len(codes)), tuple(sorted(codes))) if k in bags else (shape, codes)
+            for k, (shape, codes) in enumerate(res.cards)
+        )
+        key = (obs, SubResult(cards, res.values, res.delta, res.meters))
+        merged[key] = merged.get(key, Fraction(0)) + prob
+    return [(p, obs, res) for (obs, res), p in merged.items()]
 
 
 def _absorb(

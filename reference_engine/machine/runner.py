@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from .. import steps as st
 from ..cards import SYMBOLS, Symbol
-from ..errors import Problem, SimulationError
+from ..errors import Problem, ReductionRefused, SimulationError
 from ..expressions import EvalError, Expression, Index, Name, plain
 from ..registry import Library
 from ..source import format_path
@@ -69,6 +69,9 @@ class Shared:
     # An exact verification's deferred inputs (see :mod:`.deferred`): placeholders are filled in
     # where a step reads them. Dropped once no table of the top-level run holds any.
     deferred: Deferred | None = None
+    # A verification by validity classes (:mod:`reference_engine.verify.symmetry`): scrambles
+    # of whole columns keep one table per orbit, reveals in them are recorded as multisets.
+    symmetry: Any = None
 
 
 @dataclass
@@ -159,7 +162,11 @@ class Runner:
             handler = HANDLERS.get(type(step))
             if handler is None:
                 raise self.fail(frame, step, f"no handler for the step kind {step.kind!r}")
-            frontier = handler(self, frame, step, frontier, inner)
+            try:
+                frontier = handler(self, frame, step, frontier, inner)
+            except ReductionRefused as exc:
+                where = self.fail(frame, step, exc.reason).problem
+                raise (exc.located(where) if where is not None else exc) from None
             if shared.restart is not None:
                 break
             _note_extent(shared, frontier)

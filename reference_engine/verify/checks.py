@@ -58,7 +58,12 @@ def expected_values(proto: Protocol, frame: Frame, assignments: list[dict[str, A
 
 
 def correctness(
-    proto: Protocol, frame: Frame, assignments: list[dict[str, Any]], agg: Aggregate, views: ViewTable
+    proto: Protocol,
+    frame: Frame,
+    assignments: list[dict[str, Any]],
+    agg: Aggregate,
+    views: ViewTable,
+    inputs_text: str | None = None,
 ) -> Check:
     expected = expected_values(proto, frame, assignments)
     names = list(proto.outputs)
@@ -98,7 +103,7 @@ def correctness(
             if out.uniform is not None:
                 wrong += _uniform_mismatch(out, expected(u, name, {}), dists[u][name], assignments[u])
     if not wrong:
-        return Check("correct", True, _correct_figure(proto, len(assignments)))
+        return Check("correct", True, _correct_figure(proto, inputs_text or f"{len(assignments)} inputs"))
     real = [w for w in wrong if w]
     first = real[0]
     return Check(
@@ -142,7 +147,7 @@ def _describe_dist(d: dict[Any, Fraction]) -> str:
     return "{" + ", ".join(parts) + "}"
 
 
-def _correct_figure(proto: Protocol, n: int) -> str:
+def _correct_figure(proto: Protocol, inputs: str) -> str:
     parts = []
     for o in proto.outputs.values():
         if o.equals is not None:
@@ -150,7 +155,7 @@ def _correct_figure(proto: Protocol, n: int) -> str:
         elif o.uniform is not None:
             parts.append(f"{o.name} uniform over {o.uniform.text}")
     what = "; ".join(parts) or "no output has a specification"
-    return f"{what}: exact, for all {n} inputs and every shuffle outcome"
+    return f"{what}: exact, for all {inputs} and every shuffle outcome"
 
 
 # --------------------------------------------------------------------------- secure

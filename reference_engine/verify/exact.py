@@ -41,10 +41,12 @@ from ..machine import (
 from ..registry import Library
 from ..spec import Params, Protocol
 from .checks import correctness, expectations, resources, security, tidiness
+from .classes import ClassDeck, Table, check_outputs
 from .inputs import input_assignments
-from .partition import LEFT_EXAMPLES, Backend, Part, ReadError, run_partitions
-from .report import Check, Report, empty_stats
-from .setting import setting
+from .partition import LEFT_EXAMPLES, Backend, Part, ReadError, class_assignments, run_partitions
+from .report import Check, Report, count_text, empty_stats
+from .setting import setting, table_setting
+from .symmetry import plan_segments
 
 # (view, output values) -> (denominator, {input: numerator}): what every final state adds up to.
 Aggregate = dict[tuple[int, tuple[Any, ...]], tuple[int, dict[int, int]]]
@@ -180,24 +182,35 @@ def verify(
     record_reveals: bool = False,
     workers: int = 1,
     backend: Backend | None = None,
+    table: Table | None = None,
 ) -> Report:
     """Exact verification of ``proto`` (defaults where parameters are not given).
 
     ``record_reveals`` also keeps every possible reveal (see :mod:`reference_engine.reveals`).
     With ``workers`` > 1 the inputs are split over that many local processes, or over the
     workers of ``backend`` (a Dask cluster, see :mod:`.cluster`); the report is the same
-    except for the work statistics (see :mod:`.partition`).
+    except for the work statistics (see :mod:`.partition`). With ``table`` a game protocol is
+    verified on a whole table by validity classes (:mod:`.classes`, :mod:`.symmetry`): every
+    deal of its cards, exactly, or ReductionRefused when a precondition fails.
     """
     started = time.perf_counter()
-    st_ = setting(proto, params, scenario)
+    if table is not None:
+        st_ = table_setting(proto, table, params)
+        check_outputs(proto)
+        plan_segments(library, proto)  # refused before any work when the spec breaks it
+    else:
+        st_ = setting(proto, params, scenario)
     params = st_.params
     # The inputs first: they name their cards (c1, c2...), and workers started now share the names.
     runner = Runner(library, "exact", context=st_.context)
     frame = runner.frame(proto, params)
     try:
-        assignments = input_assignments(frame, st_.deal)
+        if st_.classes is not None:
+            assignments = class_assignments(proto, st_)
+        else:
+            assignments = input_assignments(frame, st_.deal)
         workers = max(1, min(workers, len(assignments)))  # a partition per input at most
-        combined = run_partitions(library, proto, params, scenario, record_reveals, workers, backend)
+        combined = run_partitions(library, proto, params, scenario, record_reveals, workers, backend, table)
     except ReadError as exc:
         raise exc.error from None
     except SimulationError as exc:
@@ -205,11 +218,16 @@ def verify(
     parts = combined.parts
     outcomes = Outcomes.of(parts, combined.agg)
     views = combined.views
+    reduction = _reduction(st_.classes, table) if st_.classes is not None else None
     checks = [
-        correctness(proto, frame, assignments, outcomes.agg, views),
+        correctness(
+            proto, frame, assignments, outcomes.agg, views, reduction["inputs_text"] if reduction else None
+        ),
         security(proto, assignments, outcomes.agg, views),
         tidiness(outcomes.left),
     ]
+    if st_.classes is not None:  # the dealt cards by their faces, not their classes
+        outcomes.input_cards = dict(st_.classes.faces)
     res = resources(frame, assignments, outcomes)
     res["table"] = [max(p.extent[0] for p in parts), max(p.extent[1] for p in parts)]
     expect_rows = expectations(proto, frame, res)
@@ -245,21 +263,61 @@ def verify(
             for k, seen in (p.reveals or {}).items():
                 reveals.setdefault(k, set()).update(seen)
     no_factor = {n for p in parts for n in p.no_factor}
+    notes = _notes(factored, no_factor, combined.notes, st_.scenario)
+    if reduction is not None:
+        notes = reduction["notes"] + notes[1:]
     return Report(
         proto.name,
         proto.title,
         params,
         "exact",
-        len(assignments),
+        reduction["deals"] if reduction else len(assignments),
         checks,
         res,
         expect_rows,
         stats,
-        _notes(factored, no_factor, combined.notes, st_.scenario),
+        notes,
         proto.source,
         st_.scenario,
         reveals,
+        {k: v for k, v in reduction.items() if k not in ("notes", "inputs_text")} if reduction else None,
     )
+
+
+def _reduction(classes: ClassDeck, table: Table | None) -> dict[str, Any]:
+    """What a verification by classes stands for: the deals of the physical cards, the class
+    deals run, and the notes naming each reduction and its checked precondition."""
+    deals = sum(d.deals for d in classes.deals)
+    n = len(classes.deals)
+    cards = sum(classes.faces.values())
+    sizes = ", ".join(map(str, classes.sizes))
+    text = f"{deals:,} deals" if deals < 10**15 else f"{count_text(deals)} deals"
+    return {
+        "deals": deals,
+        "class_deals": n,
+        "classes": [
+            {"class": classes.label(k), "cards": c} for k, c in zip(classes.classes, classes.per_class)
+        ],
+        "cards": cards,
+        "sizes": list(classes.sizes),
+        "table": table.text if table is not None else "",
+        "inputs_text": f"{text} of the {cards} cards ({n} deals of the validity classes)",
+        "notes": [
+            f"table: {table.text if table is not None else ''} {cards} cards dealt into hands of "
+            f"{sizes}: {text}, every one verified through {n} deals of the validity classes "
+            f"({classes.describe()})".strip(),
+            "data independence: the protocol reads a dealt card's face only through the game's "
+            "functions (checked at every read) and shows dealt cards only all at once in scrambled "
+            "columns; its outputs use them only as multisets (checked on the spec): every deal "
+            "with the same number of cards of each class per owner runs alike up to renaming, so "
+            "one class deal stands for all of them, and cards of one class in one hand are equally "
+            "likely to be chosen",
+            "symmetry: after a scramble of every column, one table per orbit of column orders "
+            "(sorted columns) with the orbit's probability; reveals there are multisets standing "
+            "for every order (checked: equivariant actions only, one reveal per scramble, the "
+            "hands' piles alike apart from the card, callees that scramble their inputs first)",
+        ],
+    }
 
 
 def _notes(

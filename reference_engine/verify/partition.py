@@ -41,9 +41,9 @@ from pathlib import Path
 from typing import Any
 from typing import Protocol as Interface
 
-from ..cards import SYMBOLS
+from ..cards import DEALT, SYMBOLS
 from ..collector import paused
-from ..errors import EvalError, KitgenError, Problem, SimulationError
+from ..errors import EvalError, KitgenError, Problem, ReductionRefused, SimulationError
 from ..machine import (
     LocalDecider,
     Merge,
@@ -62,8 +62,9 @@ from ..machine.deferred import Deferred
 from ..machine.views import local, portable, portable_code
 from ..registry import Library
 from ..spec import Params, Protocol
+from .classes import Table
 from .inputs import input_assignments
-from .setting import setting
+from .setting import Setting, setting, table_setting
 
 Key = tuple[str, tuple[Any, ...]]
 """(view digest, output values): what the checks compare."""
@@ -81,6 +82,7 @@ class Job:
     parts: int  # of how many
     no_factor: tuple[str, ...] = ()
     record_reveals: bool = False
+    table: Table | None = None  # a verification by validity classes (see .classes)
 
 
 @dataclass
@@ -142,23 +144,51 @@ def run_part(
     no_factor: set[str],
     record_reveals: bool,
     merge_views: MergeDecider,
+    table: Table | None = None,
 ) -> Part:
     """Run the inputs of one partition through every shuffle outcome and read the result
-    (the cycle collector paused, see :mod:`~..collector`)."""
-    from .exact import Outcomes  # exact.py imports this module
-
-    st_ = setting(proto, params, scenario)
+    (the cycle collector paused, see :mod:`~..collector`). With ``table``, the inputs are the
+    class deals of a verification by classes (see :mod:`.classes`, :mod:`.symmetry`)."""
+    st_ = table_setting(proto, table, params) if table is not None else setting(proto, params, scenario)
     shared = Shared(
         no_factor=set(no_factor),
         reveals={} if record_reveals else None,
         restartable=True,
         merge_views=merge_views,
     )
+    if st_.classes is None:
+        return _run_part(library, proto, st_, shared, index, parts)
+    from .symmetry import Symmetry, plan_segments
+
+    shared.symmetry = Symmetry(plan_segments(library, proto), st_.classes.owner, st_.classes.faces)
+    hidden = set(st_.classes.key_of) - DEALT.ids
+    st_.classes.hide()
+    try:
+        return _run_part(library, proto, st_, shared, index, parts)
+    finally:
+        DEALT.ids.difference_update(hidden)
+
+
+def class_assignments(proto: Protocol, st_: Setting) -> list[dict[str, Any]]:
+    """The inputs of a verification by classes: one per class deal (see :mod:`.classes`)."""
+    assert st_.classes is not None
+    (name,) = [n for n, d in proto.inputs.items() if d.groups is not None]
+    return [{name: st_.classes.assignment(d)} for d in st_.classes.deals]
+
+
+def _run_part(
+    library: Library, proto: Protocol, st_: Setting, shared: Shared, index: int, parts: int
+) -> Part:
+    from .exact import Outcomes  # exact.py imports this module
+
     runner = Runner(library, "exact", shared=shared, context=st_.context)
     runner.forget_views = True
     frame = runner.frame(proto, st_.params)
     runner.limits = frame.helpers
-    assignments = input_assignments(frame, st_.deal)
+    if st_.classes is not None:
+        assignments = class_assignments(proto, st_)
+    else:
+        assignments = input_assignments(frame, st_.deal)
     deferred = Deferred(frame, assignments)
     mine = partition(len(assignments), index, parts)
     try:
@@ -338,8 +368,11 @@ def worker_main(job: Job, send: Callable[[Any], None], receive: Callable[[], Any
             set(job.no_factor),
             job.record_reveals,
             _Remote(send, receive),
+            job.table,
         )
         send(("done", part))
+    except ReductionRefused as exc:
+        send(("error", "refused", exc.reason, exc.problem))
     except SimulationError as exc:
         send(("error", "simulation", str(exc), exc.problem))
     except ReadError as exc:
@@ -350,6 +383,8 @@ def worker_main(job: Job, send: Callable[[Any], None], receive: Callable[[], Any
 
 def raise_error(message: tuple[Any, ...]) -> None:
     """Raise, in the coordinator, what a worker reported."""
+    if message[1] == "refused":
+        raise ReductionRefused(message[2], message[3])
     if message[1] in ("simulation", "read"):
         problem: Problem | None = message[3]
         error = SimulationError(message[2], problem)
@@ -433,6 +468,7 @@ def run_partitions(
     record_reveals: bool,
     workers: int,
     backend: Backend | None,
+    table: Table | None = None,
 ) -> Combined:
     """Run every input in ``workers`` partitions (in this process when 1 and no backend),
     starting again with a callee inlined when its view does not factor."""
@@ -441,7 +477,9 @@ def run_partitions(
         if workers <= 1 and backend is None:
             notes: list[str] = []
             decider = LocalDecider(notes)
-            parts = [run_part(library, proto, params, scenario, 0, 1, no_factor, record_reveals, decider)]
+            parts = [
+                run_part(library, proto, params, scenario, 0, 1, no_factor, record_reveals, decider, table)
+            ]
         else:
             jobs = [
                 Job(
@@ -453,6 +491,7 @@ def run_partitions(
                     parts=workers,
                     no_factor=tuple(sorted(no_factor)),
                     record_reveals=record_reveals,
+                    table=table,
                 )
                 for i in range(workers)
             ]

@@ -36,6 +36,8 @@ class Report:
     scenario: dict[str, Any] | None = None
     # With verify(..., record_reveals=True): every possible reveal per (protocol, step).
     reveals: dict[tuple[str, str], set[Any]] | None = field(default=None, repr=False)
+    # A verification by validity classes: the deals it stands for and how (see verify.classes).
+    reduction: dict[str, Any] | None = None
 
     def check(self, name: str) -> Check | None:
         return next((c for c in self.checks if c.name == name), None)
@@ -76,6 +78,7 @@ class Report:
             "source": self.source,
             "scenario": self.scenario,
             "engine": f"kitgen reference engine {VERSION}",
+            **({"reduction": self.reduction} if self.reduction is not None else {}),
         }
 
     @classmethod
@@ -101,6 +104,7 @@ class Report:
             source=data["source"],
             scenario=data["scenario"],
             reveals=reveals,
+            reduction=data.get("reduction"),
         )
 
 
@@ -117,9 +121,17 @@ def empty_stats(seconds: float) -> dict[str, Any]:
     }
 
 
+def count_text(n: int) -> str:
+    """A count as people read it: ``7200``, or ``about 4.24 x 10^196`` past fifteen digits."""
+    if n < 10**15:
+        return str(n)
+    digits = str(n)
+    return f"about {digits[0]}.{digits[1:3]} x 10^{len(digits) - 1}"
+
+
 def views_phrase(merged: int, raw: int) -> str:
     """ "11 possible views (3 after merging ...)": what the players can tell apart, and the merged."""
-    text = f"{raw} possible view{'s' if raw != 1 else ''}"
+    text = f"{count_text(raw)} possible view{'s' if raw != 1 else ''}"
     if merged != raw:
         text += f" ({merged} after merging views that are alike up to a constant factor)"
     return text
