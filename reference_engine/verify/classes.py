@@ -223,11 +223,11 @@ def check_outputs(proto: Protocol) -> None:
     dealt = {n for n, d in proto.inputs.items() if d.groups is not None}
     others = [n for n in proto.inputs if n not in dealt]
     if not dealt or others:
-        raise ReductionRefused(
+        why = (
             f"{proto.name}: the reduction by classes needs the dealt cards (an input with 'groups') "
-            f"as the only input{'; it also has ' + ', '.join(others) if others else ''}",
-            proto.src.problem(("inputs",), "inputs other than the dealt cards"),
+            f"as the only input{'; it also has ' + ', '.join(others) if others else ''}"
         )
+        raise ReductionRefused(why, proto.src.problem(("inputs",), why))
     cards = {o.name for o in proto.outputs.values() if o.cards is not None and o.uniform is not None}
     context = set(proto.context)
     if proto.admissible is not None:
@@ -240,11 +240,11 @@ def check_outputs(proto: Protocol) -> None:
                 proto, out.path + (key,), expr.node, dealt, cards, context, (PLAIN, LIST, CARD, LISTS)
             )
             if kind != PLAIN and out.cards is not None and out.decode not in ("cards", "card"):
-                raise ReductionRefused(
+                why = (
                     f"output {out.name} compares dealt cards in an order ({out.decode}): only a "
-                    "multiset ('cards') or one card can be compared by classes",
-                    proto.src.problem(out.path, f"{out.name}: an ordered comparison of dealt cards"),
+                    "multiset ('cards') or one card can be compared by classes"
                 )
+                raise ReductionRefused(why, proto.src.problem(out.path, why))
 
 
 def _expect(
@@ -259,16 +259,14 @@ def _expect(
     try:
         kind = _kind(node, {n: LIST for n in dealt} | {n: CARD for n in cards}, context)
     except _Uses as exc:
-        raise ReductionRefused(
-            f"{'.'.join(map(str, path))} uses the dealt cards other than as a multiset ({exc}): its "
-            "answer could depend on more than the cards' classes",
-            proto.src.problem(path, f"uses the dealt cards other than as a multiset ({exc})"),
-        ) from None
-    if kind not in allowed:
-        raise ReductionRefused(
-            f"{'.'.join(map(str, path))} gives dealt cards where a plain value is expected",
-            proto.src.problem(path, "gives dealt cards"),
+        why = (
+            f"it uses the dealt cards other than as a multiset ({exc}): its answer could depend "
+            "on more than the cards' classes"
         )
+        raise ReductionRefused(why, proto.src.problem(path, why)) from None
+    if kind not in allowed:
+        why = "it gives dealt cards where a plain value is expected"
+        raise ReductionRefused(why, proto.src.problem(path, why))
     return kind
 
 

@@ -176,7 +176,8 @@ class _Walker:
     def shuffle(self, step: st.Shuffle, in_loop: bool) -> None:
         node = step.piles.node if step.piles is not None else None
         region = _columns_arg(node)
-        if step.how == "scramble" and region is not None and not isinstance(node, Index) and not in_loop:
+        whole = isinstance(node, Call) and isinstance(node.args[0], Name)
+        if step.how == "scramble" and region is not None and whole and not in_loop:
             if region in self.poisoned:
                 raise self.refuse(step, f"{region} is scrambled in some branches only")
             old = self.groups.get(region)
@@ -595,11 +596,11 @@ def plan_segments(library: Library, proto: Protocol) -> SegmentPlan:
     walker.block(proto.steps)
     _find_bags(library, proto, walker.plan)
     if not walker.plan.scrambles:
-        raise ReductionRefused(
+        why = (
             f"{proto.name} never scrambles all the columns of a region, so nothing hides the order "
-            "of the dealt cards: the reduction by classes does not apply",
-            proto.src.problem(("steps",), "no pile-scramble of the columns of a region"),
+            "of the dealt cards: the reduction by classes does not apply"
         )
+        raise ReductionRefused(why, proto.src.problem(("steps",), why))
     return walker.plan
 
 
