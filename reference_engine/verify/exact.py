@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ..cards import SYMBOLS, Symbol
+from ..cards import DEALT, SYMBOLS, Symbol
 from ..collector import paused
 from ..errors import EvalError, SimulationError
 from ..machine import (
@@ -46,7 +46,7 @@ from .inputs import input_assignments
 from .partition import LEFT_EXAMPLES, Backend, Part, ReadError, class_assignments, run_partitions
 from .report import Check, Report, count_text, empty_stats
 from .setting import setting, table_setting
-from .symmetry import plan_segments
+from .symmetry import Symmetry, plan_segments
 
 # (view, output values) -> (denominator, {input: numerator}): what every final state adds up to.
 Aggregate = dict[tuple[int, tuple[Any, ...]], tuple[int, dict[int, int]]]
@@ -99,11 +99,54 @@ def run_exact(
 
 
 def outcome_distribution(
-    library: Library, proto: Protocol, params: Params | None = None, scenario: str | None = None
+    library: Library,
+    proto: Protocol,
+    params: Params | None = None,
+    scenario: str | None = None,
+    table: Table | None = None,
 ) -> list[tuple[dict[str, Any], dict[tuple[Any, ...], Fraction]]]:
-    """For each input: the exact distribution of the output values (in ``proto.outputs`` order)."""
+    """For each input: the exact distribution of the output values (in ``proto.outputs`` order).
+    With ``table``: for each deal of the validity classes (:mod:`.classes`), in class symbols."""
+    if table is not None:
+        return _class_outcomes(library, proto, table, params)
     st_ = setting(proto, params, scenario)
     run = run_exact(library, proto, st_.params, st_.context, st_.deal)
+    return _distributions(run)
+
+
+def _class_outcomes(
+    library: Library, proto: Protocol, table: Table, params: Params | None
+) -> list[tuple[dict[str, Any], dict[tuple[Any, ...], Fraction]]]:
+    st_ = table_setting(proto, table, params)
+    check_outputs(proto)
+    assert st_.classes is not None
+    shared = Shared(restartable=True)
+    shared.symmetry = Symmetry(plan_segments(library, proto), st_.classes.owner, st_.classes.faces)
+    hidden = set(st_.classes.key_of) - DEALT.ids
+    st_.classes.hide()
+    try:
+        while True:
+            runner = Runner(library, "exact", shared=shared, context=st_.context)
+            runner.forget_views = True
+            frame = runner.frame(proto, st_.params)
+            runner.limits = frame.helpers
+            assignments = class_assignments(proto, st_)
+            frontier: Frontier = {}
+            for i, values in enumerate(assignments):
+                frontier.setdefault(frame.initial_state(values), (1, {}))[1][i] = 1
+            final = runner.run(frame, frontier)
+            if shared.restart is None:
+                break
+            no_factor = shared.no_factor | {shared.restart}
+            shared = Shared(no_factor=no_factor, restartable=True, symmetry=shared.symmetry)
+            shared.symmetry.hands_checked = False
+    finally:
+        DEALT.ids.difference_update(hidden)
+    return _distributions(ExactRun(runner, frame, assignments, final))
+
+
+def _distributions(run: ExactRun) -> list[tuple[dict[str, Any], dict[tuple[Any, ...], Fraction]]]:
+    proto = run.frame.proto
     dist: list[dict[tuple[Any, ...], Fraction]] = [defaultdict(Fraction) for _ in run.assignments]
     for state, (den, nums) in run.final.items():
         outs = read_outputs(run.runner, run.frame, state)

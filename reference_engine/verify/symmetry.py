@@ -29,7 +29,8 @@ This is a claim with a precondition, checked on the spec before anything runs
   first shuffle scrambles exactly those piles; then the canonical order is as good as any;
 * at run time: a segment scramble's piles are exactly the region's columns, all face down;
   the first one holds every dealt card, one per pile, and the other cards of a pile depend
-  only on its card's owner (so the order of a hand, which the verifier fixes, cannot matter);
+  only on its card's owner and class (so the order of a hand, which the verifier fixes, cannot
+  matter);
   a reveal of dealt cards reveals every dealt card in play, each alone in its column.
 
 ``tests/reference_engine/verify/test_classes.py`` breaks each of these in a spec of its own.
@@ -671,7 +672,8 @@ class Symmetry:
 
     def check_piles(self, state: State, region: str, piles: tuple[tuple[int, ...], ...], first: bool) -> None:
         """The piles of a segment scramble: the region's columns, face down; the first one holds
-        every dealt card, one per pile, with companions that depend only on the card's owner."""
+        every dealt card, one per pile, with companions that depend only on the card's owner and
+        class (its class symbol)."""
         reg = state.layout.by_name.get(region)
         if reg is None:
             raise ReductionRefused(f"{region} is not on the table")
@@ -685,7 +687,7 @@ class Symmetry:
             )
         if not first:
             return
-        companions: dict[int, tuple[int, ...]] = {}
+        companions: dict[int, tuple[int, ...]] = {}  # dealt class symbol -> the rest of its piles
         inside = 0
         for pile in piles:
             dealt = [k for k, f in enumerate(pile) if cells[f] >= 0 and cells[f] >> 1 in DEALT.ids]
@@ -695,12 +697,12 @@ class Symmetry:
                 continue
             inside += 1
             k = dealt[0]
-            owner = self.owner[cells[pile[k]] >> 1]
+            sid = cells[pile[k]] >> 1
             rest = tuple(-3 if i == k else cells[f] for i, f in enumerate(pile))
-            if companions.setdefault(owner, rest) != rest:
+            if companions.setdefault(sid, rest) != rest:
                 raise ReductionRefused(
-                    f"the cards of P_{owner} are in piles that differ apart from the card: the order "
-                    "of a hand would matter, which the verifier (one order per hand) cannot tell"
+                    f"the cards of P_{self.owner[sid]} are in piles that differ apart from the card: the "
+                    "order of a hand would matter, which the verifier (one order per hand) cannot tell"
                 )
         if inside != self.dealt:
             raise ReductionRefused(

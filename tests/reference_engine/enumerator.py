@@ -34,9 +34,10 @@ indexing plain lists, ``.name``, arithmetic, comparisons, ``in``, and/or/not,
 ``x if c else y``, and the functions len, ncols, nrows, columns, rows, cards, items, piles,
 faces, decode, new, up, down, exists, reversed, sorted, sum, min, max, any, all, abs, count,
 index, family_index, part, without, each encoding (``bit(1)``) and each symbol family
-(``c(2)``), ``hand()`` and a :class:`Game`'s functions (``valid``, given as plain functions of
-a card's name). Not: ``symbol()``, ``str()``. ``return`` puts cards at the end of the hands
-``hand1``, ``hand2``...; a hand is unordered, so its cards are kept in name order.
+(``c(2)``), ``hand()``, ``symbol()`` (any name is a card) and a :class:`Game`'s functions
+(``valid``, given as plain functions of a card's name). Not: ``str()``. ``return`` puts cards
+at the end of the hands ``hand1``, ``hand2``...; a hand is unordered, so its cards are kept in
+name order.
 """
 
 from __future__ import annotations
@@ -851,6 +852,12 @@ class Evaluator:
             raise EvalErr("part(): bad sizes")
         start = sum(lengths[: k - 1])
         return items[start : start + lengths[k - 1]]
+
+    def f_symbol(self, name: Any) -> Sym:
+        n = self.plain(name)
+        if not isinstance(n, str):
+            raise EvalErr(f"no card named {n!r}")
+        return Sym(n)
 
     def f_hand(self, owner: Any) -> str:
         v = self.plain(owner)
