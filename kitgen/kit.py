@@ -105,6 +105,14 @@ def _cache(enabled: bool) -> VerificationCache | None:
     return VerificationCache() if enabled else None
 
 
+def _counted(step: Progress, phase: str, total: int) -> Callable[[int], None]:
+    """``n -> step(phase, n)``, the phase's total told first to a step that counts."""
+    tell = getattr(step, "total", None)
+    if callable(tell):
+        tell(phase, total)
+    return lambda n: step(phase, n)
+
+
 def _note_cache(step: Progress, cache: VerificationCache | None) -> None:
     if cache is not None and cache.hits and not cache.misses:
         step("verification reports reused (same specs and engine; --no-cache verifies again)", 0)
@@ -209,7 +217,7 @@ def build(
             inside(work, "cards.pdf"),
             bom.faces(),
             SheetOptions(plan.name, paper, card, profile, opts.duplex, offset),
-            progress=lambda n: step("drawing card sheets", n),
+            progress=_counted(step, "drawing card sheets", len(bom.faces())),
         )
         labels_info = render_labels(
             inside(work, "labels.pdf"), labels, sheet, label_paper, plan.name, opts.label_start

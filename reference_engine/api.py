@@ -71,6 +71,8 @@ from .records import VERSION as RECORD_VERSION
 from .records.document import SCHEMA_FILE as RECORD_SCHEMA
 from .records.replay import Report as ReplayReport
 from .records.replay import RulesGone
+from .progress import Progress as ProgressReport
+from .progress import report, reporting
 from .registry import Entry, Library, rulesets_dir
 from .reveals import Fact, Reveal, possible_reveals, reveals_from
 from .schema import Checker, unknown_key_message
@@ -283,6 +285,7 @@ __all__ = [
     "PlayOption",
     "PlaySettings",
     "Problem",
+    "ProgressReport",
     "Protocol",
     "Puzzle",
     "PuzzleKind",
@@ -340,6 +343,8 @@ __all__ = [
     "record_game",
     "record_text",
     "replay_record",
+    "report",
+    "reporting",
     "reveals_from",
     "rulesets_dir",
     "simulate",

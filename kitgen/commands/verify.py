@@ -12,6 +12,7 @@ import yaml
 from ..console import deck_lines, forecast_lines, report_lines
 from ..verification import default_workers, forecast_named, verify_named, verify_whole_deck
 from . import options
+from .progress import progress_line
 
 
 class HandRange(click.ParamType):  # type: ignore[type-arg]
@@ -54,12 +55,16 @@ def _verify_hands(
     workers: int,
     as_json: bool,
 ) -> None:
-    def each(hand: int, report: Any) -> None:
-        if not as_json:
-            for line in report_lines(report):
-                click.echo(line)
+    with progress_line(as_json) as bar:
 
-    reports, claim = verify_whole_deck(name, hands, game, players, state, workers, each)
+        def each(hand: int, report: Any) -> None:
+            if not as_json:
+                if bar is not None:
+                    bar.close()
+                for line in report_lines(report):
+                    click.echo(line)
+
+        reports, claim = verify_whole_deck(name, hands, game, players, state, workers, each)
     if as_json:
         data = (
             reports[0].to_json()
@@ -198,7 +203,8 @@ def verify_cmd(
     if estimate:
         if runs is not None:
             raise click.UsageError("--estimate forecasts an exact verification: drop --runs")
-        forecast = forecast_named(name, params, deck, force)
+        with progress_line(as_json):
+            forecast = forecast_named(name, params, deck, force)
         if as_json:
             click.echo(json.dumps(forecast.to_json(), indent=2))
         else:
@@ -222,16 +228,17 @@ def verify_cmd(
             raise click.UsageError("--hand sets the hands itself: drop --param and --estimate")
         _verify_hands(name, hands, game, players, _state(state), workers or default_workers(), as_json)
         return
-    report = verify_named(
-        name,
-        params,
-        deck=deck,
-        runs=runs,
-        seed=seed,
-        force=force,
-        workers=workers if workers is not None else default_workers(),
-        scheduler=scheduler,
-    )
+    with progress_line(as_json):
+        report = verify_named(
+            name,
+            params,
+            deck=deck,
+            runs=runs,
+            seed=seed,
+            force=force,
+            workers=workers if workers is not None else default_workers(),
+            scheduler=scheduler,
+        )
     if as_json:
         click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:

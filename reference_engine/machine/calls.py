@@ -23,6 +23,7 @@ from .frontier import ONE, Frontier, _freeze, _groups, _scale, add_vec, env_set,
 from .outputs import output_flats
 from .plans import Plan, Resolved, SubResult, _flats, _res, _target_coords
 from .runner import Ctx, Outcome, Runner, _jsonable, handles
+from .store import export_outcomes, import_outcomes, store_key
 
 SMALL_CALL = 8  # callees on at most this many cards are run exactly once per argument, then sampled
 
@@ -297,6 +298,27 @@ def _sub_outcomes(run: Runner, sub: Frame, codes: tuple[tuple[int, ...], ...]) -
     hit = run.shared.subruns.get(key)
     if hit is not None:
         return hit
+    store = run.shared.store
+    shared_key = None
+    if store is not None and run.shared.restart is None and not sub.proto.context:
+        shared_key = store_key(sub.key, codes, sub.proto.name in run.shared.no_factor)
+        found = store.claim(shared_key)
+        if found is not None:  # another partition ran it (and checks its view, see .store)
+            hit = import_outcomes(found)
+            run.shared.subruns[key] = hit
+            return hit
+    try:
+        hit = _run_sub(run, sub, codes, key)
+    finally:
+        if shared_key is not None and store is not None:  # the others wait for it
+            done = run.shared.subruns.get(key) if run.shared.restart is None else None
+            store.publish(shared_key, export_outcomes(done) if done is not None else None)
+    return hit
+
+
+def _run_sub(
+    run: Runner, sub: Frame, codes: tuple[tuple[int, ...], ...], key: tuple[Any, ...]
+) -> list[Outcome]:
     child = Runner(
         run.library,
         "exact",

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, TypeVar
 
+from .. import progress
 from .. import steps as st
 from ..cards import SYMBOLS, Symbol
 from ..errors import Problem, ReductionRefused, SimulationError
@@ -72,6 +73,8 @@ class Shared:
     # A verification by validity classes (:mod:`reference_engine.verify.symmetry`): scrambles
     # of whole columns keep one table per orbit, reveals in them are recorded as multisets.
     symmetry: Any = None
+    # Sub-runs shared with the other partitions of a verification (see :mod:`.store`).
+    store: Any = None
 
 
 @dataclass
@@ -174,6 +177,13 @@ class Runner:
                 frontier = _apply_labels(self, frame, step, frontier, inner)
             shared.states_processed += len(frontier)
             shared.peak_frontier = max(shared.peak_frontier, len(frontier))
+            if top and not self.call_path and self.mode == "exact" and progress.active():
+                progress.report(
+                    f"verifying {frame.proto.name}",
+                    steps.index(step) + 1,
+                    len(steps),
+                    f"step {step.number or '?'}, {len(frontier):,} table states",
+                )
             if top and self.forget_views and self.mode == "exact":
                 frontier = forget(self, frontier, step)
             if (

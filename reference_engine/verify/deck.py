@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from .. import progress
 from ..errors import UsageError
 from ..registry import Library
 from ..spec import Protocol
@@ -99,7 +100,8 @@ def verify_hands(
 ) -> list[Report]:
     """:func:`verify_deck` for each hand size in turn (``each(hand, report)`` after each)."""
     out = []
-    for h in hands:
+    for i, h in enumerate(hands):
+        progress.report(f"verifying {proto.name} on the whole deck", i, len(hands), f"hand {h}")
         report = verify_deck(library, proto, game, players, h, state, workers)
         out.append(report)
         if each is not None:

@@ -264,7 +264,7 @@ def verify(
     reduction = _reduction(st_.classes, table) if st_.classes is not None else None
     checks = [
         correctness(
-            proto, frame, assignments, outcomes.agg, views, reduction["inputs_text"] if reduction else None
+            proto, [p.wrong for p in parts], len(assignments), reduction["inputs_text"] if reduction else None
         ),
         security(proto, assignments, outcomes.agg, views),
         tidiness(outcomes.left),
@@ -285,7 +285,7 @@ def verify(
     ]
     merged = {v for v, _ in outcomes.agg}
     subruns: set[Any] = set().union(*(p.subruns for p in parts))
-    stats = {
+    stats: dict[str, Any] = {
         "final_states": sum(p.final_states for p in parts),
         "views": sum(views.weight(v) for v in merged),
         "views_after_merging": len(merged),
@@ -296,6 +296,16 @@ def verify(
     }
     if len(parts) > 1:
         stats["workers"] = len(parts)
+        stats["partitions"] = [
+            {
+                "inputs": p.share,
+                "cpu_seconds": p.cpu_seconds,
+                "states_processed": p.states_processed,
+                "subruns_run": p.subruns_run,
+                "subruns_loaded": p.subruns_loaded,
+            }
+            for p in parts
+        ]
     factored: dict[str, str] = {}
     for p in parts:
         factored.update(p.factored)

@@ -33,6 +33,8 @@ from __future__ import annotations
 import math
 import multiprocessing
 import signal
+import tempfile
+import time
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -41,6 +43,7 @@ from pathlib import Path
 from typing import Any
 from typing import Protocol as Interface
 
+from .. import progress
 from ..cards import DEALT, SYMBOLS
 from ..collector import paused
 from ..errors import EvalError, KitgenError, Problem, ReductionRefused, SimulationError
@@ -59,9 +62,11 @@ from ..machine import (
     order_read,
 )
 from ..machine.deferred import Deferred
+from ..machine.store import SubrunStore
 from ..machine.views import local, portable, portable_code
 from ..registry import Library
 from ..spec import Params, Protocol
+from .checks import Wrong, wrong_outcomes
 from .classes import Table
 from .inputs import input_assignments
 from .setting import Setting, setting, table_setting
@@ -83,6 +88,7 @@ class Job:
     no_factor: tuple[str, ...] = ()
     record_reveals: bool = False
     table: Table | None = None  # a verification by validity classes (see .classes)
+    store: str | None = None  # a folder of sub-runs shared by the partitions (machine.store)
 
 
 @dataclass
@@ -109,6 +115,11 @@ class Part:
     peak_frontier: int = 0
     inputs: int = 0
     restart: str | None = None
+    share: int = 0  # how many of the inputs are this partition's
+    cpu_seconds: float = 0.0  # this partition's processor time (its share of the work)
+    subruns_run: int = 0  # sub-runs it ran itself (with a shared store; else all of them)
+    subruns_loaded: int = 0  # sub-runs another partition ran for it
+    wrong: Wrong = field(default_factory=Wrong)  # its wrong outcomes (see checks.correctness)
 
 
 LEFT_EXAMPLES = 5
@@ -145,6 +156,7 @@ def run_part(
     record_reveals: bool,
     merge_views: MergeDecider,
     table: Table | None = None,
+    store: str | None = None,
 ) -> Part:
     """Run the inputs of one partition through every shuffle outcome and read the result
     (the cycle collector paused, see :mod:`~..collector`). With ``table``, the inputs are the
@@ -155,6 +167,7 @@ def run_part(
         reveals={} if record_reveals else None,
         restartable=True,
         merge_views=merge_views,
+        store=SubrunStore(store) if store is not None else None,
     )
     if st_.classes is None:
         return _run_part(library, proto, st_, shared, index, parts)
@@ -181,6 +194,7 @@ def _run_part(
 ) -> Part:
     from .exact import Outcomes  # exact.py imports this module
 
+    started = time.process_time()
     runner = Runner(library, "exact", shared=shared, context=st_.context)
     runner.forget_views = True
     frame = runner.frame(proto, st_.params)
@@ -202,6 +216,7 @@ def _run_part(
         return Part(restart=shared.restart)
     try:
         outcomes = Outcomes.read(runner, frame, final)
+        wrong = wrong_outcomes(proto, frame, assignments, outcomes.agg, runner.views, mine)
     except SimulationError as exc:
         raise ReadError(exc) from None
     views = runner.views
@@ -224,6 +239,11 @@ def _run_part(
         states_processed=shared.states_processed,
         peak_frontier=shared.peak_frontier,
         inputs=len(assignments),
+        share=len(mine),
+        cpu_seconds=round(time.process_time() - started, 3),
+        subruns_run=shared.store.run if shared.store is not None else len(shared.subruns),
+        subruns_loaded=shared.store.loaded if shared.store is not None else 0,
+        wrong=wrong,
     )
     for (view, values), vec in outcomes.agg.items():
         d = views.digest(view)
@@ -297,7 +317,9 @@ class Channel(Interface):
     def send(self, index: int, message: Any) -> None: ...
 
 
-def coordinate(channel: Channel, parts: int) -> tuple[dict[int, tuple[Any, ...]], list[str]]:
+def coordinate(
+    channel: Channel, parts: int, what: str = "verifying"
+) -> tuple[dict[int, tuple[Any, ...]], list[str]]:
     """Serve the workers' rounds until every one has finished. At each merge of views every
     worker still running sends ``("sizes", step, sizes)`` and gets the candidates
     (:func:`decide_candidates`); when there are any, each then sends ``("forget", step,
@@ -308,6 +330,7 @@ def coordinate(channel: Channel, parts: int) -> tuple[dict[int, tuple[Any, ...]]
     final: dict[int, tuple[Any, ...]] = {}
     notes: list[str] = []
     views = 0  # distinct views at the last merge, in all partitions
+    rounds = 0
     while active:
         messages = channel.receive(active)
         asking = [i for i in active if messages[i][0] in ("sizes", "forget")]
@@ -326,6 +349,8 @@ def coordinate(channel: Channel, parts: int) -> tuple[dict[int, tuple[Any, ...]]
             sizes = [messages[i][2] for i in asking]
             views = len(set().union(*sizes))
             reply = decide_candidates(sizes)
+            rounds += 1
+            progress.report(what, rounds, None, f"step {label} done in {len(asking)} workers")
         else:
             reply, note = decide_merges(label, [messages[i][2] for i in asking], views)
             if note:
@@ -369,6 +394,7 @@ def worker_main(job: Job, send: Callable[[Any], None], receive: Callable[[], Any
             job.record_reveals,
             _Remote(send, receive),
             job.table,
+            job.store,
         )
         send(("done", part))
     except ReductionRefused as exc:
@@ -417,7 +443,8 @@ def _process_main(job: Job, conn: Any) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     try:
-        worker_main(job, conn.send, conn.recv)
+        with progress.reporting(None):  # the coordinator reports the rounds
+            worker_main(job, conn.send, conn.recv)
     except (EOFError, BrokenPipeError):
         pass  # the coordinator is gone
     finally:
@@ -440,7 +467,7 @@ class ProcessPool:
                 theirs.close()
                 conns.append(mine)
                 procs.append(p)
-            final, notes = coordinate(_Pipes(conns), len(jobs))
+            final, notes = coordinate(_Pipes(conns), len(jobs), f"verifying {jobs[0].protocol}")
         except BaseException:  # Ctrl-C, a worker's failure: the others stop now
             for p in procs:
                 p.terminate()
@@ -451,6 +478,34 @@ class ProcessPool:
                 if p.is_alive():
                     p.terminate()
         return [final[i] for i in range(len(jobs))], notes
+
+
+def _jobs(
+    library: Library,
+    proto: Protocol,
+    params: Params,
+    scenario: str | None,
+    record_reveals: bool,
+    workers: int,
+    no_factor: set[str],
+    table: Table | None,
+    store: str | None,
+) -> list[Job]:
+    return [
+        Job(
+            protocol=str(proto.file) if proto.file else proto.name,
+            roots=tuple(str(r) for r in library.roots),
+            params=dict(params),
+            scenario=scenario,
+            index=i,
+            parts=workers,
+            no_factor=tuple(sorted(no_factor)),
+            record_reveals=record_reveals,
+            table=table,
+            store=store,
+        )
+        for i in range(workers)
+    ]
 
 
 class Backend(Interface):
@@ -473,29 +528,28 @@ def run_partitions(
     """Run every input in ``workers`` partitions (in this process when 1 and no backend),
     starting again with a callee inlined when its view does not factor."""
     no_factor: set[str] = set()
+    notes: list[str]
     while True:
-        if workers <= 1 and backend is None:
-            notes: list[str] = []
+        if workers > 1 and backend is None:
+            with tempfile.TemporaryDirectory(prefix="kitgen-subruns-") as folder:
+                jobs = _jobs(
+                    library, proto, params, scenario, record_reveals, workers, no_factor, table, folder
+                )
+                messages, notes = ProcessPool().run(jobs)
+            for m in messages:
+                if m[0] == "error":
+                    raise_error(m)
+            parts = [m[1] for m in messages]
+        elif workers <= 1 and backend is None:
+            notes = []
             decider = LocalDecider(notes)
             parts = [
                 run_part(library, proto, params, scenario, 0, 1, no_factor, record_reveals, decider, table)
             ]
         else:
-            jobs = [
-                Job(
-                    protocol=str(proto.file) if proto.file else proto.name,
-                    roots=tuple(str(r) for r in library.roots),
-                    params=dict(params),
-                    scenario=scenario,
-                    index=i,
-                    parts=workers,
-                    no_factor=tuple(sorted(no_factor)),
-                    record_reveals=record_reveals,
-                    table=table,
-                )
-                for i in range(workers)
-            ]
-            messages, notes = (backend or ProcessPool()).run(jobs)
+            assert backend is not None
+            jobs = _jobs(library, proto, params, scenario, record_reveals, workers, no_factor, table, None)
+            messages, notes = backend.run(jobs)
             for m in messages:
                 if m[0] == "error":
                     raise_error(m)
