@@ -34,6 +34,7 @@ from reference_engine.api import (
     verify_hands,
     verify_runs,
 )
+from reference_engine.api import report as report_progress
 
 from .cache import CACHE_ENV as CACHE_ENV  # (re-exported: where the cache was)
 from .cache import VerificationCache as VerificationCache
@@ -223,12 +224,34 @@ def verify_whole_deck(
     state: dict[str, Any] | None = None,
     workers: int = 1,
     each: Any = None,
+    cache: VerificationCache | None = None,
 ) -> tuple[list[Report], dict[str, Any]]:
     """What `kitgen verify NAME --hand ...` does: exact verification on the game's whole deck,
-    one report per hand size, and the claim they support (see ``deck_claim``)."""
+    one report per hand size, and the claim they support (see ``deck_claim``). With ``cache``,
+    a hand verified before with the same engine, specs and table is read from it (what a kit's
+    cover and validation page can use: "exact for hands up to N", as measured)."""
     library = Library()
     proto = library.protocol(name)
-    reports = verify_hands(library, proto, hands, game, players, state, workers, each)
+    reports = []
+    for i, hand in enumerate(hands):
+        report_progress(f"verifying {proto.name} on the whole deck", i, len(hands), f"hand {hand}")
+        request = {
+            "method": "exact-whole-deck",
+            "protocol": proto.name,
+            "game": game,
+            "players": players,
+            "hand": hand,
+            "state": state,
+        }
+        report = _reported(
+            library,
+            request,
+            cache,
+            lambda hand=hand: verify_hands(library, proto, [hand], game, players, state, workers)[0],
+        )
+        reports.append(report)
+        if each is not None:
+            each(hand, report)
     return reports, deck_claim(reports)
 
 
