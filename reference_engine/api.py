@@ -66,13 +66,13 @@ from .kinds.shedding import RuleSet, Shedding
 from .kinds.shedding.rules import hand_dependence_message
 from .kinds.uno_puzzles import PuzzleKind, PuzzleRules
 from .kinds.virtual import Moment
+from .progress import Progress as ProgressReport
+from .progress import report, reporting
 from .records import FORMAT as RECORD_FORMAT
 from .records import VERSION as RECORD_VERSION
 from .records.document import SCHEMA_FILE as RECORD_SCHEMA
 from .records.replay import Report as ReplayReport
 from .records.replay import RulesGone
-from .progress import Progress as ProgressReport
-from .progress import report, reporting
 from .registry import Entry, Library, rulesets_dir
 from .reveals import Fact, Reveal, possible_reveals, reveals_from
 from .schema import Checker, unknown_key_message
