@@ -294,3 +294,15 @@ def test_a_hand_too_big_for_the_deck_is_refused(library: Library) -> None:
 
     with pytest.raises(UsageError, match="need more than"):
         whole_table(library.protocol("card-selection"), "uno", 10, 60)
+
+
+def test_the_classes_split_over_workers_give_the_same_report(library: Library) -> None:
+    """Partitions by class deal: the same report but the work statistics (as any verification)."""
+    proto = library.protocol("card-selection")
+    table = table_of(library, "card-selection", "mini-discard", [1, 1, 2, 2])
+    alone = verify(library, proto, None, table=table).to_json()
+    split = verify(library, proto, None, table=table, workers=2).to_json()
+    work = {"seconds", "states_processed", "peak_frontier", "final_states", "workers", "partitions"}
+    for report in (alone, split):
+        report["stats"] = {k: v for k, v in report["stats"].items() if k not in work}
+    assert split == alone
