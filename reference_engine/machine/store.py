@@ -16,6 +16,9 @@ those between partitions as before (:func:`~reference_engine.verify.partition.co
 
 The store is a folder (local processes; a Dask cluster's workers may not share one, and do
 not use it). Claims and results are files written atomically (a temporary name, then renamed).
+A claim names the process that made it: a partition waiting for a sub-run whose claimer has
+ended without publishing it (an error, a worker killed) runs it itself, and one whose own
+coordinator has gone (killed outright) stops waiting and leaves, as it does between rounds.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ class SubrunStore:
 
     def __init__(self, folder: str | Path):
         self.folder = Path(folder)
+        self.parent = os.getppid()  # the coordinator, for a worker process
         self.loaded = 0  # sub-runs read from another partition
         self.run = 0  # sub-runs this partition ran (and published)
 
@@ -60,13 +64,17 @@ class SubrunStore:
                 return None
             self.loaded += 1
             return list(found)
-        os.close(fd)
+        try:
+            os.write(fd, str(os.getpid()).encode())
+        finally:
+            os.close(fd)
         self.run += 1
         return None
 
     def _wait(self, path: Path) -> Any:
         deadline = time.monotonic() + WAIT_SECONDS
         delay = 0.002
+        checked = time.monotonic()
         while time.monotonic() < deadline:
             try:
                 with open(path, "rb") as f:
@@ -76,6 +84,12 @@ class SubrunStore:
                 delay = min(delay * 2, 0.05)
             except (EOFError, pickle.UnpicklingError):  # cannot happen (renamed whole): run it
                 return None
+            if time.monotonic() - checked >= 0.5:
+                checked = time.monotonic()
+                if os.getppid() != self.parent:
+                    raise EOFError("the coordinator is gone")
+                if not _alive(_claimer(path)) and not path.exists():
+                    return None  # its claimer ended without publishing it: run it here
         return None
 
     def publish(self, key: Any, outcomes: list[Any] | None) -> None:
@@ -85,6 +99,33 @@ class SubrunStore:
         with open(tmp, "wb") as f:
             pickle.dump(outcomes if outcomes is not None else _NOT_SHARED, f)
         os.replace(tmp, path)
+
+
+def _claimer(path: Path) -> int | None:
+    """The process that claimed the sub-run at ``path`` (None while it writes its claim)."""
+    try:
+        text = Path(f"{path}.claim").read_text()
+    except FileNotFoundError:
+        return None
+    return int(text) if text.isdigit() else None
+
+
+def _alive(pid: int | None) -> bool:
+    """Whether process ``pid`` still runs (a zombie, ended and not yet reaped, does not)."""
+    if pid is None:
+        return True  # the claim is being written: its maker is alive
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:  # it has just ended, or there is no /proc (os.kill's answer stands)
+        return not Path("/proc/self/stat").exists()
+    except IndexError:
+        return True
 
 
 def store_key(sub_key: Any, codes: tuple[tuple[int, ...], ...], inlined: bool) -> Any:

@@ -35,6 +35,7 @@ import multiprocessing
 import os
 import signal
 import tempfile
+import threading
 import time
 import traceback
 from collections.abc import Callable, Sequence
@@ -442,11 +443,14 @@ def _process_main(job: Job, conn: Any, coordinator: int, inherited: list[Any]) -
     # The coordinator answers Ctrl-C (and a build's clean-up handlers stay with it): a worker
     # only ends when the coordinator ends it, closes the pipe, or dies (even by SIGKILL, which
     # no handler sees: the worker then notices it has a new parent and leaves, rather than
-    # waiting forever with the build's stdout and stderr held open).
+    # waiting forever with the build's stdout and stderr held open). It notices between two
+    # rounds, and also in the middle of one (a partition may compute for minutes between two
+    # rounds, or wait for a sub-run another partition runs): a watcher thread ends the process.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     for end in inherited:  # the coordinator's ends, copied by fork: closed, so EOF can arrive
         end.close()
+    threading.Thread(target=_leave_without, args=(coordinator,), daemon=True).start()
 
     def receive() -> Any:
         while not conn.poll(0.5):
@@ -463,6 +467,14 @@ def _process_main(job: Job, conn: Any, coordinator: int, inherited: list[Any]) -
         conn.close()
 
 
+def _leave_without(coordinator: int) -> None:
+    """Watch a worker's coordinator; end the worker at once when it has gone (its results would
+    go nowhere)."""
+    while os.getppid() == coordinator:
+        time.sleep(0.5)
+    os._exit(0)
+
+
 class ProcessPool:
     """Partitions in local processes: forked where the system can (they start with this
     process's library and inputs), spawned elsewhere (they load the library again)."""
@@ -477,9 +489,7 @@ class ProcessPool:
             for job in jobs:
                 mine, theirs = ctx.Pipe()
                 inherited = [*conns, mine] if forked else []
-                p = ctx.Process(
-                    target=_process_main, args=(job, theirs, os.getpid(), inherited), daemon=True
-                )
+                p = ctx.Process(target=_process_main, args=(job, theirs, os.getpid(), inherited), daemon=True)
                 p.start()
                 theirs.close()
                 conns.append(mine)
