@@ -22,6 +22,7 @@ from reference_engine.api import (
     Library,
     Params,
     Protocol,
+    ReductionRefused,
     Report,
     UsageError,
     VerificationFailed,
@@ -253,6 +254,37 @@ def verify_whole_deck(
         if each is not None:
             each(hand, report)
     return reports, deck_claim(reports)
+
+
+def whole_deck_claim(
+    protocol: str,
+    game: str,
+    players: int,
+    hands: int,
+    workers: int = 1,
+    cache: VerificationCache | None = None,
+) -> dict[str, Any]:
+    """A kit's claim "exact on the whole deck for hands up to ``hands``": ``protocol`` verified
+    exactly on ``game``'s whole deck with ``players`` players, P_1 holding 1, 2, ..., ``hands``
+    cards (:func:`verify_whole_deck`, reports cached). A hand that fails refuses the kit, like
+    any failed verification. The claim as data (``deck_claim``), without the seconds, which are
+    not the same from one run to the next (the pages print the same bytes for the same inputs)."""
+    try:
+        reports, claim = verify_whole_deck(
+            protocol, list(range(1, hands + 1)), game=game, players=players, workers=workers, cache=cache
+        )
+    except ReductionRefused as exc:
+        raise UsageError(
+            f"--exact-hands: the kit teaches {protocol}, which the whole-deck verification cannot "
+            f"take: {exc.format_message()}"
+        ) from exc
+    for r in reports:
+        if not r.ok:
+            raise _refuse(protocol, r, "kit")
+    for row in claim["hands"]:
+        row.pop("seconds", None)
+        row["deals"] = str(row["deals"])  # exact (JSON readers keep big integers only as text)
+    return {**claim, "game": game, "players": players}
 
 
 def check_booklet_sizes(name: str, force: bool) -> None:
