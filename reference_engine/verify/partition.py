@@ -439,40 +439,30 @@ class _Pipes:
         self.conns[index].send(message)
 
 
+def _watch_coordinator(coordinator: int) -> None:
+    """Ends this worker at once when its coordinator has died (even by SIGKILL, which no
+    handler sees): the worker then has a new parent. Without this, a worker would compute on
+    and then wait forever, holding the build's stdout and stderr open."""
+    while os.getppid() == coordinator:
+        time.sleep(0.25)
+    os._exit(1)
+
+
 def _process_main(job: Job, conn: Any, coordinator: int, inherited: list[Any]) -> None:
     # The coordinator answers Ctrl-C (and a build's clean-up handlers stay with it): a worker
-    # only ends when the coordinator ends it, closes the pipe, or dies (even by SIGKILL, which
-    # no handler sees: the worker then notices it has a new parent and leaves, rather than
-    # waiting forever with the build's stdout and stderr held open). It notices between two
-    # rounds, and also in the middle of one (a partition may compute for minutes between two
-    # rounds, or wait for a sub-run another partition runs): a watcher thread ends the process.
+    # only ends when the coordinator ends it, closes the pipe, or dies.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     for end in inherited:  # the coordinator's ends, copied by fork: closed, so EOF can arrive
         end.close()
-    threading.Thread(target=_leave_without, args=(coordinator,), daemon=True).start()
-
-    def receive() -> Any:
-        while not conn.poll(0.5):
-            if os.getppid() != coordinator:
-                raise EOFError("the coordinator is gone")
-        return conn.recv()
-
+    threading.Thread(target=_watch_coordinator, args=(coordinator,), daemon=True).start()
     try:
         with progress.reporting(None):  # the coordinator reports the rounds
-            worker_main(job, conn.send, receive)
+            worker_main(job, conn.send, conn.recv)
     except (EOFError, BrokenPipeError):
         pass  # the coordinator is gone
     finally:
         conn.close()
-
-
-def _leave_without(coordinator: int) -> None:
-    """Watch a worker's coordinator; end the worker at once when it has gone (its results would
-    go nowhere)."""
-    while os.getppid() == coordinator:
-        time.sleep(0.5)
-    os._exit(0)
 
 
 class ProcessPool:
