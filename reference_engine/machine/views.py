@@ -26,12 +26,20 @@ def _refuse_dealt(obs: Observation) -> None:
         shown = [c for c in obs[1] if c >= 0 and c >> 1 in DEALT.ids]
     elif kind == "discard":
         shown = [s for s in obs[1] if s in DEALT.ids]
+    elif kind in ("hand", "shown"):  # symbol ids: cards come into a watched hand, an output shown
+        shown = [s for s in obs[2] if s in DEALT.ids]
     elif kind in ("merged", "unordered") or (kind == "call" and isinstance(obs[2], int)):
         return
     else:
         shown = [v for v in _symbols(obs[1:]) if v.id in DEALT.ids]
     if shown:
-        what = {"turn": "turns", "shuffle": "shuffles face up", "discard": "returns to the spares"}
+        what = {
+            "turn": "turns",
+            "shuffle": "shuffles face up",
+            "discard": "returns to the spares",
+            "hand": "shows the person holding a hand (players)",
+            "shown": "shows at the end, where it lies among a public output's cards,",
+        }
         raise ReductionRefused(
             f"the protocol {what.get(kind, 'makes public')} a dealt card other than in a reveal of "
             "every dealt card in scrambled columns: the players would see a face, not only a "
@@ -130,6 +138,8 @@ class ViewTable:
             return (kind, tuple(portable_code(c) for c in obs[1]))
         if kind == "discard":
             return (kind, tuple(sorted((portable(SYMBOLS.by_id(s)) for s in obs[1]), key=repr)))
+        if kind in ("hand", "shown"):
+            return (kind, obs[1], tuple(portable(SYMBOLS.by_id(s)) for s in obs[2]))
         out: Observation = portable(obs)
         return out
 
@@ -161,6 +171,8 @@ class ViewTable:
                 view = self.extend(view, (kind, tuple(_local_code(c) for c in obs[1])))
             elif kind == "discard":
                 view = self.extend(view, (kind, tuple(sorted(local(s).id for s in obs[1]))))
+            elif kind in ("hand", "shown"):
+                view = self.extend(view, (kind, obs[1], tuple(local(s).id for s in obs[2])))
             else:
                 view = self.extend(view, local(obs))
         return view

@@ -21,9 +21,12 @@ The precondition, checked and refused otherwise (:class:`~reference_engine.error
 
 * at run time, a decision reads a dealt card's face only as the argument of a game function
   (:class:`~reference_engine.cards.DealtFaces`, checked at every read), and no view shows a
-  dealt card except in a reveal of all of them in scrambled columns (:mod:`.symmetry`);
-* in the spec, the inputs are the dealt cards (``groups``) only, and the outputs' ``equals``
-  and ``uniform`` (and ``admissible``) use the dealt cards only as a multiset: through
+  dealt card except in a reveal of all of them in scrambled columns (:mod:`.symmetry`); nor
+  does a public output shown at the end in the order its dealt cards lie (``ViewTable.extend``);
+* in the spec, the inputs are the dealt cards (``groups``) only, with no ``admissible``
+  (the class deals stand for every deal), no ``players`` (a person's own view would show
+  faces) and no ``weighted`` output (weights are not classes); the outputs' ``equals`` and
+  ``uniform`` use the dealt cards only as a multiset: through
   ``part``, ``without``, ``sorted``, ``len``, whole lists, comprehensions over them whose
   element is the card itself, and the game's functions (:func:`check_outputs`); a card output
   compared with them decodes as an unordered ``cards`` or a single ``card``.
@@ -228,10 +231,27 @@ def check_outputs(proto: Protocol) -> None:
             f"as the only input{'; it also has ' + ', '.join(others) if others else ''}"
         )
         raise ReductionRefused(why, proto.src.problem(("inputs",), why))
+    if proto.people():
+        why = (
+            f"{proto.name} seats people ('players'): what each person knows and sees of their own "
+            "hands is checked on the cards' faces, which a verification by classes does not have"
+        )
+        raise ReductionRefused(why, proto.src.problem(("players",), why))
+    if proto.admissible is not None:
+        why = (
+            f"{proto.name} restricts its inputs ('admissible'): the class deals stand for every "
+            "deal of the cards, admissible or not, so their count would not be the deals checked"
+        )
+        raise ReductionRefused(why, proto.src.problem(("admissible",), why))
+    for out in proto.outputs.values():
+        if out.weighted is not None:
+            why = (
+                f"output {out.name} is a weighted choice: its weights are not a function of the "
+                "cards' validity classes, so one class deal cannot stand for all its deals"
+            )
+            raise ReductionRefused(why, proto.src.problem(out.path + ("weighted",), why))
     cards = {o.name for o in proto.outputs.values() if o.cards is not None and o.uniform is not None}
     context = set(proto.context)
-    if proto.admissible is not None:
-        _expect(proto, ("admissible",), proto.admissible.node, dealt, cards, context, (PLAIN,))
     for out in proto.outputs.values():
         for key, expr in (("equals", out.equals), ("uniform", out.uniform)):
             if expr is None:

@@ -37,12 +37,13 @@ from ..machine import (
     _freeze,
     leftovers,
     read_outputs,
+    shown,
 )
 from ..registry import Library
 from ..spec import Params, Protocol
 from .checks import correctness, expectations, resources, security, tidiness
 from .classes import ClassDeck, Table, check_outputs
-from .inputs import input_assignments
+from .inputs import declared_inputs, input_assignments
 from .partition import LEFT_EXAMPLES, Backend, Part, ReadError, class_assignments, run_partitions
 from .report import Check, Report, count_text, empty_stats
 from .setting import setting, table_setting
@@ -193,7 +194,10 @@ class Outcomes:
             for i, (callee, n) in enumerate(state.meters.calls):
                 out.calls[(i, callee)] = max(out.calls.get((i, callee), 0), n)
             values = tuple(outs[n] if isinstance(outs[n], DecodeFailure) else _freeze(outs[n]) for n in names)
-            _add(out.agg, (state.view, values), vec, owned)
+            view = state.view
+            for obs in shown(runner, frame, state, outs):  # the public card outputs, as shown
+                view = runner.views.extend(view, obs)
+            _add(out.agg, (view, values), vec, owned)
         return out
 
     @classmethod
@@ -247,26 +251,45 @@ def verify(
     # The inputs first: they name their cards (c1, c2...), and workers started now share the names.
     runner = Runner(library, "exact", context=st_.context)
     frame = runner.frame(proto, params)
+    assignments: list[dict[str, Any]] = []
+    declared: int | None = None
     try:
         if st_.classes is not None:
             assignments = class_assignments(proto, st_)
         else:
             assignments = input_assignments(frame, st_.deal)
+            declared = declared_inputs(frame, st_.deal)
         workers = max(1, min(workers, len(assignments)))  # a partition per input at most
         combined = run_partitions(library, proto, params, scenario, record_reveals, workers, backend, table)
+        # Each person who holds a hand: a run of their own, whose view adds what came into
+        # their hands (one observer per run, so views still merge exactly as for the table).
+        # (A verification by classes has no such person: check_outputs refuses 'players'.)
+        own = {
+            p.name: run_partitions(
+                library, proto, params, scenario, False, workers, backend, table, tuple(p.hands)
+            )
+            for p in proto.people()
+            if p.hands
+        }
     except ReadError as exc:
         raise exc.error from None
     except SimulationError as exc:
-        return _stuck(proto, params, exc, time.perf_counter() - started)
+        if st_.classes is None:
+            return _stuck(proto, params, exc, time.perf_counter() - started, len(assignments), declared)
+        red = _reduction(st_.classes, table)
+        stuck = _stuck(proto, params, exc, time.perf_counter() - started, red["deals"])
+        stuck.reduction = _public(red)
+        return stuck
     parts = combined.parts
     outcomes = Outcomes.of(parts, combined.agg)
     views = combined.views
     reduction = _reduction(st_.classes, table) if st_.classes is not None else None
+    by_person = {name: (c.agg, c.views) for name, c in own.items()}
     checks = [
         correctness(
             proto, [p.wrong for p in parts], len(assignments), reduction["inputs_text"] if reduction else None
         ),
-        security(proto, assignments, outcomes.agg, views),
+        security(proto, frame, assignments, outcomes.agg, views, by_person),
         tidiness(outcomes.left),
     ]
     if st_.classes is not None:  # the dealt cards by their faces, not their classes
@@ -333,8 +356,14 @@ def verify(
         proto.source,
         st_.scenario,
         reveals,
-        {k: v for k, v in reduction.items() if k not in ("notes", "inputs_text")} if reduction else None,
+        reduction=_public(reduction) if reduction else None,
+        declared=declared,
     )
+
+
+def _public(reduction: dict[str, Any]) -> dict[str, Any]:
+    """The report's ``reduction``: what :func:`_reduction` gives, less its wording."""
+    return {k: v for k, v in reduction.items() if k not in ("notes", "inputs_text")}
 
 
 def _reduction(classes: ClassDeck, table: Table | None) -> dict[str, Any]:
@@ -395,7 +424,14 @@ def _notes(
     return notes
 
 
-def _stuck(proto: Protocol, params: Params, exc: SimulationError, seconds: float) -> Report:
+def _stuck(
+    proto: Protocol,
+    params: Params,
+    exc: SimulationError,
+    seconds: float,
+    inputs: int = 0,
+    declared: int | None = None,
+) -> Report:
     """A report for a protocol that cannot be carried out to the end in some run."""
     what = str(exc.problem) if exc.problem is not None else exc.format_message()
     checks = [
@@ -403,7 +439,18 @@ def _stuck(proto: Protocol, params: Params, exc: SimulationError, seconds: float
         Check("secure", False, "not checked: the protocol does not always run to the end"),
     ]
     return Report(
-        proto.name, proto.title, params, "exact", 0, checks, {}, [], empty_stats(seconds), [], proto.source
+        proto.name,
+        proto.title,
+        params,
+        "exact",
+        inputs,
+        checks,
+        {},
+        [],
+        empty_stats(seconds),
+        [],
+        proto.source,
+        declared=declared,
     )
 
 

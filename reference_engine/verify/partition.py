@@ -91,6 +91,7 @@ class Job:
     record_reveals: bool = False
     table: Table | None = None  # a verification by validity classes (see .classes)
     store: str | None = None  # a folder of sub-runs shared by the partitions (machine.store)
+    watch: tuple[str, ...] = ()  # the hands whose holder's view the run follows
 
 
 @dataclass
@@ -159,10 +160,13 @@ def run_part(
     merge_views: MergeDecider,
     table: Table | None = None,
     store: str | None = None,
+    watch: tuple[str, ...] = (),
 ) -> Part:
     """Run the inputs of one partition through every shuffle outcome and read the result
     (the cycle collector paused, see :mod:`~..collector`). With ``table``, the inputs are the
-    class deals of a verification by classes (see :mod:`.classes`, :mod:`.symmetry`)."""
+    class deals of a verification by classes (see :mod:`.classes`, :mod:`.symmetry`).
+    ``watch`` names the hands one person holds: the cards that come into them join the view
+    (that person's view)."""
     st_ = table_setting(proto, table, params) if table is not None else setting(proto, params, scenario)
     shared = Shared(
         no_factor=set(no_factor),
@@ -172,14 +176,14 @@ def run_part(
         store=SubrunStore(store) if store is not None else None,
     )
     if st_.classes is None:
-        return _run_part(library, proto, st_, shared, index, parts)
+        return _run_part(library, proto, st_, shared, index, parts, watch)
     from .symmetry import Symmetry, plan_segments
 
     shared.symmetry = Symmetry(plan_segments(library, proto), st_.classes.owner, st_.classes.faces)
     hidden = set(st_.classes.key_of) - DEALT.ids
     st_.classes.hide()
     try:
-        return _run_part(library, proto, st_, shared, index, parts)
+        return _run_part(library, proto, st_, shared, index, parts, watch)
     finally:
         DEALT.ids.difference_update(hidden)
 
@@ -192,13 +196,20 @@ def class_assignments(proto: Protocol, st_: Setting) -> list[dict[str, Any]]:
 
 
 def _run_part(
-    library: Library, proto: Protocol, st_: Setting, shared: Shared, index: int, parts: int
+    library: Library,
+    proto: Protocol,
+    st_: Setting,
+    shared: Shared,
+    index: int,
+    parts: int,
+    watch: tuple[str, ...] = (),
 ) -> Part:
     from .exact import Outcomes  # exact.py imports this module
 
     started = time.process_time()
     runner = Runner(library, "exact", shared=shared, context=st_.context)
     runner.forget_views = True
+    runner.watched = {h: p for h, p in proto.watched_hands().items() if h in watch}
     frame = runner.frame(proto, st_.params)
     runner.limits = frame.helpers
     if st_.classes is not None:
@@ -397,6 +408,7 @@ def worker_main(job: Job, send: Callable[[Any], None], receive: Callable[[], Any
             _Remote(send, receive),
             job.table,
             job.store,
+            job.watch,
         )
         send(("done", part))
     except ReductionRefused as exc:
@@ -507,6 +519,7 @@ def _jobs(
     no_factor: set[str],
     table: Table | None,
     store: str | None,
+    watch: tuple[str, ...],
 ) -> list[Job]:
     return [
         Job(
@@ -520,6 +533,7 @@ def _jobs(
             record_reveals=record_reveals,
             table=table,
             store=store,
+            watch=watch,
         )
         for i in range(workers)
     ]
@@ -541,16 +555,18 @@ def run_partitions(
     workers: int,
     backend: Backend | None,
     table: Table | None = None,
+    watch: tuple[str, ...] = (),
 ) -> Combined:
     """Run every input in ``workers`` partitions (in this process when 1 and no backend),
-    starting again with a callee inlined when its view does not factor."""
+    starting again with a callee inlined when its view does not factor; ``watch``: see
+    :func:`run_part`."""
     no_factor: set[str] = set()
     notes: list[str]
     while True:
         if workers > 1 and backend is None:
             with tempfile.TemporaryDirectory(prefix="kitgen-subruns-") as folder:
                 jobs = _jobs(
-                    library, proto, params, scenario, record_reveals, workers, no_factor, table, folder
+                    library, proto, params, scenario, record_reveals, workers, no_factor, table, folder, watch
                 )
                 messages, notes = ProcessPool().run(jobs)
             for m in messages:
@@ -561,11 +577,26 @@ def run_partitions(
             notes = []
             decider = LocalDecider(notes)
             parts = [
-                run_part(library, proto, params, scenario, 0, 1, no_factor, record_reveals, decider, table)
+                run_part(
+                    library,
+                    proto,
+                    params,
+                    scenario,
+                    0,
+                    1,
+                    no_factor,
+                    record_reveals,
+                    decider,
+                    table,
+                    None,
+                    watch,
+                )
             ]
         else:
             assert backend is not None
-            jobs = _jobs(library, proto, params, scenario, record_reveals, workers, no_factor, table, None)
+            jobs = _jobs(
+                library, proto, params, scenario, record_reveals, workers, no_factor, table, None, watch
+            )
             messages, notes = backend.run(jobs)
             for m in messages:
                 if m[0] == "error":

@@ -306,3 +306,50 @@ def test_the_classes_split_over_workers_give_the_same_report(library: Library) -
     for report in (alone, split):
         report["stats"] = {k: v for k, v in report["stats"].items() if k not in work}
     assert split == alone
+
+
+# ----------------------------------------------- refusals of what the classes cannot stand for
+
+
+def test_people_at_the_table_are_refused(variant: Variant) -> None:
+    """A person of ``players`` sees the faces coming into their hand: classes cannot say that."""
+    lib = variant("card-selection", ("\noutputs:\n", "\nplayers:\n  robot:\n    hands: [1]\n\noutputs:\n"))
+    assert lib.protocol("card-selection").people()
+    text = refused(lib)
+    assert "seats people ('players')" in text and "players" in text
+
+
+def test_admissible_inputs_are_refused(variant: Variant) -> None:
+    """The class deals stand for every deal: a spec checking only some would be miscounted."""
+    lib = variant("card-selection", ("\noutputs:\n", '\nadmissible: "len(cards) > 0"\n\noutputs:\n'))
+    assert "restricts its inputs ('admissible')" in refused(lib)
+
+
+def test_a_weighted_choice_is_refused(library: Library) -> None:
+    """Issue 28's weighted selection: a card's weight is not its validity class."""
+    text = refused(library, "weighted-selection", "mini")
+    assert "output played is a weighted choice" in text
+
+
+@pytest.mark.parametrize(
+    "obs",
+    [("shown", "out", "sid"), ("hand", "hand1", "sid")],
+    ids=["output shown in order", "a person's hand"],
+)
+def test_a_view_showing_dealt_cards_by_symbol_is_refused(obs: tuple[str, str, str]) -> None:
+    """Issue 24's observations carry symbol ids (an output shown in the order its cards lie,
+    the cards coming into a watched hand): a dealt class card among them is refused."""
+    from reference_engine.cards import DEALT, SYMBOLS
+    from reference_engine.machine import ViewTable
+
+    sym = SYMBOLS.intern("dealt_test_card", "[a dealt test card]")
+    views = ViewTable()
+    seen = (obs[0], obs[1], (sym.id,))
+    views.extend(-1, seen)  # outside a verification by classes: an ordinary view
+    DEALT.ids.add(sym.id)
+    try:
+        with pytest.raises(ReductionRefused) as info:
+            ViewTable().extend(-1, seen)
+    finally:
+        DEALT.ids.discard(sym.id)
+    assert "a dealt card other than in a reveal" in str(info.value)
