@@ -10,6 +10,7 @@ from reference_engine.api import PUZZLE_DIFFICULTIES, STRATEGIES
 from ..console import kit_lines
 from ..kit import KitOptions, build
 from ..tabletime import using_model
+from ..templates import load_templates
 from ..verification import default_workers
 from . import options
 from .progress import write_with_progress
@@ -39,16 +40,7 @@ pages come first; measure with them and pass --back-offset), none puts all backs
 separate pages after the fronts, fold prints front and back side by side to fold.
 """
 
-LABEL_SHEETS = [
-    "L7160",
-    "L7163",
-    "5160",
-    "5163",
-    "cutout-a4",
-    "cutout-letter",
-    "cutout-sleeve-a4",
-    "cutout-sleeve-letter",
-]
+LABEL_SHEETS = list(load_templates().labels)  # templates/layout.yaml
 
 
 @click.command("build", help=BUILD_HELP)
