@@ -124,6 +124,16 @@ LABEL_SHEETS = list(load_templates().labels)  # templates/layout.yaml
     "validation pages (runs per deal, seed 1); 0 skips it."
 )
 @click.option(
+    "--exact-hands",
+    type=click.IntRange(min=0, max=20),
+    default=0,
+    show_default=True,
+    metavar="N",
+    help="Also verify the card selection protocol exactly on the game's whole deck with the kit's "
+    'players, for a hand of 1, 2, ..., N cards; the cover and validation pages then say "exact '
+    'for hands up to N" (UNO, 4 players, N = 10: a few minutes; reports are cached). 0 skips it.',
+)
+@click.option(
     "--count",
     type=click.IntRange(min=1, max=200),
     default=None,
@@ -176,6 +186,7 @@ def build_cmd(
     no_cache: bool,
     workers: int | None,
     runs: int,
+    exact_hands: int,
     count: int | None,
     difficulty: str | None,
     seed: int | None,
@@ -212,6 +223,7 @@ def build_cmd(
         output=output,
         previews=not no_previews,
         runs=runs,
+        exact_hands=exact_hands,
         extra={k: v for k, v in own.items() if v is not None},
         cache=not no_cache,
         workers=workers or default_workers(),

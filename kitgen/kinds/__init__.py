@@ -53,6 +53,7 @@ CARD_KIT_OPTIONS = COMMON_OPTIONS | {
     "--label-start",
     "--wild4",
     "--runs",
+    "--exact-hands",
     "--only",
     "--table-time",
 }
