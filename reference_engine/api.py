@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from . import kinds as _kinds
-from .budget import MAX_CARDS, check_protocol
+from .budget import CEILING_CARDS, CEILING_WORK, MAX_CARDS, MAX_RUNS, MAX_WORK, check_protocol
 from .cards import SYMBOLS, Symbol
 from .errors import (
     CheckFailure,
@@ -62,6 +62,7 @@ from .kinds.shedding import RuleSet, Shedding
 from .kinds.shedding.rules import hand_dependence_message
 from .kinds.uno_puzzles import PuzzleKind, PuzzleRules
 from .kinds.virtual import Moment
+from .machine.runner import MAX_RUN_STEPS
 from .records import FORMAT as RECORD_FORMAT
 from .records import VERSION as RECORD_VERSION
 from .records.document import SCHEMA_FILE as RECORD_SCHEMA
@@ -70,7 +71,7 @@ from .records.replay import RulesGone
 from .registry import Entry, Library, rulesets_dir
 from .reveals import Fact, Reveal, possible_reveals, reveals_from
 from .schema import Checker, unknown_key_message
-from .simulate import Simulation, parse_params, simulate
+from .simulate import Simulation, parse_params, parse_whole, simulate
 from .source import Source, load_file
 from .spec import Param, Params, ParamValue, Protocol
 from .steps import walk as walk_steps
@@ -235,7 +236,12 @@ def replay_record(record: dict[str, Any], library: Library | None = None, rerun:
 
 
 __all__ = [
+    "CEILING_CARDS",
+    "CEILING_WORK",
     "MAX_CARDS",
+    "MAX_RUNS",
+    "MAX_RUN_STEPS",
+    "MAX_WORK",
     "PUZZLE_DIFFICULTIES",
     "RECORD_FORMAT",
     "RECORD_SCHEMA",
@@ -320,6 +326,7 @@ __all__ = [
     "load_game",
     "parse_cards",
     "parse_params",
+    "parse_whole",
     "play",
     "possible_reveals",
     "read_record",

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from .cards import SYMBOLS, Symbol
 from .errors import SimulationError, UsageError
-from .expressions import EvalError
+from .expressions import MAX_NUMBER, EvalError
 from .kinds import load_game
 from .machine import ONE, Frame, Runner, read_outputs
 from .registry import Library
@@ -40,18 +41,42 @@ def _json_value(v: Any) -> Any:
     return str(v)
 
 
+WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")  # digits with an optional sign; not 1_0, ١٢ or 1e3
+MAX_LIST = 1_000  # numbers in one --param list
+
+
+def parse_whole(text: str, what: str = "") -> int:
+    """``text`` as a whole number (digits with an optional sign, at most 10^15 in size), or a
+    :class:`UsageError` naming ``what``. Python's ``int()`` would also take ``1_0`` (10), ``١٢``
+    (Arabic-Indic digits), spaces, and numbers of thousands of digits."""
+    head = f"{what}: " if what else ""
+    if not WHOLE_NUMBER.fullmatch(text):
+        shown = repr(text) if len(text) <= 40 else f"{text[:30]!r}... ({len(text):,} characters)"
+        raise UsageError(f"{head}{shown} is not a whole number (digits, with - for a negative one)")
+    digits = len(text.lstrip("+-"))
+    if digits > 16 or abs(int(text)) > MAX_NUMBER:
+        shown = text if digits <= 24 else f"a number of {digits:,} digits"
+        raise UsageError(f"{head}{shown} is too large (numbers are at most 10^15 in size)")
+    return int(text)
+
+
 def parse_params(raw: tuple[str, ...] | list[str]) -> Params:
     """``["m=5", "sizes=7,7,79"]`` -> ``{"m": 5, "sizes": (7, 7, 79)}``, or a clear error."""
     out: Params = {}
     for item in raw:
         name, sep, value = item.partition("=")
-        if not sep or not name.strip():
+        name = name.strip()
+        if not sep or not name:
             raise UsageError(f"--param takes NAME=NUMBER (or NAME=N,N,...), got {item!r}")
-        try:
-            parts = [int(v) for v in value.split(",")]
-        except ValueError:
-            raise UsageError(f"--param {name}: {value!r} is not a whole number (or a list of them)") from None
-        out[name.strip()] = tuple(parts) if "," in value else parts[0]
+        if name in out:
+            raise UsageError(f"--param {name} is given twice")
+        texts = value.split(",")
+        if len(texts) > MAX_LIST:
+            raise UsageError(
+                f"--param {name}: {len(texts):,} numbers, more than a list may hold ({MAX_LIST:,})"
+            )
+        parts = [parse_whole(v, f"--param {name}") for v in texts]
+        out[name] = tuple(parts) if "," in value else parts[0]
     return out
 
 
@@ -198,4 +223,4 @@ def glyph(name: str) -> str:
     return sym.glyph if sym else name
 
 
-__all__ = ["Simulation", "SimulationError", "parse_inputs", "parse_params", "simulate"]
+__all__ = ["Simulation", "SimulationError", "parse_inputs", "parse_params", "parse_whole", "simulate"]

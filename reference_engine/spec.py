@@ -29,7 +29,7 @@ from .encodings import Encoding
 from .errors import Problem, SpecError
 from .expressions import Expression
 from .functions import OUTPUT_DECODERS
-from .schema import Checker
+from .schema import Checker, check_lengths
 from .source import KeyPath, Source, load_file, load_text
 from .steps import (
     Call,
@@ -68,6 +68,30 @@ TOP_KEYS = (
     "booklet",
     "table",
 )
+# The longest text each key may hold (README, "Top-level keys"); every other text (an expression,
+# a name) at most MAX_EXPRESSION characters, every key at most MAX_KEY. The built-in specs'
+# longest are a fifth of these: overview 701, say 404, if_wrong 408, equals 440.
+TEXT_LIMITS = {
+    "protocol": 64,
+    "title": 120,
+    "summary": 300,
+    "say": 1_200,
+    "brief": 160,
+    "note": 300,
+    "overview": 3_000,
+    "if_wrong": 1_500,
+    "notes": 5_000,
+    "doc": 1_000,
+    "source": 500,
+    "cite": 500,
+    "how": 500,
+    "glyph": 8,
+    "labels": 40,
+    "regions": 60,
+}
+MAX_EXPRESSION = 2_000
+MAX_KEY = 200
+
 EXPECT_KEYS = ("cards", "helper_cards", "shuffles", "turns", "steps", "cards_by_symbol", "calls", "table")
 
 
@@ -244,6 +268,8 @@ def build(src: Source) -> Protocol:
 def analyse(src: Source) -> tuple[Protocol | None, list[Problem]]:
     """Build the model and collect every problem found (the model may be partial)."""
     ck = Checker(src)
+    if not check_lengths(ck, src.data, TEXT_LIMITS, MAX_EXPRESSION, MAX_KEY):
+        return None, ck.problems  # nothing else is read: the parser would spend its time on them
     doc = ck.mapping(
         src.data, (), required=("protocol", "title", "steps"), optional=TOP_KEYS, what="a protocol spec"
     )

@@ -18,6 +18,10 @@ prints (``say:``), optional display ``labels:`` and exactly one action key::
     call       run another protocol on some cards (params, with, results)
     let        remember a public value computed from face-up cards
     do         a list of sub-steps under this step's number and sentence
+    note       no card moves: the step happens away from the table (``note:`` says why)
+
+A step without an action is refused: deleting a step's ``do:`` or ``shuffle:`` would otherwise
+leave a protocol that runs, prints the step's sentence, and does something else than it says.
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ ACTIONS = (
     "call",
     "let",
     "do",
+    "note",
 )
 COMPANIONS = {"if": ("then", "else"), "for": ("do",), "call": ("params", "with", "results")}
 COMMON = ("step", "say", "brief", "labels", "face", "table")
@@ -102,7 +107,9 @@ class Step:
 
 @dataclass
 class Note(Step):
-    """A step that only says something (a paper step with no physical action)."""
+    """A step that only says something (a paper step with no physical action): ``note: why``."""
+
+    why: str = ""
 
 
 @dataclass
@@ -319,9 +326,9 @@ def parse_step(ck: Checker, value: Any, path: KeyPath, top: bool) -> Step | None
     allowed = list(COMMON) + list(ACTIONS)
     if len(present) == 1:
         allowed += list(COMPANIONS.get(present[0], ()))
-    for key in value:
-        if key not in allowed:
-            ck.error(path + (key,), unknown_key_message(str(key), allowed))
+    unknown = [key for key in value if key not in allowed]
+    for key in unknown:
+        ck.error(path + (key,), unknown_key_message(str(key), allowed))
     if len(present) > 1:
         ck.error(
             path,
@@ -357,6 +364,13 @@ def parse_step(ck: Checker, value: Any, path: KeyPath, top: bool) -> Step | None
         "brief": brief,
         "table": table,
     }
+    if not present and not unknown:  # an unknown key is most likely the action, misspelt
+        what = f"step {number}" if number is not None else "a step"
+        ck.error(
+            path,
+            f"{what} has no action (one of {', '.join(a for a in ACTIONS if a != 'note')}); a step "
+            "where no card moves says why with 'note:'",
+        )
     if not present:
         return Note(**base)
     kind = present[0]
@@ -550,6 +564,8 @@ def _for(ck: Checker, value: dict[str, Any], p: KeyPath, base: dict[str, Any]) -
     if "do" not in value:
         ck.error(parent, "'for' needs 'do' (a list of steps)")
     body = parse_steps(ck, value.get("do", []), parent + ("do",), top=False)
+    if value.get("do") == []:
+        ck.error(parent + ("do",), "the loop's 'do' lists no steps")
     return For(**base, var=var, values=values, body=body)
 
 
@@ -591,7 +607,15 @@ def _let(ck: Checker, value: dict[str, Any], p: KeyPath, base: dict[str, Any]) -
 
 
 def _do(ck: Checker, value: dict[str, Any], p: KeyPath, base: dict[str, Any]) -> Step:
-    return Do(**base, body=parse_steps(ck, value["do"], p, top=False))
+    body = parse_steps(ck, value["do"], p, top=False)
+    if value["do"] == []:
+        ck.error(p, "'do' lists no steps: give its steps, or say why no card moves with 'note:'")
+    return Do(**base, body=body)
+
+
+def _note(ck: Checker, value: dict[str, Any], p: KeyPath, base: dict[str, Any]) -> Step:
+    why = ck.string(value["note"], p, "why no card moves in this step (a few words)")
+    return Note(**base, why=why or "")
 
 
 _PARSERS: dict[str, Any] = {
@@ -610,4 +634,5 @@ _PARSERS: dict[str, Any] = {
     "call": _call,
     "let": _let,
     "do": _do,
+    "note": _note,
 }

@@ -23,7 +23,7 @@ from . import options
 )
 @options.param
 @click.option(
-    "--seed", type=int, default=None, help="Seed for the shuffles (default 0). Same seed, same run."
+    "--seed", type=options.SEED, default=None, help="Seed for the shuffles (default 0). Same seed, same run."
 )
 @options.as_json("Print the whole trace as JSON.")
 @click.option("--pause", is_flag=True, help="Wait for Enter after each step, so a table can follow along.")
@@ -56,7 +56,7 @@ def simulate_cmd(
     library = Library()
     proto = library.protocol(name)
     given = parse_params(params)
-    check_protocol(proto, given, force, "simulate", deck)
+    check_protocol(proto, given, force, "simulate", deck, library)
     result = simulate(library, proto, given, inputs, seed, scenario=deck)
     if as_json:
         click.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))

@@ -7,6 +7,8 @@ import sys
 
 import click
 
+from reference_engine.api import MAX_RUNS
+
 from ..console import forecast_lines, report_lines
 from ..verification import default_workers, forecast_named, verify_named
 from . import options
@@ -50,16 +52,19 @@ Exit code 0 when every check holds, 1 when one fails, 2 for a spec or option err
 )
 @click.option(
     "--runs",
-    type=click.IntRange(min=10),
+    type=options.Whole(min=10, max=MAX_RUNS),
     default=None,
     metavar="N",
     help="For a game protocol: statistical verification on the full deck instead, with N seeded "
-    "runs on each of two deals with the same public information (chi-square tests).",
+    "runs on each of two deals with the same public information (chi-square tests); "
+    f"N is 10 to {MAX_RUNS:,}.",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the deals and runs of --runs.")
+@click.option(
+    "--seed", type=options.SEED, default=0, show_default=True, help="Seed of the deals and runs of --runs."
+)
 @click.option(
     "--workers",
-    type=click.IntRange(min=1, max=256),
+    type=options.Whole(min=1, max=256),
     default=None,
     metavar="N",
     help="Split an exact verification's secret inputs over N processes (default: the "

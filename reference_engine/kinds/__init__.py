@@ -59,6 +59,8 @@ class PlaySettings:
     engine: str = "compiled"
     # A game being recorded: its events go here (reference_engine/records, docs/records.md).
     recorder: Recorder | None = None
+    # The settings the user gave (players, virtual...), so a kind can refuse those it has no use for.
+    given: frozenset[str] = frozenset()
 
 
 @dataclass

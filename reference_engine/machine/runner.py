@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from .. import steps as st
 from ..cards import SYMBOLS, Symbol
-from ..errors import Problem, SimulationError
+from ..errors import Problem, RunError, SimulationError, UsageError
 from ..expressions import EvalError, Expression, Index, Name, plain
 from ..registry import Library
 from ..source import format_path
@@ -28,6 +28,10 @@ from .frame import Evaluator, Frame, GameFunction, StateScope
 from .frontier import Frontier, MergeDecider, Needed, _groups, add_vec, fill_in, forget, settle
 from .plans import Plan, Resolved, SubResult, _flats, _index_list, _res, _target_args
 from .views import Observation, ViewTable
+
+MAX_RUN_STEPS = 1_000_000
+"""Steps one run of a protocol (sample mode: simulate, play) may carry out, its sub-protocols'
+included: loops whose range the size estimate could not read stop here (README, "Limits")."""
 
 Outcome = tuple[Fraction, Observation | None, SubResult]
 """One outcome of a sub-protocol: its probability, what the caller sees of it, its result."""
@@ -69,6 +73,8 @@ class Shared:
     # An exact verification's deferred inputs (see :mod:`.deferred`): placeholders are filled in
     # where a step reads them. Dropped once no table of the top-level run holds any.
     deferred: Deferred | None = None
+    # ``states_processed`` when the current top-level run started (for MAX_RUN_STEPS).
+    run_start: int = 0
 
 
 @dataclass
@@ -125,7 +131,11 @@ class Runner:
         key = ("frame-for", callee.name, tuple(sorted(given.items())))
         f = self.shared.frames.get(key)
         if f is None:
-            f = self.frame(callee, callee.resolve_params(given, where=f" (called at step {ctx.number})"))
+            try:
+                resolved = callee.resolve_params(given)
+            except UsageError as exc:  # the caller's spec is wrong: located at its call step
+                raise EvalError(f"the call to {callee.name}: {exc.format_message()}") from None
+            f = self.frame(callee, resolved)
             self.shared.frames[key] = f
         return f
 
@@ -139,6 +149,8 @@ class Runner:
     def run(self, frame: Frame, frontier: Frontier, drawn_at_end: Needed | None = None) -> Frontier:
         """Carry ``frontier`` through the protocol; at the end the lazily scrambled piles that
         ``drawn_at_end`` names are drawn (default: all of them)."""
+        if not self.call_path:
+            self.shared.run_start = self.shared.states_processed
         final = self.block(frame, frame.proto.steps, frontier, Ctx(None, None, None), top=True)
         if self.shared.deferred is not None:
             final = fill_in(final, lambda state: None, self.shared.deferred)
@@ -167,6 +179,11 @@ class Runner:
                 frontier = _apply_labels(self, frame, step, frontier, inner)
             shared.states_processed += len(frontier)
             shared.peak_frontier = max(shared.peak_frontier, len(frontier))
+            if self.mode == "sample" and shared.states_processed - shared.run_start > MAX_RUN_STEPS:
+                raise RunError(
+                    f"{frame.proto.name} carried out more than {MAX_RUN_STEPS:,} steps in one run "
+                    f"(at step {inner.number or '?'}); a loop's range is probably far too large"
+                )
             if top and self.forget_views and self.mode == "exact":
                 frontier = forget(self, frontier, step)
             if (

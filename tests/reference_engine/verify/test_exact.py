@@ -68,7 +68,7 @@ BROKEN = [
       scramble: ["s[1..3]", "s[4..6]"]
       how: Put each pile of three in an envelope, mix the two envelopes behind your back, lay them out again.
 """,
-            "",
+            "    note: the shuffle is left out (a step without an action is refused)\n",
         ),
         {},
         "secure",
@@ -83,7 +83,7 @@ BROKEN = [
       scramble: "columns(P)"
       how: Put each pile in an envelope, mix all envelopes thoroughly, and lay them out in a row again.
 """,
-            "permutation (shuffle removed)\n",
+            "permutation (shuffle removed)\n    note: the shuffle is left out\n",
         ),
         {"m": 3},
         "secure",
@@ -97,7 +97,7 @@ BROKEN = [
       scramble: "columns(P)"
       how: Put each pile in an envelope, mix all envelopes thoroughly, and lay them out in a row again.
 """,
-            "permutation (shuffle removed)\n",
+            "permutation (shuffle removed)\n    note: the shuffle is left out\n",
         ),
         {"m": 3},
         "correct",
