@@ -195,7 +195,9 @@ class _Steps:
         except UsageError as exc:
             src = self.frame.proto.src
             where = f"step {step.number}: " if step.number else ""
-            message = f"{where}the call to {callee.name}: {exc.format_message()}"
+            message = (
+                f"{where}the call to {callee.name}: {exc.format_message().removeprefix(callee.name + ': ')}"
+            )
             raise SimulationError("", src.problem(step.path, message)) from None
         try:
             sub = Frame(callee, params, self.context)

@@ -4,19 +4,21 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import SYMBOLS, Symbol
 from .errors import SimulationError, UsageError
-from .expressions import MAX_NUMBER, EvalError
+from .expressions import MAX_NUMBER, EvalError, equal
 from .kinds import load_game
-from .machine import ONE, Frame, Runner, read_outputs
+from .machine import ONE, DecodeFailure, Frame, Runner, leftovers, read_outputs
 from .registry import Library
 from .spec import Params, Protocol
 from .table import State
 from .trace import Trace
 from .verify import describe_value, setting
+from .verify.checks import expected_values
 
 
 @dataclass
@@ -24,10 +26,15 @@ class Simulation:
     trace: Trace
     final: State
     outputs: dict[str, Any]
+    # What this run shows wrong: an output the spec's ``equals`` (or ``uniform``) does not allow
+    # for these inputs, cards left on the table. A protocol that passes verification never has any.
+    wrong: list[str] = field(default_factory=list)
+    values: dict[str, Any] = field(default_factory=dict)  # the inputs, as the engine holds them
 
     def to_json(self) -> dict[str, Any]:
         data = self.trace.to_json()
         data["outputs"] = {k: _json_value(v) for k, v in self.outputs.items()}
+        data["wrong"] = list(self.wrong)
         return data
 
 
@@ -86,6 +93,7 @@ def parse_inputs(
     deal: list[Symbol] | None = None,
     rng: random.Random | None = None,
     cards: dict[str, Symbol] | None = None,
+    copies: dict[str, int] | None = None,
 ) -> dict[str, Any]:
     """``["x=1", "c=..."]`` -> input values; arrays are comma-separated.
 
@@ -115,7 +123,9 @@ def parse_inputs(
     for name, decl in frame.proto.inputs.items():
         count = frame.input_count(name)
         if deal is not None and frame.groups(name) is not None:
-            values[name] = _deal(name, given.get(name), count, deal, rng or random.Random(0), cards or {})
+            values[name] = _deal(
+                name, given.get(name), count, deal, rng or random.Random(0), cards or {}, copies or {}
+            )
             continue
         if name not in given:
             if frame.domain_size(name) == 1:
@@ -146,6 +156,7 @@ def _deal(
     deal: list[Symbol],
     rng: random.Random,
     cards: dict[str, Symbol],
+    copies: dict[str, int],
 ) -> list[Symbol]:
     if text is None:
         dealt = list(deal)
@@ -155,8 +166,17 @@ def _deal(
     for part in text.split(","):
         sym = cards.get(part.strip())
         if sym is None:
-            raise UsageError(f"--input {name}: {part.strip()!r} is not a card of the game")
+            shown = repr(part.strip()) if len(part) <= 40 else repr(part.strip()[:30] + "...")
+            raise UsageError(f"--input {name}: {shown} is not a card of the game")
         chosen.append(sym)
+    given = Counter(s.name for s in chosen)
+    for card, n in sorted(given.items()):
+        if copies and n > copies.get(card, 0):
+            held = copies.get(card, 0)
+            raise UsageError(
+                f"--input {name}: {card} is given {n} times, but the deck holds {held} "
+                f"{'copy' if held == 1 else 'copies'} of it"
+            )
     if count is not None and len(chosen) != count:
         raise UsageError(
             f"--input {name} needs {count} cards (the sizes add up to {count}), got {len(chosen)}"
@@ -195,17 +215,19 @@ def simulate(
     rng = rng or random.Random(seed if seed is not None else 0)
     deal: list[Symbol] | None = None
     cards: dict[str, Symbol] = {}
+    copies: dict[str, int] = {}
     if context is None and (proto.context or scenario is not None):
         st_ = setting(proto, params, scenario)
         params, context, deal = st_.params, st_.context, st_.deal
         if st_.scenario is not None:
-            cards = load_game(st_.scenario["game"]).cards_by_name()
+            rules = load_game(st_.scenario["game"])
+            cards, copies = rules.cards_by_name(), rules.copies()
     params = proto.resolve_params(params)
     events: list[Any] = []
     runner = Runner(library, "sample", rng=rng, events=events, context=context)
     frame = runner.frame(proto, params)
     runner.limits = frame.helpers
-    values = inputs if isinstance(inputs, dict) else parse_inputs(frame, inputs, deal, rng, cards)
+    values = inputs if isinstance(inputs, dict) else parse_inputs(frame, inputs, deal, rng, cards, copies)
     try:
         state = frame.initial_state(values)
     except EvalError as exc:
@@ -215,7 +237,40 @@ def simulate(
     outputs = read_outputs(runner, frame, end)
     trace = Trace(proto.name, params, {k: _json_value(v) for k, v in values.items()}, seed, events)
     trace.outputs = {k: describe_value(v) for k, v in outputs.items()}
-    return Simulation(trace, end, outputs)
+    wrong = _wrong(proto, frame, values, outputs)
+    stray = leftovers(runner, frame, end)
+    if stray:
+        wrong.append(f"cards are left on the table at the end: {', '.join(stray[:8])}")
+    return Simulation(trace, end, outputs, wrong, values)
+
+
+def _wrong(proto: Protocol, frame: Frame, values: dict[str, Any], outputs: dict[str, Any]) -> list[str]:
+    """The outputs of one run that the spec does not allow for its inputs (as verify's
+    ``correct`` check reads them: ``equals`` of the inputs, or one of the ``uniform`` choices)."""
+    expected = expected_values(proto, frame, [values])
+    out: list[str] = []
+    for name, decl in proto.outputs.items():
+        got = outputs[name]
+        if decl.equals is not None:
+            want = expected(0, name, outputs)
+            if isinstance(got, DecodeFailure) or not equal(got, want):
+                said = f"{decl.equals.text} = {_shown(want)}"
+                out.append(f"output {name} is {_shown(got)}, but the spec says {said}")
+        elif decl.uniform is not None:
+            pool = expected(0, name, {})
+            choices = list(pool) if isinstance(pool, (list, tuple)) else [pool]
+            if isinstance(got, DecodeFailure) or not (
+                any(equal(got, c) for c in choices) if choices else got is None
+            ):
+                allowed = ", ".join(describe_value(c) for c in choices) or "none"
+                out.append(f"output {name} is {_shown(got)}, but the spec allows only {allowed}")
+    return out
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, bool):
+        return str(int(value))  # ``(not x) and y`` is a truth value; bits read 0 and 1
+    return str(value) if isinstance(value, DecodeFailure) else describe_value(value)
 
 
 def glyph(name: str) -> str:

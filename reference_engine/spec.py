@@ -244,6 +244,20 @@ class Protocol:
         return out
 
 
+def require(proto: Protocol, role: str, needs: list[tuple[bool, str]]) -> None:
+    """Refuse (exit 2, at the spec's ``protocol`` line) a protocol a game runs in ``role`` that
+    lacks what the game gives it or reads from it: ``needs`` pairs a condition with what it asks."""
+    missing = [what for ok, what in needs if not ok]
+    if missing:
+        raise SpecError(
+            [
+                proto.src.problem(
+                    ("protocol",), f"{proto.name} cannot run {role}: it needs {'; '.join(missing)}"
+                )
+            ]
+        )
+
+
 def load_protocol(path: str | Path) -> Protocol:
     return build(load_file(path))
 
@@ -297,6 +311,8 @@ def analyse(src: Source) -> tuple[Protocol | None, list[Problem]]:
             e = ck.expr(v, ("helpers", k))
             if str(k) not in symbols:
                 ck.error(("helpers", k), f"unknown card {k!r}: declare it under 'symbols'")
+            elif isinstance(v, int) and not isinstance(v, bool) and v < 0:
+                ck.error(("helpers", k), f"a count of spare cards is at least 0, got {v}")
             elif e is not None:
                 helpers[str(k)] = e
     admissible = ck.expr(doc["admissible"], ("admissible",)) if "admissible" in doc else None

@@ -15,7 +15,9 @@ from reference_engine.api import (
     PlayOption,
     PlaySettings,
     UsageError,
+    check_protocol,
     compiled_reason,
+    explore,
     kinds,
     load_game,
     play,
@@ -168,6 +170,12 @@ def play_cmd(
         players, virtual, level, seed, protocol, kind_options, engine or "compiled", given=given
     )
     library = Library()
+    if protocol is not None and level != "rule":
+        # A spec of the user's: within the size limits, and every run of it can be carried out
+        # (a broken branch would otherwise show only when a game happens to take it).
+        proto = library.protocol(protocol)
+        check_protocol(proto, None, False, "simulate", None, library)
+        explore(library, proto)
     if record_path is None:
         result = play(ruleset, library, settings)
     else:

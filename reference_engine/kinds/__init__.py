@@ -102,6 +102,18 @@ class GameRules(ABC):
         """The game's cards by name (``red7``), for giving a deal on the command line."""
         return {}
 
+    def deck(self) -> list[Symbol]:
+        """Every card of the game's deck, with its copies (empty: the kind has no deck)."""
+        return []
+
+    def copies(self) -> dict[str, int]:
+        """How many of each card (by name) the deck holds: a deal given on the command line may
+        not hold more (``--input cards=red9,red9,red9`` with two R9 in the deck)."""
+        out: dict[str, int] = {}
+        for card in self.deck():
+            out[card.name] = out.get(card.name, 0) + 1
+        return out
+
 
 class GameKind(ABC):
     """A kind of game. Subclasses set ``name`` and register themselves with :func:`register`."""

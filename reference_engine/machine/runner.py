@@ -33,6 +33,11 @@ MAX_RUN_STEPS = 1_000_000
 """Steps one run of a protocol (sample mode: simulate, play) may carry out, its sub-protocols'
 included: loops whose range the size estimate could not read stop here (README, "Limits")."""
 
+
+class OverBudget(Exception):
+    """A run went past ``Shared.budget`` states (an exploration that gives up without a verdict)."""
+
+
 Outcome = tuple[Fraction, Observation | None, SubResult]
 """One outcome of a sub-protocol: its probability, what the caller sees of it, its result."""
 
@@ -75,6 +80,9 @@ class Shared:
     deferred: Deferred | None = None
     # ``states_processed`` when the current top-level run started (for MAX_RUN_STEPS).
     run_start: int = 0
+    # States an exact run may process (and shuffle outcomes it may expand) before it stops with
+    # OverBudget; None: no limit (a verification, bounded by its estimate instead).
+    budget: int | None = None
 
 
 @dataclass
@@ -134,7 +142,9 @@ class Runner:
             try:
                 resolved = callee.resolve_params(given)
             except UsageError as exc:  # the caller's spec is wrong: located at its call step
-                raise EvalError(f"the call to {callee.name}: {exc.format_message()}") from None
+                raise EvalError(
+                    f"the call to {callee.name}: {exc.format_message().removeprefix(callee.name + ': ')}"
+                ) from None
             f = self.frame(callee, resolved)
             self.shared.frames[key] = f
         return f
@@ -179,6 +189,8 @@ class Runner:
                 frontier = _apply_labels(self, frame, step, frontier, inner)
             shared.states_processed += len(frontier)
             shared.peak_frontier = max(shared.peak_frontier, len(frontier))
+            if shared.budget is not None and shared.states_processed > shared.budget:
+                raise OverBudget()
             if self.mode == "sample" and shared.states_processed - shared.run_start > MAX_RUN_STEPS:
                 raise RunError(
                     f"{frame.proto.name} carried out more than {MAX_RUN_STEPS:,} steps in one run "

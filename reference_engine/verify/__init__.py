@@ -5,6 +5,7 @@
 * :mod:`.statistical` runs a game protocol many times on the full deck (chi-square tests);
 * :mod:`.setting` binds a protocol to its parameters and to a scenario of its game;
 * :mod:`.inputs` lists the inputs to run through and describes inputs and views;
+* :mod:`.runs` checks that every run can be carried out, for the commands that run one;
 * :mod:`.forecast` measures smaller sizes to say what a big one will take;
 * :mod:`.partition` splits an exact verification over processes (``workers``) and
   :mod:`.cluster` over a Dask cluster;
@@ -26,6 +27,7 @@ from .inputs import (
     value_scope,
 )
 from .report import VERSION, Check, Report, empty_stats, views_phrase
+from .runs import explore
 from .setting import Setting, setting
 from .statistical import verify_runs
 
@@ -43,6 +45,7 @@ __all__ = [
     "describe_value",
     "describe_view",
     "empty_stats",
+    "explore",
     "forecast",
     "input_assignments",
     "outcome_distribution",

@@ -43,7 +43,7 @@ from ..spec import Params, Protocol
 from .checks import correctness, expectations, resources, security, tidiness
 from .inputs import input_assignments
 from .partition import LEFT_EXAMPLES, Backend, Part, ReadError, run_partitions
-from .report import Check, Report, empty_stats
+from .report import Check, Report
 from .setting import setting
 
 # (view, output values) -> (denominator, {input: numerator}): what every final state adds up to.
@@ -200,8 +200,6 @@ def verify(
         combined = run_partitions(library, proto, params, scenario, record_reveals, workers, backend)
     except ReadError as exc:
         raise exc.error from None
-    except SimulationError as exc:
-        return _stuck(proto, params, exc, time.perf_counter() - started)
     parts = combined.parts
     outcomes = Outcomes.of(parts, combined.agg)
     views = combined.views
@@ -282,18 +280,6 @@ def _notes(
             f"way; {sc['state']}. {sc['doc']}".strip(),
         )
     return notes
-
-
-def _stuck(proto: Protocol, params: Params, exc: SimulationError, seconds: float) -> Report:
-    """A report for a protocol that cannot be carried out to the end in some run."""
-    what = str(exc.problem) if exc.problem is not None else exc.format_message()
-    checks = [
-        Check("correct", False, f"some run cannot be carried out: {what}", {"error": what}),
-        Check("secure", False, "not checked: the protocol does not always run to the end"),
-    ]
-    return Report(
-        proto.name, proto.title, params, "exact", 0, checks, {}, [], empty_stats(seconds), [], proto.source
-    )
 
 
 def _fmt(v: Any) -> str:

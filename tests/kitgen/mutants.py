@@ -20,12 +20,13 @@ import json
 import os
 import random
 import re
+import resource
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
-import time
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,7 +44,8 @@ GAME_OF = {
     "card-selection-original": "hearts",
     "gakmoro-round": "gakmoro",
 }
-HANG_SECONDS = 20.0
+HANG_SECONDS = 20.0  # CPU seconds, the command's verification workers included
+WALL_FACTOR = 6  # ... or this many times as long on the clock (a command waiting on nothing)
 
 Data = Any
 Mutation = Callable[[random.Random, str, str, Data], tuple[str, bytes, str]]
@@ -547,7 +549,9 @@ class Verdict:
 
     def problems(self) -> list[str]:
         out = [f"traceback in {o.command}: {_last_line(o.output)}" for o in self.outcomes if o.traceback]
-        out += [f"hang: {o.command} ran past {HANG_SECONDS:.0f} s" for o in self.outcomes if o.hang]
+        out += [
+            f"hang: {o.command} ran past {HANG_SECONDS:.0f} s of CPU time" for o in self.outcomes if o.hang
+        ]
         out += [f"leftover after {o.command}: {', '.join(o.leftovers)}" for o in self.outcomes if o.leftovers]
         return out + [f"wrong exit code: {w}" for w in self.wrong]
 
@@ -574,8 +578,9 @@ def simulate_args(base: str) -> list[str]:
     return args
 
 
-def commands(m: Mutant, spec: Path, out: Path, sim_args: list[str]) -> list[tuple[str, list[str]]]:
-    """Every command that takes the spec file, with its arguments."""
+def commands(spec: Path, out: Path, sim_args: list[str], game: str | None) -> list[tuple[str, list[str]]]:
+    """Every command that takes the spec file, with its arguments (``game``: a game whose kit and
+    play run it as its protocol)."""
     path = str(spec)
     cmds = [
         ("verify", ["verify", path]),
@@ -583,7 +588,6 @@ def commands(m: Mutant, spec: Path, out: Path, sim_args: list[str]) -> list[tupl
         ("booklet", ["booklet", path, "-o", str(out / "booklet"), "--no-previews"]),
         ("view", ["view", path, "-o", str(out / "view")]),
     ]
-    game = GAME_OF.get(m.base)
     if game is not None:
         build = ["build", game, "--protocol", path, "-o", str(out / "kit"), "--no-previews", "--runs", "0"]
         cmds.append(("build", build))
@@ -592,25 +596,14 @@ def commands(m: Mutant, spec: Path, out: Path, sim_args: list[str]) -> list[tupl
     return cmds
 
 
-def _run(argv: list[str], cwd: Path, env: dict[str, str], limit: float) -> tuple[int | None, float, str]:
-    started = time.perf_counter()
-    proc = subprocess.Popen(
-        argv,
-        cwd=cwd,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,  # its own process group: a hang is ended with its workers
-    )
-    try:
-        raw, _ = proc.communicate(timeout=limit)
-        code: int | None = proc.returncode
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        raw, _ = proc.communicate()
-        code = None
-    return code, time.perf_counter() - started, raw.decode("utf-8", errors="replace")
+class _Hang(BaseException):
+    """Raised in the driver when a command has used its CPU seconds (not an Exception, so no
+    ``except Exception`` of the command swallows it)."""
+
+
+def _cpu() -> float:
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def _leftovers(folder: Path, keep: set[str]) -> list[str]:
@@ -619,49 +612,157 @@ def _leftovers(folder: Path, keep: set[str]) -> list[str]:
     return sorted(str(p.relative_to(folder)) for p in folder.iterdir() if p.name not in keep)
 
 
-PROBE = (
-    "import sys\n"
-    "from reference_engine.api import KitgenError, Library\n"
-    "try:\n"
-    "    Library().protocol(sys.argv[1])\n"
-    "except KitgenError as exc:\n"
-    "    print(exc.format_message().splitlines()[-1][:300]); sys.exit(exc.exit_code)\n"
-)
+def drive(folder: Path, spec: Path, cmds: list[tuple[str, list[str]]], limit: float) -> None:
+    """In a process of its own (``python mutants.py drive ...``): load the spec alone, then run
+    each command in this process (click's test runner: the same ``main`` the ``kitgen`` script
+    calls, without starting Python and importing kitgen seven times), each with its own TMPDIR
+    and at most ``limit`` CPU seconds, and print one JSON line per command."""
+    import traceback as tb
+
+    from click.testing import CliRunner
+
+    from kitgen.cli import main
+    from reference_engine.api import KitgenError, Library
+
+    def emit(data: dict[str, Any]) -> None:
+        sys.stdout.write(json.dumps(data) + "\n")
+        sys.stdout.flush()
+
+    def hang(signum: int, frame: Any) -> None:
+        raise _Hang()
+
+    signal.signal(signal.SIGPROF, hang)
+    try:
+        Library().protocol(str(spec))
+        emit({"loader": 0, "message": ""})
+    except KitgenError as exc:
+        emit({"loader": exc.exit_code, "message": exc.format_message().splitlines()[-1][:300]})
+    except Exception:
+        emit({"loader": -1, "message": tb.format_exc()[-2000:]})
+    spec_dir, out, tmp, cache = (
+        spec.parent,
+        folder / "out",
+        folder / "tmp",
+        Path(os.environ["KITGEN_CACHE_DIR"]),
+    )
+    written = {p.name for p in spec_dir.iterdir()}
+    for name, args in cmds:
+        emit({"start": name})
+        os.environ["TMPDIR"] = str(tmp)
+        tempfile.tempdir = str(tmp)
+        before = _cpu()
+        signal.setitimer(signal.ITIMER_PROF, limit)
+        code: int | None
+        try:
+            result = CliRunner().invoke(main, args)
+            code, output = result.exit_code, result.output
+            if result.exception is not None and not isinstance(result.exception, SystemExit):
+                exc = result.exception
+                output += "\n" + "".join(tb.format_exception(type(exc), exc, exc.__traceback__))
+        except _Hang:
+            code, output = None, "(stopped: it used its CPU seconds)"
+        finally:
+            signal.setitimer(signal.ITIMER_PROF, 0)
+        seconds = _cpu() - before
+        left = _leftovers(tmp, set()) + [f"spec/{x}" for x in _leftovers(spec_dir, written)]
+        left += [f"out/{x}" for x in _leftovers(out, {"booklet", "view", "kit"})]
+        if code not in (0, None):
+            left += [f"out/{x} (written by a failed {name})" for x in _leftovers(out, set())]
+        left += [f"cache/{x}" for x in _leftovers(cache, set()) if not x.endswith(".json")]
+        for x in _leftovers(tmp, set()) + _leftovers(out, set()):
+            target = (tmp if (tmp / x).exists() else out) / x
+            shutil.rmtree(target, ignore_errors=True) if target.is_dir() else target.unlink(missing_ok=True)
+        emit(
+            {
+                "command": name,
+                "argv": args,
+                "code": code,
+                "seconds": seconds,
+                "output": output[-6000:],
+                "leftovers": left,
+            }
+        )
 
 
 def run_mutant(
     m: Mutant, work: Path, cache: Path, sim_args: list[str], limit: float = HANG_SECONDS
 ) -> Verdict:
-    """Write ``m`` into a fresh folder below ``work``, load it alone, then run every command on it."""
+    """Write ``m`` into a fresh folder below ``work`` and drive every command on it."""
     folder = work / f"mutant-{m.seed}-{m.index}"
+    return run_spec(
+        folder, {m.file_name: m.content}, m.file_name, GAME_OF.get(m.base), sim_args, cache, m, limit
+    )
+
+
+def run_spec(
+    folder: Path,
+    files: dict[str, bytes],
+    main: str,
+    game: str | None,
+    sim_args: list[str],
+    cache: Path,
+    m: Mutant | None = None,
+    limit: float = HANG_SECONDS,
+) -> Verdict:
+    """Write ``files`` (a spec and the specs it calls) into ``folder`` and drive every command on
+    ``main`` (see :func:`drive`; ``game``: a game whose kit and play run it). A driver still
+    running after ``WALL_FACTOR`` times the CPU limit of every command (a command waiting on
+    something) is killed, and its current command is a hang."""
     shutil.rmtree(folder, ignore_errors=True)
     spec_dir, out, tmp = folder / "spec", folder / "out", folder / "tmp"
     for d in (spec_dir, out, tmp):
         d.mkdir(parents=True)
-    spec = spec_dir / m.file_name
-    spec.write_bytes(m.content)
+    cache.mkdir(parents=True, exist_ok=True)
+    for name, content in files.items():
+        (spec_dir / name).write_bytes(content)
+    spec = spec_dir / main
+    cmds = commands(spec, out, sim_args, game)
     env = {**os.environ, "KITGEN_CACHE_DIR": str(cache), "TMPDIR": str(tmp), "PYTHONDONTWRITEBYTECODE": "1"}
-    env.pop("COLUMNS", None)
-    python = sys.executable
-    kitgen = [python, "-m", "kitgen"]
-    loader, _, probe_out = _run([python, "-c", PROBE, str(spec)], folder, env, limit)
+    job = json.dumps({"folder": str(folder), "spec": str(spec), "commands": cmds, "limit": limit})
+    proc = subprocess.Popen(
+        [sys.executable, __file__, "drive", job],
+        cwd=folder,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,  # its own process group: a hang is ended with its workers
+    )
+    timer = threading.Timer(limit * WALL_FACTOR * len(cmds), lambda: os.killpg(proc.pid, signal.SIGKILL))
+    timer.start()
+    loader, message = -1, "the driver ended before loading the spec"
     outcomes: list[Outcome] = []
-    expected = {"booklet", "view", "kit"}
-    for name, args in commands(m, spec, out, sim_args):
-        code, seconds, output = _run([*kitgen, *args], folder, env, limit)
-        left = _leftovers(tmp, set()) + [f"spec/{x}" for x in _leftovers(spec_dir, {m.file_name})]
-        left += [f"out/{x}" for x in _leftovers(out, expected)]
-        if code not in (0, None):
-            left += [f"out/{x} (written by a failed {name})" for x in _leftovers(out, set()) if x in expected]
-        left += [f"cache/{x}" for x in _leftovers(cache, set()) if not x.endswith(".json")]
-        for x in _leftovers(tmp, set()):
-            shutil.rmtree(tmp / x, ignore_errors=True)
-        for x in _leftovers(out, set()):
-            shutil.rmtree(out / x, ignore_errors=True)
-        outcomes.append(Outcome(name, args, code, seconds, output, left))
-    wrong = wrong_exit_codes(loader if loader is not None else 2, outcomes)
+    current: str | None = None
+    stray: list[str] = []  # lines the command's worker processes printed themselves
+    assert proc.stdout is not None
+    for raw in proc.stdout:
+        line = raw.decode("utf-8", errors="replace")
+        data = json.loads(line) if line.startswith("{") else None
+        if data is None:
+            stray.append(line)
+        elif "loader" in data:
+            loader, message = data["loader"], data["message"]
+        elif "start" in data:
+            current, stray = data["start"], []
+        else:
+            output = data["output"] + "".join(stray)
+            outcomes.append(
+                Outcome(
+                    data["command"], data["argv"], data["code"], data["seconds"], output, data["leftovers"]
+                )
+            )
+            current = None
+    proc.wait()
+    timer.cancel()
+    if current is not None:  # killed (or crashed) in the middle of a command
+        killed = proc.returncode == -signal.SIGKILL
+        argv = next(a for n, a in cmds if n == current)
+        outcomes.append(Outcome(current, argv, None if killed else proc.returncode, 0.0, "".join(stray)))
+    wrong = wrong_exit_codes(loader if loader >= 0 else 2, outcomes)
+    if loader < 0:
+        outcomes.append(Outcome("load", [], 1, 0.0, message))
     shutil.rmtree(folder, ignore_errors=True)
-    return Verdict(m, loader if loader is not None else -1, probe_out.strip(), outcomes, wrong)
+    return Verdict(m or Mutant(0, 0, main, "file", main, main, b""), loader, message, outcomes, wrong)
 
 
 def _stage(output: str) -> str | None:
@@ -715,3 +816,8 @@ def summary(verdicts: list[Verdict]) -> dict[str, Any]:
 
 def temporary_work() -> Path:
     return Path(tempfile.mkdtemp(prefix="kitgen-badinput-"))
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["drive"]:
+    _job = json.loads(sys.argv[2])
+    drive(Path(_job["folder"]), Path(_job["spec"]), [(n, a) for n, a in _job["commands"]], _job["limit"])

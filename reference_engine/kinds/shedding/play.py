@@ -25,7 +25,7 @@ from ...cards import Symbol
 from ...errors import CheckFailure, UsageError
 from ...records.recorder import Recorder
 from ...registry import Library
-from ...selection import CallCache, run_selection
+from ...selection import CallCache, check_selection, run_selection
 from ..virtual import Seat, VirtualStats, seating
 from .record import SheddingRecord
 from .rules import RuleSet, hand_dependence_message
@@ -148,8 +148,7 @@ class Game:
         self.rec = SheddingRecord(recorder, self) if recorder is not None else None
         if virtual and level == "card":
             self.protocol = self.library.protocol(self.protocol_name)
-            if "valid" not in self.protocol.context:
-                raise UsageError(f"{self.protocol_name} does not take the game's validity rule ('valid')")
+            check_selection(self.protocol)
 
     # -- the whole game ----------------------------------------------------------------
     def play(self) -> dict[str, Any]:
