@@ -7,16 +7,20 @@ actions, changed types, out-of-range indices, huge and negative numbers, unknown
 duplicates, unicode, empty and binary files, very long strings, truncated YAML, range bombs,
 a name that differs from the file's, deep nesting; the classes in turn), writes each into a
 fresh folder, loads it alone (``Library().protocol(file)``, "the loader"), and runs every
-command that takes a spec file on it, each in its own process with its own TMPDIR and a
-limit of 20 s: ``verify``, ``simulate`` (with the shipped spec's worked example),
-``booklet``, ``view``, and for card selection and Gakmoro round specs ``build`` and ``play`` of
-a game that runs them (uno-small, hearts, gakmoro). ``--jobs`` mutants run at a time
-(default 2); the same seed gives the same mutants.
+command that takes a spec file on it, in one driver process per mutant (kitgen's ``main``
+through click's test runner, as the ``kitgen`` script calls it), each command with its own
+TMPDIR: ``verify``, ``simulate`` (with the shipped spec's worked example), ``booklet``,
+``view``, and for card selection and Gakmoro round specs ``build`` and ``play`` of a game that
+runs them (uno-small, hearts, gakmoro). ``--jobs`` mutants run at a time (default 2); the same
+seed gives the same mutants.
 
 It counts, over every command run ("tried"):
 
-* **tracebacks**: output containing ``Traceback (most recent call last)``;
-* **hangs**: a command still running after 20 s (it is killed with its workers);
+* **tracebacks**: an exception that escaped the command, or output containing ``Traceback
+  (most recent call last)`` (a verification worker's included);
+* **hangs**: a command that used more than 20 s of CPU time, its verification workers included
+  (stopped there), or a driver still running after 6 x 20 s per command on the clock (killed
+  with its workers; the machine this is measured on is shared, so the clock is not the measure);
 * **leftovers**: a command that left a file in its TMPDIR, beside the spec, in the output
   folder other than the folder it was asked to write, an output folder although it failed,
   or a temporary file in the verification cache;

@@ -6,11 +6,12 @@ change with a seeded ``random.Random``; :func:`mutant` draws mutant ``index`` of
 the same one for the same pair (the bytes of the file included), so a failure found by
 ``bench/badinput.py --seed S`` is reproduced by its index.
 
-:func:`run_mutant` writes the mutant into a fresh folder and runs every command that takes a
-spec file on it (``verify``, ``simulate``, ``booklet``, ``view``, and for a card selection or
-Gakmoro round spec ``build`` and ``play`` of a game that runs it), each in its own process with
-its own temporary folder and a time limit; :func:`wrong_exit_codes` judges the exit codes
-against each other (see ``bench/badinput.py`` for the rules). Used by
+:func:`run_mutant` (:func:`run_spec` for any spec file) writes the mutant into a fresh folder
+and runs every command that takes a spec file on it (``verify``, ``simulate``, ``booklet``,
+``view``, and for a card selection or Gakmoro round spec ``build`` and ``play`` of a game that
+runs it) in a driver process of its own (:func:`drive`: one Python for all the commands of a
+mutant, each command with its own TMPDIR and at most 20 s of CPU time); :func:`wrong_exit_codes`
+judges the exit codes against each other (see ``bench/badinput.py`` for the rules). Used by
 ``tests/kitgen/test_badinput.py`` (a few dozen mutants in CI) and ``bench/badinput.py``.
 """
 
@@ -118,10 +119,6 @@ def _steps(data: Data) -> list[tuple[Any, ...]]:
 
 def _strings(data: Data) -> list[tuple[Any, ...]]:
     return _paths(data, lambda v: isinstance(v, str))
-
-
-def _name(data: Data, base: str) -> str:
-    return str(data.get("protocol", base)) if isinstance(data, dict) else base
 
 
 # --------------------------------------------------------------------------- the classes
