@@ -522,8 +522,8 @@ class Outcome:
 
     command: str
     argv: list[str]
-    code: int | None  # None: it ran past the time limit and was killed
-    seconds: float
+    code: int | None  # None: it ran past the time limit and was stopped or killed
+    seconds: float  # CPU time, the worker processes it waited for included
     output: str
     leftovers: list[str] = field(default_factory=list)
 
@@ -533,7 +533,8 @@ class Outcome:
 
     @property
     def hang(self) -> bool:
-        return self.code is None
+        """Stopped at its CPU seconds, killed, or over them with its workers' time counted."""
+        return self.code is None or self.seconds > HANG_SECONDS
 
 
 @dataclass
