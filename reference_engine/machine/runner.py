@@ -25,17 +25,13 @@ from ..table import Draft, Layout, State
 from ..trace import Event, Snapshot
 from .deferred import Deferred, has_placeholders
 from .frame import Evaluator, Frame, GameFunction, StateScope
-from .frontier import Frontier, MergeDecider, Needed, _groups, add_vec, fill_in, forget, settle
+from .frontier import Frontier, MergeDecider, Needed, _groups, add_vec, fill_in, forget, settle, spend
 from .plans import Plan, Resolved, SubResult, _flats, _index_list, _res, _target_args
 from .views import Observation, ViewTable
 
 MAX_RUN_STEPS = 1_000_000
 """Steps one run of a protocol (sample mode: simulate, play) may carry out, its sub-protocols'
 included: loops whose range the size estimate could not read stop here (README, "Limits")."""
-
-
-class OverBudget(Exception):
-    """A run went past ``Shared.budget`` states (an exploration that gives up without a verdict)."""
 
 
 Outcome = tuple[Fraction, Observation | None, SubResult]
@@ -80,9 +76,6 @@ class Shared:
     deferred: Deferred | None = None
     # ``states_processed`` when the current top-level run started (for MAX_RUN_STEPS).
     run_start: int = 0
-    # States an exact run may process (and shuffle outcomes it may expand) before it stops with
-    # OverBudget; None: no limit (a verification, bounded by its estimate instead).
-    budget: int | None = None
 
 
 @dataclass
@@ -189,8 +182,7 @@ class Runner:
                 frontier = _apply_labels(self, frame, step, frontier, inner)
             shared.states_processed += len(frontier)
             shared.peak_frontier = max(shared.peak_frontier, len(frontier))
-            if shared.budget is not None and shared.states_processed > shared.budget:
-                raise OverBudget()
+            spend(len(frontier))  # an exploration's budget (frontier.budget), if one is in force
             if self.mode == "sample" and shared.states_processed - shared.run_start > MAX_RUN_STEPS:
                 raise RunError(
                     f"{frame.proto.name} carried out more than {MAX_RUN_STEPS:,} steps in one run "

@@ -10,8 +10,10 @@ and would print a run that looks fine.
 :func:`explore` runs the protocol the way the verifier does (every shuffle outcome, with the
 same interpreter) but checks nothing else, on a bounded number of inputs (the asked ones, then
 up to :data:`EXPLORE_INPUTS` in all, spread evenly over every input where there are at most
-:data:`SPREAD_LIMIT`) and states (:data:`EXPLORE_STATES`); past them it stops without a
-verdict, so it costs a fraction of a second on the built-in specs.
+:data:`SPREAD_LIMIT`) and states made (:data:`EXPLORE_STATES`, counted where states are made:
+every step, shuffle outcome and draw); past them it stops without a verdict, so it costs a
+fraction of a second on the built-in specs. A protocol past the card limit of an exact
+verification is not explored (its single run is all that can be shown).
 """
 
 from __future__ import annotations
@@ -22,14 +24,14 @@ from typing import Any
 from ..cards import Symbol
 from ..errors import EvalError, SimulationError
 from ..machine import Frame, Runner, Shared, read_outputs
-from ..machine.runner import OverBudget
+from ..machine.frontier import OverBudget, budget
 from ..registry import Library
 from ..spec import Params, Protocol
 from .inputs import input_assignments
 from .setting import setting
 
 EXPLORE_INPUTS = 8
-EXPLORE_STATES = 200_000
+EXPLORE_STATES = 100_000  # states made (see machine.frontier.budget); about 100 MB at most
 # Inputs are spread over all of them only where listing them is cheap; past this many
 # combinations only the asked ones are explored (gakmoro-round's 127,449 take seconds to list).
 SPREAD_LIMIT = 10_000
@@ -63,10 +65,14 @@ def explore(
     ``first``, then a spread of the others. A run that cannot be carried out raises its located
     :class:`SimulationError`; True when every explored run was carried out, False when the
     budget ran out first (or the inputs cannot be listed: the command says why)."""
+    from ..budget import MAX_CARDS, estimate
+
+    if estimate(proto, params, scenario, library).table_cards > MAX_CARDS["verify"]:
+        return False  # past what an exact run is for (and a lazy block of that many piles recurses deep)
     st_ = setting(proto, params, scenario)
     no_factor: set[str] = set()
     while True:  # as run_exact: a callee whose view does not factor is run again inlined
-        shared = Shared(no_factor=set(no_factor), restartable=True, budget=EXPLORE_STATES)
+        shared = Shared(no_factor=set(no_factor), restartable=True)
         runner = Runner(library, "exact", shared=shared, context=st_.context)
         runner.forget_views = True
         frame = runner.frame(proto, st_.params)
@@ -87,7 +93,8 @@ def explore(
                 raise SimulationError("", proto.src.problem(("inputs",), str(exc))) from None
             frontier.setdefault(state, (1, {}))[1][i] = 1
         try:
-            final = runner.run(frame, frontier)
+            with budget(EXPLORE_STATES):
+                final = runner.run(frame, frontier)
             if shared.restart is not None:
                 no_factor.add(shared.restart)
                 continue

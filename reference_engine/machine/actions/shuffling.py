@@ -16,9 +16,9 @@ from ...expressions import EvalError, truthy
 from ...shuffles import Shuffle, pile_gather
 from ...table import Layout, State, visible
 from ..frame import Evaluator, Frame
-from ..frontier import Frontier, _scale, add_vec, before_scramble, settle
+from ..frontier import Frontier, _scale, add_vec, before_scramble, settle, spend
 from ..plans import _flats, _res
-from ..runner import Ctx, OverBudget, Runner, _touching, handles
+from ..runner import Ctx, Runner, _touching, handles
 
 Piles = tuple[tuple[int, ...], ...]
 
@@ -143,7 +143,6 @@ def h_shuffle(run: Runner, frame: Frame, step: st.Shuffle, frontier: Frontier, c
             continue
         add_vec(canon, state, vec, owned_canon)
         info[state] = (shuffle, piles, how)
-    budget = run.shared.budget  # an exploration's: a scramble of many piles stops it at once
     for state, vec in canon.items():
         shuffle, piles, how = info[state]
         layout2 = _unlabel(plans, state.layout, piles)
@@ -151,10 +150,7 @@ def h_shuffle(run: Runner, frame: Frame, step: st.Shuffle, frontier: Frontier, c
         contents = [tuple(state.cells[f] for f in p) for p in piles]
         observe = any(is_up(state.cells[f]) for p in piles for f in p)
         for perm, prob in shuffle.outcomes(contents):
-            if budget is not None:
-                budget -= 1
-                if budget < 0:
-                    raise OverBudget()
+            spend()  # an exploration's budget: a scramble of many piles stops it at once
             g = _gather_map(plans, state.layout.size, piles, perm)
             cells = tuple([state.cells[i] for i in g])
             view = state.view
