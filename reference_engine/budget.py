@@ -13,7 +13,7 @@ up to a ceiling it cannot lift. The input combination limit of an exact verifica
 verifier's own (:data:`reference_engine.verify.MAX_INPUTS`) and cannot be lifted.
 
 Whatever the estimate cannot see is bounded while it runs: one run of a protocol carries out
-at most :data:`MAX_RUN_STEPS` steps (:class:`~reference_engine.machine.Runner`), and the
+at most ``MAX_RUN_STEPS`` steps (:mod:`reference_engine.machine.runner`), and the
 expression language bounds every range, comprehension and number
 (:mod:`reference_engine.expressions`).
 
@@ -32,11 +32,11 @@ from .errors import KitgenError, SimulationError, UsageError
 from .expressions import EvalError, plain
 from .spec import Params, ParamValue, Protocol
 from .steps import Call, Do, For, If, Step
+from .verify import MAX_INPUTS, setting
 
 if TYPE_CHECKING:
     from .machine import Frame
     from .registry import Library
-from .verify import MAX_INPUTS, setting
 
 # Cards on the table (inputs plus declared spare cards) each command accepts without --force.
 # A single run (simulate) records the whole table after every step: 900 cards take about 8 s

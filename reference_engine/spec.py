@@ -86,8 +86,8 @@ TEXT_LIMITS = {
     "cite": 500,
     "how": 500,
     "glyph": 8,
-    "labels": 40,
-    "regions": 60,
+    "labels": 120,
+    "regions": 120,
 }
 MAX_EXPRESSION = 2_000
 MAX_KEY = 200
