@@ -42,7 +42,9 @@ BASES = tuple(sorted(p.stem for p in PROTOCOLS.glob("*.yaml")))
 GAME_OF = {
     "card-selection": "uno-small",
     "card-selection-v2": "uno-small",
+    "card-selection-fast": "uno-small",
     "card-selection-original": "hearts",
+    "card-selection-original-fast": "hearts",
     "gakmoro-round": "gakmoro",
 }
 HANG_SECONDS = 20.0  # CPU seconds, the command's verification workers included
