@@ -63,8 +63,8 @@ def explore(
 ) -> bool:
     """Run inputs of ``proto`` through every shuffle outcome and read its outputs: the inputs in
     ``first``, then a spread of the others. A run that cannot be carried out raises its located
-    :class:`SimulationError`; True when every explored run was carried out, False when the
-    budget ran out first (or the inputs cannot be listed: the command says why)."""
+    :class:`SimulationError`; True when every explored run was carried out, False without a
+    verdict: the budget ran out first, or the protocol is past the card limit of an exact run."""
     from ..budget import MAX_CARDS, estimate
 
     if estimate(proto, params, scenario, library).table_cards > MAX_CARDS["verify"]:

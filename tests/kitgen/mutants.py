@@ -669,9 +669,12 @@ def drive(folder: Path, spec: Path, cmds: list[tuple[str, list[str]]], limit: fl
         if code not in (0, None):
             left += [f"out/{x} (written by a failed {name})" for x in _leftovers(out, set())]
         left += [f"cache/{x}" for x in _leftovers(cache, set()) if not x.endswith(".json")]
-        for x in _leftovers(tmp, set()) + _leftovers(out, set()):
+        for x in _leftovers(tmp, set()) + _leftovers(out, set()):  # the next command starts clean
             target = (tmp if (tmp / x).exists() else out) / x
-            shutil.rmtree(target, ignore_errors=True) if target.is_dir() else target.unlink(missing_ok=True)
+            if target.is_dir():
+                shutil.rmtree(target, ignore_errors=True)
+            else:
+                target.unlink(missing_ok=True)
         emit(
             {
                 "command": name,
