@@ -24,7 +24,7 @@ from typing import Any
 from ..cards import symbol_of
 from ..errors import CheckFailure, UsageError
 from ..registry import Library
-from ..selection import CallCache, run_selection
+from ..selection import CallCache, check_selection, run_selection
 from ..spec import Protocol
 from ..statistics import ALPHA, goodness_of_fit, two_sample
 from .report import VERSION, Check, Report, empty_stats
@@ -81,6 +81,7 @@ def verify_runs(
     started = time.perf_counter()
     from ..kinds import find_kind, kind_name, load_game
 
+    check_selection(proto)  # what the runs give the spec and read from it
     game = game or next((s.game for s in proto.scenarios.values()), None)
     if game is None:
         raise UsageError(f"{proto.name} names no game to check it on (its scenarios name none)")

@@ -287,3 +287,16 @@ def test_every_built_in_spec_still_loads_and_runs_through_every_command(tmp_path
             (o.command, o.output) for o in verdict.outcomes
         ]
         assert library.protocol(name).name == name
+
+
+def test_verify_runs_refuses_a_selection_spec_without_what_a_turn_needs(tmp_path: Path) -> None:
+    """`verify --runs` on a card selection spec without its outputs was a KeyError ('played')
+    traceback; it is refused before any run, as play and build refuse it."""
+    text = (mutants.PROTOCOLS / "card-selection-fast.yaml").read_text(encoding="utf-8")
+    start = text.index("\noutputs:\n") + 1
+    end = text.index("\nexpect:\n", start) + 1
+    spec = tmp_path / "card-selection-fast.yaml"
+    spec.write_text(text[:start] + text[end:], encoding="utf-8")
+    out = refused("verify", str(spec), "--runs", "10")
+    assert f"{spec}:" in out
+    assert "cannot run a virtual player's turn: it needs an output 'played'" in out
