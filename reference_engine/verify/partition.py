@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import os
 import signal
 import traceback
 from collections.abc import Callable, Sequence
@@ -388,13 +389,24 @@ class _Pipes:
         self.conns[index].send(message)
 
 
-def _process_main(job: Job, conn: Any) -> None:
+def _process_main(job: Job, conn: Any, coordinator: int, inherited: list[Any]) -> None:
     # The coordinator answers Ctrl-C (and a build's clean-up handlers stay with it): a worker
-    # only ends when the coordinator ends it or closes the pipe.
+    # only ends when the coordinator ends it, closes the pipe, or dies (even by SIGKILL, which
+    # no handler sees: the worker then notices it has a new parent and leaves, rather than
+    # waiting forever with the build's stdout and stderr held open).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    for end in inherited:  # the coordinator's ends, copied by fork: closed, so EOF can arrive
+        end.close()
+
+    def receive() -> Any:
+        while not conn.poll(0.5):
+            if os.getppid() != coordinator:
+                raise EOFError("the coordinator is gone")
+        return conn.recv()
+
     try:
-        worker_main(job, conn.send, conn.recv)
+        worker_main(job, conn.send, receive)
     except (EOFError, BrokenPipeError):
         pass  # the coordinator is gone
     finally:
@@ -408,11 +420,16 @@ class ProcessPool:
     def run(self, jobs: list[Job]) -> tuple[list[tuple[Any, ...]], list[str]]:
         methods = multiprocessing.get_all_start_methods()
         ctx: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-        conns, procs = [], []
+        conns: list[Any] = []
+        procs = []
+        forked = ctx.get_start_method() == "fork"
         try:
             for job in jobs:
                 mine, theirs = ctx.Pipe()
-                p = ctx.Process(target=_process_main, args=(job, theirs), daemon=True)
+                inherited = [*conns, mine] if forked else []
+                p = ctx.Process(
+                    target=_process_main, args=(job, theirs, os.getpid(), inherited), daemon=True
+                )
                 p.start()
                 theirs.close()
                 conns.append(mine)
