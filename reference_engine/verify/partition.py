@@ -34,6 +34,8 @@ import math
 import multiprocessing
 import os
 import signal
+import threading
+import time
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -389,24 +391,25 @@ class _Pipes:
         self.conns[index].send(message)
 
 
+def _watch_coordinator(coordinator: int) -> None:
+    """Ends this worker at once when its coordinator has died (even by SIGKILL, which no
+    handler sees): the worker then has a new parent. Without this, a worker would compute on
+    and then wait forever, holding the build's stdout and stderr open."""
+    while os.getppid() == coordinator:
+        time.sleep(0.25)
+    os._exit(1)
+
+
 def _process_main(job: Job, conn: Any, coordinator: int, inherited: list[Any]) -> None:
     # The coordinator answers Ctrl-C (and a build's clean-up handlers stay with it): a worker
-    # only ends when the coordinator ends it, closes the pipe, or dies (even by SIGKILL, which
-    # no handler sees: the worker then notices it has a new parent and leaves, rather than
-    # waiting forever with the build's stdout and stderr held open).
+    # only ends when the coordinator ends it, closes the pipe, or dies.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     for end in inherited:  # the coordinator's ends, copied by fork: closed, so EOF can arrive
         end.close()
-
-    def receive() -> Any:
-        while not conn.poll(0.5):
-            if os.getppid() != coordinator:
-                raise EOFError("the coordinator is gone")
-        return conn.recv()
-
+    threading.Thread(target=_watch_coordinator, args=(coordinator,), daemon=True).start()
     try:
-        worker_main(job, conn.send, receive)
+        worker_main(job, conn.send, conn.recv)
     except (EOFError, BrokenPipeError):
         pass  # the coordinator is gone
     finally:
@@ -427,9 +430,7 @@ class ProcessPool:
             for job in jobs:
                 mine, theirs = ctx.Pipe()
                 inherited = [*conns, mine] if forked else []
-                p = ctx.Process(
-                    target=_process_main, args=(job, theirs, os.getpid(), inherited), daemon=True
-                )
+                p = ctx.Process(target=_process_main, args=(job, theirs, os.getpid(), inherited), daemon=True)
                 p.start()
                 theirs.close()
                 conns.append(mine)
