@@ -56,6 +56,7 @@ ACTIONS = (
 )
 COMPANIONS = {"if": ("then", "else"), "for": ("do",), "call": ("params", "with", "results")}
 COMMON = ("step", "say", "brief", "labels", "face", "table")
+MAX_STEP_NUMBER = 12  # characters of a step's number ("12", "4(b)"), written or a YAML number
 SHUFFLE_KINDS = ("scramble", "shift", "cut", "bisect", "set")
 IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -339,6 +340,13 @@ def parse_step(ck: Checker, value: Any, path: KeyPath, top: bool) -> Step | None
     number = None
     if "step" in value:
         number = ck.string(value["step"], path + ("step",), "a step number")
+        if number is not None and len(number) > MAX_STEP_NUMBER:
+            ck.error(
+                path + ("step",),
+                f"a step number of {len(number):,} characters (at most {MAX_STEP_NUMBER}): "
+                "the booklet prints it as 'Step ...' beside the step",
+            )
+            number = None
     say = parse_template(ck, value["say"], path + ("say",)) if "say" in value else None
     if top and number is None and "step" not in value:
         ck.error(path, "a top-level step needs a number ('step: 3') that matches the paper")
