@@ -315,6 +315,26 @@ def outcome_sentence(doc: str, value: Any) -> str:
     return f"{doc}: {text}."
 
 
+def handling_sentences(proto: Protocol, handling: dict[str, str], called: bool) -> list[str]:
+    """What the table does with the cards of an output at the end, where it matters: cards shown
+    where they lie keep their order (everyone sees it); cards shown mixed are mixed face down
+    first; a hand that a called protocol gives back is mixed by its holder before it is laid out
+    (nobody knows the order of a hand). The verifier checks exactly these (see docs/verification.md)."""
+    out = []
+    for name, how in handling.items():
+        what = (proto.outputs[name].doc or name).strip().rstrip(".")
+        if how == "in-order":
+            out.append(f"At the end, show {what}: turn these cards over where they lie, keeping their order.")
+        elif how == "mixed":
+            out.append(f"At the end, show {what}: mix these cards face down first, then turn them over.")
+        elif called:
+            out.append(
+                f"Before these cards are laid out ({what}), their holder mixes them face down: "
+                "nobody knows the order of a hand."
+            )
+    return out
+
+
 def _events_by_step(events: list[Event]) -> dict[str, list[Event]]:
     """Top-level events per step number; for a step inside a loop, its first pass only."""
     out: dict[str, list[Event]] = {}
@@ -387,6 +407,7 @@ def section_for(
     if_wrong: str,
     capacity: int,
     people: int = 1,
+    called: bool = False,
 ) -> Section:
     sim = example.run(library, proto)
     by_step = _events_by_step(sim.trace.events)
@@ -422,6 +443,8 @@ def section_for(
                 block.checks.append(f"In this example: {_count_text(turned)}.")
             block.if_wrong = if_wrong
         blocks.append(block)
+    if blocks:
+        blocks[-1].notes.extend(handling_sentences(proto, sim.handling, called))
     legend = [
         f"{enc.name}: {enc.describe()}"
         for enc in proto.encodings.values()
@@ -480,7 +503,7 @@ def sections(
         example = top_example if name == top.name else spec_example(proto, library)
         # On a called protocol's pages, "Step 8" of the recovery text means the top protocol's.
         here = if_wrong if name == top.name else name_steps(if_wrong, top.title)
-        out.append(section_for(library, proto, example, reveals, here, capacity, people))
+        out.append(section_for(library, proto, example, reveals, here, capacity, people, name != top.name))
     return out
 
 

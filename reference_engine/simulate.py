@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 import re
 from collections import Counter
@@ -10,15 +11,15 @@ from typing import Any
 
 from .cards import SYMBOLS, Symbol
 from .errors import SimulationError, UsageError
-from .expressions import MAX_NUMBER, EvalError, equal
+from .expressions import MAX_NUMBER, EvalError, equal, plain
 from .kinds import load_game
-from .machine import ONE, DecodeFailure, Frame, Runner, leftovers, read_outputs
+from .machine import ONE, DecodeFailure, Frame, Runner, handling, leftovers, read_outputs, shown
 from .registry import Library
 from .spec import Params, Protocol
 from .table import State
 from .trace import Trace
-from .verify import describe_value, setting
-from .verify.checks import expected_values
+from .verify import describe_inputs, describe_value, input_assignments, setting, value_scope
+from .verify.checks import _wanted, expected_values
 
 
 @dataclass
@@ -30,6 +31,11 @@ class Simulation:
     # for these inputs, cards left on the table. A protocol that passes verification never has any.
     wrong: list[str] = field(default_factory=list)
     values: dict[str, Any] = field(default_factory=dict)  # the inputs, as the engine holds them
+    # What the table saw, in order: cards turned, decisions, discards, each called protocol's own
+    # view, the cards each person saw come into their hands, the public card outputs as shown.
+    observations: list[Any] = field(default_factory=list)
+    # How the table handles each card output of several cards (see machine.outputs.handling).
+    handling: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         data = self.trace.to_json()
@@ -58,12 +64,12 @@ def parse_whole(text: str, what: str = "") -> int:
     (Arabic-Indic digits), spaces, and numbers of thousands of digits."""
     head = f"{what}: " if what else ""
     if not WHOLE_NUMBER.fullmatch(text):
-        shown = repr(text) if len(text) <= 40 else f"{text[:30]!r}... ({len(text):,} characters)"
-        raise UsageError(f"{head}{shown} is not a whole number (digits, with - for a negative one)")
+        quoted = repr(text) if len(text) <= 40 else f"{text[:30]!r}... ({len(text):,} characters)"
+        raise UsageError(f"{head}{quoted} is not a whole number (digits, with - for a negative one)")
     digits = len(text.lstrip("+-"))
     if digits > 16 or abs(int(text)) > MAX_NUMBER:
-        shown = text if digits <= 24 else f"a number of {digits:,} digits"
-        raise UsageError(f"{head}{shown} is too large (numbers are at most 10^15 in size)")
+        quoted = text if digits <= 24 else f"a number of {digits:,} digits"
+        raise UsageError(f"{head}{quoted} is too large (numbers are at most 10^15 in size)")
     return int(text)
 
 
@@ -166,8 +172,8 @@ def _deal(
     for part in text.split(","):
         sym = cards.get(part.strip())
         if sym is None:
-            shown = repr(part.strip()) if len(part) <= 40 else repr(part.strip()[:30] + "...")
-            raise UsageError(f"--input {name}: {shown} is not a card of the game")
+            quoted = repr(part.strip()) if len(part) <= 40 else repr(part.strip()[:30] + "...")
+            raise UsageError(f"--input {name}: {quoted} is not a card of the game")
         chosen.append(sym)
     given = Counter(s.name for s in chosen)
     for card, n in sorted(given.items()):
@@ -225,9 +231,11 @@ def simulate(
     params = proto.resolve_params(params)
     events: list[Any] = []
     runner = Runner(library, "sample", rng=rng, events=events, context=context)
+    runner.watched = proto.watched_hands()  # what each person sees come into their hands
     frame = runner.frame(proto, params)
     runner.limits = frame.helpers
     values = inputs if isinstance(inputs, dict) else parse_inputs(frame, inputs, deal, rng, cards, copies)
+    _check_admissible(frame, values, deal)
     try:
         state = frame.initial_state(values)
     except EvalError as exc:
@@ -241,12 +249,22 @@ def simulate(
     stray = leftovers(runner, frame, end)
     if stray:
         wrong.append(f"cards are left on the table at the end: {', '.join(stray[:8])}")
-    return Simulation(trace, end, outputs, wrong, values)
+    seen = runner.views.expanded(end.view) + shown(runner, frame, end, outputs)
+    return Simulation(
+        trace,
+        end,
+        outputs,
+        wrong=wrong,
+        values=values,
+        observations=seen,
+        handling=handling(runner, frame, end),
+    )
 
 
 def _wrong(proto: Protocol, frame: Frame, values: dict[str, Any], outputs: dict[str, Any]) -> list[str]:
     """The outputs of one run that the spec does not allow for its inputs (as verify's
-    ``correct`` check reads them: ``equals`` of the inputs, or one of the ``uniform`` choices)."""
+    ``correct`` check reads them: ``equals`` of the inputs, or one of the values a ``uniform``
+    or ``weighted`` choice may take)."""
     expected = expected_values(proto, frame, [values])
     out: list[str] = []
     for name, decl in proto.outputs.items():
@@ -256,12 +274,12 @@ def _wrong(proto: Protocol, frame: Frame, values: dict[str, Any], outputs: dict[
             if isinstance(got, DecodeFailure) or not equal(got, want):
                 said = f"{decl.equals.text} = {_shown(want)}"
                 out.append(f"output {name} is {_shown(got)}, but the spec says {said}")
-        elif decl.uniform is not None:
-            pool = expected(0, name, {})
-            choices = list(pool) if isinstance(pool, (list, tuple)) else [pool]
-            if isinstance(got, DecodeFailure) or not (
-                any(equal(got, c) for c in choices) if choices else got is None
-            ):
+        elif decl.choice is not None:  # uniform or weighted: one of the values it may choose
+            try:
+                choices = list(_wanted(decl, expected(0, name, {})))
+            except EvalError as exc:
+                raise SimulationError("", proto.src.problem(decl.path, str(exc))) from None
+            if isinstance(got, DecodeFailure) or not any(equal(got, c) for c in choices):
                 allowed = ", ".join(describe_value(c) for c in choices) or "none"
                 out.append(f"output {name} is {_shown(got)}, but the spec allows only {allowed}")
     return out
@@ -271,6 +289,27 @@ def _shown(value: Any) -> str:
     if isinstance(value, bool):
         return str(int(value))  # ``(not x) and y`` is a truth value; bits read 0 and 1
     return str(value) if isinstance(value, DecodeFailure) else describe_value(value)
+
+
+def _check_admissible(frame: Frame, values: dict[str, Any], deal: list[Symbol] | None) -> None:
+    """A run on an input the spec's ``admissible`` excludes is refused: the verifier never
+    checked it (and a spec that admits no input at all is refused as verify refuses it)."""
+    admissible = frame.proto.admissible
+    if admissible is None:
+        return
+    try:
+        ok = plain(admissible(value_scope(frame, values)))
+    except EvalError as exc:
+        raise SimulationError("", frame.proto.src.problem(("admissible",), str(exc))) from None
+    if not ok:
+        # No admissible input at all: the spec error verify gives. Too many inputs to list
+        # them: the input itself is refused below.
+        with contextlib.suppress(UsageError):
+            input_assignments(frame, deal)
+        raise UsageError(
+            f"{describe_inputs(values)} is not admissible ({admissible.text!r} is false for it): "
+            "the protocol is verified only for admissible inputs"
+        )
 
 
 def glyph(name: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 from click.core import ParameterSource
 
-from reference_engine.api import PUZZLE_DIFFICULTIES, UsageError
+from reference_engine.api import PUZZLE_DIFFICULTIES, STRATEGIES, UsageError
 
 from ..console import kit_lines
 from ..kit import KitOptions, build
@@ -111,6 +111,21 @@ LABEL_SHEETS = [
     help="First free label on a partly used sheet (1 = top left).",
 )
 @options.wild4
+@click.option(
+    "--strategy",
+    type=click.Choice(list(STRATEGIES)),
+    default=None,
+    help="Shedding games: how the virtual players choose among their valid cards: uniform (the paper, "
+    "the default) or weighted, a stronger virtual player (by --weights, with the weighted selection "
+    "protocol: more bit markers and λ ticket cards).",
+)
+@click.option(
+    "--weights",
+    default=None,
+    metavar="NAME=W,...",
+    help="With --strategy weighted: public weights by class (action, number, wild) or card kind, whole "
+    "numbers 1-9, e.g. action=3,number=1,wild=1; a class not named weighs 1.",
+)
 @options.writing("The kit folder (default: output/<kit>).", "Skip the PNG previews (faster).")
 @options.runs(
     "Statistical check of the card selection protocol on the full deck for the booklet's "
@@ -162,6 +177,8 @@ def build_cmd(
     label_sheet: str | None,
     label_start: int,
     wild4: str,
+    strategy: str | None,
+    weights: str | None,
     output: str | None,
     no_previews: bool,
     no_cache: bool,
@@ -186,7 +203,8 @@ def build_cmd(
     types = tuple(t.strip() for t in only.split(",") if t.strip()) if only is not None else ()
     if only is not None and not types:
         raise UsageError(f"--only takes card types, comma-separated (e.g. alpha,beta), got {only!r}")
-    puzzle = {"count": count, "difficulty": difficulty, "seed": seed}
+    # A kind's own options, when given: the puzzles' count, difficulty, seed; a shedding game's strategy.
+    own = {"count": count, "difficulty": difficulty, "seed": seed, "strategy": strategy, "weights": weights}
     opts = KitOptions(
         ruleset=ruleset,
         players=players,
@@ -205,7 +223,7 @@ def build_cmd(
         output=output,
         previews=not no_previews,
         runs=runs,
-        extra={k: v for k, v in puzzle.items() if v is not None},
+        extra={k: v for k, v in own.items() if v is not None},
         cache=not no_cache,
         workers=workers or default_workers(),
         given=given,
