@@ -18,9 +18,12 @@ from reference_engine.api import (
     parse_whole,
 )
 
+from ..templates import load_templates
+
 F = TypeVar("F", bound=Callable[..., Any])
 
-PAPERS = ["a4", "letter", "a3", "tabloid"]
+# The choices come from templates/layout.yaml: a paper or label sheet added there is an option.
+PAPERS = list(load_templates().papers)
 PARAM_HELP = (
     "A protocol parameter as NAME=NUMBER (digits, with - for a negative one; NAME=N,N,... for a "
     "list), e.g. --param m=5 (repeatable)."

@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, TypeVar
 
+from .. import progress
 from .. import steps as st
 from ..cards import SYMBOLS, Symbol
-from ..errors import Problem, RunError, SimulationError, UsageError
+from ..errors import Problem, ReductionRefused, RunError, SimulationError, UsageError
 from ..expressions import EvalError, Expression, Index, Name, plain
 from ..registry import Library
 from ..source import format_path
@@ -79,6 +80,11 @@ class Shared:
     deferred: Deferred | None = None
     # ``states_processed`` when the current top-level run started (for MAX_RUN_STEPS).
     run_start: int = 0
+    # A verification by validity classes (:mod:`reference_engine.verify.symmetry`): scrambles
+    # of whole columns keep one table per orbit, reveals in them are recorded as multisets.
+    symmetry: Any = None
+    # Sub-runs shared with the other partitions of a verification (see :mod:`.store`).
+    store: Any = None
 
 
 @dataclass
@@ -181,7 +187,11 @@ class Runner:
             handler = HANDLERS.get(type(step))
             if handler is None:
                 raise self.fail(frame, step, f"no handler for the step kind {step.kind!r}")
-            frontier = handler(self, frame, step, frontier, inner)
+            try:
+                frontier = handler(self, frame, step, frontier, inner)
+            except ReductionRefused as exc:
+                where = self.fail(frame, step, exc.reason).problem
+                raise (exc.located(where) if where is not None else exc) from None
             if shared.restart is not None:
                 break
             _note_extent(shared, frontier)
@@ -194,6 +204,13 @@ class Runner:
                 raise RunError(
                     f"{frame.proto.name} carried out more than {MAX_RUN_STEPS:,} steps in one run "
                     f"(at step {inner.number or '?'}); a loop's range is probably far too large"
+                )
+            if top and not self.call_path and self.mode == "exact" and progress.active():
+                progress.report(
+                    f"verifying {frame.proto.name}",
+                    steps.index(step) + 1,
+                    len(steps),
+                    f"step {step.number or '?'}, {len(frontier):,} table states",
                 )
             if top and self.forget_views and self.mode == "exact":
                 frontier = forget(self, frontier, step)

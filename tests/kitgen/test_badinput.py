@@ -179,6 +179,10 @@ def test_the_judge_sees_what_it_must() -> None:
         (["play", "uno", "--seed", "1e3"], "'1e3' is not a whole number"),
         (["play", "uno", "--players", "1000000"], "is not in the range 1<=x<=100"),
         (["verify", "six-card-and", "--bogus"], "No such option '--bogus'"),
+        (["verify", "card-selection", "--hand", "1_0"], "'1_0' is not a hand size"),
+        (["verify", "card-selection", "--hand", "1.." + "9" * 400], "is not a hand size"),
+        (["verify", "card-selection", "--hand", "1", "--players", "3_0"], "'3_0' is not a whole number"),
+        (["build", "uno", "--exact-hands", "1_0"], "'1_0' is not a whole number"),
         (
             ["simulate", "card-selection", "--input", "cards=red9,red9,red9,blue7,yellow5"],
             "--input cards: red9 is given 3 times, but the deck holds 2 copies of it",
