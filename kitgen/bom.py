@@ -96,4 +96,5 @@ def envelope_for(card_w_mm: float, card_h_mm: float) -> str:
     return f"at least {w:.0f} x {h:.0f} mm"
 
 
-PLAYER_COLOURS = ("#0072B2", "#D55E00")
+# Alice and Bob in the Gakmoro kit: both read at 4.5:1 or more as text on white (WCAG AA).
+PLAYER_COLOURS = ("#0072B2", "#B34700")

@@ -187,6 +187,7 @@ class Booklet:
     front: Any = field(default=None, repr=False)
     # A game kit: what its virtual players cost at the table (a :class:`kitgen.kitcost.KitCost`).
     cost: KitCost | None = None
+    ink_saver: bool = False  # the kit's cards are drawn for a home printer (light backs)
     # A game kit built with --exact-hands: its claim on the whole deck (kitgen.verification's
     # whole_deck_claim), on the cover and the validation pages.
     whole_deck: dict[str, Any] | None = None
@@ -265,7 +266,7 @@ def spec_example(proto: Protocol, library: Library | None = None) -> Example:
 
 # --------------------------------------------------------------------------- building
 
-SUBSCRIPT = re.compile(r"_(\{[^}]*\}|\([^)]*\)|[A-Za-z0-9]+)")
+SUBSCRIPT = re.compile(r"_(\{[^}]*\}|\([^)]*\)|\[[^\]]*\]|[A-Za-z0-9]+)")
 
 
 def plain_text(text: str) -> str:

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from reportlab.lib.colors import Color, HexColor, black
+from reportlab.lib.colors import HexColor, black
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable
@@ -32,8 +32,8 @@ from .units import mm
 SLOT = re.compile(r"^(\w+)\[(\d+)(?:,\s*(\d+))?\]$")
 HIGHLIGHT = HexColor("#E69F00")
 PILE = HexColor("#56B4E9")
-MUTED = HexColor("#555555")
-HINT = mm(3.4)  # room under each card row for the hidden face
+MUTED = HexColor("#4D4D4D")
+HINT = mm(4.4)  # room under each card row for the hidden face, clear of a changed place's frame
 
 
 @dataclass
@@ -170,6 +170,7 @@ def step_diagram(events: Sequence[Event], capacity: int) -> Diagram | None:
     regions: list[Region] = []
     piles: dict[str, list[list[tuple[int, int]]]] = {}
     arrows: dict[str, list[tuple[int, int]]] = {}
+    moved: dict[str, set[tuple[int | None, int | None]]] = {}  # (row, column) given a card by a move
     for e in events:
         if e.action == "shuffle":
             for pile in e.detail.get("piles", []):
@@ -177,9 +178,12 @@ def step_diagram(events: Sequence[Event], capacity: int) -> Diagram | None:
                 if cells:
                     piles.setdefault(cells[0][0], []).append([(r, c) for _, r, c in cells])
         elif e.action == "rearrange" and e.detail.get("axis") in ("cards", "columns"):
-            arrows.setdefault(str(e.detail.get("region")), []).extend(
-                (int(a), int(b)) for a, b in e.detail.get("moves", [])
-            )
+            region = str(e.detail.get("region"))
+            arrows.setdefault(region, []).extend((int(a), int(b)) for a, b in e.detail.get("moves", []))
+            moved.setdefault(region, set()).update((None, int(b)) for _, b in e.detail.get("moves", []))
+        elif e.action == "rearrange" and e.detail.get("axis") == "rows":
+            region = str(e.detail.get("region"))
+            moved.setdefault(region, set()).update((int(b), None) for _, b in e.detail.get("moves", []))
     shuffled = action == "shuffle"
     for name, reg in after.items():
         if not any(c is not None for row in reg["cells"] for c in row):
@@ -199,7 +203,11 @@ def step_diagram(events: Sequence[Event], capacity: int) -> Diagram | None:
                 was = None
                 if old is not None and r < old["rows"] and c <= old["cols"]:
                     was = old["cells"][r][c - 1]
-                changed = compare and _key(now) != _key(was)
+                # A place changed when another card lies there: a different face, or a card that a
+                # rearrangement moved in (it may show the same face, as two backs do).
+                marks = moved.get(name, set())
+                given = (None, c) in marks or (r + 1, None) in marks
+                changed = (compare and _key(now) != _key(was)) or (given and now is not None)
                 if now is None:
                     row.append(Cell(None, False, changed))
                 else:
@@ -247,6 +255,10 @@ def _key(cell: dict[str, Any] | None) -> tuple[str, bool] | None:
 # --------------------------------------------------------------------------- drawing
 
 FaceOf = Callable[[str], Face]
+ARROW = HexColor("#A35200")  # the arrows of a rearrangement: dark enough to read at print size
+TITLE_SIZE = 7.5
+ARROW_STEP = mm(2.8)  # height between two levels of arrows
+MOVES_LEADING = mm(3.4)  # a line of the moves in words
 
 
 @dataclass(frozen=True)
@@ -263,31 +275,102 @@ class Geometry:
 
 def geometry(card_ratio: float, width: float, card_w: float = mm(9.5)) -> tuple[Geometry, int]:
     """Card pictures of ``card_w`` and how many columns fit in ``width``."""
-    g = Geometry(card_w, card_w * card_ratio, mm(1.6), mm(14))
+    g = Geometry(card_w, card_w * card_ratio, mm(1.6), mm(15))
     return g, max(3, int((width - g.label_w + g.gap) // g.pitch))
+
+
+def title_lines(title: str, width: float) -> tuple[list[str], float]:
+    """A region's title broken into lines that fit ``width`` (at most three), and the type size:
+    words wrap first, and only a word wider than the column makes the type smaller."""
+    size = TITLE_SIZE
+    while True:
+        lines: list[str] = []
+        for word in title.split():
+            trial = f"{lines[-1]} {word}" if lines else word
+            if lines and stringWidth(trial, FONT_BOLD, size) <= width:
+                lines[-1] = trial
+            else:
+                lines.append(word)
+        fits = all(stringWidth(line, FONT_BOLD, size) <= width for line in lines)
+        if (fits and len(lines) <= 3) or size <= 4.5:
+            return lines, size
+        size -= 0.5
+
+
+def arrow_levels(arrows: Sequence[tuple[int, int]]) -> list[int]:
+    """A level (0, 1, ...) for each move, so that moves over the same columns never share a
+    level: the shortest moves lowest."""
+    order = sorted(range(len(arrows)), key=lambda i: (abs(arrows[i][0] - arrows[i][1]), min(arrows[i])))
+    taken: list[list[tuple[int, int]]] = []
+    levels = [0] * len(arrows)
+    for i in order:
+        lo, hi = sorted(arrows[i])
+        level = 0
+        while level < len(taken) and any(not (hi < a or lo > b) for a, b in taken[level]):
+            level += 1
+        if level == len(taken):
+            taken.append([])
+        taken[level].append((lo, hi))
+        levels[i] = level
+    return levels
 
 
 class DiagramFlowable(Flowable):
     """Draws a :class:`Diagram` (and nothing that is not in it)."""
 
-    def __init__(self, diagram: Diagram, geo: Geometry, face_of: FaceOf, max_height: float | None = None):
+    def __init__(
+        self,
+        diagram: Diagram,
+        geo: Geometry,
+        face_of: FaceOf,
+        ink_saver: bool = False,
+        max_height: float | None = None,
+    ):
         super().__init__()
         self.diagram = diagram
         self.geo = geo
         self.face_of = face_of
+        self.ink_saver = ink_saver
         # A table taller than this (a weighted selection's column of tickets) is drawn smaller.
         self.max_height = max_height
         self.scale = 1.0
         self.natural = 0.0
 
+    def _moves(self, reg: Region) -> list[tuple[int, int]]:
+        return [(a, b) for a, b in reg.arrows if a != b and a in reg.shown and b in reg.shown]
+
+    def _arrows_height(self, reg: Region) -> float:
+        moves = self._moves(reg)
+        if not moves:
+            return 0.0
+        return mm(3.5) + ARROW_STEP * max(arrow_levels(moves)) + mm(1)
+
     def _region_height(self, reg: Region) -> float:
         g = self.geo
         h = reg.rows * g.card_h + (reg.rows - 1) * g.gap + reg.rows * HINT
+        lines, size = title_lines(reg.title, g.label_w - mm(1.5))
+        h = max(h, len(lines) * size * 1.2 + (mm(4) if reg.hidden else 0))
         if reg.labels:
             h += mm(4.5)
-        if reg.arrows:
-            h += mm(4) + mm(1.2) * max(abs(a - b) for a, b in reg.arrows)
+        h += self._arrows_height(reg)
+        h += len(self._moves_lines(reg)) * MOVES_LEADING + (mm(1) if self._moves(reg) else 0)
         return h + mm(3)
+
+    def _moves_lines(self, reg: Region) -> list[str]:
+        """The moves in words, broken into lines as wide as the diagram."""
+        moves = self._moves(reg)
+        if not moves:
+            return []
+        text = "Moves (places counted from the left): " + ", ".join(f"{a} → {b}" for a, b in moves)
+        width = max(getattr(self, "width", 0.0), mm(100)) - self.geo.label_w
+        lines: list[str] = []
+        for word in text.split(" "):
+            trial = f"{lines[-1]} {word}" if lines else word
+            if lines and stringWidth(trial, FONT, 7) <= width:
+                lines[-1] = trial
+            else:
+                lines.append(word)
+        return lines
 
     def wrap(self, avail_w: float, avail_h: float) -> tuple[float, float]:
         self.width = avail_w
@@ -310,32 +393,33 @@ class DiagramFlowable(Flowable):
             c.drawString(self.geo.label_w, y - mm(3.5), self.diagram.caption)
             y -= mm(5)
         for reg in self.diagram.regions:
-            y -= self._region_height(reg)
-            self._draw_region(c, reg, y)
+            h = self._region_height(reg)
+            self._draw_region(c, reg, y - h, y)
+            y -= h
 
     def _x(self, reg: Region, col: int) -> float | None:
         if col not in reg.shown:
             return None
         return self.geo.label_w + reg.shown.index(col) * self.geo.pitch
 
-    def _draw_region(self, c: Canvas, reg: Region, y0: float) -> None:
+    def _draw_region(self, c: Canvas, reg: Region, y0: float, y_top: float) -> None:
         g = self.geo
-        base = y0 + mm(3) + (mm(4.5) if reg.labels else 0)
-        top = base + reg.rows * (g.card_h + HINT) + (reg.rows - 1) * g.gap
+        moves = self._moves(reg)
+        top = y_top - self._arrows_height(reg)
 
         def row_y(r: int) -> float:  # bottom of row r (1 = top row)
             return top - r * g.card_h - (r - 1) * (g.gap + HINT)
 
+        # The region's name: in the column left of the cards, broken into lines, never under a card.
+        lines, size = title_lines(reg.title, g.label_w - mm(1.5))
         c.setFillColor(black)
-        size = 8.0
-        while size > 5 and stringWidth(reg.title, FONT_BOLD, size) > g.label_w - mm(1.5):
-            size -= 0.5
         c.setFont(FONT_BOLD, size)
-        c.drawString(0, top - mm(3.5), reg.title)
+        for k, line in enumerate(lines):
+            c.drawString(0, top - size * (1.0 + 1.2 * k), line)
         if reg.hidden:
             c.setFont(FONT, 6)
             c.setFillColor(MUTED)
-            c.drawString(0, top - mm(7), f"{reg.rows} x {reg.cols}")
+            c.drawString(0, top - size * 1.2 * len(lines) - mm(2.5), f"{reg.rows} x {reg.cols}")
         for r, row in enumerate(reg.cells, 1):
             for i, cell in enumerate(row):
                 x = g.label_w + i * g.pitch
@@ -358,16 +442,17 @@ class DiagramFlowable(Flowable):
             c.setDash(2, 1.5)
             c.roundRect(x0, y_lo, x1 - x0, y_hi - y_lo, mm(1), stroke=1, fill=0)
             c.setDash()
+        bottom = row_y(reg.rows) - HINT
         for lab in reg.labels:
             xa, xb = self._x(reg, lab["first"]), self._x(reg, lab["last"])
             if xa is None or xb is None:
                 continue
-            yb = row_y(lab["row"]) - HINT - mm(0.6)
+            yb = row_y(lab["row"]) - HINT - mm(0.4)
             c.setStrokeColor(black)
             c.setLineWidth(0.5)
             c.line(xa + mm(0.5), yb, xb + g.card_w - mm(0.5), yb)
-            c.line(xa + mm(0.5), yb, xa + mm(0.5), yb + mm(0.8))
-            c.line(xb + g.card_w - mm(0.5), yb, xb + g.card_w - mm(0.5), yb + mm(0.8))
+            c.line(xa + mm(0.5), yb, xa + mm(0.5), yb + mm(0.7))
+            c.line(xb + g.card_w - mm(0.5), yb, xb + g.card_w - mm(0.5), yb + mm(0.7))
             c.setFillColor(black)
             c.setFont(FONT, 7)
             gap = (
@@ -379,13 +464,14 @@ class DiagramFlowable(Flowable):
                 c.drawString(xa + mm(0.5), yb - mm(3), lab["text"])
             else:
                 c.drawCentredString((xa + xb + g.card_w) / 2, yb - mm(3), lab["text"])
-        for src, dst in reg.arrows:
-            xa, xb = self._x(reg, src), self._x(reg, dst)
-            if xa is None or xb is None or src == dst:
-                continue
-            self._arrow(
-                c, xa + g.card_w / 2, xb + g.card_w / 2, top + mm(1), mm(2.5) + mm(1.2) * abs(src - dst)
-            )
+        if reg.labels:
+            bottom -= mm(4.5)
+        if moves:
+            self._arrows(c, reg, moves, top)
+            c.setFont(FONT, 7)
+            c.setFillColor(black)
+            for k, line in enumerate(self._moves_lines(reg)):
+                c.drawString(g.label_w, bottom - mm(3.2) - k * MOVES_LEADING, line)
 
     def _card(self, c: Canvas, cell: Cell, x: float, y: float) -> None:
         g = self.geo
@@ -405,15 +491,10 @@ class DiagramFlowable(Flowable):
             c.scale(scale, scale)
             w, h = mm(56), g.card_h / scale
             if cell.up:
-                draw_face(c, self.face_of(cell.symbol), w, h, 0, mm(3))
+                draw_face(c, self.face_of(cell.symbol), w, h, 0, mm(3), self.ink_saver)
             else:
-                draw_back(c, w, h, 0)
+                draw_back(c, w, h, 0, self.ink_saver)
             c.restoreState()
-            if not cell.up:
-                # What is underneath, for the reader of the worked example (nobody at the table sees it).
-                c.setFont(FONT, 6)
-                c.setFillColor(MUTED)
-                c.drawCentredString(x + g.card_w / 2, y - HINT + mm(1.2), glyph(cell.symbol))
             c.setStrokeColor(HexColor("#999999"))
             c.setLineWidth(0.3)
             c.roundRect(x, y, g.card_w, g.card_h, mm(0.8), stroke=1, fill=0)
@@ -423,6 +504,12 @@ class DiagramFlowable(Flowable):
             c.roundRect(
                 x - mm(0.5), y - mm(0.5), g.card_w + mm(1), g.card_h + mm(1), mm(1.1), stroke=1, fill=0
             )
+        if cell.symbol is not None and not cell.up:
+            # What is underneath, for the reader of the worked example (nobody at the table sees
+            # it): under the card and clear of its frame.
+            c.setFont(FONT, 6)
+            c.setFillColor(MUTED)
+            c.drawCentredString(x + g.card_w / 2, y - mm(3.0), glyph(cell.symbol))
 
     def _gap(self, c: Canvas, x: float, y_lo: float, y_hi: float, hidden: int) -> None:
         g = self.geo
@@ -434,18 +521,31 @@ class DiagramFlowable(Flowable):
         c.drawCentredString(x + g.card_w / 2, mid - mm(2.5), f"{hidden} more")
         c.drawCentredString(x + g.card_w / 2, mid - mm(4.7), "columns" if hidden != 1 else "column")
 
-    def _arrow(self, c: Canvas, xa: float, xb: float, y: float, lift: float) -> None:
-        colour: Color = HIGHLIGHT
-        c.setStrokeColor(colour)
-        c.setFillColor(colour)
-        c.setLineWidth(1)
-        p = c.beginPath()
-        p.moveTo(xa, y)
-        p.curveTo(xa, y + lift, xb, y + lift, xb, y + mm(0.6))
-        c.drawPath(p, stroke=1, fill=0)
-        p = c.beginPath()
-        p.moveTo(xb, y)
-        p.lineTo(xb - mm(1), y + mm(1.8))
-        p.lineTo(xb + mm(1), y + mm(1.8))
-        p.close()
-        c.drawPath(p, stroke=0, fill=1)
+    def _arrows(self, c: Canvas, reg: Region, moves: Sequence[tuple[int, int]], top: float) -> None:
+        """Each move as an arrow above the cards, from the place a card leaves (left of that
+        place's middle) to the place it comes to (right of the middle), on its own level."""
+        g = self.geo
+        levels = arrow_levels(moves)
+        base = top + mm(1.4)
+        for (src, dst), level in zip(moves, levels):
+            xa, xb = self._x(reg, src), self._x(reg, dst)
+            assert xa is not None and xb is not None
+            tail = xa + g.card_w / 2 - mm(1.4)
+            head = xb + g.card_w / 2 + mm(1.4)
+            y = base + mm(2) + level * ARROW_STEP
+            c.setStrokeColor(ARROW)
+            c.setFillColor(ARROW)
+            c.setLineWidth(1.1)
+            c.setLineJoin(1)
+            p = c.beginPath()
+            p.moveTo(tail, base)
+            p.lineTo(tail, y)
+            p.lineTo(head, y)
+            p.lineTo(head, base + mm(1.6))
+            c.drawPath(p, stroke=1, fill=0)
+            p = c.beginPath()
+            p.moveTo(head, base - mm(0.3))
+            p.lineTo(head - mm(1.1), base + mm(1.7))
+            p.lineTo(head + mm(1.1), base + mm(1.7))
+            p.close()
+            c.drawPath(p, stroke=0, fill=1)

@@ -32,6 +32,8 @@ from reference_engine.api import (
 
 from .booklet import Booklet, protocol_booklet
 from .cache import VerificationCache
+from .export import check as check_exports
+from .export import export_cards
 from .imposition import impose_saddle
 from .kinds import BookletInput, KitKind, KitPlan, kit_kind
 from .kitindex import index_html
@@ -58,6 +60,8 @@ class KitOptions:
     card_size: str | None = None
     duplex: str = "long"
     profile: str = "home"
+    ink_saver: bool = False  # light backs, no full-bleed fills (for a home printer)
+    export: tuple[str, ...] = ()  # extra outputs: cards-png (print-on-demand PNGs, Tabletop Simulator)
     deck: str = "print"
     discard_owner: bool = False
     protocol: str | None = None
@@ -127,7 +131,8 @@ def _recorded(opts: KitOptions | BookletOptions) -> dict[str, Any]:
     return {
         k: list(v) if isinstance(v, tuple) else v
         for k, v in asdict(opts).items()
-        if k not in ("cache", "given", "workers", "force") and not (k in ("only", "exact_hands") and not v)
+        if k not in ("cache", "given", "workers", "force")
+        and not (k in ("only", "ink_saver", "export", "exact_hands") and not v)
     }
 
 
@@ -155,10 +160,15 @@ def build(
     kind = kit_kind(rules)
     _check_given(opts, rules, kind)
     plan = kind.plan(opts, rules, templates)
+    if opts.ink_saver:
+        plan.name += "-ink-saver"
     if kind.own_kit:
         return _build_own(opts, rules, kind, plan, templates.paper(opts.paper), step)
     if opts.duplex not in DUPLEX:
         raise UsageError(f"--duplex is one of {', '.join(DUPLEX)}, not {opts.duplex!r}")
+    check_exports(opts.export)
+    if opts.export and opts.only:
+        raise UsageError("--export writes pictures of every card; it does not go with --only")
     paper = templates.paper(opts.paper)
     profile = templates.profile(opts.profile)
     sheet = templates.label_sheet(plan.label_sheet)
@@ -222,13 +232,14 @@ def build(
             _reveals(library, reports),
         )
         booklet = kind.booklet(given)
+        booklet.ink_saver = opts.ink_saver
         booklet.whole_deck = whole_deck
     with staged(destination, only_name, "kit", opts.force) as work:
         step("drawing card sheets", 0)
         cards_info = render_cards(
             inside(work, "cards.pdf"),
             bom.faces(),
-            SheetOptions(plan.name, paper, card, profile, opts.duplex, offset),
+            SheetOptions(plan.name, paper, card, profile, opts.duplex, offset, opts.ink_saver),
             progress=_counted(step, "drawing card sheets", len(bom.faces())),
         )
         labels_info = render_labels(
@@ -260,6 +271,14 @@ def build(
                 "note": "the pages of the full kit's cards.pdf that hold these card types (with their "
                 "backs), with the same page ids; other cards on the same sheets print too",
             }
+        exported: dict[str, Any] | None = None
+        if "cards-png" in opts.export:
+            step("exporting card pictures", 0)
+            card_mm = (card.size.width.mm, card.size.height.mm)
+            written, exported = export_cards(
+                work, bom, card_mm, opts.ink_saver, lambda n: step("exporting card pictures", n)
+            )
+            files += written
         if opts.previews:
             step("rendering previews", 0)
             _previews(work, pdfs, files)
@@ -283,6 +302,8 @@ def build(
             "verification": validation,
             "statistical_verification": statistical,
         }
+        if exported is not None:
+            manifest["export"] = exported
         if whole_deck is not None:
             manifest["whole_deck_verification"] = whole_deck
         if only is not None:
@@ -375,7 +396,13 @@ def _write_index(
     views: list[tuple[str, str]] = []
     titles: dict[str, str] = {}
     if booklet is not None:
-        pages = kit_pages(booklet.sections, manifest.get("verification") or [], booklet.face, booklet.name)
+        pages = kit_pages(
+            booklet.sections,
+            manifest.get("verification") or [],
+            booklet.face,
+            booklet.name,
+            booklet.ink_saver,
+        )
         for (protocol, relative), text in pages.items():
             target = inside(work, relative)
             target.parent.mkdir(parents=True, exist_ok=True)

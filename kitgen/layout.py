@@ -18,7 +18,6 @@ from .templates import Profile
 from .units import Size, mm
 
 MIN_MARK = mm(2.0)  # shortest crop mark worth printing
-BAND = mm(6.0)  # room the scale bar and the sheet id need along one side
 
 
 @dataclass(frozen=True)
@@ -163,19 +162,6 @@ class Grid:
         if flip == "short":
             return Box(t.x + dx, self.page_h - t.y1 + dy, t.w, t.h)
         raise ValueError(flip)
-
-    def band(self, occupied: Box | None = None) -> tuple[str, Box]:
-        """The largest free margin band (outside marks and the printer margin) for the scale bar."""
-        area = occupied or self.bleed_area()
-        reserve = self.mark_offset + self.mark_length
-        bands = {
-            "bottom": Box(area.x, 0, area.w, area.y - reserve),
-            "top": Box(area.x, area.y1 + reserve, area.w, self.page_h - area.y1 - reserve),
-            "left": Box(0, area.y, area.x - reserve, area.h),
-            "right": Box(area.x1 + reserve, area.y, self.page_w - area.x1 - reserve, area.h),
-        }
-        side = max(bands, key=lambda k: min(bands[k].w, bands[k].h))
-        return side, bands[side]
 
 
 def fit(

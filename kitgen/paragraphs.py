@@ -49,7 +49,11 @@ def markup(*fragments: Fragment, subscripts: bool = False) -> str:
         elif subscripts:
             # Escaping leaves no '_', '{', '}', '(' or ')' inside an entity, so a subscript
             # never cuts one in two.
-            escaped = SUBSCRIPT.sub(lambda m: f"<sub>{m.group(1).strip('{}')}</sub>", escaped)
+            # A real subscript: smaller, and lowered by a little (reportlab's default drops it
+            # half a line, so "P_n's" read "P n 's").
+            escaped = SUBSCRIPT.sub(
+                lambda m: f'<sub rise="2" size="75%">{m.group(1).strip("{}")}</sub>', escaped
+            )
         out.append(escaped)
     return "".join(out).strip()
 

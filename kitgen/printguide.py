@@ -99,6 +99,8 @@ def printing_guide(manifest: dict[str, Any], pages: list[dict[str, Any]], pdfs: 
         f"Paper: {manifest['paper']}. Print every file at 100 % (actual size), never 'fit to page';",
         "check the 100 mm bar on any card page with a ruler.",
         "",
+        *_ink_lines(opts),
+        "",
         "1. Calibration (plain paper).",
     ]
     if cards["calibration_pages"]:
@@ -144,7 +146,44 @@ def printing_guide(manifest: dict[str, Any], pages: list[dict[str, Any]], pdfs: 
     others = [f"{p}.pdf" for p in pdfs if p not in ("cards", "labels", "booklet")]
     if others:
         lines += ["", "Also: " + ", ".join(others) + " on ordinary paper, single-sided."]
+    lines += _export_lines(manifest)
     return "\n".join(lines) + "\n"
+
+
+def _ink_lines(opts: dict[str, Any]) -> list[str]:
+    if opts.get("ink_saver"):
+        return [
+            "Ink saver (built with --ink-saver): the backs are a light tint and no face is filled to its",
+            "edge; the game's colours are borders, outlines and the ink of the numbers. About a tenth of",
+            "the ink of the full-colour kit on the backs.",
+        ]
+    return [
+        "On a home printer, build the kit again with --ink-saver: light backs and no full-bleed fills",
+        "(the game's colours as borders and outlines) take far less ink.",
+    ]
+
+
+def _export_lines(manifest: dict[str, Any]) -> list[str]:
+    """How to use export/ (``--export cards-png``): print-on-demand and Tabletop Simulator."""
+    export = manifest.get("export")
+    if not export:
+        return []
+    png = export["cards_png"]
+    folders = ", ".join(png["folders"])
+    bleed = f"{png['bleed_mm']:g} mm"
+    return [
+        "",
+        "5. Print-on-demand (export/cards-png): a folder per card size, " + folders + ".",
+        f"   Each has one PNG per different card face (front-NNN-....png, {png['fronts']} of them) and",
+        f"   back.png, at {png['dpi']} dpi with {bleed} of bleed on every side (the cut card plus",
+        f"   {bleed} all round). Every card has the same back: choose the service's 'same back for",
+        "   all cards' and upload back.png once; cards.csv pairs each front with the back and says how",
+        f"   many copies to order ({png['cards']} cards in all).",
+        "",
+        "6. Trying the kit online first (export/tts, Tabletop Simulator): Objects > Components > Custom >",
+        "   Deck for each sheet; Face: the sheet, Back: back.png, and the width, height and number from",
+        "   decks.csv (each card type of the kit is one deck, every copy of its cards on the sheet).",
+    ]
 
 
 def shopping_list(manifest: dict[str, Any]) -> str:

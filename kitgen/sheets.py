@@ -40,6 +40,7 @@ class SheetOptions:
     profile: Profile
     duplex: str = "long"
     back_offset: tuple[float, float] = (0.0, 0.0)  # points
+    ink_saver: bool = False  # light backs, no full-bleed fills (templates/cards.yaml)
 
     def __post_init__(self) -> None:
         if self.duplex not in DUPLEX:
@@ -109,7 +110,7 @@ def render_cards(
             dx, dy = opts.back_offset
             block = grid.flipped(grid.trim_area(), opts.duplex, dx, dy)
             for _face, slot in zip(chunk, slots):
-                _back(c, grid, grid.mirrored(slot, opts.duplex, dx, dy), slot.rotated, block)
+                _back(c, grid, grid.mirrored(slot, opts.duplex, dx, dy), slot.rotated, block, opts.ink_saver)
             _page_furniture(
                 c, grid, opts, f"backs ({opts.duplex}-edge duplex)", n, total_pages, mirrored=opts.duplex
             )
@@ -123,7 +124,14 @@ def render_cards(
             _page_start(c, grid, mirrored="long")
             block = grid.flipped(grid.trim_area(), "long", *opts.back_offset)
             for _face, slot in zip(chunk, grid.slots()):
-                _back(c, grid, grid.mirrored(slot, "long", *opts.back_offset), slot.rotated, block)
+                _back(
+                    c,
+                    grid,
+                    grid.mirrored(slot, "long", *opts.back_offset),
+                    slot.rotated,
+                    block,
+                    opts.ink_saver,
+                )
             _page_furniture(
                 c, grid, opts, "backs (print on the back of the fronts)", n, total_pages, mirrored="long"
             )
@@ -173,13 +181,13 @@ def _card(c: Canvas, grid: Grid, trim: Box, rotated: bool, face: Face | None, op
         c.translate(trim.x, trim.y)
         w, h = trim.w, trim.h
     if face is None:
-        draw_back(c, w, h, bleed)
+        draw_back(c, w, h, bleed, opts.ink_saver)
     else:
-        draw_face(c, face, w, h, bleed, safe)
+        draw_face(c, face, w, h, bleed, safe, opts.ink_saver)
     c.restoreState()
 
 
-def _back(c: Canvas, grid: Grid, trim: Box, rotated: bool, block: Box) -> None:
+def _back(c: Canvas, grid: Grid, trim: Box, rotated: bool, block: Box, ink_saver: bool = False) -> None:
     """A card's back in ``trim``; ``block`` is the trim area of the backs on this page."""
     c.saveState()
     clip = c.beginPath()
@@ -191,7 +199,7 @@ def _back(c: Canvas, grid: Grid, trim: Box, rotated: bool, block: Box) -> None:
     if rotated:
         c.translate(trim.w, 0)
         c.rotate(90)
-    draw_back(c, w, h, grid.bleed)
+    draw_back(c, w, h, grid.bleed, ink_saver)
     c.restoreState()
 
 
@@ -201,7 +209,9 @@ def _fold_page(c: Canvas, grid: Grid, opts: SheetOptions, chunk: list[Face], slo
         t = slot.trim
         mirror = Box(t.x, grid.page_h - t.y1, t.w, t.h)  # across the fold line at half height
         area = grid.trim_area()
-        _back(c, grid, mirror, slot.rotated, Box(area.x, grid.page_h - area.y1, area.w, area.h))
+        _back(
+            c, grid, mirror, slot.rotated, Box(area.x, grid.page_h - area.y1, area.w, area.h), opts.ink_saver
+        )
         # Marks for the mirrored half too.
     bottom = Grid(
         grid.page_w,
@@ -244,6 +254,11 @@ def _draw_marks(c: Canvas, grid: Grid, opts: SheetOptions) -> None:
         c.line(x0, y0, x1, y1)
 
 
+BAR_H = mm(3.2)  # the scale bar: its ticks, its line and the words beside it
+ID_H = mm(2.6)  # one line of the sheet id
+GAP = mm(0.8)
+
+
 def _page_furniture(
     c: Canvas,
     grid: Grid,
@@ -253,47 +268,95 @@ def _page_furniture(
     total: int,
     mirrored: str | None = None,
 ) -> None:
-    """The 100 mm scale bar and the sheet id, in the widest free margin band."""
+    """The 100 mm scale bar and the sheet id, in the free margin bands around the block of
+    cards: outside the crop marks (never touching one) and inside the printer's margin. Both go
+    in the widest band when it has room for both, else the bar in the widest and the id in the
+    next."""
     occupied = grid.bleed_area()
     if opts.duplex == "fold":
         # Fronts in the top half and their backs mirrored in the bottom half.
         occupied = Box(
             occupied.x, grid.page_h - occupied.y1, occupied.w, occupied.y1 - (grid.page_h - occupied.y1)
         )
-    side, band = grid.band(occupied)
-    if mirrored == "long" and side in ("left", "right"):
-        band = Box(grid.page_w - band.x1, band.y, band.w, band.h)
-    elif mirrored == "short" and side in ("top", "bottom"):
-        band = Box(band.x, grid.page_h - band.y1, band.w, band.h)
-    margin = opts.profile.margin.points
-    length = opts.profile.scale_bar.points
+    bands = _bands(grid, occupied, opts.profile.margin.points)
+    if mirrored == "long":
+        bands = {
+            {"left": "right", "right": "left"}.get(k, k): Box(grid.page_w - b.x1, b.y, b.w, b.h)
+            for k, b in bands.items()
+        }
+    elif mirrored == "short":
+        bands = {
+            {"top": "bottom", "bottom": "top"}.get(k, k): Box(b.x, grid.page_h - b.y1, b.w, b.h)
+            for k, b in bands.items()
+        }
+    order = sorted(bands, key=lambda k: (-_thickness(k, bands[k]), k))
     ident = (
         f"{opts.kit} · page {page_no}/{total} · {what} · {opts.paper.name} · "
         f"{opts.card.name} · print at 100% (actual size)"
-    )
+    )[:150]
+    first = order[0]
     c.saveState()
     c.setFillColor(black)
     c.setStrokeColor(black)
-    if side in ("left", "right"):
-        # Vertical band: draw rotated so the text reads bottom to top.
-        x = band.x + band.w / 2 if side == "right" else max(margin + mm(2), band.x1 - mm(4))
-        c.translate(x, band.y + (band.h - length) / 2)
-        c.rotate(90)
-        run = band.h
+    if _thickness(first, bands[first]) >= BAR_H + GAP + ID_H or len(order) == 1:
+        _in_band(c, first, bands[first], [("bar", ""), ("id", ident)], opts.profile.scale_bar.points)
     else:
-        y = max(margin + mm(1), band.y + band.h / 2 - mm(2)) if side == "bottom" else band.y + mm(1.5)
-        c.translate(band.x + (band.w - length) / 2, y)
-        run = band.w
-    if run >= length:
-        c.setLineWidth(0.5)
-        c.line(0, 0, length, 0)
-        for k in range(11):
-            x = k * length / 10
-            c.line(x, 0, x, mm(1.5) if k % 5 else mm(2.5))
-        c.setFont(FONT, 5.5)
-        c.drawString(length + mm(1), 0, "100 mm: check this bar")
-    c.setFont(FONT, 5.5)
-    c.drawString(0, -mm(2.6), ident[:150])
+        _in_band(c, first, bands[first], [("bar", "")], opts.profile.scale_bar.points)
+        _in_band(c, order[1], bands[order[1]], [("id", ident)], opts.profile.scale_bar.points)
+    c.restoreState()
+
+
+def _bands(grid: Grid, area: Box, margin: float) -> dict[str, Box]:
+    """The free band on each side of the block of cards: beyond the crop marks, within the
+    printer's margin."""
+    reserve = grid.mark_offset + grid.mark_length + mm(0.5)
+    return {
+        "bottom": Box(area.x, margin, area.w, area.y - reserve - margin),
+        "top": Box(area.x, area.y1 + reserve, area.w, grid.page_h - margin - area.y1 - reserve),
+        "left": Box(margin, area.y, area.x - reserve - margin, area.h),
+        "right": Box(area.x1 + reserve, area.y, grid.page_w - margin - area.x1 - reserve, area.h),
+    }
+
+
+def _thickness(side: str, band: Box) -> float:
+    return band.h if side in ("top", "bottom") else band.w
+
+
+def _in_band(c: Canvas, side: str, band: Box, items: list[tuple[str, str]], length: float) -> None:
+    """Draw the items (the scale bar, a line of text) stacked across a band, centred in it; in a
+    band at the left or right, turned to read from bottom to top."""
+    c.saveState()
+    if side in ("top", "bottom"):
+        c.translate(band.x, band.y)
+        run, thick = band.w, band.h
+    else:
+        c.translate(band.x1, band.y)
+        c.rotate(90)
+        run, thick = band.h, band.w
+    height = sum(BAR_H if kind == "bar" else ID_H for kind, _ in items) + GAP * (len(items) - 1)
+    y = (thick + height) / 2  # the top of the stack, across the band
+    for kind, text in items:
+        if kind == "bar":
+            base = y - BAR_H + mm(0.7)
+            label = "100 mm: check this bar"
+            c.setFont(FONT, 5.5)
+            width = length + mm(1) + c.stringWidth(label, FONT, 5.5)
+            x0 = max(0.0, (run - width) / 2)
+            if run >= width:
+                c.setLineWidth(0.5)
+                c.line(x0, base, x0 + length, base)
+                for k in range(11):
+                    x = x0 + k * length / 10
+                    c.line(x, base, x, base + (mm(1.5) if k % 5 else mm(2.5)))
+                c.drawString(x0 + length + mm(1), base, label)
+            y -= BAR_H + GAP
+        else:
+            size = 5.5
+            while size > 4 and c.stringWidth(text, FONT, size) > run:
+                size -= 0.25
+            c.setFont(FONT, size)
+            c.drawCentredString(run / 2, y - mm(1.9), text)
+            y -= ID_H + GAP
     c.restoreState()
 
 
@@ -310,15 +373,9 @@ def _calibration(c: Canvas, grid: Grid, opts: SheetOptions, front: bool, page_no
         "Example: at x = +1.5 and y = -0.5, build the kit again with --back-offset 1.5mm,-0.5mm. At 0 and 0 "
         "the printer is in register: nothing to do.",
     ]
-    area = grid.bleed_area()
-    # The instructions sit between the top two rows of cards, clear of every cross (each cross
-    # is at a card's centre); with a single row, in the middle of the page.
-    bottoms = sorted({round(s.trim.y, 3) for s in slots}, reverse=True)
-    middle = grid.page_h / 2
-    if len(bottoms) >= 2:
-        second_top = max(s.trim.y1 for s in slots if round(s.trim.y, 3) == bottoms[1])
-        middle = (bottoms[0] + second_top) / 2
-    box = Box(area.x + area.w * 0.08, middle - mm(17), area.w * 0.84, mm(34))
+    # The instructions sit inside the first card's place, the profile's safe margin inside its
+    # outline: no cut line runs under them, and that card's cross is left out.
+    box = slots[0].trim.grow(-opts.profile.safe.points) if front else None
     c.setStrokeColor(black)
     c.setFillColor(black)
     for slot in slots:
@@ -327,7 +384,7 @@ def _calibration(c: Canvas, grid: Grid, opts: SheetOptions, front: bool, page_no
         c.setLineWidth(0.4)
         if front:
             c.rect(b.x, b.y, b.w, b.h, stroke=1, fill=0)
-            if box.x <= cx <= box.x1 and box.y <= cy <= box.y1:
+            if box is not None and box.x <= cx <= box.x1 and box.y <= cy <= box.y1:
                 continue  # the instructions sit here
             c.setLineWidth(0.8)
             c.line(cx - mm(8), cy, cx + mm(8), cy)
@@ -350,18 +407,8 @@ def _calibration(c: Canvas, grid: Grid, opts: SheetOptions, front: bool, page_no
                     c.drawString(cx + mm(1.2), cy + mm(k) - mm(0.5), f"{k:+d}")
                 else:
                     c.drawRightString(cx - mm(1.2), cy + mm(k) - mm(0.5), f"{k:+d}")
-    if front:
-        c.setFillColor(HexColor("#FFFFFF"))
-        c.roundRect(box.x, box.y, box.w, box.h, mm(2), stroke=1, fill=1)
-        c.setFillColor(black)
-        y = box.y1 - mm(5)
-        for k, para in enumerate(text):
-            font, size = (FONT_BOLD, 9) if k == 0 else (FONT, 7)
-            for line in wrap(para, font, size, box.w - mm(8)):
-                c.setFont(font, size)
-                c.drawString(box.x + mm(4), y, line)
-                y -= size * 1.35
-            y -= mm(1)
+    if box is not None:
+        _instructions(c, box, text)
     _page_furniture(
         c,
         grid,
@@ -372,6 +419,35 @@ def _calibration(c: Canvas, grid: Grid, opts: SheetOptions, front: bool, page_no
         mirrored=None if front else opts.duplex,
     )
     c.showPage()
+
+
+def _instructions(c: Canvas, box: Box, text: list[str]) -> None:
+    """The calibration instructions in ``box``: the largest type (7 pt at most) at which they fit."""
+    pad = mm(1.5)
+    size = 7.0
+    while True:
+        lines = [
+            (k, line)
+            for k, para in enumerate(text)
+            for line in wrap(
+                para, FONT_BOLD if k == 0 else FONT, size * (1.2 if k == 0 else 1.0), box.w - 2 * pad
+            )
+        ]
+        height = sum(size * (1.2 if k == 0 else 1.0) * 1.3 for k, _ in lines) + mm(1) * (len(text) - 1)
+        if height <= box.h - 2 * pad or size <= 4.0:
+            break
+        size -= 0.25
+    c.setFillColor(black)
+    y = box.y1 - pad
+    last = 0
+    for k, line in lines:
+        if k != last:
+            y -= mm(1)
+            last = k
+        s = size * (1.2 if k == 0 else 1.0)
+        y -= s * 1.3
+        c.setFont(FONT_BOLD if k == 0 else FONT, s)
+        c.drawString(box.x + pad, y + s * 0.3, line)
 
 
 def wrap(text: str, font: str, size: float, width: float) -> list[str]:

@@ -51,11 +51,12 @@ CARD_RATIO = 87 / 56
 class CardPicture(Flowable):
     """One printed face, small, for the contents table and the cover."""
 
-    def __init__(self, face: Face, width: float):
+    def __init__(self, face: Face, width: float, ink_saver: bool = False):
         super().__init__()
         self.face = face
         self.width = width
         self.height = width * CARD_RATIO
+        self.ink_saver = ink_saver
 
     def wrap(self, avail_w: float, avail_h: float) -> tuple[float, float]:
         return self.width, self.height
@@ -68,11 +69,69 @@ class CardPicture(Flowable):
         p.roundRect(0, 0, self.width, self.height, mm(1))
         c.clipPath(p, stroke=0, fill=0)
         c.scale(scale, scale)
-        draw_face(c, self.face, mm(56), mm(56) * CARD_RATIO, 0, mm(3))
+        draw_face(c, self.face, mm(56), mm(56) * CARD_RATIO, 0, mm(3), self.ink_saver)
         c.restoreState()
         c.setStrokeColor(HexColor("#999999"))
         c.setLineWidth(0.3)
         c.roundRect(0, 0, self.width, self.height, mm(1), stroke=1, fill=0)
+
+
+class TitleBand(Flowable):
+    """The cover's title, white on a band of the kit's back colour."""
+
+    def __init__(self, text: str, style: ParagraphStyle, colour: Any, width: float):
+        super().__init__()
+        self.para = paragraph(
+            ParagraphStyle("band", parent=style, textColor=HexColor("#FFFFFF"), spaceAfter=0), text
+        )
+        self.colour = colour
+        self.width = width
+        self.pad = mm(6)
+
+    def wrap(self, avail_w: float, avail_h: float) -> tuple[float, float]:
+        self.width = avail_w
+        _, h = self.para.wrap(avail_w - 2 * self.pad, avail_h)
+        self.height = h + 2 * self.pad
+        return self.width, self.height
+
+    def draw(self) -> None:
+        c: Canvas = self.canv
+        c.setFillColor(self.colour)
+        c.roundRect(0, 0, self.width, self.height, mm(2), stroke=0, fill=1)
+        self.para.drawOn(c, self.pad, self.pad)
+
+
+class CardFan(Flowable):
+    """The kit's cards spread out in a shallow arc, side by side (none hides another): what the kit
+    is, at a glance."""
+
+    def __init__(self, faces: Sequence[Face], width: float, ink_saver: bool = False):
+        super().__init__()
+        self.faces = list(faces)
+        self.width = width
+        self.ink_saver = ink_saver
+        self.gap = mm(3)
+        n = len(self.faces)
+        self.card_w = min(mm(30), (width - (n - 1) * self.gap) / max(n, 1))
+        self.rise = mm(5)
+        self.height = self.card_w * CARD_RATIO + self.rise + mm(1)
+
+    def wrap(self, avail_w: float, avail_h: float) -> tuple[float, float]:
+        return self.width, self.height
+
+    def draw(self) -> None:
+        c: Canvas = self.canv
+        n = len(self.faces)
+        w = self.card_w
+        left = (self.width - (n * w + (n - 1) * self.gap)) / 2
+        for k, face in enumerate(self.faces):
+            t = (k - (n - 1) / 2) / max((n - 1) / 2, 1)
+            c.saveState()
+            c.translate(left + k * (w + self.gap), self.rise * (1 - t * t))
+            picture = CardPicture(face, w, self.ink_saver)
+            picture.canv = c
+            picture.draw()
+            c.restoreState()
 
 
 class _Doc(BaseDocTemplate):
@@ -241,10 +300,17 @@ class Writer:
         return s
 
     def cover(self) -> list[Flowable]:
+        """The title on a band of the kit's back colour, what the kit is in one line, a hand of its
+        cards (a card of each kind the booklet shows: the game's, θ, α, β...), then the verdicts."""
         b = self.b
-        out: list[Flowable] = [Spacer(1, mm(20)), paragraph(self.title, b.title)]
-        out.append(self.para(b.subtitle))
-        out.append(Spacer(1, mm(8)))
+        out: list[Flowable] = [
+            TitleBand(b.title, self.title, HexColor(self.st.colours["heading"]), self.width),
+            Spacer(1, mm(4)),
+            self.para(b.subtitle),
+        ]
+        facts = self.cover_facts()
+        if facts:
+            out.append(self.para(facts, self.small))
         symbols: list[str] = []
         for sec in b.sections:
             for step in sec.steps:
@@ -253,17 +319,26 @@ class Writer:
                         for cell in row:
                             if cell is not None and cell.symbol and cell.symbol not in symbols:
                                 symbols.append(cell.symbol)
-        picks: list[str] = []
+        picks: list[Face] = []
         kinds: set[str] = set()
+        if b.bom is not None:  # a kit: a card of each type it prints
+            for item in b.bom.items:
+                face = item.faces[0] if item.kind == "card" and item.faces else None
+                kind = face.kind if face is not None and face.kind in ("deck", "theta") else item.key
+                if face is not None and kind not in kinds and len(picks) < 7:  # one θ is enough
+                    picks.append(face)
+                    kinds.add(kind)
         for sym in symbols:  # one card of each kind the booklet shows: markers, θ, a game card
             face = b.face(sym)
-            kind = face.kind if face.kind in ("deck", "theta") else face.key
-            if face.kind != "plain" and kind not in kinds and len(picks) < 6:
+            kind = face.kind if face.kind in ("deck", "theta") else face.key.rstrip("0123456789")
+            if face.kind != "plain" and kind not in kinds and len(picks) < 7:
                 kinds.add(kind)
-                picks.append(sym)
+                picks.append(face)
         if picks:
-            pics: list[Flowable] = [CardPicture(b.face(sym), mm(18)) for sym in picks]
-            out.append(pdf_table([pics], colWidths=[mm(22)] * len(pics), hAlign="LEFT"))
+            out.append(Spacer(1, mm(6)))
+            out.append(CardFan(picks, self.width, b.ink_saver))
+            out.append(Spacer(1, mm(6)))
+        else:
             out.append(Spacer(1, mm(8)))
         verdicts = [
             f"{v['title']}: "
@@ -297,6 +372,22 @@ class Writer:
         out.append(self.box(rows))
         return out
 
+    def cover_facts(self) -> str:
+        """What the kit holds, in one line (a game kit: seats, cards, what else to get)."""
+        b = self.b
+        if b.bom is None:
+            return ""
+        parts = []
+        if b.players:
+            parts.append(f"{b.players} players" + (f", {b.virtual} of them virtual" if b.virtual else ""))
+        cards = b.bom.printed_cards()
+        if cards:
+            parts.append(f"{cards} cards to print")
+        others = [i.name for i in b.bom.items if i.kind in ("envelope", "sleeve")]
+        if others:
+            parts.append("and " + "; ".join(others))
+        return "In this kit: " + ", ".join(parts) + "." if parts else ""
+
     def kit_contents(self) -> list[Flowable]:
         bom = self.b.bom
         if bom is None:
@@ -304,7 +395,7 @@ class Writer:
         out: list[Flowable] = [self.heading("What is in the kit")]
         rows: list[list[Any]] = [["", "What", "How many", "Why"]]
         for item in bom.items:
-            pic: Any = CardPicture(item.faces[0], mm(11)) if item.faces else ""
+            pic: Any = CardPicture(item.faces[0], mm(11), self.b.ink_saver) if item.faces else ""
             rows.append([pic, item.name, str(item.count), item.why])
         out.append(self.table(rows, [mm(14), mm(45), mm(18), self.width - mm(77)], spec=True))
         out.append(Spacer(1, mm(3)))
@@ -324,7 +415,7 @@ class Writer:
         rows: list[list[Any]] = [["", "Card", "How many"]]
         for sym, n in res.get("cards_by_symbol", {}).items():
             face = self.b.face(sym)
-            rows.append([CardPicture(face, mm(9)), face.title, str(n)])
+            rows.append([CardPicture(face, mm(9), self.b.ink_saver), face.title, str(n)])
         out.append(self.table(rows, [mm(14), mm(50), mm(30)]))
         params = ", ".join(f"{k} = {p}" for k, p in v["params"].items())
         out.append(
@@ -372,7 +463,9 @@ class Writer:
         groups: list[list[Flowable]] = [[self.rich(f"Step {block.number}.", block.say, style, spec=True)]]
         for k, diagram in enumerate(block.diagrams):
             group = groups[0] if k == 0 else []
-            group.append(DiagramFlowable(diagram, self.geo, self.b.face, self.diagram_height))
+            group.append(
+                DiagramFlowable(diagram, self.geo, self.b.face, self.b.ink_saver, self.diagram_height)
+            )
             extra = []
             if diagram.taken:
                 extra.append("taken from the spares: " + _counts(diagram.taken))

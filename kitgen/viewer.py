@@ -16,6 +16,7 @@ last frame with the outcome and the verdicts.
 
 from __future__ import annotations
 
+import base64
 import html
 import json
 from collections.abc import Callable
@@ -31,20 +32,21 @@ from reference_engine.api import (
     check_protocol,
     example_inputs,
     glyph,
+    load_game,
     parse_params,
     reveals_from,
 )
 
 from .booklet import Example, Section, booklet_style, plain_text, sections, spec_example
 from .cache import VerificationCache
+from .cardimages import PictureSize, png_bytes, render
 from .diagram import Diagram
-from .faces import Face, style, symbol_face
+from .faces import Face, face_name, symbol_face
 from .output import check_destination, staged
 from .templates import templates_dir
 from .verification import protocols_to_verify, report_for, summary
 
 CAPACITY = 26  # columns drawn per region before the middle ones are elided (the booklet: ~12)
-NEUTRAL = "#444444"
 
 
 @dataclass
@@ -62,20 +64,26 @@ class ViewOptions:
 # --------------------------------------------------------------------------- data
 
 
-def _face_json(face: Face, name: str) -> dict[str, str]:
-    """How the page draws a card: its text and one colour (the printed design's)."""
-    st = style()
-    colour = NEUTRAL
-    if name in st.markers:
-        colour = st.markers[name].get("colour", NEUTRAL)
-    elif face.kind == "theta" and name[5:].isdigit():
-        palette = st.theta_palette
-        colour = palette[(int(name[5:]) - 1) % len(palette)]
-    elif face.kind == "deck" and len(face.extra) > 3 and str(face.extra[3]).startswith("#"):
-        colour = str(face.extra[3])
-    elif face.kind == "deck" and face.extra:
-        colour = st.colours.get(str(face.extra[0]), {}).get("fill", NEUTRAL)
-    return {"text": face.title or glyph(name), "colour": colour}
+# The cards are drawn at the booklet's proportions (56 x 87 mm), at a resolution that stays sharp
+# at the largest size the page shows them (about 6rem wide) on a screen of twice the density.
+PICTURE = PictureSize(56, 87, 0.0, dpi=100)
+
+
+def _data_uri(png: bytes) -> str:
+    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+
+
+def card_pictures(faces: dict[str, Face], ink_saver: bool = False) -> tuple[dict[str, str], str]:
+    """Each face (by symbol name) and the back as the printed designs draw them, as data URIs."""
+    names = sorted(faces)
+    images = render([faces[n] for n in names] + [None], PICTURE, ink_saver)
+    uris = [_data_uri(png_bytes(im, optimize=True)) for im in images]
+    return dict(zip(names, uris[:-1])), uris[-1]
+
+
+def _face_json(face: Face, name: str, picture: str) -> dict[str, str]:
+    """How the page shows a card: its short code, its name in the player's words, its picture."""
+    return {"text": face.title or glyph(name), "name": face_name(face), "src": picture}
 
 
 def _symbols(secs: list[Section]) -> set[str]:
@@ -128,8 +136,10 @@ def page_data(
     verdicts: list[dict[str, Any]],
     faces: dict[str, Face],
     back: str = "kit index",
+    ink_saver: bool = False,
 ) -> dict[str, Any]:
     """Everything the page shows, as JSON-ready data."""
+    pictures, back_picture = card_pictures(faces, ink_saver)
     return {
         "title": title,
         "subtitle": subtitle,
@@ -145,7 +155,8 @@ def page_data(
             for s in secs
         ],
         "frames": frames(secs),
-        "faces": {name: _face_json(faces[name], name) for name in sorted(faces)},
+        "faces": {name: _face_json(faces[name], name, pictures[name]) for name in sorted(faces)},
+        "card_back": back_picture,
         "verdicts": [_verdict(v) for v in verdicts],
         "back": back,
     }
@@ -246,12 +257,25 @@ def protocol_page(opts: ViewOptions, library: Library | None = None) -> dict[str
         reports.append(report)
     reveals: dict[tuple[str, str], Reveal] = reveals_from(library, recorded) if recorded else {}
     secs = sections(library, proto, example, CAPACITY, booklet_style(), reveals)
-    faces = {n: symbol_face(n, glyph(n)) for n in sorted(_symbols(secs))}
+    deck = _scenario_deck(proto, example.scenario)
+    faces = {n: symbol_face(n, glyph(n), (), deck) for n in sorted(_symbols(secs))}
     subtitle = proto.summary
     failed = [r.protocol for r in reports if not r.ok]
     if failed:
         subtitle += " NOT VERIFIED: " + ", ".join(failed) + " failed a check (see the last step)."
     return page_data(proto.title, subtitle, secs, [summary(r) for r in reports], faces, back="")
+
+
+def _scenario_deck(proto: Protocol, scenario: str | None) -> Callable[[str], Face | None] | None:
+    """The printed faces of the game a scenario deals from (the viewer draws its cards as the
+    game's kit prints them); None without a scenario."""
+    if not scenario or scenario not in proto.scenarios:
+        return None
+    from .kinds import kit_kind  # the kit kinds import the booklet, which this module also uses
+
+    rules = load_game(proto.scenarios[scenario].game)
+    kind = kit_kind(rules)
+    return lambda name: kind.deck_face(rules, name)
 
 
 def write_view(opts: ViewOptions, library: Library | None = None) -> dict[str, Any]:
@@ -286,6 +310,7 @@ def kit_pages(
     validation: list[dict[str, Any]],
     face_of: Callable[[str], Face],
     kit: str,
+    ink_saver: bool = False,
 ) -> dict[tuple[str, str], str]:
     """A kit's viewer pages, one per protocol its booklet teaches: (protocol, relative path
     ``view/<protocol>.html``) -> HTML. The frames are the booklet's own steps and pictures."""
@@ -293,7 +318,15 @@ def kit_pages(
     for sec in booklet_sections:
         mine = [v for v in validation if v["protocol"] == sec.protocol]
         needed = {n: face_of(n) for n in sorted(_symbols([sec]))}
-        data = page_data(f"{sec.title} ({kit})", sec.summary, [sec], mine, needed, back="../index.html")
+        data = page_data(
+            f"{sec.title} ({kit})",
+            sec.summary,
+            [sec],
+            mine,
+            needed,
+            back="../index.html",
+            ink_saver=ink_saver,
+        )
         out[(sec.protocol, f"view/{_stem(sec.protocol)}.html")] = html_page(data)
     return out
 

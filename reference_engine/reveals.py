@@ -115,9 +115,18 @@ def category(proto: Protocol, symbol: str) -> tuple[str, str]:
     return "game", "game cards"
 
 
-def glyph(symbol: str) -> str:
+def glyph(symbol: str, proto: Protocol | None = None) -> str:
+    """How ``symbol`` is printed. A family member this process never drew itself (λ1, seen only by
+    a verification worker) gets its glyph from ``proto``'s family template, not its bare name."""
     sym = SYMBOLS.get(symbol)
-    return sym.glyph if sym is not None else symbol
+    if sym is not None:
+        return sym.glyph
+    for decl in proto.symbols.values() if proto is not None else ():
+        suffix = symbol[len(decl.name) :]
+        if decl.family and symbol.startswith(decl.name) and suffix.isdigit():
+            template = decl.glyph
+            return template.replace("{}", suffix) if "{}" in template else f"{template}{suffix}"
+    return symbol
 
 
 def _groups(obs: Observation, width: int) -> list[tuple[str, ...]] | None:
@@ -203,7 +212,9 @@ def characterise(
         else:
             paired = True
             word = "pair" if width == 2 else f"group of {width}"
-            shown = " or ".join(f"{' '.join(glyph(s) for s in syms)} (= {v})" for v, syms in table.items())
+            shown = " or ".join(
+                f"{' '.join(glyph(s, proto) for s in syms)} (= {v})" for v, syms in table.items()
+            )
             facts.append(
                 Fact(
                     "pairs", f"Each {word} of turned cards shows {shown}.", {"encoding": name, "width": width}
@@ -219,7 +230,7 @@ def characterise(
                 order = order[:1]
             for v in order:
                 lo, hi = ranges[v]
-                syms = " ".join(glyph(s) for s in table[v])
+                syms = " ".join(glyph(s, proto) for s in table[v])
                 # Worded without the number of groups, which depends on the parameters.
                 if lo == hi == 0:
                     text = f"No {word} shows {syms}."
@@ -240,7 +251,9 @@ def characterise(
         for sym in sorted(singles or ()):
             key, _ = category(proto, sym)
             if key != "game" and not proto.symbols[key].family and len(observations[0]) > 1:
-                facts.append(Fact("count", f"Exactly one {glyph(sym)} appears.", {"symbol": sym, "count": 1}))
+                facts.append(
+                    Fact("count", f"Exactly one {glyph(sym, proto)} appears.", {"symbol": sym, "count": 1})
+                )
     bags = {tuple(sorted(Counter(s for *_, s in obs).items())) for obs in observations}
     if len(bags) == 1 and len(observations[0]) > 1 and len(observations) > 1 and not paired:
         facts.append(
@@ -252,7 +265,7 @@ def characterise(
         )
     sequences = sorted({tuple(s for *_, s in obs) for obs in observations})
     if not paired and len(sequences) <= MAX_LISTED:
-        listed = "; ".join(" ".join(glyph(s) for s in seq) for seq in sequences)
+        listed = "; ".join(" ".join(glyph(s, proto) for s in seq) for seq in sequences)
         facts.append(
             Fact(
                 "one_of",

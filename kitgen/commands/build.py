@@ -76,6 +76,21 @@ LABEL_SHEETS = list(load_templates().labels)  # templates/layout.yaml
     "block; print-shop: 3 mm bleed around every card and a 2 mm gutter (each card cut on its own).",
 )
 @click.option(
+    "--ink-saver",
+    is_flag=True,
+    help="For a home printer: light card backs and no full-bleed fills on the faces (game colours as "
+    "borders and outlines); the kit folder gets -ink-saver in its name.",
+)
+@click.option(
+    "--export",
+    "export",
+    type=click.Choice(["cards-png"]),
+    multiple=True,
+    help="Also write cards-png: one PNG per card face and the back at 300 dpi with 3 mm bleed, in the "
+    "kit's card size and 63 x 88 mm, for print-on-demand services, and Tabletop Simulator deck sheets "
+    "(export/ in the kit; see docs/printing.md).",
+)
+@click.option(
     "--deck",
     type=click.Choice(["print", "store"]),
     default="print",
@@ -173,6 +188,8 @@ def build_cmd(
     duplex: str,
     back_offset: str,
     profile: str,
+    ink_saver: bool,
+    export: tuple[str, ...],
     deck: str,
     discard_owner: bool,
     protocol: str | None,
@@ -216,6 +233,8 @@ def build_cmd(
         card_size=card_size,
         duplex=duplex,
         profile=profile,
+        ink_saver=ink_saver,
+        export=tuple(export),
         deck=deck,
         discard_owner=discard_owner,
         protocol=protocol,

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from reference_engine.api import GameRules, Library, Reveal, UsageError
 
 from ..bom import Bom
+from ..faces import Face
 from ..labels import Label
 from ..templates import CardSize, Paper, Templates, load_templates
 
@@ -46,6 +47,8 @@ CARD_KIT_OPTIONS = COMMON_OPTIONS | {
     "--duplex",
     "--back-offset",
     "--profile",
+    "--ink-saver",
+    "--export",
     "--deck",
     "--discard-owner",
     "--protocol",
@@ -154,6 +157,10 @@ class KitKind(ABC):
         self, library: Library, plan: KitPlan, runs: int, what: str, cache: Any
     ) -> dict[str, Any] | None:
         """A statistical check on the full deck for the validation pages (kinds with one)."""
+        return None
+
+    def deck_face(self, rules: GameRules, name: str) -> Face | None:
+        """The printed face of one of the game's own cards, by name (None: not one of them)."""
         return None
 
     def extra_sheets(

@@ -10,7 +10,7 @@ from reference_engine.api import GameRules, Library, Moment, Symbol
 
 from ..bom import Bom, Item, seat_names
 from ..booklet import Booklet, Example
-from ..faces import Face
+from ..faces import label_face
 from . import KitPlan, register
 from .table import TableKit
 from .virtual import Table, virtual_bom
@@ -48,7 +48,7 @@ class ClimbingKit(TableKit):
             wc["piles"] = []
             labels = max(int(wc.get("tickets", 0)), COPIES)
             spare = max(3, math.ceil(labels * 0.25))
-            faces = [Face("plain", f"label{t}", f"λ{t}") for t in range(1, labels + spare + 1)]
+            faces = [label_face("label", t) for t in range(1, labels + spare + 1)]
             extra = [
                 Item(
                     "label",
@@ -69,7 +69,7 @@ class ClimbingKit(TableKit):
                     1,
                     1,
                     "the stop ticket of a leading virtual player's lottery: it ends the play",
-                    [Face("plain", "stop", "■")] * 2,
+                    [label_face("stop")] * 2,
                     "Stop card",
                 ),
             ]

@@ -231,7 +231,7 @@ class TableKit(KitKind):
                 if owner.startswith("Human")
                 else "the middle of the table"
             )
-            rows.append([CardPicture(b.face(f"theta{i}"), mm(9)), f"θ{i}: {owner}", where])
+            rows.append([CardPicture(b.face(f"theta{i}"), mm(9), b.ink_saver), f"θ{i}: {owner}", where])
         out.append(w.table(rows, [mm(14), mm(40), w.width - mm(54)]))
         out.append(Spacer(1, mm(2)))
         for n, text in enumerate(self.texts(b.rules, "setup_steps"), 1):

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..bom import Bom, Item, envelope_for, spares
-from ..faces import Face, known_colours, theta_colour
+from ..faces import Face, known_colours, label_face, theta_colour
 from ..labels import Label, theta_label
 
 
@@ -123,7 +123,7 @@ def virtual_bom(table: Table) -> Bom:
             hand = max(wc["hands"][: table.virtual])
             extra = max(3, math.ceil(hand * 0.25))
             labels = hand + extra
-            faces = [Face("plain", f"ticket{j}", f"λ{j}") for j in range(1, labels + 1) for _ in range(w)]
+            faces = [label_face("ticket", j) for j in range(1, labels + 1) for _ in range(w)]
             items.append(
                 Item(
                     "ticket",

@@ -209,7 +209,7 @@ class Outcomes:
             out.shuffles += p.shuffles
             out.turns += p.turns
             for name, n in p.peak.items():
-                sid = SYMBOLS.intern(name).id
+                sid = SYMBOLS.intern(name, p.glyphs.get(name)).id
                 out.peak[sid] = max(out.peak[sid], n)
             for k, n in p.kinds.items():
                 out.kinds[k] = max(out.kinds[k], n)

@@ -104,6 +104,9 @@ class Part:
     shuffles: list[int] = field(default_factory=list)  # [fewest, most] over the final states
     turns: list[int] = field(default_factory=list)
     peak: dict[str, int] = field(default_factory=dict)  # most helper cards out at once, by symbol
+    # The printed glyphs of those symbols: a coordinator that never ran the protocol itself meets
+    # λ3 or θ1 first here, and must not intern them as the bare names "label3", "theta1".
+    glyphs: dict[str, str] = field(default_factory=dict)
     input_cards: dict[str, int] = field(default_factory=dict)  # most input cards, by symbol
     kinds: dict[str, int] = field(default_factory=dict)
     calls: dict[tuple[int, str], int] = field(default_factory=dict)
@@ -238,6 +241,7 @@ def _run_part(
         shuffles=[min(outcomes.shuffles), max(outcomes.shuffles)] if outcomes.shuffles else [],
         turns=[min(outcomes.turns), max(outcomes.turns)] if outcomes.turns else [],
         peak={SYMBOLS.by_id(sid).name: n for sid, n in outcomes.peak.items()},
+        glyphs={SYMBOLS.by_id(sid).name: SYMBOLS.by_id(sid).glyph for sid in outcomes.peak},
         input_cards={SYMBOLS.by_id(sid).name: n for sid, n in input_cards.items()},
         kinds=dict(outcomes.kinds),
         calls=dict(outcomes.calls),

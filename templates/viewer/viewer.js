@@ -14,22 +14,53 @@
   }
   function $(id) { return document.getElementById(id); }
   function clear(node) { while (node.firstChild) { node.removeChild(node.firstChild); } }
-  function face(symbol) { return data.faces[symbol] || { text: symbol, colour: "#444444" }; }
+  function face(symbol) { return data.faces[symbol] || { text: symbol, name: symbol, src: "" }; }
   function counts(map) {
     return Object.keys(map).sort().map(function (k) { return map[k] + " " + face(k).text; }).join(", ");
+  }
+  // A spec's own words set P_1, x_{i} as P with a subscript 1, x with a subscript i (as the
+  // booklet prints them): text nodes and <sub> elements, never HTML.
+  var SUBSCRIPT = /_(\{[^}]*\}|\([^)]*\)|\[[^\]]*\]|[A-Za-z0-9]+)/g;
+  function rich(node, text) {
+    clear(node);
+    text = String(text === undefined || text === null ? "" : text);
+    var last = 0, m;
+    SUBSCRIPT.lastIndex = 0;
+    while ((m = SUBSCRIPT.exec(text)) !== null) {
+      if (m.index > last) { node.appendChild(document.createTextNode(text.slice(last, m.index))); }
+      node.appendChild(el("sub", "", m[1].replace(/^\{|\}$/g, "")));
+      last = m.index + m[0].length;
+    }
+    if (last < text.length) { node.appendChild(document.createTextNode(text.slice(last))); }
+    return node;
+  }
+  function richEl(tag, cls, text) { return rich(el(tag, cls), text); }
+  function picture(src, alt) {
+    var img = document.createElement("img");
+    img.src = src;
+    img.alt = alt;
+    return img;
   }
 
   function drawRegion(region) {
     var box = el("div", "region");
     box.setAttribute("data-region", region.name);
     var hidden = region.cols - region.shown.filter(function (c) { return c !== null; }).length;
-    box.appendChild(el("div", "region-title", region.title + " (" + region.rows + " \u00d7 " + region.cols + ")"));
+    var title = richEl("div", "region-title", region.title);
+    title.appendChild(document.createTextNode(" (" + region.rows + " \u00d7 " + region.cols + ")"));
+    box.appendChild(title);
     var inPile = {};
     region.piles.forEach(function (pile) {
       pile.forEach(function (rc) { inPile[rc[0] + "," + rc[1]] = true; });
     });
+    // A wide row scrolls sideways at a readable size instead of shrinking its cards.
+    var scroller = el("div", "scroller");
+    scroller.tabIndex = 0;
+    scroller.setAttribute("role", "group");
+    scroller.setAttribute("aria-label", region.title + ": the cards on the table");
     var grid = el("div", "grid");
-    grid.style.gridTemplateColumns = region.shown.map(function (c) { return c === null ? "3rem" : "2.4rem"; }).join(" ");
+    var columns = region.shown.map(function (c) { return c === null ? "var(--gap-w)" : "var(--card-w)"; }).join(" ");
+    grid.style.gridTemplateColumns = columns;
     region.cells.forEach(function (row, r) {
       row.forEach(function (cell, i) {
         var col = region.shown[i];
@@ -38,41 +69,61 @@
           slot = el("div", "gap", "\u2026 " + hidden + " more");
         } else if (cell === null || cell.symbol === null) {
           slot = el("div", "slot empty");
+          slot.title = "an empty place";
         } else {
           var f = face(cell.symbol);
           slot = el("div", "slot card " + (cell.up ? "up" : "down"));
           if (cell.up) {
-            slot.appendChild(el("span", "face", f.text));
-            slot.style.color = f.colour;
+            slot.appendChild(picture(f.src, f.name));
+            slot.title = "face up: " + f.name;
           } else {
+            slot.appendChild(picture(data.card_back, "a face-down card"));
             slot.appendChild(el("span", "hidden-face", f.text));
+            slot.title = "face down";
           }
-          slot.title = (cell.up ? "face up: " : "face down") + (cell.up ? f.text : "");
         }
         if (col !== null && cell !== null && cell.changed) { slot.classList.add("changed"); }
         if (col !== null && inPile[(r + 1) + "," + col]) { slot.classList.add("in-pile"); }
         grid.appendChild(slot);
       });
     });
-    box.appendChild(grid);
+    scroller.appendChild(grid);
     if (region.labels.length) {
       var labels = el("div", "labels");
-      labels.style.gridTemplateColumns = grid.style.gridTemplateColumns;
+      labels.style.gridTemplateColumns = columns;
       region.labels.forEach(function (lab) {
         var a = region.shown.indexOf(lab.first), b = region.shown.indexOf(lab.last);
         if (a < 0 || b < 0) { return; }
-        var s = el("span", "", lab.text);
+        var s = richEl("span", "", lab.text);
         s.style.gridColumn = (a + 1) + " / " + (b + 2);
         labels.appendChild(s);
       });
-      box.appendChild(labels);
+      scroller.appendChild(labels);
     }
+    box.appendChild(scroller);
     if (region.arrows.length) {
-      box.appendChild(el("div", "region-title", "Moved: " + region.arrows.map(function (m) {
-        return "place " + m[0] + " \u2192 " + m[1];
+      box.appendChild(el("p", "moves", "Moves (places counted from the left): " + region.arrows.map(function (m) {
+        return m[0] + " \u2192 " + m[1];
       }).join(", ")));
     }
     return box;
+  }
+
+  function drawCardLegend() {
+    var list = $("card-legend");
+    clear(list);
+    Object.keys(data.faces).sort(function (a, b) {
+      return data.faces[a].name.localeCompare(data.faces[b].name);
+    }).forEach(function (k) {
+      var f = data.faces[k];
+      var li = el("li");
+      li.appendChild(picture(f.src, ""));
+      var words = el("span");
+      words.appendChild(el("code", "", f.text));
+      words.appendChild(document.createTextNode(": " + f.name));
+      li.appendChild(words);
+      list.appendChild(li);
+    });
   }
 
   function drawEnd() {
@@ -82,7 +133,7 @@
       if (!sec.outcome.length) { return; }
       outcomes.appendChild(el("h3", "", sec.title));
       var ul = el("ul");
-      sec.outcome.forEach(function (o) { ul.appendChild(el("li", "", o)); });
+      sec.outcome.forEach(function (o) { ul.appendChild(richEl("li", "", o)); });
       outcomes.appendChild(ul);
     });
     var verdicts = $("verdicts");
@@ -127,8 +178,8 @@
       drawLegend(sec);
       $("protocol").textContent = sec.title;
       $("step-number").textContent = "Step " + f.step + (f.pictures > 1 ? " (" + f.picture + "/" + f.pictures + ")" : "");
-      $("step-say").textContent = f.say;
-      $("example").textContent = sec.example;
+      rich($("step-say"), f.say);
+      rich($("example"), sec.example);
       var d = f.diagram;
       if (d) {
         $("caption").textContent = d.caption;
@@ -140,12 +191,12 @@
       } else if (!f.ran) {
         table.appendChild(el("p", "caption", "This run did not need this step."));
       }
-      f.notes.forEach(function (n) { $("notes").appendChild(el("li", "", n)); });
+      f.notes.forEach(function (n) { $("notes").appendChild(richEl("li", "", n)); });
       if (f.checks.length) {
         var list = $("check-list");
         clear(list);
-        f.checks.forEach(function (c) { list.appendChild(el("li", "", c)); });
-        $("if-wrong").textContent = f.if_wrong ? "If it shows anything else: " + f.if_wrong : "";
+        f.checks.forEach(function (c) { list.appendChild(richEl("li", "", c)); });
+        rich($("if-wrong"), f.if_wrong ? "If it shows anything else: " + f.if_wrong : "");
         $("checks").hidden = false;
       }
     }
@@ -159,7 +210,9 @@
   }
 
   $("title").textContent = data.title;
-  $("subtitle").textContent = data.subtitle;
+  rich($("subtitle"), data.subtitle);
+  $("back-swatch").style.backgroundImage = "url(" + data.card_back + ")";
+  drawCardLegend();
   if (data.back) { $("back").hidden = false; $("back-link").setAttribute("href", data.back); }
   function drawLegend(sec) {
     var legend = $("legend");
@@ -168,9 +221,9 @@
     (sec ? sec.legend : []).forEach(function (line) {
       if (seen[line]) { return; }
       seen[line] = true;
-      legend.appendChild(el("p", "", line));
+      legend.appendChild(richEl("p", "", line));
     });
-    if (legend.firstChild) { legend.insertBefore(el("h3", "", "How values are written"), legend.firstChild); }
+    if (legend.firstChild) { legend.insertBefore(el("h2", "", "How values are written"), legend.firstChild); }
   }
   $("first").addEventListener("click", function () { show(0); });
   $("prev").addEventListener("click", function () { show(index - 1); });

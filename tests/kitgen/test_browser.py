@@ -111,6 +111,11 @@ def test_step_through_with_the_keyboard(browser: Any, pages: dict[str, Path], ke
                 assert visible.count() == 0
             checks = page.locator("#check-list li:visible")
             assert checks.count() == len(frame["checks"])
+            # Names as players read them: a spec's P_1 is P with a subscript, never "P_1".
+            assert "_" not in page.inner_text("#frame")
+            # Every card is a picture (the printed design or the back), with words for a screen reader.
+            assert page.locator("#table .card img").count() == drawn
+            assert all(page.locator("#table .card img").evaluate_all("l => l.map(i => i.alt.length > 0)"))
         page.keyboard.press("ArrowRight")
     page.screenshot(path=str(shots / f"{key}-last.png"), full_page=True)
     # Home and End, and the buttons.
@@ -148,14 +153,20 @@ def test_hostile_spec_runs_no_script(browser: Any, tmp_path: Path) -> None:
     page.close()
 
 
-def test_kit_index_in_the_browser(browser: Any, tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def built_kit(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from click.testing import CliRunner
 
     from kitgen.cli import main
 
-    kit = tmp_path / "kit"
+    kit = tmp_path_factory.mktemp("browser-kit") / "kit"
     r = CliRunner().invoke(main, ["build", "uno", "--runs", "0", "-o", str(kit)])
     assert r.exit_code == 0, r.output
+    return kit
+
+
+def test_kit_index_in_the_browser(browser: Any, built_kit: Path) -> None:
+    kit = built_kit
     page, errors, requests = open_page(browser, (kit / "index.html").as_uri())
     images = page.locator(".sheet img")
     assert images.count() == len(list((kit / "previews").glob("*.png")))
@@ -170,3 +181,42 @@ def test_kit_index_in_the_browser(browser: Any, tmp_path: Path) -> None:
     assert errors == []
     assert all(url.startswith("file:") for url in requests), requests
     page.close()
+
+
+AXE = ROOT / "third_party" / "axe-core" / "axe.min.js"
+SERIOUS = ("serious", "critical")
+
+
+def axe_violations(browser: Any, url: str, frames: list[int] | None = None) -> list[str]:
+    """axe-core's serious and critical violations on the page (at each frame of a viewer page).
+    The page's Content-Security-Policy forbids injected scripts, so the check's own page bypasses it."""
+    context = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    found: list[str] = []
+    for frame in frames or [0]:
+        page.goto(url + (f"#{frame}" if frames else ""))
+        page.reload()
+        page.add_script_tag(path=str(AXE))
+        result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+        for v in result["violations"]:
+            if v["impact"] in SERIOUS:
+                targets = [" ".join(n["target"]) for n in v["nodes"][:3]]
+                found.append(f"frame {frame}: {v['id']} ({v['impact']}): {v['help']} at {targets}")
+    context.close()
+    return found
+
+
+@pytest.mark.parametrize("key", list(PAGES))
+def test_the_viewer_passes_axe(browser: Any, pages: dict[str, Path], key: str) -> None:
+    """axe-core (WCAG 2 A and AA rules, colour contrast among them) finds nothing serious or critical
+    on the first frame, a frame with a picture and the last frame, nor with the hidden faces shown."""
+    path = pages[key]
+    frames = page_data(path)["frames"]
+    pictured = next(i for i, f in enumerate(frames, 1) if f.get("diagram"))
+    assert axe_violations(browser, path.as_uri(), [1, pictured, len(frames)]) == []
+
+
+def test_the_kit_index_passes_axe(browser: Any, built_kit: Path) -> None:
+    assert axe_violations(browser, (built_kit / "index.html").as_uri()) == []
+    viewer = sorted((built_kit / "view").glob("card-selection*.html"))[0]  # the kit's own protocol
+    assert axe_violations(browser, viewer.as_uri(), [1, 5]) == []

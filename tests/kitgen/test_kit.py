@@ -251,11 +251,15 @@ def test_the_kit_is_the_golden_one(default_kit: tuple[Path, dict[str, Any]], mat
 
 def test_the_kit_passes_the_page_check(default_kit: tuple[Path, dict[str, Any]]) -> None:
     """Every page of every PDF: fonts embedded, no text over text or off the page, no text within
-    the profile's safe margin of a card's cut line or 2.5 mm of a label's edge (kitgen.pagecheck)."""
+    the profile's safe margin of a card's cut line or 2.5 mm of a label's edge, no crop mark or cut
+    line through text, no frame within the safe margin, text at 4.5:1 against what lies under it and
+    nothing drawn over it (kitgen.pagecheck)."""
     from kitgen.pagecheck import check_kit
 
     folder, _ = default_kit
-    assert [str(f) for f in check_kit(folder, every_card_page=True)] == []
+    # Every page; the checks that render a page (contrast, covered) on the booklet, the labels and the
+    # first front and back page of each card type (every card page: bench/pagecheck_all.py).
+    assert [str(f) for f in check_kit(folder, every_card_page=True, sample_pixels=True)] == []
 
 
 def test_exact_hands_puts_the_whole_deck_claim_on_the_cover_and_validation_pages(tmp_path: Path) -> None:

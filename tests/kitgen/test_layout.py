@@ -137,6 +137,33 @@ def test_home_cards_share_cut_lines() -> None:
     assert len(xs2) == 2 * shop.columns  # every card its own lines
 
 
+def test_region_titles_wrap_instead_of_running_under_the_cards() -> None:
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from kitgen.diagram import title_lines
+    from kitgen.faces import FONT_BOLD, ensure_fonts
+    from kitgen.units import mm
+
+    ensure_fonts()
+    lines, size = title_lines("(NOT X) AND t", mm(13.5))
+    assert lines == ["(NOT X)", "AND t"] and size == 7.5
+    assert all(stringWidth(line, FONT_BOLD, size) <= mm(13.5) for line in lines)
+    # One word too wide for the column: smaller type, never wider than the column.
+    lines, size = title_lines("Supercalifragilistic", mm(13.5))
+    assert lines == ["Supercalifragilistic"] and size < 7.5
+    assert stringWidth(lines[0], FONT_BOLD, size) <= mm(13.5) or size == 4.5
+
+
+def test_moves_over_the_same_places_get_their_own_level() -> None:
+    from kitgen.diagram import arrow_levels
+
+    # Six-card AND, Step 2: 2 -> 4, 3 -> 2, 4 -> 3. The two short moves share place 3, so they
+    # cannot share a level; the long move goes over both.
+    levels = arrow_levels([(2, 4), (3, 2), (4, 3)])
+    assert levels[1] != levels[2] and levels[0] > max(levels[1], levels[2])
+    assert arrow_levels([(1, 2), (5, 6)]) == [0, 0]  # apart: one level
+
+
 def test_presets_live_once_in_layout_yaml(tmp_path: Path) -> None:
     """--paper and --labels offer exactly the presets of templates/layout.yaml, and each paper
     names its default label sheet there (an unknown one is an error naming the key)."""

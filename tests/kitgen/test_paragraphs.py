@@ -49,10 +49,15 @@ def test_any_text_is_printed_as_it_is(text: str) -> None:
     assert paragraph(STYLE, text).getPlainText() == " ".join(text.split())
 
 
+SUB = '<sub rise="2" size="75%">'  # a real subscript: three quarters of the size, lowered 2 pt
+
+
 def test_subscripts_never_cut_an_escaped_character() -> None:
     assert markup("P_1 x_{i} &_lt; a_(<b>) <_x>", subscripts=True) == (
         "P<sub>1</sub> x<sub>i</sub> &amp;<sub>lt</sub>; a<sub>(&lt;b&gt;)</sub> &lt;<sub>x</sub>&gt;"
-    )
+    ).replace("<sub>", SUB)
+    # E_[-m,m] (the Gakmoro paper's range) is a subscript too.
+    assert markup("E_[-m,m](a)", subscripts=True) == f"E{SUB}[-m,m]</sub>(a)"
     assert paragraph(STYLE, "a_(<b>)", subscripts=True).getPlainText() == "a(<b>)"
 
 

@@ -174,3 +174,33 @@ def test_kit_viewer_pages_are_the_booklets_pictures(uno_kit: Path) -> None:
         shown = [f["diagram"] for f in data["frames"] if f.get("diagram")]
         printed = [d for s in section["steps"] for d in s["diagrams"]]
         assert shown == printed
+
+
+def test_cards_are_the_printed_pictures_with_names_in_words(tmp_path: Path) -> None:
+    """Every card on the page is a picture of the printed design (the same drawing the card sheets
+    use), with the back, and a name a player would say; none of them is a code with a colour."""
+    import base64
+    import io
+
+    from PIL import Image
+
+    from kitgen.cardimages import render
+    from kitgen.faces import Face, face_name
+    from kitgen.viewer import PICTURE
+
+    data = page_data(view(tmp_path, "card-selection", "--deck", "mini"))
+    faces = data["faces"]
+    assert {"alpha", "beta", "red1", "wild", "theta1"} <= set(faces)
+    assert faces["red1"]["name"] == "Red 1" and faces["wild"]["name"] == "Wild"
+    assert faces["alpha"]["name"] == "α marker (alpha)"
+
+    def picture(uri: str) -> Image.Image:
+        assert uri.startswith("data:image/png;base64,")
+        return Image.open(io.BytesIO(base64.b64decode(uri.split(",", 1)[1]))).convert("RGB")
+
+    # The red 1's picture is the printed card's drawing, and the back is the kit's back.
+    red1 = render([Face("deck", "red1", "R1", ("red", "number", "1")), None], PICTURE)
+    assert picture(faces["red1"]["src"]).tobytes() == red1[0].tobytes()
+    assert picture(data["card_back"]).tobytes() == red1[1].tobytes()
+    assert face_name(Face("deck", "hq", "QH", ("hearts", "queen", "Q"))) == "queen of hearts"
+    assert face_name(Face("theta", "theta2", "θ2", ("Human 1",))) == "θ2 · Human 1"

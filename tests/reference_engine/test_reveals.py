@@ -69,3 +69,14 @@ def test_every_observation_satisfies_its_facts(name: str) -> None:
     for reveal in possible_reveals(LIB, LIB.protocol(name)).values():
         assert reveal.facts
         assert all(reveal.allows(obs) for obs in reveal.observations)
+
+
+def test_a_family_card_never_drawn_here_is_named_by_its_glyph() -> None:
+    """A check sentence names λ1 as λ1 even where only a verification worker drew it (Daifugō's
+    booklet said "The cards show one of: label1; label2; ■")."""
+    from reference_engine.reveals import glyph
+
+    proto = Library().protocol("play-selection")
+    assert glyph("label9041", proto) == "λ9041"
+    assert glyph("stop", proto) == "■"
+    assert glyph("nothing7", proto) == "nothing7"

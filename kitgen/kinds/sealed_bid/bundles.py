@@ -21,7 +21,7 @@ from ...paragraphs import paragraph
 from ...templates import Paper
 from ...units import mm
 
-HEART = HexColor("#D55E00")
+HEART = HexColor("#C8102E")  # the ♥ cards' red (templates/cards.yaml)
 
 
 def render_bundle_sheet(path: Path, rules: Any, paper: Paper, kit: str) -> int:

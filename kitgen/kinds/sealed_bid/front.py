@@ -23,7 +23,7 @@ def bundles(w: Writer, b: Booklet) -> list[Flowable]:
         out.append(w.para(f"{n}. {text.format(**values)}", spec=True))
     example = [b.face("club")] * rules.bundle
     example[3] = b.face("heart")
-    pics: list[Flowable] = [CardPicture(f, mm(10)) for f in example]
+    pics: list[Flowable] = [CardPicture(f, mm(10), b.ink_saver) for f in example]
     out.append(Spacer(1, mm(2)))
     out.append(pdf_table([pics], colWidths=[mm(12)] * len(pics), hAlign="LEFT"))
     out.append(w.para("The bundle of value 3, face up: the ♥ is at place 4 from the left.", w.small))

@@ -23,13 +23,14 @@ from reference_engine.api import (
 )
 
 from ...bom import Bom, seat_names
+from ...faces import Face
 from ...kitcost import sleeved
 from ...labels import Label
 from ...output import safe_name
 from ...templates import Templates
 from ...verification import summary, verify_statistically
 from .. import CARD_KIT_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, default_labels, register
-from ..virtual import kit_labels
+from ..virtual import deck_face, kit_labels
 from . import front
 from .booklet import game_booklet
 from .materials import game_bom
@@ -96,6 +97,10 @@ class SheddingKit(KitKind):
             teaches=opts.virtual > 0,
             extra=extra,
         )
+
+    def deck_face(self, rules: GameRules, name: str) -> Face | None:
+        shed = _rules(rules)
+        return deck_face(shed, name) if name in shed.cards else None
 
     def booklet_plan(self, opts: BookletOptions, rules: GameRules) -> BookletPlan:
         shed = _rules(rules)

@@ -39,7 +39,7 @@ def setup(w: Writer, b: Booklet) -> list[Flowable]:
             else "the middle of the table"
         )
         face = b.face(f"theta{i}")
-        rows.append([CardPicture(face, mm(9)), f"θ{i}: {owner}", where])
+        rows.append([CardPicture(face, mm(9), b.ink_saver), f"θ{i}: {owner}", where])
     out.append(w.table(rows, [mm(14), mm(40), w.width - mm(54)]))
     out.append(Spacer(1, mm(2)))
     for n, text in enumerate(w.st.lists["setup_steps"], 1):
@@ -82,7 +82,7 @@ def rules(w: Writer, b: Booklet) -> list[Flowable]:
     rows: list[list[Any]] = [["", "Card", "When it is played"]]
     for kind, effects in rules.effects.items():
         example = next((ct for ct in rules.cards.values() if ct.kind == kind), None)
-        pic: Any = CardPicture(b.face(example.name), mm(8)) if example else ""
+        pic: Any = CardPicture(b.face(example.name), mm(8), b.ink_saver) if example else ""
         rows.append([pic, name(kind), words(effects)])
     out.append(w.table(rows, [mm(14), mm(36), w.width - mm(50)]))
     out.append(Spacer(1, mm(2)))

@@ -26,7 +26,7 @@ from .sheets import CARD_H, CARD_W, Deck, draw_card
 
 EXAMPLE_1 = "1/3,2/2,2/3,2/3,2/4,3/2,3/4,4/1,4/3"
 INK = HexColor("#222222")
-GREY = HexColor("#777777")
+GREY = HexColor("#595959")  # 7:1 on white (WCAG AA for small text)
 
 
 class GridFigure(Flowable):
@@ -68,6 +68,8 @@ class GridFigure(Flowable):
             for i in range(len(self.chain) - 1):
                 (ax, ay), (bx, by) = positions[i], positions[i + 1]
                 c.line(ax, ay, bx, by)
+        # Every disc first, then every number: no disc is drawn over a number. A number goes on the
+        # side of its disc away from its twin (two cards of one kind sit side by side).
         for idx, card in enumerate(self.chain or self.cards):
             x, y = positions[idx]
             spec = style().colours[self.deck.colour(card)]
@@ -75,10 +77,19 @@ class GridFigure(Flowable):
             c.setStrokeColor(INK)
             c.setLineWidth(0.4)
             c.circle(x, y, mm(1.8), stroke=1, fill=1)
-            if self.chain:
-                c.setFont(FONT_BOLD, 6.5)
-                c.setFillColor(INK)
-                c.drawString(x + mm(2.2), y + mm(1.2), str(idx + 1))
+        if self.chain:
+            c.setFont(FONT_BOLD, 6.5)
+            c.setFillColor(INK)
+            seen.clear()
+            for idx, card in enumerate(self.chain):
+                x, y = positions[idx]
+                k = seen.get(card, 0)
+                seen[card] = k + 1
+                twins = self.chain.count(card)
+                if twins > 1 and k == 0:
+                    c.drawRightString(x - mm(2.2), y + mm(1.2), str(idx + 1))
+                else:
+                    c.drawString(x + mm(2.2), y + mm(1.2), str(idx + 1))
 
 
 class BipartiteFigure(Flowable):

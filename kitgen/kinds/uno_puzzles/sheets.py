@@ -20,7 +20,7 @@ from ...units import mm
 
 CARD_W, CARD_H = mm(56), mm(87)
 INK = HexColor("#222222")
-GREY = HexColor("#777777")
+GREY = HexColor("#595959")  # 7:1 on white (WCAG AA for small text)
 ACCENT = HexColor("#0072B2")
 LEVEL_DOTS = {"easy": 1, "medium": 2, "hard": 3}
 

@@ -369,3 +369,14 @@ def test_spawned_workers_give_the_same_report(library: Library, monkeypatch: pyt
     proto = library.protocol("card-selection")
     split = verify(library, proto, workers=2)
     assert same_report(split) == same_report(verify(library, proto))
+
+
+def test_the_coordinator_learns_the_glyphs_of_the_helper_cards() -> None:
+    """A coordinator that never drew λ1 itself met it first in its workers' counts of helper cards
+    and named it "label1" ever after: the weighted UNO booklet said "6 theta1" and "ticket1"."""
+    from reference_engine.api import glyph
+    from reference_engine.verify.exact import Outcomes
+    from reference_engine.verify.partition import Part
+
+    Outcomes.of([Part(peak={"xiworker5": 2}, glyphs={"xiworker5": "ξ5"})], {})
+    assert glyph("xiworker5") == "ξ5"
