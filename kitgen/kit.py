@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +39,7 @@ from .labels import render_labels
 from .output import check_destination, inside, safe_name, sha256, staged
 from .previews import render_previews
 from .printguide import card_pages, keep_pages, only_pages, printing_guide, shopping_list
-from .sheets import DUPLEX, SheetOptions, render_cards
+from .sheets import DUPLEX, SheetOptions, grid_for, render_cards
 from .templates import CardSize, Paper, Profile, Templates, load_templates
 from .typesetting import diagram_capacity, render_booklet
 from .units import Length, LengthError
@@ -140,6 +140,7 @@ def build(
     library = library or Library()
     step = progress or (lambda what, n: None)
     templates = load_templates()
+    opts = replace(opts, paper=opts.paper.lower())
     rules = load_game(opts.ruleset)
     kind = kit_kind(rules)
     _check_given(opts, rules, kind)
@@ -153,6 +154,8 @@ def build(
     sheet = templates.label_sheet(plan.label_sheet)
     label_paper = templates.paper(sheet.paper)
     offset = parse_offset(opts.back_offset)
+    # The card must fit on the paper: refused here, before anything slow runs.
+    grid_for(SheetOptions(plan.name, paper, plan.card, profile, opts.duplex, offset))
     only_name = f"{plan.name}-only-{'-'.join(opts.only)}" if opts.only else plan.name
     destination = Path(opts.output) if opts.output else Path("output") / safe_name(only_name)
     check_destination(destination, opts.force)
@@ -284,12 +287,13 @@ def build(
 
 
 def _check_given(opts: KitOptions, rules: GameRules, kind: KitKind) -> None:
-    """Refuse an option typed on the command line that makes no sense for this kind of kit."""
+    """Refuse an option typed on the command line that makes no sense for this kind of kit, in the
+    words of the game (never the kind's internal name)."""
     unknown = sorted(opts.given - kind.build_options)
     if unknown:
         taken = ", ".join(sorted(kind.build_options))
         raise UsageError(
-            f"{unknown[0]} makes no sense for {rules.name} (a {kind.kind} kit); its kit takes {taken}"
+            f"{unknown[0]} does not apply to {rules.name}: {kind.refusal(unknown[0])}. Its kit takes {taken}"
         )
 
 
@@ -393,6 +397,7 @@ def build_booklet(
     """Write the booklet of a rule set (a game kit's booklet) or of one protocol into a folder."""
     library = library or Library()
     step = progress or (lambda what, n: None)
+    opts = replace(opts, paper=opts.paper.lower())
     if opts.imposition not in IMPOSITIONS:
         raise UsageError(f"--imposition is one of {', '.join(IMPOSITIONS)}, not {opts.imposition!r}")
     if opts.runs < 0:

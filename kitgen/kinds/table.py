@@ -37,7 +37,7 @@ from ..templates import Templates
 from ..typesetting import CardPicture
 from ..units import mm
 from ..verification import summary, verify_statistically
-from . import DEFAULT_LABELS, BookletInput, BookletPlan, KitKind, KitPlan
+from . import CARD_KIT_OPTIONS, DEFAULT_LABELS, BookletInput, BookletPlan, KitKind, KitPlan
 from .virtual import Table, deck_face, kit_labels, virtual_bom
 
 if TYPE_CHECKING:
@@ -51,6 +51,14 @@ class TableKit(KitKind):
     statistical_check = True
     default_card_size: ClassVar[str] = "poker"
     piles: ClassVar[tuple[str, ...]] = ()  # the owners after the seats (the boneyard, ...)
+    build_options = CARD_KIT_OPTIONS - {"--wild4", "--discard-owner"}
+
+    def refusal(self, option: str) -> str:
+        if option == "--discard-owner":
+            return "it has no discard pile to treat as an owner"
+        if option == "--wild4":
+            return "it has no wild draw four (that option is for uno-official)"
+        return super().refusal(option)
 
     # -- what a kind says -------------------------------------------------------------------
     def deck_faces(self, rules: GameRules) -> list[Face]:

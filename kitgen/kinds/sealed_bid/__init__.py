@@ -19,7 +19,7 @@ from ...booklet import Booklet, booklet_style, sections, spec_example
 from ...labels import Label
 from ...output import inside, safe_name
 from ...templates import Paper, Templates
-from .. import DEFAULT_LABELS, BookletInput, BookletPlan, KitKind, KitPlan, register
+from .. import CARD_KIT_OPTIONS, DEFAULT_LABELS, BookletInput, BookletPlan, KitKind, KitPlan, register
 from . import front
 from .bundles import render_bundle_sheet
 from .materials import sealed_bid_bom
@@ -42,6 +42,16 @@ def _rules(rules: GameRules) -> SealedBidRules:
 class SealedBidKit(KitKind):
     kind = "sealed-bid"
     default_card_size = "mini-usa"
+    about = "a game for two people without a dealer, with no virtual players"
+    # Two players, no virtual seats, no deck to buy, no statistical check on a full deck.
+    build_options = CARD_KIT_OPTIONS - {"--virtual", "--discard-owner", "--wild4", "--runs"}
+
+    def refusal(self, option: str) -> str:
+        if option == "--virtual":
+            return "it is a game for two people, and it has no virtual players"
+        if option == "--runs":
+            return "it has no full deck to check statistically (every protocol of a round is checked exactly)"
+        return super().refusal(option)
 
     def plan(self, opts: KitOptions, rules: GameRules, templates: Templates) -> KitPlan:
         bid = _rules(rules)
