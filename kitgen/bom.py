@@ -53,6 +53,9 @@ class Bom:
     notes: list[str]
     seats: list[str]  # owner names: seat 1..n, then the draw pile (and the discard pile)
     worst_case: dict[str, Any]
+    # What the worked example's shuffles hold their piles in, most at once (kitgen.consumables).
+    holders: list[dict[str, Any]] = field(default_factory=list)
+    labels_cutout: bool = False  # the labels are cut from plain paper (not peeled off a sheet)
 
     def item(self, key: str) -> Item:
         return next(i for i in self.items if i.key == key)
@@ -74,6 +77,7 @@ class Bom:
             "notes": self.notes,
             "owners": self.seats,
             "worst_case": self.worst_case,
+            "shuffle_holders": self.holders,
             "printed_cards": self.printed_cards(),
         }
 

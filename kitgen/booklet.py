@@ -45,6 +45,7 @@ from reference_engine.api import (
 )
 
 from .bom import Bom
+from .consumables import Need, needs
 from .diagram import Diagram, step_diagrams
 from .faces import Face, symbol_face
 from .kitcost import KitCost
@@ -153,6 +154,8 @@ class Section:
     calls: list[str]
     time: TableTime | None = None  # the worked example's run at a real table (an estimate)
     table: str = ""  # how the table does it physically (the spec's ``table:``), e.g. with sleeves
+    # The envelopes, sleeves and clips the worked example's shuffles use at once (every depth).
+    needs: dict[str, Need] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -442,6 +445,7 @@ def section_for(
         [c.protocol for c in proto.calls()],
         table_time(sim.trace.events, people, spec_hints(library.protocol)),
         proto.table,
+        needs(sim.trace.events),
     )
 
 

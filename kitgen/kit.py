@@ -32,6 +32,7 @@ from reference_engine.api import (
 
 from .booklet import Booklet, protocol_booklet
 from .cache import VerificationCache
+from .consumables import require
 from .imposition import impose_saddle
 from .kinds import BookletInput, KitKind, KitPlan, kit_kind
 from .kitindex import index_html
@@ -99,6 +100,7 @@ class BookletOptions:
 
 
 IMPOSITIONS = ("none", "a5-saddle")
+WORKED = "the booklet's worked example"
 
 
 def _cache(enabled: bool) -> VerificationCache | None:
@@ -206,6 +208,7 @@ def build(
             _reveals(library, reports),
         )
         booklet = kind.booklet(given)
+        require(bom, booklet.sections[0].needs, (card.size.width.mm, card.size.height.mm), WORKED)
     with staged(destination, only_name, "kit", opts.force) as work:
         step("drawing card sheets", 0)
         cards_info = render_cards(
@@ -217,7 +220,7 @@ def build(
         labels_info = render_labels(
             inside(work, "labels.pdf"), labels, sheet, label_paper, plan.name, opts.label_start
         )
-        extra_pdfs, extra_manifest = kind.extra_sheets(work, rules, paper, plan.name)
+        extra_pdfs, extra_manifest = kind.extra_sheets(work, rules, paper, plan.name, bom)
         files = ["cards.pdf", "labels.pdf"] + [f"{p}.pdf" for p in extra_pdfs]
         pdfs = ["cards", "labels", *extra_pdfs]
         pages_of = card_pages(bom, cards_info)
@@ -455,6 +458,7 @@ def build_booklet(
         bom = kind.materials(library, rules, plan, (card.size.width.mm, card.size.height.mm), reports)
         given = BookletInput(library, rules, plan, bom, validation, statistical, capacity, name, reveals)
         booklet = kind.booklet(given)
+        require(bom, booklet.sections[0].needs, (card.size.width.mm, card.size.height.mm), WORKED)
     else:
         booklet = protocol_booklet(library, library.protocol(protocol), validation, capacity, name, reveals)
     with staged(destination, name, "booklet", opts.force) as work:

@@ -51,6 +51,8 @@ ACTIONS = (
 )
 COMPANIONS = {"if": ("then", "else"), "for": ("do",), "call": ("params", "with", "results")}
 COMMON = ("step", "say", "brief", "labels", "face", "table")
+# What holds each pile of a shuffle at the table (a kit counts them from the trace).
+SHUFFLE_HOLDERS = ("envelope", "sleeve", "clip", "nothing")
 SHUFFLE_KINDS = ("scramble", "shift", "cut", "bisect", "set")
 IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -142,6 +144,7 @@ class Shuffle(Step):
     piles: Expression | None = None
     perms: list[tuple[int, ...]] = field(default_factory=list)
     text: str = ""
+    uses: str = ""  # what holds each pile at the table (``uses:``); "" lets the kit decide by kind
 
 
 @dataclass
@@ -459,9 +462,16 @@ def _take(ck: Checker, value: dict[str, Any], p: KeyPath, base: dict[str, Any]) 
 
 
 def _shuffle(ck: Checker, value: dict[str, Any], p: KeyPath, base: dict[str, Any]) -> Step:
-    raw = ck.mapping(value["shuffle"], p, optional=SHUFFLE_KINDS + ("piles", "how"))
+    raw = ck.mapping(value["shuffle"], p, optional=SHUFFLE_KINDS + ("piles", "how", "uses"))
     if raw is None:
         return Shuffle(**base)
+    uses = ""
+    if "uses" in raw:
+        uses = ck.string(raw["uses"], p + ("uses",), "what holds each pile") or ""
+        if uses and uses not in SHUFFLE_HOLDERS:
+            ck.error(p + ("uses",), f"{uses!r}: one of {', '.join(SHUFFLE_HOLDERS)}")
+            uses = ""
+    base = {**base, "uses": uses}
     kinds = [k for k in SHUFFLE_KINDS if k in raw]
     if len(kinds) != 1:
         ck.error(p, f"give exactly one kind of shuffle: {', '.join(SHUFFLE_KINDS)}")

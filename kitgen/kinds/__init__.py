@@ -156,7 +156,7 @@ class KitKind(ABC):
         return None
 
     def extra_sheets(
-        self, work: Path, rules: GameRules, paper: Paper, name: str
+        self, work: Path, rules: GameRules, paper: Paper, name: str, bom: Bom
     ) -> tuple[list[str], dict[str, Any]]:
         """Sheets beyond cards, labels and booklet: (PDF names without .pdf, manifest entries)."""
         return [], {}
