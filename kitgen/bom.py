@@ -96,8 +96,8 @@ def envelope_for(card_w_mm: float, card_h_mm: float) -> str:
     w, h = sorted((card_w_mm + 10, card_h_mm + 10))
     for name, ew, eh in ENVELOPES:
         if w <= ew and h <= eh:
-            return f"{name} ({ew} x {eh} mm)"
-    return f"at least {w:.0f} x {h:.0f} mm"
+            return f"{name} ({ew} × {eh} mm)"
+    return f"at least {w:.0f} × {h:.0f} mm"
 
 
 PLAYER_COLOURS = ("#0072B2", "#D55E00")

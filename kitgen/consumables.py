@@ -113,7 +113,7 @@ def _name(holder: str, card_mm: tuple[float, float], cards: int) -> str:
         return f"identical opaque envelopes, {envelope_for(w, h)}"
     if holder == "sleeve":
         return (
-            f"identical opaque card sleeves for {w:g} x {h:g} mm cards, each holding {cards} "
+            f"identical opaque card sleeves for {w:g} × {h:g} mm cards, each holding {cards} "
             f"card{'s' if cards != 1 else ''} (for the shuffles)"
         )
     return "identical paper clips, large enough for a pile of cards"

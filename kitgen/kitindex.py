@@ -19,6 +19,10 @@ from typing import Any
 
 from pypdf import PdfReader
 
+from reference_engine.api import Library
+
+from .claims import claims, meaning
+from .glossary import Glossary
 from .printguide import label_stock, page_ranges
 from .words import plural
 
@@ -181,16 +185,24 @@ def index_html(
 
     reports = manifest.get("verification") or []
     stat = manifest.get("statistical_verification")
-    if reports or stat:
+    if reports:
         parts.append("<h2>Verified before printing</h2>")
+        library = Library()
         rows = []
-        for r in [*reports, *([stat] if stat else [])]:
+        for r, text in zip(
+            reports,
+            claims(reports, stat, lambda name: Glossary(library.protocol(name)).quantities),
+            strict=True,
+        ):
             verdict = (
                 '<span class="ok">verified</span>' if r["verified"] else '<span class="bad">FAILED</span>'
             )
-            checks = "; ".join(f"{escape(c['name'])}: {escape(str(c['figure']))}" for c in r["checks"])
-            rows.append([escape(r.get("title", r["protocol"])), escape(r["method"]), verdict, checks])
-        parts.append(_table(["Protocol", "Method", "Verdict", "Checks"], rows))
+            rows.append([escape(r.get("title", r["protocol"])), verdict, escape(text.split(": ", 1)[-1])])
+        parts.append(_table(["Protocol", "Verdict", "What was checked"], rows))
+        parts.append(
+            f'<p class="muted">{escape(meaning(stat))} The booklet\'s Validation pages and manifest.json '
+            "have the full reports.</p>"
+        )
 
     parts.append("<h2>Every page at a glance</h2>")
     if previews:

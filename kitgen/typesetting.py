@@ -34,14 +34,17 @@ from reportlab.platypus import (
 )
 from reportlab.platypus.tableofcontents import TableOfContents
 
-from reference_engine.api import glyph
+from reference_engine.api import Library, glyph
 
 from .booklet import Booklet, BookletStyle, Section, StepBlock, booklet_style
+from .claims import claims, meaning
 from .diagram import DiagramFlowable, geometry
 from .faces import FONT, FONT_BOLD, Face, draw_face, ensure_fonts, pdf_table
+from .glossary import Glossary
 from .paragraphs import Heading, Styled, paragraph
 from .tabletime import run_sentence
 from .units import mm
+from .words import listing, plural
 
 CARD_RATIO = 87 / 56
 
@@ -261,20 +264,9 @@ class Writer:
             pics: list[Flowable] = [CardPicture(b.face(sym), mm(18)) for sym in picks]
             out.append(pdf_table([pics], colWidths=[mm(22)] * len(pics), hAlign="LEFT"))
             out.append(Spacer(1, mm(8)))
-        verdicts = [
-            f"{v['title']}: "
-            + (
-                "checked by trying every possible secret and every shuffle: it always gives the right "
-                "result, and what the table sees gives nothing away."
-                if v["verified"] and v["method"] == "exact"
-                else "checked on many simulated runs: right results, nothing given away."
-                if v["verified"]
-                else "NOT verified: see the Validation section."
-            )
-            for v in b.validation
-        ]
         rows: list[Flowable] = [self.rich("Verified before printing", "")]
-        rows += [self.para(v, self.small) for v in verdicts]
+        rows += [self.para(v, self.small) for v in self.claims()]
+        rows.append(self.para(meaning(b.statistical), self.small))
         rows.append(
             self.para(
                 f"By the {b.validation[0]['engine'] if b.validation else 'kitgen'} "
@@ -284,6 +276,32 @@ class Writer:
         )
         out.append(self.box(rows))
         return out
+
+    def claims(self) -> list[str]:
+        """What was verified, as the reports say (kitgen.claims), the parameters in words."""
+        from reference_engine.api import Library
+
+        library = Library()
+        return claims(
+            self.b.validation, self.b.statistical, lambda name: Glossary(library.protocol(name)).quantities
+        )
+
+    def curious(self, sec: Section) -> list[Flowable]:
+        """The "for the curious" box: the paper, and its notation in the booklet's words. Set in
+        the curious ink, which the identifier check (kitgen.jargon) leaves alone."""
+        ink = HexColor(self.st.colours["curious_ink"])
+        small = ParagraphStyle("curious", parent=self.small, textColor=ink)
+        lead = ParagraphStyle("curious-lead", parent=self.cell, textColor=ink)
+        rows: list[Flowable] = [self.rich("For the curious.", "", lead)]
+        if sec.cite:
+            rows.append(self.para(f"This is {sec.title}, from {sec.cite}.", small))
+        if sec.notation:
+            rows.append(self.para("The paper writes:", small))
+            for symbol, meaning_ in sec.notation.items():
+                rows.append(paragraph(small, symbol, ": ", meaning_, subscripts=True))
+        if any(b.paper for b in sec.steps):
+            rows.append(self.para("The Validation pages give every step in the paper's own words.", small))
+        return [Spacer(1, mm(3)), KeepTogether([self.box(rows, "curious")])] if len(rows) > 1 else []
 
     def kit_contents(self) -> list[Flowable]:
         bom = self.b.bom
@@ -314,12 +332,21 @@ class Writer:
             face = self.b.face(sym)
             rows.append([CardPicture(face, mm(9)), face.title, str(n)])
         out.append(self.table(rows, [mm(14), mm(50), mm(30)]))
-        params = ", ".join(f"{k} = {p}" for k, p in v["params"].items())
+        sec = self.b.sections[0] if self.b.sections else None
+        words = Glossary(Library().protocol(v["protocol"]))
+        params = words.quantities(v["params"]) if v["params"] else ""
+        holders = ""
+        if sec is not None and sec.needs:
+            holders = (
+                " The worked example's shuffles need "
+                + listing([plural(n.count, n.holder) for n in sec.needs.values()])
+                + ", all alike."
+            )
         out.append(
             self.para(
                 f"For the verified setting{(' (' + params + ')') if params else ''}: "
-                f"{res['cards']} cards in all, {res['helper_cards']} of them helper cards; "
-                f"{res['shuffles']} shuffles. A pile-scramble shuffle needs one identical envelope per pile.",
+                f"{plural(res['cards'], 'card')} in all, {res['helper_cards']} of them helper cards; "
+                f"{plural(res['shuffles'], 'shuffle')}.{holders}",
                 self.small,
             )
         )
@@ -328,14 +355,12 @@ class Writer:
     def section(self, sec: Section, first: bool) -> list[Flowable]:
         out: list[Flowable] = [PageBreak(), self.heading(sec.title)]
         out.append(self.para(sec.summary))
-        if sec.cite:
-            out.append(self.para(f"Source: {sec.cite}.", self.small))
         if sec.overview and not (first and self.b.front is not None):
             out.append(self.para(sec.overview, spec=True))
         if sec.table:
             out.append(self.box([self.rich("At the table.", sec.table, self.small, spec=True)]))
         for line in sec.legend:
-            out.append(self.para(f"Encoding — {line}", self.small))
+            out.append(self.rich("How the cards show it.", line, self.small))
         example = [self.para(sec.example_text, self.small)]
         if sec.time is not None and not (first and self.b.cost is not None):
             example.append(self.para(run_sentence(sec.time), self.small))
@@ -347,6 +372,7 @@ class Writer:
             out.append(self.para("Result of the worked example", self.h2))
             for line in sec.outcome:
                 out.append(self.para(line, self.small, spec=True))
+        out += self.curious(sec)
         return out
 
     def step_block(self, block: StepBlock) -> list[Flowable]:
@@ -354,9 +380,7 @@ class Writer:
         spare-card note, and the checks box kept whole; between these groups a page may break, so
         a long step no longer leaves the page before it half empty."""
         style = self.sub if block.depth else self.step
-        loop = ""
-        if block.loop:
-            loop = " (shown for " + ", ".join(f"{k} = {v}" for k, v in block.loop.items()) + ")"
+        loop = f" (shown for {block.loop_text})" if block.loop_text else ""
         groups: list[list[Flowable]] = [[self.rich(f"Step {block.number}.", block.say, style, spec=True)]]
         for k, diagram in enumerate(block.diagrams):
             group = groups[0] if k == 0 else []
@@ -399,9 +423,11 @@ class Writer:
             )
         )
         for v in self.b.validation:
-            out.append(self.heading(f"{v['title']} ({v['protocol']})", 1))
+            out.append(self.heading(v["title"], 1))
             params = ", ".join(f"{k} = {_param_text(p)}" for k, p in v["params"].items()) or "none"
-            setting = f"Method: {v['method']}; parameters: {params}; {v['inputs']} inputs."
+            setting = (
+                f"Spec: {v['protocol']}. Method: {v['method']}; parameters: {params}; {v['inputs']} inputs."
+            )
             if v.get("scenario"):
                 sc = v["scenario"]
                 setting += (
@@ -454,6 +480,18 @@ class Writer:
             out.append(self.table(rows, [mm(30), mm(16), self.width - mm(46)]))
             for note in stat.get("notes", []):
                 out.append(self.para(note, self.small))
+        out += self.paper_steps()
+        return out
+
+    def paper_steps(self) -> list[Flowable]:
+        """Every step as the paper writes it (its notation), where the spec keeps that wording."""
+        out: list[Flowable] = []
+        for sec in self.b.sections:
+            rows: list[list[Any]] = [["Step", "In the paper's words"]]
+            rows += [[b.number, b.paper] for b in sec.steps if b.paper]
+            if len(rows) > 1:
+                out.append(self.heading(f"{sec.title}: the steps in the paper's words", 1))
+                out.append(self.table(rows, [mm(14), self.width - mm(14)], spec=True))
         return out
 
     def quick_reference(self) -> list[Flowable]:
@@ -461,7 +499,7 @@ class Writer:
         for sec in self.b.sections:
             out += [PageBreak(), self.heading(f"Quick reference: {sec.title}")]
             for line in sec.legend:
-                out.append(self.para(line, self.small))
+                out.append(self.rich("How the cards show it.", line, self.small))
             rows: list[list[Any]] = [[self.rich("Step", "", self.body), self.rich("Do", "", self.body)]]
             for block in sec.steps:
                 cell: list[Flowable] = [self.para(block.brief, self.body, spec=True)]

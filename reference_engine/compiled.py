@@ -40,24 +40,37 @@ from .machine.calls import _sub_outcomes
 from .registry import Library
 from .spec import Protocol
 
-# The sections of a spec that decide what a run does (documentation may change freely).
+# The sections of a spec that decide what a run does (their words for people may change freely).
 _SECTIONS = ("params", "symbols", "encodings", "inputs", "context", "helpers", "steps", "outputs")
 
 # sha256 (first 16 hex digits) of those sections (canonical JSON) of each spec the runner is written for.
 FINGERPRINTS = {
-    "card-selection": "f236d5a16c1c30ac",
-    "covert-lottery-modified": "03276e960b8f990e",
-    "six-card-and": "9c8e1e420d487065",
+    "card-selection": "a3f795512f38371f",
+    "covert-lottery-modified": "f56dc31e3390eacf",
+    "six-card-and": "b0a608bb59ee5014",
 }
 
 LOTTERY = "covert-lottery-modified"
 AND = "six-card-and"
 
 
+# Words for people inside those sections: a booklet's sentences, a glyph, a doc string.
+_WORDS = frozenset({"say", "paper", "brief", "how", "labels", "doc", "glyph"})
+
+
+def _without_words(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _without_words(v) for k, v in value.items() if k not in _WORDS}
+    if isinstance(value, list):
+        return [_without_words(v) for v in value]
+    return value
+
+
 def fingerprint(protocol: Protocol) -> str:
-    """A short hash of the sections of ``protocol`` that decide what a run does."""
+    """A short hash of the sections of ``protocol`` that decide what a run does (its sentences,
+    glyphs and doc strings left out: rewording a step changes no run)."""
     data = protocol.src.data if isinstance(protocol.src.data, dict) else {}
-    chosen = {k: data.get(k) for k in _SECTIONS}
+    chosen = {k: _without_words(data.get(k)) for k in _SECTIONS}
     text = json.dumps(chosen, sort_keys=True, ensure_ascii=False, default=str)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 

@@ -50,7 +50,7 @@ ACTIONS = (
     "do",
 )
 COMPANIONS = {"if": ("then", "else"), "for": ("do",), "call": ("params", "with", "results")}
-COMMON = ("step", "say", "brief", "labels", "face", "table")
+COMMON = ("step", "say", "brief", "labels", "face", "table", "paper")
 # What holds each pile of a shuffle at the table (a kit counts them from the trace).
 SHUFFLE_HOLDERS = ("envelope", "sleeve", "clip", "nothing")
 SHUFFLE_KINDS = ("scramble", "shift", "cut", "bisect", "set")
@@ -93,6 +93,8 @@ class Step:
     # How the table does the step's card work (for the table-time model; the engine ignores it):
     # action (or "all") -> kept | slide | sleeves, and "during" -> the step it runs beside.
     table: dict[str, str] = field(default_factory=dict)
+    # The paper's own wording (its notation), when ``say`` puts the step in a player's words.
+    paper: str | None = None
 
     @property
     def kind(self) -> str:
@@ -350,6 +352,7 @@ def parse_step(ck: Checker, value: Any, path: KeyPath, top: bool) -> Step | None
                 labels.append((e, t))
     brief = ck.string(value["brief"], path + ("brief",)) if "brief" in value else None
     table = parse_table_hint(ck, value["table"], path + ("table",)) if "table" in value else {}
+    paper = ck.string(value["paper"], path + ("paper",), "the paper's sentence") if "paper" in value else None
     line = ck.source.line(path)
     base: dict[str, Any] = {
         "path": path,
@@ -359,6 +362,7 @@ def parse_step(ck: Checker, value: Any, path: KeyPath, top: bool) -> Step | None
         "labels": labels,
         "brief": brief,
         "table": table,
+        "paper": paper,
     }
     if not present:
         return Note(**base)

@@ -17,6 +17,7 @@ from typing import Any
 from ..bom import Bom, Item, envelope_for, spares
 from ..faces import Face, known_colours, theta_colour
 from ..labels import Label, theta_label
+from ..words import listing
 
 
 @dataclass
@@ -93,8 +94,8 @@ def virtual_bom(table: Table) -> Bom:
                     "card",
                     n,
                     spares(n),
-                    f"one per card on the table (k = {k} at most) to mark valid/not valid, and two for "
-                    "the covert lottery's token and six-card AND",
+                    f"one per card on the table (at most {k}) to mark whether it may be played, and "
+                    "two more for the lottery's token and six-card AND",
                     [Face("marker", key, glyph)] * (n + spares(n)),
                     f"{glyph} markers",
                 )
@@ -121,14 +122,14 @@ def virtual_bom(table: Table) -> Bom:
                     "envelope",
                     k,
                     spares(k),
-                    f"one per column of the card selection matrix (at most k = {k} columns) "
-                    "for the pile-scramble shuffles; the covert lottery reuses them",
+                    f"one per column of the card selection grid (at most {k} columns) "
+                    "for its shuffles; the lottery reuses them",
                 )
             )
         notes.append(
-            f"The card selection protocol needs 3k + 4 = {3 * k + 4} helper cards for a table of "
-            f"k = {k} cards (UNO paper, Section 4); the kit prints {helpers} owner and bit markers "
-            "plus spares."
+            f"The card selection protocol needs {3 * k + 4} helper cards for the largest table the "
+            f"simulated games saw, {k} cards in play: three for each card, and four more; the kit "
+            f"prints {helpers} owner and bit cards plus spares."
         )
     table_cards = sum(i.count for i in items if i.kind == "card" and i.key != "seat")
     if table.sleeved and table.virtual:
@@ -180,15 +181,24 @@ def virtual_bom(table: Table) -> Bom:
         )
     if table.virtual:
         notes.append(
-            "A θ card belongs to a seat for the whole game, and virtual players sit first: at "
-            "Virtual 1's turn the printed θ1, θ2, ... are exactly the protocol's θ_1, θ_2, ...; at "
-            "another virtual player's turn, that player's θ plays the part of θ_1."
+            "Owner cards belong to seats for the whole game: "
+            + whose_owner_cards(owners, table.virtual)
+            + ". At a virtual player's turn, its own owner cards are the ones the steps call "
+            "\"the virtual player's owner cards\"; everyone else's keep their owners."
         )
     return Bom(items, notes, owners if table.virtual else table.seats, wc)
 
 
+def whose_owner_cards(owners: list[str], virtual: int) -> str:
+    """``Virtual 1's are the θ1 cards and Virtual 2's the θ2 cards`` (virtual players sit first)."""
+    parts = [f"{owners[i]}'s are the θ{i + 1} cards" for i in range(min(virtual, len(owners)))]
+    if len(parts) > 1:
+        parts = [parts[0]] + [p.replace(" are the ", " the ") for p in parts[1:]]
+    return listing(parts)
+
+
 def owner_cards(owners: list[str]) -> Item:
-    """The owner cards that lie face up at each seat and by the piles (who is θ_i)."""
+    """The owner cards that lie face up at each seat and by the piles (whose θ cards are whose)."""
     seat_faces = [
         Face(
             "seat",
@@ -205,7 +215,7 @@ def owner_cards(owners: list[str]) -> Item:
     ]
     return Item(
         "seat",
-        "owner cards (who is θ_i)",
+        "owner cards (whose θ cards are whose)",
         "card",
         len(seat_faces),
         0,

@@ -93,17 +93,30 @@ def _simulate_again(example: dict[str, Any], game: dict[str, Any], protocol: str
 
 @pytest.mark.parametrize("which", ["and_booklet", "uno_booklet"])
 def test_every_diagram_is_the_trace_state_of_its_step(which: str, request: pytest.FixtureRequest) -> None:
+    """Every picture is the table the trace recorded at its step: the top protocol's run simulated
+    afresh, and a called protocol's pictures are its first call inside that same run (one story,
+    the same cards throughout)."""
     folder, _ = request.getfixturevalue(which)
     data = json.loads((folder / "booklet.json").read_text())
     drawn = 0
+    top = data["sections"][0]
+    top_events = _simulate_again(top["example"], data["game_example"], top["protocol"])
     for sec in data["sections"]:
-        events = _simulate_again(sec["example"], data["game_example"], sec["protocol"])
+        if "within" in sec["example"]:
+            assert sec["example"]["within"] == top["protocol"]
+            events = top_events
+            call = events[sec["example"]["call_event"]]
+            assert call.action == "call" and call.detail["protocol"] == sec["protocol"]
+            depth = call.depth + 1
+        else:
+            events, depth = _simulate_again(sec["example"], data["game_example"], sec["protocol"]), 0
         for step in sec["steps"]:
             for d in step["diagrams"]:
                 first, last = (events[i] for i in d["events"])
                 # The diagram belongs to its step, at the protocol's own level.
                 assert first.step == last.step == step["number"]
-                assert first.depth == last.depth == 0
+                assert first.depth == last.depth == depth
+                assert first.protocol == last.protocol == sec["protocol"]
                 table = {r["name"]: r for r in last.after.regions}
                 shown = {r["name"] for r in d["regions"]}
                 occupied = {n for n, r in table.items() if any(c for row in r["cells"] for c in row)}

@@ -256,3 +256,9 @@ def test_the_kit_passes_the_page_check(default_kit: tuple[Path, dict[str, Any]])
 
     folder, _ = default_kit
     assert [str(f) for f in check_kit(folder, every_card_page=True)] == []
+
+
+def test_the_kit_speaks_plain_words(default_kit: tuple[Path, dict[str, Any]], plain_words: Any) -> None:
+    """The identifier check (kitgen.jargon) on every page for players of the UNO kit."""
+    folder, _ = default_kit
+    assert plain_words(folder) == []

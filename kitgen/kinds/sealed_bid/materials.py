@@ -53,7 +53,7 @@ def sealed_bid_bom(
         Item(
             "sleeve",
             "card sleeves with a transparent front and an opaque back, "
-            f"for {card_mm[0]:g} x {card_mm[1]:g} mm cards, each holding {size} cards",
+            f"for {card_mm[0]:g} × {card_mm[1]:g} mm cards, each holding {size} cards",
             "sleeve",
             bundles,
             2,
@@ -77,8 +77,9 @@ def sealed_bid_bom(
     notes = [
         f"Make the {bundles} bundles together and in public with the preparation sheet (bundles.pdf), so "
         "nobody can slip in a forged bundle (a player making bundles alone could make nine bundles of 7).",
-        f"Table space: the comparison lays out 74 cards in 2 rows of 37 (Section 5.2): about "
-        f"{table_mm / 1000:.2f} m for these cards; the rows may overlap by half a card on a short table.",
+        f"Table space: the comparison lays out 74 cards in 2 rows of 37: about "
+        f"{table_mm / 1000:.2f} metres for these cards; the rows may overlap by half a card on a short "
+        "table.",
         "Every card is printed with the same back. The sleeves' opaque backs must all be identical too.",
     ]
     return Bom(items, notes, list(rules.names), {"loose_cards_per_round": helpers}, labels_cutout=cutout)

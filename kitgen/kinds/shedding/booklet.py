@@ -45,9 +45,9 @@ def game_example(
     text = (
         f"Worked example: a real moment of a seeded game (game seed {moment.seed}). It is "
         f"{owners[0]}'s turn; the top card of the discard pile is {top.glyph} and the colour "
-        f"in force is {color}. Cards in play (k = {len(cards)}): {who}. {owners[0]} holds "
+        f"in force is {color}. Cards in play: {len(cards)} ({who}). {owners[0]} holds "
         f"{', '.join(c.glyph for c in hand)}: {n_valid} of them may be played. The pictures "
-        "show the table as everyone sees it; shuffles drawn with seed 1."
+        "show the table as everyone sees it; the shuffles fall as a seeded random draw made them (seed 1)."
     )
     return Example({"sizes": sizes}, {"cards": cards}, 1, record, text, context={"valid": moment.valid})
 
@@ -87,6 +87,7 @@ def game_booklet(given: BookletInput, front: object) -> Booklet:
         style,
         given.reveals,
         people=plan.people,
+        owners=bom.seats,
     )
     options = {"wild4": wild4, "discard_owner": discard_owner}
     booklet.cost = plan_cost(library, rules, plan, options)
