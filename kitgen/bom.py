@@ -26,6 +26,9 @@ class Item:
     why: str
     faces: list[Face] = field(default_factory=list)
     short: str = ""  # what a storage label says
+    # The shuffles use these very sleeves as their piles' holders (a sleeved virtual table's
+    # sleeves are shuffled like a deck): kitgen.consumables counts its sleeve needs against them.
+    holds_piles: bool = False
 
     @property
     def label(self) -> str:

@@ -82,6 +82,9 @@ def require(bom: Bom, found: dict[str, Need], card_mm: tuple[float, float], wher
     for holder, need in sorted(found.items()):
         key = {"envelope": "envelope", "sleeve": "shuffle_sleeve", "clip": "clip"}[holder]
         item = next((i for i in bom.items if i.key == key), None)
+        if item is None and holder == "sleeve":
+            # The kit's own sleeves are the piles (every card lives in one): no second line.
+            item = next((i for i in bom.items if i.kind == "sleeve" and i.holds_piles), None)
         why = (
             f"the largest shuffle of {where} puts {need.count} piles of {need.cards_per_pile} "
             f"card{'s' if need.cards_per_pile != 1 else ''} in {_plural_holder(holder)} at once"

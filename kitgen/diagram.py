@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from reportlab.lib.colors import Color, HexColor, black
+from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable
@@ -331,15 +332,15 @@ class DiagramFlowable(Flowable):
             return top - r * g.card_h - (r - 1) * (g.gap + HINT)
 
         c.setFillColor(black)
-        size = 8.0
-        while size > 5 and stringWidth(reg.title, FONT_BOLD, size) > g.label_w - mm(1.5):
-            size -= 0.5
+        lines, size = title_lines(reg.title, g.label_w - mm(1.5))
         c.setFont(FONT_BOLD, size)
-        c.drawString(0, top - mm(3.5), reg.title)
+        for n, line in enumerate(lines):
+            c.drawString(0, top - mm(3.5) - n * size * 1.15, line)
         if reg.hidden:
             c.setFont(FONT, 6)
             c.setFillColor(MUTED)
-            c.drawString(0, top - mm(7), f"{reg.rows} × {reg.cols}")
+            below = mm(7) if len(lines) == 1 else mm(4.5) + len(lines) * size * 1.15
+            c.drawString(0, top - below, f"{reg.rows} × {reg.cols}")
         for r, row in enumerate(reg.cells, 1):
             for i, cell in enumerate(row):
                 x = g.label_w + i * g.pitch
@@ -453,3 +454,15 @@ class DiagramFlowable(Flowable):
         p.lineTo(xb + mm(1), y + mm(1.8))
         p.close()
         c.drawPath(p, stroke=0, fill=1)
+
+
+def title_lines(title: str, width: float) -> tuple[list[str], float]:
+    """A region's title in the label column ``width`` wide: on one line, shrunk from 8 pt down to
+    5 pt to fit; a title too long even at 5 pt (a player's long name, "back to the virtual
+    player") wraps at 6.5 pt instead of running under the cards."""
+    size = 8.0
+    while size > 5 and stringWidth(title, FONT_BOLD, size) > width:
+        size -= 0.5
+    if stringWidth(title, FONT_BOLD, size) <= width:
+        return [title], size
+    return simpleSplit(title, FONT_BOLD, 6.5, width), 6.5

@@ -155,12 +155,16 @@ def shopping_list(manifest: dict[str, Any]) -> str:
     labels = manifest["sheets"]["labels"]
     card_sheets = cards["sheets"] - (1 if cards["calibration_pages"] else 0)
     sheet = label_stock(labels["sheet"])
+    label_sheets = max(labels["pages"] - 1, 1)
     lines = [
         f"Shopping list: {manifest['kit']}",
         "",
         f"- {plural(card_sheets, 'sheet')} of {manifest['paper']} {CARD_STOCK} (+ a few spare for misprints)",
-        f"- {plural(max(labels['pages'] - 1, 1), 'sheet')} of {sheet.stock} for "
-        f"{plural(labels['labels'], 'label')}, + 1 sheet of plain paper for the calibration page",
+        # A product names its own unit ("A4 self-adhesive label sheet, ..."): "2 × it"; plain
+        # paper is counted in sheets.
+        f"- {label_sheets} {'sheet' + ('s' if label_sheets != 1 else '') + ' of' if sheet.cutout else '×'} "
+        f"{sheet.stock} for {plural(labels['labels'], 'label')}, + 1 sheet of plain paper for the "
+        "calibration page",
     ]
     for item in manifest["bom"]["items"]:
         # Labels are printed on the label sheets above; everything else here is bought.

@@ -149,6 +149,7 @@ def virtual_bom(table: Table) -> Bom:
                     if table.deck == "store"
                     else ""
                 ),
+                holds_piles=True,
             )
         )
         notes.append(

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -40,15 +39,6 @@ def matches_golden() -> Callable[[Path, str], list[str]]:
     return compare
 
 
-# The table-time sentences ("A virtual turn takes about N minutes ... k = 92 cards in play ...
-# templates/table_time.yaml") are being rewritten by issue 22; until then the identifier check
-# leaves exactly them out.
-TABLE_TIME = (
-    re.compile(r"\bk = \d+ cards in play|\(k smaller\)|\(k = \d+[^)]*\)"),
-    re.compile(r"templates/table_time\.yaml"),
-)
-
-
 @pytest.fixture(scope="session")
 def plain_words() -> Callable[[Path], list[str]]:
     """``plain_words(folder)``: what the identifier check (kitgen.jargon) finds on the pages for
@@ -56,6 +46,6 @@ def plain_words() -> Callable[[Path], list[str]]:
     from kitgen.jargon import check_kit
 
     def check(folder: Path) -> list[str]:
-        return [str(f) for f in check_kit(folder, ignore=TABLE_TIME)]
+        return [str(f) for f in check_kit(folder)]
 
     return check

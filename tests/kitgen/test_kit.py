@@ -142,6 +142,10 @@ def test_bom_matches_an_independent_count(default_kit: tuple[Path, dict[str, Any
     # six-card AND's two halves, a sleeve for every game card.
     assert items["envelope"]["needed"] == 2
     assert items["sleeve"]["needed"] == 108
+    # The shuffles' piles are those very sleeves (92 at the worked example's largest shuffle):
+    # no second line of sleeves for the shuffles.
+    assert "shuffle_sleeve" not in items
+    assert max(h["count"] for h in manifest["bom"]["shuffle_holders"] if h["holder"] == "sleeve") <= 108
     # The card selection protocol's 3k + 4 helper cards, per the paper.
     assert 3 * k + 4 == 325 and "325" in " ".join(manifest["bom"]["notes"])
     # At the first turn the draw pile holds 108 - 4 x 7 - 1 = 79 cards: at least that many θ5.
