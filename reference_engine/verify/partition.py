@@ -32,7 +32,10 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import os
 import signal
+import threading
+import time
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -376,11 +379,23 @@ class _Pipes:
         self.conns[index].send(message)
 
 
-def _process_main(job: Job, conn: Any) -> None:
+def _watch_coordinator(coordinator: int) -> None:
+    """Ends this worker at once when its coordinator has died (even by SIGKILL, which no
+    handler sees): the worker then has a new parent. Without this, a worker would compute on
+    and then wait forever, holding the build's stdout and stderr open."""
+    while os.getppid() == coordinator:
+        time.sleep(0.25)
+    os._exit(1)
+
+
+def _process_main(job: Job, conn: Any, coordinator: int, inherited: list[Any]) -> None:
     # The coordinator answers Ctrl-C (and a build's clean-up handlers stay with it): a worker
-    # only ends when the coordinator ends it or closes the pipe.
+    # only ends when the coordinator ends it, closes the pipe, or dies.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    for end in inherited:  # the coordinator's ends, copied by fork: closed, so EOF can arrive
+        end.close()
+    threading.Thread(target=_watch_coordinator, args=(coordinator,), daemon=True).start()
     try:
         worker_main(job, conn.send, conn.recv)
     except (EOFError, BrokenPipeError):
@@ -396,11 +411,14 @@ class ProcessPool:
     def run(self, jobs: list[Job]) -> tuple[list[tuple[Any, ...]], list[str]]:
         methods = multiprocessing.get_all_start_methods()
         ctx: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-        conns, procs = [], []
+        conns: list[Any] = []
+        procs = []
+        forked = ctx.get_start_method() == "fork"
         try:
             for job in jobs:
                 mine, theirs = ctx.Pipe()
-                p = ctx.Process(target=_process_main, args=(job, theirs), daemon=True)
+                inherited = [*conns, mine] if forked else []
+                p = ctx.Process(target=_process_main, args=(job, theirs, os.getpid(), inherited), daemon=True)
                 p.start()
                 theirs.close()
                 conns.append(mine)

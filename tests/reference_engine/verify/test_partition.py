@@ -291,6 +291,56 @@ def test_ctrl_c_stops_the_workers_at_once(tmp_path: Path) -> None:
         assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2]
 
 
+def test_a_coordinator_killed_outright_leaves_no_worker_behind() -> None:
+    """SIGKILL reaches no handler: the workers notice their coordinator is gone and leave
+    within a second or two, closing the stdout and stderr they inherited (before, they waited
+    forever, and whoever read the build's output waited with them)."""
+    import contextlib
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = (
+        "import sys\n"
+        "from kitgen.cli import main\n"
+        "sys.argv = ['kitgen', 'verify', 'covert-lottery-modified', '--param', 'm=9', '--workers', '2']\n"
+        "main()\n"
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", script],
+        start_new_session=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    found: list[str] = []
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:  # until both workers are running
+            found = subprocess.run(
+                ["pgrep", "-P", str(child.pid)], capture_output=True, text=True
+            ).stdout.split()
+            if len(found) >= 2:
+                break
+            time.sleep(0.2)
+        assert len(found) >= 2, "the workers never started"
+        time.sleep(0.5)
+        child.kill()
+        child.communicate(timeout=30)  # EOF on the pipe: every worker has let go of it
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and any(Path(f"/proc/{pid}").exists() for pid in found):
+            time.sleep(0.1)
+        alive = [pid for pid in found if Path(f"/proc/{pid}").exists()]
+        assert all("Z" in Path(f"/proc/{pid}/stat").read_text().split()[2] for pid in alive), alive
+    finally:
+        if child.poll() is None:
+            child.kill()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(child.pid, signal.SIGKILL)
+
+
 @pytest.mark.parametrize("folder", ["wrong-outputs", "leak-order"])
 def test_counterexamples_are_listed_in_one_order(folder: str) -> None:
     """Found by the fuzzer. wrong-outputs: five wrong outcomes, each reached by several inputs;
