@@ -325,3 +325,16 @@ def test_workers_do_not_change_a_byte(tmp_path: Path) -> None:
         }
     assert made[1].keys() == made[2].keys() and "booklet.pdf" in made[1]
     assert [k for k in made[1] if made[1][k] != made[2][k]] == []
+
+
+def test_the_first_card_rule_is_stated_once(uno_booklet: tuple[Path, dict[str, Any]]) -> None:
+    """The rules chapter prints one sentence per first-card rule of the rule set; the rule set's
+    notes do not say it again (a copy-paste slip the issue found in UNO and Crazy Eights)."""
+    folder, _ = uno_booklet
+    text = " ".join(
+        " ".join(p.extract_text() or "" for p in PdfReader(str(folder / "booklet.pdf")).pages).split()
+    )
+    said = re.findall(r"[^.]*\bfirst card (?:turned|is)[^.]*\.", text)
+    assert len(said) == len(load_rules("uno").first_card) == 2, said
+    for name in ("uno", "uno-small", "crazy-eights"):
+        assert "first card" not in load_rules(name).notes, name
