@@ -54,6 +54,7 @@ def kit_figures(library: Library, name: str, players: int | None, virtual: int, 
     cost = kit_cost(
         library, name, rules.virtual_protocol, n, min(virtual, n), (63.0, 88.0), options_for(name), (), games
     )
+    assert cost is not None, f"{name}: its games record no virtual tables"
     out = cost.to_json()
     return {
         "turn_minutes": out["virtual_turn_minutes"],

@@ -298,6 +298,26 @@ def _count_text(names: list[str]) -> str:
     return ", ".join(f"{n} × {_glyphs([k])}" for k, n in sorted(counts.items(), key=lambda kv: kv[0]))
 
 
+def handling_sentences(words: Glossary, handling: dict[str, str], called: bool) -> list[str]:
+    """What the table does with the cards of an output at the end, where it matters: cards shown
+    where they lie keep their order (everyone sees it); cards shown mixed are mixed face down
+    first; a hand that a called protocol gives back is mixed by its holder before it is laid out
+    (nobody knows the order of a hand). The verifier checks exactly these (see docs/verification.md)."""
+    out = []
+    for name, how in handling.items():
+        what = words.output_name(name).rstrip(".")
+        if how == "in-order":
+            out.append(f"At the end, show {what}: turn these cards over where they lie, keeping their order.")
+        elif how == "mixed":
+            out.append(f"At the end, show {what}: mix these cards face down first, then turn them over.")
+        elif called:
+            out.append(
+                f"Before these cards are laid out ({what}), their holder mixes them face down: "
+                "nobody knows the order of a hand."
+            )
+    return out
+
+
 @dataclass
 class Run:
     """What one protocol's section shows of the worked example: its own events (the top
@@ -308,6 +328,8 @@ class Run:
     events: list[Event]  # every event of the run, nested calls included
     depth: int  # the call depth of the protocol's own steps
     outcome: list[str]
+    # How the table handles each card output at the end (machine.outputs.handling).
+    handling: dict[str, str] = field(default_factory=dict)
 
 
 def _events_by_step(events: list[Event], depth: int = 0) -> dict[str, list[Event]]:
@@ -385,6 +407,7 @@ def section_for(
     capacity: int,
     words: Glossary,
     people: int = 1,
+    called: bool = False,
 ) -> Section:
     """One protocol's section: every numbered step with the pictures of ``run``."""
     by_step = _events_by_step(run.events, run.depth)
@@ -424,6 +447,8 @@ def section_for(
                 block.checks.append(f"In this example: {_count_text(turned)}.")
             block.if_wrong = if_wrong
         blocks.append(block)
+    if blocks:
+        blocks[-1].notes.extend(handling_sentences(words, run.handling, called))
     return Section(
         proto.name,
         proto.title,
@@ -462,7 +487,7 @@ def top_run(library: Library, proto: Protocol, example: Example, words: Glossary
     """The worked example's run of the protocol a booklet teaches."""
     sim = example.run(library, proto)
     outcome = [words.output(k, v) for k, v in sim.trace.outputs.items()]
-    return Run(example.record, example.text, list(sim.trace.events), 0, outcome), sim
+    return Run(example.record, example.text, list(sim.trace.events), 0, outcome, sim.handling), sim
 
 
 def called_run(
@@ -585,7 +610,9 @@ def sections(
         if run is None:
             ex = spec_example(proto, library)
             run, _ = top_run(library, proto, ex, words)
-        out.append(section_for(library, proto, run, reveals, here, capacity, words, people))
+        elif name != top.name:  # how the table handles its outputs (the same at every call)
+            run.handling = spec_example(proto, library).run(library, proto).handling
+        out.append(section_for(library, proto, run, reveals, here, capacity, words, people, name != top.name))
     return out
 
 

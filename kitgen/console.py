@@ -302,9 +302,11 @@ def time_lines(players: int = 4, virtual: int = 1, games: int = 10) -> list[str]
         lo, hi, _ = rules.players  # type: ignore[attr-defined]
         n = min(max(players, lo), hi)
         options = {"wild4": "bluff"} if getattr(rules, "hand_dependent", False) else {}
-        cost = kit_cost(
-            library, name, protocol, n, min(virtual, n), (63.0, 88.0), options, (), games
-        ).to_json()
+        figures = kit_cost(library, name, protocol, n, min(virtual, n), (63.0, 88.0), options, (), games)
+        if figures is None:
+            lines.append(f"  {name}: not estimated (its game does not record its virtual players' tables)")
+            continue
+        cost = figures.to_json()
         lines.append(
             f"  {name}: about {cost['virtual_turn_minutes']:.0f} min per virtual turn, "
             f"{cost['game_minutes_mean']:.0f} min per game ({cost['people']} people working)"
@@ -316,7 +318,7 @@ def report_lines(report: Report) -> list[str]:
     """A verification report as `kitgen verify` prints it: one line per check."""
     params = ", ".join(f"{k}={v}" for k, v in report.params.items())
     name = f"{report.protocol} ({params})" if params else report.protocol
-    out = [f"{name}: {report.method} verification over {report.inputs} inputs"]
+    out = [f"{name}: {report.method} verification over {report.scope()}"]
     width = max((len(c.name) for c in report.checks), default=0)
     for c in report.checks:
         mark = "ok  " if c.ok else "FAIL"
@@ -333,7 +335,7 @@ def report_lines(report: Report) -> list[str]:
     if st.get("workers"):
         work += f" in {st['workers']} workers (state counts added up over the workers)"
     out.append("  " + work)
-    out.append("VERIFIED" if report.ok else f"NOT VERIFIED: failed {', '.join(report.failed())}")
+    out.append(report.verdict())
     return out
 
 

@@ -285,11 +285,15 @@ def geometry(card_ratio: float, width: float, card_w: float = mm(9.5)) -> tuple[
 class DiagramFlowable(Flowable):
     """Draws a :class:`Diagram` (and nothing that is not in it)."""
 
-    def __init__(self, diagram: Diagram, geo: Geometry, face_of: FaceOf):
+    def __init__(self, diagram: Diagram, geo: Geometry, face_of: FaceOf, max_height: float | None = None):
         super().__init__()
         self.diagram = diagram
         self.geo = geo
         self.face_of = face_of
+        # A table taller than this (a weighted selection's column of tickets) is drawn smaller.
+        self.max_height = max_height
+        self.scale = 1.0
+        self.natural = 0.0
 
     def _region_height(self, reg: Region) -> float:
         g = self.geo
@@ -303,12 +307,18 @@ class DiagramFlowable(Flowable):
     def wrap(self, avail_w: float, avail_h: float) -> tuple[float, float]:
         self.width = avail_w
         caption = mm(5) if self.diagram.caption else 0
-        self.height = sum(self._region_height(r) for r in self.diagram.regions) + mm(1) + caption
+        self.natural = sum(self._region_height(r) for r in self.diagram.regions) + mm(1) + caption
+        self.scale = 1.0
+        if self.max_height is not None and self.natural > self.max_height:
+            self.scale = self.max_height / self.natural
+        self.height = self.natural * self.scale
         return self.width, self.height
 
     def draw(self) -> None:
         c: Canvas = self.canv
-        y = self.height
+        if self.scale != 1.0:
+            c.scale(self.scale, self.scale)
+        y = self.natural
         if self.diagram.caption:
             c.setFont(FONT, 7.5)
             c.setFillColor(MUTED)

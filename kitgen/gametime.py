@@ -38,6 +38,8 @@ class RunTimer:
     people: int
     model: TimeModel = field(default_factory=time_model)
     use_hints: bool = True  # False: the spec's table hints ignored (envelopes, every card laid out)
+    context: dict[str, Any] = field(default_factory=dict)  # more game functions (``weight``)
+    params: dict[str, Any] = field(default_factory=dict)  # more parameters (``w``)
     _lines: dict[tuple[int, bool], tuple[list[StepTime], list[StepTime], list[StepTime]]] = field(
         default_factory=dict, repr=False
     )
@@ -69,10 +71,10 @@ class RunTimer:
         sim = simulate(
             self.library,
             self.protocol,
-            {"sizes": (m, k - m)},
+            {"sizes": (m, k - m), **self.params},
             {"cards": cards},
             seed=1,
-            context={"valid": self.valid},
+            context={"valid": self.valid, **self.context},
         )
         hints = spec_hints(self.library.protocol) if self.use_hints else no_hints
         return schedule(sim.trace.events, self.people, self.model, hints, raw=True)

@@ -84,15 +84,19 @@ class Glossary:
         """``{i: 1}`` -> ``pile 1`` (a loop variable named ``pile {}``)."""
         return listing([self.quantity(k, v) for k, v in loop.items()])
 
-    def output(self, key: str, value: Any) -> str:
-        """One output of a run as a sentence: what it is, then its value in words."""
+    def output_name(self, key: str) -> str:
+        """What an output is, in a player's words (its ``booklet: names`` entry, else its doc)."""
         words = self.names.get(key)
         doc = (
             words.name
             if words is not None
             else (self.proto.outputs[key].doc if key in self.proto.outputs else key)
         )
-        return outcome_sentence(doc.replace("{}", "").strip(), self.value(key, value))
+        return doc.replace("{}", "").strip()
+
+    def output(self, key: str, value: Any) -> str:
+        """One output of a run as a sentence: what it is, then its value in words."""
+        return outcome_sentence(self.output_name(key), self.value(key, value))
 
     def legend(self) -> list[str]:
         """How values are laid out with cards, one line per encoding the booklet shows."""

@@ -116,6 +116,8 @@ class Vocabulary:
             token = m.group(0)
             if flat[m.start() - 1 : m.start()] in ("'", "’", "/"):
                 continue  # the s of "Virtual 1's", the m of "g/m²"
+            if token == "s" and flat[m.start() - 1 : m.start()].isdigit():
+                continue  # a plural: "a pair of 7s"
             if re.fullmatch(r"[A-Z]", token) and re.match(r"\. [A-Z]", flat[m.end() : m.end() + 3]):
                 continue  # an initial: "T. Mizuki"
             bare = re.sub(r"['’][A-Za-z]+$", "", token)

@@ -9,10 +9,20 @@ teaches a quicker variant of it (``source: variant_of:`` in the variant's spec).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from reference_engine.api import Library, Protocol, Symbol, find_kind, load_game, walk_steps
+from reference_engine.api import (
+    Library,
+    Protocol,
+    Symbol,
+    UsageError,
+    Weights,
+    find_kind,
+    load_game,
+    walk_steps,
+)
 
 from .gametime import GameTime, PlayedGame, RunTimer, game_time, simulate_games
 from .tabletime import TimeModel, people_text, time_model
@@ -143,13 +153,16 @@ def kit_cost(
     options: dict[str, Any] | None = None,
     compare_with: tuple[str, ...] = (),
     games: int = GAMES,
-) -> KitCost:
-    """The figures of a kit with this seating (see the module docs)."""
+) -> KitCost | None:
+    """The figures of a kit with this seating (see the module docs); None when the game's kind
+    does not record its virtual decisions' tables (then a kit states no figures it cannot back)."""
     rules = load_game(ruleset)
     people = max(1, players - virtual)
     played = simulate_games(ruleset, library, players, virtual, games, options)
     proto = library.protocol(protocol)
     opts = dict(options or {})
+    if not any(g.tables for g in played):
+        return None  # the kind does not say how large its virtual decisions' tables are
     own = game_time(played, _timer(library, rules, proto, players, virtual, people, opts))
     largest = max(own.largest_table, 1)
     unit = "sleeves" if sleeved(proto) else "columns"
@@ -168,7 +181,8 @@ def kit_cost(
         oplayed = simulate_games(other, library, n, min(virtual, n), games, options)
         oproto = library.protocol(getattr(orules, "virtual_protocol", protocol))
         timer = _timer(library, orules, oproto, n, virtual, n - virtual, opts)
-        compared.append((orules.title, game_time(oplayed, timer)))
+        if any(g.tables for g in oplayed):
+            compared.append((orules.title, game_time(oplayed, timer)))
     return KitCost(
         rules.title, players, virtual, own, footprint, unit, paper, paper_fp, tuple(compared), time_model()
     )
@@ -195,7 +209,10 @@ def played_cost(library: Library, ruleset: str, result: dict[str, Any]) -> dict[
         return None
     rules = load_game(ruleset)
     players, virtual = int(result["players"]), int(result["virtual"])
-    options = {"wild4": "bluff"} if getattr(rules, "hand_dependent", False) else {}
+    options: dict[str, Any] = {"wild4": "bluff"} if getattr(rules, "hand_dependent", False) else {}
+    strategy = result.get("strategy") or {}
+    if strategy.get("weights"):
+        options["weights"] = strategy["weights"]
     timer = _timer(library, rules, library.protocol(protocol), players, virtual, players - virtual, options)
     game = game_time(
         [
@@ -231,7 +248,18 @@ def _timer(
     discard = bool(options.get("discard_owner", False))
     moment = find_kind(rules.kind).example_moment(rules, library, players, max(1, virtual), discard, wild4)
     deck: list[Symbol] = [c for owner in moment.owners for c in owner]
-    return RunTimer(library, proto, deck, moment.valid, people)
+    context: dict[str, Any] = {}
+    params: dict[str, Any] = {}
+    if "weight" in proto.context:  # a weighted virtual player: the weights it follows
+        given = options.get("weights")  # play's option: text, or a record's mapping
+        weights = (
+            Weights.of(given) if isinstance(given, Mapping) else Weights.parse(str(given)) if given else None
+        )
+        if weights is None:
+            raise UsageError(f"{proto.name} takes a virtual player's weights; none were given")
+        context["weight"] = find_kind(rules.kind).weight_function(rules, weights)
+        params["w"] = weights.largest
+    return RunTimer(library, proto, deck, moment.valid, people, context=context, params=params)
 
 
 def _rows(proto: Protocol) -> int:

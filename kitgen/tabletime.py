@@ -374,23 +374,6 @@ def run_sentence(time: TableTime) -> str:
     )
 
 
-def turn_sentences(turn_times: list[tuple[str, int, TableTime]]) -> list[str]:
-    """How long a virtual turn takes, this game first, then the games it is compared with."""
-    if not turn_times:
-        return []
-    _, k, own = turn_times[0]
-    out = [
-        f"A virtual turn takes {minutes_text(own.seconds / 60)} at this table, with "
-        f"{people_text(own.people)}: one run of the protocol in the worked example, with {k} cards "
-        f"in play, is {own.sentence()}. A turn in which the virtual player must draw runs the "
-        "protocol a second time; later in a game, with fewer cards in play, a run is shorter."
-    ]
-    for other, k2, t in turn_times[1:]:
-        out.append(f"For comparison, {other}: {minutes_text(t.seconds / 60)} ({k2} cards in play).")
-    out.append(ESTIMATE)
-    return out
-
-
 def model_json(model: TimeModel | None = None) -> dict[str, Any]:
     """The estimates themselves, for a manifest or a printing guide."""
     model = model or time_model()
@@ -422,6 +405,5 @@ __all__ = [
     "spec_hints",
     "table_time",
     "time_model",
-    "turn_sentences",
     "using_model",
 ]

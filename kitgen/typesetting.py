@@ -120,10 +120,12 @@ class _Doc(BaseDocTemplate):
 
 
 class Writer:
-    def __init__(self, booklet: Booklet, style: BookletStyle, width: float):
+    def __init__(self, booklet: Booklet, style: BookletStyle, width: float, height: float | None = None):
         self.b = booklet
         self.st = style
         self.width = width
+        # The tallest step picture: a taller table is drawn smaller, so it fits on a page with its step.
+        self.diagram_height = 0.8 * height if height is not None else None
         ink = HexColor(style.colours["ink"])
         head = HexColor(style.colours["heading"])
 
@@ -384,7 +386,7 @@ class Writer:
         groups: list[list[Flowable]] = [[self.rich(f"Step {block.number}.", block.say, style, spec=True)]]
         for k, diagram in enumerate(block.diagrams):
             group = groups[0] if k == 0 else []
-            group.append(DiagramFlowable(diagram, self.geo, self.b.face))
+            group.append(DiagramFlowable(diagram, self.geo, self.b.face, self.diagram_height))
             extra = []
             if diagram.taken:
                 extra.append("taken from the spares: " + _counts(diagram.taken))
@@ -425,9 +427,11 @@ class Writer:
         for v in self.b.validation:
             out.append(self.heading(v["title"], 1))
             params = ", ".join(f"{k} = {_param_text(p)}" for k, p in v["params"].items()) or "none"
-            setting = (
-                f"Spec: {v['protocol']}. Method: {v['method']}; parameters: {params}; {v['inputs']} inputs."
-            )
+            checked = f"{v['inputs']} inputs"
+            declared = v.get("declared_inputs", v["inputs"])
+            if declared > v["inputs"]:
+                checked = f"{v['inputs']} of the {declared} declared inputs (only the admissible ones)"
+            setting = f"Spec: {v['protocol']}. Method: {v['method']}; parameters: {params}; {checked}."
             if v.get("scenario"):
                 sc = v["scenario"]
                 setting += (
@@ -558,7 +562,7 @@ def render_booklet(path: Path, booklet: Booklet, paper: tuple[float, float], a5:
     size = page_size(paper, a5)
     margin = style.margin_a5 if a5 else style.margin
     doc = _Doc(str(path), size, margin, booklet.title, f"{booklet.title} · kitgen {booklet.name}")
-    writer = Writer(booklet, style, doc.width)
+    writer = Writer(booklet, style, doc.width, doc.height)
     doc.multiBuild(writer.story())
     return int(doc.page)
 

@@ -25,6 +25,7 @@ from reference_engine.api import (
     Report,
     UsageError,
     VerificationFailed,
+    Weights,
     check_protocol,
     forecast,
     is_game,
@@ -141,12 +142,24 @@ def verify_statistically(
     what: str = "kit",
     cache: VerificationCache | None = None,
     game: str | None = None,
+    weights: Weights | None = None,
 ) -> Report:
     """Statistical verification of a game protocol on the full deck of ``game`` (default: the
-    game of the protocol's first scenario; see ``kitgen verify --runs``)."""
+    game of the protocol's first scenario; see ``kitgen verify --runs``); ``weights``: a weighted
+    virtual player's (the weighted selection protocol's), default its scenario's."""
     proto = library.protocol(name)
-    request = {"method": "statistical", "protocol": name, "runs": runs, "seed": seed, "game": game}
-    report = _reported(library, request, cache, lambda: verify_runs(library, proto, runs, seed, game))
+    request: dict[str, Any] = {
+        "method": "statistical",
+        "protocol": name,
+        "runs": runs,
+        "seed": seed,
+        "game": game,
+    }
+    if weights is not None:
+        request["weights"] = weights.text()
+    report = _reported(
+        library, request, cache, lambda: verify_runs(library, proto, runs, seed, game, weights=weights)
+    )
     if not report.ok:
         raise _refuse(name, report, what)
     return report

@@ -60,6 +60,14 @@ from .kinds.deck import CardType, Deck
 from .kinds.sealed_bid import SealedBidRules
 from .kinds.shedding import RuleSet, Shedding
 from .kinds.shedding.rules import hand_dependence_message
+from .kinds.strategy import (
+    MAX_WEIGHT,
+    STRATEGIES,
+    WEIGHTED_PROTOCOL,
+    Strategy,
+    Weights,
+    strategy_from_options,
+)
 from .kinds.uno_puzzles import PuzzleKind, PuzzleRules
 from .kinds.virtual import Moment
 from .names import declared_names, expression_texts
@@ -178,9 +186,11 @@ def play(
     settings = settings or PlaySettings()
     if settings.engine not in ENGINES:
         raise UsageError(f"--engine is {' or '.join(ENGINES)}, not {settings.engine!r}")
+    kind = _kinds.find_kind(rules.kind)
+    _check_options(rules.name, kind, settings.options)
     token = ENGINE.set(settings.engine)
     try:
-        return _kinds.find_kind(rules.kind).play(rules, library or Library(), settings)
+        return kind.play(rules, library or Library(), settings)
     finally:
         ENGINE.reset(token)
 
@@ -242,16 +252,35 @@ def replay_record(record: dict[str, Any], library: Library | None = None, rerun:
     return replay(record, library, rerun)
 
 
+def _check_options(game: str, kind: _kinds.GameKind, options: dict[str, Any]) -> None:
+    """An option of another kind's games, given with a value of its own, is refused (``--strategy
+    weighted`` is for shedding games; Sevens would silently ignore it)."""
+    from .errors import UsageError
+
+    mine = {o.name for o in kind.play_options}
+    for name, value in options.items():
+        if name in mine or value is None or value is False:
+            continue
+        defaults = {o.default for k in _kinds.kinds().values() for o in k.play_options if o.name == name}
+        if value in defaults:
+            continue
+        flag = "--" + name.replace("_", "-")
+        raise UsageError(f"{flag} is not an option of {game} ({kind.name} games): {kind.summary}")
+
+
 __all__ = [
     "MAX_CARDS",
+    "MAX_WEIGHT",
     "PUZZLE_DIFFICULTIES",
     "RECORD_FORMAT",
     "RECORD_SCHEMA",
     "RECORD_VERSION",
     "SOLITAIRE_METHODS",
+    "STRATEGIES",
     "SYMBOLS",
     "UNCOOPERATIVE_METHODS",
     "VERSION",
+    "WEIGHTED_PROTOCOL",
     "Card",
     "CardType",
     "Check",
@@ -302,6 +331,7 @@ __all__ = [
     "SolitaireResult",
     "Source",
     "SpecError",
+    "Strategy",
     "Symbol",
     "Terminated",
     "Trace",
@@ -309,6 +339,7 @@ __all__ = [
     "UsageError",
     "VerificationError",
     "VerificationFailed",
+    "Weights",
     "Words",
     "catalogue",
     "check_protocol",
@@ -343,6 +374,7 @@ __all__ = [
     "solve_cooperative",
     "solve_solitaire",
     "solve_uncooperative",
+    "strategy_from_options",
     "symbol",
     "unknown_key_message",
     "verify",

@@ -14,8 +14,10 @@ and the six-card AND's outcome table per pair of input bits, taken from the inte
 exact enumeration (the same list the interpreter draws from, so a draw picks the same outcome).
 
 A spec is compiled only when it is the spec this runner was written for: the fingerprint of
-the YAML sections that decide a run (symbols, encodings, inputs, helpers, steps, outputs) of
-the protocol and of both callees must match the one recorded here. Otherwise
+the loaded, typed protocol (:mod:`reference_engine.canonical`: everything that decides a run,
+typed, so an encoding keyed ``"0"`` is not one keyed ``0``; not the words a booklet prints, so a
+changed ``say:`` keeps the compiled path) of the protocol and of both callees must match the
+one recorded here. Otherwise
 :func:`compile_selection` gives the reason and the caller runs the interpreter (and so for a
 table where P_1 holds no card, or every card, see :func:`table_reason`). When the lottery is
 small (at most :data:`~reference_engine.machine.SMALL_CALL` cards, P_1 holding 1 or 2), the
@@ -25,14 +27,13 @@ draws from that same cached list.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .canonical import fingerprint
 from .cards import SYMBOLS, Symbol
 from .encodings import family_symbol
 from .machine import SMALL_CALL, Ctx, Runner, Shared, ViewTable
@@ -40,39 +41,18 @@ from .machine.calls import _sub_outcomes
 from .registry import Library
 from .spec import Protocol
 
-# The sections of a spec that decide what a run does (their words for people may change freely).
-_SECTIONS = ("params", "symbols", "encodings", "inputs", "context", "helpers", "steps", "outputs")
-
-# sha256 (first 16 hex digits) of those sections (canonical JSON) of each spec the runner is written for.
+# The fingerprint (reference_engine/canonical.py: the loaded, typed protocol without its words)
+# of each spec the runner is written for. The lottery's changed when its candidate cards' glyph
+# became "#{}" (printed #1..#m on the cards and in the trace; was "c{}"); its steps' new
+# player's words (say, paper) and the shuffles' holder (uses) are not in the form.
 FINGERPRINTS = {
-    "card-selection": "a3f795512f38371f",
-    "covert-lottery-modified": "f56dc31e3390eacf",
-    "six-card-and": "b0a608bb59ee5014",
+    "card-selection": "880f70c586aceb18",
+    "covert-lottery-modified": "13c13170551ead50",
+    "six-card-and": "b7471ba401a5d42e",
 }
 
 LOTTERY = "covert-lottery-modified"
 AND = "six-card-and"
-
-
-# Words for people inside those sections: a booklet's sentences, a glyph, a doc string.
-_WORDS = frozenset({"say", "paper", "brief", "how", "labels", "doc", "glyph"})
-
-
-def _without_words(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _without_words(v) for k, v in value.items() if k not in _WORDS}
-    if isinstance(value, list):
-        return [_without_words(v) for v in value]
-    return value
-
-
-def fingerprint(protocol: Protocol) -> str:
-    """A short hash of the sections of ``protocol`` that decide what a run does (its sentences,
-    glyphs and doc strings left out: rewording a step changes no run)."""
-    data = protocol.src.data if isinstance(protocol.src.data, dict) else {}
-    chosen = {k: _without_words(data.get(k)) for k in _SECTIONS}
-    text = json.dumps(chosen, sort_keys=True, ensure_ascii=False, default=str)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 class NotCompiled(Exception):

@@ -109,7 +109,7 @@ class BoundEncoding:
             for key, faces in enc.table.items():
                 if _same(key, value):
                     return [SYMBOLS.intern(s) for s in faces]
-            raise EvalError(f"{enc.name} has no value {value!r} (values: {', '.join(map(str, enc.table))})")
+            raise EvalError(f"{enc.name} has no value {value!r} (values: {', '.join(map(repr, enc.table))})")
         if enc.kind == "onehot":
             v = as_int(value)
             if not self.first <= v < self.first + self.width:

@@ -7,6 +7,7 @@ the selection's reader, so a public decision can never look at a face-down card.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -266,6 +267,41 @@ def f_without(scope: Scope, xs: Any, value: Any) -> list[Any]:
     return items
 
 
+def f_minus(scope: Scope, xs: Any, ys: Any) -> list[Any]:
+    """minus(xs, ys): xs without the items of ys, each removed once (ys may be none)."""
+    items = _list(xs, "minus")
+    gone = [] if plain(ys) is None else _list(ys, "minus")
+    for v in gone:
+        items = f_without(scope, items, v)
+    return items
+
+
+MAX_COMBINATIONS = 100_000  # combinations() refuses to make more lists than this
+
+
+def f_combinations(scope: Scope, xs: Any, k: Any) -> list[list[Any]]:
+    """combinations(xs, k): every choice of k items of xs, in order (``itertools.combinations``)."""
+    import itertools
+
+    items = _list(xs, "combinations")
+    n = as_int(k)
+    if n < 0:
+        raise EvalError(f"combinations(): k is {n}, below 0")
+    if math.comb(len(items), n) > MAX_COMBINATIONS:
+        raise EvalError(
+            f"combinations(): more than {MAX_COMBINATIONS:,} choices of {n} of {len(items)} items"
+        )
+    return [list(c) for c in itertools.combinations(items, n)]
+
+
+def f_comb(scope: Scope, n: Any, k: Any) -> int:
+    """comb(n, k): the number of choices of k of n things (0 when k > n)."""
+    a, b = as_int(n), as_int(k)
+    if a < 0 or b < 0:
+        raise EvalError(f"comb({a}, {b}): negative numbers")
+    return math.comb(a, b)
+
+
 def hand_name(owner: Any) -> str:
     """The region holding P_i's hand (``hand3``), or a hand given by name."""
     v = plain(owner)
@@ -317,6 +353,9 @@ BUILTINS: dict[str, Builtin] = {
     "hand": f_hand,
     "part": f_part,
     "without": f_without,
+    "combinations": f_combinations,
+    "minus": f_minus,
+    "comb": f_comb,
 }
 
 BUILTIN_DOCS: dict[str, str] = {
@@ -350,4 +389,7 @@ BUILTIN_DOCS: dict[str, str] = {
     "hand": "hand(i): the name of P_i's hand on the table",
     "part": "part(xs, sizes, i): the i-th of the consecutive parts of xs with these sizes",
     "without": "without(xs, v): xs with one v removed",
+    "combinations": "combinations(xs, k): every choice of k items of xs, as lists, in order",
+    "minus": "minus(xs, ys): xs without the items of ys, each removed once",
+    "comb": "comb(n, k): how many choices of k of n things there are",
 }

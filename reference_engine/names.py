@@ -111,12 +111,13 @@ def check_names(ck: Checker, proto: Protocol) -> None:
     value_scope = base | set(proto.inputs)
     for name in sorted(set(proto.outputs) & (set(proto.inputs) | set(proto.params))):
         ck.error(("outputs", name), f"{name!r} names both an output and an input or parameter")
-    random_choices = {o.name for o in proto.outputs.values() if o.uniform is not None}
+    random_choices = {o.name for o in proto.outputs.values() if o.choice is not None}
     for o in proto.outputs.values():
         if o.equals is not None:
             _check_equals(ck, o, proto, value_scope, random_choices)
         check(o.equals, o.path + ("equals",), value_scope | set(proto.outputs))
         check(o.uniform, o.path + ("uniform",), value_scope)
+        check(o.weighted, o.path + ("weighted",), value_scope)
         check(o.value, o.path + ("value",), table_scope)
         if o.cards is not None:
             check(o.cards.expr, o.path + ("cards",), table_scope)
@@ -141,6 +142,9 @@ def check_names(ck: Checker, proto: Protocol) -> None:
                 ("booklet", "names", name),
                 f"{name!r} is not a name of this spec (its names: {', '.join(sorted(declared)) or 'none'})",
             )
+    for player in proto.players.values():
+        for n, e in enumerate(player.knows):
+            check(e, player.path + ("knows", n), value_scope)
     numbers: dict[str, KeyPath] = {}
     for s in walk(proto.steps):
         if s.number is not None:
@@ -154,7 +158,8 @@ def _check_equals(
 ) -> None:
     """``equals`` is what the output must be; it may not lean on what the run produced.
 
-    It may name the inputs and parameters, and outputs that are random choices (``uniform``),
+    It may name the inputs and parameters, and outputs that are random choices (``uniform`` or
+    ``weighted``),
     whose own distribution is checked separately: then the pair is fully specified (e.g. the
     hand that is left is the hand without the uniformly chosen card). Naming the output
     itself, or any other output, would let the check pass whatever the protocol does.
@@ -163,7 +168,7 @@ def _check_equals(
     path = out.path + ("equals",)
     rule = (
         "'equals' may use the inputs, the parameters and outputs that are random choices "
-        "(declared with 'uniform')"
+        "(declared with 'uniform' or 'weighted')"
     )
     for n in sorted(out.equals.names() & set(proto.outputs)):
         if n in value_scope:

@@ -79,8 +79,13 @@ def run_selection(
     where: str,
     check_counts: bool = True,
     fallback: bool = False,
+    context: dict[str, Any] | None = None,
+    params: dict[str, Any] | None = None,
 ) -> SelectionRun:
     """Run a card selection spec once on ``owners`` (P_1 first) and check the result.
+
+    ``context`` adds game functions besides ``valid`` (the weighted selection's ``weight``) and
+    ``params`` parameters besides the table's ``sizes`` (its ``w``).
 
     Checks: the played card is a valid card of P_1, or none is valid when nothing is
     played; every owner got exactly their cards back (P_1 without the played one); no
@@ -93,7 +98,7 @@ def run_selection(
     shared = Shared(
         subruns=cache.subruns, factor_refs=cache.factor_refs, plans=cache.plans, constants=cache.constants
     )
-    compiled = _compiled(library, protocol, cache, list(sizes))
+    compiled = None if context or params else _compiled(library, protocol, cache, list(sizes))
     if compiled is not None:
         cache.compiled_runs += 1
         played, returned, shuffles, helpers, observations = compiled.run(
@@ -118,8 +123,9 @@ def run_selection(
         return checked
     cache.interpreter_runs += 1
     row = [c for o in owners for c in o]
-    runner = Runner(library, "sample", rng=rng, context={"valid": valid}, shared=shared, views=cache.views)
-    frame = runner.frame(protocol, protocol.resolve_params({"sizes": sizes}))
+    functions = {"valid": valid, **(context or {})}
+    runner = Runner(library, "sample", rng=rng, context=functions, shared=shared, views=cache.views)
+    frame = runner.frame(protocol, protocol.resolve_params({"sizes": sizes, **(params or {})}))
     final = runner.run(frame, {frame.initial_state({"cards": row}): ONE})
     (state,) = final
     outs = read_outputs(runner, frame, state)

@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import SYMBOLS, Symbol
 from .errors import SimulationError, UsageError
-from .expressions import EvalError
+from .expressions import EvalError, plain
 from .kinds import load_game
-from .machine import ONE, Frame, Runner, read_outputs
+from .machine import ONE, Frame, Runner, handling, read_outputs, shown
 from .registry import Library
 from .spec import Params, Protocol
 from .table import State
 from .trace import Trace
-from .verify import describe_value, setting
+from .verify import describe_inputs, describe_value, input_assignments, setting, value_scope
 
 
 @dataclass
@@ -23,6 +24,11 @@ class Simulation:
     trace: Trace
     final: State
     outputs: dict[str, Any]
+    # What the table saw, in order: cards turned, decisions, discards, each called protocol's own
+    # view, the cards each person saw come into their hands, the public card outputs as shown.
+    observations: list[Any] = field(default_factory=list)
+    # How the table handles each card output of several cards (see machine.outputs.handling).
+    handling: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         data = self.trace.to_json()
@@ -178,9 +184,11 @@ def simulate(
     params = proto.resolve_params(params)
     events: list[Any] = []
     runner = Runner(library, "sample", rng=rng, events=events, context=context)
+    runner.watched = proto.watched_hands()  # what each person sees come into their hands
     frame = runner.frame(proto, params)
     runner.limits = frame.helpers
     values = inputs if isinstance(inputs, dict) else parse_inputs(frame, inputs, deal, rng, cards)
+    _check_admissible(frame, values, deal)
     try:
         state = frame.initial_state(values)
     except EvalError as exc:
@@ -190,7 +198,29 @@ def simulate(
     outputs = read_outputs(runner, frame, end)
     trace = Trace(proto.name, params, {k: _json_value(v) for k, v in values.items()}, seed, events)
     trace.outputs = {k: describe_value(v) for k, v in outputs.items()}
-    return Simulation(trace, end, outputs)
+    seen = runner.views.expanded(end.view) + shown(runner, frame, end, outputs)
+    return Simulation(trace, end, outputs, seen, handling(runner, frame, end))
+
+
+def _check_admissible(frame: Frame, values: dict[str, Any], deal: list[Symbol] | None) -> None:
+    """A run on an input the spec's ``admissible`` excludes is refused: the verifier never
+    checked it (and a spec that admits no input at all is refused as verify refuses it)."""
+    admissible = frame.proto.admissible
+    if admissible is None:
+        return
+    try:
+        ok = plain(admissible(value_scope(frame, values)))
+    except EvalError as exc:
+        raise SimulationError("", frame.proto.src.problem(("admissible",), str(exc))) from None
+    if not ok:
+        # No admissible input at all: the spec error verify gives. Too many inputs to list
+        # them: the input itself is refused below.
+        with contextlib.suppress(UsageError):
+            input_assignments(frame, deal)
+        raise UsageError(
+            f"{describe_inputs(values)} is not admissible ({admissible.text!r} is false for it): "
+            "the protocol is verified only for admissible inputs"
+        )
 
 
 def glyph(name: str) -> str:

@@ -32,6 +32,7 @@ from .functions import OUTPUT_DECODERS
 from .schema import Checker
 from .source import KeyPath, Source, load_file, load_text
 from .steps import (
+    IDENT,
     Call,
     Step,
     Target,
@@ -67,6 +68,7 @@ TOP_KEYS = (
     "scenarios",
     "booklet",
     "table",
+    "players",
 )
 EXPECT_KEYS = ("cards", "helper_cards", "shuffles", "turns", "steps", "cards_by_symbol", "calls", "table")
 
@@ -161,6 +163,11 @@ class InputDecl:
     groups: Expression | None = None
 
 
+SHOW_IN_ORDER = "in-order"
+SHOW_MIXED = "mixed"
+SHOW_KINDS = (SHOW_IN_ORDER, SHOW_MIXED)
+
+
 @dataclass
 class OutputDecl:
     name: str
@@ -170,6 +177,36 @@ class OutputDecl:
     public: bool
     equals: Expression | None
     uniform: Expression | None
+    doc: str
+    path: KeyPath
+    # A random choice with weights: a list of ``[value, weight]`` pairs (weights whole numbers
+    # >= 0); the output is each value with probability weight / total (none when the total is 0).
+    weighted: Expression | None = None
+    # How a public card output is shown at the end: turned over where the cards lie, so the
+    # table sees their order (``in-order``), or mixed face down first (``mixed``: only which
+    # cards they are is seen). None for an output that is not shown.
+    show: str | None = None
+
+    @property
+    def choice(self) -> Expression | None:
+        """The expression of a random choice (``uniform`` or ``weighted``), or None."""
+        return self.uniform if self.uniform is not None else self.weighted
+
+
+@dataclass
+class PlayerDecl:
+    """A person (or a virtual player) at the table, and what they see beyond the table.
+
+    ``knows`` are expressions of the inputs (``a``, ``part(cards, sizes, 2)``) whose values the
+    person knows (their own secrets); ``hands`` the hands they hold (region names: ``hand2``,
+    ``alice``), whose cards they see as they come in. A virtual player knows nothing and nobody
+    sees its hands.
+    """
+
+    name: str
+    knows: list[Expression]
+    hands: list[str]
+    virtual: bool
     doc: str
     path: KeyPath
 
@@ -207,12 +244,21 @@ class Protocol:
     # How the table does this protocol physically (``table:``, e.g. sleeves instead of
     # envelopes), for the booklet; the steps' ``table:`` hints say it step by step.
     table: str = ""
+    players: dict[str, PlayerDecl] = field(default_factory=dict)
 
     def calls(self) -> list[Call]:
         return [s for s in walk(self.steps) if isinstance(s, Call)]
 
     def numbered_steps(self) -> list[Step]:
         return [s for s in walk(self.steps) if s.number is not None]
+
+    def people(self) -> list[PlayerDecl]:
+        """The players who see something of their own (not the virtual ones)."""
+        return [p for p in self.players.values() if not p.virtual]
+
+    def watched_hands(self) -> dict[str, str]:
+        """Hand region -> the person who holds it and sees the cards that come into it."""
+        return {h: p.name for p in self.people() for h in p.hands}
 
     def resolve_params(self, given: Mapping[str, ParamValue] | None = None, where: str = "") -> Params:
         """Defaults overlaid with ``given``; unknown names and out-of-range values are errors."""
@@ -312,6 +358,7 @@ def analyse(src: Source) -> tuple[Protocol | None, list[Problem]]:
         context[str(k)] = str((spec or {}).get("doc", ""))
     scenarios = _scenarios(ck, doc.get("scenarios", {}))
     booklet = _booklet(ck, doc.get("booklet", {}), scenarios)
+    players = _players(ck, doc.get("players", {}))
     proto = Protocol(
         name=name,
         title=title,
@@ -333,6 +380,7 @@ def analyse(src: Source) -> tuple[Protocol | None, list[Problem]]:
         scenarios=scenarios,
         booklet=booklet,
         table=table or "",
+        players=players,
     )
     from .names import check_names
 
@@ -593,7 +641,11 @@ def _outputs(ck: Checker, raw: Any, encodings: dict[str, Encoding]) -> dict[str,
     out = {}
     for k, v in ck.table(raw, ("outputs",)).items():
         p = ("outputs", k)
-        spec = ck.mapping(v, p, optional=("cards", "encoding", "value", "public", "equals", "uniform", "doc"))
+        spec = ck.mapping(
+            v,
+            p,
+            optional=("cards", "encoding", "value", "public", "equals", "uniform", "weighted", "doc", "show"),
+        )
         if spec is None:
             continue
         public = spec.get("public", False)
@@ -618,11 +670,76 @@ def _outputs(ck: Checker, raw: Any, encodings: dict[str, Encoding]) -> dict[str,
                 )
         equals = ck.expr(spec["equals"], p + ("equals",)) if "equals" in spec else None
         uniform = ck.expr(spec["uniform"], p + ("uniform",)) if "uniform" in spec else None
-        if equals is not None and uniform is not None:
-            ck.error(p, "give 'equals' (a function of the inputs) or 'uniform' (a random choice), not both")
+        weighted = ck.expr(spec["weighted"], p + ("weighted",)) if "weighted" in spec else None
+        given = [
+            k for k, e in (("equals", equals), ("uniform", uniform), ("weighted", weighted)) if e is not None
+        ]
+        if len(given) > 1:
+            ck.error(
+                p,
+                "give one of 'equals' (a function of the inputs), 'uniform' or 'weighted' (a random "
+                f"choice), not {' and '.join(repr(g) for g in given)}",
+            )
+        show = SHOW_IN_ORDER if public and cards is not None else None
+        if "show" in spec:
+            show = ck.string(spec["show"], p + ("show",), "how the cards are shown") or show
+            if not (public and cards is not None):
+                ck.error(
+                    p + ("show",), "'show' says how a public card output is shown: mark it 'public: true'"
+                )
+            elif show not in SHOW_KINDS:
+                ck.error(
+                    p + ("show",),
+                    f"show is {SHOW_IN_ORDER} (the cards are turned over where they lie: the table sees "
+                    f"their order) or {SHOW_MIXED} (mixed face down first), not {show!r}",
+                )
         out[str(k)] = OutputDecl(
-            str(k), cards, decode, value, public, equals, uniform, str(spec.get("doc", "")), p
+            str(k), cards, decode, value, public, equals, uniform, str(spec.get("doc", "")), p, weighted, show
         )
+    return out
+
+
+def _players(ck: Checker, raw: Any) -> dict[str, PlayerDecl]:
+    """Who sits at the table: what each person knows (``knows``) and holds (``hands``)."""
+    out: dict[str, PlayerDecl] = {}
+    held: dict[str, str] = {}
+    for k, v in ck.table(raw, ("players",)).items():
+        p = ("players", k)
+        if not NAME_RE.match(str(k)):
+            ck.error(p, f"{k!r} is not a player name (letters, digits and _)")
+            continue
+        spec = ck.mapping(v if v is not None else {}, p, optional=("knows", "hands", "virtual", "doc"))
+        if spec is None:
+            continue
+        virtual = spec.get("virtual", False)
+        if not isinstance(virtual, bool):
+            ck.error(p + ("virtual",), "virtual must be true or false")
+            virtual = False
+        knows: list[Expression] = []
+        raw_knows = spec.get("knows", [])
+        for i, item in enumerate(raw_knows if isinstance(raw_knows, list) else [raw_knows]):
+            e = ck.expr(item, p + ("knows", i))
+            if e is not None:
+                knows.append(e)
+        if virtual and knows:
+            ck.error(p + ("knows",), "a virtual player is cards, not a person: nobody knows its inputs")
+        hands: list[str] = []
+        raw_hands = spec.get("hands", [])
+        for i, item in enumerate(raw_hands if isinstance(raw_hands, list) else [raw_hands]):
+            hp = p + ("hands", i)
+            if isinstance(item, int) and not isinstance(item, bool) and item >= 1:
+                hand = f"hand{item}"
+            elif isinstance(item, str) and IDENT.match(item):
+                hand = item
+            else:
+                ck.error(hp, f"a hand is an owner number (2 is P_2's hand) or a hand's name, not {item!r}")
+                continue
+            if hand in held:
+                ck.error(hp, f"{hand} is already held by {held[hand]}: a hand has one holder")
+                continue
+            held[hand] = str(k)
+            hands.append(hand)
+        out[str(k)] = PlayerDecl(str(k), knows, hands, virtual, str(spec.get("doc", "")), p)
     return out
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -137,14 +138,22 @@ def uniform_transform(choices: list[tuple[tuple[str, ...], str]], rng: random.Ra
     P(option < c) + U * P(option = c) with U uniform: the randomized probability integral
     transform, so choices among different numbers of cards can be pooled.
     """
+    return weighted_transform(choices, lambda name: 1, rng)
+
+
+def weighted_transform(
+    choices: list[tuple[tuple[str, ...], str]], weight: Callable[[str], int], rng: random.Random
+) -> list[float]:
+    """:func:`uniform_transform` for a choice of option o with probability weight(o) / the sum
+    of the weights (a weighted virtual player): uniform exactly when every choice is."""
     out = []
     for options, chosen in choices:
-        n = len(options)
-        below = sum(1 for o in options if o < chosen)
-        same = sum(1 for o in options if o == chosen)
+        total = sum(weight(o) for o in options)
+        below = sum(weight(o) for o in options if o < chosen)
+        same = sum(weight(o) for o in options if o == chosen)
         if same == 0:
             raise ValueError(f"{chosen} was not one of the options")
-        out.append((below + rng.random() * same) / n)
+        out.append((below + rng.random() * same) / total)
     return out
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 from click.core import ParameterSource
 
-from reference_engine.api import PUZZLE_DIFFICULTIES
+from reference_engine.api import PUZZLE_DIFFICULTIES, STRATEGIES
 
 from ..console import kit_lines
 from ..kit import KitOptions, build
@@ -112,6 +112,21 @@ LABEL_SHEETS = [
     help="First free label on a partly used sheet (1 = top left).",
 )
 @options.wild4
+@click.option(
+    "--strategy",
+    type=click.Choice(list(STRATEGIES)),
+    default=None,
+    help="Shedding games: how the virtual players choose among their valid cards: uniform (the paper, "
+    "the default) or weighted, a stronger virtual player (by --weights, with the weighted selection "
+    "protocol: more bit markers and λ ticket cards).",
+)
+@click.option(
+    "--weights",
+    default=None,
+    metavar="NAME=W,...",
+    help="With --strategy weighted: public weights by class (action, number, wild) or card kind, whole "
+    "numbers 1-9, e.g. action=3,number=1,wild=1; a class not named weighs 1.",
+)
 @options.writing("The kit folder (default: output/<kit>).", "Skip the PNG previews (faster).")
 @options.runs(
     "Statistical check of the card selection protocol on the full deck for the booklet's "
@@ -163,6 +178,8 @@ def build_cmd(
     label_sheet: str | None,
     label_start: int,
     wild4: str,
+    strategy: str | None,
+    weights: str | None,
     output: str | None,
     no_previews: bool,
     no_cache: bool,
@@ -184,7 +201,8 @@ def build_cmd(
         and p.name is not None
         and ctx.get_parameter_source(p.name) is ParameterSource.COMMANDLINE
     )
-    puzzle = {"count": count, "difficulty": difficulty, "seed": seed}
+    # A kind's own options, when given: the puzzles' count, difficulty, seed; a shedding game's strategy.
+    own = {"count": count, "difficulty": difficulty, "seed": seed, "strategy": strategy, "weights": weights}
     opts = KitOptions(
         ruleset=ruleset,
         players=players,
@@ -203,7 +221,7 @@ def build_cmd(
         output=output,
         previews=not no_previews,
         runs=runs,
-        extra={k: v for k, v in puzzle.items() if v is not None},
+        extra={k: v for k, v in own.items() if v is not None},
         cache=not no_cache,
         workers=workers or default_workers(),
         given=given,

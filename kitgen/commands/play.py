@@ -56,12 +56,27 @@ FILE` checks it. The file is replaced only once the game is over.
 """
 
 
+def _merged(options: list[PlayOption]) -> PlayOption:
+    """One option that several kinds declare (``--strategy``: Gakmoro's players, a shedding
+    game's virtual players): the helps joined, each with its kind's default, and no default of
+    the option's own (each kind applies its default when the option is not given)."""
+    if len(options) == 1:
+        return options[0]
+    helps = []
+    for opt in options:
+        said = f" (default: {opt.default})" if opt.default is not None else ""
+        helps.append(opt.help.rstrip(".") + said + ".")
+    first = options[0]
+    return PlayOption(first.name, " ".join(helps), None, (), first.kind, first.flag)
+
+
 def _kind_options(f: F) -> F:
     """Every game kind's own options (each says which games it is for)."""
-    seen: dict[str, PlayOption] = {}
+    declared: dict[str, list[PlayOption]] = {}
     for kind in kinds().values():
         for opt in kind.play_options:
-            seen.setdefault(opt.name, opt)
+            declared.setdefault(opt.name, []).append(opt)
+    seen = {name: _merged(opts) for name, opts in declared.items()}
     for opt in reversed(list(seen.values())):
         flag = "--" + opt.name.replace("_", "-")
         if opt.flag:
@@ -155,7 +170,8 @@ def play_cmd(
             write_atomic(record_path, record_text(record).encode("utf-8"))
         except OSError as exc:
             raise UsageError(f"--record {record_path}: cannot write it: {exc.strerror or exc}") from None
-    spec = protocol or getattr(load_game(ruleset), "virtual_protocol", None)
+    default = getattr(load_game(ruleset), "virtual_protocol", None)
+    spec = protocol or ((result.get("protocol") or default) if default else None)
     if engine == "compiled" and level != "rule" and virtual and spec is not None:
         reason = compiled_reason(library, spec)
         if reason is not None:

@@ -193,7 +193,7 @@ def kit_kind(rules: GameRules) -> KitKind:
         raise UsageError(f"kitgen cannot print a kit for {rules.name} yet") from None
 
 
-from . import layout, sealed_bid, shedding, tiles, trick, uno_puzzles  # noqa: E402  (the built-in kit kinds register themselves)
+from . import climbing, layout, sealed_bid, shedding, tiles, trick, uno_puzzles  # noqa: E402  (the built-in kit kinds register themselves)
 
 __all__ = [
     "CARD_KIT_OPTIONS",
@@ -203,6 +203,7 @@ __all__ = [
     "BookletPlan",
     "KitKind",
     "KitPlan",
+    "climbing",
     "kit_kind",
     "layout",
     "register",

@@ -37,6 +37,15 @@ class Table:
     # The protocol keeps every card in a sleeve with its owner card (its shuffles mix sleeves):
     # every game card needs a sleeve, and only the six-card AND's two halves need envelopes.
     sleeved: bool = False
+    # A weighted virtual player (the weighted selection protocol): every card carries this many
+    # α/β tickets instead of one pair, and each ticket of P_1's j-th card goes under a λ_j card.
+    tickets: int = 1
+    # Whether each ticket of the virtual player's j-th card has its own λ_j (the weighted
+    # selection); a kind with other labels lists them in extra_items instead.
+    ticket_labels: bool = True
+    extra_pairs: int = 2  # α β pairs beyond those under the cards (the lottery's token and AND)
+    helper_note: str = ""  # what the protocol needs, in a note (default: the card selection's)
+    pair_use: str = ""  # why the α and β cards are needed (default: the card selection's words)
 
     @property
     def owners(self) -> list[str]:
@@ -85,8 +94,19 @@ def virtual_bom(table: Table) -> Bom:
                 )
             )
             helpers += n
+        w = table.tickets
         for key, glyph in (("alpha", "α"), ("beta", "β")):
-            n = k + 2
+            n = w * k + table.extra_pairs
+            per_card = (
+                "one per card on the table"
+                if w == 1
+                else f"{w} per card on the table (its lottery tickets, live or dead)"
+            )
+            why = table.pair_use.format(k=k, n=n) or (
+                f"{per_card} (at most {k}) to mark whether it may be played, and "
+                f"{'two' if table.extra_pairs == 2 else table.extra_pairs} more for the lottery's token "
+                "and six-card AND"
+            )
             items.append(
                 Item(
                     key,
@@ -94,13 +114,32 @@ def virtual_bom(table: Table) -> Bom:
                     "card",
                     n,
                     spares(n),
-                    f"one per card on the table (at most {k}) to mark whether it may be played, and "
-                    "two more for the lottery's token and six-card AND",
+                    why,
                     [Face("marker", key, glyph)] * (n + spares(n)),
                     f"{glyph} markers",
                 )
             )
             helpers += n
+        if w > 1 and table.ticket_labels:
+            hand = max(wc["hands"][: table.virtual])
+            extra = max(3, math.ceil(hand * 0.25))
+            labels = hand + extra
+            faces = [Face("plain", f"ticket{j}", f"λ{j}") for j in range(1, labels + 1) for _ in range(w)]
+            items.append(
+                Item(
+                    "ticket",
+                    f"λ ticket cards λ1 to λ{labels}, {w} of each",
+                    "card",
+                    w * hand,
+                    w * extra,
+                    f"a stronger virtual player: each of the {w} tickets of its first card goes under "
+                    f"λ1, of its second card under λ2, and so on; a virtual player held at most {hand} "
+                    f"cards at its turn in {wc['games']} simulated games",
+                    faces,
+                    "λ tickets",
+                )
+            )
+            helpers += w * hand
         items += table.extra_items
         items.append(owner_cards(owners))
         if table.sleeved:
@@ -126,11 +165,23 @@ def virtual_bom(table: Table) -> Bom:
                     "for its shuffles; the lottery reuses them",
                 )
             )
-        notes.append(
-            f"The card selection protocol needs {3 * k + 4} helper cards for the largest table the "
-            f"simulated games saw, {k} cards in play: three for each card, and four more; the kit "
-            f"prints {helpers} owner and bit cards plus spares."
-        )
+        if table.helper_note:
+            notes.append(table.helper_note.format(k=k, helpers=helpers))
+        elif w == 1:
+            notes.append(
+                f"The card selection protocol needs {3 * k + 4} helper cards for the largest table the "
+                f"simulated games saw, {k} cards in play: three for each card, and four more; the kit "
+                f"prints {helpers} owner and bit cards plus spares."
+            )
+        else:
+            k1 = max(wc["hands"][: table.virtual])
+            notes.append(
+                f"The weighted selection protocol needs {(2 * w + 1) * k + w * k1 + 4} helper cards for "
+                f"the largest table the simulated games saw, {k} cards in play, {k1} of them the virtual "
+                f"player's: {2 * w + 1} for each card, {w} more for each of the virtual player's cards, "
+                f"and four more; the kit prints {helpers} owner cards, bit cards and ticket cards plus "
+                "spares."
+            )
     table_cards = sum(i.count for i in items if i.kind == "card" and i.key != "seat")
     if table.sleeved and table.virtual:
         total = len(deck_faces)

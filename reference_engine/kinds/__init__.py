@@ -136,6 +136,18 @@ class GameKind(ABC):
         """Two deals with the same public information, for the statistical check on the full deck."""
         raise UsageError(f"{rules.name} ({self.name}) has no card selection to check statistically")
 
+    def verify_runs(
+        self, library: Library, proto: Any, rules: GameRules, runs: int, seed: int, players: int
+    ) -> Any:
+        """A kind's own statistical verification of its game protocol on the full deck (a
+        ``Report``), or None: the card selection's (one played card, ``two_deals``)."""
+        return None
+
+    def weight_function(self, rules: GameRules, weights: Any) -> Callable[[Any], int]:
+        """``weight(card)`` for a virtual player's public weights (``kinds.strategy.Weights``),
+        after checking the names they use; kinds whose virtual players have no strategy refuse."""
+        raise UsageError(f"{rules.name} ({self.name}): its virtual players take no --weights")
+
     def measure_tables(
         self, rules: GameRules, library: Library, players: int, virtual: int, discard_owner: bool = False
     ) -> dict[str, Any]:
@@ -237,7 +249,7 @@ def catalogue() -> list[tuple[str, str, str | None]]:
     return out
 
 
-from . import layout, sealed_bid, shedding, tiles, trick, uno_puzzles  # noqa: E402  (the built-in kinds register themselves)
+from . import climbing, layout, sealed_bid, shedding, tiles, trick, uno_puzzles  # noqa: E402  (the built-in kinds register themselves)
 
 __all__ = [
     "Deal",
@@ -248,6 +260,7 @@ __all__ = [
     "ProblemAt",
     "ScenarioSetting",
     "catalogue",
+    "climbing",
     "find_kind",
     "games_dir",
     "is_game",

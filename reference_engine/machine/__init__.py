@@ -67,7 +67,16 @@ from .frontier import (
     vec_prob,
     view_info,
 )
-from .outputs import DecodeFailure, leftovers, order_read, output_flats, output_selections, read_outputs
+from .outputs import (
+    DecodeFailure,
+    handling,
+    leftovers,
+    order_read,
+    output_flats,
+    output_selections,
+    read_outputs,
+    shown,
+)
 from .plans import Plan, SubResult
 from .runner import HANDLERS, Ctx, Handler, Outcome, Runner, Shared, handles
 from .views import Observation, ViewTable
@@ -112,6 +121,7 @@ __all__ = [
     "forget",
     "h_call",
     "handles",
+    "handling",
     "leftovers",
     "materialize",
     "order_read",
@@ -119,6 +129,7 @@ __all__ = [
     "output_selections",
     "read_outputs",
     "settle",
+    "shown",
     "vec_prob",
     "view_info",
 ]

@@ -19,9 +19,23 @@ from ..cards import EMPTY
 from ..expressions import EvalError, as_int
 from ..table import Draft, Layout, Meters, State, gather, out_add
 from .frame import Evaluator, Frame
-from .frontier import ONE, Frontier, _freeze, _groups, _scale, add_vec, env_set, settle, vec_prob
+from .frontier import (
+    ONE,
+    Frontier,
+    Prob,
+    _draws,
+    _freeze,
+    _groups,
+    _scale,
+    add_vec,
+    env_set,
+    hand_slots,
+    settle,
+    sort_hands,
+    vec_prob,
+)
 from .outputs import output_flats
-from .plans import Plan, Resolved, SubResult, _flats, _res, _target_coords
+from .plans import Plan, Resolved, SubResult, _flats, _res, _target_coords, seen_in_hands
 from .runner import Ctx, Outcome, Runner, _jsonable, handles
 
 SMALL_CALL = 8  # callees on at most this many cards are run exactly once per argument, then sampled
@@ -31,23 +45,36 @@ CallSetup = tuple[Frame, dict[str, int], list[tuple[int, ...]], tuple[Resolved, 
 the targets of its card outputs."""
 
 
-def collect(run: Runner, frame: Frame, state: State) -> SubResult:
-    """Read a finished sub-run: its card outputs, public values and resource counts."""
+def collect(run: Runner, frame: Frame, state: State) -> list[tuple[Prob, SubResult]]:
+    """Read a finished sub-run: its card outputs, public values and resource counts.
+
+    The cards go back to the caller in the order they lie on the table, whatever the output's
+    encoding: an unordered output ('cards') is compared as a multiset, but the caller can still
+    see or use the order the callee left them in. A hand has no order anybody knows: its holder
+    mixes its cards face down before laying them out, so they come back in a uniformly random
+    order, the same law on every path. An exact run has one result per distinct order, with its
+    probability; a single run draws one order with the run's random numbers.
+    """
     proto = frame.proto
     ev = run.evaluator(frame)
     used: set[int] = set()
-    cards = []
+    cards: list[tuple[tuple[int, int], tuple[int, ...]]] = []
+    mixed: list[int] = []  # the card outputs that are hands
     values = []
+    in_hands = hand_slots(state.layout)
     for out in proto.outputs.values():
         if out.cards is not None:
             flats, shape = output_flats(run, frame, out, state, ev)
             used |= set(flats)
-            # The cards go back to the caller in the order they lie on the table, whatever the
-            # output's encoding: an unordered output ('cards') is compared as a multiset, but
-            # the caller can still see or use the order the callee left them in.
             codes = tuple(state.cells[f] for f in flats if state.cells[f] != EMPTY)
             if out.decode == "cards" or len(codes) != len(flats):
                 shape = (1, len(codes))
+            if in_hands and len(codes) > 1 and not in_hands.isdisjoint(flats):
+                mixed.append(len(cards))
+                if run.mode == "sample":
+                    shuffled = list(codes)
+                    run.rng.shuffle(shuffled)
+                    codes = tuple(shuffled)
             cards.append((shape, codes))
         else:
             assert out.value is not None
@@ -64,7 +91,17 @@ def collect(run: Runner, frame: Frame, state: State) -> SubResult:
             + ", ".join(state.layout.describe(f) for f in left[:8])
             + " (put them back with 'discard' or declare them as outputs)",
         )
-    return SubResult(tuple(cards), tuple(values), state.out, state.meters)
+    results = [((1, 1), cards)]
+    if run.mode == "exact":
+        for i in mixed:  # every order of the hand, each as likely as it is
+            shape, codes = cards[i]
+            results = [
+                (p, [*cs[:i], (shape, tuple(c for (c,) in seq)), *cs[i + 1 :]])
+                for p0, cs in results
+                for seq, q in _draws([(c,) for c in codes], len(codes))
+                for p in [(p0[0] * q[0], p0[1] * q[1])]
+            ]
+    return [(p, SubResult(tuple(cs), tuple(values), state.out, state.meters)) for p, cs in results]
 
 
 def _call_setup(run: Runner, frame: Frame, step: st.Call, state: State, ev: Evaluator, ctx: Ctx) -> CallSetup:
@@ -187,6 +224,8 @@ def h_call(run: Runner, frame: Frame, step: st.Call, frontier: Frontier, ctx: Ct
                 handed = sum(len(fl) for fl in arg_flats)
                 o_out, meters = _absorb(plans, state.out, state.meters, res, callee.name, handed)
                 view = run.views.extend(state.view, obs) if obs is not None else state.view
+                if run.watched:
+                    view = seen_in_hands(run.views, view, run.watched, plan.entered(state.layout), cells)
                 new = State(plan.layout, cells, o_out, env, meters, view, plan.carry(state.lazy))
                 run.check_limits(frame, step, new)
                 if run.events is not None:
@@ -203,7 +242,7 @@ def h_call(run: Runner, frame: Frame, step: st.Call, frontier: Frontier, ctx: Ct
                         new,
                     )
                 add_vec(out, new, _scale(vec, prob), owned)
-    return out
+    return sort_hands(out) if run.mode == "exact" and run.shared.hands else out
 
 
 def _absorb(
@@ -268,8 +307,9 @@ def _inline(run: Runner, sub: Frame, codes: tuple[tuple[int, ...], ...]) -> list
     if run.shared.restart is not None:
         return []  # a callee further down stopped the run
     (state,) = final
+    ((_, res),) = collect(child, sub, state)  # a single run draws its one result
     # In a single run the callee's whole view is kept, so statistics can look inside it.
-    return [(Fraction(1), ("call", sub.proto.name, state.view), collect(child, sub, state))]
+    return [(Fraction(1), ("call", sub.proto.name, state.view), res)]
 
 
 def _sub_outcomes(run: Runner, sub: Frame, codes: tuple[tuple[int, ...], ...]) -> list[Outcome]:
@@ -292,7 +332,9 @@ def _sub_outcomes(run: Runner, sub: Frame, codes: tuple[tuple[int, ...], ...]) -
         return []  # a callee further down stopped the run: nothing to cache
     joint: dict[tuple[int, SubResult], Fraction] = defaultdict(Fraction)
     for state, vec in final.items():
-        joint[(state.view, collect(child, sub, state))] += vec_prob(vec, 0)
+        p = vec_prob(vec, 0)
+        for (a, b), res in collect(child, sub, state):
+            joint[(state.view, res)] += p * a / b if a != b else p
     hit = _factor(run, sub, joint)
     if run.shared.restart is None:
         run.shared.subruns[key] = hit

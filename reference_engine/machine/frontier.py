@@ -105,6 +105,53 @@ def _groups(frontier: Frontier) -> list[list[tuple[State, Vec]]]:
     return list(groups.values())
 
 
+def sort_hands(frontier: Frontier) -> Frontier:
+    """The same frontier with every hand's cards in sorted order, so that equal hands merge.
+
+    Exact, because a hand's order is nobody's to see: nothing reads it (the loader and
+    :class:`~.frame.StateScope` refuse to name a hand), and its cards leave it only as an
+    output, in a uniformly random order (the holder mixes them face down, see
+    :func:`~.calls.collect`)."""
+    layouts = {state.layout for state in frontier}
+    if not any(_hand_slices(layout) for layout in layouts):
+        return frontier
+    out: Frontier = {}
+    owned: set[int] = set()
+    for state, vec in frontier.items():
+        hands = _hand_slices(state.layout)
+        if not hands:
+            add_vec(out, state, vec, owned)
+            continue
+        cells = list(state.cells)
+        for lo, hi in hands:
+            cells[lo:hi] = sorted(cells[lo:hi])
+        add_vec(out, state.replace(cells=tuple(cells)), vec, owned)
+    return out
+
+
+_HANDS: dict[int, tuple[Layout, tuple[tuple[int, int], ...]]] = {}
+_HAND_SLOTS: dict[int, tuple[Layout, frozenset[int]]] = {}
+
+
+def hand_slots(layout: Layout) -> frozenset[int]:
+    """The slots of ``layout`` that are in hands (empty for most tables)."""
+    hit = _HAND_SLOTS.get(id(layout))
+    if hit is None or hit[0] is not layout:
+        slots = frozenset(f for r in layout.regions if r.hand is not None for f in r.slots)
+        hit = _HAND_SLOTS[id(layout)] = (layout, slots)
+    return hit[1]
+
+
+def _hand_slices(layout: Layout) -> tuple[tuple[int, int], ...]:
+    hit = _HANDS.get(id(layout))
+    if hit is None or hit[0] is not layout:
+        slices = tuple(
+            (r.offset, r.offset + r.size) for r in layout.regions if r.hand is not None and r.size > 1
+        )
+        hit = _HANDS[id(layout)] = (layout, slices)
+    return hit[1]
+
+
 ViewInfo = dict[str, tuple[int, int, int, int]]
 """What one partition of the inputs knows about the views of its frontier, by view digest:
 (its local class: views with proportional distributions share one, the constant as a reduced

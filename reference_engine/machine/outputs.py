@@ -9,12 +9,13 @@ from ..cards import EMPTY, symbol_of
 from ..encodings import DecodeError
 from ..errors import SimulationError
 from ..expressions import EvalError, Index, Name
-from ..spec import HAND_IS_UNORDERED, OutputDecl
+from ..spec import HAND_IS_UNORDERED, SHOW_IN_ORDER, SHOW_MIXED, OutputDecl
 from ..table import Slots, State
 from .frame import Evaluator, Frame
-from .frontier import _freeze
+from .frontier import _freeze, hand_slots
 from .plans import _flats, _res
 from .runner import Runner
+from .views import Observation
 
 Selection = tuple[tuple[int, ...], tuple[int, int]]
 """The slots of a group of cards and its shape (rows, columns)."""
@@ -71,7 +72,7 @@ def output_selections(
 
 def _check_hand_outputs(out: OutputDecl, state: State, groups: list[Selection]) -> None:
     """A hand is unordered (the engine keeps it sorted): only an unordered output may read it."""
-    if out.decode in ("cards", "card"):
+    if out.decode in ("cards", "card") or not hand_slots(state.layout):
         return
     for flats, _ in groups:
         for f in flats:
@@ -127,6 +128,53 @@ class DecodeFailure:
         return f"<not a valid encoding: {self.reason}>"
 
 
+def shown(run: Runner, frame: Frame, state: State, values: dict[str, Any]) -> list[Observation]:
+    """What the table sees when the public card outputs are shown at the end, beyond their
+    values: ``("shown", output, symbol ids)`` for a group of several cards shown in table order
+    and read as a multiset (``cards``), or one that decodes to no value. Every other shown
+    group is a function of its value (a declared encoding, ``card``, ``faces``), and a hand, or
+    an output shown ``mixed``, comes out in a uniformly random order, which tells nothing but
+    which cards they are (its value)."""
+    out: list[Observation] = []
+    ev = run.evaluator(frame)
+    for o in frame.proto.outputs.values():
+        if not o.public or o.cards is None:
+            continue
+        failed = isinstance(values.get(o.name), DecodeFailure)
+        if not failed and (o.decode != "cards" or o.show == SHOW_MIXED):
+            continue
+        groups, many = output_selections(run, frame, o, state, ev)
+        for i, (flats, _) in enumerate(groups):
+            codes = [state.cells[f] for f in flats if state.cells[f] != EMPTY]
+            if not failed and (len(codes) < 2 or any(state.layout.owner(f).hand for f in flats)):
+                continue
+            name = f"{o.name}[{i + 1}]" if many else o.name
+            out.append(("shown", name, tuple(c >> 1 for c in codes)))
+    return out
+
+
+def handling(run: Runner, frame: Frame, state: State) -> dict[str, str]:
+    """How the table handles each card output of several cards at the end, for a booklet to say:
+    ``in-order`` (shown where the cards lie), ``mixed`` (shown after mixing them face down:
+    ``show: mixed``, or a hand), ``hand`` (not shown, but a hand: laid out for a caller only
+    after its holder mixes it)."""
+    out: dict[str, str] = {}
+    ev = run.evaluator(frame)
+    for o in frame.proto.outputs.values():
+        if o.cards is None:
+            continue
+        groups, _ = output_selections(run, frame, o, state, ev)
+        several = [fl for fl, _ in groups if sum(1 for f in fl if state.cells[f] != EMPTY) > 1]
+        if not several:
+            continue
+        in_hand = any(state.layout.owner(f).hand for fl in several for f in fl)
+        if o.public:
+            out[o.name] = SHOW_MIXED if in_hand or o.show == SHOW_MIXED else SHOW_IN_ORDER
+        elif in_hand:
+            out[o.name] = "hand"
+    return out
+
+
 def leftovers(run: Runner, frame: Frame, state: State) -> list[str]:
     """Cards on the table that are not part of any output."""
     ev = run.evaluator(frame)
@@ -145,7 +193,8 @@ def order_read(run: Runner, frame: Frame, state: State) -> frozenset[int] | None
 
     A lazy block is face down, so public values and selections read the same in every order of
     it; a card output reads its order unless it decodes as an unordered multiset (``cards``) and
-    holds all of the block or none of it. Such blocks can stay lazy to the end: every order
+    holds all of the block or none of it, and is not shown in table order at the end (see
+    :func:`shown`). Such blocks can stay lazy to the end: every order
     gives the same outputs, so drawing them would only multiply identical readings.
     """
     if not state.lazy:
@@ -153,7 +202,7 @@ def order_read(run: Runner, frame: Frame, state: State) -> frozenset[int] | None
     ev = run.evaluator(frame)
     try:
         groups = [
-            (frozenset(flats), out.decode)
+            (frozenset(flats), out.decode == "cards" and out.show != SHOW_IN_ORDER)
             for out in frame.proto.outputs.values()
             if out.cards is not None
             for flats, _ in output_selections(run, frame, out, state, ev)[0]
@@ -163,9 +212,9 @@ def order_read(run: Runner, frame: Frame, state: State) -> frozenset[int] | None
     need: set[int] = set()
     for block in state.lazy:
         cards = {f for pile in block for f in pile}
-        for flats, decode in groups:
+        for flats, unordered in groups:
             common = cards & flats
-            if common and (decode != "cards" or common != cards):
+            if common and (not unordered or common != cards):
                 need |= cards
                 break
     return frozenset(need)

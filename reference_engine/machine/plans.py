@@ -66,10 +66,35 @@ class Plan:
         to = self.moved_to
         return tuple(tuple(tuple(to[f] for f in pile) for pile in block) for block in lazy)
 
-    def apply(self, state: State, views: ViewTable) -> State:
+    def entered(self, before: Layout) -> tuple[tuple[str, tuple[int, ...]], ...]:
+        """Per hand of the new layout, the new slots of the cards that came into it (from the
+        table of ``before``, or new), in the order they came: what its holder sees come in."""
+        key = f"_entered{id(before)}"
+        cached: tuple[tuple[str, tuple[int, ...]], ...] | None = self.__dict__.get(key)
+        if cached is None:
+            out = []
+            for reg in self.layout.regions:
+                if reg.hand is None:
+                    continue
+                came = tuple(
+                    g
+                    for g in reg.slots
+                    if self.src[g] != EMPTY
+                    and (self.src[g] < 0 or before.owner(self.src[g]).name != reg.name)
+                )
+                if came:
+                    out.append((reg.name, came))
+            cached = tuple(out)
+            self.__dict__[key] = cached
+            self.__dict__[f"_before{id(before)}"] = before  # keeps the id from being reused
+        return cached
+
+    def apply(self, state: State, views: ViewTable, watched: Watched | None = None) -> State:
         cells = gather(state.cells, self.src, self.consts)
         delta = self.delta
         view = state.view
+        if watched:
+            view = seen_in_hands(views, view, watched, self.entered(state.layout), cells)
         if self.returned:
             delta = dict(delta)
             returned = sorted(state.cells[f] >> 1 for f in self.returned)
@@ -80,6 +105,26 @@ class Plan:
         out = out_add(state.out, delta)
         meters = state.meters.note_out(out) if delta else state.meters
         return State(self.layout, cells, out, state.env, meters, view, self.carry(state.lazy))
+
+
+Watched = dict[str, str]
+"""Hand region -> the person who holds it (who sees every card that comes into it)."""
+
+
+def seen_in_hands(
+    views: ViewTable,
+    view: int,
+    watched: Watched,
+    entered: tuple[tuple[str, tuple[int, ...]], ...],
+    cells: tuple[int, ...],
+) -> int:
+    """``view`` extended with what the holders of watched hands saw come in: one observation
+    ``("hand", hand, symbol ids in the order they came)`` per hand (the public's view and the
+    other players' views leave it out, see :meth:`ViewTable.project`)."""
+    for hand, slots in entered:
+        if hand in watched:
+            view = views.extend(view, ("hand", hand, tuple(cells[g] >> 1 for g in slots)))
+    return view
 
 
 def _res(value: Any, what: str) -> Resolved:

@@ -26,7 +26,7 @@ from ..trace import Event, Snapshot
 from .deferred import Deferred, has_placeholders
 from .frame import Evaluator, Frame, GameFunction, StateScope
 from .frontier import Frontier, MergeDecider, Needed, _groups, add_vec, fill_in, forget, settle
-from .plans import Plan, Resolved, SubResult, _flats, _index_list, _res, _target_args
+from .plans import Plan, Resolved, SubResult, Watched, _flats, _index_list, _res, _target_args
 from .views import Observation, ViewTable
 
 Outcome = tuple[Fraction, Observation | None, SubResult]
@@ -55,6 +55,9 @@ class Shared:
     # The largest region any table of the run held, as (rows, columns), sub-protocols included.
     extent: tuple[int, int] = (0, 0)
     layouts_seen: dict[int, Layout] = field(default_factory=dict)
+    # Whether any table of the run has held a hand (then exact runs keep hands sorted after
+    # every action that may add to one, see frontier.sort_hands).
+    hands: bool = False
     # Set (to the callee's name) when a callee's view turned out not to factor: the run stops,
     # every block returning an empty frontier, and must be run again with the callee added to
     # ``no_factor``.
@@ -110,6 +113,10 @@ class Runner:
         # Forget view prefixes that provably carry no information (top-level exact runs only:
         # the check needs every input of the verification in the frontier).
         self.forget_views = False
+        # The hands whose holders' views this run follows (top level only): what comes into
+        # them joins the view (see plans.seen_in_hands). A verification follows one person at a
+        # time (see verify.exact), a single run every person (see simulate).
+        self.watched: Watched = {}
 
     # -- entry points ---------------------------------------------------------------
     def frame(self, proto: Protocol, params: Params) -> Frame:
@@ -273,7 +280,7 @@ class Runner:
                 group = list(settle(dict(group), lost, self.shared.deferred).items())
             for state, vec in group:
                 plan = shared_plan or self._plan(frame, step, state, ev, resolve, build)
-                new = plan.apply(state, self.views)
+                new = plan.apply(state, self.views, self.watched)
                 if plan.delta or plan.returned:
                     self.check_limits(frame, step, new)
                 if self.events is not None:
@@ -384,6 +391,8 @@ def _note_extent(shared: Shared, frontier: Frontier) -> None:
             continue
         seen[id(layout)] = layout  # keep it alive so its id stays unique
         for reg in layout.regions:
+            if reg.hand is not None:
+                shared.hands = True
             e = (reg.rows, reg.cols)
             if (e[0] * e[1], e[1]) > (shared.extent[0] * shared.extent[1], shared.extent[1]):
                 shared.extent = e

@@ -90,6 +90,8 @@ class ViewTable:
             return (kind, tuple(portable_code(c) for c in obs[1]))
         if kind == "discard":
             return (kind, tuple(sorted((portable(SYMBOLS.by_id(s)) for s in obs[1]), key=repr)))
+        if kind in ("hand", "shown"):
+            return (kind, obs[1], tuple(portable(SYMBOLS.by_id(s)) for s in obs[2]))
         out: Observation = portable(obs)
         return out
 
@@ -121,6 +123,8 @@ class ViewTable:
                 view = self.extend(view, (kind, tuple(_local_code(c) for c in obs[1])))
             elif kind == "discard":
                 view = self.extend(view, (kind, tuple(sorted(local(s).id for s in obs[1]))))
+            elif kind in ("hand", "shown"):
+                view = self.extend(view, (kind, obs[1], tuple(local(s).id for s in obs[2])))
             else:
                 view = self.extend(view, local(obs))
         return view

@@ -18,7 +18,7 @@ from ..cards import SYMBOLS
 from ..errors import EvalError, SimulationError
 from ..expressions import as_int, equal, plain
 from ..machine import DecodeFailure, Frame, ViewTable, _freeze
-from ..spec import OutputDecl, Protocol
+from ..spec import OutputDecl, PlayerDecl, Protocol
 from ..steps import walk
 from .inputs import describe_inputs, describe_value, describe_view, value_scope
 from .report import Check, views_phrase
@@ -37,12 +37,12 @@ def expected_values(proto: Protocol, frame: Frame, assignments: list[dict[str, A
     """``expected(u, output, outputs)``: what the spec says an output is under input u. An
     ``equals`` may name outputs that are random choices (``uniform``; the loader refuses any
     other output), which are then read from ``outputs``."""
-    random_choices = {o.name for o in proto.outputs.values() if o.uniform is not None}
+    random_choices = {o.name for o in proto.outputs.values() if o.choice is not None}
     cache: dict[tuple[Any, ...], Any] = {}
 
     def expected(u: int, name: str, outs: dict[str, Any]) -> Any:
         out = proto.outputs[name]
-        expr = out.equals if out.equals is not None else out.uniform
+        expr = out.equals if out.equals is not None else out.choice
         assert expr is not None
         deps = tuple(sorted(expr.names() & random_choices))
         key = (u, name, tuple(outs[d] for d in deps))
@@ -74,7 +74,7 @@ def correctness(
             p = Fraction(num, den)
             for name, out in proto.outputs.items():
                 value = outs[name]
-                if out.uniform is not None:
+                if out.choice is not None:
                     dists[u][name][value] += p
                 elif out.equals is not None:
                     exp = expected(u, name, outs)
@@ -95,8 +95,12 @@ def correctness(
                         )
     for u in range(len(assignments)):
         for name, out in proto.outputs.items():
-            if out.uniform is not None:
-                wrong += _uniform_mismatch(out, expected(u, name, {}), dists[u][name], assignments[u])
+            if out.choice is not None:
+                try:
+                    want = _wanted(out, expected(u, name, {}))
+                except EvalError as exc:
+                    raise SimulationError("", proto.src.problem(out.path, str(exc))) from None
+                wrong += _choice_mismatch(out, want, dists[u][name], assignments[u])
     if not wrong:
         return Check("correct", True, _correct_figure(proto, len(assignments)))
     real = [w for w in wrong if w]
@@ -111,26 +115,48 @@ def correctness(
     )
 
 
-def _uniform_mismatch(
-    out: OutputDecl, pool: Any, dist: dict[Any, Fraction], values: dict[str, Any]
-) -> list[dict[str, Any]]:
-    """A randomised output's exact distribution against its uniform specification."""
-    pool = list(pool) if isinstance(pool, (list, tuple)) else [pool]
-    if pool:
-        want: dict[Any, Fraction] = defaultdict(Fraction)
-        for v in pool:
-            want[_freeze(v)] += Fraction(1, len(pool))
+def _wanted(out: OutputDecl, pool: Any) -> dict[Any, Fraction]:
+    """The exact distribution a random choice promises: ``uniform`` over a list (a value listed
+    twice is twice as likely; an empty list means none), or ``weighted`` over ``[value, weight]``
+    pairs (whole weights >= 0; all zero, or no pair, means none)."""
+    items = list(pool) if isinstance(pool, (list, tuple)) else [pool]
+    if out.uniform is not None:
+        pairs = [(v, 1) for v in items]
     else:
-        want = {None: Fraction(1)}
+        pairs = []
+        for item in items:
+            item = plain(item)
+            if not isinstance(item, (list, tuple)) or len(item) != 2:
+                raise EvalError(
+                    f"'weighted' needs a list of [value, weight] pairs, got {describe_value(item)}"
+                )
+            w = as_int(item[1])
+            if w < 0:
+                raise EvalError(f"'weighted': the weight of {describe_value(item[0])} is {w}, below 0")
+            pairs.append((item[0], w))
+    total = sum(w for _, w in pairs)
+    if not total:  # no choice: no card (a list of cards: no cards)
+        return {_freeze([] if out.decode in ("cards", "faces") else None): Fraction(1)}
+    want: dict[Any, Fraction] = defaultdict(Fraction)
+    for v, w in pairs:
+        if w:
+            want[_freeze(v)] += Fraction(w, total)
+    return dict(want)
+
+
+def _choice_mismatch(
+    out: OutputDecl, want: dict[Any, Fraction], dist: dict[Any, Fraction], values: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """A randomised output's exact distribution against its specification."""
     got = {k: v for k, v in dist.items() if v}
-    if got == dict(want):
+    if got == want:
         return []
     return [
         {
             "inputs": describe_inputs(values),
             "output": out.name,
             "got": _describe_dist(got),
-            "expected": _describe_dist(dict(want)),
+            "expected": _describe_dist(want),
             "view": "",
             "probability": "",
         }
@@ -149,6 +175,8 @@ def _correct_figure(proto: Protocol, n: int) -> str:
             parts.append(f"{o.name} = {o.equals.text}")
         elif o.uniform is not None:
             parts.append(f"{o.name} uniform over {o.uniform.text}")
+        elif o.weighted is not None:
+            parts.append(f"{o.name} weighted by {o.weighted.text}")
     what = "; ".join(parts) or "no output has a specification"
     return f"{what}: exact, for all {n} inputs and every shuffle outcome"
 
@@ -156,22 +184,103 @@ def _correct_figure(proto: Protocol, n: int) -> str:
 # --------------------------------------------------------------------------- secure
 
 
-def security(proto: Protocol, assignments: list[dict[str, Any]], agg: Aggregate, views: ViewTable) -> Check:
+def security(
+    proto: Protocol,
+    frame: Frame,
+    assignments: list[dict[str, Any]],
+    agg: Aggregate,
+    views: ViewTable,
+    own: dict[str, tuple[Aggregate, ViewTable]] | None = None,
+) -> Check:
     """What the players saw (the view, and every output card shown afterwards) must have the
-    same probability under every input with the same public inputs and public outputs."""
+    same probability under every input with the same public inputs and public outputs; and for
+    each person the spec seats (``players``), what that person saw must have the same
+    probability under every input with the same public inputs, public outputs and values of
+    what they know (``knows``). A person who holds hands sees more than the table (the cards
+    that came into them): ``own`` has, by name, the outcomes of a run whose views add that."""
     public_outputs = [o for o in proto.outputs.values() if o.public]
     value_outputs = [o for o in public_outputs if o.cards is None]
-    shown_outputs = [o for o in public_outputs if o.cards is not None]
     names = list(proto.outputs)
-    p_view: dict[int, dict[ViewKey, tuple[int, int]]] = defaultdict(dict)  # (numerator, denominator)
-    public_of_view: dict[ViewKey, tuple[Any, ...]] = {}
     announced: dict[int, tuple[Any, ...]] = {}
     mismatch: list[str] = []
-    for (view, values), (den, nums) in agg.items():
+    for view, values in agg:
         outs = dict(zip(names, values))
         said = tuple(outs[o.name] for o in value_outputs)
         if announced.setdefault(view, said) != said and len(mismatch) < 3:
             mismatch.append(describe_view(views, view))
+    if mismatch:
+        return Check(
+            "secure",
+            False,
+            f"a public output is not determined by what the players saw (after: {mismatch[0]})",
+            {"counterexamples": mismatch},
+        )
+    public_inputs = [n for n, d in proto.inputs.items() if d.public]
+    own = own or {}
+    observers: list[tuple[PlayerDecl | None, Aggregate, ViewTable]] = [(None, agg, views)]
+    observers += [(p, *own.get(p.name, (agg, views))) for p in proto.people()]
+    for player, seen, table in observers:
+        p_view, public_of_view = _view_probabilities(proto, seen)
+        classes: dict[tuple[Any, ...], list[int]] = defaultdict(list)
+        for u, inputs in enumerate(assignments):
+            known = _known(proto, frame, player, inputs) if player is not None else ()
+            classes[(tuple(_freeze(inputs[n]) for n in public_inputs), known)].append(u)
+        for members in classes.values():
+            failed = _compare_inputs(members, p_view, public_of_view)
+            if failed is not None:
+                return _insecure(proto, player, assignments, table, public_outputs, failed)
+    final = {view for view, _ in agg}
+    merged, raw = len(final), sum(views.weight(v) for v in final)
+    given = f" given {', '.join(o.name for o in public_outputs)}" if public_outputs else ""
+    extra = f" and public inputs {', '.join(public_inputs)}" if public_inputs else ""
+    people = ""
+    if proto.people():
+        who = ", ".join(_person(p) for p in proto.people())
+        people = f"; and for {who}, whatever the others' inputs"
+    return Check(
+        "secure",
+        True,
+        f"{views_phrase(merged, raw)}, {'each ' if raw != 1 else ''}"
+        f"equally likely under every input{given}{extra}{people}",
+        {"views": raw, "views_after_merging": merged}
+        | ({"players": [p.name for p in proto.people()]} if proto.people() else {}),
+    )
+
+
+def _person(player: PlayerDecl) -> str:
+    """``alice (knowing a; seeing her hand alice)``: a person and what they see of their own."""
+    own = []
+    if player.knows:
+        own.append("knowing " + ", ".join(e.text for e in player.knows))
+    if player.hands:
+        own.append("seeing what comes into " + ", ".join(player.hands))
+    return player.name + (f" ({'; '.join(own)})" if own else "")
+
+
+def _known(proto: Protocol, frame: Frame, player: PlayerDecl, inputs: dict[str, Any]) -> tuple[Any, ...]:
+    """What ``player`` knows of ``inputs`` (their ``knows`` expressions' values)."""
+    scope = value_scope(frame, inputs)
+    out = []
+    for i, e in enumerate(player.knows):
+        try:
+            out.append(_freeze(plain(e(scope))))
+        except EvalError as exc:
+            raise SimulationError("", proto.src.problem(player.path + ("knows", i), str(exc))) from None
+    return tuple(out)
+
+
+def _view_probabilities(
+    proto: Protocol, agg: Aggregate
+) -> tuple[dict[int, dict[ViewKey, tuple[int, int]]], dict[ViewKey, tuple[Any, ...]]]:
+    """P(view, shown outputs | input) as (numerator, denominator), and the public outputs of
+    each such key."""
+    public_outputs = [o for o in proto.outputs.values() if o.public]
+    shown_outputs = [o for o in public_outputs if o.cards is not None]
+    names = list(proto.outputs)
+    p_view: dict[int, dict[ViewKey, tuple[int, int]]] = defaultdict(dict)
+    public_of_view: dict[ViewKey, tuple[Any, ...]] = {}
+    for (view, values), (den, nums) in agg.items():
+        outs = dict(zip(names, values))
         key: ViewKey = (view, tuple(outs[o.name] for o in shown_outputs))
         public_of_view[key] = tuple(outs[o.name] for o in public_outputs)
         for u, num in nums.items():
@@ -184,47 +293,36 @@ def security(proto: Protocol, assignments: list[dict[str, Any]], agg: Aggregate,
                     mine[key] = (had[0] + num, den)
                 else:
                     mine[key] = (had[0] * den + num * had[1], had[1] * den)
-    if mismatch:
-        return Check(
-            "secure",
-            False,
-            f"a public output is not determined by what the players saw (after: {mismatch[0]})",
-            {"counterexamples": mismatch},
-        )
-    public_inputs = [n for n, d in proto.inputs.items() if d.public]
-    classes: dict[tuple[Any, ...], list[int]] = defaultdict(list)
-    for u, inputs in enumerate(assignments):
-        classes[tuple(_freeze(inputs[n]) for n in public_inputs)].append(u)
-    for members in classes.values():
-        failed = _compare_inputs(members, p_view, public_of_view)
-        if failed is not None:
-            u0, u, o, vkey, ref, dist = failed
-            seen = describe_view(views, vkey[0])
-            shown = ", ".join(f"{po.name}={describe_value(x)}" for po, x in zip(public_outputs, o))
-            given = f" given {shown}" if o else ""
-            return Check(
-                "secure",
-                False,
-                f'the view "{seen}" has probability {ref} with {describe_inputs(assignments[u0])} but '
-                f"{dist} with {describe_inputs(assignments[u])}{given}",
-                {
-                    "counterexample": {
-                        "view": seen,
-                        "inputs": [describe_inputs(assignments[u0]), describe_inputs(assignments[u])],
-                        "probabilities": [str(ref), str(dist)],
-                    }
-                },
-            )
-    final = {key[0] for key in public_of_view}
-    merged, raw = len(final), sum(views.weight(v) for v in final)
-    given = f" given {', '.join(o.name for o in public_outputs)}" if public_outputs else ""
-    extra = f" and public inputs {', '.join(public_inputs)}" if public_inputs else ""
+    return p_view, public_of_view
+
+
+def _insecure(
+    proto: Protocol,
+    player: PlayerDecl | None,
+    assignments: list[dict[str, Any]],
+    views: ViewTable,
+    public_outputs: list[OutputDecl],
+    failed: tuple[int, int, tuple[Any, ...], ViewKey, Fraction, Fraction],
+) -> Check:
+    u0, u, o, vkey, ref, dist = failed
+    seen = describe_view(views, vkey[0])
+    shown = ", ".join(f"{po.name}={describe_value(x)}" for po, x in zip(public_outputs, o))
+    given = f" given {shown}" if o else ""
+    who = "" if player is None else f"{_person(player)} can tell the inputs apart: "
+    whose = "the view" if player is None else f"{player.name}'s view"
     return Check(
         "secure",
-        True,
-        f"{views_phrase(merged, raw)}, {'each ' if raw != 1 else ''}"
-        f"equally likely under every input{given}{extra}",
-        {"views": raw, "views_after_merging": merged},
+        False,
+        f'{who}{whose} "{seen}" has probability {ref} with {describe_inputs(assignments[u0])} but '
+        f"{dist} with {describe_inputs(assignments[u])}{given}",
+        {
+            "counterexample": {
+                "player": None if player is None else player.name,
+                "view": seen,
+                "inputs": [describe_inputs(assignments[u0]), describe_inputs(assignments[u])],
+                "probabilities": [str(ref), str(dist)],
+            }
+        },
     )
 
 

@@ -37,11 +37,12 @@ from ..machine import (
     _freeze,
     leftovers,
     read_outputs,
+    shown,
 )
 from ..registry import Library
 from ..spec import Params, Protocol
 from .checks import correctness, expectations, resources, security, tidiness
-from .inputs import input_assignments
+from .inputs import declared_inputs, input_assignments
 from .partition import LEFT_EXAMPLES, Backend, Part, ReadError, run_partitions
 from .report import Check, Report, empty_stats
 from .setting import setting
@@ -148,7 +149,10 @@ class Outcomes:
             for i, (callee, n) in enumerate(state.meters.calls):
                 out.calls[(i, callee)] = max(out.calls.get((i, callee), 0), n)
             values = tuple(outs[n] if isinstance(outs[n], DecodeFailure) else _freeze(outs[n]) for n in names)
-            _add(out.agg, (state.view, values), vec, owned)
+            view = state.view
+            for obs in shown(runner, frame, state, outs):  # the public card outputs, as shown
+                view = runner.views.extend(view, obs)
+            _add(out.agg, (view, values), vec, owned)
         return out
 
     @classmethod
@@ -194,20 +198,31 @@ def verify(
     # The inputs first: they name their cards (c1, c2...), and workers started now share the names.
     runner = Runner(library, "exact", context=st_.context)
     frame = runner.frame(proto, params)
+    assignments: list[dict[str, Any]] = []
+    declared: int | None = None
     try:
         assignments = input_assignments(frame, st_.deal)
+        declared = declared_inputs(frame, st_.deal)
         workers = max(1, min(workers, len(assignments)))  # a partition per input at most
         combined = run_partitions(library, proto, params, scenario, record_reveals, workers, backend)
+        # Each person who holds a hand: a run of their own, whose view adds what came into
+        # their hands (one observer per run, so views still merge exactly as for the table).
+        own = {
+            p.name: run_partitions(library, proto, params, scenario, False, workers, backend, tuple(p.hands))
+            for p in proto.people()
+            if p.hands
+        }
     except ReadError as exc:
         raise exc.error from None
     except SimulationError as exc:
-        return _stuck(proto, params, exc, time.perf_counter() - started)
+        return _stuck(proto, params, exc, time.perf_counter() - started, len(assignments), declared)
     parts = combined.parts
     outcomes = Outcomes.of(parts, combined.agg)
     views = combined.views
+    by_person = {name: (c.agg, c.views) for name, c in own.items()}
     checks = [
         correctness(proto, frame, assignments, outcomes.agg, views),
-        security(proto, assignments, outcomes.agg, views),
+        security(proto, frame, assignments, outcomes.agg, views, by_person),
         tidiness(outcomes.left),
     ]
     res = resources(frame, assignments, outcomes)
@@ -259,6 +274,7 @@ def verify(
         proto.source,
         st_.scenario,
         reveals,
+        declared,
     )
 
 
@@ -284,7 +300,14 @@ def _notes(
     return notes
 
 
-def _stuck(proto: Protocol, params: Params, exc: SimulationError, seconds: float) -> Report:
+def _stuck(
+    proto: Protocol,
+    params: Params,
+    exc: SimulationError,
+    seconds: float,
+    inputs: int = 0,
+    declared: int | None = None,
+) -> Report:
     """A report for a protocol that cannot be carried out to the end in some run."""
     what = str(exc.problem) if exc.problem is not None else exc.format_message()
     checks = [
@@ -292,7 +315,18 @@ def _stuck(proto: Protocol, params: Params, exc: SimulationError, seconds: float
         Check("secure", False, "not checked: the protocol does not always run to the end"),
     ]
     return Report(
-        proto.name, proto.title, params, "exact", 0, checks, {}, [], empty_stats(seconds), [], proto.source
+        proto.name,
+        proto.title,
+        params,
+        "exact",
+        inputs,
+        checks,
+        {},
+        [],
+        empty_stats(seconds),
+        [],
+        proto.source,
+        declared=declared,
     )
 
 

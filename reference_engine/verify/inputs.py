@@ -6,7 +6,7 @@ import itertools
 from typing import Any
 
 from ..cards import SYMBOLS, Symbol
-from ..errors import SimulationError, UsageError
+from ..errors import SimulationError, SpecError, UsageError
 from ..expressions import Chain, EvalError, Scope, plain, truthy
 from ..machine import Frame, ViewTable
 
@@ -81,10 +81,37 @@ def input_assignments(frame: Frame, deal: list[Symbol] | None = None) -> list[di
                 except EvalError as exc:
                     raise SimulationError("", frame.proto.src.problem(("admissible",), str(exc))) from None
             out.append(values)
+    if not out:
+        raise _nothing_to_verify(frame, declared_inputs(frame, deal))
     if len(_CACHE) >= 4:
         _CACHE.clear()
     _CACHE[key] = (frame.proto, out)  # holding the spec keeps its id from being reused
     return [dict(v) for v in out]
+
+
+def _nothing_to_verify(frame: Frame, total: int) -> SpecError:
+    """Zero inputs to check is a spec error: a verdict over no input would say nothing."""
+    proto = frame.proto
+    if proto.admissible is not None:
+        message = (
+            f"no input is admissible: {proto.admissible.text!r} excludes every one of the "
+            f"{total:,} possible inputs, so a verification would check nothing"
+        )
+        return SpecError([proto.src.problem(("admissible",), message)])
+    return SpecError([proto.src.problem(("inputs",), "the inputs have no possible value: nothing to verify")])
+
+
+def declared_inputs(frame: Frame, deal: list[Symbol] | None = None) -> int:
+    """How many inputs the spec declares before ``admissible`` filters them (every value of
+    every input; a grouped input of a scenario: every deal)."""
+    total = 1
+    for name in frame.proto.inputs:
+        sizes = frame.groups(name)
+        if sizes is not None and deal is not None:
+            total *= len(deals(deal, sizes))
+        else:
+            total *= frame.domain_size(name)
+    return total
 
 
 # The last few enumerations: a verification needs its inputs in the coordinator and in each
@@ -185,6 +212,10 @@ def describe_view(views: ViewTable, vid: int) -> str:
             parts.append("turned " + " ".join(SYMBOLS.by_id(c >> 1).glyph for c in obs[1]))
         elif kind == "discard":
             parts.append("returned " + " ".join(SYMBOLS.by_id(s).glyph for s in obs[1]))
+        elif kind == "hand":
+            parts.append(f"took {' '.join(SYMBOLS.by_id(s).glyph for s in obs[2])} into {obs[1]}")
+        elif kind == "shown":
+            parts.append(f"saw {obs[1]} shown: {' '.join(SYMBOLS.by_id(s).glyph for s in obs[2])}")
         elif kind == "shuffle":
             parts.append("saw a shuffle of face-up cards")
         elif kind == "call":

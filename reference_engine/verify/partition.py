@@ -84,6 +84,7 @@ class Job:
     parts: int  # of how many
     no_factor: tuple[str, ...] = ()
     record_reveals: bool = False
+    watch: tuple[str, ...] = ()  # the hands whose holder's view the run follows
 
 
 @dataclass
@@ -145,9 +146,11 @@ def run_part(
     no_factor: set[str],
     record_reveals: bool,
     merge_views: MergeDecider,
+    watch: tuple[str, ...] = (),
 ) -> Part:
     """Run the inputs of one partition through every shuffle outcome and read the result
-    (the cycle collector paused, see :mod:`~..collector`)."""
+    (the cycle collector paused, see :mod:`~..collector`). ``watch`` names the hands one
+    person holds: the cards that come into them join the view (that person's view)."""
     from .exact import Outcomes  # exact.py imports this module
 
     st_ = setting(proto, params, scenario)
@@ -159,6 +162,7 @@ def run_part(
     )
     runner = Runner(library, "exact", shared=shared, context=st_.context)
     runner.forget_views = True
+    runner.watched = {h: p for h, p in proto.watched_hands().items() if h in watch}
     frame = runner.frame(proto, st_.params)
     runner.limits = frame.helpers
     assignments = input_assignments(frame, st_.deal)
@@ -341,6 +345,7 @@ def worker_main(job: Job, send: Callable[[Any], None], receive: Callable[[], Any
             set(job.no_factor),
             job.record_reveals,
             _Remote(send, receive),
+            job.watch,
         )
         send(("done", part))
     except SimulationError as exc:
@@ -451,15 +456,19 @@ def run_partitions(
     record_reveals: bool,
     workers: int,
     backend: Backend | None,
+    watch: tuple[str, ...] = (),
 ) -> Combined:
     """Run every input in ``workers`` partitions (in this process when 1 and no backend),
-    starting again with a callee inlined when its view does not factor."""
+    starting again with a callee inlined when its view does not factor; ``watch``: see
+    :func:`run_part`."""
     no_factor: set[str] = set()
     while True:
         if workers <= 1 and backend is None:
             notes: list[str] = []
             decider = LocalDecider(notes)
-            parts = [run_part(library, proto, params, scenario, 0, 1, no_factor, record_reveals, decider)]
+            parts = [
+                run_part(library, proto, params, scenario, 0, 1, no_factor, record_reveals, decider, watch)
+            ]
         else:
             jobs = [
                 Job(
@@ -471,6 +480,7 @@ def run_partitions(
                     parts=workers,
                     no_factor=tuple(sorted(no_factor)),
                     record_reveals=record_reveals,
+                    watch=watch,
                 )
                 for i in range(workers)
             ]

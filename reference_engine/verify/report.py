@@ -36,6 +36,37 @@ class Report:
     scenario: dict[str, Any] | None = None
     # With verify(..., record_reveals=True): every possible reveal per (protocol, step).
     reveals: dict[tuple[str, str], set[Any]] | None = field(default=None, repr=False)
+    # How many inputs the spec declares before 'admissible' filters them (None: as many as
+    # were checked). A verdict over fewer inputs than declared says so (see :meth:`verdict`).
+    declared: int | None = None
+
+    @property
+    def declared_inputs(self) -> int:
+        return self.inputs if self.declared is None else self.declared
+
+    def scope(self) -> str:
+        """How many inputs were checked, and of how many declared: "4 inputs", or "4 of the 8
+        declared inputs (the other 4 are not admissible)"."""
+        if self.declared_inputs <= self.inputs:
+            return f"{self.inputs} input{'s' if self.inputs != 1 else ''}"
+        left = self.declared_inputs - self.inputs
+        return (
+            f"{self.inputs} of the {self.declared_inputs} declared inputs "
+            f"(the other {left} {'is' if left == 1 else 'are'} not admissible)"
+        )
+
+    def verdict(self) -> str:
+        """The last line of a report: VERIFIED or NOT VERIFIED, and how much was checked
+        when that is less than the spec declares."""
+        head = "VERIFIED" if self.ok else f"NOT VERIFIED: failed {', '.join(self.failed())}"
+        if self.method == "exact" and self.declared_inputs > self.inputs:
+            left = self.declared_inputs - self.inputs
+            head += (
+                f" ({'only ' if self.ok else ''}for {self.inputs} of the {self.declared_inputs} "
+                f"declared inputs: the other {left} {'is' if left == 1 else 'are'} not admissible "
+                "and not checked)"
+            )
+        return head
 
     def check(self, name: str) -> Check | None:
         return next((c for c in self.checks if c.name == name), None)
@@ -64,6 +95,7 @@ class Report:
             "params": self.params,
             "method": self.method,
             "inputs": self.inputs,
+            "declared_inputs": self.declared_inputs,
             "verified": self.ok,
             "correct": self.correct,
             "secure": self.secure,
@@ -101,6 +133,7 @@ class Report:
             source=data["source"],
             scenario=data["scenario"],
             reveals=reveals,
+            declared=data.get("declared_inputs"),
         )
 
 

@@ -74,8 +74,36 @@ def _failed(proto: Protocol, exc: CheckFailure, seconds: float) -> Report:
     return Report(proto.name, proto.title, {}, "statistical", 2, checks, {}, [], stats, [], proto.source)
 
 
+def _strategy_setting(
+    proto: Protocol, kind: Any, rules: Any, game: str, weights: Any
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """For a protocol that takes weights (``weight``): the given weights (a kit's), else those and
+    ``w`` of its first scenario of this game, bound by the game's kind."""
+    if "weight" not in proto.context:
+        if weights is not None:
+            raise UsageError(f"{proto.name} takes no weights (it has no game function 'weight')")
+        return {}, {}
+    if weights is not None:
+        return {"weight": kind.weight_function(rules, weights)}, {"w": weights.largest}
+    for sc in proto.scenarios.values():
+        if sc.game == game and "weights" in sc.state:
+
+            def problem(path: tuple[str | int, ...], message: str, sc: Any = sc) -> Exception:
+                return UsageError(f"{proto.name}: scenario {sc.name}: {message}")
+
+            bound = kind.scenario(rules, sc.state, sc.deal, problem)
+            return {"weight": bound.context["weight"]}, {k: v for k, v in sc.params.items() if k == "w"}
+    raise UsageError(f"{proto.name} takes weights, but none of its scenarios of {game} gives them")
+
+
 def verify_runs(
-    library: Library, proto: Protocol, runs: int, seed: int = 0, game: str | None = None, players: int = 4
+    library: Library,
+    proto: Protocol,
+    runs: int,
+    seed: int = 0,
+    game: str | None = None,
+    players: int = 4,
+    weights: Any = None,
 ) -> Report:
     """Statistical verification of a card selection spec on the full deck (see module docs)."""
     started = time.perf_counter()
@@ -86,7 +114,17 @@ def verify_runs(
         raise UsageError(f"{proto.name} names no game to check it on (its scenarios name none)")
     rules = load_game(game)
     rng = random.Random(seed)
-    deal_a, deal_b, valid = find_kind(kind_name(game)).two_deals(rules, players, rng)
+    kind = find_kind(kind_name(game))
+    own = kind.verify_runs(library, proto, rules, runs, seed, players)
+    if own is not None:
+        if weights is not None:
+            raise UsageError(f"{proto.name} takes no weights")
+        assert isinstance(own, Report)
+        return own
+    deal_a, deal_b, valid = kind.two_deals(rules, players, rng)
+    context, params = _strategy_setting(proto, kind, rules, game, weights)
+    weight = context.get("weight")
+    tickets = int(params.get("w", 1))  # lottery tickets per card (the weighted selection's w)
     cache = CallCache()
     k = sum(len(o) for o in deal_a.owners)
     k1 = len(deal_a.owners[0])
@@ -110,6 +148,8 @@ def verify_runs(
                     cache,
                     f"run {i + 1} of deal {'AB'[d]}",
                     check_counts=False,
+                    context=context or None,
+                    params=params or None,
                 )
                 outcomes.append((d, run))
     except CheckFailure as exc:
@@ -126,16 +166,26 @@ def verify_runs(
             for name, value in features(views, k, "theta1", marker).items():
                 feats[d].setdefault(name, Counter())[value] += 1
     checks: list[Check] = []
-    valid_cards = Counter(c.name for c in deal_a.owners[0] if valid(c))
+    valid_cards: Counter[str] = Counter()
+    for c in deal_a.owners[0]:
+        if valid(c):
+            valid_cards[c.name] += weight(c) if weight is not None else 1
     total = sum(valid_cards.values())
     uni = goodness_of_fit("played card in deal A", played, {n: c / total for n, c in valid_cards.items()})
     glyphs = {c.name: c.glyph for o in deal_a.owners for c in o}
+    law = (
+        "uniform among"
+        if weight is None
+        else "weighted ("
+        + ", ".join(f"{glyphs[n]}: {valid_cards[n]}/{total}" for n in sorted(valid_cards))
+        + ") among"
+    )
     checks.append(
         Check(
             "correct",
             uni.ok,
             f"every run checked (valid card played, all cards back, helpers returned) and the played "
-            f"card is uniform among {', '.join(glyphs[n] for n in sorted(valid_cards))}: "
+            f"card is {law} {', '.join(glyphs[n] for n in sorted(valid_cards))}: "
             f"chi2 = {uni.statistic:.2f}, df = {uni.df}, p = {uni.p:.3f}",
             {"tests": [uni.to_json()], "played": {glyphs[n]: c for n, c in sorted(played.items())}},
         )
@@ -148,7 +198,8 @@ def verify_runs(
             if name.startswith("step 5"):
                 expected = {t: sum(1 for pos in range(k) if pos * 10 // k == t) / k for t in range(10)}
             else:
-                expected = {j: 1 / k1 for j in range(k1)}
+                m = tickets * k1  # the lottery's piles: one per ticket
+                expected = {j: 1 / m for j in range(m)}
             tests.append(goodness_of_fit(f"{name}: deal A against uniform", a, expected))
     worst = min(tests, key=lambda t: t.p) if tests else None
     checks.append(

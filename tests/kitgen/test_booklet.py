@@ -338,3 +338,29 @@ def test_the_first_card_rule_is_stated_once(uno_booklet: tuple[Path, dict[str, A
     assert len(said) == len(load_rules("uno").first_card) == 2, said
     for name in ("uno", "uno-small", "crazy-eights"):
         assert "first card" not in load_rules(name).notes, name
+
+
+SOUNDNESS = Path(__file__).resolve().parents[1] / "reference_engine" / "verify" / "soundness"
+
+
+@pytest.mark.parametrize(
+    ("spec", "protocol", "sentence"),
+    [
+        ("shown-order/shown-after-cut", "shown-after-cut", "turn these cards over where they lie, keeping"),
+        ("shown-order/shown-mixed", "shown-mixed", "mix these cards face down first, then turn them over"),
+        ("hand-order/order-free", "give-back", "their holder mixes them face down: nobody knows the order"),
+    ],
+)
+def test_the_booklet_says_how_cards_are_shown_and_given_back(
+    spec: str, protocol: str, sentence: str, tmp_path: Path
+) -> None:
+    """The table does what the verifier checked: cards shown in order keep it, cards shown mixed
+    are mixed first, a hand a called protocol gives back is mixed by its holder."""
+    result = CliRunner().invoke(
+        main, ["booklet", str(SOUNDNESS / f"{spec}.yaml"), "-o", str(tmp_path), "--no-previews"]
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads((tmp_path / "booklet.json").read_text())
+    sections = [s for s in data["sections"] if s["protocol"] == protocol]
+    notes = [n for s in sections for st in s["steps"] for n in st["notes"]]
+    assert any(sentence in n for n in notes), notes

@@ -54,6 +54,7 @@ def test_what_is_flagged(text: str, found: str) -> None:
         "Turn over the two leftmost cards: α β means 0, β α means 1 (= 0).",
         "The θ1 cards are Virtual 1's; a tie, a card, a pile.",
         "Extend the bundle to 14 cards, found at the left.",
+        "On a pair of 7s: a pair of 8s or higher.",
     ],
 )
 def test_plain_words_pass(text: str) -> None:

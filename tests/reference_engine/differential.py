@@ -2,7 +2,9 @@
 
 Both sides report one of: verdicts (correct, secure, tidy) with every input's output
 distribution, ``error`` (some run cannot be carried out: the engine's report says so or
-verify() raises SimulationError; the enumerator raises RunError), ``crash`` (the engine
+verify() raises SimulationError; the enumerator raises RunError), ``refused`` (the spec is
+refused before anything runs: no input is admissible; the engine raises SpecError, the
+enumerator Refused), ``crash`` (the engine
 raised anything else: always a disagreement) or ``unsupported`` (the enumerator does not
 implement something the spec uses: the example is skipped).
 
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -26,7 +29,7 @@ if str(HERE) not in sys.path:
 import enumerator as en  # noqa: E402
 
 from reference_engine.cards import Symbol  # noqa: E402
-from reference_engine.errors import SimulationError  # noqa: E402
+from reference_engine.errors import SimulationError, SpecError  # noqa: E402
 from reference_engine.registry import Library  # noqa: E402
 from reference_engine.verify import outcome_distribution, verify  # noqa: E402
 
@@ -42,12 +45,14 @@ class Side:
     broken_outputs: bool = False  # some output failed to decode in some run
     views: int = 0
     locations: frozenset[tuple[str, str]] = frozenset()  # where runs fail: (protocol, key path)
+    insecure_for: str | None = None  # a person who can tell inputs apart where the table cannot
 
     def label(self) -> str:
         if self.status != "verdicts" or self.verdicts is None:
             return self.status
         c, s, t = self.verdicts
-        return f"correct={c} secure={s} tidy={t}"
+        who = " (a player sees more)" if self.insecure_for else ""
+        return f"correct={c} secure={s}{who} tidy={t}"
 
 
 @dataclass
@@ -91,6 +96,8 @@ def run_enumerator(library: Library, main: str) -> Side:
     proto = library.protocol(main)
     try:
         r = en.enumerate_protocol(library, proto)
+    except en.Refused as exc:
+        return Side("refused", message=str(exc))
     except en.RunError as exc:
         return Side("error", message=str(exc), locations=exc.locations)
     except en.Unsupported as exc:
@@ -98,7 +105,9 @@ def run_enumerator(library: Library, main: str) -> Side:
     dists = [(_assignment(a), d) for a, d in zip(r.assignments, r.distributions)]
     broken = any(isinstance(v, en.DecodeFailure) for _, d in dists for key in d for v in key)
     why = "; ".join([*r.wrong[:2], r.insecure, *r.left[:1]]).strip("; ")
-    return Side("verdicts", (r.correct, r.secure, r.tidy), dists, why, broken, r.views)
+    side = Side("verdicts", (r.correct, r.secure, r.tidy), dists, why, broken, r.views)
+    side.insecure_for = r.insecure_for
+    return side
 
 
 _WHERE = re.compile(r"([\w.-]+)\.ya?ml(?::\d+)?:(?: ((?:steps|outputs|inputs|admissible|helpers)[^\s:]*):)?")
@@ -118,6 +127,8 @@ def run_engine(library: Library, main: str, distributions: bool = True) -> Side:
         report = verify(library, proto)
     except SimulationError as exc:
         return Side("error", message=str(exc))
+    except SpecError as exc:  # refused before anything runs (no admissible input)
+        return Side("refused", message=str(exc))
     except Exception as exc:  # the engine should never fail like this
         return Side("crash", message=f"verify() raised {type(exc).__name__}: {exc}")
     correct = report.check("correct")
@@ -163,6 +174,8 @@ def compare_library(library: Library, main: str) -> Comparison:
             + (f" ({engine.message or mine.message})" if engine.message or mine.message else "")
         )
         return out
+    if engine.status == "refused":
+        return out
     if engine.status == "error":
         where = engine_location(engine.message)
         if where is not None and mine.locations and where not in mine.locations:
@@ -198,3 +211,98 @@ def _dist_difference(engine: Dists, mine: Dists) -> str:
 def compare_folder(folder: Path, main: str = "fzmain") -> Comparison:
     """Compare on the specs in ``folder`` (a fresh library that sees only that folder)."""
     return compare_library(Library([Path(folder)]), main)
+
+
+# --------------------------------------------------------------------------- simulate against exact
+
+Outcome = tuple[Any, ...]  # (what the table saw, the outputs): one run's observable result
+
+MIN_P = 1e-6  # a chi-square p-value below this fails (a real difference gives far smaller ones)
+
+
+def _hashable(v: Any) -> Any:
+    if isinstance(v, (list, tuple)):
+        return tuple(_hashable(x) for x in v)
+    return v
+
+
+def _callees(library: Library, name: str, seen: set[str] | None = None) -> set[str]:
+    seen = set() if seen is None else seen
+    for call in library.protocol(name).calls():
+        if call.protocol not in seen:
+            seen.add(call.protocol)
+            _callees(library, call.protocol, seen)
+    return seen
+
+
+def exact_law(library: Library, main: str) -> list[tuple[dict[str, Any], dict[Outcome, Fraction]]]:
+    """Per input: the exact distribution of (everything the table saw, the outputs), from the
+    exact mode with no view merged or factored (every callee's whole view kept), so that it
+    can be set against single runs."""
+    from reference_engine.machine import ONE, Runner, Shared, read_outputs, shown
+    from reference_engine.verify import input_assignments, setting
+
+    proto = library.protocol(main)
+    st_ = setting(proto)
+    runner = Runner(library, "exact", shared=Shared(no_factor=_callees(library, main)))
+    runner.watched = proto.watched_hands()  # every person's hands, as a single run follows them
+    frame = runner.frame(proto, st_.params)
+    runner.limits = frame.helpers
+    out = []
+    for values in input_assignments(frame):
+        law: dict[Outcome, Fraction] = {}
+        for state, (den, nums) in runner.run(frame, {frame.initial_state(values): ONE}).items():
+            outs = read_outputs(runner, frame, state)
+            seen = runner.views.expanded(state.view) + shown(runner, frame, state, outs)
+            key = (_hashable(seen), _hashable([outs[n] for n in proto.outputs]))
+            law[key] = law.get(key, Fraction(0)) + Fraction(nums.get(0, 0), den)
+        out.append((values, law))
+    return out
+
+
+@dataclass
+class SimComparison:
+    """Single runs (``kitgen simulate``) against the exact law, input by input."""
+
+    inputs: int = 0
+    runs: int = 0
+    outcomes: int = 0  # distinct exact outcomes over every input
+    differences: list[str] = field(default_factory=list)
+    skipped: str = ""
+
+    @property
+    def agree(self) -> bool:
+        return not self.differences
+
+
+def compare_simulation(library: Library, main: str, runs: int, seed: int = 0) -> SimComparison:
+    """Run ``simulate`` ``runs`` times per input (seeds seed, seed + 1, ...) and check every
+    outcome against the exact law: each must be possible (exact probability > 0), and the
+    counts must fit the law (chi-square p >= MIN_P)."""
+    from reference_engine.simulate import simulate
+    from reference_engine.statistics import goodness_of_fit
+
+    result = SimComparison()
+    try:
+        laws = exact_law(library, main)
+    except (SimulationError, SpecError) as exc:
+        result.skipped = f"the exact run stops: {exc}"
+        return result
+    proto = library.protocol(main)
+    for values, law in laws:
+        result.inputs += 1
+        result.outcomes += len(law)
+        counts: Counter[Outcome] = Counter()
+        for k in range(runs):
+            sim = simulate(library, proto, inputs=values, seed=seed + k)
+            key = (_hashable(sim.observations), _hashable([sim.outputs[n] for n in proto.outputs]))
+            if key not in law:
+                where = f"input {values}, seed {seed + k}"
+                result.differences.append(f"{where}: simulate saw {key}, which the exact mode never gives")
+                return result
+            counts[key] += 1
+        result.runs += runs
+        test = goodness_of_fit("law", counts, {k: float(p) for k, p in law.items()})
+        if test.df > 0 and test.p < MIN_P:
+            result.differences.append(f"input {values}: chi-square p = {test.p:.3g} over {runs} runs")
+    return result

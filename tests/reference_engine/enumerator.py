@@ -16,14 +16,21 @@ sub-protocol or factors a view: every run is a separate path.
 * A path's view is the tuple of everything the table saw: cards turned face up, ``if``
   outcomes, ``let`` values, ``for`` value lists, ``shift ... until`` amounts, discards
   that include face-down cards (as a sorted multiset), shuffles of piles holding face-up
-  cards (the visible sequence afterwards) and each call's whole view.
+  cards (the visible sequence afterwards), each call's whole view, the public card outputs
+  as shown at the end (faces in table order; a hand's or a ``show: mixed`` output's sorted),
+  and the cards that came into each hand a person holds (``players``).
+* Hands are regions of one row that only grow at their end (``return``, ``move`` or a call's
+  results onto them); nothing may read them. A callee's output that is a hand comes back in
+  every order of its cards, each with probability 1/k!.
+* Security is checked for the table (hands' contents left out of the view) and for each
+  person of ``players`` (their own hands in, classes of inputs by what they ``know``).
 
 :func:`enumerate_protocol` returns the three verdicts (correct, secure, tidy), every
 input's exact output distribution and the number of distinct views; it raises
 :class:`RunError` when some run cannot be carried out (the engine's "some run cannot be
 carried out") and :class:`Unsupported` for what it does not implement.
 
-Supported: every action but ``return`` (hands); inputs with ``values``, ``onehot``,
+Supported: every action; inputs with ``values``, ``onehot``,
 ``label`` and ``card: [...]`` encodings (arrays too; not ``groups``), ``params``,
 ``admissible`` and ``helpers`` limits (the top protocol's, sub-protocols included); output
 encodings (declared, ``card``, ``cards``, ``faces``; lists of groups) and public values.
@@ -32,8 +39,9 @@ Expressions: numbers, strings, true/false/none, names, lists, comprehensions, ra
 indexing plain lists, ``.name``, arithmetic, comparisons, ``in``, and/or/not,
 ``x if c else y``, and the functions len, ncols, nrows, columns, rows, cards, items, piles,
 faces, decode, new, up, down, exists, reversed, sorted, sum, min, max, any, all, abs, count,
-index, family_index, part, without, each encoding (``bit(1)``) and each symbol family
-(``c(2)``). Not: game functions (``context``), hands, ``hand()``, ``symbol()``, ``str()``.
+index, family_index, part, without, hand, each encoding (``bit(1)``) and each symbol family
+(``c(2)``). Not: game functions (``context``), ``symbol()``, ``str()``, inputs dealt into
+hands (``groups``). An ``admissible`` that admits no input raises :class:`Refused`.
 """
 
 from __future__ import annotations
@@ -67,6 +75,10 @@ class RunError(Exception):
 
 class Unsupported(Exception):
     """The spec uses something this enumerator does not implement."""
+
+
+class Refused(Exception):
+    """The spec is refused before anything runs (no admissible input: nothing to check)."""
 
 
 class EvalErr(Exception):
@@ -135,6 +147,7 @@ WILD = _Wild()
 class Region:
     grid: list[list[Card | None]]
     unit: int = 1
+    hand: bool = False  # a player's hand: one row, cards added at its end, nobody reads its order
 
     @property
     def rows(self) -> int:
@@ -152,10 +165,11 @@ class Region:
 
 
 Table = dict[str, Region]
+CardOutputs = list[tuple[tuple[int, int], list[Card]]]  # a callee's card outputs: (shape, cards)
 
 
 def copy_table(table: Table) -> Table:
-    return {k: Region([list(row) for row in reg.grid], reg.unit) for k, reg in table.items()}
+    return {k: Region([list(row) for row in reg.grid], reg.unit, reg.hand) for k, reg in table.items()}
 
 
 def cell(table: Table, co: Coord) -> Card | None:
@@ -175,9 +189,11 @@ def set_cell(table: Table, co: Coord, value: Card | None) -> None:
 
 
 def normalize(table: Table, keep: Sequence[str] = ()) -> None:
-    """Regions left without any card disappear; a matrix loses its empty bottom rows."""
+    """Regions left without any card disappear (hands stay); a matrix loses its empty bottom rows."""
     for name in list(table):
         reg = table[name]
+        if reg.hand:
+            continue
         if name not in keep and all(x is None for row in reg.grid for x in row):
             del table[name]
             continue
@@ -377,6 +393,8 @@ class Evaluator:
             return list(v) if isinstance(v, tuple) else v
         if self.table is not None and name in self.table:
             reg = self.table[name]
+            if reg.hand:
+                raise EvalErr(f"{name} is a hand: nobody may read or move its cards but its holder")
             return Sel(reg.coords(name), (reg.rows, reg.cols), True, name)
         if name in self.world.names:
             return self.world.names[name]
@@ -727,8 +745,8 @@ class Evaluator:
             raise EvalErr(f"{fn}() needs the table")
         if args:
             coords = self._sel(args[0], fn).coords
-        else:
-            coords = tuple(co for name, reg in self.table.items() for co in reg.coords(name))
+        else:  # the cards on the table: not those in hands
+            coords = tuple(co for name, reg in self.table.items() if not reg.hand for co in reg.coords(name))
         picked = []
         for co in coords:
             c = cell(self.table, co)
@@ -749,6 +767,9 @@ class Evaluator:
         if self.table is None:
             raise EvalErr("exists() needs the table")
         return n in self.table
+
+    def f_hand(self, owner: Any) -> str:
+        return hand_of(self.plain(owner))
 
     def f_reversed(self, x: Any) -> list[Any]:
         return list(reversed(self.as_list(x, "reversed")))
@@ -858,6 +879,13 @@ def flats_of(r: tuple[Any, ...], what: str) -> list[Coord]:
     raise EvalErr(f"{what}: expected cards on the table, not new cards")
 
 
+def hand_of(owner: Any) -> str:
+    """P_i's hand is the region ``hand<i>``; a name names a hand of its own."""
+    if isinstance(owner, bool) or not isinstance(owner, (int, str)):
+        raise EvalErr(f"a hand is an owner number or a name, not {owner!r}")
+    return f"hand{owner}" if isinstance(owner, int) else owner
+
+
 def _ints(v: Any) -> list[int]:
     return [as_int(i) for i in (v if isinstance(v, list) else [v])]
 
@@ -911,6 +939,19 @@ class Runner:
         self.world = world
         self.limits = limits  # the top-level protocol's helpers, None when unlimited
         self.errors: dict[tuple[str, str], str] = errors if errors is not None else {}
+        # The top level's hands that a person holds: the cards that come into them are seen.
+        self.watched: set[str] = set()
+
+    def hands_now(self, path: Path) -> dict[str, int]:
+        return {name: reg.cols for name, reg in path.table.items() if reg.hand}
+
+    def seen_in_hands(self, before: dict[str, int], p: Path) -> None:
+        """Add to ``p``'s view what came into each watched hand since ``before`` (in order)."""
+        for name in sorted(self.watched):
+            reg = p.table.get(name)
+            if reg is not None and reg.hand and reg.cols > before.get(name, 0):
+                came = tuple(c[0] for c in reg.grid[0][before.get(name, 0) :] if c is not None)
+                p.view = p.view + (("hand", name, came),)
 
     def fail(self, step: st.Step | None, message: str) -> RunError:
         where = format_path(step.path) if step is not None else ""
@@ -997,6 +1038,9 @@ class Runner:
         n = len(cards)
         if tres[0] == "name":
             name = tres[1]
+            if name in table and table[name].hand:
+                table[name].grid[0].extend(cards)  # onto the end of a hand
+                return
             if name in table:
                 raise EvalErr(f"{what}: there is already a {name!r} on the table")
             rows, cols = shape if shape is not None and shape[0] * shape[1] == n else (1, n)
@@ -1080,6 +1124,7 @@ class Runner:
             flat = [c for row in grid for c in row]
             self.put(p.table, tres, flat, (len(grid), len(grid[0])), what)
         normalize(p.table)
+        self.seen_in_hands(self.hands_now(path), p)
         self.after_helpers(step, p, delta)
         return [p]
 
@@ -1096,6 +1141,7 @@ class Runner:
             cards = self.take(p.table, flats)
             self.put(p.table, tres, cards, shape, "move")
         normalize(p.table)
+        self.seen_in_hands(self.hands_now(path), p)
         return [p]
 
     def h_rearrange(self, step: st.Rearrange, path: Path) -> list[Path]:
@@ -1323,7 +1369,26 @@ class Runner:
         return [path]
 
     def h_return(self, step: st.Return, path: Path) -> list[Path]:
-        raise Unsupported("return (hands)")
+        assert step.cards is not None and step.to is not None
+        ev = self.ev(path)
+        flats = flats_of(cards_of(ev.eval(step.cards.node), "return"), "return")
+        to = ev.plain(ev.eval(step.to.node))
+        owners = list(to) if isinstance(to, (list, tuple)) else [to] * len(flats)
+        if len(owners) != len(flats):
+            raise EvalErr(f"return: {len(flats)} cards but {len(owners)} owners")
+        names = [hand_of(ev.plain(o)) for o in owners]
+        p = path.fork()
+        cards = self.take(p.table, flats)
+        for card, name in zip(cards, names):
+            reg = p.table.get(name)
+            if reg is None:
+                reg = p.table[name] = Region([[]], 1, hand=True)
+            elif not reg.hand:
+                raise EvalErr(f"return: {name!r} is on the table but is not a hand")
+            reg.grid[0].append(card)
+        normalize(p.table)
+        self.seen_in_hands(self.hands_now(path), p)
+        return [p]
 
     # -- calls ---------------------------------------------------------------------------
     def h_call(self, step: st.Call, path: Path) -> list[Path]:
@@ -1357,14 +1422,12 @@ class Runner:
         sub = Runner(self.library, world, None, self.errors)
         finals = sub.block(callee.steps, [Path(table, {}, (), Fraction(1))])
         out = []
-        for fin in finals:
-            try:
-                results, values = sub.collect(fin)
-            except RunError as exc:
-                self.record(exc)
-                continue
+        before = self.hands_now(path)
+        for fin, (q, results, values) in (
+            (fin, alt) for fin, alts in ((f, self._collected(sub, f)) for f in finals) for alt in alts
+        ):
             p = path.fork()
-            p.prob = path.prob * fin.prob
+            p.prob = path.prob * fin.prob * q
             for flats in arg_flats:
                 self.take(p.table, flats)
             for tres, (shape, cards) in zip(targets, results):
@@ -1384,14 +1447,27 @@ class Runner:
                 if n > p.peak.get(s, 0):
                     p.peak[s] = n
             p.view = p.view + (("call", callee.name, fin.view),)
+            self.seen_in_hands(before, p)
             self.check_limits(step, p)
             out.append(p)
         return out
 
-    def collect(self, fin: Path) -> tuple[list[tuple[tuple[int, int], list[Card]]], list[Any]]:
-        """A finished callee run: its card outputs (shape, cards in table order) and public values."""
+    def _collected(self, sub: Runner, fin: Path) -> list[tuple[Fraction, Any, list[Any]]]:
+        try:
+            return sub.collect(fin)
+        except RunError as exc:
+            self.record(exc)
+            return []
+
+    def collect(
+        self, fin: Path
+    ) -> list[tuple[Fraction, list[tuple[tuple[int, int], list[Card]]], list[Any]]]:
+        """A finished callee run: its card outputs (shape, cards in table order) and public values,
+        as alternatives with their probabilities: a hand's cards come out in every order, each
+        with probability 1/k! (its holder mixes them face down)."""
         used: set[Coord] = set()
         cards_out = []
+        hands: list[bool] = []
         values = []
         for o in self.world.proto.outputs.values():
             try:
@@ -1401,10 +1477,12 @@ class Runner:
                         raise EvalErr(f"output {o.name} is a list of groups; a call cannot place it")
                     coords, shape = groups[0]
                     used |= set(coords)
+                    self._hands_whole(o, fin, coords)
                     cards = [c for c in (cell(fin.table, co) for co in coords) if c is not None]
                     if o.decode == "cards" or len(cards) != len(coords):
                         shape = (1, len(cards))
                     cards_out.append((shape, cards))
+                    hands.append(any(fin.table[co[0]].hand for co in coords))
                 else:
                     assert o.value is not None
                     ev = self.ev(fin)
@@ -1419,7 +1497,26 @@ class Runner:
         ]
         if left:
             raise self.fail(None, f"cards are left on the table that are not outputs: {left}")
-        return cards_out, values
+        orders = [
+            list(itertools.permutations(cards)) if hand else [tuple(cards)]
+            for hand, (_, cards) in zip(hands, cards_out)
+        ]
+        alternatives = []
+        for combo in itertools.product(*orders):
+            q = Fraction(1)
+            for each in orders:
+                q /= len(each)
+            outs = [(shape, list(cards)) for (shape, _), cards in zip(cards_out, combo)]
+            alternatives.append((q, outs, values))
+        return alternatives
+
+    def _hands_whole(self, o: OutputDecl, fin: Path, coords: Sequence[Coord]) -> None:
+        """Only an unordered output (``cards``, ``card``) may read a hand."""
+        if o.decode in ("cards", "card"):
+            return
+        for co in coords:
+            if fin.table[co[0]].hand:
+                raise EvalErr(f"{co[0]} is a hand: an output reads it whole with encoding: cards")
 
     # -- outputs -------------------------------------------------------------------------
     def output_selections(
@@ -1466,6 +1563,8 @@ class Runner:
                     values[o.name] = freeze(ev, ev.eval(o.value.node))
                     continue
                 groups, many = self.output_selections(o, fin)
+                for coords, _ in groups:
+                    self._hands_whole(o, fin, coords)
                 decoded = tuple(self._decode(o, fin, coords) for coords, _ in groups)
                 values[o.name] = decoded if many else decoded[0]
             except DecodeErr as exc:
@@ -1486,6 +1585,25 @@ class Runner:
             return tuple(syms)
         assert o.decode is not None
         return self.world.bound(o.decode).decode(list(syms), self.world.glyph)
+
+    def shown(self, fin: Path) -> tuple[Any, ...]:
+        """What the table sees when the public card outputs are shown at the end: their faces in
+        the order they lie; a hand, or an output shown ``mixed``, comes out in a uniformly random
+        order, which tells only which cards they are (their names, sorted)."""
+        seen: list[Any] = []
+        for o in self.world.proto.outputs.values():
+            if not o.public or o.cards is None:
+                continue
+            try:
+                groups, many = self.output_selections(o, fin)
+            except EvalErr as exc:
+                raise self.fail(None, f"output {o.name}: {exc}") from None
+            for i, (coords, _) in enumerate(groups):
+                names = [c[0] for c in (cell(fin.table, co) for co in coords) if c is not None]
+                if o.show == "mixed" or any(fin.table[co[0]].hand for co in coords):
+                    names.sort()
+                seen.append(("shown", f"{o.name}[{i + 1}]" if many else o.name, tuple(names)))
+        return tuple(seen)
 
     def leftovers(self, fin: Path) -> list[Coord]:
         used: set[Coord] = set()
@@ -1549,6 +1667,7 @@ class Result:
     runs: int  # paths enumerated, over every input
     wrong: list[str] = field(default_factory=list)
     insecure: str = ""
+    insecure_for: str | None = None  # the person who can tell inputs apart (None: the table, or nobody)
     left: list[str] = field(default_factory=list)
 
 
@@ -1589,7 +1708,10 @@ def enumerate_runs(
             if not ok:
                 continue
         assignments.append(values)
+    if not assignments:
+        raise Refused("no input is admissible: nothing to verify")
     runner = Runner(library, world, limits)
+    runner.watched = {h for p in proto.players.values() if not p.virtual for h in p.hands}
     records: list[list[RunRecord]] = []
     paths: list[list[Path]] = []
     for values in assignments:
@@ -1612,6 +1734,7 @@ def enumerate_runs(
             try:
                 rec.outputs = runner.read_outputs(fin)
                 rec.left = runner.leftovers(fin)
+                rec.view = rec.view + runner.shown(fin)
             except RunError as exc:
                 runner.record(exc)
     raise_errors(runner.errors)
@@ -1636,13 +1759,15 @@ def enumerate_protocol(library: Any, proto: Protocol, params: dict[str, Any] | N
     """Verdicts, output distributions and view count of ``proto``, by brute force."""
     world, assignments, records = enumerate_runs(library, proto, params)
     names = list(proto.outputs)
-    uniform_names = {o.name for o in proto.outputs.values() if o.uniform is not None}
+    uniform_names = {
+        o.name for o in proto.outputs.values() if o.uniform is not None or o.weighted is not None
+    }
     public_outputs = [o for o in proto.outputs.values() if o.public]
     value_outputs = [o for o in public_outputs if o.cards is None]
     shown_outputs = [o for o in public_outputs if o.cards is not None]
 
     def expected(u: int, o: OutputDecl, outs: dict[str, Any]) -> Any:
-        expr = o.equals if o.equals is not None else o.uniform
+        expr = o.equals if o.equals is not None else (o.uniform if o.uniform is not None else o.weighted)
         assert expr is not None
         scope = {k: as_value(v) for k, v in assignments[u].items()}
         for d in expr.names() & uniform_names:
@@ -1678,37 +1803,54 @@ def enumerate_protocol(library: Any, proto: Protocol, params: dict[str, Any] | N
             if rec.left and len(left) < 5:
                 left.append(", ".join(f"{n}[{r}, {c}]" for n, r, c in rec.left))
             said = tuple(value_key(outs[o.name]) for o in value_outputs)
-            if announced.setdefault(rec.view, said) != said:
+            if announced.setdefault(seen_by(rec.view, frozenset()), said) != said:
                 mismatch = True
             key = (rec.view, tuple(value_key(outs[o.name]) for o in shown_outputs))
             public_of[key] = tuple(value_key(outs[o.name]) for o in public_outputs)
             pv[key] += rec.prob
             for o in proto.outputs.values():
                 value = outs[o.name]
-                if o.uniform is not None:
+                if o.uniform is not None or o.weighted is not None:
                     marg[o.name][value_key(value)] += rec.prob
                 elif o.equals is not None:
                     exp = expected(u, o, outs)
                     if isinstance(value, DecodeFailure) or not equal(value_key(value), exp):
                         wrong.append(f"input {u}: {o.name} = {value!r}, expected {exp!r}")
         for o in proto.outputs.values():
-            if o.uniform is None:
+            if o.uniform is None and o.weighted is None:
                 continue
             pool = expected(u, o, {})
             pool = list(pool) if isinstance(pool, (list, tuple)) else [pool]
+            # uniform: equal weights; weighted: [value, weight] pairs (here read by this referee alone)
+            pairs = [(v, 1) for v in pool] if o.uniform is not None else [(v[0], int(v[1])) for v in pool]
+            total = sum(w for _, w in pairs)
             want: dict[Any, Fraction] = defaultdict(Fraction)
-            if pool:
-                for v in pool:
-                    want[value_key(v)] += Fraction(1, len(pool))
+            if total:
+                for v, w in pairs:
+                    if w:
+                        want[value_key(v)] += Fraction(w, total)
             else:
-                want[None] = Fraction(1)
+                want[value_key([] if o.decode in ("cards", "faces") else None)] = Fraction(1)
             got = {k: v for k, v in marg[o.name].items() if v}
             if got != dict(want):
                 wrong.append(f"input {u}: {o.name} has distribution {got}, expected uniform over {pool}")
         assert sum(dist.values()) == 1, f"the runs of input {u} have total probability {sum(dist.values())}"
         distributions.append(dict(dist))
         p_view.append(dict(pv))
-    secure, why = _security(proto, assignments, p_view, public_of)
+    secure, why = _security(proto, assignments, *_as_seen(p_view, public_of, frozenset()), lambda u: ())
+    insecure_for = None
+    for player in [p for p in proto.players.values() if not p.virtual]:
+        if not secure:
+            break
+
+        def knows(u: int, player: Any = player) -> tuple[Any, ...]:
+            ev = Evaluator(world, None, {}, {k: as_value(v) for k, v in assignments[u].items()})
+            return tuple(value_key(ev.plain(ev.eval(e.node))) for e in player.knows)
+
+        mine = _as_seen(p_view, public_of, frozenset(player.hands))
+        secure, why = _security(proto, assignments, *mine, knows)
+        if not secure:
+            why, insecure_for = f"{player.name}: {why}", player.name
     if mismatch:
         secure, why = False, "a public output is not determined by the view"
     return Result(
@@ -1721,8 +1863,32 @@ def enumerate_protocol(library: Any, proto: Protocol, params: dict[str, Any] | N
         runs=runs,
         wrong=wrong,
         insecure=why,
+        insecure_for=insecure_for,
         left=left,
     )
+
+
+def seen_by(view: tuple[Any, ...], hands: frozenset[str]) -> tuple[Any, ...]:
+    """A view as someone who holds ``hands`` sees it: what came into other hands left out."""
+    return tuple(obs for obs in view if obs[0] != "hand" or obs[1] in hands)
+
+
+def _as_seen(
+    p_view: list[dict[tuple[Any, ...], Fraction]],
+    public_of: dict[tuple[Any, ...], tuple[Any, ...]],
+    hands: frozenset[str],
+) -> tuple[list[dict[tuple[Any, ...], Fraction]], dict[tuple[Any, ...], tuple[Any, ...]]]:
+    """The per-input view distributions as one who holds ``hands`` (none: the table) sees them."""
+    seen: list[dict[tuple[Any, ...], Fraction]] = []
+    public: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+    for pv in p_view:
+        d: dict[tuple[Any, ...], Fraction] = defaultdict(Fraction)
+        for (view, shown), prob in pv.items():
+            key = (seen_by(view, hands), shown)
+            d[key] += prob
+            public[key] = public_of[(view, shown)]
+        seen.append(dict(d))
+    return seen, public
 
 
 def _security(
@@ -1730,12 +1896,14 @@ def _security(
     assignments: list[dict[str, Any]],
     p_view: list[dict[tuple[Any, ...], Fraction]],
     public_of: dict[tuple[Any, ...], tuple[Any, ...]],
+    knows: Callable[[int], tuple[Any, ...]],
 ) -> tuple[bool, str]:
-    """P(view | u, o) must not depend on u among inputs with the same public inputs."""
+    """P(view | u, o) must not depend on u among inputs with the same public inputs and the same
+    things the observer knows (``knows``)."""
     public_inputs = [n for n, d in proto.inputs.items() if d.public]
     classes: dict[tuple[Any, ...], list[int]] = defaultdict(list)
     for u, values in enumerate(assignments):
-        classes[tuple(value_key(values[n]) for n in public_inputs)].append(u)
+        classes[(tuple(value_key(values[n]) for n in public_inputs), knows(u))].append(u)
     for members in classes.values():
         by_output: dict[tuple[Any, ...], dict[int, dict[tuple[Any, ...], Fraction]]] = defaultdict(dict)
         for u in members:

@@ -6,14 +6,19 @@ which faces are known) and picks actions that mostly make sense there: place (in
 new cards such as ``bit(0)`` or ``new(al)``, rows and columns, into empty places, a new row
 below a row), rearrange, swap, move, turn, discard, take, every kind of shuffle (scramble,
 shift, cut, bisect and ``set:`` lists with repeated and non-group permutations), public
-``shift ... until``, let, if, for and calls whose results use every output encoding. The
-model is only a guide: some specs read a face-down card, turn an empty place and so on,
-and then both sides must agree that a run cannot be carried out.
+``shift ... until``, let, if, for and calls whose results use every output encoding; hands
+(``return`` to owner numbers and names, ``move`` and call results onto a hand's end, a callee
+that hands a hand back), ``players`` who know inputs and hold hands (and virtual ones), and
+``admissible`` sets (a few admitting no input). The model is only a guide: some specs read
+a face-down card, turn an empty place and so on, and then both sides must agree that a run
+cannot be carried out.
 
 Outputs come last: each region left on the table is declared as an output (a declared bit
-encoding, ``card``, ``cards``, ``faces``; sometimes shown publicly), discarded, or left
-behind (so ``tidy`` fails). Their ``equals``/``uniform`` specifications come from a truth
-table: the naive enumerator runs the spec without them, the true distribution of each
+encoding, ``card``, ``cards``, ``faces``; sometimes shown publicly, several cards in table
+order or ``show: mixed``), discarded, or left behind (so ``tidy`` fails); each hand is an
+output (``cards``/``card``, sometimes shown) or left behind. Their ``equals``/``uniform``
+specifications come from a truth table: the naive enumerator runs the spec without them, the
+true distribution of each
 output under each input is written as an expression, and some of them are then deliberately
 corrupted (so ``correct`` fails in a good share of the examples).
 """
@@ -165,6 +170,7 @@ class Gen:
         self.features: set[str] = set()
         self.used_names: set[str] = set()
         self.shaky: set[str] = set()  # regions that may or may not be on the table, depending on the run
+        self.hands: dict[str, list[MC]] = {}  # hands (in the order cards came in): never in self.m
         self.counter = 0
         self.max_branch = MAX_BRANCH if role == "main" else 8
 
@@ -192,7 +198,8 @@ class Gen:
 
     # -- model helpers -------------------------------------------------------------------
     def count(self) -> int:
-        return sum(1 for reg in self.m.values() for row in reg.grid for c in row if c is not None)
+        on_table = sum(1 for reg in self.m.values() for row in reg.grid for c in row if c is not None)
+        return on_table + sum(len(h) for h in self.hands.values())
 
     def normalize(self, keep: tuple[str, ...] = ()) -> None:
         for name in list(self.m):
@@ -306,7 +313,9 @@ class Gen:
     # -- steps ---------------------------------------------------------------------------
     def actions(self) -> list[str]:
         kinds = ["place", "place", "rearrange", "swap", "move", "turn", "turn", "discard", "shuffle"]
-        kinds += ["shuffle", "shuffle", "let", "if", "fill", "for"]
+        kinds += ["shuffle", "shuffle", "let", "if", "fill", "for", "return"]
+        if self.hands:
+            kinds += ["return", "tohand"]
         matrices = [reg for reg in self.m.values() if reg.rows >= 2 and reg.cols >= 2]
         if matrices:
             kinds += ["take", "take", "for", "for", "shuffle"]
@@ -682,6 +691,49 @@ class Gen:
         self.normalize()
         return {"discard": s.text}
 
+    # hands: cards go in and stay there until they are an output
+    HAND_NAMES = ("hand1", "hand2", "alice", "bob")
+
+    def _hand_text(self, name: str) -> str:
+        """How ``return: to:`` names a hand: an owner number, or a name in quotes."""
+        return name[4:] if name.startswith("hand") else f"'{name}'"
+
+    def act_return(self) -> dict[str, Any] | None:
+        if sum(len(h) for h in self.hands.values()) >= 4:
+            return None
+        options = self.sels(hi=3)
+        if not options:
+            return None
+        s = self.pick(options)
+        n = len(s.coords)
+        if n >= 2 and self.chance(25):
+            names = [self.pick(self.HAND_NAMES) for _ in range(n)]
+            to = "[" + ", ".join(self._hand_text(h) for h in names) + "]"
+            self.features.add("return-several-hands")
+        else:
+            names = [self.pick(self.HAND_NAMES)] * n
+            to = self._hand_text(names[0])
+        cards = self.take(s)
+        for name, card in zip(names, cards):
+            self.hands.setdefault(name, []).append(card)
+        self.normalize()
+        self.features.add("return")
+        return {"return": {"cards": s.text, "to": int(to) if to.isdigit() else to}}
+
+    def act_tohand(self) -> dict[str, Any] | None:
+        """Cards moved onto the end of a hand that is already there."""
+        if not self.hands or sum(len(h) for h in self.hands.values()) >= 4:
+            return None
+        options = self.sels(hi=2)
+        if not options:
+            return None
+        s = self.pick(options)
+        name = self.pick(sorted(self.hands))
+        self.hands[name].extend(self.take(s))
+        self.normalize()
+        self.features.add("move-onto-hand")
+        return {"move": {name: s.text}}
+
     def act_take(self) -> dict[str, Any] | None:
         options = [n for n, reg in self.m.items() if reg.rows >= 2 and reg.cols >= 2]
         if not options:
@@ -996,7 +1048,12 @@ class Gen:
         free = [a for a in args if not a.whole]
         for oname, cards, shape in callee.card_outputs:
             back = [a for a in free if len(a.coords) == len(cards)]
-            if back and self.chance(40):
+            if self.hands and cards and self.chance(20):
+                name = self.pick(sorted(self.hands))
+                results[oname] = name
+                placed.append((name, "hand", cards, shape))
+                self.features.add("call-results-onto-hand")
+            elif back and self.chance(40):
                 a = self.pick(back)
                 free.remove(a)
                 results[oname] = a.text
@@ -1015,7 +1072,9 @@ class Gen:
     def _place_results(self, placed: list[Any]) -> None:
         for name, coords, cards, shape in placed:
             cards = [MC(c.up, None) for c in cards]
-            if coords is None:
+            if coords == "hand":
+                self.hands[name].extend(cards)
+            elif coords is None:
                 n = len(cards)
                 if n == 0:
                     continue
@@ -1158,11 +1217,29 @@ class Gen:
                     self.features.add("output-groups")
                     continue
             decl: dict[str, Any] = {"cards": sel, "encoding": enc}
-            if self.chance(12):
+            if self.chance(12 if n == 1 else 18):
                 decl["public"] = True
-                self.features.add("shown-output")
+                self.features.add("shown-output" if n == 1 else "shown-output-several")
+                if enc == "cards" and self.chance(35):
+                    decl["show"] = "mixed"
+                    self.features.add("shown-mixed")
             outs[f"o{k}"] = decl
             self.features.add(f"output-{enc}")
+        for name, cards in self.hands.items():
+            # a hand is read whole, as a multiset (or one card); it cannot go back to the supply
+            if not self.chance(tidy_percent) and self.chance(40):
+                self.features.add("untidy")
+                continue
+            k += 1
+            enc = "card" if len(cards) == 1 and self.chance(50) else "cards"
+            hand_expr = self.role == "main" and name.startswith("hand") and self.chance(50)
+            target = f"hand({name[4:]})" if hand_expr else name
+            decl = {"cards": target, "encoding": enc}
+            if self.role == "main" and self.chance(15):
+                decl["public"] = True
+                self.features.add("shown-hand")
+            outs[f"o{k}"] = decl
+            self.features.add("output-hand")
         for name in sorted(self.shaky - set(self.m)):
             # a callee must say which outputs it has: its shaky regions only go back to the supply
             fate = self.pick(["output", "discard", "leave"]) if self.role == "main" else "discard"
@@ -1210,8 +1287,12 @@ def _inputs(draw: Any, role: str) -> tuple[dict[str, Any], dict[str, Any], dict[
                 admissible = draw(st.sampled_from(["x != y", "x + y <= 1", "not (x == 1 and y == 0)"]))
         elif scenario == "x":
             decls = {"x": {"encoding": "bit"}}
+            if chance(draw, 10):
+                admissible = "x == 1"
         elif scenario == "xz":
             decls = {"x": {"encoding": "bit"}, "z": {"encoding": "hbit"}}
+            if chance(draw, 15):
+                admissible = draw(st.sampled_from(["x == z", "x + z >= 1"]))
         elif scenario == "array":
             count: Any = 2
             if draw(st.booleans()):
@@ -1230,6 +1311,10 @@ def _inputs(draw: Any, role: str) -> tuple[dict[str, Any], dict[str, Any], dict[
                 admissible = "n + x <= 2"
         else:
             decls = {"x": {"encoding": "bit", "public": True}, "y": {"encoding": "bit"}}
+            if chance(draw, 15):
+                admissible = "x + y <= 1"
+        if chance(draw, 3):  # no input at all: a spec error on both sides, never a vacuous verdict
+            admissible = draw(st.sampled_from(["1 == 2", "false"]))
     model: dict[str, MRegion] = {}
     for name, d in decls.items():
         n = 2 if isinstance(d.get("count"), str) else int(d.get("count", 1))
@@ -1241,6 +1326,33 @@ def _inputs(draw: Any, role: str) -> tuple[dict[str, Any], dict[str, Any], dict[
     return decls, params, model, admissible
 
 
+KNOWABLE = {"x": ["x"], "y": ["y"], "z": ["z"], "n": ["n"], "xs": ["xs[1]", "xs[2]", "xs"]}
+
+
+def _players(draw: Any, decls: dict[str, Any], hands: list[str]) -> dict[str, Any] | None:
+    """Who sits at the table: people who know some inputs and hold some hands, a virtual
+    player holding others, and hands nobody declares (seen by nobody, as by default)."""
+    if not hands and not chance(draw, 15):
+        return None
+    people: dict[str, dict[str, Any]] = {"ann": {}, "ben": {}}
+    knowable = [e for name in decls for e in KNOWABLE.get(name, [])]
+    for person in people.values():
+        knows = [e for e in knowable if chance(draw, 40)]
+        if knows:
+            person["knows"] = knows
+    robot: list[str] = []
+    for hand in hands:
+        holder = draw(st.sampled_from(["ann", "ann", "ben", "robot", "nobody"]))
+        if holder == "robot":
+            robot.append(hand)
+        elif holder != "nobody":
+            people[holder].setdefault("hands", []).append(int(hand[4:]) if hand[4:].isdigit() else hand)
+    out: dict[str, Any] = {k: v for k, v in people.items() if v or chance(draw, 30)}
+    if robot:
+        out["robot"] = {"virtual": True, "hands": [int(h[4:]) if h[4:].isdigit() else h for h in robot]}
+    return out or None
+
+
 def _spec(
     name: str,
     decls: dict[str, Any],
@@ -1249,6 +1361,7 @@ def _spec(
     outputs: dict[str, Any],
     helpers: dict[str, int] | None = None,
     admissible: str | None = None,
+    players: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     doc: dict[str, Any] = {
         "protocol": name,
@@ -1261,6 +1374,8 @@ def _spec(
     doc["inputs"] = decls
     if admissible is not None:
         doc["admissible"] = admissible
+    if players is not None:
+        doc["players"] = players
     if helpers is not None:
         doc["helpers"] = helpers
     doc["steps"] = steps
@@ -1287,7 +1402,7 @@ def _callee(
     steps = g.steps(draw(st.integers(1, 4)))
     # Outputs: every card (a callee must leave nothing behind, or the caller's run fails).
     pairs = g.sels(size=2)
-    if pairs and chance(draw, 40):
+    if pairs and not g.hands and chance(draw, 40):
         cleanup, outs = g.pair_output(g.pick(pairs))  # one pair out, the rest back: like the AND
     else:
         cleanup, outs = g.outputs(tidy_percent=97)
@@ -1299,6 +1414,10 @@ def _callee(
     for oname, decl in outs.items():
         if "cards" in decl:
             sel = decl["cards"]
+            if sel in g.hands:  # a hand: its cards come back in a random order
+                held = g.hands[sel]
+                card_outputs.append((oname, [MC(c.up, None) for c in held], (1, len(held))))
+                continue
             region = sel.split("[")[0]
             reg = gm.get(region)
             if reg is None:
@@ -1584,7 +1703,7 @@ def _load_and_run(files: dict[str, str]) -> tuple[list[dict[str, Any]], list[lis
         proto = lib.protocol(MAIN)
         try:
             _, assignments, records = en.enumerate_runs(lib, proto)
-        except en.RunError:
+        except (en.RunError, en.Refused):
             return None
         return assignments, records
 
@@ -1618,7 +1737,12 @@ def libraries(draw: Any, callee: bool | None = None) -> GeneratedLibrary:
     if chance(draw, 10):
         helpers = {f: draw(st.integers(0, 3)) for f in FACES}
         features.add("helpers")
-    doc = _spec(MAIN, decls, params, steps, outs, helpers, admissible)
+    players = _players(draw, decls, sorted(g.hands))
+    if players:
+        features.add("players")
+        if any(p.get("hands") and not p.get("virtual") for p in players.values()):
+            features.add("players-holding-hands")
+    doc = _spec(MAIN, decls, params, steps, outs, helpers, admissible, players)
     if admissible:
         features.add("admissible")
     files[f"{MAIN}.yaml"] = dump(doc)

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
+from kitgen.cli import main
 from reference_engine.api import PlaySettings, compiled_reason, play
 from reference_engine.cards import Symbol
 from reference_engine.compiled import NotCompiled, compile_selection
-from reference_engine.errors import UsageError
+from reference_engine.errors import SimulationError, UsageError
 from reference_engine.kinds.shedding import load_rules
 from reference_engine.registry import Library
 from reference_engine.selection import CallCache, SelectionRun, run_selection
@@ -181,3 +184,77 @@ def test_a_kept_sub_run_whose_view_does_not_factor_stays_readable(library: Libra
         views.append(run.observations)
     calls = [obs for v in views for obs in v if obs[0] == "call"]
     assert len(calls) == 3 and all(obs[2] == (True,) for obs in calls)  # only "found" is seen
+
+
+BIT = "values: {0: [alpha, beta], 1: [beta, alpha]}"
+
+
+@pytest.mark.parametrize(
+    "keys",
+    [
+        'values: {"0": [alpha, beta], "1": [beta, alpha]}',  # JSON would make 0 and "0" one key
+        'values: {0: [alpha, beta], "1": [beta, alpha]}',  # mixed: the old fingerprint crashed
+    ],
+    ids=["string-keys", "mixed-keys"],
+)
+def test_a_spec_the_interpreter_refuses_is_refused_on_every_path(
+    variant: Callable[..., Library], keys: str
+) -> None:
+    """The fast path is chosen on the loaded, typed protocol: keys "0" and "1" are not 0 and 1
+    (bit(1) finds no value), so the spec is not compiled and every run is refused as the
+    interpreter refuses it, never a TypeError."""
+    lib = variant("card-selection", (BIT, keys))
+    proto = lib.protocol("card-selection")
+    with pytest.raises(NotCompiled, match="not the card-selection spec"):
+        compile_selection(lib, proto)
+    owners, valid = _tables(0, 4)
+    for engine in ("compiled", "interpreter"):
+        with pytest.raises(SimulationError, match="bit has no value"):
+            run_selection(lib, proto, owners, valid, random.Random(0), CallCache(engine=engine), "x")
+
+
+def test_words_do_not_leave_the_compiled_path(variant: Callable[..., Library]) -> None:
+    """A changed sentence, the paper's wording, brief, how, doc or spacing inside an expression
+    decides nothing."""
+    lib = variant(
+        "card-selection",
+        ("Turn over every card of the top row.", "Turn the top row face up, card by card."),
+        ("Turn over all cards in the first row.", "Turn over the first row."),
+        ('brief: "Turn the top row face up."', 'brief: "Row 1 up."'),
+        ("mix all envelopes thoroughly", "mix the envelopes well"),
+        ('turn: "M[1, *]"', "turn: 'M[1,*]'"),
+        ("doc: a game card", "doc: one card of the game"),
+    )
+    assert compiled_reason(lib, "card-selection") is None
+    owners, valid = _tables(0, 4)
+    cache = CallCache()
+    run_selection(lib, lib.protocol("card-selection"), owners, valid, random.Random(0), cache, "x")
+    assert cache.compiled_runs == 1 and cache.interpreter_runs == 0
+
+
+@pytest.mark.parametrize(
+    "keys",
+    ['values: {"0": [alpha, beta], "1": [beta, alpha]}', 'values: {0: [alpha, beta], "1": [beta, alpha]}'],
+    ids=["string-keys", "mixed-keys"],
+)
+def test_every_command_refuses_a_spec_with_text_keys(
+    variant: Callable[..., Library], keys: str, tmp_path: Path
+) -> None:
+    """At the command line: exact verify fails "correct" (some run cannot be carried out, exit
+    1); statistical verify, play and simulate stop at the first such run with the interpreter's
+    message (exit 2). No path verifies it and none prints a traceback."""
+    variant("card-selection", (BIT, keys))
+    path = str(tmp_path / "card-selection.yaml")
+    commands: list[tuple[list[str], int]] = [
+        (["verify", path, "--workers", "1"], 1),
+        (["verify", path, "--runs", "10"], 2),
+        (["play", "uno", "--protocol", path, "--seed", "1"], 2),
+        (["simulate", path], 2),
+    ]
+    for args, code in commands:
+        result = CliRunner().invoke(main, args)
+        assert result.exception is None or isinstance(result.exception, SystemExit), (args, result.exception)
+        assert "Traceback" not in result.output, (args, result.output)
+        assert result.exit_code == code, (args, result.output)
+        assert "bit has no value" in result.output, (args, result.output)
+        assert "VERIFIED" not in result.output.replace("NOT VERIFIED", ""), (args, result.output)

@@ -145,3 +145,38 @@ def test_booklet_names_notation_and_owners(tmp_path: Path, library: Library) -> 
     paths = {path: message for _, path, message in found}
     assert "is not a name of this spec" in paths["booklet.names.q"]
     assert "booklet.names.x" in paths and "booklet.owners" in paths, found
+
+
+GOOD_HEAD = BAD[: BAD.index("steps:")].replace("1: [beta, gamma]", "1: [beta, alpha]").replace("bitt", "bit")
+GOOD = GOOD_HEAD + "steps:\n  - step: 1\n    say: x\n    place: {s: [x, y]}\n"
+
+
+@pytest.mark.parametrize(
+    ("extra", "path", "message"),
+    [
+        ("players:\n  r: {virtual: true, knows: [x]}\n", "players.r.knows", "nobody knows its inputs"),
+        ("players:\n  a: {hands: [1]}\n  b: {hands: [hand1]}\n", "players.b.hands[0]", "already held by a"),
+        ("players:\n  a: {hands: [0]}\n", "players.a.hands[0]", "an owner number"),
+        ("players:\n  a: {hands: ['not a name']}\n", "players.a.hands[0]", "an owner number"),
+        ("players:\n  a: {knows: [z]}\n", "players.a.knows[0]", "unknown name 'z'"),
+        ("players:\n  a: {knows: [x], sees: [1]}\n", "players.a.sees", "unknown key"),
+        ("players:\n  a: {virtual: maybe}\n", "players.a.virtual", "true or false"),
+        ("outputs:\n  o: {cards: s, encoding: cards, show: mixed}\n", "outputs.o.show", "'public: true'"),
+        (
+            "outputs:\n  o: {cards: s, encoding: cards, public: true, show: sorted}\n",
+            "outputs.o.show",
+            "in-order (the cards are turned over where they lie",
+        ),
+    ],
+)
+def test_players_and_shown_outputs_are_checked(tmp_path: Path, extra: str, path: str, message: str) -> None:
+    found = problems_of(tmp_path, GOOD + extra)
+    assert any(p == path and message in m for _, p, m in found), found
+
+
+def test_players_default_to_none(library: Library) -> None:
+    """Who holds which hand and knows which input is the spec's to say; by default nobody."""
+    for name in library.names():
+        proto = library.protocol(name)
+        assert all(p.virtual or p.knows or p.hands for p in proto.players.values())
+    assert library.protocol("card-selection").watched_hands() == {}

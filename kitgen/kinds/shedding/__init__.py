@@ -10,7 +10,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from reference_engine.api import GameRules, Library, RuleSet, Shedding, UsageError, find_kind
+from reference_engine.api import (
+    WEIGHTED_PROTOCOL,
+    GameRules,
+    Library,
+    RuleSet,
+    Shedding,
+    Strategy,
+    UsageError,
+    find_kind,
+    strategy_from_options,
+)
 
 from ...bom import Bom, seat_names
 from ...kitcost import sleeved
@@ -18,7 +28,7 @@ from ...labels import Label
 from ...output import safe_name
 from ...templates import Templates
 from ...verification import summary, verify_statistically
-from .. import DEFAULT_LABELS, BookletInput, BookletPlan, KitKind, KitPlan, register
+from .. import CARD_KIT_OPTIONS, DEFAULT_LABELS, BookletInput, BookletPlan, KitKind, KitPlan, register
 from ..virtual import kit_labels
 from . import front
 from .booklet import game_booklet
@@ -50,6 +60,7 @@ class SheddingKit(KitKind):
     kind = "shedding"
     default_card_size = "uno"
     statistical_check = True
+    build_options = CARD_KIT_OPTIONS | {"--strategy", "--weights"}
 
     def plan(self, opts: KitOptions, rules: GameRules, templates: Templates) -> KitPlan:
         shed = _rules(rules)
@@ -69,16 +80,21 @@ class SheddingKit(KitKind):
             parts.append("store-deck")
         if opts.discard_owner:
             parts.append("discard-owner")
+        strategy = _strategy(shed, opts.extra, opts.virtual)
+        extra: dict[str, Any] = {"discard_owner": opts.discard_owner, "deck": opts.deck}
+        if strategy.weighted:
+            parts.append("weighted")
+            extra["strategy"] = strategy
         return KitPlan(
             game=rules.name,
             name=safe_name("-".join(parts)),
             players=players,
             virtual=opts.virtual,
-            protocol=opts.protocol or shed.virtual_protocol,
+            protocol=opts.protocol or (WEIGHTED_PROTOCOL if strategy.weighted else shed.virtual_protocol),
             card=card,
             label_sheet=opts.labels or DEFAULT_LABELS.get(opts.paper, "cutout-a4"),
             teaches=opts.virtual > 0,
-            extra={"discard_owner": opts.discard_owner, "deck": opts.deck},
+            extra=extra,
         )
 
     def booklet_plan(self, opts: BookletOptions, rules: GameRules) -> BookletPlan:
@@ -109,7 +125,8 @@ class SheddingKit(KitKind):
             str(plan.extra.get("deck", "print")),
             bool(plan.extra.get("discard_owner", False)),
             card_mm,
-            sleeved(library.protocol(plan.protocol)),
+            sleeved=sleeved(library.protocol(plan.protocol)),
+            strategy=plan.extra.get("strategy"),
         )
 
     def labels(self, rules: GameRules, bom: Bom) -> list[Label]:
@@ -118,7 +135,9 @@ class SheddingKit(KitKind):
     def statistical(
         self, library: Library, plan: KitPlan, runs: int, what: str, cache: Any
     ) -> dict[str, Any] | None:
-        return summary(verify_statistically(library, plan.protocol, runs, 1, what, cache, plan.game))
+        strategy = plan.extra.get("strategy")
+        weights = strategy.weights if isinstance(strategy, Strategy) else None
+        return summary(verify_statistically(library, plan.protocol, runs, 1, what, cache, plan.game, weights))
 
     def booklet(self, given: BookletInput) -> Booklet:
         return game_booklet(given, self)
@@ -129,6 +148,17 @@ class SheddingKit(KitKind):
     def play_lines(self, result: dict[str, Any], rules: GameRules) -> list[str]:
         names = seat_names(result["players"], result["virtual"])
         return game_lines(result, names, rules.title)
+
+
+def _strategy(rules: RuleSet, extra: dict[str, Any], virtual: int) -> Strategy:
+    """The virtual players' strategy a kit is built for (``--strategy``, ``--weights``)."""
+    strategy = strategy_from_options(extra)
+    if strategy.weighted:
+        if not virtual:
+            raise UsageError("--strategy weighted is for virtual players: give --virtual 1 or more")
+        assert strategy.weights is not None
+        strategy.weights.check_names(rules.weight_names(), rules.name)
+    return strategy
 
 
 __all__ = ["SheddingKit"]

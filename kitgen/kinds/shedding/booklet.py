@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from reference_engine.api import Library, RuleSet, Shedding, Symbol, find_kind
+from typing import Any
+
+from reference_engine.api import Library, RuleSet, Shedding, Strategy, Symbol, find_kind
 
 from ...booklet import Booklet, Example, booklet_style, sections
 from ...kitcost import plan_cost
@@ -18,8 +20,10 @@ def game_example(
     discard_owner: bool,
     wild4: str,
     owners: list[str],
+    strategy: Strategy | None = None,
 ) -> Example:
-    """A real moment of a seeded game: Virtual 1's first turn holding 4-6 cards, some valid, some not."""
+    """A real moment of a seeded game: Virtual 1's first turn holding 4-6 cards, some valid, some
+    not (with a weighted ``strategy``, the weighted selection protocol's weights and w)."""
     kind = find_kind(rules.kind)
     assert isinstance(kind, Shedding)
     moment = kind.example_moment(rules, library, players, virtual, discard_owner, wild4)
@@ -49,7 +53,22 @@ def game_example(
         f"{', '.join(c.glyph for c in hand)}: {n_valid} of them may be played. The pictures "
         "show the table as everyone sees it; the shuffles fall as a seeded random draw made them (seed 1)."
     )
-    return Example({"sizes": sizes}, {"cards": cards}, 1, record, text, context={"valid": moment.valid})
+    params: dict[str, Any] = {"sizes": sizes}
+    context: dict[str, Any] = {"valid": moment.valid}
+    weights = strategy.weights if strategy is not None else None
+    if weights is not None:
+        weight = kind.weight_function(rules, weights)
+        params["w"] = record["params"]["w"] = weights.largest
+        context["weight"] = weight
+        record["weights"] = dict(weights.by_name)
+        text += (
+            " The virtual players weigh the cards by kind ("
+            + ", ".join(f"{name} {w}" for name, w in weights.by_name)
+            + "): "
+            + ", ".join(f"{c.glyph} weighs {weight(c)}" for c in hand if moment.valid(c))
+            + "."
+        )
+    return Example(params, {"cards": cards}, 1, record, text, context=context)
 
 
 def game_booklet(given: BookletInput, front: object) -> Booklet:
@@ -60,7 +79,11 @@ def game_booklet(given: BookletInput, front: object) -> Booklet:
     style = booklet_style()
     wild4 = "bluff" if rules.hand_dependent else "strict"
     discard_owner = bool(plan.extra.get("discard_owner", False))
-    example = game_example(rules, library, plan.players, plan.virtual, discard_owner, wild4, bom.seats)
+    strategy = plan.extra.get("strategy")
+    strategy = strategy if isinstance(strategy, Strategy) else None
+    example = game_example(
+        rules, library, plan.players, plan.virtual, discard_owner, wild4, bom.seats, strategy
+    )
     booklet = Booklet(
         given.name,
         f"{rules.title}",
@@ -89,6 +112,8 @@ def game_booklet(given: BookletInput, front: object) -> Booklet:
         people=plan.people,
         owners=bom.seats,
     )
-    options = {"wild4": wild4, "discard_owner": discard_owner}
+    options: dict[str, Any] = {"wild4": wild4, "discard_owner": discard_owner}
+    if strategy is not None and strategy.weights is not None:  # games and runs with the weights
+        options.update(strategy="weighted", weights=strategy.weights.text())
     booklet.cost = plan_cost(library, rules, plan, options)
     return booklet

@@ -140,6 +140,9 @@ def virtual_turn(w: Writer, b: Booklet) -> list[Flowable]:
         steps[2] += " " + text.format(limit=rules.draw_until)
     for n, text in enumerate(steps, 1):
         out.append(w.para(f"{n}. {text}", spec=True))
+    weights = (b.example or {}).get("weights")
+    if weights:
+        out.append(w.box([w.rich("A stronger virtual player.", stronger_player(rules, weights))]))
     if b.cost is not None:
         lines = b.cost.sentences()
         out.append(
@@ -148,3 +151,23 @@ def virtual_turn(w: Writer, b: Booklet) -> list[Flowable]:
             )
         )
     return out
+
+
+CLASS_WORDS = {"action": "action cards", "number": "number cards", "wild": "wild cards"}
+
+
+def stronger_player(rules: Any, weights: dict[str, int]) -> str:
+    """What the weights of a weighted virtual player mean, in a family's words."""
+
+    def name(key: str) -> str:
+        return str(CLASS_WORDS.get(key) or rules.card_names.get(key, key))
+
+    named = ", ".join(f"{name(k)} {v}" for k, v in sorted(weights.items(), key=lambda kv: (-kv[1], kv[0])))
+    return (
+        "In this kit the virtual players do not choose blindly among the cards they may play: each kind "
+        f"of card has a weight ({named}; any other card 1), and a card with weight 3 is three times as "
+        "likely to be played as a card with weight 1. Everyone knows the weights; still nobody learns "
+        "anything about a virtual player's hand but the card it plays. Each card on the table gets as "
+        "many tickets as the largest weight: a card that may be played has as many live tickets as its "
+        "weight, and the lottery draws one live ticket."
+    )

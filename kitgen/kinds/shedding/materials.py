@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference_engine.api import Library, RuleSet, Shedding, find_kind
+from reference_engine.api import Library, RuleSet, Shedding, Strategy, find_kind
 
 from ...bom import Bom, Item, seat_names
 from ...faces import Face, known_colours
@@ -39,8 +39,10 @@ def game_bom(
     discard_owner: bool,
     card_mm: tuple[float, float],
     sleeved: bool = False,
+    strategy: Strategy | None = None,
 ) -> Bom:
-    """The bill of materials for playing ``rules`` with ``virtual`` virtual players."""
+    """The bill of materials for playing ``rules`` with ``virtual`` virtual players (a weighted
+    ``strategy``: w tickets per card, λ ticket cards)."""
     wc: dict[str, Any] = {}
     if virtual:
         wc = worst_case(rules, library, players, virtual, discard_owner)
@@ -57,6 +59,7 @@ def game_bom(
         worst_case=wc,
         extra_items=choice_cards(rules),
         sleeved=sleeved,
+        tickets=strategy.weights.largest if strategy is not None and strategy.weights is not None else 1,
     )
     bom = virtual_bom(table)
     bom.worst_case.pop("piles", None)

@@ -27,6 +27,7 @@ from .. import (
     Validity,
     register,
 )
+from ..strategy import Weights, strategy_from_options
 from ..virtual import Moment
 from .play import Game
 from .rules import KIND, RuleSet, hand_dependence_message, load_path, load_rules
@@ -61,6 +62,19 @@ class Shedding(GameKind):
             ("play", "keep"),
         ),
         PlayOption(
+            "strategy",
+            "Shedding games such as UNO: how a virtual player chooses among its valid cards: "
+            "uniform (the paper, the default) or weighted (by --weights, with the weighted selection "
+            "protocol at card level).",
+            "uniform",
+        ),
+        PlayOption(
+            "weights",
+            "With --strategy weighted: public weights by class (action, number, wild) or card kind, "
+            "whole numbers 1-9, e.g. action=3,number=1,wild=1; a class not named weighs 1.",
+            None,
+        ),
+        PlayOption(
             "discard_owner",
             "Treat the discard pile (without its top card) as an extra owner, so the remaining cards "
             "stay hidden.",
@@ -90,6 +104,7 @@ class Shedding(GameKind):
             hands=opts.get("hands"),
             recorder=settings.recorder,
             virtual_draw=opts.get("virtual_draw"),
+            strategy=strategy_from_options(opts),
         )
 
     def referee(self, record: Mapping[str, Any]) -> Verdict:
@@ -111,9 +126,13 @@ class Shedding(GameKind):
             raise problem(("state",), "the state needs a 'top' card of the game")
         top = shed.symbol(top_name)
         color = str(state.get("color", top.attrs.get("color", "")))
-        return ScenarioSetting(
-            cards, {"valid": shed.validity(top, color)}, f"top card {top.glyph}, {shed.word} {color}"
-        )
+        context: dict[str, Any] = {"valid": shed.validity(top, color)}
+        text = f"top card {top.glyph}, {shed.word} {color}"
+        if "weights" in state:
+            weights = _scenario_weights(shed, state["weights"], problem)
+            context["weight"] = weights.function(shed.classify)
+            text += f", weights {weights.text()}"
+        return ScenarioSetting(cards, context, text)
 
     def two_deals(self, rules: GameRules, players: int, rng: random.Random) -> tuple[Deal, Deal, Validity]:
         """Two deals with the same public information; P_1 has at least 3 valid cards in deal A."""
@@ -146,6 +165,12 @@ class Shedding(GameKind):
                     c.name for c in a[0]
                 ):
                     return Deal(a, public), Deal(b, public), valid
+
+    def weight_function(self, rules: GameRules, weights: Any) -> Any:
+        shed = _shedding(rules)
+        assert isinstance(weights, Weights)
+        weights.check_names(shed.weight_names(), shed.name)
+        return weights.function(shed.classify)
 
     # -- what a kit needs -------------------------------------------------------------
     def check_seating(self, rules: GameRules, players: int | None, virtual: int, wild4: str) -> int:
@@ -244,6 +269,18 @@ class Shedding(GameKind):
                 public = {"top": top, "color": color}
                 return Moment(seed, game.owners(found[0]), shed.validity(top, color), public)
         raise UsageError(f"no suitable moment for a worked example in {seeds} seeded games of {shed.name}")
+
+
+def _scenario_weights(shed: RuleSet, raw: Any, problem: ProblemAt) -> Weights:
+    """A scenario's ``weights`` (``{action: 3, number: 1, wild: 2}``) for a weighted protocol."""
+    if not isinstance(raw, Mapping):
+        raise problem(("state", "weights"), "weights are a mapping of class or card kind to a whole number")
+    try:
+        weights = Weights.of(raw, "weights")
+        weights.check_names(shed.weight_names(), shed.name)
+    except UsageError as exc:
+        raise problem(("state", "weights"), exc.message) from None
+    return weights
 
 
 def _shedding(rules: GameRules) -> RuleSet:

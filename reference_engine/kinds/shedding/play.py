@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +26,7 @@ from ...errors import CheckFailure, UsageError
 from ...records.recorder import Recorder
 from ...registry import Library
 from ...selection import CallCache, run_selection
+from ..strategy import WEIGHTED_PROTOCOL, Strategy, weighted_pick
 from ..virtual import Seat, VirtualStats, seating
 from .record import SheddingRecord
 from .rules import RuleSet, hand_dependence_message
@@ -99,6 +100,8 @@ class Game:
         hands: int | None = None,
         recorder: Recorder | None = None,
         virtual_draw: str | None = None,
+        strategy: Strategy | None = None,
+        weighted_seats: Collection[int] | None = None,
     ):
         lo, hi, default = rules.players
         players = default if players is None else players
@@ -121,7 +124,27 @@ class Game:
         self.rng = random.Random(seed)
         self.bluff = wild4 == "bluff"
         self.discard_owner = discard_owner
-        self.protocol_name = protocol or rules.virtual_protocol
+        # A virtual player's strategy (issue 28): uniform among its valid cards (the paper), or
+        # weighted by public weights, which the weighted selection protocol runs at card level.
+        self.strategy = strategy or Strategy()
+        self.weight: Callable[[Any], int] | None = None
+        self.protocol_params: dict[str, Any] = {}
+        if self.strategy.weights is not None:
+            self.strategy.weights.check_names(rules.weight_names(), rules.name)
+            self.weight = self.strategy.weights.function(rules.classify)
+            self.protocol_params = {"w": self.strategy.weights.largest}
+        # The virtual seats (1, 2, ...) that follow the weights; the others choose uniformly. Only at
+        # rule level can seats differ (a card-level game runs one protocol): bench/strategy.py
+        # plays a weighted virtual player against a uniform one.
+        self.weighted_seats = set(range(1, virtual + 1) if weighted_seats is None else weighted_seats)
+        if (
+            weighted_seats is not None
+            and level == "card"
+            and self.weighted_seats != set(range(1, virtual + 1))
+        ):
+            raise UsageError("at card level every virtual player follows the same strategy")
+        default_protocol = WEIGHTED_PROTOCOL if self.strategy.weighted else rules.virtual_protocol
+        self.protocol_name = protocol or default_protocol
         self.max_hands = hands
         self.virtual_draw = virtual_draw or rules.virtual_draw
         if self.virtual_draw not in ("play", "keep"):
@@ -150,6 +173,16 @@ class Game:
             self.protocol = self.library.protocol(self.protocol_name)
             if "valid" not in self.protocol.context:
                 raise UsageError(f"{self.protocol_name} does not take the game's validity rule ('valid')")
+            takes_weights = "weight" in self.protocol.context
+            if self.strategy.weighted and not takes_weights:
+                raise UsageError(
+                    f"{self.protocol_name} chooses uniformly; --strategy weighted needs a protocol that "
+                    f"takes the weights ('weight'), such as {WEIGHTED_PROTOCOL}"
+                )
+            if takes_weights and not self.strategy.weighted:
+                raise UsageError(
+                    f"{self.protocol_name} needs weights: give --strategy weighted --weights ..."
+                )
 
     # -- the whole game ----------------------------------------------------------------
     def play(self) -> dict[str, Any]:
@@ -195,6 +228,7 @@ class Game:
             "shuffles": self.stats.shuffles,
             "max_helper_cards": self.stats.max_helper_cards,
             "virtual_tables": self.stats.tables_json(),
+            **({"strategy": self.strategy.describe()} if self.strategy.weighted else {}),
             "hand_results": [
                 {"winner": r.winner, "turns": r.turns, "points": r.points, "reason": r.reason}
                 for r in self.results
@@ -444,7 +478,10 @@ class Game:
         if self.level == "rule":
             if not candidates:
                 return None
-            pick = candidates[self.rng.randrange(len(candidates))]
+            if self.weight is not None and seat + 1 in self.weighted_seats:
+                pick = weighted_pick(candidates, self.weight, self.rng)
+            else:
+                pick = candidates[self.rng.randrange(len(candidates))]
             self.stats.note_choice(candidates, pick)
             return pick
         card = self.run_protocol(seat, valid, record)
@@ -483,7 +520,18 @@ class Game:
         order = [seat] + [(seat + k) % n for k in range(1, n)]
         owners = self.owners(seat)
         where = f"turn {record.index} ({self.seats[seat].name}, {self.protocol.name})"
-        run = run_selection(self.library, self.protocol, owners, valid, self.rng, self.cache, where)
+        extra = {"weight": self.weight} if self.weight is not None else None
+        run = run_selection(
+            self.library,
+            self.protocol,
+            owners,
+            valid,
+            self.rng,
+            self.cache,
+            where,
+            context=extra,
+            params=self.protocol_params or None,
+        )
         # Every hand goes back as the protocol returned it (the draw pile in its new random order).
         for s, cards in zip(order, run.returned):
             self.hands[s] = cards

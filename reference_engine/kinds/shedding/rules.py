@@ -191,6 +191,24 @@ class RuleSet(GameRules):
 
         return valid
 
+    # -- a virtual player's strategy (issue 28) ------------------------------------
+    def card_class(self, kind: str) -> str:
+        """The class of a card kind that ``--weights`` may name: ``wild`` (it names the colour in
+        force), ``action`` (it has another effect: skip, reverse, draw) or ``number``."""
+        effects = self.effects.get(kind, [])
+        if any(e.kind == "choose_color" for e in effects):
+            return "wild"
+        return "action" if effects else "number"
+
+    def classify(self, card: Symbol) -> tuple[str, str]:
+        kind = str(card.attrs.get("kind", ""))
+        return kind, self.card_class(kind)
+
+    def weight_names(self) -> list[str]:
+        """What ``--weights`` may name: the classes and every card kind of the deck."""
+        kinds = sorted({str(ct.kind) for ct in self.cards.values()})
+        return ["action", "number", "wild", *kinds]
+
     def points(self, cards: list[Symbol]) -> int:
         return sum(int(c.attrs.get("points", 0)) for c in cards)
 

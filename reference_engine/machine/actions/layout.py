@@ -10,7 +10,7 @@ from ...functions import hand_name
 from ...spec import Params
 from ...table import Draft, Layout, Slots, State
 from ..frame import Evaluator, Frame
-from ..frontier import Frontier, add_vec
+from ..frontier import Frontier, sort_hands
 from ..plans import Plan, Resolved, _flats, _res, _target_coords
 from ..runner import Ctx, Runner, handles
 
@@ -234,7 +234,8 @@ def _move_build(run: Runner, frame: Frame, step: st.Move, layout: Layout, res: R
 
 @handles(st.Move)
 def h_move(run: Runner, frame: Frame, step: st.Move, frontier: Frontier, ctx: Ctx) -> Frontier:
-    return run._planned(frame, step, frontier, ctx, _move_resolve, _move_build, "move")
+    out = run._planned(frame, step, frontier, ctx, _move_resolve, _move_build, "move")
+    return sort_hands(out) if run.mode == "exact" and run.shared.hands else out
 
 
 def _take_resolve(run: Runner, frame: Frame, step: st.Take, state: State, ev: Evaluator) -> Resolved:
@@ -330,18 +331,7 @@ def _return_build(run: Runner, frame: Frame, step: st.Return, layout: Layout, re
 @handles(st.Return)
 def h_return(run: Runner, frame: Frame, step: st.Return, frontier: Frontier, ctx: Ctx) -> Frontier:
     out = run._planned(frame, step, frontier, ctx, _return_resolve, _return_build, "return")
-    if run.mode != "exact":
-        return out
-    # A hand is unordered: keep its cards sorted so equal hands merge.
-    sorted_out: Frontier = {}
-    owned: set[int] = set()
-    for state, vec in out.items():
-        cells = list(state.cells)
-        for reg in state.layout.regions:
-            if reg.hand is not None:
-                cells[reg.offset : reg.offset + reg.size] = sorted(cells[reg.offset : reg.offset + reg.size])
-        add_vec(sorted_out, state.replace(cells=tuple(cells)), vec, owned)
-    return sorted_out
+    return sort_hands(out) if run.mode == "exact" else out
 
 
 # --------------------------------------------------------------------------- note

@@ -84,13 +84,16 @@ def h_shuffle(run: Runner, frame: Frame, step: st.Shuffle, frontier: Frontier, c
             perm = shuffle.sample(run.rng)
             g = _gather_map(plans, state.layout.size, piles, perm)
             cells = tuple([state.cells[i] for i in g])
+            view = state.view
+            if any(is_up(state.cells[f]) for p in piles for f in p):  # as the exact mode sees it
+                view = run.views.extend(view, ("shuffle", tuple(visible(cells[f]) for p in piles for f in p)))
             new = State(
                 _unlabel(plans, state.layout, piles),
                 cells,
                 state.out,
                 state.env,
                 state.meters.add_shuffle(how),
-                state.view,
+                view,
             )
             if run.events is not None:
                 run.record(

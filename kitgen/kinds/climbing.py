@@ -1,0 +1,198 @@
+"""The kit of a climbing game (Daifugō / President): the standard deck, the play selection
+table (θ cards, three ownership pairs per card, λ labels, the stop card), a booklet."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from reference_engine.api import GameRules, Library, Moment, Symbol
+
+from ..bom import Bom, Item, seat_names
+from ..booklet import Booklet, Example
+from ..faces import Face
+from . import KitPlan, register
+from .table import TableKit
+from .virtual import Table, virtual_bom
+
+if TYPE_CHECKING:
+    from reportlab.platypus import Flowable
+
+    from ..typesetting import Writer
+
+COPIES = 3  # ownership pairs under every card (enough for four cards of a rank)
+
+
+def _last(rules: Any, moment: Moment) -> Any:
+    return moment.public.get("last")
+
+
+@register
+class ClimbingKit(TableKit):
+    kind = "climbing"
+    default_card_size = "poker"
+
+    # -- the materials --------------------------------------------------------------------
+    def materials(
+        self,
+        library: Library,
+        rules: GameRules,
+        plan: KitPlan,
+        card_mm: tuple[float, float],
+        reports: list[Any],
+    ) -> Bom:
+        wc: dict[str, Any] = {}
+        extra: list[Item] = []
+        if plan.virtual:
+            wc = dict(self.engine().measure_tables(rules, library, plan.players, plan.virtual))
+            wc["piles"] = []
+            labels = max(int(wc.get("tickets", 0)), COPIES)
+            spare = max(3, math.ceil(labels * 0.25))
+            faces = [Face("plain", f"label{t}", f"λ{t}") for t in range(1, labels + spare + 1)]
+            extra = [
+                Item(
+                    "label",
+                    f"λ label cards λ1 to λ{labels + spare}, one of each",
+                    "card",
+                    labels,
+                    spare,
+                    "a ticket's name in the lotteries of a virtual turn: following a play, one per set of "
+                    f"cards that could beat it (at most {labels} in {wc['games']} simulated games); "
+                    "leading, one per card of the rank that is left",
+                    faces,
+                    "λ labels",
+                ),
+                Item(
+                    "stop",
+                    "stop card (■)",
+                    "card",
+                    1,
+                    1,
+                    "the stop ticket of a leading virtual player's lottery: it ends the play",
+                    [Face("plain", "stop", "■")] * 2,
+                    "Stop card",
+                ),
+            ]
+        table = Table(
+            title=rules.title,
+            deck_name=str(rules.kit.get("deck_name", "our own printed deck")),
+            deck_faces=self.deck_faces(rules),
+            deck=str(plan.extra.get("deck", "print")),
+            seats=seat_names(plan.players, plan.virtual),
+            piles=[],
+            virtual=plan.virtual,
+            card_mm=card_mm,
+            worst_case=wc,
+            extra_items=extra,
+            tickets=COPIES,
+            ticket_labels=False,
+            extra_pairs=2,
+            pair_use=(
+                f"{COPIES} per card on the table (k = {{k}} at most): its ownership pairs, β α under the "
+                "virtual player's cards, α β under the others'; and two for the lotteries' tokens"
+            ),
+            helper_note=(
+                f"The play selection protocol needs a θ card and {COPIES} α β pairs under each of the "
+                "k = {k} cards in play, λ labels for its lotteries' tickets and the stop card; the kit "
+                "prints {helpers} owner and bit markers plus labels and spares."
+            ),
+        )
+        bom = virtual_bom(table)
+        bom.worst_case.pop("piles", None)
+        return bom
+
+    # -- the worked example ---------------------------------------------------------------
+    def example(self, rules: GameRules, library: Library, plan: KitPlan, owners: list[str]) -> Example:
+        moment = self.engine().example_moment(rules, library, plan.players, plan.virtual)
+        table = moment.owners
+        sizes = tuple(len(t) for t in table)
+        cards: list[Symbol] = [c for t in table for c in t]
+        last = _last(rules, moment)
+        s0, r0 = (last.size, last.strength) if last is not None else (0, -1)
+        params = {"sizes": sizes, "s0": s0, "r0": r0, "copies": COPIES}
+        record = {
+            "game": rules.name,
+            "game_seed": moment.seed,
+            "players": plan.players,
+            "virtual": plan.virtual,
+            "last": {"size": s0, "strength": r0},
+            "params": {"sizes": list(sizes), "s0": s0, "r0": r0, "copies": COPIES},
+            "inputs": {"cards": [c.name for c in cards]},
+            "seed": 1,
+        }
+        text = self.moment_text(rules, moment, owners)
+        return Example(
+            params, {"cards": cards}, 1, record, text, context={"strength": moment.public["strength"]}
+        )
+
+    def moment_record(self, moment: Moment) -> dict[str, Any]:
+        last = moment.public.get("last")
+        return {"last": None if last is None else {"size": last.size, "strength": last.strength}}
+
+    def moment_text(self, rules: GameRules, moment: Moment, owners: list[str]) -> str:
+        last = _last(rules, moment)
+        climbing: Any = rules  # a climbing rule set: plays() and describe()
+        hand = moment.owners[0]
+        plays = climbing.plays(hand, last)
+        options = ", ".join(climbing.describe(p) for p in plays) or "nothing"
+        who = ", ".join(f"{o}: {len(t)}" for o, t in zip(owners, moment.owners))
+        situation = (
+            f"the last play is {climbing.describe(last)}"
+            if last is not None
+            else f"{owners[0]} leads the trick"
+        )
+        return (
+            f"Worked example: a real moment of a seeded game (game seed {moment.seed}). It is "
+            f"{owners[0]}'s turn; {situation}. Cards in the hands (k = "
+            f"{sum(len(t) for t in moment.owners)}): {who}. {owners[0]} holds "
+            f"{', '.join(c.glyph for c in hand)}: it can play {options} ({len(plays)} plays, each equally "
+            "likely). The pictures show the table as everyone sees it; shuffles drawn with seed 1."
+        )
+
+    def turn_cost(self, b: Booklet) -> str:
+        params = b.example["params"]
+        sizes = [int(n) for n in params["sizes"]]
+        k, k1 = sum(sizes), sizes[0]
+        time = b.sections[0].time
+        shuffles = time.counts.get("shuffle", "?") if time is not None else "?"
+        return (
+            f"In the worked example the table holds k = {k} cards, {k1} of them the virtual player's. "
+            f"One run lays out a matrix of {(2 + 2 * COPIES) * k} cards (each card with its θ card and "
+            f"{COPIES} ownership pairs) and takes {shuffles} shuffles: the matrix twice, a six-card AND "
+            "for each ticket of a rank that could beat the last play, a shuffle of each rank's tickets, "
+            "and the covert lottery."
+        )
+
+    def rules_page(self, w: Writer, b: Booklet) -> list[Flowable]:
+        """The rules, and where they differ from popular house rules."""
+        out = super().rules_page(w, b)
+        differences = list(getattr(b.rules, "differences", []))
+        if differences:
+            out.append(w.para("Where these rules differ from popular house rules", w.h2))
+            out += [w.para(f"• {d}") for d in differences]
+        return out
+
+    # -- kitgen play ----------------------------------------------------------------------
+    def log_lines(self, result: dict[str, Any], names: list[str]) -> list[str]:
+        out = [""]
+        for t in result["log"]:
+            who = names[t["seat"] - 1]
+            if t["action"] == "play":
+                text = f"plays {t['cards']} ({t['play']})"
+            elif t["action"] == "trick":
+                text = "leads a new trick (everyone else passed)"
+            elif t["action"] == "out":
+                text = f"is out: {t['note']}"
+            else:
+                text = t["action"]
+            if t.get("runs"):
+                text += f"   [protocol runs: {t['runs']}, checks passed]"
+            out.append(f"  {t['index']:>3}. {who}: {text}")
+        return out
+
+    def play_lines(self, result: dict[str, Any], rules: GameRules) -> list[str]:
+        lines = super().play_lines(result, rules)
+        names = seat_names(result["players"], result["virtual"])
+        ranking = ", ".join(f"{i}. {names[s - 1]}" for i, s in enumerate(result["ranking"], 1))
+        lines.insert(len(lines) - (2 if result["level"] == "card" else 1), f"Ranking: {ranking}.")
+        return lines

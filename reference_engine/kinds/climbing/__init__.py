@@ -1,0 +1,150 @@
+"""Climbing games (Daifugō / President): a turn plays one to four cards of a rank.
+
+The UNO paper's Section 6 asks for "a simulation protocol for card games where a player can
+simultaneously play multiple cards in each turn". A virtual player's turn here runs the play
+selection protocol (``rulesets/protocols/play-selection.yaml``) on the whole table: it plays a
+uniformly random one of its distinct valid plays, or passes when it has none, and nothing else
+about its hand is revealed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from ...errors import UsageError
+from ...registry import Library
+from .. import GameKind, GameRules, PlaySettings, ProblemAt, ScenarioSetting, register
+from ..virtual import Moment
+from .play import DaifugoGame
+from .rules import KIND, ClimbingRules, Play, load_climbing
+from .selection import COPIES, expected_shuffles, run_play_selection
+
+SIMULATED_GAMES = 300
+
+
+def _climbing(rules: GameRules) -> ClimbingRules:
+    if not isinstance(rules, ClimbingRules):
+        raise UsageError(f"{rules.name} is not a {KIND} game")
+    return rules
+
+
+@register
+class Climbing(GameKind):
+    name = KIND
+    summary = "every card is dealt; plays of one to four cards of a rank climb until all pass (Daifugō)"
+
+    def load(self, path: Path, expected_name: str | None) -> GameRules:
+        return load_climbing(path, expected_name)
+
+    def game(self, rules: GameRules, library: Library, settings: PlaySettings) -> DaifugoGame:
+        return DaifugoGame(
+            _climbing(rules),
+            library,
+            players=settings.players,
+            virtual=settings.virtual,
+            level=settings.level or self.default_level,
+            seed=settings.seed,
+            protocol=settings.protocol,
+        )
+
+    def play(self, rules: GameRules, library: Library, settings: PlaySettings) -> dict[str, Any]:
+        return self.game(rules, library, settings).play()
+
+    def scenario(
+        self, rules: GameRules, state: Mapping[str, Any], deal: list[str], problem: ProblemAt
+    ) -> ScenarioSetting:
+        cl = _climbing(rules)
+        unknown = [n for n in deal if n not in cl.cards]
+        if unknown:
+            raise problem(("deal",), f"{cl.name} has no card {unknown[0]!r}")
+        if state:
+            raise problem(("state",), "the last play is given by the parameters s0 and r0; the state is {}")
+        order = " < ".join(cl.rank_name(i) for i in range(len(cl.order)))
+        return ScenarioSetting([cl.symbol(n) for n in deal], {"strength": cl.strength}, f"ranks {order}")
+
+    def verify_runs(
+        self, library: Library, proto: Any, rules: GameRules, runs: int, seed: int, players: int
+    ) -> Any:
+        from .statistical import verify_play_runs
+
+        if "strength" not in proto.context:
+            return None
+        return verify_play_runs(library, proto, _climbing(rules), runs, seed, players)
+
+    def measure_tables(
+        self, rules: GameRules, library: Library, players: int, virtual: int, discard_owner: bool = False
+    ) -> dict[str, Any]:
+        """The largest play selection table of virtual decisions in seeded rule-level games."""
+        cl = _climbing(rules)
+        hands: dict[int, int] = {}
+        table = tickets = rank = 0
+        for seed in range(SIMULATED_GAMES):
+            game = self.game(rules, library, PlaySettings(players, virtual, "rule", seed))
+            game.play()
+            for s, n in game.largest.hands.items():
+                hands[s] = max(hands.get(s, 0), n)
+            table = max(table, game.largest.table)
+            tickets = max(tickets, game.largest.tickets)
+            rank = max(rank, game.largest.rank)
+        deck = len(cl.deck())
+        return {
+            "games": SIMULATED_GAMES,
+            "hands": [hands.get(s + 1, deck // players + 1) for s in range(players)],
+            "table_seen": table,
+            "table": deck,
+            "tickets": tickets,
+            "copies": COPIES,
+        }
+
+    def example_moment(
+        self,
+        rules: GameRules,
+        library: Library,
+        players: int,
+        virtual: int,
+        discard_owner: bool = False,
+        wild4: str = "strict",
+    ) -> Moment:
+        """Virtual 1 following a single, with several ranks to choose from and 5 to 9 cards."""
+        cl = _climbing(rules)
+
+        def suitable(game: DaifugoGame, seat: int) -> bool:
+            hand = game.hands[seat]
+            plays = cl.plays(hand, game.last)
+            return (
+                seat == 0
+                and game.last is not None
+                and game.last.size == 1
+                and 5 <= len(hand) <= 9
+                and len(plays) >= 2
+            )
+
+        for seed in range(1, 500):
+            game = self.game(rules, library, PlaySettings(players, virtual, "rule", seed))
+            game.observer = suitable
+            game.play()
+            if game.stopped is not None:
+                n = len(game.seats)
+                owners = [list(game.hands[(0 + k) % n]) for k in range(n)]
+                playable = {p.strength for p in cl.plays(owners[0], game.last)}
+
+                def valid(card: Any, playable: set[int] = playable) -> bool:
+                    return cl.strength(card) in playable
+
+                return Moment(seed, owners, valid, {"last": game.last, "strength": cl.strength})
+        raise UsageError(f"no suitable moment for a worked example in 500 seeded games of {cl.name}")
+
+
+__all__ = [
+    "COPIES",
+    "KIND",
+    "Climbing",
+    "ClimbingRules",
+    "DaifugoGame",
+    "Play",
+    "expected_shuffles",
+    "load_climbing",
+    "run_play_selection",
+]

@@ -1,0 +1,80 @@
+"""The Daifugō kit: cards, labels and a booklet for virtual players who play several cards."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from pypdf import PdfReader
+
+from kitgen.cli import main
+from kitgen.kit import KitOptions, build
+from reference_engine.api import Library, load_game
+
+
+@pytest.fixture(scope="module")
+def daifugo_kit(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    folder = tmp_path_factory.mktemp("kits") / "daifugo"
+    options = KitOptions(ruleset="daifugo", players=4, virtual=1, output=str(folder), previews=False, runs=20)
+    return folder, build(options)
+
+
+def test_the_kit_holds_what_a_virtual_turn_needs(daifugo_kit: tuple[Path, dict[str, Any]]) -> None:
+    _, manifest = daifugo_kit
+    assert [v["protocol"] for v in manifest["verification"]] == [
+        "play-selection",
+        "covert-lottery-modified",
+        "six-card-and",
+    ]
+    assert all(v["verified"] for v in manifest["verification"])
+    assert manifest["statistical_verification"]["verified"]
+    items = {i["key"]: i for i in manifest["bom"]["items"]}
+    assert items["deck"]["count"] == 52
+    assert items["alpha"]["needed"] == items["beta"]["needed"] == 3 * 52 + 2
+    assert items["label"]["needed"] >= manifest["bom"]["worst_case"]["tickets"]
+    assert items["stop"]["needed"] == 1
+    # What card-level games actually took out of the supply fits in the kit.
+    from reference_engine.kinds.climbing import DaifugoGame
+
+    rules = load_game("daifugo")
+    most: dict[str, int] = {}
+    for seed in range(3):
+        game = DaifugoGame(rules, Library(), players=4, virtual=1, level="card", seed=seed)  # type: ignore[arg-type]
+        game.play()
+        for name, n in game.largest.helpers.items():
+            most[name] = max(most.get(name, 0), n)
+    assert most["alpha"] <= items["alpha"]["count"] and most["beta"] <= items["beta"]["count"]
+    labels = [n for n in most if n.startswith("label")]
+    assert max(int(n[5:]) for n in labels) <= items["label"]["count"]
+
+
+def test_the_booklet_states_the_rules_and_their_differences(daifugo_kit: tuple[Path, dict[str, Any]]) -> None:
+    folder, _ = daifugo_kit
+    text = " ".join(
+        " ".join(p.extract_text() or "" for p in PdfReader(str(folder / "booklet.pdf")).pages).split()
+    )
+    assert "The rules: Daifugō (President)" in text
+    assert "Where these rules differ from popular house rules" in text and "revolution" in text
+    assert "Play selection (a virtual player's turn in Daifugō)" in text
+    assert "What a virtual turn costs." in text
+    assert (folder / "view" / "play-selection.html").is_file()
+
+
+def test_the_kit_speaks_plain_words(daifugo_kit: tuple[Path, dict[str, Any]], plain_words: Any) -> None:
+    """Every page for players (booklet but its Validation pages, card and label sheets, index,
+    viewer) in a player's words: the play selection's places, variables and the paper's notation
+    never printed (a king's K is a card, not the spec's place)."""
+    folder, _ = daifugo_kit
+    assert plain_words(folder) == []
+
+
+def test_play_prints_the_game_and_its_ranking() -> None:
+    result = CliRunner().invoke(
+        main, ["play", "daifugo", "--players", "4", "--virtual", "2", "--level", "rule"]
+    )
+    assert result.exit_code == 0, result.output
+    assert (
+        "Ranking: 1." in result.output and "plays" in result.output and "leads a new trick" in result.output
+    )
