@@ -196,6 +196,9 @@ class Booklet:
     front: Any = field(default=None, repr=False)
     # A game kit: what its virtual players cost at the table (a :class:`kitgen.kitcost.KitCost`).
     cost: KitCost | None = None
+    # A game kit built with --exact-hands: its claim on the whole deck (kitgen.verification's
+    # whole_deck_claim), on the cover and the validation pages.
+    whole_deck: dict[str, Any] | None = None
 
     def face(self, name: str) -> Face:
         f = self.faces.get(name)
@@ -206,7 +209,7 @@ class Booklet:
         return f
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "booklet": self.name,
             "title": self.title,
             "kind": self.kind,
@@ -217,6 +220,9 @@ class Booklet:
             "statistical": self.statistical,
             "table_time": self.cost.to_json() if self.cost is not None else None,
         }
+        if self.whole_deck is not None:
+            out["whole_deck"] = self.whole_deck
+        return out
 
 
 # --------------------------------------------------------------------------- examples

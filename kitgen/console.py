@@ -15,6 +15,7 @@ from reference_engine.api import (
     Simulation,
     Snapshot,
     catalogue,
+    count_text,
     glyph,
     load_game,
     symbol,
@@ -318,7 +319,14 @@ def report_lines(report: Report) -> list[str]:
     """A verification report as `kitgen verify` prints it: one line per check."""
     params = ", ".join(f"{k}={v}" for k, v in report.params.items())
     name = f"{report.protocol} ({params})" if params else report.protocol
-    out = [f"{name}: {report.method} verification over {report.scope()}"]
+    if report.reduction:
+        red = report.reduction
+        out = [
+            f"{name}: {report.method} verification over {count_text(report.inputs)} deals of "
+            f"{red['cards']} cards ({red['class_deals']} deals of the validity classes)"
+        ]
+    else:
+        out = [f"{name}: {report.method} verification over {report.scope()}"]
     width = max((len(c.name) for c in report.checks), default=0)
     for c in report.checks:
         mark = "ok  " if c.ok else "FAIL"
@@ -336,6 +344,20 @@ def report_lines(report: Report) -> list[str]:
         work += f" in {st['workers']} workers (state counts added up over the workers)"
     out.append("  " + work)
     out.append(report.verdict())
+    return out
+
+
+def deck_lines(claim: dict[str, Any]) -> list[str]:
+    """The summary of `kitgen verify NAME --hand A..B`: one line per hand size, then the claim."""
+    out = [f"{claim['protocol']} on the whole deck, {claim['table']}".rstrip(":")]
+    for row in claim["hands"]:
+        verdict = "VERIFIED" if row["verified"] else "NOT VERIFIED: failed " + ", ".join(row["failed"])
+        out.append(
+            f"  hand {row['hand']:>2}: {verdict}, {count_text(row['deals'])} deals through "
+            f"{row['class_deals']} class deals, {row['seconds']:.1f} s"
+        )
+    n = claim["exact_hands_up_to"]
+    out.append(f"Exact for hands up to {n}." if n else "Not exact for a hand of 1.")
     return out
 
 

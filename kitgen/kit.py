@@ -44,7 +44,7 @@ from .sheets import DUPLEX, SheetOptions, grid_for, render_cards
 from .templates import CardSize, Paper, Profile, Templates, load_templates
 from .typesetting import diagram_capacity, render_booklet
 from .units import Length, LengthError
-from .verification import protocols_to_verify, summary, verify_protocols
+from .verification import protocols_to_verify, summary, verify_protocols, whole_deck_claim
 from .viewer import kit_pages
 
 Progress = Callable[[str, int], None]
@@ -69,6 +69,9 @@ class KitOptions:
     output: str | None = None
     previews: bool = True
     runs: int = 100
+    # ``--exact-hands N``: verify the card selection protocol exactly on the game's whole deck for
+    # P_1's hands of 1..N cards (0: not); the cover and validation pages say "exact up to N".
+    exact_hands: int = 0
     extra: dict[str, Any] = field(default_factory=dict)  # a kind's own options (puzzles: count, ...)
     cache: bool = True  # reuse verification reports of identical specs (see kitgen.verification)
     workers: int = 1  # processes per exact verification (not recorded: it never changes an output)
@@ -107,6 +110,14 @@ def _cache(enabled: bool) -> VerificationCache | None:
     return VerificationCache() if enabled else None
 
 
+def _counted(step: Progress, phase: str, total: int) -> Callable[[int], None]:
+    """``n -> step(phase, n)``, the phase's total told first to a step that counts."""
+    tell = getattr(step, "total", None)
+    if callable(tell):
+        tell(phase, total)
+    return lambda n: step(phase, n)
+
+
 def _note_cache(step: Progress, cache: VerificationCache | None) -> None:
     if cache is not None and cache.hits and not cache.misses:
         step("verification reports reused (same specs and engine; --no-cache verifies again)", 0)
@@ -118,7 +129,7 @@ def _recorded(opts: KitOptions | BookletOptions) -> dict[str, Any]:
     return {
         k: list(v) if isinstance(v, tuple) else v
         for k, v in asdict(opts).items()
-        if k not in ("cache", "given", "workers", "force") and not (k == "only" and not v)
+        if k not in ("cache", "given", "workers", "force") and not (k in ("only", "exact_hands") and not v)
     }
 
 
@@ -192,6 +203,12 @@ def build(
     if plan.teaches and opts.runs and kind.statistical_check:
         step("checking the protocol on the full deck", 0)
         statistical = kind.statistical(library, plan, opts.runs, "kit", cache)
+    whole_deck = None
+    if plan.teaches and opts.exact_hands:
+        step("verifying the protocol exactly on the whole deck", 0)
+        whole_deck = whole_deck_claim(
+            plan.protocol, plan.game, plan.players, opts.exact_hands, opts.workers, cache
+        )
     booklet: Booklet | None = None
     if plan.teaches:
         step("writing the booklet", 0)
@@ -209,13 +226,14 @@ def build(
         )
         booklet = kind.booklet(given)
         require(bom, booklet.sections[0].needs, (card.size.width.mm, card.size.height.mm), WORKED)
+        booklet.whole_deck = whole_deck
     with staged(destination, only_name, "kit", opts.force) as work:
         step("drawing card sheets", 0)
         cards_info = render_cards(
             inside(work, "cards.pdf"),
             bom.faces(),
             SheetOptions(plan.name, paper, card, profile, opts.duplex, offset),
-            progress=lambda n: step("drawing card sheets", n),
+            progress=_counted(step, "drawing card sheets", len(bom.faces())),
         )
         labels_info = render_labels(
             inside(work, "labels.pdf"), labels, sheet, label_paper, plan.name, opts.label_start
@@ -269,6 +287,8 @@ def build(
             "verification": validation,
             "statistical_verification": statistical,
         }
+        if whole_deck is not None:
+            manifest["whole_deck_verification"] = whole_deck
         if only is not None:
             manifest["only"] = only
         else:

@@ -44,6 +44,7 @@ class Paper:
     key: str
     name: str
     size: Size
+    labels: str = "cutout-a4"  # the label sheet a kit on this paper uses unless told (--labels)
 
 
 @dataclass(frozen=True)
@@ -168,9 +169,12 @@ def load_templates(path: str | None = None) -> Templates:
 
     papers = {}
     for k, v in ck.table(doc.get("papers", {}), ("papers",)).items():
-        spec = ck.mapping(v, ("papers", k), required=("size",), optional=("name",)) or {}
+        spec = ck.mapping(v, ("papers", k), required=("size",), optional=("name", "labels")) or {}
         papers[str(k)] = Paper(
-            str(k), str(spec.get("name", k)), size(spec.get("size"), ("papers", k, "size"))
+            str(k),
+            str(spec.get("name", k)),
+            size(spec.get("size"), ("papers", k, "size")),
+            str(spec.get("labels", "cutout-a4")),
         )
     cards = {}
     for k, v in ck.table(doc.get("cards", {}), ("cards",)).items():
@@ -236,6 +240,12 @@ def load_templates(path: str | None = None) -> Templates:
             str(spec.get("product", "")),
         )
     min_card = size(doc["min_card"], ("min_card",)) if "min_card" in doc else None
+    for key, paper in papers.items():
+        if paper.labels not in labels:
+            ck.error(
+                ("papers", key, "labels"),
+                f"unknown label sheet {paper.labels!r} (choose from: {', '.join(labels)})",
+            )
     if ck.problems:
         raise SpecError(ck.problems)
     return Templates(papers, cards, profiles, labels, min_card)

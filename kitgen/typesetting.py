@@ -35,6 +35,7 @@ from reportlab.platypus import (
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from reference_engine.api import Library, glyph
+from reference_engine.api import count_text as deal_count
 
 from .booklet import Booklet, BookletStyle, Section, StepBlock, booklet_style
 from .claims import claims, meaning
@@ -266,8 +267,17 @@ class Writer:
             pics: list[Flowable] = [CardPicture(b.face(sym), mm(18)) for sym in picks]
             out.append(pdf_table([pics], colWidths=[mm(22)] * len(pics), hAlign="LEFT"))
             out.append(Spacer(1, mm(8)))
+        whole = b.whole_deck
+        whole_claims: list[str] = []
+        if whole is not None and whole["exact_hands_up_to"]:
+            n = whole["exact_hands_up_to"]
+            whole_claims.append(
+                f"{self._title_of(whole['protocol'])} with the whole deck and {whole['players']} "
+                f"players: checked the same way for every possible deal when the hand holds 1 to {n} "
+                "cards, not just on sample deals."
+            )
         rows: list[Flowable] = [self.rich("Verified before printing", "")]
-        rows += [self.para(v, self.small) for v in self.claims()]
+        rows += [self.para(v, self.small) for v in [*self.claims(), *whole_claims]]
         rows.append(self.para(meaning(b.statistical), self.small))
         rows.append(
             self.para(
@@ -474,6 +484,9 @@ class Writer:
                 )
                 out.append(self.table(rows, [*widths, self.width - sum(widths)]))
             out.append(self.para(f"Engine: {v['engine']}.", self.small))
+        whole = self.b.whole_deck
+        if whole is not None:
+            out += self._whole_deck(whole)
         stat = self.b.statistical
         if stat is not None:
             out.append(self.heading(f"{stat['title']} on the full deck (statistical)", 1))
@@ -496,6 +509,37 @@ class Writer:
             if len(rows) > 1:
                 out.append(self.heading(f"{sec.title}: the steps in the paper's words", 1))
                 out.append(self.table(rows, [mm(14), self.width - mm(14)], spec=True))
+        return out
+
+    def _title_of(self, protocol: str) -> str:
+        return next((v["title"] for v in self.b.validation if v["protocol"] == protocol), protocol)
+
+    def _whole_deck(self, whole: dict[str, Any]) -> list[Flowable]:
+        """The validation pages' section on an exact verification on the whole deck (a kit
+        built with --exact-hands): what was verified, one row per hand size, the claim."""
+        n = whole["exact_hands_up_to"]
+        out: list[Flowable] = [
+            self.heading(f"{self._title_of(whole['protocol'])} on the full deck (exact)", 1),
+            self.para(
+                f"Method: exact on the whole deck, by validity classes; {whole['table'].rstrip(':')}. "
+                "Every deal of the cards in play and every outcome of every shuffle, with exact "
+                "fractions: deals that give each player the same numbers of valid and invalid cards "
+                "are verified together (see How verification works in the README).",
+                self.small,
+            ),
+        ]
+        rows: list[list[Any]] = [["Hand", "Verdict", "Deals", "Verified as"]]
+        for row in whole["hands"]:
+            rows.append(
+                [
+                    str(row["hand"]),
+                    "ok" if row["verified"] else "FAILED",
+                    deal_count(int(row["deals"])),
+                    f"{row['class_deals']} class deals",
+                ]
+            )
+        out.append(self.table(rows, [mm(16), mm(16), mm(50), self.width - mm(82)]))
+        out.append(self.para(f"Exact for hands up to {n}.", self.small))
         return out
 
     def quick_reference(self) -> list[Flowable]:

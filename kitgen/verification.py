@@ -22,17 +22,21 @@ from reference_engine.api import (
     Library,
     Params,
     Protocol,
+    ReductionRefused,
     Report,
     UsageError,
     VerificationFailed,
     Weights,
     check_protocol,
+    deck_claim,
     forecast,
     is_game,
     parse_params,
     verify,
+    verify_hands,
     verify_runs,
 )
+from reference_engine.api import report as report_progress
 
 from .cache import CACHE_ENV as CACHE_ENV  # (re-exported: where the cache was)
 from .cache import VerificationCache as VerificationCache
@@ -224,6 +228,76 @@ def verify_named(
         backend = DaskBackend.connect(scheduler)
         return verify(library, proto, given, deck, workers=backend.threads(), backend=backend)
     return verify(library, proto, given, deck, workers=workers)
+
+
+def verify_whole_deck(
+    name: str,
+    hands: list[int],
+    game: str | None = None,
+    players: int | None = None,
+    state: dict[str, Any] | None = None,
+    workers: int = 1,
+    each: Any = None,
+    cache: VerificationCache | None = None,
+) -> tuple[list[Report], dict[str, Any]]:
+    """What `kitgen verify NAME --hand ...` does: exact verification on the game's whole deck,
+    one report per hand size, and the claim they support (see ``deck_claim``). With ``cache``,
+    a hand verified before with the same engine, specs and table is read from it (what a kit's
+    cover and validation page can use: "exact for hands up to N", as measured)."""
+    library = Library()
+    proto = library.protocol(name)
+    reports = []
+    for i, hand in enumerate(hands):
+        report_progress(f"verifying {proto.name} on the whole deck", i, len(hands), f"hand {hand}")
+        request = {
+            "method": "exact-whole-deck",
+            "protocol": proto.name,
+            "game": game,
+            "players": players,
+            "hand": hand,
+            "state": state,
+        }
+        report = _reported(
+            library,
+            request,
+            cache,
+            lambda hand=hand: verify_hands(library, proto, [hand], game, players, state, workers)[0],
+        )
+        reports.append(report)
+        if each is not None:
+            each(hand, report)
+    return reports, deck_claim(reports)
+
+
+def whole_deck_claim(
+    protocol: str,
+    game: str,
+    players: int,
+    hands: int,
+    workers: int = 1,
+    cache: VerificationCache | None = None,
+) -> dict[str, Any]:
+    """A kit's claim "exact on the whole deck for hands up to ``hands``": ``protocol`` verified
+    exactly on ``game``'s whole deck with ``players`` players, P_1 holding 1, 2, ..., ``hands``
+    cards (:func:`verify_whole_deck`, reports cached). A hand that fails refuses the kit, like
+    any failed verification. The claim as data (``deck_claim``), without the seconds, which are
+    not the same from one run to the next (the pages print the same bytes for the same inputs)."""
+    try:
+        reports, claim = verify_whole_deck(
+            protocol, list(range(1, hands + 1)), game=game, players=players, workers=workers, cache=cache
+        )
+    except ReductionRefused as exc:
+        raise UsageError(
+            f"--exact-hands: the kit teaches {protocol}, which the whole-deck verification cannot "
+            f"take: {exc.format_message()}"
+        ) from exc
+    for r in reports:
+        if not r.ok:
+            raise _refuse(protocol, r, "kit")
+    for row in claim["hands"]:
+        row.pop("seconds", None)
+        row["deals"] = str(row["deals"])  # exact (JSON readers keep big integers only as text)
+    return {**claim, "game": game, "players": players}
 
 
 def check_booklet_sizes(name: str, force: bool) -> None:

@@ -5,7 +5,10 @@ module a caller loads a library of protocol specs, a protocol or a game's rule s
 kind); verifies a protocol exactly or statistically; simulates one seeded run with its
 trace; plays a whole game; gets a booklet's example inputs and the facts of every possible
 reveal; solves the models of "UNO is hard" (solitaire, cooperative and uncooperative UNO-2).
-The engine returns data (reports, traces, results) and never prints.
+The engine returns data (reports, traces, results) and never prints. A game protocol is
+verified exactly on a game's whole deck by validity classes (:func:`verify_deck`,
+:func:`verify_hands`), and :func:`deck_claim` says what kits may claim: "exact for hands up
+to N".
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from .errors import (
     LoadError,
     Problem,
     RecordError,
+    ReductionRefused,
     RenderError,
     RunError,
     SimulationError,
@@ -71,6 +75,8 @@ from .kinds.strategy import (
 from .kinds.uno_puzzles import PuzzleKind, PuzzleRules
 from .kinds.virtual import Moment
 from .names import declared_names, expression_texts
+from .progress import Progress as ProgressReport
+from .progress import report, reporting
 from .records import FORMAT as RECORD_FORMAT
 from .records import VERSION as RECORD_VERSION
 from .records.document import SCHEMA_FILE as RECORD_SCHEMA
@@ -90,11 +96,17 @@ from .verify import (
     DaskBackend,
     Forecast,
     Report,
+    Table,
+    count_text,
+    deck_claim,
     empty_stats,
     forecast,
     verify,
+    verify_deck,
+    verify_hands,
     verify_runs,
     views_phrase,
+    whole_table,
 )
 
 
@@ -310,12 +322,14 @@ __all__ = [
     "PlayOption",
     "PlaySettings",
     "Problem",
+    "ProgressReport",
     "Protocol",
     "Puzzle",
     "PuzzleKind",
     "PuzzleRules",
     "Reason",
     "RecordError",
+    "ReductionRefused",
     "RenderError",
     "ReplayReport",
     "Report",
@@ -333,6 +347,7 @@ __all__ = [
     "SpecError",
     "Strategy",
     "Symbol",
+    "Table",
     "Terminated",
     "Trace",
     "UncooperativeResult",
@@ -344,6 +359,8 @@ __all__ = [
     "catalogue",
     "check_protocol",
     "compiled_reason",
+    "count_text",
+    "deck_claim",
     "declared_names",
     "empty_stats",
     "engine_dir",
@@ -368,6 +385,8 @@ __all__ = [
     "record_game",
     "record_text",
     "replay_record",
+    "report",
+    "reporting",
     "reveals_from",
     "rulesets_dir",
     "simulate",
@@ -378,7 +397,10 @@ __all__ = [
     "symbol",
     "unknown_key_message",
     "verify",
+    "verify_deck",
+    "verify_hands",
     "verify_runs",
     "views_phrase",
     "walk_steps",
+    "whole_table",
 ]

@@ -9,6 +9,8 @@ module converts between that code and readable values.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,6 +88,35 @@ class SymbolTable:
 
 
 SYMBOLS = SymbolTable()
+
+
+class DealtFaces:
+    """The faces of dealt cards in a verification by validity classes (the data-independence
+    reduction, :mod:`reference_engine.verify.classes`): a decision may read such a face only
+    through one of the game's functions (``valid(card)``), and no view may show one except
+    as part of a reveal of every dealt card in a scrambled row (see
+    :mod:`reference_engine.verify.symmetry`). Empty outside such a verification, so the
+    checks cost one test of an empty set."""
+
+    def __init__(self) -> None:
+        self.ids: set[int] = set()
+        self.depth = 0  # > 0 while a game function reads a card
+
+    def hidden(self, sid: int) -> bool:
+        """Whether a decision reading the face ``sid`` now breaks the reduction's precondition."""
+        return sid in self.ids and not self.depth
+
+    @contextmanager
+    def through_game(self) -> Iterator[None]:
+        """A game function is reading a card: its face may be read (as its class)."""
+        self.depth += 1
+        try:
+            yield
+        finally:
+            self.depth -= 1
+
+
+DEALT = DealtFaces()
 
 
 def code(symbol: Symbol, up: bool = False) -> int:

@@ -173,6 +173,24 @@ class VerificationError(KitgenError):
     stage = "verify"
 
 
+class ReductionRefused(VerificationError):
+    """A reduction of the exact verifier does not apply to this spec: its precondition fails.
+
+    The verifier never takes a shortcut whose precondition it cannot check; it says which
+    precondition failed, and where, and verifies nothing (exit code 2)."""
+
+    stage = "verify"
+
+    def __init__(self, message: str, problem: Problem | None = None):
+        super().__init__(str(problem) if problem is not None else message)
+        self.reason = message
+        self.problem = problem
+
+    def located(self, problem: Problem) -> ReductionRefused:
+        """The same refusal at the step where it happened (when it names no place yet)."""
+        return self if self.problem is not None else ReductionRefused(self.reason, problem)
+
+
 class VerificationFailed(VerificationError):
     """A protocol the kit or booklet teaches fails verification: nothing is written."""
 

@@ -16,7 +16,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
-from .cards import EMPTY, Symbol, is_up, symbol_of
+from .cards import DEALT, EMPTY, Symbol, is_up, symbol_of
+from .errors import ReductionRefused
 from .expressions import WILDCARD, EvalError, Value, as_int, plain
 
 
@@ -322,6 +323,12 @@ class Reader:
         if self.public and not is_up(c):
             raise LeakError(
                 f"{self.state.layout.describe(flat)} is face down: a decision may only use face-up cards"
+            )
+        if DEALT.ids and self.public and DEALT.hidden(c >> 1):
+            raise ReductionRefused(
+                f"a decision reads the face of the dealt card at {self.state.layout.describe(flat)} "
+                "other than through the game's functions (valid): the verdict would depend on more "
+                "than the cards' validity classes, so the reduction by classes does not apply"
             )
         return symbol_of(c)
 

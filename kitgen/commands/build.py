@@ -10,6 +10,7 @@ from reference_engine.api import PUZZLE_DIFFICULTIES, STRATEGIES
 from ..console import kit_lines
 from ..kit import KitOptions, build
 from ..tabletime import using_model
+from ..templates import load_templates
 from ..verification import default_workers
 from . import options
 from .progress import write_with_progress
@@ -39,16 +40,7 @@ pages come first; measure with them and pass --back-offset), none puts all backs
 separate pages after the fronts, fold prints front and back side by side to fold.
 """
 
-LABEL_SHEETS = [
-    "L7160",
-    "L7163",
-    "5160",
-    "5163",
-    "cutout-a4",
-    "cutout-letter",
-    "cutout-sleeve-a4",
-    "cutout-sleeve-letter",
-]
+LABEL_SHEETS = list(load_templates().labels)  # templates/layout.yaml
 
 
 @click.command("build", help=BUILD_HELP)
@@ -133,6 +125,16 @@ LABEL_SHEETS = [
     "validation pages (runs per deal, seed 1); 0 skips it."
 )
 @click.option(
+    "--exact-hands",
+    type=click.IntRange(min=0, max=20),
+    default=0,
+    show_default=True,
+    metavar="N",
+    help="Also verify the card selection protocol exactly on the game's whole deck with the kit's "
+    'players, for a hand of 1, 2, ..., N cards; the cover and validation pages then say "exact '
+    'for hands up to N" (UNO, 4 players, N = 10: a few minutes; reports are cached). 0 skips it.',
+)
+@click.option(
     "--count",
     type=click.IntRange(min=1, max=200),
     default=None,
@@ -185,6 +187,7 @@ def build_cmd(
     no_cache: bool,
     workers: int | None,
     runs: int,
+    exact_hands: int,
     count: int | None,
     difficulty: str | None,
     seed: int | None,
@@ -221,6 +224,7 @@ def build_cmd(
         output=output,
         previews=not no_previews,
         runs=runs,
+        exact_hands=exact_hands,
         extra={k: v for k, v in own.items() if v is not None},
         cache=not no_cache,
         workers=workers or default_workers(),

@@ -9,9 +9,12 @@ import click
 
 from reference_engine.api import MAX_CARDS
 
+from ..templates import load_templates
+
 F = TypeVar("F", bound=Callable[..., Any])
 
-PAPERS = ["a4", "letter", "a3", "tabloid"]
+# The choices come from templates/layout.yaml: a paper or label sheet added there is an option.
+PAPERS = list(load_templates().papers)
 PARAM_HELP = "A protocol parameter as NAME=NUMBER, e.g. --param m=5 (repeatable)."
 FORCE_HELP = (
     "Run even past the size limits: a protocol that puts more than {simulate:,} cards on the table "

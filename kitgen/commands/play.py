@@ -27,6 +27,7 @@ from ..kinds import kit_kind
 from ..kitcost import played_cost
 from ..tabletime import using_model
 from . import options
+from .progress import progress_line
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -161,15 +162,16 @@ def play_cmd(
 ) -> None:
     settings = PlaySettings(players, virtual, level, seed, protocol, kind_options, engine or "compiled")
     library = Library()
-    if record_path is None:
-        result = play(ruleset, library, settings)
-    else:
-        _check_writable(record_path)
-        result, record = record_game(ruleset, library, settings)
-        try:
-            write_atomic(record_path, record_text(record).encode("utf-8"))
-        except OSError as exc:
-            raise UsageError(f"--record {record_path}: cannot write it: {exc.strerror or exc}") from None
+    with progress_line(as_json):
+        if record_path is None:
+            result = play(ruleset, library, settings)
+        else:
+            _check_writable(record_path)
+            result, record = record_game(ruleset, library, settings)
+            try:
+                write_atomic(record_path, record_text(record).encode("utf-8"))
+            except OSError as exc:
+                raise UsageError(f"--record {record_path}: cannot write it: {exc.strerror or exc}") from None
     default = getattr(load_game(ruleset), "virtual_protocol", None)
     spec = protocol or ((result.get("protocol") or default) if default else None)
     if engine == "compiled" and level != "rule" and virtual and spec is not None:

@@ -8,7 +8,7 @@ import click
 
 from ..viewer import ViewOptions, write_view
 from . import options
-from .progress import write_errors
+from .progress import progress_line, write_errors
 
 VIEW_HELP = """Write a step-through page of a seeded run of a protocol (index.html).
 
@@ -63,7 +63,7 @@ def view_cmd(
     force: bool,
 ) -> None:
     opts = ViewOptions(protocol, seed, inputs, params, deck, output, not no_cache, force)
-    with write_errors():
+    with write_errors(), progress_line(as_json):
         done = write_view(opts)
     if as_json:
         click.echo(json.dumps(done, indent=2))

@@ -19,7 +19,7 @@ from reference_engine.api import GameRules, Library, Reveal, UsageError
 
 from ..bom import Bom
 from ..labels import Label
-from ..templates import CardSize, Paper, Templates
+from ..templates import CardSize, Paper, Templates, load_templates
 
 if TYPE_CHECKING:
     from reportlab.platypus import Flowable
@@ -28,7 +28,13 @@ if TYPE_CHECKING:
     from ..kit import BookletOptions, KitOptions
     from ..typesetting import Writer
 
-DEFAULT_LABELS = {"a4": "L7160", "letter": "5160", "a3": "cutout-a4", "tabloid": "cutout-letter"}
+
+def default_labels(paper: str) -> str:
+    """The label sheet of a kit on ``paper`` unless --labels says otherwise (``templates/layout.yaml``)."""
+    papers = load_templates().papers
+    return papers[paper].labels if paper in papers else "cutout-a4"
+
+
 # The options of `kitgen build` every kind takes, and those of a kit of cards, labels and booklet.
 COMMON_OPTIONS = frozenset(
     {"--paper", "--output", "--no-previews", "--no-cache", "--workers", "--json", "--force"}
@@ -47,6 +53,7 @@ CARD_KIT_OPTIONS = COMMON_OPTIONS | {
     "--label-start",
     "--wild4",
     "--runs",
+    "--exact-hands",
     "--only",
     "--table-time",
 }
@@ -198,12 +205,12 @@ from . import climbing, layout, sealed_bid, shedding, tiles, trick, uno_puzzles 
 __all__ = [
     "CARD_KIT_OPTIONS",
     "COMMON_OPTIONS",
-    "DEFAULT_LABELS",
     "BookletInput",
     "BookletPlan",
     "KitKind",
     "KitPlan",
     "climbing",
+    "default_labels",
     "kit_kind",
     "layout",
     "register",

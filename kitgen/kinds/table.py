@@ -37,7 +37,7 @@ from ..templates import Templates
 from ..typesetting import CardPicture
 from ..units import mm
 from ..verification import summary, verify_statistically
-from . import CARD_KIT_OPTIONS, DEFAULT_LABELS, BookletInput, BookletPlan, KitKind, KitPlan
+from . import CARD_KIT_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, default_labels
 from .virtual import Table, deck_face, kit_labels, virtual_bom, whose_owner_cards
 
 if TYPE_CHECKING:
@@ -111,7 +111,7 @@ class TableKit(KitKind):
             virtual=opts.virtual,
             protocol=opts.protocol or rules.protocol,
             card=card,
-            label_sheet=opts.labels or DEFAULT_LABELS.get(opts.paper, "cutout-a4"),
+            label_sheet=opts.labels or default_labels(opts.paper),
             teaches=opts.virtual > 0,
             extra={"deck": opts.deck},
         )

@@ -71,6 +71,44 @@ class ScenarioSetting:
 
 
 @dataclass
+class FullDeal:
+    """A whole table for exact verification by classes: the cards in play by name (P_1's
+    hand, the other hands, the draw pile; repeats for copies), the owners' sizes and the
+    public state that decides which cards may be played."""
+
+    deck: list[str]
+    sizes: list[int]
+    state: dict[str, Any]
+    text: str
+
+
+def owner_sizes(in_play: int, players: int, hand: int, others: int | None) -> list[int]:
+    """P_1 holds ``hand``; with ``others`` every other player holds that many and a last owner
+    (the draw pile) the rest; without, the other players share the rest as evenly as they can."""
+    if players < 2:
+        raise UsageError("a table needs at least 2 players")
+    if hand < 1:
+        raise UsageError("P_1's hand needs at least one card")
+    if others is not None:
+        sizes = [hand] + [others] * (players - 1)
+        rest = in_play - sum(sizes)
+        if rest < 0:
+            raise UsageError(
+                f"{players} hands ({hand} for P_1, {others} each for the others) need "
+                f"more than the {in_play} cards in play"
+            )
+        return sizes + [rest]
+    rest = in_play - hand
+    n = players - 1
+    sizes = [hand] + [rest // n + (1 if i < rest % n else 0) for i in range(n)]
+    if rest < n or sizes[-1] < 1:
+        raise UsageError(
+            f"a hand of {hand} leaves too few of the {in_play} cards in play for {n} other players"
+        )
+    return sizes
+
+
+@dataclass
 class Deal:
     """A deal for the statistical check: owners (P_1 the virtual player first, the piles last)."""
 
@@ -135,6 +173,11 @@ class GameKind(ABC):
     def two_deals(self, rules: GameRules, players: int, rng: random.Random) -> tuple[Deal, Deal, Validity]:
         """Two deals with the same public information, for the statistical check on the full deck."""
         raise UsageError(f"{rules.name} ({self.name}) has no card selection to check statistically")
+
+    def full_deal(self, rules: GameRules, players: int, hand: int, state: Mapping[str, Any]) -> FullDeal:
+        """The whole deck in play at a table with a public ``state``: for exact verification by
+        validity classes (``kitgen verify PROTOCOL --hand N``)."""
+        raise UsageError(f"{rules.name} ({self.name}) has no card selection to verify on a whole table")
 
     def verify_runs(
         self, library: Library, proto: Any, rules: GameRules, runs: int, seed: int, players: int
@@ -253,6 +296,7 @@ from . import climbing, layout, sealed_bid, shedding, tiles, trick, uno_puzzles 
 
 __all__ = [
     "Deal",
+    "FullDeal",
     "GameKind",
     "GameRules",
     "PlayOption",
@@ -269,6 +313,7 @@ __all__ = [
     "kinds",
     "layout",
     "load_game",
+    "owner_sizes",
     "register",
     "rules_path",
     "sealed_bid",

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import progress
 from ..cards import Symbol
 from ..errors import UsageError
 from ..records.recorder import Recorder
@@ -68,6 +69,9 @@ class VirtualStats:
 
     def note_run(self, run: SelectionRun) -> None:
         self.protocol_runs += 1
+        progress.report(
+            "playing", self.protocol_runs, None, f"{self.virtual_turns} virtual turns, protocol runs"
+        )
         self.checks += run.checks
         self.shuffles += run.shuffles
         self.max_helper_cards = max(self.max_helper_cards, run.helper_cards)

@@ -37,6 +37,7 @@ from .frontier import (
 from .outputs import output_flats
 from .plans import Plan, Resolved, SubResult, _flats, _res, _target_coords, seen_in_hands
 from .runner import Ctx, Outcome, Runner, _jsonable, handles
+from .store import export_outcomes, import_outcomes, store_key
 
 SMALL_CALL = 8  # callees on at most this many cards are run exactly once per argument, then sampled
 
@@ -198,6 +199,9 @@ def h_call(run: Runner, frame: Frame, step: st.Call, frontier: Frontier, ctx: Ct
                 outcomes = _inline(run, sub, codes)
             if run.shared.restart is not None:
                 return {}  # a callee's view does not factor: the run stops (see Shared.restart)
+            sym = run.shared.symmetry
+            if sym is not None and not run.call_path and sym.bags(step):
+                outcomes = _unordered(outcomes, sym.bags(step))
             for prob, obs, res in outcomes:
                 key = (
                     "call",
@@ -243,6 +247,21 @@ def h_call(run: Runner, frame: Frame, step: st.Call, frontier: Frontier, ctx: Ct
                     )
                 add_vec(out, new, _scale(vec, prob), owned)
     return sort_hands(out) if run.mode == "exact" and run.shared.hands else out
+
+
+def _unordered(outcomes: list[Outcome], bags: tuple[int, ...]) -> list[Outcome]:
+    """The outcomes with the results at ``bags`` in one order (sorted), merged: the caller only
+    uses those results whole, so their order is never seen (a verification by classes checks that,
+    see :mod:`reference_engine.verify.symmetry`)."""
+    merged: dict[tuple[Any, SubResult], Fraction] = {}
+    for prob, obs, res in outcomes:
+        cards = tuple(
+            ((1, len(codes)), tuple(sorted(codes))) if k in bags else (shape, codes)
+            for k, (shape, codes) in enumerate(res.cards)
+        )
+        key = (obs, SubResult(cards, res.values, res.delta, res.meters))
+        merged[key] = merged.get(key, Fraction(0)) + prob
+    return [(p, obs, res) for (obs, res), p in merged.items()]
 
 
 def _absorb(
@@ -319,6 +338,27 @@ def _sub_outcomes(run: Runner, sub: Frame, codes: tuple[tuple[int, ...], ...]) -
     hit = run.shared.subruns.get(key)
     if hit is not None:
         return hit
+    store = run.shared.store
+    shared_key = None
+    if store is not None and run.shared.restart is None and not sub.proto.context:
+        shared_key = store_key(sub.key, codes, sub.proto.name in run.shared.no_factor)
+        found = store.claim(shared_key)
+        if found is not None:  # another partition ran it (and checks its view, see .store)
+            hit = import_outcomes(found)
+            run.shared.subruns[key] = hit
+            return hit
+    try:
+        hit = _run_sub(run, sub, codes, key)
+    finally:
+        if shared_key is not None and store is not None:  # the others wait for it
+            done = run.shared.subruns.get(key) if run.shared.restart is None else None
+            store.publish(shared_key, export_outcomes(done) if done is not None else None)
+    return hit
+
+
+def _run_sub(
+    run: Runner, sub: Frame, codes: tuple[tuple[int, ...], ...], key: tuple[Any, ...]
+) -> list[Outcome]:
     child = Runner(
         run.library,
         "exact",

@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, TypeVar
 
+from .. import progress
 from .. import steps as st
 from ..cards import SYMBOLS, Symbol
-from ..errors import Problem, SimulationError
+from ..errors import Problem, ReductionRefused, SimulationError
 from ..expressions import EvalError, Expression, Index, Name, plain
 from ..registry import Library
 from ..source import format_path
@@ -72,6 +73,11 @@ class Shared:
     # An exact verification's deferred inputs (see :mod:`.deferred`): placeholders are filled in
     # where a step reads them. Dropped once no table of the top-level run holds any.
     deferred: Deferred | None = None
+    # A verification by validity classes (:mod:`reference_engine.verify.symmetry`): scrambles
+    # of whole columns keep one table per orbit, reveals in them are recorded as multisets.
+    symmetry: Any = None
+    # Sub-runs shared with the other partitions of a verification (see :mod:`.store`).
+    store: Any = None
 
 
 @dataclass
@@ -166,7 +172,11 @@ class Runner:
             handler = HANDLERS.get(type(step))
             if handler is None:
                 raise self.fail(frame, step, f"no handler for the step kind {step.kind!r}")
-            frontier = handler(self, frame, step, frontier, inner)
+            try:
+                frontier = handler(self, frame, step, frontier, inner)
+            except ReductionRefused as exc:
+                where = self.fail(frame, step, exc.reason).problem
+                raise (exc.located(where) if where is not None else exc) from None
             if shared.restart is not None:
                 break
             _note_extent(shared, frontier)
@@ -174,6 +184,13 @@ class Runner:
                 frontier = _apply_labels(self, frame, step, frontier, inner)
             shared.states_processed += len(frontier)
             shared.peak_frontier = max(shared.peak_frontier, len(frontier))
+            if top and not self.call_path and self.mode == "exact" and progress.active():
+                progress.report(
+                    f"verifying {frame.proto.name}",
+                    steps.index(step) + 1,
+                    len(steps),
+                    f"step {step.number or '?'}, {len(frontier):,} table states",
+                )
             if top and self.forget_views and self.mode == "exact":
                 frontier = forget(self, frontier, step)
             if (

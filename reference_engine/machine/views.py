@@ -6,10 +6,53 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from ..cards import SYMBOLS, Symbol
+from ..cards import DEALT, SYMBOLS, Symbol
+from ..errors import ReductionRefused
 
 Observation = tuple[Any, ...]
-"""One thing the players see: ``("turn", codes)``, ``("if", result)``, ``("call", name, ...)``..."""
+"""One thing the players see: ``("turn", codes)``, ``("if", result)``, ``("call", name, ...)``...
+
+``("unordered", step, dealt, patterns, orders)`` is a reveal in scrambled columns recorded as
+a multiset (see :mod:`reference_engine.verify.symmetry`): ``patterns`` the sorted (pattern,
+count) pairs of what each column showed, ``dealt`` how many columns showed a dealt card alone
+(by its class: their faces are the deck's, whatever the deal), ``orders`` how many sequences
+the players could have seen, all equally likely: the view stands for that many views."""
+
+
+def _refuse_dealt(obs: Observation) -> None:
+    """A view may not show a dealt card's face in a verification by validity classes."""
+    kind = obs[0]
+    if kind in ("turn", "shuffle"):
+        shown = [c for c in obs[1] if c >= 0 and c >> 1 in DEALT.ids]
+    elif kind == "discard":
+        shown = [s for s in obs[1] if s in DEALT.ids]
+    elif kind in ("hand", "shown"):  # symbol ids: cards come into a watched hand, an output shown
+        shown = [s for s in obs[2] if s in DEALT.ids]
+    elif kind in ("merged", "unordered") or (kind == "call" and isinstance(obs[2], int)):
+        return
+    else:
+        shown = [v for v in _symbols(obs[1:]) if v.id in DEALT.ids]
+    if shown:
+        what = {
+            "turn": "turns",
+            "shuffle": "shuffles face up",
+            "discard": "returns to the spares",
+            "hand": "shows the person holding a hand (players)",
+            "shown": "shows at the end, where it lies among a public output's cards,",
+        }
+        raise ReductionRefused(
+            f"the protocol {what.get(kind, 'makes public')} a dealt card other than in a reveal of "
+            "every dealt card in scrambled columns: the players would see a face, not only a "
+            "validity class, so the reduction by classes does not apply"
+        )
+
+
+def _symbols(value: Any) -> list[Symbol]:
+    if isinstance(value, Symbol):
+        return [value]
+    if isinstance(value, (tuple, list)):
+        return [s for v in value for s in _symbols(v)]
+    return []
 
 
 class ViewTable:
@@ -30,9 +73,14 @@ class ViewTable:
         key = (view, obs)
         vid = self._index.get(key)
         if vid is None:
+            if DEALT.ids:
+                _refuse_dealt(obs)
             vid = len(self.entries)
             self.entries.append(key)
-            self.weights.append(self.weights[view] if view >= 0 else 1)
+            weight = self.weights[view] if view >= 0 else 1
+            if obs[0] == "unordered":
+                weight *= obs[-1]  # it stands for that many orders of what was seen
+            self.weights.append(weight)
             self._index[key] = vid
         return vid
 

@@ -3,6 +3,8 @@
 * :mod:`.exact` runs every input through every shuffle outcome and checks correctness,
   security, tidiness and the paper's counts (:mod:`.checks`);
 * :mod:`.statistical` runs a game protocol many times on the full deck (chi-square tests);
+* :mod:`.deck` verifies a game protocol exactly on a whole deck, by validity classes
+  (:mod:`.classes`) and one table per orbit of scrambled columns (:mod:`.symmetry`);
 * :mod:`.setting` binds a protocol to its parameters and to a scenario of its game;
 * :mod:`.inputs` lists the inputs to run through and describes inputs and views;
 * :mod:`.forecast` measures smaller sizes to say what a big one will take;
@@ -13,7 +15,9 @@
 
 from __future__ import annotations
 
+from .classes import Table
 from .cluster import DaskBackend
+from .deck import deck_claim, verify_deck, verify_hands, whole_table
 from .exact import ExactRun, outcome_distribution, run_exact, verify
 from .forecast import Forecast, forecast
 from .inputs import (
@@ -25,7 +29,7 @@ from .inputs import (
     input_assignments,
     value_scope,
 )
-from .report import VERSION, Check, Report, empty_stats, views_phrase
+from .report import VERSION, Check, Report, count_text, empty_stats, views_phrase
 from .setting import Setting, setting
 from .statistical import verify_runs
 
@@ -38,7 +42,10 @@ __all__ = [
     "Forecast",
     "Report",
     "Setting",
+    "Table",
+    "count_text",
     "deals",
+    "deck_claim",
     "describe_inputs",
     "describe_value",
     "describe_view",
@@ -50,6 +57,9 @@ __all__ = [
     "setting",
     "value_scope",
     "verify",
+    "verify_deck",
+    "verify_hands",
     "verify_runs",
     "views_phrase",
+    "whole_table",
 ]

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -57,32 +58,54 @@ def expected_values(proto: Protocol, frame: Frame, assignments: list[dict[str, A
     return expected
 
 
-def correctness(
-    proto: Protocol, frame: Frame, assignments: list[dict[str, Any]], agg: Aggregate, views: ViewTable
-) -> Check:
+@dataclass
+class Wrong:
+    """The wrong outcomes among some inputs (one partition's, or all): how many, the first five
+    of the ``equals`` checks in the report's order (by view digest, output values, input, output)
+    and every random choice's (``uniform``, ``weighted``) mismatch with its input. Partitions
+    find their own; :func:`correctness` puts them together, so the check reads the same
+    whatever the number of partitions."""
+
+    count: int = 0
+    first: list[tuple[tuple[Any, ...], dict[str, Any]]] = field(default_factory=list)
+    uniform: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+
+
+def wrong_outcomes(
+    proto: Protocol,
+    frame: Frame,
+    assignments: list[dict[str, Any]],
+    agg: Aggregate,
+    views: ViewTable,
+    inputs: Iterable[int] | None = None,
+) -> Wrong:
+    """Compare every run's outputs with the spec, for the inputs in ``agg`` (``inputs``: whose
+    random choices (``uniform``, ``weighted``) to check, default all)."""
     expected = expected_values(proto, frame, assignments)
     names = list(proto.outputs)
-    wrong: list[dict[str, Any]] = []  # the first five in full, then only counted (empty dicts)
+    found = Wrong()
     dists: dict[int, dict[str, dict[Any, Fraction]]] = defaultdict(
         lambda: defaultdict(lambda: defaultdict(Fraction))
     )
-    for (view, values), (den, nums) in agg.items():
+    order = sorted(agg, key=lambda k: (views.digest(k[0]), repr(k[1])))
+    for view, values in order:
+        den, nums = agg[(view, values)]
         outs = dict(zip(names, values))
-        for u, num in nums.items():
+        for u in sorted(nums):
+            num = nums[u]
             if num == 0:
                 continue
             p = Fraction(num, den)
-            for name, out in proto.outputs.items():
+            for k, (name, out) in enumerate(proto.outputs.items()):
                 value = outs[name]
                 if out.choice is not None:
                     dists[u][name][value] += p
                 elif out.equals is not None:
                     exp = expected(u, name, outs)
                     if isinstance(value, DecodeFailure) or not equal(value, exp):
-                        wrong.append(
-                            {}
-                            if len(wrong) >= 5
-                            else {
+                        found.count += 1
+                        if len(found.first) < 5:
+                            example = {
                                 "inputs": describe_inputs(assignments[u]),
                                 "output": name,
                                 "got": str(value)
@@ -92,25 +115,34 @@ def correctness(
                                 "view": describe_view(views, view),
                                 "probability": str(p),
                             }
-                        )
-    for u in range(len(assignments)):
+                            found.first.append(((views.digest(view), repr(values), u, k), example))
+    for u in inputs if inputs is not None else range(len(assignments)):
         for name, out in proto.outputs.items():
             if out.choice is not None:
                 try:
                     want = _wanted(out, expected(u, name, {}))
                 except EvalError as exc:
                     raise SimulationError("", proto.src.problem(out.path, str(exc))) from None
-                wrong += _choice_mismatch(out, want, dists[u][name], assignments[u])
-    if not wrong:
-        return Check("correct", True, _correct_figure(proto, len(assignments)))
-    real = [w for w in wrong if w]
-    first = real[0]
+                for example in _choice_mismatch(out, want, dists[u][name], assignments[u]):
+                    found.uniform.append((u, example))
+                    found.count += 1
+    return found
+
+
+def correctness(proto: Protocol, found: list[Wrong], n_inputs: int, inputs_text: str | None = None) -> Check:
+    """The ``correct`` check from the wrong outcomes every partition found."""
+    count = sum(w.count for w in found)
+    if not count:
+        return Check("correct", True, _correct_figure(proto, inputs_text or f"{n_inputs} inputs"))
+    first = [e for _, e in sorted((x for w in found for x in w.first), key=lambda x: x[0])[:5]]
+    real = first + [e for _, e in sorted((x for w in found for x in w.uniform), key=lambda x: x[0])]
+    top = real[0]
     return Check(
         "correct",
         False,
-        f"{len(wrong)} wrong outcome(s); e.g. with {first['inputs']}, output "
-        f"{first['output']} is {first['got']} instead of {first['expected']}"
-        + (f" (after: {first['view']})" if first["view"] else ""),
+        f"{count} wrong outcome(s); e.g. with {top['inputs']}, output "
+        f"{top['output']} is {top['got']} instead of {top['expected']}"
+        + (f" (after: {top['view']})" if top["view"] else ""),
         {"counterexamples": real},
     )
 
@@ -168,7 +200,7 @@ def _describe_dist(d: dict[Any, Fraction]) -> str:
     return "{" + ", ".join(parts) + "}"
 
 
-def _correct_figure(proto: Protocol, n: int) -> str:
+def _correct_figure(proto: Protocol, inputs: str) -> str:
     parts = []
     for o in proto.outputs.values():
         if o.equals is not None:
@@ -178,7 +210,7 @@ def _correct_figure(proto: Protocol, n: int) -> str:
         elif o.weighted is not None:
             parts.append(f"{o.name} weighted by {o.weighted.text}")
     what = "; ".join(parts) or "no output has a specification"
-    return f"{what}: exact, for all {n} inputs and every shuffle outcome"
+    return f"{what}: exact, for all {inputs} and every shuffle outcome"
 
 
 # --------------------------------------------------------------------------- secure

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ..cards import SYMBOLS, Symbol
+from ..cards import DEALT, SYMBOLS, Symbol
 from ..collector import paused
 from ..errors import EvalError, SimulationError
 from ..machine import (
@@ -42,10 +42,12 @@ from ..machine import (
 from ..registry import Library
 from ..spec import Params, Protocol
 from .checks import correctness, expectations, resources, security, tidiness
+from .classes import ClassDeck, Table, check_outputs
 from .inputs import declared_inputs, input_assignments
-from .partition import LEFT_EXAMPLES, Backend, Part, ReadError, run_partitions
-from .report import Check, Report, empty_stats
-from .setting import setting
+from .partition import LEFT_EXAMPLES, Backend, Part, ReadError, class_assignments, run_partitions
+from .report import Check, Report, count_text, empty_stats
+from .setting import setting, table_setting
+from .symmetry import Symmetry, plan_segments
 
 # (view, output values) -> (denominator, {input: numerator}): what every final state adds up to.
 Aggregate = dict[tuple[int, tuple[Any, ...]], tuple[int, dict[int, int]]]
@@ -98,11 +100,54 @@ def run_exact(
 
 
 def outcome_distribution(
-    library: Library, proto: Protocol, params: Params | None = None, scenario: str | None = None
+    library: Library,
+    proto: Protocol,
+    params: Params | None = None,
+    scenario: str | None = None,
+    table: Table | None = None,
 ) -> list[tuple[dict[str, Any], dict[tuple[Any, ...], Fraction]]]:
-    """For each input: the exact distribution of the output values (in ``proto.outputs`` order)."""
+    """For each input: the exact distribution of the output values (in ``proto.outputs`` order).
+    With ``table``: for each deal of the validity classes (:mod:`.classes`), in class symbols."""
+    if table is not None:
+        return _class_outcomes(library, proto, table, params)
     st_ = setting(proto, params, scenario)
     run = run_exact(library, proto, st_.params, st_.context, st_.deal)
+    return _distributions(run)
+
+
+def _class_outcomes(
+    library: Library, proto: Protocol, table: Table, params: Params | None
+) -> list[tuple[dict[str, Any], dict[tuple[Any, ...], Fraction]]]:
+    st_ = table_setting(proto, table, params)
+    check_outputs(proto)
+    assert st_.classes is not None
+    shared = Shared(restartable=True)
+    shared.symmetry = Symmetry(plan_segments(library, proto), st_.classes.owner, st_.classes.faces)
+    hidden = set(st_.classes.key_of) - DEALT.ids
+    st_.classes.hide()
+    try:
+        while True:
+            runner = Runner(library, "exact", shared=shared, context=st_.context)
+            runner.forget_views = True
+            frame = runner.frame(proto, st_.params)
+            runner.limits = frame.helpers
+            assignments = class_assignments(proto, st_)
+            frontier: Frontier = {}
+            for i, values in enumerate(assignments):
+                frontier.setdefault(frame.initial_state(values), (1, {}))[1][i] = 1
+            final = runner.run(frame, frontier)
+            if shared.restart is None:
+                break
+            no_factor = shared.no_factor | {shared.restart}
+            shared = Shared(no_factor=no_factor, restartable=True, symmetry=shared.symmetry)
+            shared.symmetry.hands_checked = False
+    finally:
+        DEALT.ids.difference_update(hidden)
+    return _distributions(ExactRun(runner, frame, assignments, final))
+
+
+def _distributions(run: ExactRun) -> list[tuple[dict[str, Any], dict[tuple[Any, ...], Fraction]]]:
+    proto = run.frame.proto
     dist: list[dict[tuple[Any, ...], Fraction]] = [defaultdict(Fraction) for _ in run.assignments]
     for state, (den, nums) in run.final.items():
         outs = read_outputs(run.runner, run.frame, state)
@@ -184,16 +229,24 @@ def verify(
     record_reveals: bool = False,
     workers: int = 1,
     backend: Backend | None = None,
+    table: Table | None = None,
 ) -> Report:
     """Exact verification of ``proto`` (defaults where parameters are not given).
 
     ``record_reveals`` also keeps every possible reveal (see :mod:`reference_engine.reveals`).
     With ``workers`` > 1 the inputs are split over that many local processes, or over the
     workers of ``backend`` (a Dask cluster, see :mod:`.cluster`); the report is the same
-    except for the work statistics (see :mod:`.partition`).
+    except for the work statistics (see :mod:`.partition`). With ``table`` a game protocol is
+    verified on a whole table by validity classes (:mod:`.classes`, :mod:`.symmetry`): every
+    deal of its cards, exactly, or ReductionRefused when a precondition fails.
     """
     started = time.perf_counter()
-    st_ = setting(proto, params, scenario)
+    if table is not None:
+        st_ = table_setting(proto, table, params)
+        check_outputs(proto)
+        plan_segments(library, proto)  # refused before any work when the spec breaks it
+    else:
+        st_ = setting(proto, params, scenario)
     params = st_.params
     # The inputs first: they name their cards (c1, c2...), and workers started now share the names.
     runner = Runner(library, "exact", context=st_.context)
@@ -201,30 +254,46 @@ def verify(
     assignments: list[dict[str, Any]] = []
     declared: int | None = None
     try:
-        assignments = input_assignments(frame, st_.deal)
-        declared = declared_inputs(frame, st_.deal)
+        if st_.classes is not None:
+            assignments = class_assignments(proto, st_)
+        else:
+            assignments = input_assignments(frame, st_.deal)
+            declared = declared_inputs(frame, st_.deal)
         workers = max(1, min(workers, len(assignments)))  # a partition per input at most
-        combined = run_partitions(library, proto, params, scenario, record_reveals, workers, backend)
+        combined = run_partitions(library, proto, params, scenario, record_reveals, workers, backend, table)
         # Each person who holds a hand: a run of their own, whose view adds what came into
         # their hands (one observer per run, so views still merge exactly as for the table).
+        # (A verification by classes has no such person: check_outputs refuses 'players'.)
         own = {
-            p.name: run_partitions(library, proto, params, scenario, False, workers, backend, tuple(p.hands))
+            p.name: run_partitions(
+                library, proto, params, scenario, False, workers, backend, table, tuple(p.hands)
+            )
             for p in proto.people()
             if p.hands
         }
     except ReadError as exc:
         raise exc.error from None
     except SimulationError as exc:
-        return _stuck(proto, params, exc, time.perf_counter() - started, len(assignments), declared)
+        if st_.classes is None:
+            return _stuck(proto, params, exc, time.perf_counter() - started, len(assignments), declared)
+        red = _reduction(st_.classes, table)
+        stuck = _stuck(proto, params, exc, time.perf_counter() - started, red["deals"])
+        stuck.reduction = _public(red)
+        return stuck
     parts = combined.parts
     outcomes = Outcomes.of(parts, combined.agg)
     views = combined.views
+    reduction = _reduction(st_.classes, table) if st_.classes is not None else None
     by_person = {name: (c.agg, c.views) for name, c in own.items()}
     checks = [
-        correctness(proto, frame, assignments, outcomes.agg, views),
+        correctness(
+            proto, [p.wrong for p in parts], len(assignments), reduction["inputs_text"] if reduction else None
+        ),
         security(proto, frame, assignments, outcomes.agg, views, by_person),
         tidiness(outcomes.left),
     ]
+    if st_.classes is not None:  # the dealt cards by their faces, not their classes
+        outcomes.input_cards = dict(st_.classes.faces)
     res = resources(frame, assignments, outcomes)
     res["table"] = [max(p.extent[0] for p in parts), max(p.extent[1] for p in parts)]
     expect_rows = expectations(proto, frame, res)
@@ -239,7 +308,7 @@ def verify(
     ]
     merged = {v for v, _ in outcomes.agg}
     subruns: set[Any] = set().union(*(p.subruns for p in parts))
-    stats = {
+    stats: dict[str, Any] = {
         "final_states": sum(p.final_states for p in parts),
         "views": sum(views.weight(v) for v in merged),
         "views_after_merging": len(merged),
@@ -250,6 +319,16 @@ def verify(
     }
     if len(parts) > 1:
         stats["workers"] = len(parts)
+        stats["partitions"] = [
+            {
+                "inputs": p.share,
+                "cpu_seconds": p.cpu_seconds,
+                "states_processed": p.states_processed,
+                "subruns_run": p.subruns_run,
+                "subruns_loaded": p.subruns_loaded,
+            }
+            for p in parts
+        ]
     factored: dict[str, str] = {}
     for p in parts:
         factored.update(p.factored)
@@ -260,22 +339,67 @@ def verify(
             for k, seen in (p.reveals or {}).items():
                 reveals.setdefault(k, set()).update(seen)
     no_factor = {n for p in parts for n in p.no_factor}
+    notes = _notes(factored, no_factor, combined.notes, st_.scenario)
+    if reduction is not None:
+        notes = reduction["notes"] + notes[1:]
     return Report(
         proto.name,
         proto.title,
         params,
         "exact",
-        len(assignments),
+        reduction["deals"] if reduction else len(assignments),
         checks,
         res,
         expect_rows,
         stats,
-        _notes(factored, no_factor, combined.notes, st_.scenario),
+        notes,
         proto.source,
         st_.scenario,
         reveals,
-        declared,
+        reduction=_public(reduction) if reduction else None,
+        declared=declared,
     )
+
+
+def _public(reduction: dict[str, Any]) -> dict[str, Any]:
+    """The report's ``reduction``: what :func:`_reduction` gives, less its wording."""
+    return {k: v for k, v in reduction.items() if k not in ("notes", "inputs_text")}
+
+
+def _reduction(classes: ClassDeck, table: Table | None) -> dict[str, Any]:
+    """What a verification by classes stands for: the deals of the physical cards, the class
+    deals run, and the notes naming each reduction and its checked precondition."""
+    deals = sum(d.deals for d in classes.deals)
+    n = len(classes.deals)
+    cards = sum(classes.faces.values())
+    sizes = ", ".join(map(str, classes.sizes))
+    text = f"{deals:,} deals" if deals < 10**15 else f"{count_text(deals)} deals"
+    return {
+        "deals": deals,
+        "class_deals": n,
+        "classes": [
+            {"class": classes.label(k), "cards": c} for k, c in zip(classes.classes, classes.per_class)
+        ],
+        "cards": cards,
+        "sizes": list(classes.sizes),
+        "table": table.text if table is not None else "",
+        "inputs_text": f"{text} of the {cards} cards ({n} deals of the validity classes)",
+        "notes": [
+            f"table: {table.text if table is not None else ''} {cards} cards dealt into hands of "
+            f"{sizes}: {text}, every one verified through {n} deals of the validity classes "
+            f"({classes.describe()})".strip(),
+            "data independence: the protocol reads a dealt card's face only through the game's "
+            "functions (checked at every read) and shows dealt cards only all at once in scrambled "
+            "columns; its outputs use them only as multisets (checked on the spec): every deal "
+            "with the same number of cards of each class per owner runs alike up to renaming, so "
+            "one class deal stands for all of them, and cards of one class in one hand are equally "
+            "likely to be chosen",
+            "symmetry: after a scramble of every column, one table per orbit of column orders "
+            "(sorted columns) with the orbit's probability; reveals there are multisets standing "
+            "for every order (checked: equivariant actions only, one reveal per scramble, the "
+            "hands' piles alike apart from the card, callees that scramble their inputs first)",
+        ],
+    }
 
 
 def _notes(

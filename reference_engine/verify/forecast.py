@@ -9,8 +9,13 @@ smaller sizes of one whole-number parameter (``m = 4 ... 7`` for ``m = 8``) and 
   as it grew between the last two measurements (checked on the lottery: from m = 4, 5, 6 it
   gives 0.89-1.04 million states for m = 7, which processes 1.01 million);
 * memory (Python's own allocations at their peak, traced in a second run of each size) and
-  time (on this machine, one process) are extrapolated the same way (the lottery's figures
-  are in the README, "Big verifications").
+  time (processor seconds of one process on this machine: the wall time on a free core, and
+  not thrown off by other work sharing the machine) are extrapolated the same way (the
+  lottery's figures are in docs/verification.md).
+
+A protocol without a whole-number parameter to vary (a Gakmoro round) is measured on the
+first 1/32, 1/16, 1/8 and 1/4 of its inputs instead, and extrapolated to all of them
+(:func:`_by_inputs`).
 
 The smaller sizes are measured from the smallest up, and stop before one that would take
 more than ``budget_seconds``; a size is traced for memory when that would take at most
@@ -21,6 +26,7 @@ of the inputs but most of the table states).
 
 from __future__ import annotations
 
+import math
 import time
 import tracemalloc
 from collections.abc import Callable
@@ -36,11 +42,14 @@ from .setting import setting
 
 @dataclass
 class Measured:
-    value: int
+    value: int  # the parameter's value, or the inputs measured (a forecast by inputs)
     states: int
     frontier: int
     peak_bytes: int
     seconds: float
+
+    def share_of(self) -> int:
+        return self.value
 
 
 @dataclass
@@ -95,6 +104,8 @@ def forecast(
     ``allowed(params)`` is called before each measured run and may refuse it by raising
     (the CLI's size limits)."""
     st_ = setting(proto, params, scenario)
+    if by is None and not _has_size(proto, st_.params):
+        return _by_inputs(library, proto, st_.params, scenario, budget_seconds, trace_seconds)
     name = by or _size_param(proto, st_.params)
     decl = proto.params.get(name)
     if decl is None or decl.is_list:
@@ -139,6 +150,83 @@ def _next_seconds(measured: list[Measured]) -> float:
     return last * max(ratio, 1.0)
 
 
+def _has_size(proto: Protocol, params: Params) -> bool:
+    """Whether the protocol has a whole-number parameter at all (else: a forecast by inputs)."""
+    return any(not p.is_list for p in proto.params.values())
+
+
+def _by_inputs(
+    library: Library,
+    proto: Protocol,
+    params: Params,
+    scenario: str | None,
+    budget_seconds: float,
+    trace_seconds: float,
+) -> Forecast:
+    """A protocol without a size to vary (a Gakmoro round): measure the first 1/32, 1/16, 1/8
+    and 1/4 of its inputs (one partition's work, the sub-protocol runs included) and extrapolate
+    to all of them (:func:`_linear`)."""
+    from ..machine import LocalDecider, Runner
+    from .inputs import input_assignments
+    from .partition import run_part
+
+    st_ = setting(proto, params, scenario)
+    frame = Runner(library, "exact", context=st_.context).frame(proto, st_.params)
+    total = len(input_assignments(frame, st_.deal))
+    out = Forecast(proto.name, "inputs", total, dict(st_.params))
+    for parts in (32, 16, 8, 4):
+        if parts > total:
+            continue
+        if out.measured and _next_seconds(out.measured) > budget_seconds:
+            break
+        trace = not out.measured or _next_seconds(out.measured) * TRACE_COST <= trace_seconds
+
+        def one(parts: int = parts) -> Any:
+            return run_part(library, proto, st_.params, scenario, 0, parts, set(), False, LocalDecider([]))
+
+        started = time.process_time()
+        part = one()
+        seconds = time.process_time() - started
+        peak = 0
+        if trace:
+            tracemalloc.start()
+            try:
+                one()
+                _, peak = tracemalloc.get_traced_memory()
+            finally:
+                tracemalloc.stop()
+        out.measured.append(
+            Measured(part.share, part.states_processed, part.peak_frontier, peak, round(seconds, 3))
+        )
+    if len(out.measured) < 2:
+        raise UsageError(f"{proto.name} has too few inputs ({total}) to forecast: verify it directly")
+    out.states = _linear([(m.share_of(), m.states) for m in out.measured], total)
+    out.frontier = _linear([(m.share_of(), m.frontier) for m in out.measured], total)
+    traced = [m for m in out.measured if m.peak_bytes]
+    if len(traced) > 1:
+        lo, hi = _linear([(m.share_of(), m.peak_bytes) for m in traced], total)
+    else:
+        lo = hi = traced[-1].peak_bytes * total // traced[-1].value
+    out.memory_bytes = (int(lo), int(hi))
+    out.seconds = _linear([(m.share_of(), m.seconds) for m in out.measured], total)
+    return out
+
+
+def _linear(points: list[tuple[int, Any]], at: int) -> tuple[Any, Any]:
+    """(low, high) at ``at`` inputs from the last two measured points: low keeps their growth
+    (a power of the inputs: states merge between inputs, so the work grows slower than they
+    do), high grows in proportion to the inputs (at most what separate runs would take)."""
+    (x1, y1), (x2, y2) = points[-2], points[-1]
+    scaled = y2 * at / x2
+    low = scaled
+    if y1 > 0 and y2 > 0 and x2 > x1:
+        power = math.log(y2 / y1) / math.log(x2 / x1)
+        low = y2 * (at / x2) ** min(power, 1.0)
+    lo, hi = sorted((low, scaled))
+    kind = type(y2)
+    return kind(lo), kind(hi)
+
+
 def _size_param(proto: Protocol, params: Params) -> str:
     for p in proto.params.values():
         if not p.is_list and _whole(params[p.name]) > (p.minimum if p.minimum is not None else 1):
@@ -151,9 +239,9 @@ def _measure(
 ) -> Measured:
     """One verification timed, then (when ``trace``) once more with its allocations traced
     (tracing slows Python down several times, so the time comes from the first run)."""
-    started = time.perf_counter()
+    started = time.process_time()
     report = verify(library, proto, params, scenario)
-    seconds = time.perf_counter() - started
+    seconds = time.process_time() - started
     peak = 0
     if trace:
         tracemalloc.start()

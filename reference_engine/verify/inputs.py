@@ -168,6 +168,16 @@ def _by_parts(frame: Frame, domains: dict[str, list[Any]]) -> list[dict[str, Any
             lists.append((members, kept))
     except EvalError:
         return None
+    if [n for members, _ in lists for n in members] == names:
+        # Each group's inputs are next to each other, in order: the product of the groups' lists
+        # (each in index order) comes out in the order of trying every combination already.
+        out = []
+        for combo in itertools.product(*(kept for _, kept in lists)):
+            values = {}
+            for _, vals in combo:
+                values.update(vals)
+            out.append(values)
+        return out
     rows = []
     for combo in itertools.product(*(kept for _, kept in lists)):
         order = [0] * len(names)

@@ -34,6 +34,7 @@ import math
 import multiprocessing
 import os
 import signal
+import tempfile
 import threading
 import time
 import traceback
@@ -44,9 +45,10 @@ from pathlib import Path
 from typing import Any
 from typing import Protocol as Interface
 
-from ..cards import SYMBOLS
+from .. import progress
+from ..cards import DEALT, SYMBOLS
 from ..collector import paused
-from ..errors import EvalError, KitgenError, Problem, SimulationError
+from ..errors import EvalError, KitgenError, Problem, ReductionRefused, SimulationError
 from ..machine import (
     LocalDecider,
     Merge,
@@ -62,11 +64,14 @@ from ..machine import (
     order_read,
 )
 from ..machine.deferred import Deferred
+from ..machine.store import SubrunStore
 from ..machine.views import local, portable, portable_code
 from ..registry import Library
 from ..spec import Params, Protocol
+from .checks import Wrong, wrong_outcomes
+from .classes import Table
 from .inputs import input_assignments
-from .setting import setting
+from .setting import Setting, setting, table_setting
 
 Key = tuple[str, tuple[Any, ...]]
 """(view digest, output values): what the checks compare."""
@@ -84,6 +89,8 @@ class Job:
     parts: int  # of how many
     no_factor: tuple[str, ...] = ()
     record_reveals: bool = False
+    table: Table | None = None  # a verification by validity classes (see .classes)
+    store: str | None = None  # a folder of sub-runs shared by the partitions (machine.store)
     watch: tuple[str, ...] = ()  # the hands whose holder's view the run follows
 
 
@@ -111,6 +118,11 @@ class Part:
     peak_frontier: int = 0
     inputs: int = 0
     restart: str | None = None
+    share: int = 0  # how many of the inputs are this partition's
+    cpu_seconds: float = 0.0  # this partition's processor time (its share of the work)
+    subruns_run: int = 0  # sub-runs it ran itself (with a shared store; else all of them)
+    subruns_loaded: int = 0  # sub-runs another partition ran for it
+    wrong: Wrong = field(default_factory=Wrong)  # its wrong outcomes (see checks.correctness)
 
 
 LEFT_EXAMPLES = 5
@@ -146,26 +158,64 @@ def run_part(
     no_factor: set[str],
     record_reveals: bool,
     merge_views: MergeDecider,
+    table: Table | None = None,
+    store: str | None = None,
     watch: tuple[str, ...] = (),
 ) -> Part:
     """Run the inputs of one partition through every shuffle outcome and read the result
-    (the cycle collector paused, see :mod:`~..collector`). ``watch`` names the hands one
-    person holds: the cards that come into them join the view (that person's view)."""
-    from .exact import Outcomes  # exact.py imports this module
-
-    st_ = setting(proto, params, scenario)
+    (the cycle collector paused, see :mod:`~..collector`). With ``table``, the inputs are the
+    class deals of a verification by classes (see :mod:`.classes`, :mod:`.symmetry`).
+    ``watch`` names the hands one person holds: the cards that come into them join the view
+    (that person's view)."""
+    st_ = table_setting(proto, table, params) if table is not None else setting(proto, params, scenario)
     shared = Shared(
         no_factor=set(no_factor),
         reveals={} if record_reveals else None,
         restartable=True,
         merge_views=merge_views,
+        store=SubrunStore(store) if store is not None else None,
     )
+    if st_.classes is None:
+        return _run_part(library, proto, st_, shared, index, parts, watch)
+    from .symmetry import Symmetry, plan_segments
+
+    shared.symmetry = Symmetry(plan_segments(library, proto), st_.classes.owner, st_.classes.faces)
+    hidden = set(st_.classes.key_of) - DEALT.ids
+    st_.classes.hide()
+    try:
+        return _run_part(library, proto, st_, shared, index, parts, watch)
+    finally:
+        DEALT.ids.difference_update(hidden)
+
+
+def class_assignments(proto: Protocol, st_: Setting) -> list[dict[str, Any]]:
+    """The inputs of a verification by classes: one per class deal (see :mod:`.classes`)."""
+    assert st_.classes is not None
+    (name,) = [n for n, d in proto.inputs.items() if d.groups is not None]
+    return [{name: st_.classes.assignment(d)} for d in st_.classes.deals]
+
+
+def _run_part(
+    library: Library,
+    proto: Protocol,
+    st_: Setting,
+    shared: Shared,
+    index: int,
+    parts: int,
+    watch: tuple[str, ...] = (),
+) -> Part:
+    from .exact import Outcomes  # exact.py imports this module
+
+    started = time.process_time()
     runner = Runner(library, "exact", shared=shared, context=st_.context)
     runner.forget_views = True
     runner.watched = {h: p for h, p in proto.watched_hands().items() if h in watch}
     frame = runner.frame(proto, st_.params)
     runner.limits = frame.helpers
-    assignments = input_assignments(frame, st_.deal)
+    if st_.classes is not None:
+        assignments = class_assignments(proto, st_)
+    else:
+        assignments = input_assignments(frame, st_.deal)
     deferred = Deferred(frame, assignments)
     mine = partition(len(assignments), index, parts)
     try:
@@ -179,6 +229,7 @@ def run_part(
         return Part(restart=shared.restart)
     try:
         outcomes = Outcomes.read(runner, frame, final)
+        wrong = wrong_outcomes(proto, frame, assignments, outcomes.agg, runner.views, mine)
     except SimulationError as exc:
         raise ReadError(exc) from None
     views = runner.views
@@ -201,6 +252,11 @@ def run_part(
         states_processed=shared.states_processed,
         peak_frontier=shared.peak_frontier,
         inputs=len(assignments),
+        share=len(mine),
+        cpu_seconds=round(time.process_time() - started, 3),
+        subruns_run=shared.store.run if shared.store is not None else len(shared.subruns),
+        subruns_loaded=shared.store.loaded if shared.store is not None else 0,
+        wrong=wrong,
     )
     for (view, values), vec in outcomes.agg.items():
         d = views.digest(view)
@@ -274,7 +330,9 @@ class Channel(Interface):
     def send(self, index: int, message: Any) -> None: ...
 
 
-def coordinate(channel: Channel, parts: int) -> tuple[dict[int, tuple[Any, ...]], list[str]]:
+def coordinate(
+    channel: Channel, parts: int, what: str = "verifying"
+) -> tuple[dict[int, tuple[Any, ...]], list[str]]:
     """Serve the workers' rounds until every one has finished. At each merge of views every
     worker still running sends ``("sizes", step, sizes)`` and gets the candidates
     (:func:`decide_candidates`); when there are any, each then sends ``("forget", step,
@@ -285,6 +343,7 @@ def coordinate(channel: Channel, parts: int) -> tuple[dict[int, tuple[Any, ...]]
     final: dict[int, tuple[Any, ...]] = {}
     notes: list[str] = []
     views = 0  # distinct views at the last merge, in all partitions
+    rounds = 0
     while active:
         messages = channel.receive(active)
         asking = [i for i in active if messages[i][0] in ("sizes", "forget")]
@@ -303,6 +362,8 @@ def coordinate(channel: Channel, parts: int) -> tuple[dict[int, tuple[Any, ...]]
             sizes = [messages[i][2] for i in asking]
             views = len(set().union(*sizes))
             reply = decide_candidates(sizes)
+            rounds += 1
+            progress.report(what, rounds, None, f"step {label} done in {len(asking)} workers")
         else:
             reply, note = decide_merges(label, [messages[i][2] for i in asking], views)
             if note:
@@ -345,9 +406,13 @@ def worker_main(job: Job, send: Callable[[Any], None], receive: Callable[[], Any
             set(job.no_factor),
             job.record_reveals,
             _Remote(send, receive),
+            job.table,
+            job.store,
             job.watch,
         )
         send(("done", part))
+    except ReductionRefused as exc:
+        send(("error", "refused", exc.reason, exc.problem))
     except SimulationError as exc:
         send(("error", "simulation", str(exc), exc.problem))
     except ReadError as exc:
@@ -358,6 +423,8 @@ def worker_main(job: Job, send: Callable[[Any], None], receive: Callable[[], Any
 
 def raise_error(message: tuple[Any, ...]) -> None:
     """Raise, in the coordinator, what a worker reported."""
+    if message[1] == "refused":
+        raise ReductionRefused(message[2], message[3])
     if message[1] in ("simulation", "read"):
         problem: Problem | None = message[3]
         error = SimulationError(message[2], problem)
@@ -402,7 +469,8 @@ def _process_main(job: Job, conn: Any, coordinator: int, inherited: list[Any]) -
         end.close()
     threading.Thread(target=_watch_coordinator, args=(coordinator,), daemon=True).start()
     try:
-        worker_main(job, conn.send, conn.recv)
+        with progress.reporting(None):  # the coordinator reports the rounds
+            worker_main(job, conn.send, conn.recv)
     except (EOFError, BrokenPipeError):
         pass  # the coordinator is gone
     finally:
@@ -428,7 +496,7 @@ class ProcessPool:
                 theirs.close()
                 conns.append(mine)
                 procs.append(p)
-            final, notes = coordinate(_Pipes(conns), len(jobs))
+            final, notes = coordinate(_Pipes(conns), len(jobs), f"verifying {jobs[0].protocol}")
         except BaseException:  # Ctrl-C, a worker's failure: the others stop now
             for p in procs:
                 p.terminate()
@@ -439,6 +507,36 @@ class ProcessPool:
                 if p.is_alive():
                     p.terminate()
         return [final[i] for i in range(len(jobs))], notes
+
+
+def _jobs(
+    library: Library,
+    proto: Protocol,
+    params: Params,
+    scenario: str | None,
+    record_reveals: bool,
+    workers: int,
+    no_factor: set[str],
+    table: Table | None,
+    store: str | None,
+    watch: tuple[str, ...],
+) -> list[Job]:
+    return [
+        Job(
+            protocol=str(proto.file) if proto.file else proto.name,
+            roots=tuple(str(r) for r in library.roots),
+            params=dict(params),
+            scenario=scenario,
+            index=i,
+            parts=workers,
+            no_factor=tuple(sorted(no_factor)),
+            record_reveals=record_reveals,
+            table=table,
+            store=store,
+            watch=watch,
+        )
+        for i in range(workers)
+    ]
 
 
 class Backend(Interface):
@@ -456,35 +554,50 @@ def run_partitions(
     record_reveals: bool,
     workers: int,
     backend: Backend | None,
+    table: Table | None = None,
     watch: tuple[str, ...] = (),
 ) -> Combined:
     """Run every input in ``workers`` partitions (in this process when 1 and no backend),
     starting again with a callee inlined when its view does not factor; ``watch``: see
     :func:`run_part`."""
     no_factor: set[str] = set()
+    notes: list[str]
     while True:
-        if workers <= 1 and backend is None:
-            notes: list[str] = []
+        if workers > 1 and backend is None:
+            with tempfile.TemporaryDirectory(prefix="kitgen-subruns-") as folder:
+                jobs = _jobs(
+                    library, proto, params, scenario, record_reveals, workers, no_factor, table, folder, watch
+                )
+                messages, notes = ProcessPool().run(jobs)
+            for m in messages:
+                if m[0] == "error":
+                    raise_error(m)
+            parts = [m[1] for m in messages]
+        elif workers <= 1 and backend is None:
+            notes = []
             decider = LocalDecider(notes)
             parts = [
-                run_part(library, proto, params, scenario, 0, 1, no_factor, record_reveals, decider, watch)
+                run_part(
+                    library,
+                    proto,
+                    params,
+                    scenario,
+                    0,
+                    1,
+                    no_factor,
+                    record_reveals,
+                    decider,
+                    table,
+                    None,
+                    watch,
+                )
             ]
         else:
-            jobs = [
-                Job(
-                    protocol=str(proto.file) if proto.file else proto.name,
-                    roots=tuple(str(r) for r in library.roots),
-                    params=dict(params),
-                    scenario=scenario,
-                    index=i,
-                    parts=workers,
-                    no_factor=tuple(sorted(no_factor)),
-                    record_reveals=record_reveals,
-                    watch=watch,
-                )
-                for i in range(workers)
-            ]
-            messages, notes = (backend or ProcessPool()).run(jobs)
+            assert backend is not None
+            jobs = _jobs(
+                library, proto, params, scenario, record_reveals, workers, no_factor, table, None, watch
+            )
+            messages, notes = backend.run(jobs)
             for m in messages:
                 if m[0] == "error":
                     raise_error(m)

@@ -36,6 +36,8 @@ class Report:
     scenario: dict[str, Any] | None = None
     # With verify(..., record_reveals=True): every possible reveal per (protocol, step).
     reveals: dict[tuple[str, str], set[Any]] | None = field(default=None, repr=False)
+    # A verification by validity classes: the deals it stands for and how (see verify.classes).
+    reduction: dict[str, Any] | None = None
     # How many inputs the spec declares before 'admissible' filters them (None: as many as
     # were checked). A verdict over fewer inputs than declared says so (see :meth:`verdict`).
     declared: int | None = None
@@ -108,6 +110,7 @@ class Report:
             "source": self.source,
             "scenario": self.scenario,
             "engine": f"kitgen reference engine {VERSION}",
+            **({"reduction": self.reduction} if self.reduction is not None else {}),
         }
 
     @classmethod
@@ -133,6 +136,7 @@ class Report:
             source=data["source"],
             scenario=data["scenario"],
             reveals=reveals,
+            reduction=data.get("reduction"),
             declared=data.get("declared_inputs"),
         )
 
@@ -150,9 +154,17 @@ def empty_stats(seconds: float) -> dict[str, Any]:
     }
 
 
+def count_text(n: int) -> str:
+    """A count as people read it: ``7200``, or ``about 4.24 x 10^196`` past fifteen digits."""
+    if n < 10**15:
+        return str(n)
+    digits = str(n)
+    return f"about {digits[0]}.{digits[1:3]} x 10^{len(digits) - 1}"
+
+
 def views_phrase(merged: int, raw: int) -> str:
     """ "11 possible views (3 after merging ...)": what the players can tell apart, and the merged."""
-    text = f"{raw} possible view{'s' if raw != 1 else ''}"
+    text = f"{count_text(raw)} possible view{'s' if raw != 1 else ''}"
     if merged != raw:
         text += f" ({merged} after merging views that are alike up to a constant factor)"
     return text

@@ -8,6 +8,7 @@ from typing import Any
 from ..cards import Symbol
 from ..errors import SimulationError, UsageError
 from ..spec import Params, Protocol
+from .classes import ClassDeck, Table
 
 
 @dataclass
@@ -18,6 +19,38 @@ class Setting:
     context: dict[str, Any] = field(default_factory=dict)
     deal: list[Symbol] | None = None
     scenario: dict[str, Any] | None = None
+    classes: ClassDeck | None = None  # a verification by validity classes (see .classes)
+
+
+def table_setting(proto: Protocol, table: Table, params: Params | None = None) -> Setting:
+    """Bind a game protocol to a table verified by classes: the game's functions for its public
+    state, the dealt cards by class (see :mod:`.classes`), ``sizes`` from the table."""
+    from ..kinds import find_kind, kind_name, load_game
+
+    if not proto.context:
+        raise UsageError(f"{proto.name} is not a game protocol: it takes no function from a game")
+    if "sizes" not in proto.params:
+        raise UsageError(f"{proto.name} has no parameter 'sizes' for the hands of a table")
+    rules = load_game(table.game)
+
+    def problem(path: tuple[str | int, ...], message: str) -> Exception:
+        return UsageError(f"{table.game}: {message}")
+
+    bound = find_kind(kind_name(table.game)).scenario(rules, table.state_dict(), list(table.deck), problem)
+    missing = [k for k in proto.context if k not in bound.context]
+    if missing:
+        raise UsageError(f"{table.game} does not supply {', '.join(missing)} for {proto.name}")
+    context = {k: v for k, v in bound.context.items() if k in proto.context}
+    classes = ClassDeck(bound.deal, list(table.sizes), context)
+    merged = {**(params or {}), "sizes": tuple(table.sizes)}
+    info = {
+        "name": "table",
+        "doc": table.text,
+        "game": table.game,
+        "deal": [],
+        "state": bound.state_text,
+    }
+    return Setting(proto.resolve_params(merged), classes.context(), None, info, classes)
 
 
 def setting(proto: Protocol, params: Params | None = None, scenario: str | None = None) -> Setting:

@@ -21,6 +21,7 @@ import time
 from collections import Counter
 from typing import Any
 
+from .. import progress
 from ..cards import symbol_of
 from ..errors import CheckFailure, UsageError
 from ..registry import Library
@@ -139,6 +140,7 @@ def verify_runs(
         outcomes = []
         for d, deal in enumerate((deal_a, deal_b)):
             for i in range(runs):
+                progress.report(f"checking {proto.name} statistically", d * runs + i, 2 * runs, "runs")
                 run = run_selection(
                     library,
                     proto,

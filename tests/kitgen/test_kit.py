@@ -11,7 +11,7 @@ import pdfplumber
 import pytest
 from pypdf import PdfReader
 
-from kitgen.kit import KitOptions, build
+from kitgen.kit import KitOptions, _recorded, build
 from kitgen.output import sha256
 from reference_engine.errors import UsageError
 from reference_engine.kinds.shedding import load_rules
@@ -266,3 +266,52 @@ def test_the_kit_speaks_plain_words(default_kit: tuple[Path, dict[str, Any]], pl
     """The identifier check (kitgen.jargon) on every page for players of the UNO kit."""
     folder, _ = default_kit
     assert plain_words(folder) == []
+
+
+def test_exact_hands_puts_the_whole_deck_claim_on_the_cover_and_validation_pages(tmp_path: Path) -> None:
+    """--exact-hands N: the card selection protocol verified exactly on the game's whole deck
+    for hands of 1..N; the claim (as measured, no seconds: same bytes for the same inputs) goes
+    into the manifest, booklet.json, the cover and the validation pages."""
+    from pypdf import PdfReader
+
+    folder = tmp_path / "kit"
+    opts = KitOptions(
+        ruleset="crazy-eights",
+        players=2,
+        protocol="card-selection",
+        output=str(folder),
+        previews=False,
+        runs=0,
+        exact_hands=1,
+        cache=False,
+    )
+    manifest = build(opts)
+    claim = manifest["whole_deck_verification"]
+    assert claim["exact_hands_up_to"] == 1 and claim["players"] == 2 and claim["game"] == "crazy-eights"
+    [row] = claim["hands"]
+    # P_1 holds 1 of the 51 cards in play, P_2 7, the draw pile 43: 51!/(1! 7! 43!) deals.
+    assert row["verified"] and row["sizes"] == [1, 7, 43] and int(row["deals"]) == 5094104400
+    assert "seconds" not in row and manifest["options"]["exact_hands"] == 1
+    assert json.loads((folder / "booklet.json").read_text())["whole_deck"] == claim
+    text = " ".join(
+        " ".join((p.extract_text() or "").split()) for p in PdfReader(str(folder / "booklet.pdf")).pages
+    )
+    assert "with the whole deck and 2 players: checked the same way for every possible deal" in text
+    assert "on the full deck (exact)" in text and "Exact for hands up to 1." in text
+
+
+def test_exact_hands_refuses_a_protocol_the_whole_deck_verification_cannot_take(tmp_path: Path) -> None:
+    """The kits' quick protocol (card-selection-fast: its lottery skips its own first scramble)
+    is outside the reduction's precondition: refused with the reason, nothing written."""
+    folder = tmp_path / "kit"
+    opts = KitOptions(
+        ruleset="crazy-eights", players=2, output=str(folder), previews=False, runs=0, exact_hands=1
+    )
+    with pytest.raises(UsageError, match="--exact-hands: the kit teaches card-selection-fast"):
+        build(opts)
+    assert not folder.exists()
+
+
+def test_a_kit_without_exact_hands_records_no_claim(tmp_path: Path) -> None:
+    assert "exact_hands" not in _recorded(KitOptions())
+    assert _recorded(KitOptions(exact_hands=3))["exact_hands"] == 3

@@ -135,3 +135,25 @@ def test_home_cards_share_cut_lines() -> None:
     shop = fit(t.paper("a4").size, t.card_size("uno").size, t.profile("print-shop"))
     xs2, _ = shop.cut_lines()
     assert len(xs2) == 2 * shop.columns  # every card its own lines
+
+
+def test_presets_live_once_in_layout_yaml(tmp_path: Path) -> None:
+    """--paper and --labels offer exactly the presets of templates/layout.yaml, and each paper
+    names its default label sheet there (an unknown one is an error naming the key)."""
+    from kitgen.commands.build import LABEL_SHEETS
+    from kitgen.commands.options import PAPERS
+    from kitgen.kinds import default_labels
+
+    t = load_templates()
+    assert list(t.papers) == PAPERS and list(t.labels) == LABEL_SHEETS
+    assert [default_labels(p) for p in ("a4", "letter")] == ["L7160", "5160"]
+    assert all(t.label_sheet(default_labels(p)) for p in t.papers)
+    bad = tmp_path / "layout.yaml"
+    bad.write_text(
+        "papers: {a4: {size: 210mm x 297mm, labels: L9999}}\ncards: {}\nprofiles: {}\n"
+        "labels: {L7160: {paper: a4, label: 63.5mm x 38.1mm, columns: 3, rows: 7, left: 7.2mm, "
+        "top: 15.15mm, pitch: 66.04mm x 38.1mm}}\n"
+    )
+    with pytest.raises(SpecError) as info:
+        load_templates(str(bad))
+    assert (1, "papers.a4.labels") in {(p.line, p.path) for p in info.value.problems}

@@ -30,8 +30,9 @@ input's exact output distribution and the number of distinct views; it raises
 :class:`RunError` when some run cannot be carried out (the engine's "some run cannot be
 carried out") and :class:`Unsupported` for what it does not implement.
 
-Supported: every action; inputs with ``values``, ``onehot``,
-``label`` and ``card: [...]`` encodings (arrays too; not ``groups``), ``params``,
+Supported: every action; inputs with ``values``, ``onehot``, ``label`` and ``card: [...]``
+encodings (arrays too), dealt cards (``groups``: every way to deal a :class:`Game`'s cards into
+the hands, each hand in name order), ``params``,
 ``admissible`` and ``helpers`` limits (the top protocol's, sub-protocols included); output
 encodings (declared, ``card``, ``cards``, ``faces``; lists of groups) and public values.
 Expressions: numbers, strings, true/false/none, names, lists, comprehensions, ranges
@@ -40,8 +41,9 @@ indexing plain lists, ``.name``, arithmetic, comparisons, ``in``, and/or/not,
 ``x if c else y``, and the functions len, ncols, nrows, columns, rows, cards, items, piles,
 faces, decode, new, up, down, exists, reversed, sorted, sum, min, max, any, all, abs, count,
 index, family_index, part, without, hand, each encoding (``bit(1)``) and each symbol family
-(``c(2)``). Not: game functions (``context``), ``symbol()``, ``str()``, inputs dealt into
-hands (``groups``). An ``admissible`` that admits no input raises :class:`Refused`.
+(``c(2)``), ``symbol()`` (any name is a card) and a :class:`Game`'s functions (``valid``,
+given as plain functions of a card's name). Not: game functions without a :class:`Game`,
+``str()``. An ``admissible`` that admits no input raises :class:`Refused`.
 """
 
 from __future__ import annotations
@@ -170,6 +172,31 @@ CardOutputs = list[tuple[tuple[int, int], list[Card]]]  # a callee's card output
 
 def copy_table(table: Table) -> Table:
     return {k: Region([list(row) for row in reg.grid], reg.unit, reg.hand) for k, reg in table.items()}
+
+
+@dataclass(frozen=True)
+class Game:
+    """What a game gives a game protocol: the cards to deal (by name, repeats for copies) and its
+    functions, each a plain function of a card's name (``valid``)."""
+
+    deal: tuple[str, ...]
+    functions: dict[str, Callable[[str], Any]]
+
+
+def game_deals(cards: Sequence[str], sizes: Sequence[int]) -> list[tuple[Sym, ...]]:
+    """Every way to deal ``cards`` into hands of ``sizes`` (a hand's order does not count: each
+    hand in name order), P_1's hand first."""
+    if sum(sizes) != len(cards):
+        raise EvalErr(f"cannot deal {len(cards)} cards into hands of sizes {list(sizes)}")
+    out: set[tuple[str, ...]] = set()
+    for perm in itertools.permutations(cards):
+        hands: list[str] = []
+        i = 0
+        for n in sizes:
+            hands += sorted(perm[i : i + n])
+            i += n
+        out.add(tuple(hands))
+    return [tuple(Sym(n) for n in deal) for deal in sorted(out)]
 
 
 def cell(table: Table, co: Coord) -> Card | None:
@@ -316,8 +343,9 @@ def _same(key: Any, value: Any) -> bool:
 class World:
     """A protocol bound to its parameters: global names, functions, encodings."""
 
-    def __init__(self, proto: Protocol, params: dict[str, Any]):
+    def __init__(self, proto: Protocol, params: dict[str, Any], game: Game | None = None):
         self.proto = proto
+        self.game = game
         self.params = dict(params)
         self.names: dict[str, Any] = dict(params)
         self.families = {s.name for s in proto.symbols.values() if s.family}
@@ -656,7 +684,17 @@ class Evaluator:
             (i,) = args
             return Sym(f"{fn}{self.as_int(i)}")
         if fn in world.context:
-            raise Unsupported(f"game function {fn}")
+            if world.game is None or fn not in world.game.functions:
+                raise Unsupported(f"game function {fn}")
+            (card,) = args
+            faces = self.plain(card)
+            if isinstance(faces, list):
+                if len(faces) != 1:
+                    raise EvalErr(f"{fn}() takes one card")
+                faces = faces[0]
+            if not isinstance(faces, Sym):
+                raise EvalErr(f"{fn}() takes a card, got {faces!r}")
+            return world.game.functions[fn](faces.name)
         method = getattr(self, f"f_{fn}", None)
         if method is None:
             raise Unsupported(f"function {fn}")
@@ -832,6 +870,12 @@ class Evaluator:
             raise EvalErr("part(): bad sizes")
         start = sum(lengths[: k - 1])
         return items[start : start + lengths[k - 1]]
+
+    def f_symbol(self, name: Any) -> Sym:
+        n = self.plain(name)
+        if not isinstance(n, str):
+            raise EvalErr(f"no card named {n!r}")
+        return Sym(n)
 
     def f_without(self, xs: Any, value: Any) -> list[Any]:
         items = self.as_list(xs, "without")
@@ -1399,7 +1443,7 @@ class Runner:
             sub_params = callee.resolve_params(given)
         except Exception as exc:  # the engine reports a bad parameter as a run error too
             raise EvalErr(str(exc)) from None
-        world = World(callee, sub_params)
+        world = World(callee, sub_params, self.world.game if callee.context else None)
         arg_flats: list[list[Coord]] = []
         for name in callee.inputs:
             flats = flats_of(cards_of(ev.eval(step.args[name].node), f"argument {name}"), f"argument {name}")
@@ -1640,7 +1684,10 @@ def input_count(world: World, name: str) -> int | None:
 def input_domain(world: World, name: str) -> list[Any]:
     decl = world.proto.inputs[name]
     if decl.groups is not None:
-        raise Unsupported("inputs dealt into hands (groups)")
+        if world.game is None:
+            raise Unsupported("inputs dealt into hands (groups) without a game")
+        sizes = [as_int(v) for v in world.static(decl.groups)]
+        return game_deals(world.game.deal, sizes)
     b = world.bound(decl.encoding)
     count = input_count(world, name)
     if count is None:
@@ -1680,14 +1727,14 @@ class RunRecord:
 
 
 def enumerate_runs(
-    library: Any, proto: Protocol, params: dict[str, Any] | None = None
+    library: Any, proto: Protocol, params: dict[str, Any] | None = None, game: Game | None = None
 ) -> tuple[World, list[dict[str, Any]], list[list[RunRecord]]]:
     """Every admissible input and, for each, every run with its probability, view and outputs."""
     try:
         resolved = proto.resolve_params(params or {})
     except Exception as exc:
         raise RunError(str(exc)) from None
-    world = World(proto, resolved)
+    world = World(proto, resolved, game)
     try:
         limits = None
         if proto.helpers is not None:
@@ -1755,9 +1802,12 @@ def value_key(v: Any) -> Any:
     return v
 
 
-def enumerate_protocol(library: Any, proto: Protocol, params: dict[str, Any] | None = None) -> Result:
-    """Verdicts, output distributions and view count of ``proto``, by brute force."""
-    world, assignments, records = enumerate_runs(library, proto, params)
+def enumerate_protocol(
+    library: Any, proto: Protocol, params: dict[str, Any] | None = None, game: Game | None = None
+) -> Result:
+    """Verdicts, output distributions and view count of ``proto``, by brute force (a game
+    protocol with the ``game`` giving its cards and functions)."""
+    world, assignments, records = enumerate_runs(library, proto, params, game)
     names = list(proto.outputs)
     uniform_names = {
         o.name for o in proto.outputs.values() if o.uniform is not None or o.weighted is not None

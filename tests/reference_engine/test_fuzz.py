@@ -97,7 +97,7 @@ def test_split_verification_gives_the_same_report(generated: specgen.GeneratedLi
     from reference_engine.registry import Library
     from reference_engine.verify import verify
 
-    work = {"seconds", "states_processed", "peak_frontier", "final_states", "workers"}
+    work = {"seconds", "states_processed", "peak_frontier", "final_states", "workers", "partitions"}
 
     def same(report: Any) -> dict[str, Any]:
         out: dict[str, Any] = report.to_json()

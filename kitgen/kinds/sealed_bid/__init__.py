@@ -19,7 +19,7 @@ from ...booklet import Booklet, booklet_style, sections, spec_example
 from ...labels import Label
 from ...output import inside, safe_name
 from ...templates import Paper, Templates, load_templates
-from .. import CARD_KIT_OPTIONS, DEFAULT_LABELS, BookletInput, BookletPlan, KitKind, KitPlan, register
+from .. import CARD_KIT_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, default_labels, register
 from . import front
 from .bundles import render_bundle_sheet
 from .materials import sealed_bid_bom
@@ -79,7 +79,7 @@ class SealedBidKit(KitKind):
             virtual=0,
             protocol=opts.protocol or bid.protocol,
             card=card,
-            label_sheet=opts.labels or preset or DEFAULT_LABELS.get(opts.paper, "cutout-a4"),
+            label_sheet=opts.labels or preset or default_labels(opts.paper),
         )
 
     def booklet_plan(self, opts: BookletOptions, rules: GameRules) -> BookletPlan:

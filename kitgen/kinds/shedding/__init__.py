@@ -28,7 +28,7 @@ from ...labels import Label
 from ...output import safe_name
 from ...templates import Templates
 from ...verification import summary, verify_statistically
-from .. import CARD_KIT_OPTIONS, DEFAULT_LABELS, BookletInput, BookletPlan, KitKind, KitPlan, register
+from .. import CARD_KIT_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, default_labels, register
 from ..virtual import kit_labels
 from . import front
 from .booklet import game_booklet
@@ -92,7 +92,7 @@ class SheddingKit(KitKind):
             virtual=opts.virtual,
             protocol=opts.protocol or (WEIGHTED_PROTOCOL if strategy.weighted else shed.virtual_protocol),
             card=card,
-            label_sheet=opts.labels or DEFAULT_LABELS.get(opts.paper, "cutout-a4"),
+            label_sheet=opts.labels or default_labels(opts.paper),
             teaches=opts.virtual > 0,
             extra=extra,
         )

@@ -15,7 +15,18 @@ from typing import Any
 from ...errors import UsageError
 from ...records.referee import Verdict
 from ...registry import Library
-from .. import Deal, GameKind, GameRules, PlaySettings, ProblemAt, ScenarioSetting, Validity, register
+from .. import (
+    Deal,
+    FullDeal,
+    GameKind,
+    GameRules,
+    PlaySettings,
+    ProblemAt,
+    ScenarioSetting,
+    Validity,
+    owner_sizes,
+    register,
+)
 from ..virtual import Moment, split
 from .play import SevensGame
 from .rules import KIND, LayoutRules, Runs, load_layout
@@ -97,6 +108,20 @@ class Layout(GameKind):
                     c.name for c in a[0]
                 ):
                     return Deal(a, public), Deal(b, public), valid
+
+    def full_deal(self, rules: GameRules, players: int, hand: int, state: Mapping[str, Any]) -> FullDeal:
+        """Every card not yet in the layout, dealt: P_1's hand, the others share the rest."""
+        lay = _layout(rules)
+
+        def problem(path: tuple[str | int, ...], message: str) -> Exception:
+            return UsageError(f"{lay.name}: {message}")
+
+        runs = _runs(state.get("runs", {}), problem)
+        deck = [c.name for c in lay.deck() if not _played(lay, runs, c)]
+        sizes = owner_sizes(len(deck), players, hand, None)
+        laid = ", ".join(f"{s} {lo}..{hi}" for s, (lo, hi) in runs.items()) or "nothing"
+        text = f"{lay.title}, {players} players, every card but the layout ({laid}):"
+        return FullDeal(deck, sizes, dict(state), text)
 
     def measure_tables(
         self, rules: GameRules, library: Library, players: int, virtual: int, discard_owner: bool = False

@@ -16,6 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from ... import progress
 from ...cards import SYMBOLS
 from ...errors import CheckFailure, UsageError
 from ...expressions import as_int, plain
@@ -169,6 +170,7 @@ class SealedBidGame:
                 for v in picks[i]:
                     hands[i].remove(v)
             if self.level == "card":
+                progress.report("playing", number - 1, self.rules.rounds, f"round {number} at card level")
                 result = self.card_round(number, picks, loose_needed)
             else:
                 result = RoundResult(number, picks, [sum(p) for p in picks], plain_winner(*picks))

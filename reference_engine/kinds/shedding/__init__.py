@@ -18,6 +18,7 @@ from ...records.referee import Verdict
 from ...registry import Library
 from .. import (
     Deal,
+    FullDeal,
     GameKind,
     GameRules,
     PlayOption,
@@ -25,6 +26,7 @@ from .. import (
     ProblemAt,
     ScenarioSetting,
     Validity,
+    owner_sizes,
     register,
 )
 from ..strategy import Weights, strategy_from_options
@@ -165,6 +167,19 @@ class Shedding(GameKind):
                     c.name for c in a[0]
                 ):
                     return Deal(a, public), Deal(b, public), valid
+
+    def full_deal(self, rules: GameRules, players: int, hand: int, state: Mapping[str, Any]) -> FullDeal:
+        """Every card but the top of the discard pile: P_1's hand, the other hands as dealt,
+        the draw pile last."""
+        shed = _shedding(rules)
+        top = str(state.get("top", ""))
+        if top not in shed.cards:
+            raise UsageError(f"{shed.name}: the state needs a 'top' card of the game (e.g. top: red5)")
+        deck = [c.name for c in shed.deck()]
+        deck.remove(top)
+        sizes = owner_sizes(len(deck), players, hand, shed.hand_size_for(players))
+        text = f"{shed.title}, {players} players, the full deck but the top card {shed.symbol(top).glyph}:"
+        return FullDeal(deck, sizes, dict(state), text)
 
     def weight_function(self, rules: GameRules, weights: Any) -> Any:
         shed = _shedding(rules)

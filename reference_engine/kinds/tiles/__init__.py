@@ -16,7 +16,18 @@ from typing import Any
 from ...errors import UsageError
 from ...records.referee import Verdict
 from ...registry import Library
-from .. import Deal, GameKind, GameRules, PlaySettings, ProblemAt, ScenarioSetting, Validity, register
+from .. import (
+    Deal,
+    FullDeal,
+    GameKind,
+    GameRules,
+    PlaySettings,
+    ProblemAt,
+    ScenarioSetting,
+    Validity,
+    owner_sizes,
+    register,
+)
 from ..virtual import Moment, split
 from .play import MugginsGame
 from .rules import KIND, End, TileRules, load_tiles, tile_name
@@ -100,6 +111,22 @@ class Tiles(GameKind):
                     t.name for t in a[0]
                 ):
                     return Deal(a, public), Deal(b, public), valid
+
+    def full_deal(self, rules: GameRules, players: int, hand: int, state: Mapping[str, Any]) -> FullDeal:
+        """One tile on the table showing the open ends (``ends: [5, 3]`` is 3|5), the hands, and
+        the boneyard last."""
+        ti = _tiles(rules)
+        raw = state.get("ends")
+        if not (isinstance(raw, list) and len(raw) == 2 and all(isinstance(v, int) for v in raw)):
+            raise UsageError(f"{ti.name}: the state needs the open ends of the line, e.g. ends: [5, 3]")
+        line = tile_name(min(raw), max(raw))
+        names = ti.cards_by_name()
+        if line not in names:
+            raise UsageError(f"{ti.name} has no tile {min(raw)}|{max(raw)}")
+        deck = [t.name for t in ti.tiles() if t.name != line]
+        sizes = owner_sizes(len(deck), players, hand, ti.hand_size)
+        text = f"{ti.title}, {players} players, every tile but {names[line].glyph} on the table:"
+        return FullDeal(deck, sizes, dict(state), text)
 
     def measure_tables(
         self, rules: GameRules, library: Library, players: int, virtual: int, discard_owner: bool = False

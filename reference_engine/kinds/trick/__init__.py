@@ -18,6 +18,7 @@ from ...records.referee import Verdict
 from ...registry import Library
 from .. import (
     Deal,
+    FullDeal,
     GameKind,
     GameRules,
     PlayOption,
@@ -142,6 +143,24 @@ class Trick(GameKind):
                     c.name for c in a[0]
                 ):
                     return Deal(a, public), Deal(b, public), valid
+
+    def full_deal(self, rules: GameRules, players: int, hand: int, state: Mapping[str, Any]) -> FullDeal:
+        """A trick under way: one card of the led suit (its lowest) is on the table, P_1 and the
+        players after it hold ``hand`` cards, the leader one fewer; earlier tricks took the
+        cards last in the deck's order (none when ``hand`` is the full hand)."""
+        tr = _trick(rules)
+        deck = tr.deck()
+        led = state.get("led")
+        if led is not None and str(led) not in tr.deck_def.colors:
+            raise UsageError(f"{tr.name}: the led suit is one of {', '.join(tr.deck_def.colors)}")
+        table = [min((c for c in deck if tr.suit(c) == led), key=tr.rank)] if led else []
+        rest = [c.name for c in deck if c not in table]
+        sizes = [hand] * (players - 1) + [hand - (1 if table else 0)]
+        if hand < 1 or sizes[-1] < 0 or sum(sizes) > len(rest):
+            raise UsageError(f"{players} hands of {hand} do not fit the {len(rest)} cards in play")
+        played = (", " + table[0].glyph + " led") if table else ", P_1 leads"
+        text = f"{tr.title}, {players} players{played}:"
+        return FullDeal(rest[: sum(sizes)], sizes, dict(state), text)
 
     def measure_tables(
         self, rules: GameRules, library: Library, players: int, virtual: int, discard_owner: bool = False

@@ -35,7 +35,11 @@ def h_turn(run: Runner, frame: Frame, step: st.Turn, frontier: Frontier, ctx: Ct
                 where.append(f)
         if run.shared.reveals is not None and revealed:
             _note_reveal(run, frame, ctx, state, where, revealed)
-        view = run.views.extend(state.view, ("turn", tuple(revealed))) if revealed else state.view
+        sym = run.shared.symmetry
+        if revealed and sym is not None and not run.call_path and sym.reveals(step):
+            view = run.views.extend(state.view, sym.observe(step, state, cells, where))
+        else:
+            view = run.views.extend(state.view, ("turn", tuple(revealed))) if revealed else state.view
         new = state.replace(cells=tuple(cells), meters=state.meters.add_turn(), view=view)
         if run.events is not None:
             run.record(

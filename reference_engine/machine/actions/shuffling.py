@@ -115,6 +115,12 @@ def h_shuffle(run: Runner, frame: Frame, step: st.Shuffle, frontier: Frontier, c
             add_vec(out, new, vec)
         return out
 
+    sym = run.shared.symmetry
+    if sym is not None and not run.call_path:
+        region = sym.scrambles(step)
+        if region is not None:
+            return _one_per_orbit(run, step, frontier, resolve, sym, region)
+
     # Exact: a scramble of face-down piles that are already lazily scrambled changes nothing.
     def needed(state: State) -> frozenset[int] | None:
         shuffle, piles, _ = resolve(state)
@@ -165,6 +171,34 @@ def h_shuffle(run: Runner, frame: Frame, step: st.Shuffle, frontier: Frontier, c
                 _scale(vec, prob),
                 owned,
             )
+    return out
+
+
+def _one_per_orbit(
+    run: Runner, step: st.Shuffle, frontier: Frontier, resolve: Any, sym: Any, region: str
+) -> Frontier:
+    """A scramble of every column of ``region`` in a verification by classes: each table goes
+    to the representative of its orbit (sorted columns) with probability 1, and stays there
+    (see :mod:`reference_engine.verify.symmetry`, whose checks this calls)."""
+    plans = run.shared.plans
+    frontier = settle(frontier, lambda state: None, run.shared.deferred)
+    out: Frontier = {}
+    owned: set[int] = set()
+    first = not sym.hands_checked
+    for state, vec in frontier.items():
+        shuffle, piles, how = resolve(state)
+        sym.check_piles(state, region, piles, first)
+        contents = [tuple(state.cells[f] for f in p) for p in piles]
+        rep = shuffle.canonical(contents)
+        assert rep is not None  # a scramble is uniform over a group
+        g = _gather_map(plans, state.layout.size, piles, rep)
+        new = state.replace(
+            layout=_unlabel(plans, state.layout, piles),
+            cells=tuple([state.cells[i] for i in g]),
+            meters=state.meters.add_shuffle(how),
+        )
+        add_vec(out, new, vec, owned)
+    sym.hands_checked = True
     return out
 
 

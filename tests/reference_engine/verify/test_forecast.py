@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from reference_engine.errors import UsageError
@@ -49,7 +51,50 @@ def test_each_measured_size_passes_the_callers_limits() -> None:
     assert seen == [1, 2, 3, 4]
 
 
-def test_a_protocol_without_a_size_to_shrink_is_refused() -> None:
-    library = Library()
-    with pytest.raises(UsageError, match="no whole-number parameter"):
+BITS_ONLY = """\
+protocol: eight-bits
+title: eight bits shown in a scrambled order
+symbols:
+  alpha: {glyph: "α"}
+  beta: {glyph: "β"}
+encodings:
+  bit:
+    values: {0: [alpha, beta], 1: [beta, alpha]}
+inputs:
+  x: {encoding: bit, count: 8}
+steps:
+  - step: 1
+    say: Pairs in a row, scrambled, turned.
+    do:
+      - place: {P: {columns: "[x[i] for i in 1..8]"}}
+      - shuffle: {scramble: "columns(P)", how: envelopes}
+      - turn: "P[1, *]"
+      - discard: P
+outputs:
+  ones:
+    public: true
+    value: "1"
+"""
+
+
+def test_a_protocol_without_a_size_is_forecast_by_its_inputs(tmp_path: Path) -> None:
+    """No whole-number parameter: the first 1/32 ... 1/4 of the inputs are measured; the real run
+    does at least the work of the last measured share and at most the proportional figure (the
+    forecast's high end). The low end keeps the last growth: here the work saturates faster, on
+    a Gakmoro round it holds the real run (docs/verification.md)."""
+    (tmp_path / "eight-bits.yaml").write_text(BITS_ONLY, encoding="utf-8")
+    library = Library([tmp_path])
+    proto = library.protocol("eight-bits")
+    f = forecast(library, proto)
+    assert f.param == "inputs" and f.target == 256
+    assert [m.value for m in f.measured] == [8, 16, 32, 64]
+    real = verify(library, proto).stats
+    assert f.measured[-1].states <= real["states_processed"] <= f.states[1]
+    assert f.measured[-1].states <= f.states[0] <= f.states[1]
+    assert f.seconds[0] <= f.seconds[1] and f.memory_bytes[0] <= f.memory_bytes[1]
+
+
+def test_too_few_inputs_to_forecast_is_said(library: Library) -> None:
+    """Six-card AND has no size to vary and only 4 inputs: nothing smaller to measure."""
+    with pytest.raises(UsageError, match="too few inputs"):
         forecast(library, library.protocol("six-card-and"))

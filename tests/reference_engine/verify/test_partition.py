@@ -24,7 +24,7 @@ from reference_engine.verify.partition import partition
 from ..machine.test_calls import BITS, PEEK, calls
 from ..machine.test_calls import library as library_of
 
-WORK = {"seconds", "states_processed", "peak_frontier", "final_states", "workers"}
+WORK = {"seconds", "states_processed", "peak_frontier", "final_states", "workers", "partitions"}
 
 
 def same_report(report: Report) -> dict[str, Any]:

@@ -1,0 +1,411 @@
+"""Data independence: a game protocol verified by validity classes instead of card by card.
+
+A card selection protocol reads the faces of the dealt cards in two ways only: through the
+game's functions (``valid(card)``), and by turning all of them face up in scrambled columns,
+where the players see the deck in play in a uniformly random order, whatever the deal. Two
+deals that give every owner the same number of cards of each *class* (the values of the game's
+functions on the card: valid or not) then run alike, card for card, up to renaming the cards
+of one class; and a renaming that keeps every class changes no verdict. So the verifier deals
+*class cards* instead of faces: ``valid card of P_2`` and so on, one symbol per class and
+owner (keeping the owner in the name lets the ``hands`` check see a card go to a wrong owner),
+every way the classes can be dealt (a few thousand ways for a 108-card deck, instead of about
+10^70 deals), each standing for all the deals of the physical cards it describes.
+
+Where the protocol chooses among the cards of one class (the lottery's uniform choice among
+P_1's valid cards), those cards are one symbol here, so the check reads "a valid card of P_1,
+always"; that each of them is equally likely follows from the same renaming: swapping two
+cards of one class in one hand maps every run to a run of the same deal (a hand's order does
+not matter, :mod:`.symmetry` checks that) with the same probability.
+
+The precondition, checked and refused otherwise (:class:`~reference_engine.errors.ReductionRefused`):
+
+* at run time, a decision reads a dealt card's face only as the argument of a game function
+  (:class:`~reference_engine.cards.DealtFaces`, checked at every read), and no view shows a
+  dealt card except in a reveal of all of them in scrambled columns (:mod:`.symmetry`); nor
+  does a public output shown at the end in the order its dealt cards lie (``ViewTable.extend``);
+* in the spec, the inputs are the dealt cards (``groups``) only, with no ``admissible``
+  (the class deals stand for every deal), no ``players`` (a person's own view would show
+  faces) and no ``weighted`` output (weights are not classes); the outputs' ``equals`` and
+  ``uniform`` use the dealt cards only as a multiset: through
+  ``part``, ``without``, ``sorted``, ``len``, whole lists, comprehensions over them whose
+  element is the card itself, and the game's functions (:func:`check_outputs`); a card output
+  compared with them decodes as an unordered ``cards`` or a single ``card``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ..cards import DEALT, SYMBOLS, Symbol
+from ..errors import ReductionRefused
+from ..expressions import (
+    Attr,
+    Call,
+    Chain,
+    Compare,
+    Comprehension,
+    Conditional,
+    Const,
+    Index,
+    ListLit,
+    Name,
+    Node,
+    RangeNode,
+    Star,
+    Unary,
+    plain,
+)
+from ..spec import Protocol
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table to verify by classes, as plain data (it travels to worker processes): the game
+    and its public state, the dealt cards by name (repeats for copies) and the owners' sizes."""
+
+    game: str
+    state: tuple[tuple[str, Any], ...]
+    deck: tuple[str, ...]
+    sizes: tuple[int, ...]
+    text: str = ""  # the table in words, for the report
+
+    def state_dict(self) -> dict[str, Any]:
+        return {k: _thaw(v) for k, v in self.state}
+
+
+def freeze_state(state: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
+    return tuple(sorted((k, _freeze(v)) for k, v in state.items()))
+
+
+def _freeze(v: Any) -> Any:
+    if isinstance(v, dict):
+        return ("__dict__", tuple(sorted((k, _freeze(x)) for k, x in v.items())))
+    if isinstance(v, list):
+        return tuple(_freeze(x) for x in v)
+    return v
+
+
+def _thaw(v: Any) -> Any:
+    if isinstance(v, tuple) and len(v) == 2 and v[0] == "__dict__":
+        return {k: _thaw(x) for k, x in v[1]}
+    if isinstance(v, tuple):
+        return [_thaw(x) for x in v]
+    return v
+
+
+@dataclass
+class ClassDeal:
+    """One way to deal the classes: per owner, how many cards of each class; and how many deals
+    of the physical cards it stands for."""
+
+    counts: tuple[tuple[int, ...], ...]  # [owner][class]
+    deals: int
+
+
+class ClassDeck:
+    """The dealt cards by class: the class symbols, every class deal, and the game functions
+    that read a class symbol as its class (and any other card as the game does)."""
+
+    def __init__(self, deck: list[Symbol], sizes: list[int], context: dict[str, Callable[..., Any]]):
+        if sum(sizes) != len(deck):
+            raise ReductionRefused(f"{len(deck)} cards cannot be dealt into hands of sizes {sizes}")
+        self.names = sorted(context)
+        self.real = context
+        keys: dict[str, tuple[Any, ...]] = {}
+        for card in deck:
+            if card.name not in keys:
+                keys[card.name] = tuple(_class_value(context[n](card), n) for n in self.names)
+        self.classes: list[tuple[Any, ...]] = sorted(set(keys.values()), key=repr)
+        self.faces: Counter[str] = Counter(c.name for c in deck)
+        self.per_class = [sum(n for f, n in self.faces.items() if keys[f] == key) for key in self.classes]
+        self.sizes = list(sizes)
+        self.symbols: list[list[Symbol]] = []  # [owner - 1][class]
+        self.key_of: dict[int, tuple[Any, ...]] = {}
+        self.owner: dict[int, int] = {}
+        for i in range(1, len(sizes) + 1):
+            row = []
+            for c, key in enumerate(self.classes):
+                sym = SYMBOLS.intern(f"dealt_{c + 1}_p{i}", f"[{self.label(key)} card of P{i}]")
+                row.append(sym)
+                self.key_of[sym.id] = key
+                self.owner[sym.id] = i
+            self.symbols.append(row)
+        self.deals = list(self._class_deals())
+
+    def label(self, key: tuple[Any, ...]) -> str:
+        parts = []
+        for name, v in zip(self.names, key):
+            parts.append(name if v is True else f"not {name}" if v is False else f"{name} {v}")
+        return ", ".join(parts)
+
+    def describe(self) -> str:
+        return "; ".join(f"{n} {self.label(k)}" for k, n in zip(self.classes, self.per_class))
+
+    def _class_deals(self) -> Iterator[ClassDeal]:
+        n_owners = len(self.sizes)
+        total = math.prod(math.factorial(n) for n in self.per_class)
+
+        def rec(i: int, left: list[int], acc: list[tuple[int, ...]]) -> Iterator[list[tuple[int, ...]]]:
+            if i == n_owners - 1:
+                if sum(left) == self.sizes[i]:
+                    yield acc + [tuple(left)]
+                return
+            for row in _rows(self.sizes[i], left):
+                yield from rec(i + 1, [a - b for a, b in zip(left, row)], acc + [row])
+
+        for counts in rec(0, list(self.per_class), []):
+            den = math.prod(math.factorial(k) for row in counts for k in row)
+            yield ClassDeal(tuple(counts), total // den)
+
+    def assignment(self, deal: ClassDeal) -> list[Symbol]:
+        """The dealt cards of a class deal in the protocol's input order (owner by owner)."""
+        out: list[Symbol] = []
+        for i, row in enumerate(deal.counts):
+            for c, k in enumerate(row):
+                out += [self.symbols[i][c]] * k
+        return out
+
+    def context(self) -> dict[str, Callable[..., Any]]:
+        """The game's functions for the class run: a class symbol reads as its class."""
+        out: dict[str, Callable[..., Any]] = {}
+        for pos, name in enumerate(self.names):
+            out[name] = self._function(self.real[name], pos)
+        return out
+
+    def _function(self, real: Callable[..., Any], pos: int) -> Callable[..., Any]:
+        key_of = self.key_of
+
+        def fn(card: Any) -> Any:
+            with DEALT.through_game():
+                value = plain(card)
+            if isinstance(value, list) and len(value) == 1:
+                value = value[0]
+            if isinstance(value, Symbol) and value.id in key_of:
+                return key_of[value.id][pos]
+            return real(card)
+
+        return fn
+
+    def hide(self) -> None:
+        """From now on decisions and views may not read the class symbols' faces (see
+        :class:`~reference_engine.cards.DealtFaces`)."""
+        DEALT.ids.update(self.key_of)
+
+
+def _class_value(v: Any, name: str) -> Any:
+    v = plain(v)
+    if isinstance(v, (bool, int, str)) or v is None:
+        return v
+    raise ReductionRefused(f"the game function {name} gives {v!r}, not a plain value: cards have no class")
+
+
+def _rows(size: int, left: list[int]) -> Iterator[tuple[int, ...]]:
+    """Every way to take ``size`` cards with at most ``left[c]`` of class c."""
+    if len(left) == 1:
+        if size <= left[0]:
+            yield (size,)
+        return
+    rest = sum(left[1:])
+    for k in range(max(0, size - rest), min(size, left[0]) + 1):
+        for tail in _rows(size - k, left[1:]):
+            yield (k, *tail)
+
+
+# --------------------------------------------------------------------------- the outputs
+
+
+LIST, CARD, PLAIN, LISTS = "list", "card", "plain", "lists"
+
+
+def check_outputs(proto: Protocol) -> None:
+    """The spec's side of the precondition (module docs); ReductionRefused when it fails."""
+    dealt = {n for n, d in proto.inputs.items() if d.groups is not None}
+    others = [n for n in proto.inputs if n not in dealt]
+    if not dealt or others:
+        why = (
+            f"{proto.name}: the reduction by classes needs the dealt cards (an input with 'groups') "
+            f"as the only input{'; it also has ' + ', '.join(others) if others else ''}"
+        )
+        raise ReductionRefused(why, proto.src.problem(("inputs",), why))
+    if proto.people():
+        why = (
+            f"{proto.name} seats people ('players'): what each person knows and sees of their own "
+            "hands is checked on the cards' faces, which a verification by classes does not have"
+        )
+        raise ReductionRefused(why, proto.src.problem(("players",), why))
+    if proto.admissible is not None:
+        why = (
+            f"{proto.name} restricts its inputs ('admissible'): the class deals stand for every "
+            "deal of the cards, admissible or not, so their count would not be the deals checked"
+        )
+        raise ReductionRefused(why, proto.src.problem(("admissible",), why))
+    for out in proto.outputs.values():
+        if out.weighted is not None:
+            why = (
+                f"output {out.name} is a weighted choice: its weights are not a function of the "
+                "cards' validity classes, so one class deal cannot stand for all its deals"
+            )
+            raise ReductionRefused(why, proto.src.problem(out.path + ("weighted",), why))
+    cards = {o.name for o in proto.outputs.values() if o.cards is not None and o.uniform is not None}
+    context = set(proto.context)
+    for out in proto.outputs.values():
+        for key, expr in (("equals", out.equals), ("uniform", out.uniform)):
+            if expr is None:
+                continue
+            kind = _expect(
+                proto, out.path + (key,), expr.node, dealt, cards, context, (PLAIN, LIST, CARD, LISTS)
+            )
+            if kind != PLAIN and out.cards is not None and out.decode not in ("cards", "card"):
+                why = (
+                    f"output {out.name} compares dealt cards in an order ({out.decode}): only a "
+                    "multiset ('cards') or one card can be compared by classes"
+                )
+                raise ReductionRefused(why, proto.src.problem(out.path, why))
+
+
+def _expect(
+    proto: Protocol,
+    path: tuple[Any, ...],
+    node: Node,
+    dealt: set[str],
+    cards: set[str],
+    context: set[str],
+    allowed: tuple[str, ...],
+) -> str:
+    try:
+        kind = _kind(node, {n: LIST for n in dealt} | {n: CARD for n in cards}, context)
+    except _Uses as exc:
+        why = (
+            f"it uses the dealt cards other than as a multiset ({exc}): its answer could depend "
+            "on more than the cards' classes"
+        )
+        raise ReductionRefused(why, proto.src.problem(path, why)) from None
+    if kind not in allowed:
+        why = "it gives dealt cards where a plain value is expected"
+        raise ReductionRefused(why, proto.src.problem(path, why))
+    return kind
+
+
+class _Uses(Exception):
+    """An expression uses the dealt cards in a way that depends on more than their classes."""
+
+
+_MULTISET = {"part": (LIST, PLAIN, PLAIN), "without": (LIST, None), "sorted": (LIST,)}
+_PLAIN_OF = {"len", "any", "all", "exists", "sum", "count_true"}
+
+
+def _kind(node: Node, env: dict[str, str], context: set[str]) -> str:
+    """What ``node`` gives: PLAIN (no dealt card), CARD (one dealt card, or none), LIST (a list
+    of dealt cards, used as a multiset) or LISTS (a list of such lists)."""
+    if isinstance(node, (Const, Star)):
+        return PLAIN
+    if isinstance(node, Name):
+        return env.get(node.name, PLAIN)
+    if isinstance(node, RangeNode):
+        _plain(node.lo, env, context, "a range bound")
+        _plain(node.hi, env, context, "a range bound")
+        return PLAIN
+    if isinstance(node, Call):
+        kinds = [_kind(a, env, context) for a in node.args]
+        if all(k == PLAIN for k in kinds):
+            return PLAIN
+        if node.func in context:
+            if kinds != [CARD]:
+                raise _Uses(f"{node.func}() of something other than one card")
+            return PLAIN
+        if node.func in _MULTISET:
+            want = _MULTISET[node.func]
+            if len(kinds) != len(want):
+                raise _Uses(f"{node.func}() with {len(kinds)} arguments")
+            for k, w in zip(kinds, want):
+                if w == LIST and k != LIST:
+                    raise _Uses(f"{node.func}() of something other than a list of cards")
+                if w == PLAIN and k != PLAIN:
+                    raise _Uses(f"{node.func}() with dealt cards as a count or an index")
+                if w is None and k not in (CARD, PLAIN):
+                    raise _Uses(f"{node.func}() removing a list")
+            return LIST
+        if node.func in ("len", "exists") and kinds in ([LIST], [LISTS]):
+            return PLAIN
+        raise _Uses(f"{node.func}() of dealt cards")
+    if isinstance(node, Comprehension):
+        return _comprehension(node, env, context)
+    if isinstance(node, ListLit):
+        kinds = [_kind(i, env, context) for i in node.items]
+        if all(k == PLAIN for k in kinds):
+            return PLAIN
+        if all(k == CARD for k in kinds):
+            return LIST
+        if all(k == LIST for k in kinds):
+            return LISTS
+        raise _Uses("a list mixing dealt cards and other values")
+    if isinstance(node, Conditional):
+        _plain(node.cond, env, context, "a condition")
+        a, b = _kind(node.then, env, context), _kind(node.other, env, context)
+        if a != b and PLAIN not in (a, b):
+            raise _Uses("two branches giving different kinds of dealt cards")
+        return a if a != PLAIN else b
+    if isinstance(node, Chain):
+        kinds = [_kind(node.first, env, context)] + [_kind(n, env, context) for _, n in node.rest]
+        if all(k == PLAIN for k in kinds):
+            return PLAIN
+        ops = {op for op, _ in node.rest}
+        if ops <= {"or", "+"} and all(k == LIST for k in kinds):
+            return LIST  # concatenation, or the first non-empty list: decided by lengths only
+        raise _Uses(f"{' '.join(sorted(ops))} on dealt cards")
+    if isinstance(node, Unary):
+        if _kind(node.operand, env, context) != PLAIN:
+            raise _Uses(f"{node.op} of dealt cards")
+        return PLAIN
+    if isinstance(node, Compare):
+        for side in [node.first] + [n for _, n in node.rest]:
+            _plain(side, env, context, "a comparison")
+        return PLAIN
+    if isinstance(node, Index):
+        if _kind(node.obj, env, context) != PLAIN:
+            raise _Uses("an item of a list of dealt cards picked by its place")
+        for arg in node.args:
+            _plain(arg, env, context, "an index")
+        return PLAIN
+    if isinstance(node, Attr):
+        if _kind(node.obj, env, context) != PLAIN:
+            raise _Uses(f"the field {node.attr} of a dealt card")
+        return PLAIN
+    raise _Uses(f"{type(node).__name__}")
+
+
+def _plain(node: Node, env: dict[str, str], context: set[str], what: str) -> None:
+    if _kind(node, env, context) != PLAIN:
+        raise _Uses(f"dealt cards in {what}")
+
+
+def _comprehension(node: Comprehension, env: dict[str, str], context: set[str]) -> str:
+    inner = dict(env)
+    vi = 0
+    for kind, clause in node.clauses:
+        if kind == "for":
+            k = _kind(clause, inner, context)
+            var = node.variables[vi]
+            vi += 1
+            if k == PLAIN:
+                inner[var] = PLAIN
+            elif k == LIST:
+                inner[var] = CARD
+            elif k == LISTS:
+                inner[var] = LIST
+            else:
+                raise _Uses("a loop over one card")
+        else:
+            _plain(clause, inner, context, "a condition")
+    elem = _kind(node.element, inner, context)
+    if elem == PLAIN:
+        return PLAIN
+    if elem == CARD:
+        return LIST
+    if elem == LIST:
+        return LISTS
+    raise _Uses("a list of lists of lists")

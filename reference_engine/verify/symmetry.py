@@ -1,0 +1,784 @@
+"""Symmetry between scrambled columns: one table per orbit, reveals as multisets.
+
+A pile-scramble of every column of a region ``R`` leaves each order of the columns equally
+likely. From then on, as long as every action treats all columns alike (it is *equivariant*:
+permuting the columns before it is the same as permuting them after), the distribution of
+everything is invariant under permuting ``R``'s columns. So one table per orbit suffices,
+with the orbit's probability: the verifier keeps the columns sorted (the representative the
+engine already uses before a shuffle, :meth:`~reference_engine.shuffles.Shuffle.canonical`),
+and a reveal in those columns, whose sequence is then a uniformly random order of what the
+columns show, is recorded as the multiset of what each column shows, standing for the number
+of distinct sequences the players could have seen (all equally likely under every input: the
+verdicts are those of the sequences).
+
+This is a claim with a precondition, checked on the spec before anything runs
+(:func:`plan_segments`) and refused with the step's place when it fails:
+
+* a *segment* starts at ``shuffle: {scramble: "columns(R)"}`` of a whole region (at the top
+  level of the protocol); inside it, ``R`` and the regions made from it (``take`` of columns
+  chosen by what each column shows, ``move`` of whole rows, which stay aligned with ``R``'s
+  columns) may only be used by equivariant actions: turning whole rows or ``up()``/``down()``;
+  placing ``{columns: [f(R[.., j]) for j in 1..ncols(R)]}`` where ``f`` reads column ``j``
+  only; taking columns by such a condition; moving, returning or discarding whole rows;
+  returning row cards to ``[f(t) for t in R[r, *]]``; decisions that read only the shape
+  (``ncols``, ``nrows``, ``len``, ``exists``); calling a protocol on whole rows or columns;
+* between two scrambles of a segment's columns, at most one turn reveals cards in them (a
+  second reveal would let the players line up the two sequences, which a multiset forgets);
+* a callee given scrambled columns must not depend on their order: before its first shuffle
+  it only places its inputs' items, item by item (``[[c[i], x[i]] for i in 1..m]``), and its
+  first shuffle scrambles exactly those piles; then the canonical order is as good as any;
+* at run time: a segment scramble's piles are exactly the region's columns, all face down;
+  the first one holds every dealt card, one per pile, and the other cards of a pile depend
+  only on its card's owner and class (so the order of a hand, which the verifier fixes, cannot
+  matter);
+  a reveal of dealt cards reveals every dealt card in play, each alone in its column.
+
+``tests/reference_engine/verify/test_classes.py`` breaks each of these in a spec of its own.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import steps as st
+from ..cards import DEALT, EMPTY, SYMBOLS, is_up
+from ..errors import ReductionRefused
+from ..expressions import (
+    Attr,
+    Call,
+    Chain,
+    Compare,
+    Comprehension,
+    Conditional,
+    Const,
+    Index,
+    ListLit,
+    Name,
+    Node,
+    RangeNode,
+    Star,
+    Unary,
+)
+from ..machine.views import Observation
+from ..registry import Library
+from ..spec import Protocol
+from ..table import State
+
+SHAPE_FUNCTIONS = ("ncols", "nrows", "len")
+
+
+@dataclass
+class SegmentPlan:
+    """What the static check found: the segment scrambles, the turns inside segments (with the
+    groups of aligned regions each may reveal in) and the calls given scrambled columns."""
+
+    scrambles: dict[int, str] = field(default_factory=dict)  # id(step) -> region
+    turns: dict[int, list[list[str]]] = field(default_factory=dict)  # id(step) -> groups
+    calls: dict[int, str] = field(default_factory=dict)  # id(step) -> callee
+    # id(call step) -> the positions (among the callee's card outputs) of results the caller only
+    # uses whole: returned to a hand, discarded, tested with exists (their order is never seen)
+    bags: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    steps: list[str] = field(default_factory=list)  # the segment scrambles' step numbers
+
+
+@dataclass
+class _Group:
+    regions: list[str]  # aligned by column; the first is the one the others were made from
+    revealed: bool = False
+
+
+class _Walker:
+    def __init__(self, library: Library, proto: Protocol):
+        self.library = library
+        self.proto = proto
+        self.groups: dict[str, _Group] = {}
+        self.poisoned: set[str] = set()
+        self.plan = SegmentPlan()
+
+    # -- refusals -------------------------------------------------------------------
+    def refuse(self, step: st.Step, message: str) -> ReductionRefused:
+        where = f"step {step.number}: " if step.number else ""
+        problem = self.proto.src.problem(step.path, where + message)
+        return ReductionRefused(message, problem)
+
+    def segs(self) -> set[str]:
+        return set(self.groups) | self.poisoned
+
+    def mentioned(self, node: Node | None) -> set[str]:
+        return set() if node is None else node.names() & self.segs()
+
+    def shape_only(self, node: Node | None) -> bool:
+        """Whether ``node`` uses scrambled regions only through their shape."""
+        if node is None:
+            return True
+        segs = self.segs()
+        bad: list[str] = []
+
+        def visit(n: Node) -> None:
+            if isinstance(n, Call) and n.func in SHAPE_FUNCTIONS and len(n.args) == 1:
+                a = n.args[0]
+                if isinstance(a, Name) and a.name in segs:
+                    return
+            if isinstance(n, Name) and n.name in segs:
+                bad.append(n.name)
+                return
+            for c in _children(n):
+                visit(c)
+
+        visit(node)
+        return not bad
+
+    # -- the walk -------------------------------------------------------------------
+    def block(self, steps: list[st.Step], in_loop: bool = False) -> None:
+        for step in steps:
+            self.step(step, in_loop)
+
+    def step(self, step: st.Step, in_loop: bool) -> None:
+        segs = self.segs()
+        if in_loop and _step_names(step) & segs:
+            raise self.refuse(step, "a loop uses scrambled columns one by one, in their order")
+        if isinstance(step, st.Shuffle):
+            self.shuffle(step, in_loop)
+        elif isinstance(step, st.Turn):
+            self.turn(step)
+        elif isinstance(step, st.Place):
+            self.place(step)
+        elif isinstance(step, st.Take):
+            self.take(step)
+        elif isinstance(step, st.Move):
+            self.move(step)
+        elif isinstance(step, st.Call):
+            self.call(step)
+        elif isinstance(step, st.Return):
+            self.ret(step)
+        elif isinstance(step, st.Discard):
+            self.discard(step)
+        elif isinstance(step, st.If):
+            self.branch(step)
+        elif isinstance(step, st.For):
+            if not self.shape_only(step.values.node if step.values else None):
+                raise self.refuse(step, "a loop's values read scrambled columns")
+            self.block(step.body, in_loop=True)
+        elif isinstance(step, st.Let):
+            for e in step.values.values():
+                if not self.shape_only(e.node):
+                    raise self.refuse(step, "a remembered value reads scrambled columns in their order")
+        elif isinstance(step, st.Note):
+            pass
+        elif _step_names(step) & segs:
+            raise self.refuse(step, f"a {step.kind} of scrambled columns depends on their order")
+        else:
+            for block in step.children():  # a 'do' block
+                self.block(block, in_loop)
+
+    def shuffle(self, step: st.Shuffle, in_loop: bool) -> None:
+        node = step.piles.node if step.piles is not None else None
+        region = _columns_arg(node)
+        whole = isinstance(node, Call) and isinstance(node.args[0], Name)
+        if step.how == "scramble" and region is not None and whole and not in_loop:
+            if region in self.poisoned:
+                raise self.refuse(step, f"{region} is scrambled in some branches only")
+            old = self.groups.get(region)
+            if old is not None:  # the region leaves its group: the others keep theirs
+                old.regions.remove(region)
+            self.groups[region] = _Group([region])
+            self.plan.scrambles[id(step)] = region
+            self.plan.steps.append(step.number or "?")
+            return
+        if self.mentioned(node):
+            raise self.refuse(step, "a shuffle of scrambled columns other than a scramble of all of them")
+
+    def turn(self, step: st.Turn) -> None:
+        node = step.what.node if step.what is not None else None
+        if isinstance(node, Call) and node.func in ("up", "down") and not node.args:
+            groups = [g for g in self._distinct_groups()] if node.func == "down" else []
+        else:
+            region = _whole_rows(node, self.segs())
+            if region is None:
+                if self.mentioned(node):
+                    raise self.refuse(step, "a turn of some scrambled cards, not whole rows: its place tells")
+                return
+            self._usable(step, region)
+            groups = [self.groups[region]]
+        for g in groups:
+            if g.revealed:
+                raise self.refuse(
+                    step,
+                    "a second reveal in the same scrambled columns before they are scrambled again "
+                    "(the players could line up the two sequences; a multiset forgets that)",
+                )
+            g.revealed = True
+        self.plan.turns[id(step)] = [list(g.regions) for g in groups]
+
+    def _distinct_groups(self) -> list[_Group]:
+        out: list[_Group] = []
+        for g in self.groups.values():
+            if not any(g is h for h in out):
+                out.append(g)
+        return out
+
+    def _usable(self, step: st.Step, region: str) -> None:
+        if region in self.poisoned:
+            raise self.refuse(step, f"{region} is scrambled in some branches only")
+
+    def place(self, step: st.Place) -> None:
+        for target, form, items in step.targets:
+            tnode = target.expr.node if target.expr is not None else None
+            region = _whole_rows(tnode, self.segs()) if tnode is not None else None
+            if region is not None:
+                self._usable(step, region)
+                if form != "columns" or not _column_comprehension(
+                    items.node, region, self.segs(), filt=False
+                ):
+                    raise self.refuse(
+                        step,
+                        f"cards placed in scrambled columns of {region} must be given column by column, "
+                        f"each from its own column only: {{columns: '[... {region}[r, j] ... for j in "
+                        f"1..ncols({region})]'}}",
+                    )
+                continue
+            if (target.name or "") in self.segs() or self.mentioned(tnode) or not self.shape_only(items.node):
+                raise self.refuse(step, "a place reads or fills scrambled columns in their order")
+
+    def take(self, step: st.Take) -> None:
+        src = step.source
+        node = step.columns.node if step.columns is not None else None
+        if src not in self.segs():
+            if self.mentioned(node):
+                raise self.refuse(step, "a take chooses columns by reading scrambled columns in their order")
+            return
+        self._usable(step, src)
+        if not _column_comprehension(node, src, self.segs(), filt=True):
+            raise self.refuse(
+                step,
+                f"columns taken from scrambled {src} must be chosen by what each column shows: "
+                f"'[j for j in 1..ncols({src}) if ... {src}[r, j] ...]'",
+            )
+        self.groups[step.into] = _Group([step.into], self.groups[src].revealed)
+
+    def move(self, step: st.Move) -> None:
+        for target, expr in step.pairs:
+            region = _whole_rows(expr.node, self.segs())
+            if region is None and isinstance(expr.node, Name) and expr.node.name in self.groups:
+                region = expr.node.name
+            if region is None:
+                if self.mentioned(expr.node):
+                    raise self.refuse(step, "a move of some scrambled cards, not whole rows")
+                if target.name in self.segs() or (
+                    target.expr is not None and self.mentioned(target.expr.node)
+                ):
+                    raise self.refuse(step, "a move into scrambled columns")
+                continue
+            self._usable(step, region)
+            if target.name is None or target.name in self.segs():
+                raise self.refuse(step, "whole rows of scrambled columns may only move to a new region")
+            group = self.groups[region]
+            group.regions.append(target.name)
+            self.groups[target.name] = group
+
+    def call(self, step: st.Call) -> None:
+        used: set[str] = set()
+        for e in step.params.values():
+            if not self.shape_only(e.node):
+                raise self.refuse(step, "a call's parameter reads scrambled columns in their order")
+        for name, e in step.args.items():
+            region = _whole_rows(e.node, self.segs()) or _columns_arg(e.node)
+            if region is not None and region in self.segs():
+                self._usable(step, region)
+                used.add(region)
+            elif self.mentioned(e.node):
+                raise self.refuse(
+                    step, f"argument {name} gives some scrambled cards, not whole rows or columns"
+                )
+        for t in step.results.values():
+            if t.name in self.segs() or (t.expr is not None and self.mentioned(t.expr.node)):
+                raise self.refuse(step, "a call's result goes into scrambled columns")
+        if not used:
+            return
+        groups = {id(self.groups[r]) for r in used}
+        if len(groups) != 1:
+            raise self.refuse(step, "a call gets scrambled columns of two regions that are not aligned")
+        reason = callee_invariance(self.library, step.protocol)
+        if reason is not None:
+            raise self.refuse(
+                step,
+                f"{step.protocol} gets scrambled columns but may depend on their order ({reason}); "
+                "the verifier gives a callee the columns in one order only when it cannot",
+            )
+        self.plan.calls[id(step)] = step.protocol
+
+    def ret(self, step: st.Return) -> None:
+        cnode = step.cards.node if step.cards is not None else None
+        tnode = step.to.node if step.to is not None else None
+        region = _whole_rows(cnode, self.segs())
+        if region is None:
+            if self.mentioned(cnode) or not self.shape_only(tnode):
+                raise self.refuse(step, "a return of some scrambled cards, or to owners read in their order")
+            return
+        self._usable(step, region)
+        if tnode is None or self.shape_only(tnode):
+            return
+        if not _per_item(tnode, self.groups[region].regions, self.segs()):
+            raise self.refuse(
+                step,
+                f"cards of scrambled {region} may go back to owners read column by column only: "
+                f"'[f(t) for t in {region}[r, *]]'",
+            )
+
+    def discard(self, step: st.Discard) -> None:
+        node = step.what.node if step.what is not None else None
+        if isinstance(node, Name) and node.name in self.segs():
+            self._usable(step, node.name)
+            return
+        region = _whole_rows(node, self.segs())
+        if region is None and self.mentioned(node):
+            raise self.refuse(step, "a discard of some scrambled cards, not whole rows")
+        if region is not None:
+            self._usable(step, region)
+
+    def branch(self, step: st.If) -> None:
+        if not self.shape_only(step.cond.node if step.cond else None):
+            raise self.refuse(step, "a decision reads scrambled columns in their order")
+        before = _snapshot(self.groups)
+        self.block(step.then)
+        after_then = _snapshot(self.groups)
+        self.groups = _restore(before)
+        self.block(step.other)
+        after_else = _snapshot(self.groups)
+        self.groups = _merge(after_then, after_else, self.poisoned)
+
+
+def _snapshot(groups: dict[str, _Group]) -> dict[str, tuple[tuple[str, ...], bool]]:
+    return {r: (tuple(g.regions), g.revealed) for r, g in groups.items()}
+
+
+def _restore(snap: dict[str, tuple[tuple[str, ...], bool]]) -> dict[str, _Group]:
+    made: dict[tuple[str, ...], _Group] = {}
+    out: dict[str, _Group] = {}
+    for r, (regions, revealed) in snap.items():
+        g = made.setdefault(regions, _Group(list(regions), revealed))
+        g.revealed = g.revealed or revealed
+        out[r] = g
+    return out
+
+
+def _merge(
+    a: dict[str, tuple[tuple[str, ...], bool]], b: dict[str, tuple[tuple[str, ...], bool]], poisoned: set[str]
+) -> dict[str, _Group]:
+    """After an ``if``: a region scrambled alike in both branches stays so (revealed if either
+    revealed); one that differs can no longer be used at all (its place would depend on the branch)."""
+    keep: dict[str, tuple[tuple[str, ...], bool]] = {}
+    for r in set(a) | set(b):
+        if r in a and r in b and a[r][0] == b[r][0]:
+            keep[r] = (a[r][0], a[r][1] or b[r][1])
+        elif r in a or r in b:
+            poisoned.add(r)
+    return _restore(keep)
+
+
+# --------------------------------------------------------------------------- patterns
+
+
+def _children(n: Node) -> list[Node]:
+    if isinstance(n, ListLit):
+        return list(n.items)
+    if isinstance(n, Comprehension):
+        return [n.element] + [c for _, c in n.clauses]
+    if isinstance(n, RangeNode):
+        return [n.lo, n.hi]
+    if isinstance(n, Call):
+        return list(n.args)
+    if isinstance(n, Index):
+        return [n.obj, *n.args]
+    if isinstance(n, Attr):
+        return [n.obj]
+    if isinstance(n, Unary):
+        return [n.operand]
+    if isinstance(n, (Chain, Compare)):
+        return [n.first] + [c for _, c in n.rest]
+    if isinstance(n, Conditional):
+        return [n.then, n.cond, n.other]
+    return []
+
+
+def _is_const(n: Node, value: Any) -> bool:
+    return isinstance(n, Const) and type(n.value) is type(value) and n.value == value
+
+
+def _is_name(n: Node, name: str) -> bool:
+    return isinstance(n, Name) and n.name == name
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Two syntax trees alike but for where they were written (the ``col`` of each node)."""
+    if isinstance(a, Node) or isinstance(b, Node):
+        if type(a) is not type(b):
+            return False
+        return all(_same(getattr(a, f), getattr(b, f)) for f in vars(a) if f != "col")
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    return bool(a == b)
+
+
+def _step_names(step: st.Step) -> set[str]:
+    """Every name a step's own expressions (not its sub-steps') mention, its targets included."""
+    out: set[str] = set()
+    for value in vars(step).values():
+        for item in value if isinstance(value, (list, tuple, dict)) else [value]:
+            for x in (
+                item if isinstance(item, tuple) else (item.values() if isinstance(item, dict) else [item])
+            ):
+                if hasattr(x, "node") and hasattr(x, "names"):
+                    out |= x.names()
+                elif isinstance(x, st.Target):
+                    if x.name:
+                        out.add(x.name)
+                    if x.expr is not None:
+                        out |= x.expr.names()
+    if isinstance(step, st.Take):
+        out.add(step.source)
+    return out
+
+
+def _whole_rows(node: Node | None, segs: set[str]) -> str | None:
+    """``R[rows, *]`` of a scrambled region (rows not reading any scrambled region): ``R``."""
+    if (
+        isinstance(node, Index)
+        and isinstance(node.obj, Name)
+        and node.obj.name in segs
+        and len(node.args) == 2
+        and isinstance(node.args[1], Star)
+        and not (node.args[0].names() & segs)
+    ):
+        return node.obj.name
+    return None
+
+
+def _columns_arg(node: Node | None) -> str | None:
+    """``columns(R)`` or ``columns(R[rows, *])``: ``R``."""
+    if isinstance(node, Call) and node.func == "columns" and len(node.args) == 1:
+        a = node.args[0]
+        if isinstance(a, Name):
+            return a.name
+        if (
+            isinstance(a, Index)
+            and isinstance(a.obj, Name)
+            and len(a.args) == 2
+            and isinstance(a.args[1], Star)
+        ):
+            return a.obj.name
+    return None
+
+
+def _column_comprehension(node: Node | None, region: str, segs: set[str], filt: bool) -> bool:
+    """``[e for j in 1..ncols(R) if c]`` where ``e`` and ``c`` read ``R`` only at column ``j``
+    (``R[rows, j]``), mention no other scrambled region and use ``j`` for nothing else; with
+    ``filt`` the element must be ``j`` itself (a choice of columns), else it must not be."""
+    if not isinstance(node, Comprehension) or not node.clauses or node.clauses[0][0] != "for":
+        return False
+    if sum(1 for kind, _ in node.clauses if kind == "for") != 1:
+        return False
+    j = node.variables[0]
+    rng = node.clauses[0][1]
+    if not (
+        isinstance(rng, RangeNode)
+        and _is_const(rng.lo, 1)
+        and isinstance(rng.hi, Call)
+        and rng.hi.func == "ncols"
+        and len(rng.hi.args) == 1
+        and _is_name(rng.hi.args[0], region)
+    ):
+        return False
+    if filt != _is_name(node.element, j):
+        return False
+    parts = [c for kind, c in node.clauses[1:]] + ([] if filt else [node.element])
+    return all(_column_local(p, region, j, segs) for p in parts)
+
+
+def _column_local(node: Node, region: str, j: str, segs: set[str]) -> bool:
+    if isinstance(node, Index) and isinstance(node.obj, Name) and node.obj.name == region:
+        return len(node.args) == 2 and _is_name(node.args[1], j) and not (node.args[0].names() & (segs | {j}))
+    if isinstance(node, Name):
+        return node.name != j and node.name not in segs
+    if isinstance(node, Comprehension) and j in node.variables:
+        return False
+    return all(_column_local(c, region, j, segs) for c in _children(node))
+
+
+def _per_item(node: Node, group: list[str], segs: set[str]) -> bool:
+    """``[f(t) for t in R[r, *]]`` with ``R`` in ``group`` and ``f`` reading nothing scrambled."""
+    if not isinstance(node, Comprehension) or len(node.clauses) != 1 or node.clauses[0][0] != "for":
+        return False
+    src = _whole_rows(node.clauses[0][1], segs)
+    return src in group and not (node.element.names() & segs)
+
+
+# --------------------------------------------------------------------------- callees
+
+
+def callee_invariance(library: Library, name: str) -> str | None:
+    """Why ``name`` may depend on the order of the items of its inputs (None: it cannot).
+
+    It cannot when, before its first shuffle, it only places its inputs item by item, the
+    items of one index together (``P: {columns: "[[c[i], x[i]] for i in 1..m]"}``, every input
+    whole), places new cards that read no input, and its first shuffle scrambles the columns of
+    the region holding every input's items: a permutation of the items is then a permutation of
+    those piles, which the scramble forgets.
+    """
+    proto = library.protocol(name)
+    inputs = set(proto.inputs)
+    piles: set[str] = set()
+    for step in proto.steps:
+        if isinstance(step, st.Note):
+            continue
+        if isinstance(step, st.Place):
+            for target, form, items in step.targets:
+                used = items.names() & inputs
+                if not used:
+                    if target.expr is not None and target.expr.names() & inputs:
+                        return f"step {step.number} places cards among its inputs"
+                    continue
+                if (
+                    target.name is None
+                    or form != "columns"
+                    or not _item_comprehension(proto, items.node, inputs)
+                ):
+                    return f"step {step.number} reads its inputs other than item by item"
+                if used != inputs:
+                    return f"step {step.number} places some of its inputs item by item, not all"
+                piles.add(target.name)
+            continue
+        if isinstance(step, st.Shuffle):
+            node = step.piles.node if step.piles is not None else None
+            region = _columns_arg(node)
+            if (
+                step.how == "scramble"
+                and isinstance(node, Call)
+                and isinstance(node.args[0], Name)
+                and region in piles
+            ):
+                return None
+            return f"its first shuffle (step {step.number}) is not a scramble of the piles of its inputs"
+        return f"step {step.number} comes before any scramble of its inputs"
+    return "it never scrambles its inputs"
+
+
+def _item_comprehension(proto: Protocol, node: Node, inputs: set[str]) -> bool:
+    """``[e for i in 1..m]`` (``m`` each input's count) where ``e`` reads inputs only as ``x[i]``."""
+    if not isinstance(node, Comprehension) or len(node.clauses) != 1 or node.clauses[0][0] != "for":
+        return False
+    i = node.variables[0]
+    rng = node.clauses[0][1]
+    if not (isinstance(rng, RangeNode) and _is_const(rng.lo, 1)):
+        return False
+    for name in inputs:
+        count = proto.inputs[name].count
+        if count is None or not _same(count.node, rng.hi):
+            return False
+
+    def local(n: Node) -> bool:
+        if isinstance(n, Index) and isinstance(n.obj, Name) and n.obj.name in inputs:
+            return len(n.args) == 1 and _is_name(n.args[0], i)
+        if isinstance(n, Name):
+            return n.name not in inputs and n.name != i
+        if isinstance(n, Comprehension) and i in n.variables:
+            return False
+        return all(local(c) for c in _children(n))
+
+    return local(node.element)
+
+
+def plan_segments(library: Library, proto: Protocol) -> SegmentPlan:
+    """Check the spec's use of scrambled columns (module docs); the plan, or ReductionRefused."""
+    walker = _Walker(library, proto)
+    walker.block(proto.steps)
+    _find_bags(library, proto, walker.plan)
+    if not walker.plan.scrambles:
+        why = (
+            f"{proto.name} never scrambles all the columns of a region, so nothing hides the order "
+            "of the dealt cards: the reduction by classes does not apply"
+        )
+        raise ReductionRefused(why, proto.src.problem(("steps",), why))
+    return walker.plan
+
+
+def _find_bags(library: Library, proto: Protocol, plan: SegmentPlan) -> None:
+    """The call results whose order nothing ever reads (see ``SegmentPlan.bags``): every mention
+    of the region is ``return: {cards: R}``, ``discard: R`` or an output reading it unordered."""
+    every = st.walk(proto.steps)
+    for call in every:
+        if not isinstance(call, st.Call):
+            continue
+        callee = library.protocol(call.protocol)
+        outs = [o for o in callee.outputs.values() if o.cards is not None]
+        keep = []
+        for k, o in enumerate(outs):
+            target = call.results.get(o.name)
+            if target is None or target.name is None:
+                continue
+            if all(_whole_use(s, target.name) for s in every if s is not call) and _output_use(
+                proto, target.name
+            ):
+                keep.append(k)
+        if keep:
+            plan.bags[id(call)] = tuple(keep)
+
+
+def _whole_use(step: st.Step, region: str) -> bool:
+    if region not in _step_names(step):
+        return True
+    if isinstance(step, st.Return) and step.cards is not None and _is_name(step.cards.node, region):
+        return step.to is None or region not in step.to.names()
+    return isinstance(step, st.Discard) and step.what is not None and _is_name(step.what.node, region)
+
+
+def _output_use(proto: Protocol, region: str) -> bool:
+    for out in proto.outputs.values():
+        if out.value is not None and region in out.value.names():
+            return False
+        target = out.cards
+        if target is None:
+            continue
+        if target.name == region:
+            if out.decode != "cards":
+                return False
+        elif target.expr is not None and region in target.expr.names():
+            return False
+    return True
+
+
+# --------------------------------------------------------------------------- at run time
+
+
+class Symmetry:
+    """The run-time side: checks at segment scrambles, reveals recorded as multisets.
+
+    ``owner`` maps each dealt class symbol's id to its owner's number; ``faces`` is the
+    multiset of the dealt cards' real faces (how many sequences a reveal of all of them has).
+    """
+
+    def __init__(self, plan: SegmentPlan, owner: dict[int, int], faces: Counter[str]):
+        self.plan = plan
+        self.owner = owner
+        self.faces = faces
+        self.dealt = sum(faces.values())
+        self.hands_checked = False  # the first segment scramble checks the hands' piles
+
+    def scrambles(self, step: st.Step) -> str | None:
+        return self.plan.scrambles.get(id(step))
+
+    def check_piles(self, state: State, region: str, piles: tuple[tuple[int, ...], ...], first: bool) -> None:
+        """The piles of a segment scramble: the region's columns, face down; the first one holds
+        every dealt card, one per pile, with companions that depend only on the card's owner and
+        class (its class symbol)."""
+        reg = state.layout.by_name.get(region)
+        if reg is None:
+            raise ReductionRefused(f"{region} is not on the table")
+        columns = tuple(tuple(reg.slot(r, c) for r in range(1, reg.rows + 1)) for c in range(1, reg.cols + 1))
+        if piles != columns:
+            raise ReductionRefused(f"the piles of this scramble are not the columns of {region}")
+        cells = state.cells
+        if any(is_up(cells[f]) for p in piles for f in p):
+            raise ReductionRefused(
+                "a scramble of columns with face-up cards (the players would see where they go)"
+            )
+        if not first:
+            return
+        companions: dict[int, tuple[int, ...]] = {}  # dealt class symbol -> the rest of its piles
+        inside = 0
+        for pile in piles:
+            dealt = [k for k, f in enumerate(pile) if cells[f] >= 0 and cells[f] >> 1 in DEALT.ids]
+            if len(dealt) > 1:
+                raise ReductionRefused("a pile of the first scramble holds two dealt cards")
+            if not dealt:
+                continue
+            inside += 1
+            k = dealt[0]
+            sid = cells[pile[k]] >> 1
+            rest = tuple(-3 if i == k else cells[f] for i, f in enumerate(pile))
+            if companions.setdefault(sid, rest) != rest:
+                raise ReductionRefused(
+                    f"the cards of P_{self.owner[sid]} are in piles that differ apart from the card: the "
+                    "order of a hand would matter, which the verifier (one order per hand) cannot tell"
+                )
+        if inside != self.dealt:
+            raise ReductionRefused(
+                f"the first scramble of whole columns holds {inside} of the {self.dealt} dealt cards: "
+                "the others keep the order of their hands"
+            )
+
+    def bags(self, step: st.Step) -> tuple[int, ...]:
+        return self.plan.bags.get(id(step), ())
+
+    def reveals(self, step: st.Step) -> list[list[str]] | None:
+        return self.plan.turns.get(id(step))
+
+    def observe(self, step: st.Step, state: State, cells: list[int], where: list[int]) -> Observation:
+        """What a turn in scrambled columns shows, as a multiset (module docs)."""
+        groups = self.plan.turns[id(step)]
+        layout = state.layout
+        index = {r: gi for gi, g in enumerate(groups) for r in g}
+        seen: dict[int, set[int]] = {}
+        positional: list[str] = []
+        for f in where:
+            reg = layout.owner(f)
+            gi = index.get(reg.name)
+            if gi is None:
+                if cells[f] >> 1 in DEALT.ids:
+                    raise ReductionRefused("a turn shows a dealt card outside the scrambled columns")
+                positional.append(SYMBOLS.by_id(cells[f] >> 1).name)
+                continue
+            seen.setdefault(gi, set()).add(reg.address(f)[1])
+        patterns: Counter[tuple[Any, ...]] = Counter()
+        dealt = 0
+        for gi, cols in sorted(seen.items()):
+            present = [layout.by_name[n] for n in groups[gi] if n in layout.by_name]
+            if len({reg.cols for reg in present}) != 1:
+                raise ReductionRefused(
+                    f"the regions made from {groups[gi][0]} are no longer aligned column by column"
+                )
+            for c in sorted(cols):
+                shown = [_visible(cells[reg.slot(r, c)]) for reg in present for r in range(1, reg.rows + 1)]
+                ups = [v for v in shown if v not in (None, "")]
+                if any(isinstance(v, int) for v in ups):
+                    if len(ups) != 1:
+                        raise ReductionRefused(
+                            "a dealt card is revealed next to another face-up card of its column: the "
+                            "players would see which card goes with which (not only the classes)"
+                        )
+                    dealt += 1
+                else:
+                    patterns[tuple(shown)] += 1
+        if dealt and dealt != self.dealt:
+            raise ReductionRefused(
+                f"a turn reveals {dealt} of the {self.dealt} dealt cards: which cards are shown would "
+                "depend on the deal, not only on the classes"
+            )
+        orders = _orders(patterns, self.faces if dealt else Counter())
+        items = tuple(sorted(patterns.items(), key=repr))
+        return ("unordered", step.number or "?", dealt, items, tuple(positional), orders)
+
+
+def _visible(c: int) -> Any:
+    """A cell as the players see it: a face-up card's name, None face down, "" empty; a dealt
+    card's class symbol id (an int, never put in a view)."""
+    if c == EMPTY:
+        return ""
+    if not is_up(c):
+        return None
+    sid = c >> 1
+    if sid in DEALT.ids:
+        return sid
+    return SYMBOLS.by_id(sid).name
+
+
+def _orders(patterns: Counter[tuple[Any, ...]], faces: Counter[str]) -> int:
+    """How many sequences the columns can show: a multinomial of their (real) contents."""
+    n = sum(patterns.values()) + sum(faces.values())
+    out = math.factorial(n)
+    for k in list(patterns.values()) + list(faces.values()):
+        out //= math.factorial(k)
+    return out
