@@ -10,10 +10,10 @@ gives no words falls back to the name itself, which the identifier check
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from reference_engine.api import Protocol, glyph, symbol
+from reference_engine.api import Library, Protocol, UsageError, glyph, symbol
 
 from .words import listing
 
@@ -160,3 +160,14 @@ def outcome_sentence(doc: str, value: str) -> str:
     if len(first) > 1 and first.isalpha() and first.islower():  # "whether ...", not "x AND y"
         doc = doc[:1].upper() + doc[1:]
     return f"{doc}: {text}."
+
+
+def quantities_of(name: str, library: Library | None = None) -> Callable[[Mapping[str, Any]], str]:
+    """How a protocol's parameters are said (``3 cards in the lottery``): its glossary's words
+    when the library knows it; a spec given by its file path, which the shipped library does not
+    know, keeps its parameters' names (``m: 3``) rather than stopping the build."""
+    try:
+        proto = (library or Library()).protocol(name)
+    except UsageError:
+        return lambda values: listing([f"{k}: {in_words(v)}" for k, v in values.items()])
+    return Glossary(proto).quantities

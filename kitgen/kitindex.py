@@ -22,7 +22,7 @@ from pypdf import PdfReader
 from reference_engine.api import Library
 
 from .claims import claims, meaning
-from .glossary import Glossary
+from .glossary import quantities_of
 from .printguide import label_stock, page_ranges
 from .words import plural
 
@@ -191,7 +191,7 @@ def index_html(
         rows = []
         for r, text in zip(
             reports,
-            claims(reports, stat, lambda name: Glossary(library.protocol(name)).quantities),
+            claims(reports, stat, lambda name: quantities_of(name, library)),
             strict=True,
         ):
             verdict = (

@@ -41,7 +41,7 @@ from .booklet import Booklet, BookletStyle, Section, StepBlock, booklet_style
 from .claims import claims, meaning
 from .diagram import DiagramFlowable, geometry
 from .faces import FONT, FONT_BOLD, Face, draw_face, ensure_fonts, pdf_table
-from .glossary import Glossary
+from .glossary import quantities_of
 from .paragraphs import Heading, Styled, paragraph
 from .tabletime import run_sentence
 from .units import mm
@@ -291,12 +291,8 @@ class Writer:
 
     def claims(self) -> list[str]:
         """What was verified, as the reports say (kitgen.claims), the parameters in words."""
-        from reference_engine.api import Library
-
         library = Library()
-        return claims(
-            self.b.validation, self.b.statistical, lambda name: Glossary(library.protocol(name)).quantities
-        )
+        return claims(self.b.validation, self.b.statistical, lambda name: quantities_of(name, library))
 
     def curious(self, sec: Section) -> list[Flowable]:
         """The "for the curious" box: the paper, and its notation in the booklet's words. Set in
@@ -345,8 +341,7 @@ class Writer:
             rows.append([CardPicture(face, mm(9)), face.title, str(n)])
         out.append(self.table(rows, [mm(14), mm(50), mm(30)]))
         sec = self.b.sections[0] if self.b.sections else None
-        words = Glossary(Library().protocol(v["protocol"]))
-        params = words.quantities(v["params"]) if v["params"] else ""
+        params = quantities_of(v["protocol"])(v["params"]) if v["params"] else ""
         holders = ""
         if sec is not None and sec.needs:
             holders = (
