@@ -7,17 +7,22 @@ from typing import Any
 
 import click
 
-from reference_engine.api import Interrupted, Terminated
+from reference_engine.api import Interrupted, Terminated, UsageError
 
 from .commands import COMMANDS
 
 
 class _Main(click.Group):
-    """The command group: an interrupt ends a command with one line, never a traceback."""
+    """The command group: an interrupt ends a command with one line, never a traceback; so does
+    an option click refuses (a number out of its range, an unknown option), with exit code 2."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except click.UsageError as exc:
+            where = exc.ctx.command_path if exc.ctx is not None else ctx.command_path
+            message = " ".join(exc.format_message().split())
+            raise UsageError(f"{message} (see `{where} --help`)") from None
         except KeyboardInterrupt as exc:
             raise (
                 Terminated() if getattr(exc, "signum", None) == signal.SIGTERM else Interrupted()

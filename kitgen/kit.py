@@ -44,7 +44,7 @@ from .sheets import DUPLEX, SheetOptions, grid_for, render_cards
 from .templates import CardSize, Paper, Profile, Templates, load_templates
 from .typesetting import diagram_capacity, render_booklet
 from .units import Length, LengthError
-from .verification import protocols_to_verify, summary, verify_protocols, whole_deck_claim
+from .verification import check_kit_sizes, protocols_to_verify, summary, verify_protocols, whole_deck_claim
 from .viewer import kit_pages
 
 Progress = Callable[[str, int], None]
@@ -173,6 +173,8 @@ def build(
     destination = Path(opts.output) if opts.output else Path("output") / safe_name(only_name)
     check_destination(destination, opts.force)
 
+    if plan.teaches:
+        check_kit_sizes(library, protocols_to_verify(library, plan.protocol), rules.name)
     step("verifying the protocols", 0)
     cache = _cache(opts.cache)
     reports = (

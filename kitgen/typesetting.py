@@ -32,9 +32,10 @@ from reportlab.platypus import (
     Table,
     TableStyle,
 )
+from reportlab.platypus.doctemplate import LayoutError
 from reportlab.platypus.tableofcontents import TableOfContents
 
-from reference_engine.api import Library, glyph
+from reference_engine.api import Library, RenderError, glyph
 from reference_engine.api import count_text as deal_count
 
 from .booklet import Booklet, BookletStyle, Section, StepBlock, booklet_style
@@ -602,7 +603,12 @@ def render_booklet(path: Path, booklet: Booklet, paper: tuple[float, float], a5:
     margin = style.margin_a5 if a5 else style.margin
     doc = _Doc(str(path), size, margin, booklet.title, f"{booklet.title} · kitgen {booklet.name}")
     writer = Writer(booklet, style, doc.width, doc.height)
-    doc.multiBuild(writer.story())
+    try:
+        doc.multiBuild(writer.story())
+    except LayoutError:  # the loader's text limits keep every part within a page; if not, one line
+        raise RenderError(
+            f"cannot typeset {path.name}: a part of the booklet is larger than a page (page {doc.page})"
+        ) from None
     return int(doc.page)
 
 

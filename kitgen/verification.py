@@ -188,7 +188,7 @@ def forecast_named(
         proto,
         parse_params(params),
         deck,
-        allowed=lambda given: check_protocol(proto, given, force, "verify", deck),
+        allowed=lambda given: check_protocol(proto, given, force, "verify", deck, library),
     )
 
 
@@ -223,11 +223,20 @@ def verify_named(
             raise UsageError(f"--runs is for game protocols (card selection); verify {proto.name} exactly")
         return verify_runs(library, proto, runs, seed)
     given = parse_params(params)
-    check_protocol(proto, given, force, "verify", deck)
+    check_protocol(proto, given, force, "verify", deck, library)
     if scheduler is not None:
         backend = DaskBackend.connect(scheduler)
         return verify(library, proto, given, deck, workers=backend.threads(), backend=backend)
     return verify(library, proto, given, deck, workers=workers)
+
+
+def check_kit_sizes(library: Library, names: list[str], game: str | None) -> None:
+    """A kit verifies its protocols in a scenario of its game: refuse sizes past verify's limits
+    before anything runs (a kit has no --force: its protocols are the game's)."""
+    for name in names:
+        proto = library.protocol(name)
+        scenario = next((s.name for s in proto.scenarios.values() if s.game == game), None)
+        check_protocol(proto, None, False, "verify", scenario, library)
 
 
 def verify_whole_deck(
@@ -308,6 +317,8 @@ def check_booklet_sizes(name: str, force: bool) -> None:
     library = Library()
     proto = library.protocol(name)
     for each in protocols_to_verify(library, proto.name):
-        check_protocol(library.protocol(each), None, force, "verify")
+        check_protocol(library.protocol(each), None, force, "verify", None, library)
     example = proto.booklet
-    check_protocol(proto, example.example_params or None, force, "simulate", example.example_scenario)
+    check_protocol(
+        proto, example.example_params or None, force, "simulate", example.example_scenario, library
+    )

@@ -251,7 +251,7 @@ def protocol_page(opts: ViewOptions, library: Library | None = None) -> dict[str
     library = library or Library()
     proto = library.protocol(opts.name)
     given = parse_params(opts.params) or None
-    check_protocol(proto, given, opts.force, "simulate", opts.deck)
+    check_protocol(proto, given, opts.force, "simulate", opts.deck, library)
     example = _example(library, proto, opts, given)
     cache = VerificationCache() if opts.cache else None
     reports = []
@@ -259,7 +259,9 @@ def protocol_page(opts: ViewOptions, library: Library | None = None) -> dict[str
     for name in protocols_to_verify(library, proto.name)[::-1]:  # the viewed protocol first
         top = name == proto.name
         each = library.protocol(name)
-        check_protocol(each, given if top else None, opts.force, "verify", opts.deck if top else None)
+        check_protocol(
+            each, given if top else None, opts.force, "verify", opts.deck if top else None, library
+        )
         report = report_for(library, each, given if top else None, opts.deck if top else None, top, cache)
         if top and report.reveals is not None:
             recorded = report.reveals

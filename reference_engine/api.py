@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from . import kinds as _kinds
-from .budget import MAX_CARDS, check_protocol
+from .budget import CEILING_CARDS, CEILING_WORK, MAX_CARDS, MAX_RUNS, MAX_WORK, check_protocol
 from .cards import SYMBOLS, Symbol
 from .errors import (
     CheckFailure,
@@ -74,6 +74,7 @@ from .kinds.strategy import (
 )
 from .kinds.uno_puzzles import PuzzleKind, PuzzleRules
 from .kinds.virtual import Moment
+from .machine.runner import MAX_RUN_STEPS
 from .names import declared_names, expression_texts
 from .progress import Progress as ProgressReport
 from .progress import report, reporting
@@ -85,7 +86,7 @@ from .records.replay import RulesGone
 from .registry import Entry, Library, rulesets_dir
 from .reveals import Fact, Reveal, possible_reveals, reveals_from
 from .schema import Checker, unknown_key_message
-from .simulate import Simulation, parse_params, simulate
+from .simulate import Simulation, parse_params, parse_whole, simulate
 from .source import Source, load_file
 from .spec import Param, Params, ParamValue, Protocol, Words
 from .steps import walk as walk_steps
@@ -100,6 +101,7 @@ from .verify import (
     count_text,
     deck_claim,
     empty_stats,
+    explore,
     forecast,
     verify,
     verify_deck,
@@ -281,8 +283,13 @@ def _check_options(game: str, kind: _kinds.GameKind, options: dict[str, Any]) ->
 
 
 __all__ = [
+    "CEILING_CARDS",
+    "CEILING_WORK",
     "MAX_CARDS",
+    "MAX_RUNS",
+    "MAX_RUN_STEPS",
     "MAX_WEIGHT",
+    "MAX_WORK",
     "PUZZLE_DIFFICULTIES",
     "RECORD_FORMAT",
     "RECORD_SCHEMA",
@@ -366,6 +373,7 @@ __all__ = [
     "engine_dir",
     "example_inputs",
     "expected_counts",
+    "explore",
     "expression_texts",
     "find_kind",
     "forecast",
@@ -379,6 +387,7 @@ __all__ = [
     "load_game",
     "parse_cards",
     "parse_params",
+    "parse_whole",
     "play",
     "possible_reveals",
     "read_record",

@@ -82,8 +82,9 @@ class SpecError(LoadError):
 
     def _render(self) -> str:
         count = len(self.problems)
-        head = f"{count} problem{'s' if count != 1 else ''} found"
-        return head + ":\n" + "\n".join(f"  {p}" for p in self.problems)
+        if count == 1:  # one line: file:line: key: message
+            return str(self.problems[0])
+        return f"{count} problems found:\n" + "\n".join(f"  {p}" for p in self.problems)
 
 
 class ExprSyntaxError(LoadError):

@@ -73,6 +73,7 @@ class Library:
             if path.resolve().parent not in [r.resolve() for r in self.roots]:
                 self.roots.insert(0, path.resolve().parent)
             proto = self._checked(path)
+            _same_name(proto, path)
             self._loaded[proto.name] = proto
         else:
             proto = self._load(name_or_path)
@@ -95,16 +96,7 @@ class Library:
             proto = self._checked(file)
         finally:
             self._loading.pop()
-        if proto.name != name:
-            raise SpecError(
-                [
-                    proto.src.problem(
-                        ("protocol",),
-                        f"the file {file.name} declares protocol {proto.name!r}; "
-                        f"the name must match the file name",
-                    )
-                ]
-            )
+        _same_name(proto, file)
         self._loaded[name] = proto
         return proto
 
@@ -164,6 +156,23 @@ class Library:
             except SpecError as exc:
                 out.append(Entry(name, "protocol", "", str(file), f"{len(exc.problems)} problem(s)"))
         return out
+
+
+def _same_name(proto: Protocol, file: Path) -> None:
+    """A spec is found by its file's name, so the protocol it declares must have that name: a
+    file ``gakmoro-comparison.yaml`` declaring ``six-card-and`` would otherwise stand in for the
+    shipped six-card AND wherever it is called."""
+    stem = file.name.rsplit(".", 1)[0]
+    if proto.name != stem:
+        raise SpecError(
+            [
+                proto.src.problem(
+                    ("protocol",),
+                    f"the file {file.name} declares protocol {proto.name!r}; the name must match "
+                    f"the file name: rename the file to {proto.name}.yaml or write 'protocol: {stem}'",
+                )
+            ]
+        )
 
 
 def _check_call(proto: Protocol, call: Call, callee: Protocol) -> list[Problem]:

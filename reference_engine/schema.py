@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .errors import Problem, SpecError
-from .expressions import Expression, ExprSyntaxError, parse
+from .expressions import MAX_NUMBER, Expression, ExprSyntaxError, parse, too_large
 from .source import KeyPath, Source
 
 
@@ -75,6 +75,9 @@ class Checker:
         if isinstance(value, bool) or not isinstance(value, int):
             self.error(path, f"expected a whole number, got {_kind(value)}")
             return None
+        if abs(value) > MAX_NUMBER:
+            self.error(path, too_large(value))
+            return None
         if minimum is not None and value < minimum:
             self.error(path, f"must be at least {minimum}, got {value}")
             return None
@@ -108,6 +111,38 @@ class Checker:
                 f"{exc.message} at column {exc.col + 1}:\n" + textwrap.indent(exc.pointer(), "      "),
             )
             return None
+
+
+def check_lengths(ck: Checker, data: Any, limits: dict[str, int], default: int, key_limit: int) -> bool:
+    """Refuse every text longer than its limit, before anything reads it: a title or a sentence
+    of a million characters would take the booklet's typesetting minutes, an expression of one
+    the parser. A text's limit is that of the nearest key of its path found in ``limits``
+    (``steps[4].say``: ``say``; ``steps[4].labels."s[3..4]"``: ``labels``), else ``default``;
+    every mapping key is at most ``key_limit`` characters. True when everything is within."""
+    ok = True
+    stack: list[tuple[KeyPath, Any]] = [((), data)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, dict):
+            for k, v in value.items():
+                if len(str(k)) > key_limit:
+                    ck.error(path, f"a key of {len(str(k)):,} characters (at most {key_limit:,})")
+                    ok = False
+                    continue
+                stack.append((path + (str(k),), v))
+        elif isinstance(value, list):
+            stack.extend((path + (i,), v) for i, v in enumerate(value))
+        elif isinstance(value, str):
+            key = next((k for k in reversed(path) if isinstance(k, str) and k in limits), None)
+            limit = limits[key] if key is not None else default
+            if len(value) > limit:
+                ck.error(
+                    path,
+                    f"the text has {len(value):,} characters; at most {limit:,} here"
+                    + (f" ({key})" if key is not None else ""),
+                )
+                ok = False
+    return ok
 
 
 def unknown_key_message(key: str, allowed: list[str]) -> str:

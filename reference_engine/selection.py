@@ -20,7 +20,7 @@ from .cards import EMPTY, Symbol, symbol_of
 from .errors import CheckFailure
 from .machine import ONE, Runner, Shared, ViewTable, read_outputs
 from .registry import Library
-from .spec import Protocol
+from .spec import Protocol, require
 
 
 @dataclass
@@ -65,6 +65,30 @@ ENGINE: ContextVar[str] = ContextVar("kitgen_selection_engine", default="compile
 # Compiled runners (or why not) by library and protocol, kept from game to game: compiling reads
 # the specs and enumerates the six-card AND once. The objects are kept so their ids stay unique.
 _COMPILED: dict[tuple[int, int], tuple[Library, Protocol, Any]] = {}
+
+
+def check_selection(proto: Protocol) -> None:
+    """What a game gives a card selection spec and reads from it (refused, exit 2, if absent)."""
+    sizes = proto.params.get("sizes")
+    cards = proto.inputs.get("cards")
+    played = proto.outputs.get("played")
+    require(
+        proto,
+        "a virtual player's turn",
+        [
+            ("valid" in proto.context, "the game's validity rule (context: {valid: ...})"),
+            (sizes is not None and sizes.is_list, "a list parameter 'sizes' (the hand sizes)"),
+            (
+                cards is not None and cards.groups is not None,
+                "an input 'cards' split into hands ('groups: sizes')",
+            ),
+            (
+                played is not None and played.cards is not None,
+                "an output 'played' (the card played, or none)",
+            ),
+        ],
+    )
+
 
 _PLANS_KEPT = 20_000  # rearrangement plans kept between runs before the cache starts afresh
 

@@ -4,19 +4,22 @@ from __future__ import annotations
 
 import contextlib
 import random
+import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import SYMBOLS, Symbol
 from .errors import SimulationError, UsageError
-from .expressions import EvalError, plain
+from .expressions import MAX_NUMBER, EvalError, equal, plain
 from .kinds import load_game
-from .machine import ONE, Frame, Runner, handling, read_outputs, shown
+from .machine import ONE, DecodeFailure, Frame, Runner, handling, leftovers, read_outputs, shown
 from .registry import Library
 from .spec import Params, Protocol
 from .table import State
 from .trace import Trace
 from .verify import describe_inputs, describe_value, input_assignments, setting, value_scope
+from .verify.checks import _wanted, expected_values
 
 
 @dataclass
@@ -24,6 +27,10 @@ class Simulation:
     trace: Trace
     final: State
     outputs: dict[str, Any]
+    # What this run shows wrong: an output the spec's ``equals`` (or ``uniform``) does not allow
+    # for these inputs, cards left on the table. A protocol that passes verification never has any.
+    wrong: list[str] = field(default_factory=list)
+    values: dict[str, Any] = field(default_factory=dict)  # the inputs, as the engine holds them
     # What the table saw, in order: cards turned, decisions, discards, each called protocol's own
     # view, the cards each person saw come into their hands, the public card outputs as shown.
     observations: list[Any] = field(default_factory=list)
@@ -33,6 +40,7 @@ class Simulation:
     def to_json(self) -> dict[str, Any]:
         data = self.trace.to_json()
         data["outputs"] = {k: _json_value(v) for k, v in self.outputs.items()}
+        data["wrong"] = list(self.wrong)
         return data
 
 
@@ -46,18 +54,42 @@ def _json_value(v: Any) -> Any:
     return str(v)
 
 
+WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")  # digits with an optional sign; not 1_0, ١٢ or 1e3
+MAX_LIST = 1_000  # numbers in one --param list
+
+
+def parse_whole(text: str, what: str = "") -> int:
+    """``text`` as a whole number (digits with an optional sign, at most 10^15 in size), or a
+    :class:`UsageError` naming ``what``. Python's ``int()`` would also take ``1_0`` (10), ``١٢``
+    (Arabic-Indic digits), spaces, and numbers of thousands of digits."""
+    head = f"{what}: " if what else ""
+    if not WHOLE_NUMBER.fullmatch(text):
+        quoted = repr(text) if len(text) <= 40 else f"{text[:30]!r}... ({len(text):,} characters)"
+        raise UsageError(f"{head}{quoted} is not a whole number (digits, with - for a negative one)")
+    digits = len(text.lstrip("+-"))
+    if digits > 16 or abs(int(text)) > MAX_NUMBER:
+        quoted = text if digits <= 24 else f"a number of {digits:,} digits"
+        raise UsageError(f"{head}{quoted} is too large (numbers are at most 10^15 in size)")
+    return int(text)
+
+
 def parse_params(raw: tuple[str, ...] | list[str]) -> Params:
     """``["m=5", "sizes=7,7,79"]`` -> ``{"m": 5, "sizes": (7, 7, 79)}``, or a clear error."""
     out: Params = {}
     for item in raw:
         name, sep, value = item.partition("=")
-        if not sep or not name.strip():
+        name = name.strip()
+        if not sep or not name:
             raise UsageError(f"--param takes NAME=NUMBER (or NAME=N,N,...), got {item!r}")
-        try:
-            parts = [int(v) for v in value.split(",")]
-        except ValueError:
-            raise UsageError(f"--param {name}: {value!r} is not a whole number (or a list of them)") from None
-        out[name.strip()] = tuple(parts) if "," in value else parts[0]
+        if name in out:
+            raise UsageError(f"--param {name} is given twice")
+        texts = value.split(",")
+        if len(texts) > MAX_LIST:
+            raise UsageError(
+                f"--param {name}: {len(texts):,} numbers, more than a list may hold ({MAX_LIST:,})"
+            )
+        parts = [parse_whole(v, f"--param {name}") for v in texts]
+        out[name] = tuple(parts) if "," in value else parts[0]
     return out
 
 
@@ -67,6 +99,7 @@ def parse_inputs(
     deal: list[Symbol] | None = None,
     rng: random.Random | None = None,
     cards: dict[str, Symbol] | None = None,
+    copies: dict[str, int] | None = None,
 ) -> dict[str, Any]:
     """``["x=1", "c=..."]`` -> input values; arrays are comma-separated.
 
@@ -96,7 +129,9 @@ def parse_inputs(
     for name, decl in frame.proto.inputs.items():
         count = frame.input_count(name)
         if deal is not None and frame.groups(name) is not None:
-            values[name] = _deal(name, given.get(name), count, deal, rng or random.Random(0), cards or {})
+            values[name] = _deal(
+                name, given.get(name), count, deal, rng or random.Random(0), cards or {}, copies or {}
+            )
             continue
         if name not in given:
             if frame.domain_size(name) == 1:
@@ -127,6 +162,7 @@ def _deal(
     deal: list[Symbol],
     rng: random.Random,
     cards: dict[str, Symbol],
+    copies: dict[str, int],
 ) -> list[Symbol]:
     if text is None:
         dealt = list(deal)
@@ -136,8 +172,17 @@ def _deal(
     for part in text.split(","):
         sym = cards.get(part.strip())
         if sym is None:
-            raise UsageError(f"--input {name}: {part.strip()!r} is not a card of the game")
+            quoted = repr(part.strip()) if len(part) <= 40 else repr(part.strip()[:30] + "...")
+            raise UsageError(f"--input {name}: {quoted} is not a card of the game")
         chosen.append(sym)
+    given = Counter(s.name for s in chosen)
+    for card, n in sorted(given.items()):
+        if copies and n > copies.get(card, 0):
+            held = copies.get(card, 0)
+            raise UsageError(
+                f"--input {name}: {card} is given {n} times, but the deck holds {held} "
+                f"{'copy' if held == 1 else 'copies'} of it"
+            )
     if count is not None and len(chosen) != count:
         raise UsageError(
             f"--input {name} needs {count} cards (the sizes add up to {count}), got {len(chosen)}"
@@ -176,18 +221,20 @@ def simulate(
     rng = rng or random.Random(seed if seed is not None else 0)
     deal: list[Symbol] | None = None
     cards: dict[str, Symbol] = {}
+    copies: dict[str, int] = {}
     if context is None and (proto.context or scenario is not None):
         st_ = setting(proto, params, scenario)
         params, context, deal = st_.params, st_.context, st_.deal
         if st_.scenario is not None:
-            cards = load_game(st_.scenario["game"]).cards_by_name()
+            rules = load_game(st_.scenario["game"])
+            cards, copies = rules.cards_by_name(), rules.copies()
     params = proto.resolve_params(params)
     events: list[Any] = []
     runner = Runner(library, "sample", rng=rng, events=events, context=context)
     runner.watched = proto.watched_hands()  # what each person sees come into their hands
     frame = runner.frame(proto, params)
     runner.limits = frame.helpers
-    values = inputs if isinstance(inputs, dict) else parse_inputs(frame, inputs, deal, rng, cards)
+    values = inputs if isinstance(inputs, dict) else parse_inputs(frame, inputs, deal, rng, cards, copies)
     _check_admissible(frame, values, deal)
     try:
         state = frame.initial_state(values)
@@ -198,8 +245,50 @@ def simulate(
     outputs = read_outputs(runner, frame, end)
     trace = Trace(proto.name, params, {k: _json_value(v) for k, v in values.items()}, seed, events)
     trace.outputs = {k: describe_value(v) for k, v in outputs.items()}
+    wrong = _wrong(proto, frame, values, outputs)
+    stray = leftovers(runner, frame, end)
+    if stray:
+        wrong.append(f"cards are left on the table at the end: {', '.join(stray[:8])}")
     seen = runner.views.expanded(end.view) + shown(runner, frame, end, outputs)
-    return Simulation(trace, end, outputs, seen, handling(runner, frame, end))
+    return Simulation(
+        trace,
+        end,
+        outputs,
+        wrong=wrong,
+        values=values,
+        observations=seen,
+        handling=handling(runner, frame, end),
+    )
+
+
+def _wrong(proto: Protocol, frame: Frame, values: dict[str, Any], outputs: dict[str, Any]) -> list[str]:
+    """The outputs of one run that the spec does not allow for its inputs (as verify's
+    ``correct`` check reads them: ``equals`` of the inputs, or one of the values a ``uniform``
+    or ``weighted`` choice may take)."""
+    expected = expected_values(proto, frame, [values])
+    out: list[str] = []
+    for name, decl in proto.outputs.items():
+        got = outputs[name]
+        if decl.equals is not None:
+            want = expected(0, name, outputs)
+            if isinstance(got, DecodeFailure) or not equal(got, want):
+                said = f"{decl.equals.text} = {_shown(want)}"
+                out.append(f"output {name} is {_shown(got)}, but the spec says {said}")
+        elif decl.choice is not None:  # uniform or weighted: one of the values it may choose
+            try:
+                choices = list(_wanted(decl, expected(0, name, {})))
+            except EvalError as exc:
+                raise SimulationError("", proto.src.problem(decl.path, str(exc))) from None
+            if isinstance(got, DecodeFailure) or not any(equal(got, c) for c in choices):
+                allowed = ", ".join(describe_value(c) for c in choices) or "none"
+                out.append(f"output {name} is {_shown(got)}, but the spec allows only {allowed}")
+    return out
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, bool):
+        return str(int(value))  # ``(not x) and y`` is a truth value; bits read 0 and 1
+    return str(value) if isinstance(value, DecodeFailure) else describe_value(value)
 
 
 def _check_admissible(frame: Frame, values: dict[str, Any], deal: list[Symbol] | None) -> None:
@@ -228,4 +317,4 @@ def glyph(name: str) -> str:
     return sym.glyph if sym else name
 
 
-__all__ = ["Simulation", "SimulationError", "parse_inputs", "parse_params", "simulate"]
+__all__ = ["Simulation", "SimulationError", "parse_inputs", "parse_params", "parse_whole", "simulate"]

@@ -269,7 +269,11 @@ def _build(
         loader.flatten_mapping(node)
         result: dict[Any, Any] = {}
         for key_node, value_node in node.value:
-            key = loader.construct_object(key_node, deep=True)
+            try:
+                key = loader.construct_object(key_node, deep=True)
+            except ValueError as exc:
+                problems.append(_unreadable(key_node, exc, path, file))
+                continue
             if not isinstance(key, (str, int, bool)):
                 problems.append(
                     Problem(
@@ -299,4 +303,25 @@ def _build(
         return result
     if isinstance(node, yaml.SequenceNode):
         return [_build(loader, item, path + (i,), lines, problems, file) for i, item in enumerate(node.value)]
-    return loader.construct_object(node, deep=True)
+    return _scalar(loader, node, path, problems, file)
+
+
+def _scalar(
+    loader: yaml.SafeLoader, node: yaml.Node, path: KeyPath, problems: list[Problem], file: str
+) -> Any:
+    """A scalar's value; one PyYAML cannot construct (a number of over 4,300 digits, the date
+    2024-13-45) is a problem, not a crash."""
+    try:
+        return loader.construct_object(node, deep=True)
+    except ValueError as exc:
+        problems.append(_unreadable(node, exc, path, file))
+        return None
+
+
+def _unreadable(node: yaml.Node, exc: ValueError, path: KeyPath, file: str) -> Problem:
+    text = str(node.value)
+    shown = repr(text) if len(text) <= 40 else f"{text[:20]!r}... ({len(text):,} characters)"
+    reason = str(exc).split(":")[0][:80]
+    return Problem(
+        file, node.start_mark.line + 1, format_path(path), f"cannot read the value {shown}: {reason}"
+    )

@@ -29,7 +29,7 @@ from .encodings import Encoding
 from .errors import Problem, SpecError
 from .expressions import Expression
 from .functions import OUTPUT_DECODERS
-from .schema import Checker
+from .schema import Checker, check_lengths
 from .source import KeyPath, Source, load_file, load_text
 from .steps import (
     IDENT,
@@ -70,6 +70,30 @@ TOP_KEYS = (
     "table",
     "players",
 )
+# The longest text each key may hold (README, "Top-level keys"); every other text (an expression,
+# a name) at most MAX_EXPRESSION characters, every key at most MAX_KEY. The built-in specs'
+# longest are a fifth of these: overview 701, say 404, if_wrong 408, equals 440.
+TEXT_LIMITS = {
+    "protocol": 64,
+    "title": 120,
+    "summary": 300,
+    "say": 1_200,
+    "brief": 160,
+    "note": 300,
+    "overview": 3_000,
+    "if_wrong": 1_500,
+    "notes": 5_000,
+    "doc": 1_000,
+    "source": 500,
+    "cite": 500,
+    "how": 500,
+    "glyph": 8,
+    "labels": 120,
+    "regions": 120,
+}
+MAX_EXPRESSION = 2_000
+MAX_KEY = 200
+
 EXPECT_KEYS = ("cards", "helper_cards", "shuffles", "turns", "steps", "cards_by_symbol", "calls", "table")
 
 
@@ -286,6 +310,20 @@ class Protocol:
         return out
 
 
+def require(proto: Protocol, role: str, needs: list[tuple[bool, str]]) -> None:
+    """Refuse (exit 2, at the spec's ``protocol`` line) a protocol a game runs in ``role`` that
+    lacks what the game gives it or reads from it: ``needs`` pairs a condition with what it asks."""
+    missing = [what for ok, what in needs if not ok]
+    if missing:
+        raise SpecError(
+            [
+                proto.src.problem(
+                    ("protocol",), f"{proto.name} cannot run {role}: it needs {'; '.join(missing)}"
+                )
+            ]
+        )
+
+
 def load_protocol(path: str | Path) -> Protocol:
     return build(load_file(path))
 
@@ -310,6 +348,8 @@ def build(src: Source) -> Protocol:
 def analyse(src: Source) -> tuple[Protocol | None, list[Problem]]:
     """Build the model and collect every problem found (the model may be partial)."""
     ck = Checker(src)
+    if not check_lengths(ck, src.data, TEXT_LIMITS, MAX_EXPRESSION, MAX_KEY):
+        return None, ck.problems  # nothing else is read: the parser would spend its time on them
     doc = ck.mapping(
         src.data, (), required=("protocol", "title", "steps"), optional=TOP_KEYS, what="a protocol spec"
     )
@@ -337,6 +377,8 @@ def analyse(src: Source) -> tuple[Protocol | None, list[Problem]]:
             e = ck.expr(v, ("helpers", k))
             if str(k) not in symbols:
                 ck.error(("helpers", k), f"unknown card {k!r}: declare it under 'symbols'")
+            elif isinstance(v, int) and not isinstance(v, bool) and v < 0:
+                ck.error(("helpers", k), f"a count of spare cards is at least 0, got {v}")
             elif e is not None:
                 helpers[str(k)] = e
     admissible = ck.expr(doc["admissible"], ("admissible",)) if "admissible" in doc else None

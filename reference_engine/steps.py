@@ -18,6 +18,10 @@ prints (``say:``), optional display ``labels:`` and exactly one action key::
     call       run another protocol on some cards (params, with, results)
     let        remember a public value computed from face-up cards
     do         a list of sub-steps under this step's number and sentence
+    note       no card moves: the step happens away from the table (``note:`` says why)
+
+A step without an action is refused: deleting a step's ``do:`` or ``shuffle:`` would otherwise
+leave a protocol that runs, prints the step's sentence, and does something else than it says.
 """
 
 from __future__ import annotations
@@ -48,9 +52,11 @@ ACTIONS = (
     "call",
     "let",
     "do",
+    "note",
 )
 COMPANIONS = {"if": ("then", "else"), "for": ("do",), "call": ("params", "with", "results")}
 COMMON = ("step", "say", "brief", "labels", "face", "table", "paper")
+MAX_STEP_NUMBER = 12  # characters of a step's number ("12", "4(b)"), written or a YAML number
 # What holds each pile of a shuffle at the table (a kit counts them from the trace).
 SHUFFLE_HOLDERS = ("envelope", "sleeve", "clip", "nothing")
 SHUFFLE_KINDS = ("scramble", "shift", "cut", "bisect", "set")
@@ -106,7 +112,9 @@ class Step:
 
 @dataclass
 class Note(Step):
-    """A step that only says something (a paper step with no physical action)."""
+    """A step that only says something (a paper step with no physical action): ``note: why``."""
+
+    why: str = ""
 
 
 @dataclass
@@ -324,9 +332,9 @@ def parse_step(ck: Checker, value: Any, path: KeyPath, top: bool) -> Step | None
     allowed = list(COMMON) + list(ACTIONS)
     if len(present) == 1:
         allowed += list(COMPANIONS.get(present[0], ()))
-    for key in value:
-        if key not in allowed:
-            ck.error(path + (key,), unknown_key_message(str(key), allowed))
+    unknown = [key for key in value if key not in allowed]
+    for key in unknown:
+        ck.error(path + (key,), unknown_key_message(str(key), allowed))
     if len(present) > 1:
         ck.error(
             path,
@@ -337,6 +345,13 @@ def parse_step(ck: Checker, value: Any, path: KeyPath, top: bool) -> Step | None
     number = None
     if "step" in value:
         number = ck.string(value["step"], path + ("step",), "a step number")
+        if number is not None and len(number) > MAX_STEP_NUMBER:
+            ck.error(
+                path + ("step",),
+                f"a step number of {len(number):,} characters (at most {MAX_STEP_NUMBER}): "
+                "the booklet prints it as 'Step ...' beside the step",
+            )
+            number = None
     say = parse_template(ck, value["say"], path + ("say",)) if "say" in value else None
     if top and number is None and "step" not in value:
         ck.error(path, "a top-level step needs a number ('step: 3') that matches the paper")
@@ -364,6 +379,13 @@ def parse_step(ck: Checker, value: Any, path: KeyPath, top: bool) -> Step | None
         "table": table,
         "paper": paper,
     }
+    if not present and not unknown:  # an unknown key is most likely the action, misspelt
+        what = f"step {number}" if number is not None else "a step"
+        ck.error(
+            path,
+            f"{what} has no action (one of {', '.join(a for a in ACTIONS if a != 'note')}); a step "
+            "where no card moves says why with 'note:'",
+        )
     if not present:
         return Note(**base)
     kind = present[0]
@@ -564,6 +586,8 @@ def _for(ck: Checker, value: dict[str, Any], p: KeyPath, base: dict[str, Any]) -
     if "do" not in value:
         ck.error(parent, "'for' needs 'do' (a list of steps)")
     body = parse_steps(ck, value.get("do", []), parent + ("do",), top=False)
+    if value.get("do") == []:
+        ck.error(parent + ("do",), "the loop's 'do' lists no steps")
     return For(**base, var=var, values=values, body=body)
 
 
@@ -605,7 +629,15 @@ def _let(ck: Checker, value: dict[str, Any], p: KeyPath, base: dict[str, Any]) -
 
 
 def _do(ck: Checker, value: dict[str, Any], p: KeyPath, base: dict[str, Any]) -> Step:
-    return Do(**base, body=parse_steps(ck, value["do"], p, top=False))
+    body = parse_steps(ck, value["do"], p, top=False)
+    if value["do"] == []:
+        ck.error(p, "'do' lists no steps: give its steps, or say why no card moves with 'note:'")
+    return Do(**base, body=body)
+
+
+def _note(ck: Checker, value: dict[str, Any], p: KeyPath, base: dict[str, Any]) -> Step:
+    why = ck.string(value["note"], p, "why no card moves in this step (a few words)")
+    return Note(**base, why=why or "")
 
 
 _PARSERS: dict[str, Any] = {
@@ -624,4 +656,5 @@ _PARSERS: dict[str, Any] = {
     "call": _call,
     "let": _let,
     "do": _do,
+    "note": _note,
 }

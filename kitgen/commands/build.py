@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 from click.core import ParameterSource
 
-from reference_engine.api import PUZZLE_DIFFICULTIES, STRATEGIES
+from reference_engine.api import PUZZLE_DIFFICULTIES, STRATEGIES, UsageError
 
 from ..console import kit_lines
 from ..kit import KitOptions, build
@@ -98,7 +98,7 @@ LABEL_SHEETS = list(load_templates().labels)  # templates/layout.yaml
 )
 @click.option(
     "--label-start",
-    type=click.IntRange(min=1),
+    type=options.Whole(min=1, max=1_000),
     default=1,
     show_default=True,
     help="First free label on a partly used sheet (1 = top left).",
@@ -126,7 +126,7 @@ LABEL_SHEETS = list(load_templates().labels)  # templates/layout.yaml
 )
 @click.option(
     "--exact-hands",
-    type=click.IntRange(min=0, max=20),
+    type=options.Whole(min=0, max=20),
     default=0,
     show_default=True,
     metavar="N",
@@ -136,7 +136,7 @@ LABEL_SHEETS = list(load_templates().labels)  # templates/layout.yaml
 )
 @click.option(
     "--count",
-    type=click.IntRange(min=1, max=200),
+    type=options.Whole(min=1, max=200),
     default=None,
     help="Puzzle kits (uno-puzzles) only: how many puzzles (default: the rule set's, 12).",
 )
@@ -149,7 +149,7 @@ LABEL_SHEETS = list(load_templates().labels)  # templates/layout.yaml
 )
 @click.option(
     "--seed",
-    type=click.IntRange(min=0),
+    type=options.Whole(min=0),
     default=None,
     help="Puzzle kits (uno-puzzles) only: another seed, another set of puzzles (default: the rule set's).",
 )
@@ -204,6 +204,9 @@ def build_cmd(
         and p.name is not None
         and ctx.get_parameter_source(p.name) is ParameterSource.COMMANDLINE
     )
+    types = tuple(t.strip() for t in only.split(",") if t.strip()) if only is not None else ()
+    if only is not None and not types:
+        raise UsageError(f"--only takes card types, comma-separated (e.g. alpha,beta), got {only!r}")
     # A kind's own options, when given: the puzzles' count, difficulty, seed; a shedding game's strategy.
     own = {"count": count, "difficulty": difficulty, "seed": seed, "strategy": strategy, "weights": weights}
     opts = KitOptions(
@@ -229,7 +232,7 @@ def build_cmd(
         cache=not no_cache,
         workers=workers or default_workers(),
         given=given,
-        only=tuple(t.strip() for t in only.split(",") if t.strip()) if only else (),
+        only=types,
         force=force,
     )
     with using_model(table_time):

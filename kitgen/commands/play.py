@@ -8,13 +8,16 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import click
+from click.core import ParameterSource
 
 from reference_engine.api import (
     Library,
     PlayOption,
     PlaySettings,
     UsageError,
+    check_protocol,
     compiled_reason,
+    explore,
     kinds,
     load_game,
     play,
@@ -92,9 +95,9 @@ def _kind_options(f: F) -> F:
                 help=opt.help,
             )(f)
         elif opt.kind is int:
-            f = click.option(flag, opt.name, type=click.IntRange(min=1), default=opt.default, help=opt.help)(
-                f
-            )
+            f = click.option(
+                flag, opt.name, type=options.Whole(min=1, max=10_000), default=opt.default, help=opt.help
+            )(f)
         else:
             f = click.option(
                 flag, opt.name, default=opt.default, show_default=True, metavar="A,B", help=opt.help
@@ -104,8 +107,19 @@ def _kind_options(f: F) -> F:
 
 @click.command("play", help=PLAY_HELP)
 @click.argument("ruleset")
-@click.option("--players", type=int, default=None, help="Number of players (default: the rule set's).")
-@click.option("--virtual", type=int, default=1, show_default=True, help="How many of them are virtual.")
+@click.option(
+    "--players",
+    type=options.Whole(min=1, max=100),
+    default=None,
+    help="Number of players (default: the rule set's).",
+)
+@click.option(
+    "--virtual",
+    type=options.Whole(min=0, max=100),
+    default=1,
+    show_default=True,
+    help="How many of them are virtual.",
+)
 @click.option(
     "--level",
     type=click.Choice(["card", "rule"]),
@@ -113,7 +127,9 @@ def _kind_options(f: F) -> F:
     help="card (default): run the protocol on the simulated table; rule: choose directly "
     "(the default with a Gakmoro dealer).",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the deal and every shuffle.")
+@click.option(
+    "--seed", type=options.SEED, default=0, show_default=True, help="Seed of the deal and every shuffle."
+)
 @click.option(
     "--protocol",
     default=None,
@@ -160,8 +176,22 @@ def play_cmd(
     record_path: Path | None,
     **kind_options: Any,
 ) -> None:
-    settings = PlaySettings(players, virtual, level, seed, protocol, kind_options, engine or "compiled")
+    ctx = click.get_current_context()
+    given = frozenset(
+        name
+        for name in ("players", "virtual")
+        if ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE
+    )
+    settings = PlaySettings(
+        players, virtual, level, seed, protocol, kind_options, engine or "compiled", given=given
+    )
     library = Library()
+    if protocol is not None and level != "rule":
+        # A spec of the user's: within the size limits, and every run of it can be carried out
+        # (a broken branch would otherwise show only when a game happens to take it).
+        proto = library.protocol(protocol)
+        check_protocol(proto, None, False, "simulate", None, library)
+        explore(library, proto)
     with progress_line(as_json):
         if record_path is None:
             result = play(ruleset, library, settings)

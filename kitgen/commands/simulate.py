@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import click
 
-from reference_engine.api import Library, check_protocol, parse_params, simulate
+from reference_engine.api import Library, check_protocol, explore, parse_params, simulate
 
 from ..console import simulation_lines
 from . import options
@@ -23,7 +24,7 @@ from . import options
 )
 @options.param
 @click.option(
-    "--seed", type=int, default=None, help="Seed for the shuffles (default 0). Same seed, same run."
+    "--seed", type=options.SEED, default=None, help="Seed for the shuffles (default 0). Same seed, same run."
 )
 @options.as_json("Print the whole trace as JSON.")
 @click.option("--pause", is_flag=True, help="Wait for Enter after each step, so a table can follow along.")
@@ -56,11 +57,13 @@ def simulate_cmd(
     library = Library()
     proto = library.protocol(name)
     given = parse_params(params)
-    check_protocol(proto, given, force, "simulate", deck)
+    check_protocol(proto, given, force, "simulate", deck, library)
     result = simulate(library, proto, given, inputs, seed, scenario=deck)
+    # Every shuffle outcome of these inputs (and a few others) can be carried out, or exit 2.
+    explore(library, proto, given, deck, [result.values])
     if as_json:
         click.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
-        return
+        sys.exit(1 if result.wrong else 0)
     for line in simulation_lines(proto, result, show_hidden):
         if line is None:  # the end of a step
             if pause:
@@ -73,3 +76,8 @@ def simulate_cmd(
                 )
             continue
         click.echo(line)
+    for problem in result.wrong:
+        click.echo(f"NOT AS THE SPEC SAYS: {problem}")
+    if result.wrong:
+        click.echo(f"This run of {proto.name} breaks its spec; `kitgen verify {name}` checks every run.")
+        sys.exit(1)

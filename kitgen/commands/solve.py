@@ -25,7 +25,7 @@ LIMIT_HELP = "Give up (exit 2) after this many seconds of searching: the problem
 def _time_limit(f: Any) -> Any:
     return click.option(
         "--time-limit",
-        type=click.FloatRange(min=0.01),
+        type=options.Seconds(min=0.01, max=86_400),
         default=60.0,
         show_default=True,
         metavar="S",

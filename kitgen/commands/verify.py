@@ -9,6 +9,8 @@ from typing import Any
 import click
 import yaml
 
+from reference_engine.api import MAX_RUNS, UsageError, parse_whole
+
 from ..console import deck_lines, forecast_lines, report_lines
 from ..verification import default_workers, forecast_named, verify_named, verify_whole_deck
 from . import options
@@ -25,9 +27,10 @@ class HandRange(click.ParamType):  # type: ignore[type-arg]
             return value
         text = str(value).strip()
         lo, sep, hi = text.partition("..")
-        try:
-            a, b = int(lo), int(hi) if sep else int(lo)
-        except ValueError:
+        try:  # strict whole numbers: not 1_0, ٣ or a number of thousands of digits
+            a = parse_whole(lo.strip())
+            b = parse_whole(hi.strip()) if sep else a
+        except UsageError:
             self.fail(f"{text!r} is not a hand size or a range like 1..10", param, ctx)
         if a < 1 or b < a or b - a >= 100:
             self.fail(f"{text!r}: hand sizes from 1 up, a range of at most 100", param, ctx)
@@ -122,11 +125,15 @@ Exit code 0 when every check holds, 1 when one fails, 2 for a spec or option err
 )
 @click.option(
     "--runs",
-    type=click.IntRange(min=10),
+    type=options.Whole(min=10, max=MAX_RUNS),
     default=None,
     metavar="N",
     help="For a game protocol: statistical verification on the full deck instead, with N seeded "
-    "runs on each of two deals with the same public information (chi-square tests).",
+    "runs on each of two deals with the same public information (chi-square tests); "
+    f"N is 10 to {MAX_RUNS:,}.",
+)
+@click.option(
+    "--seed", type=options.SEED, default=0, show_default=True, help="Seed of the deals and runs of --runs."
 )
 @click.option(
     "--hand",
@@ -146,7 +153,7 @@ Exit code 0 when every check holds, 1 when one fails, 2 for a spec or option err
 )
 @click.option(
     "--players",
-    type=click.IntRange(min=2),
+    type=options.Whole(min=2, max=100),
     default=None,
     metavar="N",
     help="With --hand: players at the table (default: the game's).",
@@ -158,10 +165,9 @@ Exit code 0 when every check holds, 1 when one fails, 2 for a spec or option err
     help="With --hand: the public state, e.g. '{top: red5, color: red}' (default: the protocol's "
     "scenario for the game).",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the deals and runs of --runs.")
 @click.option(
     "--workers",
-    type=click.IntRange(min=1, max=256),
+    type=options.Whole(min=1, max=256),
     default=None,
     metavar="N",
     help="Split an exact verification's secret inputs over N processes (default: the "

@@ -32,7 +32,7 @@ kitgen did not write is refused (--force writes beside them, never over them).
 @click.argument("protocol")
 @click.option("-o", "--output", default=None, metavar="DIR", help="The folder for index.html.")
 @click.option(
-    "--seed", type=int, default=None, help="Seed of the shuffles (default: the spec's example seed)."
+    "--seed", type=options.SEED, default=None, help="Seed of the shuffles (default: the spec's example seed)."
 )
 @click.option(
     "--input",

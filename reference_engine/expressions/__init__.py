@@ -32,7 +32,9 @@ and ``if ... else`` nest at most :data:`MAX_NESTING` levels, the syntax tree is 
 :data:`MAX_DEPTH` levels deep, and a chain of one operator (``1 + 1 + ... + 1``,
 ``a and b and c``) is one flat node whatever its length, so parsing, compiling and
 evaluating never recurse deeper than these limits. A range ``a..b`` holds at most
-:data:`MAX_RANGE` numbers.
+:data:`MAX_RANGE` numbers, a comprehension goes through at most :data:`MAX_ITERATIONS` items
+in one evaluation, and every whole number, written or computed, is at most :data:`MAX_NUMBER`
+(10^15) in size.
 
 Modules, each named for what it holds: :mod:`.errors` (:class:`ExprSyntaxError`,
 :class:`EvalError`), :mod:`.values` (:class:`Value`, :class:`Scope`, ``*`` and the value
@@ -46,6 +48,7 @@ from __future__ import annotations
 from .errors import EvalError, ExprSyntaxError
 from .expression import Expression, parse
 from .nodes import (
+    MAX_ITERATIONS,
     MAX_RANGE,
     Attr,
     Call,
@@ -65,12 +68,27 @@ from .nodes import (
 )
 from .parser import MAX_DEPTH, MAX_NESTING
 from .tokens import KEYWORDS, Token, tokenize
-from .values import WILDCARD, Scope, Value, Wildcard, as_int, contains, equal, index_list, plain, truthy
+from .values import (
+    MAX_NUMBER,
+    WILDCARD,
+    Scope,
+    Value,
+    Wildcard,
+    as_int,
+    contains,
+    equal,
+    index_list,
+    plain,
+    too_large,
+    truthy,
+)
 
 __all__ = [
     "KEYWORDS",
     "MAX_DEPTH",
+    "MAX_ITERATIONS",
     "MAX_NESTING",
+    "MAX_NUMBER",
     "MAX_RANGE",
     "WILDCARD",
     "Attr",
@@ -102,5 +120,6 @@ __all__ = [
     "parse",
     "plain",
     "tokenize",
+    "too_large",
     "truthy",
 ]

@@ -8,7 +8,7 @@ from typing import Any
 from .errors import EvalError, ExprSyntaxError
 from .nodes import Const, Fn, Node
 from .parser import _check_depth, _Parser
-from .values import Scope
+from .values import MAX_NUMBER, Scope, too_large
 
 
 @dataclass
@@ -53,6 +53,8 @@ def parse(text: str | int | bool) -> Expression:
     if isinstance(text, bool):
         return Expression(str(text).lower(), Const(0, text), lambda scope: text)
     if isinstance(text, int):
+        if abs(text) > MAX_NUMBER:
+            raise ExprSyntaxError(too_large(text), str(text) if abs(text) < 10**30 else "...", 0)
         value = text
         return Expression(str(text), Const(0, value), lambda scope: value)
     if not isinstance(text, str):

@@ -13,9 +13,30 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import EvalError
-from .values import WILDCARD, Scope, Value, _kind, as_int, contains, equal, index_list, plain, truthy
+from .values import (
+    MAX_NUMBER,
+    WILDCARD,
+    Scope,
+    Value,
+    _kind,
+    as_int,
+    contains,
+    equal,
+    index_list,
+    plain,
+    too_large,
+    truthy,
+)
 
 MAX_RANGE = 1_000_000  # numbers in a range a..b
+MAX_ITERATIONS = MAX_RANGE  # items a comprehension goes through in one evaluation, all clauses together
+
+
+class _Out(list[Any]):
+    """A comprehension's result while it is built, counting the items its loops went through."""
+
+    steps = 0
+
 
 Fn = Callable[[Scope], Any]
 
@@ -130,6 +151,12 @@ class Comprehension(Node):
                     raise EvalError(f"cannot iterate over {type(seq).__name__}")
                 names: dict[str, Any] = {}
                 child = Scope(names, inner, inner.functions)
+                assert isinstance(out, _Out)
+                out.steps += len(seq)
+                if out.steps > MAX_ITERATIONS:
+                    raise EvalError(
+                        f"the comprehension goes through more than {MAX_ITERATIONS:,} items (the limit)"
+                    )
                 for item in seq:
                     names[var] = item
                     nxt(child, out)
@@ -139,9 +166,9 @@ class Comprehension(Node):
         first = chain(0)
 
         def run(scope: Scope) -> list[Any]:
-            out: list[Any] = []
+            out = _Out()
             first(scope, out)
-            return out
+            return list(out)
 
         return run
 
@@ -269,7 +296,7 @@ class Unary(Node):
         f = self.operand.compile()
         if self.op == "not":
             return lambda scope: not truthy(f(scope))
-        return lambda scope: -as_int(f(scope))
+        return lambda scope: _bounded(-as_int(f(scope)))
 
     def names(self) -> set[str]:
         return self.operand.names()
@@ -287,24 +314,33 @@ _INT_ORDER: dict[str, Callable[[int, int], bool]] = {
 }
 
 
+def _bounded(n: int) -> int:
+    if -MAX_NUMBER <= n <= MAX_NUMBER:
+        return n
+    raise EvalError(too_large(n))
+
+
 def _arith(op: str) -> Callable[[Any, Any], Any]:
     fast = _INT_OPS.get(op)
 
     def run(a: Any, b: Any) -> Any:
         if fast is not None and type(a) is int and type(b) is int:
-            return fast(a, b)  # the common case, without the checks below
+            n = fast(a, b)  # the common case, without the checks below
+            if -MAX_NUMBER <= n <= MAX_NUMBER:
+                return n
+            raise EvalError(too_large(n))
         a, b = plain(a), plain(b)
         if op == "+":
             if isinstance(a, list) and isinstance(b, list):
                 return a + b
             if isinstance(a, str) and isinstance(b, str):
                 return a + b
-            return as_int(a) + as_int(b)
+            return _bounded(as_int(a) + as_int(b))
         x, y = as_int(a), as_int(b)
         if op == "-":
-            return x - y
+            return _bounded(x - y)
         if op == "*":
-            return x * y
+            return _bounded(x * y)
         if y == 0 and op in ("/", "//", "%"):
             raise EvalError("division by zero")
         if op == "/":

@@ -22,6 +22,7 @@ from .nodes import (
     Unary,
 )
 from .tokens import Token, tokenize
+from .values import MAX_NUMBER, too_large
 
 MAX_NESTING = 50  # brackets, parentheses, calls, not, unary -, if/else inside each other
 MAX_DEPTH = 100  # levels of the syntax tree (a.b[1].c is three; a chain of one operator is one)
@@ -223,6 +224,8 @@ class _Parser:
     def atom(self) -> Node:
         tok = self.tok
         if tok.kind == "num":
+            if len(tok.text) > 16 or int(tok.text) > MAX_NUMBER:
+                raise self.error(too_large(int(tok.text)) if len(tok.text) < 4000 else too_large(10**4000))
             self.advance()
             return Const(tok.col, int(tok.text))
         if tok.kind == "str":

@@ -99,6 +99,16 @@ def truthy(v: Any) -> bool:
     return bool(v)
 
 
+MAX_NUMBER = 10**15  # the largest whole number a spec, an option or a computation may hold
+
+
+def too_large(n: int) -> str:
+    """The message for a number past :data:`MAX_NUMBER` (short even for a number of 4,000 digits)."""
+    digits = len(str(abs(n))) if abs(n) < 10**4000 else None
+    shown = str(n) if digits is not None and digits <= 24 else f"a number of {digits or 'over 4,000'} digits"
+    return f"{shown} is too large (numbers are at most 10^15 in size)"
+
+
 def as_int(v: Any) -> int:
     v = plain(v)
     if isinstance(v, bool):

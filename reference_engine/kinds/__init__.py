@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..cards import Symbol
-from ..errors import UsageError
+from ..errors import SpecError, UsageError
 from ..registry import Library, rulesets_dir
+from ..schema import Checker, check_lengths
 from ..source import load_file
 
 if TYPE_CHECKING:
@@ -59,6 +60,8 @@ class PlaySettings:
     engine: str = "compiled"
     # A game being recorded: its events go here (reference_engine/records, docs/records.md).
     recorder: Recorder | None = None
+    # The settings the user gave (players, virtual...), so a kind can refuse those it has no use for.
+    given: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -137,6 +140,18 @@ class GameRules(ABC):
     def cards_by_name(self) -> dict[str, Symbol]:
         """The game's cards by name (``red7``), for giving a deal on the command line."""
         return {}
+
+    def deck(self) -> list[Symbol]:
+        """Every card of the game's deck, with its copies (empty: the kind has no deck)."""
+        return []
+
+    def copies(self) -> dict[str, int]:
+        """How many of each card (by name) the deck holds: a deal given on the command line may
+        not hold more (``--input cards=red9,red9,red9`` with two R9 in the deck)."""
+        out: dict[str, int] = {}
+        for card in self.deck():
+            out[card.name] = out.get(card.name, 0) + 1
+        return out
 
 
 class GameKind(ABC):
@@ -260,9 +275,28 @@ def is_game(name_or_path: str) -> bool:
     return not name_or_path.endswith((".yaml", ".yml")) and (games_dir() / f"{name_or_path}.yaml").is_file()
 
 
+# The longest text each key of a rule set may hold, as for protocol specs (reference_engine/spec.py):
+# the built-in rule sets' longest are a fifth of these (notes 546, setup_steps 461, doc 330).
+RULESET_TEXT_LIMITS = {
+    "game": 64,
+    "title": 120,
+    "summary": 400,
+    "doc": 1_500,
+    "cite": 500,
+    "notes": 5_000,
+    "paper_note": 1_000,
+}
+
+
 def kind_name(name_or_path: str) -> str:
-    """The kind a rule set declares (``kind:``; ``shedding`` when it says nothing)."""
-    data = load_file(rules_path(name_or_path)).data
+    """The kind a rule set declares (``kind:``; ``shedding`` when it says nothing). Every text of
+    the file is within its length limit first (:data:`RULESET_TEXT_LIMITS`; any other 3,000
+    characters, any key 200), so no kind's loader or booklet reads a title of a million."""
+    src = load_file(rules_path(name_or_path))
+    ck = Checker(src)
+    if not check_lengths(ck, src.data, RULESET_TEXT_LIMITS, 3_000, 200):
+        raise SpecError(ck.problems)
+    data = src.data
     kind = data.get("kind", DEFAULT_KIND) if isinstance(data, dict) else DEFAULT_KIND
     return str(kind)
 

@@ -21,7 +21,7 @@ from ..cards import Symbol
 from ..errors import UsageError
 from ..records.recorder import Recorder
 from ..registry import Library
-from ..selection import CallCache, SelectionRun, run_selection
+from ..selection import CallCache, SelectionRun, check_selection, run_selection
 
 Validity = Callable[[Any], bool]
 
@@ -154,8 +154,8 @@ class VirtualPlayers:
         self.stats = VirtualStats()
         self.cache = CallCache()  # outcomes of small sub-protocols (the six-card AND), kept for the game
         self.protocol = library.protocol(protocol) if virtual and level == "card" else None
-        if self.protocol is not None and "valid" not in self.protocol.context:
-            raise UsageError(f"{protocol} does not take the game's validity rule ('valid')")
+        if self.protocol is not None:
+            check_selection(self.protocol)
         self.recorder: Recorder | None = None  # a game being recorded: every run goes to its record
 
     def decide(self, owners: list[list[Symbol]], valid: Validity, where: str) -> Decision:

@@ -69,10 +69,13 @@ class Frame:
         self._encoded: dict[tuple[str, Any], tuple[int, ...]] = {}  # (encoding, value) -> codes
         self.helpers: dict[int, int] | None = None
         if proto.helpers is not None:
-            self.helpers = {
-                SYMBOLS.intern(k).id: as_int(self._static(e, ("helpers", k)))
-                for k, e in proto.helpers.items()
-            }
+            self.helpers = {}
+            for k, e in proto.helpers.items():
+                n = as_int(self._static(e, ("helpers", k)))
+                if n < 0:  # a count from the parameters (the loader refuses a negative number)
+                    message = f"a count of spare cards is at least 0, got {n} ({e.text} with {dict(params)})"
+                    raise SimulationError("", proto.src.problem(("helpers", k), message))
+                self.helpers[SYMBOLS.intern(k).id] = n
 
     def _static(self, expr: Expression, path: tuple[Any, ...]) -> Any:
         try:

@@ -11,7 +11,9 @@ from __future__ import annotations
 import hashlib
 import math
 from collections import Counter, defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
@@ -362,6 +364,37 @@ Prob = tuple[int, int]
 several times faster than ``Fraction`` on the hot paths, and vectors reduce themselves."""
 Draw = tuple[tuple[tuple[int, ...], ...], Prob]
 """An ordered draw of piles (each pile's card codes) and its probability."""
+
+
+class OverBudget(Exception):
+    """A run went past its budget of work (:func:`budget`): an exploration that gives up
+    without a verdict."""
+
+
+_BUDGET: ContextVar[list[int] | None] = ContextVar("kitgen_run_budget", default=None)
+
+
+@contextmanager
+def budget(units: int) -> Iterator[None]:
+    """Within the block, runs may make at most ``units`` states (every state a step carries,
+    every shuffle outcome, every draw of a lazily scrambled block) before :class:`OverBudget`:
+    the checks sit where the states are made, so no single step can exhaust the memory first."""
+    token = _BUDGET.set([units])
+    try:
+        yield
+    finally:
+        _BUDGET.reset(token)
+
+
+def spend(units: int = 1) -> None:
+    """Count ``units`` states against the budget in force, if any."""
+    left = _BUDGET.get()
+    if left is not None:
+        left[0] -= units
+        if left[0] < 0:
+            raise OverBudget()
+
+
 _DRAWS: dict[tuple[tuple[tuple[int, ...], ...], int], list[Draw]] = {}
 
 
@@ -386,6 +419,7 @@ def _draws_uncached(contents: list[tuple[int, ...]], n: int) -> list[Draw]:
 
     def rec(left: int, num: int, den: int) -> None:
         if len(seq) == n:
+            spend()
             g = math.gcd(num, den)
             out.append((tuple(seq), (num // g, den // g)))
             return
@@ -450,6 +484,7 @@ def materialize(state: State, needed: frozenset[int] | set[int] | None) -> list[
                         c2[f] = v
                 keep = kept + ((tuple(block[i] for i in rest),) if len(rest) > 1 else ())
                 nxt.append((c2, keep, a * qa, b * qb))
+        spend(len(nxt))
         partial = nxt
     return [(state.replace(cells=tuple(c), lazy=k), (a, b)) for c, k, a, b in partial]
 

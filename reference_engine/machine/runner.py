@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 from .. import progress
 from .. import steps as st
 from ..cards import SYMBOLS, Symbol
-from ..errors import Problem, ReductionRefused, SimulationError
+from ..errors import Problem, ReductionRefused, RunError, SimulationError, UsageError
 from ..expressions import EvalError, Expression, Index, Name, plain
 from ..registry import Library
 from ..source import format_path
@@ -26,9 +26,14 @@ from ..table import Draft, Layout, State
 from ..trace import Event, Snapshot
 from .deferred import Deferred, has_placeholders
 from .frame import Evaluator, Frame, GameFunction, StateScope
-from .frontier import Frontier, MergeDecider, Needed, _groups, add_vec, fill_in, forget, settle
+from .frontier import Frontier, MergeDecider, Needed, _groups, add_vec, fill_in, forget, settle, spend
 from .plans import Plan, Resolved, SubResult, Watched, _flats, _index_list, _res, _target_args
 from .views import Observation, ViewTable
+
+MAX_RUN_STEPS = 1_000_000
+"""Steps one run of a protocol (sample mode: simulate, play) may carry out, its sub-protocols'
+included: loops whose range the size estimate could not read stop here (README, "Limits")."""
+
 
 Outcome = tuple[Fraction, Observation | None, SubResult]
 """One outcome of a sub-protocol: its probability, what the caller sees of it, its result."""
@@ -73,6 +78,8 @@ class Shared:
     # An exact verification's deferred inputs (see :mod:`.deferred`): placeholders are filled in
     # where a step reads them. Dropped once no table of the top-level run holds any.
     deferred: Deferred | None = None
+    # ``states_processed`` when the current top-level run started (for MAX_RUN_STEPS).
+    run_start: int = 0
     # A verification by validity classes (:mod:`reference_engine.verify.symmetry`): scrambles
     # of whole columns keep one table per orbit, reveals in them are recorded as multisets.
     symmetry: Any = None
@@ -138,7 +145,13 @@ class Runner:
         key = ("frame-for", callee.name, tuple(sorted(given.items())))
         f = self.shared.frames.get(key)
         if f is None:
-            f = self.frame(callee, callee.resolve_params(given, where=f" (called at step {ctx.number})"))
+            try:
+                resolved = callee.resolve_params(given)
+            except UsageError as exc:  # the caller's spec is wrong: located at its call step
+                raise EvalError(
+                    f"the call to {callee.name}: {exc.format_message().removeprefix(callee.name + ': ')}"
+                ) from None
+            f = self.frame(callee, resolved)
             self.shared.frames[key] = f
         return f
 
@@ -152,6 +165,8 @@ class Runner:
     def run(self, frame: Frame, frontier: Frontier, drawn_at_end: Needed | None = None) -> Frontier:
         """Carry ``frontier`` through the protocol; at the end the lazily scrambled piles that
         ``drawn_at_end`` names are drawn (default: all of them)."""
+        if not self.call_path:
+            self.shared.run_start = self.shared.states_processed
         final = self.block(frame, frame.proto.steps, frontier, Ctx(None, None, None), top=True)
         if self.shared.deferred is not None:
             final = fill_in(final, lambda state: None, self.shared.deferred)
@@ -184,6 +199,12 @@ class Runner:
                 frontier = _apply_labels(self, frame, step, frontier, inner)
             shared.states_processed += len(frontier)
             shared.peak_frontier = max(shared.peak_frontier, len(frontier))
+            spend(len(frontier))  # an exploration's budget (frontier.budget), if one is in force
+            if self.mode == "sample" and shared.states_processed - shared.run_start > MAX_RUN_STEPS:
+                raise RunError(
+                    f"{frame.proto.name} carried out more than {MAX_RUN_STEPS:,} steps in one run "
+                    f"(at step {inner.number or '?'}); a loop's range is probably far too large"
+                )
             if top and not self.call_path and self.mode == "exact" and progress.active():
                 progress.report(
                     f"verifying {frame.proto.name}",

@@ -45,7 +45,7 @@ from .checks import correctness, expectations, resources, security, tidiness
 from .classes import ClassDeck, Table, check_outputs
 from .inputs import declared_inputs, input_assignments
 from .partition import LEFT_EXAMPLES, Backend, Part, ReadError, class_assignments, run_partitions
-from .report import Check, Report, count_text, empty_stats
+from .report import Check, Report, count_text
 from .setting import setting, table_setting
 from .symmetry import Symmetry, plan_segments
 
@@ -251,8 +251,7 @@ def verify(
     # The inputs first: they name their cards (c1, c2...), and workers started now share the names.
     runner = Runner(library, "exact", context=st_.context)
     frame = runner.frame(proto, params)
-    assignments: list[dict[str, Any]] = []
-    declared: int | None = None
+    declared: int | None = None  # a verification by classes counts deals instead
     try:
         if st_.classes is not None:
             assignments = class_assignments(proto, st_)
@@ -273,13 +272,6 @@ def verify(
         }
     except ReadError as exc:
         raise exc.error from None
-    except SimulationError as exc:
-        if st_.classes is None:
-            return _stuck(proto, params, exc, time.perf_counter() - started, len(assignments), declared)
-        red = _reduction(st_.classes, table)
-        stuck = _stuck(proto, params, exc, time.perf_counter() - started, red["deals"])
-        stuck.reduction = _public(red)
-        return stuck
     parts = combined.parts
     outcomes = Outcomes.of(parts, combined.agg)
     views = combined.views
@@ -422,36 +414,6 @@ def _notes(
             f"way; {sc['state']}. {sc['doc']}".strip(),
         )
     return notes
-
-
-def _stuck(
-    proto: Protocol,
-    params: Params,
-    exc: SimulationError,
-    seconds: float,
-    inputs: int = 0,
-    declared: int | None = None,
-) -> Report:
-    """A report for a protocol that cannot be carried out to the end in some run."""
-    what = str(exc.problem) if exc.problem is not None else exc.format_message()
-    checks = [
-        Check("correct", False, f"some run cannot be carried out: {what}", {"error": what}),
-        Check("secure", False, "not checked: the protocol does not always run to the end"),
-    ]
-    return Report(
-        proto.name,
-        proto.title,
-        params,
-        "exact",
-        inputs,
-        checks,
-        {},
-        [],
-        empty_stats(seconds),
-        [],
-        proto.source,
-        declared=declared,
-    )
 
 
 def _fmt(v: Any) -> str:

@@ -417,6 +417,8 @@ def worker_main(job: Job, send: Callable[[Any], None], receive: Callable[[], Any
         send(("error", "simulation", str(exc), exc.problem))
     except ReadError as exc:
         send(("error", "read", str(exc.error), exc.error.problem))
+    except KitgenError as exc:  # a user's error found in the worker: one line, its exit code
+        send(("error", "kitgen", exc.format_message(), (exc.exit_code, exc.stage)))
     except Exception as exc:  # reported to the coordinator, which raises it
         send(("error", type(exc).__name__, str(exc), traceback.format_exc()))
 
@@ -431,7 +433,17 @@ def raise_error(message: tuple[Any, ...]) -> None:
         if message[1] == "read":
             raise ReadError(error)
         raise error
+    if message[1] == "kitgen":
+        raise _relayed(message[2], *message[3])
     raise KitgenError(f"a verification worker failed: {message[1]}: {message[2]}\n{message[3]}")
+
+
+def _relayed(message: str, exit_code: int, stage: str) -> KitgenError:
+    """A user's error that a worker found, raised again in the coordinator as it was: its
+    message, exit code and stage."""
+    relayed = type("Relayed", (KitgenError,), {"exit_code": exit_code, "stage": stage})
+    error: KitgenError = relayed(message)
+    return error
 
 
 class _Pipes:

@@ -25,7 +25,7 @@ from .. import progress
 from ..cards import symbol_of
 from ..errors import CheckFailure, UsageError
 from ..registry import Library
-from ..selection import CallCache, run_selection
+from ..selection import CallCache, check_selection, run_selection
 from ..spec import Protocol
 from ..statistics import ALPHA, goodness_of_fit, two_sample
 from .report import VERSION, Check, Report, empty_stats
@@ -122,6 +122,7 @@ def verify_runs(
             raise UsageError(f"{proto.name} takes no weights")
         assert isinstance(own, Report)
         return own
+    check_selection(proto)  # what the runs give the spec and read from it
     deal_a, deal_b, valid = kind.two_deals(rules, players, rng)
     context, params = _strategy_setting(proto, kind, rules, game, weights)
     weight = context.get("weight")

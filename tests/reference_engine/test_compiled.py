@@ -240,13 +240,13 @@ def test_words_do_not_leave_the_compiled_path(variant: Callable[..., Library]) -
 def test_every_command_refuses_a_spec_with_text_keys(
     variant: Callable[..., Library], keys: str, tmp_path: Path
 ) -> None:
-    """At the command line: exact verify fails "correct" (some run cannot be carried out, exit
-    1); statistical verify, play and simulate stop at the first such run with the interpreter's
-    message (exit 2). No path verifies it and none prints a traceback."""
+    """At the command line: exact verify refuses it (some run cannot be carried out, exit 2,
+    with the step); statistical verify, play and simulate stop at the first such run with the
+    interpreter's message (exit 2). No path verifies it and none prints a traceback."""
     variant("card-selection", (BIT, keys))
     path = str(tmp_path / "card-selection.yaml")
     commands: list[tuple[list[str], int]] = [
-        (["verify", path, "--workers", "1"], 1),
+        (["verify", path, "--workers", "1"], 2),
         (["verify", path, "--runs", "10"], 2),
         (["play", "uno", "--protocol", path, "--seed", "1"], 2),
         (["simulate", path], 2),

@@ -21,7 +21,7 @@ SWAP6 = (
     '"[bit(1) if valid(M[1, j]) else bit(0) for j in 1..ncols(M)]"',
     '"[bit(0) if valid(M[1, j]) else bit(1) for j in 1..ncols(M)]"',
 )
-NO_STEP8 = (STEP8, "")  # Step 8 keeps its sentence but shuffles nothing
+NO_STEP8 = (STEP8, "    note: the shuffle is left out\n")  # Step 8 keeps its sentence but shuffles nothing
 
 
 @pytest.mark.parametrize(("name", "main_shuffles"), [("card-selection", 2), ("card-selection-v2", 3)])

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from reference_engine.errors import SpecError
+from reference_engine.errors import SimulationError, SpecError
 from reference_engine.registry import Library, rulesets_dir
 from reference_engine.verify import verify, verify_runs
 
@@ -118,7 +118,7 @@ STEP8 = (
     '    shuffle:\n      scramble: "columns(M)"\n      how: Put each column (the card, its owner card and '
     "all its tickets) in an envelope, mix all envelopes thoroughly, and lay them out in a row again.\n"
 )
-NO_STEP8 = (STEP8, "")
+NO_STEP8 = (STEP8, "    note: the shuffle is left out\n")  # Step 8 keeps its sentence but shuffles nothing
 DEAD_FIRST = ("t <= weight(M[1, j])", "t > w - weight(M[1, j])")  # the same tickets, other rows: fine
 ALL_LIVE = ("valid(M[1, j]) and t <= weight(M[1, j])", "valid(M[1, j])")  # every valid card w tickets
 TURN_TICKETS = (
@@ -129,12 +129,16 @@ TURN_TICKETS = (
 
 @pytest.mark.parametrize(
     ("change", "failed"),
-    [(NO_STEP8, "secure"), (ALL_LIVE, "correct"), (TURN_TICKETS, "secure"), (DEAD_FIRST, None)],
+    [(NO_STEP8, "secure"), (ALL_LIVE, "correct"), (TURN_TICKETS, "refused"), (DEAD_FIRST, None)],
 )
 def test_broken_versions_are_rejected(
     variant: Callable[..., Library], change: tuple[str, str], failed: str | None
 ) -> None:
     lib = variant("weighted-selection", change)
+    if failed == "refused":  # some run cannot be carried out: refused with the step (exit 2)
+        with pytest.raises(SimulationError, match="a decision may only use face-up cards"):
+            verify(lib, lib.protocol("weighted-selection"), scenario="mini")
+        return
     report = verify(lib, lib.protocol("weighted-selection"), scenario="mini")
     if failed is None:
         assert report.ok

@@ -22,7 +22,7 @@ from ...registry import Library
 from ...selection import CallCache
 from ..virtual import Seat, VirtualStats, seating
 from .rules import ClimbingRules, Play
-from .selection import run_play_selection
+from .selection import check_play_selection, run_play_selection
 
 MAX_TURNS = 3000
 
@@ -87,8 +87,8 @@ class DaifugoGame:
         self.seats: list[Seat] = seating(n, virtual)
         self.protocol_name = protocol or rules.virtual_protocol
         self.protocol = library.protocol(self.protocol_name) if virtual and level == "card" else None
-        if self.protocol is not None and "strength" not in self.protocol.context:
-            raise UsageError(f"{self.protocol_name} does not take the game's order of ranks ('strength')")
+        if self.protocol is not None:
+            check_play_selection(self.protocol)
         self.stats = VirtualStats()
         self.cache = CallCache()
         self.largest = Largest()

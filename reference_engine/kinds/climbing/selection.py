@@ -22,7 +22,7 @@ from ...errors import CheckFailure
 from ...machine import ONE, Runner, Shared, read_outputs
 from ...registry import Library
 from ...selection import CallCache
-from ...spec import Protocol
+from ...spec import Protocol, require
 from .rules import ClimbingRules, Play
 
 COPIES = 3  # ownership pairs under every card: enough for four cards of a rank
@@ -74,6 +74,41 @@ def expected_shuffles(
     if total:
         n += total + 2
     return n + final
+
+
+def check_play_selection(proto: Protocol) -> None:
+    """What a climbing game gives a play selection spec and reads from it (refused, exit 2, at
+    the spec's ``protocol`` line if absent; a spec without them was a KeyError traceback)."""
+    sizes = proto.params.get("sizes")
+    cards = proto.inputs.get("cards")
+    played = proto.outputs.get("played")
+    require(
+        proto,
+        "a virtual player's turn in a climbing game",
+        [
+            ("strength" in proto.context, "the game's order of ranks (context: {strength: ...})"),
+            (sizes is not None and sizes.is_list, "a list parameter 'sizes' (the hand sizes)"),
+            *[
+                (name in proto.params and not proto.params[name].is_list, f"a parameter {name!r} ({what})")
+                for name, what in PLAY_PARAMS.items()
+            ],
+            (
+                cards is not None and cards.groups is not None,
+                "an input 'cards' split into hands ('groups: sizes')",
+            ),
+            (
+                played is not None and played.cards is not None,
+                "an output 'played' (the cards played, or none)",
+            ),
+        ],
+    )
+
+
+PLAY_PARAMS = {
+    "s0": "the number of cards of the last play, 0 to lead",
+    "r0": "the strength of the last play",
+    "copies": "ownership bits per card",
+}
 
 
 def run_play_selection(

@@ -33,7 +33,7 @@ from ...statistics import ALPHA, TestResult, goodness_of_fit, two_sample
 from ...verify.report import VERSION, Check, Report, empty_stats
 from ..virtual import split
 from .rules import ClimbingRules, Play
-from .selection import run_play_selection
+from .selection import check_play_selection, run_play_selection
 
 
 def _deals(
@@ -120,6 +120,7 @@ def verify_play_runs(
     library: Library, proto: Protocol, rules: ClimbingRules, runs: int, seed: int, players: int
 ) -> Report:
     """Statistical verification of a play selection spec on the full deck (see module docs)."""
+    check_play_selection(proto)  # what the runs give the spec and read from it
     started = time.perf_counter()
     rng = random.Random(seed)
     deal_a, deal_b, single = _deals(rules, players, rng)

@@ -44,6 +44,13 @@ class SealedBid(GameKind):
     def play(self, rules: GameRules, library: Library, settings: PlaySettings) -> dict[str, Any]:
         if not isinstance(rules, SealedBidRules):
             raise UsageError(f"{rules.name} is not a {KIND} game")
+        if "virtual" in settings.given:
+            raise UsageError(
+                f"--virtual makes no sense for {rules.name}: it has no virtual players (both players "
+                "follow --strategy, and the dealerless variant replaces the dealer with the protocol)"
+            )
+        if settings.players is not None and settings.players != 2:
+            raise UsageError(f"{rules.name} is a game for 2 players, not {settings.players} (--players)")
         opts = settings.options
         variant = str(opts.get("variant") or "dealerless")
         strategies = str(opts.get("strategy") or "balanced,random")

@@ -23,6 +23,7 @@ from ...expressions import as_int, plain
 from ...machine import ONE, Runner, Shared, leftovers, read_outputs
 from ...records.recorder import Recorder
 from ...registry import Library
+from ...spec import require
 from .record import SealedBidRecord
 from .rules import SealedBidRules
 
@@ -147,6 +148,20 @@ class SealedBidGame:
         self.rng = random.Random(seed)
         self.strategies = strategies
         self.protocol_name = protocol or rules.protocol
+        if level == "card":
+            proto = self.library.protocol(self.protocol_name)
+            winner = proto.outputs.get("winner")
+            require(
+                proto,
+                "a round of Gakmoro",
+                [
+                    (len(proto.inputs) == 2 * rules.per_round, f"{2 * rules.per_round} bundles as inputs"),
+                    (
+                        winner is not None and winner.value is not None,
+                        "a public output 'winner' (-1, 0 or 1)",
+                    ),
+                ],
+            )
         self.shared = Shared()  # sub-protocol caches, kept for the game
         self.pool: Counter[str] = Counter()  # loose cards on the side, by symbol
         self.rec = SealedBidRecord(recorder, self) if recorder is not None else None

@@ -25,7 +25,7 @@ from ...cards import Symbol
 from ...errors import CheckFailure, UsageError
 from ...records.recorder import Recorder
 from ...registry import Library
-from ...selection import CallCache, run_selection
+from ...selection import CallCache, check_selection, run_selection
 from ..strategy import WEIGHTED_PROTOCOL, Strategy, weighted_pick
 from ..virtual import Seat, VirtualStats, seating
 from .record import SheddingRecord
@@ -171,8 +171,7 @@ class Game:
         self.rec = SheddingRecord(recorder, self) if recorder is not None else None
         if virtual and level == "card":
             self.protocol = self.library.protocol(self.protocol_name)
-            if "valid" not in self.protocol.context:
-                raise UsageError(f"{self.protocol_name} does not take the game's validity rule ('valid')")
+            check_selection(self.protocol)  # the validity rule, the hands, the card played
             takes_weights = "weight" in self.protocol.context
             if self.strategy.weighted and not takes_weights:
                 raise UsageError(

@@ -16,7 +16,7 @@ from ...expressions import EvalError, truthy
 from ...shuffles import Shuffle, pile_gather
 from ...table import Layout, State, visible
 from ..frame import Evaluator, Frame
-from ..frontier import Frontier, _scale, add_vec, before_scramble, settle
+from ..frontier import Frontier, _scale, add_vec, before_scramble, settle, spend
 from ..plans import _flats, _res
 from ..runner import Ctx, Runner, _touching, handles
 
@@ -160,6 +160,7 @@ def h_shuffle(run: Runner, frame: Frame, step: st.Shuffle, frontier: Frontier, c
         contents = [tuple(state.cells[f] for f in p) for p in piles]
         observe = any(is_up(state.cells[f]) for p in piles for f in p)
         for perm, prob in shuffle.outcomes(contents):
+            spend()  # an exploration's budget: a scramble of many piles stops it at once
             g = _gather_map(plans, state.layout.size, piles, perm)
             cells = tuple([state.cells[i] for i in g])
             view = state.view

@@ -92,12 +92,11 @@ def test_a_step_kind_without_a_handler_is_a_located_error(tmp_path: Path, mode: 
     assert f"dance.yaml:{line}:" in str(info.value)
 
 
-def test_the_verifier_reports_the_located_error(tmp_path: Path) -> None:
+def test_the_verifier_refuses_with_the_located_error(tmp_path: Path) -> None:
     from reference_engine.verify import verify
 
     lib, line = _dance(tmp_path, nested=False)
-    report = verify(lib, lib.protocol("dance"))
-    assert not report.correct and not report.secure
-    figure = report.check("correct").figure  # type: ignore[union-attr]
-    assert f"dance.yaml:{line}:" in figure
-    assert "step 1: no handler for the step kind 'dance'" in figure
+    with pytest.raises(SimulationError) as info:
+        verify(lib, lib.protocol("dance"))
+    assert info.value.exit_code == 2
+    assert f"dance.yaml:{line}: steps[0]: step 1: no handler for the step kind 'dance'" in str(info.value)

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from reference_engine.errors import SimulationError
 from reference_engine.machine import decide_merges, view_info
 from reference_engine.registry import Library
 from reference_engine.verify import Report, verify
@@ -137,13 +138,16 @@ def test_a_failing_protocol_fails_alike(tmp_path: Path) -> None:
     assert same_report(split) == same_report(alone)
 
 
-def test_a_run_that_cannot_be_carried_out_is_reported_alike(tmp_path: Path) -> None:
+def test_a_run_that_cannot_be_carried_out_is_refused_alike(tmp_path: Path) -> None:
     write(tmp_path, "stuck", STUCK)
     lib = Library([tmp_path])
     proto = lib.protocol("stuck")
-    alone, split = verify(lib, proto), verify(lib, proto, workers=2)
-    assert not alone.ok and "cannot be carried out" in alone.checks[0].figure
-    assert split.checks[0].figure == alone.checks[0].figure
+    with pytest.raises(SimulationError) as alone:
+        verify(lib, proto)
+    with pytest.raises(SimulationError) as split:
+        verify(lib, proto, workers=2)
+    assert alone.value.exit_code == 2 and alone.value.problem is not None
+    assert str(split.value) == str(alone.value)
 
 
 def test_partitions_cover_every_input_once() -> None:

@@ -24,6 +24,7 @@ from reference_engine.kinds.climbing.rules import load_climbing
 from reference_engine.registry import Library
 from reference_engine.selection import CallCache
 from reference_engine.statistics import binned, goodness_of_fit, two_sample, uniform_transform
+from reference_engine.verify import verify_runs
 
 RULES = load_game("daifugo")
 assert isinstance(RULES, ClimbingRules)
@@ -179,5 +180,23 @@ def test_seating_and_levels_are_checked(library: Library) -> None:
         DaifugoGame(RULES, library, players=2)
     with pytest.raises(UsageError, match="--virtual must be between 0 and 4"):
         DaifugoGame(RULES, library, players=4, virtual=5)
-    with pytest.raises(UsageError, match="does not take the game's order"):
+    with pytest.raises(SpecError, match="the game's order of ranks"):
         DaifugoGame(RULES, library, players=4, virtual=1, protocol="card-selection")
+
+
+def test_a_play_selection_spec_without_a_card_output_played_is_refused(
+    variant: Callable[..., Library],
+) -> None:
+    """Refused at the spec's protocol line by a game and by the statistical verifier (an output
+    'played' that is not cards was a TypeError traceback in a game or in verify --runs)."""
+    change = ("    cards: played\n    encoding: cards\n", "    value: \"exists('played')\"\n")
+    needs = "an output 'played'"
+    lib = variant("play-selection", change)
+    proto = lib.protocol("play-selection")
+    for attempt in (
+        lambda: DaifugoGame(RULES, lib, players=4, virtual=1, level="card"),
+        lambda: verify_runs(lib, proto, runs=2, seed=1),
+    ):
+        with pytest.raises(SpecError, match=needs) as info:
+            attempt()
+        assert "play-selection.yaml" in str(info.value)

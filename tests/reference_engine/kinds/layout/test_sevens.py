@@ -116,7 +116,7 @@ def test_the_protocol_verifies_on_a_reduced_table(library: Library) -> None:
                 '    shuffle:\n      scramble: "columns(M)"\n'
                 "      how: Put each column of four cards in an envelope, "
                 "mix all envelopes thoroughly, and lay them out in a row again.\n",
-                "",
+                "    note: the shuffle is left out\n",
             ),
             "secure",
         ),
