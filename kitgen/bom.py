@@ -26,6 +26,9 @@ class Item:
     why: str
     faces: list[Face] = field(default_factory=list)
     short: str = ""  # what a storage label says
+    # The shuffles use these very sleeves as their piles' holders (a sleeved virtual table's
+    # sleeves are shuffled like a deck): kitgen.consumables counts its sleeve needs against them.
+    holds_piles: bool = False
 
     @property
     def label(self) -> str:
@@ -53,6 +56,9 @@ class Bom:
     notes: list[str]
     seats: list[str]  # owner names: seat 1..n, then the draw pile (and the discard pile)
     worst_case: dict[str, Any]
+    # What the worked example's shuffles hold their piles in, most at once (kitgen.consumables).
+    holders: list[dict[str, Any]] = field(default_factory=list)
+    labels_cutout: bool = False  # the labels are cut from plain paper (not peeled off a sheet)
 
     def item(self, key: str) -> Item:
         return next(i for i in self.items if i.key == key)
@@ -74,6 +80,7 @@ class Bom:
             "notes": self.notes,
             "owners": self.seats,
             "worst_case": self.worst_case,
+            "shuffle_holders": self.holders,
             "printed_cards": self.printed_cards(),
         }
 
@@ -92,8 +99,8 @@ def envelope_for(card_w_mm: float, card_h_mm: float) -> str:
     w, h = sorted((card_w_mm + 10, card_h_mm + 10))
     for name, ew, eh in ENVELOPES:
         if w <= ew and h <= eh:
-            return f"{name} ({ew} x {eh} mm)"
-    return f"at least {w:.0f} x {h:.0f} mm"
+            return f"{name} ({ew} × {eh} mm)"
+    return f"at least {w:.0f} × {h:.0f} mm"
 
 
 # Alice and Bob in the Gakmoro kit: both read at 4.5:1 or more as text on white (WCAG AA).

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -45,12 +45,15 @@ from reference_engine.api import (
 )
 
 from .bom import Bom
-from .diagram import Diagram, step_diagrams
+from .consumables import Need, needs
+from .diagram import Diagram, parse_slot, step_diagrams
 from .faces import Face, symbol_face
+from .glossary import Glossary
 from .kitcost import KitCost
 from .tabletime import TableTime, spec_hints, table_time
 from .templates import templates_dir
 from .units import Length
+from .words import listing
 
 # --------------------------------------------------------------------------- style
 
@@ -118,6 +121,8 @@ class StepBlock:
     checks: list[str] = field(default_factory=list)  # what a correct table shows (reveal steps)
     if_wrong: str = ""
     ran: bool = True  # False: the worked example did not need this step
+    paper: str = ""  # the paper's own wording (the validation pages print it)
+    loop_text: str = ""  # which pass of a loop the picture shows, in words
 
     @property
     def depth(self) -> int:
@@ -134,6 +139,7 @@ class StepBlock:
             "checks": self.checks,
             "if_wrong": self.if_wrong,
             "ran": self.ran,
+            "paper": self.paper,
             "diagrams": [d.to_json() for d in self.diagrams],
         }
 
@@ -153,6 +159,9 @@ class Section:
     calls: list[str]
     time: TableTime | None = None  # the worked example's run at a real table (an estimate)
     table: str = ""  # how the table does it physically (the spec's ``table:``), e.g. with sleeves
+    # The envelopes, sleeves and clips the worked example's shuffles use at once (every depth).
+    needs: dict[str, Need] = field(default_factory=dict)
+    notation: dict[str, str] = field(default_factory=dict)  # the paper's symbols, for the curious
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -238,30 +247,38 @@ class Example:
         )
 
 
-def spec_example(proto: Protocol, library: Library | None = None) -> Example:
-    """The spec's ``booklet: example``; an input it does not give takes a middle value."""
+def spec_example(proto: Protocol, library: Library | None = None, params: Params | None = None) -> Example:
+    """The spec's ``booklet: example`` (with ``params`` instead of its own, when given); an
+    input it does not give takes a middle value."""
     bt = proto.booklet
+    use = dict(params) if params else dict(bt.example_params)
     if library is not None:
-        inputs = example_inputs(library, proto)
+        inputs = example_inputs(library, proto, dict(params) if params else None)
     else:
         inputs = [f"{k}={v}" for k, v in bt.example_inputs.items()]
+    given = dict(i.split("=", 1) for i in inputs)
     record: dict[str, Any] = {
-        "params": {k: list(v) if isinstance(v, tuple) else v for k, v in bt.example_params.items()},
-        "inputs": dict(bt.example_inputs),
+        "params": {k: list(v) if isinstance(v, tuple) else v for k, v in use.items()},
+        "inputs": given,
         "seed": bt.example_seed,
         "scenario": bt.example_scenario,
     }
-    parts = [f"{k} = {v}" for k, v in bt.example_inputs.items()]
-    text = "Worked example: " + (", ".join(parts) if parts else "the spec's default inputs")
-    if bt.example_params:
-        text += "; " + ", ".join(f"{k} = {v}" for k, v in bt.example_params.items())
+    words = Glossary(proto)
+    parts = [words.quantity(k, v) for k, v in given.items()]
+    parts += [words.quantity(k, v) for k, v in use.items() if not bt.example_scenario]
+    given_words = [listing(parts)] if parts else []
     if bt.example_scenario:
-        sc = proto.scenarios[bt.example_scenario]
-        text += f"; scenario {sc.name} of {sc.game}, dealt at random"
-    text += f"; shuffles drawn with seed {bt.example_seed}."
-    return Example(
-        dict(bt.example_params), inputs, bt.example_seed, record, text, scenario=bt.example_scenario
-    )
+        given_words.append(scenario_words(proto, bt.example_scenario))
+    text = "Worked example: " + ("; ".join(given_words) or "the spec's own inputs")
+    text += f". The shuffles fall as a seeded random draw made them (seed {bt.example_seed})."
+    return Example(use, inputs, bt.example_seed, record, text, scenario=bt.example_scenario)
+
+
+def scenario_words(proto: Protocol, name: str) -> str:
+    """A scenario as a player reads it: ``a test deal of UNO (R1 G2 B7 Y5 W), dealt at random``."""
+    sc = proto.scenarios[name]
+    cards = " ".join(glyph(c) for c in sc.deal)
+    return f"a {len(sc.deal)}-card test deal of {sc.game} ({cards}), dealt at random"
 
 
 # --------------------------------------------------------------------------- building
@@ -288,48 +305,14 @@ def _count_text(names: list[str]) -> str:
     return ", ".join(f"{n} × {_glyphs([k])}" for k, n in sorted(counts.items(), key=lambda kv: kv[0]))
 
 
-def in_words(value: Any) -> str:
-    """A value as a player reads it: yes/no, none, card glyphs, lists as "a, b and c"."""
-    if value is True:
-        return "yes"
-    if value is False:
-        return "no"
-    if value is None:
-        return "none"
-    if isinstance(value, list | tuple):
-        parts = [in_words(v) for v in value]
-        if not parts:
-            return "none"
-        return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-    text = str(value)
-    plain = {"True": "yes", "False": "no", "None": "none"}
-    if text in plain:
-        return plain[text]
-    if text.startswith("[") and text.endswith("]"):  # a list as the trace writes it: [c1, c3]
-        return in_words([t.strip() for t in text[1:-1].split(",") if t.strip()])
-    return glyph(text) if symbol(text) is not None else text
-
-
-def outcome_sentence(doc: str, value: Any) -> str:
-    """One output of a worked example as a sentence: its description, then its value in words."""
-    text = in_words(value)
-    if len(text) > 60:
-        text = "as the last picture shows"
-    doc = doc.strip().rstrip(".")
-    first = doc.split(" ", 1)[0]
-    if len(first) > 1 and first.isalpha() and first.islower():  # "whether ...", not "x AND y"
-        doc = doc[:1].upper() + doc[1:]
-    return f"{doc}: {text}."
-
-
-def handling_sentences(proto: Protocol, handling: dict[str, str], called: bool) -> list[str]:
+def handling_sentences(words: Glossary, handling: dict[str, str], called: bool) -> list[str]:
     """What the table does with the cards of an output at the end, where it matters: cards shown
     where they lie keep their order (everyone sees it); cards shown mixed are mixed face down
     first; a hand that a called protocol gives back is mixed by its holder before it is laid out
     (nobody knows the order of a hand). The verifier checks exactly these (see docs/verification.md)."""
     out = []
     for name, how in handling.items():
-        what = (proto.outputs[name].doc or name).strip().rstrip(".")
+        what = words.output_name(name).rstrip(".")
         if how == "in-order":
             out.append(f"At the end, show {what}: turn these cards over where they lie, keeping their order.")
         elif how == "mixed":
@@ -342,12 +325,26 @@ def handling_sentences(proto: Protocol, handling: dict[str, str], called: bool) 
     return out
 
 
-def _events_by_step(events: list[Event]) -> dict[str, list[Event]]:
-    """Top-level events per step number; for a step inside a loop, its first pass only."""
+@dataclass
+class Run:
+    """What one protocol's section shows of the worked example: its own events (the top
+    protocol's run, or one call of a called protocol inside it), and what it said and gave."""
+
+    record: dict[str, Any]
+    text: str
+    events: list[Event]  # every event of the run, nested calls included
+    depth: int  # the call depth of the protocol's own steps
+    outcome: list[str]
+    # How the table handles each card output at the end (machine.outputs.handling).
+    handling: dict[str, str] = field(default_factory=dict)
+
+
+def _events_by_step(events: list[Event], depth: int = 0) -> dict[str, list[Event]]:
+    """The events of each step number at ``depth``; for a step inside a loop, its first pass only."""
     out: dict[str, list[Event]] = {}
     first_loop: dict[str, dict[str, Any]] = {}
     for e in events:
-        if e.depth != 0 or e.step is None:
+        if e.depth != depth or e.step is None:
             continue
         if e.step not in first_loop:
             first_loop[e.step] = dict(e.loop)
@@ -356,20 +353,24 @@ def _events_by_step(events: list[Event]) -> dict[str, list[Event]]:
     return out
 
 
-def _notes(library: Library, events: list[Event]) -> list[str]:
+def _notes(library: Library, events: list[Event], depth: int) -> list[str]:
     notes = []
-    calls: dict[str, list[str]] = {}
+    calls: dict[str, list[dict[str, Any]]] = {}
     for e in events:
-        if e.action == "call":
-            params = ", ".join(f"{k} = {v}" for k, v in e.detail.get("params", {}).items())
-            calls.setdefault(e.detail["protocol"], []).append(params)
+        if e.action == "call" and e.depth == depth:
+            calls.setdefault(e.detail["protocol"], []).append(dict(e.detail.get("params", {})))
     for name, uses in calls.items():
-        title = library.protocol(name).title
+        callee = library.protocol(name)
+        words = Glossary(callee)
         times = "" if len(uses) == 1 else f" {len(uses)} times"
-        given = sorted({u for u in uses if u})
-        notes.append(f"This step runs the {title}{times}" + (f" ({'; '.join(given)})" if given else "") + ".")
+        given = list(dict.fromkeys(words.quantities(u) for u in uses if u))
+        notes.append(
+            f"This step runs the {callee.title}{times}" + (f" ({'; '.join(given)})" if given else "") + "."
+        )
     for e in events:
         d = e.detail
+        if e.depth != depth:
+            continue
         if e.action == "shuffle":
             how = d.get("how") or ""
             notes.append(f"{how} ({_arrangements(int(d['size']))})".strip())
@@ -377,11 +378,9 @@ def _notes(library: Library, events: list[Event]) -> list[str]:
             notes.append(f"{len(d['revealed'])} cards are turned over; the picture shows some of them.")
         elif e.action == "return" and d.get("values") and e is events[-1]:
             callee = library.protocol(str(d.get("protocol") or e.protocol))
-            said = [
-                outcome_sentence(callee.outputs[k].doc if k in callee.outputs else k, v)
-                for k, v in d["values"].items()
-            ]
-            notes.append("In the example it reports: " + " ".join(said))
+            words = Glossary(callee)
+            said = [words.output(k, v) for k, v in d["values"].items()]
+            notes.append("In the worked example it reports: " + " ".join(said))
     return notes
 
 
@@ -409,15 +408,16 @@ def _boring(diagrams: list[Diagram], events: list[Event]) -> bool:
 def section_for(
     library: Library,
     proto: Protocol,
-    example: Example,
+    run: Run,
     reveals: dict[tuple[str, str], Reveal],
     if_wrong: str,
     capacity: int,
+    words: Glossary,
     people: int = 1,
     called: bool = False,
 ) -> Section:
-    sim = example.run(library, proto)
-    by_step = _events_by_step(sim.trace.events)
+    """One protocol's section: every numbered step with the pictures of ``run``."""
+    by_step = _events_by_step(run.events, run.depth)
     blocks = []
     for step in proto.numbered_steps():
         assert step.number is not None
@@ -428,9 +428,11 @@ def section_for(
         if step.table.get("all") == "kept":
             diagrams = []  # nothing changes at the table (the cards are already there, in sleeves)
         diagrams = [d for d in diagrams if d.regions]
-        for d in diagrams:  # the places in a player's words (the spec's booklet: regions)
+        for d in diagrams:  # the places in a player's words (the spec's booklet: names)
             for reg in d.regions:
-                reg.title = proto.booklet.regions.get(reg.name, reg.title)
+                reg.title = words.place(reg.name)
+                for lab in reg.labels:  # a place's name that stuck to its cards (x under x's pair)
+                    lab["text"] = words.place(str(lab["text"]))
         say = step.say.text if step.say else ""
         block = StepBlock(
             proto.name,
@@ -438,9 +440,11 @@ def section_for(
             say,
             step.brief or first_sentence(plain_text(say)),
             diagrams,
-            _notes(library, events),
+            _notes(library, events, run.depth),
             dict(events[0].loop) if events else {},
             ran=bool(events),
+            paper=step.paper or "",
+            loop_text=words.loop(events[0].loop) if events and events[0].loop else "",
         )
         reveal = reveals.get((proto.name, step.number))
         if reveal is not None:
@@ -451,27 +455,23 @@ def section_for(
             block.if_wrong = if_wrong
         blocks.append(block)
     if blocks:
-        blocks[-1].notes.extend(handling_sentences(proto, sim.handling, called))
-    legend = [
-        f"{enc.name}: {enc.describe()}"
-        for enc in proto.encodings.values()
-        if enc.kind in ("values", "onehot")
-    ]
-    outcome = [outcome_sentence(proto.outputs[k].doc or k, v) for k, v in sim.trace.outputs.items()]
+        blocks[-1].notes.extend(handling_sentences(words, run.handling, called))
     return Section(
         proto.name,
         proto.title,
         proto.summary,
         proto.booklet.overview,
         proto.source.get("cite", ""),
-        example.record,
-        example.text,
-        outcome,
+        run.record,
+        run.text,
+        run.outcome,
         blocks,
-        legend,
+        words.legend(),
         [c.protocol for c in proto.calls()],
-        table_time(sim.trace.events, people, spec_hints(library.protocol)),
+        table_time(run.events, people, spec_hints(library.protocol)),
         proto.table,
+        needs(run.events),
+        notation=dict(proto.booklet.notation),
     )
 
 
@@ -490,6 +490,103 @@ def reading_order(library: Library, top: str) -> list[str]:
     return seen
 
 
+def top_run(library: Library, proto: Protocol, example: Example, words: Glossary) -> tuple[Run, Simulation]:
+    """The worked example's run of the protocol a booklet teaches."""
+    sim = example.run(library, proto)
+    outcome = [words.output(k, v) for k, v in sim.trace.outputs.items()]
+    return Run(example.record, example.text, list(sim.trace.events), 0, outcome, sim.handling), sim
+
+
+def called_run(
+    library: Library, sim: Simulation, proto: Protocol, caller_titles: dict[str, str]
+) -> Run | None:
+    """The first call of ``proto`` inside the worked example's run, as that protocol's own run:
+    the same cards throughout the booklet. None if the example never calls it."""
+    events = list(sim.trace.events)
+    at = next(
+        (i for i, e in enumerate(events) if e.action == "call" and e.detail.get("protocol") == proto.name),
+        None,
+    )
+    if at is None:
+        return None
+    call = events[at]
+    end = next(
+        (
+            j
+            for j in range(at + 1, len(events))
+            if events[j].depth == call.depth
+            and events[j].action == "return"
+            and events[j].detail.get("protocol") == proto.name
+        ),
+        None,
+    )
+    if end is None:
+        return None
+    words = Glossary(proto)
+    inputs = {k: _read(proto, k, call.before, slots) for k, slots in call.detail.get("args", {}).items()}
+    params = dict(call.detail.get("params", {}))
+    where = f"at Step {call.step} of “{caller_titles.get(call.protocol, call.protocol)}”"
+    if call.loop:
+        where += f" ({Glossary(library.protocol(call.protocol)).loop(call.loop)})"
+    given = [words.quantity(k, v) for k, v in params.items()] + [
+        words.quantity(k, v) for k, v in inputs.items()
+    ]
+    text = f"Worked example, continued: the same run comes here {where}, with " + "; ".join(given) + "."
+    ret = events[end]
+    outcome = [words.output(k, v) for k, v in ret.detail.get("values", {}).items()]
+    for out_name, region in ret.detail.get("results", {}).items():
+        if out_name in proto.outputs and out_name not in ret.detail.get("values", {}):
+            value = _read_region(proto, out_name, ret.after, str(region))
+            if value is not None:
+                outcome.append(words.output(out_name, value))
+    record = {
+        "within": sim.trace.protocol,
+        "call_event": call.index,
+        "params": {k: list(v) if isinstance(v, tuple) else v for k, v in params.items()},
+        "inputs": {k: v if isinstance(v, int) else [str(x) for x in v] for k, v in inputs.items()},
+    }
+    return Run(record, text, events[at + 1 : end], call.depth + 1, outcome)
+
+
+def _cell(snapshot: Any, slot: str) -> str | None:
+    where = parse_slot(slot)
+    if where is None:
+        return None
+    name, r, c = where
+    for reg in snapshot.regions:
+        if reg["name"] == name and r <= reg["rows"] and c <= reg["cols"]:
+            cell = reg["cells"][r - 1][c - 1]
+            return str(cell["symbol"]) if cell else None
+    return None
+
+
+def _decode(proto: Protocol, encoding: str | None, names: list[str]) -> Any:
+    """Cards read back as the encoding's values (a bit pair -> 0 or 1), else their printed names."""
+    enc = proto.encodings.get(encoding or "")
+    if enc is not None and enc.kind == "values" and enc.table:
+        width = len(next(iter(enc.table.values())))
+        back = {tuple(v): k for k, v in enc.table.items()}
+        chunks = [tuple(names[i : i + width]) for i in range(0, len(names), width)]
+        if chunks and all(ch in back for ch in chunks):
+            values = [back[ch] for ch in chunks]
+            return values[0] if len(values) == 1 else values
+    return [glyph(n) for n in names]
+
+
+def _read(proto: Protocol, name: str, snapshot: Any, slots: list[str]) -> Any:
+    names = [n for n in (_cell(snapshot, s) for s in slots) if n is not None]
+    decl = proto.inputs.get(name)
+    return _decode(proto, decl.encoding if decl else None, names)
+
+
+def _read_region(proto: Protocol, output: str, snapshot: Any, region: str) -> Any:
+    for reg in snapshot.regions:
+        if reg["name"] == region:
+            names = [str(c["symbol"]) for row in reg["cells"] for c in row if c]
+            return _decode(proto, proto.outputs[output].decode, names) if names else None
+    return None
+
+
 def sections(
     library: Library,
     top: Protocol,
@@ -497,20 +594,32 @@ def sections(
     capacity: int,
     style: BookletStyle,
     reveals: dict[tuple[str, str], Reveal] | None = None,
+    owners: Sequence[str] = (),
     people: int = 1,
 ) -> list[Section]:
-    """Every protocol's section; ``reveals`` are computed (an exact run) unless given. The
-    worked examples' table times are for ``people`` sharing the work."""
+    """Every protocol's section, all from one worked example: the protocol's run, and each
+    protocol it calls at its first call in that run (a protocol the run never calls gets its
+    spec's own example). ``reveals`` are computed (an exact run) unless given. The worked
+    examples' table times are for ``people`` sharing the work."""
     if reveals is None:
         reveals = possible_reveals(library, top)
     if_wrong = top.booklet.if_wrong or style.words["if_wrong"]
+    top_words = Glossary(top, owners)
+    first, sim = top_run(library, top, top_example, top_words)
+    titles = {n: library.protocol(n).title for n in reading_order(library, top.name)}
     out = []
     for name in reading_order(library, top.name):
         proto = library.protocol(name)
-        example = top_example if name == top.name else spec_example(proto, library)
         # On a called protocol's pages, "Step 8" of the recovery text means the top protocol's.
         here = if_wrong if name == top.name else name_steps(if_wrong, top.title)
-        out.append(section_for(library, proto, example, reveals, here, capacity, people, name != top.name))
+        words = top_words if name == top.name else Glossary(proto)
+        run = first if name == top.name else called_run(library, sim, proto, titles)
+        if run is None:
+            ex = spec_example(proto, library)
+            run, _ = top_run(library, proto, ex, words)
+        elif name != top.name:  # how the table handles its outputs (the same at every call)
+            run.handling = spec_example(proto, library).run(library, proto).handling
+        out.append(section_for(library, proto, run, reveals, here, capacity, words, people, name != top.name))
     return out
 
 
@@ -526,11 +635,14 @@ def protocol_booklet(
     capacity: int,
     name: str,
     reveals: dict[tuple[str, str], Reveal] | None = None,
+    params: Params | None = None,
 ) -> Booklet:
     """A booklet teaching one protocol and what it calls (a teacher's six-card AND booklet)."""
     style = booklet_style()
-    secs = sections(library, proto, spec_example(proto, library), capacity, style, reveals)
+    secs = sections(library, proto, spec_example(proto, library, params), capacity, style, reveals)
     subtitle = proto.summary
     if len(secs) > 1:
         subtitle += " With the protocols it uses: " + ", ".join(s.title for s in secs[1:]) + "."
-    return Booklet(name, proto.title, subtitle, "protocol", secs, validation)
+    return Booklet(
+        name, proto.title, subtitle, "protocol", secs, validation, owners=list(proto.booklet.owners)
+    )

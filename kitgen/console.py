@@ -22,6 +22,8 @@ from reference_engine.api import (
     views_phrase,
 )
 
+from .words import plural
+
 
 def table_lines(
     snap: Snapshot, show_hidden: bool = False, indent: str = "    ", before: Snapshot | None = None
@@ -194,8 +196,8 @@ def kit_lines(manifest: dict[str, Any]) -> list[str]:
         f"({cards['columns']} x {cards['rows']}{', turned' if cards['rotated'] else ''}), "
         f"backs: {opts['duplex']}"
         + (f", {cards['calibration_pages']} calibration pages first" if cards["calibration_pages"] else ""),
-        f"  labels.pdf  {labels['pages']} pages ({labels['labels']} labels on {labels['sheet']}; page 1 is a "
-        "calibration page)",
+        f"  labels.pdf  {labels['pages']} pages ({plural(labels['labels'], 'label')} on {labels['sheet']}; "
+        "page 1 is a calibration page)",
         *_extra_sheet_lines(manifest),
         *(
             [
@@ -207,7 +209,12 @@ def kit_lines(manifest: dict[str, Any]) -> list[str]:
         ),
         "  printing-guide.txt  what to print in what order, page ranges of each card type;  "
         "shopping-list.txt  what to buy",
-        "  index.html  the kit in a browser;  view/  step through each protocol",
+        "  index.html  the kit in a browser"
+        + (
+            ";  view/  step through each protocol"
+            if any(str(f.get("path", "")).startswith("view/") for f in manifest.get("files", []))
+            else ""
+        ),
         (
             "  previews/   a PNG of every page;  manifest.json  options, materials, checksums, verification"
             if opts.get("previews", True)

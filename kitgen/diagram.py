@@ -239,9 +239,23 @@ def step_diagram(events: Sequence[Event], capacity: int) -> Diagram | None:
     # The table's regions in the order the trace keeps them, owners' hands last, P1's first.
     regions.sort(key=lambda reg: _hand_number(reg.name))
     before_out, after_out = first.before.supply_out, last.after.supply_out
-    taken = {k: v - before_out.get(k, 0) for k, v in after_out.items() if v > before_out.get(k, 0)}
-    returned = {k: v - after_out.get(k, 0) for k, v in before_out.items() if v > after_out.get(k, 0)}
+    # In a fixed order (α before β, θ1 before θ2), whatever order the cards were first named in.
+    taken = {
+        k: after_out[k] - before_out.get(k, 0)
+        for k in sorted(after_out, key=_natural)
+        if after_out[k] > before_out.get(k, 0)
+    }
+    returned = {
+        k: before_out[k] - after_out.get(k, 0)
+        for k in sorted(before_out, key=_natural)
+        if before_out[k] > after_out.get(k, 0)
+    }
     return Diagram(last.protocol, str(last.step), [first.index, last.index], regions, action, taken, returned)
+
+
+def _natural(name: str) -> tuple[Any, ...]:
+    """``theta2`` before ``theta10``: names with their numbers compared as numbers."""
+    return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", name))
 
 
 def _hand_number(name: str) -> int:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +32,7 @@ from reference_engine.api import (
 
 from .booklet import Booklet, protocol_booklet
 from .cache import VerificationCache
+from .consumables import require
 from .export import check as check_exports
 from .export import export_cards
 from .imposition import impose_saddle
@@ -41,7 +42,7 @@ from .labels import render_labels
 from .output import check_destination, inside, safe_name, sha256, staged
 from .previews import render_previews
 from .printguide import card_pages, keep_pages, only_pages, printing_guide, shopping_list
-from .sheets import DUPLEX, SheetOptions, render_cards
+from .sheets import DUPLEX, SheetOptions, grid_for, render_cards
 from .templates import CardSize, Paper, Profile, Templates, load_templates
 from .typesetting import diagram_capacity, render_booklet
 from .units import Length, LengthError
@@ -106,6 +107,7 @@ class BookletOptions:
 
 
 IMPOSITIONS = ("none", "a5-saddle")
+WORKED = "the booklet's worked example"
 
 
 def _cache(enabled: bool) -> VerificationCache | None:
@@ -156,6 +158,7 @@ def build(
     library = library or Library()
     step = progress or (lambda what, n: None)
     templates = load_templates()
+    opts = replace(opts, paper=opts.paper.lower())
     rules = load_game(opts.ruleset)
     kind = kit_kind(rules)
     _check_given(opts, rules, kind)
@@ -174,6 +177,8 @@ def build(
     sheet = templates.label_sheet(plan.label_sheet)
     label_paper = templates.paper(sheet.paper)
     offset = parse_offset(opts.back_offset)
+    # The card must fit on the paper: refused here, before anything slow runs.
+    grid_for(SheetOptions(plan.name, paper, plan.card, profile, opts.duplex, offset))
     only_name = f"{plan.name}-only-{'-'.join(opts.only)}" if opts.only else plan.name
     destination = Path(opts.output) if opts.output else Path("output") / safe_name(only_name)
     check_destination(destination, opts.force)
@@ -233,6 +238,7 @@ def build(
         )
         booklet = kind.booklet(given)
         booklet.ink_saver = opts.ink_saver
+        require(bom, booklet.sections[0].needs, (card.size.width.mm, card.size.height.mm), WORKED)
         booklet.whole_deck = whole_deck
     with staged(destination, only_name, "kit", opts.force) as work:
         step("drawing card sheets", 0)
@@ -245,7 +251,7 @@ def build(
         labels_info = render_labels(
             inside(work, "labels.pdf"), labels, sheet, label_paper, plan.name, opts.label_start
         )
-        extra_pdfs, extra_manifest = kind.extra_sheets(work, rules, paper, plan.name)
+        extra_pdfs, extra_manifest = kind.extra_sheets(work, rules, paper, plan.name, bom)
         files = ["cards.pdf", "labels.pdf"] + [f"{p}.pdf" for p in extra_pdfs]
         pdfs = ["cards", "labels", *extra_pdfs]
         pages_of = card_pages(bom, cards_info)
@@ -327,12 +333,13 @@ def build(
 
 
 def _check_given(opts: KitOptions, rules: GameRules, kind: KitKind) -> None:
-    """Refuse an option typed on the command line that makes no sense for this kind of kit."""
+    """Refuse an option typed on the command line that makes no sense for this kind of kit, in the
+    words of the game (never the kind's internal name)."""
     unknown = sorted(opts.given - kind.build_options)
     if unknown:
         taken = ", ".join(sorted(kind.build_options))
         raise UsageError(
-            f"{unknown[0]} makes no sense for {rules.name} (a {kind.kind} kit); its kit takes {taken}"
+            f"{unknown[0]} does not apply to {rules.name}: {kind.refusal(unknown[0])}. Its kit takes {taken}"
         )
 
 
@@ -442,6 +449,7 @@ def build_booklet(
     """Write the booklet of a rule set (a game kit's booklet) or of one protocol into a folder."""
     library = library or Library()
     step = progress or (lambda what, n: None)
+    opts = replace(opts, paper=opts.paper.lower())
     if opts.imposition not in IMPOSITIONS:
         raise UsageError(f"--imposition is one of {', '.join(IMPOSITIONS)}, not {opts.imposition!r}")
     if opts.runs < 0:
@@ -499,6 +507,7 @@ def build_booklet(
         bom = kind.materials(library, rules, plan, (card.size.width.mm, card.size.height.mm), reports)
         given = BookletInput(library, rules, plan, bom, validation, statistical, capacity, name, reveals)
         booklet = kind.booklet(given)
+        require(bom, booklet.sections[0].needs, (card.size.width.mm, card.size.height.mm), WORKED)
     else:
         booklet = protocol_booklet(library, library.protocol(protocol), validation, capacity, name, reveals)
     with staged(destination, name, "booklet", opts.force) as work:

@@ -19,7 +19,12 @@ from typing import Any
 
 from pypdf import PdfReader
 
-from .printguide import page_ranges
+from reference_engine.api import Library
+
+from .claims import claims, meaning
+from .glossary import quantities_of
+from .printguide import label_stock, page_ranges
+from .words import plural
 
 CSS = """
 body { font-family: "DejaVu Sans", "Liberation Sans", Arial, sans-serif; color: #222; margin: 1rem 2rem 3rem;
@@ -38,7 +43,7 @@ td.n { text-align: right; }
 
 DESCRIPTIONS = {
     "cards": "the card sheets",
-    "labels": "the sleeve and envelope labels",
+    "labels": "the labels: seats, storage boxes, sleeves",
     "booklet": "the step-by-step booklet: cover, contents, set-up and rules, every protocol step by step, "
     "validation, quick reference",
     "bundles": "how to make the bundles, a page per player",
@@ -66,7 +71,7 @@ def _what(stem: str, manifest: dict[str, Any]) -> str:
         return text + ": " + "; ".join(parts)
     if stem == "labels" and "sheet" in sheets.get("labels", {}):
         info = sheets["labels"]
-        return f"{text}: {info['labels']} labels on {info['sheet']} label sheets"
+        return f"{text}: {plural(info['labels'], 'label')} on {label_stock(info['sheet']).name}"
     return text
 
 
@@ -101,7 +106,7 @@ def _printing(manifest: dict[str, Any]) -> list[str]:
         out.append("cards.pdf: fronts first, then the backs on separate pages: feed the sheets back in.")
     labels = manifest.get("sheets", {}).get("labels", {})
     if "sheet" in labels:
-        out.append(f"labels.pdf: on {escape(str(labels['sheet']))} label sheets.")
+        out.append(f"labels.pdf: on {escape(label_stock(str(labels['sheet'])).stock)}.")
     if manifest.get("booklet"):
         out.append("booklet.pdf: on ordinary paper, double-sided.")
     for key in ("printing_guide", "shopping_list"):
@@ -132,7 +137,10 @@ def index_html(
     opts = manifest.get("options", {})
     facts = [f"Kit <code>{escape(manifest['kit'])}</code>, made by kitgen {escape(str(manifest['kitgen']))}"]
     if opts.get("players"):
-        facts.append(f"{opts['players']} players, of whom {opts.get('virtual', 0)} virtual")
+        virtual = int(opts.get("virtual", 0) or 0)
+        facts.append(
+            f"{plural(int(opts['players']), 'player')}" + (f", {virtual} of them virtual" if virtual else "")
+        )
     if game.get("source", {}).get("cite"):
         facts.append("rules after " + escape(game["source"]["cite"]))
     parts.append(f'<p class="muted">{"; ".join(facts)}.</p>')
@@ -177,16 +185,24 @@ def index_html(
 
     reports = manifest.get("verification") or []
     stat = manifest.get("statistical_verification")
-    if reports or stat:
+    if reports:
         parts.append("<h2>Verified before printing</h2>")
+        library = Library()
         rows = []
-        for r in [*reports, *([stat] if stat else [])]:
+        for r, text in zip(
+            reports,
+            claims(reports, stat, lambda name: quantities_of(name, library)),
+            strict=True,
+        ):
             verdict = (
                 '<span class="ok">verified</span>' if r["verified"] else '<span class="bad">FAILED</span>'
             )
-            checks = "; ".join(f"{escape(c['name'])}: {escape(str(c['figure']))}" for c in r["checks"])
-            rows.append([escape(r.get("title", r["protocol"])), escape(r["method"]), verdict, checks])
-        parts.append(_table(["Protocol", "Method", "Verdict", "Checks"], rows))
+            rows.append([escape(r.get("title", r["protocol"])), verdict, escape(text.split(": ", 1)[-1])])
+        parts.append(_table(["Protocol", "Verdict", "What was checked"], rows))
+        parts.append(
+            f'<p class="muted">{escape(meaning(stat))} The booklet\'s Validation pages and manifest.json '
+            "have the full reports.</p>"
+        )
 
     parts.append("<h2>Every page at a glance</h2>")
     if previews:

@@ -21,6 +21,8 @@ from reference_engine.api import UsageError
 
 from .bom import Bom
 from .sheets import SheetsInfo
+from .templates import LabelSheet, load_templates
+from .words import plural
 
 CARD_STOCK = "card stock of 250-300 g/m² (or 160-220 g/m² if your printer cannot feed thicker)"
 
@@ -123,8 +125,8 @@ def printing_guide(manifest: dict[str, Any], pages: list[dict[str, Any]], pdfs: 
     lines += [
         "",
         f"2. The cards: cards.pdf pages {first}-{cards['pages']} on {CARD_STOCK}, {step}.",
-        f"   {cards['sheets'] - (1 if cards['calibration_pages'] else 0)} sheets of card stock, "
-        f"{cards['per_sheet']} cards per sheet. {cut_text(manifest)}",
+        f"   {plural(cards['sheets'] - (1 if cards['calibration_pages'] else 0), 'sheet')} of card stock, "
+        f"{plural(cards['per_sheet'], 'card')} per sheet. {cut_text(manifest)}",
         "   Page ranges of each card type (to reprint one kind only: kitgen build ... --only KEY):",
     ]
     for p in pages:
@@ -134,13 +136,13 @@ def printing_guide(manifest: dict[str, Any], pages: list[dict[str, Any]], pdfs: 
         )
     lines += [
         "",
-        f"3. Labels: labels.pdf on {labels['sheet']} label sheets ({labels['pages']} pages); page 1 is a "
-        "calibration page: print it on plain paper first and hold it over a label sheet.",
+        f"3. Labels: labels.pdf on {label_stock(labels['sheet']).stock} ({plural(labels['pages'], 'page')}); "
+        "page 1 is a calibration page: print it on plain paper first and hold it over a label sheet.",
     ]
     if manifest.get("booklet"):
         lines += [
             "",
-            f"4. The booklet: booklet.pdf, {manifest['booklet']['pages']} pages on ordinary paper "
+            f"4. The booklet: booklet.pdf, {plural(manifest['booklet']['pages'], 'page')} on ordinary paper "
             "(80 g/m²), double-sided.",
         ]
     others = [f"{p}.pdf" for p in pdfs if p not in ("cards", "labels", "booklet")]
@@ -191,21 +193,35 @@ def shopping_list(manifest: dict[str, Any]) -> str:
     cards = manifest["sheets"]["cards"]
     labels = manifest["sheets"]["labels"]
     card_sheets = cards["sheets"] - (1 if cards["calibration_pages"] else 0)
+    sheet = label_stock(labels["sheet"])
+    label_sheets = max(labels["pages"] - 1, 1)
     lines = [
         f"Shopping list: {manifest['kit']}",
         "",
-        f"- {card_sheets} sheets of {manifest['paper']} {CARD_STOCK} (+ a few spare for misprints)",
-        f"- {max(labels['pages'] - 1, 1)} {labels['sheet']} label sheets "
-        f"({labels['labels']} labels), + 1 sheet of plain paper for the calibration page",
+        f"- {plural(card_sheets, 'sheet')} of {manifest['paper']} {CARD_STOCK} (+ a few spare for misprints)",
+        # A product names its own unit ("A4 self-adhesive label sheet, ..."): "2 × it"; plain
+        # paper is counted in sheets.
+        f"- {label_sheets} {'sheet' + ('s' if label_sheets != 1 else '') + ' of' if sheet.cutout else '×'} "
+        f"{sheet.stock} for {plural(labels['labels'], 'label')}, + 1 sheet of plain paper for the "
+        "calibration page",
     ]
     for item in manifest["bom"]["items"]:
-        if item["kind"] in ("envelope", "sleeve", "label", "paper"):
+        # Labels are printed on the label sheets above; everything else here is bought.
+        if item["kind"] in ("envelope", "sleeve", "clip", "paper"):
             lines.append(f"- {item['count']} {item['name']}: {item['why']}")
     if manifest.get("booklet"):
         pages = int(manifest["booklet"]["pages"])
-        lines.append(f"- {math.ceil(pages / 2)} sheets of ordinary paper for the booklet (double-sided)")
-    lines += ["- a ruler, a craft knife or a guillotine, scissors; a pen for the labels"]
+        lines.append(
+            f"- {plural(math.ceil(pages / 2), 'sheet')} of ordinary paper for the booklet (double-sided)"
+        )
+    tools = "a ruler, a craft knife or a guillotine, scissors"
+    lines += [f"- {tools}" + ("; clear tape for the labels" if sheet.cutout else "")]
     return "\n".join(lines) + "\n"
+
+
+def label_stock(key: str) -> LabelSheet:
+    """The label sheet a manifest names, as the templates describe it."""
+    return load_templates().label_sheet(key)
 
 
 def only_pages(wanted: Sequence[str], pages: list[dict[str, Any]]) -> list[int]:

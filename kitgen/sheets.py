@@ -368,10 +368,10 @@ def _calibration(c: Canvas, grid: Grid, opts: SheetOptions, front: bool, page_no
         "Duplex calibration (pages 1 and 2)",
         f"Print pages 1 and 2 double-sided, turning over the {opts.duplex} edge, at 100% (actual size). Hold "
         "the sheet against a window: each cross on the front shows through onto a ruler on the back. Read "
-        "where the centre of the cross falls, in millimetres, x to the right and y up as you look at "
-        "the back.",
-        "Example: at x = +1.5 and y = -0.5, build the kit again with --back-offset 1.5mm,-0.5mm. At 0 and 0 "
-        "the printer is in register: nothing to do.",
+        "where the centre of the cross falls, in millimetres: how far to the right (the first number) and "
+        "how far up (the second) as you look at the back.",
+        "Example: 1.5 mm to the right and 0.5 mm down: build the kit again with --back-offset 1.5mm,-0.5mm. "
+        "At 0 and 0 the printer is in register: nothing to do.",
     ]
     # The instructions sit inside the first card's place, the profile's safe margin inside its
     # outline: no cut line runs under them, and that card's cross is left out.

@@ -85,10 +85,16 @@ class LabelSheet:
     pitch: Size
     radius: Length
     cutout: bool
+    product: str = ""  # what a shop sells (the shopping list's words)
 
     @property
     def per_sheet(self) -> int:
         return self.columns * self.rows
+
+    @property
+    def stock(self) -> str:
+        """What the shopping list asks for: the product, or plain paper for a cut-out sheet."""
+        return self.product or self.name
 
 
 @dataclass(frozen=True)
@@ -97,9 +103,10 @@ class Templates:
     cards: dict[str, CardSize]
     profiles: dict[str, Profile]
     labels: dict[str, LabelSheet]
+    min_card: Size | None = None  # the smallest card the faces fit on, either way round
 
     def paper(self, key: str) -> Paper:
-        return _pick(self.papers, key, "paper")
+        return _pick(self.papers, key.lower(), "paper")
 
     def card_size(self, text: str) -> CardSize:
         """A preset name (``uno``) or a custom size (``60x90mm``)."""
@@ -113,6 +120,14 @@ class Templates:
             ) from None
         if size.w <= 0 or size.h <= 0:
             raise UsageError(f"card size {text!r} must be positive")
+        low = self.min_card
+        if low is not None:
+            short, long = sorted((size.w, size.h))
+            if short < min(low.w, low.h) - 0.01 or long < max(low.w, low.h) - 0.01:
+                raise UsageError(
+                    f"card size {text!r} is too small for the card faces: the smallest is {low} "
+                    "(either way round)"
+                )
         return CardSize("custom", f"Custom ({size})", size)
 
     def profile(self, key: str) -> Profile:
@@ -133,7 +148,10 @@ def _pick(table: dict[str, T], key: str, what: str) -> T:
 def load_templates(path: str | None = None) -> Templates:
     src = load_file(Path(path) if path else templates_dir() / "layout.yaml")
     ck = Checker(src)
-    doc = ck.mapping(src.data, (), required=("papers", "cards", "profiles", "labels")) or {}
+    doc = (
+        ck.mapping(src.data, (), required=("papers", "cards", "profiles", "labels"), optional=("min_card",))
+        or {}
+    )
 
     def length(value: Any, where: tuple[Any, ...]) -> Length:
         try:
@@ -200,7 +218,7 @@ def load_templates(path: str | None = None) -> Templates:
                 v,
                 p,
                 required=("paper", "label", "columns", "rows", "left", "top", "pitch"),
-                optional=("radius", "name", "cutout"),
+                optional=("radius", "name", "cutout", "product"),
             )
             or {}
         )
@@ -219,7 +237,9 @@ def load_templates(path: str | None = None) -> Templates:
             size(spec.get("pitch"), p + ("pitch",)),
             length(spec.get("radius", "0mm"), p + ("radius",)),
             bool(spec.get("cutout", False)),
+            str(spec.get("product", "")),
         )
+    min_card = size(doc["min_card"], ("min_card",)) if "min_card" in doc else None
     for key, paper in papers.items():
         if paper.labels not in labels:
             ck.error(
@@ -228,7 +248,7 @@ def load_templates(path: str | None = None) -> Templates:
             )
     if ck.problems:
         raise SpecError(ck.problems)
-    return Templates(papers, cards, profiles, labels)
+    return Templates(papers, cards, profiles, labels, min_card)
 
 
 def _shared(ck: Checker, value: Any, gutter: Length, path: tuple[str, ...]) -> bool:

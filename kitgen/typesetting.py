@@ -35,15 +35,18 @@ from reportlab.platypus import (
 from reportlab.platypus.doctemplate import LayoutError
 from reportlab.platypus.tableofcontents import TableOfContents
 
-from reference_engine.api import RenderError, glyph
+from reference_engine.api import Library, RenderError, glyph
 from reference_engine.api import count_text as deal_count
 
 from .booklet import Booklet, BookletStyle, Section, StepBlock, booklet_style
+from .claims import claims, meaning
 from .diagram import DiagramFlowable, geometry
 from .faces import FONT, FONT_BOLD, Face, draw_face, ensure_fonts, pdf_table
+from .glossary import quantities_of
 from .paragraphs import Heading, Styled, paragraph
 from .tabletime import run_sentence
 from .units import mm
+from .words import listing, plural
 
 CARD_RATIO = 87 / 56
 
@@ -340,28 +343,18 @@ class Writer:
             out.append(Spacer(1, mm(6)))
         else:
             out.append(Spacer(1, mm(8)))
-        verdicts = [
-            f"{v['title']}: "
-            + (
-                "checked by trying every possible secret and every shuffle: it always gives the right "
-                "result, and what the table sees gives nothing away."
-                if v["verified"] and v["method"] == "exact"
-                else "checked on many simulated runs: right results, nothing given away."
-                if v["verified"]
-                else "NOT verified: see the Validation section."
-            )
-            for v in b.validation
-        ]
         whole = b.whole_deck
+        whole_claims: list[str] = []
         if whole is not None and whole["exact_hands_up_to"]:
             n = whole["exact_hands_up_to"]
-            verdicts.append(
+            whole_claims.append(
                 f"{self._title_of(whole['protocol'])} with the whole deck and {whole['players']} "
                 f"players: checked the same way for every possible deal when the hand holds 1 to {n} "
                 "cards, not just on sample deals."
             )
         rows: list[Flowable] = [self.rich("Verified before printing", "")]
-        rows += [self.para(v, self.small) for v in verdicts]
+        rows += [self.para(v, self.small) for v in [*self.claims(), *whole_claims]]
+        rows.append(self.para(meaning(b.statistical), self.small))
         rows.append(
             self.para(
                 f"By the {b.validation[0]['engine'] if b.validation else 'kitgen'} "
@@ -387,6 +380,28 @@ class Writer:
         if others:
             parts.append("and " + "; ".join(others))
         return "In this kit: " + ", ".join(parts) + "." if parts else ""
+
+    def claims(self) -> list[str]:
+        """What was verified, as the reports say (kitgen.claims), the parameters in words."""
+        library = Library()
+        return claims(self.b.validation, self.b.statistical, lambda name: quantities_of(name, library))
+
+    def curious(self, sec: Section) -> list[Flowable]:
+        """The "for the curious" box: the paper, and its notation in the booklet's words. Set in
+        the curious ink, which the identifier check (kitgen.jargon) leaves alone."""
+        ink = HexColor(self.st.colours["curious_ink"])
+        small = ParagraphStyle("curious", parent=self.small, textColor=ink)
+        lead = ParagraphStyle("curious-lead", parent=self.cell, textColor=ink)
+        rows: list[Flowable] = [self.rich("For the curious.", "", lead)]
+        if sec.cite:
+            rows.append(self.para(f"This is {sec.title}, from {sec.cite}.", small))
+        if sec.notation:
+            rows.append(self.para("The paper writes:", small))
+            for symbol, meaning_ in sec.notation.items():
+                rows.append(paragraph(small, symbol, ": ", meaning_, subscripts=True))
+        if any(b.paper for b in sec.steps):
+            rows.append(self.para("The Validation pages give every step in the paper's own words.", small))
+        return [Spacer(1, mm(3)), KeepTogether([self.box(rows, "curious")])] if len(rows) > 1 else []
 
     def kit_contents(self) -> list[Flowable]:
         bom = self.b.bom
@@ -417,12 +432,20 @@ class Writer:
             face = self.b.face(sym)
             rows.append([CardPicture(face, mm(9), self.b.ink_saver), face.title, str(n)])
         out.append(self.table(rows, [mm(14), mm(50), mm(30)]))
-        params = ", ".join(f"{k} = {p}" for k, p in v["params"].items())
+        sec = self.b.sections[0] if self.b.sections else None
+        params = quantities_of(v["protocol"])(v["params"]) if v["params"] else ""
+        holders = ""
+        if sec is not None and sec.needs:
+            holders = (
+                " The worked example's shuffles need "
+                + listing([plural(n.count, n.holder) for n in sec.needs.values()])
+                + ", all alike."
+            )
         out.append(
             self.para(
                 f"For the verified setting{(' (' + params + ')') if params else ''}: "
-                f"{res['cards']} cards in all, {res['helper_cards']} of them helper cards; "
-                f"{res['shuffles']} shuffles. A pile-scramble shuffle needs one identical envelope per pile.",
+                f"{plural(res['cards'], 'card')} in all, {res['helper_cards']} of them helper cards; "
+                f"{plural(res['shuffles'], 'shuffle')}.{holders}",
                 self.small,
             )
         )
@@ -431,14 +454,12 @@ class Writer:
     def section(self, sec: Section, first: bool) -> list[Flowable]:
         out: list[Flowable] = [PageBreak(), self.heading(sec.title)]
         out.append(self.para(sec.summary))
-        if sec.cite:
-            out.append(self.para(f"Source: {sec.cite}.", self.small))
         if sec.overview and not (first and self.b.front is not None):
             out.append(self.para(sec.overview, spec=True))
         if sec.table:
             out.append(self.box([self.rich("At the table.", sec.table, self.small, spec=True)]))
         for line in sec.legend:
-            out.append(self.para(f"Encoding — {line}", self.small))
+            out.append(self.rich("How the cards show it.", line, self.small))
         example = [self.para(sec.example_text, self.small)]
         if sec.time is not None and not (first and self.b.cost is not None):
             example.append(self.para(run_sentence(sec.time), self.small))
@@ -450,6 +471,7 @@ class Writer:
             out.append(self.para("Result of the worked example", self.h2))
             for line in sec.outcome:
                 out.append(self.para(line, self.small, spec=True))
+        out += self.curious(sec)
         return out
 
     def step_block(self, block: StepBlock) -> list[Flowable]:
@@ -457,9 +479,7 @@ class Writer:
         spare-card note, and the checks box kept whole; between these groups a page may break, so
         a long step no longer leaves the page before it half empty."""
         style = self.sub if block.depth else self.step
-        loop = ""
-        if block.loop:
-            loop = " (shown for " + ", ".join(f"{k} = {v}" for k, v in block.loop.items()) + ")"
+        loop = f" (shown for {block.loop_text})" if block.loop_text else ""
         groups: list[list[Flowable]] = [[self.rich(f"Step {block.number}.", block.say, style, spec=True)]]
         for k, diagram in enumerate(block.diagrams):
             group = groups[0] if k == 0 else []
@@ -504,13 +524,13 @@ class Writer:
             )
         )
         for v in self.b.validation:
-            out.append(self.heading(f"{v['title']} ({v['protocol']})", 1))
+            out.append(self.heading(v["title"], 1))
             params = ", ".join(f"{k} = {_param_text(p)}" for k, p in v["params"].items()) or "none"
             checked = f"{v['inputs']} inputs"
             declared = v.get("declared_inputs", v["inputs"])
             if declared > v["inputs"]:
                 checked = f"{v['inputs']} of the {declared} declared inputs (only the admissible ones)"
-            setting = f"Method: {v['method']}; parameters: {params}; {checked}."
+            setting = f"Spec: {v['protocol']}. Method: {v['method']}; parameters: {params}; {checked}."
             if v.get("scenario"):
                 sc = v["scenario"]
                 setting += (
@@ -566,6 +586,18 @@ class Writer:
             out.append(self.table(rows, [mm(30), mm(16), self.width - mm(46)]))
             for note in stat.get("notes", []):
                 out.append(self.para(note, self.small))
+        out += self.paper_steps()
+        return out
+
+    def paper_steps(self) -> list[Flowable]:
+        """Every step as the paper writes it (its notation), where the spec keeps that wording."""
+        out: list[Flowable] = []
+        for sec in self.b.sections:
+            rows: list[list[Any]] = [["Step", "In the paper's words"]]
+            rows += [[b.number, b.paper] for b in sec.steps if b.paper]
+            if len(rows) > 1:
+                out.append(self.heading(f"{sec.title}: the steps in the paper's words", 1))
+                out.append(self.table(rows, [mm(14), self.width - mm(14)], spec=True))
         return out
 
     def _title_of(self, protocol: str) -> str:
@@ -604,7 +636,7 @@ class Writer:
         for sec in self.b.sections:
             out += [PageBreak(), self.heading(f"Quick reference: {sec.title}")]
             for line in sec.legend:
-                out.append(self.para(line, self.small))
+                out.append(self.rich("How the cards show it.", line, self.small))
             rows: list[list[Any]] = [[self.rich("Step", "", self.body), self.rich("Do", "", self.body)]]
             for block in sec.steps:
                 cell: list[Flowable] = [self.para(block.brief, self.body, spec=True)]

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from reference_engine.api import (
+    KitgenError,
     Library,
     Params,
     Protocol,
@@ -37,14 +38,17 @@ from reference_engine.api import (
     reveals_from,
 )
 
-from .booklet import Example, Section, booklet_style, plain_text, sections, spec_example
+from .booklet import Example, Section, booklet_style, plain_text, scenario_words, sections, spec_example
 from .cache import VerificationCache
 from .cardimages import PictureSize, png_bytes, render
+from .claims import claim
 from .diagram import Diagram
 from .faces import Face, face_name, symbol_face
+from .glossary import Glossary
 from .output import check_destination, staged
 from .templates import templates_dir
 from .verification import protocols_to_verify, report_for, summary
+from .words import listing
 
 CAPACITY = 26  # columns drawn per region before the middle ones are elided (the booklet: ~12)
 
@@ -163,17 +167,31 @@ def page_data(
 
 
 def _verdict(report: dict[str, Any]) -> dict[str, Any]:
-    """A verification report as the last frame lists it."""
+    """A verification report as the last frame lists it: what was checked, in words made from
+    the report (kitgen.claims), never the spec's formulas; a failing report (a spec author's
+    page: kits never print one) lists every check."""
+    words = claim(report, None, _quantities(str(report["protocol"])))
+    checks = [{"name": "what was checked", "ok": True, "figure": words.split(": ", 1)[-1]}]
+    if not report["verified"]:
+        checks = [
+            {"name": c["name"], "ok": c["ok"], "figure": str(c.get("figure", ""))} for c in report["checks"]
+        ]
     return {
         "protocol": report["protocol"],
         "title": report.get("title", report["protocol"]),
         "method": report["method"],
         "verified": report["verified"],
-        "checks": [
-            {"name": c["name"], "ok": c["ok"], "figure": str(c.get("figure", ""))} for c in report["checks"]
-        ],
-        "scenario": (report.get("scenario") or {}).get("name"),
+        "checks": checks,
+        "scenario": None,
     }
+
+
+def _quantities(protocol: str) -> Any:
+    """A protocol's parameters in its glossary's words (None for a spec the library cannot find)."""
+    try:
+        return Glossary(Library().protocol(protocol)).quantities
+    except KitgenError:
+        return None
 
 
 # --------------------------------------------------------------------------- HTML
@@ -219,13 +237,17 @@ def _example(library: Library, proto: Protocol, opts: ViewOptions, given: Params
         ]
     seed = ex.seed if opts.seed is None else opts.seed
     scenario = opts.deck if opts.deck is not None else ex.scenario
-    given_text = [f"{i}" for i in opts.inputs] or [f"{k} = {v}" for k, v in ex.record["inputs"].items()]
-    text = "Run: " + (", ".join(given_text) if given_text else "the spec's default inputs")
-    if params:
-        text += "; " + ", ".join(f"{k} = {v}" for k, v in params.items())
+    words = Glossary(proto)
+    shown: dict[str, Any] = (
+        dict(i.split("=", 1) for i in opts.inputs) if opts.inputs else dict(ex.record["inputs"])
+    )
+    parts = [words.quantity(str(k).strip(), str(v).strip()) for k, v in shown.items()]
+    parts += [words.quantity(k, v) for k, v in params.items() if not scenario]
+    given_words = [listing(parts)] if parts else []
     if scenario:
-        text += f"; deck {scenario}, dealt at random"
-    text += f"; shuffles drawn with seed {seed}."
+        given_words.append(scenario_words(proto, scenario))
+    text = "Run: " + ("; ".join(given_words) or "the spec's own inputs")
+    text += f". The shuffles fall as a seeded random draw made them (seed {seed})."
     record = {
         "params": {k: list(v) if isinstance(v, tuple) else v for k, v in params.items()},
         "inputs": list(opts.inputs) or ex.record["inputs"],

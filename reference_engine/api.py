@@ -75,6 +75,7 @@ from .kinds.strategy import (
 from .kinds.uno_puzzles import PuzzleKind, PuzzleRules
 from .kinds.virtual import Moment
 from .machine.runner import MAX_RUN_STEPS
+from .names import declared_names, expression_texts
 from .progress import Progress as ProgressReport
 from .progress import report, reporting
 from .records import FORMAT as RECORD_FORMAT
@@ -87,7 +88,7 @@ from .reveals import Fact, Reveal, possible_reveals, reveals_from
 from .schema import Checker, unknown_key_message
 from .simulate import Simulation, parse_params, parse_whole, simulate
 from .source import Source, load_file
-from .spec import Param, Params, ParamValue, Protocol
+from .spec import Param, Params, ParamValue, Protocol, Words
 from .steps import walk as walk_steps
 from .trace import Event, Snapshot, Trace
 from .verify import (
@@ -122,19 +123,26 @@ def symbol(name: str) -> Symbol | None:
     return SYMBOLS.get(name)
 
 
-def example_inputs(library: Library, proto: Protocol) -> list[str]:
+def example_inputs(library: Library, proto: Protocol, params: Params | None = None) -> list[str]:
     """The inputs of a protocol's worked example (``--input`` texts): the spec's
     ``booklet: example``, and for an input it does not give a middle value (arrays: each
-    element's values in turn, 0, 1, 0, ... for bits)."""
+    element's values in turn, 0, 1, 0, ... for bits). With other ``params`` than the example's,
+    an input of the spec's example that no longer has the right number of values is replaced."""
     from .machine import Runner
 
     bt = proto.booklet
-    inputs = [f"{k}={v}" for k, v in bt.example_inputs.items()]
+    given = dict(bt.example_inputs)
     if bt.example_scenario or proto.context:
-        return inputs
-    frame = Runner(library, "sample").frame(proto, proto.resolve_params(dict(bt.example_params)))
+        return [f"{k}={v}" for k, v in given.items()]
+    frame = Runner(library, "sample").frame(proto, proto.resolve_params(params or dict(bt.example_params)))
+    if params:
+        for name in list(given):
+            count = frame.input_count(name) if name in proto.inputs else None
+            if len(given[name].split(",")) != (count if count is not None else 1):
+                del given[name]
+    inputs = [f"{k}={v}" for k, v in given.items()]
     for name in proto.inputs:
-        if name in bt.example_inputs:
+        if name in given:
             continue
         count = frame.input_count(name)
         bound = frame.bound(proto.inputs[name].encoding)
@@ -354,16 +362,19 @@ __all__ = [
     "VerificationError",
     "VerificationFailed",
     "Weights",
+    "Words",
     "catalogue",
     "check_protocol",
     "compiled_reason",
     "count_text",
     "deck_claim",
+    "declared_names",
     "empty_stats",
     "engine_dir",
     "example_inputs",
     "expected_counts",
     "explore",
+    "expression_texts",
     "find_kind",
     "forecast",
     "games_dir",

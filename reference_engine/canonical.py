@@ -4,8 +4,10 @@ Two specs with the same canonical form run the same way on every path (the inter
 compiled runner, an exact verification): the form is built from the loaded, typed model, not
 from the YAML text, so ``0`` and ``"0"`` (an integer and a string key of an encoding) differ,
 while spacing inside an expression, quoting and the words a booklet prints (``say``,
-``brief``, ``doc``, a shuffle's ``how``, a step's ``table:`` hint for the table-time model,
-display labels' text, step numbers, titles, citations) do not count. :func:`fingerprint`
+``paper`` (the paper's wording of a step), ``brief``, ``doc``, a shuffle's ``how``, a step's
+``table:`` hint for the table-time model, a shuffle's ``uses:`` (what holds its piles at the
+table: a kit's envelope or sleeve, not a different permutation), display labels' text, step
+numbers, titles, citations) do not count. :func:`fingerprint`
 hashes it (the compiled runner is chosen by it, see :mod:`reference_engine.compiled`).
 """
 
@@ -20,9 +22,12 @@ from .spec import Protocol
 from .steps import Step, Target
 
 # Fields of the model that only say something (or locate it in the file): never canonical.
-_WORDS = frozenset({"col", "path", "line", "number", "say", "brief", "doc", "text", "index_args", "fn"})
-# A step's own words: its hint for the table-time model (``table:``; not an encoding's table).
-_STEP_WORDS = _WORDS | {"table"}
+_WORDS = frozenset(
+    {"col", "path", "line", "number", "say", "paper", "brief", "doc", "text", "index_args", "fn"}
+)
+# A step's own words: its hint for the table-time model (``table:``; not an encoding's table) and
+# a shuffle's holder at the table (``uses:``: envelope or sleeve; the same permutation either way).
+_STEP_WORDS = _WORDS | {"table", "uses"}
 
 
 def canonical(proto: Protocol) -> tuple[Any, ...]:

@@ -66,6 +66,10 @@ class SymbolTable:
             sym = Symbol(name, glyph or name, len(self._by_id))
             self._by_name[name] = sym
             self._by_id.append(sym)
+        elif glyph and sym.glyph == name and glyph != name:
+            # First seen by name alone (a report read back from the cache names its cards),
+            # now declared with its glyph: print it as declared (θ1, not theta1).
+            object.__setattr__(sym, "glyph", glyph)
         if attrs:
             sym.attrs.update(attrs)
         return sym

@@ -42,10 +42,12 @@ from .registry import Library
 from .spec import Protocol
 
 # The fingerprint (reference_engine/canonical.py: the loaded, typed protocol without its words)
-# of each spec the runner is written for.
+# of each spec the runner is written for. The lottery's changed when its candidate cards' glyph
+# became "#{}" (printed #1..#m on the cards and in the trace; was "c{}"); its steps' new
+# player's words (say, paper) and the shuffles' holder (uses) are not in the form.
 FINGERPRINTS = {
     "card-selection": "880f70c586aceb18",
-    "covert-lottery-modified": "471a8ef08ecc79a1",
+    "covert-lottery-modified": "13c13170551ead50",
     "six-card-and": "b7471ba401a5d42e",
 }
 

@@ -16,11 +16,8 @@ from .spec import HAND_IS_UNORDERED, HAND_NAME, OutputDecl, Protocol
 from .steps import Call, For, Let, Move, Place, Step, Take, walk
 
 
-def check_names(ck: Checker, proto: Protocol) -> None:
-    """Every name an expression uses must be declared; every function must exist."""
-    families = {s.name for s in proto.symbols.values() if s.family}
-    plain_symbols = {s.name for s in proto.symbols.values() if not s.family}
-    functions = set(BUILTINS) | set(proto.encodings) | families | set(proto.context)
+def _regions_and_variables(proto: Protocol) -> tuple[set[str], set[str]]:
+    """The places the steps put cards in (inputs included) and the variables they bind."""
     regions = set(proto.inputs)
     variables: set[str] = set()
     for s in walk(proto.steps):
@@ -36,6 +33,57 @@ def check_names(ck: Checker, proto: Protocol) -> None:
             variables.add(s.var)
         elif isinstance(s, Let):
             variables |= set(s.values)
+    return regions, variables
+
+
+def declared_names(proto: Protocol) -> dict[str, str]:
+    """Every name a spec declares, with what it names (a page for players must not print them:
+    ``kitgen.jargon``): parameter, card, card family, encoding, input, output, place, variable,
+    game function, scenario."""
+    regions, variables = _regions_and_variables(proto)
+    out: dict[str, str] = {}
+    for kind, names in (
+        ("scenario", proto.scenarios),
+        ("game function", proto.context),
+        ("variable", variables),
+        ("place", regions),
+        ("output", proto.outputs),
+        ("input", proto.inputs),
+        ("encoding", proto.encodings),
+        ("card", {s.name for s in proto.symbols.values() if not s.family}),
+        ("card family", {s.name for s in proto.symbols.values() if s.family}),
+        ("parameter", proto.params),
+    ):
+        for name in names:
+            out[str(name)] = kind
+    return out
+
+
+def expression_texts(proto: Protocol) -> list[str]:
+    """The text of every expression written in a spec (steps, outputs, inputs, expectations)."""
+    found: list[Expression | None] = []
+    for s in walk(proto.steps):
+        found += [e for e, _ in _step_exprs(s)]
+    for o in proto.outputs.values():
+        found += [o.equals, o.uniform, o.value, o.cards.expr if o.cards is not None else None]
+    for i in proto.inputs.values():
+        found += [i.count, i.groups]
+    for exp in proto.expect.values():
+        found += [exp.value, *exp.by_symbol.values()]
+    found.append(proto.admissible)
+    seen: dict[str, None] = {}
+    for e in found:
+        if e is not None:
+            seen.setdefault(" ".join(e.text.split()), None)
+    return list(seen)
+
+
+def check_names(ck: Checker, proto: Protocol) -> None:
+    """Every name an expression uses must be declared; every function must exist."""
+    families = {s.name for s in proto.symbols.values() if s.family}
+    plain_symbols = {s.name for s in proto.symbols.values() if not s.family}
+    functions = set(BUILTINS) | set(proto.encodings) | families | set(proto.context)
+    regions, variables = _regions_and_variables(proto)
     base = set(proto.params) | plain_symbols | set(proto.encodings)
     clash = (regions | variables) & (plain_symbols | set(proto.encodings) | set(proto.params))
     for name in sorted(clash):
@@ -87,6 +135,13 @@ def check_names(ck: Checker, proto: Protocol) -> None:
         for k, h in proto.helpers.items():
             check(h, ("helpers", k), set(proto.params))
     check(proto.admissible, ("admissible",), value_scope)
+    declared = declared_names(proto)
+    for name in proto.booklet.names:
+        if name not in declared:
+            ck.error(
+                ("booklet", "names", name),
+                f"{name!r} is not a name of this spec (its names: {', '.join(sorted(declared)) or 'none'})",
+            )
     for player in proto.players.values():
         for n, e in enumerate(player.knows):
             check(e, player.path + ("knows", n), value_scope)

@@ -121,17 +121,37 @@ class SymbolDecl:
 
 
 @dataclass
+class Words:
+    """A spec name in a player's words (``booklet: names:``): what it is called, and for an
+    output, parameter or input its values in words (``{1: Alice wins, -1: Bob wins}``); a
+    name with ``{}`` takes the value (``"{} cards in the lottery"``). ``says`` is a sentence
+    about it (how an encoding is laid out, in plain words)."""
+
+    name: str
+    values: dict[str, str] = field(default_factory=dict)
+    says: str = ""
+
+
+@dataclass
 class BookletText:
     """What a booklet says about a protocol beyond its steps (``booklet:`` in a spec).
 
     ``overview`` explains the protocol in plain words; ``if_wrong`` tells the table what to
     do when a reveal shows something a correct run cannot; ``example`` fixes the worked
     example the booklet draws (parameters, inputs as for ``--input``, seed, scenario);
-    ``regions`` names the table's places in the pictures in a player's words (``M: matrix``).
+    ``regions`` names the table's places in the pictures in a player's words (``M: matrix``);
+    ``names`` gives every other name of the spec a player's words (cards, inputs, outputs,
+    parameters, encodings, variables; see :class:`Words`), so that no page for players prints a
+    spec's identifier; ``notation`` explains the paper's symbols (``P_1: the virtual player``)
+    for the "for the curious" box and the validation pages; ``owners`` names the owners of the
+    worked example's hands (``[the virtual player, the other player, the draw pile]``).
     """
 
     overview: str = ""
     regions: dict[str, str] = field(default_factory=dict)
+    names: dict[str, Words] = field(default_factory=dict)
+    notation: dict[str, str] = field(default_factory=dict)
+    owners: list[str] = field(default_factory=list)
     if_wrong: str = ""
     example_params: dict[str, ParamValue] = field(default_factory=dict)
     example_inputs: dict[str, str] = field(default_factory=dict)
@@ -432,7 +452,14 @@ def _check_during(ck: Checker, steps: list[Step]) -> None:
 
 
 def _booklet(ck: Checker, raw: Any, scenarios: dict[str, Scenario]) -> BookletText:
-    spec = ck.mapping(raw, ("booklet",), optional=("overview", "if_wrong", "example", "regions")) or {}
+    spec = (
+        ck.mapping(
+            raw,
+            ("booklet",),
+            optional=("overview", "if_wrong", "example", "regions", "names", "notation", "owners"),
+        )
+        or {}
+    )
     out = BookletText()
     for key in ("overview", "if_wrong"):
         if key in spec:
@@ -441,6 +468,19 @@ def _booklet(ck: Checker, raw: Any, scenarios: dict[str, Scenario]) -> BookletTe
         words = ck.string(v, ("booklet", "regions", k), "a few words naming the place")
         if words:
             out.regions[str(k)] = words
+    for k, v in ck.table(spec.get("names", {}), ("booklet", "names")).items():
+        named = _words(ck, v, ("booklet", "names", str(k)))
+        if named is not None:
+            out.names[str(k)] = named
+    for k, v in ck.table(spec.get("notation", {}), ("booklet", "notation")).items():
+        meaning = ck.string(v, ("booklet", "notation", k), "what the paper's symbol means")
+        if meaning:
+            out.notation[str(k)] = meaning
+    if "owners" in spec:
+        owners = ck.listing(spec["owners"], ("booklet", "owners"), "a list of owners' names") or []
+        out.owners = [
+            ck.string(o, ("booklet", "owners", i), "an owner's name") or "" for i, o in enumerate(owners)
+        ]
     if "example" not in spec:
         return out
     p = ("booklet", "example")
@@ -462,6 +502,21 @@ def _booklet(ck: Checker, raw: Any, scenarios: dict[str, Scenario]) -> BookletTe
             ck.error(p + ("scenario",), f"no scenario {name!r} (scenarios: {', '.join(scenarios) or 'none'})")
         out.example_scenario = name
     return out
+
+
+def _words(ck: Checker, raw: Any, path: KeyPath) -> Words | None:
+    """``theta: owner card`` or ``winner: {name: who wins, values: {1: Alice wins, ...}}``."""
+    if isinstance(raw, str):
+        return Words(ck.string(raw, path, "a player's words") or "")
+    spec = ck.mapping(raw, path, required=("name",), optional=("values", "says"))
+    if spec is None or "name" not in spec:
+        return None
+    values = {
+        str(k): ck.string(v, path + ("values", k), "the value in words") or ""
+        for k, v in ck.table(spec.get("values", {}), path + ("values",)).items()
+    }
+    says = ck.string(spec["says"], path + ("says",), "a sentence") or "" if "says" in spec else ""
+    return Words(ck.string(spec["name"], path + ("name",), "a player's words") or "", values, says)
 
 
 def _scenarios(ck: Checker, raw: Any) -> dict[str, Scenario]:

@@ -55,8 +55,10 @@ ACTIONS = (
     "note",
 )
 COMPANIONS = {"if": ("then", "else"), "for": ("do",), "call": ("params", "with", "results")}
-COMMON = ("step", "say", "brief", "labels", "face", "table")
+COMMON = ("step", "say", "brief", "labels", "face", "table", "paper")
 MAX_STEP_NUMBER = 12  # characters of a step's number ("12", "4(b)"), written or a YAML number
+# What holds each pile of a shuffle at the table (a kit counts them from the trace).
+SHUFFLE_HOLDERS = ("envelope", "sleeve", "clip", "nothing")
 SHUFFLE_KINDS = ("scramble", "shift", "cut", "bisect", "set")
 IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -97,6 +99,8 @@ class Step:
     # How the table does the step's card work (for the table-time model; the engine ignores it):
     # action (or "all") -> kept | slide | sleeves, and "during" -> the step it runs beside.
     table: dict[str, str] = field(default_factory=dict)
+    # The paper's own wording (its notation), when ``say`` puts the step in a player's words.
+    paper: str | None = None
 
     @property
     def kind(self) -> str:
@@ -150,6 +154,7 @@ class Shuffle(Step):
     piles: Expression | None = None
     perms: list[tuple[int, ...]] = field(default_factory=list)
     text: str = ""
+    uses: str = ""  # what holds each pile at the table (``uses:``); "" lets the kit decide by kind
 
 
 @dataclass
@@ -362,6 +367,7 @@ def parse_step(ck: Checker, value: Any, path: KeyPath, top: bool) -> Step | None
                 labels.append((e, t))
     brief = ck.string(value["brief"], path + ("brief",)) if "brief" in value else None
     table = parse_table_hint(ck, value["table"], path + ("table",)) if "table" in value else {}
+    paper = ck.string(value["paper"], path + ("paper",), "the paper's sentence") if "paper" in value else None
     line = ck.source.line(path)
     base: dict[str, Any] = {
         "path": path,
@@ -371,6 +377,7 @@ def parse_step(ck: Checker, value: Any, path: KeyPath, top: bool) -> Step | None
         "labels": labels,
         "brief": brief,
         "table": table,
+        "paper": paper,
     }
     if not present and not unknown:  # an unknown key is most likely the action, misspelt
         what = f"step {number}" if number is not None else "a step"
@@ -481,9 +488,16 @@ def _take(ck: Checker, value: dict[str, Any], p: KeyPath, base: dict[str, Any]) 
 
 
 def _shuffle(ck: Checker, value: dict[str, Any], p: KeyPath, base: dict[str, Any]) -> Step:
-    raw = ck.mapping(value["shuffle"], p, optional=SHUFFLE_KINDS + ("piles", "how"))
+    raw = ck.mapping(value["shuffle"], p, optional=SHUFFLE_KINDS + ("piles", "how", "uses"))
     if raw is None:
         return Shuffle(**base)
+    uses = ""
+    if "uses" in raw:
+        uses = ck.string(raw["uses"], p + ("uses",), "what holds each pile") or ""
+        if uses and uses not in SHUFFLE_HOLDERS:
+            ck.error(p + ("uses",), f"{uses!r}: one of {', '.join(SHUFFLE_HOLDERS)}")
+            uses = ""
+    base = {**base, "uses": uses}
     kinds = [k for k in SHUFFLE_KINDS if k in raw]
     if len(kinds) != 1:
         ck.error(p, f"give exactly one kind of shuffle: {', '.join(SHUFFLE_KINDS)}")

@@ -51,7 +51,8 @@ LABEL_SHEETS = list(load_templates().labels)  # templates/layout.yaml
     "--card-size",
     default=None,
     metavar="SIZE",
-    help="uno (56x87mm, default), poker, bridge, standard, euro, mini-usa, or WxH like 60x90mm.",
+    help="uno (56x87mm, default), poker, bridge, standard, euro, mini-usa, or WxH like 60x90mm "
+    "(at least 41x62mm, either way round, and small enough for the paper).",
 )
 @click.option(
     "--duplex",

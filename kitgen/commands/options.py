@@ -106,7 +106,13 @@ def table_time(f: F) -> F:
 
 
 def paper(f: F) -> F:
-    return click.option("--paper", type=click.Choice(PAPERS), default="a4", show_default=True)(f)
+    return click.option(
+        "--paper",
+        type=click.Choice(PAPERS, case_sensitive=False),
+        default="a4",
+        show_default=True,
+        help="Paper size (A4 and a4 are the same).",
+    )(f)
 
 
 def param(f: F) -> F:

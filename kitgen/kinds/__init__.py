@@ -117,6 +117,12 @@ class KitKind(ABC):
     build_options: ClassVar[frozenset[str]] = CARD_KIT_OPTIONS
     # Whether the kit is of its own shape (:meth:`write_own`) instead of cards, labels and booklet.
     own_kit: ClassVar[bool] = False
+    # What the game is, in a player's words, for refusing an option that does not apply to it.
+    about: ClassVar[str] = "a card game with virtual players"
+
+    def refusal(self, option: str) -> str:
+        """Why ``option`` does not apply to a game of this kind (one clause, no internal words)."""
+        return f"it is {self.about}"
 
     @abstractmethod
     def plan(self, opts: KitOptions, rules: GameRules, templates: Templates) -> KitPlan:
@@ -164,7 +170,7 @@ class KitKind(ABC):
         return None
 
     def extra_sheets(
-        self, work: Path, rules: GameRules, paper: Paper, name: str
+        self, work: Path, rules: GameRules, paper: Paper, name: str, bom: Bom
     ) -> tuple[list[str], dict[str, Any]]:
         """Sheets beyond cards, labels and booklet: (PDF names without .pdf, manifest entries)."""
         return [], {}
@@ -198,7 +204,7 @@ def kit_kind(rules: GameRules) -> KitKind:
     try:
         return _KIT_KINDS[rules.kind]
     except KeyError:
-        raise UsageError(f"kitgen cannot print a kit for a {rules.kind} game yet") from None
+        raise UsageError(f"kitgen cannot print a kit for {rules.name} yet") from None
 
 
 from . import climbing, layout, sealed_bid, shedding, tiles, trick, uno_puzzles  # noqa: E402  (the built-in kit kinds register themselves)

@@ -26,8 +26,8 @@ class LayoutKit(TableKit):
         who = ", ".join(f"{o}: {len(t)}" for o, t in zip(owners, moment.owners))
         return (
             f"Worked example: a real moment of a seeded game (game seed {moment.seed}). It is "
-            f"{owners[0]}'s turn; on the table: {layout}. Cards in the hands (k = "
-            f"{sum(len(t) for t in moment.owners)}): {who}. {owners[0]} holds "
+            f"{owners[0]}'s turn; on the table: {layout}. Cards in the hands: "
+            f"{sum(len(t) for t in moment.owners)} ({who}). {owners[0]} holds "
             f"{', '.join(c.glyph for c in hand)}: {n_valid} of them may be played. The pictures show "
-            "the table as everyone sees it; shuffles drawn with seed 1."
+            "the table as everyone sees it; the shuffles fall as a seeded random draw made them (seed 1)."
         )

@@ -37,8 +37,8 @@ from ..templates import Templates
 from ..typesetting import CardPicture
 from ..units import mm
 from ..verification import summary, verify_statistically
-from . import BookletInput, BookletPlan, KitKind, KitPlan, default_labels
-from .virtual import Table, deck_face, kit_labels, virtual_bom
+from . import CARD_KIT_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, default_labels
+from .virtual import Table, deck_face, kit_labels, virtual_bom, whose_owner_cards
 
 if TYPE_CHECKING:
     from ..kit import BookletOptions, KitOptions
@@ -51,6 +51,14 @@ class TableKit(KitKind):
     statistical_check = True
     default_card_size: ClassVar[str] = "poker"
     piles: ClassVar[tuple[str, ...]] = ()  # the owners after the seats (the boneyard, ...)
+    build_options = CARD_KIT_OPTIONS - {"--wild4", "--discard-owner"}
+
+    def refusal(self, option: str) -> str:
+        if option == "--discard-owner":
+            return "it has no discard pile to treat as an owner"
+        if option == "--wild4":
+            return "it has no wild draw four (that option is for uno-official)"
+        return super().refusal(option)
 
     # -- what a kind says -------------------------------------------------------------------
     def deck_faces(self, rules: GameRules) -> list[Face]:
@@ -202,6 +210,7 @@ class TableKit(KitKind):
             booklet_style(),
             given.reveals,
             people=plan.people,
+            owners=bom.seats,
         )
         booklet.cost = plan_cost(library, rules, plan)
         return booklet
@@ -259,8 +268,9 @@ class TableKit(KitKind):
         out: list[Flowable] = [PageBreak(), w.heading("A virtual player's turn")]
         if top.overview:
             out.append(w.para(top.overview, spec=True))
+        whose = whose_owner_cards(b.owners, b.virtual)
         for n, text in enumerate(self.texts(b.rules, "virtual_steps"), 1):
-            out.append(w.para(f"{n}. {text}", spec=True))
+            out.append(w.para(f"{n}. {text.replace('{whose}', whose)}", spec=True))
         box = [w.rich("What a virtual turn costs.", self.turn_cost(b))]
         box += [w.para(line, w.small) for line in (b.cost.sentences() if b.cost else [])]
         out.append(w.box(box))
@@ -275,7 +285,7 @@ class TableKit(KitKind):
         return (
             f"In the worked example {k} cards are in play, {k1} of them the virtual player's. One run "
             f"takes {counts.get('shuffles', '?')} shuffles (two of all the cards in play, the others in "
-            f"the covert lottery), with {counts.get('helper_cards', '?')} owner and bit cards."
+            f"the lottery), with {counts.get('helper_cards', '?')} owner and bit cards."
         )
 
     def play_lines(self, result: dict[str, Any], rules: GameRules) -> list[str]:

@@ -42,7 +42,7 @@ class TilesKit(TableKit):
         return (
             f"Worked example: a real moment of a seeded game (game seed {moment.seed}). It is "
             f"{owners[0]}'s turn; the open ends of the line show {ends[0][0]} and {ends[1][0]}. Tiles in "
-            f"play (k = {sum(len(t) for t in moment.owners)}): {who}. {owners[0]} holds "
+            f"play: {sum(len(t) for t in moment.owners)} ({who}). {owners[0]} holds "
             f"{', '.join(t.glyph for t in hand)}: {n_valid} of them match an open end. The pictures show "
-            "the table as everyone sees it; shuffles drawn with seed 1."
+            "the table as everyone sees it; the shuffles fall as a seeded random draw made them (seed 1)."
         )

@@ -27,8 +27,8 @@ class TrickKit(TableKit):
         who = ", ".join(f"{o}: {len(t)}" for o, t in zip(owners, moment.owners))
         return (
             f"Worked example: a real moment of a seeded game (game seed {moment.seed}). {leader} led "
-            f"{lead.glyph}; it is {owners[0]}'s turn to follow. Cards in the hands (k = "
-            f"{sum(len(t) for t in moment.owners)}): {who}. {owners[0]} holds "
+            f"{lead.glyph}; it is {owners[0]}'s turn to follow. Cards in the hands: "
+            f"{sum(len(t) for t in moment.owners)} ({who}). {owners[0]} holds "
             f"{', '.join(c.glyph for c in hand)}: {n_valid} of them follow suit. The pictures show the "
-            "table as everyone sees it; shuffles drawn with seed 1."
+            "table as everyone sees it; the shuffles fall as a seeded random draw made them (seed 1)."
         )

@@ -17,6 +17,7 @@ from typing import Any
 from ..bom import Bom, Item, envelope_for, spares
 from ..faces import Face, known_colours, label_face, theta_colour
 from ..labels import Label, theta_label
+from ..words import listing
 
 
 @dataclass
@@ -102,8 +103,8 @@ def virtual_bom(table: Table) -> Bom:
                 else f"{w} per card on the table (its lottery tickets, live or dead)"
             )
             why = table.pair_use.format(k=k, n=n) or (
-                f"{per_card} (k = {k} at most) to mark valid/not valid, and "
-                f"{'two' if table.extra_pairs == 2 else table.extra_pairs} for the covert lottery's token "
+                f"{per_card} (at most {k}) to mark whether it may be played, and "
+                f"{'two' if table.extra_pairs == 2 else table.extra_pairs} more for the lottery's token "
                 "and six-card AND"
             )
             items.append(
@@ -131,9 +132,9 @@ def virtual_bom(table: Table) -> Bom:
                     "card",
                     w * hand,
                     w * extra,
-                    f"a stronger virtual player: each of the {w} tickets of its j-th card goes under a "
-                    f"λj; a virtual player held at most {hand} cards at its turn in {wc['games']} "
-                    "simulated games",
+                    f"a stronger virtual player: each of the {w} tickets of its first card goes under "
+                    f"λ1, of its second card under λ2, and so on; a virtual player held at most {hand} "
+                    f"cards at its turn in {wc['games']} simulated games",
                     faces,
                     "λ tickets",
                 )
@@ -160,23 +161,26 @@ def virtual_bom(table: Table) -> Bom:
                     "envelope",
                     k,
                     spares(k),
-                    f"one per column of the card selection matrix (at most k = {k} columns) "
-                    "for the pile-scramble shuffles; the covert lottery reuses them",
+                    f"one per column of the card selection grid (at most {k} columns) "
+                    "for its shuffles; the lottery reuses them",
                 )
             )
         if table.helper_note:
             notes.append(table.helper_note.format(k=k, helpers=helpers))
         elif w == 1:
             notes.append(
-                f"The card selection protocol needs 3k + 4 = {3 * k + 4} helper cards for a table of "
-                f"k = {k} cards (UNO paper, Section 4); the kit prints {helpers} owner and bit markers "
-                "plus spares."
+                f"The card selection protocol needs {3 * k + 4} helper cards for the largest table the "
+                f"simulated games saw, {k} cards in play: three for each card, and four more; the kit "
+                f"prints {helpers} owner and bit cards plus spares."
             )
         else:
+            k1 = max(wc["hands"][: table.virtual])
             notes.append(
-                f"The weighted selection protocol needs (2w + 1)k + w k1 + 4 helper cards (w = {w} "
-                f"tickets per card, k = {k} cards in play, k1 the virtual player's cards); the kit "
-                f"prints {helpers} owner markers, bit markers and λ tickets plus spares."
+                f"The weighted selection protocol needs {(2 * w + 1) * k + w * k1 + 4} helper cards for "
+                f"the largest table the simulated games saw, {k} cards in play, {k1} of them the virtual "
+                f"player's: {2 * w + 1} for each card, {w} more for each of the virtual player's cards, "
+                f"and four more; the kit prints {helpers} owner cards, bit cards and ticket cards plus "
+                "spares."
             )
     table_cards = sum(i.count for i in items if i.kind == "card" and i.key != "seat")
     if table.sleeved and table.virtual:
@@ -196,6 +200,7 @@ def virtual_bom(table: Table) -> Bom:
                     if table.deck == "store"
                     else ""
                 ),
+                holds_piles=True,
             )
         )
         notes.append(
@@ -228,15 +233,24 @@ def virtual_bom(table: Table) -> Bom:
         )
     if table.virtual:
         notes.append(
-            "A θ card belongs to a seat for the whole game, and virtual players sit first: at "
-            "Virtual 1's turn the printed θ1, θ2, ... are exactly the protocol's θ_1, θ_2, ...; at "
-            "another virtual player's turn, that player's θ plays the part of θ_1."
+            "Owner cards belong to seats for the whole game: "
+            + whose_owner_cards(owners, table.virtual)
+            + ". At a virtual player's turn, its own owner cards are the ones the steps call "
+            "\"the virtual player's owner cards\"; everyone else's keep their owners."
         )
     return Bom(items, notes, owners if table.virtual else table.seats, wc)
 
 
+def whose_owner_cards(owners: list[str], virtual: int) -> str:
+    """``Virtual 1's are the θ1 cards and Virtual 2's the θ2 cards`` (virtual players sit first)."""
+    parts = [f"{owners[i]}'s are the θ{i + 1} cards" for i in range(min(virtual, len(owners)))]
+    if len(parts) > 1:
+        parts = [parts[0]] + [p.replace(" are the ", " the ") for p in parts[1:]]
+    return listing(parts)
+
+
 def owner_cards(owners: list[str]) -> Item:
-    """The owner cards that lie face up at each seat and by the piles (who is θ_i)."""
+    """The owner cards that lie face up at each seat and by the piles (whose θ cards are whose)."""
     seat_faces = [
         Face(
             "seat",
@@ -253,7 +267,7 @@ def owner_cards(owners: list[str]) -> Item:
     ]
     return Item(
         "seat",
-        "owner cards (who is θ_i)",
+        "owner cards (whose θ cards are whose)",
         "card",
         len(seat_faces),
         0,

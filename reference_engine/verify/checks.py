@@ -414,7 +414,8 @@ def tidiness(left: list[str]) -> Check:
 
 def resources(frame: Frame, assignments: list[dict[str, Any]], outcomes: Outcomes) -> dict[str, Any]:
     input_cards = dict(outcomes.input_cards)
-    helpers = {SYMBOLS.by_id(s).name: n for s, n in sorted(outcomes.peak.items()) if n}
+    # By name, not by symbol id: ids follow the order specs were loaded in, which a report must not.
+    helpers = dict(sorted((SYMBOLS.by_id(s).name, n) for s, n in outcomes.peak.items() if n))
     by_symbol = dict(input_cards)
     for k, n in helpers.items():
         by_symbol[k] = by_symbol.get(k, 0) + n

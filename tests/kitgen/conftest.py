@@ -37,3 +37,15 @@ def matches_golden() -> Callable[[Path, str], list[str]]:
         return list(fp.differences(fp.fingerprint(folder), golden[name]))
 
     return compare
+
+
+@pytest.fixture(scope="session")
+def plain_words() -> Callable[[Path], list[str]]:
+    """``plain_words(folder)``: what the identifier check (kitgen.jargon) finds on the pages for
+    players of a built kit or booklet."""
+    from kitgen.jargon import check_kit
+
+    def check(folder: Path) -> list[str]:
+        return [str(f) for f in check_kit(folder)]
+
+    return check

@@ -142,6 +142,10 @@ def test_bom_matches_an_independent_count(default_kit: tuple[Path, dict[str, Any
     # six-card AND's two halves, a sleeve for every game card.
     assert items["envelope"]["needed"] == 2
     assert items["sleeve"]["needed"] == 108
+    # The shuffles' piles are those very sleeves (92 at the worked example's largest shuffle):
+    # no second line of sleeves for the shuffles.
+    assert "shuffle_sleeve" not in items
+    assert max(h["count"] for h in manifest["bom"]["shuffle_holders"] if h["holder"] == "sleeve") <= 108
     # The card selection protocol's 3k + 4 helper cards, per the paper.
     assert 3 * k + 4 == 325 and "325" in " ".join(manifest["bom"]["notes"])
     # At the first turn the draw pile holds 108 - 4 x 7 - 1 = 79 cards: at least that many θ5.
@@ -260,6 +264,12 @@ def test_the_kit_passes_the_page_check(default_kit: tuple[Path, dict[str, Any]])
     # Every page; the checks that render a page (contrast, covered) on the booklet, the labels and the
     # first front and back page of each card type (every card page: bench/pagecheck_all.py).
     assert [str(f) for f in check_kit(folder, every_card_page=True, sample_pixels=True)] == []
+
+
+def test_the_kit_speaks_plain_words(default_kit: tuple[Path, dict[str, Any]], plain_words: Any) -> None:
+    """The identifier check (kitgen.jargon) on every page for players of the UNO kit."""
+    folder, _ = default_kit
+    assert plain_words(folder) == []
 
 
 def test_exact_hands_puts_the_whole_deck_claim_on_the_cover_and_validation_pages(tmp_path: Path) -> None:

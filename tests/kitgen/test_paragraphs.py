@@ -114,7 +114,8 @@ def hostile_protocol(folder: Path) -> Path:
         step["say"] = f"Y{n} {HOSTILE}"
     d["steps"][2]["shuffle"]["how"] = f"W1 {HOSTILE}"
     d["steps"][4]["labels"] = {"s[3..4]": f"L1 {HOSTILE}", "s[5..6]": "<onDraw/>"}
-    d["outputs"]["and"]["doc"] = f"O1 {HOSTILE}"
+    d["outputs"]["and"]["doc"] = f"O0 {HOSTILE}"  # the engine's doc; pages print the player's name:
+    d["booklet"]["names"]["and"] = {"name": f"O1 {HOSTILE}", "values": {0: "0", 1: "1"}}
     d["booklet"]["overview"] = f"V1 {HOSTILE}"
     d["booklet"]["if_wrong"] = f"F1 {HOSTILE}"
     for n, expect in enumerate(d["expect"].values(), 1):
@@ -169,7 +170,10 @@ def test_a_protocol_booklet_prints_hostile_text_literally(protocol_booklet: Path
     assert whole >= {"T1", "S1", "C1", "W1", "L1", "O1", "V1", "F1", "X1", "X2", "X3", *steps}
     assert "<onDraw/>" in text and " <b> " in text  # a label and a glyph, on the diagrams
     # The contents and the PDF outline (bookmarks) have the title as it is.
-    assert f"T1 {HOSTILE} (six-card-and)" in text
+    # (The contents name a section by its title alone: no engine id on a player's page.)
+    contents = " ".join((PdfReader(protocol_booklet).pages[1].extract_text() or "").split())
+    assert " ".join(f"T1 {HOSTILE}".split()) in contents.split("Contents", 1)[1]
+    assert "(six-card-and)" not in text
     outline = [item.title for item in PdfReader(protocol_booklet).outline if not isinstance(item, list)]
     assert f"T1 {HOSTILE}" in outline
 

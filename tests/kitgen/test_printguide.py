@@ -44,6 +44,13 @@ def test_guide_and_list_are_in_the_kit(kit: tuple[Path, dict[str, Any]]) -> None
     assert f"cards.pdf pages {cards['calibration_pages'] + 1}-{cards['pages']}" in guide
     assert "flipping on the long edge" in guide
     assert f"{cards['sheets'] - 1} sheets of A4 card stock" in shopping
+    # The label sheet by its product name, counted as the product's own unit.
+    assert re.search(
+        r"^- 1 × A4 self-adhesive label sheet, 3 × 7 labels .*\(Avery L7160 or equivalent\) for \d+ labels",
+        shopping,
+        re.M,
+    )
+    assert "sheet of A4 self-adhesive" not in shopping
     envelopes = next(i for i in manifest["bom"]["items"] if i["kind"] == "envelope")
     assert f"- {envelopes['count']} {envelopes['name']}" in shopping
     for p in manifest["card_pages"]:

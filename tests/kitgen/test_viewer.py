@@ -55,7 +55,7 @@ def test_same_inputs_same_page(and_page: Path, tmp_path: Path) -> None:
     assert again.read_bytes() == and_page.read_bytes()
     other = view(tmp_path / "seed", "six-card-and", "--seed", "7", "--input", "x=0")
     data = page_data(other)
-    assert "seed 7" in data["sections"][0]["example"] and "x=0" in data["sections"][0]["example"]
+    assert "seed 7" in data["sections"][0]["example"] and "first bit: 0" in data["sections"][0]["example"]
     # y was not given: it keeps the worked example's value and the run still happened.
     assert all(f["ran"] for f in data["frames"] if f["section"] == 0)
 
@@ -67,7 +67,7 @@ def test_card_selection_on_the_mini_deck(tmp_path: Path) -> None:
     assert {f["step"] for f in top} == {s.number for s in proto.numbered_steps()}
     assert any(cards_in(f)[0] for f in top)
     assert data["sections"][0]["protocol"] == "card-selection"
-    assert "deck mini" in data["sections"][0]["example"]
+    assert "a 5-card test deal of uno (R1 G2 B7 Y5 W)" in data["sections"][0]["example"]
     assert {s["protocol"] for s in data["sections"]} >= {"covert-lottery-modified", "six-card-and"}
 
 

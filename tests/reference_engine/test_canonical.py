@@ -16,11 +16,12 @@ inputs: {x: {encoding: bit, doc: the secret}}
 steps:
   - step: 1
     say: Cut the pair.
+    paper: Apply a random cut to the pair.
     table: kept
     labels: {"s[1..2]": x}
     do:
       - place: {s: [x]}
-      - shuffle: {cut: s, how: Cut the cards.}
+      - shuffle: {cut: s, how: Cut the cards., uses: envelope}
 outputs:
   o: {cards: s, encoding: cards, equals: "[cnz, hnz]", doc: the pair}
 """
@@ -44,6 +45,8 @@ def test_words_do_not_count() -> None:
         ('labels: {"s[1..2]": x}', 'labels: {"s[1..2]": "x, hidden"}'),
         ("step: 1", "step: 7"),
         ("table: kept", "table: {turn: slide}"),
+        ("paper: Apply a random cut to the pair.", "paper: Cut the pair (Section 2)."),
+        ("uses: envelope", "uses: sleeve"),
         ('equals: "[cnz, hnz]"', "equals: '[cnz,hnz]'"),
     )
     assert same == _fp()

@@ -214,11 +214,13 @@ def test_a_spec_the_interpreter_refuses_is_refused_on_every_path(
 
 
 def test_words_do_not_leave_the_compiled_path(variant: Callable[..., Library]) -> None:
-    """A changed sentence, brief, how, doc or spacing inside an expression decides nothing."""
+    """A changed sentence, the paper's wording, brief, how, doc or spacing inside an expression
+    decides nothing."""
     lib = variant(
         "card-selection",
-        ("Turn over all cards in the first row.", "Turn the first row face up, card by card."),
-        ('brief: "Turn row 1 face up."', 'brief: "Row 1 up."'),
+        ("Turn over every card of the top row.", "Turn the top row face up, card by card."),
+        ("Turn over all cards in the first row.", "Turn over the first row."),
+        ('brief: "Turn the top row face up."', 'brief: "Row 1 up."'),
         ("mix all envelopes thoroughly", "mix the envelopes well"),
         ('turn: "M[1, *]"', "turn: 'M[1,*]'"),
         ("doc: a game card", "doc: one card of the game"),

@@ -60,10 +60,12 @@ def test_a_random_cut_cannot_stand_in_for_the_second_scramble(
         (
             """    shuffle:
       scramble: "columns(M)"
+      uses: sleeve
       how: >-
         Gather the sleeves""",
             """    shuffle:
       shift: "columns(M)"
+      uses: sleeve
       how: >-
         Gather the sleeves""",
         ),

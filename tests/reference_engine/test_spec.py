@@ -119,11 +119,32 @@ def test_builtin_specs_load_and_mirror_their_papers(library: Library) -> None:
 
 def test_booklet_region_names(tmp_path: Path, library: Library) -> None:
     """``booklet: regions`` names places in a player's words; a name must be a string."""
-    assert library.protocol("card-selection").booklet.regions["M"] == "matrix"
+    assert library.protocol("card-selection").booklet.regions["M"] == "the grid"
     head = BAD[: BAD.index("steps:")].replace("1: [beta, gamma]", "1: [beta, alpha]").replace("bitt", "bit")
     good = head + "steps:\n  - step: 1\n    say: x\n    turn: s\n"
     found = problems_of(tmp_path, good + "booklet:\n  regions: {s: [1, 2]}\n")
     assert any(path == "booklet.regions.s" for _, path, _ in found), found
+
+
+def test_booklet_names_notation_and_owners(tmp_path: Path, library: Library) -> None:
+    """``booklet: names`` gives a spec's names a player's words (values too), ``notation`` the
+    paper's symbols, ``owners`` the worked example's owners; a name the spec does not declare,
+    or a malformed entry, is an error with its key path."""
+    lottery = library.protocol("covert-lottery-modified").booklet
+    assert lottery.names["m"].name == "{} cards in the lottery"
+    assert lottery.names["found"].values == {"true": "yes", "false": "no"}
+    assert "X_i" in lottery.notation
+    assert library.protocol("card-selection").booklet.owners[0] == "the virtual player"
+    round_ = library.protocol("gakmoro-round").booklet.names["winner"]
+    assert round_.values == {"1": "Alice wins", "-1": "Bob wins", "0": "a tie"}
+    head = BAD[: BAD.index("steps:")].replace("1: [beta, gamma]", "1: [beta, alpha]").replace("bitt", "bit")
+    good = head + "steps:\n  - step: 1\n    say: x\n    turn: s\n"
+    found = problems_of(
+        tmp_path, good + "booklet:\n  names: {q: a name, x: {values: {0: no}}}\n  owners: 3\n"
+    )
+    paths = {path: message for _, path, message in found}
+    assert "is not a name of this spec" in paths["booklet.names.q"]
+    assert "booklet.names.x" in paths and "booklet.owners" in paths, found
 
 
 GOOD_HEAD = BAD[: BAD.index("steps:")].replace("1: [beta, gamma]", "1: [beta, alpha]").replace("bitt", "bit")

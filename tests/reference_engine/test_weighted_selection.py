@@ -11,14 +11,16 @@ from reference_engine.errors import SimulationError, SpecError
 from reference_engine.registry import Library, rulesets_dir
 from reference_engine.verify import verify, verify_runs
 
-# A lottery that is weighted on purpose: a set shuffle lists "keep" twice and "swap" once.
+# A lottery that is weighted on purpose: a set shuffle lists "keep" twice and "swap" once. Its
+# cards are its own family (symbols are interned by name for the whole run, and the lottery's
+# family c prints as #1, #2, ...).
 BIASED = """\
 protocol: biased-pick
 title: Biased pick
 symbols:
-  c: {family: true, glyph: "c{}"}
+  pick: {family: true, glyph: "p{}"}
 encodings:
-  card: {label: c}
+  card: {label: pick}
 inputs:
   c: {encoding: card, count: 2}
 steps:
@@ -68,7 +70,7 @@ def test_weighted_output_checks_the_exact_distribution(tmp_path: Path) -> None:
     wrong = biased(tmp_path, 'weighted: "[[c[1], 1], [c[2], 1]]"')
     report = verify(wrong, wrong.protocol("biased-pick"))
     assert "correct" in report.failed()
-    assert "{c1: 2/3, c2: 1/3} instead of {c1: 1/2, c2: 1/2}" in report.to_json()["checks"][0]["figure"]
+    assert "{p1: 2/3, p2: 1/3} instead of {p1: 1/2, p2: 1/2}" in report.to_json()["checks"][0]["figure"]
     uniform = biased(tmp_path, 'uniform: "[c[1], c[2]]"')
     assert "correct" in verify(uniform, uniform.protocol("biased-pick")).failed()
 
@@ -113,8 +115,8 @@ def test_verifies_on_crazy_eights(library: Library) -> None:
 
 
 STEP8 = (
-    '    shuffle:\n      scramble: "columns(M)"\n      how: Put each column (the card, its θ and all its '
-    "tickets) in an envelope, mix all envelopes thoroughly, and lay them out in a row again.\n"
+    '    shuffle:\n      scramble: "columns(M)"\n      how: Put each column (the card, its owner card and '
+    "all its tickets) in an envelope, mix all envelopes thoroughly, and lay them out in a row again.\n"
 )
 NO_STEP8 = (STEP8, "    note: the shuffle is left out\n")  # Step 8 keeps its sentence but shuffles nothing
 DEAD_FIRST = ("t <= weight(M[1, j])", "t > w - weight(M[1, j])")  # the same tickets, other rows: fine

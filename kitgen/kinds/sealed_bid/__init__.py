@@ -18,8 +18,8 @@ from ...bom import PLAYER_COLOURS, Bom
 from ...booklet import Booklet, booklet_style, sections, spec_example
 from ...labels import Label
 from ...output import inside, safe_name
-from ...templates import Paper, Templates
-from .. import BookletInput, BookletPlan, KitKind, KitPlan, default_labels, register
+from ...templates import Paper, Templates, load_templates
+from .. import CARD_KIT_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, default_labels, register
 from . import front
 from .bundles import render_bundle_sheet
 from .materials import sealed_bid_bom
@@ -42,6 +42,16 @@ def _rules(rules: GameRules) -> SealedBidRules:
 class SealedBidKit(KitKind):
     kind = "sealed-bid"
     default_card_size = "mini-usa"
+    about = "a game for two people without a dealer, with no virtual players"
+    # Two players, no virtual seats, no deck to buy, no statistical check on a full deck.
+    build_options = CARD_KIT_OPTIONS - {"--virtual", "--discard-owner", "--wild4", "--runs"}
+
+    def refusal(self, option: str) -> str:
+        if option == "--virtual":
+            return "it is a game for two people, and it has no virtual players"
+        if option == "--runs":
+            return "it has no full deck to check statistically (every protocol of a round is checked exactly)"
+        return super().refusal(option)
 
     def plan(self, opts: KitOptions, rules: GameRules, templates: Templates) -> KitPlan:
         bid = _rules(rules)
@@ -85,7 +95,9 @@ class SealedBidKit(KitKind):
         reports: list[Any],
     ) -> Bom:
         top = next(r for r in reports if r.protocol == library.protocol(plan.protocol).name)
-        return sealed_bid_bom(_rules(rules), dict(top.resources["helpers_by_symbol"]), card_mm)
+        # A kit's own label sheet; a booklet alone speaks of the rule set's default (plain paper).
+        cutout = load_templates().label_sheet(plan.label_sheet).cutout if plan.label_sheet else True
+        return sealed_bid_bom(_rules(rules), dict(top.resources["helpers_by_symbol"]), card_mm, cutout)
 
     def labels(self, rules: GameRules, bom: Bom) -> list[Label]:
         bid = _rules(rules)
@@ -96,9 +108,11 @@ class SealedBidKit(KitKind):
         ]
 
     def extra_sheets(
-        self, work: Path, rules: GameRules, paper: Paper, name: str
+        self, work: Path, rules: GameRules, paper: Paper, name: str, bom: Bom
     ) -> tuple[list[str], dict[str, Any]]:
-        pages = render_bundle_sheet(inside(work, "bundles.pdf"), _rules(rules), paper, name)
+        pages = render_bundle_sheet(
+            inside(work, "bundles.pdf"), _rules(rules), paper, name, bom.labels_cutout
+        )
         return ["bundles"], {"bundles": {"pages": pages}}
 
     def file_lines(self, manifest: dict[str, Any]) -> list[str]:

@@ -24,7 +24,7 @@ from ...units import mm
 HEART = HexColor("#C8102E")  # the ♥ cards' red (templates/cards.yaml)
 
 
-def render_bundle_sheet(path: Path, rules: Any, paper: Paper, kit: str) -> int:
+def render_bundle_sheet(path: Path, rules: Any, paper: Paper, kit: str, cutout: bool = True) -> int:
     """Write the sheet; returns the number of pages (one per player)."""
     w, h = paper.size.w, paper.size.h
     c = new_canvas(str(path), (w, h), f"{kit}: making the bundles")
@@ -45,9 +45,15 @@ def render_bundle_sheet(path: Path, rules: Any, paper: Paper, kit: str) -> int:
             f"For each row: lay out {size - 1} ♣ and one ♥ face up, in the order shown (the ♥ at place "
             "v + 1 from the left). Both players check the row and tick.",
             "Turn the cards face down one by one from the left, stacking them: the leftmost card ends at "
-            "the bottom. Slide the stack into a sleeve and stick the value label on its transparent front.",
-            f"When {name} submits the sleeve in a round: peel the label off unseen, take the stack out "
-            "face down, and deal it from the top into a row from right to left.",
+            "the bottom. Slide the stack into a sleeve, "
+            + (
+                "and the cut-out value label into the sleeve in front of it, facing out."
+                if cutout
+                else "and stick the value label on its transparent front."
+            ),
+            f"When {name} submits the sleeve in a round: "
+            + ("take the label out unseen" if cutout else "peel the label off unseen")
+            + ", take the stack out face down, and deal it from the top into a row from right to left.",
             "Why: a player making their own bundles alone could make nine bundles of 7 (Gakmoro, "
             "Section 5.1).",
         ]

@@ -18,7 +18,14 @@ def bundles(w: Writer, b: Booklet) -> list[Flowable]:
     rules = b.rules
     out: list[Flowable] = [PageBreak(), w.heading("Making the bundles")]
     out.append(w.para(rules.dealerless_doc))
-    values = {"size": rules.bundle, "size_1": rules.bundle - 1, "count": len(rules.hand("dealerless"))}
+    stock = "cutout" if b.bom is None or b.bom.labels_cutout else "sticker"
+    values = {
+        "size": rules.bundle,
+        "size_1": rules.bundle - 1,
+        "count": len(rules.hand("dealerless")),
+        "attach": w.st.words[f"label_attach_{stock}"],
+        "detach": w.st.words[f"label_detach_{stock}"],
+    }
     for n, text in enumerate(w.st.lists["bundle_steps"], 1):
         out.append(w.para(f"{n}. {text.format(**values)}", spec=True))
     example = [b.face("club")] * rules.bundle

@@ -8,7 +8,9 @@ from ...bom import Bom, Item, spares
 from ...faces import Face
 
 
-def sealed_bid_bom(rules: SealedBidRules, helpers: dict[str, int], card_mm: tuple[float, float]) -> Bom:
+def sealed_bid_bom(
+    rules: SealedBidRules, helpers: dict[str, int], card_mm: tuple[float, float], cutout: bool = True
+) -> Bom:
     """The bill of materials of a dealerless sealed-bid game (Gakmoro).
 
     ``helpers`` is the most loose cards of each kind one round ever has out at once, as the
@@ -51,7 +53,7 @@ def sealed_bid_bom(rules: SealedBidRules, helpers: dict[str, int], card_mm: tupl
         Item(
             "sleeve",
             "card sleeves with a transparent front and an opaque back, "
-            f"for {card_mm[0]:g} x {card_mm[1]:g} mm cards, each holding {size} cards",
+            f"for {card_mm[0]:g} × {card_mm[1]:g} mm cards, each holding {size} cards",
             "sleeve",
             bundles,
             2,
@@ -64,15 +66,20 @@ def sealed_bid_bom(rules: SealedBidRules, helpers: dict[str, int], card_mm: tupl
             "label",
             bundles,
             0,
-            "one per sleeve, on its transparent front; peeled off unseen when the sleeve is submitted",
+            "one per sleeve, behind its transparent front, so only the owner sees it; taken out unseen "
+            "when the sleeve is submitted"
+            if cutout
+            else "one per sleeve, on its transparent front, so only the owner sees it; peeled off unseen "
+            "when the sleeve is submitted",
         ),
     ]
     table_mm = 37 * (card_mm[0] + 2)
     notes = [
         f"Make the {bundles} bundles together and in public with the preparation sheet (bundles.pdf), so "
-        "nobody can slip in a forged bundle (Gakmoro, Section 5.1: a player could make nine E_8(7)).",
-        f"Table space: the comparison lays out 74 cards in 2 rows of 37 (Section 5.2): about "
-        f"{table_mm / 1000:.2f} m for these cards; the rows may overlap by half a card on a short table.",
+        "nobody can slip in a forged bundle (a player making bundles alone could make nine bundles of 7).",
+        f"Table space: the comparison lays out 74 cards in 2 rows of 37: about "
+        f"{table_mm / 1000:.2f} metres for these cards; the rows may overlap by half a card on a short "
+        "table.",
         "Every card is printed with the same back. The sleeves' opaque backs must all be identical too.",
     ]
-    return Bom(items, notes, list(rules.names), {"loose_cards_per_round": helpers})
+    return Bom(items, notes, list(rules.names), {"loose_cards_per_round": helpers}, labels_cutout=cutout)

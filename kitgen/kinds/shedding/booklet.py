@@ -49,9 +49,9 @@ def game_example(
     text = (
         f"Worked example: a real moment of a seeded game (game seed {moment.seed}). It is "
         f"{owners[0]}'s turn; the top card of the discard pile is {top.glyph} and the colour "
-        f"in force is {color}. Cards in play (k = {len(cards)}): {who}. {owners[0]} holds "
+        f"in force is {color}. Cards in play: {len(cards)} ({who}). {owners[0]} holds "
         f"{', '.join(c.glyph for c in hand)}: {n_valid} of them may be played. The pictures "
-        "show the table as everyone sees it; shuffles drawn with seed 1."
+        "show the table as everyone sees it; the shuffles fall as a seeded random draw made them (seed 1)."
     )
     params: dict[str, Any] = {"sizes": sizes}
     context: dict[str, Any] = {"valid": moment.valid}
@@ -62,7 +62,9 @@ def game_example(
         context["weight"] = weight
         record["weights"] = dict(weights.by_name)
         text += (
-            f" The virtual players follow the weights {weights.text().replace(',', ', ')}: "
+            " The virtual players weigh the cards by kind ("
+            + ", ".join(f"{name} {w}" for name, w in weights.by_name)
+            + "): "
             + ", ".join(f"{c.glyph} weighs {weight(c)}" for c in hand if moment.valid(c))
             + "."
         )
@@ -108,6 +110,7 @@ def game_booklet(given: BookletInput, front: object) -> Booklet:
         style,
         given.reveals,
         people=plan.people,
+        owners=bom.seats,
     )
     options: dict[str, Any] = {"wild4": wild4, "discard_owner": discard_owner}
     if strategy is not None and strategy.weights is not None:  # games and runs with the weights

@@ -11,6 +11,7 @@ from reportlab.platypus import Flowable, PageBreak, Spacer
 from ...booklet import Booklet
 from ...typesetting import CardPicture, Writer
 from ...units import mm
+from ..virtual import whose_owner_cards
 
 
 def front_matter(w: Writer, b: Booklet) -> list[Flowable]:
@@ -123,6 +124,7 @@ def virtual_turn(w: Writer, b: Booklet) -> list[Flowable]:
         out.append(w.para(top.overview, spec=True))
     n = rules.draw_count
     values = {
+        "whose": whose_owner_cards(b.owners, b.virtual),
         "protocol": re.sub(r"\s*\(.*\)$", "", top.title).lower(),
         "draw_cards": f"{n} card" if n == 1 else f"{n} cards",
         "colour": rules.word,

@@ -52,6 +52,7 @@ class PuzzleKit(KitKind):
     default_card_size = "uno"
     build_options = COMMON_OPTIONS | {"--count", "--difficulty", "--seed"}
     own_kit = True
+    about = "a kit of printed puzzles, with no cards, labels or players to print for"
 
     def plan(self, opts: KitOptions, rules: GameRules, templates: Templates) -> KitPlan:
         pz = _rules(rules)

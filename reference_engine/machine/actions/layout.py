@@ -93,7 +93,7 @@ def _place_build(run: Runner, frame: Frame, step: st.Place, layout: Layout, res:
 
 
 def _delta_names(delta: dict[int, int]) -> Params:
-    return {SYMBOLS.by_id(s).name: n for s, n in sorted(delta.items()) if n}
+    return dict(sorted((SYMBOLS.by_id(s).name, n) for s, n in delta.items() if n))
 
 
 @handles(st.Place)

@@ -106,6 +106,7 @@ def h_shuffle(run: Runner, frame: Frame, step: st.Shuffle, frontier: Frontier, c
                         "piles": [[state.layout.describe(f) for f in p] for p in piles],
                         "perm": [i + 1 for i in perm],
                         "how": step.text,
+                        **({"uses": step.uses} if step.uses else {}),
                         **({} if shuffle.is_uniform else {"weighted": True}),
                     },
                     state,

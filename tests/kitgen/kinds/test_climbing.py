@@ -62,6 +62,14 @@ def test_the_booklet_states_the_rules_and_their_differences(daifugo_kit: tuple[P
     assert (folder / "view" / "play-selection.html").is_file()
 
 
+def test_the_kit_speaks_plain_words(daifugo_kit: tuple[Path, dict[str, Any]], plain_words: Any) -> None:
+    """Every page for players (booklet but its Validation pages, card and label sheets, index,
+    viewer) in a player's words: the play selection's places, variables and the paper's notation
+    never printed (a king's K is a card, not the spec's place)."""
+    folder, _ = daifugo_kit
+    assert plain_words(folder) == []
+
+
 def test_play_prints_the_game_and_its_ranking() -> None:
     result = CliRunner().invoke(
         main, ["play", "daifugo", "--players", "4", "--virtual", "2", "--level", "rule"]

@@ -59,6 +59,55 @@ def test_bill_of_materials_from_the_engine(kit: tuple[Path, dict[str, Any]]) -> 
     assert round_report["resources"]["table"] == [2, 37]
 
 
+def test_the_shuffles_have_their_envelopes_and_sleeves(kit: tuple[Path, dict[str, Any]]) -> None:
+    """The worked round's shuffles, counted independently from the paper's sizes (Section 5.2,
+    m = 18): the comparison mixes its 2m single cards in envelopes in one step; the subtraction
+    shifts 2m + 1 columns of two cards in sleeves."""
+    folder, manifest = kit
+    m = 18
+    items = {i["key"]: i for i in manifest["bom"]["items"]}
+    assert items["envelope"]["needed"] == 2 * m and items["envelope"]["kind"] == "envelope"
+    assert items["shuffle_sleeve"]["needed"] == 2 * m + 1 and items["shuffle_sleeve"]["kind"] == "sleeve"
+    holders = {h["holder"]: h for h in manifest["bom"]["shuffle_holders"]}
+    assert (
+        holders["envelope"]["protocol"] == "gakmoro-comparison" and holders["envelope"]["cards_per_pile"] == 1
+    )
+    assert holders["sleeve"]["protocol"] == "gakmoro-subtraction" and holders["sleeve"]["cards_per_pile"] == 2
+    shopping = (folder / "shopping-list.txt").read_text(encoding="utf-8")
+    assert f"{items['envelope']['count']} identical opaque envelopes" in shopping
+    assert f"{items['shuffle_sleeve']['count']} identical opaque card sleeves" in shopping
+    # Products a shop sells, never a template's or the bill's own ids.
+    for internal in ("cutout-sleeve-a4", "cutout", "shuffle_sleeve", "label sheets"):
+        assert internal not in shopping, internal
+    assert "plain A4 paper" in shopping and "clear tape" in shopping
+
+
+def test_label_words_match_the_paper_they_are_printed_on(
+    kit: tuple[Path, dict[str, Any]], tmp_path: Path
+) -> None:
+    """The default labels are cut from plain paper: nothing says to stick or peel them."""
+    from kitgen.kinds.sealed_bid.bundles import render_bundle_sheet
+    from kitgen.templates import load_templates
+    from reference_engine.api import load_game
+
+    folder, manifest = kit
+    for name in ("booklet.pdf", "bundles.pdf", "shopping-list.txt", "printing-guide.txt"):
+        path = folder / name
+        text = (
+            "\n".join(p.extract_text() or "" for p in PdfReader(str(path)).pages)
+            if name.endswith(".pdf")
+            else path.read_text(encoding="utf-8")
+        )
+        assert not re.search(r"\b(stick|peel)", text, re.I), name
+    assert "taken out unseen" in {i["key"]: i for i in manifest["bom"]["items"]}["label"]["why"]
+    sticker = tmp_path / "bundles.pdf"
+    render_bundle_sheet(sticker, load_game("gakmoro"), load_templates().paper("a4"), "t", cutout=False)
+    text = " ".join((p.extract_text() or "") for p in PdfReader(str(sticker)).pages)
+    assert "stick the value label" in " ".join(text.split()) and "peel the label off" in " ".join(
+        text.split()
+    )
+
+
 def test_cards_are_clubs_and_hearts_in_the_bom_numbers(kit: tuple[Path, dict[str, Any]]) -> None:
     folder, manifest = kit
     items = {i["key"]: i for i in manifest["bom"]["items"]}
@@ -121,15 +170,19 @@ def test_booklet_round_steps_and_diagrams(kit: tuple[Path, dict[str, Any]]) -> N
     )
     for heading in ("Makingthebundles", "Therules:Gakmoro", "Aroundwithoutadealer", "Validation"):
         assert heading in text
+    top = data["sections"][0]["example"]
+    round_ = library.protocol("gakmoro-round")
+    inputs = [f"{k}={v}" for k, v in top["inputs"].items()]
+    round_events = simulate(library, round_, {}, inputs, top["seed"]).trace.events
     for sec in data["sections"]:
         proto = library.protocol(sec["protocol"])
         for step in proto.numbered_steps():
             assert step.say is not None
             assert re.sub(r"\s+", "", f"Step {step.number}. {plain_text(step.say.text)}") in text
+        # One story: every called protocol shows its first call inside the worked round.
         ex = sec["example"]
-        params = {k: tuple(v) if isinstance(v, list) else v for k, v in ex["params"].items()}
-        inputs = [f"{k}={v}" for k, v in ex["inputs"].items()]
-        events = simulate(library, proto, params, inputs, ex["seed"]).trace.events
+        assert sec is data["sections"][0] or ex["within"] == "gakmoro-round"
+        events = round_events
         for step in sec["steps"]:
             for d in step["diagrams"]:
                 last = events[d["events"][1]]
@@ -159,3 +212,9 @@ def test_the_kit_passes_the_page_check(kit: tuple[Path, dict[str, Any]]) -> None
 
     folder, _ = kit
     assert [str(f) for f in check_kit(folder, every_card_page=True)] == []
+
+
+def test_the_kit_speaks_plain_words(kit: tuple[Path, dict[str, Any]], plain_words: Any) -> None:
+    """No spec name, expression or paper notation on a page for players (kitgen.jargon)."""
+    folder, _ = kit
+    assert plain_words(folder) == []

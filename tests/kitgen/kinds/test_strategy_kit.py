@@ -51,7 +51,8 @@ def test_the_kit_verifies_and_counts_the_weighted_protocol(weighted_kit: tuple[P
     w = 3
     assert items["alpha"]["needed"] == items["beta"]["needed"] == w * k + 2
     assert items["ticket"]["needed"] == w * hand and "λ1 to λ" in items["ticket"]["name"]
-    assert "(2w + 1)k + w k1 + 4" in " ".join(manifest["bom"]["notes"])
+    # The paper's count (2w + 1)k + w k1 + 4, said as a number and in words.
+    assert f"needs {(2 * w + 1) * k + w * hand + 4} helper cards" in " ".join(manifest["bom"]["notes"])
 
 
 def test_the_booklet_teaches_a_stronger_virtual_player(weighted_kit: tuple[Path, dict[str, Any]]) -> None:
@@ -75,6 +76,13 @@ def test_the_booklet_teaches_a_stronger_virtual_player(weighted_kit: tuple[Path,
     weighted = manifest["table_time"]
     assert weighted["protocol"] == "weighted-selection"
     assert weighted["virtual_turn_minutes"] > 2 * uniform.own.turn_minutes
+
+
+def test_the_kit_speaks_plain_words(weighted_kit: tuple[Path, dict[str, Any]], plain_words: Any) -> None:
+    """The weighted kit's pages in a player's words: the weights as "action 3", not the option's
+    "action=3"; the ticket cards named, not the paper's λ_j."""
+    folder, _ = weighted_kit
+    assert plain_words(folder) == []
 
 
 @pytest.mark.parametrize(

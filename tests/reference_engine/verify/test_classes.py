@@ -98,10 +98,10 @@ def test_a_lottery_that_shows_its_bits_fails_secure_both_ways(variant: Variant) 
     lib = variant(
         "covert-lottery-modified",
         (
-            '  - step: 3\n    brief: "Place the token β α (t = 1)."',
+            '  - step: 3\n    say: "Place two more cards, β α (a 1),',
             "  - step: '2b'\n    say: Look at every pair.\n    do:\n"
             '      - turn: "P[2..3, *]"\n      - turn: "P[2..3, *]"\n'
-            '  - step: 3\n    brief: "Place the token β α (t = 1)."',
+            '  - step: 3\n    say: "Place two more cards, β α (a 1),',
         ),
     )
     direct, classes = both(lib, "card-selection", "mini")

@@ -79,7 +79,8 @@ BROKEN = [
     (
         "covert-lottery-modified",
         (
-            """permutation of (y_1, ..., y_m) after the shuffle.
+            """(y_1, ..., y_m) after the shuffle.
+    brief: "Shuffle the piles again."
     shuffle:
       scramble: "columns(P)"
       how: Put each pile in an envelope, mix all envelopes thoroughly, and lay them out in a row again.
@@ -93,7 +94,8 @@ BROKEN = [
     (
         "covert-lottery-modified",
         (
-            """permutation of (x_1, ..., x_m) after the shuffle.
+            """(x_1, ..., x_m) after the shuffle.
+    brief: "Shuffle the piles (an envelope each)."
     shuffle:
       scramble: "columns(P)"
       how: Put each pile in an envelope, mix all envelopes thoroughly, and lay them out in a row again.

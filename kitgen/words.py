@@ -1,0 +1,27 @@
+"""Small helpers for the words kits print: counts with the right plural, lists in prose."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+IRREGULAR = {"envelope": "envelopes", "sheet": "sheets", "pass": "passes", "box": "boxes"}
+
+
+def plural(n: int, one: str, many: str | None = None) -> str:
+    """``plural(1, "shuffle")`` -> ``1 shuffle``; ``plural(2, "shuffle")`` -> ``2 shuffles``."""
+    if n == 1:
+        return f"{n} {one}"
+    if many is None:
+        head, _, last = one.rpartition(" ")
+        many = (head + " " if head else "") + IRREGULAR.get(last, last + "s")
+    return f"{n} {many}"
+
+
+def listing(parts: Sequence[str], last: str = "and") -> str:
+    """``["a", "b", "c"]`` -> ``a, b and c``."""
+    items = [p for p in parts if p]
+    if not items:
+        return ""
+    if len(items) == 1:
+        return items[0]
+    return ", ".join(items[:-1]) + f" {last} " + items[-1]
