@@ -433,7 +433,7 @@ class DiagramFlowable(Flowable):
         if reg.hidden:
             c.setFont(FONT, 6)
             c.setFillColor(MUTED)
-            c.drawString(0, top - size * 1.2 * len(lines) - mm(2.5), f"{reg.rows} x {reg.cols}")
+            c.drawString(0, top - size * 1.2 * len(lines) - mm(2.5), f"{reg.rows} × {reg.cols}")
         for r, row in enumerate(reg.cells, 1):
             for i, cell in enumerate(row):
                 x = g.label_w + i * g.pitch

@@ -49,9 +49,9 @@ def test_refused_with_one_line(args: list[str], says: str, tmp_path: Path) -> No
 def test_an_unknown_paper_names_the_choices(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["build", "uno", "--paper", "A5", "-o", str(tmp_path / "k")])
     assert result.exit_code == 2 and "Traceback" not in result.output
-    assert result.output.strip().splitlines()[-1] == (
-        "Error: Invalid value for '--paper': 'A5' is not one of 'a4', 'letter', 'a3', 'tabloid'."
-    )
+    last = result.output.strip().splitlines()[-1]
+    assert last.startswith("Error") and "Invalid value for '--paper': 'A5' is not one of" in last
+    assert "'a4', 'letter', 'a3', 'tabloid'" in last
 
 
 def test_oversized_cards_are_refused_before_verification(
