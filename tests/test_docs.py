@@ -1,4 +1,5 @@
-"""Everything a spec author can write is documented in the README, where users look."""
+"""Everything a spec author can write is documented where users look: the README and the pages
+of ``docs/`` it links to (the spec reference, the command line)."""
 
 from __future__ import annotations
 
@@ -10,22 +11,25 @@ from reference_engine.functions import BUILTINS, OUTPUT_DECODERS
 from reference_engine.spec import EXPECT_KEYS, TOP_KEYS
 from reference_engine.steps import ACTIONS, SHUFFLE_KINDS
 
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+# What a user reads: the README and every page of docs/ (each linked from the README).
+DOCS = "\n".join([README] + [p.read_text(encoding="utf-8") for p in sorted((ROOT / "docs").glob("*.md"))])
 
 
 @pytest.mark.parametrize("word", sorted(set(ACTIONS) | set(SHUFFLE_KINDS)))
 def test_every_action_is_documented(word: str) -> None:
-    assert f"`{word}" in README
+    assert f"`{word}" in DOCS
 
 
 @pytest.mark.parametrize("name", sorted(BUILTINS))
 def test_every_function_is_documented(name: str) -> None:
-    assert f"`{name}" in README
+    assert f"`{name}" in DOCS
 
 
 @pytest.mark.parametrize("key", sorted(set(TOP_KEYS) | set(EXPECT_KEYS) | set(OUTPUT_DECODERS)))
 def test_every_key_is_documented(key: str) -> None:
-    assert f"`{key}`" in README
+    assert f"`{key}`" in DOCS
 
 
 def test_readme_test_command_is_what_ci_runs() -> None:
@@ -40,7 +44,16 @@ def test_every_command_line_option_is_in_the_readme() -> None:
     from kitgen.cli import main
 
     for name, command in main.commands.items():
-        assert f"kitgen {name}" in README, name
+        assert f"kitgen {name}" in DOCS, name
         for param in command.params:
             if isinstance(param, click.Option):
-                assert any(opt in README for opt in param.opts if opt.startswith("--")), (name, param.opts)
+                assert any(opt in DOCS for opt in param.opts if opt.startswith("--")), (name, param.opts)
+
+
+def test_every_docs_page_is_linked_from_the_readme() -> None:
+    for page in sorted((ROOT / "docs").glob("*.md")):
+        assert f"](docs/{page.name})" in README, page.name
+
+
+def test_the_readme_stays_short() -> None:
+    assert len(README.splitlines()) <= 300
