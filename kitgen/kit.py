@@ -46,7 +46,14 @@ from .sheets import DUPLEX, SheetOptions, grid_for, render_cards
 from .templates import CardSize, Paper, Profile, Templates, load_templates
 from .typesetting import diagram_capacity, render_booklet
 from .units import Length, LengthError
-from .verification import check_kit_sizes, protocols_to_verify, summary, verify_protocols, whole_deck_claim
+from .verification import (
+    check_kit_sizes,
+    protocols_to_verify,
+    summary,
+    verify_protocols,
+    whole_deck_claim,
+    whole_deck_offered,
+)
 from .viewer import kit_pages
 
 Progress = Callable[[str, int], None]
@@ -240,6 +247,12 @@ def build(
         booklet.ink_saver = opts.ink_saver
         require(bom, booklet.sections[0].needs, (card.size.width.mm, card.size.height.mm), WORKED)
         booklet.whole_deck = whole_deck
+        # Without --exact-hands: say where the exact check on the whole deck is, when it applies.
+        booklet.whole_deck_offered = (
+            whole_deck is None
+            and statistical is not None
+            and whole_deck_offered(plan.protocol, plan.game, plan.players)
+        )
     with staged(destination, only_name, "kit", opts.force) as work:
         step("drawing card sheets", 0)
         cards_info = render_cards(

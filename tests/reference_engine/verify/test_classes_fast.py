@@ -74,6 +74,17 @@ def test_a_whole_uno_deck_with_the_quick_protocol(library: Library) -> None:
     assert report.reduction["sizes"] == [2, 7, 98]
 
 
+def test_whether_the_whole_deck_check_applies_is_told_without_running_it(library: Library) -> None:
+    from reference_engine.verify import deck_refusal
+
+    assert deck_refusal(library, library.protocol("card-selection-fast"), "uno", 4) is None
+    assert deck_refusal(library, library.protocol("card-selection-original-fast"), "hearts", 4) is None
+    weighted = deck_refusal(library, library.protocol("weighted-selection"), "uno", 4)
+    assert weighted is not None and "weighted choice" in weighted
+    lottery = deck_refusal(library, library.protocol("covert-lottery-fast"))
+    assert lottery is not None and "names no game" in lottery
+
+
 # --------------------------------------------------------------------------- the mechanism
 
 
