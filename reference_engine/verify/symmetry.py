@@ -333,9 +333,10 @@ class _Walker:
                 raise self.refuse(
                     step,
                     f"{step.protocol} gets scrambled columns but may depend on their order ({reason}), "
-                    "so it relies on the caller's scramble; but since the players saw some of these "
-                    "columns' cards, cards of them left the table or were turned back, so nothing "
-                    "shows that what the players saw cannot tell the columns apart",
+                    "so it relies on the caller's scramble; but after the players saw cards of these "
+                    "columns, some of their cards left the table or were turned face down before the "
+                    "call, so the verifier cannot check that what the players saw does not tell the "
+                    "columns apart",
                 )
             self.plan.scrambled[id(step)] = tuple(group.regions)
         self.plan.calls[id(step)] = step.protocol
