@@ -122,11 +122,11 @@ def protocol_kit(opts: KitOptions, library: Library, step: Progress) -> KitConte
     printing = print_setup(opts, templates, name, card, opts.labels or default_labels(opts.paper))
     names = protocols_to_verify(library, proto.name)
     for each in names[:-1]:  # what it calls, with their own parameters
-        check_protocol(library.protocol(each), None, False, "verify", None, library)
-    check_protocol(proto, params, False, "verify", None, library)
+        check_protocol(library.protocol(each), None, opts.force, "verify", None, library)
+    check_protocol(proto, params, opts.force, "verify", None, library)
     example = proto.booklet
     example_params = {**example.example_params, **given} if given else (example.example_params or None)
-    check_protocol(proto, example_params, False, "simulate", example.example_scenario, library)
+    check_protocol(proto, example_params, opts.force, "simulate", example.example_scenario, library)
 
     step("verifying the protocols", 0)
     cache = VerificationCache() if opts.cache else None

@@ -220,6 +220,7 @@ def _boxed(flowables: list[Flowable], width: float) -> list[Flowable]:
 
 
 def _render(target: io.BytesIO | str, h: Handout, paper: tuple[float, float], size: float, steps: int) -> int:
+    ensure_fonts()
     margin = mm(14)
     pages = [0]
 
@@ -255,6 +256,5 @@ def fit(h: Handout, paper: tuple[float, float]) -> tuple[float, int]:
 
 def render_handout(path: Path, h: Handout, paper: tuple[float, float]) -> int:
     """Write the handout at ``path`` on one page of ``paper`` (points); returns its page count."""
-    ensure_fonts()
     size, steps = fit(h, paper)
     return _render(str(path), h, paper, size, steps)
