@@ -149,7 +149,9 @@ def test_what_a_protocol_kit_refuses(tmp_path: Path, args: list[str], said: str)
 def test_a_rule_set_file_is_still_a_game_kit(tmp_path: Path) -> None:
     games = rulesets_dir() / "games"
     assert not is_protocol("uno") and not is_protocol(str(games / "uno.yaml"))
-    assert is_protocol("six-card-and") and is_protocol(str(rulesets_dir() / "protocols" / "six-card-and.yaml"))
+    assert is_protocol("six-card-and") and is_protocol(
+        str(rulesets_dir() / "protocols" / "six-card-and.yaml")
+    )
     assert is_protocol("no-such-thing")  # refused by the protocol kit, naming both lists
 
 
