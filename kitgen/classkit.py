@@ -216,7 +216,8 @@ def materials(
         face = booklet.face(symbol)
         name, short = _card_words(face, words.term(symbol.rstrip("0123456789")))
         needed = n * sets
-        extra = spares(needed)
+        # A game's own cards are dealt, not used up: no spares (markers get bent, lost, marked).
+        extra = 0 if face.kind in ("deck", "tile") else spares(needed)
         items.append(
             Item(
                 symbol,
