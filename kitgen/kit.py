@@ -39,7 +39,7 @@ from .artifacts import (
 )
 from .booklet import Booklet, protocol_booklet
 from .cache import VerificationCache
-from .classkit import protocol_kit
+from .classkit import is_protocol, protocol_kit
 from .consumables import require
 from .imposition import impose_saddle
 from .kinds import BookletInput, KitKind, KitPlan, kit_kind
@@ -86,7 +86,7 @@ def build(
     library = library or Library()
     step = progress or (lambda what, n: None)
     opts = replace(opts, paper=opts.paper.lower())
-    if not is_game(opts.ruleset):
+    if is_protocol(opts.ruleset):
         return write_kit(protocol_kit(opts, library, step), step)
     rules = load_game(opts.ruleset)
     kind = kit_kind(rules)
