@@ -55,6 +55,7 @@ from .verification import (
     summary,
     verify_protocols,
     whole_deck_claim,
+    whole_deck_offered,
 )
 
 __all__ = ["BookletOptions", "KitOptions", "build", "build_booklet"]
@@ -147,6 +148,12 @@ def _game_kit(
         booklet.ink_saver = opts.ink_saver
         require(bom, booklet.sections[0].needs, card_mm, WORKED)
         booklet.whole_deck = whole_deck
+        # Without --exact-hands: say where the exact check on the whole deck is, when it applies.
+        booklet.whole_deck_offered = (
+            whole_deck is None
+            and statistical is not None
+            and whole_deck_offered(plan.protocol, plan.game, plan.players)
+        )
     options = {
         **_recorded(opts),
         "players": plan.players,
