@@ -207,9 +207,9 @@ def helper_legend(faces: Sequence[Face], words: dict[str, str], owners: Sequence
         legend.codes[f.title] = "the stop card"
     two = sorted(by_kind.get("two_colour", []), key=lambda f: f.key)
     if two:
-        parts = [f"{f.title} = a {f.key} card" for f in two]
+        parts = [f"{f.title} = {f.key} card" for f in two]  # "= a" would read as code
         legend.helpers.append(words["two_colour"].format(cards=listing(parts)))
-        legend.codes.update({f.title: f"a {f.key} card" for f in two})
+        legend.codes.update({f.title: f"{f.key} card" for f in two})
     return legend
 
 

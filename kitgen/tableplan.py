@@ -282,8 +282,23 @@ class TablePlanFlowable(Flowable):
         c.setStrokeColor(EDGE)
         c.setLineWidth(1)
         c.roundRect(x, y, plan.width * self.scale, plan.depth * self.scale, mm(2), stroke=1, fill=1)
+        self._later: list[tuple[float, float, str, float, bool, Any]] = []
         for b in plan.boxes:
             getattr(self, f"_draw_{b.what}")(c, b)
+        # The captions last, so that no card covers them, and inside the table's edges.
+        left, right = x + 3, x + plan.width * self.scale - 3
+        for tx, ty, text, size, bold, ink in self._later:
+            half = stringWidth(text, FONT_BOLD if bold else FONT, size) / 2
+            tx = min(max(tx, left + half), right - half)
+            c.setFillColor(HexColor("#FFFFFF"))  # a white tag: legible over cards and lines
+            c.roundRect(tx - half - 1, ty - size * 0.3, 2 * half + 2, size * 1.25, 1, stroke=0, fill=1)
+            self._text(c, tx, ty, text, size, bold, ink)
+
+    def _label(
+        self, c: Canvas, x: float, y: float, text: str, size: float = 6.0, bold: bool = False, ink: Any = INK
+    ) -> None:
+        """A caption on the table, drawn after everything else (see :meth:`draw`)."""
+        self._later.append((x, y, text, size, bold, ink))
 
     def _draw_rows(self, c: Canvas, b: Box) -> None:
         x, y = self._pt(b.x, b.y)
@@ -294,7 +309,7 @@ class TablePlanFlowable(Flowable):
         c.rect(x - 2, y - 2, w + 4, h + 4, stroke=1, fill=0)
         c.setDash()
         fp = self.plan.footprint
-        self._text(
+        self._label(
             c,
             x + w / 2,
             y - 9,
@@ -303,7 +318,7 @@ class TablePlanFlowable(Flowable):
             True,
             ROWS_INK,
         )
-        self._text(c, x + w / 2, y - 16, b.text, 5.5, ink=ROWS_INK)
+        self._label(c, x + w / 2, y - 16, b.text, 5.5, ink=ROWS_INK)
 
     def _draw_column(self, c: Canvas, b: Box) -> None:
         self._card(c, b)
@@ -311,12 +326,12 @@ class TablePlanFlowable(Flowable):
     def _draw_spare(self, c: Canvas, b: Box) -> None:
         self._card(c, b)
         x, y = self._pt(b.x + b.w / 2, b.y)
-        self._text(c, x, y - 6, b.text, 5.0, ink=MUTED)
+        self._label(c, x, y - 6, b.text, 5.0, ink=MUTED)
 
     def _draw_pile(self, c: Canvas, b: Box) -> None:
         self._card(c, b)
         x, y = self._pt(b.x + b.w / 2, b.y)
-        self._text(c, x, y - 6, b.text, 5.5)
+        self._label(c, x, y - 6, b.text, 5.5)
 
     def _draw_envelopes(self, c: Canvas, b: Box) -> None:
         x, y = self._pt(b.x, b.y)
@@ -327,7 +342,7 @@ class TablePlanFlowable(Flowable):
         c.rect(x, y, w, h, stroke=1, fill=1)
         c.line(x, y + h, x + w / 2, y + h * 0.45)
         c.line(x + w / 2, y + h * 0.45, x + w, y + h)
-        self._text(c, x + w / 2, y - 6, b.text, 5.5)
+        self._label(c, x + w / 2, y - 6, b.text, 5.5)
 
     def _draw_hand(self, c: Canvas, b: Box) -> None:
         cw, ch = self.plan.card
@@ -336,7 +351,7 @@ class TablePlanFlowable(Flowable):
         for i in range(n):
             self._card(c, Box("card", b.x + i * step, b.y, cw, ch))
         x, y = self._pt(b.x + b.w / 2, b.y)
-        self._text(c, x, y - 6, b.text, 5.5)
+        self._label(c, x, y - 6, b.text, 5.5)
 
     def _draw_owner(self, c: Canvas, b: Box) -> None:
         self._card(c, b)

@@ -639,37 +639,50 @@ class Writer:
         items.append(words["checklist_play"].format(page=self.page_of("A virtual player's turn")))
         items.append(words["checklist_back"])
         first_check = next((blk for blk in top.steps if blk.checks), None)
-        style = ParagraphStyle("check", parent=self.body, fontSize=9, leading=11.5, spaceAfter=0)
+        head: list[Flowable] = [
+            self.heading(words["checklist_title"]),
+            self.para(words["checklist_intro"], self.small),
+        ]
+        tail: list[Flowable] = []
+        if first_check is not None:
+            tail = [
+                Spacer(1, mm(2)),
+                self.box(
+                    [self.rich("If a check fails:", first_check.if_wrong, self.small, spec=True)], "warning"
+                ),
+            ]
+        # One page, whatever the page (A5 too): the largest type whose list fits.
+        page_h = self.diagram_height / 0.8 if self.diagram_height else mm(250)
+        fixed = sum(f.wrap(self.width, page_h)[1] for f in [*head, *tail]) + mm(16)  # headings' space
+        table = self._checklist(items, 9.0)
+        for size in (8.5, 8.0, 7.5, 7.0, 6.5):
+            if table.wrap(self.width, page_h)[1] + fixed <= page_h:
+                break
+            table = self._checklist(items, size)
+        out: list[Flowable] = [PageBreak(), *head, table, *tail]
+        return [*out, PageBreak()]  # a page of its own, to print again and keep by the table
+
+    def _checklist(self, items: Sequence[str], size: float) -> Table:
+        """The checklist's numbered boxes in type of ``size`` points."""
+        style = ParagraphStyle("check", parent=self.body, fontSize=size, leading=size * 1.28, spaceAfter=0)
         rows: list[list[Any]] = []
         for n, text in enumerate(items, 1):
             rows.append([TickBox(mm(3.6)), self.para(f"{n}.", style), RefParagraph(style, text, self.page)])
         table = pdf_table(rows, colWidths=[mm(7), mm(7), self.width - mm(14)])
+        pad = size / 4
         table.setStyle(
             TableStyle(
                 [
                     ("VALIGN", (0, 0), (-1, -1), "TOP"),
                     ("LEFTPADDING", (0, 0), (-1, -1), 1),
                     ("RIGHTPADDING", (0, 0), (-1, -1), 2),
-                    ("TOPPADDING", (0, 0), (-1, -1), 2.2),
-                    ("BOTTOMPADDING", (0, 0), (-1, -1), 2.2),
+                    ("TOPPADDING", (0, 0), (-1, -1), pad),
+                    ("BOTTOMPADDING", (0, 0), (-1, -1), pad),
                     ("LINEBELOW", (0, 0), (-1, -1), 0.25, HexColor("#BBBBBB")),
                 ]
             )
         )
-        out: list[Flowable] = [
-            PageBreak(),
-            self.heading(words["checklist_title"]),
-            self.para(words["checklist_intro"], self.small),
-            table,
-        ]
-        if first_check is not None:
-            out += [
-                Spacer(1, mm(2)),
-                self.box(
-                    [self.rich("If a check fails:", first_check.if_wrong, self.small, spec=True)], "warning"
-                ),
-            ]
-        return [*out, PageBreak()]  # a page of its own, to print again and keep by the table
+        return table
 
     def card_codes(self) -> list[Flowable]:
         """The legend of card codes (a game booklet): what R8, G+2, θ2 ... mean."""

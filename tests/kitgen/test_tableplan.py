@@ -94,3 +94,24 @@ def test_the_first_turn_checklist_fits_a_page_and_its_pages_are_right(
         assert f"Step {n}." in pages[int(p) - 1], (n, p)
     setup = re.search(r"the cards dealt \(page (\d+)\)", page)
     assert setup and int(setup.group(1)) == _page_of(pages, "Setting up the table")
+
+
+def test_on_a5_pages_the_checklist_still_fits_one_page_and_the_picture_passes_the_page_check(
+    tmp_path: Path,
+) -> None:
+    """A saddle-stitched A5 booklet has half the room: the checklist's type shrinks to keep it on
+    one page; the picture's captions stay legible (white tags, inside the table's edges)."""
+    from kitgen.kit import BookletOptions, build_booklet
+    from kitgen.pagecheck import check_pdf
+
+    folder = tmp_path / "a5"
+    build_booklet(
+        BookletOptions(name="uno", output=str(folder), runs=20, previews=False, imposition="a5-saddle")
+    )
+    sides = _pages(folder)  # two A5 pages a side, in saddle order: a page's neighbour is elsewhere
+    check = next(
+        i for i, s in enumerate(sides, 1) if "Your first virtual turn: a checklist Tick each box" in s
+    )
+    assert "the next turn can begin" in sides[check - 1]
+    table = next(i for i, s in enumerate(sides, 1) if "The table at a virtual turn The whole table" in s)
+    assert [str(f) for f in check_pdf(folder / "booklet.pdf", pages=[table, check])] == []
