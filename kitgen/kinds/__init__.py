@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from reportlab.platypus import Flowable
 
     from ..booklet import Booklet
-    from ..kit import BookletOptions, KitOptions
+    from ..kitoptions import BookletOptions, KitOptions
     from ..typesetting import Writer
 
 

@@ -41,7 +41,7 @@ from . import CARD_KIT_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, def
 from .virtual import Table, deck_face, kit_labels, virtual_bom, whose_owner_cards
 
 if TYPE_CHECKING:
-    from ..kit import BookletOptions, KitOptions
+    from ..kitoptions import BookletOptions, KitOptions
     from ..typesetting import Writer
 
 

@@ -28,7 +28,7 @@ from .play import sealed_bid_lines
 if TYPE_CHECKING:
     from reportlab.platypus import Flowable
 
-    from ...kit import BookletOptions, KitOptions
+    from ...kitoptions import BookletOptions, KitOptions
     from ...typesetting import Writer
 
 
