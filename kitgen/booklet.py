@@ -50,6 +50,8 @@ from .diagram import Diagram, parse_slot, step_diagrams
 from .faces import Face, symbol_face
 from .glossary import Glossary
 from .kitcost import KitCost
+from .legend import CardLegend, card_legend, shown_cards
+from .tableplan import booklet_plan
 from .tabletime import TableTime, spec_hints, table_time
 from .templates import templates_dir
 from .units import Length
@@ -211,6 +213,16 @@ class Booklet:
             self.faces[name] = f
         return f
 
+    def card_codes(self) -> CardLegend | None:
+        """The legend of the card codes a game booklet's pictures and worked example print
+        (:mod:`kitgen.legend`); None for a protocol booklet (its cards are the protocol's own)."""
+        if self.front is None:
+            return None
+        cards = self.example.get("inputs", {}).get("cards", []) if self.example else []
+        shown = [str(c) for c in cards] + shown_cards(self.sections)  # the worked example's hand first
+        words = {k[len("legend_") :]: v for k, v in booklet_style().words.items() if k.startswith("legend_")}
+        return card_legend(self.rules, shown, self.face, self.owners, words)
+
     def to_json(self) -> dict[str, Any]:
         out = {
             "booklet": self.name,
@@ -225,6 +237,12 @@ class Booklet:
         }
         if self.whole_deck is not None:
             out["whole_deck"] = self.whole_deck
+        codes = self.card_codes()
+        if codes is not None:
+            out["card_codes"] = codes.to_json()
+        plan = booklet_plan(self)
+        if plan is not None:
+            out["table_plan"] = plan.to_json()
         return out
 
 

@@ -58,10 +58,16 @@ def page_count(path: Path) -> int:
 
 
 def _what(stem: str, manifest: dict[str, Any]) -> str:
+    """What a file of the kit holds: the kit's own words for it (``sheets: {stem: {what:}}``
+    in the manifest: a kit of its own shape, whose booklet is not the step-by-step one), else
+    the card kit's."""
+    sheets = manifest.get("sheets", {})
+    own = sheets.get(stem, {}).get("what") if isinstance(sheets.get(stem), dict) else None
+    if own:
+        return str(own)
     text = DESCRIPTIONS.get(stem, "")
     if stem == "booklet" and "game" not in manifest:
         text = text.replace("set-up and rules, ", "what you need, ")
-    sheets = manifest.get("sheets", {})
     if stem == "cards" and "front_pages" in sheets.get("cards", {}):
         info = sheets["cards"]
         parts = []

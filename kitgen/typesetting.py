@@ -11,7 +11,7 @@ reproducible (``invariant``) and embed their fonts.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +32,7 @@ from reportlab.platypus import (
     Table,
     TableStyle,
 )
-from reportlab.platypus.doctemplate import LayoutError
+from reportlab.platypus.doctemplate import IndexingFlowable, LayoutError
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from reference_engine.api import Library, RenderError, glyph
@@ -44,6 +44,7 @@ from .diagram import DiagramFlowable, geometry
 from .faces import FONT, FONT_BOLD, Face, draw_face, ensure_fonts, pdf_table
 from .glossary import quantities_of
 from .paragraphs import Heading, Styled, paragraph
+from .tableplan import TablePlanFlowable, booklet_plan
 from .tabletime import run_sentence
 from .units import mm
 from .words import listing, plural
@@ -137,6 +138,99 @@ class CardFan(Flowable):
             c.restoreState()
 
 
+class Anchor(Flowable):
+    """A place in the booklet another page refers to by page number (a step, a picture)."""
+
+    def __init__(self, key: str):
+        super().__init__()
+        self.key = key
+        self.width = self.height = 0
+
+    def wrap(self, avail_w: float, avail_h: float) -> tuple[float, float]:
+        return 0, 0
+
+    def draw(self) -> None:
+        pass
+
+
+class PageRefs(IndexingFlowable):
+    """The page of every heading and anchor, learnt on one pass of the build and used on the next
+    (reportlab builds again until nothing moved, as for the contents)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pages: dict[str, int] = {}
+        self._seen: dict[str, int] = {}
+        self._ok = False
+        self.width = self.height = 0
+
+    def beforeBuild(self) -> None:
+        self._seen = {}
+
+    def notify(self, kind: str, stuff: Any) -> None:
+        if kind == "TOCEntry":
+            self._seen.setdefault(str(stuff[3]), int(stuff[2]))
+        elif kind == "PageRef":
+            self._seen.setdefault(str(stuff[0]), int(stuff[1]))
+
+    def afterBuild(self) -> None:
+        self._ok = self._seen == self.pages
+        self.pages = dict(self._seen)
+
+    def isSatisfied(self) -> bool:
+        return self._ok
+
+    def wrap(self, avail_w: float, avail_h: float) -> tuple[float, float]:
+        return 0, 0
+
+    def draw(self) -> None:
+        pass
+
+
+PAGE_REF = re.compile(r"\{page:([^}]+)\}")
+
+
+class RefParagraph(Flowable):
+    """A paragraph with page numbers (``{page:KEY}``), set from the previous pass's pages."""
+
+    def __init__(self, style: ParagraphStyle, text: str, page: Callable[[str], int | None], lead: str = ""):
+        super().__init__()
+        self.style, self.text, self.page, self.lead = style, text, page, lead
+        self.para: Paragraph | None = None
+
+    def _paragraph(self) -> Paragraph:
+        text = PAGE_REF.sub(lambda m: str(self.page(m.group(1)) or "…"), self.text)
+        if self.lead:
+            return paragraph(self.style, Styled(self.lead, "b"), " ", text)
+        return paragraph(self.style, text)
+
+    def wrap(self, avail_w: float, avail_h: float) -> tuple[float, float]:
+        self.para = self._paragraph()
+        w, h = self.para.wrap(avail_w, avail_h)
+        self.width, self.height = w, h
+        return w, h
+
+    def draw(self) -> None:
+        assert self.para is not None
+        self.para.drawOn(self.canv, 0, 0)
+
+
+class TickBox(Flowable):
+    """An empty square to tick with a pen."""
+
+    def __init__(self, size: float):
+        super().__init__()
+        self.width = self.height = size
+
+    def wrap(self, avail_w: float, avail_h: float) -> tuple[float, float]:
+        return self.width, self.height
+
+    def draw(self) -> None:
+        self.canv.setStrokeColor(HexColor("#1A1A1A"))
+        self.canv.setLineWidth(0.8)
+        self.canv.rect(0, 0, self.width, self.height, stroke=1, fill=0)
+
+
 class _Doc(BaseDocTemplate):
     def __init__(self, path: str, pagesize: tuple[float, float], margin: float, title: str, footer: str):
         super().__init__(
@@ -173,6 +267,8 @@ class _Doc(BaseDocTemplate):
         c.restoreState()
 
     def afterFlowable(self, flowable: Flowable) -> None:
+        if isinstance(flowable, Anchor):
+            self.notify("PageRef", (flowable.key, self.page))
         if isinstance(flowable, Heading):
             level, key = flowable.toc_level, flowable.key
             self.canv.bookmarkPage(key)
@@ -207,13 +303,26 @@ class Writer:
         self.cell = ps("cell", "small")
         self.cellb = ps("cellb", "small", fontName=FONT_BOLD)
         self.keys = 0
+        self.refs = PageRefs()  # the pages of headings and steps, for the first-turn checklist
+        self.titles: dict[str, str] = {}  # heading text -> its key
         geo, self.capacity = geometry(CARD_RATIO, width, style.card_width)
         self.geo = geo
 
     # -- helpers --------------------------------------------------------------------
     def heading(self, text: str, level: int = 0) -> Heading:
         self.keys += 1
+        self.titles.setdefault(text, f"h{self.keys}")
         return Heading(text, self.h1 if level == 0 else self.h2, level, f"h{self.keys}")
+
+    def page_of(self, title: str) -> str:
+        """``{page:KEY}`` of the heading ``title`` (made before or after this call)."""
+        return f"{{page:title:{title}}}"
+
+    def page(self, key: str) -> int | None:
+        """The page of a heading (``title:TEXT``) or an anchor, as the last pass found it."""
+        if key.startswith("title:"):
+            key = self.titles.get(key[len("title:") :], "")
+        return self.refs.pages.get(key)
 
     def para(self, text: str, style: ParagraphStyle | None = None, spec: bool = False) -> Paragraph:
         """A paragraph; ``spec`` marks a spec's own prose (``P_1`` is set as P with subscript 1)."""
@@ -265,7 +374,7 @@ class Writer:
 
     # -- the story ------------------------------------------------------------------
     def story(self) -> list[Flowable]:
-        s: list[Flowable] = []
+        s: list[Flowable] = [self.refs]
         s += self.cover()
         s += [NextPageTemplate("body"), PageBreak()]
         toc = TableOfContents(
@@ -465,6 +574,8 @@ class Writer:
             out.append(self.box([self.rich("At the table.", sec.table, self.small, spec=True)]))
         for line in sec.legend:
             out.append(self.rich("How the cards show it.", line, self.small))
+        if first:
+            out += self.card_codes()
         example = [self.para(sec.example_text, self.small)]
         if sec.time is not None and not (first and self.b.cost is not None):
             example.append(self.para(run_sentence(sec.time), self.small))
@@ -479,13 +590,124 @@ class Writer:
         out += self.curious(sec)
         return out
 
+    def table_layout(self) -> list[Flowable]:
+        """A game kit's whole table at a virtual turn, from above and to scale (:mod:`kitgen.tableplan`),
+        with the sizes of the kit's own figures; nothing without virtual players or figures."""
+        b = self.b
+        plan = booklet_plan(b)
+        if plan is None or b.cost is None:
+            return []
+        height = (self.diagram_height or self.width) * 0.62
+        words = self.st.words
+        out: list[Flowable] = [
+            PageBreak(),
+            self.heading(words["table_title"]),
+            self.para(words["table_intro"]),
+            Spacer(1, mm(2)),
+            TablePlanFlowable(plan, self.width, height, b.ink_saver),
+            Spacer(1, mm(3)),
+            self.para(words["table_middle"], self.small),
+            self.para(b.cost.footprint.sentence(b.cost.unit), self.small),
+        ]
+        return out
+
+    def first_turn_checklist(self) -> list[Flowable]:
+        """One page to tick through at the first virtual turn: numbered boxes in a player's words,
+        each with the page of the full instructions."""
+        b = self.b
+        if not b.virtual or not b.sections:
+            return []
+        words = self.st.words
+        top = b.sections[0]
+        items: list[str] = [
+            words["checklist_setup"].format(page=self.page_of("Setting up the table")),
+            words["checklist_read"].format(page=self.page_of("A virtual player's turn")),
+        ]
+        if b.cost is not None:
+            items.append(
+                words["checklist_space"].format(
+                    width=f"{b.cost.footprint.width_cm:.0f}",
+                    depth=f"{b.cost.footprint.depth_cm:.0f}",
+                    page=self.page_of(words["table_title"]),
+                )
+            )
+        items.append(words["checklist_start"].format(title=top.title, page=self.page_of(top.title)))
+        called = {sec.title: sec for sec in b.sections[1:]}
+        for block in top.steps:
+            text = f"Step {block.number}: {block.brief}"
+            also = [t for t in called if any(t in n for n in block.notes)]
+            for t in also:
+                text += f" ({t}: page {{page:title:{t}}})"
+            if block.checks:
+                text += " " + words["checklist_check"]
+            items.append(text + f" (page {{page:{step_key(block.protocol, block.number)}}})")
+        items.append(words["checklist_play"].format(page=self.page_of("A virtual player's turn")))
+        items.append(words["checklist_back"])
+        first_check = next((blk for blk in top.steps if blk.checks), None)
+        head: list[Flowable] = [
+            self.heading(words["checklist_title"]),
+            self.para(words["checklist_intro"], self.small),
+        ]
+        tail: list[Flowable] = []
+        if first_check is not None:
+            tail = [
+                Spacer(1, mm(2)),
+                self.box(
+                    [self.rich("If a check fails:", first_check.if_wrong, self.small, spec=True)], "warning"
+                ),
+            ]
+        # One page, whatever the page (A5 too): the largest type whose list fits.
+        page_h = self.diagram_height / 0.8 if self.diagram_height else mm(250)
+        fixed = sum(f.wrap(self.width, page_h)[1] for f in [*head, *tail]) + mm(16)  # headings' space
+        table = self._checklist(items, 9.0)
+        for size in (8.5, 8.0, 7.5, 7.0, 6.5):
+            if table.wrap(self.width, page_h)[1] + fixed <= page_h:
+                break
+            table = self._checklist(items, size)
+        out: list[Flowable] = [PageBreak(), *head, table, *tail]
+        return [*out, PageBreak()]  # a page of its own, to print again and keep by the table
+
+    def _checklist(self, items: Sequence[str], size: float) -> Table:
+        """The checklist's numbered boxes in type of ``size`` points."""
+        style = ParagraphStyle("check", parent=self.body, fontSize=size, leading=size * 1.28, spaceAfter=0)
+        rows: list[list[Any]] = []
+        for n, text in enumerate(items, 1):
+            rows.append([TickBox(mm(3.6)), self.para(f"{n}.", style), RefParagraph(style, text, self.page)])
+        table = pdf_table(rows, colWidths=[mm(7), mm(7), self.width - mm(14)])
+        pad = size / 4
+        table.setStyle(
+            TableStyle(
+                [
+                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                    ("LEFTPADDING", (0, 0), (-1, -1), 1),
+                    ("RIGHTPADDING", (0, 0), (-1, -1), 2),
+                    ("TOPPADDING", (0, 0), (-1, -1), pad),
+                    ("BOTTOMPADDING", (0, 0), (-1, -1), pad),
+                    ("LINEBELOW", (0, 0), (-1, -1), 0.25, HexColor("#BBBBBB")),
+                ]
+            )
+        )
+        return table
+
+    def card_codes(self) -> list[Flowable]:
+        """The legend of card codes (a game booklet): what R8, G+2, θ2 ... mean."""
+        legend = self.b.card_codes()
+        if legend is None:
+            return []
+        return [self.rich(lead, text, self.small) for lead, text in legend.lines]
+
     def step_block(self, block: StepBlock) -> list[Flowable]:
         """A step: its sentence kept with its first picture, each further picture kept with its
         spare-card note, and the checks box kept whole; between these groups a page may break, so
         a long step no longer leaves the page before it half empty."""
         style = self.sub if block.depth else self.step
         loop = f" (shown for {block.loop_text})" if block.loop_text else ""
-        groups: list[list[Flowable]] = [[self.rich(f"Step {block.number}.", block.say, style, spec=True)]]
+        groups: list[list[Flowable]] = [
+            [
+                Anchor(step_key(block.protocol, block.number)),
+                self.rich(f"Step {block.number}.", block.say, style, spec=True),
+            ]
+        ]
         for k, diagram in enumerate(block.diagrams):
             group = groups[0] if k == 0 else []
             group.append(
@@ -649,10 +871,12 @@ class Writer:
 
     def quick_reference(self) -> list[Flowable]:
         out: list[Flowable] = []
-        for sec in self.b.sections:
+        for i, sec in enumerate(self.b.sections):
             out += [PageBreak(), self.heading(f"Quick reference: {sec.title}")]
             for line in sec.legend:
                 out.append(self.rich("How the cards show it.", line, self.small))
+            if i == 0:
+                out += self.card_codes()
             rows: list[list[Any]] = [[self.rich("Step", "", self.body), self.rich("Do", "", self.body)]]
             for block in sec.steps:
                 cell: list[Flowable] = [self.para(block.brief, self.body, spec=True)]
@@ -666,6 +890,11 @@ class Writer:
                 out.append(Spacer(1, mm(3)))
                 out.append(self.rich("If a check fails:", first.if_wrong, self.small, spec=True))
         return out
+
+
+def step_key(protocol: str, number: str) -> str:
+    """The anchor of a step, for page references."""
+    return f"step:{protocol}:{number}"
 
 
 def by_title(text: str, titles: dict[str, str]) -> str:

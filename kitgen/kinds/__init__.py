@@ -117,6 +117,9 @@ class KitKind(ABC):
     build_options: ClassVar[frozenset[str]] = CARD_KIT_OPTIONS
     # Whether the kit is of its own shape (:meth:`write_own`) instead of cards, labels and booklet.
     own_kit: ClassVar[bool] = False
+    # The game's places on the table besides its piles (the discard pile, the layout), for the
+    # booklet's picture of the whole table (kitgen.tableplan).
+    table_middle: ClassVar[tuple[str, ...]] = ()
     # What the game is, in a player's words, for refusing an option that does not apply to it.
     about: ClassVar[str] = "a card game with virtual players"
 

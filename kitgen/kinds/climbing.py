@@ -31,6 +31,7 @@ def _last(rules: Any, moment: Moment) -> Any:
 class ClimbingKit(TableKit):
     kind = "climbing"
     default_card_size = "poker"
+    table_middle = ("Trick",)
 
     # -- the materials --------------------------------------------------------------------
     def materials(

@@ -14,6 +14,7 @@ from .table import TableKit
 class LayoutKit(TableKit):
     kind = "layout"
     default_card_size = "poker"
+    table_middle = ("Layout",)
 
     def moment_record(self, moment: Moment) -> dict[str, Any]:
         return {"runs": {suit: list(span) for suit, span in sorted(moment.public["runs"].items())}}

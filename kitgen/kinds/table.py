@@ -220,7 +220,9 @@ class TableKit(KitKind):
             w.kit_contents()
             + self.setup(w, booklet)
             + self.rules_page(w, booklet)
+            + w.table_layout()
             + self.turn_page(w, booklet)
+            + w.first_turn_checklist()
         )
 
     def texts(self, rules: GameRules, key: str) -> list[str]:

@@ -21,6 +21,7 @@ class TilesKit(TableKit):
     kind = "tiles"
     default_card_size = "domino"
     piles = ("Boneyard",)
+    table_middle = ("Line of tiles",)
 
     def deck_faces(self, rules: GameRules) -> list[Face]:
         return [tile_face(t) for t in rules.cards_by_name().values()]

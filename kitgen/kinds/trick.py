@@ -15,6 +15,7 @@ from .table import TableKit
 class TrickKit(TableKit):
     kind = "trick"
     default_card_size = "poker"
+    table_middle = ("Trick",)
 
     def moment_record(self, moment: Moment) -> dict[str, Any]:
         return {"led": moment.public["led"], "lead": moment.public["lead"].name}

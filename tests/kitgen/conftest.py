@@ -49,3 +49,24 @@ def plain_words() -> Callable[[Path], list[str]]:
         return [str(f) for f in check_kit(folder)]
 
     return check
+
+
+@pytest.fixture(scope="session")
+def game_booklet(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
+    """``game_booklet(ruleset)``: the folder of ``kitgen booklet RULESET`` (20 statistical runs,
+    no previews), built once per session."""
+    from kitgen.kit import BookletOptions, build_booklet
+
+    built: dict[str, Path] = {}
+
+    def get(ruleset: str) -> Path:
+        if ruleset not in built:
+            folder = tmp_path_factory.mktemp("game-booklets") / ruleset
+            wild4 = "bluff" if ruleset == "uno-official" else "strict"
+            build_booklet(
+                BookletOptions(name=ruleset, output=str(folder), runs=20, previews=False, wild4=wild4)
+            )
+            built[ruleset] = folder
+        return built[ruleset]
+
+    return get

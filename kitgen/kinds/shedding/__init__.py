@@ -62,6 +62,7 @@ class SheddingKit(KitKind):
     default_card_size = "uno"
     statistical_check = True
     build_options = CARD_KIT_OPTIONS | {"--strategy", "--weights"}
+    table_middle = ("Discard pile",)
 
     def plan(self, opts: KitOptions, rules: GameRules, templates: Templates) -> KitPlan:
         shed = _rules(rules)

@@ -15,7 +15,14 @@ from ..virtual import whose_owner_cards
 
 
 def front_matter(w: Writer, b: Booklet) -> list[Flowable]:
-    return w.kit_contents() + setup(w, b) + rules(w, b) + virtual_turn(w, b)
+    return (
+        w.kit_contents()
+        + setup(w, b)
+        + rules(w, b)
+        + w.table_layout()
+        + virtual_turn(w, b)
+        + w.first_turn_checklist()
+    )
 
 
 def setup(w: Writer, b: Booklet) -> list[Flowable]:

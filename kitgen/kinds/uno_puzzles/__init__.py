@@ -32,6 +32,9 @@ from .. import COMMON_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, regi
 from .booklet import render_booklet
 from .sheets import Deck, render_puzzles, render_solutions
 
+# What the kit's booklet.pdf is (the index and `kitgen build` say so): not a step-by-step booklet.
+BOOKLET_WHAT = "the ideas of the paper behind the puzzles: the model, how hard each kind is, and why"
+
 if TYPE_CHECKING:
     from reportlab.platypus import Flowable
 
@@ -113,7 +116,7 @@ class PuzzleKit(KitKind):
             "sheets": {
                 "puzzles": {"pages": sheets},
                 "solutions": {"pages": answers},
-                "booklet": {"pages": booklet},
+                "booklet": {"pages": booklet, "what": BOOKLET_WHAT},
             },
         }
         return ["puzzles", "solutions", "booklet"], ["puzzles.json"], entries
@@ -126,7 +129,7 @@ class PuzzleKit(KitKind):
             f"  puzzles.pdf   {sheets['puzzles']['pages']} pages: {pz['count']} puzzles ({pz['chain']} "
             f"chain, {pz['who_wins']} who-wins; {levels}), two per page: cut along the dashed line",
             f"  solutions.pdf {sheets['solutions']['pages']} pages: every answer, drawn as cards",
-            f"  booklet.pdf   {sheets['booklet']['pages']} pages: the ideas of the paper behind the puzzles",
+            f"  booklet.pdf   {sheets['booklet']['pages']} pages: {BOOKLET_WHAT}",
             "  puzzles.json  the puzzles and answers as data;  previews/  a PNG of every page;  "
             "manifest.json",
             "",

@@ -22,6 +22,7 @@ from reference_engine.api import Card, Puzzle, PuzzleRules, parse_cards, solve_s
 from ...faces import FONT, FONT_BOLD, ensure_fonts, pdf_table, style
 from ...paragraphs import Fragment, Styled, paragraph
 from ...units import mm
+from ...words import listing, plural
 from .sheets import CARD_H, CARD_W, Deck, draw_card
 
 EXAMPLE_1 = "1/3,2/2,2/3,2/3,2/4,3/2,3/4,4/1,4/3"
@@ -212,10 +213,18 @@ def _story(
         _p(st, "The ideas behind the puzzles, from the paper " + rules.source.get("cite", ""), kind="note"),
         _p(
             st,
-            f"This kit has {len(puzzles)} puzzles: {chains} chain puzzles (one player lays out every card) "
-            f"and {len(puzzles) - chains} who-wins puzzles (two players who both want to win). They come "
-            f"from a paper that looks at UNO with the eyes of a computer scientist: how hard is it to "
-            f"decide who can win? The answers are surprising, and each kind of puzzle shows one of them.",
+            f"This kit has {plural(len(puzzles), 'puzzle')}: "
+            + listing(
+                [
+                    plural(chains, "chain puzzle") + " (one player lays out every card)" if chains else "",
+                    plural(len(puzzles) - chains, "who-wins puzzle") + " (two players who both want to win)"
+                    if len(puzzles) > chains
+                    else "",
+                ]
+            )
+            + ". They come "
+            "from a paper that looks at UNO with the eyes of a computer scientist: how hard is it to "
+            "decide who can win? The answers are surprising, and each kind of puzzle shows one of them.",
         ),
         _p(st, "The model", kind="h"),
         _p(

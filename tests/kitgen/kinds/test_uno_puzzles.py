@@ -115,3 +115,23 @@ def test_puzzle_options_make_no_sense_for_card_kits(option: list[str], tmp_path:
 def test_the_puzzle_booklet_comes_with_the_kit() -> None:
     code, out = run("booklet", "uno-puzzles")
     assert code == 2 and "kitgen build uno-puzzles" in out
+
+
+def test_the_index_describes_the_booklet_the_kit_has(kit: tuple[Path, dict[str, Any]]) -> None:
+    """The index said "the step-by-step booklet: cover, contents, set-up and rules, every protocol
+    step by step, validation" of a 2-page booklet on the paper's ideas (issue 23)."""
+    folder, _ = kit
+    index = (folder / "index.html").read_text(encoding="utf-8")
+    row = index[index.index("booklet.pdf") :].split("</tr>")[0]
+    assert "step by step" not in row and "protocol" not in row and "validation" not in row
+    assert "the ideas of the paper behind the puzzles" in row
+    booklet = " ".join(_text(folder / "booklet.pdf"))
+    for heading in ("The model", "Complexity"):  # what the index promises is in the booklet
+        assert heading in booklet
+
+
+def test_a_kit_of_one_kind_of_puzzle_does_not_count_the_other(tmp_path: Path) -> None:
+    code, out = run("build", "uno-puzzles", "--count", "2", "--no-previews", "-o", str(tmp_path / "k"))
+    assert code == 0, out
+    first = _text(tmp_path / "k" / "booklet.pdf")[0]
+    assert " 0 " not in " ".join(first.split())
