@@ -12,323 +12,45 @@ Nothing outside a kind's package tests a kind by name: callers ask :func:`find_k
 
 from __future__ import annotations
 
-import random
-from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
-
-from ..cards import Symbol
-from ..errors import SpecError, UsageError
-from ..registry import Library, rulesets_dir
-from ..schema import Checker, check_lengths
-from ..source import load_file
-
-if TYPE_CHECKING:
-    from ..records.recorder import Recorder
-    from ..records.referee import Verdict
-
-Validity = Callable[[Any], bool]
-ProblemAt = Callable[[tuple[str | int, ...], str], Exception]
-
-
-@dataclass(frozen=True)
-class PlayOption:
-    """A kind's own option of ``kitgen play`` (e.g. Gakmoro's ``--strategy``)."""
-
-    name: str  # the keyword, e.g. "strategy"
-    help: str
-    default: Any = None
-    choices: tuple[str, ...] = ()
-    kind: type = str  # str | int
-    flag: bool = False
-
-
-@dataclass
-class PlaySettings:
-    """What every kind's game takes: seats, level, seed, protocol, and the kind's own options."""
-
-    players: int | None = None
-    virtual: int = 1
-    level: str | None = None  # card | rule; None: the kind's default
-    seed: int = 0
-    protocol: str | None = None
-    options: dict[str, Any] = field(default_factory=dict)
-    # Card level: "compiled" (the default: a compiled runner where the spec has one, see
-    # reference_engine/compiled.py) or "interpreter" (the spec read step by step).
-    engine: str = "compiled"
-    # A game being recorded: its events go here (reference_engine/records, docs/records.md).
-    recorder: Recorder | None = None
-    # The settings the user gave (players, virtual...), so a kind can refuse those it has no use for.
-    given: frozenset[str] = frozenset()
-
-
-@dataclass
-class ScenarioSetting:
-    """A game protocol bound to a scenario: the cards dealt in every way, the game's functions."""
-
-    deal: list[Symbol]
-    context: dict[str, Any]
-    state_text: str
-
-
-@dataclass
-class FullDeal:
-    """A whole table for exact verification by classes: the cards in play by name (P_1's
-    hand, the other hands, the draw pile; repeats for copies), the owners' sizes and the
-    public state that decides which cards may be played."""
-
-    deck: list[str]
-    sizes: list[int]
-    state: dict[str, Any]
-    text: str
-
-
-def owner_sizes(in_play: int, players: int, hand: int, others: int | None) -> list[int]:
-    """P_1 holds ``hand``; with ``others`` every other player holds that many and a last owner
-    (the draw pile) the rest; without, the other players share the rest as evenly as they can."""
-    if players < 2:
-        raise UsageError("a table needs at least 2 players")
-    if hand < 1:
-        raise UsageError("P_1's hand needs at least one card")
-    if others is not None:
-        sizes = [hand] + [others] * (players - 1)
-        rest = in_play - sum(sizes)
-        if rest < 0:
-            raise UsageError(
-                f"{players} hands ({hand} for P_1, {others} each for the others) need "
-                f"more than the {in_play} cards in play"
-            )
-        return sizes + [rest]
-    rest = in_play - hand
-    n = players - 1
-    sizes = [hand] + [rest // n + (1 if i < rest % n else 0) for i in range(n)]
-    if rest < n or sizes[-1] < 1:
-        raise UsageError(
-            f"a hand of {hand} leaves too few of the {in_play} cards in play for {n} other players"
-        )
-    return sizes
-
-
-@dataclass
-class Deal:
-    """A deal for the statistical check: owners (P_1 the virtual player first, the piles last)."""
-
-    owners: list[list[Symbol]]
-    public: str  # the public situation in words
-
-    def describe(self) -> str:
-        return "P_1 holds " + " ".join(c.glyph for c in self.owners[0])
-
-
-class GameRules(ABC):
-    """What every kind's rule set tells: its name, texts, and the protocol its kit teaches."""
-
-    kind: ClassVar[str]
-    name: str
-    title: str
-    summary: str
-    source: dict[str, str]
-    kit: dict[str, Any]
-
-    @property
-    @abstractmethod
-    def protocol(self) -> str:
-        """The protocol a kit of this game teaches (the virtual decision, or the dealer's job)."""
-
-    def cards_by_name(self) -> dict[str, Symbol]:
-        """The game's cards by name (``red7``), for giving a deal on the command line."""
-        return {}
-
-    def deck(self) -> list[Symbol]:
-        """Every card of the game's deck, with its copies (empty: the kind has no deck)."""
-        return []
-
-    def copies(self) -> dict[str, int]:
-        """How many of each card (by name) the deck holds: a deal given on the command line may
-        not hold more (``--input cards=red9,red9,red9`` with two R9 in the deck)."""
-        out: dict[str, int] = {}
-        for card in self.deck():
-            out[card.name] = out.get(card.name, 0) + 1
-        return out
-
-
-class GameKind(ABC):
-    """A kind of game. Subclasses set ``name`` and register themselves with :func:`register`."""
-
-    name: ClassVar[str]
-    summary: ClassVar[str]
-    # The kind's own options of `kitgen play`, and the default level.
-    play_options: ClassVar[tuple[PlayOption, ...]] = ()
-    default_level: ClassVar[str] = "card"
-    # Whether games of this kind write a game record (``settings.recorder``) and have a referee.
-    records: ClassVar[bool] = False
-
-    @abstractmethod
-    def load(self, path: Path, expected_name: str | None) -> GameRules:
-        """Load and check a rule set of this kind (SpecError lists every problem)."""
-
-    @abstractmethod
-    def play(self, rules: GameRules, library: Library, settings: PlaySettings) -> dict[str, Any]:
-        """Play a whole game; the result as data (``winner``, ``protocol_runs``, checks, a log)."""
-
-    def referee(self, record: Mapping[str, Any]) -> Verdict:
-        """Check a game record of this kind with the kind's independent referee (its ``referee.py``,
-        which shares no code with how the kind plays): every action legal, every card accounted for."""
-        raise UsageError(f"games of the {self.name} kind write no record")
-
-    def scenario(
-        self, rules: GameRules, state: Mapping[str, Any], deal: list[str], problem: ProblemAt
-    ) -> ScenarioSetting:
-        """Bind a game protocol's scenario: the cards to deal and the game's functions (``valid``).
-        ``problem(key path under the scenario, message)`` makes the error to raise for a bad one."""
-        raise UsageError(f"{rules.name} ({self.name}) has no game protocol to verify in a scenario")
-
-    def two_deals(self, rules: GameRules, players: int, rng: random.Random) -> tuple[Deal, Deal, Validity]:
-        """Two deals with the same public information, for the statistical check on the full deck."""
-        raise UsageError(f"{rules.name} ({self.name}) has no card selection to check statistically")
-
-    def full_deal(self, rules: GameRules, players: int, hand: int, state: Mapping[str, Any]) -> FullDeal:
-        """The whole deck in play at a table with a public ``state``: for exact verification by
-        validity classes (``kitgen verify PROTOCOL --hand N``)."""
-        raise UsageError(f"{rules.name} ({self.name}) has no card selection to verify on a whole table")
-
-    def verify_runs(
-        self, library: Library, proto: Any, rules: GameRules, runs: int, seed: int, players: int
-    ) -> Any:
-        """A kind's own statistical verification of its game protocol on the full deck (a
-        ``Report``), or None: the card selection's (one played card, ``two_deals``)."""
-        return None
-
-    def weight_function(self, rules: GameRules, weights: Any) -> Callable[[Any], int]:
-        """``weight(card)`` for a virtual player's public weights (``kinds.strategy.Weights``),
-        after checking the names they use; kinds whose virtual players have no strategy refuse."""
-        raise UsageError(f"{rules.name} ({self.name}): its virtual players take no --weights")
-
-    def measure_tables(
-        self, rules: GameRules, library: Library, players: int, virtual: int, discard_owner: bool = False
-    ) -> dict[str, Any]:
-        """The largest card selection table a virtual decision sees in simulated games (for a kit's
-        bill of materials): ``games``, ``hands`` (per seat), ``draw_pile`` (a pile's most cards),
-        ``table_seen`` and ``table`` (the most cards a table can hold)."""
-        raise UsageError(f"{rules.name} ({self.name}) has no virtual players to count materials for")
-
-    def example_moment(
-        self,
-        rules: GameRules,
-        library: Library,
-        players: int,
-        virtual: int,
-        discard_owner: bool = False,
-        wild4: str = "strict",
-    ) -> Any:
-        """A virtual decision in a seeded game for a booklet's worked example (a ``Moment``)."""
-        raise UsageError(f"{rules.name} ({self.name}) has no virtual players to show")
-
-
-_KINDS: dict[str, GameKind] = {}
-DEFAULT_KIND = "shedding"
-
-
-def register(kind: type[GameKind]) -> type[GameKind]:
-    """Class decorator: make a kind known by its name."""
-    _KINDS[kind.name] = kind()
-    return kind
-
-
-def kinds() -> dict[str, GameKind]:
-    return dict(_KINDS)
-
-
-def find_kind(name: str) -> GameKind:
-    try:
-        return _KINDS[name]
-    except KeyError:
-        known = ", ".join(sorted(_KINDS)) or "none"
-        raise UsageError(f"unknown kind of game {name!r} (kinds: {known})") from None
-
-
-def games_dir() -> Path:
-    return rulesets_dir() / "games"
-
-
-def rules_path(name_or_path: str) -> Path:
-    """The file of a rule set given by name (``uno``) or path; a clear error if there is none."""
-    path = Path(name_or_path)
-    if path.is_dir() and (
-        name_or_path.endswith((".yaml", ".yml")) or not (games_dir() / f"{name_or_path}.yaml").is_file()
-    ):
-        raise UsageError(f"{name_or_path} is a folder, not a rule set file")
-    if not name_or_path.endswith((".yaml", ".yml")):
-        path = games_dir() / f"{name_or_path}.yaml"
-        if not path.is_file():
-            known = ", ".join(sorted(p.stem for p in games_dir().glob("*.yaml"))) or "none"
-            raise UsageError(f"unknown rule set {name_or_path!r} (known: {known})")
-    elif not path.is_file():
-        raise UsageError(f"no such rule set file: {path}")
-    return path
-
-
-def is_game(name_or_path: str) -> bool:
-    """Whether ``name_or_path`` names a rule set (not a protocol spec)."""
-    return not name_or_path.endswith((".yaml", ".yml")) and (games_dir() / f"{name_or_path}.yaml").is_file()
-
-
-# The longest text each key of a rule set may hold, as for protocol specs (reference_engine/spec.py):
-# the built-in rule sets' longest are a fifth of these (notes 546, setup_steps 461, doc 330).
-RULESET_TEXT_LIMITS = {
-    "game": 64,
-    "title": 120,
-    "summary": 400,
-    "doc": 1_500,
-    "cite": 500,
-    "notes": 5_000,
-    "paper_note": 1_000,
-}
-
-
-def kind_name(name_or_path: str) -> str:
-    """The kind a rule set declares (``kind:``; ``shedding`` when it says nothing). Every text of
-    the file is within its length limit first (:data:`RULESET_TEXT_LIMITS`; any other 3,000
-    characters, any key 200), so no kind's loader or booklet reads a title of a million."""
-    src = load_file(rules_path(name_or_path))
-    ck = Checker(src)
-    if not check_lengths(ck, src.data, RULESET_TEXT_LIMITS, 3_000, 200):
-        raise SpecError(ck.problems)
-    data = src.data
-    kind = data.get("kind", DEFAULT_KIND) if isinstance(data, dict) else DEFAULT_KIND
-    return str(kind)
-
-
-def kind_of(name_or_path: str) -> GameKind:
-    return find_kind(kind_name(name_or_path))
-
-
-def load_game(name_or_path: str) -> GameRules:
-    """A rule set of any kind, by name or path."""
-    expected = None if name_or_path.endswith((".yaml", ".yml")) else name_or_path
-    return kind_of(name_or_path).load(rules_path(name_or_path), expected)
-
-
-def catalogue() -> list[tuple[str, str, str | None]]:
-    """Every built-in rule set: (name, one line about it, the problem when it does not load)."""
-    from ..errors import KitgenError
-
-    out: list[tuple[str, str, str | None]] = []
-    for path in sorted(games_dir().glob("*.yaml")):
-        try:
-            rules = load_game(path.stem)
-            out.append((rules.name, rules.summary or rules.title, None))
-        except KitgenError as exc:
-            count = len(getattr(exc, "problems", [])) or 1
-            out.append((path.stem, "", f"{count} problem(s)"))
-    return out
-
-
-from . import climbing, layout, sealed_bid, shedding, tiles, trick, uno_puzzles  # noqa: E402  (the built-in kinds register themselves)
+from . import (  # the built-in kinds register themselves
+    climbing,
+    layout,
+    sealed_bid,
+    shedding,
+    tiles,
+    trick,
+    uno_puzzles,
+)
+from .kind import (
+    DEFAULT_KIND,
+    Deal,
+    FullDeal,
+    GameKind,
+    GameRules,
+    PlayOption,
+    PlaySettings,
+    ProblemAt,
+    ScenarioSetting,
+    Validity,
+    find_kind,
+    kinds,
+    owner_sizes,
+    register,
+)
+from .ruleset import (
+    RULESET_TEXT_LIMITS,
+    catalogue,
+    games_dir,
+    is_game,
+    kind_name,
+    kind_of,
+    load_game,
+    rules_path,
+)
 
 __all__ = [
+    "DEFAULT_KIND",
+    "RULESET_TEXT_LIMITS",
     "Deal",
     "FullDeal",
     "GameKind",
@@ -337,6 +59,7 @@ __all__ = [
     "PlaySettings",
     "ProblemAt",
     "ScenarioSetting",
+    "Validity",
     "catalogue",
     "climbing",
     "find_kind",

@@ -15,7 +15,7 @@ from typing import Any
 
 from ...errors import UsageError
 from ...registry import Library
-from .. import GameKind, GameRules, PlaySettings, ProblemAt, ScenarioSetting, register
+from ..kind import GameKind, GameRules, PlaySettings, ProblemAt, ScenarioSetting, register
 from ..virtual import Moment
 from .play import DaifugoGame
 from .rules import KIND, ClimbingRules, Play, load_climbing

@@ -22,9 +22,9 @@ from ...cards import Symbol
 from ...errors import SpecError
 from ...schema import Checker
 from ...source import load_file
-from .. import GameRules
 from ..deck import CardType, Deck, booklet_texts, parse_deck
 from ..deck import players as parse_players
+from ..kind import GameRules
 from ..virtual import one_card
 
 KIND = "climbing"

@@ -13,7 +13,7 @@ from typing import Any
 from ...errors import UsageError
 from ...records.referee import Verdict
 from ...registry import Library
-from .. import GameKind, GameRules, PlayOption, PlaySettings, register
+from ..kind import GameKind, GameRules, PlayOption, PlaySettings, register
 from .play import STRATEGIES, SealedBidGame, choose, plain_winner, submissions
 from .rules import KIND, SealedBidRules, load_sealed_bid
 

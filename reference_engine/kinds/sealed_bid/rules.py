@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 from ...errors import SpecError
 from ...schema import Checker
 from ...source import load_file
-from .. import GameRules
+from ..kind import GameRules
 
 KIND = "sealed-bid"
 DECIDE = ("more_wins_else_draw",)

@@ -16,7 +16,7 @@ from ...cards import Symbol
 from ...errors import SpecError, UsageError
 from ...records.referee import Verdict
 from ...registry import Library
-from .. import (
+from ..kind import (
     Deal,
     FullDeal,
     GameKind,

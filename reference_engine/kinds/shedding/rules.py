@@ -20,10 +20,11 @@ from ...expressions import EvalError, Expression, Scope, plain, truthy
 from ...functions import BUILTINS
 from ...schema import Checker
 from ...source import KeyPath, load_file
-from .. import GameRules, kind_name, rules_path
 from ..deck import CardType, parse_deck
 from ..deck import hand_size as parse_hand_size
 from ..deck import players as parse_players
+from ..kind import GameRules
+from ..ruleset import kind_name, rules_path
 
 KIND = "shedding"
 

@@ -16,7 +16,7 @@ from typing import Any
 from ...errors import UsageError
 from ...records.referee import Verdict
 from ...registry import Library
-from .. import (
+from ..kind import (
     Deal,
     FullDeal,
     GameKind,

@@ -18,9 +18,9 @@ from ...cards import SYMBOLS, Symbol
 from ...errors import SpecError
 from ...schema import Checker
 from ...source import load_file
-from .. import GameRules
 from ..deck import booklet_texts
 from ..deck import players as parse_players
+from ..kind import GameRules
 from ..virtual import one_card
 
 KIND = "tiles"

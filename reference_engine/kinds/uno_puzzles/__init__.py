@@ -17,7 +17,7 @@ from ...hardness.puzzles import DIFFICULTIES, LEVELS, Level, Puzzle, PuzzleSpec,
 from ...registry import Library
 from ...schema import Checker
 from ...source import load_file
-from .. import GameKind, GameRules, PlaySettings, register
+from ..kind import GameKind, GameRules, PlaySettings, register
 
 KIND = "uno-puzzles"
 REASONS = ("split", "ends")
