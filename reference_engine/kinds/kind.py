@@ -111,15 +111,19 @@ class Deal:
         return "P_1 holds " + " ".join(c.glyph for c in self.owners[0])
 
 
+@dataclass(kw_only=True)
 class GameRules(ABC):
-    """What every kind's rule set tells: its name, texts, and the protocol its kit teaches."""
+    """What every kind's rule set tells: its name, texts, its file, its kit's settings, and the
+    protocol its kit teaches. A kind's rules are a dataclass deriving from this one (its own
+    fields first; these are keyword-only), most of them from :class:`~.table.TableRules`."""
 
     kind: ClassVar[str]
     name: str
     title: str
     summary: str
     source: dict[str, str]
-    kit: dict[str, Any]
+    file: str
+    kit: dict[str, Any] = field(default_factory=dict)
 
     @property
     @abstractmethod
