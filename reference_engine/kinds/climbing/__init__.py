@@ -15,7 +15,8 @@ from typing import Any
 
 from ...errors import UsageError
 from ...registry import Library
-from ..kind import GameKind, GameRules, PlaySettings, ProblemAt, ScenarioSetting, register
+from ..game import TableKind
+from ..kind import GameRules, PlaySettings, ProblemAt, ScenarioSetting, register
 from ..virtual import Moment
 from .play import DaifugoGame
 from .rules import KIND, ClimbingRules, Play, load_climbing
@@ -24,38 +25,22 @@ from .selection import COPIES, expected_shuffles, run_play_selection
 SIMULATED_GAMES = 300
 
 
-def _climbing(rules: GameRules) -> ClimbingRules:
-    if not isinstance(rules, ClimbingRules):
-        raise UsageError(f"{rules.name} is not a {KIND} game")
-    return rules
-
-
 @register
-class Climbing(GameKind):
+class Climbing(TableKind[ClimbingRules]):
     name = KIND
+    rules_type = ClimbingRules
     summary = "every card is dealt; plays of one to four cards of a rank climb until all pass (Daifugō)"
 
     def load(self, path: Path, expected_name: str | None) -> GameRules:
         return load_climbing(path, expected_name)
 
     def game(self, rules: GameRules, library: Library, settings: PlaySettings) -> DaifugoGame:
-        return DaifugoGame(
-            _climbing(rules),
-            library,
-            players=settings.players,
-            virtual=settings.virtual,
-            level=settings.level or self.default_level,
-            seed=settings.seed,
-            protocol=settings.protocol,
-        )
-
-    def play(self, rules: GameRules, library: Library, settings: PlaySettings) -> dict[str, Any]:
-        return self.game(rules, library, settings).play()
+        return DaifugoGame(self.rules_of(rules), library, **self.table(settings, self.default_level))
 
     def scenario(
         self, rules: GameRules, state: Mapping[str, Any], deal: list[str], problem: ProblemAt
     ) -> ScenarioSetting:
-        cl = _climbing(rules)
+        cl = self.rules_of(rules)
         unknown = [n for n in deal if n not in cl.cards]
         if unknown:
             raise problem(("deal",), f"{cl.name} has no card {unknown[0]!r}")
@@ -71,13 +56,13 @@ class Climbing(GameKind):
 
         if "strength" not in proto.context:
             return None
-        return verify_play_runs(library, proto, _climbing(rules), runs, seed, players)
+        return verify_play_runs(library, proto, self.rules_of(rules), runs, seed, players)
 
     def measure_tables(
         self, rules: GameRules, library: Library, players: int, virtual: int, discard_owner: bool = False
     ) -> dict[str, Any]:
         """The largest play selection table of virtual decisions in seeded rule-level games."""
-        cl = _climbing(rules)
+        cl = self.rules_of(rules)
         hands: dict[int, int] = {}
         table = tickets = rank = 0
         for seed in range(SIMULATED_GAMES):
@@ -108,7 +93,7 @@ class Climbing(GameKind):
         wild4: str = "strict",
     ) -> Moment:
         """Virtual 1 following a single, with several ranks to choose from and 5 to 9 cards."""
-        cl = _climbing(rules)
+        cl = self.rules_of(rules)
 
         def suitable(game: DaifugoGame, seat: int) -> bool:
             hand = game.hands[seat]

@@ -15,10 +15,10 @@ from typing import Any
 from ...errors import UsageError
 from ...records.referee import Verdict
 from ...registry import Library
+from ..game import TableKind
 from ..kind import (
     Deal,
     FullDeal,
-    GameKind,
     GameRules,
     PlaySettings,
     ProblemAt,
@@ -34,15 +34,10 @@ from .rules import KIND, LayoutRules, Runs, load_layout
 SIMULATED_GAMES = 300
 
 
-def _layout(rules: GameRules) -> LayoutRules:
-    if not isinstance(rules, LayoutRules):
-        raise UsageError(f"{rules.name} is not a {KIND} game")
-    return rules
-
-
 @register
-class Layout(GameKind):
+class Layout(TableKind[LayoutRules]):
     name = KIND
+    rules_type = LayoutRules
     summary = "every card is dealt; suits are built up and down from a centre rank (Sevens)"
     records = True
 
@@ -50,29 +45,17 @@ class Layout(GameKind):
         return load_layout(path, expected_name)
 
     def game(self, rules: GameRules, library: Library, settings: PlaySettings) -> SevensGame:
-        return SevensGame(
-            _layout(rules),
-            library,
-            players=settings.players,
-            virtual=settings.virtual,
-            level=settings.level or self.default_level,
-            seed=settings.seed,
-            protocol=settings.protocol,
-            recorder=settings.recorder,
-        )
+        return SevensGame(self.rules_of(rules), library, **self.table(settings, self.default_level))
 
     def referee(self, record: Mapping[str, Any]) -> Verdict:
         from .referee import check
 
         return check(record)
 
-    def play(self, rules: GameRules, library: Library, settings: PlaySettings) -> dict[str, Any]:
-        return self.game(rules, library, settings).play()
-
     def scenario(
         self, rules: GameRules, state: Mapping[str, Any], deal: list[str], problem: ProblemAt
     ) -> ScenarioSetting:
-        lay = _layout(rules)
+        lay = self.rules_of(rules)
         unknown = [n for n in deal if n not in lay.cards]
         if unknown:
             raise problem(("deal",), f"{lay.name} has no card {unknown[0]!r}")
@@ -83,7 +66,7 @@ class Layout(GameKind):
     def two_deals(self, rules: GameRules, players: int, rng: random.Random) -> tuple[Deal, Deal, Validity]:
         """A layout in mid-game (the same for both deals) and two different deals of the rest;
         P_1 has at least three valid cards in deal A."""
-        lay = _layout(rules)
+        lay = self.rules_of(rules)
         while True:
             runs: Runs = {}
             for suit in lay.deck_def.colors:
@@ -111,7 +94,7 @@ class Layout(GameKind):
 
     def full_deal(self, rules: GameRules, players: int, hand: int, state: Mapping[str, Any]) -> FullDeal:
         """Every card not yet in the layout, dealt: P_1's hand, the others share the rest."""
-        lay = _layout(rules)
+        lay = self.rules_of(rules)
 
         def problem(path: tuple[str | int, ...], message: str) -> Exception:
             return UsageError(f"{lay.name}: {message}")
@@ -136,7 +119,7 @@ class Layout(GameKind):
             for s, n in game.largest.hands.items():
                 hands[s] = max(hands.get(s, 0), n)
             table = max(table, game.largest.table)
-        deck = len(_layout(rules).deck())
+        deck = len(self.rules_of(rules).deck())
         return {
             "games": games,
             "hands": [hands.get(s + 1, deck // players + 1) for s in range(players)],
@@ -154,7 +137,7 @@ class Layout(GameKind):
         wild4: str = "strict",
     ) -> Moment:
         """Virtual 1's first turn after the opening with 4 to 8 valid cards of 13 or fewer."""
-        lay = _layout(rules)
+        lay = self.rules_of(rules)
         for seed in range(1, 500):
             game = self.game(rules, library, PlaySettings(players, virtual, "rule", seed))
             n = len(game.seats)

@@ -16,10 +16,10 @@ from ...cards import Symbol
 from ...errors import SpecError, UsageError
 from ...records.referee import Verdict
 from ...registry import Library
+from ..game import TableKind
 from ..kind import (
     Deal,
     FullDeal,
-    GameKind,
     GameRules,
     PlayOption,
     PlaySettings,
@@ -38,8 +38,9 @@ SIMULATED_GAMES = 1000
 
 
 @register
-class Shedding(GameKind):
+class Shedding(TableKind[RuleSet]):
     name = KIND
+    rules_type = RuleSet
     summary = "shed your hand by matching the card on the discard pile (UNO and its relatives)"
     records = True
     play_options = (
@@ -88,25 +89,17 @@ class Shedding(GameKind):
     def load(self, path: Path, expected_name: str | None) -> GameRules:
         return load_path(path, expected_name)
 
-    def play(self, rules: GameRules, library: Library, settings: PlaySettings) -> dict[str, Any]:
-        return self.game(rules, library, settings).play()
-
     def game(self, rules: GameRules, library: Library, settings: PlaySettings) -> Game:
         opts = settings.options
         return Game(
-            _shedding(rules),
+            self.rules_of(rules),
             library,
-            players=settings.players,
-            virtual=settings.virtual,
-            level=settings.level or self.default_level,
-            seed=settings.seed,
             wild4=str(opts.get("wild4") or "strict"),
             discard_owner=bool(opts.get("discard_owner", False)),
-            protocol=settings.protocol,
             hands=opts.get("hands"),
-            recorder=settings.recorder,
             virtual_draw=opts.get("virtual_draw"),
             strategy=strategy_from_options(opts),
+            **self.table(settings, self.default_level),
         )
 
     def referee(self, record: Mapping[str, Any]) -> Verdict:
@@ -118,7 +111,7 @@ class Shedding(GameKind):
     def scenario(
         self, rules: GameRules, state: Mapping[str, Any], deal: list[str], problem: ProblemAt
     ) -> ScenarioSetting:
-        shed = _shedding(rules)
+        shed = self.rules_of(rules)
         unknown = [n for n in deal if n not in shed.cards]
         if unknown:
             raise problem(("deal",), f"{shed.name} has no card {unknown[0]!r}")
@@ -138,7 +131,7 @@ class Shedding(GameKind):
 
     def two_deals(self, rules: GameRules, players: int, rng: random.Random) -> tuple[Deal, Deal, Validity]:
         """Two deals with the same public information; P_1 has at least 3 valid cards in deal A."""
-        shed = _shedding(rules)
+        shed = self.rules_of(rules)
         hand_size = shed.hand_size_for(players)
         while True:
             deck = shed.deck()
@@ -171,7 +164,7 @@ class Shedding(GameKind):
     def full_deal(self, rules: GameRules, players: int, hand: int, state: Mapping[str, Any]) -> FullDeal:
         """Every card but the top of the discard pile: P_1's hand, the other hands as dealt,
         the draw pile last."""
-        shed = _shedding(rules)
+        shed = self.rules_of(rules)
         top = str(state.get("top", ""))
         if top not in shed.cards:
             raise UsageError(f"{shed.name}: the state needs a 'top' card of the game (e.g. top: red5)")
@@ -182,7 +175,7 @@ class Shedding(GameKind):
         return FullDeal(deck, sizes, dict(state), text)
 
     def weight_function(self, rules: GameRules, weights: Any) -> Any:
-        shed = _shedding(rules)
+        shed = self.rules_of(rules)
         assert isinstance(weights, Weights)
         weights.check_names(shed.weight_names(), shed.name)
         return weights.function(shed.classify)
@@ -190,13 +183,8 @@ class Shedding(GameKind):
     # -- what a kit needs -------------------------------------------------------------
     def check_seating(self, rules: GameRules, players: int | None, virtual: int, wild4: str) -> int:
         """The number of players, after checking the seating a kit or booklet asks for."""
-        shed = _shedding(rules)
-        lo, hi, default = shed.players
-        n = default if players is None else players
-        if not lo <= n <= hi:
-            raise UsageError(f"{shed.name} is played by {lo} to {hi} players, not {n}")
-        if not 0 <= virtual <= n:
-            raise UsageError(f"--virtual must be between 0 and {n}, got {virtual}")
+        shed = self.rules_of(rules)
+        n = shed.seat_count(players, virtual)
         if virtual and shed.hand_dependent and wild4 != "bluff":
             raise UsageError(hand_dependence_message(shed))
         return n
@@ -212,7 +200,7 @@ class Shedding(GameKind):
     ) -> dict[str, Any]:
         """The largest card selection table in ``games`` seeded rule-level games with this seating:
         cards per seat, in the draw pile, under the top card, in all (the bill of materials)."""
-        shed = _shedding(rules)
+        shed = self.rules_of(rules)
         largest_hand: dict[int, int] = {}
         draw = discard = table = 0
         for seed in range(games):
@@ -259,7 +247,7 @@ class Shedding(GameKind):
     ) -> Moment:
         """A real moment of a seeded game for a booklet's worked example: Virtual 1's first turn
         holding 4-6 cards, some valid and some not."""
-        shed = _shedding(rules)
+        shed = self.rules_of(rules)
 
         def suitable(g: Game, seat: int, valid: Any) -> bool:
             hand = g.hands[seat]
@@ -296,12 +284,6 @@ def _scenario_weights(shed: RuleSet, raw: Any, problem: ProblemAt) -> Weights:
     except UsageError as exc:
         raise problem(("state", "weights"), exc.message) from None
     return weights
-
-
-def _shedding(rules: GameRules) -> RuleSet:
-    if not isinstance(rules, RuleSet):
-        raise UsageError(f"{rules.name} is not a {KIND} game")
-    return rules
 
 
 __all__ = ["KIND", "Game", "Moment", "RuleSet", "Shedding", "SpecError", "load_rules"]

@@ -14,7 +14,6 @@ chooses uniformly among its valid cards:
 
 from __future__ import annotations
 
-import random
 import re
 from collections import Counter
 from collections.abc import Callable, Collection
@@ -26,8 +25,9 @@ from ...errors import CheckFailure, UsageError
 from ...records.recorder import Recorder
 from ...registry import Library
 from ...selection import CallCache, check_selection, run_selection
+from ..game import TableGame
 from ..strategy import WEIGHTED_PROTOCOL, Strategy, weighted_pick
-from ..virtual import Seat, VirtualStats, seating
+from ..virtual import VirtualStats
 from .record import SheddingRecord
 from .rules import RuleSet, hand_dependence_message
 
@@ -82,7 +82,7 @@ class HandResult:
     log: list[Turn]
 
 
-class Game:
+class Game(TableGame[RuleSet]):
     """One game: hands until someone reaches the target score (or one hand without scoring)."""
 
     def __init__(
@@ -103,25 +103,22 @@ class Game:
         strategy: Strategy | None = None,
         weighted_seats: Collection[int] | None = None,
     ):
-        lo, hi, default = rules.players
-        players = default if players is None else players
-        if not lo <= players <= hi:
-            raise UsageError(f"{rules.name} is played by {lo} to {hi} players, not {players}")
-        if not 0 <= virtual <= players:
-            raise UsageError(f"--virtual must be between 0 and {players}, got {virtual}")
-        if level not in ("card", "rule"):
-            raise UsageError(f"--level is card or rule, not {level!r}")
+        super().__init__(
+            rules,
+            library or Library(),
+            players=players,
+            virtual=virtual,
+            level=level,
+            seed=seed,
+            protocol=protocol,
+            recorder=recorder,
+        )
         if wild4 not in ("strict", "bluff"):
             raise UsageError(f"--wild4 is strict or bluff, not {wild4!r}")
         if virtual and rules.hand_dependent and wild4 != "bluff":
             raise UsageError(hand_dependence_message(rules))
         if wild4 == "bluff" and rules.bluff_valid is None:
             raise UsageError(f"{rules.name} has no bluff rule for virtual players (--wild4 bluff)")
-        self.rules = rules
-        self.library = library or Library()
-        self.level = level
-        self.seed = seed
-        self.rng = random.Random(seed)
         self.bluff = wild4 == "bluff"
         self.discard_owner = discard_owner
         # A virtual player's strategy (issue 28): uniform among its valid cards (the paper), or
@@ -151,9 +148,6 @@ class Game:
             raise UsageError(f"virtual_draw is play or keep, not {self.virtual_draw!r}")
         if self.virtual_draw == "keep" and (rules.play_drawn != "if_valid" or rules.draw_until > 1):
             raise UsageError(f"in {rules.name} a virtual player cannot keep a drawn card it may not play")
-        # Virtual players sit first: seat s owns θ_s, so at Virtual 1's turn the protocol's
-        # owners P_1, ..., P_n are seats 1, ..., n in order and its θ_i are the printed θ_i.
-        self.seats: list[Seat] = seating(players, virtual)
         self.stats = Stats()
         # Called at every virtual decision before the choice: observer(game, seat, valid). When it
         # returns True the game stops there (see run_until): ``stopped`` holds (seat, valid).
@@ -166,7 +160,7 @@ class Game:
             rules.bluff_valid is not None and rules.bluff_valid.uses("hand")
         )
         self.validities = rules.by_state
-        self.scores = [0] * players
+        self.scores = [0] * len(self.seats)
         self.results: list[HandResult] = []
         self.rec = SheddingRecord(recorder, self) if recorder is not None else None
         if virtual and level == "card":
@@ -207,14 +201,7 @@ class Game:
         else:
             winner = self.results[-1].winner
         return {
-            "game": self.rules.name,
-            "seed": self.seed,
-            "players": len(self.seats),
-            "virtual": sum(s.virtual for s in self.seats),
-            "level": self.level,
-            "protocol": self.protocol_name
-            if self.level == "card" and any(s.virtual for s in self.seats)
-            else None,
+            **self.result_head(),
             "winner": winner,
             "winner_name": self.seats[winner - 1].name,
             "scores": self.scores if self.rules.target_score is not None else None,

@@ -16,10 +16,10 @@ from typing import Any
 from ...errors import UsageError
 from ...records.referee import Verdict
 from ...registry import Library
+from ..game import TableKind
 from ..kind import (
     Deal,
     FullDeal,
-    GameKind,
     GameRules,
     PlaySettings,
     ProblemAt,
@@ -35,15 +35,10 @@ from .rules import KIND, End, TileRules, load_tiles, tile_name
 SIMULATED_GAMES = 300
 
 
-def _tiles(rules: GameRules) -> TileRules:
-    if not isinstance(rules, TileRules):
-        raise UsageError(f"{rules.name} is not a {KIND} game")
-    return rules
-
-
 @register
-class Tiles(GameKind):
+class Tiles(TableKind[TileRules]):
     name = KIND
+    rules_type = TileRules
     summary = "tiles matched to the open ends of a line; multiples of five score (Dominoes, Muggins)"
     records = True
 
@@ -51,29 +46,17 @@ class Tiles(GameKind):
         return load_tiles(path, expected_name)
 
     def game(self, rules: GameRules, library: Library, settings: PlaySettings) -> MugginsGame:
-        return MugginsGame(
-            _tiles(rules),
-            library,
-            players=settings.players,
-            virtual=settings.virtual,
-            level=settings.level or self.default_level,
-            seed=settings.seed,
-            protocol=settings.protocol,
-            recorder=settings.recorder,
-        )
+        return MugginsGame(self.rules_of(rules), library, **self.table(settings, self.default_level))
 
     def referee(self, record: Mapping[str, Any]) -> Verdict:
         from .referee import check
 
         return check(record)
 
-    def play(self, rules: GameRules, library: Library, settings: PlaySettings) -> dict[str, Any]:
-        return self.game(rules, library, settings).play()
-
     def scenario(
         self, rules: GameRules, state: Mapping[str, Any], deal: list[str], problem: ProblemAt
     ) -> ScenarioSetting:
-        ti = _tiles(rules)
+        ti = self.rules_of(rules)
         names = ti.cards_by_name()
         unknown = [n for n in deal if n not in names]
         if unknown:
@@ -89,7 +72,7 @@ class Tiles(GameKind):
     def two_deals(self, rules: GameRules, players: int, rng: random.Random) -> tuple[Deal, Deal, Validity]:
         """A line with the same open ends and tiles in play, two different deals of the rest (the
         boneyard last); P_1 holds at least three valid tiles in deal A."""
-        ti = _tiles(rules)
+        ti = self.rules_of(rules)
         while True:
             tiles = ti.tiles()
             rng.shuffle(tiles)
@@ -115,7 +98,7 @@ class Tiles(GameKind):
     def full_deal(self, rules: GameRules, players: int, hand: int, state: Mapping[str, Any]) -> FullDeal:
         """One tile on the table showing the open ends (``ends: [5, 3]`` is 3|5), the hands, and
         the boneyard last."""
-        ti = _tiles(rules)
+        ti = self.rules_of(rules)
         raw = state.get("ends")
         if not (isinstance(raw, list) and len(raw) == 2 and all(isinstance(v, int) for v in raw)):
             raise UsageError(f"{ti.name}: the state needs the open ends of the line, e.g. ends: [5, 3]")
@@ -132,7 +115,7 @@ class Tiles(GameKind):
         self, rules: GameRules, library: Library, players: int, virtual: int, discard_owner: bool = False
     ) -> dict[str, Any]:
         games = SIMULATED_GAMES
-        ti = _tiles(rules)
+        ti = self.rules_of(rules)
         hands: dict[int, int] = {}
         boneyard = 0
         for seed in range(games):
@@ -160,7 +143,7 @@ class Tiles(GameKind):
         wild4: str = "strict",
     ) -> Moment:
         """Virtual 1's turn with 4 to 6 tiles, some matching an open end and some not."""
-        ti = _tiles(rules)
+        ti = self.rules_of(rules)
         for seed in range(1, 500):
             game = self.game(rules, library, PlaySettings(players, virtual, "rule", seed))
             game.deal()

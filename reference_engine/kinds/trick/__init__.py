@@ -16,10 +16,10 @@ from typing import Any
 from ...errors import UsageError
 from ...records.referee import Verdict
 from ...registry import Library
+from ..game import TableKind
 from ..kind import (
     Deal,
     FullDeal,
-    GameKind,
     GameRules,
     PlayOption,
     PlaySettings,
@@ -33,15 +33,10 @@ from .play import HeartsGame
 from .rules import KIND, OPTIONS, TrickRules, load_trick
 
 
-def _trick(rules: GameRules) -> TrickRules:
-    if not isinstance(rules, TrickRules):
-        raise UsageError(f"{rules.name} is not a {KIND} game")
-    return rules
-
-
 @register
-class Trick(GameKind):
+class Trick(TableKind[TrickRules]):
     name = KIND
+    rules_type = TrickRules
     summary = "follow suit if you can; the highest card of the led suit takes the trick (Hearts)"
     records = True
     play_options = (
@@ -77,34 +72,22 @@ class Trick(GameKind):
         return load_trick(path, expected_name)
 
     def game(self, rules: GameRules, library: Library, settings: PlaySettings) -> HeartsGame:
-        trick = _trick(rules)
+        trick = self.rules_of(rules)
         switched = {k: True for k in OPTIONS if settings.options.get(k)}  # a flag turns a switch on
         if switched:
             trick = dataclasses.replace(trick, options={**trick.options, **switched})
-        return HeartsGame(
-            trick,
-            library,
-            players=settings.players,
-            virtual=settings.virtual,
-            level=settings.level or self.default_level,
-            seed=settings.seed,
-            protocol=settings.protocol,
-            max_rounds=settings.options.get("rounds"),
-            recorder=settings.recorder,
-        )
+        rounds = settings.options.get("rounds")
+        return HeartsGame(trick, library, max_rounds=rounds, **self.table(settings, self.default_level))
 
     def referee(self, record: Mapping[str, Any]) -> Verdict:
         from .referee import check
 
         return check(record)
 
-    def play(self, rules: GameRules, library: Library, settings: PlaySettings) -> dict[str, Any]:
-        return self.game(rules, library, settings).play()
-
     def scenario(
         self, rules: GameRules, state: Mapping[str, Any], deal: list[str], problem: ProblemAt
     ) -> ScenarioSetting:
-        tr = _trick(rules)
+        tr = self.rules_of(rules)
         unknown = [n for n in deal if n not in tr.cards]
         if unknown:
             raise problem(("deal",), f"{tr.name} has no card {unknown[0]!r}")
@@ -118,7 +101,7 @@ class Trick(GameKind):
     def two_deals(self, rules: GameRules, players: int, rng: random.Random) -> tuple[Deal, Deal, Validity]:
         """A trick under way (the same led suit, the same cards played, the same hand sizes) and
         two different deals of the rest; P_1 can follow suit with at least three cards in deal A."""
-        tr = _trick(rules)
+        tr = self.rules_of(rules)
         suits = list(tr.deck_def.colors)
         while True:
             deck = tr.deck()
@@ -148,7 +131,7 @@ class Trick(GameKind):
         """A trick under way: one card of the led suit (its lowest) is on the table, P_1 and the
         players after it hold ``hand`` cards, the leader one fewer; earlier tricks took the
         cards last in the deck's order (none when ``hand`` is the full hand)."""
-        tr = _trick(rules)
+        tr = self.rules_of(rules)
         deck = tr.deck()
         led = state.get("led")
         if led is not None and str(led) not in tr.deck_def.colors:
@@ -166,7 +149,7 @@ class Trick(GameKind):
         self, rules: GameRules, library: Library, players: int, virtual: int, discard_owner: bool = False
     ) -> dict[str, Any]:
         """Hearts deals every card: the table of a virtual decision holds at most the 52 cards."""
-        tr = _trick(rules)
+        tr = self.rules_of(rules)
         return {
             "games": 0,
             "hands": [tr.hand_size] * players,
@@ -184,7 +167,7 @@ class Trick(GameKind):
         wild4: str = "strict",
     ) -> Moment:
         """Virtual 1 following suit in an early trick with two to four cards of the led suit."""
-        tr = _trick(rules)
+        tr = self.rules_of(rules)
         for seed in range(1, 500):
             game = self.game(rules, library, PlaySettings(players, virtual, "rule", seed))
             game.deal(1)
