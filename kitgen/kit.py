@@ -202,7 +202,7 @@ def build(
     _note_cache(step, cache)
     step("counting materials", 0)
     card = plan.card
-    bom = kind.materials(library, rules, plan, (card.size.width.mm, card.size.height.mm), reports)
+    bom = kind.materials(library, rules, plan, reports)
     labels = kind.labels(rules, bom)
     card_keys = [i.key for i in bom.items if i.kind == "card"]
     if any(k not in card_keys for k in opts.only):
@@ -504,7 +504,7 @@ def build_booklet(
         rules, kind, plan = game
         statistical = kind.statistical(library, plan, opts.runs, "booklet", cache) if opts.runs else None
         card = plan.card
-        bom = kind.materials(library, rules, plan, (card.size.width.mm, card.size.height.mm), reports)
+        bom = kind.materials(library, rules, plan, reports)
         given = BookletInput(library, rules, plan, bom, validation, statistical, capacity, name, reveals)
         booklet = kind.booklet(given)
         require(bom, booklet.sections[0].needs, (card.size.width.mm, card.size.height.mm), WORKED)

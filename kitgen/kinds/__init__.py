@@ -77,6 +77,11 @@ class KitPlan:
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
+    def card_mm(self) -> tuple[float, float]:
+        """A game card's width and height in millimetres."""
+        return (self.card.size.width.mm, self.card.size.height.mm)
+
+    @property
     def people(self) -> int:
         """Who does the table work: the players who are people (a virtual player does nothing)."""
         return max(1, self.players - self.virtual)
@@ -133,14 +138,7 @@ class KitKind(ABC):
         """Check the options of ``kitgen booklet`` for a rule set of this kind."""
 
     @abstractmethod
-    def materials(
-        self,
-        library: Library,
-        rules: GameRules,
-        plan: KitPlan,
-        card_mm: tuple[float, float],
-        reports: list[Any],
-    ) -> Bom:
+    def materials(self, library: Library, rules: GameRules, plan: KitPlan, reports: list[Any]) -> Bom:
         """The bill of materials (what to print and buy, with counts and reasons)."""
 
     @abstractmethod

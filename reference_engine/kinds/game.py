@@ -23,7 +23,9 @@ from .table import TableRules
 from .virtual import Seat, VirtualPlayers, seating
 
 R = TypeVar("R", bound=TableRules)
+G = TypeVar("G", bound="TableGame[Any]")
 LEVELS = ("card", "rule")
+MOMENT_SEEDS = 500  # seeded games searched for a booklet's worked example
 
 
 class TableGame(ABC, Generic[R]):
@@ -93,8 +95,8 @@ class TableGame(ABC, Generic[R]):
         }
 
 
-class TableKind(GameKind, Generic[R]):
-    """A kind of table game: ``rules_type`` (its rules) and :meth:`game` (a game of them)."""
+class TableKind(GameKind, Generic[R, G]):
+    """A kind of table game: ``rules_type`` (its rules) and :meth:`game` (a game of them, a ``G``)."""
 
     rules_type: type[R]
 
@@ -117,8 +119,21 @@ class TableKind(GameKind, Generic[R]):
         }
 
     @abstractmethod
-    def game(self, rules: GameRules, library: Library, settings: PlaySettings) -> TableGame[R]:
+    def game(self, rules: GameRules, library: Library, settings: PlaySettings) -> G:
         """A game of ``rules`` with the settings."""
+
+    def seats(self, rules: GameRules, seating: PlaySettings) -> tuple[int, int]:
+        """The players and the virtual players of ``seating``, checked."""
+        return self.rules_of(rules).seat_count(seating.players, seating.virtual), seating.virtual
+
+    def rule_game(self, rules: GameRules, library: Library, seating: PlaySettings, seed: int) -> G:
+        """A rule-level game with ``seating``'s seats and ``seed``: the games simulated for a kit's
+        materials and for a booklet's worked example."""
+        return self.game(rules, library, PlaySettings(seating.players, seating.virtual, "rule", seed))
+
+    @staticmethod
+    def no_moment(rules: GameRules, seeds: int = MOMENT_SEEDS) -> UsageError:
+        return UsageError(f"no suitable moment for a worked example in {seeds} seeded games of {rules.name}")
 
     def play(self, rules: GameRules, library: Library, settings: PlaySettings) -> dict[str, Any]:
         return self.game(rules, library, settings).play()

@@ -199,24 +199,16 @@ class GameKind(ABC):
         after checking the names they use; kinds whose virtual players have no strategy refuse."""
         raise UsageError(f"{rules.name} ({self.name}): its virtual players take no --weights")
 
-    def measure_tables(
-        self, rules: GameRules, library: Library, players: int, virtual: int, discard_owner: bool = False
-    ) -> dict[str, Any]:
-        """The largest card selection table a virtual decision sees in simulated games (for a kit's
-        bill of materials): ``games``, ``hands`` (per seat), ``draw_pile`` (a pile's most cards),
+    def measure_tables(self, rules: GameRules, library: Library, seating: PlaySettings) -> dict[str, Any]:
+        """The largest card selection table a virtual decision sees in simulated games with
+        ``seating`` (its seats, and the kind's options such as ``discard_owner``), for a kit's bill of
+        materials: ``games``, ``hands`` (per seat), ``draw_pile`` (a pile's most cards),
         ``table_seen`` and ``table`` (the most cards a table can hold)."""
         raise UsageError(f"{rules.name} ({self.name}) has no virtual players to count materials for")
 
-    def example_moment(
-        self,
-        rules: GameRules,
-        library: Library,
-        players: int,
-        virtual: int,
-        discard_owner: bool = False,
-        wild4: str = "strict",
-    ) -> Any:
-        """A virtual decision in a seeded game for a booklet's worked example (a ``Moment``)."""
+    def example_moment(self, rules: GameRules, library: Library, seating: PlaySettings) -> Any:
+        """A virtual decision in a seeded game with ``seating`` (its seats, and the kind's options
+        such as ``wild4``) for a booklet's worked example (a ``Moment``)."""
         raise UsageError(f"{rules.name} ({self.name}) has no virtual players to show")
 
 

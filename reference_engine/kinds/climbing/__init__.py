@@ -13,9 +13,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ...errors import UsageError
 from ...registry import Library
-from ..game import TableKind
+from ..game import MOMENT_SEEDS, TableKind
 from ..kind import GameRules, PlaySettings, ProblemAt, ScenarioSetting, register
 from ..virtual import Moment
 from .play import DaifugoGame
@@ -26,7 +25,7 @@ SIMULATED_GAMES = 300
 
 
 @register
-class Climbing(TableKind[ClimbingRules]):
+class Climbing(TableKind[ClimbingRules, DaifugoGame]):
     name = KIND
     rules_type = ClimbingRules
     summary = "every card is dealt; plays of one to four cards of a rank climb until all pass (Daifugō)"
@@ -58,15 +57,14 @@ class Climbing(TableKind[ClimbingRules]):
             return None
         return verify_play_runs(library, proto, self.rules_of(rules), runs, seed, players)
 
-    def measure_tables(
-        self, rules: GameRules, library: Library, players: int, virtual: int, discard_owner: bool = False
-    ) -> dict[str, Any]:
+    def measure_tables(self, rules: GameRules, library: Library, seating: PlaySettings) -> dict[str, Any]:
         """The largest play selection table of virtual decisions in seeded rule-level games."""
+        players, _ = self.seats(rules, seating)
         cl = self.rules_of(rules)
         hands: dict[int, int] = {}
         table = tickets = rank = 0
         for seed in range(SIMULATED_GAMES):
-            game = self.game(rules, library, PlaySettings(players, virtual, "rule", seed))
+            game = self.rule_game(rules, library, seating, seed)
             game.play()
             for s, n in game.largest.hands.items():
                 hands[s] = max(hands.get(s, 0), n)
@@ -83,15 +81,7 @@ class Climbing(TableKind[ClimbingRules]):
             "copies": COPIES,
         }
 
-    def example_moment(
-        self,
-        rules: GameRules,
-        library: Library,
-        players: int,
-        virtual: int,
-        discard_owner: bool = False,
-        wild4: str = "strict",
-    ) -> Moment:
+    def example_moment(self, rules: GameRules, library: Library, seating: PlaySettings) -> Moment:
         """Virtual 1 following a single, with several ranks to choose from and 5 to 9 cards."""
         cl = self.rules_of(rules)
 
@@ -106,8 +96,8 @@ class Climbing(TableKind[ClimbingRules]):
                 and len(plays) >= 2
             )
 
-        for seed in range(1, 500):
-            game = self.game(rules, library, PlaySettings(players, virtual, "rule", seed))
+        for seed in range(1, MOMENT_SEEDS):
+            game = self.rule_game(rules, library, seating, seed)
             game.observer = suitable
             game.play()
             if game.stopped is not None:
@@ -119,7 +109,7 @@ class Climbing(TableKind[ClimbingRules]):
                     return cl.strength(card) in playable
 
                 return Moment(seed, owners, valid, {"last": game.last, "strength": cl.strength})
-        raise UsageError(f"no suitable moment for a worked example in 500 seeded games of {cl.name}")
+        raise self.no_moment(cl)
 
 
 __all__ = [

@@ -15,7 +15,7 @@ from typing import Any
 from ...errors import UsageError
 from ...records.referee import Verdict
 from ...registry import Library
-from ..game import TableKind
+from ..game import MOMENT_SEEDS, TableKind
 from ..kind import (
     Deal,
     FullDeal,
@@ -35,7 +35,7 @@ SIMULATED_GAMES = 300
 
 
 @register
-class Layout(TableKind[LayoutRules]):
+class Layout(TableKind[LayoutRules, SevensGame]):
     name = KIND
     rules_type = LayoutRules
     summary = "every card is dealt; suits are built up and down from a centre rank (Sevens)"
@@ -106,15 +106,14 @@ class Layout(TableKind[LayoutRules]):
         text = f"{lay.title}, {players} players, every card but the layout ({laid}):"
         return FullDeal(deck, sizes, dict(state), text)
 
-    def measure_tables(
-        self, rules: GameRules, library: Library, players: int, virtual: int, discard_owner: bool = False
-    ) -> dict[str, Any]:
-        games = SIMULATED_GAMES
+    def measure_tables(self, rules: GameRules, library: Library, seating: PlaySettings) -> dict[str, Any]:
         """The largest card selection table a virtual decision saw in seeded rule-level games."""
+        players, _ = self.seats(rules, seating)
+        games = SIMULATED_GAMES
         hands: dict[int, int] = {}
         table = 0
         for seed in range(games):
-            game = self.game(rules, library, PlaySettings(players, virtual, "rule", seed))
+            game = self.rule_game(rules, library, seating, seed)
             game.play()
             for s, n in game.largest.hands.items():
                 hands[s] = max(hands.get(s, 0), n)
@@ -127,19 +126,11 @@ class Layout(TableKind[LayoutRules]):
             "table": deck,
         }
 
-    def example_moment(
-        self,
-        rules: GameRules,
-        library: Library,
-        players: int,
-        virtual: int,
-        discard_owner: bool = False,
-        wild4: str = "strict",
-    ) -> Moment:
+    def example_moment(self, rules: GameRules, library: Library, seating: PlaySettings) -> Moment:
         """Virtual 1's first turn after the opening with 4 to 8 valid cards of 13 or fewer."""
         lay = self.rules_of(rules)
-        for seed in range(1, 500):
-            game = self.game(rules, library, PlaySettings(players, virtual, "rule", seed))
+        for seed in range(1, MOMENT_SEEDS):
+            game = self.rule_game(rules, library, seating, seed)
             n = len(game.seats)
             game.deal()
             current = game.open()
@@ -152,7 +143,7 @@ class Layout(TableKind[LayoutRules]):
                     owners = [list(game.hands[(seat + j) % n]) for j in range(n)]
                     return Moment(seed, owners, valid, {"runs": dict(game.runs)})
                 game.take_turn(k + 1, seat)
-        raise UsageError(f"no suitable moment for a worked example in 500 seeded games of {lay.name}")
+        raise self.no_moment(lay)
 
 
 def _runs(raw: Any, problem: ProblemAt) -> Runs:

@@ -16,7 +16,7 @@ from ...cards import Symbol
 from ...errors import SpecError, UsageError
 from ...records.referee import Verdict
 from ...registry import Library
-from ..game import TableKind
+from ..game import MOMENT_SEEDS, TableKind
 from ..kind import (
     Deal,
     FullDeal,
@@ -38,7 +38,7 @@ SIMULATED_GAMES = 1000
 
 
 @register
-class Shedding(TableKind[RuleSet]):
+class Shedding(TableKind[RuleSet, Game]):
     name = KIND
     rules_type = RuleSet
     summary = "shed your hand by matching the card on the discard pile (UNO and its relatives)"
@@ -189,18 +189,13 @@ class Shedding(TableKind[RuleSet]):
             raise UsageError(hand_dependence_message(shed))
         return n
 
-    def measure_tables(
-        self,
-        rules: GameRules,
-        library: Library,
-        players: int,
-        virtual: int,
-        discard_owner: bool = False,
-        games: int = SIMULATED_GAMES,
-    ) -> dict[str, Any]:
-        """The largest card selection table in ``games`` seeded rule-level games with this seating:
-        cards per seat, in the draw pile, under the top card, in all (the bill of materials)."""
+    def measure_tables(self, rules: GameRules, library: Library, seating: PlaySettings) -> dict[str, Any]:
+        """The largest card selection table in seeded rule-level games with ``seating`` (its seats; the
+        option ``discard_owner``): cards per seat, in the draw pile, under the top card, in all."""
         shed = self.rules_of(rules)
+        players, virtual = self.seats(rules, seating)
+        discard_owner = bool(seating.options.get("discard_owner", False))
+        games = SIMULATED_GAMES
         largest_hand: dict[int, int] = {}
         draw = discard = table = 0
         for seed in range(games):
@@ -235,26 +230,20 @@ class Shedding(TableKind[RuleSet]):
             "table": bound,
         }
 
-    def example_moment(
-        self,
-        rules: GameRules,
-        library: Library,
-        players: int,
-        virtual: int,
-        discard_owner: bool = False,
-        wild4: str = "strict",
-        seeds: int = 500,
-    ) -> Moment:
+    def example_moment(self, rules: GameRules, library: Library, seating: PlaySettings) -> Moment:
         """A real moment of a seeded game for a booklet's worked example: Virtual 1's first turn
-        holding 4-6 cards, some valid and some not."""
+        holding 4-6 cards, some valid and some not (``table``: the seats; ``discard_owner``, ``wild4``)."""
         shed = self.rules_of(rules)
+        players, virtual = self.seats(rules, seating)
+        discard_owner = bool(seating.options.get("discard_owner", False))
+        wild4 = str(seating.options.get("wild4") or "strict")
 
         def suitable(g: Game, seat: int, valid: Any) -> bool:
             hand = g.hands[seat]
             n = sum(1 for c in hand if valid(c))
             return seat == 0 and 4 <= len(hand) <= 6 and 2 <= n < len(hand)
 
-        for seed in range(1, seeds):
+        for seed in range(1, MOMENT_SEEDS):
             game = Game(
                 shed,
                 library,
@@ -271,7 +260,7 @@ class Shedding(TableKind[RuleSet]):
                 top, color = game.top, game.color
                 public = {"top": top, "color": color}
                 return Moment(seed, game.owners(found[0]), shed.validity(top, color), public)
-        raise UsageError(f"no suitable moment for a worked example in {seeds} seeded games of {shed.name}")
+        raise self.no_moment(shed)
 
 
 def _scenario_weights(shed: RuleSet, raw: Any, problem: ProblemAt) -> Weights:

@@ -16,7 +16,7 @@ from typing import Any
 from ...errors import UsageError
 from ...records.referee import Verdict
 from ...registry import Library
-from ..game import TableKind
+from ..game import MOMENT_SEEDS, TableKind
 from ..kind import (
     Deal,
     FullDeal,
@@ -36,7 +36,7 @@ SIMULATED_GAMES = 300
 
 
 @register
-class Tiles(TableKind[TileRules]):
+class Tiles(TableKind[TileRules, MugginsGame]):
     name = KIND
     rules_type = TileRules
     summary = "tiles matched to the open ends of a line; multiples of five score (Dominoes, Muggins)"
@@ -111,15 +111,14 @@ class Tiles(TableKind[TileRules]):
         text = f"{ti.title}, {players} players, every tile but {names[line].glyph} on the table:"
         return FullDeal(deck, sizes, dict(state), text)
 
-    def measure_tables(
-        self, rules: GameRules, library: Library, players: int, virtual: int, discard_owner: bool = False
-    ) -> dict[str, Any]:
+    def measure_tables(self, rules: GameRules, library: Library, seating: PlaySettings) -> dict[str, Any]:
+        players, _ = self.seats(rules, seating)
         games = SIMULATED_GAMES
         ti = self.rules_of(rules)
         hands: dict[int, int] = {}
         boneyard = 0
         for seed in range(games):
-            game = self.game(rules, library, PlaySettings(players, virtual, "rule", seed))
+            game = self.rule_game(rules, library, seating, seed)
             game.play()
             for s, n in game.largest_hand.items():
                 hands[s] = max(hands.get(s, 0), n)
@@ -133,19 +132,11 @@ class Tiles(TableKind[TileRules]):
             "table": total,
         }
 
-    def example_moment(
-        self,
-        rules: GameRules,
-        library: Library,
-        players: int,
-        virtual: int,
-        discard_owner: bool = False,
-        wild4: str = "strict",
-    ) -> Moment:
+    def example_moment(self, rules: GameRules, library: Library, seating: PlaySettings) -> Moment:
         """Virtual 1's turn with 4 to 6 tiles, some matching an open end and some not."""
         ti = self.rules_of(rules)
-        for seed in range(1, 500):
-            game = self.game(rules, library, PlaySettings(players, virtual, "rule", seed))
+        for seed in range(1, MOMENT_SEEDS):
+            game = self.rule_game(rules, library, seating, seed)
             game.deal()
             current = game.open()
             if current is None:
@@ -162,7 +153,7 @@ class Tiles(TableKind[TileRules]):
                 game.take_turn(k + 1, seat)
                 if not game.hands[seat]:
                     break
-        raise UsageError(f"no suitable moment for a worked example in 500 seeded games of {ti.name}")
+        raise self.no_moment(ti)
 
 
 __all__ = ["KIND", "MugginsGame", "TileRules", "Tiles", "load_tiles", "tile_name"]

@@ -16,7 +16,7 @@ from typing import Any
 from ...errors import UsageError
 from ...records.referee import Verdict
 from ...registry import Library
-from ..game import TableKind
+from ..game import MOMENT_SEEDS, TableKind
 from ..kind import (
     Deal,
     FullDeal,
@@ -34,7 +34,7 @@ from .rules import KIND, OPTIONS, TrickRules, load_trick
 
 
 @register
-class Trick(TableKind[TrickRules]):
+class Trick(TableKind[TrickRules, HeartsGame]):
     name = KIND
     rules_type = TrickRules
     summary = "follow suit if you can; the highest card of the led suit takes the trick (Hearts)"
@@ -145,10 +145,9 @@ class Trick(TableKind[TrickRules]):
         text = f"{tr.title}, {players} players{played}:"
         return FullDeal(rest[: sum(sizes)], sizes, dict(state), text)
 
-    def measure_tables(
-        self, rules: GameRules, library: Library, players: int, virtual: int, discard_owner: bool = False
-    ) -> dict[str, Any]:
+    def measure_tables(self, rules: GameRules, library: Library, seating: PlaySettings) -> dict[str, Any]:
         """Hearts deals every card: the table of a virtual decision holds at most the 52 cards."""
+        players, _ = self.seats(rules, seating)
         tr = self.rules_of(rules)
         return {
             "games": 0,
@@ -157,19 +156,11 @@ class Trick(TableKind[TrickRules]):
             "table": tr.hand_size * players,
         }
 
-    def example_moment(
-        self,
-        rules: GameRules,
-        library: Library,
-        players: int,
-        virtual: int,
-        discard_owner: bool = False,
-        wild4: str = "strict",
-    ) -> Moment:
+    def example_moment(self, rules: GameRules, library: Library, seating: PlaySettings) -> Moment:
         """Virtual 1 following suit in an early trick with two to four cards of the led suit."""
         tr = self.rules_of(rules)
-        for seed in range(1, 500):
-            game = self.game(rules, library, PlaySettings(players, virtual, "rule", seed))
+        for seed in range(1, MOMENT_SEEDS):
+            game = self.rule_game(rules, library, seating, seed)
             game.deal(1)
             n = len(game.seats)
             for leader in range(1, n):
@@ -182,7 +173,7 @@ class Trick(TableKind[TrickRules]):
                     game.hands[leader].remove(lead_card)
                     owners = [list(game.hands[(0 + j) % n]) for j in range(n)]
                     return Moment(seed, owners, valid, {"led": led, "lead": lead_card, "leader": leader})
-        raise UsageError(f"no suitable moment for a worked example in 500 seeded games of {tr.name}")
+        raise self.no_moment(tr)
 
 
 __all__ = ["KIND", "HeartsGame", "Trick", "TrickRules", "load_trick"]
