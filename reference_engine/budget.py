@@ -32,7 +32,8 @@ from .errors import KitgenError, SimulationError, UsageError
 from .expressions import EvalError, plain
 from .spec import Params, ParamValue, Protocol
 from .steps import Call, Do, For, If, Step
-from .verify import MAX_INPUTS, setting
+from .verify.inputs import MAX_INPUTS
+from .verify.setting import setting
 
 if TYPE_CHECKING:
     from .machine import Frame
