@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +38,8 @@ from .export import export_cards
 from .imposition import impose_saddle
 from .kinds import BookletInput, KitKind, KitPlan, kit_kind
 from .kitindex import index_html
+from .kitoptions import BookletOptions as BookletOptions  # re-exported: the commands build them
+from .kitoptions import KitOptions as KitOptions
 from .labels import render_labels
 from .output import check_destination, inside, safe_name, sha256, staged
 from .previews import render_previews
@@ -50,60 +52,6 @@ from .verification import check_kit_sizes, protocols_to_verify, summary, verify_
 from .viewer import kit_pages
 
 Progress = Callable[[str, int], None]
-
-
-@dataclass(frozen=True)
-class KitOptions:
-    ruleset: str = "uno"
-    players: int | None = None
-    virtual: int = 1
-    paper: str = "a4"
-    card_size: str | None = None
-    duplex: str = "long"
-    profile: str = "home"
-    ink_saver: bool = False  # light backs, no full-bleed fills (for a home printer)
-    export: tuple[str, ...] = ()  # extra outputs: cards-png (print-on-demand PNGs, Tabletop Simulator)
-    deck: str = "print"
-    discard_owner: bool = False
-    protocol: str | None = None
-    labels: str | None = None
-    label_start: int = 1
-    back_offset: str = "0mm,0mm"
-    wild4: str = "strict"
-    output: str | None = None
-    previews: bool = True
-    runs: int = 100
-    # ``--exact-hands N``: verify the card selection protocol exactly on the game's whole deck for
-    # P_1's hands of 1..N cards (0: not); the cover and validation pages say "exact up to N".
-    exact_hands: int = 0
-    extra: dict[str, Any] = field(default_factory=dict)  # a kind's own options (puzzles: count, ...)
-    cache: bool = True  # reuse verification reports of identical specs (see kitgen.verification)
-    workers: int = 1  # processes per exact verification (not recorded: it never changes an output)
-    # The options given on the command line (``--players``...): a kind refuses those it does not
-    # take. Not recorded, like ``cache``: it never changes an output.
-    given: frozenset[str] = frozenset()
-    # ``--only``: card types (BOM keys) to reprint; the kit keeps only the pages of their sheets.
-    only: tuple[str, ...] = ()
-    # ``--force``: write beside files kitgen did not write in the kit folder (never over them).
-    force: bool = False
-
-
-@dataclass(frozen=True)
-class BookletOptions:
-    name: str = "uno"
-    paper: str = "a4"
-    imposition: str = "none"
-    players: int | None = None
-    virtual: int = 1
-    discard_owner: bool = False
-    wild4: str = "strict"
-    protocol: str | None = None
-    runs: int = 100
-    output: str | None = None
-    previews: bool = True
-    cache: bool = True
-    workers: int = 1  # processes per exact verification (not recorded)
-    force: bool = False  # write beside files kitgen did not write in the folder (not recorded)
 
 
 IMPOSITIONS = ("none", "a5-saddle")

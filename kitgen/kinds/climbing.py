@@ -11,7 +11,7 @@ from reference_engine.api import GameRules, Library, Moment, PlaySettings, Symbo
 from ..bom import Bom, Item, seat_names
 from ..booklet import Booklet, Example
 from ..faces import label_face
-from . import KitPlan, register
+from .kind import KitPlan, register
 from .table import TableKit
 from .virtual import Table, virtual_bom
 

@@ -38,11 +38,11 @@ from ..templates import Templates
 from ..typesetting import CardPicture
 from ..units import mm
 from ..verification import summary, verify_statistically
-from . import CARD_KIT_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, default_labels
+from .kind import CARD_KIT_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, default_labels
 from .virtual import Table, deck_face, kit_labels, virtual_bom, whose_owner_cards
 
 if TYPE_CHECKING:
-    from ..kit import BookletOptions, KitOptions
+    from ..kitoptions import BookletOptions, KitOptions
     from ..typesetting import Writer
 
 

@@ -19,7 +19,7 @@ from ...booklet import Booklet, booklet_style, sections, spec_example
 from ...labels import Label
 from ...output import inside, safe_name
 from ...templates import Paper, Templates, load_templates
-from .. import CARD_KIT_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, default_labels, register
+from ..kind import CARD_KIT_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, default_labels, register
 from . import front
 from .bundles import render_bundle_sheet
 from .materials import sealed_bid_bom
@@ -28,7 +28,7 @@ from .play import sealed_bid_lines
 if TYPE_CHECKING:
     from reportlab.platypus import Flowable
 
-    from ...kit import BookletOptions, KitOptions
+    from ...kitoptions import BookletOptions, KitOptions
     from ...typesetting import Writer
 
 

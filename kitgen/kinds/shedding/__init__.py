@@ -29,7 +29,7 @@ from ...labels import Label
 from ...output import safe_name
 from ...templates import Templates
 from ...verification import summary, verify_statistically
-from .. import CARD_KIT_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, default_labels, register
+from ..kind import CARD_KIT_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, default_labels, register
 from ..virtual import deck_face, kit_labels
 from . import front
 from .booklet import game_booklet
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from reportlab.platypus import Flowable
 
     from ...booklet import Booklet
-    from ...kit import BookletOptions, KitOptions
+    from ...kitoptions import BookletOptions, KitOptions
     from ...typesetting import Writer
 
 

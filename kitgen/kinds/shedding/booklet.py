@@ -8,7 +8,7 @@ from reference_engine.api import Library, PlaySettings, RuleSet, Shedding, Strat
 
 from ...booklet import Booklet, Example, booklet_style, sections
 from ...kitcost import plan_cost
-from .. import BookletInput
+from ..kind import BookletInput
 from ..virtual import deck_face
 
 

@@ -28,7 +28,7 @@ from ...faces import known_colours
 from ...labels import Label
 from ...output import inside, safe_name
 from ...templates import Paper, Templates
-from .. import COMMON_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, register
+from ..kind import COMMON_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, register
 from .booklet import render_booklet
 from .sheets import Deck, render_puzzles, render_solutions
 
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from reportlab.platypus import Flowable
 
     from ...booklet import Booklet
-    from ...kit import BookletOptions, KitOptions
+    from ...kitoptions import BookletOptions, KitOptions
     from ...typesetting import Writer
 
 
