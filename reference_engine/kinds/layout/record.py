@@ -8,17 +8,25 @@ cards stay hidden).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ...cards import Symbol
 from ...records.recorder import Recorder
+from ..virtual import Seat, VirtualPlayers
+from .rules import LayoutRules
 
-if TYPE_CHECKING:
-    from .play import SevensGame
+
+class Sevens(Protocol):
+    """What the record reads of a game (:class:`~.play.SevensGame`)."""
+
+    rules: LayoutRules
+    seats: list[Seat]
+    hands: list[list[Symbol]]
+    virtual: VirtualPlayers
 
 
 class LayoutRecord:
-    def __init__(self, recorder: Recorder, game: SevensGame):
+    def __init__(self, recorder: Recorder, game: Sevens):
         self.rec = recorder
         self.game = game
         recorder.set_seats(game.seats)

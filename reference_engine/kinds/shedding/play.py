@@ -28,40 +28,10 @@ from ...selection import CallCache, check_selection, run_selection
 from ..game import TableGame
 from ..strategy import WEIGHTED_PROTOCOL, Strategy, weighted_pick
 from ..virtual import VirtualStats
-from .record import SheddingRecord
+from .record import HandResult, SheddingRecord, Turn
 from .rules import RuleSet, hand_dependence_message
 
 MAX_TURNS = 5000
-
-
-@dataclass(slots=True)
-class Turn:
-    index: int
-    seat: int
-    action: str  # play | draw-play | draw | pass | skipped
-    card: str | None = None
-    color: str | None = None
-    drew: int = 0
-    runs: int = 0
-    note: str = ""
-    challenge: tuple[int, bool] | None = None  # (challenger seat, guilty): for the record only
-
-    def to_json(self) -> dict[str, Any]:
-        """Index and seat, then every other field that is set (not None, "" or 0), in order."""
-        out: dict[str, Any] = {"index": self.index, "seat": self.seat}
-        if self.action:
-            out["action"] = self.action
-        if self.card:
-            out["card"] = self.card
-        if self.color:
-            out["color"] = self.color
-        if self.drew:
-            out["drew"] = self.drew
-        if self.runs:
-            out["runs"] = self.runs
-        if self.note:
-            out["note"] = self.note
-        return out
 
 
 @dataclass
@@ -71,15 +41,6 @@ class Stats(VirtualStats):
     largest_draw: int = 0
     largest_discard: int = 0
     largest_table: int = 0
-
-
-@dataclass
-class HandResult:
-    winner: int
-    turns: int
-    points: int
-    reason: str
-    log: list[Turn]
 
 
 class Game(TableGame[RuleSet]):

@@ -9,21 +9,76 @@ anyone during the turn with its identity hidden, a challenge and its outcome), `
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 from ...cards import Symbol
 from ...records.recorder import Recorder
 from ...selection import SelectionRun
-from .rules import Effect
+from ..virtual import Seat
+from .rules import Effect, RuleSet
 
-if TYPE_CHECKING:
-    from .play import Game, HandResult, Turn
+
+@dataclass(slots=True)
+class Turn:
+    index: int
+    seat: int
+    action: str  # play | draw-play | draw | pass | skipped
+    card: str | None = None
+    color: str | None = None
+    drew: int = 0
+    runs: int = 0
+    note: str = ""
+    challenge: tuple[int, bool] | None = None  # (challenger seat, guilty): for the record only
+
+    def to_json(self) -> dict[str, Any]:
+        """Index and seat, then every other field that is set (not None, "" or 0), in order."""
+        out: dict[str, Any] = {"index": self.index, "seat": self.seat}
+        if self.action:
+            out["action"] = self.action
+        if self.card:
+            out["card"] = self.card
+        if self.color:
+            out["color"] = self.color
+        if self.drew:
+            out["drew"] = self.drew
+        if self.runs:
+            out["runs"] = self.runs
+        if self.note:
+            out["note"] = self.note
+        return out
+
+
+@dataclass
+class HandResult:
+    winner: int
+    turns: int
+    points: int
+    reason: str
+    log: list[Turn]
+
+
+class Shedding(Protocol):
+    """What the record reads of a game (:class:`~.play.Game`)."""
+
+    rules: RuleSet
+    seats: list[Seat]
+    hands: list[list[Symbol]]
+    draw_pile: list[Symbol]
+    scores: list[int]
+    color: str
+    direction: int
+    bluff: bool
+    discard_owner: bool
+    virtual_draw: str
+    max_hands: int | None
+    protocol_name: str
 
 
 class SheddingRecord:
     """The hooks of one shedding game into its :class:`Recorder`."""
 
-    def __init__(self, recorder: Recorder, game: Game):
+    def __init__(self, recorder: Recorder, game: Shedding):
         self.rec = recorder
         self.game = game
         recorder.set_seats(game.seats)

@@ -15,33 +15,16 @@ decides. Tiles, θ and α/β cards all have the same back.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from ...cards import Symbol
 from ...errors import CheckFailure
 from ..game import TableGame
-from .record import TilesRecord
+from .record import TilesRecord, Turn
 from .rules import End, TileRules
 
 MAX_TURNS = 1000
 MAX_DEALS = 100
-
-
-@dataclass
-class Turn:
-    index: int
-    seat: int
-    action: str  # open | play | draw-play | draw | pass
-    tile: str | None = None
-    end: str | None = None  # left | right
-    scored: int = 0
-    drew: int = 0
-    runs: int = 0
-    note: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if v not in (None, "", 0) or k in ("index", "seat")}
 
 
 class MugginsGame(TableGame[TileRules]):

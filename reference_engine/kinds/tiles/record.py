@@ -9,17 +9,45 @@ doublet), ``game-end`` (why it ended, the scores; the tiles left stay hidden).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 from ...cards import Symbol
 from ...records.recorder import Recorder
+from ..virtual import Seat, VirtualPlayers
+from .rules import TileRules
 
-if TYPE_CHECKING:
-    from .play import MugginsGame, Turn
+
+@dataclass
+class Turn:
+    index: int
+    seat: int
+    action: str  # open | play | draw-play | draw | pass
+    tile: str | None = None
+    end: str | None = None  # left | right
+    scored: int = 0
+    drew: int = 0
+    runs: int = 0
+    note: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if v not in (None, "", 0) or k in ("index", "seat")}
+
+
+class Muggins(Protocol):
+    """What the record reads of a game (:class:`~.play.MugginsGame`)."""
+
+    rules: TileRules
+    seats: list[Seat]
+    hands: list[list[Symbol]]
+    boneyard: list[Symbol]
+    scores: list[int]
+    deals: int
+    virtual: VirtualPlayers
 
 
 class TilesRecord:
-    def __init__(self, recorder: Recorder, game: MugginsGame):
+    def __init__(self, recorder: Recorder, game: Muggins):
         self.rec = recorder
         self.game = game
         recorder.set_seats(game.seats)

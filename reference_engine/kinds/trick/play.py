@@ -12,37 +12,16 @@ face down to the receiver).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from ...cards import Symbol
 from ...errors import CheckFailure
 from ...registry import Library
 from ..game import TableGame
-from .record import TrickRecord
+from .record import RoundResult, TrickRecord, Turn
 from .rules import TrickRules
 
 PASSES = (1, -1, 2, 0)  # left, right, across, no pass: by round
-
-
-@dataclass
-class Turn:
-    index: int
-    seat: int
-    action: str  # play | pass
-    card: str | None = None
-    runs: int = 0
-    note: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if v not in (None, "", 0) or k in ("index", "seat")}
-
-
-@dataclass
-class RoundResult:
-    number: int
-    points: list[int]  # taken this round, by seat
-    log: list[Turn] = field(default_factory=list)
 
 
 class HeartsGame(TableGame[TrickRules]):

@@ -8,17 +8,48 @@ people), ``turn`` (a card played to the trick), ``trick`` (who takes it, with ho
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from ...cards import Symbol
 from ...records.recorder import Recorder
+from ..virtual import Seat, VirtualPlayers
+from .rules import TrickRules
 
-if TYPE_CHECKING:
-    from .play import HeartsGame, RoundResult
+
+@dataclass
+class Turn:
+    index: int
+    seat: int
+    action: str  # play | pass
+    card: str | None = None
+    runs: int = 0
+    note: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if v not in (None, "", 0) or k in ("index", "seat")}
+
+
+@dataclass
+class RoundResult:
+    number: int
+    points: list[int]  # taken this round, by seat
+    log: list[Turn] = field(default_factory=list)
+
+
+class Hearts(Protocol):
+    """What the record reads of a game (:class:`~.play.HeartsGame`)."""
+
+    rules: TrickRules
+    seats: list[Seat]
+    hands: list[list[Symbol]]
+    scores: list[int]
+    max_rounds: int | None
+    virtual: VirtualPlayers
 
 
 class TrickRecord:
-    def __init__(self, recorder: Recorder, game: HeartsGame):
+    def __init__(self, recorder: Recorder, game: Hearts):
         self.rec = recorder
         self.game = game
         recorder.set_seats(game.seats)
