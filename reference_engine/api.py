@@ -36,6 +36,7 @@ from .errors import (
     UsageError,
     VerificationError,
     VerificationFailed,
+    name_settings,
 )
 from .games import play, record_game
 from .hardness import METHODS as SOLITAIRE_METHODS
@@ -315,6 +316,7 @@ __all__ = [
     "kinds",
     "load_file",
     "load_game",
+    "name_settings",
     "parse_cards",
     "parse_params",
     "parse_whole",

@@ -271,9 +271,9 @@ def test_the_checklist_names_the_files_this_test_writes() -> None:
 def _add_import(init: Path, name: str) -> None:
     """The one import line the checklist asks for: the kind joins the package's import of its kinds."""
     text = init.read_text(encoding="utf-8")
-    line = re.search(r"^from \. import \(.*\n", text, re.M)
+    line = re.search(r"^from \. import climbing, ", text, re.M)
     assert line is not None, f"{init}: no import of the built-in kinds"
-    text = text.replace(line.group(0), line.group(0) + f"    {name},\n", 1)
+    text = text.replace(line.group(0), line.group(0) + f"{name}, ", 1)
     init.write_text(text, encoding="utf-8")
 
 

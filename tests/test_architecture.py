@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 from reference_engine.api import kinds
@@ -141,3 +142,36 @@ def test_the_import_graph_sees_every_kind_of_import(tmp_path: Path) -> None:
     graph = import_graph(tmp_path, ("pkg",))
     assert graph["pkg.c"] == {"pkg.d"}
     assert import_cycles(graph) == [["pkg.a", "pkg.b"], ["pkg.sub", "pkg.sub.e"]]
+
+
+FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*")
+
+
+def flag_strings(folder: Path) -> list[str]:
+    """Every string of the code under ``folder`` (docstrings and other bare string statements
+    left out) that names a command-line flag (``--virtual``)."""
+    found = []
+    for path in sorted(folder.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        prose = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr)}
+        for node in ast.walk(tree):
+            text = node.value if isinstance(node, ast.Constant) and id(node) not in prose else None
+            if isinstance(text, str) and FLAG.search(text):
+                found.append(f"{path.relative_to(folder.parent)}:{node.lineno}: {text!r}")
+    return found
+
+
+def test_no_engine_string_names_a_cli_flag() -> None:
+    """The engine knows nothing of flags: its messages name a setting by its field in guillemets
+    («virtual»), and the command line names it as its flag when it reports the error."""
+    assert flag_strings(ROOT / "reference_engine") == []
+
+
+def test_the_flag_scan_sees_a_flag_in_a_message(tmp_path: Path) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "m.py").write_text(
+        '"""Docstrings may say --virtual."""\n'
+        "x = 3 -- 1\n"
+        'def f(n: int) -> str:\n    return f"--level is card or rule, not {n}"\n'
+    )
+    assert flag_strings(tmp_path / "pkg") == ["pkg/m.py:4: '--level is card or rule, not '"]

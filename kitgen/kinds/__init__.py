@@ -10,15 +10,7 @@ tests a kind by name.
 
 from __future__ import annotations
 
-from . import (  # the built-in kit kinds register themselves
-    climbing,
-    layout,
-    sealed_bid,
-    shedding,
-    tiles,
-    trick,
-    uno_puzzles,
-)
+from . import climbing, layout, sealed_bid, shedding, tiles, trick, uno_puzzles  # they register themselves
 from .kind import (
     CARD_KIT_OPTIONS,
     COMMON_OPTIONS,

@@ -12,31 +12,9 @@ Nothing outside a kind's package tests a kind by name: callers ask :func:`find_k
 
 from __future__ import annotations
 
-from . import (  # the built-in kinds register themselves
-    climbing,
-    layout,
-    sealed_bid,
-    shedding,
-    tiles,
-    trick,
-    uno_puzzles,
-)
-from .kind import (
-    DEFAULT_KIND,
-    Deal,
-    FullDeal,
-    GameKind,
-    GameRules,
-    PlayOption,
-    PlaySettings,
-    ProblemAt,
-    ScenarioSetting,
-    Validity,
-    find_kind,
-    kinds,
-    owner_sizes,
-    register,
-)
+from . import climbing, layout, sealed_bid, shedding, tiles, trick, uno_puzzles  # they register themselves
+from .deals import Deal, FullDeal, ProblemAt, ScenarioSetting, Validity, owner_sizes
+from .kind import DEFAULT_KIND, GameKind, GameRules, PlayOption, PlaySettings, find_kind, kinds, register
 from .ruleset import (
     RULESET_TEXT_LIMITS,
     catalogue,

@@ -10,17 +10,22 @@ a :class:`~.kind.GameKind`: its rules type, and a game made from :class:`~.kind.
 
 from __future__ import annotations
 
+import importlib
 import random
 from abc import ABC, abstractmethod
-from typing import Any, Generic, TypeVar
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, ClassVar, Generic, TypeVar
 
 from ..cards import Symbol
 from ..errors import UsageError
 from ..records.recorder import Recorder
+from ..records.referee import Verdict
 from ..registry import Library
+from .deals import Deal, ProblemAt, Validity
 from .kind import GameKind, GameRules, PlaySettings
 from .table import TableRules
-from .virtual import Seat, VirtualPlayers, seating
+from .virtual import Seat, VirtualPlayers, seating, split
 
 R = TypeVar("R", bound=TableRules)
 G = TypeVar("G", bound="TableGame[Any]")
@@ -46,7 +51,7 @@ class TableGame(ABC, Generic[R]):
     ):
         n = rules.seat_count(players, virtual)
         if level not in LEVELS:
-            raise UsageError(f"--level is card or rule, not {level!r}")
+            raise UsageError(f"«level» is card or rule, not {level!r}")
         self.rules = rules
         self.library = library
         self.seed = seed
@@ -95,10 +100,51 @@ class TableGame(ABC, Generic[R]):
         }
 
 
+class LogEntry:
+    """An entry of a game's log (a dataclass deriving from this): as JSON, its index and seat and
+    every other field that is set (not None, "" or 0)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if v not in (None, "", 0) or k in ("index", "seat")}
+
+
+class GameRecord:
+    """The hooks of one game into its :class:`Recorder` (a kind's ``record.py`` derives from this):
+    the seats, the parameters of the rules in force and, with ``virtual``, every protocol run of
+    the virtual players go into the record first."""
+
+    def __init__(
+        self,
+        recorder: Recorder,
+        seats: list[Seat],
+        parameters: dict[str, Any],
+        virtual: VirtualPlayers | None = None,
+    ):
+        self.rec = recorder
+        recorder.set_seats(seats)
+        recorder.parameters.update(parameters)
+        if virtual is not None:
+            virtual.recorder = recorder
+
+
 class TableKind(GameKind, Generic[R, G]):
-    """A kind of table game: ``rules_type`` (its rules) and :meth:`game` (a game of them, a ``G``)."""
+    """A kind of table game: ``rules_type`` (its rules), ``loader`` (reads a rule set file into
+    them), ``game_type`` (a game of them); with ``records``, its package's ``referee.py`` checks
+    a game's record (``check(record)``)."""
 
     rules_type: type[R]
+    game_type: type[G]
+    loader: ClassVar[Callable[[Path, str | None], GameRules]]
+
+    def load(self, path: Path, expected_name: str | None) -> GameRules:
+        return type(self).loader(path, expected_name)
+
+    def referee(self, record: Mapping[str, Any]) -> Verdict:
+        if not self.records:
+            return super().referee(record)
+        module = importlib.import_module(".referee", type(self).__module__)
+        check: Callable[[Mapping[str, Any]], Verdict] = module.check
+        return check(record)
 
     def rules_of(self, rules: GameRules) -> R:
         """``rules`` as this kind's rules (a clear error for another kind's)."""
@@ -118,9 +164,9 @@ class TableKind(GameKind, Generic[R, G]):
             "recorder": settings.recorder,
         }
 
-    @abstractmethod
     def game(self, rules: GameRules, library: Library, settings: PlaySettings) -> G:
         """A game of ``rules`` with the settings."""
+        return self.game_type(self.rules_of(rules), library, **self.table(settings, self.default_level))
 
     def seats(self, rules: GameRules, seating: PlaySettings) -> tuple[int, int]:
         """The players and the virtual players of ``seating``, checked."""
@@ -130,6 +176,36 @@ class TableKind(GameKind, Generic[R, G]):
         """A rule-level game with ``seating``'s seats and ``seed``: the games simulated for a kit's
         materials and for a booklet's worked example."""
         return self.game(rules, library, PlaySettings(seating.players, seating.virtual, "rule", seed))
+
+    @staticmethod
+    def dealt(rules: GameRules, deal: list[str], problem: ProblemAt, hint: str = "") -> list[Symbol]:
+        """A scenario's ``deal``: the game's cards by name (a problem at ``deal`` for one it lacks)."""
+        cards = rules.cards_by_name()
+        unknown = [n for n in deal if n not in cards]
+        if unknown:
+            raise problem(("deal",), f"{rules.name} has no card {unknown[0]!r}{hint}")
+        return [cards[n] for n in deal]
+
+    @staticmethod
+    def second_deal(
+        rng: random.Random,
+        cards: list[Symbol],
+        deal_out: list[int] | Callable[[list[Symbol]], list[list[Symbol]]],
+        first: list[list[Symbol]],
+        valid: Validity,
+        public: str,
+    ) -> tuple[Deal, Deal, Validity] | None:
+        """The statistical check's two deals: ``first``, and ``cards`` dealt again until P_1 holds
+        a valid card and another hand than in ``first`` (1,000 tries; None: none). ``deal_out``:
+        the sizes of the hands and piles in order, or a function that deals them."""
+        hand = sorted(c.name for c in first[0])
+        for _ in range(1000):
+            other = list(cards)
+            rng.shuffle(other)
+            b = split(other, deal_out) if isinstance(deal_out, list) else deal_out(other)
+            if any(valid(c) for c in b[0]) and sorted(c.name for c in b[0]) != hand:
+                return Deal(first, public), Deal(b, public), valid
+        return None
 
     @staticmethod
     def no_moment(rules: GameRules, seeds: int = MOMENT_SEEDS) -> UsageError:

@@ -13,13 +13,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ..cards import Symbol
 from ..errors import UsageError
 from ..registry import Library
+from .deals import Deal, FullDeal, ProblemAt, ScenarioSetting, Validity
 
 if TYPE_CHECKING:
     from ..records.recorder import Recorder
     from ..records.referee import Verdict
-
-Validity = Callable[[Any], bool]
-ProblemAt = Callable[[tuple[str | int, ...], str], Exception]
 
 
 @dataclass(frozen=True)
@@ -51,64 +49,6 @@ class PlaySettings:
     recorder: Recorder | None = None
     # The settings the user gave (players, virtual...), so a kind can refuse those it has no use for.
     given: frozenset[str] = frozenset()
-
-
-@dataclass
-class ScenarioSetting:
-    """A game protocol bound to a scenario: the cards dealt in every way, the game's functions."""
-
-    deal: list[Symbol]
-    context: dict[str, Any]
-    state_text: str
-
-
-@dataclass
-class FullDeal:
-    """A whole table for exact verification by classes: the cards in play by name (P_1's
-    hand, the other hands, the draw pile; repeats for copies), the owners' sizes and the
-    public state that decides which cards may be played."""
-
-    deck: list[str]
-    sizes: list[int]
-    state: dict[str, Any]
-    text: str
-
-
-def owner_sizes(in_play: int, players: int, hand: int, others: int | None) -> list[int]:
-    """P_1 holds ``hand``; with ``others`` every other player holds that many and a last owner
-    (the draw pile) the rest; without, the other players share the rest as evenly as they can."""
-    if players < 2:
-        raise UsageError("a table needs at least 2 players")
-    if hand < 1:
-        raise UsageError("P_1's hand needs at least one card")
-    if others is not None:
-        sizes = [hand] + [others] * (players - 1)
-        rest = in_play - sum(sizes)
-        if rest < 0:
-            raise UsageError(
-                f"{players} hands ({hand} for P_1, {others} each for the others) need "
-                f"more than the {in_play} cards in play"
-            )
-        return sizes + [rest]
-    rest = in_play - hand
-    n = players - 1
-    sizes = [hand] + [rest // n + (1 if i < rest % n else 0) for i in range(n)]
-    if rest < n or sizes[-1] < 1:
-        raise UsageError(
-            f"a hand of {hand} leaves too few of the {in_play} cards in play for {n} other players"
-        )
-    return sizes
-
-
-@dataclass
-class Deal:
-    """A deal for the statistical check: owners (P_1 the virtual player first, the piles last)."""
-
-    owners: list[list[Symbol]]
-    public: str  # the public situation in words
-
-    def describe(self) -> str:
-        return "P_1 holds " + " ".join(c.glyph for c in self.owners[0])
 
 
 @dataclass(kw_only=True)
@@ -197,7 +137,7 @@ class GameKind(ABC):
     def weight_function(self, rules: GameRules, weights: Any) -> Callable[[Any], int]:
         """``weight(card)`` for a virtual player's public weights (``kinds.strategy.Weights``),
         after checking the names they use; kinds whose virtual players have no strategy refuse."""
-        raise UsageError(f"{rules.name} ({self.name}): its virtual players take no --weights")
+        raise UsageError(f"{rules.name} ({self.name}): its virtual players take no «weights»")
 
     def measure_tables(self, rules: GameRules, library: Library, seating: PlaySettings) -> dict[str, Any]:
         """The largest card selection table a virtual decision sees in simulated games with

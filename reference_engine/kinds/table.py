@@ -48,7 +48,7 @@ class TableRules(GameRules):
         if not lo <= n <= hi:
             raise UsageError(f"{self.name} is played by {lo} to {hi} players, not {n}")
         if not 0 <= virtual <= n:
-            raise UsageError(f"--virtual must be between 0 and {n}, got {virtual}")
+            raise UsageError(f"«virtual» must be between 0 and {n}, got {virtual}")
         return n
 
 

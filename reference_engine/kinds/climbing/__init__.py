@@ -10,12 +10,12 @@ about its hand is revealed.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from ...registry import Library
+from ..deals import ProblemAt, ScenarioSetting
 from ..game import MOMENT_SEEDS, TableKind
-from ..kind import GameRules, PlaySettings, ProblemAt, ScenarioSetting, register
+from ..kind import GameRules, PlaySettings, register
 from ..virtual import Moment
 from .play import DaifugoGame
 from .rules import KIND, ClimbingRules, Play, load_climbing
@@ -28,25 +28,19 @@ SIMULATED_GAMES = 300
 class Climbing(TableKind[ClimbingRules, DaifugoGame]):
     name = KIND
     rules_type = ClimbingRules
+    game_type = DaifugoGame
+    loader = load_climbing
     summary = "every card is dealt; plays of one to four cards of a rank climb until all pass (Daifugō)"
-
-    def load(self, path: Path, expected_name: str | None) -> GameRules:
-        return load_climbing(path, expected_name)
-
-    def game(self, rules: GameRules, library: Library, settings: PlaySettings) -> DaifugoGame:
-        return DaifugoGame(self.rules_of(rules), library, **self.table(settings, self.default_level))
 
     def scenario(
         self, rules: GameRules, state: Mapping[str, Any], deal: list[str], problem: ProblemAt
     ) -> ScenarioSetting:
         cl = self.rules_of(rules)
-        unknown = [n for n in deal if n not in cl.cards]
-        if unknown:
-            raise problem(("deal",), f"{cl.name} has no card {unknown[0]!r}")
+        dealt = self.dealt(cl, deal, problem)
         if state:
             raise problem(("state",), "the last play is given by the parameters s0 and r0; the state is {}")
         order = " < ".join(cl.rank_name(i) for i in range(len(cl.order)))
-        return ScenarioSetting([cl.symbol(n) for n in deal], {"strength": cl.strength}, f"ranks {order}")
+        return ScenarioSetting(dealt, {"strength": cl.strength}, f"ranks {order}")
 
     def verify_runs(
         self, library: Library, proto: Any, rules: GameRules, runs: int, seed: int, players: int

@@ -9,24 +9,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from ...errors import UsageError
-from ...records.referee import Verdict
 from ...registry import Library
+from ..deals import Deal, FullDeal, ProblemAt, ScenarioSetting, Validity, owner_sizes
 from ..game import MOMENT_SEEDS, TableKind
-from ..kind import (
-    Deal,
-    FullDeal,
-    GameRules,
-    PlaySettings,
-    ProblemAt,
-    ScenarioSetting,
-    Validity,
-    owner_sizes,
-    register,
-)
+from ..kind import GameRules, PlaySettings, register
 from ..virtual import Moment, split
 from .play import SevensGame
 from .rules import KIND, LayoutRules, Runs, load_layout
@@ -38,30 +27,19 @@ SIMULATED_GAMES = 300
 class Layout(TableKind[LayoutRules, SevensGame]):
     name = KIND
     rules_type = LayoutRules
+    game_type = SevensGame
+    loader = load_layout
     summary = "every card is dealt; suits are built up and down from a centre rank (Sevens)"
     records = True
-
-    def load(self, path: Path, expected_name: str | None) -> GameRules:
-        return load_layout(path, expected_name)
-
-    def game(self, rules: GameRules, library: Library, settings: PlaySettings) -> SevensGame:
-        return SevensGame(self.rules_of(rules), library, **self.table(settings, self.default_level))
-
-    def referee(self, record: Mapping[str, Any]) -> Verdict:
-        from .referee import check
-
-        return check(record)
 
     def scenario(
         self, rules: GameRules, state: Mapping[str, Any], deal: list[str], problem: ProblemAt
     ) -> ScenarioSetting:
         lay = self.rules_of(rules)
-        unknown = [n for n in deal if n not in lay.cards]
-        if unknown:
-            raise problem(("deal",), f"{lay.name} has no card {unknown[0]!r}")
+        dealt = self.dealt(lay, deal, problem)
         runs = _runs(state.get("runs", {}), problem)
         text = "layout " + (", ".join(f"{s} {lo}..{hi}" for s, (lo, hi) in runs.items()) or "empty")
-        return ScenarioSetting([lay.symbol(n) for n in deal], {"valid": lay.validity(runs)}, text)
+        return ScenarioSetting(dealt, {"valid": lay.validity(runs)}, text)
 
     def two_deals(self, rules: GameRules, players: int, rng: random.Random) -> tuple[Deal, Deal, Validity]:
         """A layout in mid-game (the same for both deals) and two different deals of the rest;
@@ -83,14 +61,9 @@ class Layout(TableKind[LayoutRules, SevensGame]):
             if len({c.name for c in a[0] if valid(c)}) < 3:
                 continue
             public = "layout " + ", ".join(f"{s} {lo}..{hi}" for s, (lo, hi) in sorted(runs.items()))
-            for _ in range(1000):
-                other = list(left)
-                rng.shuffle(other)
-                b = split(other, sizes)
-                if any(valid(c) for c in b[0]) and sorted(c.name for c in b[0]) != sorted(
-                    c.name for c in a[0]
-                ):
-                    return Deal(a, public), Deal(b, public), valid
+            found = self.second_deal(rng, left, sizes, a, valid, public)
+            if found is not None:
+                return found
 
     def full_deal(self, rules: GameRules, players: int, hand: int, state: Mapping[str, Any]) -> FullDeal:
         """Every card not yet in the layout, dealt: P_1's hand, the others share the rest."""

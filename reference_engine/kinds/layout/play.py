@@ -17,7 +17,7 @@ from typing import Any
 
 from ...cards import Symbol
 from ...errors import CheckFailure
-from ..game import TableGame
+from ..game import LogEntry, TableGame
 from .record import LayoutRecord
 from .rules import LayoutRules, Runs
 
@@ -25,16 +25,13 @@ MAX_TURNS = 2000
 
 
 @dataclass
-class Turn:
+class Turn(LogEntry):
     index: int
     seat: int
     action: str  # open | play | pass | finished
     card: str | None = None
     runs: int = 0
     note: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if v not in (None, "", 0) or k in ("index", "seat")}
 
 
 @dataclass

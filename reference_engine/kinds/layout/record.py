@@ -12,6 +12,7 @@ from typing import Any, Protocol
 
 from ...cards import Symbol
 from ...records.recorder import Recorder
+from ..game import GameRecord
 from ..virtual import Seat, VirtualPlayers
 from .rules import LayoutRules
 
@@ -25,14 +26,12 @@ class Sevens(Protocol):
     virtual: VirtualPlayers
 
 
-class LayoutRecord:
+class LayoutRecord(GameRecord):
     def __init__(self, recorder: Recorder, game: Sevens):
-        self.rec = recorder
-        self.game = game
-        recorder.set_seats(game.seats)
         rules = game.rules
-        recorder.parameters.update({"first": rules.first, "centre": rules.centre, "ace_low": rules.ace_low})
-        game.virtual.recorder = recorder
+        parameters = {"first": rules.first, "centre": rules.centre, "ace_low": rules.ace_low}
+        super().__init__(recorder, game.seats, parameters, game.virtual)
+        self.game = game
 
     def deal(self, dealer: int) -> None:
         g, rec = self.game, self.rec

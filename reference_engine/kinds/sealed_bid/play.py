@@ -99,12 +99,12 @@ class SealedBidGame:
         recorder: Recorder | None = None,
     ):
         if variant not in ("dealer", "dealerless"):
-            raise UsageError(f"--variant is dealer or dealerless, not {variant!r}")
+            raise UsageError(f"«variant» is dealer or dealerless, not {variant!r}")
         if level not in ("card", "rule"):
-            raise UsageError(f"--level is card or rule, not {level!r}")
+            raise UsageError(f"«level» is card or rule, not {level!r}")
         if level == "card" and variant == "dealer":
             raise UsageError(
-                "with a dealer there is no protocol to run: use --level rule, or --variant dealerless"
+                "with a dealer there is no protocol to run: use «level» rule, or «variant» dealerless"
             )
         for s in strategies:
             if s not in STRATEGIES:

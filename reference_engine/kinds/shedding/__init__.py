@@ -9,26 +9,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from ...cards import Symbol
 from ...errors import SpecError, UsageError
-from ...records.referee import Verdict
 from ...registry import Library
+from ..deals import Deal, FullDeal, ProblemAt, ScenarioSetting, Validity, owner_sizes
 from ..game import MOMENT_SEEDS, TableKind
-from ..kind import (
-    Deal,
-    FullDeal,
-    GameRules,
-    PlayOption,
-    PlaySettings,
-    ProblemAt,
-    ScenarioSetting,
-    Validity,
-    owner_sizes,
-    register,
-)
+from ..kind import GameRules, PlayOption, PlaySettings, register
 from ..strategy import Weights, strategy_from_options
 from ..virtual import Moment
 from .play import Game
@@ -41,6 +29,8 @@ SIMULATED_GAMES = 1000
 class Shedding(TableKind[RuleSet, Game]):
     name = KIND
     rules_type = RuleSet
+    game_type = Game
+    loader = load_path
     summary = "shed your hand by matching the card on the discard pile (UNO and its relatives)"
     records = True
     play_options = (
@@ -67,13 +57,13 @@ class Shedding(TableKind[RuleSet, Game]):
         PlayOption(
             "strategy",
             "Shedding games such as UNO: how a virtual player chooses among its valid cards: "
-            "uniform (the paper, the default) or weighted (by --weights, with the weighted selection "
+            "uniform (the paper, the default) or weighted (by «weights», with the weighted selection "
             "protocol at card level).",
             "uniform",
         ),
         PlayOption(
             "weights",
-            "With --strategy weighted: public weights by class (action, number, wild) or card kind, "
+            "With «strategy» weighted: public weights by class (action, number, wild) or card kind, "
             "whole numbers 1-9, e.g. action=3,number=1,wild=1; a class not named weighs 1.",
             None,
         ),
@@ -85,9 +75,6 @@ class Shedding(TableKind[RuleSet, Game]):
             flag=True,
         ),
     )
-
-    def load(self, path: Path, expected_name: str | None) -> GameRules:
-        return load_path(path, expected_name)
 
     def game(self, rules: GameRules, library: Library, settings: PlaySettings) -> Game:
         opts = settings.options
@@ -102,20 +89,12 @@ class Shedding(TableKind[RuleSet, Game]):
             **self.table(settings, self.default_level),
         )
 
-    def referee(self, record: Mapping[str, Any]) -> Verdict:
-        from .referee import check
-
-        return check(record)
-
     # -- verification -----------------------------------------------------------------
     def scenario(
         self, rules: GameRules, state: Mapping[str, Any], deal: list[str], problem: ProblemAt
     ) -> ScenarioSetting:
         shed = self.rules_of(rules)
-        unknown = [n for n in deal if n not in shed.cards]
-        if unknown:
-            raise problem(("deal",), f"{shed.name} has no card {unknown[0]!r}")
-        cards = [shed.symbol(n) for n in deal]
+        cards = self.dealt(shed, deal, problem)
         top_name = str(state.get("top", ""))
         if top_name not in shed.cards:
             raise problem(("state",), "the state needs a 'top' card of the game")
@@ -152,14 +131,9 @@ class Shedding(TableKind[RuleSet, Game]):
             if len({c.name for c in a[0] if valid(c)}) < 3:
                 continue
             public = f"top card {top.glyph}"
-            for _ in range(1000):
-                other = list(deck)
-                rng.shuffle(other)
-                b = deal(other)
-                if any(valid(c) for c in b[0]) and sorted(c.name for c in b[0]) != sorted(
-                    c.name for c in a[0]
-                ):
-                    return Deal(a, public), Deal(b, public), valid
+            found = self.second_deal(rng, deck, deal, a, valid, public)
+            if found is not None:
+                return found
 
     def full_deal(self, rules: GameRules, players: int, hand: int, state: Mapping[str, Any]) -> FullDeal:
         """Every card but the top of the discard pile: P_1's hand, the other hands as dealt,

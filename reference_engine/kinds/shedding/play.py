@@ -75,11 +75,11 @@ class Game(TableGame[RuleSet]):
             recorder=recorder,
         )
         if wild4 not in ("strict", "bluff"):
-            raise UsageError(f"--wild4 is strict or bluff, not {wild4!r}")
+            raise UsageError(f"«wild4» is strict or bluff, not {wild4!r}")
         if virtual and rules.hand_dependent and wild4 != "bluff":
             raise UsageError(hand_dependence_message(rules))
         if wild4 == "bluff" and rules.bluff_valid is None:
-            raise UsageError(f"{rules.name} has no bluff rule for virtual players (--wild4 bluff)")
+            raise UsageError(f"{rules.name} has no bluff rule for virtual players («wild4» bluff)")
         self.bluff = wild4 == "bluff"
         self.discard_owner = discard_owner
         # A virtual player's strategy (issue 28): uniform among its valid cards (the paper), or
@@ -130,12 +130,12 @@ class Game(TableGame[RuleSet]):
             takes_weights = "weight" in self.protocol.context
             if self.strategy.weighted and not takes_weights:
                 raise UsageError(
-                    f"{self.protocol_name} chooses uniformly; --strategy weighted needs a protocol that "
+                    f"{self.protocol_name} chooses uniformly; «strategy» weighted needs a protocol that "
                     f"takes the weights ('weight'), such as {WEIGHTED_PROTOCOL}"
                 )
             if takes_weights and not self.strategy.weighted:
                 raise UsageError(
-                    f"{self.protocol_name} needs weights: give --strategy weighted --weights ..."
+                    f"{self.protocol_name} needs weights: give «strategy» weighted «weights» ..."
                 )
 
     # -- the whole game ----------------------------------------------------------------

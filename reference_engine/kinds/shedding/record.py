@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from ...cards import Symbol
 from ...records.recorder import Recorder
 from ...selection import SelectionRun
+from ..game import GameRecord
 from ..virtual import Seat
 from .rules import Effect, RuleSet
 
@@ -75,15 +76,14 @@ class Shedding(Protocol):
     protocol_name: str
 
 
-class SheddingRecord:
+class SheddingRecord(GameRecord):
     """The hooks of one shedding game into its :class:`Recorder`."""
 
     def __init__(self, recorder: Recorder, game: Shedding):
-        self.rec = recorder
-        self.game = game
-        recorder.set_seats(game.seats)
         rules = game.rules
-        recorder.parameters.update(
+        super().__init__(
+            recorder,
+            game.seats,
             {
                 "hand_size": rules.hand_size_for(len(game.seats)),
                 "target_score": rules.target_score,
@@ -109,8 +109,9 @@ class SheddingRecord:
                 "draw_until": rules.draw_until,
                 "two_player_reverse": rules.two_player_reverse,
                 "challenge": rules.challenge,
-            }
+            },
         )
+        self.game = game
         self.hand = 0
 
     def _seen(self, seat: int, key: str, cards: list[Symbol]) -> dict[int, dict[str, Any]]:

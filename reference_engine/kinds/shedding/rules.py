@@ -403,7 +403,7 @@ def hand_dependence_message(rules: RuleSet) -> str:
     ]
     if rules.bluff_valid is not None:
         lines.append(
-            "  - add --wild4 bluff: virtual players treat wild draw four as always playable "
+            "  - add «wild4» bluff: virtual players treat wild draw four as always playable "
             "(a bluff when they hold the colour in force); the challenge rule can catch it."
         )
     return "\n".join(lines)

@@ -10,24 +10,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from ...errors import UsageError
-from ...records.referee import Verdict
 from ...registry import Library
+from ..deals import Deal, FullDeal, ProblemAt, ScenarioSetting, Validity, owner_sizes
 from ..game import MOMENT_SEEDS, TableKind
-from ..kind import (
-    Deal,
-    FullDeal,
-    GameRules,
-    PlaySettings,
-    ProblemAt,
-    ScenarioSetting,
-    Validity,
-    owner_sizes,
-    register,
-)
+from ..kind import GameRules, PlaySettings, register
 from ..virtual import Moment, split
 from .play import MugginsGame
 from .rules import KIND, End, TileRules, load_tiles, tile_name
@@ -39,35 +28,21 @@ SIMULATED_GAMES = 300
 class Tiles(TableKind[TileRules, MugginsGame]):
     name = KIND
     rules_type = TileRules
+    game_type = MugginsGame
+    loader = load_tiles
     summary = "tiles matched to the open ends of a line; multiples of five score (Dominoes, Muggins)"
     records = True
-
-    def load(self, path: Path, expected_name: str | None) -> GameRules:
-        return load_tiles(path, expected_name)
-
-    def game(self, rules: GameRules, library: Library, settings: PlaySettings) -> MugginsGame:
-        return MugginsGame(self.rules_of(rules), library, **self.table(settings, self.default_level))
-
-    def referee(self, record: Mapping[str, Any]) -> Verdict:
-        from .referee import check
-
-        return check(record)
 
     def scenario(
         self, rules: GameRules, state: Mapping[str, Any], deal: list[str], problem: ProblemAt
     ) -> ScenarioSetting:
         ti = self.rules_of(rules)
-        names = ti.cards_by_name()
-        unknown = [n for n in deal if n not in names]
-        if unknown:
-            raise problem(("deal",), f"{ti.name} has no tile {unknown[0]!r} (tiles are named t05, t56, ...)")
+        dealt = self.dealt(ti, deal, problem, " (tiles are named t05, t56, ...)")
         raw = state.get("ends")
         if not (isinstance(raw, list) and len(raw) == 2 and all(isinstance(v, int) for v in raw)):
             raise problem(("state", "ends"), "the open ends of the line, e.g. ends: [5, 3]")
         ends: tuple[End, End] = ((raw[0], False), (raw[1], False))
-        return ScenarioSetting(
-            [names[n] for n in deal], {"valid": ti.validity(ends)}, f"open ends {raw[0]} and {raw[1]}"
-        )
+        return ScenarioSetting(dealt, {"valid": ti.validity(ends)}, f"open ends {raw[0]} and {raw[1]}")
 
     def two_deals(self, rules: GameRules, players: int, rng: random.Random) -> tuple[Deal, Deal, Validity]:
         """A line with the same open ends and tiles in play, two different deals of the rest (the
@@ -86,14 +61,9 @@ class Tiles(TableKind[TileRules, MugginsGame]):
             if len({t.name for t in a[0] if valid(t)}) < 3:
                 continue
             public = f"open ends {ends[0][0]} and {ends[1][0]}"
-            for _ in range(1000):
-                other = list(rest)
-                rng.shuffle(other)
-                b = split(other, sizes)
-                if any(valid(t) for t in b[0]) and sorted(t.name for t in b[0]) != sorted(
-                    t.name for t in a[0]
-                ):
-                    return Deal(a, public), Deal(b, public), valid
+            found = self.second_deal(rng, rest, sizes, a, valid, public)
+            if found is not None:
+                return found
 
     def full_deal(self, rules: GameRules, players: int, hand: int, state: Mapping[str, Any]) -> FullDeal:
         """One tile on the table showing the open ends (``ends: [5, 3]`` is 3|5), the hands, and

@@ -14,12 +14,13 @@ from typing import Any, Protocol
 
 from ...cards import Symbol
 from ...records.recorder import Recorder
+from ..game import GameRecord, LogEntry
 from ..virtual import Seat, VirtualPlayers
 from .rules import TileRules
 
 
 @dataclass
-class Turn:
+class Turn(LogEntry):
     index: int
     seat: int
     action: str  # open | play | draw-play | draw | pass
@@ -29,9 +30,6 @@ class Turn:
     drew: int = 0
     runs: int = 0
     note: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if v not in (None, "", 0) or k in ("index", "seat")}
 
 
 class Muggins(Protocol):
@@ -46,16 +44,12 @@ class Muggins(Protocol):
     virtual: VirtualPlayers
 
 
-class TilesRecord:
+class TilesRecord(GameRecord):
     def __init__(self, recorder: Recorder, game: Muggins):
-        self.rec = recorder
-        self.game = game
-        recorder.set_seats(game.seats)
         rules = game.rules
-        recorder.parameters.update(
-            {"top": rules.top, "hand_size": rules.hand_size, "multiple": rules.multiple}
-        )
-        game.virtual.recorder = recorder
+        parameters = {"top": rules.top, "hand_size": rules.hand_size, "multiple": rules.multiple}
+        super().__init__(recorder, game.seats, parameters, game.virtual)
+        self.game = game
         self.drawn: list[Symbol] = []
 
     def deal(self) -> None:

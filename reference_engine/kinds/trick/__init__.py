@@ -10,24 +10,13 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from ...errors import UsageError
-from ...records.referee import Verdict
 from ...registry import Library
+from ..deals import Deal, FullDeal, ProblemAt, ScenarioSetting, Validity
 from ..game import MOMENT_SEEDS, TableKind
-from ..kind import (
-    Deal,
-    FullDeal,
-    GameRules,
-    PlayOption,
-    PlaySettings,
-    ProblemAt,
-    ScenarioSetting,
-    Validity,
-    register,
-)
+from ..kind import GameRules, PlayOption, PlaySettings, register
 from ..virtual import Moment, split
 from .play import HeartsGame
 from .rules import KIND, OPTIONS, TrickRules, load_trick
@@ -37,6 +26,8 @@ from .rules import KIND, OPTIONS, TrickRules, load_trick
 class Trick(TableKind[TrickRules, HeartsGame]):
     name = KIND
     rules_type = TrickRules
+    game_type = HeartsGame
+    loader = load_trick
     summary = "follow suit if you can; the highest card of the led suit takes the trick (Hearts)"
     records = True
     play_options = (
@@ -68,9 +59,6 @@ class Trick(TableKind[TrickRules, HeartsGame]):
         ),
     )
 
-    def load(self, path: Path, expected_name: str | None) -> GameRules:
-        return load_trick(path, expected_name)
-
     def game(self, rules: GameRules, library: Library, settings: PlaySettings) -> HeartsGame:
         trick = self.rules_of(rules)
         switched = {k: True for k in OPTIONS if settings.options.get(k)}  # a flag turns a switch on
@@ -79,24 +67,17 @@ class Trick(TableKind[TrickRules, HeartsGame]):
         rounds = settings.options.get("rounds")
         return HeartsGame(trick, library, max_rounds=rounds, **self.table(settings, self.default_level))
 
-    def referee(self, record: Mapping[str, Any]) -> Verdict:
-        from .referee import check
-
-        return check(record)
-
     def scenario(
         self, rules: GameRules, state: Mapping[str, Any], deal: list[str], problem: ProblemAt
     ) -> ScenarioSetting:
         tr = self.rules_of(rules)
-        unknown = [n for n in deal if n not in tr.cards]
-        if unknown:
-            raise problem(("deal",), f"{tr.name} has no card {unknown[0]!r}")
+        dealt = self.dealt(tr, deal, problem)
         led = state.get("led")
         if led is not None and str(led) not in tr.deck_def.colors:
             raise problem(("state", "led"), f"the led suit is one of {', '.join(tr.deck_def.colors)}")
         text = f"{led} led" if led else "P_1 leads"
         valid = tr.validity(str(led) if led else None)
-        return ScenarioSetting([tr.symbol(n) for n in deal], {"valid": valid}, text)
+        return ScenarioSetting(dealt, {"valid": valid}, text)
 
     def two_deals(self, rules: GameRules, players: int, rng: random.Random) -> tuple[Deal, Deal, Validity]:
         """A trick under way (the same led suit, the same cards played, the same hand sizes) and
@@ -118,14 +99,9 @@ class Trick(TableKind[TrickRules, HeartsGame]):
             if len({c.name for c in a[0] if valid(c)}) < 3:
                 continue
             public = f"{played[0].glyph} led"
-            for _ in range(1000):
-                other = list(rest)
-                rng.shuffle(other)
-                b = split(other, sizes)
-                if any(valid(c) for c in b[0]) and sorted(c.name for c in b[0]) != sorted(
-                    c.name for c in a[0]
-                ):
-                    return Deal(a, public), Deal(b, public), valid
+            found = self.second_deal(rng, rest, sizes, a, valid, public)
+            if found is not None:
+                return found
 
     def full_deal(self, rules: GameRules, players: int, hand: int, state: Mapping[str, Any]) -> FullDeal:
         """A trick under way: one card of the led suit (its lowest) is on the table, P_1 and the

@@ -13,21 +13,19 @@ from typing import Any, Protocol
 
 from ...cards import Symbol
 from ...records.recorder import Recorder
+from ..game import GameRecord, LogEntry
 from ..virtual import Seat, VirtualPlayers
 from .rules import TrickRules
 
 
 @dataclass
-class Turn:
+class Turn(LogEntry):
     index: int
     seat: int
     action: str  # play | pass
     card: str | None = None
     runs: int = 0
     note: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if v not in (None, "", 0) or k in ("index", "seat")}
 
 
 @dataclass
@@ -48,16 +46,12 @@ class Hearts(Protocol):
     virtual: VirtualPlayers
 
 
-class TrickRecord:
+class TrickRecord(GameRecord):
     def __init__(self, recorder: Recorder, game: Hearts):
-        self.rec = recorder
-        self.game = game
-        recorder.set_seats(game.seats)
         rules = game.rules
-        recorder.parameters.update(
-            {"options": dict(rules.options), "target": rules.target, "max_rounds": game.max_rounds}
-        )
-        game.virtual.recorder = recorder
+        parameters = {"options": dict(rules.options), "target": rules.target, "max_rounds": game.max_rounds}
+        super().__init__(recorder, game.seats, parameters, game.virtual)
+        self.game = game
 
     def deal(self, number: int, dealer: int) -> None:
         g, rec = self.game, self.rec
