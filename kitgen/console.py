@@ -161,9 +161,16 @@ def _glyph(name: str) -> str:
 
 
 def _extra_sheet_lines(manifest: dict[str, Any]) -> list[str]:
-    """The kit kind's own sheets (Gakmoro's bundles.pdf)."""
+    """The kit kind's own sheets (Gakmoro's bundles.pdf), or a protocol kit's handout."""
     from .kinds import kit_kind
 
+    if "game" not in manifest:
+        handout = manifest.get("handout")
+        return (
+            ["  handout.pdf 1 page for a lesson: what it does, who sits where, the steps, what to watch"]
+            if handout
+            else []
+        )
     return kit_kind(load_game(manifest["game"]["name"])).file_lines(manifest)
 
 
@@ -171,7 +178,7 @@ def kit_lines(manifest: dict[str, Any]) -> list[str]:
     """What `kitgen build` prints: where the kit is and what to do with it."""
     from .kinds import kit_kind
 
-    own = kit_kind(load_game(manifest["game"]["name"])).kit_lines(manifest)
+    own = kit_kind(load_game(manifest["game"]["name"])).kit_lines(manifest) if "game" in manifest else None
     if own is not None:
         return own
     if manifest.get("only"):
@@ -201,8 +208,9 @@ def kit_lines(manifest: dict[str, Any]) -> list[str]:
         *_extra_sheet_lines(manifest),
         *(
             [
-                f"  booklet.pdf {manifest['booklet']['pages']} pages: set-up, rules, every protocol step by "
-                "step, validation, quick reference (booklet.json: the same as data)"
+                f"  booklet.pdf {manifest['booklet']['pages']} pages: "
+                + ("set-up, rules, " if "game" in manifest else "")
+                + "every protocol step by step, validation, quick reference (booklet.json: the same as data)"
             ]
             if manifest.get("booklet")
             else []

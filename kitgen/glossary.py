@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from reference_engine.api import Library, Protocol, UsageError, glyph, symbol
+from reference_engine.api import Library, Protocol, UsageError, glyph
 
 from .words import listing
 
@@ -149,7 +149,7 @@ def in_words(value: Any) -> str:
         return plain[text]
     if text.startswith("[") and text.endswith("]"):  # a list as the trace writes it: [c1, c3]
         return in_words([t.strip() for t in text[1:-1].split(",") if t.strip()])
-    return glyph(text) if symbol(text) is not None else text
+    return glyph(text)
 
 
 def outcome_sentence(doc: str, value: str) -> str:

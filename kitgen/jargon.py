@@ -348,6 +348,9 @@ def html_findings(
 def kit_vocabulary(manifest: dict[str, Any], library: Library | None = None) -> Vocabulary:
     """The vocabulary of a built kit: every protocol it verified, and its game's card keys."""
     library = library or Library()
+    spec = (manifest.get("options") or {}).get("ruleset")
+    if manifest.get("protocol") and isinstance(spec, str) and spec.endswith((".yaml", ".yml")):
+        library.protocol(spec)  # a protocol kit of a user's spec file (as given to kitgen build)
     names = [v["protocol"] for v in manifest.get("verification") or []]
     protocols = [library.protocol(n) for n in names]
     extra: list[str] = []

@@ -49,6 +49,7 @@ DESCRIPTIONS = {
     "bundles": "how to make the bundles, a page per player",
     "puzzles": "the puzzles, one on each half page",
     "solutions": "the solutions",
+    "handout": "one page for a lesson: what the protocol does, who sits where, the steps, what to watch for",
 }
 
 
@@ -58,6 +59,8 @@ def page_count(path: Path) -> int:
 
 def _what(stem: str, manifest: dict[str, Any]) -> str:
     text = DESCRIPTIONS.get(stem, "")
+    if stem == "booklet" and "game" not in manifest:
+        text = text.replace("set-up and rules, ", "what you need, ")
     sheets = manifest.get("sheets", {})
     if stem == "cards" and "front_pages" in sheets.get("cards", {}):
         info = sheets["cards"]
@@ -109,6 +112,8 @@ def _printing(manifest: dict[str, Any]) -> list[str]:
         out.append(f"labels.pdf: on {escape(label_stock(str(labels['sheet'])).stock)}.")
     if manifest.get("booklet"):
         out.append("booklet.pdf: on ordinary paper, double-sided.")
+    if manifest.get("handout"):
+        out.append("handout.pdf: on ordinary paper, a copy for each group.")
     for key in ("printing_guide", "shopping_list"):
         if isinstance(manifest.get(key), str):
             name = escape(manifest[key])
@@ -125,8 +130,10 @@ def index_html(
     title_of: Callable[[str], str] = str,
 ) -> str:
     """The kit index page; ``views`` are (protocol, relative path of its viewer page)."""
-    game = manifest.get("game", {})
-    title = f"{game.get('title', manifest['kit'])}: printable kit"
+    game = manifest.get("game") or manifest.get("protocol") or {}
+    title = f"{game.get('title', manifest['kit'])}: " + (
+        "printable kit" if "game" in manifest else "kit for a class"
+    )
     parts = [
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">',
         '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
@@ -142,7 +149,7 @@ def index_html(
             f"{plural(int(opts['players']), 'player')}" + (f", {virtual} of them virtual" if virtual else "")
         )
     if game.get("source", {}).get("cite"):
-        facts.append("rules after " + escape(game["source"]["cite"]))
+        facts.append(("rules after " if "game" in manifest else "after ") + escape(game["source"]["cite"]))
     parts.append(f'<p class="muted">{"; ".join(facts)}.</p>')
 
     parts.append("<h2>Files to print</h2>")

@@ -1,14 +1,21 @@
-"""The options of a kit (``kitgen build``) and of a booklet alone (``kitgen booklet``), as the
-kit kinds (:mod:`kitgen.kinds`) and the build (:mod:`kitgen.kit`) both read them."""
+"""The options of a kit and of a booklet, as ``kitgen build`` and ``kitgen booklet`` take them.
+
+They live here, beside no orchestrator, so that the kinds (:mod:`kitgen.kinds`), the class kits
+(:mod:`kitgen.classkit`) and the build (:mod:`kitgen.kit`) all read them without importing
+each other. :func:`recorded` is what a manifest keeps of them.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 
 @dataclass(frozen=True)
 class KitOptions:
+    """``kitgen build``: ``ruleset`` is a rule set (a game kit) or a protocol, by name or spec
+    file (a protocol kit for a class, with ``params`` and ``sets``)."""
+
     ruleset: str = "uno"
     players: int | None = None
     virtual: int = 1
@@ -41,6 +48,10 @@ class KitOptions:
     only: tuple[str, ...] = ()
     # ``--force``: write beside files kitgen did not write in the kit folder (never over them).
     force: bool = False
+    # A protocol kit: ``--param NAME=VALUE`` for the protocol, and ``--sets N`` card sets (a
+    # class in N groups). Recorded only when given, so game kits' manifests do not change.
+    params: tuple[str, ...] = ()
+    sets: int = 1
 
 
 @dataclass(frozen=True)
@@ -59,3 +70,15 @@ class BookletOptions:
     cache: bool = True
     workers: int = 1  # processes per exact verification (not recorded)
     force: bool = False  # write beside files kitgen did not write in the folder (not recorded)
+
+
+def recorded(opts: KitOptions | BookletOptions) -> dict[str, Any]:
+    """The options a manifest records: not the cache switch, the workers, --force nor which
+    options were typed, which never change an output; options that are off are left out."""
+    return {
+        k: list(v) if isinstance(v, tuple) else v
+        for k, v in asdict(opts).items()
+        if k not in ("cache", "given", "workers", "force")
+        and not (k in ("only", "ink_saver", "export", "exact_hands", "params") and not v)
+        and not (k == "sets" and v == 1)
+    }

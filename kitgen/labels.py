@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from reportlab.lib.colors import HexColor, black
+from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
 from reference_engine.api import UsageError
@@ -123,18 +124,40 @@ def _label(c: Canvas, label: Label, box: Box, sheet: LabelSheet) -> None:
     width = box.x + box.w - pad - text_x
     c.setFillColor(black)
     size = min(box.h * 0.38, 20.0)
-    from reportlab.pdfbase import pdfmetrics
-
     while size > 5 and pdfmetrics.stringWidth(label.title, FONT_BOLD, size) > width:
         size -= 0.5
     c.setFont(FONT_BOLD, size)
     c.drawString(text_x, box.y + box.h * 0.55, label.title)
-    if label.line:
+    if label.line and pdfmetrics.stringWidth(label.line, FONT, 4) > width:
+        _wrapped(c, label.line, text_x, box.y + box.h * 0.55 - size * 0.45, box.y + pad, width)
+    elif label.line:
         small = min(8.0, box.h * 0.2)
         while small > 4 and pdfmetrics.stringWidth(label.line, FONT, small) > width:
             small -= 0.25
         c.setFont(FONT, small)
         c.drawString(text_x, box.y + box.h * 0.25, label.line)
+
+
+WRAPPED_SIZE = 6.0
+
+
+def _wrapped(c: Canvas, text: str, x: float, top: float, bottom: float, width: float) -> None:
+    """A line too long for one line of the label, in lines under the title (a set of a class kit
+    lists its cards); what does not fit ends in an ellipsis, never over the label's edge."""
+    from reportlab.lib.utils import simpleSplit
+
+    leading = WRAPPED_SIZE * 1.2
+    room = max(1, int((top - bottom) // leading))
+    lines = simpleSplit(text, FONT, WRAPPED_SIZE, width)
+    if len(lines) > room:
+        lines = lines[:room]
+        last = lines[-1]
+        while last and pdfmetrics.stringWidth(last + " …", FONT, WRAPPED_SIZE) > width:
+            last = last[:-1]
+        lines[-1] = last + " …"
+    c.setFont(FONT, WRAPPED_SIZE)
+    for k, line in enumerate(lines):
+        c.drawString(x, top - leading * (k + 1), line)
 
 
 def theta_label(i: int, owner: str) -> Label:

@@ -145,7 +145,18 @@ def printing_guide(manifest: dict[str, Any], pages: list[dict[str, Any]], pdfs: 
             f"4. The booklet: booklet.pdf, {plural(manifest['booklet']['pages'], 'page')} on ordinary paper "
             "(80 g/m²), double-sided.",
         ]
-    others = [f"{p}.pdf" for p in pdfs if p not in ("cards", "labels", "booklet")]
+    if "handout" in pdfs:
+        groups = int(manifest.get("protocol", {}).get("sets", 1))
+        lines += [
+            "",
+            "4b. The handout: handout.pdf, one page on ordinary paper, "
+            + (
+                f"a copy for each of the {groups} groups."
+                if groups > 1
+                else "a copy for each group (or pupil)."
+            ),
+        ]
+    others = [f"{p}.pdf" for p in pdfs if p not in ("cards", "labels", "booklet", "handout")]
     if others:
         lines += ["", "Also: " + ", ".join(others) + " on ordinary paper, single-sided."]
     lines += _export_lines(manifest)

@@ -24,6 +24,7 @@ from reference_engine.api import (
     Protocol,
     ReductionRefused,
     Report,
+    Reveal,
     UsageError,
     VerificationFailed,
     Weights,
@@ -32,6 +33,7 @@ from reference_engine.api import (
     forecast,
     is_game,
     parse_params,
+    reveals_from,
     verify,
     verify_hands,
     verify_runs,
@@ -322,3 +324,10 @@ def check_booklet_sizes(name: str, force: bool) -> None:
     check_protocol(
         proto, example.example_params or None, force, "simulate", example.example_scenario, library
     )
+
+
+def booklet_reveals(library: Library, reports: list[Report]) -> dict[tuple[str, str], Reveal] | None:
+    """The possible reveals the verification of the taught protocol recorded, characterised (what
+    the booklet's checks at every reveal are made from)."""
+    recorded = next((r.reveals for r in reports if r.reveals is not None), None)
+    return reveals_from(library, recorded) if recorded is not None else None

@@ -13,6 +13,7 @@ to N".
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -114,9 +115,21 @@ from .verify import (
 
 
 def glyph(name: str) -> str:
-    """How a card is printed in text (``α``, ``θ3``, ``R7``); the name itself when unknown."""
+    """How a card is printed in text (``α``, ``θ3``, ``R7``, a family's ``#2`` for ``c2``); the name
+    itself when unknown. A family's member is printed by its family's glyph even before a run has
+    made it (a booklet read from the verification cache names ``c2`` before anything ran), so the
+    text never depends on what ran first in this process."""
     sym = SYMBOLS.get(name)
-    return sym.glyph if sym else name
+    if sym is not None:
+        return sym.glyph
+    found = _MEMBER.match(name)
+    family = SYMBOLS.get(found.group(1)) if found else None
+    if found and family is not None and "{}" in family.glyph:
+        return family.glyph.replace("{}", str(int(found.group(2))))
+    return name
+
+
+_MEMBER = re.compile(r"^([A-Za-z_]+?)(\d+)$")
 
 
 def symbol(name: str) -> Symbol | None:

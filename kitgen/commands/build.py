@@ -1,4 +1,4 @@
-"""``kitgen build``: a printable kit for a rule set."""
+"""``kitgen build``: a printable kit for a rule set, or a protocol kit for a class."""
 
 from __future__ import annotations
 
@@ -15,7 +15,15 @@ from ..verification import default_workers
 from . import options
 from .progress import write_with_progress
 
-BUILD_HELP = """Build a printable kit for a rule set into output/<kit>/ (or -o DIR).
+BUILD_HELP = """Build a printable kit for a rule set (or one protocol) into output/<kit>/ (or -o DIR).
+
+NAME is a rule set (uno, the default: a game's kit) or a protocol, shipped or a spec file
+(six-card-and, covert-lottery-modified --param m=4, path/to/spec.yaml: a kit to teach that
+protocol in a class, with --sets N card sets for N groups). A protocol kit has the cards its
+verified setting lays out (with spares), storage labels, the protocol's booklet, a viewer
+page per protocol, the printing guide and shopping list (envelopes and sleeves for its
+shuffles) and handout.pdf: one page for the lesson (what it does, who sits where, the
+steps, what to watch for at each reveal, what was verified). `kitgen list` names them all.
 
 The kit has the card sheets (cards.pdf), the label sheets (labels.pdf), for a game with
 virtual players (or without a dealer) the step-by-step booklet (booklet.pdf, with
@@ -44,7 +52,7 @@ LABEL_SHEETS = list(load_templates().labels)  # templates/layout.yaml
 
 
 @click.command("build", help=BUILD_HELP)
-@click.argument("ruleset", default="uno")
+@click.argument("ruleset", default="uno", metavar="[NAME]")
 @options.seats("Number of players (default: the rule set's).", "How many of them are virtual.")
 @options.paper
 @click.option(
@@ -177,6 +185,16 @@ LABEL_SHEETS = list(load_templates().labels)  # templates/layout.yaml
     "alpha,beta): cards.pdf keeps just the pages of the sheets that hold them, with the same "
     "page ids and backs, in output/<kit>-only-<types>/ (or -o DIR).",
 )
+@options.param
+@click.option(
+    "--sets",
+    type=options.Whole(min=1, max=40),
+    default=1,
+    show_default=True,
+    metavar="N",
+    help="A protocol kit only: card sets for N groups of a class (cards, envelopes, sleeves and "
+    "storage labels for each group).",
+)
 @options.table_time
 @options.as_json("Print the manifest as JSON.")
 @options.force(options.FOLDER_HELP)
@@ -209,6 +227,8 @@ def build_cmd(
     difficulty: str | None,
     seed: int | None,
     only: str | None,
+    params: tuple[str, ...],
+    sets: int,
     table_time: str | None,
     as_json: bool,
     force: bool,
@@ -253,6 +273,8 @@ def build_cmd(
         given=given,
         only=types,
         force=force,
+        params=tuple(params),
+        sets=sets,
     )
     with using_model(table_time):
         write_with_progress(lambda bar: build(opts, progress=bar), kit_lines, as_json)

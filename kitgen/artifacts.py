@@ -1,0 +1,425 @@
+"""The files of a card kit, each written by one artifact writer, in one pipeline.
+
+A game kit (:func:`kitgen.kit.build`) and a protocol kit for a class
+(:func:`kitgen.classkit.build_protocol_kit`) decide *what* their kit holds as a
+:class:`KitContent`: the bill of materials, the labels, the booklet, the verification
+summaries and the manifest's head. :func:`write_kit` then writes it the same way for both:
+each writer in :data:`WRITERS` adds its files (cards.pdf, labels.pdf, a kind's extra sheets,
+booklet.pdf and booklet.json, the class handout, the card pictures, the previews, the printing
+guide and shopping list, index.html with its viewer pages) and its manifest entries, into a
+staged folder that replaces the kit only when everything is written (:mod:`kitgen.output`).
+The file list of ``manifest.json`` is the list the writers made, in one place.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from reference_engine.api import UsageError
+
+from .bom import Bom
+from .booklet import Booklet
+from .export import check as check_exports
+from .export import export_cards
+from .kitindex import index_html
+from .kitoptions import KitOptions
+from .labels import Label, render_labels
+from .output import check_destination, inside, safe_name, sha256, staged
+from .previews import render_previews
+from .printguide import card_pages, keep_pages, only_pages, printing_guide, shopping_list
+from .sheets import DUPLEX, SheetOptions, grid_for, render_cards
+from .templates import CardSize, LabelSheet, Paper, Profile, Templates
+from .typesetting import render_booklet
+from .units import Length, LengthError
+from .viewer import kit_pages
+
+Progress = Callable[[str, int], None]
+# A kind's extra sheets (Gakmoro's bundle sheet): written into the folder, they return their
+# PDFs' names (without .pdf) and the manifest's entries about them.
+ExtraSheets = Callable[[Path], tuple[list[str], dict[str, Any]]]
+# A one-page sheet drawn from flowables (a class kit's handout): the file's name without .pdf.
+OnePage = tuple[str, Callable[[Path], int]]
+
+
+@dataclass(frozen=True)
+class Printing:
+    """How a kit is printed and where it goes, decided from the options before anything slow."""
+
+    name: str  # the kit's name (its folder's name, unless --output)
+    destination: Path
+    sheet_options: SheetOptions
+    label_sheet: LabelSheet
+    label_paper: Paper
+    label_start: int = 1
+    only: tuple[str, ...] = ()  # --only: the card types to reprint
+    export: tuple[str, ...] = ()
+    previews: bool = True
+    force: bool = False
+
+
+@dataclass
+class KitContent:
+    """What a card kit holds, decided before anything is written."""
+
+    printing: Printing
+    head: dict[str, Any]  # the manifest's first entries: kit, kitgen, options, game or protocol
+    bom: Bom
+    labels: list[Label]
+    booklet: Booklet | None
+    validation: list[dict[str, Any]]
+    statistical: dict[str, Any] | None = None
+    whole_deck: dict[str, Any] | None = None
+    extra_sheets: ExtraSheets | None = None
+    handout: OnePage | None = None
+
+    @property
+    def paper(self) -> Paper:
+        return self.printing.sheet_options.paper
+
+    @property
+    def card(self) -> CardSize:
+        return self.printing.sheet_options.card
+
+    @property
+    def profile(self) -> Profile:
+        return self.printing.sheet_options.profile
+
+
+@dataclass
+class Written:
+    """What the writers have written so far: files (relative paths), PDFs (names without
+    .pdf, for the previews and the index) and the manifest's entries, by key."""
+
+    work: Path
+    files: list[str] = field(default_factory=list)
+    pdfs: list[str] = field(default_factory=list)
+    entries: dict[str, Any] = field(default_factory=dict)
+
+    def add(self, name: str, pdf: bool = False) -> Path:
+        self.files.append(name)
+        if pdf:
+            self.pdfs.append(name.removesuffix(".pdf"))
+        return inside(self.work, name)
+
+
+def print_setup(
+    opts: KitOptions, templates: Templates, name: str, card: CardSize, label_sheet: str
+) -> Printing:
+    """How the kit ``name`` prints (paper, card, profile, backs, labels) and where it goes; every
+    printing option is checked here, before anything slow runs."""
+    if opts.duplex not in DUPLEX:
+        raise UsageError(f"--duplex is one of {', '.join(DUPLEX)}, not {opts.duplex!r}")
+    check_exports(opts.export)
+    if opts.export and opts.only:
+        raise UsageError("--export writes pictures of every card; it does not go with --only")
+    paper = templates.paper(opts.paper)
+    sheet = templates.label_sheet(label_sheet)
+    sheet_options = SheetOptions(
+        name,
+        paper,
+        card,
+        templates.profile(opts.profile),
+        opts.duplex,
+        parse_offset(opts.back_offset),
+        opts.ink_saver,
+    )
+    # The card must fit on the paper: refused here, before anything slow runs.
+    grid_for(sheet_options)
+    only_name = f"{name}-only-{'-'.join(opts.only)}" if opts.only else name
+    return Printing(
+        only_name,
+        kit_folder(opts, only_name),
+        sheet_options,
+        sheet,
+        templates.paper(sheet.paper),
+        opts.label_start,
+        opts.only,
+        opts.export,
+        opts.previews,
+        opts.force,
+    )
+
+
+def kit_folder(opts: KitOptions, name: str) -> Path:
+    """``--output``, or ``output/<kit>``."""
+    return Path(opts.output) if opts.output else Path("output") / safe_name(name)
+
+
+def check_only(only: tuple[str, ...], bom: Bom) -> None:
+    """``--only`` names card types of this kit."""
+    card_keys = [i.key for i in bom.items if i.kind == "card"]
+    unknown = [k for k in only if k not in card_keys]
+    if unknown:
+        raise UsageError(
+            f"--only: unknown card type {', '.join(unknown)}; "
+            f"this kit's card types are {', '.join(card_keys)}"
+        )
+
+
+def check_given(
+    given: frozenset[str], name: str, taken: frozenset[str], refusal: Callable[[str], str]
+) -> None:
+    """Refuse an option typed on the command line that makes no sense for this kind of kit, in the
+    words of the game or protocol (never a kind's internal name)."""
+    unknown = sorted(given - taken)
+    if unknown:
+        raise UsageError(
+            f"{unknown[0]} does not apply to {name}: {refusal(unknown[0])}. "
+            f"Its kit takes {', '.join(sorted(taken))}"
+        )
+
+
+def parse_offset(text: str) -> tuple[float, float]:
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) != 2:
+        raise UsageError(f"--back-offset takes X,Y with units, e.g. 0.5mm,-1mm; got {text!r}")
+    try:
+        return Length.parse(parts[0]).points, Length.parse(parts[1]).points
+    except LengthError as exc:
+        raise UsageError(f"--back-offset: {exc.format_message()}") from None
+
+
+def _counted(step: Progress, phase: str, total: int) -> Callable[[int], None]:
+    """``n -> step(phase, n)``, the phase's total told first to a step that counts."""
+    tell = getattr(step, "total", None)
+    if callable(tell):
+        tell(phase, total)
+    return lambda n: step(phase, n)
+
+
+def write_cards(kit: KitContent, out: Written, step: Progress) -> None:
+    step("drawing card sheets", 0)
+    faces = kit.bom.faces()
+    info = render_cards(
+        out.add("cards.pdf", pdf=True),
+        faces,
+        kit.printing.sheet_options,
+        progress=_counted(step, "drawing card sheets", len(faces)),
+    )
+    out.entries["cards"] = info.to_json()
+    out.entries["card_pages"] = card_pages(kit.bom, info)
+
+
+def write_labels(kit: KitContent, out: Written, step: Progress) -> None:
+    info = render_labels(
+        out.add("labels.pdf", pdf=True),
+        kit.labels,
+        kit.printing.label_sheet,
+        kit.printing.label_paper,
+        kit.printing.sheet_options.kit,
+        kit.printing.label_start,
+    )
+    out.entries["labels"] = info.to_json()
+
+
+def write_extra_sheets(kit: KitContent, out: Written, step: Progress) -> None:
+    if kit.extra_sheets is None:
+        return
+    names, entries = kit.extra_sheets(out.work)
+    for name in names:
+        out.add(f"{name}.pdf", pdf=True)
+    out.entries["extra"] = entries
+
+
+def write_booklet(kit: KitContent, out: Written, step: Progress) -> None:
+    if kit.booklet is None:
+        return
+    step("typesetting the booklet", 0)
+    size = (kit.paper.size.w, kit.paper.size.h)
+    pages = render_booklet(out.add("booklet.pdf", pdf=True), kit.booklet, size)
+    write_json(out.add("booklet.json"), kit.booklet.to_json())
+    out.entries["booklet"] = {"pages": pages, "paper": kit.paper.name}
+
+
+def write_handout(kit: KitContent, out: Written, step: Progress) -> None:
+    if kit.handout is None:
+        return
+    step("writing the handout", 0)
+    name, draw = kit.handout
+    out.entries["handout"] = {"file": f"{name}.pdf", "pages": draw(out.add(f"{name}.pdf", pdf=True))}
+
+
+def keep_only(kit: KitContent, out: Written, step: Progress) -> None:
+    """``--only``: cards.pdf keeps the pages of the sheets that hold these card types."""
+    if not kit.printing.only:
+        return
+    keep = only_pages(kit.printing.only, out.entries["card_pages"])
+    keep_pages(inside(out.work, "cards.pdf"), keep)
+    for f in out.files:
+        if f != "cards.pdf":
+            inside(out.work, f).unlink()
+    out.files[:], out.pdfs[:] = ["cards.pdf"], ["cards"]
+    out.entries["booklet"] = None
+    out.entries.pop("handout", None)
+    out.entries["only"] = {
+        "types": list(kit.printing.only),
+        "pages": keep,
+        "note": "the pages of the full kit's cards.pdf that hold these card types (with their "
+        "backs), with the same page ids; other cards on the same sheets print too",
+    }
+
+
+def write_export(kit: KitContent, out: Written, step: Progress) -> None:
+    if "cards-png" not in kit.printing.export:
+        return
+    step("exporting card pictures", 0)
+    card_mm = (kit.card.size.width.mm, kit.card.size.height.mm)
+    written, exported = export_cards(
+        out.work,
+        kit.bom,
+        card_mm,
+        kit.printing.sheet_options.ink_saver,
+        lambda n: step("exporting card pictures", n),
+    )
+    out.files += written
+    out.entries["export"] = exported
+
+
+def write_previews(kit: KitContent, out: Written, step: Progress) -> None:
+    if not kit.printing.previews:
+        return
+    step("rendering previews", 0)
+    previews(out.work, out.pdfs, out.files)
+
+
+def previews(work: Path, pdfs: list[str], files: list[str]) -> None:
+    """PNG previews of every page of each PDF, added to ``files``."""
+    for pdf in pdfs:
+        for png in render_previews(inside(work, f"{pdf}.pdf"), inside(work, "previews"), pdf):
+            files.append(str(png.relative_to(work)))
+
+
+# The writers of a card kit, in the order they run (the previews see every PDF before them).
+WRITERS: tuple[Callable[[KitContent, Written, Progress], None], ...] = (
+    write_cards,
+    write_labels,
+    write_extra_sheets,
+    write_booklet,
+    write_handout,
+    keep_only,
+    write_export,
+    write_previews,
+)
+
+
+def manifest_of(kit: KitContent, out: Written) -> dict[str, Any]:
+    """The manifest of a written kit (before its guides, index and file list)."""
+    e = out.entries
+    manifest: dict[str, Any] = {
+        **kit.head,
+        **print_facts(kit.paper, kit.card, kit.profile),
+        "bom": kit.bom.to_json(),
+        "sheets": {"cards": e["cards"], "labels": e["labels"]},
+        **e.get("extra", {}),
+        "booklet": e.get("booklet"),
+        "verification": kit.validation,
+        "statistical_verification": kit.statistical,
+    }
+    for key in ("handout", "export"):
+        if key in e:
+            manifest[key] = e[key]
+    if kit.whole_deck is not None:
+        manifest["whole_deck_verification"] = kit.whole_deck
+    if "only" in e:
+        manifest["only"] = e["only"]
+    return manifest
+
+
+def write_kit(kit: KitContent, step: Progress) -> dict[str, Any]:
+    """Write every artifact of ``kit`` into its folder (staged) and return its manifest."""
+    at = kit.printing
+    check_destination(at.destination, at.force)
+    with staged(at.destination, at.name, "kit", at.force) as work:
+        out = Written(work)
+        for writer in WRITERS:
+            writer(kit, out, step)
+        manifest = manifest_of(kit, out)
+        if "only" not in manifest:
+            manifest["card_pages"] = out.entries["card_pages"]
+            for key, name, text in (
+                (
+                    "printing_guide",
+                    "printing-guide.txt",
+                    printing_guide(manifest, manifest["card_pages"], out.pdfs),
+                ),
+                ("shopping_list", "shopping-list.txt", shopping_list(manifest)),
+            ):
+                out.add(name).write_text(text, encoding="utf-8")
+                manifest[key] = name
+        booklet = None if "only" in manifest else kit.booklet
+        if booklet is not None and booklet.cost is not None:
+            manifest["table_time"] = booklet.cost.to_json()
+        finish(work, manifest, out.pdfs, out.files, booklet)
+    manifest["folder"] = str(at.destination)
+    return manifest
+
+
+def finish(
+    work: Path, manifest: dict[str, Any], pdfs: list[str], files: list[str], booklet: Booklet | None
+) -> None:
+    """The kit's index.html (with its viewer pages) and manifest.json with every file's checksum."""
+    write_index(work, manifest, pdfs, files, booklet)
+    manifest["files"] = file_list(work, files)
+    write_json(inside(work, "manifest.json"), manifest)
+
+
+def write_index(
+    work: Path, manifest: dict[str, Any], pdfs: list[str], files: list[str], booklet: Booklet | None
+) -> None:
+    """The kit's index.html and, for a kit with a booklet, a viewer page per protocol it
+    teaches (view/<protocol>.html); both added to ``files``."""
+    views: list[tuple[str, str]] = []
+    titles: dict[str, str] = {}
+    if booklet is not None:
+        pages = kit_pages(
+            booklet.sections,
+            manifest.get("verification") or [],
+            booklet.face,
+            booklet.name,
+            booklet.ink_saver,
+        )
+        for (protocol, relative), text in pages.items():
+            target = inside(work, relative)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+            files.append(relative)
+            views.append((protocol, relative))
+        titles = {s.protocol: s.title for s in booklet.sections}
+    shown = sorted(f for f in files if f.startswith("previews/"))
+    text = index_html(work, manifest, pdfs, shown, views, lambda n: titles.get(n, n))
+    inside(work, "index.html").write_text(text, encoding="utf-8")
+    files.append("index.html")
+
+
+def file_list(work: Path, files: list[str]) -> list[dict[str, Any]]:
+    return [
+        {"path": f, "sha256": sha256(inside(work, f)), "bytes": inside(work, f).stat().st_size}
+        for f in sorted(files)
+    ]
+
+
+def print_facts(paper: Paper, card: CardSize, profile: Profile) -> dict[str, Any]:
+    """The paper, card size and print profile, as a manifest records them."""
+    return {
+        "paper": paper.name,
+        "card": {
+            "name": card.name,
+            "width_mm": round(card.size.width.mm, 3),
+            "height_mm": round(card.size.height.mm, 3),
+        },
+        "profile": {
+            "name": profile.key,
+            "bleed_mm": round(profile.bleed.mm, 3),
+            "safe_mm": round(profile.safe.mm, 3),
+            "margin_mm": round(profile.margin.mm, 3),
+            "shared_cuts": profile.shared_cuts,
+        },
+    }
+
+
+def write_json(path: Path, data: Any) -> None:
+    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -1,0 +1,262 @@
+"""A protocol kit for a class: one protocol's cards, booklet, viewer, guides and a handout.
+
+``kitgen build six-card-and`` (a shipped protocol), ``kitgen build covert-lottery-modified
+--param m=4`` or ``kitgen build path/to/spec.yaml`` (a user's spec) makes a kit to teach one
+protocol: the cards its verified setting lays out (bit markers, owner cards, number cards,
+encoding cards, a game's cards), with spares, for ``--sets`` groups; envelopes and sleeves for
+its shuffles counted from the worked example's trace; storage labels; the protocol booklet;
+the viewer pages; the printing guide and shopping list; and ``handout.pdf``, one page for a
+lesson (see :mod:`kitgen.handout`). The protocol and everything it calls is verified first,
+exactly as ``kitgen verify`` does; a failing spec writes nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from reference_engine.api import (
+    VERSION,
+    Library,
+    Protocol,
+    UsageError,
+    VerificationFailed,
+    check_protocol,
+    games_dir,
+    is_game,
+    load_game,
+    parse_params,
+)
+
+from .artifacts import KitContent, check_given, print_setup
+from .bom import Bom, Item, spares
+from .booklet import Booklet, protocol_booklet
+from .cache import VerificationCache
+from .claims import claims
+from .consumables import require
+from .faces import Face, face_name
+from .glossary import Glossary, quantities_of
+from .handout import Handout, render_handout
+from .kinds import COMMON_OPTIONS, default_labels, kit_kind
+from .kitoptions import KitOptions, recorded
+from .labels import Label
+from .output import safe_name
+from .templates import load_templates
+from .typesetting import diagram_capacity
+from .verification import booklet_reveals, protocols_to_verify, report_for, summary, verify_protocols
+from .words import plural
+
+Progress = Callable[[str, int], None]
+
+# The options of `kitgen build` a protocol kit takes; the game options are refused.
+PROTOCOL_KIT_OPTIONS = COMMON_OPTIONS | {
+    "--param",
+    "--sets",
+    "--card-size",
+    "--duplex",
+    "--back-offset",
+    "--profile",
+    "--ink-saver",
+    "--export",
+    "--labels",
+    "--label-start",
+    "--only",
+    "--table-time",
+}
+MAX_SETS = 40  # a class of 120 in threes; more is a print shop's job, one kit per 40 groups
+DEFAULT_CARD = "uno"
+WORKED = "the booklet's worked example"
+_TOP_KEY = re.compile(r"^(game|protocol)\s*:", re.MULTILINE)
+
+
+def is_protocol(name: str) -> bool:
+    """Whether ``kitgen build NAME`` makes a protocol kit: NAME is not a rule set (by name, or a
+    YAML file whose top-level key is ``game:``)."""
+    if is_game(name):
+        return False
+    path = Path(name)
+    if name.endswith((".yaml", ".yml")) and path.is_file():
+        try:
+            found = _TOP_KEY.search(path.read_text(encoding="utf-8", errors="replace")[:200_000])
+        except OSError:
+            return True  # the spec loader says what is wrong with it
+        return found is None or found.group(1) == "protocol"
+    return True
+
+
+def _protocol(library: Library, name: str) -> Protocol:
+    """The protocol ``name`` names; an unknown name is told with both lists it might be in."""
+    if not name.endswith((".yaml", ".yml")) and "/" not in name and library.find_file(name) is None:
+        games = sorted(p.stem for p in games_dir().glob("*.yaml"))
+        raise UsageError(
+            f"unknown rule set or protocol {name!r} (rule sets: {', '.join(games)}; protocols: "
+            f"{', '.join(library.names())}); `kitgen list` shows them all"
+        )
+    return library.protocol(name)
+
+
+def _refusal(option: str) -> str:
+    return "a protocol kit teaches one protocol, not a game (give a rule set such as uno for a game's kit)"
+
+
+def protocol_kit(opts: KitOptions, library: Library, step: Progress) -> KitContent:
+    """What the kit of one protocol holds (see the module docs); every option is checked first."""
+    proto = _protocol(library, opts.ruleset)
+    check_given(opts.given, proto.name, PROTOCOL_KIT_OPTIONS, _refusal)
+    if not 1 <= opts.sets <= MAX_SETS:
+        raise UsageError(f"--sets is the number of groups, 1 to {MAX_SETS}; got {opts.sets}")
+    given = parse_params(opts.params)
+    params = proto.resolve_params(given, " (--param)")
+    templates = load_templates()
+    card = templates.card_size(opts.card_size or DEFAULT_CARD)
+    parts = [proto.name, *(f"{k}{_value(v)}" for k, v in sorted(given.items())), "kit", opts.paper]
+    if opts.sets != 1:
+        parts.append(f"{opts.sets}sets")
+    if card.key != DEFAULT_CARD:
+        parts.append(card.key)
+    if opts.ink_saver:
+        parts.append("ink-saver")
+    name = safe_name("-".join(parts))
+    printing = print_setup(opts, templates, name, card, opts.labels or default_labels(opts.paper))
+    names = protocols_to_verify(library, proto.name)
+    for each in names[:-1]:  # what it calls, with their own parameters
+        check_protocol(library.protocol(each), None, opts.force, "verify", None, library)
+    check_protocol(proto, params, opts.force, "verify", None, library)
+    example = proto.booklet
+    example_params = {**example.example_params, **given} if given else (example.example_params or None)
+    check_protocol(proto, example_params, opts.force, "simulate", example.example_scenario, library)
+
+    step("verifying the protocols", 0)
+    cache = VerificationCache() if opts.cache else None
+    reports = verify_protocols(library, names[:-1], cache=cache, workers=opts.workers)
+    top = report_for(library, proto, params if given else None, None, True, cache, opts.workers)
+    if not top.ok:
+        failing = top.failed()[0] if top.failed() else "?"
+        raise VerificationFailed(
+            f"the spec {proto.name} fails verification (check {failing}); no kit is written. "
+            f"Run `kitgen verify {opts.ruleset}` for details."
+        )
+    reports.append(top)
+    validation = [summary(r) for r in reversed(reports)]  # the protocol first, then its callees
+    step("writing the booklet", 0)
+    paper = printing.sheet_options.paper
+    capacity = diagram_capacity((paper.size.w, paper.size.h), False)
+    booklet = protocol_booklet(
+        library, proto, validation, capacity, name, booklet_reveals(library, reports), example_params
+    )
+    booklet.ink_saver = opts.ink_saver
+    booklet.deck = _game_faces(proto)
+    card_mm = (card.size.width.mm, card.size.height.mm)
+    bom = materials(proto, booklet, validation[0], opts.sets, card_mm)
+    handout = Handout.of(proto, booklet, bom, opts.sets, claims(validation, None, quantities_of))
+    head = {
+        "kit": name,
+        "kitgen": VERSION,
+        "options": {
+            **recorded(opts),
+            "card_size": card.key,
+            "label_sheet": printing.label_sheet.key,
+            "output": None,
+        },
+        "protocol": {
+            "name": proto.name,
+            "title": proto.title,
+            "source": proto.source,
+            "params": {k: list(v) if isinstance(v, tuple) else v for k, v in params.items()},
+            "sets": opts.sets,
+        },
+    }
+    return KitContent(
+        printing,
+        head,
+        bom,
+        storage_labels(proto.title, bom, opts.sets),
+        booklet,
+        validation,
+        handout=("handout", lambda path: render_handout(path, handout, (paper.size.w, paper.size.h))),
+    )
+
+
+def _value(v: Any) -> str:
+    return "-".join(str(x) for x in v) if isinstance(v, tuple | list) else str(v)
+
+
+def _game_faces(proto: Protocol) -> Callable[[str], Face | None] | None:
+    """A game protocol's cards as its game's kit prints them (the scenario's game), else None."""
+    games = [s.game for s in proto.scenarios.values() if s.game and is_game(s.game)]
+    if not games:
+        return None
+    rules = load_game(games[0])
+    kind = kit_kind(rules)
+    return lambda name: kind.deck_face(rules, name)
+
+
+def _card_words(face: Face, term: str) -> tuple[str, str]:
+    """A printed card's name on the lists, and on its storage label."""
+    if face.kind == "deck" or face.kind == "tile":
+        return face_name(face), face_name(face)
+    if face.kind == "plain":
+        about = f" ({term})" if term and term != face.key.rstrip("0123456789") else ""
+        return f"{face.title} card{about}", f"{face.title} cards"
+    return face_name(face), f"{face.title} cards"
+
+
+def materials(
+    proto: Protocol, booklet: Booklet, report: dict[str, Any], sets: int, card_mm: tuple[float, float]
+) -> Bom:
+    """The cards of the verified setting, with spares, for ``sets`` groups; the holders its worked
+    example's shuffles need, for each group."""
+    per_set = report["resources"].get("cards_by_symbol", {})
+    groups = f" for each of the {sets} groups" if sets > 1 else ""
+    items: list[Item] = []
+    words = Glossary(proto)
+    for symbol, n in per_set.items():
+        face = booklet.face(symbol)
+        name, short = _card_words(face, words.term(symbol.rstrip("0123456789")))
+        needed = n * sets
+        # A game's own cards are dealt, not used up: no spares (markers get bent, lost, marked).
+        extra = 0 if face.kind in ("deck", "tile") else spares(needed)
+        items.append(
+            Item(
+                symbol,
+                name,
+                "card",
+                needed,
+                extra,
+                f"{plural(n, 'card')} on the table at once in the verified setting{groups}",
+                [face] * (needed + extra),
+                short,
+            )
+        )
+    bom = Bom(items, [], list(booklet.owners), {})
+    require(bom, booklet.sections[0].needs, card_mm, WORKED)
+    for item in bom.items:
+        if item.kind != "card" and sets > 1:
+            item.needed *= sets
+            item.spares = spares(item.needed)
+            item.why += groups
+    if sets > 1:
+        bom.notes.append(
+            f"Cards, envelopes and sleeves for {sets} groups: sort them into {sets} sets with the "
+            "storage labels (one set per group)."
+        )
+    return bom
+
+
+def storage_labels(title: str, bom: Bom, sets: int) -> list[Label]:
+    """A label per group's set (what it holds), then one per card type for the class's box."""
+    per_set = [f"{i.needed // sets} {i.label}" for i in bom.items if i.kind == "card"]
+    holders = [
+        plural(i.needed // sets, i.kind) for i in bom.items if i.kind in ("envelope", "sleeve", "clip")
+    ]
+    contents = ", ".join(per_set + holders)
+    if sets == 1:
+        labels = [Label(title, contents, "", "storage")]
+    else:
+        labels = [Label(f"Set {k}", f"{title}: {contents}", "", "storage") for k in range(1, sets + 1)]
+    for item in bom.items:
+        if item.kind == "card":
+            labels.append(Label(item.label, plural(item.count, "card"), "", "storage"))
+    return labels
