@@ -1,7 +1,7 @@
 """Exact verification of the card selection protocol on whole decks, hand size by hand size.
 
 Usage:  python bench/full_deck.py [--game uno] [--players 4] [--hands 1..10] [--workers N] [--json]
-        python bench/full_deck.py --all [--json]
+        python bench/full_deck.py --all [--fast] [--json]
 
 Each hand size runs in a fresh Python process (its peak memory is its own): the wall time and the
 processor time (its own and its workers'; on a shared machine the wall time also counts waiting) of
@@ -9,8 +9,10 @@ processor time (its own and its workers'; on a shared machine the wall time also
 every shuffle outcome, through the validity classes), the peak resident memory, the deals it
 stands for, the class deals run and the verdict. ``--all`` runs the issue's tables: UNO with
 4 players and hands 1..10, Crazy Eights, Sevens, Hearts (card-selection-original) and Dominoes
-at their hand sizes. With --json the last line is one JSON object: {"tables": [{"game", "protocol",
-"players", "hands": {"1": {"seconds", "cpu_seconds", "peak_mb", "deals", "class_deals", "verified"}, ...}}]}.
+at their hand sizes; ``--fast`` runs them with the quick protocols the kits teach by default
+(``card-selection-fast``, ``card-selection-original-fast``). With --json the last line is one
+JSON object: {"tables": [{"game", "protocol", "players", "hands": {"1": {"seconds",
+"cpu_seconds", "peak_mb", "deals", "class_deals", "verified"}, ...}}]}.
 """
 
 from __future__ import annotations
@@ -76,10 +78,13 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--hands", type=hand_range, default=[1, 2, 3])
     parser.add_argument("--all", action="store_true", help="every table of the issue (see above)")
+    parser.add_argument("--fast", action="store_true", help="with --all: the quick protocols (see above)")
     parser.add_argument("--workers", type=int, default=1, help="processes per verification (default 1)")
     parser.add_argument("--json", action="store_true", help="end with one JSON object on the last line")
     args = parser.parse_args()
     tables = ALL if args.all else [(args.protocol, args.game, args.players, args.hands)]
+    if args.all and args.fast:
+        tables = [(p + "-fast", g, n, h) for p, g, n, h in tables]
     print(f"# {platform.python_implementation()} {platform.python_version()}, workers {args.workers}")
     out = []
     for protocol, game, players, hands in tables:

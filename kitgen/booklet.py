@@ -200,6 +200,8 @@ class Booklet:
     # A game kit built with --exact-hands: its claim on the whole deck (kitgen.verification's
     # whole_deck_claim), on the cover and the validation pages.
     whole_deck: dict[str, Any] | None = None
+    # Built without --exact-hands, though its protocol could take it: the pages say where it is.
+    whole_deck_offered: bool = False
 
     def face(self, name: str) -> Face:
         f = self.faces.get(name)

@@ -39,7 +39,7 @@ from .artifacts import (
 )
 from .booklet import Booklet, protocol_booklet
 from .cache import VerificationCache
-from .classkit import protocol_kit
+from .classkit import is_protocol, protocol_kit
 from .consumables import require
 from .imposition import impose_saddle
 from .kinds import BookletInput, KitKind, KitPlan, kit_kind
@@ -55,6 +55,7 @@ from .verification import (
     summary,
     verify_protocols,
     whole_deck_claim,
+    whole_deck_offered,
 )
 
 __all__ = ["BookletOptions", "KitOptions", "build", "build_booklet"]
@@ -86,7 +87,7 @@ def build(
     library = library or Library()
     step = progress or (lambda what, n: None)
     opts = replace(opts, paper=opts.paper.lower())
-    if not is_game(opts.ruleset):
+    if is_protocol(opts.ruleset):
         return write_kit(protocol_kit(opts, library, step), step)
     rules = load_game(opts.ruleset)
     kind = kit_kind(rules)
@@ -147,6 +148,12 @@ def _game_kit(
         booklet.ink_saver = opts.ink_saver
         require(bom, booklet.sections[0].needs, card_mm, WORKED)
         booklet.whole_deck = whole_deck
+        # Without --exact-hands: say where the exact check on the whole deck is, when it applies.
+        booklet.whole_deck_offered = (
+            whole_deck is None
+            and statistical is not None
+            and whole_deck_offered(plan.protocol, plan.game, plan.players)
+        )
     options = {
         **_recorded(opts),
         "players": plan.players,

@@ -352,6 +352,11 @@ class Writer:
                 f"players: checked the same way for every possible deal when the hand holds 1 to {n} "
                 "cards, not just on sample deals."
             )
+        elif b.whole_deck_offered:
+            whole_claims.append(
+                "Every possible deal of the whole deck can also be checked exactly, not just sample "
+                "deals, when the kit is built (see the Validation section)."
+            )
         rows: list[Flowable] = [self.rich("Verified before printing", "")]
         rows += [self.para(v, self.small) for v in [*self.claims(), *whole_claims]]
         rows.append(self.para(meaning(b.statistical), self.small))
@@ -586,6 +591,17 @@ class Writer:
             out.append(self.table(rows, [mm(30), mm(16), self.width - mm(46)]))
             for note in stat.get("notes", []):
                 out.append(self.para(note, self.small))
+            if self.b.whole_deck_offered:
+                out.append(
+                    self.para(
+                        f"Not run for this kit: the exact check of the {stat['title']} on the whole "
+                        "deck, every possible deal and every outcome of every shuffle, by validity "
+                        "classes. Build the kit again with --exact-hands N (kitgen build) to verify it "
+                        "for hands of 1 to N cards and print the result here; it takes minutes, not "
+                        "seconds (the times measured are in docs/verification.md).",
+                        self.small,
+                    )
+                )
         out += self.paper_steps()
         return out
 

@@ -30,6 +30,7 @@ from reference_engine.api import (
     Weights,
     check_protocol,
     deck_claim,
+    deck_refusal,
     forecast,
     is_game,
     parse_params,
@@ -309,6 +310,14 @@ def whole_deck_claim(
         row.pop("seconds", None)
         row["deals"] = str(row["deals"])  # exact (JSON readers keep big integers only as text)
     return {**claim, "game": game, "players": players}
+
+
+def whole_deck_offered(protocol: str, game: str, players: int) -> bool:
+    """Whether ``kitgen build --exact-hands N`` could verify this kit's protocol on the whole deck
+    (its static preconditions hold and the game deals a whole table): then a kit built without
+    it says where the exact check is. Cheap (no verification runs)."""
+    library = Library()
+    return deck_refusal(library, library.protocol(protocol), game, players) is None
 
 
 def check_booklet_sizes(name: str, force: bool) -> None:

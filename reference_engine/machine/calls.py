@@ -190,7 +190,15 @@ def h_call(run: Runner, frame: Frame, step: st.Call, frontier: Frontier, ctx: Ct
                     state,
                 )
             if run.mode == "exact":
-                outcomes = _sub_outcomes(run, sub, codes)
+                block = None
+                sym = run.shared.symmetry
+                if sym is not None and not run.call_path:  # a verification by classes
+                    under = sym.under_scramble(step, state, arg_flats, codes)
+                    if under is None:
+                        sym.plain_call(step, codes)
+                    else:
+                        codes, block = under
+                outcomes = _sub_outcomes(run, sub, codes, block)
             elif run.events is None and sum(len(c) for c in codes) <= SMALL_CALL:
                 outcomes = _sub_outcomes(run, sub, codes)
                 if run.shared.restart is None:
@@ -331,8 +339,19 @@ def _inline(run: Runner, sub: Frame, codes: tuple[tuple[int, ...], ...]) -> list
     return [(Fraction(1), ("call", sub.proto.name, state.view), res)]
 
 
-def _sub_outcomes(run: Runner, sub: Frame, codes: tuple[tuple[int, ...], ...]) -> list[Outcome]:
-    key: tuple[Any, ...] = (sub.key, codes)
+def _sub_outcomes(
+    run: Runner,
+    sub: Frame,
+    codes: tuple[tuple[int, ...], ...],
+    block: tuple[tuple[int, ...], ...] | None = None,
+) -> list[Outcome]:
+    """The outcomes of ``sub`` on the argument ``codes`` (cached). With ``block`` (positions in
+    the concatenated arguments, one pile per column), the callee gets its input lazily scrambled
+    by those piles: in a verification by classes, a callee that relies on its caller's scramble
+    (:meth:`reference_engine.verify.symmetry.Symmetry.under_scramble`); ``codes`` then lie with
+    the piles in sorted order, as a lazy block does."""
+    sub_key: Any = sub.key if block is None else (sub.key, "scrambled", block)
+    key: tuple[Any, ...] = (sub_key, codes)
     if sub.proto.context:
         key = key + (id(run.context),)  # its outcomes depend on this run's game functions
     hit = run.shared.subruns.get(key)
@@ -341,14 +360,14 @@ def _sub_outcomes(run: Runner, sub: Frame, codes: tuple[tuple[int, ...], ...]) -
     store = run.shared.store
     shared_key = None
     if store is not None and run.shared.restart is None and not sub.proto.context:
-        shared_key = store_key(sub.key, codes, sub.proto.name in run.shared.no_factor)
+        shared_key = store_key(sub_key, codes, sub.proto.name in run.shared.no_factor)
         found = store.claim(shared_key)
         if found is not None:  # another partition ran it (and checks its view, see .store)
             hit = import_outcomes(found)
             run.shared.subruns[key] = hit
             return hit
     try:
-        hit = _run_sub(run, sub, codes, key)
+        hit = _run_sub(run, sub, codes, key, block)
     finally:
         if shared_key is not None and store is not None:  # the others wait for it
             done = run.shared.subruns.get(key) if run.shared.restart is None else None
@@ -357,7 +376,11 @@ def _sub_outcomes(run: Runner, sub: Frame, codes: tuple[tuple[int, ...], ...]) -
 
 
 def _run_sub(
-    run: Runner, sub: Frame, codes: tuple[tuple[int, ...], ...], key: tuple[Any, ...]
+    run: Runner,
+    sub: Frame,
+    codes: tuple[tuple[int, ...], ...],
+    key: tuple[Any, ...],
+    block: tuple[tuple[int, ...], ...] | None = None,
 ) -> list[Outcome]:
     child = Runner(
         run.library,
@@ -367,7 +390,10 @@ def _run_sub(
         call_path=run.call_path + [sub.proto.name],
         context=run.context,
     )
-    final = child.run(sub, {sub.state_from_codes(codes): ONE})
+    start = sub.state_from_codes(codes)
+    if block is not None:
+        start = start.replace(lazy=(block,))
+    final = child.run(sub, {start: ONE})
     if run.shared.restart is not None:
         return []  # a callee further down stopped the run: nothing to cache
     joint: dict[tuple[int, SubResult], Fraction] = defaultdict(Fraction)

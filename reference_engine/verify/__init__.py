@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from .classes import Table
 from .cluster import DaskBackend
-from .deck import deck_claim, verify_deck, verify_hands, whole_table
+from .deck import deck_claim, deck_refusal, verify_deck, verify_hands, whole_table
 from .exact import ExactRun, outcome_distribution, run_exact, verify
 from .forecast import Forecast, forecast
 from .inputs import (
@@ -48,6 +48,7 @@ __all__ = [
     "count_text",
     "deals",
     "deck_claim",
+    "deck_refusal",
     "describe_inputs",
     "describe_value",
     "describe_view",

@@ -368,17 +368,28 @@ def _compare_inputs(
     exactly when these primitive vectors are (no ``Fraction`` per entry). Only a difference
     is written out in fractions, for the report."""
     by_output: dict[tuple[Any, ...], dict[int, dict[ViewKey, int]]] = defaultdict(dict)
+    # Many inputs have the very same probabilities (numerator, denominator) view by view: each
+    # distinct one is brought to its primitive vector once (this check runs in the coordinator,
+    # after every partition, so its time is not shared out among workers).
+    seen: dict[
+        frozenset[tuple[ViewKey, tuple[int, int]]], list[tuple[tuple[Any, ...], dict[ViewKey, int]]]
+    ] = {}
     for u in members:
-        parts: dict[tuple[Any, ...], dict[ViewKey, tuple[int, int]]] = defaultdict(dict)
-        for v, p in p_view[u].items():
-            parts[public_of_view[v]][v] = p
-        for o, part in parts.items():
-            by_output[o][u] = _primitive(part)
+        mine = p_view[u]
+        key = frozenset(mine.items())
+        hit = seen.get(key)
+        if hit is None:
+            parts: dict[tuple[Any, ...], dict[ViewKey, tuple[int, int]]] = defaultdict(dict)
+            for v, p in mine.items():
+                parts[public_of_view[v]][v] = p
+            hit = seen[key] = [(o, _primitive(part)) for o, part in parts.items()]
+        for o, prim in hit:
+            by_output[o][u] = prim
     for o, conds in by_output.items():
         items = list(conds.items())
         u0, ref = items[0]
         for u, dist in items[1:]:
-            if dist != ref:
+            if dist is not ref and dist != ref:
                 ref_f, dist_f = _conditional(ref), _conditional(dist)
                 vkey = next(v for v in set(ref_f) | set(dist_f) if ref_f.get(v, 0) != dist_f.get(v, 0))
                 return u0, u, o, vkey, ref_f.get(vkey, Fraction(0)), dist_f.get(vkey, Fraction(0))

@@ -109,6 +109,26 @@ def verify_hands(
     return out
 
 
+def deck_refusal(
+    library: Library, proto: Protocol, game: str | None = None, players: int | None = None
+) -> str | None:
+    """Why :func:`verify_deck` cannot take ``proto`` on ``game``'s whole deck, found without
+    running it (None: the game deals a whole table for it and the spec passes the static half
+    of the reductions' preconditions; the run-time half is checked when it runs). Cheap: what a
+    kit uses to say that the exact check on the whole deck is there to be run."""
+    from ..errors import ReductionRefused, SpecError
+    from .classes import check_outputs
+    from .symmetry import plan_segments
+
+    try:
+        whole_table(proto, game, players, 1)
+        check_outputs(proto)
+        plan_segments(library, proto)
+    except (UsageError, ReductionRefused, SpecError) as exc:
+        return exc.format_message()
+    return None
+
+
 def deck_claim(reports: Sequence[Report]) -> dict[str, Any]:
     """What the reports let a kit say: the hand sizes verified exactly on the whole deck, and
     ``exact_hands_up_to``, the largest N such that every hand of 1..N was (0 when hand 1 was not

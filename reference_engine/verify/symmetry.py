@@ -27,6 +27,16 @@ This is a claim with a precondition, checked on the spec before anything runs
 * a callee given scrambled columns must not depend on their order: before its first shuffle
   it only places its inputs' items, item by item (``[[c[i], x[i]] for i in 1..m]``), and its
   first shuffle scrambles exactly those piles; then the canonical order is as good as any;
+* or, for a callee that may depend on their order (one that leaves out its own first scramble
+  because its caller has just scrambled, like ``covert-lottery-fast`` with ``shuffled: 1``),
+  the caller's scramble must still hold at the call: the callee is given every column of one
+  region of the group (whole rows or ``columns(...)``), and since the group's reveal no card of
+  it left the table or was turned back (the players' knowledge of each column is still on the
+  table to compare). At run time every card given is face down and every other card of the
+  group's columns is the same in all of them, so nothing the players know or the table holds
+  tells the columns apart: their order is uniformly random given everything else, and the
+  callee runs once per multiset of columns, on a lazily scrambled block of them (the same
+  distribution, no shuffle counted, nothing seen), see :meth:`Symmetry.under_scramble`;
 * at run time: a segment scramble's piles are exactly the region's columns, all face down;
   the first one holds every dealt card, one per pile, and the other cards of a pile depend
   only on its card's owner and class (so the order of a hand, which the verifier fixes, cannot
@@ -82,12 +92,21 @@ class SegmentPlan:
     # uses whole: returned to a hand, discarded, tested with exists (their order is never seen)
     bags: dict[int, tuple[int, ...]] = field(default_factory=dict)
     steps: list[str] = field(default_factory=list)  # the segment scrambles' step numbers
+    # id(call step) -> the regions of the group whose columns it gets, for a callee that relies
+    # on its caller's scramble (its input is given to it lazily scrambled, Symmetry.under_scramble)
+    scrambled: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    # id(call step) -> the call's step number and callee, for every call outside ``calls``
+    # (checked at run time: such a call may not be given dealt cards in an order of its own)
+    plain: dict[int, tuple[str, str]] = field(default_factory=dict)
 
 
 @dataclass
 class _Group:
     regions: list[str]  # aligned by column; the first is the one the others were made from
     revealed: bool = False
+    # since the reveal, some of the group's cards left the table (discard, return, a call) or
+    # were turned back: what the players saw of each column is no longer all on the table
+    lost: bool = False
 
 
 class _Walker:
@@ -195,6 +214,9 @@ class _Walker:
         node = step.what.node if step.what is not None else None
         if isinstance(node, Call) and node.func in ("up", "down") and not node.args:
             groups = [g for g in self._distinct_groups()] if node.func == "down" else []
+            if node.func == "up":  # revealed cards turned back: no longer on the table to compare
+                for g in self._distinct_groups():
+                    g.lost = g.lost or g.revealed
         else:
             region = _whole_rows(node, self.segs())
             if region is None:
@@ -257,7 +279,8 @@ class _Walker:
                 f"columns taken from scrambled {src} must be chosen by what each column shows: "
                 f"'[j for j in 1..ncols({src}) if ... {src}[r, j] ...]'",
             )
-        self.groups[step.into] = _Group([step.into], self.groups[src].revealed)
+        old = self.groups[src]
+        self.groups[step.into] = _Group([step.into], old.revealed, old.lost)
 
     def move(self, step: st.Move) -> None:
         for target, expr in step.pairs:
@@ -296,19 +319,29 @@ class _Walker:
         for t in step.results.values():
             if t.name in self.segs() or (t.expr is not None and self.mentioned(t.expr.node)):
                 raise self.refuse(step, "a call's result goes into scrambled columns")
+        reason = callee_invariance(self.library, step.protocol)
         if not used:
+            if reason is not None:  # checked at run time: no dealt card in an order of its own
+                self.plan.plain[id(step)] = (step.number or "?", reason)
             return
         groups = {id(self.groups[r]) for r in used}
         if len(groups) != 1:
             raise self.refuse(step, "a call gets scrambled columns of two regions that are not aligned")
-        reason = callee_invariance(self.library, step.protocol)
+        group = self.groups[next(iter(used))]
         if reason is not None:
-            raise self.refuse(
-                step,
-                f"{step.protocol} gets scrambled columns but may depend on their order ({reason}); "
-                "the verifier gives a callee the columns in one order only when it cannot",
-            )
+            if group.lost:
+                raise self.refuse(
+                    step,
+                    f"{step.protocol} gets scrambled columns but may depend on their order ({reason}), "
+                    "so it relies on the caller's scramble; but after the players saw cards of these "
+                    "columns, some of their cards left the table or were turned face down before the "
+                    "call, so the verifier cannot check that what the players saw does not tell the "
+                    "columns apart",
+                )
+            self.plan.scrambled[id(step)] = tuple(group.regions)
         self.plan.calls[id(step)] = step.protocol
+        if group.revealed:  # the call takes cards of the group off the table
+            group.lost = True
 
     def ret(self, step: st.Return) -> None:
         cnode = step.cards.node if step.cards is not None else None
@@ -319,6 +352,7 @@ class _Walker:
                 raise self.refuse(step, "a return of some scrambled cards, or to owners read in their order")
             return
         self._usable(step, region)
+        self._leaves(region)
         if tnode is None or self.shape_only(tnode):
             return
         if not _per_item(tnode, self.groups[region].regions, self.segs()):
@@ -332,12 +366,20 @@ class _Walker:
         node = step.what.node if step.what is not None else None
         if isinstance(node, Name) and node.name in self.segs():
             self._usable(step, node.name)
+            self._leaves(node.name)
             return
         region = _whole_rows(node, self.segs())
         if region is None and self.mentioned(node):
             raise self.refuse(step, "a discard of some scrambled cards, not whole rows")
         if region is not None:
             self._usable(step, region)
+            self._leaves(region)
+
+    def _leaves(self, region: str) -> None:
+        """Cards of ``region`` leave the table: after a reveal, what was seen may go with them."""
+        group = self.groups.get(region)
+        if group is not None and group.revealed:
+            group.lost = True
 
     def branch(self, step: st.If) -> None:
         if not self.shape_only(step.cond.node if step.cond else None):
@@ -351,29 +393,32 @@ class _Walker:
         self.groups = _merge(after_then, after_else, self.poisoned)
 
 
-def _snapshot(groups: dict[str, _Group]) -> dict[str, tuple[tuple[str, ...], bool]]:
-    return {r: (tuple(g.regions), g.revealed) for r, g in groups.items()}
+_Snap = dict[str, tuple[tuple[str, ...], bool, bool]]
 
 
-def _restore(snap: dict[str, tuple[tuple[str, ...], bool]]) -> dict[str, _Group]:
+def _snapshot(groups: dict[str, _Group]) -> _Snap:
+    return {r: (tuple(g.regions), g.revealed, g.lost) for r, g in groups.items()}
+
+
+def _restore(snap: _Snap) -> dict[str, _Group]:
     made: dict[tuple[str, ...], _Group] = {}
     out: dict[str, _Group] = {}
-    for r, (regions, revealed) in snap.items():
-        g = made.setdefault(regions, _Group(list(regions), revealed))
+    for r, (regions, revealed, lost) in snap.items():
+        g = made.setdefault(regions, _Group(list(regions), revealed, lost))
         g.revealed = g.revealed or revealed
+        g.lost = g.lost or lost
         out[r] = g
     return out
 
 
-def _merge(
-    a: dict[str, tuple[tuple[str, ...], bool]], b: dict[str, tuple[tuple[str, ...], bool]], poisoned: set[str]
-) -> dict[str, _Group]:
+def _merge(a: _Snap, b: _Snap, poisoned: set[str]) -> dict[str, _Group]:
     """After an ``if``: a region scrambled alike in both branches stays so (revealed if either
-    revealed); one that differs can no longer be used at all (its place would depend on the branch)."""
-    keep: dict[str, tuple[tuple[str, ...], bool]] = {}
+    revealed, lost if either lost); one that differs can no longer be used at all (its place
+    would depend on the branch)."""
+    keep: _Snap = {}
     for r in set(a) | set(b):
         if r in a and r in b and a[r][0] == b[r][0]:
-            keep[r] = (a[r][0], a[r][1] or b[r][1])
+            keep[r] = (a[r][0], a[r][1] or b[r][1], a[r][2] or b[r][2])
         elif r in a or r in b:
             poisoned.add(r)
     return _restore(keep)
@@ -709,6 +754,99 @@ class Symmetry:
                 f"the first scramble of whole columns holds {inside} of the {self.dealt} dealt cards: "
                 "the others keep the order of their hands"
             )
+
+    def plain_call(self, step: st.Step, codes: tuple[tuple[int, ...], ...]) -> None:
+        """A call given no scrambled columns, to a callee that may depend on the order of its
+        inputs: refused when it is given dealt cards (their order is the one the verifier fixed
+        for a hand, standing for every order)."""
+        hit = self.plan.plain.get(id(step))
+        if hit is None or not any(c >= 0 and c >> 1 in DEALT.ids for arg in codes for c in arg):
+            return
+        number, reason = hit
+        raise ReductionRefused(
+            f"step {number}: {step.protocol if isinstance(step, st.Call) else 'a callee'} is given "
+            f"dealt cards in the order they lie, not in scrambled columns, and may depend on their "
+            f"order ({reason}): the verifier's one order per hand would stand for every order"
+        )
+
+    def under_scramble(
+        self,
+        step: st.Step,
+        state: State,
+        arg_flats: list[tuple[int, ...]],
+        codes: tuple[tuple[int, ...], ...],
+    ) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...] | None] | None:
+        """For a call that relies on its caller's scramble (``SegmentPlan.scrambled``): the
+        arguments with their columns in sorted order and the lazy block, in the callee's input
+        cells, that scrambles those columns (None with one column); None for any other call.
+
+        The run-time half of the precondition (module docs): the arguments are every column of
+        the group's regions they lie in, the same rows of each column, all face down; every
+        other card in the group's columns is the same in each column (empty included). Then no
+        card on the table and nothing the players saw tells the columns apart (the static half
+        keeps what they saw on the table), so the columns lie in a uniformly random order given
+        everything else: the callee's input is scrambled, as the lazy block says."""
+        regions = self.plan.scrambled.get(id(step))
+        if regions is None:
+            return None
+        layout = state.layout
+        cells = state.cells
+        present = [layout.by_name[n] for n in regions if n in layout.by_name]
+        widths = {reg.cols for reg in present}
+        if len(widths) != 1:
+            raise ReductionRefused(
+                f"the regions made from {regions[0]} are no longer aligned column by column"
+            )
+        (n,) = widths
+        piles: dict[int, list[int]] = {c: [] for c in range(1, n + 1)}
+        roles: dict[int, list[tuple[int, str, int]]] = {c: [] for c in range(1, n + 1)}
+        given: set[int] = set()
+        pos = 0
+        for a, flats in enumerate(arg_flats):
+            for f in flats:
+                reg = layout.owner(f)
+                if reg.name not in regions:
+                    raise ReductionRefused(
+                        f"step {step.number}: an argument lies outside the scrambled columns"
+                    )
+                r, c = reg.address(f)
+                piles[c].append(pos)
+                roles[c].append((a, reg.name, r))
+                given.add(f)
+                pos += 1
+        if any(roles[c] != roles[1] for c in piles) or not roles[1]:
+            raise ReductionRefused(
+                f"step {step.number}: the call is not given the same cards of every scrambled column"
+            )
+        flat_codes = [c for arg in codes for c in arg]
+        if any(is_up(c) for c in flat_codes):
+            raise ReductionRefused(
+                f"step {step.number}: a card given to the callee lies face up: the players see the "
+                "order of the columns, which the caller's scramble no longer hides"
+            )
+        for reg in present:
+            for r in range(1, reg.rows + 1):
+                row = [reg.slot(r, c) for c in range(1, n + 1)]
+                rest = {EMPTY if f in layout.holes else cells[f] for f in row if f not in given}
+                if len(rest) > 1:
+                    raise ReductionRefused(
+                        f"step {step.number}: row {r} of {reg.name} differs from column to column but is "
+                        "not given to the callee: the columns can be told apart, so their order is not "
+                        "uniformly random given the rest of the table"
+                    )
+        items = [tuple(flat_codes[p] for p in piles[c]) for c in range(1, n + 1)]
+        items.sort()
+        out = list(flat_codes)
+        for c, item in zip(range(1, n + 1), items):
+            for p, v in zip(piles[c], item):
+                out[p] = v
+        sorted_codes: list[tuple[int, ...]] = []
+        k = 0
+        for arg in codes:
+            sorted_codes.append(tuple(out[k : k + len(arg)]))
+            k += len(arg)
+        block = tuple(tuple(piles[c]) for c in range(1, n + 1)) if n > 1 else None
+        return tuple(sorted_codes), block
 
     def bags(self, step: st.Step) -> tuple[int, ...]:
         return self.plan.bags.get(id(step), ())

@@ -148,6 +148,10 @@ def test_what_a_protocol_kit_refuses(tmp_path: Path, args: list[str], said: str)
 
 def test_a_rule_set_file_is_still_a_game_kit(tmp_path: Path) -> None:
     games = rulesets_dir() / "games"
+    copy = tmp_path / "my-small-uno.yaml"
+    copy.write_text((games / "uno-small.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    manifest = build(KitOptions(ruleset=str(copy), runs=0, previews=False, output=str(tmp_path / "k")))
+    assert manifest["game"]["name"] == "uno-small" and "protocol" not in manifest
     assert not is_protocol("uno") and not is_protocol(str(games / "uno.yaml"))
     assert is_protocol("six-card-and") and is_protocol(
         str(rulesets_dir() / "protocols" / "six-card-and.yaml")

@@ -273,16 +273,16 @@ def test_the_kit_speaks_plain_words(default_kit: tuple[Path, dict[str, Any]], pl
 
 
 def test_exact_hands_puts_the_whole_deck_claim_on_the_cover_and_validation_pages(tmp_path: Path) -> None:
-    """--exact-hands N: the card selection protocol verified exactly on the game's whole deck
-    for hands of 1..N; the claim (as measured, no seconds: same bytes for the same inputs) goes
-    into the manifest, booklet.json, the cover and the validation pages."""
+    """--exact-hands N: the kit's card selection protocol (the quick one, by default) verified
+    exactly on the game's whole deck for hands of 1..N; the claim (as measured, no seconds: same
+    bytes for the same inputs) goes into the manifest, booklet.json, the cover and the
+    validation pages."""
     from pypdf import PdfReader
 
     folder = tmp_path / "kit"
     opts = KitOptions(
         ruleset="crazy-eights",
         players=2,
-        protocol="card-selection",
         output=str(folder),
         previews=False,
         runs=0,
@@ -292,6 +292,7 @@ def test_exact_hands_puts_the_whole_deck_claim_on_the_cover_and_validation_pages
     manifest = build(opts)
     claim = manifest["whole_deck_verification"]
     assert claim["exact_hands_up_to"] == 1 and claim["players"] == 2 and claim["game"] == "crazy-eights"
+    assert claim["protocol"] == "card-selection-fast"
     [row] = claim["hands"]
     # P_1 holds 1 of the 51 cards in play, P_2 7, the draw pile 43: 51!/(1! 7! 43!) deals.
     assert row["verified"] and row["sizes"] == [1, 7, 43] and int(row["deals"]) == 5094104400
@@ -305,15 +306,37 @@ def test_exact_hands_puts_the_whole_deck_claim_on_the_cover_and_validation_pages
 
 
 def test_exact_hands_refuses_a_protocol_the_whole_deck_verification_cannot_take(tmp_path: Path) -> None:
-    """The kits' quick protocol (card-selection-fast: its lottery skips its own first scramble)
-    is outside the reduction's precondition: refused with the reason, nothing written."""
+    """A weighted virtual player's protocol (weights are not validity classes) is outside the
+    reduction's precondition: refused with the reason, nothing written."""
     folder = tmp_path / "kit"
     opts = KitOptions(
-        ruleset="crazy-eights", players=2, output=str(folder), previews=False, runs=0, exact_hands=1
+        ruleset="uno",
+        players=2,
+        output=str(folder),
+        previews=False,
+        runs=0,
+        exact_hands=1,
+        extra={"strategy": "weighted", "weights": "action=3,number=1,wild=1"},
     )
-    with pytest.raises(UsageError, match="--exact-hands: the kit teaches card-selection-fast"):
+    with pytest.raises(UsageError, match="--exact-hands: the kit teaches weighted-selection") as info:
         build(opts)
+    assert "weighted choice" in str(info.value)
     assert not folder.exists()
+
+
+def test_a_kit_without_exact_hands_says_where_the_exact_check_is(
+    default_kit: tuple[Path, dict[str, Any]],
+) -> None:
+    """The default kit's protocol (the quick one) could be verified on the whole deck: the cover
+    says it can be checked exactly, the validation pages how (the check itself is opt-in: hands
+    1..7 of UNO cost minutes, docs/verification.md)."""
+    from pypdf import PdfReader
+
+    folder, manifest = default_kit
+    pages = [" ".join((p.extract_text() or "").split()) for p in PdfReader(str(folder / "booklet.pdf")).pages]
+    assert "Every possible deal of the whole deck can also be checked exactly" in pages[0]
+    assert any("Not run for this kit" in p and "--exact-hands N" in p for p in pages[1:])
+    assert "whole_deck_verification" not in manifest
 
 
 def test_a_kit_without_exact_hands_records_no_claim(tmp_path: Path) -> None:
