@@ -32,7 +32,7 @@ from typing import Any
 from kitgen.gametime import RunTimer, game_time, simulate_games
 from kitgen.kitcost import GAMES, kit_cost
 from kitgen.tabletime import TimeModel, time_model, using_model
-from reference_engine.api import Library, find_kind, load_game
+from reference_engine.api import Library, PlaySettings, find_kind, load_game
 
 KITS = ("uno", "uno-official", "uno-small", "crazy-eights", "sevens", "hearts", "dominoes")
 
@@ -83,7 +83,7 @@ def levers(
     people = players - virtual
     shipped = time_model()
     before: TimeModel = replace(shipped, mix_per_pile=0.0)  # every shuffle 15 s, as the model was
-    moment = find_kind(rules.kind).example_moment(rules, library, players, virtual)
+    moment = find_kind(rules.kind).example_moment(rules, library, PlaySettings(players, virtual))
     deck = [c for o in moment.owners for c in o]
     play = simulate_games(name, library, players, virtual, games, {"virtual_draw": "play"})
     keep = simulate_games(name, library, players, virtual, games, {"virtual_draw": "keep"})

@@ -7,9 +7,10 @@ from typing import Any
 
 import click
 
-from reference_engine.api import Interrupted, Terminated, UsageError
+from reference_engine.api import Interrupted, KitgenError, Terminated, UsageError
 
 from .commands import COMMANDS
+from .commands.options import flag
 
 
 class _Main(click.Group):
@@ -23,6 +24,9 @@ class _Main(click.Group):
             where = exc.ctx.command_path if exc.ctx is not None else ctx.command_path
             message = " ".join(exc.format_message().split())
             raise UsageError(f"{message} (see `{where} --help`)") from None
+        except KitgenError as exc:
+            exc.name_settings(flag)  # the engine names a setting by its field; here it is a flag
+            raise
         except KeyboardInterrupt as exc:
             raise (
                 Terminated() if getattr(exc, "signum", None) == signal.SIGTERM else Interrupted()

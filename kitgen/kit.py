@@ -124,7 +124,7 @@ def _game_kit(
     _note_cache(step, cache)
     step("counting materials", 0)
     card_mm = (plan.card.size.width.mm, plan.card.size.height.mm)
-    bom = kind.materials(library, rules, plan, card_mm, reports)
+    bom = kind.materials(library, rules, plan, reports)
     check_only(opts.only, bom)
     validation = [summary(r) for r in reversed(reports)]  # reading order: the protocol, then its callees
     statistical = None
@@ -264,7 +264,7 @@ def build_booklet(
         rules, kind, plan = game
         statistical = kind.statistical(library, plan, opts.runs, "booklet", cache) if opts.runs else None
         card = plan.card
-        bom = kind.materials(library, rules, plan, (card.size.width.mm, card.size.height.mm), reports)
+        bom = kind.materials(library, rules, plan, reports)
         given = BookletInput(library, rules, plan, bom, validation, statistical, capacity, name, reveals)
         booklet = kind.booklet(given)
         require(bom, booklet.sections[0].needs, (card.size.width.mm, card.size.height.mm), WORKED)

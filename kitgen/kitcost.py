@@ -15,6 +15,7 @@ from typing import Any
 
 from reference_engine.api import (
     Library,
+    PlaySettings,
     Protocol,
     Symbol,
     UsageError,
@@ -246,7 +247,8 @@ def _timer(
 ) -> RunTimer:
     wild4 = str(options.get("wild4") or "strict")
     discard = bool(options.get("discard_owner", False))
-    moment = find_kind(rules.kind).example_moment(rules, library, players, max(1, virtual), discard, wild4)
+    seating = PlaySettings(players, max(1, virtual), options={"discard_owner": discard, "wild4": wild4})
+    moment = find_kind(rules.kind).example_moment(rules, library, seating)
     deck: list[Symbol] = [c for owner in moment.owners for c in owner]
     context: dict[str, Any] = {}
     params: dict[str, Any] = {}

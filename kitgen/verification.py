@@ -301,7 +301,7 @@ def whole_deck_claim(
     except ReductionRefused as exc:
         raise UsageError(
             f"--exact-hands: the kit teaches {protocol}, which the whole-deck verification cannot "
-            f"take: {exc.format_message()}"
+            f"take: {exc.message}"
         ) from exc
     for r in reports:
         if not r.ok:

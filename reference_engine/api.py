@@ -17,7 +17,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-from . import kinds as _kinds
 from .budget import CEILING_CARDS, CEILING_WORK, MAX_CARDS, MAX_RUNS, MAX_WORK, check_protocol
 from .cards import SYMBOLS, Symbol
 from .errors import (
@@ -38,7 +37,9 @@ from .errors import (
     UsageError,
     VerificationError,
     VerificationFailed,
+    name_settings,
 )
+from .games import play, record_game
 from .hardness import METHODS as SOLITAIRE_METHODS
 from .hardness import Card, OutOfTime, SolitaireResult, parse_cards, solve_solitaire
 from .hardness.cooperative import CooperativeResult, solve_cooperative
@@ -203,60 +204,6 @@ def compiled_reason(library: Library, protocol: str) -> str | None:
     return None
 
 
-def play(
-    name_or_path: str, library: Library | None = None, settings: PlaySettings | None = None
-) -> dict[str, Any]:
-    """Play a whole game of a rule set of any kind; the result as data."""
-    from .errors import UsageError
-    from .selection import ENGINE, ENGINES
-
-    rules = load_game(name_or_path)
-    settings = settings or PlaySettings()
-    if settings.engine not in ENGINES:
-        raise UsageError(f"--engine is {' or '.join(ENGINES)}, not {settings.engine!r}")
-    kind = _kinds.find_kind(rules.kind)
-    _check_options(rules.name, kind, settings.options)
-    token = ENGINE.set(settings.engine)
-    try:
-        return kind.play(rules, library or Library(), settings)
-    finally:
-        ENGINE.reset(token)
-
-
-def record_game(
-    name_or_path: str, library: Library | None = None, settings: PlaySettings | None = None
-) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Play a whole game as :func:`play` does and write its record (the referee's copy, see
-    docs/records.md): the result, and the record as data."""
-    import dataclasses
-
-    from .errors import UsageError
-    from .kinds import rules_path
-    from .records import document
-    from .records.recorder import Recorder
-
-    rules = load_game(name_or_path)
-    kind = _kinds.find_kind(rules.kind)
-    if not kind.records:
-        raise UsageError(f"{rules.name}: games of the {kind.name} kind write no record")
-    settings = settings or PlaySettings()
-    recorder = Recorder()
-    result = play(name_or_path, library, dataclasses.replace(settings, recorder=recorder))
-    names = {o.name for o in kind.play_options}
-    played_with = {
-        "players": settings.players,
-        "virtual": settings.virtual,
-        "level": settings.level,
-        "seed": settings.seed,
-        "protocol": settings.protocol,
-        "engine": settings.engine,
-        "options": {k: v for k, v in sorted(settings.options.items()) if k in names},
-    }
-    source = rules.name if is_game(name_or_path) else str(Path(name_or_path).resolve())
-    record = document.build(rules, kind.name, source, rules_path(name_or_path), played_with, result, recorder)
-    return result, record
-
-
 def read_record(path: Path) -> dict[str, Any]:
     """A game record from its file, checked against the record schema (RecordError, exit code 2,
     names the file, the line and the key path of the first problems)."""
@@ -278,22 +225,6 @@ def replay_record(record: dict[str, Any], library: Library | None = None, rerun:
     from .records.replay import replay
 
     return replay(record, library, rerun)
-
-
-def _check_options(game: str, kind: _kinds.GameKind, options: dict[str, Any]) -> None:
-    """An option of another kind's games, given with a value of its own, is refused (``--strategy
-    weighted`` is for shedding games; Sevens would silently ignore it)."""
-    from .errors import UsageError
-
-    mine = {o.name for o in kind.play_options}
-    for name, value in options.items():
-        if name in mine or value is None or value is False:
-            continue
-        defaults = {o.default for k in _kinds.kinds().values() for o in k.play_options if o.name == name}
-        if value in defaults:
-            continue
-        flag = "--" + name.replace("_", "-")
-        raise UsageError(f"{flag} is not an option of {game} ({kind.name} games): {kind.summary}")
 
 
 __all__ = [
@@ -400,6 +331,7 @@ __all__ = [
     "kinds",
     "load_file",
     "load_game",
+    "name_settings",
     "parse_cards",
     "parse_params",
     "parse_whole",

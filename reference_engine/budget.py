@@ -32,7 +32,8 @@ from .errors import KitgenError, SimulationError, UsageError
 from .expressions import EvalError, plain
 from .spec import Params, ParamValue, Protocol
 from .steps import Call, Do, For, If, Step
-from .verify import MAX_INPUTS, setting
+from .verify.inputs import MAX_INPUTS
+from .verify.setting import setting
 
 if TYPE_CHECKING:
     from .machine import Frame
@@ -215,7 +216,7 @@ def check(est: Estimate, force: bool, command: str = "simulate") -> None:
     :class:`UsageError` (exit code 2); ``force`` lifts the card and work limits up to their
     ceilings."""
     limit = CEILING_CARDS if force else MAX_CARDS[command]
-    lift = "even with --force" if force else "--force lifts it"
+    lift = "even with «force»" if force else "«force» lifts it"
     if est.table_cards > limit:
         raise UsageError(
             f"{est.describe()} puts {est.table_cards:,} cards on the table "
@@ -224,8 +225,8 @@ def check(est: Estimate, force: bool, command: str = "simulate") -> None:
     if command == "verify" and (est.combinations is None or est.combinations > MAX_COMBINATIONS):
         raise UsageError(
             f"{est.describe()} has {format_count(est.combinations, est.combinations_log2)} combinations "
-            f"of inputs, too many to verify exactly (limit {MAX_COMBINATIONS:,}, even with --force). "
-            "Verify the protocols it is built from, or give smaller --param values; "
+            f"of inputs, too many to verify exactly (limit {MAX_COMBINATIONS:,}, even with «force»). "
+            "Verify the protocols it is built from, or give smaller «param» values; "
             "simulate it with kitgen simulate"
         )
     work = CEILING_WORK if force else MAX_WORK[command]
@@ -258,7 +259,7 @@ def check_protocol(
     return est
 
 
-def check_runs(runs: int | None, option: str = "--runs") -> None:
+def check_runs(runs: int | None, option: str = "«runs»") -> None:
     """Refuse more statistical runs than :data:`MAX_RUNS`."""
     if runs is not None and runs > MAX_RUNS:
         raise UsageError(f"{option} {runs:,} is more than the {MAX_RUNS:,} runs a statistical check may take")

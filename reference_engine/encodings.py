@@ -99,7 +99,7 @@ class BoundEncoding:
         if not enc.choices:
             raise EvalError(
                 f"encoding {enc.name} holds any card: its possible values come from a scenario "
-                "(verify with --deck NAME)"
+                "(verify with «deck» NAME)"
             )
         return [SYMBOLS.intern(s) for s in enc.choices]
 

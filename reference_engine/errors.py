@@ -23,10 +23,24 @@ subclass per stage of the data flow::
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import IO, Any
 
 import click
+
+_SETTING = re.compile(r"«(\w+)»")
+
+
+def name_settings(text: str, name_of: Callable[[str], str] = str) -> str:
+    """``text`` with every marked setting named by ``name_of`` (by default: its bare name).
+
+    An engine message names a setting its caller gives in guillemets (``«virtual» must be between
+    0 and 4``), the setting's field name: the engine knows nothing of flags, and each front end
+    names a setting its own way when it reports the error (kitgen's command line: ``--virtual``,
+    see ``kitgen/cli.py``). Read bare (``str(error)``), the marks are left out."""
+    return _SETTING.sub(lambda m: name_of(m.group(1)), text)
 
 
 @dataclass(frozen=True)
@@ -49,6 +63,18 @@ class KitgenError(click.ClickException):
 
     exit_code = 1
     stage = "kitgen"
+
+    name_of: Callable[[str], str] = str  # how :meth:`format_message` names a marked setting
+
+    def format_message(self) -> str:
+        return name_settings(self.message, self.name_of)
+
+    def __str__(self) -> str:
+        return name_settings(self.message)
+
+    def name_settings(self, name_of: Callable[[str], str]) -> None:
+        """Name the settings the message marks (:func:`name_settings`) the front end's way."""
+        self.name_of = name_of
 
     def show(self, file: IO[Any] | None = None) -> None:
         click.echo(f"Error ({self.stage}): {self.format_message()}", err=True)

@@ -8,11 +8,11 @@ correctness check pass whatever the protocol does).
 
 from __future__ import annotations
 
+from .declarations import HAND_IS_UNORDERED, HAND_NAME, OutputDecl, Protocol
 from .expressions import Expression
 from .functions import BUILTINS
 from .schema import Checker
 from .source import KeyPath
-from .spec import HAND_IS_UNORDERED, HAND_NAME, OutputDecl, Protocol
 from .steps import Call, For, Let, Move, Place, Step, Take, walk
 
 

@@ -80,15 +80,15 @@ def parse_params(raw: tuple[str, ...] | list[str]) -> Params:
         name, sep, value = item.partition("=")
         name = name.strip()
         if not sep or not name:
-            raise UsageError(f"--param takes NAME=NUMBER (or NAME=N,N,...), got {item!r}")
+            raise UsageError(f"«param» takes NAME=NUMBER (or NAME=N,N,...), got {item!r}")
         if name in out:
-            raise UsageError(f"--param {name} is given twice")
+            raise UsageError(f"«param» {name} is given twice")
         texts = value.split(",")
         if len(texts) > MAX_LIST:
             raise UsageError(
-                f"--param {name}: {len(texts):,} numbers, more than a list may hold ({MAX_LIST:,})"
+                f"«param» {name}: {len(texts):,} numbers, more than a list may hold ({MAX_LIST:,})"
             )
-        parts = [parse_whole(v, f"--param {name}") for v in texts]
+        parts = [parse_whole(v, f"«param» {name}") for v in texts]
         out[name] = tuple(parts) if "," in value else parts[0]
     return out
 
@@ -110,14 +110,14 @@ def parse_inputs(
     for item in raw:
         name, sep, value = item.partition("=")
         if not sep:
-            raise UsageError(f"--input takes NAME=VALUE, got {item!r}")
+            raise UsageError(f"«input» takes NAME=VALUE, got {item!r}")
         if name not in frame.proto.inputs:
             raise UsageError(
                 f"{frame.proto.name} has no input {name!r} (inputs: {', '.join(frame.proto.inputs)})"
             )
         given[name] = value
     missing = [
-        f"--input {n}=... ({_domain_hint(frame, n, frame.input_count(n))})"
+        f"«input» {n}=... ({_domain_hint(frame, n, frame.input_count(n))})"
         for n in frame.proto.inputs
         if n not in given
         and not (deal is not None and frame.groups(n) is not None)
@@ -137,10 +137,10 @@ def parse_inputs(
             if frame.domain_size(name) == 1:
                 values[name] = frame.domain(name)[0]
                 continue
-            raise UsageError(f"give --input {name}=... ({_domain_hint(frame, name, count)})")
+            raise UsageError(f"give «input» {name}=... ({_domain_hint(frame, name, count)})")
         parts = given[name].split(",") if count is not None else [given[name]]
         if count is not None and len(parts) != count:
-            raise UsageError(f"--input {name} needs {count} comma-separated values, got {len(parts)}")
+            raise UsageError(f"«input» {name} needs {count} comma-separated values, got {len(parts)}")
         b = frame.bound(decl.encoding)
         parsed = []
         for i, text in enumerate(parts, 1):
@@ -148,7 +148,7 @@ def parse_inputs(
             match = [v for v in options if _text(v) == text.strip()]
             if not match:
                 raise UsageError(
-                    f"--input {name}: {text!r} is not one of {', '.join(_text(v) for v in options)}"
+                    f"«input» {name}: {text!r} is not one of {', '.join(_text(v) for v in options)}"
                 )
             parsed.append(match[0])
         values[name] = parsed if count is not None else parsed[0]
@@ -173,19 +173,19 @@ def _deal(
         sym = cards.get(part.strip())
         if sym is None:
             quoted = repr(part.strip()) if len(part) <= 40 else repr(part.strip()[:30] + "...")
-            raise UsageError(f"--input {name}: {quoted} is not a card of the game")
+            raise UsageError(f"«input» {name}: {quoted} is not a card of the game")
         chosen.append(sym)
     given = Counter(s.name for s in chosen)
     for card, n in sorted(given.items()):
         if copies and n > copies.get(card, 0):
             held = copies.get(card, 0)
             raise UsageError(
-                f"--input {name}: {card} is given {n} times, but the deck holds {held} "
+                f"«input» {name}: {card} is given {n} times, but the deck holds {held} "
                 f"{'copy' if held == 1 else 'copies'} of it"
             )
     if count is not None and len(chosen) != count:
         raise UsageError(
-            f"--input {name} needs {count} cards (the sizes add up to {count}), got {len(chosen)}"
+            f"«input» {name} needs {count} cards (the sizes add up to {count}), got {len(chosen)}"
         )
     return chosen
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 from reference_engine.api import kinds
@@ -51,3 +52,126 @@ def test_no_module_outside_a_kinds_package_names_a_kind() -> None:
                     continue
                 if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in names:
                     raise AssertionError(f"{rel}:{node.lineno} names the kind {node.value!r}")
+
+
+def import_graph(root: Path, packages: tuple[str, ...]) -> dict[str, set[str]]:
+    """Module -> the modules of ``packages`` it imports, read statically (ast): every import
+    counts, type-only (``if TYPE_CHECKING:``) and inside a function included. ``from X import
+    name`` names the submodule ``X.name`` when there is one, else the module ``X``."""
+    files: dict[str, tuple[Path, bool]] = {}
+    for package in packages:
+        for path in sorted((root / package).rglob("*.py")):
+            parts = list(path.relative_to(root).with_suffix("").parts)
+            is_package = parts[-1] == "__init__"
+            files[".".join(parts[:-1] if is_package else parts)] = (path, is_package)
+    graph: dict[str, set[str]] = {}
+    for name, (path, is_package) in files.items():
+        here = name.split(".") if is_package else name.split(".")[:-1]
+        deps: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                deps.update(a.name for a in node.names if a.name in files)
+            elif isinstance(node, ast.ImportFrom):
+                base = here[: len(here) - node.level + 1] if node.level else []
+                target = ".".join(base + ([node.module] if node.module else []))
+                for alias in node.names:
+                    sub = f"{target}.{alias.name}"
+                    if sub in files:
+                        deps.add(sub)
+                    elif target in files:
+                        deps.add(target)
+        graph[name] = deps - {name}
+    return graph
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The groups of modules that import each other, directly or round a loop (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                groups.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return groups
+
+
+def test_no_import_cycles() -> None:
+    """No two modules of the engine or of kitgen import each other, directly or round a loop, not
+    even for a type or inside a function: a type lives next to its data, not in its orchestrator."""
+    graph = import_graph(ROOT, ("reference_engine", "kitgen"))
+    assert len(graph) > 150
+    assert import_cycles(graph) == []
+
+
+def test_the_import_graph_sees_every_kind_of_import(tmp_path: Path) -> None:
+    """The cycle check is not blind: a loop through a type-only import, one through an import
+    inside a function and a package importing a module that imports the package are all found."""
+    pkg = tmp_path / "pkg"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("from . import a\n")
+    (pkg / "a.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .b import B\n")
+    (pkg / "b.py").write_text("def f() -> None:\n    from .a import f\n")
+    (pkg / "c.py").write_text("import pkg.d\n")
+    (pkg / "d.py").write_text("x = 1\n")
+    (pkg / "sub" / "__init__.py").write_text("from .e import E\n")
+    (pkg / "sub" / "e.py").write_text("from .. import sub\nE = 1\n")
+    graph = import_graph(tmp_path, ("pkg",))
+    assert graph["pkg.c"] == {"pkg.d"}
+    assert import_cycles(graph) == [["pkg.a", "pkg.b"], ["pkg.sub", "pkg.sub.e"]]
+
+
+FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*")
+
+
+def flag_strings(folder: Path) -> list[str]:
+    """Every string of the code under ``folder`` (docstrings and other bare string statements
+    left out) that names a command-line flag (``--virtual``)."""
+    found = []
+    for path in sorted(folder.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        prose = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr)}
+        for node in ast.walk(tree):
+            text = node.value if isinstance(node, ast.Constant) and id(node) not in prose else None
+            if isinstance(text, str) and FLAG.search(text):
+                found.append(f"{path.relative_to(folder.parent)}:{node.lineno}: {text!r}")
+    return found
+
+
+def test_no_engine_string_names_a_cli_flag() -> None:
+    """The engine knows nothing of flags: its messages name a setting by its field in guillemets
+    («virtual»), and the command line names it as its flag when it reports the error."""
+    assert flag_strings(ROOT / "reference_engine") == []
+
+
+def test_the_flag_scan_sees_a_flag_in_a_message(tmp_path: Path) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "m.py").write_text(
+        '"""Docstrings may say --virtual."""\n'
+        "x = 3 -- 1\n"
+        'def f(n: int) -> str:\n    return f"--level is card or rule, not {n}"\n'
+    )
+    assert flag_strings(tmp_path / "pkg") == ["pkg/m.py:4: '--level is card or rule, not '"]

@@ -175,3 +175,8 @@ def writing(output_help: str, previews_help: str) -> Callable[[F], F]:
             "cores). The files are the same whatever N.",
         ),
     )
+
+
+def flag(setting: str) -> str:
+    """The flag of a setting an engine message names by its field (``time_limit``: ``--time-limit``)."""
+    return "--" + setting.replace("_", "-")

@@ -20,6 +20,7 @@ from reference_engine.api import (
     explore,
     kinds,
     load_game,
+    name_settings,
     play,
     record_game,
     record_text,
@@ -83,8 +84,9 @@ def _kind_options(f: F) -> F:
     seen = {name: _merged(opts) for name, opts in declared.items()}
     for opt in reversed(list(seen.values())):
         flag = "--" + opt.name.replace("_", "-")
+        says = name_settings(opt.help, options.flag)
         if opt.flag:
-            f = click.option(flag, opt.name, is_flag=True, help=opt.help)(f)
+            f = click.option(flag, opt.name, is_flag=True, help=says)(f)
         elif opt.choices:
             f = click.option(
                 flag,
@@ -92,15 +94,24 @@ def _kind_options(f: F) -> F:
                 type=click.Choice(list(opt.choices)),
                 default=opt.default,
                 show_default=True,
-                help=opt.help,
+                help=says,
             )(f)
         elif opt.kind is int:
             f = click.option(
-                flag, opt.name, type=options.Whole(min=1, max=10_000), default=opt.default, help=opt.help
+                flag,
+                opt.name,
+                type=options.Whole(min=1, max=10_000),
+                default=opt.default,
+                help=says,
             )(f)
         else:
             f = click.option(
-                flag, opt.name, default=opt.default, show_default=True, metavar="A,B", help=opt.help
+                flag,
+                opt.name,
+                default=opt.default,
+                show_default=True,
+                metavar="A,B",
+                help=says,
             )(f)
     return f
 

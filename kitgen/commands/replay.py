@@ -42,7 +42,7 @@ def replay_cmd(record: Path, referee_only: bool, as_json: bool) -> None:
     try:
         report = replay_record(data, Library(), rerun=not referee_only)
     except RulesGone as exc:
-        raise UsageError(f"{exc.format_message()} (--referee-only checks the record without it)") from None
+        raise UsageError(f"{exc.message} (--referee-only checks the record without it)") from None
     if as_json:
         click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:

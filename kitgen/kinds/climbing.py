@@ -6,12 +6,12 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from reference_engine.api import GameRules, Library, Moment, Symbol
+from reference_engine.api import GameRules, Library, Moment, PlaySettings, Symbol
 
 from ..bom import Bom, Item, seat_names
 from ..booklet import Booklet, Example
 from ..faces import label_face
-from . import KitPlan, register
+from .kind import KitPlan, register
 from .table import TableKit
 from .virtual import Table, virtual_bom
 
@@ -34,18 +34,11 @@ class ClimbingKit(TableKit):
     table_middle = ("Trick",)
 
     # -- the materials --------------------------------------------------------------------
-    def materials(
-        self,
-        library: Library,
-        rules: GameRules,
-        plan: KitPlan,
-        card_mm: tuple[float, float],
-        reports: list[Any],
-    ) -> Bom:
+    def materials(self, library: Library, rules: GameRules, plan: KitPlan, reports: list[Any]) -> Bom:
         wc: dict[str, Any] = {}
         extra: list[Item] = []
         if plan.virtual:
-            wc = dict(self.engine().measure_tables(rules, library, plan.players, plan.virtual))
+            wc = dict(self.engine().measure_tables(rules, library, PlaySettings(plan.players, plan.virtual)))
             wc["piles"] = []
             labels = max(int(wc.get("tickets", 0)), COPIES)
             spare = max(3, math.ceil(labels * 0.25))
@@ -82,7 +75,7 @@ class ClimbingKit(TableKit):
             seats=seat_names(plan.players, plan.virtual),
             piles=[],
             virtual=plan.virtual,
-            card_mm=card_mm,
+            card_mm=plan.card_mm,
             worst_case=wc,
             extra_items=extra,
             tickets=COPIES,
@@ -104,7 +97,7 @@ class ClimbingKit(TableKit):
 
     # -- the worked example ---------------------------------------------------------------
     def example(self, rules: GameRules, library: Library, plan: KitPlan, owners: list[str]) -> Example:
-        moment = self.engine().example_moment(rules, library, plan.players, plan.virtual)
+        moment = self.engine().example_moment(rules, library, PlaySettings(plan.players, plan.virtual))
         table = moment.owners
         sizes = tuple(len(t) for t in table)
         cards: list[Symbol] = [c for t in table for c in t]

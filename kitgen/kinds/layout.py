@@ -6,7 +6,7 @@ from typing import Any
 
 from reference_engine.api import GameRules, Moment
 
-from . import register
+from .kind import register
 from .table import TableKit
 
 

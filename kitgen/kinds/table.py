@@ -21,6 +21,7 @@ from reference_engine.api import (
     GameRules,
     Library,
     Moment,
+    PlaySettings,
     Symbol,
     UsageError,
     expected_counts,
@@ -37,7 +38,7 @@ from ..templates import Templates
 from ..typesetting import CardPicture
 from ..units import mm
 from ..verification import summary, verify_statistically
-from . import CARD_KIT_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, default_labels
+from .kind import CARD_KIT_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, default_labels
 from .virtual import Table, deck_face, kit_labels, virtual_bom, whose_owner_cards
 
 if TYPE_CHECKING:
@@ -126,17 +127,10 @@ class TableKit(KitKind):
         name = safe_name(f"{rules.name}-{players}p{opts.virtual}v-booklet-{opts.paper}")
         return BookletPlan(name, opts.protocol or rules.protocol, players, opts.virtual)
 
-    def materials(
-        self,
-        library: Library,
-        rules: GameRules,
-        plan: KitPlan,
-        card_mm: tuple[float, float],
-        reports: list[Any],
-    ) -> Bom:
+    def materials(self, library: Library, rules: GameRules, plan: KitPlan, reports: list[Any]) -> Bom:
         wc: dict[str, Any] = {}
         if plan.virtual:
-            wc = dict(self.engine().measure_tables(rules, library, plan.players, plan.virtual))
+            wc = dict(self.engine().measure_tables(rules, library, PlaySettings(plan.players, plan.virtual)))
             wc["piles"] = [wc.get("draw_pile", 0)] if self.piles else []
         table = Table(
             title=rules.title,
@@ -146,7 +140,7 @@ class TableKit(KitKind):
             seats=seat_names(plan.players, plan.virtual),
             piles=list(self.piles),
             virtual=plan.virtual,
-            card_mm=card_mm,
+            card_mm=plan.card_mm,
             worst_case=wc,
             sleeved=sleeved(library.protocol(plan.protocol)),
         )
@@ -164,7 +158,7 @@ class TableKit(KitKind):
 
     # -- the booklet ----------------------------------------------------------------------
     def example(self, rules: GameRules, library: Library, plan: KitPlan, owners: list[str]) -> Example:
-        moment = self.engine().example_moment(rules, library, plan.players, plan.virtual)
+        moment = self.engine().example_moment(rules, library, PlaySettings(plan.players, plan.virtual))
         table = moment.owners
         sizes = tuple(len(t) for t in table)
         cards: list[Symbol] = [c for t in table for c in t]

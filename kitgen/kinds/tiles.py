@@ -8,7 +8,7 @@ from typing import Any
 from reference_engine.api import GameRules, Moment
 
 from ..faces import Face
-from . import register
+from .kind import register
 from .table import TableKit
 
 

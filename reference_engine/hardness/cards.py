@@ -51,7 +51,7 @@ class Card:
         return f"Card.parse({str(self)!r})"
 
 
-def parse_cards(text: str, option: str = "--cards") -> list[Card]:
+def parse_cards(text: str, option: str = "«cards»") -> list[Card]:
     """A comma-separated set of cards, as given to ``option``; a UsageError names the bad card."""
     if not text.strip():
         raise UsageError(f"{option} is empty: give cards as colour/number separated by commas, e.g. 1/3,2/2")
@@ -109,7 +109,7 @@ class Budget:
         if self.limit is not None and self.effort % 4096 == 0 and self.elapsed() > self.limit:
             raise OutOfTime(
                 f"{what}: no answer within the time limit of {self.limit:g} s "
-                f"({self.effort:,} positions searched); allow more with --time-limit"
+                f"({self.effort:,} positions searched); allow more with «time_limit»"
             )
 
     def elapsed(self) -> float:

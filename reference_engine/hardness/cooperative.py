@@ -98,9 +98,9 @@ def solve_cooperative(
 ) -> CooperativeResult:
     """Can the players together make player 1 empty their hand first? With a way if so."""
     if not hand1:
-        raise UsageError("--hand1 is empty: player 1 needs at least one card")
+        raise UsageError("«hand1» is empty: player 1 needs at least one card")
     if not hand2:
-        raise UsageError("--hand2 is empty: player 2 needs at least one card")
+        raise UsageError("«hand2» is empty: player 2 needs at least one card")
     if len(hand1) + len(hand2) > MAX_HANDS:
         raise UsageError(f"the cooperative search takes at most {MAX_HANDS:,} cards in both hands together")
     budget = Budget(time_limit)

@@ -121,9 +121,9 @@ def plan(count: int, difficulty: str, spec: PuzzleSpec) -> list[tuple[str, str, 
     """Each puzzle's (kind, level, target): a chain puzzle's target is whether it has a chain,
     a who-wins puzzle's is the loser."""
     if count < 1:
-        raise UsageError(f"--count must be at least 1, got {count}")
+        raise UsageError(f"«count» must be at least 1, got {count}")
     if difficulty not in DIFFICULTIES:
-        raise UsageError(f"--difficulty is one of {', '.join(DIFFICULTIES)}, not {difficulty!r}")
+        raise UsageError(f"«difficulty» is one of {', '.join(DIFFICULTIES)}, not {difficulty!r}")
     out: list[tuple[str, str, bool | int]] = []
     chains = duels = 0
     for i in range(count):

@@ -235,13 +235,13 @@ def solve_solitaire(
 ) -> SolitaireResult:
     """Can every card be played in one chain? Exact; ``method`` is one of :data:`METHODS`."""
     if method not in METHODS:
-        raise UsageError(f"--method is one of {', '.join(METHODS)}, not {method!r}")
+        raise UsageError(f"«method» is one of {', '.join(METHODS)}, not {method!r}")
     if not cards:
         raise UsageError("no cards: give at least one card")
     if method == "dp" and smaller_side(cards) > MAX_SIDE:
         raise UsageError(
-            f"--method dp takes at most {MAX_SIDE} colours or at most {MAX_SIDE} numbers; these cards "
-            f"have {smaller_side(cards)} of both (use --method search)"
+            f"«method» dp takes at most {MAX_SIDE} colours or at most {MAX_SIDE} numbers; these cards "
+            f"have {smaller_side(cards)} of both (use «method» search)"
         )
     budget = Budget(time_limit)
     chosen = method

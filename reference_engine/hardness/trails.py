@@ -134,7 +134,7 @@ def dp_chain(cards: Sequence[Card], budget: Budget | None = None) -> list[Card] 
     if a > MAX_SIDE:
         raise UsageError(
             f"the dynamic programme takes at most {MAX_SIDE} colours or at most {MAX_SIDE} numbers; "
-            f"these cards have {a} of both (use --method search)"
+            f"these cards have {a} of both (use «method» search)"
         )
     edges_of: dict[int, list[tuple[int, int]]] = defaultdict(list)
     for (i, b), m in sorted(sides.mult.items()):

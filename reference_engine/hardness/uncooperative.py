@@ -130,11 +130,11 @@ def solve_uncooperative(
 ) -> UncooperativeResult:
     """Who loses UNCOOPERATIVE UNO-2, and player 1's winning first cards."""
     if method not in METHODS:
-        raise UsageError(f"--method is one of {', '.join(METHODS)}, not {method!r}")
+        raise UsageError(f"«method» is one of {', '.join(METHODS)}, not {method!r}")
     if not hand1:
-        raise UsageError("--hand1 is empty: player 1 needs at least one card")
+        raise UsageError("«hand1» is empty: player 1 needs at least one card")
     if not hand2:
-        raise UsageError("--hand2 is empty: player 2 needs at least one card")
+        raise UsageError("«hand2» is empty: player 2 needs at least one card")
     if method == "search":
         return _search(hand1, hand2, time_limit)
     begin = time.perf_counter()

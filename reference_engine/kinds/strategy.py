@@ -44,12 +44,12 @@ class Weights:
         for part in text.split(","):
             part = part.strip()
             if not part:
-                raise UsageError(f"--weights {text!r}: an empty entry (write name=weight, comma-separated)")
+                raise UsageError(f"«weights» {text!r}: an empty entry (write name=weight, comma-separated)")
             name, eq, value = part.partition("=")
             if not eq or not name.strip():
-                raise UsageError(f"--weights {text!r}: {part!r} is not name=weight")
+                raise UsageError(f"«weights» {text!r}: {part!r} is not name=weight")
             pairs[name.strip()] = value.strip()
-        return cls.of(pairs, f"--weights {text!r}")
+        return cls.of(pairs, f"«weights» {text!r}")
 
     @classmethod
     def of(cls, mapping: Mapping[str, Any], where: str = "weights") -> Weights:
@@ -79,7 +79,7 @@ class Weights:
             if name not in names:
                 known_names = ", ".join(sorted(names))
                 raise UsageError(
-                    f"--weights: {game} has no class or card kind {name!r} (known: {known_names})"
+                    f"«weights»: {game} has no class or card kind {name!r} (known: {known_names})"
                 )
 
     @property
@@ -113,11 +113,11 @@ class Strategy:
 
     def __post_init__(self) -> None:
         if self.name not in STRATEGIES:
-            raise UsageError(f"--strategy is {' or '.join(STRATEGIES)}, not {self.name!r}")
+            raise UsageError(f"«strategy» is {' or '.join(STRATEGIES)}, not {self.name!r}")
         if self.name == "weighted" and self.weights is None:
-            raise UsageError("--strategy weighted needs --weights (e.g. action=3,number=1,wild=1)")
+            raise UsageError("«strategy» weighted needs «weights» (e.g. action=3,number=1,wild=1)")
         if self.name == "uniform" and self.weights is not None:
-            raise UsageError("--weights needs --strategy weighted")
+            raise UsageError("«weights» needs «strategy» weighted")
 
     @property
     def weighted(self) -> bool:

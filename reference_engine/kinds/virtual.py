@@ -145,7 +145,7 @@ class VirtualPlayers:
         fallback: bool = False,
     ):
         if level not in ("card", "rule"):
-            raise UsageError(f"--level is card or rule, not {level!r}")
+            raise UsageError(f"«level» is card or rule, not {level!r}")
         self.library = library
         self.level = level
         self.rng = rng

@@ -30,7 +30,7 @@ def _context_fn(proto: Protocol, name: str, fn: GameFunction | None) -> Callable
     def call(scope: Scope, *args: Any) -> Any:
         if fn is None:
             raise EvalError(
-                f"{proto.name} needs the function {name!r} from a game: verify it with --deck "
+                f"{proto.name} needs the function {name!r} from a game: verify it with «deck» "
                 "(a scenario of the spec) or run it through `kitgen play`"
             )
         return fn(*args)

@@ -26,7 +26,7 @@ from .frame import _MISS
 
 if TYPE_CHECKING:  # runner.py imports this module
     from .deferred import Deferred
-    from .runner import Runner
+    from .views import ViewTable
 
 Vec = tuple[int, dict[int, int]]
 """Probabilities of a state per secret input: (denominator, {input index: numerator})."""
@@ -194,8 +194,15 @@ class LocalDecider:
         return merges
 
 
-def forget(run: Runner, frontier: Frontier, step: st.Step) -> Frontier:
-    """Merge views that make no difference: a pure speed-up with the same verdicts.
+def forget(
+    views_of: ViewTable,
+    merge_views: MergeDecider | None,
+    forgotten: list[str],
+    frontier: Frontier,
+    step: st.Step,
+) -> Frontier:
+    """Merge views that make no difference: a pure speed-up with the same verdicts. ``views_of``:
+    the run's views; ``merge_views``, ``forgotten``: its shared decider and notes.
 
     Let D_v(S, u) be the probability of reaching table S with view v under input u. When
     D_v = c * D_w for all S and u (one constant c), everything that can follow v is c times
@@ -203,12 +210,12 @@ def forget(run: Runner, frontier: Frontier, step: st.Step) -> Frontier:
     P(vx | u) = c * P(wx | u), so the security condition holds for vx exactly when it holds
     for wx, and merging v and w into one view changes no verdict. Only top-level exact runs
     do this: the decision needs every input of the verification. When the inputs are split
-    over processes, ``run.shared.merge_views`` takes the decision on all parts together:
+    over processes, ``merge_views`` takes the decision on all parts together:
     first on the views' sizes (views that may be proportional, :func:`decide_candidates`),
     then, when there are any, on their classes and constants (:func:`decide_merges`), so
     every process merges the same views.
     """
-    decider: MergeDecider = run.shared.merge_views or LocalDecider(run.shared.forgotten)
+    decider: MergeDecider = merge_views or LocalDecider(forgotten)
     by_view: dict[int, list[tuple[State, Vec]]] = {}
     for state, vec in frontier.items():
         have = by_view.get(state.view)
@@ -216,7 +223,7 @@ def forget(run: Runner, frontier: Frontier, step: st.Step) -> Frontier:
             by_view[state.view] = [(state, vec)]
         else:
             have.append((state, vec))
-    by_digest = {run.views.digest(v): v for v in by_view}
+    by_digest = {views_of.digest(v): v for v in by_view}
     label = str(step.number or "?")
     wanted = decider.candidates(label, view_sizes({d: by_view[v] for d, v in by_digest.items()}))
     if not wanted:
@@ -225,7 +232,7 @@ def forget(run: Runner, frontier: Frontier, step: st.Step) -> Frontier:
     views = {v: {_table_key(state): vec for state, vec in by_view[v]} for v in mine}
     info = view_info(
         {d: views[v] for d, v in by_digest.items() if v in mine},
-        {d: run.views.weight(v) for d, v in by_digest.items() if v in mine},
+        {d: views_of.weight(v) for d, v in by_digest.items() if v in mine},
     )
     merges = decider.merges(label, info)
     if not merges:
@@ -235,7 +242,7 @@ def forget(run: Runner, frontier: Frontier, step: st.Step) -> Frontier:
         if members[0] not in by_digest:
             continue  # views of other inputs (a merge takes views present in the same parts)
         local_members = [by_digest[m] for m in members]
-        fresh = run.views.merged(("merged", step.number, digest, weight))
+        fresh = views_of.merged(("merged", step.number, digest, weight))
         renamed.update((v, fresh) for v in local_members)
     out: Frontier = {}
     owned: set[int] = set()

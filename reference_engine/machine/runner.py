@@ -213,7 +213,7 @@ class Runner:
                     f"step {step.number or '?'}, {len(frontier):,} table states",
                 )
             if top and self.forget_views and self.mode == "exact":
-                frontier = forget(self, frontier, step)
+                frontier = forget(self.views, self.shared.merge_views, self.shared.forgotten, frontier, step)
             if (
                 top
                 and not self.call_path

@@ -80,7 +80,7 @@ def replay(record: Mapping[str, Any], library: Library | None = None, rerun: boo
 
 
 def _rerun(record: Mapping[str, Any], library: Library, notes: list[str]) -> Finding | None:
-    from ..api import record_game
+    from ..games import record_game
     from .document import digest
 
     game = record["game"]

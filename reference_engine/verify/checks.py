@@ -13,7 +13,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..cards import SYMBOLS
 from ..errors import EvalError, SimulationError
@@ -22,10 +22,8 @@ from ..machine import DecodeFailure, Frame, ViewTable, _freeze
 from ..spec import OutputDecl, PlayerDecl, Protocol
 from ..steps import walk
 from .inputs import describe_inputs, describe_value, describe_view, value_scope
+from .outcomes import Aggregate, Outcomes
 from .report import Check, views_phrase
-
-if TYPE_CHECKING:
-    from .exact import Aggregate, Outcomes
 
 ViewKey = tuple[int, tuple[Any, ...]]
 Expected = Callable[[int, str, dict[str, Any]], Any]

@@ -28,7 +28,7 @@ def default_game(proto: Protocol) -> str:
     """The game of the protocol's first scenario (the game its kits are for)."""
     game = next((s.game for s in proto.scenarios.values()), None)
     if game is None:
-        raise UsageError(f"{proto.name} names no game (its scenarios name none): give --game")
+        raise UsageError(f"{proto.name} names no game (its scenarios name none): give «game»")
     return game
 
 
@@ -37,7 +37,7 @@ def default_state(proto: Protocol, game: str) -> dict[str, Any]:
     for sc in proto.scenarios.values():
         if sc.game == game:
             return dict(sc.state)
-    raise UsageError(f"{proto.name} has no scenario for {game} to take a public state from: give --state")
+    raise UsageError(f"{proto.name} has no scenario for {game} to take a public state from: give «state»")
 
 
 def whole_table(

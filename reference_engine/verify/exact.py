@@ -17,14 +17,13 @@ with exact rational probabilities (see :mod:`reference_engine.machine`). Then:
 
 from __future__ import annotations
 
-import bisect
 import time
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..cards import DEALT, SYMBOLS, Symbol
+from ..cards import DEALT, Symbol
 from ..collector import paused
 from ..errors import EvalError, SimulationError
 from ..machine import (
@@ -33,24 +32,18 @@ from ..machine import (
     Frontier,
     Runner,
     Shared,
-    _add,
     _freeze,
-    leftovers,
     read_outputs,
-    shown,
 )
 from ..registry import Library
 from ..spec import Params, Protocol
 from .checks import correctness, expectations, resources, security, tidiness
 from .classes import ClassDeck, Table, check_outputs
 from .inputs import declared_inputs, input_assignments
-from .partition import LEFT_EXAMPLES, Backend, Part, ReadError, class_assignments, run_partitions
+from .partition import Backend, ReadError, class_assignments, outcomes_of, run_partitions
 from .report import Check, Report, count_text
 from .setting import setting, table_setting
 from .symmetry import Symmetry, plan_segments
-
-# (view, output values) -> (denominator, {input: numerator}): what every final state adds up to.
-Aggregate = dict[tuple[int, tuple[Any, ...]], tuple[int, dict[int, int]]]
 
 
 @dataclass
@@ -159,67 +152,6 @@ def _distributions(run: ExactRun) -> list[tuple[dict[str, Any], dict[tuple[Any, 
     return [(a, dict(d)) for a, d in zip(run.assignments, dist)]
 
 
-@dataclass
-class Outcomes:
-    """The final states read once: outputs per view, stray cards, and the resources used."""
-
-    agg: Aggregate = field(default_factory=dict)
-    left: list[str] = field(default_factory=list)  # the first few (sorted) descriptions of stray cards
-    shuffles: list[int] = field(default_factory=list)
-    turns: list[int] = field(default_factory=list)
-    peak: dict[int, int] = field(default_factory=lambda: defaultdict(int))
-    kinds: dict[str, int] = field(default_factory=lambda: defaultdict(int))
-    calls: dict[tuple[int, str], int] = field(default_factory=dict)  # (position, callee) -> most cards
-    input_cards: dict[str, int] = field(default_factory=dict)  # most input cards of each symbol
-
-    @classmethod
-    def read(cls, runner: Runner, frame: Frame, final: Frontier) -> Outcomes:
-        out = cls()
-        names = list(frame.proto.outputs)
-        owned: set[int] = set()
-        for state, vec in final.items():
-            outs = read_outputs(runner, frame, state)
-            stray = leftovers(runner, frame, state)
-            if stray:  # keep the smallest few descriptions: the same whatever the partitions
-                text = ", ".join(stray)
-                if text not in out.left and (len(out.left) < LEFT_EXAMPLES or text < out.left[-1]):
-                    bisect.insort(out.left, text)
-                    del out.left[LEFT_EXAMPLES:]
-            out.shuffles.append(state.meters.shuffles)
-            out.turns.append(state.meters.turns)
-            for sid, n in state.meters.peak:
-                out.peak[sid] = max(out.peak[sid], n)
-            for k, n in state.meters.kinds:
-                out.kinds[k] = max(out.kinds[k], n)
-            for i, (callee, n) in enumerate(state.meters.calls):
-                out.calls[(i, callee)] = max(out.calls.get((i, callee), 0), n)
-            values = tuple(outs[n] if isinstance(outs[n], DecodeFailure) else _freeze(outs[n]) for n in names)
-            view = state.view
-            for obs in shown(runner, frame, state, outs):  # the public card outputs, as shown
-                view = runner.views.extend(view, obs)
-            _add(out.agg, (view, values), vec, owned)
-        return out
-
-    @classmethod
-    def of(cls, parts: list[Part], agg: Aggregate) -> Outcomes:
-        """The partitions' outcomes added up (the examples of stray cards: the smallest)."""
-        out = cls(agg=agg)
-        out.left = sorted({x for p in parts for x in p.left})[:LEFT_EXAMPLES]
-        for p in parts:
-            out.shuffles += p.shuffles
-            out.turns += p.turns
-            for name, n in p.peak.items():
-                sid = SYMBOLS.intern(name, p.glyphs.get(name)).id
-                out.peak[sid] = max(out.peak[sid], n)
-            for k, n in p.kinds.items():
-                out.kinds[k] = max(out.kinds[k], n)
-            for key, n in p.calls.items():
-                out.calls[key] = max(out.calls.get(key, 0), n)
-            for name, n in p.input_cards.items():
-                out.input_cards[name] = max(out.input_cards.get(name, 0), n)
-        return out
-
-
 @paused()
 def verify(
     library: Library,
@@ -273,7 +205,7 @@ def verify(
     except ReadError as exc:
         raise exc.error from None
     parts = combined.parts
-    outcomes = Outcomes.of(parts, combined.agg)
+    outcomes = outcomes_of(parts, combined.agg)
     views = combined.views
     reduction = _reduction(st_.classes, table) if st_.classes is not None else None
     by_person = {name: (c.agg, c.views) for name, c in own.items()}

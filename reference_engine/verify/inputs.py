@@ -52,7 +52,7 @@ def input_assignments(frame: Frame, deal: list[Symbol] | None = None) -> list[di
             f"{frame.proto.name} has {f'{total:,}' if total < 1e15 else f'about 2^{total.bit_length() - 1}'} "
             "combinations of inputs to try before 'admissible' "
             f"filters them, too many to verify exactly (the limit is {MAX_INPUTS:,}). Verify the "
-            "protocols it is built from, or give smaller --param values; simulate it with kitgen simulate."
+            "protocols it is built from, or give smaller «param» values; simulate it with kitgen simulate."
         )
     domains: dict[str, list[Any]] = {}
     for name in frame.proto.inputs:

@@ -71,6 +71,7 @@ from ..spec import Params, Protocol
 from .checks import Wrong, wrong_outcomes
 from .classes import Table
 from .inputs import input_assignments
+from .outcomes import LEFT_EXAMPLES, Aggregate, Outcomes
 from .setting import Setting, setting, table_setting
 
 Key = tuple[str, tuple[Any, ...]]
@@ -126,9 +127,6 @@ class Part:
     subruns_run: int = 0  # sub-runs it ran itself (with a shared store; else all of them)
     subruns_loaded: int = 0  # sub-runs another partition ran for it
     wrong: Wrong = field(default_factory=Wrong)  # its wrong outcomes (see checks.correctness)
-
-
-LEFT_EXAMPLES = 5
 
 
 class ReadError(Exception):
@@ -207,7 +205,6 @@ def _run_part(
     parts: int,
     watch: tuple[str, ...] = (),
 ) -> Part:
-    from .exact import Outcomes  # exact.py imports this module
 
     started = time.process_time()
     runner = Runner(library, "exact", shared=shared, context=st_.context)
@@ -629,3 +626,22 @@ def run_partitions(
         if restart in no_factor:  # cannot happen: an inlined callee is never factored again
             raise KitgenError(f"{restart}'s view was inlined and still did not factor")
         no_factor.add(restart)
+
+
+def outcomes_of(parts: list[Part], agg: Aggregate) -> Outcomes:
+    """The partitions' outcomes added up (the examples of stray cards: the smallest)."""
+    out = Outcomes(agg=agg)
+    out.left = sorted({x for p in parts for x in p.left})[:LEFT_EXAMPLES]
+    for p in parts:
+        out.shuffles += p.shuffles
+        out.turns += p.turns
+        for name, n in p.peak.items():
+            sid = SYMBOLS.intern(name, p.glyphs.get(name)).id
+            out.peak[sid] = max(out.peak[sid], n)
+        for k, n in p.kinds.items():
+            out.kinds[k] = max(out.kinds[k], n)
+        for key, n in p.calls.items():
+            out.calls[key] = max(out.calls.get(key, 0), n)
+        for name, n in p.input_cards.items():
+            out.input_cards[name] = max(out.input_cards.get(name, 0), n)
+    return out

@@ -457,3 +457,17 @@ def test_play_says_when_the_interpreter_runs_every_turn() -> None:
     assert quiet.exit_code == 0 and "note:" not in quiet.stderr
     bad = CliRunner().invoke(main, ["play", "uno", "--engine", "jit"])
     assert bad.exit_code == 2 and "Traceback" not in bad.output
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["play", "daifugo", "--players", "4", "--virtual", "5"], "--virtual must be between 0 and 4, got 5"),
+        (["play", "sevens", "--level", "rule", "--weights", "action=2"], "--weights"),
+        (["solve", "cooperative", "--hand1", "", "--hand2", "1/1"], "--hand1 is empty"),
+    ],
+)
+def test_the_command_line_names_an_engine_setting_by_its_flag(args: list[str], said: str) -> None:
+    """The engine names a setting by its field («virtual»); the command line says the flag."""
+    code, out = run(*args)
+    assert code == 2 and said in out and "«" not in out, out

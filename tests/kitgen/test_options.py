@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from kitgen.cli import main
-from kitgen.kinds import _KIT_KINDS
+from kitgen.kinds.kind import _KIT_KINDS
 
 INTERNAL = [k.kind for k in _KIT_KINDS.values() if k.kind != "uno-puzzles"] + ["kit kind", " kind "]
 

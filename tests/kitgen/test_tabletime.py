@@ -23,7 +23,7 @@ from kitgen.tabletime import (
     using_model,
 )
 from kitgen.templates import templates_dir
-from reference_engine.api import Library, SpecError, find_kind, load_game, simulate
+from reference_engine.api import Library, PlaySettings, SpecError, find_kind, load_game, simulate
 from reference_engine.spec import load_protocol_text
 
 
@@ -80,7 +80,7 @@ def test_big_shuffles_take_longer_and_everyone_mixes() -> None:
 def _uno_run(protocol: str) -> list:  # type: ignore[type-arg]
     library = Library()
     rules = load_game("uno")
-    moment = find_kind(rules.kind).example_moment(rules, library, 4, 1)
+    moment = find_kind(rules.kind).example_moment(rules, library, PlaySettings(4, 1))
     sizes = tuple(len(o) for o in moment.owners)
     cards = [c for o in moment.owners for c in o]
     sim = simulate(
@@ -140,7 +140,7 @@ def test_a_step_beside_another_fills_idle_hands() -> None:
 def test_one_run_per_table_size_from_two_traces() -> None:
     library = Library()
     rules = load_game("uno")
-    moment = find_kind(rules.kind).example_moment(rules, library, 4, 1)
+    moment = find_kind(rules.kind).example_moment(rules, library, PlaySettings(4, 1))
     deck = [c for o in moment.owners for c in o]
     timer = RunTimer(library, library.protocol("card-selection-fast"), deck, moment.valid, 3)
     m, k = 6, 6 + NEAR + 17

@@ -50,9 +50,9 @@ def test_too_many_cards_are_refused_unless_forced(library: Library, command: str
     assert info.value.exit_code == 2
     assert str(info.value) == (
         f"covert-lottery-modified with m=1000000 puts 3,000,004 cards on the table "
-        f"(limit {MAX_CARDS[command]:,} for {command}; --force lifts it up to 10,000)"
+        f"(limit {MAX_CARDS[command]:,} for {command}; force lifts it up to 10,000)"
     )
-    with pytest.raises(UsageError, match=r"limit 10,000 for .*; even with --force\)"):
+    with pytest.raises(UsageError, match=r"limit 10,000 for .*; even with force\)"):
         check(est, force=True, command=command)  # the ceiling: hours and tens of gigabytes
     if command == "simulate":
         check(
@@ -62,7 +62,7 @@ def test_too_many_cards_are_refused_unless_forced(library: Library, command: str
 
 def test_input_combinations_of_an_exact_verification_are_refused_even_when_forced(library: Library) -> None:
     est = estimate(library.protocol("covert-lottery-modified"), {"m": 3_000})
-    with pytest.raises(UsageError, match=r"about 10\^903 combinations .* even with --force"):
+    with pytest.raises(UsageError, match=r"about 10\^903 combinations .* even with force"):
         check(est, force=True, command="verify")
     est = estimate(library.protocol("covert-lottery-modified"), {"m": 21})  # 2**21 > 2,000,000
     assert est.combinations == 2**21 > MAX_COMBINATIONS

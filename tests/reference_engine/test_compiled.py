@@ -136,7 +136,7 @@ def test_only_the_spec_it_was_written_for_is_compiled(
 
 
 def test_an_unknown_engine_is_refused() -> None:
-    with pytest.raises(UsageError, match="--engine"):
+    with pytest.raises(UsageError, match="engine is compiled or interpreter"):
         play("uno", Library(), PlaySettings(4, 2, "card", 1, engine="jit"))
 
 

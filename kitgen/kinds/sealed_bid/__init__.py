@@ -19,7 +19,7 @@ from ...booklet import Booklet, booklet_style, sections, spec_example
 from ...labels import Label
 from ...output import inside, safe_name
 from ...templates import Paper, Templates, load_templates
-from .. import CARD_KIT_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, default_labels, register
+from ..kind import CARD_KIT_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, default_labels, register
 from . import front
 from .bundles import render_bundle_sheet
 from .materials import sealed_bid_bom
@@ -86,18 +86,11 @@ class SealedBidKit(KitKind):
         bid = _rules(rules)
         return BookletPlan(safe_name(f"{bid.name}-booklet-{opts.paper}"), opts.protocol or bid.protocol)
 
-    def materials(
-        self,
-        library: Library,
-        rules: GameRules,
-        plan: KitPlan,
-        card_mm: tuple[float, float],
-        reports: list[Any],
-    ) -> Bom:
+    def materials(self, library: Library, rules: GameRules, plan: KitPlan, reports: list[Any]) -> Bom:
         top = next(r for r in reports if r.protocol == library.protocol(plan.protocol).name)
         # A kit's own label sheet; a booklet alone speaks of the rule set's default (plain paper).
         cutout = load_templates().label_sheet(plan.label_sheet).cutout if plan.label_sheet else True
-        return sealed_bid_bom(_rules(rules), dict(top.resources["helpers_by_symbol"]), card_mm, cutout)
+        return sealed_bid_bom(_rules(rules), dict(top.resources["helpers_by_symbol"]), plan.card_mm, cutout)
 
     def labels(self, rules: GameRules, bom: Bom) -> list[Label]:
         bid = _rules(rules)

@@ -29,7 +29,7 @@ from ...labels import Label
 from ...output import safe_name
 from ...templates import Templates
 from ...verification import summary, verify_statistically
-from .. import CARD_KIT_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, default_labels, register
+from ..kind import CARD_KIT_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, default_labels, register
 from ..virtual import deck_face, kit_labels
 from . import front
 from .booklet import game_booklet
@@ -115,14 +115,7 @@ class SheddingKit(KitKind):
         name = safe_name(f"{shed.name}-{players}p{opts.virtual}v-booklet-{opts.paper}")
         return BookletPlan(name, opts.protocol or shed.virtual_protocol, players, opts.virtual)
 
-    def materials(
-        self,
-        library: Library,
-        rules: GameRules,
-        plan: KitPlan,
-        card_mm: tuple[float, float],
-        reports: list[Any],
-    ) -> Bom:
+    def materials(self, library: Library, rules: GameRules, plan: KitPlan, reports: list[Any]) -> Bom:
         return game_bom(
             _rules(rules),
             library,
@@ -130,7 +123,7 @@ class SheddingKit(KitKind):
             plan.virtual,
             str(plan.extra.get("deck", "print")),
             bool(plan.extra.get("discard_owner", False)),
-            card_mm,
+            plan.card_mm,
             sleeved=sleeved(library.protocol(plan.protocol)),
             strategy=plan.extra.get("strategy"),
         )

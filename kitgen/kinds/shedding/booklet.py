@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference_engine.api import Library, RuleSet, Shedding, Strategy, Symbol, find_kind
+from reference_engine.api import Library, PlaySettings, RuleSet, Shedding, Strategy, Symbol, find_kind
 
 from ...booklet import Booklet, Example, booklet_style, sections
 from ...kitcost import plan_cost
-from .. import BookletInput
+from ..kind import BookletInput
 from ..virtual import deck_face
 
 
@@ -26,7 +26,11 @@ def game_example(
     not (with a weighted ``strategy``, the weighted selection protocol's weights and w)."""
     kind = find_kind(rules.kind)
     assert isinstance(kind, Shedding)
-    moment = kind.example_moment(rules, library, players, virtual, discard_owner, wild4)
+    moment = kind.example_moment(
+        rules,
+        library,
+        PlaySettings(players, virtual, options={"discard_owner": discard_owner, "wild4": wild4}),
+    )
     table = moment.owners
     sizes = tuple(len(t) for t in table)
     cards: list[Symbol] = [c for t in table for c in t]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from reference_engine.api import Library, RuleSet, Shedding, Strategy, find_kind
+from reference_engine.api import Library, PlaySettings, RuleSet, Shedding, Strategy, find_kind
 
 from ...bom import Bom, Item, seat_names
 from ...faces import Face, known_colours
@@ -27,7 +27,9 @@ def worst_case(
     """The largest card selection table in the simulated games with this seating."""
     kind = find_kind(rules.kind)
     assert isinstance(kind, Shedding)
-    return kind.measure_tables(rules, library, players, virtual, discard_owner)
+    return kind.measure_tables(
+        rules, library, PlaySettings(players, virtual, options={"discard_owner": discard_owner})
+    )
 
 
 def game_bom(

@@ -28,7 +28,7 @@ from ...faces import known_colours
 from ...labels import Label
 from ...output import inside, safe_name
 from ...templates import Paper, Templates
-from .. import COMMON_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, register
+from ..kind import COMMON_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, register
 from .booklet import render_booklet
 from .sheets import Deck, render_puzzles, render_solutions
 
@@ -141,14 +141,7 @@ class PuzzleKit(KitKind):
     def booklet_plan(self, opts: BookletOptions, rules: GameRules) -> BookletPlan:
         raise UsageError(f"the booklet of {rules.name} comes with its kit: kitgen build {rules.name}")
 
-    def materials(
-        self,
-        library: Library,
-        rules: GameRules,
-        plan: KitPlan,
-        card_mm: tuple[float, float],
-        reports: list[Any],
-    ) -> Bom:
+    def materials(self, library: Library, rules: GameRules, plan: KitPlan, reports: list[Any]) -> Bom:
         raise UsageError(f"{rules.name} has no bill of materials")
 
     def labels(self, rules: GameRules, bom: Bom) -> list[Label]:

@@ -10,12 +10,12 @@ about its hand is revealed.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
-from ...errors import UsageError
 from ...registry import Library
-from .. import GameKind, GameRules, PlaySettings, ProblemAt, ScenarioSetting, register
+from ..deals import ProblemAt, ScenarioSetting
+from ..game import MOMENT_SEEDS, TableKind
+from ..kind import GameRules, PlaySettings, register
 from ..virtual import Moment
 from .play import DaifugoGame
 from .rules import KIND, ClimbingRules, Play, load_climbing
@@ -24,45 +24,23 @@ from .selection import COPIES, expected_shuffles, run_play_selection
 SIMULATED_GAMES = 300
 
 
-def _climbing(rules: GameRules) -> ClimbingRules:
-    if not isinstance(rules, ClimbingRules):
-        raise UsageError(f"{rules.name} is not a {KIND} game")
-    return rules
-
-
 @register
-class Climbing(GameKind):
+class Climbing(TableKind[ClimbingRules, DaifugoGame]):
     name = KIND
+    rules_type = ClimbingRules
+    game_type = DaifugoGame
+    loader = load_climbing
     summary = "every card is dealt; plays of one to four cards of a rank climb until all pass (Daifugō)"
-
-    def load(self, path: Path, expected_name: str | None) -> GameRules:
-        return load_climbing(path, expected_name)
-
-    def game(self, rules: GameRules, library: Library, settings: PlaySettings) -> DaifugoGame:
-        return DaifugoGame(
-            _climbing(rules),
-            library,
-            players=settings.players,
-            virtual=settings.virtual,
-            level=settings.level or self.default_level,
-            seed=settings.seed,
-            protocol=settings.protocol,
-        )
-
-    def play(self, rules: GameRules, library: Library, settings: PlaySettings) -> dict[str, Any]:
-        return self.game(rules, library, settings).play()
 
     def scenario(
         self, rules: GameRules, state: Mapping[str, Any], deal: list[str], problem: ProblemAt
     ) -> ScenarioSetting:
-        cl = _climbing(rules)
-        unknown = [n for n in deal if n not in cl.cards]
-        if unknown:
-            raise problem(("deal",), f"{cl.name} has no card {unknown[0]!r}")
+        cl = self.rules_of(rules)
+        dealt = self.dealt(cl, deal, problem)
         if state:
             raise problem(("state",), "the last play is given by the parameters s0 and r0; the state is {}")
         order = " < ".join(cl.rank_name(i) for i in range(len(cl.order)))
-        return ScenarioSetting([cl.symbol(n) for n in deal], {"strength": cl.strength}, f"ranks {order}")
+        return ScenarioSetting(dealt, {"strength": cl.strength}, f"ranks {order}")
 
     def verify_runs(
         self, library: Library, proto: Any, rules: GameRules, runs: int, seed: int, players: int
@@ -71,17 +49,16 @@ class Climbing(GameKind):
 
         if "strength" not in proto.context:
             return None
-        return verify_play_runs(library, proto, _climbing(rules), runs, seed, players)
+        return verify_play_runs(library, proto, self.rules_of(rules), runs, seed, players)
 
-    def measure_tables(
-        self, rules: GameRules, library: Library, players: int, virtual: int, discard_owner: bool = False
-    ) -> dict[str, Any]:
+    def measure_tables(self, rules: GameRules, library: Library, seating: PlaySettings) -> dict[str, Any]:
         """The largest play selection table of virtual decisions in seeded rule-level games."""
-        cl = _climbing(rules)
+        players, _ = self.seats(rules, seating)
+        cl = self.rules_of(rules)
         hands: dict[int, int] = {}
         table = tickets = rank = 0
         for seed in range(SIMULATED_GAMES):
-            game = self.game(rules, library, PlaySettings(players, virtual, "rule", seed))
+            game = self.rule_game(rules, library, seating, seed)
             game.play()
             for s, n in game.largest.hands.items():
                 hands[s] = max(hands.get(s, 0), n)
@@ -98,17 +75,9 @@ class Climbing(GameKind):
             "copies": COPIES,
         }
 
-    def example_moment(
-        self,
-        rules: GameRules,
-        library: Library,
-        players: int,
-        virtual: int,
-        discard_owner: bool = False,
-        wild4: str = "strict",
-    ) -> Moment:
+    def example_moment(self, rules: GameRules, library: Library, seating: PlaySettings) -> Moment:
         """Virtual 1 following a single, with several ranks to choose from and 5 to 9 cards."""
-        cl = _climbing(rules)
+        cl = self.rules_of(rules)
 
         def suitable(game: DaifugoGame, seat: int) -> bool:
             hand = game.hands[seat]
@@ -121,8 +90,8 @@ class Climbing(GameKind):
                 and len(plays) >= 2
             )
 
-        for seed in range(1, 500):
-            game = self.game(rules, library, PlaySettings(players, virtual, "rule", seed))
+        for seed in range(1, MOMENT_SEEDS):
+            game = self.rule_game(rules, library, seating, seed)
             game.observer = suitable
             game.play()
             if game.stopped is not None:
@@ -134,7 +103,7 @@ class Climbing(GameKind):
                     return cl.strength(card) in playable
 
                 return Moment(seed, owners, valid, {"last": game.last, "strength": cl.strength})
-        raise UsageError(f"no suitable moment for a worked example in 500 seeded games of {cl.name}")
+        raise self.no_moment(cl)
 
 
 __all__ = [

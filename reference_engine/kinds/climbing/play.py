@@ -12,15 +12,14 @@ cards uniformly among its cards of that rank, and passes only when it has no pla
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from typing import Any
 
 from ...cards import Symbol
-from ...errors import CheckFailure, UsageError
-from ...registry import Library
+from ...errors import CheckFailure
 from ...selection import CallCache
-from ..virtual import Seat, VirtualStats, seating
+from ..game import TableGame
+from ..virtual import VirtualStats
 from .rules import ClimbingRules, Play
 from .selection import check_play_selection, run_play_selection
 
@@ -57,36 +56,14 @@ class Largest:
     helpers: dict[str, int] = field(default_factory=dict)  # card level: the most of each helper card out
 
 
-class DaifugoGame:
-    """One game of a climbing rule set."""
+class DaifugoGame(TableGame[ClimbingRules]):
+    """One game of a climbing rule set (its virtual players run the play selection protocol)."""
 
-    def __init__(
-        self,
-        rules: ClimbingRules,
-        library: Library,
-        *,
-        players: int | None = None,
-        virtual: int = 1,
-        level: str = "card",
-        seed: int = 0,
-        protocol: str | None = None,
-    ):
-        lo, hi, default = rules.players
-        n = default if players is None else players
-        if not lo <= n <= hi:
-            raise UsageError(f"{rules.name} is played by {lo} to {hi} players, not {n}")
-        if not 0 <= virtual <= n:
-            raise UsageError(f"--virtual must be between 0 and {n}, got {virtual}")
-        if level not in ("card", "rule"):
-            raise UsageError(f"--level is card or rule, not {level!r}")
-        self.rules = rules
-        self.library = library
-        self.seed = seed
-        self.rng = random.Random(seed)
-        self.level = level
-        self.seats: list[Seat] = seating(n, virtual)
-        self.protocol_name = protocol or rules.virtual_protocol
-        self.protocol = library.protocol(self.protocol_name) if virtual and level == "card" else None
+    def setup(self) -> None:
+        virtual = any(s.virtual for s in self.seats)
+        self.protocol = (
+            self.library.protocol(self.protocol_name) if virtual and self.level == "card" else None
+        )
         if self.protocol is not None:
             check_play_selection(self.protocol)
         self.stats = VirtualStats()
@@ -105,14 +82,8 @@ class DaifugoGame:
     # -- the game -------------------------------------------------------------------------
     def deal(self) -> int:
         """The whole deck, one card at a time from the dealer's left; returns the first leader."""
-        n = len(self.seats)
-        deck = self.rules.deck()
-        self.rng.shuffle(deck)
-        dealer = self.rng.randrange(n)
-        self.hands = [[] for _ in range(n)]
-        for i, card in enumerate(deck):
-            self.hands[(dealer + 1 + i) % n].append(card)
-        return (dealer + 1) % n
+        dealer, self.hands = self.deal_round(self.rules.deck())
+        return (dealer + 1) % len(self.seats)
 
     def play(self) -> dict[str, Any]:
         n = len(self.seats)
@@ -247,14 +218,7 @@ class DaifugoGame:
             raise CheckFailure("cards were created or lost")
         names = [self.seats[s].name for s in ranking]
         return {
-            "game": self.rules.name,
-            "seed": self.seed,
-            "players": len(self.seats),
-            "virtual": sum(s.virtual for s in self.seats),
-            "level": self.level,
-            "protocol": self.protocol_name
-            if self.level == "card" and any(s.virtual for s in self.seats)
-            else None,
+            **self.result_head(),
             "winner": ranking[0] + 1,
             "winner_name": names[0],
             "ranking": [s + 1 for s in ranking],

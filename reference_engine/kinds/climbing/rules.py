@@ -19,29 +19,12 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from ...cards import Symbol
-from ...errors import SpecError
-from ...schema import Checker
-from ...source import load_file
-from .. import GameRules
-from ..deck import CardType, Deck, booklet_texts, parse_deck
-from ..deck import players as parse_players
+from ..deck import parse_deck
+from ..table import DeckRules, open_rule_set, table_fields, table_keys
 from ..virtual import one_card
 
 KIND = "climbing"
-KEYS = (
-    "game",
-    "kind",
-    "title",
-    "summary",
-    "source",
-    "players",
-    "virtual_protocol",
-    "deck",
-    "climbing",
-    "notes",
-    "kit",
-    "booklet",
-)
+KEYS = table_keys("deck", "climbing")
 
 
 @dataclass(frozen=True, order=True)
@@ -56,52 +39,14 @@ class Play:
         return last is None or (self.size == last.size and self.strength > last.strength)
 
 
-@dataclass
-class ClimbingRules(GameRules):
+@dataclass(kw_only=True)
+class ClimbingRules(DeckRules):
     """A climbing game: deal every card; plays of one to four cards of a rank climb the order."""
 
     kind: ClassVar[str] = KIND
-    name: str
-    title: str
-    summary: str
-    source: dict[str, str]
-    file: str
-    players: tuple[int, int, int]
-    virtual_protocol: str
-    deck_def: Deck
     order: list[int]  # the ranks (as the deck numbers them) from lowest to highest
     max_play: int
-    doc: str = ""
-    notes: str = ""
     differences: list[str] = field(default_factory=list)  # where these rules differ from house rules
-    kit: dict[str, Any] = field(default_factory=dict)
-    how_to_play: list[str] = field(default_factory=list)
-    booklet_texts: dict[str, list[str]] = field(default_factory=dict)
-
-    @property
-    def protocol(self) -> str:
-        return self.virtual_protocol
-
-    @property
-    def cards(self) -> dict[str, CardType]:
-        return self.deck_def.cards
-
-    @property
-    def word(self) -> str:
-        return self.deck_def.word
-
-    @property
-    def colors(self) -> dict[str, dict[str, Any]]:
-        return self.deck_def.colors
-
-    def symbol(self, name: str) -> Symbol:
-        return self.deck_def.symbol(name)
-
-    def cards_by_name(self) -> dict[str, Symbol]:
-        return {n: self.symbol(n) for n in self.cards}
-
-    def deck(self) -> list[Symbol]:
-        return self.deck_def.full()
 
     # -- plays -------------------------------------------------------------------------
     def strength(self, card: Any) -> int:
@@ -140,18 +85,8 @@ class ClimbingRules(GameRules):
 
 
 def load_climbing(path: Path, expected_name: str | None) -> ClimbingRules:
-    src = load_file(path)
-    ck = Checker(src)
-    doc = ck.mapping(
-        src.data,
-        (),
-        required=("game", "kind", "title", "deck", "climbing"),
-        optional=KEYS,
-        what="a climbing game",
-    )
-    if doc is None or any(k not in doc for k in ("game", "title", "deck", "climbing")):
-        raise SpecError(ck.problems)
-    name = ck.string(doc["game"], ("game",), "a rule set name") or "?"
+    f = open_rule_set(path, ("game", "kind", "title", "deck", "climbing"), KEYS, "a climbing game")
+    ck, doc = f.ck, f.doc
     deck = parse_deck(ck, doc["deck"])
     spec = (
         ck.mapping(
@@ -190,26 +125,10 @@ def load_climbing(path: Path, expected_name: str | None) -> ClimbingRules:
         for x in ck.listing(spec.get("differences", []), ("climbing", "differences"), "a list of sentences")
         or []
     ]
-    texts = booklet_texts(ck, doc.get("booklet", {}))
-    if expected_name is not None and name != expected_name:
-        ck.error(("game",), f"the file declares game {name!r}; the name must match the file name")
-    if ck.problems:
-        raise SpecError(ck.problems)
     return ClimbingRules(
-        name=name,
-        title=str(doc["title"]),
-        summary=str(doc.get("summary", "")),
-        source={str(k): str(v) for k, v in ck.table(doc.get("source", {}), ("source",)).items()},
-        file=src.file,
-        players=parse_players(ck, doc.get("players", {})),
-        virtual_protocol=str(doc.get("virtual_protocol", "play-selection")),
         deck_def=deck,
         order=order,
         max_play=max_play,
-        doc=str(spec.get("doc", "")),
-        notes=str(doc.get("notes", "")),
         differences=differences,
-        kit=dict(ck.table(doc.get("kit", {}), ("kit",))),
-        how_to_play=texts["how_to_play"],
-        booklet_texts=texts,
+        **table_fields(f, expected_name, protocol="play-selection", doc=str(spec.get("doc", ""))),
     )

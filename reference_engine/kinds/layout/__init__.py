@@ -9,24 +9,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from ...errors import UsageError
-from ...records.referee import Verdict
 from ...registry import Library
-from .. import (
-    Deal,
-    FullDeal,
-    GameKind,
-    GameRules,
-    PlaySettings,
-    ProblemAt,
-    ScenarioSetting,
-    Validity,
-    owner_sizes,
-    register,
-)
+from ..deals import Deal, FullDeal, ProblemAt, ScenarioSetting, Validity, owner_sizes
+from ..game import MOMENT_SEEDS, TableKind
+from ..kind import GameRules, PlaySettings, register
 from ..virtual import Moment, split
 from .play import SevensGame
 from .rules import KIND, LayoutRules, Runs, load_layout
@@ -34,56 +23,28 @@ from .rules import KIND, LayoutRules, Runs, load_layout
 SIMULATED_GAMES = 300
 
 
-def _layout(rules: GameRules) -> LayoutRules:
-    if not isinstance(rules, LayoutRules):
-        raise UsageError(f"{rules.name} is not a {KIND} game")
-    return rules
-
-
 @register
-class Layout(GameKind):
+class Layout(TableKind[LayoutRules, SevensGame]):
     name = KIND
+    rules_type = LayoutRules
+    game_type = SevensGame
+    loader = load_layout
     summary = "every card is dealt; suits are built up and down from a centre rank (Sevens)"
     records = True
-
-    def load(self, path: Path, expected_name: str | None) -> GameRules:
-        return load_layout(path, expected_name)
-
-    def game(self, rules: GameRules, library: Library, settings: PlaySettings) -> SevensGame:
-        return SevensGame(
-            _layout(rules),
-            library,
-            players=settings.players,
-            virtual=settings.virtual,
-            level=settings.level or self.default_level,
-            seed=settings.seed,
-            protocol=settings.protocol,
-            recorder=settings.recorder,
-        )
-
-    def referee(self, record: Mapping[str, Any]) -> Verdict:
-        from .referee import check
-
-        return check(record)
-
-    def play(self, rules: GameRules, library: Library, settings: PlaySettings) -> dict[str, Any]:
-        return self.game(rules, library, settings).play()
 
     def scenario(
         self, rules: GameRules, state: Mapping[str, Any], deal: list[str], problem: ProblemAt
     ) -> ScenarioSetting:
-        lay = _layout(rules)
-        unknown = [n for n in deal if n not in lay.cards]
-        if unknown:
-            raise problem(("deal",), f"{lay.name} has no card {unknown[0]!r}")
+        lay = self.rules_of(rules)
+        dealt = self.dealt(lay, deal, problem)
         runs = _runs(state.get("runs", {}), problem)
         text = "layout " + (", ".join(f"{s} {lo}..{hi}" for s, (lo, hi) in runs.items()) or "empty")
-        return ScenarioSetting([lay.symbol(n) for n in deal], {"valid": lay.validity(runs)}, text)
+        return ScenarioSetting(dealt, {"valid": lay.validity(runs)}, text)
 
     def two_deals(self, rules: GameRules, players: int, rng: random.Random) -> tuple[Deal, Deal, Validity]:
         """A layout in mid-game (the same for both deals) and two different deals of the rest;
         P_1 has at least three valid cards in deal A."""
-        lay = _layout(rules)
+        lay = self.rules_of(rules)
         while True:
             runs: Runs = {}
             for suit in lay.deck_def.colors:
@@ -100,18 +61,13 @@ class Layout(GameKind):
             if len({c.name for c in a[0] if valid(c)}) < 3:
                 continue
             public = "layout " + ", ".join(f"{s} {lo}..{hi}" for s, (lo, hi) in sorted(runs.items()))
-            for _ in range(1000):
-                other = list(left)
-                rng.shuffle(other)
-                b = split(other, sizes)
-                if any(valid(c) for c in b[0]) and sorted(c.name for c in b[0]) != sorted(
-                    c.name for c in a[0]
-                ):
-                    return Deal(a, public), Deal(b, public), valid
+            found = self.second_deal(rng, left, sizes, a, valid, public)
+            if found is not None:
+                return found
 
     def full_deal(self, rules: GameRules, players: int, hand: int, state: Mapping[str, Any]) -> FullDeal:
         """Every card not yet in the layout, dealt: P_1's hand, the others share the rest."""
-        lay = _layout(rules)
+        lay = self.rules_of(rules)
 
         def problem(path: tuple[str | int, ...], message: str) -> Exception:
             return UsageError(f"{lay.name}: {message}")
@@ -123,20 +79,19 @@ class Layout(GameKind):
         text = f"{lay.title}, {players} players, every card but the layout ({laid}):"
         return FullDeal(deck, sizes, dict(state), text)
 
-    def measure_tables(
-        self, rules: GameRules, library: Library, players: int, virtual: int, discard_owner: bool = False
-    ) -> dict[str, Any]:
-        games = SIMULATED_GAMES
+    def measure_tables(self, rules: GameRules, library: Library, seating: PlaySettings) -> dict[str, Any]:
         """The largest card selection table a virtual decision saw in seeded rule-level games."""
+        players, _ = self.seats(rules, seating)
+        games = SIMULATED_GAMES
         hands: dict[int, int] = {}
         table = 0
         for seed in range(games):
-            game = self.game(rules, library, PlaySettings(players, virtual, "rule", seed))
+            game = self.rule_game(rules, library, seating, seed)
             game.play()
             for s, n in game.largest.hands.items():
                 hands[s] = max(hands.get(s, 0), n)
             table = max(table, game.largest.table)
-        deck = len(_layout(rules).deck())
+        deck = len(self.rules_of(rules).deck())
         return {
             "games": games,
             "hands": [hands.get(s + 1, deck // players + 1) for s in range(players)],
@@ -144,19 +99,11 @@ class Layout(GameKind):
             "table": deck,
         }
 
-    def example_moment(
-        self,
-        rules: GameRules,
-        library: Library,
-        players: int,
-        virtual: int,
-        discard_owner: bool = False,
-        wild4: str = "strict",
-    ) -> Moment:
+    def example_moment(self, rules: GameRules, library: Library, seating: PlaySettings) -> Moment:
         """Virtual 1's first turn after the opening with 4 to 8 valid cards of 13 or fewer."""
-        lay = _layout(rules)
-        for seed in range(1, 500):
-            game = self.game(rules, library, PlaySettings(players, virtual, "rule", seed))
+        lay = self.rules_of(rules)
+        for seed in range(1, MOMENT_SEEDS):
+            game = self.rule_game(rules, library, seating, seed)
             n = len(game.seats)
             game.deal()
             current = game.open()
@@ -169,7 +116,7 @@ class Layout(GameKind):
                     owners = [list(game.hands[(seat + j) % n]) for j in range(n)]
                     return Moment(seed, owners, valid, {"runs": dict(game.runs)})
                 game.take_turn(k + 1, seat)
-        raise UsageError(f"no suitable moment for a worked example in 500 seeded games of {lay.name}")
+        raise self.no_moment(lay)
 
 
 def _runs(raw: Any, problem: ProblemAt) -> Runs:

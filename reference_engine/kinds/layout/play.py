@@ -12,15 +12,12 @@ virtual player passes, as a person would. There is no unplayed deck.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from typing import Any
 
 from ...cards import Symbol
-from ...errors import CheckFailure, UsageError
-from ...records.recorder import Recorder
-from ...registry import Library
-from ..virtual import Seat, VirtualPlayers, seating
+from ...errors import CheckFailure
+from ..game import LogEntry, TableGame
 from .record import LayoutRecord
 from .rules import LayoutRules, Runs
 
@@ -28,16 +25,13 @@ MAX_TURNS = 2000
 
 
 @dataclass
-class Turn:
+class Turn(LogEntry):
     index: int
     seat: int
     action: str  # open | play | pass | finished
     card: str | None = None
     runs: int = 0
     note: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if v not in (None, "", 0) or k in ("index", "seat")}
 
 
 @dataclass
@@ -48,50 +42,21 @@ class Largest:
     table: int = 0
 
 
-class SevensGame:
+class SevensGame(TableGame[LayoutRules]):
     """One game of a layout rule set (Sevens)."""
 
-    def __init__(
-        self,
-        rules: LayoutRules,
-        library: Library,
-        *,
-        players: int | None = None,
-        virtual: int = 1,
-        level: str = "card",
-        seed: int = 0,
-        protocol: str | None = None,
-        recorder: Recorder | None = None,
-    ):
-        lo, hi, default = rules.players
-        n = default if players is None else players
-        if not lo <= n <= hi:
-            raise UsageError(f"{rules.name} is played by {lo} to {hi} players, not {n}")
-        if not 0 <= virtual <= n:
-            raise UsageError(f"--virtual must be between 0 and {n}, got {virtual}")
-        self.rules = rules
-        self.seed = seed
-        self.rng = random.Random(seed)
-        self.level = level
-        self.seats: list[Seat] = seating(n, virtual)
-        self.protocol_name = protocol or rules.virtual_protocol
-        self.virtual = VirtualPlayers(library, level, self.rng, self.protocol_name, virtual)
+    def setup(self) -> None:
+        self.virtual = self.selection_players()
         self.largest = Largest()
         self.runs: Runs = {}
         self.log: list[Turn] = []
         self.hands: list[list[Symbol]] = []
-        self.rec = LayoutRecord(recorder, self) if recorder is not None else None
+        self.rec = LayoutRecord(self.recorder, self) if self.recorder is not None else None
 
     # -- the game -----------------------------------------------------------------------
     def deal(self) -> None:
         """The whole deck, one card at a time from the dealer's left."""
-        n = len(self.seats)
-        deck = self.rules.deck()
-        self.rng.shuffle(deck)
-        dealer = self.rng.randrange(n)
-        self.hands = [[] for _ in range(n)]
-        for i, card in enumerate(deck):
-            self.hands[(dealer + 1 + i) % n].append(card)
+        dealer, self.hands = self.deal_round(self.rules.deck())
         if self.rec:
             self.rec.deal(dealer)
 
@@ -202,14 +167,7 @@ class SevensGame:
         if played + sum(len(h) for h in self.hands) != len(self.rules.deck()):
             raise CheckFailure("cards were created or lost")
         return {
-            "game": self.rules.name,
-            "seed": self.seed,
-            "players": len(self.seats),
-            "virtual": sum(s.virtual for s in self.seats),
-            "level": self.level,
-            "protocol": self.protocol_name
-            if self.level == "card" and any(s.virtual for s in self.seats)
-            else None,
+            **self.result_head(),
             "winner": ranking[0] + 1,
             "winner_name": names[0],
             "ranking": [s + 1 for s in ranking],

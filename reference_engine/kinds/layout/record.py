@@ -8,23 +8,30 @@ cards stay hidden).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ...cards import Symbol
 from ...records.recorder import Recorder
+from ..game import GameRecord
+from ..virtual import Seat, VirtualPlayers
+from .rules import LayoutRules
 
-if TYPE_CHECKING:
-    from .play import SevensGame
+
+class Sevens(Protocol):
+    """What the record reads of a game (:class:`~.play.SevensGame`)."""
+
+    rules: LayoutRules
+    seats: list[Seat]
+    hands: list[list[Symbol]]
+    virtual: VirtualPlayers
 
 
-class LayoutRecord:
-    def __init__(self, recorder: Recorder, game: SevensGame):
-        self.rec = recorder
-        self.game = game
-        recorder.set_seats(game.seats)
+class LayoutRecord(GameRecord):
+    def __init__(self, recorder: Recorder, game: Sevens):
         rules = game.rules
-        recorder.parameters.update({"first": rules.first, "centre": rules.centre, "ace_low": rules.ace_low})
-        game.virtual.recorder = recorder
+        parameters = {"first": rules.first, "centre": rules.centre, "ace_low": rules.ace_low}
+        super().__init__(recorder, game.seats, parameters, game.virtual)
+        self.game = game
 
     def deal(self, dealer: int) -> None:
         g, rec = self.game, self.rec

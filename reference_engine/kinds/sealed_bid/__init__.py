@@ -13,7 +13,7 @@ from typing import Any
 from ...errors import UsageError
 from ...records.referee import Verdict
 from ...registry import Library
-from .. import GameKind, GameRules, PlayOption, PlaySettings, register
+from ..kind import GameKind, GameRules, PlayOption, PlaySettings, register
 from .play import STRATEGIES, SealedBidGame, choose, plain_winner, submissions
 from .rules import KIND, SealedBidRules, load_sealed_bid
 
@@ -46,18 +46,18 @@ class SealedBid(GameKind):
             raise UsageError(f"{rules.name} is not a {KIND} game")
         if "virtual" in settings.given:
             raise UsageError(
-                f"--virtual makes no sense for {rules.name}: it has no virtual players (both players "
-                "follow --strategy, and the dealerless variant replaces the dealer with the protocol)"
+                f"«virtual» makes no sense for {rules.name}: it has no virtual players (both players "
+                "follow «strategy», and the dealerless variant replaces the dealer with the protocol)"
             )
         if settings.players is not None and settings.players != 2:
-            raise UsageError(f"{rules.name} is a game for 2 players, not {settings.players} (--players)")
+            raise UsageError(f"{rules.name} is a game for 2 players, not {settings.players} («players»)")
         opts = settings.options
         variant = str(opts.get("variant") or "dealerless")
         strategies = str(opts.get("strategy") or "balanced,random")
         pair = [s.strip() for s in strategies.split(",")]
         if len(pair) != 2:
             raise UsageError(
-                f"--strategy takes two strategies, one per player, e.g. balanced,random; got {strategies!r}"
+                f"«strategy» takes two strategies, one per player, e.g. balanced,random; got {strategies!r}"
             )
         game = SealedBidGame(
             rules,

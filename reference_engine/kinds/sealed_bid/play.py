@@ -13,7 +13,6 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
-from dataclasses import dataclass, field
 from typing import Any
 
 from ... import progress
@@ -24,7 +23,7 @@ from ...machine import ONE, Runner, Shared, leftovers, read_outputs
 from ...records.recorder import Recorder
 from ...registry import Library
 from ...spec import require
-from .record import SealedBidRecord
+from .record import RoundResult, SealedBidRecord, announce
 from .rules import SealedBidRules
 
 STRATEGIES = ("balanced", "random", "greedy")
@@ -81,36 +80,6 @@ def choose(
 # --------------------------------------------------------------------------- games
 
 
-@dataclass
-class RoundResult:
-    number: int
-    submitted: list[tuple[int, ...]]
-    totals: list[int]
-    announced: int  # 1: the first player wins, -1: the second, 0: a tie
-    checks: int = 0
-    shuffles: int = 0
-    helper_cards: dict[str, int] = field(default_factory=dict)
-    calls: dict[str, list[int]] = field(default_factory=dict)
-    table: list[int] = field(default_factory=list)
-
-    def to_json(self, names: list[str]) -> dict[str, Any]:
-        return {
-            "round": self.number,
-            "submitted": {n: list(s) for n, s in zip(names, self.submitted)},
-            "totals": {n: t for n, t in zip(names, self.totals)},
-            "announced": _announce(self.announced, names),
-            "checks": self.checks,
-            "shuffles": self.shuffles,
-            "helper_cards": self.helper_cards,
-            "calls": self.calls,
-            "table": self.table,
-        }
-
-
-def _announce(sign: int, names: list[str]) -> str:
-    return f"{names[0]} wins" if sign > 0 else f"{names[1]} wins" if sign < 0 else "a tie"
-
-
 def plain_winner(a: tuple[int, ...], b: tuple[int, ...]) -> int:
     """What a dealer announces: 1 if the first total is higher, -1 if lower, 0 for a tie."""
     return (sum(a) > sum(b)) - (sum(a) < sum(b))
@@ -130,12 +99,12 @@ class SealedBidGame:
         recorder: Recorder | None = None,
     ):
         if variant not in ("dealer", "dealerless"):
-            raise UsageError(f"--variant is dealer or dealerless, not {variant!r}")
+            raise UsageError(f"«variant» is dealer or dealerless, not {variant!r}")
         if level not in ("card", "rule"):
-            raise UsageError(f"--level is card or rule, not {level!r}")
+            raise UsageError(f"«level» is card or rule, not {level!r}")
         if level == "card" and variant == "dealer":
             raise UsageError(
-                "with a dealer there is no protocol to run: use --level rule, or --variant dealerless"
+                "with a dealer there is no protocol to run: use «level» rule, or «variant» dealerless"
             )
         for s in strategies:
             if s not in STRATEGIES:
@@ -256,8 +225,8 @@ class SealedBidGame:
         checks = 0
         if sign != want:
             raise CheckFailure(
-                f"{where}: the protocol announced {_announce(sign, self.rules.names)}, the totals "
-                f"{sum(picks[0])} and {sum(picks[1])} say {_announce(want, self.rules.names)}"
+                f"{where}: the protocol announced {announce(sign, self.rules.names)}, the totals "
+                f"{sum(picks[0])} and {sum(picks[1])} say {announce(want, self.rules.names)}"
             )
         checks += 1
         stray = leftovers(runner, frame, state)

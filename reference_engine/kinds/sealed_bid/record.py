@@ -7,16 +7,55 @@ and the round protocol's run), ``game-end`` (the round wins and the winner).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from ...records.recorder import Recorder
+from .rules import SealedBidRules
 
-if TYPE_CHECKING:
-    from .play import RoundResult, SealedBidGame
+
+def announce(sign: int, names: list[str]) -> str:
+    """What the table says of a round: who wins, or a tie (``sign``: 1, -1 or 0)."""
+    return f"{names[0]} wins" if sign > 0 else f"{names[1]} wins" if sign < 0 else "a tie"
+
+
+@dataclass
+class RoundResult:
+    number: int
+    submitted: list[tuple[int, ...]]
+    totals: list[int]
+    announced: int  # 1: the first player wins, -1: the second, 0: a tie
+    checks: int = 0
+    shuffles: int = 0
+    helper_cards: dict[str, int] = field(default_factory=dict)
+    calls: dict[str, list[int]] = field(default_factory=dict)
+    table: list[int] = field(default_factory=list)
+
+    def to_json(self, names: list[str]) -> dict[str, Any]:
+        return {
+            "round": self.number,
+            "submitted": {n: list(s) for n, s in zip(names, self.submitted)},
+            "totals": {n: t for n, t in zip(names, self.totals)},
+            "announced": announce(self.announced, names),
+            "checks": self.checks,
+            "shuffles": self.shuffles,
+            "helper_cards": self.helper_cards,
+            "calls": self.calls,
+            "table": self.table,
+        }
+
+
+class Gakmoro(Protocol):
+    """What the record reads of a game (:class:`~.play.SealedBidGame`)."""
+
+    rules: SealedBidRules
+    variant: str
+    strategies: tuple[str, str]
+    protocol_name: str
 
 
 class SealedBidRecord:
-    def __init__(self, recorder: Recorder, game: SealedBidGame):
+    def __init__(self, recorder: Recorder, game: Gakmoro):
         self.rec = recorder
         self.game = game
         recorder.seats = [

@@ -11,27 +11,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from ...errors import SpecError
 from ...schema import Checker
 from ...source import load_file
-from .. import GameRules
+from ..kind import GameRules
 
 KIND = "sealed-bid"
 DECIDE = ("more_wins_else_draw",)
 
 
-@dataclass
+@dataclass(kw_only=True)
 class SealedBidRules(GameRules):
     """A sealed-bid game: the dealer's job is done by the protocol ``protocol`` (dealerless)."""
 
     kind: ClassVar[str] = KIND
-    name: str
-    title: str
-    summary: str
-    source: dict[str, str]
-    file: str
     players: tuple[int, int, int]
     names: list[str]
     values: list[int]
@@ -46,7 +41,6 @@ class SealedBidRules(GameRules):
     bundle: int
     dealerless_doc: str
     how_to_play: list[str] = field(default_factory=list)
-    kit: dict[str, Any] = field(default_factory=dict)
 
     @property
     def protocol(self) -> str:
@@ -139,24 +133,24 @@ def load_sealed_bid(path: Path, expected_name: str | None = None) -> SealedBidRu
     if ck.problems:
         raise SpecError(ck.problems)
     return SealedBidRules(
-        name,
-        str(doc["title"]),
-        str(doc.get("summary", "")),
-        source,
-        src.file,
-        (2, 2, 2),
-        names,
-        values,
-        (smin, smax),
-        rounds,
-        to_win,
-        decide,
-        str(dealer.get("doc", "")),
-        dummies,
-        per_round,
-        str(dl.get("protocol", "")),
-        bundle,
-        str(dl.get("doc", "")),
-        how,
-        kit,
+        name=name,
+        title=str(doc["title"]),
+        summary=str(doc.get("summary", "")),
+        source=source,
+        file=src.file,
+        players=(2, 2, 2),
+        names=names,
+        values=values,
+        submit=(smin, smax),
+        rounds=rounds,
+        to_win=to_win,
+        after_last_round=decide,
+        dealer_doc=str(dealer.get("doc", "")),
+        dummies=dummies,
+        per_round=per_round,
+        round_protocol=str(dl.get("protocol", "")),
+        bundle=bundle,
+        dealerless_doc=str(dl.get("doc", "")),
+        how_to_play=how,
+        kit=kit,
     )

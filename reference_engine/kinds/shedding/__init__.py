@@ -9,26 +9,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from ...cards import Symbol
 from ...errors import SpecError, UsageError
-from ...records.referee import Verdict
 from ...registry import Library
-from .. import (
-    Deal,
-    FullDeal,
-    GameKind,
-    GameRules,
-    PlayOption,
-    PlaySettings,
-    ProblemAt,
-    ScenarioSetting,
-    Validity,
-    owner_sizes,
-    register,
-)
+from ..deals import Deal, FullDeal, ProblemAt, ScenarioSetting, Validity, owner_sizes
+from ..game import MOMENT_SEEDS, TableKind
+from ..kind import GameRules, PlayOption, PlaySettings, register
 from ..strategy import Weights, strategy_from_options
 from ..virtual import Moment
 from .play import Game
@@ -38,8 +26,11 @@ SIMULATED_GAMES = 1000
 
 
 @register
-class Shedding(GameKind):
+class Shedding(TableKind[RuleSet, Game]):
     name = KIND
+    rules_type = RuleSet
+    game_type = Game
+    loader = load_path
     summary = "shed your hand by matching the card on the discard pile (UNO and its relatives)"
     records = True
     play_options = (
@@ -66,13 +57,13 @@ class Shedding(GameKind):
         PlayOption(
             "strategy",
             "Shedding games such as UNO: how a virtual player chooses among its valid cards: "
-            "uniform (the paper, the default) or weighted (by --weights, with the weighted selection "
+            "uniform (the paper, the default) or weighted (by «weights», with the weighted selection "
             "protocol at card level).",
             "uniform",
         ),
         PlayOption(
             "weights",
-            "With --strategy weighted: public weights by class (action, number, wild) or card kind, "
+            "With «strategy» weighted: public weights by class (action, number, wild) or card kind, "
             "whole numbers 1-9, e.g. action=3,number=1,wild=1; a class not named weighs 1.",
             None,
         ),
@@ -85,44 +76,25 @@ class Shedding(GameKind):
         ),
     )
 
-    def load(self, path: Path, expected_name: str | None) -> GameRules:
-        return load_path(path, expected_name)
-
-    def play(self, rules: GameRules, library: Library, settings: PlaySettings) -> dict[str, Any]:
-        return self.game(rules, library, settings).play()
-
     def game(self, rules: GameRules, library: Library, settings: PlaySettings) -> Game:
         opts = settings.options
         return Game(
-            _shedding(rules),
+            self.rules_of(rules),
             library,
-            players=settings.players,
-            virtual=settings.virtual,
-            level=settings.level or self.default_level,
-            seed=settings.seed,
             wild4=str(opts.get("wild4") or "strict"),
             discard_owner=bool(opts.get("discard_owner", False)),
-            protocol=settings.protocol,
             hands=opts.get("hands"),
-            recorder=settings.recorder,
             virtual_draw=opts.get("virtual_draw"),
             strategy=strategy_from_options(opts),
+            **self.table(settings, self.default_level),
         )
-
-    def referee(self, record: Mapping[str, Any]) -> Verdict:
-        from .referee import check
-
-        return check(record)
 
     # -- verification -----------------------------------------------------------------
     def scenario(
         self, rules: GameRules, state: Mapping[str, Any], deal: list[str], problem: ProblemAt
     ) -> ScenarioSetting:
-        shed = _shedding(rules)
-        unknown = [n for n in deal if n not in shed.cards]
-        if unknown:
-            raise problem(("deal",), f"{shed.name} has no card {unknown[0]!r}")
-        cards = [shed.symbol(n) for n in deal]
+        shed = self.rules_of(rules)
+        cards = self.dealt(shed, deal, problem)
         top_name = str(state.get("top", ""))
         if top_name not in shed.cards:
             raise problem(("state",), "the state needs a 'top' card of the game")
@@ -138,7 +110,7 @@ class Shedding(GameKind):
 
     def two_deals(self, rules: GameRules, players: int, rng: random.Random) -> tuple[Deal, Deal, Validity]:
         """Two deals with the same public information; P_1 has at least 3 valid cards in deal A."""
-        shed = _shedding(rules)
+        shed = self.rules_of(rules)
         hand_size = shed.hand_size_for(players)
         while True:
             deck = shed.deck()
@@ -159,19 +131,14 @@ class Shedding(GameKind):
             if len({c.name for c in a[0] if valid(c)}) < 3:
                 continue
             public = f"top card {top.glyph}"
-            for _ in range(1000):
-                other = list(deck)
-                rng.shuffle(other)
-                b = deal(other)
-                if any(valid(c) for c in b[0]) and sorted(c.name for c in b[0]) != sorted(
-                    c.name for c in a[0]
-                ):
-                    return Deal(a, public), Deal(b, public), valid
+            found = self.second_deal(rng, deck, deal, a, valid, public)
+            if found is not None:
+                return found
 
     def full_deal(self, rules: GameRules, players: int, hand: int, state: Mapping[str, Any]) -> FullDeal:
         """Every card but the top of the discard pile: P_1's hand, the other hands as dealt,
         the draw pile last."""
-        shed = _shedding(rules)
+        shed = self.rules_of(rules)
         top = str(state.get("top", ""))
         if top not in shed.cards:
             raise UsageError(f"{shed.name}: the state needs a 'top' card of the game (e.g. top: red5)")
@@ -182,7 +149,7 @@ class Shedding(GameKind):
         return FullDeal(deck, sizes, dict(state), text)
 
     def weight_function(self, rules: GameRules, weights: Any) -> Any:
-        shed = _shedding(rules)
+        shed = self.rules_of(rules)
         assert isinstance(weights, Weights)
         weights.check_names(shed.weight_names(), shed.name)
         return weights.function(shed.classify)
@@ -190,29 +157,19 @@ class Shedding(GameKind):
     # -- what a kit needs -------------------------------------------------------------
     def check_seating(self, rules: GameRules, players: int | None, virtual: int, wild4: str) -> int:
         """The number of players, after checking the seating a kit or booklet asks for."""
-        shed = _shedding(rules)
-        lo, hi, default = shed.players
-        n = default if players is None else players
-        if not lo <= n <= hi:
-            raise UsageError(f"{shed.name} is played by {lo} to {hi} players, not {n}")
-        if not 0 <= virtual <= n:
-            raise UsageError(f"--virtual must be between 0 and {n}, got {virtual}")
+        shed = self.rules_of(rules)
+        n = shed.seat_count(players, virtual)
         if virtual and shed.hand_dependent and wild4 != "bluff":
             raise UsageError(hand_dependence_message(shed))
         return n
 
-    def measure_tables(
-        self,
-        rules: GameRules,
-        library: Library,
-        players: int,
-        virtual: int,
-        discard_owner: bool = False,
-        games: int = SIMULATED_GAMES,
-    ) -> dict[str, Any]:
-        """The largest card selection table in ``games`` seeded rule-level games with this seating:
-        cards per seat, in the draw pile, under the top card, in all (the bill of materials)."""
-        shed = _shedding(rules)
+    def measure_tables(self, rules: GameRules, library: Library, seating: PlaySettings) -> dict[str, Any]:
+        """The largest card selection table in seeded rule-level games with ``seating`` (its seats; the
+        option ``discard_owner``): cards per seat, in the draw pile, under the top card, in all."""
+        shed = self.rules_of(rules)
+        players, virtual = self.seats(rules, seating)
+        discard_owner = bool(seating.options.get("discard_owner", False))
+        games = SIMULATED_GAMES
         largest_hand: dict[int, int] = {}
         draw = discard = table = 0
         for seed in range(games):
@@ -247,26 +204,20 @@ class Shedding(GameKind):
             "table": bound,
         }
 
-    def example_moment(
-        self,
-        rules: GameRules,
-        library: Library,
-        players: int,
-        virtual: int,
-        discard_owner: bool = False,
-        wild4: str = "strict",
-        seeds: int = 500,
-    ) -> Moment:
+    def example_moment(self, rules: GameRules, library: Library, seating: PlaySettings) -> Moment:
         """A real moment of a seeded game for a booklet's worked example: Virtual 1's first turn
-        holding 4-6 cards, some valid and some not."""
-        shed = _shedding(rules)
+        holding 4-6 cards, some valid and some not (``table``: the seats; ``discard_owner``, ``wild4``)."""
+        shed = self.rules_of(rules)
+        players, virtual = self.seats(rules, seating)
+        discard_owner = bool(seating.options.get("discard_owner", False))
+        wild4 = str(seating.options.get("wild4") or "strict")
 
         def suitable(g: Game, seat: int, valid: Any) -> bool:
             hand = g.hands[seat]
             n = sum(1 for c in hand if valid(c))
             return seat == 0 and 4 <= len(hand) <= 6 and 2 <= n < len(hand)
 
-        for seed in range(1, seeds):
+        for seed in range(1, MOMENT_SEEDS):
             game = Game(
                 shed,
                 library,
@@ -283,7 +234,7 @@ class Shedding(GameKind):
                 top, color = game.top, game.color
                 public = {"top": top, "color": color}
                 return Moment(seed, game.owners(found[0]), shed.validity(top, color), public)
-        raise UsageError(f"no suitable moment for a worked example in {seeds} seeded games of {shed.name}")
+        raise self.no_moment(shed)
 
 
 def _scenario_weights(shed: RuleSet, raw: Any, problem: ProblemAt) -> Weights:
@@ -296,12 +247,6 @@ def _scenario_weights(shed: RuleSet, raw: Any, problem: ProblemAt) -> Weights:
     except UsageError as exc:
         raise problem(("state", "weights"), exc.message) from None
     return weights
-
-
-def _shedding(rules: GameRules) -> RuleSet:
-    if not isinstance(rules, RuleSet):
-        raise UsageError(f"{rules.name} is not a {KIND} game")
-    return rules
 
 
 __all__ = ["KIND", "Game", "Moment", "RuleSet", "Shedding", "SpecError", "load_rules"]

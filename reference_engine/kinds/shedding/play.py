@@ -14,7 +14,6 @@ chooses uniformly among its valid cards:
 
 from __future__ import annotations
 
-import random
 import re
 from collections import Counter
 from collections.abc import Callable, Collection
@@ -26,42 +25,13 @@ from ...errors import CheckFailure, UsageError
 from ...records.recorder import Recorder
 from ...registry import Library
 from ...selection import CallCache, check_selection, run_selection
+from ..game import TableGame
 from ..strategy import WEIGHTED_PROTOCOL, Strategy, weighted_pick
-from ..virtual import Seat, VirtualStats, seating
-from .record import SheddingRecord
+from ..virtual import VirtualStats
+from .record import HandResult, SheddingRecord, Turn
 from .rules import RuleSet, hand_dependence_message
 
 MAX_TURNS = 5000
-
-
-@dataclass(slots=True)
-class Turn:
-    index: int
-    seat: int
-    action: str  # play | draw-play | draw | pass | skipped
-    card: str | None = None
-    color: str | None = None
-    drew: int = 0
-    runs: int = 0
-    note: str = ""
-    challenge: tuple[int, bool] | None = None  # (challenger seat, guilty): for the record only
-
-    def to_json(self) -> dict[str, Any]:
-        """Index and seat, then every other field that is set (not None, "" or 0), in order."""
-        out: dict[str, Any] = {"index": self.index, "seat": self.seat}
-        if self.action:
-            out["action"] = self.action
-        if self.card:
-            out["card"] = self.card
-        if self.color:
-            out["color"] = self.color
-        if self.drew:
-            out["drew"] = self.drew
-        if self.runs:
-            out["runs"] = self.runs
-        if self.note:
-            out["note"] = self.note
-        return out
 
 
 @dataclass
@@ -73,16 +43,7 @@ class Stats(VirtualStats):
     largest_table: int = 0
 
 
-@dataclass
-class HandResult:
-    winner: int
-    turns: int
-    points: int
-    reason: str
-    log: list[Turn]
-
-
-class Game:
+class Game(TableGame[RuleSet]):
     """One game: hands until someone reaches the target score (or one hand without scoring)."""
 
     def __init__(
@@ -103,25 +64,22 @@ class Game:
         strategy: Strategy | None = None,
         weighted_seats: Collection[int] | None = None,
     ):
-        lo, hi, default = rules.players
-        players = default if players is None else players
-        if not lo <= players <= hi:
-            raise UsageError(f"{rules.name} is played by {lo} to {hi} players, not {players}")
-        if not 0 <= virtual <= players:
-            raise UsageError(f"--virtual must be between 0 and {players}, got {virtual}")
-        if level not in ("card", "rule"):
-            raise UsageError(f"--level is card or rule, not {level!r}")
+        super().__init__(
+            rules,
+            library or Library(),
+            players=players,
+            virtual=virtual,
+            level=level,
+            seed=seed,
+            protocol=protocol,
+            recorder=recorder,
+        )
         if wild4 not in ("strict", "bluff"):
-            raise UsageError(f"--wild4 is strict or bluff, not {wild4!r}")
+            raise UsageError(f"«wild4» is strict or bluff, not {wild4!r}")
         if virtual and rules.hand_dependent and wild4 != "bluff":
             raise UsageError(hand_dependence_message(rules))
         if wild4 == "bluff" and rules.bluff_valid is None:
-            raise UsageError(f"{rules.name} has no bluff rule for virtual players (--wild4 bluff)")
-        self.rules = rules
-        self.library = library or Library()
-        self.level = level
-        self.seed = seed
-        self.rng = random.Random(seed)
+            raise UsageError(f"{rules.name} has no bluff rule for virtual players («wild4» bluff)")
         self.bluff = wild4 == "bluff"
         self.discard_owner = discard_owner
         # A virtual player's strategy (issue 28): uniform among its valid cards (the paper), or
@@ -151,9 +109,6 @@ class Game:
             raise UsageError(f"virtual_draw is play or keep, not {self.virtual_draw!r}")
         if self.virtual_draw == "keep" and (rules.play_drawn != "if_valid" or rules.draw_until > 1):
             raise UsageError(f"in {rules.name} a virtual player cannot keep a drawn card it may not play")
-        # Virtual players sit first: seat s owns θ_s, so at Virtual 1's turn the protocol's
-        # owners P_1, ..., P_n are seats 1, ..., n in order and its θ_i are the printed θ_i.
-        self.seats: list[Seat] = seating(players, virtual)
         self.stats = Stats()
         # Called at every virtual decision before the choice: observer(game, seat, valid). When it
         # returns True the game stops there (see run_until): ``stopped`` holds (seat, valid).
@@ -166,7 +121,7 @@ class Game:
             rules.bluff_valid is not None and rules.bluff_valid.uses("hand")
         )
         self.validities = rules.by_state
-        self.scores = [0] * players
+        self.scores = [0] * len(self.seats)
         self.results: list[HandResult] = []
         self.rec = SheddingRecord(recorder, self) if recorder is not None else None
         if virtual and level == "card":
@@ -175,12 +130,12 @@ class Game:
             takes_weights = "weight" in self.protocol.context
             if self.strategy.weighted and not takes_weights:
                 raise UsageError(
-                    f"{self.protocol_name} chooses uniformly; --strategy weighted needs a protocol that "
+                    f"{self.protocol_name} chooses uniformly; «strategy» weighted needs a protocol that "
                     f"takes the weights ('weight'), such as {WEIGHTED_PROTOCOL}"
                 )
             if takes_weights and not self.strategy.weighted:
                 raise UsageError(
-                    f"{self.protocol_name} needs weights: give --strategy weighted --weights ..."
+                    f"{self.protocol_name} needs weights: give «strategy» weighted «weights» ..."
                 )
 
     # -- the whole game ----------------------------------------------------------------
@@ -207,14 +162,7 @@ class Game:
         else:
             winner = self.results[-1].winner
         return {
-            "game": self.rules.name,
-            "seed": self.seed,
-            "players": len(self.seats),
-            "virtual": sum(s.virtual for s in self.seats),
-            "level": self.level,
-            "protocol": self.protocol_name
-            if self.level == "card" and any(s.virtual for s in self.seats)
-            else None,
+            **self.result_head(),
             "winner": winner,
             "winner_name": self.seats[winner - 1].name,
             "scores": self.scores if self.rules.target_score is not None else None,

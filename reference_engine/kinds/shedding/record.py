@@ -9,26 +9,81 @@ anyone during the turn with its identity hidden, a challenge and its outcome), `
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 from ...cards import Symbol
 from ...records.recorder import Recorder
 from ...selection import SelectionRun
-from .rules import Effect
+from ..game import GameRecord
+from ..virtual import Seat
+from .rules import Effect, RuleSet
 
-if TYPE_CHECKING:
-    from .play import Game, HandResult, Turn
+
+@dataclass(slots=True)
+class Turn:
+    index: int
+    seat: int
+    action: str  # play | draw-play | draw | pass | skipped
+    card: str | None = None
+    color: str | None = None
+    drew: int = 0
+    runs: int = 0
+    note: str = ""
+    challenge: tuple[int, bool] | None = None  # (challenger seat, guilty): for the record only
+
+    def to_json(self) -> dict[str, Any]:
+        """Index and seat, then every other field that is set (not None, "" or 0), in order."""
+        out: dict[str, Any] = {"index": self.index, "seat": self.seat}
+        if self.action:
+            out["action"] = self.action
+        if self.card:
+            out["card"] = self.card
+        if self.color:
+            out["color"] = self.color
+        if self.drew:
+            out["drew"] = self.drew
+        if self.runs:
+            out["runs"] = self.runs
+        if self.note:
+            out["note"] = self.note
+        return out
 
 
-class SheddingRecord:
+@dataclass
+class HandResult:
+    winner: int
+    turns: int
+    points: int
+    reason: str
+    log: list[Turn]
+
+
+class Shedding(Protocol):
+    """What the record reads of a game (:class:`~.play.Game`)."""
+
+    rules: RuleSet
+    seats: list[Seat]
+    hands: list[list[Symbol]]
+    draw_pile: list[Symbol]
+    scores: list[int]
+    color: str
+    direction: int
+    bluff: bool
+    discard_owner: bool
+    virtual_draw: str
+    max_hands: int | None
+    protocol_name: str
+
+
+class SheddingRecord(GameRecord):
     """The hooks of one shedding game into its :class:`Recorder`."""
 
-    def __init__(self, recorder: Recorder, game: Game):
-        self.rec = recorder
-        self.game = game
-        recorder.set_seats(game.seats)
+    def __init__(self, recorder: Recorder, game: Shedding):
         rules = game.rules
-        recorder.parameters.update(
+        super().__init__(
+            recorder,
+            game.seats,
             {
                 "hand_size": rules.hand_size_for(len(game.seats)),
                 "target_score": rules.target_score,
@@ -54,8 +109,9 @@ class SheddingRecord:
                 "draw_until": rules.draw_until,
                 "two_player_reverse": rules.two_player_reverse,
                 "challenge": rules.challenge,
-            }
+            },
         )
+        self.game = game
         self.hand = 0
 
     def _seen(self, seat: int, key: str, cards: list[Symbol]) -> dict[int, dict[str, Any]]:

@@ -20,10 +20,11 @@ from ...expressions import EvalError, Expression, Scope, plain, truthy
 from ...functions import BUILTINS
 from ...schema import Checker
 from ...source import KeyPath, load_file
-from .. import GameRules, kind_name, rules_path
 from ..deck import CardType, parse_deck
 from ..deck import hand_size as parse_hand_size
 from ..deck import players as parse_players
+from ..ruleset import kind_name, rules_path
+from ..table import TableRules
 
 KIND = "shedding"
 
@@ -65,19 +66,12 @@ class Effect:
     count: int = 0
 
 
-@dataclass
-class RuleSet(GameRules):
+@dataclass(kw_only=True)
+class RuleSet(TableRules):
     """A shedding game (UNO and its relatives): a deck, a validity rule and card effects."""
 
     kind: ClassVar[str] = KIND
-    name: str
-    title: str
-    summary: str
-    source: dict[str, str]
-    file: str
-    players: tuple[int, int, int]  # min, max, default
     hand_size: int  # cards dealt to each player (see hand_size_for)
-    virtual_protocol: str
     colors: dict[str, dict[str, Any]]
     cards: dict[str, CardType]
     decks: dict[str, list[str]]
@@ -93,9 +87,6 @@ class RuleSet(GameRules):
     challenge: bool
     bluff_valid: Expression | None
     virtual_doc: str
-    notes: str
-    kit: dict[str, Any] = field(default_factory=dict)
-    how_to_play: list[str] = field(default_factory=list)  # booklet paragraphs: goal, turns, scoring
     card_names: dict[str, str] = field(default_factory=dict)  # card kind -> name in sentences
     # Cards dealt by number of players where it differs from hand_size (``hand_size: {default: 5, 2: 7}``).
     hand_sizes: dict[int, int] = field(default_factory=dict)
@@ -113,10 +104,6 @@ class RuleSet(GameRules):
     # Per public state (top card id, colour, bluff), for rules that do not read the hand: what
     # Game.validity hands out, kept from game to game (see there).
     by_state: dict[tuple[int, str, bool], Callable[[Any], bool]] = field(default_factory=dict, repr=False)
-
-    @property
-    def protocol(self) -> str:
-        return self.virtual_protocol
 
     # -- the deck ----------------------------------------------------------------
     def symbol(self, name: str) -> Symbol:
@@ -416,7 +403,7 @@ def hand_dependence_message(rules: RuleSet) -> str:
     ]
     if rules.bluff_valid is not None:
         lines.append(
-            "  - add --wild4 bluff: virtual players treat wild draw four as always playable "
+            "  - add «wild4» bluff: virtual players treat wild draw four as always playable "
             "(a bluff when they hold the colour in force); the challenge rule can catch it."
         )
     return "\n".join(lines)

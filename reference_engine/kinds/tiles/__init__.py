@@ -10,24 +10,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from ...errors import UsageError
-from ...records.referee import Verdict
 from ...registry import Library
-from .. import (
-    Deal,
-    FullDeal,
-    GameKind,
-    GameRules,
-    PlaySettings,
-    ProblemAt,
-    ScenarioSetting,
-    Validity,
-    owner_sizes,
-    register,
-)
+from ..deals import Deal, FullDeal, ProblemAt, ScenarioSetting, Validity, owner_sizes
+from ..game import MOMENT_SEEDS, TableKind
+from ..kind import GameRules, PlaySettings, register
 from ..virtual import Moment, split
 from .play import MugginsGame
 from .rules import KIND, End, TileRules, load_tiles, tile_name
@@ -35,61 +24,30 @@ from .rules import KIND, End, TileRules, load_tiles, tile_name
 SIMULATED_GAMES = 300
 
 
-def _tiles(rules: GameRules) -> TileRules:
-    if not isinstance(rules, TileRules):
-        raise UsageError(f"{rules.name} is not a {KIND} game")
-    return rules
-
-
 @register
-class Tiles(GameKind):
+class Tiles(TableKind[TileRules, MugginsGame]):
     name = KIND
+    rules_type = TileRules
+    game_type = MugginsGame
+    loader = load_tiles
     summary = "tiles matched to the open ends of a line; multiples of five score (Dominoes, Muggins)"
     records = True
-
-    def load(self, path: Path, expected_name: str | None) -> GameRules:
-        return load_tiles(path, expected_name)
-
-    def game(self, rules: GameRules, library: Library, settings: PlaySettings) -> MugginsGame:
-        return MugginsGame(
-            _tiles(rules),
-            library,
-            players=settings.players,
-            virtual=settings.virtual,
-            level=settings.level or self.default_level,
-            seed=settings.seed,
-            protocol=settings.protocol,
-            recorder=settings.recorder,
-        )
-
-    def referee(self, record: Mapping[str, Any]) -> Verdict:
-        from .referee import check
-
-        return check(record)
-
-    def play(self, rules: GameRules, library: Library, settings: PlaySettings) -> dict[str, Any]:
-        return self.game(rules, library, settings).play()
 
     def scenario(
         self, rules: GameRules, state: Mapping[str, Any], deal: list[str], problem: ProblemAt
     ) -> ScenarioSetting:
-        ti = _tiles(rules)
-        names = ti.cards_by_name()
-        unknown = [n for n in deal if n not in names]
-        if unknown:
-            raise problem(("deal",), f"{ti.name} has no tile {unknown[0]!r} (tiles are named t05, t56, ...)")
+        ti = self.rules_of(rules)
+        dealt = self.dealt(ti, deal, problem, " (tiles are named t05, t56, ...)")
         raw = state.get("ends")
         if not (isinstance(raw, list) and len(raw) == 2 and all(isinstance(v, int) for v in raw)):
             raise problem(("state", "ends"), "the open ends of the line, e.g. ends: [5, 3]")
         ends: tuple[End, End] = ((raw[0], False), (raw[1], False))
-        return ScenarioSetting(
-            [names[n] for n in deal], {"valid": ti.validity(ends)}, f"open ends {raw[0]} and {raw[1]}"
-        )
+        return ScenarioSetting(dealt, {"valid": ti.validity(ends)}, f"open ends {raw[0]} and {raw[1]}")
 
     def two_deals(self, rules: GameRules, players: int, rng: random.Random) -> tuple[Deal, Deal, Validity]:
         """A line with the same open ends and tiles in play, two different deals of the rest (the
         boneyard last); P_1 holds at least three valid tiles in deal A."""
-        ti = _tiles(rules)
+        ti = self.rules_of(rules)
         while True:
             tiles = ti.tiles()
             rng.shuffle(tiles)
@@ -103,19 +61,14 @@ class Tiles(GameKind):
             if len({t.name for t in a[0] if valid(t)}) < 3:
                 continue
             public = f"open ends {ends[0][0]} and {ends[1][0]}"
-            for _ in range(1000):
-                other = list(rest)
-                rng.shuffle(other)
-                b = split(other, sizes)
-                if any(valid(t) for t in b[0]) and sorted(t.name for t in b[0]) != sorted(
-                    t.name for t in a[0]
-                ):
-                    return Deal(a, public), Deal(b, public), valid
+            found = self.second_deal(rng, rest, sizes, a, valid, public)
+            if found is not None:
+                return found
 
     def full_deal(self, rules: GameRules, players: int, hand: int, state: Mapping[str, Any]) -> FullDeal:
         """One tile on the table showing the open ends (``ends: [5, 3]`` is 3|5), the hands, and
         the boneyard last."""
-        ti = _tiles(rules)
+        ti = self.rules_of(rules)
         raw = state.get("ends")
         if not (isinstance(raw, list) and len(raw) == 2 and all(isinstance(v, int) for v in raw)):
             raise UsageError(f"{ti.name}: the state needs the open ends of the line, e.g. ends: [5, 3]")
@@ -128,15 +81,14 @@ class Tiles(GameKind):
         text = f"{ti.title}, {players} players, every tile but {names[line].glyph} on the table:"
         return FullDeal(deck, sizes, dict(state), text)
 
-    def measure_tables(
-        self, rules: GameRules, library: Library, players: int, virtual: int, discard_owner: bool = False
-    ) -> dict[str, Any]:
+    def measure_tables(self, rules: GameRules, library: Library, seating: PlaySettings) -> dict[str, Any]:
+        players, _ = self.seats(rules, seating)
         games = SIMULATED_GAMES
-        ti = _tiles(rules)
+        ti = self.rules_of(rules)
         hands: dict[int, int] = {}
         boneyard = 0
         for seed in range(games):
-            game = self.game(rules, library, PlaySettings(players, virtual, "rule", seed))
+            game = self.rule_game(rules, library, seating, seed)
             game.play()
             for s, n in game.largest_hand.items():
                 hands[s] = max(hands.get(s, 0), n)
@@ -150,19 +102,11 @@ class Tiles(GameKind):
             "table": total,
         }
 
-    def example_moment(
-        self,
-        rules: GameRules,
-        library: Library,
-        players: int,
-        virtual: int,
-        discard_owner: bool = False,
-        wild4: str = "strict",
-    ) -> Moment:
+    def example_moment(self, rules: GameRules, library: Library, seating: PlaySettings) -> Moment:
         """Virtual 1's turn with 4 to 6 tiles, some matching an open end and some not."""
-        ti = _tiles(rules)
-        for seed in range(1, 500):
-            game = self.game(rules, library, PlaySettings(players, virtual, "rule", seed))
+        ti = self.rules_of(rules)
+        for seed in range(1, MOMENT_SEEDS):
+            game = self.rule_game(rules, library, seating, seed)
             game.deal()
             current = game.open()
             if current is None:
@@ -179,7 +123,7 @@ class Tiles(GameKind):
                 game.take_turn(k + 1, seat)
                 if not game.hands[seat]:
                     break
-        raise UsageError(f"no suitable moment for a worked example in 500 seeded games of {ti.name}")
+        raise self.no_moment(ti)
 
 
 __all__ = ["KIND", "MugginsGame", "TileRules", "Tiles", "load_tiles", "tile_name"]

@@ -15,67 +15,24 @@ decides. Tiles, θ and α/β cards all have the same back.
 
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass
 from typing import Any
 
 from ...cards import Symbol
-from ...errors import CheckFailure, UsageError
-from ...records.recorder import Recorder
-from ...registry import Library
-from ..virtual import Seat, VirtualPlayers, seating
-from .record import TilesRecord
+from ...errors import CheckFailure
+from ..game import TableGame
+from .record import TilesRecord, Turn
 from .rules import End, TileRules
 
 MAX_TURNS = 1000
 MAX_DEALS = 100
 
 
-@dataclass
-class Turn:
-    index: int
-    seat: int
-    action: str  # open | play | draw-play | draw | pass
-    tile: str | None = None
-    end: str | None = None  # left | right
-    scored: int = 0
-    drew: int = 0
-    runs: int = 0
-    note: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if v not in (None, "", 0) or k in ("index", "seat")}
-
-
-class MugginsGame:
+class MugginsGame(TableGame[TileRules]):
     """One game of a tile rule set (Muggins)."""
 
-    def __init__(
-        self,
-        rules: TileRules,
-        library: Library,
-        *,
-        players: int | None = None,
-        virtual: int = 1,
-        level: str = "card",
-        seed: int = 0,
-        protocol: str | None = None,
-        recorder: Recorder | None = None,
-    ):
-        lo, hi, default = rules.players
-        n = default if players is None else players
-        if not lo <= n <= hi:
-            raise UsageError(f"{rules.name} is played by {lo} to {hi} players, not {n}")
-        if not 0 <= virtual <= n:
-            raise UsageError(f"--virtual must be between 0 and {n}, got {virtual}")
-        self.rules = rules
-        self.seed = seed
-        self.rng = random.Random(seed)
-        self.level = level
-        self.seats: list[Seat] = seating(n, virtual)
-        self.protocol_name = protocol or rules.virtual_protocol
-        self.virtual = VirtualPlayers(library, level, self.rng, self.protocol_name, virtual)
-        self.scores = [0] * n
+    def setup(self) -> None:
+        self.virtual = self.selection_players()
+        self.scores = [0] * len(self.seats)
         self.hands: list[list[Symbol]] = []
         self.boneyard: list[Symbol] = []
         self.ends: tuple[End, End] | None = None
@@ -84,7 +41,7 @@ class MugginsGame:
         self.largest_hand: dict[int, int] = {}
         self.largest_boneyard = 0
         self.deals = 0
-        self.rec = TilesRecord(recorder, self) if recorder is not None else None
+        self.rec = TilesRecord(self.recorder, self) if self.recorder is not None else None
 
     # -- the game -----------------------------------------------------------------------
     def deal(self) -> None:
@@ -282,14 +239,7 @@ class MugginsGame:
             raise CheckFailure("tiles were created or lost")
         winner = max(range(len(self.seats)), key=lambda s: (self.scores[s], -s))
         return {
-            "game": self.rules.name,
-            "seed": self.seed,
-            "players": len(self.seats),
-            "virtual": sum(s.virtual for s in self.seats),
-            "level": self.level,
-            "protocol": self.protocol_name
-            if self.level == "card" and any(s.virtual for s in self.seats)
-            else None,
+            **self.result_head(),
             "winner": winner + 1,
             "winner_name": self.seats[winner].name,
             "scores": self.scores,

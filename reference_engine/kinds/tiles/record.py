@@ -9,25 +9,47 @@ doublet), ``game-end`` (why it ended, the scores; the tiles left stay hidden).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 from ...cards import Symbol
 from ...records.recorder import Recorder
+from ..game import GameRecord, LogEntry
+from ..virtual import Seat, VirtualPlayers
+from .rules import TileRules
 
-if TYPE_CHECKING:
-    from .play import MugginsGame, Turn
+
+@dataclass
+class Turn(LogEntry):
+    index: int
+    seat: int
+    action: str  # open | play | draw-play | draw | pass
+    tile: str | None = None
+    end: str | None = None  # left | right
+    scored: int = 0
+    drew: int = 0
+    runs: int = 0
+    note: str = ""
 
 
-class TilesRecord:
-    def __init__(self, recorder: Recorder, game: MugginsGame):
-        self.rec = recorder
-        self.game = game
-        recorder.set_seats(game.seats)
+class Muggins(Protocol):
+    """What the record reads of a game (:class:`~.play.MugginsGame`)."""
+
+    rules: TileRules
+    seats: list[Seat]
+    hands: list[list[Symbol]]
+    boneyard: list[Symbol]
+    scores: list[int]
+    deals: int
+    virtual: VirtualPlayers
+
+
+class TilesRecord(GameRecord):
+    def __init__(self, recorder: Recorder, game: Muggins):
         rules = game.rules
-        recorder.parameters.update(
-            {"top": rules.top, "hand_size": rules.hand_size, "multiple": rules.multiple}
-        )
-        game.virtual.recorder = recorder
+        parameters = {"top": rules.top, "hand_size": rules.hand_size, "multiple": rules.multiple}
+        super().__init__(recorder, game.seats, parameters, game.virtual)
+        self.game = game
         self.drawn: list[Symbol] = []
 
     def deal(self) -> None:

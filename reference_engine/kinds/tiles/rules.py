@@ -10,35 +10,17 @@ cards for the protocol: ``t56`` is the tile 5|6, with identical backs.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
 from ...cards import SYMBOLS, Symbol
-from ...errors import SpecError
-from ...schema import Checker
-from ...source import load_file
-from .. import GameRules
-from ..deck import booklet_texts
 from ..deck import players as parse_players
+from ..table import TableRules, open_rule_set, table_fields, table_keys
 from ..virtual import one_card
 
 KIND = "tiles"
-KEYS = (
-    "game",
-    "kind",
-    "title",
-    "summary",
-    "source",
-    "players",
-    "hand_size",
-    "virtual_protocol",
-    "tiles",
-    "scoring",
-    "notes",
-    "kit",
-    "booklet",
-)
+KEYS = table_keys("tiles", "scoring", hand_size=True)
 BOTH_ENDS = ("scoring_end_else_coin",)
 
 # An open end of the line: its number, and whether the tile there is a doublet (it counts twice).
@@ -50,30 +32,14 @@ def tile_name(a: int, b: int) -> str:
     return f"t{low}{high}"
 
 
-@dataclass
-class TileRules(GameRules):
+@dataclass(kw_only=True)
+class TileRules(TableRules):
     kind: ClassVar[str] = KIND
-    name: str
-    title: str
-    summary: str
-    source: dict[str, str]
-    file: str
-    players: tuple[int, int, int]
     hand_size: int
-    virtual_protocol: str
     top: int  # the highest number (6 for a double-six set)
     multiple: int  # open ends adding up to a multiple of this score (5)
     both_ends: str
-    doc: str = ""
-    notes: str = ""
-    kit: dict[str, Any] = field(default_factory=dict)
-    how_to_play: list[str] = field(default_factory=list)
-    booklet_texts: dict[str, list[str]] = field(default_factory=dict)
     word: str = "number"
-
-    @property
-    def protocol(self) -> str:
-        return self.virtual_protocol
 
     def symbol(self, name: str) -> Symbol:
         low, high = int(name[1]), int(name[2])
@@ -128,14 +94,8 @@ class TileRules(GameRules):
 
 
 def load_tiles(path: Path, expected_name: str | None) -> TileRules:
-    src = load_file(path)
-    ck = Checker(src)
-    doc = ck.mapping(
-        src.data, (), required=("game", "kind", "title", "tiles"), optional=KEYS, what="a tile game"
-    )
-    if doc is None or any(k not in doc for k in ("game", "title", "tiles")):
-        raise SpecError(ck.problems)
-    name = ck.string(doc["game"], ("game",), "a rule set name") or "?"
+    f = open_rule_set(path, ("game", "kind", "title", "tiles"), KEYS, "a tile game")
+    ck, doc = f.ck, f.doc
     ts = ck.mapping(doc["tiles"], ("tiles",), required=("top",), optional=("doc",)) or {}
     top = ck.integer(ts.get("top", 6), ("tiles", "top"), minimum=1) or 6
     if top > 9:
@@ -150,26 +110,12 @@ def load_tiles(path: Path, expected_name: str | None) -> TileRules:
     n_tiles = (top + 1) * (top + 2) // 2
     if hand * players[1] > n_tiles:
         ck.error(("hand_size",), f"{players[1]} hands of {hand} need more than the {n_tiles} tiles")
-    texts = booklet_texts(ck, doc.get("booklet", {}))
-    if expected_name is not None and name != expected_name:
-        ck.error(("game",), f"the file declares game {name!r}; the name must match the file name")
-    if ck.problems:
-        raise SpecError(ck.problems)
     return TileRules(
-        name=name,
-        title=str(doc["title"]),
-        summary=str(doc.get("summary", "")),
-        source={str(k): str(v) for k, v in ck.table(doc.get("source", {}), ("source",)).items()},
-        file=src.file,
-        players=players,
         hand_size=hand,
-        virtual_protocol=str(doc.get("virtual_protocol", "card-selection")),
         top=top,
         multiple=multiple,
         both_ends=both,
-        doc=str(sc.get("doc", "")),
-        notes=str(doc.get("notes", "")),
-        kit=dict(ck.table(doc.get("kit", {}), ("kit",))),
-        how_to_play=texts["how_to_play"],
-        booklet_texts=texts,
+        **table_fields(
+            f, expected_name, protocol="card-selection", doc=str(sc.get("doc", "")), players=players
+        ),
     )

@@ -10,38 +10,24 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from ...errors import UsageError
-from ...records.referee import Verdict
 from ...registry import Library
-from .. import (
-    Deal,
-    FullDeal,
-    GameKind,
-    GameRules,
-    PlayOption,
-    PlaySettings,
-    ProblemAt,
-    ScenarioSetting,
-    Validity,
-    register,
-)
+from ..deals import Deal, FullDeal, ProblemAt, ScenarioSetting, Validity
+from ..game import MOMENT_SEEDS, TableKind
+from ..kind import GameRules, PlayOption, PlaySettings, register
 from ..virtual import Moment, split
 from .play import HeartsGame
 from .rules import KIND, OPTIONS, TrickRules, load_trick
 
 
-def _trick(rules: GameRules) -> TrickRules:
-    if not isinstance(rules, TrickRules):
-        raise UsageError(f"{rules.name} is not a {KIND} game")
-    return rules
-
-
 @register
-class Trick(GameKind):
+class Trick(TableKind[TrickRules, HeartsGame]):
     name = KIND
+    rules_type = TrickRules
+    game_type = HeartsGame
+    loader = load_trick
     summary = "follow suit if you can; the highest card of the led suit takes the trick (Hearts)"
     records = True
     play_options = (
@@ -73,52 +59,30 @@ class Trick(GameKind):
         ),
     )
 
-    def load(self, path: Path, expected_name: str | None) -> GameRules:
-        return load_trick(path, expected_name)
-
     def game(self, rules: GameRules, library: Library, settings: PlaySettings) -> HeartsGame:
-        trick = _trick(rules)
+        trick = self.rules_of(rules)
         switched = {k: True for k in OPTIONS if settings.options.get(k)}  # a flag turns a switch on
         if switched:
             trick = dataclasses.replace(trick, options={**trick.options, **switched})
-        return HeartsGame(
-            trick,
-            library,
-            players=settings.players,
-            virtual=settings.virtual,
-            level=settings.level or self.default_level,
-            seed=settings.seed,
-            protocol=settings.protocol,
-            max_rounds=settings.options.get("rounds"),
-            recorder=settings.recorder,
-        )
-
-    def referee(self, record: Mapping[str, Any]) -> Verdict:
-        from .referee import check
-
-        return check(record)
-
-    def play(self, rules: GameRules, library: Library, settings: PlaySettings) -> dict[str, Any]:
-        return self.game(rules, library, settings).play()
+        rounds = settings.options.get("rounds")
+        return HeartsGame(trick, library, max_rounds=rounds, **self.table(settings, self.default_level))
 
     def scenario(
         self, rules: GameRules, state: Mapping[str, Any], deal: list[str], problem: ProblemAt
     ) -> ScenarioSetting:
-        tr = _trick(rules)
-        unknown = [n for n in deal if n not in tr.cards]
-        if unknown:
-            raise problem(("deal",), f"{tr.name} has no card {unknown[0]!r}")
+        tr = self.rules_of(rules)
+        dealt = self.dealt(tr, deal, problem)
         led = state.get("led")
         if led is not None and str(led) not in tr.deck_def.colors:
             raise problem(("state", "led"), f"the led suit is one of {', '.join(tr.deck_def.colors)}")
         text = f"{led} led" if led else "P_1 leads"
         valid = tr.validity(str(led) if led else None)
-        return ScenarioSetting([tr.symbol(n) for n in deal], {"valid": valid}, text)
+        return ScenarioSetting(dealt, {"valid": valid}, text)
 
     def two_deals(self, rules: GameRules, players: int, rng: random.Random) -> tuple[Deal, Deal, Validity]:
         """A trick under way (the same led suit, the same cards played, the same hand sizes) and
         two different deals of the rest; P_1 can follow suit with at least three cards in deal A."""
-        tr = _trick(rules)
+        tr = self.rules_of(rules)
         suits = list(tr.deck_def.colors)
         while True:
             deck = tr.deck()
@@ -135,20 +99,15 @@ class Trick(GameKind):
             if len({c.name for c in a[0] if valid(c)}) < 3:
                 continue
             public = f"{played[0].glyph} led"
-            for _ in range(1000):
-                other = list(rest)
-                rng.shuffle(other)
-                b = split(other, sizes)
-                if any(valid(c) for c in b[0]) and sorted(c.name for c in b[0]) != sorted(
-                    c.name for c in a[0]
-                ):
-                    return Deal(a, public), Deal(b, public), valid
+            found = self.second_deal(rng, rest, sizes, a, valid, public)
+            if found is not None:
+                return found
 
     def full_deal(self, rules: GameRules, players: int, hand: int, state: Mapping[str, Any]) -> FullDeal:
         """A trick under way: one card of the led suit (its lowest) is on the table, P_1 and the
         players after it hold ``hand`` cards, the leader one fewer; earlier tricks took the
         cards last in the deck's order (none when ``hand`` is the full hand)."""
-        tr = _trick(rules)
+        tr = self.rules_of(rules)
         deck = tr.deck()
         led = state.get("led")
         if led is not None and str(led) not in tr.deck_def.colors:
@@ -162,11 +121,10 @@ class Trick(GameKind):
         text = f"{tr.title}, {players} players{played}:"
         return FullDeal(rest[: sum(sizes)], sizes, dict(state), text)
 
-    def measure_tables(
-        self, rules: GameRules, library: Library, players: int, virtual: int, discard_owner: bool = False
-    ) -> dict[str, Any]:
+    def measure_tables(self, rules: GameRules, library: Library, seating: PlaySettings) -> dict[str, Any]:
         """Hearts deals every card: the table of a virtual decision holds at most the 52 cards."""
-        tr = _trick(rules)
+        players, _ = self.seats(rules, seating)
+        tr = self.rules_of(rules)
         return {
             "games": 0,
             "hands": [tr.hand_size] * players,
@@ -174,19 +132,11 @@ class Trick(GameKind):
             "table": tr.hand_size * players,
         }
 
-    def example_moment(
-        self,
-        rules: GameRules,
-        library: Library,
-        players: int,
-        virtual: int,
-        discard_owner: bool = False,
-        wild4: str = "strict",
-    ) -> Moment:
+    def example_moment(self, rules: GameRules, library: Library, seating: PlaySettings) -> Moment:
         """Virtual 1 following suit in an early trick with two to four cards of the led suit."""
-        tr = _trick(rules)
-        for seed in range(1, 500):
-            game = self.game(rules, library, PlaySettings(players, virtual, "rule", seed))
+        tr = self.rules_of(rules)
+        for seed in range(1, MOMENT_SEEDS):
+            game = self.rule_game(rules, library, seating, seed)
             game.deal(1)
             n = len(game.seats)
             for leader in range(1, n):
@@ -199,7 +149,7 @@ class Trick(GameKind):
                     game.hands[leader].remove(lead_card)
                     owners = [list(game.hands[(0 + j) % n]) for j in range(n)]
                     return Moment(seed, owners, valid, {"led": led, "lead": lead_card, "leader": leader})
-        raise UsageError(f"no suitable moment for a worked example in 500 seeded games of {tr.name}")
+        raise self.no_moment(tr)
 
 
 __all__ = ["KIND", "HeartsGame", "Trick", "TrickRules", "load_trick"]

@@ -12,77 +12,33 @@ face down to the receiver).
 
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass, field
 from typing import Any
 
 from ...cards import Symbol
-from ...errors import CheckFailure, UsageError
-from ...records.recorder import Recorder
+from ...errors import CheckFailure
 from ...registry import Library
-from ..virtual import Seat, VirtualPlayers, seating
-from .record import TrickRecord
+from ..game import TableGame
+from .record import RoundResult, TrickRecord, Turn
 from .rules import TrickRules
 
 PASSES = (1, -1, 2, 0)  # left, right, across, no pass: by round
 
 
-@dataclass
-class Turn:
-    index: int
-    seat: int
-    action: str  # play | pass
-    card: str | None = None
-    runs: int = 0
-    note: str = ""
+class HeartsGame(TableGame[TrickRules]):
+    """One game of a trick rule set (Hearts); ``max_rounds`` stops it early."""
 
-    def to_json(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if v not in (None, "", 0) or k in ("index", "seat")}
-
-
-@dataclass
-class RoundResult:
-    number: int
-    points: list[int]  # taken this round, by seat
-    log: list[Turn] = field(default_factory=list)
-
-
-class HeartsGame:
-    """One game of a trick rule set (Hearts)."""
-
-    def __init__(
-        self,
-        rules: TrickRules,
-        library: Library,
-        *,
-        players: int | None = None,
-        virtual: int = 1,
-        level: str = "card",
-        seed: int = 0,
-        protocol: str | None = None,
-        max_rounds: int | None = None,
-        recorder: Recorder | None = None,
-    ):
-        lo, hi, default = rules.players
-        n = default if players is None else players
-        if not lo <= n <= hi:
-            raise UsageError(f"{rules.name} is played by {lo} to {hi} players, not {n}")
-        if not 0 <= virtual <= n:
-            raise UsageError(f"--virtual must be between 0 and {n}, got {virtual}")
-        self.rules = rules
-        self.seed = seed
-        self.rng = random.Random(seed)
-        self.level = level
-        self.seats: list[Seat] = seating(n, virtual)
-        self.protocol_name = protocol or rules.virtual_protocol
-        self.virtual = VirtualPlayers(library, level, self.rng, self.protocol_name, virtual, fallback=True)
+    def __init__(self, rules: TrickRules, library: Library, *, max_rounds: int | None = None, **table: Any):
         self.max_rounds = max_rounds
-        self.scores = [0] * n
+        super().__init__(rules, library, **table)
+
+    def setup(self) -> None:
+        self.virtual = self.selection_players(fallback=True)
+        self.scores = [0] * len(self.seats)
         self.rounds: list[RoundResult] = []
         self.hands: list[list[Symbol]] = []
         self.largest_table = 0
         self.turn = 0
-        self.rec = TrickRecord(recorder, self) if recorder is not None else None
+        self.rec = TrickRecord(self.recorder, self) if self.recorder is not None else None
 
     # -- the game -----------------------------------------------------------------------
     def play(self) -> dict[str, Any]:
@@ -214,14 +170,7 @@ class HeartsGame:
         key = (lambda s: (self.scores[s], s)) if self.rules.lowest_wins else (lambda s: (-self.scores[s], s))
         winner = min(range(len(self.seats)), key=key)
         return {
-            "game": self.rules.name,
-            "seed": self.seed,
-            "players": len(self.seats),
-            "virtual": sum(s.virtual for s in self.seats),
-            "level": self.level,
-            "protocol": self.protocol_name
-            if self.level == "card" and any(s.virtual for s in self.seats)
-            else None,
+            **self.result_head(),
             "winner": winner + 1,
             "winner_name": self.seats[winner].name,
             "scores": self.scores,

@@ -8,25 +8,50 @@ people), ``turn`` (a card played to the trick), ``trick`` (who takes it, with ho
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from ...cards import Symbol
 from ...records.recorder import Recorder
+from ..game import GameRecord, LogEntry
+from ..virtual import Seat, VirtualPlayers
+from .rules import TrickRules
 
-if TYPE_CHECKING:
-    from .play import HeartsGame, RoundResult
+
+@dataclass
+class Turn(LogEntry):
+    index: int
+    seat: int
+    action: str  # play | pass
+    card: str | None = None
+    runs: int = 0
+    note: str = ""
 
 
-class TrickRecord:
-    def __init__(self, recorder: Recorder, game: HeartsGame):
-        self.rec = recorder
-        self.game = game
-        recorder.set_seats(game.seats)
+@dataclass
+class RoundResult:
+    number: int
+    points: list[int]  # taken this round, by seat
+    log: list[Turn] = field(default_factory=list)
+
+
+class Hearts(Protocol):
+    """What the record reads of a game (:class:`~.play.HeartsGame`)."""
+
+    rules: TrickRules
+    seats: list[Seat]
+    hands: list[list[Symbol]]
+    scores: list[int]
+    max_rounds: int | None
+    virtual: VirtualPlayers
+
+
+class TrickRecord(GameRecord):
+    def __init__(self, recorder: Recorder, game: Hearts):
         rules = game.rules
-        recorder.parameters.update(
-            {"options": dict(rules.options), "target": rules.target, "max_rounds": game.max_rounds}
-        )
-        game.virtual.recorder = recorder
+        parameters = {"options": dict(rules.options), "target": rules.target, "max_rounds": game.max_rounds}
+        super().__init__(recorder, game.seats, parameters, game.virtual)
+        self.game = game
 
     def deal(self, number: int, dealer: int) -> None:
         g, rec = self.game, self.rec

@@ -11,87 +11,32 @@ been played), shooting the moon.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
 from ...cards import Symbol
-from ...errors import SpecError
-from ...schema import Checker
-from ...source import load_file
-from .. import GameRules
-from ..deck import CardType, Deck, booklet_texts, parse_deck
+from ..deck import parse_deck
 from ..deck import players as parse_players
+from ..table import DeckRules, open_rule_set, table_fields, table_keys
 from ..virtual import one_card
 
 KIND = "trick"
-KEYS = (
-    "game",
-    "kind",
-    "title",
-    "summary",
-    "source",
-    "players",
-    "hand_size",
-    "virtual_protocol",
-    "deck",
-    "tricks",
-    "notes",
-    "kit",
-    "booklet",
-)
+KEYS = table_keys("deck", "tricks", hand_size=True)
 OPTIONS = ("pass_three", "hearts_broken", "shoot_the_moon")
 
 
-@dataclass
-class TrickRules(GameRules):
+@dataclass(kw_only=True)
+class TrickRules(DeckRules):
     """A trick-taking game: follow suit if you can; the highest card of the led suit wins."""
 
     kind: ClassVar[str] = KIND
-    name: str
-    title: str
-    summary: str
-    source: dict[str, str]
-    file: str
-    players: tuple[int, int, int]
     hand_size: int
-    virtual_protocol: str
-    deck_def: Deck
     suit_points: dict[str, int]  # points of every card of a suit (hearts: 1)
     card_points: dict[str, int]  # points of single cards (spades_queen: 13)
     target: int  # the game ends when somebody's score reaches this
     lowest_wins: bool
     options: dict[str, bool]
-    doc: str = ""
-    notes: str = ""
-    kit: dict[str, Any] = field(default_factory=dict)
-    how_to_play: list[str] = field(default_factory=list)
-    booklet_texts: dict[str, list[str]] = field(default_factory=dict)
-
-    @property
-    def protocol(self) -> str:
-        return self.virtual_protocol
-
-    @property
-    def cards(self) -> dict[str, CardType]:
-        return self.deck_def.cards
-
-    @property
-    def word(self) -> str:
-        return self.deck_def.word
-
-    @property
-    def colors(self) -> dict[str, dict[str, Any]]:
-        return self.deck_def.colors
-
-    def symbol(self, name: str) -> Symbol:
-        return self.deck_def.symbol(name)
-
-    def cards_by_name(self) -> dict[str, Symbol]:
-        return {n: self.symbol(n) for n in self.cards}
-
-    def deck(self) -> list[Symbol]:
-        return self.deck_def.full()
 
     @staticmethod
     def suit(card: Symbol) -> str:
@@ -119,14 +64,8 @@ class TrickRules(GameRules):
 
 
 def load_trick(path: Path, expected_name: str | None) -> TrickRules:
-    src = load_file(path)
-    ck = Checker(src)
-    doc = ck.mapping(
-        src.data, (), required=("game", "kind", "title", "deck", "tricks"), optional=KEYS, what="a trick game"
-    )
-    if doc is None or any(k not in doc for k in ("game", "title", "deck", "tricks")):
-        raise SpecError(ck.problems)
-    name = ck.string(doc["game"], ("game",), "a rule set name") or "?"
+    f = open_rule_set(path, ("game", "kind", "title", "deck", "tricks"), KEYS, "a trick game")
+    ck, doc = f.ck, f.doc
     deck = parse_deck(ck, doc["deck"])
     tr = (
         ck.mapping(
@@ -173,29 +112,15 @@ def load_trick(path: Path, expected_name: str | None) -> TrickRules:
     players = parse_players(ck, doc.get("players", {}))
     if deck.cards and hand_size * players[2] > len(deck.full()):
         ck.error(("hand_size",), f"{players[2]} hands of {hand_size} need more than the deck's cards")
-    texts = booklet_texts(ck, doc.get("booklet", {}))
-    if expected_name is not None and name != expected_name:
-        ck.error(("game",), f"the file declares game {name!r}; the name must match the file name")
-    if ck.problems:
-        raise SpecError(ck.problems)
     return TrickRules(
-        name=name,
-        title=str(doc["title"]),
-        summary=str(doc.get("summary", "")),
-        source={str(k): str(v) for k, v in ck.table(doc.get("source", {}), ("source",)).items()},
-        file=src.file,
-        players=players,
         hand_size=hand_size,
-        virtual_protocol=str(doc.get("virtual_protocol", "card-selection-original")),
         deck_def=deck,
         suit_points=suit_points,
         card_points=card_points,
         target=target,
         lowest_wins=winner == "lowest",
         options=options,
-        doc=str(tr.get("doc", "")),
-        notes=str(doc.get("notes", "")),
-        kit=dict(ck.table(doc.get("kit", {}), ("kit",))),
-        how_to_play=texts["how_to_play"],
-        booklet_texts=texts,
+        **table_fields(
+            f, expected_name, protocol="card-selection-original", doc=str(tr.get("doc", "")), players=players
+        ),
     )

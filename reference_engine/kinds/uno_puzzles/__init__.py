@@ -8,7 +8,7 @@ search effort). :meth:`PuzzleKind.puzzles` makes them with :mod:`reference_engin
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -17,28 +17,22 @@ from ...hardness.puzzles import DIFFICULTIES, LEVELS, Level, Puzzle, PuzzleSpec,
 from ...registry import Library
 from ...schema import Checker
 from ...source import load_file
-from .. import GameKind, GameRules, PlaySettings, register
+from ..kind import GameKind, GameRules, PlaySettings, register
 
 KIND = "uno-puzzles"
 REASONS = ("split", "ends")
 
 
-@dataclass
+@dataclass(kw_only=True)
 class PuzzleRules(GameRules):
     """A puzzle kit's rule set: the deck, and how its puzzles are made."""
 
     kind: ClassVar[str] = KIND
-    name: str
-    title: str
-    summary: str
-    source: dict[str, str]
-    file: str
     colour_names: list[str]
     spec: PuzzleSpec
     count: int
     difficulty: str
     seed: int
-    kit: dict[str, Any] = field(default_factory=dict)
 
     @property
     def protocol(self) -> str:
@@ -164,17 +158,17 @@ def load_puzzle_rules(path: Path, expected_name: str | None = None) -> PuzzleRul
         raise SpecError(ck.problems)
     spec = PuzzleSpec(len(colours), numbers, copies, levels, share, every)
     return PuzzleRules(
-        name,
-        str(doc["title"]),
-        str(doc.get("summary", "")),
-        source,
-        src.file,
-        colours,
-        spec,
-        count,
-        difficulty,
-        seed if seed is not None else 1,
-        kit,
+        name=name,
+        title=str(doc["title"]),
+        summary=str(doc.get("summary", "")),
+        source=source,
+        file=src.file,
+        colour_names=colours,
+        spec=spec,
+        count=count,
+        difficulty=difficulty,
+        seed=seed if seed is not None else 1,
+        kit=kit,
     )
 
 

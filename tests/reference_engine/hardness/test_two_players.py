@@ -119,7 +119,7 @@ def test_vertex_geography_by_matchings_on_random_bipartite_graphs() -> None:
 
 
 def test_empty_hands_are_refused() -> None:
-    with pytest.raises(UsageError, match="--hand2 is empty"):
+    with pytest.raises(UsageError, match="hand2 is empty"):
         solve_uncooperative([Card(1, 1)], [])
-    with pytest.raises(UsageError, match="--hand1 is empty"):
+    with pytest.raises(UsageError, match="hand1 is empty"):
         solve_cooperative([], [Card(1, 1)])

@@ -50,9 +50,9 @@ def test_bad_weights_are_refused_with_the_reason(text: str, says: str) -> None:
 def test_strategy_needs_weights_exactly_when_weighted() -> None:
     assert strategy_from_options({}) == Strategy()
     assert strategy_from_options({"strategy": "weighted", "weights": "wild=2"}).weighted
-    with pytest.raises(UsageError, match="needs --weights"):
+    with pytest.raises(UsageError, match="needs weights"):
         strategy_from_options({"strategy": "weighted"})
-    with pytest.raises(UsageError, match="needs --strategy weighted"):
+    with pytest.raises(UsageError, match="needs strategy weighted"):
         strategy_from_options({"weights": "wild=2"})
     with pytest.raises(UsageError, match="uniform or weighted"):
         strategy_from_options({"strategy": "greedy"})

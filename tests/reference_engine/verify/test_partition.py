@@ -375,8 +375,7 @@ def test_the_coordinator_learns_the_glyphs_of_the_helper_cards() -> None:
     """A coordinator that never drew λ1 itself met it first in its workers' counts of helper cards
     and named it "label1" ever after: the weighted UNO booklet said "6 theta1" and "ticket1"."""
     from reference_engine.api import glyph
-    from reference_engine.verify.exact import Outcomes
-    from reference_engine.verify.partition import Part
+    from reference_engine.verify.partition import Part, outcomes_of
 
-    Outcomes.of([Part(peak={"xiworker5": 2}, glyphs={"xiworker5": "ξ5"})], {})
+    outcomes_of([Part(peak={"xiworker5": 2}, glyphs={"xiworker5": "ξ5"})], {})
     assert glyph("xiworker5") == "ξ5"

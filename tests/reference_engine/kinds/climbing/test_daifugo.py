@@ -178,7 +178,7 @@ def test_a_broken_protocol_stops_the_game(variant: Callable[..., Library]) -> No
 def test_seating_and_levels_are_checked(library: Library) -> None:
     with pytest.raises(UsageError, match="played by 3 to 6 players"):
         DaifugoGame(RULES, library, players=2)
-    with pytest.raises(UsageError, match="--virtual must be between 0 and 4"):
+    with pytest.raises(UsageError, match="virtual must be between 0 and 4"):
         DaifugoGame(RULES, library, players=4, virtual=5)
     with pytest.raises(SpecError, match="the game's order of ranks"):
         DaifugoGame(RULES, library, players=4, virtual=1, protocol="card-selection")

@@ -159,7 +159,7 @@ def test_uniform_play_is_unchanged_by_the_strategy_code(library: Library) -> Non
 @pytest.mark.parametrize(
     ("protocol", "strategy", "says"),
     [
-        ("card-selection", WEIGHTED, "--strategy weighted needs a protocol that takes the weights"),
+        ("card-selection", WEIGHTED, "strategy weighted needs a protocol that takes the weights"),
         ("weighted-selection", Strategy(), "needs weights"),
     ],
 )

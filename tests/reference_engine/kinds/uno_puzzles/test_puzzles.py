@@ -74,7 +74,7 @@ def test_the_plan_mixes_kinds_levels_and_answers() -> None:
     assert [k for k, _, _ in shape].count("who-wins") == 4
     assert {t for k, _, t in shape if k == "who-wins"} == {1, 2}
     assert {t for k, _, t in shape if k == "chain"} == {True, False}
-    with pytest.raises(UsageError, match="--difficulty is one of"):
+    with pytest.raises(UsageError, match="difficulty is one of"):
         plan(3, "brutal", rules.spec)
 
 

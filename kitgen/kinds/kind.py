@@ -1,0 +1,202 @@
+"""The kit half of a game-kind plug-in: what a kind must say (:class:`KitKind`), the shapes it
+decides (:class:`KitPlan`, :class:`BookletPlan`), what its booklet is made from, and the
+registry that finds a kind's kit by the engine kind's name (:func:`kit_kind`)."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from reference_engine.api import GameRules, Library, Reveal, UsageError
+
+from ..bom import Bom
+from ..faces import Face
+from ..labels import Label
+from ..templates import CardSize, Paper, Templates, load_templates
+
+if TYPE_CHECKING:
+    from reportlab.platypus import Flowable
+
+    from ..booklet import Booklet
+    from ..kitoptions import BookletOptions, KitOptions
+    from ..typesetting import Writer
+
+
+def default_labels(paper: str) -> str:
+    """The label sheet of a kit on ``paper`` unless --labels says otherwise (``templates/layout.yaml``)."""
+    papers = load_templates().papers
+    return papers[paper].labels if paper in papers else "cutout-a4"
+
+
+# The options of `kitgen build` every kind takes, and those of a kit of cards, labels and booklet.
+COMMON_OPTIONS = frozenset(
+    {"--paper", "--output", "--no-previews", "--no-cache", "--workers", "--json", "--force"}
+)
+CARD_KIT_OPTIONS = COMMON_OPTIONS | {
+    "--players",
+    "--virtual",
+    "--card-size",
+    "--duplex",
+    "--back-offset",
+    "--profile",
+    "--ink-saver",
+    "--export",
+    "--deck",
+    "--discard-owner",
+    "--protocol",
+    "--labels",
+    "--label-start",
+    "--wild4",
+    "--runs",
+    "--exact-hands",
+    "--only",
+    "--table-time",
+}
+
+
+@dataclass
+class KitPlan:
+    """A kit's shape, decided from the options before anything slow runs."""
+
+    name: str
+    players: int
+    virtual: int
+    protocol: str
+    card: CardSize
+    label_sheet: str
+    teaches: bool = True  # verify the protocol and write a booklet
+    game: str = ""  # the rule set's name (a game protocol is verified on its deck)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def card_mm(self) -> tuple[float, float]:
+        """A game card's width and height in millimetres."""
+        return (self.card.size.width.mm, self.card.size.height.mm)
+
+    @property
+    def people(self) -> int:
+        """Who does the table work: the players who are people (a virtual player does nothing)."""
+        return max(1, self.players - self.virtual)
+
+
+@dataclass
+class BookletPlan:
+    """A game booklet's shape, decided from the options (``kitgen booklet RULESET``)."""
+
+    name: str
+    protocol: str
+    players: int = 0
+    virtual: int = 0
+
+
+@dataclass
+class BookletInput:
+    """What a kind's booklet is made from (the verification has run already)."""
+
+    library: Library
+    rules: GameRules
+    plan: KitPlan
+    bom: Bom
+    validation: list[dict[str, Any]]
+    statistical: dict[str, Any] | None
+    capacity: int
+    name: str
+    reveals: dict[tuple[str, str], Reveal] | None
+
+
+class KitKind(ABC):
+    """The kit half of a game kind; subclasses register with :func:`register`."""
+
+    kind: ClassVar[str]  # the engine kind's name
+    default_card_size: ClassVar[str]
+    statistical_check: ClassVar[bool] = False  # whether :meth:`statistical` has a check to run
+    # The options of `kitgen build` that make sense for this kind; others given are refused.
+    build_options: ClassVar[frozenset[str]] = CARD_KIT_OPTIONS
+    # Whether the kit is of its own shape (:meth:`write_own`) instead of cards, labels and booklet.
+    own_kit: ClassVar[bool] = False
+    # The game's places on the table besides its piles (the discard pile, the layout), for the
+    # booklet's picture of the whole table (kitgen.tableplan).
+    table_middle: ClassVar[tuple[str, ...]] = ()
+    # What the game is, in a player's words, for refusing an option that does not apply to it.
+    about: ClassVar[str] = "a card game with virtual players"
+
+    def refusal(self, option: str) -> str:
+        """Why ``option`` does not apply to a game of this kind (one clause, no internal words)."""
+        return f"it is {self.about}"
+
+    @abstractmethod
+    def plan(self, opts: KitOptions, rules: GameRules, templates: Templates) -> KitPlan:
+        """Check the options for this kind and decide the kit's name, seats and card size."""
+
+    @abstractmethod
+    def booklet_plan(self, opts: BookletOptions, rules: GameRules) -> BookletPlan:
+        """Check the options of ``kitgen booklet`` for a rule set of this kind."""
+
+    @abstractmethod
+    def materials(self, library: Library, rules: GameRules, plan: KitPlan, reports: list[Any]) -> Bom:
+        """The bill of materials (what to print and buy, with counts and reasons)."""
+
+    @abstractmethod
+    def labels(self, rules: GameRules, bom: Bom) -> list[Label]:
+        """Every label of the kit's label sheet."""
+
+    @abstractmethod
+    def booklet(self, given: BookletInput) -> Booklet:
+        """The booklet: the kind's first chapters, then every protocol step by step."""
+
+    @abstractmethod
+    def front_matter(self, w: Writer, booklet: Booklet) -> list[Flowable]:
+        """The booklet's chapters before the protocols (the kit, set-up, rules, a turn)."""
+
+    @abstractmethod
+    def play_lines(self, result: dict[str, Any], rules: GameRules) -> list[str]:
+        """What ``kitgen play`` prints for a game of this kind."""
+
+    def statistical(
+        self, library: Library, plan: KitPlan, runs: int, what: str, cache: Any
+    ) -> dict[str, Any] | None:
+        """A statistical check on the full deck for the validation pages (kinds with one)."""
+        return None
+
+    def deck_face(self, rules: GameRules, name: str) -> Face | None:
+        """The printed face of one of the game's own cards, by name (None: not one of them)."""
+        return None
+
+    def extra_sheets(
+        self, work: Path, rules: GameRules, paper: Paper, name: str, bom: Bom
+    ) -> tuple[list[str], dict[str, Any]]:
+        """Sheets beyond cards, labels and booklet: (PDF names without .pdf, manifest entries)."""
+        return [], {}
+
+    def file_lines(self, manifest: dict[str, Any]) -> list[str]:
+        """Lines about the extra sheets for ``kitgen build``'s summary."""
+        return []
+
+    def write_own(
+        self, work: Path, opts: KitOptions, rules: GameRules, plan: KitPlan, paper: Paper, step: Any
+    ) -> tuple[list[str], list[str], dict[str, Any]]:
+        """A kit of its own shape (``own_kit``): write it into ``work``; return the PDFs (names
+        without .pdf, for previews), the other files, and the manifest's entries (``options``
+        among them: the options that shaped the kit)."""
+        raise NotImplementedError
+
+    def kit_lines(self, manifest: dict[str, Any]) -> list[str] | None:
+        """What ``kitgen build`` prints for a kit of its own shape (None: the card kit's lines)."""
+        return None
+
+
+_KIT_KINDS: dict[str, KitKind] = {}
+
+
+def register(kind: type[KitKind]) -> type[KitKind]:
+    _KIT_KINDS[kind.kind] = kind()
+    return kind
+
+
+def kit_kind(rules: GameRules) -> KitKind:
+    try:
+        return _KIT_KINDS[rules.kind]
+    except KeyError:
+        raise UsageError(f"kitgen cannot print a kit for {rules.name} yet") from None

@@ -1,0 +1,174 @@
+"""A game kind's plug-in interface: the rules every kind reads, how its games are played and
+verified, the settings of a game, and the registry that finds a kind by name."""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ..cards import Symbol
+from ..errors import UsageError
+from ..registry import Library
+from .deals import Deal, FullDeal, ProblemAt, ScenarioSetting, Validity
+
+if TYPE_CHECKING:
+    from ..records.recorder import Recorder
+    from ..records.referee import Verdict
+
+
+@dataclass(frozen=True)
+class PlayOption:
+    """A kind's own option of ``kitgen play`` (e.g. Gakmoro's ``--strategy``)."""
+
+    name: str  # the keyword, e.g. "strategy"
+    help: str
+    default: Any = None
+    choices: tuple[str, ...] = ()
+    kind: type = str  # str | int
+    flag: bool = False
+
+
+@dataclass
+class PlaySettings:
+    """What every kind's game takes: seats, level, seed, protocol, and the kind's own options."""
+
+    players: int | None = None
+    virtual: int = 1
+    level: str | None = None  # card | rule; None: the kind's default
+    seed: int = 0
+    protocol: str | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    # Card level: "compiled" (the default: a compiled runner where the spec has one, see
+    # reference_engine/compiled.py) or "interpreter" (the spec read step by step).
+    engine: str = "compiled"
+    # A game being recorded: its events go here (reference_engine/records, docs/records.md).
+    recorder: Recorder | None = None
+    # The settings the user gave (players, virtual...), so a kind can refuse those it has no use for.
+    given: frozenset[str] = frozenset()
+
+
+@dataclass(kw_only=True)
+class GameRules(ABC):
+    """What every kind's rule set tells: its name, texts, its file, its kit's settings, and the
+    protocol its kit teaches. A kind's rules are a dataclass deriving from this one (its own
+    fields first; these are keyword-only), most of them from :class:`~.table.TableRules`."""
+
+    kind: ClassVar[str]
+    name: str
+    title: str
+    summary: str
+    source: dict[str, str]
+    file: str
+    kit: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    @abstractmethod
+    def protocol(self) -> str:
+        """The protocol a kit of this game teaches (the virtual decision, or the dealer's job)."""
+
+    def cards_by_name(self) -> dict[str, Symbol]:
+        """The game's cards by name (``red7``), for giving a deal on the command line."""
+        return {}
+
+    def deck(self) -> list[Symbol]:
+        """Every card of the game's deck, with its copies (empty: the kind has no deck)."""
+        return []
+
+    def copies(self) -> dict[str, int]:
+        """How many of each card (by name) the deck holds: a deal given on the command line may
+        not hold more (``--input cards=red9,red9,red9`` with two R9 in the deck)."""
+        out: dict[str, int] = {}
+        for card in self.deck():
+            out[card.name] = out.get(card.name, 0) + 1
+        return out
+
+
+class GameKind(ABC):
+    """A kind of game. Subclasses set ``name`` and register themselves with :func:`register`."""
+
+    name: ClassVar[str]
+    summary: ClassVar[str]
+    # The kind's own options of `kitgen play`, and the default level.
+    play_options: ClassVar[tuple[PlayOption, ...]] = ()
+    default_level: ClassVar[str] = "card"
+    # Whether games of this kind write a game record (``settings.recorder``) and have a referee.
+    records: ClassVar[bool] = False
+
+    @abstractmethod
+    def load(self, path: Path, expected_name: str | None) -> GameRules:
+        """Load and check a rule set of this kind (SpecError lists every problem)."""
+
+    @abstractmethod
+    def play(self, rules: GameRules, library: Library, settings: PlaySettings) -> dict[str, Any]:
+        """Play a whole game; the result as data (``winner``, ``protocol_runs``, checks, a log)."""
+
+    def referee(self, record: Mapping[str, Any]) -> Verdict:
+        """Check a game record of this kind with the kind's independent referee (its ``referee.py``,
+        which shares no code with how the kind plays): every action legal, every card accounted for."""
+        raise UsageError(f"games of the {self.name} kind write no record")
+
+    def scenario(
+        self, rules: GameRules, state: Mapping[str, Any], deal: list[str], problem: ProblemAt
+    ) -> ScenarioSetting:
+        """Bind a game protocol's scenario: the cards to deal and the game's functions (``valid``).
+        ``problem(key path under the scenario, message)`` makes the error to raise for a bad one."""
+        raise UsageError(f"{rules.name} ({self.name}) has no game protocol to verify in a scenario")
+
+    def two_deals(self, rules: GameRules, players: int, rng: random.Random) -> tuple[Deal, Deal, Validity]:
+        """Two deals with the same public information, for the statistical check on the full deck."""
+        raise UsageError(f"{rules.name} ({self.name}) has no card selection to check statistically")
+
+    def full_deal(self, rules: GameRules, players: int, hand: int, state: Mapping[str, Any]) -> FullDeal:
+        """The whole deck in play at a table with a public ``state``: for exact verification by
+        validity classes (``kitgen verify PROTOCOL --hand N``)."""
+        raise UsageError(f"{rules.name} ({self.name}) has no card selection to verify on a whole table")
+
+    def verify_runs(
+        self, library: Library, proto: Any, rules: GameRules, runs: int, seed: int, players: int
+    ) -> Any:
+        """A kind's own statistical verification of its game protocol on the full deck (a
+        ``Report``), or None: the card selection's (one played card, ``two_deals``)."""
+        return None
+
+    def weight_function(self, rules: GameRules, weights: Any) -> Callable[[Any], int]:
+        """``weight(card)`` for a virtual player's public weights (``kinds.strategy.Weights``),
+        after checking the names they use; kinds whose virtual players have no strategy refuse."""
+        raise UsageError(f"{rules.name} ({self.name}): its virtual players take no «weights»")
+
+    def measure_tables(self, rules: GameRules, library: Library, seating: PlaySettings) -> dict[str, Any]:
+        """The largest card selection table a virtual decision sees in simulated games with
+        ``seating`` (its seats, and the kind's options such as ``discard_owner``), for a kit's bill of
+        materials: ``games``, ``hands`` (per seat), ``draw_pile`` (a pile's most cards),
+        ``table_seen`` and ``table`` (the most cards a table can hold)."""
+        raise UsageError(f"{rules.name} ({self.name}) has no virtual players to count materials for")
+
+    def example_moment(self, rules: GameRules, library: Library, seating: PlaySettings) -> Any:
+        """A virtual decision in a seeded game with ``seating`` (its seats, and the kind's options
+        such as ``wild4``) for a booklet's worked example (a ``Moment``)."""
+        raise UsageError(f"{rules.name} ({self.name}) has no virtual players to show")
+
+
+_KINDS: dict[str, GameKind] = {}
+DEFAULT_KIND = "shedding"
+
+
+def register(kind: type[GameKind]) -> type[GameKind]:
+    """Class decorator: make a kind known by its name."""
+    _KINDS[kind.name] = kind()
+    return kind
+
+
+def kinds() -> dict[str, GameKind]:
+    return dict(_KINDS)
+
+
+def find_kind(name: str) -> GameKind:
+    try:
+        return _KINDS[name]
+    except KeyError:
+        known = ", ".join(sorted(_KINDS)) or "none"
+        raise UsageError(f"unknown kind of game {name!r} (kinds: {known})") from None
