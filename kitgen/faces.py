@@ -26,7 +26,7 @@ from reportlab.lib.colors import Color, HexColor, white
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Table, TableStyle
+from reportlab.platypus import SimpleDocTemplate, Table, TableStyle
 
 from reference_engine.api import Checker, SpecError, UsageError, load_file
 
@@ -126,6 +126,27 @@ def new_canvas(path: str | BinaryIO, size: tuple[float, float], title: str) -> C
     c.setAuthor("kitgen")
     c.setCreator("kitgen")
     return c
+
+
+def new_document(
+    target: str | BinaryIO, paper: tuple[float, float], margin: float, title: str
+) -> SimpleDocTemplate:
+    """A reproducible one-column platypus document (``invariant``) whose initial font is ours (as
+    :func:`new_canvas`), ``margin`` on every side; a sheet of paragraphs such as a class handout."""
+    ensure_fonts()
+    return SimpleDocTemplate(
+        target,
+        pagesize=paper,
+        leftMargin=margin,
+        rightMargin=margin,
+        topMargin=margin,
+        bottomMargin=margin,
+        title=title,
+        author="kitgen",
+        creator="kitgen",
+        invariant=1,
+        initialFontName=FONT,
+    )
 
 
 def pdf_table(rows: Any, **kwargs: Any) -> Table:

@@ -18,13 +18,13 @@ from typing import Any
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import Flowable, KeepTogether, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, KeepTogether, Spacer, Table, TableStyle
 
 from reference_engine.api import Protocol
 
 from .bom import Bom
 from .booklet import Booklet, first_sentence
-from .faces import FONT, FONT_BOLD, Face, ensure_fonts
+from .faces import FONT, FONT_BOLD, Face, new_document, pdf_table
 from .paragraphs import Styled, paragraph
 from .typesetting import CardPicture, TitleBand
 from .units import mm
@@ -176,13 +176,12 @@ def _card_row(h: Handout, size: float, width: float) -> list[Flowable]:
         [CardPicture(face, card_w, h.ink_saver) for face, _ in shown],
         [paragraph(small, f"× {n}") for _, n in shown],
     ]
-    t = Table(cells, colWidths=[card_w + 8] * len(shown), hAlign="LEFT")
+    t = pdf_table(cells, colWidths=[card_w + 8] * len(shown), hAlign="LEFT")
     t.setStyle(
         TableStyle(
             [
                 ("ALIGN", (0, 0), (-1, -1), "CENTER"),
                 ("LEFTPADDING", (0, 0), (-1, -1), 0),
-                ("FONTNAME", (0, 0), (-1, -1), FONT),
             ]
         )
     )
@@ -190,12 +189,11 @@ def _card_row(h: Handout, size: float, width: float) -> list[Flowable]:
 
 
 def _table(rows: list[list[Any]], widths: list[float]) -> Table:
-    t = Table(rows, colWidths=widths)
+    t = pdf_table(rows, colWidths=widths)
     t.setStyle(
         TableStyle(
             [
                 ("VALIGN", (0, 0), (-1, -1), "TOP"),
-                ("FONTNAME", (0, 0), (-1, -1), FONT),
                 ("LEFTPADDING", (0, 0), (-1, -1), 0),
                 ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
                 ("TOPPADDING", (0, 0), (-1, -1), 0),
@@ -206,13 +204,12 @@ def _table(rows: list[list[Any]], widths: list[float]) -> Table:
 
 
 def _boxed(flowables: list[Flowable], width: float) -> list[Flowable]:
-    t = Table([[f] for f in flowables], colWidths=[width])
+    t = pdf_table([[f] for f in flowables], colWidths=[width])
     t.setStyle(
         TableStyle(
             [
                 ("BACKGROUND", (0, 0), (-1, -1), BAND),
                 ("LEFTPADDING", (0, 0), (-1, -1), 6),
-                ("FONTNAME", (0, 0), (-1, -1), FONT),
             ]
         )
     )
@@ -220,27 +217,13 @@ def _boxed(flowables: list[Flowable], width: float) -> list[Flowable]:
 
 
 def _render(target: io.BytesIO | str, h: Handout, paper: tuple[float, float], size: float, steps: int) -> int:
-    ensure_fonts()
     margin = mm(14)
     pages = [0]
 
     def count(canvas: object, doc: object) -> None:
         pages[0] += 1
 
-    doc = SimpleDocTemplate(
-        target,
-        pagesize=paper,
-        leftMargin=margin,
-        rightMargin=margin,
-        topMargin=margin,
-        bottomMargin=margin,
-        title=f"{h.title}: lesson handout",
-        author="kitgen",
-        creator="kitgen",
-        invariant=1,
-        initialFontName=FONT,  # reportlab's default, Helvetica, is never embedded (a print shop refuses it)
-        initialFontSize=9,
-    )
+    doc = new_document(target, paper, margin, f"{h.title}: lesson handout")
     doc.build(_story(h, size, paper[0] - 2 * margin, steps), onFirstPage=count, onLaterPages=count)
     return pages[0]
 

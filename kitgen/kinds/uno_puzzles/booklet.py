@@ -15,11 +15,11 @@ from typing import Any
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Table, TableStyle
+from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
 
 from reference_engine.api import Card, Puzzle, PuzzleRules, parse_cards, solve_solitaire
 
-from ...faces import FONT, FONT_BOLD, ensure_fonts, pdf_table, style
+from ...faces import FONT, FONT_BOLD, ensure_fonts, new_document, pdf_table, style
 from ...paragraphs import Fragment, Styled, paragraph
 from ...units import mm
 from ...words import listing, plural
@@ -181,19 +181,7 @@ def render_booklet(
         canvas.drawString(margin, mm(10), rules.title)
         canvas.drawRightString(paper[0] - margin, mm(10), f"page {doc.page}")
 
-    doc = SimpleDocTemplate(
-        str(path),
-        pagesize=paper,
-        leftMargin=margin,
-        rightMargin=margin,
-        topMargin=margin,
-        bottomMargin=margin,
-        title=f"{rules.title}: booklet",
-        author="kitgen",
-        creator="kitgen",
-        invariant=1,
-        initialFontName=FONT,
-    )
+    doc = new_document(str(path), paper, margin, f"{rules.title}: booklet")
     doc.build(_story(st, rules, puzzles, deck, width), onFirstPage=footer, onLaterPages=footer)
     return pages[0]
 
