@@ -197,3 +197,13 @@ def test_library_resolves_a_family_members_glyph_before_any_run() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["#2", "α", "nothing7"]
     assert Library().protocol("covert-lottery-modified").symbols["c"].glyph == "#{}"
+
+
+def test_a_folder_of_someone_elses_files_is_refused_before_verifying(tmp_path: Path) -> None:
+    out = tmp_path / "kit"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine", encoding="utf-8")
+    result = CliRunner().invoke(main, ["build", "six-card-and", "-o", str(out), "--no-previews"])
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert "verif" not in result.output.lower()  # refused before anything ran
+    assert sorted(p.name for p in out.iterdir()) == ["notes.txt"]
