@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from reference_engine.api import UsageError
+from reference_engine.api import ReportSummary, UsageError
 
 from .bom import Bom
 from .booklet import Booklet
@@ -35,6 +35,7 @@ from .sheets import DUPLEX, SheetOptions, grid_for, render_cards
 from .templates import CardSize, LabelSheet, Paper, Profile, Templates
 from .typesetting import render_booklet
 from .units import Length, LengthError
+from .verification import WholeDeckClaim
 from .viewer import kit_pages
 
 Progress = Callable[[str, int], None]
@@ -70,9 +71,9 @@ class KitContent:
     bom: Bom
     labels: list[Label]
     booklet: Booklet | None
-    validation: list[dict[str, Any]]
-    statistical: dict[str, Any] | None = None
-    whole_deck: dict[str, Any] | None = None
+    validation: list[ReportSummary]
+    statistical: ReportSummary | None = None
+    whole_deck: WholeDeckClaim | None = None
     extra_sheets: ExtraSheets | None = None
     handout: OnePage | None = None
 

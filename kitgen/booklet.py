@@ -33,6 +33,7 @@ from reference_engine.api import (
     Library,
     Params,
     Protocol,
+    ReportSummary,
     Reveal,
     Simulation,
     SpecError,
@@ -55,6 +56,7 @@ from .tableplan import booklet_plan
 from .tabletime import TableTime, spec_hints, table_time
 from .templates import templates_dir
 from .units import Length
+from .verification import WholeDeckClaim
 from .words import listing
 
 # --------------------------------------------------------------------------- style
@@ -183,8 +185,8 @@ class Booklet:
     subtitle: str
     kind: str  # what booklet.json calls it: "protocol", or the kit kind's word ("game", ...)
     sections: list[Section]
-    validation: list[dict[str, Any]]
-    statistical: dict[str, Any] | None = None
+    validation: list[ReportSummary]
+    statistical: ReportSummary | None = None
     rules: Any = None  # the game's rule set (any kind), for the kind's first chapters
     bom: Bom | None = None
     owners: list[str] = field(default_factory=list)
@@ -201,7 +203,7 @@ class Booklet:
     ink_saver: bool = False  # the kit's cards are drawn for a home printer (light backs)
     # A game kit built with --exact-hands: its claim on the whole deck (kitgen.verification's
     # whole_deck_claim), on the cover and the validation pages.
-    whole_deck: dict[str, Any] | None = None
+    whole_deck: WholeDeckClaim | None = None
     # Built without --exact-hands, though its protocol could take it: the pages say where it is.
     whole_deck_offered: bool = False
 
@@ -223,8 +225,8 @@ class Booklet:
         words = {k[len("legend_") :]: v for k, v in booklet_style().words.items() if k.startswith("legend_")}
         return card_legend(self.rules, shown, self.face, self.owners, words)
 
-    def to_json(self) -> dict[str, Any]:
-        out = {
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {
             "booklet": self.name,
             "title": self.title,
             "kind": self.kind,
@@ -651,7 +653,7 @@ def name_steps(text: str, title: str) -> str:
 def protocol_booklet(
     library: Library,
     proto: Protocol,
-    validation: list[dict[str, Any]],
+    validation: list[ReportSummary],
     capacity: int,
     name: str,
     reveals: dict[tuple[str, str], Reveal] | None = None,

@@ -34,11 +34,11 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import NoReturn, Protocol, TypedDict, cast
 
 import click
 
-from reference_engine.api import Library, Report, engine_dir, rulesets_dir
+from reference_engine.api import JSONObject, Library, Report, ReportJSON, engine_dir, rulesets_dir
 
 from .files import read_regular, write_atomic
 from .output import process_alive
@@ -59,7 +59,7 @@ def default_cache_dir() -> Path:
     return Path(base) / "kitgen" / "verification"
 
 
-def _digest_files(h: Any, root: Path, patterns: tuple[str, ...], recursive: bool = True) -> None:
+def _digest_files(h: _Digest, root: Path, patterns: tuple[str, ...], recursive: bool = True) -> None:
     if not root.is_dir():
         return
     found = (root.rglob(pat) if recursive else root.glob(pat) for pat in patterns)
@@ -81,22 +81,55 @@ def _engine_digest() -> str:
 # --------------------------------------------------------------------------- entries
 
 
+class Request(TypedDict, total=False):
+    """What a report was asked for (part of its key): the method, the protocol and how."""
+
+    method: str
+    protocol: str
+    reveals: bool
+    scenario: str | None
+    params: dict[str, int | list[int]]
+    runs: int
+    seed: int
+    game: str | None
+    weights: str
+    players: int | None
+    hand: int
+    state: JSONObject | None
+
+
+# One recorded reveal: protocol, step and every observation (each a list of cells of card
+# names and numbers). Written as a tuple; a list once read back from the entry (same items).
+RecordedReveal = tuple[str, str, list[list[list[str | int]]]]
+
+
+class Record(TypedDict):
+    """A report and its recorded reveals, as an entry keeps them."""
+
+    report: ReportJSON
+    reveals: list[RecordedReveal] | None
+
+
+class _Digest(Protocol):
+    def update(self, data: bytes, /) -> None: ...
+
+
 class DamagedEntry(ValueError):
     """A cache entry that cannot be trusted (the message says why)."""
 
 
-def record(report: Report) -> dict[str, Any]:
+def record(report: Report) -> Record:
     """A report (and its recorded reveals) as an entry keeps it."""
     reveals = None
     if report.reveals is not None:
         reveals = [
-            [name, step, sorted([list(map(list, obs)) for obs in observations])]
+            (name, step, sorted([list(map(list, obs)) for obs in observations]))
             for (name, step), observations in sorted(report.reveals.items())
         ]
     return {"report": report.to_json(), "reveals": reveals}
 
 
-def from_record(data: dict[str, Any]) -> Report:
+def from_record(data: Record) -> Report:
     """The report an entry keeps (see :func:`record`)."""
     reveals = None
     if data["reveals"] is not None:
@@ -107,24 +140,24 @@ def from_record(data: dict[str, Any]) -> Report:
     return Report.from_json(data["report"], reveals)
 
 
-def _canonical(data: Any) -> bytes:
+def _canonical(data: object) -> bytes:
     return json.dumps(
         data, sort_keys=True, ensure_ascii=False, separators=(",", ":"), allow_nan=False
     ).encode()
 
 
-def checksum(key: str, rec: dict[str, Any]) -> str:
+def checksum(key: str, rec: Record) -> str:
     """SHA-256 over the entry format, its key and its report."""
     return hashlib.sha256(
         f"kitgen verification cache {FORMAT}\0{key}\0".encode() + _canonical(rec)
     ).hexdigest()
 
 
-def _no_constant(name: str) -> Any:
+def _no_constant(name: str) -> NoReturn:
     raise DamagedEntry(f"it holds {name}")
 
 
-def _finite(data: Any) -> None:
+def _finite(data: object) -> None:
     """No NaN or infinity anywhere (a float that overflowed, such as 1e999)."""
     stack = [data]
     while stack:
@@ -137,7 +170,7 @@ def _finite(data: Any) -> None:
             stack.extend(item)
 
 
-def _check_reveals(reveals: Any) -> None:
+def _check_reveals(reveals: object) -> None:
     if reveals is None:
         return
     if not isinstance(reveals, list):
@@ -156,15 +189,18 @@ def _check_reveals(reveals: Any) -> None:
                 raise DamagedEntry("a reveal's observation is not a list of cells")
 
 
-def check_entry(key: str, request: dict[str, Any], data: Any) -> Report:
+def check_entry(key: str, request: Request, data: object) -> Report:
     """The report of a parsed entry, once it has passed every check (else :class:`DamagedEntry`)."""
     if not isinstance(data, dict) or set(data) != {"format", "key", "sha256", "record"}:
         raise DamagedEntry("it is not a cache entry")
     if data["format"] != FORMAT or data["key"] != key:
         raise DamagedEntry("it is filed under another key")
-    rec = data["record"]
-    if not isinstance(rec, dict) or set(rec) != {"report", "reveals"} or not isinstance(rec["report"], dict):
+    raw = data["record"]
+    if not isinstance(raw, dict) or set(raw) != {"report", "reveals"} or not isinstance(raw["report"], dict):
         raise DamagedEntry("it holds no report")
+    # A record by its keys; the rest is checked below: its reveals' shape here, its report by
+    # reading it and writing it back to the same JSON.
+    rec = cast(Record, raw)
     _finite(rec)
     if data["sha256"] != checksum(key, rec):
         raise DamagedEntry("its checksum does not match its contents")
@@ -189,7 +225,7 @@ def check_entry(key: str, request: dict[str, Any], data: Any) -> Report:
     return report
 
 
-def parse_entry(key: str, request: dict[str, Any], raw: bytes) -> Report:
+def parse_entry(key: str, request: Request, raw: bytes) -> Report:
     try:
         data = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
         return check_entry(key, request, data)
@@ -238,7 +274,7 @@ class VerificationCache:
         self.discarded = 0
         self._swept = False
 
-    def key(self, library: Library, request: dict[str, Any]) -> str:
+    def key(self, library: Library, request: Request) -> str:
         h = hashlib.sha256(f"{_engine_digest()} format {FORMAT}".encode())
         for root in library.roots:
             _digest_files(h, root, ("*.yaml", "*.yml"), recursive=False)  # where specs are looked up
@@ -248,7 +284,7 @@ class VerificationCache:
     def path(self, key: str) -> Path:
         return self.directory / f"{key}.json"
 
-    def load(self, key: str, request: dict[str, Any]) -> Report | None:
+    def load(self, key: str, request: Request) -> Report | None:
         """The checked report filed under ``key``; None when there is none or it was discarded."""
         path = self.path(key)
         try:
@@ -274,7 +310,7 @@ class VerificationCache:
         warn = self.warn if self.warn is not None else _WARN.get()
         warn(f"discarded the cached verification report {path}: {reason}; verifying again")
 
-    def store(self, key: str, rec: dict[str, Any]) -> None:
+    def store(self, key: str, rec: Record) -> None:
         """Write the entry atomically; a cache that cannot be written is simply not used."""
         entry = {"format": FORMAT, "key": key, "sha256": checksum(key, rec), "record": rec}
         try:

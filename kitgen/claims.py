@@ -8,8 +8,9 @@ engine verifies a larger instance exactly, the sentence follows by itself.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+
+from reference_engine.api import ReportParams, ReportSummary
 
 from .words import listing, plural
 
@@ -25,30 +26,31 @@ MEANING_EXACT = (
     "secrets."
 )
 
-Quantities = Callable[[Mapping[str, Any]], str]
+# A protocol's parameters in words (``3 cards in the lottery``).
+Quantities = Callable[[ReportParams], str]
 
 
-def exact_part(report: Mapping[str, Any], quantities: Quantities | None = None) -> str:
+def exact_part(report: ReportSummary, quantities: Quantities | None = None) -> str:
     """``exact on a 5-card deal (R1 G2 B7 Y5 W), dealt in every way (30 deals)``."""
-    sc = report.get("scenario") or {}
-    deal = list(sc.get("deal") or [])
-    n = int(report.get("inputs", 0))
+    sc = report["scenario"]
+    deal = list(sc["deal"]) if sc else []
+    n = report["inputs"]
     if deal:
         cards = f" ({' '.join(deal)})" if len(deal) <= 12 else ""
         return (
             f"exact on a deal of {len(deal)} cards{cards}, dealt in every possible way ({plural(n, 'deal')})"
         )
-    params = report.get("params") or {}
+    params = report["params"]
     sizes = quantities(params) if params and quantities is not None else ""
     secrets = f"every possible secret ({n})"
     return f"exact on {sizes}, {secrets}" if sizes else f"exact on {secrets}"
 
 
-def statistical_part(report: Mapping[str, Any]) -> str:
+def statistical_part(report: ReportSummary) -> str:
     """``statistical on the full uno deck, 4 players (107 cards in play, 200 random runs)``."""
-    sc = report.get("scenario") or {}
-    res = report.get("resources") or {}
-    what = str(sc.get("doc") or "the full game")
+    sc = report["scenario"]
+    res = report["resources"]
+    what = (sc["doc"] if sc else "") or "the full game"
     extra = []
     if res.get("cards"):
         extra.append(f"{res['cards']} cards in play")
@@ -58,33 +60,31 @@ def statistical_part(report: Mapping[str, Any]) -> str:
 
 
 def claim(
-    report: Mapping[str, Any],
-    statistical: Mapping[str, Any] | None = None,
+    report: ReportSummary,
+    statistical: ReportSummary | None = None,
     quantities: Quantities | None = None,
 ) -> str:
     """One protocol's sentence: ``Title: exact on …; statistical on ….``"""
-    if not report.get("verified"):
+    if not report["verified"]:
         return f"{report['title']}: NOT verified (see the Validation section)."
-    parts = [exact_part(report, quantities) if report.get("method") == "exact" else statistical_part(report)]
-    if statistical is not None and statistical.get("protocol") == report.get("protocol"):
-        parts.append(
-            statistical_part(statistical) if statistical.get("verified") else "statistical check FAILED"
-        )
+    parts = [exact_part(report, quantities) if report["method"] == "exact" else statistical_part(report)]
+    if statistical is not None and statistical["protocol"] == report["protocol"]:
+        parts.append(statistical_part(statistical) if statistical["verified"] else "statistical check FAILED")
     return f"{report['title']}: {'; '.join(parts)}."
 
 
 def claims(
-    validation: Sequence[Mapping[str, Any]],
-    statistical: Mapping[str, Any] | None = None,
+    validation: Sequence[ReportSummary],
+    statistical: ReportSummary | None = None,
     quantities: Callable[[str], Quantities] | None = None,
 ) -> list[str]:
     """Every protocol's sentence, in the reports' order; ``quantities(protocol)`` words a
     protocol's parameters (``3 cards in the lottery``)."""
     return [
-        claim(v, statistical, quantities(str(v["protocol"])) if quantities is not None else None)
+        claim(v, statistical, quantities(v["protocol"]) if quantities is not None else None)
         for v in validation
     ]
 
 
-def meaning(statistical: Mapping[str, Any] | None) -> str:
+def meaning(statistical: ReportSummary | None) -> str:
     return MEANING if statistical is not None else MEANING_EXACT

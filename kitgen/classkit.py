@@ -21,6 +21,7 @@ from reference_engine.api import (
     VERSION,
     Library,
     Protocol,
+    ReportSummary,
     UsageError,
     VerificationFailed,
     check_protocol,
@@ -205,7 +206,7 @@ def _card_words(face: Face, term: str) -> tuple[str, str]:
 
 
 def materials(
-    proto: Protocol, booklet: Booklet, report: dict[str, Any], sets: int, card_mm: tuple[float, float]
+    proto: Protocol, booklet: Booklet, report: ReportSummary, sets: int, card_mm: tuple[float, float]
 ) -> Bom:
     """The cards of the verified setting, with spares, for ``sets`` groups; the holders its worked
     example's shuffles need, for each group."""

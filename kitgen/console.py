@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from reference_engine.api import (
+    DeckClaim,
     Event,
     Forecast,
     Library,
@@ -355,7 +356,7 @@ def report_lines(report: Report) -> list[str]:
     return out
 
 
-def deck_lines(claim: dict[str, Any]) -> list[str]:
+def deck_lines(claim: DeckClaim) -> list[str]:
     """The summary of `kitgen verify NAME --hand A..B`: one line per hand size, then the claim."""
     out = [f"{claim['protocol']} on the whole deck, {claim['table']}".rstrip(":")]
     for row in claim["hands"]:

@@ -20,13 +20,13 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Literal
 
 from reportlab.lib.colors import Color, HexColor, white
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import SimpleDocTemplate, Table, TableStyle
+from reportlab.platypus import Flowable, SimpleDocTemplate, Table, TableStyle
 
 from reference_engine.api import Checker, SpecError, UsageError, load_file
 
@@ -149,10 +149,19 @@ def new_document(
     )
 
 
-def pdf_table(rows: Any, **kwargs: Any) -> Table:
+# What a cell of a platypus table holds: text, a flowable, or flowables stacked in it.
+Cell = str | Flowable | list[Flowable]
+
+
+def pdf_table(
+    rows: Sequence[Sequence[Cell]],
+    colWidths: Sequence[float],
+    repeatRows: int = 0,
+    hAlign: Literal["LEFT", "CENTER", "RIGHT"] | None = None,
+) -> Table:
     """A platypus table whose cells start in our embedded font: reportlab's default cell font is
     Helvetica, which it never embeds, and a print shop's preflight rejects a PDF listing it."""
-    t = Table(rows, **kwargs)
+    t = Table([list(row) for row in rows], colWidths=colWidths, repeatRows=repeatRows, hAlign=hAlign)
     t.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), FONT, 9)]))
     return t
 

@@ -35,18 +35,19 @@ from reportlab.platypus import (
 from reportlab.platypus.doctemplate import IndexingFlowable, LayoutError
 from reportlab.platypus.tableofcontents import TableOfContents
 
-from reference_engine.api import Library, RenderError, glyph
+from reference_engine.api import Count, Library, RenderError, glyph
 from reference_engine.api import count_text as deal_count
 
 from .booklet import Booklet, BookletStyle, Section, StepBlock, booklet_style
 from .claims import claims, meaning
 from .diagram import DiagramFlowable, geometry
-from .faces import FONT, FONT_BOLD, Face, draw_face, ensure_fonts, pdf_table
+from .faces import FONT, FONT_BOLD, Cell, Face, draw_face, ensure_fonts, pdf_table
 from .glossary import quantities_of
 from .paragraphs import Heading, Styled, paragraph
 from .tableplan import TablePlanFlowable, booklet_plan
 from .tabletime import run_sentence
 from .units import mm
+from .verification import WholeDeckClaim
 from .words import listing, plural
 
 CARD_RATIO = 87 / 56
@@ -257,7 +258,7 @@ class _Doc(BaseDocTemplate):
             ]
         )
 
-    def _decorate(self, c: Canvas, doc: Any) -> None:
+    def _decorate(self, c: Canvas, doc: BaseDocTemplate) -> None:
         c.saveState()
         c.setFont(FONT, 7)
         c.setFillColor(HexColor("#555555"))
@@ -350,26 +351,27 @@ class Writer:
         return t
 
     def table(
-        self, rows: list[list[Any]], widths: list[float], header: bool = True, spec: bool = False
+        self, rows: list[list[Cell]], widths: list[float], header: bool = True, spec: bool = False
     ) -> Table:
-        def cell(c: Any, i: int) -> Any:
+        def cell(c: Cell, i: int) -> Cell:
             if isinstance(c, (Flowable, list)):
                 return c
-            return paragraph(
-                self.cellb if header and i == 0 else self.cell, str(c), subscripts=spec and i > 0
-            )
+            return paragraph(self.cellb if header and i == 0 else self.cell, c, subscripts=spec and i > 0)
 
         cells = [[cell(c, i) for c in row] for i, row in enumerate(rows)]
         t = pdf_table(cells, colWidths=widths, repeatRows=1 if header else 0)
-        style: list[Any] = [
-            ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-            ("LINEBELOW", (0, 0), (-1, -1), 0.25, HexColor("#BBBBBB")),
-            ("LEFTPADDING", (0, 0), (-1, -1), 3),
-            ("RIGHTPADDING", (0, 0), (-1, -1), 3),
-        ]
-        if header:
-            style.append(("BACKGROUND", (0, 0), (-1, 0), HexColor(self.st.colours["shade"])))
-        t.setStyle(TableStyle(style))
+        shade = [("BACKGROUND", (0, 0), (-1, 0), HexColor(self.st.colours["shade"]))] if header else []
+        t.setStyle(
+            TableStyle(
+                [
+                    ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                    ("LINEBELOW", (0, 0), (-1, -1), 0.25, HexColor("#BBBBBB")),
+                    ("LEFTPADDING", (0, 0), (-1, -1), 3),
+                    ("RIGHTPADDING", (0, 0), (-1, -1), 3),
+                    *shade,
+                ]
+            )
+        )
         return t
 
     # -- the story ------------------------------------------------------------------
@@ -522,9 +524,9 @@ class Writer:
         if bom is None:
             return []
         out: list[Flowable] = [self.heading("What is in the kit")]
-        rows: list[list[Any]] = [["", "What", "How many", "Why"]]
+        rows: list[list[Cell]] = [["", "What", "How many", "Why"]]
         for item in bom.items:
-            pic: Any = CardPicture(item.faces[0], mm(11), self.b.ink_saver) if item.faces else ""
+            pic: Cell = CardPicture(item.faces[0], mm(11), self.b.ink_saver) if item.faces else ""
             rows.append([pic, item.name, str(item.count), item.why])
         out.append(self.table(rows, [mm(14), mm(45), mm(18), self.width - mm(77)], spec=True))
         out.append(Spacer(1, mm(3)))
@@ -541,7 +543,7 @@ class Writer:
         out: list[Flowable] = [self.heading("What you need")]
         if self.b.sections and self.b.sections[0].overview:
             out.append(self.para(self.b.sections[0].overview, spec=True))
-        rows: list[list[Any]] = [["", "Card", "How many"]]
+        rows: list[list[Cell]] = [["", "Card", "How many"]]
         for sym, n in res.get("cards_by_symbol", {}).items():
             face = self.b.face(sym)
             rows.append([CardPicture(face, mm(9), self.b.ink_saver), face.title, str(n)])
@@ -559,7 +561,7 @@ class Writer:
             self.para(
                 f"For the verified setting{(' (' + params + ')') if params else ''}: "
                 f"{plural(res['cards'], 'card')} in all, {res['helper_cards']} of them helper cards; "
-                f"{plural(res['shuffles'], 'shuffle')}.{holders}",
+                f"{plural(_exact(res['shuffles']), 'shuffle')}.{holders}",
                 self.small,
             )
         )
@@ -670,7 +672,7 @@ class Writer:
     def _checklist(self, items: Sequence[str], size: float) -> Table:
         """The checklist's numbered boxes in type of ``size`` points."""
         style = ParagraphStyle("check", parent=self.body, fontSize=size, leading=size * 1.28, spaceAfter=0)
-        rows: list[list[Any]] = []
+        rows: list[list[Cell]] = []
         for n, text in enumerate(items, 1):
             rows.append([TickBox(mm(3.6)), self.para(f"{n}.", style), RefParagraph(style, text, self.page)])
         table = pdf_table(rows, colWidths=[mm(7), mm(7), self.width - mm(14)])
@@ -758,13 +760,13 @@ class Writer:
             if declared > v["inputs"]:
                 checked = f"{v['inputs']} of the {declared} declared inputs (only the admissible ones)"
             setting = f"Spec: {v['protocol']}. Method: {v['method']}; parameters: {params}; {checked}."
-            if v.get("scenario"):
-                sc = v["scenario"]
+            sc = v["scenario"]
+            if sc:
                 setting += (
                     f" Scenario {sc['name']} of {sc['game']}: deal {' '.join(sc['deal'])}; {sc['state']}."
                 )
             out.append(self.para(setting, self.small))
-            rows: list[list[Any]] = [["Check", "Verdict", "Figure"]]
+            rows: list[list[Cell]] = [["Check", "Verdict", "Figure"]]
             for ch in v["checks"]:
                 rows.append([ch["name"], "ok" if ch["ok"] else "FAILED", ch["figure"]])
             out.append(self.table(rows, [mm(30), mm(16), self.width - mm(46)]))
@@ -789,7 +791,7 @@ class Writer:
                             by_title(count_text(e["expected"]), titles),
                             by_title(count_text(e["measured"]), titles),
                             "yes" if e["match"] else "NO",
-                            e.get("cite", ""),
+                            str(e["cite"]),  # (None printed as 'None', as ever)
                         ]
                     )
                 wide = any(isinstance(e["expected"], dict) for e in v["expect"])  # counts per callee
@@ -831,17 +833,17 @@ class Writer:
         """Every step as the paper writes it (its notation), where the spec keeps that wording."""
         out: list[Flowable] = []
         for sec in self.b.sections:
-            rows: list[list[Any]] = [["Step", "In the paper's words"]]
+            rows: list[list[Cell]] = [["Step", "In the paper's words"]]
             rows += [[b.number, b.paper] for b in sec.steps if b.paper]
             if len(rows) > 1:
                 out.append(self.heading(f"{sec.title}: the steps in the paper's words", 1))
                 out.append(self.table(rows, [mm(14), self.width - mm(14)], spec=True))
         return out
 
-    def _title_of(self, protocol: str) -> str:
-        return next((v["title"] for v in self.b.validation if v["protocol"] == protocol), protocol)
+    def _title_of(self, protocol: str | None) -> str:
+        return next((v["title"] for v in self.b.validation if v["protocol"] == protocol), str(protocol))
 
-    def _whole_deck(self, whole: dict[str, Any]) -> list[Flowable]:
+    def _whole_deck(self, whole: WholeDeckClaim) -> list[Flowable]:
         """The validation pages' section on an exact verification on the whole deck (a kit
         built with --exact-hands): what was verified, one row per hand size, the claim."""
         n = whole["exact_hands_up_to"]
@@ -855,7 +857,7 @@ class Writer:
                 self.small,
             ),
         ]
-        rows: list[list[Any]] = [["Hand", "Verdict", "Deals", "Verified as"]]
+        rows: list[list[Cell]] = [["Hand", "Verdict", "Deals", "Verified as"]]
         for row in whole["hands"]:
             rows.append(
                 [
@@ -877,7 +879,7 @@ class Writer:
                 out.append(self.rich("How the cards show it.", line, self.small))
             if i == 0:
                 out += self.card_codes()
-            rows: list[list[Any]] = [[self.rich("Step", "", self.body), self.rich("Do", "", self.body)]]
+            rows: list[list[Cell]] = [[self.rich("Step", "", self.body), self.rich("Do", "", self.body)]]
             for block in sec.steps:
                 cell: list[Flowable] = [self.para(block.brief, self.body, spec=True)]
                 checks = [c for c in block.checks if not c.startswith("In this example")]
@@ -904,7 +906,7 @@ def by_title(text: str, titles: dict[str, str]) -> str:
     return text
 
 
-def count_text(v: Any) -> str:
+def count_text(v: Count | int | list[int]) -> str:
     """A measured or expected count as the validation table prints it."""
     if isinstance(v, dict):
         # Protocol names may break only after their hyphens, never inside a word.
@@ -912,6 +914,11 @@ def count_text(v: Any) -> str:
     if isinstance(v, (list, tuple)):
         return ", ".join(count_text(x) for x in v)
     return str(v)
+
+
+def _exact(count: int | list[int]) -> int:
+    """A count of an exact verification (a statistical one lists every count its runs saw)."""
+    return count if isinstance(count, int) else max(count)
 
 
 def _counts(d: dict[str, int]) -> str:
@@ -950,7 +957,7 @@ def render_booklet(path: Path, booklet: Booklet, paper: tuple[float, float], a5:
     return int(doc.page)
 
 
-def _param_text(value: Any) -> str:
+def _param_text(value: int | Sequence[int]) -> str:
     """A parameter as the validation page prints it: lists as ``(2, 1, 2)``."""
     if isinstance(value, (list, tuple)):
         return "(" + ", ".join(str(v) for v in value) + ")"

@@ -14,16 +14,20 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any
+from collections.abc import Callable
+from typing import TypedDict
 
 from reference_engine.api import (
     DaskBackend,
+    DeckClaim,
     Forecast,
+    JSONObject,
     Library,
     Params,
     Protocol,
     ReductionRefused,
     Report,
+    ReportSummary,
     Reveal,
     UsageError,
     VerificationFailed,
@@ -42,9 +46,35 @@ from reference_engine.api import (
 from reference_engine.api import report as report_progress
 
 from .cache import CACHE_ENV as CACHE_ENV  # (re-exported: where the cache was)
+from .cache import Record, Request, from_record, record
 from .cache import VerificationCache as VerificationCache
 from .cache import default_cache_dir as default_cache_dir
-from .cache import from_record, record
+
+
+class KitHand(TypedDict):
+    """A hand size of a kit's whole-deck claim: as the engine's, without the seconds (which
+    are not the same from one run to the next), the deals as text (JSON readers keep big
+    integers only as text)."""
+
+    hand: int | None
+    sizes: list[int]
+    verified: bool
+    failed: list[str]
+    deals: str
+    class_deals: int | None
+    cards: int | None
+
+
+class WholeDeckClaim(TypedDict):
+    """A kit's claim "exact on the whole deck for hands up to N", at its game and table."""
+
+    protocol: str | None
+    table: str
+    method: str
+    exact_hands_up_to: int
+    hands: list[KitHand]
+    game: str
+    players: int
 
 
 def protocols_to_verify(library: Library, name: str) -> list[str]:
@@ -73,7 +103,7 @@ def _refuse(name: str, report: Report, what: str) -> VerificationFailed:
 
 
 def _reported(
-    library: Library, request: dict[str, Any], cache: VerificationCache | None, make: Any
+    library: Library, request: Request, cache: VerificationCache | None, make: Callable[[], Report]
 ) -> Report:
     """A cached report for ``request``, or ``make()``'s report in the same JSON form."""
     key = cache.key(library, request) if cache is not None else ""
@@ -81,8 +111,9 @@ def _reported(
         found = cache.load(key, request)
         if found is not None:
             return found
-    fresh = json.loads(json.dumps(record(make()), ensure_ascii=False))
-    if cache is not None and Report.from_json(fresh["report"]).ok:
+    # The report as an entry keeps it, read back as a stored one would be (tuples as lists).
+    fresh: Record = json.loads(json.dumps(record(make()), ensure_ascii=False))
+    if cache is not None and from_record(fresh).ok:
         cache.store(key, fresh)
     return from_record(fresh)
 
@@ -98,7 +129,7 @@ def report_for(
 ) -> Report:
     """The exact verification report of ``proto`` (from the cache when it holds one), passed or
     not; with ``record_reveals`` it keeps every possible reveal (for the booklet's checks)."""
-    request: dict[str, Any] = {
+    request: Request = {
         "method": "exact",
         "protocol": proto.name,
         "reveals": record_reveals,
@@ -155,7 +186,7 @@ def verify_statistically(
     game of the protocol's first scenario; see ``kitgen verify --runs``); ``weights``: a weighted
     virtual player's (the weighted selection protocol's), default its scenario's."""
     proto = library.protocol(name)
-    request: dict[str, Any] = {
+    request: Request = {
         "method": "statistical",
         "protocol": name,
         "runs": runs,
@@ -172,11 +203,9 @@ def verify_statistically(
     return report
 
 
-def summary(report: Report) -> dict[str, Any]:
+def summary(report: Report) -> ReportSummary:
     """A report as kits and booklets keep it: everything but the timings (outputs must not change)."""
-    data = report.to_json()
-    data.pop("stats", None)
-    return data
+    return report.summary()
 
 
 def forecast_named(
@@ -247,11 +276,11 @@ def verify_whole_deck(
     hands: list[int],
     game: str | None = None,
     players: int | None = None,
-    state: dict[str, Any] | None = None,
+    state: JSONObject | None = None,
     workers: int = 1,
-    each: Any = None,
+    each: Callable[[int, Report], None] | None = None,
     cache: VerificationCache | None = None,
-) -> tuple[list[Report], dict[str, Any]]:
+) -> tuple[list[Report], DeckClaim]:
     """What `kitgen verify NAME --hand ...` does: exact verification on the game's whole deck,
     one report per hand size, and the claim they support (see ``deck_claim``). With ``cache``,
     a hand verified before with the same engine, specs and table is read from it (what a kit's
@@ -261,7 +290,7 @@ def verify_whole_deck(
     reports = []
     for i, hand in enumerate(hands):
         report_progress(f"verifying {proto.name} on the whole deck", i, len(hands), f"hand {hand}")
-        request = {
+        request: Request = {
             "method": "exact-whole-deck",
             "protocol": proto.name,
             "game": game,
@@ -269,12 +298,11 @@ def verify_whole_deck(
             "hand": hand,
             "state": state,
         }
-        report = _reported(
-            library,
-            request,
-            cache,
-            lambda hand=hand: verify_hands(library, proto, [hand], game, players, state, workers)[0],
-        )
+
+        def make(hand: int = hand) -> Report:
+            return verify_hands(library, proto, [hand], game, players, state, workers)[0]
+
+        report = _reported(library, request, cache, make)
         reports.append(report)
         if each is not None:
             each(hand, report)
@@ -288,7 +316,7 @@ def whole_deck_claim(
     hands: int,
     workers: int = 1,
     cache: VerificationCache | None = None,
-) -> dict[str, Any]:
+) -> WholeDeckClaim:
     """A kit's claim "exact on the whole deck for hands up to ``hands``": ``protocol`` verified
     exactly on ``game``'s whole deck with ``players`` players, P_1 holding 1, 2, ..., ``hands``
     cards (:func:`verify_whole_deck`, reports cached). A hand that fails refuses the kit, like
@@ -306,10 +334,27 @@ def whole_deck_claim(
     for r in reports:
         if not r.ok:
             raise _refuse(protocol, r, "kit")
-    for row in claim["hands"]:
-        row.pop("seconds", None)
-        row["deals"] = str(row["deals"])  # exact (JSON readers keep big integers only as text)
-    return {**claim, "game": game, "players": players}
+    rows: list[KitHand] = [
+        {
+            "hand": row["hand"],
+            "sizes": row["sizes"],
+            "verified": row["verified"],
+            "failed": row["failed"],
+            "deals": str(row["deals"]),
+            "class_deals": row["class_deals"],
+            "cards": row["cards"],
+        }
+        for row in claim["hands"]
+    ]
+    return {
+        "protocol": claim["protocol"],
+        "table": claim["table"],
+        "method": claim["method"],
+        "exact_hands_up_to": claim["exact_hands_up_to"],
+        "hands": rows,
+        "game": game,
+        "players": players,
+    }
 
 
 def whole_deck_offered(protocol: str, game: str, players: int) -> bool:

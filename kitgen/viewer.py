@@ -22,13 +22,14 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from reference_engine.api import (
     KitgenError,
     Library,
     Params,
     Protocol,
+    ReportSummary,
     Reveal,
     check_protocol,
     example_inputs,
@@ -41,7 +42,7 @@ from reference_engine.api import (
 from .booklet import Example, Section, booklet_style, plain_text, scenario_words, sections, spec_example
 from .cache import VerificationCache
 from .cardimages import PictureSize, png_bytes, render
-from .claims import claim
+from .claims import Quantities, claim
 from .diagram import Diagram
 from .faces import Face, face_name, symbol_face
 from .glossary import Glossary
@@ -133,11 +134,28 @@ def frames(secs: list[Section]) -> list[dict[str, Any]]:
     return out
 
 
+class VerdictCheck(TypedDict):
+    name: str
+    ok: bool
+    figure: str
+
+
+class Verdict(TypedDict):
+    """A verification report as the viewer's last frame lists it."""
+
+    protocol: str
+    title: str
+    method: str
+    verified: bool
+    checks: list[VerdictCheck]
+    scenario: None
+
+
 def page_data(
     title: str,
     subtitle: str,
     secs: list[Section],
-    verdicts: list[dict[str, Any]],
+    verdicts: list[ReportSummary],
     faces: dict[str, Face],
     back: str = "kit index",
     ink_saver: bool = False,
@@ -166,19 +184,19 @@ def page_data(
     }
 
 
-def _verdict(report: dict[str, Any]) -> dict[str, Any]:
+def _verdict(report: ReportSummary) -> Verdict:
     """A verification report as the last frame lists it: what was checked, in words made from
     the report (kitgen.claims), never the spec's formulas; a failing report (a spec author's
     page: kits never print one) lists every check."""
-    words = claim(report, None, _quantities(str(report["protocol"])))
-    checks = [{"name": "what was checked", "ok": True, "figure": words.split(": ", 1)[-1]}]
+    words = claim(report, None, _quantities(report["protocol"]))
+    checks: list[VerdictCheck] = [
+        {"name": "what was checked", "ok": True, "figure": words.split(": ", 1)[-1]}
+    ]
     if not report["verified"]:
-        checks = [
-            {"name": c["name"], "ok": c["ok"], "figure": str(c.get("figure", ""))} for c in report["checks"]
-        ]
+        checks = [{"name": c["name"], "ok": c["ok"], "figure": c["figure"]} for c in report["checks"]]
     return {
         "protocol": report["protocol"],
-        "title": report.get("title", report["protocol"]),
+        "title": report["title"],
         "method": report["method"],
         "verified": report["verified"],
         "checks": checks,
@@ -186,7 +204,7 @@ def _verdict(report: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _quantities(protocol: str) -> Any:
+def _quantities(protocol: str) -> Quantities | None:
     """A protocol's parameters in its glossary's words (None for a spec the library cannot find)."""
     try:
         return Glossary(Library().protocol(protocol)).quantities
@@ -329,7 +347,7 @@ def _stem(name: str) -> str:
 
 def kit_pages(
     booklet_sections: list[Section],
-    validation: list[dict[str, Any]],
+    validation: list[ReportSummary],
     face_of: Callable[[str], Face],
     kit: str,
     ink_saver: bool = False,

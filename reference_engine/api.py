@@ -48,6 +48,7 @@ from .hardness.puzzles import Puzzle
 from .hardness.reasons import Reason
 from .hardness.uncooperative import METHODS as UNCOOPERATIVE_METHODS
 from .hardness.uncooperative import UncooperativeResult, solve_uncooperative
+from .jsontypes import JSONObject, JSONValue
 from .kinds import (
     Deal,
     GameKind,
@@ -91,6 +92,7 @@ from .schema import Checker, unknown_key_message
 from .simulate import Simulation, parse_params, parse_whole, simulate
 from .source import Source, load_file
 from .spec import Param, Params, ParamValue, Protocol, Words
+from .statistics import TestJSON
 from .steps import walk as walk_steps
 from .trace import Event, Snapshot, Trace
 from .verify import (
@@ -112,6 +114,22 @@ from .verify import (
     verify_runs,
     views_phrase,
     whole_table,
+)
+from .verify.deck import DeckClaim, HandClaim
+from .verify.report import (
+    CheckDetail,
+    CheckJSON,
+    Count,
+    Counterexample,
+    Distinguished,
+    Expectation,
+    Reduction,
+    ReportJSON,
+    ReportParams,
+    ReportSummary,
+    Resources,
+    Scenario,
+    Stats,
 )
 
 
@@ -248,21 +266,31 @@ __all__ = [
     "Card",
     "CardType",
     "Check",
+    "CheckDetail",
     "CheckFailure",
+    "CheckJSON",
     "Checker",
     "CooperativeResult",
+    "Count",
+    "Counterexample",
     "DaskBackend",
     "Deal",
     "Deck",
+    "DeckClaim",
+    "Distinguished",
     "Entry",
     "EvalError",
     "Event",
+    "Expectation",
     "ExprSyntaxError",
     "Fact",
     "Forecast",
     "GameKind",
     "GameRules",
+    "HandClaim",
     "Interrupted",
+    "JSONObject",
+    "JSONValue",
     "KitgenError",
     "Library",
     "LoadError",
@@ -281,14 +309,20 @@ __all__ = [
     "PuzzleRules",
     "Reason",
     "RecordError",
+    "Reduction",
     "ReductionRefused",
     "RenderError",
     "ReplayReport",
     "Report",
+    "ReportJSON",
+    "ReportParams",
+    "ReportSummary",
+    "Resources",
     "Reveal",
     "RuleSet",
     "RulesGone",
     "RunError",
+    "Scenario",
     "SealedBidRules",
     "Shedding",
     "Simulation",
@@ -297,10 +331,12 @@ __all__ = [
     "SolitaireResult",
     "Source",
     "SpecError",
+    "Stats",
     "Strategy",
     "Symbol",
     "Table",
     "Terminated",
+    "TestJSON",
     "Trace",
     "UncooperativeResult",
     "UsageError",

@@ -10,7 +10,7 @@ import random
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 ALPHA = 0.001
 
@@ -60,6 +60,17 @@ def _gamma_q(a: float, x: float) -> float:
     return min(1.0, math.exp(-x + a * math.log(x) - math.lgamma(a)) * h)
 
 
+class TestJSON(TypedDict):
+    """One chi-square test as a statistical check's detail keeps it."""
+
+    feature: str
+    chi2: float
+    df: int
+    p: float
+    runs: int
+    ok: bool
+
+
 @dataclass
 class TestResult:
     name: str
@@ -72,7 +83,7 @@ class TestResult:
     def ok(self) -> bool:
         return self.df == 0 or self.p >= ALPHA
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> TestJSON:
         return {
             "feature": self.name,
             "chi2": round(self.statistic, 3),

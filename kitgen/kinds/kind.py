@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from reference_engine.api import GameRules, Library, Reveal, UsageError
+from reference_engine.api import GameRules, Library, ReportSummary, Reveal, UsageError
 
 from ..bom import Bom
 from ..faces import Face
@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from reportlab.platypus import Flowable
 
     from ..booklet import Booklet
+    from ..cache import VerificationCache
     from ..kitoptions import BookletOptions, KitOptions
     from ..typesetting import Writer
 
@@ -99,8 +100,8 @@ class BookletInput:
     rules: GameRules
     plan: KitPlan
     bom: Bom
-    validation: list[dict[str, Any]]
-    statistical: dict[str, Any] | None
+    validation: list[ReportSummary]
+    statistical: ReportSummary | None
     capacity: int
     name: str
     reveals: dict[tuple[str, str], Reveal] | None
@@ -155,8 +156,8 @@ class KitKind(ABC):
         """What ``kitgen play`` prints for a game of this kind."""
 
     def statistical(
-        self, library: Library, plan: KitPlan, runs: int, what: str, cache: Any
-    ) -> dict[str, Any] | None:
+        self, library: Library, plan: KitPlan, runs: int, what: str, cache: VerificationCache | None
+    ) -> ReportSummary | None:
         """A statistical check on the full deck for the validation pages (kinds with one)."""
         return None
 

@@ -22,6 +22,7 @@ from reference_engine.api import (
     Library,
     Moment,
     PlaySettings,
+    ReportSummary,
     Symbol,
     UsageError,
     expected_counts,
@@ -42,6 +43,7 @@ from .kind import CARD_KIT_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan,
 from .virtual import Table, deck_face, kit_labels, virtual_bom, whose_owner_cards
 
 if TYPE_CHECKING:
+    from ..cache import VerificationCache
     from ..kitoptions import BookletOptions, KitOptions
     from ..typesetting import Writer
 
@@ -152,8 +154,8 @@ class TableKit(KitKind):
         return kit_labels(bom)
 
     def statistical(
-        self, library: Library, plan: KitPlan, runs: int, what: str, cache: Any
-    ) -> dict[str, Any] | None:
+        self, library: Library, plan: KitPlan, runs: int, what: str, cache: VerificationCache | None
+    ) -> ReportSummary | None:
         return summary(verify_statistically(library, plan.protocol, runs, 1, what, cache, plan.game))
 
     # -- the booklet ----------------------------------------------------------------------

@@ -23,7 +23,7 @@ from ..spec import OutputDecl, PlayerDecl, Protocol
 from ..steps import walk
 from .inputs import describe_inputs, describe_value, describe_view, value_scope
 from .outcomes import Aggregate, Outcomes
-from .report import Check, views_phrase
+from .report import Check, CheckDetail, Counterexample, Expectation, Resources, views_phrase
 
 ViewKey = tuple[int, tuple[Any, ...]]
 Expected = Callable[[int, str, dict[str, Any]], Any]
@@ -65,8 +65,8 @@ class Wrong:
     whatever the number of partitions."""
 
     count: int = 0
-    first: list[tuple[tuple[Any, ...], dict[str, Any]]] = field(default_factory=list)
-    uniform: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    first: list[tuple[tuple[Any, ...], Counterexample]] = field(default_factory=list)
+    uniform: list[tuple[int, Counterexample]] = field(default_factory=list)
 
 
 def wrong_outcomes(
@@ -103,7 +103,7 @@ def wrong_outcomes(
                     if isinstance(value, DecodeFailure) or not equal(value, exp):
                         found.count += 1
                         if len(found.first) < 5:
-                            example = {
+                            example: Counterexample = {
                                 "inputs": describe_inputs(assignments[u]),
                                 "output": name,
                                 "got": str(value)
@@ -176,7 +176,7 @@ def _wanted(out: OutputDecl, pool: Any) -> dict[Any, Fraction]:
 
 def _choice_mismatch(
     out: OutputDecl, want: dict[Any, Fraction], dist: dict[Any, Fraction], values: dict[str, Any]
-) -> list[dict[str, Any]]:
+) -> list[Counterexample]:
     """A randomised output's exact distribution against its specification."""
     got = {k: v for k, v in dist.items() if v}
     if got == want:
@@ -272,9 +272,15 @@ def security(
         True,
         f"{views_phrase(merged, raw)}, {'each ' if raw != 1 else ''}"
         f"equally likely under every input{given}{extra}{people}",
-        {"views": raw, "views_after_merging": merged}
-        | ({"players": [p.name for p in proto.people()]} if proto.people() else {}),
+        _secure_detail(raw, merged, [p.name for p in proto.people()]),
     )
+
+
+def _secure_detail(views: int, merged: int, players: list[str]) -> CheckDetail:
+    detail: CheckDetail = {"views": views, "views_after_merging": merged}
+    if players:
+        detail["players"] = players
+    return detail
 
 
 def _person(player: PlayerDecl) -> str:
@@ -421,7 +427,7 @@ def tidiness(left: list[str]) -> Check:
     return Check("tidy", True, "every card ends in an output or back in the supply")
 
 
-def resources(frame: Frame, assignments: list[dict[str, Any]], outcomes: Outcomes) -> dict[str, Any]:
+def resources(frame: Frame, assignments: list[dict[str, Any]], outcomes: Outcomes) -> Resources:
     input_cards = dict(outcomes.input_cards)
     # By name, not by symbol id: ids follow the order specs were loaded in, which a report must not.
     helpers = dict(sorted((SYMBOLS.by_id(s).name, n) for s, n in outcomes.peak.items() if n))
@@ -455,8 +461,8 @@ def _as_list(v: Any) -> list[Any]:
     return list(v)
 
 
-def expectations(proto: Protocol, frame: Frame, resources: dict[str, Any]) -> list[dict[str, Any]]:
-    rows = []
+def expectations(proto: Protocol, frame: Frame, resources: Resources) -> list[Expectation]:
+    rows: list[Expectation] = []
     scope = frame.globals
     for name, exp in proto.expect.items():
         try:
@@ -473,7 +479,7 @@ def expectations(proto: Protocol, frame: Frame, resources: dict[str, Any]) -> li
             else:
                 assert exp.value is not None
                 want = as_int(exp.value(scope))
-                got = resources[name]
+                got = dict(resources)[name]  # a count the spec names (the spec checks the name)
         except EvalError as exc:
             raise SimulationError("", proto.src.problem(exp.path, str(exc))) from None
         formula = (

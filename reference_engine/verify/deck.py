@@ -12,7 +12,7 @@ them: "exact for hands up to N".
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 from .. import progress
 from ..errors import UsageError
@@ -129,14 +129,37 @@ def deck_refusal(
     return None
 
 
-def deck_claim(reports: Sequence[Report]) -> dict[str, Any]:
+class HandClaim(TypedDict):
+    """One hand size verified on the whole deck: its verdict, deals and class deals."""
+
+    hand: int | None
+    sizes: list[int]
+    verified: bool
+    failed: list[str]
+    deals: int
+    class_deals: int | None
+    cards: int | None
+    seconds: float | None
+
+
+class DeckClaim(TypedDict):
+    """What reports on the whole deck let a kit say (see :func:`deck_claim`)."""
+
+    protocol: str | None
+    table: str
+    method: str
+    exact_hands_up_to: int
+    hands: list[HandClaim]
+
+
+def deck_claim(reports: Sequence[Report]) -> DeckClaim:
     """What the reports let a kit say: the hand sizes verified exactly on the whole deck, and
     ``exact_hands_up_to``, the largest N such that every hand of 1..N was (0 when hand 1 was not
     among them or failed). Per hand: the verdict, the deals, the class deals and the seconds."""
-    rows = []
+    rows: list[HandClaim] = []
     for r in reports:
-        red = r.reduction or {}
-        raw = red.get("sizes") or r.params.get("sizes", [])
+        red = r.reduction
+        raw = (red["sizes"] if red else None) or r.params.get("sizes", [])
         sizes = list(raw) if isinstance(raw, (list, tuple)) else []
         rows.append(
             {
@@ -144,9 +167,9 @@ def deck_claim(reports: Sequence[Report]) -> dict[str, Any]:
                 "sizes": sizes,
                 "verified": r.ok,
                 "failed": r.failed(),
-                "deals": red.get("deals", r.inputs),
-                "class_deals": red.get("class_deals"),
-                "cards": red.get("cards"),
+                "deals": red["deals"] if red else r.inputs,
+                "class_deals": red["class_deals"] if red else None,
+                "cards": red["cards"] if red else None,
                 "seconds": r.stats.get("seconds"),
             }
         )
@@ -154,7 +177,7 @@ def deck_claim(reports: Sequence[Report]) -> dict[str, Any]:
     n = 0
     while n + 1 in ok:
         n += 1
-    table = reports[0].reduction.get("table", "") if reports and reports[0].reduction else ""
+    table = reports[0].reduction["table"] if reports and reports[0].reduction else ""
     return {
         "protocol": reports[0].protocol if reports else None,
         "table": table,

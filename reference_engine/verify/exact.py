@@ -41,7 +41,7 @@ from .checks import correctness, expectations, resources, security, tidiness
 from .classes import ClassDeck, Table, check_outputs
 from .inputs import declared_inputs, input_assignments
 from .partition import Backend, ReadError, class_assignments, outcomes_of, run_partitions
-from .report import Check, Report, count_text
+from .report import Check, Reduction, Report, Scenario, Stats, count_text
 from .setting import setting, table_setting
 from .symmetry import Symmetry, plan_segments
 
@@ -232,7 +232,7 @@ def verify(
     ]
     merged = {v for v, _ in outcomes.agg}
     subruns: set[Any] = set().union(*(p.subruns for p in parts))
-    stats: dict[str, Any] = {
+    stats: Stats = {
         "final_states": sum(p.final_states for p in parts),
         "views": sum(views.weight(v) for v in merged),
         "views_after_merging": len(merged),
@@ -285,12 +285,26 @@ def verify(
     )
 
 
-def _public(reduction: dict[str, Any]) -> dict[str, Any]:
+class Reduced(Reduction):
+    """A reduction with its wording: the checks' and the notes' text."""
+
+    inputs_text: str
+    notes: list[str]
+
+
+def _public(reduction: Reduced) -> Reduction:
     """The report's ``reduction``: what :func:`_reduction` gives, less its wording."""
-    return {k: v for k, v in reduction.items() if k not in ("notes", "inputs_text")}
+    return {
+        "deals": reduction["deals"],
+        "class_deals": reduction["class_deals"],
+        "classes": reduction["classes"],
+        "cards": reduction["cards"],
+        "sizes": reduction["sizes"],
+        "table": reduction["table"],
+    }
 
 
-def _reduction(classes: ClassDeck, table: Table | None) -> dict[str, Any]:
+def _reduction(classes: ClassDeck, table: Table | None) -> Reduced:
     """What a verification by classes stands for: the deals of the physical cards, the class
     deals run, and the notes naming each reduction and its checked precondition."""
     deals = sum(d.deals for d in classes.deals)
@@ -327,7 +341,7 @@ def _reduction(classes: ClassDeck, table: Table | None) -> dict[str, Any]:
 
 
 def _notes(
-    factored: dict[str, str], no_factor: set[str], forgotten: list[str], scenario: dict[str, Any] | None
+    factored: dict[str, str], no_factor: set[str], forgotten: list[str], scenario: Scenario | None
 ) -> list[str]:
     notes = [f"composition: {v}; its view is factored out" for v in sorted(factored.values())]
     notes += [f"composition: {n} is inlined (its view is kept whole)" for n in sorted(no_factor)]

@@ -2,12 +2,171 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NotRequired, TypedDict, cast
 
-from ..spec import Params
+from ..statistics import TestJSON
 
 VERSION = "0.1.0"
+
+# A report's parameters as its JSON keeps them: a tuple comes back from the file as a list.
+ReportParams = Mapping[str, int | Sequence[int]]
+
+
+class Counterexample(TypedDict):
+    """A wrong outcome of the ``correct`` check, in words."""
+
+    inputs: str
+    output: str
+    got: str
+    expected: str
+    view: str
+    probability: str
+
+
+class Distinguished(TypedDict):
+    """The ``secure`` check's counterexample: a view whose probability tells two inputs apart."""
+
+    player: str | None
+    view: str
+    inputs: list[str]
+    probabilities: list[str]
+
+
+class CheckDetail(TypedDict, total=False):
+    """What a check says beyond its verdict and figure (kept in its JSON line)."""
+
+    counterexamples: list[Counterexample] | list[str]
+    counterexample: Distinguished
+    examples: list[str]
+    views: int
+    views_after_merging: int
+    players: list[str]
+    tests: list[TestJSON]
+    played: dict[str, int] | dict[str, dict[str, int]]
+
+
+class CheckJSON(CheckDetail):
+    """A check as a report's JSON keeps it: its verdict, figure and detail on one line."""
+
+    name: str
+    ok: bool
+    figure: str
+
+
+class Resources(TypedDict, total=False):
+    """What a protocol used: exactly (most and fewest over every input), or over the runs of a
+    statistical verification (``runs``; ``shuffles`` and ``helper_cards``: every count seen)."""
+
+    cards: int
+    cards_by_symbol: dict[str, int]
+    input_cards: int
+    helper_cards: int | list[int]
+    helpers_by_symbol: dict[str, int]
+    shuffles: int | list[int]
+    shuffles_min: int
+    shuffles_by_kind: dict[str, int]
+    turns: int
+    turns_min: int
+    steps: int
+    substeps: int
+    calls: dict[str, list[int]]
+    table: list[int]
+    runs: int
+
+
+# What the paper says of a count: a number, a list (sizes, or every count seen), or per name.
+Count = int | list[int] | dict[str, int] | dict[str, list[int]]
+
+
+class Expectation(TypedDict):
+    """One of the paper's counts against what the verification measured."""
+
+    name: str
+    expected: Count
+    measured: Count
+    match: bool
+    formula: str
+    cite: str | None
+
+
+class Partition(TypedDict):
+    """One worker's share of an exact verification."""
+
+    inputs: int
+    cpu_seconds: float
+    states_processed: int
+    subruns_run: int
+    subruns_loaded: int
+
+
+class Stats(TypedDict, total=False):
+    """How much work a verification did (not kept in kits: the seconds differ from run to run)."""
+
+    final_states: int
+    views: int
+    views_after_merging: int
+    states_processed: int
+    peak_frontier: int
+    subprotocol_runs: int
+    seconds: float
+    workers: int
+    partitions: list[Partition]
+
+
+class Scenario(TypedDict):
+    """The scenario a game protocol was verified in: its game, deal and public state."""
+
+    name: str
+    doc: str
+    game: str
+    deal: list[str]
+    state: str
+
+
+# How many cards of a validity class the table deals ('class' is a keyword: the functional form).
+ClassCount = TypedDict("ClassCount", {"class": str, "cards": int})
+
+
+class Reduction(TypedDict):
+    """A verification by validity classes: the deals of the physical cards it stands for."""
+
+    deals: int
+    class_deals: int
+    classes: list[ClassCount]
+    cards: int
+    sizes: list[int]
+    table: str
+
+
+class ReportSummary(TypedDict):
+    """A report as kits and booklets keep it: everything but the timings."""
+
+    protocol: str
+    title: str
+    params: ReportParams
+    method: str
+    inputs: int
+    declared_inputs: int
+    verified: bool
+    correct: bool
+    secure: bool
+    failed: list[str]
+    checks: list[CheckJSON]
+    resources: Resources
+    expect: list[Expectation]
+    notes: list[str]
+    source: dict[str, str]
+    scenario: Scenario | None
+    engine: str
+    reduction: NotRequired[Reduction]
+
+
+class ReportJSON(ReportSummary):
+    """A report as ``kitgen verify --json`` and the cache write it."""
+
+    stats: Stats
 
 
 @dataclass
@@ -17,27 +176,30 @@ class Check:
     name: str
     ok: bool
     figure: str
-    detail: dict[str, Any] = field(default_factory=dict)
+    detail: CheckDetail = field(default_factory=lambda: CheckDetail())
+
+    def to_json(self) -> CheckJSON:
+        return {"name": self.name, "ok": self.ok, "figure": self.figure, **self.detail}
 
 
 @dataclass
 class Report:
     protocol: str
     title: str
-    params: Params
+    params: ReportParams
     method: str
     inputs: int
     checks: list[Check]
-    resources: dict[str, Any]
-    expect: list[dict[str, Any]]
-    stats: dict[str, Any]
+    resources: Resources
+    expect: list[Expectation]
+    stats: Stats
     notes: list[str]
     source: dict[str, str]
-    scenario: dict[str, Any] | None = None
+    scenario: Scenario | None = None
     # With verify(..., record_reveals=True): every possible reveal per (protocol, step).
     reveals: dict[tuple[str, str], set[Any]] | None = field(default=None, repr=False)
     # A verification by validity classes: the deals it stands for and how (see verify.classes).
-    reduction: dict[str, Any] | None = None
+    reduction: Reduction | None = None
     # How many inputs the spec declares before 'admissible' filters them (None: as many as
     # were checked). A verdict over fewer inputs than declared says so (see :meth:`verdict`).
     declared: int | None = None
@@ -90,8 +252,10 @@ class Report:
     def failed(self) -> list[str]:
         return [c.name for c in self.checks if not c.ok]
 
-    def to_json(self) -> dict[str, Any]:
-        return {
+    def summary(self) -> ReportSummary:
+        """The report as kits and booklets keep it: everything but the timings (outputs must
+        not change from one run to the next)."""
+        out: ReportSummary = {
             "protocol": self.protocol,
             "title": self.title,
             "params": self.params,
@@ -102,25 +266,51 @@ class Report:
             "correct": self.correct,
             "secure": self.secure,
             "failed": self.failed(),
-            "checks": [{"name": c.name, "ok": c.ok, "figure": c.figure, **c.detail} for c in self.checks],
+            "checks": [c.to_json() for c in self.checks],
             "resources": self.resources,
             "expect": self.expect,
-            "stats": self.stats,
             "notes": self.notes,
             "source": self.source,
             "scenario": self.scenario,
             "engine": f"kitgen reference engine {VERSION}",
-            **({"reduction": self.reduction} if self.reduction is not None else {}),
         }
+        if self.reduction is not None:
+            out["reduction"] = self.reduction
+        return out
+
+    def to_json(self) -> ReportJSON:
+        s = self.summary()
+        out: ReportJSON = {
+            "protocol": s["protocol"],
+            "title": s["title"],
+            "params": s["params"],
+            "method": s["method"],
+            "inputs": s["inputs"],
+            "declared_inputs": s["declared_inputs"],
+            "verified": s["verified"],
+            "correct": s["correct"],
+            "secure": s["secure"],
+            "failed": s["failed"],
+            "checks": s["checks"],
+            "resources": s["resources"],
+            "expect": s["expect"],
+            "stats": self.stats,
+            "notes": s["notes"],
+            "source": s["source"],
+            "scenario": s["scenario"],
+            "engine": s["engine"],
+        }
+        if "reduction" in s:
+            out["reduction"] = s["reduction"]
+        return out
 
     @classmethod
-    def from_json(
-        cls, data: dict[str, Any], reveals: dict[tuple[str, str], set[Any]] | None = None
-    ) -> Report:
+    def from_json(cls, data: ReportJSON, reveals: dict[tuple[str, str], set[Any]] | None = None) -> Report:
         """The report :meth:`to_json` describes (the derived verdicts are recomputed)."""
         checks = []
         for c in data["checks"]:
-            detail = {k: v for k, v in c.items() if k not in ("name", "ok", "figure")}
+            # The detail keys in the order the line has them (the JSON reads back the same).
+            detail = cast(CheckDetail, {k: v for k, v in c.items() if k not in ("name", "ok", "figure")})
             checks.append(Check(c["name"], bool(c["ok"]), c["figure"], detail))
         return cls(
             protocol=data["protocol"],
@@ -141,7 +331,7 @@ class Report:
         )
 
 
-def empty_stats(seconds: float) -> dict[str, Any]:
+def empty_stats(seconds: float) -> Stats:
     """The figures of a report that stopped before any run finished."""
     return {
         "final_states": 0,

@@ -9,6 +9,7 @@ from ..cards import Symbol
 from ..errors import SimulationError, UsageError
 from ..spec import Params, Protocol
 from .classes import ClassDeck, Table
+from .report import Scenario
 
 
 @dataclass
@@ -18,7 +19,7 @@ class Setting:
     params: Params
     context: dict[str, Any] = field(default_factory=dict)
     deal: list[Symbol] | None = None
-    scenario: dict[str, Any] | None = None
+    scenario: Scenario | None = None
     classes: ClassDeck | None = None  # a verification by validity classes (see .classes)
 
 
@@ -43,7 +44,7 @@ def table_setting(proto: Protocol, table: Table, params: Params | None = None) -
     context = {k: v for k, v in bound.context.items() if k in proto.context}
     classes = ClassDeck(bound.deal, list(table.sizes), context)
     merged = {**(params or {}), "sizes": tuple(table.sizes)}
-    info = {
+    info: Scenario = {
         "name": "table",
         "doc": table.text,
         "game": table.game,
@@ -79,7 +80,7 @@ def setting(proto: Protocol, params: Params | None = None, scenario: str | None 
     # Only the functions the protocol takes from its game (its 'context') are bound.
     context = {k: v for k, v in bound.context.items() if k in proto.context}
     merged = {**sc.params, **(params or {})}
-    info = {
+    info: Scenario = {
         "name": sc.name,
         "doc": sc.doc,
         "game": sc.game,

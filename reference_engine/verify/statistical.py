@@ -28,7 +28,7 @@ from ..registry import Library
 from ..selection import CallCache, check_selection, run_selection
 from ..spec import Protocol
 from ..statistics import ALPHA, goodness_of_fit, two_sample
-from .report import VERSION, Check, Report, empty_stats
+from .report import VERSION, Check, Expectation, Report, Resources, Scenario, Stats, empty_stats
 
 # --------------------------------------------------------------------------- features
 
@@ -215,8 +215,13 @@ def verify_runs(
             {"tests": [t.to_json() for t in tests]},
         )
     )
-    resources = {"runs": 2 * runs, "cards": k, "shuffles": sorted(shuffles), "helper_cards": sorted(helpers)}
-    expect = []
+    resources: Resources = {
+        "runs": 2 * runs,
+        "cards": k,
+        "shuffles": sorted(shuffles),
+        "helper_cards": sorted(helpers),
+    }
+    expect: list[Expectation] = []
     for name, measured in (("shuffles", shuffles), ("helper_cards", helpers)):
         exp = proto.expect.get(name)
         if exp is not None:
@@ -239,7 +244,7 @@ def verify_runs(
                     f"({exp.value.text if exp.value else ''})" + (f"  [{exp.cite}]" if exp.cite else ""),
                 )
             )
-    stats = {
+    stats: Stats = {
         "final_states": 0,
         "views": 0,
         "states_processed": 2 * runs,
@@ -255,7 +260,7 @@ def verify_runs(
         "to its owner, no card created or lost, every helper card back in the supply",
         f"a test fails when p < {ALPHA}; kitgen reference engine {VERSION}",
     ]
-    scenario = {
+    scenario: Scenario = {
         "name": "full",
         "game": rules.name,
         "deal": [],

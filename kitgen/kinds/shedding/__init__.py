@@ -14,6 +14,7 @@ from reference_engine.api import (
     WEIGHTED_PROTOCOL,
     GameRules,
     Library,
+    ReportSummary,
     RuleSet,
     Shedding,
     Strategy,
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
     from reportlab.platypus import Flowable
 
     from ...booklet import Booklet
+    from ...cache import VerificationCache
     from ...kitoptions import BookletOptions, KitOptions
     from ...typesetting import Writer
 
@@ -132,8 +134,8 @@ class SheddingKit(KitKind):
         return kit_labels(bom)
 
     def statistical(
-        self, library: Library, plan: KitPlan, runs: int, what: str, cache: Any
-    ) -> dict[str, Any] | None:
+        self, library: Library, plan: KitPlan, runs: int, what: str, cache: VerificationCache | None
+    ) -> ReportSummary | None:
         strategy = plan.extra.get("strategy")
         weights = strategy.weights if isinstance(strategy, Strategy) else None
         return summary(verify_statistically(library, plan.protocol, runs, 1, what, cache, plan.game, weights))

@@ -30,7 +30,7 @@ from ...registry import Library
 from ...selection import CallCache
 from ...spec import Protocol
 from ...statistics import ALPHA, TestResult, goodness_of_fit, two_sample
-from ...verify.report import VERSION, Check, Report, empty_stats
+from ...verify.report import VERSION, Check, Report, Resources, Scenario, empty_stats
 from ..virtual import split
 from .rules import ClimbingRules, Play
 from .selection import check_play_selection, run_play_selection
@@ -199,7 +199,12 @@ def verify_play_runs(
         )
     )
     k = sum(len(o) for o in deal_a)
-    resources = {"runs": 4 * runs, "cards": k, "shuffles": sorted(shuffles), "helper_cards": sorted(helpers)}
+    resources: Resources = {
+        "runs": 4 * runs,
+        "cards": k,
+        "shuffles": sorted(shuffles),
+        "helper_cards": sorted(helpers),
+    }
     stats = {
         "final_states": 0,
         "views": 0,
@@ -219,7 +224,7 @@ def verify_play_runs(
         "the steps call for",
         f"a test fails when p < {ALPHA}; kitgen reference engine {VERSION}",
     ]
-    scenario = {
+    scenario: Scenario = {
         "name": "full",
         "game": rules.name,
         "deal": [],
