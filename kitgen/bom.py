@@ -38,7 +38,7 @@ class Item:
     def count(self) -> int:
         return self.needed + self.spares
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "key": self.key,
             "name": self.name,
@@ -74,7 +74,7 @@ class Bom:
     def printed_cards(self) -> int:
         return sum(i.count for i in self.items if i.kind == "card")
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "items": [i.to_json() for i in self.items],
             "notes": self.notes,

@@ -132,7 +132,7 @@ class StepBlock:
     def depth(self) -> int:
         return 1 if "(" in self.number else 0
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "protocol": self.protocol,
             "number": self.number,
@@ -167,7 +167,7 @@ class Section:
     needs: dict[str, Need] = field(default_factory=dict)
     notation: dict[str, str] = field(default_factory=dict)  # the paper's symbols, for the curious
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "protocol": self.protocol,
             "title": self.title,

@@ -38,7 +38,7 @@ class Need:
     protocol: str
     step: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return dict(self.__dict__)
 
 

@@ -42,7 +42,7 @@ class Cell:
     up: bool = False
     changed: bool = False
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {"symbol": self.symbol, "up": self.up, "changed": self.changed}
 
 
@@ -62,7 +62,7 @@ class Region:
     def hidden(self) -> int:
         return self.cols - sum(1 for c in self.shown if c is not None)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "name": self.name,
             "title": self.title,
@@ -87,7 +87,7 @@ class Diagram:
     returned: dict[str, int] = field(default_factory=dict)  # back to the spares
     caption: str = ""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "protocol": self.protocol,
             "step": self.step,

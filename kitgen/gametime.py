@@ -163,7 +163,7 @@ class GameTime:
     game_minutes_p90: float
     protocol_minutes_mean: float  # the virtual players' share of a game
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {k: round(v, 1) if isinstance(v, float) else v for k, v in self.__dict__.items()}
 
 

@@ -76,7 +76,7 @@ class KitCost:
     compared: tuple[tuple[str, GameTime], ...] = ()  # other rule sets (a reduced deck, ...)
     model: TimeModel | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         out: dict[str, Any] = {
             "virtual_turn_minutes": round(self.own.turn_minutes, 1),
             "first_turn_minutes": round(self.own.first_turn_minutes, 1),

@@ -57,7 +57,7 @@ class CardLegend:
         """What ``code`` means by this legend (None: the legend does not explain it)."""
         return self.codes.get(code)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {"lines": [f"{lead} {text}" for lead, text in self.lines], "codes": self.codes}
 
 

@@ -40,7 +40,7 @@ class Marker:
     name: str
     files: tuple[str, ...]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "written_by": "kitgen",
             "what": self.what,

@@ -50,7 +50,7 @@ class Box:
     up: bool = False  # a card lying face up
     virtual: bool = False  # a virtual player's place
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "what": self.what,
             "x": round(self.x, 1),
@@ -69,7 +69,7 @@ class TablePlan:
     boxes: list[Box] = field(default_factory=list)
     card: tuple[float, float] = (6.3, 8.8)  # cm
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "table_cm": [round(self.width), round(self.depth)],
             "rows_cm": [self.footprint.width_cm, self.footprint.depth_cm],

@@ -310,7 +310,7 @@ class TableTime:
             f"{plural(c['envelope'], 'envelope')} filled, {plural(c['shuffle'], 'shuffle')}"
         )
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "counts": dict(self.counts),
             "seconds": round(self.seconds, 1),
