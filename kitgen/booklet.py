@@ -221,7 +221,8 @@ class Booklet:
         if self.front is None:
             return None
         cards = self.example.get("inputs", {}).get("cards", []) if self.example else []
-        shown = [str(c) for c in cards] + shown_cards(self.sections)  # the worked example's hand first
+        pictures = (d for sec in self.sections for step in sec.steps for d in step.diagrams)
+        shown = [str(c) for c in cards] + shown_cards(pictures)  # the worked example's hand first
         words = {k[len("legend_") :]: v for k, v in booklet_style().words.items() if k.startswith("legend_")}
         return card_legend(self.rules, shown, self.face, self.owners, words)
 

@@ -13,15 +13,14 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from reference_engine.api import Library, PlaySettings, Protocol, Symbol, UsageError, play, simulate
 
 from .tabletime import StepTime, TimeModel, absorb, no_hints, schedule, spec_hints, time_model
 
-Validity = Callable[[Any], bool]
+Validity = Callable[[Symbol], bool]  # whether a card may be played (the game function ``valid``)
 
 # Traced table sizes per hand size: k = m + NEAR and m + FAR cards in play.
 NEAR, FAR = 12, 40
@@ -38,8 +37,10 @@ class RunTimer:
     people: int
     model: TimeModel = field(default_factory=time_model)
     use_hints: bool = True  # False: the spec's table hints ignored (envelopes, every card laid out)
-    context: dict[str, Any] = field(default_factory=dict)  # more game functions (``weight``)
-    params: dict[str, Any] = field(default_factory=dict)  # more parameters (``w``)
+    context: dict[str, Callable[..., object]] = field(
+        default_factory=dict
+    )  # more game functions (``weight``)
+    params: dict[str, int] = field(default_factory=dict)
     _lines: dict[tuple[int, bool], tuple[list[StepTime], list[StepTime], list[StepTime]]] = field(
         default_factory=dict, repr=False
     )
@@ -130,7 +131,7 @@ def simulate_games(
     players: int,
     virtual: int,
     games: int,
-    options: dict[str, Any] | None = None,
+    options: Mapping[str, object] | None = None,
     protocol: str | None = None,
 ) -> list[PlayedGame]:
     """``games`` seeded rule-level games (seeds 0, 1, ...) with this seating."""

@@ -11,7 +11,6 @@ gives no words falls back to the name itself, which the identifier check
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
 from reference_engine.api import Library, Protocol, UsageError, glyph
 
@@ -57,10 +56,11 @@ class Glossary:
     def owner(self, i: int) -> str:
         return self.owners[i - 1] if 1 <= i <= len(self.owners) else f"owner {i}"
 
-    def value(self, name: str, value: Any) -> str:
-        """A value of an input, output or parameter in words (``1`` -> ``Alice wins``)."""
+    def value(self, name: str, value: object) -> str:
+        """A value of an input, output or parameter in words (``1`` -> ``Alice wins``): a
+        number, text, a truth value, a card, or a list of them."""
         if isinstance(value, str) and "," in value:
-            value = [v.strip() for v in value.split(",")]
+            return self.value(name, [v.strip() for v in value.split(",")])
         if isinstance(value, list | tuple):
             return listing([self.value(name, v) for v in value]) or "none"
         words = self.names.get(name)
@@ -69,7 +69,7 @@ class Glossary:
             return words.values[key]
         return in_words(value)
 
-    def quantity(self, name: str, value: Any) -> str:
+    def quantity(self, name: str, value: object) -> str:
         """A parameter or input with its value: ``3 cards in the lottery``, ``first bit: 1``."""
         words = self.names.get(name)
         shown = self.value(name, value)
@@ -77,10 +77,10 @@ class Glossary:
             return words.name.replace("{}", shown)
         return f"{self.term(name)}: {shown}"
 
-    def quantities(self, values: Mapping[str, Any]) -> str:
+    def quantities(self, values: Mapping[str, object]) -> str:
         return listing([self.quantity(k, v) for k, v in values.items()])
 
-    def loop(self, loop: Mapping[str, Any]) -> str:
+    def loop(self, loop: Mapping[str, object]) -> str:
         """``{i: 1}`` -> ``pile 1`` (a loop variable named ``pile {}``)."""
         return listing([self.quantity(k, v) for k, v in loop.items()])
 
@@ -94,7 +94,7 @@ class Glossary:
         )
         return doc.replace("{}", "").strip()
 
-    def output(self, key: str, value: Any) -> str:
+    def output(self, key: str, value: object) -> str:
         """One output of a run as a sentence: what it is, then its value in words."""
         return outcome_sentence(self.output_name(key), self.value(key, value))
 
@@ -124,7 +124,7 @@ def _is_pile(owner: str) -> bool:
     return any(w in low for w in ("pile", "boneyard", "stock", "deck"))
 
 
-def _key(value: Any) -> str:
+def _key(value: object) -> str:
     if value is True:
         return "true"
     if value is False:
@@ -132,7 +132,7 @@ def _key(value: Any) -> str:
     return str(value)
 
 
-def in_words(value: Any) -> str:
+def in_words(value: object) -> str:
     """A value as a player reads it: yes/no, none, card glyphs, lists as "a, b and c"."""
     if value is True:
         return "yes"
@@ -162,7 +162,7 @@ def outcome_sentence(doc: str, value: str) -> str:
     return f"{doc}: {text}."
 
 
-def quantities_of(name: str, library: Library | None = None) -> Callable[[Mapping[str, Any]], str]:
+def quantities_of(name: str, library: Library | None = None) -> Callable[[Mapping[str, object]], str]:
     """How a protocol's parameters are said (``3 cards in the lottery``): its glossary's words
     when the library knows it; a spec given by its file path, which the shipped library does not
     know, keeps its parameters' names (``m: 3``) rather than stopping the build."""

@@ -9,11 +9,13 @@ teaches a quicker variant of it (``source: variant_of:`` in the variant's spec).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+import typing
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from reference_engine.api import (
+    GameRules,
     Library,
     PlaySettings,
     Protocol,
@@ -77,7 +79,7 @@ class KitCost:
     model: TimeModel | None = None
 
     def to_json(self) -> dict[str, object]:
-        out: dict[str, Any] = {
+        out: dict[str, object] = {
             "virtual_turn_minutes": round(self.own.turn_minutes, 1),
             "first_turn_minutes": round(self.own.first_turn_minutes, 1),
             "run_minutes": round(self.own.run_minutes, 1),
@@ -151,7 +153,7 @@ def kit_cost(
     players: int,
     virtual: int,
     card_mm: tuple[float, float],
-    options: dict[str, Any] | None = None,
+    options: Mapping[str, object] | None = None,
     compare_with: tuple[str, ...] = (),
     games: int = GAMES,
 ) -> KitCost | None:
@@ -189,19 +191,44 @@ def kit_cost(
     )
 
 
+class Seating(typing.Protocol):
+    """What the figures need of a game kit's plan (``kitgen.kinds.kind.KitPlan``)."""
+
+    @property
+    def players(self) -> int: ...
+    @property
+    def virtual(self) -> int: ...
+    @property
+    def protocol(self) -> str: ...
+    @property
+    def card_mm(self) -> tuple[float, float]: ...
+
+
 def plan_cost(
-    library: Library, rules: Any, plan: Any, options: dict[str, Any] | None = None
+    library: Library, rules: GameRules, plan: Seating, options: Mapping[str, object] | None = None
 ) -> KitCost | None:
     """The figures of a game kit's plan (``KitPlan``), or None without virtual players."""
     if not plan.virtual:
         return None
     names = rules.kit.get("compare_with", [])
     compare = (names,) if isinstance(names, str) else tuple(str(n) for n in names)
-    size = (plan.card.size.width.mm, plan.card.size.height.mm)
+    size = plan.card_mm
     return kit_cost(library, rules.name, plan.protocol, plan.players, plan.virtual, size, options, compare)
 
 
-def played_cost(library: Library, ruleset: str, result: dict[str, Any]) -> dict[str, Any] | None:
+class PlayedCost(TypedDict):
+    """What a played game would cost at a real table (``kitgen play``)."""
+
+    protocol: str
+    people: int
+    protocol_runs: int
+    protocol_minutes: float
+    virtual_turn_minutes: float
+    game_minutes: float
+    ordinary_turn_seconds: float
+
+
+def played_cost(library: Library, ruleset: str, result: dict[str, Any]) -> PlayedCost | None:
     """What the game ``result`` of ``kitgen play`` would cost at a real table (None without
     virtual decisions): its protocol runs and a person's ordinary turns, in minutes."""
     tables = result.get("virtual_tables") or []
@@ -210,7 +237,7 @@ def played_cost(library: Library, ruleset: str, result: dict[str, Any]) -> dict[
         return None
     rules = load_game(ruleset)
     players, virtual = int(result["players"]), int(result["virtual"])
-    options: dict[str, Any] = {"wild4": "bluff"} if getattr(rules, "hand_dependent", False) else {}
+    options: dict[str, object] = {"wild4": "bluff"} if getattr(rules, "hand_dependent", False) else {}
     strategy = result.get("strategy") or {}
     if strategy.get("weights"):
         options["weights"] = strategy["weights"]
@@ -238,20 +265,20 @@ def played_cost(library: Library, ruleset: str, result: dict[str, Any]) -> dict[
 
 def _timer(
     library: Library,
-    rules: Any,
+    rules: GameRules,
     proto: Protocol,
     players: int,
     virtual: int,
     people: int,
-    options: dict[str, Any],
+    options: Mapping[str, object],
 ) -> RunTimer:
     wild4 = str(options.get("wild4") or "strict")
     discard = bool(options.get("discard_owner", False))
     seating = PlaySettings(players, max(1, virtual), options={"discard_owner": discard, "wild4": wild4})
     moment = find_kind(rules.kind).example_moment(rules, library, seating)
     deck: list[Symbol] = [c for owner in moment.owners for c in owner]
-    context: dict[str, Any] = {}
-    params: dict[str, Any] = {}
+    context: dict[str, Callable[..., object]] = {}
+    params: dict[str, int] = {}
     if "weight" in proto.context:  # a weighted virtual player: the weights it follows
         given = options.get("weights")  # play's option: text, or a record's mapping
         weights = (

@@ -20,12 +20,12 @@ key, the kinds' faces): a test decodes every code of every picture with it.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
-from reference_engine.api import Symbol
+from reference_engine.api import GameRules, Symbol
 
+from .diagram import Diagram
 from .faces import Face
 from .words import listing
 
@@ -69,7 +69,7 @@ class _Kind:
     coloured: bool
 
 
-def card_words(rules: Any, sym: Symbol) -> str:
+def card_words(rules: GameRules | None, sym: Symbol) -> str:
     """A game card in a player's words: ``red 8``, ``green draw two``, ``wild draw four``,
     ``jack of spades``, ``the double 4``, ``the tile 3 and 5``."""
     a = sym.attrs
@@ -86,16 +86,18 @@ def card_words(rules: Any, sym: Symbol) -> str:
     return f"{what} of {name}" if _word(rules) == "suit" else f"{name} {what}"
 
 
-def _word(rules: Any) -> str:
+def _word(rules: GameRules | None) -> str:
     return str(getattr(rules, "word", "") or "colour")
 
 
-def _colours(rules: Any) -> dict[str, dict[str, Any]]:
+def _colours(rules: GameRules | None) -> Mapping[str, Mapping[str, object]]:
+    """The rule set's colours (or suits) by name, each with its name, letter and sign; none for
+    a kind without colours."""
     colours = getattr(rules, "colors", None)
     return colours if isinstance(colours, dict) else {}
 
 
-def _kind_words(rules: Any, attrs: dict[str, Any]) -> str:
+def _kind_words(rules: GameRules | None, attrs: Mapping[str, object]) -> str:
     """A card's kind in words: its number for a number card, else the rule set's name for the kind
     without its bracketed sign (``skip (⊘)`` -> ``skip``), else the kind itself."""
     kind = str(attrs.get("kind", ""))
@@ -105,13 +107,15 @@ def _kind_words(rules: Any, attrs: dict[str, Any]) -> str:
     return PARENTHESIS.sub("", str(names.get(kind, kind))).replace("_", " ").strip()
 
 
-def _deck(rules: Any) -> list[Symbol]:
+def _deck(rules: GameRules | None) -> list[Symbol]:
     deck = getattr(rules, "deck", None)
     cards = deck() if callable(deck) else []
     return list({s.name: s for s in cards}.values())
 
 
-def _colour_key(rules: Any, cards: Sequence[Symbol]) -> tuple[str, Callable[[str, str], str]] | None:
+def _colour_key(
+    rules: GameRules | None, cards: Sequence[Symbol]
+) -> tuple[str, Callable[[str, str], str]] | None:
     """How a coloured card's code is made, when every coloured card follows one pattern: the
     colour's letter before its face (``R`` + ``8``) or its sign after it (``8`` + ``♥``). Returns
     the printed key and a function (colour, face) -> code; None when the codes follow no pattern."""
@@ -135,7 +139,7 @@ def _colour_key(rules: Any, cards: Sequence[Symbol]) -> tuple[str, Callable[[str
     return None
 
 
-def game_card_legend(rules: Any, shown: Iterable[str] = ()) -> CardLegend:
+def game_card_legend(rules: GameRules | None, shown: Iterable[str] = ()) -> CardLegend:
     """The game cards' part of the legend: the colour key and one example per kind of card, an
     example shown in the booklet (``shown``: card names) where there is one."""
     legend = CardLegend()
@@ -214,7 +218,7 @@ def helper_legend(faces: Sequence[Face], words: dict[str, str], owners: Sequence
 
 
 def card_legend(
-    rules: Any,
+    rules: GameRules | None,
     shown: Sequence[str],
     face: Callable[[str], Face],
     owners: Sequence[str],
@@ -233,17 +237,15 @@ def card_legend(
     return legend if legend.lines else None
 
 
-def shown_cards(sections: Iterable[Any]) -> list[str]:
+def shown_cards(diagrams: Iterable[Diagram]) -> list[str]:
     """Every card name the booklet's pictures show (face up, or as the grey code under a
     face-down card), and the cards taken from and put back to the spares, in order."""
     out: list[str] = []
-    for sec in sections:
-        for step in sec.steps:
-            for d in step.diagrams:
-                for reg in d.regions:
-                    for row in reg.cells:
-                        out += [c.symbol for c in row if c is not None and c.symbol]
-                out += list(d.taken) + list(d.returned)
+    for d in diagrams:
+        for reg in d.regions:
+            for row in reg.cells:
+                out += [c.symbol for c in row if c is not None and c.symbol]
+        out += list(d.taken) + list(d.returned)
     return list(dict.fromkeys(out))
 
 

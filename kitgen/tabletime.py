@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from reference_engine.api import Checker, Event, Protocol, load_file
 
@@ -99,7 +99,7 @@ def load_time_model(path: Path) -> TimeModel:
     return TimeModel(seconds, str(doc.get("source", "")), int(piles), per_pile, turn)
 
 
-def _number(ck: Checker, value: Any, path: tuple[str, ...], what: str) -> float | None:
+def _number(ck: Checker, value: object, path: tuple[str, ...], what: str) -> float | None:
     if isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value < 1e6:
         return float(value)
     ck.error(path, f"a number of seconds (0 or more) for {what}")
@@ -143,7 +143,7 @@ def _columns(slots: Iterable[str], e: Event) -> int:
     return max(1, len(cols))
 
 
-def _slots(detail: dict[str, Any], key: str) -> list[str]:
+def _slots(detail: Mapping[str, object], key: str) -> list[str]:
     value = detail.get(key, [])
     return [str(v) for v in value] if isinstance(value, list) else []
 
@@ -344,10 +344,10 @@ def table_time(
     )
 
 
-def cards_in_play(example_params: dict[str, Any]) -> int:
+def cards_in_play(example_params: Mapping[str, int | Sequence[int]]) -> int:
     """k: the cards on the table in a card selection run (the sum of the owners' sizes)."""
     sizes = example_params.get("sizes", ())
-    return sum(int(n) for n in sizes) if isinstance(sizes, tuple | list) else int(sizes)
+    return sizes if isinstance(sizes, int) else sum(int(n) for n in sizes)
 
 
 def minutes_text(minutes: int | float) -> str:
@@ -374,7 +374,21 @@ def run_sentence(time: TableTime) -> str:
     )
 
 
-def model_json(model: TimeModel | None = None) -> dict[str, Any]:
+class MixingJSON(TypedDict):
+    piles: int
+    per_pile: float
+
+
+class TimeModelJSON(TypedDict):
+    """The estimates as a manifest or a printing guide keeps them."""
+
+    seconds: dict[str, float]
+    mixing: MixingJSON
+    ordinary_turn: float
+    source: str
+
+
+def model_json(model: TimeModel | None = None) -> TimeModelJSON:
     """The estimates themselves, for a manifest or a printing guide."""
     model = model or time_model()
     return {
