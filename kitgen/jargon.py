@@ -34,6 +34,8 @@ from typing import Any
 
 from reference_engine.api import Library, Protocol, declared_names, expression_texts, is_game, load_game
 
+from .pagepixels import PdfChar, page_chars
+
 ENGLISH_LETTERS = frozenset({"a", "A", "I"})
 # Two-letter English words a spec may use as a name (``to`` in "extend n cards to to"): words.
 SHORT_WORDS = frozenset(
@@ -214,14 +216,14 @@ def pdf_findings(
         for n, page in enumerate(pdf.pages, 1):
             if n in skipped:
                 continue
-            chars = [c for c in page.chars if not _curious(c)]
+            chars = [c for c in page_chars(page) if not _curious(c)]
             text = _page_text(chars)
             out += [Finding(path.name, n, d) for d in vocabulary.findings(text, ignore)]
             out += [Finding(path.name, n, d) for d in _subscripts(chars)]
     return out
 
 
-def _curious(char: dict[str, Any]) -> bool:
+def _curious(char: PdfChar) -> bool:
     """A glyph of a "for the curious" box: set in the booklet style's curious ink."""
     colour = char.get("non_stroking_color")
     if not isinstance(colour, list | tuple) or len(colour) != 3:
@@ -238,12 +240,12 @@ def curious_ink() -> tuple[float, float, float]:
     return r, g, b
 
 
-def _page_text(chars: Sequence[dict[str, Any]]) -> str:
+def _page_text(chars: Sequence[PdfChar]) -> str:
     """The page's text as it was drawn: characters in the order of the page's content, a word
     kept together when the next character follows on from the last one whichever way the text
     runs (rotated and upside-down card indices included), a space or a new line otherwise."""
     out: list[str] = []
-    last: dict[str, Any] | None = None
+    last: PdfChar | None = None
     for c in chars:
         if last is not None:
             size = max(float(c["size"]), 1.0)
@@ -256,7 +258,7 @@ def _page_text(chars: Sequence[dict[str, Any]]) -> str:
     return "".join(out)
 
 
-def _follows(a: dict[str, Any], b: dict[str, Any], slack: float) -> bool:
+def _follows(a: PdfChar, b: PdfChar, slack: float) -> bool:
     """Whether ``b`` is drawn right after ``a`` in one run of text, in any of four directions."""
     ax0, ax1, atop, abot = (float(a[k]) for k in ("x0", "x1", "top", "bottom"))
     bx0, bx1, btop, bbot = (float(b[k]) for k in ("x0", "x1", "top", "bottom"))
@@ -268,7 +270,7 @@ def _follows(a: dict[str, Any], b: dict[str, Any], slack: float) -> bool:
     )
 
 
-def _subscripts(chars: Sequence[dict[str, Any]]) -> list[str]:
+def _subscripts(chars: Sequence[PdfChar]) -> list[str]:
     """Glyphs set smaller and lower right after a letter: the paper's P₁, θᵢ, Xᵢ."""
     out = []
     for prev, c in itertools.pairwise(chars):
@@ -315,7 +317,8 @@ class _Text(HTMLParser):
 HIDDEN_KEYS = frozenset({"protocol", "symbol", "name", "colour", "action", "events", "back"})
 
 
-def _shown(data: Any) -> Iterable[str]:
+def _shown(data: object) -> Iterable[str]:
+    """The texts in a viewer page's data (JSON read back from the page)."""
     if isinstance(data, dict):
         for k, v in data.items():
             if k == "faces" and isinstance(v, dict):

@@ -30,14 +30,19 @@ from __future__ import annotations
 import json
 import sys
 from collections import defaultdict
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from pypdf import PdfReader
 
 from .colour import hex_of
+from .pagepixels import PdfChar, page_chars
+from .printguide import CardPages
+
+if TYPE_CHECKING:
+    from pdfplumber.page import Page
 
 MM = 72 / 25.4
 Rect = tuple[float, float, float, float]  # x0, top, x1, bottom (pdfplumber's coordinates)
@@ -60,8 +65,8 @@ def unembedded_fonts(path: Path, pages: Iterable[int] | None = None) -> list[Fin
     out = []
     numbers = range(1, len(reader.pages) + 1) if pages is None else pages
     for n in numbers:
-        resources: Any = reader.pages[n - 1].get("/Resources")
-        fonts: Any = resources.get_object().get("/Font") if resources is not None else None
+        resources = reader.pages[n - 1].get("/Resources")
+        fonts = resources.get_object().get("/Font") if resources is not None else None
         for ref in fonts.get_object().values() if fonts is not None else []:
             font = ref.get_object()
             desc = font.get("/FontDescriptor")
@@ -83,11 +88,11 @@ def _inter(a: Rect, b: Rect) -> float:
     return _area((max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])))
 
 
-def _box(ch: dict[str, Any]) -> Rect:
+def _box(ch: PdfChar) -> Rect:
     return (float(ch["x0"]), float(ch["top"]), float(ch["x1"]), float(ch["bottom"]))
 
 
-def overlaps(chars: Sequence[dict[str, Any]], file: str, page: int) -> list[Finding]:
+def overlaps(chars: Sequence[PdfChar], file: str, page: int) -> list[Finding]:
     """Glyphs drawn over other glyphs (one finding per pair of texts)."""
     grid: dict[tuple[int, int], list[int]] = defaultdict(list)
     boxes = [_box(c) for c in chars]
@@ -123,9 +128,7 @@ def overlaps(chars: Sequence[dict[str, Any]], file: str, page: int) -> list[Find
     return out
 
 
-def outside(
-    chars: Sequence[dict[str, Any]], width: float, height: float, file: str, page: int
-) -> list[Finding]:
+def outside(chars: Sequence[PdfChar], width: float, height: float, file: str, page: int) -> list[Finding]:
     out = []
     for c in chars:
         b = _box(c)
@@ -143,7 +146,7 @@ def _crosses(b: Rect, r: Rect) -> bool:
 
 
 def near_cuts(
-    chars: Sequence[dict[str, Any]], cuts: Sequence[Rect], margin: float, file: str, page: int
+    chars: Sequence[PdfChar], cuts: Sequence[Rect], margin: float, file: str, page: int
 ) -> list[Finding]:
     """Glyphs inside a cut rectangle but closer than ``margin`` to its edge (a glyph across an
     edge is a ``crossing``)."""
@@ -176,7 +179,7 @@ def cut_lines(cuts: Sequence[Rect]) -> list[Segment]:
     return out
 
 
-def crop_marks(page: Any, cuts: Sequence[Rect], tolerance: float = 0.5) -> list[Segment]:
+def crop_marks(page: Page, cuts: Sequence[Rect], tolerance: float = 0.5) -> list[Segment]:
     """Straight lines outside every card that continue one of its cut lines."""
     xs = {round(v, 1) for r in cuts for v in (r[0], r[2])}
     ys = {round(v, 1) for r in cuts for v in (r[1], r[3])}
@@ -198,7 +201,7 @@ def _thick(seg: Segment, d: float = 0.1) -> Rect:
 
 
 def crossings(
-    chars: Sequence[dict[str, Any]], lines: Sequence[tuple[str, Segment]], file: str, page: int
+    chars: Sequence[PdfChar], lines: Sequence[tuple[str, Segment]], file: str, page: int
 ) -> list[Finding]:
     """Glyphs a crop mark or a cut line runs through (one finding per glyph); ``lines`` are
     (what it is, segment)."""
@@ -224,7 +227,7 @@ def crossings(
     return out
 
 
-def frames(page: Any, cuts: Sequence[Rect], margin: float, file: str, number: int) -> list[Finding]:
+def frames(page: Page, cuts: Sequence[Rect], margin: float, file: str, number: int) -> list[Finding]:
     """Stroked lines inside a card closer than ``margin`` to its cut line, or across it (not the
     card's own outline, as the calibration pages draw it)."""
     out = []
@@ -263,7 +266,7 @@ def _outline(b: Rect, r: Rect, half: float) -> bool:
     return all(abs(u - v) < 0.6 + half for u, v in zip(b, grown))
 
 
-def card_cuts(page: Any, card_mm: tuple[float, float], bleed_mm: float) -> list[Rect]:
+def card_cuts(page: Page, card_mm: tuple[float, float], bleed_mm: float) -> list[Rect]:
     """The cut rectangles of the cards on a card page: card-sized backgrounds less their bleed, and
     card-sized outlines (a calibration page's)."""
     w, h = sorted(card_mm)
@@ -281,7 +284,7 @@ def card_cuts(page: Any, card_mm: tuple[float, float], bleed_mm: float) -> list[
     return out
 
 
-def pixel_findings(path: Path, number: int, chars: Sequence[dict[str, Any]]) -> list[Finding]:
+def pixel_findings(path: Path, number: int, chars: Sequence[PdfChar]) -> list[Finding]:
     """``contrast`` and ``covered`` on one page, from its renders (see :mod:`kitgen.pagepixels`)."""
     from . import pagepixels as px
 
@@ -308,9 +311,9 @@ def pixel_findings(path: Path, number: int, chars: Sequence[dict[str, Any]]) -> 
     # A glyph under a shape is reported as covered, not for its contrast with the shape.
     seen = [g for g, _ in hidden]
     visible = [g for g in items if g not in seen]
-    for run in px.runs([(g, (ratio, bg)) for g, ratio, bg in px.contrasts(layers, visible, ink)]):
-        g, (ratio, bg) = run[0]
-        text = px.run_text(run)
+    for faint in px.runs([(g, (ratio, bg)) for g, ratio, bg in px.contrasts(layers, visible, ink)]):
+        g, (ratio, bg) = faint[0]
+        text = px.run_text(faint)
         fg = hex_of(g.colour) if g.colour else "?"
         out.append(
             Finding(
@@ -326,7 +329,7 @@ def pixel_findings(path: Path, number: int, chars: Sequence[dict[str, Any]]) -> 
 def check_pdf(
     path: Path,
     pages: Iterable[int] | None = None,
-    cuts: Any = None,
+    cuts: Callable[[int, Page], Sequence[Rect] | None] | None = None,
     margin_mm: float = 2.0,
     pixels: bool | Collection[int] = True,
 ) -> list[Finding]:
@@ -340,7 +343,7 @@ def check_pdf(
         numbers = range(1, len(pdf.pages) + 1) if pages is None else pages
         for n in numbers:
             page = pdf.pages[n - 1]
-            chars = [c for c in page.chars if c["text"].strip()]
+            chars = [c for c in page_chars(page) if c["text"].strip()]
             found += overlaps(chars, path.name, n)
             found += outside(chars, float(page.width), float(page.height), path.name, n)
             rects = cuts(n, page) if cuts is not None else None
@@ -356,12 +359,17 @@ def check_pdf(
     return found
 
 
-def _sample(pages: Sequence[int], card_pages: Sequence[dict[str, Any]]) -> list[int]:
+def _sample(pages: Sequence[int], card_pages: Sequence[CardPages]) -> list[int]:
     """Calibration pages and the first front and back page of each card type."""
     chosen = set(pages)
     for p in card_pages:
         chosen.update(p["fronts"][:1] + p["backs"][:1])
     return sorted(chosen)
+
+
+def _after_first(boxes: list[Rect]) -> Callable[[int, Page], Sequence[Rect] | None]:
+    """The label outlines as cut lines on every page but the first (the calibration page)."""
+    return lambda n, page: boxes if n > 1 else None
 
 
 def check_kit(folder: Path, every_card_page: bool = False, sample_pixels: bool = False) -> list[Finding]:
@@ -392,7 +400,7 @@ def check_kit(folder: Path, every_card_page: bool = False, sample_pixels: bool =
             boxes = [(b.x, paper.size.h - b.y1, b.x1, paper.size.h - b.y) for b in label_boxes(sheet, paper)]
             # Page 1 is the calibration page: its outlines are the labels themselves. Text keeps
             # 2.5 mm from a label's edge (labels are drawn with 3 mm).
-            found += check_pdf(path, None, lambda n, p, bx=boxes: bx if n > 1 else None, 2.5)
+            found += check_pdf(path, None, _after_first(boxes), 2.5)
         else:
             found += check_pdf(path)
     return found

@@ -19,11 +19,36 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict, TypeVar, cast
 
 from PIL import Image, ImageChops
 
 from .colour import AA, contrast, hex_of
+
+if TYPE_CHECKING:
+    from pdfplumber.page import Page
+
+T = TypeVar("T")
+
+
+class PdfChar(TypedDict):
+    """A glyph as pdfplumber reports it (the keys the checks read): its text, its box in points
+    from the top-left, its size, and how it is drawn (fill colour, text matrix)."""
+
+    text: str
+    x0: float
+    x1: float
+    top: float
+    bottom: float
+    size: float
+    non_stroking_color: tuple[float, ...] | list[float] | float | None
+    matrix: tuple[float, float, float, float, float, float]
+
+
+def page_chars(page: Page) -> list[PdfChar]:
+    """A page's glyphs (pdfplumber gives each as a plain dict with these keys and more)."""
+    return [cast(PdfChar, c) for c in page.chars]
+
 
 DPI = 150
 MIN_CONTRAST = AA
@@ -73,7 +98,7 @@ def _render(path: Path, number: int, keep: str) -> Image.Image:
 # --------------------------------------------------------------------------- colour
 
 
-def pdf_colour(value: Any) -> tuple[float, float, float] | None:
+def pdf_colour(value: object) -> tuple[float, float, float] | None:
     """A fill colour as pdfplumber reports it (grey, RGB or CMYK), as RGB 0..1; None if unknown."""
     if isinstance(value, (int, float)):
         value = (value,)
@@ -103,7 +128,7 @@ class Glyph:
     turned: bool = False  # drawn upside down (read from the other side of the table)
 
 
-def glyphs(chars: Sequence[dict[str, Any]]) -> list[Glyph]:
+def glyphs(chars: Sequence[PdfChar]) -> list[Glyph]:
     return [
         Glyph(
             str(c["text"]),
@@ -190,15 +215,15 @@ def contrasts(
     return out
 
 
-def run_text(run: Sequence[tuple[Glyph, Any]]) -> str:
+def run_text(run: Sequence[tuple[Glyph, object]]) -> str:
     """A run's text as it reads: glyphs turned half a turn (the bottom end of a card) read right to left."""
     text = "".join(g.text for g, _ in run)
     return text[::-1] if run and run[0][0].turned else text
 
 
-def runs(items: Sequence[tuple[Glyph, Any]]) -> list[list[tuple[Glyph, Any]]]:
+def runs(items: Sequence[tuple[Glyph, T]]) -> list[list[tuple[Glyph, T]]]:
     """Findings of neighbouring glyphs on one line grouped, so a word is reported once."""
-    out: list[list[tuple[Glyph, Any]]] = []
+    out: list[list[tuple[Glyph, T]]] = []
     for item in sorted(items, key=lambda t: (round(t[0].box[1]), t[0].box[0])):
         g = item[0]
         if out:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from pypdf import PdfReader, PdfWriter
 
@@ -27,9 +27,19 @@ from .words import plural
 CARD_STOCK = "card stock of 250-300 g/m² (or 160-220 g/m² if your printer cannot feed thicker)"
 
 
-def card_pages(bom: Bom, info: SheetsInfo) -> list[dict[str, Any]]:
+class CardPages(TypedDict):
+    """A printed card type: its key, name, count and the pages of its fronts and backs."""
+
+    key: str
+    name: str
+    count: int
+    fronts: list[int]
+    backs: list[int]
+
+
+def card_pages(bom: Bom, info: SheetsInfo) -> list[CardPages]:
     """For each printed card type: its key, name, count and the pages of its fronts and backs."""
-    out = []
+    out: list[CardPages] = []
     start = 0
     per = info.per_sheet
     for item in bom.items:
@@ -88,7 +98,7 @@ def cut_text(manifest: dict[str, Any]) -> str:
     )
 
 
-def printing_guide(manifest: dict[str, Any], pages: list[dict[str, Any]], pdfs: Sequence[str]) -> str:
+def printing_guide(manifest: dict[str, Any], pages: list[CardPages], pdfs: Sequence[str]) -> str:
     """What to print, in what order, with which settings; page ranges for each card type."""
     kit = manifest["kit"]
     opts = manifest["options"]
@@ -235,7 +245,7 @@ def label_stock(key: str) -> LabelSheet:
     return load_templates().label_sheet(key)
 
 
-def only_pages(wanted: Sequence[str], pages: list[dict[str, Any]]) -> list[int]:
+def only_pages(wanted: Sequence[str], pages: list[CardPages]) -> list[int]:
     """The card pages (fronts and their backs) holding the card types ``wanted``."""
     known = {p["key"]: p for p in pages}
     unknown = [w for w in wanted if w not in known]
