@@ -7,11 +7,13 @@ from collections.abc import Iterator
 from typing import Any
 
 from reference_engine.api import (
+    CardJSON,
     DeckClaim,
     Event,
     Forecast,
     Library,
     Protocol,
+    RegionJSON,
     Report,
     Simulation,
     Snapshot,
@@ -93,11 +95,11 @@ def _pack(spans: list[tuple[int, int, str]], colw: int, unit: int) -> list[str]:
     return lines
 
 
-def _tag(reg: dict[str, Any]) -> str:
+def _tag(reg: RegionJSON) -> str:
     return f"{reg['name']} (hand of {reg['hand']})" if reg.get("hand") else str(reg["name"])
 
 
-def _cell(card: dict[str, Any] | None, show_hidden: bool) -> str:
+def _cell(card: CardJSON | None, show_hidden: bool) -> str:
     if card is None:
         return "·"
     if card["up"]:

@@ -17,14 +17,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
 from reportlab.lib.colors import HexColor, black
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable
 
-from reference_engine.api import Event, Snapshot, glyph
+from reference_engine.api import CardJSON, Event, RegionJSON, Snapshot, glyph
 
 from .faces import FONT, FONT_BOLD, Face, draw_back, draw_face
 from .units import mm
@@ -46,6 +46,15 @@ class Cell:
         return {"symbol": self.symbol, "up": self.up, "changed": self.changed}
 
 
+class RegionLabel(TypedDict):
+    """A label drawn under a region's bottom row: its text, its row and first and last column."""
+
+    text: str
+    row: int
+    first: int
+    last: int
+
+
 @dataclass
 class Region:
     name: str
@@ -54,7 +63,7 @@ class Region:
     cols: int
     shown: list[int | None]  # the columns drawn, in order; None marks an elided run
     cells: list[list[Cell | None]]  # rows x shown; None under a gap
-    labels: list[dict[str, Any]] = field(default_factory=list)  # text, row, first, last column
+    labels: list[RegionLabel] = field(default_factory=list)
     piles: list[list[tuple[int, int]]] = field(default_factory=list)  # (row, column) cells of each pile
     arrows: list[tuple[int, int]] = field(default_factory=list)  # column moved from, to
 
@@ -119,7 +128,7 @@ def region_title(name: str) -> str:
     return name
 
 
-def _cells(snapshot: Snapshot) -> dict[str, dict[str, Any]]:
+def _cells(snapshot: Snapshot) -> dict[str, RegionJSON]:
     return {reg["name"]: reg for reg in snapshot.regions}
 
 
@@ -213,7 +222,7 @@ def step_diagram(events: Sequence[Event], capacity: int) -> Diagram | None:
                 else:
                     row.append(Cell(now["symbol"], bool(now["up"]), changed))
             rows.append(row)
-        labels: list[dict[str, Any]] = []
+        labels: list[RegionLabel] = []
         for lab in last.after.labels:
             where = [(r, c) for reg_name, r, c in lab["slots"] if reg_name == name]
             # Only labels under the bottom row are drawn: there is no room between rows.
@@ -253,7 +262,7 @@ def step_diagram(events: Sequence[Event], capacity: int) -> Diagram | None:
     return Diagram(last.protocol, str(last.step), [first.index, last.index], regions, action, taken, returned)
 
 
-def _natural(name: str) -> tuple[Any, ...]:
+def _natural(name: str) -> tuple[int | str, ...]:
     """``theta2`` before ``theta10``: names with their numbers compared as numbers."""
     return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", name))
 
@@ -262,7 +271,7 @@ def _hand_number(name: str) -> int:
     return int(name[4:]) if name.startswith("hand") and name[4:].isdigit() else 0
 
 
-def _key(cell: dict[str, Any] | None) -> tuple[str, bool] | None:
+def _key(cell: CardJSON | None) -> tuple[str, bool] | None:
     return None if cell is None else (str(cell["symbol"]), bool(cell["up"]))
 
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from reportlab.lib.colors import HexColor
+from reportlab.lib.colors import Color, HexColor
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable
@@ -245,7 +245,14 @@ class TablePlanFlowable(Flowable):
         return left + (x - x0) * self.scale, (y - y0) * self.scale
 
     def _text(
-        self, c: Canvas, x: float, y: float, text: str, size: float = 6.0, bold: bool = False, ink: Any = INK
+        self,
+        c: Canvas,
+        x: float,
+        y: float,
+        text: str,
+        size: float = 6.0,
+        bold: bool = False,
+        ink: Color = INK,
     ) -> None:
         font = FONT_BOLD if bold else FONT
         c.setFont(font, size)
@@ -282,7 +289,7 @@ class TablePlanFlowable(Flowable):
         c.setStrokeColor(EDGE)
         c.setLineWidth(1)
         c.roundRect(x, y, plan.width * self.scale, plan.depth * self.scale, mm(2), stroke=1, fill=1)
-        self._later: list[tuple[float, float, str, float, bool, Any]] = []
+        self._later: list[tuple[float, float, str, float, bool, Color]] = []
         for b in plan.boxes:
             getattr(self, f"_draw_{b.what}")(c, b)
         # The captions last, so that no card covers them, and inside the table's edges.
@@ -295,7 +302,14 @@ class TablePlanFlowable(Flowable):
             self._text(c, tx, ty, text, size, bold, ink)
 
     def _label(
-        self, c: Canvas, x: float, y: float, text: str, size: float = 6.0, bold: bool = False, ink: Any = INK
+        self,
+        c: Canvas,
+        x: float,
+        y: float,
+        text: str,
+        size: float = 6.0,
+        bold: bool = False,
+        ink: Color = INK,
     ) -> None:
         """A caption on the table, drawn after everything else (see :meth:`draw`)."""
         self._later.append((x, y, text, size, bold, ink))

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .budget import CEILING_CARDS, CEILING_WORK, MAX_CARDS, MAX_RUNS, MAX_WORK, check_protocol
-from .cards import SYMBOLS, Symbol
+from .cards import SYMBOLS, CardJSON, Symbol
 from .errors import (
     CheckFailure,
     EvalError,
@@ -94,7 +94,7 @@ from .source import Source, load_file
 from .spec import Param, Params, ParamValue, Protocol, Words
 from .statistics import TestJSON
 from .steps import walk as walk_steps
-from .trace import Event, Snapshot, Trace
+from .trace import Event, LabelJSON, RegionJSON, Snapshot, Trace
 from .verify import (
     VERSION,
     Check,
@@ -264,6 +264,7 @@ __all__ = [
     "VERSION",
     "WEIGHTED_PROTOCOL",
     "Card",
+    "CardJSON",
     "CardType",
     "Check",
     "CheckDetail",
@@ -292,6 +293,7 @@ __all__ = [
     "JSONObject",
     "JSONValue",
     "KitgenError",
+    "LabelJSON",
     "Library",
     "LoadError",
     "Moment",
@@ -311,6 +313,7 @@ __all__ = [
     "RecordError",
     "Reduction",
     "ReductionRefused",
+    "RegionJSON",
     "RenderError",
     "ReplayReport",
     "Report",

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from .expressions import EvalError, Value
 
@@ -139,6 +139,14 @@ def face_down(c: int) -> int:
     return c & ~1
 
 
+class CardJSON(TypedDict):
+    """A card on the table as a trace shows it: its face, its glyph, whether it lies face up."""
+
+    symbol: str
+    glyph: str
+    up: bool
+
+
 @dataclass(frozen=True)
 class Card:
     """A card with a face and an orientation, for traces and messages.
@@ -173,5 +181,5 @@ class Card:
         """What a player at the table sees: the face if face-up, ``?`` otherwise."""
         return self.glyph() if self.up else "?"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> CardJSON:
         return {"symbol": self.symbol, "glyph": self.glyph(), "up": self.up}

@@ -10,31 +10,49 @@ hands, labels). A diagram can be drawn from it without knowing protocol semantic
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
-from .cards import EMPTY, Card
+from .cards import EMPTY, Card, CardJSON
 from .table import State
 
 Params = dict[str, Any]
+
+
+class RegionJSON(TypedDict):
+    """A region of the table at one moment: its shape and its cards (None: an empty place)."""
+
+    name: str
+    rows: int
+    cols: int
+    unit: int
+    hand: str | None
+    cells: list[list[CardJSON | None]]
+
+
+class LabelJSON(TypedDict):
+    """A label on the table and the places under it, each (region, row, column)."""
+
+    text: str
+    slots: list[tuple[str, int, int]]
 
 
 @dataclass
 class Snapshot:
     """The table at one moment, in plain data."""
 
-    regions: list[dict[str, Any]]
-    labels: list[dict[str, Any]]
+    regions: list[RegionJSON]
+    labels: list[LabelJSON]
     supply_out: dict[str, int]
 
     @classmethod
     def of(cls, state: State) -> Snapshot:
         from .cards import SYMBOLS
 
-        regions = []
+        regions: list[RegionJSON] = []
         for reg in state.layout.regions:
-            cells: list[list[dict[str, Any] | None]] = []
+            cells: list[list[CardJSON | None]] = []
             for r in range(1, reg.rows + 1):
-                row: list[dict[str, Any] | None] = []
+                row: list[CardJSON | None] = []
                 for c in range(1, reg.cols + 1):
                     code = state.cells[reg.slot(r, c)]
                     row.append(None if code == EMPTY else Card.from_code(code).to_json())
@@ -49,13 +67,13 @@ class Snapshot:
                     "cells": cells,
                 }
             )
-        labels = []
+        labels: list[LabelJSON] = []
         for lab in state.layout.labels:
-            where = []
+            where: list[tuple[str, int, int]] = []
             for f in lab.slots:
                 reg = state.layout.owner(f)
                 r, c = reg.address(f)
-                where.append([reg.name, r, c])
+                where.append((reg.name, r, c))
             labels.append({"text": lab.text, "slots": where})
         supply = {SYMBOLS.by_id(sid).name: n for sid, n in state.out if n}
         return cls(regions, labels, supply)
