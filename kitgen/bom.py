@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
 
 from .faces import Face
 
@@ -55,9 +54,9 @@ class Bom:
     items: list[Item]
     notes: list[str]
     seats: list[str]  # owner names: seat 1..n, then the draw pile (and the discard pile)
-    worst_case: dict[str, Any]
+    worst_case: dict[str, object]  # what the engine measured of the largest tables (counts)
     # What the worked example's shuffles hold their piles in, most at once (kitgen.consumables).
-    holders: list[dict[str, Any]] = field(default_factory=list)
+    holders: list[dict[str, object]] = field(default_factory=list)
     labels_cutout: bool = False  # the labels are cut from plain paper (not peeled off a sheet)
 
     def item(self, key: str) -> Item:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from reference_engine.api import (
     VERSION,
@@ -181,7 +180,7 @@ def protocol_kit(opts: KitOptions, library: Library, step: Progress) -> KitConte
     )
 
 
-def _value(v: Any) -> str:
+def _value(v: object) -> str:
     return "-".join(str(x) for x in v) if isinstance(v, tuple | list) else str(v)
 
 

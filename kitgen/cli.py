@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import signal
-from typing import Any
 
 import click
 
@@ -17,7 +16,7 @@ class _Main(click.Group):
     """The command group: an interrupt ends a command with one line, never a traceback; so does
     an option click refuses (a number out of its range, an unknown option), with exit code 2."""
 
-    def invoke(self, ctx: click.Context) -> Any:
+    def invoke(self, ctx: click.Context) -> object:
         try:
             return super().invoke(ctx)
         except click.UsageError as exc:

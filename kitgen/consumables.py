@@ -11,9 +11,8 @@ adding the item when the kit had none, so no kit asks for a shuffle it gives not
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from reference_engine.api import Event
 
@@ -42,7 +41,7 @@ class Need:
         return dict(self.__dict__)
 
 
-def holder_of(detail: dict[str, Any]) -> str:
+def holder_of(detail: Mapping[str, object]) -> str:
     """What holds each pile of a recorded shuffle."""
     return str(detail.get("uses") or BY_KIND.get(str(detail.get("kind")), "envelope"))
 
@@ -50,7 +49,8 @@ def holder_of(detail: dict[str, Any]) -> str:
 def needs(events: Sequence[Event]) -> dict[str, Need]:
     """The most envelopes, sleeves and clips any one step of the trace uses at once."""
     out: dict[str, Need] = {}
-    group: tuple[Any, ...] | None = None
+    # The pass of a step the piles are counted in: call path, protocol, step, loop variables.
+    group: tuple[tuple[str, ...], str, str | None, tuple[tuple[str, str], ...]] | None = None
     here: dict[str, tuple[int, int]] = {}
     for e in events:
         key = (

@@ -17,15 +17,16 @@ the ink of the numbers) and a light back.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, BinaryIO, Literal
+from typing import BinaryIO, Literal
 
 from reportlab.lib.colors import Color, HexColor, white
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
+from reportlab.pdfgen.pathobject import PDFPathObject
 from reportlab.platypus import Flowable, SimpleDocTemplate, Table, TableStyle
 
 from reference_engine.api import Checker, SpecError, UsageError, load_file
@@ -54,7 +55,7 @@ class Face:
 
 @dataclass(frozen=True)
 class Style:
-    back: dict[str, Any]
+    back: dict[str, str]  # the back's colour, and its colour with --ink-saver
     markers: dict[str, dict[str, str]]
     theta_palette: tuple[str, ...]
     colours: dict[str, dict[str, str]]
@@ -86,7 +87,7 @@ def style() -> Style:
         raise SpecError(ck.problems)
     _register_fonts(str(doc.get("font", "DejaVuSans.ttf")), str(doc.get("font_bold", "DejaVuSans-Bold.ttf")))
     return Style(
-        back=dict(doc["back"]),
+        back={str(k): str(v) for k, v in doc["back"].items()},
         markers={k: dict(v) for k, v in doc["markers"].items()},
         theta_palette=tuple(theta["palette"]),
         colours={k: dict(v) for k, v in deck["colours"].items()},
@@ -273,7 +274,7 @@ def _mark(
     _shape(c, spec["shape"], x, y, r, colour, outline, max(0.5, r * 0.14) if outline is not None else 0.0)
 
 
-def _corners(cd: _Card, inset: float, draw: Any) -> None:
+def _corners(cd: _Card, inset: float, draw: Callable[[], None]) -> None:
     """``draw`` (with the origin at the corner, inside the card below and right of it) in the
     top-left corner and, turned half a turn, in the bottom-right one."""
     c = cd.c
@@ -759,7 +760,7 @@ def _label_parts(face: Face) -> tuple[dict[str, str], str]:
     return labels[family], face.key[len(family) :]
 
 
-def _ticket_path(c: Canvas, x: float, y: float, w: float, h: float) -> Any:
+def _ticket_path(c: Canvas, x: float, y: float, w: float, h: float) -> PDFPathObject:
     """A raffle ticket: a rectangle with rounded corners and a half-round notch in each side."""
     r, n = mm(1.6), min(h * 0.16, mm(3.5))  # corner radius, notch radius
     p = c.beginPath()
@@ -780,7 +781,7 @@ def _ticket_path(c: Canvas, x: float, y: float, w: float, h: float) -> Any:
     return p
 
 
-def _octagon_path(c: Canvas, x: float, y: float, r: float) -> Any:
+def _octagon_path(c: Canvas, x: float, y: float, r: float) -> PDFPathObject:
     p = c.beginPath()
     points = [
         (x + r * math.cos(math.radians(22.5 + 45 * k)), y + r * math.sin(math.radians(22.5 + 45 * k)))
@@ -893,7 +894,9 @@ def face_name(face: Face) -> str:
     return face.title
 
 
-def symbol_face(name: str, glyph: str, owners: Sequence[str] = (), deck: Any = None) -> Face:
+def symbol_face(
+    name: str, glyph: str, owners: Sequence[str] = (), deck: Callable[[str], Face | None] | None = None
+) -> Face:
     """The printed face of a card a protocol names: a marker, a θ card, a game card or a plain one.
 
     ``owners`` names θ_1, θ_2, ... (seats, then the piles); ``deck`` maps a game card's name

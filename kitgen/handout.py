@@ -14,7 +14,6 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.styles import ParagraphStyle
@@ -24,7 +23,7 @@ from reference_engine.api import Protocol
 
 from .bom import Bom
 from .booklet import Booklet, first_sentence
-from .faces import FONT, FONT_BOLD, Face, new_document, pdf_table
+from .faces import FONT, FONT_BOLD, Cell, Face, new_document, pdf_table
 from .paragraphs import Styled, paragraph
 from .typesetting import CardPicture, TitleBand
 from .units import mm
@@ -136,7 +135,7 @@ def _story(h: Handout, size: float, width: float, steps: int) -> list[Flowable]:
     group = "Each group needs" if h.sets > 1 else "What you need"
     out += [paragraph(st["h"], group), *_card_row(h, size, width), paragraph(p, "; ".join(h.needs) + ".")]
     out.append(paragraph(st["h"], "The steps"))
-    rows: list[list[Any]] = [
+    rows: list[list[Cell]] = [
         [paragraph(p, Styled(n, "b")), paragraph(p, line)] for n, line in h.steps[:steps]
     ]
     if steps < len(h.steps):
@@ -172,7 +171,7 @@ def _card_row(h: Handout, size: float, width: float) -> list[Flowable]:
     card_w = min(size * 2.6, width / max(len(h.cards), 1) - 8)
     small = ParagraphStyle("n", fontName=FONT_BOLD, fontSize=size * 0.9, leading=size * 1.1, alignment=1)
     shown = h.cards[: int(width // (card_w + 8))]
-    cells: list[list[Any]] = [
+    cells: list[list[Cell]] = [
         [CardPicture(face, card_w, h.ink_saver) for face, _ in shown],
         [paragraph(small, f"× {n}") for _, n in shown],
     ]
@@ -188,7 +187,7 @@ def _card_row(h: Handout, size: float, width: float) -> list[Flowable]:
     return [Spacer(1, size * 0.3), t, Spacer(1, size * 0.3)]
 
 
-def _table(rows: list[list[Any]], widths: list[float]) -> Table:
+def _table(rows: list[list[Cell]], widths: list[float]) -> Table:
     t = pdf_table(rows, colWidths=widths)
     t.setStyle(
         TableStyle(

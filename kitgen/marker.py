@@ -18,7 +18,6 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Any
 
 from .files import read_head, read_regular, write_atomic
 
@@ -76,7 +75,8 @@ def written_files(folder: Path) -> tuple[str, ...]:
     return tuple(sorted(out))
 
 
-def _json(path: Path) -> Any:
+def _json(path: Path) -> object:
+    """The file's JSON (None when it cannot be read): what a marker is is checked next."""
     try:
         return json.loads(read_regular(path, MAX_MARKER).decode("utf-8"))
     except (OSError, ValueError, RecursionError):

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from reportlab.lib.colors import HexColor
+from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import registerFontFamily
 from reportlab.pdfgen.canvas import Canvas
@@ -84,7 +84,7 @@ class CardPicture(Flowable):
 class TitleBand(Flowable):
     """The cover's title, white on a band of the kit's back colour."""
 
-    def __init__(self, text: str, style: ParagraphStyle, colour: Any, width: float):
+    def __init__(self, text: str, style: ParagraphStyle, colour: Color, width: float):
         super().__init__()
         self.para = paragraph(
             ParagraphStyle("band", parent=style, textColor=HexColor("#FFFFFF"), spaceAfter=0), text

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import TypeVar
 
 import click
 
@@ -18,11 +19,13 @@ from reference_engine.api import (
 
 from . import options
 
+F = TypeVar("F", bound=Callable[..., object])
+
 CARDS_HELP = "Cards as colour/number separated by commas, e.g. 1/3,2/2,2/3 (a card may repeat)."
 LIMIT_HELP = "Give up (exit 2) after this many seconds of searching: the problem is NP-complete."
 
 
-def _time_limit(f: Any) -> Any:
+def _time_limit(f: F) -> F:
     return click.option(
         "--time-limit",
         type=options.Seconds(min=0.01, max=86_400),
@@ -33,14 +36,14 @@ def _time_limit(f: Any) -> Any:
     )(f)
 
 
-def _hands(f: Any) -> Any:
+def _hands(f: F) -> F:
     f = click.option("--hand2", required=True, metavar="CARDS", help="Player 2's cards. " + CARDS_HELP)(f)
     return click.option(
         "--hand1", required=True, metavar="CARDS", help="Player 1's cards (they play first)."
     )(f)
 
 
-def _emit(data: dict[str, Any], lines: list[str], as_json: bool) -> None:
+def _emit(data: Mapping[str, object], lines: list[str], as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
         return

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
 
 import click
 import yaml
 
-from reference_engine.api import MAX_RUNS, UsageError, parse_whole
+from reference_engine.api import MAX_RUNS, JSONObject, Report, UsageError, parse_whole
 
 from ..console import deck_lines, forecast_lines, report_lines
 from ..verification import default_workers, forecast_named, verify_named, verify_whole_deck
@@ -22,7 +21,7 @@ class HandRange(click.ParamType):  # type: ignore[type-arg]
 
     name = "hand"
 
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> list[int]:
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> list[int]:
         if isinstance(value, list):
             return value
         text = str(value).strip()
@@ -37,7 +36,7 @@ class HandRange(click.ParamType):  # type: ignore[type-arg]
         return list(range(a, b + 1))
 
 
-def _state(text: str | None) -> dict[str, Any] | None:
+def _state(text: str | None) -> JSONObject | None:
     if text is None:
         return None
     try:
@@ -54,13 +53,13 @@ def _verify_hands(
     hands: list[int],
     game: str | None,
     players: int | None,
-    state: dict[str, Any] | None,
+    state: JSONObject | None,
     workers: int,
     as_json: bool,
 ) -> None:
     with progress_line(as_json) as bar:
 
-        def each(hand: int, report: Any) -> None:
+        def each(hand: int, report: Report) -> None:
             if not as_json:
                 if bar is not None:
                     bar.close()
