@@ -6,10 +6,11 @@ Errors in the templates are reported like spec errors, with file, line and key.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from reference_engine.api import Checker, Problem, SpecError, UsageError, load_file
 
@@ -153,14 +154,14 @@ def load_templates(path: str | None = None) -> Templates:
         or {}
     )
 
-    def length(value: Any, where: tuple[Any, ...]) -> Length:
+    def length(value: object, where: tuple[str | int, ...]) -> Length:
         try:
             return Length.parse(value)
         except LengthError as exc:
             ck.error(where, exc.format_message())
             return Length(0.0)
 
-    def size(value: Any, where: tuple[Any, ...]) -> Size:
+    def size(value: object, where: tuple[str | int, ...]) -> Size:
         try:
             return Size.parse(str(value))
         except LengthError as exc:
@@ -251,7 +252,7 @@ def load_templates(path: str | None = None) -> Templates:
     return Templates(papers, cards, profiles, labels, min_card)
 
 
-def _shared(ck: Checker, value: Any, gutter: Length, path: tuple[str, ...]) -> bool:
+def _shared(ck: Checker, value: object, gutter: Length, path: tuple[str, ...]) -> bool:
     if not isinstance(value, bool):
         ck.error(path + ("shared_cuts",), "true or false")
         return False
@@ -260,14 +261,14 @@ def _shared(ck: Checker, value: Any, gutter: Length, path: tuple[str, ...]) -> b
     return bool(value)
 
 
-def _resolve(ck: Checker, raw: dict[str, Any], key: str, seen: list[str]) -> dict[str, Any]:
+def _resolve(ck: Checker, raw: Mapping[str, object], key: str, seen: list[str]) -> dict[str, object]:
     """A profile with everything it ``extends`` filled in."""
     p = ("profiles", key)
     if key in seen:
         ck.error(p, f"profiles extend each other in a loop: {' -> '.join(seen + [key])}")
         return {}
     spec = ck.mapping(raw.get(key), p, optional=PROFILE_KEYS) or {}
-    base: dict[str, Any] = {}
+    base: dict[str, object] = {}
     parent = spec.get("extends")
     if parent is not None:
         if parent not in raw:

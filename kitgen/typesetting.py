@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.styles import ParagraphStyle
@@ -168,7 +167,10 @@ class PageRefs(IndexingFlowable):
     def beforeBuild(self) -> None:
         self._seen = {}
 
-    def notify(self, kind: str, stuff: Any) -> None:
+    def notify(self, kind: str, stuff: object) -> None:
+        """A heading's entry (level, text, page, key) or an anchor's (key, page)."""
+        if not isinstance(stuff, tuple):
+            return  # (what other flowables announce)
         if kind == "TOCEntry":
             self._seen.setdefault(str(stuff[3]), int(stuff[2]))
         elif kind == "PageRef":
@@ -287,11 +289,26 @@ class Writer:
         ink = HexColor(style.colours["ink"])
         head = HexColor(style.colours["heading"])
 
-        def ps(name: str, key: str, **kw: Any) -> ParagraphStyle:
+        def ps(
+            name: str,
+            key: str,
+            fontName: str = FONT,
+            textColor: Color = ink,
+            spaceBefore: float = 0,
+            spaceAfter: float = 0,
+            leftIndent: float = 0,
+        ) -> ParagraphStyle:
             size, leading = style.text[key]
-            base: dict[str, Any] = {"fontName": FONT, "fontSize": size, "leading": leading, "textColor": ink}
-            base.update(kw)
-            return ParagraphStyle(name, **base)
+            return ParagraphStyle(
+                name,
+                fontName=fontName,
+                fontSize=size,
+                leading=leading,
+                textColor=textColor,
+                spaceBefore=spaceBefore,
+                spaceAfter=spaceAfter,
+                leftIndent=leftIndent,
+            )
 
         self.body = ps("body", "body", spaceAfter=4)
         self.small = ps("small", "small", spaceAfter=2)

@@ -27,7 +27,8 @@ class Length:
     unit: str = "mm"
 
     @classmethod
-    def parse(cls, text: str | float | int) -> Length:
+    def parse(cls, text: object) -> Length:
+        """A length as written in a template (``3mm``, ``0.25in``, ``12pt``, or 0), from YAML."""
         if isinstance(text, (int, float)) and not isinstance(text, bool):
             if text != 0:
                 raise LengthError(f"a length needs a unit (mm, cm, in, pt): {text!r}")
