@@ -30,12 +30,14 @@ from reference_engine.api import (
     VERSION,
     Checker,
     Event,
+    JSONValue,
     Library,
     Params,
     Protocol,
     ReportSummary,
     Reveal,
     Simulation,
+    Snapshot,
     SpecError,
     example_inputs,
     glyph,
@@ -121,7 +123,7 @@ class StepBlock:
     brief: str
     diagrams: list[Diagram]
     notes: list[str] = field(default_factory=list)
-    loop: dict[str, Any] = field(default_factory=dict)
+    loop: dict[str, JSONValue] = field(default_factory=dict)
     checks: list[str] = field(default_factory=list)  # what a correct table shows (reveal steps)
     if_wrong: str = ""
     ran: bool = True  # False: the worked example did not need this step
@@ -155,7 +157,7 @@ class Section:
     summary: str
     overview: str
     cite: str
-    example: dict[str, Any]  # enough to simulate the worked example again
+    example: dict[str, object]  # enough to simulate the worked example again
     example_text: str
     outcome: list[str]
     steps: list[StepBlock]
@@ -257,12 +259,12 @@ class Example:
     """A worked example: how to run the protocol once, and how to say what it is."""
 
     params: Params
-    inputs: dict[str, Any] | list[str]
+    inputs: dict[str, object] | list[str]
     seed: int
-    record: dict[str, Any]
+    record: dict[str, object]
     text: str
     scenario: str | None = None
-    context: dict[str, Any] | None = None
+    context: dict[str, Callable[..., object]] | None = None  # game functions (``valid``)
 
     def run(self, library: Library, proto: Protocol) -> Simulation:
         return simulate(
@@ -280,7 +282,7 @@ def spec_example(proto: Protocol, library: Library | None = None, params: Params
     else:
         inputs = [f"{k}={v}" for k, v in bt.example_inputs.items()]
     given = dict(i.split("=", 1) for i in inputs)
-    record: dict[str, Any] = {
+    record: dict[str, object] = {
         "params": {k: list(v) if isinstance(v, tuple) else v for k, v in use.items()},
         "inputs": given,
         "seed": bt.example_seed,
@@ -353,7 +355,7 @@ class Run:
     """What one protocol's section shows of the worked example: its own events (the top
     protocol's run, or one call of a called protocol inside it), and what it said and gave."""
 
-    record: dict[str, Any]
+    record: dict[str, object]
     text: str
     events: list[Event]  # every event of the run, nested calls included
     depth: int  # the call depth of the protocol's own steps
@@ -365,7 +367,7 @@ class Run:
 def _events_by_step(events: list[Event], depth: int = 0) -> dict[str, list[Event]]:
     """The events of each step number at ``depth``; for a step inside a loop, its first pass only."""
     out: dict[str, list[Event]] = {}
-    first_loop: dict[str, dict[str, Any]] = {}
+    first_loop: dict[str, dict[str, JSONValue]] = {}
     for e in events:
         if e.depth != depth or e.step is None:
             continue
@@ -378,7 +380,7 @@ def _events_by_step(events: list[Event], depth: int = 0) -> dict[str, list[Event
 
 def _notes(library: Library, events: list[Event], depth: int) -> list[str]:
     notes = []
-    calls: dict[str, list[dict[str, Any]]] = {}
+    calls: dict[str, list[dict[str, object]]] = {}
     for e in events:
         if e.action == "call" and e.depth == depth:
             calls.setdefault(e.detail["protocol"], []).append(dict(e.detail.get("params", {})))
@@ -571,7 +573,7 @@ def called_run(
     return Run(record, text, events[at + 1 : end], call.depth + 1, outcome)
 
 
-def _cell(snapshot: Any, slot: str) -> str | None:
+def _cell(snapshot: Snapshot, slot: str) -> str | None:
     where = parse_slot(slot)
     if where is None:
         return None
@@ -583,7 +585,11 @@ def _cell(snapshot: Any, slot: str) -> str | None:
     return None
 
 
-def _decode(proto: Protocol, encoding: str | None, names: list[str]) -> Any:
+# Cards read back: an encoding's value (or values), else the cards' printed names.
+Decoded = int | str | list[int | str] | list[str]
+
+
+def _decode(proto: Protocol, encoding: str | None, names: list[str]) -> Decoded:
     """Cards read back as the encoding's values (a bit pair -> 0 or 1), else their printed names."""
     enc = proto.encodings.get(encoding or "")
     if enc is not None and enc.kind == "values" and enc.table:
@@ -596,13 +602,13 @@ def _decode(proto: Protocol, encoding: str | None, names: list[str]) -> Any:
     return [glyph(n) for n in names]
 
 
-def _read(proto: Protocol, name: str, snapshot: Any, slots: list[str]) -> Any:
+def _read(proto: Protocol, name: str, snapshot: Snapshot, slots: list[str]) -> Decoded:
     names = [n for n in (_cell(snapshot, s) for s in slots) if n is not None]
     decl = proto.inputs.get(name)
     return _decode(proto, decl.encoding if decl else None, names)
 
 
-def _read_region(proto: Protocol, output: str, snapshot: Any, region: str) -> Any:
+def _read_region(proto: Protocol, output: str, snapshot: Snapshot, region: str) -> Decoded | None:
     for reg in snapshot.regions:
         if reg["name"] == region:
             names = [str(c["symbol"]) for row in reg["cells"] for c in row if c]

@@ -19,10 +19,10 @@ from __future__ import annotations
 import base64
 import html
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from reference_engine.api import (
     KitgenError,
@@ -103,12 +103,62 @@ def _symbols(secs: list[Section]) -> set[str]:
     return out
 
 
-def frames(secs: list[Section]) -> list[dict[str, Any]]:
+class Frame(TypedDict, total=False):
+    """One frame of the viewer: a step's picture (one of ``pictures``), or the last (``end``)."""
+
+    section: int | None
+    protocol: str | None
+    step: str
+    say: str
+    brief: str
+    notes: list[str]
+    checks: list[str]
+    if_wrong: str
+    ran: bool
+    loop: dict[str, str]
+    picture: int
+    pictures: int
+    diagram: dict[str, object] | None
+
+
+class PageSection(TypedDict):
+    protocol: str
+    title: str
+    summary: str
+    example: str
+    outcome: list[str]
+    legend: list[str]
+
+
+class PageData(TypedDict):
+    """Everything a viewer page shows (its script reads it as JSON)."""
+
+    title: str
+    subtitle: str
+    sections: list[PageSection]
+    frames: list[Frame]
+    faces: dict[str, dict[str, str]]
+    card_back: str
+    verdicts: list[Verdict]
+    back: str
+
+
+class Written(TypedDict):
+    """What ``kitgen view`` wrote."""
+
+    file: str
+    protocol: str
+    frames: int
+    steps: int
+    verified: bool
+
+
+def frames(secs: list[Section]) -> list[Frame]:
     """The frames of the viewer, in order (see the module docs)."""
-    out: list[dict[str, Any]] = []
+    out: list[Frame] = []
     for i, sec in enumerate(secs):
         for block in sec.steps:
-            base = {
+            base: Frame = {
                 "section": i,
                 "protocol": sec.protocol,
                 "step": block.number,
@@ -122,7 +172,7 @@ def frames(secs: list[Section]) -> list[dict[str, Any]]:
             }
             pictures: list[Diagram | None] = list(block.diagrams) or [None]
             for j, d in enumerate(pictures):
-                frame = dict(base)
+                frame = base.copy()
                 frame["picture"] = j + 1
                 frame["pictures"] = len(pictures)
                 frame["diagram"] = d.to_json() if d is not None else None
@@ -159,7 +209,7 @@ def page_data(
     faces: dict[str, Face],
     back: str = "kit index",
     ink_saver: bool = False,
-) -> dict[str, Any]:
+) -> PageData:
     """Everything the page shows, as JSON-ready data."""
     pictures, back_picture = card_pictures(faces, ink_saver)
     return {
@@ -219,13 +269,13 @@ def _asset(name: str) -> str:
     return (templates_dir() / "viewer" / name).read_text(encoding="utf-8")
 
 
-def _script_json(data: Any) -> str:
+def _script_json(data: PageData) -> str:
     """JSON safe inside a <script> element (no ``</``, no ``<!--``)."""
     text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def html_page(data: dict[str, Any]) -> str:
+def html_page(data: PageData) -> str:
     """The whole page: inline CSS, inline data, inline script."""
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
@@ -246,7 +296,7 @@ def _example(library: Library, proto: Protocol, opts: ViewOptions, given: Params
     """The spec's worked example, with what the user gave instead."""
     ex = spec_example(proto, library)
     params = dict(given) if given else ex.params
-    inputs: dict[str, Any] | list[str] = list(opts.inputs) if opts.inputs else ex.inputs
+    inputs: dict[str, object] | list[str] = list(opts.inputs) if opts.inputs else ex.inputs
     if opts.inputs and not isinstance(ex.inputs, dict):
         # Inputs the user did not give keep the example's (``--input x=1`` with y from the spec).
         named = {i.split("=", 1)[0].strip() for i in opts.inputs}
@@ -256,8 +306,13 @@ def _example(library: Library, proto: Protocol, opts: ViewOptions, given: Params
     seed = ex.seed if opts.seed is None else opts.seed
     scenario = opts.deck if opts.deck is not None else ex.scenario
     words = Glossary(proto)
-    shown: dict[str, Any] = (
-        dict(i.split("=", 1) for i in opts.inputs) if opts.inputs else dict(ex.record["inputs"])
+    recorded = ex.record["inputs"]  # the spec's example: its inputs by name
+    shown: Mapping[str, object] = (
+        dict(i.split("=", 1) for i in opts.inputs)
+        if opts.inputs
+        else dict(recorded)
+        if isinstance(recorded, dict)
+        else {}
     )
     parts = [words.quantity(str(k).strip(), str(v).strip()) for k, v in shown.items()]
     parts += [words.quantity(k, v) for k, v in params.items() if not scenario]
@@ -275,7 +330,7 @@ def _example(library: Library, proto: Protocol, opts: ViewOptions, given: Params
     return Example(params, inputs, seed, record, text, scenario=scenario)
 
 
-def protocol_page(opts: ViewOptions, library: Library | None = None) -> dict[str, Any]:
+def protocol_page(opts: ViewOptions, library: Library | None = None) -> PageData:
     """The viewer's data for ``kitgen view``: the protocol and what it calls, verified."""
     library = library or Library()
     proto = library.protocol(opts.name)
@@ -318,7 +373,7 @@ def _scenario_deck(proto: Protocol, scenario: str | None) -> Callable[[str], Fac
     return lambda name: kind.deck_face(rules, name)
 
 
-def write_view(opts: ViewOptions, library: Library | None = None) -> dict[str, Any]:
+def write_view(opts: ViewOptions, library: Library | None = None) -> Written:
     """``kitgen view``: write ``index.html`` into the folder; what was written, as data.
 
     The folder is written like a kit's (:func:`kitgen.output.staged`): refused before any work

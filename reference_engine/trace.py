@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
 from .cards import EMPTY, Card, CardJSON
+from .jsontypes import JSONValue
 from .table import State
 
 Params = dict[str, Any]
@@ -102,7 +103,7 @@ class Event:
     detail: dict[str, Any]
     before: Snapshot
     after: Snapshot
-    loop: dict[str, Any] = field(default_factory=dict)
+    loop: dict[str, JSONValue] = field(default_factory=dict)  # the loop variables (as JSON)
 
     @property
     def depth(self) -> int:
