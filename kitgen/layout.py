@@ -156,7 +156,7 @@ class Grid:
         return self.flipped(slot.trim, flip, dx, dy)
 
     def flipped(self, t: Box, flip: str, dx: float = 0.0, dy: float = 0.0) -> Box:
-        """Any box as :meth:`mirrored` places a card's back."""
+        """The box ``t`` (a slot's or another) as :meth:`mirrored` places a card's back."""
         if flip == "long":
             return Box(self.page_w - t.x1 + dx, t.y + dy, t.w, t.h)
         if flip == "short":

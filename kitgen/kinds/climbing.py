@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from reference_engine.api import GameRules, Library, Moment, PlaySettings, Symbol
+from reference_engine.api import GameRules, Library, Moment, PlaySettings, Report, Symbol
 
 from ..bom import Bom, Item, seat_names
 from ..booklet import Booklet, Example
@@ -34,7 +34,7 @@ class ClimbingKit(TableKit):
     table_middle = ("Trick",)
 
     # -- the materials --------------------------------------------------------------------
-    def materials(self, library: Library, rules: GameRules, plan: KitPlan, reports: list[Any]) -> Bom:
+    def materials(self, library: Library, rules: GameRules, plan: KitPlan, reports: list[Report]) -> Bom:
         wc: dict[str, Any] = {}
         extra: list[Item] = []
         if plan.virtual:
@@ -119,7 +119,7 @@ class ClimbingKit(TableKit):
             params, {"cards": cards}, 1, record, text, context={"strength": moment.public["strength"]}
         )
 
-    def moment_record(self, moment: Moment) -> dict[str, Any]:
+    def moment_record(self, moment: Moment) -> dict[str, object]:
         last = moment.public.get("last")
         return {"last": None if last is None else {"size": last.size, "strength": last.strength}}
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from reference_engine.api import GameRules, Library, ReportSummary, Reveal, UsageError
+from reference_engine.api import GameRules, Library, Report, ReportSummary, Reveal, UsageError
 
 from ..bom import Bom
 from ..faces import Face
@@ -136,7 +136,7 @@ class KitKind(ABC):
         """Check the options of ``kitgen booklet`` for a rule set of this kind."""
 
     @abstractmethod
-    def materials(self, library: Library, rules: GameRules, plan: KitPlan, reports: list[Any]) -> Bom:
+    def materials(self, library: Library, rules: GameRules, plan: KitPlan, reports: list[Report]) -> Bom:
         """The bill of materials (what to print and buy, with counts and reasons)."""
 
     @abstractmethod

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from reference_engine.api import GameRules, Moment
 
 from .kind import register
@@ -16,7 +14,7 @@ class LayoutKit(TableKit):
     default_card_size = "poker"
     table_middle = ("Layout",)
 
-    def moment_record(self, moment: Moment) -> dict[str, Any]:
+    def moment_record(self, moment: Moment) -> dict[str, object]:
         return {"runs": {suit: list(span) for suit, span in sorted(moment.public["runs"].items())}}
 
     def moment_text(self, rules: GameRules, moment: Moment, owners: list[str]) -> str:

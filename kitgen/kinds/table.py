@@ -12,16 +12,19 @@ says what is particular: its engine kind, its deck's faces, its piles, the momen
 from __future__ import annotations
 
 from abc import abstractmethod
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from reportlab.platypus import Flowable, PageBreak, Spacer
 
 from reference_engine.api import (
+    CardType,
     GameKind,
     GameRules,
     Library,
     Moment,
     PlaySettings,
+    Report,
     ReportSummary,
     Symbol,
     UsageError,
@@ -40,7 +43,7 @@ from ..typesetting import CardPicture
 from ..units import mm
 from ..verification import summary, verify_statistically
 from .kind import CARD_KIT_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, default_labels
-from .virtual import Table, deck_face, kit_labels, virtual_bom, whose_owner_cards
+from .virtual import Table, WithDeck, deck_face, kit_labels, virtual_bom, whose_owner_cards
 
 if TYPE_CHECKING:
     from ..cache import VerificationCache
@@ -67,17 +70,17 @@ class TableKit(KitKind):
     def deck_faces(self, rules: GameRules) -> list[Face]:
         """Every printed game card (or tile), in the order of the sheets: a deck's cards by default."""
         cards = _cards(rules)
-        return [deck_face(rules, ct.name) for ct in cards.values() for _ in range(ct.copies)]
+        return [deck_face(_deck(rules), ct.name) for ct in cards.values() for _ in range(ct.copies)]
 
     def deck_face(self, rules: GameRules, name: str) -> Face | None:
         """The printed face of one game card, by name (None: not a game card)."""
-        return deck_face(rules, name) if name in _cards(rules) else None
+        return deck_face(_deck(rules), name) if name in _cards(rules) else None
 
     @abstractmethod
     def moment_text(self, rules: GameRules, moment: Moment, owners: list[str]) -> str:
         """The worked example's sentence: whose turn, and the public state of the game."""
 
-    def moment_record(self, moment: Moment) -> dict[str, Any]:
+    def moment_record(self, moment: Moment) -> dict[str, object]:
         """The public state of the example moment, as booklet.json records it."""
         return {k: _plain(v) for k, v in moment.public.items()}
 
@@ -129,7 +132,7 @@ class TableKit(KitKind):
         name = safe_name(f"{rules.name}-{players}p{opts.virtual}v-booklet-{opts.paper}")
         return BookletPlan(name, opts.protocol or rules.protocol, players, opts.virtual)
 
-    def materials(self, library: Library, rules: GameRules, plan: KitPlan, reports: list[Any]) -> Bom:
+    def materials(self, library: Library, rules: GameRules, plan: KitPlan, reports: list[Report]) -> Bom:
         wc: dict[str, Any] = {}
         if plan.virtual:
             wc = dict(self.engine().measure_tables(rules, library, PlaySettings(plan.players, plan.virtual)))
@@ -350,8 +353,12 @@ def _plain(v: Any) -> Any:
     return v
 
 
-def _cards(rules: GameRules) -> dict[str, Any]:
-    cards = getattr(rules, "cards", None)
-    if not isinstance(cards, dict):
+def _deck(rules: GameRules) -> WithDeck:
+    """The rule set as one with a deck of cards to print (else UsageError)."""
+    if not isinstance(rules, WithDeck) or not isinstance(rules.cards, dict):
         raise UsageError(f"{rules.name} has no deck of cards to print")
-    return cards
+    return rules
+
+
+def _cards(rules: GameRules) -> Mapping[str, CardType]:
+    return _deck(rules).cards

@@ -3,16 +3,14 @@ proportions, the card selection table, a booklet."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from reference_engine.api import GameRules, Moment
+from reference_engine.api import GameRules, Moment, Symbol
 
 from ..faces import Face
 from .kind import register
 from .table import TableKit
 
 
-def tile_face(tile: Any) -> Face:
+def tile_face(tile: Symbol) -> Face:
     return Face("tile", tile.name, tile.glyph, (str(tile.attrs["low"]), str(tile.attrs["high"])))
 
 
@@ -30,7 +28,7 @@ class TilesKit(TableKit):
         tiles = rules.cards_by_name()
         return tile_face(tiles[name]) if name in tiles else None
 
-    def moment_record(self, moment: Moment) -> dict[str, Any]:
+    def moment_record(self, moment: Moment) -> dict[str, object]:
         ends = moment.public["ends"]
         return {"ends": [ends[0][0], ends[1][0]], "line": [t.name for t in moment.public["line"]]}
 

@@ -3,8 +3,6 @@ original covert lottery, a booklet."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from reference_engine.api import GameRules, Moment
 
 from .kind import register
@@ -17,7 +15,7 @@ class TrickKit(TableKit):
     default_card_size = "poker"
     table_middle = ("Trick",)
 
-    def moment_record(self, moment: Moment) -> dict[str, Any]:
+    def moment_record(self, moment: Moment) -> dict[str, object]:
         return {"led": moment.public["led"], "lead": moment.public["lead"].name}
 
     def moment_text(self, rules: GameRules, moment: Moment, owners: list[str]) -> str:

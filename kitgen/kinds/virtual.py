@@ -11,8 +11,11 @@ identical sleeves) and its own cards (suit or colour choice cards, ...).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
+
+from reference_engine.api import CardType
 
 from ..bom import Bom, Item, envelope_for, spares
 from ..faces import Face, known_colours, label_face, theta_colour
@@ -294,7 +297,17 @@ def kit_labels(bom: Bom) -> list[Label]:
     return labels
 
 
-def deck_face(rules: Any, name: str) -> Face:
+@runtime_checkable
+class WithDeck(Protocol):
+    """A rule set with a deck: its card types by name and its colours (name, sign, RGB)."""
+
+    @property
+    def cards(self) -> Mapping[str, CardType]: ...
+    @property
+    def colors(self) -> Mapping[str, Mapping[str, str]]: ...
+
+
+def deck_face(rules: WithDeck, name: str) -> Face:
     """The printed face of a game card of a rule set with ``cards`` and ``colors`` (a deck)."""
     ct = rules.cards[name]
     value = str(ct.value) if ct.value is not None else ct.face

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from reference_engine.api import GameRules, Library, SealedBidRules, UsageError
+from reference_engine.api import GameRules, Library, Report, SealedBidRules, UsageError
 
 from ...bom import PLAYER_COLOURS, Bom
 from ...booklet import Booklet, booklet_style, sections, spec_example
@@ -86,7 +86,7 @@ class SealedBidKit(KitKind):
         bid = _rules(rules)
         return BookletPlan(safe_name(f"{bid.name}-booklet-{opts.paper}"), opts.protocol or bid.protocol)
 
-    def materials(self, library: Library, rules: GameRules, plan: KitPlan, reports: list[Any]) -> Bom:
+    def materials(self, library: Library, rules: GameRules, plan: KitPlan, reports: list[Report]) -> Bom:
         top = next(r for r in reports if r.protocol == library.protocol(plan.protocol).name)
         # A kit's own label sheet; a booklet alone speaks of the rule set's default (plain paper).
         cutout = load_templates().label_sheet(plan.label_sheet).cutout if plan.label_sheet else True

@@ -10,10 +10,11 @@ sleeved with its value label.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from reportlab.lib.colors import HexColor, black, white
 from reportlab.lib.styles import ParagraphStyle
+
+from reference_engine.api import SealedBidRules
 
 from ...bom import PLAYER_COLOURS
 from ...faces import FONT, FONT_BOLD, new_canvas
@@ -24,7 +25,9 @@ from ...units import mm
 HEART = HexColor("#C8102E")  # the ♥ cards' red (templates/cards.yaml)
 
 
-def render_bundle_sheet(path: Path, rules: Any, paper: Paper, kit: str, cutout: bool = True) -> int:
+def render_bundle_sheet(
+    path: Path, rules: SealedBidRules, paper: Paper, kit: str, cutout: bool = True
+) -> int:
     """Write the sheet; returns the number of pages (one per player)."""
     w, h = paper.size.w, paper.size.h
     c = new_canvas(str(path), (w, h), f"{kit}: making the bundles")

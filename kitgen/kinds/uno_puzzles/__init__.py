@@ -19,6 +19,7 @@ from reference_engine.api import (
     Library,
     PuzzleKind,
     PuzzleRules,
+    Report,
     UsageError,
     find_kind,
 )
@@ -141,7 +142,7 @@ class PuzzleKit(KitKind):
     def booklet_plan(self, opts: BookletOptions, rules: GameRules) -> BookletPlan:
         raise UsageError(f"the booklet of {rules.name} comes with its kit: kitgen build {rules.name}")
 
-    def materials(self, library: Library, rules: GameRules, plan: KitPlan, reports: list[Any]) -> Bom:
+    def materials(self, library: Library, rules: GameRules, plan: KitPlan, reports: list[Report]) -> Bom:
         raise UsageError(f"{rules.name} has no bill of materials")
 
     def labels(self, rules: GameRules, bom: Bom) -> list[Label]:

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import BaseDocTemplate, Flowable, Paragraph, Table, TableStyle
 
 from reference_engine.api import Card, Puzzle, PuzzleRules, parse_cards, solve_solitaire
 
@@ -174,7 +174,7 @@ def render_booklet(
     width = paper[0] - 2 * margin
     pages = [0]
 
-    def footer(canvas: Any, doc: Any) -> None:
+    def footer(canvas: Canvas, doc: BaseDocTemplate) -> None:
         pages[0] = doc.page
         canvas.setFont(FONT, 7)
         canvas.setFillColor(GREY)
