@@ -63,6 +63,8 @@ from .kinds import (
     kinds,
     load_game,
 )
+from .kinds.climbing.rules import ClimbingRules
+from .kinds.climbing.rules import Play as ClimbingPlay
 from .kinds.deck import CardType, Deck
 from .kinds.sealed_bid import SealedBidRules
 from .kinds.shedding import RuleSet, Shedding
@@ -271,6 +273,8 @@ __all__ = [
     "CheckFailure",
     "CheckJSON",
     "Checker",
+    "ClimbingPlay",
+    "ClimbingRules",
     "CooperativeResult",
     "Count",
     "Counterexample",

@@ -6,7 +6,18 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from reference_engine.api import GameRules, Library, Moment, PlaySettings, Report, Symbol
+from reference_engine.api import (
+    ClimbingPlay,
+    ClimbingRules,
+    GameRules,
+    Library,
+    Moment,
+    Params,
+    PlaySettings,
+    Report,
+    Symbol,
+    UsageError,
+)
 
 from ..bom import Bom, Item, seat_names
 from ..booklet import Booklet, Example
@@ -23,8 +34,10 @@ if TYPE_CHECKING:
 COPIES = 3  # ownership pairs under every card (enough for four cards of a rank)
 
 
-def _last(rules: Any, moment: Moment) -> Any:
-    return moment.public.get("last")
+def _last(moment: Moment) -> ClimbingPlay | None:
+    """The play to beat at the moment (None: the player leads)."""
+    last = moment.public.get("last")
+    return last if isinstance(last, ClimbingPlay) else None
 
 
 @register
@@ -101,9 +114,9 @@ class ClimbingKit(TableKit):
         table = moment.owners
         sizes = tuple(len(t) for t in table)
         cards: list[Symbol] = [c for t in table for c in t]
-        last = _last(rules, moment)
+        last = _last(moment)
         s0, r0 = (last.size, last.strength) if last is not None else (0, -1)
-        params = {"sizes": sizes, "s0": s0, "r0": r0, "copies": COPIES}
+        params: Params = {"sizes": sizes, "s0": s0, "r0": r0, "copies": COPIES}
         record = {
             "game": rules.name,
             "game_seed": moment.seed,
@@ -124,8 +137,10 @@ class ClimbingKit(TableKit):
         return {"last": None if last is None else {"size": last.size, "strength": last.strength}}
 
     def moment_text(self, rules: GameRules, moment: Moment, owners: list[str]) -> str:
-        last = _last(rules, moment)
-        climbing: Any = rules  # a climbing rule set: plays() and describe()
+        last = _last(moment)
+        climbing = rules
+        if not isinstance(climbing, ClimbingRules):
+            raise UsageError(f"{rules.name} is not a climbing game")
         hand = moment.owners[0]
         plays = climbing.plays(hand, last)
         options = ", ".join(climbing.describe(p) for p in plays) or "nothing"

@@ -343,7 +343,8 @@ def _players(rules: GameRules) -> tuple[int, int, int]:
     return int(players[0]), int(players[1]), int(players[2])
 
 
-def _plain(v: Any) -> Any:
+def _plain(v: object) -> object:
+    """A moment's public state as plain data: cards by name, tuples as lists."""
     if isinstance(v, Symbol):
         return v.name
     if isinstance(v, dict):

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
-from reference_engine.api import Library, PlaySettings, RuleSet, Shedding, Strategy, Symbol, find_kind
+from reference_engine.api import Library, Params, PlaySettings, RuleSet, Shedding, Strategy, Symbol, find_kind
 
 from ...booklet import Booklet, Example, booklet_style, sections
 from ...kitcost import plan_cost
@@ -57,8 +57,8 @@ def game_example(
         f"{', '.join(c.glyph for c in hand)}: {n_valid} of them may be played. The pictures "
         "show the table as everyone sees it; the shuffles fall as a seeded random draw made them (seed 1)."
     )
-    params: dict[str, Any] = {"sizes": sizes}
-    context: dict[str, Any] = {"valid": moment.valid}
+    params: Params = {"sizes": sizes}
+    context: dict[str, Callable[..., object]] = {"valid": moment.valid}
     weights = strategy.weights if strategy is not None else None
     if weights is not None:
         weight = kind.weight_function(rules, weights)
@@ -116,7 +116,7 @@ def game_booklet(given: BookletInput, front: object) -> Booklet:
         people=plan.people,
         owners=bom.seats,
     )
-    options: dict[str, Any] = {"wild4": wild4, "discard_owner": discard_owner}
+    options: dict[str, object] = {"wild4": wild4, "discard_owner": discard_owner}
     if strategy is not None and strategy.weights is not None:  # games and runs with the weights
         options.update(strategy="weighted", weights=strategy.weights.text())
     booklet.cost = plan_cost(library, rules, plan, options)
