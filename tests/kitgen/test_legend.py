@@ -120,3 +120,16 @@ def test_codes_that_follow_no_pattern_are_explained_one_by_one() -> None:
     legend = game_card_legend(_rules(colours, cards, {}), [])
     assert legend.key == ""
     assert legend.explains("X3") == "purple 3" and legend.explains("Y4") is None
+
+
+def test_a_table_kit_refuses_a_rule_set_without_a_deck_naming_it() -> None:
+    """A kit's deck faces need a rule set with cards and colours (kitgen.kinds.virtual.WithDeck);
+    another kind's rules are refused with the game's name, not an AttributeError."""
+    import pytest
+
+    from kitgen.kinds.table import _deck
+    from reference_engine.api import UsageError, load_game
+
+    assert _deck(load_game("uno")).cards
+    with pytest.raises(UsageError, match="gakmoro has no deck of cards to print"):
+        _deck(load_game("gakmoro"))
