@@ -25,6 +25,7 @@ from .bom import Bom
 from .booklet import Booklet
 from .export import check as check_exports
 from .export import export_cards
+from .fronthtml import front_html
 from .kitindex import index_html
 from .kitoptions import KitOptions
 from .labels import Label, render_labels
@@ -32,6 +33,7 @@ from .output import check_destination, inside, safe_name, sha256, staged
 from .previews import render_previews
 from .printguide import card_pages, keep_pages, only_pages, printing_guide, shopping_list
 from .sheets import DUPLEX, SheetOptions, grid_for, render_cards
+from .tableplan import booklet_plan
 from .templates import CardSize, LabelSheet, Paper, Profile, Templates
 from .typesetting import render_booklet
 from .units import Length, LengthError
@@ -390,7 +392,10 @@ def write_index(
             views.append((protocol, relative))
         titles = {s.protocol: s.title for s in booklet.sections}
     shown = sorted(f for f in files if f.startswith("previews/"))
-    text = index_html(work, manifest, pdfs, shown, views, lambda n: titles.get(n, n))
+    front = ""
+    if booklet is not None and booklet.front:
+        front = front_html(booklet.front, booklet_plan(booklet), booklet.ink_saver)
+    text = index_html(work, manifest, pdfs, shown, views, lambda n: titles.get(n, n), front)
     inside(work, "index.html").write_text(text, encoding="utf-8")
     files.append("index.html")
 

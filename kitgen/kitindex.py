@@ -134,8 +134,10 @@ def index_html(
     previews: Sequence[str],
     views: Sequence[tuple[str, str]],
     title_of: Callable[[str], str] = str,
+    front: str = "",
 ) -> str:
-    """The kit index page; ``views`` are (protocol, relative path of its viewer page)."""
+    """The kit index page; ``views`` are (protocol, relative path of its viewer page); ``front``:
+    the booklet's first chapters in HTML (:mod:`kitgen.fronthtml`), for a game kit."""
     game = manifest.get("game") or manifest.get("protocol") or {}
     title = f"{game.get('title', manifest['kit'])}: " + (
         "printable kit" if "game" in manifest else "kit for a class"
@@ -186,6 +188,10 @@ def index_html(
 
     for line in manifest.get("table_time", {}).get("text", []):
         parts.append(f'<p class="muted">{escape(line)}</p>')
+
+    if front:
+        parts.append("<h2>Before you play: the booklet's first chapters</h2>")
+        parts.append(front)
 
     if views:
         parts.append("<h2>Step through the protocols</h2><ul>")

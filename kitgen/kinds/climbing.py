@@ -4,21 +4,18 @@ table (θ cards, three ownership pairs per card, λ labels, the stop card), a bo
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from dataclasses import replace
+from typing import Any
 
 from reference_engine.api import GameRules, Library, Moment, PlaySettings, Symbol
 
 from ..bom import Bom, Item, seat_names
 from ..booklet import Booklet, Example
 from ..faces import label_face
+from ..frontmatter import FrontSection, Text
 from .kind import KitPlan, register
 from .table import TableKit
 from .virtual import Table, virtual_bom
-
-if TYPE_CHECKING:
-    from reportlab.platypus import Flowable
-
-    from ..typesetting import Writer
 
 COPIES = 3  # ownership pairs under every card (enough for four cards of a rank)
 
@@ -157,14 +154,15 @@ class ClimbingKit(TableKit):
             "and the covert lottery."
         )
 
-    def rules_page(self, w: Writer, b: Booklet) -> list[Flowable]:
+    def rules_page(self, b: Booklet) -> FrontSection:
         """The rules, and where they differ from popular house rules."""
-        out = super().rules_page(w, b)
+        page = super().rules_page(b)
         differences = list(getattr(b.rules, "differences", []))
-        if differences:
-            out.append(w.para("Where these rules differ from popular house rules", w.h2))
-            out += [w.para(f"• {d}") for d in differences]
-        return out
+        if not differences:
+            return page
+        more = [Text("Where these rules differ from popular house rules", style="h2")]
+        more += [Text(f"• {d}") for d in differences]
+        return replace(page, blocks=page.blocks + tuple(more))
 
     # -- kitgen play ----------------------------------------------------------------------
     def log_lines(self, result: dict[str, Any], names: list[str]) -> list[str]:

@@ -17,11 +17,9 @@ from ..labels import Label
 from ..templates import CardSize, Paper, Templates, load_templates
 
 if TYPE_CHECKING:
-    from reportlab.platypus import Flowable
-
     from ..booklet import Booklet
+    from ..frontmatter import FrontSection
     from ..kitoptions import BookletOptions, KitOptions
-    from ..typesetting import Writer
 
 
 def default_labels(paper: str) -> str:
@@ -147,8 +145,9 @@ class KitKind(ABC):
         """The booklet: the kind's first chapters, then every protocol step by step."""
 
     @abstractmethod
-    def front_matter(self, w: Writer, booklet: Booklet) -> list[Flowable]:
-        """The booklet's chapters before the protocols (the kit, set-up, rules, a turn)."""
+    def front_sections(self, booklet: Booklet) -> list[FrontSection]:
+        """The booklet's chapters before the protocols (the kit, set-up, rules, a turn), as data;
+        called once the booklet has its protocols' sections and its cost."""
 
     @abstractmethod
     def play_lines(self, result: dict[str, Any], rules: GameRules) -> list[str]:

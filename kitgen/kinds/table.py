@@ -12,9 +12,8 @@ says what is particular: its engine kind, its deck's faces, its piles, the momen
 from __future__ import annotations
 
 from abc import abstractmethod
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
-
-from reportlab.platypus import Flowable, PageBreak, Spacer
 
 from reference_engine.api import (
     GameKind,
@@ -31,19 +30,26 @@ from reference_engine.api import (
 from ..bom import Bom, seat_names
 from ..booklet import Booklet, Example, booklet_style, sections
 from ..faces import Face
+from ..frontchapters import (
+    first_turn_checklist,
+    kit_contents,
+    rules_head,
+    setting_up,
+    setup_values,
+    table_layout,
+    turn_head,
+)
+from ..frontmatter import Box, FrontSection, Text
 from ..kitcost import plan_cost, sleeved
 from ..labels import Label
 from ..output import safe_name
 from ..templates import Templates
-from ..typesetting import CardPicture
-from ..units import mm
 from ..verification import summary, verify_statistically
 from .kind import CARD_KIT_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, default_labels
 from .virtual import Table, deck_face, kit_labels, virtual_bom, whose_owner_cards
 
 if TYPE_CHECKING:
     from ..kitoptions import BookletOptions, KitOptions
-    from ..typesetting import Writer
 
 
 class TableKit(KitKind):
@@ -176,101 +182,49 @@ class TableKit(KitKind):
         return Example({"sizes": sizes}, {"cards": cards}, 1, record, text, context={"valid": moment.valid})
 
     def booklet(self, given: BookletInput) -> Booklet:
-        rules, plan, bom, library = given.rules, given.plan, given.bom, given.library
-        example = self.example(rules, library, plan, bom.seats)
-        booklet = Booklet(
-            given.name,
-            rules.title,
-            f"A kit for {plan.players} players, {plan.virtual} of them virtual: everything to print, set up "
-            "and play, and every protocol step by step.",
-            "game",
-            [],
-            given.validation,
-            given.statistical,
-            rules,
-            bom,
-            bom.seats,
-            plan.players,
-            plan.virtual,
-            example=example.record,
-            deck=lambda n: self.deck_face(rules, n),
-            front=self,
+        example = self.example(given.rules, given.library, given.plan, given.bom.seats)
+        booklet = game_booklet(given, example, lambda n: self.deck_face(given.rules, n), self.table_middle)
+        booklet.cost = plan_cost(
+            given.library, given.rules, given.plan, self.cost_options(given.rules, given.plan)
         )
-        booklet.sections = sections(
-            library,
-            library.protocol(plan.protocol),
-            example,
-            given.capacity,
-            booklet_style(),
-            given.reveals,
-            people=plan.people,
-            owners=bom.seats,
-        )
-        booklet.cost = plan_cost(library, rules, plan)
+        booklet.front = self.front_sections(booklet)
         return booklet
 
-    def front_matter(self, w: Writer, booklet: Booklet) -> list[Flowable]:
+    def cost_options(self, rules: GameRules, plan: KitPlan) -> dict[str, Any] | None:
+        """The game options the table-time figures play with (None: the rule set's own)."""
+        return None
+
+    def front_sections(self, booklet: Booklet) -> list[FrontSection]:
+        steps = self.texts(booklet.rules, "setup_steps")
         return (
-            w.kit_contents()
-            + self.setup(w, booklet)
-            + self.rules_page(w, booklet)
-            + w.table_layout()
-            + self.turn_page(w, booklet)
-            + w.first_turn_checklist()
+            kit_contents(booklet)
+            + [setting_up(booklet, setup_values(booklet), steps), self.rules_page(booklet)]
+            + table_layout(booklet)
+            + [self.turn_page(booklet)]
+            + first_turn_checklist(booklet)
         )
 
     def texts(self, rules: GameRules, key: str) -> list[str]:
         """The rule set's ``booklet: {key: [...]}`` paragraphs."""
         return [str(x) for x in getattr(rules, "booklet_texts", {}).get(key, [])]
 
-    def setup(self, w: Writer, b: Booklet) -> list[Flowable]:
-        out: list[Flowable] = [PageBreak(), w.heading("Setting up the table")]
-        values = {"players": b.players, "humans": b.players - b.virtual, "virtual": b.virtual}
-        out.append(w.para(w.st.words["setup_intro"].format(**values)))
-        rows: list[list[Any]] = [["θ card", "Owner", "Where"]]
-        for i, owner in enumerate(b.owners, 1):
-            where = (
-                "a place at the table with nobody in it; its hand lies face down in a row"
-                if owner.startswith("Virtual")
-                else "a player's place; they hold their hand as usual"
-                if owner.startswith("Human")
-                else "the middle of the table"
-            )
-            rows.append([CardPicture(b.face(f"theta{i}"), mm(9), b.ink_saver), f"θ{i}: {owner}", where])
-        out.append(w.table(rows, [mm(14), mm(40), w.width - mm(54)]))
-        out.append(Spacer(1, mm(2)))
-        for n, text in enumerate(self.texts(b.rules, "setup_steps"), 1):
-            out.append(w.para(f"{n}. {text}", spec=True))
-        out.append(w.box([w.rich("Who does what.", w.st.words["shuffle_duty"])]))
-        return out
-
-    def rules_page(self, w: Writer, b: Booklet) -> list[Flowable]:
+    def rules_page(self, b: Booklet) -> FrontSection:
         rules = b.rules
-        out: list[Flowable] = [PageBreak(), w.heading(f"The rules: {rules.title}")]
-        if rules.source.get("cite"):
-            out.append(w.para(f"Source: {rules.source['cite']}.", w.small))
-        out.append(w.para(rules.summary))
-        for text in getattr(rules, "how_to_play", []):
-            out.append(w.para(text))
+        blocks = rules_head(b)
         doc = str(getattr(rules, "doc", ""))
         if doc:
-            out.append(w.rich("Playing a card.", doc))
+            blocks.append(Text(doc, lead="Playing a card."))
         if getattr(rules, "notes", ""):
-            out.append(w.para(str(rules.notes)))
-        return out
+            blocks.append(Text(str(rules.notes)))
+        return FrontSection(f"The rules: {rules.title}", tuple(blocks))
 
-    def turn_page(self, w: Writer, b: Booklet) -> list[Flowable]:
-        top = b.sections[0]
-        out: list[Flowable] = [PageBreak(), w.heading("A virtual player's turn")]
-        if top.overview:
-            out.append(w.para(top.overview, spec=True))
+    def turn_page(self, b: Booklet) -> FrontSection:
         whose = whose_owner_cards(b.owners, b.virtual)
-        for n, text in enumerate(self.texts(b.rules, "virtual_steps"), 1):
-            out.append(w.para(f"{n}. {text.replace('{whose}', whose)}", spec=True))
-        box = [w.rich("What a virtual turn costs.", self.turn_cost(b))]
-        box += [w.para(line, w.small) for line in (b.cost.sentences() if b.cost else [])]
-        out.append(w.box(box))
-        return out
+        blocks = turn_head(b, [t.replace("{whose}", whose) for t in self.texts(b.rules, "virtual_steps")])
+        box = [Text(self.turn_cost(b), lead="What a virtual turn costs.")]
+        box += [Text(line, style="small") for line in (b.cost.sentences() if b.cost else [])]
+        blocks.append(Box(tuple(box)))
+        return FrontSection("A virtual player's turn", tuple(blocks))
 
     def turn_cost(self, b: Booklet) -> str:
         """The table's work for the worked example's turn: cards laid out, shuffles."""
@@ -331,6 +285,58 @@ class TableKit(KitKind):
                     text += f"   ({t['note']})"
                 out.append(f"  {t['index']:>3}. {who}: {text}")
         return out
+
+
+def game_booklet(
+    given: BookletInput, example: Example, deck: Callable[[str], Face | None], middle: tuple[str, ...]
+) -> Booklet:
+    """A game kit's booklet, every protocol step by step from ``example`` (its cost and first
+    chapters are the kind's to add)."""
+    rules, plan, bom, library = given.rules, given.plan, given.bom, given.library
+    booklet = Booklet(
+        given.name,
+        rules.title,
+        f"A kit for {plan.players} players, {plan.virtual} of them virtual: everything to print, set up "
+        "and play, and every protocol step by step.",
+        "game",
+        [],
+        given.validation,
+        given.statistical,
+        rules,
+        bom,
+        bom.seats,
+        plan.players,
+        plan.virtual,
+        example=example.record,
+        deck=deck,
+        table_middle=middle,
+    )
+    booklet.sections = sections(
+        library,
+        library.protocol(plan.protocol),
+        example,
+        given.capacity,
+        booklet_style(),
+        given.reveals,
+        people=plan.people,
+        owners=bom.seats,
+    )
+    return booklet
+
+
+def moment_words(moment: Moment, names: list[str], situation: str, counted: str, valid: str) -> str:
+    """The worked example's sentence: the seeded game, ``situation`` (whose turn, the public state),
+    what each of ``names`` holds (``counted``: "Cards in the hands"), which of the first's cards
+    ``valid`` ("may be played")."""
+    hand = moment.owners[0]
+    n_valid = sum(1 for c in hand if moment.valid(c))
+    who = ", ".join(f"{o}: {len(t)}" for o, t in zip(names, moment.owners))
+    return (
+        f"Worked example: a real moment of a seeded game (game seed {moment.seed}). {situation}. "
+        f"{counted}: {sum(len(t) for t in moment.owners)} ({who}). {names[0]} holds "
+        f"{', '.join(c.glyph for c in hand)}: {n_valid} of them {valid}. The pictures show the table as "
+        "everyone sees it; the shuffles fall as a seeded random draw made them (seed 1)."
+    )
 
 
 def _players(rules: GameRules) -> tuple[int, int, int]:

@@ -16,6 +16,7 @@ from reference_engine.api import GameRules, Library, SealedBidRules, UsageError
 
 from ...bom import PLAYER_COLOURS, Bom
 from ...booklet import Booklet, booklet_style, sections, spec_example
+from ...frontmatter import FrontSection
 from ...labels import Label
 from ...output import inside, safe_name
 from ...templates import Paper, Templates, load_templates
@@ -26,10 +27,7 @@ from .materials import sealed_bid_bom
 from .play import sealed_bid_lines
 
 if TYPE_CHECKING:
-    from reportlab.platypus import Flowable
-
     from ...kitoptions import BookletOptions, KitOptions
-    from ...typesetting import Writer
 
 
 def _rules(rules: GameRules) -> SealedBidRules:
@@ -133,15 +131,15 @@ class SealedBidKit(KitKind):
             list(bid.names),
             2,
             0,
-            front=self,
         )
         booklet.sections = sections(
             library, proto, spec_example(proto, library), given.capacity, booklet_style(), given.reveals
         )
+        booklet.front = self.front_sections(booklet)
         return booklet
 
-    def front_matter(self, w: Writer, booklet: Booklet) -> list[Flowable]:
-        return front.front_matter(w, booklet)
+    def front_sections(self, booklet: Booklet) -> list[FrontSection]:
+        return front.front_sections(booklet)
 
     def play_lines(self, result: dict[str, Any], rules: GameRules) -> list[str]:
         return sealed_bid_lines(result, rules.title)

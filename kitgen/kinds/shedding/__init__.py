@@ -14,6 +14,7 @@ from reference_engine.api import (
     WEIGHTED_PROTOCOL,
     GameRules,
     Library,
+    Moment,
     RuleSet,
     Shedding,
     Strategy,
@@ -23,25 +24,21 @@ from reference_engine.api import (
 )
 
 from ...bom import Bom, seat_names
-from ...faces import Face
+from ...booklet import Booklet, Example
+from ...frontmatter import FrontSection
 from ...kitcost import sleeved
-from ...labels import Label
 from ...output import safe_name
 from ...templates import Templates
 from ...verification import summary, verify_statistically
-from ..kind import CARD_KIT_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, default_labels, register
-from ..virtual import deck_face, kit_labels
+from ..kind import CARD_KIT_OPTIONS, BookletPlan, KitKind, KitPlan, default_labels, register
+from ..table import TableKit, moment_words
 from . import front
-from .booklet import game_booklet
+from .booklet import discard_owner, game_example, wild4
 from .materials import game_bom
 from .play import game_lines
 
 if TYPE_CHECKING:
-    from reportlab.platypus import Flowable
-
-    from ...booklet import Booklet
     from ...kitoptions import BookletOptions, KitOptions
-    from ...typesetting import Writer
 
 
 def _rules(rules: GameRules) -> RuleSet:
@@ -57,12 +54,13 @@ def _kind(rules: RuleSet) -> Shedding:
 
 
 @register
-class SheddingKit(KitKind):
+class SheddingKit(TableKit):
     kind = "shedding"
     default_card_size = "uno"
     statistical_check = True
     build_options = CARD_KIT_OPTIONS | {"--strategy", "--weights"}
     table_middle = ("Discard pile",)
+    refusal = KitKind.refusal
 
     def plan(self, opts: KitOptions, rules: GameRules, templates: Templates) -> KitPlan:
         shed = _rules(rules)
@@ -99,10 +97,6 @@ class SheddingKit(KitKind):
             extra=extra,
         )
 
-    def deck_face(self, rules: GameRules, name: str) -> Face | None:
-        shed = _rules(rules)
-        return deck_face(shed, name) if name in shed.cards else None
-
     def booklet_plan(self, opts: BookletOptions, rules: GameRules) -> BookletPlan:
         shed = _rules(rules)
         lo, hi, default = shed.players
@@ -128,9 +122,6 @@ class SheddingKit(KitKind):
             strategy=plan.extra.get("strategy"),
         )
 
-    def labels(self, rules: GameRules, bom: Bom) -> list[Label]:
-        return kit_labels(bom)
-
     def statistical(
         self, library: Library, plan: KitPlan, runs: int, what: str, cache: Any
     ) -> dict[str, Any] | None:
@@ -138,11 +129,33 @@ class SheddingKit(KitKind):
         weights = strategy.weights if isinstance(strategy, Strategy) else None
         return summary(verify_statistically(library, plan.protocol, runs, 1, what, cache, plan.game, weights))
 
-    def booklet(self, given: BookletInput) -> Booklet:
-        return game_booklet(given, self)
+    def moment_text(self, rules: GameRules, moment: Moment, owners: list[str]) -> str:
+        situation = (
+            f"It is {owners[0]}'s turn; the top card of the discard pile is {moment.public['top'].glyph} "
+            f"and the colour in force is {moment.public['color']}"
+        )
+        return moment_words(moment, owners, situation, "Cards in play", "may be played")
 
-    def front_matter(self, w: Writer, booklet: Booklet) -> list[Flowable]:
-        return front.front_matter(w, booklet)
+    def example(self, rules: GameRules, library: Library, plan: KitPlan, owners: list[str]) -> Example:
+        strategy = plan.extra.get("strategy")
+        return game_example(
+            self,
+            _rules(rules),
+            library,
+            plan,
+            owners,
+            strategy if isinstance(strategy, Strategy) else None,
+        )
+
+    def cost_options(self, rules: GameRules, plan: KitPlan) -> dict[str, Any] | None:
+        options: dict[str, Any] = {"wild4": wild4(_rules(rules)), "discard_owner": discard_owner(plan)}
+        strategy = plan.extra.get("strategy")
+        if isinstance(strategy, Strategy) and strategy.weights is not None:  # games and runs with the weights
+            options.update(strategy="weighted", weights=strategy.weights.text())
+        return options
+
+    def front_sections(self, booklet: Booklet) -> list[FrontSection]:
+        return front.front_sections(booklet)
 
     def play_lines(self, result: dict[str, Any], rules: GameRules) -> list[str]:
         names = seat_names(result["players"], result["virtual"])

@@ -36,11 +36,9 @@ from .sheets import Deck, render_puzzles, render_solutions
 BOOKLET_WHAT = "the ideas of the paper behind the puzzles: the model, how hard each kind is, and why"
 
 if TYPE_CHECKING:
-    from reportlab.platypus import Flowable
-
     from ...booklet import Booklet
+    from ...frontmatter import FrontSection
     from ...kitoptions import BookletOptions, KitOptions
-    from ...typesetting import Writer
 
 
 def _rules(rules: GameRules) -> PuzzleRules:
@@ -150,7 +148,7 @@ class PuzzleKit(KitKind):
     def booklet(self, given: BookletInput) -> Booklet:
         raise UsageError(f"the booklet of {given.rules.name} comes with its kit")
 
-    def front_matter(self, w: Writer, booklet: Booklet) -> list[Flowable]:
+    def front_sections(self, booklet: Booklet) -> list[FrontSection]:
         return []
 
     def play_lines(self, result: dict[str, Any], rules: GameRules) -> list[str]:
