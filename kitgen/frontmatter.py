@@ -123,7 +123,7 @@ def numbered(texts: list[str], spec: bool = True) -> list[Text]:
     return [Text(f"{n}. {text}", spec=spec) for n, text in enumerate(texts, 1)]
 
 
-PAGE_REF = re.compile(r" ?\(page \{page:[^}]*\}\)|\{page:[^}]*\}")
+PAGE_REF = re.compile(r" ?\(page \{page:[^}]*\}\)|:? ?(page )?\{page:[^}]*\}")
 
 
 def without_pages(text: str) -> str:

@@ -147,6 +147,7 @@ def _game_kit(
         booklet = kind.booklet(given)
         booklet.ink_saver = opts.ink_saver
         require(bom, booklet.sections[0].needs, card_mm, WORKED)
+        booklet.front = kind.front_sections(booklet)  # the kit's chapters, its materials complete
         booklet.whole_deck = whole_deck
         # Without --exact-hands: say where the exact check on the whole deck is, when it applies.
         booklet.whole_deck_offered = (
@@ -268,6 +269,7 @@ def build_booklet(
         given = BookletInput(library, rules, plan, bom, validation, statistical, capacity, name, reveals)
         booklet = kind.booklet(given)
         require(bom, booklet.sections[0].needs, (card.size.width.mm, card.size.height.mm), WORKED)
+        booklet.front = kind.front_sections(booklet)
     else:
         booklet = protocol_booklet(library, library.protocol(protocol), validation, capacity, name, reveals)
     with staged(destination, name, "booklet", opts.force) as work:

@@ -120,6 +120,20 @@ class KitKind(ABC):
     # What the game is, in a player's words, for refusing an option that does not apply to it.
     about: ClassVar[str] = "a card game with virtual players"
 
+    def printing(
+        self, opts: KitOptions, rules: GameRules, templates: Templates
+    ) -> tuple[CardSize, list[str]]:
+        """The kit's card size (``--card-size``, else the rule set's, else the kind's) and the parts
+        of its name that say how it prints where that is not the default: card size, duplex, profile."""
+        default_size = str(rules.kit.get("card_size", self.default_card_size))
+        card = templates.card_size(opts.card_size or default_size)
+        parts = [card.key] if card.key != default_size else []
+        if opts.duplex != "long":
+            parts.append(opts.duplex)
+        if opts.profile != "home":
+            parts.append(opts.profile)
+        return card, parts
+
     def refusal(self, option: str) -> str:
         """Why ``option`` does not apply to a game of this kind (one clause, no internal words)."""
         return f"it is {self.about}"
@@ -142,12 +156,12 @@ class KitKind(ABC):
 
     @abstractmethod
     def booklet(self, given: BookletInput) -> Booklet:
-        """The booklet: the kind's first chapters, then every protocol step by step."""
+        """The booklet: every protocol step by step (its first chapters come from :meth:`front_sections`)."""
 
     @abstractmethod
     def front_sections(self, booklet: Booklet) -> list[FrontSection]:
         """The booklet's chapters before the protocols (the kit, set-up, rules, a turn), as data;
-        called once the booklet has its protocols' sections and its cost."""
+        asked once the booklet is complete (its protocols, its cost, every material it needs)."""
 
     @abstractmethod
     def play_lines(self, result: dict[str, Any], rules: GameRules) -> list[str]:

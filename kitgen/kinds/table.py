@@ -85,30 +85,28 @@ class TableKit(KitKind):
         """The public state of the example moment, as booklet.json records it."""
         return {k: _plain(v) for k, v in moment.public.items()}
 
+    def example_record(self, moment: Moment, plan: KitPlan) -> dict[str, Any]:
+        """What booklet.json records of the example moment besides its hands (its public state)."""
+        return self.moment_record(moment)
+
+    def play_settings(self, rules: GameRules, plan: KitPlan) -> PlaySettings:
+        """The settings of the games the booklet's example and figures come from."""
+        return PlaySettings(plan.players, plan.virtual)
+
     def engine(self) -> GameKind:
         return find_kind(self.kind)
 
     # -- the kit --------------------------------------------------------------------------
     def plan(self, opts: KitOptions, rules: GameRules, templates: Templates) -> KitPlan:
-        lo, hi, default = _players(rules)
-        players = default if opts.players is None else opts.players
-        if not lo <= players <= hi:
-            raise UsageError(f"{rules.name} is played by {lo} to {hi} players, not {players}")
+        players = seats(rules, opts.players)
         if not 0 <= opts.virtual <= players:
             raise UsageError(f"--virtual must be between 0 and {players}, got {opts.virtual}")
         if opts.deck not in ("print", "store"):
             raise UsageError(f"--deck is print or store, not {opts.deck!r}")
         if opts.discard_owner:
             raise UsageError(f"{rules.name} has no discard pile to treat as an owner (--discard-owner)")
-        default_size = str(rules.kit.get("card_size", self.default_card_size))
-        card = templates.card_size(opts.card_size or default_size)
-        parts = [rules.name, f"{players}p{opts.virtual}v", opts.paper]
-        if card.key != default_size:
-            parts.append(card.key)
-        if opts.duplex != "long":
-            parts.append(opts.duplex)
-        if opts.profile != "home":
-            parts.append(opts.profile)
+        card, printing = self.printing(opts, rules, templates)
+        parts = [rules.name, f"{players}p{opts.virtual}v", opts.paper, *printing]
         if opts.deck != "print":
             parts.append("store-deck")
         return KitPlan(
@@ -124,10 +122,7 @@ class TableKit(KitKind):
         )
 
     def booklet_plan(self, opts: BookletOptions, rules: GameRules) -> BookletPlan:
-        lo, hi, default = _players(rules)
-        players = default if opts.players is None else opts.players
-        if not lo <= players <= hi:
-            raise UsageError(f"{rules.name} is played by {lo} to {hi} players, not {players}")
+        players = seats(rules, opts.players)
         if not 1 <= opts.virtual <= players:
             raise UsageError(f"a booklet teaches virtual players: --virtual must be 1 to {players}")
         name = safe_name(f"{rules.name}-{players}p{opts.virtual}v-booklet-{opts.paper}")
@@ -164,7 +159,7 @@ class TableKit(KitKind):
 
     # -- the booklet ----------------------------------------------------------------------
     def example(self, rules: GameRules, library: Library, plan: KitPlan, owners: list[str]) -> Example:
-        moment = self.engine().example_moment(rules, library, PlaySettings(plan.players, plan.virtual))
+        moment = self.engine().example_moment(rules, library, self.play_settings(rules, plan))
         table = moment.owners
         sizes = tuple(len(t) for t in table)
         cards: list[Symbol] = [c for t in table for c in t]
@@ -173,7 +168,7 @@ class TableKit(KitKind):
             "game_seed": moment.seed,
             "players": plan.players,
             "virtual": plan.virtual,
-            **self.moment_record(moment),
+            **self.example_record(moment, plan),
             "params": {"sizes": list(sizes)},
             "inputs": {"cards": [c.name for c in cards]},
             "seed": 1,
@@ -187,7 +182,6 @@ class TableKit(KitKind):
         booklet.cost = plan_cost(
             given.library, given.rules, given.plan, self.cost_options(given.rules, given.plan)
         )
-        booklet.front = self.front_sections(booklet)
         return booklet
 
     def cost_options(self, rules: GameRules, plan: KitPlan) -> dict[str, Any] | None:
@@ -195,14 +189,16 @@ class TableKit(KitKind):
         return None
 
     def front_sections(self, booklet: Booklet) -> list[FrontSection]:
-        steps = self.texts(booklet.rules, "setup_steps")
         return (
             kit_contents(booklet)
-            + [setting_up(booklet, setup_values(booklet), steps), self.rules_page(booklet)]
+            + [self.setup_page(booklet), self.rules_page(booklet)]
             + table_layout(booklet)
             + [self.turn_page(booklet)]
             + first_turn_checklist(booklet)
         )
+
+    def setup_page(self, b: Booklet) -> FrontSection:
+        return setting_up(b, setup_values(b), self.texts(b.rules, "setup_steps"))
 
     def texts(self, rules: GameRules, key: str) -> list[str]:
         """The rule set's ``booklet: {key: [...]}`` paragraphs."""
@@ -252,16 +248,7 @@ class TableKit(KitKind):
         lines.append("")
         if result.get("scores") is not None:
             lines.append("Scores: " + ", ".join(f"{n} {s}" for n, s in zip(names, result["scores"])))
-        lines.append(
-            f"Winner: {result['winner_name']}. Turns: {result['turns']}, "
-            f"virtual turns: {result['virtual_turns']}."
-        )
-        if result["level"] == "card":
-            lines.append(
-                f"Protocol runs: {result['protocol_runs']}, checks passed: {result['checks_passed']}, "
-                f"shuffles: {result['shuffles']}, most helper cards at once: {result['max_helper_cards']}."
-            )
-        return lines
+        return lines + outcome_lines(result)
 
     def log_lines(self, result: dict[str, Any], names: list[str]) -> list[str]:
         """The game's log, one line per turn."""
@@ -337,6 +324,29 @@ def moment_words(moment: Moment, names: list[str], situation: str, counted: str,
         f"{', '.join(c.glyph for c in hand)}: {n_valid} of them {valid}. The pictures show the table as "
         "everyone sees it; the shuffles fall as a seeded random draw made them (seed 1)."
     )
+
+
+def outcome_lines(result: dict[str, Any]) -> list[str]:
+    """The end of ``kitgen play``'s report: the winner, the turns, what the protocol runs did."""
+    lines = [
+        f"Winner: {result['winner_name']}. Turns: {result['turns']}, "
+        f"virtual turns: {result['virtual_turns']}."
+    ]
+    if result["level"] == "card":
+        lines.append(
+            f"Protocol runs: {result['protocol_runs']}, checks passed: {result['checks_passed']}, "
+            f"shuffles: {result['shuffles']}, most helper cards at once: {result['max_helper_cards']}."
+        )
+    return lines
+
+
+def seats(rules: GameRules, players: int | None) -> int:
+    """How many play (the rule set's default for None), checked against the rule set's range."""
+    lo, hi, default = _players(rules)
+    n = default if players is None else players
+    if not lo <= n <= hi:
+        raise UsageError(f"{rules.name} is played by {lo} to {hi} players, not {n}")
+    return n
 
 
 def _players(rules: GameRules) -> tuple[int, int, int]:

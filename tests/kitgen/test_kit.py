@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -342,3 +343,26 @@ def test_a_kit_without_exact_hands_says_where_the_exact_check_is(
 def test_a_kit_without_exact_hands_records_no_claim(tmp_path: Path) -> None:
     assert "exact_hands" not in _recorded(KitOptions())
     assert _recorded(KitOptions(exact_hands=3))["exact_hands"] == 3
+
+
+def test_the_first_chapters_are_data_that_the_pdf_and_the_index_draw(
+    default_kit: tuple[Path, dict[str, Any]],
+) -> None:
+    """The booklet's chapters before the protocols (kitgen.frontmatter) are in booklet.json, drawn
+    on the booklet's pages with the same headings, and on the kit's index.html."""
+    folder, _ = default_kit
+    data = json.loads((folder / "booklet.json").read_text(encoding="utf-8"))
+    titles = [chapter["title"] for chapter in data["front"]]
+    assert titles[:2] == ["What is in the kit", "Setting up the table"]
+    assert "A virtual player's turn" in titles and titles[-1].startswith("Your first virtual turn")
+    setup = data["front"][1]["blocks"]
+    owners = next(b for b in setup if b["type"] == "table")["rows"]
+    assert owners[1][0] == {"type": "picture", "kind": "cards", "cards": ["θ1"]}
+    pages = " ".join((p.extract_text() or "") for p in PdfReader(folder / "booklet.pdf").pages)
+    flat = " ".join(pages.split())
+    for title in titles:
+        assert " ".join(title.split()) in flat, title
+    index = (folder / "index.html").read_text(encoding="utf-8")
+    for title in titles:
+        assert f"<h3>{escape(title)}</h3>" in index, title
+    assert 'class="checklist"' in index and "{page:" not in index and "<svg" in index

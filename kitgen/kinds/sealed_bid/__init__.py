@@ -59,17 +59,10 @@ class SealedBidKit(KitKind):
             raise UsageError(
                 f"{bid.name} uses a two-colour deck of ♣ and ♥ that the kit prints: --deck print"
             )
-        default_size = str(bid.kit.get("card_size", self.default_card_size))
-        card = templates.card_size(opts.card_size or default_size)
+        card, printing = self.printing(opts, bid, templates)
         labels = bid.kit.get("labels")
         preset = labels.get(opts.paper) if isinstance(labels, dict) else None
-        parts = [bid.name, opts.paper]
-        if card.key != default_size:
-            parts.append(card.key)
-        if opts.duplex != "long":
-            parts.append(opts.duplex)
-        if opts.profile != "home":
-            parts.append(opts.profile)
+        parts = [bid.name, opts.paper, *printing]
         return KitPlan(
             game=rules.name,
             name=safe_name("-".join(parts)),
@@ -135,7 +128,6 @@ class SealedBidKit(KitKind):
         booklet.sections = sections(
             library, proto, spec_example(proto, library), given.capacity, booklet_style(), given.reveals
         )
-        booklet.front = self.front_sections(booklet)
         return booklet
 
     def front_sections(self, booklet: Booklet) -> list[FrontSection]:

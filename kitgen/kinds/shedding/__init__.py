@@ -15,6 +15,7 @@ from reference_engine.api import (
     GameRules,
     Library,
     Moment,
+    PlaySettings,
     RuleSet,
     Shedding,
     Strategy,
@@ -31,9 +32,9 @@ from ...output import safe_name
 from ...templates import Templates
 from ...verification import summary, verify_statistically
 from ..kind import CARD_KIT_OPTIONS, BookletPlan, KitKind, KitPlan, default_labels, register
-from ..table import TableKit, moment_words
+from ..table import TableKit, moment_words, seats
 from . import front
-from .booklet import discard_owner, game_example, wild4
+from .booklet import discard_owner, weighted, wild4
 from .materials import game_bom
 from .play import game_lines
 
@@ -67,15 +68,8 @@ class SheddingKit(TableKit):
         players = _kind(shed).check_seating(shed, opts.players, opts.virtual, opts.wild4)
         if opts.deck not in ("print", "store"):
             raise UsageError(f"--deck is print or store, not {opts.deck!r}")
-        default_size = str(shed.kit.get("card_size", self.default_card_size))
-        card = templates.card_size(opts.card_size or default_size)
-        parts = [shed.name, f"{players}p{opts.virtual}v", opts.paper]
-        if card.key != default_size:
-            parts.append(card.key)
-        if opts.duplex != "long":
-            parts.append(opts.duplex)
-        if opts.profile != "home":
-            parts.append(opts.profile)
+        card, printing = self.printing(opts, shed, templates)
+        parts = [shed.name, f"{players}p{opts.virtual}v", opts.paper, *printing]
         if opts.deck != "print":
             parts.append("store-deck")
         if opts.discard_owner:
@@ -99,10 +93,7 @@ class SheddingKit(TableKit):
 
     def booklet_plan(self, opts: BookletOptions, rules: GameRules) -> BookletPlan:
         shed = _rules(rules)
-        lo, hi, default = shed.players
-        players = default if opts.players is None else opts.players
-        if not lo <= players <= hi:
-            raise UsageError(f"{shed.name} is played by {lo} to {hi} players, not {players}")
+        players = seats(shed, opts.players)
         if not 1 <= opts.virtual <= players:
             raise UsageError(f"a booklet teaches virtual players: --virtual must be 1 to {players}")
         _kind(shed).check_seating(shed, players, opts.virtual, opts.wild4)
@@ -136,16 +127,20 @@ class SheddingKit(TableKit):
         )
         return moment_words(moment, owners, situation, "Cards in play", "may be played")
 
+    def play_settings(self, rules: GameRules, plan: KitPlan) -> PlaySettings:
+        options = {"discard_owner": discard_owner(plan), "wild4": wild4(_rules(rules))}
+        return PlaySettings(plan.players, plan.virtual, options=options)
+
+    def example_record(self, moment: Moment, plan: KitPlan) -> dict[str, Any]:
+        top, color = moment.public["top"], moment.public["color"]
+        return {"discard_owner": discard_owner(plan), "top": top.name, "color": color}
+
     def example(self, rules: GameRules, library: Library, plan: KitPlan, owners: list[str]) -> Example:
+        """A real moment of a seeded game: Virtual 1's first turn holding 4-6 cards, some valid,
+        some not (with a weighted strategy, the weighted selection protocol's weights and w)."""
         strategy = plan.extra.get("strategy")
-        return game_example(
-            self,
-            _rules(rules),
-            library,
-            plan,
-            owners,
-            strategy if isinstance(strategy, Strategy) else None,
-        )
+        example = super().example(rules, library, plan, owners)
+        return weighted(example, _rules(rules), strategy if isinstance(strategy, Strategy) else None)
 
     def cost_options(self, rules: GameRules, plan: KitPlan) -> dict[str, Any] | None:
         options: dict[str, Any] = {"wild4": wild4(_rules(rules)), "discard_owner": discard_owner(plan)}
@@ -154,8 +149,14 @@ class SheddingKit(TableKit):
             options.update(strategy="weighted", weights=strategy.weights.text())
         return options
 
-    def front_sections(self, booklet: Booklet) -> list[FrontSection]:
-        return front.front_sections(booklet)
+    def setup_page(self, b: Booklet) -> FrontSection:
+        return front.setup_page(b)
+
+    def rules_page(self, b: Booklet) -> FrontSection:
+        return front.rules_page(b)
+
+    def turn_page(self, b: Booklet) -> FrontSection:
+        return front.virtual_turn(b)
 
     def play_lines(self, result: dict[str, Any], rules: GameRules) -> list[str]:
         names = seat_names(result["players"], result["virtual"])

@@ -1,16 +1,12 @@
-"""The worked example of a shedding game's booklet: a real moment of a seeded game."""
+"""The worked example of a shedding game's booklet: a real moment of a seeded game, with the
+weights of a weighted virtual player."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
-from reference_engine.api import Library, PlaySettings, RuleSet, Shedding, Strategy, Symbol, find_kind
+from reference_engine.api import RuleSet, Shedding, Strategy, find_kind
 
 from ...booklet import Example
 from ..kind import KitPlan
-
-if TYPE_CHECKING:
-    from ..table import TableKit
 
 
 def wild4(rules: RuleSet) -> str:
@@ -22,53 +18,26 @@ def discard_owner(plan: KitPlan) -> bool:
     return bool(plan.extra.get("discard_owner", False))
 
 
-def game_example(
-    kit: TableKit,
-    rules: RuleSet,
-    library: Library,
-    plan: KitPlan,
-    owners: list[str],
-    strategy: Strategy | None = None,
-) -> Example:
-    """A real moment of a seeded game: Virtual 1's first turn holding 4-6 cards, some valid, some
-    not (with a weighted ``strategy``, the weighted selection protocol's weights and w)."""
-    kind = find_kind(rules.kind)
-    assert isinstance(kind, Shedding)
-    settings = PlaySettings(
-        plan.players,
-        plan.virtual,
-        options={"discard_owner": discard_owner(plan), "wild4": wild4(rules)},
-    )
-    moment = kind.example_moment(rules, library, settings)
-    table = moment.owners
-    sizes = tuple(len(t) for t in table)
-    cards: list[Symbol] = [c for t in table for c in t]
-    record = {
-        "game": rules.name,
-        "game_seed": moment.seed,
-        "players": plan.players,
-        "virtual": plan.virtual,
-        "discard_owner": discard_owner(plan),
-        "top": moment.public["top"].name,
-        "color": moment.public["color"],
-        "params": {"sizes": list(sizes)},
-        "inputs": {"cards": [c.name for c in cards]},
-        "seed": 1,
-    }
-    text = kit.moment_text(rules, moment, owners)
-    params: dict[str, Any] = {"sizes": sizes}
-    context: dict[str, Any] = {"valid": moment.valid}
+def weighted(example: Example, rules: RuleSet, strategy: Strategy | None) -> Example:
+    """The example of a weighted ``strategy``: the weighted selection protocol's weights and w."""
     weights = strategy.weights if strategy is not None else None
-    if weights is not None:
-        weight = kind.weight_function(rules, weights)
-        params["w"] = record["params"]["w"] = weights.largest
-        context["weight"] = weight
-        record["weights"] = dict(weights.by_name)
-        text += (
-            " The virtual players weigh the cards by kind ("
-            + ", ".join(f"{name} {w}" for name, w in weights.by_name)
-            + "): "
-            + ", ".join(f"{c.glyph} weighs {weight(c)}" for c in table[0] if moment.valid(c))
-            + "."
-        )
-    return Example(params, {"cards": cards}, 1, record, text, context=context)
+    if weights is None:
+        return example
+    kind = find_kind(rules.kind)
+    assert isinstance(kind, Shedding) and isinstance(example.params, dict)
+    assert isinstance(example.inputs, dict) and example.context is not None
+    weight = kind.weight_function(rules, weights)
+    sizes = example.record["params"]["sizes"]
+    hand = example.inputs["cards"][: sizes[0]]
+    valid = example.context["valid"]
+    example.params["w"] = example.record["params"]["w"] = weights.largest
+    example.context["weight"] = weight
+    example.record["weights"] = dict(weights.by_name)
+    example.text += (
+        " The virtual players weigh the cards by kind ("
+        + ", ".join(f"{name} {w}" for name, w in weights.by_name)
+        + "): "
+        + ", ".join(f"{c.glyph} weighs {weight(c)}" for c in hand if valid(c))
+        + "."
+    )
+    return example

@@ -7,30 +7,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...booklet import Booklet, booklet_style
-from ...frontchapters import (
-    first_turn_checklist,
-    kit_contents,
-    rules_head,
-    setting_up,
-    setup_values,
-    table_layout,
-    turn_head,
-)
+from ...frontchapters import rules_head, setting_up, setup_values, turn_head
 from ...frontmatter import Box, Cell, FrontSection, Gap, Grid, Picture, Text
 from ..virtual import whose_owner_cards
 
 
-def front_sections(b: Booklet) -> list[FrontSection]:
+def setup_page(b: Booklet) -> FrontSection:
     rules = b.rules
     values = setup_values(b) | {"hand_size": rules.hand_size_for(b.players), "colour": rules.word}
-    steps = [text.format(**values) for text in booklet_style().lists["setup_steps"]]
-    return (
-        kit_contents(b)
-        + [setting_up(b, values, steps), rules_page(b)]
-        + table_layout(b)
-        + [virtual_turn(b)]
-        + first_turn_checklist(b)
-    )
+    return setting_up(b, values, [text.format(**values) for text in booklet_style().lists["setup_steps"]])
 
 
 def rules_page(b: Booklet) -> FrontSection:
