@@ -15,7 +15,6 @@ from ..faces import label_face
 from ..frontmatter import FrontSection, Text
 from .kind import KitPlan, register
 from .table import TableKit
-from .virtual import Table, virtual_bom
 
 COPIES = 3  # ownership pairs under every card (enough for four cards of a rank)
 
@@ -27,7 +26,6 @@ def _last(rules: Any, moment: Moment) -> Any:
 @register
 class ClimbingKit(TableKit):
     kind = "climbing"
-    default_card_size = "poker"
     table_middle = ("Trick",)
 
     # -- the materials --------------------------------------------------------------------
@@ -64,16 +62,10 @@ class ClimbingKit(TableKit):
                     "Stop card",
                 ),
             ]
-        table = Table(
-            title=rules.title,
-            deck_name=str(rules.kit.get("deck_name", "our own printed deck")),
-            deck_faces=self.deck_faces(rules),
-            deck=str(plan.extra.get("deck", "print")),
-            seats=seat_names(plan.players, plan.virtual),
-            piles=[],
-            virtual=plan.virtual,
-            card_mm=plan.card_mm,
-            worst_case=wc,
+        return self.table_bom(
+            rules,
+            plan,
+            wc,
             extra_items=extra,
             tickets=COPIES,
             ticket_labels=False,
@@ -88,9 +80,6 @@ class ClimbingKit(TableKit):
                 "prints {helpers} owner and bit markers plus labels and spares."
             ),
         )
-        bom = virtual_bom(table)
-        bom.worst_case.pop("piles", None)
-        return bom
 
     # -- the worked example ---------------------------------------------------------------
     def example(self, rules: GameRules, library: Library, plan: KitPlan, owners: list[str]) -> Example:

@@ -13,7 +13,6 @@ from .table import TableKit, moment_words
 @register
 class LayoutKit(TableKit):
     kind = "layout"
-    default_card_size = "poker"
     table_middle = ("Layout",)
 
     def moment_record(self, moment: Moment) -> dict[str, Any]:

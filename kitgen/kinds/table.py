@@ -133,6 +133,11 @@ class TableKit(KitKind):
         if plan.virtual:
             wc = dict(self.engine().measure_tables(rules, library, PlaySettings(plan.players, plan.virtual)))
             wc["piles"] = [wc.get("draw_pile", 0)] if self.piles else []
+        return self.table_bom(rules, plan, wc, sleeved=sleeved(library.protocol(plan.protocol)))
+
+    def table_bom(self, rules: GameRules, plan: KitPlan, wc: dict[str, Any], **more: Any) -> Bom:
+        """The bill of materials of the card selection table (``more``: the kind's own items and
+        words, see :class:`kitgen.kinds.virtual.Table`)."""
         table = Table(
             title=rules.title,
             deck_name=str(rules.kit.get("deck_name", "our own printed deck")),
@@ -143,7 +148,7 @@ class TableKit(KitKind):
             virtual=plan.virtual,
             card_mm=plan.card_mm,
             worst_case=wc,
-            sleeved=sleeved(library.protocol(plan.protocol)),
+            **more,
         )
         bom = virtual_bom(table)
         bom.worst_case.pop("piles", None)

@@ -14,7 +14,6 @@ from .table import TableKit, moment_words
 @register
 class TrickKit(TableKit):
     kind = "trick"
-    default_card_size = "poker"
     table_middle = ("Trick",)
 
     def moment_record(self, moment: Moment) -> dict[str, Any]:
