@@ -2,9 +2,11 @@
 
 Written by every ``kitgen build`` into the kit folder, from the manifest's own data (so it
 says nothing the manifest does not): what the kit is, each PDF with its page count and what
-is on which pages, how to print it, what to buy (the bill of materials), a contact sheet of
-the page previews (each links to the full-size PNG), the verification summary, and a link to
-the step-through viewer page of each protocol the kit teaches (``view/<protocol>.html``).
+is on which pages, how to print it, what to buy (the bill of materials), a game kit's first
+chapters of the booklet (the same data as booklet.json's ``front``, :mod:`kitgen.fronthtml`), a
+contact sheet of the page previews (each links to the full-size PNG), the verification summary,
+and a link to the step-through viewer page of each protocol the kit teaches
+(``view/<protocol>.html``).
 
 The page is static HTML with inline CSS: no script, nothing from the network, every text
 escaped.
