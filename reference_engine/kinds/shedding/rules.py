@@ -16,34 +16,21 @@ from typing import Any, ClassVar
 
 from ...cards import SYMBOLS, Symbol
 from ...errors import SpecError, UsageError
-from ...expressions import EvalError, Expression, Scope, plain, truthy
+from ...expressions import EvalError, Expression, Scope, truthy
 from ...functions import BUILTINS
 from ...schema import Checker
 from ...source import KeyPath, load_file
 from ..deck import CardType, parse_deck
 from ..deck import hand_size as parse_hand_size
 from ..deck import players as parse_players
+from ..kind import game_fields
 from ..ruleset import kind_name, rules_path
-from ..table import TableRules
+from ..table import TableRules, table_keys
+from ..virtual import one_card
 
 KIND = "shedding"
 
-GAME_KEYS = (
-    "game",
-    "kind",
-    "title",
-    "summary",
-    "source",
-    "players",
-    "hand_size",
-    "virtual_protocol",
-    "deck",
-    "rules",
-    "virtual_players",
-    "notes",
-    "kit",
-    "booklet",
-)
+GAME_KEYS = table_keys("deck", "rules", "virtual_players", hand_size=True)
 RULE_KEYS = (
     "valid",
     "effects",
@@ -158,13 +145,7 @@ class RuleSet(TableRules):
                 answer = known.get(card.name)
                 if answer is not None:
                     return answer
-            value = plain(card)
-            if isinstance(value, list):
-                if len(value) != 1:
-                    raise EvalError("valid() takes one card")
-                value = value[0]
-            if not isinstance(value, Symbol):
-                raise EvalError(f"valid() takes a card, got {value!r}")
+            value = one_card(card)
             answer = known.get(value.name)
             if answer is None:
                 try:
@@ -296,8 +277,7 @@ def _build(ck: Checker, data: Any) -> RuleSet | None:
     bluff = _valid(ck, vp["bluff_valid"], ("virtual_players", "bluff_valid")) if "bluff_valid" in vp else None
     if bluff is not None and "hand" in bluff.names():
         ck.error(("virtual_players", "bluff_valid"), "the bluff rule must not look at the hand")
-    source = {str(k): str(v) for k, v in ck.table(doc.get("source", {}), ("source",)).items()}
-    kit = ck.table(doc.get("kit", {}), ("kit",))
+    fields = game_fields(ck, doc, name, ck.source.file)
     bk = (
         ck.mapping(doc.get("booklet", {}), ("booklet",), optional=("how_to_play", "card_names", "choosing"))
         or {}
@@ -313,11 +293,6 @@ def _build(ck: Checker, data: Any) -> RuleSet | None:
     if valid is None:
         return None
     return RuleSet(
-        name=name,
-        title=str(doc["title"]),
-        summary=str(doc.get("summary", "")),
-        source=source,
-        file=ck.source.file,
         players=players,
         hand_size=hand_size,
         virtual_protocol=str(doc.get("virtual_protocol", "card-selection")),
@@ -337,7 +312,6 @@ def _build(ck: Checker, data: Any) -> RuleSet | None:
         bluff_valid=bluff,
         virtual_doc=str(vp.get("doc", "")),
         notes=str(doc.get("notes", "")),
-        kit=dict(kit),
         how_to_play=how_to_play,
         card_names=card_names,
         hand_sizes=hand_sizes,
@@ -345,6 +319,7 @@ def _build(ck: Checker, data: Any) -> RuleSet | None:
         virtual_draw=virtual_draw,
         word=word,
         choosing=str(bk.get("choosing", "a wild card")),
+        **fields,
     )
 
 
