@@ -10,12 +10,13 @@ a :class:`~.kind.GameKind`: its rules type, and a game made from :class:`~.kind.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, ClassVar, Generic, Protocol, TypeVar, get_args, get_origin
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast, get_args, get_origin
 
 from ..cards import Symbol
 from ..errors import UsageError
@@ -122,11 +123,20 @@ class Logged(Protocol):
 
 
 class LogEntry:
-    """An entry of a game's log (a dataclass deriving from this): as JSON, its index and seat and
-    every other field that is set (not None, "" or 0)."""
+    """An entry of a game's log (a dataclass deriving from this, with slots or not): as JSON, its
+    index and seat and every other field that is set (not None, "" or 0), in order, but those
+    ``unlogged`` (kept for the game's record only)."""
+
+    __slots__ = ()
+    unlogged: ClassVar[tuple[str, ...]] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if v not in (None, "", 0) or k in ("index", "seat")}
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(cast(Any, self)):
+            v = getattr(self, f.name)
+            if f.name in ("index", "seat") or (v not in (None, "", 0) and f.name not in self.unlogged):
+                out[f.name] = v
+        return out
 
 
 class Dealt(Protocol):

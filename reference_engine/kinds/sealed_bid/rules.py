@@ -133,11 +133,11 @@ def load_sealed_bid(path: Path, expected_name: str | None = None) -> SealedBidRu
         to_win=to_win,
         after_last_round=decide,
         dealer_doc=str(dealer.get("doc", "")),
+        dealerless_doc=str(dl.get("doc", "")),
         dummies=dummies,
         per_round=per_round,
         round_protocol=str(dl.get("protocol", "")),
         bundle=bundle,
-        dealerless_doc=str(dl.get("doc", "")),
         how_to_play=how,
         **fields,
     )

@@ -15,12 +15,12 @@ from typing import Any, Protocol
 from ...cards import Symbol
 from ...records.recorder import Recorder
 from ...selection import SelectionRun
-from ..game import Dealt, GameRecord
+from ..game import Dealt, GameRecord, LogEntry
 from .rules import Effect, RuleSet
 
 
 @dataclass(slots=True)
-class Turn:
+class Turn(LogEntry):
     index: int
     seat: int
     action: str  # play | draw-play | draw | pass | skipped
@@ -30,23 +30,7 @@ class Turn:
     runs: int = 0
     note: str = ""
     challenge: tuple[int, bool] | None = None  # (challenger seat, guilty): for the record only
-
-    def to_json(self) -> dict[str, Any]:
-        """Index and seat, then every other field that is set (not None, "" or 0), in order."""
-        out: dict[str, Any] = {"index": self.index, "seat": self.seat}
-        if self.action:
-            out["action"] = self.action
-        if self.card:
-            out["card"] = self.card
-        if self.color:
-            out["color"] = self.color
-        if self.drew:
-            out["drew"] = self.drew
-        if self.runs:
-            out["runs"] = self.runs
-        if self.note:
-            out["note"] = self.note
-        return out
+    unlogged = ("challenge",)
 
 
 @dataclass
