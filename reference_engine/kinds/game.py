@@ -132,11 +132,23 @@ class LogEntry:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        for f in dataclasses.fields(cast(Any, self)):
-            v = getattr(self, f.name)
-            if f.name in ("index", "seat") or (v not in (None, "", 0) and f.name not in self.unlogged):
-                out[f.name] = v
+        for name in _logged(type(self)):
+            v = getattr(self, name)
+            if name in ("index", "seat") or v not in (None, "", 0):
+                out[name] = v
         return out
+
+
+_LOGGED: dict[type, tuple[str, ...]] = {}
+
+
+def _logged(entry: type[LogEntry]) -> tuple[str, ...]:
+    """The fields of a kind of log entry that its JSON may show, in order."""
+    names = _LOGGED.get(entry)
+    if names is None:
+        fields = dataclasses.fields(cast(Any, entry))
+        names = _LOGGED[entry] = tuple(f.name for f in fields if f.name not in entry.unlogged)
+    return names
 
 
 class Dealt(Protocol):
