@@ -130,10 +130,14 @@ def table_fields(
     seats when the kind has read them already (it checks a hand size against them)."""
     ck, data = f.ck, f.doc
     texts = booklet_texts(ck, data.get("booklet", {}))
+    # Every field is read (and checked) before the last look at the problems, so that a bad
+    # `players:`, `source:` or `kit:` is refused, never silently replaced by a default.
+    fields = game_fields(ck, data, f.name, f.src.file)
+    seats = players if players is not None else parse_players(ck, data.get("players", {}))
     check_name(ck, f.name, expected_name)
     return {
-        **game_fields(ck, data, f.name, f.src.file),
-        "players": players if players is not None else parse_players(ck, data.get("players", {})),
+        **fields,
+        "players": seats,
         "virtual_protocol": str(data.get("virtual_protocol", protocol)),
         "doc": doc,
         "notes": str(data.get("notes", "")),
