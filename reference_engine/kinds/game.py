@@ -279,6 +279,8 @@ class TableKind(GameKind, Generic[R, G]):
     ) -> ScenarioSetting:
         """The ``deal``'s cards by name (a problem at ``deal`` for one the game lacks), then the
         kind's :meth:`bind` of the ``state``."""
+        if type(self).bind is TableKind.bind:  # a kind with no game protocol to verify
+            return super().scenario(rules, state, deal, problem)
         own = self.rules_of(rules)
         cards = own.cards_by_name()
         unknown = [n for n in deal if n not in cards]

@@ -62,7 +62,7 @@ def test_a_kind_without_bind_has_no_scenario_to_verify() -> None:
         return ValueError(message)
 
     with pytest.raises(UsageError, match=r"sevens \(bare\) has no game protocol to verify in a scenario"):
-        Bare().scenario(load_game("sevens"), {}, [], problem)
+        Bare().scenario(load_game("sevens"), {}, ["x"], problem)
 
 
 def test_two_deals_retry_until_p1_holds_three_valid_cards_and_differ() -> None:
