@@ -232,7 +232,7 @@ def build_booklet(
             protocol=bplan.protocol,
             card=_default_card(templates, rules, kind),
             label_sheet="",
-            own=KindValues.of(discard_owner=opts.discard_owner),
+            own=KindValues.of(discard_owner=opts.own.switch("discard_owner")),
         )
         game = (rules, kind, plan)
         protocol, name = plan.protocol, plan.name

@@ -7,7 +7,7 @@ each other. :func:`recorded` is what a manifest keeps of them.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .optionspec import BY_NAME, KindValues, check
@@ -62,8 +62,7 @@ class BookletOptions:
     imposition: str = "none"
     players: int | None = None
     virtual: int = 1
-    discard_owner: bool = False
-    wild4: str = "strict"
+    own: KindValues = field(default_factory=KindValues)  # a rule set's --discard-owner, --wild4
     protocol: str | None = None
     runs: int = 100
     output: str | None = None
@@ -73,25 +72,27 @@ class BookletOptions:
     force: bool = False  # write beside files kitgen did not write in the folder (not recorded)
 
 
-# Where a kit's manifest records the kind's own options among the others (as it did when they
-# were fields of KitOptions): --deck and --discard-owner after --export, --wild4 after
-# --back-offset, the rest as ``extra`` after --exact-hands. A manifest stays byte for byte the same.
+# Where a manifest records the kind's own options among the others (as it did when they were
+# fields of KitOptions and BookletOptions): a kit's --deck and --discard-owner after --export,
+# --wild4 after --back-offset, the rest as ``extra`` after --exact-hands; a booklet's
+# --discard-owner and --wild4 after --virtual. A manifest stays byte for byte the same.
 _RECORDED_AFTER = {"export": ("deck", "discard_owner"), "back_offset": ("wild4",)}
+_BOOKLET_RECORDED_AFTER = {"virtual": ("discard_owner", "wild4")}
 
 
 def recorded(opts: KitOptions | BookletOptions) -> dict[str, Any]:
     """The options a manifest records: not the cache switch, the workers, --force nor which
     options were typed, which never change an output; options that are off are left out."""
-    if isinstance(opts, BookletOptions):
-        return _recorded(asdict(opts))
+    after = _BOOKLET_RECORDED_AFTER if isinstance(opts, BookletOptions) else _RECORDED_AFTER
     out: dict[str, Any] = {}
     for f in fields(opts):
         if f.name == "own":
-            apart = {n for ns in _RECORDED_AFTER.values() for n in ns}
-            out["extra"] = {k: v for k, v in opts.own.given if k not in apart}
+            if isinstance(opts, KitOptions):
+                apart = {n for ns in after.values() for n in ns}
+                out["extra"] = {k: v for k, v in opts.own.given if k not in apart}
             continue
         out[f.name] = getattr(opts, f.name)
-        for name in _RECORDED_AFTER.get(f.name, ()):
+        for name in after.get(f.name, ()):
             out[name] = opts.own.switch(name) if BY_NAME[name].type == "switch" else opts.own.text(name)
     return _recorded(out)
 

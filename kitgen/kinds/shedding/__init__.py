@@ -110,7 +110,7 @@ class SheddingKit(KitKind):
             raise UsageError(f"{shed.name} is played by {lo} to {hi} players, not {players}")
         if not 1 <= opts.virtual <= players:
             raise UsageError(f"a booklet teaches virtual players: --virtual must be 1 to {players}")
-        _kind(shed).check_seating(shed, players, opts.virtual, opts.wild4)
+        _kind(shed).check_seating(shed, players, opts.virtual, opts.own.text("wild4"))
         name = safe_name(f"{shed.name}-{players}p{opts.virtual}v-booklet-{opts.paper}")
         return BookletPlan(name, opts.protocol or shed.virtual_protocol, players, opts.virtual)
 
