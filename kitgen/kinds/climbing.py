@@ -71,7 +71,7 @@ class ClimbingKit(TableKit):
             title=rules.title,
             deck_name=str(rules.kit.get("deck_name", "our own printed deck")),
             deck_faces=self.deck_faces(rules),
-            deck=str(plan.extra.get("deck", "print")),
+            deck=plan.own.text("deck"),
             seats=seat_names(plan.players, plan.virtual),
             piles=[],
             virtual=plan.virtual,

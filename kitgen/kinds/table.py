@@ -33,6 +33,7 @@ from ..booklet import Booklet, Example, booklet_style, sections
 from ..faces import Face
 from ..kitcost import plan_cost, sleeved
 from ..labels import Label
+from ..optionspec import KindValues, without
 from ..output import safe_name
 from ..templates import Templates
 from ..typesetting import CardPicture
@@ -52,12 +53,12 @@ class TableKit(KitKind):
     statistical_check = True
     default_card_size: ClassVar[str] = "poker"
     piles: ClassVar[tuple[str, ...]] = ()  # the owners after the seats (the boneyard, ...)
-    build_options = CARD_KIT_OPTIONS - {"--wild4", "--discard-owner"}
+    build_options = without(CARD_KIT_OPTIONS, "wild4", "discard_owner")
 
     def refusal(self, option: str) -> str:
-        if option == "--discard-owner":
+        if option == "discard_owner":
             return "it has no discard pile to treat as an owner"
-        if option == "--wild4":
+        if option == "wild4":
             return "it has no wild draw four (that option is for uno-official)"
         return super().refusal(option)
 
@@ -90,10 +91,6 @@ class TableKit(KitKind):
             raise UsageError(f"{rules.name} is played by {lo} to {hi} players, not {players}")
         if not 0 <= opts.virtual <= players:
             raise UsageError(f"--virtual must be between 0 and {players}, got {opts.virtual}")
-        if opts.deck not in ("print", "store"):
-            raise UsageError(f"--deck is print or store, not {opts.deck!r}")
-        if opts.discard_owner:
-            raise UsageError(f"{rules.name} has no discard pile to treat as an owner (--discard-owner)")
         default_size = str(rules.kit.get("card_size", self.default_card_size))
         card = templates.card_size(opts.card_size or default_size)
         parts = [rules.name, f"{players}p{opts.virtual}v", opts.paper]
@@ -103,7 +100,8 @@ class TableKit(KitKind):
             parts.append(opts.duplex)
         if opts.profile != "home":
             parts.append(opts.profile)
-        if opts.deck != "print":
+        deck = opts.own.text("deck")
+        if deck != "print":
             parts.append("store-deck")
         return KitPlan(
             game=rules.name,
@@ -114,7 +112,7 @@ class TableKit(KitKind):
             card=card,
             label_sheet=opts.labels or default_labels(opts.paper),
             teaches=opts.virtual > 0,
-            extra={"deck": opts.deck},
+            own=KindValues.of(deck=deck),
         )
 
     def booklet_plan(self, opts: BookletOptions, rules: GameRules) -> BookletPlan:
@@ -136,7 +134,7 @@ class TableKit(KitKind):
             title=rules.title,
             deck_name=str(rules.kit.get("deck_name", "our own printed deck")),
             deck_faces=self.deck_faces(rules),
-            deck=str(plan.extra.get("deck", "print")),
+            deck=plan.own.text("deck"),
             seats=seat_names(plan.players, plan.virtual),
             piles=list(self.piles),
             virtual=plan.virtual,

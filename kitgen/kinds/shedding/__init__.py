@@ -26,6 +26,7 @@ from ...bom import Bom, seat_names
 from ...faces import Face
 from ...kitcost import sleeved
 from ...labels import Label
+from ...optionspec import STRATEGY, WEIGHTS, KindValues
 from ...output import safe_name
 from ...templates import Templates
 from ...verification import summary, verify_statistically
@@ -61,14 +62,13 @@ class SheddingKit(KitKind):
     kind = "shedding"
     default_card_size = "uno"
     statistical_check = True
-    build_options = CARD_KIT_OPTIONS | {"--strategy", "--weights"}
+    build_options = (*CARD_KIT_OPTIONS, STRATEGY, WEIGHTS)
     table_middle = ("Discard pile",)
 
     def plan(self, opts: KitOptions, rules: GameRules, templates: Templates) -> KitPlan:
         shed = _rules(rules)
-        players = _kind(shed).check_seating(shed, opts.players, opts.virtual, opts.wild4)
-        if opts.deck not in ("print", "store"):
-            raise UsageError(f"--deck is print or store, not {opts.deck!r}")
+        deck, discard_owner = opts.own.text("deck"), opts.own.switch("discard_owner")
+        players = _kind(shed).check_seating(shed, opts.players, opts.virtual, opts.own.text("wild4"))
         default_size = str(shed.kit.get("card_size", self.default_card_size))
         card = templates.card_size(opts.card_size or default_size)
         parts = [shed.name, f"{players}p{opts.virtual}v", opts.paper]
@@ -78,15 +78,13 @@ class SheddingKit(KitKind):
             parts.append(opts.duplex)
         if opts.profile != "home":
             parts.append(opts.profile)
-        if opts.deck != "print":
+        if deck != "print":
             parts.append("store-deck")
-        if opts.discard_owner:
+        if discard_owner:
             parts.append("discard-owner")
-        strategy = _strategy(shed, opts.extra, opts.virtual)
-        extra: dict[str, Any] = {"discard_owner": opts.discard_owner, "deck": opts.deck}
+        strategy = _strategy(shed, opts.own, opts.virtual)
         if strategy.weighted:
             parts.append("weighted")
-            extra["strategy"] = strategy
         return KitPlan(
             game=rules.name,
             name=safe_name("-".join(parts)),
@@ -96,7 +94,8 @@ class SheddingKit(KitKind):
             card=card,
             label_sheet=opts.labels or default_labels(opts.paper),
             teaches=opts.virtual > 0,
-            extra=extra,
+            own=KindValues.of(deck=deck, discard_owner=discard_owner),
+            strategy=strategy if strategy.weighted else None,
         )
 
     def deck_face(self, rules: GameRules, name: str) -> Face | None:
@@ -111,7 +110,7 @@ class SheddingKit(KitKind):
             raise UsageError(f"{shed.name} is played by {lo} to {hi} players, not {players}")
         if not 1 <= opts.virtual <= players:
             raise UsageError(f"a booklet teaches virtual players: --virtual must be 1 to {players}")
-        _kind(shed).check_seating(shed, players, opts.virtual, opts.wild4)
+        _kind(shed).check_seating(shed, players, opts.virtual, opts.own.text("wild4"))
         name = safe_name(f"{shed.name}-{players}p{opts.virtual}v-booklet-{opts.paper}")
         return BookletPlan(name, opts.protocol or shed.virtual_protocol, players, opts.virtual)
 
@@ -121,11 +120,11 @@ class SheddingKit(KitKind):
             library,
             plan.players,
             plan.virtual,
-            str(plan.extra.get("deck", "print")),
-            bool(plan.extra.get("discard_owner", False)),
+            plan.own.text("deck"),
+            plan.own.switch("discard_owner"),
             plan.card_mm,
             sleeved=sleeved(library.protocol(plan.protocol)),
-            strategy=plan.extra.get("strategy"),
+            strategy=plan.strategy,
         )
 
     def labels(self, rules: GameRules, bom: Bom) -> list[Label]:
@@ -134,8 +133,7 @@ class SheddingKit(KitKind):
     def statistical(
         self, library: Library, plan: KitPlan, runs: int, what: str, cache: Any
     ) -> dict[str, Any] | None:
-        strategy = plan.extra.get("strategy")
-        weights = strategy.weights if isinstance(strategy, Strategy) else None
+        weights = plan.strategy.weights if plan.strategy is not None else None
         return summary(verify_statistically(library, plan.protocol, runs, 1, what, cache, plan.game, weights))
 
     def booklet(self, given: BookletInput) -> Booklet:
@@ -149,9 +147,11 @@ class SheddingKit(KitKind):
         return game_lines(result, names, rules.title)
 
 
-def _strategy(rules: RuleSet, extra: dict[str, Any], virtual: int) -> Strategy:
+def _strategy(rules: RuleSet, own: KindValues, virtual: int) -> Strategy:
     """The virtual players' strategy a kit is built for (``--strategy``, ``--weights``)."""
-    strategy = strategy_from_options(extra)
+    strategy = strategy_from_options(
+        {"strategy": own.optional_text("strategy"), "weights": own.optional_text("weights")}
+    )
     if strategy.weighted:
         if not virtual:
             raise UsageError("--strategy weighted is for virtual players: give --virtual 1 or more")

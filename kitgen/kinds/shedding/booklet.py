@@ -82,11 +82,9 @@ def game_booklet(given: BookletInput, front: object) -> Booklet:
     plan, bom, library = given.plan, given.bom, given.library
     style = booklet_style()
     wild4 = "bluff" if rules.hand_dependent else "strict"
-    discard_owner = bool(plan.extra.get("discard_owner", False))
-    strategy = plan.extra.get("strategy")
-    strategy = strategy if isinstance(strategy, Strategy) else None
+    discard_owner = plan.own.switch("discard_owner")
     example = game_example(
-        rules, library, plan.players, plan.virtual, discard_owner, wild4, bom.seats, strategy
+        rules, library, plan.players, plan.virtual, discard_owner, wild4, bom.seats, plan.strategy
     )
     booklet = Booklet(
         given.name,
@@ -117,6 +115,7 @@ def game_booklet(given: BookletInput, front: object) -> Booklet:
         owners=bom.seats,
     )
     options: dict[str, Any] = {"wild4": wild4, "discard_owner": discard_owner}
+    strategy = plan.strategy
     if strategy is not None and strategy.weights is not None:  # games and runs with the weights
         options.update(strategy="weighted", weights=strategy.weights.text())
     booklet.cost = plan_cost(library, rules, plan, options)
