@@ -29,6 +29,7 @@ from .fronthtml import front_html
 from .kitindex import index_html
 from .kitoptions import KitOptions
 from .labels import Label, render_labels
+from .optionspec import Option, flag_of
 from .output import check_destination, inside, safe_name, sha256, staged
 from .previews import render_previews
 from .printguide import card_pages, keep_pages, only_pages, printing_guide, shopping_list
@@ -163,15 +164,16 @@ def check_only(only: tuple[str, ...], bom: Bom) -> None:
 
 
 def check_given(
-    given: frozenset[str], name: str, taken: frozenset[str], refusal: Callable[[str], str]
+    given: frozenset[str], name: str, taken: tuple[Option, ...], refusal: Callable[[str], str]
 ) -> None:
-    """Refuse an option typed on the command line that makes no sense for this kind of kit, in the
-    words of the game or protocol (never a kind's internal name)."""
-    unknown = sorted(given - taken)
+    """Refuse an option typed on the command line (by field name) that makes no sense for this
+    kind of kit, in the words of the game or protocol (never a kind's internal name); the
+    message names options by field (``«virtual»``), the command line by flag."""
+    unknown = sorted(given - {o.name for o in taken}, key=flag_of)
     if unknown:
+        takes = ", ".join(f"«{o.name}»" for o in sorted(taken, key=lambda o: o.long))
         raise UsageError(
-            f"{unknown[0]} does not apply to {name}: {refusal(unknown[0])}. "
-            f"Its kit takes {', '.join(sorted(taken))}"
+            f"«{unknown[0]}» does not apply to {name}: {refusal(unknown[0])}. Its kit takes {takes}"
         )
 
 

@@ -9,11 +9,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from reference_engine.api import GameRules, Library, Reveal, UsageError
+from reference_engine.api import GameRules, Library, Reveal, Strategy, UsageError
 
 from ..bom import Bom
 from ..faces import Face
 from ..labels import Label
+from ..optionspec import CARD_KIT, COMMON, KindValues, Option
 from ..templates import CardSize, Paper, Templates, load_templates
 
 if TYPE_CHECKING:
@@ -28,30 +29,10 @@ def default_labels(paper: str) -> str:
     return papers[paper].labels if paper in papers else "cutout-a4"
 
 
-# The options of `kitgen build` every kind takes, and those of a kit of cards, labels and booklet.
-COMMON_OPTIONS = frozenset(
-    {"--paper", "--output", "--no-previews", "--no-cache", "--workers", "--json", "--force"}
-)
-CARD_KIT_OPTIONS = COMMON_OPTIONS | {
-    "--players",
-    "--virtual",
-    "--card-size",
-    "--duplex",
-    "--back-offset",
-    "--profile",
-    "--ink-saver",
-    "--export",
-    "--deck",
-    "--discard-owner",
-    "--protocol",
-    "--labels",
-    "--label-start",
-    "--wild4",
-    "--runs",
-    "--exact-hands",
-    "--only",
-    "--table-time",
-}
+# The options of `kitgen build` every kind takes, and those of a kit of cards, labels and booklet
+# (declared in kitgen.optionspec; a kind adds its own or leaves some out with ``without``).
+COMMON_OPTIONS = COMMON
+CARD_KIT_OPTIONS = CARD_KIT
 
 
 @dataclass
@@ -66,7 +47,8 @@ class KitPlan:
     label_sheet: str
     teaches: bool = True  # verify the protocol and write a booklet
     game: str = ""  # the rule set's name (a game protocol is verified on its deck)
-    extra: dict[str, Any] = field(default_factory=dict)
+    own: KindValues = field(default_factory=KindValues)  # the kind's own options, as the kit uses them
+    strategy: Strategy | None = None  # the virtual players' strategy, when not the paper's
 
     @property
     def card_mm(self) -> tuple[float, float]:
@@ -111,7 +93,7 @@ class KitKind(ABC):
     default_card_size: ClassVar[str]
     statistical_check: ClassVar[bool] = False  # whether :meth:`statistical` has a check to run
     # The options of `kitgen build` that make sense for this kind; others given are refused.
-    build_options: ClassVar[frozenset[str]] = CARD_KIT_OPTIONS
+    build_options: ClassVar[tuple[Option, ...]] = CARD_KIT_OPTIONS
     # Whether the kit is of its own shape (:meth:`write_own`) instead of cards, labels and booklet.
     own_kit: ClassVar[bool] = False
     # The game's places on the table besides its piles (the discard pile, the layout), for the
@@ -135,7 +117,8 @@ class KitKind(ABC):
         return card, parts
 
     def refusal(self, option: str) -> str:
-        """Why ``option`` does not apply to a game of this kind (one clause, no internal words)."""
+        """Why ``option`` (by field name: ``virtual``) does not apply to a game of this kind (one
+        clause, no internal words)."""
         return f"it is {self.about}"
 
     @abstractmethod

@@ -42,6 +42,7 @@ from ..frontchapters import (
 from ..frontmatter import Box, FrontSection, Text
 from ..kitcost import plan_cost, sleeved
 from ..labels import Label
+from ..optionspec import KindValues, without
 from ..output import safe_name
 from ..templates import Templates
 from ..verification import summary, verify_statistically
@@ -58,12 +59,12 @@ class TableKit(KitKind):
     statistical_check = True
     default_card_size: ClassVar[str] = "poker"
     piles: ClassVar[tuple[str, ...]] = ()  # the owners after the seats (the boneyard, ...)
-    build_options = CARD_KIT_OPTIONS - {"--wild4", "--discard-owner"}
+    build_options = without(CARD_KIT_OPTIONS, "wild4", "discard_owner")
 
     def refusal(self, option: str) -> str:
-        if option == "--discard-owner":
+        if option == "discard_owner":
             return "it has no discard pile to treat as an owner"
-        if option == "--wild4":
+        if option == "wild4":
             return "it has no wild draw four (that option is for uno-official)"
         return super().refusal(option)
 
@@ -101,13 +102,10 @@ class TableKit(KitKind):
         players = seats(rules, opts.players)
         if not 0 <= opts.virtual <= players:
             raise UsageError(f"--virtual must be between 0 and {players}, got {opts.virtual}")
-        if opts.deck not in ("print", "store"):
-            raise UsageError(f"--deck is print or store, not {opts.deck!r}")
-        if opts.discard_owner:
-            raise UsageError(f"{rules.name} has no discard pile to treat as an owner (--discard-owner)")
         card, printing = self.printing(opts, rules, templates)
         parts = [rules.name, f"{players}p{opts.virtual}v", opts.paper, *printing]
-        if opts.deck != "print":
+        deck = opts.own.text("deck")
+        if deck != "print":
             parts.append("store-deck")
         return KitPlan(
             game=rules.name,
@@ -118,7 +116,7 @@ class TableKit(KitKind):
             card=card,
             label_sheet=opts.labels or default_labels(opts.paper),
             teaches=opts.virtual > 0,
-            extra={"deck": opts.deck},
+            own=KindValues.of(deck=deck),
         )
 
     def booklet_plan(self, opts: BookletOptions, rules: GameRules) -> BookletPlan:
@@ -142,7 +140,7 @@ class TableKit(KitKind):
             title=rules.title,
             deck_name=str(rules.kit.get("deck_name", "our own printed deck")),
             deck_faces=self.deck_faces(rules),
-            deck=str(plan.extra.get("deck", "print")),
+            deck=plan.own.text("deck"),
             seats=seat_names(plan.players, plan.virtual),
             piles=list(self.piles),
             virtual=plan.virtual,

@@ -13,6 +13,7 @@ import pytest
 from pypdf import PdfReader
 
 from kitgen.kit import KitOptions, _recorded, build
+from kitgen.optionspec import KindValues
 from kitgen.output import sha256
 from reference_engine.errors import UsageError
 from reference_engine.kinds.shedding import load_rules
@@ -195,7 +196,12 @@ def test_store_bought_deck_needs_sleeves(tmp_path: Path) -> None:
     # The paper's protocol lays markers and game cards face down side by side: every card needs
     # the same sleeve, or the different backs give the protocol away.
     manifest = build(
-        KitOptions(deck="store", protocol="card-selection", output=str(tmp_path / "store"), previews=False)
+        KitOptions(
+            own=KindValues.of(deck="store"),
+            protocol="card-selection",
+            output=str(tmp_path / "store"),
+            previews=False,
+        )
     )
     items = {i["key"]: i for i in manifest["bom"]["items"]}
     assert "deck" not in items
@@ -204,7 +210,7 @@ def test_store_bought_deck_needs_sleeves(tmp_path: Path) -> None:
     assert "different backs" in items["sleeve"]["why"]
     # The quick protocol keeps every game card in an opaque-backed sleeve anyway: the printed
     # markers only ever meet each other face down, or hide inside a sleeve.
-    quick = build(KitOptions(deck="store", output=str(tmp_path / "quick"), previews=False))
+    quick = build(KitOptions(own=KindValues.of(deck="store"), output=str(tmp_path / "quick"), previews=False))
     sleeves = {i["key"]: i for i in quick["bom"]["items"]}["sleeve"]
     assert sleeves["needed"] == 108 and "store-bought" in sleeves["why"]
 
@@ -317,7 +323,7 @@ def test_exact_hands_refuses_a_protocol_the_whole_deck_verification_cannot_take(
         previews=False,
         runs=0,
         exact_hands=1,
-        extra={"strategy": "weighted", "weights": "action=3,number=1,wild=1"},
+        own=KindValues.of(strategy="weighted", weights="action=3,number=1,wild=1"),
     )
     with pytest.raises(UsageError, match="--exact-hands: the kit teaches weighted-selection") as info:
         build(opts)

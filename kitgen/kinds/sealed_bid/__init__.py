@@ -18,6 +18,7 @@ from ...bom import PLAYER_COLOURS, Bom
 from ...booklet import Booklet, booklet_style, sections, spec_example
 from ...frontmatter import FrontSection
 from ...labels import Label
+from ...optionspec import without
 from ...output import inside, safe_name
 from ...templates import Paper, Templates, load_templates
 from ..kind import CARD_KIT_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, default_labels, register
@@ -42,12 +43,12 @@ class SealedBidKit(KitKind):
     default_card_size = "mini-usa"
     about = "a game for two people without a dealer, with no virtual players"
     # Two players, no virtual seats, no deck to buy, no statistical check on a full deck.
-    build_options = CARD_KIT_OPTIONS - {"--virtual", "--discard-owner", "--wild4", "--runs"}
+    build_options = without(CARD_KIT_OPTIONS, "virtual", "discard_owner", "wild4", "runs")
 
     def refusal(self, option: str) -> str:
-        if option == "--virtual":
+        if option == "virtual":
             return "it is a game for two people, and it has no virtual players"
-        if option == "--runs":
+        if option == "runs":
             return "it has no full deck to check statistically (every protocol of a round is checked exactly)"
         return super().refusal(option)
 
@@ -55,7 +56,7 @@ class SealedBidKit(KitKind):
         bid = _rules(rules)
         if opts.players not in (None, 2):
             raise UsageError(f"{bid.name} is played by 2 players, not {opts.players}")
-        if opts.deck != "print":
+        if opts.own.text("deck") != "print":
             raise UsageError(
                 f"{bid.name} uses a two-colour deck of ♣ and ♥ that the kit prints: --deck print"
             )

@@ -28,6 +28,7 @@ from ...bom import Bom, seat_names
 from ...booklet import Booklet, Example
 from ...frontmatter import FrontSection
 from ...kitcost import sleeved
+from ...optionspec import STRATEGY, WEIGHTS, KindValues
 from ...output import safe_name
 from ...templates import Templates
 from ...verification import summary, verify_statistically
@@ -59,26 +60,23 @@ class SheddingKit(TableKit):
     kind = "shedding"
     default_card_size = "uno"
     statistical_check = True
-    build_options = CARD_KIT_OPTIONS | {"--strategy", "--weights"}
+    build_options = (*CARD_KIT_OPTIONS, STRATEGY, WEIGHTS)
     table_middle = ("Discard pile",)
     refusal = KitKind.refusal
 
     def plan(self, opts: KitOptions, rules: GameRules, templates: Templates) -> KitPlan:
         shed = _rules(rules)
-        players = _kind(shed).check_seating(shed, opts.players, opts.virtual, opts.wild4)
-        if opts.deck not in ("print", "store"):
-            raise UsageError(f"--deck is print or store, not {opts.deck!r}")
+        deck, discard_owner = opts.own.text("deck"), opts.own.switch("discard_owner")
+        players = _kind(shed).check_seating(shed, opts.players, opts.virtual, opts.own.text("wild4"))
         card, printing = self.printing(opts, shed, templates)
         parts = [shed.name, f"{players}p{opts.virtual}v", opts.paper, *printing]
-        if opts.deck != "print":
+        if deck != "print":
             parts.append("store-deck")
-        if opts.discard_owner:
+        if discard_owner:
             parts.append("discard-owner")
-        strategy = _strategy(shed, opts.extra, opts.virtual)
-        extra: dict[str, Any] = {"discard_owner": opts.discard_owner, "deck": opts.deck}
+        strategy = _strategy(shed, opts.own, opts.virtual)
         if strategy.weighted:
             parts.append("weighted")
-            extra["strategy"] = strategy
         return KitPlan(
             game=rules.name,
             name=safe_name("-".join(parts)),
@@ -88,7 +86,8 @@ class SheddingKit(TableKit):
             card=card,
             label_sheet=opts.labels or default_labels(opts.paper),
             teaches=opts.virtual > 0,
-            extra=extra,
+            own=KindValues.of(deck=deck, discard_owner=discard_owner),
+            strategy=strategy if strategy.weighted else None,
         )
 
     def booklet_plan(self, opts: BookletOptions, rules: GameRules) -> BookletPlan:
@@ -96,7 +95,7 @@ class SheddingKit(TableKit):
         players = seats(shed, opts.players)
         if not 1 <= opts.virtual <= players:
             raise UsageError(f"a booklet teaches virtual players: --virtual must be 1 to {players}")
-        _kind(shed).check_seating(shed, players, opts.virtual, opts.wild4)
+        _kind(shed).check_seating(shed, players, opts.virtual, opts.own.text("wild4"))
         name = safe_name(f"{shed.name}-{players}p{opts.virtual}v-booklet-{opts.paper}")
         return BookletPlan(name, opts.protocol or shed.virtual_protocol, players, opts.virtual)
 
@@ -106,18 +105,17 @@ class SheddingKit(TableKit):
             library,
             plan.players,
             plan.virtual,
-            str(plan.extra.get("deck", "print")),
-            bool(plan.extra.get("discard_owner", False)),
+            plan.own.text("deck"),
+            plan.own.switch("discard_owner"),
             plan.card_mm,
             sleeved=sleeved(library.protocol(plan.protocol)),
-            strategy=plan.extra.get("strategy"),
+            strategy=plan.strategy,
         )
 
     def statistical(
         self, library: Library, plan: KitPlan, runs: int, what: str, cache: Any
     ) -> dict[str, Any] | None:
-        strategy = plan.extra.get("strategy")
-        weights = strategy.weights if isinstance(strategy, Strategy) else None
+        weights = plan.strategy.weights if plan.strategy is not None else None
         return summary(verify_statistically(library, plan.protocol, runs, 1, what, cache, plan.game, weights))
 
     def moment_text(self, rules: GameRules, moment: Moment, owners: list[str]) -> str:
@@ -138,14 +136,12 @@ class SheddingKit(TableKit):
     def example(self, rules: GameRules, library: Library, plan: KitPlan, owners: list[str]) -> Example:
         """A real moment of a seeded game: Virtual 1's first turn holding 4-6 cards, some valid,
         some not (with a weighted strategy, the weighted selection protocol's weights and w)."""
-        strategy = plan.extra.get("strategy")
-        example = super().example(rules, library, plan, owners)
-        return weighted(example, _rules(rules), strategy if isinstance(strategy, Strategy) else None)
+        return weighted(super().example(rules, library, plan, owners), _rules(rules), plan.strategy)
 
     def cost_options(self, rules: GameRules, plan: KitPlan) -> dict[str, Any] | None:
         options: dict[str, Any] = {"wild4": wild4(_rules(rules)), "discard_owner": discard_owner(plan)}
-        strategy = plan.extra.get("strategy")
-        if isinstance(strategy, Strategy) and strategy.weights is not None:  # games and runs with the weights
+        strategy = plan.strategy
+        if strategy is not None and strategy.weights is not None:  # games and runs with the weights
             options.update(strategy="weighted", weights=strategy.weights.text())
         return options
 
@@ -163,9 +159,11 @@ class SheddingKit(TableKit):
         return game_lines(result, names, rules.title)
 
 
-def _strategy(rules: RuleSet, extra: dict[str, Any], virtual: int) -> Strategy:
+def _strategy(rules: RuleSet, own: KindValues, virtual: int) -> Strategy:
     """The virtual players' strategy a kit is built for (``--strategy``, ``--weights``)."""
-    strategy = strategy_from_options(extra)
+    strategy = strategy_from_options(
+        {"strategy": own.optional_text("strategy"), "weights": own.optional_text("weights")}
+    )
     if strategy.weighted:
         if not virtual:
             raise UsageError("--strategy weighted is for virtual players: give --virtual 1 or more")

@@ -15,7 +15,7 @@ def wild4(rules: RuleSet) -> str:
 
 
 def discard_owner(plan: KitPlan) -> bool:
-    return bool(plan.extra.get("discard_owner", False))
+    return plan.own.switch("discard_owner")
 
 
 def weighted(example: Example, rules: RuleSet, strategy: Strategy | None) -> Example:
