@@ -44,7 +44,7 @@ from ..kitcost import plan_cost, sleeved
 from ..labels import Label
 from ..optionspec import KindValues, without
 from ..output import safe_name
-from ..templates import Templates
+from ..templates import CardSize, Templates
 from ..verification import summary, verify_statistically
 from .kind import CARD_KIT_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, default_labels
 from .virtual import Table, deck_face, kit_labels, virtual_bom, whose_owner_cards
@@ -107,16 +107,23 @@ class TableKit(KitKind):
         deck = opts.own.text("deck")
         if deck != "print":
             parts.append("store-deck")
+        return self.table_plan(opts, rules, parts, players, card, own=KindValues.of(deck=deck))
+
+    def table_plan(
+        self, opts: KitOptions, rules: GameRules, parts: list[str], players: int, card: CardSize, **more: Any
+    ) -> KitPlan:
+        """The plan of a kit for ``players`` (``opts.virtual`` of them virtual), named by ``parts``;
+        ``more``: the rest of :class:`KitPlan` (the protocol: ``--protocol``, else the rule set's)."""
+        more.setdefault("protocol", opts.protocol or rules.protocol)
         return KitPlan(
             game=rules.name,
             name=safe_name("-".join(parts)),
             players=players,
             virtual=opts.virtual,
-            protocol=opts.protocol or rules.protocol,
             card=card,
             label_sheet=opts.labels or default_labels(opts.paper),
             teaches=opts.virtual > 0,
-            own=KindValues.of(deck=deck),
+            **more,
         )
 
     def booklet_plan(self, opts: BookletOptions, rules: GameRules) -> BookletPlan:

@@ -32,7 +32,7 @@ from ...optionspec import STRATEGY, WEIGHTS, KindValues
 from ...output import safe_name
 from ...templates import Templates
 from ...verification import summary, verify_statistically
-from ..kind import CARD_KIT_OPTIONS, BookletPlan, KitKind, KitPlan, default_labels, register
+from ..kind import CARD_KIT_OPTIONS, BookletPlan, KitKind, KitPlan, register
 from ..table import TableKit, moment_words, seats
 from . import front
 from .booklet import discard_owner, weighted, wild4
@@ -77,15 +77,13 @@ class SheddingKit(TableKit):
         strategy = _strategy(shed, opts.own, opts.virtual)
         if strategy.weighted:
             parts.append("weighted")
-        return KitPlan(
-            game=rules.name,
-            name=safe_name("-".join(parts)),
-            players=players,
-            virtual=opts.virtual,
+        return self.table_plan(
+            opts,
+            shed,
+            parts,
+            players,
+            card,
             protocol=opts.protocol or (WEIGHTED_PROTOCOL if strategy.weighted else shed.virtual_protocol),
-            card=card,
-            label_sheet=opts.labels or default_labels(opts.paper),
-            teaches=opts.virtual > 0,
             own=KindValues.of(deck=deck, discard_owner=discard_owner),
             strategy=strategy if strategy.weighted else None,
         )
