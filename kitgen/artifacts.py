@@ -25,13 +25,16 @@ from .bom import Bom
 from .booklet import Booklet
 from .export import check as check_exports
 from .export import export_cards
+from .fronthtml import front_html
 from .kitindex import index_html
 from .kitoptions import KitOptions
 from .labels import Label, render_labels
+from .optionspec import Option, flag_of
 from .output import check_destination, inside, safe_name, sha256, staged
 from .previews import render_previews
 from .printguide import card_pages, keep_pages, only_pages, printing_guide, shopping_list
 from .sheets import DUPLEX, SheetOptions, grid_for, render_cards
+from .tableplan import booklet_plan
 from .templates import CardSize, LabelSheet, Paper, Profile, Templates
 from .typesetting import render_booklet
 from .units import Length, LengthError
@@ -162,15 +165,16 @@ def check_only(only: tuple[str, ...], bom: Bom) -> None:
 
 
 def check_given(
-    given: frozenset[str], name: str, taken: frozenset[str], refusal: Callable[[str], str]
+    given: frozenset[str], name: str, taken: tuple[Option, ...], refusal: Callable[[str], str]
 ) -> None:
-    """Refuse an option typed on the command line that makes no sense for this kind of kit, in the
-    words of the game or protocol (never a kind's internal name)."""
-    unknown = sorted(given - taken)
+    """Refuse an option typed on the command line (by field name) that makes no sense for this
+    kind of kit, in the words of the game or protocol (never a kind's internal name); the
+    message names options by field (``«virtual»``), the command line by flag."""
+    unknown = sorted(given - {o.name for o in taken}, key=flag_of)
     if unknown:
+        takes = ", ".join(f"«{o.name}»" for o in sorted(taken, key=lambda o: o.long))
         raise UsageError(
-            f"{unknown[0]} does not apply to {name}: {refusal(unknown[0])}. "
-            f"Its kit takes {', '.join(sorted(taken))}"
+            f"«{unknown[0]}» does not apply to {name}: {refusal(unknown[0])}. Its kit takes {takes}"
         )
 
 
@@ -391,7 +395,10 @@ def write_index(
             views.append((protocol, relative))
         titles = {s.protocol: s.title for s in booklet.sections}
     shown = sorted(f for f in files if f.startswith("previews/"))
-    text = index_html(work, manifest, pdfs, shown, views, lambda n: titles.get(n, n))
+    front = ""
+    if booklet is not None and booklet.front:
+        front = front_html(booklet.front, booklet_plan(booklet), booklet.ink_saver)
+    text = index_html(work, manifest, pdfs, shown, views, lambda n: titles.get(n, n), front)
     inside(work, "index.html").write_text(text, encoding="utf-8")
     files.append("index.html")
 

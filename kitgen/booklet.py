@@ -51,6 +51,7 @@ from .bom import Bom
 from .consumables import Need, needs
 from .diagram import Diagram, parse_slot, step_diagrams
 from .faces import Face, symbol_face
+from .frontmatter import FrontSection
 from .glossary import Glossary
 from .kitcost import KitCost
 from .legend import CardLegend, card_legend, shown_cards
@@ -196,10 +197,12 @@ class Booklet:
     virtual: int = 0
     faces: dict[str, Face] = field(default_factory=dict)  # symbol name -> printed face
     example: dict[str, Any] = field(default_factory=dict)  # the game moment of the worked example
-    # The game's own printed cards by name (None: not one of them), and the kit kind that
-    # writes the chapters before the protocols (None: a protocol booklet's "What you need").
+    # The game's own printed cards by name (None: not one of them), and the chapters before the
+    # protocols, as the kit kind says them (None: a protocol booklet's "What you need").
     deck: Callable[[str], Face | None] | None = field(default=None, repr=False)
-    front: Any = field(default=None, repr=False)
+    front: list[FrontSection] | None = field(default=None, repr=False)
+    # The game's places on the table besides its piles, for the picture of the whole table.
+    table_middle: tuple[str, ...] = ()
     # A game kit: what its virtual players cost at the table (a :class:`kitgen.kitcost.KitCost`).
     cost: KitCost | None = None
     ink_saver: bool = False  # the kit's cards are drawn for a home printer (light backs)
@@ -242,6 +245,8 @@ class Booklet:
         }
         if self.whole_deck is not None:
             out["whole_deck"] = self.whole_deck
+        if self.front is not None:
+            out["front"] = [chapter.to_json() for chapter in self.front]
         codes = self.card_codes()
         if codes is not None:
             out["card_codes"] = codes.to_json()

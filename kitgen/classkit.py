@@ -39,9 +39,10 @@ from .consumables import require
 from .faces import Face, face_name
 from .glossary import Glossary, quantities_of
 from .handout import Handout, render_handout
-from .kinds import COMMON_OPTIONS, default_labels, kit_kind
+from .kinds import default_labels, kit_kind
 from .kitoptions import KitOptions, recorded
 from .labels import Label
+from .optionspec import PROTOCOL_KIT
 from .output import check_destination, safe_name
 from .templates import load_templates
 from .typesetting import diagram_capacity
@@ -50,22 +51,6 @@ from .words import plural
 
 Progress = Callable[[str, int], None]
 
-# The options of `kitgen build` a protocol kit takes; the game options are refused.
-PROTOCOL_KIT_OPTIONS = COMMON_OPTIONS | {
-    "--param",
-    "--sets",
-    "--card-size",
-    "--duplex",
-    "--back-offset",
-    "--profile",
-    "--ink-saver",
-    "--export",
-    "--labels",
-    "--label-start",
-    "--only",
-    "--table-time",
-}
-MAX_SETS = 40  # a class of 120 in threes; more is a print shop's job, one kit per 40 groups
 DEFAULT_CARD = "uno"
 WORKED = "the booklet's worked example"
 _TOP_KEY = re.compile(r"^(game|protocol)\s*:", re.MULTILINE)
@@ -104,9 +89,7 @@ def _refusal(option: str) -> str:
 def protocol_kit(opts: KitOptions, library: Library, step: Progress) -> KitContent:
     """What the kit of one protocol holds (see the module docs); every option is checked first."""
     proto = _protocol(library, opts.ruleset)
-    check_given(opts.given, proto.name, PROTOCOL_KIT_OPTIONS, _refusal)
-    if not 1 <= opts.sets <= MAX_SETS:
-        raise UsageError(f"--sets is the number of groups, 1 to {MAX_SETS}; got {opts.sets}")
+    check_given(opts.given, proto.name, PROTOCOL_KIT, _refusal)
     given = parse_params(opts.params)
     params = proto.resolve_params(given, " (--param)")
     templates = load_templates()

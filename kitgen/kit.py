@@ -43,8 +43,9 @@ from .classkit import is_protocol, protocol_kit
 from .consumables import require
 from .imposition import impose_saddle
 from .kinds import BookletInput, KitKind, KitPlan, kit_kind
-from .kitoptions import BookletOptions, KitOptions
+from .kitoptions import BookletOptions, KitOptions, validate
 from .kitoptions import recorded as _recorded
+from .optionspec import KindValues
 from .output import check_destination, inside, safe_name, staged
 from .templates import CardSize, Paper, Templates, load_templates
 from .typesetting import diagram_capacity, render_booklet
@@ -87,11 +88,12 @@ def build(
     library = library or Library()
     step = progress or (lambda what, n: None)
     opts = replace(opts, paper=opts.paper.lower())
+    validate(opts)
     if is_protocol(opts.ruleset):
         return write_kit(protocol_kit(opts, library, step), step)
     rules = load_game(opts.ruleset)
     kind = kit_kind(rules)
-    check_given(opts.given, rules.name, kind.build_options, kind.refusal)
+    check_given(opts.given | opts.own.names(), rules.name, kind.build_options, kind.refusal)
     templates = load_templates()
     plan = kind.plan(opts, rules, templates)
     if opts.ink_saver:
@@ -147,6 +149,7 @@ def _game_kit(
         booklet = kind.booklet(given)
         booklet.ink_saver = opts.ink_saver
         require(bom, booklet.sections[0].needs, card_mm, WORKED)
+        booklet.front = kind.front_sections(booklet)  # the kit's chapters, its materials complete
         booklet.whole_deck = whole_deck
         # Without --exact-hands: say where the exact check on the whole deck is, when it applies.
         booklet.whole_deck_offered = (
@@ -210,10 +213,9 @@ def build_booklet(
     library = library or Library()
     step = progress or (lambda what, n: None)
     opts = replace(opts, paper=opts.paper.lower())
+    validate(opts)
     if opts.imposition not in IMPOSITIONS:
         raise UsageError(f"--imposition is one of {', '.join(IMPOSITIONS)}, not {opts.imposition!r}")
-    if opts.runs < 0:
-        raise UsageError(f"--runs must be 0 or more, got {opts.runs}")
     templates = load_templates()
     paper = templates.paper(opts.paper)
     a5 = opts.imposition == "a5-saddle"
@@ -231,7 +233,7 @@ def build_booklet(
             protocol=bplan.protocol,
             card=_default_card(templates, rules, kind),
             label_sheet="",
-            extra={"discard_owner": opts.discard_owner, "deck": "print"},
+            own=KindValues.of(discard_owner=opts.own.switch("discard_owner")),
         )
         game = (rules, kind, plan)
         protocol, name = plan.protocol, plan.name
@@ -268,6 +270,7 @@ def build_booklet(
         given = BookletInput(library, rules, plan, bom, validation, statistical, capacity, name, reveals)
         booklet = kind.booklet(given)
         require(bom, booklet.sections[0].needs, (card.size.width.mm, card.size.height.mm), WORKED)
+        booklet.front = kind.front_sections(booklet)
     else:
         booklet = protocol_booklet(library, library.protocol(protocol), validation, capacity, name, reveals)
     with staged(destination, name, "booklet", opts.force) as work:

@@ -2,9 +2,11 @@
 
 Written by every ``kitgen build`` into the kit folder, from the manifest's own data (so it
 says nothing the manifest does not): what the kit is, each PDF with its page count and what
-is on which pages, how to print it, what to buy (the bill of materials), a contact sheet of
-the page previews (each links to the full-size PNG), the verification summary, and a link to
-the step-through viewer page of each protocol the kit teaches (``view/<protocol>.html``).
+is on which pages, how to print it, what to buy (the bill of materials), a game kit's first
+chapters of the booklet (the same data as booklet.json's ``front``, :mod:`kitgen.fronthtml`), a
+contact sheet of the page previews (each links to the full-size PNG), the verification summary,
+and a link to the step-through viewer page of each protocol the kit teaches
+(``view/<protocol>.html``).
 
 The page is static HTML with inline CSS: no script, nothing from the network, every text
 escaped.
@@ -134,8 +136,10 @@ def index_html(
     previews: Sequence[str],
     views: Sequence[tuple[str, str]],
     title_of: Callable[[str], str] = str,
+    front: str = "",
 ) -> str:
-    """The kit index page; ``views`` are (protocol, relative path of its viewer page)."""
+    """The kit index page; ``views`` are (protocol, relative path of its viewer page); ``front``:
+    the booklet's first chapters in HTML (:mod:`kitgen.fronthtml`), for a game kit."""
     game = manifest.get("game") or manifest.get("protocol") or {}
     title = f"{game.get('title', manifest['kit'])}: " + (
         "printable kit" if "game" in manifest else "kit for a class"
@@ -186,6 +190,10 @@ def index_html(
 
     for line in manifest.get("table_time", {}).get("text", []):
         parts.append(f'<p class="muted">{escape(line)}</p>')
+
+    if front:
+        parts.append("<h2>Before you play: the booklet's first chapters</h2>")
+        parts.append(front)
 
     if views:
         parts.append("<h2>Step through the protocols</h2><ul>")

@@ -415,7 +415,7 @@ def booklet_plan(b: Any) -> TablePlan | None:
         b.owners[: b.players],
         b.virtual,
         b.owners[b.players :],
-        [m for m in map(str, getattr(b.front, "table_middle", ())) if m.lower() not in piles],
+        [m for m in b.table_middle if m.lower() not in piles],
         sizes[: b.virtual],
         spares,
         sum(i.count for i in items if i.kind == "envelope"),

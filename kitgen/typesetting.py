@@ -41,6 +41,7 @@ from .booklet import Booklet, BookletStyle, Section, StepBlock, booklet_style
 from .claims import claims, meaning
 from .diagram import DiagramFlowable, geometry
 from .faces import FONT, FONT_BOLD, Cell, Face, draw_face, ensure_fonts, pdf_table
+from .frontmatter import Block, Box, Checklist, FrontSection, Gap, Grid, Picture, Text, step_key
 from .glossary import quantities_of
 from .paragraphs import Heading, Styled, paragraph
 from .tableplan import TablePlanFlowable, booklet_plan
@@ -416,7 +417,7 @@ class Writer:
         )
         s += [paragraph(self.h1, "Contents"), toc, PageBreak()]
         if self.b.front is not None:  # the kit kind's chapters: the kit, set-up, rules, a turn
-            s += self.b.front.front_matter(self, self.b)
+            s += self.front(self.b.front)
         else:
             s += self.needs()
         s += [
@@ -536,22 +537,6 @@ class Writer:
             rows.append(self.para("The Validation pages give every step in the paper's own words.", small))
         return [Spacer(1, mm(3)), KeepTogether([self.box(rows, "curious")])] if len(rows) > 1 else []
 
-    def kit_contents(self) -> list[Flowable]:
-        bom = self.b.bom
-        if bom is None:
-            return []
-        out: list[Flowable] = [self.heading("What is in the kit")]
-        rows: list[list[Cell]] = [["", "What", "How many", "Why"]]
-        for item in bom.items:
-            pic: Cell = CardPicture(item.faces[0], mm(11), self.b.ink_saver) if item.faces else ""
-            rows.append([pic, item.name, str(item.count), item.why])
-        out.append(self.table(rows, [mm(14), mm(45), mm(18), self.width - mm(77)], spec=True))
-        out.append(Spacer(1, mm(3)))
-        out += [self.para(n, self.small, spec=True) for n in bom.notes]
-        if self.b.cost is not None:
-            out.append(self.para(self.b.cost.sentences()[0], self.small))
-        return out
-
     def needs(self) -> list[Flowable]:
         if not self.b.validation:
             return []
@@ -609,82 +594,71 @@ class Writer:
         out += self.curious(sec)
         return out
 
-    def table_layout(self) -> list[Flowable]:
-        """A game kit's whole table at a virtual turn, from above and to scale (:mod:`kitgen.tableplan`),
-        with the sizes of the kit's own figures; nothing without virtual players or figures."""
-        b = self.b
-        plan = booklet_plan(b)
-        if plan is None or b.cost is None:
-            return []
-        height = (self.diagram_height or self.width) * 0.62
-        words = self.st.words
-        out: list[Flowable] = [
-            PageBreak(),
-            self.heading(words["table_title"]),
-            self.para(words["table_intro"]),
-            Spacer(1, mm(2)),
-            TablePlanFlowable(plan, self.width, height, b.ink_saver),
-            Spacer(1, mm(3)),
-            self.para(words["table_middle"], self.small),
-            self.para(b.cost.footprint.sentence(b.cost.unit), self.small),
-        ]
+    # -- a game kit's first chapters (kitgen.frontmatter) ----------------------------------
+    def front(self, chapters: Sequence[FrontSection]) -> list[Flowable]:
+        out: list[Flowable] = []
+        for chapter in chapters:
+            out += self.chapter(chapter)
         return out
 
-    def first_turn_checklist(self) -> list[Flowable]:
-        """One page to tick through at the first virtual turn: numbered boxes in a player's words,
-        each with the page of the full instructions."""
-        b = self.b
-        if not b.virtual or not b.sections:
-            return []
-        words = self.st.words
-        top = b.sections[0]
-        items: list[str] = [
-            words["checklist_setup"].format(page=self.page_of("Setting up the table")),
-            words["checklist_read"].format(page=self.page_of("A virtual player's turn")),
-        ]
-        if b.cost is not None:
-            items.append(
-                words["checklist_space"].format(
-                    width=f"{b.cost.footprint.width_cm:.0f}",
-                    depth=f"{b.cost.footprint.depth_cm:.0f}",
-                    page=self.page_of(words["table_title"]),
-                )
-            )
-        items.append(words["checklist_start"].format(title=top.title, page=self.page_of(top.title)))
-        called = {sec.title: sec for sec in b.sections[1:]}
-        for block in top.steps:
-            text = f"Step {block.number}: {block.brief}"
-            also = [t for t in called if any(t in n for n in block.notes)]
-            for t in also:
-                text += f" ({t}: page {{page:title:{t}}})"
-            if block.checks:
-                text += " " + words["checklist_check"]
-            items.append(text + f" (page {{page:{step_key(block.protocol, block.number)}}})")
-        items.append(words["checklist_play"].format(page=self.page_of("A virtual player's turn")))
-        items.append(words["checklist_back"])
-        first_check = next((blk for blk in top.steps if blk.checks), None)
-        head: list[Flowable] = [
-            self.heading(words["checklist_title"]),
-            self.para(words["checklist_intro"], self.small),
-        ]
-        tail: list[Flowable] = []
-        if first_check is not None:
-            tail = [
-                Spacer(1, mm(2)),
-                self.box(
-                    [self.rich("If a check fails:", first_check.if_wrong, self.small, spec=True)], "warning"
-                ),
+    def chapter(self, chapter: FrontSection) -> list[Flowable]:
+        """A chapter: its heading and blocks; a checklist set in the largest type that lets the
+        chapter fit on one page (A5 too)."""
+        body: list[Flowable] = [self.heading(chapter.title)]
+        checklist: Checklist | None = None
+        for block in chapter.blocks:
+            if isinstance(block, Checklist):
+                checklist = block
+                body.append(Spacer(0, 0))  # its place
+            else:
+                body += self.block(block)
+        if checklist is not None:
+            at = next(i for i, block in enumerate(chapter.blocks) if isinstance(block, Checklist)) + 1
+            page_h = self.diagram_height / 0.8 if self.diagram_height else mm(250)
+            others = body[:at] + body[at + 1 :]
+            fixed = sum(f.wrap(self.width, page_h)[1] for f in others) + mm(16)  # headings' space
+            table = self._checklist(checklist.items, 9.0)
+            for size in (8.5, 8.0, 7.5, 7.0, 6.5):
+                if table.wrap(self.width, page_h)[1] + fixed <= page_h:
+                    break
+                table = self._checklist(checklist.items, size)
+            body[at] = table
+        return (
+            ([PageBreak()] if chapter.new_page else []) + body + ([PageBreak()] if chapter.own_page else [])
+        )
+
+    def block(self, block: Block) -> list[Flowable]:
+        if isinstance(block, Text):
+            return [self.text(block)]
+        if isinstance(block, Gap):
+            return [Spacer(1, mm(block.height))]
+        if isinstance(block, Box):
+            return [self.box([self.text(t) for t in block.rows], block.colour)]
+        if isinstance(block, Grid):
+            widths = [mm(x) for x in block.widths] + [self.width - mm(sum(block.widths))]
+            rows: list[list[Cell]] = [
+                [self.picture(c) if isinstance(c, Picture) else c for c in row] for row in block.rows
             ]
-        # One page, whatever the page (A5 too): the largest type whose list fits.
-        page_h = self.diagram_height / 0.8 if self.diagram_height else mm(250)
-        fixed = sum(f.wrap(self.width, page_h)[1] for f in [*head, *tail]) + mm(16)  # headings' space
-        table = self._checklist(items, 9.0)
-        for size in (8.5, 8.0, 7.5, 7.0, 6.5):
-            if table.wrap(self.width, page_h)[1] + fixed <= page_h:
-                break
-            table = self._checklist(items, size)
-        out: list[Flowable] = [PageBreak(), *head, table, *tail]
-        return [*out, PageBreak()]  # a page of its own, to print again and keep by the table
+            return [self.table(rows, widths, spec=block.spec)]
+        if isinstance(block, Picture):
+            return [self.picture(block)]
+        raise TypeError(f"a checklist is a chapter's own: {block!r}")
+
+    def text(self, t: Text) -> Paragraph:
+        style = {"body": None, "small": self.small, "h2": self.h2}[t.style]
+        return self.rich(t.lead, t.text, style, t.spec) if t.lead else self.para(t.text, style, t.spec)
+
+    def picture(self, p: Picture) -> Flowable:
+        b = self.b
+        if p.kind == "table_plan":
+            plan = booklet_plan(b)
+            assert plan is not None, "a table plan picture in a booklet without a table plan"
+            height = (self.diagram_height or self.width) * 0.62
+            return TablePlanFlowable(plan, self.width, height, b.ink_saver)
+        if len(p.faces) == 1:
+            return CardPicture(p.faces[0], mm(p.width), b.ink_saver)
+        pics: list[Flowable] = [CardPicture(f, mm(p.width), b.ink_saver) for f in p.faces]
+        return pdf_table([pics], colWidths=[mm(p.pitch)] * len(pics), hAlign="LEFT")
 
     def _checklist(self, items: Sequence[str], size: float) -> Table:
         """The checklist's numbered boxes in type of ``size`` points."""
@@ -909,11 +883,6 @@ class Writer:
                 out.append(Spacer(1, mm(3)))
                 out.append(self.rich("If a check fails:", first.if_wrong, self.small, spec=True))
         return out
-
-
-def step_key(protocol: str, number: str) -> str:
-    """The anchor of a step, for page references."""
-    return f"step:{protocol}:{number}"
 
 
 def by_title(text: str, titles: dict[str, str]) -> str:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import click
 
+from .. import optionspec
 from ..console import booklet_lines
 from ..kit import BookletOptions, build_booklet
+from ..optionspec import KindValues
 from ..tabletime import using_model
 from ..verification import check_booklet_sizes, default_workers
 from . import options
@@ -40,7 +42,7 @@ on the short edge, fold the stack in the middle and staple on the fold.
     help="none: one page per sheet side; a5-saddle: half-size pages two-up for a folded booklet.",
 )
 @options.seats("For a rule set: number of players.", "For a rule set: virtual players.")
-@click.option("--discard-owner", is_flag=True, help="For a rule set: the discard pile is an extra owner.")
+@options.declared(optionspec.DISCARD_OWNER, "For a rule set: the discard pile is an extra owner.")
 @options.wild4
 @options.runs("For a rule set: statistical runs per deal on the full deck for the validation pages; 0 skips.")
 @options.writing("The booklet folder (default: output/<booklet>).", "Skip the PNG previews.")
@@ -74,8 +76,7 @@ def booklet_cmd(
         imposition=imposition,
         players=players,
         virtual=virtual,
-        discard_owner=discard_owner,
-        wild4=wild4,
+        own=KindValues.of(discard_owner=discard_owner, wild4=wild4),
         runs=runs,
         output=output,
         previews=not no_previews,

@@ -18,16 +18,11 @@ from reference_engine.api import (
     parse_whole,
 )
 
-from ..templates import load_templates
+from .. import optionspec
+from ..optionspec import Option
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-# The choices come from templates/layout.yaml: a paper or label sheet added there is an option.
-PAPERS = list(load_templates().papers)
-PARAM_HELP = (
-    "A protocol parameter as NAME=NUMBER (digits, with - for a negative one; NAME=N,N,... for a "
-    "list), e.g. --param m=5 (repeatable)."
-)
 FORCE_HELP = (
     "Run even past the size limits: a protocol that puts more than {simulate:,} cards on the table "
     "(inputs plus declared spare cards, its callees' included) is refused by simulate, more than "
@@ -41,15 +36,8 @@ FORCE_HELP = (
     ceiling=CEILING_CARDS,
     ceiling_work=CEILING_WORK,
 )
-FOLDER_HELP = (
-    "Write into a folder that holds files kitgen did not write: the new files go beside them. "
-    "Without it such a folder is refused. kitgen never deletes or overwrites a file it did not "
-    "write, even forced."
-)
-CACHE_HELP = (
-    "Verify every protocol again instead of reusing reports of identical specs "
-    "(kept in $KITGEN_CACHE_DIR, default ~/.cache/kitgen/verification)."
-)
+FOLDER_HELP = optionspec.FORCE.help
+CACHE_HELP = optionspec.NO_CACHE.help
 
 
 class Whole(click.IntRange):
@@ -88,95 +76,72 @@ def _stack(*decorators: Callable[[F], F]) -> Callable[[F], F]:
     return apply
 
 
-TABLE_TIME_HELP = (
-    "A table-time model file with your own seconds per action (the same keys as kitgen's "
-    "templates/table_time.yaml); every minute figure then uses it."
-)
+def declared(option: Option, help: str | None = None) -> Callable[[F], F]:
+    """The click option of a declared option (:mod:`kitgen.optionspec`), with another help text
+    where a command says it its own way."""
+    kwargs: dict[str, Any] = {"help": option.help if help is None else help}
+    if option.type == "switch":
+        kwargs["is_flag"] = True
+    else:
+        kwargs["default"] = option.default
+    if option.type == "whole" and option.range is not None:
+        kwargs["type"] = Whole(min=option.range[0], max=option.range[1])
+    elif option.choices:
+        kwargs["type"] = click.Choice(option.choices, case_sensitive=option.case_sensitive)
+    elif option.existing_file:
+        kwargs["type"] = click.Path(dir_okay=False, exists=True)
+    if option.multiple:
+        kwargs["multiple"] = True
+    if option.show_default:
+        kwargs["show_default"] = True
+    if option.metavar is not None:
+        kwargs["metavar"] = option.metavar
+    names = [n for n in (option.short, option.long) if n]
+    return click.option(*names, option.name, **kwargs)
 
 
-def table_time(f: F) -> F:
-    return click.option(
-        "--table-time",
-        "table_time",
-        type=click.Path(dir_okay=False, exists=True),
-        default=None,
-        metavar="FILE",
-        help=TABLE_TIME_HELP,
-    )(f)
+def declared_all(options: tuple[Option, ...]) -> Callable[[F], F]:
+    """Every option of ``options``, in their order (the first on top of --help)."""
+    return _stack(*(declared(o) for o in options))
 
 
-def paper(f: F) -> F:
-    return click.option(
-        "--paper",
-        type=click.Choice(PAPERS, case_sensitive=False),
-        default="a4",
-        show_default=True,
-        help="Paper size (A4 and a4 are the same).",
-    )(f)
-
-
-def param(f: F) -> F:
-    return click.option("--param", "params", multiple=True, metavar="NAME=N", help=PARAM_HELP)(f)
+table_time = declared(optionspec.TABLE_TIME)
+paper = declared(optionspec.PAPER)
+param = declared(optionspec.PARAMS)
+wild4 = declared(optionspec.WILD4)
 
 
 def as_json(help: str) -> Callable[[F], F]:
-    return click.option("--json", "as_json", is_flag=True, help=help)
+    return declared(optionspec.AS_JSON, help)
 
 
 def force(help: str = FORCE_HELP) -> Callable[[F], F]:
     """--force: past the size limits (where a command has them) and, for a command that writes
     a folder, into a folder that holds files kitgen did not write (add :data:`FOLDER_HELP`)."""
-    return click.option("--force", is_flag=True, help=help)
+    return declared(optionspec.FORCE, help)
 
 
 def seats(players_help: str, virtual_help: str) -> Callable[[F], F]:
     """--players and --virtual."""
-    return _stack(
-        click.option("--players", type=Whole(min=1, max=100), default=None, help=players_help),
-        click.option(
-            "--virtual", type=Whole(min=0, max=100), default=1, show_default=True, help=virtual_help
-        ),
-    )
-
-
-def wild4(f: F) -> F:
-    return click.option(
-        "--wild4",
-        type=click.Choice(["strict", "bluff"]),
-        default="strict",
-        show_default=True,
-        help="uno-official only: virtual players may play wild draw four as a bluff.",
-    )(f)
+    return _stack(declared(optionspec.PLAYERS, players_help), declared(optionspec.VIRTUAL, virtual_help))
 
 
 def runs(help: str) -> Callable[[F], F]:
-    return click.option(
-        "--runs",
-        type=Whole(min=0, max=MAX_RUNS),
-        default=100,
-        show_default=True,
-        help=help + f" At most {MAX_RUNS:,}.",
-    )
+    return declared(optionspec.RUNS, help + f" At most {MAX_RUNS:,}.")
 
 
 def writing(output_help: str, previews_help: str) -> Callable[[F], F]:
     """-o/--output, --no-previews, --no-cache and --workers: where a kit or booklet goes and how
     it is made."""
     return _stack(
-        click.option("-o", "--output", default=None, metavar="DIR", help=output_help),
-        click.option("--no-previews", is_flag=True, help=previews_help),
-        click.option("--no-cache", is_flag=True, help=CACHE_HELP),
-        click.option(
-            "--workers",
-            type=Whole(min=1, max=256),
-            default=None,
-            metavar="N",
-            help="Processes for each exact verification the build runs (default: the number of "
-            "cores). The files are the same whatever N.",
-        ),
+        declared(optionspec.OUTPUT, output_help),
+        declared(optionspec.NO_PREVIEWS, previews_help),
+        declared(optionspec.NO_CACHE),
+        declared(optionspec.WORKERS),
     )
 
 
 def flag(setting: str) -> str:
-    """The flag of a setting an engine message names by its field (``time_limit``: ``--time-limit``)."""
-    return "--" + setting.replace("_", "-")
+    """The flag of a setting a message names by its field (``time_limit``: ``--time-limit``;
+    ``params``: ``--param``, as declared in :mod:`kitgen.optionspec`)."""
+    return optionspec.flag_of(setting)

@@ -4,7 +4,8 @@ table (θ cards, three ownership pairs per card, λ labels, the stop card), a bo
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from dataclasses import replace
+from typing import Any
 
 from reference_engine.api import (
     ClimbingPlay,
@@ -22,14 +23,9 @@ from reference_engine.api import (
 from ..bom import Bom, Item, seat_names
 from ..booklet import Booklet, Example
 from ..faces import label_face
+from ..frontmatter import FrontSection, Text
 from .kind import KitPlan, register
 from .table import TableKit
-from .virtual import Table, virtual_bom
-
-if TYPE_CHECKING:
-    from reportlab.platypus import Flowable
-
-    from ..typesetting import Writer
 
 COPIES = 3  # ownership pairs under every card (enough for four cards of a rank)
 
@@ -43,7 +39,6 @@ def _last(moment: Moment) -> ClimbingPlay | None:
 @register
 class ClimbingKit(TableKit):
     kind = "climbing"
-    default_card_size = "poker"
     table_middle = ("Trick",)
 
     # -- the materials --------------------------------------------------------------------
@@ -80,16 +75,10 @@ class ClimbingKit(TableKit):
                     "Stop card",
                 ),
             ]
-        table = Table(
-            title=rules.title,
-            deck_name=str(rules.kit.get("deck_name", "our own printed deck")),
-            deck_faces=self.deck_faces(rules),
-            deck=str(plan.extra.get("deck", "print")),
-            seats=seat_names(plan.players, plan.virtual),
-            piles=[],
-            virtual=plan.virtual,
-            card_mm=plan.card_mm,
-            worst_case=wc,
+        return self.table_bom(
+            rules,
+            plan,
+            wc,
             extra_items=extra,
             tickets=COPIES,
             ticket_labels=False,
@@ -104,9 +93,6 @@ class ClimbingKit(TableKit):
                 "prints {helpers} owner and bit markers plus labels and spares."
             ),
         )
-        bom = virtual_bom(table)
-        bom.worst_case.pop("piles", None)
-        return bom
 
     # -- the worked example ---------------------------------------------------------------
     def example(self, rules: GameRules, library: Library, plan: KitPlan, owners: list[str]) -> Example:
@@ -172,14 +158,15 @@ class ClimbingKit(TableKit):
             "and the covert lottery."
         )
 
-    def rules_page(self, w: Writer, b: Booklet) -> list[Flowable]:
+    def rules_page(self, b: Booklet) -> FrontSection:
         """The rules, and where they differ from popular house rules."""
-        out = super().rules_page(w, b)
+        page = super().rules_page(b)
         differences = list(getattr(b.rules, "differences", []))
-        if differences:
-            out.append(w.para("Where these rules differ from popular house rules", w.h2))
-            out += [w.para(f"• {d}") for d in differences]
-        return out
+        if not differences:
+            return page
+        more = [Text("Where these rules differ from popular house rules", style="h2")]
+        more += [Text(f"• {d}") for d in differences]
+        return replace(page, blocks=page.blocks + tuple(more))
 
     # -- kitgen play ----------------------------------------------------------------------
     def log_lines(self, result: dict[str, Any], names: list[str]) -> list[str]:

@@ -9,20 +9,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from reference_engine.api import GameRules, Library, Report, ReportSummary, Reveal, UsageError
+from reference_engine.api import GameRules, Library, Report, ReportSummary, Reveal, Strategy, UsageError
 
 from ..bom import Bom
 from ..faces import Face
 from ..labels import Label
+from ..optionspec import CARD_KIT, COMMON, KindValues, Option
 from ..templates import CardSize, Paper, Templates, load_templates
 
 if TYPE_CHECKING:
-    from reportlab.platypus import Flowable
-
     from ..booklet import Booklet
     from ..cache import VerificationCache
+    from ..frontmatter import FrontSection
     from ..kitoptions import BookletOptions, KitOptions
-    from ..typesetting import Writer
 
 
 def default_labels(paper: str) -> str:
@@ -31,30 +30,10 @@ def default_labels(paper: str) -> str:
     return papers[paper].labels if paper in papers else "cutout-a4"
 
 
-# The options of `kitgen build` every kind takes, and those of a kit of cards, labels and booklet.
-COMMON_OPTIONS = frozenset(
-    {"--paper", "--output", "--no-previews", "--no-cache", "--workers", "--json", "--force"}
-)
-CARD_KIT_OPTIONS = COMMON_OPTIONS | {
-    "--players",
-    "--virtual",
-    "--card-size",
-    "--duplex",
-    "--back-offset",
-    "--profile",
-    "--ink-saver",
-    "--export",
-    "--deck",
-    "--discard-owner",
-    "--protocol",
-    "--labels",
-    "--label-start",
-    "--wild4",
-    "--runs",
-    "--exact-hands",
-    "--only",
-    "--table-time",
-}
+# The options of `kitgen build` every kind takes, and those of a kit of cards, labels and booklet
+# (declared in kitgen.optionspec; a kind adds its own or leaves some out with ``without``).
+COMMON_OPTIONS = COMMON
+CARD_KIT_OPTIONS = CARD_KIT
 
 
 @dataclass
@@ -69,7 +48,8 @@ class KitPlan:
     label_sheet: str
     teaches: bool = True  # verify the protocol and write a booklet
     game: str = ""  # the rule set's name (a game protocol is verified on its deck)
-    extra: dict[str, Any] = field(default_factory=dict)
+    own: KindValues = field(default_factory=KindValues)  # the kind's own options, as the kit uses them
+    strategy: Strategy | None = None  # the virtual players' strategy, when not the paper's
 
     @property
     def card_mm(self) -> tuple[float, float]:
@@ -114,7 +94,7 @@ class KitKind(ABC):
     default_card_size: ClassVar[str]
     statistical_check: ClassVar[bool] = False  # whether :meth:`statistical` has a check to run
     # The options of `kitgen build` that make sense for this kind; others given are refused.
-    build_options: ClassVar[frozenset[str]] = CARD_KIT_OPTIONS
+    build_options: ClassVar[tuple[Option, ...]] = CARD_KIT_OPTIONS
     # Whether the kit is of its own shape (:meth:`write_own`) instead of cards, labels and booklet.
     own_kit: ClassVar[bool] = False
     # The game's places on the table besides its piles (the discard pile, the layout), for the
@@ -123,8 +103,23 @@ class KitKind(ABC):
     # What the game is, in a player's words, for refusing an option that does not apply to it.
     about: ClassVar[str] = "a card game with virtual players"
 
+    def printing(
+        self, opts: KitOptions, rules: GameRules, templates: Templates
+    ) -> tuple[CardSize, list[str]]:
+        """The kit's card size (``--card-size``, else the rule set's, else the kind's) and the parts
+        of its name that say how it prints where that is not the default: card size, duplex, profile."""
+        default_size = str(rules.kit.get("card_size", self.default_card_size))
+        card = templates.card_size(opts.card_size or default_size)
+        parts = [card.key] if card.key != default_size else []
+        if opts.duplex != "long":
+            parts.append(opts.duplex)
+        if opts.profile != "home":
+            parts.append(opts.profile)
+        return card, parts
+
     def refusal(self, option: str) -> str:
-        """Why ``option`` does not apply to a game of this kind (one clause, no internal words)."""
+        """Why ``option`` (by field name: ``virtual``) does not apply to a game of this kind (one
+        clause, no internal words)."""
         return f"it is {self.about}"
 
     @abstractmethod
@@ -145,11 +140,12 @@ class KitKind(ABC):
 
     @abstractmethod
     def booklet(self, given: BookletInput) -> Booklet:
-        """The booklet: the kind's first chapters, then every protocol step by step."""
+        """The booklet: every protocol step by step (its first chapters come from :meth:`front_sections`)."""
 
     @abstractmethod
-    def front_matter(self, w: Writer, booklet: Booklet) -> list[Flowable]:
-        """The booklet's chapters before the protocols (the kit, set-up, rules, a turn)."""
+    def front_sections(self, booklet: Booklet) -> list[FrontSection]:
+        """The booklet's chapters before the protocols (the kit, set-up, rules, a turn), as data;
+        asked once the booklet is complete (its protocols, its cost, every material it needs)."""
 
     @abstractmethod
     def play_lines(self, result: dict[str, Any], rules: GameRules) -> list[str]:

@@ -5,13 +5,12 @@ from __future__ import annotations
 from reference_engine.api import GameRules, Moment
 
 from .kind import register
-from .table import TableKit
+from .table import TableKit, moment_words
 
 
 @register
 class LayoutKit(TableKit):
     kind = "layout"
-    default_card_size = "poker"
     table_middle = ("Layout",)
 
     def moment_record(self, moment: Moment) -> dict[str, object]:
@@ -20,13 +19,5 @@ class LayoutKit(TableKit):
     def moment_text(self, rules: GameRules, moment: Moment, owners: list[str]) -> str:
         runs = moment.public["runs"]
         layout = "; ".join(f"{suit} {lo} to {hi}" for suit, (lo, hi) in sorted(runs.items()))
-        hand = moment.owners[0]
-        n_valid = sum(1 for c in hand if moment.valid(c))
-        who = ", ".join(f"{o}: {len(t)}" for o, t in zip(owners, moment.owners))
-        return (
-            f"Worked example: a real moment of a seeded game (game seed {moment.seed}). It is "
-            f"{owners[0]}'s turn; on the table: {layout}. Cards in the hands: "
-            f"{sum(len(t) for t in moment.owners)} ({who}). {owners[0]} holds "
-            f"{', '.join(c.glyph for c in hand)}: {n_valid} of them may be played. The pictures show "
-            "the table as everyone sees it; the shuffles fall as a seeded random draw made them (seed 1)."
-        )
+        situation = f"It is {owners[0]}'s turn; on the table: {layout}"
+        return moment_words(moment, owners, situation, "Cards in the hands", "may be played")

@@ -12,10 +12,8 @@ says what is particular: its engine kind, its deck's faces, its piles, the momen
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
-
-from reportlab.platypus import Flowable, PageBreak, Spacer
 
 from reference_engine.api import (
     CardType,
@@ -35,12 +33,21 @@ from reference_engine.api import (
 from ..bom import Bom, seat_names
 from ..booklet import Booklet, Example, booklet_style, sections
 from ..faces import Face
+from ..frontchapters import (
+    first_turn_checklist,
+    kit_contents,
+    rules_head,
+    setting_up,
+    setup_values,
+    table_layout,
+    turn_head,
+)
+from ..frontmatter import Box, FrontSection, Text
 from ..kitcost import plan_cost, sleeved
 from ..labels import Label
+from ..optionspec import KindValues, without
 from ..output import safe_name
-from ..templates import Templates
-from ..typesetting import CardPicture
-from ..units import mm
+from ..templates import CardSize, Templates
 from ..verification import summary, verify_statistically
 from .kind import CARD_KIT_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, default_labels
 from .virtual import Table, WithDeck, deck_face, kit_labels, virtual_bom, whose_owner_cards
@@ -48,7 +55,6 @@ from .virtual import Table, WithDeck, deck_face, kit_labels, virtual_bom, whose_
 if TYPE_CHECKING:
     from ..cache import VerificationCache
     from ..kitoptions import BookletOptions, KitOptions
-    from ..typesetting import Writer
 
 
 class TableKit(KitKind):
@@ -57,12 +63,12 @@ class TableKit(KitKind):
     statistical_check = True
     default_card_size: ClassVar[str] = "poker"
     piles: ClassVar[tuple[str, ...]] = ()  # the owners after the seats (the boneyard, ...)
-    build_options = CARD_KIT_OPTIONS - {"--wild4", "--discard-owner"}
+    build_options = without(CARD_KIT_OPTIONS, "wild4", "discard_owner")
 
     def refusal(self, option: str) -> str:
-        if option == "--discard-owner":
+        if option == "discard_owner":
             return "it has no discard pile to treat as an owner"
-        if option == "--wild4":
+        if option == "wild4":
             return "it has no wild draw four (that option is for uno-official)"
         return super().refusal(option)
 
@@ -84,49 +90,48 @@ class TableKit(KitKind):
         """The public state of the example moment, as booklet.json records it."""
         return {k: _plain(v) for k, v in moment.public.items()}
 
+    def example_record(self, moment: Moment, plan: KitPlan) -> dict[str, object]:
+        """What booklet.json records of the example moment besides its hands (its public state)."""
+        return self.moment_record(moment)
+
+    def play_settings(self, rules: GameRules, plan: KitPlan) -> PlaySettings:
+        """The settings of the games the booklet's example and figures come from."""
+        return PlaySettings(plan.players, plan.virtual)
+
     def engine(self) -> GameKind:
         return find_kind(self.kind)
 
     # -- the kit --------------------------------------------------------------------------
     def plan(self, opts: KitOptions, rules: GameRules, templates: Templates) -> KitPlan:
-        lo, hi, default = _players(rules)
-        players = default if opts.players is None else opts.players
-        if not lo <= players <= hi:
-            raise UsageError(f"{rules.name} is played by {lo} to {hi} players, not {players}")
+        players = seats(rules, opts.players)
         if not 0 <= opts.virtual <= players:
             raise UsageError(f"--virtual must be between 0 and {players}, got {opts.virtual}")
-        if opts.deck not in ("print", "store"):
-            raise UsageError(f"--deck is print or store, not {opts.deck!r}")
-        if opts.discard_owner:
-            raise UsageError(f"{rules.name} has no discard pile to treat as an owner (--discard-owner)")
-        default_size = str(rules.kit.get("card_size", self.default_card_size))
-        card = templates.card_size(opts.card_size or default_size)
-        parts = [rules.name, f"{players}p{opts.virtual}v", opts.paper]
-        if card.key != default_size:
-            parts.append(card.key)
-        if opts.duplex != "long":
-            parts.append(opts.duplex)
-        if opts.profile != "home":
-            parts.append(opts.profile)
-        if opts.deck != "print":
+        card, printing = self.printing(opts, rules, templates)
+        parts = [rules.name, f"{players}p{opts.virtual}v", opts.paper, *printing]
+        deck = opts.own.text("deck")
+        if deck != "print":
             parts.append("store-deck")
+        return self.table_plan(opts, rules, parts, players, card, own=KindValues.of(deck=deck))
+
+    def table_plan(
+        self, opts: KitOptions, rules: GameRules, parts: list[str], players: int, card: CardSize, **more: Any
+    ) -> KitPlan:
+        """The plan of a kit for ``players`` (``opts.virtual`` of them virtual), named by ``parts``;
+        ``more``: the rest of :class:`KitPlan` (the protocol: ``--protocol``, else the rule set's)."""
+        more.setdefault("protocol", opts.protocol or rules.protocol)
         return KitPlan(
             game=rules.name,
             name=safe_name("-".join(parts)),
             players=players,
             virtual=opts.virtual,
-            protocol=opts.protocol or rules.protocol,
             card=card,
             label_sheet=opts.labels or default_labels(opts.paper),
             teaches=opts.virtual > 0,
-            extra={"deck": opts.deck},
+            **more,
         )
 
     def booklet_plan(self, opts: BookletOptions, rules: GameRules) -> BookletPlan:
-        lo, hi, default = _players(rules)
-        players = default if opts.players is None else opts.players
-        if not lo <= players <= hi:
-            raise UsageError(f"{rules.name} is played by {lo} to {hi} players, not {players}")
+        players = seats(rules, opts.players)
         if not 1 <= opts.virtual <= players:
             raise UsageError(f"a booklet teaches virtual players: --virtual must be 1 to {players}")
         name = safe_name(f"{rules.name}-{players}p{opts.virtual}v-booklet-{opts.paper}")
@@ -137,17 +142,22 @@ class TableKit(KitKind):
         if plan.virtual:
             wc = dict(self.engine().measure_tables(rules, library, PlaySettings(plan.players, plan.virtual)))
             wc["piles"] = [wc.get("draw_pile", 0)] if self.piles else []
+        return self.table_bom(rules, plan, wc, sleeved=sleeved(library.protocol(plan.protocol)))
+
+    def table_bom(self, rules: GameRules, plan: KitPlan, wc: dict[str, Any], **more: Any) -> Bom:
+        """The bill of materials of the card selection table (``more``: the kind's own items and
+        words, see :class:`kitgen.kinds.virtual.Table`)."""
         table = Table(
             title=rules.title,
             deck_name=str(rules.kit.get("deck_name", "our own printed deck")),
             deck_faces=self.deck_faces(rules),
-            deck=str(plan.extra.get("deck", "print")),
+            deck=plan.own.text("deck"),
             seats=seat_names(plan.players, plan.virtual),
             piles=list(self.piles),
             virtual=plan.virtual,
             card_mm=plan.card_mm,
             worst_case=wc,
-            sleeved=sleeved(library.protocol(plan.protocol)),
+            **more,
         )
         bom = virtual_bom(table)
         bom.worst_case.pop("piles", None)
@@ -163,7 +173,7 @@ class TableKit(KitKind):
 
     # -- the booklet ----------------------------------------------------------------------
     def example(self, rules: GameRules, library: Library, plan: KitPlan, owners: list[str]) -> Example:
-        moment = self.engine().example_moment(rules, library, PlaySettings(plan.players, plan.virtual))
+        moment = self.engine().example_moment(rules, library, self.play_settings(rules, plan))
         table = moment.owners
         sizes = tuple(len(t) for t in table)
         cards: list[Symbol] = [c for t in table for c in t]
@@ -172,7 +182,7 @@ class TableKit(KitKind):
             "game_seed": moment.seed,
             "players": plan.players,
             "virtual": plan.virtual,
-            **self.moment_record(moment),
+            **self.example_record(moment, plan),
             "params": {"sizes": list(sizes)},
             "inputs": {"cards": [c.name for c in cards]},
             "seed": 1,
@@ -181,101 +191,50 @@ class TableKit(KitKind):
         return Example({"sizes": sizes}, {"cards": cards}, 1, record, text, context={"valid": moment.valid})
 
     def booklet(self, given: BookletInput) -> Booklet:
-        rules, plan, bom, library = given.rules, given.plan, given.bom, given.library
-        example = self.example(rules, library, plan, bom.seats)
-        booklet = Booklet(
-            given.name,
-            rules.title,
-            f"A kit for {plan.players} players, {plan.virtual} of them virtual: everything to print, set up "
-            "and play, and every protocol step by step.",
-            "game",
-            [],
-            given.validation,
-            given.statistical,
-            rules,
-            bom,
-            bom.seats,
-            plan.players,
-            plan.virtual,
-            example=example.record,
-            deck=lambda n: self.deck_face(rules, n),
-            front=self,
+        example = self.example(given.rules, given.library, given.plan, given.bom.seats)
+        booklet = game_booklet(given, example, lambda n: self.deck_face(given.rules, n), self.table_middle)
+        booklet.cost = plan_cost(
+            given.library, given.rules, given.plan, self.cost_options(given.rules, given.plan)
         )
-        booklet.sections = sections(
-            library,
-            library.protocol(plan.protocol),
-            example,
-            given.capacity,
-            booklet_style(),
-            given.reveals,
-            people=plan.people,
-            owners=bom.seats,
-        )
-        booklet.cost = plan_cost(library, rules, plan)
         return booklet
 
-    def front_matter(self, w: Writer, booklet: Booklet) -> list[Flowable]:
+    def cost_options(self, rules: GameRules, plan: KitPlan) -> dict[str, Any] | None:
+        """The game options the table-time figures play with (None: the rule set's own)."""
+        return None
+
+    def front_sections(self, booklet: Booklet) -> list[FrontSection]:
         return (
-            w.kit_contents()
-            + self.setup(w, booklet)
-            + self.rules_page(w, booklet)
-            + w.table_layout()
-            + self.turn_page(w, booklet)
-            + w.first_turn_checklist()
+            kit_contents(booklet)
+            + [self.setup_page(booklet), self.rules_page(booklet)]
+            + table_layout(booklet)
+            + [self.turn_page(booklet)]
+            + first_turn_checklist(booklet)
         )
+
+    def setup_page(self, b: Booklet) -> FrontSection:
+        return setting_up(b, setup_values(b), self.texts(b.rules, "setup_steps"))
 
     def texts(self, rules: GameRules, key: str) -> list[str]:
         """The rule set's ``booklet: {key: [...]}`` paragraphs."""
         return [str(x) for x in getattr(rules, "booklet_texts", {}).get(key, [])]
 
-    def setup(self, w: Writer, b: Booklet) -> list[Flowable]:
-        out: list[Flowable] = [PageBreak(), w.heading("Setting up the table")]
-        values = {"players": b.players, "humans": b.players - b.virtual, "virtual": b.virtual}
-        out.append(w.para(w.st.words["setup_intro"].format(**values)))
-        rows: list[list[Any]] = [["θ card", "Owner", "Where"]]
-        for i, owner in enumerate(b.owners, 1):
-            where = (
-                "a place at the table with nobody in it; its hand lies face down in a row"
-                if owner.startswith("Virtual")
-                else "a player's place; they hold their hand as usual"
-                if owner.startswith("Human")
-                else "the middle of the table"
-            )
-            rows.append([CardPicture(b.face(f"theta{i}"), mm(9), b.ink_saver), f"θ{i}: {owner}", where])
-        out.append(w.table(rows, [mm(14), mm(40), w.width - mm(54)]))
-        out.append(Spacer(1, mm(2)))
-        for n, text in enumerate(self.texts(b.rules, "setup_steps"), 1):
-            out.append(w.para(f"{n}. {text}", spec=True))
-        out.append(w.box([w.rich("Who does what.", w.st.words["shuffle_duty"])]))
-        return out
-
-    def rules_page(self, w: Writer, b: Booklet) -> list[Flowable]:
+    def rules_page(self, b: Booklet) -> FrontSection:
         rules = b.rules
-        out: list[Flowable] = [PageBreak(), w.heading(f"The rules: {rules.title}")]
-        if rules.source.get("cite"):
-            out.append(w.para(f"Source: {rules.source['cite']}.", w.small))
-        out.append(w.para(rules.summary))
-        for text in getattr(rules, "how_to_play", []):
-            out.append(w.para(text))
+        blocks = rules_head(b)
         doc = str(getattr(rules, "doc", ""))
         if doc:
-            out.append(w.rich("Playing a card.", doc))
+            blocks.append(Text(doc, lead="Playing a card."))
         if getattr(rules, "notes", ""):
-            out.append(w.para(str(rules.notes)))
-        return out
+            blocks.append(Text(str(rules.notes)))
+        return FrontSection(f"The rules: {rules.title}", tuple(blocks))
 
-    def turn_page(self, w: Writer, b: Booklet) -> list[Flowable]:
-        top = b.sections[0]
-        out: list[Flowable] = [PageBreak(), w.heading("A virtual player's turn")]
-        if top.overview:
-            out.append(w.para(top.overview, spec=True))
+    def turn_page(self, b: Booklet) -> FrontSection:
         whose = whose_owner_cards(b.owners, b.virtual)
-        for n, text in enumerate(self.texts(b.rules, "virtual_steps"), 1):
-            out.append(w.para(f"{n}. {text.replace('{whose}', whose)}", spec=True))
-        box = [w.rich("What a virtual turn costs.", self.turn_cost(b))]
-        box += [w.para(line, w.small) for line in (b.cost.sentences() if b.cost else [])]
-        out.append(w.box(box))
-        return out
+        blocks = turn_head(b, [t.replace("{whose}", whose) for t in self.texts(b.rules, "virtual_steps")])
+        box = [Text(self.turn_cost(b), lead="What a virtual turn costs.")]
+        box += [Text(line, style="small") for line in (b.cost.sentences() if b.cost else [])]
+        blocks.append(Box(tuple(box)))
+        return FrontSection("A virtual player's turn", tuple(blocks))
 
     def turn_cost(self, b: Booklet) -> str:
         """The table's work for the worked example's turn: cards laid out, shuffles."""
@@ -303,16 +262,7 @@ class TableKit(KitKind):
         lines.append("")
         if result.get("scores") is not None:
             lines.append("Scores: " + ", ".join(f"{n} {s}" for n, s in zip(names, result["scores"])))
-        lines.append(
-            f"Winner: {result['winner_name']}. Turns: {result['turns']}, "
-            f"virtual turns: {result['virtual_turns']}."
-        )
-        if result["level"] == "card":
-            lines.append(
-                f"Protocol runs: {result['protocol_runs']}, checks passed: {result['checks_passed']}, "
-                f"shuffles: {result['shuffles']}, most helper cards at once: {result['max_helper_cards']}."
-            )
-        return lines
+        return lines + outcome_lines(result)
 
     def log_lines(self, result: dict[str, Any], names: list[str]) -> list[str]:
         """The game's log, one line per turn."""
@@ -336,6 +286,81 @@ class TableKit(KitKind):
                     text += f"   ({t['note']})"
                 out.append(f"  {t['index']:>3}. {who}: {text}")
         return out
+
+
+def game_booklet(
+    given: BookletInput, example: Example, deck: Callable[[str], Face | None], middle: tuple[str, ...]
+) -> Booklet:
+    """A game kit's booklet, every protocol step by step from ``example`` (its cost and first
+    chapters are the kind's to add)."""
+    rules, plan, bom, library = given.rules, given.plan, given.bom, given.library
+    booklet = Booklet(
+        given.name,
+        rules.title,
+        f"A kit for {plan.players} players, {plan.virtual} of them virtual: everything to print, set up "
+        "and play, and every protocol step by step.",
+        "game",
+        [],
+        given.validation,
+        given.statistical,
+        rules,
+        bom,
+        bom.seats,
+        plan.players,
+        plan.virtual,
+        example=example.record,
+        deck=deck,
+        table_middle=middle,
+    )
+    booklet.sections = sections(
+        library,
+        library.protocol(plan.protocol),
+        example,
+        given.capacity,
+        booklet_style(),
+        given.reveals,
+        people=plan.people,
+        owners=bom.seats,
+    )
+    return booklet
+
+
+def moment_words(moment: Moment, names: list[str], situation: str, counted: str, valid: str) -> str:
+    """The worked example's sentence: the seeded game, ``situation`` (whose turn, the public state),
+    what each of ``names`` holds (``counted``: "Cards in the hands"), which of the first's cards
+    ``valid`` ("may be played")."""
+    hand = moment.owners[0]
+    n_valid = sum(1 for c in hand if moment.valid(c))
+    who = ", ".join(f"{o}: {len(t)}" for o, t in zip(names, moment.owners))
+    return (
+        f"Worked example: a real moment of a seeded game (game seed {moment.seed}). {situation}. "
+        f"{counted}: {sum(len(t) for t in moment.owners)} ({who}). {names[0]} holds "
+        f"{', '.join(c.glyph for c in hand)}: {n_valid} of them {valid}. The pictures show the table as "
+        "everyone sees it; the shuffles fall as a seeded random draw made them (seed 1)."
+    )
+
+
+def outcome_lines(result: dict[str, Any]) -> list[str]:
+    """The end of ``kitgen play``'s report: the winner, the turns, what the protocol runs did."""
+    lines = [
+        f"Winner: {result['winner_name']}. Turns: {result['turns']}, "
+        f"virtual turns: {result['virtual_turns']}."
+    ]
+    if result["level"] == "card":
+        lines.append(
+            f"Protocol runs: {result['protocol_runs']}, checks passed: {result['checks_passed']}, "
+            f"shuffles: {result['shuffles']}, most helper cards at once: {result['max_helper_cards']}."
+        )
+    return lines
+
+
+def seats(rules: GameRules, players: int | None) -> int:
+    """How many play (the rule set's default for None), checked against the rule set's range."""
+    lo, hi, default = _players(rules)
+    n = default if players is None else players
+    if not lo <= n <= hi:
+        raise UsageError(f"{rules.name} is played by {lo} to {hi} players, not {n}")
+    return n
 
 
 def _players(rules: GameRules) -> tuple[int, int, int]:

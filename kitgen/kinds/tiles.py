@@ -7,7 +7,7 @@ from reference_engine.api import GameRules, Moment, Symbol
 
 from ..faces import Face
 from .kind import register
-from .table import TableKit
+from .table import TableKit, moment_words
 
 
 def tile_face(tile: Symbol) -> Face:
@@ -34,14 +34,7 @@ class TilesKit(TableKit):
 
     def moment_text(self, rules: GameRules, moment: Moment, owners: list[str]) -> str:
         ends = moment.public["ends"]
-        hand = moment.owners[0]
-        n_valid = sum(1 for t in hand if moment.valid(t))
-        names = owners + list(self.piles)
-        who = ", ".join(f"{o}: {len(t)}" for o, t in zip(names, moment.owners))
-        return (
-            f"Worked example: a real moment of a seeded game (game seed {moment.seed}). It is "
-            f"{owners[0]}'s turn; the open ends of the line show {ends[0][0]} and {ends[1][0]}. Tiles in "
-            f"play: {sum(len(t) for t in moment.owners)} ({who}). {owners[0]} holds "
-            f"{', '.join(t.glyph for t in hand)}: {n_valid} of them match an open end. The pictures show "
-            "the table as everyone sees it; the shuffles fall as a seeded random draw made them (seed 1)."
+        situation = f"It is {owners[0]}'s turn; the open ends of the line show {ends[0][0]} and {ends[1][0]}"
+        return moment_words(
+            moment, owners + list(self.piles), situation, "Tiles in play", "match an open end"
         )

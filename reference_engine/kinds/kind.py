@@ -11,13 +11,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..cards import Symbol
-from ..errors import UsageError
+from ..errors import SpecError, UsageError
 from ..registry import Library
 from .deals import Deal, FullDeal, ProblemAt, ScenarioSetting, Validity
 
 if TYPE_CHECKING:
     from ..records.recorder import Recorder
     from ..records.referee import Verdict
+    from ..schema import Checker
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,11 @@ class PlayOption:
     choices: tuple[str, ...] = ()
     kind: type = str  # str | int
     flag: bool = False
+
+    @classmethod
+    def switch(cls, name: str, help: str) -> PlayOption:
+        """An option that is off unless given (``--pass-three``)."""
+        return cls(name, help, False, flag=True)
 
 
 @dataclass
@@ -85,6 +91,32 @@ class GameRules(ABC):
         for card in self.deck():
             out[card.name] = out.get(card.name, 0) + 1
         return out
+
+
+# The keys every rule set may hold first, whatever its kind.
+GAME_KEYS = ("game", "kind", "title", "summary", "source")
+
+
+def game_fields(ck: Checker, doc: Mapping[str, Any], name: str, file: str) -> dict[str, Any]:
+    """The fields of :class:`GameRules` a rule set's top mapping ``doc`` gives: its game's
+    ``name``, texts and ``kit``, and its ``file``."""
+    return {
+        "name": name,
+        "title": str(doc["title"]),
+        "summary": str(doc.get("summary", "")),
+        "source": {str(k): str(v) for k, v in ck.table(doc.get("source", {}), ("source",)).items()},
+        "file": file,
+        "kit": dict(ck.table(doc.get("kit", {}), ("kit",))),
+    }
+
+
+def check_name(ck: Checker, name: str, expected_name: str | None) -> None:
+    """A rule set's last check: its game's ``name`` is the file's (``expected_name``; None: any);
+    then SpecError lists every problem found."""
+    if expected_name is not None and name != expected_name:
+        ck.error(("game",), f"the file declares game {name!r}; the name must match the file name")
+    if ck.problems:
+        raise SpecError(ck.problems)
 
 
 class GameKind(ABC):

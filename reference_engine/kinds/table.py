@@ -21,7 +21,7 @@ from ..schema import Checker
 from ..source import Source, load_file
 from .deck import CardType, Deck, booklet_texts
 from .deck import players as parse_players
-from .kind import GameRules
+from .kind import GAME_KEYS, GameRules, check_name, game_fields
 
 
 @dataclass(kw_only=True)
@@ -83,13 +83,7 @@ class DeckRules(TableRules):
 def table_keys(*own: str, hand_size: bool = False) -> tuple[str, ...]:
     """The keys a table game's rule set may hold: the shared ones around the kind's ``own``."""
     hand = ("hand_size",) if hand_size else ()
-    return (
-        ("game", "kind", "title", "summary", "source", "players")
-        + hand
-        + ("virtual_protocol",)
-        + own
-        + ("notes", "kit", "booklet")
-    )
+    return (*GAME_KEYS, "players") + hand + ("virtual_protocol",) + own + ("notes", "kit", "booklet")
 
 
 @dataclass
@@ -101,6 +95,13 @@ class RuleSetFile:
     ck: Checker
     doc: dict[str, Any]
     name: str
+
+    def section(
+        self, key: str, required: tuple[str, ...] = (), optional: tuple[str, ...] = ()
+    ) -> dict[str, Any]:
+        """The mapping ``key`` of the rule set (a kind's own, e.g. ``tricks:``), checked; empty when
+        it is not one."""
+        return self.ck.mapping(self.doc.get(key, {}), (key,), required=required, optional=optional) or {}
 
 
 def open_rule_set(path: Path, required: tuple[str, ...], keys: tuple[str, ...], what: str) -> RuleSetFile:
@@ -129,21 +130,17 @@ def table_fields(
     seats when the kind has read them already (it checks a hand size against them)."""
     ck, data = f.ck, f.doc
     texts = booklet_texts(ck, data.get("booklet", {}))
-    if expected_name is not None and f.name != expected_name:
-        ck.error(("game",), f"the file declares game {f.name!r}; the name must match the file name")
-    if ck.problems:
-        raise SpecError(ck.problems)
+    # Every field is read (and checked) before the last look at the problems, so that a bad
+    # `players:`, `source:` or `kit:` is refused, never silently replaced by a default.
+    fields = game_fields(ck, data, f.name, f.src.file)
+    seats = players if players is not None else parse_players(ck, data.get("players", {}))
+    check_name(ck, f.name, expected_name)
     return {
-        "name": f.name,
-        "title": str(data["title"]),
-        "summary": str(data.get("summary", "")),
-        "source": {str(k): str(v) for k, v in ck.table(data.get("source", {}), ("source",)).items()},
-        "file": f.src.file,
-        "players": players if players is not None else parse_players(ck, data.get("players", {})),
+        **fields,
+        "players": seats,
         "virtual_protocol": str(data.get("virtual_protocol", protocol)),
         "doc": doc,
         "notes": str(data.get("notes", "")),
-        "kit": dict(ck.table(data.get("kit", {}), ("kit",))),
         "how_to_play": texts["how_to_play"],
         "booklet_texts": texts,
     }

@@ -112,6 +112,17 @@ class Walk:
         if not condition:
             self.fail(message)
 
+    def expect_next(
+        self, kinds: str | tuple[str, ...], message: str, seat: int | None = None
+    ) -> dict[str, Any]:
+        """The next event, which must be of the type ``kinds`` (or one of them) and, with ``seat``,
+        that seat's (seats count from 1): else the finding ``message``."""
+        ev = self.next()
+        types = (kinds,) if isinstance(kinds, str) else kinds
+        self.expect(ev is not None and ev["type"] in types and (seat is None or ev["seat"] == seat), message)
+        assert ev is not None
+        return ev
+
     def take(self, pile: Cards, names: Iterable[str], what: str) -> None:
         """Remove ``names`` from ``pile`` (a multiset); a finding names the first not there."""
         for name in names:
@@ -163,6 +174,24 @@ def checked(record: Mapping[str, Any], referee: Any, unit: str = "turns") -> Ver
             f"reads ({type(exc).__name__}: {exc})"
         ) from None
     return Verdict(int(actions), unit)
+
+
+def without_book(name: str, unit: str = "turns") -> Verdict:
+    """The verdict of a referee that cannot follow a game of ``name`` without its rule book."""
+    note = f"the referee has no rule book for {name!r}: nothing was checked but the record's form"
+    return Verdict(0, unit, rules=False, note=note)
+
+
+def cards_only(verdict: Verdict, name: str) -> Verdict:
+    """``verdict`` of a referee that followed a game of ``name`` without its rule book: unless it
+    found something, it says it knew no rules."""
+    if verdict.finding is None:
+        verdict.rules = False
+        verdict.note = (
+            f"the referee has no rule book for {name!r}: it checked every card and count, "
+            "not which cards may be played"
+        )
+    return verdict
 
 
 # --------------------------------------------------------------------------- rule books
@@ -282,3 +311,22 @@ def check_selection_run(
     thetas = Counter(view[1][1]) if view[1][0] == "turn" else Counter()
     owners = [thetas.get(f"theta{i + 1}", 0) for i in range(len(sizes))]
     walk.expect(owners == sizes, f"the run's θ cards say the owners held {owners}, the table {sizes}")
+
+
+def check_hands_run(
+    walk: Walk,
+    ev: Mapping[str, Any],
+    protocol: str | None,
+    hands: Sequence[Cards],
+    seat: int,
+    selected: str | None,
+) -> None:
+    """A decision on every hand (``seat``'s first): one run of ``protocol`` when the seat is
+    virtual and the game at card level (``protocol`` None: at rule level), else no run."""
+    runs = ev["runs"]
+    if protocol is None or not walk.virtual(seat + 1):
+        walk.expect(not runs, "a protocol run where nobody runs the protocol")
+        return
+    walk.expect(len(runs) == 1, f"{len(runs)} protocol runs for one decision")
+    n = len(hands)
+    check_selection_run(walk, runs[0], protocol, [Counter(hands[(seat + k) % n]) for k in range(n)], selected)

@@ -56,6 +56,7 @@ def game_booklet(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Pa
     """``game_booklet(ruleset)``: the folder of ``kitgen booklet RULESET`` (20 statistical runs,
     no previews), built once per session."""
     from kitgen.kit import BookletOptions, build_booklet
+    from kitgen.optionspec import KindValues
 
     built: dict[str, Path] = {}
 
@@ -64,7 +65,9 @@ def game_booklet(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Pa
             folder = tmp_path_factory.mktemp("game-booklets") / ruleset
             wild4 = "bluff" if ruleset == "uno-official" else "strict"
             build_booklet(
-                BookletOptions(name=ruleset, output=str(folder), runs=20, previews=False, wild4=wild4)
+                BookletOptions(
+                    name=ruleset, output=str(folder), runs=20, previews=False, own=KindValues.of(wild4=wild4)
+                )
             )
             built[ruleset] = folder
         return built[ruleset]

@@ -10,6 +10,7 @@ import pytest
 
 from kitgen.jargon import Vocabulary
 from kitgen.kit import BookletOptions, KitOptions, build, build_booklet
+from kitgen.optionspec import KindValues
 from reference_engine.api import Library
 from reference_engine.registry import rulesets_dir
 
@@ -143,5 +144,7 @@ def test_every_shipped_game_kit_speaks_plain_words(
     index and viewer pages (uno and gakmoro are checked with their own kit tests)."""
     wild4 = "bluff" if ruleset == "uno-official" else "strict"
     out = tmp_path / ruleset
-    build(KitOptions(ruleset=ruleset, output=str(out), previews=False, runs=20, wild4=wild4))
+    build(
+        KitOptions(ruleset=ruleset, output=str(out), previews=False, runs=20, own=KindValues.of(wild4=wild4))
+    )
     assert plain_words(out) == []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ import pytest
 from pypdf import PdfReader
 
 from kitgen.kit import KitOptions, _recorded, build
+from kitgen.optionspec import KindValues
 from kitgen.output import sha256
 from reference_engine.errors import UsageError
 from reference_engine.kinds.shedding import load_rules
@@ -194,7 +196,12 @@ def test_store_bought_deck_needs_sleeves(tmp_path: Path) -> None:
     # The paper's protocol lays markers and game cards face down side by side: every card needs
     # the same sleeve, or the different backs give the protocol away.
     manifest = build(
-        KitOptions(deck="store", protocol="card-selection", output=str(tmp_path / "store"), previews=False)
+        KitOptions(
+            own=KindValues.of(deck="store"),
+            protocol="card-selection",
+            output=str(tmp_path / "store"),
+            previews=False,
+        )
     )
     items = {i["key"]: i for i in manifest["bom"]["items"]}
     assert "deck" not in items
@@ -203,7 +210,7 @@ def test_store_bought_deck_needs_sleeves(tmp_path: Path) -> None:
     assert "different backs" in items["sleeve"]["why"]
     # The quick protocol keeps every game card in an opaque-backed sleeve anyway: the printed
     # markers only ever meet each other face down, or hide inside a sleeve.
-    quick = build(KitOptions(deck="store", output=str(tmp_path / "quick"), previews=False))
+    quick = build(KitOptions(own=KindValues.of(deck="store"), output=str(tmp_path / "quick"), previews=False))
     sleeves = {i["key"]: i for i in quick["bom"]["items"]}["sleeve"]
     assert sleeves["needed"] == 108 and "store-bought" in sleeves["why"]
 
@@ -316,7 +323,7 @@ def test_exact_hands_refuses_a_protocol_the_whole_deck_verification_cannot_take(
         previews=False,
         runs=0,
         exact_hands=1,
-        extra={"strategy": "weighted", "weights": "action=3,number=1,wild=1"},
+        own=KindValues.of(strategy="weighted", weights="action=3,number=1,wild=1"),
     )
     with pytest.raises(UsageError, match="--exact-hands: the kit teaches weighted-selection") as info:
         build(opts)
@@ -342,3 +349,26 @@ def test_a_kit_without_exact_hands_says_where_the_exact_check_is(
 def test_a_kit_without_exact_hands_records_no_claim(tmp_path: Path) -> None:
     assert "exact_hands" not in _recorded(KitOptions())
     assert _recorded(KitOptions(exact_hands=3))["exact_hands"] == 3
+
+
+def test_the_first_chapters_are_data_that_the_pdf_and_the_index_draw(
+    default_kit: tuple[Path, dict[str, Any]],
+) -> None:
+    """The booklet's chapters before the protocols (kitgen.frontmatter) are in booklet.json, drawn
+    on the booklet's pages with the same headings, and on the kit's index.html."""
+    folder, _ = default_kit
+    data = json.loads((folder / "booklet.json").read_text(encoding="utf-8"))
+    titles = [chapter["title"] for chapter in data["front"]]
+    assert titles[:2] == ["What is in the kit", "Setting up the table"]
+    assert "A virtual player's turn" in titles and titles[-1].startswith("Your first virtual turn")
+    setup = data["front"][1]["blocks"]
+    owners = next(b for b in setup if b["type"] == "table")["rows"]
+    assert owners[1][0] == {"type": "picture", "kind": "cards", "cards": ["θ1"]}
+    pages = " ".join((p.extract_text() or "") for p in PdfReader(folder / "booklet.pdf").pages)
+    flat = " ".join(pages.split())
+    for title in titles:
+        assert " ".join(title.split()) in flat, title
+    index = (folder / "index.html").read_text(encoding="utf-8")
+    for title in titles:
+        assert f"<h3>{escape(title)}</h3>" in index, title
+    assert 'class="checklist"' in index and "{page:" not in index and "<svg" in index

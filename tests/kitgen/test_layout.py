@@ -167,12 +167,11 @@ def test_moves_over_the_same_places_get_their_own_level() -> None:
 def test_presets_live_once_in_layout_yaml(tmp_path: Path) -> None:
     """--paper and --labels offer exactly the presets of templates/layout.yaml, and each paper
     names its default label sheet there (an unknown one is an error naming the key)."""
-    from kitgen.commands.build import LABEL_SHEETS
-    from kitgen.commands.options import PAPERS
     from kitgen.kinds import default_labels
+    from kitgen.optionspec import LABELS, PAPER
 
     t = load_templates()
-    assert list(t.papers) == PAPERS and list(t.labels) == LABEL_SHEETS
+    assert list(t.papers) == list(PAPER.choices) and list(t.labels) == list(LABELS.choices)
     assert [default_labels(p) for p in ("a4", "letter")] == ["L7160", "5160"]
     assert all(t.label_sheet(default_labels(p)) for p in t.papers)
     bad = tmp_path / "layout.yaml"

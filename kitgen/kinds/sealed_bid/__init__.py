@@ -16,7 +16,9 @@ from reference_engine.api import GameRules, Library, Report, SealedBidRules, Usa
 
 from ...bom import PLAYER_COLOURS, Bom
 from ...booklet import Booklet, booklet_style, sections, spec_example
+from ...frontmatter import FrontSection
 from ...labels import Label
+from ...optionspec import without
 from ...output import inside, safe_name
 from ...templates import Paper, Templates, load_templates
 from ..kind import CARD_KIT_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, default_labels, register
@@ -26,10 +28,7 @@ from .materials import sealed_bid_bom
 from .play import sealed_bid_lines
 
 if TYPE_CHECKING:
-    from reportlab.platypus import Flowable
-
     from ...kitoptions import BookletOptions, KitOptions
-    from ...typesetting import Writer
 
 
 def _rules(rules: GameRules) -> SealedBidRules:
@@ -44,12 +43,12 @@ class SealedBidKit(KitKind):
     default_card_size = "mini-usa"
     about = "a game for two people without a dealer, with no virtual players"
     # Two players, no virtual seats, no deck to buy, no statistical check on a full deck.
-    build_options = CARD_KIT_OPTIONS - {"--virtual", "--discard-owner", "--wild4", "--runs"}
+    build_options = without(CARD_KIT_OPTIONS, "virtual", "discard_owner", "wild4", "runs")
 
     def refusal(self, option: str) -> str:
-        if option == "--virtual":
+        if option == "virtual":
             return "it is a game for two people, and it has no virtual players"
-        if option == "--runs":
+        if option == "runs":
             return "it has no full deck to check statistically (every protocol of a round is checked exactly)"
         return super().refusal(option)
 
@@ -57,21 +56,14 @@ class SealedBidKit(KitKind):
         bid = _rules(rules)
         if opts.players not in (None, 2):
             raise UsageError(f"{bid.name} is played by 2 players, not {opts.players}")
-        if opts.deck != "print":
+        if opts.own.text("deck") != "print":
             raise UsageError(
                 f"{bid.name} uses a two-colour deck of ♣ and ♥ that the kit prints: --deck print"
             )
-        default_size = str(bid.kit.get("card_size", self.default_card_size))
-        card = templates.card_size(opts.card_size or default_size)
+        card, printing = self.printing(opts, bid, templates)
         labels = bid.kit.get("labels")
         preset = labels.get(opts.paper) if isinstance(labels, dict) else None
-        parts = [bid.name, opts.paper]
-        if card.key != default_size:
-            parts.append(card.key)
-        if opts.duplex != "long":
-            parts.append(opts.duplex)
-        if opts.profile != "home":
-            parts.append(opts.profile)
+        parts = [bid.name, opts.paper, *printing]
         return KitPlan(
             game=rules.name,
             name=safe_name("-".join(parts)),
@@ -133,15 +125,14 @@ class SealedBidKit(KitKind):
             list(bid.names),
             2,
             0,
-            front=self,
         )
         booklet.sections = sections(
             library, proto, spec_example(proto, library), given.capacity, booklet_style(), given.reveals
         )
         return booklet
 
-    def front_matter(self, w: Writer, booklet: Booklet) -> list[Flowable]:
-        return front.front_matter(w, booklet)
+    def front_sections(self, booklet: Booklet) -> list[FrontSection]:
+        return front.front_sections(booklet)
 
     def play_lines(self, result: dict[str, Any], rules: GameRules) -> list[str]:
         return sealed_bid_lines(result, rules.title)

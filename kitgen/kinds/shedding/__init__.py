@@ -14,6 +14,8 @@ from reference_engine.api import (
     WEIGHTED_PROTOCOL,
     GameRules,
     Library,
+    Moment,
+    PlaySettings,
     Report,
     ReportSummary,
     RuleSet,
@@ -25,26 +27,23 @@ from reference_engine.api import (
 )
 
 from ...bom import Bom, seat_names
-from ...faces import Face
+from ...booklet import Booklet, Example
+from ...frontmatter import FrontSection
 from ...kitcost import sleeved
-from ...labels import Label
+from ...optionspec import STRATEGY, WEIGHTS, KindValues
 from ...output import safe_name
 from ...templates import Templates
 from ...verification import summary, verify_statistically
-from ..kind import CARD_KIT_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, default_labels, register
-from ..virtual import deck_face, kit_labels
+from ..kind import CARD_KIT_OPTIONS, BookletPlan, KitKind, KitPlan, register
+from ..table import TableKit, moment_words, seats
 from . import front
-from .booklet import game_booklet
+from .booklet import discard_owner, weighted, wild4
 from .materials import game_bom
 from .play import game_lines
 
 if TYPE_CHECKING:
-    from reportlab.platypus import Flowable
-
-    from ...booklet import Booklet
     from ...cache import VerificationCache
     from ...kitoptions import BookletOptions, KitOptions
-    from ...typesetting import Writer
 
 
 def _rules(rules: GameRules) -> RuleSet:
@@ -60,61 +59,44 @@ def _kind(rules: RuleSet) -> Shedding:
 
 
 @register
-class SheddingKit(KitKind):
+class SheddingKit(TableKit):
     kind = "shedding"
     default_card_size = "uno"
     statistical_check = True
-    build_options = CARD_KIT_OPTIONS | {"--strategy", "--weights"}
+    build_options = (*CARD_KIT_OPTIONS, STRATEGY, WEIGHTS)
     table_middle = ("Discard pile",)
+    refusal = KitKind.refusal
 
     def plan(self, opts: KitOptions, rules: GameRules, templates: Templates) -> KitPlan:
         shed = _rules(rules)
-        players = _kind(shed).check_seating(shed, opts.players, opts.virtual, opts.wild4)
-        if opts.deck not in ("print", "store"):
-            raise UsageError(f"--deck is print or store, not {opts.deck!r}")
-        default_size = str(shed.kit.get("card_size", self.default_card_size))
-        card = templates.card_size(opts.card_size or default_size)
-        parts = [shed.name, f"{players}p{opts.virtual}v", opts.paper]
-        if card.key != default_size:
-            parts.append(card.key)
-        if opts.duplex != "long":
-            parts.append(opts.duplex)
-        if opts.profile != "home":
-            parts.append(opts.profile)
-        if opts.deck != "print":
+        deck, discard_owner = opts.own.text("deck"), opts.own.switch("discard_owner")
+        players = _kind(shed).check_seating(shed, opts.players, opts.virtual, opts.own.text("wild4"))
+        card, printing = self.printing(opts, shed, templates)
+        parts = [shed.name, f"{players}p{opts.virtual}v", opts.paper, *printing]
+        if deck != "print":
             parts.append("store-deck")
-        if opts.discard_owner:
+        if discard_owner:
             parts.append("discard-owner")
-        strategy = _strategy(shed, opts.extra, opts.virtual)
-        extra: dict[str, Any] = {"discard_owner": opts.discard_owner, "deck": opts.deck}
+        strategy = _strategy(shed, opts.own, opts.virtual)
         if strategy.weighted:
             parts.append("weighted")
-            extra["strategy"] = strategy
-        return KitPlan(
-            game=rules.name,
-            name=safe_name("-".join(parts)),
-            players=players,
-            virtual=opts.virtual,
+        return self.table_plan(
+            opts,
+            shed,
+            parts,
+            players,
+            card,
             protocol=opts.protocol or (WEIGHTED_PROTOCOL if strategy.weighted else shed.virtual_protocol),
-            card=card,
-            label_sheet=opts.labels or default_labels(opts.paper),
-            teaches=opts.virtual > 0,
-            extra=extra,
+            own=KindValues.of(deck=deck, discard_owner=discard_owner),
+            strategy=strategy if strategy.weighted else None,
         )
-
-    def deck_face(self, rules: GameRules, name: str) -> Face | None:
-        shed = _rules(rules)
-        return deck_face(shed, name) if name in shed.cards else None
 
     def booklet_plan(self, opts: BookletOptions, rules: GameRules) -> BookletPlan:
         shed = _rules(rules)
-        lo, hi, default = shed.players
-        players = default if opts.players is None else opts.players
-        if not lo <= players <= hi:
-            raise UsageError(f"{shed.name} is played by {lo} to {hi} players, not {players}")
+        players = seats(shed, opts.players)
         if not 1 <= opts.virtual <= players:
             raise UsageError(f"a booklet teaches virtual players: --virtual must be 1 to {players}")
-        _kind(shed).check_seating(shed, players, opts.virtual, opts.wild4)
+        _kind(shed).check_seating(shed, players, opts.virtual, opts.own.text("wild4"))
         name = safe_name(f"{shed.name}-{players}p{opts.virtual}v-booklet-{opts.paper}")
         return BookletPlan(name, opts.protocol or shed.virtual_protocol, players, opts.virtual)
 
@@ -124,37 +106,65 @@ class SheddingKit(KitKind):
             library,
             plan.players,
             plan.virtual,
-            str(plan.extra.get("deck", "print")),
-            bool(plan.extra.get("discard_owner", False)),
+            plan.own.text("deck"),
+            plan.own.switch("discard_owner"),
             plan.card_mm,
             sleeved=sleeved(library.protocol(plan.protocol)),
-            strategy=plan.extra.get("strategy"),
+            strategy=plan.strategy,
         )
-
-    def labels(self, rules: GameRules, bom: Bom) -> list[Label]:
-        return kit_labels(bom)
 
     def statistical(
         self, library: Library, plan: KitPlan, runs: int, what: str, cache: VerificationCache | None
     ) -> ReportSummary | None:
-        strategy = plan.extra.get("strategy")
-        weights = strategy.weights if isinstance(strategy, Strategy) else None
+        weights = plan.strategy.weights if plan.strategy is not None else None
         return summary(verify_statistically(library, plan.protocol, runs, 1, what, cache, plan.game, weights))
 
-    def booklet(self, given: BookletInput) -> Booklet:
-        return game_booklet(given, self)
+    def moment_text(self, rules: GameRules, moment: Moment, owners: list[str]) -> str:
+        situation = (
+            f"It is {owners[0]}'s turn; the top card of the discard pile is {moment.public['top'].glyph} "
+            f"and the colour in force is {moment.public['color']}"
+        )
+        return moment_words(moment, owners, situation, "Cards in play", "may be played")
 
-    def front_matter(self, w: Writer, booklet: Booklet) -> list[Flowable]:
-        return front.front_matter(w, booklet)
+    def play_settings(self, rules: GameRules, plan: KitPlan) -> PlaySettings:
+        options = {"discard_owner": discard_owner(plan), "wild4": wild4(_rules(rules))}
+        return PlaySettings(plan.players, plan.virtual, options=options)
+
+    def example_record(self, moment: Moment, plan: KitPlan) -> dict[str, object]:
+        top, color = moment.public["top"], moment.public["color"]
+        return {"discard_owner": discard_owner(plan), "top": top.name, "color": color}
+
+    def example(self, rules: GameRules, library: Library, plan: KitPlan, owners: list[str]) -> Example:
+        """A real moment of a seeded game: Virtual 1's first turn holding 4-6 cards, some valid,
+        some not (with a weighted strategy, the weighted selection protocol's weights and w)."""
+        return weighted(super().example(rules, library, plan, owners), _rules(rules), plan.strategy)
+
+    def cost_options(self, rules: GameRules, plan: KitPlan) -> dict[str, Any] | None:
+        options: dict[str, Any] = {"wild4": wild4(_rules(rules)), "discard_owner": discard_owner(plan)}
+        strategy = plan.strategy
+        if strategy is not None and strategy.weights is not None:  # games and runs with the weights
+            options.update(strategy="weighted", weights=strategy.weights.text())
+        return options
+
+    def setup_page(self, b: Booklet) -> FrontSection:
+        return front.setup_page(b)
+
+    def rules_page(self, b: Booklet) -> FrontSection:
+        return front.rules_page(b)
+
+    def turn_page(self, b: Booklet) -> FrontSection:
+        return front.virtual_turn(b)
 
     def play_lines(self, result: dict[str, Any], rules: GameRules) -> list[str]:
         names = seat_names(result["players"], result["virtual"])
         return game_lines(result, names, rules.title)
 
 
-def _strategy(rules: RuleSet, extra: dict[str, Any], virtual: int) -> Strategy:
+def _strategy(rules: RuleSet, own: KindValues, virtual: int) -> Strategy:
     """The virtual players' strategy a kit is built for (``--strategy``, ``--weights``)."""
-    strategy = strategy_from_options(extra)
+    strategy = strategy_from_options(
+        {"strategy": own.optional_text("strategy"), "weights": own.optional_text("weights")}
+    )
     if strategy.weighted:
         if not virtual:
             raise UsageError("--strategy weighted is for virtual players: give --virtual 1 or more")

@@ -6,66 +6,22 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from reportlab.platypus import Flowable, PageBreak, Spacer
-
-from ...booklet import Booklet
-from ...typesetting import CardPicture, Writer
-from ...units import mm
+from ...booklet import Booklet, booklet_style
+from ...frontchapters import rules_head, setting_up, setup_values, turn_head
+from ...frontmatter import Box, Cell, FrontSection, Gap, Grid, Picture, Text
 from ..virtual import whose_owner_cards
 
 
-def front_matter(w: Writer, b: Booklet) -> list[Flowable]:
-    return (
-        w.kit_contents()
-        + setup(w, b)
-        + rules(w, b)
-        + w.table_layout()
-        + virtual_turn(w, b)
-        + w.first_turn_checklist()
-    )
-
-
-def setup(w: Writer, b: Booklet) -> list[Flowable]:
+def setup_page(b: Booklet) -> FrontSection:
     rules = b.rules
-    assert rules is not None
-    out: list[Flowable] = [PageBreak(), w.heading("Setting up the table")]
-    values = {
-        "players": b.players,
-        "humans": b.players - b.virtual,
-        "virtual": b.virtual,
-        "hand_size": rules.hand_size_for(b.players),
-        "colour": rules.word,
-    }
-    out.append(w.para(w.st.words["setup_intro"].format(**values)))
-    rows: list[list[Any]] = [["θ card", "Owner", "Where"]]
-    for i, owner in enumerate(b.owners, 1):
-        where = (
-            "a place at the table with nobody in it; its hand lies face down in a row"
-            if owner.startswith("Virtual")
-            else "a player's place; they hold their hand as usual"
-            if owner.startswith("Human")
-            else "the middle of the table"
-        )
-        face = b.face(f"theta{i}")
-        rows.append([CardPicture(face, mm(9), b.ink_saver), f"θ{i}: {owner}", where])
-    out.append(w.table(rows, [mm(14), mm(40), w.width - mm(54)]))
-    out.append(Spacer(1, mm(2)))
-    for n, text in enumerate(w.st.lists["setup_steps"], 1):
-        out.append(w.para(f"{n}. {text.format(**values)}", spec=True))
-    out.append(w.box([w.rich("Who does what.", w.st.words["shuffle_duty"])]))
-    return out
+    values = setup_values(b) | {"hand_size": rules.hand_size_for(b.players), "colour": rules.word}
+    return setting_up(b, values, [text.format(**values) for text in booklet_style().lists["setup_steps"]])
 
 
-def rules(w: Writer, b: Booklet) -> list[Flowable]:
+def rules_page(b: Booklet) -> FrontSection:
     rules = b.rules
-    assert rules is not None
-    out: list[Flowable] = [PageBreak(), w.heading(f"The rules: {rules.title}")]
-    if rules.source.get("cite"):
-        out.append(w.para(f"Source: {rules.source['cite']}.", w.small))
-    out.append(w.para(rules.summary))
-    for text in rules.how_to_play:
-        out.append(w.para(text))
-    out.append(w.rich("Playing a card.", rules.valid_doc))
+    out = rules_head(b)
+    out.append(Text(rules.valid_doc, lead="Playing a card."))
     effect_words = {
         "skip": "the next player misses a turn",
         "reverse": "the direction of play changes"
@@ -87,16 +43,15 @@ def rules(w: Writer, b: Booklet) -> list[Flowable]:
     def name(kind: str) -> str:
         return str(rules.card_names.get(kind, kind))
 
-    rows: list[list[Any]] = [["", "Card", "When it is played"]]
+    rows: list[tuple[Cell, ...]] = [("", "Card", "When it is played")]
     for kind, effects in rules.effects.items():
         example = next((ct for ct in rules.cards.values() if ct.kind == kind), None)
-        pic: Any = CardPicture(b.face(example.name), mm(8), b.ink_saver) if example else ""
-        rows.append([pic, name(kind), words(effects)])
-    out.append(w.table(rows, [mm(14), mm(36), w.width - mm(50)]))
-    out.append(Spacer(1, mm(2)))
+        pic: Cell = Picture("cards", (b.face(example.name),), 8) if example else ""
+        rows.append((pic, name(kind), words(effects)))
+    out += [Grid(tuple(rows), (14, 36)), Gap(2)]
     for kind, effects in rules.first_card.items():
         article = "an" if name(kind)[:1] in "aeiou" else "a"
-        out.append(w.para(f"If the first card turned over is {article} {name(kind)}: {words(effects)}."))
+        out.append(Text(f"If the first card turned over is {article} {name(kind)}: {words(effects)}."))
     drawn = (
         "if it may be played, the player may play it at once"
         if rules.play_drawn == "if_valid"
@@ -112,23 +67,21 @@ def rules(w: Writer, b: Booklet) -> list[Flowable]:
             f"A player who does not play draws {rules.draw_count} "
             f"card{'s' if rules.draw_count != 1 else ''}; {drawn}."
         )
-    out.append(w.rich("Drawing.", drawing))
+    out.append(Text(drawing, lead="Drawing."))
     if rules.target_score:
-        out.append(w.para(f"The first player to reach {rules.target_score} points wins the game."))
+        out.append(Text(f"The first player to reach {rules.target_score} points wins the game."))
     if rules.virtual_doc:
-        out.append(w.para(rules.virtual_doc))
+        out.append(Text(rules.virtual_doc))
     if rules.notes:
-        out.append(w.para(rules.notes))
-    return out
+        out.append(Text(rules.notes))
+    return FrontSection(f"The rules: {rules.title}", tuple(out))
 
 
-def virtual_turn(w: Writer, b: Booklet) -> list[Flowable]:
+def virtual_turn(b: Booklet) -> FrontSection:
     rules = b.rules
     assert rules is not None and b.sections
     top = b.sections[0]
-    out: list[Flowable] = [PageBreak(), w.heading("A virtual player's turn")]
-    if top.overview:
-        out.append(w.para(top.overview, spec=True))
+    style = booklet_style()
     n = rules.draw_count
     values = {
         "whose": whose_owner_cards(b.owners, b.virtual),
@@ -137,27 +90,25 @@ def virtual_turn(w: Writer, b: Booklet) -> list[Flowable]:
         "colour": rules.word,
         "wild": rules.choosing,
     }
-    steps = [t.format(**values) for t in w.st.lists["virtual_steps"]]
+    steps = [t.format(**values) for t in style.lists["virtual_steps"]]
     if rules.play_drawn == "if_valid" and len(steps) >= 3:
         again = rules.draw_until > 1
         word = "virtual_draw_again" if again else "virtual_play_drawn"
         if rules.virtual_draw == "keep":
             word = "virtual_keep_drawn"
-        text = w.st.words[word]
+        text = style.words[word]
         steps[2] += " " + text.format(limit=rules.draw_until)
-    for n, text in enumerate(steps, 1):
-        out.append(w.para(f"{n}. {text}", spec=True))
+    out = turn_head(b, steps)
     weights = (b.example or {}).get("weights")
     if weights:
-        out.append(w.box([w.rich("A stronger virtual player.", stronger_player(rules, weights))]))
+        out.append(Box((Text(stronger_player(rules, weights), lead="A stronger virtual player."),)))
     if b.cost is not None:
         lines = b.cost.sentences()
-        out.append(
-            w.box(
-                [w.rich("How long a virtual turn takes.", lines[0])] + [w.para(t, w.small) for t in lines[1:]]
-            )
-        )
-    return out
+        box = [Text(lines[0], lead="How long a virtual turn takes.")] + [
+            Text(t, style="small") for t in lines[1:]
+        ]
+        out.append(Box(tuple(box)))
+    return FrontSection("A virtual player's turn", tuple(out))
 
 
 CLASS_WORDS = {"action": "action cards", "number": "number cards", "wild": "wild cards"}

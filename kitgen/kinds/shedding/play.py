@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..table import outcome_lines
+
 
 def game_lines(result: dict[str, Any], names: list[str], title: str) -> list[str]:
     """A readable log of a played game (``kitgen play``)."""
@@ -38,13 +40,4 @@ def game_lines(result: dict[str, Any], names: list[str], title: str) -> list[str
     lines.append("")
     if result.get("scores"):
         lines.append("Scores: " + ", ".join(f"{n} {s}" for n, s in zip(names, result["scores"])))
-    lines.append(
-        f"Winner: {result['winner_name']}. Turns: {result['turns']}, "
-        f"virtual turns: {result['virtual_turns']}."
-    )
-    if result["level"] == "card":
-        lines.append(
-            f"Protocol runs: {result['protocol_runs']}, checks passed: {result['checks_passed']}, "
-            f"shuffles: {result['shuffles']}, most helper cards at once: {result['max_helper_cards']}."
-        )
-    return lines
+    return lines + outcome_lines(result)

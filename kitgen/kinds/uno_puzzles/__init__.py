@@ -27,6 +27,7 @@ from reference_engine.api import (
 from ...bom import Bom
 from ...faces import known_colours
 from ...labels import Label
+from ...optionspec import COUNT, DIFFICULTY, SEED, KindValues
 from ...output import inside, safe_name
 from ...templates import Paper, Templates
 from ..kind import COMMON_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, register
@@ -37,11 +38,9 @@ from .sheets import Deck, render_puzzles, render_solutions
 BOOKLET_WHAT = "the ideas of the paper behind the puzzles: the model, how hard each kind is, and why"
 
 if TYPE_CHECKING:
-    from reportlab.platypus import Flowable
-
     from ...booklet import Booklet
+    from ...frontmatter import FrontSection
     from ...kitoptions import BookletOptions, KitOptions
-    from ...typesetting import Writer
 
 
 def _rules(rules: GameRules) -> PuzzleRules:
@@ -54,7 +53,7 @@ def _rules(rules: GameRules) -> PuzzleRules:
 class PuzzleKit(KitKind):
     kind = "uno-puzzles"
     default_card_size = "uno"
-    build_options = COMMON_OPTIONS | {"--count", "--difficulty", "--seed"}
+    build_options = (*COMMON_OPTIONS, COUNT, DIFFICULTY, SEED)
     own_kit = True
     about = "a kit of printed puzzles, with no cards, labels or players to print for"
 
@@ -65,9 +64,11 @@ class PuzzleKit(KitKind):
             raise UsageError(
                 f"{pz.name}: no card design for the colour {unknown[0]!r} (templates/cards.yaml)"
             )
-        count = int(opts.extra.get("count", pz.count))
-        difficulty = str(opts.extra.get("difficulty", pz.difficulty))
-        seed = int(opts.extra.get("seed", pz.seed))
+        count = opts.own.optional_whole("count")
+        count = pz.count if count is None else count
+        difficulty = opts.own.optional_text("difficulty") or pz.difficulty
+        seed = opts.own.optional_whole("seed")
+        seed = pz.seed if seed is None else seed
         return KitPlan(
             game=pz.name,
             name=safe_name(f"{pz.name}-{difficulty}-{count}-seed{seed}-{opts.paper}"),
@@ -77,7 +78,7 @@ class PuzzleKit(KitKind):
             card=templates.card_size(self.default_card_size),
             label_sheet="",
             teaches=False,
-            extra={"count": count, "difficulty": difficulty, "seed": seed},
+            own=KindValues.of(count=count, difficulty=difficulty, seed=seed),
         )
 
     def write_own(
@@ -86,9 +87,10 @@ class PuzzleKit(KitKind):
         pz = _rules(rules)
         kind = find_kind(pz.kind)
         assert isinstance(kind, PuzzleKind)
-        count, difficulty, seed = plan.extra["count"], plan.extra["difficulty"], plan.extra["seed"]
+        count, seed = plan.own.optional_whole("count"), plan.own.optional_whole("seed")
+        assert count is not None and seed is not None
         step("making and checking the puzzles", 0)
-        puzzles = kind.puzzles(pz, count, difficulty, seed)
+        puzzles = kind.puzzles(pz, count, plan.own.text("difficulty"), seed)
         deck = Deck(pz.colour_names)
         size = (paper.size.w, paper.size.h)
         step("drawing the puzzle sheets", 0)
@@ -105,7 +107,7 @@ class PuzzleKit(KitKind):
             "options": {
                 "ruleset": opts.ruleset,
                 "paper": opts.paper,
-                **plan.extra,
+                **plan.own.record(),
                 "previews": opts.previews,
             },
             "puzzles": {
@@ -151,7 +153,7 @@ class PuzzleKit(KitKind):
     def booklet(self, given: BookletInput) -> Booklet:
         raise UsageError(f"the booklet of {given.rules.name} comes with its kit")
 
-    def front_matter(self, w: Writer, booklet: Booklet) -> list[Flowable]:
+    def front_sections(self, booklet: Booklet) -> list[FrontSection]:
         return []
 
     def play_lines(self, result: dict[str, Any], rules: GameRules) -> list[str]:

@@ -13,34 +13,25 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...registry import Library
-from ..deals import ProblemAt, ScenarioSetting
-from ..game import MOMENT_SEEDS, TableKind
+from ..deals import ProblemAt
+from ..game import Bound, TableKind
 from ..kind import GameRules, PlaySettings, register
 from ..virtual import Moment
 from .play import DaifugoGame
 from .rules import KIND, ClimbingRules, Play, load_climbing
 from .selection import COPIES, expected_shuffles, run_play_selection
 
-SIMULATED_GAMES = 300
-
 
 @register
 class Climbing(TableKind[ClimbingRules, DaifugoGame]):
-    name = KIND
-    rules_type = ClimbingRules
-    game_type = DaifugoGame
-    loader = load_climbing
     summary = "every card is dealt; plays of one to four cards of a rank climb until all pass (Daifugō)"
+    loader = load_climbing
 
-    def scenario(
-        self, rules: GameRules, state: Mapping[str, Any], deal: list[str], problem: ProblemAt
-    ) -> ScenarioSetting:
-        cl = self.rules_of(rules)
-        dealt = self.dealt(cl, deal, problem)
+    def bind(self, cl: ClimbingRules, state: Mapping[str, Any], problem: ProblemAt) -> Bound:
         if state:
             raise problem(("state",), "the last play is given by the parameters s0 and r0; the state is {}")
         order = " < ".join(cl.rank_name(i) for i in range(len(cl.order)))
-        return ScenarioSetting(dealt, {"strength": cl.strength}, f"ranks {order}")
+        return {"strength": cl.strength}, f"ranks {order}"
 
     def verify_runs(
         self, library: Library, proto: Any, rules: GameRules, runs: int, seed: int, players: int
@@ -57,17 +48,14 @@ class Climbing(TableKind[ClimbingRules, DaifugoGame]):
         cl = self.rules_of(rules)
         hands: dict[int, int] = {}
         table = tickets = rank = 0
-        for seed in range(SIMULATED_GAMES):
-            game = self.rule_game(rules, library, seating, seed)
-            game.play()
-            for s, n in game.largest.hands.items():
-                hands[s] = max(hands.get(s, 0), n)
+        for game in self.simulated(rules, library, seating):
+            self.largest(hands, game.largest.hands)
             table = max(table, game.largest.table)
             tickets = max(tickets, game.largest.tickets)
             rank = max(rank, game.largest.rank)
         deck = len(cl.deck())
         return {
-            "games": SIMULATED_GAMES,
+            "games": self.simulated_games,
             "hands": [hands.get(s + 1, deck // players + 1) for s in range(players)],
             "table_seen": table,
             "table": deck,
@@ -90,8 +78,7 @@ class Climbing(TableKind[ClimbingRules, DaifugoGame]):
                 and len(plays) >= 2
             )
 
-        for seed in range(1, MOMENT_SEEDS):
-            game = self.rule_game(rules, library, seating, seed)
+        for seed, game in self.moments(rules, library, seating):
             game.observer = suitable
             game.play()
             if game.stopped is not None:

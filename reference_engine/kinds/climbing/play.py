@@ -216,16 +216,7 @@ class DaifugoGame(TableGame[ClimbingRules]):
         played = sum(len(t.cards.split()) for t in self.log if t.cards)
         if played + sum(len(h) for h in self.hands) != len(self.rules.deck()):
             raise CheckFailure("cards were created or lost")
-        names = [self.seats[s].name for s in ranking]
-        return {
-            **self.result_head(),
-            "winner": ranking[0] + 1,
-            "winner_name": names[0],
-            "ranking": [s + 1 for s in ranking],
-            "turns": turns,
-            **self.stats.summary(),
-            "log": [t.to_json() for t in self.log],
-        }
+        return self.ranked_result(ranking, turns, self.stats, self.log)
 
 
 def _code(play: Play) -> str:

@@ -88,15 +88,7 @@ def load_climbing(path: Path, expected_name: str | None) -> ClimbingRules:
     f = open_rule_set(path, ("game", "kind", "title", "deck", "climbing"), KEYS, "a climbing game")
     ck, doc = f.ck, f.doc
     deck = parse_deck(ck, doc["deck"])
-    spec = (
-        ck.mapping(
-            doc["climbing"],
-            ("climbing",),
-            required=("order",),
-            optional=("order", "max_play", "doc", "differences"),
-        )
-        or {}
-    )
+    spec = f.section("climbing", ("order",), ("order", "max_play", "doc", "differences"))
     order_raw = (
         ck.listing(spec.get("order", []), ("climbing", "order"), "a list of ranks, lowest first") or []
     )

@@ -13,57 +13,45 @@ from typing import Any
 
 from ...errors import UsageError
 from ...registry import Library
-from ..deals import Deal, FullDeal, ProblemAt, ScenarioSetting, Validity, owner_sizes
-from ..game import MOMENT_SEEDS, TableKind
+from ..deals import Deal, FullDeal, ProblemAt, Validity, owner_sizes
+from ..game import Attempt, Bound, TableKind
 from ..kind import GameRules, PlaySettings, register
-from ..virtual import Moment, split
+from ..virtual import Moment
 from .play import SevensGame
 from .rules import KIND, LayoutRules, Runs, load_layout
-
-SIMULATED_GAMES = 300
 
 
 @register
 class Layout(TableKind[LayoutRules, SevensGame]):
-    name = KIND
-    rules_type = LayoutRules
-    game_type = SevensGame
-    loader = load_layout
     summary = "every card is dealt; suits are built up and down from a centre rank (Sevens)"
+    loader = load_layout
     records = True
 
-    def scenario(
-        self, rules: GameRules, state: Mapping[str, Any], deal: list[str], problem: ProblemAt
-    ) -> ScenarioSetting:
-        lay = self.rules_of(rules)
-        dealt = self.dealt(lay, deal, problem)
+    def bind(self, lay: LayoutRules, state: Mapping[str, Any], problem: ProblemAt) -> Bound:
         runs = _runs(state.get("runs", {}), problem)
         text = "layout " + (", ".join(f"{s} {lo}..{hi}" for s, (lo, hi) in runs.items()) or "empty")
-        return ScenarioSetting(dealt, {"valid": lay.validity(runs)}, text)
+        return {"valid": lay.validity(runs)}, text
 
     def two_deals(self, rules: GameRules, players: int, rng: random.Random) -> tuple[Deal, Deal, Validity]:
         """A layout in mid-game (the same for both deals) and two different deals of the rest;
         P_1 has at least three valid cards in deal A."""
         lay = self.rules_of(rules)
-        while True:
+
+        def attempt() -> Attempt | None:
             runs: Runs = {}
             for suit in lay.deck_def.colors:
                 if rng.random() < 0.75:
                     low = rng.randint(max(1, lay.centre - 4), lay.centre)
                     runs[suit] = (low, rng.randint(lay.centre, min(13, lay.centre + 4)))
             if not runs:
-                continue
+                return None
             left = [c for c in lay.deck() if not _played(lay, runs, c)]
-            valid = lay.validity(runs)
             sizes = [len(left) // players + (1 if i < len(left) % players else 0) for i in range(players)]
             rng.shuffle(left)
-            a = split(left, sizes)
-            if len({c.name for c in a[0] if valid(c)}) < 3:
-                continue
             public = "layout " + ", ".join(f"{s} {lo}..{hi}" for s, (lo, hi) in sorted(runs.items()))
-            found = self.second_deal(rng, left, sizes, a, valid, public)
-            if found is not None:
-                return found
+            return left, sizes, lay.validity(runs), public
+
+        return self.deal_twice(rng, attempt)
 
     def full_deal(self, rules: GameRules, players: int, hand: int, state: Mapping[str, Any]) -> FullDeal:
         """Every card not yet in the layout, dealt: P_1's hand, the others share the rest."""
@@ -82,18 +70,14 @@ class Layout(TableKind[LayoutRules, SevensGame]):
     def measure_tables(self, rules: GameRules, library: Library, seating: PlaySettings) -> dict[str, Any]:
         """The largest card selection table a virtual decision saw in seeded rule-level games."""
         players, _ = self.seats(rules, seating)
-        games = SIMULATED_GAMES
         hands: dict[int, int] = {}
         table = 0
-        for seed in range(games):
-            game = self.rule_game(rules, library, seating, seed)
-            game.play()
-            for s, n in game.largest.hands.items():
-                hands[s] = max(hands.get(s, 0), n)
+        for game in self.simulated(rules, library, seating):
+            self.largest(hands, game.largest.hands)
             table = max(table, game.largest.table)
         deck = len(self.rules_of(rules).deck())
         return {
-            "games": games,
+            "games": self.simulated_games,
             "hands": [hands.get(s + 1, deck // players + 1) for s in range(players)],
             "table_seen": table,
             "table": deck,
@@ -102,8 +86,7 @@ class Layout(TableKind[LayoutRules, SevensGame]):
     def example_moment(self, rules: GameRules, library: Library, seating: PlaySettings) -> Moment:
         """Virtual 1's first turn after the opening with 4 to 8 valid cards of 13 or fewer."""
         lay = self.rules_of(rules)
-        for seed in range(1, MOMENT_SEEDS):
-            game = self.rule_game(rules, library, seating, seed)
+        for seed, game in self.moments(rules, library, seating):
             n = len(game.seats)
             game.deal()
             current = game.open()

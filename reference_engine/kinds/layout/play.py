@@ -162,16 +162,7 @@ class SevensGame(TableGame[LayoutRules]):
         self.largest.table = max(self.largest.table, sum(len(h) for h in self.hands))
 
     def summary(self, ranking: list[int], turns: int) -> dict[str, Any]:
-        names = [self.seats[s].name for s in ranking]
         played = sum(1 for t in self.log if t.card)
         if played + sum(len(h) for h in self.hands) != len(self.rules.deck()):
             raise CheckFailure("cards were created or lost")
-        return {
-            **self.result_head(),
-            "winner": ranking[0] + 1,
-            "winner_name": names[0],
-            "ranking": [s + 1 for s in ranking],
-            "turns": turns,
-            **self.virtual.stats.summary(),
-            "log": [t.to_json() for t in self.log],
-        }
+        return self.ranked_result(ranking, turns, self.virtual.stats, self.log)

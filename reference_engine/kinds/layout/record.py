@@ -12,38 +12,24 @@ from typing import Any, Protocol
 
 from ...cards import Symbol
 from ...records.recorder import Recorder
-from ..game import GameRecord
-from ..virtual import Seat, VirtualPlayers
+from ..game import GameRecord, Played
 from .rules import LayoutRules
 
 
-class Sevens(Protocol):
+class Sevens(Played, Protocol):
     """What the record reads of a game (:class:`~.play.SevensGame`)."""
 
     rules: LayoutRules
-    seats: list[Seat]
-    hands: list[list[Symbol]]
-    virtual: VirtualPlayers
 
 
-class LayoutRecord(GameRecord):
+class LayoutRecord(GameRecord[Sevens]):
     def __init__(self, recorder: Recorder, game: Sevens):
         rules = game.rules
         parameters = {"first": rules.first, "centre": rules.centre, "ace_low": rules.ace_low}
-        super().__init__(recorder, game.seats, parameters, game.virtual)
-        self.game = game
+        super().__init__(recorder, game, parameters, game.virtual)
 
     def deal(self, dealer: int) -> None:
-        g, rec = self.game, self.rec
-        seen: dict[int, dict[str, Any]] = {
-            s + 1: {"hand": rec.names(h)} for s, h in enumerate(g.hands) if not g.seats[s].virtual
-        }
-        rec.event(
-            "deal",
-            public={"dealer": dealer + 1, "sizes": [len(h) for h in g.hands]},
-            hidden={"hands": [rec.names(h) for h in g.hands]},
-            seen=seen,
-        )
+        self.deal_event({"dealer": dealer + 1})
 
     def turn(
         self, index: int, seat: int, action: str, card: Symbol | None, asked: Symbol | None = None

@@ -16,7 +16,17 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from ...records.referee import Cards, Verdict, Walk, book_deck, check_selection_run, checked, load_book, show
+from ...records.referee import (
+    Cards,
+    Verdict,
+    Walk,
+    book_deck,
+    cards_only,
+    check_hands_run,
+    checked,
+    load_book,
+    show,
+)
 
 KIND = "layout"
 MAX_TURNS = 2000
@@ -25,13 +35,7 @@ MAX_TURNS = 2000
 def check(record: Mapping[str, Any]) -> Verdict:
     found = load_book(str(record["game"]["rule_set"]), KIND, ("players", "deck", "first", "centre", "order"))
     verdict = checked(record, lambda walk: Referee(walk, found).run())
-    if found is None and verdict.finding is None:
-        verdict.rules = False
-        verdict.note = (
-            f"the referee has no rule book for {record['game']['rule_set']!r}: it checked every card "
-            "and count, not which cards may be played"
-        )
-    return verdict
+    return verdict if found is not None else cards_only(verdict, record["game"]["rule_set"])
 
 
 class Referee:
@@ -89,9 +93,7 @@ class Referee:
             current = (current + 1) % self.n
             if not self.hands[current]:
                 continue
-            ev = w.next()
-            w.expect(ev is not None and ev["type"] == "turn", f"it is {w.name(current + 1)}'s turn")
-            assert ev is not None
+            ev = w.expect_next("turn", f"it is {w.name(current + 1)}'s turn")
             w.expect(ev["turn"] == index, f"turn {ev['turn']} where turn {index} comes")
             w.expect(
                 ev["seat"] == current + 1,
@@ -100,12 +102,7 @@ class Referee:
             self.turn(ev, current)
             if not self.hands[current]:
                 ranking.append(current)
-                done = w.next()
-                w.expect(
-                    done is not None and done["type"] == "finished",
-                    f"{w.name(current + 1)} has no cards left",
-                )
-                assert done is not None
+                done = w.expect_next("finished", f"{w.name(current + 1)} has no cards left")
                 w.expect(
                     done["seat"] == current + 1
                     and done["public"]["place"] == len(ranking)
@@ -113,9 +110,7 @@ class Referee:
                     f"{w.name(current + 1)} finishes in place {len(ranking)}",
                 )
         ranking += [s for s in range(self.n) if s not in ranking]
-        end = w.next()
-        w.expect(end is not None and end["type"] == "game-end", "the game must end here")
-        assert end is not None
+        end = w.expect_next("game-end", "the game must end here")
         w.expect(
             end["public"]["ranking"] == [s + 1 for s in ranking], f"the ranking is {[s + 1 for s in ranking]}"
         )
@@ -133,9 +128,7 @@ class Referee:
 
     def deal(self) -> None:
         w = self.walk
-        ev = w.next()
-        w.expect(ev is not None and ev["type"] == "deal", "the cards must be dealt first")
-        assert ev is not None
+        ev = w.expect_next("deal", "the cards must be dealt first")
         self.hands = [Counter(h) for h in ev["hidden"]["hands"]]
         w.expect(len(self.hands) == self.n, f"{len(self.hands)} hands for {self.n} players")
         total = sum(self.hands, Counter())
@@ -162,12 +155,7 @@ class Referee:
         assert holder is not None
         asking = [] if not w.virtual(holder + 1) else [s for s in range(self.n) if w.virtual(s + 1)]
         for seat in asking[: asking.index(holder)] if asking else []:
-            ev = w.next()
-            w.expect(
-                ev is not None and ev["type"] == "turn" and ev["seat"] == seat + 1,
-                f"{w.name(seat + 1)} is asked next",
-            )
-            assert ev is not None
+            ev = w.expect_next("turn", f"{w.name(seat + 1)} is asked next", seat + 1)
             pub = ev["public"]
             w.expect(
                 pub["action"] == "pass" and pub["card"] is None,
@@ -178,9 +166,7 @@ class Referee:
                 f"the table asks for {self.first} at turn 1",
             )
             self.check_runs(ev, seat, None, asked=True)
-        ev = w.next()
-        w.expect(ev is not None and ev["type"] == "turn", f"{w.name(holder + 1)} must open with {self.first}")
-        assert ev is not None
+        ev = w.expect_next("turn", f"{w.name(holder + 1)} must open with {self.first}")
         w.expect(
             ev["seat"] == holder + 1 and ev["turn"] == 1, f"{w.name(holder + 1)} holds {self.first} and opens"
         )
@@ -221,11 +207,4 @@ class Referee:
 
     def check_runs(self, ev: Mapping[str, Any], seat: int, card: str | None, asked: bool = False) -> None:
         """A virtual decision at card level is one protocol run on every hand (P_1 first)."""
-        w = self.walk
-        runs = ev["runs"]
-        if not (self.card_level and w.virtual(seat + 1)):
-            w.expect(not runs, "a protocol run where nobody runs the protocol")
-            return
-        w.expect(len(runs) == 1, f"{len(runs)} protocol runs for one decision")
-        table = [Counter(self.hands[(seat + k) % self.n]) for k in range(self.n)]
-        check_selection_run(w, runs[0], self.protocol, table, card)
+        check_hands_run(self.walk, ev, self.protocol if self.card_level else None, self.hands, seat, card)

@@ -61,7 +61,7 @@ def load_layout(path: Path, expected_name: str | None) -> LayoutRules:
     f = open_rule_set(path, ("game", "kind", "title", "deck", "layout"), KEYS, "a layout game")
     ck, doc = f.ck, f.doc
     deck = parse_deck(ck, doc["deck"])
-    lay = ck.mapping(doc["layout"], ("layout",), required=("centre", "first"), optional=("ace", "doc")) or {}
+    lay = f.section("layout", ("centre", "first"), ("ace", "doc"))
     centre = ck.integer(lay.get("centre", 7), ("layout", "centre"), minimum=1) or 7
     first = str(lay.get("first", ""))
     if deck.cards and first not in deck.cards:

@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from ...records.referee import Verdict, Walk, checked, load_book, show
+from ...records.referee import Verdict, Walk, checked, load_book, show, without_book
 
 KIND = "sealed-bid"
 KEYS = ("players", "values", "submit", "rounds", "to_win", "dealerless", "paper")
@@ -26,12 +26,7 @@ def check(record: Mapping[str, Any]) -> Verdict:
     name = str(record["game"]["rule_set"])
     found = load_book(name, KIND, KEYS)
     if found is None:
-        return Verdict(
-            0,
-            "rounds",
-            rules=False,
-            note=f"the referee has no rule book for {name!r}: nothing was checked but the record's form",
-        )
+        return without_book(name, "rounds")
     return checked(record, lambda walk: Referee(walk, found[1]).run(), unit="rounds")
 
 
@@ -61,9 +56,7 @@ class Referee:
         w, book = self.walk, self.book
         dummies = [0] * int(book["dealerless"]["dummies"]) if self.dealerless else []
         start = dummies + [int(v) for v in book["values"]]
-        ev = w.next()
-        w.expect(ev is not None and ev["type"] == "deal", "the hands must be dealt")
-        assert ev is not None
+        ev = w.expect_next("deal", "the hands must be dealt")
         w.expect(ev["public"]["hands"] == [start, start], f"each player holds {start}")
         hands = [Counter(start), Counter(start)]
         rounds, to_win = int(book["rounds"]), int(book["to_win"])
@@ -72,9 +65,7 @@ class Referee:
         for number in range(1, rounds + 1):
             if max(wins) >= to_win:
                 break
-            ev = w.next()
-            w.expect(ev is not None and ev["type"] == "round", f"round {number} must be played")
-            assert ev is not None
+            ev = w.expect_next("round", f"round {number} must be played")
             w.expect(ev["public"]["round"] == number and ev["turn"] == number, f"round {number} comes")
             sub = [list(s) for s in ev["hidden"]["submitted"]]
             w.expect(len(sub) == 2, "two submissions")
@@ -98,9 +89,7 @@ class Referee:
             winner = self.names[1]
         else:
             winner = "draw"
-        ev = w.next()
-        w.expect(ev is not None and ev["type"] == "game-end", "the game must end here")
-        assert ev is not None
+        ev = w.expect_next("game-end", "the game must end here")
         w.expect(ev["public"]["round_wins"] == wins, f"the round wins are {wins}")
         w.expect(
             ev["public"]["winner"] == winner, f"the game's winner is {winner}, not {ev['public']['winner']}"

@@ -16,7 +16,7 @@ from typing import ClassVar
 from ...errors import SpecError
 from ...schema import Checker
 from ...source import load_file
-from ..kind import GameRules
+from ..kind import GAME_KEYS, GameRules, check_name, game_fields
 
 KIND = "sealed-bid"
 DECIDE = ("more_wins_else_draw",)
@@ -56,11 +56,7 @@ def load_sealed_bid(path: Path, expected_name: str | None = None) -> SealedBidRu
     src = load_file(path)
     ck = Checker(src)
     keys = (
-        "game",
-        "kind",
-        "title",
-        "summary",
-        "source",
+        *GAME_KEYS,
         "players",
         "names",
         "values",
@@ -126,18 +122,9 @@ def load_sealed_bid(path: Path, expected_name: str | None = None) -> SealedBidRu
         ck.error(p + ("per_round",), "a hand runs out before the last round")
     bk = ck.mapping(doc.get("booklet", {}), ("booklet",), optional=("how_to_play",)) or {}
     how = [str(x) for x in ck.listing(bk.get("how_to_play", []), ("booklet", "how_to_play")) or []]
-    source = {str(k): str(v) for k, v in ck.table(doc.get("source", {}), ("source",)).items()}
-    kit = dict(ck.table(doc.get("kit", {}), ("kit",)))
-    if expected_name is not None and name != expected_name:
-        ck.error(("game",), f"the file declares game {name!r}; the name must match the file name")
-    if ck.problems:
-        raise SpecError(ck.problems)
+    fields = game_fields(ck, doc, name, src.file)
+    check_name(ck, name, expected_name)
     return SealedBidRules(
-        name=name,
-        title=str(doc["title"]),
-        summary=str(doc.get("summary", "")),
-        source=source,
-        file=src.file,
         players=(2, 2, 2),
         names=names,
         values=values,
@@ -146,11 +133,11 @@ def load_sealed_bid(path: Path, expected_name: str | None = None) -> SealedBidRu
         to_win=to_win,
         after_last_round=decide,
         dealer_doc=str(dealer.get("doc", "")),
+        dealerless_doc=str(dl.get("doc", "")),
         dummies=dummies,
         per_round=per_round,
         round_protocol=str(dl.get("protocol", "")),
         bundle=bundle,
-        dealerless_doc=str(dl.get("doc", "")),
         how_to_play=how,
-        kit=kit,
+        **fields,
     )

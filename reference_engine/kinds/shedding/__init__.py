@@ -11,28 +11,23 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from ...cards import Symbol
 from ...errors import SpecError, UsageError
 from ...registry import Library
-from ..deals import Deal, FullDeal, ProblemAt, ScenarioSetting, Validity, owner_sizes
-from ..game import MOMENT_SEEDS, TableKind
+from ..deals import Deal, FullDeal, ProblemAt, Validity, owner_sizes
+from ..game import MOMENT_SEEDS, Attempt, Bound, TableKind
 from ..kind import GameRules, PlayOption, PlaySettings, register
 from ..strategy import Weights, strategy_from_options
 from ..virtual import Moment
 from .play import Game
 from .rules import KIND, RuleSet, hand_dependence_message, load_path, load_rules
 
-SIMULATED_GAMES = 1000
-
 
 @register
 class Shedding(TableKind[RuleSet, Game]):
-    name = KIND
-    rules_type = RuleSet
-    game_type = Game
-    loader = load_path
     summary = "shed your hand by matching the card on the discard pile (UNO and its relatives)"
+    loader = load_path
     records = True
+    simulated_games = 1000
     play_options = (
         PlayOption(
             "wild4",
@@ -67,12 +62,10 @@ class Shedding(TableKind[RuleSet, Game]):
             "whole numbers 1-9, e.g. action=3,number=1,wild=1; a class not named weighs 1.",
             None,
         ),
-        PlayOption(
+        PlayOption.switch(
             "discard_owner",
             "Treat the discard pile (without its top card) as an extra owner, so the remaining cards "
             "stay hidden.",
-            False,
-            flag=True,
         ),
     )
 
@@ -90,11 +83,7 @@ class Shedding(TableKind[RuleSet, Game]):
         )
 
     # -- verification -----------------------------------------------------------------
-    def scenario(
-        self, rules: GameRules, state: Mapping[str, Any], deal: list[str], problem: ProblemAt
-    ) -> ScenarioSetting:
-        shed = self.rules_of(rules)
-        cards = self.dealt(shed, deal, problem)
+    def bind(self, shed: RuleSet, state: Mapping[str, Any], problem: ProblemAt) -> Bound:
         top_name = str(state.get("top", ""))
         if top_name not in shed.cards:
             raise problem(("state",), "the state needs a 'top' card of the game")
@@ -106,34 +95,22 @@ class Shedding(TableKind[RuleSet, Game]):
             weights = _scenario_weights(shed, state["weights"], problem)
             context["weight"] = weights.function(shed.classify)
             text += f", weights {weights.text()}"
-        return ScenarioSetting(cards, context, text)
+        return context, text
 
     def two_deals(self, rules: GameRules, players: int, rng: random.Random) -> tuple[Deal, Deal, Validity]:
         """Two deals with the same public information; P_1 has at least 3 valid cards in deal A."""
         shed = self.rules_of(rules)
         hand_size = shed.hand_size_for(players)
-        while True:
+
+        def attempt() -> Attempt:
             deck = shed.deck()
             rng.shuffle(deck)
             top = next(c for c in deck if c.attrs["color"] != "black")
             deck.remove(top)
-            valid = shed.validity(top, str(top.attrs["color"]))
             sizes = [hand_size] * players + [len(deck) - hand_size * players]
+            return deck, sizes, shed.validity(top, str(top.attrs["color"])), f"top card {top.glyph}"
 
-            def deal(cards: list[Symbol], sizes: list[int] = sizes) -> list[list[Symbol]]:
-                out, i = [], 0
-                for n in sizes:
-                    out.append(cards[i : i + n])
-                    i += n
-                return out
-
-            a = deal(deck)
-            if len({c.name for c in a[0] if valid(c)}) < 3:
-                continue
-            public = f"top card {top.glyph}"
-            found = self.second_deal(rng, deck, deal, a, valid, public)
-            if found is not None:
-                return found
+        return self.deal_twice(rng, attempt)
 
     def full_deal(self, rules: GameRules, players: int, hand: int, state: Mapping[str, Any]) -> FullDeal:
         """Every card but the top of the discard pile: P_1's hand, the other hands as dealt,
@@ -167,28 +144,16 @@ class Shedding(TableKind[RuleSet, Game]):
         """The largest card selection table in seeded rule-level games with ``seating`` (its seats; the
         option ``discard_owner``): cards per seat, in the draw pile, under the top card, in all."""
         shed = self.rules_of(rules)
-        players, virtual = self.seats(rules, seating)
-        discard_owner = bool(seating.options.get("discard_owner", False))
-        games = SIMULATED_GAMES
+        players, _ = self.seats(rules, seating)
         largest_hand: dict[int, int] = {}
         draw = discard = table = 0
-        for seed in range(games):
-            game = Game(
-                shed,
-                library,
-                players=players,
-                virtual=virtual,
-                level="rule",
-                seed=seed,
-                discard_owner=discard_owner,
-                wild4="bluff" if shed.hand_dependent else "strict",
-                hands=1,
-            )
+        wild4 = "bluff" if shed.hand_dependent else "strict"
+        for seed in range(self.simulated_games):
+            game = self.one_hand(shed, library, seating, seed, wild4)
             game.observer = lambda g, seat, valid: g.note_table()
             game.play()
             st = game.stats
-            for s, n in st.largest_hand.items():
-                largest_hand[s] = max(largest_hand.get(s, 0), n)
+            self.largest(largest_hand, st.largest_hand)
             draw, discard, table = (
                 max(draw, st.largest_draw),
                 max(discard, st.largest_discard),
@@ -196,7 +161,7 @@ class Shedding(TableKind[RuleSet, Game]):
             )
         bound = len(shed.deck()) - 1  # every card but the top of the discard pile
         return {
-            "games": games,
+            "games": self.simulated_games,
             "hands": [largest_hand.get(s + 1, shed.hand_size_for(players)) for s in range(players)],
             "draw_pile": draw,
             "discard_pile": discard,
@@ -208,8 +173,6 @@ class Shedding(TableKind[RuleSet, Game]):
         """A real moment of a seeded game for a booklet's worked example: Virtual 1's first turn
         holding 4-6 cards, some valid and some not (``table``: the seats; ``discard_owner``, ``wild4``)."""
         shed = self.rules_of(rules)
-        players, virtual = self.seats(rules, seating)
-        discard_owner = bool(seating.options.get("discard_owner", False))
         wild4 = str(seating.options.get("wild4") or "strict")
 
         def suitable(g: Game, seat: int, valid: Any) -> bool:
@@ -218,23 +181,28 @@ class Shedding(TableKind[RuleSet, Game]):
             return seat == 0 and 4 <= len(hand) <= 6 and 2 <= n < len(hand)
 
         for seed in range(1, MOMENT_SEEDS):
-            game = Game(
-                shed,
-                library,
-                players=players,
-                virtual=virtual,
-                level="rule",
-                seed=seed,
-                discard_owner=discard_owner,
-                wild4=wild4,
-                hands=1,
-            )
+            game = self.one_hand(shed, library, seating, seed, wild4)
             found = game.run_until(suitable)
             if found is not None:
                 top, color = game.top, game.color
                 public = {"top": top, "color": color}
                 return Moment(seed, game.owners(found[0]), shed.validity(top, color), public)
         raise self.no_moment(shed)
+
+    def one_hand(self, shed: RuleSet, library: Library, seating: PlaySettings, seed: int, wild4: str) -> Game:
+        """A rule-level game of one hand with ``seating`` (its seats, the option ``discard_owner``)."""
+        players, virtual = self.seats(shed, seating)
+        return Game(
+            shed,
+            library,
+            players=players,
+            virtual=virtual,
+            level="rule",
+            seed=seed,
+            discard_owner=bool(seating.options.get("discard_owner", False)),
+            wild4=wild4,
+            hands=1,
+        )
 
 
 def _scenario_weights(shed: RuleSet, raw: Any, problem: ProblemAt) -> Weights:

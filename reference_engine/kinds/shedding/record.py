@@ -15,13 +15,12 @@ from typing import Any, Protocol
 from ...cards import Symbol
 from ...records.recorder import Recorder
 from ...selection import SelectionRun
-from ..game import GameRecord
-from ..virtual import Seat
+from ..game import Dealt, GameRecord, LogEntry
 from .rules import Effect, RuleSet
 
 
 @dataclass(slots=True)
-class Turn:
+class Turn(LogEntry):
     index: int
     seat: int
     action: str  # play | draw-play | draw | pass | skipped
@@ -31,23 +30,7 @@ class Turn:
     runs: int = 0
     note: str = ""
     challenge: tuple[int, bool] | None = None  # (challenger seat, guilty): for the record only
-
-    def to_json(self) -> dict[str, Any]:
-        """Index and seat, then every other field that is set (not None, "" or 0), in order."""
-        out: dict[str, Any] = {"index": self.index, "seat": self.seat}
-        if self.action:
-            out["action"] = self.action
-        if self.card:
-            out["card"] = self.card
-        if self.color:
-            out["color"] = self.color
-        if self.drew:
-            out["drew"] = self.drew
-        if self.runs:
-            out["runs"] = self.runs
-        if self.note:
-            out["note"] = self.note
-        return out
+    unlogged = ("challenge",)
 
 
 @dataclass
@@ -59,12 +42,10 @@ class HandResult:
     log: list[Turn]
 
 
-class Shedding(Protocol):
+class Shedding(Dealt, Protocol):
     """What the record reads of a game (:class:`~.play.Game`)."""
 
     rules: RuleSet
-    seats: list[Seat]
-    hands: list[list[Symbol]]
     draw_pile: list[Symbol]
     scores: list[int]
     color: str
@@ -76,14 +57,14 @@ class Shedding(Protocol):
     protocol_name: str
 
 
-class SheddingRecord(GameRecord):
+class SheddingRecord(GameRecord[Shedding]):
     """The hooks of one shedding game into its :class:`Recorder`."""
 
     def __init__(self, recorder: Recorder, game: Shedding):
         rules = game.rules
         super().__init__(
             recorder,
-            game.seats,
+            game,
             {
                 "hand_size": rules.hand_size_for(len(game.seats)),
                 "target_score": rules.target_score,
@@ -111,7 +92,6 @@ class SheddingRecord(GameRecord):
                 "challenge": rules.challenge,
             },
         )
-        self.game = game
         self.hand = 0
 
     def _seen(self, seat: int, key: str, cards: list[Symbol]) -> dict[int, dict[str, Any]]:
@@ -119,17 +99,8 @@ class SheddingRecord(GameRecord):
         return {} if self.game.seats[seat].virtual else {seat + 1: {key: self.rec.names(cards)}}
 
     def deal(self) -> None:
-        g, rec = self.game, self.rec
         self.hand += 1
-        seen: dict[int, dict[str, Any]] = {}
-        for s, hand in enumerate(g.hands):
-            seen.update(self._seen(s, "hand", hand))
-        rec.event(
-            "deal",
-            public={"hand": self.hand, "sizes": [len(h) for h in g.hands], "draw_pile": len(g.draw_pile)},
-            hidden={"hands": [rec.names(h) for h in g.hands], "draw_pile": rec.names(g.draw_pile)},
-            seen=seen,
-        )
+        self.deal_event({"hand": self.hand}, {"draw_pile": self.game.draw_pile})
 
     def first_card(self, turned: list[Symbol], starts: int) -> None:
         """Before the first card's effects: the cards turned up (the last is the first card)."""

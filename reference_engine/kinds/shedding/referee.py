@@ -26,6 +26,7 @@ from ...records.referee import (
     Verdict,
     Walk,
     book_deck,
+    cards_only,
     check_selection_run,
     checked,
     load_book,
@@ -191,13 +192,7 @@ def check(record: Mapping[str, Any]) -> Verdict:
     if book is None:
         book = from_parameters(record["game"]["parameters"])
     verdict = checked(record, lambda walk: Referee(walk, book, judge).run())
-    if not judge and verdict.finding is None:
-        verdict.rules = False
-        verdict.note = (
-            f"the referee has no rule book for {name!r}: it checked every card and count, "
-            "not which cards may be played"
-        )
-    return verdict
+    return verdict if judge else cards_only(verdict, name)
 
 
 class Referee:
@@ -318,9 +313,7 @@ class Referee:
     def run(self) -> int:
         w = self.walk
         while True:
-            ev = w.next()
-            w.expect(ev is not None and ev["type"] == "deal", "a hand must be dealt here")
-            assert ev is not None
+            ev = w.expect_next("deal", "a hand must be dealt here")
             self.hand(ev)
             if not self.another_hand():
                 break
@@ -364,9 +357,7 @@ class Referee:
         current = self.first_card(t)
         passes, index = 0, 0
         while True:
-            ev = w.next()
-            w.expect(ev is not None and ev["type"] in ("turn", "hand-end"), "the hand has no end")
-            assert ev is not None
+            ev = w.expect_next(("turn", "hand-end"), "the hand has no end")
             if ev["type"] == "hand-end":
                 self.hand_end(ev, t, None if index < MAX_TURNS else index)
                 return
@@ -392,9 +383,7 @@ class Referee:
 
     def expect_end(self, t: Table, reason: str, winner: int | None, turns: int) -> None:
         w = self.walk
-        ev = w.next()
-        w.expect(ev is not None and ev["type"] == "hand-end", f"the hand must end here ({reason})")
-        assert ev is not None
+        ev = w.expect_next("hand-end", f"the hand must end here ({reason})")
         w.expect(
             ev["public"]["reason"] == reason,
             f"the hand ends because {reason!r}, not {ev['public']['reason']!r}",
@@ -435,9 +424,7 @@ class Referee:
     def first_card(self, t: Table) -> int:
         """The first card turned up and what it does; returns who plays first."""
         w, book = self.walk, self.book
-        ev = w.next()
-        w.expect(ev is not None and ev["type"] == "first-card", "the first card is not turned up")
-        assert ev is not None
+        ev = w.expect_next("first-card", "the first card is not turned up")
         pub = ev["public"]
         turned = list(pub["turned"])
         w.expect(bool(turned), "no first card turned up")

@@ -16,34 +16,21 @@ from typing import Any, ClassVar
 
 from ...cards import SYMBOLS, Symbol
 from ...errors import SpecError, UsageError
-from ...expressions import EvalError, Expression, Scope, plain, truthy
+from ...expressions import EvalError, Expression, Scope, truthy
 from ...functions import BUILTINS
 from ...schema import Checker
 from ...source import KeyPath, load_file
 from ..deck import CardType, parse_deck
 from ..deck import hand_size as parse_hand_size
 from ..deck import players as parse_players
+from ..kind import game_fields
 from ..ruleset import kind_name, rules_path
-from ..table import TableRules
+from ..table import TableRules, table_keys
+from ..virtual import one_card
 
 KIND = "shedding"
 
-GAME_KEYS = (
-    "game",
-    "kind",
-    "title",
-    "summary",
-    "source",
-    "players",
-    "hand_size",
-    "virtual_protocol",
-    "deck",
-    "rules",
-    "virtual_players",
-    "notes",
-    "kit",
-    "booklet",
-)
+GAME_KEYS = table_keys("deck", "rules", "virtual_players", hand_size=True)
 RULE_KEYS = (
     "valid",
     "effects",
@@ -158,13 +145,7 @@ class RuleSet(TableRules):
                 answer = known.get(card.name)
                 if answer is not None:
                     return answer
-            value = plain(card)
-            if isinstance(value, list):
-                if len(value) != 1:
-                    raise EvalError("valid() takes one card")
-                value = value[0]
-            if not isinstance(value, Symbol):
-                raise EvalError(f"valid() takes a card, got {value!r}")
+            value = one_card(card)
             answer = known.get(value.name)
             if answer is None:
                 try:
@@ -245,36 +226,14 @@ def _build(ck: Checker, data: Any) -> RuleSet | None:
     players = parse_players(ck, doc.get("players", {}))
     hand_size, hand_sizes = parse_hand_size(ck, doc.get("hand_size", 7))
     deck = parse_deck(ck, doc["deck"])
-    colors, cards, decks, word = deck.colors, deck.cards, deck.decks, deck.word
     rules = ck.mapping(doc["rules"], ("rules",), required=("valid",), optional=RULE_KEYS)
     if rules is None or "valid" not in rules:
         return None
     valid = _valid(ck, rules["valid"], ("rules", "valid"))
-    kinds = {ct.kind for ct in cards.values()}
+    kinds = {ct.kind for ct in deck.cards.values()}
     effects = _effects(ck, rules.get("effects", {}), ("rules", "effects"), kinds, EFFECTS)
     first = _effects(ck, rules.get("first_card", {}), ("rules", "first_card"), kinds, FIRST_CARD)
-    draw = ck.mapping(
-        rules.get("draw", {}),
-        ("rules", "draw"),
-        optional=("count", "play_drawn", "until_playable", "virtual"),
-    )
-    draw = draw or {}
-    draw_count = ck.integer(draw.get("count", 1), ("rules", "draw", "count"), minimum=1) or 1
-    draw_until = (
-        ck.integer(draw.get("until_playable", 1), ("rules", "draw", "until_playable"), minimum=1) or 1
-    )
-    if draw_until > 1 and draw_count != 1:
-        ck.error(("rules", "draw"), "until_playable draws one card at a time: give count: 1")
-    play_drawn = _choice(
-        ck, draw.get("play_drawn", "if_valid"), ("rules", "draw", "play_drawn"), ("if_valid", "never")
-    )
-    virtual_draw = _choice(ck, draw.get("virtual", "play"), ("rules", "draw", "virtual"), ("play", "keep"))
-    if virtual_draw == "keep" and (play_drawn != "if_valid" or draw_until > 1):
-        ck.error(
-            ("rules", "draw", "virtual"),
-            "keep only makes sense where a drawn card may be played (play_drawn: if_valid) and one card "
-            "is drawn (no until_playable)",
-        )
+    draw = _draw(ck, rules.get("draw", {}))
     reverse2 = _choice(
         ck, rules.get("two_player_reverse", "reverse"), ("rules", "two_player_reverse"), ("reverse", "skip")
     )
@@ -296,12 +255,69 @@ def _build(ck: Checker, data: Any) -> RuleSet | None:
     bluff = _valid(ck, vp["bluff_valid"], ("virtual_players", "bluff_valid")) if "bluff_valid" in vp else None
     if bluff is not None and "hand" in bluff.names():
         ck.error(("virtual_players", "bluff_valid"), "the bluff rule must not look at the hand")
-    source = {str(k): str(v) for k, v in ck.table(doc.get("source", {}), ("source",)).items()}
-    kit = ck.table(doc.get("kit", {}), ("kit",))
-    bk = (
-        ck.mapping(doc.get("booklet", {}), ("booklet",), optional=("how_to_play", "card_names", "choosing"))
-        or {}
+    fields = game_fields(ck, doc, name, ck.source.file)
+    booklet = _booklet(ck, doc.get("booklet", {}))
+    if valid is None:
+        return None
+    return RuleSet(
+        players=players,
+        hand_size=hand_size,
+        hand_sizes=hand_sizes,
+        virtual_protocol=str(doc.get("virtual_protocol", "card-selection")),
+        notes=str(doc.get("notes", "")),
+        colors=deck.colors,
+        cards=deck.cards,
+        decks=deck.decks,
+        word=deck.word,
+        valid=valid,
+        valid_doc=str(rules.get("doc", "")),
+        effects=effects,
+        first_card=first,
+        two_player_reverse=reverse2,
+        empty_piles=empty,
+        target_score=target,
+        virtual_doc=str(vp.get("doc", "")),
+        bluff_valid=bluff,
+        challenge=challenge,
+        **draw,
+        **booklet,
+        **fields,
     )
+
+
+def _draw(ck: Checker, raw: Any) -> dict[str, Any]:
+    """The fields of ``rules: draw:``: how many cards a draw takes, and whether a drawn card may
+    be played (by a virtual player too)."""
+    draw = ck.mapping(raw, ("rules", "draw"), optional=("count", "play_drawn", "until_playable", "virtual"))
+    draw = draw or {}
+    draw_count = ck.integer(draw.get("count", 1), ("rules", "draw", "count"), minimum=1) or 1
+    draw_until = (
+        ck.integer(draw.get("until_playable", 1), ("rules", "draw", "until_playable"), minimum=1) or 1
+    )
+    if draw_until > 1 and draw_count != 1:
+        ck.error(("rules", "draw"), "until_playable draws one card at a time: give count: 1")
+    play_drawn = _choice(
+        ck, draw.get("play_drawn", "if_valid"), ("rules", "draw", "play_drawn"), ("if_valid", "never")
+    )
+    virtual_draw = _choice(ck, draw.get("virtual", "play"), ("rules", "draw", "virtual"), ("play", "keep"))
+    if virtual_draw == "keep" and (play_drawn != "if_valid" or draw_until > 1):
+        ck.error(
+            ("rules", "draw", "virtual"),
+            "keep only makes sense where a drawn card may be played (play_drawn: if_valid) and one card "
+            "is drawn (no until_playable)",
+        )
+    return {
+        "draw_count": draw_count,
+        "draw_until": draw_until,
+        "play_drawn": play_drawn,
+        "virtual_draw": virtual_draw,
+    }
+
+
+def _booklet(ck: Checker, raw: Any) -> dict[str, Any]:
+    """The fields of ``booklet:``: the paragraphs on how to play, the card kinds' names in
+    sentences, and what names the colour in force."""
+    bk = ck.mapping(raw, ("booklet",), optional=("how_to_play", "card_names", "choosing")) or {}
     how_to_play = [
         str(x)
         for x in ck.listing(bk.get("how_to_play", []), ("booklet", "how_to_play"), "a list of paragraphs")
@@ -310,42 +326,11 @@ def _build(ck: Checker, data: Any) -> RuleSet | None:
     card_names = {
         str(k): str(v) for k, v in ck.table(bk.get("card_names", {}), ("booklet", "card_names")).items()
     }
-    if valid is None:
-        return None
-    return RuleSet(
-        name=name,
-        title=str(doc["title"]),
-        summary=str(doc.get("summary", "")),
-        source=source,
-        file=ck.source.file,
-        players=players,
-        hand_size=hand_size,
-        virtual_protocol=str(doc.get("virtual_protocol", "card-selection")),
-        colors=colors,
-        cards=cards,
-        decks=decks,
-        valid=valid,
-        valid_doc=str(rules.get("doc", "")),
-        effects=effects,
-        first_card=first,
-        draw_count=draw_count,
-        play_drawn=play_drawn,
-        two_player_reverse=reverse2,
-        empty_piles=empty,
-        target_score=target,
-        challenge=challenge,
-        bluff_valid=bluff,
-        virtual_doc=str(vp.get("doc", "")),
-        notes=str(doc.get("notes", "")),
-        kit=dict(kit),
-        how_to_play=how_to_play,
-        card_names=card_names,
-        hand_sizes=hand_sizes,
-        draw_until=draw_until,
-        virtual_draw=virtual_draw,
-        word=word,
-        choosing=str(bk.get("choosing", "a wild card")),
-    )
+    return {
+        "how_to_play": how_to_play,
+        "card_names": card_names,
+        "choosing": str(bk.get("choosing", "a wild card")),
+    }
 
 
 def _choice(ck: Checker, value: Any, path: KeyPath, options: tuple[str, ...]) -> str:

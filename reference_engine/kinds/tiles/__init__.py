@@ -14,41 +14,34 @@ from typing import Any
 
 from ...errors import UsageError
 from ...registry import Library
-from ..deals import Deal, FullDeal, ProblemAt, ScenarioSetting, Validity, owner_sizes
-from ..game import MOMENT_SEEDS, TableKind
+from ..deals import Deal, FullDeal, ProblemAt, Validity, owner_sizes
+from ..game import Attempt, Bound, TableKind
 from ..kind import GameRules, PlaySettings, register
-from ..virtual import Moment, split
+from ..virtual import Moment
 from .play import MugginsGame
 from .rules import KIND, End, TileRules, load_tiles, tile_name
-
-SIMULATED_GAMES = 300
 
 
 @register
 class Tiles(TableKind[TileRules, MugginsGame]):
-    name = KIND
-    rules_type = TileRules
-    game_type = MugginsGame
-    loader = load_tiles
     summary = "tiles matched to the open ends of a line; multiples of five score (Dominoes, Muggins)"
+    loader = load_tiles
     records = True
+    deal_hint = " (tiles are named t05, t56, ...)"
 
-    def scenario(
-        self, rules: GameRules, state: Mapping[str, Any], deal: list[str], problem: ProblemAt
-    ) -> ScenarioSetting:
-        ti = self.rules_of(rules)
-        dealt = self.dealt(ti, deal, problem, " (tiles are named t05, t56, ...)")
+    def bind(self, ti: TileRules, state: Mapping[str, Any], problem: ProblemAt) -> Bound:
         raw = state.get("ends")
         if not (isinstance(raw, list) and len(raw) == 2 and all(isinstance(v, int) for v in raw)):
             raise problem(("state", "ends"), "the open ends of the line, e.g. ends: [5, 3]")
         ends: tuple[End, End] = ((raw[0], False), (raw[1], False))
-        return ScenarioSetting(dealt, {"valid": ti.validity(ends)}, f"open ends {raw[0]} and {raw[1]}")
+        return {"valid": ti.validity(ends)}, f"open ends {raw[0]} and {raw[1]}"
 
     def two_deals(self, rules: GameRules, players: int, rng: random.Random) -> tuple[Deal, Deal, Validity]:
         """A line with the same open ends and tiles in play, two different deals of the rest (the
         boneyard last); P_1 holds at least three valid tiles in deal A."""
         ti = self.rules_of(rules)
-        while True:
+
+        def attempt() -> Attempt:
             tiles = ti.tiles()
             rng.shuffle(tiles)
             line = tiles[:4]
@@ -56,14 +49,9 @@ class Tiles(TableKind[TileRules, MugginsGame]):
             rest = tiles[4:]
             sizes = [ti.hand_size + 2] + [ti.hand_size] * (players - 1)
             sizes.append(len(rest) - sum(sizes))
-            valid = ti.validity(ends)
-            a = split(rest, sizes)
-            if len({t.name for t in a[0] if valid(t)}) < 3:
-                continue
-            public = f"open ends {ends[0][0]} and {ends[1][0]}"
-            found = self.second_deal(rng, rest, sizes, a, valid, public)
-            if found is not None:
-                return found
+            return rest, sizes, ti.validity(ends), f"open ends {ends[0][0]} and {ends[1][0]}"
+
+        return self.deal_twice(rng, attempt)
 
     def full_deal(self, rules: GameRules, players: int, hand: int, state: Mapping[str, Any]) -> FullDeal:
         """One tile on the table showing the open ends (``ends: [5, 3]`` is 3|5), the hands, and
@@ -83,19 +71,15 @@ class Tiles(TableKind[TileRules, MugginsGame]):
 
     def measure_tables(self, rules: GameRules, library: Library, seating: PlaySettings) -> dict[str, Any]:
         players, _ = self.seats(rules, seating)
-        games = SIMULATED_GAMES
         ti = self.rules_of(rules)
         hands: dict[int, int] = {}
         boneyard = 0
-        for seed in range(games):
-            game = self.rule_game(rules, library, seating, seed)
-            game.play()
-            for s, n in game.largest_hand.items():
-                hands[s] = max(hands.get(s, 0), n)
+        for game in self.simulated(rules, library, seating):
+            self.largest(hands, game.largest_hand)
             boneyard = max(boneyard, game.largest_boneyard)
         total = len(ti.tiles())
         return {
-            "games": games,
+            "games": self.simulated_games,
             "hands": [hands.get(s + 1, ti.hand_size) for s in range(players)],
             "draw_pile": boneyard,
             "table_seen": total,
@@ -105,8 +89,7 @@ class Tiles(TableKind[TileRules, MugginsGame]):
     def example_moment(self, rules: GameRules, library: Library, seating: PlaySettings) -> Moment:
         """Virtual 1's turn with 4 to 6 tiles, some matching an open end and some not."""
         ti = self.rules_of(rules)
-        for seed in range(1, MOMENT_SEEDS):
-            game = self.rule_game(rules, library, seating, seed)
+        for seed, game in self.moments(rules, library, seating):
             game.deal()
             current = game.open()
             if current is None:

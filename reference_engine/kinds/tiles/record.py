@@ -14,8 +14,7 @@ from typing import Any, Protocol
 
 from ...cards import Symbol
 from ...records.recorder import Recorder
-from ..game import GameRecord, LogEntry
-from ..virtual import Seat, VirtualPlayers
+from ..game import GameRecord, LogEntry, Played
 from .rules import TileRules
 
 
@@ -32,37 +31,24 @@ class Turn(LogEntry):
     note: str = ""
 
 
-class Muggins(Protocol):
+class Muggins(Played, Protocol):
     """What the record reads of a game (:class:`~.play.MugginsGame`)."""
 
     rules: TileRules
-    seats: list[Seat]
-    hands: list[list[Symbol]]
     boneyard: list[Symbol]
     scores: list[int]
     deals: int
-    virtual: VirtualPlayers
 
 
-class TilesRecord(GameRecord):
+class TilesRecord(GameRecord[Muggins]):
     def __init__(self, recorder: Recorder, game: Muggins):
         rules = game.rules
         parameters = {"top": rules.top, "hand_size": rules.hand_size, "multiple": rules.multiple}
-        super().__init__(recorder, game.seats, parameters, game.virtual)
-        self.game = game
+        super().__init__(recorder, game, parameters, game.virtual)
         self.drawn: list[Symbol] = []
 
     def deal(self) -> None:
-        g, rec = self.game, self.rec
-        seen: dict[int, dict[str, Any]] = {
-            s + 1: {"hand": rec.names(h)} for s, h in enumerate(g.hands) if not g.seats[s].virtual
-        }
-        rec.event(
-            "deal",
-            public={"deal": g.deals, "sizes": [len(h) for h in g.hands], "boneyard": len(g.boneyard)},
-            hidden={"hands": [rec.names(h) for h in g.hands], "boneyard": rec.names(g.boneyard)},
-            seen=seen,
-        )
+        self.deal_event({"deal": self.game.deals}, {"boneyard": self.game.boneyard})
 
     def announce(self, held: list[tuple[int, Symbol]]) -> None:
         """Each person says their highest doublet (None: none), from every doublet they hold."""

@@ -18,7 +18,16 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from ...records.referee import Cards, Verdict, Walk, check_selection_run, checked, load_book, show
+from ...records.referee import (
+    Cards,
+    Verdict,
+    Walk,
+    check_selection_run,
+    checked,
+    load_book,
+    show,
+    without_book,
+)
 
 KIND = "tiles"
 MAX_TURNS = 1000
@@ -29,12 +38,7 @@ def check(record: Mapping[str, Any]) -> Verdict:
     name = str(record["game"]["rule_set"])
     found = load_book(name, KIND, ("players", "hand_size", "top", "multiple"))
     if found is None:
-        return Verdict(
-            0,
-            "turns",
-            rules=False,
-            note=f"the referee has no rule book for {name!r}: nothing was checked but the record's form",
-        )
+        return without_book(name)
     return checked(record, lambda walk: Referee(walk, found[1]).run())
 
 
@@ -100,9 +104,7 @@ class Referee:
         while index < MAX_TURNS:
             index += 1
             current = (current + 1) % self.n
-            ev = w.next()
-            w.expect(ev is not None and ev["type"] == "turn", f"it is {w.name(current + 1)}'s turn")
-            assert ev is not None
+            ev = w.expect_next("turn", f"it is {w.name(current + 1)}'s turn")
             w.expect(ev["turn"] == index, f"turn {ev['turn']} where turn {index} comes")
             w.expect(
                 ev["seat"] == current + 1,
@@ -116,9 +118,7 @@ class Referee:
             passes = 0 if moved else passes + 1
             if passes >= self.n:
                 break
-        end = w.next()
-        w.expect(end is not None and end["type"] == "game-end", "the game must end here")
-        assert end is not None
+        end = w.expect_next("game-end", "the game must end here")
         w.expect(end["public"]["ended"] == ended, f"the game ends because {ended!r}")
         w.expect(end["public"]["scores"] == self.scores, f"the scores are {self.scores}")
         w.expect(
@@ -137,9 +137,7 @@ class Referee:
     def deal(self, number: int) -> int | None:
         """A deal and the search for the first player: the opener, or None (deal again)."""
         w = self.walk
-        ev = w.next()
-        w.expect(ev is not None and ev["type"] == "deal", "the tiles must be dealt")
-        assert ev is not None
+        ev = w.expect_next("deal", "the tiles must be dealt")
         w.expect(ev["public"]["deal"] == number, f"deal {ev['public']['deal']} where deal {number} comes")
         self.hands = [Counter(h) for h in ev["hidden"]["hands"]]
         self.boneyard = Counter(ev["hidden"]["boneyard"])
@@ -162,9 +160,7 @@ class Referee:
         people = [s for s in range(self.n) if not w.virtual(s + 1)]
         floor, best = -1, None
         if people:
-            ev = w.next()
-            w.expect(ev is not None and ev["type"] == "announce", "the people announce their highest doublet")
-            assert ev is not None
+            ev = w.expect_next("announce", "the people announce their highest doublet")
             said = {}
             for s in people:
                 held = [d for d in self.doublets if self.hands[s][d]]
@@ -179,12 +175,7 @@ class Referee:
                 if not w.virtual(seat + 1):
                     continue
                 holds = self.hands[seat][doublet] > 0
-                ev = w.next()
-                w.expect(
-                    ev is not None and ev["type"] == "turn" and ev["seat"] == seat + 1,
-                    f"{w.name(seat + 1)} is asked for {doublet}",
-                )
-                assert ev is not None
+                ev = w.expect_next("turn", f"{w.name(seat + 1)} is asked for {doublet}", seat + 1)
                 pub = ev["public"]
                 w.expect(
                     pub.get("asked") == doublet and ev["turn"] == 1, f"the table asks for {doublet} at turn 1"
@@ -198,16 +189,9 @@ class Referee:
                     self.place(ev, seat, doublet)
                     return seat
         if best is None:
-            ev = w.next()
-            w.expect(
-                ev is not None and ev["type"] == "redeal", "nobody holds a doublet: the tiles are dealt again"
-            )
+            w.expect_next("redeal", "nobody holds a doublet: the tiles are dealt again")
             return None
-        ev = w.next()
-        w.expect(
-            ev is not None and ev["type"] == "turn" and ev["seat"] == best + 1, f"{w.name(best + 1)} opens"
-        )
-        assert ev is not None
+        ev = w.expect_next("turn", f"{w.name(best + 1)} opens", best + 1)
         w.expect(
             ev["public"]["action"] == "open" and "asked" not in ev["public"], f"{w.name(best + 1)} opens"
         )

@@ -96,11 +96,11 @@ class TileRules(TableRules):
 def load_tiles(path: Path, expected_name: str | None) -> TileRules:
     f = open_rule_set(path, ("game", "kind", "title", "tiles"), KEYS, "a tile game")
     ck, doc = f.ck, f.doc
-    ts = ck.mapping(doc["tiles"], ("tiles",), required=("top",), optional=("doc",)) or {}
+    ts = f.section("tiles", ("top",), ("doc",))
     top = ck.integer(ts.get("top", 6), ("tiles", "top"), minimum=1) or 6
     if top > 9:
         ck.error(("tiles", "top"), "tiles go up to 9 at most (a tile is named by two digits)")
-    sc = ck.mapping(doc.get("scoring", {}), ("scoring",), optional=("multiple", "both_ends", "doc")) or {}
+    sc = f.section("scoring", optional=("multiple", "both_ends", "doc"))
     multiple = ck.integer(sc.get("multiple", 5), ("scoring", "multiple"), minimum=1) or 5
     both = str(sc.get("both_ends", BOTH_ENDS[0]))
     if both not in BOTH_ENDS:

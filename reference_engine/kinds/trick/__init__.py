@@ -14,21 +14,18 @@ from typing import Any
 
 from ...errors import UsageError
 from ...registry import Library
-from ..deals import Deal, FullDeal, ProblemAt, ScenarioSetting, Validity
-from ..game import MOMENT_SEEDS, TableKind
+from ..deals import Deal, FullDeal, ProblemAt, Validity
+from ..game import Attempt, Bound, TableKind
 from ..kind import GameRules, PlayOption, PlaySettings, register
-from ..virtual import Moment, split
+from ..virtual import Moment
 from .play import HeartsGame
 from .rules import KIND, OPTIONS, TrickRules, load_trick
 
 
 @register
 class Trick(TableKind[TrickRules, HeartsGame]):
-    name = KIND
-    rules_type = TrickRules
-    game_type = HeartsGame
-    loader = load_trick
     summary = "follow suit if you can; the highest card of the led suit takes the trick (Hearts)"
+    loader = load_trick
     records = True
     play_options = (
         PlayOption(
@@ -37,25 +34,19 @@ class Trick(TableKind[TrickRules, HeartsGame]):
             None,
             kind=int,
         ),
-        PlayOption(
+        PlayOption.switch(
             "pass_three",
             "Hearts only: before each round every player passes three cards face down (left, right, "
             "across, then none); off in the paper.",
-            False,
-            flag=True,
         ),
-        PlayOption(
+        PlayOption.switch(
             "hearts_broken",
             "Hearts only: no heart may be led until a heart has been played; off in the paper.",
-            False,
-            flag=True,
         ),
-        PlayOption(
+        PlayOption.switch(
             "shoot_the_moon",
             "Hearts only: a player who takes every point scores 0 and every other player all of them; "
             "off in the paper.",
-            False,
-            flag=True,
         ),
     )
 
@@ -67,24 +58,20 @@ class Trick(TableKind[TrickRules, HeartsGame]):
         rounds = settings.options.get("rounds")
         return HeartsGame(trick, library, max_rounds=rounds, **self.table(settings, self.default_level))
 
-    def scenario(
-        self, rules: GameRules, state: Mapping[str, Any], deal: list[str], problem: ProblemAt
-    ) -> ScenarioSetting:
-        tr = self.rules_of(rules)
-        dealt = self.dealt(tr, deal, problem)
+    def bind(self, tr: TrickRules, state: Mapping[str, Any], problem: ProblemAt) -> Bound:
         led = state.get("led")
         if led is not None and str(led) not in tr.deck_def.colors:
             raise problem(("state", "led"), f"the led suit is one of {', '.join(tr.deck_def.colors)}")
         text = f"{led} led" if led else "P_1 leads"
-        valid = tr.validity(str(led) if led else None)
-        return ScenarioSetting(dealt, {"valid": valid}, text)
+        return {"valid": tr.validity(str(led) if led else None)}, text
 
     def two_deals(self, rules: GameRules, players: int, rng: random.Random) -> tuple[Deal, Deal, Validity]:
         """A trick under way (the same led suit, the same cards played, the same hand sizes) and
         two different deals of the rest; P_1 can follow suit with at least three cards in deal A."""
         tr = self.rules_of(rules)
         suits = list(tr.deck_def.colors)
-        while True:
+
+        def attempt() -> Attempt:
             deck = tr.deck()
             rng.shuffle(deck)
             led = suits[rng.randrange(len(suits))]
@@ -93,15 +80,9 @@ class Trick(TableKind[TrickRules, HeartsGame]):
             sizes = [tr.hand_size] + [
                 tr.hand_size - (1 if i == players - 1 else 0) for i in range(1, players)
             ]
-            rest = rest[: sum(sizes)]
-            valid = tr.validity(led)
-            a = split(rest, sizes)
-            if len({c.name for c in a[0] if valid(c)}) < 3:
-                continue
-            public = f"{played[0].glyph} led"
-            found = self.second_deal(rng, rest, sizes, a, valid, public)
-            if found is not None:
-                return found
+            return rest[: sum(sizes)], sizes, tr.validity(led), f"{played[0].glyph} led"
+
+        return self.deal_twice(rng, attempt)
 
     def full_deal(self, rules: GameRules, players: int, hand: int, state: Mapping[str, Any]) -> FullDeal:
         """A trick under way: one card of the led suit (its lowest) is on the table, P_1 and the
@@ -135,8 +116,7 @@ class Trick(TableKind[TrickRules, HeartsGame]):
     def example_moment(self, rules: GameRules, library: Library, seating: PlaySettings) -> Moment:
         """Virtual 1 following suit in an early trick with two to four cards of the led suit."""
         tr = self.rules_of(rules)
-        for seed in range(1, MOMENT_SEEDS):
-            game = self.rule_game(rules, library, seating, seed)
+        for seed, game in self.moments(rules, library, seating):
             game.deal(1)
             n = len(game.seats)
             for leader in range(1, n):

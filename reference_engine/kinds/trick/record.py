@@ -13,8 +13,7 @@ from typing import Any, Protocol
 
 from ...cards import Symbol
 from ...records.recorder import Recorder
-from ..game import GameRecord, LogEntry
-from ..virtual import Seat, VirtualPlayers
+from ..game import GameRecord, LogEntry, Played
 from .rules import TrickRules
 
 
@@ -35,35 +34,22 @@ class RoundResult:
     log: list[Turn] = field(default_factory=list)
 
 
-class Hearts(Protocol):
+class Hearts(Played, Protocol):
     """What the record reads of a game (:class:`~.play.HeartsGame`)."""
 
     rules: TrickRules
-    seats: list[Seat]
-    hands: list[list[Symbol]]
     scores: list[int]
     max_rounds: int | None
-    virtual: VirtualPlayers
 
 
-class TrickRecord(GameRecord):
+class TrickRecord(GameRecord[Hearts]):
     def __init__(self, recorder: Recorder, game: Hearts):
         rules = game.rules
         parameters = {"options": dict(rules.options), "target": rules.target, "max_rounds": game.max_rounds}
-        super().__init__(recorder, game.seats, parameters, game.virtual)
-        self.game = game
+        super().__init__(recorder, game, parameters, game.virtual)
 
     def deal(self, number: int, dealer: int) -> None:
-        g, rec = self.game, self.rec
-        seen: dict[int, dict[str, Any]] = {
-            s + 1: {"hand": rec.names(h)} for s, h in enumerate(g.hands) if not g.seats[s].virtual
-        }
-        rec.event(
-            "deal",
-            public={"round": number, "dealer": dealer + 1, "sizes": [len(h) for h in g.hands]},
-            hidden={"hands": [rec.names(h) for h in g.hands]},
-            seen=seen,
-        )
+        self.deal_event({"round": number, "dealer": dealer + 1})
 
     def passed(self, index: int, seat: int, card: Symbol, to: int) -> None:
         g, name = self.game, self.rec.name(card)

@@ -23,10 +23,11 @@ from ...records.referee import (
     Verdict,
     Walk,
     book_deck,
-    check_selection_run,
+    check_hands_run,
     checked,
     load_book,
     show,
+    without_book,
 )
 
 KIND = "trick"
@@ -38,12 +39,7 @@ def check(record: Mapping[str, Any]) -> Verdict:
     found = load_book(name, KIND, KEYS)
     if found is None:
         # Without a book the referee knows neither the deck nor the ranks: it cannot follow a trick.
-        return Verdict(
-            0,
-            "turns",
-            rules=False,
-            note=f"the referee has no rule book for {name!r}: nothing was checked but the record's form",
-        )
+        return without_book(name)
     return checked(record, lambda walk: Referee(walk, found).run())
 
 
@@ -88,9 +84,7 @@ class Referee:
         rounds, first_dealer = 0, None
         while max(self.scores) < self.target and (self.max_rounds is None or rounds < self.max_rounds):
             rounds += 1
-            ev = w.next()
-            w.expect(ev is not None and ev["type"] == "deal", f"round {rounds} must be dealt")
-            assert ev is not None
+            ev = w.expect_next("deal", f"round {rounds} must be dealt")
             dealer = ev["public"]["dealer"] - 1
             first_dealer = dealer if first_dealer is None else first_dealer
             w.expect(dealer == (first_dealer + rounds - 1) % self.n, "the deal does not move on by one seat")
@@ -135,9 +129,7 @@ class Referee:
         received: list[list[str]] = [[] for _ in range(self.n)]
         for seat in range(self.n):
             for _ in range(3):
-                ev = w.next()
-                w.expect(ev is not None and ev["type"] == "pass", f"{w.name(seat + 1)} passes three cards")
-                assert ev is not None
+                ev = w.expect_next("pass", f"{w.name(seat + 1)} passes three cards")
                 self.turn += 1
                 to = (seat + shift) % self.n
                 w.expect(ev["seat"] == seat + 1 and ev["turn"] == self.turn, f"{w.name(seat + 1)} passes now")
@@ -163,11 +155,7 @@ class Referee:
             points = 0
             for k in range(self.n):
                 seat = (leader + k) % self.n
-                ev = w.next()
-                w.expect(
-                    ev is not None and ev["type"] == "turn", f"{w.name(seat + 1)} must play to the trick"
-                )
-                assert ev is not None
+                ev = w.expect_next("turn", f"{w.name(seat + 1)} must play to the trick")
                 self.turn += 1
                 w.expect(
                     ev["seat"] == seat + 1, f"{w.name(ev['seat'])} plays, but it is {w.name(seat + 1)}'s turn"
@@ -197,9 +185,7 @@ class Referee:
                 self.actions += 1
             assert best is not None
             winner = best[1]
-            ev = w.next()
-            w.expect(ev is not None and ev["type"] == "trick", "the trick must be taken")
-            assert ev is not None
+            ev = w.expect_next("trick", "the trick must be taken")
             w.expect(
                 ev["seat"] == winner + 1, f"{w.name(winner + 1)} takes the trick, not {w.name(ev['seat'])}"
             )
@@ -216,9 +202,7 @@ class Referee:
             taken = [0 if s == moon else total for s in range(self.n)]
         for s in range(self.n):
             self.scores[s] += taken[s]
-        ev = w.next()
-        w.expect(ev is not None and ev["type"] == "round-end", f"round {number} must end")
-        assert ev is not None
+        ev = w.expect_next("round-end", f"round {number} must end")
         pub = ev["public"]
         w.expect(pub["round"] == number and pub["points"] == taken, f"the round's points are {taken}")
         w.expect(pub["moon"] == (None if moon is None else moon + 1), "who shot the moon")
@@ -234,11 +218,4 @@ class Referee:
 
     def check_runs(self, ev: Mapping[str, Any], seat: int, card: str) -> None:
         """A virtual decision at card level is one protocol run on every hand (P_1 first)."""
-        w = self.walk
-        runs = ev["runs"]
-        if not (self.card_level and w.virtual(seat + 1)):
-            w.expect(not runs, "a protocol run where nobody runs the protocol")
-            return
-        w.expect(len(runs) == 1, f"{len(runs)} protocol runs for one decision")
-        table = [Counter(self.hands[(seat + k) % self.n]) for k in range(self.n)]
-        check_selection_run(w, runs[0], self.protocol, table, card)
+        check_hands_run(self.walk, ev, self.protocol if self.card_level else None, self.hands, seat, card)

@@ -67,15 +67,7 @@ def load_trick(path: Path, expected_name: str | None) -> TrickRules:
     f = open_rule_set(path, ("game", "kind", "title", "deck", "tricks"), KEYS, "a trick game")
     ck, doc = f.ck, f.doc
     deck = parse_deck(ck, doc["deck"])
-    tr = (
-        ck.mapping(
-            doc["tricks"],
-            ("tricks",),
-            required=("points", "target"),
-            optional=("winner", "options", "doc"),
-        )
-        or {}
-    )
+    tr = f.section("tricks", ("points", "target"), ("winner", "options", "doc"))
     pts = ck.mapping(tr.get("points", {}), ("tricks", "points"), optional=("suits", "cards")) or {}
     suit_points = {
         str(k): ck.integer(v, ("tricks", "points", "suits", k)) or 0

@@ -17,7 +17,7 @@ from ...hardness.puzzles import DIFFICULTIES, LEVELS, Level, Puzzle, PuzzleSpec,
 from ...registry import Library
 from ...schema import Checker
 from ...source import load_file
-from ..kind import GameKind, GameRules, PlaySettings, register
+from ..kind import GAME_KEYS, GameKind, GameRules, PlaySettings, check_name, game_fields, register
 
 KIND = "uno-puzzles"
 REASONS = ("split", "ends")
@@ -109,7 +109,7 @@ def _level(ck: Checker, raw: Any, path: tuple[str | int, ...]) -> Level:
 def load_puzzle_rules(path: Path, expected_name: str | None = None) -> PuzzleRules:
     src = load_file(path)
     ck = Checker(src)
-    keys = ("game", "kind", "title", "summary", "source", "deck", "puzzles", "kit")
+    keys = (*GAME_KEYS, "deck", "puzzles", "kit")
     doc = ck.mapping(src.data, (), required=("game", "kind", "title", "deck", "puzzles"), optional=keys)
     if doc is None:
         raise SpecError(ck.problems)
@@ -150,25 +150,16 @@ def load_puzzle_rules(path: Path, expected_name: str | None = None) -> PuzzleRul
     seed = ck.integer(pz.get("seed", 1), ("puzzles", "seed"), 0)
     share = ck.integer(pz.get("chain_share", 2), ("puzzles", "chain_share"), 0) or 0
     every = ck.integer(pz.get("impossible_every", 3), ("puzzles", "impossible_every"), 1) or 3
-    source = {str(k): str(v) for k, v in ck.table(doc.get("source", {}), ("source",)).items()}
-    kit = dict(ck.table(doc.get("kit", {}), ("kit",)))
-    if expected_name is not None and name != expected_name:
-        ck.error(("game",), f"the file declares game {name!r}; the name must match the file name")
-    if ck.problems:
-        raise SpecError(ck.problems)
+    fields = game_fields(ck, doc, name, src.file)
+    check_name(ck, name, expected_name)
     spec = PuzzleSpec(len(colours), numbers, copies, levels, share, every)
     return PuzzleRules(
-        name=name,
-        title=str(doc["title"]),
-        summary=str(doc.get("summary", "")),
-        source=source,
-        file=src.file,
         colour_names=colours,
         spec=spec,
         count=count,
         difficulty=difficulty,
         seed=seed if seed is not None else 1,
-        kit=kit,
+        **fields,
     )
 
 

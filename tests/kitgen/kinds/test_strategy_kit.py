@@ -12,6 +12,7 @@ from pypdf import PdfReader
 
 from kitgen.cli import main
 from kitgen.kit import KitOptions, build
+from kitgen.optionspec import KindValues
 
 WEIGHTS = "action=3,number=1,wild=1"
 
@@ -26,7 +27,7 @@ def weighted_kit(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[s
         output=str(folder),
         previews=False,
         runs=40,
-        extra={"strategy": "weighted", "weights": WEIGHTS},
+        own=KindValues.of(strategy="weighted", weights=WEIGHTS),
     )
     return folder, build(options)
 

@@ -1,0 +1,150 @@
+"""The first chapters game kits share, as data (:mod:`kitgen.frontmatter`): what is in the kit,
+setting up the table, the table at a virtual turn, the first-turn checklist. A kind's own
+chapters (its rules, its turn) are made of the same blocks by the kind."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .booklet import Booklet, booklet_style
+from .frontmatter import Block, Box, Checklist, FrontSection, Gap, Grid, Picture, Text, numbered, step_key
+from .tableplan import booklet_plan
+
+
+def kit_contents(b: Booklet) -> list[FrontSection]:
+    """What is in the kit: the bill of materials with a card of each item (a kit's first page)."""
+    bom = b.bom
+    if bom is None:
+        return []
+    rows: list[tuple[str | Picture, ...]] = [("", "What", "How many", "Why")]
+    for item in bom.items:
+        pic: str | Picture = Picture("cards", (item.faces[0],), 11) if item.faces else ""
+        rows.append((pic, item.name, str(item.count), item.why))
+    blocks: list[Block] = [Grid(tuple(rows), (14, 45, 18), spec=True), Gap(3)]
+    blocks += [Text(n, style="small", spec=True) for n in bom.notes]
+    if b.cost is not None:
+        blocks.append(Text(b.cost.sentences()[0], style="small"))
+    return [FrontSection("What is in the kit", tuple(blocks), new_page=False)]
+
+
+def owners_table(b: Booklet) -> Grid:
+    """Each seat's θ card, its owner and where it lies on the table."""
+    rows: list[tuple[str | Picture, ...]] = [("θ card", "Owner", "Where")]
+    for i, owner in enumerate(b.owners, 1):
+        where = (
+            "a place at the table with nobody in it; its hand lies face down in a row"
+            if owner.startswith("Virtual")
+            else "a player's place; they hold their hand as usual"
+            if owner.startswith("Human")
+            else "the middle of the table"
+        )
+        rows.append((Picture("cards", (b.face(f"theta{i}"),), 9), f"θ{i}: {owner}", where))
+    return Grid(tuple(rows), (14, 40))
+
+
+def setup_values(b: Booklet) -> dict[str, Any]:
+    """The numbers the set-up's words name: players, people, virtual players."""
+    return {"players": b.players, "humans": b.players - b.virtual, "virtual": b.virtual}
+
+
+def setting_up(b: Booklet, values: dict[str, Any], steps: Sequence[str]) -> FrontSection:
+    """Setting up the table: who sits where (θ cards), the steps, who does what."""
+    words = booklet_style().words
+    blocks: list[Block] = [Text(words["setup_intro"].format(**values)), owners_table(b), Gap(2)]
+    blocks += numbered(list(steps))
+    blocks.append(Box((Text(words["shuffle_duty"], lead="Who does what."),)))
+    return FrontSection("Setting up the table", tuple(blocks))
+
+
+def rules_head(b: Booklet, summary: bool = True) -> list[Block]:
+    """The rules chapter's first lines: the source, the summary and how to play."""
+    rules = b.rules
+    out: list[Block] = []
+    if rules.source.get("cite"):
+        out.append(Text(f"Source: {rules.source['cite']}.", style="small"))
+    if summary:
+        out.append(Text(rules.summary))
+    out += [Text(t) for t in getattr(rules, "how_to_play", [])]
+    return out
+
+
+def turn_head(b: Booklet, steps: Sequence[str]) -> list[Block]:
+    """A virtual turn's chapter: the protocol's overview, then its numbered steps."""
+    top = b.sections[0]
+    out: list[Block] = [Text(top.overview, spec=True)] if top.overview else []
+    return out + numbered(list(steps))
+
+
+def table_layout(b: Booklet) -> list[FrontSection]:
+    """A game kit's whole table at a virtual turn, from above and to scale (:mod:`kitgen.tableplan`),
+    with the sizes of the kit's own figures; nothing without virtual players or figures."""
+    if booklet_plan(b) is None or b.cost is None:
+        return []
+    words = booklet_style().words
+    blocks: tuple[Block, ...] = (
+        Text(words["table_intro"]),
+        Gap(2),
+        Picture("table_plan"),
+        Gap(3),
+        Text(words["table_middle"], style="small"),
+        Text(b.cost.footprint.sentence(b.cost.unit), style="small"),
+    )
+    return [FrontSection(words["table_title"], blocks)]
+
+
+def page_of(title: str) -> str:
+    """``{page:title:TITLE}``: the page of the heading ``title``, filled in by the PDF."""
+    return f"{{page:title:{title}}}"
+
+
+def first_turn_checklist(b: Booklet) -> list[FrontSection]:
+    """One page to tick through at the first virtual turn: numbered boxes in a player's words,
+    each with the page of the full instructions."""
+    if not b.virtual or not b.sections:
+        return []
+    words = booklet_style().words
+    top = b.sections[0]
+    items: list[str] = [
+        words["checklist_setup"].format(page=page_of("Setting up the table")),
+        words["checklist_read"].format(page=page_of("A virtual player's turn")),
+    ]
+    if b.cost is not None:
+        items.append(
+            words["checklist_space"].format(
+                width=f"{b.cost.footprint.width_cm:.0f}",
+                depth=f"{b.cost.footprint.depth_cm:.0f}",
+                page=page_of(words["table_title"]),
+            )
+        )
+    items.append(words["checklist_start"].format(title=top.title, page=page_of(top.title)))
+    called = {sec.title: sec for sec in b.sections[1:]}
+    for block in top.steps:
+        text = f"Step {block.number}: {block.brief}"
+        also = [t for t in called if any(t in n for n in block.notes)]
+        for t in also:
+            text += f" ({t}: page {{page:title:{t}}})"
+        if block.checks:
+            text += " " + words["checklist_check"]
+        items.append(text + f" (page {{page:{step_key(block.protocol, block.number)}}})")
+    items.append(words["checklist_play"].format(page=page_of("A virtual player's turn")))
+    items.append(words["checklist_back"])
+    first_check = next((blk for blk in top.steps if blk.checks), None)
+    blocks: list[Block] = [Text(words["checklist_intro"], style="small"), Checklist(tuple(items))]
+    if first_check is not None:
+        warn = Text(first_check.if_wrong, lead="If a check fails:", style="small", spec=True)
+        blocks += [Gap(2), Box((warn,), "warning")]
+    return [FrontSection(words["checklist_title"], tuple(blocks), own_page=True)]
+
+
+__all__ = [
+    "first_turn_checklist",
+    "kit_contents",
+    "owners_table",
+    "page_of",
+    "rules_head",
+    "setting_up",
+    "setup_values",
+    "table_layout",
+    "turn_head",
+]
