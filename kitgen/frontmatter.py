@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
 
 from .faces import Face
 
@@ -31,8 +30,8 @@ class Text:
     style: str = "body"
     spec: bool = False
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": "text", "style": self.style, "text": self.text}
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {"type": "text", "style": self.style, "text": self.text}
         if self.lead:
             out["lead"] = self.lead
         return out
@@ -48,7 +47,7 @@ class Picture:
     width: float = 0.0
     pitch: float = 0.0
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {"type": "picture", "kind": self.kind, "cards": [f.title for f in self.faces]}
 
 
@@ -63,7 +62,7 @@ class Grid:
     widths: tuple[float, ...]
     spec: bool = False
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "type": "table",
             "rows": [[c.to_json() if isinstance(c, Picture) else c for c in row] for row in self.rows],
@@ -77,7 +76,7 @@ class Box:
     rows: tuple[Text, ...]
     colour: str = "accent"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {"type": "box", "colour": self.colour, "rows": [r.to_json() for r in self.rows]}
 
 
@@ -87,7 +86,7 @@ class Gap:
 
     height: float
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {"type": "gap"}
 
 
@@ -97,7 +96,7 @@ class Checklist:
 
     items: tuple[str, ...]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {"type": "checklist", "items": [without_pages(i) for i in self.items]}
 
 
@@ -114,7 +113,7 @@ class FrontSection:
     new_page: bool = True
     own_page: bool = False
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {"title": self.title, "blocks": [b.to_json() for b in self.blocks]}
 
 
