@@ -43,12 +43,11 @@ class ClimbingKit(TableKit):
 
     # -- the materials --------------------------------------------------------------------
     def materials(self, library: Library, rules: GameRules, plan: KitPlan, reports: list[Report]) -> Bom:
-        wc: dict[str, Any] = {}
+        wc = None
         extra: list[Item] = []
         if plan.virtual:
-            wc = dict(self.engine().measure_tables(rules, library, PlaySettings(plan.players, plan.virtual)))
-            wc["piles"] = []
-            labels = max(int(wc.get("tickets", 0)), COPIES)
+            wc = self.engine().measure_tables(rules, library, PlaySettings(plan.players, plan.virtual))
+            labels = max(wc.get("tickets", 0), COPIES)
             spare = max(3, math.ceil(labels * 0.25))
             faces = [label_face("label", t) for t in range(1, labels + spare + 1)]
             extra = [

@@ -25,6 +25,7 @@ from reference_engine.api import (
     Report,
     ReportSummary,
     Symbol,
+    TableCounts,
     UsageError,
     expected_counts,
     find_kind,
@@ -138,13 +139,12 @@ class TableKit(KitKind):
         return BookletPlan(name, opts.protocol or rules.protocol, players, opts.virtual)
 
     def materials(self, library: Library, rules: GameRules, plan: KitPlan, reports: list[Report]) -> Bom:
-        wc: dict[str, Any] = {}
+        wc = None
         if plan.virtual:
-            wc = dict(self.engine().measure_tables(rules, library, PlaySettings(plan.players, plan.virtual)))
-            wc["piles"] = [wc.get("draw_pile", 0)] if self.piles else []
+            wc = self.engine().measure_tables(rules, library, PlaySettings(plan.players, plan.virtual))
         return self.table_bom(rules, plan, wc, sleeved=sleeved(library.protocol(plan.protocol)))
 
-    def table_bom(self, rules: GameRules, plan: KitPlan, wc: dict[str, Any], **more: Any) -> Bom:
+    def table_bom(self, rules: GameRules, plan: KitPlan, wc: TableCounts | None, **more: Any) -> Bom:
         """The bill of materials of the card selection table (``more``: the kind's own items and
         words, see :class:`kitgen.kinds.virtual.Table`)."""
         table = Table(
@@ -157,11 +157,10 @@ class TableKit(KitKind):
             virtual=plan.virtual,
             card_mm=plan.card_mm,
             worst_case=wc,
+            pile_counts=[wc.get("draw_pile", 0)] if wc is not None and self.piles else [],
             **more,
         )
-        bom = virtual_bom(table)
-        bom.worst_case.pop("piles", None)
-        return bom
+        return virtual_bom(table)
 
     def labels(self, rules: GameRules, bom: Bom) -> list[Label]:
         return kit_labels(bom)

@@ -13,9 +13,9 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
-from reference_engine.api import CardType
+from reference_engine.api import CardType, TableCounts
 
 from ..bom import Bom, Item, envelope_for, spares
 from ..faces import Face, known_colours, label_face, theta_colour
@@ -35,7 +35,8 @@ class Table:
     piles: list[str]  # the other owners of the card selection table (the draw pile, ...)
     virtual: int
     card_mm: tuple[float, float]
-    worst_case: dict[str, Any] = field(default_factory=dict)  # counts measured by the engine
+    worst_case: TableCounts | None = None  # counts measured by the engine (None: no virtual player)
+    pile_counts: list[int] = field(default_factory=list)  # the most cards in each of ``piles``
     extra_items: list[Item] = field(default_factory=list)  # the game's own cards, after α and β
     # The protocol keeps every card in a sleeve with its owner card (its shuffles mix sleeves):
     # every game card needs a sleeve, and only the six-card AND's two halves need envelopes.
@@ -76,9 +77,9 @@ def virtual_bom(table: Table) -> Bom:
         )
     wc = table.worst_case
     owners = table.owners
-    if table.virtual:
+    if table.virtual and wc is not None:
         k = wc["table"]
-        counts = list(wc["hands"]) + list(wc.get("piles", []))
+        counts = list(wc["hands"]) + table.pile_counts
         helpers = 0
         for i, (owner, n) in enumerate(zip(owners, counts), 1):
             extra = max(3, math.ceil(n * 0.25))  # a hand can grow beyond what the simulation saw
@@ -241,7 +242,7 @@ def virtual_bom(table: Table) -> Bom:
             + ". At a virtual player's turn, its own owner cards are the ones the steps call "
             "\"the virtual player's owner cards\"; everyone else's keep their owners."
         )
-    return Bom(items, notes, owners if table.virtual else table.seats, wc)
+    return Bom(items, notes, owners if table.virtual else table.seats, dict(wc) if wc is not None else {})
 
 
 def whose_owner_cards(owners: list[str], virtual: int) -> str:

@@ -14,7 +14,17 @@ from __future__ import annotations
 
 from . import climbing, layout, sealed_bid, shedding, tiles, trick, uno_puzzles  # they register themselves
 from .deals import Deal, FullDeal, ProblemAt, ScenarioSetting, Validity, owner_sizes
-from .kind import DEFAULT_KIND, GameKind, GameRules, PlayOption, PlaySettings, find_kind, kinds, register
+from .kind import (
+    DEFAULT_KIND,
+    GameKind,
+    GameRules,
+    PlayOption,
+    PlaySettings,
+    TableCounts,
+    find_kind,
+    kinds,
+    register,
+)
 from .ruleset import (
     RULESET_TEXT_LIMITS,
     catalogue,
@@ -37,6 +47,7 @@ __all__ = [
     "PlaySettings",
     "ProblemAt",
     "ScenarioSetting",
+    "TableCounts",
     "Validity",
     "catalogue",
     "climbing",

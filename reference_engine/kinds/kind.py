@@ -8,7 +8,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, NotRequired, TypedDict
 
 from ..cards import Symbol
 from ..errors import SpecError, UsageError
@@ -119,6 +119,20 @@ def check_name(ck: Checker, name: str, expected_name: str | None) -> None:
         raise SpecError(ck.problems)
 
 
+class TableCounts(TypedDict):
+    """The largest card selection table a virtual decision saw in simulated games
+    (:meth:`GameKind.measure_tables`), for a kit's bill of materials."""
+
+    games: int  # how many games were simulated (0: the counts are exact, not measured)
+    hands: list[int]  # per seat: the most cards it held at a virtual turn
+    draw_pile: NotRequired[int]  # the most cards in the draw pile (the boneyard)
+    discard_pile: NotRequired[int]
+    table_seen: int  # the most cards on the table at a virtual turn
+    table: int  # the most cards a table can hold
+    tickets: NotRequired[int]  # the play selection's most lottery tickets
+    copies: NotRequired[int]  # the play selection's copies of a card
+
+
 class GameKind(ABC):
     """A kind of game. Subclasses set ``name`` and register themselves with :func:`register`."""
 
@@ -171,7 +185,7 @@ class GameKind(ABC):
         after checking the names they use; kinds whose virtual players have no strategy refuse."""
         raise UsageError(f"{rules.name} ({self.name}): its virtual players take no «weights»")
 
-    def measure_tables(self, rules: GameRules, library: Library, seating: PlaySettings) -> dict[str, Any]:
+    def measure_tables(self, rules: GameRules, library: Library, seating: PlaySettings) -> TableCounts:
         """The largest card selection table a virtual decision sees in simulated games with
         ``seating`` (its seats, and the kind's options such as ``discard_owner``), for a kit's bill of
         materials: ``games``, ``hands`` (per seat), ``draw_pile`` (a pile's most cards),

@@ -12,9 +12,7 @@ get the next two numbers.
 
 from __future__ import annotations
 
-from typing import Any
-
-from reference_engine.api import Library, PlaySettings, RuleSet, Shedding, Strategy, find_kind
+from reference_engine.api import Library, PlaySettings, RuleSet, Shedding, Strategy, TableCounts, find_kind
 
 from ...bom import Bom, Item, seat_names
 from ...faces import Face, known_colours
@@ -23,7 +21,7 @@ from ..virtual import Table, deck_face, virtual_bom
 
 def worst_case(
     rules: RuleSet, library: Library, players: int, virtual: int, discard_owner: bool
-) -> dict[str, Any]:
+) -> TableCounts:
     """The largest card selection table in the simulated games with this seating."""
     kind = find_kind(rules.kind)
     assert isinstance(kind, Shedding)
@@ -45,10 +43,8 @@ def game_bom(
 ) -> Bom:
     """The bill of materials for playing ``rules`` with ``virtual`` virtual players (a weighted
     ``strategy``: w tickets per card, λ ticket cards)."""
-    wc: dict[str, Any] = {}
-    if virtual:
-        wc = worst_case(rules, library, players, virtual, discard_owner)
-        wc["piles"] = [wc["draw_pile"]] + ([wc["discard_pile"]] if discard_owner else [])
+    wc = worst_case(rules, library, players, virtual, discard_owner) if virtual else None
+    piles = [wc.get("draw_pile", 0)] + ([wc.get("discard_pile", 0)] if discard_owner else []) if wc else []
     table = Table(
         title=rules.title,
         deck_name=str(rules.kit.get("deck_name", "our colour-number deck")),
@@ -59,13 +55,12 @@ def game_bom(
         virtual=virtual,
         card_mm=card_mm,
         worst_case=wc,
+        pile_counts=piles,
         extra_items=choice_cards(rules),
         sleeved=sleeved,
         tickets=strategy.weights.largest if strategy is not None and strategy.weights is not None else 1,
     )
-    bom = virtual_bom(table)
-    bom.worst_case.pop("piles", None)
-    return bom
+    return virtual_bom(table)
 
 
 def choice_cards(rules: RuleSet) -> list[Item]:

@@ -15,7 +15,7 @@ from typing import Any
 from ...registry import Library
 from ..deals import ProblemAt
 from ..game import Bound, TableKind
-from ..kind import GameRules, PlaySettings, register
+from ..kind import GameRules, PlaySettings, TableCounts, register
 from ..virtual import Moment
 from .play import DaifugoGame
 from .rules import KIND, ClimbingRules, Play, load_climbing
@@ -42,7 +42,7 @@ class Climbing(TableKind[ClimbingRules, DaifugoGame]):
             return None
         return verify_play_runs(library, proto, self.rules_of(rules), runs, seed, players)
 
-    def measure_tables(self, rules: GameRules, library: Library, seating: PlaySettings) -> dict[str, Any]:
+    def measure_tables(self, rules: GameRules, library: Library, seating: PlaySettings) -> TableCounts:
         """The largest play selection table of virtual decisions in seeded rule-level games."""
         players, _ = self.seats(rules, seating)
         cl = self.rules_of(rules)

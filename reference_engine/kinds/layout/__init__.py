@@ -15,7 +15,7 @@ from ...errors import UsageError
 from ...registry import Library
 from ..deals import Deal, FullDeal, ProblemAt, Validity, owner_sizes
 from ..game import Attempt, Bound, TableKind
-from ..kind import GameRules, PlaySettings, register
+from ..kind import GameRules, PlaySettings, TableCounts, register
 from ..virtual import Moment
 from .play import SevensGame
 from .rules import KIND, LayoutRules, Runs, load_layout
@@ -67,7 +67,7 @@ class Layout(TableKind[LayoutRules, SevensGame]):
         text = f"{lay.title}, {players} players, every card but the layout ({laid}):"
         return FullDeal(deck, sizes, dict(state), text)
 
-    def measure_tables(self, rules: GameRules, library: Library, seating: PlaySettings) -> dict[str, Any]:
+    def measure_tables(self, rules: GameRules, library: Library, seating: PlaySettings) -> TableCounts:
         """The largest card selection table a virtual decision saw in seeded rule-level games."""
         players, _ = self.seats(rules, seating)
         hands: dict[int, int] = {}

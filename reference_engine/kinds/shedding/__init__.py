@@ -15,7 +15,7 @@ from ...errors import SpecError, UsageError
 from ...registry import Library
 from ..deals import Deal, FullDeal, ProblemAt, Validity, owner_sizes
 from ..game import MOMENT_SEEDS, Attempt, Bound, TableKind
-from ..kind import GameRules, PlayOption, PlaySettings, register
+from ..kind import GameRules, PlayOption, PlaySettings, TableCounts, register
 from ..strategy import Weights, strategy_from_options
 from ..virtual import Moment
 from .play import Game
@@ -140,7 +140,7 @@ class Shedding(TableKind[RuleSet, Game]):
             raise UsageError(hand_dependence_message(shed))
         return n
 
-    def measure_tables(self, rules: GameRules, library: Library, seating: PlaySettings) -> dict[str, Any]:
+    def measure_tables(self, rules: GameRules, library: Library, seating: PlaySettings) -> TableCounts:
         """The largest card selection table in seeded rule-level games with ``seating`` (its seats; the
         option ``discard_owner``): cards per seat, in the draw pile, under the top card, in all."""
         shed = self.rules_of(rules)

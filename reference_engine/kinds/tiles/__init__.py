@@ -16,7 +16,7 @@ from ...errors import UsageError
 from ...registry import Library
 from ..deals import Deal, FullDeal, ProblemAt, Validity, owner_sizes
 from ..game import Attempt, Bound, TableKind
-from ..kind import GameRules, PlaySettings, register
+from ..kind import GameRules, PlaySettings, TableCounts, register
 from ..virtual import Moment
 from .play import MugginsGame
 from .rules import KIND, End, TileRules, load_tiles, tile_name
@@ -69,7 +69,7 @@ class Tiles(TableKind[TileRules, MugginsGame]):
         text = f"{ti.title}, {players} players, every tile but {names[line].glyph} on the table:"
         return FullDeal(deck, sizes, dict(state), text)
 
-    def measure_tables(self, rules: GameRules, library: Library, seating: PlaySettings) -> dict[str, Any]:
+    def measure_tables(self, rules: GameRules, library: Library, seating: PlaySettings) -> TableCounts:
         players, _ = self.seats(rules, seating)
         ti = self.rules_of(rules)
         hands: dict[int, int] = {}

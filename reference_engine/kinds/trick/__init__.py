@@ -16,7 +16,7 @@ from ...errors import UsageError
 from ...registry import Library
 from ..deals import Deal, FullDeal, ProblemAt, Validity
 from ..game import Attempt, Bound, TableKind
-from ..kind import GameRules, PlayOption, PlaySettings, register
+from ..kind import GameRules, PlayOption, PlaySettings, TableCounts, register
 from ..virtual import Moment
 from .play import HeartsGame
 from .rules import KIND, OPTIONS, TrickRules, load_trick
@@ -102,7 +102,7 @@ class Trick(TableKind[TrickRules, HeartsGame]):
         text = f"{tr.title}, {players} players{played}:"
         return FullDeal(rest[: sum(sizes)], sizes, dict(state), text)
 
-    def measure_tables(self, rules: GameRules, library: Library, seating: PlaySettings) -> dict[str, Any]:
+    def measure_tables(self, rules: GameRules, library: Library, seating: PlaySettings) -> TableCounts:
         """Hearts deals every card: the table of a virtual decision holds at most the 52 cards."""
         players, _ = self.seats(rules, seating)
         tr = self.rules_of(rules)
