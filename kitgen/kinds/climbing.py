@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from reference_engine.api import GameRules, Library, Moment, PlaySettings, Symbol
+from reference_engine.api import GameRules, Library, Moment, PlaySettings, Report, Symbol
 
 from ..bom import Bom, Item, seat_names
 from ..booklet import Booklet, Example
@@ -34,7 +34,7 @@ class ClimbingKit(TableKit):
     table_middle = ("Trick",)
 
     # -- the materials --------------------------------------------------------------------
-    def materials(self, library: Library, rules: GameRules, plan: KitPlan, reports: list[Any]) -> Bom:
+    def materials(self, library: Library, rules: GameRules, plan: KitPlan, reports: list[Report]) -> Bom:
         wc: dict[str, Any] = {}
         extra: list[Item] = []
         if plan.virtual:

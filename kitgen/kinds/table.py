@@ -22,6 +22,7 @@ from reference_engine.api import (
     Library,
     Moment,
     PlaySettings,
+    Report,
     Symbol,
     UsageError,
     expected_counts,
@@ -127,7 +128,7 @@ class TableKit(KitKind):
         name = safe_name(f"{rules.name}-{players}p{opts.virtual}v-booklet-{opts.paper}")
         return BookletPlan(name, opts.protocol or rules.protocol, players, opts.virtual)
 
-    def materials(self, library: Library, rules: GameRules, plan: KitPlan, reports: list[Any]) -> Bom:
+    def materials(self, library: Library, rules: GameRules, plan: KitPlan, reports: list[Report]) -> Bom:
         wc: dict[str, Any] = {}
         if plan.virtual:
             wc = dict(self.engine().measure_tables(rules, library, PlaySettings(plan.players, plan.virtual)))

@@ -36,7 +36,7 @@ def kit(
         ink_saver=True,
         export=("cards-png",),
     )
-    return folder, build(opts)
+    return folder, build(opts).to_json()
 
 
 def test_every_game_kit_is_covered() -> None:
@@ -166,5 +166,5 @@ def test_same_options_same_bytes(kit: tuple[Path, dict[str, Any]], tmp_path: Pat
         ink_saver=True,
         export=("cards-png",),
     )
-    again = build(opts)
+    again = build(opts).to_json()
     assert again["files"] == manifest["files"]

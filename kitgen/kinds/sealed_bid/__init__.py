@@ -12,11 +12,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from reference_engine.api import GameRules, Library, SealedBidRules, UsageError
+from reference_engine.api import GameRules, Library, Report, SealedBidRules, UsageError
 
 from ...bom import PLAYER_COLOURS, Bom
 from ...booklet import Booklet, booklet_style, sections, spec_example
 from ...labels import Label
+from ...manifest import JsonObject, KitManifest
 from ...output import inside, safe_name
 from ...templates import Paper, Templates, load_templates
 from ..kind import CARD_KIT_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, default_labels, register
@@ -86,7 +87,7 @@ class SealedBidKit(KitKind):
         bid = _rules(rules)
         return BookletPlan(safe_name(f"{bid.name}-booklet-{opts.paper}"), opts.protocol or bid.protocol)
 
-    def materials(self, library: Library, rules: GameRules, plan: KitPlan, reports: list[Any]) -> Bom:
+    def materials(self, library: Library, rules: GameRules, plan: KitPlan, reports: list[Report]) -> Bom:
         top = next(r for r in reports if r.protocol == library.protocol(plan.protocol).name)
         # A kit's own label sheet; a booklet alone speaks of the rule set's default (plain paper).
         cutout = load_templates().label_sheet(plan.label_sheet).cutout if plan.label_sheet else True
@@ -102,15 +103,17 @@ class SealedBidKit(KitKind):
 
     def extra_sheets(
         self, work: Path, rules: GameRules, paper: Paper, name: str, bom: Bom
-    ) -> tuple[list[str], dict[str, Any]]:
+    ) -> tuple[list[str], JsonObject]:
         pages = render_bundle_sheet(
             inside(work, "bundles.pdf"), _rules(rules), paper, name, bom.labels_cutout
         )
         return ["bundles"], {"bundles": {"pages": pages}}
 
-    def file_lines(self, manifest: dict[str, Any]) -> list[str]:
+    def file_lines(self, manifest: KitManifest) -> list[str]:
+        bundles = manifest.extra["bundles"]
+        pages = bundles.get("pages") if isinstance(bundles, dict) else None
         return [
-            f"  bundles.pdf {manifest['bundles']['pages']} pages: the sheet for making every bundle "
+            f"  bundles.pdf {pages} pages: the sheet for making every bundle "
             "together, in public, before the first game"
         ]
 

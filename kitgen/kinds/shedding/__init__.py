@@ -14,6 +14,7 @@ from reference_engine.api import (
     WEIGHTED_PROTOCOL,
     GameRules,
     Library,
+    Report,
     RuleSet,
     Shedding,
     Strategy,
@@ -115,7 +116,7 @@ class SheddingKit(KitKind):
         name = safe_name(f"{shed.name}-{players}p{opts.virtual}v-booklet-{opts.paper}")
         return BookletPlan(name, opts.protocol or shed.virtual_protocol, players, opts.virtual)
 
-    def materials(self, library: Library, rules: GameRules, plan: KitPlan, reports: list[Any]) -> Bom:
+    def materials(self, library: Library, rules: GameRules, plan: KitPlan, reports: list[Report]) -> Bom:
         return game_bom(
             _rules(rules),
             library,
