@@ -63,8 +63,11 @@ from .kinds import (
     load_game,
 )
 from .kinds.deck import CardType, Deck
+from .kinds.result import PlayResult, RankedResult, TableResult
 from .kinds.sealed_bid import SealedBidRules
+from .kinds.sealed_bid.play import SealedBidResult
 from .kinds.shedding import RuleSet, Shedding
+from .kinds.shedding.play import SheddingResult
 from .kinds.shedding.rules import hand_dependence_message
 from .kinds.strategy import (
     MAX_WEIGHT,
@@ -272,6 +275,7 @@ __all__ = [
     "ParamValue",
     "Params",
     "PlayOption",
+    "PlayResult",
     "PlaySettings",
     "Problem",
     "ProgressReport",
@@ -279,6 +283,7 @@ __all__ = [
     "Puzzle",
     "PuzzleKind",
     "PuzzleRules",
+    "RankedResult",
     "Reason",
     "RecordError",
     "ReductionRefused",
@@ -289,8 +294,10 @@ __all__ = [
     "RuleSet",
     "RulesGone",
     "RunError",
+    "SealedBidResult",
     "SealedBidRules",
     "Shedding",
+    "SheddingResult",
     "Simulation",
     "SimulationError",
     "Snapshot",
@@ -300,6 +307,7 @@ __all__ = [
     "Strategy",
     "Symbol",
     "Table",
+    "TableResult",
     "Terminated",
     "Trace",
     "UncooperativeResult",

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from reference_engine.api import GameRules, Library, Report, Reveal, UsageError
+from reference_engine.api import GameRules, Library, PlayResult, Report, Reveal, UsageError
 
 from ..bom import Bom
 from ..faces import Face
@@ -157,7 +157,7 @@ class KitKind(ABC):
         """The booklet's chapters before the protocols (the kit, set-up, rules, a turn)."""
 
     @abstractmethod
-    def play_lines(self, result: dict[str, Any], rules: GameRules) -> list[str]:
+    def play_lines(self, result: PlayResult, rules: GameRules) -> list[str]:
         """What ``kitgen play`` prints for a game of this kind."""
 
     def statistical(

@@ -24,6 +24,7 @@ from ..records.referee import Verdict
 from ..registry import Library
 from .deals import Deal, ProblemAt, Validity
 from .kind import GameKind, GameRules, PlaySettings
+from .result import TableResult
 from .table import TableRules
 from .virtual import Seat, VirtualPlayers, seating, split
 
@@ -83,8 +84,8 @@ class TableGame(ABC, Generic[R]):
         return dealer, hands
 
     @abstractmethod
-    def play(self) -> dict[str, Any]:
-        """Play the whole game; its result (:meth:`result_head` first)."""
+    def play(self) -> TableResult | None:
+        """Play the whole game; its result (None: an observer stopped it before the end)."""
 
     def result_head(self) -> dict[str, Any]:
         """The first keys of every game's result: the game, seed, seats, level and protocol."""
@@ -211,5 +212,7 @@ class TableKind(GameKind, Generic[R, G]):
     def no_moment(rules: GameRules, seeds: int = MOMENT_SEEDS) -> UsageError:
         return UsageError(f"no suitable moment for a worked example in {seeds} seeded games of {rules.name}")
 
-    def play(self, rules: GameRules, library: Library, settings: PlaySettings) -> dict[str, Any]:
-        return self.game(rules, library, settings).play()
+    def play(self, rules: GameRules, library: Library, settings: PlaySettings) -> TableResult:
+        result = self.game(rules, library, settings).play()
+        assert result is not None, "a game with no observer plays to its end"
+        return result

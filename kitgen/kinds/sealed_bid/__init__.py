@@ -10,9 +10,17 @@ a round step by step, every sub-protocol, validation, quick reference.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from reference_engine.api import GameRules, Library, Report, SealedBidRules, UsageError
+from reference_engine.api import (
+    GameRules,
+    Library,
+    PlayResult,
+    Report,
+    SealedBidResult,
+    SealedBidRules,
+    UsageError,
+)
 
 from ...bom import PLAYER_COLOURS, Bom
 from ...booklet import Booklet, booklet_style, sections, spec_example
@@ -146,7 +154,8 @@ class SealedBidKit(KitKind):
     def front_matter(self, w: Writer, booklet: Booklet) -> list[Flowable]:
         return front.front_matter(w, booklet)
 
-    def play_lines(self, result: dict[str, Any], rules: GameRules) -> list[str]:
+    def play_lines(self, result: PlayResult, rules: GameRules) -> list[str]:
+        assert isinstance(result, SealedBidResult), "a sealed-bid game's result"
         return sealed_bid_lines(result, rules.title)
 
 

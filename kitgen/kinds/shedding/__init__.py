@@ -14,9 +14,11 @@ from reference_engine.api import (
     WEIGHTED_PROTOCOL,
     GameRules,
     Library,
+    PlayResult,
     Report,
     RuleSet,
     Shedding,
+    SheddingResult,
     Strategy,
     UsageError,
     find_kind,
@@ -145,9 +147,9 @@ class SheddingKit(KitKind):
     def front_matter(self, w: Writer, booklet: Booklet) -> list[Flowable]:
         return front.front_matter(w, booklet)
 
-    def play_lines(self, result: dict[str, Any], rules: GameRules) -> list[str]:
-        names = seat_names(result["players"], result["virtual"])
-        return game_lines(result, names, rules.title)
+    def play_lines(self, result: PlayResult, rules: GameRules) -> list[str]:
+        assert isinstance(result, SheddingResult), "a shedding game's result"
+        return game_lines(result, seat_names(result.players, result.virtual), rules.title)
 
 
 def _strategy(rules: RuleSet, extra: dict[str, Any], virtual: int) -> Strategy:

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from reference_engine.api import SheddingResult
 
 
-def game_lines(result: dict[str, Any], names: list[str], title: str) -> list[str]:
+def game_lines(result: SheddingResult, names: list[str], title: str) -> list[str]:
     """A readable log of a played game (``kitgen play``)."""
     seats = ", ".join(names)
-    level = "card level (every virtual turn runs the protocol)" if result["level"] == "card" else "rule level"
-    lines = [f"{title}: {result['players']} players ({seats}), {level}, seed {result['seed']}"]
-    for h, (summary, log) in enumerate(zip(result["hand_results"], result["log"]), 1):
+    level = "card level (every virtual turn runs the protocol)" if result.level == "card" else "rule level"
+    lines = [f"{title}: {result.players} players ({seats}), {level}, seed {result.seed}"]
+    for h, (summary, log) in enumerate(zip(result.hand_results, result.log), 1):
         lines.append("")
         lines.append(f"Hand {h}")
         for t in log:
@@ -36,15 +36,15 @@ def game_lines(result: dict[str, Any], names: list[str], title: str) -> list[str
             f"{summary['points']} points in the other hands)."
         )
     lines.append("")
-    if result.get("scores"):
-        lines.append("Scores: " + ", ".join(f"{n} {s}" for n, s in zip(names, result["scores"])))
+    if result.scores:
+        lines.append("Scores: " + ", ".join(f"{n} {s}" for n, s in zip(names, result.scores)))
     lines.append(
-        f"Winner: {result['winner_name']}. Turns: {result['turns']}, "
-        f"virtual turns: {result['virtual_turns']}."
+        f"Winner: {result.winner_name}. Turns: {result.turns}, virtual turns: {result.virtual_turns}."
     )
-    if result["level"] == "card":
+    if result.level == "card":
+        work = result.work
         lines.append(
-            f"Protocol runs: {result['protocol_runs']}, checks passed: {result['checks_passed']}, "
-            f"shuffles: {result['shuffles']}, most helper cards at once: {result['max_helper_cards']}."
+            f"Protocol runs: {work.protocol_runs}, checks passed: {work.checks_passed}, "
+            f"shuffles: {work.shuffles}, most helper cards at once: {work.max_helper_cards}."
         )
     return lines

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypedDict, cast
+from typing import TYPE_CHECKING, TypedDict, cast
 
 from reference_engine.api import (
     GameRules,
     Library,
+    PlayResult,
     PuzzleKind,
     PuzzleRules,
     Report,
@@ -163,7 +164,7 @@ class PuzzleKit(KitKind):
     def front_matter(self, w: Writer, booklet: Booklet) -> list[Flowable]:
         return []
 
-    def play_lines(self, result: dict[str, Any], rules: GameRules) -> list[str]:
+    def play_lines(self, result: PlayResult, rules: GameRules) -> list[str]:
         return []
 
 

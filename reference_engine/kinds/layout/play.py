@@ -18,6 +18,7 @@ from typing import Any
 from ...cards import Symbol
 from ...errors import CheckFailure
 from ..game import LogEntry, TableGame
+from ..result import RankedResult, VirtualWork
 from .record import LayoutRecord
 from .rules import LayoutRules, Runs
 
@@ -60,7 +61,7 @@ class SevensGame(TableGame[LayoutRules]):
         if self.rec:
             self.rec.deal(dealer)
 
-    def play(self) -> dict[str, Any]:
+    def play(self) -> RankedResult:
         n = len(self.seats)
         self.deal()
         ranking: list[int] = []
@@ -161,17 +162,17 @@ class SevensGame(TableGame[LayoutRules]):
             self.largest.hands[s + 1] = max(self.largest.hands.get(s + 1, 0), len(hand))
         self.largest.table = max(self.largest.table, sum(len(h) for h in self.hands))
 
-    def summary(self, ranking: list[int], turns: int) -> dict[str, Any]:
+    def summary(self, ranking: list[int], turns: int) -> RankedResult:
         names = [self.seats[s].name for s in ranking]
         played = sum(1 for t in self.log if t.card)
         if played + sum(len(h) for h in self.hands) != len(self.rules.deck()):
             raise CheckFailure("cards were created or lost")
-        return {
+        return RankedResult(
             **self.result_head(),
-            "winner": ranking[0] + 1,
-            "winner_name": names[0],
-            "ranking": [s + 1 for s in ranking],
-            "turns": turns,
-            **self.virtual.stats.summary(),
-            "log": [t.to_json() for t in self.log],
-        }
+            winner=ranking[0] + 1,
+            winner_name=names[0],
+            turns=turns,
+            work=VirtualWork.of(self.virtual.stats),
+            ranking=[s + 1 for s in ranking],
+            log=[t.to_json() for t in self.log],
+        )
