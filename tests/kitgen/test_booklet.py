@@ -15,6 +15,7 @@ from kitgen.booklet import plain_text
 from kitgen.cli import main
 from kitgen.imposition import saddle_order
 from kitgen.kit import BookletOptions, build_booklet
+from kitgen.manifest import BookletManifest
 from kitgen.typesetting import count_text
 from reference_engine.kinds.shedding import load_rules
 from reference_engine.registry import Library, rulesets_dir
@@ -45,6 +46,12 @@ def uno_booklet(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[st
         BookletOptions(name="uno", output=str(folder), runs=20, previews=False)
     ).to_json()
     return folder, manifest
+
+
+def test_the_typed_booklet_manifest_writes_the_same_bytes(
+    and_booklet: tuple[Path, dict[str, Any]], manifest_round_trips: Any
+) -> None:
+    assert manifest_round_trips(and_booklet[0]) is BookletManifest
 
 
 def section_steps(pages: list[str], title: str) -> str:

@@ -16,6 +16,7 @@ from kitgen.classkit import is_protocol
 from kitgen.cli import main
 from kitgen.jargon import check_kit
 from kitgen.kit import KitOptions, build
+from kitgen.manifest import KitManifest
 from reference_engine.api import Library
 from reference_engine.registry import rulesets_dir
 
@@ -41,8 +42,11 @@ def _cards_by_symbol(manifest: dict[str, Any]) -> dict[str, int]:
 
 
 @pytest.mark.parametrize("name", [p for p in PROTOCOLS if p not in UNVERIFIABLE])
-def test_every_shipped_protocol_gets_a_kit_for_a_class(tmp_path: Path, name: str) -> None:
+def test_every_shipped_protocol_gets_a_kit_for_a_class(
+    tmp_path: Path, name: str, manifest_round_trips: Any
+) -> None:
     folder, manifest = _kit(tmp_path, name)
+    assert manifest_round_trips(folder) is KitManifest
     for f in ("cards.pdf", "labels.pdf", "booklet.pdf", "booklet.json", "handout.pdf", "index.html"):
         assert (folder / f).is_file(), f
     assert any(f["path"].startswith("view/") for f in manifest["files"])

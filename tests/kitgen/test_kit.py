@@ -12,6 +12,7 @@ import pytest
 from pypdf import PdfReader
 
 from kitgen.kit import KitOptions, _recorded, build
+from kitgen.manifest import KitManifest
 from kitgen.output import sha256
 from reference_engine.errors import UsageError
 from reference_engine.kinds.shedding import load_rules
@@ -53,6 +54,16 @@ def test_default_kit_files(default_kit: tuple[Path, dict[str, Any]]) -> None:
         "covert-lottery-fast",
         "six-card-and-direct",
     }
+
+
+def test_the_typed_manifest_writes_the_same_bytes(
+    default_kit: tuple[Path, dict[str, Any]], manifest_round_trips: Any
+) -> None:
+    """manifest.json read back as a :class:`KitManifest` and written again is the same file; the
+    engine kind the build knew stays in memory, out of the file."""
+    folder, manifest = default_kit
+    assert manifest_round_trips(folder) is KitManifest
+    assert "kind" not in manifest and "kind" not in json.loads((folder / "manifest.json").read_text())
 
 
 def test_pages_cards_and_trim(default_kit: tuple[Path, dict[str, Any]]) -> None:

@@ -77,16 +77,20 @@ def test_official_rules_refuse_virtual_players_without_bluff(library: Library) -
 
 
 def test_official_rules_with_bluff_and_scoring(library: Library) -> None:
-    result = Game(
-        load_rules("uno-official"),
-        library,
-        players=3,
-        virtual=1,
-        level="card",
-        seed=2,
-        wild4="bluff",
-        hands=2,
-    ).play().to_json()
+    result = (
+        Game(
+            load_rules("uno-official"),
+            library,
+            players=3,
+            virtual=1,
+            level="card",
+            seed=2,
+            wild4="bluff",
+            hands=2,
+        )
+        .play()
+        .to_json()
+    )
     assert result["hands"] <= 2 and result["scores"] is not None
     assert sum(result["scores"]) == sum(h["points"] for h in result["hand_results"])
 
