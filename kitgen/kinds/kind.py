@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from reportlab.platypus import Flowable
 
     from ..booklet import Booklet
+    from ..cache import VerificationCache
     from ..kitoptions import BookletOptions, KitOptions
     from ..typesetting import Writer
 
@@ -161,7 +162,7 @@ class KitKind(ABC):
         """What ``kitgen play`` prints for a game of this kind."""
 
     def statistical(
-        self, library: Library, plan: KitPlan, runs: int, what: str, cache: Any
+        self, library: Library, plan: KitPlan, runs: int, what: str, cache: VerificationCache | None
     ) -> dict[str, Any] | None:
         """A statistical check on the full deck for the validation pages (kinds with one)."""
         return None

@@ -45,6 +45,7 @@ from .kind import CARD_KIT_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan,
 from .virtual import Table, deck_face, kit_labels, virtual_bom, whose_owner_cards
 
 if TYPE_CHECKING:
+    from ..cache import VerificationCache
     from ..kitoptions import BookletOptions, KitOptions
     from ..typesetting import Writer
 
@@ -155,7 +156,7 @@ class TableKit(KitKind):
         return kit_labels(bom)
 
     def statistical(
-        self, library: Library, plan: KitPlan, runs: int, what: str, cache: Any
+        self, library: Library, plan: KitPlan, runs: int, what: str, cache: VerificationCache | None
     ) -> dict[str, Any] | None:
         return summary(verify_statistically(library, plan.protocol, runs, 1, what, cache, plan.game))
 

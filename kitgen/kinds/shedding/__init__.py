@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from reportlab.platypus import Flowable
 
     from ...booklet import Booklet
+    from ...cache import VerificationCache
     from ...kitoptions import BookletOptions, KitOptions
     from ...typesetting import Writer
 
@@ -135,7 +136,7 @@ class SheddingKit(KitKind):
         return kit_labels(bom)
 
     def statistical(
-        self, library: Library, plan: KitPlan, runs: int, what: str, cache: Any
+        self, library: Library, plan: KitPlan, runs: int, what: str, cache: VerificationCache | None
     ) -> dict[str, Any] | None:
         strategy = plan.extra.get("strategy")
         weights = strategy.weights if isinstance(strategy, Strategy) else None
