@@ -129,6 +129,11 @@ def table_fields(
     seats when the kind has read them already (it checks a hand size against them)."""
     ck, data = f.ck, f.doc
     texts = booklet_texts(ck, data.get("booklet", {}))
+    # Every field is read (and checked) before the last look at the problems, so that a bad
+    # `players:`, `source:` or `kit:` is refused, never silently replaced by a default.
+    source = {str(k): str(v) for k, v in ck.table(data.get("source", {}), ("source",)).items()}
+    seats = players if players is not None else parse_players(ck, data.get("players", {}))
+    kit = dict(ck.table(data.get("kit", {}), ("kit",)))
     if expected_name is not None and f.name != expected_name:
         ck.error(("game",), f"the file declares game {f.name!r}; the name must match the file name")
     if ck.problems:
@@ -137,13 +142,13 @@ def table_fields(
         "name": f.name,
         "title": str(data["title"]),
         "summary": str(data.get("summary", "")),
-        "source": {str(k): str(v) for k, v in ck.table(data.get("source", {}), ("source",)).items()},
+        "source": source,
         "file": f.src.file,
-        "players": players if players is not None else parse_players(ck, data.get("players", {})),
+        "players": seats,
         "virtual_protocol": str(data.get("virtual_protocol", protocol)),
         "doc": doc,
         "notes": str(data.get("notes", "")),
-        "kit": dict(ck.table(data.get("kit", {}), ("kit",))),
+        "kit": kit,
         "how_to_play": texts["how_to_play"],
         "booklet_texts": texts,
     }
