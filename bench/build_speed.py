@@ -28,15 +28,16 @@ from pathlib import Path
 from typing import Any
 
 from kitgen.kit import BookletOptions, KitOptions, build, build_booklet
+from kitgen.manifest import Manifest
 
 
-def timed(make: Callable[[str], dict[str, Any]], repeat: int) -> tuple[float, dict[str, Any]]:
+def timed(make: Callable[[str], Manifest], repeat: int) -> tuple[float, dict[str, Any]]:
     best = float("inf")
     manifest: dict[str, Any] = {}
     for _ in range(repeat):
         with tempfile.TemporaryDirectory() as tmp:
             start = time.perf_counter()
-            manifest = make(str(Path(tmp) / "out"))
+            manifest = make(str(Path(tmp) / "out")).to_json()
             best = min(best, time.perf_counter() - start)
     return best, manifest
 

@@ -92,7 +92,7 @@ def row(game: str, table: str, weights: str, games: int, seed: int, library: Lib
                 strategy=strategy,
                 weighted_seats={weighted_seat},
             )
-            winner = game_.play()["winner"]
+            winner = game_.play().to_json()["winner"]
             uniform_seat = 3 - weighted_seat
             won[weighted_seat] = (winner == weighted_seat, winner == uniform_seat)
         for w_won, u_won in won.values():

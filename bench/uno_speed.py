@@ -43,7 +43,9 @@ def ours_rule_level(games: int, players: int, rules: Any, library: Library) -> t
     turns = 0
     start = time.process_time()
     for seed in range(games):
-        result = Game(rules, library, players=players, virtual=players, level="rule", seed=seed).play()
+        result = (
+            Game(rules, library, players=players, virtual=players, level="rule", seed=seed).play().to_json()
+        )
         turns += result["turns"]
     elapsed = time.process_time() - start
     return games / elapsed, turns / games
@@ -138,7 +140,9 @@ def _card_level_games(min_turns: int, players: int) -> tuple[float, int, int]:
     start = time.process_time()
     seed = 0
     while turns < min_turns:
-        result = Game(rules, library, players=players, virtual=players, level="card", seed=seed).play()
+        result = (
+            Game(rules, library, players=players, virtual=players, level="card", seed=seed).play().to_json()
+        )
         turns += result["virtual_turns"]
         games += 1
         seed += 1

@@ -17,7 +17,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import cast
 
 from reference_engine.api import ReportSummary, UsageError
 
@@ -29,6 +29,22 @@ from .fronthtml import front_html
 from .kitindex import index_html
 from .kitoptions import KitOptions
 from .labels import Label, render_labels
+from .manifest import (
+    BookletFacts,
+    CardFacts,
+    CardPages,
+    CardSheets,
+    ExportFacts,
+    FileEntry,
+    HandoutFacts,
+    JsonObject,
+    KitHead,
+    KitManifest,
+    LabelSheets,
+    OnlyFacts,
+    OwnKitManifest,
+    ProfileFacts,
+)
 from .optionspec import Option, flag_of
 from .output import check_destination, inside, safe_name, sha256, staged
 from .previews import render_previews
@@ -44,7 +60,7 @@ from .viewer import kit_pages
 Progress = Callable[[str, int], None]
 # A kind's extra sheets (Gakmoro's bundle sheet): written into the folder, they return their
 # PDFs' names (without .pdf) and the manifest's entries about them.
-ExtraSheets = Callable[[Path], tuple[list[str], dict[str, Any]]]
+ExtraSheets = Callable[[Path], tuple[list[str], JsonObject]]
 # A one-page sheet drawn from flowables (a class kit's handout): the file's name without .pdf.
 OnePage = tuple[str, Callable[[Path], int]]
 
@@ -70,7 +86,7 @@ class KitContent:
     """What a card kit holds, decided before anything is written."""
 
     printing: Printing
-    head: dict[str, Any]  # the manifest's first entries: kit, kitgen, options, game or protocol
+    head: KitHead  # the manifest's first entries: kit, kitgen, options, game or protocol
     bom: Bom
     labels: list[Label]
     booklet: Booklet | None
@@ -96,12 +112,19 @@ class KitContent:
 @dataclass
 class Written:
     """What the writers have written so far: files (relative paths), PDFs (names without
-    .pdf, for the previews and the index) and the manifest's entries, by key."""
+    .pdf, for the previews and the index) and the manifest's entries."""
 
     work: Path
     files: list[str] = field(default_factory=list)
     pdfs: list[str] = field(default_factory=list)
-    entries: dict[str, Any] = field(default_factory=dict)
+    cards: CardSheets | None = None
+    card_pages: list[CardPages] = field(default_factory=list)
+    labels: LabelSheets | None = None
+    extra: JsonObject = field(default_factory=dict)
+    booklet: BookletFacts | None = None
+    handout: HandoutFacts | None = None
+    only: OnlyFacts | None = None
+    export: ExportFacts | None = None
 
     def add(self, name: str, pdf: bool = False) -> Path:
         self.files.append(name)
@@ -205,8 +228,8 @@ def write_cards(kit: KitContent, out: Written, step: Progress) -> None:
         kit.printing.sheet_options,
         progress=_counted(step, "drawing card sheets", len(faces)),
     )
-    out.entries["cards"] = info.to_json()
-    out.entries["card_pages"] = card_pages(kit.bom, info)
+    out.cards = cast(CardSheets, info.to_json())
+    out.card_pages = card_pages(kit.bom, info)
 
 
 def write_labels(kit: KitContent, out: Written, step: Progress) -> None:
@@ -218,7 +241,7 @@ def write_labels(kit: KitContent, out: Written, step: Progress) -> None:
         kit.printing.sheet_options.kit,
         kit.printing.label_start,
     )
-    out.entries["labels"] = info.to_json()
+    out.labels = cast(LabelSheets, info.to_json())
 
 
 def write_extra_sheets(kit: KitContent, out: Written, step: Progress) -> None:
@@ -227,7 +250,7 @@ def write_extra_sheets(kit: KitContent, out: Written, step: Progress) -> None:
     names, entries = kit.extra_sheets(out.work)
     for name in names:
         out.add(f"{name}.pdf", pdf=True)
-    out.entries["extra"] = entries
+    out.extra = entries
 
 
 def write_booklet(kit: KitContent, out: Written, step: Progress) -> None:
@@ -237,7 +260,7 @@ def write_booklet(kit: KitContent, out: Written, step: Progress) -> None:
     size = (kit.paper.size.w, kit.paper.size.h)
     pages = render_booklet(out.add("booklet.pdf", pdf=True), kit.booklet, size)
     write_json(out.add("booklet.json"), kit.booklet.to_json())
-    out.entries["booklet"] = {"pages": pages, "paper": kit.paper.name}
+    out.booklet = {"pages": pages, "paper": kit.paper.name}
 
 
 def write_handout(kit: KitContent, out: Written, step: Progress) -> None:
@@ -245,22 +268,22 @@ def write_handout(kit: KitContent, out: Written, step: Progress) -> None:
         return
     step("writing the handout", 0)
     name, draw = kit.handout
-    out.entries["handout"] = {"file": f"{name}.pdf", "pages": draw(out.add(f"{name}.pdf", pdf=True))}
+    out.handout = {"file": f"{name}.pdf", "pages": draw(out.add(f"{name}.pdf", pdf=True))}
 
 
 def keep_only(kit: KitContent, out: Written, step: Progress) -> None:
     """``--only``: cards.pdf keeps the pages of the sheets that hold these card types."""
     if not kit.printing.only:
         return
-    keep = only_pages(kit.printing.only, out.entries["card_pages"])
+    keep = only_pages(kit.printing.only, out.card_pages)
     keep_pages(inside(out.work, "cards.pdf"), keep)
     for f in out.files:
         if f != "cards.pdf":
             inside(out.work, f).unlink()
     out.files[:], out.pdfs[:] = ["cards.pdf"], ["cards"]
-    out.entries["booklet"] = None
-    out.entries.pop("handout", None)
-    out.entries["only"] = {
+    out.booklet = None
+    out.handout = None
+    out.only = {
         "types": list(kit.printing.only),
         "pages": keep,
         "note": "the pages of the full kit's cards.pdf that hold these card types (with their "
@@ -281,7 +304,7 @@ def write_export(kit: KitContent, out: Written, step: Progress) -> None:
         lambda n: step("exporting card pictures", n),
     )
     out.files += written
-    out.entries["export"] = exported
+    out.export = exported
 
 
 def write_previews(kit: KitContent, out: Written, step: Progress) -> None:
@@ -311,30 +334,35 @@ WRITERS: tuple[Callable[[KitContent, Written, Progress], None], ...] = (
 )
 
 
-def manifest_of(kit: KitContent, out: Written) -> dict[str, Any]:
+def manifest_of(kit: KitContent, out: Written) -> KitManifest:
     """The manifest of a written kit (before its guides, index and file list)."""
-    e = out.entries
-    manifest: dict[str, Any] = {
-        **kit.head,
-        **print_facts(kit.paper, kit.card, kit.profile),
-        "bom": kit.bom.to_json(),
-        "sheets": {"cards": e["cards"], "labels": e["labels"]},
-        **e.get("extra", {}),
-        "booklet": e.get("booklet"),
-        "verification": kit.validation,
-        "statistical_verification": kit.statistical,
-    }
-    for key in ("handout", "export"):
-        if key in e:
-            manifest[key] = e[key]
-    if kit.whole_deck is not None:
-        manifest["whole_deck_verification"] = kit.whole_deck
-    if "only" in e:
-        manifest["only"] = e["only"]
-    return manifest
+    head = kit.head
+    assert out.cards is not None and out.labels is not None, "the cards and labels are written first"
+    card, profile = print_facts(kit.card, kit.profile)
+    return KitManifest(
+        head.kit,
+        head.kitgen,
+        head.options,
+        head.game,
+        head.protocol,
+        kit.paper.name,
+        card,
+        profile,
+        kit.bom.to_json(),
+        {"cards": out.cards, "labels": out.labels},
+        out.extra,
+        out.booklet,
+        kit.validation,
+        kit.statistical,
+        handout=out.handout,
+        export=out.export,
+        whole_deck_verification=kit.whole_deck,
+        only=out.only,
+        kind=head.kind,
+    )
 
 
-def write_kit(kit: KitContent, step: Progress) -> dict[str, Any]:
+def write_kit(kit: KitContent, step: Progress) -> KitManifest:
     """Write every artifact of ``kit`` into its folder (staged) and return its manifest."""
     at = kit.printing
     check_destination(at.destination, at.force)
@@ -343,37 +371,41 @@ def write_kit(kit: KitContent, step: Progress) -> dict[str, Any]:
         for writer in WRITERS:
             writer(kit, out, step)
         manifest = manifest_of(kit, out)
-        if "only" not in manifest:
-            manifest["card_pages"] = out.entries["card_pages"]
-            for key, name, text in (
-                (
-                    "printing_guide",
-                    "printing-guide.txt",
-                    printing_guide(manifest, manifest["card_pages"], out.pdfs),
-                ),
-                ("shopping_list", "shopping-list.txt", shopping_list(manifest)),
-            ):
-                out.add(name).write_text(text, encoding="utf-8")
-                manifest[key] = name
-        booklet = None if "only" in manifest else kit.booklet
+        if manifest.only is None:
+            manifest.card_pages = out.card_pages
+            manifest.printing_guide = "printing-guide.txt"
+            out.add(manifest.printing_guide).write_text(
+                printing_guide(manifest, out.card_pages, out.pdfs), encoding="utf-8"
+            )
+            manifest.shopping_list = "shopping-list.txt"
+            out.add(manifest.shopping_list).write_text(shopping_list(manifest), encoding="utf-8")
+        booklet = None if manifest.only is not None else kit.booklet
         if booklet is not None and booklet.cost is not None:
-            manifest["table_time"] = booklet.cost.to_json()
+            manifest.table_time = booklet.cost.to_json()
         finish(work, manifest, out.pdfs, out.files, booklet)
-    manifest["folder"] = str(at.destination)
+    manifest.folder = str(at.destination)
     return manifest
 
 
 def finish(
-    work: Path, manifest: dict[str, Any], pdfs: list[str], files: list[str], booklet: Booklet | None
+    work: Path,
+    manifest: KitManifest | OwnKitManifest,
+    pdfs: list[str],
+    files: list[str],
+    booklet: Booklet | None,
 ) -> None:
     """The kit's index.html (with its viewer pages) and manifest.json with every file's checksum."""
     write_index(work, manifest, pdfs, files, booklet)
-    manifest["files"] = file_list(work, files)
-    write_json(inside(work, "manifest.json"), manifest)
+    manifest.files = file_list(work, files)
+    write_json(inside(work, "manifest.json"), manifest.to_json())
 
 
 def write_index(
-    work: Path, manifest: dict[str, Any], pdfs: list[str], files: list[str], booklet: Booklet | None
+    work: Path,
+    manifest: KitManifest | OwnKitManifest,
+    pdfs: list[str],
+    files: list[str],
+    booklet: Booklet | None,
 ) -> None:
     """The kit's index.html and, for a kit with a booklet, a viewer page per protocol it
     teaches (view/<protocol>.html); both added to ``files``."""
@@ -382,7 +414,7 @@ def write_index(
     if booklet is not None:
         pages = kit_pages(
             booklet.sections,
-            manifest.get("verification") or [],
+            manifest.verification if isinstance(manifest, KitManifest) else [],
             booklet.face,
             booklet.name,
             booklet.ink_saver,
@@ -403,31 +435,29 @@ def write_index(
     files.append("index.html")
 
 
-def file_list(work: Path, files: list[str]) -> list[dict[str, Any]]:
+def file_list(work: Path, files: list[str]) -> list[FileEntry]:
     return [
         {"path": f, "sha256": sha256(inside(work, f)), "bytes": inside(work, f).stat().st_size}
         for f in sorted(files)
     ]
 
 
-def print_facts(paper: Paper, card: CardSize, profile: Profile) -> dict[str, Any]:
-    """The paper, card size and print profile, as a manifest records them."""
-    return {
-        "paper": paper.name,
-        "card": {
-            "name": card.name,
-            "width_mm": round(card.size.width.mm, 3),
-            "height_mm": round(card.size.height.mm, 3),
-        },
-        "profile": {
-            "name": profile.key,
-            "bleed_mm": round(profile.bleed.mm, 3),
-            "safe_mm": round(profile.safe.mm, 3),
-            "margin_mm": round(profile.margin.mm, 3),
-            "shared_cuts": profile.shared_cuts,
-        },
+def print_facts(card: CardSize, profile: Profile) -> tuple[CardFacts, ProfileFacts]:
+    """The card size and print profile, as a manifest records them."""
+    facts: CardFacts = {
+        "name": card.name,
+        "width_mm": round(card.size.width.mm, 3),
+        "height_mm": round(card.size.height.mm, 3),
     }
+    printing: ProfileFacts = {
+        "name": profile.key,
+        "bleed_mm": round(profile.bleed.mm, 3),
+        "safe_mm": round(profile.safe.mm, 3),
+        "margin_mm": round(profile.margin.mm, 3),
+        "shared_cuts": profile.shared_cuts,
+    }
+    return facts, printing
 
 
-def write_json(path: Path, data: Any) -> None:
+def write_json(path: Path, data: object) -> None:
     path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

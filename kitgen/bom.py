@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass, field
 
 from .faces import Face
+from .manifest import BomFacts, BomItem
 
 ENVELOPES = (("C7", 81, 114), ("C6", 114, 162), ("C5", 162, 229), ("C4", 229, 324))
 
@@ -37,7 +38,7 @@ class Item:
     def count(self) -> int:
         return self.needed + self.spares
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self) -> BomItem:
         return {
             "key": self.key,
             "name": self.name,
@@ -73,7 +74,7 @@ class Bom:
     def printed_cards(self) -> int:
         return sum(i.count for i in self.items if i.kind == "card")
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self) -> BomFacts:
         return {
             "items": [i.to_json() for i in self.items],
             "notes": self.notes,

@@ -42,6 +42,7 @@ from .handout import Handout, render_handout
 from .kinds import default_labels, kit_kind
 from .kitoptions import KitOptions, recorded
 from .labels import Label
+from .manifest import JsonObject, KitHead, ProtocolFacts
 from .optionspec import PROTOCOL_KIT
 from .output import check_destination, safe_name
 from .templates import load_templates
@@ -135,23 +136,20 @@ def protocol_kit(opts: KitOptions, library: Library, step: Progress) -> KitConte
     card_mm = (card.size.width.mm, card.size.height.mm)
     bom = materials(proto, booklet, validation[0], opts.sets, card_mm)
     handout = Handout.of(proto, booklet, bom, opts.sets, claims(validation, None, quantities_of))
-    head = {
-        "kit": name,
-        "kitgen": VERSION,
-        "options": {
-            **recorded(opts),
-            "card_size": card.key,
-            "label_sheet": printing.label_sheet.key,
-            "output": None,
-        },
-        "protocol": {
-            "name": proto.name,
-            "title": proto.title,
-            "source": proto.source,
-            "params": {k: list(v) if isinstance(v, tuple) else v for k, v in params.items()},
-            "sets": opts.sets,
-        },
+    options: JsonObject = {
+        **recorded(opts),
+        "card_size": card.key,
+        "label_sheet": printing.label_sheet.key,
+        "output": None,
     }
+    facts: ProtocolFacts = {
+        "name": proto.name,
+        "title": proto.title,
+        "source": proto.source,
+        "params": {k: list(v) if isinstance(v, tuple) else v for k, v in params.items()},
+        "sets": opts.sets,
+    }
+    head = KitHead(name, VERSION, options, protocol=facts)
     return KitContent(
         printing,
         head,

@@ -15,6 +15,7 @@ from reference_engine.api import (
     Protocol,
     RegionJSON,
     Report,
+    ReportSummary,
     Simulation,
     Snapshot,
     catalogue,
@@ -25,6 +26,13 @@ from reference_engine.api import (
     views_phrase,
 )
 
+from .manifest import (
+    BookletManifest,
+    FileEntry,
+    KitManifest,
+    OwnKitManifest,
+    table_time_text,
+)
 from .words import plural
 
 
@@ -163,45 +171,41 @@ def _glyph(name: str) -> str:
     return glyph(name)
 
 
-def _extra_sheet_lines(manifest: dict[str, Any]) -> list[str]:
+def _extra_sheet_lines(manifest: KitManifest) -> list[str]:
     """The kit kind's own sheets (Gakmoro's bundles.pdf), or a protocol kit's handout."""
     from .kinds import kit_kind
 
-    if "game" not in manifest:
-        handout = manifest.get("handout")
-        return (
-            ["  handout.pdf 1 page for a lesson: what it does, who sits where, the steps, what to watch"]
-            if handout
-            else []
-        )
-    return kit_kind(load_game(manifest["game"]["name"])).file_lines(manifest)
+    if manifest.kind is not None:
+        return kit_kind(manifest.kind).file_lines(manifest)
+    if manifest.handout:
+        return ["  handout.pdf 1 page for a lesson: what it does, who sits where, the steps, what to watch"]
+    return []
 
 
-def kit_lines(manifest: dict[str, Any]) -> list[str]:
+def kit_lines(manifest: KitManifest | OwnKitManifest) -> list[str]:
     """What `kitgen build` prints: where the kit is and what to do with it."""
     from .kinds import kit_kind
 
-    own = kit_kind(load_game(manifest["game"]["name"])).kit_lines(manifest) if "game" in manifest else None
-    if own is not None:
-        return own
-    if manifest.get("only"):
-        only = manifest["only"]
+    if isinstance(manifest, OwnKitManifest):
+        assert manifest.kind is not None, "a kit of its own shape is a game kind's"
+        return kit_kind(manifest.kind).kit_lines(manifest)
+    if manifest.only:
+        only = manifest.only
         from .printguide import page_ranges
 
         return [
-            f"Reprint of {', '.join(only['types'])} from kit {manifest['kit']} "
-            f"written to {manifest['folder']}/",
+            f"Reprint of {', '.join(only['types'])} from kit {manifest.kit} written to {manifest.folder}/",
             f"  cards.pdf   {len(only['pages'])} pages: pages {page_ranges(only['pages'])} of the full kit's "
             "cards.pdf, with the same page ids and backs (other cards on those sheets print too)",
             "",
             "Print at 100% (actual size), as the printing guide of the full kit says.",
         ]
-    bom = manifest["bom"]
-    cards = manifest["sheets"]["cards"]
-    labels = manifest["sheets"]["labels"]
-    opts = manifest["options"]
+    bom = manifest.bom
+    cards = manifest.sheets["cards"]
+    labels = manifest.sheets["labels"]
+    opts = manifest.options
     lines = [
-        f"Kit {manifest['kit']} written to {manifest['folder']}/",
+        f"Kit {manifest.kit} written to {manifest.folder}/",
         f"  cards.pdf   {cards['pages']} pages: {bom['printed_cards']} cards, {cards['per_sheet']} per sheet "
         f"({cards['columns']} x {cards['rows']}{', turned' if cards['rotated'] else ''}), "
         f"backs: {opts['duplex']}"
@@ -211,21 +215,17 @@ def kit_lines(manifest: dict[str, Any]) -> list[str]:
         *_extra_sheet_lines(manifest),
         *(
             [
-                f"  booklet.pdf {manifest['booklet']['pages']} pages: "
-                + ("set-up, rules, " if "game" in manifest else "")
+                f"  booklet.pdf {manifest.booklet['pages']} pages: "
+                + ("set-up, rules, " if manifest.game is not None else "")
                 + "every protocol step by step, validation, quick reference (booklet.json: the same as data)"
             ]
-            if manifest.get("booklet")
+            if manifest.booklet
             else []
         ),
         "  printing-guide.txt  what to print in what order, page ranges of each card type;  "
         "shopping-list.txt  what to buy",
         "  index.html  the kit in a browser"
-        + (
-            ";  view/  step through each protocol"
-            if any(str(f.get("path", "")).startswith("view/") for f in manifest.get("files", []))
-            else ""
-        ),
+        + (";  view/  step through each protocol" if _has_files(manifest.files, "view/") else ""),
         (
             "  previews/   a PNG of every page;  manifest.json  options, materials, checksums, verification"
             if opts.get("previews", True)
@@ -239,46 +239,56 @@ def kit_lines(manifest: dict[str, Any]) -> list[str]:
         lines.append(f"  {item['count']:>4}  {item['name']}{extra}")
     for note in bom["notes"]:
         lines.append(f"  note: {note}")
-    cost = manifest.get("table_time") or {}
-    if cost.get("text"):
+    cost = table_time_text(manifest)
+    if cost:
         lines.append("")
-        lines += cost["text"][:2]
-    if manifest["verification"]:
+        lines += cost[:2]
+    if manifest.verification:
         lines.append("")
         lines.append("Verified before printing:")
-        for v in manifest["verification"]:
-            lines.append(
-                f"  {v['protocol']}: {v['method']}, correct and secure"
-                + (f" ({v['scenario']['name']} deck)" if v.get("scenario") else "")
-            )
+        lines += _verified_lines(manifest.verification)
     lines.append("")
     lines.append("Print at 100% (actual size). Check the 100 mm bar on any page with a ruler.")
     return lines
 
 
-def booklet_lines(manifest: dict[str, Any]) -> list[str]:
-    """What `kitgen booklet` prints."""
-    lines = [f"Booklet {manifest['booklet']} written to {manifest['folder']}/"]
-    if manifest["imposition"] == "a5-saddle":
+def _has_files(files: list[FileEntry], folder: str) -> bool:
+    return any(f["path"].startswith(folder) for f in files)
+
+
+def _verified_lines(verification: list[ReportSummary]) -> list[str]:
+    lines = []
+    for v in verification:
+        scenario = v.get("scenario")
         lines.append(
-            f"  booklet.pdf  {manifest['pages']} pages on {manifest['printed_sides']} sides of "
-            f"{manifest['paper']}: print double-sided (flip on the short edge), fold in the middle, "
+            f"  {v['protocol']}: {v['method']}, correct and secure"
+            + (f" ({scenario['name']} deck)" if scenario else "")
+        )
+    return lines
+
+
+def booklet_lines(manifest: BookletManifest) -> list[str]:
+    """What `kitgen booklet` prints."""
+    lines = [f"Booklet {manifest.booklet} written to {manifest.folder}/"]
+    if manifest.imposition == "a5-saddle":
+        lines.append(
+            f"  booklet.pdf  {manifest.pages} pages on {manifest.printed_sides} sides of "
+            f"{manifest.paper}: print double-sided (flip on the short edge), fold in the middle, "
             "staple on the fold"
         )
     else:
-        lines.append(f"  booklet.pdf  {manifest['pages']} pages, {manifest['paper']}")
-    has_previews = any(str(f.get("path", "")).startswith("previews/") for f in manifest.get("files", []))
+        lines.append(f"  booklet.pdf  {manifest.pages} pages, {manifest.paper}")
     lines.append(
         "  booklet.json the same content as data"
-        + (";  previews/  a PNG of every page" if has_previews else " (no previews: --no-previews)")
+        + (
+            ";  previews/  a PNG of every page"
+            if _has_files(manifest.files, "previews/")
+            else " (no previews: --no-previews)"
+        )
     )
     lines.append("")
     lines.append("Verified before printing:")
-    for v in manifest["verification"]:
-        lines.append(
-            f"  {v['protocol']}: {v['method']}, correct and secure"
-            + (f" ({v['scenario']['name']} deck)" if v.get("scenario") else "")
-        )
+    lines += _verified_lines(manifest.verification)
     return lines
 
 

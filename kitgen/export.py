@@ -34,6 +34,7 @@ from reference_engine.api import UsageError
 from .bom import Bom
 from .cardimages import PictureSize, png_bytes, render
 from .faces import Face, face_name
+from .manifest import ExportFacts
 from .output import inside
 
 EXPORTS = ("cards-png",)
@@ -82,7 +83,7 @@ def slug(text: str) -> str:
 
 def export_cards(
     work: Path, bom: Bom, card_mm: tuple[float, float], ink_saver: bool, step: Callable[[int], None]
-) -> tuple[list[str], dict[str, object]]:
+) -> tuple[list[str], ExportFacts]:
     """Write ``export/`` into the kit folder ``work``; the files written (relative to ``work``) and
     what the manifest records."""
     files: list[str] = []
@@ -108,7 +109,7 @@ def export_cards(
     files += tts
     step(1)
     pictures = PictureSize(card_mm[0], card_mm[1], BLEED_MM, DPI).pixels
-    record: dict[str, object] = {
+    record: ExportFacts = {
         "cards_png": {
             "folders": folders,
             "dpi": DPI,

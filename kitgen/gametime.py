@@ -16,7 +16,16 @@ import statistics
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from reference_engine.api import Library, PlaySettings, Protocol, Symbol, UsageError, play, simulate
+from reference_engine.api import (
+    Library,
+    PlaySettings,
+    Protocol,
+    Symbol,
+    TableResult,
+    UsageError,
+    play,
+    simulate,
+)
 
 from .tabletime import StepTime, TimeModel, absorb, no_hints, schedule, spec_hints, time_model
 
@@ -139,11 +148,13 @@ def simulate_games(
     for seed in range(games):
         settings = PlaySettings(players, virtual, "rule", seed, protocol, options=dict(options or {}))
         result = play(ruleset, library, settings)
+        if not isinstance(result, TableResult):
+            out.append(PlayedGame(0, 0, []))
+            continue
         tables = [
-            (int(t["sizes"][0]), int(sum(t["sizes"])), bool(t["found"]))
-            for t in result.get("virtual_tables", [])
+            (int(t["sizes"][0]), int(sum(t["sizes"])), bool(t["found"])) for t in result.work.virtual_tables
         ]
-        out.append(PlayedGame(int(result.get("turns", 0)), int(result.get("virtual_turns", 0)), tables))
+        out.append(PlayedGame(result.turns, result.virtual_turns, tables))
     return out
 
 

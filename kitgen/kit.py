@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 from reference_engine.api import (
     VERSION,
@@ -45,6 +44,7 @@ from .imposition import impose_saddle
 from .kinds import BookletInput, KitKind, KitPlan, kit_kind
 from .kitoptions import BookletOptions, KitOptions, validate
 from .kitoptions import recorded as _recorded
+from .manifest import BookletManifest, GameFacts, KitHead, KitManifest, OwnKitManifest
 from .optionspec import KindValues
 from .output import check_destination, inside, safe_name, staged
 from .templates import CardSize, Paper, Templates, load_templates
@@ -82,7 +82,7 @@ def _note_cache(step: Progress, cache: VerificationCache | None) -> None:
 
 def build(
     opts: KitOptions, library: Library | None = None, progress: Progress | None = None
-) -> dict[str, Any]:
+) -> KitManifest | OwnKitManifest:
     """Build the kit described by ``opts`` and return its manifest: a game kit for a rule set, a
     protocol kit for a class for a protocol (shipped, or a spec file; :mod:`kitgen.classkit`)."""
     library = library or Library()
@@ -165,10 +165,10 @@ def _game_kit(
         "label_sheet": printing.label_sheet.key,
         "output": None,
     }
-    game = {"name": rules.name, "title": rules.title, "source": rules.source}
+    game: GameFacts = {"name": rules.name, "title": rules.title, "source": rules.source}
     return KitContent(
         printing,
-        {"kit": plan.name, "kitgen": VERSION, "options": options, "game": game},
+        KitHead(plan.name, VERSION, options, game=game, kind=rules.kind),
         bom,
         kind.labels(rules, bom),
         booklet,
@@ -181,7 +181,7 @@ def _game_kit(
 
 def _build_own(
     opts: KitOptions, rules: GameRules, kind: KitKind, plan: KitPlan, paper: Paper, step: Progress
-) -> dict[str, Any]:
+) -> OwnKitManifest:
     """A kit of the kind's own shape (puzzle sheets), staged and checksummed like any kit."""
     destination = Path(opts.output) if opts.output else Path("output") / plan.name
     check_destination(destination, opts.force)
@@ -191,15 +191,10 @@ def _build_own(
         if opts.previews:
             step("rendering previews", 0)
             previews(work, pdfs, files)
-        manifest = {
-            "kit": plan.name,
-            "kitgen": VERSION,
-            "game": {"name": rules.name, "title": rules.title, "source": rules.source},
-            "paper": paper.name,
-            **entries,
-        }
+        game: GameFacts = {"name": rules.name, "title": rules.title, "source": rules.source}
+        manifest = OwnKitManifest(plan.name, VERSION, game, paper.name, entries, kind=rules.kind)
         finish(work, manifest, pdfs, files, None)
-    manifest["folder"] = str(destination)
+    manifest.folder = str(destination)
     return manifest
 
 
@@ -208,7 +203,7 @@ def _build_own(
 
 def build_booklet(
     opts: BookletOptions, library: Library | None = None, progress: Progress | None = None
-) -> dict[str, Any]:
+) -> BookletManifest:
     """Write the booklet of a rule set (a game kit's booklet) or of one protocol into a folder."""
     library = library or Library()
     step = progress or (lambda what, n: None)
@@ -289,19 +284,19 @@ def build_booklet(
         if opts.previews:
             step("rendering previews", 0)
             previews(work, ["booklet"], files)
-        manifest = {
-            "booklet": name,
-            "kitgen": VERSION,
-            "options": {**_recorded(opts), "output": None},
-            "pages": pages,
-            "printed_sides": sides,
-            "imposition": opts.imposition,
-            "paper": paper.name,
-            "verification": validation,
-            "files": file_list(work, files),
-        }
-        write_json(inside(work, "manifest.json"), manifest)
-    manifest["folder"] = str(destination)
+        manifest = BookletManifest(
+            name,
+            VERSION,
+            {**_recorded(opts), "output": None},
+            pages,
+            sides,
+            opts.imposition,
+            paper.name,
+            validation,
+            file_list(work, files),
+        )
+        write_json(inside(work, "manifest.json"), manifest.to_json())
+    manifest.folder = str(destination)
     return manifest
 
 

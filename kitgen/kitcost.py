@@ -12,14 +12,16 @@ import math
 import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from reference_engine.api import (
     GameRules,
     Library,
+    PlayResult,
     PlaySettings,
     Protocol,
     Symbol,
+    TableResult,
     UsageError,
     Weights,
     find_kind,
@@ -228,25 +230,25 @@ class PlayedCost(TypedDict):
     ordinary_turn_seconds: float
 
 
-def played_cost(library: Library, ruleset: str, result: dict[str, Any]) -> PlayedCost | None:
+def played_cost(library: Library, rules: GameRules, result: PlayResult) -> PlayedCost | None:
     """What the game ``result`` of ``kitgen play`` would cost at a real table (None without
     virtual decisions): its protocol runs and a person's ordinary turns, in minutes."""
-    tables = result.get("virtual_tables") or []
-    protocol = result.get("protocol") or getattr(load_game(ruleset), "virtual_protocol", None)
+    if not isinstance(result, TableResult):
+        return None
+    tables = result.work.virtual_tables
+    protocol = result.protocol or getattr(rules, "virtual_protocol", None)
     if not tables or not protocol:
         return None
-    rules = load_game(ruleset)
-    players, virtual = int(result["players"]), int(result["virtual"])
+    players, virtual = result.players, result.virtual
     options: dict[str, object] = {"wild4": "bluff"} if getattr(rules, "hand_dependent", False) else {}
-    strategy = result.get("strategy") or {}
-    if strategy.get("weights"):
-        options["weights"] = strategy["weights"]
+    if result.weights:
+        options["weights"] = result.weights
     timer = _timer(library, rules, library.protocol(protocol), players, virtual, players - virtual, options)
     game = game_time(
         [
             PlayedGame(
-                int(result["turns"]),
-                int(result["virtual_turns"]),
+                result.turns,
+                result.virtual_turns,
                 [(int(t["sizes"][0]), int(sum(t["sizes"])), bool(t["found"])) for t in tables],
             )
         ],

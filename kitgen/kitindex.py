@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from html import escape
 from pathlib import Path
-from typing import Any
 
 from pypdf import PdfReader
 
@@ -25,6 +24,7 @@ from reference_engine.api import Library
 
 from .claims import claims, meaning
 from .glossary import quantities_of
+from .manifest import KitManifest, OwnKitManifest, table_time_text
 from .printguide import label_stock, page_ranges
 from .words import plural
 
@@ -59,30 +59,31 @@ def page_count(path: Path) -> int:
     return len(PdfReader(str(path)).pages)
 
 
-def _what(stem: str, manifest: dict[str, Any]) -> str:
+def _what(stem: str, manifest: KitManifest | OwnKitManifest) -> str:
     """What a file of the kit holds: the kit's own words for it (``sheets: {stem: {what:}}``
-    in the manifest: a kit of its own shape, whose booklet is not the step-by-step one), else
+    in the manifest of a kit of its own shape, whose booklet is not the step-by-step one), else
     the card kit's."""
-    sheets = manifest.get("sheets", {})
-    own = sheets.get(stem, {}).get("what") if isinstance(sheets.get(stem), dict) else None
-    if own:
-        return str(own)
+    if isinstance(manifest, OwnKitManifest):
+        sheets = manifest.entries.get("sheets")
+        sheet = sheets.get(stem) if isinstance(sheets, dict) else None
+        own = sheet.get("what") if isinstance(sheet, dict) else None
+        return str(own) if own else DESCRIPTIONS.get(stem, "")
     text = DESCRIPTIONS.get(stem, "")
-    if stem == "booklet" and "game" not in manifest:
+    if stem == "booklet" and manifest.game is None:
         text = text.replace("set-up and rules, ", "what you need, ")
-    if stem == "cards" and "front_pages" in sheets.get("cards", {}):
-        info = sheets["cards"]
+    if stem == "cards":
+        cards = manifest.sheets["cards"]
         parts = []
-        if info.get("calibration_pages"):
-            parts.append(f"pages 1-{info['calibration_pages']}: calibration (print these first)")
-        parts.append(f"card fronts: {page_ranges(info['front_pages'])}")
-        if info.get("back_pages"):
-            parts.append(f"card backs: {page_ranges(info['back_pages'])}")
-        parts.append(f"{info['per_sheet']} cards per sheet ({info['columns']} × {info['rows']})")
+        if cards["calibration_pages"]:
+            parts.append(f"pages 1-{cards['calibration_pages']}: calibration (print these first)")
+        parts.append(f"card fronts: {page_ranges(cards['front_pages'])}")
+        if cards["back_pages"]:
+            parts.append(f"card backs: {page_ranges(cards['back_pages'])}")
+        parts.append(f"{cards['per_sheet']} cards per sheet ({cards['columns']} × {cards['rows']})")
         return text + ": " + "; ".join(parts)
-    if stem == "labels" and "sheet" in sheets.get("labels", {}):
-        info = sheets["labels"]
-        return f"{text}: {plural(info['labels'], 'label')} on {label_stock(info['sheet']).name}"
+    if stem == "labels":
+        labels = manifest.sheets["labels"]
+        return f"{text}: {plural(labels['labels'], 'label')} on {label_stock(labels['sheet']).name}"
     return text
 
 
@@ -97,13 +98,12 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[str]], numeric: Sequence
     return "\n".join(out)
 
 
-def _printing(manifest: dict[str, Any]) -> list[str]:
+def _printing(manifest: KitManifest | OwnKitManifest) -> list[str]:
     """How to print the kit, from the print facts the manifest records."""
-    out = []
-    opts = manifest.get("options", {})
-    paper = manifest.get("paper", "")
-    out.append(f"Paper: {escape(str(paper))}. Print at 100 % (actual size), never “fit to page”.")
-    duplex = opts.get("duplex")
+    out = [f"Paper: {escape(manifest.paper)}. Print at 100 % (actual size), never “fit to page”."]
+    if isinstance(manifest, OwnKitManifest):
+        return out
+    duplex = manifest.options.get("duplex")
     if duplex in ("long", "short"):
         edge = "long" if duplex == "long" else "short"
         out.append(
@@ -115,23 +115,20 @@ def _printing(manifest: dict[str, Any]) -> list[str]:
         out.append("cards.pdf: print single-sided; fold each sheet along the middle so backs meet fronts.")
     elif duplex == "none":
         out.append("cards.pdf: fronts first, then the backs on separate pages: feed the sheets back in.")
-    labels = manifest.get("sheets", {}).get("labels", {})
-    if "sheet" in labels:
-        out.append(f"labels.pdf: on {escape(label_stock(str(labels['sheet'])).stock)}.")
-    if manifest.get("booklet"):
+    out.append(f"labels.pdf: on {escape(label_stock(manifest.sheets['labels']['sheet']).stock)}.")
+    if manifest.booklet:
         out.append("booklet.pdf: on ordinary paper, double-sided.")
-    if manifest.get("handout"):
+    if manifest.handout:
         out.append("handout.pdf: on ordinary paper, a copy for each group.")
-    for key in ("printing_guide", "shopping_list"):
-        if isinstance(manifest.get(key), str):
-            name = escape(manifest[key])
-            out.append(f'See also <a href="{name}">{name}</a>.')
+    for name in (manifest.printing_guide, manifest.shopping_list):
+        if name is not None:
+            out.append(f'See also <a href="{escape(name)}">{escape(name)}</a>.')
     return out
 
 
 def index_html(
     folder: Path,
-    manifest: dict[str, Any],
+    manifest: KitManifest | OwnKitManifest,
     pdfs: Sequence[str],
     previews: Sequence[str],
     views: Sequence[tuple[str, str]],
@@ -140,9 +137,9 @@ def index_html(
 ) -> str:
     """The kit index page; ``views`` are (protocol, relative path of its viewer page); ``front``:
     the booklet's first chapters in HTML (:mod:`kitgen.fronthtml`), for a game kit."""
-    game = manifest.get("game") or manifest.get("protocol") or {}
-    title = f"{game.get('title', manifest['kit'])}: " + (
-        "printable kit" if "game" in manifest else "kit for a class"
+    game = manifest.game or (manifest.protocol if isinstance(manifest, KitManifest) else None)
+    title = f"{game['title'] if game else manifest.kit}: " + (
+        "printable kit" if manifest.game is not None else "kit for a class"
     )
     parts = [
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">',
@@ -151,15 +148,14 @@ def index_html(
         f"<title>{escape(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>",
         f"<h1>{escape(title)}</h1>",
     ]
-    opts = manifest.get("options", {})
-    facts = [f"Kit <code>{escape(manifest['kit'])}</code>, made by kitgen {escape(str(manifest['kitgen']))}"]
-    if opts.get("players"):
-        virtual = int(opts.get("virtual", 0) or 0)
-        facts.append(
-            f"{plural(int(opts['players']), 'player')}" + (f", {virtual} of them virtual" if virtual else "")
-        )
-    if game.get("source", {}).get("cite"):
-        facts.append(("rules after " if "game" in manifest else "after ") + escape(game["source"]["cite"]))
+    facts = [f"Kit <code>{escape(manifest.kit)}</code>, made by kitgen {escape(manifest.kitgen)}"]
+    players = manifest.options.get("players") if isinstance(manifest, KitManifest) else None
+    if isinstance(players, int) and players:
+        virtual = manifest.options.get("virtual") if isinstance(manifest, KitManifest) else 0
+        facts.append(f"{plural(players, 'player')}" + (f", {virtual} of them virtual" if virtual else ""))
+    cite = game["source"].get("cite") if game else None
+    if cite:
+        facts.append(("rules after " if manifest.game is not None else "after ") + escape(cite))
     parts.append(f'<p class="muted">{"; ".join(facts)}.</p>')
 
     parts.append("<h2>Files to print</h2>")
@@ -179,16 +175,13 @@ def index_html(
         "<h2>How to print</h2><ul>" + "".join(f"<li>{line}</li>" for line in _printing(manifest)) + "</ul>"
     )
 
-    items = manifest.get("bom", {}).get("items", [])
+    items = manifest.bom["items"] if isinstance(manifest, KitManifest) else []
     if items:
         parts.append("<h2>What you need (bill of materials)</h2>")
-        rows = [
-            [escape(str(i.get("name", i.get("key")))), str(i.get("count", "")), escape(str(i.get("why", "")))]
-            for i in items
-        ]
+        rows = [[escape(i["name"]), str(i["count"]), escape(i["why"])] for i in items]
         parts.append(_table(["Item", "How many", "Why"], rows, numeric=(1,)))
 
-    for line in manifest.get("table_time", {}).get("text", []):
+    for line in table_time_text(manifest):
         parts.append(f'<p class="muted">{escape(line)}</p>')
 
     if front:
@@ -204,8 +197,8 @@ def index_html(
             "(Right/Left keys; H shows face-down faces, for a teacher).</p>"
         )
 
-    reports = manifest.get("verification") or []
-    stat = manifest.get("statistical_verification")
+    reports = manifest.verification if isinstance(manifest, KitManifest) else []
+    stat = manifest.statistical_verification if isinstance(manifest, KitManifest) else None
     if reports:
         parts.append("<h2>Verified before printing</h2>")
         library = Library()
@@ -218,7 +211,9 @@ def index_html(
             verdict = (
                 '<span class="ok">verified</span>' if r["verified"] else '<span class="bad">FAILED</span>'
             )
-            rows.append([escape(r.get("title", r["protocol"])), verdict, escape(text.split(": ", 1)[-1])])
+            rows.append(
+                [escape(str(r.get("title", r["protocol"]))), verdict, escape(text.split(": ", 1)[-1])]
+            )
         parts.append(_table(["Protocol", "Verdict", "What was checked"], rows))
         parts.append(
             f'<p class="muted">{escape(meaning(stat))} The booklet\'s Validation pages and manifest.json '

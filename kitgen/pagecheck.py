@@ -38,8 +38,8 @@ from typing import TYPE_CHECKING
 from pypdf import PdfReader
 
 from .colour import hex_of
+from .manifest import CardPages
 from .pagepixels import PdfChar, page_chars
-from .printguide import CardPages
 
 if TYPE_CHECKING:
     from pdfplumber.page import Page

@@ -13,28 +13,18 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TypedDict
 
 from pypdf import PdfReader, PdfWriter
 
 from reference_engine.api import UsageError
 
 from .bom import Bom
+from .manifest import CardPages, JsonObject, KitManifest
 from .sheets import SheetsInfo
 from .templates import LabelSheet, load_templates
 from .words import plural
 
 CARD_STOCK = "card stock of 250-300 g/m² (or 160-220 g/m² if your printer cannot feed thicker)"
-
-
-class CardPages(TypedDict):
-    """A printed card type: its key, name, count and the pages of its fronts and backs."""
-
-    key: str
-    name: str
-    count: int
-    fronts: list[int]
-    backs: list[int]
 
 
 def card_pages(bom: Bom, info: SheetsInfo) -> list[CardPages]:
@@ -87,9 +77,9 @@ def cuts_per_sheet(columns: int, rows: int, shared: bool) -> int:
     return (columns + 1) + (rows + 1) if shared else 2 * columns + 2 * rows
 
 
-def cut_text(manifest: dict[str, Any]) -> str:
-    cards = manifest["sheets"]["cards"]
-    shared = bool(manifest.get("profile", {}).get("shared_cuts"))
+def cut_text(manifest: KitManifest) -> str:
+    cards = manifest.sheets["cards"]
+    shared = manifest.profile["shared_cuts"]
     per = cuts_per_sheet(cards["columns"], cards["rows"], shared)
     sheets = cards["sheets"] - (1 if cards["calibration_pages"] else 0)
     how = "neighbouring cards share a cut line" if shared else "every card has its own cut lines"
@@ -98,17 +88,17 @@ def cut_text(manifest: dict[str, Any]) -> str:
     )
 
 
-def printing_guide(manifest: dict[str, Any], pages: list[CardPages], pdfs: Sequence[str]) -> str:
+def printing_guide(manifest: KitManifest, pages: list[CardPages], pdfs: Sequence[str]) -> str:
     """What to print, in what order, with which settings; page ranges for each card type."""
-    kit = manifest["kit"]
-    opts = manifest["options"]
-    cards = manifest["sheets"]["cards"]
-    labels = manifest["sheets"]["labels"]
-    duplex = opts["duplex"]
+    kit = manifest.kit
+    opts = manifest.options
+    cards = manifest.sheets["cards"]
+    labels = manifest.sheets["labels"]
+    duplex = str(opts["duplex"])
     lines = [
         f"Printing guide: {kit}",
         "",
-        f"Paper: {manifest['paper']}. Print every file at 100 % (actual size), never 'fit to page';",
+        f"Paper: {manifest.paper}. Print every file at 100 % (actual size), never 'fit to page';",
         "check the 100 mm bar on any card page with a ruler.",
         "",
         *_ink_lines(opts),
@@ -149,14 +139,14 @@ def printing_guide(manifest: dict[str, Any], pages: list[CardPages], pdfs: Seque
         f"3. Labels: labels.pdf on {label_stock(labels['sheet']).stock} ({plural(labels['pages'], 'page')}); "
         "page 1 is a calibration page: print it on plain paper first and hold it over a label sheet.",
     ]
-    if manifest.get("booklet"):
+    if manifest.booklet:
         lines += [
             "",
-            f"4. The booklet: booklet.pdf, {plural(manifest['booklet']['pages'], 'page')} on ordinary paper "
+            f"4. The booklet: booklet.pdf, {plural(manifest.booklet['pages'], 'page')} on ordinary paper "
             "(80 g/m²), double-sided.",
         ]
     if "handout" in pdfs:
-        groups = int(manifest.get("protocol", {}).get("sets", 1))
+        groups = manifest.protocol["sets"] if manifest.protocol else 1
         lines += [
             "",
             "4b. The handout: handout.pdf, one page on ordinary paper, "
@@ -173,7 +163,7 @@ def printing_guide(manifest: dict[str, Any], pages: list[CardPages], pdfs: Seque
     return "\n".join(lines) + "\n"
 
 
-def _ink_lines(opts: dict[str, Any]) -> list[str]:
+def _ink_lines(opts: JsonObject) -> list[str]:
     if opts.get("ink_saver"):
         return [
             "Ink saver (built with --ink-saver): the backs are a light tint and no face is filled to its",
@@ -186,9 +176,9 @@ def _ink_lines(opts: dict[str, Any]) -> list[str]:
     ]
 
 
-def _export_lines(manifest: dict[str, Any]) -> list[str]:
+def _export_lines(manifest: KitManifest) -> list[str]:
     """How to use export/ (``--export cards-png``): print-on-demand and Tabletop Simulator."""
-    export = manifest.get("export")
+    export = manifest.export
     if not export:
         return []
     png = export["cards_png"]
@@ -209,29 +199,29 @@ def _export_lines(manifest: dict[str, Any]) -> list[str]:
     ]
 
 
-def shopping_list(manifest: dict[str, Any]) -> str:
+def shopping_list(manifest: KitManifest) -> str:
     """What to buy: card stock, label sheets, envelopes, sleeves, paper."""
-    cards = manifest["sheets"]["cards"]
-    labels = manifest["sheets"]["labels"]
+    cards = manifest.sheets["cards"]
+    labels = manifest.sheets["labels"]
     card_sheets = cards["sheets"] - (1 if cards["calibration_pages"] else 0)
     sheet = label_stock(labels["sheet"])
     label_sheets = max(labels["pages"] - 1, 1)
     lines = [
-        f"Shopping list: {manifest['kit']}",
+        f"Shopping list: {manifest.kit}",
         "",
-        f"- {plural(card_sheets, 'sheet')} of {manifest['paper']} {CARD_STOCK} (+ a few spare for misprints)",
+        f"- {plural(card_sheets, 'sheet')} of {manifest.paper} {CARD_STOCK} (+ a few spare for misprints)",
         # A product names its own unit ("A4 self-adhesive label sheet, ..."): "2 × it"; plain
         # paper is counted in sheets.
         f"- {label_sheets} {'sheet' + ('s' if label_sheets != 1 else '') + ' of' if sheet.cutout else '×'} "
         f"{sheet.stock} for {plural(labels['labels'], 'label')}, + 1 sheet of plain paper for the "
         "calibration page",
     ]
-    for item in manifest["bom"]["items"]:
+    for item in manifest.bom["items"]:
         # Labels are printed on the label sheets above; everything else here is bought.
         if item["kind"] in ("envelope", "sleeve", "clip", "paper"):
             lines.append(f"- {item['count']} {item['name']}: {item['why']}")
-    if manifest.get("booklet"):
-        pages = int(manifest["booklet"]["pages"])
+    if manifest.booklet:
+        pages = manifest.booklet["pages"]
         lines.append(
             f"- {plural(math.ceil(pages / 2), 'sheet')} of ordinary paper for the booklet (double-sided)"
         )

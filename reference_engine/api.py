@@ -67,8 +67,11 @@ from .kinds import (
 from .kinds.climbing.rules import ClimbingRules
 from .kinds.climbing.rules import Play as ClimbingPlay
 from .kinds.deck import CardType, Deck
+from .kinds.result import PlayResult, RankedResult, TableResult
 from .kinds.sealed_bid import SealedBidRules
+from .kinds.sealed_bid.play import SealedBidResult
 from .kinds.shedding import RuleSet, Shedding
+from .kinds.shedding.play import SheddingResult
 from .kinds.shedding.rules import hand_dependence_message
 from .kinds.strategy import (
     MAX_WEIGHT,
@@ -307,6 +310,7 @@ __all__ = [
     "ParamValue",
     "Params",
     "PlayOption",
+    "PlayResult",
     "PlaySettings",
     "Problem",
     "ProgressReport",
@@ -314,6 +318,7 @@ __all__ = [
     "Puzzle",
     "PuzzleKind",
     "PuzzleRules",
+    "RankedResult",
     "Reason",
     "RecordError",
     "Reduction",
@@ -331,8 +336,10 @@ __all__ = [
     "RulesGone",
     "RunError",
     "Scenario",
+    "SealedBidResult",
     "SealedBidRules",
     "Shedding",
+    "SheddingResult",
     "Simulation",
     "SimulationError",
     "Snapshot",
@@ -344,6 +351,7 @@ __all__ = [
     "Symbol",
     "Table",
     "TableCounts",
+    "TableResult",
     "Terminated",
     "TestJSON",
     "Trace",

@@ -14,6 +14,7 @@ from typing import Any
 
 from .errors import UsageError
 from .kinds import GameKind, PlaySettings, find_kind, is_game, kinds, load_game, rules_path
+from .kinds.result import PlayResult
 from .records import document
 from .records.recorder import Recorder
 from .registry import Library
@@ -22,8 +23,8 @@ from .selection import ENGINE, ENGINES
 
 def play(
     name_or_path: str, library: Library | None = None, settings: PlaySettings | None = None
-) -> dict[str, Any]:
-    """Play a whole game of a rule set of any kind; the result as data."""
+) -> PlayResult:
+    """Play a whole game of a rule set of any kind; its result (``to_json()``: as data)."""
 
     rules = load_game(name_or_path)
     settings = settings or PlaySettings()
@@ -40,7 +41,7 @@ def play(
 
 def record_game(
     name_or_path: str, library: Library | None = None, settings: PlaySettings | None = None
-) -> tuple[dict[str, Any], dict[str, Any]]:
+) -> tuple[PlayResult, dict[str, Any]]:
     """Play a whole game as :func:`play` does and write its record (the referee's copy, see
     docs/records.md): the result, and the record as data."""
 
@@ -62,7 +63,9 @@ def record_game(
         "options": {k: v for k, v in sorted(settings.options.items()) if k in names},
     }
     source = rules.name if is_game(name_or_path) else str(Path(name_or_path).resolve())
-    record = document.build(rules, kind.name, source, rules_path(name_or_path), played_with, result, recorder)
+    record = document.build(
+        rules, kind.name, source, rules_path(name_or_path), played_with, result.to_json(), recorder
+    )
     return result, record
 
 

@@ -64,6 +64,7 @@ from typing import Any
 
 from ...cards import Symbol
 from ..game import TableGame
+from ..result import LogResult, VirtualWork
 from .rules import MatchingRules
 
 
@@ -108,7 +109,7 @@ class MatchUpGame(TableGame[MatchingRules]):
             self.hands[seat].append(self.pile.pop())
             self.log.append({"seat": seat + 1, "drew": 1})
 
-    def play(self) -> dict[str, Any]:
+    def play(self) -> LogResult:
         self.deal()
         seat = 0
         for _ in range(500):
@@ -117,14 +118,14 @@ class MatchUpGame(TableGame[MatchingRules]):
                 break
             seat = (seat + 1) % len(self.seats)
         winner = min(range(len(self.seats)), key=lambda s: (len(self.hands[s]), s))
-        return {
+        return LogResult(
             **self.result_head(),
-            "winner": winner + 1,
-            "winner_name": self.seats[winner].name,
-            "turns": len(self.log),
-            **self.virtual.stats.summary(),
-            "log": self.log,
-        }
+            winner=winner + 1,
+            winner_name=self.seats[winner].name,
+            turns=len(self.log),
+            work=VirtualWork.of(self.virtual.stats),
+            log=self.log,
+        )
 '''
 
 ENGINE_KIND = '''"""Match-up, a throwaway kind: a card of the suit or the rank of the top card."""
@@ -238,7 +239,7 @@ from kitgen.cli import main
 
 out = {}
 for level in ("rule", "card"):
-    r = play("match-up", settings=PlaySettings(players=3, virtual=1, level=level, seed=4))
+    r = play("match-up", settings=PlaySettings(players=3, virtual=1, level=level, seed=4)).to_json()
     keys = ("game", "players", "virtual", "level", "protocol", "winner", "protocol_runs")
     out[level] = {k: r[k] for k in keys}
 print(json.dumps(out))

@@ -213,20 +213,21 @@ def play_cmd(
                 write_atomic(record_path, record_text(record).encode("utf-8"))
             except OSError as exc:
                 raise UsageError(f"--record {record_path}: cannot write it: {exc.strerror or exc}") from None
-    default = getattr(load_game(ruleset), "virtual_protocol", None)
-    spec = protocol or ((result.get("protocol") or default) if default else None)
+    rules = load_game(ruleset)
+    default = getattr(rules, "virtual_protocol", None)
+    spec = protocol or ((result.protocol or default) if default else None)
     if engine == "compiled" and level != "rule" and virtual and spec is not None:
         reason = compiled_reason(library, spec)
         if reason is not None:
             click.echo(f"note: the interpreter ran every virtual turn: {reason}", err=True)
     with using_model(table_time):
-        cost = played_cost(library, ruleset, result)
-    if cost is not None:
-        result["table_time"] = cost
+        cost = played_cost(library, rules, result)
     if as_json:
-        click.echo(json.dumps(result, indent=2, ensure_ascii=False))
+        data = result.to_json()
+        if cost is not None:
+            data["table_time"] = cost
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
         return
-    rules = load_game(ruleset)
     for line in kit_kind(rules).play_lines(result, rules):
         click.echo(line)
     if cost is not None:

@@ -16,15 +16,17 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import IO, Any
+from typing import IO, TypeVar
 
 import click
 
 from reference_engine.api import RenderError, reporting
 
 from ..cache import warnings_to
+from ..manifest import Manifest
 from ..output import terminate_as_interrupt
 
+M = TypeVar("M", bound=Manifest)
 QUIET_SECONDS = 2.0
 REDRAW_SECONDS = 0.25
 
@@ -137,8 +139,8 @@ def write_errors() -> Iterator[None]:
 
 
 def write_with_progress(
-    make: Callable[[ProgressLine | None], dict[str, Any]],
-    lines: Callable[[dict[str, Any]], list[str]],
+    make: Callable[[ProgressLine | None], M],
+    lines: Callable[[M], list[str]],
     as_json: bool,
 ) -> None:
     """Run a build with a progress line on stderr (see the module docs), then print its manifest.
@@ -153,7 +155,7 @@ def write_with_progress(
     ):
         manifest = make(bar)
     if as_json:
-        click.echo(json.dumps(manifest, indent=2, ensure_ascii=False))
+        click.echo(json.dumps(manifest.to_json(), indent=2, ensure_ascii=False))
         return
     for line in lines(manifest):
         click.echo(line)

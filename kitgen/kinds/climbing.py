@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from typing import Any
 
 from reference_engine.api import (
     ClimbingPlay,
@@ -14,9 +13,12 @@ from reference_engine.api import (
     Library,
     Moment,
     Params,
+    PlayResult,
     PlaySettings,
+    RankedResult,
     Report,
     Symbol,
+    TableResult,
     UsageError,
 )
 
@@ -168,9 +170,9 @@ class ClimbingKit(TableKit):
         return replace(page, blocks=page.blocks + tuple(more))
 
     # -- kitgen play ----------------------------------------------------------------------
-    def log_lines(self, result: dict[str, Any], names: list[str]) -> list[str]:
+    def log_lines(self, result: TableResult, names: list[str]) -> list[str]:
         out = [""]
-        for t in result["log"]:
+        for t in result.rounds_log()[0]:
             who = names[t["seat"] - 1]
             if t["action"] == "play":
                 text = f"plays {t['cards']} ({t['play']})"
@@ -185,9 +187,10 @@ class ClimbingKit(TableKit):
             out.append(f"  {t['index']:>3}. {who}: {text}")
         return out
 
-    def play_lines(self, result: dict[str, Any], rules: GameRules) -> list[str]:
+    def play_lines(self, result: PlayResult, rules: GameRules) -> list[str]:
         lines = super().play_lines(result, rules)
-        names = seat_names(result["players"], result["virtual"])
-        ranking = ", ".join(f"{i}. {names[s - 1]}" for i, s in enumerate(result["ranking"], 1))
-        lines.insert(len(lines) - (2 if result["level"] == "card" else 1), f"Ranking: {ranking}.")
+        assert isinstance(result, RankedResult), "a climbing game ranks every seat"
+        names = seat_names(result.players, result.virtual)
+        ranking = ", ".join(f"{i}. {names[s - 1]}" for i, s in enumerate(result.ranking, 1))
+        lines.insert(len(lines) - (2 if result.level == "card" else 1), f"Ranking: {ranking}.")
         return lines

@@ -5,15 +5,26 @@ registry that finds a kind's kit by the engine kind's name (:func:`kit_kind`).""
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from reference_engine.api import GameRules, Library, Report, ReportSummary, Reveal, Strategy, UsageError
+from reference_engine.api import (
+    GameRules,
+    Library,
+    PlayResult,
+    Report,
+    ReportSummary,
+    Reveal,
+    Strategy,
+    UsageError,
+)
 
 from ..bom import Bom
 from ..faces import Face
 from ..labels import Label
+from ..manifest import JsonObject, KitManifest, OwnKitManifest
 from ..optionspec import CARD_KIT, COMMON, KindValues, Option
 from ..templates import CardSize, Paper, Templates, load_templates
 
@@ -22,6 +33,10 @@ if TYPE_CHECKING:
     from ..cache import VerificationCache
     from ..frontmatter import FrontSection
     from ..kitoptions import BookletOptions, KitOptions
+
+
+# What a slow step tells the progress line: what it does, and how far it is.
+Progress = Callable[[str, int], None]
 
 
 def default_labels(paper: str) -> str:
@@ -148,7 +163,7 @@ class KitKind(ABC):
         asked once the booklet is complete (its protocols, its cost, every material it needs)."""
 
     @abstractmethod
-    def play_lines(self, result: dict[str, Any], rules: GameRules) -> list[str]:
+    def play_lines(self, result: PlayResult, rules: GameRules) -> list[str]:
         """What ``kitgen play`` prints for a game of this kind."""
 
     def statistical(
@@ -163,25 +178,25 @@ class KitKind(ABC):
 
     def extra_sheets(
         self, work: Path, rules: GameRules, paper: Paper, name: str, bom: Bom
-    ) -> tuple[list[str], dict[str, Any]]:
+    ) -> tuple[list[str], JsonObject]:
         """Sheets beyond cards, labels and booklet: (PDF names without .pdf, manifest entries)."""
         return [], {}
 
-    def file_lines(self, manifest: dict[str, Any]) -> list[str]:
+    def file_lines(self, manifest: KitManifest) -> list[str]:
         """Lines about the extra sheets for ``kitgen build``'s summary."""
         return []
 
     def write_own(
-        self, work: Path, opts: KitOptions, rules: GameRules, plan: KitPlan, paper: Paper, step: Any
-    ) -> tuple[list[str], list[str], dict[str, Any]]:
+        self, work: Path, opts: KitOptions, rules: GameRules, plan: KitPlan, paper: Paper, step: Progress
+    ) -> tuple[list[str], list[str], JsonObject]:
         """A kit of its own shape (``own_kit``): write it into ``work``; return the PDFs (names
         without .pdf, for previews), the other files, and the manifest's entries (``options``
         among them: the options that shaped the kit)."""
         raise NotImplementedError
 
-    def kit_lines(self, manifest: dict[str, Any]) -> list[str] | None:
-        """What ``kitgen build`` prints for a kit of its own shape (None: the card kit's lines)."""
-        return None
+    def kit_lines(self, manifest: OwnKitManifest) -> list[str]:
+        """What ``kitgen build`` prints for a kit of its own shape (``own_kit``)."""
+        raise NotImplementedError
 
 
 _KIT_KINDS: dict[str, KitKind] = {}
@@ -192,8 +207,11 @@ def register(kind: type[KitKind]) -> type[KitKind]:
     return kind
 
 
-def kit_kind(rules: GameRules) -> KitKind:
+def kit_kind(of: GameRules | str) -> KitKind:
+    """The kit half of a rule set's kind, or of an engine kind by name (a manifest's
+    :attr:`~kitgen.manifest.KitManifest.kind`)."""
+    kind, name = (of, of) if isinstance(of, str) else (of.kind, of.name)
     try:
-        return _KIT_KINDS[rules.kind]
+        return _KIT_KINDS[kind]
     except KeyError:
-        raise UsageError(f"kitgen cannot print a kit for {rules.name} yet") from None
+        raise UsageError(f"kitgen cannot print a kit for {name} yet") from None

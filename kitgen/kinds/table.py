@@ -21,11 +21,13 @@ from reference_engine.api import (
     GameRules,
     Library,
     Moment,
+    PlayResult,
     PlaySettings,
     Report,
     ReportSummary,
     Symbol,
     TableCounts,
+    TableResult,
     UsageError,
     expected_counts,
     find_kind,
@@ -247,28 +249,27 @@ class TableKit(KitKind):
             f"the lottery), with {counts.get('helper_cards', '?')} owner and bit cards."
         )
 
-    def play_lines(self, result: dict[str, Any], rules: GameRules) -> list[str]:
-        names = seat_names(result["players"], result["virtual"])
+    def play_lines(self, result: PlayResult, rules: GameRules) -> list[str]:
+        assert isinstance(result, TableResult), "a table game's result"
+        names = seat_names(result.players, result.virtual)
         level = (
             "card level (every virtual decision runs the protocol)"
-            if result["level"] == "card"
+            if result.level == "card"
             else "rule level"
         )
-        lines = [
-            f"{rules.title}: {result['players']} players ({', '.join(names)}), {level}, seed {result['seed']}"
-        ]
+        lines = [f"{rules.title}: {result.players} players ({', '.join(names)}), {level}, seed {result.seed}"]
         lines += self.log_lines(result, names)
         lines.append("")
-        if result.get("scores") is not None:
-            lines.append("Scores: " + ", ".join(f"{n} {s}" for n, s in zip(names, result["scores"])))
+        if result.scores is not None:
+            lines.append("Scores: " + ", ".join(f"{n} {s}" for n, s in zip(names, result.scores)))
         return lines + outcome_lines(result)
 
-    def log_lines(self, result: dict[str, Any], names: list[str]) -> list[str]:
+    def log_lines(self, result: TableResult, names: list[str]) -> list[str]:
         """The game's log, one line per turn."""
         out = [""]
-        logs = result["log"]
-        for i, log in enumerate(logs if logs and isinstance(logs[0], list) else [logs], 1):
-            if len(logs) > 1 and isinstance(logs[0], list):
+        rounds = result.rounds_log()
+        for i, log in enumerate(rounds, 1):
+            if len(rounds) > 1:
                 out.append(f"Round {i}")
             for t in log:
                 who = names[t["seat"] - 1] if t["seat"] else "Table"
@@ -339,16 +340,14 @@ def moment_words(moment: Moment, names: list[str], situation: str, counted: str,
     )
 
 
-def outcome_lines(result: dict[str, Any]) -> list[str]:
+def outcome_lines(result: TableResult) -> list[str]:
     """The end of ``kitgen play``'s report: the winner, the turns, what the protocol runs did."""
-    lines = [
-        f"Winner: {result['winner_name']}. Turns: {result['turns']}, "
-        f"virtual turns: {result['virtual_turns']}."
-    ]
-    if result["level"] == "card":
+    lines = [f"Winner: {result.winner_name}. Turns: {result.turns}, virtual turns: {result.virtual_turns}."]
+    if result.level == "card":
+        work = result.work
         lines.append(
-            f"Protocol runs: {result['protocol_runs']}, checks passed: {result['checks_passed']}, "
-            f"shuffles: {result['shuffles']}, most helper cards at once: {result['max_helper_cards']}."
+            f"Protocol runs: {work.protocol_runs}, checks passed: {work.checks_passed}, "
+            f"shuffles: {work.shuffles}, most helper cards at once: {work.max_helper_cards}."
         )
     return lines
 

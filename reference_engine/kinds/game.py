@@ -25,6 +25,7 @@ from ..records.referee import Verdict
 from ..registry import Library
 from .deals import Deal, ProblemAt, ScenarioSetting, Validity
 from .kind import GameKind, GameRules, PlaySettings
+from .result import RankedResult, TableResult, VirtualWork
 from .table import TableRules
 from .virtual import Seat, VirtualPlayers, VirtualStats, seating, split
 
@@ -84,8 +85,8 @@ class TableGame(ABC, Generic[R]):
         return dealer, hands
 
     @abstractmethod
-    def play(self) -> dict[str, Any]:
-        """Play the whole game; its result (:meth:`result_head` first)."""
+    def play(self) -> TableResult | None:
+        """Play the whole game; its result (None: an observer stopped it before the end)."""
 
     def result_head(self) -> dict[str, Any]:
         """The first keys of every game's result: the game, seed, seats, level and protocol."""
@@ -102,18 +103,18 @@ class TableGame(ABC, Generic[R]):
 
     def ranked_result(
         self, ranking: list[int], turns: int, stats: VirtualStats, log: Sequence[Logged]
-    ) -> dict[str, Any]:
+    ) -> RankedResult:
         """The result of a game that ends in a ``ranking`` of the seats, the winner first (Sevens,
         Daifugō): the first keys, the winner, the ranking, the turns, the virtual decisions, the log."""
-        return {
+        return RankedResult(
             **self.result_head(),
-            "winner": ranking[0] + 1,
-            "winner_name": self.seats[ranking[0]].name,
-            "ranking": [s + 1 for s in ranking],
-            "turns": turns,
-            **stats.summary(),
-            "log": [t.to_json() for t in log],
-        }
+            winner=ranking[0] + 1,
+            winner_name=self.seats[ranking[0]].name,
+            turns=turns,
+            work=VirtualWork.of(stats),
+            ranking=[s + 1 for s in ranking],
+            log=[t.to_json() for t in log],
+        )
 
 
 class Logged(Protocol):
@@ -356,5 +357,7 @@ class TableKind(GameKind, Generic[R, G]):
     def no_moment(rules: GameRules, seeds: int = MOMENT_SEEDS) -> UsageError:
         return UsageError(f"no suitable moment for a worked example in {seeds} seeded games of {rules.name}")
 
-    def play(self, rules: GameRules, library: Library, settings: PlaySettings) -> dict[str, Any]:
-        return self.game(rules, library, settings).play()
+    def play(self, rules: GameRules, library: Library, settings: PlaySettings) -> TableResult:
+        result = self.game(rules, library, settings).play()
+        assert result is not None, "a game with no observer plays to its end"
+        return result

@@ -14,6 +14,7 @@ from ..cards import Symbol
 from ..errors import SpecError, UsageError
 from ..registry import Library
 from .deals import Deal, FullDeal, ProblemAt, ScenarioSetting, Validity
+from .result import PlayResult
 
 if TYPE_CHECKING:
     from ..records.recorder import Recorder
@@ -149,8 +150,8 @@ class GameKind(ABC):
         """Load and check a rule set of this kind (SpecError lists every problem)."""
 
     @abstractmethod
-    def play(self, rules: GameRules, library: Library, settings: PlaySettings) -> dict[str, Any]:
-        """Play a whole game; the result as data (``winner``, ``protocol_runs``, checks, a log)."""
+    def play(self, rules: GameRules, library: Library, settings: PlaySettings) -> PlayResult:
+        """Play a whole game; its result (the winner, the protocol's runs and checks, a log)."""
 
     def referee(self, record: Mapping[str, Any]) -> Verdict:
         """Check a game record of this kind with the kind's independent referee (its ``referee.py``,

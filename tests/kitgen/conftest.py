@@ -1,4 +1,5 @@
-"""Fixtures for kit tests: comparing a built kit with its golden fingerprint."""
+"""Fixtures for kit tests: comparing a built kit with its golden fingerprint, and reading its
+manifest back as a typed manifest."""
 
 from __future__ import annotations
 
@@ -73,3 +74,18 @@ def game_booklet(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Pa
         return built[ruleset]
 
     return get
+
+
+@pytest.fixture(scope="session")
+def manifest_round_trips() -> Callable[[Path], type]:
+    """``manifest_round_trips(folder)``: the kit's manifest.json read back as a typed manifest
+    (:func:`kitgen.manifest.from_json`) and written again gives the same bytes; its class."""
+    from kitgen.manifest import from_json
+
+    def check(folder: Path) -> type:
+        text = (folder / "manifest.json").read_text(encoding="utf-8")
+        manifest = from_json(json.loads(text))
+        assert json.dumps(manifest.to_json(), indent=2, ensure_ascii=False) + "\n" == text
+        return type(manifest)
+
+    return check

@@ -15,6 +15,7 @@ from kitgen.booklet import plain_text
 from kitgen.cli import main
 from kitgen.imposition import saddle_order
 from kitgen.kit import BookletOptions, build_booklet
+from kitgen.manifest import BookletManifest
 from kitgen.typesetting import count_text
 from reference_engine.kinds.shedding import load_rules
 from reference_engine.registry import Library, rulesets_dir
@@ -34,15 +35,23 @@ def pdf_text(path: Path) -> list[str]:
 @pytest.fixture(scope="module")
 def and_booklet(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
     folder = tmp_path_factory.mktemp("booklets") / "and"
-    manifest = build_booklet(BookletOptions(name="six-card-and", output=str(folder)))
+    manifest = build_booklet(BookletOptions(name="six-card-and", output=str(folder))).to_json()
     return folder, manifest
 
 
 @pytest.fixture(scope="module")
 def uno_booklet(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
     folder = tmp_path_factory.mktemp("booklets") / "uno"
-    manifest = build_booklet(BookletOptions(name="uno", output=str(folder), runs=20, previews=False))
+    manifest = build_booklet(
+        BookletOptions(name="uno", output=str(folder), runs=20, previews=False)
+    ).to_json()
     return folder, manifest
+
+
+def test_the_typed_booklet_manifest_writes_the_same_bytes(
+    and_booklet: tuple[Path, dict[str, Any]], manifest_round_trips: Any
+) -> None:
+    assert manifest_round_trips(and_booklet[0]) is BookletManifest
 
 
 def section_steps(pages: list[str], title: str) -> str:
@@ -244,7 +253,7 @@ def test_uno_booklet_has_every_part(uno_booklet: tuple[Path, dict[str, Any]]) ->
 
 def test_same_inputs_same_booklet(and_booklet: tuple[Path, dict[str, Any]], tmp_path: Path) -> None:
     folder, _ = and_booklet
-    again = build_booklet(BookletOptions(name="six-card-and", output=str(tmp_path / "again")))
+    again = build_booklet(BookletOptions(name="six-card-and", output=str(tmp_path / "again"))).to_json()
     assert (folder / "booklet.pdf").read_bytes() == (Path(again["folder"]) / "booklet.pdf").read_bytes()
 
 

@@ -16,6 +16,7 @@ from kitgen.classkit import is_protocol
 from kitgen.cli import main
 from kitgen.jargon import check_kit
 from kitgen.kit import KitOptions, build
+from kitgen.manifest import KitManifest
 from reference_engine.api import Library
 from reference_engine.registry import rulesets_dir
 
@@ -26,7 +27,7 @@ UNVERIFIABLE = {"gakmoro-game"}
 
 def _kit(tmp_path: Path, name: str, **kw: Any) -> tuple[Path, dict[str, Any]]:
     folder = tmp_path / "kit"
-    manifest = build(KitOptions(ruleset=name, output=str(folder), previews=False, **kw))
+    manifest = build(KitOptions(ruleset=name, output=str(folder), previews=False, **kw)).to_json()
     return folder, manifest
 
 
@@ -41,8 +42,11 @@ def _cards_by_symbol(manifest: dict[str, Any]) -> dict[str, int]:
 
 
 @pytest.mark.parametrize("name", [p for p in PROTOCOLS if p not in UNVERIFIABLE])
-def test_every_shipped_protocol_gets_a_kit_for_a_class(tmp_path: Path, name: str) -> None:
+def test_every_shipped_protocol_gets_a_kit_for_a_class(
+    tmp_path: Path, name: str, manifest_round_trips: Any
+) -> None:
     folder, manifest = _kit(tmp_path, name)
+    assert manifest_round_trips(folder) is KitManifest
     for f in ("cards.pdf", "labels.pdf", "booklet.pdf", "booklet.json", "handout.pdf", "index.html"):
         assert (folder / f).is_file(), f
     assert any(f["path"].startswith("view/") for f in manifest["files"])
@@ -80,7 +84,7 @@ def test_a_protocol_with_parameters_and_a_users_spec(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     other = tmp_path / "other"
-    manifest = build(KitOptions(ruleset=str(mine), output=str(other), previews=False))
+    manifest = build(KitOptions(ruleset=str(mine), output=str(other), previews=False)).to_json()
     assert manifest["protocol"]["title"] == "Our class's AND"
     assert {i["key"] for i in manifest["bom"]["items"] if i["kind"] == "card"} == {"alpha", "beta"}
     assert (other / "handout.pdf").is_file() and check_kit(other) == []
@@ -150,7 +154,9 @@ def test_a_rule_set_file_is_still_a_game_kit(tmp_path: Path) -> None:
     games = rulesets_dir() / "games"
     copy = tmp_path / "my-small-uno.yaml"
     copy.write_text((games / "uno-small.yaml").read_text(encoding="utf-8"), encoding="utf-8")
-    manifest = build(KitOptions(ruleset=str(copy), runs=0, previews=False, output=str(tmp_path / "k")))
+    manifest = build(
+        KitOptions(ruleset=str(copy), runs=0, previews=False, output=str(tmp_path / "k"))
+    ).to_json()
     assert manifest["game"]["name"] == "uno-small" and "protocol" not in manifest
     assert not is_protocol("uno") and not is_protocol(str(games / "uno.yaml"))
     assert is_protocol("six-card-and") and is_protocol(

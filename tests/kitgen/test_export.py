@@ -14,6 +14,7 @@ from PIL import Image
 
 from kitgen.cli import main
 from kitgen.kit import KitOptions, build
+from kitgen.manifest import KitManifest
 from kitgen.pagecheck import card_cuts, check_pdf
 
 GAME_KITS = ["uno", "uno-small", "crazy-eights", "sevens", "hearts", "dominoes", "gakmoro", "daifugo"]
@@ -36,7 +37,7 @@ def kit(
         ink_saver=True,
         export=("cards-png",),
     )
-    return folder, build(opts)
+    return folder, build(opts).to_json()
 
 
 def test_every_game_kit_is_covered() -> None:
@@ -57,6 +58,12 @@ def pixels(width_mm: float, height_mm: float, bleed_mm: float = 3.0) -> tuple[in
         round((width_mm + 2 * bleed_mm) / MM_PER_INCH * 300),
         round((height_mm + 2 * bleed_mm) / MM_PER_INCH * 300),
     )
+
+
+def test_the_typed_manifest_keeps_the_export(
+    kit: tuple[Path, dict[str, Any]], manifest_round_trips: Any
+) -> None:
+    assert manifest_round_trips(kit[0]) is KitManifest
 
 
 def test_one_png_per_card_face_and_the_back_at_300_dpi_with_bleed(kit: tuple[Path, dict[str, Any]]) -> None:
@@ -166,5 +173,5 @@ def test_same_options_same_bytes(kit: tuple[Path, dict[str, Any]], tmp_path: Pat
         ink_saver=True,
         export=("cards-png",),
     )
-    again = build(opts)
+    again = build(opts).to_json()
     assert again["files"] == manifest["files"]

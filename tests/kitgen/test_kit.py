@@ -13,6 +13,7 @@ import pytest
 from pypdf import PdfReader
 
 from kitgen.kit import KitOptions, _recorded, build
+from kitgen.manifest import KitManifest
 from kitgen.optionspec import KindValues
 from kitgen.output import sha256
 from reference_engine.errors import UsageError
@@ -24,7 +25,7 @@ MM = 72 / 25.4
 @pytest.fixture(scope="module")
 def default_kit(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
     folder = tmp_path_factory.mktemp("kits") / "uno"
-    manifest = build(KitOptions(output=str(folder)))
+    manifest = build(KitOptions(output=str(folder))).to_json()
     return folder, manifest
 
 
@@ -55,6 +56,16 @@ def test_default_kit_files(default_kit: tuple[Path, dict[str, Any]]) -> None:
         "covert-lottery-fast",
         "six-card-and-direct",
     }
+
+
+def test_the_typed_manifest_writes_the_same_bytes(
+    default_kit: tuple[Path, dict[str, Any]], manifest_round_trips: Any
+) -> None:
+    """manifest.json read back as a :class:`KitManifest` and written again is the same file; the
+    engine kind the build knew stays in memory, out of the file."""
+    folder, manifest = default_kit
+    assert manifest_round_trips(folder) is KitManifest
+    assert "kind" not in manifest and "kind" not in json.loads((folder / "manifest.json").read_text())
 
 
 def test_pages_cards_and_trim(default_kit: tuple[Path, dict[str, Any]]) -> None:
@@ -159,7 +170,7 @@ def test_bom_matches_an_independent_count(default_kit: tuple[Path, dict[str, Any
 
 def test_same_inputs_same_bytes(default_kit: tuple[Path, dict[str, Any]], tmp_path: Path) -> None:
     folder, _ = default_kit
-    again = build(KitOptions(output=str(tmp_path / "again")))
+    again = build(KitOptions(output=str(tmp_path / "again"))).to_json()
     for name in ("cards.pdf", "labels.pdf", "manifest.json", "previews/cards-p003.png"):
         assert (folder / name).read_bytes() == (tmp_path / "again" / name).read_bytes(), name
     assert again["files"] == json.loads((folder / "manifest.json").read_text())["files"]
@@ -167,7 +178,9 @@ def test_same_inputs_same_bytes(default_kit: tuple[Path, dict[str, Any]], tmp_pa
 
 @pytest.mark.parametrize("duplex", ["short", "none", "fold"])
 def test_other_ways_to_print_backs(tmp_path: Path, duplex: str) -> None:
-    manifest = build(KitOptions(virtual=0, duplex=duplex, output=str(tmp_path / duplex), previews=False))
+    manifest = build(
+        KitOptions(virtual=0, duplex=duplex, output=str(tmp_path / duplex), previews=False)
+    ).to_json()
     info = manifest["sheets"]["cards"]
     with pdfplumber.open(tmp_path / duplex / "cards.pdf") as pdf:
         if duplex == "short":
@@ -202,7 +215,7 @@ def test_store_bought_deck_needs_sleeves(tmp_path: Path) -> None:
             output=str(tmp_path / "store"),
             previews=False,
         )
-    )
+    ).to_json()
     items = {i["key"]: i for i in manifest["bom"]["items"]}
     assert "deck" not in items
     printed = manifest["bom"]["printed_cards"] - items["seat"]["count"]
@@ -210,7 +223,9 @@ def test_store_bought_deck_needs_sleeves(tmp_path: Path) -> None:
     assert "different backs" in items["sleeve"]["why"]
     # The quick protocol keeps every game card in an opaque-backed sleeve anyway: the printed
     # markers only ever meet each other face down, or hide inside a sleeve.
-    quick = build(KitOptions(own=KindValues.of(deck="store"), output=str(tmp_path / "quick"), previews=False))
+    quick = build(
+        KitOptions(own=KindValues.of(deck="store"), output=str(tmp_path / "quick"), previews=False)
+    ).to_json()
     sleeves = {i["key"]: i for i in quick["bom"]["items"]}["sleeve"]
     assert sleeves["needed"] == 108 and "store-bought" in sleeves["why"]
 
@@ -296,7 +311,7 @@ def test_exact_hands_puts_the_whole_deck_claim_on_the_cover_and_validation_pages
         exact_hands=1,
         cache=False,
     )
-    manifest = build(opts)
+    manifest = build(opts).to_json()
     claim = manifest["whole_deck_verification"]
     assert claim["exact_hands_up_to"] == 1 and claim["players"] == 2 and claim["game"] == "crazy-eights"
     assert claim["protocol"] == "card-selection-fast"

@@ -182,7 +182,7 @@ def test_a_game_booklet_prints_hostile_text_literally(tmp_path: Path) -> None:
     rules = hostile_game(tmp_path)
     manifest: dict[str, Any] = build(
         KitOptions(ruleset=str(rules), runs=0, previews=False, output=str(tmp_path / "kit"))
-    )
+    ).to_json()
     text = pdf_text(tmp_path / "kit" / "booklet.pdf")
     whole, mangled = tags_in(text, "G")
     assert mangled == []

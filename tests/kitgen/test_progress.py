@@ -84,7 +84,7 @@ def test_partitions_report_through_the_coordinator(library: Library) -> None:
 def test_the_engine_reports_a_game(library: Library) -> None:
     seen: list[tuple[Any, ...]] = []
     with reporting(lambda *a: seen.append(a)):
-        result = play("uno", library, PlaySettings(players=3, virtual=2, seed=1))
+        result = play("uno", library, PlaySettings(players=3, virtual=2, seed=1)).to_json()
     runs = [s for s in seen if s[0] == "playing"]
     assert runs and runs[-1][1] == result["protocol_runs"]
 

@@ -166,7 +166,9 @@ def test_hints_are_checked_with_file_line_and_key(tmp_path: Path) -> None:
 
 
 def test_a_kit_states_turn_game_and_table_space(tmp_path: Path) -> None:
-    manifest = build(KitOptions(ruleset="uno-small", output=str(tmp_path / "small"), runs=0, previews=False))
+    manifest = build(
+        KitOptions(ruleset="uno-small", output=str(tmp_path / "small"), runs=0, previews=False)
+    ).to_json()
     cost = manifest["table_time"]
     for key in ("virtual_turn_minutes", "game_minutes_mean", "game_minutes_p90", "table_width_cm"):
         assert cost[key] > 0, key

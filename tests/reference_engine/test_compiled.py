@@ -107,7 +107,7 @@ def test_whole_games_are_identical(
     results = {
         engine: play(
             game, Library(), PlaySettings(players, virtual, "card", seed, options=options, engine=engine)
-        )
+        ).to_json()
         for engine in ("interpreter", "compiled")
     }
     assert results["compiled"] == results["interpreter"]

@@ -10,14 +10,23 @@ a round step by step, every sub-protocol, validation, quick reference.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from reference_engine.api import GameRules, Library, Report, SealedBidRules, UsageError
+from reference_engine.api import (
+    GameRules,
+    Library,
+    PlayResult,
+    Report,
+    SealedBidResult,
+    SealedBidRules,
+    UsageError,
+)
 
 from ...bom import PLAYER_COLOURS, Bom
 from ...booklet import Booklet, booklet_style, sections, spec_example
 from ...frontmatter import FrontSection
 from ...labels import Label
+from ...manifest import JsonObject, KitManifest
 from ...optionspec import without
 from ...output import inside, safe_name
 from ...templates import Paper, Templates, load_templates
@@ -94,15 +103,17 @@ class SealedBidKit(KitKind):
 
     def extra_sheets(
         self, work: Path, rules: GameRules, paper: Paper, name: str, bom: Bom
-    ) -> tuple[list[str], dict[str, Any]]:
+    ) -> tuple[list[str], JsonObject]:
         pages = render_bundle_sheet(
             inside(work, "bundles.pdf"), _rules(rules), paper, name, bom.labels_cutout
         )
         return ["bundles"], {"bundles": {"pages": pages}}
 
-    def file_lines(self, manifest: dict[str, Any]) -> list[str]:
+    def file_lines(self, manifest: KitManifest) -> list[str]:
+        bundles = manifest.extra["bundles"]
+        pages = bundles.get("pages") if isinstance(bundles, dict) else None
         return [
-            f"  bundles.pdf {manifest['bundles']['pages']} pages: the sheet for making every bundle "
+            f"  bundles.pdf {pages} pages: the sheet for making every bundle "
             "together, in public, before the first game"
         ]
 
@@ -134,7 +145,8 @@ class SealedBidKit(KitKind):
     def front_sections(self, booklet: Booklet) -> list[FrontSection]:
         return front.front_sections(booklet)
 
-    def play_lines(self, result: dict[str, Any], rules: GameRules) -> list[str]:
+    def play_lines(self, result: PlayResult, rules: GameRules) -> list[str]:
+        assert isinstance(result, SealedBidResult), "a sealed-bid game's result"
         return sealed_bid_lines(result, rules.title)
 
 

@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from reference_engine.api import glyph
+from reference_engine.api import SealedBidResult, glyph
 
 
-def sealed_bid_lines(result: dict[str, Any], title: str) -> list[str]:
+def sealed_bid_lines(result: SealedBidResult, title: str) -> list[str]:
     """A readable log of a Gakmoro game (``kitgen play gakmoro``)."""
-    names = result["players"]
+    names = result.players
     level = (
         "card level (every round runs the dealerless protocol)"
-        if result["level"] == "card"
-        else f"rule level ({result['variant']})"
+        if result.level == "card"
+        else f"rule level ({result.variant})"
     )
-    strategies = ", ".join(f"{n}: {s}" for n, s in result["strategies"].items())
-    lines = [f"{title}: {' vs '.join(names)}, {level}, seed {result['seed']} ({strategies})"]
-    for r in result["rounds"]:
+    strategies = ", ".join(f"{n}: {s}" for n, s in result.strategies.items())
+    lines = [f"{title}: {' vs '.join(names)}, {level}, seed {result.seed} ({strategies})"]
+    for r in result.rounds:
         secret = "; ".join(
             f"{n} {'+'.join(str(v) for v in r['submitted'][n])} = {r['totals'][n]}" for n in names
         )
@@ -29,13 +27,13 @@ def sealed_bid_lines(result: dict[str, Any], title: str) -> list[str]:
                 + (f"table {r['table'][0]} x {r['table'][1]}")
             )
         lines.append(line)
-    wins = ", ".join(f"{n} {w}" for n, w in result["round_wins"].items())
-    outcome = "a draw" if result["winner"] == "draw" else f"{result['winner']} wins the game"
+    wins = ", ".join(f"{n} {w}" for n, w in result.round_wins.items())
+    outcome = "a draw" if result.winner == "draw" else f"{result.winner} wins the game"
     lines.append(f"Round wins: {wins}; {outcome}.")
-    if result["level"] == "card":
-        loose = ", ".join(f"{n} {glyph(k)}" for k, n in result["loose_cards_needed"].items())
+    if result.level == "card":
+        loose = ", ".join(f"{n} {glyph(k)}" for k, n in result.loose_cards_needed.items())
         lines.append(
-            f"{result['protocol_runs']} protocol runs, {result['checks_passed']} checks passed; loose cards "
+            f"{result.protocol_runs} protocol runs, {result.checks_passed} checks passed; loose cards "
             f"needed besides the bundles: {loose} (later rounds reuse the opened cards)."
         )
     return lines

@@ -15,11 +15,13 @@ from reference_engine.api import (
     GameRules,
     Library,
     Moment,
+    PlayResult,
     PlaySettings,
     Report,
     ReportSummary,
     RuleSet,
     Shedding,
+    SheddingResult,
     Strategy,
     UsageError,
     find_kind,
@@ -155,9 +157,9 @@ class SheddingKit(TableKit):
     def turn_page(self, b: Booklet) -> FrontSection:
         return front.virtual_turn(b)
 
-    def play_lines(self, result: dict[str, Any], rules: GameRules) -> list[str]:
-        names = seat_names(result["players"], result["virtual"])
-        return game_lines(result, names, rules.title)
+    def play_lines(self, result: PlayResult, rules: GameRules) -> list[str]:
+        assert isinstance(result, SheddingResult), "a shedding game's result"
+        return game_lines(result, seat_names(result.players, result.virtual), rules.title)
 
 
 def _strategy(rules: RuleSet, own: KindValues, virtual: int) -> Strategy:

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from reference_engine.api import SheddingResult
 
 from ..table import outcome_lines
 
 
-def game_lines(result: dict[str, Any], names: list[str], title: str) -> list[str]:
+def game_lines(result: SheddingResult, names: list[str], title: str) -> list[str]:
     """A readable log of a played game (``kitgen play``)."""
     seats = ", ".join(names)
-    level = "card level (every virtual turn runs the protocol)" if result["level"] == "card" else "rule level"
-    lines = [f"{title}: {result['players']} players ({seats}), {level}, seed {result['seed']}"]
-    for h, (summary, log) in enumerate(zip(result["hand_results"], result["log"]), 1):
+    level = "card level (every virtual turn runs the protocol)" if result.level == "card" else "rule level"
+    lines = [f"{title}: {result.players} players ({seats}), {level}, seed {result.seed}"]
+    for h, (summary, log) in enumerate(zip(result.hand_results, result.log), 1):
         lines.append("")
         lines.append(f"Hand {h}")
         for t in log:
@@ -38,6 +38,6 @@ def game_lines(result: dict[str, Any], names: list[str], title: str) -> list[str
             f"{summary['points']} points in the other hands)."
         )
     lines.append("")
-    if result.get("scores"):
-        lines.append("Scores: " + ", ".join(f"{n} {s}" for n, s in zip(names, result["scores"])))
+    if result.scores:
+        lines.append("Scores: " + ", ".join(f"{n} {s}" for n, s in zip(names, result.scores)))
     return lines + outcome_lines(result)

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict, cast
 
 from reference_engine.api import (
     GameRules,
     Library,
+    PlayResult,
     PuzzleKind,
     PuzzleRules,
     Report,
@@ -27,10 +28,11 @@ from reference_engine.api import (
 from ...bom import Bom
 from ...faces import known_colours
 from ...labels import Label
+from ...manifest import JsonObject, OwnKitManifest
 from ...optionspec import COUNT, DIFFICULTY, SEED, KindValues
 from ...output import inside, safe_name
 from ...templates import Paper, Templates
-from ..kind import COMMON_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, register
+from ..kind import COMMON_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, Progress, register
 from .booklet import render_booklet
 from .sheets import Deck, render_puzzles, render_solutions
 
@@ -41,6 +43,15 @@ if TYPE_CHECKING:
     from ...booklet import Booklet
     from ...frontmatter import FrontSection
     from ...kitoptions import BookletOptions, KitOptions
+
+
+class PuzzleCounts(TypedDict):
+    """The manifest's ``puzzles``: how many of each kind and level."""
+
+    count: int
+    chain: int
+    who_wins: int
+    levels: dict[str, int]
 
 
 def _rules(rules: GameRules) -> PuzzleRules:
@@ -82,8 +93,8 @@ class PuzzleKit(KitKind):
         )
 
     def write_own(
-        self, work: Path, opts: KitOptions, rules: GameRules, plan: KitPlan, paper: Paper, step: Any
-    ) -> tuple[list[str], list[str], dict[str, Any]]:
+        self, work: Path, opts: KitOptions, rules: GameRules, plan: KitPlan, paper: Paper, step: Progress
+    ) -> tuple[list[str], list[str], JsonObject]:
         pz = _rules(rules)
         kind = find_kind(pz.kind)
         assert isinstance(kind, PuzzleKind)
@@ -103,32 +114,31 @@ class PuzzleKit(KitKind):
             json.dumps({"colours": pz.colour_names, "puzzles": data}, indent=2, ensure_ascii=False) + "\n",
             encoding="utf-8",
         )
-        entries = {
+        counts: PuzzleCounts = {
+            "count": len(puzzles),
+            "chain": sum(p.kind == "chain" for p in puzzles),
+            "who_wins": sum(p.kind == "who-wins" for p in puzzles),
+            "levels": {lv: sum(p.level == lv for p in puzzles) for lv in ("easy", "medium", "hard")},
+        }
+        pages = {"puzzles": {"pages": sheets}, "solutions": {"pages": answers}}
+        entries: JsonObject = {
             "options": {
                 "ruleset": opts.ruleset,
                 "paper": opts.paper,
                 **plan.own.record(),
                 "previews": opts.previews,
             },
-            "puzzles": {
-                "count": len(puzzles),
-                "chain": sum(p.kind == "chain" for p in puzzles),
-                "who_wins": sum(p.kind == "who-wins" for p in puzzles),
-                "levels": {lv: sum(p.level == lv for p in puzzles) for lv in ("easy", "medium", "hard")},
-            },
-            "sheets": {
-                "puzzles": {"pages": sheets},
-                "solutions": {"pages": answers},
-                "booklet": {"pages": booklet, "what": BOOKLET_WHAT},
-            },
+            "puzzles": counts,
+            "sheets": {**pages, "booklet": {"pages": booklet, "what": BOOKLET_WHAT}},
         }
         return ["puzzles", "solutions", "booklet"], ["puzzles.json"], entries
 
-    def kit_lines(self, manifest: dict[str, Any]) -> list[str]:
-        pz, sheets = manifest["puzzles"], manifest["sheets"]
+    def kit_lines(self, manifest: OwnKitManifest) -> list[str]:
+        pz = cast(PuzzleCounts, manifest.entries["puzzles"])
+        sheets = cast(dict[str, dict[str, int]], manifest.entries["sheets"])
         levels = ", ".join(f"{n} {lv}" for lv, n in pz["levels"].items() if n)
         return [
-            f"Puzzle kit {manifest['kit']} written to {manifest['folder']}/",
+            f"Puzzle kit {manifest.kit} written to {manifest.folder}/",
             f"  puzzles.pdf   {sheets['puzzles']['pages']} pages: {pz['count']} puzzles ({pz['chain']} "
             f"chain, {pz['who_wins']} who-wins; {levels}), two per page: cut along the dashed line",
             f"  solutions.pdf {sheets['solutions']['pages']} pages: every answer, drawn as cards",
@@ -156,7 +166,7 @@ class PuzzleKit(KitKind):
     def front_sections(self, booklet: Booklet) -> list[FrontSection]:
         return []
 
-    def play_lines(self, result: dict[str, Any], rules: GameRules) -> list[str]:
+    def play_lines(self, result: PlayResult, rules: GameRules) -> list[str]:
         return []
 
 

@@ -19,6 +19,7 @@ from ...cards import Symbol
 from ...errors import CheckFailure
 from ...selection import CallCache
 from ..game import TableGame
+from ..result import RankedResult
 from ..virtual import VirtualStats
 from .rules import ClimbingRules, Play
 from .selection import check_play_selection, run_play_selection
@@ -85,7 +86,7 @@ class DaifugoGame(TableGame[ClimbingRules]):
         dealer, self.hands = self.deal_round(self.rules.deck())
         return (dealer + 1) % len(self.seats)
 
-    def play(self) -> dict[str, Any]:
+    def play(self) -> RankedResult | None:
         n = len(self.seats)
         current = self.deal()
         ranking: list[int] = []
@@ -99,7 +100,7 @@ class DaifugoGame(TableGame[ClimbingRules]):
             turn += 1
             cards = self.take_turn(turn, current)
             if self.stopped is not None:
-                return {}
+                return None
             if cards is None:
                 passed.add(current)
             else:
@@ -212,7 +213,7 @@ class DaifugoGame(TableGame[ClimbingRules]):
             tickets = sum(comb(m, self.last.size) for r, m in count.items() if r > self.last.strength)
             self.largest.tickets = max(self.largest.tickets, tickets)
 
-    def summary(self, ranking: list[int], turns: int) -> dict[str, Any]:
+    def summary(self, ranking: list[int], turns: int) -> RankedResult:
         played = sum(len(t.cards.split()) for t in self.log if t.cards)
         if played + sum(len(h) for h in self.hands) != len(self.rules.deck()):
             raise CheckFailure("cards were created or lost")

@@ -18,6 +18,7 @@ from typing import Any
 from ...cards import Symbol
 from ...errors import CheckFailure
 from ..game import LogEntry, TableGame
+from ..result import RankedResult
 from .record import LayoutRecord
 from .rules import LayoutRules, Runs
 
@@ -60,7 +61,7 @@ class SevensGame(TableGame[LayoutRules]):
         if self.rec:
             self.rec.deal(dealer)
 
-    def play(self) -> dict[str, Any]:
+    def play(self) -> RankedResult:
         n = len(self.seats)
         self.deal()
         ranking: list[int] = []
@@ -161,7 +162,7 @@ class SevensGame(TableGame[LayoutRules]):
             self.largest.hands[s + 1] = max(self.largest.hands.get(s + 1, 0), len(hand))
         self.largest.table = max(self.largest.table, sum(len(h) for h in self.hands))
 
-    def summary(self, ranking: list[int], turns: int) -> dict[str, Any]:
+    def summary(self, ranking: list[int], turns: int) -> RankedResult:
         played = sum(1 for t in self.log if t.card)
         if played + sum(len(h) for h in self.hands) != len(self.rules.deck()):
             raise CheckFailure("cards were created or lost")

@@ -14,7 +14,7 @@ from ...errors import UsageError
 from ...records.referee import Verdict
 from ...registry import Library
 from ..kind import GameKind, GameRules, PlayOption, PlaySettings, register
-from .play import STRATEGIES, SealedBidGame, choose, plain_winner, submissions
+from .play import STRATEGIES, SealedBidGame, SealedBidResult, choose, plain_winner, submissions
 from .rules import KIND, SealedBidRules, load_sealed_bid
 
 
@@ -41,7 +41,7 @@ class SealedBid(GameKind):
     def load(self, path: Path, expected_name: str | None) -> GameRules:
         return load_sealed_bid(path, expected_name)
 
-    def play(self, rules: GameRules, library: Library, settings: PlaySettings) -> dict[str, Any]:
+    def play(self, rules: GameRules, library: Library, settings: PlaySettings) -> SealedBidResult:
         if not isinstance(rules, SealedBidRules):
             raise UsageError(f"{rules.name} is not a {KIND} game")
         if "virtual" in settings.given:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
-from typing import Any
+from dataclasses import dataclass
 
 from ... import progress
 from ...cards import SYMBOLS
@@ -23,6 +23,7 @@ from ...machine import ONE, Runner, Shared, leftovers, read_outputs
 from ...records.recorder import Recorder
 from ...registry import Library
 from ...spec import require
+from ..result import Json, PlayResult
 from .record import RoundResult, SealedBidRecord, announce
 from .rules import SealedBidRules
 
@@ -85,6 +86,45 @@ def plain_winner(a: tuple[int, ...], b: tuple[int, ...]) -> int:
     return (sum(a) > sum(b)) - (sum(a) < sum(b))
 
 
+@dataclass
+class SealedBidResult(PlayResult):
+    """A sealed-bid game between two named players: each one's strategy, the rounds, who won them,
+    and at card level the protocol's work and the loose cards it needed."""
+
+    variant: str
+    players: list[str]
+    strategies: dict[str, str]
+    winner: str  # a player's name, or "draw"
+    round_wins: dict[str, int]
+    rounds: list[Json]
+    protocol_runs: int
+    checks_passed: int
+    shuffles: int
+    max_helper_cards: int
+    loose_cards_needed: dict[str, int]
+    table: list[int]
+
+    def to_json(self) -> Json:
+        return {
+            "game": self.game,
+            "variant": self.variant,
+            "level": self.level,
+            "seed": self.seed,
+            "players": self.players,
+            "strategies": self.strategies,
+            "winner": self.winner,
+            "round_wins": self.round_wins,
+            "rounds": self.rounds,
+            "protocol": self.protocol,
+            "protocol_runs": self.protocol_runs,
+            "checks_passed": self.checks_passed,
+            "shuffles": self.shuffles,
+            "max_helper_cards": self.max_helper_cards,
+            "loose_cards_needed": self.loose_cards_needed,
+            "table": self.table,
+        }
+
+
 class SealedBidGame:
     def __init__(
         self,
@@ -135,7 +175,7 @@ class SealedBidGame:
         self.pool: Counter[str] = Counter()  # loose cards on the side, by symbol
         self.rec = SealedBidRecord(recorder, self) if recorder is not None else None
 
-    def play(self) -> dict[str, Any]:
+    def play(self) -> SealedBidResult:
         hands = [self.rules.hand(self.variant) for _ in range(2)]
         wins = [0, 0]
         results: list[RoundResult] = []
@@ -174,26 +214,26 @@ class SealedBidGame:
             winner = "draw"
         if self.rec:
             self.rec.game_end(winner, wins)
-        return {
-            "game": self.rules.name,
-            "variant": self.variant,
-            "level": self.level,
-            "seed": self.seed,
-            "players": names,
-            "strategies": dict(zip(names, self.strategies)),
-            "winner": winner,
-            "round_wins": dict(zip(names, wins)),
-            "rounds": [r.to_json(names) for r in results],
-            "protocol": self.protocol_name if self.level == "card" else None,
-            "protocol_runs": len(results) if self.level == "card" else 0,
-            "checks_passed": sum(r.checks for r in results),
-            "shuffles": sum(r.shuffles for r in results),
-            "max_helper_cards": max((sum(r.helper_cards.values()) for r in results), default=0),
-            "loose_cards_needed": dict(sorted(loose_needed.items())),
-            "table": max(
+        return SealedBidResult(
+            game=self.rules.name,
+            seed=self.seed,
+            level=self.level,
+            protocol=self.protocol_name if self.level == "card" else None,
+            variant=self.variant,
+            players=list(names),
+            strategies=dict(zip(names, self.strategies)),
+            winner=winner,
+            round_wins=dict(zip(names, wins)),
+            rounds=[r.to_json(names) for r in results],
+            protocol_runs=len(results) if self.level == "card" else 0,
+            checks_passed=sum(r.checks for r in results),
+            shuffles=sum(r.shuffles for r in results),
+            max_helper_cards=max((sum(r.helper_cards.values()) for r in results), default=0),
+            loose_cards_needed=dict(sorted(loose_needed.items())),
+            table=max(
                 (r.table for r in results), default=[], key=lambda t: (t[0] * t[1], t[1]) if t else (0, 0)
             ),
-        }
+        )
 
     def card_round(
         self, number: int, picks: list[tuple[int, ...]], loose_needed: Counter[str]

@@ -26,6 +26,7 @@ from ...records.recorder import Recorder
 from ...registry import Library
 from ...selection import CallCache, check_selection, run_selection
 from ..game import TableGame
+from ..result import Json, TableResult, VirtualWork
 from ..strategy import WEIGHTED_PROTOCOL, Strategy, weighted_pick
 from ..virtual import VirtualStats
 from .record import HandResult, SheddingRecord, Turn
@@ -41,6 +42,42 @@ class Stats(VirtualStats):
     largest_draw: int = 0
     largest_discard: int = 0
     largest_table: int = 0
+
+
+@dataclass
+class SheddingResult(TableResult):
+    """A shedding game: its hands (each with its winner, turns and points), the scores of a game
+    to a target score, and the virtual players' strategy when it is not the uniform one."""
+
+    points: list[int] | None
+    hands: int
+    strategy: Json | None
+    hand_results: list[Json]
+    log: list[list[Json]]
+
+    @property
+    def scores(self) -> list[int] | None:
+        return self.points
+
+    @property
+    def weights(self) -> Json | None:
+        weights = self.strategy.get("weights") if self.strategy else None
+        return weights if isinstance(weights, dict) and weights else None
+
+    def rounds_log(self) -> list[list[Json]]:
+        return self.log
+
+    def to_json(self) -> Json:
+        return {
+            **self.head(),
+            "scores": self.points,
+            "hands": self.hands,
+            "turns": self.turns,
+            **self.work.to_json(),
+            **({"strategy": self.strategy} if self.strategy is not None else {}),
+            "hand_results": self.hand_results,
+            "log": self.log,
+        }
 
 
 class Game(TableGame[RuleSet]):
@@ -139,12 +176,12 @@ class Game(TableGame[RuleSet]):
                 )
 
     # -- the whole game ----------------------------------------------------------------
-    def play(self) -> dict[str, Any]:
+    def play(self) -> SheddingResult | None:
         target = self.rules.target_score
         while True:
             result = self.play_hand()
             if result is None:  # stopped by the observer
-                return self.summary() if self.results else {}
+                return self.summary() if self.results else None
             self.results.append(result)
             self.scores[result.winner - 1] += result.points
             if self.rec:
@@ -155,33 +192,27 @@ class Game(TableGame[RuleSet]):
                 break
         return self.summary()
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> SheddingResult:
         if self.rules.target_score is not None:
             best = max(range(len(self.scores)), key=lambda i: (self.scores[i], -i))
             winner = best + 1
         else:
             winner = self.results[-1].winner
-        return {
+        return SheddingResult(
             **self.result_head(),
-            "winner": winner,
-            "winner_name": self.seats[winner - 1].name,
-            "scores": self.scores if self.rules.target_score is not None else None,
-            "hands": len(self.results),
-            "turns": sum(r.turns for r in self.results),
-            "virtual_turns": self.stats.virtual_turns,
-            "protocol_runs": self.stats.protocol_runs,
-            "checks_passed": self.stats.checks,
-            "all_checks_passed": True,
-            "shuffles": self.stats.shuffles,
-            "max_helper_cards": self.stats.max_helper_cards,
-            "virtual_tables": self.stats.tables_json(),
-            **({"strategy": self.strategy.describe()} if self.strategy.weighted else {}),
-            "hand_results": [
+            winner=winner,
+            winner_name=self.seats[winner - 1].name,
+            turns=sum(r.turns for r in self.results),
+            work=VirtualWork.of(self.stats),
+            points=self.scores if self.rules.target_score is not None else None,
+            hands=len(self.results),
+            strategy=self.strategy.describe() if self.strategy.weighted else None,
+            hand_results=[
                 {"winner": r.winner, "turns": r.turns, "points": r.points, "reason": r.reason}
                 for r in self.results
             ],
-            "log": [[t.to_json() for t in r.log] for r in self.results],
-        }
+            log=[[t.to_json() for t in r.log] for r in self.results],
+        )
 
     # -- one hand ---------------------------------------------------------------------
     def run_until(self, stop: Callable[[Game, int, Any], bool]) -> tuple[int, Any] | None:

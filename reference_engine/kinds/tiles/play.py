@@ -15,16 +15,48 @@ decides. Tiles, θ and α/β cards all have the same back.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from ...cards import Symbol
 from ...errors import CheckFailure
 from ..game import TableGame
+from ..result import Json, TableResult, VirtualWork
 from .record import TilesRecord, Turn
 from .rules import End, TileRules
 
 MAX_TURNS = 1000
 MAX_DEALS = 100
+
+
+@dataclass
+class TilesResult(TableResult):
+    """A tile game: the scores, how it ended, the deals it took and the line of tiles left."""
+
+    points: list[int]
+    ended: str
+    deals: int
+    line: list[str]
+    log: list[Json]
+
+    @property
+    def scores(self) -> list[int] | None:
+        return self.points
+
+    def rounds_log(self) -> list[list[Json]]:
+        return [self.log]
+
+    def to_json(self) -> Json:
+        return {
+            **self.head(),
+            "scores": self.points,
+            "ended": self.ended,
+            "deals": self.deals,
+            "turns": self.turns,
+            **self.work.to_json(),
+            "line": self.line,
+            "log": self.log,
+        }
 
 
 class MugginsGame(TableGame[TileRules]):
@@ -55,7 +87,7 @@ class MugginsGame(TableGame[TileRules]):
         if self.rec:
             self.rec.deal()
 
-    def play(self) -> dict[str, Any]:
+    def play(self) -> TilesResult:
         n = len(self.seats)
         current = None
         while current is None:
@@ -233,20 +265,20 @@ class MugginsGame(TableGame[TileRules]):
         total = int(tile.attrs["pips"])
         return total if total and total % self.rules.multiple == 0 else 0
 
-    def summary(self, turns: int, ended: str) -> dict[str, Any]:
+    def summary(self, turns: int, ended: str) -> TilesResult:
         placed = len(self.line) + len(self.boneyard) + sum(len(h) for h in self.hands)
         if placed != len(self.rules.tiles()):
             raise CheckFailure("tiles were created or lost")
         winner = max(range(len(self.seats)), key=lambda s: (self.scores[s], -s))
-        return {
+        return TilesResult(
             **self.result_head(),
-            "winner": winner + 1,
-            "winner_name": self.seats[winner].name,
-            "scores": self.scores,
-            "ended": ended,
-            "deals": self.deals,
-            "turns": turns,
-            **self.virtual.stats.summary(),
-            "line": [t.glyph for t in self.line],
-            "log": [t.to_json() for t in self.log],
-        }
+            winner=winner + 1,
+            winner_name=self.seats[winner].name,
+            turns=turns,
+            work=VirtualWork.of(self.virtual.stats),
+            points=self.scores,
+            ended=ended,
+            deals=self.deals,
+            line=[t.glyph for t in self.line],
+            log=[t.to_json() for t in self.log],
+        )

@@ -12,16 +12,45 @@ face down to the receiver).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from ...cards import Symbol
 from ...errors import CheckFailure
 from ...registry import Library
 from ..game import TableGame
+from ..result import Json, TableResult, VirtualWork
 from .record import RoundResult, TrickRecord, Turn
 from .rules import TrickRules
 
 PASSES = (1, -1, 2, 0)  # left, right, across, no pass: by round
+
+
+@dataclass
+class TrickResult(TableResult):
+    """A trick game: the scores, and each round's points and log."""
+
+    points: list[int]
+    round_results: list[Json]
+    log: list[list[Json]]
+
+    @property
+    def scores(self) -> list[int] | None:
+        return self.points
+
+    def rounds_log(self) -> list[list[Json]]:
+        return self.log
+
+    def to_json(self) -> Json:
+        return {
+            **self.head(),
+            "scores": self.points,
+            "rounds": len(self.round_results),
+            "turns": self.turns,
+            **self.work.to_json(),
+            "round_results": self.round_results,
+            "log": self.log,
+        }
 
 
 class HeartsGame(TableGame[TrickRules]):
@@ -41,7 +70,7 @@ class HeartsGame(TableGame[TrickRules]):
         self.rec = TrickRecord(self.recorder, self) if self.recorder is not None else None
 
     # -- the game -----------------------------------------------------------------------
-    def play(self) -> dict[str, Any]:
+    def play(self) -> TrickResult:
         number = 0
         while max(self.scores) < self.rules.target:
             number += 1
@@ -166,17 +195,16 @@ class HeartsGame(TableGame[TrickRules]):
         if not valid(card) and any(valid(c) for c in hand):
             raise CheckFailure(f"turn {self.turn}: {card.glyph} may not be played: a valid card was held")
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> TrickResult:
         key = (lambda s: (self.scores[s], s)) if self.rules.lowest_wins else (lambda s: (-self.scores[s], s))
         winner = min(range(len(self.seats)), key=key)
-        return {
+        return TrickResult(
             **self.result_head(),
-            "winner": winner + 1,
-            "winner_name": self.seats[winner].name,
-            "scores": self.scores,
-            "rounds": len(self.rounds),
-            "turns": self.turn,
-            **self.virtual.stats.summary(),
-            "round_results": [{"round": r.number, "points": r.points} for r in self.rounds],
-            "log": [[t.to_json() for t in r.log] for r in self.rounds],
-        }
+            winner=winner + 1,
+            winner_name=self.seats[winner].name,
+            turns=self.turn,
+            work=VirtualWork.of(self.virtual.stats),
+            points=self.scores,
+            round_results=[{"round": r.number, "points": r.points} for r in self.rounds],
+            log=[[t.to_json() for t in r.log] for r in self.rounds],
+        )

@@ -18,6 +18,7 @@ from ...registry import Library
 from ...schema import Checker
 from ...source import load_file
 from ..kind import GAME_KEYS, GameKind, GameRules, PlaySettings, check_name, game_fields, register
+from ..result import PlayResult
 
 KIND = "uno-puzzles"
 REASONS = ("split", "ends")
@@ -47,7 +48,7 @@ class PuzzleKind(GameKind):
     def load(self, path: Path, expected_name: str | None) -> GameRules:
         return load_puzzle_rules(path, expected_name)
 
-    def play(self, rules: GameRules, library: Library, settings: PlaySettings) -> dict[str, Any]:
+    def play(self, rules: GameRules, library: Library, settings: PlaySettings) -> PlayResult:
         raise UsageError(
             f"{rules.name} is a puzzle kit, not a game to play: `kitgen build {rules.name}` prints the "
             "puzzles and `kitgen solve` solves any position"

@@ -18,7 +18,7 @@ from reference_engine.api import Library, load_game
 def daifugo_kit(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
     folder = tmp_path_factory.mktemp("kits") / "daifugo"
     options = KitOptions(ruleset="daifugo", players=4, virtual=1, output=str(folder), previews=False, runs=20)
-    return folder, build(options)
+    return folder, build(options).to_json()
 
 
 def test_the_kit_holds_what_a_virtual_turn_needs(daifugo_kit: tuple[Path, dict[str, Any]]) -> None:

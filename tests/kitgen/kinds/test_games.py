@@ -24,7 +24,7 @@ def kit(
     game = str(request.param)
     folder = tmp_path_factory.mktemp("kits") / game
     options = KitOptions(ruleset=game, players=4, virtual=2, output=str(folder), previews=False, runs=10)
-    return game, folder, build(options)
+    return game, folder, build(options).to_json()
 
 
 def text(path: Path) -> str:

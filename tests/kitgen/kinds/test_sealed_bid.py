@@ -21,7 +21,7 @@ from reference_engine.simulate import simulate
 @pytest.fixture(scope="module")
 def kit(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
     folder = tmp_path_factory.mktemp("kits") / "gakmoro"
-    return folder, build(KitOptions(ruleset="gakmoro", output=str(folder)))
+    return folder, build(KitOptions(ruleset="gakmoro", output=str(folder))).to_json()
 
 
 def test_the_round_is_verified_exactly_with_the_papers_counts(kit: tuple[Path, dict[str, Any]]) -> None:

@@ -17,7 +17,7 @@ def crazy_eights_kit(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, di
     options = KitOptions(
         ruleset="crazy-eights", players=4, virtual=2, output=str(folder), previews=False, runs=20
     )
-    return folder, build(options)
+    return folder, build(options).to_json()
 
 
 def test_the_kit_has_cards_labels_and_booklet(crazy_eights_kit: tuple[Path, dict[str, Any]]) -> None:

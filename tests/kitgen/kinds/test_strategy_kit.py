@@ -29,7 +29,7 @@ def weighted_kit(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[s
         runs=40,
         own=KindValues.of(strategy="weighted", weights=WEIGHTS),
     )
-    return folder, build(options)
+    return folder, build(options).to_json()
 
 
 def test_the_kit_verifies_and_counts_the_weighted_protocol(weighted_kit: tuple[Path, dict[str, Any]]) -> None:

@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from pypdf import PdfReader
 
 from kitgen.cli import main
+from kitgen.manifest import OwnKitManifest
 
 
 def run(*args: str) -> tuple[int, str]:
@@ -47,6 +48,12 @@ def test_the_kit_has_its_files_and_previews(kit: tuple[Path, dict[str, Any]]) ->
         "seed": 3,
         "previews": True,
     }
+
+
+def test_the_typed_puzzle_kit_manifest_writes_the_same_bytes(
+    kit: tuple[Path, dict[str, Any]], manifest_round_trips: Any
+) -> None:
+    assert manifest_round_trips(kit[0]) is OwnKitManifest
 
 
 def test_two_puzzles_a_page_and_every_solution(kit: tuple[Path, dict[str, Any]]) -> None:

@@ -67,7 +67,7 @@ def test_a_bad_rule_set_names_every_problem(tmp_path: Path) -> None:
 def test_rule_level_games_follow_the_rules(library: Library) -> None:
     for seed in range(30):
         game = DaifugoGame(RULES, library, players=4, virtual=2, level="rule", seed=seed)
-        result = game.play()
+        result = game.play().to_json()
         assert sorted(result["ranking"]) == [1, 2, 3, 4]
         last: Play | None = None
         for t in result["log"]:
@@ -87,8 +87,8 @@ def _name(glyph: str) -> str:
 
 
 def test_the_seeded_card_level_game_of_the_issue(library: Library) -> None:
-    first = DaifugoGame(RULES, library, players=4, virtual=2, level="card", seed=1).play()
-    again = DaifugoGame(RULES, library, players=4, virtual=2, level="card", seed=1).play()
+    first = DaifugoGame(RULES, library, players=4, virtual=2, level="card", seed=1).play().to_json()
+    again = DaifugoGame(RULES, library, players=4, virtual=2, level="card", seed=1).play().to_json()
     assert first == again and first["all_checks_passed"]
     assert first["protocol"] == "play-selection"
     assert first["protocol_runs"] == first["virtual_turns"] > 0
@@ -172,7 +172,7 @@ def test_a_broken_protocol_stops_the_game(variant: Callable[..., Library]) -> No
     lib = variant("play-selection", ("bit(1 if i == 1 else 0)", "bit(1)"))
     with pytest.raises(CheckFailure, match="turn"):
         for seed in range(2, 12):
-            DaifugoGame(RULES, lib, players=4, virtual=2, level="card", seed=seed).play()
+            DaifugoGame(RULES, lib, players=4, virtual=2, level="card", seed=seed).play().to_json()
 
 
 def test_seating_and_levels_are_checked(library: Library) -> None:

@@ -32,7 +32,7 @@ def test_sevens_opens_with_the_seven_of_diamonds_as_the_paper_says(rules: Layout
     assert after == sorted(["6♦", "8♦", "7♣", "7♥", "7♠"])
     for seed in range(5):
         game = SevensGame(rules, Library(), players=4, virtual=0, level="rule", seed=seed)
-        assert game.play()["log"][0]["card"] == "7♦"
+        assert game.play().to_json()["log"][0]["card"] == "7♦"
 
 
 def test_the_layout_rule(rules: LayoutRules) -> None:
@@ -71,8 +71,8 @@ def test_a_virtual_holder_of_the_first_card_is_found_by_the_protocol(
 def test_card_level_game_passes_every_check_and_is_reproducible(library: Library, rules: LayoutRules) -> None:
     kind = find_kind("layout")
     settings = PlaySettings(players=4, virtual=2, level="card", seed=1)
-    first = kind.play(rules, library, settings)
-    assert first == kind.play(rules, library, settings)
+    first = kind.play(rules, library, settings).to_json()
+    assert first == kind.play(rules, library, settings).to_json()
     assert first["all_checks_passed"] and first["protocol_runs"] > 0
     assert first["checks_passed"] == 6 * first["protocol_runs"]
     assert sorted(first["ranking"]) == [1, 2, 3, 4] and first["winner"] == first["ranking"][0]

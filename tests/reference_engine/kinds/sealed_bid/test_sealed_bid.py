@@ -101,7 +101,7 @@ def test_every_hand_is_used_up_over_three_rounds() -> None:
     rules = load_game("gakmoro")
     for seed in range(20):
         game = SealedBidGame(rules, LIB, level="rule", seed=seed, strategies=("random", "greedy"))
-        result = game.play()
+        result = game.play().to_json()
         played = [v for r in result["rounds"] for v in r["submitted"]["Alice"]]
         assert len(played) == 3 * len(result["rounds"])
         assert all(played.count(v) <= (2 if v == 0 else 1) for v in played)
@@ -128,7 +128,7 @@ def test_a_broken_round_stops_the_game(variant: Callable[..., Library]) -> None:
     lib = variant("gakmoro-round", ("with: {a: A, b: B}", "with: {a: B, b: A}"))
     assert not verify(lib, lib.protocol("gakmoro-extension")).failed()
     with pytest.raises(CheckFailure, match="round 1: the protocol announced"):
-        SealedBidGame(load_game("gakmoro"), lib, seed=3).play()
+        SealedBidGame(load_game("gakmoro"), lib, seed=3).play().to_json()
 
 
 def test_the_game_reuses_opened_cards() -> None:

@@ -15,8 +15,12 @@ from reference_engine.statistics import binned, goodness_of_fit, two_sample, uni
 
 def test_card_level_game_passes_every_check_and_is_reproducible(library: Library) -> None:
     rules = load_rules("uno")
-    first = Game(rules, library, players=4, virtual=2, level="card", seed=1, virtual_draw="play").play()
-    again = Game(rules, library, players=4, virtual=2, level="card", seed=1, virtual_draw="play").play()
+    first = (
+        Game(rules, library, players=4, virtual=2, level="card", seed=1, virtual_draw="play").play().to_json()
+    )
+    again = (
+        Game(rules, library, players=4, virtual=2, level="card", seed=1, virtual_draw="play").play().to_json()
+    )
     assert first == again
     assert first["all_checks_passed"] and first["virtual_turns"] > 0
     # The table runs the protocol once per virtual turn, and once more after every draw
@@ -40,7 +44,7 @@ def test_a_virtual_player_that_keeps_drawn_cards_runs_the_protocol_once_per_turn
     # just drawn but do not make it, and a virtual player keeps it: one run per turn.
     rules = load_rules("uno")
     assert rules.virtual_draw == "keep"
-    result = Game(rules, library, players=4, virtual=2, level="card", seed=1).play()
+    result = Game(rules, library, players=4, virtual=2, level="card", seed=1).play().to_json()
     assert result["all_checks_passed"]
     turns = [t for hand in result["log"] for t in hand if t["seat"] in (1, 2)]
     draws = [t for t in turns if t.get("drew")]
@@ -59,7 +63,7 @@ def test_keeping_a_drawn_card_needs_rules_that_allow_playing_it(library: Library
 
 
 def test_rule_level_game(library: Library) -> None:
-    result = Game(load_rules("uno"), library, players=3, virtual=3, level="rule", seed=9).play()
+    result = Game(load_rules("uno"), library, players=3, virtual=3, level="rule", seed=9).play().to_json()
     assert result["hand_results"][0]["reason"] in ("went out", "nobody could play or draw")
     assert result["protocol_runs"] == 0
 
@@ -73,16 +77,20 @@ def test_official_rules_refuse_virtual_players_without_bluff(library: Library) -
 
 
 def test_official_rules_with_bluff_and_scoring(library: Library) -> None:
-    result = Game(
-        load_rules("uno-official"),
-        library,
-        players=3,
-        virtual=1,
-        level="card",
-        seed=2,
-        wild4="bluff",
-        hands=2,
-    ).play()
+    result = (
+        Game(
+            load_rules("uno-official"),
+            library,
+            players=3,
+            virtual=1,
+            level="card",
+            seed=2,
+            wild4="bluff",
+            hands=2,
+        )
+        .play()
+        .to_json()
+    )
     assert result["hands"] <= 2 and result["scores"] is not None
     assert sum(result["scores"]) == sum(h["points"] for h in result["hand_results"])
 
@@ -92,7 +100,7 @@ def test_an_unsuccessful_challenge_stays_in_the_log(library: Library) -> None:
     card of the colour in force, Human 1 challenges and draws 6; the note said only "Human 1
     misses a turn"."""
     game = Game(load_rules("uno-official"), library, players=3, virtual=0, level="rule", seed=3, hands=1)
-    log = game.play()["log"][0]
+    log = game.play().to_json()["log"][0]
     (i, turn) = next((i, t) for i, t in enumerate(log) if "challenged" in t.get("note", ""))
     assert (turn["index"], turn["seat"], turn["card"]) == (13, 3, "W+4")
     assert turn["note"] == "challenged without reason: Human 1 draws 6 and misses a turn"
@@ -104,7 +112,7 @@ def test_a_reverse_turned_up_first_lets_the_dealer_go_first_with_two_players_too
     the player after the dealer (seat 2) was to start, so the dealer (seat 1) goes first, "then
     play moves to the right". The engine had kept seat 2 when two play."""
     game = Game(load_rules("uno-official"), library, players=2, virtual=0, level="rule", seed=2, hands=1)
-    log = game.play()["log"][0]
+    log = game.play().to_json()["log"][0]
     assert game.results and log[0]["seat"] == 1  # the dealer; before the fix, seat 2
 
 

@@ -101,8 +101,12 @@ def _record() -> object:
 
 def test_the_seeded_game_of_the_issue_plays_to_the_end(library: Library) -> None:
     rules = load_rules("uno")
-    result = Game(rules, library, players=4, virtual=2, level="card", seed=1, strategy=WEIGHTED).play()
-    again = Game(rules, library, players=4, virtual=2, level="card", seed=1, strategy=WEIGHTED).play()
+    result = (
+        Game(rules, library, players=4, virtual=2, level="card", seed=1, strategy=WEIGHTED).play().to_json()
+    )
+    again = (
+        Game(rules, library, players=4, virtual=2, level="card", seed=1, strategy=WEIGHTED).play().to_json()
+    )
     assert result == again and result["all_checks_passed"]
     assert result["protocol"] == "weighted-selection"
     assert result["strategy"] == {"name": "weighted", "weights": {"action": 3, "number": 1, "wild": 1}}
@@ -143,7 +147,11 @@ def test_choices_over_whole_games_follow_the_weights_at_both_levels(library: Lib
 
 def test_crazy_eights_plays_weighted_at_card_level(library: Library) -> None:
     strategy = Strategy("weighted", Weights.parse("wild=2"))
-    result = Game(load_rules("crazy-eights"), library, players=3, virtual=2, seed=3, strategy=strategy).play()
+    result = (
+        Game(load_rules("crazy-eights"), library, players=3, virtual=2, seed=3, strategy=strategy)
+        .play()
+        .to_json()
+    )
     assert result["all_checks_passed"] and result["protocol_runs"] > 0
 
 
@@ -151,8 +159,10 @@ def test_uniform_play_is_unchanged_by_the_strategy_code(library: Library) -> Non
     """The default strategy draws exactly what it drew before weights existed (seeded games and
     kits stay the same)."""
     rules = load_rules("uno")
-    plain = Game(rules, library, players=4, virtual=2, level="rule", seed=3).play()
-    uniform = Game(rules, library, players=4, virtual=2, level="rule", seed=3, strategy=Strategy()).play()
+    plain = Game(rules, library, players=4, virtual=2, level="rule", seed=3).play().to_json()
+    uniform = (
+        Game(rules, library, players=4, virtual=2, level="rule", seed=3, strategy=Strategy()).play().to_json()
+    )
     assert plain == uniform and "strategy" not in plain
 
 
@@ -179,7 +189,9 @@ def test_only_the_weighted_seats_follow_the_weights(library: Library) -> None:
     rules = load_rules("uno")
 
     def log(seed: int, **kw: Any) -> Any:
-        return Game(rules, library, players=2, virtual=2, level="rule", seed=seed, **kw).play()["log"]
+        return (
+            Game(rules, library, players=2, virtual=2, level="rule", seed=seed, **kw).play().to_json()["log"]
+        )
 
     seeds = range(8, 20)
     assert all(log(s, strategy=WEIGHTED, weighted_seats=set()) == log(s) for s in seeds)
