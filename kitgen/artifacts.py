@@ -50,7 +50,6 @@ from .output import check_destination, inside, safe_name, sha256, staged
 from .previews import render_previews
 from .printguide import card_pages, keep_pages, only_pages, printing_guide, shopping_list
 from .sheets import DUPLEX, SheetOptions, grid_for, render_cards
-from .tableplan import booklet_plan
 from .templates import CardSize, LabelSheet, Paper, Profile, Templates
 from .typesetting import render_booklet
 from .units import Length, LengthError
@@ -429,7 +428,7 @@ def write_index(
     shown = sorted(f for f in files if f.startswith("previews/"))
     front = ""
     if booklet is not None and booklet.front:
-        front = front_html(booklet.front, booklet_plan(booklet), booklet.ink_saver)
+        front = front_html(booklet.front, booklet.table_plan(), booklet.ink_saver)
     text = index_html(work, manifest, pdfs, shown, views, lambda n: titles.get(n, n), front)
     inside(work, "index.html").write_text(text, encoding="utf-8")
     files.append("index.html")

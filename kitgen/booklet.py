@@ -24,12 +24,13 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import TypeVar
 
 from reference_engine.api import (
     VERSION,
     Checker,
     Event,
+    GameRules,
     JSONValue,
     Library,
     Params,
@@ -55,7 +56,7 @@ from .frontmatter import FrontSection
 from .glossary import Glossary
 from .kitcost import KitCost
 from .legend import CardLegend, card_legend, shown_cards
-from .tableplan import booklet_plan
+from .tableplan import TablePlan, spare_words, table_plan
 from .tabletime import TableTime, spec_hints, table_time
 from .templates import templates_dir
 from .units import Length
@@ -63,6 +64,9 @@ from .verification import WholeDeckClaim
 from .words import listing
 
 # --------------------------------------------------------------------------- style
+
+
+R = TypeVar("R", bound="GameRules")
 
 
 @dataclass(frozen=True)
@@ -190,13 +194,13 @@ class Booklet:
     sections: list[Section]
     validation: list[ReportSummary]
     statistical: ReportSummary | None = None
-    rules: Any = None  # the game's rule set (any kind), for the kind's first chapters
+    rules: GameRules | None = None  # the game's rule set (any kind), for the kind's first chapters
     bom: Bom | None = None
     owners: list[str] = field(default_factory=list)
     players: int = 0
     virtual: int = 0
     faces: dict[str, Face] = field(default_factory=dict)  # symbol name -> printed face
-    example: dict[str, Any] = field(default_factory=dict)  # the game moment of the worked example
+    example: dict[str, object] = field(default_factory=dict)  # the game moment of the worked example
     # The game's own printed cards by name (None: not one of them), and the chapters before the
     # protocols, as the kit kind says them (None: a protocol booklet's "What you need").
     deck: Callable[[str], Face | None] | None = field(default=None, repr=False)
@@ -212,6 +216,61 @@ class Booklet:
     # Built without --exact-hands, though its protocol could take it: the pages say where it is.
     whole_deck_offered: bool = False
 
+    @property
+    def game_rules(self) -> GameRules:
+        """The game's rule set (a game booklet's chapters; a protocol booklet has none)."""
+        if self.rules is None:
+            raise TypeError(f"booklet {self.name} is not a game's")
+        return self.rules
+
+    def rules_as(self, kind: type[R]) -> R:
+        """The game's rule set, as the kind its kit kind reads (a game booklet's chapters)."""
+        if not isinstance(self.rules, kind):
+            raise TypeError(f"booklet {self.name}: its rules are not {kind.__name__}")
+        return self.rules
+
+    def example_sizes(self) -> list[int]:
+        """The worked example's hand sizes (``sizes``, the virtual player's first)."""
+        params = self.example.get("params")
+        sizes = params.get("sizes") if isinstance(params, dict) else None
+        return [n for n in sizes if isinstance(n, int)] if isinstance(sizes, (list, tuple)) else []
+
+    def example_weights(self) -> dict[str, int]:
+        """The worked example's public weights of a weighted virtual player (empty: none)."""
+        weights = self.example.get("weights")
+        if not isinstance(weights, dict):
+            return {}
+        return {str(k): v for k, v in weights.items() if isinstance(v, int)}
+
+    def table_plan(self) -> TablePlan | None:
+        """The table plan of a game booklet: its seats and owners,
+        the kind's places in the middle (``table_middle``), the worked example's hands, the bill of
+        materials' spares and envelopes, the kit's table space. None without virtual players or
+        figures."""
+        if self.cost is None or self.bom is None or not self.virtual:
+            return None
+        items = self.bom.items
+        owner_cards: list[Face] = next((i.faces for i in items if i.key == "seat"), [])
+        spares = [
+            (spare_words(i.faces[0], i.label), i.faces[0])
+            for i in items
+            if i.kind == "card" and i.key not in ("deck", "seat") and i.faces
+        ]
+        sizes = self.example_sizes()
+        piles = {p.lower() for p in self.owners[self.players :]}
+        return table_plan(
+            self.cost.footprint,
+            self.owners[: self.players],
+            self.virtual,
+            self.owners[self.players :],
+            [m for m in self.table_middle if m.lower() not in piles],
+            sizes[: self.virtual],
+            spares,
+            sum(i.count for i in items if i.kind == "envelope"),
+            owner_cards,
+            self.cost.unit,
+        )
+
     def face(self, name: str) -> Face:
         f = self.faces.get(name)
         if f is None:
@@ -225,7 +284,8 @@ class Booklet:
         (:mod:`kitgen.legend`); None for a protocol booklet (its cards are the protocol's own)."""
         if self.front is None:
             return None
-        cards = self.example.get("inputs", {}).get("cards", []) if self.example else []
+        inputs = self.example.get("inputs")
+        cards = inputs.get("cards", []) if isinstance(inputs, dict) else []
         pictures = (d for sec in self.sections for step in sec.steps for d in step.diagrams)
         shown = [str(c) for c in cards] + shown_cards(pictures)  # the worked example's hand first
         words = {k[len("legend_") :]: v for k, v in booklet_style().words.items() if k.startswith("legend_")}
@@ -250,7 +310,7 @@ class Booklet:
         codes = self.card_codes()
         if codes is not None:
             out["card_codes"] = codes.to_json()
-        plan = booklet_plan(self)
+        plan = self.table_plan()
         if plan is not None:
             out["table_plan"] = plan.to_json()
         return out

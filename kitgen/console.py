@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any
 
 from reference_engine.api import (
     CardJSON,
@@ -462,7 +461,7 @@ def simulation_lines(proto: Protocol, result: Simulation, show_hidden: bool) -> 
         yield f"  {k} = {v}  ({where}{': ' + out.doc if out.doc else ''})"
 
 
-def _plain(v: Any) -> str:
+def _plain(v: object) -> str:
     if isinstance(v, list):
         return ",".join(_plain(x) for x in v)
     return str(v)

@@ -5,11 +5,9 @@ chapters (its rules, its turn) are made of the same blocks by the kind."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from .booklet import Booklet, booklet_style
 from .frontmatter import Block, Box, Checklist, FrontSection, Gap, Grid, Picture, Text, numbered, step_key
-from .tableplan import booklet_plan
 
 
 def kit_contents(b: Booklet) -> list[FrontSection]:
@@ -43,12 +41,12 @@ def owners_table(b: Booklet) -> Grid:
     return Grid(tuple(rows), (14, 40))
 
 
-def setup_values(b: Booklet) -> dict[str, Any]:
+def setup_values(b: Booklet) -> dict[str, object]:
     """The numbers the set-up's words name: players, people, virtual players."""
     return {"players": b.players, "humans": b.players - b.virtual, "virtual": b.virtual}
 
 
-def setting_up(b: Booklet, values: dict[str, Any], steps: Sequence[str]) -> FrontSection:
+def setting_up(b: Booklet, values: dict[str, object], steps: Sequence[str]) -> FrontSection:
     """Setting up the table: who sits where (θ cards), the steps, who does what."""
     words = booklet_style().words
     blocks: list[Block] = [Text(words["setup_intro"].format(**values)), owners_table(b), Gap(2)]
@@ -59,7 +57,7 @@ def setting_up(b: Booklet, values: dict[str, Any], steps: Sequence[str]) -> Fron
 
 def rules_head(b: Booklet, summary: bool = True) -> list[Block]:
     """The rules chapter's first lines: the source, the summary and how to play."""
-    rules = b.rules
+    rules = b.game_rules
     out: list[Block] = []
     if rules.source.get("cite"):
         out.append(Text(f"Source: {rules.source['cite']}.", style="small"))
@@ -79,7 +77,7 @@ def turn_head(b: Booklet, steps: Sequence[str]) -> list[Block]:
 def table_layout(b: Booklet) -> list[FrontSection]:
     """A game kit's whole table at a virtual turn, from above and to scale (:mod:`kitgen.tableplan`),
     with the sizes of the kit's own figures; nothing without virtual players or figures."""
-    if booklet_plan(b) is None or b.cost is None:
+    if b.table_plan() is None or b.cost is None:
         return []
     words = booklet_style().words
     blocks: tuple[Block, ...] = (

@@ -30,10 +30,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any
 
 from reference_engine.api import Library, Protocol, declared_names, expression_texts, is_game, load_game
 
+from .manifest import BookletManifest, KitManifest, Manifest, OwnKitManifest
+from .manifest import from_json as manifest_from_json
 from .pagepixels import PdfChar, page_chars
 
 ENGLISH_LETTERS = frozenset({"a", "A", "I"})
@@ -348,16 +349,18 @@ def html_findings(
     return [Finding(label, 0, d) for text in texts for d in vocabulary.findings(text, ignore)]
 
 
-def kit_vocabulary(manifest: dict[str, Any], library: Library | None = None) -> Vocabulary:
+def kit_vocabulary(manifest: Manifest, library: Library | None = None) -> Vocabulary:
     """The vocabulary of a built kit: every protocol it verified, and its game's card keys."""
     library = library or Library()
-    spec = (manifest.get("options") or {}).get("ruleset")
-    if manifest.get("protocol") and isinstance(spec, str) and spec.endswith((".yaml", ".yml")):
-        library.protocol(spec)  # a protocol kit of a user's spec file (as given to kitgen build)
-    names = [v["protocol"] for v in manifest.get("verification") or []]
-    protocols = [library.protocol(n) for n in names]
+    if isinstance(manifest, KitManifest):
+        spec = manifest.options.get("ruleset")
+        if manifest.protocol and isinstance(spec, str) and spec.endswith((".yaml", ".yml")):
+            library.protocol(spec)  # a protocol kit of a user's spec file (as given to kitgen build)
+    verified = manifest.verification if isinstance(manifest, (KitManifest, BookletManifest)) else []
+    protocols = [library.protocol(v["protocol"]) for v in verified]
     extra: list[str] = []
-    game = (manifest.get("game") or {}).get("name")
+    facts = manifest.game if isinstance(manifest, (KitManifest, OwnKitManifest)) else None
+    game = facts["name"] if facts else None
     if game and is_game(game):
         rules = load_game(game)
         cards = getattr(rules, "cards", None)
@@ -373,10 +376,10 @@ def check_kit(
     folder: Path, library: Library | None = None, ignore: Sequence[re.Pattern[str]] = ()
 ) -> list[Finding]:
     """Every page for players of a kit or booklet folder (see the module docs)."""
-    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    manifest = manifest_from_json(json.loads((folder / "manifest.json").read_text(encoding="utf-8")))
     vocabulary = kit_vocabulary(manifest, library)
     found: list[Finding] = []
-    for entry in manifest["files"]:
+    for entry in manifest.files:
         rel = str(entry["path"])
         path = folder / rel
         if rel.endswith(".pdf"):

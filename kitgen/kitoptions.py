@@ -8,7 +8,6 @@ each other. :func:`recorded` is what a manifest keeps of them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any
 
 from .optionspec import BY_NAME, KindValues, check
 
@@ -80,11 +79,11 @@ _RECORDED_AFTER = {"export": ("deck", "discard_owner"), "back_offset": ("wild4",
 _BOOKLET_RECORDED_AFTER = {"virtual": ("discard_owner", "wild4")}
 
 
-def recorded(opts: KitOptions | BookletOptions) -> dict[str, Any]:
+def recorded(opts: KitOptions | BookletOptions) -> dict[str, object]:
     """The options a manifest records: not the cache switch, the workers, --force nor which
     options were typed, which never change an output; options that are off are left out."""
     after = _BOOKLET_RECORDED_AFTER if isinstance(opts, BookletOptions) else _RECORDED_AFTER
-    out: dict[str, Any] = {}
+    out: dict[str, object] = {}
     for f in fields(opts):
         if f.name == "own":
             if isinstance(opts, KitOptions):
@@ -97,7 +96,7 @@ def recorded(opts: KitOptions | BookletOptions) -> dict[str, Any]:
     return _recorded(out)
 
 
-def _recorded(options: dict[str, Any]) -> dict[str, Any]:
+def _recorded(options: dict[str, object]) -> dict[str, object]:
     return {
         k: list(v) if isinstance(v, tuple) else v
         for k, v in options.items()

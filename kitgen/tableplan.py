@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from reportlab.lib.colors import Color, HexColor
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -394,37 +393,7 @@ class TablePlanFlowable(Flowable):
         c.restoreState()
 
 
-def booklet_plan(b: Any) -> TablePlan | None:
-    """The table plan of a game booklet (:class:`kitgen.booklet.Booklet`): its seats and owners,
-    the kind's places in the middle (``table_middle``), the worked example's hands, the bill of
-    materials' spares and envelopes, the kit's table space. None without virtual players or
-    figures."""
-    if b.cost is None or b.bom is None or not b.virtual:
-        return None
-    items = b.bom.items
-    owner_cards: list[Face] = next((i.faces for i in items if i.key == "seat"), [])
-    spares = [
-        (_spare_words(i.faces[0], i.label), i.faces[0])
-        for i in items
-        if i.kind == "card" and i.key not in ("deck", "seat") and i.faces
-    ]
-    sizes = [int(n) for n in (b.example or {}).get("params", {}).get("sizes", [])]
-    piles = {p.lower() for p in b.owners[b.players :]}
-    return table_plan(
-        b.cost.footprint,
-        b.owners[: b.players],
-        b.virtual,
-        b.owners[b.players :],
-        [m for m in b.table_middle if m.lower() not in piles],
-        sizes[: b.virtual],
-        spares,
-        sum(i.count for i in items if i.kind == "envelope"),
-        owner_cards,
-        b.cost.unit,
-    )
-
-
-def _spare_words(face: Face, label: str) -> str:
+def spare_words(face: Face, label: str) -> str:
     """What a spare pile is called under its picture: its code (θ1, α, λ1), else the first word
     of its label."""
     if face.kind in ("theta", "marker", "label") and len(face.title) <= 4:

@@ -44,7 +44,7 @@ from .faces import FONT, FONT_BOLD, Cell, Face, draw_face, ensure_fonts, pdf_tab
 from .frontmatter import Block, Box, Checklist, FrontSection, Gap, Grid, Picture, Text, step_key
 from .glossary import quantities_of
 from .paragraphs import Heading, Styled, paragraph
-from .tableplan import TablePlanFlowable, booklet_plan
+from .tableplan import TablePlanFlowable
 from .tabletime import run_sentence
 from .units import mm
 from .verification import WholeDeckClaim
@@ -651,7 +651,7 @@ class Writer:
     def picture(self, p: Picture) -> Flowable:
         b = self.b
         if p.kind == "table_plan":
-            plan = booklet_plan(b)
+            plan = b.table_plan()
             assert plan is not None, "a table plan picture in a booklet without a table plan"
             height = (self.diagram_height or self.width) * 0.62
             return TablePlanFlowable(plan, self.width, height, b.ink_saver)

@@ -72,6 +72,7 @@ from .kinds.sealed_bid import SealedBidRules
 from .kinds.sealed_bid.play import SealedBidResult
 from .kinds.shedding import RuleSet, Shedding
 from .kinds.shedding.play import SheddingResult
+from .kinds.shedding.rules import Effect as SheddingEffect
 from .kinds.shedding.rules import hand_dependence_message
 from .kinds.strategy import (
     MAX_WEIGHT,
@@ -339,6 +340,7 @@ __all__ = [
     "SealedBidResult",
     "SealedBidRules",
     "Shedding",
+    "SheddingEffect",
     "SheddingResult",
     "Simulation",
     "SimulationError",

@@ -146,8 +146,7 @@ class ClimbingKit(TableKit):
         )
 
     def turn_cost(self, b: Booklet) -> str:
-        params = b.example["params"]
-        sizes = [int(n) for n in params["sizes"]]
+        sizes = b.example_sizes()
         k, k1 = sum(sizes), sizes[0]
         time = b.sections[0].time
         shuffles = time.counts.get("shuffle", "?") if time is not None else "?"

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Unpack
 
 from reference_engine.api import (
     CardType,
@@ -25,6 +25,7 @@ from reference_engine.api import (
     PlaySettings,
     Report,
     ReportSummary,
+    Strategy,
     Symbol,
     TableCounts,
     TableResult,
@@ -53,7 +54,7 @@ from ..output import safe_name
 from ..templates import CardSize, Templates
 from ..verification import summary, verify_statistically
 from .kind import CARD_KIT_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, default_labels
-from .virtual import Table, WithDeck, deck_face, kit_labels, virtual_bom, whose_owner_cards
+from .virtual import Table, TableParts, WithDeck, deck_face, kit_labels, virtual_bom, whose_owner_cards
 
 if TYPE_CHECKING:
     from ..cache import VerificationCache
@@ -117,20 +118,30 @@ class TableKit(KitKind):
         return self.table_plan(opts, rules, parts, players, card, own=KindValues.of(deck=deck))
 
     def table_plan(
-        self, opts: KitOptions, rules: GameRules, parts: list[str], players: int, card: CardSize, **more: Any
+        self,
+        opts: KitOptions,
+        rules: GameRules,
+        parts: list[str],
+        players: int,
+        card: CardSize,
+        *,
+        own: KindValues,
+        protocol: str | None = None,
+        strategy: Strategy | None = None,
     ) -> KitPlan:
         """The plan of a kit for ``players`` (``opts.virtual`` of them virtual), named by ``parts``;
-        ``more``: the rest of :class:`KitPlan` (the protocol: ``--protocol``, else the rule set's)."""
-        more.setdefault("protocol", opts.protocol or rules.protocol)
+        ``protocol``: the virtual players' (default: ``--protocol``, else the rule set's)."""
         return KitPlan(
             game=rules.name,
             name=safe_name("-".join(parts)),
             players=players,
             virtual=opts.virtual,
+            protocol=protocol or opts.protocol or rules.protocol,
             card=card,
             label_sheet=opts.labels or default_labels(opts.paper),
             teaches=opts.virtual > 0,
-            **more,
+            own=own,
+            strategy=strategy,
         )
 
     def booklet_plan(self, opts: BookletOptions, rules: GameRules) -> BookletPlan:
@@ -146,7 +157,9 @@ class TableKit(KitKind):
             wc = self.engine().measure_tables(rules, library, PlaySettings(plan.players, plan.virtual))
         return self.table_bom(rules, plan, wc, sleeved=sleeved(library.protocol(plan.protocol)))
 
-    def table_bom(self, rules: GameRules, plan: KitPlan, wc: TableCounts | None, **more: Any) -> Bom:
+    def table_bom(
+        self, rules: GameRules, plan: KitPlan, wc: TableCounts | None, **more: Unpack[TableParts]
+    ) -> Bom:
         """The bill of materials of the card selection table (``more``: the kind's own items and
         words, see :class:`kitgen.kinds.virtual.Table`)."""
         table = Table(
@@ -199,7 +212,7 @@ class TableKit(KitKind):
         )
         return booklet
 
-    def cost_options(self, rules: GameRules, plan: KitPlan) -> dict[str, Any] | None:
+    def cost_options(self, rules: GameRules, plan: KitPlan) -> dict[str, object] | None:
         """The game options the table-time figures play with (None: the rule set's own)."""
         return None
 
@@ -213,25 +226,28 @@ class TableKit(KitKind):
         )
 
     def setup_page(self, b: Booklet) -> FrontSection:
-        return setting_up(b, setup_values(b), self.texts(b.rules, "setup_steps"))
+        return setting_up(b, setup_values(b), self.texts(b.game_rules, "setup_steps"))
 
     def texts(self, rules: GameRules, key: str) -> list[str]:
         """The rule set's ``booklet: {key: [...]}`` paragraphs."""
         return [str(x) for x in getattr(rules, "booklet_texts", {}).get(key, [])]
 
     def rules_page(self, b: Booklet) -> FrontSection:
-        rules = b.rules
+        rules = b.game_rules
         blocks = rules_head(b)
         doc = str(getattr(rules, "doc", ""))
         if doc:
             blocks.append(Text(doc, lead="Playing a card."))
-        if getattr(rules, "notes", ""):
-            blocks.append(Text(str(rules.notes)))
+        notes = str(getattr(rules, "notes", ""))
+        if notes:
+            blocks.append(Text(notes))
         return FrontSection(f"The rules: {rules.title}", tuple(blocks))
 
     def turn_page(self, b: Booklet) -> FrontSection:
         whose = whose_owner_cards(b.owners, b.virtual)
-        blocks = turn_head(b, [t.replace("{whose}", whose) for t in self.texts(b.rules, "virtual_steps")])
+        blocks = turn_head(
+            b, [t.replace("{whose}", whose) for t in self.texts(b.game_rules, "virtual_steps")]
+        )
         box = [Text(self.turn_cost(b), lead="What a virtual turn costs.")]
         box += [Text(line, style="small") for line in (b.cost.sentences() if b.cost else [])]
         blocks.append(Box(tuple(box)))
@@ -239,7 +255,7 @@ class TableKit(KitKind):
 
     def turn_cost(self, b: Booklet) -> str:
         """The table's work for the worked example's turn: cards laid out, shuffles."""
-        sizes = [int(n) for n in b.example["params"]["sizes"]]
+        sizes = b.example_sizes()
         k, k1 = sum(sizes), sizes[0]
         library = Library()
         counts = expected_counts(library, library.protocol(b.sections[0].protocol), {"sizes": tuple(sizes)})

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import Protocol, TypedDict, runtime_checkable
 
 from reference_engine.api import CardType, TableCounts
 
@@ -21,6 +21,19 @@ from ..bom import Bom, Item, envelope_for, spares
 from ..faces import Face, known_colours, label_face, theta_colour
 from ..labels import Label, theta_label
 from ..words import listing
+
+
+class TableParts(TypedDict, total=False):
+    """What a kind says of its card selection table beyond its deck and seats (the fields of
+    :class:`Table` after ``pile_counts``), for ``TableKit.table_bom``."""
+
+    extra_items: list[Item]
+    sleeved: bool
+    tickets: int
+    ticket_labels: bool
+    extra_pairs: int
+    helper_note: str
+    pair_use: str
 
 
 @dataclass

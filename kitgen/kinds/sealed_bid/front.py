@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from reference_engine.api import SealedBidRules
+
 from ...booklet import Booklet, booklet_style
 from ...frontchapters import kit_contents, rules_head, turn_head
 from ...frontmatter import Block, FrontSection, Gap, Picture, Text, numbered
@@ -12,7 +14,7 @@ def front_sections(b: Booklet) -> list[FrontSection]:
 
 
 def bundles(b: Booklet) -> FrontSection:
-    rules = b.rules
+    rules = b.rules_as(SealedBidRules)
     style = booklet_style()
     stock = "cutout" if b.bom is None or b.bom.labels_cutout else "sticker"
     values = {
@@ -35,7 +37,7 @@ def bundles(b: Booklet) -> FrontSection:
 
 
 def sealed_rules(b: Booklet) -> FrontSection:
-    rules = b.rules
+    rules = b.rules_as(SealedBidRules)
     blocks = rules_head(b, summary=False)
     blocks.append(Text(rules.dealer_doc, lead="With a dealer."))
     blocks.append(Text(rules.dealerless_doc, lead="Without a dealer."))
@@ -43,7 +45,7 @@ def sealed_rules(b: Booklet) -> FrontSection:
 
 
 def round_overview(b: Booklet) -> FrontSection:
-    rules = b.rules
+    rules = b.rules_as(SealedBidRules)
     blocks = turn_head(b, booklet_style().lists["round_steps"])
     blocks.append(
         Text(f"{rules.names[0]} and {rules.names[1]} in this booklet are the two players.", style="small")

@@ -8,7 +8,7 @@ step by step (a real moment of a seeded game as the worked example).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from reference_engine.api import (
     WEIGHTED_PROTOCOL,
@@ -141,8 +141,8 @@ class SheddingKit(TableKit):
         some not (with a weighted strategy, the weighted selection protocol's weights and w)."""
         return weighted(super().example(rules, library, plan, owners), _rules(rules), plan.strategy)
 
-    def cost_options(self, rules: GameRules, plan: KitPlan) -> dict[str, Any] | None:
-        options: dict[str, Any] = {"wild4": wild4(_rules(rules)), "discard_owner": discard_owner(plan)}
+    def cost_options(self, rules: GameRules, plan: KitPlan) -> dict[str, object] | None:
+        options: dict[str, object] = {"wild4": wild4(_rules(rules)), "discard_owner": discard_owner(plan)}
         strategy = plan.strategy
         if strategy is not None and strategy.weights is not None:  # games and runs with the weights
             options.update(strategy="weighted", weights=strategy.weights.text())

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+
+from reference_engine.api import RuleSet, SheddingEffect
 
 from ...booklet import Booklet, booklet_style
 from ...frontchapters import rules_head, setting_up, setup_values, turn_head
@@ -13,13 +14,13 @@ from ..virtual import whose_owner_cards
 
 
 def setup_page(b: Booklet) -> FrontSection:
-    rules = b.rules
+    rules = b.rules_as(RuleSet)
     values = setup_values(b) | {"hand_size": rules.hand_size_for(b.players), "colour": rules.word}
     return setting_up(b, values, [text.format(**values) for text in booklet_style().lists["setup_steps"]])
 
 
 def rules_page(b: Booklet) -> FrontSection:
-    rules = b.rules
+    rules = b.rules_as(RuleSet)
     out = rules_head(b)
     out.append(Text(rules.valid_doc, lead="Playing a card."))
     effect_words = {
@@ -31,7 +32,7 @@ def rules_page(b: Booklet) -> FrontSection:
         "redraw": "put it back into the draw pile and turn over another",
     }
 
-    def words(effects: Sequence[Any]) -> str:
+    def words(effects: Sequence[SheddingEffect]) -> str:
         parts = []
         for e in effects:
             if e.kind == "draw":
@@ -78,7 +79,7 @@ def rules_page(b: Booklet) -> FrontSection:
 
 
 def virtual_turn(b: Booklet) -> FrontSection:
-    rules = b.rules
+    rules = b.rules_as(RuleSet)
     assert rules is not None and b.sections
     top = b.sections[0]
     style = booklet_style()
@@ -99,7 +100,7 @@ def virtual_turn(b: Booklet) -> FrontSection:
         text = style.words[word]
         steps[2] += " " + text.format(limit=rules.draw_until)
     out = turn_head(b, steps)
-    weights = (b.example or {}).get("weights")
+    weights = b.example_weights()
     if weights:
         out.append(Box((Text(stronger_player(rules, weights), lead="A stronger virtual player."),)))
     if b.cost is not None:
@@ -114,7 +115,7 @@ def virtual_turn(b: Booklet) -> FrontSection:
 CLASS_WORDS = {"action": "action cards", "number": "number cards", "wild": "wild cards"}
 
 
-def stronger_player(rules: Any, weights: dict[str, int]) -> str:
+def stronger_player(rules: RuleSet, weights: dict[str, int]) -> str:
     """What the weights of a weighted virtual player mean, in a family's words."""
 
     def name(key: str) -> str:
