@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from reference_engine.api import MAX_RUNS, PUZZLE_DIFFICULTIES, STRATEGIES, UsageError
+from reference_engine.api import MAX_RUNS, PUZZLE_DIFFICULTIES, STRATEGIES, PlayOption, UsageError
 
 from .templates import load_templates
 
@@ -379,6 +379,21 @@ CARD_KIT: tuple[Option, ...] = (
     TABLE_TIME,
 )
 PROTOCOL_KIT: tuple[Option, ...] = (*COMMON, PARAMS, SETS, *SHEETS, ONLY, TABLE_TIME)
+
+
+def of_play(option: PlayOption) -> Option:
+    """A game kind's own option of ``kitgen play`` (the engine declares it, :class:`PlayOption`)
+    as a declared option: a switch, one of its choices, a whole number of at least 1, or text
+    (``A,B``), so that ``kitgen play`` makes its click options as ``kitgen build`` does."""
+    if option.flag:
+        return Option(option.name, "switch", False, option.help)
+    if option.choices:
+        return Option(
+            option.name, "text", option.default, option.help, choices=option.choices, show_default=True
+        )
+    if option.kind is int:
+        return Option(option.name, "whole", option.default, option.help, range=(1, 10_000))
+    return Option(option.name, "text", option.default, option.help, metavar="A,B", show_default=True)
 
 
 def without(options: tuple[Option, ...], *names: str) -> tuple[Option, ...]:

@@ -67,7 +67,7 @@ class Seconds(click.FloatRange):
 SEED = Whole()
 
 
-def _stack(*decorators: Callable[[F], F]) -> Callable[[F], F]:
+def stack(*decorators: Callable[[F], F]) -> Callable[[F], F]:
     def apply(f: F) -> F:
         for d in reversed(decorators):
             f = d(f)
@@ -102,7 +102,7 @@ def declared(option: Option, help: str | None = None) -> Callable[[F], F]:
 
 def declared_all(options: tuple[Option, ...]) -> Callable[[F], F]:
     """Every option of ``options``, in their order (the first on top of --help)."""
-    return _stack(*(declared(o) for o in options))
+    return stack(*(declared(o) for o in options))
 
 
 table_time = declared(optionspec.TABLE_TIME)
@@ -123,7 +123,7 @@ def force(help: str = FORCE_HELP) -> Callable[[F], F]:
 
 def seats(players_help: str, virtual_help: str) -> Callable[[F], F]:
     """--players and --virtual."""
-    return _stack(declared(optionspec.PLAYERS, players_help), declared(optionspec.VIRTUAL, virtual_help))
+    return stack(declared(optionspec.PLAYERS, players_help), declared(optionspec.VIRTUAL, virtual_help))
 
 
 def runs(help: str) -> Callable[[F], F]:
@@ -133,7 +133,7 @@ def runs(help: str) -> Callable[[F], F]:
 def writing(output_help: str, previews_help: str) -> Callable[[F], F]:
     """-o/--output, --no-previews, --no-cache and --workers: where a kit or booklet goes and how
     it is made."""
-    return _stack(
+    return stack(
         declared(optionspec.OUTPUT, output_help),
         declared(optionspec.NO_PREVIEWS, previews_help),
         declared(optionspec.NO_CACHE),

@@ -29,6 +29,7 @@ from reference_engine.api import (
 from ..files import write_atomic
 from ..kinds import kit_kind
 from ..kitcost import played_cost
+from ..optionspec import of_play
 from ..tabletime import using_model
 from . import options
 from .progress import progress_line
@@ -81,39 +82,10 @@ def _kind_options(f: F) -> F:
     for kind in kinds().values():
         for opt in kind.play_options:
             declared.setdefault(opt.name, []).append(opt)
-    seen = {name: _merged(opts) for name, opts in declared.items()}
-    for opt in reversed(list(seen.values())):
-        flag = "--" + opt.name.replace("_", "-")
-        says = name_settings(opt.help, options.flag)
-        if opt.flag:
-            f = click.option(flag, opt.name, is_flag=True, help=says)(f)
-        elif opt.choices:
-            f = click.option(
-                flag,
-                opt.name,
-                type=click.Choice(list(opt.choices)),
-                default=opt.default,
-                show_default=True,
-                help=says,
-            )(f)
-        elif opt.kind is int:
-            f = click.option(
-                flag,
-                opt.name,
-                type=options.Whole(min=1, max=10_000),
-                default=opt.default,
-                help=says,
-            )(f)
-        else:
-            f = click.option(
-                flag,
-                opt.name,
-                default=opt.default,
-                show_default=True,
-                metavar="A,B",
-                help=says,
-            )(f)
-    return f
+    merged = [_merged(opts) for opts in declared.values()]
+    return options.stack(
+        *(options.declared(of_play(o), name_settings(o.help, options.flag)) for o in merged)
+    )(f)
 
 
 @click.command("play", help=PLAY_HELP)

@@ -144,3 +144,30 @@ def test_the_groups_are_declarations() -> None:
     names = [o.name for o in BUILD]
     assert len(names) == len(set(names))
     assert set(CARD_KIT) <= set(BUILD) and set(COMMON) <= set(CARD_KIT)
+
+
+def test_the_play_command_makes_every_kind_option_from_its_declaration() -> None:
+    """``kitgen play``'s options come from the engine kinds' declarations (PlayOption) through
+    the same path as ``kitgen build``'s: a switch is a flag, choices are a click choice, and a
+    value outside them is refused by click before any game is dealt."""
+    from kitgen.commands.play import play_cmd
+    from kitgen.optionspec import of_play
+    from reference_engine.api import PlayOption, kinds
+
+    assert of_play(PlayOption.switch("pass_three", "x")).type == "switch"
+    picked = of_play(PlayOption("strategy", "x", "random", ("random", "greedy")))
+    assert picked.type == "text" and picked.choices == ("random", "greedy")
+    assert of_play(PlayOption("rounds", "x", 3, kind=int)).range == (1, 10_000)
+    by_name = {p.name: p for p in play_cmd.params}
+    declared = [o.name for k in kinds().values() for o in k.play_options]
+    for kind in kinds().values():
+        for opt in kind.play_options:
+            param = by_name[opt.name]
+            assert isinstance(param, click.Option)
+            assert param.is_flag == opt.flag, opt.name
+            if opt.flag:
+                continue
+            if opt.choices and declared.count(opt.name) == 1:
+                assert isinstance(param.type, click.Choice) and tuple(param.type.choices) == opt.choices
+    result = CliRunner().invoke(main, ["play", "hearts", "--pass-three", "--rounds", "0"])
+    assert result.exit_code == 2 and "--rounds" in result.output
