@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING
 from pypdf import PdfReader
 
 from .colour import hex_of
-from .manifest import CardPages
+from .manifest import CardPages, KitManifest, from_json
 from .pagepixels import PdfChar, page_chars
 
 if TYPE_CHECKING:
@@ -380,22 +380,23 @@ def check_kit(folder: Path, every_card_page: bool = False, sample_pixels: bool =
     from .labels import label_boxes
     from .templates import load_templates
 
-    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    manifest = from_json(json.loads((folder / "manifest.json").read_text(encoding="utf-8")))
+    kit = manifest if isinstance(manifest, KitManifest) else None
     found: list[Finding] = []
-    pdfs = [f["path"] for f in manifest["files"] if f["path"].endswith(".pdf")]
+    pdfs = [f["path"] for f in manifest.files if f["path"].endswith(".pdf")]
     for name in pdfs:
         path = folder / name
-        if name == "cards.pdf" and "sheets" in manifest:
-            info = manifest["sheets"]["cards"]
-            card = (manifest["card"]["width_mm"], manifest["card"]["height_mm"])
-            bleed, safe = manifest["profile"]["bleed_mm"], manifest["profile"]["safe_mm"]
-            sample = _sample(range(1, info["calibration_pages"] + 1), manifest.get("card_pages", []))
+        if name == "cards.pdf" and kit is not None:
+            info = kit.sheets["cards"]
+            card = (kit.card["width_mm"], kit.card["height_mm"])
+            bleed, safe = kit.profile["bleed_mm"], kit.profile["safe_mm"]
+            sample = _sample(range(1, info["calibration_pages"] + 1), kit.card_pages or [])
             pages = None if every_card_page else sample
             cuts = lambda n, p, c=card, b=bleed: card_cuts(p, c, b)  # noqa: E731
             found += check_pdf(path, pages, cuts, safe, pixels=set(sample) if sample_pixels else True)
-        elif name == "labels.pdf" and "sheets" in manifest:
+        elif name == "labels.pdf" and kit is not None:
             templates = load_templates()
-            sheet = templates.label_sheet(manifest["sheets"]["labels"]["sheet"])
+            sheet = templates.label_sheet(kit.sheets["labels"]["sheet"])
             paper = templates.paper(sheet.paper)
             boxes = [(b.x, paper.size.h - b.y1, b.x1, paper.size.h - b.y) for b in label_boxes(sheet, paper)]
             # Page 1 is the calibration page: its outlines are the labels themselves. Text keeps
