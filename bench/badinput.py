@@ -18,9 +18,12 @@ It counts, over every command run ("tried"):
 
 * **tracebacks**: an exception that escaped the command, or output containing ``Traceback
   (most recent call last)`` (a verification worker's included);
-* **hangs**: a command that used more than 20 s of CPU time, its verification workers included
-  (stopped there), or a driver still running after 6 x 20 s per command on the clock (killed
-  with its workers; the machine this is measured on is shared, so the clock is not the measure);
+* **hangs**: a command that used more than 20 s of CPU time, its verification workers included,
+  and more than 3 times what the same command takes on the unchanged shipped spec on the same
+  machine (measured once, with an empty cache: Gakmoro's full-size verification alone takes
+  about 20 s on a slow machine); a command is stopped at 120 s. Or a driver still running after
+  6 x 20 s per command on the clock (killed with its workers; the machine this is measured on
+  is shared, so the clock is not the measure);
 * **leftovers**: a command that left a file in its TMPDIR, beside the spec, in the output
   folder other than the folder it was asked to write, an output folder although it failed,
   or a temporary file in the verification cache;

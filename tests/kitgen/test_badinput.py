@@ -115,8 +115,9 @@ def test_the_mutants_are_reproducible_and_cover_every_class() -> None:
 
 def test_seeded_mutants_through_every_command(tmp_path: Path) -> None:
     """A few dozen mutants (every class twice); each command on each: exit code 0, 1 or 2 as
-    the rules of mutants.wrong_exit_codes say, no traceback, within 20 s of CPU time, nothing
-    left behind. bench/badinput.py runs hundreds."""
+    the rules of mutants.wrong_exit_codes say, no traceback, within 20 s of CPU time (or three
+    times what the command takes on the shipped spec on this machine), nothing left behind.
+    bench/badinput.py runs hundreds."""
     drawn = mutants.mutants(SEED, MUTANTS)
     sim = {b: mutants.simulate_args(b) for b in {m.base for m in drawn}}
     with ThreadPoolExecutor(max_workers=2) as pool:
@@ -146,6 +147,39 @@ def test_the_judge_sees_what_it_must() -> None:
     assert mutants.wrong_exit_codes(0, [o("view", 139)])
     assert o("verify", 1, "Traceback (most recent call last):\n ...").traceback
     assert o("verify", None).hang
+
+
+def test_a_slow_command_is_measured_against_the_shipped_spec(tmp_path: Path) -> None:
+    """Over 20 s of CPU time is a hang unless the command takes a third of it on the unchanged
+    shipped spec on this machine (allow_for_base), and a stopped command is a hang always."""
+    seconds = {("gakmoro-round", "booklet"): 10.0, ("gakmoro-round", "verify"): 1.0}
+    drawn = mutants.mutants(SEED, 16)
+    m = next(m for m in drawn if m.base == "gakmoro-round")
+
+    def verdict(command: str, cpu: float, code: int | None = 1) -> mutants.Verdict:
+        outcome = mutants.Outcome(command, [], code, cpu, "")
+        return mutants.Verdict(m, 0, "", [outcome], [])
+
+    saved = dict(mutants._BASE_SECONDS)
+    mutants._BASE_SECONDS.update(seconds)
+    try:
+        judged = {}
+        for command, cpu, code in [("booklet", 25.0, 1), ("booklet", 31.0, 1), ("verify", 25.0, 1)]:
+            v = verdict(command, cpu, code)
+            mutants.allow_for_base(v, tmp_path, [])
+            judged[command, cpu] = (v.outcomes[0].hang, v.outcomes[0].limit)
+        stopped = verdict("booklet", 0.0, None)
+        mutants.allow_for_base(stopped, tmp_path, [])
+    finally:
+        mutants._BASE_SECONDS.clear()
+        mutants._BASE_SECONDS.update(saved)
+    assert judged == {
+        ("booklet", 25.0): (False, 30.0),
+        ("booklet", 31.0): (True, 30.0),
+        ("verify", 25.0): (True, 20.0),
+    }
+    assert stopped.outcomes[0].hang
+    assert not list(tmp_path.iterdir())  # the figures given were used, nothing was run
 
 
 # --------------------------------------------------------------------------- options and inputs
