@@ -1,6 +1,6 @@
-"""The options of ``kitgen build``, declared once as data (like OpenSpiel's parameter
-specification): each :class:`Option` says its field name, type, default, range or choices and
-help. From the declarations
+"""The options of ``kitgen build`` (the other commands': :mod:`kitgen.runspec`), declared once as
+data (like OpenSpiel's parameter specification): each :class:`Option` says its field name, type,
+default, range or choices and help. From the declarations
 
 * the command line builds its options and their choices (``kitgen/commands/options.py``;
   papers and label sheets come from ``templates/layout.yaml``),
@@ -14,6 +14,7 @@ the engine's do: the command line names it by its flag (``--deck``, :func:`flag_
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
@@ -22,24 +23,26 @@ from reference_engine.api import MAX_RUNS, PUZZLE_DIFFICULTIES, STRATEGIES, Play
 
 from .templates import load_templates
 
-Value = str | int | bool | tuple[str, ...] | None
-Type = Literal["text", "whole", "switch"]
+Value = str | int | float | bool | tuple[str, ...] | None
+# seconds: a finite number; hands: ``7`` or ``1..10``; path: a file name, to read or to write.
+Type = Literal["text", "whole", "switch", "seconds", "hands", "path"]
 
 
 @dataclass(frozen=True)
 class Option:
     """One option: ``name`` is its field (``label_start``), ``flag`` its long flag when not
     ``--`` and the name with dashes (``--label-start``). A ``whole`` option lies in ``range``
-    (``None``: no upper bound); a ``text`` option with ``choices`` is one of them (each of them,
-    when ``multiple``). ``kind_value``: a kind's own option, carried in :class:`KindValues`
-    rather than as a field of ``KitOptions``."""
+    (``None``: no upper bound), a ``seconds`` option too; a ``text`` option with ``choices`` is one
+    of them (each of them, when ``multiple``). ``kind_value``: a kind's own option, carried in
+    :class:`KindValues` rather than as a field of ``KitOptions``. ``required``: the command
+    cannot run without it."""
 
     name: str
     type: Type
     default: Value
     help: str
     choices: tuple[str, ...] = ()
-    range: tuple[int, int | None] | None = None
+    range: tuple[float, float | None] | None = None
     flag: str = ""
     short: str = ""  # -o
     metavar: str | None = None
@@ -48,6 +51,7 @@ class Option:
     case_sensitive: bool = True
     existing_file: bool = False  # a path to a file that exists (--table-time)
     kind_value: bool = False
+    required: bool = False
 
     @property
     def long(self) -> str:
@@ -57,6 +61,14 @@ class Option:
 def _either(choices: Iterable[str]) -> str:
     items = list(choices)
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+
+
+def _within(option: Option, value: float, unit: str = "") -> None:
+    if option.range is not None:
+        lo, hi = option.range
+        if value < lo or (hi is not None and value > hi):
+            limits = f"at least {lo:,}" if hi is None else f"{lo:,} to {hi:,}"
+            raise UsageError(f"«{option.name}» is {limits}{unit}, not {value:,}")
 
 
 def check(option: Option, value: Value) -> None:
@@ -74,14 +86,16 @@ def check(option: Option, value: Value) -> None:
     if option.type == "switch":
         if not isinstance(value, bool):
             raise UsageError(f"{name} is on or off (True or False), not {value!r}")
+    elif option.type == "seconds":
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+            raise UsageError(f"{name} is a number of seconds, not {value!r}")
+        _within(option, value, " seconds")
+    elif option.type in ("hands", "path"):
+        return  # made by the command line (a list of hand sizes, a file name)
     elif option.type == "whole":
         if not isinstance(value, int) or isinstance(value, bool):
             raise UsageError(f"{name} is a whole number, not {value!r}")
-        if option.range is not None:
-            lo, hi = option.range
-            if value < lo or (hi is not None and value > hi):
-                limits = f"at least {lo:,}" if hi is None else f"{lo:,} to {hi:,}"
-                raise UsageError(f"{name} is {limits}, not {value:,}")
+        _within(option, value)
     elif not isinstance(value, str):
         raise UsageError(f"{name} is text, not {value!r}")
     elif option.choices and value not in option.choices:

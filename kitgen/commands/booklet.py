@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .. import optionspec
+from .. import runspec
 from ..console import booklet_lines
 from ..kit import BookletOptions, build_booklet
 from ..optionspec import KindValues
@@ -33,25 +33,7 @@ on the short edge, fold the stack in the middle and staple on the fold.
 
 @click.command("booklet", help=BOOKLET_HELP)
 @click.argument("name")
-@options.paper
-@click.option(
-    "--imposition",
-    type=click.Choice(["none", "a5-saddle"]),
-    default="none",
-    show_default=True,
-    help="none: one page per sheet side; a5-saddle: half-size pages two-up for a folded booklet.",
-)
-@options.seats("For a rule set: number of players.", "For a rule set: virtual players.")
-@options.declared(optionspec.DISCARD_OWNER, "For a rule set: the discard pile is an extra owner.")
-@options.wild4
-@options.runs("For a rule set: statistical runs per deal on the full deck for the validation pages; 0 skips.")
-@options.writing("The booklet folder (default: output/<booklet>).", "Skip the PNG previews.")
-@options.table_time
-@options.as_json("Print the manifest as JSON.")
-@options.force(
-    "For a protocol: make the booklet even when its spec's own parameters are past the size "
-    "limits of verify and simulate (see `kitgen verify --help`). " + options.FOLDER_HELP
-)
+@options.declared_all(runspec.BOOKLET)
 def booklet_cmd(
     name: str,
     paper: str,

@@ -1,43 +1,21 @@
-"""Options shared by several commands, as decorators (one definition, one help text)."""
+"""The click options of declared options (:mod:`kitgen.optionspec`, :mod:`kitgen.runspec`): one
+generator, :func:`declared`, for every command's options, and the click types it uses."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
-from reference_engine.api import (
-    CEILING_CARDS,
-    CEILING_WORK,
-    MAX_CARDS,
-    MAX_RUNS,
-    MAX_WORK,
-    UsageError,
-    parse_whole,
-)
+from reference_engine.api import UsageError, parse_whole
 
 from .. import optionspec
 from ..optionspec import Option
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-FORCE_HELP = (
-    "Run even past the size limits: a protocol that puts more than {simulate:,} cards on the table "
-    "(inputs plus declared spare cards, its callees' included) is refused by simulate, more than "
-    "{verify:,} by verify, and one whose run takes more than {work:,} card-steps (its steps times "
-    "its cards) by both, unless forced; forced, at most {ceiling:,} cards and {ceiling_work:,} "
-    "card-steps. The exact verifier's limit of input combinations always holds."
-).format(
-    simulate=MAX_CARDS["simulate"],
-    verify=MAX_CARDS["verify"],
-    work=MAX_WORK["simulate"],
-    ceiling=CEILING_CARDS,
-    ceiling_work=CEILING_WORK,
-)
-FOLDER_HELP = optionspec.FORCE.help
-CACHE_HELP = optionspec.NO_CACHE.help
 
 
 class Whole(click.IntRange):
@@ -64,7 +42,24 @@ class Seconds(click.FloatRange):
         return super().convert(number, param, ctx)
 
 
-SEED = Whole()
+class HandRange(click.ParamType):  # type: ignore[type-arg]
+    """``7`` or ``1..10``: P_1's hand sizes."""
+
+    name = "hand"
+
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> list[int]:
+        if isinstance(value, list):
+            return value
+        text = str(value).strip()
+        lo, sep, hi = text.partition("..")
+        try:  # strict whole numbers: not 1_0, ٣ or a number of thousands of digits
+            a = parse_whole(lo.strip())
+            b = parse_whole(hi.strip()) if sep else a
+        except UsageError:
+            self.fail(f"{text!r} is not a hand size or a range like 1..10", param, ctx)
+        if a < 1 or b < a or b - a >= 100:
+            self.fail(f"{text!r}: hand sizes from 1 up, a range of at most 100", param, ctx)
+        return list(range(a, b + 1))
 
 
 def stack(*decorators: Callable[[F], F]) -> Callable[[F], F]:
@@ -76,16 +71,27 @@ def stack(*decorators: Callable[[F], F]) -> Callable[[F], F]:
     return apply
 
 
+def _whole(bound: float | None) -> int | None:
+    return None if bound is None else int(bound)
+
+
 def declared(option: Option, help: str | None = None) -> Callable[[F], F]:
     """The click option of a declared option (:mod:`kitgen.optionspec`), with another help text
     where a command says it its own way."""
     kwargs: dict[str, Any] = {"help": option.help if help is None else help}
     if option.type == "switch":
         kwargs["is_flag"] = True
-    else:
+    elif not option.required:  # a default given, even None, would satisfy click's required
         kwargs["default"] = option.default
-    if option.type == "whole" and option.range is not None:
-        kwargs["type"] = Whole(min=option.range[0], max=option.range[1])
+    low, high = option.range or (None, None)
+    if option.type == "whole":
+        kwargs["type"] = Whole(min=_whole(low), max=_whole(high))
+    elif option.type == "seconds":
+        kwargs["type"] = Seconds(min=low, max=high)
+    elif option.type == "hands":
+        kwargs["type"] = HandRange()
+    elif option.type == "path":
+        kwargs["type"] = click.Path(path_type=Path)
     elif option.choices:
         kwargs["type"] = click.Choice(option.choices, case_sensitive=option.case_sensitive)
     elif option.existing_file:
@@ -96,6 +102,8 @@ def declared(option: Option, help: str | None = None) -> Callable[[F], F]:
         kwargs["show_default"] = True
     if option.metavar is not None:
         kwargs["metavar"] = option.metavar
+    if option.required:
+        kwargs["required"] = True
     names = [n for n in (option.short, option.long) if n]
     return click.option(*names, option.name, **kwargs)
 
@@ -106,39 +114,6 @@ def declared_all(options: tuple[Option, ...]) -> Callable[[F], F]:
 
 
 table_time = declared(optionspec.TABLE_TIME)
-paper = declared(optionspec.PAPER)
-param = declared(optionspec.PARAMS)
-wild4 = declared(optionspec.WILD4)
-
-
-def as_json(help: str) -> Callable[[F], F]:
-    return declared(optionspec.AS_JSON, help)
-
-
-def force(help: str = FORCE_HELP) -> Callable[[F], F]:
-    """--force: past the size limits (where a command has them) and, for a command that writes
-    a folder, into a folder that holds files kitgen did not write (add :data:`FOLDER_HELP`)."""
-    return declared(optionspec.FORCE, help)
-
-
-def seats(players_help: str, virtual_help: str) -> Callable[[F], F]:
-    """--players and --virtual."""
-    return stack(declared(optionspec.PLAYERS, players_help), declared(optionspec.VIRTUAL, virtual_help))
-
-
-def runs(help: str) -> Callable[[F], F]:
-    return declared(optionspec.RUNS, help + f" At most {MAX_RUNS:,}.")
-
-
-def writing(output_help: str, previews_help: str) -> Callable[[F], F]:
-    """-o/--output, --no-previews, --no-cache and --workers: where a kit or booklet goes and how
-    it is made."""
-    return stack(
-        declared(optionspec.OUTPUT, output_help),
-        declared(optionspec.NO_PREVIEWS, previews_help),
-        declared(optionspec.NO_CACHE),
-        declared(optionspec.WORKERS),
-    )
 
 
 def flag(setting: str) -> str:

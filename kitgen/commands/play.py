@@ -26,6 +26,7 @@ from reference_engine.api import (
     record_text,
 )
 
+from .. import runspec
 from ..files import write_atomic
 from ..kinds import kit_kind
 from ..kitcost import played_cost
@@ -90,62 +91,9 @@ def _kind_options(f: F) -> F:
 
 @click.command("play", help=PLAY_HELP)
 @click.argument("ruleset")
-@click.option(
-    "--players",
-    type=options.Whole(min=1, max=100),
-    default=None,
-    help="Number of players (default: the rule set's).",
-)
-@click.option(
-    "--virtual",
-    type=options.Whole(min=0, max=100),
-    default=1,
-    show_default=True,
-    help="How many of them are virtual.",
-)
-@click.option(
-    "--level",
-    type=click.Choice(["card", "rule"]),
-    default=None,
-    help="card (default): run the protocol on the simulated table; rule: choose directly "
-    "(the default with a Gakmoro dealer).",
-)
-@click.option(
-    "--seed", type=options.SEED, default=0, show_default=True, help="Seed of the deal and every shuffle."
-)
-@click.option(
-    "--protocol",
-    default=None,
-    metavar="NAME",
-    help="The protocol spec to run (default: the rule set's), e.g. card-selection-v2 or a path.",
-)
-@click.option(
-    "--engine",
-    type=click.Choice(["compiled", "interpreter"]),
-    default=None,
-    help="Card level: compiled runs the card selection protocol with a runner compiled for its spec "
-    "(same draws and results as the interpreter, about 20x faster on a full table; a spec it was not written "
-    "for runs on the interpreter, with a note); interpreter reads the spec step by step. Default: compiled "
-    "where the spec has a compiled runner, else the interpreter, without a note.",
-)
+@options.declared_all(runspec.PLAY)
 @_kind_options
-@options.table_time
-@click.option(
-    "--json",
-    "as_json",
-    is_flag=True,
-    help="Print one JSON object (winner, turns, protocol_runs, ..., and table_time: what the game "
-    "would take at a real table).",
-)
-@click.option(
-    "--record",
-    "record_path",
-    type=click.Path(path_type=Path),
-    default=None,
-    metavar="FILE",
-    help="Also write the game's record (one JSON document: the deal, every action, what each seat saw "
-    "and what was hidden, every protocol run's view and counts) to FILE; check it with `kitgen replay FILE`.",
-)
+@options.declared_all(runspec.PLAY_AFTER)
 def play_cmd(
     ruleset: str,
     players: int | None,

@@ -9,6 +9,9 @@ import click
 
 from reference_engine.api import Library, ReplayReport, RulesGone, UsageError, read_record, replay_record
 
+from .. import runspec
+from . import options
+
 REPLAY_HELP = """Check a game record written by `kitgen play GAME --record FILE` (docs/records.md).
 
 Two checks. The game's independent referee steps through the record with the rules as
@@ -26,17 +29,7 @@ the record schema) exits 2 with the file, line and key path at fault.
 
 @click.command("replay", help=REPLAY_HELP)
 @click.argument("record", type=click.Path(path_type=Path))
-@click.option(
-    "--referee-only",
-    is_flag=True,
-    help="Check with the referee alone: do not play the game again (the engine plays no part).",
-)
-@click.option(
-    "--json",
-    "as_json",
-    is_flag=True,
-    help="Print one JSON object: ok, actions, unit, rules_checked, reran, divergence, referee, rerun, notes.",
-)
+@options.declared_all(runspec.REPLAY)
 def replay_cmd(record: Path, referee_only: bool, as_json: bool) -> None:
     data = read_record(record)
     try:

@@ -9,34 +9,14 @@ import click
 
 from reference_engine.api import Library, check_protocol, explore, parse_params, simulate
 
+from .. import runspec
 from ..console import simulation_lines
 from . import options
 
 
 @click.command("simulate")
 @click.argument("name")
-@click.option(
-    "--input",
-    "inputs",
-    multiple=True,
-    metavar="NAME=VALUE",
-    help="A secret input, e.g. --input x=1; arrays are comma-separated (--input x=1,0,1).",
-)
-@options.param
-@click.option(
-    "--seed", type=options.SEED, default=None, help="Seed for the shuffles (default 0). Same seed, same run."
-)
-@options.as_json("Print the whole trace as JSON.")
-@click.option("--pause", is_flag=True, help="Wait for Enter after each step, so a table can follow along.")
-@click.option("--show-hidden", is_flag=True, help="Also print the face of every face-down card, in brackets.")
-@click.option(
-    "--deck",
-    metavar="SCENARIO",
-    default=None,
-    help="For a game protocol: the scenario (deck, table sizes, top card) to run in; default: its first. "
-    "Without --input for the table, the scenario's deck is dealt at random with the seed.",
-)
-@options.force()
+@options.declared_all(runspec.SIMULATE)
 def simulate_cmd(
     name: str,
     inputs: tuple[str, ...],

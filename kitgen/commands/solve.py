@@ -9,38 +9,16 @@ from typing import TypeVar
 import click
 
 from reference_engine.api import (
-    SOLITAIRE_METHODS,
-    UNCOOPERATIVE_METHODS,
     parse_cards,
     solve_cooperative,
     solve_solitaire,
     solve_uncooperative,
 )
 
+from .. import runspec
 from . import options
 
 F = TypeVar("F", bound=Callable[..., object])
-
-CARDS_HELP = "Cards as colour/number separated by commas, e.g. 1/3,2/2,2/3 (a card may repeat)."
-LIMIT_HELP = "Give up (exit 2) after this many seconds of searching: the problem is NP-complete."
-
-
-def _time_limit(f: F) -> F:
-    return click.option(
-        "--time-limit",
-        type=options.Seconds(min=0.01, max=86_400),
-        default=60.0,
-        show_default=True,
-        metavar="S",
-        help=LIMIT_HELP,
-    )(f)
-
-
-def _hands(f: F) -> F:
-    f = click.option("--hand2", required=True, metavar="CARDS", help="Player 2's cards. " + CARDS_HELP)(f)
-    return click.option(
-        "--hand1", required=True, metavar="CARDS", help="Player 1's cards (they play first)."
-    )(f)
 
 
 def _emit(data: Mapping[str, object], lines: list[str], as_json: bool) -> None:
@@ -63,17 +41,7 @@ def solve_cmd() -> None:
 
 
 @solve_cmd.command("solitaire")
-@click.option("--cards", "cards_text", required=True, metavar="CARDS", help=CARDS_HELP)
-@click.option(
-    "--method",
-    type=click.Choice(list(SOLITAIRE_METHODS)),
-    default="auto",
-    show_default=True,
-    help="search: trails of the colour-number graph; dp: the programme for few colours or numbers; "
-    "cards: card by card; auto: the search, then the programme if it takes long.",
-)
-@_time_limit
-@options.as_json("Print one JSON object: playable, sequence, method, seconds (and cards, effort, reason).")
+@options.declared_all(runspec.SOLITAIRE)
 def solitaire_cmd(cards_text: str, method: str, time_limit: float, as_json: bool) -> None:
     """SOLITAIRE UNO (UNO-1): can every card be played in one chain, each card matching the one
     before it in colour or number? Exact (NP-complete in general, Theorem 4; polynomial for few
@@ -101,9 +69,7 @@ def solitaire_cmd(cards_text: str, method: str, time_limit: float, as_json: bool
 
 
 @solve_cmd.command("cooperative")
-@_hands
-@_time_limit
-@options.as_json("Print one JSON object: player1_can_win, sequence (each move's player and card).")
+@options.declared_all(runspec.COOPERATIVE)
 def cooperative_cmd(hand1: str, hand2: str, time_limit: float, as_json: bool) -> None:
     """COOPERATIVE UNO-2 (Theorem 1): can both players together make player 1 empty their hand
     first? Player 1 plays any card first, then they alternate; each card matches the previous
@@ -120,17 +86,7 @@ def cooperative_cmd(hand1: str, hand2: str, time_limit: float, as_json: bool) ->
 
 
 @solve_cmd.command("uncooperative")
-@_hands
-@click.option(
-    "--method",
-    type=click.Choice(list(UNCOOPERATIVE_METHODS)),
-    default="matching",
-    show_default=True,
-    help="matching: vertex geography by maximum matchings (polynomial, Theorem 7); "
-    "search: the whole game tree (for checking).",
-)
-@_time_limit
-@options.as_json("Print one JSON object: loser, first_card, method (and winning_first_cards, strategy).")
+@options.declared_all(runspec.UNCOOPERATIVE)
 def uncooperative_cmd(hand1: str, hand2: str, method: str, time_limit: float, as_json: bool) -> None:
     """UNCOOPERATIVE UNO-2 (Theorem 7): who loses when both play to win? Player 1 plays any card
     first, then they alternate, each card matching the previous one; the player to move who

@@ -8,32 +8,13 @@ import sys
 import click
 import yaml
 
-from reference_engine.api import MAX_RUNS, JSONObject, Report, UsageError, parse_whole
+from reference_engine.api import JSONObject, Report
 
+from .. import runspec
 from ..console import deck_lines, forecast_lines, report_lines
 from ..verification import default_workers, forecast_named, verify_named, verify_whole_deck
 from . import options
 from .progress import progress_line
-
-
-class HandRange(click.ParamType):  # type: ignore[type-arg]
-    """``7`` or ``1..10``: P_1's hand sizes."""
-
-    name = "hand"
-
-    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> list[int]:
-        if isinstance(value, list):
-            return value
-        text = str(value).strip()
-        lo, sep, hi = text.partition("..")
-        try:  # strict whole numbers: not 1_0, ٣ or a number of thousands of digits
-            a = parse_whole(lo.strip())
-            b = parse_whole(hi.strip()) if sep else a
-        except UsageError:
-            self.fail(f"{text!r} is not a hand size or a range like 1..10", param, ctx)
-        if a < 1 or b < a or b - a >= 100:
-            self.fail(f"{text!r}: hand sizes from 1 up, a range of at most 100", param, ctx)
-        return list(range(a, b + 1))
 
 
 def _state(text: str | None) -> JSONObject | None:
@@ -114,81 +95,7 @@ Exit code 0 when every check holds, 1 when one fails, 2 for a spec or option err
 
 @click.command("verify", help=VERIFY_HELP)
 @click.argument("name")
-@options.param
-@click.option(
-    "--deck",
-    default=None,
-    metavar="SCENARIO",
-    help="For a game protocol (card selection): the spec's scenario to verify exactly, "
-    "e.g. --deck mini (a reduced deck dealt in every possible way). Default: the first.",
-)
-@click.option(
-    "--runs",
-    type=options.Whole(min=10, max=MAX_RUNS),
-    default=None,
-    metavar="N",
-    help="For a game protocol: statistical verification on the full deck instead, with N seeded "
-    "runs on each of two deals with the same public information (chi-square tests); "
-    f"N is 10 to {MAX_RUNS:,}.",
-)
-@click.option(
-    "--seed", type=options.SEED, default=0, show_default=True, help="Seed of the deals and runs of --runs."
-)
-@click.option(
-    "--hand",
-    "hands",
-    type=HandRange(),
-    default=None,
-    metavar="N|A..B",
-    help="For a game protocol: verify exactly on the game's whole deck with P_1 holding N cards "
-    "(or each of A..B in turn), by validity classes; the other hands as the game deals them, the "
-    "draw pile last.",
-)
-@click.option(
-    "--game",
-    default=None,
-    metavar="GAME",
-    help="With --hand: the game (default: the protocol's first scenario's).",
-)
-@click.option(
-    "--players",
-    type=options.Whole(min=2, max=100),
-    default=None,
-    metavar="N",
-    help="With --hand: players at the table (default: the game's).",
-)
-@click.option(
-    "--state",
-    default=None,
-    metavar="YAML",
-    help="With --hand: the public state, e.g. '{top: red5, color: red}' (default: the protocol's "
-    "scenario for the game).",
-)
-@click.option(
-    "--workers",
-    type=options.Whole(min=1, max=256),
-    default=None,
-    metavar="N",
-    help="Split an exact verification's secret inputs over N processes (default: the "
-    "number of cores, at most one per input). The report is the same whatever N, except "
-    "the work statistics; --workers 1 runs in this process.",
-)
-@click.option(
-    "--scheduler",
-    default=None,
-    metavar="ADDRESS",
-    help="Run an exact verification on a Dask cluster (tcp://host:8786), one partition per "
-    "worker thread. Needs the cluster extra: pip install 'kitgen[cluster]'.",
-)
-@click.option(
-    "--estimate",
-    is_flag=True,
-    help="Do not verify: measure the protocol at up to four smaller sizes of its first "
-    "whole-number parameter (m = 4 to 7 for --param m=8, each under a minute) and forecast "
-    "the states, memory and time the asked size will take, to choose a machine or --workers.",
-)
-@options.as_json("Print one JSON object instead of text.")
-@options.force()
+@options.declared_all(runspec.VERIFY)
 def verify_cmd(
     name: str,
     params: tuple[str, ...],

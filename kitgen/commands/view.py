@@ -6,6 +6,7 @@ import json
 
 import click
 
+from .. import runspec
 from ..viewer import ViewOptions, write_view
 from . import options
 from .progress import progress_line, write_errors
@@ -30,27 +31,7 @@ kitgen did not write is refused (--force writes beside them, never over them).
 
 @click.command("view", help=VIEW_HELP)
 @click.argument("protocol")
-@click.option("-o", "--output", default=None, metavar="DIR", help="The folder for index.html.")
-@click.option(
-    "--seed", type=options.SEED, default=None, help="Seed of the shuffles (default: the spec's example seed)."
-)
-@click.option(
-    "--input",
-    "inputs",
-    multiple=True,
-    metavar="NAME=VALUE",
-    help="A secret input (--input x=1); inputs not given keep the spec's worked example.",
-)
-@options.param
-@click.option(
-    "--deck",
-    metavar="SCENARIO",
-    default=None,
-    help="For a game protocol: the scenario to run in (e.g. --deck mini); dealt at random with the seed.",
-)
-@click.option("--no-cache", is_flag=True, help="Verify again instead of reusing a cached report.")
-@options.as_json("Print what was written as JSON.")
-@options.force(options.FORCE_HELP + " " + options.FOLDER_HELP)
+@options.declared_all(runspec.VIEW)
 def view_cmd(
     protocol: str,
     output: str | None,
