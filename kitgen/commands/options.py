@@ -113,9 +113,6 @@ def declared_all(options: tuple[Option, ...]) -> Callable[[F], F]:
     return stack(*(declared(o) for o in options))
 
 
-table_time = declared(optionspec.TABLE_TIME)
-
-
 def flag(setting: str) -> str:
     """The flag of a setting a message names by its field (``time_limit``: ``--time-limit``;
     ``params``: ``--param``, as declared in :mod:`kitgen.optionspec`)."""
