@@ -1,7 +1,7 @@
 """What a virtual player costs at the table, per game kit: minutes per virtual turn and per game.
 
 Usage:  python bench/table_time.py [--games 30] [--players 4] [--virtual 1] [--levers] [--json]
-                                   [--table-time FILE]
+                                   [--table-time FILE] [--profile optimistic|cautious]
 
 For every game kit (uno, uno-official, uno-small, crazy-eights, sevens, hearts, dominoes) it
 plays ``--games`` seeded rule-level games with ``--players`` players (4 unless the rule set allows
@@ -31,7 +31,7 @@ from typing import Any
 
 from kitgen.gametime import RunTimer, game_time, simulate_games
 from kitgen.kitcost import GAMES, kit_cost
-from kitgen.tabletime import TimeModel, time_model, using_model
+from kitgen.tabletime import PROFILES, TimeModel, time_model, using_model
 from reference_engine.api import Library, PlaySettings, find_kind, load_game
 
 KITS = ("uno", "uno-official", "uno-small", "crazy-eights", "sevens", "hearts", "dominoes")
@@ -147,11 +147,17 @@ def main() -> None:
     parser.add_argument("--virtual", type=int, default=1)
     parser.add_argument("--levers", action="store_true")
     parser.add_argument("--table-time", default=None, metavar="FILE")
+    parser.add_argument(
+        "--profile",
+        default=None,
+        choices=PROFILES,
+        help="the figures of this profile of the table-time model (default: its base, optimistic)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     library = Library()
     out: dict[str, Any] = {}
-    with using_model(args.table_time):
+    with using_model(args.table_time, args.profile):
         for name in KITS:
             t0 = time.process_time()
             figures = kit_figures(library, name, args.players, args.virtual, args.games)

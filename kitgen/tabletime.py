@@ -27,7 +27,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TypedDict
 
-from reference_engine.api import Checker, Event, Protocol, load_file
+from reference_engine.api import Checker, Event, Protocol, UsageError, load_file
 
 from .templates import templates_dir
 
@@ -35,68 +35,171 @@ ACTIONS = ("place", "move", "turn", "rearrange", "envelope", "shuffle", "return"
 SLOT = re.compile(r"^(\w+)\[(\d+)(?:,\s*(\d+))?\]$")
 
 
+PROFILES = ("optimistic", "cautious")
+
+
 @dataclass(frozen=True)
 class TimeModel:
-    """Seconds per action, how mixing grows with the piles, and a person's ordinary turn."""
+    """Seconds per action, how mixing grows with the piles, how well people share work, and a
+    person's ordinary turn. ``profile`` names the set of figures (``optimistic``: the shipped
+    round figures; ``cautious``: slower shuffles, mixing not shared, imperfect teamwork)."""
 
     seconds: dict[str, float]
     source: str
     mix_piles: int = 8  # one person mixes this many piles in ``seconds["shuffle"]``
-    mix_per_pile: float = 1.0  # each further pile adds this much mixing, shared by all who mix
+    mix_per_pile: float = 1.0  # each further pile adds this much mixing
     ordinary_turn: float = 10.0  # a person's own turn in a game (look, play or draw)
+    mix_shared: bool = True  # the per-pile mixing is divided among the people mixing
+    parallel: float = 1.0  # people sharing card work reach this fraction of perfect speed-up
+    profile: str = "optimistic"
 
     def mix_seconds(self, piles: int, people: int) -> float:
         """Mixing ``piles`` envelopes or sleeves thoroughly, everyone at the table mixing."""
-        extra = max(0, piles - self.mix_piles) * self.mix_per_pile / max(1, people)
+        share = max(1, people) if self.mix_shared else 1
+        extra = max(0, piles - self.mix_piles) * self.mix_per_pile / share
         return self.seconds["shuffle"] + extra
+
+    def speedup(self, sharing: int) -> float:
+        """How much faster ``sharing`` people do some card work than one person alone: ``sharing``
+        times the parallel efficiency, and never slower than one person."""
+        return max(1.0, sharing * self.parallel) if sharing > 1 else 1.0
 
 
 _MODEL: ContextVar[TimeModel | None] = ContextVar("kitgen_time_model", default=None)
 
 
-def time_model() -> TimeModel:
+def time_model(profile: str | None = None) -> TimeModel:
     """The estimates in force: a user's file (``--table-time``, see :func:`using_model`), else
-    those of ``templates/table_time.yaml``."""
-    return _MODEL.get() or _shipped_model()
+    those of ``templates/table_time.yaml``; ``profile`` picks one of the file's profiles
+    (default: the one in force, first of all the file's base figures, ``optimistic``)."""
+    if profile is None:
+        return _MODEL.get() or _shipped_models()[0]
+    models = _MODELS.get() or _shipped_models()
+    for model in models:
+        if model.profile == profile:
+            return model
+    raise KeyError(profile)
+
+
+def time_models() -> tuple[TimeModel, ...]:
+    """Every profile of the model file in force: the optimistic base first, then each of its
+    ``profiles:`` (``cautious`` in ours)."""
+    return _MODELS.get() or _shipped_models()
+
+
+_MODELS: ContextVar[tuple[TimeModel, ...] | None] = ContextVar("kitgen_time_models", default=None)
 
 
 @lru_cache(maxsize=1)
-def _shipped_model() -> TimeModel:
-    return load_time_model(templates_dir() / "table_time.yaml")
+def _shipped_models() -> tuple[TimeModel, ...]:
+    return load_time_models(templates_dir() / "table_time.yaml")
 
 
 @contextmanager
-def using_model(path: str | Path | None) -> Iterator[TimeModel]:
-    """Within the block, every figure uses the seconds of the model file ``path`` (none: ours)."""
-    model = load_time_model(Path(path)) if path else _shipped_model()
-    token = _MODEL.set(model)
+def using_model(path: str | Path | None, profile: str | None = None) -> Iterator[TimeModel]:
+    """Within the block, every figure uses the seconds of the model file ``path`` (none: ours),
+    the profile ``profile`` of it (none: its base figures)."""
+    models = load_time_models(Path(path)) if path else _shipped_models()
+    chosen = models[0] if profile is None else next((m for m in models if m.profile == profile), None)
+    if chosen is None:
+        known = ", ".join(m.profile for m in models)
+        raise UsageError(f"{path or 'table_time.yaml'}: no profile {profile!r}; it has {known}")
+    token = _MODEL.set(chosen)
+    tokens = _MODELS.set(models)
     try:
-        yield model
+        yield chosen
     finally:
+        _MODELS.reset(tokens)
         _MODEL.reset(token)
 
 
 def load_time_model(path: Path) -> TimeModel:
-    """A table-time model file; a missing or bad number is a spec error naming file, line and key."""
+    """The base (optimistic) figures of a table-time model file (see :func:`load_time_models`)."""
+    return load_time_models(path)[0]
+
+
+_KEYS = ("seconds", "mixing", "ordinary_turn", "parallel")
+
+
+def load_time_models(path: Path) -> tuple[TimeModel, ...]:
+    """A table-time model file: its base figures, then each profile of ``profiles:`` (a profile
+    gives only what differs from the base). A missing or bad number is a spec error naming file,
+    line and key."""
     src = load_file(path)
     ck = Checker(src)
-    doc = ck.mapping(src.data, (), required=("seconds", "source"), optional=("mixing", "ordinary_turn")) or {}
-    table = ck.table(doc.get("seconds", {}), ("seconds",))
-    seconds: dict[str, float] = {}
+    doc = ck.mapping(src.data, (), required=("seconds", "source"), optional=(*_KEYS[1:], "profiles")) or {}
+    base = _model(ck, doc, (), str(doc.get("source", "")), None)
+    models = [base]
+    profiles = ck.table(doc.get("profiles", {}), ("profiles",))
+    for name, body in profiles.items():
+        if name not in PROFILES:
+            ck.error(
+                ("profiles", name), f"unknown profile {name!r}; the profiles are {', '.join(PROFILES[1:])}"
+            )
+            continue
+        part = ck.mapping(body, ("profiles", name), optional=("source", *_KEYS)) or {}
+        if base is not None:
+            models.append(_model(ck, part, ("profiles", name), str(part.get("source", base.source)), base))
+    ck.raise_if_any()
+    assert all(m is not None for m in models)
+    return tuple(m for m in models if m is not None)
+
+
+def _model(
+    ck: Checker, doc: Mapping[str, object], at: tuple[str, ...], source: str, base: TimeModel | None
+) -> TimeModel | None:
+    """One profile's figures; ``base`` gives every figure the profile leaves out."""
+    table = ck.table(doc.get("seconds", {}), (*at, "seconds"))
+    seconds: dict[str, float] = dict(base.seconds) if base else {}
     for key in ACTIONS:
-        value = _number(ck, table.get(key), ("seconds", key), f"every action: {', '.join(ACTIONS)}")
+        if base is not None and key not in table:
+            continue
+        what = f"every action: {', '.join(ACTIONS)}"
+        value = _number(ck, table.get(key), (*at, "seconds", key), what)
         if value is not None:
             seconds[key] = value
     for key in table:
         if key not in ACTIONS:
-            ck.error(("seconds", key), f"unknown action {key!r}; the actions are {', '.join(ACTIONS)}")
-    mixing = ck.mapping(doc.get("mixing", {}), ("mixing",), optional=("piles", "per_pile")) or {}
-    piles = _number(ck, mixing.get("piles", 8), ("mixing", "piles"), "the piles one person mixes")
-    per_pile = _number(ck, mixing.get("per_pile", 1.0), ("mixing", "per_pile"), "seconds per further pile")
-    turn = _number(ck, doc.get("ordinary_turn", 10.0), ("ordinary_turn",), "seconds of a person's own turn")
-    ck.raise_if_any()
-    assert piles is not None and per_pile is not None and turn is not None
-    return TimeModel(seconds, str(doc.get("source", "")), int(piles), per_pile, turn)
+            ck.error((*at, "seconds", key), f"unknown action {key!r}; the actions are {', '.join(ACTIONS)}")
+    mixing = (
+        ck.mapping(doc.get("mixing", {}), (*at, "mixing"), optional=("piles", "per_pile", "shared")) or {}
+    )
+    piles = _number(
+        ck,
+        mixing.get("piles", base.mix_piles if base else 8),
+        (*at, "mixing", "piles"),
+        "the piles one person mixes",
+    )
+    per_pile = _number(
+        ck,
+        mixing.get("per_pile", base.mix_per_pile if base else 1.0),
+        (*at, "mixing", "per_pile"),
+        "seconds per further pile",
+    )
+    shared = mixing.get("shared", base.mix_shared if base else True)
+    if not isinstance(shared, bool):
+        ck.error(
+            (*at, "mixing", "shared"),
+            "true or false: whether the per-pile mixing is divided among the people",
+        )
+        shared = True
+    turn = _number(
+        ck,
+        doc.get("ordinary_turn", base.ordinary_turn if base else 10.0),
+        (*at, "ordinary_turn"),
+        "seconds of a person's own turn",
+    )
+    parallel = doc.get("parallel", base.parallel if base else 1.0)
+    if not (isinstance(parallel, int | float) and not isinstance(parallel, bool) and 0 < parallel <= 1):
+        ck.error(
+            (*at, "parallel"),
+            "a fraction above 0 and at most 1: how close people sharing work come to perfect speed-up",
+        )
+        parallel = 1.0
+    if piles is None or per_pile is None or turn is None or len(seconds) < len(ACTIONS):
+        return None
+    profile = at[-1] if at else "optimistic"
+    return TimeModel(seconds, source, int(piles), per_pile, turn, shared, float(parallel), profile)
 
 
 def _number(ck: Checker, value: object, path: tuple[str, ...], what: str) -> float | None:
@@ -265,16 +368,18 @@ def schedule(
             else:
                 share = min(people, w.lanes)
                 st.work += w.count * model.seconds[w.action]
-                st.seconds += w.count * model.seconds[w.action] / share
+                st.seconds += w.count * model.seconds[w.action] / model.speedup(share)
                 st.lanes = max(st.lanes, share)
     for st in steps:
         st.seconds += st.mixing
-    return steps if raw else absorb(steps, people)
+    return steps if raw else absorb(steps, people, model)
 
 
-def absorb(steps: list[StepTime], people: int) -> list[StepTime]:
+def absorb(steps: list[StepTime], people: int, model: TimeModel | None = None) -> list[StepTime]:
     """Fit each step marked ``during: N`` into the idle hands while step N (and what it calls)
-    runs: everyone not working on it, outside the mixing that stops the whole table."""
+    runs: everyone not working on it, outside the mixing that stops the whole table (idle hands
+    work at the model's parallel efficiency when more than one of them shares the work)."""
+    model = model or time_model()
     people = max(1, people)
     out = []
     for st in steps:
@@ -282,9 +387,11 @@ def absorb(steps: list[StepTime], people: int) -> list[StepTime]:
             out.append(st)
             continue
         beside = [s for s in steps if s.top == st.during and s.during is None]
-        idle = sum((people - s.lanes) * (s.seconds - s.mixing) for s in beside)
+        idle = sum(
+            model.speedup(people - s.lanes) * (s.seconds - s.mixing) for s in beside if people > s.lanes
+        )
         left = max(0.0, st.work - idle)
-        seconds = left / min(people, max(1, st.lanes)) + st.mixing
+        seconds = left / model.speedup(min(people, max(1, st.lanes))) + st.mixing
         out.append(StepTime(st.label, st.work, st.lanes, st.mixing, seconds, st.during, st.depth, st.top))
     return out
 
@@ -377,14 +484,17 @@ def run_sentence(time: TableTime) -> str:
 class MixingJSON(TypedDict):
     piles: int
     per_pile: float
+    shared: bool
 
 
 class TimeModelJSON(TypedDict):
     """The estimates as a manifest or a printing guide keeps them."""
 
+    profile: str
     seconds: dict[str, float]
     mixing: MixingJSON
     ordinary_turn: float
+    parallel: float
     source: str
 
 
@@ -392,9 +502,11 @@ def model_json(model: TimeModel | None = None) -> TimeModelJSON:
     """The estimates themselves, for a manifest or a printing guide."""
     model = model or time_model()
     return {
+        "profile": model.profile,
         "seconds": dict(model.seconds),
-        "mixing": {"piles": model.mix_piles, "per_pile": model.mix_per_pile},
+        "mixing": {"piles": model.mix_piles, "per_pile": model.mix_per_pile, "shared": model.mix_shared},
         "ordinary_turn": model.ordinary_turn,
+        "parallel": model.parallel,
         "source": model.source,
     }
 
@@ -402,6 +514,7 @@ def model_json(model: TimeModel | None = None) -> TimeModelJSON:
 __all__ = [
     "ACTIONS",
     "ESTIMATE",
+    "PROFILES",
     "StepTime",
     "TableTime",
     "TimeModel",
@@ -411,6 +524,7 @@ __all__ = [
     "cards_in_play",
     "event_work",
     "load_time_model",
+    "load_time_models",
     "minutes_text",
     "model_json",
     "no_hints",
@@ -419,5 +533,6 @@ __all__ = [
     "spec_hints",
     "table_time",
     "time_model",
+    "time_models",
     "using_model",
 ]

@@ -23,7 +23,7 @@ from kitgen.tabletime import (
     using_model,
 )
 from kitgen.templates import templates_dir
-from reference_engine.api import Library, PlaySettings, SpecError, find_kind, load_game, simulate
+from reference_engine.api import Library, PlaySettings, SpecError, UsageError, find_kind, load_game, simulate
 from reference_engine.spec import load_protocol_text
 
 
@@ -209,3 +209,45 @@ def test_play_says_what_the_game_takes_and_your_own_seconds_count(tmp_path: Path
 def test_no_hints_reads_every_card_as_laid_out() -> None:
     events = _uno_run("card-selection-fast")
     assert action_counts(events, no_hints) == action_counts(events)
+
+
+def test_the_cautious_profile_is_slower_where_the_issue_says() -> None:
+    optimistic, cautious = time_model("optimistic"), time_model("cautious")
+    assert optimistic.seconds == {**cautious.seconds, "shuffle": 15.0}
+    assert cautious.seconds["shuffle"] == 30.0
+    # +1 s per pile beyond 8, per shuffle, not divided among the people mixing.
+    assert cautious.mix_seconds(107, 3) == 30.0 + 99.0
+    assert optimistic.mix_seconds(107, 3) == pytest.approx(15.0 + 99.0 / 3)
+    # Three people sharing card work are 2.1 times as fast as one; one person is one person.
+    assert cautious.speedup(3) == pytest.approx(2.1)
+    assert cautious.speedup(1) == optimistic.speedup(1) == 1.0
+    assert optimistic.speedup(3) == 3.0
+
+
+def test_the_cautious_schedule_counted_by_hand() -> None:
+    # The six-card AND for one person: the same card work, and its one shuffle takes 30 s
+    # instead of 15. For two, whatever two people share is done at 1.4 times one person's
+    # speed instead of twice.
+    library = Library()
+    sim = simulate(library, library.protocol("six-card-and"), {}, ["x=1", "y=0"], 1)
+    fast, slow = (table_time(sim.trace.events, 1, model=time_model(p)) for p in ("optimistic", "cautious"))
+    assert slow.seconds - fast.seconds == pytest.approx(15.0)
+    assert slow.work == fast.work
+    steps = {p: schedule(sim.trace.events, 2, time_model(p)) for p in ("optimistic", "cautious")}
+    for a, b in zip(steps["optimistic"], steps["cautious"]):
+        shared = a.lanes > 1
+        work = a.seconds - a.mixing
+        assert b.seconds - b.mixing == pytest.approx(work * 2 / 1.4 if shared else work)
+
+
+def test_a_profile_is_checked(tmp_path: Path) -> None:
+    text = (templates_dir() / "table_time.yaml").read_text()
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text.replace("parallel: 0.7", "parallel: 1.7"))
+    with pytest.raises(SpecError, match=r"profiles\.cautious\.parallel"):
+        load_time_model(bad)
+    bad.write_text(text.replace("  cautious:", "  gloomy:"))
+    with pytest.raises(SpecError, match="unknown profile 'gloomy'"):
+        load_time_model(bad)
+    with pytest.raises(UsageError, match="no profile 'gloomy'"), using_model(None, "gloomy"):
+        pass
