@@ -39,6 +39,7 @@ from .errors import (
     VerificationFailed,
     name_settings,
 )
+from .files import file_kind, open_regular, read_head, read_regular, read_text
 from .games import play, record_game
 from .hardness import METHODS as SOLITAIRE_METHODS
 from .hardness import Card, OutOfTime, SolitaireResult, parse_cards, solve_solitaire
@@ -89,6 +90,7 @@ from .names import declared_names, expression_texts
 from .progress import Progress as ProgressReport
 from .progress import report, reporting
 from .records import FORMAT as RECORD_FORMAT
+from .records import HEADER as RECORD_HEADER
 from .records import VERSION as RECORD_VERSION
 from .records.document import SCHEMA_FILE as RECORD_SCHEMA
 from .records.replay import Report as ReplayReport
@@ -237,6 +239,13 @@ def read_record(path: Path) -> dict[str, Any]:
     return document.read(path)
 
 
+def is_record(head: bytes) -> bool:
+    """Whether a file that begins with ``head`` is a game record kitgen wrote (its first lines)."""
+    from .records import document
+
+    return document.is_record(head)
+
+
 def record_text(record: dict[str, Any]) -> str:
     """A game record as the text of its file (one event per line)."""
     from .records import document
@@ -262,6 +271,7 @@ __all__ = [
     "MAX_WORK",
     "PUZZLE_DIFFICULTIES",
     "RECORD_FORMAT",
+    "RECORD_HEADER",
     "RECORD_SCHEMA",
     "RECORD_VERSION",
     "SOLITAIRE_METHODS",
@@ -376,23 +386,29 @@ __all__ = [
     "expected_counts",
     "explore",
     "expression_texts",
+    "file_kind",
     "find_kind",
     "forecast",
     "games_dir",
     "glyph",
     "hand_dependence_message",
     "is_game",
+    "is_record",
     "kind_of",
     "kinds",
     "load_file",
     "load_game",
     "name_settings",
+    "open_regular",
     "parse_cards",
     "parse_params",
     "parse_whole",
     "play",
     "possible_reveals",
+    "read_head",
     "read_record",
+    "read_regular",
+    "read_text",
     "record_game",
     "record_text",
     "replay_record",

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import Problem, SpecError, UsageError
+from .files import not_a_file
 from .spec import Protocol, load_protocol_checked
 from .steps import Call, walk
 
@@ -69,7 +70,8 @@ class Library:
             raise UsageError(f"{name_or_path} is a folder, not a spec file")
         if name_or_path.endswith((".yaml", ".yml")) or (path.is_file() and "/" in name_or_path):
             if not path.is_file():
-                raise UsageError(f"no such spec file: {name_or_path}")
+                why = not_a_file(path)
+                raise UsageError(f"{name_or_path}: {why}" if why else f"no such spec file: {name_or_path}")
             if path.resolve().parent not in [r.resolve() for r in self.roots]:
                 self.roots.insert(0, path.resolve().parent)
             proto = self._checked(path)

@@ -42,9 +42,13 @@ class Checker:
         optional: Iterable[str] = (),
         what: str = "",
     ) -> dict[str, Any] | None:
-        """A mapping with known keys; unknown keys are reported with a suggestion."""
+        """A mapping with known keys; unknown keys are reported with a suggestion. A whole file
+        (``path`` empty) that is not a mapping is that one problem, raised at once: nothing else
+        in it can be checked (a YAML list would otherwise add a problem per missing key)."""
         if not isinstance(value, dict):
             self.error(path, f"expected a mapping{' (' + what + ')' if what else ''}, got {_kind(value)}")
+            if not path:
+                self.raise_if_any()
             return None
         req, opt = list(required), list(optional)
         allowed = req + opt

@@ -14,6 +14,7 @@ exponentially). An alias that refers to the node containing it is refused too.
 
 from __future__ import annotations
 
+import errno
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from typing import Any
 import yaml
 
 from .errors import Problem, SpecError
+from .files import read_regular, reason
 
 KeyPath = tuple[str | int, ...]
 
@@ -211,21 +213,22 @@ def load_text(text: str, file: str) -> Source:
 
 
 def load_file(path: str | Path) -> Source:
-    """Read and parse one YAML file."""
+    """Read and parse one YAML file: a regular file (a FIFO, a device or a folder is refused at
+    once, see :mod:`reference_engine.files`) of at most :data:`MAX_FILE_BYTES`."""
     p = Path(path)
 
     def refuse(message: str) -> SpecError:
         return SpecError([Problem(str(p), None, "", message)])
 
-    if p.is_dir():
-        raise refuse("is a folder, not a spec file")
     try:
-        with p.open("rb") as fh:
-            raw = fh.read(MAX_FILE_BYTES + 1)
+        raw = read_regular(p, MAX_FILE_BYTES)
+    except IsADirectoryError:
+        raise refuse("is a folder, not a spec file") from None
     except OSError as exc:
-        raise refuse(f"cannot read file: {exc.strerror or exc}") from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise refuse(f"file is larger than {MAX_FILE_BYTES:,} bytes; a spec is a small text file")
+        if exc.errno == errno.EFBIG:
+            message = f"file is larger than {MAX_FILE_BYTES:,} bytes; a spec is a small text file"
+            raise refuse(message) from None
+        raise refuse(f"cannot read file: {reason(exc)}") from None
     try:
         text = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")  # as read_text() would
     except UnicodeDecodeError as exc:

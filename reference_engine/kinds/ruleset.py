@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import SpecError, UsageError
+from ..files import not_a_file
 from ..registry import rulesets_dir
 from ..schema import Checker, check_lengths
 from ..source import load_file
@@ -28,7 +29,8 @@ def rules_path(name_or_path: str) -> Path:
             known = ", ".join(sorted(p.stem for p in games_dir().glob("*.yaml"))) or "none"
             raise UsageError(f"unknown rule set {name_or_path!r} (known: {known})")
     elif not path.is_file():
-        raise UsageError(f"no such rule set file: {path}")
+        why = not_a_file(path)
+        raise UsageError(f"{path}: {why}" if why else f"no such rule set file: {path}")
     return path
 
 

@@ -11,5 +11,8 @@ from __future__ import annotations
 
 FORMAT = "kitgen game record"
 VERSION = 1
+# How every record file kitgen writes begins (document.dumps: the format is the first key, on
+# the second line). A file that begins so is a record kitgen may write over (kitgen play --record).
+HEADER = ('{\n "format": "' + FORMAT + '",\n').encode("utf-8")
 
-__all__ = ["FORMAT", "VERSION"]
+__all__ = ["FORMAT", "HEADER", "VERSION"]

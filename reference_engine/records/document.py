@@ -8,6 +8,7 @@ first problems with the file, the line and the key path (``events[12].public.car
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
@@ -17,7 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import RecordError
-from . import FORMAT, VERSION
+from ..files import read_regular, read_text, reason
+from ..source import MAX_FILE_BYTES
+from . import FORMAT, HEADER, VERSION
 from .recorder import Recorder
 
 SCHEMA_FILE = Path(__file__).resolve().with_name("record.schema.json")
@@ -43,7 +46,8 @@ def _generator() -> str:
 
 
 def digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    """The SHA-256 of a rule set file (read as any rule set file is: at most the loader's limit)."""
+    return hashlib.sha256(read_regular(path, MAX_FILE_BYTES)).hexdigest()
 
 
 def build(
@@ -126,20 +130,23 @@ def loads(text: str, file: str = "<record>") -> dict[str, Any]:
 
 def read(path: Path) -> dict[str, Any]:
     """A record from its file: a regular file (a pipe or a device is refused, never waited on) of
-    at most :data:`MAX_BYTES`."""
+    at most :data:`MAX_BYTES` (:mod:`reference_engine.files`)."""
     try:
-        if path.exists() and not path.is_file():
-            raise RecordError(f"{path}: not a regular file")
-        if path.exists() and path.stat().st_size > MAX_BYTES:
-            raise RecordError(f"{path}: larger than {MAX_BYTES:,} bytes: not a game record")
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path, MAX_BYTES)
     except FileNotFoundError:
         raise RecordError(f"no such record file: {path}") from None
     except UnicodeDecodeError as exc:
         raise RecordError(f"{path}: not a text file (UTF-8): {exc.reason} at byte {exc.start}") from None
     except OSError as exc:
-        raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
-    return loads(text, str(path))
+        if exc.errno == errno.EFBIG:
+            raise RecordError(f"{path}: larger than {MAX_BYTES:,} bytes: not a game record") from None
+        raise RecordError(f"cannot read {path}: {reason(exc)}") from None
+    return loads(text.replace("\r\n", "\n").replace("\r", "\n"), str(path))
+
+
+def is_record(head: bytes) -> bool:
+    """Whether a file that begins with ``head`` is a record kitgen wrote (by its first lines)."""
+    return head.startswith(HEADER)
 
 
 def validate(data: Any) -> list[tuple[list[str | int], str]]:

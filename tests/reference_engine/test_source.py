@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from reference_engine import source
+from reference_engine import files, source
 from reference_engine.errors import Problem, SpecError
 from reference_engine.source import MAX_ALIASES, MAX_DEPTH, MAX_NODES, format_path, load_file, load_text
 
@@ -149,10 +149,10 @@ def test_an_unreadable_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     f = tmp_path / "x.yaml"
     f.write_text("a: 1\n")
 
-    def denied(self: Path, *args: object, **kwargs: object) -> None:
-        raise PermissionError(13, "Permission denied", str(self))
+    def denied(path: Path, *args: object, **kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied", str(path))
 
-    monkeypatch.setattr(Path, "open", denied)  # chmod 000 would not stop root
+    monkeypatch.setattr(files, "open_regular", denied)  # chmod 000 would not stop root
     with pytest.raises(SpecError) as info:
         load_file(f)
     assert "cannot read file: Permission denied" in str(info.value)
