@@ -25,6 +25,7 @@ from ..errors import UsageError
 
 STRATEGIES = ("uniform", "weighted")
 MAX_WEIGHT = 9
+MAX_TEXT = 500  # characters of a --weights text: every class and card kind of a game, named once
 WEIGHTED_PROTOCOL = "weighted-selection"  # the protocol a weighted virtual player's turn runs
 
 Classify = Callable[[Symbol], tuple[str, str]]
@@ -39,7 +40,13 @@ class Weights:
 
     @classmethod
     def parse(cls, text: str) -> Weights:
-        """``action=3,number=1,wild=1`` (the command line's form)."""
+        """``action=3,number=1,wild=1`` (the command line's form): at most :data:`MAX_TEXT`
+        characters, each name once."""
+        if len(text) > MAX_TEXT:
+            raise UsageError(
+                f"«weights» {text[:30]!r}... is {len(text):,} characters long; weights are at most "
+                f"{MAX_TEXT} (one name=weight per class or card kind)"
+            )
         pairs: dict[str, Any] = {}
         for part in text.split(","):
             part = part.strip()
@@ -48,6 +55,8 @@ class Weights:
             name, eq, value = part.partition("=")
             if not eq or not name.strip():
                 raise UsageError(f"«weights» {text!r}: {part!r} is not name=weight")
+            if name.strip() in pairs:
+                raise UsageError(f"«weights» {text!r}: {name.strip()!r} is given twice")
             pairs[name.strip()] = value.strip()
         return cls.of(pairs, f"«weights» {text!r}")
 
