@@ -100,11 +100,15 @@ def parse_inputs(
     rng: random.Random | None = None,
     cards: dict[str, Symbol] | None = None,
     copies: dict[str, int] | None = None,
+    deck: str = "the deck",
 ) -> dict[str, Any]:
     """``["x=1", "c=..."]`` -> input values; arrays are comma-separated.
 
     A grouped card input (a game protocol's table) that is not given is a random deal of
-    ``deal`` (the scenario's deck), drawn with ``rng``; given, it may name any card of the game.
+    ``deal`` (the scenario's deck), drawn with ``rng``; given, it names cards of the game
+    (``cards``), each at most as often as ``copies`` (the scenario's deck, called ``deck`` in
+    a refusal) holds it: a game protocol's table holds every card in play, so its deal is one
+    the deck it runs in can make.
     """
     given: dict[str, str] = {}
     for item in raw:
@@ -130,7 +134,7 @@ def parse_inputs(
         count = frame.input_count(name)
         if deal is not None and frame.groups(name) is not None:
             values[name] = _deal(
-                name, given.get(name), count, deal, rng or random.Random(0), cards or {}, copies or {}
+                name, given.get(name), count, deal, rng or random.Random(0), cards or {}, copies or {}, deck
             )
             continue
         if name not in given:
@@ -155,6 +159,18 @@ def parse_inputs(
     return values
 
 
+def _impossible(name: str, card: str, given: int, held: int, deck: str) -> str:
+    """Why a deal that names ``card`` ``given`` times cannot be dealt from ``deck``."""
+    if not held:
+        return f"«input» {name}: {card} is not in {deck}"
+    times = "once" if given == 1 else f"{given} times"
+    return f"«input» {name}: {card} is given {times}, but {deck} holds {held} {_copies(held)} of it"
+
+
+def _copies(n: int) -> str:
+    return "copy" if n == 1 else "copies"
+
+
 def _deal(
     name: str,
     text: str | None,
@@ -163,6 +179,7 @@ def _deal(
     rng: random.Random,
     cards: dict[str, Symbol],
     copies: dict[str, int],
+    deck: str = "the deck",
 ) -> list[Symbol]:
     if text is None:
         dealt = list(deal)
@@ -178,16 +195,19 @@ def _deal(
     given = Counter(s.name for s in chosen)
     for card, n in sorted(given.items()):
         if copies and n > copies.get(card, 0):
-            held = copies.get(card, 0)
-            raise UsageError(
-                f"«input» {name}: {card} is given {n} times, but the deck holds {held} "
-                f"{'copy' if held == 1 else 'copies'} of it"
-            )
+            raise UsageError(_impossible(name, card, n, copies.get(card, 0), deck))
     if count is not None and len(chosen) != count:
         raise UsageError(
             f"«input» {name} needs {count} cards (the sizes add up to {count}), got {len(chosen)}"
         )
     return chosen
+
+
+def _deck_words(scenario: str, deal: list[Symbol], chosen: bool) -> str:
+    """``the deck of scenario mini (R1 RS G2 Y5 W)``, saying when it was not chosen by --deck."""
+    cards = " ".join(c.glyph for c in deal[:20]) + (" ..." if len(deal) > 20 else "")
+    which = "" if chosen else ", the first; «deck» picks another"
+    return f"the deck of scenario {scenario} ({cards}{which})"
 
 
 def _text(v: Any) -> str:
@@ -222,19 +242,26 @@ def simulate(
     deal: list[Symbol] | None = None
     cards: dict[str, Symbol] = {}
     copies: dict[str, int] = {}
+    deck = "the deck"
     if context is None and (proto.context or scenario is not None):
         st_ = setting(proto, params, scenario)
         params, context, deal = st_.params, st_.context, st_.deal
         if st_.scenario is not None:
             rules = load_game(st_.scenario["game"])
-            cards, copies = rules.cards_by_name(), rules.copies()
+            cards = rules.cards_by_name()
+            # The table is every card in play: its deal comes from the scenario's deck (a reduced
+            # one), and where the scenario deals none, from the game's.
+            copies = dict(Counter(c.name for c in deal)) if deal else rules.copies()
+            deck = _deck_words(st_.scenario["name"], deal, scenario is not None) if deal else deck
     params = proto.resolve_params(params)
     events: list[Any] = []
     runner = Runner(library, "sample", rng=rng, events=events, context=context)
     runner.watched = proto.watched_hands()  # what each person sees come into their hands
     frame = runner.frame(proto, params)
     runner.limits = frame.helpers
-    values = inputs if isinstance(inputs, dict) else parse_inputs(frame, inputs, deal, rng, cards, copies)
+    values = (
+        inputs if isinstance(inputs, dict) else parse_inputs(frame, inputs, deal, rng, cards, copies, deck)
+    )
     _check_admissible(frame, values, deal)
     try:
         state = frame.initial_state(values)

@@ -14,6 +14,7 @@ import dataclasses
 import importlib
 import random
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast, get_args, get_origin
@@ -287,6 +288,11 @@ class TableKind(GameKind, Generic[R, G]):
         unknown = [n for n in deal if n not in cards]
         if unknown:
             raise problem(("deal",), f"{own.name} has no card {unknown[0]!r}{self.deal_hint}")
+        copies = own.copies()
+        for name, n in sorted(Counter(deal).items()):
+            if copies and n > copies.get(name, 0):  # a deal no deck of the game makes
+                held = copies.get(name, 0)
+                raise problem(("deal",), f"{name} is dealt {n} times, but {own.name}'s deck holds {held}")
         context, text = self.bind(own, state, problem)
         return ScenarioSetting([cards[n] for n in deal], context, text)
 
