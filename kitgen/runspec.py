@@ -252,9 +252,15 @@ PLAY_AFTER: tuple[Option, ...] = (
         None,
         "Also write the game's record (one JSON document: the deal, every action, what each seat saw "
         "and what was hidden, every protocol run's view and counts) to FILE; check it with "
-        "`kitgen replay FILE`.",
+        "`kitgen replay FILE`. FILE is a new file or an earlier record (kitgen writes over nothing "
+        "else without --force); it is replaced only once the game is over.",
         flag="--record",
         metavar="FILE",
+    ),
+    saying(
+        FORCE,
+        "With --record: write the record over a regular file that is not a kitgen game record. "
+        "A folder, a link, a FIFO or a device is never written over, even forced.",
     ),
 )
 

@@ -14,7 +14,6 @@ from reference_engine.api import (
     Library,
     PlayOption,
     PlaySettings,
-    UsageError,
     check_protocol,
     compiled_reason,
     explore,
@@ -27,11 +26,11 @@ from reference_engine.api import (
 )
 
 from .. import runspec
-from ..files import write_atomic
 from ..kinds import kit_kind
 from ..kitcost import played_cost
 from ..optionspec import of_play
-from ..tabletime import using_model
+from ..records import check_record_path, write_record
+from ..tabletime import load_time_models, using_model
 from . import options
 from .progress import progress_line
 
@@ -105,8 +104,13 @@ def play_cmd(
     table_time: str | None,
     as_json: bool,
     record_path: Path | None,
+    force: bool,
     **kind_options: Any,
 ) -> None:
+    if table_time:
+        load_time_models(Path(table_time))  # a bad model file is refused before the game
+    if record_path is not None:
+        check_record_path(record_path, force)
     ctx = click.get_current_context()
     given = frozenset(
         name
@@ -127,12 +131,8 @@ def play_cmd(
         if record_path is None:
             result = play(ruleset, library, settings)
         else:
-            _check_writable(record_path)
             result, record = record_game(ruleset, library, settings)
-            try:
-                write_atomic(record_path, record_text(record).encode("utf-8"))
-            except OSError as exc:
-                raise UsageError(f"--record {record_path}: cannot write it: {exc.strerror or exc}") from None
+            write_record(record_path, record_text(record).encode("utf-8"), force)
     rules = load_game(ruleset)
     default = getattr(rules, "virtual_protocol", None)
     spec = protocol or ((result.protocol or default) if default else None)
@@ -156,11 +156,3 @@ def play_cmd(
             f"{cost['game_minutes']:.0f} minutes ({cost['protocol_runs']} runs of the protocol, "
             f"{cost['virtual_turn_minutes']:.0f} minutes per virtual turn; kitgen's estimate)."
         )
-
-
-def _check_writable(path: Path) -> None:
-    """Before the game: the record's folder exists and the file is not a folder."""
-    if path.is_dir():
-        raise UsageError(f"--record {path}: a folder, not a file")
-    if not path.parent.is_dir():
-        raise UsageError(f"--record {path}: no folder {path.parent}")

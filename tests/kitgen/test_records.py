@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import json
 import os
+import socket
+import stat
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -12,10 +16,12 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 
+from kitgen import records
 from kitgen.cli import main
 from reference_engine.api import RECORD_SCHEMA
 
 SCHEMA = json.loads(RECORD_SCHEMA.read_text(encoding="utf-8"))
+ROOT = Path(__file__).resolve().parents[2]
 
 # Every rule set at both levels (card level where it exists), short games.
 PLAYS: list[list[str]] = [
@@ -131,16 +137,96 @@ def test_a_record_breaking_its_schema_exits_2_with_the_line_and_key(tmp_path: Pa
 
 def test_the_record_is_written_whole_or_not_at_all(tmp_path: Path) -> None:
     path = tmp_path / "r.json"
-    path.write_text("an earlier record\n", encoding="utf-8")
+    assert run("play", "sevens", "--level", "rule", "--record", str(path))[0] == 0
+    earlier = path.read_bytes()
     code, out = run("play", "uno", "--players", "99", "--record", str(path))
-    assert code == 2 and path.read_text(encoding="utf-8") == "an earlier record\n"
+    assert code == 2 and path.read_bytes() == earlier
     code, out = run("play", "uno", "--record", str(tmp_path / "no" / "such" / "r.json"))
     assert code == 2 and "no folder" in out
     code, out = run("play", "uno", "--record", str(tmp_path))
     assert code == 2 and "a folder, not a file" in out
-    assert run("play", "uno", "--level", "rule", "--record", str(path))[0] == 0
-    _valid(path)
+    assert run("play", "uno", "--level", "rule", "--record", str(path))[0] == 0  # over an earlier record
+    assert _valid(path)["game"]["rule_set"] == "uno"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.json"]  # no temporary file left
+
+
+PLAY = ["play", "uno", "--virtual", "2", "--level", "rule", "--seed", "1"]
+
+
+def test_a_record_never_overwrites_a_users_file(tmp_path: Path) -> None:
+    """A regular file that is not a kitgen record (its first lines say) is the user's: refused
+    before the game, unchanged; --force replaces it."""
+    notes = tmp_path / "notes.txt"
+    for text in ("precious notes\n", '{"format": "kitgen game record"}\n'):  # (not as kitgen writes one)
+        notes.write_text(text, encoding="utf-8")
+        code, out = run(*PLAY, "--record", str(notes))
+        assert code == 2 and notes.read_text(encoding="utf-8") == text
+        assert out.strip() == (
+            f"Error (usage): --record {notes}: a file that is not a kitgen game record; kitgen does not "
+            "write over it (choose another name, or --force to replace it)"
+        )
+    code, out = run(*PLAY, "--record", str(notes), "--force")
+    assert code == 0, out
+    _valid(notes)
+    empty = tmp_path / "tmp.XXXX"  # mktemp's: an empty file loses nothing
+    empty.touch()
+    assert run(*PLAY, "--record", str(empty))[0] == 0
+    _valid(empty)
+
+
+def kitgen_play(*args: str) -> subprocess.CompletedProcess[str]:
+    """The command in its own process, with a timeout: a regression that waits fails, not hangs."""
+    code = "import sys; from kitgen.cli import main; main(sys.argv[1:])"
+    return subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=120, cwd=ROOT
+    )
+
+
+def test_a_record_never_replaces_what_is_not_a_regular_file(tmp_path: Path) -> None:
+    """A FIFO, a socket, a device node or a symbolic link is never written over, even forced
+    (as root, --record /dev/null would otherwise replace the device with a file)."""
+    os.mkfifo(tmp_path / "fifo")
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(str(tmp_path / "socket"))
+    (tmp_path / "target.json").write_text("precious", encoding="utf-8")
+    (tmp_path / "link.json").symlink_to(tmp_path / "target.json")
+    specials = {"fifo": stat.S_ISFIFO, "socket": stat.S_ISSOCK, "link.json": stat.S_ISLNK}
+    try:
+        os.mknod(tmp_path / "null", stat.S_IFCHR | 0o666, os.makedev(1, 3))  # a copy of /dev/null
+        specials["null"] = stat.S_ISCHR
+    except OSError:  # not root, or no devices here: /dev/null itself is still tried, unforced
+        pass
+    try:
+        for name, kind in specials.items():
+            for force in ([], ["--force"]):
+                done = kitgen_play(*PLAY, "--record", str(tmp_path / name), *force)
+                assert done.returncode == 2, done.stderr
+                assert (
+                    "not a regular file; a record is never written over it, even with --force" in done.stderr
+                )
+                assert len(done.stderr.strip().splitlines()) == 1
+                assert kind(os.lstat(tmp_path / name).st_mode), name
+        done = kitgen_play(*PLAY, "--record", "/dev/null")
+        assert done.returncode == 2 and "a character device" in done.stderr
+    finally:
+        server.close()
+    assert (tmp_path / "target.json").read_text(encoding="utf-8") == "precious"
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+
+
+def test_a_record_to_standard_output_or_a_read_only_folder_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out = run(*PLAY, "--record", "-")
+    assert code == 2 and "--record -: a record is written to a file, not to standard output" in out
+
+    def denied(folder: Path) -> None:
+        raise PermissionError(13, "Permission denied", str(folder))
+
+    monkeypatch.setattr(records, "probe_writable", denied)  # chmod would not stop root
+    code, out = run(*PLAY, "--record", str(tmp_path / "r.json"))
+    assert code == 2 and out.strip().endswith(f"cannot write in {tmp_path}: Permission denied")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_rule_set_file_gone_since_the_record_was_written(tmp_path: Path) -> None:
