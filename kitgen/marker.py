@@ -1,57 +1,101 @@
-"""The marker that proves an output folder is kitgen's, and what in a folder kitgen did not write.
+"""The marker of an output folder, and which files in a folder kitgen can prove it wrote.
 
 Every folder kitgen writes (a kit, a booklet, a viewer page) holds a small JSON file,
-:data:`MARKER` (``.kitgen-kit``), with what the folder is, its name and the exact list of
-files kitgen wrote into it. kitgen replaces a folder only when everything in it is on that
-list (see :mod:`kitgen.output`): a file of anyone else's, in the folder or in a subfolder, is
-never deleted or overwritten.
+:data:`MARKER` (``.kitgen-kit``), with what the folder is, its name, the list of files kitgen
+wrote into it and each file's SHA-256. A marker is a claim anyone could write (or copy from
+another folder), so it proves nothing on its word: a file listed in it is kitgen's only while
+its content has the checksum the marker gives (:func:`proven`). A file that has changed since,
+or that a marker lists without a checksum (written by an older kitgen, before there were
+checksums), is not proven, and kitgen treats it as anyone else's (see :mod:`kitgen.output`:
+never deleted or overwritten). Whether a file may be written over is decided in one place,
+:func:`kitgen.files.replaceable`; this module supplies the proof.
 
-Folders written before there were markers are recognised by what they hold: a kit or booklet
-by its ``manifest.json`` (a JSON object with ``kitgen`` and ``files`` keys; its listed files and
-the manifest itself are kitgen's), a viewer folder by an ``index.html`` that is kitgen's
-viewer page (it starts with the page's own Content-Security-Policy line).
+Folders written before there were markers, or whose marker has no checksums, are recognised by
+what they hold: a kit or booklet by its ``manifest.json`` (a JSON object with ``kitgen`` and
+``files`` keys; each listed file with the ``sha256`` the manifest gives it is kitgen's while it
+has that checksum, and so is the manifest), a viewer folder by an ``index.html`` that is
+kitgen's viewer page (it starts with the page's own Content-Security-Policy line).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
-from dataclasses import dataclass
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from .files import read_head, read_regular, write_atomic
+from reference_engine.api import open_regular
+
+from .files import Whose, read_head, read_regular, whose, write_atomic
 
 MARKER = ".kitgen-kit"
 MAX_MARKER = 4 << 20  # bytes; a marker lists a few hundred files at most
 MAX_PATH = 1024  # characters of one listed path
 SHOWN = 5  # foreign entries named in a refusal
+SHA256 = re.compile(r"^[0-9a-f]{64}$")
 # The start of every viewer page kitgen writes (kitgen.viewer.html_page), for folders of older
 # versions: a page without it is not ours.
 VIEWER_SIGNATURE = b'<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
 
+Sums = Mapping[str, frozenset[str]]
+"""Every path a folder's proof covers, with the checksums its content may have."""
+
 
 @dataclass(frozen=True)
 class Marker:
-    """What kitgen wrote into a folder: ``what`` (kit, booklet, view), its ``name`` and ``files``
-    (paths relative to the folder, with ``/``, sorted; the marker itself not included)."""
+    """What kitgen wrote into a folder: ``what`` (kit, booklet, view), its ``name``, ``files``
+    (paths relative to the folder, with ``/``, sorted; the marker itself not included) and
+    ``sums``: each file's SHA-256 (while several builds' files are being moved in, a file may
+    have either of two; a marker of an older kitgen has none)."""
 
     what: str
     name: str
     files: tuple[str, ...]
+    sums: Mapping[str, frozenset[str]] = field(default_factory=dict, compare=False)
+
+    @classmethod
+    def of(cls, folder: Path, what: str, name: str, files: tuple[str, ...] | None = None) -> Marker:
+        """The marker of ``files`` (default: every file) in ``folder``, with their checksums."""
+        listed = written_files(folder) if files is None else tuple(sorted(set(files)))
+        return cls(what, name, listed, {f: frozenset([sha256(folder / f)]) for f in listed})
 
     def to_json(self) -> dict[str, object]:
+        sums = {f: sorted(self.sums[f]) for f in self.files if f in self.sums}
         return {
             "written_by": "kitgen",
             "what": self.what,
             "name": self.name,
             "files": list(self.files),
-            "note": "The files kitgen wrote into this folder. kitgen replaces the folder only while "
-            "it holds nothing else; keep this file.",
+            "sha256": {f: s[0] if len(s) == 1 else s for f, s in sums.items()},
+            "note": "The files kitgen wrote into this folder, with their SHA-256. kitgen replaces a "
+            "file only while it has this checksum, and the folder only while it holds nothing else; "
+            "keep this file.",
         }
 
     def write(self, folder: Path) -> None:
         text = json.dumps(self.to_json(), indent=2, ensure_ascii=False) + "\n"
         write_atomic(folder / MARKER, text.encode("utf-8"))
+
+
+def sha256(path: Path) -> str:
+    """The SHA-256 of the regular file ``path`` (a link, a FIFO...: :class:`OSError`)."""
+    fd = open_regular(path, follow_links=False)
+    try:
+        return _digest(fd)
+    finally:
+        os.close(fd)
+
+
+def _digest(fd: int) -> str:
+    h = hashlib.sha256()
+    offset = 0
+    while block := os.pread(fd, 1 << 20, offset):
+        h.update(block)
+        offset += len(block)
+    return h.hexdigest()
 
 
 def usable_path(path: object) -> bool:
@@ -83,38 +127,122 @@ def _json(path: Path) -> object:
         return None
 
 
+def _sums(raw: object, files: list[str]) -> dict[str, frozenset[str]] | None:
+    """A marker's ``sha256`` (None when it is not a mapping of listed files to checksums)."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        return None
+    out: dict[str, frozenset[str]] = {}
+    listed = set(files)
+    for path, value in raw.items():
+        values = value if isinstance(value, list) else [value]
+        checksums = values and all(isinstance(v, str) and SHA256.match(v) for v in values)
+        if path not in listed or not checksums:
+            return None
+        out[path] = frozenset(values)
+    return out
+
+
 def read_marker(folder: Path) -> Marker | None:
-    """The folder's marker, or None when it has none or the file is not a usable marker."""
+    """The folder's marker, or None when it has none or the file is not a usable marker (a
+    link, a FIFO, too big, not JSON, a path that is not plain, a checksum that is not one)."""
     data = _json(folder / MARKER)
     if not isinstance(data, dict) or data.get("written_by") != "kitgen":
         return None
     files = data.get("files")
     if not isinstance(files, list) or not all(usable_path(f) for f in files):
         return None
-    return Marker(str(data.get("what", "")), str(data.get("name", "")), tuple(sorted(set(files))))
+    sums = _sums(data.get("sha256"), files)
+    if sums is None:
+        return None
+    return Marker(str(data.get("what", "")), str(data.get("name", "")), tuple(sorted(set(files))), sums)
 
 
-def _legacy(folder: Path) -> frozenset[str]:
-    """What an older kitgen (before markers) wrote into ``folder``, as far as it can be proved."""
-    manifest = _json(folder / "manifest.json")
-    if isinstance(manifest, dict) and "kitgen" in manifest and isinstance(manifest.get("files"), list):
-        listed = [f.get("path") for f in manifest["files"] if isinstance(f, dict)]
-        if listed and all(usable_path(p) for p in listed):
-            return frozenset([*listed, "manifest.json"])  # type: ignore[list-item]
+@dataclass(frozen=True)
+class Proof:
+    """What proves which files of a folder are kitgen's: ``sums`` (path: its possible
+    checksums), whether the folder's :data:`MARKER` is a marker kitgen may replace, and the
+    paths a marker lists that nothing proves (an older kitgen's marker has no checksums)."""
+
+    sums: Sums
+    marker: bool = False
+    unproven: frozenset[str] = frozenset()
+
+
+def _legacy(folder: Path) -> dict[str, frozenset[str]]:
+    """What an older kitgen wrote into ``folder``, with the checksums that prove it: a kit's or a
+    booklet's manifest lists its files' SHA-256 (the manifest itself is proved by being one); a
+    viewer page by its first line."""
+    manifest_path = folder / "manifest.json"
     try:
-        head = read_head(folder / "index.html", 400)
+        raw = read_regular(manifest_path, MAX_MARKER)
+        manifest = json.loads(raw.decode("utf-8"))
+    except (OSError, ValueError, RecursionError):
+        manifest = None
+    if isinstance(manifest, dict) and "kitgen" in manifest and isinstance(manifest.get("files"), list):
+        entries = [f for f in manifest["files"] if isinstance(f, dict)]
+        listed = {f.get("path"): f.get("sha256") for f in entries}
+        if listed and all(usable_path(p) for p in listed):
+            out = {
+                str(p): frozenset([s]) for p, s in listed.items() if isinstance(s, str) and SHA256.match(s)
+            }
+            out["manifest.json"] = frozenset([hashlib.sha256(raw).hexdigest()])
+            return out
+    try:
+        page = folder / "index.html"
+        if VIEWER_SIGNATURE in read_head(page, 400):
+            return {"index.html": frozenset([sha256(page)])}
     except OSError:
-        return frozenset()
-    return frozenset(["index.html"]) if VIEWER_SIGNATURE in head else frozenset()
+        pass
+    return {}
+
+
+def proof(folder: Path) -> Proof:
+    """Which files of ``folder`` kitgen can prove it wrote: by its marker's checksums; for a
+    folder without a marker, or whose marker has none (an older kitgen's), by its manifest or
+    viewer page (see the module)."""
+    marker = read_marker(folder)
+    if marker is not None and marker.sums:
+        return Proof(dict(marker.sums), True, frozenset(set(marker.files) - set(marker.sums)))
+    legacy = _legacy(folder)
+    if marker is None:
+        return Proof(legacy)
+    return Proof(legacy, True, frozenset(set(marker.files) - set(legacy)))
+
+
+def matches(sums: frozenset[str]) -> Callable[[int], bool]:
+    """A proof for :func:`kitgen.files.whose`: the file's SHA-256 is one of ``sums``."""
+
+    def check(fd: int) -> bool:
+        return _digest(fd) in sums
+
+    return check
+
+
+def proven(folder: Path, found: Proof) -> frozenset[str]:
+    """The paths of ``folder`` that are kitgen's: regular files reached through real folders
+    whose checksum is one the proof gives, and the marker when it is one."""
+    own = {MARKER} if found.marker else set()
+    for relative, sums in found.sums.items():
+        if plain_parents(folder, relative) and whose(folder / relative, matches(sums)).whose is Whose.KITGEN:
+            own.add(relative)
+    return frozenset(own)
+
+
+def plain_parents(folder: Path, relative: str) -> bool:
+    """Whether every folder on the way from ``folder`` to ``relative`` is a real folder (not a link)."""
+    path = folder
+    for part in PurePosixPath(relative).parts[:-1]:
+        path = path / part
+        if path.is_symlink() or not path.is_dir():
+            return False
+    return True
 
 
 def claimed(folder: Path) -> frozenset[str]:
-    """The files in ``folder`` kitgen wrote (its marker included): from the marker, or for an
-    older folder from its manifest or viewer page; empty when nothing proves any."""
-    marker = read_marker(folder)
-    if marker is not None:
-        return frozenset([*marker.files, MARKER])
-    return _legacy(folder)
+    """The files in ``folder`` kitgen can prove it wrote, its marker included (see :func:`proof`)."""
+    return proven(folder, proof(folder))
 
 
 def foreign(folder: Path, own: frozenset[str], limit: int = SHOWN + 1) -> list[str]:
@@ -153,6 +281,20 @@ def foreign(folder: Path, own: frozenset[str], limit: int = SHOWN + 1) -> list[s
     return found
 
 
+def why(entries: list[str], found: Proof) -> list[str]:
+    """``entries`` (from :func:`foreign`), each a file the proof covers or a marker lists said
+    to be so: ``cards.pdf (changed since kitgen wrote it)``."""
+    out = []
+    for entry in entries:
+        if entry in found.sums:
+            out.append(f"{entry} (changed since kitgen wrote it)")
+        elif entry in found.unproven:
+            out.append(f"{entry} (listed in {MARKER} without a checksum)")
+        else:
+            out.append(entry)
+    return out
+
+
 def describe(entries: list[str], limit: int = SHOWN) -> str:
     """``a, b, c`` (and ``and N more`` past ``limit``; ``N`` is a lower bound when cut short)."""
     shown = ", ".join(entries[:limit])
@@ -160,4 +302,19 @@ def describe(entries: list[str], limit: int = SHOWN) -> str:
     return f"{shown} and more" if more > 0 else shown
 
 
-__all__ = ["MARKER", "Marker", "claimed", "describe", "foreign", "read_marker", "written_files"]
+__all__ = [
+    "MARKER",
+    "Marker",
+    "Proof",
+    "claimed",
+    "describe",
+    "foreign",
+    "matches",
+    "plain_parents",
+    "proof",
+    "proven",
+    "read_marker",
+    "sha256",
+    "why",
+    "written_files",
+]

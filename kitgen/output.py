@@ -5,11 +5,14 @@ at the end, so an interrupted or failed build leaves the previous kit untouched,
 rebuild replaces it completely. File names inside a kit are checked to stay inside it.
 
 A folder is replaced only when it is kitgen's: it is new or empty, or every file in it is
-one kitgen wrote (listed in its marker, see :mod:`kitgen.marker`). A folder holding anything
-else is refused (:func:`check_destination`, before any slow work, and again just before the
-rename). With ``force`` the new files are written beside the others instead: kitgen's own
-files of the previous build are replaced or removed one by one, anyone else's are left alone,
-and a file of someone else's with the name of a new file stops the build. New folders and
+one kitgen can prove it wrote (listed in its marker with the checksum it still has, see
+:mod:`kitgen.marker`) and the new build writes again. A folder holding anything else is refused
+(:func:`check_destination`, before any slow work, and again just before the rename). With
+``force`` the new files are written beside the others instead: kitgen's proven files are
+replaced one by one, anyone else's are left alone, and a file of someone else's with the name
+of a new file stops the build. A proven file of an earlier build that the new build does not
+write is kept (and reported), never deleted: the new files are then moved in beside it. Every
+file written over or deleted is one :func:`kitgen.files.replaceable` allows. New folders and
 files get the user's umask.
 
 The temporary folder is ``.<name>.tmp-<pid>-<random>`` (the previous kit, while it is being
@@ -25,7 +28,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import hashlib
 import os
 import re
 import shutil
@@ -37,10 +39,24 @@ from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 from types import FrameType
 
-from reference_engine.api import UsageError
+import click
 
-from .files import new_folder
-from .marker import MARKER, Marker, claimed, describe, foreign, written_files
+from reference_engine.api import UsageError, file_kind
+
+from .files import new_folder, replaceable, whose
+from .marker import (
+    MARKER,
+    Marker,
+    Proof,
+    describe,
+    foreign,
+    matches,
+    plain_parents,
+    proof,
+    proven,
+    why,
+)
+from .marker import sha256 as sha256  # a kit's manifest checksums its files with it (kitgen.artifacts)
 
 STALE_AFTER = 6 * 3600  # seconds: a staging folder this old is stale even if its pid is alive (reused)
 _HELD = {signal.SIGINT, signal.SIGTERM}
@@ -150,11 +166,15 @@ def remove_stale(destination: Path, now: float | None = None) -> list[Path]:
         if process_alive(int(m.group("pid"))) and age < STALE_AFTER:
             continue  # a build running right now (perhaps this one)
         with _held():
-            if ".old-" in entry.name and not os.path.lexists(destination):
-                with contextlib.suppress(OSError):
-                    os.replace(entry, destination)  # the previous kit, back in place
-                    continue
-            shutil.rmtree(entry, ignore_errors=True)
+            if ".old-" in entry.name:
+                if not os.path.lexists(destination):
+                    with contextlib.suppress(OSError):
+                        os.replace(entry, destination)  # the previous kit, back in place
+                        continue
+                if discard(entry, destination) is not None:
+                    continue  # kept: it holds what kitgen cannot prove it wrote
+            else:
+                shutil.rmtree(entry, ignore_errors=True)  # a build's own work, never anyone else's
         removed.append(entry)
     return removed
 
@@ -211,22 +231,40 @@ def refusal(destination: Path, strangers: list[str]) -> UsageError:
     )
 
 
-def _survey(destination: Path) -> tuple[frozenset[str], list[str]]:
-    """The files of ``destination`` that kitgen wrote, and (some of) those it did not."""
-    if not os.path.lexists(destination):
-        return frozenset(), []
-    if not destination.is_dir():
-        raise UsageError(f"{destination} exists and is not a folder")
-    own = claimed(destination)
-    return own, foreign(destination, own)
+def _survey(destination: Path) -> tuple[Proof, frozenset[str], list[str]]:
+    """What proves which files of ``destination`` are kitgen's, the files it proves (its marker
+    included), and (some of) the entries it does not, each with why when a marker lists it.
+    Read from one folder: when another build renames its folder into place meanwhile (the marker
+    would be one kit's and the files another's), it looks again."""
+    for _ in range(RACES):
+        before = _identity(destination)
+        if before is None:
+            return Proof({}), frozenset(), []
+        if not destination.is_dir():
+            raise UsageError(f"{destination} exists and is not a folder")
+        found = proof(destination)
+        own = proven(destination, found)
+        strangers = why(foreign(destination, own), found)
+        if _identity(destination) == before:
+            return found, own, strangers
+    raise UsageError(f"{destination} kept changing while kitgen looked at it (another build?); try again")
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    """Which file ``path`` is (device, inode); None when nothing is there."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    return st.st_dev, st.st_ino
 
 
 def check_destination(destination: Path, force: bool = False) -> None:
     """Refuse early (before any slow work) a destination that cannot be created, is not a
-    folder, or (without ``force``) holds files kitgen did not write."""
+    folder, or (without ``force``) holds files kitgen cannot prove it wrote."""
     destination = _real(destination)
     check_output_folder(destination)
-    _, strangers = _survey(destination)
+    _, _, strangers = _survey(destination)
     if strangers and not force:
         raise refusal(destination, strangers)
 
@@ -262,7 +300,7 @@ def staged(
                     message = f"cannot create the output folder {destination}: {_reason(exc)}"
                     raise UsageError(message) from None
             yield work
-            marker = Marker(what, name or destination.name, written_files(work))
+            marker = Marker.of(work, what, name or destination.name)
             marker.write(work)
             with _held():
                 _commit(work, destination, marker, force)
@@ -287,15 +325,27 @@ def _commit(work: Path, destination: Path, marker: Marker, force: bool) -> None:
     """Put the finished ``work`` folder in place of ``destination`` (see :func:`staged`). When
     another build puts its folder there at the same moment, look again and replace that one."""
     for _ in range(RACES):
-        own, strangers = _survey(destination)
+        found, own, strangers = _survey(destination)
         if strangers and not force:
             raise refusal(destination, strangers)
-        if strangers or _holds_cwd(destination):
-            _merge(work, destination, own, marker)
+        stale = sorted(own - set(marker.files) - {MARKER})
+        if strangers or stale or _holds_cwd(destination):
+            _merge(work, destination, found, own, marker, stale)
+            if stale:
+                note(
+                    f"kept {len(stale)} file{'s' if len(stale) != 1 else ''} in {destination} that its "
+                    f"{MARKER} lists but this build does not write: {describe(stale)} (kitgen deletes no "
+                    "file it does not write again; remove them yourself if you no longer need them)"
+                )
             return
         if _swap(work, destination):
             return
     raise UsageError(f"{destination} kept changing while kitgen wrote it (another build?); try again")
+
+
+def note(message: str) -> None:
+    """Tell the user something they should know (on standard error, so ``--json`` stays JSON)."""
+    click.echo(f"kitgen: {message}", err=True)
 
 
 def _holds_cwd(destination: Path) -> bool:
@@ -325,72 +375,90 @@ def _swap(work: Path, destination: Path) -> bool:
     except BaseException as exc:
         if old is not None:  # put the previous kit back, unless another build has just put its own
             if os.path.lexists(destination):
-                shutil.rmtree(old, ignore_errors=True)
+                discard(old, destination)
             else:
                 os.replace(old, destination)
         if isinstance(exc, OSError) and exc.errno in (errno.ENOTEMPTY, errno.EEXIST):
             return False
         raise
     if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
+        discard(old, destination)
     return True
+
+
+def discard(old: Path, destination: Path) -> Path | None:
+    """Remove a previous kit that a new one has replaced (``.<name>.old-...``) file by file:
+    only the files kitgen can prove it wrote (and its marker), then the folders left empty.
+    Anything else (it came while the kit was replaced) is kept: the folder is renamed
+    ``<name>.kept-<random>`` beside ``destination`` and reported; that name is returned."""
+    found = proof(old)
+    own = proven(old, found)
+    for relative in sorted(own, key=lambda f: f == MARKER):  # the marker last
+        target = old / relative
+        sums = found.sums.get(relative)
+        if relative == MARKER or (sums is not None and replaceable(whose(target, matches(sums)))):
+            with contextlib.suppress(FileNotFoundError):
+                target.unlink()
+    for root, _dirs, _files in os.walk(old, topdown=False):
+        with contextlib.suppress(OSError):
+            os.rmdir(root)  # only when empty
+    if not os.path.lexists(old):
+        return None
+    kept = new_folder(destination.parent, f"{destination.name}.kept-")
+    os.rmdir(kept)
+    os.replace(old, kept)
+    note(f"kept {kept}: it holds files kitgen did not write that were in {destination} when it was replaced")
+    return kept
 
 
 def _plain(destination: Path, relative: str) -> bool:
     """Whether ``destination/relative`` is a regular file reached through real folders only."""
-    path = destination
-    for part in PurePosixPath(relative).parts[:-1]:
-        path = path / part
-        if path.is_symlink() or not path.is_dir():
-            return False
-    target = path / PurePosixPath(relative).name
-    return target.is_file() and not target.is_symlink()
+    target = destination / relative
+    return plain_parents(destination, relative) and target.is_file() and not target.is_symlink()
 
 
-def _clash(destination: Path, relative: str, own: frozenset[str]) -> bool:
-    """Whether writing ``relative`` into ``destination`` would touch something not kitgen's: a
-    file of the same name, or a file or link where a folder on the way should be."""
+def _clash(destination: Path, relative: str, own: frozenset[str]) -> str | None:
+    """What writing ``relative`` into ``destination`` would touch that is not kitgen's: a file of
+    the same name, or a file or link where a folder on the way should be (``previews (a
+    symbolic link)``); None when nothing."""
     path = destination
     for part in PurePosixPath(relative).parts[:-1]:
         path = path / part
         if os.path.lexists(path) and (path.is_symlink() or not path.is_dir()):
-            return True
+            what = file_kind(os.lstat(path).st_mode)
+            return f"{path.relative_to(destination).as_posix()} ({what} where kitgen needs a folder)"
     target = path / PurePosixPath(relative).name
-    return os.path.lexists(target) and not (relative in own and _plain(destination, relative))
+    if os.path.lexists(target) and not (relative in own and _plain(destination, relative)):
+        return relative
+    return None
 
 
-def _merge(work: Path, destination: Path, own: frozenset[str], marker: Marker) -> None:
-    """``force`` into a folder with other files (or into the current folder): move the new files
-    in beside them, replacing and removing only kitgen's own files of the previous build. The
-    marker lists the old and the new files while this runs, so a build killed half-way leaves
-    nothing unaccounted for."""
-    clashes = [f for f in marker.files if _clash(destination, f, own)]
+def _merge(
+    work: Path, destination: Path, found: Proof, own: frozenset[str], marker: Marker, stale: list[str]
+) -> None:
+    """Move the new files in beside what else ``destination`` holds (``force``; proven files of
+    an earlier build, ``stale``, that this build does not write; or the current folder),
+    replacing only kitgen's proven files. The marker lists the old and the new files (each with
+    the old and the new checksum) while this runs, so a build killed half-way leaves nothing
+    unaccounted for; at the end it lists the new files and the ``stale`` ones it kept."""
+    clashes = list(dict.fromkeys(c for f in (*marker.files, MARKER) if (c := _clash(destination, f, own))))
     if clashes:
         raise UsageError(
             f"{destination} holds files kitgen did not write where it would write its own: "
-            f"{describe(clashes)}; --force never replaces them, choose another folder"
+            f"{describe(why(clashes, found))}; --force never replaces them, choose another folder"
         )
-    previous = sorted(own - {MARKER})
-    Marker(marker.what, marker.name, tuple(sorted(set(marker.files) | set(previous)))).write(destination)
+    kept = {f: found.sums[f] for f in stale}
+    files = tuple(sorted(set(marker.files) | set(stale)))
+    either = {
+        f: marker.sums[f] | (found.sums.get(f, frozenset()) if f in own else frozenset())
+        for f in marker.files
+    }
+    Marker(marker.what, marker.name, files, {**kept, **either}).write(destination)
     for relative in marker.files:
         target = destination / relative
+        if relative in own and not replaceable(whose(target, matches(found.sums[relative]))):
+            raise UsageError(f"{target} changed while kitgen wrote {destination}; it is kept, try again")
         target.parent.mkdir(parents=True, exist_ok=True)
         os.replace(work / relative, target)
-    for relative in sorted(set(previous) - set(marker.files)):
-        if _plain(destination, relative):
-            (destination / relative).unlink()
-            for folder in PurePosixPath(relative).parents:
-                if str(folder) == ".":
-                    break
-                with contextlib.suppress(OSError):
-                    os.rmdir(destination / folder)  # only when empty
-    marker.write(destination)
+    Marker(marker.what, marker.name, files, {**kept, **marker.sums}).write(destination)
     shutil.rmtree(work, ignore_errors=True)
-
-
-def sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 16), b""):
-            h.update(block)
-    return h.hexdigest()

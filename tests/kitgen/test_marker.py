@@ -1,14 +1,27 @@
-"""The folder marker: which files in a folder kitgen wrote, and what else is there."""
+"""The folder marker: which files in a folder kitgen can prove it wrote (by their checksums), and
+what else is there."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from pathlib import Path
 
 import pytest
 
-from kitgen.marker import MARKER, Marker, claimed, describe, foreign, read_marker, written_files
+from kitgen.marker import (
+    MARKER,
+    MAX_MARKER,
+    Marker,
+    claimed,
+    describe,
+    foreign,
+    proof,
+    read_marker,
+    why,
+    written_files,
+)
 
 
 def kit(folder: Path, files: dict[str, str]) -> None:
@@ -19,10 +32,12 @@ def kit(folder: Path, files: dict[str, str]) -> None:
 
 def test_a_marker_lists_exactly_the_files_written(tmp_path: Path) -> None:
     kit(tmp_path, {"cards.pdf": "x", "previews/cards-p001.png": "y", "view/a.html": "z"})
-    marker = Marker("kit", "uno", written_files(tmp_path))
+    marker = Marker.of(tmp_path, "kit", "uno")
     marker.write(tmp_path)
     assert marker.files == ("cards.pdf", "previews/cards-p001.png", "view/a.html")
     assert read_marker(tmp_path) == marker
+    data = json.loads((tmp_path / MARKER).read_text())
+    assert data["sha256"]["cards.pdf"] == hashlib.sha256(b"x").hexdigest()
     assert written_files(tmp_path) == marker.files  # the marker is not one of the kit's files
     assert claimed(tmp_path) == {*marker.files, MARKER}
     assert foreign(tmp_path, claimed(tmp_path)) == []
@@ -30,7 +45,7 @@ def test_a_marker_lists_exactly_the_files_written(tmp_path: Path) -> None:
 
 def test_anything_not_listed_is_foreign(tmp_path: Path) -> None:
     kit(tmp_path, {"cards.pdf": "x", "previews/cards-p001.png": "y"})
-    Marker("kit", "uno", written_files(tmp_path)).write(tmp_path)
+    Marker.of(tmp_path, "kit", "uno").write(tmp_path)
     kit(tmp_path, {"previews/mine.png": "m", "photos/cat.jpg": "c"})
     (tmp_path / "empty").mkdir()
     (tmp_path / "link").symlink_to(tmp_path / "cards.pdf")
@@ -42,7 +57,7 @@ def test_anything_not_listed_is_foreign(tmp_path: Path) -> None:
 
 def test_a_listed_name_that_is_a_link_or_a_folder_is_foreign(tmp_path: Path) -> None:
     kit(tmp_path, {"cards.pdf": "x", "labels.pdf": "y"})
-    Marker("kit", "uno", written_files(tmp_path)).write(tmp_path)
+    Marker.of(tmp_path, "kit", "uno").write(tmp_path)
     (tmp_path / "cards.pdf").unlink()
     (tmp_path / "cards.pdf").symlink_to("/etc/passwd")
     (tmp_path / "labels.pdf").unlink()
@@ -75,10 +90,20 @@ def test_a_marker_that_is_a_fifo_is_not_read(tmp_path: Path) -> None:
     assert read_marker(tmp_path) is None
 
 
+def sha(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 def test_a_folder_of_an_older_kitgen(tmp_path: Path) -> None:
-    manifest = {"kit": "uno", "kitgen": "0.1", "files": [{"path": "cards.pdf"}, {"path": "previews/p1.png"}]}
+    files = [{"path": "cards.pdf", "sha256": sha("x")}, {"path": "previews/p1.png", "sha256": sha("y")}]
+    manifest = {"kit": "uno", "kitgen": "0.1", "files": files}
     kit(tmp_path, {"cards.pdf": "x", "previews/p1.png": "y", "manifest.json": json.dumps(manifest)})
     assert claimed(tmp_path) == {"cards.pdf", "previews/p1.png", "manifest.json"}
+    (tmp_path / "cards.pdf").write_text("my own cards")  # changed since: no longer proven
+    assert claimed(tmp_path) == {"previews/p1.png", "manifest.json"}
+    no_sums = {**manifest, "files": [{"path": "cards.pdf"}, {"path": "previews/p1.png"}]}
+    (tmp_path / "manifest.json").write_text(json.dumps(no_sums))
+    assert claimed(tmp_path) == {"manifest.json"}  # a manifest without checksums proves only itself
     hostile = {**manifest, "files": [{"path": "../../etc/passwd"}]}
     (tmp_path / "manifest.json").write_text(json.dumps(hostile))
     assert claimed(tmp_path) == frozenset()
@@ -89,3 +114,88 @@ def test_a_folder_of_an_older_kitgen(tmp_path: Path) -> None:
 def test_describe_names_a_few() -> None:
     assert describe(["a", "b/"]) == "a, b/"
     assert describe([str(i) for i in range(6)]) == "0, 1, 2, 3, 4 and more"
+
+
+def test_a_file_changed_since_kitgen_wrote_it_is_not_kitgens(tmp_path: Path) -> None:
+    kit(tmp_path, {"cards.pdf": "x", "printing-guide.txt": "print it"})
+    Marker.of(tmp_path, "kit", "uno").write(tmp_path)
+    (tmp_path / "printing-guide.txt").write_text("print it, with my notes")
+    own = claimed(tmp_path)
+    assert own == {MARKER, "cards.pdf"}
+    assert why(foreign(tmp_path, own), proof(tmp_path)) == [
+        "printing-guide.txt (changed since kitgen wrote it)"
+    ]
+
+
+def test_a_marker_without_checksums_proves_nothing_it_lists(tmp_path: Path) -> None:
+    """A marker of an older kitgen (or a forged one) lists files without checksums: kitgen
+    trusts none of them; the marker itself is replaced."""
+    kit(tmp_path, {"notes.txt": "precious", "photos/cat.jpg": "a cat"})
+    old = {"written_by": "kitgen", "what": "kit", "name": "uno", "files": ["notes.txt", "photos/cat.jpg"]}
+    (tmp_path / MARKER).write_text(json.dumps(old))
+    marker = read_marker(tmp_path)
+    assert marker is not None and marker.files == ("notes.txt", "photos/cat.jpg") and not marker.sums
+    own = claimed(tmp_path)
+    assert own == {MARKER}
+    assert why(foreign(tmp_path, own), proof(tmp_path)) == [
+        "notes.txt (listed in .kitgen-kit without a checksum)",
+        "photos/",
+    ]
+
+
+def test_a_forged_marker_with_wrong_checksums_proves_nothing(tmp_path: Path) -> None:
+    kit(tmp_path, {"notes.txt": "precious", "photos/cat.jpg": "a cat"})
+    forged = {
+        "written_by": "kitgen",
+        "files": ["notes.txt", "photos/cat.jpg"],
+        "sha256": {"notes.txt": "0" * 64, "photos/cat.jpg": ["1" * 64, "2" * 64]},
+    }
+    (tmp_path / MARKER).write_text(json.dumps(forged))
+    assert claimed(tmp_path) == {MARKER}
+    assert foreign(tmp_path, claimed(tmp_path)) == ["notes.txt", "photos/"]
+
+
+@pytest.mark.parametrize(
+    "sums",
+    [
+        {"cards.pdf": "not a checksum"},
+        {"cards.pdf": "A" * 64},  # (checksums are written in lower case)
+        {"cards.pdf": []},
+        {"cards.pdf": 3},
+        {"other.pdf": "0" * 64},  # a checksum of a file the marker does not list
+        ["0" * 64],
+        "0" * 64,
+    ],
+)
+def test_a_marker_with_unusable_checksums_proves_nothing(tmp_path: Path, sums: object) -> None:
+    kit(tmp_path, {"cards.pdf": "x"})
+    data = {"written_by": "kitgen", "files": ["cards.pdf"], "sha256": sums}
+    (tmp_path / MARKER).write_text(json.dumps(data))
+    assert read_marker(tmp_path) is None and claimed(tmp_path) == frozenset()
+
+
+def test_a_marker_that_is_a_link_or_huge_proves_nothing(tmp_path: Path) -> None:
+    kit(tmp_path, {"cards.pdf": "x"})
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    Marker.of(tmp_path, "kit", "uno").write(elsewhere)  # a good marker, but not this folder's own file
+    (tmp_path / MARKER).symlink_to(elsewhere / MARKER)
+    assert read_marker(tmp_path) is None and claimed(tmp_path) == frozenset()
+    (tmp_path / MARKER).unlink()
+    with (tmp_path / MARKER).open("wb") as fh:
+        fh.truncate(MAX_MARKER + 1)  # (sparse: no disk used)
+    assert read_marker(tmp_path) is None and claimed(tmp_path) == frozenset()
+
+
+def test_a_listed_file_behind_a_linked_folder_is_not_proven(tmp_path: Path) -> None:
+    """previews/ replaced by a link to a folder of someone else's that happens to hold a file
+    with the right name and content: kitgen's file is the one in its own folder, not that."""
+    kit(tmp_path, {"previews/p1.png": "y"})
+    Marker.of(tmp_path, "kit", "uno").write(tmp_path)
+    outside = tmp_path.parent / f"{tmp_path.name}-outside"
+    kit(outside, {"p1.png": "y"})
+    (tmp_path / "previews" / "p1.png").unlink()
+    (tmp_path / "previews").rmdir()
+    (tmp_path / "previews").symlink_to(outside)
+    assert claimed(tmp_path) == {MARKER}
+    assert foreign(tmp_path, claimed(tmp_path)) == ["previews"]

@@ -4,6 +4,8 @@ survives an interrupt, a kill, a concurrent build, or a bad -o."""
 from __future__ import annotations
 
 import errno
+import hashlib
+import json
 import os
 import shutil
 import signal
@@ -19,7 +21,7 @@ from click.testing import CliRunner
 
 from kitgen import output
 from kitgen.cli import main
-from kitgen.marker import MARKER, read_marker
+from kitgen.marker import MARKER, Marker, read_marker
 from kitgen.output import STALE_AFTER, check_output_folder, remove_stale, staged, staging_pattern
 from reference_engine.errors import UsageError
 
@@ -146,11 +148,30 @@ def test_only_stale_staging_folders_of_this_destination_are_removed(tmp_path: Pa
     for folder in (dead, running, old_but_running, other_kit, not_ours):
         folder.mkdir()
         (folder / "file").write_text("x")
+    Marker.of(old_but_running, "kit", "kit").write(old_but_running)  # a previous kit, proven
     hours_ago = time.time() - STALE_AFTER - 60
     os.utime(old_but_running, (hours_ago, hours_ago))  # pid reused long after the build died
     removed = remove_stale(destination)
     assert sorted(p.name for p in removed) == sorted([dead.name, old_but_running.name])
     assert running.is_dir() and other_kit.is_dir() and not_ours.is_dir()
+
+
+def test_a_stale_previous_kit_holding_other_files_is_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A previous kit set aside (``.kit.old-...``) by a build that then died is removed file by
+    file: what kitgen cannot prove it wrote is kept, in a folder named so a person sees it."""
+    destination = tmp_path / "kit"
+    destination.mkdir()
+    old = tmp_path / f".kit.old-{dead_pid()}-abc123"
+    old.mkdir()
+    (old / "cards.pdf").write_text("kitgen's")
+    Marker.of(old, "kit", "kit").write(old)
+    (old / "notes.txt").write_text("precious")
+    assert remove_stale(destination) == []
+    (kept,) = (p for p in tmp_path.iterdir() if p.name.startswith("kit.kept-"))
+    assert sorted(p.name for p in kept.iterdir()) == ["notes.txt"] and not old.exists()
+    assert f"kept {kept}" in capsys.readouterr().err
 
 
 def test_staged_creates_missing_parents(tmp_path: Path) -> None:
@@ -243,10 +264,31 @@ def test_kitgens_own_folder_is_rebuilt(tmp_path: Path, command: str) -> None:
     assert marker is not None and marker.what == command.replace("build", "kit")
     assert list(marker.files) == sorted(p for p in snapshot(folder) if p != MARKER)
     first = snapshot(folder)
-    (folder / WRITERS[command][1]).write_bytes(b"damaged")
+    inode = folder.stat().st_ino
     code, out = write(command, folder)
     assert code == 0, out
     assert snapshot(folder) == first and leftovers(folder) == []
+    assert folder.stat().st_ino != inode  # replaced whole, as one folder
+
+
+@pytest.mark.parametrize("command", sorted(WRITERS))
+def test_a_file_changed_since_kitgen_wrote_it_is_kept(tmp_path: Path, command: str) -> None:
+    """An edited file of a kit is the user's now: the next build refuses the folder, and even
+    forced it does not write over it (it would lose the edits); nothing is changed."""
+    folder = tmp_path / "out"
+    assert write(command, folder)[0] == 0
+    name = WRITERS[command][1]
+    (folder / name).write_bytes(b"my edits")
+    before = snapshot(folder)
+    code, out = write(command, folder)
+    assert code == 2
+    assert f"holds files kitgen did not write: {name} (changed since kitgen wrote it);" in out
+    code, out = write(command, folder, "--force", "--json")
+    assert code == 2 and "where it would write its own" in out and "--force never replaces them" in out
+    assert snapshot(folder) == before and leftovers(folder) == []
+    (folder / name).unlink()  # the user gives it up: the folder is kitgen's again
+    code, out = write(command, folder)
+    assert code == 0, out
 
 
 @pytest.mark.parametrize("command", sorted(WRITERS))
@@ -291,7 +333,10 @@ def test_force_never_writes_over_a_file_kitgen_did_not_write(tmp_path: Path, com
     assert snapshot(folder) == {theirs.name: b"theirs"} and leftovers(folder) == []
 
 
-def test_force_replaces_and_removes_only_kitgens_own_earlier_files(tmp_path: Path) -> None:
+def test_force_replaces_only_kitgens_own_files_and_keeps_earlier_ones(tmp_path: Path) -> None:
+    """A proven file of an earlier build that this build does not write (the previews, after
+    --no-previews) is kept and reported, and stays listed as kitgen's: the next build with
+    previews replaces it."""
     folder = tmp_path / "out"
     folder.mkdir()
     (folder / "notes.txt").write_text("precious")
@@ -300,12 +345,23 @@ def test_force_replaces_and_removes_only_kitgens_own_earlier_files(tmp_path: Pat
     assert cli("booklet", "six-card-and", "-o", str(folder), "--force")[0] == 0
     with_previews = read_marker(folder)
     assert with_previews is not None and "previews/booklet-p001.png" in with_previews.files
-    code, out = cli("booklet", "six-card-and", "-o", str(folder), "--force", "--no-previews")
-    assert code == 0, out
+    previews = {f: b for f, b in snapshot(folder).items() if f.startswith("previews/booklet-")}
+    result = CliRunner().invoke(
+        main, ["booklet", "six-card-and", "-o", str(folder), "--force", "--no-previews"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "kitgen: kept " in result.stderr and "previews/booklet-p001.png" in result.stderr
     marker = read_marker(folder)
-    assert marker is not None and marker.files == ("booklet.json", "booklet.pdf", "manifest.json")
+    assert marker is not None and set(marker.files) == {
+        "booklet.json",
+        "booklet.pdf",
+        "manifest.json",
+        *previews,
+    }
     assert set(snapshot(folder)) == {MARKER, "notes.txt", "previews/mine.png", *marker.files}
     assert (folder / "previews" / "mine.png").read_bytes() == b"my picture"
+    assert {f: snapshot(folder)[f] for f in previews} == previews
+    assert cli("booklet", "six-card-and", "-o", str(folder), "--force")[0] == 0  # written again
 
 
 def test_a_view_never_overwrites_someone_elses_index_html(tmp_path: Path) -> None:
@@ -341,12 +397,38 @@ def test_a_kit_of_an_older_kitgen_is_recognised_by_its_manifest(tmp_path: Path) 
     (folder / MARKER).unlink()  # as an older kitgen left it: manifest.json, no marker
     code, out = cli("booklet", "six-card-and", "-o", str(folder), "--no-previews")
     assert code == 0, out
-    assert not (folder / "previews").exists() and (folder / MARKER).is_file()
-    # ... but only the files its manifest lists (and the manifest) are taken as kitgen's.
+    assert (folder / MARKER).is_file()
+    marker = read_marker(folder)  # the previews (proven by the manifest's checksums) are kept
+    assert marker is not None and "previews/booklet-p001.png" in marker.files
+    assert set(snapshot(folder)) == {MARKER, *marker.files}
+    # ... but only the files its manifest lists (and the manifest) are taken as kitgen's: not
+    # the kept previews, which this manifest does not list, nor anything else.
     (folder / MARKER).unlink()
     (folder / "notes.txt").write_text("precious")
     code, out = cli("booklet", "six-card-and", "-o", str(folder))
-    assert code == 2 and "holds files kitgen did not write: notes.txt;" in out
+    assert code == 2 and "holds files kitgen did not write: notes.txt, previews/;" in out
+
+
+def test_a_folder_with_a_marker_of_an_older_kitgen(tmp_path: Path) -> None:
+    """A marker without checksums proves nothing it lists; a kit's or booklet's manifest still
+    proves its files (by their checksums), so such a folder is rebuilt as before."""
+    folder = tmp_path / "kit"
+    assert cli("booklet", "six-card-and", "-o", str(folder), "--no-previews")[0] == 0
+    data = json.loads((folder / MARKER).read_text())
+    del data["sha256"]
+    (folder / MARKER).write_text(json.dumps(data))
+    code, out = cli("booklet", "six-card-and", "-o", str(folder), "--no-previews")
+    assert code == 0, out
+    marker = read_marker(folder)
+    assert marker is not None and marker.sums  # checksums again
+    data = json.loads((folder / MARKER).read_text())
+    del data["sha256"]
+    data["files"].append("notes.txt")  # listed, without a checksum: not proven
+    (folder / MARKER).write_text(json.dumps(data))
+    (folder / "notes.txt").write_text("precious")
+    code, out = cli("booklet", "six-card-and", "-o", str(folder), "--no-previews")
+    assert code == 2 and "notes.txt (listed in .kitgen-kit without a checksum)" in out
+    assert (folder / "notes.txt").read_text() == "precious"
 
 
 def test_a_viewer_folder_of_an_older_kitgen_is_recognised_by_its_page(tmp_path: Path) -> None:
@@ -593,6 +675,117 @@ def test_the_current_folder_is_updated_in_place(tmp_path: Path, monkeypatch: pyt
         assert os.stat(os.getcwd()).st_ino == inode == folder.stat().st_ino
     marker = read_marker(folder)
     assert marker is not None and set(snapshot(folder)) == {MARKER, *marker.files}
-    assert not (folder / "previews").exists() and leftovers(folder) == []
+    assert (folder / "previews").is_dir() and leftovers(folder) == []  # kept, not deleted
     (folder / "notes.txt").write_text("mine")
     assert cli("booklet", "six-card-and", "-o", ".")[0] == 2
+
+
+# --------------------------------------------------------------------------- forged markers
+
+USERS = {"notes.txt": b"precious notes", "photos/cat.jpg": b"\xff\xd8 a cat"}
+
+
+def users_folder(folder: Path, marker: dict[str, object] | None) -> dict[str, bytes]:
+    """A folder of a user's files, with a ``.kitgen-kit`` marker someone forged (or copied)."""
+    for name, data in USERS.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(data)
+    if marker is not None:
+        (folder / MARKER).write_text(json.dumps(marker))
+    return snapshot(folder)
+
+
+def forged(sums: str) -> dict[str, object]:
+    data: dict[str, object] = {"written_by": "kitgen", "what": "booklet", "files": sorted(USERS)}
+    if sums == "right":  # anyone can compute them
+        data["sha256"] = {n: hashlib.sha256(d).hexdigest() for n, d in USERS.items()}
+    elif sums == "wrong":
+        data["sha256"] = {n: "0" * 64 for n in USERS}
+    return data
+
+
+@pytest.mark.parametrize("command", sorted(WRITERS))
+@pytest.mark.parametrize("sums", ["none", "wrong", "right"])
+def test_a_forged_marker_deletes_nothing(tmp_path: Path, command: str, sums: str) -> None:
+    """A marker listing a user's notes.txt and photos/cat.jpg: without checksums or with wrong
+    ones it proves nothing (the folder is refused; forced, the kit goes beside them). With the
+    right ones the files are proven, but kitgen's build does not write them: they are kept and
+    reported. Never is one of them deleted or changed."""
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    before = users_folder(folder, forged(sums))
+    result = CliRunner().invoke(main, [*WRITERS[command][0], "-o", str(folder), "--json"])
+    for name, data in USERS.items():
+        assert (folder / name).read_bytes() == data
+    if sums == "right":
+        assert result.exit_code == 0, result.output
+        assert f"kitgen: kept 2 files in {folder} that its {MARKER} lists but this build" in result.stderr
+        assert "notes.txt, photos/cat.jpg" in result.stderr
+    else:
+        assert result.exit_code == 2
+        assert "holds files kitgen did not write: notes.txt" in result.output and "photos/" in result.output
+        assert snapshot(folder) == before
+        code, out = write(command, folder, "--force", "--json")
+        assert code == 0, out
+    marker = read_marker(folder)
+    assert marker is not None and set(snapshot(folder)) == {MARKER, *marker.files, *USERS}
+    # ... and the next build still deletes nothing.
+    assert write(command, folder, "--force", "--json")[0] == 0
+    assert all((folder / name).read_bytes() == data for name, data in USERS.items())
+    assert leftovers(folder) == []
+
+
+def test_a_marker_that_is_a_link_is_not_written_over(tmp_path: Path) -> None:
+    """A .kitgen-kit that links to a marker elsewhere proves nothing, and even a forced build
+    does not replace the link (or write through it)."""
+    elsewhere = tmp_path / "elsewhere"
+    assert write("view", elsewhere)[0] == 0
+    theirs = snapshot(elsewhere)
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    users_folder(folder, None)
+    (folder / MARKER).symlink_to(elsewhere / MARKER)
+    code, out = write("view", folder)
+    assert code == 2 and f"did not write: {MARKER}, notes.txt, photos/;" in out
+    code, out = write("view", folder, "--force")
+    assert code == 2 and f"where it would write its own: {MARKER};" in out
+    assert (folder / MARKER).is_symlink() and snapshot(elsewhere) == theirs
+    assert {p: b for p, b in snapshot(folder).items() if p != MARKER} == USERS
+
+
+def test_links_in_the_folder_to_files_outside_it_are_never_followed(tmp_path: Path) -> None:
+    """previews/ a link to a folder of someone else's holding a file with the name and content
+    a forged marker gives: not proven, refused, and forced the build stops (it would need to
+    write a folder where the link is); the files outside are untouched."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "booklet-p001.png").write_bytes(b"their picture")
+    folder = tmp_path / "kit"
+    folder.mkdir()
+    (folder / "previews").symlink_to(outside)
+    picture = hashlib.sha256(b"their picture").hexdigest()
+    marker = {
+        "written_by": "kitgen",
+        "files": ["previews/booklet-p001.png"],
+        "sha256": {"previews/booklet-p001.png": picture},
+    }
+    (folder / MARKER).write_text(json.dumps(marker))
+    code, out = cli("booklet", "six-card-and", "-o", str(folder))
+    assert code == 2 and "did not write: previews;" in out
+    code, out = cli("booklet", "six-card-and", "-o", str(folder), "--force", "--json")
+    assert code == 2 and "its own: previews (a symbolic link where kitgen needs a folder);" in out
+    assert (outside / "booklet-p001.png").read_bytes() == b"their picture"
+    assert sorted(p.name for p in outside.iterdir()) == ["booklet-p001.png"]
+
+
+def test_a_record_in_a_kit_folder_stays(tmp_path: Path) -> None:
+    """kitgen play --record into a kit folder: the record is the user's there (kitgen did not
+    write it as part of the kit), so the next build refuses the folder or, forced, keeps it."""
+    folder = tmp_path / "kit"
+    assert write("view", folder)[0] == 0
+    record = folder / "game.json"
+    assert cli("play", "uno", "--virtual", "2", "--level", "rule", "--record", str(record))[0] == 0
+    kept = record.read_bytes()
+    code, out = write("view", folder)
+    assert code == 2 and "did not write: game.json;" in out
+    assert write("view", folder, "--force")[0] == 0 and record.read_bytes() == kept
