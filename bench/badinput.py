@@ -42,6 +42,16 @@ It counts, over every command run ("tried"):
 Prints a line per mutant with a problem, then the figures; with ``--json`` one object:
 ``{"seed", "mutants", "tried", "tracebacks", "wrong_exit_codes", "hangs", "leftovers",
 "slowest_seconds", "seconds", "classes", "problems"}``. Exit code 0 when every count is 0.
+
+``--attacks`` also runs the attacks on files and options of issue 38 (tests/kitgen/attacks.py:
+``play --record`` over a user's file, a FIFO, a socket, a device, a link or a folder; forged,
+linked, FIFO and huge ``.kitgen-kit`` markers, an edited kit file, a kit folder's ``previews``
+linking out of it; a FIFO, a device, a folder, a 2 MB file and a YAML list as ``--table-time``,
+a spec, a rule set, a protocol or a record; repeated and absurd ``--weights``; impossible
+deals), each judged on its exit code, its one-line message, every file of its folder unchanged
+but what it may write, nothing left behind and an answer within 60 s; the figures go under
+``"attacks"`` (``attacks``, ``handled``, ``hangs``, ``slowest_seconds``, ``problems``).
+``--mutants 0 --attacks`` runs only them (a few seconds).
 """
 
 from __future__ import annotations
@@ -58,6 +68,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "kitgen"))
 
+import attacks  # noqa: E402
 import mutants  # noqa: E402
 
 
@@ -68,6 +79,7 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2, help="mutants at a time (default 2)")
     parser.add_argument("--base", action="append", default=None, help="mutate only this shipped spec")
     parser.add_argument("--first", type=int, default=0, help="start at this mutant index")
+    parser.add_argument("--attacks", action="store_true", help="also the file and option attacks (issue 38)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     bases = tuple(args.base) if args.base else mutants.BASES
@@ -93,14 +105,26 @@ def main() -> int:
     figures = {"seed": args.seed, **figures, "seconds": round(time.perf_counter() - started, 1)}
     classes = Counter(v.mutant.kind for v in verdicts)
     problems = [{"mutant": v.mutant.label, "problems": v.problems()} for v in verdicts if v.problems()]
+    attacked = attacks.summary(attacks.run()) if args.attacks else None
+    if attacked is not None:
+        for problem in attacked["problems"]:
+            print(f"{problem['attack']}\n    {'; '.join(problem['problems'])}", file=sys.stderr, flush=True)
     if args.json:
-        print(
-            json.dumps({**figures, "classes": dict(sorted(classes.items())), "problems": problems}, indent=2)
-        )
+        data = {**figures, "classes": dict(sorted(classes.items())), "problems": problems}
+        if attacked is not None:
+            data["attacks"] = attacked
+        print(json.dumps(data, indent=2))
     else:
         for key, value in figures.items():
             print(f"{key:>18}: {value}")
+        if attacked is not None:
+            labels = {"attacks": "attacks", "handled": "handled", "hangs": "attack hangs"}
+            labels["slowest_seconds"] = "slowest attack s"
+            for key, label in labels.items():
+                print(f"{label:>18}: {attacked[key]}")
     bad = figures["tracebacks"] + figures["wrong_exit_codes"] + figures["hangs"] + figures["leftovers"]
+    if attacked is not None:
+        bad += len(attacked["problems"])
     return 0 if bad == 0 else 1
 
 

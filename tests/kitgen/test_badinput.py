@@ -12,7 +12,9 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -219,11 +221,77 @@ def test_a_slow_command_is_measured_against_the_shipped_spec(tmp_path: Path) -> 
         (["build", "uno", "--exact-hands", "1_0"], "'1_0' is not a whole number"),
         (
             ["simulate", "card-selection", "--input", "cards=red9,red9,red9,blue7,yellow5"],
-            "--input cards: red9 is given 3 times, but the deck holds 2 copies of it",
+            "--input cards: red9 is not in the deck of scenario mini (R1 G2 B7 Y5 W, the first; --deck "
+            "picks another)",
         ),
         (
             ["simulate", "card-selection", "--input", "cards=red1,purple9,red9,blue7,yellow5"],
             "--input cards: 'purple9' is not a card of the game",
+        ),
+        # Issue 38: an impossible deal in weighted selection (three wilds of a five-card deck).
+        (
+            ["simulate", "weighted-selection", "--input", "cards=wild,wild,wild,red1,green2"],
+            "--input cards: wild is given 3 times, but the deck of scenario mini (R1 RS G2 Y5 W, the "
+            "first; --deck picks another) holds 1 copy of it",
+        ),
+        (
+            [
+                "simulate",
+                "weighted-selection",
+                "--deck",
+                "mini",
+                "--input",
+                "cards=wild,red1,red1,green2,yellow5",
+            ],
+            "red1 is given 2 times, but the deck of scenario mini (R1 RS G2 Y5 W) holds 1 copy",
+        ),
+        (
+            ["view", "weighted-selection", "--input", "cards=wild,wild,wild,red1,green2"],
+            "--input cards: wild is given 3 times",
+        ),
+        (
+            [
+                "simulate",
+                "card-selection",
+                "--deck",
+                "crazy-eights-mini",
+                "--input",
+                "cards=hearts2,hearts2,spades9,diamonds5,spades_king",
+            ],
+            "--input cards: hearts2 is given 2 times, but the deck of scenario crazy-eights-mini",
+        ),
+        # Issue 38: --weights with a key given twice, or absurdly long.
+        (
+            [
+                "play",
+                "uno",
+                "--virtual",
+                "2",
+                "--level",
+                "rule",
+                "--strategy",
+                "weighted",
+                "--weights",
+                "action=3,action=4",
+            ],
+            "--weights 'action=3,action=4': 'action' is given twice",
+        ),
+        (
+            [
+                "play",
+                "uno",
+                "--virtual",
+                "2",
+                "--strategy",
+                "weighted",
+                "--weights",
+                "action=3," * 12_500 + "wild=2",
+            ],
+            "characters long; weights are at most 500",
+        ),
+        (
+            ["build", "uno", "--strategy", "weighted", "--weights", "wild=2,number=1,wild=3"],
+            "'wild' is given twice",
         ),
     ],
 )
@@ -235,13 +303,32 @@ def test_the_triple_r9_deal_is_refused_by_view_too(tmp_path: Path) -> None:
     out = refused(
         "view", "card-selection", "--input", "cards=red9,red9,red9,blue7,yellow5", "-o", str(tmp_path / "v")
     )
-    assert "red9 is given 3 times, but the deck holds 2" in out
+    assert "red9 is not in the deck of scenario mini" in out
     assert not (tmp_path / "v").exists()
 
 
-def test_a_deal_within_the_deck_still_runs() -> None:
-    code, out = cli("simulate", "card-selection", "--input", "cards=red9,red9,blue7,yellow5,wild")
+@pytest.mark.parametrize("protocol", ["card-selection", "weighted-selection"])
+def test_a_deal_of_the_scenarios_deck_still_runs(protocol: str) -> None:
+    """A game protocol's table holds every card in play, so a deal given is one of the deck of the
+    scenario it runs in (any order of it, or part of it)."""
+    cards = {
+        "card-selection": "wild,yellow5,blue7,green2,red1",
+        "weighted-selection": "wild,yellow5,red_skip,green2,red1",
+    }
+    code, out = cli("simulate", protocol, "--input", f"cards={cards[protocol]}")
     assert code == 0, out
+
+
+def test_a_scenario_dealing_more_copies_than_the_game_holds_is_a_spec_error(tmp_path: Path) -> None:
+    text = (mutants.PROTOCOLS / "card-selection.yaml").read_text(encoding="utf-8")
+    bad = text.replace(
+        "deal: [red1, green2, blue7, yellow5, wild]", "deal: [red1, red1, red1, yellow5, wild]", 1
+    )
+    assert bad != text
+    spec = tmp_path / "card-selection.yaml"
+    spec.write_text(bad, encoding="utf-8")
+    out = refused("simulate", str(spec))
+    assert "scenarios.mini.deal: red1 is dealt 3 times, but uno's deck holds 2" in out
 
 
 def test_a_spec_shadowing_a_shipped_protocol_is_refused_with_both_names(tmp_path: Path) -> None:
@@ -383,3 +470,81 @@ def test_a_part_larger_than_a_page_is_one_line_not_a_layout_traceback(
         "Error (render): cannot typeset booklet.pdf: a part of the booklet is larger than a page"
     )
     assert not (tmp_path / "b").exists()
+
+
+# --------------------------------------------------------------------------- files given as options
+
+ROOT = HERE.parents[1]
+
+
+def kitgen_process(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """``kitgen ARGS`` in its own process, killed after ``timeout`` s: a command that waits on a
+    FIFO fails the test (TimeoutExpired) instead of hanging the suite."""
+    code = "import sys; from kitgen.cli import main; main(sys.argv[1:])"
+    return subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=timeout, cwd=ROOT
+    )
+
+
+TABLE_TIME_COMMANDS = {
+    "play": ["play", "uno", "--virtual", "2", "--level", "rule"],
+    "list": ["list", "--times"],
+    "booklet": ["booklet", "uno", "--no-previews"],
+    "build": ["build", "uno", "--no-previews"],
+}
+
+
+@pytest.mark.parametrize("command", sorted(TABLE_TIME_COMMANDS))
+def test_table_time_given_a_fifo_exits_2_at_once(tmp_path: Path, command: str) -> None:
+    os.mkfifo(tmp_path / "model.yaml")
+    args = [*TABLE_TIME_COMMANDS[command], "--table-time", str(tmp_path / "model.yaml")]
+    if command in ("booklet", "build"):
+        args += ["-o", str(tmp_path / "out")]
+    start = time.monotonic()
+    done = kitgen_process(*args)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip() == (
+        f"Error (spec): {tmp_path / 'model.yaml'}: cannot read file: a FIFO (named pipe), not a regular file"
+    )
+    assert time.monotonic() - start < 30 and not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("- a\n- b\n", "expected a mapping, got a list"),
+        ("5\n", "expected a mapping, got int 5"),
+    ],
+)
+def test_a_table_time_file_that_is_not_a_mapping_is_one_line(tmp_path: Path, text: str, message: str) -> None:
+    model = tmp_path / "model.yaml"
+    model.write_text(text, encoding="utf-8")
+    out = refused("play", "uno", "--virtual", "2", "--level", "rule", "--table-time", str(model))
+    assert out == f"Error (spec): {model}:1: {message}"
+
+
+def test_a_spec_or_rule_set_that_is_a_fifo_is_named_as_one(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "mine.yaml")
+    for command in (
+        ["verify"],
+        ["simulate"],
+        ["play"],
+        ["booklet", "--no-previews", "-o", str(tmp_path / "b")],
+    ):
+        done = kitgen_process(command[0], str(tmp_path / "mine.yaml"), *command[1:])
+        assert done.returncode == 2
+        assert done.stderr.strip().endswith(
+            f"{tmp_path / 'mine.yaml'}: a FIFO (named pipe), not a regular file"
+        )
+
+
+def test_the_file_and_option_attacks_of_issue_38() -> None:
+    """A quick subset of bench/badinput.py --attacks (tests/kitgen/attacks.py): a record over a
+    user's file or a FIFO, forged and linked markers, a FIFO and a YAML list as --table-time,
+    repeated and huge --weights, an impossible deal. Each in a driver process that is killed
+    when it stops answering, so a command waiting on a FIFO fails here instead of hanging."""
+    import attacks
+
+    outcomes = attacks.run(attacks.QUICK, limit=120)
+    assert [o.attack for o in outcomes] == list(attacks.QUICK)
+    assert attacks.summary(outcomes)["problems"] == []
