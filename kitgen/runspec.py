@@ -252,8 +252,8 @@ PLAY_AFTER: tuple[Option, ...] = (
         None,
         "Also write the game's record (one JSON document: the deal, every action, what each seat saw "
         "and what was hidden, every protocol run's view and counts) to FILE; check it with "
-        "`kitgen replay FILE`. FILE is a new file or an earlier record (kitgen writes over nothing "
-        "else without --force); it is replaced only once the game is over.",
+        "`kitgen replay FILE`. FILE is a new file, an empty one or an earlier record (kitgen "
+        "writes over nothing else without --force); it is replaced only once the game is over.",
         flag="--record",
         metavar="FILE",
     ),

@@ -37,8 +37,9 @@ uses) and index.html: the kit in a browser (each PDF with its pages, how to prin
 buy, the verification summary, every page's preview) with a step-through page of each
 protocol it teaches (view/<protocol>.html, as `kitgen view`). Protocols are verified first;
 if one fails, nothing is written. The build goes to a temporary folder and replaces the kit
-only when it is complete, and only when the kit folder holds nothing but files kitgen wrote
-(listed in its .kitgen-kit file); --force writes beside other files, never over them.
+only when it is complete, and only when the kit folder holds nothing but files kitgen can
+prove it wrote (listed in its .kitgen-kit file with the checksum they still have); --force
+writes beside other files, never over them (docs/output-folders.md).
 
 A puzzle kit (uno-puzzles: puzzles from "UNO is hard", every one checked by the solvers of
 `kitgen solve`) has puzzles.pdf (a puzzle on each half page), solutions.pdf, booklet.pdf (the
