@@ -192,14 +192,14 @@ def _deal(
             quoted = repr(part.strip()) if len(part) <= 40 else repr(part.strip()[:30] + "...")
             raise UsageError(f"«input» {name}: {quoted} is not a card of the game")
         chosen.append(sym)
-    given = Counter(s.name for s in chosen)
-    for card, n in sorted(given.items()):
-        if copies and n > copies.get(card, 0):
-            raise UsageError(_impossible(name, card, n, copies.get(card, 0), deck))
     if count is not None and len(chosen) != count:
         raise UsageError(
             f"«input» {name} needs {count} cards (the sizes add up to {count}), got {len(chosen)}"
         )
+    given = Counter(s.name for s in chosen)
+    for card, n in sorted(given.items()):
+        if copies and n > copies.get(card, 0):
+            raise UsageError(_impossible(name, card, n, copies.get(card, 0), deck))
     return chosen
 
 
