@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from .booklet import Booklet, booklet_style
 from .frontmatter import Block, Box, Checklist, FrontSection, Gap, Grid, Picture, Text, numbered, step_key
+from .words import plural
 
 
 def kit_contents(b: Booklet) -> list[FrontSection]:
@@ -41,9 +42,20 @@ def owners_table(b: Booklet) -> Grid:
     return Grid(tuple(rows), (14, 40))
 
 
-def setup_values(b: Booklet) -> dict[str, object]:
-    """The numbers the set-up's words name: players, people, virtual players."""
-    return {"players": b.players, "humans": b.players - b.virtual, "virtual": b.virtual}
+def setup_values(b: Booklet, turn: str | None = None) -> dict[str, object]:
+    """The numbers the set-up's words name: players, people, virtual players; who sits at the
+    table (an operator when every player is virtual) and ``turn``, what the virtual player's
+    protocol does (default: the card selection protocol's words)."""
+    words = booklet_style().words
+    operator = b.virtual == b.players
+    values: dict[str, object] = {
+        "players": b.players,
+        "humans": plural(b.players - b.virtual, "person", "people"),
+        "virtual": b.virtual,
+    }
+    seating = words["setup_seating_operator" if operator else "setup_seating"].format(**values)
+    who = words["setup_who_operator" if operator else "setup_who"]
+    return values | {"seating": seating, "who": who, "turn": turn or words["setup_turn"]}
 
 
 def setting_up(b: Booklet, values: dict[str, object], steps: Sequence[str]) -> FrontSection:

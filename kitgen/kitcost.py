@@ -31,6 +31,7 @@ from reference_engine.api import (
 
 from .gametime import GameTime, PlayedGame, RunTimer, game_time, simulate_games
 from .tabletime import TimeModel, people_text, time_model
+from .words import seating
 
 # A kitchen table: columns are laid in rows no wider than this.
 ROW_CM = 120.0
@@ -109,13 +110,19 @@ class KitCost:
         }
         return out
 
+    def who(self, people: int) -> str:
+        """Who does the work: the people sharing it, or the operator alone (every player virtual)."""
+        if self.virtual == self.players:
+            return "the operator alone, who runs the table and does not play"
+        return people_text(people)
+
     def sentences(self) -> list[str]:
         own = self.own
         out = [
             f"A virtual turn takes {_minutes(own.turn_minutes)} at this table, with "
-            f"{people_text(own.people)} (a virtual player does nothing); the first one of a game, with "
+            f"{self.who(own.people)} (a virtual player does nothing); the first one of a game, with "
             f"the most cards in play, {_minutes(own.first_turn_minutes)}. A whole game of "
-            f"{self.players} players, {self.virtual} of them virtual, takes "
+            f"{seating(self.players, self.virtual)} takes "
             f"{_minutes(own.game_minutes_mean)} "
             f"on average and {_minutes(own.game_minutes_p90)} in nine games out of ten "
             f"({own.runs:.0f} runs of the protocol per game).",

@@ -48,7 +48,7 @@ from .tableplan import TablePlanFlowable
 from .tabletime import run_sentence
 from .units import mm
 from .verification import WholeDeckClaim
-from .words import listing, plural
+from .words import listing, plural, seating
 
 CARD_RATIO = 87 / 56
 
@@ -506,7 +506,7 @@ class Writer:
             return ""
         parts = []
         if b.players:
-            parts.append(f"{b.players} players" + (f", {b.virtual} of them virtual" if b.virtual else ""))
+            parts.append(seating(b.players, b.virtual))
         cards = b.bom.printed_cards()
         if cards:
             parts.append(f"{cards} cards to print")

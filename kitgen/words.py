@@ -17,6 +17,15 @@ def plural(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {many}"
 
 
+def seating(players: int, virtual: int) -> str:
+    """Who is at a kit's table: ``4 players, 1 of them virtual``; with every player virtual,
+    ``4 virtual players and an operator`` (a person who runs the table and does not play: a kit
+    needs one, ``--operator``)."""
+    if virtual and virtual == players:
+        return f"{plural(players, 'virtual player')} and an operator"
+    return plural(players, "player") + (f", {virtual} of them virtual" if virtual else "")
+
+
 def listing(parts: Sequence[str], last: str = "and") -> str:
     """``["a", "b", "c"]`` -> ``a, b and c``."""
     items = [p for p in parts if p]

@@ -42,6 +42,10 @@ def _last(moment: Moment) -> ClimbingPlay | None:
 class ClimbingKit(TableKit):
     kind = "climbing"
     table_middle = ("Trick",)
+    turn_words = (
+        "the play selection protocol for it, which plays one to four cards of one rank (each of "
+        "its distinct valid plays equally likely) or passes when it has none"
+    )
 
     # -- the materials --------------------------------------------------------------------
     def materials(self, library: Library, rules: GameRules, plan: KitPlan, reports: list[Report]) -> Bom:

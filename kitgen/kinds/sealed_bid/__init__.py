@@ -52,7 +52,7 @@ class SealedBidKit(KitKind):
     default_card_size = "mini-usa"
     about = "a game for two people without a dealer, with no virtual players"
     # Two players, no virtual seats, no deck to buy, no statistical check on a full deck.
-    build_options = without(CARD_KIT_OPTIONS, "virtual", "discard_owner", "wild4", "runs")
+    build_options = without(CARD_KIT_OPTIONS, "virtual", "operator", "discard_owner", "wild4", "runs")
 
     def refusal(self, option: str) -> str:
         if option == "virtual":
