@@ -48,7 +48,7 @@ from .tableplan import TablePlanFlowable
 from .tabletime import run_sentence
 from .units import mm
 from .verification import WholeDeckClaim
-from .words import listing, plural, seating
+from .words import listing, plural, resources_sentence, seating
 
 CARD_RATIO = 87 / 56
 
@@ -762,14 +762,7 @@ class Writer:
                 rows.append([ch["name"], "ok" if ch["ok"] else "FAILED", ch["figure"]])
             out.append(self.table(rows, [mm(30), mm(16), self.width - mm(46)]))
             res = v["resources"]
-            out.append(
-                self.para(
-                    f"Resources: {res['cards']} cards ({res['input_cards']} input, "
-                    f"{res['helper_cards']} helper), {res['shuffles']} shuffles, {res['turns']} turns, "
-                    f"{res['steps']} steps.",
-                    self.small,
-                )
-            )
+            out.append(self.para(resources_sentence(res), self.small))
             if v["expect"]:
                 rows = [["Paper's count", "Formula", "Paper", "Measured", "Match", "Citation"]]
                 # Counts per called protocol name it by title: a spec name has no space to break at.

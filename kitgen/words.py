@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 IRREGULAR = {"envelope": "envelopes", "sheet": "sheets", "pass": "passes", "box": "boxes"}
 
@@ -24,6 +24,20 @@ def seating(players: int, virtual: int) -> str:
     if virtual and virtual == players:
         return f"{plural(players, 'virtual player')} and an operator"
     return plural(players, "player") + (f", {virtual} of them virtual" if virtual else "")
+
+
+def count(n: object, one: str) -> str:
+    """``plural`` for a count that may be a list of counts (a statistical run's): the plural then."""
+    return plural(n, one) if isinstance(n, int) else f"{n} {plural(2, one).split(' ', 1)[1]}"
+
+
+def resources_sentence(res: Mapping[str, object]) -> str:
+    """A validation page's resources: ``Resources: 8 cards (4 input, 4 helper), 1 shuffle, ...``."""
+    return (
+        f"Resources: {count(res['cards'], 'card')} ({res['input_cards']} input, {res['helper_cards']} "
+        f"helper), {count(res['shuffles'], 'shuffle')}, {count(res['turns'], 'turn')}, "
+        f"{count(res['steps'], 'step')}."
+    )
 
 
 def listing(parts: Sequence[str], last: str = "and") -> str:
