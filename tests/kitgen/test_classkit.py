@@ -104,6 +104,11 @@ def test_sets_for_groups_multiply_everything_a_group_needs(tmp_path: Path) -> No
     assert labels == 3 + sum(1 for i in three["bom"]["items"] if i["kind"] == "card")
     assert three["options"]["sets"] == 3 and "sets" not in one["options"]
     assert "3 groups" in (folder / "printing-guide.txt").read_text(encoding="utf-8")
+    # The note names what the kit holds (issue 39): the AND needs envelopes and no sleeves.
+    kinds = {i["kind"] for i in three["bom"]["items"]}
+    (note,) = [n for n in three["bom"]["notes"] if "3 groups" in n]
+    assert "envelope" in kinds and "sleeve" not in kinds
+    assert note.startswith("Cards and envelopes for 3 groups") and "sleeve" not in note
 
 
 def test_a_failing_spec_writes_no_kit(tmp_path: Path) -> None:
