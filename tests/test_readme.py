@@ -56,3 +56,25 @@ def test_every_readme_command_runs_what_the_setup_installs(command: str) -> None
     for word in words[2:]:
         if word.startswith("-"):
             assert word.split("=")[0] in flags, f"kitgen {words[1]} has no option {word}: {command}"
+
+
+def test_the_sleeve_sentence_names_exactly_the_kits_whose_protocol_uses_sleeves() -> None:
+    """README's sentence about sleeves, from the kits' materials: a kit prints sleeves exactly when
+    its virtual players' protocol keeps each column in a sleeve (kitgen.kitcost.sleeved); every
+    game that is not in the sentence says what it uses instead."""
+    from kitgen.kitcost import sleeved
+    from reference_engine.api import Library, games_dir
+    from reference_engine.kinds import load_game
+
+    text = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    sentence = text[text.index("The kits of ") : text.index("teach the quick version")]
+    named = set(re.findall(r"`([a-z0-9-]+)`", sentence))
+    library = Library()
+    for path in sorted(games_dir().glob("*.yaml")):
+        rules = load_game(path.stem)
+        if rules.kind == "uno-puzzles":
+            continue
+        uses = rules.kind != "sealed-bid" and sleeved(library.protocol(rules.protocol))
+        assert (rules.name in named) == uses, rules.name
+        if not uses:
+            assert rules.title.split(" (")[0] in text.split("teach the quick version")[1][:600], rules.name
