@@ -89,7 +89,8 @@ def turn_head(b: Booklet, steps: Sequence[str]) -> list[Block]:
 def table_layout(b: Booklet) -> list[FrontSection]:
     """A game kit's whole table at a virtual turn, from above and to scale (:mod:`kitgen.tableplan`),
     with the sizes of the kit's own figures; nothing without virtual players or figures."""
-    if b.table_plan() is None or b.cost is None:
+    space = b.table_space()
+    if b.table_plan() is None or space is None:
         return []
     words = booklet_style().words
     blocks: tuple[Block, ...] = (
@@ -98,7 +99,7 @@ def table_layout(b: Booklet) -> list[FrontSection]:
         Picture("table_plan"),
         Gap(3),
         Text(words["table_middle"], style="small"),
-        Text(b.cost.footprint.sentence(b.cost.unit), style="small"),
+        Text(space[0].sentence(space[1]), style="small"),
     )
     return [FrontSection(words["table_title"], blocks)]
 
@@ -119,11 +120,12 @@ def first_turn_checklist(b: Booklet) -> list[FrontSection]:
         words["checklist_setup"].format(page=page_of("Setting up the table")),
         words["checklist_read"].format(page=page_of("A virtual player's turn")),
     ]
-    if b.cost is not None:
+    space = b.table_space()
+    if space is not None:
         items.append(
             words["checklist_space"].format(
-                width=f"{b.cost.footprint.width_cm:.0f}",
-                depth=f"{b.cost.footprint.depth_cm:.0f}",
+                width=f"{space[0].width_cm:.0f}",
+                depth=f"{space[0].depth_cm:.0f}",
                 page=page_of(words["table_title"]),
             )
         )

@@ -47,7 +47,7 @@ from ..frontchapters import (
     turn_head,
 )
 from ..frontmatter import Box, FrontSection, Text
-from ..kitcost import plan_cost, sleeved
+from ..kitcost import Footprint, cards_per_column, plan_cost, sleeved
 from ..labels import Label
 from ..optionspec import KindValues, without
 from ..output import safe_name
@@ -216,6 +216,11 @@ class TableKit(KitKind):
         booklet.cost = plan_cost(
             given.library, given.rules, given.plan, self.cost_options(given.rules, given.plan)
         )
+        if booklet.cost is None and given.plan.virtual:  # no figures: the table's space still
+            proto = given.library.protocol(given.plan.protocol)
+            largest = int(str(given.bom.worst_case.get("table_seen", 0)) or 0)
+            booklet.footprint = Footprint.of(max(largest, 1), given.plan.card_mm, cards_per_column(proto))
+            booklet.unit = "sleeves" if sleeved(proto) else "columns"
         return booklet
 
     def cost_options(self, rules: GameRules, plan: KitPlan) -> dict[str, object] | None:

@@ -383,3 +383,10 @@ def test_the_booklet_says_how_cards_are_shown_and_given_back(
     sections = [s for s in data["sections"] if s["protocol"] == protocol]
     notes = [n for s in sections for st in s["steps"] for n in st["notes"]]
     assert any(sentence in n for n in notes), notes
+
+
+def test_a_sub_protocol_run_several_times_with_the_same_sizes_says_how_often() -> None:
+    from kitgen.booklet import repeated
+
+    assert repeated(["8 → 14", "3 → 8", "8 → 14", "1 → 8"]) == ["8 → 14, twice", "3 → 8", "1 → 8"]
+    assert repeated(["a", "a", "a"]) == ["a, three times"] and repeated(["a"]) == ["a"]

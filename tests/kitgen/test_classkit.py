@@ -52,6 +52,16 @@ def test_every_shipped_protocol_gets_a_kit_for_a_class(
     assert any(f["path"].startswith("view/") for f in manifest["files"])
     assert _pages(folder / "handout.pdf") == 1
     assert manifest["handout"] == {"file": "handout.pdf", "pages": 1}
+    # The handout names where every output ends up (issue 39): a class with only the handout can
+    # read its answer off the table.
+    from kitgen.handout import answers
+
+    handout = " ".join(PdfReader(str(folder / "handout.pdf")).pages[0].extract_text().split())
+    proto = Library().protocol(name)
+    found = answers(proto)
+    assert len(found) == len(proto.outputs) and "Where the answer is" in handout
+    for where, what in found:
+        assert " ".join(where.split()) in handout and " ".join(what.split())[:30] in handout, (where, what)
     # Every card the verified setting lays out is printed, with spares.
     printed = {i["key"]: i for i in manifest["bom"]["items"] if i["kind"] == "card"}
     for symbol, n in _cards_by_symbol(manifest).items():
