@@ -252,7 +252,7 @@ class Booklet:
         materials' spares and envelopes, the kit's table space. None without virtual players or
         figures."""
         space = self.table_space()
-        if space is None or self.bom is None or not self.virtual:
+        if space is None or self.bom is None or not (self.virtual or self.footprint):
             return None
         items = self.bom.items
         owner_cards: list[Face] = next((i.faces for i in items if i.key == "seat"), [])

@@ -18,7 +18,7 @@ def kit_contents(b: Booklet) -> list[FrontSection]:
         return []
     rows: list[tuple[str | Picture, ...]] = [("", "What", "How many", "Why")]
     for item in bom.items:
-        pic: str | Picture = Picture("cards", (item.faces[0],), 11) if item.faces else ""
+        pic: str | Picture = Picture("cards", (item.faces[0],), 9) if item.faces else ""
         rows.append((pic, item.name, str(item.count), item.why))
     blocks: list[Block] = [Grid(tuple(rows), (14, 45, 18), spec=True), Gap(3)]
     blocks += [Text(n, style="small", spec=True) for n in bom.notes]
@@ -93,15 +93,42 @@ def table_layout(b: Booklet) -> list[FrontSection]:
     if b.table_plan() is None or space is None:
         return []
     words = booklet_style().words
+    of = "" if b.virtual else "_round"  # a game without virtual players: a round's table
     blocks: tuple[Block, ...] = (
-        Text(words["table_intro"]),
+        Text(words["table_intro" + of]),
         Gap(2),
         Picture("table_plan"),
         Gap(3),
-        Text(words["table_middle"], style="small"),
+        Text(words["table_middle" + of], style="small"),
         Text(space[0].sentence(space[1]), style="small"),
     )
-    return [FrontSection(words["table_title"], blocks)]
+    return [FrontSection(words["table_title" + of], blocks)]
+
+
+def cover_blocks(b: Booklet) -> list[Block]:
+    """The cover's lower half of a game kit: what a virtual turn and a game take at the table and
+    the space it needs (the kit's figures, :class:`kitgen.kitcost.KitCost`), and where to start
+    reading, with pages. Nothing for a booklet without the kit's chapters."""
+    if b.front is None:
+        return []
+    words = booklet_style().words
+    out: list[Block] = [Gap(5)]
+    rows: list[Text] = []
+    if b.cost is not None:  # the time figure's words come from the figures' one function
+        rows.append(Text(b.cost.sentences()[0], lead=words["cover_time"], style="small"))
+    space = b.table_space()
+    if space is not None:
+        rows.append(Text(space[0].sentence(space[1]), style="small"))
+    if rows:
+        out += [Box(tuple(rows)), Gap(4)]
+    titles = [c.title for c in b.front]
+    start = [t for t in titles if t != "What is in the kit"][:1] + [
+        t for t in titles if t == words["checklist_title"]
+    ]
+    steps = [f"{t}: page {page_of(t)}" for t in ["What is in the kit", *start] if t in titles]
+    if steps:
+        out.append(Text("; ".join(steps) + ".", lead=words["cover_start"]))
+    return out
 
 
 def page_of(title: str) -> str:
@@ -150,6 +177,7 @@ def first_turn_checklist(b: Booklet) -> list[FrontSection]:
 
 
 __all__ = [
+    "cover_blocks",
     "first_turn_checklist",
     "kit_contents",
     "owners_table",

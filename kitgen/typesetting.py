@@ -41,6 +41,7 @@ from .booklet import Booklet, BookletStyle, Section, StepBlock, booklet_style
 from .claims import claims, meaning
 from .diagram import DiagramFlowable, geometry
 from .faces import FONT, FONT_BOLD, Cell, Face, draw_face, ensure_fonts, pdf_table
+from .frontchapters import cover_blocks
 from .frontmatter import Block, Box, Checklist, FrontSection, Gap, Grid, Picture, Text, step_key
 from .glossary import quantities_of
 from .paragraphs import Heading, Styled, paragraph
@@ -497,7 +498,7 @@ class Writer:
             )
         )
         out.append(self.box(rows))
-        return out
+        return out + [f for block in cover_blocks(b) for f in self.block(block)]
 
     def cover_facts(self) -> str:
         """What the kit holds, in one line (a game kit: seats, cards, what else to get)."""
@@ -644,8 +645,10 @@ class Writer:
             return [self.picture(block)]
         raise TypeError(f"a checklist is a chapter's own: {block!r}")
 
-    def text(self, t: Text) -> Paragraph:
+    def text(self, t: Text) -> Flowable:
         style = {"body": None, "small": self.small, "h2": self.h2}[t.style]
+        if PAGE_REF.search(t.text):  # page numbers of headings: set from the previous pass
+            return RefParagraph(style or self.body, t.text, self.page, t.lead)
         return self.rich(t.lead, t.text, style, t.spec) if t.lead else self.para(t.text, style, t.spec)
 
     def picture(self, p: Picture) -> Flowable:

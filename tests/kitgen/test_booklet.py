@@ -390,3 +390,26 @@ def test_a_sub_protocol_run_several_times_with_the_same_sizes_says_how_often() -
 
     assert repeated(["8 → 14", "3 → 8", "8 → 14", "1 → 8"]) == ["8 → 14, twice", "3 → 8", "1 → 8"]
     assert repeated(["a", "a", "a"]) == ["a, three times"] and repeated(["a"]) == ["a"]
+
+
+def test_the_cover_carries_the_time_figure_and_where_to_start(
+    uno_booklet: tuple[Path, dict[str, Any]],
+) -> None:
+    """Issue 39: the cover's lower half was empty and had no time figure. It now says what a turn
+    and a game take at the table (the kit's figures), the space, and where to start, with pages;
+    and the contents page keeps every page number inside the text frame."""
+    import pdfplumber
+
+    folder, _ = uno_booklet
+    reader = PdfReader(str(folder / "booklet.pdf"))
+    cover = " ".join((reader.pages[0].extract_text() or "").split())
+    data = json.loads((folder / "booklet.json").read_text(encoding="utf-8"))
+    sentence = " ".join(data["table_time"]["text"][0].split())
+    assert "At the table." in cover and sentence[:60] in cover
+    assert "Where to start." in cover and "What is in the kit: page 3" in cover
+    with pdfplumber.open(folder / "booklet.pdf") as pdf:
+        page = pdf.pages[1]
+        body = pdf.pages[3]
+        right = max(c["x1"] for c in body.chars if c["top"] < body.height - 60)
+        digits = [c for c in page.chars if c["text"].isdigit() and c["top"] < page.height - 60]
+        assert digits and max(c["x1"] for c in digits) <= right + 0.5

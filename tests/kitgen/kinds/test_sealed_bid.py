@@ -168,6 +168,18 @@ def test_bundles_and_the_booklet_speak_words(kit: tuple[Path, dict[str, Any]]) -
         assert len(sizes) < 4 and any(s.endswith(", twice") for s in sizes), note
 
 
+def test_the_booklet_has_a_whole_table_picture(kit: tuple[Path, dict[str, Any]]) -> None:
+    """Issue 39: Gakmoro's booklet shows the whole table during a round, to scale: the two
+    players' places, the round's rows (its largest table: 2 rows of 37 cards) and the spares."""
+    folder, _ = kit
+    data = json.loads((folder / "booklet.json").read_text())
+    assert "The table during a round" in [c["title"] for c in data["front"]]
+    plan = data["table_plan"]
+    seats = [b["text"] for b in plan["boxes"] if b["what"] == "seat"]
+    assert seats == ["Alice", "Bob"] and any(b["what"] == "spare" for b in plan["boxes"])
+    assert sum(1 for b in plan["boxes"] if b["what"] == "column") == 37
+
+
 def test_booklet_round_steps_and_diagrams(kit: tuple[Path, dict[str, Any]]) -> None:
     folder, _ = kit
     data = json.loads((folder / "booklet.json").read_text())
