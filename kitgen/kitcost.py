@@ -122,7 +122,7 @@ class KitCost:
             f"A virtual turn takes {_minutes(own.turn_minutes)} at this table, with "
             f"{self.who(own.people)} (a virtual player does nothing); the first one of a game, with "
             f"the most cards in play, {_minutes(own.first_turn_minutes)}. A whole game of "
-            f"{seating(self.players, self.virtual)} takes "
+            f"{seating(self.players, self.virtual)}{',' if 0 < self.virtual < self.players else ''} takes "
             f"{_minutes(own.game_minutes_mean)} "
             f"on average and {_minutes(own.game_minutes_p90)} in nine games out of ten "
             f"({own.runs:.0f} runs of the protocol per game).",
