@@ -571,7 +571,8 @@ class Writer:
         return out
 
     def section(self, sec: Section, first: bool) -> list[Flowable]:
-        out: list[Flowable] = [PageBreak(), self.heading(sec.title)]
+        opens = first and self.b.front is not None  # on the page of the pictures' key, not alone
+        out: list[Flowable] = [*([Spacer(1, mm(6))] if opens else [PageBreak()]), self.heading(sec.title)]
         out.append(self.para(sec.summary))
         if sec.overview and not (first and self.b.front is not None):
             out.append(self.para(sec.overview, spec=True))

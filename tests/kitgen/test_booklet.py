@@ -407,6 +407,10 @@ def test_the_cover_carries_the_time_figure_and_where_to_start(
     sentence = " ".join(data["table_time"]["text"][0].split())
     assert "At the table." in cover and sentence[:60] in cover
     assert "Where to start." in cover and "What is in the kit: page 3" in cover
+    # The key to the step pictures shares its page with the first protocol (it was a page of
+    # five lines of its own).
+    key = next(p for p in reader.pages if "How to read the step pictures" in (p.extract_text() or "")[:200])
+    assert data["sections"][0]["title"].split(" (")[0] in (key.extract_text() or "")
     with pdfplumber.open(folder / "booklet.pdf") as pdf:
         page = pdf.pages[1]
         body = pdf.pages[3]
