@@ -26,6 +26,7 @@ GAMES: list[tuple[str, dict[str, Any], int]] = [
     ("sevens", {}, 2),
     ("hearts", {"pass_three": True}, 2),
     ("dominoes", {}, 2),
+    ("daifugo", {}, 2),
     ("gakmoro", {}, 0),
 ]
 

@@ -54,7 +54,7 @@ from .diagram import Diagram, parse_slot, step_diagrams
 from .faces import Face, symbol_face
 from .frontmatter import FrontSection
 from .glossary import Glossary
-from .kitcost import KitCost
+from .kitcost import Footprint, KitCost
 from .legend import CardLegend, card_legend, shown_cards
 from .tableplan import TablePlan, spare_words, table_plan
 from .tabletime import TableTime, spec_hints, table_time
@@ -209,6 +209,10 @@ class Booklet:
     table_middle: tuple[str, ...] = ()
     # A game kit: what its virtual players cost at the table (a :class:`kitgen.kitcost.KitCost`).
     cost: KitCost | None = None
+    # The table space of the largest turn when the kit states no time figures (``cost`` None):
+    # the whole-table picture still shows it, with its unit (sleeves or columns).
+    footprint: Footprint | None = None
+    unit: str = "columns"
     ink_saver: bool = False  # the kit's cards are drawn for a home printer (light backs)
     # A game kit built with --exact-hands: its claim on the whole deck (kitgen.verification's
     # whole_deck_claim), on the cover and the validation pages.
@@ -247,7 +251,8 @@ class Booklet:
         the kind's places in the middle (``table_middle``), the worked example's hands, the bill of
         materials' spares and envelopes, the kit's table space. None without virtual players or
         figures."""
-        if self.cost is None or self.bom is None or not self.virtual:
+        space = self.table_space()
+        if space is None or self.bom is None or not (self.virtual or self.footprint):
             return None
         items = self.bom.items
         owner_cards: list[Face] = next((i.faces for i in items if i.key == "seat"), [])
@@ -259,7 +264,7 @@ class Booklet:
         sizes = self.example_sizes()
         piles = {p.lower() for p in self.owners[self.players :]}
         return table_plan(
-            self.cost.footprint,
+            space[0],
             self.owners[: self.players],
             self.virtual,
             self.owners[self.players :],
@@ -268,8 +273,14 @@ class Booklet:
             spares,
             sum(i.count for i in items if i.kind == "envelope"),
             owner_cards,
-            self.cost.unit,
+            space[1],
         )
+
+    def table_space(self) -> tuple[Footprint, str] | None:
+        """The largest turn's table space and its unit: the kit's figures', else its own."""
+        if self.cost is not None:
+            return self.cost.footprint, self.cost.unit
+        return None if self.footprint is None else (self.footprint, self.unit)
 
     def face(self, name: str) -> Face:
         f = self.faces.get(name)
@@ -443,6 +454,14 @@ def _events_by_step(events: list[Event], depth: int = 0) -> dict[str, list[Event
     return out
 
 
+def repeated(items: list[str]) -> list[str]:
+    """Each distinct item once, in order, saying how often it came when more than once
+    (``["8 → 14", "8 → 14", "3 → 8"]`` -> ``["8 → 14, twice", "3 → 8"]``)."""
+    counts = Counter(items)
+    again = {2: "twice", 3: "three times"}
+    return [i if counts[i] == 1 else f"{i}, {again.get(counts[i], f'{counts[i]} times')}" for i in counts]
+
+
 def _notes(library: Library, events: list[Event], depth: int) -> list[str]:
     notes = []
     calls: dict[str, list[dict[str, object]]] = {}
@@ -453,7 +472,7 @@ def _notes(library: Library, events: list[Event], depth: int) -> list[str]:
         callee = library.protocol(name)
         words = Glossary(callee)
         times = "" if len(uses) == 1 else f" {len(uses)} times"
-        given = list(dict.fromkeys(words.quantities(u) for u in uses if u))
+        given = repeated([words.quantities(u) for u in uses if u])
         notes.append(
             f"This step runs the {callee.title}{times}" + (f" ({'; '.join(given)})" if given else "") + "."
         )

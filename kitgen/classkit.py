@@ -48,7 +48,7 @@ from .output import check_destination, safe_name
 from .templates import load_templates
 from .typesetting import diagram_capacity
 from .verification import booklet_reveals, protocols_to_verify, report_for, summary, verify_protocols
-from .words import plural
+from .words import listing, plural
 
 Progress = Callable[[str, int], None]
 
@@ -221,10 +221,17 @@ def materials(
             item.why += groups
     if sets > 1:
         bom.notes.append(
-            f"Cards, envelopes and sleeves for {sets} groups: sort them into {sets} sets with the "
-            "storage labels (one set per group)."
+            f"{holder_words(bom)} for {sets} groups: sort them into {sets} sets with the storage "
+            "labels (one set per group)."
         )
     return bom
+
+
+def holder_words(bom: Bom) -> str:
+    """What a group's set holds, from the materials: ``Cards``, ``Cards and envelopes``, ..."""
+    kinds = {i.kind for i in bom.items}
+    held = [f"{word}s" for word in ("envelope", "sleeve", "clip") if word in kinds]
+    return listing(["Cards", *held])
 
 
 def storage_labels(title: str, bom: Bom, sets: int) -> list[Label]:

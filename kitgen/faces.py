@@ -705,7 +705,7 @@ def _seat(cd: _Card, face: Face) -> None:
     c.setFillColor(_col(DARK))
     _centred(c, owner, w / 2, h * 0.42, FONT_BOLD, 11 * cd.k, room)
     _centred(c, role, w / 2, h * 0.36, FONT, 7 * cd.k, room)
-    lines = ["In the card selection protocol", "this owner's cards get θ" + str(i) + " below them."]
+    lines = ["At a virtual player's turn", "this owner's cards get θ" + str(i) + " below them."]
     for k, line in enumerate(lines):
         _centred(c, line, w / 2, h * 0.27 - k * 9 * cd.k, FONT, 6.5 * cd.k, room)
     # The owner for the people across the table: at the top, turned half a turn.

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from .booklet import Booklet, booklet_style
 from .frontmatter import Block, Box, Checklist, FrontSection, Gap, Grid, Picture, Text, numbered, step_key
+from .words import plural
 
 
 def kit_contents(b: Booklet) -> list[FrontSection]:
@@ -17,7 +18,7 @@ def kit_contents(b: Booklet) -> list[FrontSection]:
         return []
     rows: list[tuple[str | Picture, ...]] = [("", "What", "How many", "Why")]
     for item in bom.items:
-        pic: str | Picture = Picture("cards", (item.faces[0],), 11) if item.faces else ""
+        pic: str | Picture = Picture("cards", (item.faces[0],), 9) if item.faces else ""
         rows.append((pic, item.name, str(item.count), item.why))
     blocks: list[Block] = [Grid(tuple(rows), (14, 45, 18), spec=True), Gap(3)]
     blocks += [Text(n, style="small", spec=True) for n in bom.notes]
@@ -41,9 +42,20 @@ def owners_table(b: Booklet) -> Grid:
     return Grid(tuple(rows), (14, 40))
 
 
-def setup_values(b: Booklet) -> dict[str, object]:
-    """The numbers the set-up's words name: players, people, virtual players."""
-    return {"players": b.players, "humans": b.players - b.virtual, "virtual": b.virtual}
+def setup_values(b: Booklet, turn: str | None = None) -> dict[str, object]:
+    """The numbers the set-up's words name: players, people, virtual players; who sits at the
+    table (an operator when every player is virtual) and ``turn``, what the virtual player's
+    protocol does (default: the card selection protocol's words)."""
+    words = booklet_style().words
+    operator = b.virtual == b.players
+    values: dict[str, object] = {
+        "players": b.players,
+        "humans": plural(b.players - b.virtual, "person", "people"),
+        "virtual": b.virtual,
+    }
+    seating = words["setup_seating_operator" if operator else "setup_seating"].format(**values)
+    who = words["setup_who_operator" if operator else "setup_who"]
+    return values | {"seating": seating, "who": who, "turn": turn or words["setup_turn"]}
 
 
 def setting_up(b: Booklet, values: dict[str, object], steps: Sequence[str]) -> FrontSection:
@@ -77,18 +89,46 @@ def turn_head(b: Booklet, steps: Sequence[str]) -> list[Block]:
 def table_layout(b: Booklet) -> list[FrontSection]:
     """A game kit's whole table at a virtual turn, from above and to scale (:mod:`kitgen.tableplan`),
     with the sizes of the kit's own figures; nothing without virtual players or figures."""
-    if b.table_plan() is None or b.cost is None:
+    space = b.table_space()
+    if b.table_plan() is None or space is None:
         return []
     words = booklet_style().words
+    of = "" if b.virtual else "_round"  # a game without virtual players: a round's table
     blocks: tuple[Block, ...] = (
-        Text(words["table_intro"]),
+        Text(words["table_intro" + of]),
         Gap(2),
         Picture("table_plan"),
         Gap(3),
-        Text(words["table_middle"], style="small"),
-        Text(b.cost.footprint.sentence(b.cost.unit), style="small"),
+        Text(words["table_middle" + of], style="small"),
+        Text(space[0].sentence(space[1]), style="small"),
     )
-    return [FrontSection(words["table_title"], blocks)]
+    return [FrontSection(words["table_title" + of], blocks)]
+
+
+def cover_blocks(b: Booklet) -> list[Block]:
+    """The cover's lower half of a game kit: what a virtual turn and a game take at the table and
+    the space it needs (the kit's figures, :class:`kitgen.kitcost.KitCost`), and where to start
+    reading, with pages. Nothing for a booklet without the kit's chapters."""
+    if b.front is None:
+        return []
+    words = booklet_style().words
+    out: list[Block] = [Gap(5)]
+    rows: list[Text] = []
+    if b.cost is not None:  # the time figure's words come from the figures' one function
+        rows.append(Text(b.cost.sentences()[0], lead=words["cover_time"], style="small"))
+    space = b.table_space()
+    if space is not None:
+        rows.append(Text(space[0].sentence(space[1]), style="small"))
+    if rows:
+        out += [Box(tuple(rows)), Gap(4)]
+    titles = [c.title for c in b.front]
+    start = [t for t in titles if t != "What is in the kit"][:1] + [
+        t for t in titles if t == words["checklist_title"]
+    ]
+    steps = [f"{t}: page {page_of(t)}" for t in ["What is in the kit", *start] if t in titles]
+    if steps:
+        out.append(Text("; ".join(steps) + ".", lead=words["cover_start"]))
+    return out
 
 
 def page_of(title: str) -> str:
@@ -107,11 +147,12 @@ def first_turn_checklist(b: Booklet) -> list[FrontSection]:
         words["checklist_setup"].format(page=page_of("Setting up the table")),
         words["checklist_read"].format(page=page_of("A virtual player's turn")),
     ]
-    if b.cost is not None:
+    space = b.table_space()
+    if space is not None:
         items.append(
             words["checklist_space"].format(
-                width=f"{b.cost.footprint.width_cm:.0f}",
-                depth=f"{b.cost.footprint.depth_cm:.0f}",
+                width=f"{space[0].width_cm:.0f}",
+                depth=f"{space[0].depth_cm:.0f}",
                 page=page_of(words["table_title"]),
             )
         )
@@ -136,6 +177,7 @@ def first_turn_checklist(b: Booklet) -> list[FrontSection]:
 
 
 __all__ = [
+    "cover_blocks",
     "first_turn_checklist",
     "kit_contents",
     "owners_table",

@@ -12,7 +12,8 @@ the smallest size is cut at a step, saying so, never spilled onto a second page.
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from reportlab.lib.colors import HexColor
@@ -24,6 +25,7 @@ from reference_engine.api import Protocol
 from .bom import Bom
 from .booklet import Booklet, first_sentence
 from .faces import FONT, FONT_BOLD, Cell, Face, new_document, pdf_table
+from .glossary import Glossary
 from .paragraphs import Styled, paragraph
 from .typesetting import CardPicture, TitleBand
 from .units import mm
@@ -63,6 +65,9 @@ class Handout:
     sets: int
     cards: list[tuple[Face, int]]  # the printed cards of one group's set, with how many
     ink_saver: bool = False
+    # Where each output ends up, in words, and what it is: ("Places 3 and 4 of the row", '"both"').
+    answers: list[tuple[str, str]] = field(default_factory=list)
+    legend: list[str] = field(default_factory=list)  # how values are laid out with cards
 
     @classmethod
     def of(cls, proto: Protocol, booklet: Booklet, bom: Bom, sets: int, verified: list[str]) -> Handout:
@@ -99,7 +104,45 @@ class Handout:
             sets,
             cards,
             booklet.ink_saver,
+            answers(proto),
+            Glossary(proto).legend(),
         )
+
+
+def answers(proto: Protocol) -> list[tuple[str, str]]:
+    """Where each of the protocol's outputs ends up at the end, in words, from the spec's outputs:
+    ``("Places 3 and 4 of the row", '"both" (first AND second)')``. A class with only the handout
+    must be able to read its answer off the table."""
+    words = Glossary(proto)
+    out = []
+    for key, decl in proto.outputs.items():
+        name = words.output_name(key)
+        text = decl.cards.text if decl.cards is not None else None
+        out.append((_place(text, words), name))
+    return out
+
+
+def _place(text: str | None, words: Glossary) -> str:
+    """An output's cards (the spec's ``cards:``) as a place on the table, in a player's words."""
+    if text is None:
+        return "Said at the last step (everyone sees it)"
+    if "hand(" in text:
+        return "Back in every owner's hand"
+    span = re.fullmatch(r"(\w+)\[\s*(\d+)\s*\.\.\s*(\d+)\s*\]", text)
+    if span:
+        a, b = int(span[2]), int(span[3])
+        places = f"Places {a} and {b}" if b == a + 1 else f"Places {a} to {b}"
+        return f"{places} of the {words.place(span[1])}"
+    one = re.fullmatch(r"(\w+)\[\s*(\d+)\s*\]", text)
+    if one:
+        return f"Place {one[2]} of the {words.place(one[1])}"
+    row = re.fullmatch(r"(\w+)\[\s*(\d+)\s*,\s*\*\s*\]", text)
+    if row:
+        nth = {1: "first", 2: "second", 3: "third"}.get(int(row[2]), f"number {row[2]}")
+        return f"The {nth} row of the {words.place(row[1])}"
+    if re.fullmatch(r"\w+", text):
+        return f"The {words.place(text)}"
+    return "Where the last step puts them"
 
 
 def _styles(size: float) -> dict[str, ParagraphStyle]:
@@ -150,6 +193,11 @@ def _story(h: Handout, size: float, width: float, steps: int) -> list[Flowable]:
             if wrong:
                 text += [" ", Styled("Otherwise: ", "b"), wrong]
             out.append(paragraph(p, *text))
+    if h.answers:
+        out.append(paragraph(st["h"], "Where the answer is"))
+        rows = [[paragraph(p, Styled(where, "b")), paragraph(p, what)] for where, what in h.answers]
+        out.append(_table(rows, [width * 0.38, width * 0.62]))
+        out += [paragraph(small, line) for line in h.legend]
     out += [paragraph(st["h"], "Try it"), paragraph(p, TRY)]
     verified: list[Flowable] = [
         paragraph(small, Styled("Verified before printing. ", "b"), " ".join(h.verified))

@@ -52,6 +52,9 @@ GENERIC = (
     (re.compile(r"(?<![\w/.-])[A-Za-z]+_(?:[A-Za-z0-9]|\{|\(|\[)"), "an underscore"),
     (re.compile(r"[\w./-]+\.ya?ml\b"), "a YAML file"),
 )
+# A picture inlined as text (``data:image/png;base64,...==``): its base64 padding reads as a
+# comparison, but a browser shows the picture, never the text.
+DATA_URI = re.compile(r"\s*data:[\w.+-]+/[\w.+-]+[;,]")
 OPERATORS = re.compile(r"[()\[\]*+/<>=_]|\s-\s")
 
 
@@ -329,7 +332,7 @@ def _shown(data: object) -> Iterable[str]:
     elif isinstance(data, list):
         for v in data:
             yield from _shown(v)
-    elif isinstance(data, str):
+    elif isinstance(data, str) and not DATA_URI.match(data):  # a picture's bytes, never shown as text
         yield data
 
 

@@ -31,6 +31,7 @@ from reference_engine.api import (
 
 from .gametime import GameTime, PlayedGame, RunTimer, game_time, simulate_games
 from .tabletime import TimeModel, people_text, time_model
+from .words import seating
 
 # A kitchen table: columns are laid in rows no wider than this.
 ROW_CM = 120.0
@@ -109,13 +110,19 @@ class KitCost:
         }
         return out
 
+    def who(self, people: int) -> str:
+        """Who does the work: the people sharing it, or the operator alone (every player virtual)."""
+        if self.virtual == self.players:
+            return "the operator alone, who runs the table and does not play"
+        return people_text(people)
+
     def sentences(self) -> list[str]:
         own = self.own
         out = [
             f"A virtual turn takes {_minutes(own.turn_minutes)} at this table, with "
-            f"{people_text(own.people)} (a virtual player does nothing); the first one of a game, with "
+            f"{self.who(own.people)} (a virtual player does nothing); the first one of a game, with "
             f"the most cards in play, {_minutes(own.first_turn_minutes)}. A whole game of "
-            f"{self.players} players, {self.virtual} of them virtual, takes "
+            f"{seating(self.players, self.virtual)}{',' if 0 < self.virtual < self.players else ''} takes "
             f"{_minutes(own.game_minutes_mean)} "
             f"on average and {_minutes(own.game_minutes_p90)} in nine games out of ten "
             f"({own.runs:.0f} runs of the protocol per game).",
@@ -171,13 +178,13 @@ def kit_cost(
     own = game_time(played, _timer(library, rules, proto, players, virtual, people, opts))
     largest = max(own.largest_table, 1)
     unit = "sleeves" if sleeved(proto) else "columns"
-    footprint = Footprint.of(largest, card_mm, 1 if sleeved(proto) else _rows(proto))
+    footprint = Footprint.of(largest, card_mm, cards_per_column(proto))
     paper = paper_fp = None
     base = proto.source.get("variant_of")
     if base:
         paper_proto = library.protocol(base)
         paper = game_time(played, _timer(library, rules, paper_proto, players, virtual, people, opts))
-        paper_fp = Footprint.of(largest, card_mm, _rows(paper_proto))
+        paper_fp = Footprint.of(largest, card_mm, cards_per_column(paper_proto))
     compared = []
     for other in compare_with:
         orules = load_game(other)
@@ -293,9 +300,26 @@ def _timer(
     return RunTimer(library, proto, deck, moment.valid, people, context=context, params=params)
 
 
-def _rows(proto: Protocol) -> int:
-    """Cards per column of the paper's matrix: the card, its owner card and the bit pair."""
+def cards_per_column(proto: Protocol) -> int:
+    """Cards per column of the protocol's matrix as the table lays it out: one sleeve; the card,
+    its owner card and the bit pair (the paper's card selection); the card, its owner card and
+    its ownership pairs (Daifugō's play selection, ``copies`` pairs)."""
+    if sleeved(proto):
+        return 1
+    if "strength" in proto.context:
+        copies = proto.params.get("copies")
+        default = copies.default if copies is not None else None
+        return 2 + 2 * (default if isinstance(default, int) else 3)
     return 4 if "valid" in proto.context else 1
 
 
-__all__ = ["Footprint", "KitCost", "PlayedGame", "kit_cost", "plan_cost", "played_cost", "sleeved"]
+__all__ = [
+    "Footprint",
+    "KitCost",
+    "PlayedGame",
+    "cards_per_column",
+    "kit_cost",
+    "plan_cost",
+    "played_cost",
+    "sleeved",
+]

@@ -26,7 +26,7 @@ from .claims import claims, meaning
 from .glossary import quantities_of
 from .manifest import KitManifest, OwnKitManifest, table_time_text
 from .printguide import label_stock, page_ranges
-from .words import plural
+from .words import plural, seating
 
 CSS = """
 body { font-family: "DejaVu Sans", "Liberation Sans", Arial, sans-serif; color: #222; margin: 1rem 2rem 3rem;
@@ -152,7 +152,7 @@ def index_html(
     players = manifest.options.get("players") if isinstance(manifest, KitManifest) else None
     if isinstance(players, int) and players:
         virtual = manifest.options.get("virtual") if isinstance(manifest, KitManifest) else 0
-        facts.append(f"{plural(players, 'player')}" + (f", {virtual} of them virtual" if virtual else ""))
+        facts.append(seating(players, virtual if isinstance(virtual, int) else 0))
     cite = game["source"].get("cite") if game else None
     if cite:
         facts.append(("rules after " if manifest.game is not None else "after ") + escape(cite))

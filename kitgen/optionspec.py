@@ -106,6 +106,14 @@ _templates = load_templates()
 
 PLAYERS = Option("players", "whole", None, "Number of players (default: the rule set's).", range=(1, 100))
 VIRTUAL = Option("virtual", "whole", 1, "How many of them are virtual.", range=(0, 100), show_default=True)
+OPERATOR = Option(
+    "operator",
+    "switch",
+    False,
+    "Every player virtual: one person who does not play runs the table (the operator). A kit "
+    "needs at least one person, so --virtual equal to --players is refused without it.",
+    kind_value=True,
+)
 PAPER = Option(
     "paper",
     "text",
@@ -342,6 +350,7 @@ FORCE = Option(
 BUILD: tuple[Option, ...] = (
     PLAYERS,
     VIRTUAL,
+    OPERATOR,
     PAPER,
     CARD_SIZE,
     DUPLEX,
@@ -382,6 +391,7 @@ CARD_KIT: tuple[Option, ...] = (
     *COMMON,
     PLAYERS,
     VIRTUAL,
+    OPERATOR,
     *SHEETS,
     DECK,
     DISCARD_OWNER,

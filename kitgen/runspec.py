@@ -188,6 +188,7 @@ BOOKLET: tuple[Option, ...] = (
     ),
     saying(PLAYERS, "For a rule set: number of players."),
     saying(VIRTUAL, "For a rule set: virtual players."),
+    optionspec.OPERATOR,
     saying(optionspec.DISCARD_OWNER, "For a rule set: the discard pile is an extra owner."),
     optionspec.WILD4,
     saying(

@@ -41,6 +41,7 @@ from .booklet import Booklet, BookletStyle, Section, StepBlock, booklet_style
 from .claims import claims, meaning
 from .diagram import DiagramFlowable, geometry
 from .faces import FONT, FONT_BOLD, Cell, Face, draw_face, ensure_fonts, pdf_table
+from .frontchapters import cover_blocks
 from .frontmatter import Block, Box, Checklist, FrontSection, Gap, Grid, Picture, Text, step_key
 from .glossary import quantities_of
 from .paragraphs import Heading, Styled, paragraph
@@ -48,7 +49,7 @@ from .tableplan import TablePlanFlowable
 from .tabletime import run_sentence
 from .units import mm
 from .verification import WholeDeckClaim
-from .words import listing, plural
+from .words import listing, plural, resources_sentence, seating
 
 CARD_RATIO = 87 / 56
 
@@ -497,7 +498,7 @@ class Writer:
             )
         )
         out.append(self.box(rows))
-        return out
+        return out + [f for block in cover_blocks(b) for f in self.block(block)]
 
     def cover_facts(self) -> str:
         """What the kit holds, in one line (a game kit: seats, cards, what else to get)."""
@@ -506,7 +507,7 @@ class Writer:
             return ""
         parts = []
         if b.players:
-            parts.append(f"{b.players} players" + (f", {b.virtual} of them virtual" if b.virtual else ""))
+            parts.append(seating(b.players, b.virtual))
         cards = b.bom.printed_cards()
         if cards:
             parts.append(f"{cards} cards to print")
@@ -570,7 +571,8 @@ class Writer:
         return out
 
     def section(self, sec: Section, first: bool) -> list[Flowable]:
-        out: list[Flowable] = [PageBreak(), self.heading(sec.title)]
+        opens = first and self.b.front is not None  # on the page of the pictures' key, not alone
+        out: list[Flowable] = [*([Spacer(1, mm(6))] if opens else [PageBreak()]), self.heading(sec.title)]
         out.append(self.para(sec.summary))
         if sec.overview and not (first and self.b.front is not None):
             out.append(self.para(sec.overview, spec=True))
@@ -644,8 +646,10 @@ class Writer:
             return [self.picture(block)]
         raise TypeError(f"a checklist is a chapter's own: {block!r}")
 
-    def text(self, t: Text) -> Paragraph:
+    def text(self, t: Text) -> Flowable:
         style = {"body": None, "small": self.small, "h2": self.h2}[t.style]
+        if PAGE_REF.search(t.text):  # page numbers of headings: set from the previous pass
+            return RefParagraph(style or self.body, t.text, self.page, t.lead)
         return self.rich(t.lead, t.text, style, t.spec) if t.lead else self.para(t.text, style, t.spec)
 
     def picture(self, p: Picture) -> Flowable:
@@ -762,14 +766,7 @@ class Writer:
                 rows.append([ch["name"], "ok" if ch["ok"] else "FAILED", ch["figure"]])
             out.append(self.table(rows, [mm(30), mm(16), self.width - mm(46)]))
             res = v["resources"]
-            out.append(
-                self.para(
-                    f"Resources: {res['cards']} cards ({res['input_cards']} input, "
-                    f"{res['helper_cards']} helper), {res['shuffles']} shuffles, {res['turns']} turns, "
-                    f"{res['steps']} steps.",
-                    self.small,
-                )
-            )
+            out.append(self.para(resources_sentence(res), self.small))
             if v["expect"]:
                 rows = [["Paper's count", "Formula", "Paper", "Measured", "Match", "Citation"]]
                 # Counts per called protocol name it by title: a spec name has no space to break at.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 IRREGULAR = {"envelope": "envelopes", "sheet": "sheets", "pass": "passes", "box": "boxes"}
 
@@ -15,6 +15,29 @@ def plural(n: int, one: str, many: str | None = None) -> str:
         head, _, last = one.rpartition(" ")
         many = (head + " " if head else "") + IRREGULAR.get(last, last + "s")
     return f"{n} {many}"
+
+
+def seating(players: int, virtual: int) -> str:
+    """Who is at a kit's table: ``4 players, 1 of them virtual``; with every player virtual,
+    ``4 virtual players and an operator`` (a person who runs the table and does not play: a kit
+    needs one, ``--operator``)."""
+    if virtual and virtual == players:
+        return f"{plural(players, 'virtual player')} and an operator"
+    return plural(players, "player") + (f", {virtual} of them virtual" if virtual else "")
+
+
+def count(n: object, one: str) -> str:
+    """``plural`` for a count that may be a list of counts (a statistical run's): the plural then."""
+    return plural(n, one) if isinstance(n, int) else f"{n} {plural(2, one).split(' ', 1)[1]}"
+
+
+def resources_sentence(res: Mapping[str, object]) -> str:
+    """A validation page's resources: ``Resources: 8 cards (4 input, 4 helper), 1 shuffle, ...``."""
+    return (
+        f"Resources: {count(res['cards'], 'card')} ({res['input_cards']} input, {res['helper_cards']} "
+        f"helper), {count(res['shuffles'], 'shuffle')}, {count(res['turns'], 'turn')}, "
+        f"{count(res['steps'], 'step')}."
+    )
 
 
 def listing(parts: Sequence[str], last: str = "and") -> str:

@@ -40,6 +40,7 @@ def booklet_cmd(
     imposition: str,
     players: int | None,
     virtual: int,
+    operator: bool,
     discard_owner: bool,
     wild4: str,
     runs: int,
@@ -58,7 +59,9 @@ def booklet_cmd(
         imposition=imposition,
         players=players,
         virtual=virtual,
-        own=KindValues.of(discard_owner=discard_owner, wild4=wild4),
+        own=KindValues.of(
+            discard_owner=discard_owner, wild4=wild4, **({"operator": True} if operator else {})
+        ),
         runs=runs,
         output=output,
         previews=not no_previews,

@@ -20,7 +20,16 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 class Whole(click.IntRange):
     """A whole-number option: digits with an optional sign only (click's int() would also take
-    ``1_0`` as 10 and `` 5``), at most 10^15 in size, and within ``min``/``max``."""
+    ``1_0`` as 10 and `` 5``), at most 10^15 in size, and within ``min``/``max``. Without a
+    bound its --help says INTEGER and no range (click's would say "INTEGER RANGE ... x<=None")."""
+
+    def __init__(self, min: int | None = None, max: int | None = None) -> None:
+        super().__init__(min=min, max=max)
+        if min is None and max is None:
+            self.name = "integer"
+
+    def _describe_range(self) -> str:
+        return "" if self.min is None and self.max is None else super()._describe_range()
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, str):

@@ -71,13 +71,6 @@ NAME is a built-in protocol (see `kitgen list`) or a path to a spec file.
 The engine runs the protocol for every possible secret input and every outcome of
 every shuffle, with exact fractions, and checks:
 
-With --deck SCENARIO a game protocol (card selection) is verified exactly on the
-spec's reduced deck, dealt in every possible way. With --hand N (or --hand 1..10) it is
-verified exactly on the game's whole deck: every deal of the cards in play, through
-their validity classes (docs/verification.md); --game, --players and --state choose
-the table. With --runs N it is verified statistically on the full deck instead (every
-run checked; chi-square tests of the played card and of features of the view).
-
 \b
   correct   every run produces the output the spec promises (for a lottery:
             the chosen card is always valid and every valid card is chosen
@@ -88,6 +81,13 @@ run checked; chi-square tests of the played card and of features of the view).
   tidy      at the end every card is part of an output or back with the spares
   expect    cards, helper cards, shuffles and turns equal the numbers quoted
             from the paper in the spec's `expect` block
+
+With --deck SCENARIO a game protocol (card selection) is verified exactly on the
+spec's reduced deck, dealt in every possible way. With --hand N (or --hand 1..10) it is
+verified exactly on the game's whole deck: every deal of the cards in play, through
+their validity classes (docs/verification.md); --game, --players and --state choose
+the table. With --runs N it is verified statistically on the full deck instead (every
+run checked; chi-square tests of the played card and of features of the view).
 
 Exit code 0 when every check holds, 1 when one fails, 2 for a spec or option error.
 """

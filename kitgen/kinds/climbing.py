@@ -42,6 +42,10 @@ def _last(moment: Moment) -> ClimbingPlay | None:
 class ClimbingKit(TableKit):
     kind = "climbing"
     table_middle = ("Trick",)
+    turn_words = (
+        "the play selection protocol for it, which plays one to four cards of one rank (each of "
+        "its distinct valid plays equally likely) or passes when it has none"
+    )
 
     # -- the materials --------------------------------------------------------------------
     def materials(self, library: Library, rules: GameRules, plan: KitPlan, reports: list[Report]) -> Bom:
@@ -84,13 +88,14 @@ class ClimbingKit(TableKit):
             tickets=COPIES,
             ticket_labels=False,
             extra_pairs=2,
+            run_name="play selection",
             pair_use=(
-                f"{COPIES} per card on the table (k = {{k}} at most): its ownership pairs, β α under the "
+                f"{COPIES} per card on the table ({{k}} at most): its ownership pairs, β α under the "
                 "virtual player's cards, α β under the others'; and two for the lotteries' tokens"
             ),
             helper_note=(
-                f"The play selection protocol needs a θ card and {COPIES} α β pairs under each of the "
-                "k = {k} cards in play, λ labels for its lotteries' tickets and the stop card; the kit "
+                f"The play selection protocol needs an owner card and {COPIES} α β pairs under each of "
+                "the {k} cards in play, λ labels for its lotteries' tickets and the stop card; the kit "
                 "prints {helpers} owner and bit markers plus labels and spares."
             ),
         )
@@ -139,8 +144,8 @@ class ClimbingKit(TableKit):
         )
         return (
             f"Worked example: a real moment of a seeded game (game seed {moment.seed}). It is "
-            f"{owners[0]}'s turn; {situation}. Cards in the hands (k = "
-            f"{sum(len(t) for t in moment.owners)}): {who}. {owners[0]} holds "
+            f"{owners[0]}'s turn; {situation}. Cards in the hands "
+            f"({sum(len(t) for t in moment.owners)} in all): {who}. {owners[0]} holds "
             f"{', '.join(c.glyph for c in hand)}: it can play {options} ({len(plays)} plays, each equally "
             "likely). The pictures show the table as everyone sees it; shuffles drawn with seed 1."
         )
@@ -151,9 +156,9 @@ class ClimbingKit(TableKit):
         time = b.sections[0].time
         shuffles = time.counts.get("shuffle", "?") if time is not None else "?"
         return (
-            f"In the worked example the table holds k = {k} cards, {k1} of them the virtual player's. "
-            f"One run lays out a matrix of {(2 + 2 * COPIES) * k} cards (each card with its θ card and "
-            f"{COPIES} ownership pairs) and takes {shuffles} shuffles: the matrix twice, a six-card AND "
+            f"In the worked example the table holds {k} cards, {k1} of them the virtual player's. "
+            f"One run lays out a grid of {(2 + 2 * COPIES) * k} cards (each card with its owner card and "
+            f"{COPIES} ownership pairs) and takes {shuffles} shuffles: the grid twice, a six-card AND "
             "for each ticket of a rank that could beat the last play, a shuffle of each rank's tickets, "
             "and the covert lottery."
         )

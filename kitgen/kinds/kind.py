@@ -51,6 +51,22 @@ COMMON_OPTIONS = COMMON
 CARD_KIT_OPTIONS = CARD_KIT
 
 
+def check_people(players: int, virtual: int, operator: bool) -> None:
+    """A kit needs at least one person at the table: ``virtual`` equal to ``players`` only with
+    ``operator`` (one person who does not play runs every virtual turn), and ``operator`` only
+    then (one line, exit 2)."""
+    if virtual == players and not operator:
+        raise UsageError(
+            f"--virtual {virtual} equals --players {players}: a kit needs at least one person at the "
+            "table; give --operator for one person who runs the table without playing"
+        )
+    if operator and virtual != players:
+        raise UsageError(
+            f"--operator is for a table of virtual players only (--virtual {virtual}, --players "
+            f"{players}): the {players - virtual} people at the table run it"
+        )
+
+
 @dataclass
 class KitPlan:
     """A kit's shape, decided from the options before anything slow runs."""

@@ -47,13 +47,14 @@ from ..frontchapters import (
     turn_head,
 )
 from ..frontmatter import Box, FrontSection, Text
-from ..kitcost import plan_cost, sleeved
+from ..kitcost import Footprint, cards_per_column, plan_cost, sleeved
 from ..labels import Label
 from ..optionspec import KindValues, without
 from ..output import safe_name
 from ..templates import CardSize, Templates
 from ..verification import summary, verify_statistically
-from .kind import CARD_KIT_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, default_labels
+from ..words import seating
+from .kind import CARD_KIT_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, check_people, default_labels
 from .virtual import Table, TableParts, WithDeck, deck_face, kit_labels, virtual_bom, whose_owner_cards
 
 if TYPE_CHECKING:
@@ -67,6 +68,9 @@ class TableKit(KitKind):
     statistical_check = True
     default_card_size: ClassVar[str] = "poker"
     piles: ClassVar[tuple[str, ...]] = ()  # the owners after the seats (the boneyard, ...)
+    # What the virtual player's protocol does, for the set-up's first paragraph (None: the card
+    # selection protocol's words, templates/booklet.yaml's setup_turn).
+    turn_words: ClassVar[str | None] = None
     build_options = without(CARD_KIT_OPTIONS, "wild4", "discard_owner")
 
     def refusal(self, option: str) -> str:
@@ -110,6 +114,7 @@ class TableKit(KitKind):
         players = seats(rules, opts.players)
         if not 0 <= opts.virtual <= players:
             raise UsageError(f"--virtual must be between 0 and {players}, got {opts.virtual}")
+        check_people(players, opts.virtual, opts.own.switch("operator"))
         card, printing = self.printing(opts, rules, templates)
         parts = [rules.name, f"{players}p{opts.virtual}v", opts.paper, *printing]
         deck = opts.own.text("deck")
@@ -148,6 +153,7 @@ class TableKit(KitKind):
         players = seats(rules, opts.players)
         if not 1 <= opts.virtual <= players:
             raise UsageError(f"a booklet teaches virtual players: --virtual must be 1 to {players}")
+        check_people(players, opts.virtual, opts.own.switch("operator"))
         name = safe_name(f"{rules.name}-{players}p{opts.virtual}v-booklet-{opts.paper}")
         return BookletPlan(name, opts.protocol or rules.protocol, players, opts.virtual)
 
@@ -210,6 +216,11 @@ class TableKit(KitKind):
         booklet.cost = plan_cost(
             given.library, given.rules, given.plan, self.cost_options(given.rules, given.plan)
         )
+        if booklet.cost is None and given.plan.virtual:  # no figures: the table's space still
+            proto = given.library.protocol(given.plan.protocol)
+            largest = int(str(given.bom.worst_case.get("table_seen", 0)) or 0)
+            booklet.footprint = Footprint.of(max(largest, 1), given.plan.card_mm, cards_per_column(proto))
+            booklet.unit = "sleeves" if sleeved(proto) else "columns"
         return booklet
 
     def cost_options(self, rules: GameRules, plan: KitPlan) -> dict[str, object] | None:
@@ -226,7 +237,7 @@ class TableKit(KitKind):
         )
 
     def setup_page(self, b: Booklet) -> FrontSection:
-        return setting_up(b, setup_values(b), self.texts(b.game_rules, "setup_steps"))
+        return setting_up(b, setup_values(b, self.turn_words), self.texts(b.game_rules, "setup_steps"))
 
     def texts(self, rules: GameRules, key: str) -> list[str]:
         """The rule set's ``booklet: {key: [...]}`` paragraphs."""
@@ -313,7 +324,7 @@ def game_booklet(
     booklet = Booklet(
         given.name,
         rules.title,
-        f"A kit for {plan.players} players, {plan.virtual} of them virtual: everything to print, set up "
+        f"A kit for {seating(plan.players, plan.virtual)}: everything to print, set up "
         "and play, and every protocol step by step.",
         "game",
         [],

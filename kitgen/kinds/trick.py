@@ -13,6 +13,10 @@ from .table import TableKit, moment_words
 class TrickKit(TableKit):
     kind = "trick"
     table_middle = ("Trick",)
+    turn_words = (
+        "the card selection protocol for it, which plays one of its cards of the led suit chosen "
+        "uniformly at random, or any card of its hand when it has none of that suit"
+    )
 
     def moment_record(self, moment: Moment) -> dict[str, object]:
         return {"led": moment.public["led"], "lead": moment.public["lead"].name}

@@ -34,6 +34,7 @@ class TableParts(TypedDict, total=False):
     extra_pairs: int
     helper_note: str
     pair_use: str
+    run_name: str
 
 
 @dataclass
@@ -63,6 +64,7 @@ class Table:
     extra_pairs: int = 2  # α β pairs beyond those under the cards (the lottery's token and AND)
     helper_note: str = ""  # what the protocol needs, in a note (default: the card selection's)
     pair_use: str = ""  # why the α and β cards are needed (default: the card selection's words)
+    run_name: str = "card selection"  # the protocol a virtual turn runs, in words
 
     @property
     def owners(self) -> list[str]:
@@ -104,7 +106,7 @@ def virtual_bom(table: Table) -> Bom:
                     "card",
                     n,
                     extra,
-                    f"one below each card of {owner} in a card selection run; {owner} held at most {n} "
+                    f"one below each card of {owner} in a {table.run_name} run; {owner} held at most {n} "
                     f"cards at a virtual turn in {wc['games']} simulated games",
                     [face] * (n + extra),
                     f"θ{i} · {owner}",
@@ -178,7 +180,7 @@ def virtual_bom(table: Table) -> Bom:
                     "envelope",
                     k,
                     spares(k),
-                    f"one per column of the card selection grid (at most {k} columns) "
+                    f"one per column of the {table.run_name} grid (at most {k} columns) "
                     "for its shuffles; the lottery reuses them",
                 )
             )

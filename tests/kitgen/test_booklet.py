@@ -383,3 +383,37 @@ def test_the_booklet_says_how_cards_are_shown_and_given_back(
     sections = [s for s in data["sections"] if s["protocol"] == protocol]
     notes = [n for s in sections for st in s["steps"] for n in st["notes"]]
     assert any(sentence in n for n in notes), notes
+
+
+def test_a_sub_protocol_run_several_times_with_the_same_sizes_says_how_often() -> None:
+    from kitgen.booklet import repeated
+
+    assert repeated(["8 → 14", "3 → 8", "8 → 14", "1 → 8"]) == ["8 → 14, twice", "3 → 8", "1 → 8"]
+    assert repeated(["a", "a", "a"]) == ["a, three times"] and repeated(["a"]) == ["a"]
+
+
+def test_the_cover_carries_the_time_figure_and_where_to_start(
+    uno_booklet: tuple[Path, dict[str, Any]],
+) -> None:
+    """Issue 39: the cover's lower half was empty and had no time figure. It now says what a turn
+    and a game take at the table (the kit's figures), the space, and where to start, with pages;
+    and the contents page keeps every page number inside the text frame."""
+    import pdfplumber
+
+    folder, _ = uno_booklet
+    reader = PdfReader(str(folder / "booklet.pdf"))
+    cover = " ".join((reader.pages[0].extract_text() or "").split())
+    data = json.loads((folder / "booklet.json").read_text(encoding="utf-8"))
+    sentence = " ".join(data["table_time"]["text"][0].split())
+    assert "At the table." in cover and sentence[:60] in cover
+    assert "Where to start." in cover and "What is in the kit: page 3" in cover
+    # The key to the step pictures shares its page with the first protocol (it was a page of
+    # five lines of its own).
+    key = next(p for p in reader.pages if "How to read the step pictures" in (p.extract_text() or "")[:200])
+    assert data["sections"][0]["title"].split(" (")[0] in (key.extract_text() or "")
+    with pdfplumber.open(folder / "booklet.pdf") as pdf:
+        page = pdf.pages[1]
+        body = pdf.pages[3]
+        right = max(c["x1"] for c in body.chars if c["top"] < body.height - 60)
+        digits = [c for c in page.chars if c["text"].isdigit() and c["top"] < page.height - 60]
+        assert digits and max(c["x1"] for c in digits) <= right + 0.5

@@ -52,6 +52,16 @@ def test_every_shipped_protocol_gets_a_kit_for_a_class(
     assert any(f["path"].startswith("view/") for f in manifest["files"])
     assert _pages(folder / "handout.pdf") == 1
     assert manifest["handout"] == {"file": "handout.pdf", "pages": 1}
+    # The handout names where every output ends up (issue 39): a class with only the handout can
+    # read its answer off the table.
+    from kitgen.handout import answers
+
+    handout = " ".join(PdfReader(str(folder / "handout.pdf")).pages[0].extract_text().split())
+    proto = Library().protocol(name)
+    found = answers(proto)
+    assert len(found) == len(proto.outputs) and "Where the answer is" in handout
+    for where, what in found:
+        assert " ".join(where.split()) in handout and " ".join(what.split())[:30] in handout, (where, what)
     # Every card the verified setting lays out is printed, with spares.
     printed = {i["key"]: i for i in manifest["bom"]["items"] if i["kind"] == "card"}
     for symbol, n in _cards_by_symbol(manifest).items():
@@ -104,6 +114,11 @@ def test_sets_for_groups_multiply_everything_a_group_needs(tmp_path: Path) -> No
     assert labels == 3 + sum(1 for i in three["bom"]["items"] if i["kind"] == "card")
     assert three["options"]["sets"] == 3 and "sets" not in one["options"]
     assert "3 groups" in (folder / "printing-guide.txt").read_text(encoding="utf-8")
+    # The note names what the kit holds (issue 39): the AND needs envelopes and no sleeves.
+    kinds = {i["kind"] for i in three["bom"]["items"]}
+    (note,) = [n for n in three["bom"]["notes"] if "3 groups" in n]
+    assert "envelope" in kinds and "sleeve" not in kinds
+    assert note.startswith("Cards and envelopes for 3 groups") and "sleeve" not in note
 
 
 def test_a_failing_spec_writes_no_kit(tmp_path: Path) -> None:

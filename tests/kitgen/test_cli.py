@@ -193,6 +193,26 @@ def test_verify_help_explains_the_checks() -> None:
         assert word in out
 
 
+def test_verify_help_puts_the_table_right_after_and_checks() -> None:
+    """The checks' table follows "and checks:" at once; --deck's paragraph comes after it."""
+    _, out = run("verify", "--help")
+    text = " ".join(out.split())
+    after = text[text.index("and checks:") + len("and checks:") :].lstrip()
+    assert after.startswith("correct every run produces")
+    assert text.index("With --deck SCENARIO") > text.index("from the paper in the spec's `expect` block")
+
+
+@pytest.mark.parametrize("command", ["verify", "simulate", "view", "play"])
+def test_seed_help_says_integer_and_no_empty_range(command: str) -> None:
+    _, out = run(command, "--help")
+    text = " ".join(out.split())
+    assert (
+        "--seed INTEGER " in text
+        and "None" not in text
+        and "INTEGER RANGE" not in text.split("--seed")[1][:20]
+    )
+
+
 def test_play_card_level_json() -> None:
     args = ("play", "uno", "--players", "4", "--virtual", "2", "--seed", "1", "--level", "card", "--json")
     code, out = run(*args)

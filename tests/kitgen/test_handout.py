@@ -45,6 +45,25 @@ def test_a_wordy_spec_still_fits_one_page(tmp_path: Path) -> None:
     assert f"and {60 - steps} more steps: see the booklet" in text
 
 
+def test_the_handout_says_where_each_output_ends_up(tmp_path: Path) -> None:
+    """The six-card AND's handout names the pair that says "both" and the one that says "2nd
+    only" (issue 39: only the booklet said so), and how a pair reads as a bit."""
+    from kitgen.handout import answers
+    from reference_engine.api import Library
+
+    proto = Library().protocol("six-card-and")
+    assert answers(proto) == [
+        ("Places 3 and 4 of the row", '"both" (first AND second)'),
+        ("Places 5 and 6 of the row", '"2nd only" ((NOT first) AND second)'),
+    ]
+    h = _handout(4, 3)
+    h = Handout(**{**h.__dict__, "answers": answers(proto), "legend": ["Bit pair: α β means 0, β α means 1"]})
+    out = tmp_path / "h.pdf"
+    assert render_handout(out, h, A4) == 1
+    text = " ".join(PdfReader(str(out)).pages[0].extract_text().split())
+    assert "Where the answer is" in text and 'Places 3 and 4 of the row "both"' in text
+
+
 def test_spec_text_is_printed_literally(tmp_path: Path) -> None:
     hostile = 'Ours <img src="x.png"/> & <b>bold</b> <onDraw name="x"/>'
     out = tmp_path / "h.pdf"

@@ -147,3 +147,19 @@ def test_every_shipped_game_kit_speaks_plain_words(
     out = tmp_path / ruleset
     build(KitOptions(ruleset=ruleset, output=str(out), previews=False, runs=20, own=own))
     assert plain_words(out) == []
+
+
+def test_a_picture_inlined_as_a_data_uri_is_not_text(tmp_path: Path) -> None:
+    """The ink-saver kit's pages carry their pictures as base64 data URIs: their padding ('==')
+    is not a comparison a family reads (issue 39)."""
+    import json
+
+    from kitgen.jargon import html_findings
+
+    data = {"faces": {"x": {"text": "Red 7"}}, "steps": [{"image": "data:image/png;base64,iVBORw0KG=="}]}
+    page = tmp_path / "view.html"
+    page.write_text(f"<html><body><p>Hello</p><script>{json.dumps(data)}</script></body></html>")
+    assert html_findings(page, Vocabulary.of([])) == []
+    data["steps"][0]["image"] = "if x == 1"  # real text with a comparison is still found
+    page.write_text(f"<html><body><p>Hello</p><script>{json.dumps(data)}</script></body></html>")
+    assert "a comparison" in str(html_findings(page, Vocabulary.of([])))

@@ -38,6 +38,12 @@ def refused(*args: str) -> str:
         (["build", "hearts", "--discard-owner"], "it has no discard pile"),
         (["build", "uno", "--count", "3"], "--count does not apply to uno: it is a card game with virtual"),
         (["build", "uno-puzzles", "--virtual", "1"], "--virtual does not apply to uno-puzzles"),
+        # A kit needs at least one person at the table (issue 39): all virtual only with --operator.
+        (["build", "uno", "--virtual", "4"], "--virtual 4 equals --players 4: a kit needs at least"),
+        (["build", "daifugo", "--players", "3", "--virtual", "3"], "give --operator for one person"),
+        (["build", "uno", "--virtual", "2", "--operator"], "--operator is for a table of virtual players"),
+        (["build", "gakmoro", "--operator"], "--operator does not apply to gakmoro"),
+        (["booklet", "sevens", "--players", "3", "--virtual", "3"], "a kit needs at least one person"),
     ],
 )
 def test_refused_with_one_line(args: list[str], says: str, tmp_path: Path) -> None:
@@ -129,3 +135,20 @@ def test_no_virtual_players_no_viewer_announced(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["build", "uno-small", "--no-previews", "-o", str(tmp_path / "v")])
     assert result.exit_code == 0, result.output
     assert (tmp_path / "v" / "view").is_dir() and "view/" in result.output
+
+
+def test_an_operator_kit_says_who_runs_the_table() -> None:
+    """With every player virtual the words never say "0 people": the seating names the operator,
+    the set-up says the operator runs the protocol, and the figures say the operator alone works."""
+    from kitgen.booklet import Booklet
+    from kitgen.frontchapters import setup_values
+    from kitgen.words import seating
+
+    assert seating(4, 4) == "4 virtual players and an operator"
+    assert seating(4, 1) == "4 players, 1 of them virtual" and seating(3, 0) == "3 players"
+    b = Booklet("k", "t", "s", "game", [], [], players=4, virtual=4)
+    values = setup_values(b)
+    assert "0 people" not in str(values["seating"]) and "an operator" in str(values["seating"])
+    assert values["who"] == "the operator runs"
+    three = setup_values(Booklet("k", "t", "s", "game", [], [], players=4, virtual=3))
+    assert "1 person and 3 virtual" in str(three["seating"]) and three["who"] == "the people at the table run"

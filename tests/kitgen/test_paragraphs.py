@@ -188,3 +188,13 @@ def test_a_game_booklet_prints_hostile_text_literally(tmp_path: Path) -> None:
     assert mangled == []
     assert whole >= {"G1", "G2", "G3", "G5", "G6", "G7", "G8", "G9 skip"}
     assert manifest["game"]["title"] == f"G1 {HOSTILE}"
+
+
+def test_validation_resources_say_one_shuffle_not_one_shuffles() -> None:
+    """Validation pages said "1 shuffles, 1 turns" (issue 39): singular and plural follow the count."""
+    from kitgen.words import resources_sentence
+
+    one = {"cards": 4, "input_cards": 4, "helper_cards": 0, "shuffles": 1, "turns": 1, "steps": 1}
+    assert resources_sentence(one) == "Resources: 4 cards (4 input, 0 helper), 1 shuffle, 1 turn, 1 step."
+    two = dict(one, shuffles=2, turns=[3, 4], steps=5)
+    assert "2 shuffles, [3, 4] turns, 5 steps." in resources_sentence(two)

@@ -14,7 +14,8 @@ from kitgen.faces import Face
 from kitgen.kitcost import Footprint
 from kitgen.tableplan import table_plan
 
-# Daifugō's kind records no virtual decisions' tables, so its kit states no table size: no picture.
+# Daifugō's kit states no time figures: its picture's sizes are its own largest table's
+# (tests/kitgen/kinds/test_climbing.py).
 PICTURED = ["uno", "uno-small", "uno-official", "crazy-eights", "sevens", "hearts", "dominoes"]
 CHECKLIST = [*PICTURED, "daifugo"]
 

@@ -16,6 +16,7 @@ from reference_engine.api import (
     GameRules,
     Library,
     PlayResult,
+    PlaySettings,
     Report,
     SealedBidResult,
     SealedBidRules,
@@ -25,6 +26,7 @@ from reference_engine.api import (
 from ...bom import PLAYER_COLOURS, Bom
 from ...booklet import Booklet, booklet_style, sections, spec_example
 from ...frontmatter import FrontSection
+from ...kitcost import Footprint
 from ...labels import Label
 from ...manifest import JsonObject, KitManifest
 from ...optionspec import without
@@ -52,7 +54,7 @@ class SealedBidKit(KitKind):
     default_card_size = "mini-usa"
     about = "a game for two people without a dealer, with no virtual players"
     # Two players, no virtual seats, no deck to buy, no statistical check on a full deck.
-    build_options = without(CARD_KIT_OPTIONS, "virtual", "discard_owner", "wild4", "runs")
+    build_options = without(CARD_KIT_OPTIONS, "virtual", "operator", "discard_owner", "wild4", "runs")
 
     def refusal(self, option: str) -> str:
         if option == "virtual":
@@ -140,6 +142,7 @@ class SealedBidKit(KitKind):
         booklet.sections = sections(
             library, proto, spec_example(proto, library), given.capacity, booklet_style(), given.reveals
         )
+        booklet.footprint = round_space(library, bid.name, given.plan.card_mm)
         return booklet
 
     def front_sections(self, booklet: Booklet) -> list[FrontSection]:
@@ -148,6 +151,20 @@ class SealedBidKit(KitKind):
     def play_lines(self, result: PlayResult, rules: GameRules) -> list[str]:
         assert isinstance(result, SealedBidResult), "a sealed-bid game's result"
         return sealed_bid_lines(result, rules.title)
+
+
+def round_space(library: Library, game: str, card_mm: tuple[float, float]) -> Footprint | None:
+    """The table space of a round without a dealer: the round protocol's largest table (rows and
+    columns of cards, as a card-level game lays it out), for the whole-table picture."""
+    from reference_engine.api import play as play_game  # the package's .play module shadows it
+
+    result = play_game(game, library, PlaySettings(virtual=0, level="card", seed=1))
+    rounds = result.to_json().get("rounds", [])
+    tables = [list(r["table"]) for r in rounds if isinstance(r, dict) and len(r.get("table", [])) == 2]
+    if not tables:
+        return None
+    rows, columns = max(tables, key=lambda t: t[0] * t[1])
+    return Footprint.of(columns, card_mm, rows)
 
 
 __all__ = ["SealedBidKit"]

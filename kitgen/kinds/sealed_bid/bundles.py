@@ -45,8 +45,9 @@ def render_bundle_sheet(
         text = [
             f"Both players make all {len(hand)} bundles of {name} together, before the game, where both "
             "can see.",
-            f"For each row: lay out {size - 1} ♣ and one ♥ face up, in the order shown (the ♥ at place "
-            "v + 1 from the left). Both players check the row and tick.",
+            f"For each row: lay out {size - 1} ♣ and one ♥ face up, in the order shown: as many ♣ as "
+            "the bundle's value, then the ♥, then the other ♣ (for 2: ♣ ♣ ♥ and the rest ♣). Both "
+            "players check the row and tick.",
             "Turn the cards face down one by one from the left, stacking them: the leftmost card ends at "
             "the bottom. Slide the stack into a sleeve, "
             + (

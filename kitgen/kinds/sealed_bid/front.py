@@ -5,12 +5,12 @@ from __future__ import annotations
 from reference_engine.api import SealedBidRules
 
 from ...booklet import Booklet, booklet_style
-from ...frontchapters import kit_contents, rules_head, turn_head
+from ...frontchapters import kit_contents, rules_head, table_layout, turn_head
 from ...frontmatter import Block, FrontSection, Gap, Picture, Text, numbered
 
 
 def front_sections(b: Booklet) -> list[FrontSection]:
-    return kit_contents(b) + [bundles(b), sealed_rules(b), round_overview(b)]
+    return kit_contents(b) + [bundles(b), sealed_rules(b)] + table_layout(b) + [round_overview(b)]
 
 
 def bundles(b: Booklet) -> FrontSection:

@@ -36,7 +36,7 @@ from ...optionspec import STRATEGY, WEIGHTS, KindValues
 from ...output import safe_name
 from ...templates import Templates
 from ...verification import summary, verify_statistically
-from ..kind import CARD_KIT_OPTIONS, BookletPlan, KitKind, KitPlan, register
+from ..kind import CARD_KIT_OPTIONS, BookletPlan, KitKind, KitPlan, check_people, register
 from ..table import TableKit, moment_words, seats
 from . import front
 from .booklet import discard_owner, weighted, wild4
@@ -73,6 +73,7 @@ class SheddingKit(TableKit):
         shed = _rules(rules)
         deck, discard_owner = opts.own.text("deck"), opts.own.switch("discard_owner")
         players = _kind(shed).check_seating(shed, opts.players, opts.virtual, opts.own.text("wild4"))
+        check_people(players, opts.virtual, opts.own.switch("operator"))
         card, printing = self.printing(opts, shed, templates)
         parts = [shed.name, f"{players}p{opts.virtual}v", opts.paper, *printing]
         if deck != "print":
@@ -99,6 +100,7 @@ class SheddingKit(TableKit):
         if not 1 <= opts.virtual <= players:
             raise UsageError(f"a booklet teaches virtual players: --virtual must be 1 to {players}")
         _kind(shed).check_seating(shed, players, opts.virtual, opts.own.text("wild4"))
+        check_people(players, opts.virtual, opts.own.switch("operator"))
         name = safe_name(f"{shed.name}-{players}p{opts.virtual}v-booklet-{opts.paper}")
         return BookletPlan(name, opts.protocol or shed.virtual_protocol, players, opts.virtual)
 

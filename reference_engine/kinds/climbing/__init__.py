@@ -26,6 +26,7 @@ from .selection import COPIES, expected_shuffles, run_play_selection
 class Climbing(TableKind[ClimbingRules, DaifugoGame]):
     summary = "every card is dealt; plays of one to four cards of a rank climb until all pass (Daifugō)"
     loader = load_climbing
+    records = True
 
     def bind(self, cl: ClimbingRules, state: Mapping[str, Any], problem: ProblemAt) -> Bound:
         if state:

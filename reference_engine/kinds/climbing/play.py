@@ -21,8 +21,9 @@ from ...selection import CallCache
 from ..game import TableGame
 from ..result import RankedResult
 from ..virtual import VirtualStats
+from .record import ClimbingRecord
 from .rules import ClimbingRules, Play
-from .selection import check_play_selection, run_play_selection
+from .selection import check_play_selection, expected_shuffles, run_play_selection
 
 MAX_TURNS = 3000
 
@@ -79,11 +80,14 @@ class DaifugoGame(TableGame[ClimbingRules]):
         # the game there (``stopped`` holds the seat), for a booklet's worked example.
         self.observer: Any = None
         self.stopped: int | None = None
+        self.rec = ClimbingRecord(self.recorder, self) if self.recorder is not None else None
 
     # -- the game -------------------------------------------------------------------------
     def deal(self) -> int:
         """The whole deck, one card at a time from the dealer's left; returns the first leader."""
         dealer, self.hands = self.deal_round(self.rules.deck())
+        if self.rec:
+            self.rec.deal(dealer)
         return (dealer + 1) % len(self.seats)
 
     def play(self) -> RankedResult | None:
@@ -108,6 +112,8 @@ class DaifugoGame(TableGame[ClimbingRules]):
                 if not self.hands[current]:
                     ranking.append(current)
                     self.log.append(Turn(turn, current + 1, "out", note=f"place {len(ranking)}"))
+                    if self.rec:
+                        self.rec.out(turn, current, len(ranking))
             active = [s for s in range(n) if self.hands[s]]
             if len(active) <= 1:
                 break
@@ -117,12 +123,16 @@ class DaifugoGame(TableGame[ClimbingRules]):
                 while not self.hands[leader]:
                     leader = (leader + 1) % n
                 self.log.append(Turn(turn, leader + 1, "trick", note="everyone else passed: a new trick"))
+                if self.rec:
+                    self.rec.trick(turn, leader)
                 self.last, passed, current = None, set(), leader
                 continue
             current = (current + 1) % n
         if turn >= MAX_TURNS:
             raise CheckFailure(f"the game did not end in {MAX_TURNS} turns")
         ranking += [s for s in range(n) if s not in ranking]
+        if self.rec:
+            self.rec.game_end(ranking)
         return self.summary(ranking, turn)
 
     def take_turn(self, index: int, seat: int) -> list[Symbol] | None:
@@ -139,6 +149,8 @@ class DaifugoGame(TableGame[ClimbingRules]):
             cards = self.human(hand)
         if cards is None:
             self.log.append(Turn(index, seat + 1, "pass", runs=runs))
+            if self.rec:
+                self.rec.turn(index, seat, None)
             return None
         play = self.rules.play_of(cards)
         if not play.beats(self.last):
@@ -147,6 +159,8 @@ class DaifugoGame(TableGame[ClimbingRules]):
             self.hands[seat].remove(c)
         glyphs = " ".join(c.glyph for c in cards)
         self.log.append(Turn(index, seat + 1, "play", glyphs, self.rules.describe(play), runs))
+        if self.rec:
+            self.rec.turn(index, seat, cards)
         return cards
 
     def human(self, hand: list[Symbol]) -> list[Symbol] | None:
@@ -190,6 +204,11 @@ class DaifugoGame(TableGame[ClimbingRules]):
         st.max_helper_cards = max(st.max_helper_cards, run.helper_cards)
         for name, n in run.peak.items():
             self.largest.helpers[name] = max(self.largest.helpers.get(name, 0), n)
+        if self.rec:
+            want = expected_shuffles(self.rules, owners, self.last, run.played)
+            counts = {"shuffles": run.shuffles, "helper_cards": run.helper_cards, "checks": run.checks}
+            sizes = [len(o) for o in owners]
+            self.rec.run("interpreter", sizes, counts, {"shuffles": want}, run.observations, run.played)
         for s, cards in zip(order, run.returned):
             self.hands[s] = cards
         if run.played is None:

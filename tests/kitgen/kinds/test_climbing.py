@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +61,25 @@ def test_the_booklet_states_the_rules_and_their_differences(daifugo_kit: tuple[P
     assert "Play selection (a virtual player's turn in Daifugō)" in text
     assert "What a virtual turn costs." in text
     assert (folder / "view" / "play-selection.html").is_file()
+
+
+def test_the_booklet_is_at_unos_level(daifugo_kit: tuple[Path, dict[str, Any]]) -> None:
+    """Issue 39: the whole-table picture and the card-code legend; the set-up names the play
+    selection protocol (not the card selection's "plays one of its valid cards"); no engine
+    notation ("k = 28") in the worked example or the turn's cost."""
+    folder, _ = daifugo_kit
+    data = json.loads((folder / "booklet.json").read_text(encoding="utf-8"))
+    assert data["table_plan"]["boxes"] and data["card_codes"]
+    chapters = [c["title"] for c in data["front"]]
+    assert "The table at a virtual turn" in chapters
+    reader = PdfReader(str(folder / "booklet.pdf"))
+    text = " ".join(" ".join(p.extract_text() or "" for p in reader.pages).split())
+    assert "run the play selection protocol for it, which plays one to four cards of one rank" in text
+    assert "which plays one of its valid cards" not in text
+    pages = [" ".join((p.extract_text() or "").split()) for p in reader.pages]
+    end = next(i for i, p in enumerate(pages) if i > 2 and "page" in p[:90] and " Validation " in p[:140])
+    for page in pages[:end]:
+        assert "k = " not in page, page[:80]
 
 
 def test_the_kit_speaks_plain_words(daifugo_kit: tuple[Path, dict[str, Any]], plain_words: Any) -> None:

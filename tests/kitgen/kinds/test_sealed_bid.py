@@ -154,6 +154,32 @@ def test_bundle_sheet_puts_the_heart_at_place_v_plus_1(kit: tuple[Path, dict[str
                 assert int(place) == int(v["text"]) + 1
 
 
+def test_bundles_and_the_booklet_speak_words(kit: tuple[Path, dict[str, Any]]) -> None:
+    """Issue 39: bundles.pdf said "(the ♥ at place v + 1)"; the round's step said "runs the
+    Extending ... 4 times" and listed three sizes without saying that one came twice."""
+    folder, _ = kit
+    sheet = " ".join(p.extract_text() or "" for p in PdfReader(str(folder / "bundles.pdf")).pages)
+    assert "v + 1" not in sheet and "as many ♣ as the bundle's value, then the ♥" in " ".join(sheet.split())
+    data = json.loads((folder / "booklet.json").read_text())
+    notes = [n for s in data["sections"][0]["steps"] for n in s["notes"] if "4 times" in n]
+    assert notes, "the round runs one sub-protocol 4 times"
+    for note in notes:
+        sizes = note[note.index("(") + 1 : note.rindex(")")].split("; ")
+        assert len(sizes) < 4 and any(s.endswith(", twice") for s in sizes), note
+
+
+def test_the_booklet_has_a_whole_table_picture(kit: tuple[Path, dict[str, Any]]) -> None:
+    """Issue 39: Gakmoro's booklet shows the whole table during a round, to scale: the two
+    players' places, the round's rows (its largest table: 2 rows of 37 cards) and the spares."""
+    folder, _ = kit
+    data = json.loads((folder / "booklet.json").read_text())
+    assert "The table during a round" in [c["title"] for c in data["front"]]
+    plan = data["table_plan"]
+    seats = [b["text"] for b in plan["boxes"] if b["what"] == "seat"]
+    assert seats == ["Alice", "Bob"] and any(b["what"] == "spare" for b in plan["boxes"])
+    assert sum(1 for b in plan["boxes"] if b["what"] == "column") == 37
+
+
 def test_booklet_round_steps_and_diagrams(kit: tuple[Path, dict[str, Any]]) -> None:
     folder, _ = kit
     data = json.loads((folder / "booklet.json").read_text())

@@ -27,6 +27,7 @@ GAMES: list[tuple[str, dict[str, Any], int]] = [
     ("sevens", {}, 2),
     ("hearts", {"pass_three": True, "rounds": 2}, 2),
     ("dominoes", {}, 2),
+    ("daifugo", {}, 2),
     ("gakmoro", {}, 0),
 ]
 LEVELS = ("rule", "card")
