@@ -442,7 +442,9 @@ def test_play_engines_give_the_same_game() -> None:
     assert fast["protocol_runs"] > 0
 
 
-def test_play_says_which_engine_ran_and_refuses_what_it_cannot_compile(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_play_says_which_engine_ran_and_refuses_what_it_cannot_compile(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     args = ["play", "hearts", "--virtual", "2", "--rounds", "1", "--json"]
     ran = CliRunner().invoke(main, [*args, "--engine", "compiled"])
     assert ran.exit_code == 0, ran.output
