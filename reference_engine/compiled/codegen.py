@@ -59,7 +59,7 @@ from ..expressions.nodes import _arith, _bounded, _compare
 from ..functions import BUILTINS, _slots
 from ..machine.plans import _flats, _res
 from ..spec import Protocol
-from ..table import Reader, Region, RegionRef, Slots, State
+from ..table import Layout, Reader, Region, RegionRef, Slots, State
 
 IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -71,12 +71,20 @@ class Slow(Exception):
 class Env:
     """What a fast function reads: one run's table, its variables and the frame's names."""
 
-    __slots__ = ("_reader", "cells", "functions", "layout", "names", "state", "vars")
+    __slots__ = ("_reader", "_state", "cells", "functions", "layout", "names", "vars")
 
-    def __init__(self, state: State, vars: dict[str, Any], names: dict[str, Any], functions: dict[str, Any]):
-        self.state = state
-        self.layout = state.layout
-        self.cells = state.cells
+    def __init__(
+        self,
+        state: Callable[[], State],
+        layout: Layout,
+        cells: list[int],
+        vars: dict[str, Any],
+        names: dict[str, Any],
+        functions: dict[str, Any],
+    ):
+        self._state = state  # makes the table as a State, for a reader of faces (made when needed)
+        self.layout = layout
+        self.cells = cells
         self.vars = vars
         self.names = names
         self.functions = functions
@@ -84,7 +92,7 @@ class Env:
 
     def reader(self) -> Reader:
         if self._reader is None:
-            self._reader = Reader(self.state, True)
+            self._reader = Reader(self._state(), True)
         return self._reader
 
 

@@ -48,7 +48,7 @@ class Expr:
 
     def env(self, run: Run) -> Env:
         frame = run.frame
-        return Env(run.state(), run.vars(), frame.globals.names, frame.globals.functions)
+        return Env(run.state, run.layout, run.cells, run.vars(), frame.globals.names, frame.globals.functions)
 
     def value(self, run: Run) -> Any:
         """The plain value, as the interpreter's ``Evaluator.value`` gives it."""
