@@ -232,10 +232,12 @@ PLAY: tuple[Option, ...] = (
         "engine",
         "text",
         None,
-        "Card level: compiled runs the card selection protocol with a runner compiled for its spec "
-        "(same draws and results as the interpreter, about 20x faster on a full table; a spec it was "
-        "not written for runs on the interpreter, with a note); interpreter reads the spec step by step. "
-        "Default: compiled where the spec has a compiled runner, else the interpreter, without a note.",
+        "Card level: compiled runs the protocol spec compiled for single runs (the same draws, "
+        "views and results as the interpreter, many times faster); interpreter reads the spec "
+        "step by step. Asked for by name, compiled refuses (exit 2, with the reason) a spec it "
+        "cannot compile (a step kind it does not know). Default: compiled where the spec "
+        "compiles, else the interpreter; --json says which ran (engine_used) and why "
+        "(fallback_reason).",
         choices=("compiled", "interpreter"),
     ),
 )

@@ -220,15 +220,12 @@ def engine_dir() -> Path:
 
 
 def compiled_reason(library: Library, protocol: str) -> str | None:
-    """Why card-level runs of ``protocol`` cannot take the compiled path (None when they can;
-    a table where P_1 holds no card, or every card, runs on the interpreter anyway)."""
-    from .compiled import NotCompiled, compile_selection
+    """Why single runs of ``protocol`` (card-level play) cannot take the compiled path (None when
+    they can): a step kind or a step's field the compiler does not know, in it or a callee."""
+    from .compiled import program_for
 
-    try:
-        compile_selection(library, library.protocol(protocol))
-    except NotCompiled as exc:
-        return str(exc)
-    return None
+    made = program_for(library, library.protocol(protocol))
+    return made if isinstance(made, str) else None
 
 
 def read_record(path: Path) -> dict[str, Any]:

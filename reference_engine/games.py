@@ -28,7 +28,7 @@ def play(
 
     rules = load_game(name_or_path)
     settings = settings or PlaySettings()
-    if settings.engine not in ENGINES:
+    if settings.engine not in (*ENGINES, "auto"):
         raise UsageError(f"«engine» is {' or '.join(ENGINES)}, not {settings.engine!r}")
     kind = find_kind(rules.kind)
     _check_options(rules.name, kind, settings.options)

@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import EMPTY, Symbol, symbol_of
+from .compiled import run_single
 from .errors import CheckFailure
-from .machine import ONE, Runner, Shared, ViewTable, read_outputs
+from .machine import Runner, Shared, ViewTable, read_outputs
 from .registry import Library
 from .spec import Protocol, require
 
@@ -35,6 +36,7 @@ class SelectionRun:
     observations: list[Any]
     expected: dict[str, Any] = field(default_factory=dict)  # the paper's counts for this run
     engine: str = "interpreter"  # which engine ran it: compiled | interpreter
+    fallback_reason: str | None = None  # why the interpreter ran it though the compiled path was asked
 
 
 @dataclass
@@ -45,10 +47,10 @@ class CallCache:
     factor_refs: dict[Any, Any] = field(default_factory=dict)
     plans: dict[Any, Any] = field(default_factory=dict)  # table rearrangements by layout
     constants: dict[Any, Any] = field(default_factory=dict)  # expressions that read no card
-    # Which engine runs the protocol: "compiled" (when the spec has a compiled runner, see
-    # reference_engine/compiled.py), "interpreter", or None for the current default (ENGINE).
+    # Which engine runs the protocol: "compiled" (the spec compiled for single runs, see
+    # reference_engine/compiled/, where it compiles), "interpreter", or None for the current
+    # default (ENGINE).
     engine: str | None = None
-    compiled: dict[Any, Any] = field(default_factory=dict)  # compiled runners (or why not) by spec
     fallback_reasons: dict[str, int] = field(default_factory=dict)  # why runs took the interpreter
     compiled_runs: int = 0
     # The views of every run with this cache: an exact sub-run's outcome kept in ``subruns``
@@ -58,13 +60,10 @@ class CallCache:
 
 
 ENGINES = ("compiled", "interpreter")
-ENGINE: ContextVar[str] = ContextVar("kitgen_selection_engine", default="compiled")
+ENGINE: ContextVar[str] = ContextVar("kitgen_selection_engine", default="auto")
 """The engine of card-level runs when a :class:`CallCache` does not name one (``kitgen play
---engine`` sets it): the compiled runner where the spec has one, else the interpreter."""
-
-# Compiled runners (or why not) by library and protocol, kept from game to game: compiling reads
-# the specs and enumerates the six-card AND once. The objects are kept so their ids stay unique.
-_COMPILED: dict[tuple[int, int], tuple[Library, Protocol, Any]] = {}
+--engine`` sets it): "auto", the compiled path where the spec compiles, else the interpreter;
+"compiled", the compiled path or an error saying why not; "interpreter"."""
 
 
 def check_selection(proto: Protocol) -> None:
@@ -122,36 +121,21 @@ def run_selection(
     shared = Shared(
         subruns=cache.subruns, factor_refs=cache.factor_refs, plans=cache.plans, constants=cache.constants
     )
-    compiled = None if context or params else _compiled(library, protocol, cache, list(sizes))
-    if compiled is not None:
-        cache.compiled_runs += 1
-        played, returned, shuffles, helpers, observations = compiled.run(
-            owners, valid, rng, shared, cache.views
-        )
-        paper = compiled.paper_counts(sizes)
-        checked = _checked(
-            protocol,
-            owners,
-            valid,
-            where,
-            check_counts,
-            fallback,
-            played,
-            returned,
-            (shuffles, helpers),
-            observations,
-            lambda name: paper.get(name),
-            True,
-        )
-        checked.engine = "compiled"
-        return checked
-    cache.interpreter_runs += 1
     row = [c for o in owners for c in o]
     functions = {"valid": valid, **(context or {})}
     runner = Runner(library, "sample", rng=rng, context=functions, shared=shared, views=cache.views)
     frame = runner.frame(protocol, protocol.resolve_params({"sizes": sizes, **(params or {})}))
-    final = runner.run(frame, {frame.initial_state({"cards": row}): ONE})
-    (state,) = final
+    state, engine, reason = run_single(
+        runner,
+        frame,
+        frame.initial_state({"cards": row}),
+        cache.engine or ENGINE.get(),
+        cache.fallback_reasons,
+    )
+    if engine == "compiled":
+        cache.compiled_runs += 1
+    else:
+        cache.interpreter_runs += 1
     outs = read_outputs(runner, frame, state)
     played = outs["played"]
     returned = []
@@ -166,7 +150,7 @@ def run_selection(
         exp = protocol.expect.get(name)
         return exp.value(frame.globals) if exp is not None and exp.value is not None else None
 
-    return _checked(
+    checked = _checked(
         protocol,
         owners,
         valid,
@@ -180,40 +164,9 @@ def run_selection(
         want,
         not state.out,
     )
-
-
-def _compiled(library: Library, protocol: Protocol, cache: CallCache, sizes: list[int]) -> Any:
-    """The compiled runner for this protocol and table, or None (the reason kept in ``cache``)."""
-    engine = cache.engine or ENGINE.get()
-    if engine == "interpreter":
-        return None
-    from .compiled import NotCompiled, compile_selection, table_reason
-
-    key = (id(library), id(protocol))
-    hit = cache.compiled.get(key)
-    if hit is None:
-        kept = _COMPILED.get(key)
-        if kept is None or kept[0] is not library or kept[1] is not protocol:
-            try:
-                made: Any = compile_selection(library, protocol)
-            except NotCompiled as exc:
-                made = str(exc)
-            if len(_COMPILED) > 64:
-                _COMPILED.clear()
-            kept = _COMPILED[key] = (library, protocol, made)
-        hit = cache.compiled[key] = kept[2]
-        if not isinstance(hit, str):
-            for k, v in hit.subruns.items():
-                cache.subruns.setdefault(k, v)
-    if isinstance(hit, str):
-        cache.fallback_reasons.setdefault(hit, 0)
-        cache.fallback_reasons[hit] += 1
-        return None
-    reason = table_reason(sizes)
-    if reason is not None:
-        cache.fallback_reasons[reason] = cache.fallback_reasons.get(reason, 0) + 1
-        return None
-    return hit
+    checked.engine = engine
+    checked.fallback_reason = reason
+    return checked
 
 
 def _checked(

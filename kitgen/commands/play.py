@@ -15,7 +15,6 @@ from reference_engine.api import (
     PlayOption,
     PlaySettings,
     check_protocol,
-    compiled_reason,
     explore,
     kinds,
     load_game,
@@ -118,7 +117,7 @@ def play_cmd(
         if ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE
     )
     settings = PlaySettings(
-        players, virtual, level, seed, protocol, kind_options, engine or "compiled", given=given
+        players, virtual, level, seed, protocol, kind_options, engine or "auto", given=given
     )
     library = Library()
     if protocol is not None and level != "rule":
@@ -134,12 +133,6 @@ def play_cmd(
             result, record = record_game(ruleset, library, settings)
             write_record(record_path, record_text(record).encode("utf-8"), force)
     rules = load_game(ruleset)
-    default = getattr(rules, "virtual_protocol", None)
-    spec = protocol or ((result.protocol or default) if default else None)
-    if engine == "compiled" and level != "rule" and virtual and spec is not None:
-        reason = compiled_reason(library, spec)
-        if reason is not None:
-            click.echo(f"note: the interpreter ran every virtual turn: {reason}", err=True)
     with using_model(table_time):
         cost = played_cost(library, rules, result)
     if as_json:

@@ -49,9 +49,10 @@ class PlaySettings:
     seed: int = 0
     protocol: str | None = None
     options: dict[str, Any] = field(default_factory=dict)
-    # Card level: "compiled" (the default: a compiled runner where the spec has one, see
-    # reference_engine/compiled.py) or "interpreter" (the spec read step by step).
-    engine: str = "compiled"
+    # Card level: "auto" (the default: the spec compiled for single runs where it compiles, see
+    # reference_engine/compiled/, else the interpreter), "compiled" (that, or a UsageError naming
+    # why it does not compile) or "interpreter" (the spec read step by step).
+    engine: str = "auto"
     # A game being recorded: its events go here (reference_engine/records, docs/records.md).
     recorder: Recorder | None = None
     # The settings the user gave (players, virtual...), so a kind can refuse those it has no use for.

@@ -43,7 +43,13 @@ class VirtualWork:
     checks_passed: int
     shuffles: int
     max_helper_cards: int
-    virtual_tables: list[Json]
+    # Every virtual decision's table: the owners' sizes (P_1 first) and whether P_1 had a valid
+    # card (as JSON: virtual_tables, made when asked).
+    tables: list[tuple[tuple[int, ...], bool]]
+    # Which engine ran the protocol runs (None: there were none) and why the interpreter did
+    # though the compiled path was asked (see reference_engine/compiled/).
+    engine_used: str | None = None
+    fallback_reason: str | None = None
 
     @classmethod
     def of(cls, stats: VirtualStats) -> VirtualWork:
@@ -53,13 +59,21 @@ class VirtualWork:
             stats.checks,
             stats.shuffles,
             stats.max_helper_cards,
-            stats.tables_json(),
+            stats.tables,
+            stats.engine_used,
+            stats.fallback_reason,
         )
+
+    @property
+    def virtual_tables(self) -> list[Json]:
+        return [{"sizes": list(sizes), "found": found} for sizes, found in self.tables]
 
     def to_json(self) -> Json:
         return {
             "virtual_turns": self.virtual_turns,
             "protocol_runs": self.protocol_runs,
+            "engine_used": self.engine_used,
+            "fallback_reason": self.fallback_reason,
             "checks_passed": self.checks_passed,
             "all_checks_passed": True,
             "shuffles": self.shuffles,

@@ -55,9 +55,17 @@ class VirtualStats:
     # protocol lays out (P_1 first) and whether P_1 had a valid card (what a run costs depends on
     # these alone; kitgen's table-time model turns them into minutes).
     tables: list[tuple[tuple[int, ...], bool]] = field(default_factory=list)
+    # Which engine ran the protocol runs ("compiled", "interpreter"; "mixed" if both did), and why
+    # the interpreter ran them though the compiled path was asked (None: it was not, or it ran).
+    engine_used: str | None = None
+    fallback_reason: str | None = None
 
     def note_table_use(self, owners: list[list[Symbol]], found: bool) -> None:
-        self.tables.append((tuple(len(o) for o in owners), found))
+        self.tables.append((tuple(map(len, owners)), found))
+
+    def note_table(self, sizes: tuple[int, ...], found: bool) -> None:
+        """:meth:`note_table_use` given the owners' sizes (P_1 first)."""
+        self.tables.append((sizes, found))
 
     def note_choice(self, candidates: list[Symbol], pick: Symbol) -> None:
         self.raw_choices.append((candidates, pick))
@@ -67,7 +75,16 @@ class VirtualStats:
         """Every virtual choice: the valid cards' names (sorted) and the chosen card's name."""
         return [(tuple(sorted(c.name for c in cands)), pick.name) for cands, pick in self.raw_choices]
 
+    def note_engine(self, engine: str, reason: str | None) -> None:
+        if self.engine_used is None:
+            self.engine_used = engine
+        elif self.engine_used != engine:
+            self.engine_used = "mixed"
+        if reason is not None and self.fallback_reason is None:
+            self.fallback_reason = reason
+
     def note_run(self, run: SelectionRun) -> None:
+        self.note_engine(run.engine, run.fallback_reason)
         self.protocol_runs += 1
         progress.report(
             "playing", self.protocol_runs, None, f"{self.virtual_turns} virtual turns, protocol runs"

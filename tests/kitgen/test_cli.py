@@ -456,25 +456,36 @@ def test_play_engines_give_the_same_game() -> None:
     assert code == 0, compiled
     code, interpreted = run(*args, "--engine", "interpreter")
     assert code == 0, interpreted
-    assert json.loads(compiled) == json.loads(interpreted)
-    assert json.loads(compiled)["protocol_runs"] > 0
+    fast, slow = json.loads(compiled), json.loads(interpreted)
+    assert (fast.pop("engine_used"), slow.pop("engine_used")) == ("compiled", "interpreter")
+    assert fast == slow
+    assert fast["protocol_runs"] > 0
 
 
-def test_play_says_when_the_interpreter_runs_every_turn() -> None:
-    # Asked for the compiled runner, a spec that has none runs on the interpreter, with a note.
+def test_play_says_which_engine_ran_and_refuses_what_it_cannot_compile(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     args = ["play", "hearts", "--virtual", "2", "--rounds", "1", "--json"]
-    result = CliRunner().invoke(main, [*args, "--engine", "compiled"])
-    assert result.exit_code == 0, result.output
-    assert "note: the interpreter ran every virtual turn" in result.stderr
-    assert "card-selection-original-fast" in result.stderr
-    json.loads(result.stdout)  # stdout stays one JSON object
-    # Not asked: the default takes whichever runner the spec has, without a note.
+    ran = CliRunner().invoke(main, [*args, "--engine", "compiled"])
+    assert ran.exit_code == 0, ran.output
+    data = json.loads(ran.stdout)
+    assert (data["engine_used"], data["fallback_reason"]) == ("compiled", None)
+    # A step the compiler does not know (here: the sleeve a shuffle uses, made unknown to it).
+    from reference_engine.compiled import ops, program
+    from reference_engine.steps import Shuffle
+
+    monkeypatch.setitem(ops.KNOWN_FIELDS, Shuffle, ops.KNOWN_FIELDS[Shuffle] - {"uses"})
+    monkeypatch.setattr(program, "_PROGRAMS", {})
+    refused = CliRunner().invoke(main, [*args, "--engine", "compiled"])
+    assert refused.exit_code == 2, refused.output
+    assert "--engine compiled: card-selection-original-fast is not compiled" in refused.output
+    assert "a shuffle step with uses: not known to the compiler" in refused.output
+    assert "Traceback" not in refused.output
+    # Not asked by name: the interpreter runs it, and --json says so and why.
     default = CliRunner().invoke(main, args)
-    assert default.exit_code == 0 and "note:" not in default.stderr
-    quiet = CliRunner().invoke(
-        main, ["play", "uno", "--virtual", "2", "--seed", "1", "--protocol", "card-selection", "--json"]
-    )
-    assert quiet.exit_code == 0 and "note:" not in quiet.stderr
+    assert default.exit_code == 0, default.output
+    data = json.loads(default.stdout)
+    assert data["engine_used"] == "interpreter" and "not known to the compiler" in data["fallback_reason"]
     bad = CliRunner().invoke(main, ["play", "uno", "--engine", "jit"])
     assert bad.exit_code == 2 and "Traceback" not in bad.output
 

@@ -198,6 +198,7 @@ class DaifugoGame(TableGame[ClimbingRules]):
             self.library, self.rules, self.protocol, owners, self.last, self.rng, self.cache, where
         )
         st = self.stats
+        st.note_engine(run.engine, run.fallback_reason)
         st.protocol_runs += 1
         st.checks += run.checks
         st.shuffles += run.shuffles

@@ -18,10 +18,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...cards import EMPTY, SYMBOLS, Symbol, symbol_of
+from ...compiled import run_single
 from ...errors import CheckFailure
-from ...machine import ONE, Runner, Shared, read_outputs
+from ...machine import Runner, Shared, read_outputs
 from ...registry import Library
-from ...selection import CallCache
+from ...selection import ENGINE, CallCache
 from ...spec import Protocol, require
 from .rules import ClimbingRules, Play
 
@@ -40,6 +41,8 @@ class PlayRun:
     checks: int
     observations: list[Any]
     peak: dict[str, int] = field(default_factory=dict)  # the most helper cards of each face out at once
+    engine: str = "interpreter"  # which engine ran it, and why not the compiled one if it was asked
+    fallback_reason: str | None = None
 
 
 def expected_shuffles(
@@ -138,8 +141,13 @@ def run_play_selection(
     }
     frame = runner.frame(protocol, protocol.resolve_params(params))
     row = [c for o in owners for c in o]
-    final = runner.run(frame, {frame.initial_state({"cards": row}): ONE})
-    (state,) = final
+    state, engine, reason = run_single(
+        runner,
+        frame,
+        frame.initial_state({"cards": row}),
+        cache.engine or ENGINE.get(),
+        cache.fallback_reasons,
+    )
     outs = read_outputs(runner, frame, state)
     value = outs.get("played")
     played = [symbol_of(c) if not isinstance(c, Symbol) else c for c in value] if value else None
@@ -152,7 +160,15 @@ def run_play_selection(
     helpers = sum(n for _, n in state.meters.peak)
     peak = {SYMBOLS.by_id(sid).name: n for sid, n in state.meters.peak if n}
     run = PlayRun(
-        played, returned, state.meters.shuffles, helpers, CHECKS, runner.views.expanded(state.view), peak
+        played,
+        returned,
+        state.meters.shuffles,
+        helpers,
+        CHECKS,
+        runner.views.expanded(state.view),
+        peak,
+        engine,
+        reason,
     )
     check_play(rules, owners, last, run, where, helpers_back=not state.out)
     return run

@@ -17,11 +17,13 @@ from dataclasses import dataclass
 
 from ... import progress
 from ...cards import SYMBOLS
+from ...compiled import run_single
 from ...errors import CheckFailure, UsageError
 from ...expressions import as_int, plain
-from ...machine import ONE, Runner, Shared, leftovers, read_outputs
+from ...machine import Runner, Shared, leftovers, read_outputs
 from ...records.recorder import Recorder
 from ...registry import Library
+from ...selection import ENGINE
 from ...spec import require
 from ..result import Json, PlayResult
 from .record import RoundResult, SealedBidRecord, announce
@@ -103,6 +105,10 @@ class SealedBidResult(PlayResult):
     max_helper_cards: int
     loose_cards_needed: dict[str, int]
     table: list[int]
+    # Which engine ran the rounds' protocol (None at rule level) and why the interpreter did
+    # though the compiled path was asked (see reference_engine/compiled/).
+    engine_used: str | None = None
+    fallback_reason: str | None = None
 
     def to_json(self) -> Json:
         return {
@@ -117,6 +123,8 @@ class SealedBidResult(PlayResult):
             "rounds": self.rounds,
             "protocol": self.protocol,
             "protocol_runs": self.protocol_runs,
+            "engine_used": self.engine_used,
+            "fallback_reason": self.fallback_reason,
             "checks_passed": self.checks_passed,
             "shuffles": self.shuffles,
             "max_helper_cards": self.max_helper_cards,
@@ -172,6 +180,8 @@ class SealedBidGame:
                 ],
             )
         self.shared = Shared()  # sub-protocol caches, kept for the game
+        self.engine_used: str | None = None  # which engine ran the rounds (see SealedBidResult)
+        self.fallback_reason: str | None = None
         self.pool: Counter[str] = Counter()  # loose cards on the side, by symbol
         self.rec = SealedBidRecord(recorder, self) if recorder is not None else None
 
@@ -233,6 +243,8 @@ class SealedBidGame:
             table=max(
                 (r.table for r in results), default=[], key=lambda t: (t[0] * t[1], t[1]) if t else (0, 0)
             ),
+            engine_used=self.engine_used,
+            fallback_reason=self.fallback_reason,
         )
 
     def card_round(
@@ -256,8 +268,9 @@ class SealedBidGame:
         values = dict(zip(inputs, order[0] + order[1]))
         if self.rec:
             self.rec.sleeves(order)
-        final = runner.run(frame, {frame.initial_state(values): ONE})
-        (state,) = final
+        state, engine, reason = run_single(runner, frame, frame.initial_state(values), ENGINE.get())
+        self.engine_used = engine if self.engine_used in (None, engine) else "mixed"
+        self.fallback_reason = self.fallback_reason or reason
         outs = read_outputs(runner, frame, state)
         where = f"round {number}"
         sign = as_int(plain(outs["winner"]))

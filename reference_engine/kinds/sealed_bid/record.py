@@ -52,6 +52,7 @@ class Gakmoro(Protocol):
     variant: str
     strategies: tuple[str, str]
     protocol_name: str
+    engine_used: str | None  # which engine ran the rounds' protocol
 
 
 class SealedBidRecord:
@@ -78,7 +79,13 @@ class SealedBidRecord:
         and what it announced (1: the first player wins, -1: the second, 0: a tie)."""
         paper = {k: v for k, v in paper.items() if v is not None}
         self.rec.protocol_run(
-            self.game.protocol_name, "interpreter", extent, counts, paper, view, announced=sign
+            self.game.protocol_name,
+            self.game.engine_used or "interpreter",
+            extent,
+            counts,
+            paper,
+            view,
+            announced=sign,
         )
 
     def round(self, result: RoundResult) -> None:

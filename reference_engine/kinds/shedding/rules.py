@@ -91,6 +91,12 @@ class RuleSet(TableRules):
     # Per public state (top card id, colour, bluff), for rules that do not read the hand: what
     # Game.validity hands out, kept from game to game (see there).
     by_state: dict[tuple[int, str, bool], Callable[[Any], bool]] = field(default_factory=dict, repr=False)
+    # Per card id: its kind, its colour and the effects of playing it (see played_as).
+    _played: dict[int, tuple[str, str, list[Effect]]] = field(default_factory=dict, repr=False)
+    # The ids of the cards each per-card validity function allows (see allowed_ids).
+    _allowed: dict[int, tuple[Callable[[Any], bool], frozenset[int]]] = field(
+        default_factory=dict, repr=False
+    )
 
     # -- the deck ----------------------------------------------------------------
     def symbol(self, name: str) -> Symbol:
@@ -158,6 +164,23 @@ class RuleSet(TableRules):
             self._validity[(id(expr), top.name, color)] = valid
 
         return valid
+
+    def played_as(self, card: Symbol) -> tuple[str, str, list[Effect]]:
+        """A card's kind, its colour, and what playing it does (read once per card)."""
+        hit = self._played.get(card.id)
+        if hit is None:
+            kind = str(card.attrs["kind"])
+            hit = self._played[card.id] = (kind, str(card.attrs["color"]), self.effects.get(kind, []))
+        return hit
+
+    def allowed_ids(self, valid: Callable[[Any], bool]) -> frozenset[int]:
+        """The ids of the deck's cards that a per-card ``valid`` allows (asked once per function:
+        a hand is then filtered with one set lookup per card)."""
+        hit = self._allowed.get(id(valid))
+        if hit is None or hit[0] is not valid:
+            ids = frozenset(c.id for c in {c.id: c for c in self.deck()}.values() if valid(c))
+            hit = self._allowed[id(valid)] = (valid, ids)
+        return hit[1]
 
     # -- a virtual player's strategy (issue 28) ------------------------------------
     def card_class(self, kind: str) -> str:

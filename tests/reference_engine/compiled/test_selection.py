@@ -1,4 +1,5 @@
-"""The compiled card-level path against the interpreter, run for run on the same seeds."""
+"""Card-level runs of the selection protocols on both engines: run for run on full UNO tables, whole
+games of every kind, the statistical verification; and what is refused, and how."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from click.testing import CliRunner
 from kitgen.cli import main
 from reference_engine.api import PlaySettings, compiled_reason, play
 from reference_engine.cards import Symbol
-from reference_engine.compiled import NotCompiled, compile_selection
+from reference_engine.compiled import compile_protocol
 from reference_engine.errors import SimulationError, UsageError
 from reference_engine.kinds.shedding import load_rules
 from reference_engine.registry import Library
@@ -48,15 +49,20 @@ def _trace(run: SelectionRun, rng: random.Random) -> tuple[Any, ...]:
     )
 
 
-def _runs(library: Library, engine: str, seed: int, players: int, count: int) -> tuple[list[Any], CallCache]:
+def _runs(
+    library: Library, engine: str, seed: int, players: int, count: int, name: str = "card-selection"
+) -> tuple[list[Any], CallCache]:
     owners, valid = _tables(seed, players)
-    protocol = library.protocol("card-selection")
+    protocol = library.protocol(name)
     rng = random.Random(1000 + seed)
     cache = CallCache(engine=engine)
     out = []
     for i in range(count):
         # As in a game: the next run starts from the hands the last one returned.
-        run = run_selection(library, protocol, [list(o) for o in owners], valid, rng, cache, f"run {i}")
+        hand = [list(o) for o in owners]
+        run = run_selection(
+            library, protocol, hand, valid, rng, cache, f"run {i}", fallback="original" in name
+        )
         out.append(_trace(run, rng))
         owners = [list(r) for r in run.returned]
         if run.played is not None:
@@ -64,13 +70,17 @@ def _runs(library: Library, engine: str, seed: int, players: int, count: int) ->
     return out, cache
 
 
+SELECTIONS = ["card-selection", "card-selection-fast", "card-selection-original-fast", "card-selection-v2"]
+
+
 @pytest.mark.parametrize("players", [2, 4])
-def test_both_engines_give_the_same_runs(library: Library, players: int) -> None:
+@pytest.mark.parametrize("name", SELECTIONS)
+def test_both_engines_give_the_same_runs(library: Library, players: int, name: str) -> None:
     compiled_total = 0
     small = 0
     for seed in range(12):
-        reference, cache_i = _runs(library, "interpreter", seed, players, 3)
-        fast, cache_c = _runs(library, "compiled", seed, players, 3)
+        reference, cache_i = _runs(library, "interpreter", seed, players, 3, name)
+        fast, cache_c = _runs(library, "compiled", seed, players, 3, name)
         for i, (a, b) in enumerate(zip(reference, fast)):
             assert a == b, f"seed {seed}, run {i}"
         assert cache_i.compiled_runs == 0 and cache_i.interpreter_runs == 3
@@ -97,6 +107,8 @@ GAMES: list[tuple[str, int, int, int, dict[str, Any]]] = [
     ("crazy-eights", 4, 2, 2, {}),
     ("sevens", 4, 2, 1, {}),
     ("dominoes", 4, 2, 1, {}),
+    ("hearts", 4, 2, 1, {"rounds": 1}),
+    ("uno", 3, 1, 3, {"strategy": "weighted", "weights": "action=3,number=1,wild=2"}),
 ]
 
 
@@ -110,29 +122,24 @@ def test_whole_games_are_identical(
         ).to_json()
         for engine in ("interpreter", "compiled")
     }
+    assert results["compiled"].pop("engine_used") == "compiled"
+    assert results["interpreter"].pop("engine_used") == "interpreter"
+    assert results["compiled"].pop("fallback_reason") is None
+    assert results["interpreter"].pop("fallback_reason") is None
     assert results["compiled"] == results["interpreter"]
     assert results["compiled"]["protocol_runs"] > 0
 
 
-def test_only_the_spec_it_was_written_for_is_compiled(
-    library: Library, variant: Callable[..., Library]
-) -> None:
-    assert compiled_reason(library, "card-selection") is None
-    reason = compiled_reason(library, "card-selection-v2")
-    assert reason is not None and "card-selection-v2" in reason
-    # A callee changed under an unchanged caller: not compiled.
+def test_a_changed_spec_is_compiled_as_it_is(library: Library, variant: Callable[..., Library]) -> None:
+    """There is no list of specs the compiled path knows: a changed caller or callee is compiled
+    from its own steps, and runs as the interpreter runs it."""
+    assert compiled_reason(library, "card-selection-v2") is None
     lottery = variant("covert-lottery-modified", ("discard: t", "discard: [t]"))
-    with pytest.raises(NotCompiled, match="covert-lottery-modified"):
-        compile_selection(lottery, lottery.protocol("card-selection"))
-    # The caller itself changed: the interpreter runs it.
     changed = variant("card-selection", ('turn: "M[1, *]"', 'turn: "M[1, 1..ncols(M)]"'))
-    with pytest.raises(NotCompiled, match="not the card-selection spec"):
-        compile_selection(changed, changed.protocol("card-selection"))
-    owners, valid = _tables(0, 4)
-    cache = CallCache()
-    run_selection(changed, changed.protocol("card-selection"), owners, valid, random.Random(0), cache, "x")
-    assert cache.compiled_runs == 0 and cache.interpreter_runs == 1
-    assert any("not the card-selection spec" in r for r in cache.fallback_reasons)
+    for lib in (lottery, changed):
+        compile_protocol(lib, lib.protocol("card-selection"))
+        for seed in range(3):
+            assert _runs(lib, "compiled", seed, 4, 2)[0] == _runs(lib, "interpreter", seed, 4, 2)[0]
 
 
 def test_an_unknown_engine_is_refused() -> None:
@@ -200,36 +207,14 @@ BIT = "values: {0: [alpha, beta], 1: [beta, alpha]}"
 def test_a_spec_the_interpreter_refuses_is_refused_on_every_path(
     variant: Callable[..., Library], keys: str
 ) -> None:
-    """The fast path is chosen on the loaded, typed protocol: keys "0" and "1" are not 0 and 1
-    (bit(1) finds no value), so the spec is not compiled and every run is refused as the
-    interpreter refuses it, never a TypeError."""
+    """Keys "0" and "1" are not 0 and 1 (bit(1) finds no value): every run is refused on both
+    engines as the interpreter refuses it, never a TypeError."""
     lib = variant("card-selection", (BIT, keys))
     proto = lib.protocol("card-selection")
-    with pytest.raises(NotCompiled, match="not the card-selection spec"):
-        compile_selection(lib, proto)
     owners, valid = _tables(0, 4)
     for engine in ("compiled", "interpreter"):
         with pytest.raises(SimulationError, match="bit has no value"):
             run_selection(lib, proto, owners, valid, random.Random(0), CallCache(engine=engine), "x")
-
-
-def test_words_do_not_leave_the_compiled_path(variant: Callable[..., Library]) -> None:
-    """A changed sentence, the paper's wording, brief, how, doc or spacing inside an expression
-    decides nothing."""
-    lib = variant(
-        "card-selection",
-        ("Turn over every card of the top row.", "Turn the top row face up, card by card."),
-        ("Turn over all cards in the first row.", "Turn over the first row."),
-        ('brief: "Turn the top row face up."', 'brief: "Row 1 up."'),
-        ("mix all envelopes thoroughly", "mix the envelopes well"),
-        ('turn: "M[1, *]"', "turn: 'M[1,*]'"),
-        ("doc: a game card", "doc: one card of the game"),
-    )
-    assert compiled_reason(lib, "card-selection") is None
-    owners, valid = _tables(0, 4)
-    cache = CallCache()
-    run_selection(lib, lib.protocol("card-selection"), owners, valid, random.Random(0), cache, "x")
-    assert cache.compiled_runs == 1 and cache.interpreter_runs == 0
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,180 @@
+"""Calls of sub-protocols in a compiled run.
+
+As in the interpreter's single run (:mod:`reference_engine.machine.calls`): a callee on at most
+:data:`~reference_engine.machine.SMALL_CALL` cards is enumerated exactly once per argument cards
+(the interpreter's own cached enumeration) and one outcome is drawn from it with one random
+number; a larger one runs step by step, here as its compiled program, and its whole view
+becomes one observation of the caller's. What is computed once here: the callee's frame (for a
+callee without game functions: it is the same in every run), the thresholds of each
+enumeration's draw.
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_right
+from typing import Any
+
+from .. import steps as st
+from ..errors import UsageError
+from ..expressions import EvalError, as_int
+from ..machine import SMALL_CALL, Frame, Plan, Runner, collect
+from ..machine.calls import _absorb, _call_plan, _sub_outcomes
+from ..machine.frontier import env_set
+from ..spec import Protocol
+from . import evaluate as ev
+from . import plans as fp
+from .base import Op, Unsupported, fail, gather, same_plan, strip
+from .run import Run
+
+_DRAWS: dict[int, tuple[Any, int, list[int]]] = {}
+
+
+def _draw(runner: Runner, outcomes: list[Any]) -> Any:
+    """The interpreter's ``_draw`` (one ``randrange`` over the common denominator), with the
+    cumulative thresholds of each enumeration computed once."""
+    hit = _DRAWS.get(id(outcomes))
+    if hit is None or hit[0] is not outcomes:
+        lcm = math.lcm(*(p.denominator for p, _, _ in outcomes))
+        cum = []
+        total = 0
+        for p, _, _ in outcomes:
+            total += int(p * lcm)
+            cum.append(total)
+        if len(_DRAWS) > 50_000:
+            _DRAWS.clear()
+        hit = _DRAWS[id(outcomes)] = (outcomes, lcm, cum)
+    _, lcm, cum = hit
+    return outcomes[bisect_right(cum, runner.rng.randrange(lcm))]
+
+
+class _Frames:
+    """The frames of a callee by the parameters a call gives (kept when it reads no game function)."""
+
+    def __init__(self, callee: Protocol):
+        self.callee = callee
+        self.kept: dict[tuple[Any, ...], Frame] = {}
+
+    def get(self, runner: Runner, given: dict[str, int]) -> Frame:
+        key = tuple(sorted(given.items()))
+        frame = self.kept.get(key)
+        if frame is not None:
+            return frame
+        shared_key = ("frame-for", self.callee.name, key)
+        frame = runner.shared.frames.get(shared_key)
+        if frame is None:
+            try:
+                resolved = self.callee.resolve_params(given)
+            except UsageError as exc:  # the caller's spec is wrong: located at its call step
+                name = self.callee.name
+                raise EvalError(
+                    f"the call to {name}: {exc.format_message().removeprefix(name + ': ')}"
+                ) from None
+            frame = runner.frame(self.callee, resolved)
+            runner.shared.frames[shared_key] = frame
+        if not self.callee.context and len(self.kept) < 1_000:
+            self.kept[key] = frame
+        return frame
+
+
+def compile_call(c: Any, step: st.Call, number: str | None) -> Op:
+    program = c.callee(step.protocol)  # compiled first: a callee that cannot be is refused here
+    callee: Protocol = program.protocol
+    card_outputs = [o for o in callee.outputs.values() if o.cards is not None]
+    value_outputs = [o for o in callee.outputs.values() if o.cards is None]
+    names = []
+    for o in value_outputs:
+        t = step.results.get(o.name)
+        names.append(t.name if t is not None else None)
+    params = [(k, c.e(e)) for k, e in step.params.items()]
+    missing = [n for n in callee.inputs if n not in step.args] + [
+        o.name for o in card_outputs if o.name not in step.results
+    ]
+    if missing:
+        raise Unsupported(f"a call of {callee.name} without {', '.join(missing)}")
+    args = [(n, c.e(step.args[n]), f"argument {n}") for n in callee.inputs]
+    targets = [step.results[o.name] for o in card_outputs]
+    frames = _Frames(callee)
+    sid = id(step)
+    name = callee.name
+
+    def op(run: Run) -> None:
+        runner = run.runner
+        layout = run.layout
+        try:
+            given = {k: as_int(e.value(run)) for k, e in params}
+            sub = frames.get(runner, given)
+            arg_flats = []
+            for n, e, what in args:
+                flats = e.sel(run, what)
+                need = sub.input_size(n)
+                if len(flats) != need:
+                    raise EvalError(f"{name} needs {need} cards for {n}, the call gives {len(flats)}")
+                if layout.holes:
+                    for f in flats:
+                        if f in layout.holes:
+                            raise EvalError(f"argument slot {layout.describe(f)} is empty")
+                arg_flats.append(flats)
+            state = run.state()
+            resolved = tuple(runner.resolve_target(run.frame, t, state, run.fev) for t in targets)
+        except EvalError as exc:
+            raise fail(run, step, exc) from None
+        cells0 = run.cells
+        codes = tuple(tuple([cells0[f] for f in fl]) for fl in arg_flats)
+        if sum(len(x) for x in codes) <= SMALL_CALL:
+            _, obs, res = _draw(runner, _sub_outcomes(runner, sub, codes))
+        else:
+            obs, res = inline(runner, program, sub, codes)
+        key = ("call", sid, layout, tuple(arg_flats), resolved, tuple(shape for shape, _ in res.cards))
+        plans = run.shared.plans
+        plan = plans.get(key)
+        if plan is None:
+            plan = plans[key] = _plan(run, step, arg_flats, resolved, res, name)
+        run.cells = gather(cells0, plan, tuple(x for _, cs in res.cards for x in cs))
+        env = run.env
+        for target, v in zip(names, res.values):
+            if target is not None:
+                env = env_set(env, target, v)
+        run.env = env
+        handed = sum(len(fl) for fl in arg_flats)
+        run.out, run.meters = _absorb(plans, run.out, run.meters, res, name, handed)
+        if obs is not None:
+            run.view = run.views.extend(run.view, obs)
+        run.layout = plan.layout
+        if runner.limits is not None:
+            runner.check_limits(run.frame, step, run.state())
+
+    return op
+
+
+def _plan(
+    run: Run, step: st.Call, arg_flats: list[tuple[int, ...]], targets: Any, res: Any, callee: str
+) -> Plan:
+    try:
+        plan = fp.build_call(run.layout, arg_flats, targets, [(shape, len(cs)) for shape, cs in res.cards])
+    except fp.Defer:
+        pass
+    else:
+        if ev.CHECKED:
+            same_plan(step, plan, strip(_call_plan(run.layout, arg_flats, targets, res, callee)))
+        return plan
+    try:
+        return strip(_call_plan(run.layout, arg_flats, targets, res, callee))
+    except EvalError as exc:
+        raise fail(run, step, exc) from None
+
+
+def inline(runner: Runner, program: Any, sub: Frame, codes: tuple[tuple[int, ...], ...]) -> tuple[Any, Any]:
+    """A callee too large to enumerate, run step by step (the interpreter's ``_inline``)."""
+    child = Runner(
+        runner.library,
+        "sample",
+        context=runner.context,
+        rng=runner.rng,
+        views=runner.views,
+        shared=runner.shared,
+        call_path=runner.call_path + [sub.proto.name],
+    )
+    state = program.run(child, sub, sub.state_from_codes(codes))
+    ((_, res),) = collect(child, sub, state)
+    return ("call", sub.proto.name, state.view), res

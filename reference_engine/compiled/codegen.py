@@ -1,0 +1,859 @@
+"""Expressions compiled to Python functions of one run's table (the fast path of expressions).
+
+The interpreter evaluates an expression through its tree of closures and a scope per state
+(:class:`~reference_engine.machine.StateScope`: the variables, the regions on the table, the
+spec's names). Here the same tree becomes the source of one Python function of an :class:`Env`
+(the run's table, its variables, the frame's names and functions): names are looked up
+directly, in the scope's order; a comprehension becomes a Python comprehension whose variables
+are locals, and what does not depend on them is computed once before it; a card in a region
+read as a face (``valid(M[1, j])``, ``M[2, j] == theta(1)``) is read from the cells without
+making a selection. Everything else calls the very helpers the closures call (``equal``,
+``truthy``, the arithmetic with its bounds, the built-in functions, ``kg_index``), so the value
+is the interpreter's.
+
+Safety: the source is generated from the checked syntax tree only. Names are identifiers the
+parser accepted, prefixed (``v_j``); every literal travels in a tuple of constants, never as
+text; no text of a spec is ever executed.
+
+What the fast function cannot tell exactly it does not guess: it raises :class:`Slow` (a card
+it would read is face down or the slot empty, a name is not where it expects it, a limit is
+near), and the caller evaluates the expression the interpreter's way, which gives the value or
+the interpreter's own error. Any other error of the fast function is handled the same way:
+evaluating twice is harmless, as expressions have no effects.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from ..cards import EMPTY, SYMBOLS, Symbol, is_up
+from ..expressions import (
+    MAX_ITERATIONS,
+    MAX_RANGE,
+    WILDCARD,
+    Attr,
+    Call,
+    Chain,
+    Compare,
+    Comprehension,
+    Conditional,
+    Const,
+    EvalError,
+    Index,
+    ListLit,
+    Name,
+    Node,
+    RangeNode,
+    Star,
+    Unary,
+    Value,
+    as_int,
+    equal,
+    index_list,
+    plain,
+    truthy,
+)
+from ..expressions.nodes import _arith, _bounded, _compare
+from ..functions import BUILTINS, _slots
+from ..machine.plans import _flats, _res
+from ..spec import Protocol
+from ..table import Layout, Reader, Region, RegionRef, Slots, State
+
+IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+class Slow(Exception):
+    """The fast function cannot tell: evaluate the expression the interpreter's way."""
+
+
+class Env:
+    """What a fast function reads: one run's table, its variables and the frame's names."""
+
+    __slots__ = ("_reader", "_state", "cells", "functions", "layout", "names", "vars")
+
+    def __init__(
+        self,
+        state: Callable[[], State],
+        layout: Layout,
+        cells: list[int],
+        vars: dict[str, Any],
+        names: dict[str, Any],
+        functions: dict[str, Any],
+    ):
+        self._state = state  # makes the table as a State, for a reader of faces (made when needed)
+        self.layout = layout
+        self.cells = cells
+        self.vars = vars
+        self.names = names
+        self.functions = functions
+        self._reader: Reader | None = None
+
+    def reader(self) -> Reader:
+        if self._reader is None:
+            self._reader = Reader(self._state(), True)
+        return self._reader
+
+
+Fast = Callable[[Env], Any]
+
+_MISS = object()
+
+
+def _slow() -> Any:
+    raise Slow()
+
+
+# --------------------------------------------------------------------------- runtime helpers
+# The generated functions call these (and the expression language's own helpers).
+
+
+def h_lookup(E: Env, name: str) -> Any:
+    """:meth:`StateScope.lookup`, then the frame's names."""
+    v = E.vars.get(name, _MISS)
+    if v is not _MISS:
+        return list(v) if isinstance(v, tuple) else v
+    reg = E.layout.by_name.get(name)
+    if reg is not None:
+        if reg.hand is not None:
+            raise Slow()
+        return RegionRef(E.layout, reg, E.reader())
+    v = E.names.get(name, _MISS)
+    if v is _MISS:
+        raise Slow()
+    return v
+
+
+def _slot(E: Env, name: str, r: Any, c: Any) -> int:
+    """The slot of ``name[r, c]`` when ``name`` is a region and r, c plain numbers within it."""
+    if name in E.vars:
+        raise Slow()
+    reg = E.layout.by_name.get(name)
+    if reg is None or reg.hand is not None or type(r) is not int or type(c) is not int:
+        raise Slow()
+    if not (0 < r <= reg.rows and 0 < c <= reg.cols):
+        raise Slow()
+    return reg.offset + (r - 1) * reg.cols + c - 1
+
+
+def h_face(E: Env, name: str, r: Any, c: Any) -> Symbol:
+    """The face-up card at ``name[r, c]`` (what a game function reads of it)."""
+    v = E.cells[_slot(E, name, r, c)]
+    if v < 0 or not v & 1:
+        raise Slow()
+    return SYMBOLS.by_id(v >> 1)
+
+
+def h_faces(E: Env, name: str, r: Any, c: Any) -> list[Symbol]:
+    """What ``name[r, c]`` reads as in a comparison: the list of its one face."""
+    return [h_face(E, name, r, c)]
+
+
+def h_index(target: Any, args: list[Any]) -> Any:
+    if isinstance(target, Value):
+        return target.kg_index(args)
+    return index_list(target, args)
+
+
+def h_attr(target: Any, attr: str) -> Any:
+    if isinstance(target, Value):
+        return target.kg_attr(attr)
+    if isinstance(target, dict) and attr in target:
+        return target[attr]
+    raise Slow()
+
+
+def h_range(lo: Any, hi: Any) -> list[int]:
+    a, b = as_int(lo), as_int(hi)
+    if b - a + 1 > MAX_RANGE:
+        raise Slow()
+    return list(range(a, b + 1))
+
+
+def h_seq(value: Any, count: list[int]) -> Any:
+    """The items a comprehension's ``for`` goes through (counted against its limit)."""
+    seq = plain(value)
+    if not isinstance(seq, (list, tuple, range)):
+        raise Slow()
+    count[0] += len(seq)
+    if count[0] > MAX_ITERATIONS:
+        raise Slow()
+    return seq
+
+
+def h_seq_range(lo: Any, hi: Any, count: list[int]) -> range:
+    """``for v in lo..hi`` without making the list."""
+    a, b = as_int(lo), as_int(hi)
+    n = b - a + 1
+    if n > MAX_RANGE:
+        raise Slow()
+    count[0] += max(n, 0)
+    if count[0] > MAX_ITERATIONS:
+        raise Slow()
+    return range(a, b + 1)
+
+
+def h_and(first: Any, *rest: Callable[[], Any]) -> Any:
+    a = first
+    for f in rest:
+        if not truthy(a):
+            return a
+        a = f()
+    return a
+
+
+def h_or(first: Any, *rest: Callable[[], Any]) -> Any:
+    a = first
+    for f in rest:
+        if truthy(a):
+            return a
+        a = f()
+    return a
+
+
+def h_neg(x: Any) -> int:
+    return _bounded(-as_int(x))
+
+
+def h_compare_chain(
+    left: Any, rest: tuple[tuple[Callable[[Any, Any], bool], Callable[[], Any]], ...]
+) -> bool:
+    for fn, right_fn in rest:
+        right = right_fn()
+        if not fn(left, right):
+            return False
+        left = right
+    return True
+
+
+_NOT_HAND: dict[int, tuple[Any, tuple[int, ...]]] = {}
+
+
+def h_orient(E: Env, want_up: bool, fn: str, *args: Any) -> Slots:
+    """``up(...)`` / ``down(...)`` (:func:`reference_engine.functions._orientation`)."""
+    layout = E.layout
+    if args:
+        base = _slots(args[0], fn)
+        flats: Any = base.flat
+        label = base.label
+        layout = base.layout
+    else:
+        hit = _NOT_HAND.get(id(layout))
+        if hit is None or hit[0] is not layout:
+            hit = (layout, tuple(f for f in range(layout.size) if layout.owner(f).hand is None))
+            if len(_NOT_HAND) > 10_000:
+                _NOT_HAND.clear()
+            _NOT_HAND[id(layout)] = hit
+        flats = hit[1]
+        label = "the table"
+    cells = E.cells
+    if want_up:
+        picked = [f for f in flats if cells[f] >= 0 and cells[f] & 1]
+    else:
+        picked = [f for f in flats if cells[f] >= 0 and not cells[f] & 1]
+    return Slots(layout, picked, None, f"{fn}({label if args else ''})")
+
+
+def h_exists(E: Env, name: Any) -> bool:
+    n = plain(name)
+    if not isinstance(n, str):
+        raise Slow()
+    return n in E.layout.by_name
+
+
+def h_decode(E: Env, enc: Any, x: Any) -> Any:
+    from ..encodings import Encoding
+
+    if not isinstance(enc, Encoding) or enc.kind == "onehot":
+        raise Slow()  # a one-hot encoding binds its length in the scope
+    return enc.bind(None).decode(_slots(x, "decode").faces())  # type: ignore[arg-type]
+
+
+def h_family_index(E: Env, card: Any) -> int:
+    """family_index() of a face (the common case: a card read in a comprehension)."""
+    if isinstance(card, Symbol):
+        name = card.name
+        digits = len(name) - len(name.rstrip("0123456789"))
+        if digits:
+            return int(name[-digits:])
+    return int(BUILTINS["family_index"](None, card))
+
+
+# -- selections: the places an expression names, without making selection objects -----------
+
+
+def _region(E: Env, name: str) -> Region:
+    """The region ``name`` names here (as StateScope finds it), or Slow."""
+    if name in E.vars:
+        raise Slow()
+    reg = E.layout.by_name.get(name)
+    if reg is None or reg.hand is not None:
+        raise Slow()
+    return reg
+
+
+def _picks(idx: Any, n: int) -> Any:
+    """:func:`reference_engine.table._picks` for plain numbers, lists of them and ``*``."""
+    if idx is WILDCARD:
+        return range(1, n + 1)
+    if type(idx) is int:
+        if not 0 < idx <= n:
+            raise Slow()
+        return (idx,)
+    if type(idx) is list:
+        for i in idx:
+            if type(i) is not int or not 0 < i <= n:
+                raise Slow()
+        return idx
+    raise Slow()
+
+
+def s_region(E: Env, name: str) -> range:
+    reg = _region(E, name)
+    return reg.slots
+
+
+def s_cells(E: Env, name: str, r: Any, c: Any) -> list[int]:
+    """The slots of ``name[r, c]`` (rows by columns, as ``RegionRef.kg_index`` lists them)."""
+    reg = _region(E, name)
+    cols = reg.cols
+    base = reg.offset - cols - 1
+    cs = _picks(c, cols)
+    return [base + i * cols + j for i in _picks(r, reg.rows) for j in cs]
+
+
+def s_items(E: Env, name: str, i: Any) -> list[int]:
+    """The slots of item(s) ``name[i]`` of a row region."""
+    reg = _region(E, name)
+    if reg.rows != 1:
+        raise Slow()
+    unit = reg.unit
+    base = reg.offset - unit
+    return [base + k * unit + u for k in _picks(i, reg.items()) for u in range(unit)]
+
+
+def s_shape(E: Env, name: str) -> tuple[int, int]:
+    reg = _region(E, name)
+    return reg.rows, reg.cols
+
+
+def s_columns(flats: list[int] | range, rows: int, cols: int) -> list[tuple[int, ...]]:
+    """The columns of a rectangle of slots listed row by row."""
+    return [tuple(flats[c::cols]) for c in range(cols)] if rows > 1 else [(f,) for f in flats]
+
+
+def s_value(value: Any) -> tuple[int, ...]:
+    """The places of a value that is not one of the shapes above (``_flats(_res(...))``)."""
+    return _flats(_res(value, ""), "")
+
+
+def s_up(E: Env, want_up: bool, flats: Any = None) -> list[int]:
+    cells = E.cells
+    if flats is None:
+        flats = _not_hands(E.layout)
+    if want_up:
+        return [f for f in flats if cells[f] >= 0 and cells[f] & 1]
+    return [f for f in flats if cells[f] >= 0 and not cells[f] & 1]
+
+
+def _not_hands(layout: Any) -> tuple[int, ...]:
+    hit = _NOT_HAND.get(id(layout))
+    if hit is None or hit[0] is not layout:
+        hit = (layout, tuple(f for f in range(layout.size) if layout.owner(f).hand is None))
+        if len(_NOT_HAND) > 10_000:
+            _NOT_HAND.clear()
+        _NOT_HAND[id(layout)] = hit
+    return hit[1]
+
+
+def h_face_eq(E: Env, name: str, r: Any, c: Any, other: Any) -> bool:
+    """``name[r, c] == other``: its face compared as ``equal`` compares a list of one face."""
+    face = h_face(E, name, r, c)
+    if type(other) is Symbol:
+        return face == other
+    return equal([face], other)
+
+
+def h_row_faces(E: Env, name: str, r: Any, c: Any) -> list[Symbol]:
+    """What ``name[r, c]`` reads as when gone through: the faces of its cards (face up)."""
+    cells = E.cells
+    out = []
+    for f in s_cells(E, name, r, c):
+        v = cells[f]
+        if v < 0 or not v & 1:
+            raise Slow()
+        out.append(SYMBOLS.by_id(v >> 1))
+    return out
+
+
+_CMP = {op: _compare(op) for op in ("==", "!=", "<", "<=", ">", ">=", "in", "not in")}
+_ARITH = {op: _arith(op) for op in ("+", "-", "*", "/", "//", "%")}
+
+HELPERS: dict[str, Any] = {
+    "WILDCARD": WILDCARD,
+    "_slow": _slow,
+    "_truthy": truthy,
+    "_lk": h_lookup,
+    "_face": h_face,
+    "_faces": h_faces,
+    "_ix": h_index,
+    "_attr": h_attr,
+    "_range": h_range,
+    "_seq": h_seq,
+    "_seqr": h_seq_range,
+    "_and": h_and,
+    "_or": h_or,
+    "_neg": h_neg,
+    "_cmpc": h_compare_chain,
+    "_cmp": _CMP,
+    "_ar": _ARITH,
+    "_orient": h_orient,
+    "_exists": h_exists,
+    "_decode": h_decode,
+    "_famidx": h_family_index,
+    "EMPTY": EMPTY,
+    "is_up": is_up,
+    "_s_region": s_region,
+    "_s_cells": s_cells,
+    "_s_items": s_items,
+    "_s_shape": s_shape,
+    "_s_columns": s_columns,
+    "_s_value": s_value,
+    "_s_up": s_up,
+    "_face_eq": h_face_eq,
+    "_row_faces": h_row_faces,
+}
+
+# Built-in functions whose value is a number or a truth value: computed once before a
+# comprehension when their arguments do not depend on its variables (a list would be shared).
+_SCALAR = {
+    "len",
+    "ncols",
+    "nrows",
+    "exists",
+    "family_index",
+    "comb",
+    "abs",
+    "sum",
+    "min",
+    "max",
+    "count",
+    "index",
+    "str",
+    "symbol",
+    "hand",
+    "any",
+    "all",
+}
+
+
+class Unfit(Exception):
+    """An expression the generator leaves to the closures (it says why, for the tests)."""
+
+
+class _Gen:
+    """Generates the source of one expression's fast function (see the module docs)."""
+
+    def __init__(self, proto: Protocol):
+        self.consts: list[Any] = []
+        self.context = set(proto.context)
+        self.families = {s.name for s in proto.symbols.values() if s.family}
+        self.encoders = set(proto.encodings)
+        self.bound: list[set[str]] = []
+        self.hoisted: dict[int, str] = {}  # id of a node computed before its comprehension -> name
+        self.counter = 0
+
+    # -- helpers ---------------------------------------------------------------------
+    def const(self, value: Any) -> str:
+        self.consts.append(value)
+        return f"K[{len(self.consts) - 1}]"
+
+    def is_bound(self, name: str) -> bool:
+        return any(name in b for b in self.bound)
+
+    def function_kind(self, name: str) -> str:
+        """How the frame resolves a function name (its functions: builtins, then the game's,
+        the families', the encodings', each overriding the one before)."""
+        if name in self.encoders:
+            return "encoder"
+        if name in self.families:
+            return "family"
+        if name in self.context:
+            return "context"
+        if name in BUILTINS:
+            return "builtin"
+        return "unknown"
+
+    def free(self, node: Node) -> set[str]:
+        return node.names()
+
+    # -- nodes -------------------------------------------------------------------------
+    def emit(self, node: Node) -> str:
+        name = self.hoisted.get(id(node))
+        if name is not None:
+            return name
+        method = getattr(self, f"_{type(node).__name__}", None)
+        if method is None:
+            raise Unfit(f"node {type(node).__name__}")
+        code: str = method(node)
+        return code
+
+    def _Const(self, node: Const) -> str:
+        return self.const(node.value)
+
+    def _Star(self, node: Star) -> str:
+        return "WILDCARD"
+
+    def _Name(self, node: Name) -> str:
+        if not IDENT.match(node.name):
+            raise Unfit("a name that is not an identifier")
+        if self.is_bound(node.name):
+            return f"v_{node.name}"
+        return f"_lk(E, {self.const(node.name)})"
+
+    def _ListLit(self, node: ListLit) -> str:
+        return "[" + "".join(self.emit(i) + ", " for i in node.items) + "]"
+
+    def _RangeNode(self, node: RangeNode) -> str:
+        return f"_range({self.emit(node.lo)}, {self.emit(node.hi)})"
+
+    def _cell(self, node: Node) -> tuple[str, str, str] | None:
+        """``name[r, c]`` of a name that is not a comprehension variable: (name, r, c) code."""
+        if (
+            isinstance(node, Index)
+            and isinstance(node.obj, Name)
+            and len(node.args) == 2
+            and IDENT.match(node.obj.name)
+            and not self.is_bound(node.obj.name)
+        ):
+            return self.const(node.obj.name), self.emit(node.args[0]), self.emit(node.args[1])
+        return None
+
+    def _Call(self, node: Call) -> str:
+        name = node.func
+        kind = self.function_kind(name)
+        if kind == "unknown":
+            raise Unfit(f"unknown function {name}")
+        fn = f"F[{self.const(name)}]"
+        if kind == "context" or (kind == "builtin" and name == "family_index"):
+            args = []
+            for a in node.args:
+                cell = self._cell(a)
+                args.append(f"_face(E, {', '.join(cell)})" if cell else self.emit(a))
+            if kind == "builtin":
+                if len(args) != 1:
+                    raise Unfit("family_index with other than one argument")
+                return f"_famidx(E, {args[0]})"
+            return f"{fn}(None, {''.join(a + ', ' for a in args)})"
+        args = [self.emit(a) for a in node.args]
+        joined = "".join(a + ", " for a in args)
+        if kind == "builtin" and name in ("up", "down"):
+            return f"_orient(E, {name == 'up'}, {self.const(name)}, {joined})"
+        if kind == "builtin" and name == "exists":
+            if len(args) != 1:
+                raise Unfit("exists with other than one argument")
+            return f"_exists(E, {args[0]})"
+        if kind == "builtin" and name == "decode":
+            if len(args) != 2:
+                raise Unfit("decode with other than two arguments")
+            return f"_decode(E, {args[0]}, {args[1]})"
+        return f"{fn}(None, {joined})"
+
+    def _Index(self, node: Index) -> str:
+        return f"_ix({self.emit(node.obj)}, [{''.join(self.emit(a) + ', ' for a in node.args)}])"
+
+    def _Attr(self, node: Attr) -> str:
+        return f"_attr({self.emit(node.obj)}, {self.const(node.attr)})"
+
+    def _Unary(self, node: Unary) -> str:
+        if node.op == "not":
+            return f"(not _truthy({self.emit(node.operand)}))"
+        return f"_neg({self.emit(node.operand)})"
+
+    def _Chain(self, node: Chain) -> str:
+        ops = {op for op, _ in node.rest}
+        first = self.emit(node.first)
+        if ops <= {"and"} or ops <= {"or"}:
+            rest = "".join(f"lambda: {self.emit(n)}, " for _, n in node.rest)
+            helper = "_and" if ops == {"and"} else "_or"
+            return f"{helper}({first}, {rest})"
+        acc = first
+        for op, n in node.rest:
+            if op not in _ARITH:
+                raise Unfit(f"operator {op}")
+            acc = f"_ar[{self.const(op)}]({acc}, {self.emit(n)})"
+        return acc
+
+    def _operand(self, node: Node) -> str:
+        cell = self._cell(node)
+        return f"_faces(E, {', '.join(cell)})" if cell else self.emit(node)
+
+    def _Compare(self, node: Compare) -> str:
+        for op, _ in node.rest:
+            if op not in _CMP:
+                raise Unfit(f"comparison {op}")
+        if len(node.rest) == 1 and node.rest[0][0] in ("==", "!="):
+            cell = self._cell(node.first)
+            if cell is not None and self._cell(node.rest[0][1]) is None:
+                test = f"_face_eq(E, {', '.join(cell)}, {self.emit(node.rest[0][1])})"
+                return test if node.rest[0][0] == "==" else f"(not {test})"
+        first = self._operand(node.first)
+        if len(node.rest) == 1:
+            ((op, n),) = node.rest
+            return f"_cmp[{self.const(op)}]({first}, {self._operand(n)})"
+        rest = "".join(f"(_cmp[{self.const(op)}], lambda: {self._operand(n)}), " for op, n in node.rest)
+        return f"_cmpc({first}, ({rest}))"
+
+    def _Conditional(self, node: Conditional) -> str:
+        return f"({self.emit(node.then)} if _truthy({self.emit(node.cond)}) else {self.emit(node.other)})"
+
+    def _Comprehension(self, node: Comprehension) -> str:
+        if not node.clauses or node.clauses[0][0] != "for":
+            raise Unfit("a comprehension that does not start with 'for'")
+        mine = set(node.variables)
+        for v in mine:
+            if not IDENT.match(v):
+                raise Unfit("a variable that is not an identifier")
+        # What does not depend on this comprehension's variables is computed once before it, in
+        # the enclosing scope, as is its first iterable.
+        targets = self._hoist_targets(node, mine)
+        hoisted = [self.emit(sub) for sub in targets]
+        first = node.clauses[0][1]
+        if isinstance(first, RangeNode):
+            first_seq = f"_seqr({self.emit(first.lo)}, {self.emit(first.hi)}, ct)"
+        else:
+            first_seq = f"_seq({self._iterable(first)}, ct)"
+        params = {}
+        for sub in targets:
+            self.counter += 1
+            params[id(sub)] = f"h{self.counter}"
+        self.hoisted.update(params)
+        self.bound.append(mine)
+        # Parts of the element that depend only on the variables of the first clauses are
+        # computed once per item of the last of those (a one-item ``for`` after that clause).
+        clause_of = {}
+        vi = 0
+        for i, (kind, _) in enumerate(node.clauses):
+            if kind == "for":
+                clause_of[node.variables[vi]] = i
+                vi += 1
+        inner: dict[int, list[tuple[int, Node]]] = {}
+        last_for = max(clause_of.values())
+        for sub in self._inner_targets(node.element, mine):
+            q = max(clause_of[v] for v in sub.names() & mine)
+            if q < last_for:
+                inner.setdefault(q, []).append((id(sub), sub))
+        made: list[int] = []
+        try:
+            parts = []
+            vi = 0
+            for i, (kind, sub) in enumerate(node.clauses):
+                if kind == "for":
+                    var = node.variables[vi]
+                    vi += 1
+                    if i == 0:
+                        seq = first_seq
+                    elif isinstance(sub, RangeNode):
+                        seq = f"_seqr({self.emit(sub.lo)}, {self.emit(sub.hi)}, ct)"
+                    else:
+                        seq = f"_seq({self._iterable(sub)}, ct)"
+                    parts.append(f"for v_{var} in {seq}")
+                    for key, part in inner.get(i, []):
+                        code = self.emit(part)
+                        self.counter += 1
+                        self.hoisted[key] = f"h{self.counter}"
+                        made.append(key)
+                        parts.append(f"for h{self.counter} in ({code},)")
+                else:
+                    parts.append(f"if _truthy({self.emit(sub)})")
+            element = self.emit(node.element)
+        finally:
+            self.bound.pop()
+            for k in list(params) + made:
+                self.hoisted.pop(k, None)
+        names = "".join(f", {p}" for p in params.values())
+        args = "".join(f", {h}" for h in hoisted)
+        return f"(lambda ct{names}: [{element} {' '.join(parts)}])([0]{args})"
+
+    def _inner_targets(self, node: Node, mine: set[str]) -> list[Node]:
+        """The largest parts of an element worth computing once per item of an outer clause:
+        calls of functions whose value is a number, a card or new cards, that use some of the
+        comprehension's variables but not all of the element's."""
+        out: list[Node] = []
+
+        def visit(n: Node) -> None:
+            if isinstance(n, Comprehension):
+                return
+            if (
+                isinstance(n, Call)
+                and n.names() & mine
+                and not any(isinstance(x, Comprehension) for x in _walk(n))
+                and (self._worth(n) or (n.func == "new" and self.function_kind("new") == "builtin"))
+            ):
+                out.append(n)
+                return
+            for child in _children(n):
+                visit(child)
+
+        visit(node)
+        return out
+
+    def _iterable(self, node: Node) -> str:
+        """A comprehension's iterable; a region's cards are gone through as their faces."""
+        cell = self._cell(node)
+        if cell is not None:
+            return f"_row_faces(E, {', '.join(cell)})"
+        return self.emit(node)
+
+    # -- selections --------------------------------------------------------------------
+    def sel(self, node: Node) -> str:
+        """Code for the slots ``node`` selects, as ``_flats(_res(value))`` lists them."""
+        name = self.hoisted.get(id(node))
+        if name is None:
+            if isinstance(node, Name) and IDENT.match(node.name) and not self.is_bound(node.name):
+                return f"_s_region(E, {self.const(node.name)})"
+            if isinstance(node, Index) and isinstance(node.obj, Name) and self._region_index(node):
+                n = self.const(node.obj.name)
+                args = [self.emit(a) for a in node.args]
+                if len(args) == 2:
+                    return f"_s_cells(E, {n}, {args[0]}, {args[1]})"
+                if len(args) == 1:
+                    return f"_s_items(E, {n}, {args[0]})"
+            if isinstance(node, ListLit):
+                return "[" + "".join(f"*{self.sel(i)}, " for i in node.items) + "]"
+            if isinstance(node, Call) and self.function_kind(node.func) == "builtin":
+                # up(X) of one selection (a region, or cells of one): not of a list of them,
+                # which the built-in refuses.
+                one = not node.args or isinstance(node.args[0], (Name, Index))
+                if node.func in ("up", "down") and len(node.args) <= 1 and one:
+                    arg = f", {self.sel(node.args[0])}" if node.args else ""
+                    return f"_s_up(E, {node.func == 'up'}{arg})"
+        return f"_s_value({self.emit(node)})"
+
+    def _region_index(self, node: Node) -> bool:
+        """``name[...]`` of a name that is not a comprehension variable."""
+        return (
+            isinstance(node, Index)
+            and isinstance(node.obj, Name)
+            and bool(IDENT.match(node.obj.name))
+            and not self.is_bound(node.obj.name)
+        )
+
+    def piles(self, node: Node) -> str:
+        """Code for (whether the value is a list, its items' slots): a shuffle's piles."""
+        if (
+            isinstance(node, Call)
+            and node.func == "columns"
+            and self.function_kind("columns") == "builtin"
+            and len(node.args) == 1
+            and isinstance(node.args[0], Name)
+            and IDENT.match(node.args[0].name)
+            and not self.is_bound(node.args[0].name)
+        ):
+            n = self.const(node.args[0].name)
+            return f"(True, _s_columns(_s_region(E, {n}), *_s_shape(E, {n})))"
+        if isinstance(node, ListLit):
+            return "(True, [" + "".join(f"tuple({self.sel(i)}), " for i in node.items) + "])"
+        return f"_piles_of({self.emit(node)})"
+
+    def _hoist_targets(self, node: Comprehension, mine: set[str]) -> list[Node]:
+        """The largest parts of the comprehension (but its first iterable, computed once anyway)
+        that do not use its variables, and are worth computing once: names, scalar functions,
+        indexing."""
+        out: list[Node] = []
+        roots = [node.element] + [sub for _, sub in node.clauses[1:]]
+        for root in roots:
+            self._collect(root, mine, out)
+        return out
+
+    def _collect(self, node: Node, mine: set[str], out: list[Node]) -> None:
+        if id(node) in self.hoisted:
+            return  # computed before an enclosing comprehension already
+        if self._static(node, mine) and self._worth(node):
+            out.append(node)
+            return
+        if isinstance(node, Comprehension):
+            inner = mine | set(node.variables)
+            for _, sub in node.clauses:
+                self._collect(sub, inner, out)
+            self._collect(node.element, inner, out)
+            return
+        for child in _children(node):
+            self._collect(child, mine, out)
+
+    def _static(self, node: Node, mine: set[str]) -> bool:
+        return not (node.names() & mine) and not any(isinstance(n, Comprehension) for n in _walk(node))
+
+    def _worth(self, node: Node) -> bool:
+        if isinstance(node, Name):
+            return not self.is_bound(node.name)
+        if isinstance(node, Call):
+            kind = self.function_kind(node.func)
+            return kind in ("encoder", "family", "context") or (kind == "builtin" and node.func in _SCALAR)
+        return isinstance(node, Index)
+
+
+def _children(node: Node) -> list[Node]:
+    if isinstance(node, ListLit):
+        return list(node.items)
+    if isinstance(node, RangeNode):
+        return [node.lo, node.hi]
+    if isinstance(node, Call):
+        return list(node.args)
+    if isinstance(node, Index):
+        return [node.obj, *node.args]
+    if isinstance(node, Attr):
+        return [node.obj]
+    if isinstance(node, Unary):
+        return [node.operand]
+    if isinstance(node, (Chain, Compare)):
+        return [node.first, *(n for _, n in node.rest)]
+    if isinstance(node, Conditional):
+        return [node.then, node.cond, node.other]
+    if isinstance(node, Comprehension):
+        return [node.element, *(n for _, n in node.clauses)]
+    return []
+
+
+def _walk(node: Node) -> list[Node]:
+    out = [node]
+    for c in _children(node):
+        out.extend(_walk(c))
+    return out
+
+
+def h_piles_of(value: Any) -> tuple[bool, list[tuple[int, ...]]]:
+    items = value if isinstance(value, list) else [value]
+    return isinstance(value, list), [_flats(_res(v, ""), "") for v in items]
+
+
+HELPERS["_piles_of"] = h_piles_of
+
+KINDS = ("value", "sel", "piles")
+"""What a fast function computes: the expression's value, the slots it selects, or a shuffle's
+piles (whether the value is a list, and each item's slots)."""
+
+
+def generate(node: Node, proto: Protocol, kind: str = "value") -> tuple[str, tuple[Any, ...]]:
+    """The source of ``node``'s fast function and its constants (:class:`Unfit` if none)."""
+    gen = _Gen(proto)
+    body = gen.emit(node) if kind == "value" else gen.sel(node) if kind == "sel" else gen.piles(node)
+    return f"def fast(E):\n    F = E.functions\n    return {body}\n", tuple(gen.consts)
+
+
+def fast_function(node: Node, proto: Protocol, kind: str = "value") -> Fast | None:
+    """``node`` compiled to a fast function, or None where the closures are left to evaluate it."""
+    try:
+        source, consts = generate(node, proto, kind)
+        code = compile(source, f"<compiled expression of {proto.name}>", "exec")
+    except Exception:
+        return None
+    namespace: dict[str, Any] = dict(HELPERS)
+    namespace["K"] = consts
+    exec(code, namespace)  # the source is generated from the syntax tree (see the module docs)
+    fn: Fast = namespace["fast"]
+    return fn
+
+
+__all__ = ["Env", "EvalError", "Fast", "Slow", "fast_function", "generate", "is_up"]

@@ -1,0 +1,158 @@
+"""Evaluating a spec's expressions in a compiled run: the fast function where there is one, the
+interpreter's evaluator where there is none or where the fast function cannot tell.
+
+:class:`Expr` pairs an expression with its fast function (:mod:`.codegen`). With
+:data:`CHECKED` set (the tests set it), every fast result is compared with the interpreter's,
+so that a difference stops the run at the expression that differs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..expressions import Expression
+from ..machine import deep_plain
+from ..machine.plans import _flats, _res
+from ..spec import Protocol
+from ..table import NewCards, Slots
+from .codegen import Env, Fast, fast_function
+from .run import Run
+
+CHECKED = False
+"""Compare every fast result with the interpreter's (slow: for the tests)."""
+
+
+class Mismatch(AssertionError):
+    """A fast function gave another value than the interpreter (a bug of the compiled path)."""
+
+
+_UNMADE: Any = object()
+
+
+class Expr:
+    """An expression of a compiled protocol, with its fast functions (None: the interpreter's):
+    for its value, for the slots it selects, for a shuffle's piles (made when first used)."""
+
+    __slots__ = ("_piles", "_sel", "expr", "fast", "proto")
+
+    def __init__(self, expr: Expression, proto: Protocol):
+        self.expr = expr
+        self.proto = proto
+        self.fast: Fast | None = fast_function(expr.node, proto)
+        self._sel: Fast | None = _UNMADE
+        self._piles: Fast | None = _UNMADE
+
+    @property
+    def text(self) -> str:
+        return self.expr.text
+
+    def env(self, run: Run) -> Env:
+        frame = run.frame
+        return Env(run.state, run.layout, run.cells, run.vars(), frame.globals.names, frame.globals.functions)
+
+    def value(self, run: Run) -> Any:
+        """The plain value, as the interpreter's ``Evaluator.value`` gives it."""
+        fast = self.fast
+        if fast is not None:
+            try:
+                got = deep_plain(fast(self.env(run)))
+            except Exception:
+                pass
+            else:
+                if CHECKED:
+                    _same(self.expr, got, run.ev.value(self.expr, run.state()))
+                return got
+        return run.ev.value(self.expr, run.state())
+
+    def public(self, run: Run) -> Any:
+        """The value with selections of places kept, as ``Evaluator.public`` gives it."""
+        fast = self.fast
+        if fast is not None:
+            try:
+                got = fast(self.env(run))
+            except Exception:
+                pass
+            else:
+                if CHECKED:
+                    _same(self.expr, got, run.ev.public(self.expr, run.state()))
+                return got
+        return run.ev.public(self.expr, run.state())
+
+    def sel(self, run: Run, what: str) -> tuple[int, ...]:
+        """The slots the expression selects (``_flats(_res(public value))``)."""
+        fast = self._sel
+        if fast is _UNMADE:
+            fast = self._sel = fast_function(self.expr.node, self.proto, "sel")
+        if fast is not None:
+            try:
+                got = tuple(fast(self.env(run)))
+            except Exception:
+                pass
+            else:
+                if CHECKED:
+                    _same(self.expr, got, _flats(_res(run.ev.public(self.expr, run.state()), what), what))
+                return got
+        return _flats(_res(run.ev.public(self.expr, run.state()), what), what)
+
+    def piles(self, run: Run) -> tuple[bool, list[tuple[int, ...]]] | Any:
+        """A shuffle's piles: whether the value is a list, and the slots of each of its items
+        (or the public value itself, where the fast function cannot tell)."""
+        fast = self._piles
+        if fast is _UNMADE:
+            fast = self._piles = fast_function(self.expr.node, self.proto, "piles")
+        if fast is not None:
+            try:
+                many, piles = fast(self.env(run))
+            except Exception:
+                pass
+            else:
+                piles = [tuple(p) for p in piles]
+                if CHECKED:
+                    value = run.ev.public(self.expr, run.state())
+                    items = value if isinstance(value, list) else [value]
+                    want = [_flats(_res(v, "shuffle"), "shuffle") for v in items]
+                    _same(self.expr, (many, piles), (isinstance(value, list), want))
+                return many, piles
+        return run.ev.public(self.expr, run.state())
+
+
+def _norm(v: Any) -> Any:
+    """A value for comparison: selections by their places and shape (their labels and readers
+    are for messages), new cards by their faces."""
+    if isinstance(v, Slots):
+        return ("S", tuple(v.flat), v.shape)
+    if isinstance(v, NewCards):
+        return ("N", tuple(s.id for s in v.symbols), v.up)
+    if isinstance(v, list):
+        return [_norm(x) for x in v]
+    if isinstance(v, tuple):
+        return tuple(_norm(x) for x in v)
+    return v
+
+
+def _same(expr: Expression, fast: Any, reference: Any) -> None:
+    if _norm(fast) != _norm(reference) or type(fast) is not type(reference):
+        raise Mismatch(f"{expr.text!r}: the compiled path computed {fast!r}, the interpreter {reference!r}")
+
+
+class FastEvaluator:
+    """The evaluator a compiled run hands the interpreter's resolvers (they call ``value`` and
+    ``public`` with the spec's expressions and the run's table): each expression of the protocol
+    through its :class:`Expr`, any other the interpreter's way."""
+
+    __slots__ = ("exprs", "run", "touched")
+
+    def __init__(self, run: Run, exprs: dict[int, Expr]):
+        self.run = run
+        self.exprs = exprs
+        self.touched = True
+
+    def value(self, expr: Expression, state: Any) -> Any:
+        e = self.exprs.get(id(expr))
+        return e.value(self.run) if e is not None else self.run.ev.value(expr, self.run.state())
+
+    def public(self, expr: Expression, state: Any, plain_value: bool = False) -> Any:
+        if plain_value:
+            return self.value(expr, state)
+        e = self.exprs.get(id(expr))
+        return e.public(self.run) if e is not None else self.run.ev.public(expr, self.run.state())

@@ -1,0 +1,462 @@
+"""The steps of a spec compiled into operations on one :class:`~.run.Run`.
+
+Each step kind has one compiler here, which returns an :data:`Op` (a closure over the typed
+step) doing in one run what the interpreter's handler does to a frontier of one state in
+sample mode, in the same order: the same expressions evaluated, the same random numbers drawn,
+the same observations added to the view, the same errors at the same step. A kind without a
+compiler here is refused when the spec is compiled (:class:`~.program.NotCompiled` names it);
+so is a step carrying a field the compiler does not know (:data:`KNOWN_FIELDS`).
+
+The generic compilers reuse the interpreter's own resolvers and plan builders (a plan is what a
+layout-changing action does to any table with a given layout, see
+:class:`~reference_engine.machine.Plan`), cached per step, layout and resolved arguments; the
+fast paths of :mod:`.fast` take over where they apply.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+from .. import steps as st
+from ..cards import EMPTY
+from ..expressions import EvalError, Expression, truthy
+from ..functions import hand_name
+from ..machine import Plan, Runner
+from ..machine.actions import layout as lay
+from ..machine.actions.shuffling import _piles, _shifts
+from ..machine.frontier import _freeze, env_drop, env_set
+from ..machine.plans import _flats, _res
+from ..shuffles import Shuffle
+from ..table import Draft, Layout, State, visible
+from . import calls
+from . import evaluate as ev
+from . import plans as fp
+from .base import Op, Unsupported, apply_plan, fail, same_plan, strip
+from .plans import Defer
+from .run import Run, after_step
+
+Block = tuple[tuple[Op, str | None], ...]
+"""A list of compiled steps, each with the number of the step it belongs to (for messages)."""
+
+# Every field of each step kind the compiler knows, semantic or not. A field added to a step
+# kind later (a new key of the step language) is refused until the compiler says what it does.
+_COMMON = {f.name for f in dataclasses.fields(st.Step)}
+KNOWN_FIELDS: dict[type[st.Step], set[str]] = {
+    st.Note: _COMMON | {"why"},
+    st.Place: _COMMON | {"targets", "up"},
+    st.Rearrange: _COMMON | {"region", "axis", "order"},
+    st.Swap: _COMMON | {"a", "b"},
+    st.Move: _COMMON | {"pairs"},
+    st.Take: _COMMON | {"source", "columns", "into"},
+    st.Shuffle: _COMMON | {"how", "piles", "perms", "text", "uses"},
+    st.Turn: _COMMON | {"what"},
+    st.Discard: _COMMON | {"what"},
+    st.Return: _COMMON | {"cards", "to"},
+    st.Shift: _COMMON | {"piles", "until"},
+    st.If: _COMMON | {"cond", "then", "other"},
+    st.For: _COMMON | {"var", "values", "body"},
+    st.Call: _COMMON | {"protocol", "params", "args", "results"},
+    st.Let: _COMMON | {"values"},
+    st.Do: _COMMON | {"body"},
+}
+
+
+class Compiler:
+    """What compiling one protocol's steps needs: how to compile a callee (by name), and the
+    compiled form of each of its expressions."""
+
+    def __init__(self, callee: Callable[[str], Any], exprs: dict[int, ev.Expr]):
+        self.callee = callee
+        self.exprs = exprs
+
+    def e(self, expr: Expression | None) -> ev.Expr:
+        assert expr is not None
+        return self.exprs[id(expr)]
+
+    def block(self, steps: list[st.Step], number: str | None) -> Block:
+        out = []
+        for step in steps:
+            here = step.number or number
+            out.append((self.step(step, here), here))
+        return tuple(out)
+
+    def step(self, step: st.Step, number: str | None) -> Op:
+        kind = type(step)
+        make = _COMPILERS.get(kind)
+        known = KNOWN_FIELDS.get(kind)
+        if make is None or known is None:
+            raise Unsupported(f"the step kind {step.kind!r} is not compiled")
+        extra = sorted({f.name for f in dataclasses.fields(step)} - known)
+        if extra:
+            raise Unsupported(f"a {step.kind} step with {', '.join(extra)}: not known to the compiler")
+        return make(self, step, number)
+
+
+def run_block(run: Run, block: Block) -> None:
+    for op, number in block:
+        op(run)
+        after_step(run, number)
+
+
+Resolve = Callable[[Runner, Any, Any, State, Any], Any]
+Build = Callable[[Runner, Any, Any, Layout, Any], Plan]
+FastBuild = Callable[[Layout, Any], Plan]
+
+
+def planned(step: st.Step, resolve: Resolve, build: Build, fast: FastBuild | None = None) -> Op:
+    """A layout-changing step: the interpreter's resolver (with the compiled expressions), then
+    the plan for this layout and these arguments, kept, built fast where it can be."""
+    sid = id(step)
+
+    def op(run: Run) -> None:
+        plans = run.shared.plans
+        try:
+            res = resolve(run.runner, run.frame, step, run.state(), run.fev)
+            key = ("compiled", sid, run.layout, res)
+            plan = plans.get(key)
+            if plan is None:
+                plan = plans[key] = make_plan(run, step, res, build, fast)
+        except EvalError as exc:
+            raise fail(run, step, exc) from None
+        apply_plan(run, step, plan)
+
+    return op
+
+
+def make_plan(run: Run, step: st.Step, res: Any, build: Build, fast: FastBuild | None) -> Plan:
+    if fast is not None:
+        try:
+            plan = fast(run.layout, res)
+        except Defer:
+            pass
+        else:
+            if ev.CHECKED:
+                same_plan(step, plan, strip(build(run.runner, run.frame, step, run.layout, res)))
+            return plan
+    return strip(build(run.runner, run.frame, step, run.layout, res))
+
+
+def _place(c: Compiler, step: st.Place, number: str | None) -> Op:
+    up = step.up
+    generic = planned(
+        step, lay._place_resolve, lay._place_build, lambda layout, res: fp.build_place(layout, res, up)
+    )
+    targets = [(t, form, c.e(items)) for t, form, items in step.targets]
+
+    def op(run: Run) -> None:
+        """New cards only (bit pairs, owner cards): the plan is built from the values, without
+        resolving each card (and not kept: such a place rarely meets the same layout again)."""
+        runner = run.runner
+        placements = []
+        try:
+            state = run.state()
+            for target, form, items in targets:
+                tres = runner.resolve_target(run.frame, target, state, run.fev)
+                groups = fp.new_groups(items.public(run), form)
+                if groups is None:
+                    break
+                placements.append((tres, form, groups))
+        except EvalError:
+            placements = []
+        if len(placements) == len(targets):
+            try:
+                plan = fp.build_place_new(run.layout, placements, up)
+            except Defer:
+                pass
+            else:
+                if ev.CHECKED:
+                    res = lay._place_resolve(runner, run.frame, step, run.state(), run.fev)
+                    same_plan(step, plan, strip(lay._place_build(runner, run.frame, step, run.layout, res)))
+                apply_plan(run, step, plan)
+                return
+        generic(run)
+
+    return op
+
+
+def _rearrange(c: Compiler, step: st.Rearrange, number: str | None) -> Op:
+    return planned(step, lay._rearrange_resolve, lay._rearrange_build)
+
+
+def _swap(c: Compiler, step: st.Swap, number: str | None) -> Op:
+    a, b = c.e(step.a), c.e(step.b)
+
+    def resolve(runner: Runner, frame: Any, step: Any, state: State, fev: Any) -> Any:
+        run = fev.run
+        return (a.sel(run, "swap"), b.sel(run, "swap"))
+
+    return planned(step, resolve, lay._swap_build)
+
+
+def _move(c: Compiler, step: st.Move, number: str | None) -> Op:
+    return planned(step, lay._move_resolve, lay._move_build, fp.build_move)
+
+
+def _take(c: Compiler, step: st.Take, number: str | None) -> Op:
+    return planned(step, lay._take_resolve, lay._take_build, fp.build_take)
+
+
+def _discard(c: Compiler, step: st.Discard, number: str | None) -> Op:
+    what = c.e(step.what)
+
+    def resolve(runner: Runner, frame: Any, step: Any, state: State, fev: Any) -> Any:
+        return what.sel(fev.run, "discard")
+
+    return planned(step, resolve, lay._discard_build, fp.build_discard)
+
+
+def _return(c: Compiler, step: st.Return, number: str | None) -> Op:
+    cards, to = c.e(step.cards), c.e(step.to)
+
+    def resolve(runner: Runner, frame: Any, step: Any, state: State, fev: Any) -> Any:
+        run = fev.run
+        flats = cards.sel(run, "return")
+        owners_ = to.value(run)
+        owners = list(owners_) if isinstance(owners_, (list, tuple)) else [owners_] * len(flats)
+        if len(owners) != len(flats):
+            raise EvalError(f"return: {len(flats)} cards but {len(owners)} owners")
+        return (flats, tuple([hand_name(o) for o in owners]))
+
+    return planned(step, resolve, lay._return_build, fp.build_return)
+
+
+def _note(c: Compiler, step: st.Note, number: str | None) -> Op:
+    def op(run: Run) -> None:
+        return None
+
+    return op
+
+
+# --------------------------------------------------------------------------- turn, shuffle, shift
+
+
+def _turn(c: Compiler, step: st.Turn, number: str | None) -> Op:
+    what = c.e(step.what)
+
+    def op(run: Run) -> None:
+        try:
+            flats = what.sel(run, "turn")
+        except EvalError as exc:
+            raise fail(run, step, exc) from None
+        cells = run.cells
+        vals = [cells[f] for f in flats]
+        if EMPTY in vals or len(set(flats)) != len(flats):
+            revealed = []
+            for f in flats:  # as the interpreter turns them, one by one (and says which is empty)
+                if cells[f] == EMPTY:
+                    raise run.runner.fail(run.frame, step, f"turn: {run.layout.describe(f)} is empty")
+                cells[f] ^= 1
+                if cells[f] & 1:
+                    revealed.append(cells[f])
+        else:
+            new = [v ^ 1 for v in vals]
+            for f, v in zip(flats, new):
+                cells[f] = v
+            revealed = [v for v in new if v & 1]
+        if revealed:
+            run.view = run.views.extend(run.view, ("turn", tuple(revealed)))
+        run.meters = run.meters.add_turn()
+
+    return op
+
+
+def _shuffle(c: Compiler, step: st.Shuffle, number: str | None) -> Op:
+    piles_expr = c.e(step.piles)
+
+    def op(run: Run) -> None:
+        runner = run.runner
+        try:
+            got = piles_expr.piles(run)
+            if isinstance(got, tuple):
+                shuffle, piles, how = _shuffle_of(step, got[0], got[1], run.layout)
+            else:  # the interpreter's own reading of the piles, and its messages
+                shuffle, piles, how = _piles(runner, run.frame, step, run.state(), run.ev)
+        except EvalError as exc:
+            raise fail(run, step, exc) from None
+        perm = shuffle.sample(runner.rng)
+        cells = run.cells
+        contents = [[cells[f] for f in p] for p in piles]
+        if any(v >= 0 and v & 1 for vs in contents for v in vs):
+            for p, i in zip(piles, perm):
+                for f, v in zip(p, contents[i]):
+                    cells[f] = v
+            run.view = run.views.extend(
+                run.view, ("shuffle", tuple(visible(cells[f]) for p in piles for f in p))
+            )
+        else:
+            for p, i in zip(piles, perm):
+                for f, v in zip(p, contents[i]):
+                    cells[f] = v
+        run.meters = run.meters.add_shuffle(how)
+
+    return op
+
+
+def _shuffle_of(
+    step: st.Shuffle, many: bool, items: list[tuple[int, ...]], layout: Layout
+) -> tuple[Shuffle, tuple[tuple[int, ...], ...], str]:
+    """What :func:`~reference_engine.machine.actions.shuffling._piles` makes of the value's slots."""
+    how = step.how
+    piles: tuple[tuple[int, ...], ...]
+    if how in ("cut", "bisect"):
+        flats = tuple(f for p in items for f in p)
+        if how == "cut":
+            piles = tuple((f,) for f in flats)
+            shuffle = Shuffle("shift", len(piles))
+        else:
+            if len(flats) % 2:
+                raise EvalError(f"a bisection cut needs an even number of cards, got {len(flats)}")
+            h = len(flats) // 2
+            piles = (flats[:h], flats[h:])
+            shuffle = Shuffle("scramble", 2)
+    else:
+        piles = tuple(items)
+        if how == "set":
+            if step.perms and len(step.perms[0]) != len(piles):
+                raise EvalError(
+                    f"the permutations act on {len(step.perms[0])} piles, but there are {len(piles)}"
+                )
+            shuffle = Shuffle("set", len(piles), tuple(step.perms))
+        else:
+            shuffle = Shuffle(how, len(piles))
+    if not piles:
+        raise EvalError("nothing to shuffle")
+    sizes = {len(p) for p in piles}
+    if len(sizes) != 1:
+        raise EvalError(f"piles must have the same number of cards, got sizes {sorted(sizes)}")
+    every = [f for p in piles for f in p]
+    if len(set(every)) != len(every):
+        raise EvalError("the piles overlap")
+    holes = layout.holes
+    if holes:
+        for f in every:
+            if f in holes:
+                raise EvalError(f"{layout.describe(f)} is empty")
+    return shuffle, piles, how
+
+
+def _shift(c: Compiler, step: st.Shift, number: str | None) -> Op:
+    piles_expr, until = step.piles, step.until
+    assert piles_expr is not None and until is not None
+
+    def op(run: Run) -> None:
+        ev = run.ev
+        state = run.state()
+        try:
+            value = ev.public(piles_expr, state)
+            items = value if isinstance(value, list) else [value]
+            piles = tuple(_flats(_res(v, "shift"), "shift") for v in items)
+            if len({len(p) for p in piles}) != 1:
+                raise EvalError("piles must have the same number of cards")
+            k = len(piles)
+            chosen = None
+            for s, getter in enumerate(_shifts(run.shared.plans, len(run.cells), piles)):
+                trial = state.replace(cells=getter(tuple(run.cells)))
+                if truthy(ev.value(until, trial)):
+                    chosen = (s, trial)
+                    break
+        except EvalError as exc:
+            raise fail(run, step, exc) from None
+        if chosen is None:
+            raise run.runner.fail(run.frame, step, f"no shift of the {k} piles makes {until.text!r} true")
+        s, trial = chosen
+        run.cells = list(trial.cells)
+        run.view = run.views.extend(run.view, ("shift", s))
+
+    return op
+
+
+# --------------------------------------------------------------------------- control
+
+
+def _if(c: Compiler, step: st.If, number: str | None) -> Op:
+    cond = step.cond
+    assert cond is not None
+    then = c.block(step.then, number)
+    other = c.block(step.other, number)
+
+    def op(run: Run) -> None:
+        try:
+            result = truthy(run.fev.value(cond, run.state()))
+        except EvalError as exc:
+            raise fail(run, step, exc) from None
+        run.view = run.views.extend(run.view, ("if", result))
+        run_block(run, then if result else other)
+
+    return op
+
+
+def _for(c: Compiler, step: st.For, number: str | None) -> Op:
+    values_expr = step.values
+    assert values_expr is not None
+    var = step.var
+    body = c.block(step.body, number)
+
+    def op(run: Run) -> None:
+        try:
+            values = run.fev.value(values_expr, run.state())
+            if not isinstance(values, list):
+                raise EvalError(f"'for' needs a list of values, got {values!r}")
+            frozen = tuple(_freeze(v) for v in values)
+        except EvalError as exc:
+            raise fail(run, step, exc) from None
+        run.view = run.views.extend(run.view, ("for", frozen))
+        for v in frozen:
+            run.env = env_set(run.env, var, v)
+            run_block(run, body)
+        run.env = env_drop(run.env, var)
+
+    return op
+
+
+def _let(c: Compiler, step: st.Let, number: str | None) -> Op:
+    exprs = list(step.values.items())
+
+    def op(run: Run) -> None:
+        state = run.state()
+        env = run.env
+        values = {}
+        try:
+            for name, expr in exprs:
+                v = _freeze(run.fev.value(expr, state))
+                values[name] = v
+                env = env_set(env, name, v)
+        except EvalError as exc:
+            raise fail(run, step, exc) from None
+        run.env = env
+        run.view = run.views.extend(run.view, ("let", tuple(values.items())))
+
+    return op
+
+
+def _do(c: Compiler, step: st.Do, number: str | None) -> Op:
+    body = c.block(step.body, number)
+
+    def op(run: Run) -> None:
+        run_block(run, body)
+
+    return op
+
+
+_COMPILERS: dict[type[st.Step], Callable[[Compiler, Any, str | None], Op]] = {
+    st.Note: _note,
+    st.Place: _place,
+    st.Rearrange: _rearrange,
+    st.Swap: _swap,
+    st.Move: _move,
+    st.Take: _take,
+    st.Shuffle: _shuffle,
+    st.Turn: _turn,
+    st.Discard: _discard,
+    st.Return: _return,
+    st.Shift: _shift,
+    st.If: _if,
+    st.For: _for,
+    st.Call: calls.compile_call,
+    st.Let: _let,
+    st.Do: _do,
+}
+
+__all__ = ["Block", "Compiler", "Draft", "Op", "Unsupported", "run_block"]

@@ -1,0 +1,399 @@
+"""Plans built without the interpreter's draft: the same :class:`~reference_engine.machine.Plan`
+(new layout, where each new slot's card comes from, new cards, helper cards taken and returned)
+for the common cases of each layout-changing action, made with whole rows and columns at once.
+
+The interpreter builds a plan by editing a :class:`~reference_engine.table.Draft` card by card
+and reading it back (its display labels included); a game builds a new plan at nearly every
+step, as the table's layout changes from turn to turn. :class:`FastDraft` keeps the same model
+(regions copied when an action touches them, emptied regions dropped, empty bottom rows trimmed,
+empty places kept as holes) and builds the plan from whole rows. Where a case is not one of
+these (an error to report, a label, an unusual target) a builder raises :class:`Defer` and the
+caller builds the plan the interpreter's way, which also gives the interpreter's message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..cards import EMPTY
+from ..expressions import EvalError
+from ..functions import hand_name
+from ..machine import Plan
+from ..machine.plans import Resolved
+from ..table import NEW, Layout, NewCards
+
+
+class Defer(Exception):
+    """Not a case of the fast builders: build the plan the interpreter's way."""
+
+
+class FastDraft:
+    """A layout being edited, regions copied as rows of tokens when touched (see the module docs).
+
+    A token is an old slot (>= 0), ``EMPTY``, or ``NEW - i`` for the i-th new card."""
+
+    __slots__ = ("consts", "grids", "layout", "meta", "order")
+
+    def __init__(self, layout: Layout):
+        self.layout = layout
+        self.order = [r.name for r in layout.regions]
+        self.meta: dict[str, tuple[int, str | None]] = {r.name: (r.unit, r.hand) for r in layout.regions}
+        self.grids: dict[str, list[list[int]]] = {}
+        self.consts: list[int] = []
+
+    def has(self, name: str) -> bool:
+        return name in self.meta
+
+    def grid(self, name: str) -> list[list[int]]:
+        g = self.grids.get(name)
+        if g is None:
+            reg = self.layout.by_name[name]
+            cols = reg.cols
+            off = reg.offset
+            g = [list(range(off + r * cols, off + (r + 1) * cols)) for r in range(reg.rows)]
+            holes = self.layout.holes
+            if holes:
+                for row in g:
+                    for i, f in enumerate(row):
+                        if f in holes:
+                            row[i] = EMPTY
+            self.grids[name] = g
+        return g
+
+    def take(self, flats: Sequence[int]) -> list[int]:
+        """Remove the cards at old slots ``flats`` in order (a whole stretch of a row at once)."""
+        out: list[int] = []
+        owner = self.layout.owner
+        n = len(flats)
+        i = 0
+        while i < n:
+            f = flats[i]
+            reg = owner(f)
+            k = f - reg.offset
+            cols = reg.cols
+            r, c = divmod(k, cols)
+            j = i + 1  # how far the slots run on along this row
+            while j < n and flats[j] == f + (j - i) and c + (j - i) < cols:
+                j += 1
+            row = self.grid(reg.name)[r]
+            part = row[c : c + (j - i)]
+            if EMPTY in part:
+                raise Defer()  # an empty place: the interpreter names it
+            out.extend(part)
+            row[c : c + (j - i)] = [EMPTY] * (j - i)
+            i = j
+        return out
+
+    def new(self, codes: Sequence[int]) -> list[int]:
+        start = len(self.consts)
+        self.consts.extend(codes)
+        return list(range(NEW - start, NEW - start - len(codes), -1))
+
+    def add_region(self, name: str, grid: list[list[int]], hand: str | None = None) -> None:
+        if name in self.meta or len({len(row) for row in grid}) > 1:
+            raise Defer()
+        self.grids[name] = grid
+        self.meta[name] = (1, hand)
+        self.order.append(name)
+
+    def remove_region(self, name: str) -> None:
+        self.grids.pop(name, None)
+        del self.meta[name]
+        self.order.remove(name)
+
+    def finish(self, keep_empty: Sequence[str] = ()) -> tuple[Layout, tuple[int, ...], tuple[int, ...]]:
+        """What :meth:`Draft.finish` gives, without labels."""
+        grids = self.grids
+        for name in list(self.order):
+            grid = grids.get(name)
+            if grid is None:
+                continue
+            if self.meta[name][1] is None and name not in keep_empty and _all_empty(grid):
+                self.remove_region(name)
+                continue
+            while len(grid) > 1 and grid[-1].count(EMPTY) == len(grid[-1]):
+                grid.pop()
+        shapes = []
+        src: list[int] = []
+        holes: list[int] = []
+        old = self.layout
+        for name in self.order:
+            unit, hand = self.meta[name]
+            start = len(src)
+            grid = grids.get(name)
+            if grid is None:
+                reg = old.by_name[name]
+                shapes.append((name, reg.rows, reg.cols, unit, hand))
+                src.extend(reg.slots)
+                if old.holes:
+                    holes.extend(h - reg.offset + start for h in reg.slots if h in old.holes)
+                continue
+            rows = len(grid)
+            cols = len(grid[0]) if rows else 0
+            shapes.append((name, rows, cols, unit, hand))
+            for row in grid:
+                if EMPTY in row:
+                    base = len(src)
+                    holes.extend(base + i for i, t in enumerate(row) if t == EMPTY)
+                src.extend(row)
+        return Layout.make(shapes, holes, ()), tuple(src), tuple(self.consts)
+
+
+def _all_empty(grid: list[list[int]]) -> bool:
+    return all(row.count(EMPTY) == len(row) for row in grid)
+
+
+# --------------------------------------------------------------------------- targets
+
+
+def place_at(d: FastDraft, tres: Resolved, shape: tuple[int, int] | None, tokens: list[int]) -> None:
+    """:func:`~reference_engine.machine.plans._target_coords`, for a new region, a hand's end or
+    empty places of a region's rows and columns."""
+    n = len(tokens)
+    kind = tres[0]
+    if kind == "name":
+        name = tres[1]
+        if d.has(name):
+            if d.meta[name][1] is None:
+                raise Defer()
+            d.grid(name)[0].extend(tokens)
+            return
+        rows, cols = shape if shape is not None and shape[0] * shape[1] == n else (1, n)
+        d.add_region(name, [tokens[r * cols : (r + 1) * cols] for r in range(rows)])
+        d.meta[name] = (1, None)
+        return
+    if kind != "grid":
+        raise Defer()
+    _, name, rows, cols = tres
+    if not d.has(name) or not rows or not cols:
+        raise Defer()
+    grid = d.grid(name)
+    width = len(grid[0]) if grid else 0
+    top = max(rows)
+    while len(grid) < top:
+        grid.append([EMPTY] * width)
+    if len(rows) * len(cols) != n:
+        raise Defer()
+    full = (
+        len(cols) == width and cols[0] == 1 and cols[-1] == width and list(cols) == list(range(1, width + 1))
+    )
+    k = 0
+    for r in rows:
+        if r < 1:
+            raise Defer()
+        row = grid[r - 1]
+        if full:
+            if row.count(EMPTY) != width:
+                raise Defer()
+            row[:] = tokens[k : k + width]
+            k += width
+            continue
+        for c in cols:
+            if not 1 <= c <= width or row[c - 1] != EMPTY:
+                raise Defer()
+            row[c - 1] = tokens[k]
+            k += 1
+
+
+# --------------------------------------------------------------------------- builders
+
+
+def _tokens(d: FastDraft, item: Resolved, up: bool, delta: dict[int, int]) -> list[int]:
+    kind = item[0]
+    if kind == "S":
+        return d.take(item[1])
+    if kind == "N":
+        face = int(up or item[2])
+        ids = item[1]
+        for sid in ids:
+            delta[sid] = delta.get(sid, 0) + 1
+        return d.new([sid << 1 | face for sid in ids])
+    out: list[int] = []
+    for sub in item[1]:
+        out.extend(_tokens(d, sub, up, delta))
+    return out
+
+
+def _items(res: Resolved) -> Sequence[Resolved]:
+    return res[1] if res[0] == "L" else (res,)
+
+
+def build_place(layout: Layout, res: Resolved, up: bool) -> Plan:
+    d = FastDraft(layout)
+    delta: dict[int, int] = {}
+    for tres, form, ires in res:
+        if form == "row":
+            line: list[int] = []
+            for item in _items(ires):
+                line.extend(_tokens(d, item, up, delta))
+            grid = [line]
+        else:
+            lines = []
+            for group in _items(ires):
+                line = []
+                for item in _items(group):
+                    line.extend(_tokens(d, item, up, delta))
+                lines.append(line)
+            if len({len(x) for x in lines}) != 1:
+                raise Defer()
+            grid = [list(r) for r in zip(*lines)] if form == "columns" else lines
+        if not grid or not grid[0]:
+            raise Defer()
+        flat = [t for row in grid for t in row] if len(grid) > 1 else grid[0]
+        place_at(d, tres, (len(grid), len(grid[0])), flat)
+    layout2, src, consts = d.finish()
+    return Plan(layout2, src, consts, delta)
+
+
+def build_move(layout: Layout, res: Resolved) -> Plan:
+    d = FastDraft(layout)
+    for tres, flats, shape in res:
+        place_at(d, tres, shape, d.take(flats))
+    layout2, src, consts = d.finish()
+    return Plan(layout2, src, consts, {})
+
+
+def build_take(layout: Layout, res: Resolved) -> Plan:
+    source, cols, into = res
+    reg = layout.by_name.get(source)
+    if reg is None or not cols or len(set(cols)) != len(cols) or not all(1 <= c <= reg.cols for c in cols):
+        raise Defer()
+    d = FastDraft(layout)
+    grid = d.grid(source)
+    idx = [c - 1 for c in cols]
+    taken = [[row[i] for i in idx] for row in grid]
+    chosen = set(idx)
+    keep = [i for i in range(reg.cols) if i not in chosen]
+    d.grids[source] = [[row[i] for i in keep] for row in grid]
+    d.add_region(into, taken)
+    if not keep:
+        d.remove_region(source)
+    layout2, src, consts = d.finish()
+    return Plan(layout2, src, consts, {})
+
+
+def build_discard(layout: Layout, res: Resolved) -> Plan:
+    d = FastDraft(layout)
+    d.take(res)
+    layout2, src, consts = d.finish()
+    return Plan(layout2, src, consts, {}, returned=tuple(res))
+
+
+def build_return(layout: Layout, res: Resolved) -> Plan:
+    flats, names = res
+    d = FastDraft(layout)
+    tokens = d.take(flats)
+    for tok, name in zip(tokens, names):
+        if not d.has(name):
+            d.add_region(name, [[]], hand=name)
+        elif d.meta[name][1] is None:
+            raise Defer()
+        d.grid(name)[0].append(tok)
+    layout2, src, consts = d.finish()
+    return Plan(layout2, src, consts, {})
+
+
+def build_call(
+    layout: Layout, arg_flats: list[tuple[int, ...]], targets: tuple[Resolved, ...], shapes: list[Any]
+) -> Plan:
+    """:func:`~reference_engine.machine.calls._call_plan`: the arguments leave the table, each
+    card output goes to its target (its cards are filled in from the result at each run)."""
+    d = FastDraft(layout)
+    for fl in arg_flats:
+        d.take(fl)
+    for tres, (shape, n) in zip(targets, shapes):
+        if n:
+            place_at(d, tres, shape, d.new([0] * n))
+    layout2, src, consts = d.finish()
+    return Plan(layout2, src, consts, {})
+
+
+__all__ = [
+    "Defer",
+    "EvalError",
+    "FastDraft",
+    "build_call",
+    "build_discard",
+    "build_move",
+    "build_place",
+    "build_return",
+    "build_take",
+    "hand_name",
+]
+
+
+def new_groups(value: Any, form: str) -> list[list[Any]] | None:
+    """The groups of new cards a place step's value lays out (a row: one group), when it holds
+    only new cards (any nesting of lists): None otherwise."""
+    groups = [value] if form == "row" else (value if isinstance(value, list) else [value])
+    out = []
+    for g in groups:
+        items: list[Any] = []
+        if not _new_leaves(g, items):
+            return None
+        out.append(items)
+    return out
+
+
+def _new_leaves(value: Any, out: list[Any]) -> bool:
+    if isinstance(value, NewCards):
+        out.append(value)
+        return True
+    if isinstance(value, list):
+        return all(_new_leaves(v, out) for v in value)
+    return False
+
+
+def build_place_new(
+    layout: Layout, placements: list[tuple[Resolved, str, list[list[Any]]]], up: bool
+) -> Plan:
+    """:func:`build_place` for values of new cards only, without their resolved descriptions:
+    the cards of each group, in order, become the next new cards."""
+    d = FastDraft(layout)
+    counts: dict[int, int] = {}  # id of a NewCards -> how often it is laid out
+    objects: dict[int, Any] = {}
+    codes: dict[int, list[int]] = {}
+    for tres, form, groups in placements:
+        lines = []
+        for group in groups:
+            line: list[int] = []
+            for nc in group:
+                key = id(nc)
+                cs = codes.get(key)
+                if cs is None:
+                    face = int(up or nc.up)
+                    cs = codes[key] = [s.id << 1 | face for s in nc.symbols]
+                    objects[key] = nc
+                    counts[key] = 0
+                counts[key] += 1
+                line.extend(cs)
+            lines.append(line)
+        if form == "row":
+            grid = [d.new(lines[0])]
+        else:
+            if len({len(x) for x in lines}) != 1:
+                raise Defer()
+            start = len(d.consts)
+            width = len(lines[0])
+            for line in lines:
+                d.consts.extend(line)
+            n = len(lines)
+            if form == "columns":
+                grid = [
+                    list(range(NEW - start - r, NEW - start - r - n * width, -width)) for r in range(width)
+                ]
+            else:
+                grid = [
+                    list(range(NEW - start - i * width, NEW - start - (i + 1) * width, -1)) for i in range(n)
+                ]
+        if not grid or not grid[0]:
+            raise Defer()
+        flat = [t for row in grid for t in row] if len(grid) > 1 else grid[0]
+        place_at(d, tres, (len(grid), len(grid[0])), flat)
+    delta: dict[int, int] = {}
+    for key, n in counts.items():
+        for s in objects[key].symbols:
+            delta[s.id] = delta.get(s.id, 0) + n
+    layout2, src, consts = d.finish()
+    return Plan(layout2, src, consts, delta)

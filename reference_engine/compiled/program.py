@@ -1,0 +1,158 @@
+"""A protocol compiled for single runs (:class:`Program`), and the choice of engine for a run."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import steps as st
+from ..errors import UsageError
+from ..expressions import Expression, Index, Name
+from ..machine import ONE, Frame, Runner
+from ..machine.plans import _target_args
+from ..registry import Library
+from ..spec import Protocol
+from ..table import State
+from .base import Unsupported
+from .evaluate import Expr, FastEvaluator
+from .ops import Block, Compiler, run_block
+from .run import Run, unsupported
+
+# What the machine does in a single run that the compiled program leaves to the interpreter's
+# functions it calls (sub-protocols enumerated exactly, outputs read, plans built) is shared:
+# a change of semantics there reaches both engines alike.
+
+
+class NotCompiled(Exception):
+    """This protocol cannot take the compiled path (the message says why)."""
+
+
+@dataclass
+class Program:
+    """A protocol's steps compiled into operations on one table (see :mod:`.ops`), with its
+    callees' programs."""
+
+    protocol: Protocol
+    block: Block = ()
+    callees: dict[str, Program] = field(default_factory=dict)
+    exprs: dict[int, Expr] = field(default_factory=dict)  # the steps' expressions by id
+
+    def run(self, runner: Runner, frame: Frame, state: State) -> State:
+        """The state the interpreter's ``runner.run(frame, {state: ONE})`` ends with (the same
+        random numbers drawn, the same view), but for display labels, which it leaves out."""
+        shared = runner.shared
+        if not runner.call_path:
+            shared.run_start = shared.states_processed
+        run = Run(runner, frame, state)
+        run.fev = FastEvaluator(run, self.exprs)
+        run_block(run, self.block)
+        return run.final()
+
+
+def compile_protocol(library: Library, protocol: Protocol) -> Program:
+    """The compiled program of ``protocol`` and its callees, or :class:`NotCompiled` saying why."""
+    made: dict[str, Program] = {}
+    return _compile(library, protocol, made, [])
+
+
+def _compile(library: Library, protocol: Protocol, made: dict[str, Program], path: list[str]) -> Program:
+    name = protocol.name
+    if name in path:
+        raise NotCompiled(f"{' -> '.join(path + [name])}: a protocol that calls itself")
+    hit = made.get(name)
+    if hit is not None:
+        return hit
+    program = Program(protocol)
+
+    def callee(called: str) -> Program:
+        sub = _compile(library, library.protocol(called), made, path + [name])
+        program.callees[called] = sub
+        return sub
+
+    program.exprs = {id(e): Expr(e, protocol) for e in expressions(protocol.steps)}
+    compiler = Compiler(callee, program.exprs)
+    try:
+        program.block = compiler.block(protocol.steps, None)
+    except Unsupported as exc:
+        raise NotCompiled(f"{protocol.file}: {exc}") from None
+    made[name] = program
+    return program
+
+
+def expressions(steps: list[st.Step]) -> list[Expression]:
+    """Every expression the steps evaluate (a target's index arguments included)."""
+    out: list[Expression] = []
+
+    def target(t: st.Target) -> None:
+        if t.expr is not None:
+            out.append(t.expr)
+            node = t.expr.node
+            if isinstance(node, Index) and isinstance(node.obj, Name) and len(node.args) == 2:
+                out.extend(_target_args(t))
+
+    for step in st.walk(steps):
+        if isinstance(step, st.Place):
+            for t, _, items in step.targets:
+                target(t)
+                out.append(items)
+        elif isinstance(step, st.Move):
+            for t, src in step.pairs:
+                target(t)
+                out.append(src)
+        elif isinstance(step, st.Call):
+            out.extend(step.params.values())
+            out.extend(step.args.values())
+            for t in step.results.values():
+                target(t)
+        elif isinstance(step, st.Let):
+            out.extend(step.values.values())
+        else:
+            for name in ("order", "a", "b", "columns", "piles", "what", "cards", "to", "cond", "values"):
+                e = getattr(step, name, None)
+                if isinstance(e, Expression):
+                    out.append(e)
+    return out
+
+
+_PROGRAMS: dict[tuple[int, int], tuple[Library, Protocol, Program | str]] = {}
+
+
+def program_for(library: Library, protocol: Protocol) -> Program | str:
+    """The compiled program of ``protocol`` (kept from run to run), or why there is none."""
+    key = (id(library), id(protocol))
+    kept = _PROGRAMS.get(key)
+    if kept is None or kept[0] is not library or kept[1] is not protocol:
+        try:
+            made: Program | str = compile_protocol(library, protocol)
+        except NotCompiled as exc:
+            made = str(exc)
+        if len(_PROGRAMS) > 64:
+            _PROGRAMS.clear()
+        kept = _PROGRAMS[key] = (library, protocol, made)
+    return kept[2]
+
+
+def run_single(
+    runner: Runner, frame: Frame, state: State, engine: str, reasons: dict[str, int] | None = None
+) -> tuple[State, str, str | None]:
+    """One single run of ``frame`` from ``state`` with the engine asked for: "auto" (compiled where
+    the protocol compiles, else the interpreter), "compiled" (a :class:`UsageError` saying why
+    the protocol does not compile, rather than a run on the interpreter), "interpreter". The
+    final state, the engine that ran it, and why it is not the compiled path that was asked
+    (None: it is, or it was not asked); the reasons are also counted in ``reasons``."""
+    if engine in ("auto", "compiled"):
+        why = unsupported(runner)
+        program = program_for(runner.library, frame.proto) if why is None else why
+        if isinstance(program, Program):
+            return program.run(runner, frame, state), "compiled", None
+        if engine == "compiled":
+            raise UsageError(f"«engine» compiled: {frame.proto.name} is not compiled: {program}")
+        if reasons is not None:
+            reasons[program] = reasons.get(program, 0) + 1
+        (final,) = runner.run(frame, {state: ONE})
+        return final, "interpreter", program
+    (final,) = runner.run(frame, {state: ONE})
+    return final, "interpreter", None
+
+
+__all__ = ["Any", "NotCompiled", "Program", "compile_protocol", "program_for", "run_single"]

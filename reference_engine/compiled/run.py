@@ -1,0 +1,128 @@
+"""One compiled run's table and counters (:class:`Run`), and the interpreter's objects made from it.
+
+A run of the interpreter carries immutable :class:`~reference_engine.table.State` objects
+through a frontier; a compiled run has exactly one table, so it keeps it in one mutable
+:class:`Run`: the layout (an interned :class:`~reference_engine.table.Layout`, without the
+display labels an interpreter's trace draws), the cards as a list that actions replace or edit,
+and the same helper usage, variables, counters and view the interpreter keeps, in the same
+types (``out`` and ``env`` as sorted tuples, :class:`~reference_engine.table.Meters`, a view id
+of the game's :class:`~reference_engine.machine.ViewTable`). :meth:`Run.state` shows it as a
+``State`` to whatever reads one (the interpreter's expression evaluator, its resolvers, the
+reading of outputs); :meth:`Run.final` is the ``State`` the interpreter would have ended with.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import DEALT
+from ..errors import RunError
+from ..machine import Runner, Shared
+from ..machine.frontier import spend
+from ..machine.runner import MAX_RUN_STEPS
+from ..table import Layout, Meters, State
+
+NO_METERS = Meters()
+"""The counters of a run that has done nothing yet (one instance: its steps are memoized)."""
+
+
+class Run:
+    """The single table of a compiled run (see the module docs) and what its steps need."""
+
+    __slots__ = (
+        "_vars",
+        "_vars_of",
+        "cells",
+        "env",
+        "ev",
+        "fev",
+        "frame",
+        "layout",
+        "meters",
+        "out",
+        "runner",
+        "shared",
+        "view",
+        "views",
+    )
+
+    def __init__(self, runner: Runner, frame: Any, state: State):
+        self.runner = runner
+        self.shared: Shared = runner.shared
+        self.views = runner.views
+        self.frame = frame
+        self.ev = runner.evaluator(frame)
+        self.layout: Layout = state.layout
+        self.cells: list[int] = list(state.cells)
+        self.out = state.out
+        self.env = state.env
+        self.meters = NO_METERS if state.meters == NO_METERS else state.meters
+        self.view = state.view
+        self.fev: Any = None  # the evaluator the steps use (set by the program: fast where it can)
+        self._vars: dict[str, Any] = {}
+        self._vars_of: Any = None
+
+    def vars(self) -> dict[str, Any]:
+        """The variables as a dict (made again only when they change)."""
+        if self._vars_of is not self.env:
+            self._vars = dict(self.env)
+            self._vars_of = self.env
+        return self._vars
+
+    def state(self) -> State:
+        """The table as a ``State`` (its cells are this run's list: read it before the next step)."""
+        s: State = object.__new__(State)
+        s.layout = self.layout
+        s.cells = self.cells  # type: ignore[assignment]  # a list reads as the tuple does
+        s.out = self.out
+        s.env = self.env
+        s.meters = self.meters
+        s.view = self.view
+        s.lazy = ()
+        s._hash = 0
+        return s
+
+    def final(self) -> State:
+        return State(self.layout, tuple(self.cells), self.out, self.env, self.meters, self.view)
+
+
+def after_step(run: Run, number: str | None) -> None:
+    """What the interpreter's block does after every step of a single run: the table space (see
+    :func:`~reference_engine.machine.runner._note_extent`) and the count of steps carried out."""
+    shared = run.shared
+    layout = run.layout
+    seen = shared.layouts_seen
+    if id(layout) not in seen:
+        seen[id(layout)] = layout
+        for reg in layout.regions:
+            if reg.hand is not None:
+                shared.hands = True
+            e = (reg.rows, reg.cols)
+            if (e[0] * e[1], e[1]) > (shared.extent[0] * shared.extent[1], shared.extent[1]):
+                shared.extent = e
+    shared.states_processed += 1
+    if not shared.peak_frontier:
+        shared.peak_frontier = 1
+    spend()  # an exploration's budget, if one is in force
+    if shared.states_processed - shared.run_start > MAX_RUN_STEPS:
+        raise RunError(
+            f"{run.frame.proto.name} carried out more than {MAX_RUN_STEPS:,} steps in one run "
+            f"(at step {number or '?'}); a loop's range is probably far too large"
+        )
+
+
+def unsupported(runner: Runner) -> str | None:
+    """Why a run with this runner cannot be compiled (None when it can): the compiled path is a
+    single run's (sample mode) without a trace, and without what only a verification asks."""
+    shared = runner.shared
+    if runner.mode != "sample":
+        return "an exact run"
+    if runner.events is not None:
+        return "a run that records a trace"
+    if runner.watched:
+        return "a run that follows what each person sees come into their hand"
+    if shared.reveals is not None or shared.symmetry is not None or shared.deferred is not None:
+        return "a run of a verification"
+    if shared.restartable or shared.merge_views is not None or DEALT.ids:
+        return "a run of a verification"
+    return None

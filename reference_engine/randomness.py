@@ -1,0 +1,51 @@
+"""The random draws of a game loop, the same numbers :class:`random.Random` gives, drawn faster.
+
+A seeded game must play the same for the same seed, so its draws must be exactly those of
+``Random.shuffle`` and ``Random.randrange``. For a plain :class:`random.Random` both come down to
+``_randbelow``, which calls ``getrandbits(k)`` until the number is below ``n``; :func:`shuffle`
+and :func:`below` draw those same bits without a Python call per draw. For any other generator
+(a subclass with its own ``random``) they call its own methods.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+_PLAIN = getattr(random.Random, "_randbelow_with_getrandbits", None)
+
+
+def _plain(rng: random.Random) -> bool:
+    return _PLAIN is not None and getattr(type(rng), "_randbelow", None) is _PLAIN
+
+
+def shuffle(rng: random.Random, x: list[Any]) -> None:
+    """``rng.shuffle(x)``: the same permutation, the same generator state afterwards."""
+    if not _plain(rng):
+        rng.shuffle(x)
+        return
+    bits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = bits(k)
+        while j >= n:
+            j = bits(k)
+        x[i], x[j] = x[j], x[i]
+
+
+def below(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` for ``n >= 1``."""
+    if not _plain(rng):
+        return rng.randrange(n)
+    k = n.bit_length()
+    bits = rng.getrandbits
+    r = bits(k)
+    while r >= n:
+        r = bits(k)
+    return r
+
+
+def drawer(rng: random.Random) -> Any:
+    """A function ``n -> rng.randrange(n)`` (for ``n >= 1``) without the argument checks."""
+    return getattr(rng, "_randbelow") if _plain(rng) else rng.randrange  # noqa: B009 - private

@@ -1,0 +1,94 @@
+"""Single runs of a protocol on both engines, for the differential tests of the compiled path.
+
+:func:`single` runs one seeded single run (as card-level play does: no trace, nobody's hands
+followed) and returns everything a run decides: the final table (its regions and empty places,
+not the display labels only the interpreter draws), the cards, helper cards out, variables,
+counters, the view (expanded), the outputs, the random generator's state afterwards and the
+table space the run needed; or, when the run cannot be carried out, the error's type and
+message (and the random state when it stopped). Both engines must give the same, run for run.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from reference_engine.compiled import Program, program_for
+from reference_engine.compiled import evaluate as compiled_evaluate
+from reference_engine.errors import KitgenError
+from reference_engine.machine import ONE, Runner, read_outputs
+from reference_engine.registry import Library
+from reference_engine.spec import Protocol
+
+compiled_evaluate.CHECKED = True  # every fast value and plan is checked against the interpreter's
+
+
+def single(
+    library: Library,
+    proto: Protocol,
+    params: dict[str, Any],
+    values: dict[str, Any],
+    seed: int,
+    engine: str,
+    context: dict[str, Any] | None = None,
+) -> tuple[Any, ...]:
+    runner = Runner(library, "sample", rng=random.Random(seed), context=context)
+    frame = runner.frame(proto, params)
+    runner.limits = frame.helpers
+    state = frame.initial_state(values)
+    try:
+        if engine == "compiled":
+            program = program_for(library, proto)
+            assert isinstance(program, Program), program
+            final = program.run(runner, frame, state)
+        else:
+            (final,) = runner.run(frame, {state: ONE})
+        outputs = read_outputs(runner, frame, final)
+    except compiled_evaluate.Mismatch:
+        raise
+    except KitgenError as exc:
+        return ("error", type(exc).__name__, str(exc), runner.rng.getstate())
+    except Exception as exc:
+        return ("crash", type(exc).__name__, str(exc), runner.rng.getstate())
+    layout = final.layout
+    return (
+        "ran",
+        [(r.name, r.rows, r.cols, r.unit, r.hand) for r in layout.regions],
+        sorted(layout.holes),
+        final.cells,
+        final.out,
+        final.env,
+        final.meters,
+        runner.views.expanded(final.view),
+        outputs,
+        runner.rng.getstate(),
+        runner.shared.extent,
+    )
+
+
+def differences(
+    library: Library,
+    proto: Protocol,
+    params: dict[str, Any],
+    assignments: list[dict[str, Any]],
+    seeds: range,
+    context: dict[str, Any] | None = None,
+    kinds: set[str] | None = None,
+) -> list[str]:
+    """Where the engines differ: one line per input and seed (none when they agree). ``kinds``
+    collects how the runs ended (ran, error, crash)."""
+    out = []
+    for values in assignments:
+        for seed in seeds:
+            a = single(library, proto, params, values, seed, "interpreter", context)
+            b = single(library, proto, params, values, seed, "compiled", context)
+            if kinds is not None:
+                kinds.add(str(a[0]) if a[0] != "error" else f"error {a[1]}")
+            if a != b:
+                field = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+                out.append(
+                    f"{proto.name} {values} seed {seed}: field {field}: interpreter "
+                    f"{str(a[field] if field < len(a) else None)[:300]} | compiled "
+                    f"{str(b[field] if field < len(b) else None)[:300]}"
+                )
+    return out
