@@ -400,8 +400,11 @@ class Writer:
         s += [NextPageTemplate("body"), PageBreak()]
         toc = TableOfContents(
             levelStyles=[
-                ParagraphStyle("toc0", fontName=FONT_BOLD, fontSize=10, leading=14),
-                ParagraphStyle("toc1", fontName=FONT, fontSize=9, leading=12, leftIndent=mm(6)),
+                # A title wraps before the page number's room (it ran over the right margin).
+                ParagraphStyle("toc0", fontName=FONT_BOLD, fontSize=10, leading=14, rightIndent=mm(9)),
+                ParagraphStyle(
+                    "toc1", fontName=FONT, fontSize=9, leading=12, leftIndent=mm(6), rightIndent=mm(9)
+                ),
             ],
             dotsMinLevel=0,
             # Its table's cells start in our font too (reportlab's default is unembedded Helvetica).

@@ -20,6 +20,10 @@ class TilesKit(TableKit):
     default_card_size = "domino"
     piles = ("Boneyard",)
     table_middle = ("Line of tiles",)
+    turn_words = (
+        "the card selection protocol for it, which plays one of its tiles that fit an open end, "
+        "chosen uniformly at random"
+    )
 
     def deck_faces(self, rules: GameRules) -> list[Face]:
         return [tile_face(t) for t in rules.cards_by_name().values()]

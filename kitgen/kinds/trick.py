@@ -14,8 +14,8 @@ class TrickKit(TableKit):
     kind = "trick"
     table_middle = ("Trick",)
     turn_words = (
-        "the card selection protocol for it, which plays one of its cards of the led suit chosen "
-        "uniformly at random, or any card of its hand when it has none of that suit"
+        "the card selection protocol for it, which plays a card chosen uniformly at random among "
+        "those it may play (of the led suit if it holds any; leading, or holding none, any card)"
     )
 
     def moment_record(self, moment: Moment) -> dict[str, object]:
