@@ -59,7 +59,7 @@ def record_game(
         "level": settings.level,
         "seed": settings.seed,
         "protocol": settings.protocol,
-        "engine": settings.engine,
+        "engine": _engine_of(settings.engine, result),
         "options": {k: v for k, v in sorted(settings.options.items()) if k in names},
     }
     source = rules.name if is_game(name_or_path) else str(Path(name_or_path).resolve())
@@ -81,3 +81,12 @@ def _check_options(game: str, kind: GameKind, options: dict[str, Any]) -> None:
             continue
         flag = "--" + name.replace("_", "-")
         raise UsageError(f"{flag} is not an option of {game} ({kind.name} games): {kind.summary}")
+
+
+def _engine_of(asked: str, result: PlayResult) -> str:
+    """The engine a record names: the one asked for, or for "auto" the one that ran the game's
+    protocol (the compiled path where it compiles; compiled for a game without protocol runs)."""
+    if asked != "auto":
+        return asked
+    used = result.to_json().get("engine_used")
+    return used if used in ENGINES else "compiled"

@@ -21,6 +21,14 @@ from reference_engine.registry import Library
 from reference_engine.selection import CallCache, SelectionRun, run_selection
 
 
+@pytest.fixture(autouse=True)
+def checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every fast value and plan of the compiled path is checked against the interpreter's."""
+    from reference_engine.compiled import evaluate
+
+    monkeypatch.setattr(evaluate, "CHECKED", True)
+
+
 def _tables(seed: int, players: int) -> tuple[list[list[Symbol]], Any]:
     """A random UNO table: P_1 with 1..9 cards, other hands 0..8, a draw pile of 0..40."""
     rules = load_rules("uno")
