@@ -54,7 +54,7 @@ from .diagram import Diagram, parse_slot, step_diagrams
 from .faces import Face, symbol_face
 from .frontmatter import FrontSection
 from .glossary import Glossary
-from .kitcost import KitCost
+from .kitcost import Costs
 from .legend import CardLegend, card_legend, shown_cards
 from .tableplan import TablePlan, spare_words, table_plan
 from .tabletime import TableTime, spec_hints, table_time
@@ -207,8 +207,8 @@ class Booklet:
     front: list[FrontSection] | None = field(default=None, repr=False)
     # The game's places on the table besides its piles, for the picture of the whole table.
     table_middle: tuple[str, ...] = ()
-    # A game kit: what its virtual players cost at the table (a :class:`kitgen.kitcost.KitCost`).
-    cost: KitCost | None = None
+    # A game kit: what its game costs at the table (:meth:`kitgen.kinds.KitKind.figures`).
+    cost: Costs | None = None
     ink_saver: bool = False  # the kit's cards are drawn for a home printer (light backs)
     # A game kit built with --exact-hands: its claim on the whole deck (kitgen.verification's
     # whole_deck_claim), on the cover and the validation pages.
@@ -247,7 +247,7 @@ class Booklet:
         the kind's places in the middle (``table_middle``), the worked example's hands, the bill of
         materials' spares and envelopes, the kit's table space. None without virtual players or
         figures."""
-        if self.cost is None or self.bom is None or not self.virtual:
+        if self.cost is None or self.cost.footprint is None or self.bom is None or not self.virtual:
             return None
         items = self.bom.items
         owner_cards: list[Face] = next((i.faces for i in items if i.key == "seat"), [])

@@ -77,7 +77,7 @@ def turn_head(b: Booklet, steps: Sequence[str]) -> list[Block]:
 def table_layout(b: Booklet) -> list[FrontSection]:
     """A game kit's whole table at a virtual turn, from above and to scale (:mod:`kitgen.tableplan`),
     with the sizes of the kit's own figures; nothing without virtual players or figures."""
-    if b.table_plan() is None or b.cost is None:
+    if b.table_plan() is None or b.cost is None or b.cost.footprint is None:
         return []
     words = booklet_style().words
     blocks: tuple[Block, ...] = (
@@ -107,7 +107,7 @@ def first_turn_checklist(b: Booklet) -> list[FrontSection]:
         words["checklist_setup"].format(page=page_of("Setting up the table")),
         words["checklist_read"].format(page=page_of("A virtual player's turn")),
     ]
-    if b.cost is not None:
+    if b.cost is not None and b.cost.footprint is not None:
         items.append(
             words["checklist_space"].format(
                 width=f"{b.cost.footprint.width_cm:.0f}",

@@ -29,8 +29,8 @@ from reference_engine.api import (
 from .. import runspec
 from ..files import write_atomic
 from ..kinds import kit_kind
-from ..kitcost import played_cost
 from ..optionspec import of_play
+from ..playedcost import played_cost
 from ..tabletime import using_model
 from . import options
 from .progress import progress_line
@@ -151,11 +151,7 @@ def play_cmd(
     for line in kit_kind(rules).play_lines(result, rules):
         click.echo(line)
     if cost is not None:
-        click.echo(
-            f"At a real table, with {cost['people']} people doing the work: about "
-            f"{cost['game_minutes']:.0f} minutes ({cost['protocol_runs']} runs of the protocol, "
-            f"{cost['virtual_turn_minutes']:.0f} minutes per virtual turn; kitgen's estimate)."
-        )
+        click.echo(cost["text"])
 
 
 def _check_writable(path: Path) -> None:
