@@ -10,6 +10,7 @@ kinds/test_shedding.py)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,7 @@ from kitgen.figures import (
     game_kits,
     generated,
     summaries,
+    time_lines,
     weighted_summaries,
 )
 from kitgen.kinds import kit_kind
@@ -92,3 +94,22 @@ def test_list_times_json_gives_the_committed_figures() -> None:
 @pytest.mark.slow
 def test_the_weighted_kits_figures_are_committed() -> None:
     assert weighted_summaries(Library()) == committed(ROOT)["weighted"], AGAIN
+
+
+def test_list_times_writes_hours_over_90_minutes_and_each_seating() -> None:
+    rows = committed(ROOT)["kits"]
+    lines = time_lines(rows)
+    (hearts,) = [x for x in lines if x.strip().startswith("hearts ")]
+    assert re.search(r"a game [\d.]+-[\d.]+ h \(9 in 10: [\d.]+-[\d.]+ h\)", hearts), (
+        hearts
+    )  # never "821 min"
+    for line in lines[1:]:
+        minutes = [float(m) for m in re.findall(r"([\d.]+) min\b", line)]
+        assert all(m <= 90 for m in minutes), line
+    (small,) = [x for x in lines if x.strip().startswith("uno-small ")]
+    assert "3 players, 1 virtual, 2 people working" in small
+
+
+def test_json_without_times_is_refused() -> None:
+    result = CliRunner().invoke(main, ["list", "--json"])
+    assert result.exit_code == 2 and "--times" in result.output and "Traceback" not in result.output

@@ -145,7 +145,7 @@ class SealedBidKit(KitKind):
             given.capacity,
             booklet_style(),
             given.reveals,
-            people=given.plan.people,  # both players do every protocol of a round
+            people=len(bid.names),  # both players do every protocol of a round (a booklet too)
         )
         booklet.cost = self.figures(library, bid, given.plan)
         return booklet
