@@ -312,13 +312,13 @@ def _shuffles_compared(own: float, paper: float) -> str:
         return f"{x:.0f}" if abs(x - round(x)) < 0.05 else f"{x:.1f}"
 
     if abs(own - paper) < 0.05:
-        return f"does the same shuffles ({n(own)} per run on average)"
+        return f"does the same shuffles, {n(own)} per run on average"
     fewer = paper - own
     word = "fewer" if fewer > 0 else "more"
     count = n(abs(fewer))
     return (
-        f"does {count} {'shuffle' if count == '1' else 'shuffles'} {word} per run "
-        f"({n(own)} instead of {n(paper)} on average)"
+        f"does {count} {'shuffle' if count == '1' else 'shuffles'} {word} per run, "
+        f"{n(own)} instead of {n(paper)} on average"
     )
 
 
