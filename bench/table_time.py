@@ -1,24 +1,30 @@
-"""What a virtual player costs at the table, per game kit: minutes per virtual turn and per game.
+"""What each game kit costs at the table: minutes per turn and per game, both profiles.
 
-Usage:  python bench/table_time.py [--games 30] [--players 4] [--virtual 1] [--levers] [--json]
-                                   [--table-time FILE] [--profile optimistic|cautious]
+Usage:  python bench/table_time.py [--levers] [--json] [--write-docs] [--table-time FILE]
+                                   [--profile optimistic|cautious]
 
-For every game kit (uno, uno-official, uno-small, crazy-eights, sevens, hearts, dominoes) it
-plays ``--games`` seeded rule-level games with ``--players`` players (4 unless the rule set allows
-fewer; 0: the rule set's own default), ``--virtual`` of them virtual and costs every virtual
-decision with kitgen's table-time model (kitgen/tabletime.py, kitgen/gametime.py): the actions
-of one run of the kit's protocol are counted from the engine's trace, the people at the table
-(the human players) share each step's card work, a shuffle stops everyone while the piles are
-mixed, and mixing takes longer the more piles there are. The seconds per action are the
-estimates in templates/table_time.yaml unless ``--table-time`` gives another file.
+For every game kit (uno, uno-official, uno-small, crazy-eights, sevens, hearts, dominoes,
+daifugo, gakmoro) it asks the kit's own figures (kitgen.figures: the one function kits,
+``kitgen list --times`` and the README read), at the seating and with the options
+``kitgen build NAME`` uses, under both profiles of the table-time model (optimistic and
+cautious, templates/table_time.yaml, or ``--table-time FILE``). The figures come from simulated
+games costed with the model (kitgen/gametime.py, kitgen/tabletime.py), kept in the
+verification cache: the first run simulates (minutes), later ones read them.
+
+``--json`` ends with one JSON line: {"GAME": {"turn", "turn_minutes", "turn_minutes_cautious",
+"first_turn_minutes", "first_turn_minutes_cautious", "game_minutes_mean",
+"game_minutes_mean_cautious", "game_minutes_p90", "game_minutes_p90_cautious",
+"table_width_cm", "table_depth_cm", "players", "virtual", "people", "games", "protocol",
+"virtual_draw" ("play", "keep" or null), "paper_protocol", "paper_turn_minutes", "build"},
+...} (and "levers" with --levers). A Gakmoro "turn" is a round; its game includes making the
+bundles.
+
+``--write-docs`` writes docs/kit-figures.json and the tables of README.md and
+docs/table-time.md between their ``<!-- figures:... -->`` markers (tests/test_figures.py
+fails when they drift from the kits).
 
 ``--levers`` also prints, for uno and uno-small, what each lever of issue 22 changes, from the
 paper's protocol summed for one person (the model before) to the kit as it ships.
-
-``--json`` ends with one JSON line: {"GAME": {"turn_minutes", "first_turn_minutes",
-"run_minutes", "game_minutes_mean", "game_minutes_p90", "table_width_cm", "table_depth_cm",
-"people", "protocol", "paper_turn_minutes", "paper_game_minutes_mean"}, ...} (and "levers" with
---levers).
 """
 
 from __future__ import annotations
@@ -27,57 +33,24 @@ import argparse
 import json
 import time
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
-from kitgen.gametime import RunTimer, game_time, simulate_games
-from kitgen.kitcost import GAMES, kit_cost
+from kitgen.durations import short_range
+from kitgen.figures import default_plan, generated, summaries, weighted_summaries
+from kitgen.files import write_atomic
+from kitgen.gametime import RunTimer, cost_tables, game_times, simulate_games
 from kitgen.tabletime import PROFILES, TimeModel, time_model, using_model
 from reference_engine.api import Library, PlaySettings, find_kind, load_game
 
-KITS = ("uno", "uno-official", "uno-small", "crazy-eights", "sevens", "hearts", "dominoes")
+ROOT = Path(__file__).resolve().parent.parent
 
 
-def options_for(name: str) -> dict[str, Any]:
-    rules = load_game(name)
-    return {"wild4": "bluff"} if getattr(rules, "hand_dependent", False) else {}
-
-
-def seating(name: str, players: int | None) -> int:
-    """The kit's default number of players, or ``players`` within the rule set's range."""
-    lo, hi, default = load_game(name).players  # type: ignore[attr-defined]
-    return default if not players else min(max(players, lo), hi)
-
-
-def kit_figures(library: Library, name: str, players: int | None, virtual: int, games: int) -> dict[str, Any]:
-    rules = load_game(name)
-    n = seating(name, players)
-    cost = kit_cost(
-        library, name, rules.virtual_protocol, n, min(virtual, n), (63.0, 88.0), options_for(name), (), games
-    )
-    assert cost is not None, f"{name}: its games record no virtual tables"
-    out = cost.to_json()
-    return {
-        "turn_minutes": out["virtual_turn_minutes"],
-        "first_turn_minutes": out["first_turn_minutes"],
-        "run_minutes": out["run_minutes"],
-        "game_minutes_mean": out["game_minutes_mean"],
-        "game_minutes_p90": out["game_minutes_p90"],
-        "table_width_cm": out["table_width_cm"],
-        "table_depth_cm": out["table_depth_cm"],
-        "people": out["people"],
-        "players": n,
-        "protocol": out["protocol"],
-        "paper_turn_minutes": (out["paper"] or {}).get("virtual_turn_minutes"),
-        "paper_game_minutes_mean": (out["paper"] or {}).get("game_minutes_mean"),
-    }
-
-
-def levers(
-    library: Library, name: str, players: int | None, virtual: int, games: int
-) -> list[dict[str, Any]]:
+def levers(library: Library, name: str) -> list[dict[str, Any]]:
     """The kit's virtual turn after each lever, cumulatively, on the same simulated games."""
     rules = load_game(name)
-    players = seating(name, players)
+    plan = default_plan(rules)
+    players, virtual = plan.players, plan.virtual
     fast = rules.virtual_protocol  # type: ignore[attr-defined]
     paper = library.protocol(fast).source.get("variant_of", fast)
     people = players - virtual
@@ -85,23 +58,19 @@ def levers(
     before: TimeModel = replace(shipped, mix_per_pile=0.0)  # every shuffle 15 s, as the model was
     moment = find_kind(rules.kind).example_moment(rules, library, PlaySettings(players, virtual))
     deck = [c for o in moment.owners for c in o]
+    games = 30
     play = simulate_games(name, library, players, virtual, games, {"virtual_draw": "play"})
     keep = simulate_games(name, library, players, virtual, games, {"virtual_draw": "keep"})
 
     def turn(proto: str, p: int, model: TimeModel, hints: bool, played: Any) -> float:
-        timer = RunTimer(library, library.protocol(proto), deck, moment.valid, p, model, use_hints=hints)
-        return round(game_time(played, timer).turn_minutes, 1)
+        timer = RunTimer(library, library.protocol(proto), deck, moment.valid, p, (model,), use_hints=hints)
+        times = game_times(cost_tables(played, timer), proto, p, (model,))
+        return round(next(iter(times.values())).turn_minutes, 1)
 
+    paper_, fast_ = (paper, 1, before, True, play), (fast, people, shipped)
     steps = [
-        (
-            "the paper's protocol, one person, every shuffle 15 s (the model before)",
-            paper,
-            1,
-            before,
-            True,
-            play,
-        ),
-        ("1. everyone works at once (3 people share the card work)", paper, people, before, True, play),
+        ("the paper's protocol, one person, every shuffle 15 s (the model before)", *paper_),
+        ("1. everyone works at once (the people share the card work)", paper, people, before, True, play),
         (
             "2. big shuffles take longer (15 s for 8 piles, +1 s per pile shared)",
             paper,
@@ -110,23 +79,9 @@ def levers(
             True,
             play,
         ),
-        (
-            "4. quicker protocol: lottery's first shuffle left out, direct six-card AND",
-            fast,
-            people,
-            shipped,
-            False,
-            play,
-        ),
-        (
-            "3. sleeves instead of envelopes, owner cards kept in the sleeves",
-            fast,
-            people,
-            shipped,
-            True,
-            play,
-        ),
-        ("5. a virtual player keeps a drawn card (one run per turn)", fast, people, shipped, True, keep),
+        ("4. quicker protocol: lottery's first shuffle left out, direct six-card AND", *fast_, False, play),
+        ("3. sleeves instead of envelopes, owner cards kept in the sleeves", *fast_, True, play),
+        ("5. a virtual player keeps a drawn card (one run per turn)", *fast_, True, keep),
     ]
     return [
         {"lever": label, "protocol": proto, "turn_minutes": turn(proto, p, model, hints, played)}
@@ -134,50 +89,64 @@ def levers(
     ]
 
 
+def line(name: str, row: dict[str, Any]) -> str:
+    def span(key: str) -> str:
+        return short_range(row[key], row.get(f"{key}_cautious"))
+
+    paper = ""
+    if row.get("paper_protocol"):
+        turn = short_range(row["paper_turn_minutes"], row["paper_turn_minutes_cautious"])
+        paper = f"; the paper's protocol {turn}"
+    return (
+        f"{name:13} {row['turn']} {span('turn_minutes')} (first {span('first_turn_minutes')}), "
+        f"game {span('game_minutes_mean')} mean, {span('game_minutes_p90')} p90, "
+        f"table {row['table_width_cm']} x {row['table_depth_cm']} cm, {row['players']} players, "
+        f"{row['people']} people, {row['games']} games{paper}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=GAMES)
-    parser.add_argument(
-        "--players",
-        type=int,
-        default=4,
-        help="players at the table, within each rule set's range (default 4, the issue's seating); "
-        "0: each rule set's own default",
-    )
-    parser.add_argument("--virtual", type=int, default=1)
     parser.add_argument("--levers", action="store_true")
     parser.add_argument("--table-time", default=None, metavar="FILE")
     parser.add_argument(
         "--profile",
         default=None,
         choices=PROFILES,
-        help="the figures of this profile of the table-time model (default: its base, optimistic)",
+        help="the profile in force for --levers (the kits' figures always give both)",
     )
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--write-docs",
+        action="store_true",
+        help="write docs/kit-figures.json and the README's and docs/table-time.md's tables",
+    )
     args = parser.parse_args()
     library = Library()
     out: dict[str, Any] = {}
     with using_model(args.table_time, args.profile):
-        for name in KITS:
-            t0 = time.process_time()
-            figures = kit_figures(library, name, args.players, args.virtual, args.games)
-            out[name] = figures
-            print(
-                f"{name:13} virtual turn {figures['turn_minutes']:5.1f} min "
-                f"(first {figures['first_turn_minutes']:5.1f}), "
-                f"game {figures['game_minutes_mean']:7.1f} min mean, {figures['game_minutes_p90']:7.1f} p90, "
-                f"table {figures['table_width_cm']} x {figures['table_depth_cm']} cm, "
-                f"{figures['players']} players, {figures['people']} people; "
-                f"paper's protocol {figures['paper_turn_minutes']} min/turn "
-                f"[{time.process_time() - t0:.1f} s CPU]"
-            )
+        t0 = time.process_time()
+        rows = summaries(library)
+        for name, row in rows.items():
+            out[name] = row
+            print(line(name, row))
+        print(f"[{time.process_time() - t0:.1f} s CPU]")
+        weighted = weighted_summaries(library) if args.write_docs else {}
+        for command, row in weighted.items():
+            print(line(command.removeprefix("kitgen build "), row))
         if args.levers:
             out["levers"] = {}
             for name in ("uno", "uno-small"):
-                out["levers"][name] = levers(library, name, args.players, args.virtual, args.games)
+                out["levers"][name] = levers(library, name)
                 print(f"\nlevers, {name}:")
                 for row in out["levers"][name]:
                     print(f"  {row['turn_minutes']:5.1f} min  {row['lever']}")
+    if args.write_docs:
+        if args.table_time:
+            parser.error("--write-docs writes the shipped model's figures: leave out --table-time")
+        for path, text in generated(ROOT, {"kits": rows, "weighted": weighted}).items():
+            write_atomic(ROOT / path, text.encode("utf-8"))
+            print(f"wrote {path}")
     if args.json:
         print(json.dumps(out))
 

@@ -26,6 +26,7 @@ from .booklet import Booklet
 from .export import check as check_exports
 from .export import export_cards
 from .fronthtml import front_html
+from .kitcost import build_warnings
 from .kitindex import index_html
 from .kitoptions import KitOptions
 from .labels import Label, render_labels
@@ -44,6 +45,7 @@ from .manifest import (
     OnlyFacts,
     OwnKitManifest,
     ProfileFacts,
+    Sheets,
 )
 from .optionspec import Option, flag_of
 from .output import check_destination, inside, safe_name, sha256, staged
@@ -381,9 +383,16 @@ def write_kit(kit: KitContent, step: Progress) -> KitManifest:
         booklet = None if manifest.only is not None else kit.booklet
         if booklet is not None and booklet.cost is not None:
             manifest.table_time = booklet.cost.to_json()
+        manifest.warnings = build_warnings(booklet.cost if booklet else None, stock_sheets(manifest.sheets))
         finish(work, manifest, out.pdfs, out.files, booklet)
     manifest.folder = str(at.destination)
     return manifest
+
+
+def stock_sheets(sheets: Sheets) -> int:
+    """Sheets of card stock the kit prints (not the calibration sheet)."""
+    cards = sheets["cards"]
+    return cards["sheets"] - (1 if cards["calibration_pages"] else 0)
 
 
 def finish(

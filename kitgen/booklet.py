@@ -54,7 +54,7 @@ from .diagram import Diagram, parse_slot, step_diagrams
 from .faces import Face, symbol_face
 from .frontmatter import FrontSection
 from .glossary import Glossary
-from .kitcost import Footprint, KitCost
+from .kitcost import Costs, Footprint
 from .legend import CardLegend, card_legend, shown_cards
 from .tableplan import TablePlan, spare_words, table_plan
 from .tabletime import TableTime, spec_hints, table_time
@@ -207,8 +207,8 @@ class Booklet:
     front: list[FrontSection] | None = field(default=None, repr=False)
     # The game's places on the table besides its piles, for the picture of the whole table.
     table_middle: tuple[str, ...] = ()
-    # A game kit: what its virtual players cost at the table (a :class:`kitgen.kitcost.KitCost`).
-    cost: KitCost | None = None
+    # A game kit: what its game costs at the table (:meth:`kitgen.kinds.KitKind.figures`).
+    cost: Costs | None = None
     # The table space of the largest turn when the kit states no time figures (``cost`` None):
     # the whole-table picture still shows it, with its unit (sleeves or columns).
     footprint: Footprint | None = None
@@ -278,7 +278,7 @@ class Booklet:
 
     def table_space(self) -> tuple[Footprint, str] | None:
         """The largest turn's table space and its unit: the kit's figures', else its own."""
-        if self.cost is not None:
+        if self.cost is not None and self.cost.footprint is not None:
             return self.cost.footprint, self.cost.unit
         return None if self.footprint is None else (self.footprint, self.unit)
 

@@ -20,7 +20,6 @@ from reference_engine.api import (
     catalogue,
     count_text,
     glyph,
-    load_game,
     symbol,
     views_phrase,
 )
@@ -248,6 +247,7 @@ def kit_lines(manifest: KitManifest | OwnKitManifest) -> list[str]:
         lines += _verified_lines(manifest.verification)
     lines.append("")
     lines.append("Print at 100% (actual size). Check the 100 mm bar on any page with a ruler.")
+    lines += [f"Warning: {w}." for w in manifest.warnings or []]
     return lines
 
 
@@ -291,9 +291,9 @@ def booklet_lines(manifest: BookletManifest) -> list[str]:
     return lines
 
 
-def catalogue_lines() -> list[str]:
+def catalogue_lines(library: Library | None = None) -> list[str]:
     """What `kitgen list` prints: every protocol and rule set with one line about it."""
-    entries = Library().catalogue()
+    entries = (library or Library()).catalogue()
     games = catalogue()
     width = max([len(e.name) for e in entries] + [len(g[0]) for g in games], default=0)
     lines = ["Protocols (kitgen verify NAME, kitgen simulate NAME):"]
@@ -303,35 +303,6 @@ def catalogue_lines() -> list[str]:
     lines.append("Rule sets (kitgen play NAME, kitgen build NAME):")
     for name, text, problem in games:
         lines.append(f"  {name.ljust(width)}  {text if problem is None else 'INVALID RULE SET: ' + problem}")
-    return lines
-
-
-def time_lines(players: int = 4, virtual: int = 1, games: int = 10) -> list[str]:
-    """What `kitgen list --times` adds: each game's virtual turn and whole game at the table."""
-    from .kitcost import kit_cost
-
-    library = Library()
-    lines = [
-        f"What a virtual player costs at the table ({players} players, {virtual} virtual; "
-        f"{games} simulated games):"
-    ]
-    for name, _, problem in catalogue():
-        rules = load_game(name) if problem is None else None
-        protocol = getattr(rules, "virtual_protocol", None)
-        if rules is None or protocol is None:
-            continue
-        lo, hi, _ = rules.players  # type: ignore[attr-defined]
-        n = min(max(players, lo), hi)
-        options = {"wild4": "bluff"} if getattr(rules, "hand_dependent", False) else {}
-        figures = kit_cost(library, name, protocol, n, min(virtual, n), (63.0, 88.0), options, (), games)
-        if figures is None:
-            lines.append(f"  {name}: not estimated (its game does not record its virtual players' tables)")
-            continue
-        cost = figures.to_json()
-        lines.append(
-            f"  {name}: about {cost['virtual_turn_minutes']:.0f} min per virtual turn, "
-            f"{cost['game_minutes_mean']:.0f} min per game ({cost['people']} people working)"
-        )
     return lines
 
 

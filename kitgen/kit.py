@@ -40,6 +40,7 @@ from .booklet import Booklet, protocol_booklet
 from .cache import VerificationCache
 from .classkit import is_protocol, protocol_kit
 from .consumables import require
+from .figurecache import caching
 from .imposition import impose_saddle
 from .kinds import BookletInput, KitKind, KitPlan, kit_kind
 from .kitoptions import BookletOptions, KitOptions, validate
@@ -100,7 +101,8 @@ def build(
         plan.name += "-ink-saver"
     if kind.own_kit:
         return _build_own(opts, rules, kind, plan, templates.paper(opts.paper), step)
-    return write_kit(_game_kit(opts, library, rules, kind, plan, templates, step), step)
+    with caching(opts.cache):  # --no-cache costs the simulated games afresh too
+        return write_kit(_game_kit(opts, library, rules, kind, plan, templates, step), step)
 
 
 def _game_kit(

@@ -1,27 +1,29 @@
 """What a kit's virtual players cost at the table: minutes per turn and per game, table space.
 
 Every figure comes from simulated games of the kit's own seating and the table-time model
-(:mod:`kitgen.gametime`, :mod:`kitgen.tabletime`); the kit states them on its first pages, in
-its index and manifest, next to the same figures for the paper's own protocol when the kit
-teaches a quicker variant of it (``source: variant_of:`` in the variant's spec).
+(:mod:`kitgen.gametime`, :mod:`kitgen.tabletime`), under each of its profiles: the kit states
+the optimistic and the cautious figure as one range ("about 8-11 minutes"), on its first pages,
+in its index and manifest, next to the same figures for the paper's own protocol when the kit
+teaches a quicker variant of it (``source: variant_of:`` in the variant's spec). The costed games
+are kept with the verification cache (:mod:`kitgen.figurecache`).
 """
 
 from __future__ import annotations
 
 import math
 import typing
-from collections.abc import Callable, Mapping
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypedDict
+from typing import Any
 
 from reference_engine.api import (
     GameRules,
     Library,
-    PlayResult,
+    Moment,
     PlaySettings,
     Protocol,
     Symbol,
-    TableResult,
     UsageError,
     Weights,
     find_kind,
@@ -29,14 +31,43 @@ from reference_engine.api import (
     walk_steps,
 )
 
-from .gametime import GameTime, PlayedGame, RunTimer, game_time, simulate_games
-from .tabletime import TimeModel, people_text, time_model
-from .words import seating
+from .durations import about_range
+from .figurecache import FigureCache
+from .gametime import (
+    CostedGame,
+    GameTime,
+    PlayedGame,
+    Run,
+    RunArguments,
+    RunTimer,
+    cost_run,
+    cost_tables,
+    game_times,
+    simulate_games,
+)
+from .tabletime import TimeModel, model_json, people_text, time_models
+from .words import seating as seating_words
 
 # A kitchen table: columns are laid in rows no wider than this.
 ROW_CM = 120.0
 GAP_CM = 0.8
 GAMES = 30
+# Above these a kit warns at build time: nobody plays a virtual turn this long, or prints this much.
+TURN_WARNING_MINUTES = 30.0  # cautious, per turn (a virtual turn; a round of a game without one)
+SHEETS_WARNING = 150  # sheets of card stock
+
+# A moment of a game, as the arguments of one run of the kit's protocol (a kit kind's).
+Arguments = Callable[[Moment], RunArguments]
+
+RANGE_NOTE = (
+    "Each figure is a range: the first number assumes quick shuffles and perfect teamwork, the "
+    "second slower shuffles, mixing that is not shared and people working at 70 % of perfect speed."
+)
+ESTIMATE = (
+    "These minutes are kitgen's estimate from simulated games: the actions are counted from "
+    "the engine's runs of the protocol; the seconds each action takes are our own round "
+    "figures, not measured at a table (the printing guide lists them). " + RANGE_NOTE
+)
 
 
 def sleeved(protocol: Protocol) -> bool:
@@ -68,44 +99,93 @@ class Footprint:
         )
 
 
+class Costs(ABC):
+    """A kit's figures, whatever the game: what the manifest, index, console, booklet and
+    ``kitgen list --times`` read (each from the same object)."""
+
+    footprint: Footprint | None = None
+    unit: str = ""
+
+    @abstractmethod
+    def to_json(self) -> dict[str, object]:
+        """The manifest's ``table_time`` (with ``text``: :meth:`sentences`)."""
+
+    @abstractmethod
+    def sentences(self) -> list[str]:
+        """The figures in words, the main one first."""
+
+    @abstractmethod
+    def cover_sentence(self) -> str:
+        """One sentence for a booklet's cover."""
+
+    @abstractmethod
+    def longest_turn(self) -> tuple[str, float]:
+        """What a turn is called here and its cautious minutes (a build warns above 30)."""
+
+    @abstractmethod
+    def summary(self) -> dict[str, object]:
+        """The same figures for every game (``kitgen list --times --json``, the README's table):
+        ``turn`` (what a turn is), ``turn_minutes``, ``first_turn_minutes``, ``game_minutes_mean``,
+        ``game_minutes_p90`` (each with ``_cautious``), the table's size, the seating."""
+
+
+def both(times: Mapping[str, GameTime], pick: Callable[[GameTime], float]) -> tuple[float, float | None]:
+    """A figure under the optimistic profile and under the cautious one (None: no such profile)."""
+    first = next(iter(times.values()))
+    cautious = times.get("cautious")
+    return pick(times.get("optimistic", first)), (pick(cautious) if cautious is not None else None)
+
+
+def with_cautious(out: dict[str, object], key: str, low: float, high: float | None) -> None:
+    out[key] = round(low, 1)
+    if high is not None:
+        out[f"{key}_cautious"] = round(high, 1)
+
+
 @dataclass(frozen=True)
-class KitCost:
+class KitCost(Costs):
     game_title: str
     players: int
     virtual: int
-    own: GameTime
+    times: Mapping[str, GameTime]  # by profile: optimistic first
     footprint: Footprint
     unit: str  # "sleeves" | "columns"
-    paper: GameTime | None = None  # the paper's protocol at the same games, for comparison
+    paper: Mapping[str, GameTime] | None = None  # the paper's protocol at the same games
     paper_footprint: Footprint | None = None
-    compared: tuple[tuple[str, GameTime], ...] = ()  # other rule sets (a reduced deck, ...)
-    model: TimeModel | None = None
+    compared: tuple[tuple[str, int, int, Mapping[str, GameTime]], ...] = ()  # title, players, virtual
+    virtual_draw: str | None = None  # a virtual player's drawn card: "play" (the paper's) or "keep"
+
+    @property
+    def own(self) -> GameTime:
+        """The figures of the profile in force (the first)."""
+        return next(iter(self.times.values()))
+
+    def range(self, pick: Callable[[GameTime], float]) -> str:
+        return about_range(*both(self.times, pick))
 
     def to_json(self) -> dict[str, object]:
-        out: dict[str, object] = {
-            "virtual_turn_minutes": round(self.own.turn_minutes, 1),
-            "first_turn_minutes": round(self.own.first_turn_minutes, 1),
-            "run_minutes": round(self.own.run_minutes, 1),
-            "game_minutes_mean": round(self.own.game_minutes_mean, 1),
-            "game_minutes_p90": round(self.own.game_minutes_p90, 1),
-            "protocol_runs_per_game": round(self.own.runs, 1),
-            "virtual_turns_per_game": round(self.own.virtual_turns, 1),
+        own = self.own
+        out: dict[str, object] = {}
+        for key, pick in FIGURES:
+            with_cautious(out, key, *both(self.times, pick))
+        out |= {
+            "shuffles_per_run": round(own.shuffles_per_run, 1),
+            "protocol_runs_per_game": round(own.runs, 1),
+            "virtual_turns_per_game": round(own.virtual_turns, 1),
             "table_width_cm": self.footprint.width_cm,
             "table_depth_cm": self.footprint.depth_cm,
-            "people": self.own.people,
-            "games": self.own.games,
-            "protocol": self.own.protocol,
-            "paper": None
-            if self.paper is None
-            else {
-                "protocol": self.paper.protocol,
-                "virtual_turn_minutes": round(self.paper.turn_minutes, 1),
-                "game_minutes_mean": round(self.paper.game_minutes_mean, 1),
-                "game_minutes_p90": round(self.paper.game_minutes_p90, 1),
-                "table_width_cm": self.paper_footprint.width_cm if self.paper_footprint else None,
-                "table_depth_cm": self.paper_footprint.depth_cm if self.paper_footprint else None,
-            },
-            "compared": [{"game": title, **t.to_json()} for title, t in self.compared],
+            "players": self.players,
+            "virtual": self.virtual,
+            "people": own.people,
+            "games": own.games,
+            "protocol": own.protocol,
+            "virtual_draw": self.virtual_draw,
+            "profiles": list(self.times),
+            "paper": None if self.paper is None else self._paper_json(self.paper),
+            "compared": [
+                {"game": title, "players": n, "virtual": v, **_compared_json(t)}
+                for title, n, v, t in self.compared
+            ],
             "text": self.sentences(),
         }
         return out
@@ -116,16 +196,28 @@ class KitCost:
             return "the operator alone, who runs the table and does not play"
         return people_text(people)
 
+    def _paper_json(self, paper: Mapping[str, GameTime]) -> dict[str, object]:
+        first = next(iter(paper.values()))
+        out: dict[str, object] = {"protocol": first.protocol}
+        for key, pick in FIGURES[:1] + FIGURES[3:5]:
+            with_cautious(out, key, *both(paper, pick))
+        out["shuffles_per_run"] = round(first.shuffles_per_run, 1)
+        out["table_width_cm"] = self.paper_footprint.width_cm if self.paper_footprint else None
+        out["table_depth_cm"] = self.paper_footprint.depth_cm if self.paper_footprint else None
+        return out
+
+    def seating(self) -> str:
+        return seating_words(self.players, self.virtual)
+
     def sentences(self) -> list[str]:
         own = self.own
         out = [
-            f"A virtual turn takes {_minutes(own.turn_minutes)} at this table, with "
+            f"A virtual turn takes {self.range(_turn)} at this table, with "
             f"{self.who(own.people)} (a virtual player does nothing); the first one of a game, with "
-            f"the most cards in play, {_minutes(own.first_turn_minutes)}. A whole game of "
-            f"{seating(self.players, self.virtual)}{',' if 0 < self.virtual < self.players else ''} takes "
-            f"{_minutes(own.game_minutes_mean)} "
-            f"on average and {_minutes(own.game_minutes_p90)} in nine games out of ten "
-            f"({own.runs:.0f} runs of the protocol per game).",
+            f"the most cards in play, {self.range(_first)}. A whole game of "
+            f"{self.seating()}{',' if 0 < self.virtual < self.players else ''} takes "
+            f"{self.range(_game)} on average and {self.range(_p90)} in nine games out of ten "
+            f"({own.runs:.0f} runs of the protocol per game, {own.games} simulated games).",
             self.footprint.sentence(self.unit),
             "Everyone works at once: each of you handles the "
             + ("sleeves" if self.unit == "sleeves" else "columns")
@@ -133,31 +225,218 @@ class KitCost:
             "stops to watch, or to help mix, whenever the table shuffles.",
         ]
         if self.paper is not None:
+            paper = next(iter(self.paper.values()))
             out.append(
-                f"The paper's own protocol, with envelopes, takes {_minutes(self.paper.turn_minutes)} per "
-                f"virtual turn and {_minutes(self.paper.game_minutes_mean)} per game at the same table; "
-                "this kit's quicker way does the same shuffles and reveals (both are verified)."
+                f"The paper's own protocol takes {about_range(*both(self.paper, _turn))} per virtual turn "
+                f"and {about_range(*both(self.paper, _game))} per game at the same table; this kit's "
+                f"quicker way {_shuffles_compared(own.shuffles_per_run, paper.shuffles_per_run)} "
+                "(both are verified)."
             )
-        for title, t in self.compared:
-            out.append(f"For comparison, {title}: {_minutes(t.turn_minutes)} per virtual turn.")
-        out.append(
-            "These minutes are kitgen's estimate from simulated games: the actions are counted from "
-            "the engine's runs of the protocol; the seconds each action takes are our own round "
-            "figures, not measured at a table (the printing guide lists them)."
-        )
+        for title, n, v, t in self.compared:
+            out.append(
+                f"For comparison, {title} with {n} players, {v} of them virtual: "
+                f"{about_range(*both(t, _turn))} per virtual turn."
+            )
+        out.append(ESTIMATE)
         return out
 
+    def cover_sentence(self) -> str:
+        return (
+            f"A virtual turn takes {self.range(_turn)} ({people_text(self.own.people)}); "
+            f"a whole game {self.range(_game)}."
+        )
 
-def _minutes(m: float) -> str:
-    if m >= 90:
-        return f"about {m / 60:.1f} hours".replace(".0 hours", " hours")
-    n = max(1, round(m))
-    return "about 1 minute" if n == 1 else f"about {n} minutes"
+    def longest_turn(self) -> tuple[str, float]:
+        low, high = both(self.times, _turn)
+        return "a virtual turn", high if high is not None else low
+
+    def summary(self) -> dict[str, object]:
+        own = self.own
+        out: dict[str, object] = {"turn": "virtual turn"}
+        for key, pick in (("turn_minutes", _turn), *FIGURES[1:2], *FIGURES[3:]):
+            with_cautious(out, key, *both(self.times, pick))
+        return out | {
+            "table_width_cm": self.footprint.width_cm,
+            "table_depth_cm": self.footprint.depth_cm,
+            "players": self.players,
+            "virtual": self.virtual,
+            "people": own.people,
+            "games": own.games,
+            "protocol": own.protocol,
+            "virtual_draw": self.virtual_draw,
+            "paper_protocol": None if self.paper is None else next(iter(self.paper.values())).protocol,
+            "paper_turn_minutes": None if self.paper is None else round(both(self.paper, _turn)[0], 1),
+            "paper_turn_minutes_cautious": None if self.paper is None else _round(both(self.paper, _turn)[1]),
+        }
+
+
+def _round(x: float | None) -> float | None:
+    return None if x is None else round(x, 1)
+
+
+def _turn(t: GameTime) -> float:
+    return t.turn_minutes
+
+
+def _first(t: GameTime) -> float:
+    return t.first_turn_minutes
+
+
+def _game(t: GameTime) -> float:
+    return t.game_minutes_mean
+
+
+def _p90(t: GameTime) -> float:
+    return t.game_minutes_p90
+
+
+def _run(t: GameTime) -> float:
+    return t.run_minutes
+
+
+# The manifest's figures: key and where it comes from; each with ``_cautious`` beside it.
+FIGURES: tuple[tuple[str, Callable[[GameTime], float]], ...] = (
+    ("virtual_turn_minutes", _turn),
+    ("first_turn_minutes", _first),
+    ("run_minutes", _run),
+    ("game_minutes_mean", _game),
+    ("game_minutes_p90", _p90),
+)
+
+
+def _compared_json(times: Mapping[str, GameTime]) -> dict[str, object]:
+    out = next(iter(times.values())).to_json()
+    out.pop("profile", None)
+    high = both(times, _turn)[1]
+    if high is not None:
+        out["turn_minutes_cautious"] = round(high, 1)
+    return out
+
+
+def _shuffles_compared(own: float, paper: float) -> str:
+    """How the two protocols' shuffles per run compare, from their counted traces."""
+
+    def n(x: float) -> str:
+        return f"{x:.0f}" if abs(x - round(x)) < 0.05 else f"{x:.1f}"
+
+    if abs(own - paper) < 0.05:
+        return f"does the same shuffles, {n(own)} per run on average"
+    fewer = paper - own
+    word = "fewer" if fewer > 0 else "more"
+    count = n(abs(fewer))
+    return (
+        f"does {count} {'shuffle' if count == '1' else 'shuffles'} {word} per run, "
+        f"{n(own)} instead of {n(paper)} on average"
+    )
+
+
+# --------------------------------------------------------------------------- the games, costed
+
+
+def costed_times(
+    library: Library,
+    ruleset: str,
+    protocols: Sequence[str],
+    players: int,
+    virtual: int,
+    options: Mapping[str, object] | None = None,
+    games: int = GAMES,
+    arguments: Arguments | None = None,
+    use_hints: bool = True,
+) -> dict[str, dict[str, GameTime]] | None:
+    """Every protocol's figures on the same ``games`` simulated games with this seating, under
+    every profile (``{protocol: {profile: GameTime}}``), from the figure cache when it holds
+    them; None when the kind records no virtual decision's table and ``arguments`` is None."""
+    models = time_models()
+    request = {
+        "what": "game times",
+        "ruleset": ruleset,
+        "protocols": list(protocols),
+        "players": players,
+        "virtual": virtual,
+        "options": _plain(options or {}),
+        "games": games,
+        "traced": arguments is not None,
+        "hints": use_hints,
+    }
+
+    def compute() -> dict[str, object]:
+        found = _compute(
+            library, ruleset, protocols, players, virtual, options, games, arguments, models, use_hints
+        )
+        return {
+            "times": None
+            if found is None
+            else {p: {t.profile: t.data() for t in ts} for p, ts in found.items()}
+        }
+
+    def read(data: Any) -> dict[str, dict[str, GameTime]] | None:
+        times = data["times"]
+        if times is None:
+            return None
+        return {p: {profile: GameTime.of_data(t) for profile, t in ts.items()} for p, ts in times.items()}
+
+    try:
+        return read(FigureCache().get(library, request, [model_json(m) for m in models], compute))
+    except (AttributeError, KeyError, TypeError, ValueError):  # checked, yet not figures: cost again
+        return read(compute())
+
+
+def _plain(value: object) -> object:
+    """Game options as JSON (a weights mapping as its text)."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value if isinstance(value, str | int | float | bool) or value is None else str(value)
+
+
+def _compute(
+    library: Library,
+    ruleset: str,
+    protocols: Sequence[str],
+    players: int,
+    virtual: int,
+    options: Mapping[str, object] | None,
+    games: int,
+    arguments: Arguments | None,
+    models: tuple[TimeModel, ...],
+    use_hints: bool,
+) -> dict[str, list[GameTime]] | None:
+    rules = load_game(ruleset)
+    people = max(1, players - virtual)
+    opts = dict(options or {})
+    out: dict[str, list[GameTime]] = {}
+    kind = find_kind(rules.kind)
+    seating = PlaySettings(players, virtual, options=opts)
+    first = kind.decisions(rules, library, seating, 0) if arguments is not None and games else None
+    if first is not None and arguments is not None:
+        decided = [first] + [kind.decisions(rules, library, seating, seed) for seed in range(1, games)]
+        for name in protocols:
+            proto = library.protocol(name)
+            costed, column = [], 0
+            for result, moments in decided:
+                runs: list[Run] = []
+                for i, moment in enumerate(moments):
+                    one = cost_run(library, proto, arguments(moment), people, models, seed=i + 1)
+                    runs.append(one.run)
+                    column = max(column, one.column_cards)
+                costed.append(CostedGame(result.turns, result.virtual_turns, tuple(runs)))
+            out[name] = list(game_times(costed, name, people, models, column).values())
+        return out
+    played = simulate_games(ruleset, library, players, virtual, games, options)
+    if not any(g.tables for g in played):
+        return None  # the kind does not say how large its virtual decisions' tables are
+    for name in protocols:
+        timer = run_timer(library, rules, library.protocol(name), players, virtual, people, opts, models)
+        timer.use_hints = use_hints
+        out[name] = list(game_times(cost_tables(played, timer), name, people, models).values())
+    return out
 
 
 def kit_cost(
     library: Library,
-    ruleset: str,
+    ruleset: str | GameRules,
     protocol: str,
     players: int,
     virtual: int,
@@ -165,38 +444,52 @@ def kit_cost(
     options: Mapping[str, object] | None = None,
     compare_with: tuple[str, ...] = (),
     games: int = GAMES,
+    arguments: Arguments | None = None,
 ) -> KitCost | None:
     """The figures of a kit with this seating (see the module docs); None when the game's kind
-    does not record its virtual decisions' tables (then a kit states no figures it cannot back)."""
-    rules = load_game(ruleset)
-    people = max(1, players - virtual)
-    played = simulate_games(ruleset, library, players, virtual, games, options)
+    does not say what its virtual decisions' tables are (then a kit states no figures it cannot
+    back)."""
+    rules = load_game(ruleset) if isinstance(ruleset, str) else ruleset
     proto = library.protocol(protocol)
-    opts = dict(options or {})
-    if not any(g.tables for g in played):
-        return None  # the kind does not say how large its virtual decisions' tables are
-    own = game_time(played, _timer(library, rules, proto, players, virtual, people, opts))
-    largest = max(own.largest_table, 1)
-    unit = "sleeves" if sleeved(proto) else "columns"
-    footprint = Footprint.of(largest, card_mm, cards_per_column(proto))
-    paper = paper_fp = None
     base = proto.source.get("variant_of")
+    names = [protocol, *([str(base)] if base else [])]
+    found = costed_times(library, rules.name, names, players, virtual, options, games, arguments)
+    if found is None:
+        return None
+    own = found[protocol]
+    first = next(iter(own.values()))
+    largest = max(first.largest_table, 1)
+    unit = "sleeves" if sleeved(proto) else "columns"
+    rows = 1 if sleeved(proto) else first.column_cards or cards_per_column(proto)
+    footprint = Footprint.of(largest, card_mm, rows)
+    paper = paper_fp = None
     if base:
-        paper_proto = library.protocol(base)
-        paper = game_time(played, _timer(library, rules, paper_proto, players, virtual, people, opts))
-        paper_fp = Footprint.of(largest, card_mm, cards_per_column(paper_proto))
+        paper_proto = library.protocol(str(base))
+        paper = found[str(base)]
+        paper_first = next(iter(paper.values()))
+        paper_fp = Footprint.of(largest, card_mm, paper_first.column_cards or cards_per_column(paper_proto))
     compared = []
     for other in compare_with:
         orules = load_game(other)
         lo, hi, _ = getattr(orules, "players", (players, players, players))
         n = min(max(players, lo), hi)
-        oplayed = simulate_games(other, library, n, min(virtual, n), games, options)
-        oproto = library.protocol(getattr(orules, "virtual_protocol", protocol))
-        timer = _timer(library, orules, oproto, n, virtual, n - virtual, opts)
-        if any(g.tables for g in oplayed):
-            compared.append((orules.title, game_time(oplayed, timer)))
+        v = min(virtual, n)
+        oproto = str(getattr(orules, "virtual_protocol", protocol))
+        theirs = costed_times(library, other, [oproto], n, v, options, games)
+        if theirs is not None:
+            compared.append((orules.title, n, v, theirs[oproto]))
+    draw = (options or {}).get("virtual_draw") or getattr(rules, "virtual_draw", None)
     return KitCost(
-        rules.title, players, virtual, own, footprint, unit, paper, paper_fp, tuple(compared), time_model()
+        rules.title,
+        players,
+        virtual,
+        own,
+        footprint,
+        unit,
+        paper,
+        paper_fp,
+        tuple(compared),
+        None if draw is None else str(draw),
     )
 
 
@@ -214,7 +507,12 @@ class Seating(typing.Protocol):
 
 
 def plan_cost(
-    library: Library, rules: GameRules, plan: Seating, options: Mapping[str, object] | None = None
+    library: Library,
+    rules: GameRules,
+    plan: Seating,
+    options: Mapping[str, object] | None = None,
+    games: int = GAMES,
+    arguments: Arguments | None = None,
 ) -> KitCost | None:
     """The figures of a game kit's plan (``KitPlan``), or None without virtual players."""
     if not plan.virtual:
@@ -222,57 +520,21 @@ def plan_cost(
     names = rules.kit.get("compare_with", [])
     compare = (names,) if isinstance(names, str) else tuple(str(n) for n in names)
     size = plan.card_mm
-    return kit_cost(library, rules.name, plan.protocol, plan.players, plan.virtual, size, options, compare)
-
-
-class PlayedCost(TypedDict):
-    """What a played game would cost at a real table (``kitgen play``)."""
-
-    protocol: str
-    people: int
-    protocol_runs: int
-    protocol_minutes: float
-    virtual_turn_minutes: float
-    game_minutes: float
-    ordinary_turn_seconds: float
-
-
-def played_cost(library: Library, rules: GameRules, result: PlayResult) -> PlayedCost | None:
-    """What the game ``result`` of ``kitgen play`` would cost at a real table (None without
-    virtual decisions): its protocol runs and a person's ordinary turns, in minutes."""
-    if not isinstance(result, TableResult):
-        return None
-    tables = result.work.virtual_tables
-    protocol = result.protocol or getattr(rules, "virtual_protocol", None)
-    if not tables or not protocol:
-        return None
-    players, virtual = result.players, result.virtual
-    options: dict[str, object] = {"wild4": "bluff"} if getattr(rules, "hand_dependent", False) else {}
-    if result.weights:
-        options["weights"] = result.weights
-    timer = _timer(library, rules, library.protocol(protocol), players, virtual, players - virtual, options)
-    game = game_time(
-        [
-            PlayedGame(
-                result.turns,
-                result.virtual_turns,
-                [(int(t["sizes"][0]), int(sum(t["sizes"])), bool(t["found"])) for t in tables],
-            )
-        ],
-        timer,
+    return kit_cost(
+        library,
+        rules,
+        plan.protocol,
+        plan.players,
+        plan.virtual,
+        size,
+        options,
+        compare,
+        games,
+        arguments,
     )
-    return {
-        "protocol": protocol,
-        "people": game.people,
-        "protocol_runs": len(tables),
-        "protocol_minutes": round(game.protocol_minutes_mean, 1),
-        "virtual_turn_minutes": round(game.turn_minutes, 1),
-        "game_minutes": round(game.game_minutes_mean, 1),
-        "ordinary_turn_seconds": timer.model.ordinary_turn,
-    }
 
 
-def _timer(
+def run_timer(
     library: Library,
     rules: GameRules,
     proto: Protocol,
@@ -280,6 +542,7 @@ def _timer(
     virtual: int,
     people: int,
     options: Mapping[str, object],
+    models: tuple[TimeModel, ...],
 ) -> RunTimer:
     wild4 = str(options.get("wild4") or "strict")
     discard = bool(options.get("discard_owner", False))
@@ -297,7 +560,9 @@ def _timer(
             raise UsageError(f"{proto.name} takes a virtual player's weights; none were given")
         context["weight"] = find_kind(rules.kind).weight_function(rules, weights)
         params["w"] = weights.largest
-    return RunTimer(library, proto, deck, moment.valid, people, context=context, params=params)
+    return RunTimer(
+        library, proto, deck, moment.valid, max(1, people), models, context=context, params=params
+    )
 
 
 def cards_per_column(proto: Protocol) -> int:
@@ -313,13 +578,43 @@ def cards_per_column(proto: Protocol) -> int:
     return 4 if "valid" in proto.context else 1
 
 
+def build_warnings(costs: Costs | None, sheets: int) -> list[str]:
+    """What a kit asks that nobody should print without being told: a turn over
+    :data:`TURN_WARNING_MINUTES` minutes (cautious), more than :data:`SHEETS_WARNING` sheets of
+    card stock. One sentence each."""
+    out = []
+    if costs is not None:
+        what, minutes = costs.longest_turn()
+        if minutes > TURN_WARNING_MINUTES:
+            out.append(
+                f"{what} takes up to {about_range(minutes, None)[len('about ') :]} at the table "
+                f"(cautious estimate), more than {TURN_WARNING_MINUTES:.0f} minutes: think twice "
+                "before printing, or choose a smaller deck, more people or fewer virtual players"
+            )
+    if sheets > SHEETS_WARNING:
+        out.append(
+            f"the kit prints {sheets} sheets of card stock, more than {SHEETS_WARNING}: check the "
+            "shopping list before printing"
+        )
+    return out
+
+
 __all__ = [
+    "ESTIMATE",
+    "FIGURES",
+    "GAMES",
+    "SHEETS_WARNING",
+    "TURN_WARNING_MINUTES",
+    "Arguments",
+    "Costs",
     "Footprint",
     "KitCost",
     "PlayedGame",
+    "build_warnings",
     "cards_per_column",
+    "costed_times",
     "kit_cost",
     "plan_cost",
-    "played_cost",
+    "run_timer",
     "sleeved",
 ]

@@ -189,6 +189,7 @@ class KitManifest:
     printing_guide: str | None = None
     shopping_list: str | None = None
     table_time: JsonObject | None = None
+    warnings: list[str] | None = None  # what the kit asks that nobody should print untold
     files: list[FileEntry] = field(default_factory=list)
     folder: str | None = None  # where it was written (not in the file)
     kind: str | None = None  # the engine kind of its game (in memory only)
@@ -219,6 +220,7 @@ class KitManifest:
             ("printing_guide", self.printing_guide),
             ("shopping_list", self.shopping_list),
             ("table_time", self.table_time),
+            ("warnings", self.warnings or None),
         )
         data |= {key: value for key, value in optional if value is not None}
         return _tail(data, self.files, self.folder)
@@ -249,6 +251,7 @@ class KitManifest:
             data.get("printing_guide"),
             data.get("shopping_list"),
             data.get("table_time"),
+            data.get("warnings"),
             _files(data),
             data.get("folder"),
         )

@@ -286,11 +286,16 @@ LIST: tuple[Option, ...] = (
         "times",
         "switch",
         False,
-        "Also say what a virtual player costs at the table in each game with virtual players "
-        "(minutes per virtual turn and per game, 4 players of whom 1 virtual; simulates games, a few "
-        "seconds per rule set).",
+        "Also say what each game kit costs at the table: minutes per turn and per game (optimistic-"
+        "cautious), the table it needs, at the seating `kitgen build NAME` makes; the same figures as "
+        "the kits. Simulates games the first time (minutes), then reads them from the cache.",
     ),
     TABLE_TIME,
+    saying(
+        AS_JSON,
+        "With --times: print the figures as one JSON object, by rule set (turn_minutes, "
+        "turn_minutes_cautious, first_turn_minutes, game_minutes_mean, table_width_cm, ...).",
+    ),
 )
 
 # --------------------------------------------------------------------------- kitgen solve

@@ -29,6 +29,7 @@ from typing import TypedDict
 
 from reference_engine.api import Checker, Event, Protocol, UsageError, load_file
 
+from .durations import about_range
 from .templates import templates_dir
 
 ACTIONS = ("place", "move", "turn", "rearrange", "envelope", "shuffle", "return")
@@ -404,6 +405,7 @@ class TableTime:
     mixing: float  # seconds the whole table spends mixing
     people: int
     source: str
+    cautious: float | None = None  # wall-clock under the cautious profile (None: the model in force)
 
     @property
     def minutes(self) -> int:
@@ -418,7 +420,7 @@ class TableTime:
         )
 
     def to_json(self) -> dict[str, object]:
-        return {
+        out: dict[str, object] = {
             "counts": dict(self.counts),
             "seconds": round(self.seconds, 1),
             "minutes": self.minutes,
@@ -427,6 +429,9 @@ class TableTime:
             "people": self.people,
             "source": self.source,
         }
+        if self.cautious is not None:
+            out["seconds_cautious"] = round(self.cautious, 1)
+        return out
 
 
 def plural(n: int, word: str) -> str:
@@ -436,9 +441,15 @@ def plural(n: int, word: str) -> str:
 def table_time(
     events: Iterable[Event], people: int = 1, hints: Hints = no_hints, model: TimeModel | None = None
 ) -> TableTime:
-    """The estimated time of the run whose trace is ``events``, ``people`` sharing the work."""
-    model = model or time_model()
+    """The estimated time of the run whose trace is ``events``, ``people`` sharing the work, under
+    ``model`` (default: the one in force, and beside it the cautious profile of its file)."""
     events = list(events)
+    cautious = None
+    if model is None:
+        model = time_model()
+        other = next((m for m in time_models() if m.profile == "cautious" and m != model), None)
+        if other is not None:
+            cautious = sum(s.seconds for s in schedule(events, people, other, hints))
     counts = action_counts(events, hints)
     steps = schedule(events, people, model, hints)
     return TableTime(
@@ -448,6 +459,7 @@ def table_time(
         sum(s.mixing for s in steps),
         max(1, people),
         model.source,
+        cautious,
     )
 
 
@@ -457,9 +469,9 @@ def cards_in_play(example_params: Mapping[str, int | Sequence[int]]) -> int:
     return sizes if isinstance(sizes, int) else sum(int(n) for n in sizes)
 
 
-def minutes_text(minutes: int | float) -> str:
-    m = max(1, round(minutes))
-    return "about 1 minute" if m == 1 else f"about {m} minutes"
+def minutes_text(minutes: int | float, cautious: float | None = None) -> str:
+    """ "about 8 minutes", or with the cautious figure "about 8-11 minutes" (hours over 90)."""
+    return about_range(minutes, cautious)
 
 
 def people_text(people: int) -> str:
@@ -469,14 +481,16 @@ def people_text(people: int) -> str:
 ESTIMATE = (
     "These minutes are kitgen's estimate: the actions are counted from the engine's run of the "
     "protocol; the seconds each action takes are our own round figures, not measured at a table "
-    "(the printing guide lists them)."
+    "(the printing guide lists them). A range goes from quick shuffles and perfect teamwork to "
+    "slower shuffles, unshared mixing and people at 70 % of perfect speed."
 )
 
 
 def run_sentence(time: TableTime) -> str:
     """What one run of the worked example costs at the table, for a protocol's section."""
     return (
-        f"At the table, the worked example's run takes {minutes_text(time.seconds / 60)} with "
+        f"At the table, the worked example's run takes "
+        f"{minutes_text(time.seconds / 60, None if time.cautious is None else time.cautious / 60)} with "
         f"{people_text(time.people)}: {time.sentence()}. {ESTIMATE}"
     )
 

@@ -517,7 +517,8 @@ class Writer:
         others = [i.name for i in b.bom.items if i.kind in ("envelope", "sleeve")]
         if others:
             parts.append("and " + "; ".join(others))
-        return "In this kit: " + ", ".join(parts) + "." if parts else ""
+        at_table = f" {b.cost.cover_sentence()}" if b.cost is not None else ""  # kitgen.kitcost
+        return ("In this kit: " + ", ".join(parts) + "." if parts else "") + at_table
 
     def claims(self) -> list[str]:
         """What was verified, as the reports say (kitgen.claims), the parameters in words."""

@@ -2,21 +2,34 @@
 
 from __future__ import annotations
 
+import json
+
 import click
 
+from reference_engine.api import Library, UsageError
+
 from .. import runspec
-from ..console import catalogue_lines, time_lines
+from ..console import catalogue_lines
+from ..figures import summaries, time_lines
 from ..tabletime import using_model
 from . import options
 
 
 @click.command("list")
 @options.declared_all(runspec.LIST)
-def list_cmd(times: bool, table_time: str | None) -> None:
+def list_cmd(times: bool, table_time: str | None, as_json: bool) -> None:
     """Show every protocol spec and rule set with a one-line description."""
-    for line in catalogue_lines():
-        click.echo(line)
+    if as_json and not times:
+        raise UsageError("--json prints the figures of --times: give both")
+    library = Library()  # one library: each spec is loaded once
+    if not as_json:
+        for line in catalogue_lines(library):
+            click.echo(line)
     if times:
         with using_model(table_time):
-            for line in time_lines():
-                click.echo(line)
+            rows = summaries(library)
+        if as_json:
+            click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+            return
+        for line in time_lines(rows):
+            click.echo(line)

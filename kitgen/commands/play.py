@@ -26,8 +26,8 @@ from reference_engine.api import (
 
 from .. import runspec
 from ..kinds import kit_kind
-from ..kitcost import played_cost
 from ..optionspec import of_play
+from ..playedcost import played_cost
 from ..records import check_record_path, write_record
 from ..tabletime import load_time_models, using_model
 from . import options
@@ -144,8 +144,4 @@ def play_cmd(
     for line in kit_kind(rules).play_lines(result, rules):
         click.echo(line)
     if cost is not None:
-        click.echo(
-            f"At a real table, with {cost['people']} people doing the work: about "
-            f"{cost['game_minutes']:.0f} minutes ({cost['protocol_runs']} runs of the protocol, "
-            f"{cost['virtual_turn_minutes']:.0f} minutes per virtual turn; kitgen's estimate)."
-        )
+        click.echo(cost["text"])

@@ -26,6 +26,7 @@ from ..bom import Bom, Item, seat_names
 from ..booklet import Booklet, Example
 from ..faces import label_face
 from ..frontmatter import FrontSection, Text
+from ..gametime import RunArguments
 from .kind import KitPlan, register
 from .table import TableKit
 
@@ -46,6 +47,10 @@ class ClimbingKit(TableKit):
         "the play selection protocol for it, which plays one to four cards of one rank (each of "
         "its distinct valid plays equally likely) or passes when it has none"
     )
+    # A play selection run depends on the whole table and the last play: each is traced (about a
+    # second at the largest tables), so the figures simulate fewer games than a card game's.
+    traced_runs = True
+    figure_games = 10
 
     # -- the materials --------------------------------------------------------------------
     def materials(self, library: Library, rules: GameRules, plan: KitPlan, reports: list[Report]) -> Bom:
@@ -100,15 +105,22 @@ class ClimbingKit(TableKit):
             ),
         )
 
-    # -- the worked example ---------------------------------------------------------------
-    def example(self, rules: GameRules, library: Library, plan: KitPlan, owners: list[str]) -> Example:
-        moment = self.engine().example_moment(rules, library, PlaySettings(plan.players, plan.virtual))
-        table = moment.owners
-        sizes = tuple(len(t) for t in table)
-        cards: list[Symbol] = [c for t in table for c in t]
+    # -- the worked example and the figures ------------------------------------------------
+    def run_arguments(self, moment: Moment) -> RunArguments:
+        """The play selection's arguments at a virtual decision: every hand (the virtual player's
+        first), the last play, the game's order of ranks."""
         last = _last(moment)
         s0, r0 = (last.size, last.strength) if last is not None else (0, -1)
-        params: Params = {"sizes": sizes, "s0": s0, "r0": r0, "copies": COPIES}
+        params: Params = {"sizes": tuple(len(t) for t in moment.owners), "s0": s0, "r0": r0, "copies": COPIES}
+        cards: list[Symbol] = [c for t in moment.owners for c in t]
+        return params, {"cards": cards}, {"strength": moment.public["strength"]}
+
+    def example(self, rules: GameRules, library: Library, plan: KitPlan, owners: list[str]) -> Example:
+        moment = self.engine().example_moment(rules, library, PlaySettings(plan.players, plan.virtual))
+        params_, inputs, context = self.run_arguments(moment)
+        params = dict(params_)
+        sizes, s0, r0 = params["sizes"], params["s0"], params["r0"]
+        cards = list(inputs["cards"])
         record = {
             "game": rules.name,
             "game_seed": moment.seed,
@@ -120,9 +132,7 @@ class ClimbingKit(TableKit):
             "seed": 1,
         }
         text = self.moment_text(rules, moment, owners)
-        return Example(
-            params, {"cards": cards}, 1, record, text, context={"strength": moment.public["strength"]}
-        )
+        return Example(params, {"cards": cards}, 1, record, text, context=dict(context))
 
     def moment_record(self, moment: Moment) -> dict[str, object]:
         last = moment.public.get("last")

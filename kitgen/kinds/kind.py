@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from ..booklet import Booklet
     from ..cache import VerificationCache
     from ..frontmatter import FrontSection
+    from ..kitcost import Costs
     from ..kitoptions import BookletOptions, KitOptions
 
 
@@ -186,6 +187,16 @@ class KitKind(ABC):
         self, library: Library, plan: KitPlan, runs: int, what: str, cache: VerificationCache | None
     ) -> ReportSummary | None:
         """A statistical check on the full deck for the validation pages (kinds with one)."""
+        return None
+
+    def needed_options(self, rules: GameRules) -> dict[str, str | int | bool]:
+        """The kind's own options ``kitgen build`` needs for these rules (``--wild4 bluff`` where
+        a rule cannot be played unseen); the figures' default plan gives them."""
+        return {}
+
+    def figures(self, library: Library, rules: GameRules, plan: KitPlan) -> Costs | None:
+        """What the kit's game costs at the table (minutes, table space), or None: the one
+        source of every figure its booklet, index, manifest and ``kitgen list --times`` state."""
         return None
 
     def deck_face(self, rules: GameRules, name: str) -> Face | None:

@@ -47,7 +47,8 @@ from ..frontchapters import (
     turn_head,
 )
 from ..frontmatter import Box, FrontSection, Text
-from ..kitcost import Footprint, cards_per_column, plan_cost, sleeved
+from ..gametime import RunArguments
+from ..kitcost import GAMES, Footprint, KitCost, cards_per_column, plan_cost, sleeved
 from ..labels import Label
 from ..optionspec import KindValues, without
 from ..output import safe_name
@@ -71,6 +72,10 @@ class TableKit(KitKind):
     # What the virtual player's protocol does, for the set-up's first paragraph (None: the card
     # selection protocol's words, templates/booklet.yaml's setup_turn).
     turn_words: ClassVar[str | None] = None
+    # Whether each virtual decision's run is traced for the figures (:meth:`run_arguments`)
+    # instead of costed by its table's size, and how many games the figures simulate.
+    traced_runs: ClassVar[bool] = False
+    figure_games: ClassVar[int] = GAMES
     build_options = without(CARD_KIT_OPTIONS, "wild4", "discard_owner")
 
     def refusal(self, option: str) -> str:
@@ -213,15 +218,23 @@ class TableKit(KitKind):
     def booklet(self, given: BookletInput) -> Booklet:
         example = self.example(given.rules, given.library, given.plan, given.bom.seats)
         booklet = game_booklet(given, example, lambda n: self.deck_face(given.rules, n), self.table_middle)
-        booklet.cost = plan_cost(
-            given.library, given.rules, given.plan, self.cost_options(given.rules, given.plan)
-        )
+        booklet.cost = self.figures(given.library, given.rules, given.plan)
         if booklet.cost is None and given.plan.virtual:  # no figures: the table's space still
             proto = given.library.protocol(given.plan.protocol)
             largest = int(str(given.bom.worst_case.get("table_seen", 0)) or 0)
             booklet.footprint = Footprint.of(max(largest, 1), given.plan.card_mm, cards_per_column(proto))
             booklet.unit = "sleeves" if sleeved(proto) else "columns"
         return booklet
+
+    def figures(self, library: Library, rules: GameRules, plan: KitPlan) -> KitCost | None:
+        """The kit's table-time figures: its seating's simulated games, every decision costed."""
+        arguments = self.run_arguments if self.traced_runs else None
+        options = self.cost_options(rules, plan)
+        return plan_cost(library, rules, plan, options, self.figure_games, arguments)
+
+    def run_arguments(self, moment: Moment) -> RunArguments:
+        """The protocol's arguments at a virtual decision (kinds whose runs are traced one by one)."""
+        raise NotImplementedError
 
     def cost_options(self, rules: GameRules, plan: KitPlan) -> dict[str, object] | None:
         """The game options the table-time figures play with (None: the rule set's own)."""

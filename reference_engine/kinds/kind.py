@@ -194,6 +194,12 @@ class GameKind(ABC):
         ``table_seen`` and ``table`` (the most cards a table can hold)."""
         raise UsageError(f"{rules.name} ({self.name}) has no virtual players to count materials for")
 
+    def decisions(self, rules: GameRules, library: Library, seating: PlaySettings, seed: int) -> Any:
+        """A seeded rule-level game with ``seating`` and the moment of every virtual decision in it
+        (a ``(PlayResult, [Moment, ...])``), for a kit that costs each decision's protocol run by
+        tracing it; None: the kind's results record each decision's table (``virtual_tables``)."""
+        return None
+
     def example_moment(self, rules: GameRules, library: Library, seating: PlaySettings) -> Any:
         """A virtual decision in a seeded game with ``seating`` (its seats, and the kind's options
         such as ``wild4``) for a booklet's worked example (a ``Moment``)."""

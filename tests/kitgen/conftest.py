@@ -89,3 +89,34 @@ def manifest_round_trips() -> Callable[[Path], type]:
         return type(manifest)
 
     return check
+
+
+# A kit manifest's table_time key for each figure of the README's table (docs/kit-figures.json);
+# Gakmoro's turn is a round, its game the mean of a whole game.
+_SAME = {
+    "turn_minutes": ("virtual_turn_minutes", "round_minutes"),
+    "first_turn_minutes": ("first_turn_minutes", "round_minutes"),
+    "game_minutes_mean": ("game_minutes_mean", "game_minutes"),
+    "table_width_cm": ("table_width_cm",),
+    "table_depth_cm": ("table_depth_cm",),
+}
+
+
+@pytest.fixture(scope="session")
+def committed_figures() -> Callable[[dict[str, Any], str], list[str]]:
+    """``committed_figures(manifest, name)``: where a built kit's table_time differs from the
+    figures the README's table was generated from (issue 39: one source for every figure)."""
+    root = Path(__file__).resolve().parent.parent.parent
+    rows = json.loads((root / "docs" / "kit-figures.json").read_text(encoding="utf-8"))["kits"]
+
+    def compare(manifest: dict[str, Any], name: str) -> list[str]:
+        cost, row = manifest["table_time"], rows[name]
+        out = []
+        for key, theirs in _SAME.items():
+            for suffix in ("", "_cautious") if "minutes" in key else ("",):
+                mine = next((cost[k + suffix] for k in theirs if k + suffix in cost), None)
+                if mine != row[key + suffix]:
+                    out.append(f"{key}{suffix}: kit {mine}, README {row[key + suffix]}")
+        return out
+
+    return compare

@@ -387,3 +387,14 @@ def test_the_first_chapters_are_data_that_the_pdf_and_the_index_draw(
     for title in titles:
         assert f"<h3>{escape(title)}</h3>" in index, title
     assert 'class="checklist"' in index and "{page:" not in index and "<svg" in index
+
+
+def test_the_default_kit_states_the_readmes_figures(
+    default_kit: tuple[Path, dict[str, Any]], committed_figures: Any
+) -> None:
+    _, manifest = default_kit
+    assert committed_figures(manifest, "uno") == []
+    cost = manifest["table_time"]
+    assert cost["virtual_turn_minutes_cautious"] > cost["virtual_turn_minutes"]
+    assert cost["text"][0].startswith("A virtual turn takes about ") and "-" in cost["text"][0].split(",")[0]
+    assert manifest.get("warnings") is None  # the default kit asks nothing unreasonable

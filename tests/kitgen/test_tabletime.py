@@ -144,14 +144,19 @@ def test_one_run_per_table_size_from_two_traces() -> None:
     deck = [c for o in moment.owners for c in o]
     timer = RunTimer(library, library.protocol("card-selection-fast"), deck, moment.valid, 3)
     m, k = 6, 6 + NEAR + 17
-    near, far, called = timer._line(m, True)
-    direct = [s for s in timer._steps(m, k, True) if s.depth == 0]
-    t = (k - (m + NEAR)) / (FAR - NEAR)
-    for a, b, d in zip(near, far, direct):
-        assert a.label == d.label
-        assert a.work + (b.work - a.work) * t == pytest.approx(d.work)
-        assert a.seconds + (b.seconds - a.seconds) * t == pytest.approx(d.seconds)
-    assert called and all(s.depth > 0 for s in called)
+    assert [model.profile for model in timer.models] == ["optimistic", "cautious"]
+    traced, _ = timer._steps(m, k, True)
+    for i, model in enumerate(timer.models):  # one trace, a line under each profile
+        near, far, called = timer._line(m, True)[i]
+        direct = [s for s in traced[i] if s.depth == 0]
+        t = (k - (m + NEAR)) / (FAR - NEAR)
+        for a, b, d in zip(near, far, direct):
+            assert a.label == d.label
+            assert a.work + (b.work - a.work) * t == pytest.approx(d.work)
+            assert a.seconds + (b.seconds - a.seconds) * t == pytest.approx(d.seconds), model.profile
+        assert called and all(s.depth > 0 for s in called)
+    fast, slow = timer.seconds(m, k, True)
+    assert slow > fast > 0
 
 
 def test_hints_are_checked_with_file_line_and_key(tmp_path: Path) -> None:

@@ -35,6 +35,7 @@ from ...templates import Paper, Templates, load_templates
 from ..kind import CARD_KIT_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, default_labels, register
 from . import front
 from .bundles import render_bundle_sheet
+from .cost import RoundCost, round_cost
 from .materials import sealed_bid_bom
 from .play import sealed_bid_lines
 
@@ -140,10 +141,21 @@ class SealedBidKit(KitKind):
             0,
         )
         booklet.sections = sections(
-            library, proto, spec_example(proto, library), given.capacity, booklet_style(), given.reveals
+            library,
+            proto,
+            spec_example(proto, library),
+            given.capacity,
+            booklet_style(),
+            given.reveals,
+            people=len(bid.names),  # both players do every protocol of a round (a booklet too)
         )
         booklet.footprint = round_space(library, bid.name, given.plan.card_mm)
+        booklet.cost = self.figures(library, bid, given.plan)
         return booklet
+
+    def figures(self, library: Library, rules: GameRules, plan: KitPlan) -> RoundCost:
+        """A round and a whole game (its bundles made first) for the two players."""
+        return round_cost(library, _rules(rules), plan.protocol, plan.card_mm)
 
     def front_sections(self, booklet: Booklet) -> list[FrontSection]:
         return front.front_sections(booklet)

@@ -94,6 +94,9 @@ class SheddingKit(TableKit):
             strategy=strategy if strategy.weighted else None,
         )
 
+    def needed_options(self, rules: GameRules) -> dict[str, str | int | bool]:
+        return {"wild4": "bluff"} if _rules(rules).hand_dependent else {}
+
     def booklet_plan(self, opts: BookletOptions, rules: GameRules) -> BookletPlan:
         shed = _rules(rules)
         players = seats(shed, opts.players)

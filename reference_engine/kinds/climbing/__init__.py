@@ -16,6 +16,7 @@ from ...registry import Library
 from ..deals import ProblemAt
 from ..game import Bound, TableKind
 from ..kind import GameRules, PlaySettings, TableCounts, register
+from ..result import RankedResult
 from ..virtual import Moment
 from .play import DaifugoGame
 from .rules import KIND, ClimbingRules, Play, load_climbing
@@ -83,15 +84,38 @@ class Climbing(TableKind[ClimbingRules, DaifugoGame]):
             game.observer = suitable
             game.play()
             if game.stopped is not None:
-                n = len(game.seats)
-                owners = [list(game.hands[(0 + k) % n]) for k in range(n)]
-                playable = {p.strength for p in cl.plays(owners[0], game.last)}
-
-                def valid(card: Any, playable: set[int] = playable) -> bool:
-                    return cl.strength(card) in playable
-
-                return Moment(seed, owners, valid, {"last": game.last, "strength": cl.strength})
+                return _moment(cl, game, game.stopped, seed)
         raise self.no_moment(cl)
+
+    def decisions(
+        self, rules: GameRules, library: Library, seating: PlaySettings, seed: int
+    ) -> tuple[RankedResult, list[Moment]]:
+        """A rule-level game and every virtual decision's moment: a play selection run costs
+        what its whole table and the last play make it, so a kit traces each one."""
+        cl = self.rules_of(rules)
+        game = self.rule_game(rules, library, seating, seed)
+        seen: list[Moment] = []
+
+        def note(game: DaifugoGame, seat: int) -> bool:
+            seen.append(_moment(cl, game, seat, seed))
+            return False
+
+        game.observer = note
+        result = game.play()
+        assert result is not None, "a game whose observer never stops it plays to its end"
+        return result, seen
+
+
+def _moment(cl: ClimbingRules, game: DaifugoGame, seat: int, seed: int) -> Moment:
+    """The table at ``seat``'s virtual decision as the play selection sees it (``seat`` first)."""
+    n = len(game.seats)
+    owners = [list(game.hands[(seat + k) % n]) for k in range(n)]
+    playable = {p.strength for p in cl.plays(owners[0], game.last)}
+
+    def valid(card: Any) -> bool:
+        return cl.strength(card) in playable
+
+    return Moment(seed, owners, valid, {"last": game.last, "strength": cl.strength})
 
 
 __all__ = [

@@ -98,3 +98,18 @@ def test_play_prints_the_game_and_its_ranking() -> None:
     assert (
         "Ranking: 1." in result.output and "plays" in result.output and "leads a new trick" in result.output
     )
+
+
+def test_the_kit_states_its_turns_and_games_as_the_readme_does(
+    daifugo_kit: tuple[Path, dict[str, Any]], committed_figures: Any
+) -> None:
+    """Daifugō is costed like every kit: each virtual decision's run traced (issue 36, part 6)."""
+    folder, manifest = daifugo_kit
+    cost = manifest["table_time"]
+    assert cost is not None and cost["protocol"] == "play-selection"
+    assert cost["virtual_turn_minutes_cautious"] > cost["virtual_turn_minutes"] > 0
+    assert cost["first_turn_minutes"] > cost["virtual_turn_minutes"]  # the whole deck on the table
+    assert cost["game_minutes_mean_cautious"] > cost["game_minutes_mean"] > cost["first_turn_minutes"]
+    assert committed_figures(manifest, "daifugo") == []
+    booklet = json.loads((folder / "booklet.json").read_text(encoding="utf-8"))
+    assert booklet["table_time"] == cost

@@ -244,3 +244,42 @@ def test_the_kit_speaks_plain_words(kit: tuple[Path, dict[str, Any]], plain_word
     """No spec name, expression or paper notation on a page for players (kitgen.jargon)."""
     folder, _ = kit
     assert plain_words(folder) == []
+
+
+def test_a_round_and_a_whole_game_for_two_people(
+    kit: tuple[Path, dict[str, Any]], committed_figures: Any
+) -> None:
+    """Gakmoro's figures (issue 39, part 2): a round and a whole game with its 18 bundles made,
+    both profiles, for the two players; every sub-protocol costed with both of them."""
+    folder, manifest = kit
+    cost = manifest["table_time"]
+    for key in ("round_minutes", "game_minutes", "bundle_minutes"):
+        assert cost[f"{key}_cautious"] > cost[key] > 0, key
+    assert cost["people"] == 2 and cost["bundles"] == 18
+    assert cost["game_minutes"] > 2 * cost["round_minutes"] + cost["bundle_minutes"] - 0.1
+    assert committed_figures(manifest, "gakmoro") == []
+    booklet = json.loads((folder / "booklet.json").read_text(encoding="utf-8"))
+    for section in booklet["sections"]:
+        assert section["table_time"]["people"] == 2, section["protocol"]
+    words = " ".join(str(t) for t in booklet["front"])
+    assert "with one person" not in words and cost["text"][0].split(";")[0] in words
+    index = (folder / "index.html").read_text(encoding="utf-8")
+    assert "A round takes about" in index
+
+
+def test_the_rounds_actions_do_not_depend_on_the_bundles() -> None:
+    """What the round costs is one traced run: the same actions whatever is submitted."""
+    from kitgen.tabletime import action_counts, spec_hints
+
+    library = Library()
+    proto = library.protocol("gakmoro-round")
+    hints = spec_hints(library.protocol)
+    counts = [
+        action_counts(simulate(library, proto, {}, inputs, seed).trace.events, hints)
+        for inputs, seed in (
+            (["a1=7", "a2=6", "a3=5", "b1=0", "b2=0", "b3=1"], 3),
+            (["a1=0", "a2=0", "a3=1", "b1=7", "b2=6", "b3=5"], 8),
+            (["a1=2", "a2=3", "a3=4", "b1=2", "b2=3", "b3=4"], 1),
+        )
+    ]
+    assert counts[0] == counts[1] == counts[2]
