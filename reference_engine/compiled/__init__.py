@@ -15,8 +15,10 @@ loaded and type-checked:
   interpreter's single run, so both engines give identical runs for the same seed
   (``tests/reference_engine/compiled/`` compares them on the shipped protocols and on the fuzz
   generator's specs);
-* :mod:`.fast` holds the fast paths: expressions compiled to Python (:mod:`.codegen`) and plans
-  built without a draft, each checked against the interpreter's own in the tests.
+* the fast paths: expressions generated into Python functions (:mod:`.codegen`, calling
+  :mod:`.helpers`; :mod:`.evaluate` falls back to the interpreter's evaluator where they cannot
+  tell) and plans built from whole rows (:mod:`.plans`), each checked against the
+  interpreter's own in the tests (``evaluate.CHECKED``).
 
 :func:`run_single` runs one single run on the engine asked for, and reports why a run took the
 interpreter though the compiled path was asked (a trace being recorded, a verification's run).

@@ -1,0 +1,396 @@
+"""What the generated functions of :mod:`.codegen` call: the run's table as they read it
+(:class:`Env`), :class:`Slow` for what they cannot tell, and the helpers with the expression
+language's semantics (name lookup in the scope's order, indexing, ranges, comprehension limits,
+faces read from the cells, the places an expression selects)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..cards import EMPTY, SYMBOLS, Symbol, is_up
+from ..expressions import (
+    MAX_ITERATIONS,
+    MAX_RANGE,
+    WILDCARD,
+    Value,
+    as_int,
+    equal,
+    index_list,
+    plain,
+    truthy,
+)
+from ..expressions.nodes import _arith, _bounded, _compare
+from ..functions import BUILTINS, _slots
+from ..machine.plans import _flats, _res
+from ..table import Layout, Reader, Region, RegionRef, Slots, State
+
+
+class Slow(Exception):
+    """The fast function cannot tell: evaluate the expression the interpreter's way."""
+
+
+class Env:
+    """What a fast function reads: one run's table, its variables and the frame's names."""
+
+    __slots__ = ("_reader", "_state", "cells", "functions", "layout", "names", "vars")
+
+    def __init__(
+        self,
+        state: Callable[[], State],
+        layout: Layout,
+        cells: list[int],
+        vars: dict[str, Any],
+        names: dict[str, Any],
+        functions: dict[str, Any],
+    ):
+        self._state = state  # makes the table as a State, for a reader of faces (made when needed)
+        self.layout = layout
+        self.cells = cells
+        self.vars = vars
+        self.names = names
+        self.functions = functions
+        self._reader: Reader | None = None
+
+    def reader(self) -> Reader:
+        if self._reader is None:
+            self._reader = Reader(self._state(), True)
+        return self._reader
+
+
+Fast = Callable[[Env], Any]
+
+_MISS = object()
+
+
+def _slow() -> Any:
+    raise Slow()
+
+
+# --------------------------------------------------------------------------- runtime helpers
+# The generated functions call these (and the expression language's own helpers).
+
+
+def h_lookup(E: Env, name: str) -> Any:
+    """:meth:`StateScope.lookup`, then the frame's names."""
+    v = E.vars.get(name, _MISS)
+    if v is not _MISS:
+        return list(v) if isinstance(v, tuple) else v
+    reg = E.layout.by_name.get(name)
+    if reg is not None:
+        if reg.hand is not None:
+            raise Slow()
+        return RegionRef(E.layout, reg, E.reader())
+    v = E.names.get(name, _MISS)
+    if v is _MISS:
+        raise Slow()
+    return v
+
+
+def _slot(E: Env, name: str, r: Any, c: Any) -> int:
+    """The slot of ``name[r, c]`` when ``name`` is a region and r, c plain numbers within it."""
+    if name in E.vars:
+        raise Slow()
+    reg = E.layout.by_name.get(name)
+    if reg is None or reg.hand is not None or type(r) is not int or type(c) is not int:
+        raise Slow()
+    if not (0 < r <= reg.rows and 0 < c <= reg.cols):
+        raise Slow()
+    return reg.offset + (r - 1) * reg.cols + c - 1
+
+
+def h_face(E: Env, name: str, r: Any, c: Any) -> Symbol:
+    """The face-up card at ``name[r, c]`` (what a game function reads of it)."""
+    v = E.cells[_slot(E, name, r, c)]
+    if v < 0 or not v & 1:
+        raise Slow()
+    return SYMBOLS.by_id(v >> 1)
+
+
+def h_faces(E: Env, name: str, r: Any, c: Any) -> list[Symbol]:
+    """What ``name[r, c]`` reads as in a comparison: the list of its one face."""
+    return [h_face(E, name, r, c)]
+
+
+def h_index(target: Any, args: list[Any]) -> Any:
+    if isinstance(target, Value):
+        return target.kg_index(args)
+    return index_list(target, args)
+
+
+def h_attr(target: Any, attr: str) -> Any:
+    if isinstance(target, Value):
+        return target.kg_attr(attr)
+    if isinstance(target, dict) and attr in target:
+        return target[attr]
+    raise Slow()
+
+
+def h_range(lo: Any, hi: Any) -> list[int]:
+    a, b = as_int(lo), as_int(hi)
+    if b - a + 1 > MAX_RANGE:
+        raise Slow()
+    return list(range(a, b + 1))
+
+
+def h_seq(value: Any, count: list[int]) -> Any:
+    """The items a comprehension's ``for`` goes through (counted against its limit)."""
+    seq = plain(value)
+    if not isinstance(seq, (list, tuple, range)):
+        raise Slow()
+    count[0] += len(seq)
+    if count[0] > MAX_ITERATIONS:
+        raise Slow()
+    return seq
+
+
+def h_seq_range(lo: Any, hi: Any, count: list[int]) -> range:
+    """``for v in lo..hi`` without making the list."""
+    a, b = as_int(lo), as_int(hi)
+    n = b - a + 1
+    if n > MAX_RANGE:
+        raise Slow()
+    count[0] += max(n, 0)
+    if count[0] > MAX_ITERATIONS:
+        raise Slow()
+    return range(a, b + 1)
+
+
+def h_and(first: Any, *rest: Callable[[], Any]) -> Any:
+    a = first
+    for f in rest:
+        if not truthy(a):
+            return a
+        a = f()
+    return a
+
+
+def h_or(first: Any, *rest: Callable[[], Any]) -> Any:
+    a = first
+    for f in rest:
+        if truthy(a):
+            return a
+        a = f()
+    return a
+
+
+def h_neg(x: Any) -> int:
+    return _bounded(-as_int(x))
+
+
+def h_compare_chain(
+    left: Any, rest: tuple[tuple[Callable[[Any, Any], bool], Callable[[], Any]], ...]
+) -> bool:
+    for fn, right_fn in rest:
+        right = right_fn()
+        if not fn(left, right):
+            return False
+        left = right
+    return True
+
+
+_NOT_HAND: dict[int, tuple[Any, tuple[int, ...]]] = {}
+
+
+def h_orient(E: Env, want_up: bool, fn: str, *args: Any) -> Slots:
+    """``up(...)`` / ``down(...)`` (:func:`reference_engine.functions._orientation`)."""
+    layout = E.layout
+    if args:
+        base = _slots(args[0], fn)
+        flats: Any = base.flat
+        label = base.label
+        layout = base.layout
+    else:
+        hit = _NOT_HAND.get(id(layout))
+        if hit is None or hit[0] is not layout:
+            hit = (layout, tuple(f for f in range(layout.size) if layout.owner(f).hand is None))
+            if len(_NOT_HAND) > 10_000:
+                _NOT_HAND.clear()
+            _NOT_HAND[id(layout)] = hit
+        flats = hit[1]
+        label = "the table"
+    cells = E.cells
+    if want_up:
+        picked = [f for f in flats if cells[f] >= 0 and cells[f] & 1]
+    else:
+        picked = [f for f in flats if cells[f] >= 0 and not cells[f] & 1]
+    return Slots(layout, picked, None, f"{fn}({label if args else ''})")
+
+
+def h_exists(E: Env, name: Any) -> bool:
+    n = plain(name)
+    if not isinstance(n, str):
+        raise Slow()
+    return n in E.layout.by_name
+
+
+def h_decode(E: Env, enc: Any, x: Any) -> Any:
+    from ..encodings import Encoding
+
+    if not isinstance(enc, Encoding) or enc.kind == "onehot":
+        raise Slow()  # a one-hot encoding binds its length in the scope
+    return enc.bind(None).decode(_slots(x, "decode").faces())  # type: ignore[arg-type]
+
+
+def h_family_index(E: Env, card: Any) -> int:
+    """family_index() of a face (the common case: a card read in a comprehension)."""
+    if isinstance(card, Symbol):
+        name = card.name
+        digits = len(name) - len(name.rstrip("0123456789"))
+        if digits:
+            return int(name[-digits:])
+    return int(BUILTINS["family_index"](None, card))
+
+
+# -- selections: the places an expression names, without making selection objects -----------
+
+
+def _region(E: Env, name: str) -> Region:
+    """The region ``name`` names here (as StateScope finds it), or Slow."""
+    if name in E.vars:
+        raise Slow()
+    reg = E.layout.by_name.get(name)
+    if reg is None or reg.hand is not None:
+        raise Slow()
+    return reg
+
+
+def _picks(idx: Any, n: int) -> Any:
+    """:func:`reference_engine.table._picks` for plain numbers, lists of them and ``*``."""
+    if idx is WILDCARD:
+        return range(1, n + 1)
+    if type(idx) is int:
+        if not 0 < idx <= n:
+            raise Slow()
+        return (idx,)
+    if type(idx) is list:
+        for i in idx:
+            if type(i) is not int or not 0 < i <= n:
+                raise Slow()
+        return idx
+    raise Slow()
+
+
+def s_region(E: Env, name: str) -> range:
+    reg = _region(E, name)
+    return reg.slots
+
+
+def s_cells(E: Env, name: str, r: Any, c: Any) -> list[int]:
+    """The slots of ``name[r, c]`` (rows by columns, as ``RegionRef.kg_index`` lists them)."""
+    reg = _region(E, name)
+    cols = reg.cols
+    base = reg.offset - cols - 1
+    cs = _picks(c, cols)
+    return [base + i * cols + j for i in _picks(r, reg.rows) for j in cs]
+
+
+def s_items(E: Env, name: str, i: Any) -> list[int]:
+    """The slots of item(s) ``name[i]`` of a row region."""
+    reg = _region(E, name)
+    if reg.rows != 1:
+        raise Slow()
+    unit = reg.unit
+    base = reg.offset - unit
+    return [base + k * unit + u for k in _picks(i, reg.items()) for u in range(unit)]
+
+
+def s_shape(E: Env, name: str) -> tuple[int, int]:
+    reg = _region(E, name)
+    return reg.rows, reg.cols
+
+
+def s_columns(flats: list[int] | range, rows: int, cols: int) -> list[tuple[int, ...]]:
+    """The columns of a rectangle of slots listed row by row."""
+    return [tuple(flats[c::cols]) for c in range(cols)] if rows > 1 else [(f,) for f in flats]
+
+
+def s_value(value: Any) -> tuple[int, ...]:
+    """The places of a value that is not one of the shapes above (``_flats(_res(...))``)."""
+    return _flats(_res(value, ""), "")
+
+
+def s_up(E: Env, want_up: bool, flats: Any = None) -> list[int]:
+    cells = E.cells
+    if flats is None:
+        flats = _not_hands(E.layout)
+    if want_up:
+        return [f for f in flats if cells[f] >= 0 and cells[f] & 1]
+    return [f for f in flats if cells[f] >= 0 and not cells[f] & 1]
+
+
+def _not_hands(layout: Any) -> tuple[int, ...]:
+    hit = _NOT_HAND.get(id(layout))
+    if hit is None or hit[0] is not layout:
+        hit = (layout, tuple(f for f in range(layout.size) if layout.owner(f).hand is None))
+        if len(_NOT_HAND) > 10_000:
+            _NOT_HAND.clear()
+        _NOT_HAND[id(layout)] = hit
+    return hit[1]
+
+
+def h_face_eq(E: Env, name: str, r: Any, c: Any, other: Any) -> bool:
+    """``name[r, c] == other``: its face compared as ``equal`` compares a list of one face."""
+    face = h_face(E, name, r, c)
+    if type(other) is Symbol:
+        return face == other
+    return equal([face], other)
+
+
+def h_row_faces(E: Env, name: str, r: Any, c: Any) -> list[Symbol]:
+    """What ``name[r, c]`` reads as when gone through: the faces of its cards (face up)."""
+    cells = E.cells
+    out = []
+    for f in s_cells(E, name, r, c):
+        v = cells[f]
+        if v < 0 or not v & 1:
+            raise Slow()
+        out.append(SYMBOLS.by_id(v >> 1))
+    return out
+
+
+_CMP = {op: _compare(op) for op in ("==", "!=", "<", "<=", ">", ">=", "in", "not in")}
+_ARITH = {op: _arith(op) for op in ("+", "-", "*", "/", "//", "%")}
+
+HELPERS: dict[str, Any] = {
+    "WILDCARD": WILDCARD,
+    "_slow": _slow,
+    "_truthy": truthy,
+    "_lk": h_lookup,
+    "_face": h_face,
+    "_faces": h_faces,
+    "_ix": h_index,
+    "_attr": h_attr,
+    "_range": h_range,
+    "_seq": h_seq,
+    "_seqr": h_seq_range,
+    "_and": h_and,
+    "_or": h_or,
+    "_neg": h_neg,
+    "_cmpc": h_compare_chain,
+    "_cmp": _CMP,
+    "_ar": _ARITH,
+    "_orient": h_orient,
+    "_exists": h_exists,
+    "_decode": h_decode,
+    "_famidx": h_family_index,
+    "EMPTY": EMPTY,
+    "is_up": is_up,
+    "_s_region": s_region,
+    "_s_cells": s_cells,
+    "_s_items": s_items,
+    "_s_shape": s_shape,
+    "_s_columns": s_columns,
+    "_s_value": s_value,
+    "_s_up": s_up,
+    "_face_eq": h_face_eq,
+    "_row_faces": h_row_faces,
+}
+
+
+def h_piles_of(value: Any) -> tuple[bool, list[tuple[int, ...]]]:
+    items = value if isinstance(value, list) else [value]
+    return isinstance(value, list), [_flats(_res(v, ""), "") for v in items]
+
+
+HELPERS["_piles_of"] = h_piles_of
