@@ -270,8 +270,9 @@ def event_work(e: Event, hint: dict[str, str]) -> list[Work]:
         columns = len(d.get("columns", []))
         rows = max((r["rows"] for r in e.before.regions if r["name"] == d.get("from")), default=1)
         return [Work("move", columns if how == "sleeves" else rows * columns, max(1, columns))]
-    if act == "turn":
-        # Slid out of a sleeve and laid face up: one move instead of a turn.
+    if act in ("turn", "rotate"):
+        # Slid out of a sleeve and laid face up (or turned round and slid back): one move instead
+        # of a turn. A half turn of a card where it lies costs what turning it over does.
         slots = _slots(d, "cards")
         return [Work("move" if how == "slide" else "turn", len(slots), _columns(slots, e))]
     if act == "rearrange":
@@ -280,6 +281,8 @@ def event_work(e: Event, hint: dict[str, str]) -> list[Work]:
         piles = d.get("piles", [])
         n = len(piles)
         out = [Work("shuffle", 1, piles=n)]
+        if d.get("kind") == "spin":
+            return out  # mats turned round where they lie: nothing to put in envelopes or deal
         if how == "sleeves":
             out.append(Work("place", n, n))  # deal the mixed sleeves out again
         elif any(len(p) > 1 for p in piles):

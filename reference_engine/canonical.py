@@ -34,7 +34,13 @@ def canonical(proto: Protocol) -> tuple[Any, ...]:
     """Everything of ``proto`` that decides what a run does, as nested typed tuples."""
     return (
         ("params", _form(proto.params)),
-        ("symbols", tuple((s.name, s.glyph, s.family) for s in proto.symbols.values())),
+        (
+            "symbols",
+            tuple(
+                (s.name, s.glyph, s.family) + ((s.rotated,) if s.rotated else ())
+                for s in proto.symbols.values()
+            ),
+        ),
         ("encodings", _form(proto.encodings)),
         ("inputs", _form(proto.inputs)),
         ("context", tuple(sorted(proto.context))),

@@ -139,6 +139,35 @@ def face_down(c: int) -> int:
     return c & ~1
 
 
+class Rotations:
+    """Up-down cards: the symbol each face shows after a half turn (every other face looks the
+    same either way up). A half turn is public; face down, the backs (all alike, and the same
+    either way up) hide which way a card points."""
+
+    def __init__(self) -> None:
+        self.to: dict[int, int] = {}
+
+    def pair(self, a: Symbol, b: Symbol) -> None:
+        self.to[a.id] = b.id
+        self.to[b.id] = a.id
+
+    def physical(self, sid: int) -> int:
+        """The symbol id that stands for the physical card: an up-down card's two faces are one
+        card in the supply (the smaller id of the pair); every other card is itself."""
+        other = self.to.get(sid)
+        return sid if other is None else min(sid, other)
+
+    def rotate(self, c: int) -> int:
+        """The code of card ``c`` after a half turn (face up or down kept; an empty place stays)."""
+        if c < 0:
+            return c
+        sid = self.to.get(c >> 1)
+        return c if sid is None else sid << 1 | (c & 1)
+
+
+ROTATIONS = Rotations()
+
+
 class CardJSON(TypedDict):
     """A card on the table as a trace shows it: its face, its glyph, whether it lies face up."""
 

@@ -47,6 +47,9 @@ class SymbolDecl:
     glyph: str
     family: bool
     doc: str
+    # An up-down card (a face that a half turn changes, ``rotated: down``): the symbol it shows
+    # after a half turn. "" for a face that looks the same either way up.
+    rotated: str = ""
 
 
 @dataclass

@@ -203,6 +203,8 @@ def _step_exprs(s: Step) -> list[tuple[Expression | None, KeyPath]]:
         out.append((s.piles, p + ("shuffle",)))
     elif isinstance(s, st.Turn):
         out.append((s.what, p + ("turn",)))
+    elif isinstance(s, st.Rotate):
+        out.append((s.what, p + ("rotate",)))
     elif isinstance(s, st.Discard):
         out.append((s.what, p + ("discard",)))
     elif isinstance(s, st.Shift):

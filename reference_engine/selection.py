@@ -37,6 +37,23 @@ class SelectionRun:
     expected: dict[str, Any] = field(default_factory=dict)  # the paper's counts for this run
     engine: str = "interpreter"  # which engine ran it: compiled | interpreter
     fallback_reason: str | None = None  # why the interpreter ran it though the compiled path was asked
+    # A run with the draw rule (a spec with the parameter ``draw``, run with draw 1): the card P_1
+    # drew from the draw pile, or None. It is ``played`` when it was played, else it is in P_1's
+    # returned hand (the spec's output ``kept``).
+    drawn: Symbol | None = None
+
+
+def draw_pile(proto: Protocol, owners: int, params: dict[str, Any] | None) -> int | None:
+    """The index (0-based) of the draw pile among ``owners`` when a run of ``proto`` with
+    ``params`` draws a card for P_1 itself (the spec has the parameters ``draw`` and
+    ``discard`` and the output ``kept``, and ``draw`` is 1): the last owner, or the one before
+    it when ``discard`` is 1. None when the run draws no card."""
+    if "draw" not in proto.params or "kept" not in proto.outputs:
+        return None
+    given = params or {}
+    draw = int(given.get("draw", proto.params["draw"].default))
+    discard = int(given.get("discard", proto.params["discard"].default)) if "discard" in proto.params else 0
+    return owners - 1 - discard if draw == 1 else None
 
 
 @dataclass
@@ -144,6 +161,9 @@ def run_selection(
         returned.append(
             [symbol_of(state.cells[f]) for f in reg.slots if state.cells[f] != EMPTY] if reg else []
         )
+    kept = outs.get("kept")
+    if kept is not None:
+        returned[0].append(kept)  # the drawn card joins P_1's hand
     helpers = sum(n for _, n in state.meters.peak)
 
     def want(name: str) -> Any:
@@ -163,6 +183,8 @@ def run_selection(
         runner.views.expanded(state.view),
         want,
         not state.out,
+        pile=draw_pile(protocol, len(owners), params),
+        kept=kept,
     )
     checked.engine = engine
     checked.fallback_reason = reason
@@ -182,8 +204,12 @@ def _checked(
     observations: list[Any],
     want: Any,
     helpers_back: bool,
+    pile: int | None = None,
+    kept: Symbol | None = None,
 ) -> SelectionRun:
-    """The checks of :func:`run_selection` on a finished run (either engine)."""
+    """The checks of :func:`run_selection` on a finished run (either engine). ``pile``: the
+    index of the draw pile when the run draws a card for P_1 itself (:func:`draw_pile`); then
+    with no valid card in P_1's hand, the card played or ``kept`` is a card of that pile."""
     row = [c for o in owners for c in o]
     valid_cards = [c for c in owners[0] if valid(c)]
     if played is None and valid_cards:
@@ -193,14 +219,19 @@ def _checked(
         )
     if played is None and fallback and owners[0]:
         raise CheckFailure(f"{where}: played no card, but with no valid card any card of the hand is played")
+    drawn = _drawn(owners, valid_cards, played, kept, valid, pile, where)
     # With ``fallback`` (the original covert lottery) a hand without a valid card plays any card.
     allowed = valid_cards if valid_cards or not fallback else list(owners[0])
-    if played is not None and played not in allowed:
+    if played is not None and played not in allowed and played is not drawn:
         raise CheckFailure(f"{where}: played {played.glyph}, which is not a valid card of the hand")
     for i, (owner, cards) in enumerate(zip(owners, returned)):
         expected = list(owner)
-        if i == 0 and played is not None:
+        if i == 0 and played is not None and played is not drawn:
             expected.remove(played)
+        if i == 0 and kept is not None:
+            expected.append(kept)
+        if i == pile and drawn is not None:
+            expected.remove(drawn)
         if Counter(c.name for c in cards) != Counter(c.name for c in expected):
             raise CheckFailure(
                 f"{where}: owner {i + 1} got back {sorted(c.glyph for c in cards)} "
@@ -218,4 +249,42 @@ def _checked(
             paper_counts[name] = paper
             if check_counts and paper != value:
                 raise CheckFailure(f"{where}: used {value} {name.replace('_', ' ')}, the paper says {paper}")
-    return SelectionRun(played, returned, measured[0], measured[1], 6, observations, paper_counts)
+    return SelectionRun(
+        played, returned, measured[0], measured[1], 6, observations, paper_counts, drawn=drawn
+    )
+
+
+def _drawn(
+    owners: list[list[Symbol]],
+    valid_cards: list[Symbol],
+    played: Symbol | None,
+    kept: Symbol | None,
+    valid: Any,
+    pile: int | None,
+    where: str,
+) -> Symbol | None:
+    """The card P_1 drew in a run with the draw rule (checked: only with no valid card in its
+    hand, a card of the draw pile, played exactly when it is valid), or None."""
+    if pile is None:
+        if kept is not None:
+            raise CheckFailure(f"{where}: kept {kept.glyph}, but this run draws no card")
+        return None
+    if valid_cards:
+        if kept is not None:
+            raise CheckFailure(f"{where}: drew {kept.glyph}, but the hand held a valid card")
+        return None
+    drawn = played if played is not None else kept
+    if played is not None and kept is not None:
+        raise CheckFailure(f"{where}: both played {played.glyph} and kept {kept.glyph}")
+    if drawn is None:
+        if owners[pile]:
+            raise CheckFailure(f"{where}: no valid card in the hand, but drew no card from the draw pile")
+        return None
+    if drawn not in owners[pile]:
+        raise CheckFailure(f"{where}: drew {drawn.glyph}, which is not a card of the draw pile")
+    if bool(valid(drawn)) != (played is not None):
+        what = "played" if played is not None else "kept"
+        raise CheckFailure(
+            f"{where}: {what} the drawn card {drawn.glyph}, which is {'' if valid(drawn) else 'not '}valid"
+        )
+    return drawn

@@ -21,7 +21,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .cards import NAME_RE, SYMBOLS
+from .cards import NAME_RE, ROTATIONS, SYMBOLS
 from .declarations import (
     HAND_IS_UNORDERED,
     HAND_NAME,
@@ -208,6 +208,9 @@ def analyse(src: Source) -> tuple[Protocol | None, list[Problem]]:
     if not ck.problems:
         for decl in symbols.values():
             SYMBOLS.intern(decl.name, decl.glyph)
+        for decl in symbols.values():
+            if decl.rotated:
+                ROTATIONS.pair(SYMBOLS.intern(decl.name), SYMBOLS.intern(decl.rotated))
     return proto, ck.problems
 
 
@@ -354,7 +357,7 @@ def _symbols(ck: Checker, raw: Any) -> dict[str, SymbolDecl]:
         if not NAME_RE.match(str(k)):
             ck.error(p, f"{k!r} is not a card name (letters, digits and _)")
             continue
-        spec = ck.mapping(v if v is not None else {}, p, optional=("glyph", "family", "doc"))
+        spec = ck.mapping(v if v is not None else {}, p, optional=("glyph", "family", "doc", "rotated"))
         if spec is None:
             continue
         family = spec.get("family", False)
@@ -365,8 +368,36 @@ def _symbols(ck: Checker, raw: Any) -> dict[str, SymbolDecl]:
         glyph = str(spec.get("glyph", known.glyph if known is not None else k))
         if known is not None and known.glyph != glyph and not family:
             ck.error(p + ("glyph",), f"card {k!r} is already printed as {known.glyph!r} by another spec")
-        out[str(k)] = SymbolDecl(str(k), glyph, family, str(spec.get("doc", "")))
+        rotated = ""
+        if "rotated" in spec:
+            rotated = (
+                ck.string(spec["rotated"], p + ("rotated",), "the card it shows after a half turn") or ""
+            )
+        if rotated and family:
+            ck.error(p + ("rotated",), "a family of cards cannot be up-down cards")
+        out[str(k)] = SymbolDecl(
+            str(k), glyph, family, str(spec.get("doc", "")), rotated if "rotated" in spec else ""
+        )
+    _rotations(ck, out)
     return out
+
+
+def _rotations(ck: Checker, symbols: dict[str, SymbolDecl]) -> None:
+    """Up-down cards come in pairs: ``up: {rotated: down}`` and ``down: {rotated: up}`` (a half
+    turn shows the other one; a card that is its own half turn needs no ``rotated``)."""
+    for decl in symbols.values():
+        if not decl.rotated:
+            continue
+        p = ("symbols", decl.name, "rotated")
+        other = symbols.get(decl.rotated)
+        if other is None:
+            ck.error(p, f"{decl.rotated!r} is not a card of this spec: declare it under 'symbols'")
+        elif decl.rotated == decl.name:
+            ck.error(p, "a card that looks the same after a half turn needs no 'rotated'")
+        elif other.rotated != decl.name:
+            ck.error(
+                p, f"{decl.rotated!r} must say 'rotated: {decl.name}' (a half turn of it shows {decl.name!r})"
+            )
 
 
 def _encodings(ck: Checker, raw: Any, symbols: dict[str, SymbolDecl]) -> dict[str, Encoding]:

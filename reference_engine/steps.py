@@ -10,6 +10,7 @@ prints (``say:``), optional display ``labels:`` and exactly one action key::
     take       remove whole columns of a matrix into a new region
     shuffle    a uniformly random permutation from a set: scramble, shift, cut, bisect, set
     turn       turn cards over
+    rotate     give cards a half turn where they lie (up-down cards point the other way)
     discard    put cards back into the supply
     return     put cards back into a player's hand (``to: 2`` is P_2's hand)
     shift      a public cyclic shift of piles until a condition on face-up cards holds
@@ -44,6 +45,7 @@ ACTIONS = (
     "take",
     "shuffle",
     "turn",
+    "rotate",
     "discard",
     "return",
     "shift",
@@ -59,7 +61,7 @@ COMMON = ("step", "say", "brief", "labels", "face", "table", "paper")
 MAX_STEP_NUMBER = 12  # characters of a step's number ("12", "4(b)"), written or a YAML number
 # What holds each pile of a shuffle at the table (a kit counts them from the trace).
 SHUFFLE_HOLDERS = ("envelope", "sleeve", "clip", "nothing")
-SHUFFLE_KINDS = ("scramble", "shift", "cut", "bisect", "set")
+SHUFFLE_KINDS = ("scramble", "shift", "cut", "bisect", "set", "spin", "each")
 IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
@@ -159,6 +161,14 @@ class Shuffle(Step):
 
 @dataclass
 class Turn(Step):
+    what: Expression | None = None
+
+
+@dataclass
+class Rotate(Step):
+    """A public half turn of cards where they lie (face up or down): an up-down card shows its
+    other face (``rotated:``), every other card looks the same."""
+
     what: Expression | None = None
 
 
@@ -288,7 +298,19 @@ def parse_template(ck: Checker, text: Any, path: KeyPath) -> Template | None:
 #   sleeves  the piles of a shuffle are sleeves, mixed like a deck and dealt out again (no
 #            envelopes); columns taken, moved or given back travel as one sleeve each.
 TABLE_HINTS = ("kept", "slide", "sleeves")
-TABLE_ACTIONS = ("all", "place", "turn", "move", "take", "shuffle", "discard", "return", "rearrange", "swap")
+TABLE_ACTIONS = (
+    "all",
+    "place",
+    "turn",
+    "rotate",
+    "move",
+    "take",
+    "shuffle",
+    "discard",
+    "return",
+    "rearrange",
+    "swap",
+)
 
 
 def parse_table_hint(ck: Checker, value: Any, path: KeyPath) -> dict[str, str]:
@@ -541,6 +563,10 @@ def _turn(ck: Checker, value: dict[str, Any], p: KeyPath, base: dict[str, Any]) 
     return Turn(**base, what=ck.expr(value["turn"], p))
 
 
+def _rotate(ck: Checker, value: dict[str, Any], p: KeyPath, base: dict[str, Any]) -> Step:
+    return Rotate(**base, what=ck.expr(value["rotate"], p))
+
+
 def _discard(ck: Checker, value: dict[str, Any], p: KeyPath, base: dict[str, Any]) -> Step:
     return Discard(**base, what=ck.expr(value["discard"], p))
 
@@ -648,6 +674,7 @@ _PARSERS: dict[str, Any] = {
     "take": _take,
     "shuffle": _shuffle,
     "turn": _turn,
+    "rotate": _rotate,
     "discard": _discard,
     "return": _return,
     "shift": _shift,

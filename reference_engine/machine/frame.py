@@ -8,7 +8,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from ..cards import SYMBOLS, Symbol, code
+from ..cards import ROTATIONS, SYMBOLS, Symbol, code
 from ..encodings import BoundEncoding, Encoding, family_symbol
 from ..errors import SimulationError
 from ..expressions import EvalError, Expression, Scope, as_int, plain
@@ -75,7 +75,7 @@ class Frame:
                 if n < 0:  # a count from the parameters (the loader refuses a negative number)
                     message = f"a count of spare cards is at least 0, got {n} ({e.text} with {dict(params)})"
                     raise SimulationError("", proto.src.problem(("helpers", k), message))
-                self.helpers[SYMBOLS.intern(k).id] = n
+                self.helpers[ROTATIONS.physical(SYMBOLS.intern(k).id)] = n
 
     def _static(self, expr: Expression, path: tuple[Any, ...]) -> Any:
         try:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import steps as st
-from ..cards import EMPTY, Symbol, is_up
+from ..cards import EMPTY, ROTATIONS, Symbol, is_up
 from ..expressions import WILDCARD, EvalError, Expression, Index, as_int, plain
 from ..table import Draft, Layout, Meters, NewCards, Slots, State, gather, out_add
 from .views import ViewTable
@@ -97,7 +97,9 @@ class Plan:
             view = seen_in_hands(views, view, watched, self.entered(state.layout), cells)
         if self.returned:
             delta = dict(delta)
-            returned = sorted(state.cells[f] >> 1 for f in self.returned)
+            # What the table sees go back: the cards as pieces of the supply (an up-down card
+            # does not show which way it pointed).
+            returned = sorted(ROTATIONS.physical(state.cells[f] >> 1) for f in self.returned)
             for sid in returned:
                 delta[sid] = delta.get(sid, 0) - 1
             if any(not is_up(state.cells[f]) for f in self.returned):

@@ -83,7 +83,7 @@ def test_the_direct_and_with_the_helper_pair_the_wrong_way_round_is_refused(
 
 
 def test_card_level_play_runs_the_quick_protocol(library: Library) -> None:
-    rules = load_rules("uno")
+    rules = load_rules("crazy-eights")
     assert rules.virtual_protocol == "card-selection-fast"
     result = Game(rules, library, players=4, virtual=2, level="card", seed=3).play().to_json()
     assert result["all_checks_passed"] and result["protocol_runs"] > 0

@@ -97,6 +97,8 @@ def virtual_turn(b: Booklet) -> FrontSection:
         word = "virtual_draw_again" if again else "virtual_play_drawn"
         if rules.virtual_draw == "keep":
             word = "virtual_keep_drawn"
+        elif not again and _draws_in_run(top.protocol):
+            word = "virtual_draw_in_run"  # card-selection-draw: the draw is part of the run
         text = style.words[word]
         steps[2] += " " + text.format(limit=rules.draw_until)
     out = turn_head(b, steps)
@@ -110,6 +112,17 @@ def virtual_turn(b: Booklet) -> FrontSection:
         ]
         out.append(Box(tuple(box)))
     return FrontSection("A virtual player's turn", tuple(out))
+
+
+def _draws_in_run(protocol: str) -> bool:
+    """Whether the protocol does the draw rule in its own run (a parameter ``draw``, as
+    card-selection-draw): then the booklet says so instead of "run the protocol once more"."""
+    from reference_engine.api import Library
+
+    try:
+        return "draw" in Library().protocol(protocol).params
+    except Exception:  # a protocol the library cannot load says nothing here
+        return False
 
 
 CLASS_WORDS = {"action": "action cards", "number": "number cards", "wild": "wild cards"}

@@ -25,7 +25,7 @@ from ...cards import Symbol
 from ...errors import CheckFailure, UsageError
 from ...records.recorder import Recorder
 from ...registry import Library
-from ...selection import CallCache, check_selection, run_selection
+from ...selection import CallCache, check_selection, draw_pile, run_selection
 from ..game import TableGame
 from ..result import Json, TableResult, VirtualWork
 from ..strategy import WEIGHTED_PROTOCOL, Strategy, weighted_pick
@@ -152,6 +152,19 @@ class Game(TableGame[RuleSet]):
             raise UsageError(f"virtual_draw is play or keep, not {self.virtual_draw!r}")
         if self.virtual_draw == "keep" and (rules.play_drawn != "if_valid" or rules.draw_until > 1):
             raise UsageError(f"in {rules.name} a virtual player cannot keep a drawn card it may not play")
+        # Whether a virtual player's turn with the draw rule is one protocol run (a spec that
+        # draws for P_1 itself, card-selection-draw): the drawn card is a random sleeve of the
+        # draw pile, set aside in the same run, and played if it is valid. Else a virtual player
+        # with no valid card draws like a person and the table runs the protocol again (the UNO
+        # paper, Section 3.2) or, with "keep", keeps the card.
+        self.draw_in_run = False
+        if virtual and self.protocol_name != WEIGHTED_PROTOCOL:
+            spec = self.library.protocol(self.protocol_name)
+            one_draw = rules.draw_count == 1 and rules.draw_until == 1 and rules.play_drawn == "if_valid"
+            if draw_pile(spec, 2, {"draw": 1}) is not None:
+                self.draw_in_run = one_draw and self.virtual_draw == "play"
+                self.protocol_params = {"draw": int(self.draw_in_run), "discard": int(discard_owner)}
+        self.drawn_in_run: Symbol | None = None  # the card the last run drew for P_1 (draw_in_run)
         self.stats = Stats()
         # Called at every virtual decision before the choice: observer(game, seat, valid). When it
         # returns True the game stops there (see run_until): ``stopped`` holds (seat, valid).
@@ -335,13 +348,29 @@ class Game(TableGame[RuleSet]):
             rec.begin_turn(index, seat)
         if self.seats[seat].virtual:
             self.stats.virtual_turns += 1
+        # A virtual turn with the draw rule in one run: the run itself draws when the draw pile
+        # holds a card (with an empty one, the discard pile is shuffled in by the draw below,
+        # and the protocol runs again, as the paper does).
+        in_run = self.seats[seat].virtual and self.draw_in_run and bool(self.draw_pile)
+        self.drawn_in_run = None
         if self.quick[seat]:
             card = self.quick_choice(seat, valid)
         else:
             card = self.choose(seat, valid, record)
             if self.stopped is not None:
                 return "stopped"
-        if card is None:
+        if in_run and self.level == "card":
+            drawn_card = self.drawn_in_run
+            if drawn_card is not None:  # the run drew it: played (card), or now in the hand
+                record.action, record.drew = ("draw-play" if card is not None else "draw"), 1
+                if self.rec:
+                    self.rec.drew(seat, [drawn_card], 1, None)
+            elif card is None:
+                raise CheckFailure(f"turn {index}: the protocol played no card and drew none")
+            if card is None:
+                self.log_turn(record, None)
+                return "draw"
+        elif card is None:
             # Draw (one card at a time, up to draw_until cards, until one may be played).
             for _ in range(self.rules.draw_until):
                 drawn = self.draw_cards(seat, self.rules.draw_count)
@@ -352,6 +381,13 @@ class Game(TableGame[RuleSet]):
                     break  # it may play the drawn card, and keeps it: no second run
                 if self.rules.play_drawn == "if_valid":
                     valid = self.validity(seat)
+                    if in_run:
+                        # Rule level: the one run of the turn set this card aside and turned its
+                        # pair; no second run (the choice draws the same numbers as a second run).
+                        card = self.choose(seat, valid, record, only=drawn, run=False)
+                        if card is not None:
+                            record.action = "draw-play"
+                        break
                     # A person looks at the drawn card. Nobody can look at a virtual player's:
                     # the table runs the protocol again every time (UNO paper, Section 3.2),
                     # and only its public outcome says whether the drawn card is played.
@@ -486,7 +522,12 @@ class Game(TableGame[RuleSet]):
         return max(colors, key=lambda c: (counts[c], -colors.index(c)))
 
     # -- choosing a card ----------------------------------------------------------------
-    def choose(self, seat: int, valid: Any, record: Turn, only: list[Symbol] | None = None) -> Symbol | None:
+    def choose(
+        self, seat: int, valid: Any, record: Turn, only: list[Symbol] | None = None, run: bool = True
+    ) -> Symbol | None:
+        """The card ``seat`` plays (of ``only``, the cards it drew, when given), or None. A virtual
+        seat's choice is a protocol run (at rule level, drawn directly); ``run`` False: the
+        turn's one run already decided it (a rule-level draw inside card-selection-draw)."""
         hand = self.hands[seat]
         cards = only if only is not None else hand
         candidates: list[Symbol]
@@ -502,14 +543,15 @@ class Game(TableGame[RuleSet]):
             return max(
                 candidates, key=lambda c: (c.attrs["color"] != "black", c.attrs["points"], -hand.index(c))
             )
-        if self.observer is not None and self.observer(self, seat, valid):
+        if run and self.observer is not None and self.observer(self, seat, valid):
             self.stopped = (seat, valid)
             return None
-        lens = tuple(map(len, self.hands))  # the owners' sizes (see owners), not copies of them
-        sizes = lens[seat:] + lens[:seat] + (len(self.draw_pile),)
-        if self.discard_owner:
-            sizes += (len(self.discard) - 1,)
-        self.stats.tables.append((sizes, bool(candidates)))
+        if run:
+            lens = tuple(map(len, self.hands))  # the owners' sizes (see owners), not copies of them
+            sizes = lens[seat:] + lens[:seat] + (len(self.draw_pile),)
+            if self.discard_owner:
+                sizes += (len(self.discard) - 1,)
+            self.stats.tables.append((sizes, bool(candidates)))
         if self.level == "rule":
             if not candidates:
                 return None
@@ -519,9 +561,10 @@ class Game(TableGame[RuleSet]):
                 pick = candidates[self.below(len(candidates))]
             self.stats.note_choice(candidates, pick)
             return pick
-        card = self.run_protocol(seat, valid, record)
+        card = self.run_protocol(seat, valid, record, again=only is not None)
         if card is not None:
-            self.stats.note_choice(candidates, card)
+            # A card the run drew and played was the only candidate once drawn.
+            self.stats.note_choice(candidates or [card], card)
         if only is not None and card is not None and card not in only:
             raise CheckFailure(
                 f"turn {record.index}: after drawing, the protocol chose {card.glyph}, "
@@ -549,8 +592,9 @@ class Game(TableGame[RuleSet]):
             owners.append(list(self.discard[:-1]))
         return owners
 
-    def run_protocol(self, seat: int, valid: Any, record: Turn) -> Symbol | None:
-        """One card-level run of the protocol spec on the whole simulated table, with checks."""
+    def run_protocol(self, seat: int, valid: Any, record: Turn, again: bool = False) -> Symbol | None:
+        """One card-level run of the protocol spec on the whole simulated table, with checks.
+        ``again``: the run after a draw (it draws no card itself)."""
         n = len(self.seats)
         order = [seat] + [(seat + k) % n for k in range(1, n)]
         owners = self.owners(seat)
@@ -565,7 +609,9 @@ class Game(TableGame[RuleSet]):
             self.cache,
             where,
             context=extra,
-            params=self.protocol_params or None,
+            params={**self.protocol_params, "draw": 0}
+            if again and self.draw_in_run
+            else self.protocol_params or None,
         )
         # Every hand goes back as the protocol returned it (the draw pile in its new random order).
         for s, cards in zip(order, run.returned):
@@ -575,6 +621,7 @@ class Game(TableGame[RuleSet]):
             self.discard = run.returned[n + 1] + [self.top]
         if run.played is not None:
             self.hands[seat].append(run.played)  # it is played from the hand by the caller
+        self.drawn_in_run = run.drawn
         self.stats.note_run(run)
         record.runs += 1
         if self.rec:

@@ -53,6 +53,7 @@ class Shedding(Dealt, Protocol):
     bluff: bool
     discard_owner: bool
     virtual_draw: str
+    draw_in_run: bool
     max_hands: int | None
     protocol_name: str
 
@@ -72,6 +73,8 @@ class SheddingRecord(GameRecord[Shedding]):
                 "discard_owner": game.discard_owner,
                 # What a virtual player does with a card it drew and may play: play or keep it.
                 "virtual_draw": game.virtual_draw,
+                # Whether one protocol run is a virtual player's whole turn, a draw included.
+                "draw_in_run": game.draw_in_run,
                 "max_hands": game.max_hands,
                 # What a referee without a rule book of its own reads (the deck and the effects).
                 "players": list(rules.players[:2]),

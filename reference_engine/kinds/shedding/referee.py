@@ -207,6 +207,9 @@ class Referee:
         self.discard_owner = bool(params["discard_owner"])
         # A virtual player's policy for a card it drew and may play (older records: play it).
         self.virtual_keeps = params.get("virtual_draw", "play") == "keep"
+        # Whether one run is a virtual player's whole turn, the draw included (card-selection-draw):
+        # then a drawn card is no decision of its own while the draw pile held a card.
+        self.draw_in_run = bool(params.get("draw_in_run", False))
         self.max_hands = params["max_hands"]
         self.target = book.target
         self.hand_size = book.hand_size(self.n)
@@ -493,6 +496,7 @@ class Referee:
         valid = self.valid_cards(t, seat)
         selected: list[str | None] = []
         tables = [self.owners(t, seat)]
+        in_run = virtual and self.draw_in_run and bool(+t.pile)
         card = pub["card"]
         action = pub["action"]
         used = 0  # draws of the turn itself (before a card is played)
@@ -519,13 +523,15 @@ class Referee:
                     break
                 if virtual and self.virtual_keeps:
                     break  # it keeps the drawn card: no second run, the turn ends
-                if virtual:
+                if virtual and not in_run:
                     tables.append(self.owners(t, seat))
                 if self.judge:
                     ok = self.valid_cards(t, seat, Counter(drawn))
                 else:  # no rule book: the record says whether the drawn card was played
                     ok = [drawn[0]] if card == drawn[0] else []
-                if virtual:
+                if in_run:  # the turn's one run drew the card and played it if it could
+                    selected[-1] = drawn[0] if ok else None
+                elif virtual:
                     selected.append(drawn[0] if ok else None)
                 if ok and (virtual or card == drawn[0] or book.must_play_drawn):
                     played_drawn = drawn[0]

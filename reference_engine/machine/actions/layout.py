@@ -4,7 +4,7 @@ place, rearrange, swap, move, take, discard, return; and note, which only says s
 from __future__ import annotations
 
 from ... import steps as st
-from ...cards import SYMBOLS
+from ...cards import ROTATIONS, SYMBOLS
 from ...expressions import EvalError, as_int
 from ...functions import hand_name
 from ...spec import Params
@@ -28,7 +28,8 @@ def _item_tokens(
         face = up or item[2]
         for sid in item[1]:
             toks.append(d.new_token(sid << 1 | int(face)))
-            delta[sid] = delta.get(sid, 0) + 1
+            card = ROTATIONS.physical(sid)  # an up-down card's two faces are one card of the supply
+            delta[card] = delta.get(card, 0) + 1
         return toks, item[3]
     toks = []
     for sub in item[1]:

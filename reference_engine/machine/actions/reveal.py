@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ... import steps as st
-from ...cards import EMPTY, Card
+from ...cards import EMPTY, ROTATIONS, Card
 from ...expressions import EvalError
 from ...table import State
 from ..frame import Frame
@@ -67,3 +67,28 @@ def _note_reveal(
         r, c = reg.address(f)
         obs.append((reg.name, r, c, Card.from_code(card).symbol))
     run.shared.reveals.setdefault((frame.proto.name, ctx.number or "?"), set()).add(tuple(obs))
+
+
+@handles(st.Rotate)
+def h_rotate(run: Runner, frame: Frame, step: st.Rotate, frontier: Frontier, ctx: Ctx) -> Frontier:
+    """A public half turn of cards where they lie: up-down cards show their other face (face up
+    the table sees it; face down nothing changes in sight, and which cards turned is public)."""
+    assert step.what is not None
+    ev = run.evaluator(frame)
+    out: Frontier = {}
+    frontier = settle(frontier, _touching(run, frame, step, step.what), run.shared.deferred)
+    for state, vec in frontier.items():
+        try:
+            flats = _flats(_res(ev.public(step.what, state), "rotate"), "rotate")
+        except EvalError as exc:
+            raise run.fail(frame, step, str(exc)) from None
+        cells = list(state.cells)
+        for f in flats:
+            if cells[f] == EMPTY:
+                raise run.fail(frame, step, f"rotate: {state.layout.describe(f)} is empty")
+            cells[f] = ROTATIONS.rotate(cells[f])
+        new = state.replace(cells=tuple(cells))
+        if run.events is not None:
+            run.record(frame, ctx, "rotate", {"cards": [state.layout.describe(f) for f in flats]}, state, new)
+        add_vec(out, new, vec)
+    return out

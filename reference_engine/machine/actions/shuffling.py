@@ -1,4 +1,5 @@
-"""Shuffles (scramble, shift, cut, bisect, set) and the public cyclic shift of piles.
+"""Shuffles (scramble, shift, cut, bisect, set; spin and each, several at once) and the public
+cyclic shift of piles.
 
 In exact mode each table is first replaced by a fixed member of its orbit under the shuffle's
 group, and a scramble of face-down piles is left lazy (see :func:`~..frontier.materialize`).
@@ -7,11 +8,12 @@ group, and a scramble of face-down piles is left lazy (see :func:`~..frontier.ma
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 from operator import itemgetter
 from typing import Any
 
 from ... import steps as st
-from ...cards import is_up
+from ...cards import ROTATIONS, is_up
 from ...expressions import EvalError, truthy
 from ...shuffles import Shuffle, pile_gather
 from ...table import Layout, State, visible
@@ -68,6 +70,8 @@ def _piles(
 
 @handles(st.Shuffle)
 def h_shuffle(run: Runner, frame: Frame, step: st.Shuffle, frontier: Frontier, ctx: Ctx) -> Frontier:
+    if step.how in AT_ONCE:
+        return _at_once(run, frame, step, frontier, ctx)
     ev = run.evaluator(frame)
     plans = run.shared.plans
 
@@ -319,4 +323,126 @@ def _ready(frontier: Frontier, resolve: Any) -> Frontier:
                         add_vec(out, s2, _scale(vec, p), owned)
                     continue
         add_vec(out, state, vec, owned)
+    return out
+
+
+# --------------------------------------------------------------------------- several at once
+
+AT_ONCE = ("spin", "each")
+Groups = tuple[Piles, ...]
+
+
+def _groups(run: Runner, frame: Frame, step: st.Shuffle, state: State) -> Groups:
+    """The groups of a shuffle done by several people at once (``spin``, ``each``): a list of
+    rows (spin) or of groups of piles (each), every pile a selection of cards."""
+    assert step.piles is not None
+    try:
+        value = run.evaluator(frame).public(step.piles, state)
+        if not isinstance(value, list):
+            raise EvalError(f"{step.how} takes a list of groups of piles, e.g. [[a, b], [c, d]]")
+        groups: list[Piles] = []
+        for g in value:
+            items = g if isinstance(g, list) else [g]
+            groups.append(tuple(_flats(_res(v, step.how), step.how) for v in items))
+        every = [f for g in groups for p in g for f in p]
+        if not every:
+            raise EvalError("nothing to shuffle")
+        if len(set(every)) != len(every):
+            raise EvalError("the piles overlap")
+        for f in every:
+            if f in state.layout.holes:
+                raise EvalError(f"{state.layout.describe(f)} is empty")
+        for g in groups:
+            if step.how == "each" and len({len(p) for p in g}) > 1:
+                raise EvalError(
+                    f"piles must have the same number of cards, got sizes {sorted(len(p) for p in g)}"
+                )
+            if step.how == "spin" and any(len(a) != len(b) for a, b in zip(g, reversed(g))):
+                raise EvalError(
+                    "a row turned round swaps its first and last pile, its second and last but one...: "
+                    f"those must have the same number of cards, got sizes {[len(p) for p in g]}"
+                )
+    except EvalError as exc:
+        raise run.fail(frame, step, str(exc)) from None
+    return tuple(groups)
+
+
+def _group_outcomes(how: str, group: Piles, cells: tuple[int, ...]) -> list[tuple[tuple[int, ...], Fraction]]:
+    """The tables one group can leave (each equally likely choice, merged when alike): ``each``
+    mixes its piles (every order equally likely); ``spin`` turns the row round or not (its piles
+    in the reverse order, every card with a half turn)."""
+    out: dict[tuple[int, ...], Fraction] = {}
+    if how == "each":
+        contents = [tuple(cells[f] for f in p) for p in group]
+        for perm, prob in Shuffle("scramble", len(group)).outcomes(contents):
+            new = list(cells)
+            for dst, src in zip(group, (group[i] for i in perm)):
+                for d, sc in zip(dst, src):
+                    new[d] = cells[sc]
+            key = tuple(new)
+            out[key] = out.get(key, Fraction(0)) + prob
+        return list(out.items())
+    turned = list(cells)
+    for dst, src in zip(group, reversed(group)):
+        for d, sc in zip(dst, src):
+            turned[d] = ROTATIONS.rotate(cells[sc])
+    for key in (tuple(cells), tuple(turned)):
+        out[key] = out.get(key, Fraction(0)) + Fraction(1, 2)
+    return list(out.items())
+
+
+def _at_once(run: Runner, frame: Frame, step: st.Shuffle, frontier: Frontier, ctx: Ctx) -> Frontier:
+    """Several independent shuffles at once, one per group, done by different people in one
+    shuffle's time: ``each`` (every group's piles mixed, e.g. two sleeves behind one's back) or
+    ``spin`` (every row of piles on its own mat, turned round or not). Uniform over a product of
+    groups; no orbit shortcut is taken."""
+    out: Frontier = {}
+    frontier = settle(frontier, _touching(run, frame, step, step.piles), run.shared.deferred)
+    for state, vec in frontier.items():
+        groups = _groups(run, frame, step, state)
+        piles = tuple(p for g in groups for p in g)
+        layout2 = _unlabel(run.shared.plans, state.layout, piles)
+        meters = state.meters.add_shuffle(step.how)
+        observe = any(is_up(state.cells[f]) for p in piles for f in p)
+        outcomes: list[tuple[tuple[int, ...], Fraction]] = [(state.cells, Fraction(1))]
+        for g in groups:
+            if run.mode == "sample":
+                options = _group_outcomes(step.how, g, outcomes[0][0])
+                pick = run.rng.random()
+                acc = Fraction(0)
+                chosen = options[-1][0]
+                for cells, prob in options:
+                    acc += prob
+                    if pick < acc:
+                        chosen = cells
+                        break
+                outcomes = [(chosen, Fraction(1))]
+            else:
+                outcomes = [
+                    (c2, p1 * p2) for c1, p1 in outcomes for c2, p2 in _group_outcomes(step.how, g, c1)
+                ]
+        for cells, prob in outcomes:
+            if run.mode != "sample":
+                spend()
+            view = state.view
+            if observe:
+                view = run.views.extend(view, ("shuffle", tuple(visible(cells[f]) for p in piles for f in p)))
+            new = State(layout2, cells, state.out, state.env, meters, view, state.lazy)
+            if run.events is not None:
+                run.record(
+                    frame,
+                    ctx,
+                    "shuffle",
+                    {
+                        "kind": step.how,
+                        "size": 2 ** len(groups) if step.how == "spin" else 0,
+                        "piles": [[state.layout.describe(f) for f in p] for p in piles],
+                        "groups": [len(g) for g in groups],
+                        "how": step.text,
+                        **({"uses": step.uses} if step.uses else {}),
+                    },
+                    state,
+                    new,
+                )
+            add_vec(out, new, vec if run.mode == "sample" else _scale(vec, prob))
     return out

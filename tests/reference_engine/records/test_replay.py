@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from reference_engine.api import Library, ReplayReport, replay_record
+from reference_engine.api import Library, PlaySettings, ReplayReport, record_game, replay_record
 
 from .conftest import CASES, case_id, schema_valid
 
@@ -48,12 +48,30 @@ def test_a_record_holds_the_referees_copy(recorded: Recorded) -> None:
         for item, cards in zip(e["public"]["draws"], e["hidden"]["draws"]):
             assert item["count"] == len(cards)
             assert (str(item["seat"]) in e["seen"]) == (item["seat"] in (3, 4))
-    # A virtual player that drew keeps the card (uno's rule set): one run, which found no card.
-    virtual_draw = next(e for e in drawing if e["seat"] in (1, 2) and e["public"]["action"] != "play")
-    assert len(virtual_draw["runs"]) == 1 and virtual_draw["runs"][0]["selected"] is None
-    # Playing the paper's way, the table runs the protocol again on the drawn card.
-    paper = recorded("uno", "card", virtual_draw="play")
-    assert paper["game"]["parameters"]["virtual_draw"] == "play"
+    # uno's rule set plays the paper's way in one run (card-selection-draw): a virtual player that
+    # drew ran the protocol once, and the run selected the drawn card when it was played.
+    assert record["game"]["parameters"]["virtual_draw"] == "play"
+    assert record["game"]["parameters"]["draw_in_run"] is True
+    virtual_draws = [e for e in drawing if e["seat"] in (1, 2) and e["public"]["action"] != "play"]
+    assert {e["public"]["action"] for e in virtual_draws} == {"draw", "draw-play"}
+    for e in virtual_draws:
+        assert len(e["runs"]) == 1 and e["runs"][0]["selected"] == e["public"]["card"]
+    # Keeping a drawn card: one run, which found no card, and no second run.
+    keep = recorded("uno", "card", virtual_draw="keep")
+    assert keep["game"]["parameters"]["virtual_draw"] == "keep"
+    kept = next(
+        e
+        for e in keep["events"]
+        if e["type"] == "turn"
+        and e["seat"] in (1, 2)
+        and e["public"]["draws"]
+        and e["public"]["action"] != "play"
+    )
+    assert len(kept["runs"]) == 1 and kept["runs"][0]["selected"] is None
+    # The paper's protocol runs twice: the second run on the drawn card.
+    _, paper = record_game(
+        "uno", Library(), PlaySettings(virtual=2, level="card", seed=1, protocol="card-selection")
+    )
     again = next(
         e
         for e in paper["events"]

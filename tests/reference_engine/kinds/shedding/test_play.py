@@ -15,12 +15,10 @@ from reference_engine.statistics import binned, goodness_of_fit, two_sample, uni
 
 def test_card_level_game_passes_every_check_and_is_reproducible(library: Library) -> None:
     rules = load_rules("uno")
-    first = (
-        Game(rules, library, players=4, virtual=2, level="card", seed=1, virtual_draw="play").play().to_json()
-    )
-    again = (
-        Game(rules, library, players=4, virtual=2, level="card", seed=1, virtual_draw="play").play().to_json()
-    )
+    # The paper's protocol (card-selection-fast draws no card in its run): a second run after a draw.
+    quick = "card-selection-fast"
+    first = Game(rules, library, players=4, virtual=2, level="card", seed=1, protocol=quick).play().to_json()
+    again = Game(rules, library, players=4, virtual=2, level="card", seed=1, protocol=quick).play().to_json()
     assert first == again
     assert first["all_checks_passed"] and first["virtual_turns"] > 0
     # The table runs the protocol once per virtual turn, and once more after every draw
@@ -40,11 +38,12 @@ def test_card_level_game_passes_every_check_and_is_reproducible(library: Library
 
 
 def test_a_virtual_player_that_keeps_drawn_cards_runs_the_protocol_once_per_turn(library: Library) -> None:
-    # The uno rule set's default (rules: draw: virtual: keep): the rules let a player play a card
-    # just drawn but do not make it, and a virtual player keeps it: one run per turn.
+    # virtual_draw keep (the uno rule set's default is the paper's, play): the rules let a player
+    # play a card just drawn but do not make it, and a virtual player keeps it: one run per turn.
     rules = load_rules("uno")
-    assert rules.virtual_draw == "keep"
-    result = Game(rules, library, players=4, virtual=2, level="card", seed=1).play().to_json()
+    result = (
+        Game(rules, library, players=4, virtual=2, level="card", seed=1, virtual_draw="keep").play().to_json()
+    )
     assert result["all_checks_passed"]
     turns = [t for hand in result["log"] for t in hand if t["seat"] in (1, 2)]
     draws = [t for t in turns if t.get("drew")]
