@@ -329,7 +329,7 @@ def _sleeved(e: Event, carried: frozenset[str]) -> list[Work]:
                 out.append(Work("move", len(op["cards"]), int(op.get("sleeves", 1))))
         return out
     if act in ("place", "move"):
-        pairs = []
+        pairs: list[tuple[str, str]] = []
         for t in d.get("targets" if act == "place" else "moves", []):
             pairs.extend(zip(_slots(t, "from") or [""] * len(_slots(t, "to")), _slots(t, "to")))
         return _moves(e, pairs, lies, "place" if act == "place" else "move")

@@ -15,7 +15,6 @@ from kitgen.tabletime import (
     ACTIONS,
     action_counts,
     load_time_model,
-    no_hints,
     schedule,
     spec_hints,
     table_time,
