@@ -101,7 +101,7 @@ from .source import Source, load_file
 from .spec import Param, Params, ParamValue, Protocol, Words
 from .statistics import TestJSON
 from .steps import walk as walk_steps
-from .trace import Event, LabelJSON, RegionJSON, Snapshot, Trace
+from .trace import Event, LabelJSON, RegionJSON, SleeveJSON, Snapshot, Trace, inside_cells, shown_cells
 from .verify import (
     VERSION,
     Check,
@@ -344,6 +344,7 @@ __all__ = [
     "SheddingResult",
     "Simulation",
     "SimulationError",
+    "SleeveJSON",
     "Snapshot",
     "SolitaireResult",
     "Source",
@@ -381,6 +382,7 @@ __all__ = [
     "games_dir",
     "glyph",
     "hand_dependence_message",
+    "inside_cells",
     "is_game",
     "kind_of",
     "kinds",
@@ -400,6 +402,7 @@ __all__ = [
     "reporting",
     "reveals_from",
     "rulesets_dir",
+    "shown_cells",
     "simulate",
     "solve_cooperative",
     "solve_solitaire",
