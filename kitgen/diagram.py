@@ -116,7 +116,7 @@ class Diagram:
             "regions": [r.to_json() for r in self.regions],
             "taken": self.taken,
             "returned": self.returned,
-            "sleeved": self.sleeved,
+            **({"sleeved": self.sleeved} if self.sleeved else {}),
         }
 
 
@@ -216,6 +216,7 @@ def step_diagram(events: Sequence[Event], capacity: int) -> Diagram | None:
         rows: list[list[Cell | None]] = []
         sleeve = reg.get("sleeve")
         seen = shown_cells(reg)  # a card a sleeve hides is drawn as the table sees it: a back
+        seen_before = shown_cells(old) if old is not None else set()
         inside = [r - 1 for r in range(1, reg["rows"] + 1) if sleeve is not None and r in sleeve["rows"]]
         order = inside + [r for r in range(reg["rows"]) if r not in inside]  # loose rows below
         for r in order:
@@ -232,7 +233,9 @@ def step_diagram(events: Sequence[Event], capacity: int) -> Diagram | None:
                 # rearrangement moved in (it may show the same face, as two backs do).
                 marks = moved.get(name, set())
                 given = (None, c) in marks or (r + 1, None) in marks
-                changed = (compare and _key(now) != _key(was)) or (given and now is not None)
+                # What the table sees changed: a card a sleeve hides before and after has not.
+                shows = _key(now, (r + 1, c) in seen) != _key(was, (r + 1, c) in seen_before)
+                changed = (compare and shows) or (given and now is not None)
                 if now is None:
                     row.append(Cell(None, False, changed))
                 else:
@@ -328,8 +331,8 @@ def _hand_number(name: str) -> int:
     return int(name[4:]) if name.startswith("hand") and name[4:].isdigit() else 0
 
 
-def _key(cell: CardJSON | None) -> tuple[str, bool] | None:
-    return None if cell is None else (str(cell["symbol"]), bool(cell["up"]))
+def _key(cell: CardJSON | None, seen: bool = True) -> tuple[str, bool] | None:
+    return None if cell is None else (str(cell["symbol"]), bool(cell["up"]) and seen)
 
 
 # --------------------------------------------------------------------------- drawing

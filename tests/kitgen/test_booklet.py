@@ -166,8 +166,13 @@ def test_every_diagram_is_the_trace_state_of_its_step(which: str, request: pytes
                             old = before.get(reg["name"])
                             if d["action"] != "shuffle" and old is not None and old["cols"] == truth["cols"]:
                                 was = old["cells"][r][col - 1] if r < old["rows"] else None
-                                key = None if real is None else (real["symbol"], real["up"])
-                                prior = None if was is None else (was["symbol"], was["up"])
+                                old_seen = shown_cells(old)
+                                key = None if real is None else (real["symbol"], up)
+                                prior = (
+                                    None
+                                    if was is None
+                                    else (was["symbol"], was["up"] and (r + 1, col) in old_seen)
+                                )
                                 given = (reg["name"], "rows", r + 1) in moved or any(
                                     (reg["name"], axis, col) in moved for axis in ("cards", "columns")
                                 )
@@ -258,7 +263,8 @@ def test_uno_booklet_has_every_part(uno_booklet: tuple[Path, dict[str, Any]]) ->
     assert first["cols"] == k > len(first["shown"]) and None in first["shown"]
     assert f"{k - (len(first['shown']) - 1)}morecolumns" in squash(text)
     kept = [s for s in data["sections"][0]["steps"] if not s["diagrams"] and s["say"].startswith("Nothing")]
-    assert [s["number"] for s in kept] == ["2", "3", "5", "7"]
+    # Steps 5 and 7 turn the sleeves over: the table sees the cards appear and go.
+    assert [s["number"] for s in kept] == ["2", "3"]
 
 
 def test_same_inputs_same_booklet(and_booklet: tuple[Path, dict[str, Any]], tmp_path: Path) -> None:
