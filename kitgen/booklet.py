@@ -514,6 +514,19 @@ def _boring(diagrams: list[Diagram], events: list[Event]) -> bool:
     )
 
 
+def _unseen(diagrams: list[Diagram], events: list[Event]) -> bool:
+    """A step whose cards turn only inside their sleeves: nothing changes that the table sees."""
+    if not events or any(e.action not in ("turn", "note") for e in events):
+        return False
+    return not any(
+        cell is not None and cell.changed
+        for d in diagrams
+        for r in d.regions
+        for row in r.cells
+        for cell in row
+    )
+
+
 def section_for(
     library: Library,
     proto: Protocol,
@@ -536,6 +549,8 @@ def section_for(
             diagrams = []  # the first step always shows the table the protocol starts from
         if step.table.get("all") == "kept":
             diagrams = []  # nothing changes at the table (the cards are already there, in sleeves)
+        if _unseen(diagrams, events):
+            diagrams = []  # cards turned inside their sleeves: the table sees no change
         diagrams = [d for d in diagrams if d.regions]
         for d in diagrams:  # the places in a player's words (the spec's booklet: names)
             for reg in d.regions:

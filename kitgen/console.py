@@ -162,7 +162,18 @@ def describe_event(e: Event) -> str | None:
         return f"{d['protocol']} done" + (f": {vals}" if vals else "")
     if e.action == "let":
         return ", ".join(f"{k} = {v}" for k, v in d.items())
+    if e.action == "sleeve":
+        return "; ".join(_sleeve_words(op) for op in d.get("ops", []))
     return None
+
+
+def _sleeve_words(op: dict[str, object]) -> str:
+    """What a sleeve action did, in words: ``the sleeves of M turned front up``."""
+    what = f"the {op.get('sleeves')} {op.get('kind', 'sleeve')}s of {op.get('region')}"
+    if "side" in op:
+        return f"{what} lie {op['side']} up" + ("" if op.get("turned") else " (already)")
+    rows = ", ".join(str(r) for r in op.get("out", op.get("in", [])))  # type: ignore[attr-defined]
+    return f"row {rows} slid {'out of' if 'out' in op else 'back into'} {what}"
 
 
 def _glyph(name: str) -> str:

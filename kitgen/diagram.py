@@ -24,7 +24,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable
 
-from reference_engine.api import CardJSON, Event, RegionJSON, Snapshot, glyph
+from reference_engine.api import CardJSON, Event, RegionJSON, Snapshot, glyph, shown_cells
 
 from .faces import FONT, FONT_BOLD, Face, draw_back, draw_face
 from .units import mm
@@ -32,6 +32,8 @@ from .units import mm
 SLOT = re.compile(r"^(\w+)\[(\d+)(?:,\s*(\d+))?\]$")
 HIGHLIGHT = HexColor("#E69F00")
 PILE = HexColor("#56B4E9")
+SLEEVE = HexColor("#009E73")  # a sleeve lying front up
+SLEEVE_BACK = HexColor("#1F2A44")  # a sleeve lying back up (its solid back)
 MUTED = HexColor("#4D4D4D")
 HINT = mm(4.4)  # room under each card row for the hidden face, clear of a changed place's frame
 
@@ -66,6 +68,11 @@ class Region:
     labels: list[RegionLabel] = field(default_factory=list)
     piles: list[list[tuple[int, int]]] = field(default_factory=list)  # (row, column) cells of each pile
     arrows: list[tuple[int, int]] = field(default_factory=list)  # column moved from, to
+    # Sleeves: every column is one sleeve holding the top ``sleeve_rows`` rows drawn (the rows
+    # inside come first, loose ones below), lying ``sleeve_side`` up; "" when not in sleeves.
+    sleeve_side: str = ""
+    sleeve_rows: int = 0
+    sleeve_kind: str = "sleeve"
 
     @property
     def hidden(self) -> int:
@@ -82,6 +89,7 @@ class Region:
             "labels": self.labels,
             "piles": [[list(rc) for rc in p] for p in self.piles],
             "arrows": [list(a) for a in self.arrows],
+            **({"sleeves": {"side": self.sleeve_side, "rows": self.sleeve_rows}} if self.sleeve_side else {}),
         }
 
 
@@ -95,6 +103,8 @@ class Diagram:
     taken: dict[str, int] = field(default_factory=dict)  # from the spares during the step
     returned: dict[str, int] = field(default_factory=dict)  # back to the spares
     caption: str = ""
+    # Cards that live in their sleeve (an owner card) and went home with it, not to the spares.
+    sleeved: dict[str, int] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -106,6 +116,7 @@ class Diagram:
             "regions": [r.to_json() for r in self.regions],
             "taken": self.taken,
             "returned": self.returned,
+            **({"sleeved": self.sleeved} if self.sleeved else {}),
         }
 
 
@@ -153,7 +164,8 @@ def step_diagrams(events: Sequence[Event], capacity: int) -> list[Diagram]:
     reveal = next((i for i, e in enumerate(events) if e.action == "turn" and e.detail.get("revealed")), None)
     if reveal is not None and reveal < len(events) - 1:
         rest = events[reveal + 1 :]
-        if any(e.before.regions != e.after.regions for e in rest):
+        # A reveal the sleeves then show (or a card slid out shows) is one picture, not two.
+        if any(e.before.regions != e.after.regions for e in rest) and any(e.action != "sleeve" for e in rest):
             first = step_diagram(events[: reveal + 1], capacity)
             second = step_diagram(rest, capacity)
             out = []
@@ -202,7 +214,12 @@ def step_diagram(events: Sequence[Event], capacity: int) -> Diagram | None:
         compare = not shuffled and (old is None or old["cols"] <= reg["cols"])
         shown = _choose_columns(reg["cols"], capacity)
         rows: list[list[Cell | None]] = []
-        for r in range(reg["rows"]):
+        sleeve = reg.get("sleeve")
+        seen = shown_cells(reg)  # a card a sleeve hides is drawn as the table sees it: a back
+        seen_before = shown_cells(old) if old is not None else set()
+        inside = [r - 1 for r in range(1, reg["rows"] + 1) if sleeve is not None and r in sleeve["rows"]]
+        order = inside + [r for r in range(reg["rows"]) if r not in inside]  # loose rows below
+        for r in order:
             row: list[Cell | None] = []
             for c in shown:
                 if c is None:
@@ -216,11 +233,13 @@ def step_diagram(events: Sequence[Event], capacity: int) -> Diagram | None:
                 # rearrangement moved in (it may show the same face, as two backs do).
                 marks = moved.get(name, set())
                 given = (None, c) in marks or (r + 1, None) in marks
-                changed = (compare and _key(now) != _key(was)) or (given and now is not None)
+                # What the table sees changed: a card a sleeve hides before and after has not.
+                shows = _key(now, (r + 1, c) in seen) != _key(was, (r + 1, c) in seen_before)
+                changed = (compare and shows) or (given and now is not None)
                 if now is None:
                     row.append(Cell(None, False, changed))
                 else:
-                    row.append(Cell(now["symbol"], bool(now["up"]), changed))
+                    row.append(Cell(now["symbol"], bool(now["up"]) and (r + 1, c) in seen, changed))
             rows.append(row)
         labels: list[RegionLabel] = []
         for lab in last.after.labels:
@@ -243,6 +262,9 @@ def step_diagram(events: Sequence[Event], capacity: int) -> Diagram | None:
                 labels,
                 piles.get(name, []),
                 arrows.get(name, []),
+                sleeve["side"] if sleeve is not None else "",
+                len(inside),
+                sleeve["kind"] if sleeve is not None else "sleeve",
             )
         )
     # The table's regions in the order the trace keeps them, owners' hands last, P1's first.
@@ -259,7 +281,45 @@ def step_diagram(events: Sequence[Event], capacity: int) -> Diagram | None:
         for k in sorted(before_out, key=_natural)
         if before_out[k] > after_out.get(k, 0)
     }
-    return Diagram(last.protocol, str(last.step), [first.index, last.index], regions, action, taken, returned)
+    sleeved = kept_in_sleeves(events)
+    for k, n in sleeved.items():  # they went home in their sleeves: not to the spares
+        left = returned.get(k, 0) - n
+        if left > 0:
+            returned[k] = left
+        else:
+            returned.pop(k, None)
+    return Diagram(
+        last.protocol,
+        str(last.step),
+        [first.index, last.index],
+        regions,
+        action,
+        taken,
+        returned,
+        "",
+        sleeved,
+    )
+
+
+def kept_in_sleeves(events: Sequence[Event]) -> dict[str, int]:
+    """Symbol -> how many cards the events put away from a sleeve that keeps them (an owner card
+    that lives in its sleeve): they leave the table with their sleeve, not for the spares."""
+    out: dict[str, int] = {}
+    for e in events:
+        if e.action != "discard":
+            continue
+        regions = _cells(e.before)
+        for slot in e.detail.get("cards", []):
+            where = parse_slot(str(slot))
+            reg = regions.get(where[0]) if where else None
+            sleeve = reg.get("sleeve") if reg is not None else None
+            if where is None or reg is None or sleeve is None:
+                continue
+            _, r, c = where
+            card = reg["cells"][r - 1][c - 1]
+            if card is not None and r in sleeve["rows"] and r in sleeve["keeps"]:
+                out[str(card["symbol"])] = out.get(str(card["symbol"]), 0) + 1
+    return dict(sorted(out.items(), key=lambda kv: _natural(kv[0])))
 
 
 def _natural(name: str) -> tuple[int | str, ...]:
@@ -271,8 +331,8 @@ def _hand_number(name: str) -> int:
     return int(name[4:]) if name.startswith("hand") and name[4:].isdigit() else 0
 
 
-def _key(cell: CardJSON | None) -> tuple[str, bool] | None:
-    return None if cell is None else (str(cell["symbol"]), bool(cell["up"]))
+def _key(cell: CardJSON | None, seen: bool = True) -> tuple[str, bool] | None:
+    return None if cell is None else (str(cell["symbol"]), bool(cell["up"]) and seen)
 
 
 # --------------------------------------------------------------------------- drawing
@@ -451,6 +511,8 @@ class DiagramFlowable(Flowable):
                         self._gap(c, x, row_y(reg.rows), top, reg.hidden)
                     continue
                 self._card(c, cell, x, row_y(r))
+        if reg.sleeve_side and reg.sleeve_rows:
+            self._sleeves(c, reg, row_y)
         for pile in reg.piles:
             xs = [self._x(reg, col) for _, col in pile]
             if any(x is None for x in xs):
@@ -495,6 +557,22 @@ class DiagramFlowable(Flowable):
             c.setFillColor(black)
             for k, line in enumerate(self._moves_lines(reg)):
                 c.drawString(g.label_w, bottom - mm(3.2) - k * MOVES_LEADING, line)
+
+    def _sleeves(self, c: Canvas, reg: Region, row_y: Callable[[int], float]) -> None:
+        """Each column's sleeve around the rows inside it: a solid frame lying front up (clear
+        front), a thick dark one lying back up (the table sees only the solid back)."""
+        g = self.geo
+        y_lo = row_y(reg.sleeve_rows) - mm(0.9)
+        y_hi = row_y(1) + g.card_h + mm(0.9)
+        for i, col in enumerate(reg.shown):
+            held = [row[i] for row in reg.cells[: reg.sleeve_rows]]
+            if col is None or all(cell is None or cell.symbol is None for cell in held):
+                continue
+            x = g.label_w + i * g.pitch
+            back = reg.sleeve_side == "back" or reg.sleeve_kind == "envelope"
+            c.setStrokeColor(SLEEVE_BACK if back else SLEEVE)
+            c.setLineWidth(1.4 if back else 0.8)
+            c.roundRect(x - mm(0.9), y_lo, g.card_w + mm(1.8), y_hi - y_lo, mm(1.2), stroke=1, fill=0)
 
     def _card(self, c: Canvas, cell: Cell, x: float, y: float) -> None:
         g = self.geo

@@ -59,11 +59,25 @@ def setup_values(b: Booklet, turn: str | None = None) -> dict[str, object]:
 
 
 def setting_up(b: Booklet, values: dict[str, object], steps: Sequence[str]) -> FrontSection:
-    """Setting up the table: who sits where (θ cards), the steps, who does what."""
+    """Setting up the table: who sits where (θ cards), the steps, who does what; a kit whose cards
+    live in sleeves says how to sleeve them, with a picture of one sleeve and what it holds."""
     words = booklet_style().words
     blocks: list[Block] = [Text(words["setup_intro"].format(**values)), owners_table(b), Gap(2)]
-    blocks += numbered(list(steps))
-    blocks.append(Box((Text(words["shuffle_duty"], lead="Who does what."),)))
+    sleeved = b.bom is not None and any(i.key == "sleeve" for i in b.bom.items)
+    steps = list(steps)
+    if sleeved:
+        steps = [
+            s.replace("keep the identical envelopes with them", "keep the two envelopes with them")
+            for s in steps
+        ]
+        steps.insert(len(steps) - 1, words["setup_sleeves"])
+    blocks += numbered(steps)
+    if sleeved and b.bom is not None:
+        deck = next((i for i in b.bom.items if i.key == "deck" and i.faces), None)
+        faces = (b.face("theta2"),) + ((deck.faces[0],) if deck is not None else ())
+        blocks += [Picture("cards", faces, 16, 20), Text(words["setup_sleeve_picture"], style="small")]
+    duty = words["sleeve_duty"] if sleeved else words["shuffle_duty"]
+    blocks.append(Box((Text(duty, lead="Who does what."),)))
     return FrontSection("Setting up the table", tuple(blocks))
 
 

@@ -71,7 +71,10 @@ ESTIMATE = (
 
 
 def sleeved(protocol: Protocol) -> bool:
-    """Whether the protocol keeps each column in one sleeve (its shuffles mix sleeves)."""
+    """Whether the protocol keeps each column in one sleeve (it declares ``sleeves:``; or, in a
+    spec written before sleeves were known, its shuffles mix sleeves)."""
+    if protocol.sleeves:
+        return True
     return any(s.table.get("shuffle", s.table.get("all")) == "sleeves" for s in walk_steps(protocol.steps))
 
 

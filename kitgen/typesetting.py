@@ -719,6 +719,8 @@ class Writer:
                 extra.append("taken from the spares: " + _counts(diagram.taken))
             if diagram.returned:
                 extra.append("back to the spares: " + _counts(diagram.returned))
+            if diagram.sleeved:
+                extra.append("back in their sleeves, with their cards: " + _counts(diagram.sleeved))
             if extra:
                 group.append(self.para("; ".join(extra).capitalize() + ".", self.note))
             if k > 0:

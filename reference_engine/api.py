@@ -103,7 +103,7 @@ from .source import Source, load_file
 from .spec import Param, Params, ParamValue, Protocol, Words
 from .statistics import TestJSON
 from .steps import walk as walk_steps
-from .trace import Event, LabelJSON, RegionJSON, Snapshot, Trace
+from .trace import Event, LabelJSON, RegionJSON, SleeveJSON, Snapshot, Trace, inside_cells, shown_cells
 from .verify import (
     VERSION,
     Check,
@@ -351,6 +351,7 @@ __all__ = [
     "SheddingResult",
     "Simulation",
     "SimulationError",
+    "SleeveJSON",
     "Snapshot",
     "SolitaireResult",
     "Source",
@@ -389,6 +390,7 @@ __all__ = [
     "games_dir",
     "glyph",
     "hand_dependence_message",
+    "inside_cells",
     "is_game",
     "is_record",
     "kind_of",
@@ -413,6 +415,7 @@ __all__ = [
     "reporting",
     "reveals_from",
     "rulesets_dir",
+    "shown_cells",
     "simulate",
     "solve_cooperative",
     "solve_solitaire",

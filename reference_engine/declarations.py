@@ -13,6 +13,7 @@ from typing import Any
 from .encodings import Encoding
 from .errors import SpecError
 from .expressions import Expression
+from .sleeves import SleeveFrame
 from .source import KeyPath, Source
 from .steps import Call, Step, Target, walk
 
@@ -201,6 +202,8 @@ class Protocol:
     # envelopes), for the booklet; the steps' ``table:`` hints say it step by step.
     table: str = ""
     players: dict[str, PlayerDecl] = field(default_factory=dict)
+    # The regions whose cards lie in sleeves or envelopes (``sleeves:``, see sleeves.py).
+    sleeves: dict[str, SleeveFrame] = field(default_factory=dict)
 
     def calls(self) -> list[Call]:
         return [s for s in walk(self.steps) if isinstance(s, Call)]

@@ -47,6 +47,7 @@ from .errors import Problem, SpecError
 from .expressions import Expression
 from .functions import OUTPUT_DECODERS
 from .schema import Checker, check_lengths
+from .sleeves import parse_declared
 from .source import KeyPath, Source, load_file, load_text
 from .steps import (
     IDENT,
@@ -74,6 +75,7 @@ TOP_KEYS = (
     "booklet",
     "table",
     "players",
+    "sleeves",
 )
 # The longest text each key may hold (README, "Top-level keys"); every other text (an expression,
 # a name) at most MAX_EXPRESSION characters, every key at most MAX_KEY. The built-in specs'
@@ -179,6 +181,7 @@ def analyse(src: Source) -> tuple[Protocol | None, list[Problem]]:
     scenarios = _scenarios(ck, doc.get("scenarios", {}))
     booklet = _booklet(ck, doc.get("booklet", {}), scenarios)
     players = _players(ck, doc.get("players", {}))
+    sleeves = parse_declared(ck, doc["sleeves"]) if "sleeves" in doc else {}
     proto = Protocol(
         name=name,
         title=title,
@@ -201,6 +204,7 @@ def analyse(src: Source) -> tuple[Protocol | None, list[Problem]]:
         booklet=booklet,
         table=table or "",
         players=players,
+        sleeves=sleeves,
     )
     from .names import check_names
 

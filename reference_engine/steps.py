@@ -20,6 +20,7 @@ prints (``say:``), optional display ``labels:`` and exactly one action key::
     let        remember a public value computed from face-up cards
     do         a list of sub-steps under this step's number and sentence
     note       no card moves: the step happens away from the table (``note:`` says why)
+    sleeve     turn sleeves over, or slide rows of cards out of them and back in (sleeves.py)
 
 A step without an action is refused: deleting a step's ``do:`` or ``shuffle:`` would otherwise
 leave a protocol that runs, prints the step's sentence, and does something else than it says.
@@ -35,6 +36,7 @@ from typing import Any
 from .expressions import Expression
 from .schema import Checker, unknown_key_message
 from .shuffles import is_permutation
+from .sleeves import SleeveOp, parse_op
 from .source import KeyPath
 
 ACTIONS = (
@@ -55,6 +57,7 @@ ACTIONS = (
     "let",
     "do",
     "note",
+    "sleeve",
 )
 COMPANIONS = {"if": ("then", "else"), "for": ("do",), "call": ("params", "with", "results")}
 COMMON = ("step", "say", "brief", "labels", "face", "table", "paper")
@@ -117,6 +120,13 @@ class Note(Step):
     """A step that only says something (a paper step with no physical action): ``note: why``."""
 
     why: str = ""
+
+
+@dataclass
+class Sleeve(Step):
+    """Sleeves turned over, or rows of cards slid out of them or back in (no card moves)."""
+
+    ops: list[SleeveOp] = field(default_factory=list)
 
 
 @dataclass
@@ -661,6 +671,10 @@ def _do(ck: Checker, value: dict[str, Any], p: KeyPath, base: dict[str, Any]) ->
     return Do(**base, body=body)
 
 
+def _sleeve(ck: Checker, value: dict[str, Any], p: KeyPath, base: dict[str, Any]) -> Step:
+    return Sleeve(**base, ops=parse_op(ck, value["sleeve"], p))
+
+
 def _note(ck: Checker, value: dict[str, Any], p: KeyPath, base: dict[str, Any]) -> Step:
     why = ck.string(value["note"], p, "why no card moves in this step (a few words)")
     return Note(**base, why=why or "")
@@ -684,4 +698,5 @@ _PARSERS: dict[str, Any] = {
     "let": _let,
     "do": _do,
     "note": _note,
+    "sleeve": _sleeve,
 }

@@ -12,13 +12,22 @@ Actions that change the layout are compiled once per layout into a gather plan w
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable, Mapping, Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from .cards import DEALT, EMPTY, Symbol, is_up, symbol_of
 from .errors import ReductionRefused
 from .expressions import WILDCARD, EvalError, Value, as_int, plain
+from .meters import Meters
+from .sleeves import SleeveFrame, check_rows, sleeve_slots, unseen_reason
+
+NONE: tuple[frozenset[int], frozenset[int]] = (frozenset(), frozenset())
+NO_SLEEVES: Mapping[str, SleeveFrame] = {}
+SLEEVES: ContextVar[Mapping[str, SleeveFrame]] = ContextVar("kitgen_sleeves", default=NO_SLEEVES)
+"""The sleeves the protocol being run declares, by region name (set by the runner around each
+protocol's steps): a region made with one of these names lies in sleeves (see :class:`Draft`)."""
 
 
 @dataclass(frozen=True)
@@ -29,6 +38,7 @@ class Region:
     offset: int
     unit: int = 1
     hand: str | None = None
+    sleeve: SleeveFrame | None = None
 
     @property
     def size(self) -> int:
@@ -62,7 +72,7 @@ class Layout:
 
     _interned: ClassVar[dict[tuple[Any, ...], Layout]] = {}
 
-    __slots__ = ("_key", "_owner", "by_name", "holes", "labels", "regions", "size")
+    __slots__ = ("_key", "_owner", "by_name", "holes", "inside", "labels", "regions", "shown", "size")
 
     def __init__(self, regions: tuple[Region, ...], holes: frozenset[int], labels: tuple[Label, ...]):
         self.regions = regions
@@ -75,18 +85,24 @@ class Layout:
         for r in regions:
             owner.extend([r] * r.size)
         self._owner = owner
+        # Sleeves are public: the slots inside one, and those whose card a sleeve shows.
+        self.inside, self.shown = sleeve_slots(regions, holes) if any(r.sleeve for r in regions) else NONE
 
     @classmethod
     def make(
         cls,
-        shapes: Sequence[tuple[str, int, int, int, str | None]],
+        shapes: Sequence[tuple[Any, ...]],
         holes: Iterable[int] = (),
         labels: Iterable[Label] = (),
     ) -> Layout:
+        """``shapes``: (name, rows, columns, unit, hand) and optionally the region's sleeves."""
         regions: list[Region] = []
         offset = 0
-        for name, rows, cols, unit, hand in shapes:
-            regions.append(Region(name, rows, cols, offset, unit, hand))
+        for name, rows, cols, unit, hand, *rest in shapes:
+            sleeve = rest[0] if rest else None
+            if sleeve is not None:
+                check_rows(name, rows, sleeve)
+            regions.append(Region(name, rows, cols, offset, unit, hand, sleeve))
             offset += rows * cols
         key_regions = tuple(regions)
         key = (key_regions, frozenset(holes), tuple(labels))
@@ -117,6 +133,14 @@ class Layout:
         reg = self._owner[flat]
         r, c = reg.address(flat)
         return f"{reg.name}[{c}]" if reg.rows == 1 else f"{reg.name}[{r}, {c}]"
+
+    def unseen(self, flat: int) -> str | None:
+        """Why the table cannot see the card at ``flat``, even face up (None: it can)."""
+        if flat not in self.inside or flat in self.shown:
+            return None
+        reg = self._owner[flat]
+        assert reg.sleeve is not None
+        return unseen_reason(reg.sleeve, reg.address(flat)[0])
 
 
 class State:
@@ -189,105 +213,6 @@ class State:
         )
 
 
-@dataclass(frozen=True)
-class Meters:
-    """Resource counters carried along a run.
-
-    ``peak`` holds, per symbol id, the most helper cards of that symbol that were out of
-    the supply at the same time; the sum of the peaks is how many helper cards to prepare.
-    ``calls`` lists, for each sub-protocol this protocol called directly, its name and the
-    cards it used (the cards handed to it plus the helper cards it took).
-    """
-
-    shuffles: int = 0
-    turns: int = 0
-    kinds: tuple[tuple[str, int], ...] = ()
-    peak: tuple[tuple[int, int], ...] = ()
-    calls: tuple[tuple[str, int], ...] = ()
-
-    # The same few counters recur in every state of a run: each step from one to the next is
-    # computed once and remembered on the instance (outside the fields: equality and hashing
-    # are the fields').
-
-    def _memo(self, key: Any) -> Meters | None:
-        memo: dict[Any, Meters] | None = self.__dict__.get("_next")
-        return None if memo is None else memo.get(key)
-
-    def _remember(self, key: Any, value: Meters) -> Meters:
-        memo = self.__dict__.get("_next")
-        if memo is None:
-            memo = {}
-            object.__setattr__(self, "_next", memo)
-        memo[key] = value
-        return value
-
-    def add_shuffle(self, kind: str) -> Meters:
-        hit = self._memo(("shuffle", kind))
-        if hit is not None:
-            return hit
-        kinds = dict(self.kinds)
-        kinds[kind] = kinds.get(kind, 0) + 1
-        new = replace(self, shuffles=self.shuffles + 1, kinds=tuple(sorted(kinds.items())))
-        return self._remember(("shuffle", kind), new)
-
-    def add_turn(self) -> Meters:
-        hit = self._memo("turn")
-        return hit if hit is not None else self._remember("turn", replace(self, turns=self.turns + 1))
-
-    def note_out(self, out: tuple[tuple[int, int], ...]) -> Meters:
-        """Raise the peaks to the current helper usage ``out``."""
-        hit = self._memo(out)
-        if hit is not None:
-            return hit
-        return self._remember(out, self._note_out(out))
-
-    def _note_out(self, out: tuple[tuple[int, int], ...]) -> Meters:
-        peak = dict(self.peak)
-        changed = False
-        for sid, n in out:
-            if n > peak.get(sid, 0):
-                peak[sid] = n
-                changed = True
-        if not changed:
-            return self
-        return replace(self, peak=tuple(sorted(peak.items())))
-
-    def absorb(
-        self, sub: Meters, out_before: tuple[tuple[int, int], ...], callee: str = "", handed: int = 0
-    ) -> Meters:
-        """Add the counts of a sub-protocol run that started with ``out_before`` helpers out.
-
-        ``callee`` and ``handed`` (the cards passed to it) record the call in ``calls``.
-        """
-        kinds = dict(self.kinds)
-        for k, n in sub.kinds:
-            kinds[k] = kinds.get(k, 0) + n
-        peak = dict(self.peak)
-        before = dict(out_before)
-        for sid, n in sub.peak:
-            peak[sid] = max(peak.get(sid, 0), before.get(sid, 0) + n)
-        calls = self.calls
-        if callee:
-            calls = (*calls, (callee, handed + sum(n for _, n in sub.peak)))
-        return Meters(
-            self.shuffles + sub.shuffles,
-            self.turns + sub.turns,
-            tuple(sorted(kinds.items())),
-            tuple(sorted(peak.items())),
-            calls,
-        )
-
-
-def out_add(out: tuple[tuple[int, int], ...], delta: dict[int, int]) -> tuple[tuple[int, int], ...]:
-    """Helper usage after taking (positive) or returning (negative) cards per symbol."""
-    if not delta:
-        return out
-    cur = dict(out)
-    for sid, n in delta.items():
-        cur[sid] = cur.get(sid, 0) + n
-    return tuple(sorted((k, v) for k, v in cur.items() if v))
-
-
 # --------------------------------------------------------------------------- selections
 
 
@@ -323,6 +248,10 @@ class Reader:
         if self.public and not is_up(c):
             raise LeakError(
                 f"{self.state.layout.describe(flat)} is face down: a decision may only use face-up cards"
+            )
+        if self.public and flat in self.state.layout.inside and (why := self.state.layout.unseen(flat)):
+            raise LeakError(
+                f"{self.state.layout.describe(flat)} {why}: a decision may only use cards it sees"
             )
         if DEALT.ids and self.public and DEALT.hidden(c >> 1):
             raise ReductionRefused(
@@ -498,7 +427,8 @@ class Draft:
     """
 
     layout: Layout
-    meta: dict[str, tuple[int, str | None]] = field(default_factory=dict)  # unit, hand
+    # unit, hand, sleeves
+    meta: dict[str, tuple[int, str | None, SleeveFrame | None]] = field(default_factory=dict)
     order: list[str] = field(default_factory=list)
     consts: list[int] = field(default_factory=list)
     labels: list[tuple[str, list[tuple[str, int, int]], list[int] | None]] = field(default_factory=list)
@@ -506,12 +436,13 @@ class Draft:
 
     def __post_init__(self) -> None:
         self.grids = _Grids(self)
+        self.declared = SLEEVES.get()  # the sleeves of a region made here, by name
 
     @classmethod
     def of(cls, layout: Layout) -> Draft:
         d = cls(layout)
         for reg in layout.regions:
-            d.meta[reg.name] = (reg.unit, reg.hand)
+            d.meta[reg.name] = (reg.unit, reg.hand, reg.sleeve)
             d.order.append(reg.name)
             d.pending.add(reg.name)
         for lab in layout.labels:
@@ -576,14 +507,18 @@ class Draft:
         unit: int = 1,
         hand: str | None = None,
         before: str | None = None,
+        sleeve: SleeveFrame | None = None,
     ) -> None:
+        """A new region, in sleeves if ``sleeve`` is given or the protocol declares its name."""
         if name in self.grids:
             raise EvalError(f"there is already a {name!r} on the table")
         widths = {len(row) for row in grid}
         if len(widths) > 1:
             raise EvalError(f"{name}: rows of different lengths {sorted(widths)}")
         self.grids[name] = grid
-        self.meta[name] = (unit, hand)
+        if sleeve is None and hand is None:
+            sleeve = self.declared.get(name)
+        self.meta[name] = (unit, hand, sleeve)
         if before is not None and before in self.order:
             self.order.insert(self.order.index(before), name)
         else:
@@ -614,7 +549,7 @@ class Draft:
         for name in list(self.order):
             if name in self.pending:
                 continue  # untouched: still as it was in a valid layout
-            _, hand = self.meta[name]
+            _, hand, _ = self.meta[name]
             grid = dict.__getitem__(self.grids, name)
             if hand is None and name not in keep and all(t == EMPTY for row in grid for t in row):
                 self.remove_region(name)
@@ -627,11 +562,11 @@ class Draft:
         offsets: dict[str, tuple[int, int]] = {}  # name -> (new offset, cols)
         old = self.layout
         for name in self.order:
-            unit, hand = self.meta[name]
+            unit, hand, sleeve = self.meta[name]
             start = len(src)
             if name in self.pending:
                 reg = old.by_name[name]
-                shapes.append((name, reg.rows, reg.cols, unit, hand))
+                shapes.append((name, reg.rows, reg.cols, unit, hand, sleeve))
                 offsets[name] = (start, reg.cols)
                 src.extend(reg.slots)
                 if old.holes:
@@ -640,7 +575,7 @@ class Draft:
             grid = dict.__getitem__(self.grids, name)
             rows = len(grid)
             cols = len(grid[0]) if rows else 0
-            shapes.append((name, rows, cols, unit, hand))
+            shapes.append((name, rows, cols, unit, hand, sleeve))
             offsets[name] = (start, cols)
             for row in grid:
                 for tok in row:

@@ -10,13 +10,24 @@ hands, labels). A diagram can be drawn from it without knowing protocol semantic
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from .cards import EMPTY, Card, CardJSON
 from .jsontypes import JSONValue
 from .table import State
 
 Params = dict[str, Any]
+
+
+class SleeveJSON(TypedDict):
+    """How a region's cards lie in sleeves: every column is one sleeve (see sleeves.py)."""
+
+    kind: str  # sleeve or envelope
+    side: str  # which side of the sleeves lies up: front or back
+    rows: list[int]  # the rows inside, from the solid back to the clear front
+    declared: list[int]  # every row a sleeve may hold, in that order (the others lie just below it)
+    front: list[int]  # rows whose card faces the clear front
+    keeps: list[int]  # rows whose card lives in the sleeve between runs
 
 
 class RegionJSON(TypedDict):
@@ -28,6 +39,7 @@ class RegionJSON(TypedDict):
     unit: int
     hand: str | None
     cells: list[list[CardJSON | None]]
+    sleeve: NotRequired[SleeveJSON]
 
 
 class LabelJSON(TypedDict):
@@ -35,6 +47,38 @@ class LabelJSON(TypedDict):
 
     text: str
     slots: list[tuple[str, int, int]]
+
+
+def inside_cells(reg: RegionJSON) -> set[tuple[int, int]]:
+    """(row, column) of every occupied place inside a sleeve of the region."""
+    sleeve = reg.get("sleeve")
+    if sleeve is None:
+        return set()
+    cells = reg["cells"]
+    return {
+        (r, c)
+        for r in sleeve["rows"]
+        if r <= reg["rows"]
+        for c in range(1, reg["cols"] + 1)
+        if cells[r - 1][c - 1]
+    }
+
+
+def shown_cells(reg: RegionJSON) -> set[tuple[int, int]]:
+    """(row, column) of every place whose card the table could see if face up: a loose place,
+    or the frontmost card of a sleeve lying front up that faces the clear front."""
+    everything = {(r, c) for r in range(1, reg["rows"] + 1) for c in range(1, reg["cols"] + 1)}
+    sleeve = reg.get("sleeve")
+    if sleeve is None:
+        return everything
+    out = everything - inside_cells(reg)
+    if sleeve["kind"] != "sleeve" or sleeve["side"] != "front":
+        return out
+    for c in range(1, reg["cols"] + 1):
+        rows = [r for r in sleeve["rows"] if r <= reg["rows"] and reg["cells"][r - 1][c - 1]]
+        if rows and rows[-1] in sleeve["front"]:
+            out.add((rows[-1], c))
+    return out
 
 
 @dataclass
@@ -58,16 +102,17 @@ class Snapshot:
                     code = state.cells[reg.slot(r, c)]
                     row.append(None if code == EMPTY else Card.from_code(code).to_json())
                 cells.append(row)
-            regions.append(
-                {
-                    "name": reg.name,
-                    "rows": reg.rows,
-                    "cols": reg.cols,
-                    "unit": reg.unit,
-                    "hand": reg.hand,
-                    "cells": cells,
-                }
-            )
+            region: RegionJSON = {
+                "name": reg.name,
+                "rows": reg.rows,
+                "cols": reg.cols,
+                "unit": reg.unit,
+                "hand": reg.hand,
+                "cells": cells,
+            }
+            if reg.sleeve is not None:
+                region["sleeve"] = reg.sleeve.to_json()  # type: ignore[typeddict-item]
+            regions.append(region)
         labels: list[LabelJSON] = []
         for lab in state.layout.labels:
             where: list[tuple[str, int, int]] = []
@@ -83,11 +128,17 @@ class Snapshot:
         return {"regions": self.regions, "labels": self.labels, "supply_out": self.supply_out}
 
     def visible_rows(self) -> dict[str, list[list[str]]]:
-        """What everyone at the table sees: glyphs of face-up cards, ``?`` for face-down."""
+        """What everyone at the table sees: glyphs of face-up cards, ``?`` for face-down; a card
+        a sleeve hides shows ``?`` too (behind another card, or in a sleeve lying back up)."""
         out: dict[str, list[list[str]]] = {}
         for reg in self.regions:
+            seen = shown_cells(reg)
             out[reg["name"]] = [
-                ["" if c is None else (c["glyph"] if c["up"] else "?") for c in row] for row in reg["cells"]
+                [
+                    "" if c is None else (c["glyph"] if c["up"] and (r, k) in seen else "?")
+                    for k, c in enumerate(row, 1)
+                ]
+                for r, row in enumerate(reg["cells"], 1)
             ]
         return out
 

@@ -20,6 +20,7 @@ from reference_engine.api import CardType, TableCounts
 from ..bom import Bom, Item, envelope_for, spares
 from ..faces import Face, known_colours, label_face, theta_colour
 from ..labels import Label, theta_label
+from ..sleevesize import SLEEVE_CARDS, SleeveSize
 from ..words import listing
 
 
@@ -204,16 +205,17 @@ def virtual_bom(table: Table) -> Bom:
     table_cards = sum(i.count for i in items if i.kind == "card" and i.key != "seat")
     if table.sleeved and table.virtual:
         total = len(deck_faces)
+        size = SleeveSize(table.card_mm, SLEEVE_CARDS, 2)
         items.append(
             Item(
                 "sleeve",
-                "opaque-backed card sleeves (clear front, solid back), all identical, large enough "
-                "for a card and four printed cards behind or in front of it",
+                size.name(),
                 "sleeve",
                 total,
                 spares(total),
-                "every game card lives in a sleeve with its owner card behind it for the whole game; "
-                "a virtual turn shuffles the sleeves like a deck instead of filling envelopes"
+                "every game card lives in a sleeve with its owner card behind it for the whole game "
+                "(and, during a virtual turn, its bit pair in front of it); a virtual turn washes the "
+                f"sleeves on the table instead of filling envelopes; {size.stack_words(total)}"
                 + (
                     "; the solid backs also hide the store-bought cards' different backs"
                     if table.deck == "store"
@@ -227,6 +229,7 @@ def virtual_bom(table: Table) -> Bom:
             "behind it (face toward the solid back). When a card changes hands, swap the θ card in "
             "its sleeve for the new owner's; a played card's θ card goes back to the spares."
         )
+        notes.append(size.note(total))
     elif table.deck == "store":
         total = len(deck_faces) + table_cards
         items.append(

@@ -9,7 +9,8 @@ from operator import itemgetter
 from .. import steps as st
 from ..cards import EMPTY, is_up
 from ..machine import Plan
-from ..table import NEW, Layout, out_add
+from ..meters import out_add
+from ..table import NEW, Layout
 from . import evaluate as ev
 from .run import Run
 

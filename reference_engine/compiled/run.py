@@ -20,7 +20,8 @@ from ..errors import RunError
 from ..machine import Runner, Shared
 from ..machine.frontier import spend
 from ..machine.runner import MAX_RUN_STEPS
-from ..table import Layout, Meters, State
+from ..meters import Meters
+from ..table import Layout, State
 
 NO_METERS = Meters()
 """The counters of a run that has done nothing yet (one instance: its steps are memoized)."""

@@ -17,7 +17,9 @@ from typing import Any
 from .. import steps as st
 from ..cards import EMPTY
 from ..expressions import EvalError, as_int
-from ..table import Draft, Layout, Meters, State, gather, out_add
+from ..meters import Meters, out_add
+from ..table import Draft, Layout, State, gather
+from .actions.sleeving import check_arguments
 from .frame import Evaluator, Frame
 from .frontier import (
     ONE,
@@ -120,6 +122,8 @@ def _call_setup(run: Runner, frame: Frame, step: st.Call, state: State, ev: Eval
             for f in flats:
                 if f in state.layout.holes:
                     raise EvalError(f"argument slot {state.layout.describe(f)} is empty")
+            if state.layout.inside:
+                check_arguments(state.layout, flats, name)
             arg_flats.append(flats)
         targets = tuple(run.resolve_target(frame, step.results[o.name], state, ev) for o in card_outputs)
     except EvalError as exc:

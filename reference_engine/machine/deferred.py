@@ -27,7 +27,8 @@ from typing import Any
 
 from ..cards import is_up
 from ..errors import EvalError
-from ..table import Layout, Meters, State
+from ..meters import Meters
+from ..table import Layout, State
 from .frame import Frame
 
 PLACEHOLDER = 1 << 41
@@ -92,7 +93,10 @@ class Deferred:
             else:
                 nums[u] = 1
         layout = Layout.make(
-            [(name, 1, width * (count or 1), max(width, 1), None) for name, _, count, width in inputs]
+            [
+                (name, 1, width * (count or 1), max(width, 1), None, self.frame.proto.sleeves.get(name))
+                for name, _, count, width in inputs
+            ]
         )
         frontier: dict[State, Vec] = {}
         for nums in shared.values():

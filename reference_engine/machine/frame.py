@@ -13,8 +13,9 @@ from ..encodings import BoundEncoding, Encoding, family_symbol
 from ..errors import SimulationError
 from ..expressions import EvalError, Expression, Scope, as_int, plain
 from ..functions import BUILTINS
+from ..meters import Meters
 from ..spec import HAND_IS_UNORDERED, Params, Protocol
-from ..table import Layout, Meters, NewCards, Reader, RegionRef, Slots, State, visible
+from ..table import Layout, NewCards, Reader, RegionRef, Slots, State, visible
 
 GameFunction = Callable[..., Any]
 """A function a game supplies to the protocols it runs, e.g. ``valid(card)``."""
@@ -177,7 +178,9 @@ class Frame:
                 raise EvalError(f"input {name} needs {count} values, got {len(items)}")
             for v in items:
                 cells.extend(self.encoded(decl.encoding, v))
-            shapes.append((name, 1, b.width * len(items), max(b.width, 1), None))
+            shapes.append(
+                (name, 1, b.width * len(items), max(b.width, 1), None, self.proto.sleeves.get(name))
+            )
         layout = Layout.make(shapes)
         return State(layout, tuple(cells), (), (), Meters(), 0)
 
@@ -186,7 +189,7 @@ class Frame:
         cells: list[int] = []
         for (name, decl), cs in zip(self.proto.inputs.items(), codes):
             width = self.bound(decl.encoding).width
-            shapes.append((name, 1, len(cs), max(width, 1), None))
+            shapes.append((name, 1, len(cs), max(width, 1), None, self.proto.sleeves.get(name)))
             cells.extend(cs)
         return State(Layout.make(shapes), tuple(cells), (), (), Meters(), 0)
 

@@ -11,7 +11,8 @@ from typing import Any
 from .. import steps as st
 from ..cards import EMPTY, ROTATIONS, Symbol, is_up
 from ..expressions import WILDCARD, EvalError, Expression, Index, as_int, plain
-from ..table import Draft, Layout, Meters, NewCards, Slots, State, gather, out_add
+from ..meters import Meters, out_add
+from ..table import Draft, Layout, NewCards, Slots, State, gather
 from .views import ViewTable
 
 Resolved = tuple[Any, ...]
@@ -164,6 +165,56 @@ class SubResult:
     meters: Meters
 
 
+# --------------------------------------------------------------------------- sleeves
+
+
+def check_shown(state: State) -> None:
+    """Every card a sleeve shows is face up in the protocol: else the table would see more than
+    the protocol's view, and no verdict would hold for it (see actions/sleeving.py)."""
+    cells = state.cells
+    for f in state.layout.shown:
+        if not cells[f] & 1:
+            raise EvalError(
+                f"the sleeve of {state.layout.describe(f)} lies front up with that card at its front, "
+                "facing the clear front, so the table sees it, but the protocol has it face down "
+                "(turn it face up before the sleeve shows it, or turn the sleeves back up first)"
+            )
+
+
+def landings(plan: Plan, before: Layout) -> tuple[tuple[int, bool, int], ...]:
+    """(new slot, lands face up, old slot) of every card the plan slides out of a sleeve onto
+    the table (not into a hand, not back to the spares)."""
+    key = f"_landings{id(before)}"
+    hit: tuple[tuple[int, bool, int], ...] | None = plan.__dict__.get(key)
+    if hit is None:
+        out = []
+        after = plan.layout
+        for old, new in plan.moved_to.items():
+            if old not in before.inside or new in after.inside or after.owner(new).hand is not None:
+                continue
+            reg = before.owner(old)
+            assert reg.sleeve is not None
+            out.append((new, reg.sleeve.lands_up(reg.address(old)[0]), old))
+        hit = tuple(out)
+        plan.__dict__[key] = hit
+        plan.__dict__[f"_before{id(before)}"] = before  # keeps the id from being reused
+    return hit
+
+
+def check_landings(plan: Plan, before: State, after: State) -> None:
+    """A card slid out of a sleeve lands as it faced: the protocol must have it that way."""
+    for new, up, old in landings(plan, before.layout):
+        if bool(after.cells[new] & 1) != up:
+            reg = before.layout.owner(old)
+            assert reg.sleeve is not None
+            faced = "front" if reg.address(old)[0] in reg.sleeve.front else "back"
+            raise EvalError(
+                f"{before.layout.describe(old)} slides out of a sleeve lying {reg.sleeve.side} up, "
+                f"facing its {faced}, so it lands {'face up' if up else 'face down'}, but the protocol "
+                f"has it {'face down' if up else 'face up'} there"
+            )
+
+
 # --------------------------------------------------------------------------- targets
 
 
@@ -194,7 +245,7 @@ def _target_coords(
     if kind == "name":
         name = tres[1]
         if name in d.grids:
-            _unit, hand = d.meta[name]
+            _unit, hand, _sleeve = d.meta[name]
             if hand is None:
                 raise EvalError(f"{what}: there is already a {name!r} on the table")
             row = d.grids[name][0]

@@ -22,12 +22,23 @@ from ..expressions import EvalError, Expression, Index, Name, plain
 from ..registry import Library
 from ..source import format_path
 from ..spec import Params, Protocol
-from ..table import Draft, Layout, State
+from ..table import SLEEVES, Draft, Layout, State
 from ..trace import Event, Snapshot
 from .deferred import Deferred, has_placeholders
 from .frame import Evaluator, Frame, GameFunction, StateScope
 from .frontier import Frontier, MergeDecider, Needed, _groups, add_vec, fill_in, forget, settle, spend
-from .plans import Plan, Resolved, SubResult, Watched, _flats, _index_list, _res, _target_args
+from .plans import (
+    Plan,
+    Resolved,
+    SubResult,
+    Watched,
+    _flats,
+    _index_list,
+    _res,
+    _target_args,
+    check_landings,
+    check_shown,
+)
 from .views import Observation, ViewTable
 
 MAX_RUN_STEPS = 1_000_000
@@ -130,6 +141,7 @@ class Runner:
         # them joins the view (see plans.seen_in_hands). A verification follows one person at a
         # time (see verify.exact), a single run every person (see simulate).
         self.watched: Watched = {}
+        self.current: str | None = None  # the numbered step being carried out (for messages)
 
     # -- entry points ---------------------------------------------------------------
     def frame(self, proto: Protocol, params: Params) -> Frame:
@@ -167,7 +179,11 @@ class Runner:
         ``drawn_at_end`` names are drawn (default: all of them)."""
         if not self.call_path:
             self.shared.run_start = self.shared.states_processed
-        final = self.block(frame, frame.proto.steps, frontier, Ctx(None, None, None), top=True)
+        token = SLEEVES.set(frame.proto.sleeves)  # a region made with a declared name lies in sleeves
+        try:
+            final = self.block(frame, frame.proto.steps, frontier, Ctx(None, None, None), top=True)
+        finally:
+            SLEEVES.reset(token)
         if self.shared.deferred is not None:
             final = fill_in(final, lambda state: None, self.shared.deferred)
         return settle(final, drawn_at_end or (lambda state: None))
@@ -184,6 +200,7 @@ class Runner:
                 inner = Ctx(step.number or ctx.number, step.say or ctx.say, step)
             elif ctx.step is None:
                 inner = Ctx(ctx.number, ctx.say, step)
+            self.current = inner.number
             handler = HANDLERS.get(type(step))
             if handler is None:
                 raise self.fail(frame, step, f"no handler for the step kind {step.kind!r}")
@@ -194,6 +211,12 @@ class Runner:
                 raise (exc.located(where) if where is not None else exc) from None
             if shared.restart is not None:
                 break
+            for state in frontier:
+                if state.layout.shown:
+                    try:
+                        check_shown(state)
+                    except EvalError as exc:
+                        raise self.fail(frame, step, str(exc)) from None
             _note_extent(shared, frontier)
             if step.labels:
                 frontier = _apply_labels(self, frame, step, frontier, inner)
@@ -226,7 +249,8 @@ class Runner:
     # -- errors and trace -----------------------------------------------------------
     def fail(self, frame: Frame, step: st.Step | None, message: str) -> SimulationError:
         proto = frame.proto
-        where = f"step {step.number}: " if step is not None and step.number else ""
+        number = step.number if step is not None and step.number else self.current
+        where = f"step {number}: " if number else ""
         path = step.path if step is not None else ()
         problem = Problem(proto.file, proto.src.line(path), format_path(path), f"{where}{message}")
         return SimulationError(message, problem)
@@ -319,6 +343,11 @@ class Runner:
             for state, vec in group:
                 plan = shared_plan or self._plan(frame, step, state, ev, resolve, build)
                 new = plan.apply(state, self.views, self.watched)
+                if state.layout.inside:
+                    try:
+                        check_landings(plan, state, new)
+                    except EvalError as exc:
+                        raise self.fail(frame, step, str(exc)) from None
                 if plan.delta or plan.returned:
                     self.check_limits(frame, step, new)
                 if self.events is not None:

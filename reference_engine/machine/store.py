@@ -31,7 +31,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ..table import Meters
+from ..meters import Meters
 from .plans import SubResult
 from .views import _local_code, local, portable, portable_code
 

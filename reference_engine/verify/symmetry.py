@@ -185,8 +185,8 @@ class _Walker:
             for e in step.values.values():
                 if not self.shape_only(e.node):
                     raise self.refuse(step, "a remembered value reads scrambled columns in their order")
-        elif isinstance(step, st.Note):
-            pass
+        elif isinstance(step, (st.Note, st.Sleeve)):
+            pass  # a sleeve action moves no card and treats every column of a region alike
         elif _step_names(step) & segs:
             raise self.refuse(step, f"a {step.kind} of scrambled columns depends on their order")
         else:

@@ -15,7 +15,6 @@ from kitgen.tabletime import (
     ACTIONS,
     action_counts,
     load_time_model,
-    no_hints,
     schedule,
     spec_hints,
     table_time,
@@ -108,19 +107,19 @@ def test_people_share_the_card_work_but_not_the_mixing() -> None:
     assert step4.mixing == time_model().mix_seconds(92, 3)
 
 
-def test_sleeves_change_which_action_a_card_costs_not_how_many_cards() -> None:
+def test_sleeves_change_which_action_a_card_costs() -> None:
     library = Library()
     events = _uno_run("card-selection-fast")
-    plain = action_counts(events)  # the same trace read as if everything were laid out
     sleeved = action_counts(events, spec_hints(library.protocol))
-    assert plain["envelope"] > 2 * 90 and sleeved["envelope"] == 2 * sum(
+    paper = action_counts(_uno_run("card-selection"))
+    # Only the six-card AND's two halves go in envelopes; every other pile is a sleeve.
+    assert paper["envelope"] > 2 * 90 and sleeved["envelope"] == 2 * sum(
         1 for e in events if e.action == "shuffle" and e.protocol == "six-card-and-direct"
     )
-    assert sleeved["shuffle"] == plain["shuffle"]  # the same shuffles of the same piles
-    assert sleeved["place"] < plain["place"] and sleeved["turn"] < plain["turn"]
+    assert sleeved["shuffle"] == paper["shuffle"] - 1  # the lottery's first shuffle is left out
+    assert sleeved["place"] < paper["place"] and sleeved["turn"] < paper["turn"]
     fast = table_time(events, 3, spec_hints(library.protocol))
-    paper = table_time(_uno_run("card-selection"), 3)
-    assert fast.seconds < 0.7 * paper.seconds
+    assert fast.seconds < 0.7 * table_time(_uno_run("card-selection"), 3).seconds
 
 
 def test_a_step_beside_another_fills_idle_hands() -> None:
@@ -161,8 +160,8 @@ def test_one_run_per_table_size_from_two_traces() -> None:
 
 def test_hints_are_checked_with_file_line_and_key(tmp_path: Path) -> None:
     text = Path(Library().protocol("card-selection-fast").file).read_text(encoding="utf-8")
-    bad = text.replace('table: {discard: slide, during: "10"}', 'table: {discard: slide, during: "13"}')
-    bad = bad.replace("    table: slide\n", "    table: glide\n", 1)
+    bad = text.replace('table: {during: "10"}', 'table: {during: "13"}')
+    bad = bad.replace("    table: kept  #", "    table: glide  #", 1)
     with pytest.raises(SpecError) as err:
         load_protocol_text(bad, str(tmp_path / "card-selection-fast.yaml"))
     message = str(err.value)
@@ -211,9 +210,34 @@ def test_play_says_what_the_game_takes_and_your_own_seconds_count(tmp_path: Path
     assert bad.exit_code == 2 and "broken.yaml" in bad.output and "Traceback" not in bad.output
 
 
-def test_no_hints_reads_every_card_as_laid_out() -> None:
-    events = _uno_run("card-selection-fast")
-    assert action_counts(events, no_hints) == action_counts(events)
+def test_the_sleeves_say_what_each_card_costs() -> None:
+    # The mini table (5 sleeves, 2 of them the virtual player's), counted by hand from the
+    # sleeves alone: no table hint but Step 2's (the owner cards live in the sleeves).
+    library = Library()
+    sim = simulate(library, library.protocol("card-selection-fast"), seed=1, scenario="mini")
+    steps = {s.label: s for s in schedule(sim.trace.events, 1, hints=spec_hints(library.protocol), raw=True)}
+    sec = time_model().seconds
+
+    def work(step: str) -> float:
+        return steps[f"card-selection-fast step {step}"].work
+
+    assert work("1") == 5 * sec["place"]  # each sleeve laid in the middle of the table
+    assert work("2") == work("3") == 0  # the owner cards are already in the sleeves
+    assert work("4") == 0 and steps["card-selection-fast step 4"].mixing == sec["shuffle"]  # a wash
+    assert work("5") == 5 * sec["turn"]  # each sleeve turned front up; the cards show by themselves
+    assert work("6") == 10 * sec["move"]  # a pair slid into each sleeve
+    assert work("9") == 5 * sec["move"]  # each owner card slid out
+    # Step 12: 3 pairs slid out onto the spares, 3 sleeves handed back, 3 owner cards slid in.
+    assert work("12") == 6 * sec["move"] + 3 * sec["return"] + 3 * sec["move"]
+    # Without the hint, Step 2 reads as owner cards slid into the sleeves.
+    bare = {s.label: s for s in schedule(sim.trace.events, 1, raw=True)}
+    assert bare["card-selection-fast step 2"].work == 5 * sec["move"]
+    # The lottery's piles are the virtual player's sleeves: laying them out costs nothing, and
+    # its six-card AND slides each pair out of its sleeve (2 moves) before laying out the rest.
+    assert steps["covert-lottery-fast step 1"].work == 0
+    alone = simulate(library, library.protocol("covert-lottery-fast"), {}, ["c=c1,c2,c3", "x=0,1,1"], 1)
+    first = schedule(alone.trace.events, 1, raw=True)[0]
+    assert first.label == "covert-lottery-fast step 1" and first.work == 9 * sec["move"]  # slid in
 
 
 def test_the_cautious_profile_is_slower_where_the_issue_says() -> None:

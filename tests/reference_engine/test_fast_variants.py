@@ -62,12 +62,12 @@ def test_a_random_cut_cannot_stand_in_for_the_second_scramble(
       scramble: "columns(M)"
       uses: sleeve
       how: >-
-        Gather the sleeves""",
+        A table wash as in Step 4""",
             """    shuffle:
       shift: "columns(M)"
       uses: sleeve
       how: >-
-        Gather the sleeves""",
+        A table wash as in Step 4""",
         ),
     )
     report = verify(lib, lib.protocol("card-selection-fast"), scenario="mini")

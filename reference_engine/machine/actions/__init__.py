@@ -3,6 +3,6 @@ handlers (see :func:`reference_engine.machine.runner.handles`)."""
 
 from __future__ import annotations
 
-from . import control, layout, reveal, shuffling
+from . import control, layout, reveal, shuffling, sleeving
 
-__all__ = ["control", "layout", "reveal", "shuffling"]
+__all__ = ["control", "layout", "reveal", "shuffling", "sleeving"]

@@ -8,11 +8,12 @@ from ...cards import ROTATIONS, SYMBOLS
 from ...expressions import EvalError, as_int
 from ...functions import hand_name
 from ...spec import Params
-from ...table import Draft, Layout, Slots, State
+from ...table import NEW, Draft, Layout, Slots, State
 from ..frame import Evaluator, Frame
 from ..frontier import Frontier, sort_hands
 from ..plans import Plan, Resolved, _flats, _res, _target_coords
 from ..runner import Ctx, Runner, handles
+from .sleeving import check_kept
 
 # --------------------------------------------------------------------------- place
 
@@ -90,7 +91,21 @@ def _place_build(run: Runner, frame: Frame, step: st.Place, layout: Layout, res:
             d.label(text, [coords[r * width + c] for r, c in pos])
         moves.append({"to": [f"{n}[{r}, {c}]" for n, r, c in coords]})
     layout2, src, consts = d.finish()
-    return Plan(layout2, src, consts, delta, describe=lambda: {"targets": moves, "new": _delta_names(delta)})
+
+    def describe() -> dict[str, object]:
+        for move in moves:  # where each card came from: a place on the table, or the spares
+            move["from"] = [_origin(layout, layout2, src, consts, slot) for slot in move["to"]]
+        return {"targets": moves, "new": _delta_names(delta)}
+
+    return Plan(layout2, src, consts, delta, describe=describe)
+
+
+def _origin(before: Layout, after: Layout, src: tuple[int, ...], consts: tuple[int, ...], slot: str) -> str:
+    """``M[1, 3]`` (the card came from there) or ``new:alpha`` (from the spares)."""
+    name, _, rest = slot.partition("[")
+    r, c = (int(x) for x in rest.rstrip("]").split(","))
+    t = src[after.by_name[name].slot(r, c)]
+    return before.describe(t) if t >= 0 else "new:" + SYMBOLS.by_id(consts[NEW - t] >> 1).name
 
 
 def _delta_names(delta: dict[int, int]) -> Params:
@@ -129,6 +144,8 @@ def _rearrange_build(run: Runner, frame: Frame, step: st.Rearrange, layout: Layo
     if sorted(order) != list(range(1, n + 1)):
         raise EvalError(f"{list(order)} is not a permutation of 1..{n} (the {axis} of {name})")
     if axis == "rows":
+        if reg.sleeve is not None:
+            raise EvalError(f"{name} lies in sleeves: slide cards out and in instead of rearranging its rows")
         d.grids[name] = [list(grid[i - 1]) for i in order]
     else:
         d.grids[name] = [[row[i - 1] for i in order] for row in grid]
@@ -258,7 +275,7 @@ def _take_build(run: Runner, frame: Frame, step: st.Take, layout: Layout, res: R
     keep = [c for c in range(1, reg.cols + 1) if c not in cols]
     d.grids[source] = [[row[c - 1] for c in keep] for row in grid]
     if cols:
-        d.add_region(into, taken, before=None)
+        d.add_region(into, taken, before=None, sleeve=reg.sleeve)  # the columns' sleeves go along
     if not keep:
         d.remove_region(source)
     layout2, src, consts = d.finish()
@@ -281,6 +298,8 @@ def _discard_resolve(run: Runner, frame: Frame, step: st.Discard, state: State, 
 
 
 def _discard_build(run: Runner, frame: Frame, step: st.Discard, layout: Layout, res: Resolved) -> Plan:
+    if layout.inside:
+        check_kept(layout, res)
     d = Draft.of(layout)
     d.take_tokens(res)
     layout2, src, consts = d.finish()

@@ -21,6 +21,7 @@ from ..frame import Evaluator, Frame
 from ..frontier import Frontier, _scale, add_vec, before_scramble, settle, spend
 from ..plans import _flats, _res
 from ..runner import Ctx, Runner, _touching, handles
+from .sleeving import check_piles
 
 Piles = tuple[tuple[int, ...], ...]
 
@@ -65,6 +66,8 @@ def _piles(
     for f in every:
         if f in state.layout.holes:
             raise EvalError(f"{state.layout.describe(f)} is empty")
+    if state.layout.inside:
+        check_piles(state.layout, piles)
     return shuffle, piles, how
 
 
@@ -252,7 +255,7 @@ def _unlabel(plans: dict[tuple[Any, ...], Any], layout: Layout, piles: Piles) ->
     if hit is None:
         touched = {f for p in piles for f in p}
         labels = [lab for lab in layout.labels if not touched & set(lab.slots)]
-        shapes = [(r.name, r.rows, r.cols, r.unit, r.hand) for r in layout.regions]
+        shapes = [(r.name, r.rows, r.cols, r.unit, r.hand, r.sleeve) for r in layout.regions]
         hit = Layout.make(shapes, layout.holes, labels)
         plans[key] = hit
     return hit

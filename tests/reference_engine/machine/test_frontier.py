@@ -13,8 +13,9 @@ from hypothesis import strategies as hs
 
 from reference_engine.machine import frontier
 from reference_engine.machine.actions import shuffling
+from reference_engine.meters import Meters
 from reference_engine.registry import Library
-from reference_engine.table import Layout, Meters, State
+from reference_engine.table import Layout, State
 from reference_engine.verify import partition, verify
 
 from ..test_fuzz import fuzz_settings

@@ -133,8 +133,9 @@ def test_a_lazily_scrambled_input_is_every_order_of_the_columns(library: Library
 
 STEP_8_FAST = (
     '    shuffle:\n      scramble: "columns(M)"\n      uses: sleeve\n      how: >-\n'
-    "        Gather the sleeves into one stack, shuffle it thoroughly as a deck, all of you in turn,\n"
-    "        and deal the sleeves out in rows with the solid back up.\n"
+    "        A table wash as in Step 4: all of you mix the sleeves, back up, with flat hands for at\n"
+    "        least half a minute and about a second more for every sleeve beyond eight, and leave\n"
+    "        them spread where they lie, back up.\n"
 )
 
 

@@ -1,0 +1,105 @@
+"""Resource counters carried along a run (shuffles, turns, the helper cards out at once, calls)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Meters:
+    """Resource counters carried along a run.
+
+    ``peak`` holds, per symbol id, the most helper cards of that symbol that were out of
+    the supply at the same time; the sum of the peaks is how many helper cards to prepare.
+    ``calls`` lists, for each sub-protocol this protocol called directly, its name and the
+    cards it used (the cards handed to it plus the helper cards it took).
+    """
+
+    shuffles: int = 0
+    turns: int = 0
+    kinds: tuple[tuple[str, int], ...] = ()
+    peak: tuple[tuple[int, int], ...] = ()
+    calls: tuple[tuple[str, int], ...] = ()
+
+    # The same few counters recur in every state of a run: each step from one to the next is
+    # computed once and remembered on the instance (outside the fields: equality and hashing
+    # are the fields').
+
+    def _memo(self, key: Any) -> Meters | None:
+        memo: dict[Any, Meters] | None = self.__dict__.get("_next")
+        return None if memo is None else memo.get(key)
+
+    def _remember(self, key: Any, value: Meters) -> Meters:
+        memo = self.__dict__.get("_next")
+        if memo is None:
+            memo = {}
+            object.__setattr__(self, "_next", memo)
+        memo[key] = value
+        return value
+
+    def add_shuffle(self, kind: str) -> Meters:
+        hit = self._memo(("shuffle", kind))
+        if hit is not None:
+            return hit
+        kinds = dict(self.kinds)
+        kinds[kind] = kinds.get(kind, 0) + 1
+        new = replace(self, shuffles=self.shuffles + 1, kinds=tuple(sorted(kinds.items())))
+        return self._remember(("shuffle", kind), new)
+
+    def add_turn(self) -> Meters:
+        hit = self._memo("turn")
+        return hit if hit is not None else self._remember("turn", replace(self, turns=self.turns + 1))
+
+    def note_out(self, out: tuple[tuple[int, int], ...]) -> Meters:
+        """Raise the peaks to the current helper usage ``out``."""
+        hit = self._memo(out)
+        if hit is not None:
+            return hit
+        return self._remember(out, self._note_out(out))
+
+    def _note_out(self, out: tuple[tuple[int, int], ...]) -> Meters:
+        peak = dict(self.peak)
+        changed = False
+        for sid, n in out:
+            if n > peak.get(sid, 0):
+                peak[sid] = n
+                changed = True
+        if not changed:
+            return self
+        return replace(self, peak=tuple(sorted(peak.items())))
+
+    def absorb(
+        self, sub: Meters, out_before: tuple[tuple[int, int], ...], callee: str = "", handed: int = 0
+    ) -> Meters:
+        """Add the counts of a sub-protocol run that started with ``out_before`` helpers out.
+
+        ``callee`` and ``handed`` (the cards passed to it) record the call in ``calls``.
+        """
+        kinds = dict(self.kinds)
+        for k, n in sub.kinds:
+            kinds[k] = kinds.get(k, 0) + n
+        peak = dict(self.peak)
+        before = dict(out_before)
+        for sid, n in sub.peak:
+            peak[sid] = max(peak.get(sid, 0), before.get(sid, 0) + n)
+        calls = self.calls
+        if callee:
+            calls = (*calls, (callee, handed + sum(n for _, n in sub.peak)))
+        return Meters(
+            self.shuffles + sub.shuffles,
+            self.turns + sub.turns,
+            tuple(sorted(kinds.items())),
+            tuple(sorted(peak.items())),
+            calls,
+        )
+
+
+def out_add(out: tuple[tuple[int, int], ...], delta: dict[int, int]) -> tuple[tuple[int, int], ...]:
+    """Helper usage after taking (positive) or returning (negative) cards per symbol."""
+    if not delta:
+        return out
+    cur = dict(out)
+    for sid, n in delta.items():
+        cur[sid] = cur.get(sid, 0) + n
+    return tuple(sorted((k, v) for k, v in cur.items() if v))

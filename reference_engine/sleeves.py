@@ -1,0 +1,226 @@
+"""Sleeves and envelopes: what holds the cards at the table, public like the layout.
+
+A spec declares which regions lie in sleeves (top-level ``sleeves:``): every column of such a
+region is one sleeve, its rows lie inside from the sleeve's solid back to its clear front, each
+card facing the front or the back, and the sleeves lie front up or back up. A step's ``sleeve:``
+action turns sleeves over or slides rows out of them and back in.
+
+The cards stay where they are on the table (cells of the region, as every action knows them);
+the sleeves are *frame data*: public, deterministic, and a function of the layout. What a sleeve
+shows is the view's business: a sleeve lying front up shows its frontmost card's face when that
+card faces the front, and nothing else; lying back up, or an envelope, shows nothing. The engine
+checks that the table never shows more than the protocol's cards do (a card the sleeves show is
+face up in the protocol), that a decision reads only cards the table can see, and that a card slid
+out lands the way the protocol has it; then every verdict on the protocol holds for the sleeved
+table, whose view is a function of the protocol's (docs/specs.md, "Sleeves and envelopes").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .expressions import EvalError
+from .schema import Checker, unknown_key_message
+from .source import KeyPath
+
+Region = Any  # a reference_engine.table.Region (that module imports this one)
+
+SIDES = ("front", "back")
+KINDS = ("sleeve", "envelope")
+DECLARED_KEYS = ("rows", "front", "keeps", "side", "kind")
+OPS = ("side", "out", "in")
+
+
+@dataclass(frozen=True)
+class SleeveFrame:
+    """How the cards of one region lie in sleeves (or envelopes).
+
+    Every column of the region is one sleeve. ``rows`` are the rows inside it, from its solid
+    back to its clear front (a declared row not listed lies loose just below its sleeve: an
+    owner card slid out); ``declared`` is every row the spec gives, in that order, so a row slid
+    back in goes to its place. ``front`` are the rows whose card faces the clear front (the
+    others face the solid back), ``keeps`` the rows whose card lives in the sleeve between runs
+    (an owner card), ``side`` which side of the sleeves lies up, ``kind`` ``sleeve`` or
+    ``envelope`` (opaque on both sides: nothing inside ever shows).
+    """
+
+    declared: tuple[int, ...]
+    rows: tuple[int, ...]
+    front: frozenset[int]
+    keeps: frozenset[int] = frozenset()
+    side: str = "back"
+    kind: str = "sleeve"
+
+    def lands_up(self, row: int) -> bool:
+        """Whether the card of ``row``, slid out of a sleeve lying as this one lies, lands face
+        up: it faced the side that lies up."""
+        return (row in self.front) == (self.side == "front")
+
+    def turned(self, side: str) -> SleeveFrame:
+        return replace(self, side=side)
+
+    def with_rows(self, rows: Iterable[int]) -> SleeveFrame:
+        wanted = set(rows)
+        return replace(self, rows=tuple(r for r in self.declared if r in wanted))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "side": self.side,
+            "rows": list(self.rows),
+            "declared": list(self.declared),
+            "front": sorted(self.front),
+            "keeps": sorted(self.keeps),
+        }
+
+
+def check_rows(name: str, rows: int, frame: SleeveFrame) -> None:
+    """A sleeved region holds only rows its sleeves declare."""
+    if any(r not in frame.declared for r in range(1, rows + 1)):
+        listed = ", ".join(str(r) for r in frame.declared)
+        raise EvalError(
+            f"{name} has {rows} rows, but its sleeves (sleeves: {name}) declare only rows {listed}"
+        )
+
+
+def sleeve_slots(regions: Sequence[Region], holes: frozenset[int]) -> tuple[frozenset[int], frozenset[int]]:
+    """(slots inside a sleeve or envelope, slots whose card the table sees through a sleeve)."""
+    inside: set[int] = set()
+    shown: set[int] = set()
+    for reg in regions:
+        frame = reg.sleeve
+        if frame is None:
+            continue
+        for c in range(1, reg.cols + 1):
+            front: tuple[int, int] | None = None
+            for r in frame.rows:
+                if r > reg.rows:
+                    continue
+                f = reg.slot(r, c)
+                inside.add(f)
+                if f not in holes:
+                    front = (r, f)
+            if (
+                front is not None
+                and frame.kind == "sleeve"
+                and frame.side == "front"
+                and front[0] in frame.front
+            ):
+                shown.add(front[1])
+    return frozenset(inside), frozenset(shown)
+
+
+def unseen_reason(frame: SleeveFrame, row: int) -> str:
+    """Why a card inside a sleeve does not show (it is not the one the sleeve shows)."""
+    if frame.kind == "envelope":
+        return "is in an envelope"
+    if frame.side == "back":
+        return "is in a sleeve lying back up"
+    if row not in frame.front:
+        return "faces the solid back of its sleeve"
+    return "is behind another card in its sleeve"
+
+
+def sleeve_cards(reg: Region, col: int, holes: frozenset[int]) -> list[int]:
+    """The slots of the cards inside the sleeve of column ``col`` (back to front)."""
+    assert reg.sleeve is not None
+    return [reg.slot(r, col) for r in reg.sleeve.rows if r <= reg.rows and reg.slot(r, col) not in holes]
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+def parse_declared(ck: Checker, raw: Any) -> dict[str, SleeveFrame]:
+    """The top-level ``sleeves:``: region name -> how its cards lie in sleeves."""
+    out: dict[str, SleeveFrame] = {}
+    for name, spec in ck.table(raw, ("sleeves",)).items():
+        path: KeyPath = ("sleeves", name)
+        doc = ck.mapping(spec, path, required=("rows",), optional=DECLARED_KEYS[1:])
+        if doc is None or "rows" not in doc:
+            continue
+        rows = _rows(ck, doc["rows"], path + ("rows",))
+        front = _rows(ck, doc.get("front", []), path + ("front",))
+        keeps = _rows(ck, doc.get("keeps", []), path + ("keeps",))
+        if rows is None or front is None or keeps is None:
+            continue
+        if not rows:
+            ck.error(path + ("rows",), "a sleeve holds at least one row")
+            continue
+        if len(set(rows)) != len(rows):
+            ck.error(path + ("rows",), f"{rows}: a row lies in its sleeve once")
+            continue
+        for key, listed in (("front", front), ("keeps", keeps)):
+            stray = [r for r in listed if r not in rows]
+            if stray:
+                ck.error(path + (key,), f"row {stray[0]} is not one of the sleeve's rows {rows}")
+        side = doc.get("side", "back")
+        if side not in SIDES:
+            ck.error(
+                path + ("side",), f"how the sleeves lie when the region is made: front or back, got {side!r}"
+            )
+            side = "back"
+        kind = doc.get("kind", "sleeve")
+        if kind not in KINDS:
+            ck.error(path + ("kind",), f"sleeve or envelope, got {kind!r}")
+            kind = "sleeve"
+        out[str(name)] = SleeveFrame(tuple(rows), tuple(rows), frozenset(front), frozenset(keeps), side, kind)
+    return out
+
+
+def _rows(ck: Checker, raw: Any, path: KeyPath) -> list[int] | None:
+    if not isinstance(raw, list) or not all(
+        isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in raw
+    ):
+        ck.error(path, f"a list of row numbers (1 is the top row), got {raw!r}")
+        return None
+    return list(raw)
+
+
+@dataclass(frozen=True)
+class SleeveOp:
+    """What a ``sleeve:`` action does to the sleeves of one region: turn them over so that
+    ``side`` lies up, slide the cards of rows ``out`` out (each laid just below its sleeve, the
+    way it faced), or slide the cards of rows ``into`` back to their place."""
+
+    region: str
+    side: str | None = None
+    out: tuple[int, ...] = ()
+    into: tuple[int, ...] = field(default=())
+
+
+def parse_op(ck: Checker, raw: Any, path: KeyPath) -> list[SleeveOp]:
+    """``sleeve: {M: front}``, ``{M: back}``, ``{M: {out: [2]}}``, ``{M: {in: [2]}}``."""
+    ops: list[SleeveOp] = []
+    for name, spec in ck.table(raw, path).items():
+        p = path + (name,)
+        if isinstance(spec, str):
+            spec = {"side": spec}
+        if not isinstance(spec, dict):
+            ck.error(p, "front, back, or one of {side: ...}, {out: [rows]}, {in: [rows]}")
+            continue
+        for key in spec:
+            if key not in OPS:
+                ck.error(p + (key,), unknown_key_message(str(key), list(OPS)))
+        given = [k for k in OPS if k in spec]
+        if len(given) != 1:
+            ck.error(p, "one thing per sleeve action: side, out or in (list several under 'do')")
+            continue
+        key = given[0]
+        if key == "side":
+            if spec["side"] not in SIDES:
+                ck.error(p + ("side",), f"front or back, got {spec['side']!r}")
+                continue
+            ops.append(SleeveOp(str(name), side=str(spec["side"])))
+            continue
+        rows = _rows(ck, spec[key], p + (key,))
+        if rows:
+            ops.append(
+                SleeveOp(str(name), out=tuple(rows))
+                if key == "out"
+                else SleeveOp(str(name), into=tuple(rows))
+            )
+        elif rows is not None:
+            ck.error(p + (key,), "name at least one row")
+    return ops

@@ -1,0 +1,108 @@
+"""The UNO booklet's captions, pictures and step text tell one story of where the owner cards
+(θ) and the bit cards (α, β) are after every step: in a sleeve, just below their sleeve, aside,
+or back with the spares. Everything comes from the one sleeved run (docs/specs.md, "Sleeves and
+envelopes"), and a caption never sends to the spares a card the text keeps in its sleeve."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kitgen.kit import BookletOptions, build_booklet
+
+Where = dict[str, set[str]]  # "owner" / "bit" -> the places the picture shows them
+
+
+@pytest.fixture(scope="module")
+def uno(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    folder = tmp_path_factory.mktemp("captions") / "uno"
+    build_booklet(BookletOptions(name="uno", output=str(folder), runs=20, previews=False))
+    data: dict[str, Any] = json.loads((Path(folder) / "booklet.json").read_text(encoding="utf-8"))
+    return data
+
+
+def _kind(symbol: str) -> str | None:
+    return "owner" if symbol.startswith("theta") else "bit" if symbol in ("alpha", "beta") else None
+
+
+def places(diagram: dict[str, Any]) -> Where:
+    """Where the picture shows owner and bit cards: ``sleeve`` (inside one), ``below`` (a row of a
+    sleeved region lying outside its sleeve) or ``aside`` (any other place on the table)."""
+    out: Where = {"owner": set(), "bit": set()}
+    for reg in diagram["regions"]:
+        inside = reg.get("sleeves", {}).get("rows", 0)
+        for r, row in enumerate(reg["cells"]):
+            for cell in row:
+                kind = _kind(cell["symbol"]) if cell and cell["symbol"] else None
+                if kind is not None:
+                    where = "sleeve" if r < inside else "below" if "sleeves" in reg else "aside"
+                    out[kind].add(where)
+    return out
+
+
+WORDS = {
+    "sleeve": ("slide", "into", "in front of", "back in", "already", "hidden in", "stay hidden"),
+    "below": ("below",),
+    "aside": ("aside",),
+}
+
+
+def test_captions_pictures_and_text_agree_on_owner_and_bit_cards(uno: dict[str, Any]) -> None:
+    section = next(s for s in uno["sections"] if s["protocol"] == "card-selection-fast")
+    before: Where = {"owner": set(), "bit": set()}
+    checked = 0
+    since = ""  # the text of the steps since the last picture (a step without one still speaks)
+    for step in section["steps"]:
+        say = step["say"].lower()
+        since += " " + say
+        for diagram in step["diagrams"]:
+            now = places(diagram)
+            for kind, name in (("owner", "owner card"), ("bit", "pair")):
+                # A card that comes to a new kind of place: the text says how it gets there.
+                for where in sorted(now[kind] - before[kind]):
+                    assert any(w in since for w in WORDS[where]), (step["number"], kind, where, since)
+                    checked += 1
+                gone = {k for k in diagram["returned"] if _kind(k) == kind}
+                kept = {k for k in diagram.get("sleeved", {}) if _kind(k) == kind}
+                if gone:  # back to the spares: the text says so
+                    assert "spares" in say, (step["number"], gone, say)
+                    checked += 1
+                if kept:  # they went home in their sleeves: the text slides them back in
+                    assert "back in" in say and name in say, (step["number"], kept, say)
+                    checked += 1
+            before = now
+            since = say
+    assert checked >= 8
+
+
+def test_no_caption_sends_a_card_kept_in_its_sleeve_to_the_spares(uno: dict[str, Any]) -> None:
+    """The old booklet said "Back to the spares: 86 α, 86 β, 6 θ2, ..." at Step 12, whose text
+    slides every owner card back in behind its card."""
+    section = next(s for s in uno["sections"] if s["protocol"] == "card-selection-fast")
+    step12 = next(s for s in section["steps"] if s["number"] == "12")
+    (last,) = step12["diagrams"][-1:]
+    assert not any(k.startswith("theta") for k in last["returned"])
+    assert sum(n for k, n in last["sleeved"].items() if k.startswith("theta")) > 50
+    assert last["returned"]["alpha"] == last["returned"]["beta"] > 50  # the pairs do go back
+    step11 = next(s for s in section["steps"] if s["number"] == "11")
+    caption = step11["diagrams"][-1]
+    assert caption["returned"] == {"theta1": 1}  # the played card's owner card, and only it
+    assert caption["sleeved"]["theta1"] >= 1  # the others slid back in
+
+
+def test_every_step_the_text_points_to_has_its_picture(uno: dict[str, Any]) -> None:
+    """A step whose cards change at the table has a picture; only steps where nothing is done
+    (their text says so) have none."""
+    section = next(s for s in uno["sections"] if s["protocol"] == "card-selection-fast")
+    for step in section["steps"]:
+        if not step["diagrams"]:
+            assert step["number"] == "1" or "nothing to do" in step["say"].lower(), step["number"]
+    step5 = next(s for s in section["steps"] if s["number"] == "5")
+    (picture,) = step5["diagrams"]  # the sleeves turned front up show the cards: one picture
+    grid = picture["regions"][0]
+    assert grid["sleeves"] == {"side": "front", "rows": 2}
+    assert all(cell["up"] for cell in grid["cells"][0] if cell)  # every card shows
+    assert not any(cell["up"] for cell in grid["cells"][1] if cell)  # no owner card does

@@ -1,0 +1,186 @@
+"""Sleeves and envelopes: the sleeved specs verify; every way a sleeve could show more than the
+protocol's cards (or hide what a decision reads) is refused with the step and the reason.
+
+Each broken variant is one edit of a shipped sleeved spec (docs/specs.md, "Sleeves and
+envelopes", lists the rules these break).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from reference_engine.api import Library, SimulationError, SpecError, simulate, verify
+
+CS = "card-selection-fast"
+
+
+def _refused(lib: Library, name: str, scenario: str | None = "mini") -> str:
+    """The one-line reason a broken sleeved spec is refused (it must be)."""
+    with pytest.raises(SimulationError) as caught:
+        verify(lib, lib.protocol(name), scenario=scenario)
+    return str(caught.value)
+
+
+def test_a_sleeved_run_keeps_the_owner_cards_in_their_sleeves(library: Library) -> None:
+    run = simulate(library, library.protocol(CS), seed=1, scenario="mini")
+    sleeves = [e for e in run.trace.events if e.action == "sleeve" and not e.call_path]
+    assert [op["side"] for e in sleeves for op in e.detail["ops"] if "side" in op] == ["front", "back"]
+    slid = [op for e in sleeves for op in e.detail["ops"] if "out" in op or "in" in op]
+    assert [("out" in op, op.get("out", op.get("in"))) for op in slid] == [(True, [2]), (False, [2])]
+    m = next(r for r in run.trace.events[0].after.regions if r["name"] == "M")
+    assert m["sleeve"]["rows"] == [2, 1, 4, 3] and m["sleeve"]["keeps"] == [2]
+    # Step 12 slides each owner card back in before its card goes home; every sleeve leaves whole.
+    last = run.trace.events[-1].after
+    assert not any(r["name"] in ("M", "T", "L") for r in last.regions)
+
+
+@pytest.mark.parametrize("scenario", ["mini", "crazy-eights-mini", "sevens-mini", "dominoes-mini"])
+def test_the_sleeved_card_selection_verifies_on_every_scenario(library: Library, scenario: str) -> None:
+    report = verify(library, library.protocol(CS), scenario=scenario)
+    assert report.ok, report.to_json()["checks"]
+
+
+def test_a_sleeve_showing_its_owner_card_at_the_front_is_refused(variant: Callable[..., Library]) -> None:
+    # The owner card sleeved in front of the card, facing the clear front: lying front up at
+    # Step 5, every sleeve shows whose card it is.
+    lib = variant(
+        CS,
+        ("rows: [2, 1, 4, 3]   #", "rows: [1, 2, 4, 3]   #"),
+        ("front: [1, 3, 4]     #", "front: [1, 2, 3, 4]  #"),
+    )
+    reason = _refused(lib, CS)
+    assert "step 5" in reason and "lies front up" in reason and "face down" in reason
+
+
+def test_a_card_read_through_a_sleeve_lying_back_up_is_refused(variant: Callable[..., Library]) -> None:
+    # Step 5 without turning the sleeves front up: Step 6 would have to read the cards through
+    # their solid backs.
+    lib = variant(CS, ('      - turn: "M[1, *]"\n      - sleeve: {M: front}', '      - turn: "M[1, *]"'))
+    reason = _refused(lib, CS)
+    assert "step 6" in reason and "in a sleeve lying back up" in reason
+
+
+def test_hiding_the_cards_before_turning_the_sleeves_back_is_refused(variant: Callable[..., Library]) -> None:
+    # Step 7 the other way round: for a moment the front-up sleeves show the pairs' first cards,
+    # which the protocol has already turned face down.
+    lib = variant(
+        CS,
+        (
+            '      - sleeve: {M: back}\n      - turn: "up()"',
+            '      - turn: "up()"\n      - sleeve: {M: back}',
+        ),
+    )
+    reason = _refused(lib, CS)
+    assert "step 7" in reason and "the table sees it" in reason
+
+
+def test_a_pair_facing_the_solid_back_would_come_out_face_up(variant: Callable[..., Library]) -> None:
+    # The booklet's old wording ("slide β α face down into the front"): the pair faces the solid
+    # back, so slid out of a sleeve lying back up, for the lottery, it lands face up.
+    lib = variant(
+        CS,
+        ("front: [1, 3, 4]     #", "front: [1]           #"),
+        ("    face: up\n\n  - step: 7", "\n  - step: 7"),
+    )
+    reason = _refused(lib, CS)
+    assert "step 10" in reason and "would come out of its sleeve face up" in reason
+
+
+def test_an_owner_card_slid_out_must_land_as_it_faced(variant: Callable[..., Library]) -> None:
+    # Slid out without the protocol turning it up: it lands face up, the protocol has it face down.
+    slide = "      - sleeve: {M: {out: [2]}}"
+    lib = variant(CS, ('      - turn: "M[2, *]"\n' + slide, slide))
+    reason = _refused(lib, CS)
+    assert "step 9" in reason and "lands face up" in reason
+
+
+def test_an_owner_card_leaves_only_with_its_sleeve(variant: Callable[..., Library]) -> None:
+    # Step 12 putting the owner cards away before their cards: the sleeve would stay behind
+    # with its card inside and no owner card.
+    lib = variant(
+        CS,
+        (
+            '      - return: {cards: "M[1, *]", to: "[family_index(t) for t in M[2, *]]"}\n'
+            "      - sleeve: {M: {in: [2]}}\n"
+            '      - discard: "M[2, *]"',
+            "      - sleeve: {M: {in: [2]}}\n"
+            '      - discard: "M[2, *]"\n'
+            '      - return: {cards: "M[1, *]", to: 1}',
+        ),
+    )
+    reason = _refused(lib, CS)
+    assert "step 12" in reason and "lives in its sleeve" in reason
+
+
+def test_a_shuffle_mixes_whole_sleeves(variant: Callable[..., Library]) -> None:
+    # The second wash with the owner cards already slid out: the loose owner cards cannot be
+    # mixed with their sleeves.
+    lib = variant(
+        CS,
+        (
+            '    do:\n      - turn: "M[2, *]"\n      - sleeve: {M: {out: [2]}}',
+            "    note: done before the wash",
+        ),
+        (
+            "  - step: 8\n",
+            '  - step: 7(b)\n    say: "Slide out."\n    do:\n      - turn: "M[2, *]"\n'
+            "      - sleeve: {M: {out: [2]}}\n\n  - step: 8\n",
+        ),
+    )
+    reason = _refused(lib, CS)
+    assert "step 8" in reason and "whole sleeves" in reason
+
+
+def test_a_lottery_pair_read_inside_its_sleeve_is_refused(variant: Callable[..., Library]) -> None:
+    # The lottery's last step reading the pairs without sliding them out of their sleeves.
+    lib = variant(
+        "covert-lottery-fast",
+        ("      - sleeve: {P: {out: [2, 3]}}\n      - turn", "      - turn"),
+    )
+    with pytest.raises(SimulationError) as caught:
+        verify(lib, lib.protocol("covert-lottery-fast"))
+    assert "step 7" in str(caught.value) and "in a sleeve lying back up" in str(caught.value)
+
+
+def test_envelopes_never_show_what_is_inside(variant: Callable[..., Library]) -> None:
+    # The same sleeves made envelopes: turned "front up", an envelope still shows nothing, so
+    # Step 6 cannot read the cards.
+    lib = variant(CS, ("    keeps: [2]           #", "    keeps: [2]\n    kind: envelope       #"))
+    reason = _refused(lib, CS)
+    assert "step 6" in reason and "in an envelope" in reason
+
+
+@pytest.mark.parametrize(
+    ("declared", "message"),
+    [
+        ("{rows: [1, 1]}", "a row lies in its sleeve once"),
+        ("{rows: [1], front: [2]}", "row 2 is not one of the sleeve's rows"),
+        ("{rows: [1], side: up}", "front or back"),
+        ("{rows: [1], kind: bag}", "sleeve or envelope"),
+        ("{rows: one}", "a list of row numbers"),
+        ("{rows: [1], inside: [1]}", "inside"),
+    ],
+)
+def test_a_bad_sleeves_declaration_is_a_spec_error(
+    variant: Callable[..., Library], declared: str, message: str
+) -> None:
+    lib = variant(CS, ("sleeves:\n  cards:", f"sleeves:\n  X: {declared}\n  cards:"))
+    with pytest.raises(SpecError) as caught:
+        lib.protocol(CS)
+    assert message in str(caught.value) and "sleeves.X" in str(caught.value)
+
+
+def test_a_bad_sleeve_action_is_a_spec_error(variant: Callable[..., Library]) -> None:
+    lib = variant(CS, ("      - sleeve: {M: front}", "      - sleeve: {M: sideways}"))
+    with pytest.raises(SpecError) as caught:
+        lib.protocol(CS)
+    assert "front or back" in str(caught.value)
+
+
+def test_a_sleeve_action_on_a_region_without_sleeves_is_refused(variant: Callable[..., Library]) -> None:
+    move = '      - move: {T: "L[2, *]"}'
+    lib = variant(CS, (move, move + "\n      - sleeve: {T: back}"))
+    reason = _refused(lib, CS)
+    assert "step 10" in reason and "T does not lie in sleeves" in reason
