@@ -26,6 +26,7 @@ from .errors import (
     Interrupted,
     KitgenError,
     LoadError,
+    MemoryRefused,
     Problem,
     RecordError,
     ReductionRefused,
@@ -123,6 +124,7 @@ from .verify import (
     whole_table,
 )
 from .verify.deck import DeckClaim, HandClaim
+from .verify.memory import parse_size
 from .verify.report import (
     CheckDetail,
     CheckJSON,
@@ -305,6 +307,7 @@ __all__ = [
     "LabelJSON",
     "Library",
     "LoadError",
+    "MemoryRefused",
     "Moment",
     "OutOfTime",
     "Param",
@@ -389,6 +392,7 @@ __all__ = [
     "name_settings",
     "parse_cards",
     "parse_params",
+    "parse_size",
     "parse_whole",
     "play",
     "possible_reveals",
