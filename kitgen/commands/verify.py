@@ -79,7 +79,8 @@ spec's reduced deck, dealt in every possible way. With --hand N (or --hand 1..10
 verified exactly on the game's whole deck: every deal of the cards in play, through
 their validity classes (docs/verification.md); --game, --players and --state choose
 the table. With --runs N it is verified statistically on the full deck instead (every
-run checked; chi-square tests of the played card and of features of the view).
+run checked; chi-square tests of the played card and of features of the table's view; a
+spec that seats people, players:, is refused there: verify it exactly).
 
 \b
   correct   every run produces the output the spec promises (for a lottery:
