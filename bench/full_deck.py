@@ -6,13 +6,14 @@ Usage:  python bench/full_deck.py [--game uno] [--players 4] [--hands 1..10] [--
 Each hand size runs in a fresh Python process (its peak memory is its own): the wall time and the
 processor time (its own and its workers'; on a shared machine the wall time also counts waiting) of
 ``kitgen verify PROTOCOL --game GAME --players N --hand H`` (every deal of the cards in play,
-every shuffle outcome, through the validity classes), the peak resident memory, the deals it
+every shuffle outcome, through the validity classes), the peak resident memory and its forecast
+(reference_engine/verify/memory.py: what ``--max-memory`` is checked against), the deals it
 stands for, the class deals run and the verdict. ``--all`` runs the issue's tables: UNO with
 4 players and hands 1..10, Crazy Eights, Sevens, Hearts (card-selection-original) and Dominoes
 at their hand sizes; ``--fast`` runs them with the quick protocols the kits teach by default
 (``card-selection-fast``, ``card-selection-original-fast``). With --json the last line is one
 JSON object: {"tables": [{"game", "protocol", "players", "hands": {"1": {"seconds",
-"cpu_seconds", "peak_mb", "deals", "class_deals", "verified"}, ...}}]}.
+"cpu_seconds", "peak_mb", "forecast_mb", "deals", "class_deals", "verified"}, ...}}]}.
 """
 
 from __future__ import annotations
@@ -37,8 +38,11 @@ usage = [resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSA
 peak_kb = max(u.ru_maxrss for u in usage)
 cpu = sum(u.ru_utime + u.ru_stime for u in usage)
 red = report.reduction or {}
+from reference_engine.verify.memory import class_forecast
+forecast = class_forecast(red.get("class_deals") or 0, red.get("cards") or 0) if red else 0
 print(json.dumps({"seconds": round(seconds, 2), "cpu_seconds": round(cpu, 2),
-                  "peak_mb": round(peak_kb / 1024), "deals": str(red.get("deals")),
+                  "peak_mb": round(peak_kb / 1024), "forecast_mb": round(forecast / 2**20),
+                  "deals": str(red.get("deals")),
                   "class_deals": red.get("class_deals"), "sizes": red.get("sizes"), "verified": report.ok,
                   "failed": report.failed()}))
 """
@@ -94,7 +98,7 @@ def main() -> None:
             rows[str(h)] = r
             print(
                 f"{protocol} {game} {players} players, hand {h:>2}: {r['seconds']:>7} s "
-                f"({r['cpu_seconds']} s processor), {r['peak_mb']:>5} MB, "
+                f"({r['cpu_seconds']} s processor), {r['peak_mb']:>5} MB (forecast {r['forecast_mb']} MB), "
                 f"{r['class_deals']} class deals for {r['deals']} deals, "
                 f"{'verified' if r['verified'] else 'FAILED ' + str(r['failed'])}",
                 flush=True,

@@ -134,6 +134,16 @@ VERIFY: tuple[Option, ...] = (
         metavar="ADDRESS",
     ),
     Option(
+        "max_memory",
+        "text",
+        None,
+        "The most memory an exact verification may use, e.g. 4G or 500M (default: what this machine "
+        "has available, less a tenth). A whole-deck check (--hand) forecast over it is refused before "
+        "it starts, saying which hands fit; any exact verification that passes it is stopped. Either "
+        "way exit code 2, never an out-of-memory crash.",
+        metavar="SIZE",
+    ),
+    Option(
         "estimate",
         "switch",
         False,

@@ -242,10 +242,12 @@ def verify_named(
     force: bool = False,
     workers: int = 1,
     scheduler: str | None = None,
+    max_memory: int | None = None,
 ) -> Report:
     """What `kitgen verify` does: exact verification of a protocol by name or path (in a
     scenario of its game with ``deck``), or statistical on the full deck with ``runs``.
-    An exact verification runs in ``workers`` processes, or on the Dask ``scheduler``."""
+    An exact verification runs in ``workers`` processes, or on the Dask ``scheduler``, in at
+    most ``max_memory`` bytes (default: what the machine has)."""
     library = Library()
     proto = library.protocol(name)
     if runs is not None:
@@ -258,8 +260,10 @@ def verify_named(
     check_protocol(proto, given, force, "verify", deck, library)
     if scheduler is not None:
         backend = DaskBackend.connect(scheduler)
-        return verify(library, proto, given, deck, workers=backend.threads(), backend=backend)
-    return verify(library, proto, given, deck, workers=workers)
+        return verify(
+            library, proto, given, deck, workers=backend.threads(), backend=backend, max_memory=max_memory
+        )
+    return verify(library, proto, given, deck, workers=workers, max_memory=max_memory)
 
 
 def check_kit_sizes(library: Library, names: list[str], game: str | None) -> None:
@@ -280,6 +284,7 @@ def verify_whole_deck(
     workers: int = 1,
     each: Callable[[int, Report], None] | None = None,
     cache: VerificationCache | None = None,
+    max_memory: int | None = None,
 ) -> tuple[list[Report], DeckClaim]:
     """What `kitgen verify NAME --hand ...` does: exact verification on the game's whole deck,
     one report per hand size, and the claim they support (see ``deck_claim``). With ``cache``,
@@ -300,7 +305,9 @@ def verify_whole_deck(
         }
 
         def make(hand: int = hand) -> Report:
-            return verify_hands(library, proto, [hand], game, players, state, workers)[0]
+            return verify_hands(library, proto, [hand], game, players, state, workers, max_memory=max_memory)[
+                0
+            ]
 
         report = _reported(library, request, cache, make)
         reports.append(report)

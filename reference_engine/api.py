@@ -26,6 +26,7 @@ from .errors import (
     Interrupted,
     KitgenError,
     LoadError,
+    MemoryRefused,
     Problem,
     RecordError,
     ReductionRefused,
@@ -125,6 +126,7 @@ from .verify import (
     whole_table,
 )
 from .verify.deck import DeckClaim, HandClaim
+from .verify.memory import parse_size
 from .verify.report import (
     CheckDetail,
     CheckJSON,
@@ -312,6 +314,7 @@ __all__ = [
     "LabelJSON",
     "Library",
     "LoadError",
+    "MemoryRefused",
     "Moment",
     "OutOfTime",
     "Param",
@@ -401,6 +404,7 @@ __all__ = [
     "open_regular",
     "parse_cards",
     "parse_params",
+    "parse_size",
     "parse_whole",
     "play",
     "possible_reveals",

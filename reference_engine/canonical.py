@@ -28,6 +28,9 @@ _WORDS = frozenset(
 # A step's own words: its hint for the table-time model (``table:``; not an encoding's table) and
 # a shuffle's holder at the table (``uses:``: envelope or sleeve; the same permutation either way).
 _STEP_WORDS = _WORDS | {"table", "uses"}
+# A call's seating (who holds the callee's hands) counts when it is given; a call without one has
+# the form it had before calls could say it.
+_SEATING = frozenset({"hands", "players"})
 
 
 def canonical(proto: Protocol) -> tuple[Any, ...]:
@@ -67,7 +70,9 @@ def _form(value: Any) -> Any:
         return ("target", value.name, _form(value.expr))
     if isinstance(value, Step):
         fields = [
-            (f.name, getattr(value, f.name)) for f in dataclasses.fields(value) if f.name not in _STEP_WORDS
+            (f.name, getattr(value, f.name))
+            for f in dataclasses.fields(value)
+            if f.name not in _STEP_WORDS and not (f.name in _SEATING and not getattr(value, f.name))
         ]
         body = tuple(
             (name, tuple(_form(e) for e, _ in v) if name == "labels" else _form(v)) for name, v in fields

@@ -16,6 +16,8 @@ subclass per stage of the data flow::
     │   ├── EvalError         an expression that cannot be evaluated
     │   └── CheckFailure      a protocol run broke a rule of the game            (exit 1)
     ├── VerificationError     a verification cannot be carried out                  (exit 2)
+    │   ├── ReductionRefused  a shortcut's precondition fails: nothing is verified
+    │   ├── MemoryRefused     it would not fit, or did not fit, in «max_memory»
     │   └── VerificationFailed  a protocol fails its checks: nothing is printed  (exit 1)
     ├── RenderError           a kit or booklet cannot be written                    (exit 2)
     └── Interrupted           Ctrl-C (exit 130) or SIGTERM (exit 143)
@@ -216,6 +218,14 @@ class ReductionRefused(VerificationError):
     def located(self, problem: Problem) -> ReductionRefused:
         """The same refusal at the step where it happened (when it names no place yet)."""
         return self if self.problem is not None else ReductionRefused(self.reason, problem)
+
+
+class MemoryRefused(VerificationError):
+    """An exact verification that would not fit in the memory it may use («max_memory»): refused
+    before it starts when its forecast is over the limit, or stopped when it passes it (exit 2),
+    never a ``MemoryError`` (see :mod:`reference_engine.verify.memory`)."""
+
+    stage = "verify"
 
 
 class VerificationFailed(VerificationError):

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from .errors import Problem, SpecError, UsageError
 from .files import not_a_file
+from .seating import seating_problems
 from .spec import Protocol, load_protocol_checked
 from .steps import Call, walk
 
@@ -146,6 +147,9 @@ class Library:
             raise SpecError(problems)
         for callee in callees:
             self.link(callee, stack + (proto.name,))
+        unsaid = seating_problems(self, proto)  # who holds a callee's hands, when people sit here
+        if unsaid:
+            raise SpecError(unsaid)
         self._linked.add(proto.name)
 
     def catalogue(self) -> list[Entry]:
@@ -200,6 +204,13 @@ def _check_call(proto: Protocol, call: Call, callee: Protocol) -> list[Problem]:
             err("results", f"{callee.name} has no output {name!r} (outputs: {', '.join(callee.outputs)})")
         elif callee.outputs[name].cards is None and target.name is None:
             err("results", f"output {name!r} is a public value: give a variable name to keep it in")
+    for theirs, mine in call.players.items():
+        if theirs not in callee.players:
+            known = ", ".join(callee.players) or "none"
+            err("players", f"{callee.name} declares no player {theirs!r} (its players: {known})")
+        if mine not in proto.players:
+            known = ", ".join(proto.players) or "none"
+            err("players", f"{mine!r} is not a player of {proto.name} (its players: {known})")
     for name, o in callee.outputs.items():
         if o.cards is not None and name not in call.results:
             err(

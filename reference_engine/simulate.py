@@ -15,11 +15,12 @@ from .expressions import MAX_NUMBER, EvalError, equal, plain
 from .kinds import load_game
 from .machine import ONE, DecodeFailure, Frame, Runner, handling, leftovers, read_outputs, shown
 from .registry import Library
+from .seating import Seats
 from .spec import Params, Protocol
 from .table import State
 from .trace import Trace
 from .verify import describe_inputs, describe_value, input_assignments, setting, value_scope
-from .verify.checks import _wanted, expected_values
+from .verify.checks import _wanted, expected_values, matches
 
 
 @dataclass
@@ -256,7 +257,7 @@ def simulate(
     params = proto.resolve_params(params)
     events: list[Any] = []
     runner = Runner(library, "sample", rng=rng, events=events, context=context)
-    runner.watched = proto.watched_hands()  # what each person sees come into their hands
+    runner.seat(Seats.top(proto))  # what each person sees come into their hands, calls included
     frame = runner.frame(proto, params)
     runner.limits = frame.helpers
     values = (
@@ -298,7 +299,7 @@ def _wrong(proto: Protocol, frame: Frame, values: dict[str, Any], outputs: dict[
         got = outputs[name]
         if decl.equals is not None:
             want = expected(0, name, outputs)
-            if isinstance(got, DecodeFailure) or not equal(got, want):
+            if isinstance(got, DecodeFailure) or not matches(decl, got, want):
                 said = f"{decl.equals.text} = {_shown(want)}"
                 out.append(f"output {name} is {_shown(got)}, but the spec says {said}")
         elif decl.choice is not None:  # uniform or weighted: one of the values it may choose

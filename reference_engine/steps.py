@@ -59,7 +59,11 @@ ACTIONS = (
     "note",
     "sleeve",
 )
-COMPANIONS = {"if": ("then", "else"), "for": ("do",), "call": ("params", "with", "results")}
+COMPANIONS = {
+    "if": ("then", "else"),
+    "for": ("do",),
+    "call": ("params", "with", "results", "hands", "players"),
+}
 COMMON = ("step", "say", "brief", "labels", "face", "table", "paper")
 MAX_STEP_NUMBER = 12  # characters of a step's number ("12", "4(b)"), written or a YAML number
 # What holds each pile of a shuffle at the table (a kit counts them from the trace).
@@ -227,6 +231,11 @@ class Call(Step):
     params: dict[str, Expression] = field(default_factory=dict)
     args: dict[str, Expression] = field(default_factory=dict)
     results: dict[str, Target] = field(default_factory=dict)
+    # Who holds the callee's hands (see reference_engine/seating.py): ``hands`` maps a hand of
+    # the callee to a hand here (its holder holds it), ``players`` a player the callee declares
+    # to a player here (who then holds that player's hands); hands by region name (``hand1``).
+    hands: dict[str, str] = field(default_factory=dict)
+    players: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -648,7 +657,41 @@ def _call(ck: Checker, value: dict[str, Any], p: KeyPath, base: dict[str, Any]) 
         t = parse_target(ck, v, parent + ("results", k))
         if t is not None:
             results[str(k)] = t
-    return Call(**base, protocol=name, params=exprs("params"), args=exprs("with"), results=results)
+    hands: dict[str, str] = {}
+    for k, v in (ck.table(value.get("hands", {}), parent + ("hands",)) or {}).items():
+        mine, theirs = _hand_ref(ck, k, parent + ("hands", k)), _hand_ref(ck, v, parent + ("hands", k))
+        if mine is not None and theirs is not None:
+            hands[mine] = theirs
+    players: dict[str, str] = {}
+    for k, v in (ck.table(value.get("players", {}), parent + ("players",)) or {}).items():
+        if not IDENT.match(str(k)) or not isinstance(v, str) or not IDENT.match(v):
+            ck.error(
+                parent + ("players", k),
+                f"'players' maps a player of {name} to a player here, by name: not {k!r}: {v!r}",
+            )
+            continue
+        players[str(k)] = v
+    return Call(
+        **base,
+        protocol=name,
+        params=exprs("params"),
+        args=exprs("with"),
+        results=results,
+        hands=hands,
+        players=players,
+    )
+
+
+def _hand_ref(ck: Checker, value: Any, p: KeyPath) -> str | None:
+    """A hand named in a call's ``hands``: an owner number (``2`` is ``hand(2)``) or a hand's name."""
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+        return f"hand{value}"
+    if isinstance(value, str) and value.isdigit() and int(value) >= 1:
+        return f"hand{int(value)}"
+    if isinstance(value, str) and IDENT.match(value):
+        return value
+    ck.error(p, f"a hand is an owner number (2 is P_2's hand) or a hand's name, not {value!r}")
+    return None
 
 
 def _let(ck: Checker, value: dict[str, Any], p: KeyPath, base: dict[str, Any]) -> Step:

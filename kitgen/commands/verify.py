@@ -8,7 +8,7 @@ import sys
 import click
 import yaml
 
-from reference_engine.api import JSONObject, Report
+from reference_engine.api import JSONObject, Report, parse_size
 
 from .. import runspec
 from ..console import deck_lines, forecast_lines, report_lines
@@ -37,6 +37,7 @@ def _verify_hands(
     state: JSONObject | None,
     workers: int,
     as_json: bool,
+    max_memory: int | None,
 ) -> None:
     with progress_line(as_json) as bar:
 
@@ -47,7 +48,9 @@ def _verify_hands(
                 for line in report_lines(report):
                     click.echo(line)
 
-        reports, claim = verify_whole_deck(name, hands, game, players, state, workers, each)
+        reports, claim = verify_whole_deck(
+            name, hands, game, players, state, workers, each, max_memory=max_memory
+        )
     if as_json:
         data = (
             reports[0].to_json()
@@ -87,7 +90,8 @@ spec's reduced deck, dealt in every possible way. With --hand N (or --hand 1..10
 verified exactly on the game's whole deck: every deal of the cards in play, through
 their validity classes (docs/verification.md); --game, --players and --state choose
 the table. With --runs N it is verified statistically on the full deck instead (every
-run checked; chi-square tests of the played card and of features of the view).
+run checked; chi-square tests of the played card and of features of the table's view; a
+spec that seats people, players:, is refused there: verify it exactly).
 
 Exit code 0 when every check holds, 1 when one fails, 2 for a spec or option error.
 """
@@ -108,10 +112,12 @@ def verify_cmd(
     seed: int,
     workers: int | None,
     scheduler: str | None,
+    max_memory: str | None,
     estimate: bool,
     as_json: bool,
     force: bool,
 ) -> None:
+    limit = parse_size(max_memory) if max_memory is not None else None
     if estimate:
         if runs is not None:
             raise click.UsageError("--estimate forecasts an exact verification: drop --runs")
@@ -138,7 +144,7 @@ def verify_cmd(
                 )
         if params or estimate:
             raise click.UsageError("--hand sets the hands itself: drop --param and --estimate")
-        _verify_hands(name, hands, game, players, _state(state), workers or default_workers(), as_json)
+        _verify_hands(name, hands, game, players, _state(state), workers or default_workers(), as_json, limit)
         return
     with progress_line(as_json):
         report = verify_named(
@@ -150,6 +156,7 @@ def verify_cmd(
             force=force,
             workers=workers if workers is not None else default_workers(),
             scheduler=scheduler,
+            max_memory=limit,
         )
     if as_json:
         click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))

@@ -15,9 +15,11 @@ from fractions import Fraction
 from typing import Any
 
 from .. import steps as st
-from ..cards import EMPTY
+from ..cards import EMPTY, Symbol, symbol_of
 from ..expressions import EvalError, as_int
 from ..meters import Meters, out_add
+from ..seating import Seats
+from ..spec import SHOW_MIXED
 from ..table import Draft, Layout, State, gather
 from .actions.sleeving import check_arguments
 from .frame import Evaluator, Frame
@@ -40,6 +42,7 @@ from .outputs import output_flats
 from .plans import Plan, Resolved, SubResult, _flats, _res, _target_coords, seen_in_hands
 from .runner import Ctx, Outcome, Runner, _jsonable, handles
 from .store import export_outcomes, import_outcomes, store_key
+from .views import ViewTable
 
 SMALL_CALL = 8  # callees on at most this many cards are run exactly once per argument, then sampled
 
@@ -62,8 +65,9 @@ def collect(run: Runner, frame: Frame, state: State) -> list[tuple[Prob, SubResu
     ev = run.evaluator(frame)
     used: set[int] = set()
     cards: list[tuple[tuple[int, int], tuple[int, ...]]] = []
-    mixed: list[int] = []  # the card outputs that are hands
+    mixed: list[int] = []  # the card outputs that come back mixed: hands, and shown 'mixed'
     values = []
+    shown: list[tuple[str, str, tuple[Symbol, ...]]] = []  # the public card outputs, as seen
     in_hands = hand_slots(state.layout)
     for out in proto.outputs.values():
         if out.cards is not None:
@@ -72,7 +76,12 @@ def collect(run: Runner, frame: Frame, state: State) -> list[tuple[Prob, SubResu
             codes = tuple(state.cells[f] for f in flats if state.cells[f] != EMPTY)
             if out.decode == "cards" or len(codes) != len(flats):
                 shape = (1, len(codes))
-            if in_hands and len(codes) > 1 and not in_hands.isdisjoint(flats):
+            hand = bool(in_hands) and not in_hands.isdisjoint(flats)
+            mix = len(codes) > 1 and (hand or (out.public and out.show == SHOW_MIXED))
+            if out.public:  # shown to everyone as the callee ends: its caller's table sees them
+                syms = [symbol_of(c) for c in codes]
+                shown.append(("shown", out.name, tuple(sorted(syms, key=lambda x: x.name) if mix else syms)))
+            if mix:
                 mixed.append(len(cards))
                 if run.mode == "sample":
                     shuffled = list(codes)
@@ -104,7 +113,9 @@ def collect(run: Runner, frame: Frame, state: State) -> list[tuple[Prob, SubResu
                 for seq, q in _draws([(c,) for c in codes], len(codes))
                 for p in [(p0[0] * q[0], p0[1] * q[1])]
             ]
-    return [(p, SubResult(tuple(cs), tuple(values), state.out, state.meters)) for p, cs in results]
+    return [
+        (p, SubResult(tuple(cs), tuple(values), state.out, state.meters, tuple(shown))) for p, cs in results
+    ]
 
 
 def _call_setup(run: Runner, frame: Frame, step: st.Call, state: State, ev: Evaluator, ctx: Ctx) -> CallSetup:
@@ -152,6 +163,8 @@ def h_call(run: Runner, frame: Frame, step: st.Call, frontier: Frontier, ctx: Ct
         return frozenset(out)
 
     owned: set[int] = set()
+    where = f"the call to {callee.name} at {frame.proto.src.problem(step.path + ('call',), '')}".rstrip(": ")
+    seats = run.seats.into(step, callee, where)
     for group in _groups(frontier):
         shared_setup = None
         if run.events is None:
@@ -202,13 +215,13 @@ def h_call(run: Runner, frame: Frame, step: st.Call, frontier: Frontier, ctx: Ct
                         sym.plain_call(step, codes)
                     else:
                         codes, block = under
-                outcomes = _sub_outcomes(run, sub, codes, block)
+                outcomes = _sub_outcomes(run, sub, codes, block, seats)
             elif run.events is None and sum(len(c) for c in codes) <= SMALL_CALL:
-                outcomes = _sub_outcomes(run, sub, codes)
+                outcomes = _sub_outcomes(run, sub, codes, seats=seats)
                 if run.shared.restart is None:
                     outcomes = [_draw(run, outcomes)]
             else:
-                outcomes = _inline(run, sub, codes)
+                outcomes = _inline(run, sub, codes, seats)
             if run.shared.restart is not None:
                 return {}  # a callee's view does not factor: the run stops (see Shared.restart)
             sym = run.shared.symmetry
@@ -271,7 +284,7 @@ def _unordered(outcomes: list[Outcome], bags: tuple[int, ...]) -> list[Outcome]:
             ((1, len(codes)), tuple(sorted(codes))) if k in bags else (shape, codes)
             for k, (shape, codes) in enumerate(res.cards)
         )
-        key = (obs, SubResult(cards, res.values, res.delta, res.meters))
+        key = (obs, SubResult(cards, res.values, res.delta, res.meters, res.shown))
         merged[key] = merged.get(key, Fraction(0)) + prob
     return [(p, obs, res) for (obs, res), p in merged.items()]
 
@@ -323,7 +336,7 @@ def _draw(run: Runner, outcomes: list[Outcome]) -> Outcome:
     raise AssertionError("probabilities do not add up to 1")
 
 
-def _inline(run: Runner, sub: Frame, codes: tuple[tuple[int, ...], ...]) -> list[Outcome]:
+def _inline(run: Runner, sub: Frame, codes: tuple[tuple[int, ...], ...], seats: Seats) -> list[Outcome]:
     child = Runner(
         run.library,
         "sample",
@@ -334,13 +347,21 @@ def _inline(run: Runner, sub: Frame, codes: tuple[tuple[int, ...], ...]) -> list
         shared=run.shared,
         call_path=run.call_path + [sub.proto.name],
     )
+    child.seat(seats)
     final = child.run(sub, {sub.state_from_codes(codes): ONE})
     if run.shared.restart is not None:
         return []  # a callee further down stopped the run
     (state,) = final
     ((_, res),) = collect(child, sub, state)  # a single run draws its one result
     # In a single run the callee's whole view is kept, so statistics can look inside it.
-    return [(Fraction(1), ("call", sub.proto.name, state.view), res)]
+    return [(Fraction(1), ("call", sub.proto.name, with_shown(run.views, state.view, res)), res)]
+
+
+def with_shown(views: ViewTable, view: int, res: SubResult) -> int:
+    """A callee's view ending with its public card outputs as everyone saw them shown."""
+    for _, name, syms in res.shown:
+        view = views.extend(view, ("shown", name, tuple(s.id for s in syms)))
+    return view
 
 
 def _sub_outcomes(
@@ -348,13 +369,18 @@ def _sub_outcomes(
     sub: Frame,
     codes: tuple[tuple[int, ...], ...],
     block: tuple[tuple[int, ...], ...] | None = None,
+    seats: Seats | None = None,
 ) -> list[Outcome]:
     """The outcomes of ``sub`` on the argument ``codes`` (cached). With ``block`` (positions in
     the concatenated arguments, one pile per column), the callee gets its input lazily scrambled
     by those piles: in a verification by classes, a callee that relies on its caller's scramble
     (:meth:`reference_engine.verify.symmetry.Symmetry.under_scramble`); ``codes`` then lie with
-    the piles in sorted order, as a lazy block does."""
+    the piles in sorted order, as a lazy block does. ``seats``: who holds the callee's hands
+    (see :mod:`reference_engine.seating`); a run that watches some of them is its own sub-run."""
+    seats = seats if seats is not None else Seats()
     sub_key: Any = sub.key if block is None else (sub.key, "scrambled", block)
+    if seats.key() is not None:
+        sub_key = (sub_key, "seats", seats.key())
     key: tuple[Any, ...] = (sub_key, codes)
     if sub.proto.context:
         key = key + (id(run.context),)  # its outcomes depend on this run's game functions
@@ -371,7 +397,7 @@ def _sub_outcomes(
             run.shared.subruns[key] = hit
             return hit
     try:
-        hit = _run_sub(run, sub, codes, key, block)
+        hit = _run_sub(run, sub, codes, key, block, seats)
     finally:
         if shared_key is not None and store is not None:  # the others wait for it
             done = run.shared.subruns.get(key) if run.shared.restart is None else None
@@ -384,7 +410,8 @@ def _run_sub(
     sub: Frame,
     codes: tuple[tuple[int, ...], ...],
     key: tuple[Any, ...],
-    block: tuple[tuple[int, ...], ...] | None = None,
+    block: tuple[tuple[int, ...], ...] | None,
+    seats: Seats,
 ) -> list[Outcome]:
     child = Runner(
         run.library,
@@ -394,6 +421,7 @@ def _run_sub(
         call_path=run.call_path + [sub.proto.name],
         context=run.context,
     )
+    child.seat(seats)
     start = sub.state_from_codes(codes)
     if block is not None:
         start = start.replace(lazy=(block,))
@@ -404,21 +432,26 @@ def _run_sub(
     for state, vec in final.items():
         p = vec_prob(vec, 0)
         for (a, b), res in collect(child, sub, state):
-            joint[(state.view, res)] += p * a / b if a != b else p
-    hit = _factor(run, sub, joint)
+            joint[(with_shown(run.views, state.view, res), res)] += p * a / b if a != b else p
+    hit = _factor(run, sub, joint, seats)
     if run.shared.restart is None:
         run.shared.subruns[key] = hit
     return hit
 
 
-def _factor(run: Runner, sub: Frame, joint: dict[tuple[int, SubResult], Fraction]) -> list[Outcome]:
+def _factor(
+    run: Runner, sub: Frame, joint: dict[tuple[int, SubResult], Fraction], seats: Seats | None = None
+) -> list[Outcome]:
     """Drop a callee's view from the caller's when that is provably lossless.
 
     If, for every argument the callee is ever run on, P(view, result | args) equals
     Q(view | public outputs) * P(result | args) with one Q for all arguments, the
     callee's view is independent of everything else given its public outputs; keeping
     only the public outputs in the caller's view changes P(view | input) by the same
-    factor for every input, so security and correctness are decided the same way.
+    factor for every input, so security and correctness are decided the same way. Its
+    public outputs are its public values and its public card outputs as they were shown
+    (:attr:`SubResult.public`): everyone at the table saw those, so the caller's view keeps
+    them either way. ``seats``: who holds its hands; each seating that watches some has its own Q.
     Otherwise the callee's whole view becomes one observation of the caller's: the
     outcomes are returned inlined and ``run.shared.restart`` names the callee, so that
     the run stops and is run again with the callee in ``no_factor`` (an earlier call may
@@ -432,12 +465,15 @@ def _factor(run: Runner, sub: Frame, joint: dict[tuple[int, SubResult], Fraction
     q: dict[tuple[Any, ...], dict[int, Fraction]] = defaultdict(lambda: defaultdict(Fraction))
     for (v, res), p in joint.items():
         p_res[res] += p
-        p_o[res.values] += p
-        q[res.values][v] += p
+        p_o[res.public] += p
+        q[res.public][v] += p
     cond = {o: {v: p / p_o[o] for v, p in dist.items()} for o, dist in q.items()}
-    ok = all(p == cond[res.values].get(v, 0) * p_res[res] for (v, res), p in joint.items())
-    ok = ok and all(sum(1 for (v, r) in joint if r == res) == len(cond[res.values]) for res in p_res)
-    ref = run.shared.factor_refs.setdefault(sub.key, {})
+    ok = all(p == cond[res.public].get(v, 0) * p_res[res] for (v, res), p in joint.items())
+    ok = ok and all(sum(1 for (v, r) in joint if r == res) == len(cond[res.public]) for res in p_res)
+    watched = seats.key() if seats is not None else None
+    ref = run.shared.factor_refs.setdefault(
+        sub.key if watched is None else (*sub.key, ("seats", watched)), {}
+    )
     for o, dist in cond.items():
         if o in ref and ref[o] != dist:
             ok = False
@@ -448,11 +484,13 @@ def _factor(run: Runner, sub: Frame, joint: dict[tuple[int, SubResult], Fraction
         else:
             run.shared.no_factor.add(name)  # a single run keeps the callee's view from now on
         return _inlined(name, joint)
+    public = [
+        o.name + (" shown" if o.cards is not None else "") for o in sub.proto.outputs.values() if o.public
+    ]
     run.shared.factored[name] = (
-        f"{name}: its view depends only on its public outputs "
-        f"({', '.join(o.name for o in sub.proto.outputs.values() if o.cards is None) or 'none'})"
+        f"{name}: its view depends only on its public outputs ({', '.join(public) or 'none'})"
     )
-    return [(p, ("call", name, res.values) if res.values else None, res) for res, p in p_res.items()]
+    return [(p, ("call", name, res.public) if res.public else None, res) for res, p in p_res.items()]
 
 
 def _inlined(name: str, joint: dict[tuple[int, SubResult], Fraction]) -> list[Outcome]:

@@ -163,6 +163,14 @@ class SubResult:
     values: tuple[Any, ...]  # public outputs
     delta: tuple[tuple[int, int], ...]
     meters: Meters
+    # The public card outputs, as everyone saw them shown when the callee ended: ("shown",
+    # output, cards in the order they lay, or by name when mixed first or a hand).
+    shown: tuple[tuple[str, str, tuple[Symbol, ...]], ...] = ()
+
+    @property
+    def public(self) -> tuple[Any, ...]:
+        """Everything the callee made public at its end: its public values and shown cards."""
+        return self.values + self.shown if self.shown else self.values
 
 
 # --------------------------------------------------------------------------- sleeves

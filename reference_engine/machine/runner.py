@@ -20,6 +20,7 @@ from ..cards import SYMBOLS, Symbol
 from ..errors import Problem, ReductionRefused, RunError, SimulationError, UsageError
 from ..expressions import EvalError, Expression, Index, Name, plain
 from ..registry import Library
+from ..seating import Seats
 from ..source import format_path
 from ..spec import Params, Protocol
 from ..table import SLEEVES, Draft, Layout, State
@@ -139,9 +140,16 @@ class Runner:
         self.forget_views = False
         # The hands whose holders' views this run follows (top level only): what comes into
         # them joins the view (see plans.seen_in_hands). A verification follows one person at a
-        # time (see verify.exact), a single run every person (see simulate).
+        # time (see verify.exact), a single run every person (see simulate). ``seats`` says who
+        # holds this protocol's hands (a callee's: from its call, see reference_engine.seating).
         self.watched: Watched = {}
         self.current: str | None = None  # the numbered step being carried out (for messages)
+        self.seats = Seats()
+
+    def seat(self, seats: Seats) -> None:
+        """Follow the people ``seats`` says into this protocol's hands (see :mod:`..seating`)."""
+        self.seats = seats
+        self.watched = seats.watching()
 
     # -- entry points ---------------------------------------------------------------
     def frame(self, proto: Protocol, params: Params) -> Frame:

@@ -148,6 +148,7 @@ def export_outcomes(outcomes: list[tuple[Fraction, Any, SubResult]]) -> list[Any
                 portable(res.values),
                 tuple((portable_sid(s), n) for s, n in res.delta),
                 (m.shuffles, m.turns, m.kinds, tuple((portable_sid(s), n) for s, n in m.peak), m.calls),
+                portable(res.shown),
             )
         )
     return out
@@ -156,13 +157,14 @@ def export_outcomes(outcomes: list[tuple[Fraction, Any, SubResult]]) -> list[Any
 def import_outcomes(data: list[Any]) -> list[tuple[Fraction, Any, SubResult]]:
     """The stored outcomes with this process's symbols."""
     out = []
-    for prob, obs, cards, values, delta, meters in data:
+    for prob, obs, cards, values, delta, meters, shown in data:
         shuffles, turns, kinds, peak, calls = meters
         res = SubResult(
             tuple((shape, tuple(_local_code(c) for c in codes)) for shape, codes in cards),
             local(values),
             tuple(sorted((local_sid(s), n) for s, n in delta)),
             Meters(shuffles, turns, kinds, tuple(sorted((local_sid(s), n) for s, n in peak)), calls),
+            local(shown),
         )
         out.append((prob, local(obs), res))
     return out

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ..cards import SYMBOLS
+from ..cards import SYMBOLS, Symbol
 from ..errors import EvalError, SimulationError
 from ..expressions import as_int, equal, plain
 from ..machine import DecodeFailure, Frame, ViewTable, _freeze
@@ -100,7 +100,7 @@ def wrong_outcomes(
                     dists[u][name][value] += p
                 elif out.equals is not None:
                     exp = expected(u, name, outs)
-                    if isinstance(value, DecodeFailure) or not equal(value, exp):
+                    if isinstance(value, DecodeFailure) or not matches(out, value, exp):
                         found.count += 1
                         if len(found.first) < 5:
                             example: Counterexample = {
@@ -145,6 +145,33 @@ def correctness(proto: Protocol, found: list[Wrong], n_inputs: int, inputs_text:
     )
 
 
+def matches(out: OutputDecl, got: Any, want: Any) -> bool:
+    """Whether an output's value ``got`` is what the spec says (``want``). The cards of an
+    unordered output (``encoding: cards``) are a multiset: ``[be, al]`` is ``[al, be]``; for a
+    list of groups, each group is a multiset."""
+    if out.decode != "cards":
+        return equal(got, want)
+    many = isinstance(got, tuple) and bool(got) and all(isinstance(g, tuple) for g in got)
+    return equal(got, multiset(want, many))
+
+
+def multiset(value: Any, many: bool = False) -> Any:
+    """An expected value of an unordered output in the order the engine reads such an output
+    (its cards sorted by name): a list of cards, or with ``many`` a list of groups, each sorted.
+    Anything else (one card, a value that is no list of cards) is left as it is."""
+    value = plain(value)
+    if not isinstance(value, (list, tuple)):
+        return value
+    if many:
+        return tuple(multiset(group) for group in value)
+    items = [plain(v) for v in value]
+    if all(isinstance(v, Symbol) for v in items):
+        return tuple(sorted(items, key=lambda s: s.name))
+    if items and all(isinstance(v, (list, tuple)) for v in items):
+        return tuple(multiset(v) for v in items)
+    return value
+
+
 def _wanted(out: OutputDecl, pool: Any) -> dict[Any, Fraction]:
     """The exact distribution a random choice promises: ``uniform`` over a list (a value listed
     twice is twice as likely; an empty list means none), or ``weighted`` over ``[value, weight]``
@@ -169,8 +196,8 @@ def _wanted(out: OutputDecl, pool: Any) -> dict[Any, Fraction]:
         return {_freeze([] if out.decode in ("cards", "faces") else None): Fraction(1)}
     want: dict[Any, Fraction] = defaultdict(Fraction)
     for v, w in pairs:
-        if w:
-            want[_freeze(v)] += Fraction(w, total)
+        if w:  # an unordered output's choices as multisets: [be, al] and [al, be] are one value
+            want[_freeze(multiset(v) if out.decode == "cards" else v)] += Fraction(w, total)
     return dict(want)
 
 
@@ -221,13 +248,16 @@ def security(
     agg: Aggregate,
     views: ViewTable,
     own: dict[str, tuple[Aggregate, ViewTable]] | None = None,
+    hands_seen: dict[str, list[str]] | None = None,
 ) -> Check:
     """What the players saw (the view, and every output card shown afterwards) must have the
     same probability under every input with the same public inputs and public outputs; and for
     each person the spec seats (``players``), what that person saw must have the same
     probability under every input with the same public inputs, public outputs and values of
     what they know (``knows``). A person who holds hands sees more than the table (the cards
-    that came into them): ``own`` has, by name, the outcomes of a run whose views add that."""
+    that came into them): ``own`` has, by name, the outcomes of a run whose views add that;
+    ``hands_seen``: the hands each holds, called protocols' included (default: their own)."""
+    holding = hands_seen or {}
     public_outputs = [o for o in proto.outputs.values() if o.public]
     value_outputs = [o for o in public_outputs if o.cards is None]
     names = list(proto.outputs)
@@ -256,16 +286,16 @@ def security(
             known = _known(proto, frame, player, inputs) if player is not None else ()
             classes[(tuple(_freeze(inputs[n]) for n in public_inputs), known)].append(u)
         for members in classes.values():
-            failed = _compare_inputs(members, p_view, public_of_view)
+            failed = _compare_inputs(members, p_view, public_of_view, _canonical(table))
             if failed is not None:
-                return _insecure(proto, player, assignments, table, public_outputs, failed)
+                return _insecure(proto, player, assignments, table, public_outputs, failed, holding)
     final = {view for view, _ in agg}
     merged, raw = len(final), sum(views.weight(v) for v in final)
     given = f" given {', '.join(o.name for o in public_outputs)}" if public_outputs else ""
     extra = f" and public inputs {', '.join(public_inputs)}" if public_inputs else ""
     people = ""
     if proto.people():
-        who = ", ".join(_person(p) for p in proto.people())
+        who = ", ".join(_person(p, holding) for p in proto.people())
         people = f"; and for {who}, whatever the others' inputs"
     return Check(
         "secure",
@@ -283,13 +313,15 @@ def _secure_detail(views: int, merged: int, players: list[str]) -> CheckDetail:
     return detail
 
 
-def _person(player: PlayerDecl) -> str:
-    """``alice (knowing a; seeing her hand alice)``: a person and what they see of their own."""
+def _person(player: PlayerDecl, holding: dict[str, list[str]] | None = None) -> str:
+    """``alice (knowing a; seeing what comes into alice, deal's hand1)``: a person and what they
+    see of their own (their hands, and called protocols' hands they hold through the calls)."""
     own = []
+    hands = (holding or {}).get(player.name, player.hands)
     if player.knows:
         own.append("knowing " + ", ".join(e.text for e in player.knows))
-    if player.hands:
-        own.append("seeing what comes into " + ", ".join(player.hands))
+    if hands:
+        own.append("seeing what comes into " + ", ".join(hands))
     return player.name + (f" ({'; '.join(own)})" if own else "")
 
 
@@ -339,12 +371,13 @@ def _insecure(
     views: ViewTable,
     public_outputs: list[OutputDecl],
     failed: tuple[int, int, tuple[Any, ...], ViewKey, Fraction, Fraction],
+    holding: dict[str, list[str]] | None = None,
 ) -> Check:
     u0, u, o, vkey, ref, dist = failed
     seen = describe_view(views, vkey[0])
     shown = ", ".join(f"{po.name}={describe_value(x)}" for po, x in zip(public_outputs, o))
     given = f" given {shown}" if o else ""
-    who = "" if player is None else f"{_person(player)} can tell the inputs apart: "
+    who = "" if player is None else f"{_person(player, holding)} can tell the inputs apart: "
     whose = "the view" if player is None else f"{player.name}'s view"
     return Check(
         "secure",
@@ -362,12 +395,25 @@ def _insecure(
     )
 
 
+def _canonical(views: ViewTable) -> Callable[[ViewKey], tuple[str, str]]:
+    """A view key's place in one order that every process and hash seed agree on: its view's
+    digest (a hash of what was seen, see :meth:`ViewTable.digest`), then the shown outputs."""
+
+    def key(vkey: ViewKey) -> tuple[str, str]:
+        return views.digest(vkey[0]), repr(vkey[1])
+
+    return key
+
+
 def _compare_inputs(
     members: list[int],
     p_view: dict[int, dict[ViewKey, tuple[int, int]]],
     public_of_view: dict[ViewKey, tuple[Any, ...]],
+    order: Callable[[ViewKey], Any],
 ) -> tuple[int, int, tuple[Any, ...], ViewKey, Fraction, Fraction] | None:
-    """The first difference in P(view | input, public outputs) between inputs of one class.
+    """The first difference in P(view | input, public outputs) between inputs of one class;
+    the view quoted is the first of those whose probabilities differ in ``order`` (never a set's
+    order, which changes with the hash seed: the same inputs give the same report).
 
     Each input's probabilities given a public output are compared in integers: brought to one
     denominator and divided by their greatest common divisor, two distributions are equal
@@ -397,7 +443,8 @@ def _compare_inputs(
         for u, dist in items[1:]:
             if dist is not ref and dist != ref:
                 ref_f, dist_f = _conditional(ref), _conditional(dist)
-                vkey = next(v for v in set(ref_f) | set(dist_f) if ref_f.get(v, 0) != dist_f.get(v, 0))
+                differ = [v for v in ref_f.keys() | dist_f.keys() if ref_f.get(v, 0) != dist_f.get(v, 0)]
+                vkey = min(differ, key=order)
                 return u0, u, o, vkey, ref_f.get(vkey, Fraction(0)), dist_f.get(vkey, Fraction(0))
     return None
 

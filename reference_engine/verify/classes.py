@@ -134,7 +134,38 @@ class ClassDeck:
                 self.key_of[sym.id] = key
                 self.owner[sym.id] = i
             self.symbols.append(row)
-        self.deals = list(self._class_deals())
+        self._deals: list[ClassDeal] | None = None
+
+    @property
+    def deals(self) -> list[ClassDeal]:
+        """Every class deal (listed on first use: :meth:`count` counts them without listing)."""
+        if self._deals is None:
+            self._deals = list(self._class_deals())
+        return self._deals
+
+    def count(self, cap: int) -> int:
+        """How many class deals there are, counted without listing them; ``cap + 1`` when there
+        are more than ``cap`` (the count stops there: a table can have some 10^10 of them)."""
+        if self._deals is not None:
+            return min(len(self._deals), cap + 1)
+        sizes, last = self.sizes, len(self.sizes) - 1
+        memo: dict[tuple[int, tuple[int, ...]], int] = {}
+
+        def rec(i: int, left: tuple[int, ...]) -> int:
+            if i == last:
+                return 1 if sum(left) == sizes[i] else 0
+            hit = memo.get((i, left))
+            if hit is None:
+                hit = 0
+                for row in _rows(sizes[i], list(left)):
+                    hit += rec(i + 1, tuple(a - b for a, b in zip(left, row)))
+                    if hit > cap:
+                        hit = cap + 1
+                        break
+                memo[(i, left)] = hit
+            return hit
+
+        return rec(0, tuple(self.per_class))
 
     def label(self, key: tuple[Any, ...]) -> str:
         parts = []

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..errors import KitgenError, UsageError
-from .partition import Job, coordinate, worker_main
+from .partition import Job, coordinate, raise_error, worker_main
 
 POLL_SECONDS = 1.0
 CONNECT_SECONDS = 20.0  # how long to keep trying to reach a scheduler
@@ -107,6 +107,8 @@ class _Queues:
             except TimeoutError:
                 self._check_tasks()
                 continue
+            if message[:2] == ("error", "memory"):  # a partition out of memory stops them all now
+                raise_error(message)
             if index in out:
                 self.early.setdefault(index, []).append(message)
             else:

@@ -20,8 +20,10 @@ from ..registry import Library
 from ..spec import Protocol
 from .classes import Table, freeze_state
 from .exact import verify
+from .memory import deals_within, machine_limit, resident
 from .partition import Backend
 from .report import Report
+from .setting import table_setting
 
 
 def default_game(proto: Protocol) -> str:
@@ -82,10 +84,54 @@ def verify_deck(
     state: dict[str, Any] | None = None,
     workers: int = 1,
     backend: Backend | None = None,
+    max_memory: int | None = None,
 ) -> Report:
-    """Exact verification of ``proto`` on a whole table (see the module docs)."""
+    """Exact verification of ``proto`` on a whole table (see the module docs), in at most
+    ``max_memory`` bytes (default: what the machine can give; see :mod:`.memory`): a table whose
+    forecast is over it is refused before anything is dealt, saying which hands would fit."""
     table = whole_table(proto, game, players, hand, state)
-    return verify(library, proto, None, workers=workers, backend=backend, table=table)
+
+    def advice() -> str:
+        return _what_fits(proto, table, game, players, state, max_memory)
+
+    return verify(
+        library,
+        proto,
+        None,
+        workers=workers,
+        backend=backend,
+        table=table,
+        max_memory=max_memory,
+        advice=advice,
+    )
+
+
+def _what_fits(
+    proto: Protocol,
+    table: Table,
+    game: str | None,
+    players: int | None,
+    state: dict[str, Any] | None,
+    max_memory: int | None,
+) -> str:
+    """The options that would fit: the largest hand of P_1 whose forecast fits, the statistical
+    check, a bigger limit."""
+    limit = max_memory if max_memory is not None else machine_limit()
+    fits = 0
+    for hand in range(table.sizes[0] - 1, 0, -1):
+        classes = table_setting(proto, whole_table(proto, game, players, hand, state)).classes
+        assert classes is not None
+        cap = deals_within(limit, sum(classes.sizes), resident())
+        if classes.count(cap) <= cap:
+            fits = hand
+            break
+    smaller = (
+        f"P_1's hand up to {fits} fits («hands» 1..{fits}); " if fits else "No smaller hand of P_1 fits; "
+    )
+    return (
+        smaller + "«runs» N checks the protocol statistically on the whole deck in little memory; "
+        "«max_memory» raises the limit (up to what the machine has), or verify it on a bigger machine."
+    )
 
 
 def verify_hands(
@@ -97,12 +143,13 @@ def verify_hands(
     state: dict[str, Any] | None = None,
     workers: int = 1,
     each: Callable[[int, Report], None] | None = None,
+    max_memory: int | None = None,
 ) -> list[Report]:
     """:func:`verify_deck` for each hand size in turn (``each(hand, report)`` after each)."""
     out = []
     for i, h in enumerate(hands):
         progress.report(f"verifying {proto.name} on the whole deck", i, len(hands), f"hand {h}")
-        report = verify_deck(library, proto, game, players, h, state, workers)
+        report = verify_deck(library, proto, game, players, h, state, workers, max_memory=max_memory)
         out.append(report)
         if each is not None:
             each(h, report)

@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from ..cards import DEALT, Symbol
 from ..collector import paused
-from ..errors import EvalError, SimulationError
+from ..errors import EvalError, MemoryRefused, SimulationError
 from ..machine import (
     DecodeFailure,
     Frame,
@@ -36,11 +37,24 @@ from ..machine import (
     read_outputs,
 )
 from ..registry import Library
+from ..seating import seen_hands
 from ..spec import Params, Protocol
 from .checks import correctness, expectations, resources, security, tidiness
 from .classes import ClassDeck, Table, check_outputs
 from .inputs import declared_inputs, input_assignments
-from .partition import Backend, ReadError, class_assignments, outcomes_of, run_partitions
+from .memory import (
+    BASE_BYTES,
+    PER_DEAL_CARD,
+    Guard,
+    class_forecast,
+    deals_within,
+    general_advice,
+    limit_share,
+    machine_limit,
+    resident,
+    size_text,
+)
+from .partition import Backend, ReadError, Run, class_assignments, outcomes_of, run_partitions
 from .report import Check, Reduction, Report, Scenario, Stats, count_text
 from .setting import setting, table_setting
 from .symmetry import Symmetry, plan_segments
@@ -162,6 +176,8 @@ def verify(
     workers: int = 1,
     backend: Backend | None = None,
     table: Table | None = None,
+    max_memory: int | None = None,
+    advice: Callable[[], str] | None = None,
 ) -> Report:
     """Exact verification of ``proto`` (defaults where parameters are not given).
 
@@ -171,12 +187,21 @@ def verify(
     except for the work statistics (see :mod:`.partition`). With ``table`` a game protocol is
     verified on a whole table by validity classes (:mod:`.classes`, :mod:`.symmetry`): every
     deal of its cards, exactly, or ReductionRefused when a precondition fails.
+
+    It uses at most ``max_memory`` bytes (default: what the machine can give, see
+    :mod:`.memory`): a verification by classes is forecast before anything is listed and refused
+    when it would not fit; any verification is stopped when it passes the limit. Either way
+    :class:`MemoryRefused` says so, with ``advice()`` (what would fit; default: general advice).
     """
     started = time.perf_counter()
+    limit = max_memory if max_memory is not None else machine_limit()
     if table is not None:
-        st_ = table_setting(proto, table, params)
+        # The refusals that need no enumeration come first (nothing is dealt or listed before).
         check_outputs(proto)
         plan_segments(library, proto)  # refused before any work when the spec breaks it
+        st_ = table_setting(proto, table, params)
+        assert st_.classes is not None
+        _fits(proto, st_.classes, limit, advice)
     else:
         st_ = setting(proto, params, scenario)
     params = st_.params
@@ -184,24 +209,29 @@ def verify(
     runner = Runner(library, "exact", context=st_.context)
     frame = runner.frame(proto, params)
     declared: int | None = None  # a verification by classes counts deals instead
+    what = f"the exact verification of {proto.name}"
     try:
-        if st_.classes is not None:
-            assignments = class_assignments(proto, st_)
-        else:
-            assignments = input_assignments(frame, st_.deal)
-            declared = declared_inputs(frame, st_.deal)
-        workers = max(1, min(workers, len(assignments)))  # a partition per input at most
-        combined = run_partitions(library, proto, params, scenario, record_reveals, workers, backend, table)
-        # Each person who holds a hand: a run of their own, whose view adds what came into
-        # their hands (one observer per run, so views still merge exactly as for the table).
-        # (A verification by classes has no such person: check_outputs refuses 'players'.)
-        own = {
-            p.name: run_partitions(
-                library, proto, params, scenario, False, workers, backend, table, tuple(p.hands)
-            )
-            for p in proto.people()
-            if p.hands
-        }
+        # Split over local processes, this one only coordinates: what it grows by counts (its
+        # partitions each guard their share of what is left, see partition.worker_main).
+        with Guard(limit, what, advice or general_advice, grown=workers > 1 and backend is None):
+            if st_.classes is not None:
+                assignments = class_assignments(proto, st_)
+            else:
+                assignments = input_assignments(frame, st_.deal)
+                declared = declared_inputs(frame, st_.deal)
+            workers = max(1, min(workers, len(assignments)))  # a partition per input at most
+            if backend is not None:  # each partition on its own machine: its share of a given limit
+                share = max_memory // workers if max_memory is not None else None
+            else:
+                share = limit_share(limit, workers) if workers > 1 else limit
+            job = Run(library, proto, params, scenario, workers, backend, table, share)
+            combined = run_partitions(job, record_reveals)
+            # Each person who sees something of their own (their hands, through calls too): a run
+            # of their own, whose view adds it (one observer per run, so views still merge
+            # exactly as for the table). (A verification by classes has no such person:
+            # check_outputs refuses 'players'.)
+            holding = seen_hands(library, proto)
+            own = {name: run_partitions(job, False, name) for name, hands in holding.items() if hands}
     except ReadError as exc:
         raise exc.error from None
     parts = combined.parts
@@ -213,7 +243,7 @@ def verify(
         correctness(
             proto, [p.wrong for p in parts], len(assignments), reduction["inputs_text"] if reduction else None
         ),
-        security(proto, frame, assignments, outcomes.agg, views, by_person),
+        security(proto, frame, assignments, outcomes.agg, views, by_person, holding),
         tidiness(outcomes.left),
     ]
     if st_.classes is not None:  # the dealt cards by their faces, not their classes
@@ -264,6 +294,9 @@ def verify(
                 reveals.setdefault(k, set()).update(seen)
     no_factor = {n for p in parts for n in p.no_factor}
     notes = _notes(factored, no_factor, combined.notes, st_.scenario)
+    for name, c in own.items():  # a callee a person's view keeps whole, though the table's factors
+        for callee in sorted({n for p in c.parts for n in p.no_factor} - no_factor):
+            notes.append(f"composition, in {name}'s view: {callee} is inlined (its view is kept whole)")
     if reduction is not None:
         notes = reduction["notes"] + notes[1:]
     return Report(
@@ -282,6 +315,26 @@ def verify(
         reveals,
         reduction=_public(reduction) if reduction else None,
         declared=declared,
+    )
+
+
+def _fits(proto: Protocol, classes: ClassDeck, limit: int, advice: Callable[[], str] | None) -> None:
+    """Refuse a verification by classes whose forecast (from its class deals, counted without
+    listing them, on top of what this process holds already) is over ``limit``, before anything
+    is listed or run."""
+    cards = sum(classes.sizes)
+    base = resident()
+    cap = deals_within(limit, cards, base)
+    if classes.count(cap) <= cap:
+        return
+    held = f"{size_text(max(base, BASE_BYTES))} (this process)"
+    raise MemoryRefused(
+        f"the exact verification of {proto.name} on this table does not fit in its limit of "
+        f"{size_text(limit)} («max_memory»): it has more than {cap:,} deals of the validity classes "
+        f"({classes.describe()}) of {cards} cards, the most that fit (forecast: {held} plus about "
+        f"{PER_DEAL_CARD:,} bytes per card of each class deal, "
+        f"{size_text(class_forecast(cap + 1, cards, base))} for {cap + 1:,}); nothing was run. "
+        + (advice() if advice is not None else general_advice())
     )
 
 

@@ -214,6 +214,13 @@ def describe_inputs(values: dict[str, Any]) -> str:
     return ", ".join(f"{k}={describe_value(v)}" for k, v in values.items())
 
 
+def _is_shown(value: Any) -> bool:
+    """A called protocol's public card output as it was shown (see ``SubResult.shown``)."""
+    return (
+        isinstance(value, tuple) and len(value) == 3 and value[0] == "shown" and isinstance(value[2], tuple)
+    )
+
+
 def describe_view(views: ViewTable, vid: int) -> str:
     parts = []
     for obs in views.observations(vid):
@@ -233,7 +240,14 @@ def describe_view(views: ViewTable, vid: int) -> str:
             if isinstance(inner, int):
                 parts.append(f"{obs[1]}: [{describe_view(views, inner)}]")
             elif inner:
-                parts.append(f"{obs[1]} -> {describe_value(list(inner))}")
+                said = [x for x in inner if not _is_shown(x)]
+                if said:
+                    parts.append(f"{obs[1]} -> {describe_value(said)}")
+                parts += [
+                    f"{obs[1]} showed {x[1]}: {' '.join(s.glyph for s in x[2]) or 'no card'}"
+                    for x in inner
+                    if _is_shown(x)
+                ]
         elif kind == "shift":
             parts.append(f"shifted by {obs[1]}")
         elif kind == "merged":

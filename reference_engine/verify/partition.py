@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import multiprocessing.connection
 import os
 import signal
 import tempfile
@@ -48,7 +49,7 @@ from typing import Protocol as Interface
 from .. import progress
 from ..cards import DEALT, SYMBOLS
 from ..collector import paused
-from ..errors import EvalError, KitgenError, Problem, ReductionRefused, SimulationError
+from ..errors import EvalError, KitgenError, MemoryRefused, Problem, ReductionRefused, SimulationError
 from ..machine import (
     LocalDecider,
     Merge,
@@ -67,10 +68,12 @@ from ..machine.deferred import Deferred
 from ..machine.store import SubrunStore
 from ..machine.views import local, portable, portable_code
 from ..registry import Library
+from ..seating import Seats
 from ..spec import Params, Protocol
 from .checks import Wrong, wrong_outcomes
 from .classes import Table
 from .inputs import input_assignments
+from .memory import Guard, general_advice
 from .outcomes import LEFT_EXAMPLES, Aggregate, Outcomes
 from .setting import Setting, setting, table_setting
 
@@ -92,7 +95,8 @@ class Job:
     record_reveals: bool = False
     table: Table | None = None  # a verification by validity classes (see .classes)
     store: str | None = None  # a folder of sub-runs shared by the partitions (machine.store)
-    watch: tuple[str, ...] = ()  # the hands whose holder's view the run follows
+    observer: str | None = None  # the person whose view the run follows (None: the table's)
+    max_memory: int | None = None  # bytes this partition may use (None: what its machine has)
 
 
 @dataclass
@@ -161,13 +165,13 @@ def run_part(
     merge_views: MergeDecider,
     table: Table | None = None,
     store: str | None = None,
-    watch: tuple[str, ...] = (),
+    observer: str | None = None,
 ) -> Part:
     """Run the inputs of one partition through every shuffle outcome and read the result
     (the cycle collector paused, see :mod:`~..collector`). With ``table``, the inputs are the
     class deals of a verification by classes (see :mod:`.classes`, :mod:`.symmetry`).
-    ``watch`` names the hands one person holds: the cards that come into them join the view
-    (that person's view)."""
+    ``observer`` names the person whose view the run follows: the cards that come into the
+    hands they hold (in called protocols too, see :mod:`reference_engine.seating`) join it."""
     st_ = table_setting(proto, table, params) if table is not None else setting(proto, params, scenario)
     shared = Shared(
         no_factor=set(no_factor),
@@ -177,14 +181,14 @@ def run_part(
         store=SubrunStore(store) if store is not None else None,
     )
     if st_.classes is None:
-        return _run_part(library, proto, st_, shared, index, parts, watch)
+        return _run_part(library, proto, st_, shared, index, parts, observer)
     from .symmetry import Symmetry, plan_segments
 
     shared.symmetry = Symmetry(plan_segments(library, proto), st_.classes.owner, st_.classes.faces)
     hidden = set(st_.classes.key_of) - DEALT.ids
     st_.classes.hide()
     try:
-        return _run_part(library, proto, st_, shared, index, parts, watch)
+        return _run_part(library, proto, st_, shared, index, parts, observer)
     finally:
         DEALT.ids.difference_update(hidden)
 
@@ -203,13 +207,13 @@ def _run_part(
     shared: Shared,
     index: int,
     parts: int,
-    watch: tuple[str, ...] = (),
+    observer: str | None = None,
 ) -> Part:
 
     started = time.process_time()
     runner = Runner(library, "exact", shared=shared, context=st_.context)
     runner.forget_views = True
-    runner.watched = {h: p for h, p in proto.watched_hands().items() if h in watch}
+    runner.seat(Seats.top(proto, frozenset({observer} if observer is not None else ())))
     frame = runner.frame(proto, st_.params)
     runner.limits = frame.helpers
     if st_.classes is not None:
@@ -347,6 +351,9 @@ def coordinate(
     rounds = 0
     while active:
         messages = channel.receive(active)
+        for i in active:  # a partition out of memory stops them all at once (the others would too)
+            if messages[i][:2] == ("error", "memory"):
+                raise_error(messages[i])
         asking = [i for i in active if messages[i][0] in ("sizes", "forget")]
         for i in active:
             if i not in asking:
@@ -397,23 +404,27 @@ def worker_main(job: Job, send: Callable[[Any], None], receive: Callable[[], Any
     try:
         library = Library([Path(r) for r in job.roots])
         proto = library.protocol(job.protocol)
-        part = run_part(
-            library,
-            proto,
-            job.params,
-            job.scenario,
-            job.index,
-            job.parts,
-            set(job.no_factor),
-            job.record_reveals,
-            _Remote(send, receive),
-            job.table,
-            job.store,
-            job.watch,
-        )
+        what = f"partition {job.index + 1} of {job.parts} of the exact verification of {proto.name}"
+        with Guard(job.max_memory, what, general_advice, grown=True):
+            part = run_part(
+                library,
+                proto,
+                job.params,
+                job.scenario,
+                job.index,
+                job.parts,
+                set(job.no_factor),
+                job.record_reveals,
+                _Remote(send, receive),
+                job.table,
+                job.store,
+                job.observer,
+            )
         send(("done", part))
     except ReductionRefused as exc:
         send(("error", "refused", exc.reason, exc.problem))
+    except MemoryRefused as exc:  # the message with its settings marked (named by the front end)
+        send(("error", "memory", exc.message))
     except SimulationError as exc:
         send(("error", "simulation", str(exc), exc.problem))
     except ReadError as exc:
@@ -428,6 +439,8 @@ def raise_error(message: tuple[Any, ...]) -> None:
     """Raise, in the coordinator, what a worker reported."""
     if message[1] == "refused":
         raise ReductionRefused(message[2], message[3])
+    if message[1] == "memory":
+        raise MemoryRefused(message[2])
     if message[1] in ("simulation", "read"):
         problem: Problem | None = message[3]
         error = SimulationError(message[2], problem)
@@ -452,12 +465,20 @@ class _Pipes:
         self.conns = conns
 
     def receive(self, active: Sequence[int]) -> dict[int, tuple[Any, ...]]:
-        out = {}
-        for i in active:
-            try:
-                out[i] = self.conns[i].recv()
-            except EOFError:
-                out[i] = ("error", "WorkerDied", f"worker {i} ended without an answer", "")
+        """One message from each active worker, taken as they come: a worker out of memory
+        stops the run at once, whatever the others are doing."""
+        out: dict[int, tuple[Any, ...]] = {}
+        pending: dict[Any, int] = {self.conns[i]: i for i in active}
+        while pending:
+            ready: list[Any] = multiprocessing.connection.wait(list(pending))
+            for conn in ready:
+                i = pending.pop(conn)
+                try:
+                    out[i] = conn.recv()
+                except EOFError:
+                    out[i] = ("error", "WorkerDied", f"worker {i} ended without an answer", "")
+                if out[i][:2] == ("error", "memory"):
+                    raise_error(out[i])
         return out
 
     def send(self, index: int, message: Any) -> None:
@@ -522,34 +543,41 @@ class ProcessPool:
         return [final[i] for i in range(len(jobs))], notes
 
 
-def _jobs(
-    library: Library,
-    proto: Protocol,
-    params: Params,
-    scenario: str | None,
-    record_reveals: bool,
-    workers: int,
-    no_factor: set[str],
-    table: Table | None,
-    store: str | None,
-    watch: tuple[str, ...],
-) -> list[Job]:
-    return [
-        Job(
-            protocol=str(proto.file) if proto.file else proto.name,
-            roots=tuple(str(r) for r in library.roots),
-            params=dict(params),
-            scenario=scenario,
-            index=i,
-            parts=workers,
-            no_factor=tuple(sorted(no_factor)),
-            record_reveals=record_reveals,
-            table=table,
-            store=store,
-            watch=watch,
-        )
-        for i in range(workers)
-    ]
+@dataclass(frozen=True)
+class Run:
+    """One exact verification to split into partitions: the protocol, its setting, how many
+    partitions and where they run, and each local partition's memory limit in bytes (None:
+    what its machine has; see :mod:`.memory`)."""
+
+    library: Library
+    proto: Protocol
+    params: Params
+    scenario: str | None
+    workers: int
+    backend: Backend | None
+    table: Table | None = None
+    max_memory: int | None = None
+
+    def jobs(
+        self, record_reveals: bool, no_factor: set[str], store: str | None, observer: str | None
+    ) -> list[Job]:
+        return [
+            Job(
+                protocol=str(self.proto.file) if self.proto.file else self.proto.name,
+                roots=tuple(str(r) for r in self.library.roots),
+                params=dict(self.params),
+                scenario=self.scenario,
+                index=i,
+                parts=self.workers,
+                no_factor=tuple(sorted(no_factor)),
+                record_reveals=record_reveals,
+                table=self.table,
+                store=store,
+                observer=observer,
+                max_memory=self.max_memory,
+            )
+            for i in range(self.workers)
+        ]
 
 
 class Backend(Interface):
@@ -559,58 +587,42 @@ class Backend(Interface):
     def run(self, jobs: list[Job]) -> tuple[list[tuple[Any, ...]], list[str]]: ...
 
 
-def run_partitions(
-    library: Library,
-    proto: Protocol,
-    params: Params,
-    scenario: str | None,
-    record_reveals: bool,
-    workers: int,
-    backend: Backend | None,
-    table: Table | None = None,
-    watch: tuple[str, ...] = (),
-) -> Combined:
-    """Run every input in ``workers`` partitions (in this process when 1 and no backend),
-    starting again with a callee inlined when its view does not factor; ``watch``: see
+def run_partitions(run: Run, record_reveals: bool, observer: str | None = None) -> Combined:
+    """Run every input in ``run.workers`` partitions (in this process when 1 and no backend),
+    starting again with a callee inlined when its view does not factor; ``observer``: see
     :func:`run_part`."""
     no_factor: set[str] = set()
     notes: list[str]
     while True:
-        if workers > 1 and backend is None:
+        if run.workers > 1 and run.backend is None:
             with tempfile.TemporaryDirectory(prefix="kitgen-subruns-") as folder:
-                jobs = _jobs(
-                    library, proto, params, scenario, record_reveals, workers, no_factor, table, folder, watch
-                )
-                messages, notes = ProcessPool().run(jobs)
+                messages, notes = ProcessPool().run(run.jobs(record_reveals, no_factor, folder, observer))
             for m in messages:
                 if m[0] == "error":
                     raise_error(m)
             parts = [m[1] for m in messages]
-        elif workers <= 1 and backend is None:
+        elif run.workers <= 1 and run.backend is None:
             notes = []
             decider = LocalDecider(notes)
             parts = [
                 run_part(
-                    library,
-                    proto,
-                    params,
-                    scenario,
+                    run.library,
+                    run.proto,
+                    run.params,
+                    run.scenario,
                     0,
                     1,
                     no_factor,
                     record_reveals,
                     decider,
-                    table,
+                    run.table,
                     None,
-                    watch,
+                    observer,
                 )
             ]
         else:
-            assert backend is not None
-            jobs = _jobs(
-                library, proto, params, scenario, record_reveals, workers, no_factor, table, None, watch
-            )
-            messages, notes = backend.run(jobs)
+            assert run.backend is not None
+            messages, notes = run.backend.run(run.jobs(record_reveals, no_factor, None, observer))
             for m in messages:
                 if m[0] == "error":
                     raise_error(m)

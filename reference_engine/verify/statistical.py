@@ -23,7 +23,7 @@ from typing import Any
 
 from .. import progress
 from ..cards import symbol_of
-from ..errors import CheckFailure, UsageError
+from ..errors import CheckFailure, UsageError, VerificationError
 from ..registry import Library
 from ..selection import CallCache, check_selection, run_selection
 from ..spec import Protocol
@@ -64,6 +64,24 @@ def features(obs: list[Any], k: int, theta1: str, marker: str | None) -> dict[st
 
 
 # --------------------------------------------------------------------------- verification
+
+
+def refuse_players(proto: Protocol) -> None:
+    """A spec that seats people (``players``) is refused, naming its ``players`` line: the runs
+    test features of the table's view, between two deals with the same public information. What
+    a person sees of their own hands would have to be compared between deals that agree on what
+    that person knows, with features of that person's view; these runs draw no such deals, so a
+    VERIFIED would say nothing about the people. The exact check (``--deck``) checks each one."""
+    if not proto.people():
+        return
+    names = ", ".join(p.name for p in proto.people())
+    why = (
+        f"{proto.name} seats people ({names}): verify --runs compares features of the table's view "
+        "between two deals with the same public information, and cannot check what each person sees "
+        "of their own hands given what they know; verify it exactly instead (--deck SCENARIO), which "
+        "checks every person's view"
+    )
+    raise VerificationError(str(proto.src.problem(("players",), why)))
 
 
 def _failed(proto: Protocol, exc: CheckFailure, seconds: float) -> Report:
@@ -108,6 +126,7 @@ def verify_runs(
 ) -> Report:
     """Statistical verification of a card selection spec on the full deck (see module docs)."""
     started = time.perf_counter()
+    refuse_players(proto)
     from ..kinds import find_kind, kind_name, load_game
 
     game = game or next((s.game for s in proto.scenarios.values()), None)

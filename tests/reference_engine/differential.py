@@ -92,8 +92,20 @@ def _assignment(values: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
     return tuple((k, norm(v)) for k, v in values.items())
 
 
+def _unlinked(library: Library, main: str) -> Any:
+    """The main spec as loaded, whether or not the engine's linker accepts its calls (a spec
+    that seats people must say who holds a callee's hands: the enumerator judges that itself)."""
+    try:
+        return library.protocol(main)
+    except SpecError:
+        return library._load(main)
+
+
 def run_enumerator(library: Library, main: str) -> Side:
-    proto = library.protocol(main)
+    try:
+        proto = _unlinked(library, main)
+    except SpecError as exc:
+        return Side("refused", message=str(exc))
     try:
         r = en.enumerate_protocol(library, proto)
     except en.Refused as exc:
@@ -122,7 +134,10 @@ def engine_location(message: str) -> tuple[str, str] | None:
 
 
 def run_engine(library: Library, main: str, distributions: bool = True) -> Side:
-    proto = library.protocol(main)
+    try:
+        proto = library.protocol(main)
+    except SpecError as exc:  # refused when it loads (a call that leaves a callee's hands unheld)
+        return Side("refused", message=str(exc))
     try:
         report = verify(library, proto)
     except SimulationError as exc:
@@ -240,12 +255,13 @@ def exact_law(library: Library, main: str) -> list[tuple[dict[str, Any], dict[Ou
     exact mode with no view merged or factored (every callee's whole view kept), so that it
     can be set against single runs."""
     from reference_engine.machine import ONE, Runner, Shared, read_outputs, shown
+    from reference_engine.seating import Seats
     from reference_engine.verify import input_assignments, setting
 
     proto = library.protocol(main)
     st_ = setting(proto)
     runner = Runner(library, "exact", shared=Shared(no_factor=_callees(library, main)))
-    runner.watched = proto.watched_hands()  # every person's hands, as a single run follows them
+    runner.seat(Seats.top(proto))  # every person's hands, calls included, as a single run follows them
     frame = runner.frame(proto, st_.params)
     runner.limits = frame.helpers
     out = []

@@ -49,7 +49,7 @@ given as plain functions of a card's name). Not: game functions without a :class
 from __future__ import annotations
 
 import itertools
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -983,19 +983,25 @@ class Runner:
         self.world = world
         self.limits = limits  # the top-level protocol's helpers, None when unlimited
         self.errors: dict[tuple[str, str], str] = errors if errors is not None else {}
-        # The top level's hands that a person holds: the cards that come into them are seen.
-        self.watched: set[str] = set()
+        # Hand -> the person who holds it (at the top, from ``players``; in a callee, from the
+        # call's ``hands:``/``players:``): what comes into it is seen by that person. ``persons``:
+        # a player of this protocol -> the person at the top; ``given``: the hands the call gave
+        # a holder (None: no mapping, so none is checked).
+        self.watched: dict[str, str] = {}
+        self.persons: dict[str, str] = {}
+        self.given: set[str] | None = None
 
     def hands_now(self, path: Path) -> dict[str, int]:
         return {name: reg.cols for name, reg in path.table.items() if reg.hand}
 
     def seen_in_hands(self, before: dict[str, int], p: Path) -> None:
-        """Add to ``p``'s view what came into each watched hand since ``before`` (in order)."""
+        """Add to ``p``'s view what came into each watched hand since ``before`` (in order),
+        marked with the person who holds it."""
         for name in sorted(self.watched):
             reg = p.table.get(name)
             if reg is not None and reg.hand and reg.cols > before.get(name, 0):
                 came = tuple(c[0] for c in reg.grid[0][before.get(name, 0) :] if c is not None)
-                p.view = p.view + (("hand", name, came),)
+                p.view = p.view + (("hand", self.watched[name], came),)
 
     def fail(self, step: st.Step | None, message: str) -> RunError:
         where = format_path(step.path) if step is not None else ""
@@ -1421,6 +1427,9 @@ class Runner:
         if len(owners) != len(flats):
             raise EvalErr(f"return: {len(flats)} cards but {len(owners)} owners")
         names = [hand_of(ev.plain(o)) for o in owners]
+        for name in names:
+            if self.given is not None and name not in self.given:
+                raise EvalErr(f"{name} is a hand, and the call does not say who holds it")
         p = path.fork()
         cards = self.take(p.table, flats)
         for card, name in zip(cards, names):
@@ -1436,7 +1445,7 @@ class Runner:
 
     # -- calls ---------------------------------------------------------------------------
     def h_call(self, step: st.Call, path: Path) -> list[Path]:
-        callee: Protocol = self.library.protocol(step.protocol)
+        callee: Protocol = load(self.library, step.protocol)
         ev = self.ev(path)
         given = {k: as_int(ev.plain(ev.eval(e.node))) for k, e in step.params.items()}
         try:
@@ -1464,10 +1473,11 @@ class Runner:
             cards = [cell(path.table, f) for f in flats]
             table[name] = Region([list(cards)], max(input_width(world, name), 1))
         sub = Runner(self.library, world, None, self.errors)
+        sub.watched, sub.persons, sub.given = self.seats_of(step, callee)
         finals = sub.block(callee.steps, [Path(table, {}, (), Fraction(1))])
         out = []
-        before = self.hands_now(path)
-        for fin, (q, results, values) in (
+        hands_before = self.hands_now(path)
+        for fin, (q, results, values, shown) in (
             (fin, alt) for fin, alts in ((f, self._collected(sub, f)) for f in finals) for alt in alts
         ):
             p = path.fork()
@@ -1490,13 +1500,36 @@ class Runner:
             for s, n in p.out.items():
                 if n > p.peak.get(s, 0):
                     p.peak[s] = n
-            p.view = p.view + (("call", callee.name, fin.view),)
-            self.seen_in_hands(before, p)
+            # The callee's whole view, and its public card outputs as everyone saw them shown.
+            p.view = p.view + (("call", callee.name, fin.view + shown),)
+            self.seen_in_hands(hands_before, p)
             self.check_limits(step, p)
             out.append(p)
         return out
 
-    def _collected(self, sub: Runner, fin: Path) -> list[tuple[Fraction, Any, list[Any]]]:
+    def seats_of(
+        self, step: st.Call, callee: Protocol
+    ) -> tuple[dict[str, str], dict[str, str], set[str] | None]:
+        """Who holds the callee's hands: hand -> person, player -> person, and the hands the call
+        names (None when it names none)."""
+        watched: dict[str, str] = {}
+        persons: dict[str, str] = {}
+        given: set[str] = set()
+        for theirs, mine in step.players.items():
+            decl = callee.players[theirs]
+            given.update(decl.hands)
+            if mine in self.persons and not decl.virtual:
+                persons[theirs] = self.persons[mine]
+                for h in decl.hands:
+                    watched[h] = self.persons[mine]
+        for theirs, mine in step.hands.items():
+            given.add(theirs)
+            watched.pop(theirs, None)
+            if mine in self.watched:
+                watched[theirs] = self.watched[mine]
+        return watched, persons, given if (step.hands or step.players) else None
+
+    def _collected(self, sub: Runner, fin: Path) -> list[tuple[Fraction, Any, list[Any], tuple[Any, ...]]]:
         try:
             return sub.collect(fin)
         except RunError as exc:
@@ -1505,14 +1538,17 @@ class Runner:
 
     def collect(
         self, fin: Path
-    ) -> list[tuple[Fraction, list[tuple[tuple[int, int], list[Card]]], list[Any]]]:
-        """A finished callee run: its card outputs (shape, cards in table order) and public values,
-        as alternatives with their probabilities: a hand's cards come out in every order, each
-        with probability 1/k! (its holder mixes them face down)."""
+    ) -> list[tuple[Fraction, list[tuple[tuple[int, int], list[Card]]], list[Any], tuple[Any, ...]]]:
+        """A finished callee run: its card outputs (shape, cards in table order), public values and
+        public card outputs as shown to everyone (``("shown", name, faces)``: in table order, or
+        by name when mixed first or a hand), as alternatives with their probabilities: a hand's
+        cards, and an output shown ``mixed``, come out in every order, each with probability 1/k!
+        (its holder, or the table, mixes them face down)."""
         used: set[Coord] = set()
         cards_out = []
         hands: list[bool] = []
         values = []
+        shown: list[tuple[Any, ...]] = []
         for o in self.world.proto.outputs.values():
             try:
                 if o.cards is not None:
@@ -1526,7 +1562,12 @@ class Runner:
                     if o.decode == "cards" or len(cards) != len(coords):
                         shape = (1, len(cards))
                     cards_out.append((shape, cards))
-                    hands.append(any(fin.table[co[0]].hand for co in coords))
+                    in_hand = any(fin.table[co[0]].hand for co in coords)
+                    mixed = in_hand or (o.public and o.show == "mixed")
+                    hands.append(mixed)
+                    if o.public:
+                        names = [c[0] for c in cards]
+                        shown.append(("shown", o.name, tuple(sorted(names) if mixed else names)))
                 else:
                     assert o.value is not None
                     ev = self.ev(fin)
@@ -1551,7 +1592,7 @@ class Runner:
             for each in orders:
                 q /= len(each)
             outs = [(shape, list(cards)) for (shape, _), cards in zip(cards_out, combo)]
-            alternatives.append((q, outs, values))
+            alternatives.append((q, outs, values, tuple(shown)))
         return alternatives
 
     def _hands_whole(self, o: OutputDecl, fin: Path, coords: Sequence[Coord]) -> None:
@@ -1757,8 +1798,12 @@ def enumerate_runs(
         assignments.append(values)
     if not assignments:
         raise Refused("no input is admissible: nothing to verify")
+    unsaid = unseated_call(library, proto)
+    if unsaid:
+        raise Refused(unsaid)
     runner = Runner(library, world, limits)
-    runner.watched = {h for p in proto.players.values() if not p.virtual for h in p.hands}
+    runner.watched = {h: p.name for p in proto.players.values() if not p.virtual for h in p.hands}
+    runner.persons = {p.name: p.name for p in proto.players.values() if not p.virtual}
     records: list[list[RunRecord]] = []
     paths: list[list[Path]] = []
     for values in assignments:
@@ -1786,6 +1831,55 @@ def enumerate_runs(
                 runner.record(exc)
     raise_errors(runner.errors)
     return world, assignments, records
+
+
+def _steps_of(steps: list[st.Step]) -> list[st.Step]:
+    out: list[st.Step] = []
+    for step in steps:
+        out.append(step)
+        for block in step.children():
+            out += _steps_of(block)
+    return out
+
+
+def load(library: Any, name: str) -> Protocol:
+    """A protocol as its file says, whether or not the engine's linker accepts its calls (this
+    referee judges who holds a callee's hands itself, see :func:`unseated_call`)."""
+    try:
+        proto: Protocol = library.protocol(name)
+    except Exception:
+        proto = library._load(name)
+    return proto
+
+
+def unseated_call(library: Any, proto: Protocol) -> str:
+    """A protocol that seats people (``players`` not all virtual) must say, in every call it
+    reaches, who holds the hands of a callee that puts cards into hands (``hands:`` or
+    ``players:``); this holds for ``proto`` and for every protocol it calls that seats people of
+    its own. The first call that does not, in words, or ""."""
+    reach, todo = [], [proto]
+    while todo:
+        p = todo.pop()
+        if p.name not in {q.name for q in reach}:
+            reach.append(p)
+            todo += [load(library, x.protocol) for x in _steps_of(p.steps) if isinstance(x, st.Call)]
+    for top in reach:
+        if all(p.virtual for p in top.players.values()):
+            continue
+        todo, seen = [top], set()
+        while todo:
+            caller = todo.pop()
+            if caller.name in seen:
+                continue
+            seen.add(caller.name)
+            for step in _steps_of(caller.steps):
+                if isinstance(step, st.Call):
+                    callee = load(library, step.protocol)
+                    fills = any(isinstance(x, st.Return) for x in _steps_of(callee.steps))
+                    if fills and not step.hands and not step.players:
+                        return f"{caller.name} calls {callee.name}, which fills hands, without saying who holds them"  # noqa: E501
+                    todo.append(callee)
+    return ""
 
 
 def raise_errors(errors: dict[tuple[str, str], str]) -> None:
@@ -1853,7 +1947,7 @@ def enumerate_protocol(
             if rec.left and len(left) < 5:
                 left.append(", ".join(f"{n}[{r}, {c}]" for n, r, c in rec.left))
             said = tuple(value_key(outs[o.name]) for o in value_outputs)
-            if announced.setdefault(seen_by(rec.view, frozenset()), said) != said:
+            if announced.setdefault(seen_by(rec.view, None), said) != said:
                 mismatch = True
             key = (rec.view, tuple(value_key(outs[o.name]) for o in shown_outputs))
             public_of[key] = tuple(value_key(outs[o.name]) for o in public_outputs)
@@ -1864,7 +1958,7 @@ def enumerate_protocol(
                     marg[o.name][value_key(value)] += rec.prob
                 elif o.equals is not None:
                     exp = expected(u, o, outs)
-                    if isinstance(value, DecodeFailure) or not equal(value_key(value), exp):
+                    if isinstance(value, DecodeFailure) or not same_output(o, value_key(value), exp):
                         wrong.append(f"input {u}: {o.name} = {value!r}, expected {exp!r}")
         for o in proto.outputs.values():
             if o.uniform is None and o.weighted is None:
@@ -1878,7 +1972,7 @@ def enumerate_protocol(
             if total:
                 for v, w in pairs:
                     if w:
-                        want[value_key(v)] += Fraction(w, total)
+                        want[as_read(o, value_key(v))] += Fraction(w, total)
             else:
                 want[value_key([] if o.decode in ("cards", "faces") else None)] = Fraction(1)
             got = {k: v for k, v in marg[o.name].items() if v}
@@ -1887,7 +1981,7 @@ def enumerate_protocol(
         assert sum(dist.values()) == 1, f"the runs of input {u} have total probability {sum(dist.values())}"
         distributions.append(dict(dist))
         p_view.append(dict(pv))
-    secure, why = _security(proto, assignments, *_as_seen(p_view, public_of, frozenset()), lambda u: ())
+    secure, why = _security(proto, assignments, *_as_seen(p_view, public_of, None), lambda u: ())
     insecure_for = None
     for player in [p for p in proto.players.values() if not p.virtual]:
         if not secure:
@@ -1897,7 +1991,7 @@ def enumerate_protocol(
             ev = Evaluator(world, None, {}, {k: as_value(v) for k, v in assignments[u].items()})
             return tuple(value_key(ev.plain(ev.eval(e.node))) for e in player.knows)
 
-        mine = _as_seen(p_view, public_of, frozenset(player.hands))
+        mine = _as_seen(p_view, public_of, player.name)
         secure, why = _security(proto, assignments, *mine, knows)
         if not secure:
             why, insecure_for = f"{player.name}: {why}", player.name
@@ -1918,23 +2012,57 @@ def enumerate_protocol(
     )
 
 
-def seen_by(view: tuple[Any, ...], hands: frozenset[str]) -> tuple[Any, ...]:
-    """A view as someone who holds ``hands`` sees it: what came into other hands left out."""
-    return tuple(obs for obs in view if obs[0] != "hand" or obs[1] in hands)
+def same_output(o: OutputDecl, got: Any, want: Any) -> bool:
+    """``got`` is what ``equals`` says: an unordered output (``cards``) as a multiset of
+    cards (one per group when the output is a list of groups), anything else as written."""
+    if o.decode != "cards" or not isinstance(want, (list, tuple)) or not isinstance(got, tuple):
+        return equal(got, want)
+    groups = bool(got) and all(isinstance(g, tuple) for g in got)
+    if not groups:
+        return Counter(got) == Counter(want) if all(isinstance(w, Sym) for w in want) else equal(got, want)
+    if len(got) != len(want):
+        return False
+    return all(
+        Counter(g) == Counter(w) if isinstance(w, (list, tuple)) else equal(g, w) for g, w in zip(got, want)
+    )
+
+
+def as_read(o: OutputDecl, value: Any) -> Any:
+    """A value a random choice may take, as an unordered output reads it (its cards by name)."""
+    if o.decode != "cards" or not isinstance(value, tuple):
+        return value
+    if all(isinstance(v, Sym) for v in value):
+        return tuple(sorted(value, key=lambda c: c.name))
+    if value and all(isinstance(v, tuple) for v in value):
+        return tuple(as_read(o, v) for v in value)
+    return value
+
+
+def seen_by(view: tuple[Any, ...], person: str | None) -> tuple[Any, ...]:
+    """A view as ``person`` (None: the table) sees it: what came into hands somebody else holds
+    left out, in called protocols' views too."""
+    out = []
+    for obs in view:
+        if obs[0] == "hand" and obs[1] != person:
+            continue
+        if obs[0] == "call":
+            obs = (obs[0], obs[1], seen_by(obs[2], person))
+        out.append(obs)
+    return tuple(out)
 
 
 def _as_seen(
     p_view: list[dict[tuple[Any, ...], Fraction]],
     public_of: dict[tuple[Any, ...], tuple[Any, ...]],
-    hands: frozenset[str],
+    person: str | None,
 ) -> tuple[list[dict[tuple[Any, ...], Fraction]], dict[tuple[Any, ...], tuple[Any, ...]]]:
-    """The per-input view distributions as one who holds ``hands`` (none: the table) sees them."""
+    """The per-input view distributions as ``person`` (None: the table) sees them."""
     seen: list[dict[tuple[Any, ...], Fraction]] = []
     public: dict[tuple[Any, ...], tuple[Any, ...]] = {}
     for pv in p_view:
         d: dict[tuple[Any, ...], Fraction] = defaultdict(Fraction)
         for (view, shown), prob in pv.items():
-            key = (seen_by(view, hands), shown)
+            key = (seen_by(view, person), shown)
             d[key] += prob
             public[key] = public_of[(view, shown)]
         seen.append(dict(d))

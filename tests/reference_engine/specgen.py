@@ -129,6 +129,8 @@ class CalleeInfo:
     card_outputs: list[tuple[str, list[MC], tuple[int, int]]]  # name, cards, shape handed back
     value_outputs: list[str]
     branch: int
+    hands: list[str] = field(default_factory=list)  # the hands it puts cards into (return)
+    players: dict[str, list[str]] = field(default_factory=dict)  # the players it declares: their hands
 
 
 @dataclass
@@ -171,6 +173,11 @@ class Gen:
         self.used_names: set[str] = set()
         self.shaky: set[str] = set()  # regions that may or may not be on the table, depending on the run
         self.hands: dict[str, list[MC]] = {}  # hands (in the order cards came in): never in self.m
+        self.filled: set[str] = set()  # every hand a return put cards into, in any branch
+        # Who holds a callee's hands, as the calls said: the hands here they were mapped to, and the
+        # players here they were given to (the spec's players must seat them).
+        self.mapped_hands: set[str] = set()
+        self.mapped_players: set[str] = set()
         self.counter = 0
         self.max_branch = MAX_BRANCH if role == "main" else 8
 
@@ -314,6 +321,8 @@ class Gen:
     def actions(self) -> list[str]:
         kinds = ["place", "place", "rearrange", "swap", "move", "turn", "turn", "discard", "shuffle"]
         kinds += ["shuffle", "shuffle", "let", "if", "fill", "for", "return"]
+        if self.role != "main":  # a callee that fills hands: its caller must say who holds them
+            kinds += ["return", "return"]
         if self.hands:
             kinds += ["return", "tohand"]
         matrices = [reg for reg in self.m.values() if reg.rows >= 2 and reg.cols >= 2]
@@ -716,6 +725,7 @@ class Gen:
         cards = self.take(s)
         for name, card in zip(names, cards):
             self.hands.setdefault(name, []).append(card)
+            self.filled.add(name)
         self.normalize()
         self.features.add("return")
         return {"return": {"cards": s.text, "to": int(to) if to.isdigit() else to}}
@@ -1108,7 +1118,35 @@ class Gen:
         step: dict[str, Any] = {"call": callee.name, "with": {n: a.text for n, a in zip(callee.inputs, args)}}
         if results:
             step["results"] = results
+        step.update(self.seating(callee))
         return step
+
+    PEOPLE = ("ann", "ben", "robot")
+
+    def seating(self, callee: CalleeInfo) -> dict[str, Any]:
+        """Who holds the callee's hands: ``hands:`` (a hand of the callee -> a hand here, which the
+        spec's players may hold), or ``players:`` (a player the callee declares -> a player here);
+        now and then none (refused where people sit here), or one hand left out (a run that
+        fills it cannot be carried out)."""
+        if not callee.hands:
+            return {}
+        how = self.pick(["hands", "hands", "hands", "players", "none", "partial"])
+        if how == "players" and callee.players and self.role == "main":
+            mapping = {p: self.pick(self.PEOPLE) for p in sorted(callee.players)}
+            self.mapped_players.update(mapping.values())
+            self.features.add("call-players-mapping")
+            return {"players": mapping}
+        if how == "none":
+            self.features.add("call-no-seating")
+            return {}
+        hands = sorted(callee.hands)
+        if how == "partial" and len(hands) > 1:
+            hands = hands[1:]
+            self.features.add("call-hand-left-out")
+        mapping = {h: self.pick(self.HAND_NAMES) for h in hands}
+        self.mapped_hands.update(mapping.values())
+        self.features.add("call-hands-mapping")
+        return {"hands": {_hand_key(k): _hand_key(v) for k, v in mapping.items()}}
 
     def _for_call(self) -> dict[str, Any] | None:
         callee = self.callee
@@ -1138,10 +1176,8 @@ class Gen:
                 results[vname] = self.fresh_var("w")
         self.features.add("for-call")
         self.features.add("call")
-        return {
-            "for": {"i": f"1..ncols({name})"},
-            "do": [{"call": callee.name, "with": {callee.inputs[0]: f"{name}[*, i]"}, "results": results}],
-        }
+        call = {"call": callee.name, "with": {callee.inputs[0]: f"{name}[*, i]"}, "results": results}
+        return {"for": {"i": f"1..ncols({name})"}, "do": [{**call, **self.seating(callee)}]}
 
     # -- outputs -------------------------------------------------------------------------
     def cover(self, name: str, cards: list[tuple[int, int]]) -> str:
@@ -1217,7 +1253,7 @@ class Gen:
                     self.features.add("output-groups")
                     continue
             decl: dict[str, Any] = {"cards": sel, "encoding": enc}
-            if self.chance(12 if n == 1 else 18):
+            if self.chance((12 if n == 1 else 18) + (10 if self.role != "main" else 0)):
                 decl["public"] = True
                 self.features.add("shown-output" if n == 1 else "shown-output-several")
                 if enc == "cards" and self.chance(35):
@@ -1235,7 +1271,7 @@ class Gen:
             hand_expr = self.role == "main" and name.startswith("hand") and self.chance(50)
             target = f"hand({name[4:]})" if hand_expr else name
             decl = {"cards": target, "encoding": enc}
-            if self.role == "main" and self.chance(15):
+            if self.chance(15):
                 decl["public"] = True
                 self.features.add("shown-hand")
             outs[f"o{k}"] = decl
@@ -1326,13 +1362,22 @@ def _inputs(draw: Any, role: str) -> tuple[dict[str, Any], dict[str, Any], dict[
     return decls, params, model, admissible
 
 
+def _hand_key(name: str) -> int | str:
+    """A hand as a call's ``hands:`` names it: an owner number, or a name."""
+    return int(name[4:]) if name.startswith("hand") and name[4:].isdigit() else name
+
+
 KNOWABLE = {"x": ["x"], "y": ["y"], "z": ["z"], "n": ["n"], "xs": ["xs[1]", "xs[2]", "xs"]}
 
 
-def _players(draw: Any, decls: dict[str, Any], hands: list[str]) -> dict[str, Any] | None:
+def _players(
+    draw: Any, decls: dict[str, Any], hands: list[str], required: set[str] | None = None
+) -> dict[str, Any] | None:
     """Who sits at the table: people who know some inputs and hold some hands, a virtual
-    player holding others, and hands nobody declares (seen by nobody, as by default)."""
-    if not hands and not chance(draw, 15):
+    player holding others, and hands nobody declares (seen by nobody, as by default).
+    ``required``: the players a call's ``players:`` mapping names (always seated)."""
+    required = required or set()
+    if not hands and not required and not chance(draw, 15):
         return None
     people: dict[str, dict[str, Any]] = {"ann": {}, "ben": {}}
     knowable = [e for name in decls for e in KNOWABLE.get(name, [])]
@@ -1347,9 +1392,11 @@ def _players(draw: Any, decls: dict[str, Any], hands: list[str]) -> dict[str, An
             robot.append(hand)
         elif holder != "nobody":
             people[holder].setdefault("hands", []).append(int(hand[4:]) if hand[4:].isdigit() else hand)
-    out: dict[str, Any] = {k: v for k, v in people.items() if v or chance(draw, 30)}
-    if robot:
-        out["robot"] = {"virtual": True, "hands": [int(h[4:]) if h[4:].isdigit() else h for h in robot]}
+    out: dict[str, Any] = {k: v for k, v in people.items() if v or k in required or chance(draw, 30)}
+    if robot or "robot" in required:
+        out["robot"] = {"virtual": True}
+        if robot:
+            out["robot"]["hands"] = [int(h[4:]) if h[4:].isdigit() else h for h in robot]
     return out or None
 
 
@@ -1435,8 +1482,23 @@ def _callee(
             card_outputs.append((oname, [MC(c.up, None) for c in present], shape))
         else:
             value_outputs.append(oname)
-    doc = _spec(name, decls, params, steps, outs)
-    info = CalleeInfo(name, list(decls), card_outputs, value_outputs, g.branch)
+    players = None
+    if g.filled and chance(draw, 35):  # the callee says who holds its hands: its own players
+        held = sorted(g.filled)
+        players = {"taker": {"hands": [_hand_key(h) for h in held[: 1 + len(held) // 2]]}}
+        if held[1 + len(held) // 2 :]:
+            players["giver"] = {"hands": [_hand_key(h) for h in held[1 + len(held) // 2 :]]}
+        g.features.add("callee-players")
+    doc = _spec(name, decls, params, steps, outs, players=players)
+    info = CalleeInfo(
+        name,
+        list(decls),
+        card_outputs,
+        value_outputs,
+        g.branch,
+        sorted(g.filled),
+        {p: [str(h) for h in d["hands"]] for p, d in (players or {}).items()},
+    )
     prefix = "sub" if name == SUB else "leaf"
     return doc, info, {f"{prefix}:{f}" for f in g.features}
 
@@ -1700,7 +1762,7 @@ def _load_and_run(files: dict[str, str]) -> tuple[list[dict[str, Any]], list[lis
         for fname, text in files.items():
             (Path(tmp) / fname).write_text(text, encoding="utf-8")
         lib = Library([Path(tmp)])
-        proto = lib.protocol(MAIN)
+        proto = en.load(lib, MAIN)  # a spec the linker refuses (a callee's hands unheld) too
         try:
             _, assignments, records = en.enumerate_runs(lib, proto)
         except (en.RunError, en.Refused):
@@ -1737,7 +1799,7 @@ def libraries(draw: Any, callee: bool | None = None) -> GeneratedLibrary:
     if chance(draw, 10):
         helpers = {f: draw(st.integers(0, 3)) for f in FACES}
         features.add("helpers")
-    players = _players(draw, decls, sorted(g.hands))
+    players = _players(draw, decls, sorted(set(g.hands) | g.mapped_hands), g.mapped_players)
     if players:
         features.add("players")
         if any(p.get("hands") and not p.get("virtual") for p in players.values()):

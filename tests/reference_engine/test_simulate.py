@@ -40,9 +40,16 @@ def test_single_runs_follow_the_exact_law(generated: specgen.GeneratedLibrary) -
     assert result.agree, f"{result.differences}\n\n{generated.text()}"
 
 
+# Specs every path refuses (exit 2): no admissible input; a call that leaves its callee's hand
+# without a holder (refused when it loads, or when a run puts a card there).
+REFUSED = {("admissible-none", "reveal-x"), ("calls-hands", "unsaid"), ("calls-hands", "unmapped")}
+
+
 def _soundness_specs() -> list[tuple[Path, str]]:
     return [
-        (f.parent, f.stem) for f in sorted(SOUNDNESS.glob("*/*.yaml")) if f.parent.name != "admissible-none"
+        (f.parent, f.stem)
+        for f in sorted(SOUNDNESS.glob("*/*.yaml"))
+        if (f.parent.name, f.stem) not in REFUSED
     ]
 
 
@@ -52,3 +59,18 @@ def _soundness_specs() -> list[tuple[Path, str]]:
 def test_soundness_specs_run_as_judged(folder: Path, spec: str) -> None:
     result = differential.compare_simulation(Library([folder]), spec, 300)
     assert not result.skipped and result.agree, result.differences
+
+
+@pytest.mark.parametrize(("folder", "spec"), sorted(REFUSED))
+def test_specs_every_path_refuses_are_refused_by_simulate(folder: str, spec: str) -> None:
+    from reference_engine.errors import KitgenError
+    from reference_engine.machine import Frame
+    from reference_engine.simulate import simulate
+    from reference_engine.verify import input_assignments
+
+    with pytest.raises(KitgenError) as caught:
+        lib = Library([SOUNDNESS / folder])
+        proto = lib.protocol(spec)
+        values = input_assignments(Frame(proto, proto.resolve_params()))[0]
+        simulate(lib, proto, inputs=values, seed=1)
+    assert caught.value.exit_code == 2

@@ -325,7 +325,12 @@ def _return_resolve(run: Runner, frame: Frame, step: st.Return, state: State, ev
     owners = list(to) if isinstance(to, (list, tuple)) else [to] * len(flats)
     if len(owners) != len(flats):
         raise EvalError(f"return: {len(flats)} cards but {len(owners)} owners")
-    return (flats, tuple(hand_name(o) for o in owners))
+    names = tuple(hand_name(o) for o in owners)
+    for name in sorted(set(names)):
+        unheld = run.seats.check(name)  # a called protocol's hand its call gave no holder
+        if unheld is not None:
+            raise EvalError(unheld)
+    return (flats, names)
 
 
 def _return_build(run: Runner, frame: Frame, step: st.Return, layout: Layout, res: Resolved) -> Plan:

@@ -5,7 +5,9 @@ TCP, exactly as ``kitgen verify --scheduler tcp://...`` uses a remote one."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -61,3 +63,26 @@ def test_more_partitions_than_threads_are_refused(backend: DaskBackend) -> None:
     proto = library.protocol("card-selection")
     with pytest.raises(Exception, match="need 3 worker threads at once"):
         verify(library, proto, workers=3, backend=backend)
+
+
+SOUNDNESS = Path(__file__).resolve().parent / "soundness"
+
+
+@pytest.mark.parametrize(
+    ("folder", "spec"),
+    [
+        ("shown-order", "shown-in-order"),
+        ("calls-hands", "taker-is-alice"),
+        ("calls-hands", "sees-mixed"),
+        ("callee-shown", "shows-secret"),
+    ],
+)
+def test_the_cluster_gives_the_same_json(backend: DaskBackend, folder: str, spec: str) -> None:
+    """Byte-identical JSON (less the work statistics) on the cluster, whose worker processes run
+    under hash seeds of their own: people through calls, a callee's shown output, the example
+    quoted on a failing secure line."""
+    lib = Library([SOUNDNESS / folder])
+    proto = lib.protocol(spec)
+    split = verify(lib, proto, workers=2, backend=backend)
+    alone = verify(lib, proto)
+    assert json.dumps(same_report(split), sort_keys=True) == json.dumps(same_report(alone), sort_keys=True)

@@ -53,6 +53,35 @@ CASES: list[tuple[str, str, int, list[str]]] = [
     ("players", "own-pair-unknown", 1, ["FAIL secure", "alice (seeing what comes into alice) can tell"]),
     ("players", "own-pair", 0, ["VERIFIED", "and for alice (knowing a; seeing what comes into alice), bob"]),
     ("players", "robot-holds", 0, ["VERIFIED"]),
+    # 6. people and hands followed through calls, by the call's hands: or players:
+    (
+        "calls-hands",
+        "sees-the-bit",
+        1,
+        ["FAIL secure", "alice (knowing a; seeing what comes into alice, deal-in-order's hand1) can tell"],
+    ),
+    ("calls-hands", "sees-mixed", 0, ["VERIFIED", "seeing what comes into alice, deal-mixed's hand1"]),
+    ("calls-hands", "robot-takes", 0, ["VERIFIED"]),
+    ("calls-hands", "taker-is-alice", 1, ["FAIL secure", "alice's view", "dealer-deals: [took"]),
+    ("calls-hands", "taker-is-robot", 0, ["VERIFIED"]),
+    (
+        "calls-hands",
+        "unsaid",
+        2,
+        ["unsaid.yaml:", "steps[0].do[0].call: deal-in-order puts cards into hands", "say who holds them"],
+    ),
+    ("calls-hands", "unmapped", 2, ["deal-in-order.yaml:", "hand1 is a hand", "give holders to hand2"]),
+    # 7. a called protocol's public card outputs are shown to everyone: the caller's view has them
+    ("callee-shown", "shows-secret", 1, ["FAIL secure", 'the view "show-pair showed pair: ']),
+    (
+        "callee-shown",
+        "shows-mixed",
+        0,
+        ["VERIFIED", "show-mixed: its view depends only on its public outputs (pair shown)"],
+    ),
+    # 8. an unordered output ('cards') is a multiset: equals and uniform in any order
+    ("cards-multiset", "another-order", 0, ["VERIFIED"]),
+    ("cards-multiset", "other-cards", 1, ["FAIL correct", "output pair is [al, be] instead of [be, be]"]),
 ]
 
 
@@ -68,6 +97,23 @@ def test_verify_verdict(folder: str, spec: str, code: int, words: list[str]) -> 
     assert got == code, out
     for w in words:
         assert w in out, out
+
+
+@pytest.mark.parametrize(
+    ("spec", "words"), [("sees-the-bit", "deal-in-order"), ("taker-is-alice", "dealer-deals")]
+)
+def test_a_callees_hand_is_seen_through_the_call_on_every_path(spec: str, words: str) -> None:
+    """The leak through a callee's hand is found split over workers too, and a single run
+    (``simulate``) shows alice what came into the callee's hand she holds."""
+    path = str(HERE / "calls-hands" / f"{spec}.yaml")
+    code, out = kitgen("verify", path, "--workers", "2")
+    assert code == 1 and "alice's view" in out and words in out, out
+    from reference_engine.simulate import simulate
+
+    lib = Library([HERE / "calls-hands"])
+    sim = simulate(lib, lib.protocol(spec), inputs={"a": 0, "b": 1}, seed=1)
+    calls = [o for o in sim.observations if o[0] == "call" and isinstance(o[2], list)]
+    assert calls and any(obs[0] == "hand" for obs in calls[0][2]), sim.observations
 
 
 def test_every_folder_has_a_case() -> None:
@@ -184,3 +230,18 @@ def test_the_card_selection_protocol_hides_the_hands_from_a_person_who_holds_one
     secure = report.check("secure")
     assert report.ok and secure is not None, report.failed()
     assert "and for bea (knowing part(cards, sizes, 2); seeing what comes into hand2)" in secure.figure
+
+
+def test_the_statistical_check_refuses_a_spec_that_seats_people(variant: Callable[..., Library]) -> None:
+    """``verify --runs`` tests features of the table's view only: a spec with ``players`` is
+    refused (exit 2, naming its players line) instead of VERIFIED. Here a person holds P_1's
+    hand without knowing P_1's cards: the exact check finds what they see."""
+    players = "players:\n  pam: {hands: [1]}\n"
+    lib = variant("card-selection", ("context:\n", players + "context:\n"))
+    path = str(lib.find_file("card-selection"))
+    code, out = kitgen("verify", path, "--workers", "1")
+    assert code == 1 and "pam (seeing what comes into hand1) can tell the inputs apart" in out, out
+    code, out = kitgen("verify", path, "--runs", "10")
+    assert code == 2, out
+    assert "card-selection.yaml:" in out and "players: card-selection seats people (pam)" in out, out
+    assert "verify it exactly instead (--deck SCENARIO)" in out and "Traceback" not in out, out
