@@ -29,6 +29,8 @@ import time
 from dataclasses import replace
 from typing import Any
 
+from figures import add_record_options, append_record
+
 from kitgen.gametime import RunTimer, game_time, simulate_games
 from kitgen.kitcost import GAMES, kit_cost
 from kitgen.tabletime import PROFILES, TimeModel, time_model, using_model
@@ -154,6 +156,7 @@ def main() -> None:
         help="the figures of this profile of the table-time model (default: its base, optimistic)",
     )
     parser.add_argument("--json", action="store_true")
+    add_record_options(parser)  # every run is appended to bench/results/table_time.jsonl
     args = parser.parse_args()
     library = Library()
     out: dict[str, Any] = {}
@@ -178,6 +181,10 @@ def main() -> None:
                 print(f"\nlevers, {name}:")
                 for row in out["levers"][name]:
                     print(f"  {row['turn_minutes']:5.1f} min  {row['lever']}")
+    settings = {"games": args.games, "players": args.players, "virtual": args.virtual}
+    append_record(
+        "table_time", out, {**settings, "profile": args.profile, "table_time": args.table_time}, args
+    )
     if args.json:
         print(json.dumps(out))
 

@@ -34,6 +34,8 @@ import random
 import time
 from typing import Any
 
+from figures import add_record_options, append_record
+
 from reference_engine.kinds.shedding import Game, load_rules
 from reference_engine.registry import Library
 from reference_engine.selection import ENGINE, CallCache, run_selection
@@ -167,6 +169,7 @@ def main() -> None:
         "--rounds", type=int, default=3, help="timed rule-level rounds per engine (best counts)"
     )
     parser.add_argument("--json", action="store_true", help="also print one JSON object on the last line")
+    add_record_options(parser)  # every run is appended to bench/results/uno_speed.jsonl
     args = parser.parse_args()
     fast = args.compiled_turns or 10 * args.turns
     out: dict[str, object] = {"players": args.players, "python": platform.python_version()}
@@ -211,6 +214,7 @@ def main() -> None:
             f"  card level, whole games, {engine + ':':12} {rate:7.1f} virtual turns/s  "
             f"({turns} virtual turns in {games} games, all seats virtual)"
         )
+    append_record("uno_speed", out, {k: out[k] for k in ("games", "rounds", "players")}, args)
     if args.json:
         print(json.dumps(out))
 
