@@ -133,10 +133,10 @@ def test_a_failing_spec_is_shown_failing(tmp_path: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def uno_kit(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("kit") / "uno"
-    r = CliRunner().invoke(main, ["build", "uno", "--runs", "0", "-o", str(folder)])
-    assert r.exit_code == 0, r.output
+def uno_kit(built_kit: Any) -> Path:
+    """The default kit, built once per test session (tests/conftest.py)."""
+    folder, _ = built_kit()
+    assert isinstance(folder, Path)
     return folder
 
 

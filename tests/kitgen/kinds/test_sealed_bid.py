@@ -13,15 +13,15 @@ import pytest
 from pypdf import PdfReader
 
 from kitgen.booklet import plain_text
-from kitgen.kit import KitOptions, build
 from reference_engine.registry import Library
 from reference_engine.simulate import simulate
 
 
 @pytest.fixture(scope="module")
-def kit(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
-    folder = tmp_path_factory.mktemp("kits") / "gakmoro"
-    return folder, build(KitOptions(ruleset="gakmoro", output=str(folder))).to_json()
+def kit(built_kit: Any) -> tuple[Path, dict[str, Any]]:
+    """The Gakmoro kit (`kitgen build gakmoro`), built once per test session (tests/conftest.py)."""
+    folder, manifest = built_kit(ruleset="gakmoro")
+    return folder, manifest
 
 
 def test_the_round_is_verified_exactly_with_the_papers_counts(kit: tuple[Path, dict[str, Any]]) -> None:
