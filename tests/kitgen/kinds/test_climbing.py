@@ -62,6 +62,7 @@ def test_the_booklet_states_the_rules_and_their_differences(daifugo_kit: tuple[P
     assert (folder / "view" / "play-selection.html").is_file()
 
 
+@pytest.mark.slow  # reads every page of a whole kit; the fast tier checks uno's, gakmoro's and two games'
 def test_the_kit_speaks_plain_words(daifugo_kit: tuple[Path, dict[str, Any]], plain_words: Any) -> None:
     """Every page for players (booklet but its Validation pages, card and label sheets, index,
     viewer) in a player's words: the play selection's places, variables and the paper's notation
