@@ -162,6 +162,7 @@ def test_what_a_protocol_kit_refuses(tmp_path: Path, args: list[str], said: str)
     assert not out.exists()
 
 
+@pytest.mark.slow  # a whole game kit from a file; the fast tier builds game kits by name
 def test_a_rule_set_file_is_still_a_game_kit(tmp_path: Path) -> None:
     games = rulesets_dir() / "games"
     copy = tmp_path / "my-small-uno.yaml"

@@ -206,6 +206,7 @@ def test_other_ways_to_print_backs(tmp_path: Path, duplex: str) -> None:
             assert top and {(round(r["x0"], 2), round(r["top"], 2)) for r in top} == bottom
 
 
+@pytest.mark.slow  # a whole build verifying the paper's protocol; the fast tier builds the default kit
 def test_store_bought_deck_needs_sleeves(tmp_path: Path) -> None:
     # The paper's protocol lays markers and game cards face down side by side: every card needs
     # the same sleeve, or the different backs give the protocol away.
