@@ -36,6 +36,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from figures import add_record_options, append_record
+
 from kitgen.durations import short_range
 from kitgen.figures import default_plan, generated, summaries, weighted_summaries
 from kitgen.files import write_atomic
@@ -121,6 +123,7 @@ def main() -> None:
         action="store_true",
         help="write docs/kit-figures.json and the README's and docs/table-time.md's tables",
     )
+    add_record_options(parser)  # every run is appended to bench/results/table_time.jsonl
     args = parser.parse_args()
     library = Library()
     out: dict[str, Any] = {}
@@ -147,6 +150,7 @@ def main() -> None:
         for path, text in generated(ROOT, {"kits": rows, "weighted": weighted}).items():
             write_atomic(ROOT / path, text.encode("utf-8"))
             print(f"wrote {path}")
+    append_record("table_time", out, {"profile": args.profile, "table_time": args.table_time}, args)
     if args.json:
         print(json.dumps(out))
 

@@ -38,6 +38,8 @@ import statistics
 import time
 from typing import Any
 
+from figures import add_record_options, append_record
+
 from reference_engine.kinds.shedding import Game, load_rules
 from reference_engine.registry import Library
 from reference_engine.selection import ENGINE, CallCache, run_selection
@@ -187,6 +189,7 @@ def main() -> None:
         "--rounds", type=int, default=5, help="timed rule-level rounds per engine (the median ratio counts)"
     )
     parser.add_argument("--json", action="store_true", help="also print one JSON object on the last line")
+    add_record_options(parser)  # every run is appended to bench/results/uno_speed.jsonl
     args = parser.parse_args()
     fast = args.compiled_turns or 10 * args.turns
     out: dict[str, object] = {"players": args.players, "python": platform.python_version()}
@@ -238,6 +241,7 @@ def main() -> None:
             f"({turns} virtual turns in {games} games, all seats virtual, {out['card_game_protocol']}, "
             f"engine used: {used})"
         )
+    append_record("uno_speed", out, {k: out[k] for k in ("games", "rounds", "players")}, args)
     if args.json:
         print(json.dumps(out))
 

@@ -49,7 +49,7 @@ from .manifest import (
 )
 from .optionspec import Option, flag_of
 from .output import check_destination, inside, safe_name, sha256, staged
-from .previews import render_previews
+from .previews import preview_cache, render_previews
 from .printguide import card_pages, keep_pages, only_pages, printing_guide, shopping_list
 from .sheets import DUPLEX, SheetOptions, grid_for, render_cards
 from .templates import CardSize, LabelSheet, Paper, Profile, Templates
@@ -80,6 +80,7 @@ class Printing:
     export: tuple[str, ...] = ()
     previews: bool = True
     force: bool = False
+    cache: bool = True  # previews may come from the cache (not with --no-cache)
 
 
 @dataclass
@@ -169,6 +170,7 @@ def print_setup(
         opts.export,
         opts.previews,
         opts.force,
+        opts.cache,
     )
 
 
@@ -312,13 +314,15 @@ def write_previews(kit: KitContent, out: Written, step: Progress) -> None:
     if not kit.printing.previews:
         return
     step("rendering previews", 0)
-    previews(out.work, out.pdfs, out.files)
+    previews(out.work, out.pdfs, out.files, kit.printing.cache)
 
 
-def previews(work: Path, pdfs: list[str], files: list[str]) -> None:
-    """PNG previews of every page of each PDF, added to ``files``."""
+def previews(work: Path, pdfs: list[str], files: list[str], cache: bool = True) -> None:
+    """PNG previews of every page of each PDF, added to ``files`` (pages whose PDF bytes were
+    rendered before come from the preview cache unless ``cache`` is off)."""
+    cached = preview_cache(cache)
     for pdf in pdfs:
-        for png in render_previews(inside(work, f"{pdf}.pdf"), inside(work, "previews"), pdf):
+        for png in render_previews(inside(work, f"{pdf}.pdf"), inside(work, "previews"), pdf, cache=cached):
             files.append(str(png.relative_to(work)))
 
 

@@ -32,6 +32,7 @@ from reportlab.platypus import Flowable, SimpleDocTemplate, Table, TableStyle
 from reference_engine.api import Checker, SpecError, UsageError, load_file
 
 from .colour import DARK, contrast, ink_on, readable
+from .replay import replayed
 from .templates import templates_dir
 from .units import Length, mm
 
@@ -356,7 +357,14 @@ def _panel(cd: _Card, x: float, y: float, w: float, h: float, colour: str) -> st
 def draw_face(
     c: Canvas, face: Face, w: float, h: float, bleed: float, safe: float, ink_saver: bool = False
 ) -> None:
-    """Draw ``face`` upright in a w x h card at the origin (background into the bleed)."""
+    """Draw ``face`` upright in a w x h card at the origin (background into the bleed); drawn
+    once per PDF and state, then replayed (:mod:`kitgen.replay`: the same bytes)."""
+    replayed(
+        c, (face, w, h, bleed, safe, ink_saver), lambda: _draw_face(c, face, w, h, bleed, safe, ink_saver)
+    )
+
+
+def _draw_face(c: Canvas, face: Face, w: float, h: float, bleed: float, safe: float, ink_saver: bool) -> None:
     st = style()
     cd = _Card(c, w, h, bleed, safe, ink_saver)
     if face.kind == "marker":

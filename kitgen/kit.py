@@ -192,7 +192,7 @@ def _build_own(
         files = [f"{p}.pdf" for p in pdfs] + others
         if opts.previews:
             step("rendering previews", 0)
-            previews(work, pdfs, files)
+            previews(work, pdfs, files, opts.cache)
         game: GameFacts = {"name": rules.name, "title": rules.title, "source": rules.source}
         manifest = OwnKitManifest(plan.name, VERSION, game, paper.name, entries, kind=rules.kind)
         finish(work, manifest, pdfs, files, None)
@@ -285,7 +285,7 @@ def build_booklet(
         files = ["booklet.pdf", "booklet.json"]
         if opts.previews:
             step("rendering previews", 0)
-            previews(work, ["booklet"], files)
+            previews(work, ["booklet"], files, opts.cache)
         manifest = BookletManifest(
             name,
             VERSION,

@@ -183,8 +183,34 @@ def _measure(root: yaml.Node) -> None:
     visit(root, (), 0)
 
 
+# Parsed documents by (file, text): a build loads the same rule sets and specs dozens of times
+# (every simulated game loads its rule set), and parsing is most of loading. Each caller gets its
+# own copy of the data, so nothing a caller changes reaches another; failures are not kept.
+_PARSED: dict[tuple[str, str], Source] = {}
+_PARSED_MAX = 512  # documents; the built-in library has about 150 files
+
+
+def _copy(value: Any) -> Any:
+    """A copy of loaded YAML data (dicts and lists copied, scalars are immutable)."""
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
+
+
 def load_text(text: str, file: str) -> Source:
     """Parse YAML text safely; raise :class:`SpecError` naming file and line on failure."""
+    parsed = _PARSED.get((file, text))
+    if parsed is None:
+        parsed = _parse(text, file)
+        if len(_PARSED) >= _PARSED_MAX:
+            _PARSED.clear()
+        _PARSED[(file, text)] = parsed
+    return Source(file=parsed.file, data=_copy(parsed.data), lines=dict(parsed.lines), text=parsed.text)
+
+
+def _parse(text: str, file: str) -> Source:
     lines: dict[KeyPath, int] = {}
     problems: list[Problem] = []
     try:

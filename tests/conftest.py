@@ -1,4 +1,4 @@
-"""Shared fixtures: the built-in library, and helpers to write spec variants.
+"""Shared fixtures: the built-in library, helpers to write spec variants, and kits built once.
 
 No test writes into the user's cache: :func:`pytest_configure` points ``KITGEN_CACHE_DIR`` (and
 ``XDG_CACHE_HOME``) at a folder of this test session before any fixture runs, module and
@@ -6,15 +6,26 @@ session fixtures included (they run before the function-scoped ``verification_ca
 folder is made once by the controlling process and inherited by every xdist worker, so kits
 built by module fixtures in different files share their verification reports (a report is
 reused only when everything that decides it is the same, see kitgen/verification.py).
+
+A test that only reads a kit asks for it with :func:`built_kit` (``built_kit(ruleset="gakmoro")``:
+the folder and the manifest of ``kitgen build`` with these options) or :func:`built_booklet`: each
+distinct set of options is built once per test session, whatever the file or the xdist worker
+that asks first (a lock file in the session folder makes the others wait for it and then read
+it), so a kit checked in ten files costs one build. The folder is shared: a test must not write
+into it (copy it with ``shutil.copytree`` first). docs/architecture.md, "The test suite".
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import shutil
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -78,3 +89,79 @@ def verification_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: py
     directory = tmp_path_factory.mktemp("verification-cache")
     monkeypatch.setenv("KITGEN_CACHE_DIR", str(directory))
     return directory
+
+
+# --------------------------------------------------------------------------- kits built once
+
+
+@contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``path`` (other xdist workers wait); no lock where fcntl is missing."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: each worker builds its own copy
+        yield
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _key(what: str, options: dict[str, Any]) -> str:
+    def plain(value: Any) -> Any:
+        return sorted(value) if isinstance(value, frozenset | set) else repr(value)
+
+    text = json.dumps([what, {k: plain(v) for k, v in sorted(options.items())}])
+    return f"{what}-{hashlib.sha256(text.encode()).hexdigest()[:16]}"
+
+
+def shared_build(
+    what: str, options: dict[str, Any], make: Callable[[Path], dict[str, Any]]
+) -> tuple[Path, dict[str, Any]]:
+    """``make(folder)`` once per session for ``(what, options)``: its folder and the JSON it returned."""
+    root = Path(os.environ[SESSION_CACHE_ENV]) / "built"
+    folder = root / _key(what, options)
+    done = folder.parent / f"{folder.name}.json"
+    with _locked(folder.parent / f"{folder.name}.lock"):
+        if not done.is_file():
+            if folder.exists():  # a build that failed half way in another worker
+                shutil.rmtree(folder)
+            result = make(folder)
+            done.write_text(json.dumps(result), encoding="utf-8")
+    return folder, json.loads(done.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="session")
+def built_kit() -> Callable[..., tuple[Path, dict[str, Any]]]:
+    """``built_kit(**options)``: ``kitgen build`` with these :class:`kitgen.kit.KitOptions` fields
+    (not ``output``), built once per test session: (its folder, its manifest as JSON). Read only."""
+    from kitgen.kit import KitOptions, build
+
+    def get(**options: Any) -> tuple[Path, dict[str, Any]]:
+        assert "output" not in options, "built_kit chooses the folder"
+        return shared_build(
+            "kit", options, lambda folder: build(KitOptions(**options, output=str(folder))).to_json()
+        )
+
+    return get
+
+
+@pytest.fixture(scope="session")
+def built_booklet() -> Callable[..., tuple[Path, dict[str, Any]]]:
+    """``built_booklet(**options)``: ``kitgen booklet`` with these :class:`kitgen.kit.BookletOptions`
+    fields (not ``output``), built once per test session: (its folder, its manifest). Read only."""
+    from kitgen.kit import BookletOptions, build_booklet
+
+    def get(**options: Any) -> tuple[Path, dict[str, Any]]:
+        assert "output" not in options, "built_booklet chooses the folder"
+        return shared_build(
+            "booklet",
+            options,
+            lambda folder: build_booklet(BookletOptions(**options, output=str(folder))).to_json(),
+        )
+
+    return get

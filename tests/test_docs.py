@@ -34,8 +34,12 @@ def test_every_key_is_documented(key: str) -> None:
 
 def test_readme_test_command_is_what_ci_runs() -> None:
     ci = (Path(__file__).resolve().parents[1] / ".ci" / "run").read_text(encoding="utf-8")
-    assert ".venv/bin/python -m pytest" in README
-    assert ci.strip().splitlines()[-1] == ".venv/bin/python -m pytest"
+    assert ".venv/bin/python -m pytest" in README and "pytest -m slow" in README
+    # README's command (the fast tier), then the slow tier, as the last two lines.
+    assert ci.strip().splitlines()[-2:] == [
+        ".venv/bin/python -m pytest",
+        ".venv/bin/python -m pytest -m slow",
+    ]
 
 
 def test_every_command_line_option_is_in_the_readme() -> None:

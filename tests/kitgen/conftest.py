@@ -53,25 +53,15 @@ def plain_words() -> Callable[[Path], list[str]]:
 
 
 @pytest.fixture(scope="session")
-def game_booklet(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
+def game_booklet(built_booklet: Callable[..., tuple[Path, Any]]) -> Callable[[str], Path]:
     """``game_booklet(ruleset)``: the folder of ``kitgen booklet RULESET`` (20 statistical runs,
-    no previews), built once per session."""
-    from kitgen.kit import BookletOptions, build_booklet
+    no previews), built once per session for every worker (tests/conftest.py's built_booklet)."""
     from kitgen.optionspec import KindValues
 
-    built: dict[str, Path] = {}
-
     def get(ruleset: str) -> Path:
-        if ruleset not in built:
-            folder = tmp_path_factory.mktemp("game-booklets") / ruleset
-            wild4 = "bluff" if ruleset == "uno-official" else "strict"
-            build_booklet(
-                BookletOptions(
-                    name=ruleset, output=str(folder), runs=20, previews=False, own=KindValues.of(wild4=wild4)
-                )
-            )
-            built[ruleset] = folder
-        return built[ruleset]
+        wild4 = "bluff" if ruleset == "uno-official" else "strict"
+        folder, _ = built_booklet(name=ruleset, runs=20, previews=False, own=KindValues.of(wild4=wild4))
+        return folder
 
     return get
 

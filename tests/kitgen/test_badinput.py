@@ -115,6 +115,7 @@ def test_the_mutants_are_reproducible_and_cover_every_class() -> None:
             assert m.content != (mutants.PROTOCOLS / f"{m.base}.yaml").read_bytes(), m.label
 
 
+@pytest.mark.slow  # a seeded sweep; the fast tier runs every bad spec and shipped spec through every command
 def test_seeded_mutants_through_every_command(tmp_path: Path) -> None:
     """A few dozen mutants (every class twice); each command on each: exit code 0, 1 or 2 as
     the rules of mutants.wrong_exit_codes say, no traceback, within 20 s of CPU time (or three

@@ -17,6 +17,10 @@ import pytest
 
 from tests.kitgen.viewer_pages import cards_in, page_data, view
 
+# A real browser is the slow tier (`pytest -m slow`, run by .ci/run); the fast tier checks the
+# same pages' data and markup (tests/kitgen/test_viewer.py, test_kitindex in test_viewer.py).
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 ARGS = [
     "--headless",
@@ -154,19 +158,15 @@ def test_hostile_spec_runs_no_script(browser: Any, tmp_path: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def built_kit(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from click.testing import CliRunner
-
-    from kitgen.cli import main
-
-    kit = tmp_path_factory.mktemp("browser-kit") / "kit"
-    r = CliRunner().invoke(main, ["build", "uno", "--runs", "0", "-o", str(kit)])
-    assert r.exit_code == 0, r.output
-    return kit
+def index_kit(built_kit: Any) -> Path:
+    """The default kit, built once per test session (tests/conftest.py)."""
+    folder, _ = built_kit()
+    assert isinstance(folder, Path)
+    return folder
 
 
-def test_kit_index_in_the_browser(browser: Any, built_kit: Path) -> None:
-    kit = built_kit
+def test_kit_index_in_the_browser(browser: Any, index_kit: Path) -> None:
+    kit = index_kit
     page, errors, requests = open_page(browser, (kit / "index.html").as_uri())
     images = page.locator(".sheet img")
     assert images.count() == len(list((kit / "previews").glob("*.png")))
@@ -216,7 +216,7 @@ def test_the_viewer_passes_axe(browser: Any, pages: dict[str, Path], key: str) -
     assert axe_violations(browser, path.as_uri(), [1, pictured, len(frames)]) == []
 
 
-def test_the_kit_index_passes_axe(browser: Any, built_kit: Path) -> None:
-    assert axe_violations(browser, (built_kit / "index.html").as_uri()) == []
-    viewer = sorted((built_kit / "view").glob("card-selection*.html"))[0]  # the kit's own protocol
+def test_the_kit_index_passes_axe(browser: Any, index_kit: Path) -> None:
+    assert axe_violations(browser, (index_kit / "index.html").as_uri()) == []
+    viewer = sorted((index_kit / "view").glob("card-selection*.html"))[0]  # the kit's own protocol
     assert axe_violations(browser, viewer.as_uri(), [1, 5]) == []

@@ -41,7 +41,19 @@ def _cards_by_symbol(manifest: dict[str, Any]) -> dict[str, int]:
     return dict(top["resources"]["cards_by_symbol"])
 
 
-@pytest.mark.parametrize("name", [p for p in PROTOCOLS if p not in UNVERIFIABLE])
+# Fast tier: the six-card AND, the five-card trick and the modified covert lottery (a protocol
+# that calls another); every other shipped protocol's class kit is the slow tier.
+FAST_PROTOCOLS = {"six-card-and", "five-card-trick", "covert-lottery-modified"}
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        p if p in FAST_PROTOCOLS else pytest.param(p, marks=pytest.mark.slow)
+        for p in PROTOCOLS
+        if p not in UNVERIFIABLE
+    ],
+)
 def test_every_shipped_protocol_gets_a_kit_for_a_class(
     tmp_path: Path, name: str, manifest_round_trips: Any
 ) -> None:
@@ -165,6 +177,7 @@ def test_what_a_protocol_kit_refuses(tmp_path: Path, args: list[str], said: str)
     assert not out.exists()
 
 
+@pytest.mark.slow  # a whole game kit from a file; the fast tier builds game kits by name
 def test_a_rule_set_file_is_still_a_game_kit(tmp_path: Path) -> None:
     games = rulesets_dir() / "games"
     copy = tmp_path / "my-small-uno.yaml"

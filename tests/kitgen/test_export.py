@@ -24,7 +24,14 @@ NOT_A_CARD_KIT = {"uno-puzzles"}  # puzzle sheets; refuses both options (tested 
 MM_PER_INCH = 25.4
 
 
-@pytest.fixture(scope="module", params=GAME_KITS)
+# The fast tier exports the 108-card UNO kit and Gakmoro's; every other game kit is the slow tier.
+FAST_KITS = {"uno", "gakmoro"}
+
+
+@pytest.fixture(
+    scope="module",
+    params=[k if k in FAST_KITS else pytest.param(k, marks=pytest.mark.slow) for k in GAME_KITS],
+)
 def kit(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> tuple[Path, dict[str, Any]]:
@@ -160,6 +167,7 @@ def test_export_and_ink_saver_are_refused_by_the_puzzle_kit(tmp_path: Path) -> N
     assert r.exit_code == 2 and "cards-png" in r.output
 
 
+@pytest.mark.slow  # a second whole build of a kit
 def test_same_options_same_bytes(kit: tuple[Path, dict[str, Any]], tmp_path: Path) -> None:
     """The pictures (and every PDF) come out byte for byte the same from the same options."""
     _, manifest = kit

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from pypdf import PdfReader
 
 from kitgen.faces import Face
@@ -35,6 +36,7 @@ def test_a_short_handout_gets_large_type(tmp_path: Path) -> None:
     assert render_handout(out, _handout(5, 4), A4) == 1
 
 
+@pytest.mark.slow  # the fit search typesets the page dozens of times; the fast tier fits short handouts
 def test_a_wordy_spec_still_fits_one_page(tmp_path: Path) -> None:
     h = _handout(60, 40)
     size, steps = fit(h, A4)

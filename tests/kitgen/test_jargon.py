@@ -135,7 +135,13 @@ def test_the_validation_pages_may_use_the_paper(
 
 
 @pytest.mark.parametrize(
-    "ruleset", ["uno-small", "crazy-eights", "sevens", "hearts", "dominoes", "uno-official"]
+    "ruleset",
+    # Fast tier: the small UNO deck and the tiles kind; the other kits (whole builds) are slow.
+    ["uno-small"]
+    + [
+        pytest.param(r, marks=pytest.mark.slow)
+        for r in ("dominoes", "crazy-eights", "sevens", "hearts", "uno-official")
+    ],
 )
 def test_every_shipped_game_kit_speaks_plain_words(
     ruleset: str, tmp_path: Path, plain_words: Callable[[Path], list[str]]

@@ -23,9 +23,9 @@ MM = 72 / 25.4
 
 
 @pytest.fixture(scope="module")
-def default_kit(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
-    folder = tmp_path_factory.mktemp("kits") / "uno"
-    manifest = build(KitOptions(output=str(folder))).to_json()
+def default_kit(built_kit: Any) -> tuple[Path, dict[str, Any]]:
+    """The default kit (`kitgen build`), built once per test session (tests/conftest.py)."""
+    folder, manifest = built_kit()
     return folder, manifest
 
 
@@ -168,6 +168,7 @@ def test_bom_matches_an_independent_count(default_kit: tuple[Path, dict[str, Any
     assert sum(i["count"] for i in items.values() if i["kind"] == "card") == manifest["bom"]["printed_cards"]
 
 
+@pytest.mark.slow  # a second whole build; the fast tier compares the kit's bytes with the golden ones
 def test_same_inputs_same_bytes(default_kit: tuple[Path, dict[str, Any]], tmp_path: Path) -> None:
     folder, _ = default_kit
     again = build(KitOptions(output=str(tmp_path / "again"))).to_json()
@@ -205,6 +206,7 @@ def test_other_ways_to_print_backs(tmp_path: Path, duplex: str) -> None:
             assert top and {(round(r["x0"], 2), round(r["top"], 2)) for r in top} == bottom
 
 
+@pytest.mark.slow  # a whole build verifying the paper's protocol; the fast tier builds the default kit
 def test_store_bought_deck_needs_sleeves(tmp_path: Path) -> None:
     # The paper's protocol lays markers and game cards face down side by side: every card needs
     # the same sleeve, or the different backs give the protocol away.

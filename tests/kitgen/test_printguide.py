@@ -16,10 +16,9 @@ from kitgen.printguide import page_ranges
 
 
 @pytest.fixture(scope="module")
-def kit(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
-    folder = tmp_path_factory.mktemp("kit") / "uno"
-    r = CliRunner().invoke(main, ["build", "uno", "--runs", "0", "--no-previews", "-o", str(folder)])
-    assert r.exit_code == 0, r.output
+def kit(built_kit: Any) -> tuple[Path, dict[str, Any]]:
+    """The default kit, built once per test session (tests/conftest.py), and its manifest.json."""
+    folder, _ = built_kit()
     return folder, json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
 
 

@@ -97,6 +97,7 @@ def test_the_first_turn_checklist_fits_a_page_and_its_pages_are_right(
     assert setup and int(setup.group(1)) == _page_of(pages, "Setting up the table")
 
 
+@pytest.mark.slow  # a second booklet (A5) and its page check; the fast tier checks the A4 checklists
 def test_on_a5_pages_the_checklist_still_fits_one_page_and_the_picture_passes_the_page_check(
     tmp_path: Path,
 ) -> None:

@@ -133,10 +133,10 @@ def test_a_failing_spec_is_shown_failing(tmp_path: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def uno_kit(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("kit") / "uno"
-    r = CliRunner().invoke(main, ["build", "uno", "--runs", "0", "-o", str(folder)])
-    assert r.exit_code == 0, r.output
+def uno_kit(built_kit: Any) -> Path:
+    """The default kit, built once per test session (tests/conftest.py)."""
+    folder, _ = built_kit()
+    assert isinstance(folder, Path)
     return folder
 
 
@@ -204,3 +204,26 @@ def test_cards_are_the_printed_pictures_with_names_in_words(tmp_path: Path) -> N
     assert picture(data["card_back"]).tobytes() == red1[1].tobytes()
     assert face_name(Face("deck", "hq", "QH", ("hearts", "queen", "Q"))) == "queen of hearts"
     assert face_name(Face("theta", "theta2", "θ2", ("Human 1",))) == "θ2 · Human 1"
+
+
+def test_card_pictures_drawn_before_are_the_same_pictures() -> None:
+    """A card's picture does not depend on the cards drawn with it, nor on whether this process
+    drew it before (kitgen.viewer keeps the pictures it drew)."""
+    from kitgen import viewer
+    from kitgen.faces import Face
+
+    alpha, beta, theta = (
+        Face("marker", "alpha", "α"),
+        Face("marker", "beta", "β"),
+        Face("theta", "theta1", "θ1"),
+    )
+    viewer._PICTURES.clear()
+    pair, back = viewer.card_pictures({"alpha": alpha, "beta": beta})
+    kept = len(viewer._PICTURES)
+    viewer._PICTURES.clear()
+    trio, back2 = viewer.card_pictures({"theta1": theta, "beta": beta, "alpha": alpha})
+    assert kept == 3 and back == back2 and {k: trio[k] for k in pair} == pair
+    again, _ = viewer.card_pictures({"beta": beta})  # from the kept pictures
+    assert again == {"beta": pair["beta"]} and len(viewer._PICTURES) == 4
+    _, saver_back = viewer.card_pictures({"alpha": alpha}, ink_saver=True)
+    assert saver_back != back and len(viewer._PICTURES) == 6  # the ink saver's pictures are their own

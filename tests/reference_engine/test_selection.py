@@ -38,6 +38,7 @@ def test_both_versions_verify_exactly_on_the_mini_deck(
     assert data["scenario"]["deal"] == ["R1", "G2", "B7", "Y5", "W"]
 
 
+@pytest.mark.slow  # an exact run over 180 deals; the fast tier verifies card-selection exactly on "mini"
 def test_the_discard_pile_as_an_extra_owner(library: Library) -> None:
     # Slow-ish (about 30 s): the 180 deals of six cards with P_4 = the discard pile.
     report = verify(library, library.protocol("card-selection"), scenario="mini-discard")

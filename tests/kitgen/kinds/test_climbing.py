@@ -82,6 +82,7 @@ def test_the_booklet_is_at_unos_level(daifugo_kit: tuple[Path, dict[str, Any]]) 
         assert "k = " not in page, page[:80]
 
 
+@pytest.mark.slow  # reads every page of a whole kit; the fast tier checks uno's, gakmoro's and two games'
 def test_the_kit_speaks_plain_words(daifugo_kit: tuple[Path, dict[str, Any]], plain_words: Any) -> None:
     """Every page for players (booklet but its Validation pages, card and label sheets, index,
     viewer) in a player's words: the play selection's places, variables and the paper's notation

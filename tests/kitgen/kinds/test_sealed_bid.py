@@ -13,15 +13,15 @@ import pytest
 from pypdf import PdfReader
 
 from kitgen.booklet import plain_text
-from kitgen.kit import KitOptions, build
 from reference_engine.registry import Library
 from reference_engine.simulate import simulate
 
 
 @pytest.fixture(scope="module")
-def kit(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
-    folder = tmp_path_factory.mktemp("kits") / "gakmoro"
-    return folder, build(KitOptions(ruleset="gakmoro", output=str(folder))).to_json()
+def kit(built_kit: Any) -> tuple[Path, dict[str, Any]]:
+    """The Gakmoro kit (`kitgen build gakmoro`), built once per test session (tests/conftest.py)."""
+    folder, manifest = built_kit(ruleset="gakmoro")
+    return folder, manifest
 
 
 def test_the_round_is_verified_exactly_with_the_papers_counts(kit: tuple[Path, dict[str, Any]]) -> None:
@@ -232,6 +232,7 @@ def test_the_output_is_the_golden_one(kit: tuple[Path, dict[str, Any]], matches_
     assert matches_golden(folder, "gakmoro") == []
 
 
+@pytest.mark.slow  # renders every page; the fast tier page-checks the default kit (tests/kitgen/test_kit.py)
 def test_the_kit_passes_the_page_check(kit: tuple[Path, dict[str, Any]]) -> None:
     """The Gakmoro kit, bundle sheets and booklet included (kitgen.pagecheck)."""
     from kitgen.pagecheck import check_kit

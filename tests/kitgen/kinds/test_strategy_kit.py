@@ -79,6 +79,7 @@ def test_the_booklet_teaches_a_stronger_virtual_player(weighted_kit: tuple[Path,
     assert weighted["virtual_turn_minutes"] > 2 * uniform.own.turn_minutes
 
 
+@pytest.mark.slow  # reads every page of a whole kit; the fast tier checks uno's, gakmoro's and two games'
 def test_the_kit_speaks_plain_words(weighted_kit: tuple[Path, dict[str, Any]], plain_words: Any) -> None:
     """The weighted kit's pages in a player's words: the weights as "action 3", not the option's
     "action=3"; the ticket cards named, not the paper's λ_j."""

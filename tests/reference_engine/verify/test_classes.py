@@ -57,9 +57,19 @@ CASES = [
 ]
 
 
+def cases(table: list[tuple[str, str, list[list[int]]]]) -> list[object]:
+    """Every case; the four-pile "mini-discard" ones (direct runs over hundreds of deals) are the
+    slow tier, the three-pile scenarios of every game the fast tier."""
+    return [
+        pytest.param(p, s, z, marks=pytest.mark.slow) if s == "mini-discard" else (p, s, z)
+        for p, s, sizes in table
+        for z in sizes
+    ]
+
+
 @pytest.mark.parametrize(
     ("protocol", "scenario", "sizes"),
-    [(p, s, z) for p, s, sizes in CASES for z in sizes],
+    cases(CASES),
     ids=lambda v: "-".join(map(str, v)) if isinstance(v, list) else str(v),
 )
 def test_the_classes_give_the_direct_verdicts_and_counts(

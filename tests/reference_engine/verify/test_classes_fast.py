@@ -33,7 +33,7 @@ from reference_engine.machine.calls import _sub_outcomes
 from reference_engine.registry import Library
 from reference_engine.verify import verify
 
-from .test_classes import both, refused, same_report
+from .test_classes import both, cases, refused, same_report
 
 Variant = Callable[..., Library]
 
@@ -49,7 +49,7 @@ FAST_CASES = [
 
 @pytest.mark.parametrize(
     ("protocol", "scenario", "sizes"),
-    [(p, s, z) for p, s, sizes in FAST_CASES for z in sizes],
+    cases(FAST_CASES),
     ids=lambda v: "-".join(map(str, v)) if isinstance(v, list) else str(v),
 )
 def test_the_quick_protocols_by_classes_give_the_direct_verdicts_and_counts(

@@ -211,6 +211,7 @@ def views_of(events: list[Any]) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     return tuple(top), tuple(inner)
 
 
+@pytest.mark.slow  # the brute force over every shuffle; the fast tier's fuzz compares with the enumerator
 def test_exact_engine_agrees_with_brute_force(library: Library) -> None:
     """Independent check of merging, lazy piles and view factoring on the lottery (m = 3)."""
     proto = library.protocol("covert-lottery-modified")
