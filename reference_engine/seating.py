@@ -27,14 +27,18 @@ one person per run (:func:`observers` lists those who see anything of their own)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol as Shape
 
 from .declarations import Protocol
 from .errors import Problem
 from .steps import Call, Return, walk
 
-if TYPE_CHECKING:
-    from .registry import Library
+
+class Library(Shape):
+    """What seating needs of the registry's library (no import of it: the registry imports this
+    module): a protocol by name."""
+
+    def protocol(self, name: str) -> Protocol: ...
 
 
 def fills_hands(proto: Protocol) -> bool:

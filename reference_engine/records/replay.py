@@ -110,6 +110,9 @@ def _rerun(record: Mapping[str, Any], library: Library, notes: list[str]) -> Fin
     return difference(record, fresh)
 
 
+HOW = ("engine_used", "fallback_reason")  # a result's keys about how its runs were computed
+
+
 def difference(record: Mapping[str, Any], fresh: Mapping[str, Any]) -> Finding | None:
     """The first place where ``record`` differs from ``fresh`` (the engine's own record of the
     same game): the header, then event by event, then the cards named and the result."""
@@ -134,7 +137,11 @@ def difference(record: Mapping[str, Any], fresh: Mapping[str, Any]) -> Finding |
         if found is not None:
             return Finding(events[i]["n"], walk.describe(again[i]), found)
     for key in ("cards", "result"):
-        found = _diff(record.get(key), fresh.get(key), key)
+        a, b = record.get(key), fresh.get(key)
+        if key == "result" and isinstance(a, dict) and isinstance(b, dict):
+            # Which engine computed the runs says how, not what: the game is the same either way.
+            a, b = ({k: v for k, v in d.items() if k not in HOW} for d in (a, b))
+        found = _diff(a, b, key)
         if found is not None:
             return Finding(len(events), "the end", found)
     return None

@@ -47,7 +47,7 @@ REPEAT_SECONDS = 1.0  # a stop that some code swallowed is raised again after th
 # The forecast of a verification by classes, fitted to the peaks bench/full_deck.py measures
 # (docs/verification.md): the interpreter, library and table (about 34 MB) and the states of
 # each class deal, per card dealt (UNO 1.9 to 2.0 KB whatever the hand, Dominoes 2.0, Hearts
-# 2.4, Crazy Eights 1.3; rounded up). It forecasts UNO 14-15 % above the measured peak
+# 2.4, the 52-card shedding game 1.3; rounded up). It forecasts UNO 14-15 % above the measured peak
 # (hand 1: 270 MB against 235; hand 10: 1.30 GB against 1.14), the small tables within 10 MB.
 BASE_BYTES = 40 * MIB
 PER_DEAL_CARD = 2_200

@@ -8,6 +8,7 @@ of the draw pile aside at Step 10 and turns its pair only when the lottery found
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
 
@@ -124,8 +125,10 @@ def test_a_run_draws_a_card_of_the_draw_pile_and_plays_it_only_if_valid(library:
 
 @pytest.mark.parametrize("level", ["rule", "card"])
 def test_a_virtual_turn_is_one_run_even_when_it_draws(library: Library, level: str) -> None:
-    rules = load_rules("uno")
-    assert rules.virtual_protocol == DRAW and rules.virtual_draw == "play"
+    # The UNO kits teach the sleeved card-selection-fast (a second run after a draw); a game may
+    # name card-selection-draw instead, the whole turn in one run.
+    rules = replace(load_rules("uno"), virtual_protocol=DRAW)
+    assert rules.virtual_draw == "play"
     game = Game(rules, library, players=4, virtual=2, level=level, seed=3)
     result = game.play().to_json()
     log = [t for hand in result["log"] for t in hand]
@@ -170,7 +173,7 @@ def test_the_game_refuses_a_run_that_plays_an_invalid_drawn_card(
     variant: Callable[..., Library],
 ) -> None:
     lib = variant(DRAW, *BROKEN["drawn card always played"][0])
-    rules = load_rules("uno")
+    rules = replace(load_rules("uno"), virtual_protocol=DRAW)
     with pytest.raises(CheckFailure, match="drawn card"):
         for seed in range(20):
             Game(rules, lib, players=4, virtual=2, level="card", seed=seed).play()

@@ -94,3 +94,14 @@ def differences(
                     f"{str(b[field] if field < len(b) else None)[:300]}"
                 )
     return out
+
+
+def not_yet_compiled(reason: str | None) -> bool:
+    """Whether the compiler refused a protocol for a step kind it does not handle yet
+    (:data:`reference_engine.compiled.ops.NOT_YET_COMPILED`): then the protocol is checked to run
+    on the interpreter under ``auto`` and to report why, instead of compared run for run."""
+    from reference_engine.compiled.ops import NOT_YET_COMPILED
+
+    return reason is not None and any(
+        f"step kind {kind!r} is not compiled" in reason for kind in NOT_YET_COMPILED
+    )

@@ -84,8 +84,9 @@ def test_a_step_kind_without_a_handler_is_a_located_error(tmp_path: Path, mode: 
         runner.run(frame, {frame.initial_state({"x": 0}): ONE})
     problem = info.value.problem
     assert problem is not None
-    # Like every runtime error, it names the step's own number (an unnumbered sub-step has none).
-    where = "" if nested else "step 1: "
+    # Like every runtime error, it names the numbered step being carried out (for an unnumbered
+    # sub-step, the numbered step it belongs to).
+    where = "step 2: " if nested else "step 1: "
     assert problem.message == f"{where}no handler for the step kind 'dance'"
     assert Path(problem.file).name == "dance.yaml"
     assert problem.line == line

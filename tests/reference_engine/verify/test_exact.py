@@ -145,7 +145,7 @@ def test_a_broken_subprotocol_breaks_its_caller(variant: Callable[..., Library])
     out, refused (exit code 2) at the caller's step that fails."""
     lib = variant("six-card-and", ('"bit(0)"', '"bit(1)"'))
     with pytest.raises(
-        SimulationError, match=r"covert-lottery-modified.yaml:\d+: steps\[6\]\S*: move to sel"
+        SimulationError, match=r"covert-lottery-modified.yaml:\d+: steps\[6\]\S*: (step \S+: )?move to sel"
     ):
         verify(lib, lib.protocol("covert-lottery-modified"), {"m": 2})
 
