@@ -124,6 +124,12 @@ class Vocabulary:
                 continue  # the s of "Virtual 1's", the m of "g/m²"
             if token == "s" and flat[m.start() - 1 : m.start()].isdigit():
                 continue  # a plural: "a pair of 7s"
+            if (
+                re.fullmatch(r"[a-z]", token)
+                and re.search(r"\d\($", flat[: m.start()])
+                and flat[m.end() : m.end() + 1] == ")"
+            ):
+                continue  # a sub-step's letter: "Step 4(c)"
             if re.fullmatch(r"[A-Z]", token) and re.match(r"\. [A-Z]", flat[m.end() : m.end() + 3]):
                 continue  # an initial: "T. Mizuki"
             bare = re.sub(r"['’][A-Za-z]+$", "", token)

@@ -78,12 +78,17 @@ class WholeDeckClaim(TypedDict):
 
 
 def protocols_to_verify(library: Library, name: str) -> list[str]:
-    """The protocol and everything it calls, callees first."""
+    """The protocol and everything it calls, callees first. A callee that seats people and that
+    its caller maps (``hands:`` or ``players:`` on the call) is verified in the caller's context
+    only: the caller's exact run follows each of those people into it (docs/verification.md);
+    alone, its people would be nobody in particular."""
     seen: list[str] = []
 
     def visit(n: str) -> None:
         proto = library.protocol(n)
         for call in proto.calls():
+            if (call.hands or call.players) and library.protocol(call.protocol).people():
+                continue
             if call.protocol not in seen:
                 visit(call.protocol)
         if n not in seen:

@@ -76,10 +76,10 @@ def refuse_players(proto: Protocol) -> None:
         return
     names = ", ".join(p.name for p in proto.people())
     why = (
-        f"{proto.name} seats people ({names}): verify --runs compares features of the table's view "
-        "between two deals with the same public information, and cannot check what each person sees "
-        "of their own hands given what they know; verify it exactly instead (--deck SCENARIO), which "
-        "checks every person's view"
+        f"{proto.name} seats people ({names}): the statistical check («runs») compares features of "
+        "the table's view between two deals with the same public information, and cannot check what "
+        "each person sees of their own hands given what they know; verify it exactly instead («deck» "
+        "SCENARIO), which checks every person's view"
     )
     raise VerificationError(str(proto.src.problem(("players",), why)))
 

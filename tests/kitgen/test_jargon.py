@@ -39,11 +39,13 @@ def test_the_vocabulary_comes_from_the_spec() -> None:
         ("put the pair at s[3..4]", "(indexing)"),
         ("see templates/table_time.yaml", "(a YAML file)"),
         ("if ncols(L) == 0", "ncols( (a spec function)"),
+        ("the candidates c (4) are shuffled", "'c' (a spec name)"),  # not a sub-step's letter
     ],
 )
 def test_what_is_flagged(text: str, found: str) -> None:
     library = Library()
-    v = Vocabulary.of([library.protocol(n) for n in ("card-selection", "gakmoro-subtraction")])
+    names = ("card-selection", "gakmoro-subtraction", "knockout-lottery")
+    v = Vocabulary.of([library.protocol(n) for n in names])
     assert any(found in f for f in v.findings(text)), v.findings(text)
 
 
@@ -56,6 +58,7 @@ def test_what_is_flagged(text: str, found: str) -> None:
         "The θ1 cards are Virtual 1's; a tie, a card, a pile.",
         "Extend the bundle to 14 cards, found at the left.",
         "On a pair of 7s: a pair of 8s or higher.",
+        "Step 4(c). Turn over each arrow card between two sleeves.",  # a sub-step's letter
     ],
 )
 def test_plain_words_pass(text: str) -> None:

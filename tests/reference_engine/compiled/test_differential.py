@@ -102,6 +102,9 @@ def test_fuzz_specs_run_alike(generated: specgen.GeneratedLibrary) -> None:
             assume(False)  # a spec the loader refuses, or no admissible input: no run to compare
             return
         program = program_for(library, proto)
+        if isinstance(program, str) and runs.not_yet_compiled(program):
+            event("a call with a hands: or players: mapping: the interpreter runs it")
+            return
         assert isinstance(program, Program), f"{program}\n\n{generated.text()}"
         kinds: set[str] = set()
         found = runs.differences(library, proto, st.params, assignments, range(3), kinds=kinds)

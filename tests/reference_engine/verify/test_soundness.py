@@ -244,4 +244,6 @@ def test_the_statistical_check_refuses_a_spec_that_seats_people(variant: Callabl
     code, out = kitgen("verify", path, "--runs", "10")
     assert code == 2, out
     assert "card-selection.yaml:" in out and "players: card-selection seats people (pam)" in out, out
-    assert "verify it exactly instead (--deck SCENARIO)" in out and "Traceback" not in out, out
+    assert (
+        "verify it exactly instead (--deck SCENARIO)" in out and "(--runs)" in out and "Traceback" not in out
+    ), out
