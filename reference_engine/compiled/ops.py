@@ -104,7 +104,9 @@ class Compiler:
 
 
 def run_block(run: Run, block: Block) -> None:
+    runner = run.runner
     for op, number in block:
+        runner.current = number  # as the interpreter: messages name the step being carried out
         op(run)
         after_step(run, number)
 
