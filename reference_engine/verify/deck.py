@@ -165,7 +165,7 @@ def deck_refusal(
     kit uses to say that the exact check on the whole deck is there to be run."""
     from ..errors import ReductionRefused, SpecError
     from .classes import check_outputs
-    from .symmetry import plan_segments
+    from .segments import plan_segments
 
     try:
         whole_table(proto, game, players, 1)

@@ -56,8 +56,9 @@ from .memory import (
 )
 from .partition import Backend, ReadError, Run, class_assignments, outcomes_of, run_partitions
 from .report import Check, Reduction, Report, Scenario, Stats, count_text
+from .segments import plan_segments
 from .setting import setting, table_setting
-from .symmetry import Symmetry, plan_segments
+from .symmetry import Symmetry
 
 
 @dataclass

@@ -182,7 +182,8 @@ def run_part(
     )
     if st_.classes is None:
         return _run_part(library, proto, st_, shared, index, parts, observer)
-    from .symmetry import Symmetry, plan_segments
+    from .segments import plan_segments
+    from .symmetry import Symmetry
 
     shared.symmetry = Symmetry(plan_segments(library, proto), st_.classes.owner, st_.classes.faces)
     hidden = set(st_.classes.key_of) - DEALT.ids

@@ -209,7 +209,8 @@ def test_a_plain_call_given_dealt_cards_is_refused(library: Library) -> None:
     scrambled: the verifier's one order per hand would stand for every order."""
     from reference_engine import steps as st
     from reference_engine.cards import DEALT
-    from reference_engine.verify.symmetry import SegmentPlan, Symmetry
+    from reference_engine.verify.segments import SegmentPlan
+    from reference_engine.verify.symmetry import Symmetry
 
     proto = library.protocol("card-selection-fast")
     call = next(s for s in st.walk(proto.steps) if isinstance(s, st.Call))
