@@ -43,30 +43,31 @@ from __future__ import annotations
 
 from . import actions
 from .calls import SMALL_CALL, collect, h_call
-from .frame import Evaluator, Frame, GameFunction, StateScope, deep_plain, detach
-from .frontier import (
-    ONE,
-    Frontier,
+from .forgetting import (
     LocalDecider,
     Merge,
     MergeDecider,
     Sizes,
-    Vec,
     ViewInfo,
+    decide_candidates,
+    decide_merges,
+    forget,
+    view_info,
+)
+from .frame import Evaluator, Frame, GameFunction, StateScope, deep_plain, detach
+from .frontier import (
+    ONE,
+    Frontier,
+    Vec,
     _add,
     _freeze,
     _scale,
     add_vec,
-    decide_candidates,
-    decide_merges,
     env_drop,
     env_set,
-    forget,
-    materialize,
-    settle,
     vec_prob,
-    view_info,
 )
+from .lazypiles import materialize, settle
 from .outputs import (
     DecodeFailure,
     handling,

@@ -27,17 +27,16 @@ from .frontier import (
     ONE,
     Frontier,
     Prob,
-    _draws,
     _freeze,
     _groups,
     _scale,
     add_vec,
     env_set,
     hand_slots,
-    settle,
     sort_hands,
     vec_prob,
 )
+from .lazypiles import _draws, settle
 from .outputs import output_flats
 from .plans import Plan, Resolved, SubResult, _flats, _res, _target_coords, seen_in_hands
 from .runner import Ctx, Outcome, Runner, _jsonable, handles

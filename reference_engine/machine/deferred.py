@@ -9,7 +9,7 @@ input card starts as a *placeholder*: a code of its own (above every symbol) tha
 input of its probability vector: the same table with each placeholder replaced by that
 input's card. Every action that reads a card's face (turning it, handing it to a callee,
 taking it into a hand or the supply, reading an output) first draws it, exactly like a lazily
-scrambled pile (:func:`~.frontier.settle`): :meth:`Deferred.split` splits the vector by the
+scrambled pile (:func:`~.lazypiles.settle`): :meth:`Deferred.split` splits the vector by the
 values of the inputs whose cards are needed, and fills those values in. Actions that only move
 face-down cards (placing, moving, shuffling) move placeholders like any card, and a face-down
 placeholder shows what any face-down card shows. So every input's tables and probabilities

@@ -47,7 +47,7 @@ class Plan:
     def lost(self, size_before: int) -> frozenset[int]:
         """Old slots (of a layout with ``size_before`` slots) whose card leaves the table or goes
         into a hand: lazily scrambled piles there must be drawn first (see
-        :func:`~.frontier.settle`); every other card keeps its place in a pile, so a lazy block
+        :func:`~.lazypiles.settle`); every other card keeps its place in a pile, so a lazy block
         is carried along."""
         key = f"_lost{size_before}"
         cached: frozenset[int] | None = self.__dict__.get(key)

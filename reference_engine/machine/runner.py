@@ -26,8 +26,10 @@ from ..spec import Params, Protocol
 from ..table import SLEEVES, Draft, Layout, State
 from ..trace import Event, Snapshot
 from .deferred import Deferred, has_placeholders
+from .forgetting import MergeDecider, forget
 from .frame import Evaluator, Frame, GameFunction, StateScope
-from .frontier import Frontier, MergeDecider, Needed, _groups, add_vec, fill_in, forget, settle, spend
+from .frontier import Frontier, Needed, _groups, add_vec, spend
+from .lazypiles import fill_in, settle
 from .plans import (
     Plan,
     Resolved,
@@ -84,7 +86,7 @@ class Shared:
     # starts again); in a single run or a game the callee's view is simply kept whole.
     restartable: bool = False
     # When the inputs of an exact verification are split over processes: asked at every
-    # merge of views (see :func:`~.frontier.forget`) with what this part knows, it returns the
+    # merge of views (see :func:`~.forgetting.forget`) with what this part knows, it returns the
     # merges decided on all parts together.
     merge_views: MergeDecider | None = None
     # An exact verification's deferred inputs (see :mod:`.deferred`): placeholders are filled in

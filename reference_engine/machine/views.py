@@ -59,7 +59,7 @@ class ViewTable:
     """Interns views: a view is its parent view plus one observation.
 
     ``weight(v)`` is how many distinct views the players could tell apart that ``v`` stands
-    for: 1, unless ``v`` descends from views merged by :func:`~.frontier.forget` (a merged
+    for: 1, unless ``v`` descends from views merged by :func:`~.forgetting.forget` (a merged
     view stands for all its members, and so does everything that follows it).
     """
 
@@ -85,7 +85,7 @@ class ViewTable:
         return vid
 
     def merged(self, obs: Observation) -> int:
-        """A fresh view standing for several (see :func:`~.frontier.forget`): ``obs`` is
+        """A fresh view standing for several (see :func:`~.forgetting.forget`): ``obs`` is
         ``("merged", step, digest, weight)``, the weight being the members' together."""
         vid = self.extend(0, obs)
         self.weights[vid] = obs[3]

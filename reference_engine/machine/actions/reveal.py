@@ -7,7 +7,8 @@ from ...cards import EMPTY, ROTATIONS, Card
 from ...expressions import EvalError
 from ...table import State
 from ..frame import Frame
-from ..frontier import Frontier, add_vec, settle
+from ..frontier import Frontier, add_vec
+from ..lazypiles import settle
 from ..plans import _flats, _res
 from ..runner import Ctx, Runner, _touching, handles
 

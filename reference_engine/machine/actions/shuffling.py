@@ -2,7 +2,7 @@
 cyclic shift of piles.
 
 In exact mode each table is first replaced by a fixed member of its orbit under the shuffle's
-group, and a scramble of face-down piles is left lazy (see :func:`~..frontier.materialize`).
+group, and a scramble of face-down piles is left lazy (see :func:`~..lazypiles.materialize`).
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from ...expressions import EvalError, truthy
 from ...shuffles import Shuffle, pile_gather
 from ...table import Layout, State, visible
 from ..frame import Evaluator, Frame
-from ..frontier import Frontier, _scale, add_vec, before_scramble, settle, spend
+from ..frontier import Frontier, _scale, add_vec, spend
+from ..lazypiles import before_scramble, settle
 from ..plans import _flats, _res
 from ..runner import Ctx, Runner, _touching, handles
 from .sleeving import check_piles
@@ -307,7 +308,7 @@ def h_shift(run: Runner, frame: Frame, step: st.Shift, frontier: Frontier, ctx: 
 
 def _ready(frontier: Frontier, resolve: Any) -> Frontier:
     """Before a uniform scramble, lazy blocks inside its piles are drawn only as far as the
-    scramble can tell (:func:`~..frontier.before_scramble`); what is left is drawn whole."""
+    scramble can tell (:func:`~..lazypiles.before_scramble`); what is left is drawn whole."""
     if not any(s.lazy for s in frontier):
         return frontier
     out: Frontier = {}

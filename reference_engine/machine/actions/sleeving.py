@@ -25,7 +25,8 @@ from ...expressions import EvalError
 from ...sleeves import SleeveOp, sleeve_cards
 from ...table import Layout, State
 from ..frame import Evaluator, Frame
-from ..frontier import Frontier, settle
+from ..frontier import Frontier
+from ..lazypiles import settle
 from ..plans import Plan, Resolved
 from ..runner import Ctx, Runner, handles
 

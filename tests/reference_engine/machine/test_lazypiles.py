@@ -1,5 +1,5 @@
 """Lazily scrambled piles: drawing only some rows of every pile, and leaving blocks undrawn at
-the end, change nothing but the work (reference_engine/machine/frontier.py, outputs.py)."""
+the end, change nothing but the work (reference_engine/machine/lazypiles.py, outputs.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as hs
 
-from reference_engine.machine import frontier
+from reference_engine.machine import lazypiles
 from reference_engine.machine.actions import shuffling
 from reference_engine.meters import Meters
 from reference_engine.registry import Library
@@ -31,7 +31,7 @@ def _state(cells: list[int], block: tuple[tuple[int, ...], ...]) -> State:
 def _fully_drawn(state: State, p: Fraction = Fraction(1)) -> dict[tuple[int, ...], Fraction]:
     """Every table the state stands for, with its probability (every lazy block drawn)."""
     out: dict[tuple[int, ...], Fraction] = defaultdict(Fraction)
-    for s, (a, b) in frontier.materialize(state, None):
+    for s, (a, b) in lazypiles.materialize(state, None):
         assert not s.lazy
         out[s.cells] += p * Fraction(a, b)
     return out
@@ -60,7 +60,7 @@ def test_drawing_some_rows_then_the_rest_is_drawing_everything(piles: int, size:
     expected = _fully_drawn(state)
     got: dict[tuple[int, ...], Fraction] = defaultdict(Fraction)
     total = Fraction(0)
-    for s, (a, b) in frontier.materialize(state, needed):
+    for s, (a, b) in lazypiles.materialize(state, needed):
         assert not needed & {f for blk in s.lazy for pile in blk for f in pile}, "a needed card is still lazy"
         total += Fraction(a, b)
         for cells2, q in _fully_drawn(s, Fraction(a, b)).items():
@@ -74,7 +74,7 @@ def test_rows_are_drawn_alone_when_every_pile_is_touched() -> None:
     labels stay scrambled among the piles with equal bits."""
     c1, c2, c3, a, b = 10, 12, 14, 2, 4
     state = _state([c1, a, c2, b, c3, a], ((0, 1), (2, 3), (4, 5)))  # (label, bit) piles
-    drawn = frontier.materialize(state, frozenset({1, 3, 5}))
+    drawn = lazypiles.materialize(state, frozenset({1, 3, 5}))
     assert len(drawn) == 3  # where the b lies; not the 6 orders of the labels
     for s, p in drawn:
         assert Fraction(*p) == Fraction(1, 3)
@@ -85,12 +85,12 @@ def test_rows_are_drawn_alone_when_every_pile_is_touched() -> None:
         assert sorted(s.cells[t] for t in a_tops) == [c1, c3]
     # Touching one pile's bit draws the bits of all three (3 orders of the bits, fewer than
     # the 6 orders of the piles): the same tables.
-    one = frontier.materialize(state, frozenset({1}))
+    one = lazypiles.materialize(state, frozenset({1}))
     assert sorted((s.cells, s.lazy, p) for s, p in one) == sorted((s.cells, s.lazy, p) for s, p in drawn)
     # With three different bottom cards the rows have as many orders as the piles: the
     # touched pile is drawn whole and the two others stay one lazy block.
     distinct = _state([c1, a, c2, b, c3, 6], ((0, 1), (2, 3), (4, 5)))
-    whole = frontier.materialize(distinct, frozenset({1}))
+    whole = lazypiles.materialize(distinct, frozenset({1}))
     assert len(whole) == 3
     assert all(s.lazy == (((2, 3), (4, 5)),) for s, _ in whole)
 
@@ -116,7 +116,7 @@ def test_lazy_shortcuts_give_the_same_report(
     proto = library.protocol(name)
     fast = verify(library, proto, params, workers=1)
     with monkeypatch.context() as m:
-        m.setattr(frontier, "_touched_rows", lambda block, needed: None)
+        m.setattr(lazypiles, "_touched_rows", lambda block, needed: None)
         m.setattr(shuffling, "before_scramble", lambda state, piles: None)
         m.setattr(partition, "order_read", lambda run, frame, state: None)
         slow = verify(library, proto, params, workers=1)
@@ -197,7 +197,7 @@ def test_before_a_scramble_blocks_are_split_by_kind_of_place(data: Any) -> None:
     blocks = tuple(tuple((2 * i,) for i in part) for part in parts if len(part) >= 2)
     assume(blocks)
     state = State(LAYOUT, tuple(cells), (), (), Meters(), 0, blocks)
-    got = frontier.before_scramble(state, piles)
+    got = lazypiles.before_scramble(state, piles)
     assert got is not None
     assert sum(Fraction(*p) for _, p in got) == 1
     assert all(not s.lazy for s, _ in got)
@@ -210,8 +210,8 @@ def test_before_a_scramble_gives_up_when_pieces_are_not_one_per_pile() -> None:
     two_in_a_pile = State(LAYOUT, cells, (), (), Meters(), 0, (((0,), (1,)),))
     across_piles = State(LAYOUT, cells, (), (), Meters(), 0, (((1, 2), (3, 4)),))
     outside = State(LAYOUT, cells, (), (), Meters(), 0, (((0,), (2,)),))
-    assert frontier.before_scramble(two_in_a_pile, piles) is None
-    assert frontier.before_scramble(across_piles, piles) is None
-    assert frontier.before_scramble(outside, piles[1:]) is None
-    split = frontier.before_scramble(outside, piles)
+    assert lazypiles.before_scramble(two_in_a_pile, piles) is None
+    assert lazypiles.before_scramble(across_piles, piles) is None
+    assert lazypiles.before_scramble(outside, piles[1:]) is None
+    split = lazypiles.before_scramble(outside, piles)
     assert split is not None and len(split) == 2  # which of the two cards goes with 8, which with 12
