@@ -49,10 +49,10 @@ from .functions import OUTPUT_DECODERS
 from .schema import Checker, check_lengths
 from .sleeves import parse_declared
 from .source import KeyPath, Source, load_file, load_text
+from .stepparser import parse_steps, parse_target
 from .steps import (
     IDENT,
     Step,
-    parse_steps,
 )
 
 TOP_KEYS = (
@@ -491,8 +491,6 @@ def _inputs(ck: Checker, raw: Any, encodings: dict[str, Encoding]) -> dict[str, 
 
 
 def _outputs(ck: Checker, raw: Any, encodings: dict[str, Encoding]) -> dict[str, OutputDecl]:
-    from .steps import parse_target
-
     out = {}
     for k, v in ck.table(raw, ("outputs",)).items():
         p = ("outputs", k)
