@@ -40,6 +40,7 @@ from .errors import (
     VerificationFailed,
     name_settings,
 )
+from .exploration import explore
 from .files import file_kind, open_regular, read_head, read_regular, read_text
 from .games import play, record_game
 from .hardness import METHODS as SOLITAIRE_METHODS
@@ -94,9 +95,24 @@ from .records import FORMAT as RECORD_FORMAT
 from .records import HEADER as RECORD_HEADER
 from .records import VERSION as RECORD_VERSION
 from .records.document import SCHEMA_FILE as RECORD_SCHEMA
-from .records.replay import Report as ReplayReport
-from .records.replay import RulesGone
 from .registry import Entry, Library, rulesets_dir
+from .replay import Report as ReplayReport
+from .replay import RulesGone
+from .report import (
+    CheckDetail,
+    CheckJSON,
+    Count,
+    Counterexample,
+    Distinguished,
+    Expectation,
+    Reduction,
+    ReportJSON,
+    ReportParams,
+    ReportSummary,
+    Resources,
+    Scenario,
+    Stats,
+)
 from .reveals import Fact, Reveal, possible_reveals, reveals_from
 from .schema import Checker, unknown_key_message
 from .simulate import Simulation, parse_params, parse_whole, simulate
@@ -116,7 +132,6 @@ from .verify import (
     deck_claim,
     deck_refusal,
     empty_stats,
-    explore,
     forecast,
     verify,
     verify_deck,
@@ -127,21 +142,6 @@ from .verify import (
 )
 from .verify.deck import DeckClaim, HandClaim
 from .verify.memory import parse_size
-from .verify.report import (
-    CheckDetail,
-    CheckJSON,
-    Count,
-    Counterexample,
-    Distinguished,
-    Expectation,
-    Reduction,
-    ReportJSON,
-    ReportParams,
-    ReportSummary,
-    Resources,
-    Scenario,
-    Stats,
-)
 
 
 def glyph(name: str) -> str:
@@ -255,7 +255,7 @@ def record_text(record: dict[str, Any]) -> str:
 def replay_record(record: dict[str, Any], library: Library | None = None, rerun: bool = True) -> ReplayReport:
     """Check a game record: its kind's independent referee and, with ``rerun``, the engine playing
     the same game again; the first divergence, if any (see docs/records.md)."""
-    from .records.replay import replay
+    from .replay import replay
 
     return replay(record, library, rerun)
 

@@ -3,7 +3,7 @@
 :func:`play` loads the rule set, checks the options against its kind and plays with the engine
 the settings name; :func:`record_game` plays the same way with a recorder and builds the game's
 record. The API (:mod:`reference_engine.api`) and the replay of a record
-(:mod:`reference_engine.records.replay`) both use them.
+(:mod:`reference_engine.replay`) both use them.
 """
 
 from __future__ import annotations

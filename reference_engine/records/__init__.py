@@ -3,8 +3,10 @@
 A record holds the rule set and its options, the seed, the seats, the deal, every event with
 what every seat saw and what was hidden, every protocol run's public view and counts, and the
 result. :mod:`.document` builds, writes and reads records (checked against
-``record.schema.json``); :mod:`.recorder` is what a game loop tells; :mod:`.replay` plays a
-recorded game again and has the kind's independent referee check it.
+``record.schema.json``); :mod:`.recorder` is what a game loop tells; :mod:`.referee` is the
+base of the kinds' independent referees. :mod:`reference_engine.replay` (a layer up, beside
+:mod:`reference_engine.games`: it finds the record's kind) plays a recorded game again and has
+the kind's referee check it.
 """
 
 from __future__ import annotations

@@ -7,15 +7,15 @@
   (:mod:`.classes`) and one table per orbit of scrambled columns (:mod:`.symmetry`);
 * :mod:`.setting` binds a protocol to its parameters and to a scenario of its game;
 * :mod:`.inputs` lists the inputs to run through and describes inputs and views;
-* :mod:`.runs` checks that every run can be carried out, for the commands that run one;
 * :mod:`.forecast` measures smaller sizes to say what a big one will take;
 * :mod:`.partition` splits an exact verification over processes (``workers``) and
   :mod:`.cluster` over a Dask cluster;
-* :mod:`.report` is the report both give.
+* :mod:`reference_engine.report` is the report both give (a layer down: a kind reports in it too).
 """
 
 from __future__ import annotations
 
+from ..report import VERSION, Check, Report, count_text, empty_stats, views_phrase
 from .classes import Table
 from .cluster import DaskBackend
 from .deck import deck_claim, deck_refusal, verify_deck, verify_hands, whole_table
@@ -30,8 +30,6 @@ from .inputs import (
     input_assignments,
     value_scope,
 )
-from .report import VERSION, Check, Report, count_text, empty_stats, views_phrase
-from .runs import explore
 from .setting import Setting, setting
 from .statistical import verify_runs
 
@@ -53,7 +51,6 @@ __all__ = [
     "describe_value",
     "describe_view",
     "empty_stats",
-    "explore",
     "forecast",
     "input_assignments",
     "outcome_distribution",

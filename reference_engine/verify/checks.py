@@ -19,11 +19,11 @@ from ..cards import SYMBOLS, Symbol
 from ..errors import EvalError, SimulationError
 from ..expressions import as_int, equal, plain
 from ..machine import DecodeFailure, Frame, ViewTable, _freeze
+from ..report import Check, CheckDetail, Counterexample, Expectation, Resources, views_phrase
 from ..spec import OutputDecl, PlayerDecl, Protocol
 from ..steps import walk
 from .inputs import describe_inputs, describe_value, describe_view, value_scope
 from .outcomes import Aggregate, Outcomes
-from .report import Check, CheckDetail, Counterexample, Expectation, Resources, views_phrase
 
 ViewKey = tuple[int, tuple[Any, ...]]
 Expected = Callable[[int, str, dict[str, Any]], Any]

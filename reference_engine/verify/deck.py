@@ -17,12 +17,12 @@ from typing import Any, TypedDict
 from .. import progress
 from ..errors import UsageError
 from ..registry import Library
+from ..report import Report
 from ..spec import Protocol
 from .classes import Table, freeze_state
 from .exact import verify
 from .memory import deals_within, machine_limit, resident
 from .partition import Backend
-from .report import Report
 from .setting import table_setting
 
 

@@ -37,6 +37,7 @@ from ..machine import (
     read_outputs,
 )
 from ..registry import Library
+from ..report import Check, Reduction, Report, Scenario, Stats, count_text
 from ..seating import seen_hands
 from ..spec import Params, Protocol
 from .checks import correctness, expectations, resources, security, tidiness
@@ -55,7 +56,6 @@ from .memory import (
     size_text,
 )
 from .partition import Backend, ReadError, Run, class_assignments, outcomes_of, run_partitions
-from .report import Check, Reduction, Report, Scenario, Stats, count_text
 from .segments import plan_segments
 from .setting import setting, table_setting
 from .symmetry import Symmetry

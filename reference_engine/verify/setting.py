@@ -7,9 +7,9 @@ from typing import Any
 
 from ..cards import Symbol
 from ..errors import SimulationError, UsageError
+from ..report import Scenario
 from ..spec import Params, Protocol
 from .classes import ClassDeck, Table
-from .report import Scenario
 
 
 @dataclass

@@ -25,10 +25,10 @@ from .. import progress
 from ..cards import symbol_of
 from ..errors import CheckFailure, UsageError, VerificationError
 from ..registry import Library
+from ..report import VERSION, Check, Expectation, Report, Resources, Scenario, Stats, empty_stats
 from ..selection import CallCache, check_selection, run_selection
 from ..spec import Protocol
 from ..statistics import ALPHA, goodness_of_fit, two_sample
-from .report import VERSION, Check, Expectation, Report, Resources, Scenario, Stats, empty_stats
 
 # --------------------------------------------------------------------------- features
 

@@ -27,10 +27,10 @@ from typing import Any
 from ...cards import Symbol, symbol_of
 from ...errors import CheckFailure
 from ...registry import Library
+from ...report import VERSION, Check, Report, Resources, Scenario, empty_stats
 from ...selection import CallCache
 from ...spec import Protocol
 from ...statistics import ALPHA, TestResult, goodness_of_fit, two_sample
-from ...verify.report import VERSION, Check, Report, Resources, Scenario, empty_stats
 from ..virtual import split
 from .rules import ClimbingRules, Play
 from .selection import check_play_selection, run_play_selection

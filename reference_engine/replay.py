@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import RecordError, UsageError
-from ..kinds import PlaySettings, find_kind, is_game
-from ..registry import Library
-from .referee import Finding, Verdict, Walk
+from .errors import RecordError, UsageError
+from .kinds import PlaySettings, find_kind, is_game
+from .records.referee import Finding, Verdict, Walk
+from .registry import Library
 
 
 class RulesGone(UsageError):
@@ -80,8 +80,8 @@ def replay(record: Mapping[str, Any], library: Library | None = None, rerun: boo
 
 
 def _rerun(record: Mapping[str, Any], library: Library, notes: list[str]) -> Finding | None:
-    from ..games import record_game
-    from .document import digest
+    from .games import record_game
+    from .records.document import digest
 
     game = record["game"]
     source = str(game["source"])
@@ -91,7 +91,7 @@ def _rerun(record: Mapping[str, Any], library: Library, notes: list[str]) -> Fin
             raise RulesGone(f"cannot play the game again: its rule set file {source} is gone")
         path_now = path
     else:
-        from ..kinds import rules_path
+        from .kinds import rules_path
 
         path_now = rules_path(source)
     if digest(path_now) != game["sha256"]:

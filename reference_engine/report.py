@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NotRequired, TypedDict, cast
 
-from ..statistics import TestJSON
+from .statistics import TestJSON
 
 VERSION = "0.1.0"
 

@@ -21,14 +21,15 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..cards import Symbol
-from ..errors import EvalError, SimulationError
-from ..machine import Frame, Runner, Shared, read_outputs
-from ..machine.frontier import OverBudget, budget
-from ..registry import Library
-from ..spec import Params, Protocol
-from .inputs import input_assignments
-from .setting import setting
+from .budget import MAX_CARDS, estimate
+from .cards import Symbol
+from .errors import EvalError, SimulationError
+from .machine import Frame, Runner, Shared, read_outputs
+from .machine.frontier import OverBudget, budget
+from .registry import Library
+from .spec import Params, Protocol
+from .verify.inputs import input_assignments
+from .verify.setting import setting
 
 EXPLORE_INPUTS = 8
 EXPLORE_STATES = 100_000  # states made (see machine.frontier.budget); about 100 MB at most
@@ -65,8 +66,6 @@ def explore(
     ``first``, then a spread of the others. A run that cannot be carried out raises its located
     :class:`SimulationError`; True when every explored run was carried out, False without a
     verdict: the budget ran out first, or the protocol is past the card limit of an exact run."""
-    from ..budget import MAX_CARDS, estimate
-
     if estimate(proto, params, scenario, library).table_cards > MAX_CARDS["verify"]:
         return False  # past what an exact run is for (and a lazy block of that many piles recurses deep)
     st_ = setting(proto, params, scenario)
