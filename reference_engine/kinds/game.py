@@ -188,6 +188,16 @@ class GameRecord(Generic[D]):
         if virtual is not None:
             virtual.recorder = recorder
 
+    def ranked_end(self, ranking: list[int]) -> None:
+        """The ``game-end`` event of a game that ranks every seat (seats from 0, first out
+        first): the ranking public, the hands left hidden."""
+        g, rec = self.game, self.rec
+        rec.event(
+            "game-end",
+            public={"ranking": [s + 1 for s in ranking]},
+            hidden={"hands": [rec.names(h) for h in g.hands]},
+        )
+
     def deal_event(self, public: dict[str, Any], piles: Mapping[str, list[Symbol]] | None = None) -> None:
         """A ``deal`` event: ``public``, every hand's size and each pile's; every hand and pile
         hidden; a person sees their own hand."""

@@ -11,7 +11,7 @@ finding here. The first finding ends the check (:class:`Illegal`).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -174,6 +174,90 @@ def checked(record: Mapping[str, Any], referee: Any, unit: str = "turns") -> Ver
             f"reads ({type(exc).__name__}: {exc})"
         ) from None
     return Verdict(int(actions), unit)
+
+
+Book = tuple[Checker, dict[str, Any]]
+"""A rule book as :func:`load_book` gives it: a checker for its problems and its data."""
+
+
+class TableReferee:
+    """The bookkeeping every kind's referee starts from; a kind's ``Referee`` subclasses it and
+    states only its rules. It holds the record's walk, the number of seats, the level and the
+    protocol the game was played with and each seat's hand as a multiset, and checks the seats
+    against the rule book and a deal against the deck."""
+
+    cards: dict[str, Card]  # the book's cards by name (set by :meth:`ranked_book`)
+    deck: Cards
+    order: list[str]  # the faces, lowest rank first
+
+    def __init__(self, walk: Walk):
+        self.walk = walk
+        self.n = len(walk.seats)
+        self.card_level = walk.record["result"]["level"] == "card"
+        self.protocol = walk.record["result"]["protocol"]
+        self.hands: list[Cards] = []
+
+    def run(self) -> int:
+        """Follow the whole game; the number of actions checked (turns, rounds)."""
+        raise NotImplementedError
+
+    def ranked_book(self, found: Book) -> dict[str, Any]:
+        """Read a rule book whose cards have ranks: its cards, deck and order of the ranks, and
+        the seats it allows (:meth:`seats_within`). Returns the book's data, for the rest."""
+        ck, data = found
+        _, self.cards, self.deck = book_deck(ck, data["deck"])
+        self.order = [str(f) for f in data["order"]]
+        self.seats_within(data["players"])
+        return data
+
+    def seats_within(self, players: Sequence[int]) -> None:
+        """The game is played by as many seats as the rule book allows (``[lowest, highest]``)."""
+        lo, hi = players
+        self.walk.expect(lo <= self.n <= hi, f"{self.n} players; the game is for {lo} to {hi}")
+
+    def dealt(self, ev: Mapping[str, Any], deck: Cards | None, what: str = "the whole deck") -> Cards:
+        """The hands of the deal event ``ev``: one per seat, holding ``deck`` between them (None:
+        the referee knows no deck to check them against). Returns every card dealt."""
+        w = self.walk
+        self.hands = [Counter(h) for h in ev["hidden"]["hands"]]
+        w.expect(len(self.hands) == self.n, f"{len(self.hands)} hands for {self.n} players")
+        total: Cards = sum(self.hands, Counter())
+        if deck is not None:
+            w.expect(total == deck, f"the deal is not {what}: {show((deck - total).elements())} missing")
+        return total
+
+    def dealt_around(self, ev: Mapping[str, Any], deck: Cards | None) -> int:
+        """A deal of every card, one at a time from the dealer's left (:meth:`dealt`): the hands'
+        sizes, their public counts and what each seat saw; no protocol run. Returns the dealer's
+        seat (from 0)."""
+        w = self.walk
+        total = self.dealt(ev, deck)
+        dealer = int(ev["public"]["dealer"]) - 1
+        w.expect(0 <= dealer < self.n, f"the dealer is seat {dealer + 1}, who is not at the table")
+        k = sum(total.values())
+        sizes = [sum(h.values()) for h in self.hands]
+        want = [k // self.n + (1 if (s - dealer - 1) % self.n < k % self.n else 0) for s in range(self.n)]
+        w.expect(sizes == want, f"hands of {sizes} cards; one at a time from the dealer's left gives {want}")
+        w.expect(ev["public"]["sizes"] == sizes, "the public counts of the deal differ from the cards dealt")
+        w.check_seen(ev, {s + 1: {"hand": list(h.elements())} for s, h in enumerate(self.hands)})
+        w.expect(not ev["runs"], "a protocol run at the deal")
+        return dealer
+
+
+def book_check(
+    record: Mapping[str, Any],
+    kind: str,
+    keys: Iterable[str],
+    referee: Callable[[Walk, Book], TableReferee],
+    unit: str = "turns",
+) -> Verdict:
+    """The check of a kind whose referee cannot follow a game without its rule book: the
+    verdict :func:`without_book` when there is none, else ``referee(walk, book).run()``."""
+    name = str(record["game"]["rule_set"])
+    found = load_book(name, kind, keys)
+    if found is None:
+        return without_book(name, unit)
+    return checked(record, lambda walk: referee(walk, found).run(), unit)
 
 
 def without_book(name: str, unit: str = "turns") -> Verdict:

@@ -67,9 +67,4 @@ class ClimbingRecord(GameRecord[Daifugo]):
         self.rec.event("trick", turn=index, seat=leader + 1)
 
     def game_end(self, ranking: list[int]) -> None:
-        g, rec = self.game, self.rec
-        rec.event(
-            "game-end",
-            public={"ranking": [s + 1 for s in ranking]},
-            hidden={"hands": [rec.names(h) for h in g.hands]},
-        )
+        self.ranked_end(ranking)

@@ -20,7 +20,15 @@ from collections.abc import Mapping, Sequence
 from math import comb
 from typing import Any
 
-from ...records.referee import Cards, Verdict, Walk, book_deck, checked, load_book, show, without_book
+from ...records.referee import (
+    Book,
+    Cards,
+    TableReferee,
+    Verdict,
+    Walk,
+    book_check,
+    show,
+)
 
 KIND = "climbing"
 KEYS = ("players", "deck", "order", "max_play")
@@ -28,12 +36,8 @@ MAX_TURNS = 3000
 
 
 def check(record: Mapping[str, Any]) -> Verdict:
-    name = str(record["game"]["rule_set"])
-    found = load_book(name, KIND, KEYS)
-    if found is None:
-        # Without a book the referee knows neither the deck nor the order of the ranks.
-        return without_book(name)
-    return checked(record, lambda walk: Referee(walk, found).run())
+    # Without a book the referee knows neither the deck nor the order of the ranks.
+    return book_check(record, KIND, KEYS, Referee)
 
 
 def shuffles(
@@ -67,19 +71,11 @@ def shuffles(
     return n + (total + 2 if total else 0) + final
 
 
-class Referee:
-    def __init__(self, walk: Walk, found: tuple[Any, dict[str, Any]]):
-        self.walk = walk
-        ck, data = found
-        _, self.cards, self.deck = book_deck(ck, data["deck"])
-        self.order = [str(f) for f in data["order"]]
+class Referee(TableReferee):
+    def __init__(self, walk: Walk, found: Book):
+        super().__init__(walk)
+        data = self.ranked_book(found)
         self.max_play = int(data["max_play"])
-        self.n = len(walk.seats)
-        lo, hi = data["players"]
-        walk.expect(lo <= self.n <= hi, f"{self.n} players; the game is for {lo} to {hi}")
-        self.card_level = walk.record["result"]["level"] == "card"
-        self.protocol = walk.record["result"]["protocol"]
-        self.hands: list[Cards] = []
         self.last: tuple[int, int] | None = None  # the last play of the trick: (size, rank)
         self.turns = 0
 
@@ -161,22 +157,7 @@ class Referee:
         """The deal; returns the seat that leads the first trick (the dealer's left)."""
         w = self.walk
         ev = w.expect_next("deal", "the cards must be dealt first")
-        self.hands = [Counter(h) for h in ev["hidden"]["hands"]]
-        w.expect(len(self.hands) == self.n, f"{len(self.hands)} hands for {self.n} players")
-        total = sum(self.hands, Counter())
-        w.expect(
-            total == self.deck,
-            f"the deal is not the whole deck: {show((self.deck - total).elements())} missing",
-        )
-        dealer = int(ev["public"]["dealer"]) - 1
-        w.expect(0 <= dealer < self.n, f"the dealer is seat {dealer + 1}, who is not at the table")
-        k = sum(total.values())
-        sizes = [sum(h.values()) for h in self.hands]
-        want = [k // self.n + (1 if (s - dealer - 1) % self.n < k % self.n else 0) for s in range(self.n)]
-        w.expect(sizes == want, f"hands of {sizes} cards; one at a time from the dealer's left gives {want}")
-        w.expect(ev["public"]["sizes"] == sizes, "the public counts of the deal differ from the cards dealt")
-        w.check_seen(ev, {s + 1: {"hand": list(h.elements())} for s, h in enumerate(self.hands)})
-        w.expect(not ev["runs"], "a protocol run at the deal")
+        dealer = self.dealt_around(ev, self.deck)
         return (dealer + 1) % self.n
 
     def turn(self, ev: Mapping[str, Any], seat: int) -> bool:

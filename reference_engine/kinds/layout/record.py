@@ -43,9 +43,4 @@ class LayoutRecord(GameRecord[Sevens]):
         self.rec.event("finished", turn=index, seat=seat + 1, public={"place": place})
 
     def game_end(self, ranking: list[int]) -> None:
-        g, rec = self.game, self.rec
-        rec.event(
-            "game-end",
-            public={"ranking": [s + 1 for s in ranking]},
-            hidden={"hands": [rec.names(h) for h in g.hands]},
-        )
+        self.ranked_end(ranking)

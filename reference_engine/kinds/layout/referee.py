@@ -17,10 +17,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...records.referee import (
-    Cards,
+    TableReferee,
     Verdict,
     Walk,
-    book_deck,
     cards_only,
     check_hands_run,
     checked,
@@ -38,26 +37,18 @@ def check(record: Mapping[str, Any]) -> Verdict:
     return verdict if found is not None else cards_only(verdict, record["game"]["rule_set"])
 
 
-class Referee:
+class Referee(TableReferee):
     def __init__(self, walk: Walk, found: Any):
-        self.walk = walk
-        self.n = len(walk.seats)
+        super().__init__(walk)
         self.book = found is not None
         params = walk.record["game"]["parameters"]
         if found is not None:
-            ck, data = found
-            _, self.cards, self.deck = book_deck(ck, data["deck"])
+            data = self.ranked_book(found)
             self.first = str(data["first"])
             self.centre = str(data["centre"])
-            self.order = [str(f) for f in data["order"]]
-            lo, hi = data["players"]
-            walk.expect(lo <= self.n <= hi, f"{self.n} players; the game is for {lo} to {hi}")
         else:  # no book: the record's own parameters, and no judgement of which card may be played
             self.first, self.cards, self.deck = str(params["first"]), {}, Counter()
-        self.card_level = walk.record["result"]["level"] == "card"
-        self.protocol = walk.record["result"]["protocol"]
         self.runs: dict[str, tuple[int, int]] = {}  # suit -> lowest and highest place in the order
-        self.hands: list[Cards] = []
         self.turns = 0
 
     # -- the rules -----------------------------------------------------------------------
@@ -129,22 +120,7 @@ class Referee:
     def deal(self) -> None:
         w = self.walk
         ev = w.expect_next("deal", "the cards must be dealt first")
-        self.hands = [Counter(h) for h in ev["hidden"]["hands"]]
-        w.expect(len(self.hands) == self.n, f"{len(self.hands)} hands for {self.n} players")
-        total = sum(self.hands, Counter())
-        if self.book:
-            w.expect(
-                total == self.deck,
-                f"the deal is not the whole deck: {show((self.deck - total).elements())} missing",
-            )
-        dealer = ev["public"]["dealer"] - 1
-        k = sum(total.values())
-        sizes = [sum(h.values()) for h in self.hands]
-        want = [k // self.n + (1 if (s - dealer - 1) % self.n < k % self.n else 0) for s in range(self.n)]
-        w.expect(sizes == want, f"hands of {sizes} cards; one at a time from the dealer's left gives {want}")
-        w.expect(ev["public"]["sizes"] == sizes, "the public counts of the deal differ from the cards dealt")
-        w.check_seen(ev, {s + 1: {"hand": list(h.elements())} for s, h in enumerate(self.hands)})
-        w.expect(not ev["runs"], "a protocol run at the deal")
+        self.dealt_around(ev, self.deck if self.book else None)
 
     def opening(self) -> int:
         """The holder of the first card opens: a person says so; otherwise the virtual players are

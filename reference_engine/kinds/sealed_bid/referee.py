@@ -16,18 +16,14 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from ...records.referee import Verdict, Walk, checked, load_book, show, without_book
+from ...records.referee import TableReferee, Verdict, Walk, book_check, show
 
 KIND = "sealed-bid"
 KEYS = ("players", "values", "submit", "rounds", "to_win", "dealerless", "paper")
 
 
 def check(record: Mapping[str, Any]) -> Verdict:
-    name = str(record["game"]["rule_set"])
-    found = load_book(name, KIND, KEYS)
-    if found is None:
-        return without_book(name, "rounds")
-    return checked(record, lambda walk: Referee(walk, found[1]).run(), unit="rounds")
+    return book_check(record, KIND, KEYS, lambda walk, book: Referee(walk, book[1]), unit="rounds")
 
 
 def _results(view: Any) -> list[Any]:
@@ -41,16 +37,14 @@ def _results(view: Any) -> list[Any]:
     return out
 
 
-class Referee:
+class Referee(TableReferee):
     def __init__(self, walk: Walk, book: dict[str, Any]):
-        self.walk = walk
+        super().__init__(walk)
         self.book = book
         walk.expect(len(walk.seats) == int(book["players"]), f"{len(walk.seats)} players; the game is for 2")
         self.names = [str(s["name"]) for s in walk.seats]
         params = walk.record["game"]["parameters"]
         self.dealerless = params["variant"] == "dealerless"
-        self.card_level = walk.record["result"]["level"] == "card"
-        self.protocol = walk.record["result"]["protocol"]
 
     def run(self) -> int:
         w, book = self.walk, self.book

@@ -23,6 +23,7 @@ from typing import Any
 from ...records.referee import (
     Card,
     Cards,
+    TableReferee,
     Verdict,
     Walk,
     book_deck,
@@ -195,13 +196,12 @@ def check(record: Mapping[str, Any]) -> Verdict:
     return verdict if judge else cards_only(verdict, name)
 
 
-class Referee:
+class Referee(TableReferee):
     def __init__(self, walk: Walk, book: Book, judge: bool):
-        self.walk = walk
+        super().__init__(walk)
         self.book = book
         self.judge = judge  # whether the book is the referee's own: then it judges which card may be played
         rec = walk.record
-        self.n = len(rec["seats"])
         params = rec["game"]["parameters"]
         self.bluff = params["wild4"] == "bluff"
         self.discard_owner = bool(params["discard_owner"])
@@ -213,8 +213,6 @@ class Referee:
         self.max_hands = params["max_hands"]
         self.target = book.target
         self.hand_size = book.hand_size(self.n)
-        self.card_level = rec["result"]["level"] == "card"
-        self.protocol = rec["result"]["protocol"]
         self.turns = 0
         self.scores = [0] * self.n
         self.hand_winners: list[int] = []

@@ -20,13 +20,12 @@ from typing import Any
 
 from ...records.referee import (
     Cards,
+    TableReferee,
     Verdict,
     Walk,
+    book_check,
     check_selection_run,
-    checked,
-    load_book,
     show,
-    without_book,
 )
 
 KIND = "tiles"
@@ -35,27 +34,20 @@ End = tuple[int, bool]  # an open end's number, and whether a doublet lies there
 
 
 def check(record: Mapping[str, Any]) -> Verdict:
-    name = str(record["game"]["rule_set"])
-    found = load_book(name, KIND, ("players", "hand_size", "top", "multiple"))
-    if found is None:
-        return without_book(name)
-    return checked(record, lambda walk: Referee(walk, found[1]).run())
+    return book_check(
+        record, KIND, ("players", "hand_size", "top", "multiple"), lambda walk, book: Referee(walk, book[1])
+    )
 
 
-class Referee:
+class Referee(TableReferee):
     def __init__(self, walk: Walk, book: dict[str, Any]):
-        self.walk = walk
-        self.n = len(walk.seats)
-        lo, hi = book["players"]
-        walk.expect(lo <= self.n <= hi, f"{self.n} players; the game is for {lo} to {hi}")
+        super().__init__(walk)
+        self.seats_within(book["players"])
         self.hand_size = int(book["hand_size"])
         top = int(book["top"])
         self.multiple = int(book["multiple"])
         self.tiles = {f"t{a}{b}": (a, b) for a in range(top + 1) for b in range(a, top + 1)}
         self.doublets = [f"t{v}{v}" for v in range(top, -1, -1)]
-        self.card_level = walk.record["result"]["level"] == "card"
-        self.protocol = walk.record["result"]["protocol"]
-        self.hands: list[Cards] = []
         self.boneyard: Cards = Counter()
         self.ends: tuple[End, End] | None = None
         self.scores = [0] * self.n

@@ -13,21 +13,18 @@ and every protocol run's table, selection, counts and view.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
 from ...records.referee import (
+    Book,
     Card,
-    Cards,
+    TableReferee,
     Verdict,
     Walk,
-    book_deck,
+    book_check,
     check_hands_run,
-    checked,
-    load_book,
     show,
-    without_book,
 )
 
 KIND = "trick"
@@ -35,35 +32,23 @@ KEYS = ("players", "hand_size", "deck", "order", "points", "target", "winner", "
 
 
 def check(record: Mapping[str, Any]) -> Verdict:
-    name = str(record["game"]["rule_set"])
-    found = load_book(name, KIND, KEYS)
-    if found is None:
-        # Without a book the referee knows neither the deck nor the ranks: it cannot follow a trick.
-        return without_book(name)
-    return checked(record, lambda walk: Referee(walk, found).run())
+    # Without a book the referee knows neither the deck nor the ranks: it cannot follow a trick.
+    return book_check(record, KIND, KEYS, Referee)
 
 
-class Referee:
-    def __init__(self, walk: Walk, found: tuple[Any, dict[str, Any]]):
-        self.walk = walk
-        ck, data = found
-        _, self.cards, self.deck = book_deck(ck, data["deck"])
-        self.order = [str(f) for f in data["order"]]
+class Referee(TableReferee):
+    def __init__(self, walk: Walk, found: Book):
+        super().__init__(walk)
+        data = self.ranked_book(found)
         self.hand_size = int(data["hand_size"])
         self.suit_points = {str(k): int(v) for k, v in data["points"].get("suits", {}).items()}
         self.card_points = {str(k): int(v) for k, v in data["points"].get("cards", {}).items()}
         self.target = int(data["target"])
         self.lowest_wins = data["winner"] == "lowest"
         self.passing = [int(x) for x in data["passing"]]
-        self.n = len(walk.seats)
-        lo, hi = data["players"]
-        walk.expect(lo <= self.n <= hi, f"{self.n} players; the game is for {lo} to {hi}")
         params = walk.record["game"]["parameters"]
         self.options = {k: bool(v) for k, v in params["options"].items()}
         self.max_rounds = params["max_rounds"]
-        self.card_level = walk.record["result"]["level"] == "card"
-        self.protocol = walk.record["result"]["protocol"]
-        self.hands: list[Cards] = []
         self.scores = [0] * self.n
         self.turn = 0
         self.actions = 0
@@ -108,12 +93,7 @@ class Referee:
 
     def deal(self, ev: Mapping[str, Any]) -> None:
         w = self.walk
-        self.hands = [Counter(h) for h in ev["hidden"]["hands"]]
-        total = sum(self.hands, Counter())
-        w.expect(len(self.hands) == self.n, f"{len(self.hands)} hands for {self.n} players")
-        w.expect(
-            total == self.deck, f"the deal is not the deck: {show((self.deck - total).elements())} missing"
-        )
+        self.dealt(ev, self.deck, "the deck")
         sizes = [sum(h.values()) for h in self.hands]
         w.expect(
             sizes == [self.hand_size] * self.n, f"hands of {sizes} cards, the rules deal {self.hand_size}"
