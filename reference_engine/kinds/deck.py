@@ -97,6 +97,12 @@ def players(ck: Checker, raw: Any) -> tuple[int, int, int]:
     return lo, hi, default
 
 
+def hands_fit(ck: Checker, hand: int, seats: int, available: int, what: str) -> None:
+    """``seats`` hands of ``hand`` cards must fit in the ``available`` cards (``what``, in words)."""
+    if hand * seats > available:
+        ck.error(("hand_size",), f"{seats} hands of {hand} need more than {what}")
+
+
 _TEMPLATE = re.compile(r"\{(\w+)\}")
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from ...cards import SYMBOLS, Symbol
+from ..deck import hands_fit
 from ..deck import players as parse_players
 from ..table import TableRules, open_rule_set, table_fields, table_keys
 from ..virtual import one_card
@@ -108,8 +109,7 @@ def load_tiles(path: Path, expected_name: str | None) -> TileRules:
     players = parse_players(ck, doc.get("players", {}))
     hand = ck.integer(doc.get("hand_size", 5), ("hand_size",), minimum=1) or 5
     n_tiles = (top + 1) * (top + 2) // 2
-    if hand * players[1] > n_tiles:
-        ck.error(("hand_size",), f"{players[1]} hands of {hand} need more than the {n_tiles} tiles")
+    hands_fit(ck, hand, players[1], n_tiles, f"the {n_tiles} tiles")
     return TileRules(
         hand_size=hand,
         top=top,

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from ...cards import Symbol
-from ..deck import parse_deck
+from ..deck import hands_fit, parse_deck
 from ..deck import players as parse_players
 from ..table import DeckRules, open_rule_set, table_fields, table_keys
 from ..virtual import one_card
@@ -102,8 +102,8 @@ def load_trick(path: Path, expected_name: str | None) -> TrickRules:
         )
     hand_size = ck.integer(doc.get("hand_size", 13), ("hand_size",), minimum=1) or 13
     players = parse_players(ck, doc.get("players", {}))
-    if deck.cards and hand_size * players[2] > len(deck.full()):
-        ck.error(("hand_size",), f"{players[2]} hands of {hand_size} need more than the deck's cards")
+    if deck.cards:
+        hands_fit(ck, hand_size, players[2], len(deck.full()), "the deck's cards")
     return TrickRules(
         hand_size=hand_size,
         deck_def=deck,
