@@ -451,10 +451,13 @@ def test_ctrl_c_at_the_pause_prompt() -> None:
 
 
 def test_play_engines_give_the_same_game() -> None:
-    # The paper's card-selection (the kits' sleeved quick version runs on the interpreter: the
-    # compiler does not know sleeves yet, and says so in fallback_reason).
-    args = ("play", "crazy-eights", "--players", "3", "--virtual", "3", "--seed", "4", "--json")
-    args += ("--protocol", "card-selection")
+    # The kit's default protocol (the sleeved quick card selection) and the paper's.
+    for protocol in ((), ("--protocol", "card-selection")):
+        _same_game_on_both_engines(protocol)
+
+
+def _same_game_on_both_engines(protocol: tuple[str, ...]) -> None:
+    args = ("play", "crazy-eights", "--players", "3", "--virtual", "3", "--seed", "4", "--json", *protocol)
     code, compiled = run(*args)
     assert code == 0, compiled
     code, interpreted = run(*args, "--engine", "interpreter")
@@ -468,8 +471,7 @@ def test_play_engines_give_the_same_game() -> None:
 def test_play_says_which_engine_ran_and_refuses_what_it_cannot_compile(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # The paper's protocol (Hearts' kit teaches the sleeved quick one, which the compiler does not
-    # handle yet: auto runs it on the interpreter and says so).
+    # Hearts' kit teaches the sleeved quick protocol: compiled; and the paper's protocol.
     args = [
         "play",
         "hearts",
@@ -484,7 +486,7 @@ def test_play_says_which_engine_ran_and_refuses_what_it_cannot_compile(
     auto = json.loads(
         CliRunner().invoke(main, ["play", "hearts", "--virtual", "2", "--rounds", "1", "--json"]).stdout
     )
-    assert auto["engine_used"] == "interpreter" and "'sleeve' is not compiled" in auto["fallback_reason"]
+    assert (auto["engine_used"], auto["fallback_reason"]) == ("compiled", None)
     ran = CliRunner().invoke(main, [*args, "--engine", "compiled"])
     assert ran.exit_code == 0, ran.output
     data = json.loads(ran.stdout)
