@@ -523,3 +523,48 @@ def test_the_command_line_names_an_engine_setting_by_its_flag(args: list[str], s
     """The engine names a setting by its field («virtual»); the command line says the flag."""
     code, out = run(*args)
     assert code == 2 and said in out and "«" not in out, out
+
+
+# Every rule set that plays at card level, as `kitgen play NAME --level card --engine compiled`
+# runs it (with its default protocol); uno-official needs --wild4 bluff at card level.
+CARD_LEVEL = [
+    ("uno", ()),
+    ("uno-small", ()),
+    ("uno-official", ("--wild4", "bluff")),
+    ("crazy-eights", ()),
+    ("sevens", ()),
+    ("hearts", ("--rounds", "1")),
+    ("dominoes", ()),
+    ("daifugo", ()),
+    ("gakmoro", ()),
+]
+
+
+@pytest.mark.parametrize(("game", "extra"), CARD_LEVEL)
+def test_play_compiled_runs_every_rule_sets_default_protocol(game: str, extra: tuple[str, ...]) -> None:
+    ran = CliRunner().invoke(
+        main, ["play", game, "--level", "card", "--engine", "compiled", "--json", "--seed", "1", *extra]
+    )
+    assert ran.exit_code == 0, ran.output
+    data = json.loads(ran.stdout)
+    assert (data["engine_used"], data["fallback_reason"]) == ("compiled", None), data["protocol"]
+
+
+def test_play_compiled_refuses_a_protocol_it_cannot_compile(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A step kind the compiler does not know (here: sleeves, made unknown to it): exit 2, the reason.
+    from reference_engine.compiled import ops, program
+    from reference_engine.steps import Sleeve
+
+    monkeypatch.delitem(ops._COMPILERS, Sleeve)
+    monkeypatch.setattr(program, "_PROGRAMS", {})
+    args = ["play", "uno", "--level", "card", "--engine", "compiled", "--json", "--seed", "1"]
+    refused = CliRunner().invoke(main, args)
+    assert refused.exit_code == 2, refused.output
+    assert "--engine compiled: card-selection-fast is not compiled" in refused.output
+    assert "the step kind 'sleeve' is not compiled" in refused.output
+    assert "Traceback" not in refused.output
+    # Not asked by name: the interpreter runs it, and --json says so and why.
+    auto = CliRunner().invoke(main, args[:4] + args[6:])
+    assert auto.exit_code == 0, auto.output
+    data = json.loads(auto.stdout)
+    assert data["engine_used"] == "interpreter" and "'sleeve' is not compiled" in data["fallback_reason"]
