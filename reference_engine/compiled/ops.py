@@ -338,13 +338,18 @@ def _shuffle(c: Compiler, step: st.Shuffle, number: str | None) -> Op:
     if step.how in AT_ONCE:
         return delegated(step, number)
     piles_expr = c.e(step.piles)
+    sid = id(step)
 
     def op(run: Run) -> None:
         runner = run.runner
         try:
             got = piles_expr.piles(run)
             if isinstance(got, tuple):
-                shuffle, piles, how = _shuffle_of(step, got[0], got[1], run.layout)
+                key = ("shuffle-of", sid, run.layout, got[0], tuple(got[1]))
+                hit = run.shared.plans.get(key)  # the same piles of the same layout: checked once
+                if hit is None:
+                    hit = run.shared.plans[key] = _shuffle_of(step, got[0], got[1], run.layout)
+                shuffle, piles, how = hit
             else:  # the interpreter's own reading of the piles, and its messages
                 shuffle, piles, how = _piles(runner, run.frame, step, run.state(), run.ev)
         except EvalError as exc:

@@ -217,8 +217,9 @@ def _tokens(d: FastDraft, item: Resolved, up: bool, delta: dict[int, int]) -> li
     if kind == "N":
         face = int(up or item[2])
         ids = item[1]
+        turned = ROTATIONS.to
         for sid in ids:
-            card = physical(sid)  # an up-down card's two faces are one card of the supply
+            card = physical(sid) if sid in turned else sid  # an up-down card is one card of the supply
             delta[card] = delta.get(card, 0) + 1
         return d.new([sid << 1 | face for sid in ids])
     out: list[int] = []
@@ -407,8 +408,9 @@ def build_place_new(
         place_at(d, tres, (len(grid), len(grid[0])), flat)
     delta: dict[int, int] = {}
     for key, n in counts.items():
+        turned = ROTATIONS.to
         for s in objects[key].symbols:
-            card = physical(s.id)
+            card = physical(s.id) if s.id in turned else s.id
             delta[card] = delta.get(card, 0) + n
     layout2, src, consts = d.finish()
     return Plan(layout2, src, consts, delta)

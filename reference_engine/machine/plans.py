@@ -197,8 +197,9 @@ def landings(plan: Plan, before: Layout) -> tuple[tuple[int, bool, int], ...]:
     if hit is None:
         out = []
         after = plan.layout
-        for old, new in plan.moved_to.items():
-            if old not in before.inside or new in after.inside or after.owner(new).hand is not None:
+        inside = before.inside
+        for new, old in enumerate(plan.src):  # in the order of the new slots, as moved_to's
+            if old < 0 or old not in inside or new in after.inside or after.owner(new).hand is not None:
                 continue
             reg = before.owner(old)
             assert reg.sleeve is not None
