@@ -70,8 +70,11 @@ def apply_plan(run: Run, step: st.Step, plan: Plan) -> None:
     delta = plan.delta
     if plan.returned:
         delta = dict(delta)
-        physical = ROTATIONS.physical  # what the table sees go back: pieces of the supply
-        returned = sorted(physical(cells[f] >> 1) for f in plan.returned)
+        if ROTATIONS.to:  # what the table sees go back: pieces of the supply (up-down cards: one)
+            physical = ROTATIONS.physical
+            returned = sorted([physical(cells[f] >> 1) for f in plan.returned])
+        else:
+            returned = sorted([cells[f] >> 1 for f in plan.returned])
         for sid in returned:
             delta[sid] = delta.get(sid, 0) - 1
         if any(not is_up(cells[f]) for f in plan.returned):
