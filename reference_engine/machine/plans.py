@@ -197,9 +197,10 @@ def landings(plan: Plan, before: Layout) -> tuple[tuple[int, bool, int], ...]:
     if hit is None:
         out = []
         after = plan.layout
-        inside = before.inside
-        for new, old in enumerate(plan.src):  # in the order of the new slots, as moved_to's
-            if old < 0 or old not in inside or new in after.inside or after.owner(new).hand is not None:
+        inside, still = before.inside, after.inside
+        # In the order of the new slots, as moved_to's: a card that was inside and is not now.
+        for new, old in [(g, t) for g, t in enumerate(plan.src) if t in inside and g not in still]:
+            if after.owner(new).hand is not None:
                 continue
             reg = before.owner(old)
             assert reg.sleeve is not None
