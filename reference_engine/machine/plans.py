@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
 from .. import steps as st
@@ -197,9 +198,13 @@ def landings(plan: Plan, before: Layout) -> tuple[tuple[int, bool, int], ...]:
     if hit is None:
         out = []
         after = plan.layout
-        inside, still = before.inside, after.inside
-        # In the order of the new slots, as moved_to's: a card that was inside and is not now.
-        for new, old in [(g, t) for g, t in enumerate(plan.src) if t in inside and g not in still]:
+        inside, still, src = before.inside, after.inside, plan.src
+        # The cards that were inside a sleeve, are still on the table and are not inside now
+        # (set operations first: most plans slide nothing out).
+        kept = [src[g] for g in still] if len(still) < 2 else itemgetter(*still)(src)
+        leaving = inside.difference(kept).intersection(src)
+        # In the order of the new slots, as moved_to's.
+        for new, old in [(g, t) for g, t in enumerate(src) if t in leaving] if leaving else ():
             if after.owner(new).hand is not None:
                 continue
             reg = before.owner(old)
