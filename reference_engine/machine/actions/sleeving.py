@@ -162,14 +162,16 @@ def check_kept(layout: Layout, flats: Sequence[int]) -> None:
     """A card that lives in its sleeve (``keeps``) leaves the table only with its sleeve: when it
     goes, no other card may stay in that sleeve."""
     going = set(flats)
+    checked: set[tuple[str, int]] = set()  # the sleeves already found to go whole
     for f in flats:
         if f not in layout.inside:
             continue
         reg = layout.owner(f)
         assert reg.sleeve is not None
         row, col = reg.address(f)
-        if row not in reg.sleeve.keeps:
+        if row not in reg.sleeve.keeps or (reg.name, col) in checked:
             continue
+        checked.add((reg.name, col))
         left = [g for g in sleeve_cards(reg, col, layout.holes) if g not in going]
         if left:
             raise EvalError(
