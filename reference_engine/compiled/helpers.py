@@ -334,6 +334,10 @@ def h_face_eq(E: Env, name: str, r: Any, c: Any, other: Any) -> bool:
     """``name[r, c] == other``: its face compared as ``equal`` compares a list of one face."""
     face = h_face(E, name, r, c)
     if type(other) is Symbol:
+        if face is other:
+            return True
+        if SYMBOLS.interned(other):
+            return False  # faces read from the cells are the interned ones: equal only to themselves
         return face == other
     return equal([face], other)
 
