@@ -526,11 +526,11 @@ def test_the_command_line_names_an_engine_setting_by_its_flag(args: list[str], s
 
 
 # Every rule set that plays at card level, as `kitgen play NAME --level card --engine compiled`
-# runs it (with its default protocol); uno-official needs --wild4 bluff at card level.
+# runs it (with its default protocol); uno-official needs --wild4 bluff at card level (one hand).
 CARD_LEVEL = [
     ("uno", ()),
     ("uno-small", ()),
-    ("uno-official", ("--wild4", "bluff")),
+    ("uno-official", ("--wild4", "bluff", "--hands", "1")),
     ("crazy-eights", ()),
     ("sevens", ()),
     ("hearts", ("--rounds", "1")),
