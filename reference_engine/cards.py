@@ -80,6 +80,11 @@ class SymbolTable:
     def by_id(self, sid: int) -> Symbol:
         return self._by_id[sid]
 
+    def interned(self, sym: Symbol) -> bool:
+        """Whether ``sym`` is this registry's own object for its id (then it equals only itself)."""
+        i = sym.id
+        return 0 <= i < len(self._by_id) and self._by_id[i] is sym
+
     def __contains__(self, name: object) -> bool:
         return name in self._by_name
 

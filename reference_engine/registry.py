@@ -64,6 +64,12 @@ class Library:
 
     def protocol(self, name_or_path: str) -> Protocol:
         """A linked protocol, by name or by path to a YAML file."""
+        if (
+            name_or_path in self._linked
+            and "/" not in name_or_path
+            and not name_or_path.endswith((".yaml", ".yml"))
+        ):  # a name already loaded and linked (a game asks at every start): no file system look-up
+            return self._loaded[name_or_path]
         path = Path(name_or_path)
         if path.is_dir() and (
             name_or_path.endswith((".yaml", ".yml")) or self.find_file(name_or_path) is None

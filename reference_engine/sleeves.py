@@ -93,7 +93,19 @@ def sleeve_slots(regions: Sequence[Region], holes: frozenset[int]) -> tuple[froz
         frame = reg.sleeve
         if frame is None:
             continue
-        for c in range(1, reg.cols + 1):
+        cols = reg.cols
+        rows = [r for r in frame.rows if r <= reg.rows]
+        for r in rows:  # whole rows at once
+            start = reg.offset + (r - 1) * cols
+            inside.update(range(start, start + cols))
+        if not (rows and frame.kind == "sleeve" and frame.side == "front"):
+            continue  # nothing shows
+        if not holes or holes.isdisjoint(range(reg.offset, reg.offset + reg.rows * cols)):
+            if rows[-1] in frame.front:  # no empty place: every sleeve shows its frontmost row
+                start = reg.offset + (rows[-1] - 1) * cols
+                shown.update(range(start, start + cols))
+            continue
+        for c in range(1, cols + 1):
             front: tuple[int, int] | None = None
             for r in frame.rows:
                 if r > reg.rows:

@@ -7,8 +7,10 @@ from collections.abc import Callable
 from operator import itemgetter
 
 from .. import steps as st
-from ..cards import EMPTY, is_up
+from ..cards import EMPTY, ROTATIONS, is_up
+from ..expressions import EvalError
 from ..machine import Plan
+from ..machine.plans import check_landed
 from ..meters import out_add
 from ..table import NEW, Layout
 from . import evaluate as ev
@@ -33,7 +35,7 @@ def strip(plan: Plan) -> Plan:
     """The plan without display labels (a compiled run draws no trace)."""
     layout = plan.layout
     if layout.labels:
-        shapes = [(r.name, r.rows, r.cols, r.unit, r.hand) for r in layout.regions]
+        shapes = [(r.name, r.rows, r.cols, r.unit, r.hand, r.sleeve) for r in layout.regions]
         layout = Layout.make(shapes, layout.holes, ())
     return Plan(layout, plan.src, plan.consts, plan.delta, plan.returned)
 
@@ -68,17 +70,32 @@ def apply_plan(run: Run, step: st.Step, plan: Plan) -> None:
     delta = plan.delta
     if plan.returned:
         delta = dict(delta)
-        returned = sorted(cells[f] >> 1 for f in plan.returned)
+        if ROTATIONS.to:  # what the table sees go back: pieces of the supply (up-down cards: one)
+            physical = ROTATIONS.physical
+            returned = sorted([physical(cells[f] >> 1) for f in plan.returned])
+        else:
+            returned = sorted([cells[f] >> 1 for f in plan.returned])
         for sid in returned:
             delta[sid] = delta.get(sid, 0) - 1
         if any(not is_up(cells[f]) for f in plan.returned):
             run.view = run.views.extend(run.view, ("discard", tuple(returned)))
+    before = run.layout
     run.layout = plan.layout
+    if before.inside:
+        check_landings(run, step, plan, before)
     if delta:
         run.out = out_add(run.out, delta)
         run.meters = run.meters.note_out(run.out)
         if run.runner.limits is not None:
             run.runner.check_limits(run.frame, step, run.state())
+
+
+def check_landings(run: Run, step: st.Step, plan: Plan, before: Layout) -> None:
+    """A card slid out of a sleeve lands as it faced (the interpreter's check, its message)."""
+    try:
+        check_landed(plan, before, run.cells)
+    except EvalError as exc:
+        raise fail(run, step, exc) from None
 
 
 def same_plan(step: st.Step, fast: Plan, reference: Plan) -> None:

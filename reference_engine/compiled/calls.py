@@ -19,8 +19,10 @@ from .. import steps as st
 from ..errors import UsageError
 from ..expressions import EvalError, as_int
 from ..machine import SMALL_CALL, Frame, Plan, Runner, collect
-from ..machine.calls import _absorb, _call_plan, _sub_outcomes
+from ..machine.actions.sleeving import check_arguments
+from ..machine.calls import _absorb, _call_plan, _inline, _sub_outcomes, with_shown
 from ..machine.frontier import env_set
+from ..seating import Seats
 from ..spec import Protocol
 from . import evaluate as ev
 from . import plans as fp
@@ -97,6 +99,21 @@ def compile_call(c: Any, step: st.Call, number: str | None) -> Op:
     frames = _Frames(callee)
     sid = id(step)
     name = callee.name
+    mapped = bool(step.hands or step.players)
+    seated: dict[Seats, Seats] = {}  # the caller's seats -> the callee's (see seating.Seats.into)
+
+    def seats_of(run: Run) -> Seats | None:
+        """Who holds the callee's hands, when the call says (None: as nobody is followed in a
+        compiled run, a call without a mapping seats nobody)."""
+        if not mapped:
+            return None  # the callee's hands get no holders from this call: nothing to check
+        mine = run.runner.seats
+        got = seated.get(mine)
+        if got is None:
+            src = run.frame.proto.src
+            where = f"the call to {name} at {src.problem(step.path + ('call',), '')}".rstrip(": ")
+            got = seated[mine] = mine.into(step, callee, where)
+        return got
 
     def op(run: Run) -> None:
         runner = run.runner
@@ -114,6 +131,8 @@ def compile_call(c: Any, step: st.Call, number: str | None) -> Op:
                     for f in flats:
                         if f in layout.holes:
                             raise EvalError(f"argument slot {layout.describe(f)} is empty")
+                if layout.inside:
+                    check_arguments(layout, flats, n)
                 arg_flats.append(flats)
             state = run.state()
             resolved = tuple(runner.resolve_target(run.frame, t, state, run.fev) for t in targets)
@@ -121,10 +140,11 @@ def compile_call(c: Any, step: st.Call, number: str | None) -> Op:
             raise fail(run, step, exc) from None
         cells0 = run.cells
         codes = tuple(tuple([cells0[f] for f in fl]) for fl in arg_flats)
+        seats = seats_of(run)
         if sum(len(x) for x in codes) <= SMALL_CALL:
-            _, obs, res = _draw(runner, _sub_outcomes(runner, sub, codes))
+            _, obs, res = _draw(runner, _sub_outcomes(runner, sub, codes, seats=seats))
         else:
-            obs, res = inline(runner, program, sub, codes)
+            obs, res = inline(runner, program, sub, codes, seats)
         key = ("call", sid, layout, tuple(arg_flats), resolved, tuple(shape for shape, _ in res.cards))
         plans = run.shared.plans
         plan = plans.get(key)
@@ -164,8 +184,13 @@ def _plan(
         raise fail(run, step, exc) from None
 
 
-def inline(runner: Runner, program: Any, sub: Frame, codes: tuple[tuple[int, ...], ...]) -> tuple[Any, Any]:
+def inline(
+    runner: Runner, program: Any, sub: Frame, codes: tuple[tuple[int, ...], ...], seats: Seats | None = None
+) -> tuple[Any, Any]:
     """A callee too large to enumerate, run step by step (the interpreter's ``_inline``)."""
+    if seats is not None and seats.watched:  # a run that follows people: the interpreter's
+        ((_, obs, res),) = _inline(runner, sub, codes, seats)
+        return obs, res
     child = Runner(
         runner.library,
         "sample",
@@ -175,6 +200,8 @@ def inline(runner: Runner, program: Any, sub: Frame, codes: tuple[tuple[int, ...
         shared=runner.shared,
         call_path=runner.call_path + [sub.proto.name],
     )
+    if seats is not None:
+        child.seat(seats)
     state = program.run(child, sub, sub.state_from_codes(codes))
     ((_, res),) = collect(child, sub, state)
-    return ("call", sub.proto.name, state.view), res
+    return ("call", sub.proto.name, with_shown(runner.views, state.view, res)), res

@@ -101,9 +101,10 @@ def _slot(E: Env, name: str, r: Any, c: Any) -> int:
 
 def h_face(E: Env, name: str, r: Any, c: Any) -> Symbol:
     """The face-up card at ``name[r, c]`` (what a game function reads of it)."""
-    v = E.cells[_slot(E, name, r, c)]
-    if v < 0 or not v & 1:
-        raise Slow()
+    f = _slot(E, name, r, c)
+    v = E.cells[f]
+    if v < 0 or not v & 1 or (f in E.layout.inside and E.layout.unseen(f)):
+        raise Slow()  # the reader says why a decision may not read it (face down, hidden in a sleeve)
     return SYMBOLS.by_id(v >> 1)
 
 
@@ -333,6 +334,10 @@ def h_face_eq(E: Env, name: str, r: Any, c: Any, other: Any) -> bool:
     """``name[r, c] == other``: its face compared as ``equal`` compares a list of one face."""
     face = h_face(E, name, r, c)
     if type(other) is Symbol:
+        if face is other:
+            return True
+        if SYMBOLS.interned(other):
+            return False  # faces read from the cells are the interned ones: equal only to themselves
         return face == other
     return equal([face], other)
 
@@ -340,10 +345,11 @@ def h_face_eq(E: Env, name: str, r: Any, c: Any, other: Any) -> bool:
 def h_row_faces(E: Env, name: str, r: Any, c: Any) -> list[Symbol]:
     """What ``name[r, c]`` reads as when gone through: the faces of its cards (face up)."""
     cells = E.cells
+    inside = E.layout.inside
     out = []
     for f in s_cells(E, name, r, c):
         v = cells[f]
-        if v < 0 or not v & 1:
+        if v < 0 or not v & 1 or (f in inside and E.layout.unseen(f)):
             raise Slow()
         out.append(SYMBOLS.by_id(v >> 1))
     return out

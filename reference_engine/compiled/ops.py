@@ -20,14 +20,15 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import steps as st
-from ..cards import EMPTY
+from ..cards import EMPTY, ROTATIONS
 from ..expressions import EvalError, Expression, truthy
 from ..functions import hand_name
-from ..machine import Plan, Runner
+from ..machine import HANDLERS, ONE, Ctx, Plan, Runner
 from ..machine.actions import layout as lay
-from ..machine.actions.shuffling import _piles, _shifts
+from ..machine.actions.shuffling import AT_ONCE, _piles, _shifts
+from ..machine.actions.sleeving import _sleeve_build, _sleeve_resolve, check_piles
 from ..machine.frontier import _freeze, env_drop, env_set
-from ..machine.plans import _flats, _res
+from ..machine.plans import _flats, _res, check_shown
 from ..shuffles import Shuffle
 from ..table import Draft, Layout, State, visible
 from . import calls
@@ -37,16 +38,18 @@ from .base import Op, Unsupported, apply_plan, fail, same_plan, strip
 from .plans import Defer
 from .run import Run, after_step
 
-Block = tuple[tuple[Op, str | None], ...]
-"""A list of compiled steps, each with the number of the step it belongs to (for messages)."""
+Block = tuple[tuple[Op, str | None, st.Step], ...]
+"""A list of compiled steps, each with the number of the step it belongs to (for messages) and
+the step (where a check after it reports a problem)."""
 
 # Every field of each step kind the compiler knows, semantic or not. A field added to a step
 # kind later (a new key of the step language) is refused until the compiler says what it does.
 _COMMON = {f.name for f in dataclasses.fields(st.Step)}
 # Step kinds the compiler does not handle yet: a protocol with one runs on the interpreter under
-# ``auto`` and says why (``fallback_reason``); ``compiled`` refuses it. Sleeves (the quick
-# protocols' ``sleeve:`` steps) and up-down cards (``rotate:``) came in after the compiler.
-NOT_YET_COMPILED = ("sleeve", "rotate")
+# ``auto`` and says why (``fallback_reason``); ``compiled`` refuses it. None today: sleeves
+# (``sleeve:``), up-down cards (``rotate:``) and calls that seat people (``hands:``,
+# ``players:``) are compiled.
+NOT_YET_COMPILED: tuple[str, ...] = ()
 
 KNOWN_FIELDS: dict[type[st.Step], set[str]] = {
     st.Note: _COMMON | {"why"},
@@ -62,7 +65,9 @@ KNOWN_FIELDS: dict[type[st.Step], set[str]] = {
     st.Shift: _COMMON | {"piles", "until"},
     st.If: _COMMON | {"cond", "then", "other"},
     st.For: _COMMON | {"var", "values", "body"},
-    st.Call: _COMMON | {"protocol", "params", "args", "results"},
+    st.Call: _COMMON | {"protocol", "params", "args", "results", "hands", "players"},
+    st.Sleeve: _COMMON | {"ops"},
+    st.Rotate: _COMMON | {"what"},
     st.Let: _COMMON | {"values"},
     st.Do: _COMMON | {"body"},
 }
@@ -84,7 +89,7 @@ class Compiler:
         out = []
         for step in steps:
             here = step.number or number
-            out.append((self.step(step, here), here))
+            out.append((self.step(step, here), here, step))
         return tuple(out)
 
     def step(self, step: st.Step, number: str | None) -> Op:
@@ -105,9 +110,14 @@ class Compiler:
 
 def run_block(run: Run, block: Block) -> None:
     runner = run.runner
-    for op, number in block:
+    for op, number, step in block:
         runner.current = number  # as the interpreter: messages name the step being carried out
         op(run)
+        if run.layout.shown:
+            try:
+                check_shown(run.state())  # no sleeve shows a card the protocol has face down
+            except EvalError as exc:
+                raise fail(run, step, exc) from None
         after_step(run, number)
 
 
@@ -228,9 +238,60 @@ def _return(c: Compiler, step: st.Return, number: str | None) -> Op:
         owners = list(owners_) if isinstance(owners_, (list, tuple)) else [owners_] * len(flats)
         if len(owners) != len(flats):
             raise EvalError(f"return: {len(flats)} cards but {len(owners)} owners")
-        return (flats, tuple([hand_name(o) for o in owners]))
+        names = tuple([hand_name(o) for o in owners])
+        seats = runner.seats
+        if seats.given is not None:
+            for name in sorted(set(names)):
+                unheld = seats.check(name)  # a called protocol's hand its call gave no holder
+                if unheld is not None:
+                    raise EvalError(unheld)
+        return (flats, names)
 
     return planned(step, resolve, lay._return_build, fp.build_return)
+
+
+def _sleeve(c: Compiler, step: st.Sleeve, number: str | None) -> Op:
+    """Sleeves turned over, rows slid out or in: a new layout (the interpreter's plan, kept per
+    layout); a card slid out must land as the protocol has it (checked by the plan's apply)."""
+    return planned(step, _sleeve_resolve, _sleeve_build)
+
+
+def _rotate(c: Compiler, step: st.Rotate, number: str | None) -> Op:
+    """A public half turn of cards where they lie: no observation, no counter."""
+    what = c.e(step.what)
+    rotate = ROTATIONS.rotate
+
+    def op(run: Run) -> None:
+        try:
+            flats = what.sel(run, "rotate")
+        except EvalError as exc:
+            raise fail(run, step, exc) from None
+        cells = run.cells
+        for f in flats:
+            if cells[f] == EMPTY:
+                raise run.runner.fail(run.frame, step, f"rotate: {run.layout.describe(f)} is empty")
+            cells[f] = rotate(cells[f])
+
+    return op
+
+
+def delegated(step: st.Step, number: str | None) -> Op:
+    """A step the interpreter's handler carries out on the run's one table (for rare steps whose
+    handler is all the work, e.g. shuffles done by several people at once): the same code, so the
+    same random numbers, view and errors."""
+    handler = HANDLERS[type(step)]
+    ctx = Ctx(number, None, step)
+
+    def op(run: Run) -> None:
+        (new,) = handler(run.runner, run.frame, step, {run.final(): ONE}, ctx)
+        run.layout = new.layout
+        run.cells = list(new.cells)
+        run.out = new.out
+        run.env = new.env
+        run.meters = new.meters
+        run.view = new.view
+
+    return op
 
 
 def _note(c: Compiler, step: st.Note, number: str | None) -> Op:
@@ -274,14 +335,21 @@ def _turn(c: Compiler, step: st.Turn, number: str | None) -> Op:
 
 
 def _shuffle(c: Compiler, step: st.Shuffle, number: str | None) -> Op:
+    if step.how in AT_ONCE:
+        return delegated(step, number)
     piles_expr = c.e(step.piles)
+    sid = id(step)
 
     def op(run: Run) -> None:
         runner = run.runner
         try:
             got = piles_expr.piles(run)
             if isinstance(got, tuple):
-                shuffle, piles, how = _shuffle_of(step, got[0], got[1], run.layout)
+                key = ("shuffle-of", sid, run.layout, got[0], tuple(got[1]))
+                hit = run.shared.plans.get(key)  # the same piles of the same layout: checked once
+                if hit is None:
+                    hit = run.shared.plans[key] = _shuffle_of(step, got[0], got[1], run.layout)
+                shuffle, piles, how = hit
             else:  # the interpreter's own reading of the piles, and its messages
                 shuffle, piles, how = _piles(runner, run.frame, step, run.state(), run.ev)
         except EvalError as exc:
@@ -345,6 +413,8 @@ def _shuffle_of(
         for f in every:
             if f in holes:
                 raise EvalError(f"{layout.describe(f)} is empty")
+    if layout.inside:
+        check_piles(layout, piles)  # a shuffle mixes whole sleeves
     return shuffle, piles, how
 
 
@@ -468,6 +538,8 @@ _COMPILERS: dict[type[st.Step], Callable[[Compiler, Any, str | None], Op]] = {
     st.Call: calls.compile_call,
     st.Let: _let,
     st.Do: _do,
+    st.Sleeve: _sleeve,
+    st.Rotate: _rotate,
 }
 
 __all__ = ["NOT_YET_COMPILED", "Block", "Compiler", "Draft", "Op", "Unsupported", "run_block"]

@@ -16,12 +16,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..cards import EMPTY
+from ..cards import EMPTY, ROTATIONS
 from ..expressions import EvalError
 from ..functions import hand_name
 from ..machine import Plan
+from ..machine.actions.sleeving import check_kept
 from ..machine.plans import Resolved
-from ..table import NEW, Layout, NewCards
+from ..sleeves import SleeveFrame
+from ..table import NEW, SLEEVES, Layout, NewCards
+
+physical = ROTATIONS.physical
 
 
 class Defer(Exception):
@@ -31,14 +35,18 @@ class Defer(Exception):
 class FastDraft:
     """A layout being edited, regions copied as rows of tokens when touched (see the module docs).
 
-    A token is an old slot (>= 0), ``EMPTY``, or ``NEW - i`` for the i-th new card."""
+    A token is an old slot (>= 0), ``EMPTY``, or ``NEW - i`` for the i-th new card. Each region
+    keeps its unit, hand and sleeves; a new region lies in sleeves as the interpreter's draft
+    says (given, or declared for its name by the protocol being run)."""
 
     __slots__ = ("consts", "grids", "layout", "meta", "order")
 
     def __init__(self, layout: Layout):
         self.layout = layout
         self.order = [r.name for r in layout.regions]
-        self.meta: dict[str, tuple[int, str | None]] = {r.name: (r.unit, r.hand) for r in layout.regions}
+        self.meta: dict[str, tuple[int, str | None, SleeveFrame | None]] = {
+            r.name: (r.unit, r.hand, r.sleeve) for r in layout.regions
+        }
         self.grids: dict[str, list[list[int]]] = {}
         self.consts: list[int] = []
 
@@ -90,11 +98,15 @@ class FastDraft:
         self.consts.extend(codes)
         return list(range(NEW - start, NEW - start - len(codes), -1))
 
-    def add_region(self, name: str, grid: list[list[int]], hand: str | None = None) -> None:
+    def add_region(
+        self, name: str, grid: list[list[int]], hand: str | None = None, sleeve: SleeveFrame | None = None
+    ) -> None:
         if name in self.meta or len({len(row) for row in grid}) > 1:
             raise Defer()
+        if sleeve is None and hand is None:
+            sleeve = SLEEVES.get().get(name)
         self.grids[name] = grid
-        self.meta[name] = (1, hand)
+        self.meta[name] = (1, hand, sleeve)
         self.order.append(name)
 
     def remove_region(self, name: str) -> None:
@@ -114,24 +126,24 @@ class FastDraft:
                 continue
             while len(grid) > 1 and grid[-1].count(EMPTY) == len(grid[-1]):
                 grid.pop()
-        shapes = []
+        shapes: list[tuple[str, int, int, int, str | None, SleeveFrame | None]] = []
         src: list[int] = []
         holes: list[int] = []
         old = self.layout
         for name in self.order:
-            unit, hand = self.meta[name]
+            unit, hand, sleeve = self.meta[name]
             start = len(src)
             grid = grids.get(name)
             if grid is None:
                 reg = old.by_name[name]
-                shapes.append((name, reg.rows, reg.cols, unit, hand))
+                shapes.append((name, reg.rows, reg.cols, unit, hand, sleeve))
                 src.extend(reg.slots)
                 if old.holes:
                     holes.extend(h - reg.offset + start for h in reg.slots if h in old.holes)
                 continue
             rows = len(grid)
             cols = len(grid[0]) if rows else 0
-            shapes.append((name, rows, cols, unit, hand))
+            shapes.append((name, rows, cols, unit, hand, sleeve))
             for row in grid:
                 if EMPTY in row:
                     base = len(src)
@@ -161,7 +173,6 @@ def place_at(d: FastDraft, tres: Resolved, shape: tuple[int, int] | None, tokens
             return
         rows, cols = shape if shape is not None and shape[0] * shape[1] == n else (1, n)
         d.add_region(name, [tokens[r * cols : (r + 1) * cols] for r in range(rows)])
-        d.meta[name] = (1, None)
         return
     if kind != "grid":
         raise Defer()
@@ -206,8 +217,10 @@ def _tokens(d: FastDraft, item: Resolved, up: bool, delta: dict[int, int]) -> li
     if kind == "N":
         face = int(up or item[2])
         ids = item[1]
+        turned = ROTATIONS.to
         for sid in ids:
-            delta[sid] = delta.get(sid, 0) + 1
+            card = physical(sid) if sid in turned else sid  # an up-down card is one card of the supply
+            delta[card] = delta.get(card, 0) + 1
         return d.new([sid << 1 | face for sid in ids])
     out: list[int] = []
     for sub in item[1]:
@@ -266,7 +279,7 @@ def build_take(layout: Layout, res: Resolved) -> Plan:
     chosen = set(idx)
     keep = [i for i in range(reg.cols) if i not in chosen]
     d.grids[source] = [[row[i] for i in keep] for row in grid]
-    d.add_region(into, taken)
+    d.add_region(into, taken, sleeve=reg.sleeve)  # the columns' sleeves go along
     if not keep:
         d.remove_region(source)
     layout2, src, consts = d.finish()
@@ -274,6 +287,8 @@ def build_take(layout: Layout, res: Resolved) -> Plan:
 
 
 def build_discard(layout: Layout, res: Resolved) -> Plan:
+    if layout.inside:
+        check_kept(layout, res)
     d = FastDraft(layout)
     d.take(res)
     layout2, src, consts = d.finish()
@@ -393,7 +408,9 @@ def build_place_new(
         place_at(d, tres, (len(grid), len(grid[0])), flat)
     delta: dict[int, int] = {}
     for key, n in counts.items():
+        turned = ROTATIONS.to
         for s in objects[key].symbols:
-            delta[s.id] = delta.get(s.id, 0) + n
+            card = physical(s.id) if s.id in turned else s.id
+            delta[card] = delta.get(card, 0) + n
     layout2, src, consts = d.finish()
     return Plan(layout2, src, consts, delta)

@@ -12,7 +12,7 @@ from ..machine import ONE, Frame, Runner
 from ..machine.plans import _target_args
 from ..registry import Library
 from ..spec import Protocol
-from ..table import State
+from ..table import SLEEVES, State
 from .base import Unsupported
 from .evaluate import Expr, FastEvaluator
 from .ops import Block, Compiler, run_block
@@ -45,7 +45,11 @@ class Program:
             shared.run_start = shared.states_processed
         run = Run(runner, frame, state)
         run.fev = FastEvaluator(run, self.exprs)
-        run_block(run, self.block)
+        token = SLEEVES.set(frame.proto.sleeves)  # a region made with a declared name lies in sleeves
+        try:
+            run_block(run, self.block)
+        finally:
+            SLEEVES.reset(token)
         return run.final()
 
 

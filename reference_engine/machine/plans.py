@@ -4,8 +4,9 @@ resolved arguments (a hashable description of the cards it names, see :func:`_re
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
 from .. import steps as st
@@ -197,8 +198,14 @@ def landings(plan: Plan, before: Layout) -> tuple[tuple[int, bool, int], ...]:
     if hit is None:
         out = []
         after = plan.layout
-        for old, new in plan.moved_to.items():
-            if old not in before.inside or new in after.inside or after.owner(new).hand is not None:
+        inside, still, src = before.inside, after.inside, plan.src
+        # The cards that were inside a sleeve, are still on the table and are not inside now
+        # (set operations first: most plans slide nothing out).
+        kept = [src[g] for g in still] if len(still) < 2 else itemgetter(*still)(src)
+        leaving = inside.difference(kept).intersection(src)
+        # In the order of the new slots, as moved_to's.
+        for new, old in [(g, t) for g, t in enumerate(src) if t in leaving] if leaving else ():
+            if after.owner(new).hand is not None:
                 continue
             reg = before.owner(old)
             assert reg.sleeve is not None
@@ -211,13 +218,18 @@ def landings(plan: Plan, before: Layout) -> tuple[tuple[int, bool, int], ...]:
 
 def check_landings(plan: Plan, before: State, after: State) -> None:
     """A card slid out of a sleeve lands as it faced: the protocol must have it that way."""
-    for new, up, old in landings(plan, before.layout):
-        if bool(after.cells[new] & 1) != up:
-            reg = before.layout.owner(old)
+    check_landed(plan, before.layout, after.cells)
+
+
+def check_landed(plan: Plan, before: Layout, cells: Sequence[int]) -> None:
+    """:func:`check_landings` from the layout before and the cells after (a compiled run's)."""
+    for new, up, old in landings(plan, before):
+        if bool(cells[new] & 1) != up:
+            reg = before.owner(old)
             assert reg.sleeve is not None
             faced = "front" if reg.address(old)[0] in reg.sleeve.front else "back"
             raise EvalError(
-                f"{before.layout.describe(old)} slides out of a sleeve lying {reg.sleeve.side} up, "
+                f"{before.describe(old)} slides out of a sleeve lying {reg.sleeve.side} up, "
                 f"facing its {faced}, so it lands {'face up' if up else 'face down'}, but the protocol "
                 f"has it {'face down' if up else 'face up'} there"
             )

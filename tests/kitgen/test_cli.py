@@ -451,10 +451,13 @@ def test_ctrl_c_at_the_pause_prompt() -> None:
 
 
 def test_play_engines_give_the_same_game() -> None:
-    # The paper's card-selection (the kits' sleeved quick version runs on the interpreter: the
-    # compiler does not know sleeves yet, and says so in fallback_reason).
-    args = ("play", "crazy-eights", "--players", "3", "--virtual", "3", "--seed", "4", "--json")
-    args += ("--protocol", "card-selection")
+    # The kit's default protocol (the sleeved quick card selection) and the paper's.
+    for protocol in ((), ("--protocol", "card-selection")):
+        _same_game_on_both_engines(protocol)
+
+
+def _same_game_on_both_engines(protocol: tuple[str, ...]) -> None:
+    args = ("play", "crazy-eights", "--players", "3", "--virtual", "3", "--seed", "4", "--json", *protocol)
     code, compiled = run(*args)
     assert code == 0, compiled
     code, interpreted = run(*args, "--engine", "interpreter")
@@ -468,8 +471,7 @@ def test_play_engines_give_the_same_game() -> None:
 def test_play_says_which_engine_ran_and_refuses_what_it_cannot_compile(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # The paper's protocol (Hearts' kit teaches the sleeved quick one, which the compiler does not
-    # handle yet: auto runs it on the interpreter and says so).
+    # Hearts' kit teaches the sleeved quick protocol: compiled; and the paper's protocol.
     args = [
         "play",
         "hearts",
@@ -484,7 +486,7 @@ def test_play_says_which_engine_ran_and_refuses_what_it_cannot_compile(
     auto = json.loads(
         CliRunner().invoke(main, ["play", "hearts", "--virtual", "2", "--rounds", "1", "--json"]).stdout
     )
-    assert auto["engine_used"] == "interpreter" and "'sleeve' is not compiled" in auto["fallback_reason"]
+    assert (auto["engine_used"], auto["fallback_reason"]) == ("compiled", None)
     ran = CliRunner().invoke(main, [*args, "--engine", "compiled"])
     assert ran.exit_code == 0, ran.output
     data = json.loads(ran.stdout)
@@ -521,3 +523,48 @@ def test_the_command_line_names_an_engine_setting_by_its_flag(args: list[str], s
     """The engine names a setting by its field («virtual»); the command line says the flag."""
     code, out = run(*args)
     assert code == 2 and said in out and "«" not in out, out
+
+
+# Every rule set that plays at card level, as `kitgen play NAME --level card --engine compiled`
+# runs it (with its default protocol); uno-official needs --wild4 bluff at card level (one hand).
+CARD_LEVEL = [
+    ("uno", ()),
+    ("uno-small", ()),
+    ("uno-official", ("--wild4", "bluff", "--hands", "1")),
+    ("crazy-eights", ()),
+    ("sevens", ()),
+    ("hearts", ("--rounds", "1")),
+    ("dominoes", ()),
+    ("daifugo", ()),
+    ("gakmoro", ()),
+]
+
+
+@pytest.mark.parametrize(("game", "extra"), CARD_LEVEL)
+def test_play_compiled_runs_every_rule_sets_default_protocol(game: str, extra: tuple[str, ...]) -> None:
+    ran = CliRunner().invoke(
+        main, ["play", game, "--level", "card", "--engine", "compiled", "--json", "--seed", "1", *extra]
+    )
+    assert ran.exit_code == 0, ran.output
+    data = json.loads(ran.stdout)
+    assert (data["engine_used"], data["fallback_reason"]) == ("compiled", None), data["protocol"]
+
+
+def test_play_compiled_refuses_a_protocol_it_cannot_compile(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A step kind the compiler does not know (here: sleeves, made unknown to it): exit 2, the reason.
+    from reference_engine.compiled import ops, program
+    from reference_engine.steps import Sleeve
+
+    monkeypatch.delitem(ops._COMPILERS, Sleeve)
+    monkeypatch.setattr(program, "_PROGRAMS", {})
+    args = ["play", "uno", "--level", "card", "--engine", "compiled", "--json", "--seed", "1"]
+    refused = CliRunner().invoke(main, args)
+    assert refused.exit_code == 2, refused.output
+    assert "--engine compiled: card-selection-fast is not compiled" in refused.output
+    assert "the step kind 'sleeve' is not compiled" in refused.output
+    assert "Traceback" not in refused.output
+    # Not asked by name: the interpreter runs it, and --json says so and why.
+    auto = CliRunner().invoke(main, args[:4] + args[6:])
+    assert auto.exit_code == 0, auto.output
+    data = json.loads(auto.stdout)
+    assert data["engine_used"] == "interpreter" and "'sleeve' is not compiled" in data["fallback_reason"]

@@ -106,8 +106,11 @@ def _sliding(layout: Layout, step: st.Sleeve) -> frozenset[int]:
 def check_piles(layout: Layout, piles: Sequence[tuple[int, ...]]) -> None:
     """A shuffle of sleeved cards mixes whole sleeves: each pile is one sleeve's cards, and no
     card of it lies loose outside the sleeve."""
+    inside = layout.inside
     for pile in piles:
-        touched = {layout.owner(f).address(f)[1]: layout.owner(f) for f in pile if f in layout.inside}
+        if pile and pile[0] in inside and _one_whole_sleeve(layout, pile):
+            continue  # the common case, checked at once: the pile is one sleeve, every card inside
+        touched = {layout.owner(f).address(f)[1]: layout.owner(f) for f in pile if f in inside}
         if not touched:
             continue
         if len(touched) > 1:
@@ -121,6 +124,26 @@ def check_piles(layout: Layout, piles: Sequence[tuple[int, ...]]) -> None:
                 f"a pile of the shuffle is part of the sleeve of {reg.name} column {col}: a shuffle mixes "
                 "whole sleeves, with every card of the column inside (slide loose rows back in first)"
             )
+
+
+def _one_whole_sleeve(layout: Layout, pile: tuple[int, ...]) -> bool:
+    """Whether ``pile`` is every card of one sleeve's column, each of them inside (any order)."""
+    reg = layout.owner(pile[0])
+    sleeve = reg.sleeve
+    if sleeve is None:
+        return False
+    col = reg.address(pile[0])[1]
+    holes = layout.holes
+    rows = sleeve.rows
+    whole = set()
+    for r in range(1, reg.rows + 1):
+        f = reg.slot(r, col)
+        if f in holes:
+            continue
+        if r not in rows:
+            return False  # a card of the column lies loose
+        whole.add(f)
+    return len(pile) == len(whole) and whole.issuperset(pile)
 
 
 def check_arguments(layout: Layout, flats: Sequence[int], name: str) -> None:
@@ -140,14 +163,16 @@ def check_kept(layout: Layout, flats: Sequence[int]) -> None:
     """A card that lives in its sleeve (``keeps``) leaves the table only with its sleeve: when it
     goes, no other card may stay in that sleeve."""
     going = set(flats)
+    checked: set[tuple[str, int]] = set()  # the sleeves already found to go whole
     for f in flats:
         if f not in layout.inside:
             continue
         reg = layout.owner(f)
         assert reg.sleeve is not None
         row, col = reg.address(f)
-        if row not in reg.sleeve.keeps:
+        if row not in reg.sleeve.keeps or (reg.name, col) in checked:
             continue
+        checked.add((reg.name, col))
         left = [g for g in sleeve_cards(reg, col, layout.holes) if g not in going]
         if left:
             raise EvalError(

@@ -21,6 +21,7 @@ for folder in (HERE, HERE.parent):
         sys.path.insert(0, str(folder))
 
 import runs  # noqa: E402
+import sleeved  # noqa: E402
 import specgen  # noqa: E402
 
 from reference_engine.compiled import Program, program_for  # noqa: E402
@@ -111,3 +112,34 @@ def test_fuzz_specs_run_alike(generated: specgen.GeneratedLibrary) -> None:
         assert not found, "\n".join(found) + "\n\n" + generated.text()
         for kind in sorted(kinds):
             event(f"runs: {kind}")
+
+
+@settings(
+    max_examples=max(EXAMPLES // 2, 10),
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
+)
+@given(sleeved.sleeved_libraries())
+def test_fuzz_sleeved_specs_run_alike(generated: specgen.GeneratedLibrary) -> None:
+    """The generator's specs with sleeves and up-down cards (see ``sleeved.py``): refused alike or
+    run alike."""
+    with tempfile.TemporaryDirectory(prefix="kitgen-compiled-") as tmp:
+        generated.write(Path(tmp))
+        try:
+            library = Library([Path(tmp)])
+            proto = library.protocol(generated.main)
+            st, assignments = _assignments(library, generated.main, 3)
+        except KitgenError:
+            assume(False)
+            return
+        program = program_for(library, proto)
+        assert isinstance(program, Program), f"{program}\n\n{generated.text()}"
+        kinds: set[str] = set()
+        found = runs.differences(library, proto, st.params, assignments, range(3), kinds=kinds)
+        assert not found, "\n".join(found) + "\n\n" + generated.text()
+        for kind in sorted(kinds):
+            event(f"runs: {kind}")
+        for feature in sorted(f for f in generated.features if f.startswith(("sleeve", "rotate"))):
+            event(f"has: {feature}")

@@ -52,10 +52,8 @@ def test_the_typed_result_writes_the_same_json(game: str, level: str) -> None:
     data = result.to_json()
     # Which engine ran the protocol (issue 37) is new; everything else is as it was.
     engine = data.pop("engine_used"), data.pop("fallback_reason")
-    if level == "card" and engine[0] == "interpreter":  # the sleeved quick protocols: said why
-        assert engine[1] is not None and "'sleeve' is not compiled" in engine[1]
-    else:
-        assert engine == (("compiled", None) if level == "card" else (None, None))
+    # Every kit's default protocol is compiled, the sleeved quick ones included.
+    assert engine == (("compiled", None) if level == "card" else (None, None))
     assert hashlib.sha256(json.dumps(data, ensure_ascii=False).encode()).hexdigest() == BEFORE[game, level]
     # The typed fields are the JSON's.
     assert (data["game"], data["seed"], data["level"], data["protocol"]) == (
