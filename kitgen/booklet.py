@@ -23,7 +23,6 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import TypeVar
 
 from reference_engine.api import (
@@ -55,6 +54,7 @@ from .faces import Face, symbol_face
 from .frontmatter import FrontSection
 from .glossary import Glossary
 from .kitcost import Costs, Footprint
+from .lang.catalogue import _, per_language
 from .legend import CardLegend, card_legend, shown_cards
 from .tableplan import TablePlan, spare_words, table_plan
 from .tabletime import TableTime, spec_hints, table_time
@@ -80,7 +80,7 @@ class BookletStyle:
     lists: dict[str, list[str]]  # words that are lists of paragraphs (numbered steps)
 
 
-@lru_cache(maxsize=1)
+@per_language  # its words in the active language (kitgen.lang)
 def booklet_style() -> BookletStyle:
     src = load_file(templates_dir() / "booklet.yaml")
     ck = Checker(src)
@@ -100,9 +100,9 @@ def booklet_style() -> BookletStyle:
     lists: dict[str, list[str]] = {}
     for k, v in ck.table(doc.get("words", {}), ("words",)).items():
         if isinstance(v, list):
-            lists[str(k)] = [str(x) for x in v]
+            lists[str(k)] = [_(str(x)) for x in v]
         else:
-            words[str(k)] = str(v)
+            words[str(k)] = _(str(v))
     colours = {str(k): str(v) for k, v in ck.table(doc.get("colours", {}), ("colours",)).items()}
     for need in ("if_wrong", "diagrams", "shuffle_duty", "setup_intro", "virtual_play_drawn"):
         if need not in words:
