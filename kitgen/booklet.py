@@ -55,6 +55,7 @@ from .frontmatter import FrontSection
 from .glossary import Glossary
 from .kitcost import Costs, Footprint
 from .lang.catalogue import _, per_language
+from .lang.overlay import spec_text
 from .legend import CardLegend, card_legend, shown_cards
 from .tableplan import TablePlan, spare_words, table_plan
 from .tabletime import TableTime, spec_hints, table_time
@@ -557,17 +558,17 @@ def section_for(
                 reg.title = words.place(reg.name)
                 for lab in reg.labels:  # a place's name that stuck to its cards (x under x's pair)
                     lab["text"] = words.place(str(lab["text"]))
-        say = step.say.text if step.say else ""
+        say = spec_text(step.say.text) if step.say else ""
         block = StepBlock(
             proto.name,
             step.number,
             say,
-            step.brief or first_sentence(plain_text(say)),
+            spec_text(step.brief) or first_sentence(plain_text(say)),
             diagrams,
             _notes(library, events, run.depth),
             dict(events[0].loop) if events else {},
             ran=bool(events),
-            paper=step.paper or "",
+            paper=spec_text(step.paper or ""),
             loop_text=words.loop(events[0].loop) if events and events[0].loop else "",
         )
         reveal = reveals.get((proto.name, step.number))
@@ -582,9 +583,9 @@ def section_for(
         blocks[-1].notes.extend(handling_sentences(words, run.handling, called))
     return Section(
         proto.name,
-        proto.title,
-        proto.summary,
-        proto.booklet.overview,
+        spec_text(proto.title),
+        spec_text(proto.summary),
+        spec_text(proto.booklet.overview),
         proto.source.get("cite", ""),
         run.record,
         run.text,
@@ -731,10 +732,10 @@ def sections(
     examples' table times are for ``people`` sharing the work."""
     if reveals is None:
         reveals = possible_reveals(library, top)
-    if_wrong = top.booklet.if_wrong or style.words["if_wrong"]
+    if_wrong = spec_text(top.booklet.if_wrong) or style.words["if_wrong"]
     top_words = Glossary(top, owners)
     first, sim = top_run(library, top, top_example, top_words)
-    titles = {n: library.protocol(n).title for n in reading_order(library, top.name)}
+    titles = {n: spec_text(library.protocol(n).title) for n in reading_order(library, top.name)}
     out = []
     for name in reading_order(library, top.name):
         proto = library.protocol(name)
@@ -768,9 +769,7 @@ def protocol_booklet(
     """A booklet teaching one protocol and what it calls (a teacher's six-card AND booklet)."""
     style = booklet_style()
     secs = sections(library, proto, spec_example(proto, library, params), capacity, style, reveals)
-    subtitle = proto.summary
+    title, subtitle = spec_text(proto.title), spec_text(proto.summary)
     if len(secs) > 1:
         subtitle += " With the protocols it uses: " + ", ".join(s.title for s in secs[1:]) + "."
-    return Booklet(
-        name, proto.title, subtitle, "protocol", secs, validation, owners=list(proto.booklet.owners)
-    )
+    return Booklet(name, title, subtitle, "protocol", secs, validation, owners=list(proto.booklet.owners))

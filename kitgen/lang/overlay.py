@@ -1,0 +1,132 @@
+"""Translated spec and rule-set texts: an overlay file beside the source (docs/languages.md).
+
+``rulesets/protocols/i18n/<lang>/<protocol>.yaml`` translates ``rulesets/protocols/<protocol>.yaml``
+(and ``rulesets/games/i18n/<lang>/<ruleset>.yaml`` a rule set). An overlay mirrors the source's
+structure for its text fields only; a list whose items have a ``step:`` becomes a mapping keyed by
+that value as a string (``"1"``, ``"5a"``), any other list a mapping keyed by position (``"1"``,
+``"2"``, ...). A key that is not a text field of the source is refused (exit 2, the overlay's
+file, line and key); a text field the overlay leaves out is counted as missing.
+
+A text field is a string of the source under one of :data:`TEXT_KEYS` (``say``, ``title``,
+``names``, ...) and under none of :data:`NOT_TEXT` (``values``, ``glyph``, ...).
+
+Kits look texts up by their English words (:func:`spec_text`): every overlay of the active
+language, merged, maps each English text to its translation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import lru_cache
+from pathlib import Path
+from typing import overload
+
+from reference_engine.api import Checker, SpecError, load_file, rulesets_dir
+
+from .catalogue import PSEUDO, SOURCE, language, wrap
+
+TEXT_KEYS = frozenset(
+    {
+        "title", "summary", "doc", "say", "brief", "paper", "how", "overview", "notation", "if_wrong",
+        "names", "name", "how_to_play", "card_names", "notes", "setup_steps", "virtual_steps", "caption",
+        "text", "description", "label", "words", "rules_text",
+    }
+)  # fmt: skip
+NOT_TEXT = frozenset({"values", "glyph", "seed", "cite", "as_used_in", "protocol", "step", "id"})
+FOLDERS = ("protocols", "games")
+Path_ = tuple[str, ...]
+
+
+def _key(item: object, index: int) -> str:
+    if isinstance(item, dict) and "step" in item:
+        return str(item["step"])
+    return str(index)
+
+
+def text_fields(node: object, path: Path_ = (), texty: bool = False) -> Iterator[tuple[Path_, str]]:
+    """Every text field of a source document: (its overlay path, its English text)."""
+    if isinstance(node, dict):
+        for k, v in node.items():
+            key = str(k)
+            if key in NOT_TEXT:
+                continue
+            yield from text_fields(v, (*path, key), texty or key in TEXT_KEYS)
+    elif isinstance(node, list):
+        for i, v in enumerate(node, 1):
+            yield from text_fields(v, (*path, _key(v, i)), texty)
+    elif isinstance(node, str) and texty and node.strip():
+        yield path, node
+
+
+def overlay_path(source: Path, lang: str) -> Path:
+    return source.parent / "i18n" / lang / source.name
+
+
+def _flatten(node: object, path: Path_ = ()) -> Iterator[tuple[Path_, object]]:
+    if isinstance(node, dict) and node:
+        for k, v in node.items():
+            yield from _flatten(v, (*path, str(k)))
+    else:
+        yield path, node
+
+
+def load_overlay(source: Path, lang: str) -> tuple[dict[str, str], int]:
+    """The overlay of ``source`` in ``lang``: {English text: translation}, and how many text
+    fields of the source it leaves untranslated. No overlay file: nothing translated."""
+    fields = dict(text_fields(load_file(source).data))
+    path = overlay_path(source, lang)
+    if not path.is_file():
+        return {}, len(fields)
+    src = load_file(path)
+    ck = Checker(src)
+    found: dict[str, str] = {}
+    if src.data is not None and not isinstance(src.data, dict):
+        ck.error((), "an overlay is a mapping that mirrors its source's text fields")
+    for where, value in _flatten(src.data or {}):
+        if where not in fields:
+            ck.error(where, f"not a text field of {source.name}: '{'.'.join(where)}'")
+        elif not isinstance(value, str) or not value.strip():
+            ck.error(where, "a translation is text")
+        else:
+            found[fields[where]] = value
+    if ck.problems:
+        raise SpecError(ck.problems)
+    return found, sum(1 for where in fields if where not in dict(_flatten(src.data or {})))
+
+
+def sources() -> list[Path]:
+    """Every shipped protocol and rule-set file that texts are translated from."""
+    root = rulesets_dir()
+    return sorted(p for folder in FOLDERS for p in (root / folder).glob("*.yaml"))
+
+
+@lru_cache(maxsize=4)
+def texts(lang: str) -> dict[str, str]:
+    """Every overlay of ``lang``, merged: {English text: translation}."""
+    merged: dict[str, str] = {}
+    for source in sources():
+        merged.update(load_overlay(source, lang)[0])
+    return merged
+
+
+def missing_texts(lang: str) -> dict[str, int]:
+    """Per source file name, how many of its text fields ``lang`` leaves untranslated."""
+    if lang in (SOURCE, PSEUDO):
+        return {}
+    counts = {f"{s.parent.name}/{s.name}": load_overlay(s, lang)[1] for s in sources()}
+    return {k: v for k, v in counts.items() if v}
+
+
+@overload
+def spec_text(english: str) -> str: ...
+@overload
+def spec_text(english: None) -> None: ...
+def spec_text(english: str | None) -> str | None:
+    """A spec's or rule set's text (its English words) in the active language: the overlay's
+    translation, else the English (the pseudo-locale wraps it in ⟦ ⟧)."""
+    lang = language()
+    if lang == SOURCE or not english:
+        return english
+    if lang == PSEUDO:
+        return wrap(english)
+    return texts(lang).get(english, english)
