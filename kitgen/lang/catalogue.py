@@ -152,12 +152,19 @@ def check_language(lang: str, allow_missing: bool = False) -> int:
 
 @contextmanager
 def using_language(lang: str = SOURCE, allow_missing: bool = False) -> Iterator[None]:
-    """Make ``lang`` the active language for the block (checked as :func:`check_language`)."""
+    """Make ``lang`` the active language for the block (checked as :func:`check_language`), its
+    words and its font (:mod:`kitgen.lang.fonts`)."""
+    from ..faces import FONT, FONT_BOLD, ensure_fonts  # the kit's font names stand for the language's
+    from .fonts import using_fonts
+
     check_language(lang, allow_missing)
+    if lang != SOURCE:
+        ensure_fonts()
     before = (_ACTIVE.lang, _ACTIVE.allow_missing, _ACTIVE.tr)
     _ACTIVE.lang, _ACTIVE.allow_missing, _ACTIVE.tr = lang, allow_missing, translations(lang)
     try:
-        yield
+        with using_fonts(lang, (FONT, FONT_BOLD)):
+            yield
     finally:
         _ACTIVE.lang, _ACTIVE.allow_missing, _ACTIVE.tr = before
 

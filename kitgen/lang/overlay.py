@@ -3,12 +3,12 @@
 ``rulesets/protocols/i18n/<lang>/<protocol>.yaml`` translates ``rulesets/protocols/<protocol>.yaml``
 (and ``rulesets/games/i18n/<lang>/<ruleset>.yaml`` a rule set). An overlay mirrors the source's
 structure for its text fields only; a list whose items have a ``step:`` becomes a mapping keyed by
-that value as a string (``"1"``, ``"5a"``), any other list a mapping keyed by position (``"1"``,
-``"2"``, ...). A key that is not a text field of the source is refused (exit 2, the overlay's
+that value as a string (``"1"``, ``"5a"``); any other list stays a list (or a mapping keyed by
+position from ``"0"``). A key that is not a text field of the source is refused (exit 2, the overlay's
 file, line and key); a text field the overlay leaves out is counted as missing.
 
-A text field is a string of the source under one of :data:`TEXT_KEYS` (``say``, ``title``,
-``names``, ...) and under none of :data:`NOT_TEXT` (``values``, ``glyph``, ...).
+A text field is a string of the source under one of :data:`TEXT_KEYS` (``say``, ``title``, ...)
+or under the top-level ``booklet:`` (but its ``example:``), and not under :data:`NOT_TEXT_TOP`.
 
 Kits look texts up by their English words (:func:`spec_text`): every overlay of the active
 language, merged, maps each English text to its translation.
@@ -25,35 +25,30 @@ from reference_engine.api import Checker, SpecError, load_file, rulesets_dir
 
 from .catalogue import PSEUDO, SOURCE, language, wrap
 
+# Keys whose strings are words wherever they are; under a spec's or rule set's top-level
+# `booklet:` every string is a word but the worked example's data (`example:`).
 TEXT_KEYS = frozenset(
-    {
-        "title", "summary", "doc", "say", "brief", "paper", "how", "overview", "notation", "if_wrong",
-        "names", "name", "how_to_play", "card_names", "notes", "setup_steps", "virtual_steps", "caption",
-        "text", "description", "label", "words", "rules_text",
-    }
-)  # fmt: skip
-NOT_TEXT = frozenset({"values", "glyph", "seed", "cite", "as_used_in", "protocol", "step", "id"})
+    {"title", "summary", "notes", "say", "paper", "brief", "how", "doc", "labels", "differences"}
+)
 FOLDERS = ("protocols", "games")
+NOT_TEXT_TOP = frozenset({"source", "expect", "symbols", "encodings", "kit"})  # never translated
 Path_ = tuple[str, ...]
 
 
-def _key(item: object, index: int) -> str:
-    if isinstance(item, dict) and "step" in item:
-        return str(item["step"])
-    return str(index)
-
-
 def text_fields(node: object, path: Path_ = (), texty: bool = False) -> Iterator[tuple[Path_, str]]:
-    """Every text field of a source document: (its overlay path, its English text)."""
+    """Every text field of a source document: (its overlay path, its English text). A list of
+    steps is keyed by each step's ``step:``, any other list by position from ``"0"``."""
     if isinstance(node, dict):
         for k, v in node.items():
             key = str(k)
-            if key in NOT_TEXT:
+            if not path and key in NOT_TEXT_TOP:
                 continue
-            yield from text_fields(v, (*path, key), texty or key in TEXT_KEYS)
+            inner = (texty or key in TEXT_KEYS or (key == "booklet" and not path)) and key != "example"
+            yield from text_fields(v, (*path, key), inner)
     elif isinstance(node, list):
-        for i, v in enumerate(node, 1):
-            yield from text_fields(v, (*path, _key(v, i)), texty)
+        steps = bool(node) and all(isinstance(item, dict) and "step" in item for item in node)
+        for i, item in enumerate(node):
+            yield from text_fields(item, (*path, str(item["step"]) if steps else str(i)), texty)
     elif isinstance(node, str) and texty and node.strip():
         yield path, node
 
@@ -66,6 +61,9 @@ def _flatten(node: object, path: Path_ = ()) -> Iterator[tuple[Path_, object]]:
     if isinstance(node, dict) and node:
         for k, v in node.items():
             yield from _flatten(v, (*path, str(k)))
+    elif isinstance(node, list) and node:  # a list of paragraphs, as in the source
+        for i, v in enumerate(node):
+            yield from _flatten(v, (*path, str(i)))
     else:
         yield path, node
 

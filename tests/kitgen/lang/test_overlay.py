@@ -36,9 +36,9 @@ def test_text_fields_are_keyed_by_step() -> None:
     fields = dict(overlay.text_fields(yaml.safe_load(SOURCE.read_text(encoding="utf-8"))))
     assert fields[("title",)] == "Six-card AND (Mizuki-Sone)"
     assert ("steps", "3", "say") in fields and ("steps", "3", "shuffle", "how") in fields
-    assert ("booklet", "names", "alpha") in fields
-    assert not any("values" in k or "cite" in k for k in fields)  # not words players read
-    assert ("steps", "1", "place", "s") not in fields
+    assert ("booklet", "names", "alpha") in fields and ("booklet", "names", "x", "values", "0") in fields
+    assert not any(k[0] in ("source", "expect", "symbols") for k in fields)  # not words players read
+    assert ("steps", "1", "place", "s") not in fields and ("booklet", "example", "seed") not in fields
 
 
 def test_an_overlay_translates_by_the_english_words(source: Path) -> None:
