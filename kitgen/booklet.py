@@ -371,8 +371,10 @@ def spec_example(proto: Protocol, library: Library | None = None, params: Params
     given_words = [listing(parts)] if parts else []
     if bt.example_scenario:
         given_words.append(scenario_words(proto, bt.example_scenario))
-    text = "Worked example: " + ("; ".join(given_words) or "the spec's own inputs")
-    text += f". The shuffles fall as a seeded random draw made them (seed {bt.example_seed})."
+    text = _("Worked example: ") + ("; ".join(given_words) or _("the spec's own inputs"))
+    text += _(". The shuffles fall as a seeded random draw made them (seed {seed}).").format(
+        seed=bt.example_seed
+    )
     return Example(use, inputs, bt.example_seed, record, text, scenario=bt.example_scenario)
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from .lang.catalogue import _
+
 IRREGULAR = {"envelope": "envelopes", "sheet": "sheets", "pass": "passes", "box": "boxes"}
 
 
@@ -47,4 +49,5 @@ def listing(parts: Sequence[str], last: str = "and") -> str:
         return ""
     if len(items) == 1:
         return items[0]
-    return ", ".join(items[:-1]) + f" {last} " + items[-1]
+    word = _("and") if last == "and" else _("or") if last == "or" else last
+    return ", ".join(items[:-1]) + f" {word} " + items[-1]

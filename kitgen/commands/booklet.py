@@ -8,6 +8,7 @@ from .. import runspec
 from ..console import booklet_lines
 from ..kit import BookletOptions, build_booklet
 from ..lang.catalogue import say_missing, using_language
+from ..lang.overlay import say_missed
 from ..optionspec import KindValues
 from ..tabletime import using_model
 from ..verification import check_booklet_sizes, default_workers
@@ -75,3 +76,4 @@ def booklet_cmd(
     with using_model(table_time), using_language(lang, allow_missing):
         say_missing(lang)
         write_with_progress(lambda bar: build_booklet(opts, progress=bar), booklet_lines, as_json)
+        say_missed(lang)

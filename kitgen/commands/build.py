@@ -13,6 +13,7 @@ from .. import optionspec
 from ..console import kit_lines
 from ..kit import KitOptions, build
 from ..lang.catalogue import say_missing, using_language
+from ..lang.overlay import say_missed
 from ..optionspec import KindValues
 from ..tabletime import using_model
 from ..verification import default_workers
@@ -91,3 +92,4 @@ def build_cmd(ruleset: str, **values: Any) -> None:
     with using_model(table_time), using_language(lang, allow_missing):
         say_missing(lang)
         write_with_progress(lambda bar: build(opts, progress=bar), kit_lines, as_json)
+        say_missed(lang)

@@ -21,9 +21,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import overload
 
-from reference_engine.api import Checker, SpecError, load_file, rulesets_dir
+import click
 
-from .catalogue import PSEUDO, SOURCE, language, wrap
+from reference_engine.api import Checker, SpecError, UsageError, load_file, rulesets_dir
+
+from .catalogue import PSEUDO, SOURCE, allow_missing, language, wrap
 
 # Keys whose strings are words wherever they are; under a spec's or rule set's top-level
 # `booklet:` every string is a word but the worked example's data (`example:`).
@@ -127,4 +129,23 @@ def spec_text(english: str | None) -> str | None:
         return english
     if lang == PSEUDO:
         return wrap(english)
-    return texts(lang).get(english, english)
+    found = texts(lang).get(english)
+    if found is not None:
+        return found
+    if not allow_missing():
+        raise UsageError(
+            f"language {lang!r}: a spec text has no translation in rulesets/*/i18n/{lang}/: "
+            f"{english[:70]!r}; --allow-missing builds with English for such texts"
+        )
+    MISSED.add(english)
+    return english
+
+
+MISSED: set[str] = set()  # the spec texts a build left English (--allow-missing)
+
+
+def say_missed(lang: str) -> None:
+    """One line on stderr when a build left spec texts English (--allow-missing)."""
+    if MISSED:
+        click.echo(f"{lang}: {len(MISSED)} spec texts have no translation; they stay English", err=True)
+        MISSED.clear()

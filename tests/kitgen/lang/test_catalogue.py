@@ -3,7 +3,9 @@ memory, missing strings refused unless allowed, the template up to date."""
 
 from __future__ import annotations
 
+import json
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -29,7 +31,7 @@ msgstr[0] "{n}枚"
 
 
 @pytest.fixture
-def locale_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def locale_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """A locale folder with the real template and a small Japanese catalogue (two strings)."""
     shutil.copy(catalogue.TEMPLATE, tmp_path / "kitgen.pot")
     po = tmp_path / "zz" / "LC_MESSAGES" / "kitgen.po"
@@ -119,3 +121,19 @@ def test_number_follows_the_locale() -> None:
         assert catalogue.number(1234.5) == "1.234,5"
     finally:
         catalogue._ACTIVE.lang = "en"
+
+
+def test_a_booklet_in_a_language_with_gaps(locale_dir: Path, tmp_path: Path) -> None:
+    """Refused without --allow-missing (exit 2, nothing written); with it, built, the gaps
+    counted, the manifest naming the language, the translated words on the pages."""
+    out = tmp_path / "b"
+    refused = CliRunner().invoke(
+        main, ["booklet", "six-card-and", "--lang", "zz", "--no-previews", "-o", str(out)]
+    )
+    assert refused.exit_code == 2 and "--allow-missing" in refused.output and not out.exists()
+    args = ["booklet", "six-card-and", "--lang", "zz", "--allow-missing", "--no-previews", "-o", str(out)]
+    built = CliRunner().invoke(main, args)
+    assert built.exit_code == 0, built.output
+    assert "strings are not translated; they stay English" in built.output
+    assert "spec texts have no translation; they stay English" in built.output
+    assert json.loads((out / "manifest.json").read_text(encoding="utf-8"))["language"] == "zz"

@@ -69,7 +69,7 @@ def test_a_japanese_kit_is_set_in_the_japanese_font(ja: str) -> None:
     ensure_fonts()
     english = pdfmetrics.getFont(FONT)
     with using_language(ja, allow_missing=True):
-        assert pdfmetrics.getFont(FONT).face.name.endswith(b"NotoSansJP-Regular")
+        assert pdfmetrics.getFont(FONT).face.name.endswith(b"NotoSansJP-Regular")  # type: ignore[attr-defined]
         assert pdfmetrics.stringWidth("大", FONT, 10) == pytest.approx(10)  # a full-width glyph
     assert pdfmetrics.getFont(FONT) is english
 
@@ -88,7 +88,7 @@ def wrapped(text: str, ja: str) -> Iterator[tuple[int, list[str]]]:
         for width in range(60, 260, 7):
             para = Paragraph(text, style)
             para.wrap(width, 10_000)
-            yield width, [line_text(line) for line in para.blPara.lines]
+            yield width, [line_text(line) for line in para.blPara.lines]  # type: ignore[attr-defined]
 
 
 @pytest.mark.xfail(strict=True, reason="reportlab's CJK wrapping hangs one closing mark, not two (」、)")
@@ -110,7 +110,7 @@ def test_japanese_lines_never_start_with_closing_punctuation(ja: str) -> None:
         for width in range(60, 260, 7):
             para = Paragraph(JA * 2, style)
             para.wrap(width, 10_000)
-            lines = [line_text(line) for line in para.blPara.lines]
+            lines = [line_text(line) for line in para.blPara.lines]  # type: ignore[attr-defined]
             assert len(lines) > 1
             for line in lines[1:]:
                 assert line[:1] not in "。、」）", (width, line)

@@ -90,3 +90,19 @@ def test_the_shipped_overlays_load() -> None:
     for lang in {p.parent.name for p in ROOT.glob("rulesets/*/i18n/*/*.yaml")}:
         overlay.texts.cache_clear()
         assert isinstance(overlay.texts(lang), dict)
+
+
+def test_a_missing_spec_text_is_refused_unless_allowed(monkeypatch: pytest.MonkeyPatch) -> None:
+    from kitgen.lang import catalogue
+    from reference_engine.api import UsageError
+
+    monkeypatch.setattr(overlay, "texts", lambda lang: {"Shuffle.": "シャッフル。"})
+    monkeypatch.setattr(catalogue._ACTIVE, "lang", "zz")
+    assert overlay.spec_text("Shuffle.") == "シャッフル。"
+    with pytest.raises(
+        UsageError, match=r"no translation in rulesets/\*/i18n/zz/: 'Deal\.'.*--allow-missing"
+    ):
+        overlay.spec_text("Deal.")
+    monkeypatch.setattr(catalogue._ACTIVE, "allow_missing", True)
+    assert overlay.spec_text("Deal.") == "Deal." and "Deal." in overlay.MISSED
+    overlay.MISSED.clear()
