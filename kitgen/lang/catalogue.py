@@ -191,6 +191,12 @@ def _(message: str) -> str:
     return _ACTIVE.tr.gettext(message)
 
 
+def N_(message: str) -> str:
+    """Mark ``message`` for the catalogue where it is written (a module's constant) and translate
+    it with :func:`_` where it is used."""
+    return message
+
+
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The singular or plural form for ``n``, by the active language's plural rule."""
     return _ACTIVE.tr.ngettext(singular, plural, n)

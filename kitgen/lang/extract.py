@@ -23,7 +23,7 @@ from babel.messages.pofile import write_po
 from .catalogue import DOMAIN, TEMPLATE
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-KEYWORDS = {"_": None, "ngettext": (1, 2)}
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
 FIXED_DATE = datetime(2026, 1, 1, tzinfo=UTC)
 CARD_TEXT_KEYS = ("name", "word")
 

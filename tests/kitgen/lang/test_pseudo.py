@@ -23,7 +23,7 @@ CEILING = {
     "booklet.pdf": 202,
     "cards.pdf": 72,
     "labels.pdf": 33,
-    "handout.pdf": 119,
+    "handout.pdf": 16,
     "printing-guide.txt": 123,
     "shopping-list.txt": 51,
 }
