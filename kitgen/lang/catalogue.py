@@ -14,12 +14,12 @@ from __future__ import annotations
 import functools
 import gettext
 import io
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import TypeVar
+from typing import TypeVar, cast
 
 import click
 from babel import Locale
@@ -170,6 +170,7 @@ def using_language(lang: str = SOURCE, allow_missing: bool = False) -> Iterator[
 
 
 T = TypeVar("T")
+V = TypeVar("V")
 
 
 def per_language(make: Callable[[], T]) -> Callable[[], T]:
@@ -195,6 +196,13 @@ def N_(message: str) -> str:
     """Mark ``message`` for the catalogue where it is written (a module's constant) and translate
     it with :func:`_` where it is used."""
     return message
+
+
+def named(design: Mapping[str, V]) -> dict[str, V]:
+    """A card design of templates/cards.yaml with its ``name`` and ``word`` in the active language."""
+    return {
+        k: cast(V, _(v)) if k in ("name", "word") and isinstance(v, str) else v for k, v in design.items()
+    }
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
