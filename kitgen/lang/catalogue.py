@@ -30,6 +30,8 @@ from babel.numbers import format_decimal
 
 from reference_engine.api import UsageError
 
+from .fonts import KIT_FONTS, using_fonts
+
 DOMAIN = "kitgen"
 LOCALE_DIR = Path(__file__).parent / "locale"
 TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
@@ -154,16 +156,11 @@ def check_language(lang: str, allow_missing: bool = False) -> int:
 def using_language(lang: str = SOURCE, allow_missing: bool = False) -> Iterator[None]:
     """Make ``lang`` the active language for the block (checked as :func:`check_language`), its
     words and its font (:mod:`kitgen.lang.fonts`)."""
-    from ..faces import FONT, FONT_BOLD, ensure_fonts  # the kit's font names stand for the language's
-    from .fonts import using_fonts
-
     check_language(lang, allow_missing)
-    if lang != SOURCE:
-        ensure_fonts()
     before = (_ACTIVE.lang, _ACTIVE.allow_missing, _ACTIVE.tr)
     _ACTIVE.lang, _ACTIVE.allow_missing, _ACTIVE.tr = lang, allow_missing, translations(lang)
     try:
-        with using_fonts(lang, (FONT, FONT_BOLD)):
+        with using_fonts(lang, KIT_FONTS):
             yield
     finally:
         _ACTIVE.lang, _ACTIVE.allow_missing, _ACTIVE.tr = before

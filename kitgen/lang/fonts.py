@@ -23,6 +23,7 @@ FONTS_DIR = Path(__file__).parent / "fonts"
 JA_FONT = "NotoSansJP-Subset.ttf"
 LICENCE = "OFL-NotoSansJP.txt"
 BY_LANGUAGE = {"ja": JA_FONT}  # a language DejaVu Sans cannot print: its font file (regular and bold)
+KIT_FONTS = ("KitSans", "KitSans-Bold")  # the names every page is set in: kitgen.faces.FONT, FONT_BOLD
 CJK = frozenset({"ja", "zh", "ko"})  # lines break between characters, by reportlab's CJK rules
 
 

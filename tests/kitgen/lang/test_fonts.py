@@ -39,6 +39,12 @@ def ja(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     catalogue.translations.cache_clear()
 
 
+def test_the_font_names_are_the_kits() -> None:
+    from kitgen.faces import FONT_BOLD
+
+    assert fonts.KIT_FONTS == (FONT, FONT_BOLD)
+
+
 def test_the_font_ships_with_its_licence() -> None:
     font = fonts.FONTS_DIR / fonts.JA_FONT
     assert font.is_file() and font.stat().st_size < 2_000_000  # a subset, not the 4.5 MB original
