@@ -28,6 +28,7 @@ from reference_engine.api import CardJSON, Event, RegionJSON, Snapshot, glyph, s
 
 from .faces import FONT, FONT_BOLD, Face, draw_back, draw_face
 from .lang.catalogue import _
+from .lang.wrap import breaks_between_characters, fitted_lines
 from .units import mm
 
 SLOT = re.compile(r"^(\w+)\[(\d+)(?:,\s*(\d+))?\]$")
@@ -366,6 +367,8 @@ def geometry(card_ratio: float, width: float, card_w: float = mm(9.5)) -> tuple[
 def title_lines(title: str, width: float) -> tuple[list[str], float]:
     """A region's title broken into lines that fit ``width`` (at most three), and the type size:
     words wrap first, and only a word wider than the column makes the type smaller."""
+    if breaks_between_characters():  # Japanese: no spaces to break at (kitgen.lang.wrap)
+        return fitted_lines(title, width, FONT_BOLD, TITLE_SIZE, 4.5, 3)
     size = TITLE_SIZE
     while True:
         lines: list[str] = []

@@ -14,7 +14,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
+from reportlab.lib import fonts
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
@@ -24,6 +26,7 @@ JA_FONT = "NotoSansJP-Subset.ttf"
 LICENCE = "OFL-NotoSansJP.txt"
 BY_LANGUAGE = {"ja": JA_FONT}  # a language DejaVu Sans cannot print: its font file (regular and bold)
 KIT_FONTS = ("KitSans", "KitSans-Bold")  # the names every page is set in: kitgen.faces.FONT, FONT_BOLD
+STYLES: tuple[tuple[Literal[0, 1], Literal[0, 1]], ...] = ((0, 0), (1, 0), (0, 1), (1, 1))
 CJK = frozenset({"ja", "zh", "ko"})  # lines break between characters, by reportlab's CJK rules
 
 
@@ -71,6 +74,11 @@ def using_fonts(lang: str, names: tuple[str, ...]) -> Iterator[None]:
     before = {n: registry.get(n) for n in names}
     for n in names:  # one font object for all of them: one embedded subset per PDF
         registry[n] = _loaded(path, names[0])
+        for bold, italic in STYLES:  # as registerFont maps a TrueType font, for <b> in a paragraph
+            try:
+                fonts.tt2ps(n.lower(), bold, italic)
+            except ValueError:  # never registered in this process (a Japanese kit first)
+                fonts.addMapping(n.lower(), bold, italic, n)
     try:
         yield
     finally:

@@ -121,3 +121,36 @@ def test_japanese_lines_never_start_with_closing_punctuation(ja: str) -> None:
             for line in lines[1:]:
                 assert line[:1] not in "。、」）", (width, line)
     assert ParagraphStyle("after", fontName=FONT).wordWrap is None  # English: words, as before
+
+
+def test_a_picture_label_breaks_between_characters(ja: str) -> None:
+    """A place's name in a step picture has no spaces in Japanese: it breaks between characters
+    and fits its column (the page check found one over a card before)."""
+    from kitgen.diagram import title_lines
+    from kitgen.faces import FONT_BOLD
+
+    title = "わきに置いた持ち主カード"
+    with using_language(ja, allow_missing=True):
+        lines, size = title_lines(title, 40)
+        assert len(lines) > 1 and "".join(lines) == title
+        assert all(pdfmetrics.stringWidth(line, FONT_BOLD, size) <= 40 for line in lines)
+    assert title_lines("Owner cards set aside", 40)[0] == ["Owner", "cards set", "aside"]  # English: words
+
+
+def test_bold_in_a_paragraph_when_japanese_comes_first() -> None:
+    """A process whose first kit is Japanese never registered the English fonts: <b> in a
+    paragraph (Gakmoro's bundle sheet) still finds the font (a Gakmoro build failed before)."""
+    import subprocess
+    import sys
+
+    code = (
+        "from reportlab.lib.styles import ParagraphStyle\n"
+        "from reportlab.platypus import Paragraph\n"
+        "from kitgen.lang.fonts import KIT_FONTS, using_fonts\n"
+        "with using_fonts('ja', KIT_FONTS):\n"
+        "    p = Paragraph('<b>1.</b> 束を作ります。', ParagraphStyle('s', fontName=KIT_FONTS[0]))\n"
+        "    p.wrap(100, 100)\n"
+        "print('ok')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-500:]
