@@ -79,7 +79,7 @@ def test_a_po_file_is_compiled_in_memory(locale_dir: Path) -> None:
 
 
 def test_a_language_with_missing_strings_is_refused_unless_allowed(locale_dir: Path) -> None:
-    gaps = len(catalogue.template_ids()) - 1  # "At the table." is translated ("{n} card" is not in it)
+    gaps = len(set(catalogue.template_ids()) - {"At the table.", "{n} card"})  # the two the file translates
     with (
         pytest.raises(UsageError, match=rf"{gaps} of \d+ strings are not translated.*--allow-missing"),
         using_language("zz"),
