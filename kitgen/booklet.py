@@ -23,7 +23,6 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import TypeVar
 
 from reference_engine.api import (
@@ -55,6 +54,8 @@ from .faces import Face, symbol_face
 from .frontmatter import FrontSection
 from .glossary import Glossary
 from .kitcost import Costs, Footprint
+from .lang.catalogue import _, per_language
+from .lang.overlay import spec_text
 from .legend import CardLegend, card_legend, shown_cards
 from .tableplan import TablePlan, spare_words, table_plan
 from .tabletime import TableTime, spec_hints, table_time
@@ -80,7 +81,7 @@ class BookletStyle:
     lists: dict[str, list[str]]  # words that are lists of paragraphs (numbered steps)
 
 
-@lru_cache(maxsize=1)
+@per_language  # its words in the active language (kitgen.lang)
 def booklet_style() -> BookletStyle:
     src = load_file(templates_dir() / "booklet.yaml")
     ck = Checker(src)
@@ -100,9 +101,9 @@ def booklet_style() -> BookletStyle:
     lists: dict[str, list[str]] = {}
     for k, v in ck.table(doc.get("words", {}), ("words",)).items():
         if isinstance(v, list):
-            lists[str(k)] = [str(x) for x in v]
+            lists[str(k)] = [_(str(x)) for x in v]
         else:
-            words[str(k)] = str(v)
+            words[str(k)] = _(str(v))
     colours = {str(k): str(v) for k, v in ck.table(doc.get("colours", {}), ("colours",)).items()}
     for need in ("if_wrong", "diagrams", "shuffle_duty", "setup_intro", "virtual_play_drawn"):
         if need not in words:
@@ -370,8 +371,10 @@ def spec_example(proto: Protocol, library: Library | None = None, params: Params
     given_words = [listing(parts)] if parts else []
     if bt.example_scenario:
         given_words.append(scenario_words(proto, bt.example_scenario))
-    text = "Worked example: " + ("; ".join(given_words) or "the spec's own inputs")
-    text += f". The shuffles fall as a seeded random draw made them (seed {bt.example_seed})."
+    text = _("Worked example: ") + ("; ".join(given_words) or _("the spec's own inputs"))
+    text += _(". The shuffles fall as a seeded random draw made them (seed {seed}).").format(
+        seed=bt.example_seed
+    )
     return Example(use, inputs, bt.example_seed, record, text, scenario=bt.example_scenario)
 
 
@@ -557,17 +560,17 @@ def section_for(
                 reg.title = words.place(reg.name)
                 for lab in reg.labels:  # a place's name that stuck to its cards (x under x's pair)
                     lab["text"] = words.place(str(lab["text"]))
-        say = step.say.text if step.say else ""
+        say = spec_text(step.say.text) if step.say else ""
         block = StepBlock(
             proto.name,
             step.number,
             say,
-            step.brief or first_sentence(plain_text(say)),
+            spec_text(step.brief) or first_sentence(plain_text(say)),
             diagrams,
             _notes(library, events, run.depth),
             dict(events[0].loop) if events else {},
             ran=bool(events),
-            paper=step.paper or "",
+            paper=spec_text(step.paper or ""),
             loop_text=words.loop(events[0].loop) if events and events[0].loop else "",
         )
         reveal = reveals.get((proto.name, step.number))
@@ -582,9 +585,9 @@ def section_for(
         blocks[-1].notes.extend(handling_sentences(words, run.handling, called))
     return Section(
         proto.name,
-        proto.title,
-        proto.summary,
-        proto.booklet.overview,
+        spec_text(proto.title),
+        spec_text(proto.summary),
+        spec_text(proto.booklet.overview),
         proto.source.get("cite", ""),
         run.record,
         run.text,
@@ -731,10 +734,10 @@ def sections(
     examples' table times are for ``people`` sharing the work."""
     if reveals is None:
         reveals = possible_reveals(library, top)
-    if_wrong = top.booklet.if_wrong or style.words["if_wrong"]
+    if_wrong = spec_text(top.booklet.if_wrong) or style.words["if_wrong"]
     top_words = Glossary(top, owners)
     first, sim = top_run(library, top, top_example, top_words)
-    titles = {n: library.protocol(n).title for n in reading_order(library, top.name)}
+    titles = {n: spec_text(library.protocol(n).title) for n in reading_order(library, top.name)}
     out = []
     for name in reading_order(library, top.name):
         proto = library.protocol(name)
@@ -768,9 +771,7 @@ def protocol_booklet(
     """A booklet teaching one protocol and what it calls (a teacher's six-card AND booklet)."""
     style = booklet_style()
     secs = sections(library, proto, spec_example(proto, library, params), capacity, style, reveals)
-    subtitle = proto.summary
+    title, subtitle = spec_text(proto.title), spec_text(proto.summary)
     if len(secs) > 1:
         subtitle += " With the protocols it uses: " + ", ".join(s.title for s in secs[1:]) + "."
-    return Booklet(
-        name, proto.title, subtitle, "protocol", secs, validation, owners=list(proto.booklet.owners)
-    )
+    return Booklet(name, title, subtitle, "protocol", secs, validation, owners=list(proto.booklet.owners))

@@ -42,6 +42,8 @@ from .handout import Handout, render_handout
 from .kinds import default_labels, kit_kind
 from .kitoptions import KitOptions, recorded
 from .labels import Label
+from .lang.catalogue import _
+from .lang.overlay import spec_text
 from .manifest import JsonObject, KitHead, ProtocolFacts
 from .optionspec import PROTOCOL_KIT
 from .output import check_destination, safe_name
@@ -154,7 +156,7 @@ def protocol_kit(opts: KitOptions, library: Library, step: Progress) -> KitConte
         printing,
         head,
         bom,
-        storage_labels(proto.title, bom, opts.sets),
+        storage_labels(spec_text(proto.title), bom, opts.sets),
         booklet,
         validation,
         handout=("handout", lambda path: render_handout(path, handout, (paper.size.w, paper.size.h))),
@@ -244,7 +246,9 @@ def storage_labels(title: str, bom: Bom, sets: int) -> list[Label]:
     if sets == 1:
         labels = [Label(title, contents, "", "storage")]
     else:
-        labels = [Label(f"Set {k}", f"{title}: {contents}", "", "storage") for k in range(1, sets + 1)]
+        labels = [
+            Label(_("Set {k}").format(k=k), f"{title}: {contents}", "", "storage") for k in range(1, sets + 1)
+        ]
     for item in bom.items:
         if item.kind == "card":
             labels.append(Label(item.label, plural(item.count, "card"), "", "storage"))

@@ -24,6 +24,7 @@ from reference_engine.api import (
     views_phrase,
 )
 
+from .lang.catalogue import _
 from .manifest import (
     BookletManifest,
     FileEntry,
@@ -203,18 +204,20 @@ def kit_lines(manifest: KitManifest | OwnKitManifest) -> list[str]:
         from .printguide import page_ranges
 
         return [
-            f"Reprint of {', '.join(only['types'])} from kit {manifest.kit} written to {manifest.folder}/",
+            _("Reprint of {types} from kit {kit} written to {folder}/").format(
+                types=", ".join(only["types"]), kit=manifest.kit, folder=manifest.folder
+            ),
             f"  cards.pdf   {len(only['pages'])} pages: pages {page_ranges(only['pages'])} of the full kit's "
             "cards.pdf, with the same page ids and backs (other cards on those sheets print too)",
             "",
-            "Print at 100% (actual size), as the printing guide of the full kit says.",
+            _("Print at 100% (actual size), as the printing guide of the full kit says."),
         ]
     bom = manifest.bom
     cards = manifest.sheets["cards"]
     labels = manifest.sheets["labels"]
     opts = manifest.options
     lines = [
-        f"Kit {manifest.kit} written to {manifest.folder}/",
+        _("Kit {kit} written to {folder}/").format(kit=manifest.kit, folder=manifest.folder),
         f"  cards.pdf   {cards['pages']} pages: {bom['printed_cards']} cards, {cards['per_sheet']} per sheet "
         f"({cards['columns']} x {cards['rows']}{', turned' if cards['rotated'] else ''}), "
         f"backs: {opts['duplex']}"
@@ -231,34 +234,41 @@ def kit_lines(manifest: KitManifest | OwnKitManifest) -> list[str]:
             if manifest.booklet
             else []
         ),
-        "  printing-guide.txt  what to print in what order, page ranges of each card type;  "
-        "shopping-list.txt  what to buy",
-        "  index.html  the kit in a browser"
-        + (";  view/  step through each protocol" if _has_files(manifest.files, "view/") else ""),
+        _(
+            "  printing-guide.txt  what to print in what order, page ranges of each card type;  "
+            "shopping-list.txt  what to buy"
+        ),
+        _("  index.html  the kit in a browser")
+        + (_(";  view/  step through each protocol") if _has_files(manifest.files, "view/") else ""),
         (
-            "  previews/   a PNG of every page;  manifest.json  options, materials, checksums, verification"
+            _(
+                "  previews/   a PNG of every page;  manifest.json  options, materials, checksums, "
+                "verification"
+            )
             if opts.get("previews", True)
-            else "  manifest.json  options, materials, checksums, verification (no previews: --no-previews)"
+            else _(
+                "  manifest.json  options, materials, checksums, verification (no previews: --no-previews)"
+            )
         ),
         "",
-        "Bill of materials:",
+        _("Bill of materials:"),
     ]
     for item in bom["items"]:
-        extra = f" ({item['needed']} + {item['spares']} spares)" if item["spares"] else ""
+        extra = _(" ({needed} + {spares} spares)").format(**item) if item["spares"] else ""
         lines.append(f"  {item['count']:>4}  {item['name']}{extra}")
     for note in bom["notes"]:
-        lines.append(f"  note: {note}")
+        lines.append(_("  note: {note}").format(note=note))
     cost = table_time_text(manifest)
     if cost:
         lines.append("")
         lines += cost[:2]
     if manifest.verification:
         lines.append("")
-        lines.append("Verified before printing:")
+        lines.append(_("Verified before printing:"))
         lines += _verified_lines(manifest.verification)
     lines.append("")
-    lines.append("Print at 100% (actual size). Check the 100 mm bar on any page with a ruler.")
-    lines += [f"Warning: {w}." for w in manifest.warnings or []]
+    lines.append(_("Print at 100% (actual size). Check the 100 mm bar on any page with a ruler."))
+    lines += [_("Warning: {w}.").format(w=w) for w in manifest.warnings or []]
     return lines
 
 

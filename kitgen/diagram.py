@@ -27,6 +27,8 @@ from reportlab.platypus import Flowable
 from reference_engine.api import CardJSON, Event, RegionJSON, Snapshot, glyph, shown_cells
 
 from .faces import FONT, FONT_BOLD, Face, draw_back, draw_face
+from .lang.catalogue import _
+from .lang.wrap import breaks_between_characters, fitted_lines
 from .units import mm
 
 SLOT = re.compile(r"^(\w+)\[(\d+)(?:,\s*(\d+))?\]$")
@@ -170,10 +172,10 @@ def step_diagrams(events: Sequence[Event], capacity: int) -> list[Diagram]:
             second = step_diagram(rest, capacity)
             out = []
             if first is not None:
-                first.caption = "Just after the cards are turned over:"
+                first.caption = _("Just after the cards are turned over:")
                 out.append(first)
             if second is not None:
-                second.caption = "At the end of the step:"
+                second.caption = _("At the end of the step:")
                 out.append(second)
             return out
     one = step_diagram(events, capacity)
@@ -365,6 +367,8 @@ def geometry(card_ratio: float, width: float, card_w: float = mm(9.5)) -> tuple[
 def title_lines(title: str, width: float) -> tuple[list[str], float]:
     """A region's title broken into lines that fit ``width`` (at most three), and the type size:
     words wrap first, and only a word wider than the column makes the type smaller."""
+    if breaks_between_characters():  # Japanese: no spaces to break at (kitgen.lang.wrap)
+        return fitted_lines(title, width, FONT_BOLD, TITLE_SIZE, 4.5, 3)
     size = TITLE_SIZE
     while True:
         lines: list[str] = []
@@ -444,7 +448,7 @@ class DiagramFlowable(Flowable):
         moves = self._moves(reg)
         if not moves:
             return []
-        text = "Moves (places counted from the left): " + ", ".join(f"{a} → {b}" for a, b in moves)
+        text = _("Moves (places counted from the left): ") + ", ".join(f"{a} → {b}" for a, b in moves)
         width = max(getattr(self, "width", 0.0), mm(100)) - self.geo.label_w
         lines: list[str] = []
         for word in text.split(" "):

@@ -19,7 +19,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import BinaryIO, Literal
 
 from reportlab.lib.colors import Color, HexColor, white
@@ -32,6 +31,7 @@ from reportlab.platypus import Flowable, SimpleDocTemplate, Table, TableStyle
 from reference_engine.api import Checker, SpecError, UsageError, load_file
 
 from .colour import DARK, contrast, ink_on, readable
+from .lang.catalogue import named, per_language
 from .replay import replayed
 from .templates import templates_dir
 from .units import Length, mm
@@ -67,7 +67,7 @@ class Style:
     labels: dict[str, dict[str, str]]
 
 
-@lru_cache(maxsize=1)
+@per_language  # its card names in the active language (kitgen.lang)
 def style() -> Style:
     src = load_file(templates_dir() / "cards.yaml")
     ck = Checker(src)
@@ -89,14 +89,14 @@ def style() -> Style:
     _register_fonts(str(doc.get("font", "DejaVuSans.ttf")), str(doc.get("font_bold", "DejaVuSans-Bold.ttf")))
     return Style(
         back={str(k): str(v) for k, v in doc["back"].items()},
-        markers={k: dict(v) for k, v in doc["markers"].items()},
+        markers={k: named(v) for k, v in doc["markers"].items()},
         theta_palette=tuple(theta["palette"]),
-        colours={k: dict(v) for k, v in deck["colours"].items()},
-        wild=dict(deck["wild"]),
+        colours={k: named(v) for k, v in deck["colours"].items()},
+        wild=named(deck["wild"]),
         deck_faces=dict(deck["faces"]),
-        two_colour={k: dict(v) for k, v in doc["two_colour"].items()},
+        two_colour={k: named(v) for k, v in doc["two_colour"].items()},
         helper={k: str(v) for k, v in doc["helper"].items()},
-        labels={k: {a: str(b) for a, b in v.items()} for k, v in doc["labels"].items()},
+        labels={k: {a: str(b) for a, b in named(v).items()} for k, v in doc["labels"].items()},
     )
 
 

@@ -8,6 +8,8 @@ from collections.abc import Sequence
 
 from .booklet import Booklet, booklet_style
 from .frontmatter import Block, Box, Checklist, FrontSection, Gap, Grid, Picture, Text, numbered, step_key
+from .lang.catalogue import _
+from .lang.overlay import spec_text
 from .words import plural
 
 
@@ -86,10 +88,10 @@ def rules_head(b: Booklet, summary: bool = True) -> list[Block]:
     rules = b.game_rules
     out: list[Block] = []
     if rules.source.get("cite"):
-        out.append(Text(f"Source: {rules.source['cite']}.", style="small"))
+        out.append(Text(_("Source: {cite}.").format(cite=rules.source["cite"]), style="small"))
     if summary:
-        out.append(Text(rules.summary))
-    out += [Text(t) for t in getattr(rules, "how_to_play", [])]
+        out.append(Text(spec_text(rules.summary)))
+    out += [Text(spec_text(t)) for t in getattr(rules, "how_to_play", [])]
     return out
 
 

@@ -14,6 +14,8 @@ from collections.abc import Callable, Mapping, Sequence
 
 from reference_engine.api import Library, Protocol, UsageError, glyph
 
+from .lang.catalogue import _
+from .lang.overlay import spec_text
 from .words import listing
 
 
@@ -31,13 +33,13 @@ class Glossary:
         """A spec name in words (``theta`` -> ``owner card``); the name itself when none given."""
         words = self.names.get(name)
         if words is not None:
-            return words.name.replace("{}", "").strip()
-        return self.regions.get(name, name)
+            return spec_text(words.name).replace("{}", "").strip()
+        return spec_text(self.regions.get(name, name))
 
     def place(self, region: str) -> str:
         """A place on the table: the spec's words, an owner's hand, or the name itself."""
         if region in self.regions:
-            return self.regions[region]
+            return spec_text(self.regions[region])
         if region in self.names:
             return self.term(region)
         if region.startswith("hand") and region[4:].isdigit():
@@ -50,11 +52,11 @@ class Glossary:
             owner = self.owners[i - 1]
             if _is_pile(owner):
                 return owner[:1].upper() + owner[1:]
-            return f"{owner}'s hand"
-        return f"owner {i}'s hand"
+            return _("{owner}'s hand").format(owner=owner)
+        return _("owner {i}'s hand").format(i=i)
 
     def owner(self, i: int) -> str:
-        return self.owners[i - 1] if 1 <= i <= len(self.owners) else f"owner {i}"
+        return self.owners[i - 1] if 1 <= i <= len(self.owners) else _("owner {i}").format(i=i)
 
     def value(self, name: str, value: object) -> str:
         """A value of an input, output or parameter in words (``1`` -> ``Alice wins``): a
@@ -62,11 +64,11 @@ class Glossary:
         if isinstance(value, str) and "," in value:
             return self.value(name, [v.strip() for v in value.split(",")])
         if isinstance(value, list | tuple):
-            return listing([self.value(name, v) for v in value]) or "none"
+            return listing([self.value(name, v) for v in value]) or _("none")
         words = self.names.get(name)
         key = _key(value)
         if words is not None and key in words.values:
-            return words.values[key]
+            return spec_text(words.values[key])
         return in_words(value)
 
     def quantity(self, name: str, value: object) -> str:
@@ -74,7 +76,7 @@ class Glossary:
         words = self.names.get(name)
         shown = self.value(name, value)
         if words is not None and "{}" in words.name:
-            return words.name.replace("{}", shown)
+            return spec_text(words.name).replace("{}", shown)
         return f"{self.term(name)}: {shown}"
 
     def quantities(self, values: Mapping[str, object]) -> str:
@@ -92,7 +94,7 @@ class Glossary:
             if words is not None
             else (self.proto.outputs[key].doc if key in self.proto.outputs else key)
         )
-        return doc.replace("{}", "").strip()
+        return spec_text(doc).replace("{}", "").strip()
 
     def output(self, key: str, value: object) -> str:
         """One output of a run as a sentence: what it is, then its value in words."""
@@ -106,10 +108,13 @@ class Glossary:
                 continue
             words = self.names.get(enc.name)
             if words is not None and words.says:
-                out.append(f"{words.name[:1].upper()}{words.name[1:]}: {words.says}")
+                name, says = spec_text(words.name), spec_text(words.says)
+                out.append(f"{name[:1].upper()}{name[1:]}: {says}")
             elif enc.kind == "values":
                 parts = [
-                    f"{' '.join(glyph(s) for s in cards)} means {self.value(enc.name, k)}"
+                    _("{cards} means {value}").format(
+                        cards=" ".join(glyph(s) for s in cards), value=self.value(enc.name, k)
+                    )
                     for k, cards in enc.table.items()
                 ]
                 out.append(f"{self.term(enc.name)[:1].upper()}{self.term(enc.name)[1:]}: {listing(parts)}")

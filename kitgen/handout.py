@@ -26,6 +26,8 @@ from .bom import Bom
 from .booklet import Booklet, first_sentence
 from .faces import FONT, FONT_BOLD, Cell, Face, new_document, pdf_table
 from .glossary import Glossary
+from .lang.catalogue import N_, _
+from .lang.overlay import spec_text
 from .paragraphs import Styled, paragraph
 from .typesetting import CardPicture, TitleBand
 from .units import mm
@@ -35,13 +37,13 @@ SIZES = (11.5, 11.0, 10.5, 10.0, 9.5, 9.0, 8.5, 8.0, 7.5, 7.0, 6.5)  # body text
 INK = HexColor("#1F2A44")
 BAND = HexColor("#E8ECF4")
 
-TRY = (
+TRY = N_(
     "Run it twice with secrets the group chooses and write down everything the table saw (every turned "
     "card, every public choice). Then compare the result with the secrets. The check below shows that "
     "the result is always right and that what you saw is equally likely whatever the secrets: could "
     "you have guessed them from your notes?"
 )
-SEATING = (
+SEATING = N_(
     "Groups of three or four around one table, everyone able to reach the middle. One of you lays "
     "out, moves and turns the cards, reading each step aloud; the others watch every move and check "
     "it against the step before the next one starts. At a shuffle, each of you mixes in turn behind "
@@ -73,9 +75,11 @@ class Handout:
     def of(cls, proto: Protocol, booklet: Booklet, bom: Bom, sets: int, verified: list[str]) -> Handout:
         sec = booklet.sections[0]
         people = proto.people()
-        seating = SEATING
+        seating = _(SEATING)
         if people:
-            seating += " Seats: " + listing([p.name for p in people]) + ", each with their own cards in hand."
+            seating += _(" Seats: {names}, each with their own cards in hand.").format(
+                names=listing([p.name for p in people])
+            )
         needs = [f"{i.needed // sets} × {i.label}" for i in bom.items if i.kind == "card"] + [
             f"{i.needed // sets} {i.name}" for i in bom.items if i.kind != "card"
         ]
@@ -88,14 +92,16 @@ class Handout:
                 key = (s.protocol, b.number.split("(")[0])
                 if b.checks and key not in seen:
                     seen.add(key)
-                    where = f"Step {b.number}" + (f" of the {s.title}" if s is not sec else "")
+                    where = _("Step {n}").format(n=b.number) + (
+                        _(" of the {title}").format(title=s.title) if s is not sec else ""
+                    )
                     watch.append(
                         (where, " ".join(b.checks), first_sentence(b.if_wrong) if b.if_wrong else "")
                     )
         return cls(
-            proto.title,
-            proto.summary,
-            proto.booklet.overview,
+            spec_text(proto.title),
+            spec_text(proto.summary),
+            spec_text(proto.booklet.overview),
             seating,
             needs,
             steps,
@@ -125,24 +131,24 @@ def answers(proto: Protocol) -> list[tuple[str, str]]:
 def _place(text: str | None, words: Glossary) -> str:
     """An output's cards (the spec's ``cards:``) as a place on the table, in a player's words."""
     if text is None:
-        return "Said at the last step (everyone sees it)"
+        return _("Said at the last step (everyone sees it)")
     if "hand(" in text:
-        return "Back in every owner's hand"
+        return _("Back in every owner's hand")
     span = re.fullmatch(r"(\w+)\[\s*(\d+)\s*\.\.\s*(\d+)\s*\]", text)
     if span:
         a, b = int(span[2]), int(span[3])
-        places = f"Places {a} and {b}" if b == a + 1 else f"Places {a} to {b}"
+        places = (_("Places {a} and {b}") if b == a + 1 else _("Places {a} to {b}")).format(a=a, b=b)
         return f"{places} of the {words.place(span[1])}"
     one = re.fullmatch(r"(\w+)\[\s*(\d+)\s*\]", text)
     if one:
-        return f"Place {one[2]} of the {words.place(one[1])}"
+        return _("Place {n} of the {place}").format(n=one[2], place=words.place(one[1]))
     row = re.fullmatch(r"(\w+)\[\s*(\d+)\s*,\s*\*\s*\]", text)
     if row:
         nth = {1: "first", 2: "second", 3: "third"}.get(int(row[2]), f"number {row[2]}")
-        return f"The {nth} row of the {words.place(row[1])}"
+        return _("The {nth} row of the {place}").format(nth=nth, place=words.place(row[1]))
     if re.fullmatch(r"\w+", text):
-        return f"The {words.place(text)}"
-    return "Where the last step puts them"
+        return _("The {place}").format(place=words.place(text))
+    return _("Where the last step puts them")
 
 
 def _styles(size: float) -> dict[str, ParagraphStyle]:
@@ -168,16 +174,16 @@ def _story(h: Handout, size: float, width: float, steps: int) -> list[Flowable]:
     st = _styles(size)
     p, small = st["p"], st["small"]
     out: list[Flowable] = [
-        TitleBand(h.title + ": a lesson", st["title"], INK, width),
+        TitleBand(_("{title}: a lesson").format(title=h.title), st["title"], INK, width),
         Spacer(1, size * 0.6),
         paragraph(p, Styled(h.summary, "i")),
     ]
     if h.overview:
-        out += [paragraph(st["h"], "What it does"), paragraph(p, h.overview)]
-    out += [paragraph(st["h"], "Who sits where"), paragraph(p, h.seating)]
-    group = "Each group needs" if h.sets > 1 else "What you need"
+        out += [paragraph(st["h"], _("What it does")), paragraph(p, h.overview)]
+    out += [paragraph(st["h"], _("Who sits where")), paragraph(p, h.seating)]
+    group = _("Each group needs") if h.sets > 1 else _("What you need")
     out += [paragraph(st["h"], group), *_card_row(h, size, width), paragraph(p, "; ".join(h.needs) + ".")]
-    out.append(paragraph(st["h"], "The steps"))
+    out.append(paragraph(st["h"], _("The steps")))
     rows: list[list[Cell]] = [
         [paragraph(p, Styled(n, "b")), paragraph(p, line)] for n, line in h.steps[:steps]
     ]
@@ -187,25 +193,25 @@ def _story(h: Handout, size: float, width: float, steps: int) -> list[Flowable]:
         )
     out.append(_table(rows, [size * 4.2, width - size * 4.2]))
     if h.watch:
-        out.append(paragraph(st["h"], "What to watch for"))
+        out.append(paragraph(st["h"], _("What to watch for")))
         for where, shows, wrong in h.watch:
             text: list[str | Styled] = [Styled(where + ": ", "b"), shows]
             if wrong:
-                text += [" ", Styled("Otherwise: ", "b"), wrong]
+                text += [" ", Styled(_("Otherwise: "), "b"), wrong]
             out.append(paragraph(p, *text))
     if h.answers:
-        out.append(paragraph(st["h"], "Where the answer is"))
+        out.append(paragraph(st["h"], _("Where the answer is")))
         rows = [[paragraph(p, Styled(where, "b")), paragraph(p, what)] for where, what in h.answers]
         out.append(_table(rows, [width * 0.38, width * 0.62]))
         out += [paragraph(small, line) for line in h.legend]
-    out += [paragraph(st["h"], "Try it"), paragraph(p, TRY)]
+    out += [paragraph(st["h"], _("Try it")), paragraph(p, _(TRY))]
     verified: list[Flowable] = [
-        paragraph(small, Styled("Verified before printing. ", "b"), " ".join(h.verified))
+        paragraph(small, Styled(_("Verified before printing. "), "b"), " ".join(h.verified))
     ]
     verified.append(
         paragraph(
             small,
-            "Every step with pictures of the table: booklet.pdf. Step through it on a screen: index.html.",
+            _("Every step with pictures of the table: booklet.pdf. Step through it on a screen: index.html."),
         )
     )
     out += [Spacer(1, size), KeepTogether(_boxed(verified, width))]

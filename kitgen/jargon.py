@@ -193,6 +193,13 @@ class Finding:
         return f"{self.file}{where}: {self.detail}"
 
 
+def validation_titles() -> set[str]:
+    """The Validation appendix's heading in every language kitgen knows (a kit in any of them)."""
+    from .lang.catalogue import languages, translations
+
+    return {translations(lang).gettext("Validation") for lang in languages()}
+
+
 def exempt_pages(path: Path) -> set[int]:
     """The pages of a booklet's Validation appendix (1-based), from the PDF's outline."""
     from pypdf import PdfReader
@@ -207,7 +214,7 @@ def exempt_pages(path: Path) -> set[int]:
             top.append((str(item.title), number + 1))
     out: set[int] = set()
     for i, (title, start) in enumerate(top):
-        if title == "Validation":
+        if title in validation_titles():
             end = top[i + 1][1] - 1 if i + 1 < len(top) else len(reader.pages)
             out.update(range(start, end + 1))
     return out

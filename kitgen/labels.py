@@ -19,6 +19,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reference_engine.api import UsageError
 
 from .faces import FONT, FONT_BOLD, new_canvas, theta_colour
+from .lang.catalogue import _
 from .layout import Box
 from .templates import LabelSheet, Paper
 from .units import mm
@@ -74,13 +75,15 @@ def render_labels(
         c.setFont(FONT, 6)
         c.drawCentredString(box.x + box.w / 2, box.y + box.h / 2 - 2, f"{k}")
     c.setFont(FONT_BOLD, 8)
-    c.drawString(mm(8), paper.size.h - mm(6), f"Label calibration: {sheet.name}")
+    c.drawString(mm(8), paper.size.h - mm(6), _("Label calibration: {sheet}").format(sheet=sheet.name))
     c.setFont(FONT, 6.5)
     c.drawString(
         mm(8),
         paper.size.h - mm(9.5),
-        "Print this page on plain paper at 100% and hold it against a label sheet: every outline should "
-        "sit on a label. Labels start on the next page.",
+        _(
+            "Print this page on plain paper at 100% and hold it against a label sheet: every outline should "
+            "sit on a label. Labels start on the next page."
+        ),
     )
     c.showPage()
     pages = 1
@@ -98,8 +101,10 @@ def render_labels(
         c.drawString(
             mm(8),
             mm(4),
-            f"{kit} · labels.pdf page {pages + 1} (label sheet {pages}) · {sheet.name} · "
-            "print at 100% (actual size)",
+            _(
+                "{kit} · labels.pdf page {page} (label sheet {sheet_no}) · {sheet} · "
+                "print at 100% (actual size)"
+            ).format(kit=kit, page=pages + 1, sheet_no=pages, sheet=sheet.name),
         )
         c.showPage()
         pages += 1

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 from reference_engine.api import ReportSummary
 
+from .lang.catalogue import SOURCE, language
+
 if TYPE_CHECKING:
     from .verification import WholeDeckClaim
 
@@ -340,7 +342,10 @@ Manifest = KitManifest | OwnKitManifest | BookletManifest
 
 
 def _tail(data: dict[str, object], files: list[FileEntry], folder: str | None) -> dict[str, object]:
-    """The file list last, and where the kit went (in memory only: the file never says)."""
+    """The language (when not English), the file list last, and where the kit went (in memory
+    only: the file never says)."""
+    if language() != SOURCE:
+        data["language"] = language()
     data["files"] = files
     if folder is not None:
         data["folder"] = folder

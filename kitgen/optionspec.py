@@ -337,6 +337,22 @@ TABLE_TIME = Option(
     existing_file=True,
 )
 AS_JSON = Option("as_json", "switch", False, "Print the manifest as JSON.", flag="--json")
+LANG = Option(
+    "lang",
+    "text",
+    "en",
+    "The language of every word players read: en, ja, ... (`kitgen list --langs`); qps is the "
+    "pseudo-locale, every string in ⟦ ⟧ (docs/languages.md).",
+    metavar="LANG",
+    show_default=True,
+)
+ALLOW_MISSING = Option(
+    "allow_missing",
+    "switch",
+    False,
+    "Build in a language whose translations lack some strings: those stay English, and the "
+    "command says how many. Without it such a language is refused.",
+)
 FORCE = Option(
     "force",
     "switch",
@@ -379,13 +395,25 @@ BUILD: tuple[Option, ...] = (
     PARAMS,
     SETS,
     TABLE_TIME,
+    LANG,
+    ALLOW_MISSING,
     AS_JSON,
     FORCE,
 )
 BY_NAME = {o.name: o for o in BUILD}
 
 # The options every kit takes, those of a kit of cards, labels and booklet, and a protocol kit's.
-COMMON: tuple[Option, ...] = (PAPER, OUTPUT, NO_PREVIEWS, NO_CACHE, WORKERS, AS_JSON, FORCE)
+COMMON: tuple[Option, ...] = (
+    PAPER,
+    OUTPUT,
+    NO_PREVIEWS,
+    NO_CACHE,
+    WORKERS,
+    LANG,
+    ALLOW_MISSING,
+    AS_JSON,
+    FORCE,
+)
 SHEETS: tuple[Option, ...] = (CARD_SIZE, DUPLEX, BACK_OFFSET, PROFILE, INK_SAVER, EXPORT, LABELS, LABEL_START)
 CARD_KIT: tuple[Option, ...] = (
     *COMMON,

@@ -19,12 +19,13 @@ from pypdf import PdfReader, PdfWriter
 from reference_engine.api import UsageError
 
 from .bom import Bom
+from .lang.catalogue import N_, _
 from .manifest import CardPages, JsonObject, KitManifest
 from .sheets import SheetsInfo
 from .templates import LabelSheet, load_templates
 from .words import plural
 
-CARD_STOCK = "card stock of 250-300 g/m² (or 160-220 g/m² if your printer cannot feed thicker)"
+CARD_STOCK = N_("card stock of 250-300 g/m² (or 160-220 g/m² if your printer cannot feed thicker)")
 
 
 def card_pages(bom: Bom, info: SheetsInfo) -> list[CardPages]:
@@ -82,10 +83,10 @@ def cut_text(manifest: KitManifest) -> str:
     shared = manifest.profile["shared_cuts"]
     per = cuts_per_sheet(cards["columns"], cards["rows"], shared)
     sheets = cards["sheets"] - (1 if cards["calibration_pages"] else 0)
-    how = "neighbouring cards share a cut line" if shared else "every card has its own cut lines"
-    return (
-        f"Cut along the crop marks ({how}): {per} straight cuts per sheet, about {per * sheets} for the kit."
-    )
+    how = _("neighbouring cards share a cut line") if shared else _("every card has its own cut lines")
+    return _(
+        "Cut along the crop marks ({how}): {per} straight cuts per sheet, about {total} for the kit."
+    ).format(how=how, per=per, total=per * sheets)
 
 
 def printing_guide(manifest: KitManifest, pages: list[CardPages], pdfs: Sequence[str]) -> str:
@@ -96,14 +97,16 @@ def printing_guide(manifest: KitManifest, pages: list[CardPages], pdfs: Sequence
     labels = manifest.sheets["labels"]
     duplex = str(opts["duplex"])
     lines = [
-        f"Printing guide: {kit}",
+        _("Printing guide: {kit}").format(kit=kit),
         "",
-        f"Paper: {manifest.paper}. Print every file at 100 % (actual size), never 'fit to page';",
-        "check the 100 mm bar on any card page with a ruler.",
+        _("Paper: {paper}. Print every file at 100 % (actual size), never 'fit to page';").format(
+            paper=manifest.paper
+        ),
+        _("check the 100 mm bar on any card page with a ruler."),
         "",
         *_ink_lines(opts),
         "",
-        "1. Calibration (plain paper).",
+        _("1. Calibration (plain paper)."),
     ]
     if cards["calibration_pages"]:
         edge = {"long": "long", "short": "short"}.get(duplex, "")
@@ -112,22 +115,24 @@ def printing_guide(manifest: KitManifest, pages: list[CardPages], pdfs: Sequence
             + (f", flipping on the {edge} edge" if edge else "")
             + ". Hold the sheet against the light: if the back's crosses sit more than 1 mm off the front's,"
         )
-        lines.append("   measure the offset and rebuild with --back-offset X,Y (millimetres).")
+        lines.append(_("   measure the offset and rebuild with --back-offset X,Y (millimetres)."))
     else:
-        lines.append("   none for this way of printing backs.")
+        lines.append(_("   none for this way of printing backs."))
     step = {
-        "long": "double-sided, flipping on the long edge",
-        "short": "double-sided, flipping on the short edge",
-        "none": "single-sided: fronts first, then feed the sheets in again for the back pages",
-        "fold": "single-sided; fold each sheet along the middle line, backs to fronts, and glue",
+        "long": _("double-sided, flipping on the long edge"),
+        "short": _("double-sided, flipping on the short edge"),
+        "none": _("single-sided: fronts first, then feed the sheets in again for the back pages"),
+        "fold": _("single-sided; fold each sheet along the middle line, backs to fronts, and glue"),
     }[duplex]
     first = cards["calibration_pages"] + 1
     lines += [
         "",
-        f"2. The cards: cards.pdf pages {first}-{cards['pages']} on {CARD_STOCK}, {step}.",
+        _("2. The cards: cards.pdf pages {first}-{last} on {stock}, {step}.").format(
+            first=first, last=cards["pages"], stock=_(CARD_STOCK), step=step
+        ),
         f"   {plural(cards['sheets'] - (1 if cards['calibration_pages'] else 0), 'sheet')} of card stock, "
         f"{plural(cards['per_sheet'], 'card')} per sheet. {cut_text(manifest)}",
-        "   Page ranges of each card type (to reprint one kind only: kitgen build ... --only KEY):",
+        _("   Page ranges of each card type (to reprint one kind only: kitgen build ... --only KEY):"),
     ]
     for p in pages:
         backs = f"; backs {page_ranges(p['backs'])}" if p["backs"] and duplex != "fold" else ""
@@ -149,16 +154,16 @@ def printing_guide(manifest: KitManifest, pages: list[CardPages], pdfs: Sequence
         groups = manifest.protocol["sets"] if manifest.protocol else 1
         lines += [
             "",
-            "4b. The handout: handout.pdf, one page on ordinary paper, "
+            _("4b. The handout: handout.pdf, one page on ordinary paper, ")
             + (
-                f"a copy for each of the {groups} groups."
+                _("a copy for each of the {groups} groups.").format(groups=groups)
                 if groups > 1
-                else "a copy for each group (or pupil)."
+                else _("a copy for each group (or pupil).")
             ),
         ]
     others = [f"{p}.pdf" for p in pdfs if p not in ("cards", "labels", "booklet", "handout")]
     if others:
-        lines += ["", "Also: " + ", ".join(others) + " on ordinary paper, single-sided."]
+        lines += ["", _("Also: {files} on ordinary paper, single-sided.").format(files=", ".join(others))]
     lines += _export_lines(manifest)
     return "\n".join(lines) + "\n"
 
@@ -166,13 +171,13 @@ def printing_guide(manifest: KitManifest, pages: list[CardPages], pdfs: Sequence
 def _ink_lines(opts: JsonObject) -> list[str]:
     if opts.get("ink_saver"):
         return [
-            "Ink saver (built with --ink-saver): the backs are a light tint and no face is filled to its",
-            "edge; the game's colours are borders, outlines and the ink of the numbers. About a tenth of",
-            "the ink of the full-colour kit on the backs.",
+            _("Ink saver (built with --ink-saver): the backs are a light tint and no face is filled to its"),
+            _("edge; the game's colours are borders, outlines and the ink of the numbers. About a tenth of"),
+            _("the ink of the full-colour kit on the backs."),
         ]
     return [
-        "On a home printer, build the kit again with --ink-saver: light backs and no full-bleed fills",
-        "(the game's colours as borders and outlines) take far less ink.",
+        _("On a home printer, build the kit again with --ink-saver: light backs and no full-bleed fills"),
+        _("(the game's colours as borders and outlines) take far less ink."),
     ]
 
 
@@ -207,9 +212,9 @@ def shopping_list(manifest: KitManifest) -> str:
     sheet = label_stock(labels["sheet"])
     label_sheets = max(labels["pages"] - 1, 1)
     lines = [
-        f"Shopping list: {manifest.kit}",
+        _("Shopping list: {kit}").format(kit=manifest.kit),
         "",
-        f"- {plural(card_sheets, 'sheet')} of {manifest.paper} {CARD_STOCK} (+ a few spare for misprints)",
+        f"- {plural(card_sheets, 'sheet')} of {manifest.paper} {_(CARD_STOCK)} (+ a few spare for misprints)",
         # A product names its own unit ("A4 self-adhesive label sheet, ..."): "2 × it"; plain
         # paper is counted in sheets.
         f"- {label_sheets} {'sheet' + ('s' if label_sheets != 1 else '') + ' of' if sheet.cutout else '×'} "
@@ -225,8 +230,8 @@ def shopping_list(manifest: KitManifest) -> str:
         lines.append(
             f"- {plural(math.ceil(pages / 2), 'sheet')} of ordinary paper for the booklet (double-sided)"
         )
-    tools = "a ruler, a craft knife or a guillotine, scissors"
-    lines += [f"- {tools}" + ("; clear tape for the labels" if sheet.cutout else "")]
+    tools = _("a ruler, a craft knife or a guillotine, scissors")
+    lines += [f"- {tools}" + (_("; clear tape for the labels") if sheet.cutout else "")]
     return "\n".join(lines) + "\n"
 
 

@@ -211,6 +211,8 @@ BOOKLET: tuple[Option, ...] = (
     optionspec.NO_CACHE,
     optionspec.WORKERS,
     TABLE_TIME,
+    optionspec.LANG,
+    optionspec.ALLOW_MISSING,
     AS_JSON,
     saying(
         FORCE,
@@ -301,6 +303,12 @@ LIST: tuple[Option, ...] = (
         "the kits. Simulates games the first time (minutes), then reads them from the cache.",
     ),
     TABLE_TIME,
+    Option(
+        "langs",
+        "switch",
+        False,
+        "List the languages kits can be built in (--lang), with how complete each is.",
+    ),
     saying(
         AS_JSON,
         "With --times: print the figures as one JSON object, by rule set (turn_minutes, "

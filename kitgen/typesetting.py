@@ -44,6 +44,7 @@ from .faces import FONT, FONT_BOLD, Cell, Face, draw_face, ensure_fonts, pdf_tab
 from .frontchapters import cover_blocks
 from .frontmatter import Block, Box, Checklist, FrontSection, Gap, Grid, Picture, Text, step_key
 from .glossary import quantities_of
+from .lang.catalogue import _
 from .paragraphs import Heading, Styled, paragraph
 from .tableplan import TablePlanFlowable
 from .tabletime import run_sentence
@@ -266,9 +267,11 @@ class _Doc(BaseDocTemplate):
         c.saveState()
         c.setFont(FONT, 7)
         c.setFillColor(HexColor("#555555"))
-        w, _ = self.pagesize
+        w, _height = self.pagesize
         c.drawString(self.leftMargin, self.bottomMargin - mm(7), self.footer)
-        c.drawRightString(w - self.rightMargin, self.bottomMargin - mm(7), f"page {doc.page}")
+        c.drawRightString(
+            w - self.rightMargin, self.bottomMargin - mm(7), _("page {page}").format(page=doc.page)
+        )
         c.restoreState()
 
     def afterFlowable(self, flowable: Flowable) -> None:
@@ -419,14 +422,14 @@ class Writer:
                 ]
             ),
         )
-        s += [paragraph(self.h1, "Contents"), toc, PageBreak()]
+        s += [paragraph(self.h1, _("Contents")), toc, PageBreak()]
         if self.b.front is not None:  # the kit kind's chapters: the kit, set-up, rules, a turn
             s += self.front(self.b.front)
         else:
             s += self.needs()
         s += [
             Spacer(1, mm(6)),
-            self.heading("How to read the step pictures"),
+            self.heading(_("How to read the step pictures")),
             self.para(self.st.words["diagrams"]),
         ]
         for i, sec in enumerate(self.b.sections):
@@ -487,16 +490,19 @@ class Writer:
             )
         elif b.whole_deck_offered:
             whole_claims.append(
-                "Every possible deal of the whole deck can also be checked exactly, not just sample "
-                "deals, when the kit is built (see the Validation section)."
+                _(
+                    "Every possible deal of the whole deck can also be checked exactly, not just sample "
+                    "deals, when the kit is built (see the Validation section)."
+                )
             )
-        rows: list[Flowable] = [self.rich("Verified before printing", "")]
+        rows: list[Flowable] = [self.rich(_("Verified before printing"), "")]
         rows += [self.para(v, self.small) for v in [*self.claims(), *whole_claims]]
         rows.append(self.para(meaning(b.statistical), self.small))
         rows.append(
             self.para(
-                f"By the {b.validation[0]['engine'] if b.validation else 'kitgen'} "
-                "(details in the Validation section).",
+                _("By the {engine} (details in the Validation section).").format(
+                    engine=b.validation[0]["engine"] if b.validation else "kitgen"
+                ),
                 self.small,
             )
         )
@@ -513,12 +519,12 @@ class Writer:
             parts.append(seating(b.players, b.virtual))
         cards = b.bom.printed_cards()
         if cards:
-            parts.append(f"{cards} cards to print")
+            parts.append(_("{n} cards to print").format(n=cards))
         others = [i.name for i in b.bom.items if i.kind in ("envelope", "sleeve")]
         if others:
-            parts.append("and " + "; ".join(others))
+            parts.append(_("and ") + "; ".join(others))
         at_table = f" {b.cost.cover_sentence()}" if b.cost is not None else ""  # kitgen.kitcost
-        return ("In this kit: " + ", ".join(parts) + "." if parts else "") + at_table
+        return (_("In this kit: ") + ", ".join(parts) + "." if parts else "") + at_table
 
     def claims(self) -> list[str]:
         """What was verified, as the reports say (kitgen.claims), the parameters in words."""
@@ -531,15 +537,17 @@ class Writer:
         ink = HexColor(self.st.colours["curious_ink"])
         small = ParagraphStyle("curious", parent=self.small, textColor=ink)
         lead = ParagraphStyle("curious-lead", parent=self.cell, textColor=ink)
-        rows: list[Flowable] = [self.rich("For the curious.", "", lead)]
+        rows: list[Flowable] = [self.rich(_("For the curious."), "", lead)]
         if sec.cite:
-            rows.append(self.para(f"This is {sec.title}, from {sec.cite}.", small))
+            rows.append(
+                self.para(_("This is {title}, from {cite}.").format(title=sec.title, cite=sec.cite), small)
+            )
         if sec.notation:
-            rows.append(self.para("The paper writes:", small))
+            rows.append(self.para(_("The paper writes:"), small))
             for symbol, meaning_ in sec.notation.items():
                 rows.append(paragraph(small, symbol, ": ", meaning_, subscripts=True))
         if any(b.paper for b in sec.steps):
-            rows.append(self.para("The Validation pages give every step in the paper's own words.", small))
+            rows.append(self.para(_("The Validation pages give every step in the paper's own words."), small))
         return [Spacer(1, mm(3)), KeepTogether([self.box(rows, "curious")])] if len(rows) > 1 else []
 
     def needs(self) -> list[Flowable]:
@@ -547,10 +555,10 @@ class Writer:
             return []
         v = self.b.validation[0]
         res = v["resources"]
-        out: list[Flowable] = [self.heading("What you need")]
+        out: list[Flowable] = [self.heading(_("What you need"))]
         if self.b.sections and self.b.sections[0].overview:
             out.append(self.para(self.b.sections[0].overview, spec=True))
-        rows: list[list[Cell]] = [["", "Card", "How many"]]
+        rows: list[list[Cell]] = [["", _("Card"), _("How many")]]
         for sym, n in res.get("cards_by_symbol", {}).items():
             face = self.b.face(sym)
             rows.append([CardPicture(face, mm(9), self.b.ink_saver), face.title, str(n)])
@@ -560,9 +568,9 @@ class Writer:
         holders = ""
         if sec is not None and sec.needs:
             holders = (
-                " The worked example's shuffles need "
+                _(" The worked example's shuffles need ")
                 + listing([plural(n.count, n.holder) for n in sec.needs.values()])
-                + ", all alike."
+                + _(", all alike.")
             )
         out.append(
             self.para(
@@ -581,9 +589,9 @@ class Writer:
         if sec.overview and not (first and self.b.front is not None):
             out.append(self.para(sec.overview, spec=True))
         if sec.table:
-            out.append(self.box([self.rich("At the table.", sec.table, self.small, spec=True)]))
+            out.append(self.box([self.rich(_("At the table."), sec.table, self.small, spec=True)]))
         for line in sec.legend:
-            out.append(self.rich("How the cards show it.", line, self.small))
+            out.append(self.rich(_("How the cards show it."), line, self.small))
         if first:
             out += self.card_codes()
         example = [self.para(sec.example_text, self.small)]
@@ -594,7 +602,7 @@ class Writer:
             out += self.step_block(block)
         if sec.outcome:
             out.append(Spacer(1, mm(2)))
-            out.append(self.para("Result of the worked example", self.h2))
+            out.append(self.para(_("Result of the worked example"), self.h2))
             for line in sec.outcome:
                 out.append(self.para(line, self.small, spec=True))
         out += self.curious(sec)
@@ -706,7 +714,7 @@ class Writer:
         groups: list[list[Flowable]] = [
             [
                 Anchor(step_key(block.protocol, block.number)),
-                self.rich(f"Step {block.number}.", block.say, style, spec=True),
+                self.rich(_("Step {n}.").format(n=block.number), block.say, style, spec=True),
             ]
         ]
         for k, diagram in enumerate(block.diagrams):
@@ -716,11 +724,11 @@ class Writer:
             )
             extra = []
             if diagram.taken:
-                extra.append("taken from the spares: " + _counts(diagram.taken))
+                extra.append(_("taken from the spares: ") + _counts(diagram.taken))
             if diagram.returned:
-                extra.append("back to the spares: " + _counts(diagram.returned))
+                extra.append(_("back to the spares: ") + _counts(diagram.returned))
             if diagram.sleeved:
-                extra.append("back in their sleeves, with their cards: " + _counts(diagram.sleeved))
+                extra.append(_("back in their sleeves, with their cards: ") + _counts(diagram.sleeved))
             if extra:
                 group.append(self.para("; ".join(extra).capitalize() + ".", self.note))
             if k > 0:
@@ -737,12 +745,12 @@ class Writer:
         if block.checks:
             rows: list[Flowable] = [self.rich("A correct table shows:", "", self.cell)]
             rows += [self.para("• " + c, self.cell, spec=True) for c in block.checks]
-            rows.append(self.rich("Anything else?", block.if_wrong, self.cell, spec=True))
+            rows.append(self.rich(_("Anything else?"), block.if_wrong, self.cell, spec=True))
             groups.append([Spacer(1, mm(1)), self.box(rows, "warning")])
         return [KeepTogether(g) for g in groups]
 
     def validation(self) -> list[Flowable]:
-        out: list[Flowable] = [PageBreak(), self.heading("Validation")]
+        out: list[Flowable] = [PageBreak(), self.heading(_("Validation"))]
         out.append(
             self.para(
                 "Before this booklet was made, the reference engine verified every protocol in it. Exact "
@@ -868,9 +876,9 @@ class Writer:
     def quick_reference(self) -> list[Flowable]:
         out: list[Flowable] = []
         for i, sec in enumerate(self.b.sections):
-            out += [PageBreak(), self.heading(f"Quick reference: {sec.title}")]
+            out += [PageBreak(), self.heading(_("Quick reference: {title}").format(title=sec.title))]
             for line in sec.legend:
-                out.append(self.rich("How the cards show it.", line, self.small))
+                out.append(self.rich(_("How the cards show it."), line, self.small))
             if i == 0:
                 out += self.card_codes()
             rows: list[list[Cell]] = [[self.rich("Step", "", self.body), self.rich("Do", "", self.body)]]
@@ -878,13 +886,13 @@ class Writer:
                 cell: list[Flowable] = [self.para(block.brief, self.body, spec=True)]
                 checks = [c for c in block.checks if not c.startswith("In this example")]
                 if checks:
-                    cell.append(self.rich("Check:", " ".join(checks), self.small, spec=True))
+                    cell.append(self.rich(_("Check:"), " ".join(checks), self.small, spec=True))
                 rows.append([self.para(block.number, self.body), cell])
             out.append(self.table(rows, [mm(14), self.width - mm(14)]))
             if any(b.checks for b in sec.steps):
                 first = next(b for b in sec.steps if b.checks)
                 out.append(Spacer(1, mm(3)))
-                out.append(self.rich("If a check fails:", first.if_wrong, self.small, spec=True))
+                out.append(self.rich(_("If a check fails:"), first.if_wrong, self.small, spec=True))
         return out
 
 

@@ -2,13 +2,36 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+
+from .lang.catalogue import _, ngettext
 
 IRREGULAR = {"envelope": "envelopes", "sheet": "sheets", "pass": "passes", "box": "boxes"}
 
 
+# The counted nouns kits print, in the catalogue: each language's plural forms (ngettext).
+COUNTED: dict[str, Callable[[int], str]] = {
+    "card": lambda n: ngettext("{n} card", "{n} cards", n),
+    "shuffle": lambda n: ngettext("{n} shuffle", "{n} shuffles", n),
+    "sheet": lambda n: ngettext("{n} sheet", "{n} sheets", n),
+    "label": lambda n: ngettext("{n} label", "{n} labels", n),
+    "page": lambda n: ngettext("{n} page", "{n} pages", n),
+    "turn": lambda n: ngettext("{n} turn", "{n} turns", n),
+    "step": lambda n: ngettext("{n} step", "{n} steps", n),
+    "player": lambda n: ngettext("{n} player", "{n} players", n),
+    "virtual player": lambda n: ngettext("{n} virtual player", "{n} virtual players", n),
+    "person": lambda n: ngettext("{n} person", "{n} persons", n),
+    "more step": lambda n: ngettext("{n} more step", "{n} more steps", n),
+    "envelope": lambda n: ngettext("{n} envelope", "{n} envelopes", n),
+    "deal": lambda n: ngettext("{n} deal", "{n} deals", n),
+}
+
+
 def plural(n: int, one: str, many: str | None = None) -> str:
-    """``plural(1, "shuffle")`` -> ``1 shuffle``; ``plural(2, "shuffle")`` -> ``2 shuffles``."""
+    """``plural(1, "shuffle")`` -> ``1 shuffle``; ``plural(2, "shuffle")`` -> ``2 shuffles``; a
+    noun of :data:`COUNTED` in the active language."""
+    if many is None and one in COUNTED and isinstance(n, int):
+        return COUNTED[one](n).format(n=n)
     if n == 1:
         return f"{n} {one}"
     if many is None:
@@ -22,8 +45,8 @@ def seating(players: int, virtual: int) -> str:
     ``4 virtual players and an operator`` (a person who runs the table and does not play: a kit
     needs one, ``--operator``)."""
     if virtual and virtual == players:
-        return f"{plural(players, 'virtual player')} and an operator"
-    return plural(players, "player") + (f", {virtual} of them virtual" if virtual else "")
+        return _("{players} and an operator").format(players=plural(players, "virtual player"))
+    return plural(players, "player") + (_(", {n} of them virtual").format(n=virtual) if virtual else "")
 
 
 def count(n: object, one: str) -> str:
@@ -47,4 +70,5 @@ def listing(parts: Sequence[str], last: str = "and") -> str:
         return ""
     if len(items) == 1:
         return items[0]
-    return ", ".join(items[:-1]) + f" {last} " + items[-1]
+    word = _("and") if last == "and" else _("or") if last == "or" else last
+    return ", ".join(items[:-1]) + f" {word} " + items[-1]

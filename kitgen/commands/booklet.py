@@ -7,6 +7,8 @@ import click
 from .. import runspec
 from ..console import booklet_lines
 from ..kit import BookletOptions, build_booklet
+from ..lang.catalogue import say_missing, using_language
+from ..lang.overlay import say_missed
 from ..optionspec import KindValues
 from ..tabletime import using_model
 from ..verification import check_booklet_sizes, default_workers
@@ -49,6 +51,8 @@ def booklet_cmd(
     no_cache: bool,
     workers: int | None,
     table_time: str | None,
+    lang: str,
+    allow_missing: bool,
     as_json: bool,
     force: bool,
 ) -> None:
@@ -69,5 +73,7 @@ def booklet_cmd(
         workers=workers or default_workers(),
         force=force,
     )
-    with using_model(table_time):
+    with using_model(table_time), using_language(lang, allow_missing):
+        say_missing(lang)
         write_with_progress(lambda bar: build_booklet(opts, progress=bar), booklet_lines, as_json)
+        say_missed(lang)

@@ -12,6 +12,8 @@ from reference_engine.api import UsageError
 from .. import optionspec
 from ..console import kit_lines
 from ..kit import KitOptions, build
+from ..lang.catalogue import say_missing, using_language
+from ..lang.overlay import say_missed
 from ..optionspec import KindValues
 from ..tabletime import using_model
 from ..verification import default_workers
@@ -73,6 +75,8 @@ def build_cmd(ruleset: str, **values: Any) -> None:
     own = {o.name: values.pop(o.name) for o in optionspec.BUILD if o.kind_value}
     own = {k: v for k, v in own.items() if k in given}
     table_time: str | None = values.pop("table_time")
+    lang: str = values.pop("lang")
+    allow_missing: bool = values.pop("allow_missing")
     as_json: bool = values.pop("as_json")
     workers: int | None = values.pop("workers")
     opts = KitOptions(
@@ -85,5 +89,7 @@ def build_cmd(ruleset: str, **values: Any) -> None:
         only=types,
         **values,
     )
-    with using_model(table_time):
+    with using_model(table_time), using_language(lang, allow_missing):
+        say_missing(lang)
         write_with_progress(lambda bar: build(opts, progress=bar), kit_lines, as_json)
+        say_missed(lang)

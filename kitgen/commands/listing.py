@@ -11,14 +11,21 @@ from reference_engine.api import Library, UsageError
 from .. import runspec
 from ..console import catalogue_lines
 from ..figures import summaries, time_lines
+from ..lang.catalogue import language_lines
 from ..tabletime import using_model
 from . import options
 
 
 @click.command("list")
 @options.declared_all(runspec.LIST)
-def list_cmd(times: bool, table_time: str | None, as_json: bool) -> None:
+def list_cmd(times: bool, table_time: str | None, langs: bool, as_json: bool) -> None:
     """Show every protocol spec and rule set with a one-line description."""
+    if langs:
+        if times or as_json:
+            raise UsageError("--langs lists the languages alone: give it without --times and --json")
+        for line in language_lines():
+            click.echo(line)
+        return
     if as_json and not times:
         raise UsageError("--json prints the figures of --times: give both")
     library = Library()  # one library: each spec is loaded once

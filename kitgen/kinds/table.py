@@ -50,6 +50,8 @@ from ..frontmatter import Box, FrontSection, Text
 from ..gametime import RunArguments
 from ..kitcost import GAMES, Footprint, KitCost, cards_per_column, plan_cost, sleeved
 from ..labels import Label
+from ..lang.catalogue import _
+from ..lang.overlay import spec_text
 from ..optionspec import KindValues, without
 from ..output import safe_name
 from ..templates import CardSize, Templates
@@ -254,18 +256,18 @@ class TableKit(KitKind):
 
     def texts(self, rules: GameRules, key: str) -> list[str]:
         """The rule set's ``booklet: {key: [...]}`` paragraphs."""
-        return [str(x) for x in getattr(rules, "booklet_texts", {}).get(key, [])]
+        return [spec_text(str(x)) for x in getattr(rules, "booklet_texts", {}).get(key, [])]
 
     def rules_page(self, b: Booklet) -> FrontSection:
         rules = b.game_rules
         blocks = rules_head(b)
         doc = str(getattr(rules, "doc", ""))
         if doc:
-            blocks.append(Text(doc, lead="Playing a card."))
+            blocks.append(Text(spec_text(doc), lead=_("Playing a card.")))
         notes = str(getattr(rules, "notes", ""))
         if notes:
-            blocks.append(Text(notes))
-        return FrontSection(f"The rules: {rules.title}", tuple(blocks))
+            blocks.append(Text(spec_text(notes)))
+        return FrontSection(_("The rules: {title}").format(title=spec_text(rules.title)), tuple(blocks))
 
     def turn_page(self, b: Booklet) -> FrontSection:
         whose = whose_owner_cards(b.owners, b.virtual)
@@ -336,9 +338,10 @@ def game_booklet(
     rules, plan, bom, library = given.rules, given.plan, given.bom, given.library
     booklet = Booklet(
         given.name,
-        rules.title,
-        f"A kit for {seating(plan.players, plan.virtual)}: everything to print, set up "
-        "and play, and every protocol step by step.",
+        spec_text(rules.title),
+        _(
+            "A kit for {seating}: everything to print, set up and play, and every protocol step by step."
+        ).format(seating=seating(plan.players, plan.virtual)),
         "game",
         [],
         given.validation,

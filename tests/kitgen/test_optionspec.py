@@ -129,7 +129,7 @@ def test_a_kind_refuses_an_option_it_does_not_declare(tmp_path: Path) -> None:
     message = _as_cli(info.value)
     assert message.startswith(
         "--discard-owner does not apply to hearts: it has no discard pile to treat as an owner. "
-        "Its kit takes --back-offset, --card-size, --deck"
+        "Its kit takes --allow-missing, --back-offset, --card-size, --deck"
     )
     with pytest.raises(UsageError) as info:
         build(KitOptions(ruleset="uno-puzzles", given=frozenset({"players"}), output=str(folder)))

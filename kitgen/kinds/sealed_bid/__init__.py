@@ -28,6 +28,8 @@ from ...booklet import Booklet, booklet_style, sections, spec_example
 from ...frontmatter import FrontSection
 from ...kitcost import Footprint
 from ...labels import Label
+from ...lang.catalogue import _
+from ...lang.overlay import spec_text
 from ...manifest import JsonObject, KitManifest
 from ...optionspec import without
 from ...output import inside, safe_name
@@ -127,9 +129,11 @@ class SealedBidKit(KitKind):
         proto = library.protocol(bid.protocol)
         booklet = Booklet(
             given.name,
-            bid.title,
-            "Two players, no dealer: everything to print and prepare, the rules, and every protocol of a "
-            "round step by step.",
+            spec_text(bid.title),
+            _(
+                "Two players, no dealer: everything to print and prepare, the rules, and every protocol of a "
+                "round step by step."
+            ),
             "sealed-bid",
             [],
             given.validation,

@@ -10,6 +10,8 @@ from reference_engine.api import RuleSet, SheddingEffect
 from ...booklet import Booklet, booklet_style
 from ...frontchapters import rules_head, setting_up, setup_values, turn_head
 from ...frontmatter import Box, Cell, FrontSection, Gap, Grid, Picture, Text
+from ...lang.catalogue import _
+from ...lang.overlay import spec_text
 from ..virtual import whose_owner_cards
 
 
@@ -42,9 +44,9 @@ def rules_page(b: Booklet) -> FrontSection:
         return "; ".join(parts)
 
     def name(kind: str) -> str:
-        return str(rules.card_names.get(kind, kind))
+        return spec_text(str(rules.card_names.get(kind, kind)))
 
-    rows: list[tuple[Cell, ...]] = [("", "Card", "When it is played")]
+    rows: list[tuple[Cell, ...]] = [("", _("Card"), _("When it is played"))]
     for kind, effects in rules.effects.items():
         example = next((ct for ct in rules.cards.values() if ct.kind == kind), None)
         pic: Cell = Picture("cards", (b.face(example.name),), 8) if example else ""
@@ -68,14 +70,14 @@ def rules_page(b: Booklet) -> FrontSection:
             f"A player who does not play draws {rules.draw_count} "
             f"card{'s' if rules.draw_count != 1 else ''}; {drawn}."
         )
-    out.append(Text(drawing, lead="Drawing."))
+    out.append(Text(drawing, lead=_("Drawing.")))
     if rules.target_score:
         out.append(Text(f"The first player to reach {rules.target_score} points wins the game."))
     if rules.virtual_doc:
-        out.append(Text(rules.virtual_doc))
+        out.append(Text(spec_text(rules.virtual_doc)))
     if rules.notes:
-        out.append(Text(rules.notes))
-    return FrontSection(f"The rules: {rules.title}", tuple(out))
+        out.append(Text(spec_text(rules.notes)))
+    return FrontSection(_("The rules: {title}").format(title=spec_text(rules.title)), tuple(out))
 
 
 def virtual_turn(b: Booklet) -> FrontSection:

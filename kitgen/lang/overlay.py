@@ -1,0 +1,151 @@
+"""Translated spec and rule-set texts: an overlay file beside the source (docs/languages.md).
+
+``rulesets/protocols/i18n/<lang>/<protocol>.yaml`` translates ``rulesets/protocols/<protocol>.yaml``
+(and ``rulesets/games/i18n/<lang>/<ruleset>.yaml`` a rule set). An overlay mirrors the source's
+structure for its text fields only; a list whose items have a ``step:`` becomes a mapping keyed by
+that value as a string (``"1"``, ``"5a"``); any other list stays a list (or a mapping keyed by
+position from ``"0"``). A key that is not a text field of the source is refused (exit 2, the overlay's
+file, line and key); a text field the overlay leaves out is counted as missing.
+
+A text field is a string of the source under one of :data:`TEXT_KEYS` (``say``, ``title``, ...)
+or under the top-level ``booklet:`` (but its ``example:``), and not under :data:`NOT_TEXT_TOP`.
+
+Kits look texts up by their English words (:func:`spec_text`): every overlay of the active
+language, merged, maps each English text to its translation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import lru_cache
+from pathlib import Path
+from typing import overload
+
+import click
+
+from reference_engine.api import Checker, SpecError, UsageError, load_file, rulesets_dir
+
+from .catalogue import PSEUDO, SOURCE, allow_missing, language, wrap
+
+# Keys whose strings are words wherever they are; under a spec's or rule set's top-level
+# `booklet:` every string is a word but the worked example's data (`example:`).
+TEXT_KEYS = frozenset(
+    {"title", "summary", "notes", "say", "paper", "brief", "how", "doc", "labels", "differences"}
+)
+FOLDERS = ("protocols", "games")
+NOT_TEXT_TOP = frozenset({"source", "expect", "symbols", "encodings", "kit"})  # never translated
+Path_ = tuple[str, ...]
+
+
+def text_fields(node: object, path: Path_ = (), texty: bool = False) -> Iterator[tuple[Path_, str]]:
+    """Every text field of a source document: (its overlay path, its English text). A list of
+    steps is keyed by each step's ``step:``, any other list by position from ``"0"``."""
+    if isinstance(node, dict):
+        for k, v in node.items():
+            key = str(k)
+            if not path and key in NOT_TEXT_TOP:
+                continue
+            inner = (texty or key in TEXT_KEYS or (key == "booklet" and not path)) and key != "example"
+            yield from text_fields(v, (*path, key), inner)
+    elif isinstance(node, list):
+        steps = bool(node) and all(isinstance(item, dict) and "step" in item for item in node)
+        for i, item in enumerate(node):
+            yield from text_fields(item, (*path, str(item["step"]) if steps else str(i)), texty)
+    elif isinstance(node, str) and texty and node.strip():
+        yield path, node
+
+
+def overlay_path(source: Path, lang: str) -> Path:
+    return source.parent / "i18n" / lang / source.name
+
+
+def _flatten(node: object, path: Path_ = ()) -> Iterator[tuple[Path_, object]]:
+    if isinstance(node, dict) and node:
+        for k, v in node.items():
+            yield from _flatten(v, (*path, str(k)))
+    elif isinstance(node, list) and node:  # a list of paragraphs, as in the source
+        for i, v in enumerate(node):
+            yield from _flatten(v, (*path, str(i)))
+    else:
+        yield path, node
+
+
+def load_overlay(source: Path, lang: str) -> tuple[dict[str, str], int]:
+    """The overlay of ``source`` in ``lang``: {English text: translation}, and how many text
+    fields of the source it leaves untranslated. No overlay file: nothing translated."""
+    fields = dict(text_fields(load_file(source).data))
+    path = overlay_path(source, lang)
+    if not path.is_file():
+        return {}, len(fields)
+    src = load_file(path)
+    ck = Checker(src)
+    found: dict[str, str] = {}
+    if src.data is not None and not isinstance(src.data, dict):
+        ck.error((), "an overlay is a mapping that mirrors its source's text fields")
+    for where, value in _flatten(src.data or {}):
+        if where not in fields:
+            ck.error(where, f"not a text field of {source.name}: '{'.'.join(where)}'")
+        elif not isinstance(value, str) or not value.strip():
+            ck.error(where, "a translation is text")
+        else:
+            found[fields[where]] = value
+    if ck.problems:
+        raise SpecError(ck.problems)
+    return found, sum(1 for where in fields if where not in dict(_flatten(src.data or {})))
+
+
+def sources() -> list[Path]:
+    """Every shipped protocol and rule-set file that texts are translated from."""
+    root = rulesets_dir()
+    return sorted(p for folder in FOLDERS for p in (root / folder).glob("*.yaml"))
+
+
+@lru_cache(maxsize=4)
+def texts(lang: str) -> dict[str, str]:
+    """Every overlay of ``lang``, merged: {English text: translation}."""
+    merged: dict[str, str] = {}
+    for source in sources():
+        merged.update(load_overlay(source, lang)[0])
+    return merged
+
+
+def missing_texts(lang: str) -> dict[str, int]:
+    """Per source file name, how many of its text fields ``lang`` leaves untranslated."""
+    if lang in (SOURCE, PSEUDO):
+        return {}
+    counts = {f"{s.parent.name}/{s.name}": load_overlay(s, lang)[1] for s in sources()}
+    return {k: v for k, v in counts.items() if v}
+
+
+@overload
+def spec_text(english: str) -> str: ...
+@overload
+def spec_text(english: None) -> None: ...
+def spec_text(english: str | None) -> str | None:
+    """A spec's or rule set's text (its English words) in the active language: the overlay's
+    translation, else the English (the pseudo-locale wraps it in ⟦ ⟧)."""
+    lang = language()
+    if lang == SOURCE or not english:
+        return english
+    if lang == PSEUDO:
+        return wrap(english)
+    found = texts(lang).get(english)
+    if found is not None:
+        return found
+    if not allow_missing():
+        raise UsageError(
+            f"language {lang!r}: a spec text has no translation in rulesets/*/i18n/{lang}/: "
+            f"{english[:70]!r}; --allow-missing builds with English for such texts"
+        )
+    MISSED.add(english)
+    return english
+
+
+MISSED: set[str] = set()  # the spec texts a build left English (--allow-missing)
+
+
+def say_missed(lang: str) -> None:
+    """One line on stderr when a build left spec texts English (--allow-missing)."""
+    if MISSED:
+        click.echo(f"{lang}: {len(MISSED)} spec texts have no translation; they stay English", err=True)
+        MISSED.clear()

@@ -1,0 +1,139 @@
+"""The message catalogue (kitgen.lang.catalogue): languages, the pseudo-locale, a .po compiled in
+memory, missing strings refused unless allowed, the template up to date."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from kitgen.cli import main
+from kitgen.lang import catalogue, extract
+from kitgen.lang.catalogue import _, ngettext, using_language
+from reference_engine.api import UsageError
+
+PO = """msgid ""
+msgstr ""
+"Content-Type: text/plain; charset=UTF-8\\n"
+"Plural-Forms: nplurals=1; plural=0;\\n"
+
+msgid "At the table."
+msgstr "テーブルで。"
+
+msgid "{n} card"
+msgid_plural "{n} cards"
+msgstr[0] "{n}枚"
+"""
+
+
+@pytest.fixture
+def locale_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A locale folder with the real template and a small Japanese catalogue (two strings)."""
+    shutil.copy(catalogue.TEMPLATE, tmp_path / "kitgen.pot")
+    po = tmp_path / "zz" / "LC_MESSAGES" / "kitgen.po"
+    po.parent.mkdir(parents=True)
+    po.write_text(PO, encoding="utf-8")
+    monkeypatch.setattr(catalogue, "LOCALE_DIR", tmp_path)
+    monkeypatch.setattr(catalogue, "TEMPLATE", tmp_path / "kitgen.pot")
+    catalogue.translations.cache_clear()
+    yield tmp_path
+    catalogue.translations.cache_clear()
+
+
+def test_the_template_is_up_to_date() -> None:
+    """kitgen.pot holds exactly the strings the code and templates have (python -m kitgen.lang.extract)."""
+    assert extract.main(["--check"]) == 0
+
+
+def test_the_template_has_the_booklet_words_and_card_names() -> None:
+    ids = set(catalogue.template_ids())
+    assert "At the table." in ids  # templates/booklet.yaml words.cover_time
+    assert "Red" in ids and "Wild" in ids  # templates/cards.yaml names
+
+
+def test_english_is_the_words_themselves() -> None:
+    assert catalogue.language() == "en"
+    assert _("At the table.") == "At the table."
+    assert ngettext("{n} card", "{n} cards", 2) == "{n} cards"
+
+
+def test_the_pseudo_locale_wraps_every_string() -> None:
+    with using_language("qps"):
+        assert catalogue.language() == "qps"
+        assert _("At the table.") == "⟦At the table.⟧"
+        assert ngettext("{n} card", "{n} cards", 1).format(n=1) == "⟦1 card⟧"
+    assert catalogue.language() == "en"
+
+
+def test_a_po_file_is_compiled_in_memory(locale_dir: Path) -> None:
+    assert "zz" in catalogue.languages()
+    with using_language("zz", allow_missing=True):
+        assert _("At the table.") == "テーブルで。"
+        assert ngettext("{n} card", "{n} cards", 3).format(n=3) == "3枚"
+        assert _("Red") == "Red"  # not translated: English
+    assert not list(locale_dir.rglob("*.mo"))
+
+
+def test_a_language_with_missing_strings_is_refused_unless_allowed(locale_dir: Path) -> None:
+    gaps = len(set(catalogue.template_ids()) - {"At the table.", "{n} card"})  # the two the file translates
+    with (
+        pytest.raises(UsageError, match=rf"{gaps} of \d+ strings are not translated.*--allow-missing"),
+        using_language("zz"),
+    ):
+        pass
+    assert catalogue.check_language("zz", allow_missing=True) == gaps
+
+
+def test_an_unknown_language_names_the_known_ones() -> None:
+    with pytest.raises(UsageError, match=r"unknown language 'xx': kitgen knows en, .*qps"):
+        catalogue.check_language("xx")
+
+
+@pytest.mark.parametrize("command", [["build", "uno"], ["booklet", "uno"]])
+def test_the_cli_refuses_an_unknown_language_with_exit_2(command: list[str], tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, [*command, "--lang", "xx", "-o", str(tmp_path / "k")])
+    assert result.exit_code == 2, result.output
+    assert "unknown language 'xx'" in result.output and "en, " in result.output
+    assert not (tmp_path / "k").exists()
+
+
+def test_list_langs() -> None:
+    result = CliRunner().invoke(main, ["list", "--langs"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith("en") and "English" in lines[0]
+    assert lines[-1].startswith("qps") and "⟦" in lines[-1]
+
+
+def test_list_langs_alone() -> None:
+    result = CliRunner().invoke(main, ["list", "--langs", "--times"])
+    assert result.exit_code == 2
+
+
+def test_number_follows_the_locale() -> None:
+    assert catalogue.number(1234.5) == "1234.5"  # English: Python's own, as before
+    catalogue._ACTIVE.lang = "de"
+    try:
+        assert catalogue.number(1234.5) == "1.234,5"
+    finally:
+        catalogue._ACTIVE.lang = "en"
+
+
+def test_a_booklet_in_a_language_with_gaps(locale_dir: Path, tmp_path: Path) -> None:
+    """Refused without --allow-missing (exit 2, nothing written); with it, built, the gaps
+    counted, the manifest naming the language, the translated words on the pages."""
+    out = tmp_path / "b"
+    refused = CliRunner().invoke(
+        main, ["booklet", "six-card-and", "--lang", "zz", "--no-previews", "-o", str(out)]
+    )
+    assert refused.exit_code == 2 and "--allow-missing" in refused.output and not out.exists()
+    args = ["booklet", "six-card-and", "--lang", "zz", "--allow-missing", "--no-previews", "-o", str(out)]
+    built = CliRunner().invoke(main, args)
+    assert built.exit_code == 0, built.output
+    assert "strings are not translated; they stay English" in built.output
+    assert "spec texts have no translation; they stay English" in built.output
+    assert json.loads((out / "manifest.json").read_text(encoding="utf-8"))["language"] == "zz"

@@ -1,0 +1,39 @@
+"""The checks in every language (issue 41 part 3): the page check (every font embedded, no
+overlap, margins, contrast, clipped text) and the identifier check on a kit set in the Japanese
+font and on the pseudo-locale's kit, whose every string is longer by its brackets."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from kitgen.jargon import check_kit as plain_words
+from kitgen.jargon import validation_titles
+from kitgen.pagecheck import check_kit
+
+
+@pytest.mark.parametrize("kit", ["japanese_font_kit", "pseudo_protocol_kit"])
+def test_the_page_check_passes(kit: str, request: pytest.FixtureRequest) -> None:
+    folder: Path = request.getfixturevalue(kit)
+    assert [str(f) for f in check_kit(folder)] == []
+
+
+@pytest.mark.parametrize("kit", ["japanese_font_kit", "pseudo_protocol_kit"])
+def test_the_identifier_check_passes(kit: str, request: pytest.FixtureRequest) -> None:
+    folder: Path = request.getfixturevalue(kit)
+    assert [str(f) for f in plain_words(folder)] == []
+
+
+def test_every_font_is_embedded_and_japanese(japanese_font_kit: Path) -> None:
+    for pdf in sorted(japanese_font_kit.glob("*.pdf")):
+        fonts = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True)
+        rows = fonts.stdout.splitlines()[2:]
+        assert rows, pdf.name
+        for row in rows:
+            assert "NotoSansJP" in row and " yes yes yes " in row, (pdf.name, row)
+
+
+def test_the_validation_heading_is_known_in_every_language() -> None:
+    assert {"Validation", "⟦Validation⟧"} <= validation_titles()
