@@ -32,22 +32,9 @@ PROTOCOLS_JA = (
     "play-selection",
     "covert-lottery-modified",
 )
-# Keys whose string values are words (docs/languages.md); under booklet names, labels and
-# notation every string value is a word.
-TEXT_KEYS = {
-    "title",
-    "summary",
-    "say",
-    "paper",
-    "brief",
-    "how",
-    "doc",
-    "overview",
-    "if_wrong",
-    "name",
-    "says",
-}
-WORD_MAPS = {"names", "labels", "notation", "values", "how_to_play"}
+# Keys whose string values are words (docs/languages.md), wherever they are; under a spec's or
+# rule set's `booklet:` every string is a word but the worked example's data.
+TEXT_KEYS = {"title", "summary", "notes", "say", "paper", "brief", "how", "doc", "labels", "differences"}
 # Parts of a source that are not text an overlay may translate.
 NOT_TEXT_TOP = {"source", "expect", "symbols", "encodings"}
 
@@ -59,7 +46,7 @@ def _text_fields(node: Any, path: tuple[str, ...] = (), words: bool = False) -> 
         for key, value in node.items():
             if not path and key in NOT_TEXT_TOP:
                 continue
-            inner = words or key in TEXT_KEYS or (key in WORD_MAPS and (key != "values" or "names" in path))
+            inner = (words or key in TEXT_KEYS or (key == "booklet" and not path)) and key != "example"
             found |= _text_fields(value, (*path, str(key)), inner)
     elif isinstance(node, list):
         steps = all(isinstance(item, dict) and "step" in item for item in node) and bool(node)
