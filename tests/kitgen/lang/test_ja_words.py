@@ -36,7 +36,7 @@ PROTOCOLS_JA = (
 # rule set's `booklet:` every string is a word but the worked example's data.
 TEXT_KEYS = {"title", "summary", "notes", "say", "paper", "brief", "how", "doc", "labels", "differences"}
 # Parts of a source that are not text an overlay may translate.
-NOT_TEXT_TOP = {"source", "expect", "symbols", "encodings"}
+NOT_TEXT_TOP = {"source", "expect", "symbols", "encodings", "kit"}
 
 
 def _text_fields(node: Any, path: tuple[str, ...] = (), words: bool = False) -> dict[tuple[str, ...], str]:
