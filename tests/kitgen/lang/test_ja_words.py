@@ -6,7 +6,9 @@ These read only the files (no build), so they run in the fast tier in well under
 
 from __future__ import annotations
 
+import importlib
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,49 +22,66 @@ LOCALE = ROOT / "kitgen" / "lang" / "locale" / "ja"
 # The kits issue 41 asks for in Japanese: four game kits and one protocol kit.
 RULESETS_JA = ("uno", "uno-small", "daifugo", "gakmoro")
 PROTOCOL_KITS_JA = ("six-card-and",)
-# Keys whose string values are words (docs/languages.md), wherever they are; under a spec's or
-# rule set's `booklet:` every string is a word but the worked example's data.
-TEXT_KEYS = {"title", "summary", "notes", "say", "paper", "brief", "how", "doc", "labels", "differences"}
-# Parts of a source that are not text an overlay may translate.
-NOT_TEXT_TOP = {"source", "expect", "symbols", "encodings", "kit"}
+# What an overlay may translate: the rules of kitgen/lang/overlay.py (w41-i18n), copied here so
+# these tests run on a branch without it, and replaced by the module itself where it exists.
+TEXT_KEYS = frozenset(
+    {
+        "title", "summary", "doc", "say", "brief", "paper", "how", "overview", "notation", "if_wrong",
+        "names", "name", "how_to_play", "card_names", "notes", "setup_steps", "virtual_steps", "caption",
+        "text", "description", "label", "words", "rules_text",
+    }
+)  # fmt: skip
+NOT_TEXT = frozenset({"values", "glyph", "seed", "cite", "as_used_in", "protocol", "step", "id"})
+Path_ = tuple[str, ...]
 
 
-def _text_fields(node: Any, path: tuple[str, ...] = (), words: bool = False) -> dict[tuple[str, ...], str]:
+def _local_text_fields(node: Any, path: Path_ = (), texty: bool = False) -> Iterator[tuple[Path_, str]]:
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if str(k) not in NOT_TEXT:
+                yield from _local_text_fields(v, (*path, str(k)), texty or str(k) in TEXT_KEYS)
+    elif isinstance(node, list):
+        for i, v in enumerate(node, 1):
+            key = str(v["step"]) if isinstance(v, dict) and "step" in v else str(i)
+            yield from _local_text_fields(v, (*path, key), texty)
+    elif isinstance(node, str) and texty and node.strip():
+        yield path, node
+
+
+def _text_fields(source: Any) -> dict[Path_, str]:
     """Every text field of a source spec or rule set, by its overlay path (steps keyed by `step:`)."""
-    found: dict[tuple[str, ...], str] = {}
-    if isinstance(node, dict):
-        for key, value in node.items():
-            if not path and key in NOT_TEXT_TOP:
-                continue
-            inner = (words or key in TEXT_KEYS or (key == "booklet" and not path)) and key != "example"
-            found |= _text_fields(value, (*path, str(key)), inner)
-    elif isinstance(node, list):
-        steps = all(isinstance(item, dict) and "step" in item for item in node) and bool(node)
-        for index, item in enumerate(node):
-            found |= _text_fields(item, (*path, str(item["step"]) if steps else str(index)), words)
-    elif isinstance(node, str) and words:
-        found[path] = node
-    return found
+    try:
+        overlay = importlib.import_module("kitgen.lang.overlay")
+    except ImportError:
+        return dict(_local_text_fields(source))
+    return dict(overlay.text_fields(source))
 
 
-def _overlay_fields(node: Any, path: tuple[str, ...] = ()) -> dict[tuple[str, ...], str]:
-    found: dict[tuple[str, ...], str] = {}
+def _strings(node: Any, path: Path_ = ()) -> dict[Path_, str]:
+    """Every string of a YAML tree by its path (a list's items keyed from "1", a step by its `step:`)."""
+    found: dict[Path_, str] = {}
     if isinstance(node, dict):
         for key, value in node.items():
-            found |= _overlay_fields(value, (*path, str(key)))
+            found |= _strings(value, (*path, str(key)))
     elif isinstance(node, list):
-        for index, item in enumerate(node):
-            found |= _overlay_fields(item, (*path, str(index)))
+        for index, item in enumerate(node, 1):
+            key = str(item["step"]) if isinstance(item, dict) and "step" in item else str(index)
+            found |= _strings(item, (*path, key))
     elif isinstance(node, str):
         found[path] = node
     return found
 
 
-def _pairs(kind: str, name: str) -> tuple[dict[tuple[str, ...], str], dict[tuple[str, ...], str]]:
-    source = yaml.safe_load((RULESETS / kind / f"{name}.yaml").read_text(encoding="utf-8"))
-    overlay_path = RULESETS / kind / "i18n" / "ja" / f"{name}.yaml"
-    overlay = yaml.safe_load(overlay_path.read_text(encoding="utf-8"))
-    return _text_fields(source), _overlay_fields(overlay)
+def _load(path: Path) -> Any:
+    return yaml.safe_load(path.read_text(encoding="utf-8")) if path.is_file() else {}
+
+
+def _pairs(kind: str, name: str) -> tuple[dict[Path_, str], dict[Path_, str]]:
+    """A source's text fields, and its overlay's translations (the pending words included)."""
+    source = _load(RULESETS / kind / f"{name}.yaml")
+    words = _strings(_load(RULESETS / kind / "i18n" / "ja" / f"{name}.yaml"))
+    pending = _strings(_load(RULESETS / kind / "i18n" / "ja" / "pending" / f"{name}.yaml"))
+    return _text_fields(source), words | pending
 
 
 CASES = [
@@ -78,10 +97,23 @@ FILE_NAME = re.compile(r"\b[\w-]+\.(?:pdf|html|json|txt)\b")  # a kit's own file
 
 @pytest.mark.parametrize(("kind", "name"), CASES, ids=[n for _, n in CASES])
 def test_an_overlay_translates_every_text_field_and_nothing_else(kind: str, name: str) -> None:
-    source, overlay = _pairs(kind, name)
-    assert not set(overlay) - set(source), sorted(set(overlay) - set(source))
-    missing = {path for path in set(source) - set(overlay) if source[path].strip()}
-    assert not missing, sorted(missing)
+    source = _load(RULESETS / kind / f"{name}.yaml")
+    fields = _text_fields(source)
+    overlay = _strings(_load(RULESETS / kind / "i18n" / "ja" / f"{name}.yaml"))
+    assert not set(overlay) - set(fields), sorted(set(overlay) - set(fields))
+    assert not set(fields) - set(overlay), sorted(set(fields) - set(overlay))
+
+
+@pytest.mark.parametrize(("kind", "name"), CASES, ids=[n for _, n in CASES])
+def test_pending_words_are_words_of_the_source_the_loader_does_not_read_yet(kind: str, name: str) -> None:
+    # Words on a page that kitgen/lang/overlay.py does not count as text fields yet (the pictures'
+    # region names and labels, a name's values, the worked example's owners, Daifugō's
+    # differences): kept beside the overlay, ready for when it does.
+    source = _strings(_load(RULESETS / kind / f"{name}.yaml"))
+    pending = _strings(_load(RULESETS / kind / "i18n" / "ja" / "pending" / f"{name}.yaml"))
+    fields = _text_fields(_load(RULESETS / kind / f"{name}.yaml"))
+    assert not set(pending) - set(source), sorted(set(pending) - set(source))
+    assert not set(pending) & set(fields), sorted(set(pending) & set(fields))
 
 
 @pytest.mark.parametrize(("kind", "name"), CASES, ids=[n for _, n in CASES])
