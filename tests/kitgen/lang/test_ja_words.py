@@ -162,7 +162,13 @@ def test_the_glossary_file_and_page_agree() -> None:
 
 
 # A rival word a translator might reach for, where the glossary chose another (docs/glossary-ja.md).
-RIVALS = {"所有者": "持ち主", "ウォッシュ": "かき混ぜ", "デッキの山": "山札", "封をした": "封筒"}
+RIVALS = {
+    "所有者": "持ち主",
+    "ウォッシュ": "かき混ぜ",
+    "デッキの山": "山札",
+    "封をした": "封筒",
+    "カードの表": "並べたカード",
+}
 
 
 @pytest.mark.parametrize(("kind", "name"), CASES, ids=[n for _, n in CASES])
