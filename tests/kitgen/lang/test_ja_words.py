@@ -6,8 +6,11 @@ These read only the files (no build), so they run in the fast tier in well under
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import json
 import re
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -120,6 +123,37 @@ def test_a_page_gets_no_english_word(kind: str, name: str) -> None:
             assert not ENGLISH_WORD.findall(FILE_NAME.sub("", text)), (path, text)
 
 
+# What each translation was made from: a short hash of the English text of every field, so that a
+# field whose English changes after it was translated is caught. After translating, record anew:
+# `.venv/bin/python tests/kitgen/lang/test_ja_words.py --record`.
+TRANSLATED_FROM = Path(__file__).with_name("ja_translated_from.json")
+
+
+def _fingerprints() -> dict[str, dict[str, str]]:
+    out: dict[str, dict[str, str]] = {}
+    for kind, name in CASES:
+        source, _ = _pairs(kind, name)
+        out[f"{kind}/{name}"] = {
+            ".".join(path): hashlib.sha256(text.encode()).hexdigest()[:12]
+            for path, text in sorted(source.items())
+        }
+    return out
+
+
+def test_no_translation_is_of_an_english_text_that_has_changed_since() -> None:
+    recorded = json.loads(TRANSLATED_FROM.read_text(encoding="utf-8"))
+    now = _fingerprints()
+    changed = sorted(
+        f"{doc}: {field}"
+        for doc, fields in now.items()
+        for field, digest in fields.items()
+        if recorded.get(doc, {}).get(field) != digest
+    )
+    assert not changed, (
+        "English changed since it was translated (update the overlay, then --record): " + "; ".join(changed)
+    )
+
+
 def _found(node: Any, key: str) -> set[str]:
     """Every string value of `key` anywhere in a YAML tree."""
     if isinstance(node, dict):
@@ -226,3 +260,28 @@ def test_the_catalogue_translates_the_whole_template() -> None:
     translated = {m.id for m in _catalogue(PO) if m.id and m.string and all(m.string)}
     wanted = {m.id for m in _catalogue(POT) if m.id}
     assert not wanted - translated, sorted(wanted - translated, key=str)
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["--record"]:
+    TRANSLATED_FROM.write_text(json.dumps(_fingerprints(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def test_the_checks_catch_a_broken_overlay() -> None:
+    # Attacks on the checks above: a key the source has no text for, a step that does not exist, a
+    # lost card code, an English word left on a page, a file name that may stay.
+    source = {
+        "title": "Six cards",
+        "steps": [{"step": 1, "say": "Turn α β over.", "place": {"s": ["x"]}}],
+        "booklet": {"how_to_play": ["One.", "Two."], "example": {"seed": 1}},
+    }
+    fields = _text_fields(source)
+    assert set(fields) == {
+        ("title",),
+        ("steps", "1", "say"),
+        ("booklet", "how_to_play", "0"),
+        ("booklet", "how_to_play", "1"),
+    }
+    overlay = _strings({"title": "6枚", "steps": {"2": {"say": "めくります"}, "1": {"place": "列"}}})
+    assert set(overlay) - set(fields) == {("steps", "2", "say"), ("steps", "1", "place")}
+    assert set(CODE.findall("Turn α β over.")) - set(CODE.findall("α をめくります")) == {"β"}
+    assert ENGLISH_WORD.findall(FILE_NAME.sub("", "cards.pdf を印刷し、Shuffle します")) == ["Shuffle"]
