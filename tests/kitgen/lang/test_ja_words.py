@@ -107,12 +107,14 @@ def test_an_overlay_translates_every_text_field_and_nothing_else(kind: str, name
 
 
 @pytest.mark.parametrize(("kind", "name"), CASES, ids=[n for _, n in CASES])
-def test_symbols_and_card_codes_stay_as_they_are(kind: str, name: str) -> None:
+def test_symbols_card_codes_and_placeholders_stay_as_they_are(kind: str, name: str) -> None:
     source, overlay = _pairs(kind, name)
     for path, english in source.items():
         if path in overlay:
             lost = set(CODE.findall(english)) - set(CODE.findall(overlay[path]))
             assert not lost, (path, lost, overlay[path])
+            # A value the booklet fills in ({whose}, {}) must stay.
+            assert set(PLACEHOLDER.findall(english)) == set(PLACEHOLDER.findall(overlay[path])), path
 
 
 @pytest.mark.parametrize(("kind", "name"), CASES, ids=[n for _, n in CASES])
@@ -121,7 +123,7 @@ def test_a_page_gets_no_english_word(kind: str, name: str) -> None:
     _, overlay = _pairs(kind, name)
     for path, text in overlay.items():
         if "paper" not in path:
-            assert not ENGLISH_WORD.findall(FILE_NAME.sub("", text)), (path, text)
+            assert not ENGLISH_WORD.findall(PLACEHOLDER.sub("", FILE_NAME.sub("", text))), (path, text)
 
 
 # What each translation was made from: a short hash of the English text of every field, so that a
