@@ -288,3 +288,16 @@ def test_the_checks_catch_a_broken_overlay() -> None:
     assert set(overlay) - set(fields) == {("steps", "2", "say"), ("steps", "1", "place")}
     assert set(CODE.findall("Turn α β over.")) - set(CODE.findall("α をめくります")) == {"β"}
     assert ENGLISH_WORD.findall(FILE_NAME.sub("", "cards.pdf を印刷し、Shuffle します")) == ["Shuffle"]
+
+
+def test_one_english_text_has_one_translation() -> None:
+    # kitgen looks a spec text up by its English words in all overlays merged
+    # (kitgen.lang.overlay.texts), so "yes" translated two ways in two specs would print
+    # whichever was read last, in both.
+    seen: dict[str, tuple[str, str]] = {}
+    for kind, name in CASES:
+        source, overlay = _pairs(kind, name)
+        for path, english in source.items():
+            if path in overlay:
+                first = seen.setdefault(english, (overlay[path], f"{name}: {'.'.join(path)}"))
+                assert first[0] == overlay[path], (english, first, overlay[path], f"{name}: {'.'.join(path)}")
