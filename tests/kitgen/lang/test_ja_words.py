@@ -270,7 +270,13 @@ def test_the_catalogue_translates_the_whole_template() -> None:
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["--record"]:
-    TRANSLATED_FROM.write_text(json.dumps(_fingerprints(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    # An overlay waiting in i18n/ja/next/ keeps the fingerprints of the English it was made from.
+    kept = json.loads(TRANSLATED_FROM.read_text(encoding="utf-8")) if TRANSLATED_FROM.is_file() else {}
+    waiting = {
+        f"protocols/{p.stem}" for p in (RULESETS / "protocols" / "i18n" / "ja" / "next").glob("*.yaml")
+    }
+    prints = {doc: fields for doc, fields in kept.items() if doc in waiting} | _fingerprints()
+    TRANSLATED_FROM.write_text(json.dumps(prints, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
 
 def test_the_checks_catch_a_broken_overlay() -> None:
