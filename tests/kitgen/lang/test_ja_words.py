@@ -186,7 +186,7 @@ def test_every_japanese_kit_has_its_words() -> None:
     # When a kit's default protocol changes (or calls a new spec), its overlay must come with it.
     overlays = {(kind, name) for kind, name in CASES}
     needed = {("games", name) for name in RULESETS_JA} | {("protocols", name) for name in _kit_protocols()}
-    assert len(needed) >= 15
+    assert len(needed) >= 10
     waiting = sorted(p.stem for p in RULESETS.glob("*/i18n/ja/next/*.yaml"))
     assert not needed - overlays, (
         sorted(needed - overlays),
