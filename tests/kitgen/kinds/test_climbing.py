@@ -58,9 +58,9 @@ def test_the_booklet_states_the_rules_and_their_differences(daifugo_kit: tuple[P
     )
     assert "The rules: Daifugō (President)" in text
     assert "Where these rules differ from popular house rules" in text and "revolution" in text
-    assert "Play selection (a virtual player's turn in Daifugō)" in text
+    assert "Play selection, quick version (a virtual player's turn in Daifugō)" in text
     assert "What a virtual turn costs." in text
-    assert (folder / "view" / "play-selection.html").is_file()
+    assert (folder / "view" / "play-selection-fast.html").is_file()
 
 
 def test_the_booklet_is_at_unos_level(daifugo_kit: tuple[Path, dict[str, Any]]) -> None:
@@ -107,7 +107,7 @@ def test_the_kit_states_its_turns_and_games_as_the_readme_does(
     """Daifugō is costed like every kit: each virtual decision's run traced (issue 36, part 6)."""
     folder, manifest = daifugo_kit
     cost = manifest["table_time"]
-    assert cost is not None and cost["protocol"] == "play-selection"
+    assert cost is not None and cost["protocol"] == "play-selection-fast"
     assert cost["virtual_turn_minutes_cautious"] > cost["virtual_turn_minutes"] > 0
     assert cost["first_turn_minutes"] > cost["virtual_turn_minutes"]  # the whole deck on the table
     assert cost["game_minutes_mean_cautious"] > cost["game_minutes_mean"] > cost["first_turn_minutes"]
