@@ -75,6 +75,7 @@ class ClimbingKit(TableKit):
     def materials(self, library: Library, rules: GameRules, plan: KitPlan, reports: list[Report]) -> Bom:
         wc = None
         extra: list[Item] = []
+        at_once = 0  # the quick version's six-card ANDs, every ticket at once: one α β each
         if plan.virtual:
             wc = self.engine().measure_tables(rules, library, PlaySettings(plan.players, plan.virtual))
             labels = max(wc.get("tickets", 0), COPIES)
@@ -106,6 +107,7 @@ class ClimbingKit(TableKit):
             ]
             if "up" in library.protocol(plan.protocol).symbols:
                 extra.append(arrow_item(labels))
+                at_once = labels
         return self.table_bom(
             rules,
             plan,
@@ -113,11 +115,12 @@ class ClimbingKit(TableKit):
             extra_items=extra,
             tickets=COPIES,
             ticket_labels=False,
-            extra_pairs=2,
+            extra_pairs=2 + at_once,
             run_name="play selection",
             pair_use=(
                 f"{COPIES} per card on the table ({{k}} at most): its ownership pairs, β α under the "
-                "virtual player's cards, α β under the others'; and two for the lotteries' tokens"
+                "virtual player's cards, α β under the others'; two for the lotteries' tokens"
+                + (f"; and {at_once} for the six-card ANDs of every ticket done at once" if at_once else "")
             ),
             helper_note=(
                 f"The play selection protocol needs an owner card and {COPIES} α β pairs under each of "
