@@ -465,7 +465,7 @@ def repeated(items: list[str]) -> list[str]:
     return [i if counts[i] == 1 else f"{i}, {again.get(counts[i], f'{counts[i]} times')}" for i in counts]
 
 
-def _notes(library: Library, events: list[Event], depth: int) -> list[str]:
+def _notes(library: Library, events: list[Event], depth: int, pictured: bool = True) -> list[str]:
     notes = []
     calls: dict[str, list[dict[str, object]]] = {}
     for e in events:
@@ -487,7 +487,8 @@ def _notes(library: Library, events: list[Event], depth: int) -> list[str]:
             how = d.get("how") or ""
             notes.append(f"{how} ({_arrangements(int(d['size']))})".strip())
         elif e.action == "turn" and len(d.get("revealed", [])) > 16:
-            notes.append(f"{len(d['revealed'])} cards are turned over; the picture shows some of them.")
+            shows = "; the picture shows some of them" if pictured else ""  # no picture: none to point to
+            notes.append(f"{len(d['revealed'])} cards are turned over{shows}.")
         elif e.action == "return" and d.get("values") and e is events[-1]:
             callee = library.protocol(str(d.get("protocol") or e.protocol))
             words = Glossary(callee)
@@ -499,8 +500,7 @@ def _notes(library: Library, events: list[Event], depth: int) -> list[str]:
 def _arrangements(n: int) -> str:
     if n <= 10**6:
         return f"Each of the {n} possible arrangements is equally likely."
-    digits = str(n)
-    power = str(len(digits) - 1).translate(str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹"))
+    digits, power = str(n), str(len(str(n)) - 1).translate(str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹"))
     return f"Each of the about {digits[0]}.{digits[1]} × 10{power} arrangements is equally likely."
 
 
@@ -567,7 +567,7 @@ def section_for(
             say,
             spec_text(step.brief) or first_sentence(plain_text(say)),
             diagrams,
-            _notes(library, events, run.depth),
+            _notes(library, events, run.depth, bool(diagrams)),
             dict(events[0].loop) if events else {},
             ran=bool(events),
             paper=spec_text(step.paper or ""),

@@ -384,6 +384,15 @@ def title_lines(title: str, width: float) -> tuple[list[str], float]:
         size -= 0.5
 
 
+def extent_words(reg: Region) -> str:
+    """How large an elided region is, under its name: "4 × 92" of loose cards, "92 sleeves"
+    when every column is one sleeve (the table holds sleeves, not a grid of loose cards)."""
+    if reg.sleeve_side and reg.sleeve_rows:
+        holder = "envelope" if reg.sleeve_kind == "envelope" else "sleeve"
+        return f"{reg.cols} {holder}{'' if reg.cols == 1 else 's'}"
+    return f"{reg.rows} × {reg.cols}"
+
+
 def arrow_levels(arrows: Sequence[tuple[int, int]]) -> list[int]:
     """A level (0, 1, ...) for each move, so that moves over the same columns never share a
     level: the shortest moves lowest."""
@@ -506,7 +515,7 @@ class DiagramFlowable(Flowable):
         if reg.hidden:
             c.setFont(FONT, 6)
             c.setFillColor(MUTED)
-            c.drawString(0, top - size * 1.2 * len(lines) - mm(2.5), f"{reg.rows} × {reg.cols}")
+            c.drawString(0, top - size * 1.2 * len(lines) - mm(2.5), extent_words(reg))
         for r, row in enumerate(reg.cells, 1):
             for i, cell in enumerate(row):
                 x = g.label_w + i * g.pitch

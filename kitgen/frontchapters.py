@@ -77,7 +77,7 @@ def setting_up(b: Booklet, values: dict[str, object], steps: Sequence[str]) -> F
     if sleeved and b.bom is not None:
         deck = next((i for i in b.bom.items if i.key == "deck" and i.faces), None)
         faces = (b.face("theta2"),) + ((deck.faces[0],) if deck is not None else ())
-        blocks += [Picture("cards", faces, 16, 20), Text(words["setup_sleeve_picture"], style="small")]
+        blocks += [Picture("sleeve", faces), Text(words["setup_sleeve_picture"], style="small")]
     duty = words["sleeve_duty"] if sleeved else words["shuffle_duty"]
     blocks.append(Box((Text(duty, lead="Who does what."),)))
     return FrontSection("Setting up the table", tuple(blocks))

@@ -1,12 +1,9 @@
-"""Typesetting a :class:`kitgen.booklet.Booklet` into PDF pages with reportlab's platypus.
-
-Order: cover; contents; what is in the kit (or what a protocol needs); for a game, setting
-up the table, the rules and how a virtual player's turn goes; each protocol step by step
-with the worked example's diagrams and, at every reveal, what a correct table shows; the
-validation pages; one quick reference page per protocol. Pages are A4 or Letter, or A5 /
-half-letter for a saddle-stitched booklet (see :mod:`kitgen.imposition`). PDFs are
-reproducible (``invariant``) and embed their fonts.
-"""
+"""Typesetting a :class:`kitgen.booklet.Booklet` into PDF pages with reportlab's platypus. Order: cover;
+contents; what is in the kit (or what a protocol needs); for a game, setting up the table, the rules and
+how a virtual player's turn goes; each protocol step by step with the worked example's diagrams and, at
+every reveal, what a correct table shows; the validation pages; one quick reference page per protocol.
+Pages are A4 or Letter, or A5 / half-letter for a saddle-stitched booklet (see
+:mod:`kitgen.imposition`). PDFs are reproducible (``invariant``) and embed their fonts."""
 
 from __future__ import annotations
 
@@ -46,6 +43,7 @@ from .frontmatter import Block, Box, Checklist, FrontSection, Gap, Grid, Picture
 from .glossary import quantities_of
 from .lang.catalogue import _
 from .paragraphs import Heading, Styled, paragraph
+from .sleevepicture import SleeveFilling
 from .tableplan import TablePlanFlowable
 from .tabletime import run_sentence
 from .units import mm
@@ -671,6 +669,8 @@ class Writer:
             assert plan is not None, "a table plan picture in a booklet without a table plan"
             height = (self.diagram_height or self.width) * 0.62
             return TablePlanFlowable(plan, self.width, height, b.ink_saver)
+        if p.kind == "sleeve":  # the set-up's sleeve being filled (kitgen.sleevepicture)
+            return SleeveFilling(p.faces, self.width, b.ink_saver)
         if len(p.faces) == 1:
             return CardPicture(p.faces[0], mm(p.width), b.ink_saver)
         pics: list[Flowable] = [CardPicture(f, mm(p.width), b.ink_saver) for f in p.faces]
@@ -710,7 +710,7 @@ class Writer:
         spare-card note, and the checks box kept whole; between these groups a page may break, so
         a long step no longer leaves the page before it half empty."""
         style = self.sub if block.depth else self.step
-        loop = f" (shown for {block.loop_text})" if block.loop_text else ""
+        loop = f" (shown for {block.loop_text})" if block.loop_text and block.diagrams else ""
         groups: list[list[Flowable]] = [
             [
                 Anchor(step_key(block.protocol, block.number)),

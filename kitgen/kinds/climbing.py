@@ -24,7 +24,7 @@ from reference_engine.api import (
 
 from ..bom import Bom, Item, seat_names
 from ..booklet import Booklet, Example
-from ..faces import label_face
+from ..faces import label_face, symbol_face
 from ..frontmatter import FrontSection, Text
 from ..gametime import RunArguments
 from .kind import KitPlan, register
@@ -37,6 +37,25 @@ def _last(moment: Moment) -> ClimbingPlay | None:
     """The play to beat at the moment (None: the player leads)."""
     last = moment.public.get("last")
     return last if isinstance(last, ClimbingPlay) else None
+
+
+def arrow_item(tickets: int) -> Item:
+    """The up-down arrow cards of the quick play selection: one per ticket when the pairs become
+    arrows, and one more per match of a knockout round (at most half the tickets)."""
+    needed = math.ceil(tickets * 1.5)
+    spare = max(3, math.ceil(needed * 0.25))
+    return Item(
+        "arrow",
+        "arrow cards (▲), all alike",
+        "card",
+        needed,
+        spare,
+        "a ticket's bit in the knockout matches of a virtual turn that follows a play: pointing up "
+        "(away from you) means live; a half turn makes it point down. One per ticket and one per "
+        "match of a round",
+        [symbol_face("up", "▲")] * 2,
+        "Arrow cards",
+    )
 
 
 @register
@@ -56,6 +75,7 @@ class ClimbingKit(TableKit):
     def materials(self, library: Library, rules: GameRules, plan: KitPlan, reports: list[Report]) -> Bom:
         wc = None
         extra: list[Item] = []
+        at_once = 0  # the quick version's six-card ANDs, every ticket at once: one α β each
         if plan.virtual:
             wc = self.engine().measure_tables(rules, library, PlaySettings(plan.players, plan.virtual))
             labels = max(wc.get("tickets", 0), COPIES)
@@ -85,6 +105,9 @@ class ClimbingKit(TableKit):
                     "Stop card",
                 ),
             ]
+            if "up" in library.protocol(plan.protocol).symbols:
+                extra.append(arrow_item(labels))
+                at_once = labels
         return self.table_bom(
             rules,
             plan,
@@ -92,11 +115,12 @@ class ClimbingKit(TableKit):
             extra_items=extra,
             tickets=COPIES,
             ticket_labels=False,
-            extra_pairs=2,
+            extra_pairs=2 + at_once,
             run_name="play selection",
             pair_use=(
                 f"{COPIES} per card on the table ({{k}} at most): its ownership pairs, β α under the "
-                "virtual player's cards, α β under the others'; and two for the lotteries' tokens"
+                "virtual player's cards, α β under the others'; two for the lotteries' tokens"
+                + (f"; and {at_once} for the six-card ANDs of every ticket done at once" if at_once else "")
             ),
             helper_note=(
                 f"The play selection protocol needs an owner card and {COPIES} α β pairs under each of "
@@ -165,12 +189,19 @@ class ClimbingKit(TableKit):
         k, k1 = sum(sizes), sizes[0]
         time = b.sections[0].time
         shuffles = time.counts.get("shuffle", "?") if time is not None else "?"
+        quick = b.bom is not None and any(i.key == "arrow" for i in b.bom.items)
+        how = (
+            "the grid twice, a round of six-card ANDs (every ticket at once) for each card of a set "
+            "after the first, the half turns that make every ticket's pair an arrow card, the mixing "
+            "of each rank's tickets (all ranks at once), the knockout rounds, and the knockout lottery"
+            if quick
+            else "the grid twice, a six-card AND for each ticket of a rank that could beat the last "
+            "play, a shuffle of each rank's tickets, and the covert lottery"
+        )
         return (
             f"In the worked example the table holds {k} cards, {k1} of them the virtual player's. "
             f"One run lays out a grid of {(2 + 2 * COPIES) * k} cards (each card with its owner card and "
-            f"{COPIES} ownership pairs) and takes {shuffles} shuffles: the grid twice, a six-card AND "
-            "for each ticket of a rank that could beat the last play, a shuffle of each rank's tickets, "
-            "and the covert lottery."
+            f"{COPIES} ownership pairs) and takes {shuffles} shuffles: {how}."
         )
 
     def rules_page(self, b: Booklet) -> FrontSection:

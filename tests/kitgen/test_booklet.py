@@ -433,3 +433,31 @@ def test_the_cover_carries_the_time_figure_and_where_to_start(
         right = page.width - min(c["x0"] for c in body)  # the margins are the same on both sides
         digits = [c for c in body if c["text"].isdigit()]
         assert digits and max(c["x1"] for c in digits) <= right + 0.5
+
+
+def test_every_picture_the_text_points_to_is_there(uno_booklet: tuple[Path, dict[str, Any]]) -> None:
+    """Issue 36, part 2: no step's words point to a picture the step does not have, and the
+    set-up chapter of a sleeved kit shows a sleeve being filled (not loose cards)."""
+    folder, _ = uno_booklet
+    data = json.loads((folder / "booklet.json").read_text())
+    steps = [s for sec in data["sections"] for s in sec["steps"]]
+    for s in steps:
+        words = " ".join([s["say"], *s["notes"]]).lower()
+        if "picture" in words:
+            assert s["diagrams"], (s["protocol"], s["number"], words)
+    text = squash("\n".join(pdf_text(folder / "booklet.pdf")))
+    # "Picture (shown for ...)" is printed under a step's pictures only.
+    looped = [s for s in steps if s["loop"] and s["diagrams"]]
+    assert text.count(squash("Picture (shown for")) <= len(looped)
+    setup = next(c for c in data["front"] if c["title"] == "Setting up the table")
+    pictures = [b for b in setup["blocks"] if b["type"] == "picture"]
+    assert [p["kind"] for p in pictures] == ["sleeve"] and len(pictures[0]["cards"]) == 2
+    assert squash("slid in first, its face toward the solid back") in text
+    # An elided sleeved grid says how many sleeves it holds, not "4 × 92" of loose cards.
+    k = sum(data["game_example"]["params"]["sizes"])
+    grid = max(
+        (r for s in steps for d in s["diagrams"] for r in d["regions"] if r["cols"] == k),
+        key=lambda r: r["rows"],
+    )
+    assert grid["rows"] > 1 and "sleeves" in grid
+    assert f"{k}sleeves" in text and not re.search(rf"(?<![\d.]){grid['rows']}×{k}(?!mm)", text)

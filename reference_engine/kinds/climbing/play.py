@@ -23,7 +23,7 @@ from ..result import RankedResult
 from ..virtual import VirtualStats
 from .record import ClimbingRecord
 from .rules import ClimbingRules, Play
-from .selection import check_play_selection, expected_shuffles, run_play_selection
+from .selection import QUICK, check_play_selection, expected_shuffles, run_play_selection
 
 MAX_TURNS = 3000
 
@@ -206,7 +206,8 @@ class DaifugoGame(TableGame[ClimbingRules]):
         for name, n in run.peak.items():
             self.largest.helpers[name] = max(self.largest.helpers.get(name, 0), n)
         if self.rec:
-            want = expected_shuffles(self.rules, owners, self.last, run.played)
+            quick = self.protocol.name in QUICK
+            want = expected_shuffles(self.rules, owners, self.last, run.played, quick)
             counts = {"shuffles": run.shuffles, "helper_cards": run.helper_cards, "checks": run.checks}
             sizes = [len(o) for o in owners]
             self.rec.run("interpreter", sizes, counts, {"shuffles": want}, run.observations, run.played)

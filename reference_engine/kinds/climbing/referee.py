@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from math import comb
+from math import ceil, comb, log2
 from typing import Any
 
 from ...records.referee import (
@@ -41,7 +41,12 @@ def check(record: Mapping[str, Any]) -> Verdict:
 
 
 def shuffles(
-    ranks: Counter[int], last: tuple[int, int] | None, size: int, rank: int | None, left: int
+    ranks: Counter[int],
+    last: tuple[int, int] | None,
+    size: int,
+    rank: int | None,
+    left: int,
+    quick: bool = False,
 ) -> int:
     """The shuffles one run of the play selection protocol takes, from what the table sees: the
     cards of each rank on the table (``ranks``), the last play (size, rank; None: leading), the
@@ -54,7 +59,10 @@ def shuffles(
     cards of rank r0: the columns (1); s0 - 1 six-card ANDs per ticket (a ticket: s0 cards of one
     higher rank); a shuffle of each rank's tickets when it has two or more; one chained AND per
     ticket; the lottery on all N tickets (N + 2, none without a ticket). Last, the columns (1)
-    when any card is left on the table."""
+    when any card is left on the table. ``quick`` (play-selection-fast) follows with knockout
+    rounds instead: s0 - 1 rounds of ANDs (all tickets at once), the half turns that make the
+    pairs arrows, the mixing of each rank's tickets (all ranks at once, when one has two or more),
+    the rounds inside the ranks, then the knockout lottery on one ticket per rank."""
     final = 1 if left else 0
     if last is None:
         assert rank is not None
@@ -67,6 +75,13 @@ def shuffles(
     s0, r0 = last
     tickets = [comb(m, s0) for r, m in ranks.items() if r > r0]
     total = sum(tickets)
+    if quick:  # the knockout rounds (docs/daifugo.md, "Counts"): each round of matches is one shuffle
+        live = [t for t in tickets if t > 0]
+        if not live:
+            return 1 + final
+        inside = max(ceil(log2(t)) for t in live)  # the rounds that leave one ticket per rank
+        lottery = (1 if len(live) > 1 else 0) + ceil(log2(len(live)))
+        return 1 + (s0 - 1) + 1 + (1 if max(live) > 1 else 0) + inside + lottery + final
     n = 1 + (s0 - 1) * total + sum(1 for t in tickets if t > 1) + total
     return n + (total + 2 if total else 0) + final
 
@@ -246,7 +261,8 @@ class Referee(TableReferee):
         everything = sum(table, Counter())
         ranks = Counter(self.rank(c) for c in everything.elements())
         size, rank = (len(played), self.rank(played[0])) if played else (0, None)
-        want = shuffles(ranks, self.last, size, rank, sum(sizes) - size)
+        quick = self.protocol == "play-selection-fast"
+        want = shuffles(ranks, self.last, size, rank, sum(sizes) - size, quick)
         for key, value in (
             ("counts", run["counts"].get("shuffles")),
             ("paper", run["paper"].get("shuffles")),

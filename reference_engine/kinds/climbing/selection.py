@@ -27,6 +27,8 @@ from ...spec import Protocol, require
 from .rules import ClimbingRules, Play
 
 COPIES = 3  # ownership pairs under every card: enough for four cards of a rank
+# The specs whose following tickets meet in knockout matches (their shuffles: _knockout_shuffles).
+QUICK = frozenset({"play-selection-fast"})
 CHECKS = 6
 
 
@@ -46,7 +48,11 @@ class PlayRun:
 
 
 def expected_shuffles(
-    rules: ClimbingRules, owners: list[list[Symbol]], last: Play | None, played: list[Symbol] | None
+    rules: ClimbingRules,
+    owners: list[list[Symbol]],
+    last: Play | None,
+    played: list[Symbol] | None,
+    quick: bool = False,
 ) -> int:
     """The shuffles the protocol's steps call for, from what everyone sees: the ranks on the
     table, the last play, and the play.
@@ -56,7 +62,9 @@ def expected_shuffles(
     that draws the stop card unless the rank ran out; the final shuffle of the columns (when any
     column is left). Following s0 cards of strength r0: the columns (1), s0 - 1 six-card ANDs
     per ticket, one shuffle of each rank's tickets when it has two or more, one chain AND per
-    ticket, the lottery (N + 2 on N tickets), the final shuffle of the columns.
+    ticket, the lottery (N + 2 on N tickets), the final shuffle of the columns. ``quick``: the
+    quick version (``play-selection-fast``), whose following tickets meet in knockout matches
+    (:func:`_knockout_shuffles`); it leads as the play selection does.
     """
     table = [c for o in owners for c in o]
     count = Counter(rules.strength(c) for c in table)
@@ -73,10 +81,27 @@ def expected_shuffles(
         return n + final
     tickets = {r: math.comb(m, last.size) for r, m in count.items() if r > last.strength}
     total = sum(tickets.values())
+    if quick:
+        return 1 + _knockout_shuffles(last.size, [t for t in tickets.values() if t]) + final
     n = 1 + (last.size - 1) * total + sum(1 for t in tickets.values() if t > 1) + total
     if total:
         n += total + 2
     return n + final
+
+
+def _knockout_shuffles(size: int, tickets: list[int]) -> int:
+    """The quick version's shuffles after the grid's, following a play of ``size`` cards with
+    ``tickets`` tickets in each rank that has some: one round of six-card ANDs (all tickets at
+    once) per card of the set after the first, the half turns that make every pair an arrow, the
+    mixing of each rank's tickets (all ranks at once), the knockout rounds inside the ranks (every
+    rank's matches of a round at once), then the knockout lottery on the ranks' tickets (its
+    shuffle, unless only one rank is left, and its rounds)."""
+    if not tickets:
+        return 0
+    ranks = len(tickets)
+    mixed = 1 if max(tickets) > 1 else 0
+    rounds = max((t - 1).bit_length() for t in tickets)
+    return (size - 1) + 1 + mixed + rounds + (1 if ranks > 1 else 0) + (ranks - 1).bit_length()
 
 
 def check_play_selection(proto: Protocol) -> None:
@@ -170,7 +195,7 @@ def run_play_selection(
         engine,
         reason,
     )
-    check_play(rules, owners, last, run, where, helpers_back=not state.out)
+    check_play(rules, owners, last, run, where, helpers_back=not state.out, quick=protocol.name in QUICK)
     return run
 
 
@@ -181,6 +206,7 @@ def check_play(
     run: PlayRun,
     where: str,
     helpers_back: bool,
+    quick: bool = False,
 ) -> None:
     """The checks after a run (see the module docs); a CheckFailure names the first that fails."""
     hand = owners[0]
@@ -213,6 +239,6 @@ def check_play(
         raise CheckFailure(f"{where}: cards were created or lost")
     if not helpers_back:
         raise CheckFailure(f"{where}: helper cards were not all returned to the supply")
-    want = expected_shuffles(rules, owners, last, played)
+    want = expected_shuffles(rules, owners, last, played, quick)
     if run.shuffles != want:
         raise CheckFailure(f"{where}: used {run.shuffles} shuffles, the protocol's steps call for {want}")

@@ -25,7 +25,8 @@ def daifugo_kit(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[st
 def test_the_kit_holds_what_a_virtual_turn_needs(daifugo_kit: tuple[Path, dict[str, Any]]) -> None:
     _, manifest = daifugo_kit
     assert [v["protocol"] for v in manifest["verification"]] == [
-        "play-selection",
+        "play-selection-fast",
+        "knockout-lottery",
         "covert-lottery-modified",
         "six-card-and",
     ]
@@ -33,7 +34,9 @@ def test_the_kit_holds_what_a_virtual_turn_needs(daifugo_kit: tuple[Path, dict[s
     assert manifest["statistical_verification"]["verified"]
     items = {i["key"]: i for i in manifest["bom"]["items"]}
     assert items["deck"]["count"] == 52
-    assert items["alpha"]["needed"] == items["beta"]["needed"] == 3 * 52 + 2
+    # Three ownership pairs per card, two tokens, and one pair per ticket for the quick version's
+    # six-card ANDs done at once (one per λ label the kit needs).
+    assert items["alpha"]["needed"] == items["beta"]["needed"] == 3 * 52 + 2 + items["label"]["needed"]
     assert items["label"]["needed"] >= manifest["bom"]["worst_case"]["tickets"]
     assert items["stop"]["needed"] == 1
     # What card-level games actually took out of the supply fits in the kit.
@@ -49,6 +52,8 @@ def test_the_kit_holds_what_a_virtual_turn_needs(daifugo_kit: tuple[Path, dict[s
     assert most["alpha"] <= items["alpha"]["count"] and most["beta"] <= items["beta"]["count"]
     labels = [n for n in most if n.startswith("label")]
     assert max(int(n[5:]) for n in labels) <= items["label"]["count"]
+    # The quick version's arrow cards (one card, either way round): the most out at once fit.
+    assert max(most.get("up", 0), most.get("down", 0)) <= items["arrow"]["count"]
 
 
 def test_the_booklet_states_the_rules_and_their_differences(daifugo_kit: tuple[Path, dict[str, Any]]) -> None:
@@ -58,9 +63,9 @@ def test_the_booklet_states_the_rules_and_their_differences(daifugo_kit: tuple[P
     )
     assert "The rules: Daifugō (President)" in text
     assert "Where these rules differ from popular house rules" in text and "revolution" in text
-    assert "Play selection (a virtual player's turn in Daifugō)" in text
+    assert "Play selection, quick version (a virtual player's turn in Daifugō)" in text
     assert "What a virtual turn costs." in text
-    assert (folder / "view" / "play-selection.html").is_file()
+    assert (folder / "view" / "play-selection-fast.html").is_file()
 
 
 def test_the_booklet_is_at_unos_level(daifugo_kit: tuple[Path, dict[str, Any]]) -> None:
@@ -107,7 +112,7 @@ def test_the_kit_states_its_turns_and_games_as_the_readme_does(
     """Daifugō is costed like every kit: each virtual decision's run traced (issue 36, part 6)."""
     folder, manifest = daifugo_kit
     cost = manifest["table_time"]
-    assert cost is not None and cost["protocol"] == "play-selection"
+    assert cost is not None and cost["protocol"] == "play-selection-fast"
     assert cost["virtual_turn_minutes_cautious"] > cost["virtual_turn_minutes"] > 0
     assert cost["first_turn_minutes"] > cost["virtual_turn_minutes"]  # the whole deck on the table
     assert cost["game_minutes_mean_cautious"] > cost["game_minutes_mean"] > cost["first_turn_minutes"]

@@ -90,7 +90,7 @@ def test_the_seeded_card_level_game_of_the_issue(library: Library) -> None:
     first = DaifugoGame(RULES, library, players=4, virtual=2, level="card", seed=1).play().to_json()
     again = DaifugoGame(RULES, library, players=4, virtual=2, level="card", seed=1).play().to_json()
     assert first == again and first["all_checks_passed"]
-    assert first["protocol"] == "play-selection"
+    assert first["protocol"] == "play-selection-fast"
     assert first["protocol_runs"] == first["virtual_turns"] > 0
     assert first["checks_passed"] == 6 * first["protocol_runs"]
     virtual = [t for t in first["log"] if t["seat"] in (1, 2) and t["action"] in ("play", "pass")]
@@ -169,7 +169,7 @@ def test_the_shuffle_count_formula() -> None:
 
 def test_a_broken_protocol_stops_the_game(variant: Callable[..., Library]) -> None:
     # Ownership pairs that say "P_1's" under every card: the virtual player plays others' cards.
-    lib = variant("play-selection", ("bit(1 if i == 1 else 0)", "bit(1)"))
+    lib = variant(RULES.protocol, ("bit(1 if i == 1 else 0)", "bit(1)"))
     with pytest.raises(CheckFailure, match="turn"):
         for seed in range(2, 12):
             DaifugoGame(RULES, lib, players=4, virtual=2, level="card", seed=seed).play().to_json()
@@ -191,12 +191,12 @@ def test_a_play_selection_spec_without_a_card_output_played_is_refused(
     'played' that is not cards was a TypeError traceback in a game or in verify --runs)."""
     change = ("    cards: played\n    encoding: cards\n", "    value: \"exists('played')\"\n")
     needs = "an output 'played'"
-    lib = variant("play-selection", change)
-    proto = lib.protocol("play-selection")
+    lib = variant(RULES.protocol, change)
+    proto = lib.protocol(RULES.protocol)
     for attempt in (
         lambda: DaifugoGame(RULES, lib, players=4, virtual=1, level="card"),
         lambda: verify_runs(lib, proto, runs=2, seed=1),
     ):
         with pytest.raises(SpecError, match=needs) as info:
             attempt()
-        assert "play-selection.yaml" in str(info.value)
+        assert f"{RULES.protocol}.yaml" in str(info.value)

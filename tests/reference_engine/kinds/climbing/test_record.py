@@ -67,7 +67,7 @@ def test_the_record_holds_what_the_table_saw() -> None:
     assert {e["seat"] for e in run_turns} == {1, 2}
     for e in run_turns:
         (run,) = e["runs"]
-        assert run["protocol"] == "play-selection" and run["played"] == e["public"]["cards"]
+        assert run["protocol"] == "play-selection-fast" and run["played"] == e["public"]["cards"]
         assert run["paper"]["shuffles"] == run["counts"]["shuffles"]
 
 
@@ -217,3 +217,28 @@ def test_the_referees_shuffle_count_is_the_engines() -> None:
     # Following a single 3 with two higher ranks of 2 cards: columns, tickets of each rank, chain
     # ANDs, the lottery on 4 tickets, the columns again.
     assert shuffles(Counter({0: 1, 4: 2, 6: 2}), (1, 0), 0, None, 5) == 1 + 0 + 2 + 4 + 6 + 1
+
+
+def test_the_referee_counts_the_quick_versions_knockout_rounds() -> None:
+    """The referee's own count for play-selection-fast (docs/daifugo.md, "Counts") agrees with
+    the engine's on a table with one, two and three tickets in three ranks."""
+    from reference_engine.api import load_game
+    from reference_engine.kinds.climbing import expected_shuffles
+    from reference_engine.kinds.climbing.rules import ClimbingRules, Play
+
+    rules = load_game("daifugo")
+    assert isinstance(rules, ClimbingRules)
+    cards = rules.cards_by_name()
+    owners = [["clubs4", "clubs5"], ["diamonds5", "clubs6"], ["diamonds6", "hearts6"]]
+    table = [[cards[c] for c in o] for o in owners]
+    ranks = Counter(rules.strength(c) for o in table for c in o)
+    for last, played in (((1, 0), ["clubs5"]), ((2, 0), None), ((2, 12), None)):
+        size, rank = (len(played), rules.strength(cards[played[0]])) if played else (0, None)
+        left = sum(len(o) for o in owners) - size
+        engine = expected_shuffles(
+            rules, table, Play(*last), [cards[c] for c in played] if played else None, quick=True
+        )
+        assert shuffles(ranks, last, size, rank, left, quick=True) == engine
+    # Following a single 3: grid, arrows, rank mix, 2 rounds in the ranks, the lottery's shuffle
+    # and 2 rounds, the final shuffle.
+    assert shuffles(ranks, (1, 0), 1, 2, 5, quick=True) == 1 + 1 + 1 + 2 + 1 + 2 + 1
