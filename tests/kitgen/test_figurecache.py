@@ -18,6 +18,8 @@ from reference_engine.api import Library, PlaySettings, find_kind, load_game
 REQUEST = {"what": "test", "ruleset": "uno", "players": 4}
 MODELS = [model_json(m) for m in time_models()]
 
+pytestmark = pytest.mark.fresh_cache  # it counts, damages or expects cold cache entries
+
 
 class Counter:
     def __init__(self) -> None:
