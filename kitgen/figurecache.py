@@ -11,6 +11,9 @@ again only when everything they depend on is byte for byte the same:
 - every profile of the table-time model in force (a ``--table-time`` file too);
 - the request: the rule set, the protocols, the seating, the game options, the number of games.
 
+The largest tables of a kit's simulated games (its bill of materials, :func:`measured_tables`)
+are kept the same way.
+
 An entry names its key and carries a SHA-256 of its contents; it is read only when it is a
 regular file of at most :data:`MAX_ENTRY` bytes, and one that fails a check is removed (one
 line on stderr) and the figures computed again. ``--no-cache`` (:func:`caching`) computes them
@@ -28,7 +31,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from reference_engine.api import Library
+from reference_engine.api import GameKind, GameRules, Library, PlaySettings, TableCounts
 
 from .cache import _WARN as _SAY  # where a discarded entry is said (kitgen.cache.warnings_to)
 from .cache import _digest_files, _engine_digest, default_cache_dir
@@ -139,6 +142,27 @@ class FigureCache:
         return data
 
 
+def measured_tables(kind: GameKind, rules: GameRules, library: Library, seating: PlaySettings) -> TableCounts:
+    """``kind.measure_tables(rules, library, seating)`` (a bill of materials' simulated games), from
+    the figure cache when it holds them. Read back from JSON even when just computed, so a first
+    and a second build give the same bytes."""
+    request = {
+        "what": "largest tables",
+        "kind": kind.name,
+        "ruleset": rules.name,
+        "players": seating.players,
+        "virtual": seating.virtual,
+        "options": {str(k): repr(v) for k, v in sorted(seating.options.items(), key=lambda kv: str(kv[0]))},
+        "games": getattr(kind, "simulated_games", None),
+    }
+
+    def compute() -> Any:
+        return json.loads(json.dumps(kind.measure_tables(rules, library, seating), allow_nan=False))
+
+    found: TableCounts = FigureCache().get(library, request, None, compute)
+    return found
+
+
 def _parse(key: str, raw: bytes) -> Any:
     try:
         entry = json.loads(raw.decode("utf-8"), parse_constant=_constant)
@@ -161,4 +185,4 @@ def _constant(name: str) -> Any:
     raise DamagedFigures(f"it holds {name}")
 
 
-__all__ = ["FORMAT", "DamagedFigures", "FigureCache", "caching", "kitgen_digest"]
+__all__ = ["FORMAT", "DamagedFigures", "FigureCache", "caching", "kitgen_digest", "measured_tables"]

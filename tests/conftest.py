@@ -5,7 +5,9 @@ No test writes into the user's cache: :func:`pytest_configure` points ``KITGEN_C
 session fixtures included (they run before the function-scoped ``verification_cache``). The
 folder is made once by the controlling process and inherited by every xdist worker, so kits
 built by module fixtures in different files share their verification reports (a report is
-reused only when everything that decides it is the same, see kitgen/verification.py).
+reused only when everything that decides it is the same, see kitgen/verification.py). Tests use
+that shared folder too (:func:`verification_cache`), unless one asks for an empty cache of its own
+(it takes ``verification_cache`` as an argument, or is marked ``fresh_cache``).
 
 A test that only reads a kit asks for it with :func:`built_kit` (``built_kit(ruleset="gakmoro")``:
 the folder and the manifest of ``kitgen build`` with these options) or :func:`built_booklet`: each
@@ -18,6 +20,7 @@ into it (copy it with ``shutil.copytree`` first). docs/architecture.md, "The tes
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import os
 import shutil
@@ -83,10 +86,32 @@ def variant(tmp_path: Path) -> Callable[..., Library]:
     return make
 
 
+def shared_cache_dir() -> Path:
+    """The kitgen cache every test of this session shares (verification reports, table-time
+    figures, page previews): never the user's, removed at the end of the session."""
+    return Path(os.environ[SESSION_CACHE_ENV]) / "verification"
+
+
 @pytest.fixture(autouse=True)
-def verification_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Each test starts with its own empty verification cache (never the user's)."""
-    directory = tmp_path_factory.mktemp("verification-cache")
+def verification_cache(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Path:
+    """The kitgen cache folder of this test (never the user's).
+
+    By default it is the session's shared folder (:func:`shared_cache_dir`): the caches are keyed
+    by everything that decides an entry (the engine's and kitgen's source, the specs, the request)
+    and checked when read, so a protocol verified or a kit's games costed by one test are reused
+    by the next instead of computed again in every test. A test that counts or damages cache
+    entries, or depends on a first, cold computation, gets its own empty folder: it asks for this
+    fixture by name (and gets the folder) or is marked ``fresh_cache``. A test that patches what a
+    cached result depends on (engine or kitgen code) must be marked ``fresh_cache`` too, or a
+    report made before the patch would be served."""
+    function = getattr(request, "function", None)
+    asked = function is not None and "verification_cache" in inspect.signature(function).parameters
+    if asked or request.node.get_closest_marker("fresh_cache") is not None:
+        directory = tmp_path_factory.mktemp("verification-cache")
+    else:
+        directory = shared_cache_dir()
     monkeypatch.setenv("KITGEN_CACHE_DIR", str(directory))
     return directory
 
@@ -130,7 +155,15 @@ def shared_build(
         if not done.is_file():
             if folder.exists():  # a build that failed half way in another worker
                 shutil.rmtree(folder)
-            result = make(folder)
+            before = os.environ.get("KITGEN_CACHE_DIR")
+            os.environ["KITGEN_CACHE_DIR"] = str(shared_cache_dir())  # whatever the asking test uses
+            try:
+                result = make(folder)
+            finally:
+                if before is None:
+                    os.environ.pop("KITGEN_CACHE_DIR", None)
+                else:
+                    os.environ["KITGEN_CACHE_DIR"] = before
             done.write_text(json.dumps(result), encoding="utf-8")
     return folder, json.loads(done.read_text(encoding="utf-8"))
 

@@ -25,6 +25,7 @@ from reference_engine.api import (
 from ..bom import Bom, Item, seat_names
 from ..booklet import Booklet, Example
 from ..faces import label_face, symbol_face
+from ..figurecache import measured_tables
 from ..frontmatter import FrontSection, Text
 from ..gametime import RunArguments
 from .kind import KitPlan, register
@@ -77,7 +78,7 @@ class ClimbingKit(TableKit):
         extra: list[Item] = []
         at_once = 0  # the quick version's six-card ANDs, every ticket at once: one α β each
         if plan.virtual:
-            wc = self.engine().measure_tables(rules, library, PlaySettings(plan.players, plan.virtual))
+            wc = measured_tables(self.engine(), rules, library, PlaySettings(plan.players, plan.virtual))
             labels = max(wc.get("tickets", 0), COPIES)
             spare = max(3, math.ceil(labels * 0.25))
             faces = [label_face("label", t) for t in range(1, labels + spare + 1)]

@@ -37,6 +37,7 @@ from reference_engine.api import (
 from ..bom import Bom, seat_names
 from ..booklet import Booklet, Example, booklet_style, sections
 from ..faces import Face
+from ..figurecache import measured_tables
 from ..frontchapters import (
     first_turn_checklist,
     kit_contents,
@@ -167,7 +168,7 @@ class TableKit(KitKind):
     def materials(self, library: Library, rules: GameRules, plan: KitPlan, reports: list[Report]) -> Bom:
         wc = None
         if plan.virtual:
-            wc = self.engine().measure_tables(rules, library, PlaySettings(plan.players, plan.virtual))
+            wc = measured_tables(self.engine(), rules, library, PlaySettings(plan.players, plan.virtual))
         return self.table_bom(rules, plan, wc, sleeved=sleeved(library.protocol(plan.protocol)))
 
     def table_bom(

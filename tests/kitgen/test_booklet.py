@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from kitgen.cli import main
 from kitgen.imposition import saddle_order
 from kitgen.kit import BookletOptions, build_booklet
 from kitgen.manifest import BookletManifest
+from kitgen.optionspec import KindValues
 from kitgen.typesetting import count_text
 from reference_engine.kinds.shedding import load_rules
 from reference_engine.registry import Library, rulesets_dir
@@ -40,12 +42,10 @@ def and_booklet(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[st
 
 
 @pytest.fixture(scope="module")
-def uno_booklet(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
-    folder = tmp_path_factory.mktemp("booklets") / "uno"
-    manifest = build_booklet(
-        BookletOptions(name="uno", output=str(folder), runs=20, previews=False)
-    ).to_json()
-    return folder, manifest
+def uno_booklet(built_booklet: Callable[..., tuple[Path, dict[str, Any]]]) -> tuple[Path, dict[str, Any]]:
+    """The UNO booklet (20 runs, no previews): the one conftest's ``game_booklet("uno")`` serves
+    test_captions, test_legend and test_tableplan, built once per session (read only)."""
+    return built_booklet(name="uno", runs=20, previews=False, own=KindValues.of(wild4="strict"))
 
 
 def test_the_typed_booklet_manifest_writes_the_same_bytes(

@@ -22,6 +22,8 @@ from kitgen.cli import main
 from kitgen.verification import verify_protocols
 from reference_engine.registry import Library
 
+pytestmark = pytest.mark.fresh_cache  # it counts, damages or expects cold cache entries
+
 
 class Warnings(list[str]):
     def __call__(self, message: str) -> None:

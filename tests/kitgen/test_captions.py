@@ -6,21 +6,19 @@ envelopes"), and a caption never sends to the spares a card the text keeps in it
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from kitgen.kit import BookletOptions, build_booklet
-
 Where = dict[str, set[str]]  # "owner" / "bit" -> the places the picture shows them
 
 
 @pytest.fixture(scope="module")
-def uno(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    folder = tmp_path_factory.mktemp("captions") / "uno"
-    build_booklet(BookletOptions(name="uno", output=str(folder), runs=20, previews=False))
-    data: dict[str, Any] = json.loads((Path(folder) / "booklet.json").read_text(encoding="utf-8"))
+def uno(game_booklet: Callable[[str], Path]) -> dict[str, Any]:
+    """The UNO booklet's data (20 runs, no previews; built once per session for every file)."""
+    data: dict[str, Any] = json.loads((game_booklet("uno") / "booklet.json").read_text(encoding="utf-8"))
     return data
 
 

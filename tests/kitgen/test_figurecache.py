@@ -13,10 +13,12 @@ import kitgen.kitcost as kc
 from kitgen.cache import warnings_to
 from kitgen.figurecache import FigureCache, caching
 from kitgen.tabletime import model_json, time_models
-from reference_engine.api import Library
+from reference_engine.api import Library, PlaySettings, find_kind, load_game
 
 REQUEST = {"what": "test", "ruleset": "uno", "players": 4}
 MODELS = [model_json(m) for m in time_models()]
+
+pytestmark = pytest.mark.fresh_cache  # it counts, damages or expects cold cache entries
 
 
 class Counter:
@@ -113,3 +115,60 @@ def test_a_warm_request_does_not_simulate(tmp_path: Path, monkeypatch: pytest.Mo
     warm = kc.costed_times(*args)
     assert warm == cold and cold is not None
     assert set(cold["card-selection-fast"]) == {"optimistic", "cautious"}
+
+
+class FakeKind:
+    """A kind whose simulated games are counted, not played (for :func:`fc.measured_tables`)."""
+
+    name = "shedding"
+    simulated_games = 3
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def measure_tables(self, rules: object, library: Library, seating: PlaySettings) -> dict[str, object]:
+        self.calls += 1
+        return {"games": self.simulated_games, "hands": [7, 9], "draw_pile": 40 + self.calls, "table": 107}
+
+
+def test_the_largest_tables_are_simulated_once_per_seating(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("KITGEN_CACHE_DIR", str(tmp_path))
+    kind, library, rules = FakeKind(), Library(), load_game("uno")
+    seating = PlaySettings(4, 1, options={"discard_owner": True})
+    first = fc.measured_tables(kind, rules, library, seating)  # type: ignore[arg-type]
+    assert fc.measured_tables(kind, rules, library, seating) == first and kind.calls == 1  # type: ignore[arg-type]
+    assert list(first) == ["games", "hands", "draw_pile", "table"]  # the order a manifest prints
+    for other in (
+        PlaySettings(3, 1, options={"discard_owner": True}),  # another seating
+        PlaySettings(4, 2, options={"discard_owner": True}),
+        PlaySettings(4, 1, options={"discard_owner": False}),  # another option
+    ):
+        fc.measured_tables(kind, rules, library, other)  # type: ignore[arg-type]
+    fc.measured_tables(kind, load_game("uno-small"), library, seating)  # type: ignore[arg-type]
+    kind.simulated_games = 4  # more games
+    fc.measured_tables(kind, rules, library, seating)  # type: ignore[arg-type]
+    assert kind.calls == 6
+    monkeypatch.setattr(fc, "kitgen_digest", lambda: "an edited kitgen")  # kitgen's source changed
+    fc.measured_tables(kind, rules, library, seating)  # type: ignore[arg-type]
+    assert kind.calls == 7
+    with caching(False):  # --no-cache
+        fc.measured_tables(kind, rules, library, seating)  # type: ignore[arg-type]
+    assert kind.calls == 8
+
+
+def test_a_kit_built_twice_simulates_its_tables_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KITGEN_CACHE_DIR", str(tmp_path))
+    rules, library = load_game("uno-small"), Library()
+    kind = find_kind(rules.kind)
+    seating = PlaySettings(3, 1, options={"discard_owner": False})
+    monkeypatch.setattr(type(kind), "simulated_games", 5)
+    cold = fc.measured_tables(kind, rules, library, seating)
+    assert cold == json.loads(json.dumps(kind.measure_tables(rules, library, seating)))
+
+    def no_more(*_: object) -> None:
+        raise AssertionError("simulated again")
+
+    monkeypatch.setattr(type(kind), "measure_tables", no_more)
+    assert fc.measured_tables(kind, rules, library, seating) == cold

@@ -11,6 +11,8 @@ from reportlab.pdfgen.canvas import Canvas
 
 from kitgen.previews import PreviewCache, preview_cache, render_previews
 
+pytestmark = pytest.mark.fresh_cache  # it counts, damages or expects cold cache entries
+
 
 def pdf(path: Path, words: list[str]) -> Path:
     """A small PDF with one page per word."""

@@ -18,6 +18,9 @@ from kitgen.commands.progress import ProgressLine
 from reference_engine.api import Library, PlaySettings, play, reporting
 from reference_engine.verify import verify
 
+# The commands must show "verifying": a report another test left in the shared cache would skip it.
+pytestmark = pytest.mark.fresh_cache
+
 
 class Terminal(io.StringIO):
     def isatty(self) -> bool:

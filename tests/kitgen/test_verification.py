@@ -20,6 +20,8 @@ from kitgen.verification import (
 from reference_engine.registry import Library
 from reference_engine.verify import Report, verify
 
+pytestmark = pytest.mark.fresh_cache  # it counts, damages or expects cold cache entries
+
 
 def test_a_report_survives_its_json_form(library: Library) -> None:
     report = verify(library, library.protocol("covert-lottery-modified"), {"m": 3})

@@ -16,6 +16,7 @@ from reference_engine.api import Library, PlaySettings, RuleSet, Shedding, Strat
 
 from ...bom import Bom, Item, seat_names
 from ...faces import Face, known_colours
+from ...figurecache import measured_tables
 from ..virtual import Table, deck_face, virtual_bom
 
 
@@ -25,8 +26,8 @@ def worst_case(
     """The largest card selection table in the simulated games with this seating."""
     kind = find_kind(rules.kind)
     assert isinstance(kind, Shedding)
-    return kind.measure_tables(
-        rules, library, PlaySettings(players, virtual, options={"discard_owner": discard_owner})
+    return measured_tables(
+        kind, rules, library, PlaySettings(players, virtual, options={"discard_owner": discard_owner})
     )
 
 
