@@ -228,7 +228,7 @@ def virtual_bom(table: Table) -> Bom:
             )
         if arrows:
             notes.append(
-                f"The card selection protocol with arrow cards needs {2 * k} helper cards for the largest "
+                f"The card selection protocol with arrow cards needs {k + n} helper cards for the largest "
                 f"table the simulated games saw, {k} cards in play: an owner card and an arrow card for "
                 f"each card, and a fresh arrow for each match of the lottery; the kit prints {helpers} "
                 "owner and arrow cards plus spares."
