@@ -41,9 +41,13 @@ def and_booklet(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[st
 
 @pytest.fixture(scope="module")
 def uno_booklet(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    # The quick α/β protocol's booklet (still selectable with --protocol; the default's,
+    # card-selection-arrow, is read by test_captions.py).
     folder = tmp_path_factory.mktemp("booklets") / "uno"
     manifest = build_booklet(
-        BookletOptions(name="uno", output=str(folder), runs=20, previews=False)
+        BookletOptions(
+            name="uno", output=str(folder), runs=20, previews=False, protocol="card-selection-fast"
+        )
     ).to_json()
     return folder, manifest
 
