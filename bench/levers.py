@@ -17,8 +17,8 @@ import argparse
 import json
 import time
 
-from kitgen.gametime import RunTimer, game_time, simulate_games
-from kitgen.tabletime import PROFILES, time_model
+from kitgen.gametime import RunTimer, cost_tables, game_times, simulate_games
+from kitgen.tabletime import time_models
 from reference_engine.api import Library, PlaySettings, find_kind, load_game
 
 DEFAULT = "card-selection-fast,card-selection-draw,card-selection-arrow"
@@ -44,11 +44,10 @@ def main() -> None:
         played = simulate_games(args.game, library, players, 1, args.games, options, protocol=proto)
         out[proto] = {}
         parts = []
-        for profile in PROFILES:
-            timer = RunTimer(
-                library, library.protocol(proto), deck, moment.valid, players - 1, time_model(profile)
-            )
-            gt = game_time(played, timer)
+        models = time_models()
+        timer = RunTimer(library, library.protocol(proto), deck, moment.valid, players - 1, models)
+        times = game_times(cost_tables(played, timer), proto, players - 1, models)
+        for profile, gt in times.items():
             out[proto][profile] = {
                 "turn_minutes": round(gt.turn_minutes, 1),
                 "first_turn_minutes": round(gt.first_turn_minutes, 1),

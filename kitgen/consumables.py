@@ -24,6 +24,7 @@ BY_KIND = {
     "bisect": "envelope",
     "shift": "sleeve",
     "cut": "nothing",
+    "spin": "nothing",  # rows of piles on mats turned round: the mats hold them
 }
 
 

@@ -30,6 +30,7 @@ from reportlab.platypus import Flowable, SimpleDocTemplate, Table, TableStyle
 
 from reference_engine.api import Checker, SpecError, UsageError, load_file
 
+from . import arrowface
 from .colour import DARK, contrast, ink_on, readable
 from .lang.catalogue import named, per_language
 from .replay import replayed
@@ -386,6 +387,9 @@ def _draw_face(c: Canvas, face: Face, w: float, h: float, bleed: float, safe: fl
         _plain(cd, face.title)
     elif face.kind == "tile":
         _tile(cd, face)
+    elif face.kind == "arrow":
+        arrowface.background(c, w, h, bleed)
+        arrowface.draw_arrow(c, w, h, bleed, _helper_border(cd), FONT_BOLD, ink_saver)
     else:
         raise ValueError(f"unknown face kind {face.kind!r}")
 
@@ -885,6 +889,8 @@ def face_name(face: Face) -> str:
         return f"θ{i} · {face.extra[0]}" if face.extra else f"θ{i} owner marker"
     if face.kind == "two_colour":
         return f"{style().two_colour[face.key]['glyph']} card"
+    if face.kind == "arrow":
+        return arrowface.NAME
     if face.kind == "tile":
         return f"domino {face.extra[1]}|{face.extra[0]}"
     if face.kind == "label":
@@ -918,6 +924,8 @@ def symbol_face(
         return Face("theta", name, f"θ{i}", (owners[i - 1],) if i <= len(owners) else ())
     if name in st.two_colour:
         return Face("two_colour", name, glyph)
+    if name in arrowface.SYMBOLS:
+        return Face("arrow", arrowface.KEY, arrowface.TITLE)
     family = name.rstrip("0123456789")
     if family in st.labels:
         number = name[len(family) :]

@@ -78,6 +78,12 @@ def sleeved(protocol: Protocol) -> bool:
     return any(s.table.get("shuffle", s.table.get("all")) == "sleeves" for s in walk_steps(protocol.steps))
 
 
+def bit_cards(protocol: Protocol) -> str:
+    """How the protocol holds a card's bit: "arrow" (one up-down card: it declares a face that a
+    half turn changes) or "pair" (an α/β pair)."""
+    return "arrow" if any(s.rotated for s in protocol.symbols.values()) else "pair"
+
+
 @dataclass(frozen=True)
 class Footprint:
     """The table space of the largest card selection matrix, laid out in rows."""

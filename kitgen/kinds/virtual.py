@@ -18,7 +18,7 @@ from typing import Protocol, TypedDict, runtime_checkable
 from reference_engine.api import CardType, TableCounts
 
 from ..bom import Bom, Item, envelope_for, spares
-from ..faces import Face, known_colours, label_face, theta_colour
+from ..faces import Face, known_colours, label_face, symbol_face, theta_colour
 from ..labels import Label, theta_label
 from ..sleevesize import SLEEVE_CARDS, SleeveSize
 from ..words import listing
@@ -30,6 +30,7 @@ class TableParts(TypedDict, total=False):
 
     extra_items: list[Item]
     sleeved: bool
+    bits: str
     tickets: int
     ticket_labels: bool
     extra_pairs: int
@@ -56,6 +57,9 @@ class Table:
     # The protocol keeps every card in a sleeve with its owner card (its shuffles mix sleeves):
     # every game card needs a sleeve, and only the six-card AND's two halves need envelopes.
     sleeved: bool = False
+    # How a card's bit is held: "pair" (an α/β pair) or "arrow" (one up-down arrow card, its
+    # direction the bit; the knockout lottery's matches on mats, no envelopes).
+    bits: str = "pair"
     # A weighted virtual player (the weighted selection protocol): every card carries this many
     # α/β tickets instead of one pair, and each ticket of P_1's j-th card goes under a λ_j card.
     tickets: int = 1
@@ -70,6 +74,22 @@ class Table:
     @property
     def owners(self) -> list[str]:
         return self.seats + self.piles
+
+
+def arrow_face() -> Face:
+    """The printed up-down arrow card (kitgen/arrowface.py): one card for both of its faces."""
+    return symbol_face("up", "▲")
+
+
+def arrow_count(k: int, hand: int) -> tuple[int, str]:
+    """Arrow cards for a table of ``k`` cards, the virtual player holding at most ``hand``: one
+    in each sleeve, and one fresh "no" arrow per match of the knockout lottery's first round
+    (the arrows taken out and the losers' go back to the spares between rounds)."""
+    n = k + hand // 2
+    return n, (
+        f"one in each sleeve (at most {k} cards on the table) pointing up if its card may be played, "
+        f"and {hand // 2} fresh ones for the knockout lottery's matches"
+    )
 
 
 def virtual_bom(table: Table) -> Bom:
@@ -115,7 +135,23 @@ def virtual_bom(table: Table) -> Bom:
             )
             helpers += n
         w = table.tickets
-        for key, glyph in (("alpha", "α"), ("beta", "β")):
+        arrows = table.bits == "arrow"
+        if arrows:
+            n, why = arrow_count(k, max(wc["hands"][: table.virtual]))
+            items.append(
+                Item(
+                    "arrow",
+                    "arrow card (up-down)",
+                    "card",
+                    n,
+                    spares(n),
+                    why,
+                    [arrow_face()] * (n + spares(n)),
+                    "arrows",
+                )
+            )
+            helpers += n
+        for key, glyph in () if arrows else (("alpha", "α"), ("beta", "β")):
             n = w * k + table.extra_pairs
             per_card = (
                 "one per card on the table"
@@ -162,7 +198,12 @@ def virtual_bom(table: Table) -> Bom:
             helpers += w * hand
         items += table.extra_items
         items.append(owner_cards(owners))
-        if table.sleeved:
+        if arrows:
+            notes.append(
+                "The knockout lottery plays its matches on mats: any sheet of paper or plate a pair of "
+                "sleeves fits on, one per match (half the virtual player's cards, rounded down)."
+            )
+        elif table.sleeved:
             items.append(
                 Item(
                     "envelope",
@@ -185,7 +226,14 @@ def virtual_bom(table: Table) -> Bom:
                     "for its shuffles; the lottery reuses them",
                 )
             )
-        if table.helper_note:
+        if arrows:
+            notes.append(
+                f"The card selection protocol with arrow cards needs {k + n} helper cards for the largest "
+                f"table the simulated games saw, {k} cards in play: an owner card and an arrow card for "
+                f"each card, and a fresh arrow for each match of the lottery; the kit prints {helpers} "
+                "owner and arrow cards plus spares."
+            )
+        elif table.helper_note:
             notes.append(table.helper_note.format(k=k, helpers=helpers))
         elif w == 1:
             notes.append(
@@ -205,7 +253,7 @@ def virtual_bom(table: Table) -> Bom:
     table_cards = sum(i.count for i in items if i.kind == "card" and i.key != "seat")
     if table.sleeved and table.virtual:
         total = len(deck_faces)
-        size = SleeveSize(table.card_mm, SLEEVE_CARDS, 2)
+        size = SleeveSize(table.card_mm, SLEEVE_CARDS - 1 if table.bits == "arrow" else SLEEVE_CARDS, 2)
         items.append(
             Item(
                 "sleeve",
@@ -214,7 +262,8 @@ def virtual_bom(table: Table) -> Bom:
                 total,
                 spares(total),
                 "every game card lives in a sleeve with its owner card behind it for the whole game "
-                "(and, during a virtual turn, its bit pair in front of it); a virtual turn washes the "
+                f"(and, during a virtual turn, its {'arrow card' if table.bits == 'arrow' else 'bit pair'} "
+                "in front of it); a virtual turn washes the "
                 f"sleeves on the table instead of filling envelopes; {size.stack_words(total)}"
                 + (
                     "; the solid backs also hide the store-bought cards' different backs"

@@ -43,9 +43,12 @@ def and_booklet(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[st
 
 @pytest.fixture(scope="module")
 def uno_booklet(built_booklet: Callable[..., tuple[Path, dict[str, Any]]]) -> tuple[Path, dict[str, Any]]:
-    """The UNO booklet (20 runs, no previews): the one conftest's ``game_booklet("uno")`` serves
-    test_captions, test_legend and test_tableplan, built once per session (read only)."""
-    return built_booklet(name="uno", runs=20, previews=False, own=KindValues.of(wild4="strict"))
+    """The quick α/β protocol's UNO booklet (20 runs, no previews; still selectable with
+    --protocol; the default's, card-selection-arrow, is read by test_captions.py), built once
+    per session (read only)."""
+    return built_booklet(
+        name="uno", runs=20, previews=False, protocol="card-selection-fast", own=KindValues.of(wild4="strict")
+    )
 
 
 def test_the_typed_booklet_manifest_writes_the_same_bytes(

@@ -1,5 +1,6 @@
 """The UNO booklet's captions, pictures and step text tell one story of where the owner cards
-(θ) and the bit cards (α, β) are after every step: in a sleeve, just below their sleeve, aside,
+(θ) and the bit cards (the arrow cards of the default protocol, card-selection-arrow; α, β in
+card-selection-fast) are after every step: in a sleeve, just below their sleeve, aside,
 or back with the spares. Everything comes from the one sleeved run (docs/specs.md, "Sleeves and
 envelopes"), and a caption never sends to the spares a card the text keeps in its sleeve."""
 
@@ -12,6 +13,11 @@ from typing import Any
 
 import pytest
 
+from reference_engine.api import load_game
+
+DEFAULT = str(load_game("uno").virtual_protocol)  # type: ignore[attr-defined]
+BITS = ("alpha", "beta", "up", "down")
+
 Where = dict[str, set[str]]  # "owner" / "bit" -> the places the picture shows them
 
 
@@ -23,7 +29,7 @@ def uno(game_booklet: Callable[[str], Path]) -> dict[str, Any]:
 
 
 def _kind(symbol: str) -> str | None:
-    return "owner" if symbol.startswith("theta") else "bit" if symbol in ("alpha", "beta") else None
+    return "owner" if symbol.startswith("theta") else "bit" if symbol in BITS else None
 
 
 def places(diagram: dict[str, Any]) -> Where:
@@ -49,7 +55,7 @@ WORDS = {
 
 
 def test_captions_pictures_and_text_agree_on_owner_and_bit_cards(uno: dict[str, Any]) -> None:
-    section = next(s for s in uno["sections"] if s["protocol"] == "card-selection-fast")
+    section = next(s for s in uno["sections"] if s["protocol"] == DEFAULT)
     before: Where = {"owner": set(), "bit": set()}
     checked = 0
     since = ""  # the text of the steps since the last picture (a step without one still speaks)
@@ -58,7 +64,10 @@ def test_captions_pictures_and_text_agree_on_owner_and_bit_cards(uno: dict[str, 
         since += " " + say
         for diagram in step["diagrams"]:
             now = places(diagram)
-            for kind, name in (("owner", "owner card"), ("bit", "pair")):
+            for kind, name in (
+                ("owner", "owner card"),
+                ("bit", "arrow" if DEFAULT.endswith("arrow") else "pair"),
+            ):
                 # A card that comes to a new kind of place: the text says how it gets there.
                 for where in sorted(now[kind] - before[kind]):
                     assert any(w in since for w in WORDS[where]), (step["number"], kind, where, since)
@@ -76,25 +85,56 @@ def test_captions_pictures_and_text_agree_on_owner_and_bit_cards(uno: dict[str, 
     assert checked >= 8
 
 
+def test_the_default_is_the_arrow_protocol_with_the_papers_draw_rule() -> None:
+    rules = load_game("uno")
+    assert DEFAULT == "card-selection-arrow"
+    assert rules.virtual_draw == "play"  # type: ignore[attr-defined]
+
+
+def test_arrow_orientation_after_each_step(uno: dict[str, Any]) -> None:
+    """Where the arrows are, and which way the table sees them, after every step of the default
+    protocol: none before Step 6; in Step 6's picture one in every sleeve, face up (its direction
+    is public while the card shows); face down from Step 7 on (a face-down arrow shows nothing of
+    its direction); the virtual player's go to the lottery at Step 10, the rest back to the spares
+    at Step 12."""
+    section = next(s for s in uno["sections"] if s["protocol"] == DEFAULT)
+    seen: dict[str, list[tuple[int, int]]] = {}  # step -> (arrows face up, arrows face down)
+    for step in section["steps"]:
+        for diagram in step["diagrams"]:
+            up = down = 0
+            for reg in diagram["regions"]:
+                for row in reg["cells"]:
+                    for cell in row:
+                        if cell and cell.get("symbol") in ("up", "down"):
+                            up += bool(cell["up"])
+                            down += not cell["up"]
+            seen.setdefault(step["number"], []).append((up, down))
+    assert all(n == (0, 0) for s in ("1", "4", "5") for n in seen.get(s, []))
+    (six,) = seen["6"][-1:]
+    assert six[0] >= 10 and six[1] == 0, seen
+    for s in ("7", "8", "9"):
+        assert seen[s][-1][0] == 0 and seen[s][-1][1] == six[0], (s, seen[s])
+    assert seen["12"][-1] == (0, 0)
+
+
 def test_no_caption_sends_a_card_kept_in_its_sleeve_to_the_spares(uno: dict[str, Any]) -> None:
     """The old booklet said "Back to the spares: 86 α, 86 β, 6 θ2, ..." at Step 12, whose text
     slides every owner card back in behind its card."""
-    section = next(s for s in uno["sections"] if s["protocol"] == "card-selection-fast")
+    section = next(s for s in uno["sections"] if s["protocol"] == DEFAULT)
     step12 = next(s for s in section["steps"] if s["number"] == "12")
     (last,) = step12["diagrams"][-1:]
     assert not any(k.startswith("theta") for k in last["returned"])
-    assert sum(n for k, n in last["sleeved"].items() if k.startswith("theta")) > 50
-    assert last["returned"]["alpha"] == last["returned"]["beta"] > 50  # the pairs do go back
+    assert last["returned"]["up"] > 50  # the arrows do go back (one card, whichever way it points)
     step11 = next(s for s in section["steps"] if s["number"] == "11")
     caption = step11["diagrams"][-1]
-    assert caption["returned"] == {"theta1": 1}  # the played card's owner card, and only it
-    assert caption["sleeved"]["theta1"] >= 1  # the others slid back in
+    assert not any(k.startswith("theta") for k in caption["returned"])  # owner cards stay in sleeves
+    assert caption["sleeved"]["theta1"] >= 1
 
 
 def test_every_step_the_text_points_to_has_its_picture(uno: dict[str, Any]) -> None:
     """A step whose cards change at the table has a picture; only steps where nothing is done
     (their text says so) have none."""
-    section = next(s for s in uno["sections"] if s["protocol"] == "card-selection-fast")
+    section = next(s for s in uno["sections"] if s["protocol"] == DEFAULT)
     for step in section["steps"]:
         if not step["diagrams"]:
             assert step["number"] == "1" or "nothing to do" in step["say"].lower(), step["number"]

@@ -160,7 +160,7 @@ def test_export_and_ink_saver_are_refused_by_the_puzzle_kit(tmp_path: Path) -> N
         r = CliRunner().invoke(main, ["build", "uno-puzzles", *option, "-o", str(tmp_path / "p")])
         assert r.exit_code == 2 and "does not apply to uno-puzzles" in r.output, r.output
     r = CliRunner().invoke(
-        main, ["build", "uno", "--export", "cards-png", "--only", "alpha", "-o", str(tmp_path)]
+        main, ["build", "uno", "--export", "cards-png", "--only", "arrow", "-o", str(tmp_path)]
     )
     assert r.exit_code == 2 and "--export" in r.output and "Traceback" not in r.output
     r = CliRunner().invoke(main, ["build", "uno", "--export", "svg", "-o", str(tmp_path / "x")])

@@ -51,11 +51,7 @@ def test_default_kit_files(default_kit: tuple[Path, dict[str, Any]]) -> None:
     assert (folder / "booklet.pdf").is_file() and (folder / "booklet.json").is_file()
     assert manifest["statistical_verification"]["verified"]
     assert all(v["verified"] for v in manifest["verification"])
-    assert {v["protocol"] for v in manifest["verification"]} == {
-        "card-selection-fast",
-        "covert-lottery-fast",
-        "six-card-and-direct",
-    }
+    assert {v["protocol"] for v in manifest["verification"]} == {"card-selection-arrow", "knockout-lottery"}
 
 
 def test_the_typed_manifest_writes_the_same_bytes(
@@ -150,17 +146,21 @@ def test_bom_matches_an_independent_count(default_kit: tuple[Path, dict[str, Any
     # The official deck: 4 colours x (one 0, two each of 1-9, skip, reverse, draw two) + 4 + 4 wild.
     assert items["deck"]["count"] == 4 * (1 + 2 * 9 + 3 * 2) + 8 == 108
     k = 108 - 1  # every card but the top of the discard pile
-    assert items["alpha"]["needed"] == items["beta"]["needed"] == k + 2
-    # The kit's protocol keeps every card in a sleeve and shuffles sleeves: envelopes only for the
-    # six-card AND's two halves, a sleeve for every game card.
-    assert items["envelope"]["needed"] == 2
-    assert items["sleeve"]["needed"] == 108
+    # One arrow card per card on the table and a fresh one per match of the knockout lottery's
+    # first round (the virtual player held at most k1 cards), no α/β pairs.
+    assert "alpha" not in items and "beta" not in items
+    assert k < items["arrow"]["needed"] <= k + 10
+    assert "sleeve" in items["arrow"]["why"] and "knockout" in items["arrow"]["why"]
+    # The kit's protocol keeps every card in a sleeve and washes sleeves; the lottery's matches
+    # are played on mats: no envelopes, a sleeve for every game card (room for 3 cards).
+    assert "envelope" not in items
+    assert items["sleeve"]["needed"] == 108 and "room for 3 cards" in items["sleeve"]["name"]
     # The shuffles' piles are those very sleeves (92 at the worked example's largest shuffle):
     # no second line of sleeves for the shuffles.
     assert "shuffle_sleeve" not in items
     assert max(h["count"] for h in manifest["bom"]["shuffle_holders"] if h["holder"] == "sleeve") <= 108
-    # The card selection protocol's 3k + 4 helper cards, per the paper.
-    assert 3 * k + 4 == 325 and "325" in " ".join(manifest["bom"]["notes"])
+    # The arrow protocol's helper cards: an owner card and an arrow per card.
+    assert f"needs {k + items['arrow']['needed']} helper cards" in " ".join(manifest["bom"]["notes"])
     # At the first turn the draw pile holds 108 - 4 x 7 - 1 = 79 cards: at least that many θ5.
     assert items["theta5"]["needed"] >= 79
     assert all(items[f"theta{i}"]["needed"] >= 7 for i in range(1, 5))
@@ -250,15 +250,15 @@ def test_failed_verification_leaves_the_old_kit(tmp_path: Path, variant: Any) ->
     build(KitOptions(virtual=0, output=str(folder), previews=False))
     before = {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
     lib = variant(
-        "card-selection-fast",
+        "card-selection-arrow",
         (
-            '"[bit(1) if valid(M[1, j]) else bit(0) for j in 1..ncols(M)]"',
-            '"[bit(0) if valid(M[1, j]) else bit(1) for j in 1..ncols(M)]"',
+            '"[arrow(1) if valid(M[1, j]) else arrow(0) for j in 1..ncols(M)]"',
+            '"[arrow(0) if valid(M[1, j]) else arrow(1) for j in 1..ncols(M)]"',
         ),
     )
     from kitgen.verification import VerificationFailed
 
-    with pytest.raises(VerificationFailed, match="card-selection-fast fails verification"):
+    with pytest.raises(VerificationFailed, match="card-selection-arrow fails verification"):
         build(KitOptions(output=str(folder), previews=False), library=lib)
     after = {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
     assert before == after
@@ -351,15 +351,21 @@ def test_exact_hands_refuses_a_protocol_the_whole_deck_verification_cannot_take(
 def test_a_kit_without_exact_hands_says_where_the_exact_check_is(
     default_kit: tuple[Path, dict[str, Any]],
 ) -> None:
-    """The default kit's protocol (the quick one) could be verified on the whole deck: the cover
-    says it can be checked exactly, the validation pages how (the check itself is opt-in: hands
-    1..7 of UNO cost minutes, docs/verification.md)."""
+    """The default kit's protocol (card-selection-arrow) cannot be verified exactly on the whole
+    deck (its draw output is a weighted choice, with no validity-class reduction): the cover
+    does not claim it; it is verified exactly on the reduced deck and statistically on the whole
+    one. card-selection-fast could be (the check itself is opt-in: hands 1..7 of UNO cost
+    minutes, docs/verification.md)."""
     from pypdf import PdfReader
+
+    from kitgen.verification import whole_deck_offered
 
     folder, manifest = default_kit
     pages = [" ".join((p.extract_text() or "").split()) for p in PdfReader(str(folder / "booklet.pdf")).pages]
-    assert "Every possible deal of the whole deck can also be checked exactly" in pages[0]
-    assert any("Not run for this kit" in p and "--exact-hands N" in p for p in pages[1:])
+    assert not whole_deck_offered("card-selection-arrow", "uno", 4)
+    assert whole_deck_offered("card-selection-fast", "uno", 4)
+    assert "Every possible deal of the whole deck can also be checked exactly" not in pages[0]
+    assert manifest["statistical_verification"]["verified"]
     assert "whole_deck_verification" not in manifest
 
 

@@ -50,8 +50,8 @@ def test_guide_and_list_are_in_the_kit(kit: tuple[Path, dict[str, Any]]) -> None
         re.M,
     )
     assert "sheet of A4 self-adhesive" not in shopping
-    envelopes = next(i for i in manifest["bom"]["items"] if i["kind"] == "envelope")
-    assert f"- {envelopes['count']} {envelopes['name']}" in shopping
+    sleeves = next(i for i in manifest["bom"]["items"] if i["kind"] == "sleeve")
+    assert f"- {sleeves['count']} {sleeves['name']}" in shopping
     for p in manifest["card_pages"]:
         assert re.search(rf"^\s+{re.escape(p['key'])}\s+{p['count']} x ", guide, re.M)
 
@@ -77,12 +77,12 @@ def test_only_reprints_the_same_pages(kit: tuple[Path, dict[str, Any]], tmp_path
     folder, manifest = kit
     out = tmp_path / "reprint"
     r = CliRunner().invoke(
-        main, ["build", "uno", "--runs", "0", "--no-previews", "--only", "alpha", "-o", str(out)]
+        main, ["build", "uno", "--runs", "0", "--no-previews", "--only", "arrow", "-o", str(out)]
     )
     assert r.exit_code == 0, r.output
     m = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
-    alpha = next(p for p in manifest["card_pages"] if p["key"] == "alpha")
-    assert m["only"]["pages"] == sorted(alpha["fronts"] + alpha["backs"])
+    arrow = next(p for p in manifest["card_pages"] if p["key"] == "arrow")
+    assert m["only"]["pages"] == sorted(arrow["fronts"] + arrow["backs"])
     full = PdfReader(str(folder / "cards.pdf"))
     sub = PdfReader(str(out / "cards.pdf"))
     assert len(sub.pages) == len(m["only"]["pages"])
@@ -98,9 +98,9 @@ def test_only_reprints_the_same_pages(kit: tuple[Path, dict[str, Any]], tmp_path
 
 def test_only_refuses_unknown_types(tmp_path: Path) -> None:
     r = CliRunner().invoke(
-        main, ["build", "uno", "--runs", "0", "--only", "alpha,gamma", "-o", str(tmp_path / "x")]
+        main, ["build", "uno", "--runs", "0", "--only", "arrow,gamma", "-o", str(tmp_path / "x")]
     )
-    assert r.exit_code == 2 and "gamma" in r.output and "alpha" in r.output and "Traceback" not in r.output
+    assert r.exit_code == 2 and "gamma" in r.output and "arrow" in r.output and "Traceback" not in r.output
     assert not (tmp_path / "x").exists()
-    r = CliRunner().invoke(main, ["build", "uno-puzzles", "--only", "alpha", "-o", str(tmp_path / "y")])
+    r = CliRunner().invoke(main, ["build", "uno-puzzles", "--only", "arrow", "-o", str(tmp_path / "y")])
     assert r.exit_code == 2 and "--only" in r.output

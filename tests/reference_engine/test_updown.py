@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from reference_engine.api import Library, SpecError, verify
+from reference_engine.api import Library, SimulationError, SpecError, verify
 from reference_engine.spec import load_protocol_text
 
 HEAD = """
@@ -224,38 +224,101 @@ def test_card_selection_with_arrows_verifies(library: Library, scenario: str) ->
     assert report.ok, report.to_json()["checks"]
 
 
-ARROW_BROKEN: dict[str, tuple[tuple[str, str], str]] = {
+def _second_wash() -> str:
+    """Step 8's wash in the arrow spec, whole (its shuffle key down to the end of its how)."""
+    text = Path(Library().protocol("card-selection-arrow").file).read_text(encoding="utf-8")
+    start = text.index("    shuffle:", text.index("  - step: 8"))
+    return text[start : text.index("\n\n", start) + 1]
+
+
+SECOND_WASH = _second_wash()
+
+ARROW_BROKEN: dict[str, tuple[tuple[tuple[str, str], ...], str]] = {
     # The arrows the wrong way round.
     "arrows reversed": (
         (
-            '"[arrow(1) if valid(M[1, j]) else arrow(0) for j in 1..ncols(M)]"',
-            '"[arrow(0) if valid(M[1, j]) else arrow(1) for j in 1..ncols(M)]"',
+            (
+                '"[arrow(1) if valid(M[1, j]) else arrow(0) for j in 1..ncols(M)]"',
+                '"[arrow(0) if valid(M[1, j]) else arrow(1) for j in 1..ncols(M)]"',
+            ),
         ),
         "correct",
     ),
-    # A random cut instead of the second scramble: each column keeps its neighbours, so the owner
+    # A random cut instead of the second wash: each column keeps its neighbours, so the owner
     # cards read at Step 9 line up with the faces shown at Step 5.
-    "a cut for the second shuffle": (
-        (
-            """    shuffle:
-      scramble: "columns(M)"
-      uses: sleeve
-      how: >-
-        Gather the sleeves into one stack, all pointing""",
-            """    shuffle:
-      shift: "columns(M)"
-      uses: sleeve
-      how: >-
-        Gather the sleeves into one stack, all pointing""",
-        ),
+    "a cut for the second wash": (((SECOND_WASH, SECOND_WASH.replace("scramble", "shift")),), "secure"),
+    # No second wash at all: the owner cards slid out at Step 9 lie under the faces shown at Step 5.
+    "the second wash left out": (
+        ((SECOND_WASH, "    let:\n      washed: 0\n"),),
         "secure",
+    ),
+    # The sleeves turned end over end at Step 7 (not sideways, like a page): every arrow turns round.
+    "sleeves turned end over end": (
+        (
+            (
+                '      - sleeve: {M: back}\n      - turn: "up()"',
+                '      - sleeve: {M: back}\n      - turn: "up()"\n      - rotate: "M[3, *]"',
+            ),
+        ),
+        "correct",
     ),
 }
 
 
 @pytest.mark.parametrize("name", sorted(ARROW_BROKEN))
 def test_broken_arrow_selections_are_refused(variant: Callable[..., Library], name: str) -> None:
-    change, check = ARROW_BROKEN[name]
-    lib = variant("card-selection-arrow", change)
-    # The smallest scenario catches both (mini-draw took 25 s of CPU for the same verdict).
+    changes, check = ARROW_BROKEN[name]
+    lib = variant("card-selection-arrow", *changes)
+    # The smallest scenario catches each (mini-draw took 25 s of CPU for the same verdict).
     assert check in verify(lib, lib.protocol("card-selection-arrow"), scenario="mini").failed()
+
+
+# A sleeved table may show less than the protocol, never more: these break the sleeves, not the
+# protocol's cards, and the engine refuses them with the step.
+ARROW_SLEEVES_BROKEN: dict[str, tuple[tuple[str, str], str]] = {
+    # The arrow slid in facing the solid back: lying back up, the sleeve would hand it to the
+    # lottery face up (its direction seen).
+    "arrow facing the solid back": (
+        ("    front: [1, 3]        # the card", "    front: [1]           # the card"),
+        "would come out of its sleeve face up",
+    ),
+    # The sleeves turned front up to read the owner cards: every arrow would show its direction.
+    "sleeves front up at Step 9": (
+        ("      - sleeve: {M: {out: [2]}}\n\n  - step: 10", "      - sleeve: {M: front}\n\n  - step: 10"),
+        "the sleeve of M[3, 1] lies front up",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ARROW_SLEEVES_BROKEN))
+def test_arrow_sleeves_that_show_too_much_are_refused(variant: Callable[..., Library], name: str) -> None:
+    change, words = ARROW_SLEEVES_BROKEN[name]
+    lib = variant("card-selection-arrow", change)
+    with pytest.raises(SimulationError) as raised:
+        report = verify(lib, lib.protocol("card-selection-arrow"), scenario="mini")
+        raise AssertionError(report.to_json()["checks"])
+    assert words in str(raised.value), str(raised.value)
+
+
+@pytest.mark.slow
+def test_card_selection_with_arrows_on_the_whole_deck(library: Library) -> None:
+    """The whole UNO deck, 4 players: checked statistically (the weighted draw output has no
+    validity-class reduction, so `verify --hand` refuses it); every run checked, chi-square tests
+    of the played card and of the view."""
+    from reference_engine.verify import verify_runs
+
+    report = verify_runs(library, library.protocol("card-selection-arrow"), runs=120, seed=2)
+    data = report.to_json()
+    assert data["method"] == "statistical"
+    assert data["correct"] and data["secure"], data["checks"]
+    assert data["params"]["sizes"] == (7, 7, 7, 7, 79)
+    assert all(e["match"] for e in data["expect"])
+
+
+@pytest.mark.slow
+def test_arrows_without_the_second_wash_fail_on_the_whole_deck(variant: Callable[..., Library]) -> None:
+    from reference_engine.verify import verify_runs
+
+    lib = variant("card-selection-arrow", (SECOND_WASH, "    let:\n      washed: 0\n"))
+    report = verify_runs(lib, lib.protocol("card-selection-arrow"), runs=200, seed=0)
+    assert "secure" in report.failed()

@@ -31,7 +31,7 @@ from reference_engine.api import (
 from ...bom import Bom, seat_names
 from ...booklet import Booklet, Example
 from ...frontmatter import FrontSection
-from ...kitcost import sleeved
+from ...kitcost import bit_cards, sleeved
 from ...optionspec import STRATEGY, WEIGHTS, KindValues
 from ...output import safe_name
 from ...templates import Templates
@@ -118,6 +118,7 @@ class SheddingKit(TableKit):
             plan.card_mm,
             sleeved=sleeved(library.protocol(plan.protocol)),
             strategy=plan.strategy,
+            bits=bit_cards(library.protocol(plan.protocol)),
         )
 
     def statistical(

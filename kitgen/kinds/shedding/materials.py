@@ -41,9 +41,11 @@ def game_bom(
     card_mm: tuple[float, float],
     sleeved: bool = False,
     strategy: Strategy | None = None,
+    bits: str = "pair",
 ) -> Bom:
     """The bill of materials for playing ``rules`` with ``virtual`` virtual players (a weighted
-    ``strategy``: w tickets per card, λ ticket cards)."""
+    ``strategy``: w tickets per card, λ ticket cards; ``bits`` "arrow": one arrow card per card
+    instead of an α/β pair)."""
     wc = worst_case(rules, library, players, virtual, discard_owner) if virtual else None
     piles = [wc.get("draw_pile", 0)] + ([wc.get("discard_pile", 0)] if discard_owner else []) if wc else []
     table = Table(
@@ -59,6 +61,7 @@ def game_bom(
         pile_counts=piles,
         extra_items=choice_cards(rules),
         sleeved=sleeved,
+        bits=bits,
         tickets=strategy.weights.largest if strategy is not None and strategy.weights is not None else 1,
     )
     return virtual_bom(table)
