@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+import kitgen
 import kitgen.figurecache as fc
 import kitgen.kitcost as kc
 from kitgen.cache import warnings_to
@@ -56,7 +57,7 @@ def test_the_key_holds_kitgens_own_source(tmp_path: Path, monkeypatch: pytest.Mo
         fc.kitgen_digest()
     finally:
         fc.kitgen_digest.cache_clear()
-    assert hashed == [(Path(fc.__file__).resolve().parent, ("*.py",))]  # every module, kinds too
+    assert hashed == [(Path(kitgen.__file__).resolve().parent, ("*.py",))]  # every module, kinds too
 
 
 def test_a_changed_number_is_caught_and_costed_again(tmp_path: Path) -> None:

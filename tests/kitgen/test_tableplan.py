@@ -1,4 +1,4 @@
-"""The picture of the whole table (kitgen.tableplan) and the first-turn checklist of a game booklet."""
+"""The picture of the whole table (kitgen.tableplan) and a game booklet's first-turn checklist."""
 
 from __future__ import annotations
 

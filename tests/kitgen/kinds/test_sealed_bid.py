@@ -232,7 +232,7 @@ def test_the_output_is_the_golden_one(kit: tuple[Path, dict[str, Any]], matches_
     assert matches_golden(folder, "gakmoro") == []
 
 
-@pytest.mark.slow  # renders every page; the fast tier page-checks the default kit (tests/kitgen/test_kit.py)
+@pytest.mark.slow  # renders every page; the fast tier checks the default kit (tests/kitgen/test_kit.py)
 def test_the_kit_passes_the_page_check(kit: tuple[Path, dict[str, Any]]) -> None:
     """The Gakmoro kit, bundle sheets and booklet included (kitgen.pagecheck)."""
     from kitgen.pagecheck import check_kit
