@@ -48,7 +48,7 @@ from .manifest import (
     Sheets,
 )
 from .optionspec import Option, flag_of
-from .output import check_destination, inside, safe_name, sha256, staged
+from .output import OutputFolder, inside, safe_name, sha256
 from .previews import preview_cache, render_previews
 from .printguide import card_pages, keep_pages, only_pages, printing_guide, shopping_list
 from .sheets import DUPLEX, SheetOptions, grid_for, render_cards
@@ -370,8 +370,7 @@ def manifest_of(kit: KitContent, out: Written) -> KitManifest:
 def write_kit(kit: KitContent, step: Progress) -> KitManifest:
     """Write every artifact of ``kit`` into its folder (staged) and return its manifest."""
     at = kit.printing
-    check_destination(at.destination, at.force)
-    with staged(at.destination, at.name, "kit", at.force) as work:
+    with OutputFolder.check(at.destination, at.force).staged(at.name, "kit") as work:
         out = Written(work)
         for writer in WRITERS:
             writer(kit, out, step)

@@ -46,7 +46,7 @@ from .lang.catalogue import _
 from .lang.overlay import spec_text
 from .manifest import JsonObject, KitHead, ProtocolFacts
 from .optionspec import PROTOCOL_KIT
-from .output import check_destination, safe_name
+from .output import OutputFolder, safe_name
 from .templates import load_templates
 from .typesetting import diagram_capacity
 from .verification import booklet_reveals, protocols_to_verify, report_for, summary, verify_protocols
@@ -106,7 +106,7 @@ def protocol_kit(opts: KitOptions, library: Library, step: Progress) -> KitConte
         parts.append("ink-saver")
     name = safe_name("-".join(parts))
     printing = print_setup(opts, templates, name, card, opts.labels or default_labels(opts.paper))
-    check_destination(printing.destination, opts.force)  # before anything slow runs
+    OutputFolder.check(printing.destination, opts.force)  # before anything slow runs
     names = protocols_to_verify(library, proto.name)
     for each in names[:-1]:  # what it calls, with their own parameters
         check_protocol(library.protocol(each), None, opts.force, "verify", None, library)

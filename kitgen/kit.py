@@ -47,7 +47,7 @@ from .kitoptions import BookletOptions, KitOptions, validate
 from .kitoptions import recorded as _recorded
 from .manifest import BookletManifest, GameFacts, KitHead, KitManifest, OwnKitManifest
 from .optionspec import KindValues
-from .output import check_destination, inside, safe_name, staged
+from .output import OutputFolder, inside, safe_name
 from .templates import CardSize, Paper, Templates, load_templates
 from .typesetting import diagram_capacity, render_booklet
 from .verification import (
@@ -116,7 +116,7 @@ def _game_kit(
 ) -> KitContent:
     """What a game's kit holds: its protocols verified, its materials, labels and booklet."""
     printing = print_setup(opts, templates, plan.name, plan.card, plan.label_sheet)
-    check_destination(printing.destination, opts.force)
+    OutputFolder.check(printing.destination, opts.force)
     teaches = protocols_to_verify(library, plan.protocol) if plan.teaches else []
     if teaches:
         check_kit_sizes(library, teaches, rules.name)
@@ -186,8 +186,7 @@ def _build_own(
 ) -> OwnKitManifest:
     """A kit of the kind's own shape (puzzle sheets), staged and checksummed like any kit."""
     destination = Path(opts.output) if opts.output else Path("output") / plan.name
-    check_destination(destination, opts.force)
-    with staged(destination, plan.name, "kit", opts.force) as work:
+    with OutputFolder.check(destination, opts.force).staged(plan.name, "kit") as work:
         pdfs, others, entries = kind.write_own(work, opts, rules, plan, paper, step)
         files = [f"{p}.pdf" for p in pdfs] + others
         if opts.previews:
@@ -241,7 +240,7 @@ def build_booklet(
     if a5:
         name += "-a5-saddle"
     destination = Path(opts.output) if opts.output else Path("output") / name
-    check_destination(destination, opts.force)
+    folder = OutputFolder.check(destination, opts.force)
     step("verifying the protocols", 0)
     cache = _cache(opts.cache)
     reports = verify_protocols(
@@ -270,7 +269,7 @@ def build_booklet(
         booklet.front = kind.front_sections(booklet)
     else:
         booklet = protocol_booklet(library, library.protocol(protocol), validation, capacity, name, reveals)
-    with staged(destination, name, "booklet", opts.force) as work:
+    with folder.staged(name, "booklet") as work:
         step("typesetting", 0)
         pdf = inside(work, "booklet.pdf")
         if a5:

@@ -8,7 +8,8 @@ its content has the checksum the marker gives (:func:`proven`). A file that has 
 or that a marker lists without a checksum (written by an older kitgen, before there were
 checksums), is not proven, and kitgen treats it as anyone else's (see :mod:`kitgen.output`:
 never deleted or overwritten). Whether a file may be written over is decided in one place,
-:func:`kitgen.files.replaceable`; this module supplies the proof.
+:func:`kitgen.files.replaceable`; this module reads the proof, and :mod:`kitgen.output` (the
+one module of folder safety) decides with it.
 
 Folders written before there were markers, or whose marker has no checksums, are recognised by
 what they hold: a kit or booklet by its ``manifest.json`` (a JSON object with ``kitgen`` and
@@ -23,18 +24,17 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from reference_engine.api import open_regular
 
-from .files import Whose, read_head, read_regular, whose, write_atomic
+from .files import read_head, read_regular, write_atomic
 
 MARKER = ".kitgen-kit"
 MAX_MARKER = 4 << 20  # bytes; a marker lists a few hundred files at most
 MAX_PATH = 1024  # characters of one listed path
-SHOWN = 5  # foreign entries named in a refusal
 SHA256 = re.compile(r"^[0-9a-f]{64}$")
 # The start of every viewer page kitgen writes (kitgen.viewer.html_page), for folders of older
 # versions: a page without it is not ours.
@@ -84,12 +84,12 @@ def sha256(path: Path) -> str:
     """The SHA-256 of the regular file ``path`` (a link, a FIFO...: :class:`OSError`)."""
     fd = open_regular(path, follow_links=False)
     try:
-        return _digest(fd)
+        return digest(fd)
     finally:
         os.close(fd)
 
 
-def _digest(fd: int) -> str:
+def digest(fd: int) -> str:
     h = hashlib.sha256()
     offset = 0
     while block := os.pread(fd, 1 << 20, offset):
@@ -211,110 +211,4 @@ def proof(folder: Path) -> Proof:
     return Proof(legacy, True, frozenset(set(marker.files) - set(legacy)))
 
 
-def matches(sums: frozenset[str]) -> Callable[[int], bool]:
-    """A proof for :func:`kitgen.files.whose`: the file's SHA-256 is one of ``sums``."""
-
-    def check(fd: int) -> bool:
-        return _digest(fd) in sums
-
-    return check
-
-
-def proven(folder: Path, found: Proof) -> frozenset[str]:
-    """The paths of ``folder`` that are kitgen's: regular files reached through real folders
-    whose checksum is one the proof gives, and the marker when it is one."""
-    own = {MARKER} if found.marker else set()
-    for relative, sums in found.sums.items():
-        if plain_parents(folder, relative) and whose(folder / relative, matches(sums)).whose is Whose.KITGEN:
-            own.add(relative)
-    return frozenset(own)
-
-
-def plain_parents(folder: Path, relative: str) -> bool:
-    """Whether every folder on the way from ``folder`` to ``relative`` is a real folder (not a link)."""
-    path = folder
-    for part in PurePosixPath(relative).parts[:-1]:
-        path = path / part
-        if path.is_symlink() or not path.is_dir():
-            return False
-    return True
-
-
-def claimed(folder: Path) -> frozenset[str]:
-    """The files in ``folder`` kitgen can prove it wrote, its marker included (see :func:`proof`)."""
-    return proven(folder, proof(folder))
-
-
-def foreign(folder: Path, own: frozenset[str], limit: int = SHOWN + 1) -> list[str]:
-    """Up to ``limit`` entries under ``folder`` that are not in ``own`` (folders end in ``/``):
-    anything not a regular file or a folder on the way to one, symbolic links included. Only
-    the folders on the way to kitgen's files are entered, so a big folder costs one listing."""
-    on_the_way = {str(a) for p in own for a in PurePosixPath(p).parents}
-    found: list[str] = []
-
-    def scan(path: Path, rel: str) -> None:
-        try:
-            entries = sorted(os.scandir(path), key=lambda e: e.name)
-        except FileNotFoundError:
-            if not rel:
-                return  # the folder itself has just gone (another build set it aside): nothing there
-            found.append(f"{rel}/ (unreadable: gone while it was read)")
-            return
-        except OSError as exc:
-            found.append(f"{rel or '.'}/ (unreadable: {exc.strerror or exc})")
-            return
-        for entry in entries:
-            if len(found) >= limit:
-                return
-            name = f"{rel}/{entry.name}" if rel else entry.name
-            if entry.is_symlink():
-                found.append(name)
-            elif entry.is_dir(follow_symlinks=False):
-                if name in on_the_way:
-                    scan(Path(entry.path), name)
-                else:
-                    found.append(f"{name}/")
-            elif not (entry.is_file(follow_symlinks=False) and name in own):
-                found.append(name)
-
-    scan(folder, "")
-    return found
-
-
-def why(entries: list[str], found: Proof) -> list[str]:
-    """``entries`` (from :func:`foreign`), each a file the proof covers or a marker lists said
-    to be so: ``cards.pdf (changed since kitgen wrote it)``."""
-    out = []
-    for entry in entries:
-        if entry in found.sums:
-            out.append(f"{entry} (changed since kitgen wrote it)")
-        elif entry in found.unproven:
-            out.append(f"{entry} (listed in {MARKER} without a checksum)")
-        else:
-            out.append(entry)
-    return out
-
-
-def describe(entries: list[str], limit: int = SHOWN) -> str:
-    """``a, b, c`` (and ``and N more`` past ``limit``; ``N`` is a lower bound when cut short)."""
-    shown = ", ".join(entries[:limit])
-    more = len(entries) - limit
-    return f"{shown} and more" if more > 0 else shown
-
-
-__all__ = [
-    "MARKER",
-    "Marker",
-    "Proof",
-    "claimed",
-    "describe",
-    "foreign",
-    "matches",
-    "plain_parents",
-    "proof",
-    "proven",
-    "read_marker",
-    "sha256",
-    "why",
-    "written_files",
-]
+__all__ = ["MARKER", "Marker", "Proof", "digest", "proof", "read_marker", "sha256", "written_files"]

@@ -1,4 +1,10 @@
-"""Writing a kit: inside its own folder, atomically, never outside it, never over anyone's files.
+"""Folder safety: a kit is written inside its own folder, atomically, never over anyone's files.
+
+The one entry point is :class:`OutputFolder`: ``OutputFolder.check(destination, force)`` refuses
+with the reason a destination kitgen may not write (before any slow work), and
+``folder.staged(name, what)`` stages the new files and commits them in place, checking again.
+Which files a folder proves are kitgen's (:func:`proven`, :func:`foreign`) is decided here too,
+from the proof its marker gives (:mod:`kitgen.marker`).
 
 A kit is built in a fresh temporary folder next to its destination and renamed into place
 at the end, so an interrupted or failed build leaves the previous kit untouched, and a
@@ -34,8 +40,9 @@ import shutil
 import signal
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from types import FrameType
 
@@ -43,23 +50,13 @@ import click
 
 from reference_engine.api import UsageError, file_kind
 
-from .files import new_folder, replaceable, whose
-from .marker import (
-    MARKER,
-    Marker,
-    Proof,
-    describe,
-    foreign,
-    matches,
-    plain_parents,
-    proof,
-    proven,
-    why,
-)
+from .files import Whose, new_folder, replaceable, whose
+from .marker import MARKER, Marker, Proof, digest, proof
 from .marker import sha256 as sha256  # a kit's manifest checksums its files with it (kitgen.artifacts)
 
 STALE_AFTER = 6 * 3600  # seconds: a staging folder this old is stale even if its pid is alive (reused)
 _HELD = {signal.SIGINT, signal.SIGTERM}
+SHOWN = 5  # foreign entries named in a refusal
 RACES = 20  # times a build looks again when another build renames its folder into place first
 
 SAFE = re.compile(r"[^A-Za-z0-9._-]+")
@@ -462,3 +459,113 @@ def _merge(
         os.replace(work / relative, target)
     Marker(marker.what, marker.name, files, {**kept, **marker.sums}).write(destination)
     shutil.rmtree(work, ignore_errors=True)
+
+
+def matches(sums: frozenset[str]) -> Callable[[int], bool]:
+    """A proof for :func:`kitgen.files.whose`: the file's SHA-256 is one of ``sums``."""
+
+    def check(fd: int) -> bool:
+        return digest(fd) in sums
+
+    return check
+
+
+def proven(folder: Path, found: Proof) -> frozenset[str]:
+    """The paths of ``folder`` that are kitgen's: regular files reached through real folders
+    whose checksum is one the proof gives, and the marker when it is one."""
+    own = {MARKER} if found.marker else set()
+    for relative, sums in found.sums.items():
+        if plain_parents(folder, relative) and whose(folder / relative, matches(sums)).whose is Whose.KITGEN:
+            own.add(relative)
+    return frozenset(own)
+
+
+def plain_parents(folder: Path, relative: str) -> bool:
+    """Whether every folder on the way from ``folder`` to ``relative`` is a real folder (not a link)."""
+    path = folder
+    for part in PurePosixPath(relative).parts[:-1]:
+        path = path / part
+        if path.is_symlink() or not path.is_dir():
+            return False
+    return True
+
+
+def claimed(folder: Path) -> frozenset[str]:
+    """The files in ``folder`` kitgen can prove it wrote, its marker included (see :func:`proof`)."""
+    return proven(folder, proof(folder))
+
+
+def foreign(folder: Path, own: frozenset[str], limit: int = SHOWN + 1) -> list[str]:
+    """Up to ``limit`` entries under ``folder`` that are not in ``own`` (folders end in ``/``):
+    anything not a regular file or a folder on the way to one, symbolic links included. Only
+    the folders on the way to kitgen's files are entered, so a big folder costs one listing."""
+    on_the_way = {str(a) for p in own for a in PurePosixPath(p).parents}
+    found: list[str] = []
+
+    def scan(path: Path, rel: str) -> None:
+        try:
+            entries = sorted(os.scandir(path), key=lambda e: e.name)
+        except FileNotFoundError:
+            if not rel:
+                return  # the folder itself has just gone (another build set it aside): nothing there
+            found.append(f"{rel}/ (unreadable: gone while it was read)")
+            return
+        except OSError as exc:
+            found.append(f"{rel or '.'}/ (unreadable: {exc.strerror or exc})")
+            return
+        for entry in entries:
+            if len(found) >= limit:
+                return
+            name = f"{rel}/{entry.name}" if rel else entry.name
+            if entry.is_symlink():
+                found.append(name)
+            elif entry.is_dir(follow_symlinks=False):
+                if name in on_the_way:
+                    scan(Path(entry.path), name)
+                else:
+                    found.append(f"{name}/")
+            elif not (entry.is_file(follow_symlinks=False) and name in own):
+                found.append(name)
+
+    scan(folder, "")
+    return found
+
+
+def why(entries: list[str], found: Proof) -> list[str]:
+    """``entries`` (from :func:`foreign`), each a file the proof covers or a marker lists said
+    to be so: ``cards.pdf (changed since kitgen wrote it)``."""
+    out = []
+    for entry in entries:
+        if entry in found.sums:
+            out.append(f"{entry} (changed since kitgen wrote it)")
+        elif entry in found.unproven:
+            out.append(f"{entry} (listed in {MARKER} without a checksum)")
+        else:
+            out.append(entry)
+    return out
+
+
+def describe(entries: list[str], limit: int = SHOWN) -> str:
+    """``a, b, c`` (and ``and N more`` past ``limit``; ``N`` is a lower bound when cut short)."""
+    shown = ", ".join(entries[:limit])
+    more = len(entries) - limit
+    return f"{shown} and more" if more > 0 else shown
+
+
+@dataclass(frozen=True)
+class OutputFolder:
+    """The one entry point of folder safety: :meth:`check` refuses, with the reason, a
+    destination kitgen may not write; :meth:`staged` stages the new files and commits them."""
+
+    destination: Path
+    force: bool = False
+
+    @classmethod
+    def check(cls, destination: Path, force: bool = False) -> OutputFolder:
+        """``destination``, checked before any slow work (:func:`check_destination`)."""
+        check_destination(destination, force)
+        return cls(destination, force)
+
+    def staged(self, name: str | None = None, what: str = "kit") -> AbstractContextManager[Path]:
+        """A temporary folder committed in place of the destination (:func:`staged`)."""
+        return staged(self.destination, name, what, self.force)

@@ -46,7 +46,7 @@ from .claims import Quantities, claim
 from .diagram import Diagram
 from .faces import Face, face_name, symbol_face
 from .glossary import Glossary
-from .output import check_destination, staged
+from .output import OutputFolder
 from .templates import templates_dir
 from .verification import protocols_to_verify, report_for, summary
 from .words import listing
@@ -393,10 +393,10 @@ def write_view(opts: ViewOptions, library: Library | None = None) -> Written:
     when it cannot be made or holds files kitgen did not write (unless ``force``), replaced
     whole when it is done."""
     folder = Path(opts.output) if opts.output else Path("output") / "view" / _stem(opts.name)
-    check_destination(folder, opts.force)
+    out = OutputFolder.check(folder, opts.force)
     data = protocol_page(opts, library)
     path = folder / "index.html"
-    with staged(folder, data["sections"][0]["protocol"], "view", opts.force) as work:
+    with out.staged(data["sections"][0]["protocol"], "view") as work:
         (work / "index.html").write_text(html_page(data), encoding="utf-8")
     steps = sum(1 for f in data["frames"] if f["section"] == 0 and f.get("picture") == 1)
     return {

@@ -10,18 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from kitgen.marker import (
-    MARKER,
-    MAX_MARKER,
-    Marker,
-    claimed,
-    describe,
-    foreign,
-    proof,
-    read_marker,
-    why,
-    written_files,
-)
+from kitgen.marker import MARKER, MAX_MARKER, Marker, proof, read_marker, written_files
+from kitgen.output import claimed, describe, foreign, why
 
 
 def kit(folder: Path, files: dict[str, str]) -> None:

@@ -677,3 +677,26 @@ def test_the_current_folder_is_updated_in_place(tmp_path: Path, monkeypatch: pyt
     assert (folder / "previews").is_dir() and leftovers(folder) == []  # kept, not deleted
     (folder / "notes.txt").write_text("mine")
     assert cli("booklet", "six-card-and", "-o", ".")[0] == 2
+
+
+def test_the_one_entry_point_checks_stages_commits_and_refuses(tmp_path: Path) -> None:
+    """``OutputFolder``: refused with the reason before anything is written, else staged and
+    committed in place with its marker; a folder that gains a stranger meanwhile is refused."""
+    taken = tmp_path / "taken"
+    taken.mkdir()
+    (taken / "notes.txt").write_text("mine")
+    with pytest.raises(UsageError, match=r"holds files kitgen did not write: notes\.txt; choose an empty"):
+        output.OutputFolder.check(taken)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["taken"]  # nothing staged
+    kit = output.OutputFolder.check(tmp_path / "kit")
+    with kit.staged("demo", "kit") as work:
+        (work / "cards.pdf").write_bytes(b"%PDF")
+    marker = read_marker(tmp_path / "kit")
+    assert marker is not None and marker.files == ("cards.pdf",) and marker.name == "demo"
+    late = output.OutputFolder.check(tmp_path / "late")
+    with pytest.raises(UsageError, match="did not write"), late.staged() as work:
+        (tmp_path / "late").mkdir()
+        (tmp_path / "late" / "theirs.txt").write_text("x")
+        (work / "a.txt").write_text("a")
+    assert (tmp_path / "late" / "theirs.txt").read_text() == "x"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kit", "late", "taken"]
