@@ -5,7 +5,7 @@ Usage:  python bench/levers.py [--game uno] [--protocols P1,P2,...] (default: ca
 
 Plays ``--games`` seeded rule-level games (4 players, 1 virtual, 3 people sharing the work) of
 the game with each protocol (the protocol decides whether a draw is part of the run) and costs
-every virtual decision with kitgen's table-time model (kitgen/gametime.py) under the optimistic
+every virtual decision with kitgen's table-time model (kitgen/cost/gametime.py) under the optimistic
 and the cautious profile of templates/table_time.yaml. Prints one line per protocol: minutes per
 virtual turn, for the first virtual turn of a game, and per game; ``--json`` ends with one JSON
 line {protocol: {profile: {turn_minutes, first_turn_minutes, game_minutes_mean}}}.
@@ -17,8 +17,8 @@ import argparse
 import json
 import time
 
-from kitgen.gametime import RunTimer, cost_tables, game_times, simulate_games
-from kitgen.tabletime import time_models
+from kitgen.cost.gametime import RunTimer, cost_tables, game_times, simulate_games
+from kitgen.cost.tabletime import time_models
 from reference_engine.api import Library, PlaySettings, find_kind, load_game
 
 DEFAULT = "card-selection-fast,card-selection-draw,card-selection-arrow"

@@ -5,7 +5,7 @@ Usage:  python bench/pagecheck_all.py [--quick] [--no-ink-saver] [--only NAME ..
 Builds, into a temporary folder, every game kit with its defaults (and again with --ink-saver,
 unless --no-ink-saver), the puzzle kit, and `kitgen booklet PROTOCOL` for every built-in protocol
 a booklet can verify (gakmoro-game is too big to verify as a whole; the verifier refuses it), then
-runs `kitgen.pagecheck` on each: every page of every PDF (--quick: the pixel checks only on the
+runs `kitgen.paper.pagecheck` on each: every page of every PDF (--quick: the pixel checks only on the
 calibration pages and the first front and back page of each card type). Verification reports come
 from the user's cache (kitgen build's default), so a second run is faster. Prints one line per kit
 with its findings by kind and the seconds the check took, then every finding; exits 1 if there is
@@ -22,8 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from kitgen.kit import BookletOptions, KitOptions, build, build_booklet
-from kitgen.pagecheck import Finding, check_kit
+from kitgen.kit.build import BookletOptions, KitOptions, build, build_booklet
+from kitgen.paper.pagecheck import Finding, check_kit
 from reference_engine.api import Library, games_dir
 
 PUZZLES = "uno-puzzles"  # not a kit of cards: built once, without --ink-saver

@@ -4,11 +4,11 @@ Usage:  python bench/table_time.py [--levers] [--json] [--write-docs] [--table-t
                                    [--profile optimistic|cautious]
 
 For every game kit (uno, uno-official, uno-small, crazy-eights, sevens, hearts, dominoes,
-daifugo, gakmoro) it asks the kit's own figures (kitgen.figures: the one function kits,
+daifugo, gakmoro) it asks the kit's own figures (kitgen.kit.figures: the one function kits,
 ``kitgen list --times`` and the README read), at the seating and with the options
 ``kitgen build NAME`` uses, under both profiles of the table-time model (optimistic and
 cautious, templates/table_time.yaml, or ``--table-time FILE``). The figures come from simulated
-games costed with the model (kitgen/gametime.py, kitgen/tabletime.py), kept in the
+games costed with the model (kitgen/cost/gametime.py, kitgen/cost/tabletime.py), kept in the
 verification cache: the first run simulates (minutes), later ones read them.
 
 ``--json`` ends with one JSON line: {"GAME": {"turn", "turn_minutes", "turn_minutes_cautious",
@@ -38,11 +38,11 @@ from typing import Any
 
 from figures import add_record_options, append_record
 
-from kitgen.durations import short_range
-from kitgen.figures import default_plan, generated, summaries, weighted_summaries
-from kitgen.files import write_atomic
-from kitgen.gametime import RunTimer, cost_tables, game_times, simulate_games
-from kitgen.tabletime import PROFILES, TimeModel, time_model, using_model
+from kitgen.core.durations import short_range
+from kitgen.core.files import write_atomic
+from kitgen.cost.gametime import RunTimer, cost_tables, game_times, simulate_games
+from kitgen.cost.tabletime import PROFILES, TimeModel, time_model, using_model
+from kitgen.kit.figures import default_plan, generated, summaries, weighted_summaries
 from reference_engine.api import Library, PlaySettings, find_kind, load_game
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,5 +1,5 @@
 """``python -m kitgen``: the same as the ``kitgen`` command."""
 
-from kitgen.cli import main
+from kitgen.cli.main import main
 
 main()

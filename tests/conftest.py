@@ -5,7 +5,7 @@ No test writes into the user's cache: :func:`pytest_configure` points ``KITGEN_C
 session fixtures included (they run before the function-scoped ``verification_cache``). The
 folder is made once by the controlling process and inherited by every xdist worker, so kits
 built by module fixtures in different files share their verification reports (a report is
-reused only when everything that decides it is the same, see kitgen/verification.py). Tests use
+reused only when everything that decides it is the same, see kitgen/core/verification.py). Tests use
 that shared folder too (:func:`verification_cache`), unless one asks for an empty cache of its own
 (it takes ``verification_cache`` as an argument, or is marked ``fresh_cache``).
 
@@ -170,9 +170,9 @@ def shared_build(
 
 @pytest.fixture(scope="session")
 def built_kit() -> Callable[..., tuple[Path, dict[str, Any]]]:
-    """``built_kit(**options)``: ``kitgen build`` with these :class:`kitgen.kit.KitOptions` fields
+    """``built_kit(**options)``: ``kitgen build`` with these :class:`kitgen.kit.build.KitOptions` fields
     (not ``output``), built once per test session: (its folder, its manifest as JSON). Read only."""
-    from kitgen.kit import KitOptions, build
+    from kitgen.kit.build import KitOptions, build
 
     def get(**options: Any) -> tuple[Path, dict[str, Any]]:
         assert "output" not in options, "built_kit chooses the folder"
@@ -185,9 +185,9 @@ def built_kit() -> Callable[..., tuple[Path, dict[str, Any]]]:
 
 @pytest.fixture(scope="session")
 def built_booklet() -> Callable[..., tuple[Path, dict[str, Any]]]:
-    """``built_booklet(**options)``: ``kitgen booklet`` with these :class:`kitgen.kit.BookletOptions`
+    """``built_booklet(**options)``: ``kitgen booklet`` with these :class:`kitgen.kit.build.BookletOptions`
     fields (not ``output``), built once per test session: (its folder, its manifest). Read only."""
-    from kitgen.kit import BookletOptions, build_booklet
+    from kitgen.kit.build import BookletOptions, build_booklet
 
     def get(**options: Any) -> tuple[Path, dict[str, Any]]:
         assert "output" not in options, "built_booklet chooses the folder"

@@ -235,7 +235,7 @@ PROGRAM = """
 import json, sys
 from pathlib import Path
 from reference_engine.api import PlaySettings, play
-from kitgen.cli import main
+from kitgen.cli.main import main
 
 out = {}
 for level in ("rule", "card"):

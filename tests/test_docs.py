@@ -45,7 +45,7 @@ def test_readme_test_command_is_what_ci_runs() -> None:
 def test_every_command_line_option_is_in_the_readme() -> None:
     import click
 
-    from kitgen.cli import main
+    from kitgen.cli.main import main
 
     for name, command in main.commands.items():
         assert f"kitgen {name}" in DOCS, name

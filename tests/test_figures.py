@@ -4,7 +4,7 @@ each kit's manifest give the same minutes and table sizes (issue 39, part 3).
 The tables are generated from docs/kit-figures.json (``python bench/table_time.py --write-docs``);
 these tests fail when the tables, the committed figures or the kits drift apart. The kits' own
 manifests are compared with the committed figures where their test files build them
-(tests/kitgen/test_kit.py, kinds/test_climbing.py, kinds/test_sealed_bid.py,
+(tests/kitgen/kit/test_kit.py, kinds/test_climbing.py, kinds/test_sealed_bid.py,
 kinds/test_shedding.py)."""
 
 from __future__ import annotations
@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from kitgen.cli import main
-from kitgen.figures import (
+from kitgen.cli.main import main
+from kitgen.kinds import kit_kind
+from kitgen.kit.figures import (
     FIGURES_FILE,
     committed,
     fill,
@@ -27,7 +28,6 @@ from kitgen.figures import (
     time_lines,
     weighted_summaries,
 )
-from kitgen.kinds import kit_kind
 from reference_engine.api import Library, load_game
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from kitgen.verification import VerificationCache, default_cache_dir, verify_protocols
+from kitgen.core.verification import VerificationCache, default_cache_dir, verify_protocols
 from reference_engine.api import Library
 
 SEEN = {}

@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 import pytest
 
-from kitgen.cli import main
+from kitgen.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[1]
 VENV_TOOLS = (".venv/bin/kitgen", ".venv/bin/python", ".venv/bin/pip", ".venv/bin/ruff", ".venv/bin/mypy")
@@ -60,9 +60,9 @@ def test_every_readme_command_runs_what_the_setup_installs(command: str) -> None
 
 def test_the_sleeve_sentence_names_exactly_the_kits_whose_protocol_uses_sleeves() -> None:
     """README's sentence about sleeves, from the kits' materials: a kit prints sleeves exactly when
-    its virtual players' protocol keeps each column in a sleeve (kitgen.kitcost.sleeved); every
+    its virtual players' protocol keeps each column in a sleeve (kitgen.cost.kitcost.sleeved); every
     game that is not in the sentence says what it uses instead."""
-    from kitgen.kitcost import sleeved
+    from kitgen.cost.kitcost import sleeved
     from reference_engine.api import Library, games_dir
     from reference_engine.kinds import load_game
 

@@ -22,12 +22,14 @@ from reference_engine.api import (
     UsageError,
 )
 
-from ..bom import Bom, Item, seat_names
-from ..booklet import Booklet, Example
-from ..faces import label_face, symbol_face
-from ..figurecache import measured_tables
-from ..frontmatter import FrontSection, Text
-from ..gametime import RunArguments
+from ..booklet.book import Booklet
+from ..booklet.examples import Example
+from ..booklet.frontmatter import FrontSection, Text
+from ..core.figurecache import measured_tables
+from ..cost.bom import Bom, Item, seat_names
+from ..cost.gametime import RunArguments
+from ..paper.facenames import symbol_face
+from ..paper.labelfaces import label_face
 from .kind import KitPlan, register
 from .table import TableKit
 

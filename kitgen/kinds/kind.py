@@ -21,19 +21,19 @@ from reference_engine.api import (
     UsageError,
 )
 
-from ..bom import Bom
-from ..faces import Face
-from ..labels import Label
-from ..manifest import JsonObject, KitManifest, OwnKitManifest
-from ..optionspec import CARD_KIT, COMMON, KindValues, Option
-from ..templates import CardSize, Paper, Templates, load_templates
+from ..core.manifest import JsonObject, KitManifest, OwnKitManifest
+from ..core.optionspec import CARD_KIT, COMMON, KindValues, Option
+from ..core.templates import CardSize, Paper, Templates, load_templates
+from ..cost.bom import Bom
+from ..paper.faces import Face
+from ..paper.labels import Label
 
 if TYPE_CHECKING:
-    from ..booklet import Booklet
-    from ..cache import VerificationCache
-    from ..frontmatter import FrontSection
-    from ..kitcost import Costs
-    from ..kitoptions import BookletOptions, KitOptions
+    from ..booklet.book import Booklet
+    from ..booklet.frontmatter import FrontSection
+    from ..core.cache import VerificationCache
+    from ..core.kitoptions import BookletOptions, KitOptions
+    from ..cost.kitcost import Costs
 
 
 # What a slow step tells the progress line: what it does, and how far it is.
@@ -47,7 +47,7 @@ def default_labels(paper: str) -> str:
 
 
 # The options of `kitgen build` every kind takes, and those of a kit of cards, labels and booklet
-# (declared in kitgen.optionspec; a kind adds its own or leaves some out with ``without``).
+# (declared in kitgen.core.optionspec; a kind adds its own or leaves some out with ``without``).
 COMMON_OPTIONS = COMMON
 CARD_KIT_OPTIONS = CARD_KIT
 
@@ -130,7 +130,7 @@ class KitKind(ABC):
     # Whether the kit is of its own shape (:meth:`write_own`) instead of cards, labels and booklet.
     own_kit: ClassVar[bool] = False
     # The game's places on the table besides its piles (the discard pile, the layout), for the
-    # booklet's picture of the whole table (kitgen.tableplan).
+    # booklet's picture of the whole table (kitgen.booklet.tableplan).
     table_middle: ClassVar[tuple[str, ...]] = ()
     # What the game is, in a player's words, for refusing an option that does not apply to it.
     about: ClassVar[str] = "a card game with virtual players"

@@ -34,11 +34,9 @@ from reference_engine.api import (
     find_kind,
 )
 
-from ..bom import Bom, seat_names
-from ..booklet import Booklet, Example, booklet_style, sections
-from ..faces import Face
-from ..figurecache import measured_tables
-from ..frontchapters import (
+from ..booklet.book import Booklet
+from ..booklet.examples import Example
+from ..booklet.frontchapters import (
     first_turn_checklist,
     kit_contents,
     rules_head,
@@ -47,23 +45,28 @@ from ..frontchapters import (
     table_layout,
     turn_head,
 )
-from ..frontmatter import Box, FrontSection, Text
-from ..gametime import RunArguments
-from ..kitcost import GAMES, Footprint, KitCost, cards_per_column, plan_cost, sleeved
-from ..labels import Label
+from ..booklet.frontmatter import Box, FrontSection, Text
+from ..booklet.parts import booklet_style
+from ..booklet.steps import sections
+from ..core.figurecache import measured_tables
+from ..core.optionspec import KindValues, without
+from ..core.output import safe_name
+from ..core.templates import CardSize, Templates
+from ..core.verification import summary, verify_statistically
+from ..core.words import seating
+from ..cost.bom import Bom, seat_names
+from ..cost.gametime import RunArguments
+from ..cost.kitcost import GAMES, Footprint, KitCost, cards_per_column, plan_cost, sleeved
 from ..lang.catalogue import _
 from ..lang.overlay import spec_text
-from ..optionspec import KindValues, without
-from ..output import safe_name
-from ..templates import CardSize, Templates
-from ..verification import summary, verify_statistically
-from ..words import seating
+from ..paper.faces import Face
+from ..paper.labels import Label
 from .kind import CARD_KIT_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, check_people, default_labels
 from .virtual import Table, TableParts, WithDeck, deck_face, kit_labels, virtual_bom, whose_owner_cards
 
 if TYPE_CHECKING:
-    from ..cache import VerificationCache
-    from ..kitoptions import BookletOptions, KitOptions
+    from ..core.cache import VerificationCache
+    from ..core.kitoptions import BookletOptions, KitOptions
 
 
 class TableKit(KitKind):

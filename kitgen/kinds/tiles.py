@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from reference_engine.api import GameRules, Moment, Symbol
 
-from ..faces import Face
+from ..paper.faces import Face
 from .kind import register
 from .table import TableKit, moment_words
 

@@ -17,11 +17,14 @@ from typing import Protocol, TypedDict, runtime_checkable
 
 from reference_engine.api import CardType, TableCounts
 
-from ..bom import Bom, Item, envelope_for, spares
-from ..faces import Face, known_colours, label_face, symbol_face, theta_colour
-from ..labels import Label, theta_label
-from ..sleevesize import SLEEVE_CARDS, SleeveSize
-from ..words import listing
+from ..core.words import listing
+from ..cost.bom import Bom, Item, envelope_for, spares
+from ..cost.sleevesize import SLEEVE_CARDS, SleeveSize
+from ..paper.facenames import symbol_face
+from ..paper.faces import Face
+from ..paper.labelfaces import label_face
+from ..paper.labels import Label, theta_label
+from ..paper.pen import known_colours, theta_colour
 
 
 class TableParts(TypedDict, total=False):
@@ -77,7 +80,7 @@ class Table:
 
 
 def arrow_face() -> Face:
-    """The printed up-down arrow card (kitgen/arrowface.py): one card for both of its faces."""
+    """The printed up-down arrow card (kitgen/paper/arrowface.py): one card for both of its faces."""
     return symbol_face("up", "▲")
 
 

@@ -4,7 +4,7 @@ card symbols; Japanese needs a CJK font, Noto Sans JP (SIL Open Font License 1.1
 beside it.
 
 While a language with its own font is active, the kit's font names (``KitSans``,
-``KitSans-Bold``, :mod:`kitgen.faces`) stand for that font, so every page is set in it; reportlab
+``KitSans-Bold``, :mod:`kitgen.paper.faces`) stand for that font, so every page is set in it; reportlab
 embeds only the glyphs a PDF uses.
 """
 
@@ -25,7 +25,7 @@ FONTS_DIR = Path(__file__).parent / "fonts"
 JA_FONT = "NotoSansJP-Subset.ttf"
 LICENCE = "OFL-NotoSansJP.txt"
 BY_LANGUAGE = {"ja": JA_FONT}  # a language DejaVu Sans cannot print: its font file (regular and bold)
-KIT_FONTS = ("KitSans", "KitSans-Bold")  # the names every page is set in: kitgen.faces.FONT, FONT_BOLD
+KIT_FONTS = ("KitSans", "KitSans-Bold")  # the names every page is set in: kitgen.paper.faces.FONT, FONT_BOLD
 STYLES: tuple[tuple[Literal[0, 1], Literal[0, 1]], ...] = ((0, 0), (1, 0), (0, 1), (1, 1))
 CJK = frozenset({"ja", "zh", "ko"})  # lines break between characters, by reportlab's CJK rules
 

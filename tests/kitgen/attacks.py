@@ -395,7 +395,7 @@ def run_one(attack: Attack, folder: Path) -> dict[str, Any]:
     """Make, run (in this process) and judge one attack in ``folder``: one JSON-able result."""
     from click.testing import CliRunner
 
-    from kitgen.cli import main
+    from kitgen.cli.main import main
 
     folder.mkdir(parents=True)
     here = os.getcwd()

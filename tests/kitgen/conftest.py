@@ -42,9 +42,9 @@ def matches_golden() -> Callable[[Path, str], list[str]]:
 
 @pytest.fixture(scope="session")
 def plain_words() -> Callable[[Path], list[str]]:
-    """``plain_words(folder)``: what the identifier check (kitgen.jargon) finds on the pages for
+    """``plain_words(folder)``: what the identifier check (kitgen.booklet.jargon) finds on the pages for
     players of a built kit or booklet."""
-    from kitgen.jargon import check_kit
+    from kitgen.booklet.jargon import check_kit
 
     def check(folder: Path) -> list[str]:
         return [str(f) for f in check_kit(folder)]
@@ -56,7 +56,7 @@ def plain_words() -> Callable[[Path], list[str]]:
 def game_booklet(built_booklet: Callable[..., tuple[Path, Any]]) -> Callable[[str], Path]:
     """``game_booklet(ruleset)``: the folder of ``kitgen booklet RULESET`` (20 statistical runs,
     no previews), built once per session for every worker (tests/conftest.py's built_booklet)."""
-    from kitgen.optionspec import KindValues
+    from kitgen.core.optionspec import KindValues
 
     def get(ruleset: str) -> Path:
         wild4 = "bluff" if ruleset == "uno-official" else "strict"
@@ -69,8 +69,8 @@ def game_booklet(built_booklet: Callable[..., tuple[Path, Any]]) -> Callable[[st
 @pytest.fixture(scope="session")
 def manifest_round_trips() -> Callable[[Path], type]:
     """``manifest_round_trips(folder)``: the kit's manifest.json read back as a typed manifest
-    (:func:`kitgen.manifest.from_json`) and written again gives the same bytes; its class."""
-    from kitgen.manifest import from_json
+    (:func:`kitgen.core.manifest.from_json`) and written again gives the same bytes; its class."""
+    from kitgen.core.manifest import from_json
 
     def check(folder: Path) -> type:
         text = (folder / "manifest.json").read_text(encoding="utf-8")

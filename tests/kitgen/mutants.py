@@ -623,7 +623,7 @@ def drive(folder: Path, spec: Path, cmds: list[tuple[str, list[str]]], limit: fl
 
     from click.testing import CliRunner
 
-    from kitgen.cli import main
+    from kitgen.cli.main import main
     from reference_engine.api import KitgenError, Library
 
     def emit(data: dict[str, Any]) -> None:

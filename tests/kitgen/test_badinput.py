@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from kitgen.cli import main
+from kitgen.cli.main import main
 from reference_engine.api import Library
 
 HERE = Path(__file__).resolve().parent
@@ -461,9 +461,11 @@ def test_a_part_larger_than_a_page_is_one_line_not_a_layout_traceback(
     (exit 2, one line) and no booklet is left."""
     from reportlab.platypus import Table
 
-    import kitgen.typesetting
+    import kitgen.booklet.writer
 
-    monkeypatch.setattr(kitgen.typesetting.Writer, "story", lambda self: [Table([["x"]], rowHeights=[5000])])
+    monkeypatch.setattr(
+        kitgen.booklet.writer.Writer, "story", lambda self: [Table([["x"]], rowHeights=[5000])]
+    )
     code, out = cli("booklet", "six-card-and", "-o", str(tmp_path / "b"), "--no-previews")
     assert code == 2, out
     out = out.strip().splitlines()[-1]  # after the progress lines
@@ -481,7 +483,7 @@ ROOT = HERE.parents[1]
 def kitgen_process(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
     """``kitgen ARGS`` in its own process, killed after ``timeout`` s: a command that waits on a
     FIFO fails the test (TimeoutExpired) instead of hanging the suite."""
-    code = "import sys; from kitgen.cli import main; main(sys.argv[1:])"
+    code = "import sys; from kitgen.cli.main import main; main(sys.argv[1:])"
     return subprocess.run(
         [sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=timeout, cwd=ROOT
     )

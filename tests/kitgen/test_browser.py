@@ -18,7 +18,7 @@ import pytest
 from tests.kitgen.viewer_pages import cards_in, page_data, view
 
 # A real browser is the slow tier (`pytest -m slow`, run by .ci/run); the fast tier checks the
-# same pages' data and markup (tests/kitgen/test_viewer.py, test_kitindex in test_viewer.py).
+# same pages' data and markup (tests/kitgen/web/test_viewer.py, test_kitindex in test_viewer.py).
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,7 +9,7 @@ from typing import Any
 
 from click.testing import CliRunner
 
-from kitgen.cli import main
+from kitgen.cli.main import main
 
 DATA = re.compile(r'<script type="application/json" id="data">(.*?)</script>', re.S)
 

@@ -23,17 +23,20 @@ from reference_engine.api import (
     UsageError,
 )
 
-from ...bom import PLAYER_COLOURS, Bom
-from ...booklet import Booklet, booklet_style, sections, spec_example
-from ...frontmatter import FrontSection
-from ...kitcost import Footprint
-from ...labels import Label
+from ...booklet.book import Booklet
+from ...booklet.examples import spec_example
+from ...booklet.frontmatter import FrontSection
+from ...booklet.parts import booklet_style
+from ...booklet.steps import sections
+from ...core.manifest import JsonObject, KitManifest
+from ...core.optionspec import without
+from ...core.output import inside, safe_name
+from ...core.templates import Paper, Templates, load_templates
+from ...cost.bom import PLAYER_COLOURS, Bom
+from ...cost.kitcost import Footprint
 from ...lang.catalogue import _
 from ...lang.overlay import spec_text
-from ...manifest import JsonObject, KitManifest
-from ...optionspec import without
-from ...output import inside, safe_name
-from ...templates import Paper, Templates, load_templates
+from ...paper.labels import Label
 from ..kind import CARD_KIT_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, default_labels, register
 from . import front
 from .bundles import render_bundle_sheet
@@ -42,7 +45,7 @@ from .materials import sealed_bid_bom
 from .play import sealed_bid_lines
 
 if TYPE_CHECKING:
-    from ...kitoptions import BookletOptions, KitOptions
+    from ...core.kitoptions import BookletOptions, KitOptions
 
 
 def _rules(rules: GameRules) -> SealedBidRules:

@@ -16,11 +16,11 @@ from reportlab.lib.styles import ParagraphStyle
 
 from reference_engine.api import SealedBidRules
 
-from ...bom import PLAYER_COLOURS
-from ...faces import FONT, FONT_BOLD, new_canvas
-from ...paragraphs import paragraph
-from ...templates import Paper
-from ...units import mm
+from ...booklet.paragraphs import paragraph
+from ...core.templates import Paper
+from ...core.units import mm
+from ...cost.bom import PLAYER_COLOURS
+from ...paper.faces import FONT, FONT_BOLD, new_canvas
 
 HEART = HexColor("#C8102E")  # the ♥ cards' red (templates/cards.yaml)
 

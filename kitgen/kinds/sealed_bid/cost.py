@@ -25,11 +25,19 @@ from reference_engine.api import (
     play,
 )
 
-from ...booklet import spec_example
-from ...durations import about_range
-from ...figurecache import FigureCache
-from ...kitcost import ESTIMATE, GAMES, Costs, Footprint, with_cautious
-from ...tabletime import TimeModel, action_counts, model_json, people_text, schedule, spec_hints, time_models
+from ...booklet.examples import spec_example
+from ...core.durations import about_range
+from ...core.figurecache import FigureCache
+from ...cost.kitcost import ESTIMATE, GAMES, Costs, Footprint, with_cautious
+from ...cost.tabletime import (
+    TimeModel,
+    action_counts,
+    model_json,
+    people_text,
+    schedule,
+    spec_hints,
+    time_models,
+)
 
 Profiles = Mapping[str, float]  # seconds under each profile, optimistic first
 

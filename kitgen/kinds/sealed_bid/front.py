@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from reference_engine.api import SealedBidRules
 
-from ...booklet import Booklet, booklet_style
-from ...frontchapters import kit_contents, rules_head, table_layout, turn_head
-from ...frontmatter import Block, FrontSection, Gap, Picture, Text, numbered
+from ...booklet.book import Booklet
+from ...booklet.frontchapters import kit_contents, rules_head, table_layout, turn_head
+from ...booklet.frontmatter import Block, FrontSection, Gap, Picture, Text, numbered
+from ...booklet.parts import booklet_style
 
 
 def front_sections(b: Booklet) -> list[FrontSection]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from reference_engine.api import SealedBidRules
 
-from ...bom import Bom, Item, spares
-from ...faces import Face
+from ...cost.bom import Bom, Item, spares
+from ...paper.faces import Face
 
 
 def sealed_bid_bom(

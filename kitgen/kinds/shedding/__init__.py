@@ -28,14 +28,15 @@ from reference_engine.api import (
     strategy_from_options,
 )
 
-from ...bom import Bom, seat_names
-from ...booklet import Booklet, Example
-from ...frontmatter import FrontSection
-from ...kitcost import bit_cards, sleeved
-from ...optionspec import STRATEGY, WEIGHTS, KindValues
-from ...output import safe_name
-from ...templates import Templates
-from ...verification import summary, verify_statistically
+from ...booklet.book import Booklet
+from ...booklet.examples import Example
+from ...booklet.frontmatter import FrontSection
+from ...core.optionspec import STRATEGY, WEIGHTS, KindValues
+from ...core.output import safe_name
+from ...core.templates import Templates
+from ...core.verification import summary, verify_statistically
+from ...cost.bom import Bom, seat_names
+from ...cost.kitcost import bit_cards, sleeved
 from ..kind import CARD_KIT_OPTIONS, BookletPlan, KitKind, KitPlan, check_people, register
 from ..table import TableKit, moment_words, seats
 from . import front
@@ -44,8 +45,8 @@ from .materials import game_bom
 from .play import game_lines
 
 if TYPE_CHECKING:
-    from ...cache import VerificationCache
-    from ...kitoptions import BookletOptions, KitOptions
+    from ...core.cache import VerificationCache
+    from ...core.kitoptions import BookletOptions, KitOptions
 
 
 def _rules(rules: GameRules) -> RuleSet:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from reference_engine.api import RuleSet, Shedding, Strategy, find_kind
 
-from ...booklet import Example
+from ...booklet.examples import Example
 from ..kind import KitPlan
 
 

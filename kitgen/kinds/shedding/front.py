@@ -7,9 +7,10 @@ from collections.abc import Sequence
 
 from reference_engine.api import RuleSet, SheddingEffect
 
-from ...booklet import Booklet, booklet_style
-from ...frontchapters import rules_head, setting_up, setup_values, turn_head
-from ...frontmatter import Box, Cell, FrontSection, Gap, Grid, Picture, Text
+from ...booklet.book import Booklet
+from ...booklet.frontchapters import rules_head, setting_up, setup_values, turn_head
+from ...booklet.frontmatter import Box, Cell, FrontSection, Gap, Grid, Picture, Text
+from ...booklet.parts import booklet_style
 from ...lang.catalogue import _
 from ...lang.overlay import spec_text
 from ..virtual import whose_owner_cards

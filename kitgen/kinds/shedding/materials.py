@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from reference_engine.api import Library, PlaySettings, RuleSet, Shedding, Strategy, TableCounts, find_kind
 
-from ...bom import Bom, Item, seat_names
-from ...faces import Face, known_colours
-from ...figurecache import measured_tables
+from ...core.figurecache import measured_tables
+from ...cost.bom import Bom, Item, seat_names
+from ...paper.faces import Face
+from ...paper.pen import known_colours
 from ..virtual import Table, deck_face, virtual_bom
 
 

@@ -25,13 +25,13 @@ from reference_engine.api import (
     find_kind,
 )
 
-from ...bom import Bom
-from ...faces import known_colours
-from ...labels import Label
-from ...manifest import JsonObject, OwnKitManifest
-from ...optionspec import COUNT, DIFFICULTY, SEED, KindValues
-from ...output import inside, safe_name
-from ...templates import Paper, Templates
+from ...core.manifest import JsonObject, OwnKitManifest
+from ...core.optionspec import COUNT, DIFFICULTY, SEED, KindValues
+from ...core.output import inside, safe_name
+from ...core.templates import Paper, Templates
+from ...cost.bom import Bom
+from ...paper.labels import Label
+from ...paper.pen import known_colours
 from ..kind import COMMON_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, Progress, register
 from .booklet import render_booklet
 from .sheets import Deck, render_puzzles, render_solutions
@@ -40,9 +40,9 @@ from .sheets import Deck, render_puzzles, render_solutions
 BOOKLET_WHAT = "the ideas of the paper behind the puzzles: the model, how hard each kind is, and why"
 
 if TYPE_CHECKING:
-    from ...booklet import Booklet
-    from ...frontmatter import FrontSection
-    from ...kitoptions import BookletOptions, KitOptions
+    from ...booklet.book import Booklet
+    from ...booklet.frontmatter import FrontSection
+    from ...core.kitoptions import BookletOptions, KitOptions
 
 
 class PuzzleCounts(TypedDict):

@@ -19,10 +19,10 @@ from reportlab.platypus import BaseDocTemplate, Flowable, Paragraph, Table, Tabl
 
 from reference_engine.api import Card, Puzzle, PuzzleRules, parse_cards, solve_solitaire
 
-from ...faces import FONT, FONT_BOLD, ensure_fonts, new_document, pdf_table, style
-from ...paragraphs import Fragment, Styled, paragraph
-from ...units import mm
-from ...words import listing, plural
+from ...booklet.paragraphs import Fragment, Styled, paragraph
+from ...core.units import mm
+from ...core.words import listing, plural
+from ...paper.faces import FONT, FONT_BOLD, ensure_fonts, new_document, pdf_table, style
 from .sheets import CARD_H, CARD_W, Deck, draw_card
 
 EXAMPLE_1 = "1/3,2/2,2/3,2/3,2/4,3/2,3/4,4/1,4/3"

@@ -1,6 +1,6 @@
 """The puzzle sheets (a puzzle on each half page) and the solution sheets, with our deck's faces.
 
-Cards are drawn with :func:`kitgen.faces.draw_face` (the kit's colour-number designs), scaled
+Cards are drawn with :func:`kitgen.paper.drawing.draw_face` (the kit's colour-number designs), scaled
 down from the UNO card size. A puzzle's colour i is the rule set's i-th deck colour.
 """
 
@@ -14,9 +14,10 @@ from reportlab.pdfgen.canvas import Canvas
 
 from reference_engine.api import Card, Puzzle
 
-from ...faces import FONT, FONT_BOLD, Face, draw_face, new_canvas, style
-from ...sheets import wrap
-from ...units import mm
+from ...core.units import mm
+from ...paper.drawing import draw_face
+from ...paper.faces import FONT, FONT_BOLD, Face, new_canvas, style
+from ...paper.sheets import wrap
 
 CARD_W, CARD_H = mm(56), mm(87)
 INK = HexColor("#222222")

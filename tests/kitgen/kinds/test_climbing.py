@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 from pypdf import PdfReader
 
-from kitgen.cli import main
-from kitgen.kit import KitOptions, build
+from kitgen.cli.main import main
+from kitgen.kit.build import KitOptions, build
 from reference_engine.api import Library, load_game
 
 

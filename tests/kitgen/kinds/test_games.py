@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from pypdf import PdfReader
 
-from kitgen.kit import KitOptions, build
+from kitgen.kit.build import KitOptions, build
 
 GAMES = {
     "sevens": ("card-selection-fast", "sevens-mini", 52),

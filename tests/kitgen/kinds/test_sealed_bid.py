@@ -12,7 +12,7 @@ import pdfplumber
 import pytest
 from pypdf import PdfReader
 
-from kitgen.booklet import plain_text
+from kitgen.booklet.prose import plain_text
 from reference_engine.registry import Library
 from reference_engine.simulate import simulate
 
@@ -86,8 +86,8 @@ def test_label_words_match_the_paper_they_are_printed_on(
     kit: tuple[Path, dict[str, Any]], tmp_path: Path
 ) -> None:
     """The default labels are cut from plain paper: nothing says to stick or peel them."""
+    from kitgen.core.templates import load_templates
     from kitgen.kinds.sealed_bid.bundles import render_bundle_sheet
-    from kitgen.templates import load_templates
     from reference_engine.api import load_game
 
     folder, manifest = kit
@@ -232,17 +232,17 @@ def test_the_output_is_the_golden_one(kit: tuple[Path, dict[str, Any]], matches_
     assert matches_golden(folder, "gakmoro") == []
 
 
-@pytest.mark.slow  # renders every page; the fast tier checks the default kit (tests/kitgen/test_kit.py)
+@pytest.mark.slow  # renders every page; the fast tier checks the default kit (tests/kitgen/kit/test_kit.py)
 def test_the_kit_passes_the_page_check(kit: tuple[Path, dict[str, Any]]) -> None:
-    """The Gakmoro kit, bundle sheets and booklet included (kitgen.pagecheck)."""
-    from kitgen.pagecheck import check_kit
+    """The Gakmoro kit, bundle sheets and booklet included (kitgen.paper.pagecheck)."""
+    from kitgen.paper.pagecheck import check_kit
 
     folder, _ = kit
     assert [str(f) for f in check_kit(folder, every_card_page=True)] == []
 
 
 def test_the_kit_speaks_plain_words(kit: tuple[Path, dict[str, Any]], plain_words: Any) -> None:
-    """No spec name, expression or paper notation on a page for players (kitgen.jargon)."""
+    """No spec name, expression or paper notation on a page for players (kitgen.booklet.jargon)."""
     folder, _ = kit
     assert plain_words(folder) == []
 
@@ -270,7 +270,7 @@ def test_a_round_and_a_whole_game_for_two_people(
 
 def test_the_rounds_actions_do_not_depend_on_the_bundles() -> None:
     """What the round costs is one traced run: the same actions whatever is submitted."""
-    from kitgen.tabletime import action_counts, spec_hints
+    from kitgen.cost.tabletime import action_counts, spec_hints
 
     library = Library()
     proto = library.protocol("gakmoro-round")

@@ -10,9 +10,9 @@ import pytest
 from click.testing import CliRunner
 from pypdf import PdfReader
 
-from kitgen.cli import main
-from kitgen.kit import KitOptions, build
-from kitgen.optionspec import KindValues
+from kitgen.cli.main import main
+from kitgen.core.optionspec import KindValues
+from kitgen.kit.build import KitOptions, build
 
 WEIGHTS = "action=3,number=1,wild=1"
 
@@ -69,7 +69,7 @@ def test_the_booklet_teaches_a_stronger_virtual_player(weighted_kit: tuple[Path,
     assert data["game_example"]["params"]["w"] == 3
     # The weighted turn costs more at the table than the paper's: w tickets per card, w k1 lottery piles.
     # The same seating with the rule set's own protocol, costed by the same model and games.
-    from kitgen.kitcost import kit_cost
+    from kitgen.cost.kitcost import kit_cost
     from reference_engine.api import Library, load_game
 
     uniform = kit_cost(Library(), "uno", load_game("uno").virtual_protocol, 4, 1, (63.0, 88.0))

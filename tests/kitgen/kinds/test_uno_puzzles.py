@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 from pypdf import PdfReader
 
-from kitgen.cli import main
-from kitgen.manifest import OwnKitManifest
+from kitgen.cli.main import main
+from kitgen.core.manifest import OwnKitManifest
 
 
 def run(*args: str) -> tuple[int, str]:

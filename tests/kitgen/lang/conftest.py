@@ -11,7 +11,7 @@ import pytest
 def pseudo_protocol_kit(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """``kitgen build six-card-and --lang qps --no-previews``: the shipped protocol kit (cards,
     labels, booklet, handout, index.html, printing guide, shopping list) in the pseudo-locale."""
-    from kitgen.kit import KitOptions, build
+    from kitgen.kit.build import KitOptions, build
     from kitgen.lang.catalogue import using_language
 
     folder = tmp_path_factory.mktemp("qps") / "six-card-and"
@@ -27,7 +27,7 @@ def japanese_font_kit(tmp_path_factory: pytest.TempPathFactory) -> Path:
     every page is set in the Japanese font and broken by its rules."""
     import shutil
 
-    from kitgen.kit import KitOptions, build
+    from kitgen.kit.build import KitOptions, build
     from kitgen.lang import catalogue
     from kitgen.lang.catalogue import using_language
 

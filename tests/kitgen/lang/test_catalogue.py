@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from kitgen.cli import main
+from kitgen.cli.main import main
 from kitgen.lang import catalogue, extract
 from kitgen.lang.catalogue import _, ngettext, using_language
 from reference_engine.api import UsageError

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from kitgen.jargon import check_kit as plain_words
-from kitgen.jargon import validation_titles
-from kitgen.pagecheck import check_kit
+from kitgen.booklet.jargon import check_kit as plain_words
+from kitgen.booklet.jargon import validation_titles
+from kitgen.paper.pagecheck import check_kit
 
 
 @pytest.mark.parametrize("kit", ["japanese_font_kit", "pseudo_protocol_kit"])

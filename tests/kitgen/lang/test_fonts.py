@@ -12,9 +12,9 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import Paragraph
 
-from kitgen.faces import FONT, ensure_fonts
 from kitgen.lang import catalogue, fonts
 from kitgen.lang.catalogue import using_language
+from kitgen.paper.faces import FONT, ensure_fonts
 
 ROOT = Path(__file__).resolve().parents[3]
 JA = (
@@ -40,7 +40,7 @@ def ja(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
 
 
 def test_the_font_names_are_the_kits() -> None:
-    from kitgen.faces import FONT_BOLD
+    from kitgen.paper.faces import FONT_BOLD
 
     assert fonts.KIT_FONTS == (FONT, FONT_BOLD)
 
@@ -126,8 +126,8 @@ def test_japanese_lines_never_start_with_closing_punctuation(ja: str) -> None:
 def test_a_picture_label_breaks_between_characters(ja: str) -> None:
     """A place's name in a step picture has no spaces in Japanese: it breaks between characters
     and fits its column (the page check found one over a card before)."""
-    from kitgen.diagram import title_lines
-    from kitgen.faces import FONT_BOLD
+    from kitgen.booklet.diagram import title_lines
+    from kitgen.paper.faces import FONT_BOLD
 
     title = "わきに置いた持ち主カード"
     with using_language(ja, allow_missing=True):

@@ -44,7 +44,7 @@ def test_the_japanese_uno_booklet_has_no_english_words(tmp_path: Path) -> None:
     gaps = catalogue.missing("ja")
     if gaps:
         pytest.skip(f"the Japanese catalogue lacks {len(gaps)} strings, e.g. {gaps[0]!r}")
-    from kitgen.kit import BookletOptions, build_booklet
+    from kitgen.kit.build import BookletOptions, build_booklet
     from kitgen.lang.catalogue import _, using_language
 
     out = tmp_path / "ja"

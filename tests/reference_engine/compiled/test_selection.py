@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from kitgen.cli import main
+from kitgen.cli.main import main
 from reference_engine.api import PlaySettings, compiled_reason, play
 from reference_engine.cards import Symbol
 from reference_engine.compiled import compile_protocol

@@ -15,7 +15,7 @@ import psutil
 import pytest
 from click.testing import CliRunner
 
-from kitgen.cli import main
+from kitgen.cli.main import main
 from reference_engine.errors import MemoryRefused, UsageError
 from reference_engine.machine import Runner
 from reference_engine.registry import Library

@@ -260,7 +260,7 @@ def test_ctrl_c_stops_the_workers_at_once(tmp_path: Path) -> None:
     script = (
         "import signal, sys\n"
         "signal.signal(signal.SIGINT, signal.default_int_handler)  # even if the parent ignores SIGINT\n"
-        "from kitgen.cli import main\n"
+        "from kitgen.cli.main import main\n"
         "sys.argv = ['kitgen', 'verify', 'covert-lottery-modified', '--param', 'm=9', '--workers', '2']\n"
         "main()\n"
     )
@@ -308,7 +308,7 @@ def test_a_coordinator_killed_outright_leaves_no_worker_behind() -> None:
 
     script = (
         "import sys\n"
-        "from kitgen.cli import main\n"
+        "from kitgen.cli.main import main\n"
         "sys.argv = ['kitgen', 'verify', 'covert-lottery-modified', '--param', 'm=9', '--workers', '2']\n"
         "main()\n"
     )

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from kitgen.cli import main
+from kitgen.cli.main import main
 from reference_engine.registry import Library
 
 HERE = Path(__file__).resolve().parent / "soundness"

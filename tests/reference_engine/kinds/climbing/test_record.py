@@ -85,7 +85,7 @@ def _play(record: dict[str, Any], seat: int, following: bool) -> dict[str, Any]:
 
 def test_the_cli_replays_and_names_a_changed_play(tmp_path: Path) -> None:
     """The issue's check: play with --record, replay (exit 0); one play changed: exit 1, naming it."""
-    from kitgen.cli import main
+    from kitgen.cli.main import main
 
     path = tmp_path / "game.json"
     runner = CliRunner()

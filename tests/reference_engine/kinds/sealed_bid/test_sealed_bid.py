@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from kitgen.cli import main
+from kitgen.cli.main import main
 from reference_engine.errors import CheckFailure, SpecError, UsageError
 from reference_engine.kinds import kind_name, load_game, rules_path
 from reference_engine.kinds.sealed_bid import SealedBidGame, load_sealed_bid, plain_winner, submissions

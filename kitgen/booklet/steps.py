@@ -1,0 +1,361 @@
+"""A booklet's sections from a seeded run: the steps, what they show, their notes, and
+the runs of called protocols.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from reference_engine.api import (
+    Event,
+    JSONValue,
+    Library,
+    Protocol,
+    Reveal,
+    Simulation,
+    Snapshot,
+    glyph,
+    possible_reveals,
+)
+
+from ..cost.consumables import needs
+from ..cost.tabletime import spec_hints, table_time
+from ..lang.overlay import spec_text
+from .diagram import Diagram, parse_slot, step_diagrams
+from .examples import Example, spec_example
+from .glossary import Glossary
+from .parts import BookletStyle, Section, StepBlock
+from .prose import _count_text, first_sentence, handling_sentences, plain_text
+
+
+@dataclass
+class Run:
+    """What one protocol's section shows of the worked example: its own events (the top
+    protocol's run, or one call of a called protocol inside it), and what it said and gave."""
+
+    record: dict[str, object]
+    text: str
+    events: list[Event]  # every event of the run, nested calls included
+    depth: int  # the call depth of the protocol's own steps
+    outcome: list[str]
+    # How the table handles each card output at the end (machine.outputs.handling).
+    handling: dict[str, str] = field(default_factory=dict)
+
+
+def _events_by_step(events: list[Event], depth: int = 0) -> dict[str, list[Event]]:
+    """The events of each step number at ``depth``; for a step inside a loop, its first pass only."""
+    out: dict[str, list[Event]] = {}
+    first_loop: dict[str, dict[str, JSONValue]] = {}
+    for e in events:
+        if e.depth != depth or e.step is None:
+            continue
+        if e.step not in first_loop:
+            first_loop[e.step] = dict(e.loop)
+        if e.loop == first_loop[e.step]:
+            out.setdefault(e.step, []).append(e)
+    return out
+
+
+def repeated(items: list[str]) -> list[str]:
+    """Each distinct item once, in order, saying how often it came when more than once
+    (``["8 → 14", "8 → 14", "3 → 8"]`` -> ``["8 → 14, twice", "3 → 8"]``)."""
+    counts = Counter(items)
+    again = {2: "twice", 3: "three times"}
+    return [i if counts[i] == 1 else f"{i}, {again.get(counts[i], f'{counts[i]} times')}" for i in counts]
+
+
+def _notes(library: Library, events: list[Event], depth: int, pictured: bool = True) -> list[str]:
+    notes = []
+    calls: dict[str, list[dict[str, object]]] = {}
+    for e in events:
+        if e.action == "call" and e.depth == depth:
+            calls.setdefault(e.detail["protocol"], []).append(dict(e.detail.get("params", {})))
+    for name, uses in calls.items():
+        callee = library.protocol(name)
+        words = Glossary(callee)
+        times = "" if len(uses) == 1 else f" {len(uses)} times"
+        given = repeated([words.quantities(u) for u in uses if u])
+        notes.append(
+            f"This step runs the {callee.title}{times}" + (f" ({'; '.join(given)})" if given else "") + "."
+        )
+    for e in events:
+        d = e.detail
+        if e.depth != depth:
+            continue
+        if e.action == "shuffle":
+            how = d.get("how") or ""
+            notes.append(f"{how} ({_arrangements(int(d['size']))})".strip())
+        elif e.action == "turn" and len(d.get("revealed", [])) > 16:
+            shows = "; the picture shows some of them" if pictured else ""  # no picture: none to point to
+            notes.append(f"{len(d['revealed'])} cards are turned over{shows}.")
+        elif e.action == "return" and d.get("values") and e is events[-1]:
+            callee = library.protocol(str(d.get("protocol") or e.protocol))
+            words = Glossary(callee)
+            said = [words.output(k, v) for k, v in d["values"].items()]
+            notes.append("In the worked example it reports: " + " ".join(said))
+    return notes
+
+
+def _arrangements(n: int) -> str:
+    if n <= 10**6:
+        return f"Each of the {n} possible arrangements is equally likely."
+    digits, power = str(n), str(len(str(n)) - 1).translate(str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹"))
+    return f"Each of the about {digits[0]}.{digits[1]} × 10{power} arrangements is equally likely."
+
+
+def _boring(diagrams: list[Diagram], events: list[Event]) -> bool:
+    """Pictures that show nothing new (a loop header, a decision)."""
+    if any(e.action not in ("note", "for", "if", "let") for e in events):
+        return False
+    return not any(
+        cell is not None and cell.changed
+        for d in diagrams
+        for r in d.regions
+        for row in r.cells
+        for cell in row
+    )
+
+
+def _unseen(diagrams: list[Diagram], events: list[Event]) -> bool:
+    """A step whose cards turn only inside their sleeves: nothing changes that the table sees."""
+    if not events or any(e.action not in ("turn", "note") for e in events):
+        return False
+    return not any(
+        cell is not None and cell.changed
+        for d in diagrams
+        for r in d.regions
+        for row in r.cells
+        for cell in row
+    )
+
+
+def section_for(
+    library: Library,
+    proto: Protocol,
+    run: Run,
+    reveals: dict[tuple[str, str], Reveal],
+    if_wrong: str,
+    capacity: int,
+    words: Glossary,
+    people: int = 1,
+    called: bool = False,
+) -> Section:
+    """One protocol's section: every numbered step with the pictures of ``run``."""
+    by_step = _events_by_step(run.events, run.depth)
+    blocks = []
+    for step in proto.numbered_steps():
+        assert step.number is not None
+        events = by_step.get(step.number, [])
+        diagrams = step_diagrams(events, capacity)
+        if _boring(diagrams, events) and step is not proto.numbered_steps()[0]:
+            diagrams = []  # the first step always shows the table the protocol starts from
+        if step.table.get("all") == "kept":
+            diagrams = []  # nothing changes at the table (the cards are already there, in sleeves)
+        if _unseen(diagrams, events):
+            diagrams = []  # cards turned inside their sleeves: the table sees no change
+        diagrams = [d for d in diagrams if d.regions]
+        for d in diagrams:  # the places in a player's words (the spec's booklet: names)
+            for reg in d.regions:
+                reg.title = words.place(reg.name)
+                for lab in reg.labels:  # a place's name that stuck to its cards (x under x's pair)
+                    lab["text"] = words.place(str(lab["text"]))
+        say = spec_text(step.say.text) if step.say else ""
+        block = StepBlock(
+            proto.name,
+            step.number,
+            say,
+            spec_text(step.brief) or first_sentence(plain_text(say)),
+            diagrams,
+            _notes(library, events, run.depth, bool(diagrams)),
+            dict(events[0].loop) if events else {},
+            ran=bool(events),
+            paper=spec_text(step.paper or ""),
+            loop_text=words.loop(events[0].loop) if events and events[0].loop else "",
+        )
+        reveal = reveals.get((proto.name, step.number))
+        if reveal is not None:
+            block.checks = [f.text for f in reveal.facts]
+            turned = [n for e in events if e.action == "turn" for n in e.detail.get("revealed", [])]
+            if any(f.kind == "same_cards" for f in reveal.facts) and 0 < len(set(turned)) <= 8:
+                block.checks.append(f"In this example: {_count_text(turned)}.")
+            block.if_wrong = if_wrong
+        blocks.append(block)
+    if blocks:
+        blocks[-1].notes.extend(handling_sentences(words, run.handling, called))
+    return Section(
+        proto.name,
+        spec_text(proto.title),
+        spec_text(proto.summary),
+        spec_text(proto.booklet.overview),
+        proto.source.get("cite", ""),
+        run.record,
+        run.text,
+        run.outcome,
+        blocks,
+        words.legend(),
+        [c.protocol for c in proto.calls()],
+        table_time(run.events, people, spec_hints(library.protocol)),
+        proto.table,
+        needs(run.events),
+        notation=dict(proto.booklet.notation),
+    )
+
+
+def reading_order(library: Library, top: str) -> list[str]:
+    """The protocol, then what it calls, depth first, each once."""
+    seen: list[str] = []
+
+    def visit(name: str) -> None:
+        if name in seen:
+            return
+        seen.append(name)
+        for call in library.protocol(name).calls():
+            visit(call.protocol)
+
+    visit(top)
+    return seen
+
+
+def top_run(library: Library, proto: Protocol, example: Example, words: Glossary) -> tuple[Run, Simulation]:
+    """The worked example's run of the protocol a booklet teaches."""
+    sim = example.run(library, proto)
+    outcome = [words.output(k, v) for k, v in sim.trace.outputs.items()]
+    return Run(example.record, example.text, list(sim.trace.events), 0, outcome, sim.handling), sim
+
+
+def called_run(
+    library: Library, sim: Simulation, proto: Protocol, caller_titles: dict[str, str]
+) -> Run | None:
+    """The first call of ``proto`` inside the worked example's run, as that protocol's own run:
+    the same cards throughout the booklet. None if the example never calls it."""
+    events = list(sim.trace.events)
+    at = next(
+        (i for i, e in enumerate(events) if e.action == "call" and e.detail.get("protocol") == proto.name),
+        None,
+    )
+    if at is None:
+        return None
+    call = events[at]
+    end = next(
+        (
+            j
+            for j in range(at + 1, len(events))
+            if events[j].depth == call.depth
+            and events[j].action == "return"
+            and events[j].detail.get("protocol") == proto.name
+        ),
+        None,
+    )
+    if end is None:
+        return None
+    words = Glossary(proto)
+    inputs = {k: _read(proto, k, call.before, slots) for k, slots in call.detail.get("args", {}).items()}
+    params = dict(call.detail.get("params", {}))
+    where = f"at Step {call.step} of “{caller_titles.get(call.protocol, call.protocol)}”"
+    if call.loop:
+        where += f" ({Glossary(library.protocol(call.protocol)).loop(call.loop)})"
+    given = [words.quantity(k, v) for k, v in params.items()] + [
+        words.quantity(k, v) for k, v in inputs.items()
+    ]
+    text = f"Worked example, continued: the same run comes here {where}, with " + "; ".join(given) + "."
+    ret = events[end]
+    outcome = [words.output(k, v) for k, v in ret.detail.get("values", {}).items()]
+    for out_name, region in ret.detail.get("results", {}).items():
+        if out_name in proto.outputs and out_name not in ret.detail.get("values", {}):
+            value = _read_region(proto, out_name, ret.after, str(region))
+            if value is not None:
+                outcome.append(words.output(out_name, value))
+    record = {
+        "within": sim.trace.protocol,
+        "call_event": call.index,
+        "params": {k: list(v) if isinstance(v, tuple) else v for k, v in params.items()},
+        "inputs": {k: v if isinstance(v, int) else [str(x) for x in v] for k, v in inputs.items()},
+    }
+    return Run(record, text, events[at + 1 : end], call.depth + 1, outcome)
+
+
+def _cell(snapshot: Snapshot, slot: str) -> str | None:
+    where = parse_slot(slot)
+    if where is None:
+        return None
+    name, r, c = where
+    for reg in snapshot.regions:
+        if reg["name"] == name and r <= reg["rows"] and c <= reg["cols"]:
+            cell = reg["cells"][r - 1][c - 1]
+            return str(cell["symbol"]) if cell else None
+    return None
+
+
+# Cards read back: an encoding's value (or values), else the cards' printed names.
+Decoded = int | str | list[int | str] | list[str]
+
+
+def _decode(proto: Protocol, encoding: str | None, names: list[str]) -> Decoded:
+    """Cards read back as the encoding's values (a bit pair -> 0 or 1), else their printed names."""
+    enc = proto.encodings.get(encoding or "")
+    if enc is not None and enc.kind == "values" and enc.table:
+        width = len(next(iter(enc.table.values())))
+        back = {tuple(v): k for k, v in enc.table.items()}
+        chunks = [tuple(names[i : i + width]) for i in range(0, len(names), width)]
+        if chunks and all(ch in back for ch in chunks):
+            values = [back[ch] for ch in chunks]
+            return values[0] if len(values) == 1 else values
+    return [glyph(n) for n in names]
+
+
+def _read(proto: Protocol, name: str, snapshot: Snapshot, slots: list[str]) -> Decoded:
+    names = [n for n in (_cell(snapshot, s) for s in slots) if n is not None]
+    decl = proto.inputs.get(name)
+    return _decode(proto, decl.encoding if decl else None, names)
+
+
+def _read_region(proto: Protocol, output: str, snapshot: Snapshot, region: str) -> Decoded | None:
+    for reg in snapshot.regions:
+        if reg["name"] == region:
+            names = [str(c["symbol"]) for row in reg["cells"] for c in row if c]
+            return _decode(proto, proto.outputs[output].decode, names) if names else None
+    return None
+
+
+def sections(
+    library: Library,
+    top: Protocol,
+    top_example: Example,
+    capacity: int,
+    style: BookletStyle,
+    reveals: dict[tuple[str, str], Reveal] | None = None,
+    owners: Sequence[str] = (),
+    people: int = 1,
+) -> list[Section]:
+    """Every protocol's section, all from one worked example: the protocol's run, and each
+    protocol it calls at its first call in that run (a protocol the run never calls gets its
+    spec's own example). ``reveals`` are computed (an exact run) unless given. The worked
+    examples' table times are for ``people`` sharing the work."""
+    if reveals is None:
+        reveals = possible_reveals(library, top)
+    if_wrong = spec_text(top.booklet.if_wrong) or style.words["if_wrong"]
+    top_words = Glossary(top, owners)
+    first, sim = top_run(library, top, top_example, top_words)
+    titles = {n: spec_text(library.protocol(n).title) for n in reading_order(library, top.name)}
+    out = []
+    for name in reading_order(library, top.name):
+        proto = library.protocol(name)
+        # On a called protocol's pages, "Step 8" of the recovery text means the top protocol's.
+        here = if_wrong if name == top.name else name_steps(if_wrong, top.title)
+        words = top_words if name == top.name else Glossary(proto)
+        run = first if name == top.name else called_run(library, sim, proto, titles)
+        if run is None:
+            ex = spec_example(proto, library)
+            run, _ = top_run(library, proto, ex, words)
+        elif name != top.name:  # how the table handles its outputs (the same at every call)
+            run.handling = spec_example(proto, library).run(library, proto).handling
+        out.append(section_for(library, proto, run, reveals, here, capacity, words, people, name != top.name))
+    return out
+
+
+def name_steps(text: str, title: str) -> str:
+    """``... as in Step 8 ...`` -> ``... as in Step 8 of the Card selection protocol ...``."""
+    return re.sub(r"\b(Steps? \d+[a-z()]*(?:\s*(?:,|and|to)\s*\d+[a-z()]*)*)", rf"\1 of the {title}", text)

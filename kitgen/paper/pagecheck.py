@@ -1,0 +1,432 @@
+"""Preflight of a built kit's PDFs: what a print shop's check (and a careful player) would reject.
+
+For every page checked it reports:
+
+* ``font``: a font that is not embedded (a print shop's preflight rejects the file, even when the
+  font is never used);
+* ``overlap``: text drawn over other text (two glyphs whose boxes cover each other by more than a
+  third, which is not one glyph drawn twice on the same spot);
+* ``outside``: text that runs off the page;
+* ``cut``: text closer than the safe margin to a cut line (the edge of a card or a label);
+* ``crossing``: a crop mark or a cut line running through text (a sheet id under a crop mark,
+  instructions laid across the line between two cards);
+* ``frame``: a stroked line (a frame, a border, a rule) inside a card closer than the safe margin
+  to its cut line, or across it: a cut a millimetre off makes such a frame visibly lopsided;
+* ``contrast``: text whose contrast with what lies under it is below 4.5:1 (WCAG AA), measured on
+  the rendered page (see :mod:`kitgen.paper.pagepixels`);
+* ``covered``: text partly hidden by a shape drawn after it (a label under a card).
+
+Cut lines come from what the page shows: a card is a rectangle of the card's size plus its
+bleed (the background every card is drawn on), its cut line that rectangle less the bleed, or a
+stroked outline of the card's own size (the calibration pages); crop marks are the lines in
+line with a cut line outside every card; labels come from the label sheet's own geometry. The
+check reads PDFs with pdfplumber (glyph and path boxes), pypdf (font resources) and PDFium (the
+rendered page); ``python -m kitgen.paper.pagecheck KIT_FOLDER`` prints what it finds and exits 1 if
+anything.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import defaultdict
+from collections.abc import Callable, Collection, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pypdf import PdfReader
+
+from ..core.colour import hex_of
+from ..core.manifest import CardPages, KitManifest, from_json
+from .pagepixels import PdfChar, page_chars
+
+if TYPE_CHECKING:
+    from pdfplumber.page import Page
+
+MM = 72 / 25.4
+Rect = tuple[float, float, float, float]  # x0, top, x1, bottom (pdfplumber's coordinates)
+
+
+@dataclass(frozen=True)
+class Finding:
+    file: str
+    page: int
+    kind: str  # font | overlap | outside | cut | crossing | frame | contrast | covered
+    detail: str
+
+    def __str__(self) -> str:
+        return f"{self.file} p. {self.page}: {self.kind}: {self.detail}"
+
+
+def unembedded_fonts(path: Path, pages: Iterable[int] | None = None) -> list[Finding]:
+    """Fonts in the page resources without an embedded font file."""
+    reader = PdfReader(str(path))
+    out = []
+    numbers = range(1, len(reader.pages) + 1) if pages is None else pages
+    for n in numbers:
+        resources = reader.pages[n - 1].get("/Resources")
+        fonts = resources.get_object().get("/Font") if resources is not None else None
+        for ref in fonts.get_object().values() if fonts is not None else []:
+            font = ref.get_object()
+            desc = font.get("/FontDescriptor")
+            if desc is None and "/DescendantFonts" in font:
+                desc = font["/DescendantFonts"][0].get_object().get("/FontDescriptor")
+            embedded = desc is not None and any(
+                k in desc.get_object() for k in ("/FontFile", "/FontFile2", "/FontFile3")
+            )
+            if not embedded and font.get("/Subtype") != "/Type3":
+                out.append(Finding(path.name, n, "font", f"{font.get('/BaseFont')} is not embedded"))
+    return out
+
+
+def _area(a: Rect) -> float:
+    return max(0.0, a[2] - a[0]) * max(0.0, a[3] - a[1])
+
+
+def _inter(a: Rect, b: Rect) -> float:
+    return _area((max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])))
+
+
+def _box(ch: PdfChar) -> Rect:
+    return (float(ch["x0"]), float(ch["top"]), float(ch["x1"]), float(ch["bottom"]))
+
+
+def overlaps(chars: Sequence[PdfChar], file: str, page: int) -> list[Finding]:
+    """Glyphs drawn over other glyphs (one finding per pair of texts)."""
+    grid: dict[tuple[int, int], list[int]] = defaultdict(list)
+    boxes = [_box(c) for c in chars]
+    for i, b in enumerate(boxes):
+        for gx in range(int(b[0] // 20), int(b[2] // 20) + 1):
+            for gy in range(int(b[1] // 20), int(b[3] // 20) + 1):
+                grid[(gx, gy)].append(i)
+    seen: set[tuple[int, int]] = set()
+    out = []
+    for cell in grid.values():
+        for a_i, i in enumerate(cell):
+            for j in cell[a_i + 1 :]:
+                if (i, j) in seen:
+                    continue
+                seen.add((i, j))
+                a, b = boxes[i], boxes[j]
+                small = min(_area(a), _area(b))
+                if small <= 0 or _inter(a, b) < small / 3:
+                    continue
+                ca, cb = chars[i], chars[j]
+                same_spot = abs(a[0] - b[0]) < 0.6 and abs(a[1] - b[1]) < 0.6
+                if same_spot and ca["text"] == cb["text"]:
+                    continue  # one glyph drawn twice (an outline, a shadow)
+                out.append(
+                    Finding(
+                        file,
+                        page,
+                        "overlap",
+                        f"{ca['text']!r} at ({a[0]:.0f}, {a[1]:.0f}) over "
+                        f"{cb['text']!r} at ({b[0]:.0f}, {b[1]:.0f})",
+                    )
+                )
+    return out
+
+
+def outside(chars: Sequence[PdfChar], width: float, height: float, file: str, page: int) -> list[Finding]:
+    out = []
+    for c in chars:
+        b = _box(c)
+        if c["text"].strip() and (b[0] < -0.5 or b[1] < -0.5 or b[2] > width + 0.5 or b[3] > height + 0.5):
+            out.append(
+                Finding(file, page, "outside", f"{c['text']!r} at ({b[0]:.0f}, {b[1]:.0f}) leaves the page")
+            )
+    return out
+
+
+def _crosses(b: Rect, r: Rect) -> bool:
+    """Whether box ``b`` lies partly inside and partly outside rectangle ``r``."""
+    inside = _inter(b, r)
+    return 0 < inside < _area(b) - 0.01
+
+
+def near_cuts(
+    chars: Sequence[PdfChar], cuts: Sequence[Rect], margin: float, file: str, page: int
+) -> list[Finding]:
+    """Glyphs inside a cut rectangle but closer than ``margin`` to its edge (a glyph across an
+    edge is a ``crossing``)."""
+    out = []
+    for c in chars:
+        if not c["text"].strip():
+            continue
+        b = _box(c)
+        for r in cuts:
+            if _inter(b, r) <= 0 or _crosses(b, r):
+                continue
+            inner = (r[0] + margin, r[1] + margin, r[2] - margin, r[3] - margin)
+            if _inter(b, inner) < _area(b) - 0.01:
+                gap = min(b[0] - r[0], b[1] - r[1], r[2] - b[2], r[3] - b[3])
+                out.append(
+                    Finding(file, page, "cut", f"{c['text']!r} is {max(gap, 0) / MM:.1f} mm from a cut line")
+                )
+                break
+    return out
+
+
+Segment = tuple[float, float, float, float]  # x0, top, x1, bottom of a thin line's box
+
+
+def cut_lines(cuts: Sequence[Rect]) -> list[Segment]:
+    """The four edges of every cut rectangle."""
+    out: list[Segment] = []
+    for x0, top, x1, bottom in cuts:
+        out += [(x0, top, x1, top), (x0, bottom, x1, bottom), (x0, top, x0, bottom), (x1, top, x1, bottom)]
+    return out
+
+
+def crop_marks(page: Page, cuts: Sequence[Rect], tolerance: float = 0.5) -> list[Segment]:
+    """Straight lines outside every card that continue one of its cut lines."""
+    xs = {round(v, 1) for r in cuts for v in (r[0], r[2])}
+    ys = {round(v, 1) for r in cuts for v in (r[1], r[3])}
+    out: list[Segment] = []
+    for ln in page.lines:
+        seg = (float(ln["x0"]), float(ln["top"]), float(ln["x1"]), float(ln["bottom"]))
+        vertical = seg[2] - seg[0] < tolerance
+        horizontal = seg[3] - seg[1] < tolerance
+        on_cut = (vertical and any(abs(seg[0] - x) < tolerance for x in xs)) or (
+            horizontal and any(abs(seg[1] - y) < tolerance for y in ys)
+        )
+        if on_cut and not any(_inter(_thick(seg), r) > 0 for r in cuts):
+            out.append(seg)
+    return out
+
+
+def _thick(seg: Segment, d: float = 0.1) -> Rect:
+    return (seg[0] - d, seg[1] - d, seg[2] + d, seg[3] + d)
+
+
+def crossings(
+    chars: Sequence[PdfChar], lines: Sequence[tuple[str, Segment]], file: str, page: int
+) -> list[Finding]:
+    """Glyphs a crop mark or a cut line runs through (one finding per glyph); ``lines`` are
+    (what it is, segment)."""
+    out = []
+    for c in chars:
+        if not c["text"].strip():
+            continue
+        x0, top, x1, bottom = _box(c)
+        # The glyph's box less a little all round: a line that only grazes its box does not count.
+        dx, dy = (x1 - x0) * 0.1, (bottom - top) * 0.1
+        core = (x0 + dx, top + dy, x1 - dx, bottom - dy)
+        for what, seg in lines:
+            if _inter(core, _thick(seg, 0.3)) > 0:
+                out.append(
+                    Finding(
+                        file,
+                        page,
+                        "crossing",
+                        f"a {what} runs through {c['text']!r} at ({x0:.0f}, {top:.0f})",
+                    )
+                )
+                break
+    return out
+
+
+def frames(page: Page, cuts: Sequence[Rect], margin: float, file: str, number: int) -> list[Finding]:
+    """Stroked lines inside a card closer than ``margin`` to its cut line, or across it (not the
+    card's own outline, as the calibration pages draw it)."""
+    out = []
+    for obj in [*page.rects, *page.curves, *page.lines]:
+        if not obj.get("stroke", True):
+            continue
+        half = float(obj.get("linewidth") or 0) / 2
+        b = (
+            float(obj["x0"]) - half,
+            float(obj["top"]) - half,
+            float(obj["x1"]) + half,
+            float(obj["bottom"]) + half,
+        )
+        if any(_outline(b, r, half) for r in cuts):
+            continue  # a card's own outline (the calibration pages draw them)
+        for r in cuts:
+            if _inter(b, r) <= 0:
+                continue
+            gap = min(b[0] - r[0], b[1] - r[1], r[2] - b[2], r[3] - b[3])
+            if gap < margin:
+                where = "across" if gap < 0 else f"{gap / MM:.1f} mm from"
+                out.append(
+                    Finding(
+                        file,
+                        number,
+                        "frame",
+                        f"a stroked line at ({b[0]:.0f}, {b[1]:.0f}) is {where} a cut line",
+                    )
+                )
+                break
+    return out
+
+
+def _outline(b: Rect, r: Rect, half: float) -> bool:
+    grown = (r[0] - half, r[1] - half, r[2] + half, r[3] + half)
+    return all(abs(u - v) < 0.6 + half for u, v in zip(b, grown))
+
+
+def card_cuts(page: Page, card_mm: tuple[float, float], bleed_mm: float) -> list[Rect]:
+    """The cut rectangles of the cards on a card page: card-sized backgrounds less their bleed, and
+    card-sized outlines (a calibration page's)."""
+    w, h = sorted(card_mm)
+    out: list[Rect] = []
+    for r in page.rects:
+        size = sorted((r["width"] / MM, r["height"] / MM))
+        box = (float(r["x0"]), float(r["top"]), float(r["x1"]), float(r["bottom"]))
+        if abs(size[0] - (w + 2 * bleed_mm)) < 0.1 and abs(size[1] - (h + 2 * bleed_mm)) < 0.1:
+            b = bleed_mm * MM
+            box = (box[0] + b, box[1] + b, box[2] - b, box[3] - b)
+        elif not (r.get("stroke") and abs(size[0] - w) < 0.1 and abs(size[1] - h) < 0.1):
+            continue
+        if not any(all(abs(u - v) < 0.05 for u, v in zip(box, o)) for o in out):
+            out.append(box)
+    return out
+
+
+def pixel_findings(path: Path, number: int, chars: Sequence[PdfChar]) -> list[Finding]:
+    """``contrast`` and ``covered`` on one page, from its renders (see :mod:`kitgen.paper.pagepixels`)."""
+    from . import pagepixels as px
+
+    items = px.glyphs(chars)
+    if not items:
+        return []
+    layers = px.render_layers(path, number)
+    ink = px.ink_mask(layers)
+    out = []
+    hidden = px.covered(layers, items, ink)
+    for run in px.runs(hidden):
+        g = run[0][0]
+        text = px.run_text(run)
+        worst = max(x[1] for x in run)
+        out.append(
+            Finding(
+                path.name,
+                number,
+                "covered",
+                f"{text!r} at ({g.box[0]:.0f}, {g.box[1]:.0f}) is partly hidden ({worst:.0%} of a glyph's "
+                "ink) by something drawn over it",
+            )
+        )
+    # A glyph under a shape is reported as covered, not for its contrast with the shape.
+    seen = [g for g, _ in hidden]
+    visible = [g for g in items if g not in seen]
+    for faint in px.runs([(g, (ratio, bg)) for g, ratio, bg in px.contrasts(layers, visible, ink)]):
+        g, (ratio, bg) = faint[0]
+        text = px.run_text(faint)
+        fg = hex_of(g.colour) if g.colour else "?"
+        out.append(
+            Finding(
+                path.name,
+                number,
+                "contrast",
+                f"{text!r} at ({g.box[0]:.0f}, {g.box[1]:.0f}): {fg} on {bg} is {ratio:.1f}:1, below 4.5:1",
+            )
+        )
+    return out
+
+
+def check_pdf(
+    path: Path,
+    pages: Iterable[int] | None = None,
+    cuts: Callable[[int, Page], Sequence[Rect] | None] | None = None,
+    margin_mm: float = 2.0,
+    pixels: bool | Collection[int] = True,
+) -> list[Finding]:
+    """Every check on the given pages (1-based; all by default). ``cuts(n, page)`` gives a page's
+    cut rectangles (None: the page has none); ``pixels`` renders each page (or the pages it lists)
+    for the checks that need it (contrast, covered)."""
+    import pdfplumber  # a test tool: only the checks need it
+
+    found = unembedded_fonts(path, pages)
+    with pdfplumber.open(str(path)) as pdf:
+        numbers = range(1, len(pdf.pages) + 1) if pages is None else pages
+        for n in numbers:
+            page = pdf.pages[n - 1]
+            chars = [c for c in page_chars(page) if c["text"].strip()]
+            found += overlaps(chars, path.name, n)
+            found += outside(chars, float(page.width), float(page.height), path.name, n)
+            rects = cuts(n, page) if cuts is not None else None
+            if rects:
+                margin = margin_mm * MM
+                found += near_cuts(chars, rects, margin, path.name, n)
+                lines = [("cut line", seg) for seg in cut_lines(rects)]
+                lines += [("crop mark", seg) for seg in crop_marks(page, rects)]
+                found += crossings(chars, lines, path.name, n)
+                found += frames(page, rects, margin, path.name, n)
+            if pixels is True or (not isinstance(pixels, bool) and n in pixels):
+                found += pixel_findings(path, n, chars)
+    return found
+
+
+def _sample(pages: Sequence[int], card_pages: Sequence[CardPages]) -> list[int]:
+    """Calibration pages and the first front and back page of each card type."""
+    chosen = set(pages)
+    for p in card_pages:
+        chosen.update(p["fronts"][:1] + p["backs"][:1])
+    return sorted(chosen)
+
+
+def _after_first(boxes: list[Rect]) -> Callable[[int, Page], Sequence[Rect] | None]:
+    """The label outlines as cut lines on every page but the first (the calibration page)."""
+    return lambda n, page: boxes if n > 1 else None
+
+
+def check_kit(folder: Path, every_card_page: bool = False, sample_pixels: bool = False) -> list[Finding]:
+    """The preflight of a kit folder (see the module docs): every page, or of the card sheets the
+    calibration pages and the first front and back page of each card type. ``sample_pixels``
+    renders only those card pages for the pixel checks (the other checks still read every page
+    asked for); every other PDF is checked whole."""
+    from ..core.templates import load_templates
+    from .labels import label_boxes
+
+    manifest = from_json(json.loads((folder / "manifest.json").read_text(encoding="utf-8")))
+    kit = manifest if isinstance(manifest, KitManifest) else None
+    found: list[Finding] = []
+    pdfs = [f["path"] for f in manifest.files if f["path"].endswith(".pdf")]
+    for name in pdfs:
+        path = folder / name
+        if name == "cards.pdf" and kit is not None:
+            info = kit.sheets["cards"]
+            card = (kit.card["width_mm"], kit.card["height_mm"])
+            bleed, safe = kit.profile["bleed_mm"], kit.profile["safe_mm"]
+            sample = _sample(range(1, info["calibration_pages"] + 1), kit.card_pages or [])
+            pages = None if every_card_page else sample
+            cuts = lambda n, p, c=card, b=bleed: card_cuts(p, c, b)  # noqa: E731
+            found += check_pdf(path, pages, cuts, safe, pixels=set(sample) if sample_pixels else True)
+        elif name == "labels.pdf" and kit is not None:
+            templates = load_templates()
+            sheet = templates.label_sheet(kit.sheets["labels"]["sheet"])
+            paper = templates.paper(sheet.paper)
+            boxes = [(b.x, paper.size.h - b.y1, b.x1, paper.size.h - b.y) for b in label_boxes(sheet, paper)]
+            # Page 1 is the calibration page: its outlines are the labels themselves. Text keeps
+            # 2.5 mm from a label's edge (labels are drawn with 3 mm).
+            found += check_pdf(path, None, _after_first(boxes), 2.5)
+        else:
+            found += check_pdf(path)
+    return found
+
+
+USAGE = """usage: python -m kitgen.paper.pagecheck [--quick] KIT_FOLDER
+
+Checks every page of the kit's PDFs (see kitgen/paper/pagecheck.py); --quick renders only the
+calibration pages and the first front and back page of each card type for the pixel checks
+(contrast, covered). Exit code 1 if anything is found."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    quick = "--quick" in args
+    args = [a for a in args if a != "--quick"]
+    if len(args) != 1 or args[0].startswith("-"):
+        print(USAGE, file=sys.stderr)
+        return 2
+    found = check_kit(Path(args[0]), every_card_page=True, sample_pixels=quick)
+    for f in found:
+        print(f)
+    print(f"{len(found)} problem(s)")
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,236 @@
+"""What a page looks like once printed: the checks of :mod:`kitgen.paper.pagecheck` that need pixels.
+
+A page is rendered three times with PDFium (the renderer of the previews): as it is, without its
+text (what lies under the text), and its text alone on a transparent background. From these:
+
+* ``contrast``: the contrast ratio (WCAG 2: relative luminance, (L1 + 0.05) / (L2 + 0.05)) between a
+  run of text and what lies under its glyphs is below 4.5:1. The text's colour is the one the
+  PDF paints it with; the background is sampled under the glyphs' ink, and the ratio counted is
+  the one that at least a fifth of the ink sits on (a glyph half on white and half on yellow is
+  judged by the yellow half);
+* ``covered``: a glyph is partly hidden by something drawn after it. The text layer laid over the
+  page without text is what the page would show if nothing covered the text; a glyph whose ink
+  differs from that in the page as it is, is covered (a label under a card, a number under a disc,
+  a letter under a frame).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, TypedDict, TypeVar, cast
+
+from PIL import Image, ImageChops
+
+from ..core.colour import AA, contrast, hex_of
+
+if TYPE_CHECKING:
+    from pdfplumber.page import Page
+
+T = TypeVar("T")
+
+
+class PdfChar(TypedDict):
+    """A glyph as pdfplumber reports it (the keys the checks read): its text, its box in points
+    from the top-left, its size, and how it is drawn (fill colour, text matrix)."""
+
+    text: str
+    x0: float
+    x1: float
+    top: float
+    bottom: float
+    size: float
+    non_stroking_color: tuple[float, ...] | list[float] | float | None
+    matrix: tuple[float, float, float, float, float, float]
+
+
+def page_chars(page: Page) -> list[PdfChar]:
+    """A page's glyphs (pdfplumber gives each as a plain dict with these keys and more)."""
+    return [cast(PdfChar, c) for c in page.chars]
+
+
+DPI = 150
+MIN_CONTRAST = AA
+SENTINEL = (1, 254, 3)  # a colour no kit prints: marks pixels outside a glyph's ink
+
+
+@dataclass(frozen=True)
+class Layers:
+    """One page three ways, at :data:`DPI`."""
+
+    full: Image.Image  # RGB: the page as printed
+    under: Image.Image  # RGB: the page without its text
+    text: Image.Image  # RGBA: the text alone, on transparent
+
+    @property
+    def scale(self) -> float:
+        return DPI / 72
+
+
+def render_layers(path: Path, number: int) -> Layers:
+    """Render page ``number`` (1-based) of the PDF at ``path`` as :class:`Layers`."""
+    return Layers(_render(path, number, "all"), _render(path, number, "under"), _render(path, number, "text"))
+
+
+def _render(path: Path, number: int, keep: str) -> Image.Image:
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    pdf = pdfium.PdfDocument(str(path))
+    try:
+        page = pdf[number - 1]
+        if keep != "all":
+            for obj in list(page.get_objects()):
+                is_text = obj.type == raw.FPDF_PAGEOBJ_TEXT
+                if is_text == (keep == "under"):
+                    page.remove_obj(obj)
+            page.gen_content()
+        if keep == "text":
+            image: Image.Image = page.render(scale=DPI / 72, fill_color=(255, 255, 255, 0)).to_pil()
+            return image.convert("RGBA")
+        image = page.render(scale=DPI / 72).to_pil()
+        return image.convert("RGB")
+    finally:
+        pdf.close()
+
+
+# --------------------------------------------------------------------------- colour
+
+
+def pdf_colour(value: object) -> tuple[float, float, float] | None:
+    """A fill colour as pdfplumber reports it (grey, RGB or CMYK), as RGB 0..1; None if unknown."""
+    if isinstance(value, (int, float)):
+        value = (value,)
+    if not isinstance(value, (tuple, list)) or not all(isinstance(v, (int, float)) for v in value):
+        return None
+    v = [float(x) for x in value]
+    if len(v) == 1:
+        return (v[0], v[0], v[0])
+    if len(v) == 3:
+        return (v[0], v[1], v[2])
+    if len(v) == 4:
+        c, m, y, k = v
+        return ((1 - c) * (1 - k), (1 - m) * (1 - k), (1 - y) * (1 - k))
+    return None
+
+
+# --------------------------------------------------------------------------- checks
+
+
+@dataclass(frozen=True)
+class Glyph:
+    """A glyph's box in pdfplumber's coordinates (points, from the top-left), text and colour."""
+
+    text: str
+    box: tuple[float, float, float, float]
+    colour: tuple[float, float, float] | None
+    turned: bool = False  # drawn upside down (read from the other side of the table)
+
+
+def glyphs(chars: Sequence[PdfChar]) -> list[Glyph]:
+    return [
+        Glyph(
+            str(c["text"]),
+            (float(c["x0"]), float(c["top"]), float(c["x1"]), float(c["bottom"])),
+            pdf_colour(c.get("non_stroking_color")),
+            bool(c.get("matrix") and float(c["matrix"][0]) < 0),
+        )
+        for c in chars
+        if str(c["text"]).strip()
+    ]
+
+
+def _pixels(layers: Layers, box: tuple[float, float, float, float]) -> tuple[int, int, int, int]:
+    s = layers.scale
+    w, h = layers.full.size
+    x0, y0 = max(0, int(box[0] * s)), max(0, int(box[1] * s))
+    x1, y1 = min(w, int(box[2] * s) + 1), min(h, int(box[3] * s) + 1)
+    return x0, y0, max(x0, x1), max(y0, y1)
+
+
+def ink_mask(layers: Layers) -> Image.Image:
+    """Where the text layer has ink (a mask: 255 ink, 0 none)."""
+    return layers.text.getchannel("A").point(lambda v: 255 if v > 64 else 0)
+
+
+def covered(
+    layers: Layers, items: Sequence[Glyph], ink: Image.Image | None = None
+) -> list[tuple[Glyph, float]]:
+    """Glyphs some of whose ink is hidden by what is drawn after them: (glyph, share hidden)."""
+    ink = ink if ink is not None else ink_mask(layers)
+    expected = Image.alpha_composite(layers.under.convert("RGBA"), layers.text).convert("RGB")
+    wrong = ImageChops.difference(layers.full, expected).convert("L").point(lambda v: 255 if v > 48 else 0)
+    hidden = ImageChops.multiply(ink, wrong)
+    out = []
+    for g in items:
+        px = _pixels(layers, g.box)
+        total = ink.crop(px).histogram()[255]
+        lost = hidden.crop(px).histogram()[255]
+        # A pixel or two of antialiasing is noise; a glyph that lost a tenth, or several pixels, is not.
+        if total >= 3 and lost >= 2 and lost / total >= 0.02:
+            out.append((g, lost / total))
+    return out
+
+
+def contrasts(
+    layers: Layers, items: Sequence[Glyph], ink: Image.Image | None = None
+) -> list[tuple[Glyph, float, str]]:
+    """Glyphs whose contrast with what lies under their ink is below :data:`MIN_CONTRAST`:
+    (glyph, ratio, the background colour as hex)."""
+    ink = ink if ink is not None else ink_mask(layers)
+    out = []
+    sentinel = Image.new("RGB", layers.under.size, SENTINEL)
+    cache: dict[tuple[tuple[float, float, float], tuple[int, int, int]], float] = {}
+    for g in items:
+        if g.colour is None:
+            continue
+        px = _pixels(layers, g.box)
+        mask = ink.crop(px)
+        if mask.histogram()[255] < 3:
+            continue
+        under = Image.composite(layers.under.crop(px), sentinel.crop(px), mask)
+        colours = [
+            (n, (int(rgb[0]), int(rgb[1]), int(rgb[2])))
+            for n, rgb in (under.getcolors(1 << 16) or [])
+            if isinstance(rgb, tuple) and rgb[:3] != SENTINEL
+        ]
+        total = sum(n for n, _ in colours)
+        if not total:
+            continue
+        judged: list[tuple[float, int, tuple[int, int, int]]] = []
+        for n, rgb in colours:
+            key = (g.colour, rgb)
+            if key not in cache:
+                cache[key] = contrast(g.colour, [v / 255 for v in rgb])
+            judged.append((cache[key], n, rgb))
+        judged.sort()
+        seen = 0
+        for ratio, n, rgb in judged:
+            seen += n
+            if seen >= total / 5:
+                if ratio < MIN_CONTRAST:
+                    out.append((g, ratio, hex_of([v / 255 for v in rgb])))
+                break
+    return out
+
+
+def run_text(run: Sequence[tuple[Glyph, object]]) -> str:
+    """A run's text as it reads: glyphs turned half a turn (the bottom end of a card) read right to left."""
+    text = "".join(g.text for g, _ in run)
+    return text[::-1] if run and run[0][0].turned else text
+
+
+def runs(items: Sequence[tuple[Glyph, T]]) -> list[list[tuple[Glyph, T]]]:
+    """Findings of neighbouring glyphs on one line grouped, so a word is reported once."""
+    out: list[list[tuple[Glyph, T]]] = []
+    for item in sorted(items, key=lambda t: (round(t[0].box[1]), t[0].box[0])):
+        g = item[0]
+        if out:
+            last = out[-1][-1][0]
+            size = max(1.0, last.box[3] - last.box[1])
+            if abs(last.box[1] - g.box[1]) < 1.0 and -1.0 <= g.box[0] - last.box[2] < size * 0.6:
+                out[-1].append(item)
+                continue
+        out.append([item])
+    return out

@@ -1,0 +1,205 @@
+"""The faces of a protocol's own cards and tiles: markers, theta cards, seat and choice
+cards, plain cards and tiles.
+"""
+
+from __future__ import annotations
+
+from reportlab.lib.colors import white
+
+from ..core.colour import DARK, contrast
+from ..core.units import mm
+from .faces import FONT, FONT_BOLD, Face, style
+from .pen import (
+    ASCENT,
+    DESCENT,
+    _background,
+    _Card,
+    _centred,
+    _col,
+    _corners,
+    _ends,
+    _helper_border,
+    _mark,
+    _panel,
+    _shape,
+    _text_fit,
+    theta_colour,
+)
+
+
+def _marker(cd: _Card, spec: dict[str, str]) -> None:
+    c, w, h = cd.c, cd.w, cd.h
+    colour = _col(spec["colour"])
+    solid = spec.get("fill", "solid") == "solid"
+    _background(c, w, h, cd.bleed, white)
+    inner = _helper_border(cd)
+    r = min(w - 2 * inner, h * 0.55) * 0.36
+    dy = r * 0.1 if spec["shape"] == "triangle" else 0.0
+    if solid:
+        _shape(c, spec["shape"], w / 2, h / 2, r, colour)
+        c.setFillColor(white)
+    else:
+        _shape(c, spec["shape"], w / 2, h / 2, r, None, colour, r * 0.13)
+        c.setFillColor(colour)
+    _centred(c, spec["glyph"], w / 2, h / 2 - dy, FONT_BOLD, r * (1.1 if solid else 0.8), r * 1.2)
+
+    def index() -> None:
+        size = 15 * cd.k
+        c.setFillColor(colour)
+        c.setFont(FONT_BOLD, size)
+        c.drawCentredString(mm(2.6), -ASCENT * size, spec["glyph"])
+        m = mm(2.0) * cd.k
+        y = -size * (ASCENT + DESCENT) - m - mm(0.6)
+        if solid:
+            _shape(c, spec["shape"], mm(2.6), y, m, colour)
+        else:
+            _shape(c, spec["shape"], mm(2.6), y, m, None, colour, m * 0.22)
+
+    _corners(cd, inner + mm(1.0), index)
+    _ends(cd, spec["name"], inner + mm(1.2), FONT, 8 * cd.k, w * 0.42, spec["colour"])
+
+
+def _theta(cd: _Card, i: int, owner: str) -> None:
+    c, w, h = cd.c, cd.w, cd.h
+    colour = theta_colour(i)
+    _background(c, w, h, cd.bleed, white)
+    inner = _helper_border(cd)
+    pad = inner + mm(1.5)
+    top, bottom = h * 0.7, h * 0.3
+    ink = _panel(cd, pad, bottom, w - 2 * pad, top - bottom, colour)
+    c.setFillColor(_col(ink))
+    _centred(c, f"θ{i}", w / 2, h / 2, FONT_BOLD, min(w, h) * 0.34, w - 2 * pad - mm(4))
+    # A row of i dots above and below the number: the owner without reading, from either side.
+    step = min(mm(4.0), (w - 2 * pad - mm(4)) / max(i, 1))
+    for dy in (-1, 1):
+        for k in range(i):
+            x = w / 2 + (k - (i - 1) / 2) * step
+            y = h / 2 + dy * (top - bottom) * 0.36
+            _shape(c, "circle", x, y, min(mm(1.3), step * 0.35), _col(ink))
+    label = f"θ{i} · {owner}" if owner else f"θ{i}"
+    _ends(cd, label, inner + mm(1.5), FONT_BOLD, 9 * cd.k, w - 2 * pad, DARK)
+
+
+def _seat(cd: _Card, face: Face) -> None:
+    c, w, h = cd.c, cd.w, cd.h
+    i = int(face.key[len("seat") :])
+    owner, role = (face.extra + ("", ""))[:2]
+    colour = theta_colour(i)
+    _background(c, w, h, cd.bleed, white)
+    inner = _helper_border(cd)
+    pad = inner + mm(1.5)
+    room = w - 2 * pad
+    ink = _panel(cd, pad, h * 0.5, room, h * 0.22, colour)
+    c.setFillColor(_col(ink))
+    _centred(c, f"θ{i}", w / 2, h * 0.61, FONT_BOLD, min(w, h) * 0.24, room - mm(4))
+    c.setFillColor(_col(DARK))
+    _centred(c, owner, w / 2, h * 0.42, FONT_BOLD, 11 * cd.k, room)
+    _centred(c, role, w / 2, h * 0.36, FONT, 7 * cd.k, room)
+    lines = ["At a virtual player's turn", "this owner's cards get θ" + str(i) + " below them."]
+    for k, line in enumerate(lines):
+        _centred(c, line, w / 2, h * 0.27 - k * 9 * cd.k, FONT, 6.5 * cd.k, room)
+    # The owner for the people across the table: at the top, turned half a turn.
+    c.saveState()
+    c.translate(w / 2, (h * 0.72 + h - pad) / 2)
+    c.rotate(180)
+    c.setFillColor(_col(DARK))
+    _centred(c, f"θ{i} · {owner}", 0, 0, FONT_BOLD, 9 * cd.k, room)
+    c.restoreState()
+
+
+def _choice(cd: _Card, face: Face) -> None:
+    c, w, h = cd.c, cd.w, cd.h
+    purpose = face.extra[0] if face.extra else "colour for a wild"
+    if len(face.extra) >= 4:
+        spec = {"fill": face.extra[1], "symbol": face.extra[2], "name": face.extra[3].capitalize()}
+    else:
+        spec = style().colours[face.key]
+    fill = spec["fill"]
+    _background(c, w, h, cd.bleed, white)
+    inner = _helper_border(cd)
+    pad = inner + mm(1.5)
+    ink = _panel(cd, pad, h * 0.34, w - 2 * pad, h * 0.36, fill)
+    r = min(w - 2 * pad, h * 0.36) * 0.3
+    if cd.saver:
+        _mark(c, spec, w / 2, h * 0.52, r, _col(fill), _col(DARK) if contrast(fill, "#FFFFFF") < 3 else None)
+    else:
+        _mark(c, spec, w / 2, h * 0.52, r, _col(ink))
+    _ends(cd, spec["name"], inner + mm(1.5), FONT_BOLD, 12 * cd.k, w - 2 * pad, DARK)
+    c.setFillColor(_col(DARK))
+    _centred(c, purpose, w / 2, h * 0.27, FONT, 6.5 * cd.k, w - 2 * pad)
+
+
+def _plain(cd: _Card, text: str) -> None:
+    """A card with no designed face (a protocol's labelled card such as c1): its name, large."""
+    c, w, h = cd.c, cd.w, cd.h
+    _background(c, w, h, cd.bleed, white)
+    inner = _helper_border(cd)
+    ink = _col("#333333")
+    c.setFillColor(ink)
+    _centred(c, text, w / 2, h / 2, FONT_BOLD, min(w, h) * 0.4, w - 2 * inner - mm(4))
+
+    def index() -> None:
+        size = 14 * cd.k
+        c.setFillColor(ink)
+        c.setFont(FONT_BOLD, _text_fit(text, FONT_BOLD, size, w * 0.3))
+        c.drawString(0, -ASCENT * size, text)
+
+    _corners(cd, inner + mm(1.0), index)
+
+
+# Pip positions of a die face on a unit square (0..1), for the numbers 0..9 of a tile's half.
+_PIPS: dict[int, list[tuple[float, float]]] = {
+    0: [],
+    1: [(0.5, 0.5)],
+    2: [(0.25, 0.75), (0.75, 0.25)],
+    3: [(0.25, 0.75), (0.5, 0.5), (0.75, 0.25)],
+    4: [(0.25, 0.25), (0.25, 0.75), (0.75, 0.25), (0.75, 0.75)],
+    5: [(0.25, 0.25), (0.25, 0.75), (0.5, 0.5), (0.75, 0.25), (0.75, 0.75)],
+    6: [(0.25, 0.2), (0.25, 0.5), (0.25, 0.8), (0.75, 0.2), (0.75, 0.5), (0.75, 0.8)],
+    7: [(0.25, 0.2), (0.25, 0.5), (0.25, 0.8), (0.5, 0.5), (0.75, 0.2), (0.75, 0.5), (0.75, 0.8)],
+    8: [(0.25, 0.2), (0.25, 0.5), (0.25, 0.8), (0.5, 0.2), (0.5, 0.8), (0.75, 0.2), (0.75, 0.5), (0.75, 0.8)],
+    9: [(x, y) for x in (0.25, 0.5, 0.75) for y in (0.2, 0.5, 0.8)],
+}
+
+
+IVORY = "#FBF7EA"
+
+
+PIN = "#A07C3C"
+
+
+def _tile(cd: _Card, face: Face) -> None:
+    """A domino tile on a card of a tile's proportions: ivory, two halves with pips, a line with a
+    pin between them, and each half's numbers in a corner (turned at the other end)."""
+    c, w, h = cd.c, cd.w, cd.h
+    low, high = int(face.extra[0]), int(face.extra[1])
+    ink = _col(DARK)
+    _background(c, w, h, cd.bleed, white if cd.saver else _col(IVORY))
+    edge = cd.safe + mm(0.6)
+    c.setStrokeColor(ink)
+    c.setLineWidth(0.9)
+    c.roundRect(edge, edge, w - 2 * edge, h - 2 * edge, mm(2.5), stroke=1, fill=0)
+    c.setLineWidth(1.4)
+    c.line(edge + mm(3), h / 2, w - edge - mm(3), h / 2)
+    c.setFillColor(_col(PIN))
+    c.setLineWidth(0.5)
+    c.circle(w / 2, h / 2, mm(1.1), stroke=1, fill=1)
+    room = mm(7) * cd.k  # the corner index above and below each half
+    side = min(w - 2 * edge - mm(4), h / 2 - edge - room - mm(2))
+    r = side * 0.085
+    for value, y0 in (
+        (high, h / 2 + (h / 2 - edge - side) / 2 + mm(0.5)),
+        (low, edge + (h / 2 - edge - side) / 2 - mm(0.5)),
+    ):
+        x0 = (w - side) / 2
+        c.setFillColor(ink)
+        for px, py in _PIPS[value]:
+            c.circle(x0 + px * side, y0 + py * side, r, stroke=0, fill=1)
+
+    def index() -> None:
+        size = 9 * cd.k
+        c.setFillColor(ink)
+        c.setFont(FONT_BOLD, size)
+        c.drawString(0, -ASCENT * size, f"{high}|{low}")
+
+    _corners(cd, edge + mm(1.2), index)

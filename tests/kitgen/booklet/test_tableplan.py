@@ -1,0 +1,119 @@
+"""The picture of the whole table (kitgen.booklet.tableplan) and a game booklet's first-turn checklist."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from kitgen.booklet.tableplan import table_plan
+from kitgen.cost.kitcost import Footprint
+from kitgen.paper.faces import Face
+
+# Daifugō's kit states no time figures: its picture's sizes are its own largest table's
+# (tests/kitgen/kinds/test_climbing.py).
+PICTURED = ["uno", "uno-small", "uno-official", "crazy-eights", "sevens", "hearts", "dominoes"]
+CHECKLIST = [*PICTURED, "daifugo"]
+
+
+def _pages(folder: Path) -> list[str]:
+    return [" ".join((p.extract_text() or "").split()) for p in PdfReader(folder / "booklet.pdf").pages]
+
+
+def _page_of(pages: list[str], heading: str) -> int:
+    """The page (1-based) whose heading is ``heading`` (after the contents page)."""
+    return next(
+        i for i, p in enumerate(pages, 1) if i > 2 and re.search(rf"page {i} {re.escape(heading)}", p)
+    )
+
+
+@pytest.mark.parametrize("ruleset", PICTURED)
+def test_the_table_picture_has_the_kits_sizes(ruleset: str, game_booklet: Callable[[str], Path]) -> None:
+    folder = game_booklet(ruleset)
+    data = json.loads((folder / "booklet.json").read_text(encoding="utf-8"))
+    plan, cost = data["table_plan"], data["table_time"]
+    assert plan["rows_cm"] == [cost["table_width_cm"], cost["table_depth_cm"]]
+    rows = next(b for b in plan["boxes"] if b["what"] == "rows")
+    assert (round(rows["w"]), round(rows["h"])) == (cost["table_width_cm"], cost["table_depth_cm"])
+    columns = [b for b in plan["boxes"] if b["what"] == "column"]
+    assert len(columns) == int(rows["text"].split()[0])  # one sleeve or column each, as the caption says
+    seats = [b["text"] for b in plan["boxes"] if b["what"] == "seat"]
+    example = data["game_example"]
+    assert len(seats) == example["players"] and "Virtual 1" in seats
+    hand = next(b for b in plan["boxes"] if b["what"] == "hand")
+    assert hand["text"] == f"{example['params']['sizes'][0]} cards, face down"
+    # Everything lies on the table (rows, spares, piles) within its edges.
+    for b in plan["boxes"]:
+        if b["what"] in ("rows", "column", "spare", "pile", "envelopes", "hand"):
+            assert b["x"] >= 0 and b["x"] + b["w"] <= plan["table_cm"][0] + 0.1, b
+            assert b["y"] >= 0 and b["y"] + b["h"] <= plan["table_cm"][1] + 0.1, b
+    # On its own page, just before the virtual turn chapter.
+    pages = _pages(folder)
+    at = _page_of(pages, "The table at a virtual turn")
+    assert _page_of(pages, "A virtual player's turn") == at + 1
+    assert f"about {cost['table_width_cm']} × {cost['table_depth_cm']} cm" in pages[at - 1]
+
+
+def test_seats_do_not_overlap_with_many_players() -> None:
+    fp = Footprint.of(120, (63, 88), 1)
+    face = Face("theta", "theta1", "θ1", ("x",))
+    seats = ["Virtual 1", "Virtual 2", *(f"Human {i}" for i in range(1, 7))]
+    plan = table_plan(
+        fp, seats, 2, ["Draw pile"], ["Discard pile"], [7, 9], [("θ1", face)] * 9, 4, [face] * 9, "sleeves"
+    )
+    places = [b for b in plan.boxes if b.what in ("seat", "hand", "spare", "pile", "envelopes", "rows")]
+    for i, a in enumerate(places):
+        for b in places[i + 1 :]:
+            apart = a.x + a.w <= b.x or b.x + b.w <= a.x or a.y + a.h <= b.y or b.y + b.h <= a.y
+            assert apart, (a, b)
+    assert sum(b.what == "seat" for b in plan.boxes) == 8
+    assert sum(b.virtual for b in plan.boxes if b.what == "seat") == 2
+
+
+@pytest.mark.parametrize("ruleset", CHECKLIST)
+def test_the_first_turn_checklist_fits_a_page_and_its_pages_are_right(
+    ruleset: str, game_booklet: Callable[[str], Path]
+) -> None:
+    folder = game_booklet(ruleset)
+    pages = _pages(folder)
+    at = _page_of(pages, "Your first virtual turn: a checklist")
+    page = pages[at - 1]
+    assert "the next turn can begin" in page  # its last box is on its first page
+    assert "checklist" not in pages[at]  # and nothing of it runs on
+    assert "…" not in page  # every page number was resolved
+    # Every "Step N: ... (page P)" names a page where Step N really is.
+    data = json.loads((folder / "booklet.json").read_text(encoding="utf-8"))
+    top = data["sections"][0]
+    found = re.findall(r"Step (\d+): .*?\(page (\d+)\)(?= \d+\. | If a check| ?$)", page)
+    numbers = [s["number"] for s in top["steps"]]
+    assert [n for n, _ in found] == numbers
+    for n, p in found:
+        assert f"Step {n}." in pages[int(p) - 1], (n, p)
+    setup = re.search(r"the cards dealt \(page (\d+)\)", page)
+    assert setup and int(setup.group(1)) == _page_of(pages, "Setting up the table")
+
+
+@pytest.mark.slow  # a second booklet (A5) and its page check; the fast tier checks the A4 checklists
+def test_on_a5_pages_the_checklist_still_fits_one_page_and_the_picture_passes_the_page_check(
+    tmp_path: Path,
+) -> None:
+    """A saddle-stitched A5 booklet has half the room: the checklist's type shrinks to keep it on
+    one page; the picture's captions stay legible (white tags, inside the table's edges)."""
+    from kitgen.kit.build import BookletOptions, build_booklet
+    from kitgen.paper.pagecheck import check_pdf
+
+    folder = tmp_path / "a5"
+    build_booklet(
+        BookletOptions(name="uno", output=str(folder), runs=20, previews=False, imposition="a5-saddle")
+    )
+    sides = _pages(folder)  # two A5 pages a side, in saddle order: a page's neighbour is elsewhere
+    check = next(
+        i for i, s in enumerate(sides, 1) if "Your first virtual turn: a checklist Tick each box" in s
+    )
+    assert "the next turn can begin" in sides[check - 1]
+    table = next(i for i, s in enumerate(sides, 1) if "The table at a virtual turn The whole table" in s)
+    assert [str(f) for f in check_pdf(folder / "booklet.pdf", pages=[table, check])] == []

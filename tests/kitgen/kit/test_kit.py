@@ -1,0 +1,408 @@
+"""The printable kit, read back from its PDFs."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from html import escape
+from pathlib import Path
+from typing import Any
+
+import pdfplumber
+import pytest
+from pypdf import PdfReader
+
+from kitgen.core.manifest import KitManifest
+from kitgen.core.optionspec import KindValues
+from kitgen.core.output import sha256
+from kitgen.kit.build import KitOptions, _recorded, build
+from reference_engine.errors import UsageError
+from reference_engine.kinds.shedding import load_rules
+
+MM = 72 / 25.4
+
+
+@pytest.fixture(scope="module")
+def default_kit(built_kit: Any) -> tuple[Path, dict[str, Any]]:
+    """The default kit (`kitgen build`), built once per test session (tests/conftest.py)."""
+    folder, manifest = built_kit()
+    return folder, manifest
+
+
+def card_rects(page: Any, w_mm: float, h_mm: float) -> list[dict[str, Any]]:
+    """Rectangles the size of a card with its bleed (every card's background), either way up."""
+    out = []
+    for r in page.rects:
+        size = sorted((r["width"] / MM, r["height"] / MM))
+        if abs(size[0] - min(w_mm, h_mm)) < 0.1 and abs(size[1] - max(w_mm, h_mm)) < 0.1:
+            out.append(r)
+    return out
+
+
+def test_default_kit_files(default_kit: tuple[Path, dict[str, Any]]) -> None:
+    folder, manifest = default_kit
+    for f in manifest["files"]:
+        assert sha256(folder / f["path"]) == f["sha256"]
+    stored = json.loads((folder / "manifest.json").read_text())
+    assert stored["kit"] == "uno-4p1v-a4" and stored["options"]["players"] == 4
+    pngs = [f for f in manifest["files"] if f["path"].endswith(".png")]
+    pages = manifest["sheets"]["cards"]["pages"] + manifest["sheets"]["labels"]["pages"]
+    assert len(pngs) == pages + manifest["booklet"]["pages"]
+    assert (folder / "booklet.pdf").is_file() and (folder / "booklet.json").is_file()
+    assert manifest["statistical_verification"]["verified"]
+    assert all(v["verified"] for v in manifest["verification"])
+    assert {v["protocol"] for v in manifest["verification"]} == {"card-selection-arrow", "knockout-lottery"}
+
+
+def test_the_typed_manifest_writes_the_same_bytes(
+    default_kit: tuple[Path, dict[str, Any]], manifest_round_trips: Any
+) -> None:
+    """manifest.json read back as a :class:`KitManifest` and written again is the same file; the
+    engine kind the build knew stays in memory, out of the file."""
+    folder, manifest = default_kit
+    assert manifest_round_trips(folder) is KitManifest
+    assert "kind" not in manifest and "kind" not in json.loads((folder / "manifest.json").read_text())
+
+
+def test_pages_cards_and_trim(default_kit: tuple[Path, dict[str, Any]]) -> None:
+    folder, manifest = default_kit
+    info = manifest["sheets"]["cards"]
+    with pdfplumber.open(folder / "cards.pdf") as pdf:
+        total = 0
+        for number in info["front_pages"]:
+            page = pdf.pages[number - 1]
+            assert (page.width, page.height) == (
+                pytest.approx(595.28, abs=0.01),
+                pytest.approx(841.89, abs=0.01),
+            )
+            cards = card_rects(page, 58, 89)  # 56 x 87 mm and 1 mm bleed on each side
+            assert len(cards) <= 9
+            total += len(cards)
+            # Trim = bleed box less 1 mm: 56.0 x 87.0 mm to 0.1 mm.
+            for r in cards:
+                assert r["width"] / MM - 2 == pytest.approx(56, abs=0.1)
+                assert r["height"] / MM - 2 == pytest.approx(87, abs=0.1)
+            # Crop marks (the black hairlines) lie outside every card.
+            marks = [ln for ln in page.lines if tuple(ln.get("stroking_color") or ()) in ((0,), (0, 0, 0))]
+            assert marks
+            for line in marks:
+                for r in cards:
+                    inside_x = (
+                        min(line["x0"], line["x1"]) < r["x1"] - 0.01
+                        and max(line["x0"], line["x1"]) > r["x0"] + 0.01
+                    )
+                    inside_y = (
+                        min(line["top"], line["bottom"]) < r["bottom"] - 0.01
+                        and max(line["top"], line["bottom"]) > r["top"] + 0.01
+                    )
+                    assert not (inside_x and inside_y)
+        assert total == manifest["bom"]["printed_cards"]
+        first = pdf.pages[info["front_pages"][0] - 1]
+        assert len(card_rects(first, 58, 89)) == 9 and len(first.lines) > 0
+
+
+def test_backs_are_mirrored_long_edge(default_kit: tuple[Path, dict[str, Any]]) -> None:
+    folder, manifest = default_kit
+    info = manifest["sheets"]["cards"]
+    with pdfplumber.open(folder / "cards.pdf") as pdf:
+        for front_no, back_no in list(zip(info["front_pages"], info["back_pages"]))[:3]:
+            front, back = pdf.pages[front_no - 1], pdf.pages[back_no - 1]
+            fronts = {(round(r["x0"], 2), round(r["top"], 2)) for r in card_rects(front, 58, 89)}
+            backs = {(round(front.width - r["x1"], 2), round(r["top"], 2)) for r in card_rects(back, 58, 89)}
+            assert fronts == backs
+
+
+def test_fonts_embedded_and_boxes_set(default_kit: tuple[Path, dict[str, Any]]) -> None:
+    folder, _ = default_kit
+    for name in ("cards.pdf", "labels.pdf"):
+        reader = PdfReader(folder / name)
+        for page in reader.pages[:6]:
+            assert "/TrimBox" in page and "/BleedBox" in page if name == "cards.pdf" else True
+            fonts = page["/Resources"].get("/Font", {})
+            for ref in fonts.values():
+                font = ref.get_object()
+                desc = font.get("/FontDescriptor")
+                if desc is None and "/DescendantFonts" in font:
+                    desc = font["/DescendantFonts"][0].get_object().get("/FontDescriptor")
+                assert desc is not None, f"{font.get('/BaseFont')} has no descriptor"
+                desc = desc.get_object()
+                assert "/FontFile2" in desc, f"{font.get('/BaseFont')} is not embedded"
+                assert "DejaVu" in str(font.get("/BaseFont"))
+
+
+def test_trim_box_is_the_card_area(default_kit: tuple[Path, dict[str, Any]]) -> None:
+    folder, manifest = default_kit
+    reader = PdfReader(folder / "cards.pdf")
+    page = reader.pages[manifest["sheets"]["cards"]["front_pages"][0] - 1]
+    trim = page.trimbox
+    # Three cards that share their cut lines (the home profile): no bleed strips between them.
+    assert float(trim.width) / MM == pytest.approx(3 * 56, abs=0.1)
+    assert float(trim.height) / MM == pytest.approx(3 * 87, abs=0.1)
+
+
+def test_bom_matches_an_independent_count(default_kit: tuple[Path, dict[str, Any]]) -> None:
+    _, manifest = default_kit
+    items = {i["key"]: i for i in manifest["bom"]["items"]}
+    # The official deck: 4 colours x (one 0, two each of 1-9, skip, reverse, draw two) + 4 + 4 wild.
+    assert items["deck"]["count"] == 4 * (1 + 2 * 9 + 3 * 2) + 8 == 108
+    k = 108 - 1  # every card but the top of the discard pile
+    # One arrow card per card on the table and a fresh one per match of the knockout lottery's
+    # first round (the virtual player held at most k1 cards), no α/β pairs.
+    assert "alpha" not in items and "beta" not in items
+    assert k < items["arrow"]["needed"] <= k + 10
+    assert "sleeve" in items["arrow"]["why"] and "knockout" in items["arrow"]["why"]
+    # The kit's protocol keeps every card in a sleeve and washes sleeves; the lottery's matches
+    # are played on mats: no envelopes, a sleeve for every game card (room for 3 cards).
+    assert "envelope" not in items
+    assert items["sleeve"]["needed"] == 108 and "room for 3 cards" in items["sleeve"]["name"]
+    # The shuffles' piles are those very sleeves (92 at the worked example's largest shuffle):
+    # no second line of sleeves for the shuffles.
+    assert "shuffle_sleeve" not in items
+    assert max(h["count"] for h in manifest["bom"]["shuffle_holders"] if h["holder"] == "sleeve") <= 108
+    # The arrow protocol's helper cards: an owner card and an arrow per card.
+    assert f"needs {k + items['arrow']['needed']} helper cards" in " ".join(manifest["bom"]["notes"])
+    # At the first turn the draw pile holds 108 - 4 x 7 - 1 = 79 cards: at least that many θ5.
+    assert items["theta5"]["needed"] >= 79
+    assert all(items[f"theta{i}"]["needed"] >= 7 for i in range(1, 5))
+    assert items["choice"]["count"] == 4 and items["seat"]["count"] == 5
+    assert sum(i["count"] for i in items.values() if i["kind"] == "card") == manifest["bom"]["printed_cards"]
+
+
+@pytest.mark.slow  # a second whole build; the fast tier compares the kit's bytes with the golden ones
+def test_same_inputs_same_bytes(default_kit: tuple[Path, dict[str, Any]], tmp_path: Path) -> None:
+    folder, _ = default_kit
+    again = build(KitOptions(output=str(tmp_path / "again"))).to_json()
+    for name in ("cards.pdf", "labels.pdf", "manifest.json", "previews/cards-p003.png"):
+        assert (folder / name).read_bytes() == (tmp_path / "again" / name).read_bytes(), name
+    assert again["files"] == json.loads((folder / "manifest.json").read_text())["files"]
+
+
+@pytest.mark.parametrize("duplex", ["short", "none", "fold"])
+def test_other_ways_to_print_backs(tmp_path: Path, duplex: str) -> None:
+    manifest = build(
+        KitOptions(virtual=0, duplex=duplex, output=str(tmp_path / duplex), previews=False)
+    ).to_json()
+    info = manifest["sheets"]["cards"]
+    with pdfplumber.open(tmp_path / duplex / "cards.pdf") as pdf:
+        if duplex == "short":
+            front, back = pdf.pages[info["front_pages"][0] - 1], pdf.pages[info["back_pages"][0] - 1]
+            fronts = {(round(r["x0"], 2), round(r["top"], 2)) for r in card_rects(front, 58, 89)}
+            backs = {
+                (round(r["x0"], 2), round(back.height - r["bottom"], 2)) for r in card_rects(back, 58, 89)
+            }
+            assert fronts == backs and info["calibration_pages"] == 2
+        elif duplex == "none":
+            assert info["back_pages"][0] > info["front_pages"][-1] and info["calibration_pages"] == 0
+            assert len(info["back_pages"]) == len(info["front_pages"])
+        else:
+            page = pdf.pages[0]
+            cards = card_rects(page, 58, 89)
+            top = [r for r in cards if r["bottom"] < page.height / 2]
+            bottom = {
+                (round(r["x0"], 2), round(page.height - r["bottom"], 2))
+                for r in cards
+                if r["top"] > page.height / 2
+            }
+            assert top and {(round(r["x0"], 2), round(r["top"], 2)) for r in top} == bottom
+
+
+@pytest.mark.slow  # a whole build verifying the paper's protocol; the fast tier builds the default kit
+def test_store_bought_deck_needs_sleeves(tmp_path: Path) -> None:
+    # The paper's protocol lays markers and game cards face down side by side: every card needs
+    # the same sleeve, or the different backs give the protocol away.
+    manifest = build(
+        KitOptions(
+            own=KindValues.of(deck="store"),
+            protocol="card-selection",
+            output=str(tmp_path / "store"),
+            previews=False,
+        )
+    ).to_json()
+    items = {i["key"]: i for i in manifest["bom"]["items"]}
+    assert "deck" not in items
+    printed = manifest["bom"]["printed_cards"] - items["seat"]["count"]
+    assert items["sleeve"]["needed"] == 108 + printed
+    assert "different backs" in items["sleeve"]["why"]
+    # The quick protocol keeps every game card in an opaque-backed sleeve anyway: the printed
+    # markers only ever meet each other face down, or hide inside a sleeve.
+    quick = build(
+        KitOptions(own=KindValues.of(deck="store"), output=str(tmp_path / "quick"), previews=False)
+    ).to_json()
+    sleeves = {i["key"]: i for i in quick["bom"]["items"]}["sleeve"]
+    assert sleeves["needed"] == 108 and "store-bought" in sleeves["why"]
+
+
+def test_bad_options(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="unknown card size"):
+        build(KitOptions(card_size="huge", output=str(tmp_path / "a")))
+    with pytest.raises(UsageError, match="wild4 bluff"):
+        build(KitOptions(ruleset="uno-official", output=str(tmp_path / "b")))
+    home = tmp_path / "not-a-kit"
+    home.mkdir()
+    (home / "thesis.txt").write_text("precious")
+    with pytest.raises(UsageError, match=r"holds files kitgen did not write: thesis\.txt;"):
+        build(KitOptions(output=str(home)))
+    assert (home / "thesis.txt").read_text() == "precious"
+
+
+def test_failed_verification_leaves_the_old_kit(tmp_path: Path, variant: Any) -> None:
+    folder = tmp_path / "kit"
+    build(KitOptions(virtual=0, output=str(folder), previews=False))
+    before = {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
+    lib = variant(
+        "card-selection-arrow",
+        (
+            '"[arrow(1) if valid(M[1, j]) else arrow(0) for j in 1..ncols(M)]"',
+            '"[arrow(0) if valid(M[1, j]) else arrow(1) for j in 1..ncols(M)]"',
+        ),
+    )
+    from kitgen.core.verification import VerificationFailed
+
+    with pytest.raises(VerificationFailed, match="card-selection-arrow fails verification"):
+        build(KitOptions(output=str(folder), previews=False), library=lib)
+    after = {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
+    assert before == after
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+
+
+def test_deck_contents_in_the_sheets() -> None:
+    rules = load_rules("uno")
+    kinds = Counter(str(c.attrs["kind"]) for c in rules.deck())
+    assert kinds["number"] == 76
+
+
+def test_the_kit_is_the_golden_one(default_kit: tuple[Path, dict[str, Any]], matches_golden: Any) -> None:
+    """Byte for byte the kit the code made before the architecture change (issue 11)."""
+    folder, _ = default_kit
+    assert matches_golden(folder, "uno") == []
+
+
+def test_the_kit_passes_the_page_check(default_kit: tuple[Path, dict[str, Any]]) -> None:
+    """Every page of every PDF: fonts embedded, no text over text or off the page, no text within
+    the profile's safe margin of a card's cut line or 2.5 mm of a label's edge, no crop mark or cut
+    line through text, no frame within the safe margin, text at 4.5:1 against what lies under it and
+    nothing drawn over it (kitgen.paper.pagecheck)."""
+    from kitgen.paper.pagecheck import check_kit
+
+    folder, _ = default_kit
+    # Every page; the checks that render a page (contrast, covered) on the booklet, the labels and the
+    # first front and back page of each card type (every card page: bench/pagecheck_all.py).
+    assert [str(f) for f in check_kit(folder, every_card_page=True, sample_pixels=True)] == []
+
+
+def test_the_kit_speaks_plain_words(default_kit: tuple[Path, dict[str, Any]], plain_words: Any) -> None:
+    """The identifier check (kitgen.booklet.jargon) on every page for players of the UNO kit."""
+    folder, _ = default_kit
+    assert plain_words(folder) == []
+
+
+def test_exact_hands_puts_the_whole_deck_claim_on_the_cover_and_validation_pages(tmp_path: Path) -> None:
+    """--exact-hands N: the kit's card selection protocol (the quick one, by default) verified
+    exactly on the game's whole deck for hands of 1..N; the claim (as measured, no seconds: same
+    bytes for the same inputs) goes into the manifest, booklet.json, the cover and the
+    validation pages."""
+    from pypdf import PdfReader
+
+    folder = tmp_path / "kit"
+    opts = KitOptions(
+        ruleset="crazy-eights",
+        players=2,
+        output=str(folder),
+        previews=False,
+        runs=0,
+        exact_hands=1,
+        cache=False,
+    )
+    manifest = build(opts).to_json()
+    claim = manifest["whole_deck_verification"]
+    assert claim["exact_hands_up_to"] == 1 and claim["players"] == 2 and claim["game"] == "crazy-eights"
+    assert claim["protocol"] == "card-selection-fast"
+    [row] = claim["hands"]
+    # P_1 holds 1 of the 51 cards in play, P_2 7, the draw pile 43: 51!/(1! 7! 43!) deals.
+    assert row["verified"] and row["sizes"] == [1, 7, 43] and int(row["deals"]) == 5094104400
+    assert "seconds" not in row and manifest["options"]["exact_hands"] == 1
+    assert json.loads((folder / "booklet.json").read_text())["whole_deck"] == claim
+    text = " ".join(
+        " ".join((p.extract_text() or "").split()) for p in PdfReader(str(folder / "booklet.pdf")).pages
+    )
+    assert "with the whole deck and 2 players: checked the same way for every possible deal" in text
+    assert "on the full deck (exact)" in text and "Exact for hands up to 1." in text
+
+
+def test_exact_hands_refuses_a_protocol_the_whole_deck_verification_cannot_take(tmp_path: Path) -> None:
+    """A weighted virtual player's protocol (weights are not validity classes) is outside the
+    reduction's precondition: refused with the reason, nothing written."""
+    folder = tmp_path / "kit"
+    opts = KitOptions(
+        ruleset="uno",
+        players=2,
+        output=str(folder),
+        previews=False,
+        runs=0,
+        exact_hands=1,
+        own=KindValues.of(strategy="weighted", weights="action=3,number=1,wild=1"),
+    )
+    with pytest.raises(UsageError, match="--exact-hands: the kit teaches weighted-selection") as info:
+        build(opts)
+    assert "weighted choice" in str(info.value)
+    assert not folder.exists()
+
+
+def test_a_kit_without_exact_hands_says_where_the_exact_check_is(
+    default_kit: tuple[Path, dict[str, Any]],
+) -> None:
+    """The default kit's protocol (card-selection-arrow) cannot be verified exactly on the whole
+    deck (its draw output is a weighted choice, with no validity-class reduction): the cover
+    does not claim it; it is verified exactly on the reduced deck and statistically on the whole
+    one. card-selection-fast could be (the check itself is opt-in: hands 1..7 of UNO cost
+    minutes, docs/verification.md)."""
+    from pypdf import PdfReader
+
+    from kitgen.core.verification import whole_deck_offered
+
+    folder, manifest = default_kit
+    pages = [" ".join((p.extract_text() or "").split()) for p in PdfReader(str(folder / "booklet.pdf")).pages]
+    assert not whole_deck_offered("card-selection-arrow", "uno", 4)
+    assert whole_deck_offered("card-selection-fast", "uno", 4)
+    assert "Every possible deal of the whole deck can also be checked exactly" not in pages[0]
+    assert manifest["statistical_verification"]["verified"]
+    assert "whole_deck_verification" not in manifest
+
+
+def test_a_kit_without_exact_hands_records_no_claim(tmp_path: Path) -> None:
+    assert "exact_hands" not in _recorded(KitOptions())
+    assert _recorded(KitOptions(exact_hands=3))["exact_hands"] == 3
+
+
+def test_the_first_chapters_are_data_that_the_pdf_and_the_index_draw(
+    default_kit: tuple[Path, dict[str, Any]],
+) -> None:
+    """The booklet's chapters before the protocols (kitgen.booklet.frontmatter) are in booklet.json, drawn
+    on the booklet's pages with the same headings, and on the kit's index.html."""
+    folder, _ = default_kit
+    data = json.loads((folder / "booklet.json").read_text(encoding="utf-8"))
+    titles = [chapter["title"] for chapter in data["front"]]
+    assert titles[:2] == ["What is in the kit", "Setting up the table"]
+    assert "A virtual player's turn" in titles and titles[-1].startswith("Your first virtual turn")
+    setup = data["front"][1]["blocks"]
+    owners = next(b for b in setup if b["type"] == "table")["rows"]
+    assert owners[1][0] == {"type": "picture", "kind": "cards", "cards": ["θ1"]}
+    pages = " ".join((p.extract_text() or "") for p in PdfReader(folder / "booklet.pdf").pages)
+    flat = " ".join(pages.split())
+    for title in titles:
+        assert " ".join(title.split()) in flat, title
+    index = (folder / "index.html").read_text(encoding="utf-8")
+    for title in titles:
+        assert f"<h3>{escape(title)}</h3>" in index, title
+    assert 'class="checklist"' in index and "{page:" not in index and "<svg" in index
+
+
+def test_the_default_kit_states_the_readmes_figures(
+    default_kit: tuple[Path, dict[str, Any]], committed_figures: Any
+) -> None:
+    _, manifest = default_kit
+    assert committed_figures(manifest, "uno") == []
+    cost = manifest["table_time"]
+    assert cost["virtual_turn_minutes_cautious"] > cost["virtual_turn_minutes"]
+    assert cost["text"][0].startswith("A virtual turn takes about ") and "-" in cost["text"][0].split(",")[0]
+    assert manifest.get("warnings") is None  # the default kit asks nothing unreasonable
