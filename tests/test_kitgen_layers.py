@@ -63,6 +63,17 @@ def test_kitgen_has_at_most_twelve_entries() -> None:
     assert len(entries) <= MAX_ENTRIES, entries
 
 
+def test_no_kitgen_module_is_over_700_lines() -> None:
+    """The split modules stay split (faces by card family, typesetting by page element, the
+    booklet by responsibility); the engine's half is in tests/test_architecture.py."""
+    long = {
+        str(p.relative_to(ROOT)): n
+        for p in sorted((ROOT / "kitgen").rglob("*.py"))
+        if (n := len(p.read_text(encoding="utf-8").splitlines())) > 700
+    }
+    assert long == {}
+
+
 def test_each_subpackage_says_what_it_owns_and_may_import() -> None:
     for name in LAYERS:
         init = ROOT / "kitgen" / name / "__init__.py"
