@@ -78,7 +78,7 @@ def test_paragraphs_are_made_in_one_place() -> None:
     can reach reportlab's markup parser unescaped."""
     offenders = []
     for path in sorted(KITGEN.rglob("*.py")):
-        if path.name == "paragraphs.py" and path.parent == KITGEN:
+        if path.relative_to(KITGEN).as_posix() == "booklet/paragraphs.py":
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for name in ("Paragraph", "XPreformatted", "Preformatted", "ParaLines"):
