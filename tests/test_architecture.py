@@ -6,8 +6,6 @@ import ast
 import re
 from pathlib import Path
 
-import pytest
-
 from reference_engine.api import kinds
 
 ROOT = Path(__file__).resolve().parent.parent
