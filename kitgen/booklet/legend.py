@@ -198,6 +198,9 @@ def helper_legend(faces: Sequence[Face], words: dict[str, str], owners: Sequence
         codes = [f.title for f in sorted(markers, key=lambda f: f.key)]
         legend.helpers.append(words["marker"].format(codes=", ".join(codes)))
         legend.codes.update({c: "a bit card" for c in codes})
+    if by_kind.get("arrow"):  # one printed card, two faces: ▲ pointing away (yes), ▼ at you (no)
+        legend.helpers.append(words["arrow"])
+        legend.codes.update({"▲": "an arrow card pointing up: yes", "▼": "an arrow card pointing down: no"})
     labels = [f for f in by_kind.get("label", []) if f.key.rstrip("0123456789") != f.key]
     if labels:
         sign = labels[0].title.rstrip("0123456789")

@@ -16,9 +16,25 @@ from ...lang.overlay import spec_text
 from ..virtual import whose_owner_cards
 
 
+def helper_words(b: Booklet) -> dict[str, str]:
+    """The set-up's spare piles as the kit holds them: its bit cards (α/β pairs, up-down arrow
+    cards or both, from the faces its protocols use) and, when it has envelopes, where they go."""
+    keys = {i.key for i in b.bom.items} if b.bom is not None else None
+    if keys is not None:  # a kit: what its bill of materials lists
+        arrows, pairs, envelopes = "arrow" in keys, "alpha" in keys, "envelope" in keys
+    else:  # a booklet alone: the faces its protocols use
+        arrows, pairs = "up" in b.faces, "alpha" in b.faces or "up" not in b.faces
+        envelopes = pairs
+    bits = [_("α cards, β cards")] if pairs or not arrows else []
+    bits += [_("arrow cards (all pointing the same way)")] if arrows else []
+    keep = _("; keep the identical envelopes with them") if envelopes else ""
+    return {"bits": ", ".join(bits), "keep": keep}
+
+
 def setup_page(b: Booklet) -> FrontSection:
     rules = b.rules_as(RuleSet)
     values = setup_values(b) | {"hand_size": rules.hand_size_for(b.players), "colour": rules.word}
+    values |= helper_words(b)
     return setting_up(b, values, [text.format(**values) for text in booklet_style().lists["setup_steps"]])
 
 

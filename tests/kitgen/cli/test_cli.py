@@ -560,7 +560,7 @@ def test_play_compiled_refuses_a_protocol_it_cannot_compile(monkeypatch: pytest.
     args = ["play", "uno", "--level", "card", "--engine", "compiled", "--json", "--seed", "1"]
     refused = CliRunner().invoke(main, args)
     assert refused.exit_code == 2, refused.output
-    assert "--engine compiled: card-selection-fast is not compiled" in refused.output
+    assert "--engine compiled: card-selection-arrow is not compiled" in refused.output
     assert "the step kind 'sleeve' is not compiled" in refused.output
     assert "Traceback" not in refused.output
     # Not asked by name: the interpreter runs it, and --json says so and why.

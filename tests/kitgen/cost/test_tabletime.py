@@ -178,7 +178,7 @@ def test_a_kit_states_turn_game_and_table_space(tmp_path: Path) -> None:
         assert cost[key] > 0, key
     assert cost["game_minutes_p90"] >= cost["game_minutes_mean"] > cost["virtual_turn_minutes"]
     assert cost["people"] == 2  # 3 players, 1 of them virtual
-    assert cost["protocol"] == "card-selection-fast" and cost["paper"]["protocol"] == "card-selection"
+    assert cost["protocol"] == "card-selection-arrow" and cost["paper"]["protocol"] == "card-selection"
     assert cost["paper"]["virtual_turn_minutes"] > cost["virtual_turn_minutes"]
     assert cost["compared"][0]["game"].startswith("UNO")
     assert cost["compared"][0]["turn_minutes"] > cost["virtual_turn_minutes"]

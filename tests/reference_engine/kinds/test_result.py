@@ -42,7 +42,15 @@ def _settings(game: str, level: str) -> PlaySettings:
     options: dict[str, object] = {"virtual_draw": "keep"} if game.startswith("uno") else {}
     if game == "uno-official":
         options["wild4"] = "bluff"
-    return PlaySettings(None, 1, level, 1, None, options)
+    # And with the protocols they were played with then (since issue 36 the UNO kits default to
+    # card-selection-arrow and Daifugō to play-selection-fast: other games, same typed result).
+    then = {"uno": "card-selection-fast", "daifugo": "play-selection"}
+    protocol = (
+        then["uno" if game.startswith("uno") else game]
+        if game in ("uno", "uno-small", "uno-official", "daifugo")
+        else None
+    )
+    return PlaySettings(None, 1, level, 1, protocol if level == "card" else None, options)
 
 
 @pytest.mark.parametrize(("game", "level"), sorted(BEFORE))

@@ -48,16 +48,15 @@ def test_a_record_holds_the_referees_copy(recorded: Recorded) -> None:
         for item, cards in zip(e["public"]["draws"], e["hidden"]["draws"]):
             assert item["count"] == len(cards)
             assert (str(item["seat"]) in e["seen"]) == (item["seat"] in (3, 4))
-    # uno's rule set plays the paper's way with the sleeved quick protocol: a virtual player with
-    # no valid card draws, and the protocol runs again on the drawn card (card-selection-draw, the
-    # whole turn in one run, is a verified variant the kits do not teach yet).
+    # uno's rule set plays the paper's way with the arrow protocol (card-selection-arrow): a
+    # virtual player with no valid card draws and plays the drawn card if it may, in the same run.
     assert record["game"]["parameters"]["virtual_draw"] == "play"
-    assert record["game"]["parameters"]["draw_in_run"] is False
+    assert record["game"]["parameters"]["draw_in_run"] is True
     virtual_draws = [e for e in drawing if e["seat"] in (1, 2) and e["public"]["action"] != "play"]
     assert virtual_draws
     for e in virtual_draws:
-        assert e["runs"][0]["selected"] is None
-        assert len(e["runs"]) == 2 and e["runs"][1]["selected"] == e["public"].get("card")
+        assert len(e["runs"]) == 1 and e["runs"][0]["selected"] == e["public"].get("card")
+    assert {e["public"]["action"] for e in virtual_draws} >= {"draw"}
     # Keeping a drawn card: one run, which found no card, and no second run.
     keep = recorded("uno", "card", virtual_draw="keep")
     assert keep["game"]["parameters"]["virtual_draw"] == "keep"
