@@ -88,7 +88,7 @@ def test_the_first_turn_checklist_fits_a_page_and_its_pages_are_right(
     # Every "Step N: ... (page P)" names a page where Step N really is.
     data = json.loads((folder / "booklet.json").read_text(encoding="utf-8"))
     top = data["sections"][0]
-    found = re.findall(r"Step (\d+): .*?\(page (\d+)\)(?= \d+\. | If a check| ?$)", page)
+    found = re.findall(r"Step (\d+(?:\([a-z]\))?): .*?\(page (\d+)\)(?= \d+\. | If a check| ?$)", page)
     numbers = [s["number"] for s in top["steps"]]
     assert [n for n, _ in found] == numbers
     for n, p in found:
