@@ -201,6 +201,10 @@ def helper_legend(faces: Sequence[Face], words: dict[str, str], owners: Sequence
     if by_kind.get("arrow"):  # one printed card, two faces: ▲ pointing away (yes), ▼ at you (no)
         legend.helpers.append(words["arrow"])
         legend.codes.update({"▲": "an arrow card pointing up: yes", "▼": "an arrow card pointing down: no"})
+    candidates = sorted((f for f in by_kind.get("plain", []) if f.title.startswith("#")), key=lambda f: f.key)
+    if candidates:  # a lottery's candidates drawn as placeholders: #1, #2, ...
+        legend.helpers.append(words["candidate"])
+        legend.codes.update({f.title: f"candidate {f.title[1:]} of a lottery" for f in candidates})
     labels = [f for f in by_kind.get("label", []) if f.key.rstrip("0123456789") != f.key]
     if labels:
         sign = labels[0].title.rstrip("0123456789")

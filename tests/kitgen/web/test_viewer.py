@@ -146,7 +146,7 @@ def test_every_kit_has_an_index(uno_kit: Path) -> None:
     index = (uno_kit / "index.html").read_text(encoding="utf-8")
     manifest: dict[str, Any] = json.loads((uno_kit / "manifest.json").read_text(encoding="utf-8"))
     listed = {f["path"] for f in manifest["files"]}
-    assert {"index.html", "view/card-selection-fast.html", "view/six-card-and-direct.html"} <= listed
+    assert {"index.html", "view/card-selection-arrow.html", "view/knockout-lottery.html"} <= listed
     assert not REMOTE.search(index)
     from pypdf import PdfReader
 
