@@ -7,16 +7,16 @@ These read only the files (no build), so they run in the fast tier in well under
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
 import re
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+
+from kitgen.lang.overlay import text_fields
 
 ROOT = Path(__file__).resolve().parents[3]
 RULESETS = ROOT / "rulesets"
@@ -25,40 +25,13 @@ LOCALE = ROOT / "kitgen" / "lang" / "locale" / "ja"
 # The kits issue 41 asks for in Japanese: four game kits and one protocol kit.
 RULESETS_JA = ("uno", "uno-small", "daifugo", "gakmoro")
 PROTOCOL_KITS_JA = ("six-card-and",)
-# What an overlay may translate: the rules of kitgen/lang/overlay.py (w41-i18n), copied here so
-# these tests run on a branch without it, and replaced by the module itself where it exists.
-# Keys whose strings are words wherever they are; under a spec's or rule set's top-level
-# `booklet:` every string is a word but the worked example's data (`example:`).
-TEXT_KEYS = frozenset(
-    {"title", "summary", "notes", "say", "paper", "brief", "how", "doc", "labels", "differences"}
-)
-NOT_TEXT_TOP = frozenset({"source", "expect", "symbols", "encodings", "kit"})
 Path_ = tuple[str, ...]
 
 
-def _local_text_fields(node: Any, path: Path_ = (), texty: bool = False) -> Iterator[tuple[Path_, str]]:
-    if isinstance(node, dict):
-        for k, v in node.items():
-            key = str(k)
-            if not path and key in NOT_TEXT_TOP:
-                continue
-            inner = (texty or key in TEXT_KEYS or (key == "booklet" and not path)) and key != "example"
-            yield from _local_text_fields(v, (*path, key), inner)
-    elif isinstance(node, list):
-        steps = bool(node) and all(isinstance(item, dict) and "step" in item for item in node)
-        for i, item in enumerate(node):
-            yield from _local_text_fields(item, (*path, str(item["step"]) if steps else str(i)), texty)
-    elif isinstance(node, str) and texty and node.strip():
-        yield path, node
-
-
 def _text_fields(source: Any) -> dict[Path_, str]:
-    """Every text field of a source spec or rule set, by its overlay path (steps keyed by `step:`)."""
-    try:
-        overlay = importlib.import_module("kitgen.lang.overlay")
-    except ImportError:
-        return dict(_local_text_fields(source))
-    return dict(overlay.text_fields(source))
+    """Every text field of a source spec or rule set, by its overlay path (steps keyed by `step:`):
+    kitgen/lang/overlay.py's own rules."""
+    return dict(text_fields(source))
 
 
 def _strings(node: Any, path: Path_ = ()) -> dict[Path_, str]:
