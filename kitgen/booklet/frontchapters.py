@@ -77,8 +77,9 @@ def setting_up(b: Booklet, values: dict[str, object], steps: Sequence[str]) -> F
     blocks += numbered(steps)
     if sleeved and b.bom is not None:
         deck = next((i for i in b.bom.items if i.key == "deck" and i.faces), None)
-        faces = (b.face("theta2"),) + ((deck.faces[0],) if deck is not None else ())
-        blocks += [Picture("sleeve", faces), Text(words["setup_sleeve_picture"], style="small")]
+        if deck is not None:  # a store-bought deck prints no faces: the steps' words say it all
+            faces = (b.face("theta2"), deck.faces[0])
+            blocks += [Picture("sleeve", faces), Text(words["setup_sleeve_picture"], style="small")]
     duty = words["sleeve_duty"] if sleeved else words["shuffle_duty"]
     blocks.append(Box((Text(duty, lead="Who does what."),)))
     return FrontSection("Setting up the table", tuple(blocks))

@@ -56,7 +56,7 @@ def arrow_item(tickets: int) -> Item:
         "a ticket's bit in the knockout matches of a virtual turn that follows a play: pointing up "
         "(away from you) means live; a half turn makes it point down. One per ticket and one per "
         "match of a round",
-        [symbol_face("up", "▲")] * 2,
+        [symbol_face("up", "▲")] * (needed + spare),
         "Arrow cards",
     )
 

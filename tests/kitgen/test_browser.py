@@ -147,7 +147,7 @@ def test_the_teachers_toggle_by_mouse(browser: Any, pages: dict[str, Path]) -> N
 
 
 def test_hostile_spec_runs_no_script(browser: Any, tmp_path: Path) -> None:
-    from tests.kitgen.test_viewer import HOSTILE, hostile_spec
+    from tests.kitgen.web.test_viewer import HOSTILE, hostile_spec
 
     path = view(tmp_path / "out", str(hostile_spec(tmp_path)))
     page, errors, _ = open_page(browser, path.as_uri())

@@ -48,9 +48,10 @@ NO_ARROW_FIX = (
 # The other ranks' winning labels put away apart from the losers': the pile shows which ticket won
 # each rank the lottery did not pick, so which cards of that rank P_1 holds.
 WINNERS_SHOWN = (
-    '''          - discard: "[R[i] for i in 1..len(R)] + [K[1, j] for j in minus(1..len(tickets), alive)]"''',
+    "          - discard: "
+    '''"[R[i] for i in 1..len(R)] + [KT[1, j] for j in minus(1..len(tickets), alive)]"''',
     '''          - discard: R
-          - discard: "[K[1, j] for j in minus(1..len(tickets), alive)]"''',
+          - discard: "[KT[1, j] for j in minus(1..len(tickets), alive)]"''',
 )
 # The half turns of the conversion left out: the turned pair shows the ticket's bit itself.
 NO_CONVERSION_SPIN = (
