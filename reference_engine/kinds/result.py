@@ -10,13 +10,30 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
     from .virtual import VirtualStats
 
 # A log entry, a virtual table or a round as JSON: kind-specific keys.
 Json = dict[str, Any]
+
+
+def pick(source: object, keys: str) -> Json:
+    """``source``'s attributes named in ``keys`` (separated by spaces) as a JSON object, in that
+    order: the one place a result's keys are listed. ``*name`` puts the attribute's own
+    ``to_json()`` keys there; ``name?`` leaves the key out while the attribute is None."""
+    out: Json = {}
+    for key in keys.split():
+        if key.startswith("*"):
+            out.update(getattr(source, key[1:]).to_json())
+        elif key.endswith("?"):
+            value = getattr(source, key[:-1])
+            if value is not None:
+                out[key[:-1]] = value
+        else:
+            out[key] = getattr(source, key)
+    return out
 
 
 @dataclass
@@ -68,24 +85,26 @@ class VirtualWork:
     def virtual_tables(self) -> list[Json]:
         return [{"sizes": list(sizes), "found": found} for sizes, found in self.tables]
 
+    @property
+    def all_checks_passed(self) -> bool:
+        """Always: a check that fails stops the game (CheckFailure) before there is a result."""
+        return True
+
     def to_json(self) -> Json:
-        return {
-            "virtual_turns": self.virtual_turns,
-            "protocol_runs": self.protocol_runs,
-            "engine_used": self.engine_used,
-            "fallback_reason": self.fallback_reason,
-            "checks_passed": self.checks_passed,
-            "all_checks_passed": True,
-            "shuffles": self.shuffles,
-            "max_helper_cards": self.max_helper_cards,
-            "virtual_tables": self.virtual_tables,
-        }
+        return pick(
+            self,
+            "virtual_turns protocol_runs engine_used fallback_reason checks_passed all_checks_passed "
+            "shuffles max_helper_cards virtual_tables",
+        )
 
 
 @dataclass
 class TableResult(PlayResult):
     """A game at a table of seats, some of them virtual: who won, in how many turns, and what the
     virtual players did."""
+
+    # The keys of ``to_json`` after the head's (see :func:`pick`; ``*work``: the virtual players').
+    json_keys: ClassVar[str] = "turns *work log"
 
     players: int
     virtual: int
@@ -114,36 +133,34 @@ class TableResult(PlayResult):
 
     def head(self) -> Json:
         """The first keys of every table game's result, then the winner."""
-        return {
-            "game": self.game,
-            "seed": self.seed,
-            "players": self.players,
-            "virtual": self.virtual,
-            "level": self.level,
-            "protocol": self.protocol,
-            "winner": self.winner,
-            "winner_name": self.winner_name,
-        }
+        return pick(self, "game seed players virtual level protocol winner winner_name")
+
+    def to_json(self) -> Json:
+        return {**self.head(), **pick(self, self.json_keys)}
+
+
+@dataclass
+class ScoredResult(TableResult):
+    """A game that scores: each seat's points (None: a game of one hand that does not score)."""
+
+    points: list[int] | None
+
+    @property
+    def scores(self) -> list[int] | None:
+        return self.points
 
 
 @dataclass
 class RankedResult(TableResult):
     """A game that ends with every seat ranked (climbing, layout)."""
 
+    json_keys = "ranking turns *work log"
+
     ranking: list[int]  # seats from 1, first out first
     log: list[Json]
 
     def rounds_log(self) -> list[list[Json]]:
         return [self.log]
-
-    def to_json(self) -> Json:
-        return {
-            **self.head(),
-            "ranking": self.ranking,
-            "turns": self.turns,
-            **self.work.to_json(),
-            "log": self.log,
-        }
 
 
 @dataclass
@@ -155,6 +172,3 @@ class LogResult(TableResult):
 
     def rounds_log(self) -> list[list[Json]]:
         return [self.log]
-
-    def to_json(self) -> Json:
-        return {**self.head(), "turns": self.turns, **self.work.to_json(), "log": self.log}

@@ -25,7 +25,7 @@ from ...records.recorder import Recorder
 from ...registry import Library
 from ...selection import ENGINE
 from ...spec import require
-from ..result import Json, PlayResult
+from ..result import Json, PlayResult, pick
 from .record import RoundResult, SealedBidRecord, announce
 from .rules import SealedBidRules
 
@@ -111,26 +111,11 @@ class SealedBidResult(PlayResult):
     fallback_reason: str | None = None
 
     def to_json(self) -> Json:
-        return {
-            "game": self.game,
-            "variant": self.variant,
-            "level": self.level,
-            "seed": self.seed,
-            "players": self.players,
-            "strategies": self.strategies,
-            "winner": self.winner,
-            "round_wins": self.round_wins,
-            "rounds": self.rounds,
-            "protocol": self.protocol,
-            "protocol_runs": self.protocol_runs,
-            "engine_used": self.engine_used,
-            "fallback_reason": self.fallback_reason,
-            "checks_passed": self.checks_passed,
-            "shuffles": self.shuffles,
-            "max_helper_cards": self.max_helper_cards,
-            "loose_cards_needed": self.loose_cards_needed,
-            "table": self.table,
-        }
+        return pick(
+            self,
+            "game variant level seed players strategies winner round_wins rounds protocol protocol_runs "
+            "engine_used fallback_reason checks_passed shuffles max_helper_cards loose_cards_needed table",
+        )
 
 
 class SealedBidGame:

@@ -27,7 +27,7 @@ from ...records.recorder import Recorder
 from ...registry import Library
 from ...selection import CallCache, check_selection, draw_pile, run_selection
 from ..game import TableGame
-from ..result import Json, TableResult, VirtualWork
+from ..result import Json, ScoredResult, VirtualWork
 from ..strategy import WEIGHTED_PROTOCOL, Strategy, weighted_pick
 from ..virtual import VirtualStats
 from .record import HandResult, SheddingRecord, Turn
@@ -46,20 +46,17 @@ class Stats(VirtualStats):
 
 
 @dataclass
-class SheddingResult(TableResult):
+class SheddingResult(ScoredResult):
     """A shedding game: its hands (each with its winner, turns and points), the scores of a game
     to a target score, and the virtual players' strategy when it is not the uniform one."""
 
-    points: list[int] | None
+    json_keys = "scores hands turns *work strategy? hand_results log"
+
     hands: int
     strategy: Json | None
     hand_results: list[Json]
     # Every hand's turns, as the game logged them: made into JSON only when asked (to_json).
     entries: list[list[Turn]]
-
-    @property
-    def scores(self) -> list[int] | None:
-        return self.points
 
     @property
     def weights(self) -> Json | None:
@@ -72,18 +69,6 @@ class SheddingResult(TableResult):
 
     def rounds_log(self) -> list[list[Json]]:
         return self.log
-
-    def to_json(self) -> Json:
-        return {
-            **self.head(),
-            "scores": self.points,
-            "hands": self.hands,
-            "turns": self.turns,
-            **self.work.to_json(),
-            **({"strategy": self.strategy} if self.strategy is not None else {}),
-            "hand_results": self.hand_results,
-            "log": self.log,
-        }
 
 
 class Game(TableGame[RuleSet]):

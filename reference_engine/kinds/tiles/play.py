@@ -21,7 +21,7 @@ from typing import Any
 from ...cards import Symbol
 from ...errors import CheckFailure
 from ..game import TableGame
-from ..result import Json, TableResult, VirtualWork
+from ..result import Json, ScoredResult, VirtualWork
 from .record import TilesRecord, Turn
 from .rules import End, TileRules
 
@@ -30,33 +30,18 @@ MAX_DEALS = 100
 
 
 @dataclass
-class TilesResult(TableResult):
+class TilesResult(ScoredResult):
     """A tile game: the scores, how it ended, the deals it took and the line of tiles left."""
 
-    points: list[int]
+    json_keys = "scores ended deals turns *work line log"
+
     ended: str
     deals: int
     line: list[str]
     log: list[Json]
 
-    @property
-    def scores(self) -> list[int] | None:
-        return self.points
-
     def rounds_log(self) -> list[list[Json]]:
         return [self.log]
-
-    def to_json(self) -> Json:
-        return {
-            **self.head(),
-            "scores": self.points,
-            "ended": self.ended,
-            "deals": self.deals,
-            "turns": self.turns,
-            **self.work.to_json(),
-            "line": self.line,
-            "log": self.log,
-        }
 
 
 class MugginsGame(TableGame[TileRules]):

@@ -19,7 +19,7 @@ from ...cards import Symbol
 from ...errors import CheckFailure
 from ...registry import Library
 from ..game import TableGame
-from ..result import Json, TableResult, VirtualWork
+from ..result import Json, ScoredResult, VirtualWork
 from .record import RoundResult, TrickRecord, Turn
 from .rules import TrickRules
 
@@ -27,30 +27,20 @@ PASSES = (1, -1, 2, 0)  # left, right, across, no pass: by round
 
 
 @dataclass
-class TrickResult(TableResult):
+class TrickResult(ScoredResult):
     """A trick game: the scores, and each round's points and log."""
 
-    points: list[int]
+    json_keys = "scores rounds turns *work round_results log"
+
     round_results: list[Json]
     log: list[list[Json]]
 
     @property
-    def scores(self) -> list[int] | None:
-        return self.points
+    def rounds(self) -> int:
+        return len(self.round_results)
 
     def rounds_log(self) -> list[list[Json]]:
         return self.log
-
-    def to_json(self) -> Json:
-        return {
-            **self.head(),
-            "scores": self.points,
-            "rounds": len(self.round_results),
-            "turns": self.turns,
-            **self.work.to_json(),
-            "round_results": self.round_results,
-            "log": self.log,
-        }
 
 
 class HeartsGame(TableGame[TrickRules]):
