@@ -116,6 +116,17 @@ class Referee(TableReferee):
                     out.append(self.said(size, r))
         return out
 
+    def holding(self) -> set[int]:
+        """The seats that still hold cards."""
+        return {s for s in range(self.n) if self.hands[s]}
+
+    def holder_from(self, seat: int) -> int:
+        """``seat`` if it still holds cards, else the first seat to its left that does: players out
+        are skipped."""
+        while not self.hands[seat]:
+            seat = (seat + 1) % self.n
+        return seat
+
     # -- the game --------------------------------------------------------------------------
     def run(self) -> int:
         w = self.walk
@@ -124,10 +135,8 @@ class Referee(TableReferee):
         passed: set[int] = set()
         last_seat: int | None = None
         index = 0
-        while sum(1 for h in self.hands if h) > 1 and index < MAX_TURNS:
-            if not self.hands[current]:
-                current = (current + 1) % self.n
-                continue
+        while len(self.holding()) > 1 and index < MAX_TURNS:
+            current = self.holder_from(current)
             index += 1
             ev = w.expect_next("turn", f"it is {w.name(current + 1)}'s turn")
             w.expect(ev["turn"] == index, f"turn {ev['turn']} where turn {index} comes")
@@ -148,14 +157,12 @@ class Referee(TableReferee):
                     )
             else:
                 passed.add(current)
-            active = [s for s in range(self.n) if self.hands[s]]
+            active = self.holding()
             if len(active) <= 1:
                 break
             assert last_seat is not None  # the first turn is a lead, and a lead is a play
-            if all(s in passed for s in active if s != last_seat):
-                leader = last_seat
-                while not self.hands[leader]:
-                    leader = (leader + 1) % self.n
+            if active - {last_seat} <= passed:  # everyone else still holding cards has passed
+                leader = self.holder_from(last_seat)
                 ev = w.expect_next("trick", "everyone else has passed: the trick is over")
                 w.expect(
                     ev["seat"] == leader + 1 and ev["turn"] == index,

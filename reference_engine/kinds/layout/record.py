@@ -13,6 +13,7 @@ from typing import Any, Protocol
 from ...cards import Symbol
 from ...records.recorder import Recorder
 from ..game import GameRecord, Played
+from ..result import pick
 from .rules import LayoutRules
 
 
@@ -24,9 +25,7 @@ class Sevens(Played, Protocol):
 
 class LayoutRecord(GameRecord[Sevens]):
     def __init__(self, recorder: Recorder, game: Sevens):
-        rules = game.rules
-        parameters = {"first": rules.first, "centre": rules.centre, "ace_low": rules.ace_low}
-        super().__init__(recorder, game, parameters, game.virtual)
+        super().__init__(recorder, game, pick(game.rules, "first centre ace_low"), game.virtual)
 
     def deal(self, dealer: int) -> None:
         self.deal_event({"dealer": dealer + 1})

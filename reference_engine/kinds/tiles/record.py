@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from ...cards import Symbol
 from ...records.recorder import Recorder
 from ..game import GameRecord, LogEntry, Played
+from ..result import pick
 from .rules import TileRules
 
 
@@ -42,9 +43,7 @@ class Muggins(Played, Protocol):
 
 class TilesRecord(GameRecord[Muggins]):
     def __init__(self, recorder: Recorder, game: Muggins):
-        rules = game.rules
-        parameters = {"top": rules.top, "hand_size": rules.hand_size, "multiple": rules.multiple}
-        super().__init__(recorder, game, parameters, game.virtual)
+        super().__init__(recorder, game, pick(game.rules, "top hand_size multiple"), game.virtual)
         self.drawn: list[Symbol] = []
 
     def deal(self) -> None:

@@ -242,3 +242,20 @@ def test_the_referee_counts_the_quick_versions_knockout_rounds() -> None:
     # Following a single 3: grid, arrows, rank mix, 2 rounds in the ranks, the lottery's shuffle
     # and 2 rounds, the final shuffle.
     assert shuffles(ranks, (1, 0), 1, 2, 5, quick=True) == 1 + 1 + 1 + 2 + 1 + 2 + 1
+
+
+def test_players_out_neither_play_nor_lead() -> None:
+    """The referee skips the seats with no cards left: a turn or a new trick given to a player
+    who is out is named, at its event."""
+    record = recorded("rule", players=5)
+    events = record["events"]
+    out = next(e for e in events if e["type"] == "out")
+    gone = out["seat"]
+    later = [i for i, e in enumerate(events) if e["n"] > out["n"] + 1]
+    turn = next(i for i in later if events[i]["type"] == "turn")
+    trick = next(i for i in later if events[i]["type"] == "trick")
+    for i, message in ((turn, "'s turn"), (trick, "leads the next trick")):
+        forged = copy.deepcopy(record)
+        forged["events"][i]["seat"] = gone
+        found = findings(forged, rerun=False)
+        assert found and found[0].event == events[i]["n"] and message in found[0].message
