@@ -77,3 +77,20 @@ def test_the_typed_result_writes_the_same_json(game: str, level: str) -> None:
             result.work.protocol_runs,
         )
         assert sum(len(log) for log in result.rounds_log()) > 0
+
+
+def test_pick_lists_the_keys_in_their_order_spreads_and_leaves_a_none_out() -> None:
+    from types import SimpleNamespace
+
+    from reference_engine.kinds.result import pick
+
+    class Work:
+        def to_json(self) -> dict[str, int]:
+            return {"runs": 2, "checks": 3}
+
+    source = SimpleNamespace(b=1, a=None, c="x", work=Work())
+    assert list(pick(source, "c b *work a")) == ["c", "b", "runs", "checks", "a"]
+    assert pick(source, "a? b") == {"b": 1}
+    assert pick(source, "c? a") == {"c": "x", "a": None}
+    with pytest.raises(AttributeError):  # a misspelt key fails, never writes a wrong object
+        pick(source, "b winer")
