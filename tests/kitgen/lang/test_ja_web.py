@@ -200,6 +200,34 @@ def test_the_japanese_viewer_page_of_a_kit(japanese_font_kit: Path) -> None:
     assert not found, found
 
 
+@pytest.mark.slow  # a real headless browser (tests/kitgen/test_browser.py's)
+def test_a_japanese_viewer_page_steps_through_in_a_browser(japanese_font_kit: Path) -> None:
+    from tests.kitgen.test_browser import ARGS, chromium, open_page
+    from tests.kitgen.viewer_pages import page_data
+
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    exe = chromium()
+    if exe is None:
+        pytest.skip("no Chromium found (apt-get install chromium, or set KITGEN_CHROMIUM)")
+    path = sorted((japanese_font_kit / "view").glob("*.html"))[0]
+    frames = page_data(path)["frames"]
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=exe, args=ARGS)
+        page, errors, _ = open_page(browser, path.as_uri())
+        assert page.inner_text("#first").endswith("最初") and page.inner_text("#next").startswith("次へ")
+        for frame in frames:
+            if frame["step"] == "end":
+                assert "検証済み" in page.inner_text("#verdicts")
+                assert "この回のおわり" in page.inner_text("#end")
+            else:
+                assert page.inner_text("#step-number").startswith(f"手順{frame['step']}")
+                for spares in ("#spares", "#if-wrong"):
+                    assert not english(page.inner_text(spares).split("：")[0]), page.inner_text(spares)
+            page.keyboard.press("ArrowRight")
+        browser.close()
+    assert errors == []
+
+
 # ----------------------------------------------------------------------------- the handout
 
 
