@@ -324,25 +324,25 @@ def _verified_lines(verification: list[ReportSummary]) -> list[str]:
 
 def booklet_lines(manifest: BookletManifest) -> list[str]:
     """What `kitgen booklet` prints."""
-    lines = [f"Booklet {manifest.booklet} written to {manifest.folder}/"]
+    written = _("Booklet {booklet} written to {folder}/")
+    lines = [written.format(booklet=manifest.booklet, folder=manifest.folder)]
     if manifest.imposition == "a5-saddle":
         lines.append(
-            f"  booklet.pdf  {manifest.pages} pages on {manifest.printed_sides} sides of "
-            f"{manifest.paper}: print double-sided (flip on the short edge), fold in the middle, "
-            "staple on the fold"
+            _(
+                "  booklet.pdf  {pages} pages on {sides} sides of {paper}: print double-sided (flip on the "
+                "short edge), fold in the middle, staple on the fold"
+            ).format(pages=manifest.pages, sides=manifest.printed_sides, paper=manifest.paper)
         )
     else:
-        lines.append(f"  booklet.pdf  {manifest.pages} pages, {manifest.paper}")
+        pages = _("  booklet.pdf  {pages} pages, {paper}")
+        lines.append(pages.format(pages=manifest.pages, paper=manifest.paper))
     lines.append(
-        "  booklet.json the same content as data"
-        + (
-            ";  previews/  a PNG of every page"
-            if _has_files(manifest.files, "previews/")
-            else " (no previews: --no-previews)"
-        )
+        _("  booklet.json the same content as data;  previews/  a PNG of every page")
+        if _has_files(manifest.files, "previews/")
+        else _("  booklet.json the same content as data (no previews: --no-previews)")
     )
     lines.append("")
-    lines.append("Verified before printing:")
+    lines.append(_("Verified before printing:"))
     lines += _verified_lines(manifest.verification)
     return lines
 

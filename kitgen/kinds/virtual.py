@@ -318,12 +318,11 @@ def virtual_bom(table: Table) -> Bom:
 
 def whose_owner_cards(owners: list[str], virtual: int) -> str:
     """``Virtual 1's are the θ1 cards and Virtual 2's the θ2 cards`` (virtual players sit first)."""
-    seats = range(min(virtual, len(owners)))
     parts = [
-        (_("{owner}'s are the θ{n} cards") if i == 0 else _("{owner}'s the θ{n} cards")).format(
-            owner=owners[i], n=i + 1
+        (_("{owner}'s are the θ{i} cards") if i == 0 else _("{owner}'s the θ{i} cards")).format(
+            owner=owners[i], i=i + 1
         )
-        for i in seats
+        for i in range(min(virtual, len(owners)))
     ]
     return listing(parts)
 

@@ -257,7 +257,7 @@ def test_the_console_lines_of_a_japanese_build(japanese_font_kit: Path) -> None:
     head = lines[: lines.index("材料一覧：")]
     assert not [line for line in head if english(line)], head
     verified = lines[lines.index("印刷前に検証済み：") + 1 :][:1]
-    assert verified and "正確" in verified[0] and not english(verified[0].split("：", 1)[1])
+    assert verified and "厳密" in verified[0] and not english(verified[0].split("：", 1)[1])
 
 
 # ----------------------------------------------------------------------------- the kinds' chapters
