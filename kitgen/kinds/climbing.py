@@ -221,18 +221,22 @@ class ClimbingKit(TableKit):
         shuffles = time.counts.get("shuffle", "?") if time is not None else "?"
         quick = b.bom is not None and any(i.key == "arrow" for i in b.bom.items)
         how = (
-            "the grid twice, a round of six-card ANDs (every ticket at once) for each card of a set "
-            "after the first, the half turns that make every ticket's pair an arrow card, the mixing "
-            "of each rank's tickets (all ranks at once), the knockout rounds, and the knockout lottery"
+            _(
+                "the grid twice, a round of six-card ANDs (every ticket at once) for each card of a set "
+                "after the first, the half turns that make every ticket's pair an arrow card, the mixing "
+                "of each rank's tickets (all ranks at once), the knockout rounds, and the knockout lottery"
+            )
             if quick
-            else "the grid twice, a six-card AND for each ticket of a rank that could beat the last "
-            "play, a shuffle of each rank's tickets, and the covert lottery"
+            else _(
+                "the grid twice, a six-card AND for each ticket of a rank that could beat the last "
+                "play, a shuffle of each rank's tickets, and the covert lottery"
+            )
         )
-        return (
-            f"In the worked example the table holds {k} cards, {k1} of them the virtual player's. "
-            f"One run lays out a grid of {(2 + 2 * COPIES) * k} cards (each card with its owner card and "
-            f"{COPIES} ownership pairs) and takes {shuffles} shuffles: {how}."
-        )
+        return _(
+            "In the worked example the table holds {k} cards, {k1} of them the virtual player's. One run "
+            "lays out a grid of {grid} cards (each card with its owner card and {copies} ownership pairs) "
+            "and takes {shuffles} shuffles: {how}."
+        ).format(k=k, k1=k1, grid=(2 + 2 * COPIES) * k, copies=COPIES, shuffles=shuffles, how=how)
 
     def rules_page(self, b: Booklet) -> FrontSection:
         """The rules, and where they differ from popular house rules."""

@@ -22,7 +22,7 @@ from typing import Any, cast
 import pytest
 
 from kitgen.booklet.book import Booklet
-from kitgen.booklet.frontmatter import FrontSection, Grid, Text
+from kitgen.booklet.frontmatter import Box, FrontSection, Grid, Text
 from kitgen.booklet.parts import Section
 from kitgen.lang.catalogue import using_language
 from kitgen.lang.marked import MARK, fill_marked, marked_ids
@@ -277,7 +277,8 @@ KINDS = (
 
 def _texts(section: FrontSection) -> list[str]:
     out = [section.title]
-    for block in section.blocks:
+    blocks = [row for block in section.blocks for row in (block.rows if isinstance(block, Box) else [block])]
+    for block in blocks:
         if isinstance(block, Text) and not block.text.startswith("出典："):  # the source, as cited
             out.append(f"{block.lead or ''} {block.text}")
         elif isinstance(block, Grid):
@@ -304,7 +305,8 @@ def _booklet(name: str) -> tuple[Booklet, Any]:
         virtual=1,
         owners=list(SEATS),
         deck=lambda card: kind.deck_face(rules, card),
-        example={"params": {"sizes": [3, 3, 3, 3, 10]}},
+        # A weighted virtual player's weights (the shedding kinds' "stronger virtual player" box).
+        example={"params": {"sizes": [3, 3, 3, 3, 10]}, "weights": {"wild": 3, "action": 2}},
     )
     return booklet, kind
 
