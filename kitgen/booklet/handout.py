@@ -34,6 +34,7 @@ from .glossary import Glossary
 from .paragraphs import Styled, paragraph
 from .prose import first_sentence
 
+ORDINALS = {1: N_("first"), 2: N_("second"), 3: N_("third")}  # "The first row of the grid"
 SIZES = (11.5, 11.0, 10.5, 10.0, 9.5, 9.0, 8.5, 8.0, 7.5, 7.0, 6.5)  # body text, largest first
 INK = HexColor("#1F2A44")
 BAND = HexColor("#E8ECF4")
@@ -139,13 +140,14 @@ def _place(text: str | None, words: Glossary) -> str:
     if span:
         a, b = int(span[2]), int(span[3])
         places = (_("Places {a} and {b}") if b == a + 1 else _("Places {a} to {b}")).format(a=a, b=b)
-        return f"{places} of the {words.place(span[1])}"
+        return _("{places} of the {place}").format(places=places, place=words.place(span[1]))
     one = re.fullmatch(r"(\w+)\[\s*(\d+)\s*\]", text)
     if one:
         return _("Place {n} of the {place}").format(n=one[2], place=words.place(one[1]))
     row = re.fullmatch(r"(\w+)\[\s*(\d+)\s*,\s*\*\s*\]", text)
     if row:
-        nth = {1: "first", 2: "second", 3: "third"}.get(int(row[2]), f"number {row[2]}")
+        n = int(row[2])
+        nth = _(ORDINALS[n]) if n in ORDINALS else _("number {n}").format(n=n)
         return _("The {nth} row of the {place}").format(nth=nth, place=words.place(row[1]))
     if re.fullmatch(r"\w+", text):
         return _("The {place}").format(place=words.place(text))
@@ -183,15 +185,15 @@ def _story(h: Handout, size: float, width: float, steps: int) -> list[Flowable]:
         out += [paragraph(st["h"], _("What it does")), paragraph(p, h.overview)]
     out += [paragraph(st["h"], _("Who sits where")), paragraph(p, h.seating)]
     group = _("Each group needs") if h.sets > 1 else _("What you need")
-    out += [paragraph(st["h"], group), *_card_row(h, size, width), paragraph(p, "; ".join(h.needs) + ".")]
+    needs = _("; ").join(h.needs) + _(".")
+    out += [paragraph(st["h"], group), *_card_row(h, size, width), paragraph(p, needs)]
     out.append(paragraph(st["h"], _("The steps")))
     rows: list[list[Cell]] = [
         [paragraph(p, Styled(n, "b")), paragraph(p, line)] for n, line in h.steps[:steps]
     ]
     if steps < len(h.steps):
-        rows.append(
-            ["", paragraph(small, f"… and {plural(len(h.steps) - steps, 'more step')}: see the booklet.")]
-        )
+        more = plural(len(h.steps) - steps, "more step")
+        rows.append(["", paragraph(small, _("… and {steps}: see the booklet.").format(steps=more))])
     out.append(_table(rows, [size * 4.2, width - size * 4.2]))
     if h.watch:
         out.append(paragraph(st["h"], _("What to watch for")))
@@ -277,7 +279,7 @@ def _render(target: io.BytesIO | str, h: Handout, paper: tuple[float, float], si
     def count(canvas: object, doc: object) -> None:
         pages[0] += 1
 
-    doc = new_document(target, paper, margin, f"{h.title}: lesson handout")
+    doc = new_document(target, paper, margin, _("{title}: lesson handout").format(title=h.title))
     doc.build(_story(h, size, paper[0] - 2 * margin, steps), onFirstPage=count, onLaterPages=count)
     return pages[0]
 

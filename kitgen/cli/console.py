@@ -26,7 +26,7 @@ from reference_engine.api import (
 
 from ..core.manifest import BookletManifest, FileEntry, KitManifest, OwnKitManifest, table_time_text
 from ..core.words import plural
-from ..lang.catalogue import _
+from ..lang.catalogue import N_, _
 
 
 def table_lines(
@@ -182,7 +182,9 @@ def _extra_sheet_lines(manifest: KitManifest) -> list[str]:
     if manifest.kind is not None:
         return kit_kind(manifest.kind).file_lines(manifest)
     if manifest.handout:
-        return ["  handout.pdf 1 page for a lesson: what it does, who sits where, the steps, what to watch"]
+        return [
+            _("  handout.pdf 1 page for a lesson: what it does, who sits where, the steps, what to watch")
+        ]
     return []
 
 
@@ -201,8 +203,10 @@ def kit_lines(manifest: KitManifest | OwnKitManifest) -> list[str]:
             _("Reprint of {types} from kit {kit} written to {folder}/").format(
                 types=", ".join(only["types"]), kit=manifest.kit, folder=manifest.folder
             ),
-            f"  cards.pdf   {len(only['pages'])} pages: pages {page_ranges(only['pages'])} of the full kit's "
-            "cards.pdf, with the same page ids and backs (other cards on those sheets print too)",
+            _(
+                "  cards.pdf   {n} pages: pages {pages} of the full kit's cards.pdf, with the same page ids "
+                "and backs (other cards on those sheets print too)"
+            ).format(n=len(only["pages"]), pages=page_ranges(only["pages"])),
             "",
             _("Print at 100% (actual size), as the printing guide of the full kit says."),
         ]
@@ -212,18 +216,46 @@ def kit_lines(manifest: KitManifest | OwnKitManifest) -> list[str]:
     opts = manifest.options
     lines = [
         _("Kit {kit} written to {folder}/").format(kit=manifest.kit, folder=manifest.folder),
-        f"  cards.pdf   {cards['pages']} pages: {bom['printed_cards']} cards, {cards['per_sheet']} per sheet "
-        f"({cards['columns']} x {cards['rows']}{', turned' if cards['rotated'] else ''}), "
-        f"backs: {opts['duplex']}"
-        + (f", {cards['calibration_pages']} calibration pages first" if cards["calibration_pages"] else ""),
-        f"  labels.pdf  {labels['pages']} pages ({plural(labels['labels'], 'label')} on {labels['sheet']}; "
-        "page 1 is a calibration page)",
+        (
+            _(
+                "  cards.pdf   {pages} pages: {cards} cards, {per_sheet} per sheet ({columns} x {rows}), "
+                "backs: {backs}"
+            )
+            if not cards["rotated"]
+            else _(
+                "  cards.pdf   {pages} pages: {cards} cards, {per_sheet} per sheet "
+                "({columns} x {rows}, turned), backs: {backs}"
+            )
+        ).format(
+            pages=cards["pages"],
+            cards=bom["printed_cards"],
+            per_sheet=cards["per_sheet"],
+            columns=cards["columns"],
+            rows=cards["rows"],
+            backs=_(BACKS[opts["duplex"]]) if opts["duplex"] in BACKS else opts["duplex"],
+        )
+        + (
+            _(", {n} calibration pages first").format(n=cards["calibration_pages"])
+            if cards["calibration_pages"]
+            else ""
+        ),
+        _("  labels.pdf  {pages} pages ({labels} on {sheet}; page 1 is a calibration page)").format(
+            pages=labels["pages"], labels=plural(labels["labels"], "label"), sheet=labels["sheet"]
+        ),
         *_extra_sheet_lines(manifest),
         *(
             [
-                f"  booklet.pdf {manifest.booklet['pages']} pages: "
-                + ("set-up, rules, " if manifest.game is not None else "")
-                + "every protocol step by step, validation, quick reference (booklet.json: the same as data)"
+                (
+                    _(
+                        "  booklet.pdf {pages} pages: set-up, rules, every protocol step by step, "
+                        "validation, quick reference (booklet.json: the same as data)"
+                    )
+                    if manifest.game is not None
+                    else _(
+                        "  booklet.pdf {pages} pages: every protocol step by step, validation, "
+                        "quick reference (booklet.json: the same as data)"
+                    )
+                ).format(pages=manifest.booklet["pages"])
             ]
             if manifest.booklet
             else []
@@ -270,38 +302,47 @@ def _has_files(files: list[FileEntry], folder: str) -> bool:
     return any(f["path"].startswith(folder) for f in files)
 
 
+# How a verification was done and how the card backs print, as `kitgen build` says them.
+METHODS = {"exact": N_("exact"), "statistical": N_("statistical")}
+BACKS = {"long": N_("long"), "short": N_("short"), "none": N_("none"), "fold": N_("fold")}
+
+
 def _verified_lines(verification: list[ReportSummary]) -> list[str]:
     lines = []
     for v in verification:
         scenario = v.get("scenario")
+        method = _(METHODS[v["method"]]) if v["method"] in METHODS else v["method"]
         lines.append(
-            f"  {v['protocol']}: {v['method']}, correct and secure"
-            + (f" ({scenario['name']} deck)" if scenario else "")
+            (
+                _("  {protocol}: {method}, correct and secure ({deck} deck)")
+                if scenario
+                else _("  {protocol}: {method}, correct and secure")
+            ).format(protocol=v["protocol"], method=method, deck=scenario["name"] if scenario else "")
         )
     return lines
 
 
 def booklet_lines(manifest: BookletManifest) -> list[str]:
     """What `kitgen booklet` prints."""
-    lines = [f"Booklet {manifest.booklet} written to {manifest.folder}/"]
+    written = _("Booklet {booklet} written to {folder}/")
+    lines = [written.format(booklet=manifest.booklet, folder=manifest.folder)]
     if manifest.imposition == "a5-saddle":
         lines.append(
-            f"  booklet.pdf  {manifest.pages} pages on {manifest.printed_sides} sides of "
-            f"{manifest.paper}: print double-sided (flip on the short edge), fold in the middle, "
-            "staple on the fold"
+            _(
+                "  booklet.pdf  {pages} pages on {sides} sides of {paper}: print double-sided (flip on the "
+                "short edge), fold in the middle, staple on the fold"
+            ).format(pages=manifest.pages, sides=manifest.printed_sides, paper=manifest.paper)
         )
     else:
-        lines.append(f"  booklet.pdf  {manifest.pages} pages, {manifest.paper}")
+        pages = _("  booklet.pdf  {pages} pages, {paper}")
+        lines.append(pages.format(pages=manifest.pages, paper=manifest.paper))
     lines.append(
-        "  booklet.json the same content as data"
-        + (
-            ";  previews/  a PNG of every page"
-            if _has_files(manifest.files, "previews/")
-            else " (no previews: --no-previews)"
-        )
+        _("  booklet.json the same content as data;  previews/  a PNG of every page")
+        if _has_files(manifest.files, "previews/")
+        else _("  booklet.json the same content as data (no previews: --no-previews)")
     )
     lines.append("")
-    lines.append("Verified before printing:")
+    lines.append(_("Verified before printing:"))
     lines += _verified_lines(manifest.verification)
     return lines
 

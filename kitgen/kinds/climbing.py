@@ -28,12 +28,31 @@ from ..booklet.frontmatter import FrontSection, Text
 from ..core.figurecache import measured_tables
 from ..cost.bom import Bom, Item, seat_names
 from ..cost.gametime import RunArguments
+from ..lang.catalogue import N_, _
+from ..lang.overlay import spec_text
 from ..paper.facenames import symbol_face
 from ..paper.labelfaces import label_face
 from .kind import KitPlan, register
 from .table import TableKit
 
 COPIES = 3  # ownership pairs under every card (enough for four cards of a rank)
+
+
+# A play in words: "a single 7", "a pair of 7s" (the engine's ClimbingRules.describe, in the
+# active language).
+PLAY_WORDS = {
+    1: N_("a single {rank}"),
+    2: N_("a pair of {rank}s"),
+    3: N_("three {rank}s"),
+    4: N_("four {rank}s"),
+}
+
+
+def play_words(rules: ClimbingRules, play: ClimbingPlay) -> str:
+    rank = rules.rank_name(play.strength)
+    if play.size in PLAY_WORDS:
+        return _(PLAY_WORDS[play.size]).format(rank=rank)
+    return _("{n} {rank}s").format(n=play.size, rank=rank)
 
 
 def _last(moment: Moment) -> ClimbingPlay | None:
@@ -172,19 +191,27 @@ class ClimbingKit(TableKit):
             raise UsageError(f"{rules.name} is not a climbing game")
         hand = moment.owners[0]
         plays = climbing.plays(hand, last)
-        options = ", ".join(climbing.describe(p) for p in plays) or "nothing"
+        options = ", ".join(play_words(climbing, p) for p in plays) or _("nothing")
         who = ", ".join(f"{o}: {len(t)}" for o, t in zip(owners, moment.owners))
         situation = (
-            f"the last play is {climbing.describe(last)}"
+            _("the last play is {play}").format(play=play_words(climbing, last))
             if last is not None
-            else f"{owners[0]} leads the trick"
+            else _("{owner} leads the trick").format(owner=owners[0])
         )
-        return (
-            f"Worked example: a real moment of a seeded game (game seed {moment.seed}). It is "
-            f"{owners[0]}'s turn; {situation}. Cards in the hands "
-            f"({sum(len(t) for t in moment.owners)} in all): {who}. {owners[0]} holds "
-            f"{', '.join(c.glyph for c in hand)}: it can play {options} ({len(plays)} plays, each equally "
-            "likely). The pictures show the table as everyone sees it; shuffles drawn with seed 1."
+        return _(
+            "Worked example: a real moment of a seeded game (game seed {seed}). It is {owner}'s turn; "
+            "{situation}. Cards in the hands ({total} in all): {who}. {owner} holds {cards}: it can play "
+            "{options} ({n} plays, each equally likely). The pictures show the table as everyone sees it; "
+            "shuffles drawn with seed 1."
+        ).format(
+            seed=moment.seed,
+            owner=owners[0],
+            situation=situation,
+            total=sum(len(t) for t in moment.owners),
+            who=who,
+            cards=", ".join(c.glyph for c in hand),
+            options=options,
+            n=len(plays),
         )
 
     def turn_cost(self, b: Booklet) -> str:
@@ -194,18 +221,22 @@ class ClimbingKit(TableKit):
         shuffles = time.counts.get("shuffle", "?") if time is not None else "?"
         quick = b.bom is not None and any(i.key == "arrow" for i in b.bom.items)
         how = (
-            "the grid twice, a round of six-card ANDs (every ticket at once) for each card of a set "
-            "after the first, the half turns that make every ticket's pair an arrow card, the mixing "
-            "of each rank's tickets (all ranks at once), the knockout rounds, and the knockout lottery"
+            _(
+                "the grid twice, a round of six-card ANDs (every ticket at once) for each card of a set "
+                "after the first, the half turns that make every ticket's pair an arrow card, the mixing "
+                "of each rank's tickets (all ranks at once), the knockout rounds, and the knockout lottery"
+            )
             if quick
-            else "the grid twice, a six-card AND for each ticket of a rank that could beat the last "
-            "play, a shuffle of each rank's tickets, and the covert lottery"
+            else _(
+                "the grid twice, a six-card AND for each ticket of a rank that could beat the last "
+                "play, a shuffle of each rank's tickets, and the covert lottery"
+            )
         )
-        return (
-            f"In the worked example the table holds {k} cards, {k1} of them the virtual player's. "
-            f"One run lays out a grid of {(2 + 2 * COPIES) * k} cards (each card with its owner card and "
-            f"{COPIES} ownership pairs) and takes {shuffles} shuffles: {how}."
-        )
+        return _(
+            "In the worked example the table holds {k} cards, {k1} of them the virtual player's. One run "
+            "lays out a grid of {grid} cards (each card with its owner card and {copies} ownership pairs) "
+            "and takes {shuffles} shuffles: {how}."
+        ).format(k=k, k1=k1, grid=(2 + 2 * COPIES) * k, copies=COPIES, shuffles=shuffles, how=how)
 
     def rules_page(self, b: Booklet) -> FrontSection:
         """The rules, and where they differ from popular house rules."""
@@ -213,8 +244,8 @@ class ClimbingKit(TableKit):
         differences = list(getattr(b.rules, "differences", []))
         if not differences:
             return page
-        more = [Text("Where these rules differ from popular house rules", style="h2")]
-        more += [Text(f"• {d}") for d in differences]
+        more = [Text(_("Where these rules differ from popular house rules"), style="h2")]
+        more += [Text(f"• {spec_text(str(d))}") for d in differences]
         return replace(page, blocks=page.blocks + tuple(more))
 
     # -- kitgen play ----------------------------------------------------------------------

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from reference_engine.api import GameRules, Moment
 
+from ..lang.catalogue import _
 from .kind import register
-from .table import TableKit, moment_words
+from .table import TableKit, colour_word, moment_words
 
 
 @register
@@ -18,6 +19,9 @@ class LayoutKit(TableKit):
 
     def moment_text(self, rules: GameRules, moment: Moment, owners: list[str]) -> str:
         runs = moment.public["runs"]
-        layout = "; ".join(f"{suit} {lo} to {hi}" for suit, (lo, hi) in sorted(runs.items()))
-        situation = f"It is {owners[0]}'s turn; on the table: {layout}"
-        return moment_words(moment, owners, situation, "Cards in the hands", "may be played")
+        layout = _("; ").join(
+            _("{suit} {low} to {high}").format(suit=colour_word(suit), low=lo, high=hi)
+            for suit, (lo, hi) in sorted(runs.items())
+        )
+        situation = _("It is {owner}'s turn; on the table: {layout}").format(owner=owners[0], layout=layout)
+        return moment_words(moment, owners, situation, _("Cards in the hands"), _("may be played"))

@@ -61,6 +61,7 @@ from ..lang.catalogue import _
 from ..lang.overlay import spec_text
 from ..paper.faces import Face
 from ..paper.labels import Label
+from ..paper.pen import known_colours
 from .kind import CARD_KIT_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, check_people, default_labels
 from .virtual import Table, TableParts, WithDeck, deck_face, kit_labels, virtual_bom, whose_owner_cards
 
@@ -278,10 +279,10 @@ class TableKit(KitKind):
         blocks = turn_head(
             b, [t.replace("{whose}", whose) for t in self.texts(b.game_rules, "virtual_steps")]
         )
-        box = [Text(self.turn_cost(b), lead="What a virtual turn costs.")]
+        box = [Text(self.turn_cost(b), lead=_("What a virtual turn costs."))]
         box += [Text(line, style="small") for line in (b.cost.sentences() if b.cost else [])]
         blocks.append(Box(tuple(box)))
-        return FrontSection("A virtual player's turn", tuple(blocks))
+        return FrontSection(_("A virtual player's turn"), tuple(blocks))
 
     def turn_cost(self, b: Booklet) -> str:
         """The table's work for the worked example's turn: cards laid out, shuffles."""
@@ -289,11 +290,11 @@ class TableKit(KitKind):
         k, k1 = sum(sizes), sizes[0]
         library = Library()
         counts = expected_counts(library, library.protocol(b.sections[0].protocol), {"sizes": tuple(sizes)})
-        return (
-            f"In the worked example {k} cards are in play, {k1} of them the virtual player's. One run "
-            f"takes {counts.get('shuffles', '?')} shuffles (two of all the cards in play, the others in "
-            f"the lottery), with {counts.get('helper_cards', '?')} owner and bit cards."
-        )
+        return _(
+            "In the worked example {k} cards are in play, {k1} of them the virtual player's. One run "
+            "takes {shuffles} shuffles (two of all the cards in play, the others in the lottery), with "
+            "{helpers} owner and bit cards."
+        ).format(k=k, k1=k1, shuffles=counts.get("shuffles", "?"), helpers=counts.get("helper_cards", "?"))
 
     def play_lines(self, result: PlayResult, rules: GameRules) -> list[str]:
         assert isinstance(result, TableResult), "a table game's result"
@@ -379,12 +380,27 @@ def moment_words(moment: Moment, names: list[str], situation: str, counted: str,
     hand = moment.owners[0]
     n_valid = sum(1 for c in hand if moment.valid(c))
     who = ", ".join(f"{o}: {len(t)}" for o, t in zip(names, moment.owners))
-    return (
-        f"Worked example: a real moment of a seeded game (game seed {moment.seed}). {situation}. "
-        f"{counted}: {sum(len(t) for t in moment.owners)} ({who}). {names[0]} holds "
-        f"{', '.join(c.glyph for c in hand)}: {n_valid} of them {valid}. The pictures show the table as "
+    return _(
+        "Worked example: a real moment of a seeded game (game seed {seed}). {situation}. {counted}: "
+        "{total} ({who}). {first} holds {cards}: {n} of them {valid}. The pictures show the table as "
         "everyone sees it; the shuffles fall as a seeded random draw made them (seed 1)."
+    ).format(
+        seed=moment.seed,
+        situation=situation,
+        counted=counted,
+        total=sum(len(t) for t in moment.owners),
+        who=who,
+        first=names[0],
+        cards=", ".join(c.glyph for c in hand),
+        n=n_valid,
+        valid=valid,
     )
+
+
+def colour_word(colour: str) -> str:
+    """A colour (or suit) of the printed decks as a sentence names it (``red``, ``clubs``), in the
+    active language: its design's name in templates/cards.yaml; another colour as it is."""
+    return _(colour.capitalize()).lower() if colour in known_colours() else colour
 
 
 def outcome_lines(result: TableResult) -> list[str]:

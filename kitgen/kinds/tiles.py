@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from reference_engine.api import GameRules, Moment, Symbol
 
+from ..lang.catalogue import _
 from ..paper.faces import Face
 from .kind import register
 from .table import TableKit, moment_words
@@ -38,7 +39,9 @@ class TilesKit(TableKit):
 
     def moment_text(self, rules: GameRules, moment: Moment, owners: list[str]) -> str:
         ends = moment.public["ends"]
-        situation = f"It is {owners[0]}'s turn; the open ends of the line show {ends[0][0]} and {ends[1][0]}"
+        situation = _("It is {owner}'s turn; the open ends of the line show {first} and {second}").format(
+            owner=owners[0], first=ends[0][0], second=ends[1][0]
+        )
         return moment_words(
-            moment, owners + list(self.piles), situation, "Tiles in play", "match an open end"
+            moment, owners + list(self.piles), situation, _("Tiles in play"), _("match an open end")
         )

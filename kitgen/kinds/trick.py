@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from reference_engine.api import GameRules, Moment
 
+from ..lang.catalogue import _
 from .kind import register
 from .table import TableKit, moment_words
 
@@ -23,5 +24,7 @@ class TrickKit(TableKit):
 
     def moment_text(self, rules: GameRules, moment: Moment, owners: list[str]) -> str:
         leader = owners[moment.public["leader"]]
-        situation = f"{leader} led {moment.public['lead'].glyph}; it is {owners[0]}'s turn to follow"
-        return moment_words(moment, owners, situation, "Cards in the hands", "follow suit")
+        situation = _("{leader} led {card}; it is {owner}'s turn to follow").format(
+            leader=leader, card=moment.public["lead"].glyph, owner=owners[0]
+        )
+        return moment_words(moment, owners, situation, _("Cards in the hands"), _("follow suit"))

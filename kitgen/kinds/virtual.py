@@ -20,6 +20,7 @@ from reference_engine.api import CardType, TableCounts
 from ..core.words import listing
 from ..cost.bom import Bom, Item, envelope_for, spares
 from ..cost.sleevesize import SLEEVE_CARDS, SleeveSize
+from ..lang.catalogue import _
 from ..paper.facenames import symbol_face
 from ..paper.faces import Face
 from ..paper.labelfaces import label_face
@@ -317,9 +318,12 @@ def virtual_bom(table: Table) -> Bom:
 
 def whose_owner_cards(owners: list[str], virtual: int) -> str:
     """``Virtual 1's are the θ1 cards and Virtual 2's the θ2 cards`` (virtual players sit first)."""
-    parts = [f"{owners[i]}'s are the θ{i + 1} cards" for i in range(min(virtual, len(owners)))]
-    if len(parts) > 1:
-        parts = [parts[0]] + [p.replace(" are the ", " the ") for p in parts[1:]]
+    parts = [
+        (_("{owner}'s are the θ{i} cards") if i == 0 else _("{owner}'s the θ{i} cards")).format(
+            owner=owners[i], i=i + 1
+        )
+        for i in range(min(virtual, len(owners)))
+    ]
     return listing(parts)
 
 

@@ -1,6 +1,7 @@
 """Extract the catalogue template ``kitgen/lang/locale/kitgen.pot`` with Babel: the ``_()`` and
-``ngettext()`` calls of ``kitgen/**.py`` and the player-facing strings of ``templates/*.yaml``
-(booklet.yaml's ``words``, the ``name`` and ``word`` of cards.yaml's designs).
+``ngettext()`` calls of ``kitgen/**.py``, the player-facing strings of ``templates/*.yaml``
+(booklet.yaml's ``words``, the ``name`` and ``word`` of cards.yaml's designs) and the texts marked
+``{{...}}`` in the viewer's templates (templates/viewer/*, :mod:`kitgen.lang.marked`).
 
 ``python -m kitgen.lang.extract`` rewrites the template; ``--check`` exits 1 when it is stale.
 The template carries no source line numbers and a fixed date, so it changes only when the
@@ -21,6 +22,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import write_po
 
 from .catalogue import DOMAIN, TEMPLATE
+from .marked import marked_ids
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
@@ -56,6 +58,10 @@ def yaml_strings(root: Path = ROOT) -> Iterator[tuple[str, str]]:
     yield from _yaml_words(booklet.get("words", {}), "templates/booklet.yaml words")
     cards = yaml.safe_load((root / "templates" / "cards.yaml").read_text(encoding="utf-8"))
     yield from _card_words(cards, "templates/cards.yaml")
+    for path in sorted((root / "templates" / "viewer").glob("*.*")):
+        where = f"templates/viewer/{path.name}"
+        for msgid in marked_ids(path.read_text(encoding="utf-8")):
+            yield msgid, f"{where} {{{{...}}}}"
 
 
 def template(root: Path = ROOT) -> str:

@@ -10,6 +10,7 @@ from html import escape
 from ..booklet.frontmatter import Block, Box, Checklist, FrontSection, Gap, Grid, Picture, Text, without_pages
 from ..booklet.prose import plain_text
 from ..booklet.tableplan import TablePlan
+from ..lang.catalogue import _
 from ..paper.faces import Face
 from .viewer import card_pictures
 
@@ -113,7 +114,8 @@ class FrontHtml:
                     f'<text x="{b.x + b.w / 2:.1f}" y="{-(b.y + b.h / 2):.1f}" font-size="2.5" '
                     f'text-anchor="middle">{escape(b.text)}</text>'
                 )
-        return f'<svg viewBox="{view}" role="img" aria-label="the table from above">{"".join(shapes)}</svg>'
+        label = _("the table from above")
+        return f'<svg viewBox="{view}" role="img" aria-label="{label}">{"".join(shapes)}</svg>'
 
 
 def front_html(chapters: Sequence[FrontSection], plan: TablePlan | None, ink_saver: bool = False) -> str:

@@ -27,6 +27,8 @@ from ..core.claims import claims, meaning
 from ..core.manifest import KitManifest, OwnKitManifest, table_time_text
 from ..core.words import plural, seating
 from ..cost.printguide import label_stock, page_ranges
+from ..lang.catalogue import N_, _, language
+from ..lang.overlay import spec_text
 
 CSS = """
 body { font-family: "DejaVu Sans", "Liberation Sans", Arial, sans-serif; color: #222; margin: 1rem 2rem 3rem;
@@ -44,15 +46,28 @@ td.n { text-align: right; }
 """
 
 DESCRIPTIONS = {
-    "cards": "the card sheets",
-    "labels": "the labels: seats, storage boxes, sleeves",
-    "booklet": "the step-by-step booklet: cover, contents, set-up and rules, every protocol step by step, "
-    "validation, quick reference",
-    "bundles": "how to make the bundles, a page per player",
-    "puzzles": "the puzzles, one on each half page",
-    "solutions": "the solutions",
-    "handout": "one page for a lesson: what the protocol does, who sits where, the steps, what to watch for",
+    "cards": N_("the card sheets"),
+    "labels": N_("the labels: seats, storage boxes, sleeves"),
+    "booklet": N_(
+        "the step-by-step booklet: cover, contents, set-up and rules, every protocol step by step, "
+        "validation, quick reference"
+    ),
+    "bundles": N_("how to make the bundles, a page per player"),
+    "puzzles": N_("the puzzles, one on each half page"),
+    "solutions": N_("the solutions"),
+    "handout": N_(
+        "one page for a lesson: what the protocol does, who sits where, the steps, what to watch for"
+    ),
 }
+# A protocol kit's booklet has no set-up and rules: what you need instead.
+PROTOCOL_BOOKLET = N_(
+    "the step-by-step booklet: cover, contents, what you need, every protocol step by step, "
+    "validation, quick reference"
+)
+
+
+def _described(stem: str) -> str:
+    return _(DESCRIPTIONS[stem]) if stem in DESCRIPTIONS else ""
 
 
 def page_count(path: Path) -> int:
@@ -67,24 +82,41 @@ def _what(stem: str, manifest: KitManifest | OwnKitManifest) -> str:
         sheets = manifest.entries.get("sheets")
         sheet = sheets.get(stem) if isinstance(sheets, dict) else None
         own = sheet.get("what") if isinstance(sheet, dict) else None
-        return str(own) if own else DESCRIPTIONS.get(stem, "")
-    text = DESCRIPTIONS.get(stem, "")
+        return str(own) if own else _described(stem)
+    text = _described(stem)
     if stem == "booklet" and manifest.game is None:
-        text = text.replace("set-up and rules, ", "what you need, ")
+        text = _(PROTOCOL_BOOKLET)
     if stem == "cards":
         cards = manifest.sheets["cards"]
         parts = []
         if cards["calibration_pages"]:
-            parts.append(f"pages 1-{cards['calibration_pages']}: calibration (print these first)")
-        parts.append(f"card fronts: {page_ranges(cards['front_pages'])}")
+            parts.append(
+                _("pages 1-{n}: calibration (print these first)").format(n=cards["calibration_pages"])
+            )
+        parts.append(_("card fronts: {pages}").format(pages=page_ranges(cards["front_pages"])))
         if cards["back_pages"]:
-            parts.append(f"card backs: {page_ranges(cards['back_pages'])}")
-        parts.append(f"{cards['per_sheet']} cards per sheet ({cards['columns']} × {cards['rows']})")
-        return text + ": " + "; ".join(parts)
+            parts.append(_("card backs: {pages}").format(pages=page_ranges(cards["back_pages"])))
+        parts.append(
+            _("{n} cards per sheet ({columns} × {rows})").format(
+                n=cards["per_sheet"], columns=cards["columns"], rows=cards["rows"]
+            )
+        )
+        # i18n: between the parts of a file's description ("card fronts: 3-10; card backs: 11-18")
+        return text + _(": ") + _("; ").join(parts)
     if stem == "labels":
         labels = manifest.sheets["labels"]
-        return f"{text}: {plural(labels['labels'], 'label')} on {label_stock(labels['sheet']).name}"
+        return _("{what}: {labels} on {sheet}").format(
+            what=text, labels=plural(labels["labels"], "label"), sheet=label_stock(labels["sheet"]).name
+        )
     return text
+
+
+def _h2(words: str) -> str:
+    return f"<h2>{words}</h2>"
+
+
+def _muted(words: str) -> str:
+    return f'<p class="muted">{words}</p>'
 
 
 def _table(head: Sequence[str], rows: Sequence[Sequence[str]], numeric: Sequence[int] = ()) -> str:
@@ -100,29 +132,44 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[str]], numeric: Sequence
 
 def _printing(manifest: KitManifest | OwnKitManifest) -> list[str]:
     """How to print the kit, from the print facts the manifest records."""
-    out = [f"Paper: {escape(manifest.paper)}. Print at 100 % (actual size), never “fit to page”."]
+    out = [
+        _("Paper: {paper}. Print at 100 % (actual size), never “fit to page”.").format(
+            paper=escape(manifest.paper)
+        )
+    ]
     if isinstance(manifest, OwnKitManifest):
         return out
     duplex = manifest.options.get("duplex")
     if duplex in ("long", "short"):
-        edge = "long" if duplex == "long" else "short"
         out.append(
-            "cards.pdf: print the two calibration pages first, double-sided, flipping on the "
-            f"{edge} edge; measure the offset of the backs and rebuild with --back-offset if it is "
-            "more than 1 mm; then print the rest double-sided on card stock (250-300 g/m²)."
+            _(
+                "cards.pdf: print the two calibration pages first, double-sided, flipping on the "
+                "long edge; measure the offset of the backs and rebuild with --back-offset if it is "
+                "more than 1 mm; then print the rest double-sided on card stock (250-300 g/m²)."
+            )
+            if duplex == "long"
+            else _(
+                "cards.pdf: print the two calibration pages first, double-sided, flipping on the "
+                "short edge; measure the offset of the backs and rebuild with --back-offset if it is "
+                "more than 1 mm; then print the rest double-sided on card stock (250-300 g/m²)."
+            )
         )
     elif duplex == "fold":
-        out.append("cards.pdf: print single-sided; fold each sheet along the middle so backs meet fronts.")
+        out.append(_("cards.pdf: print single-sided; fold each sheet along the middle so backs meet fronts."))
     elif duplex == "none":
-        out.append("cards.pdf: fronts first, then the backs on separate pages: feed the sheets back in.")
-    out.append(f"labels.pdf: on {escape(label_stock(manifest.sheets['labels']['sheet']).stock)}.")
+        out.append(_("cards.pdf: fronts first, then the backs on separate pages: feed the sheets back in."))
+    out.append(
+        _("labels.pdf: on {stock}.").format(
+            stock=escape(label_stock(manifest.sheets["labels"]["sheet"]).stock)
+        )
+    )
     if manifest.booklet:
-        out.append("booklet.pdf: on ordinary paper, double-sided.")
+        out.append(_("booklet.pdf: on ordinary paper, double-sided."))
     if manifest.handout:
-        out.append("handout.pdf: on ordinary paper, a copy for each group.")
+        out.append(_("handout.pdf: on ordinary paper, a copy for each group."))
     for name in (manifest.printing_guide, manifest.shopping_list):
         if name is not None:
-            out.append(f'See also <a href="{escape(name)}">{escape(name)}</a>.')
+            out.append(_("See also {link}.").format(link=f'<a href="{escape(name)}">{escape(name)}</a>'))
     return out
 
 
@@ -138,27 +185,32 @@ def index_html(
     """The kit index page; ``views`` are (protocol, relative path of its viewer page); ``front``:
     the booklet's first chapters in HTML (:mod:`kitgen.web.fronthtml`), for a game kit."""
     game = manifest.game or (manifest.protocol if isinstance(manifest, KitManifest) else None)
-    title = f"{game['title'] if game else manifest.kit}: " + (
-        "printable kit" if manifest.game is not None else "kit for a class"
-    )
+    shape = _("{title}: printable kit") if manifest.game is not None else _("{title}: kit for a class")
+    title = shape.format(title=spec_text(game["title"]) if game else manifest.kit)
     parts = [
-        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">',
+        f'<!DOCTYPE html>\n<html lang="{language()}">\n<head>\n<meta charset="utf-8">',
         '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
         "style-src 'unsafe-inline'; img-src 'self' file: data:\">",
         f"<title>{escape(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>",
         f"<h1>{escape(title)}</h1>",
     ]
-    facts = [f"Kit <code>{escape(manifest.kit)}</code>, made by kitgen {escape(manifest.kitgen)}"]
+    facts = [
+        _("Kit {kit}, made by kitgen {version}").format(
+            kit=f"<code>{escape(manifest.kit)}</code>", version=escape(manifest.kitgen)
+        )
+    ]
     players = manifest.options.get("players") if isinstance(manifest, KitManifest) else None
     if isinstance(players, int) and players:
         virtual = manifest.options.get("virtual") if isinstance(manifest, KitManifest) else 0
         facts.append(seating(players, virtual if isinstance(virtual, int) else 0))
     cite = game["source"].get("cite") if game else None
     if cite:
-        facts.append(("rules after " if manifest.game is not None else "after ") + escape(cite))
-    parts.append(f'<p class="muted">{"; ".join(facts)}.</p>')
+        after = _("rules after {source}") if manifest.game is not None else _("after {source}")
+        facts.append(after.format(source=escape(cite)))
+    # i18n: the kit's facts on the index page, joined: "Kit uno-4p1v-a4, made by kitgen 0.1.0; 4 players"
+    parts.append(_muted(_("; ").join(facts) + _(".")))
 
-    parts.append("<h2>Files to print</h2>")
+    parts.append(_h2(_("Files to print")))
     rows = []
     for stem in pdfs:
         pages = page_count(folder / f"{stem}.pdf")
@@ -169,38 +221,43 @@ def index_html(
                 escape(_what(stem, manifest)),
             ]
         )
-    parts.append(_table(["File", "Pages", "What is on which pages"], rows, numeric=(1,)))
+    parts.append(_table([_("File"), _("Pages"), _("What is on which pages")], rows, numeric=(1,)))
 
     parts.append(
-        "<h2>How to print</h2><ul>" + "".join(f"<li>{line}</li>" for line in _printing(manifest)) + "</ul>"
+        _h2(_("How to print"))
+        + "<ul>"
+        + "".join(f"<li>{line}</li>" for line in _printing(manifest))
+        + "</ul>"
     )
 
     items = manifest.bom["items"] if isinstance(manifest, KitManifest) else []
     if items:
-        parts.append("<h2>What you need (bill of materials)</h2>")
+        parts.append(_h2(_("What you need (bill of materials)")))
         rows = [[escape(i["name"]), str(i["count"]), escape(i["why"])] for i in items]
-        parts.append(_table(["Item", "How many", "Why"], rows, numeric=(1,)))
+        parts.append(_table([_("Item"), _("How many"), _("Why")], rows, numeric=(1,)))
 
     for line in table_time_text(manifest):
         parts.append(f'<p class="muted">{escape(line)}</p>')
 
     if front:
-        parts.append("<h2>Before you play: the booklet's first chapters</h2>")
+        before = _("Before you play: the booklet's first chapters")
+        parts.append(f"<h2>{before}</h2>")
         parts.append(front)
 
     if views:
-        parts.append("<h2>Step through the protocols</h2><ul>")
+        parts.append(_h2(_("Step through the protocols")) + "<ul>")
         for name, path in views:
             parts.append(f'<li><a href="{escape(path)}">{escape(title_of(name))}</a></li>')
-        parts.append(
-            '</ul><p class="muted">Each page steps through the booklet\'s worked example in the browser '
-            "(Right/Left keys; H shows face-down faces, for a teacher).</p>"
+        words = _(
+            "Each page steps through the booklet's worked example in the browser "
+            "(Right/Left keys; H shows face-down faces, for a teacher)."
         )
+        parts.append(f'</ul><p class="muted">{words}</p>')
 
     reports = manifest.verification if isinstance(manifest, KitManifest) else []
     stat = manifest.statistical_verification if isinstance(manifest, KitManifest) else None
     if reports:
-        parts.append("<h2>Verified before printing</h2>")
+        parts.append(_h2(_("Verified before printing")))
         library = Library()
         rows = []
         for r, text in zip(
@@ -209,34 +266,35 @@ def index_html(
             strict=True,
         ):
             verdict = (
-                '<span class="ok">verified</span>' if r["verified"] else '<span class="bad">FAILED</span>'
+                '<span class="ok">' + _("verified") + "</span>"
+                if r["verified"]
+                else '<span class="bad">' + _("FAILED") + "</span>"
             )
             rows.append(
                 [escape(str(r.get("title", r["protocol"]))), verdict, escape(text.split(": ", 1)[-1])]
             )
-        parts.append(_table(["Protocol", "Verdict", "What was checked"], rows))
-        parts.append(
-            f'<p class="muted">{escape(meaning(stat))} The booklet\'s Validation pages and manifest.json '
-            "have the full reports.</p>"
-        )
+        parts.append(_table([_("Protocol"), _("Verdict"), _("What was checked")], rows))
+        full = _("The booklet's Validation pages and manifest.json have the full reports.")
+        parts.append(f'<p class="muted">{escape(meaning(stat))} {full}</p>')
 
-    parts.append("<h2>Every page at a glance</h2>")
+    parts.append(_h2(_("Every page at a glance")))
     if previews:
-        parts.append('<p class="muted">Click a page to see it full size.</p><div class="sheet">')
+        parts.append(_muted(_("Click a page to see it full size.")) + '<div class="sheet">')
         order = {stem: i for i, stem in enumerate(pdfs)}
 
         def by_file(png: str) -> tuple[int, str]:
             return order.get(Path(png).stem.rsplit("-p", 1)[0], len(order)), png
 
         for png in sorted(previews, key=by_file):
-            label = Path(png).stem.replace("-p", " p. ")
+            stem, _sep, page = Path(png).stem.rpartition("-p")
+            label = _("{file} p. {page}").format(file=stem, page=page) if stem else page
             parts.append(
                 f'<figure><a href="{escape(png)}"><img src="{escape(png)}" '
                 f'alt="{escape(label)}"></a><figcaption>{escape(label)}</figcaption></figure>'
             )
         parts.append("</div>")
     else:
-        parts.append('<p class="muted">This kit was built with --no-previews.</p>')
-    parts.append('<p class="muted">manifest.json lists every file with its SHA-256 checksum.</p>')
+        parts.append(_muted(_("This kit was built with --no-previews.")))
+    parts.append(_muted(_("manifest.json lists every file with its SHA-256 checksum.")))
     parts.append("</body>\n</html>\n")
     return "\n".join(parts)

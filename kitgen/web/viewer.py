@@ -51,10 +51,14 @@ from ..core.output import OutputFolder
 from ..core.templates import templates_dir
 from ..core.verification import protocols_to_verify, report_for, summary
 from ..core.words import listing
+from ..lang.catalogue import N_, _, language
+from ..lang.marked import fill_marked
 from ..paper.cardimages import PictureSize, png_bytes, render
 from ..paper.facenames import face_name, symbol_face
 from ..paper.faces import Face
 
+# A verification's method as the last frame names it.
+METHODS = {"exact": N_("exact"), "statistical": N_("statistical")}
 CAPACITY = 26  # columns drawn per region before the middle ones are elided (the booklet: ~12)
 
 
@@ -257,14 +261,14 @@ def _verdict(report: ReportSummary) -> Verdict:
     page: kits never print one) lists every check."""
     words = claim(report, None, _quantities(report["protocol"]))
     checks: list[VerdictCheck] = [
-        {"name": "what was checked", "ok": True, "figure": words.split(": ", 1)[-1]}
+        {"name": _("what was checked"), "ok": True, "figure": words.split(": ", 1)[-1]}
     ]
     if not report["verified"]:
         checks = [{"name": c["name"], "ok": c["ok"], "figure": c["figure"]} for c in report["checks"]]
     return {
         "protocol": report["protocol"],
         "title": report["title"],
-        "method": report["method"],
+        "method": _(METHODS[report["method"]]) if report["method"] in METHODS else report["method"],
         "verified": report["verified"],
         "checks": checks,
         "scenario": None,
@@ -283,7 +287,9 @@ def _quantities(protocol: str) -> Quantities | None:
 
 
 def _asset(name: str) -> str:
-    return (templates_dir() / "viewer" / name).read_text(encoding="utf-8")
+    """A file of templates/viewer/, its words marked ``{{...}}`` in the active language."""
+    text = (templates_dir() / "viewer" / name).read_text(encoding="utf-8")
+    return fill_marked(text, js=name.endswith(".js"))
 
 
 def _script_json(data: PageData) -> str:
@@ -294,12 +300,13 @@ def _script_json(data: PageData) -> str:
 
 def html_page(data: PageData) -> str:
     """The whole page: inline CSS, inline data, inline script."""
+    title = _("{title} — step by step").format(title=data["title"])
     return (
-        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f'<!DOCTYPE html>\n<html lang="{language()}">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
         "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n"
-        f"<title>{html.escape(data['title'])} — step by step</title>\n"
+        f"<title>{html.escape(title)}</title>\n"
         f"<style>\n{_asset('viewer.css')}</style>\n</head>\n<body>\n{_asset('viewer.html')}"
         f'<script type="application/json" id="data">{_script_json(data)}</script>\n'
         f"<script>\n{_asset('viewer.js')}</script>\n</body>\n</html>\n"

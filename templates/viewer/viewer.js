@@ -57,7 +57,7 @@
     var scroller = el("div", "scroller");
     scroller.tabIndex = 0;
     scroller.setAttribute("role", "group");
-    scroller.setAttribute("aria-label", region.title + ": the cards on the table");
+    scroller.setAttribute("aria-label", region.title + "{{: the cards on the table}}");
     var grid = el("div", "grid");
     var columns = region.shown.map(function (c) { return c === null ? "var(--gap-w)" : "var(--card-w)"; }).join(" ");
     grid.style.gridTemplateColumns = columns;
@@ -66,20 +66,20 @@
         var col = region.shown[i];
         var slot;
         if (col === null) {
-          slot = el("div", "gap", "\u2026 " + hidden + " more");
+          slot = el("div", "gap", "\u2026 " + hidden + "{{ more}}");
         } else if (cell === null || cell.symbol === null) {
           slot = el("div", "slot empty");
-          slot.title = "an empty place";
+          slot.title = "{{an empty place}}";
         } else {
           var f = face(cell.symbol);
           slot = el("div", "slot card " + (cell.up ? "up" : "down"));
           if (cell.up) {
             slot.appendChild(picture(f.src, f.name));
-            slot.title = "face up: " + f.name;
+            slot.title = "{{face up: }}" + f.name;
           } else {
-            slot.appendChild(picture(data.card_back, "a face-down card"));
+            slot.appendChild(picture(data.card_back, "{{a face-down card}}"));
             slot.appendChild(el("span", "hidden-face", f.text));
-            slot.title = "face down";
+            slot.title = "{{face down}}";
           }
         }
         if (col !== null && cell !== null && cell.changed) { slot.classList.add("changed"); }
@@ -102,7 +102,7 @@
     }
     box.appendChild(scroller);
     if (region.arrows.length) {
-      box.appendChild(el("p", "moves", "Moves (places counted from the left): " + region.arrows.map(function (m) {
+      box.appendChild(el("p", "moves", "{{Moves (places counted from the left): }}" + region.arrows.map(function (m) {
         return m[0] + " \u2192 " + m[1];
       }).join(", ")));
     }
@@ -138,11 +138,11 @@
     });
     var verdicts = $("verdicts");
     clear(verdicts);
-    if (!data.verdicts.length) { verdicts.appendChild(el("p", "", "No verification report.")); }
+    if (!data.verdicts.length) { verdicts.appendChild(el("p", "", "{{No verification report.}}")); }
     data.verdicts.forEach(function (v) {
       var box = el("div", "verdict " + (v.verified ? "ok" : "failed"));
-      box.appendChild(el("h3", "", v.title + ": " + (v.verified ? "verified" : "NOT VERIFIED") +
-        " (" + v.method + (v.scenario ? ", " + v.scenario + " deck" : "") + ")"));
+      box.appendChild(el("h3", "", v.title + ": " + (v.verified ? "{{verified}}" : "{{NOT VERIFIED}}") +
+        " (" + v.method + (v.scenario ? ", " + v.scenario + "{{ deck}}" : "") + ")"));
       var ul = el("ul");
       v.checks.forEach(function (c) {
         ul.appendChild(el("li", c.ok ? "" : "bad", (c.ok ? "\u2713 " : "\u2717 ") + c.name + ": " + c.figure));
@@ -177,7 +177,7 @@
       var sec = data.sections[f.section];
       drawLegend(sec);
       $("protocol").textContent = sec.title;
-      $("step-number").textContent = "Step " + f.step + (f.pictures > 1 ? " (" + f.picture + "/" + f.pictures + ")" : "");
+      $("step-number").textContent = "{{Step }}" + f.step + (f.pictures > 1 ? " (" + f.picture + "/" + f.pictures + ")" : "");
       rich($("step-say"), f.say);
       rich($("example"), sec.example);
       var d = f.diagram;
@@ -185,18 +185,18 @@
         $("caption").textContent = d.caption;
         d.regions.forEach(function (r) { table.appendChild(drawRegion(r)); });
         var spares = [];
-        if (Object.keys(d.taken).length) { spares.push("Taken from the spare cards: " + counts(d.taken) + "."); }
-        if (Object.keys(d.returned).length) { spares.push("Back to the spare cards: " + counts(d.returned) + "."); }
+        if (Object.keys(d.taken).length) { spares.push("{{Taken from the spare cards: }}" + counts(d.taken) + "{{.}}"); }
+        if (Object.keys(d.returned).length) { spares.push("{{Back to the spare cards: }}" + counts(d.returned) + "{{.}}"); }
         $("spares").textContent = spares.join(" ");
       } else if (!f.ran) {
-        table.appendChild(el("p", "caption", "This run did not need this step."));
+        table.appendChild(el("p", "caption", "{{This run did not need this step.}}"));
       }
       f.notes.forEach(function (n) { $("notes").appendChild(richEl("li", "", n)); });
       if (f.checks.length) {
         var list = $("check-list");
         clear(list);
         f.checks.forEach(function (c) { list.appendChild(richEl("li", "", c)); });
-        rich($("if-wrong"), f.if_wrong ? "If it shows anything else: " + f.if_wrong : "");
+        rich($("if-wrong"), f.if_wrong ? "{{If it shows anything else: }}" + f.if_wrong : "");
         $("checks").hidden = false;
       }
     }
@@ -223,7 +223,7 @@
       seen[line] = true;
       legend.appendChild(richEl("p", "", line));
     });
-    if (legend.firstChild) { legend.insertBefore(el("h2", "", "How values are written"), legend.firstChild); }
+    if (legend.firstChild) { legend.insertBefore(el("h2", "", "{{How values are written}}"), legend.firstChild); }
   }
   $("first").addEventListener("click", function () { show(0); });
   $("prev").addEventListener("click", function () { show(index - 1); });

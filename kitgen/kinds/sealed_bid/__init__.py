@@ -121,8 +121,10 @@ class SealedBidKit(KitKind):
         bundles = manifest.extra["bundles"]
         pages = bundles.get("pages") if isinstance(bundles, dict) else None
         return [
-            f"  bundles.pdf {pages} pages: the sheet for making every bundle "
-            "together, in public, before the first game"
+            _(
+                "  bundles.pdf {pages} pages: the sheet for making every bundle together, in public, "
+                "before the first game"
+            ).format(pages=pages)
         ]
 
     def booklet(self, given: BookletInput) -> Booklet:

@@ -20,6 +20,7 @@ from ...booklet.paragraphs import paragraph
 from ...core.templates import Paper
 from ...core.units import mm
 from ...cost.bom import PLAYER_COLOURS
+from ...lang.catalogue import _
 from ...paper.faces import FONT, FONT_BOLD, new_canvas
 
 HEART = HexColor("#C8102E")  # the ♥ cards' red (templates/cards.yaml)
@@ -30,7 +31,7 @@ def render_bundle_sheet(
 ) -> int:
     """Write the sheet; returns the number of pages (one per player)."""
     w, h = paper.size.w, paper.size.h
-    c = new_canvas(str(path), (w, h), f"{kit}: making the bundles")
+    c = new_canvas(str(path), (w, h), _("{kit}: making the bundles").format(kit=kit))
     hand = rules.hand("dealerless")
     size = rules.bundle
     names = list(rules.names)
@@ -40,42 +41,62 @@ def render_bundle_sheet(
         y = h - margin
         c.setFillColor(HexColor(PLAYER_COLOURS[p]))
         c.setFont(FONT_BOLD, 17)
-        c.drawString(margin, y - mm(6), f"Making {name}'s bundles, together and in public")
+        title = _("Making {name}'s bundles, together and in public").format(name=name)
+        c.drawString(margin, y - mm(6), title)
         y -= mm(13)
         text = [
-            f"Both players make all {len(hand)} bundles of {name} together, before the game, where both "
-            "can see.",
-            f"For each row: lay out {size - 1} ♣ and one ♥ face up, in the order shown: as many ♣ as "
-            "the bundle's value, then the ♥, then the other ♣ (for 2: ♣ ♣ ♥ and the rest ♣). Both "
-            "players check the row and tick.",
-            "Turn the cards face down one by one from the left, stacking them: the leftmost card ends at "
-            "the bottom. Slide the stack into a sleeve, "
-            + (
-                "and the cut-out value label into the sleeve in front of it, facing out."
+            _(
+                "Both players make all {n} bundles of {name} together, before the game, where both can see."
+            ).format(n=len(hand), name=name),
+            _(
+                "For each row: lay out {clubs} ♣ and one ♥ face up, in the order shown: as many ♣ as the "
+                "bundle's value, then the ♥, then the other ♣ (for 2: ♣ ♣ ♥ and the rest ♣). Both players "
+                "check the row and tick."
+            ).format(clubs=size - 1),
+            (
+                _(
+                    "Turn the cards face down one by one from the left, stacking them: the leftmost card "
+                    "ends at the bottom. Slide the stack into a sleeve, and the cut-out value label into "
+                    "the sleeve in front of it, facing out."
+                )
                 if cutout
-                else "and stick the value label on its transparent front."
+                else _(
+                    "Turn the cards face down one by one from the left, stacking them: the leftmost card "
+                    "ends at the bottom. Slide the stack into a sleeve, and stick the value label on its "
+                    "transparent front."
+                )
             ),
-            f"When {name} submits the sleeve in a round: "
-            + ("take the label out unseen" if cutout else "peel the label off unseen")
-            + ", take the stack out face down, and deal it from the top into a row from right to left.",
-            "Why: a player making their own bundles alone could make nine bundles of 7 (Gakmoro, "
-            "Section 5.1).",
+            (
+                _(
+                    "When {name} submits the sleeve in a round: take the label out unseen, take the stack "
+                    "out face down, and deal it from the top into a row from right to left."
+                )
+                if cutout
+                else _(
+                    "When {name} submits the sleeve in a round: peel the label off unseen, take the stack "
+                    "out face down, and deal it from the top into a row from right to left."
+                )
+            ).format(name=name),
+            _(
+                "Why: a player making their own bundles alone could make nine bundles of 7 (Gakmoro, "
+                "Section 5.1)."
+            ),
         ]
         style = ParagraphStyle("sheet", fontName=FONT, fontSize=8.5, leading=11, textColor=black)
         for n, line in enumerate(text, 1):
             para = paragraph(style, f"{n}. {line}")
-            _, used = para.wrapOn(c, w - 2 * margin, h)
+            _width, used = para.wrapOn(c, w - 2 * margin, h)
             para.drawOn(c, margin, y - used)
             y -= used + mm(1.2)
         y -= mm(8)  # room for the caption above the column numbers (it sits at y + 4 mm)
         cell = min(mm(11), (w - 2 * margin - mm(70)) / size)
         x0 = margin + mm(16)
         c.setFont(FONT_BOLD, 8)
-        c.drawString(margin, y, "value")
-        c.drawString(x0, y + mm(4), "place in the row, from the left:")
+        c.drawString(margin, y, _("value"))
+        c.drawString(x0, y + mm(4), _("place in the row, from the left:"))
         for k in range(size):
             c.drawCentredString(x0 + k * cell + cell / 2, y, str(k + 1))
-        checks = [f"{name} ✓", f"{other} ✓", "sleeved ✓"]
+        checks = [f"{name} ✓", f"{other} ✓", _("sleeved ✓")]
         xc = x0 + size * cell + mm(4)
         for k, label in enumerate(checks):
             c.drawCentredString(xc + k * mm(17) + mm(8), y, label)
@@ -106,7 +127,11 @@ def render_bundle_sheet(
         c.setFont(FONT, 6.5)
         c.setFillColor(black)
         c.drawString(
-            margin, mm(10), f"{kit} · bundles page {p + 1} of {len(names)} · print at 100% (actual size)"
+            margin,
+            mm(10),
+            _("{kit} · bundles page {page} of {pages} · print at 100% (actual size)").format(
+                kit=kit, page=p + 1, pages=len(names)
+            ),
         )
         c.showPage()
     c.save()

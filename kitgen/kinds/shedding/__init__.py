@@ -37,8 +37,9 @@ from ...core.templates import Templates
 from ...core.verification import summary, verify_statistically
 from ...cost.bom import Bom, seat_names
 from ...cost.kitcost import bit_cards, sleeved
+from ...lang.catalogue import _
 from ..kind import CARD_KIT_OPTIONS, BookletPlan, KitKind, KitPlan, check_people, register
-from ..table import TableKit, moment_words, seats
+from ..table import TableKit, colour_word, moment_words, seats
 from . import front
 from .booklet import discard_owner, weighted, wild4
 from .materials import game_bom
@@ -129,11 +130,11 @@ class SheddingKit(TableKit):
         return summary(verify_statistically(library, plan.protocol, runs, 1, what, cache, plan.game, weights))
 
     def moment_text(self, rules: GameRules, moment: Moment, owners: list[str]) -> str:
-        situation = (
-            f"It is {owners[0]}'s turn; the top card of the discard pile is {moment.public['top'].glyph} "
-            f"and the colour in force is {moment.public['color']}"
-        )
-        return moment_words(moment, owners, situation, "Cards in play", "may be played")
+        situation = _(
+            "It is {owner}'s turn; the top card of the discard pile is {top} and the colour in force is "
+            "{colour}"
+        ).format(owner=owners[0], top=moment.public["top"].glyph, colour=colour_word(moment.public["color"]))
+        return moment_words(moment, owners, situation, _("Cards in play"), _("may be played"))
 
     def play_settings(self, rules: GameRules, plan: KitPlan) -> PlaySettings:
         options = {"discard_owner": discard_owner(plan), "wild4": wild4(_rules(rules))}
