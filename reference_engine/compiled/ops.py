@@ -121,6 +121,13 @@ def run_block(run: Run, block: Block) -> None:
         after_step(run, number)
 
 
+KEPT_PLANS = 4096
+"""Plans a compiled step keeps, by layout and resolved arguments, for as long as its program
+lives (one per library and protocol: across the runs of a game and across games). A plan
+depends on nothing else, so a game whose table shrinks a card a turn meets again, in its
+next game, the layouts of the steps whose arguments follow the layout alone (the sleeves
+turned, the owner cards read, the grid laid out). The step starts afresh beyond this many."""
+
 Resolve = Callable[[Runner, Any, Any, State, Any], Any]
 Build = Callable[[Runner, Any, Any, Layout, Any], Plan]
 FastBuild = Callable[[Layout, Any], Plan]
@@ -129,16 +136,17 @@ FastBuild = Callable[[Layout, Any], Plan]
 def planned(step: st.Step, resolve: Resolve, build: Build, fast: FastBuild | None = None) -> Op:
     """A layout-changing step: the interpreter's resolver (with the compiled expressions), then
     the plan for this layout and these arguments, kept, built fast where it can be."""
-    sid = id(step)
+    kept: dict[tuple[Layout, Any], Plan] = {}  # for the program's life: see KEPT_PLANS
 
     def op(run: Run) -> None:
-        plans = run.shared.plans
         try:
             res = resolve(run.runner, run.frame, step, run.state(), run.fev)
-            key = ("compiled", sid, run.layout, res)
-            plan = plans.get(key)
+            key = (run.layout, res)
+            plan = kept.get(key)
             if plan is None:
-                plan = plans[key] = make_plan(run, step, res, build, fast)
+                if len(kept) >= KEPT_PLANS:
+                    kept.clear()
+                plan = kept[key] = make_plan(run, step, res, build, fast)
         except EvalError as exc:
             raise fail(run, step, exc) from None
         apply_plan(run, step, plan)
