@@ -122,12 +122,13 @@ def run_block(run: Run, block: Block) -> None:
         after_step(run, number)
 
 
-KEPT_PLANS = 4096
+KEPT_PLANS = 1024
 """Plans a compiled step keeps, by layout and resolved arguments, for as long as its program
 lives (one per library and protocol: across the runs of a game and across games). A plan
 depends on nothing else, so a game whose table shrinks a card a turn meets again, in its
 next game, the layouts of the steps whose arguments follow the layout alone (the sleeves
-turned, the owner cards read, the grid laid out). The step starts afresh beyond this many."""
+turned, the owner cards read, the grid laid out). The step starts afresh beyond this many
+(a few megabytes a step at most on a full UNO table; at most 64 programs are kept)."""
 
 Resolve = Callable[[Runner, Any, Any, State, Any], Any]
 Build = Callable[[Runner, Any, Any, Layout, Any], Plan]
