@@ -12,7 +12,7 @@ each engine and the cold first round are printed too. Every figure is CPU time o
 (time.process_time). A game's result is not made into JSON (``kitgen play --json`` does that).
 
 Card level: every virtual turn runs the rule set's default protocol (``card_game_protocol``,
-card-selection-fast for UNO) on the simulated table, with all the checks of ``kitgen play
+card-selection-arrow for UNO) on the simulated table, with all the checks of ``kitgen play
 --level card``: on a full table (one run per turn) and in whole games (all seats virtual), on
 the compiled path (reference_engine/compiled/, the default) and on the interpreter, with the
 same seeds; the compiled path runs 10x as many virtual turns.
@@ -21,8 +21,9 @@ same seeds; the compiled path runs 10x as many virtual turns.
 without RLCard), rule_vs_rlcard (median ratio of games/s), rule_turns_vs_rlcard (of turns/s),
 rule_turns_per_game, rlcard_turns_per_game, the cold first rounds, card_game_protocol,
 card_game_engine_used, card_turns_per_s (compiled path, full table),
-card_interpreter_turns_per_s, card_compiled_vs_interpreter, card_game_turns_per_s and
-card_game_interpreter_turns_per_s (whole games), and the settings.
+card_interpreter_turns_per_s, card_compiled_vs_interpreter, card_game_turns_per_s,
+card_game_interpreter_turns_per_s and card_game_compiled_vs_interpreter (whole games), and the
+settings.
 
 RLCard is an optional benchmark dependency: pip install -e '.[bench]'. The rule differences
 between RLCard's UNO and ours are listed in README ("Rule differences against RLCard").
@@ -228,11 +229,13 @@ def main() -> None:
     )
     print(f"  card level, compiled / interpreter: {rates['compiled'] / rates['interpreter']:.1f}x")
     out["card_game_protocol"] = load_rules("uno").virtual_protocol
+    game_rates: dict[str, float] = {}
     for engine, turns_wanted, key in (
         ("compiled", fast, "card_game_turns_per_s"),
         ("interpreter", args.turns, "card_game_interpreter_turns_per_s"),
     ):
         rate, turns, games, used = card_level_games(turns_wanted, args.players, engine)
+        game_rates[engine] = rate
         out[key] = round(rate, 1)
         if engine == "compiled":
             out["card_game_engine_used"] = used
@@ -241,6 +244,7 @@ def main() -> None:
             f"({turns} virtual turns in {games} games, all seats virtual, {out['card_game_protocol']}, "
             f"engine used: {used})"
         )
+    out["card_game_compiled_vs_interpreter"] = round(game_rates["compiled"] / game_rates["interpreter"], 2)
     append_record("uno_speed", out, {k: out[k] for k in ("games", "rounds", "players")}, args)
     if args.json:
         print(json.dumps(out))

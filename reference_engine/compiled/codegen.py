@@ -88,6 +88,7 @@ class _Gen:
         self.bound: list[set[str]] = []
         self.hoisted: dict[int, str] = {}  # id of a node computed before its comprehension -> name
         self.counter = 0
+        self.memos = 0  # memo tables of any()/all() over a range (see _memo_any)
 
     # -- helpers ---------------------------------------------------------------------
     def const(self, value: Any) -> str:
@@ -179,11 +180,42 @@ class _Gen:
             if len(args) != 1:
                 raise Unfit("exists with other than one argument")
             return f"_exists(E, {args[0]})"
+        if kind == "builtin" and name in ("any", "all") and len(node.args) == 1:
+            memo = self._memo_any(node.args[0], name == "any")
+            if memo is not None:
+                return memo
         if kind == "builtin" and name == "decode":
             if len(args) != 2:
                 raise Unfit("decode with other than two arguments")
             return f"_decode(E, {args[0]}, {args[1]})"
         return f"{fn}(None, {joined})"
+
+    def _memo_any(self, arg: Node, want_any: bool) -> str | None:
+        """``any(e(i) for i in lo..hi)`` (or ``all``) inside another comprehension, where ``e``
+        uses no comprehension variable but ``i``: each ``e(i)`` is the same wherever the outer
+        one stands, so it is computed once per evaluation of the whole expression (a memo of
+        the truth values from ``lo`` on) and the answer read from where the first true (false)
+        one lies. Every item of the range is still computed (once), as the interpreter computes
+        the whole list, so an item it could not compute is not skipped. This makes
+        ``[j for j in 1..n if ... and not any(M[2, i] == x for i in 1..j - 1)]`` linear."""
+        if not self.bound or not isinstance(arg, Comprehension) or len(arg.clauses) != 1:
+            return None
+        (kind, rng) = arg.clauses[0]
+        if kind != "for" or not isinstance(rng, RangeNode) or len(arg.variables) != 1:
+            return None
+        (var,) = arg.variables
+        if not IDENT.match(var) or any(isinstance(n, Comprehension) for n in _walk(arg.element)):
+            return None
+        if arg.element.names() & {v for b in self.bound for v in b} - {var}:
+            return None  # the items change with an outer variable: no memo
+        lo, hi = self.emit(rng.lo), self.emit(rng.hi)
+        self.bound.append({var})
+        try:
+            element = self.emit(arg.element)
+        finally:
+            self.bound.pop()
+        self.memos += 1
+        return f"_anyr(M{self.memos}, {lo}, {hi}, lambda v_{var}: {element}, {want_any})"
 
     def _Index(self, node: Index) -> str:
         return f"_ix({self.emit(node.obj)}, [{''.join(self.emit(a) + ', ' for a in node.args)}])"
@@ -457,7 +489,8 @@ def generate(node: Node, proto: Protocol, kind: str = "value") -> tuple[str, tup
     """The source of ``node``'s fast function and its constants (:class:`Unfit` if none)."""
     gen = _Gen(proto)
     body = gen.emit(node) if kind == "value" else gen.sel(node) if kind == "sel" else gen.piles(node)
-    return f"def fast(E):\n    F = E.functions\n    return {body}\n", tuple(gen.consts)
+    memos = "".join(f"    M{i} = {{}}\n" for i in range(1, gen.memos + 1))
+    return f"def fast(E):\n    F = E.functions\n{memos}    return {body}\n", tuple(gen.consts)
 
 
 def fast_function(node: Node, proto: Protocol, kind: str = "value") -> Fast | None:

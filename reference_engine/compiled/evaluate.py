@@ -33,14 +33,25 @@ class Expr:
     """An expression of a compiled protocol, with its fast functions (None: the interpreter's):
     for its value, for the slots it selects, for a shuffle's piles (made when first used)."""
 
-    __slots__ = ("_piles", "_sel", "expr", "fast", "proto")
+    __slots__ = ("_fast", "_piles", "_sel", "expr", "proto")
 
     def __init__(self, expr: Expression, proto: Protocol):
         self.expr = expr
         self.proto = proto
-        self.fast: Fast | None = fast_function(expr.node, proto)
+        # Each fast function is generated when first used: a protocol has many expressions a
+        # game never evaluates (another branch, another kind of call), and generating one costs
+        # about a millisecond.
+        self._fast: Fast | None = _UNMADE
         self._sel: Fast | None = _UNMADE
         self._piles: Fast | None = _UNMADE
+
+    @property
+    def fast(self) -> Fast | None:
+        """The fast function of the value (None: the interpreter's evaluator)."""
+        fast = self._fast
+        if fast is _UNMADE:
+            fast = self._fast = fast_function(self.expr.node, self.proto)
+        return fast
 
     @property
     def text(self) -> str:

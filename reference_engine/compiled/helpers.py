@@ -355,6 +355,36 @@ def h_row_faces(E: Env, name: str, r: Any, c: Any) -> list[Symbol]:
     return out
 
 
+_NEVER = MAX_RANGE + 1
+
+
+def h_any_range(
+    memo: dict[int, list[Any]], lo: Any, hi: Any, item: Callable[[int], Any], want_any: bool
+) -> bool:
+    """``any(item(i) for i in lo..hi)`` (``all`` when not ``want_any``) with the truth values
+    of ``item`` from ``lo`` on kept in ``memo`` (see ``_Gen._memo_any``): each item is computed
+    once, every one of the range computed before the answer is given."""
+    a, b = as_int(lo), as_int(hi)
+    n = b - a + 1
+    if n > MAX_RANGE:
+        raise Slow()  # the interpreter says so
+    if n <= 0:
+        return not want_any
+    kept = memo.get(a)
+    if kept is None:
+        kept = memo[a] = [0, _NEVER, _NEVER]  # how many computed; the first true; the first false
+    done = kept[0]
+    while done < n:
+        if truthy(item(a + done)):
+            if kept[1] > done:
+                kept[1] = done
+        elif kept[2] > done:
+            kept[2] = done
+        done += 1
+    kept[0] = done
+    return bool(kept[1] < n) if want_any else bool(kept[2] >= n)
+
+
 _CMP = {op: _compare(op) for op in ("==", "!=", "<", "<=", ">", ">=", "in", "not in")}
 _ARITH = {op: _arith(op) for op in ("+", "-", "*", "/", "//", "%")}
 
@@ -391,6 +421,7 @@ HELPERS: dict[str, Any] = {
     "_s_up": s_up,
     "_face_eq": h_face_eq,
     "_row_faces": h_row_faces,
+    "_anyr": h_any_range,
 }
 
 

@@ -17,15 +17,16 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 from .. import steps as st
-from ..cards import EMPTY, ROTATIONS
+from ..cards import EMPTY, ROTATIONS, is_up
 from ..expressions import EvalError, Expression, truthy
 from ..functions import hand_name
-from ..machine import HANDLERS, ONE, Ctx, Plan, Runner
+from ..machine import Plan, Runner
 from ..machine.actions import layout as lay
-from ..machine.actions.shuffling import AT_ONCE, _piles, _shifts
+from ..machine.actions.shuffling import AT_ONCE, _group_outcomes, _piles, _shifts, _unlabel, groups_of
 from ..machine.actions.sleeving import _sleeve_build, _sleeve_resolve, check_piles
 from ..machine.frontier import _freeze, env_drop, env_set
 from ..machine.plans import _flats, _res, check_shown
@@ -121,6 +122,14 @@ def run_block(run: Run, block: Block) -> None:
         after_step(run, number)
 
 
+KEPT_PLANS = 1024
+"""Plans a compiled step keeps, by layout and resolved arguments, for as long as its program
+lives (one per library and protocol: across the runs of a game and across games). A plan
+depends on nothing else, so a game whose table shrinks a card a turn meets again, in its
+next game, the layouts of the steps whose arguments follow the layout alone (the sleeves
+turned, the owner cards read, the grid laid out). The step starts afresh beyond this many
+(a few megabytes a step at most on a full UNO table; at most 64 programs are kept)."""
+
 Resolve = Callable[[Runner, Any, Any, State, Any], Any]
 Build = Callable[[Runner, Any, Any, Layout, Any], Plan]
 FastBuild = Callable[[Layout, Any], Plan]
@@ -129,16 +138,17 @@ FastBuild = Callable[[Layout, Any], Plan]
 def planned(step: st.Step, resolve: Resolve, build: Build, fast: FastBuild | None = None) -> Op:
     """A layout-changing step: the interpreter's resolver (with the compiled expressions), then
     the plan for this layout and these arguments, kept, built fast where it can be."""
-    sid = id(step)
+    kept: dict[tuple[Layout, Any], Plan] = {}  # for the program's life: see KEPT_PLANS
 
     def op(run: Run) -> None:
-        plans = run.shared.plans
         try:
             res = resolve(run.runner, run.frame, step, run.state(), run.fev)
-            key = ("compiled", sid, run.layout, res)
-            plan = plans.get(key)
+            key = (run.layout, res)
+            plan = kept.get(key)
             if plan is None:
-                plan = plans[key] = make_plan(run, step, res, build, fast)
+                if len(kept) >= KEPT_PLANS:
+                    kept.clear()
+                plan = kept[key] = make_plan(run, step, res, build, fast)
         except EvalError as exc:
             raise fail(run, step, exc) from None
         apply_plan(run, step, plan)
@@ -165,10 +175,11 @@ def _place(c: Compiler, step: st.Place, number: str | None) -> Op:
         step, lay._place_resolve, lay._place_build, lambda layout, res: fp.build_place(layout, res, up)
     )
     targets = [(t, form, c.e(items)) for t, form, items in step.targets]
+    kept: dict[Any, Plan] = {}  # a few new cards (a lottery's fresh "no" arrow): see _new_key
 
     def op(run: Run) -> None:
         """New cards only (bit pairs, owner cards): the plan is built from the values, without
-        resolving each card (and not kept: such a place rarely meets the same layout again)."""
+        resolving each card; kept when they are few (see :func:`_new_key`)."""
         runner = run.runner
         placements = []
         try:
@@ -182,11 +193,20 @@ def _place(c: Compiler, step: st.Place, number: str | None) -> Op:
         except EvalError:
             placements = []
         if len(placements) == len(targets):
+            key = _new_key(run.layout, placements)
+            plan = kept.get(key) if key is not None else None
+            if plan is not None:
+                apply_plan(run, step, plan)
+                return
             try:
                 plan = fp.build_place_new(run.layout, placements, up)
             except Defer:
                 pass
             else:
+                if key is not None:
+                    if len(kept) >= KEPT_PLANS:
+                        kept.clear()
+                    kept[key] = plan
                 if ev.CHECKED:
                     res = lay._place_resolve(runner, run.frame, step, run.state(), run.fev)
                     same_plan(step, plan, strip(lay._place_build(runner, run.frame, step, run.layout, res)))
@@ -195,6 +215,36 @@ def _place(c: Compiler, step: st.Place, number: str | None) -> Op:
         generic(run)
 
     return op
+
+
+NEW_KEPT = 16
+"""A place of new cards keeps its plan when it lays out at most this many: a few fresh helper
+cards on a small table meet the same layout again, a row of owner cards or arrows for every
+card of a full table (their faces follow the hands) hardly ever does."""
+
+
+def _new_key(layout: Layout, placements: list[tuple[Any, str, list[list[Any]]]]) -> Any:
+    """What a plan of :func:`~.plans.build_place_new` depends on (the layout, each target, form
+    and the faces of its new cards in order), or None: too many cards to be worth keeping."""
+    n = 0
+    parts = []
+    for tres, form, groups in placements:
+        faces = []
+        for group in groups:
+            line = []
+            for nc in group:
+                n += len(nc.symbols)
+                line.append((tuple([s.id for s in nc.symbols]), nc.up))
+            faces.append(tuple(line))
+        parts.append((tres, form, tuple(faces)))
+    if n > NEW_KEPT:
+        return None
+    key = (layout, tuple(parts))
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
 
 
 def _rearrange(c: Compiler, step: st.Rearrange, number: str | None) -> Op:
@@ -275,25 +325,6 @@ def _rotate(c: Compiler, step: st.Rotate, number: str | None) -> Op:
     return op
 
 
-def delegated(step: st.Step, number: str | None) -> Op:
-    """A step the interpreter's handler carries out on the run's one table (for rare steps whose
-    handler is all the work, e.g. shuffles done by several people at once): the same code, so the
-    same random numbers, view and errors."""
-    handler = HANDLERS[type(step)]
-    ctx = Ctx(number, None, step)
-
-    def op(run: Run) -> None:
-        (new,) = handler(run.runner, run.frame, step, {run.final(): ONE}, ctx)
-        run.layout = new.layout
-        run.cells = list(new.cells)
-        run.out = new.out
-        run.env = new.env
-        run.meters = new.meters
-        run.view = new.view
-
-    return op
-
-
 def _note(c: Compiler, step: st.Note, number: str | None) -> Op:
     def op(run: Run) -> None:
         return None
@@ -336,7 +367,7 @@ def _turn(c: Compiler, step: st.Turn, number: str | None) -> Op:
 
 def _shuffle(c: Compiler, step: st.Shuffle, number: str | None) -> Op:
     if step.how in AT_ONCE:
-        return delegated(step, number)
+        return _at_once(c, step, number)
     piles_expr = c.e(step.piles)
     sid = id(step)
 
@@ -369,6 +400,44 @@ def _shuffle(c: Compiler, step: st.Shuffle, number: str | None) -> Op:
                 for f, v in zip(p, contents[i]):
                     cells[f] = v
         run.meters = run.meters.add_shuffle(how)
+
+    return op
+
+
+def _at_once(c: Compiler, step: st.Shuffle, number: str | None) -> Op:
+    """Several shuffles at once (``spin``, ``each``): the interpreter's sample run of
+    :func:`~reference_engine.machine.actions.shuffling._at_once` on the run's one table, its
+    groups read through the compiled expression (the same checks, the same random numbers)."""
+    piles_expr = c.e(step.piles)
+    how = step.how
+
+    def op(run: Run) -> None:
+        try:
+            groups = groups_of(step, piles_expr.public(run), run.layout)
+        except EvalError as exc:
+            raise fail(run, step, exc) from None
+        piles = tuple(p for g in groups for p in g)
+        layout2 = _unlabel(run.shared.plans, run.layout, piles)
+        cells = tuple(run.cells)
+        observe = any(is_up(cells[f]) for p in piles for f in p)
+        rng = run.runner.rng
+        for g in groups:
+            options = _group_outcomes(how, g, cells)
+            pick = rng.random()
+            acc = Fraction(0)
+            chosen = options[-1][0]
+            for new, prob in options:
+                acc += prob
+                if pick < acc:
+                    chosen = new
+                    break
+            cells = chosen
+        run.cells = list(cells)
+        run.layout = layout2
+        run.meters = run.meters.add_shuffle(how)
+        if observe:
+            seen = tuple(visible(cells[f]) for p in piles for f in p)
+            run.view = run.views.extend(run.view, ("shuffle", seen))
 
     return op
 

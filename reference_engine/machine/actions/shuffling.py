@@ -341,33 +341,38 @@ def _groups(run: Runner, frame: Frame, step: st.Shuffle, state: State) -> Groups
     rows (spin) or of groups of piles (each), every pile a selection of cards."""
     assert step.piles is not None
     try:
-        value = run.evaluator(frame).public(step.piles, state)
-        if not isinstance(value, list):
-            raise EvalError(f"{step.how} takes a list of groups of piles, e.g. [[a, b], [c, d]]")
-        groups: list[Piles] = []
-        for g in value:
-            items = g if isinstance(g, list) else [g]
-            groups.append(tuple(_flats(_res(v, step.how), step.how) for v in items))
-        every = [f for g in groups for p in g for f in p]
-        if not every:
-            raise EvalError("nothing to shuffle")
-        if len(set(every)) != len(every):
-            raise EvalError("the piles overlap")
-        for f in every:
-            if f in state.layout.holes:
-                raise EvalError(f"{state.layout.describe(f)} is empty")
-        for g in groups:
-            if step.how == "each" and len({len(p) for p in g}) > 1:
-                raise EvalError(
-                    f"piles must have the same number of cards, got sizes {sorted(len(p) for p in g)}"
-                )
-            if step.how == "spin" and any(len(a) != len(b) for a, b in zip(g, reversed(g))):
-                raise EvalError(
-                    "a row turned round swaps its first and last pile, its second and last but one...: "
-                    f"those must have the same number of cards, got sizes {[len(p) for p in g]}"
-                )
+        return groups_of(step, run.evaluator(frame).public(step.piles, state), state.layout)
     except EvalError as exc:
         raise run.fail(frame, step, str(exc)) from None
+
+
+def groups_of(step: st.Shuffle, value: Any, layout: Layout) -> Groups:
+    """The groups of :func:`_groups` from the value of its piles (an :class:`EvalError` says
+    what is wrong with them; the compiled path calls this too)."""
+    if not isinstance(value, list):
+        raise EvalError(f"{step.how} takes a list of groups of piles, e.g. [[a, b], [c, d]]")
+    groups: list[Piles] = []
+    for g in value:
+        items = g if isinstance(g, list) else [g]
+        groups.append(tuple(_flats(_res(v, step.how), step.how) for v in items))
+    every = [f for g in groups for p in g for f in p]
+    if not every:
+        raise EvalError("nothing to shuffle")
+    if len(set(every)) != len(every):
+        raise EvalError("the piles overlap")
+    for f in every:
+        if f in layout.holes:
+            raise EvalError(f"{layout.describe(f)} is empty")
+    for g in groups:
+        if step.how == "each" and len({len(p) for p in g}) > 1:
+            raise EvalError(
+                f"piles must have the same number of cards, got sizes {sorted(len(p) for p in g)}"
+            )
+        if step.how == "spin" and any(len(a) != len(b) for a, b in zip(g, reversed(g))):
+            raise EvalError(
+                "a row turned round swaps its first and last pile, its second and last but one...: "
+                f"those must have the same number of cards, got sizes {[len(p) for p in g]}"
+            )
     return tuple(groups)
 
 

@@ -107,6 +107,42 @@ def test_both_engines_give_the_same_runs(library: Library, players: int, name: s
     assert small  # and some of them ran the small lottery (P_1 with 1 or 2 cards)
 
 
+def _full_table(seed: int, players: int) -> tuple[list[list[Symbol]], Any]:
+    """A freshly dealt full UNO table: 7 cards each, the rest of the deck is the draw pile."""
+    rules = load_rules("uno")
+    rng = random.Random(seed)
+    deck = rules.deck()
+    rng.shuffle(deck)
+    top = next(c for c in deck if c.attrs["color"] != "black")
+    deck.remove(top)
+    owners = [[deck.pop() for _ in range(7)] for _ in range(players)] + [deck]
+    return owners, rules.validity(top, str(top.attrs["color"]))
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_the_default_arrow_protocol_runs_alike_on_a_full_table(library: Library, seed: int) -> None:
+    """The kits' default for UNO (card-selection-arrow: sleeves, arrow cards, the draw in the
+    same run, the knockout lottery) on a whole deck (107 cards, 4 players), run after run from
+    the hands the last run returned: the same trace and random state on both engines, every
+    fast value and plan checked against the interpreter's (the take of Step 10 reads the
+    owner cards through the memo of ``any`` over a range)."""
+    protocol = library.protocol("card-selection-arrow")
+    traces = {}
+    for engine in ("interpreter", "compiled"):
+        owners, valid = _full_table(seed, 4)
+        assert sum(len(o) for o in owners) == 107
+        rng = random.Random(2000 + seed)
+        cache = CallCache(engine=engine)
+        out = []
+        for i in range(2):
+            run = run_selection(library, protocol, [list(o) for o in owners], valid, rng, cache, f"run {i}")
+            out.append(_trace(run, rng))
+            owners = [list(r) for r in run.returned]
+        traces[engine] = out
+        assert (cache.compiled_runs, cache.interpreter_runs) == ((2, 0) if engine == "compiled" else (0, 2))
+    assert traces["compiled"] == traces["interpreter"]
+
+
 def test_the_compiled_path_sees_a_view_per_card(library: Library) -> None:
     """Not a constant: the observations follow the shuffles and the hands."""
     a, _ = _runs(library, "compiled", 3, 4, 2)

@@ -1,0 +1,79 @@
+"""The generated expressions of the compiled path: ``any``/``all`` over a range inside another
+comprehension is computed from a memo (each item once, every item still computed)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from reference_engine.compiled.codegen import generate
+from reference_engine.compiled.helpers import Slow, h_any_range
+from reference_engine.compiled.program import expressions
+from reference_engine.expressions import parse
+from reference_engine.registry import Library
+
+
+def _memo_calls(protocol: str, text: str) -> str:
+    library = Library()
+    proto = library.protocol(protocol)
+    (expr,) = [e for e in expressions(proto.steps) if e.text.split() == text.split()]
+    return generate(expr.node, proto)[0]
+
+
+def test_the_arrow_take_reads_its_owner_cards_through_the_memo() -> None:
+    source = _memo_calls(
+        "card-selection-arrow",
+        "[j for j in 1..ncols(M) if draw == 1 and M[2, j] == theta(pile)\n"
+        "and not any(M[2, i] == theta(pile) for i in 1..j - 1)]\n",
+    )
+    assert source.count("_anyr(M1, ") == 1 and "    M1 = {}\n" in source
+
+
+def test_an_any_whose_items_follow_the_outer_variable_has_no_memo() -> None:
+    library = Library()
+    proto = library.protocol("card-selection-arrow")
+    expr = parse("[j for j in 1..3 if any(i == j for i in 1..j - 1)]")
+    source, _ = generate(expr.node, proto)
+    assert "_anyr" not in source
+    top = parse("any(i == 2 for i in 1..3)")  # not inside a comprehension: computed once anyway
+    assert "_anyr" not in generate(top.node, proto)[0]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_memo_answers_as_any_and_all_of_the_whole_list(seed: int) -> None:
+    rng = random.Random(seed)
+    items = {i: rng.random() < 0.3 for i in range(-3, 40)}
+    computed: list[int] = []
+
+    def item(i: int) -> bool:
+        computed.append(i)
+        return items[i]
+
+    memo: dict[int, list[int]] = {}
+    for _ in range(60):
+        lo = rng.randrange(-3, 5)
+        hi = rng.randrange(-5, 39)
+        want = [items[i] for i in range(lo, hi + 1)]
+        assert h_any_range(memo, lo, hi, item, True) is any(want)
+        assert h_any_range(memo, lo, hi, item, False) is all(want)
+    # Each item computed once per start of the range asked for (not once per question).
+    assert len(computed) == sum(kept[0] for kept in memo.values())
+
+
+def test_the_memo_computes_every_item_before_it_answers() -> None:
+    """The interpreter makes the whole list before ``any`` reads it: an item it cannot compute
+    (here: Slow, a card face down) is reached even when an earlier item is already true, so the
+    fast function gives up and the interpreter says what it says."""
+
+    def item(i: int) -> bool:
+        if i == 4:
+            raise Slow()
+        return i == 1
+
+    memo: dict[int, list[int]] = {}
+    assert h_any_range(memo, 1, 3, item, True) is True
+    with pytest.raises(Slow):
+        h_any_range(memo, 1, 5, item, True)
+    with pytest.raises(Slow):
+        h_any_range({}, 1, 2_000_000, item, True)  # beyond the range limit: the interpreter's error
