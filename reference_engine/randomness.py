@@ -15,13 +15,15 @@ from typing import Any
 _PLAIN = getattr(random.Random, "_randbelow_with_getrandbits", None)
 
 
-def _plain(rng: random.Random) -> bool:
+def plain(rng: random.Random) -> bool:
+    """Whether ``rng`` draws below ``n`` as a plain :class:`random.Random` does: ``getrandbits(k)``
+    (``k`` the bit length of ``n``) until the number is below ``n``."""
     return _PLAIN is not None and getattr(type(rng), "_randbelow", None) is _PLAIN
 
 
 def shuffle(rng: random.Random, x: list[Any]) -> None:
     """``rng.shuffle(x)``: the same permutation, the same generator state afterwards."""
-    if not _plain(rng):
+    if not plain(rng):
         rng.shuffle(x)
         return
     bits = rng.getrandbits
@@ -36,7 +38,7 @@ def shuffle(rng: random.Random, x: list[Any]) -> None:
 
 def below(rng: random.Random, n: int) -> int:
     """``rng.randrange(n)`` for ``n >= 1``."""
-    if not _plain(rng):
+    if not plain(rng):
         return rng.randrange(n)
     k = n.bit_length()
     bits = rng.getrandbits
@@ -48,4 +50,4 @@ def below(rng: random.Random, n: int) -> int:
 
 def drawer(rng: random.Random) -> Any:
     """A function ``n -> rng.randrange(n)`` (for ``n >= 1``) without the argument checks."""
-    return getattr(rng, "_randbelow") if _plain(rng) else rng.randrange  # noqa: B009 - private
+    return getattr(rng, "_randbelow") if plain(rng) else rng.randrange  # noqa: B009 - private

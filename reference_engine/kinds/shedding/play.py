@@ -30,6 +30,7 @@ from ..game import TableGame
 from ..result import Json, TableResult, VirtualWork
 from ..strategy import WEIGHTED_PROTOCOL, Strategy, weighted_pick
 from ..virtual import VirtualStats
+from .quickhand import play_turns
 from .record import HandResult, SheddingRecord, Turn
 from .rules import Effect, RuleSet, hand_dependence_message
 
@@ -179,6 +180,7 @@ class Game(TableGame[RuleSet]):
         self.validities = rules.by_state
         self.below: Callable[[int], int] = randomness.drawer(self.rng)  # randrange(n), same numbers
         self.quick = [False] * len(self.seats)  # per seat: choices on the quick path (set by play)
+        self.quick_hands = False  # whether hands take the quick loop (set by play)
         self.scores = [0] * len(self.seats)
         self.results: list[HandResult] = []
         self.rec = SheddingRecord(recorder, self) if recorder is not None else None
@@ -204,6 +206,11 @@ class Game(TableGame[RuleSet]):
             quick and s.virtual and not (self.weight is not None and s.number in self.weighted_seats)
             for s in self.seats
         ]
+        # Whether whole hands take the quick loop (quickhand.py): every virtual seat is quick and
+        # nobody records the game.
+        self.quick_hands = (
+            quick and self.rec is None and all(q or not s.virtual for q, s in zip(self.quick, self.seats))
+        )
         target = self.rules.target_score
         while True:
             result = self.play_hand()
@@ -302,22 +309,35 @@ class Game(TableGame[RuleSet]):
             current = self.next_seat(current)
         elif self.rec:
             self.rec.first_card_done(None)
+        if self.quick_hands:
+            return play_turns(self, current, MAX_TURNS)
         passes = 0
         for turn in range(1, MAX_TURNS + 1):
             action = self.take_turn(turn, current)
             if action == "stopped":
                 return None
             if not self.hands[current]:
-                points = sum(rules.points(h) for i, h in enumerate(self.hands) if i != current)
-                return HandResult(current + 1, turn, points, "went out", self.log)
+                return self.went_out(current, turn)
             passes = passes + 1 if action == "pass" else 0
             if passes >= n:
-                winner = min(range(n), key=lambda i: (rules.points(self.hands[i]), i))
-                points = sum(rules.points(h) for i, h in enumerate(self.hands) if i != winner)
-                return HandResult(winner + 1, turn, points, "nobody could play or draw", self.log)
+                return self.blocked(turn)
             current = self.after_play
-        winner = min(range(n), key=lambda i: (rules.points(self.hands[i]), i))
-        return HandResult(winner + 1, MAX_TURNS, 0, f"stopped after {MAX_TURNS} turns", self.log)
+        return self.blocked(MAX_TURNS, ended=False)
+
+    def went_out(self, seat: int, turn: int) -> HandResult:
+        """The hand's result when ``seat`` has played its last card at ``turn``."""
+        points = sum(self.rules.points(h) for i, h in enumerate(self.hands) if i != seat)
+        return HandResult(seat + 1, turn, points, "went out", self.log)
+
+    def blocked(self, turn: int, ended: bool = True) -> HandResult:
+        """The hand's result when nobody could play or draw for a whole round at ``turn`` (``ended``
+        False: it was stopped after MAX_TURNS turns): the fewest points win."""
+        rules, hands = self.rules, self.hands
+        winner = min(range(len(hands)), key=lambda i: (rules.points(hands[i]), i))
+        if not ended:
+            return HandResult(winner + 1, turn, 0, f"stopped after {turn} turns", self.log)
+        points = sum(rules.points(h) for i, h in enumerate(hands) if i != winner)
+        return HandResult(winner + 1, turn, points, "nobody could play or draw", self.log)
 
     def next_seat(self, seat: int, steps: int = 1) -> int:
         return (seat + self.direction * steps) % len(self.seats)
@@ -537,12 +557,7 @@ class Game(TableGame[RuleSet]):
             ok = self.rules.allowed_ids(valid)  # a rule of the card alone: one set lookup per card
             candidates = [c for c in cards if c.id in ok]
         if not self.seats[seat].virtual:
-            if not candidates:
-                return None
-            # Keep wild cards for later; play the card worth most points, then the first in hand.
-            return max(
-                candidates, key=lambda c: (c.attrs["color"] != "black", c.attrs["points"], -hand.index(c))
-            )
+            return self.person_choice(hand, candidates) if candidates else None
         if run and self.observer is not None and self.observer(self, seat, valid):
             self.stopped = (seat, valid)
             return None
@@ -571,6 +586,12 @@ class Game(TableGame[RuleSet]):
                 "which is not the drawn card"
             )
         return card
+
+    @staticmethod
+    def person_choice(hand: list[Symbol], candidates: list[Symbol]) -> Symbol:
+        """The card a person plays of ``candidates`` (not empty), the valid cards of ``hand``: wild
+        cards are kept for later; the card worth most points, then the first in hand."""
+        return max(candidates, key=lambda c: (c.attrs["color"] != "black", c.attrs["points"], -hand.index(c)))
 
     def note_table(self) -> None:
         """Remember how large the card selection table is now (for the bill of materials, which
