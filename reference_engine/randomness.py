@@ -27,13 +27,23 @@ def shuffle(rng: random.Random, x: list[Any]) -> None:
         rng.shuffle(x)
         return
     bits = rng.getrandbits
-    for i in range(len(x) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    for i, k in _steps(len(x)):
         j = bits(k)
-        while j >= n:
+        while j > i:
             j = bits(k)
         x[i], x[j] = x[j], x[i]
+
+
+_STEPS: dict[int, tuple[tuple[int, int], ...]] = {}
+
+
+def _steps(size: int) -> tuple[tuple[int, int], ...]:
+    """The steps of shuffling ``size`` items: each position from the last down to 1, with the
+    bit length of the number of positions it draws from (kept per size)."""
+    steps = _STEPS.get(size)
+    if steps is None:
+        steps = _STEPS[size] = tuple((i, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
+    return steps
 
 
 def below(rng: random.Random, n: int) -> int:

@@ -14,6 +14,7 @@ chooses uniformly among its valid cards:
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Callable, Collection
@@ -31,7 +32,7 @@ from ..result import Json, TableResult, VirtualWork
 from ..strategy import WEIGHTED_PROTOCOL, Strategy, weighted_pick
 from ..virtual import VirtualStats
 from .quickhand import play_turns
-from .record import HandResult, SheddingRecord, Turn
+from .record import HandResult, SheddingRecord, Turn, TurnRow, logged
 from .rules import Effect, RuleSet, hand_dependence_message
 
 MAX_TURNS = 5000
@@ -56,7 +57,7 @@ class SheddingResult(TableResult):
     strategy: Json | None
     hand_results: list[Json]
     # Every hand's turns, as the game logged them: made into JSON only when asked (to_json).
-    entries: list[list[Turn]]
+    entries: list[list[Turn | TurnRow]]
 
     @property
     def scores(self) -> list[int] | None:
@@ -69,7 +70,7 @@ class SheddingResult(TableResult):
 
     @property
     def log(self) -> list[list[Json]]:
-        return [[t.to_json() for t in hand] for hand in self.entries]
+        return [[logged(t).to_json() for t in hand] for hand in self.entries]
 
     def rounds_log(self) -> list[list[Json]]:
         return self.log
@@ -267,7 +268,7 @@ class Game(TableGame[RuleSet]):
         self.draw_pile = deck
         self.discard: list[Symbol] = []
         self.direction = 1
-        self.log: list[Turn] = []
+        self.log: list[Turn | TurnRow] = []
         current = self.rng.randrange(n)
         if self.rec:
             self.rec.deal()
@@ -483,7 +484,7 @@ class Game(TableGame[RuleSet]):
             if skipped != seat:
                 who = self.seats[skipped].name
                 # Keep what the note says already (a draw, a challenge's outcome).
-                if re.search(rf"\b{re.escape(who)} draws \d+$", record.note):
+                if _draws(who).search(record.note):
                     record.note += " and misses a turn"
                 elif record.note:
                     record.note += f"; {who} misses a turn"
@@ -648,6 +649,12 @@ class Game(TableGame[RuleSet]):
         if self.rec:
             self.rec.run(owners, run)
         return run.played
+
+
+@functools.cache
+def _draws(who: str) -> re.Pattern[str]:
+    """A note that ends with ``who`` drawing cards (compiled once per name)."""
+    return re.compile(rf"\b{re.escape(who)} draws \d+$")
 
 
 def _remove(cards: list[Symbol], card: Symbol) -> None:

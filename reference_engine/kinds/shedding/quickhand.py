@@ -23,10 +23,9 @@ if TYPE_CHECKING:
 def play_turns(game: Game, current: int, max_turns: int) -> HandResult:
     """The turns of the hand ``game`` has dealt, ``current`` first, to the hand's end."""
     rules = game.rules
-    seats = game.seats
-    n = len(seats)
+    n = len(game.seats)
     hands = game.hands
-    virtual = [s.virtual for s in seats]
+    virtual = [s.virtual for s in game.seats]
     bluff = game.bluff
     stats = game.stats
     tables = stats.tables
@@ -40,33 +39,28 @@ def play_turns(game: Game, current: int, max_turns: int) -> HandResult:
     below = game.below
     discard_owner = game.discard_owner
     draw_in_run = game.draw_in_run
-    keep = game.virtual_draw == "keep"
-    draw_until = rules.draw_until
-    draw_count = rules.draw_count
-    if_valid = rules.play_drawn == "if_valid"
+    # The piles: the same lists as the game's until a draw makes the discard pile the draw pile.
+    draw_pile, discard = game.draw_pile, game.discard
     # Per seat: the hands in the protocol's order at its turn (P_1 first), for the table sizes.
     order = [tuple(hands[(s + k) % n] for k in range(n)) for s in range(n)]
     passes = 0
     for turn in range(1, max_turns + 1):
         seat = current
-        game.after_play = (seat + game.direction) % n
-        top = game.discard[-1]
+        after = game.after_play = (seat + game.direction) % n
         is_virtual = virtual[seat]
-        key = (top.id, game.color, is_virtual and bluff)
+        key = (discard[-1].id, game.color, is_virtual and bluff)
         ok = allowed.get(key)
         if ok is None:
             ok = allowed[key] = rules.allowed_ids(game.validity(seat))
         hand = hands[seat]
         candidates: list[Symbol] = [c for c in hand if c.id in ok]
-        action = "play"
-        drew = 0
         card: Symbol | None = None
         if is_virtual:
             stats.virtual_turns += 1
-            in_run = draw_in_run and bool(game.draw_pile)
-            sizes = (*map(len, order[seat]), len(game.draw_pile))
+            in_run = draw_in_run and bool(draw_pile)
+            sizes = (*map(len, order[seat]), len(draw_pile))
             if discard_owner:
-                sizes += (len(game.discard) - 1,)
+                sizes += (len(discard) - 1,)
             tables.append((sizes, bool(candidates)))
             if candidates:
                 m = len(candidates)
@@ -84,64 +78,70 @@ def play_turns(game: Game, current: int, max_turns: int) -> HandResult:
             if candidates:
                 card = game.person_choice(hand, candidates)
         if card is None:
-            # Draw (one card at a time, up to draw_until cards, until one may be played).
-            for _ in range(draw_until):
-                drawn = game.draw_cards(seat, draw_count)
-                if not drawn:
-                    break
-                action, drew = "draw", drew + len(drawn)
-                if is_virtual and keep:
-                    break
-                if if_valid:
-                    playable = [c for c in drawn if c.id in ok]
-                    if in_run:
-                        if playable:
-                            m = len(playable)
-                            card = playable[below(m)]
-                            raw_choices.append((playable, card))
-                            action = "draw-play"
-                        break
-                    if is_virtual:
-                        sizes = (*map(len, order[seat]), len(game.draw_pile))
-                        if discard_owner:
-                            sizes += (len(game.discard) - 1,)
-                        tables.append((sizes, bool(playable)))
-                        if playable:
-                            card = playable[below(len(playable))]
-                            raw_choices.append((playable, card))
-                    elif playable:
-                        card = game.person_choice(hand, playable)
-                    if card is not None:
-                        action = "draw-play"
-                        break
-            if not drew or card is None:
-                log.append(Turn(turn, seat + 1, "pass" if not drew else action, drew=drew))
-                if not hand:
-                    return game.went_out(seat, turn)
+            card, action, drew = _draw(game, seat, ok, in_run, order[seat])
+            draw_pile, discard = game.draw_pile, game.discard
+            if card is None:
+                log.append((turn, seat + 1, action, None, None, drew))
                 passes = passes + 1 if not drew else 0
                 if passes >= n:
                     return game.blocked(turn)
                 current = game.after_play
                 continue
+        else:
+            action, drew = "play", 0
         previous_color = game.color
-        _remove(hand, card)
-        game.discard.append(card)
+        for i, c in enumerate(hand):  # the card, by identity (see play._remove)
+            if c is card:
+                del hand[i]
+                break
+        discard.append(card)
         kind, game.color, effects = played_as.get(card.id) or rules.played_as(card)
-        record = Turn(turn, seat + 1, action, card.glyph, None, drew)
         if effects:
+            record = Turn(turn, seat + 1, action, card.glyph, None, drew)
             game.effects(seat, kind, effects, record, previous_color, hand)
-        log.append(record)
+            log.append(record)
+            draw_pile, discard, after = game.draw_pile, game.discard, game.after_play
+        else:
+            log.append((turn, seat + 1, action, card.glyph, None, drew))
         if not hand:
             return game.went_out(seat, turn)
         passes = 0
-        current = game.after_play
+        current = after
     return game.blocked(max_turns, ended=False)
 
 
-def _remove(cards: list[Symbol], card: Symbol) -> None:
-    """``cards.remove(card)`` by identity (see :func:`.play._remove`)."""
-    for i, c in enumerate(cards):
-        if c is card:
-            del cards[i]
-            return
-    cards.remove(card)
+def _draw(
+    game: Game, seat: int, ok: frozenset[int], in_run: bool, owners: tuple[list[Symbol], ...]
+) -> tuple[Symbol | None, str, int]:
+    """A turn of ``seat`` with no valid card (``ok``: the valid ids): it draws, one card at a time
+    up to ``draw_until`` cards, until one may be played (``in_run``: the turn's one protocol run
+    drew it). The card played of those drawn (or None), the action, the cards drawn."""
+    rules = game.rules
+    is_virtual = game.seats[seat].virtual
+    hand = game.hands[seat]
+    action, drew = "pass", 0
+    for _ in range(rules.draw_until):
+        drawn = game.draw_cards(seat, rules.draw_count)
+        if not drawn:
+            break
+        action, drew = "draw", drew + len(drawn)
+        if is_virtual and game.virtual_draw == "keep":
+            break
+        if rules.play_drawn != "if_valid":
+            continue
+        playable = [c for c in drawn if c.id in ok]
+        card: Symbol | None = None
+        if is_virtual:
+            if not in_run:  # the table runs the protocol again on the new table
+                sizes = (*map(len, owners), len(game.draw_pile))
+                if game.discard_owner:
+                    sizes += (len(game.discard) - 1,)
+                game.stats.tables.append((sizes, bool(playable)))
+            if playable:
+                card = playable[game.below(len(playable))]
+                game.stats.raw_choices.append((playable, card))
+        elif playable:
+            card = game.person_choice(hand, playable)
+        if in_run or card is not None:
+            return card, "draw-play" if card is not None else action, drew
+    return None, action, drew
