@@ -26,7 +26,7 @@ def play_turns(game: Game, current: int, max_turns: int) -> HandResult:
     n = len(game.seats)
     hands = game.hands
     virtual = [s.virtual for s in game.seats]
-    bluff = game.bluff
+    bluffs = [s.virtual and game.bluff for s in game.seats]  # the rule each seat plays by
     stats = game.stats
     tables = stats.tables
     raw_choices = stats.raw_choices
@@ -39,24 +39,33 @@ def play_turns(game: Game, current: int, max_turns: int) -> HandResult:
     below = game.below
     discard_owner = game.discard_owner
     draw_in_run = game.draw_in_run
-    # The piles: the same lists as the game's until a draw makes the discard pile the draw pile.
+    # The game's state in local names, given back to the game before a call that reads it: the
+    # piles (the same lists until a draw makes the discard pile the draw pile), the colour in
+    # force, the direction, the seat after this turn's.
     draw_pile, discard = game.draw_pile, game.discard
+    color, direction = game.color, game.direction
     # Per seat: the hands in the protocol's order at its turn (P_1 first), for the table sizes.
     order = [tuple(hands[(s + k) % n] for k in range(n)) for s in range(n)]
-    passes = 0
-    for turn in range(1, max_turns + 1):
+    passes = virtual_turns = turn = 0
+    after = current
+    result = None
+    while result is None:
+        turn += 1
+        if turn > max_turns:
+            result = game.blocked(max_turns, ended=False)
+            break
         seat = current
-        after = game.after_play = (seat + game.direction) % n
-        is_virtual = virtual[seat]
-        key = (discard[-1].id, game.color, is_virtual and bluff)
+        after = (seat + direction) % n
+        key = (discard[-1].id, color, bluffs[seat])
         ok = allowed.get(key)
         if ok is None:
+            game.color = color
             ok = allowed[key] = rules.allowed_ids(game.validity(seat))
         hand = hands[seat]
         candidates: list[Symbol] = [c for c in hand if c.id in ok]
         card: Symbol | None = None
-        if is_virtual:
-            stats.virtual_turns += 1
+        if virtual[seat]:
+            virtual_turns += 1
             in_run = draw_in_run and bool(draw_pile)
             sizes = (*map(len, order[seat]), len(draw_pile))
             if discard_owner:
@@ -84,30 +93,35 @@ def play_turns(game: Game, current: int, max_turns: int) -> HandResult:
                 log.append((turn, seat + 1, action, None, None, drew))
                 passes = passes + 1 if not drew else 0
                 if passes >= n:
-                    return game.blocked(turn)
-                current = game.after_play
+                    result = game.blocked(turn)
+                current = after
                 continue
         else:
             action, drew = "play", 0
-        previous_color = game.color
         for i, c in enumerate(hand):  # the card, by identity (see play._remove)
             if c is card:
                 del hand[i]
                 break
         discard.append(card)
-        kind, game.color, effects = played_as.get(card.id) or rules.played_as(card)
+        kind, now, effects = played_as.get(card.id) or rules.played_as(card)
         if effects:
             record = Turn(turn, seat + 1, action, card.glyph, None, drew)
-            game.effects(seat, kind, effects, record, previous_color, hand)
+            game.color, game.direction, game.after_play = now, direction, after
+            game.effects(seat, kind, effects, record, color, hand)
             log.append(record)
-            draw_pile, discard, after = game.draw_pile, game.discard, game.after_play
+            draw_pile, discard = game.draw_pile, game.discard
+            color, direction, after = game.color, game.direction, game.after_play
         else:
             log.append((turn, seat + 1, action, card.glyph, None, drew))
+            color = now
         if not hand:
-            return game.went_out(seat, turn)
+            game.color = color
+            result = game.went_out(seat, turn)
         passes = 0
         current = after
-    return game.blocked(max_turns, ended=False)
+    game.color, game.direction, game.after_play = color, direction, after
+    stats.virtual_turns += virtual_turns
+    return result
 
 
 def _draw(
