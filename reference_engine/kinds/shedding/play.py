@@ -450,39 +450,41 @@ class Game(TableGame[RuleSet]):
     ) -> None:
         """What playing a card of ``kind`` does besides going on the discard pile."""
         skip = False
+        seats = self.seats
+        n = len(seats)
         for e in effects:
-            if e.kind == "choose_color":
-                self.color = self.choose_color(seat)
-                record.color = self.color
-            elif e.kind == "reverse":
-                if len(self.seats) == 2 and self.rules.two_player_reverse == "skip":
+            what = e.kind
+            if what == "choose_color":
+                self.color = record.color = self.choose_color(seat)
+            elif what == "reverse":
+                if n == 2 and self.rules.two_player_reverse == "skip":
                     skip = True
                 else:
                     self.direction = -self.direction
-                    self.after_play = self.next_seat(seat)
-            elif e.kind == "skip":
+                    self.after_play = (seat + self.direction) % n
+            elif what == "skip":
                 skip = True
-            elif e.kind == "draw":
-                victim = self.next_seat(seat)
+            elif what == "draw":
+                victim = (seat + self.direction) % n
                 if kind == "wild4" and self.rules.challenge and self.challenges(victim):
                     guilty = any(c.attrs["color"] == previous_color for c in hand)
                     record.challenge = (victim, guilty)
                     if guilty:
                         self.draw_cards(seat, e.count)
-                        who = self.seats[seat].name
+                        who = seats[seat].name
                         record.note = f"challenged: the wild draw four was a bluff, {who} draws {e.count}"
                         skip = False
                         break
                     self.draw_cards(victim, e.count + 2)
-                    record.note = f"challenged without reason: {self.seats[victim].name} draws {e.count + 2}"
+                    record.note = f"challenged without reason: {seats[victim].name} draws {e.count + 2}"
                     continue
                 self.draw_cards(victim, e.count)
-                record.note = f"{self.seats[victim].name} draws {e.count}"
+                record.note = f"{seats[victim].name} draws {e.count}"
         if skip:
-            skipped = self.next_seat(seat)
-            self.after_play = self.next_seat(seat, 2)
+            skipped = (seat + self.direction) % n
+            self.after_play = (seat + 2 * self.direction) % n
             if skipped != seat:
-                who = self.seats[skipped].name
+                who = seats[skipped].name
                 # Keep what the note says already (a draw, a challenge's outcome).
                 if _draws(who).search(record.note):
                     record.note += " and misses a turn"
