@@ -15,28 +15,40 @@ from typing import Any
 _PLAIN = getattr(random.Random, "_randbelow_with_getrandbits", None)
 
 
-def _plain(rng: random.Random) -> bool:
+def plain(rng: random.Random) -> bool:
+    """Whether ``rng`` draws below ``n`` as a plain :class:`random.Random` does: ``getrandbits(k)``
+    (``k`` the bit length of ``n``) until the number is below ``n``."""
     return _PLAIN is not None and getattr(type(rng), "_randbelow", None) is _PLAIN
 
 
 def shuffle(rng: random.Random, x: list[Any]) -> None:
     """``rng.shuffle(x)``: the same permutation, the same generator state afterwards."""
-    if not _plain(rng):
+    if not plain(rng):
         rng.shuffle(x)
         return
     bits = rng.getrandbits
-    for i in range(len(x) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    for i, k in _steps(len(x)):
         j = bits(k)
-        while j >= n:
+        while j > i:
             j = bits(k)
         x[i], x[j] = x[j], x[i]
 
 
+_STEPS: dict[int, tuple[tuple[int, int], ...]] = {}
+
+
+def _steps(size: int) -> tuple[tuple[int, int], ...]:
+    """The steps of shuffling ``size`` items: each position from the last down to 1, with the
+    bit length of the number of positions it draws from (kept per size)."""
+    steps = _STEPS.get(size)
+    if steps is None:
+        steps = _STEPS[size] = tuple((i, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
+    return steps
+
+
 def below(rng: random.Random, n: int) -> int:
     """``rng.randrange(n)`` for ``n >= 1``."""
-    if not _plain(rng):
+    if not plain(rng):
         return rng.randrange(n)
     k = n.bit_length()
     bits = rng.getrandbits
@@ -48,4 +60,4 @@ def below(rng: random.Random, n: int) -> int:
 
 def drawer(rng: random.Random) -> Any:
     """A function ``n -> rng.randrange(n)`` (for ``n >= 1``) without the argument checks."""
-    return getattr(rng, "_randbelow") if _plain(rng) else rng.randrange  # noqa: B009 - private
+    return getattr(rng, "_randbelow") if plain(rng) else rng.randrange  # noqa: B009 - private

@@ -14,6 +14,7 @@ chooses uniformly among its valid cards:
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Callable, Collection
@@ -30,7 +31,8 @@ from ..game import TableGame
 from ..result import Json, ScoredResult, VirtualWork
 from ..strategy import WEIGHTED_PROTOCOL, Strategy, weighted_pick
 from ..virtual import VirtualStats
-from .record import HandResult, SheddingRecord, Turn
+from .quickhand import play_turns
+from .record import HandResult, SheddingRecord, Turn, TurnRow, logged
 from .rules import Effect, RuleSet, hand_dependence_message
 
 MAX_TURNS = 5000
@@ -56,7 +58,7 @@ class SheddingResult(ScoredResult):
     strategy: Json | None
     hand_results: list[Json]
     # Every hand's turns, as the game logged them: made into JSON only when asked (to_json).
-    entries: list[list[Turn]]
+    entries: list[list[Turn | TurnRow]]
 
     @property
     def weights(self) -> Json | None:
@@ -65,7 +67,7 @@ class SheddingResult(ScoredResult):
 
     @property
     def log(self) -> list[list[Json]]:
-        return [[t.to_json() for t in hand] for hand in self.entries]
+        return [[logged(t).to_json() for t in hand] for hand in self.entries]
 
     def rounds_log(self) -> list[list[Json]]:
         return self.log
@@ -164,6 +166,7 @@ class Game(TableGame[RuleSet]):
         self.validities = rules.by_state
         self.below: Callable[[int], int] = randomness.drawer(self.rng)  # randrange(n), same numbers
         self.quick = [False] * len(self.seats)  # per seat: choices on the quick path (set by play)
+        self.quick_hands = False  # whether hands take the quick loop (set by play)
         self.scores = [0] * len(self.seats)
         self.results: list[HandResult] = []
         self.rec = SheddingRecord(recorder, self) if recorder is not None else None
@@ -189,6 +192,11 @@ class Game(TableGame[RuleSet]):
             quick and s.virtual and not (self.weight is not None and s.number in self.weighted_seats)
             for s in self.seats
         ]
+        # Whether whole hands take the quick loop (quickhand.py): every virtual seat is quick and
+        # nobody records the game.
+        self.quick_hands = (
+            quick and self.rec is None and all(q or not s.virtual for q, s in zip(self.quick, self.seats))
+        )
         target = self.rules.target_score
         while True:
             result = self.play_hand()
@@ -245,7 +253,7 @@ class Game(TableGame[RuleSet]):
         self.draw_pile = deck
         self.discard: list[Symbol] = []
         self.direction = 1
-        self.log: list[Turn] = []
+        self.log: list[Turn | TurnRow] = []
         current = self.rng.randrange(n)
         if self.rec:
             self.rec.deal()
@@ -287,22 +295,35 @@ class Game(TableGame[RuleSet]):
             current = self.next_seat(current)
         elif self.rec:
             self.rec.first_card_done(None)
+        if self.quick_hands:
+            return play_turns(self, current, MAX_TURNS)
         passes = 0
         for turn in range(1, MAX_TURNS + 1):
             action = self.take_turn(turn, current)
             if action == "stopped":
                 return None
             if not self.hands[current]:
-                points = sum(rules.points(h) for i, h in enumerate(self.hands) if i != current)
-                return HandResult(current + 1, turn, points, "went out", self.log)
+                return self.went_out(current, turn)
             passes = passes + 1 if action == "pass" else 0
             if passes >= n:
-                winner = min(range(n), key=lambda i: (rules.points(self.hands[i]), i))
-                points = sum(rules.points(h) for i, h in enumerate(self.hands) if i != winner)
-                return HandResult(winner + 1, turn, points, "nobody could play or draw", self.log)
+                return self.blocked(turn)
             current = self.after_play
-        winner = min(range(n), key=lambda i: (rules.points(self.hands[i]), i))
-        return HandResult(winner + 1, MAX_TURNS, 0, f"stopped after {MAX_TURNS} turns", self.log)
+        return self.blocked(MAX_TURNS, ended=False)
+
+    def went_out(self, seat: int, turn: int) -> HandResult:
+        """The hand's result when ``seat`` has played its last card at ``turn``."""
+        points = sum(self.rules.points(h) for i, h in enumerate(self.hands) if i != seat)
+        return HandResult(seat + 1, turn, points, "went out", self.log)
+
+    def blocked(self, turn: int, ended: bool = True) -> HandResult:
+        """The hand's result when nobody could play or draw for a whole round at ``turn`` (``ended``
+        False: it was stopped after MAX_TURNS turns): the fewest points win."""
+        rules, hands = self.rules, self.hands
+        winner = min(range(len(hands)), key=lambda i: (rules.points(hands[i]), i))
+        if not ended:
+            return HandResult(winner + 1, turn, 0, f"stopped after {turn} turns", self.log)
+        points = sum(rules.points(h) for i, h in enumerate(hands) if i != winner)
+        return HandResult(winner + 1, turn, points, "nobody could play or draw", self.log)
 
     def next_seat(self, seat: int, steps: int = 1) -> int:
         return (seat + self.direction * steps) % len(self.seats)
@@ -414,41 +435,43 @@ class Game(TableGame[RuleSet]):
     ) -> None:
         """What playing a card of ``kind`` does besides going on the discard pile."""
         skip = False
+        seats = self.seats
+        n = len(seats)
         for e in effects:
-            if e.kind == "choose_color":
-                self.color = self.choose_color(seat)
-                record.color = self.color
-            elif e.kind == "reverse":
-                if len(self.seats) == 2 and self.rules.two_player_reverse == "skip":
+            what = e.kind
+            if what == "choose_color":
+                self.color = record.color = self.choose_color(seat)
+            elif what == "reverse":
+                if n == 2 and self.rules.two_player_reverse == "skip":
                     skip = True
                 else:
                     self.direction = -self.direction
-                    self.after_play = self.next_seat(seat)
-            elif e.kind == "skip":
+                    self.after_play = (seat + self.direction) % n
+            elif what == "skip":
                 skip = True
-            elif e.kind == "draw":
-                victim = self.next_seat(seat)
+            elif what == "draw":
+                victim = (seat + self.direction) % n
                 if kind == "wild4" and self.rules.challenge and self.challenges(victim):
                     guilty = any(c.attrs["color"] == previous_color for c in hand)
                     record.challenge = (victim, guilty)
                     if guilty:
                         self.draw_cards(seat, e.count)
-                        who = self.seats[seat].name
+                        who = seats[seat].name
                         record.note = f"challenged: the wild draw four was a bluff, {who} draws {e.count}"
                         skip = False
                         break
                     self.draw_cards(victim, e.count + 2)
-                    record.note = f"challenged without reason: {self.seats[victim].name} draws {e.count + 2}"
+                    record.note = f"challenged without reason: {seats[victim].name} draws {e.count + 2}"
                     continue
                 self.draw_cards(victim, e.count)
-                record.note = f"{self.seats[victim].name} draws {e.count}"
+                record.note = f"{seats[victim].name} draws {e.count}"
         if skip:
-            skipped = self.next_seat(seat)
-            self.after_play = self.next_seat(seat, 2)
+            skipped = (seat + self.direction) % n
+            self.after_play = (seat + 2 * self.direction) % n
             if skipped != seat:
-                who = self.seats[skipped].name
+                who = seats[skipped].name
                 # Keep what the note says already (a draw, a challenge's outcome).
-                if re.search(rf"\b{re.escape(who)} draws \d+$", record.note):
+                if _draws(who).search(record.note):
                     record.note += " and misses a turn"
                 elif record.note:
                     record.note += f"; {who} misses a turn"
@@ -522,12 +545,7 @@ class Game(TableGame[RuleSet]):
             ok = self.rules.allowed_ids(valid)  # a rule of the card alone: one set lookup per card
             candidates = [c for c in cards if c.id in ok]
         if not self.seats[seat].virtual:
-            if not candidates:
-                return None
-            # Keep wild cards for later; play the card worth most points, then the first in hand.
-            return max(
-                candidates, key=lambda c: (c.attrs["color"] != "black", c.attrs["points"], -hand.index(c))
-            )
+            return self.person_choice(hand, candidates) if candidates else None
         if run and self.observer is not None and self.observer(self, seat, valid):
             self.stopped = (seat, valid)
             return None
@@ -556,6 +574,12 @@ class Game(TableGame[RuleSet]):
                 "which is not the drawn card"
             )
         return card
+
+    @staticmethod
+    def person_choice(hand: list[Symbol], candidates: list[Symbol]) -> Symbol:
+        """The card a person plays of ``candidates`` (not empty), the valid cards of ``hand``: wild
+        cards are kept for later; the card worth most points, then the first in hand."""
+        return max(candidates, key=lambda c: (c.attrs["color"] != "black", c.attrs["points"], -hand.index(c)))
 
     def note_table(self) -> None:
         """Remember how large the card selection table is now (for the bill of materials, which
@@ -612,6 +636,12 @@ class Game(TableGame[RuleSet]):
         if self.rec:
             self.rec.run(owners, run)
         return run.played
+
+
+@functools.cache
+def _draws(who: str) -> re.Pattern[str]:
+    """A note that ends with ``who`` drawing cards (compiled once per name)."""
+    return re.compile(rf"\b{re.escape(who)} draws \d+$")
 
 
 def _remove(cards: list[Symbol], card: Symbol) -> None:

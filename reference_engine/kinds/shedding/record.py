@@ -33,13 +33,23 @@ class Turn(LogEntry):
     unlogged = ("challenge",)
 
 
+# A turn that no card effect changed, as the quick loop logs it (quickhand.py): the fields of a
+# :class:`Turn` up to ``drew``, made into one only when the log is asked for (see logged).
+TurnRow = tuple[int, int, str, str | None, None, int]
+
+
+def logged(entry: Turn | TurnRow) -> Turn:
+    """A log entry as a :class:`Turn`."""
+    return entry if isinstance(entry, Turn) else Turn(*entry)
+
+
 @dataclass
 class HandResult:
     winner: int
     turns: int
     points: int
     reason: str
-    log: list[Turn]
+    log: list[Turn | TurnRow]
 
 
 class Shedding(Dealt, Protocol):

@@ -91,6 +91,8 @@ class RuleSet(TableRules):
     # Per public state (top card id, colour, bluff), for rules that do not read the hand: what
     # Game.validity hands out, kept from game to game (see there).
     by_state: dict[tuple[int, str, bool], Callable[[Any], bool]] = field(default_factory=dict, repr=False)
+    # Per public state, as by_state: the ids of the cards its rule allows (quickhand.py).
+    allowed_by_state: dict[tuple[int, str, bool], frozenset[int]] = field(default_factory=dict, repr=False)
     # Per card id: its kind, its colour and the effects of playing it (see played_as).
     _played: dict[int, tuple[str, str, list[Effect]]] = field(default_factory=dict, repr=False)
     # The ids of the cards each per-card validity function allows (see allowed_ids).

@@ -1,0 +1,161 @@
+"""A hand's turns at rule level in one loop: what :meth:`~.play.Game.take_turn` does, in fewer steps.
+
+When nobody watches a game (no observer, no record) and every virtual seat chooses uniformly
+by a rule of the card alone (``Game.quick``), a turn needs no protocol run: the valid cards
+of a hand are those whose ids a set per public state holds, and the choice is one draw of
+the game's generator. :func:`play_turns` plays such a hand's turns with the game's state in
+local names, and makes the same draws, log entries, statistics and final state as the
+general loop (a test plays both on many seeds and rule sets and compares everything).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ... import randomness
+from ...cards import Symbol
+from .record import HandResult, Turn
+
+if TYPE_CHECKING:
+    from .play import Game
+
+
+def play_turns(game: Game, current: int, max_turns: int) -> HandResult:
+    """The turns of the hand ``game`` has dealt, ``current`` first, to the hand's end."""
+    rules = game.rules
+    n = len(game.seats)
+    hands = game.hands
+    virtual = [s.virtual for s in game.seats]
+    bluffs = [s.virtual and game.bluff for s in game.seats]  # the rule each seat plays by
+    stats = game.stats
+    tables = stats.tables
+    raw_choices = stats.raw_choices
+    log = game.log
+    allowed = rules.allowed_by_state
+    played_as = rules._played
+    rng = game.rng
+    plain = randomness.plain(rng)
+    bits = rng.getrandbits
+    below = game.below
+    discard_owner = game.discard_owner
+    draw_in_run = game.draw_in_run
+    # The game's state in local names, given back to the game before a call that reads it: the
+    # piles (the same lists until a draw makes the discard pile the draw pile), the colour in
+    # force, the direction, the seat after this turn's.
+    draw_pile, discard = game.draw_pile, game.discard
+    color, direction = game.color, game.direction
+    # Per seat: the hands in the protocol's order at its turn (P_1 first), for the table sizes.
+    order = [tuple(hands[(s + k) % n] for k in range(n)) for s in range(n)]
+    passes = virtual_turns = turn = 0
+    after = current
+    result = None
+    while result is None:
+        turn += 1
+        if turn > max_turns:
+            result = game.blocked(max_turns, ended=False)
+            break
+        seat = current
+        after = (seat + direction) % n
+        key = (discard[-1].id, color, bluffs[seat])
+        ok = allowed.get(key)
+        if ok is None:
+            game.color = color
+            ok = allowed[key] = rules.allowed_ids(game.validity(seat))
+        hand = hands[seat]
+        candidates: list[Symbol] = [c for c in hand if c.id in ok]
+        card: Symbol | None = None
+        if virtual[seat]:
+            virtual_turns += 1
+            in_run = draw_in_run and bool(draw_pile)
+            sizes = (*map(len, order[seat]), len(draw_pile))
+            if discard_owner:
+                sizes += (len(discard) - 1,)
+            tables.append((sizes, bool(candidates)))
+            if candidates:
+                m = len(candidates)
+                if plain:
+                    k = m.bit_length()
+                    r = bits(k)
+                    while r >= m:
+                        r = bits(k)
+                else:
+                    r = below(m)
+                card = candidates[r]
+                raw_choices.append((candidates, card))
+        else:
+            in_run = False
+            if candidates:
+                card = game.person_choice(hand, candidates)
+        if card is None:
+            card, action, drew = _draw(game, seat, ok, in_run, order[seat])
+            draw_pile, discard = game.draw_pile, game.discard
+            if card is None:
+                log.append((turn, seat + 1, action, None, None, drew))
+                passes = passes + 1 if not drew else 0
+                if passes >= n:
+                    result = game.blocked(turn)
+                current = after
+                continue
+        else:
+            action, drew = "play", 0
+        for i, c in enumerate(hand):  # the card, by identity (see play._remove)
+            if c is card:
+                del hand[i]
+                break
+        discard.append(card)
+        kind, now, effects = played_as.get(card.id) or rules.played_as(card)
+        if effects:
+            record = Turn(turn, seat + 1, action, card.glyph, None, drew)
+            game.color, game.direction, game.after_play = now, direction, after
+            game.effects(seat, kind, effects, record, color, hand)
+            log.append(record)
+            draw_pile, discard = game.draw_pile, game.discard
+            color, direction, after = game.color, game.direction, game.after_play
+        else:
+            log.append((turn, seat + 1, action, card.glyph, None, drew))
+            color = now
+        if not hand:
+            game.color = color
+            result = game.went_out(seat, turn)
+        passes = 0
+        current = after
+    game.color, game.direction, game.after_play = color, direction, after
+    stats.virtual_turns += virtual_turns
+    return result
+
+
+def _draw(
+    game: Game, seat: int, ok: frozenset[int], in_run: bool, owners: tuple[list[Symbol], ...]
+) -> tuple[Symbol | None, str, int]:
+    """A turn of ``seat`` with no valid card (``ok``: the valid ids): it draws, one card at a time
+    up to ``draw_until`` cards, until one may be played (``in_run``: the turn's one protocol run
+    drew it). The card played of those drawn (or None), the action, the cards drawn."""
+    rules = game.rules
+    is_virtual = game.seats[seat].virtual
+    hand = game.hands[seat]
+    action, drew = "pass", 0
+    for _ in range(rules.draw_until):
+        drawn = game.draw_cards(seat, rules.draw_count)
+        if not drawn:
+            break
+        action, drew = "draw", drew + len(drawn)
+        if is_virtual and game.virtual_draw == "keep":
+            break
+        if rules.play_drawn != "if_valid":
+            continue
+        playable = [c for c in drawn if c.id in ok]
+        card: Symbol | None = None
+        if is_virtual:
+            if not in_run:  # the table runs the protocol again on the new table
+                sizes = (*map(len, owners), len(game.draw_pile))
+                if game.discard_owner:
+                    sizes += (len(game.discard) - 1,)
+                game.stats.tables.append((sizes, bool(playable)))
+            if playable:
+                card = playable[game.below(len(playable))]
+                game.stats.raw_choices.append((playable, card))
+        elif playable:
+            card = game.person_choice(hand, playable)
+        if in_run or card is not None:
+            return card, "draw-play" if card is not None else action, drew
+    return None, action, drew

@@ -1,0 +1,78 @@
+"""The quick loop of a rule-level hand (quickhand.py) plays exactly the games of the general loop.
+
+The general loop (``Game.take_turn``) runs when someone watches the game: an observer that never
+stops it makes a game take that loop with the same seed. Everything must agree: the result and
+its log, the statistics of every virtual decision (the table sizes and the choices), the final
+hands and piles, and the generator's state afterwards.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from reference_engine.kinds.shedding import Game, load_rules
+from reference_engine.kinds.shedding.record import Turn, logged
+from reference_engine.records.recorder import Recorder
+from reference_engine.registry import Library
+
+SETTINGS = [
+    # rule set, players, virtual, keyword settings
+    ("uno", 4, 4, {"virtual_draw": "play"}),
+    ("uno", 4, 1, {}),
+    ("uno", 2, 2, {"virtual_draw": "keep"}),
+    ("uno", 3, 0, {}),
+    ("uno", 5, 3, {"discard_owner": True}),
+    ("uno-small", 3, 2, {}),
+    ("crazy-eights", 4, 2, {}),  # draws up to three cards until one may be played
+    ("crazy-eights", 2, 2, {"discard_owner": True}),
+]
+
+
+def fingerprint(game: Game) -> tuple[Any, ...]:
+    result = game.play()
+    assert result is not None
+    s = game.stats
+    return (
+        result.to_json(),
+        [[vars_of(logged(t)) for t in hand.log] for hand in game.results],
+        s.tables,
+        s.choices,
+        s.virtual_turns,
+        [[c.name for c in h] for h in game.hands],
+        [c.name for c in game.draw_pile],
+        [c.name for c in game.discard],
+        game.color,
+        game.direction,
+        game.rng.getstate(),
+    )
+
+
+def vars_of(t: Turn) -> tuple[Any, ...]:
+    return (t.index, t.seat, t.action, t.card, t.color, t.drew, t.runs, t.note, t.challenge)
+
+
+@pytest.mark.parametrize(("name", "players", "virtual", "extra"), SETTINGS)
+def test_the_quick_loop_plays_the_general_loops_games(
+    name: str, players: int, virtual: int, extra: dict[str, Any]
+) -> None:
+    rules, library = load_rules(name), Library()
+    for seed in range(12):
+        quick = Game(rules, library, players=players, virtual=virtual, level="rule", seed=seed, **extra)
+        general = Game(rules, library, players=players, virtual=virtual, level="rule", seed=seed, **extra)
+        general.observer = lambda game, seat, valid: False  # watched: the general loop
+        assert fingerprint(quick) == fingerprint(general), (name, seed)
+        assert quick.quick_hands and not general.quick_hands
+
+
+def test_a_hand_dependent_rule_and_a_record_keep_the_general_loop() -> None:
+    """The quick loop reads a rule of the card alone and tells no record: uno-official's rule
+    reads the hand, and a recorded game must give its record every turn."""
+    library = Library()
+    official = Game(load_rules("uno-official"), library, players=3, virtual=0, level="rule", seed=1, hands=1)
+    assert official.play() is not None and not official.quick_hands
+    recorded = Game(
+        load_rules("uno"), library, players=3, virtual=1, level="rule", seed=1, recorder=Recorder()
+    )
+    assert recorded.play() is not None and not recorded.quick_hands
