@@ -52,13 +52,26 @@ def plain_words() -> Callable[[Path], list[str]]:
     return check
 
 
+# The rule sets whose booklet is read from their kit (these options, the kit tests' own): the
+# kit's booklet is the booklet `kitgen booklet` makes for the same seats, and a booklet built
+# on its own costs nearly a kit (Daifugō's: about a minute of CPU).
+KIT_BOOKLETS: dict[str, dict[str, Any]] = {
+    "daifugo": {"players": 4, "virtual": 1, "previews": False, "runs": 20},  # kinds/test_climbing.py
+}
+
+
 @pytest.fixture(scope="session")
-def game_booklet(built_booklet: Callable[..., tuple[Path, Any]]) -> Callable[[str], Path]:
+def game_booklet(
+    built_booklet: Callable[..., tuple[Path, Any]], built_kit: Callable[..., tuple[Path, Any]]
+) -> Callable[[str], Path]:
     """``game_booklet(ruleset)``: the folder of ``kitgen booklet RULESET`` (20 statistical runs,
-    no previews), built once per session for every worker (tests/conftest.py's built_booklet)."""
+    no previews), built once per session for every worker (tests/conftest.py's built_booklet),
+    or for a rule set of KIT_BOOKLETS the folder of its kit, whose booklet is the same."""
     from kitgen.core.optionspec import KindValues
 
     def get(ruleset: str) -> Path:
+        if ruleset in KIT_BOOKLETS:
+            return built_kit(ruleset=ruleset, **KIT_BOOKLETS[ruleset])[0]
         wild4 = "bluff" if ruleset == "uno-official" else "strict"
         folder, _ = built_booklet(name=ruleset, runs=20, previews=False, own=KindValues.of(wild4=wild4))
         return folder

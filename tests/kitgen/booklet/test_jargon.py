@@ -139,11 +139,12 @@ def test_the_validation_pages_may_use_the_paper(
 
 @pytest.mark.parametrize(
     "ruleset",
-    # Fast tier: the small UNO deck and the tiles kind; the other kits (whole builds) are slow.
-    ["uno-small"]
-    + [
+    # Each a whole build of its own: the slow tier's. The fast tier checks the same pages of the
+    # UNO kit (tests/kitgen/kit/test_kit.py, the shedding kind, uno-small's rules on the whole deck)
+    # and the Gakmoro kit (tests/kitgen/kinds/test_sealed_bid.py) with the same check.
+    [
         pytest.param(r, marks=pytest.mark.slow)
-        for r in ("dominoes", "crazy-eights", "sevens", "hearts", "uno-official")
+        for r in ("uno-small", "dominoes", "crazy-eights", "sevens", "hearts", "uno-official")
     ],
 )
 def test_every_shipped_game_kit_speaks_plain_words(

@@ -14,11 +14,11 @@ from pypdf import PdfReader
 from kitgen.booklet.legend import card_words, game_card_legend
 from reference_engine.api import Symbol, glyph, load_game
 
+# One game of each kind in the fast tier (UNO for the shedding games); the other shedding games'
+# booklets (a build each, 10-16 s of CPU, read by no other fast test) are the slow tier's.
 GAMES = [
     "uno",
-    "uno-small",
-    "uno-official",
-    "crazy-eights",
+    *(pytest.param(g, marks=pytest.mark.slow) for g in ("uno-small", "uno-official", "crazy-eights")),
     "sevens",
     "hearts",
     "dominoes",

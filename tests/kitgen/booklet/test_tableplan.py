@@ -16,7 +16,10 @@ from kitgen.paper.faces import Face
 
 # Daifugō's kit states no time figures: its picture's sizes are its own largest table's
 # (tests/kitgen/kinds/test_climbing.py).
-PICTURED = ["uno", "uno-small", "uno-official", "crazy-eights", "sevens", "hearts", "dominoes"]
+# One game of each kind in the fast tier (UNO for the shedding games); the other shedding games'
+# booklets (a build each, 10-16 s of CPU, read by no other fast test) are the slow tier's.
+SHEDDING = [pytest.param(g, marks=pytest.mark.slow) for g in ("uno-small", "uno-official", "crazy-eights")]
+PICTURED = ["uno", *SHEDDING, "sevens", "hearts", "dominoes"]
 CHECKLIST = [*PICTURED, "daifugo"]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -11,15 +12,14 @@ from click.testing import CliRunner
 from pypdf import PdfReader
 
 from kitgen.cli.main import main
-from kitgen.kit.build import KitOptions, build
 from reference_engine.api import Library, load_game
 
 
 @pytest.fixture(scope="module")
-def daifugo_kit(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
-    folder = tmp_path_factory.mktemp("kits") / "daifugo"
-    options = KitOptions(ruleset="daifugo", players=4, virtual=1, output=str(folder), previews=False, runs=20)
-    return folder, build(options).to_json()
+def daifugo_kit(built_kit: Callable[..., tuple[Path, dict[str, Any]]]) -> tuple[Path, dict[str, Any]]:
+    """`kitgen build daifugo --players 4 --virtual 1 --runs 20 --no-previews`, built once per session:
+    the legend and checklist tests read its booklet too (tests/kitgen/conftest.py, KIT_BOOKLETS)."""
+    return built_kit(ruleset="daifugo", players=4, virtual=1, previews=False, runs=20)
 
 
 def test_the_kit_holds_what_a_virtual_turn_needs(daifugo_kit: tuple[Path, dict[str, Any]]) -> None:
