@@ -10,17 +10,70 @@ general loop (a test plays both on many seeds and rule sets and compares everyth
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import random
+from collections.abc import Callable
+from typing import Protocol
 
 from ... import randomness
 from ...cards import Symbol
-from .record import HandResult, Turn
+from ..virtual import Seat, VirtualStats
+from .record import HandResult, Turn, TurnRow
+from .rules import Effect, RuleSet
 
-if TYPE_CHECKING:
-    from .play import Game
+
+class QuickGame(Protocol):
+    """What :func:`play_turns` uses of a :class:`~.play.Game` (which plays its hands with it): a
+    protocol, so that this module need not import the one that imports it. Read only but for
+    ``color``, ``direction`` and ``after_play``, which the loop gives back."""
+
+    color: str
+    direction: int
+    after_play: int
+
+    @property
+    def rules(self) -> RuleSet: ...
+    @property
+    def seats(self) -> list[Seat]: ...
+    @property
+    def hands(self) -> list[list[Symbol]]: ...
+    @property
+    def draw_pile(self) -> list[Symbol]: ...
+    @property
+    def discard(self) -> list[Symbol]: ...
+    @property
+    def log(self) -> list[Turn | TurnRow]: ...
+    @property
+    def stats(self) -> VirtualStats: ...
+    @property
+    def rng(self) -> random.Random: ...
+    @property
+    def below(self) -> Callable[[int], int]: ...
+    @property
+    def bluff(self) -> bool: ...
+    @property
+    def discard_owner(self) -> bool: ...
+    @property
+    def draw_in_run(self) -> bool: ...
+    @property
+    def virtual_draw(self) -> str: ...
+    def validity(self, seat: int) -> Callable[[Symbol], bool]: ...
+    def effects(
+        self,
+        seat: int,
+        kind: str,
+        effects: list[Effect],
+        record: Turn,
+        previous_color: str,
+        hand: list[Symbol],
+    ) -> None: ...
+    def draw_cards(self, seat: int, count: int) -> list[Symbol]: ...
+    def went_out(self, seat: int, turn: int) -> HandResult: ...
+    def blocked(self, turn: int, ended: bool = True) -> HandResult: ...
+    @staticmethod
+    def person_choice(hand: list[Symbol], candidates: list[Symbol]) -> Symbol: ...
 
 
-def play_turns(game: Game, current: int, max_turns: int) -> HandResult:
+def play_turns(game: QuickGame, current: int, max_turns: int) -> HandResult:
     """The turns of the hand ``game`` has dealt, ``current`` first, to the hand's end."""
     rules = game.rules
     n = len(game.seats)
@@ -125,7 +178,7 @@ def play_turns(game: Game, current: int, max_turns: int) -> HandResult:
 
 
 def _draw(
-    game: Game, seat: int, ok: frozenset[int], in_run: bool, owners: tuple[list[Symbol], ...]
+    game: QuickGame, seat: int, ok: frozenset[int], in_run: bool, owners: tuple[list[Symbol], ...]
 ) -> tuple[Symbol | None, str, int]:
     """A turn of ``seat`` with no valid card (``ok``: the valid ids): it draws, one card at a time
     up to ``draw_until`` cards, until one may be played (``in_run``: the turn's one protocol run
