@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from .. import progress
 from .. import steps as st
-from ..cards import SYMBOLS, Symbol
+from ..cards import SYMBOLS, CardJSON, Symbol
 from ..errors import Problem, ReductionRefused, RunError, SimulationError, UsageError
 from ..expressions import EvalError, Expression, Index, Name, plain
 from ..registry import Library
@@ -138,6 +138,7 @@ class Runner:
         self.loop_vars: list[str] = []  # names of the loop variables in force (for traces)
         # The last table snapshotted for a trace (see :meth:`snapshot`).
         self._snapped: tuple[Layout, tuple[int, ...], tuple[tuple[int, int], ...], Snapshot] | None = None
+        self._rows: dict[tuple[int, ...], list[CardJSON | None]] = {}  # the rows snapshotted
         self.context = context or {}  # functions a game supplies to the protocols it runs
         # Forget view prefixes that provably carry no information (top-level exact runs only:
         # the check needs every input of the verification in the frontier).
@@ -312,7 +313,7 @@ class Runner:
         last = self._snapped
         if last is not None and last[0] is state.layout and last[1] == state.cells and last[2] == state.out:
             return last[3]
-        snap = Snapshot.of(state)
+        snap = Snapshot.of(state, self._rows)
         self._snapped = (state.layout, state.cells, state.out, snap)
         return snap
 
