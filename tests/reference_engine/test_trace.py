@@ -3,7 +3,7 @@ though :meth:`Snapshot.of` builds the cells without a Card (it runs twice per tr
 
 from __future__ import annotations
 
-from reference_engine.cards import EMPTY, Card
+from reference_engine.cards import EMPTY, Card, CardJSON
 from reference_engine.registry import Library
 from reference_engine.simulate import simulate
 from reference_engine.table import State
@@ -29,9 +29,12 @@ def test_snapshots_write_cards_as_the_card_class_does() -> None:
     seen: list[State] = []
     original = Snapshot.of
 
-    def spy(state: State) -> Snapshot:
+    snaps: list[Snapshot] = []
+
+    def spy(state: State, rows: dict[tuple[int, ...], list[CardJSON | None]] | None = None) -> Snapshot:
         seen.append(state)
-        return original(state)
+        snaps.append(original(state, rows))
+        return snaps[-1]
 
     Snapshot.of = spy  # type: ignore[method-assign]
     try:
@@ -40,9 +43,13 @@ def test_snapshots_write_cards_as_the_card_class_does() -> None:
         Snapshot.of = original  # type: ignore[method-assign]
     assert sim.trace.events and seen
     up = down = 0
-    for state in seen:
+    assert len({id(row) for snap in snaps for reg in snap.regions for row in reg["cells"]}) < sum(
+        len(reg["cells"]) for snap in snaps for reg in snap.regions
+    )  # rows the same as earlier ones were written once
+    for state, made in zip(seen, snaps):
         snap = original(state)
         assert [reg["cells"] for reg in snap.regions] == _by_card(state)
+        assert made.to_json() == snap.to_json()  # with the run's rows as without them
         for reg in snap.regions:
             for row in reg["cells"]:
                 for cell in row:
