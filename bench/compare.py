@@ -61,6 +61,7 @@ DOC_FIGURES: tuple[tuple[str, str, str], ...] = (
     ),
     ("build_speed", "cpu_seconds/Gakmoro kit, cold", "`kitgen build gakmoro`, empty caches, CPU s"),
     ("build_speed", "cpu_seconds/Gakmoro kit, warm", "`kitgen build gakmoro`, warm caches, CPU s"),
+    ("build_speed", "cpu_seconds/list --times, warm", "`kitgen list --times`, warm caches, CPU s"),
 )
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, NotRequired, TypedDict
 
-from .cards import EMPTY, Card, CardJSON
+from .cards import EMPTY, CardJSON
 from .jsontypes import JSONValue
 from .table import State
 
@@ -90,17 +90,34 @@ class Snapshot:
     supply_out: dict[str, int]
 
     @classmethod
-    def of(cls, state: State) -> Snapshot:
+    def of(cls, state: State, rows: dict[tuple[int, ...], list[CardJSON | None]] | None = None) -> Snapshot:
+        """The table of ``state``. ``rows``: the rows written so far in this run, by their cards'
+        codes (a row the same as an earlier one is the same list: nothing changes a snapshot)."""
         from .cards import SYMBOLS
 
+        # Each card as ``Card.from_code(code).to_json()`` writes it, without the Card: a traced
+        # run snapshots the table twice per action (most of a table-time figure's work).
+        by_id = SYMBOLS.by_id
+        table = state.cells
+        written = rows if rows is not None else {}
         regions: list[RegionJSON] = []
         for reg in state.layout.regions:
             cells: list[list[CardJSON | None]] = []
-            for r in range(1, reg.rows + 1):
-                row: list[CardJSON | None] = []
-                for c in range(1, reg.cols + 1):
-                    code = state.cells[reg.slot(r, c)]
-                    row.append(None if code == EMPTY else Card.from_code(code).to_json())
+            cols = reg.cols
+            for r in range(reg.rows):
+                start = reg.offset + r * cols
+                codes = table[start : start + cols]
+                row = written.get(codes)
+                if row is None:
+                    row = []
+                    for code in codes:
+                        if code == EMPTY:
+                            row.append(None)
+                        else:
+                            sym = by_id(code >> 1)
+                            up = code >= 0 and bool(code & 1)
+                            row.append({"symbol": sym.name, "glyph": sym.glyph, "up": up})
+                    written[codes] = row
                 cells.append(row)
             region: RegionJSON = {
                 "name": reg.name,

@@ -160,3 +160,15 @@ def test_docs_block_needs_its_markers() -> None:
         compare.docs_text("no markers here", "block")
     text = f"a\n{compare.BEGIN}\nold\n{compare.END}\nb\n"
     assert compare.docs_text(text, "NEW") == "a\nNEW\nb\n"
+
+
+def test_build_speed_measures_what_it_is_asked_and_the_default_kit_always() -> None:
+    build_speed = _module("build_speed")
+    labels = lambda *a: [k[0] for k in build_speed.chosen(*a)]  # noqa: E731
+    assert labels(True, False, []) == ["default kit"]
+    assert labels(False, False, ["weighted", "list"]) == ["default kit", "weighted UNO kit", "list --times"]
+    assert "Gakmoro kit" not in labels(False, True, [])
+    assert labels(False, False, []) == [k[0] for k in build_speed.KITS]
+    assert labels(False, False, ["no such figure"]) == ["default kit"]
+    list_times = dict(build_speed.KITS)["list --times"]
+    assert list_times[0] not in build_speed.WRITES  # it writes no folder: no -o

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from .. import progress
 from .. import steps as st
-from ..cards import SYMBOLS, Symbol
+from ..cards import SYMBOLS, CardJSON, Symbol
 from ..errors import Problem, ReductionRefused, RunError, SimulationError, UsageError
 from ..expressions import EvalError, Expression, Index, Name, plain
 from ..registry import Library
@@ -136,6 +136,9 @@ class Runner:
         self.call_path = call_path or []
         self.limits = limits
         self.loop_vars: list[str] = []  # names of the loop variables in force (for traces)
+        # The last table snapshotted for a trace (see :meth:`snapshot`).
+        self._snapped: tuple[Layout, tuple[int, ...], tuple[tuple[int, int], ...], Snapshot] | None = None
+        self._rows: dict[tuple[int, ...], list[CardJSON | None]] = {}  # the rows snapshotted
         self.context = context or {}  # functions a game supplies to the protocols it runs
         # Forget view prefixes that provably carry no information (top-level exact runs only:
         # the check needs every input of the verification in the frontier).
@@ -297,11 +300,22 @@ class Runner:
                 say=self.say(frame, ctx, before),
                 action=action,
                 detail=detail,
-                before=Snapshot.of(before),
-                after=Snapshot.of(after),
+                before=self.snapshot(before),
+                after=self.snapshot(after),
                 loop=loop,
             )
         )
+
+    def snapshot(self, state: State) -> Snapshot:
+        """``Snapshot.of(state)``, the same object as the last one when the table is the same
+        (one action's table after is the next one's before): a snapshot is plain data nothing
+        changes, made from the layout, the cells and the supply alone."""
+        last = self._snapped
+        if last is not None and last[0] is state.layout and last[1] == state.cells and last[2] == state.out:
+            return last[3]
+        snap = Snapshot.of(state, self._rows)
+        self._snapped = (state.layout, state.cells, state.out, snap)
+        return snap
 
     def check_limits(self, frame: Frame, step: st.Step, state: State) -> None:
         if self.limits is None:
