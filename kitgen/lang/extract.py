@@ -1,6 +1,7 @@
 """Extract the catalogue template ``kitgen/lang/locale/kitgen.pot`` with Babel: the ``_()`` and
 ``ngettext()`` calls of ``kitgen/**.py`` and the player-facing strings of ``templates/*.yaml``
-(booklet.yaml's ``words``, the ``name`` and ``word`` of cards.yaml's designs).
+(booklet.yaml's ``words``, the ``name`` and ``word`` of cards.yaml's designs, the label
+sheets' ``product`` of layout.yaml).
 
 ``python -m kitgen.lang.extract`` rewrites the template; ``--check`` exits 1 when it is stale.
 The template carries no source line numbers and a fixed date, so it changes only when the
@@ -56,6 +57,10 @@ def yaml_strings(root: Path = ROOT) -> Iterator[tuple[str, str]]:
     yield from _yaml_words(booklet.get("words", {}), "templates/booklet.yaml words")
     cards = yaml.safe_load((root / "templates" / "cards.yaml").read_text(encoding="utf-8"))
     yield from _card_words(cards, "templates/cards.yaml")
+    layout = yaml.safe_load((root / "templates" / "layout.yaml").read_text(encoding="utf-8"))
+    for key, sheet in layout.get("labels", {}).items():  # what the shopping list asks for
+        if isinstance(sheet, dict) and sheet.get("product"):
+            yield str(sheet["product"]), f"templates/layout.yaml labels.{key}.product"
 
 
 def template(root: Path = ROOT) -> str:

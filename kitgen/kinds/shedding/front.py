@@ -126,7 +126,7 @@ def virtual_turn(b: Booklet) -> FrontSection:
         out.append(Box((Text(stronger_player(rules, weights), lead="A stronger virtual player."),)))
     if b.cost is not None:
         lines = b.cost.sentences()
-        box = [Text(lines[0], lead="How long a virtual turn takes.")] + [
+        box = [Text(lines[0], lead=_("How long a virtual turn takes."))] + [
             Text(t, style="small") for t in lines[1:]
         ]
         out.append(Box(tuple(box)))
