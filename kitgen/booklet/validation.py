@@ -26,8 +26,18 @@ from .book import Booklet
 from .counts import _param_text, by_title, count_text
 from .paragraphs import Heading
 
-# The engine's method names, in words.
+# The engine's method names and check names, in words (a check's figure stays the engine's).
 METHODS = {"exact": N_("exact"), "statistical": N_("statistical")}
+CHECKS = {"correct": N_("correct"), "secure": N_("secure"), "tidy": N_("tidy")}
+EXPECT = "expect "  # a count the paper gives: "expect shuffles"
+
+
+def check_name(name: str) -> str:
+    if name in CHECKS:
+        return _(CHECKS[name])
+    if name.startswith(EXPECT):
+        return _("expect {count}").format(count=name[len(EXPECT) :])
+    return name
 
 
 class Pages(Protocol):
@@ -103,7 +113,7 @@ def validation(w: Pages) -> list[Flowable]:
         out.append(w.para(setting, w.small))
         rows: list[list[Cell]] = [list(checks_head)]
         for ch in v["checks"]:
-            rows.append([ch["name"], verdict(ch["ok"]), ch["figure"]])
+            rows.append([check_name(ch["name"]), verdict(ch["ok"]), ch["figure"]])
         out.append(w.table(rows, [mm(30), mm(16), w.width - mm(46)]))
         out.append(w.para(resources_sentence(v["resources"]), w.small))
         if v["expect"]:
@@ -137,7 +147,7 @@ def validation(w: Pages) -> list[Flowable]:
         out.append(w.para(_("Method: {method}.").format(method=method(stat["method"])), w.small))
         rows = [list(checks_head)]
         for ch in stat["checks"]:
-            rows.append([ch["name"], verdict(ch["ok"]), ch["figure"]])
+            rows.append([check_name(ch["name"]), verdict(ch["ok"]), ch["figure"]])
         out.append(w.table(rows, [mm(30), mm(16), w.width - mm(46)]))
         for note in stat.get("notes", []):  # the engine's own words (data of the report)
             out.append(w.para(note, w.small))

@@ -289,9 +289,12 @@ class Writer:
             parts.append(_("{n} cards to print").format(n=cards))
         others = [i.name for i in b.bom.items if i.kind in ("envelope", "sleeve")]
         if others:
-            parts.append(_("and ") + "; ".join(others))
-        at_table = f" {b.cost.cover_sentence()}" if b.cost is not None else ""  # kitgen.cost.kitcost
-        return (_("In this kit: ") + ", ".join(parts) + "." if parts else "") + at_table
+            parts.append(_("and ") + _("; ").join(others))
+        at_table = b.cost.cover_sentence() if b.cost is not None else ""  # kitgen.cost.kitcost
+        if not parts:
+            return f" {at_table}" if at_table else ""
+        facts = _("In this kit: {parts}.").format(parts=_(", ").join(parts))
+        return _("{sentence} {next}").format(sentence=facts, next=at_table) if at_table else facts
 
     def claims(self) -> list[str]:
         """What was verified, as the reports say (kitgen.core.claims), the parameters in words."""

@@ -105,7 +105,7 @@ def claim(
         parts.append(
             statistical_part(statistical) if statistical["verified"] else _("statistical check FAILED")
         )
-    return _("{title}: {parts}.").format(title=title, parts="; ".join(parts))
+    return _("{title}: {parts}.").format(title=title, parts=_("; ").join(parts))
 
 
 def claims(
