@@ -344,9 +344,16 @@ class Writer:
             )
         out.append(
             self.para(
-                f"For the verified setting{(' (' + params + ')') if params else ''}: "
-                f"{plural(res['cards'], 'card')} in all, {res['helper_cards']} of them helper cards; "
-                f"{plural(_exact(res['shuffles']), 'shuffle')}.{holders}",
+                _(
+                    "For the verified setting{params}: {cards} in all, {helpers} of them helper cards; "
+                    "{shuffles}."
+                ).format(
+                    params=f" ({params})" if params else "",
+                    cards=plural(res["cards"], "card"),
+                    helpers=res["helper_cards"],
+                    shuffles=plural(_exact(res["shuffles"]), "shuffle"),
+                )
+                + holders,
                 self.small,
             )
         )
