@@ -49,7 +49,7 @@ from .gametime import (
     simulate_games,
 )
 from .tabletime import TimeModel, model_json, people_text, time_models
-from .timewords import ESTIMATE, SPACE, estimate, shuffles_compared
+from .timewords import ESTIMATE, SPACE, estimate, shuffles_compared, turn_words
 
 # A kitchen table: columns are laid in rows no wider than this.
 ROW_CM = 120.0
@@ -607,14 +607,18 @@ def build_warnings(costs: Costs | None, sheets: int) -> list[str]:
         what, minutes = costs.longest_turn()
         if minutes > TURN_WARNING_MINUTES:
             out.append(
-                f"{what} takes up to {span(minutes, None)} at the table "
-                f"(cautious estimate), more than {TURN_WARNING_MINUTES:.0f} minutes: think twice "
-                "before printing, or choose a smaller deck, more people or fewer virtual players"
+                _(
+                    "{what} takes up to {span} at the table (cautious estimate), more than {limit} "
+                    "minutes: think twice before printing, or choose a smaller deck, more people or "
+                    "fewer virtual players"
+                ).format(what=turn_words(what), span=span(minutes, None), limit=f"{TURN_WARNING_MINUTES:.0f}")
             )
     if sheets > SHEETS_WARNING:
         out.append(
-            f"the kit prints {sheets} sheets of card stock, more than {SHEETS_WARNING}: check the "
-            "shopping list before printing"
+            _(
+                "the kit prints {sheets} sheets of card stock, more than {limit}: check the shopping "
+                "list before printing"
+            ).format(sheets=sheets, limit=SHEETS_WARNING)
         )
     return out
 

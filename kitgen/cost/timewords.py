@@ -87,3 +87,12 @@ def run_words(time: str, people: str, counts: str, estimate: str) -> str:
     return _(
         "At the table, the worked example's run takes {time} with {people}: {counts}. {estimate}"
     ).format(time=time, people=people, counts=counts, estimate=estimate)
+
+
+# What a turn is called (Costs.longest_turn), in the catalogue.
+TURNS = {"a virtual turn": N_("a virtual turn"), "a round": N_("a round")}
+
+
+def turn_words(what: str) -> str:
+    """A kit's kind of turn in the active language (a build's warning names it)."""
+    return _(TURNS[what]) if what in TURNS else what

@@ -16,7 +16,7 @@ from typing import Any
 from kitgen.core.claims import claim, meaning
 from kitgen.core.durations import about_range
 from kitgen.cost.gametime import GameTime
-from kitgen.cost.kitcost import Footprint, KitCost
+from kitgen.cost.kitcost import Footprint, KitCost, build_warnings
 from kitgen.cost.sleevesize import SleeveSize
 from kitgen.cost.tabletime import TableTime, run_sentence
 from kitgen.kinds.virtual import Table, virtual_bom
@@ -44,14 +44,14 @@ def test_durations_follow_the_language() -> None:
         assert about_range(1, None) == "約1分"
 
 
-def _times(people: int = 3) -> dict[str, GameTime]:
+def _times(people: int = 3, slow: float = 1.0) -> dict[str, GameTime]:
     def one(scale: float, profile: str) -> GameTime:
         return GameTime(
             "card-selection-arrow", 30, people, 10.0, 11.0, 5.4 * scale, 0.5, 6.8 * scale, 107,
             65 * scale, 98 * scale, 60.0, 4.5, 1, profile,
         )  # fmt: skip
 
-    return {"optimistic": one(1.0, "optimistic"), "cautious": one(1.8, "cautious")}
+    return {"optimistic": one(slow, "optimistic"), "cautious": one(1.8 * slow, "cautious")}
 
 
 def test_table_time_sentences_in_japanese() -> None:
@@ -76,6 +76,14 @@ def test_table_time_sentences_in_japanese() -> None:
     assert "約5〜10分" in lines[0] and "3人で分担して" in lines[0]
     for line in lines:
         assert english(line) == [], line
+
+
+def test_build_warnings_in_japanese() -> None:
+    cost = KitCost("UNO", 4, 1, _times(slow=5.0), Footprint.of(107, (56, 87), 1), "sleeves")
+    assert build_warnings(cost, 200)[1].startswith("the kit prints 200 sheets of card stock")
+    with using_language("ja"):
+        warnings = build_warnings(cost, 200)
+    assert len(warnings) == 2 and all(english(w) == [] for w in warnings), warnings
 
 
 def test_sleeve_words_in_japanese() -> None:
