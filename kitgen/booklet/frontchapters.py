@@ -19,7 +19,7 @@ def kit_contents(b: Booklet) -> list[FrontSection]:
     bom = b.bom
     if bom is None:
         return []
-    rows: list[tuple[str | Picture, ...]] = [("", "What", "How many", "Why")]
+    rows: list[tuple[str | Picture, ...]] = [("", _("What"), _("How many"), _("Why"))]
     for item in bom.items:
         pic: str | Picture = Picture("cards", (item.faces[0],), 9) if item.faces else ""
         rows.append((pic, item.name, str(item.count), item.why))
@@ -81,7 +81,7 @@ def setting_up(b: Booklet, values: dict[str, object], steps: Sequence[str]) -> F
             faces = (b.face("theta2"), deck.faces[0])
             blocks += [Picture("sleeve", faces), Text(words["setup_sleeve_picture"], style="small")]
     duty = words["sleeve_duty"] if sleeved else words["shuffle_duty"]
-    blocks.append(Box((Text(duty, lead="Who does what."),)))
+    blocks.append(Box((Text(duty, lead=_("Who does what.")),)))
     return FrontSection("Setting up the table", tuple(blocks))
 
 

@@ -198,7 +198,7 @@ def section_for(
         words.legend(),
         [c.protocol for c in proto.calls()],
         table_time(run.events, people, spec_hints(library.protocol)),
-        proto.table,
+        spec_text(proto.table),
         needs(run.events),
         notation=dict(proto.booklet.notation),
     )

@@ -19,17 +19,15 @@ from reportlab.platypus import (
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from reference_engine.api import Library
-from reference_engine.api import count_text as deal_count
 
 from ..core.claims import claims, meaning
 from ..core.units import mm
-from ..core.verification import WholeDeckClaim
-from ..core.words import listing, plural, resources_sentence, seating
+from ..core.words import listing, plural, seating
 from ..cost.tabletime import run_sentence
 from ..lang.catalogue import _
 from ..paper.faces import FONT, FONT_BOLD, Cell, Face, pdf_table
 from .book import Booklet
-from .counts import _counts, _exact, _param_text, by_title, count_text
+from .counts import _counts, _exact
 from .diagram import DiagramFlowable, geometry
 from .flowables import (
     CARD_RATIO,
@@ -49,6 +47,7 @@ from .paragraphs import Heading, Styled, paragraph
 from .parts import BookletStyle, Section, StepBlock
 from .sleevepicture import SleeveFilling
 from .tableplan import TablePlanFlowable
+from .validation import engine_name, title_of, validation
 
 
 class Writer:
@@ -251,9 +250,10 @@ class Writer:
         if whole is not None and whole["exact_hands_up_to"]:
             n = whole["exact_hands_up_to"]
             whole_claims.append(
-                f"{self._title_of(whole['protocol'])} with the whole deck and {whole['players']} "
-                f"players: checked the same way for every possible deal when the hand holds 1 to {n} "
-                "cards, not just on sample deals."
+                _(
+                    "{title} with the whole deck and {players} players: checked the same way for every "
+                    "possible deal when the hand holds 1 to {n} cards, not just on sample deals."
+                ).format(title=title_of(b, whole["protocol"]), players=whole["players"], n=n)
             )
         elif b.whole_deck_offered:
             whole_claims.append(
@@ -268,7 +268,7 @@ class Writer:
         rows.append(
             self.para(
                 _("By the {engine} (details in the Validation section).").format(
-                    engine=b.validation[0]["engine"] if b.validation else "kitgen"
+                    engine=engine_name(b.validation[0]["engine"]) if b.validation else "kitgen"
                 ),
                 self.small,
             )
@@ -289,9 +289,12 @@ class Writer:
             parts.append(_("{n} cards to print").format(n=cards))
         others = [i.name for i in b.bom.items if i.kind in ("envelope", "sleeve")]
         if others:
-            parts.append(_("and ") + "; ".join(others))
-        at_table = f" {b.cost.cover_sentence()}" if b.cost is not None else ""  # kitgen.cost.kitcost
-        return (_("In this kit: ") + ", ".join(parts) + "." if parts else "") + at_table
+            parts.append(_("and ") + _("; ").join(others))
+        at_table = b.cost.cover_sentence() if b.cost is not None else ""  # kitgen.cost.kitcost
+        if not parts:
+            return f" {at_table}" if at_table else ""
+        facts = _("In this kit: {parts}.").format(parts=_(", ").join(parts))
+        return _("{sentence} {next}").format(sentence=facts, next=at_table) if at_table else facts
 
     def claims(self) -> list[str]:
         """What was verified, as the reports say (kitgen.core.claims), the parameters in words."""
@@ -341,9 +344,16 @@ class Writer:
             )
         out.append(
             self.para(
-                f"For the verified setting{(' (' + params + ')') if params else ''}: "
-                f"{plural(res['cards'], 'card')} in all, {res['helper_cards']} of them helper cards; "
-                f"{plural(_exact(res['shuffles']), 'shuffle')}.{holders}",
+                _(
+                    "For the verified setting{params}: {cards} in all, {helpers} of them helper cards; "
+                    "{shuffles}."
+                ).format(
+                    params=f" ({params})" if params else "",
+                    cards=plural(res["cards"], "card"),
+                    helpers=res["helper_cards"],
+                    shuffles=plural(_exact(res["shuffles"]), "shuffle"),
+                )
+                + holders,
                 self.small,
             )
         )
@@ -519,128 +529,7 @@ class Writer:
         return [KeepTogether(g) for g in groups]
 
     def validation(self) -> list[Flowable]:
-        out: list[Flowable] = [PageBreak(), self.heading(_("Validation"))]
-        out.append(
-            self.para(
-                "Before this booklet was made, the reference engine verified every protocol in it. Exact "
-                "verification runs every secret input through every outcome of every shuffle and keeps "
-                "exact fractions: correct means every run gives the right output (and the lottery picks "
-                "exactly uniformly); secure means what the table sees has the same distribution whatever "
-                "the secret inputs, given the public outputs. A booklet whose protocols fail is never "
-                "written."
-            )
-        )
-        for v in self.b.validation:
-            out.append(self.heading(v["title"], 1))
-            params = ", ".join(f"{k} = {_param_text(p)}" for k, p in v["params"].items()) or "none"
-            checked = f"{v['inputs']} inputs"
-            declared = v.get("declared_inputs", v["inputs"])
-            if declared > v["inputs"]:
-                checked = f"{v['inputs']} of the {declared} declared inputs (only the admissible ones)"
-            setting = f"Spec: {v['protocol']}. Method: {v['method']}; parameters: {params}; {checked}."
-            sc = v["scenario"]
-            if sc:
-                setting += (
-                    f" Scenario {sc['name']} of {sc['game']}: deal {' '.join(sc['deal'])}; {sc['state']}."
-                )
-            out.append(self.para(setting, self.small))
-            rows: list[list[Cell]] = [["Check", "Verdict", "Figure"]]
-            for ch in v["checks"]:
-                rows.append([ch["name"], "ok" if ch["ok"] else "FAILED", ch["figure"]])
-            out.append(self.table(rows, [mm(30), mm(16), self.width - mm(46)]))
-            res = v["resources"]
-            out.append(self.para(resources_sentence(res), self.small))
-            if v["expect"]:
-                rows = [["Paper's count", "Formula", "Paper", "Measured", "Match", "Citation"]]
-                # Counts per called protocol name it by title: a spec name has no space to break at.
-                titles = {sec.protocol: sec.title for sec in self.b.sections}
-                for e in v["expect"]:
-                    rows.append(
-                        [
-                            e["name"].replace("_", " "),
-                            by_title(str(e.get("formula", "")), titles),
-                            by_title(count_text(e["expected"]), titles),
-                            by_title(count_text(e["measured"]), titles),
-                            "yes" if e["match"] else "NO",
-                            str(e["cite"]),  # (None printed as 'None', as ever)
-                        ]
-                    )
-                wide = any(isinstance(e["expected"], dict) for e in v["expect"])  # counts per callee
-                widths = (
-                    [mm(17), mm(33), mm(30), mm(30), mm(13)]
-                    if wide
-                    else [mm(24), mm(26), mm(14), mm(17), mm(12)]
-                )
-                out.append(self.table(rows, [*widths, self.width - sum(widths)]))
-            out.append(self.para(f"Engine: {v['engine']}.", self.small))
-        whole = self.b.whole_deck
-        if whole is not None:
-            out += self._whole_deck(whole)
-        stat = self.b.statistical
-        if stat is not None:
-            out.append(self.heading(f"{stat['title']} on the full deck (statistical)", 1))
-            out.append(self.para(f"Method: {stat['method']}.", self.small))
-            rows = [["Check", "Verdict", "Figure"]]
-            for ch in stat["checks"]:
-                rows.append([ch["name"], "ok" if ch["ok"] else "FAILED", ch["figure"]])
-            out.append(self.table(rows, [mm(30), mm(16), self.width - mm(46)]))
-            for note in stat.get("notes", []):
-                out.append(self.para(note, self.small))
-            if self.b.whole_deck_offered:
-                out.append(
-                    self.para(
-                        f"Not run for this kit: the exact check of the {stat['title']} on the whole "
-                        "deck, every possible deal and every outcome of every shuffle, by validity "
-                        "classes. Build the kit again with --exact-hands N (kitgen build) to verify it "
-                        "for hands of 1 to N cards and print the result here; it takes minutes, not "
-                        "seconds (the times measured are in docs/verification.md).",
-                        self.small,
-                    )
-                )
-        out += self.paper_steps()
-        return out
-
-    def paper_steps(self) -> list[Flowable]:
-        """Every step as the paper writes it (its notation), where the spec keeps that wording."""
-        out: list[Flowable] = []
-        for sec in self.b.sections:
-            rows: list[list[Cell]] = [["Step", "In the paper's words"]]
-            rows += [[b.number, b.paper] for b in sec.steps if b.paper]
-            if len(rows) > 1:
-                out.append(self.heading(f"{sec.title}: the steps in the paper's words", 1))
-                out.append(self.table(rows, [mm(14), self.width - mm(14)], spec=True))
-        return out
-
-    def _title_of(self, protocol: str | None) -> str:
-        return next((v["title"] for v in self.b.validation if v["protocol"] == protocol), str(protocol))
-
-    def _whole_deck(self, whole: WholeDeckClaim) -> list[Flowable]:
-        """The validation pages' section on an exact verification on the whole deck (a kit
-        built with --exact-hands): what was verified, one row per hand size, the claim."""
-        n = whole["exact_hands_up_to"]
-        out: list[Flowable] = [
-            self.heading(f"{self._title_of(whole['protocol'])} on the full deck (exact)", 1),
-            self.para(
-                f"Method: exact on the whole deck, by validity classes; {whole['table'].rstrip(':')}. "
-                "Every deal of the cards in play and every outcome of every shuffle, with exact "
-                "fractions: deals that give each player the same numbers of valid and invalid cards "
-                "are verified together (see How verification works in the README).",
-                self.small,
-            ),
-        ]
-        rows: list[list[Cell]] = [["Hand", "Verdict", "Deals", "Verified as"]]
-        for row in whole["hands"]:
-            rows.append(
-                [
-                    str(row["hand"]),
-                    "ok" if row["verified"] else "FAILED",
-                    deal_count(int(row["deals"])),
-                    f"{row['class_deals']} class deals",
-                ]
-            )
-        out.append(self.table(rows, [mm(16), mm(16), mm(50), self.width - mm(82)]))
-        out.append(self.para(f"Exact for hands up to {n}.", self.small))
-        return out
+        return validation(self)  # kitgen.booklet.validation
 
     def quick_reference(self) -> list[Flowable]:
         out: list[Flowable] = []

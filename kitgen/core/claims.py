@@ -8,19 +8,22 @@ engine verifies a larger instance exactly, the sentence follows by itself.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
-from reference_engine.api import ReportParams, ReportSummary
+from reference_engine.api import ReportParams, ReportSummary, UsageError
 
+from ..lang.catalogue import N_, _, number
+from ..lang.overlay import spec_text
 from .words import listing, plural
 
-MEANING = (
+MEANING = N_(
     "Exact: every possible secret and every outcome of every shuffle was tried, with exact "
     "fractions; the result was always right, and what the table sees was the same whatever the "
     "secrets. Statistical: many random runs, every one checked, and tests that what the table sees "
     "does not depend on the secrets."
 )
-MEANING_EXACT = (
+MEANING_EXACT = N_(
     "Exact: every possible secret and every outcome of every shuffle was tried, with exact "
     "fractions; the result was always right, and what the table sees was the same whatever the "
     "secrets."
@@ -37,26 +40,55 @@ def exact_part(report: ReportSummary, quantities: Quantities | None = None) -> s
     n = report["inputs"]
     if deal:
         cards = f" ({' '.join(deal)})" if len(deal) <= 12 else ""
-        return (
-            f"exact on a deal of {len(deal)} cards{cards}, dealt in every possible way ({plural(n, 'deal')})"
+        return _("exact on a deal of {n} cards{cards}, dealt in every possible way ({deals})").format(
+            n=number(len(deal)), cards=cards, deals=plural(n, "deal")
         )
     params = report["params"]
     sizes = quantities(params) if params and quantities is not None else ""
-    secrets = f"every possible secret ({n})"
-    return f"exact on {sizes}, {secrets}" if sizes else f"exact on {secrets}"
+    secrets = _("every possible secret ({n})").format(n=number(n))
+    if sizes:
+        return _("exact on {sizes}, {secrets}").format(sizes=sizes, secrets=secrets)
+    return _("exact on {secrets}").format(secrets=secrets)
+
+
+FULL = re.compile(r"full (?P<game>\S+) deck, (?P<n>\d+) players")  # the engine's statistical scenario
+
+
+def scenario_words(doc: str) -> str:
+    """A report's scenario in words, in the active language: the engine's ``full uno deck, 4
+    players``, or a spec's scenario ``doc`` (its overlay's words; English if it has none)."""
+    full = FULL.fullmatch(doc)
+    if full:
+        return _("full {game} deck, {n} players").format(game=full["game"], n=number(int(full["n"])))
+    if not doc:
+        return _("full game")
+    try:
+        return spec_text(doc)
+    except UsageError:  # a scenario without translation: its English words
+        return doc
 
 
 def statistical_part(report: ReportSummary) -> str:
     """``statistical on the full uno deck, 4 players (107 cards in play, 200 random runs)``."""
     sc = report["scenario"]
     res = report["resources"]
-    what = (sc["doc"] if sc else "") or "the full game"
+    what = scenario_words(sc["doc"] if sc else "")
     extra = []
     if res.get("cards"):
-        extra.append(f"{res['cards']} cards in play")
+        extra.append(_("{n} cards in play").format(n=res["cards"]))
     if res.get("runs"):
-        extra.append(f"{res['runs']} random runs")
-    return f"statistical on the {what}" + (f" ({listing(extra)})" if extra else "")
+        extra.append(_("{n} random runs").format(n=res["runs"]))
+    if extra:
+        return _("statistical on the {what} ({extra})").format(what=what, extra=listing(extra))
+    return _("statistical on the {what}").format(what=what)
+
+
+def report_title(title: str) -> str:
+    """A report's protocol title in the active language (English if no overlay has it)."""
+    try:
+        return spec_text(title)
+    except UsageError:
+        return title
 
 
 def claim(
@@ -65,12 +97,15 @@ def claim(
     quantities: Quantities | None = None,
 ) -> str:
     """One protocol's sentence: ``Title: exact on …; statistical on ….``"""
+    title = report_title(report["title"])
     if not report["verified"]:
-        return f"{report['title']}: NOT verified (see the Validation section)."
+        return _("{title}: NOT verified (see the Validation section).").format(title=title)
     parts = [exact_part(report, quantities) if report["method"] == "exact" else statistical_part(report)]
     if statistical is not None and statistical["protocol"] == report["protocol"]:
-        parts.append(statistical_part(statistical) if statistical["verified"] else "statistical check FAILED")
-    return f"{report['title']}: {'; '.join(parts)}."
+        parts.append(
+            statistical_part(statistical) if statistical["verified"] else _("statistical check FAILED")
+        )
+    return _("{title}: {parts}.").format(title=title, parts=_("; ").join(parts))
 
 
 def claims(
@@ -87,4 +122,4 @@ def claims(
 
 
 def meaning(statistical: ReportSummary | None) -> str:
-    return MEANING if statistical is not None else MEANING_EXACT
+    return _(MEANING) if statistical is not None else _(MEANING_EXACT)

@@ -8,14 +8,17 @@ index pages, the console, ``kitgen list --times`` and the README's tables.
 
 from __future__ import annotations
 
+from ..lang.catalogue import _, ngettext, number
+
 HOURS_FROM = 90.0  # minutes: a longer span is written in hours
 
 
 def _number(minutes: float, hours: bool) -> str:
-    """``minutes`` as a bare number: whole minutes, or hours with one decimal."""
+    """``minutes`` as a bare number: whole minutes (as the active locale writes them), or hours
+    with one decimal."""
     if hours:
         return f"{minutes / 60:.1f}"
-    return str(max(1, round(minutes)))
+    return number(max(1, round(minutes)))
 
 
 def _in_hours(minutes: float) -> bool:
@@ -30,14 +33,23 @@ def about(minutes: float) -> str:
 def about_range(low: float, high: float | None) -> str:
     """The optimistic and the cautious figure as one range in words: "about 8-11 minutes",
     "about 1.8-2.6 hours", "about 80 minutes to 2.1 hours"; one figure when both round alike
-    or when there is no cautious one (``high`` None)."""
+    or when there is no cautious one (``high`` None). In the active language."""
+    return _("about {span}").format(span=span(low, high))
+
+
+def span(low: float, high: float | None) -> str:
+    """:func:`about_range` without its "about": "8-11 minutes", "1.8 hours"."""
     high = low if high is None else high
     lo_h, hi_h = _in_hours(low), _in_hours(high)
     a, b = _number(low, lo_h), _number(high, hi_h)
     if lo_h == hi_h:
-        unit = "hours" if hi_h else ("minute" if b == "1" else "minutes")
-        return f"about {a} {unit}" if a == b else f"about {a}-{b} {unit}"
-    return f"about {a} minutes to {b} hours"
+        if a == b:
+            if hi_h:
+                return _("{n} hours").format(n=b)
+            n = max(1, round(high))
+            return ngettext("{n} minute", "{n} minutes", n).format(n=b)
+        return (_("{a}-{b} hours") if hi_h else _("{a}-{b} minutes")).format(a=a, b=b)
+    return _("{a} minutes to {b} hours").format(a=a, b=b)
 
 
 def short(minutes: float) -> str:
@@ -60,4 +72,4 @@ def short_range(low: float, high: float | None) -> str:
     return f"{a} min-{b} h"
 
 
-__all__ = ["HOURS_FROM", "about", "about_range", "short", "short_range"]
+__all__ = ["HOURS_FROM", "about", "about_range", "short", "short_range", "span"]

@@ -56,10 +56,13 @@ def count(n: object, one: str) -> str:
 
 def resources_sentence(res: Mapping[str, object]) -> str:
     """A validation page's resources: ``Resources: 8 cards (4 input, 4 helper), 1 shuffle, ...``."""
-    return (
-        f"Resources: {count(res['cards'], 'card')} ({res['input_cards']} input, {res['helper_cards']} "
-        f"helper), {count(res['shuffles'], 'shuffle')}, {count(res['turns'], 'turn')}, "
-        f"{count(res['steps'], 'step')}."
+    return _("Resources: {cards} ({input} input, {helper} helper), {shuffles}, {turns}, {steps}.").format(
+        cards=count(res["cards"], "card"),
+        input=res["input_cards"],
+        helper=res["helper_cards"],
+        shuffles=count(res["shuffles"], "shuffle"),
+        turns=count(res["turns"], "turn"),
+        steps=count(res["steps"], "step"),
     )
 
 

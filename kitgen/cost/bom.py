@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass, field
 
 from ..core.manifest import BomFacts, BomItem
+from ..lang.catalogue import _
 from ..paper.faces import Face
 
 ENVELOPES = (("C7", 81, 114), ("C6", 114, 162), ("C5", 162, 229), ("C4", 229, 324))
@@ -100,7 +101,7 @@ def envelope_for(card_w_mm: float, card_h_mm: float) -> str:
     for name, ew, eh in ENVELOPES:
         if w <= ew and h <= eh:
             return f"{name} ({ew} × {eh} mm)"
-    return f"at least {w:.0f} × {h:.0f} mm"
+    return _("at least {w} × {h} mm").format(w=f"{w:.0f}", h=f"{h:.0f}")
 
 
 # Alice and Bob in the Gakmoro kit: both read at 4.5:1 or more as text on white (WCAG AA).

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from reference_engine.api import Event
 
+from ..lang.catalogue import N_, _, number
 from .bom import Bom, Item, envelope_for, spares
 
 BY_KIND = {
@@ -86,9 +87,10 @@ def require(bom: Bom, found: dict[str, Need], card_mm: tuple[float, float], wher
         if item is None and holder == "sleeve":
             # The kit's own sleeves are the piles (every card lives in one): no second line.
             item = next((i for i in bom.items if i.kind == "sleeve" and i.holds_piles), None)
-        why = (
-            f"the largest shuffle of {where} puts {need.count} piles of {need.cards_per_pile} "
-            f"card{'s' if need.cards_per_pile != 1 else ''} in {_plural_holder(holder)} at once"
+        why = _plural_why(holder, need.cards_per_pile).format(
+            where=_(WHERE[where]) if where in WHERE else where,
+            count=number(need.count),
+            cards=number(need.cards_per_pile),
         )
         if item is None:
             bom.items.append(
@@ -107,17 +109,49 @@ def require(bom: Bom, found: dict[str, Need], card_mm: tuple[float, float], wher
             item.why = f"{item.why}; {why}"
 
 
-def _plural_holder(holder: str) -> str:
-    return {"envelope": "envelopes", "sleeve": "sleeves", "clip": "clips"}[holder]
+# Why a kit has its holders: the largest shuffle's piles, by holder and one card a pile or more.
+WHY = {
+    ("envelope", True): N_(
+        "the largest shuffle of {where} puts {count} piles of {cards} card in envelopes at once"
+    ),
+    ("envelope", False): N_(
+        "the largest shuffle of {where} puts {count} piles of {cards} cards in envelopes at once"
+    ),
+    ("sleeve", True): N_(
+        "the largest shuffle of {where} puts {count} piles of {cards} card in sleeves at once"
+    ),
+    ("sleeve", False): N_(
+        "the largest shuffle of {where} puts {count} piles of {cards} cards in sleeves at once"
+    ),
+    ("clip", True): N_("the largest shuffle of {where} puts {count} piles of {cards} card in clips at once"),
+    ("clip", False): N_(
+        "the largest shuffle of {where} puts {count} piles of {cards} cards in clips at once"
+    ),
+}
+
+
+# Where the largest shuffle is (kitgen.kit.build's WORKED), in the catalogue.
+WHERE = {"the booklet's worked example": N_("the booklet's worked example")}
+
+
+def _plural_why(holder: str, cards: int) -> str:
+    return _(WHY[holder, cards == 1])
 
 
 def _name(holder: str, card_mm: tuple[float, float], cards: int) -> str:
     w, h = card_mm
     if holder == "envelope":
-        return f"identical opaque envelopes, {envelope_for(w, h)}"
+        return _("identical opaque envelopes, {size}").format(size=envelope_for(w, h))
     if holder == "sleeve":
         return (
-            f"identical opaque card sleeves for {w:g} × {h:g} mm cards, each holding {cards} "
-            f"card{'s' if cards != 1 else ''} (for the shuffles)"
-        )
-    return "identical paper clips, large enough for a pile of cards"
+            _(
+                "identical opaque card sleeves for {w} × {h} mm cards, each holding {n} card "
+                "(for the shuffles)"
+            )
+            if cards == 1
+            else _(
+                "identical opaque card sleeves for {w} × {h} mm cards, each holding {n} cards "
+                "(for the shuffles)"
+            )
+        ).format(w=f"{w:g}", h=f"{h:g}", n=number(cards))
+    return _("identical paper clips, large enough for a pile of cards")

@@ -31,9 +31,11 @@ from reference_engine.api import (
     walk_steps,
 )
 
-from ..core.durations import about_range
+from ..core.durations import about_range, span
 from ..core.figurecache import FigureCache
 from ..core.words import seating as seating_words
+from ..lang.catalogue import _, number
+from ..lang.overlay import spec_text
 from .gametime import (
     CostedGame,
     GameTime,
@@ -47,6 +49,7 @@ from .gametime import (
     simulate_games,
 )
 from .tabletime import TimeModel, model_json, people_text, time_models
+from .timewords import ESTIMATE, SPACE, estimate, shuffles_compared, turn_words
 
 # A kitchen table: columns are laid in rows no wider than this.
 ROW_CM = 120.0
@@ -58,16 +61,6 @@ SHEETS_WARNING = 150  # sheets of card stock
 
 # A moment of a game, as the arguments of one run of the kit's protocol (a kit kind's).
 Arguments = Callable[[Moment], RunArguments]
-
-RANGE_NOTE = (
-    "Each figure is a range: the first number assumes quick shuffles and perfect teamwork, the "
-    "second slower shuffles, mixing that is not shared and people working at 70 % of perfect speed."
-)
-ESTIMATE = (
-    "These minutes are kitgen's estimate from simulated games: the actions are counted from "
-    "the engine's runs of the protocol; the seconds each action takes are our own round "
-    "figures, not measured at a table (the printing guide lists them). " + RANGE_NOTE
-)
 
 
 def sleeved(protocol: Protocol) -> bool:
@@ -102,9 +95,13 @@ class Footprint:
         return cls(columns, per_row, rows, round(per_row * w), round(rows * h))
 
     def sentence(self, unit: str) -> str:
-        return (
-            f"The table needs about {self.width_cm:.0f} × {self.depth_cm:.0f} cm for the largest turn: "
-            f"{self.columns} {unit} in {self.rows} rows of up to {self.per_row}."
+        """The table's size in words; ``unit`` is a key of :data:`SPACE` (what a column is)."""
+        return _(SPACE[unit]).format(
+            width=f"{self.width_cm:.0f}",
+            depth=f"{self.depth_cm:.0f}",
+            n=number(self.columns),
+            rows=number(self.rows),
+            per_row=number(self.per_row),
         )
 
 
@@ -202,7 +199,7 @@ class KitCost(Costs):
     def who(self, people: int) -> str:
         """Who does the work: the people sharing it, or the operator alone (every player virtual)."""
         if self.virtual == self.players:
-            return "the operator alone, who runs the table and does not play"
+            return _("the operator alone, who runs the table and does not play")
         return people_text(people)
 
     def _paper_json(self, paper: Mapping[str, GameTime]) -> dict[str, object]:
@@ -220,39 +217,70 @@ class KitCost(Costs):
 
     def sentences(self) -> list[str]:
         own = self.own
+        values = {
+            "turn": self.range(_turn),
+            "who": self.who(own.people),
+            "first": self.range(_first),
+            "seating": self.seating(),
+            "game": self.range(_game),
+            "p90": self.range(_p90),
+            "runs": f"{own.runs:.0f}",
+            "games": number(own.games),
+        }
+        game = (
+            _(
+                "A whole game of {seating}, takes {game} on average and {p90} in nine games out of "
+                "ten ({runs} runs of the protocol per game, {games} simulated games)."
+            )
+            if 0 < self.virtual < self.players
+            else _(
+                "A whole game of {seating} takes {game} on average and {p90} in nine games out of "
+                "ten ({runs} runs of the protocol per game, {games} simulated games)."
+            )
+        )
+        turn = _(
+            "A virtual turn takes {turn} at this table, with {who} (a virtual player does "
+            "nothing); the first one of a game, with the most cards in play, {first}."
+        )
         out = [
-            f"A virtual turn takes {self.range(_turn)} at this table, with "
-            f"{self.who(own.people)} (a virtual player does nothing); the first one of a game, with "
-            f"the most cards in play, {self.range(_first)}. A whole game of "
-            f"{self.seating()}{',' if 0 < self.virtual < self.players else ''} takes "
-            f"{self.range(_game)} on average and {self.range(_p90)} in nine games out of ten "
-            f"({own.runs:.0f} runs of the protocol per game, {own.games} simulated games).",
+            _("{sentence} {next}").format(sentence=turn.format(**values), next=game.format(**values)),
             self.footprint.sentence(self.unit),
-            "Everyone works at once: each of you handles the "
-            + ("sleeves" if self.unit == "sleeves" else "columns")
-            + " in front of you when cards are laid out, turned, marked or given back, and everyone "
-            "stops to watch, or to help mix, whenever the table shuffles.",
+            _(
+                "Everyone works at once: each of you handles the sleeves in front of you when cards "
+                "are laid out, turned, marked or given back, and everyone stops to watch, or to help "
+                "mix, whenever the table shuffles."
+            )
+            if self.unit == "sleeves"
+            else _(
+                "Everyone works at once: each of you handles the columns in front of you when cards "
+                "are laid out, turned, marked or given back, and everyone stops to watch, or to help "
+                "mix, whenever the table shuffles."
+            ),
         ]
         if self.paper is not None:
             paper = next(iter(self.paper.values()))
             out.append(
-                f"The paper's own protocol takes {about_range(*both(self.paper, _turn))} per virtual turn "
-                f"and {about_range(*both(self.paper, _game))} per game at the same table; this kit's "
-                f"quicker way {_shuffles_compared(own.shuffles_per_run, paper.shuffles_per_run)} "
-                "(both are verified)."
+                _(
+                    "The paper's own protocol takes {turn} per virtual turn and {game} per game at "
+                    "the same table; this kit's quicker way {compared} (both are verified)."
+                ).format(
+                    turn=about_range(*both(self.paper, _turn)),
+                    game=about_range(*both(self.paper, _game)),
+                    compared=shuffles_compared(own.shuffles_per_run, paper.shuffles_per_run),
+                )
             )
         for title, n, v, t in self.compared:
             out.append(
-                f"For comparison, {title} with {n} players, {v} of them virtual: "
-                f"{about_range(*both(t, _turn))} per virtual turn."
+                _(
+                    "For comparison, {title} with {n} players, {v} of them virtual: {turn} per virtual turn."
+                ).format(title=spec_text(title), n=number(n), v=number(v), turn=about_range(*both(t, _turn)))
             )
-        out.append(ESTIMATE)
+        out.append(estimate())
         return out
 
     def cover_sentence(self) -> str:
-        return (
-            f"A virtual turn takes {self.range(_turn)} ({people_text(self.own.people)}); "
-            f"a whole game {self.range(_game)}."
+        return _("A virtual turn takes {turn} ({people}); a whole game {game}.").format(
+            turn=self.range(_turn), people=people_text(self.own.people), game=self.range(_game)
         )
 
     def longest_turn(self) -> tuple[str, float]:
@@ -320,23 +348,6 @@ def _compared_json(times: Mapping[str, GameTime]) -> dict[str, object]:
     if high is not None:
         out["turn_minutes_cautious"] = round(high, 1)
     return out
-
-
-def _shuffles_compared(own: float, paper: float) -> str:
-    """How the two protocols' shuffles per run compare, from their counted traces."""
-
-    def n(x: float) -> str:
-        return f"{x:.0f}" if abs(x - round(x)) < 0.05 else f"{x:.1f}"
-
-    if abs(own - paper) < 0.05:
-        return f"does the same shuffles, {n(own)} per run on average"
-    fewer = paper - own
-    word = "fewer" if fewer > 0 else "more"
-    count = n(abs(fewer))
-    return (
-        f"does {count} {'shuffle' if count == '1' else 'shuffles'} {word} per run, "
-        f"{n(own)} instead of {n(paper)} on average"
-    )
 
 
 # --------------------------------------------------------------------------- the games, costed
@@ -596,14 +607,18 @@ def build_warnings(costs: Costs | None, sheets: int) -> list[str]:
         what, minutes = costs.longest_turn()
         if minutes > TURN_WARNING_MINUTES:
             out.append(
-                f"{what} takes up to {about_range(minutes, None)[len('about ') :]} at the table "
-                f"(cautious estimate), more than {TURN_WARNING_MINUTES:.0f} minutes: think twice "
-                "before printing, or choose a smaller deck, more people or fewer virtual players"
+                _(
+                    "{what} takes up to {span} at the table (cautious estimate), more than {limit} "
+                    "minutes: think twice before printing, or choose a smaller deck, more people or "
+                    "fewer virtual players"
+                ).format(what=turn_words(what), span=span(minutes, None), limit=f"{TURN_WARNING_MINUTES:.0f}")
             )
     if sheets > SHEETS_WARNING:
         out.append(
-            f"the kit prints {sheets} sheets of card stock, more than {SHEETS_WARNING}: check the "
-            "shopping list before printing"
+            _(
+                "the kit prints {sheets} sheets of card stock, more than {limit}: check the shopping "
+                "list before printing"
+            ).format(sheets=sheets, limit=SHEETS_WARNING)
         )
     return out
 

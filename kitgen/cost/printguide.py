@@ -64,13 +64,13 @@ def page_ranges(pages: Sequence[int]) -> str:
             while j + 1 < len(ps) and ps[j + 1] - ps[j] == step:
                 j += 1
         if step == 1 or (step == 2 and j - i >= 2):
-            parity = "" if step == 1 else (" (odd pages)" if ps[i] % 2 else " (even pages)")
+            parity = "" if step == 1 else (_(" (odd pages)") if ps[i] % 2 else _(" (even pages)"))
             out.append(f"{ps[i]}-{ps[j]}{parity}")
             i = j + 1
         else:
             out.append(str(ps[i]))
             i += 1
-    return ", ".join(out) or "none"
+    return ", ".join(out) or _("none")
 
 
 def cuts_per_sheet(columns: int, rows: int, shared: bool) -> int:
@@ -109,12 +109,23 @@ def printing_guide(manifest: KitManifest, pages: list[CardPages], pdfs: Sequence
         _("1. Calibration (plain paper)."),
     ]
     if cards["calibration_pages"]:
-        edge = {"long": "long", "short": "short"}.get(duplex, "")
-        lines.append(
-            f"   cards.pdf pages 1-{cards['calibration_pages']}, double-sided"
-            + (f", flipping on the {edge} edge" if edge else "")
-            + ". Hold the sheet against the light: if the back's crosses sit more than 1 mm off the front's,"
+        calibration = {
+            "long": _(
+                "   cards.pdf pages 1-{n}, double-sided, flipping on the long edge. Hold the sheet against "
+                "the light: if the back's crosses sit more than 1 mm off the front's,"
+            ),
+            "short": _(
+                "   cards.pdf pages 1-{n}, double-sided, flipping on the short edge. Hold the sheet "
+                "against the light: if the back's crosses sit more than 1 mm off the front's,"
+            ),
+        }.get(
+            duplex,
+            _(
+                "   cards.pdf pages 1-{n}, double-sided. Hold the sheet against the light: if the back's "
+                "crosses sit more than 1 mm off the front's,"
+            ),
         )
+        lines.append(calibration.format(n=cards["calibration_pages"]))
         lines.append(_("   measure the offset and rebuild with --back-offset X,Y (millimetres)."))
     else:
         lines.append(_("   none for this way of printing backs."))
@@ -130,25 +141,41 @@ def printing_guide(manifest: KitManifest, pages: list[CardPages], pdfs: Sequence
         _("2. The cards: cards.pdf pages {first}-{last} on {stock}, {step}.").format(
             first=first, last=cards["pages"], stock=_(CARD_STOCK), step=step
         ),
-        f"   {plural(cards['sheets'] - (1 if cards['calibration_pages'] else 0), 'sheet')} of card stock, "
-        f"{plural(cards['per_sheet'], 'card')} per sheet. {cut_text(manifest)}",
+        _("   {sheets} of card stock, {cards} per sheet. {cut}").format(
+            sheets=plural(cards["sheets"] - (1 if cards["calibration_pages"] else 0), "sheet"),
+            cards=plural(cards["per_sheet"], "card"),
+            cut=cut_text(manifest),
+        ),
         _("   Page ranges of each card type (to reprint one kind only: kitgen build ... --only KEY):"),
     ]
     for p in pages:
-        backs = f"; backs {page_ranges(p['backs'])}" if p["backs"] and duplex != "fold" else ""
+        backs = (
+            _("; backs {pages}").format(pages=page_ranges(p["backs"]))
+            if p["backs"] and duplex != "fold"
+            else ""
+        )
         lines.append(
-            f"     {p['key']:<10} {p['count']:>4} x {p['name']}: fronts {page_ranges(p['fronts'])}{backs}"
+            _("     {key} {count} x {name}: fronts {pages}{backs}").format(
+                key=f"{p['key']:<10}",
+                count=f"{p['count']:>4}",
+                name=p["name"],
+                pages=page_ranges(p["fronts"]),
+                backs=backs,
+            )
         )
     lines += [
         "",
-        f"3. Labels: labels.pdf on {label_stock(labels['sheet']).stock} ({plural(labels['pages'], 'page')}); "
-        "page 1 is a calibration page: print it on plain paper first and hold it over a label sheet.",
+        _(
+            "3. Labels: labels.pdf on {stock} ({pages}); page 1 is a calibration page: print it on plain "
+            "paper first and hold it over a label sheet."
+        ).format(stock=_(label_stock(labels["sheet"]).stock), pages=plural(labels["pages"], "page")),
     ]
     if manifest.booklet:
         lines += [
             "",
-            f"4. The booklet: booklet.pdf, {plural(manifest.booklet['pages'], 'page')} on ordinary paper "
-            "(80 g/m²), double-sided.",
+            _("4. The booklet: booklet.pdf, {pages} on ordinary paper (80 g/m²), double-sided.").format(
+                pages=plural(manifest.booklet["pages"], "page")
+            ),
         ]
     if "handout" in pdfs:
         groups = manifest.protocol["sets"] if manifest.protocol else 1
@@ -191,16 +218,24 @@ def _export_lines(manifest: KitManifest) -> list[str]:
     bleed = f"{png['bleed_mm']:g} mm"
     return [
         "",
-        "5. Print-on-demand (export/cards-png): a folder per card size, " + folders + ".",
-        f"   Each has one PNG per different card face (front-NNN-....png, {png['fronts']} of them) and",
-        f"   back.png, at {png['dpi']} dpi with {bleed} of bleed on every side (the cut card plus",
-        f"   {bleed} all round). Every card has the same back: choose the service's 'same back for",
-        "   all cards' and upload back.png once; cards.csv pairs each front with the back and says how",
-        f"   many copies to order ({png['cards']} cards in all).",
+        _("5. Print-on-demand (export/cards-png): a folder per card size, {folders}.").format(
+            folders=folders
+        ),
+        _("   Each has one PNG per different card face (front-NNN-....png, {n} of them) and").format(
+            n=png["fronts"]
+        ),
+        _("   back.png, at {dpi} dpi with {bleed} of bleed on every side (the cut card plus").format(
+            dpi=png["dpi"], bleed=bleed
+        ),
+        _("   {bleed} all round). Every card has the same back: choose the service's 'same back for").format(
+            bleed=bleed
+        ),
+        _("   all cards' and upload back.png once; cards.csv pairs each front with the back and says how"),
+        _("   many copies to order ({n} cards in all).").format(n=png["cards"]),
         "",
-        "6. Trying the kit online first (export/tts, Tabletop Simulator): Objects > Components > Custom >",
-        "   Deck for each sheet; Face: the sheet, Back: back.png, and the width, height and number from",
-        "   decks.csv (each card type of the kit is one deck, every copy of its cards on the sheet).",
+        _("6. Trying the kit online first (export/tts, Tabletop Simulator): Objects > Components > Custom >"),
+        _("   Deck for each sheet; Face: the sheet, Back: back.png, and the width, height and number from"),
+        _("   decks.csv (each card type of the kit is one deck, every copy of its cards on the sheet)."),
     ]
 
 
@@ -214,21 +249,34 @@ def shopping_list(manifest: KitManifest) -> str:
     lines = [
         _("Shopping list: {kit}").format(kit=manifest.kit),
         "",
-        f"- {plural(card_sheets, 'sheet')} of {manifest.paper} {_(CARD_STOCK)} (+ a few spare for misprints)",
+        _("- {sheets} of {paper} {stock} (+ a few spare for misprints)").format(
+            sheets=plural(card_sheets, "sheet"), paper=manifest.paper, stock=_(CARD_STOCK)
+        ),
         # A product names its own unit ("A4 self-adhesive label sheet, ..."): "2 × it"; plain
         # paper is counted in sheets.
-        f"- {label_sheets} {'sheet' + ('s' if label_sheets != 1 else '') + ' of' if sheet.cutout else '×'} "
-        f"{sheet.stock} for {plural(labels['labels'], 'label')}, + 1 sheet of plain paper for the "
-        "calibration page",
+        (
+            _("- {sheets} of {stock} for {labels}, + 1 sheet of plain paper for the calibration page")
+            if sheet.cutout
+            else _("- {n} × {stock} for {labels}, + 1 sheet of plain paper for the calibration page")
+        ).format(
+            sheets=plural(label_sheets, "sheet"),
+            n=label_sheets,
+            stock=_(sheet.stock),
+            labels=plural(labels["labels"], "label"),
+        ),
     ]
     for item in manifest.bom["items"]:
         # Labels are printed on the label sheets above; everything else here is bought.
         if item["kind"] in ("envelope", "sleeve", "clip", "paper"):
-            lines.append(f"- {item['count']} {item['name']}: {item['why']}")
+            lines.append(
+                _("- {count} {name}: {why}").format(count=item["count"], name=item["name"], why=item["why"])
+            )
     if manifest.booklet:
         pages = manifest.booklet["pages"]
         lines.append(
-            f"- {plural(math.ceil(pages / 2), 'sheet')} of ordinary paper for the booklet (double-sided)"
+            _("- {sheets} of ordinary paper for the booklet (double-sided)").format(
+                sheets=plural(math.ceil(pages / 2), "sheet")
+            )
         )
     tools = _("a ruler, a craft knife or a guillotine, scissors")
     lines += [f"- {tools}" + (_("; clear tape for the labels") if sheet.cutout else "")]

@@ -20,6 +20,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ..lang.catalogue import _, number
+
 SLEEVE_CARDS = 4  # the quick card selection's sleeve at its fullest: owner card, card, bit pair
 CARD_MM = 0.3  # a printed card on 250-300 g/m² card stock
 FILM_MM = 0.12  # an opaque-backed sleeve's film, each side (Dragon Shield Dual Matte)
@@ -57,18 +59,27 @@ class SleeveSize:
     def name(self) -> str:
         (iw, ih), (ow, oh) = self.inner, self.outer
         w, h = self.card_mm
-        return (
-            f"opaque-backed card sleeves (clear front, solid back), all identical, about {ow} × {oh} mm "
-            f"outside and at least {iw} × {ih} mm inside: room for {self.cards} cards of {w:g} × {h:g} mm"
-            f" ({self.stack:.1f} mm)"
+        return _(
+            "opaque-backed card sleeves (clear front, solid back), all identical, about {ow} × {oh} mm "
+            "outside and at least {iw} × {ih} mm inside: room for {cards} cards of {w} × {h} mm ({stack} mm)"
+        ).format(
+            ow=ow, oh=oh, iw=iw, ih=ih, cards=self.cards, w=f"{w:g}", h=f"{h:g}", stack=f"{self.stack:.1f}"
         )
 
     def stack_words(self, count: int) -> str:
         """How thick a sleeve and a stack of ``count`` are, for the shopping list."""
         full, rest = self.thickness(self.cards), self.thickness(self.resting)
-        return (
-            f"a sleeve is about {rest:.2f} mm thick with {self.resting} cards in it and {full:.2f} mm with "
-            f"{self.cards}, so {count} stack {count * rest / 10:.0f} to {count * full / 10:.0f} cm high"
+        return _(
+            "a sleeve is about {rest} mm thick with {resting} cards in it and {full} mm with {cards}, "
+            "so {count} stack {low} to {high} cm high"
+        ).format(
+            rest=f"{rest:.2f}",
+            resting=self.resting,
+            full=f"{full:.2f}",
+            cards=self.cards,
+            count=number(count),
+            low=f"{count * rest / 10:.0f}",
+            high=f"{count * full / 10:.0f}",
         )
 
     def note(self, count: int) -> str:
@@ -76,14 +87,27 @@ class SleeveSize:
         ow, oh = self.outer
         standard = ""
         if self.card_mm == (63, 88):
-            standard = " (a standard sleeve, 66 × 91 mm, is snug for that many: try one first)"
+            standard = _(" (a standard sleeve, 66 × 91 mm, is snug for that many: try one first)")
         full, rest = self.thickness(self.cards), self.thickness(self.resting)
         low, high = count * rest / 10, count * full / 10
-        return (
-            f"Sleeves: buy opaque-backed ones about {ow} × {oh} mm{standard}, never inner or perfect-fit "
-            f"sleeves, which hold one card. A sleeve holding {self.resting} cards is about {rest:.2f} mm "
-            f"thick, holding {self.cards} about {full:.2f} mm, so {count} sleeves stack {low:.0f} to "
-            f"{high:.0f} cm high: too tall to shuffle as a deck, which is why the booklet washes them "
-            f"on the table. (Figures used: a printed card {CARD_MM} mm thick, sleeve film {FILM_MM} mm "
-            "each side, as in Dragon Shield Dual Matte sleeves.)"
+        return _(
+            "Sleeves: buy opaque-backed ones about {ow} × {oh} mm{standard}, never inner or perfect-fit "
+            "sleeves, which hold one card. A sleeve holding {resting} cards is about {rest} mm thick, "
+            "holding {cards} about {full} mm, so {count} sleeves stack {low} to {high} cm high: too tall "
+            "to shuffle as a deck, which is why the booklet washes them on the table. (Figures used: a "
+            "printed card {card} mm thick, sleeve film {film} mm each side, as in Dragon Shield Dual "
+            "Matte sleeves.)"
+        ).format(
+            ow=ow,
+            oh=oh,
+            standard=standard,
+            resting=self.resting,
+            rest=f"{rest:.2f}",
+            cards=self.cards,
+            full=f"{full:.2f}",
+            count=number(count),
+            low=f"{low:.0f}",
+            high=f"{high:.0f}",
+            card=CARD_MM,
+            film=FILM_MM,
         )

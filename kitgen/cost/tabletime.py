@@ -31,6 +31,8 @@ from reference_engine.api import Checker, Event, Protocol, Snapshot, UsageError,
 
 from ..core.durations import about_range
 from ..core.templates import templates_dir
+from ..lang.catalogue import N_, _, number
+from .timewords import counts_sentence, run_words
 
 ACTIONS = ("place", "move", "turn", "rearrange", "envelope", "shuffle", "return")
 SLOT = re.compile(r"^(\w+)\[(\d+)(?:,\s*(\d+))?\]$")
@@ -553,11 +555,7 @@ class TableTime:
         return max(1, -(-int(self.seconds) // 60))
 
     def sentence(self) -> str:
-        c = self.counts
-        return (
-            f"{c['place']} cards laid out, {c['move']} moved, {c['turn']} turned over, "
-            f"{plural(c['envelope'], 'envelope')} filled, {plural(c['shuffle'], 'shuffle')}"
-        )
+        return counts_sentence(self.counts)
 
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {
@@ -615,10 +613,10 @@ def minutes_text(minutes: int | float, cautious: float | None = None) -> str:
 
 
 def people_text(people: int) -> str:
-    return "one person" if people == 1 else f"{people} people sharing the work"
+    return _("one person") if people == 1 else _("{n} people sharing the work").format(n=number(people))
 
 
-ESTIMATE = (
+ESTIMATE = N_(
     "These minutes are kitgen's estimate: the actions are counted from the engine's run of the "
     "protocol; the seconds each action takes are our own round figures, not measured at a table "
     "(the printing guide lists them). A range goes from quick shuffles and perfect teamwork to "
@@ -628,11 +626,9 @@ ESTIMATE = (
 
 def run_sentence(time: TableTime) -> str:
     """What one run of the worked example costs at the table, for a protocol's section."""
-    return (
-        f"At the table, the worked example's run takes "
-        f"{minutes_text(time.seconds / 60, None if time.cautious is None else time.cautious / 60)} with "
-        f"{people_text(time.people)}: {time.sentence()}. {ESTIMATE}"
-    )
+    cautious = None if time.cautious is None else time.cautious / 60
+    when = minutes_text(time.seconds / 60, cautious)
+    return run_words(when, people_text(time.people), time.sentence(), _(ESTIMATE))
 
 
 class MixingJSON(TypedDict):

@@ -28,7 +28,7 @@ from ..booklet.frontmatter import FrontSection, Text
 from ..core.figurecache import measured_tables
 from ..cost.bom import Bom, Item, seat_names
 from ..cost.gametime import RunArguments
-from ..lang.catalogue import N_, _
+from ..lang.catalogue import N_, _, number
 from ..lang.overlay import spec_text
 from ..paper.facenames import symbol_face
 from ..paper.labelfaces import label_face
@@ -68,13 +68,15 @@ def arrow_item(tickets: int) -> Item:
     spare = max(3, math.ceil(needed * 0.25))
     return Item(
         "arrow",
-        "arrow cards (▲), all alike",
+        _("arrow cards (▲), all alike"),
         "card",
         needed,
         spare,
-        "a ticket's bit in the knockout matches of a virtual turn that follows a play: pointing up "
-        "(away from you) means live; a half turn makes it point down. One per ticket and one per "
-        "match of a round",
+        _(
+            "a ticket's bit in the knockout matches of a virtual turn that follows a play: pointing up "
+            "(away from you) means live; a half turn makes it point down. One per ticket and one per "
+            "match of a round"
+        ),
         [symbol_face("up", "▲")] * (needed + spare),
         "Arrow cards",
     )
@@ -106,23 +108,25 @@ class ClimbingKit(TableKit):
             extra = [
                 Item(
                     "label",
-                    f"λ label cards λ1 to λ{labels + spare}, one of each",
+                    _("λ label cards λ1 to λ{n}, one of each").format(n=labels + spare),
                     "card",
                     labels,
                     spare,
-                    "a ticket's name in the lotteries of a virtual turn: following a play, one per set of "
-                    f"cards that could beat it (at most {labels} in {wc['games']} simulated games); "
-                    "leading, one per card of the rank that is left",
+                    _(
+                        "a ticket's name in the lotteries of a virtual turn: following a play, one per set "
+                        "of cards that could beat it (at most {labels} in {games} simulated games); "
+                        "leading, one per card of the rank that is left"
+                    ).format(labels=number(labels), games=number(wc["games"])),
                     faces,
                     "λ labels",
                 ),
                 Item(
                     "stop",
-                    "stop card (■)",
+                    _("stop card (■)"),
                     "card",
                     1,
                     1,
-                    "the stop ticket of a leading virtual player's lottery: it ends the play",
+                    _("the stop ticket of a leading virtual player's lottery: it ends the play"),
                     [label_face("stop")] * 2,
                     "Stop card",
                 ),
@@ -140,15 +144,21 @@ class ClimbingKit(TableKit):
             extra_pairs=2 + at_once,
             run_name="play selection",
             pair_use=(
-                f"{COPIES} per card on the table ({{k}} at most): its ownership pairs, β α under the "
-                "virtual player's cards, α β under the others'; two for the lotteries' tokens"
-                + (f"; and {at_once} for the six-card ANDs of every ticket done at once" if at_once else "")
+                _(
+                    "{copies} per card on the table ({{k}} at most): its ownership pairs, β α under the "
+                    "virtual player's cards, α β under the others'; two for the lotteries' tokens"
+                ).format(copies=COPIES)
+                + (
+                    _("; and {n} for the six-card ANDs of every ticket done at once").format(n=at_once)
+                    if at_once
+                    else ""
+                )
             ),
-            helper_note=(
-                f"The play selection protocol needs an owner card and {COPIES} α β pairs under each of "
-                "the {k} cards in play, λ labels for its lotteries' tickets and the stop card; the kit "
-                "prints {helpers} owner and bit markers plus labels and spares."
-            ),
+            helper_note=_(
+                "The play selection protocol needs an owner card and {copies} α β pairs under each of "
+                "the {{k}} cards in play, λ labels for its lotteries' tickets and the stop card; the kit "
+                "prints {{helpers}} owner and bit markers plus labels and spares."
+            ).format(copies=COPIES),
         )
 
     # -- the worked example and the figures ------------------------------------------------

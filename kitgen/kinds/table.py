@@ -182,7 +182,7 @@ class TableKit(KitKind):
         words, see :class:`kitgen.kinds.virtual.Table`)."""
         table = Table(
             title=rules.title,
-            deck_name=str(rules.kit.get("deck_name", "our own printed deck")),
+            deck_name=str(rules.kit.get("deck_name", _("our own printed deck"))),
             deck_faces=self.deck_faces(rules),
             deck=plan.own.text("deck"),
             seats=seat_names(plan.players, plan.virtual),

@@ -20,7 +20,8 @@ from reference_engine.api import CardType, TableCounts
 from ..core.words import listing
 from ..cost.bom import Bom, Item, envelope_for, spares
 from ..cost.sleevesize import SLEEVE_CARDS, SleeveSize
-from ..lang.catalogue import _
+from ..lang.catalogue import N_, _, number
+from ..lang.overlay import spec_text
 from ..paper.facenames import symbol_face
 from ..paper.faces import Face
 from ..paper.labelfaces import label_face
@@ -71,6 +72,7 @@ class Table:
     # selection); a kind with other labels lists them in extra_items instead.
     ticket_labels: bool = True
     extra_pairs: int = 2  # α β pairs beyond those under the cards (the lottery's token and AND)
+    # In the active language, with {k} (and {helpers} / {n}) to fill in:
     helper_note: str = ""  # what the protocol needs, in a note (default: the card selection's)
     pair_use: str = ""  # why the α and β cards are needed (default: the card selection's words)
     run_name: str = "card selection"  # the protocol a virtual turn runs, in words
@@ -78,6 +80,15 @@ class Table:
     @property
     def owners(self) -> list[str]:
         return self.seats + self.piles
+
+
+# The protocols a virtual turn runs, in words (Table.run_name), in the catalogue.
+RUNS = {"card selection": N_("card selection"), "play selection": N_("play selection")}
+
+
+def run_words(name: str) -> str:
+    """``Table.run_name`` in the active language."""
+    return _(RUNS[name]) if name in RUNS else name
 
 
 def arrow_face() -> Face:
@@ -90,10 +101,10 @@ def arrow_count(k: int, hand: int) -> tuple[int, str]:
     in each sleeve, and one fresh "no" arrow per match of the knockout lottery's first round
     (the arrows taken out and the losers' go back to the spares between rounds)."""
     n = k + hand // 2
-    return n, (
-        f"one in each sleeve (at most {k} cards on the table) pointing up if its card may be played, "
-        f"and {hand // 2} fresh ones for the knockout lottery's matches"
-    )
+    return n, _(
+        "one in each sleeve (at most {k} cards on the table) pointing up if its card may be played, "
+        "and {fresh} fresh ones for the knockout lottery's matches"
+    ).format(k=number(k), fresh=number(hand // 2))
 
 
 def virtual_bom(table: Table) -> Bom:
@@ -106,11 +117,11 @@ def virtual_bom(table: Table) -> Bom:
         items.append(
             Item(
                 "deck",
-                f"{table.title}: {table.deck_name}",
+                _("{title}: {deck}").format(title=spec_text(table.title), deck=table.deck_name),
                 "card",
                 len(deck_faces),
                 0,
-                "the game's cards, printed with the kit's back so every card looks alike face down",
+                _("the game's cards, printed with the kit's back so every card looks alike face down"),
                 deck_faces,
                 "Game cards",
             )
@@ -127,12 +138,16 @@ def virtual_bom(table: Table) -> Bom:
             items.append(
                 Item(
                     f"theta{i}",
-                    f"θ{i} owner marker: {owner}",
+                    _("θ{i} owner marker: {owner}").format(i=i, owner=owner),
                     "card",
                     n,
                     extra,
-                    f"one below each card of {owner} in a {table.run_name} run; {owner} held at most {n} "
-                    f"cards at a virtual turn in {wc['games']} simulated games",
+                    _(
+                        "one below each card of {owner} in a {run} run; {owner} held at most {n} cards at "
+                        "a virtual turn in {games} simulated games"
+                    ).format(
+                        owner=owner, run=run_words(table.run_name), n=number(n), games=number(wc["games"])
+                    ),
                     [face] * (n + extra),
                     f"θ{i} · {owner}",
                 )
@@ -145,7 +160,7 @@ def virtual_bom(table: Table) -> Bom:
             items.append(
                 Item(
                     "arrow",
-                    "arrow card (up-down)",
+                    _("arrow card (up-down)"),
                     "card",
                     n,
                     spares(n),
@@ -158,19 +173,23 @@ def virtual_bom(table: Table) -> Bom:
         for key, glyph in () if arrows else (("alpha", "α"), ("beta", "β")):
             n = w * k + table.extra_pairs
             per_card = (
-                "one per card on the table"
+                _("one per card on the table")
                 if w == 1
-                else f"{w} per card on the table (its lottery tickets, live or dead)"
+                else _("{w} per card on the table (its lottery tickets, live or dead)").format(w=w)
             )
-            why = table.pair_use.format(k=k, n=n) or (
-                f"{per_card} (at most {k}) to mark whether it may be played, and "
-                f"{'two' if table.extra_pairs == 2 else table.extra_pairs} more for the lottery's token "
-                "and six-card AND"
+            why = table.pair_use.format(k=k, n=n)
+            why = why or _(
+                "{per_card} (at most {k}) to mark whether it may be played, and {more} more for the "
+                "lottery's token and six-card AND"
+            ).format(
+                per_card=per_card,
+                k=number(k),
+                more=_("two") if table.extra_pairs == 2 else number(table.extra_pairs),
             )
             items.append(
                 Item(
                     key,
-                    f"{glyph} bit marker",
+                    _("{glyph} bit marker").format(glyph=glyph),
                     "card",
                     n,
                     spares(n),
@@ -188,13 +207,15 @@ def virtual_bom(table: Table) -> Bom:
             items.append(
                 Item(
                     "ticket",
-                    f"λ ticket cards λ1 to λ{labels}, {w} of each",
+                    _("λ ticket cards λ1 to λ{labels}, {w} of each").format(labels=labels, w=w),
                     "card",
                     w * hand,
                     w * extra,
-                    f"a stronger virtual player: each of the {w} tickets of its first card goes under "
-                    f"λ1, of its second card under λ2, and so on; a virtual player held at most {hand} "
-                    f"cards at its turn in {wc['games']} simulated games",
+                    _(
+                        "a stronger virtual player: each of the {w} tickets of its first card goes under "
+                        "λ1, of its second card under λ2, and so on; a virtual player held at most {hand} "
+                        "cards at its turn in {games} simulated games"
+                    ).format(w=w, hand=number(hand), games=number(wc["games"])),
                     faces,
                     "λ tickets",
                 )
@@ -204,55 +225,71 @@ def virtual_bom(table: Table) -> Bom:
         items.append(owner_cards(owners))
         if arrows:
             notes.append(
-                "The knockout lottery plays its matches on mats: any sheet of paper or plate a pair of "
-                "sleeves fits on, one per match (half the virtual player's cards, rounded down)."
+                _(
+                    "The knockout lottery plays its matches on mats: any sheet of paper or plate a pair "
+                    "of sleeves fits on, one per match (half the virtual player's cards, rounded down)."
+                )
             )
         elif table.sleeved:
             items.append(
                 Item(
                     "envelope",
-                    f"identical opaque envelopes, {envelope_for(*table.card_mm)}",
+                    _("identical opaque envelopes, {size}").format(size=envelope_for(*table.card_mm)),
                     "envelope",
                     2,
                     2,
-                    "the six-card AND's shuffle mixes its two halves of three cards in two envelopes",
+                    _("the six-card AND's shuffle mixes its two halves of three cards in two envelopes"),
                 )
             )
         else:
             items.append(
                 Item(
                     "envelope",
-                    f"identical opaque envelopes, {envelope_for(*table.card_mm)}",
+                    _("identical opaque envelopes, {size}").format(size=envelope_for(*table.card_mm)),
                     "envelope",
                     k,
                     spares(k),
-                    f"one per column of the {table.run_name} grid (at most {k} columns) "
-                    "for its shuffles; the lottery reuses them",
+                    _(
+                        "one per column of the {run} grid (at most {k} columns) for its shuffles; the "
+                        "lottery reuses them"
+                    ).format(run=run_words(table.run_name), k=number(k)),
                 )
             )
         if arrows:
             notes.append(
-                f"The card selection protocol with arrow cards needs {k + n} helper cards for the largest "
-                f"table the simulated games saw, {k} cards in play: an owner card and an arrow card for "
-                f"each card, and a fresh arrow for each match of the lottery; the kit prints {helpers} "
-                "owner and arrow cards plus spares."
+                _(
+                    "The card selection protocol with arrow cards needs {needed} helper cards for the "
+                    "largest table the simulated games saw, {k} cards in play: an owner card and an arrow "
+                    "card for each card, and a fresh arrow for each match of the lottery; the kit prints "
+                    "{helpers} owner and arrow cards plus spares."
+                ).format(needed=number(k + n), k=number(k), helpers=number(helpers))
             )
         elif table.helper_note:
             notes.append(table.helper_note.format(k=k, helpers=helpers))
         elif w == 1:
             notes.append(
-                f"The card selection protocol needs {3 * k + 4} helper cards for the largest table the "
-                f"simulated games saw, {k} cards in play: three for each card, and four more; the kit "
-                f"prints {helpers} owner and bit cards plus spares."
+                _(
+                    "The card selection protocol needs {needed} helper cards for the largest table the "
+                    "simulated games saw, {k} cards in play: three for each card, and four more; the kit "
+                    "prints {helpers} owner and bit cards plus spares."
+                ).format(needed=number(3 * k + 4), k=number(k), helpers=number(helpers))
             )
         else:
             k1 = max(wc["hands"][: table.virtual])
             notes.append(
-                f"The weighted selection protocol needs {(2 * w + 1) * k + w * k1 + 4} helper cards for "
-                f"the largest table the simulated games saw, {k} cards in play, {k1} of them the virtual "
-                f"player's: {2 * w + 1} for each card, {w} more for each of the virtual player's cards, "
-                f"and four more; the kit prints {helpers} owner cards, bit cards and ticket cards plus "
-                "spares."
+                _(
+                    "The weighted selection protocol needs {needed} helper cards for the largest table "
+                    "the simulated games saw, {k} cards in play, {k1} of them the virtual player's: "
+                    "{per_card} for each card, {w} more for each of the virtual player's cards, and four "
+                    "more; the kit prints {helpers} owner cards, bit cards and ticket cards plus spares."
+                ).format(
+                    needed=number((2 * w + 1) * k + w * k1 + 4),
+                    k=number(k),
+                    k1=number(k1),
+                    per_card=2 * w + 1,
+                    w=w,
+                    helpers=number(helpers),
+                )
             )
     table_cards = sum(i.count for i in items if i.kind == "card" and i.key != "seat")
     if table.sleeved and table.virtual:
@@ -265,12 +302,21 @@ def virtual_bom(table: Table) -> Bom:
                 "sleeve",
                 total,
                 spares(total),
-                "every game card lives in a sleeve with its owner card behind it for the whole game "
-                f"(and, during a virtual turn, its {'arrow card' if table.bits == 'arrow' else 'bit pair'} "
-                "in front of it); a virtual turn washes the "
-                f"sleeves on the table instead of filling envelopes; {size.stack_words(total)}"
+                (
+                    _(
+                        "every game card lives in a sleeve with its owner card behind it for the whole "
+                        "game (and, during a virtual turn, its arrow card in front of it); a virtual turn "
+                        "washes the sleeves on the table instead of filling envelopes; {stack}"
+                    )
+                    if table.bits == "arrow"
+                    else _(
+                        "every game card lives in a sleeve with its owner card behind it for the whole "
+                        "game (and, during a virtual turn, its bit pair in front of it); a virtual turn "
+                        "washes the sleeves on the table instead of filling envelopes; {stack}"
+                    )
+                ).format(stack=size.stack_words(total))
                 + (
-                    "; the solid backs also hide the store-bought cards' different backs"
+                    _("; the solid backs also hide the store-bought cards' different backs")
                     if table.deck == "store"
                     else ""
                 ),
@@ -278,9 +324,11 @@ def virtual_bom(table: Table) -> Bom:
             )
         )
         notes.append(
-            "Every game card goes in an identical opaque-backed sleeve with the θ card of its owner "
-            "behind it (face toward the solid back). When a card changes hands, swap the θ card in "
-            "its sleeve for the new owner's; a played card's θ card goes back to the spares."
+            _(
+                "Every game card goes in an identical opaque-backed sleeve with the θ card of its owner "
+                "behind it (face toward the solid back). When a card changes hands, swap the θ card in "
+                "its sleeve for the new owner's; a played card's θ card goes back to the spares."
+            )
         )
         notes.append(size.note(total))
     elif table.deck == "store":
@@ -288,30 +336,37 @@ def virtual_bom(table: Table) -> Bom:
         items.append(
             Item(
                 "sleeve",
-                "opaque-backed card sleeves, all identical",
+                _("opaque-backed card sleeves, all identical"),
                 "sleeve",
                 total,
                 spares(total),
-                "store-bought cards and printed cards have different backs: face down, anyone could "
-                "tell a marker from a game card, which gives the protocol away. Sleeve every card "
-                "(the store deck too) in the same opaque-backed sleeve",
+                _(
+                    "store-bought cards and printed cards have different backs: face down, anyone could "
+                    "tell a marker from a game card, which gives the protocol away. Sleeve every card "
+                    "(the store deck too) in the same opaque-backed sleeve"
+                ),
             )
         )
         notes.append(
-            "You use a store-bought deck with printed cards: every card must go in an identical "
-            "opaque-backed sleeve, or the different backs reveal which face-down card is which."
+            _(
+                "You use a store-bought deck with printed cards: every card must go in an identical "
+                "opaque-backed sleeve, or the different backs reveal which face-down card is which."
+            )
         )
     else:
         notes.append(
-            "Every card is printed with the same back; sleeves are optional (if you use them, put "
-            "every card in the same kind of sleeve)."
+            _(
+                "Every card is printed with the same back; sleeves are optional (if you use them, put "
+                "every card in the same kind of sleeve)."
+            )
         )
     if table.virtual:
         notes.append(
-            "Owner cards belong to seats for the whole game: "
-            + whose_owner_cards(owners, table.virtual)
-            + ". At a virtual player's turn, its own owner cards are the ones the steps call "
-            "\"the virtual player's owner cards\"; everyone else's keep their owners."
+            _(
+                "Owner cards belong to seats for the whole game: {whose}. At a virtual player's turn, "
+                'its own owner cards are the ones the steps call "the virtual player\'s owner cards"; '
+                "everyone else's keep their owners."
+            ).format(whose=whose_owner_cards(owners, table.virtual))
         )
     return Bom(items, notes, owners if table.virtual else table.seats, dict(wc) if wc is not None else {})
 
@@ -345,11 +400,11 @@ def owner_cards(owners: list[str]) -> Item:
     ]
     return Item(
         "seat",
-        "owner cards (whose θ cards are whose)",
+        _("owner cards (whose θ cards are whose)"),
         "card",
         len(seat_faces),
         0,
-        "lie face up at each seat and by the piles, so everyone knows which θ belongs to whom",
+        _("lie face up at each seat and by the piles, so everyone knows which θ belongs to whom"),
         seat_faces,
         "Owner cards",
     )

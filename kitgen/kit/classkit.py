@@ -46,7 +46,7 @@ from ..core.words import listing, plural
 from ..cost.bom import Bom, Item, spares
 from ..cost.consumables import require
 from ..kinds import default_labels, kit_kind
-from ..lang.catalogue import _
+from ..lang.catalogue import N_, _
 from ..lang.overlay import spec_text
 from ..paper.facenames import face_name
 from ..paper.faces import Face
@@ -194,7 +194,7 @@ def materials(
     """The cards of the verified setting, with spares, for ``sets`` groups; the holders its worked
     example's shuffles need, for each group."""
     per_set = report["resources"].get("cards_by_symbol", {})
-    groups = f" for each of the {sets} groups" if sets > 1 else ""
+    groups = _(" for each of the {sets} groups").format(sets=sets) if sets > 1 else ""
     items: list[Item] = []
     words = Glossary(proto)
     for symbol, n in per_set.items():
@@ -210,7 +210,9 @@ def materials(
                 "card",
                 needed,
                 extra,
-                f"{plural(n, 'card')} on the table at once in the verified setting{groups}",
+                _("{cards} on the table at once in the verified setting{groups}").format(
+                    cards=plural(n, "card"), groups=groups
+                ),
                 [face] * (needed + extra),
                 short,
             )
@@ -224,8 +226,10 @@ def materials(
             item.why += groups
     if sets > 1:
         bom.notes.append(
-            f"{holder_words(bom)} for {sets} groups: sort them into {sets} sets with the storage "
-            "labels (one set per group)."
+            _(
+                "{holders} for {sets} groups: sort them into {sets} sets with the storage labels (one "
+                "set per group)."
+            ).format(holders=holder_words(bom), sets=sets)
         )
     return bom
 
@@ -233,8 +237,12 @@ def materials(
 def holder_words(bom: Bom) -> str:
     """What a group's set holds, from the materials: ``Cards``, ``Cards and envelopes``, ..."""
     kinds = {i.kind for i in bom.items}
-    held = [f"{word}s" for word in ("envelope", "sleeve", "clip") if word in kinds]
-    return listing(["Cards", *held])
+    held = [_(HELD[word]) for word in ("envelope", "sleeve", "clip") if word in kinds]
+    return listing([_("Cards"), *held])
+
+
+# A group's holders, in words (holder_words).
+HELD = {"envelope": N_("envelopes"), "sleeve": N_("sleeves"), "clip": N_("clips")}
 
 
 def storage_labels(title: str, bom: Bom, sets: int) -> list[Label]:

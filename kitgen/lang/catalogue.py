@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TypeVar, cast
 
 import click
-from babel import Locale
+from babel import Locale, UnknownLocaleError
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -211,7 +211,10 @@ def number(value: float | int) -> str:
     """A number as the active locale writes it (Babel); English keeps Python's own ``str``."""
     if _ACTIVE.lang in (SOURCE, PSEUDO):
         return str(value)
-    return str(format_decimal(value, locale=_ACTIVE.lang))
+    try:
+        return str(format_decimal(value, locale=_ACTIVE.lang))
+    except UnknownLocaleError:  # a translation Babel has no locale data for: Python's own
+        return str(value)
 
 
 def say_missing(lang: str) -> None:

@@ -1,7 +1,8 @@
 """Extract the catalogue template ``kitgen/lang/locale/kitgen.pot`` with Babel: the ``_()`` and
 ``ngettext()`` calls of ``kitgen/**.py``, the player-facing strings of ``templates/*.yaml``
-(booklet.yaml's ``words``, the ``name`` and ``word`` of cards.yaml's designs) and the texts marked
-``{{...}}`` in the viewer's templates (templates/viewer/*, :mod:`kitgen.lang.marked`).
+(booklet.yaml's ``words``, the ``name`` and ``word`` of cards.yaml's designs, the label sheets'
+``product`` of layout.yaml) and the texts marked ``{{...}}`` in the viewer's templates
+(templates/viewer/*, :mod:`kitgen.lang.marked`).
 
 ``python -m kitgen.lang.extract`` rewrites the template; ``--check`` exits 1 when it is stale.
 The template carries no source line numbers and a fixed date, so it changes only when the
@@ -62,6 +63,10 @@ def yaml_strings(root: Path = ROOT) -> Iterator[tuple[str, str]]:
         where = f"templates/viewer/{path.name}"
         for msgid in marked_ids(path.read_text(encoding="utf-8")):
             yield msgid, f"{where} {{{{...}}}}"
+    layout = yaml.safe_load((root / "templates" / "layout.yaml").read_text(encoding="utf-8"))
+    for key, sheet in layout.get("labels", {}).items():  # what the shopping list asks for
+        if isinstance(sheet, dict) and sheet.get("product"):
+            yield str(sheet["product"]), f"templates/layout.yaml labels.{key}.product"
 
 
 def template(root: Path = ROOT) -> str:

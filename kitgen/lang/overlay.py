@@ -7,8 +7,9 @@ that value as a string (``"1"``, ``"5a"``); any other list stays a list (or a ma
 position from ``"0"``). A key that is not a text field of the source is refused (exit 2, the overlay's
 file, line and key); a text field the overlay leaves out is counted as missing.
 
-A text field is a string of the source under one of :data:`TEXT_KEYS` (``say``, ``title``, ...)
-or under the top-level ``booklet:`` (but its ``example:``), and not under :data:`NOT_TEXT_TOP`.
+A text field is a string of the source under one of :data:`TEXT_KEYS` (``say``, ``title``, ...),
+under the top-level ``booklet:`` (but its ``example:``) or a top-level key of :data:`TEXT_TOP` (a
+protocol's ``table:`` words), and not under :data:`NOT_TEXT_TOP`.
 
 Kits look texts up by their English words (:func:`spec_text`): every overlay of the active
 language, merged, maps each English text to its translation.
@@ -32,6 +33,7 @@ from .catalogue import PSEUDO, SOURCE, allow_missing, language, wrap
 TEXT_KEYS = frozenset(
     {"title", "summary", "notes", "say", "paper", "brief", "how", "doc", "labels", "differences"}
 )
+TEXT_TOP = frozenset({"table"})  # words at the top level only (a step's `table:` is a hint)
 FOLDERS = ("protocols", "games")
 NOT_TEXT_TOP = frozenset({"source", "expect", "symbols", "encodings", "kit"})  # never translated
 Path_ = tuple[str, ...]
@@ -45,7 +47,8 @@ def text_fields(node: object, path: Path_ = (), texty: bool = False) -> Iterator
             key = str(k)
             if not path and key in NOT_TEXT_TOP:
                 continue
-            inner = (texty or key in TEXT_KEYS or (key == "booklet" and not path)) and key != "example"
+            top = not path and key in TEXT_TOP  # a protocol's `table:` words (a step's are hints)
+            inner = (texty or top or key in TEXT_KEYS or (key == "booklet" and not path)) and key != "example"
             yield from text_fields(v, (*path, key), inner)
     elif isinstance(node, list):
         steps = bool(node) and all(isinstance(item, dict) and "step" in item for item in node)

@@ -28,7 +28,7 @@ from reference_engine.api import (
 from ...booklet.examples import spec_example
 from ...core.durations import about_range
 from ...core.figurecache import FigureCache
-from ...cost.kitcost import ESTIMATE, GAMES, Costs, Footprint, with_cautious
+from ...cost.kitcost import GAMES, Costs, Footprint, with_cautious
 from ...cost.tabletime import (
     TimeModel,
     action_counts,
@@ -38,6 +38,8 @@ from ...cost.tabletime import (
     spec_hints,
     time_models,
 )
+from ...cost.timewords import RANGE_NOTE, ROUND_ESTIMATE
+from ...lang.catalogue import _, number
 
 Profiles = Mapping[str, float]  # seconds under each profile, optimistic first
 
@@ -98,24 +100,32 @@ class RoundCost(Costs):
     def sentences(self) -> list[str]:
         mean = statistics.fmean(self.rounds) if self.rounds else 0.0
         out = [
-            f"A round takes {about_range(*self._pair(self.round))} with {people_text(self.players)}; "
-            f"a whole game, making the {self.bundles} bundles first, "
-            f"{about_range(*self._pair(self._game(None)))} "
-            f"on average ({mean:.1f} rounds per game in {len(self.rounds)} simulated games) and "
-            f"{about_range(*self._pair(self._game(0.9)))} in nine games out of ten.",
-            f"Making the {self.bundles} bundles together takes {about_range(*self._pair(self.bundle))} "
-            f"(each: its cards laid out face up, turned face down into a stack, slid into a sleeve, "
-            "a label on).",
+            _(
+                "A round takes {round} with {people}; a whole game, making the {bundles} bundles first, "
+                "{game} on average ({rounds} rounds per game in {games} simulated games) and {p90} in "
+                "nine games out of ten."
+            ).format(
+                round=about_range(*self._pair(self.round)),
+                people=people_text(self.players),
+                bundles=number(self.bundles),
+                game=about_range(*self._pair(self._game(None))),
+                rounds=f"{mean:.1f}",
+                games=number(len(self.rounds)),
+                p90=about_range(*self._pair(self._game(0.9))),
+            ),
+            _(
+                "Making the {bundles} bundles together takes {time} (each: its cards laid out face up, "
+                "turned face down into a stack, slid into a sleeve, a label on)."
+            ).format(bundles=number(self.bundles), time=about_range(*self._pair(self.bundle))),
         ]
         if self.footprint is not None:
             out.append(self.footprint.sentence(self.unit))
-        out.append(ESTIMATE.replace("the protocol", "the round protocol"))
+        out.append(_(ROUND_ESTIMATE) + " " + _(RANGE_NOTE))
         return out
 
     def cover_sentence(self) -> str:
-        return (
-            f"A round takes {about_range(*self._pair(self.round))} for the two of you; a whole game, "
-            f"bundles made, {about_range(*self._pair(self._game(None)))}."
+        return _("A round takes {round} for the two of you; a whole game, bundles made, {game}.").format(
+            round=about_range(*self._pair(self.round)), game=about_range(*self._pair(self._game(None)))
         )
 
     def summary(self) -> dict[str, object]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from reference_engine.api import SealedBidRules
 
 from ...cost.bom import Bom, Item, spares
+from ...lang.catalogue import _, number
 from ...paper.faces import Face
 
 
@@ -30,56 +31,72 @@ def sealed_bid_bom(
     items = [
         Item(
             "club",
-            "♣ cards",
+            _("♣ cards"),
             "card",
             clubs,
             spares(clubs),
-            f"{size - 1} in each of the {bundles} bundles ({clubs_in_bundles}), and {loose_clubs} loose ♣: "
-            "the most one round has out at once (extensions and the subtraction), measured by the engine; "
-            "later rounds reuse the cards the earlier rounds opened",
+            _(
+                "{per} in each of the {bundles} bundles ({in_bundles}), and {loose} loose ♣: the most one "
+                "round has out at once (extensions and the subtraction), measured by the engine; later "
+                "rounds reuse the cards the earlier rounds opened"
+            ).format(per=size - 1, bundles=bundles, in_bundles=number(clubs_in_bundles), loose=loose_clubs),
             [club_face] * (clubs + spares(clubs)),
             "♣ cards",
         ),
         Item(
             "heart",
-            "♥ cards",
+            _("♥ cards"),
             "card",
             n_hearts,
             spares(n_hearts),
-            f"one in each of the {bundles} bundles: its place in the bundle is the value",
+            _("one in each of the {bundles} bundles: its place in the bundle is the value").format(
+                bundles=bundles
+            ),
             [heart_face] * (n_hearts + spares(n_hearts)),
             "♥ cards",
         ),
         Item(
             "sleeve",
-            "card sleeves with a transparent front and an opaque back, "
-            f"for {card_mm[0]:g} × {card_mm[1]:g} mm cards, each holding {size} cards",
+            _(
+                "card sleeves with a transparent front and an opaque back, for {w} × {h} mm cards, each "
+                "holding {n} cards"
+            ).format(w=f"{card_mm[0]:g}", h=f"{card_mm[1]:g}", n=size),
             "sleeve",
             bundles,
             2,
-            f"one per bundle ({len(hand)} per player: {', '.join(str(v) for v in hand)}); the owner "
-            "reads the value label through the front, the other player sees only the opaque back",
+            _(
+                "one per bundle ({n} per player: {values}); the owner reads the value label through the "
+                "front, the other player sees only the opaque back"
+            ).format(n=len(hand), values=", ".join(str(v) for v in hand)),
         ),
         Item(
             "label",
-            "value labels for the sleeves",
+            _("value labels for the sleeves"),
             "label",
             bundles,
             0,
-            "one per sleeve, behind its transparent front, so only the owner sees it; taken out unseen "
-            "when the sleeve is submitted"
+            _(
+                "one per sleeve, behind its transparent front, so only the owner sees it; taken out unseen "
+                "when the sleeve is submitted"
+            )
             if cutout
-            else "one per sleeve, on its transparent front, so only the owner sees it; peeled off unseen "
-            "when the sleeve is submitted",
+            else _(
+                "one per sleeve, on its transparent front, so only the owner sees it; peeled off unseen "
+                "when the sleeve is submitted"
+            ),
         ),
     ]
     table_mm = 37 * (card_mm[0] + 2)
     notes = [
-        f"Make the {bundles} bundles together and in public with the preparation sheet (bundles.pdf), so "
-        "nobody can slip in a forged bundle (a player making bundles alone could make nine bundles of 7).",
-        f"Table space: the comparison lays out 74 cards in 2 rows of 37: about "
-        f"{table_mm / 1000:.2f} metres for these cards; the rows may overlap by half a card on a short "
-        "table.",
-        "Every card is printed with the same back. The sleeves' opaque backs must all be identical too.",
+        _(
+            "Make the {bundles} bundles together and in public with the preparation sheet (bundles.pdf), "
+            "so nobody can slip in a forged bundle (a player making bundles alone could make nine bundles "
+            "of 7)."
+        ).format(bundles=bundles),
+        _(
+            "Table space: the comparison lays out 74 cards in 2 rows of 37: about {metres} metres for "
+            "these cards; the rows may overlap by half a card on a short table."
+        ).format(metres=f"{table_mm / 1000:.2f}"),
+        _("Every card is printed with the same back. The sleeves' opaque backs must all be identical too."),
     ]
     return Bom(items, notes, list(rules.names), {"loose_cards_per_round": helpers}, labels_cutout=cutout)

@@ -16,6 +16,7 @@ from reference_engine.api import Library, PlaySettings, RuleSet, Shedding, Strat
 
 from ...core.figurecache import measured_tables
 from ...cost.bom import Bom, Item, seat_names
+from ...lang.catalogue import _
 from ...paper.faces import Face
 from ...paper.pen import known_colours
 from ..virtual import Table, deck_face, virtual_bom
@@ -51,8 +52,8 @@ def game_bom(
     piles = [wc.get("draw_pile", 0)] + ([wc.get("discard_pile", 0)] if discard_owner else []) if wc else []
     table = Table(
         title=rules.title,
-        deck_name=str(rules.kit.get("deck_name", "our colour-number deck")),
-        deck_faces=[deck_face(rules, ct.name) for ct in rules.cards.values() for _ in range(ct.copies)],
+        deck_name=str(rules.kit.get("deck_name", _("our colour-number deck"))),
+        deck_faces=[deck_face(rules, ct.name) for ct in rules.cards.values() for _copy in range(ct.copies)],
         deck=deck,
         seats=seat_names(players, virtual),
         piles=["Draw pile"] + (["Discard pile"] if discard_owner else []),
@@ -89,11 +90,13 @@ def choice_cards(rules: RuleSet) -> list[Item]:
     return [
         Item(
             "choice",
-            f"{word} choice cards",
+            _("{word} choice cards").format(word=word),
             "card",
             len(choice),
             0,
-            f"shuffled face down to name a uniformly random {word} when a virtual player plays {wild}",
+            _(
+                "shuffled face down to name a uniformly random {word} when a virtual player plays {wild}"
+            ).format(word=word, wild=wild),
             choice,
             f"{word.capitalize()} choice",
         )

@@ -17,10 +17,10 @@ from kitgen.cost.kitcost import (
     TURN_WARNING_MINUTES,
     Costs,
     KitCost,
-    _shuffles_compared,
     build_warnings,
     kit_cost,
 )
+from kitgen.cost.timewords import shuffles_compared as _shuffles_compared
 from reference_engine.api import Library
 
 

@@ -67,7 +67,9 @@ CASES = [
 CODE = re.compile(r"[αβθλ](?:\d+|_\w+)?|\b[RGBYW]\d\b|\b(?:[2-9]|10|[JQKA])[♥♠♣♦]|[♥♠♣♦]")
 ENGLISH_WORD = re.compile(r"\b[A-Za-z]{4,}\b")
 # A kit's own file or folder, a command or a command-line option, named as it is.
-FILE_NAME = re.compile(r"\b[\w-]+\.(?:pdf|html|json|txt|png)\b|\b\w+/|--[a-z][a-z-]*|\bkitgen(?: [a-z]+)?")
+FILE_NAME = re.compile(
+    r"\b[\w-]+\.(?:pdf|html|json|txt|png|csv|md)\b|\b\w+/[\w-]*|--[a-z][a-z-]*|\bkitgen(?: [a-z]+)?"
+)
 
 
 @pytest.mark.parametrize(("kind", "name"), CASES, ids=[n for _, n in CASES])
