@@ -17,6 +17,7 @@ from reference_engine.api import Library, Protocol, UsageError, glyph
 from ..core.words import listing
 from ..lang.catalogue import _
 from ..lang.overlay import spec_text
+from ..lang.seats import seat_name
 
 
 class Glossary:
@@ -51,12 +52,13 @@ class Glossary:
         if 1 <= i <= len(self.owners):
             owner = self.owners[i - 1]
             if _is_pile(owner):
-                return owner[:1].upper() + owner[1:]
-            return _("{owner}'s hand").format(owner=owner)
+                shown = seat_name(owner)
+                return shown[:1].upper() + shown[1:]
+            return _("{owner}'s hand").format(owner=seat_name(owner))
         return _("owner {i}'s hand").format(i=i)
 
     def owner(self, i: int) -> str:
-        return self.owners[i - 1] if 1 <= i <= len(self.owners) else _("owner {i}").format(i=i)
+        return seat_name(self.owners[i - 1]) if 1 <= i <= len(self.owners) else _("owner {i}").format(i=i)
 
     def value(self, name: str, value: object) -> str:
         """A value of an input, output or parameter in words (``1`` -> ``Alice wins``): a

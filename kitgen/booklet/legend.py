@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from reference_engine.api import GameRules, Symbol
 
 from ..core.words import listing
+from ..lang.catalogue import _
+from ..lang.seats import seat_name
 from ..paper.faces import Face
 from .diagram import Diagram
 
@@ -48,9 +50,9 @@ class CardLegend:
         out = []
         game = " ".join(p for p in (self.key, "; ".join(self.cards) + "." if self.cards else "") if p)
         if game:
-            out.append(("Card codes.", game))
+            out.append((_("Card codes."), game))
         if self.helpers:
-            out.append(("Helper cards.", "; ".join(self.helpers) + "."))
+            out.append((_("Helper cards."), "; ".join(self.helpers) + "."))
         return out
 
     def explains(self, code: str) -> str | None:
@@ -189,10 +191,10 @@ def helper_legend(faces: Sequence[Face], words: dict[str, str], owners: Sequence
         by_kind.setdefault(f.kind, []).append(f)
     thetas = sorted(by_kind.get("theta", []), key=lambda f: int(f.key[5:]))
     if thetas and owners:
-        parts = [f"θ{i} {o}" for i, o in enumerate(owners, 1)]
+        parts = [f"θ{i} {seat_name(o)}" for i, o in enumerate(owners, 1)]
         legend.helpers.append(words["theta"].format(owners=listing(parts)))
         for i, o in enumerate(owners, 1):
-            legend.codes[f"θ{i}"] = f"the owner card of {o}"
+            legend.codes[f"θ{i}"] = _("the owner card of {owner}").format(owner=seat_name(o))
     markers = by_kind.get("marker", [])
     if markers:
         codes = [f.title for f in sorted(markers, key=lambda f: f.key)]

@@ -479,7 +479,7 @@ class Writer:
         spare-card note, and the checks box kept whole; between these groups a page may break, so
         a long step no longer leaves the page before it half empty."""
         style = self.sub if block.depth else self.step
-        loop = f" (shown for {block.loop_text})" if block.loop_text and block.diagrams else ""
+        loop = block.loop_text if block.diagrams else ""
         groups: list[list[Flowable]] = [
             [
                 Anchor(step_key(block.protocol, block.number)),
@@ -504,15 +504,15 @@ class Writer:
                 groups.append(group)
         tail: list[Flowable] = []
         if not block.ran:
-            tail.append(self.para("(Not needed in the worked example.)", self.note))
+            tail.append(self.para(_("(Not needed in the worked example.)"), self.note))
         for note in block.notes:
             tail.append(self.para(note, self.note))
         if loop:
-            tail.append(self.para(f"Picture{loop}.", self.note))
+            tail.append(self.para(_("Picture (shown for {loop}).").format(loop=loop), self.note))
         if tail:
             groups[-1] += tail
         if block.checks:
-            rows: list[Flowable] = [self.rich("A correct table shows:", "", self.cell)]
+            rows: list[Flowable] = [self.rich(_("A correct table shows:"), "", self.cell)]
             rows += [self.para("• " + c, self.cell, spec=True) for c in block.checks]
             rows.append(self.rich(_("Anything else?"), block.if_wrong, self.cell, spec=True))
             groups.append([Spacer(1, mm(1)), self.box(rows, "warning")])
@@ -604,10 +604,12 @@ class Writer:
         """Every step as the paper writes it (its notation), where the spec keeps that wording."""
         out: list[Flowable] = []
         for sec in self.b.sections:
-            rows: list[list[Cell]] = [["Step", "In the paper's words"]]
+            rows: list[list[Cell]] = [[_("Step"), _("In the paper's words")]]
             rows += [[b.number, b.paper] for b in sec.steps if b.paper]
             if len(rows) > 1:
-                out.append(self.heading(f"{sec.title}: the steps in the paper's words", 1))
+                out.append(
+                    self.heading(_("{title}: the steps in the paper's words").format(title=sec.title), 1)
+                )
                 out.append(self.table(rows, [mm(14), self.width - mm(14)], spec=True))
         return out
 
@@ -650,10 +652,12 @@ class Writer:
                 out.append(self.rich(_("How the cards show it."), line, self.small))
             if i == 0:
                 out += self.card_codes()
-            rows: list[list[Cell]] = [[self.rich("Step", "", self.body), self.rich("Do", "", self.body)]]
+            rows: list[list[Cell]] = [
+                [self.rich(_("Step"), "", self.body), self.rich(_("Do"), "", self.body)]
+            ]
             for block in sec.steps:
                 cell: list[Flowable] = [self.para(block.brief, self.body, spec=True)]
-                checks = [c for c in block.checks if not c.startswith("In this example")]
+                checks = [c for c in block.checks if c != block.example]
                 if checks:
                     cell.append(self.rich(_("Check:"), " ".join(checks), self.small, spec=True))
                 rows.append([self.para(block.number, self.body), cell])

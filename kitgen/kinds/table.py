@@ -281,7 +281,7 @@ class TableKit(KitKind):
         box = [Text(self.turn_cost(b), lead="What a virtual turn costs.")]
         box += [Text(line, style="small") for line in (b.cost.sentences() if b.cost else [])]
         blocks.append(Box(tuple(box)))
-        return FrontSection("A virtual player's turn", tuple(blocks))
+        return FrontSection(_("A virtual player's turn"), tuple(blocks))
 
     def turn_cost(self, b: Booklet) -> str:
         """The table's work for the worked example's turn: cards laid out, shuffles."""

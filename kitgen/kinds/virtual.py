@@ -17,9 +17,11 @@ from typing import Protocol, TypedDict, runtime_checkable
 
 from reference_engine.api import CardType, TableCounts
 
-from ..core.words import listing
+from ..core.words import listing, plural
 from ..cost.bom import Bom, Item, envelope_for, spares
 from ..cost.sleevesize import SLEEVE_CARDS, SleeveSize
+from ..lang.catalogue import _
+from ..lang.seats import seat_name
 from ..paper.facenames import symbol_face
 from ..paper.faces import Face
 from ..paper.labelfaces import label_face
@@ -123,17 +125,18 @@ def virtual_bom(table: Table) -> Bom:
         for i, (owner, n) in enumerate(zip(owners, counts), 1):
             extra = max(3, math.ceil(n * 0.25))  # a hand can grow beyond what the simulation saw
             face = Face("theta", f"theta{i}", f"θ{i} ({owner})", (owner,))
+            shown = seat_name(owner)  # the engine's name, in the active language
             items.append(
                 Item(
                     f"theta{i}",
-                    f"θ{i} owner marker: {owner}",
+                    f"θ{i} owner marker: {shown}",
                     "card",
                     n,
                     extra,
-                    f"one below each card of {owner} in a {table.run_name} run; {owner} held at most {n} "
+                    f"one below each card of {shown} in a {table.run_name} run; {shown} held at most {n} "
                     f"cards at a virtual turn in {wc['games']} simulated games",
                     [face] * (n + extra),
-                    f"θ{i} · {owner}",
+                    f"θ{i} · {shown}",
                 )
             )
             helpers += n
@@ -317,9 +320,12 @@ def virtual_bom(table: Table) -> Bom:
 
 def whose_owner_cards(owners: list[str], virtual: int) -> str:
     """``Virtual 1's are the θ1 cards and Virtual 2's the θ2 cards`` (virtual players sit first)."""
-    parts = [f"{owners[i]}'s are the θ{i + 1} cards" for i in range(min(virtual, len(owners)))]
-    if len(parts) > 1:
-        parts = [parts[0]] + [p.replace(" are the ", " the ") for p in parts[1:]]
+    parts = [
+        (_("{owner}'s are the θ{i} cards") if i == 0 else _("{owner}'s the θ{i} cards")).format(
+            owner=seat_name(owners[i]), i=i + 1
+        )
+        for i in range(min(virtual, len(owners)))
+    ]
     return listing(parts)
 
 
@@ -362,9 +368,9 @@ def kit_labels(bom: Bom) -> list[Label]:
             colour = ""
             if item.key.startswith("theta"):
                 colour = theta_colour(int(item.key[len("theta") :]))
-            labels.append(Label(item.label, f"{item.count} cards", colour, "storage"))
+            labels.append(Label(item.label, plural(item.count, "card"), colour, "storage"))
         elif item.kind == "envelope":
-            labels.append(Label("Envelopes", f"{item.count}, identical", "", "storage"))
+            labels.append(Label(_("Envelopes"), _("{n}, identical").format(n=item.count), "", "storage"))
     return labels
 
 

@@ -8,6 +8,8 @@ from ...booklet.book import Booklet
 from ...booklet.frontchapters import kit_contents, rules_head, table_layout, turn_head
 from ...booklet.frontmatter import Block, FrontSection, Gap, Picture, Text, numbered
 from ...booklet.parts import booklet_style
+from ...lang.catalogue import _
+from ...lang.overlay import spec_text
 
 
 def front_sections(b: Booklet) -> list[FrontSection]:
@@ -34,7 +36,7 @@ def bundles(b: Booklet) -> FrontSection:
         Picture("cards", tuple(example), 10, 12),
         Text("The bundle of value 3, face up: the ♥ is at place 4 from the left.", style="small"),
     ]
-    return FrontSection("Making the bundles", tuple(blocks))
+    return FrontSection(_("Making the bundles"), tuple(blocks))
 
 
 def sealed_rules(b: Booklet) -> FrontSection:
@@ -42,7 +44,7 @@ def sealed_rules(b: Booklet) -> FrontSection:
     blocks = rules_head(b, summary=False)
     blocks.append(Text(rules.dealer_doc, lead="With a dealer."))
     blocks.append(Text(rules.dealerless_doc, lead="Without a dealer."))
-    return FrontSection(f"The rules: {rules.title}", tuple(blocks))
+    return FrontSection(_("The rules: {title}").format(title=spec_text(rules.title)), tuple(blocks))
 
 
 def round_overview(b: Booklet) -> FrontSection:
@@ -51,4 +53,4 @@ def round_overview(b: Booklet) -> FrontSection:
     blocks.append(
         Text(f"{rules.names[0]} and {rules.names[1]} in this booklet are the two players.", style="small")
     )
-    return FrontSection("A round without a dealer", tuple(blocks))
+    return FrontSection(_("A round without a dealer"), tuple(blocks))

@@ -130,7 +130,7 @@ def virtual_turn(b: Booklet) -> FrontSection:
             Text(t, style="small") for t in lines[1:]
         ]
         out.append(Box(tuple(box)))
-    return FrontSection("A virtual player's turn", tuple(out))
+    return FrontSection(_("A virtual player's turn"), tuple(out))
 
 
 def _draws_in_run(protocol: str) -> bool:
