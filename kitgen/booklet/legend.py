@@ -27,6 +27,7 @@ from reference_engine.api import GameRules, Symbol
 
 from ..core.words import listing
 from ..lang.catalogue import _
+from ..lang.overlay import spec_text
 from ..lang.seats import seat_name
 from ..paper.faces import Face
 from .diagram import Diagram
@@ -77,15 +78,25 @@ def card_words(rules: GameRules | None, sym: Symbol) -> str:
     a = sym.attrs
     if "low" in a and "high" in a:  # a domino tile: its two halves
         if a["low"] == a["high"]:
-            return f"the double {a['low']} ({a['low']} pips on both halves)"
-        return f"the tile with {a['low']} and {a['high']} pips"
+            return _("the double {n} ({n} pips on both halves)").format(n=a["low"])
+        return _("the tile with {low} and {high} pips").format(low=a["low"], high=a["high"])
     colours = _colours(rules)
     what = _kind_words(rules, a)
     colour = colours.get(str(a.get("color")))
     if colour is None:
         return what
-    name = str(colour.get("name", a.get("color")))
-    return f"{what} of {name}" if _word(rules) == "suit" else f"{name} {what}"
+    name = colour_word(str(colour.get("name", a.get("color"))))
+    if _word(rules) == "suit":
+        return _("{kind} of {suit}").format(kind=what, suit=name)
+    return _("{colour} {kind}").format(colour=name, kind=what)
+
+
+def colour_word(name: str) -> str:
+    """A colour's (or suit's) name as the card faces say it (templates/cards.yaml's ``Red``), in the
+    active language; in English as the rule set writes it (``red``)."""
+    titled = name[:1].upper() + name[1:]
+    said = _(titled)  # cards.yaml's names are in the catalogue
+    return name if said == titled else said
 
 
 def _word(rules: GameRules | None) -> str:
@@ -106,7 +117,8 @@ def _kind_words(rules: GameRules | None, attrs: Mapping[str, object]) -> str:
     if attrs.get("value") is not None and kind == "number":
         return str(attrs["value"])
     names = getattr(rules, "card_names", None) or {}
-    return PARENTHESIS.sub("", str(names.get(kind, kind))).replace("_", " ").strip()
+    said = spec_text(str(names[kind])) if kind in names else kind  # the rule set's words: its overlay
+    return PARENTHESIS.sub("", said).replace("_", " ").strip()
 
 
 def _deck(rules: GameRules | None) -> list[Symbol]:
@@ -136,9 +148,24 @@ def _colour_key(
     for make, where, sign in ((before, "first letter", "letter"), (after, "sign at the end", "symbol")):
         if all(s.glyph == make(str(s.attrs["color"]), str(s.attrs.get("face"))) for s in coloured):
             used = list(dict.fromkeys(str(s.attrs["color"]) for s in coloured))
-            parts = [f"{colours[c].get(sign, '')} {colours[c].get('name', c)}" for c in used]
-            return f"The {where} is the {word}: {', '.join(parts)}.", make
+            parts = [
+                f"{colours[c].get(sign, '')} {colour_word(str(colours[c].get('name', c)))}" for c in used
+            ]
+            return _key_sentence(where, word).format(parts=", ".join(parts)), make
     return None
+
+
+def _key_sentence(where: str, word: str) -> str:
+    """``The first letter is the colour: {parts}.`` (or the sign at the end, the suit)."""
+    if (where, word) == ("first letter", "colour"):
+        return _("The first letter is the colour: {parts}.")
+    if (where, word) == ("sign at the end", "colour"):
+        return _("The sign at the end is the colour: {parts}.")
+    if (where, word) == ("first letter", "suit"):
+        return _("The first letter is the suit: {parts}.")
+    if (where, word) == ("sign at the end", "suit"):
+        return _("The sign at the end is the suit: {parts}.")
+    return f"The {where} is the {word}: {{parts}}."
 
 
 def game_card_legend(rules: GameRules | None, shown: Iterable[str] = ()) -> CardLegend:
@@ -167,7 +194,7 @@ def game_card_legend(rules: GameRules | None, shown: Iterable[str] = ()) -> Card
             double = min(
                 doubles, key=lambda s: (order.get(s.name, len(order)), members.index(s)), default=None
             )
-            legend.cards.append(f"{plain.glyph} = {card_words(rules, plain)} (its two halves)")
+            legend.cards.append(f"{plain.glyph} = {card_words(rules, plain)}" + _(" (its two halves)"))
             if double is not None:
                 legend.cards.append(f"{double.glyph} = {card_words(rules, double)}")
             legend.codes.update({s.glyph: card_words(rules, s) for s in members})

@@ -231,7 +231,7 @@ def section_for(
         table_time(run.events, people, spec_hints(library.protocol)),
         proto.table,
         needs(run.events),
-        notation=dict(proto.booklet.notation),
+        notation={k: spec_text(v) for k, v in proto.booklet.notation.items()},
     )
 
 

@@ -94,6 +94,14 @@ def _role(role: str) -> str:
     return _(ROLES[role]) if role in ROLES else role
 
 
+# A choice card's purpose line (kitgen.kinds.shedding.materials.choice_cards), in the active language.
+PURPOSES = {"colour for a wild": N_("colour for a wild"), "suit for an eight": N_("suit for an eight")}
+
+
+def _purpose(purpose: str) -> str:
+    return _(PURPOSES[purpose]) if purpose in PURPOSES else purpose
+
+
 def _seat(cd: _Card, face: Face) -> None:
     c, w, h = cd.c, cd.w, cd.h
     i = int(face.key[len("seat") :])
@@ -124,7 +132,7 @@ def _seat(cd: _Card, face: Face) -> None:
 
 def _choice(cd: _Card, face: Face) -> None:
     c, w, h = cd.c, cd.w, cd.h
-    purpose = face.extra[0] if face.extra else "colour for a wild"
+    purpose = _purpose(face.extra[0] if face.extra else "colour for a wild")
     if len(face.extra) >= 4:
         spec = {"fill": face.extra[1], "symbol": face.extra[2], "name": face.extra[3].capitalize()}
     else:
