@@ -17,7 +17,7 @@ from ..core.words import listing
 from ..lang.catalogue import N_, SOURCE, _, language, ngettext
 
 # The engine's small numbers in words (reference_engine.reveals._count).
-COUNTS = (N_("no"), N_("one"), N_("two"), N_("three"), N_("four"))
+COUNTS = {1: N_("one"), 2: N_("two"), 3: N_("three"), 4: N_("four")}  # 0 has its own sentences
 
 
 def check_text(fact: Fact, proto: Protocol) -> str:
@@ -65,7 +65,7 @@ def _value_count(proto: Protocol, d: dict[str, object]) -> str:
             return _("No pair shows {cards}.").format(cards=syms)
         return _("No group of {width} shows {cards}.").format(width=width, cards=syms)
     n, exactly = (lo, True) if lo == hi else (hi, False)
-    count = _(COUNTS[n]) if n < len(COUNTS) else str(n)
+    count = _(COUNTS[n]) if n in COUNTS else str(n)
     if exactly and width == 2:
         text = ngettext("Exactly {count} pair shows {cards}.", "Exactly {count} pairs show {cards}.", n)
     elif exactly:

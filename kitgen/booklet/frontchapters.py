@@ -54,7 +54,7 @@ def setup_values(b: Booklet, turn: str | None = None) -> dict[str, object]:
     operator = b.virtual == b.players
     values: dict[str, object] = {
         "players": b.players,
-        "humans": plural(b.players - b.virtual, "person", "people"),
+        "humans": plural(b.players - b.virtual, "person"),
         "virtual": b.virtual,
     }
     seating = words["setup_seating_operator" if operator else "setup_seating"].format(**values)

@@ -27,8 +27,18 @@ CEILING = {
     "printing-guide.txt": 51,
     "shopping-list.txt": 35,
 }
+# Distinct unwrapped words per file of the default UNO kit (uno-4p1v-a4) in qps: the cards and the
+# labels are the booklet lane's (issue 41); what the booklet and the guides still have is mostly
+# the bill of materials, table time, verification and the kinds' sentences.
+CEILING_UNO = {
+    "booklet.pdf": 505,
+    "cards.pdf": 0,
+    "labels.pdf": 6,
+    "printing-guide.txt": 66,
+    "shopping-list.txt": 66,
+}
 # What stays as it is in every language: the program's and the kit's names, file names.
-ALLOWED = frozenset({"kitgen", "six-card-and-kit-a", "pdf", "txt", "html"})
+ALLOWED = frozenset({"kitgen", "six-card-and-kit-a", "uno-4p1v-a4", "pdf", "txt", "html"})
 ROUTED = ("Contents", "Validation", "Anything", "Worked", "Moves", "Quick", "Card")  # wrapped by now
 
 
@@ -54,6 +64,44 @@ def test_outside_brackets() -> None:
 def test_no_new_unwrapped_text(pseudo_protocol_kit: Path, name: str) -> None:
     found = unwrapped(pseudo_protocol_kit, name)
     assert len(found) <= CEILING[name], f"{name}: {len(found)} words outside ⟦ ⟧: {sorted(found)[:40]}"
+
+
+@pytest.fixture(scope="module")
+def pseudo_uno_kit(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``kitgen build uno --lang qps --no-previews``: the default game kit in the pseudo-locale
+    (about 13 s CPU with a cold verification cache, less when the session's cache has UNO)."""
+    from kitgen.kit.build import KitOptions, build
+    from kitgen.lang.catalogue import using_language
+
+    folder = tmp_path_factory.mktemp("qps-uno") / "uno"
+    with using_language("qps"):
+        build(KitOptions(output=str(folder), previews=False))
+    return folder
+
+
+@pytest.mark.parametrize("name", sorted(CEILING_UNO))
+def test_no_new_unwrapped_text_in_the_uno_kit(pseudo_uno_kit: Path, name: str) -> None:
+    found = unwrapped(pseudo_uno_kit, name)
+    assert len(found) <= CEILING_UNO[name], f"{name}: {len(found)} words outside ⟦ ⟧: {sorted(found)[:40]}"
+
+
+def test_the_uno_kit_routes_seats_pictures_checks_and_chapters(pseudo_uno_kit: Path) -> None:
+    """One regression per class of booklet words routed by issue 41: seat names (in pictures, on θ
+    cards and labels), picture labels, the checks box, chapter titles, the checklist's steps."""
+    text = page_text(pseudo_uno_kit / "booklet.pdf")
+    for said in (
+        "⟦Draw pile⟧",  # a seat name, on the θ cards drawn in the pictures
+        "⟦Setting up the table⟧",  # a chapter title (and the contents)
+        "⟦A correct table shows:⟧",
+        "⟦Always the same cards, only their order changes.⟧",  # an engine fact, said again
+        "⟦nobody sits here⟧",  # the table plan
+    ):
+        assert said in text, said
+    assert re.search(r"⟦\d+ sleeves⟧", text)  # an elided region's size
+    assert re.search(r"⟦Step 1: ", text)  # the checklist
+    assert not unwrapped(pseudo_uno_kit, "cards.pdf")
+    labels = page_text(pseudo_uno_kit / "labels.pdf")
+    assert "⟦Virtual 1⟧" in labels and "⟦Human 3⟧" in labels
 
 
 def test_the_booklet_headings_and_steps_are_routed(pseudo_protocol_kit: Path) -> None:
