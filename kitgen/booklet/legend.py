@@ -26,13 +26,17 @@ from dataclasses import dataclass, field
 from reference_engine.api import GameRules, Symbol
 
 from ..core.words import listing
-from ..lang.catalogue import _
+from ..lang.catalogue import N_, _
 from ..lang.overlay import spec_text
 from ..lang.seats import seat_name
 from ..paper.faces import Face
 from .diagram import Diagram
 
 PARENTHESIS = re.compile(r"\s*\([^)]*\)")
+# The kinds of a deck of suits that are named, not numbered (a rule set's card_names say them
+# when it has them).
+TWO_COLOUR = {"club": N_("club"), "heart": N_("heart")}  # templates/cards.yaml's two-colour cards
+RANKS = {"ace": N_("ace"), "jack": N_("jack"), "queen": N_("queen"), "king": N_("king"), "eight": N_("eight")}
 
 
 @dataclass
@@ -117,6 +121,8 @@ def _kind_words(rules: GameRules | None, attrs: Mapping[str, object]) -> str:
     if attrs.get("value") is not None and kind == "number":
         return str(attrs["value"])
     names = getattr(rules, "card_names", None) or {}
+    if kind not in names and kind in RANKS:  # a deck of suits without the rule set's words
+        return _(RANKS[kind])
     said = spec_text(str(names[kind])) if kind in names else kind  # the rule set's words: its overlay
     return PARENTHESIS.sub("", said).replace("_", " ").strip()
 
@@ -247,7 +253,10 @@ def helper_legend(faces: Sequence[Face], words: dict[str, str], owners: Sequence
         legend.codes[f.title] = "the stop card"
     two = sorted(by_kind.get("two_colour", []), key=lambda f: f.key)
     if two:
-        parts = [f"{f.title} = {f.key} card" for f in two]  # "= a" would read as code
+        named = {f.key: _(TWO_COLOUR[f.key]) if f.key in TWO_COLOUR else f.key for f in two}
+        parts = [
+            _("{glyph} = {name} card").format(glyph=f.title, name=named[f.key]) for f in two
+        ]  # not "= a"
         legend.helpers.append(words["two_colour"].format(cards=listing(parts)))
         legend.codes.update({f.title: f"{f.key} card" for f in two})
     return legend
