@@ -145,7 +145,7 @@ def in_words(value: object) -> str:
         return _("yes")
     if value is False or str(value) == "False":
         return _("no")
-    if value is None or str(value) == "None":
+    if value is None or str(value) in ("None", "none"):
         return _("none")
     if isinstance(value, list | tuple):
         parts = [in_words(v) for v in value]

@@ -102,7 +102,7 @@ def _notes(library: Library, events: list[Event], depth: int, pictured: bool = T
         if e.depth != depth:
             continue
         if e.action == "shuffle":
-            how = d.get("how") or ""
+            how = spec_text(str(d.get("how") or ""))  # the spec's shuffle words, through its overlay
             notes.append(f"{how} ({_arrangements(int(d['size']))})".strip())
         elif e.action == "turn" and len(d.get("revealed", [])) > 16:
             n = len(d["revealed"])
