@@ -27,7 +27,7 @@ from reportlab.platypus import Flowable
 from reference_engine.api import CardJSON, Event, RegionJSON, Snapshot, glyph, shown_cells
 
 from ..core.units import mm
-from ..lang.catalogue import _
+from ..lang.catalogue import _, ngettext
 from ..lang.wrap import breaks_between_characters, fitted_lines
 from ..paper.drawing import draw_back, draw_face
 from ..paper.faces import FONT, FONT_BOLD, Face
@@ -389,8 +389,9 @@ def extent_words(reg: Region) -> str:
     """How large an elided region is, under its name: "4 × 92" of loose cards, "92 sleeves"
     when every column is one sleeve (the table holds sleeves, not a grid of loose cards)."""
     if reg.sleeve_side and reg.sleeve_rows:
-        holder = "envelope" if reg.sleeve_kind == "envelope" else "sleeve"
-        return f"{reg.cols} {holder}{'' if reg.cols == 1 else 's'}"
+        if reg.sleeve_kind == "envelope":
+            return ngettext("{n} envelope", "{n} envelopes", reg.cols).format(n=reg.cols)
+        return ngettext("{n} sleeve", "{n} sleeves", reg.cols).format(n=reg.cols)
     return f"{reg.rows} × {reg.cols}"
 
 
@@ -633,8 +634,9 @@ class DiagramFlowable(Flowable):
         mid = (y_lo + y_hi) / 2
         c.drawCentredString(x + g.card_w / 2, mid + mm(1), "…")
         c.setFont(FONT, 5.5)
-        c.drawCentredString(x + g.card_w / 2, mid - mm(2.5), f"{hidden} more")
-        c.drawCentredString(x + g.card_w / 2, mid - mm(4.7), "columns" if hidden != 1 else "column")
+        more = ngettext("{n} more\ncolumn", "{n} more\ncolumns", hidden).format(n=hidden).split("\n")
+        for k, line in enumerate(more[:2]):
+            c.drawCentredString(x + g.card_w / 2, mid - mm(2.5 + 2.2 * k), line)
 
     def _arrows(self, c: Canvas, reg: Region, moves: Sequence[tuple[int, int]], top: float) -> None:
         """Each move as an arrow above the cards, from the place a card leaves (left of that

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from ..core.words import plural
 from ..lang.catalogue import _
 from ..lang.overlay import spec_text
+from ..lang.seats import seat_name
 from .book import Booklet
 from .frontmatter import Block, Box, Checklist, FrontSection, Gap, Grid, Picture, Text, numbered, step_key
 from .parts import booklet_style
@@ -27,21 +28,21 @@ def kit_contents(b: Booklet) -> list[FrontSection]:
     blocks += [Text(n, style="small", spec=True) for n in bom.notes]
     if b.cost is not None:
         blocks.append(Text(b.cost.sentences()[0], style="small"))
-    return [FrontSection("What is in the kit", tuple(blocks), new_page=False)]
+    return [FrontSection(_("What is in the kit"), tuple(blocks), new_page=False)]
 
 
 def owners_table(b: Booklet) -> Grid:
     """Each seat's θ card, its owner and where it lies on the table."""
-    rows: list[tuple[str | Picture, ...]] = [("θ card", "Owner", "Where")]
+    rows: list[tuple[str | Picture, ...]] = [(_("θ card"), _("Owner"), _("Where"))]
     for i, owner in enumerate(b.owners, 1):
         where = (
-            "a place at the table with nobody in it; its hand lies face down in a row"
+            _("a place at the table with nobody in it; its hand lies face down in a row")
             if owner.startswith("Virtual")
-            else "a player's place; they hold their hand as usual"
+            else _("a player's place; they hold their hand as usual")
             if owner.startswith("Human")
-            else "the middle of the table"
+            else _("the middle of the table")
         )
-        rows.append((Picture("cards", (b.face(f"theta{i}"),), 9), f"θ{i}: {owner}", where))
+        rows.append((Picture("cards", (b.face(f"theta{i}"),), 9), f"θ{i}: {seat_name(owner)}", where))
     return Grid(tuple(rows), (14, 40))
 
 
@@ -53,7 +54,7 @@ def setup_values(b: Booklet, turn: str | None = None) -> dict[str, object]:
     operator = b.virtual == b.players
     values: dict[str, object] = {
         "players": b.players,
-        "humans": plural(b.players - b.virtual, "person", "people"),
+        "humans": plural(b.players - b.virtual, "person"),
         "virtual": b.virtual,
     }
     seating = words["setup_seating_operator" if operator else "setup_seating"].format(**values)
@@ -82,7 +83,7 @@ def setting_up(b: Booklet, values: dict[str, object], steps: Sequence[str]) -> F
             blocks += [Picture("sleeve", faces), Text(words["setup_sleeve_picture"], style="small")]
     duty = words["sleeve_duty"] if sleeved else words["shuffle_duty"]
     blocks.append(Box((Text(duty, lead=_("Who does what.")),)))
-    return FrontSection("Setting up the table", tuple(blocks))
+    return FrontSection(_("Setting up the table"), tuple(blocks))
 
 
 def rules_head(b: Booklet, summary: bool = True) -> list[Block]:
@@ -140,10 +141,11 @@ def cover_blocks(b: Booklet) -> list[Block]:
     if rows:
         out += [Box(tuple(rows)), Gap(4)]
     titles = [c.title for c in b.front]
-    start = [t for t in titles if t != "What is in the kit"][:1] + [
-        t for t in titles if t == words["checklist_title"]
+    contents = _("What is in the kit")
+    start = [t for t in titles if t != contents][:1] + [t for t in titles if t == words["checklist_title"]]
+    steps = [
+        _("{title}: page {page}").format(title=t, page=page_of(t)) for t in [contents, *start] if t in titles
     ]
-    steps = [f"{t}: page {page_of(t)}" for t in ["What is in the kit", *start] if t in titles]
     if steps:
         out.append(Text("; ".join(steps) + ".", lead=words["cover_start"]))
     return out
@@ -162,8 +164,8 @@ def first_turn_checklist(b: Booklet) -> list[FrontSection]:
     words = booklet_style().words
     top = b.sections[0]
     items: list[str] = [
-        words["checklist_setup"].format(page=page_of("Setting up the table")),
-        words["checklist_read"].format(page=page_of("A virtual player's turn")),
+        words["checklist_setup"].format(page=page_of(_("Setting up the table"))),
+        words["checklist_read"].format(page=page_of(_("A virtual player's turn"))),
     ]
     space = b.table_space()
     if space is not None:
@@ -177,19 +179,21 @@ def first_turn_checklist(b: Booklet) -> list[FrontSection]:
     items.append(words["checklist_start"].format(title=top.title, page=page_of(top.title)))
     called = {sec.title: sec for sec in b.sections[1:]}
     for block in top.steps:
-        text = f"Step {block.number}: {block.brief}"
+        text = _("Step {n}: {brief}").format(n=block.number, brief=block.brief)
         also = [t for t in called if any(t in n for n in block.notes)]
         for t in also:
-            text += f" ({t}: page {{page:title:{t}}})"
+            text += " " + _("({title}: page {page})").format(title=t, page=page_of(t))
         if block.checks:
             text += " " + words["checklist_check"]
-        items.append(text + f" (page {{page:{step_key(block.protocol, block.number)}}})")
-    items.append(words["checklist_play"].format(page=page_of("A virtual player's turn")))
+        items.append(
+            text + " " + _("(page {page})").format(page=f"{{page:{step_key(block.protocol, block.number)}}}")
+        )
+    items.append(words["checklist_play"].format(page=page_of(_("A virtual player's turn"))))
     items.append(words["checklist_back"])
     first_check = next((blk for blk in top.steps if blk.checks), None)
     blocks: list[Block] = [Text(words["checklist_intro"], style="small"), Checklist(tuple(items))]
     if first_check is not None:
-        warn = Text(first_check.if_wrong, lead="If a check fails:", style="small", spec=True)
+        warn = Text(first_check.if_wrong, lead=_("If a check fails:"), style="small", spec=True)
         blocks += [Gap(2), Box((warn,), "warning")]
     return [FrontSection(words["checklist_title"], tuple(blocks), own_page=True)]
 

@@ -17,6 +17,7 @@ from reference_engine.api import Library, Protocol, UsageError, glyph
 from ..core.words import listing
 from ..lang.catalogue import _
 from ..lang.overlay import spec_text
+from ..lang.seats import seat_name
 
 
 class Glossary:
@@ -51,12 +52,13 @@ class Glossary:
         if 1 <= i <= len(self.owners):
             owner = self.owners[i - 1]
             if _is_pile(owner):
-                return owner[:1].upper() + owner[1:]
-            return _("{owner}'s hand").format(owner=owner)
+                shown = seat_name(owner)
+                return shown[:1].upper() + shown[1:]
+            return _("{owner}'s hand").format(owner=seat_name(owner))
         return _("owner {i}'s hand").format(i=i)
 
     def owner(self, i: int) -> str:
-        return self.owners[i - 1] if 1 <= i <= len(self.owners) else _("owner {i}").format(i=i)
+        return seat_name(self.owners[i - 1]) if 1 <= i <= len(self.owners) else _("owner {i}").format(i=i)
 
     def value(self, name: str, value: object) -> str:
         """A value of an input, output or parameter in words (``1`` -> ``Alice wins``): a
@@ -139,19 +141,16 @@ def _key(value: object) -> str:
 
 def in_words(value: object) -> str:
     """A value as a player reads it: yes/no, none, card glyphs, lists as "a, b and c"."""
-    if value is True:
-        return "yes"
-    if value is False:
-        return "no"
-    if value is None:
-        return "none"
+    if value is True or str(value) == "True":
+        return _("yes")
+    if value is False or str(value) == "False":
+        return _("no")
+    if value is None or str(value) in ("None", "none"):
+        return _("none")
     if isinstance(value, list | tuple):
         parts = [in_words(v) for v in value]
-        return listing(parts) if parts else "none"
+        return listing(parts) if parts else _("none")
     text = str(value)
-    plain = {"True": "yes", "False": "no", "None": "none"}
-    if text in plain:
-        return plain[text]
     if text.startswith("[") and text.endswith("]"):  # a list as the trace writes it: [c1, c3]
         return in_words([t.strip() for t in text[1:-1].split(",") if t.strip()])
     return glyph(text)
@@ -159,12 +158,12 @@ def in_words(value: object) -> str:
 
 def outcome_sentence(doc: str, value: str) -> str:
     """``doc: value.``, the first letter capitalised; a long value is left to the picture."""
-    text = value if len(value) <= 60 else "as the last picture shows"
+    text = value if len(value) <= 60 else _("as the last picture shows")
     doc = doc.strip().rstrip(".")
     first = doc.split(" ", 1)[0]
     if len(first) > 1 and first.isalpha() and first.islower():  # "whether ...", not "x AND y"
         doc = doc[:1].upper() + doc[1:]
-    return f"{doc}: {text}."
+    return _("{what}: {value}.").format(what=doc, value=text)
 
 
 def quantities_of(name: str, library: Library | None = None) -> Callable[[Mapping[str, object]], str]:

@@ -26,10 +26,17 @@ from dataclasses import dataclass, field
 from reference_engine.api import GameRules, Symbol
 
 from ..core.words import listing
+from ..lang.catalogue import N_, _
+from ..lang.overlay import spec_text
+from ..lang.seats import seat_name
 from ..paper.faces import Face
 from .diagram import Diagram
 
 PARENTHESIS = re.compile(r"\s*\([^)]*\)")
+# The kinds of a deck of suits that are named, not numbered (a rule set's card_names say them
+# when it has them).
+TWO_COLOUR = {"club": N_("club"), "heart": N_("heart")}  # templates/cards.yaml's two-colour cards
+RANKS = {"ace": N_("ace"), "jack": N_("jack"), "queen": N_("queen"), "king": N_("king"), "eight": N_("eight")}
 
 
 @dataclass
@@ -48,9 +55,9 @@ class CardLegend:
         out = []
         game = " ".join(p for p in (self.key, "; ".join(self.cards) + "." if self.cards else "") if p)
         if game:
-            out.append(("Card codes.", game))
+            out.append((_("Card codes."), game))
         if self.helpers:
-            out.append(("Helper cards.", "; ".join(self.helpers) + "."))
+            out.append((_("Helper cards."), "; ".join(self.helpers) + "."))
         return out
 
     def explains(self, code: str) -> str | None:
@@ -75,15 +82,25 @@ def card_words(rules: GameRules | None, sym: Symbol) -> str:
     a = sym.attrs
     if "low" in a and "high" in a:  # a domino tile: its two halves
         if a["low"] == a["high"]:
-            return f"the double {a['low']} ({a['low']} pips on both halves)"
-        return f"the tile with {a['low']} and {a['high']} pips"
+            return _("the double {n} ({n} pips on both halves)").format(n=a["low"])
+        return _("the tile with {low} and {high} pips").format(low=a["low"], high=a["high"])
     colours = _colours(rules)
     what = _kind_words(rules, a)
     colour = colours.get(str(a.get("color")))
     if colour is None:
         return what
-    name = str(colour.get("name", a.get("color")))
-    return f"{what} of {name}" if _word(rules) == "suit" else f"{name} {what}"
+    name = colour_word(str(colour.get("name", a.get("color"))))
+    if _word(rules) == "suit":
+        return _("{kind} of {suit}").format(kind=what, suit=name)
+    return _("{colour} {kind}").format(colour=name, kind=what)
+
+
+def colour_word(name: str) -> str:
+    """A colour's (or suit's) name as the card faces say it (templates/cards.yaml's ``Red``), in the
+    active language; in English as the rule set writes it (``red``)."""
+    titled = name[:1].upper() + name[1:]
+    said = _(titled)  # cards.yaml's names are in the catalogue
+    return name if said == titled else said
 
 
 def _word(rules: GameRules | None) -> str:
@@ -104,7 +121,10 @@ def _kind_words(rules: GameRules | None, attrs: Mapping[str, object]) -> str:
     if attrs.get("value") is not None and kind == "number":
         return str(attrs["value"])
     names = getattr(rules, "card_names", None) or {}
-    return PARENTHESIS.sub("", str(names.get(kind, kind))).replace("_", " ").strip()
+    if kind not in names and kind in RANKS:  # a deck of suits without the rule set's words
+        return _(RANKS[kind])
+    said = spec_text(str(names[kind])) if kind in names else kind  # the rule set's words: its overlay
+    return PARENTHESIS.sub("", said).replace("_", " ").strip()
 
 
 def _deck(rules: GameRules | None) -> list[Symbol]:
@@ -134,9 +154,24 @@ def _colour_key(
     for make, where, sign in ((before, "first letter", "letter"), (after, "sign at the end", "symbol")):
         if all(s.glyph == make(str(s.attrs["color"]), str(s.attrs.get("face"))) for s in coloured):
             used = list(dict.fromkeys(str(s.attrs["color"]) for s in coloured))
-            parts = [f"{colours[c].get(sign, '')} {colours[c].get('name', c)}" for c in used]
-            return f"The {where} is the {word}: {', '.join(parts)}.", make
+            parts = [
+                f"{colours[c].get(sign, '')} {colour_word(str(colours[c].get('name', c)))}" for c in used
+            ]
+            return _key_sentence(where, word).format(parts=", ".join(parts)), make
     return None
+
+
+def _key_sentence(where: str, word: str) -> str:
+    """``The first letter is the colour: {parts}.`` (or the sign at the end, the suit)."""
+    if (where, word) == ("first letter", "colour"):
+        return _("The first letter is the colour: {parts}.")
+    if (where, word) == ("sign at the end", "colour"):
+        return _("The sign at the end is the colour: {parts}.")
+    if (where, word) == ("first letter", "suit"):
+        return _("The first letter is the suit: {parts}.")
+    if (where, word) == ("sign at the end", "suit"):
+        return _("The sign at the end is the suit: {parts}.")
+    return f"The {where} is the {word}: {{parts}}."
 
 
 def game_card_legend(rules: GameRules | None, shown: Iterable[str] = ()) -> CardLegend:
@@ -165,7 +200,7 @@ def game_card_legend(rules: GameRules | None, shown: Iterable[str] = ()) -> Card
             double = min(
                 doubles, key=lambda s: (order.get(s.name, len(order)), members.index(s)), default=None
             )
-            legend.cards.append(f"{plain.glyph} = {card_words(rules, plain)} (its two halves)")
+            legend.cards.append(f"{plain.glyph} = {card_words(rules, plain)}" + _(" (its two halves)"))
             if double is not None:
                 legend.cards.append(f"{double.glyph} = {card_words(rules, double)}")
             legend.codes.update({s.glyph: card_words(rules, s) for s in members})
@@ -189,10 +224,10 @@ def helper_legend(faces: Sequence[Face], words: dict[str, str], owners: Sequence
         by_kind.setdefault(f.kind, []).append(f)
     thetas = sorted(by_kind.get("theta", []), key=lambda f: int(f.key[5:]))
     if thetas and owners:
-        parts = [f"θ{i} {o}" for i, o in enumerate(owners, 1)]
+        parts = [f"θ{i} {seat_name(o)}" for i, o in enumerate(owners, 1)]
         legend.helpers.append(words["theta"].format(owners=listing(parts)))
         for i, o in enumerate(owners, 1):
-            legend.codes[f"θ{i}"] = f"the owner card of {o}"
+            legend.codes[f"θ{i}"] = _("the owner card of {owner}").format(owner=seat_name(o))
     markers = by_kind.get("marker", [])
     if markers:
         codes = [f.title for f in sorted(markers, key=lambda f: f.key)]
@@ -218,7 +253,10 @@ def helper_legend(faces: Sequence[Face], words: dict[str, str], owners: Sequence
         legend.codes[f.title] = "the stop card"
     two = sorted(by_kind.get("two_colour", []), key=lambda f: f.key)
     if two:
-        parts = [f"{f.title} = {f.key} card" for f in two]  # "= a" would read as code
+        named = {f.key: _(TWO_COLOUR[f.key]) if f.key in TWO_COLOUR else f.key for f in two}
+        parts = [
+            _("{glyph} = {name} card").format(glyph=f.title, name=named[f.key]) for f in two
+        ]  # not "= a"
         legend.helpers.append(words["two_colour"].format(cards=listing(parts)))
         legend.codes.update({f.title: f"{f.key} card" for f in two})
     return legend

@@ -91,6 +91,7 @@ class StepBlock:
     ran: bool = True  # False: the worked example did not need this step
     paper: str = ""  # the paper's own wording (the validation pages print it)
     loop_text: str = ""  # which pass of a loop the picture shows, in words
+    example: str = ""  # the check that counts this example's cards (one of ``checks``; not on quick pages)
 
     @property
     def depth(self) -> int:

@@ -9,6 +9,7 @@ from reference_engine.api import (
     glyph,
 )
 
+from ..lang.catalogue import _
 from .glossary import Glossary
 
 # --------------------------------------------------------------------------- building
@@ -44,12 +45,22 @@ def handling_sentences(words: Glossary, handling: dict[str, str], called: bool) 
     for name, how in handling.items():
         what = words.output_name(name).rstrip(".")
         if how == "in-order":
-            out.append(f"At the end, show {what}: turn these cards over where they lie, keeping their order.")
+            out.append(
+                _(
+                    "At the end, show {what}: turn these cards over where they lie, keeping their order."
+                ).format(what=what)
+            )
         elif how == "mixed":
-            out.append(f"At the end, show {what}: mix these cards face down first, then turn them over.")
+            out.append(
+                _("At the end, show {what}: mix these cards face down first, then turn them over.").format(
+                    what=what
+                )
+            )
         elif called:
             out.append(
-                f"Before these cards are laid out ({what}), their holder mixes them face down: "
-                "nobody knows the order of a hand."
+                _(
+                    "Before these cards are laid out ({what}), their holder mixes them face down: "
+                    "nobody knows the order of a hand."
+                ).format(what=what)
             )
     return out

@@ -23,7 +23,9 @@ from reference_engine.api import (
 
 from ..cost.consumables import needs
 from ..cost.tabletime import spec_hints, table_time
+from ..lang.catalogue import _, ngettext
 from ..lang.overlay import spec_text
+from .checks import check_text
 from .diagram import Diagram, parse_slot, step_diagrams
 from .examples import Example, spec_example
 from .glossary import Glossary
@@ -63,8 +65,18 @@ def repeated(items: list[str]) -> list[str]:
     """Each distinct item once, in order, saying how often it came when more than once
     (``["8 → 14", "8 → 14", "3 → 8"]`` -> ``["8 → 14, twice", "3 → 8"]``)."""
     counts = Counter(items)
-    again = {2: "twice", 3: "three times"}
-    return [i if counts[i] == 1 else f"{i}, {again.get(counts[i], f'{counts[i]} times')}" for i in counts]
+    return [
+        i if counts[i] == 1 else _("{item}, {times}").format(item=i, times=_times(counts[i])) for i in counts
+    ]
+
+
+def _times(n: int) -> str:
+    """``twice``, ``three times``, ``4 times``."""
+    if n == 2:
+        return _("twice")
+    if n == 3:
+        return _("three times")
+    return ngettext("{n} time", "{n} times", n).format(n=n)
 
 
 def _notes(library: Library, events: list[Event], depth: int, pictured: bool = True) -> list[str]:
@@ -76,34 +88,52 @@ def _notes(library: Library, events: list[Event], depth: int, pictured: bool = T
     for name, uses in calls.items():
         callee = library.protocol(name)
         words = Glossary(callee)
-        times = "" if len(uses) == 1 else f" {len(uses)} times"
         given = repeated([words.quantities(u) for u in uses if u])
-        notes.append(
-            f"This step runs the {callee.title}{times}" + (f" ({'; '.join(given)})" if given else "") + "."
-        )
+        runs = (
+            _("This step runs the {title}")
+            if len(uses) == 1
+            else ngettext(
+                "This step runs the {title} {n} time", "This step runs the {title} {n} times", len(uses)
+            )
+        ).format(title=spec_text(callee.title), n=len(uses))
+        notes.append(runs + (_(" ({given})").format(given="; ".join(given)) if given else "") + _("."))
     for e in events:
         d = e.detail
         if e.depth != depth:
             continue
         if e.action == "shuffle":
-            how = d.get("how") or ""
+            how = spec_text(str(d.get("how") or ""))  # the spec's shuffle words, through its overlay
             notes.append(f"{how} ({_arrangements(int(d['size']))})".strip())
         elif e.action == "turn" and len(d.get("revealed", [])) > 16:
-            shows = "; the picture shows some of them" if pictured else ""  # no picture: none to point to
-            notes.append(f"{len(d['revealed'])} cards are turned over{shows}.")
+            n = len(d["revealed"])
+            notes.append(  # no picture: none to point to
+                ngettext(
+                    "{n} card is turned over; the picture shows some of them.",
+                    "{n} cards are turned over; the picture shows some of them.",
+                    n,
+                ).format(n=n)
+                if pictured
+                else ngettext("{n} card is turned over.", "{n} cards are turned over.", n).format(n=n)
+            )
         elif e.action == "return" and d.get("values") and e is events[-1]:
             callee = library.protocol(str(d.get("protocol") or e.protocol))
             words = Glossary(callee)
             said = [words.output(k, v) for k, v in d["values"].items()]
-            notes.append("In the worked example it reports: " + " ".join(said))
+            notes.append(_("In the worked example it reports: ") + " ".join(said))
     return notes
 
 
 def _arrangements(n: int) -> str:
     if n <= 10**6:
-        return f"Each of the {n} possible arrangements is equally likely."
+        return ngettext(
+            "Each of the {n} possible arrangements is equally likely.",
+            "Each of the {n} possible arrangements is equally likely.",
+            n,
+        ).format(n=n)
     digits, power = str(n), str(len(str(n)) - 1).translate(str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹"))
-    return f"Each of the about {digits[0]}.{digits[1]} × 10{power} arrangements is equally likely."
+    return _("Each of the about {n} arrangements is equally likely.").format(
+        n=f"{digits[0]}.{digits[1]} × 10{power}"
+    )
 
 
 def _boring(diagrams: list[Diagram], events: list[Event]) -> bool:
@@ -177,10 +207,11 @@ def section_for(
         )
         reveal = reveals.get((proto.name, step.number))
         if reveal is not None:
-            block.checks = [f.text for f in reveal.facts]
+            block.checks = [check_text(f, reveal.proto) for f in reveal.facts]
             turned = [n for e in events if e.action == "turn" for n in e.detail.get("revealed", [])]
             if any(f.kind == "same_cards" for f in reveal.facts) and 0 < len(set(turned)) <= 8:
-                block.checks.append(f"In this example: {_count_text(turned)}.")
+                block.example = _("In this example: {cards}.").format(cards=_count_text(turned))
+                block.checks.append(block.example)
             block.if_wrong = if_wrong
         blocks.append(block)
     if blocks:
@@ -200,7 +231,7 @@ def section_for(
         table_time(run.events, people, spec_hints(library.protocol)),
         spec_text(proto.table),
         needs(run.events),
-        notation=dict(proto.booklet.notation),
+        notation={k: spec_text(v) for k, v in proto.booklet.notation.items()},
     )
 
 

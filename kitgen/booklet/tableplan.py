@@ -21,7 +21,10 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable
 
 from ..core.units import mm
+from ..core.words import plural
 from ..cost.kitcost import GAP_CM, Footprint
+from ..lang.catalogue import _, ngettext
+from ..lang.seats import seat_name
 from ..paper.drawing import draw_back, draw_face
 from ..paper.faces import FONT, FONT_BOLD, Face
 
@@ -130,7 +133,9 @@ def table_plan(
             y_top - footprint.depth_cm,
             footprint.width_cm,
             footprint.depth_cm,
-            f"{footprint.columns} {unit} in {footprint.rows} rows of up to {footprint.per_row}",
+            rows_words(footprint.columns, unit).format(
+                n=footprint.columns, rows=footprint.rows, per_row=footprint.per_row
+            ),
         )
     )
     for i in range(footprint.columns):
@@ -172,7 +177,7 @@ def table_plan(
                 near_h + body_h - (len(game) + 1) * (ch + 3.0) + 3.0,
                 ew,
                 eh,
-                f"{envelopes} envelopes",
+                plural(envelopes, "envelope"),
             )
         )
     # Places: virtual players along the far edge (their cards face down in a row in front of
@@ -327,7 +332,9 @@ class TablePlanFlowable(Flowable):
             c,
             x + w / 2,
             y - 9,
-            f"the protocol's rows: about {fp.width_cm:.0f} × {fp.depth_cm:.0f} cm",
+            _("the protocol's rows: about {width} × {depth} cm").format(
+                width=f"{fp.width_cm:.0f}", depth=f"{fp.depth_cm:.0f}"
+            ),
             6.0,
             True,
             ROWS_INK,
@@ -345,7 +352,7 @@ class TablePlanFlowable(Flowable):
     def _draw_pile(self, c: Canvas, b: Box) -> None:
         self._card(c, b)
         x, y = self._pt(b.x + b.w / 2, b.y)
-        self._label(c, x, y - 6, b.text, 5.5)
+        self._label(c, x, y - 6, seat_name(b.text), 5.5)
 
     def _draw_envelopes(self, c: Canvas, b: Box) -> None:
         x, y = self._pt(b.x, b.y)
@@ -365,7 +372,7 @@ class TablePlanFlowable(Flowable):
         for i in range(n):
             self._card(c, Box("card", b.x + i * step, b.y, cw, ch))
         x, y = self._pt(b.x + b.w / 2, b.y)
-        self._label(c, x, y - 6, b.text, 5.5)
+        self._label(c, x, y - 6, ngettext("{n} card, face down", "{n} cards, face down", n).format(n=n), 5.5)
 
     def _draw_owner(self, c: Canvas, b: Box) -> None:
         self._card(c, b)
@@ -380,7 +387,7 @@ class TablePlanFlowable(Flowable):
             c.setDash(2, 1.5)
         c.roundRect(x, y, w, h, min(w, h) / 3, stroke=1, fill=1)
         c.setDash()
-        lines = [b.text] + (["nobody sits here"] if b.virtual else [])
+        lines = [seat_name(b.text)] + ([_("nobody sits here")] if b.virtual else [])
         size = 6.0
         while size > 4 and max(stringWidth(t, FONT_BOLD, size) for t in lines) > max(w, h) - 4:
             size -= 0.5
@@ -392,6 +399,23 @@ class TablePlanFlowable(Flowable):
         for k, t in enumerate(lines):
             self._text(c, 0, top - k * (size + 1), t, size, k == 0, INK if k == 0 else MUTED)
         c.restoreState()
+
+
+def rows_words(columns: int, unit: str) -> str:
+    """``{n} sleeves in {rows} rows of up to {per_row}`` (or columns), to format."""
+    if unit == "sleeves":
+        return ngettext(
+            "{n} sleeve in {rows} rows of up to {per_row}",
+            "{n} sleeves in {rows} rows of up to {per_row}",
+            columns,
+        )
+    if unit == "columns":
+        return ngettext(
+            "{n} column in {rows} rows of up to {per_row}",
+            "{n} columns in {rows} rows of up to {per_row}",
+            columns,
+        )
+    return f"{{n}} {unit} in {{rows}} rows of up to {{per_row}}"
 
 
 def spare_words(face: Face, label: str) -> str:

@@ -489,7 +489,7 @@ class Writer:
         spare-card note, and the checks box kept whole; between these groups a page may break, so
         a long step no longer leaves the page before it half empty."""
         style = self.sub if block.depth else self.step
-        loop = f" (shown for {block.loop_text})" if block.loop_text and block.diagrams else ""
+        loop = block.loop_text if block.diagrams else ""
         groups: list[list[Flowable]] = [
             [
                 Anchor(step_key(block.protocol, block.number)),
@@ -514,15 +514,15 @@ class Writer:
                 groups.append(group)
         tail: list[Flowable] = []
         if not block.ran:
-            tail.append(self.para("(Not needed in the worked example.)", self.note))
+            tail.append(self.para(_("(Not needed in the worked example.)"), self.note))
         for note in block.notes:
             tail.append(self.para(note, self.note))
         if loop:
-            tail.append(self.para(f"Picture{loop}.", self.note))
+            tail.append(self.para(_("Picture (shown for {loop}).").format(loop=loop), self.note))
         if tail:
             groups[-1] += tail
         if block.checks:
-            rows: list[Flowable] = [self.rich("A correct table shows:", "", self.cell)]
+            rows: list[Flowable] = [self.rich(_("A correct table shows:"), "", self.cell)]
             rows += [self.para("• " + c, self.cell, spec=True) for c in block.checks]
             rows.append(self.rich(_("Anything else?"), block.if_wrong, self.cell, spec=True))
             groups.append([Spacer(1, mm(1)), self.box(rows, "warning")])
@@ -539,10 +539,12 @@ class Writer:
                 out.append(self.rich(_("How the cards show it."), line, self.small))
             if i == 0:
                 out += self.card_codes()
-            rows: list[list[Cell]] = [[self.rich("Step", "", self.body), self.rich("Do", "", self.body)]]
+            rows: list[list[Cell]] = [
+                [self.rich(_("Step"), "", self.body), self.rich(_("Do"), "", self.body)]
+            ]
             for block in sec.steps:
                 cell: list[Flowable] = [self.para(block.brief, self.body, spec=True)]
-                checks = [c for c in block.checks if not c.startswith("In this example")]
+                checks = [c for c in block.checks if c != block.example]
                 if checks:
                     cell.append(self.rich(_("Check:"), " ".join(checks), self.small, spec=True))
                 rows.append([self.para(block.number, self.body), cell])

@@ -20,7 +20,7 @@ COUNTED: dict[str, Callable[[int], str]] = {
     "step": lambda n: ngettext("{n} step", "{n} steps", n),
     "player": lambda n: ngettext("{n} player", "{n} players", n),
     "virtual player": lambda n: ngettext("{n} virtual player", "{n} virtual players", n),
-    "person": lambda n: ngettext("{n} person", "{n} persons", n),
+    "person": lambda n: ngettext("{n} person", "{n} people", n),
     "more step": lambda n: ngettext("{n} more step", "{n} more steps", n),
     "envelope": lambda n: ngettext("{n} envelope", "{n} envelopes", n),
     "deal": lambda n: ngettext("{n} deal", "{n} deals", n),

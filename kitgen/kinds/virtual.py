@@ -17,11 +17,12 @@ from typing import Protocol, TypedDict, runtime_checkable
 
 from reference_engine.api import CardType, TableCounts
 
-from ..core.words import listing
+from ..core.words import listing, plural
 from ..cost.bom import Bom, Item, envelope_for, spares
 from ..cost.sleevesize import SLEEVE_CARDS, SleeveSize
 from ..lang.catalogue import N_, _, number
 from ..lang.overlay import spec_text
+from ..lang.seats import seat_name
 from ..paper.facenames import symbol_face
 from ..paper.faces import Face
 from ..paper.labelfaces import label_face
@@ -135,10 +136,11 @@ def virtual_bom(table: Table) -> Bom:
         for i, (owner, n) in enumerate(zip(owners, counts), 1):
             extra = max(3, math.ceil(n * 0.25))  # a hand can grow beyond what the simulation saw
             face = Face("theta", f"theta{i}", f"θ{i} ({owner})", (owner,))
+            shown = seat_name(owner)  # the engine's name, in the active language
             items.append(
                 Item(
                     f"theta{i}",
-                    _("θ{i} owner marker: {owner}").format(i=i, owner=owner),
+                    _("θ{i} owner marker: {owner}").format(i=i, owner=shown),
                     "card",
                     n,
                     extra,
@@ -146,10 +148,10 @@ def virtual_bom(table: Table) -> Bom:
                         "one below each card of {owner} in a {run} run; {owner} held at most {n} cards at "
                         "a virtual turn in {games} simulated games"
                     ).format(
-                        owner=owner, run=run_words(table.run_name), n=number(n), games=number(wc["games"])
+                        owner=shown, run=run_words(table.run_name), n=number(n), games=number(wc["games"])
                     ),
                     [face] * (n + extra),
-                    f"θ{i} · {owner}",
+                    f"θ{i} · {shown}",
                 )
             )
             helpers += n
@@ -375,7 +377,7 @@ def whose_owner_cards(owners: list[str], virtual: int) -> str:
     """``Virtual 1's are the θ1 cards and Virtual 2's the θ2 cards`` (virtual players sit first)."""
     parts = [
         (_("{owner}'s are the θ{i} cards") if i == 0 else _("{owner}'s the θ{i} cards")).format(
-            owner=owners[i], i=i + 1
+            owner=seat_name(owners[i]), i=i + 1
         )
         for i in range(min(virtual, len(owners)))
     ]
@@ -421,9 +423,9 @@ def kit_labels(bom: Bom) -> list[Label]:
             colour = ""
             if item.key.startswith("theta"):
                 colour = theta_colour(int(item.key[len("theta") :]))
-            labels.append(Label(item.label, f"{item.count} cards", colour, "storage"))
+            labels.append(Label(item.label, plural(item.count, "card"), colour, "storage"))
         elif item.kind == "envelope":
-            labels.append(Label("Envelopes", f"{item.count}, identical", "", "storage"))
+            labels.append(Label(_("Envelopes"), _("{n}, identical").format(n=item.count), "", "storage"))
     return labels
 
 

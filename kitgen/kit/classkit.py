@@ -184,8 +184,8 @@ def _card_words(face: Face, term: str) -> tuple[str, str]:
         return face_name(face), face_name(face)
     if face.kind == "plain":
         about = f" ({term})" if term and term != face.key.rstrip("0123456789") else ""
-        return f"{face.title} card{about}", f"{face.title} cards"
-    return face_name(face), f"{face.title} cards"
+        return f"{face.title} card{about}", _("{glyph} cards").format(glyph=face.title)
+    return face_name(face), _("{glyph} cards").format(glyph=face.title)
 
 
 def materials(

@@ -18,13 +18,14 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
 from ..core.units import mm
+from ..lang.catalogue import N_, _
 
 SYMBOLS = ("up", "down")  # the two faces of the one printed card, as the specs name them
 KEY = "arrow"
 TITLE = "▲▼"
 NAME = "arrow card (up: yes, down: no)"
 INK = "#1A1A1A"  # as the α/β markers
-WORDS = ("YES", "NO")  # at the arrow's head, at its tail (turned half a turn)
+WORDS = (N_("YES"), N_("NO"))  # at the arrow's head, at its tail (turned half a turn)
 
 
 def draw_arrow(c: Canvas, w: float, h: float, bleed: float, inner: float, font: str, saver: bool) -> None:
@@ -56,7 +57,7 @@ def draw_arrow(c: Canvas, w: float, h: float, bleed: float, inner: float, font: 
         c.setFillColor(ink)
         c.drawPath(path, stroke=0, fill=1)
     c.setFillColor(ink)
-    for text, turn, y in ((WORDS[0], 0, h - inner - word * 1.1), (WORDS[1], 180, inner + word * 1.1)):
+    for text, turn, y in ((_(WORDS[0]), 0, h - inner - word * 1.1), (_(WORDS[1]), 180, inner + word * 1.1)):
         c.saveState()
         c.translate(x, y)
         c.rotate(turn)

@@ -21,6 +21,7 @@ from reference_engine.api import UsageError
 from ..core.templates import LabelSheet, Paper
 from ..core.units import mm
 from ..lang.catalogue import _
+from ..lang.seats import seat_name
 from .faces import FONT, FONT_BOLD, new_canvas
 from .layout import Box
 from .pen import theta_colour
@@ -167,4 +168,4 @@ def _wrapped(c: Canvas, text: str, x: float, top: float, bottom: float, width: f
 
 
 def theta_label(i: int, owner: str) -> Label:
-    return Label(f"θ{i}", owner, theta_colour(i), "seat")
+    return Label(f"θ{i}", seat_name(owner), theta_colour(i), "seat")

@@ -25,6 +25,8 @@ from reference_engine.api import UsageError
 
 from ..core.templates import CardSize, Paper, Profile
 from ..core.units import mm
+from ..lang.catalogue import _
+from ..lang.wrap import breaks_between_characters
 from .drawing import draw_back, draw_face
 from .faces import FONT, FONT_BOLD, Face, new_canvas
 from .layout import Box, Grid, Slot, fit
@@ -101,7 +103,7 @@ def render_cards(
                 _card(c, grid, slot.trim, slot.rotated, face, opts)
         _marks(c, grid, opts)
         _page_furniture(
-            c, grid, opts, "fronts and backs" if opts.duplex == "fold" else "fronts", n, total_pages
+            c, grid, opts, _("fronts and backs") if opts.duplex == "fold" else _("fronts"), n, total_pages
         )
         c.showPage()
         fronts.append(n)
@@ -112,9 +114,7 @@ def render_cards(
             block = grid.flipped(grid.trim_area(), opts.duplex, dx, dy)
             for _face, slot in zip(chunk, slots):
                 _back(c, grid, grid.mirrored(slot, opts.duplex, dx, dy), slot.rotated, block, opts.ink_saver)
-            _page_furniture(
-                c, grid, opts, f"backs ({opts.duplex}-edge duplex)", n, total_pages, mirrored=opts.duplex
-            )
+            _page_furniture(c, grid, opts, _backs(opts.duplex), n, total_pages, mirrored=opts.duplex)
             c.showPage()
             backs.append(n)
         if progress is not None:
@@ -134,7 +134,7 @@ def render_cards(
                     opts.ink_saver,
                 )
             _page_furniture(
-                c, grid, opts, "backs (print on the back of the fronts)", n, total_pages, mirrored="long"
+                c, grid, opts, _("backs (print on the back of the fronts)"), n, total_pages, mirrored="long"
             )
             c.showPage()
             backs.append(n)
@@ -291,9 +291,8 @@ def _page_furniture(
             for k, b in bands.items()
         }
     order = sorted(bands, key=lambda k: (-_thickness(k, bands[k]), k))
-    ident = (
-        f"{opts.kit} · page {page_no}/{total} · {what} · {opts.paper.name} · "
-        f"{opts.card.name} · print at 100% (actual size)"
+    ident = _("{kit} · page {page}/{total} · {what} · {paper} · {card} · print at 100% (actual size)").format(
+        kit=opts.kit, page=page_no, total=total, what=what, paper=opts.paper.name, card=opts.card.name
     )[:150]
     first = order[0]
     c.saveState()
@@ -305,6 +304,40 @@ def _page_furniture(
         _in_band(c, first, bands[first], [("bar", "")], opts.profile.scale_bar.points)
         _in_band(c, order[1], bands[order[1]], [("id", ident)], opts.profile.scale_bar.points)
     c.restoreState()
+
+
+def _calibration_text(duplex: str) -> list[str]:
+    """The calibration page's heading and instructions."""
+    turn = (
+        _("Print pages 1 and 2 double-sided, turning over the short edge, at 100% (actual size).")
+        if duplex == "short"
+        else _("Print pages 1 and 2 double-sided, turning over the long edge, at 100% (actual size).")
+        if duplex == "long"
+        else f"Print pages 1 and 2 double-sided, turning over the {duplex} edge, at 100% (actual size)."
+    )
+    return [
+        _("Duplex calibration (pages 1 and 2)"),
+        turn
+        + " "
+        + _(
+            "Hold the sheet against a window: each cross on the front shows through onto a ruler on "
+            "the back. Read where the centre of the cross falls, in millimetres: how far to the right "
+            "(the first number) and how far up (the second) as you look at the back."
+        ),
+        _(
+            "Example: 1.5 mm to the right and 0.5 mm down: build the kit again with --back-offset "
+            "1.5mm,-0.5mm. At 0 and 0 the printer is in register: nothing to do."
+        ),
+    ]
+
+
+def _backs(duplex: str) -> str:
+    """What a page of backs is, in the page's id line."""
+    if duplex == "long":
+        return _("backs (long-edge duplex)")
+    if duplex == "short":
+        return _("backs (short-edge duplex)")
+    return f"backs ({duplex}-edge duplex)"
 
 
 def _bands(grid: Grid, area: Box, margin: float) -> dict[str, Box]:
@@ -339,7 +372,7 @@ def _in_band(c: Canvas, side: str, band: Box, items: list[tuple[str, str]], leng
     for kind, text in items:
         if kind == "bar":
             base = y - BAR_H + mm(0.7)
-            label = "100 mm: check this bar"
+            label = _("100 mm: check this bar")
             c.setFont(FONT, 5.5)
             width = length + mm(1) + c.stringWidth(label, FONT, 5.5)
             x0 = max(0.0, (run - width) / 2)
@@ -365,15 +398,7 @@ def _calibration(c: Canvas, grid: Grid, opts: SheetOptions, front: bool, page_no
     """Two pages to measure how far the printer's back side is off its front side."""
     slots = grid.slots()
     _page_start(c, grid, None if front else opts.duplex)
-    text = [
-        "Duplex calibration (pages 1 and 2)",
-        f"Print pages 1 and 2 double-sided, turning over the {opts.duplex} edge, at 100% (actual size). Hold "
-        "the sheet against a window: each cross on the front shows through onto a ruler on the back. Read "
-        "where the centre of the cross falls, in millimetres: how far to the right (the first number) and "
-        "how far up (the second) as you look at the back.",
-        "Example: 1.5 mm to the right and 0.5 mm down: build the kit again with --back-offset 1.5mm,-0.5mm. "
-        "At 0 and 0 the printer is in register: nothing to do.",
-    ]
+    text = _calibration_text(opts.duplex)
     # The instructions sit inside the first card's place, the profile's safe margin inside its
     # outline: no cut line runs under them, and that card's cross is left out.
     box = slots[0].trim.grow(-opts.profile.safe.points) if front else None
@@ -414,7 +439,7 @@ def _calibration(c: Canvas, grid: Grid, opts: SheetOptions, front: bool, page_no
         c,
         grid,
         opts,
-        "duplex calibration " + ("front" if front else "back"),
+        _("duplex calibration front") if front else _("duplex calibration back"),
         page_no,
         total,
         mirrored=None if front else opts.duplex,
@@ -452,8 +477,13 @@ def _instructions(c: Canvas, box: Box, text: list[str]) -> None:
 
 
 def wrap(text: str, font: str, size: float, width: float) -> list[str]:
-    """Break text into lines no wider than ``width`` (on spaces)."""
+    """Break text into lines no wider than ``width`` (on spaces; between characters by the CJK
+    rules for a language written without spaces, kitgen.lang.wrap)."""
+    from reportlab.lib.textsplit import wordSplit
     from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    if breaks_between_characters():
+        return [line for _w, line in wordSplit(text, width, font, size)]
 
     lines: list[str] = []
     line = ""

@@ -8,6 +8,8 @@ from reportlab.lib.colors import white
 
 from ..core.colour import DARK, contrast
 from ..core.units import mm
+from ..lang.catalogue import N_, _
+from ..lang.seats import seat_name
 from .faces import FONT, FONT_BOLD, Face, style
 from .pen import (
     ASCENT,
@@ -76,14 +78,35 @@ def _theta(cd: _Card, i: int, owner: str) -> None:
             x = w / 2 + (k - (i - 1) / 2) * step
             y = h / 2 + dy * (top - bottom) * 0.36
             _shape(c, "circle", x, y, min(mm(1.3), step * 0.35), _col(ink))
-    label = f"θ{i} · {owner}" if owner else f"θ{i}"
+    label = f"θ{i} · {seat_name(owner)}" if owner else f"θ{i}"
     _ends(cd, label, inner + mm(1.5), FONT_BOLD, 9 * cd.k, w - 2 * pad, DARK)
+
+
+# A seat card's role line (kitgen.kinds.virtual.owner_cards), in the active language.
+ROLES = {
+    "virtual player": N_("virtual player"),
+    "human player": N_("human player"),
+    "not a player": N_("not a player"),
+}
+
+
+def _role(role: str) -> str:
+    return _(ROLES[role]) if role in ROLES else role
+
+
+# A choice card's purpose line (kitgen.kinds.shedding.materials.choice_cards), in the active language.
+PURPOSES = {"colour for a wild": N_("colour for a wild"), "suit for an eight": N_("suit for an eight")}
+
+
+def _purpose(purpose: str) -> str:
+    return _(PURPOSES[purpose]) if purpose in PURPOSES else purpose
 
 
 def _seat(cd: _Card, face: Face) -> None:
     c, w, h = cd.c, cd.w, cd.h
     i = int(face.key[len("seat") :])
     owner, role = (face.extra + ("", ""))[:2]
+    owner, role = seat_name(owner), _role(role)
     colour = theta_colour(i)
     _background(c, w, h, cd.bleed, white)
     inner = _helper_border(cd)
@@ -95,7 +118,7 @@ def _seat(cd: _Card, face: Face) -> None:
     c.setFillColor(_col(DARK))
     _centred(c, owner, w / 2, h * 0.42, FONT_BOLD, 11 * cd.k, room)
     _centred(c, role, w / 2, h * 0.36, FONT, 7 * cd.k, room)
-    lines = ["At a virtual player's turn", "this owner's cards get θ" + str(i) + " below them."]
+    lines = [_("At a virtual player's turn"), _("this owner's cards get θ{i} below them.").format(i=i)]
     for k, line in enumerate(lines):
         _centred(c, line, w / 2, h * 0.27 - k * 9 * cd.k, FONT, 6.5 * cd.k, room)
     # The owner for the people across the table: at the top, turned half a turn.
@@ -109,7 +132,7 @@ def _seat(cd: _Card, face: Face) -> None:
 
 def _choice(cd: _Card, face: Face) -> None:
     c, w, h = cd.c, cd.w, cd.h
-    purpose = face.extra[0] if face.extra else "colour for a wild"
+    purpose = _purpose(face.extra[0] if face.extra else "colour for a wild")
     if len(face.extra) >= 4:
         spec = {"fill": face.extra[1], "symbol": face.extra[2], "name": face.extra[3].capitalize()}
     else:

@@ -63,3 +63,111 @@ def test_the_japanese_uno_booklet_has_no_english_words(tmp_path: Path) -> None:
     codes = frozenset(s for name in library.names() for s in library.protocol(name).symbols)
     text = subprocess.run(["pdftotext", str(out / "booklet.pdf"), "-"], capture_output=True, text=True).stdout
     assert english_words(text, codes, validation, quick) == []
+
+
+# --- each class of kitgen-made booklet words, in Japanese (issue 41, w41-booklet) --------------
+ASCII4 = re.compile(r"[A-Za-z]{4,}")
+
+
+def test_seat_names_are_said_in_the_language_and_stay_english_as_data() -> None:
+    from kitgen.lang.catalogue import using_language
+    from kitgen.lang.seats import seat_name
+
+    engine = ["Virtual 1", "Human 2", "Draw pile", "Discard pile", "Boneyard"]
+    assert [seat_name(n) for n in engine] == engine  # English: the engine's names as they are
+    with using_language("ja"):
+        said = [seat_name(n) for n in engine]
+        assert said == ["仮想1", "人間2", "山札", "捨て札の山", "山"]
+        assert seat_name("Alice") == "Alice"  # a name, not a seat
+        assert seat_name("Virtual") == "Virtual"  # not a seat's name: left alone
+    with using_language("qps"):
+        assert seat_name("Human 3") == "⟦Human 3⟧"
+
+
+def test_owner_cards_labels_and_the_table_say_seats_in_japanese() -> None:
+    from kitgen.booklet.legend import helper_legend
+    from kitgen.booklet.parts import booklet_style
+    from kitgen.kinds.virtual import whose_owner_cards
+    from kitgen.lang.catalogue import using_language
+    from kitgen.paper.faces import Face
+    from kitgen.paper.labels import theta_label
+
+    owners = ["Virtual 1", "Human 1", "Draw pile"]
+    with using_language("ja"):
+        faces = [Face("theta", f"theta{i}", f"θ{i}", (o,)) for i, o in enumerate(owners, 1)]
+        words = {k[len("legend_") :]: v for k, v in booklet_style().words.items() if k.startswith("legend_")}
+        legend = helper_legend(faces, words, owners)
+        text = " ".join(legend.helpers) + " ".join(legend.codes.values())
+        assert "θ1 仮想1" in text and "θ3 山札" in text and not ASCII4.findall(text)
+        assert theta_label(2, "Human 1").line == "人間1"
+        assert (
+            whose_owner_cards(["Virtual 1", "Virtual 2", "Human 1"], 2)
+            == "仮想1のカードは θ1 と 仮想2のカードは θ2"
+        )
+    assert whose_owner_cards(["Virtual 1", "Virtual 2", "Human 1"], 2) == (
+        "Virtual 1's are the θ1 cards and Virtual 2's the θ2 cards"
+    )
+
+
+def test_the_checks_say_the_engines_facts_in_english_exactly_and_in_japanese() -> None:
+    """:func:`kitgen.booklet.checks.phrase` in English is the engine's own sentence, fact by fact,
+    for protocols whose reveals give every kind of fact; in Japanese it has no English word."""
+    from kitgen.booklet.checks import check_text, phrase
+    from kitgen.lang.catalogue import using_language
+    from reference_engine.api import possible_reveals
+
+    library = Library()
+    kinds: set[str] = set()
+    for name in ("six-card-and", "knockout-lottery", "covert-lottery", "ruangwises-itoh-addition"):
+        proto = library.protocol(name)
+        for reveal in possible_reveals(library, proto).values():
+            for fact in reveal.facts:
+                kinds.add(fact.kind)
+                assert phrase(fact, reveal.proto) == fact.text, (name, fact.kind)
+                assert check_text(fact, reveal.proto) == fact.text
+                with using_language("ja"):
+                    said = check_text(fact, reveal.proto)
+                    assert said != fact.text and not ASCII4.findall(said), (name, said)
+                with using_language("qps"):
+                    assert check_text(fact, reveal.proto).startswith("⟦")
+    assert {"only", "same_cards", "one_of"} <= kinds
+
+
+def test_picture_labels_count_in_japanese() -> None:
+    from kitgen.booklet.tableplan import rows_words
+    from kitgen.lang.catalogue import ngettext, using_language
+
+    assert rows_words(1, "sleeves").format(n=1, rows=1, per_row=18) == "1 sleeve in 1 rows of up to 18"
+    assert rows_words(92, "columns").format(n=92, rows=6, per_row=18) == "92 columns in 6 rows of up to 18"
+    assert ngettext("{n} more\ncolumn", "{n} more\ncolumns", 1).format(n=1) == "1 more\ncolumn"
+    with using_language("ja"):
+        assert (
+            rows_words(107, "sleeves").format(n=107, rows=6, per_row=18)
+            == "スリーブ 107 枚を 6 列に（1列に 18 枚まで）"
+        )
+        assert ngettext("{n} sleeve", "{n} sleeves", 92).format(n=92) == "スリーブ 92 枚"
+
+
+def test_the_legend_says_uno_cards_in_japanese() -> None:
+    from kitgen.booklet.legend import game_card_legend
+    from kitgen.lang.catalogue import using_language
+    from reference_engine.api import load_game
+
+    english = game_card_legend(load_game("uno"), ["red9"])
+    assert english.key.startswith("The first letter is the colour: R red")
+    with using_language("ja"):
+        legend = game_card_legend(load_game("uno"), ["red9"])
+        lines = " ".join(f"{lead} {text}" for lead, text in legend.lines)
+        assert "R 赤" in lines and "R9 = 赤の9" in lines
+        assert not ASCII4.findall(lines), lines
+
+
+def test_outcome_values_in_japanese() -> None:
+    from kitgen.booklet.glossary import in_words, outcome_sentence
+    from kitgen.lang.catalogue import using_language
+
+    assert [in_words(v) for v in (True, "False", None, [])] == ["yes", "no", "none", "none"]
+    assert outcome_sentence("whether it draws", "x" * 61) == "Whether it draws: as the last picture shows."
+    with using_language("ja"):
+        assert [in_words(v) for v in (True, "False", None)] == ["はい", "いいえ", "なし"]
+        assert outcome_sentence("引くかどうか", "x" * 61) == "引くかどうか：最後の絵のとおり。"

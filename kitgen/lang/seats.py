@@ -1,0 +1,31 @@
+"""Seat and pile names at kitgen's display boundary (docs/languages.md).
+
+The engine names the owners of a card selection table in English, and keeps those names as data
+(records, manifests, ``owner.startswith("Human")``): ``Virtual 1``, ``Human 2``, ``Draw pile``,
+``Discard pile``, ``Boneyard``. Wherever kitgen shows such a name to a player (pictures, the
+legend, the set-up chapter, the θ cards and seat cards), :func:`seat_name` says it in the active
+language; any other name (Alice, a spec's own owner) comes back as it is.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .catalogue import _
+
+SEAT = re.compile(r"(Virtual|Human) ([0-9]+)")
+
+
+def seat_name(name: str) -> str:
+    """``name`` (an engine's seat or pile name) in the active language."""
+    m = SEAT.fullmatch(name)
+    if m is not None:
+        n = m.group(2)
+        return _("Virtual {n}").format(n=n) if m.group(1) == "Virtual" else _("Human {n}").format(n=n)
+    if name == "Draw pile":
+        return _("Draw pile")
+    if name == "Discard pile":
+        return _("Discard pile")
+    if name == "Boneyard":
+        return _("Boneyard")
+    return name
