@@ -18,7 +18,7 @@ import json
 import time
 
 from kitgen.cost.gametime import RunTimer, cost_tables, game_times, simulate_games
-from kitgen.cost.tabletime import time_models
+from kitgen.cost.timemodel import time_models
 from reference_engine.api import Library, PlaySettings, find_kind, load_game
 
 DEFAULT = "card-selection-fast,card-selection-draw,card-selection-arrow"

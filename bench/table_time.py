@@ -41,7 +41,7 @@ from figures import add_record_options, append_record
 from kitgen.core.durations import short_range
 from kitgen.core.files import write_atomic
 from kitgen.cost.gametime import RunTimer, cost_tables, game_times, simulate_games
-from kitgen.cost.tabletime import PROFILES, TimeModel, time_model, using_model
+from kitgen.cost.timemodel import PROFILES, TimeModel, time_model, using_model
 from kitgen.kit.figures import default_plan, generated, summaries, weighted_summaries
 from reference_engine.api import Library, PlaySettings, find_kind, load_game
 

@@ -22,7 +22,8 @@ from reference_engine.api import (
 )
 
 from ..cost.consumables import needs
-from ..cost.tabletime import spec_hints, table_time
+from ..cost.tabletime import table_time
+from ..cost.tablework import spec_hints
 from ..lang.catalogue import _, ngettext
 from ..lang.overlay import spec_text
 from .checks import check_text

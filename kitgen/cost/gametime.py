@@ -39,7 +39,9 @@ from reference_engine.api import (
     simulate,
 )
 
-from .tabletime import StepTime, TimeModel, absorb, action_counts, no_hints, schedule, spec_hints, time_models
+from .tabletime import StepTime, absorb, schedule
+from .tablework import action_counts, no_hints, spec_hints
+from .timemodel import TimeModel, time_models
 
 Validity = Callable[[Symbol], bool]  # whether a card may be played (the game function ``valid``)
 # What a protocol run is given: its parameters, its inputs and the game's functions.

@@ -48,7 +48,8 @@ from .gametime import (
     game_times,
     simulate_games,
 )
-from .tabletime import TimeModel, model_json, people_text, time_models
+from .tabletime import people_text
+from .timemodel import TimeModel, model_json, time_models
 from .timewords import ESTIMATE, SPACE, estimate, shuffles_compared, turn_words
 
 # A kitchen table: columns are laid in rows no wider than this.

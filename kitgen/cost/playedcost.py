@@ -15,7 +15,8 @@ from reference_engine.api import GameRules, Library, PlayResult, TableResult
 from ..core.durations import about_range
 from .gametime import PlayedGame, cost_tables, game_times
 from .kitcost import both, run_timer, with_cautious
-from .tabletime import people_text, time_models
+from .tabletime import people_text
+from .timemodel import time_models
 
 
 class PlayedCost(TypedDict, total=False):

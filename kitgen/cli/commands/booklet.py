@@ -6,7 +6,7 @@ import click
 
 from ...core.optionspec import KindValues
 from ...core.verification import check_booklet_sizes, default_workers
-from ...cost.tabletime import using_model
+from ...cost.timemodel import using_model
 from ...kit.build import BookletOptions, build_booklet
 from ...lang.catalogue import say_missing, using_language
 from ...lang.overlay import say_missed

@@ -12,7 +12,7 @@ from reference_engine.api import UsageError
 from ...core import optionspec
 from ...core.optionspec import KindValues
 from ...core.verification import default_workers
-from ...cost.tabletime import using_model
+from ...cost.timemodel import using_model
 from ...kit.build import KitOptions, build
 from ...lang.catalogue import say_missing, using_language
 from ...lang.overlay import say_missed

@@ -8,7 +8,7 @@ import click
 
 from reference_engine.api import Library, UsageError
 
-from ...cost.tabletime import using_model
+from ...cost.timemodel import using_model
 from ...kit.figures import summaries, time_lines
 from ...lang.catalogue import language_lines
 from .. import runspec

@@ -26,7 +26,7 @@ from reference_engine.api import (
 
 from ...core.optionspec import of_play
 from ...cost.playedcost import played_cost
-from ...cost.tabletime import load_time_models, using_model
+from ...cost.timemodel import load_time_models, using_model
 from ...kinds import kit_kind
 from .. import runspec
 from ..records import check_record_path, write_record

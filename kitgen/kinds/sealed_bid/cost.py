@@ -29,15 +29,9 @@ from ...booklet.examples import spec_example
 from ...core.durations import about_range
 from ...core.figurecache import FigureCache
 from ...cost.kitcost import GAMES, Costs, Footprint, with_cautious
-from ...cost.tabletime import (
-    TimeModel,
-    action_counts,
-    model_json,
-    people_text,
-    schedule,
-    spec_hints,
-    time_models,
-)
+from ...cost.tabletime import people_text, schedule
+from ...cost.tablework import action_counts, spec_hints
+from ...cost.timemodel import TimeModel, model_json, time_models
 from ...cost.timewords import RANGE_NOTE, ROUND_ESTIMATE
 from ...lang.catalogue import _, number
 

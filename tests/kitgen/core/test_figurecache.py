@@ -13,7 +13,7 @@ import kitgen.core.figurecache as fc
 import kitgen.cost.kitcost as kc
 from kitgen.core.cache import warnings_to
 from kitgen.core.figurecache import FigureCache, caching
-from kitgen.cost.tabletime import model_json, time_models
+from kitgen.cost.timemodel import model_json, time_models
 from reference_engine.api import Library, PlaySettings, find_kind, load_game
 
 REQUEST = {"what": "test", "ruleset": "uno", "players": 4}

@@ -11,16 +11,9 @@ from click.testing import CliRunner
 from kitgen.cli.main import main
 from kitgen.core.templates import templates_dir
 from kitgen.cost.gametime import FAR, NEAR, RunTimer
-from kitgen.cost.tabletime import (
-    ACTIONS,
-    action_counts,
-    load_time_model,
-    schedule,
-    spec_hints,
-    table_time,
-    time_model,
-    using_model,
-)
+from kitgen.cost.tabletime import schedule, table_time
+from kitgen.cost.tablework import action_counts, spec_hints
+from kitgen.cost.timemodel import ACTIONS, load_time_model, time_model, using_model
 from kitgen.kit.build import KitOptions, build
 from reference_engine.api import Library, PlaySettings, SpecError, UsageError, find_kind, load_game, simulate
 from reference_engine.spec import load_protocol_text

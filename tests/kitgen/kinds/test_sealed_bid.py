@@ -270,7 +270,7 @@ def test_a_round_and_a_whole_game_for_two_people(
 
 def test_the_rounds_actions_do_not_depend_on_the_bundles() -> None:
     """What the round costs is one traced run: the same actions whatever is submitted."""
-    from kitgen.cost.tabletime import action_counts, spec_hints
+    from kitgen.cost.tablework import action_counts, spec_hints
 
     library = Library()
     proto = library.protocol("gakmoro-round")
