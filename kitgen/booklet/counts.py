@@ -25,16 +25,16 @@ def count_text(v: Count | int | list[int]) -> str:
     return str(v)
 
 
-def _exact(count: int | list[int]) -> int:
+def exact(count: int | list[int]) -> int:
     """A count of an exact verification (a statistical one lists every count its runs saw)."""
     return count if isinstance(count, int) else max(count)
 
 
-def _counts(d: dict[str, int]) -> str:
+def counts_line(d: dict[str, int]) -> str:
     return ", ".join(f"{n} {glyph(k)}" for k, n in d.items())
 
 
-def _param_text(value: int | Sequence[int]) -> str:
+def param_text(value: int | Sequence[int]) -> str:
     """A parameter as the validation page prints it: lists as ``(2, 1, 2)``."""
     if isinstance(value, (list, tuple)):
         return "(" + ", ".join(str(v) for v in value) + ")"

@@ -31,7 +31,7 @@ def _glyphs(names: list[str]) -> str:
     return " ".join(glyph(n) for n in names)
 
 
-def _count_text(names: list[str]) -> str:
+def tally_text(names: list[str]) -> str:
     counts = Counter(names)
     return ", ".join(f"{n} × {_glyphs([k])}" for k, n in sorted(counts.items(), key=lambda kv: kv[0]))
 

@@ -31,7 +31,7 @@ from .diagram import Diagram, parse_slot, step_diagrams
 from .examples import Example, spec_example
 from .glossary import Glossary
 from .parts import BookletStyle, Section, StepBlock
-from .prose import _count_text, first_sentence, handling_sentences, plain_text
+from .prose import first_sentence, handling_sentences, plain_text, tally_text
 
 
 @dataclass
@@ -211,7 +211,7 @@ def section_for(
             block.checks = [check_text(f, reveal.proto) for f in reveal.facts]
             turned = [n for e in events if e.action == "turn" for n in e.detail.get("revealed", [])]
             if any(f.kind == "same_cards" for f in reveal.facts) and 0 < len(set(turned)) <= 8:
-                block.example = _("In this example: {cards}.").format(cards=_count_text(turned))
+                block.example = _("In this example: {cards}.").format(cards=tally_text(turned))
                 block.checks.append(block.example)
             block.if_wrong = if_wrong
         blocks.append(block)

@@ -23,7 +23,7 @@ from ..core.words import resources_sentence
 from ..lang.catalogue import N_, _, number
 from ..paper.faces import Cell
 from .book import Booklet
-from .counts import _param_text, by_title, count_text
+from .counts import by_title, count_text, param_text
 from .paragraphs import Heading
 
 # The engine's method names and check names, in words (a check's figure stays the engine's).
@@ -95,7 +95,7 @@ def validation(w: Pages) -> list[Flowable]:
     checks_head: list[Cell] = [_("Check"), _("Verdict"), _("Figure")]
     for v in w.b.validation:
         out.append(w.heading(report_title(v["title"]), 1))
-        params = ", ".join(f"{k} = {_param_text(p)}" for k, p in v["params"].items()) or _("none")
+        params = ", ".join(f"{k} = {param_text(p)}" for k, p in v["params"].items()) or _("none")
         checked = _("{n} inputs").format(n=number(v["inputs"]))
         declared = v.get("declared_inputs", v["inputs"])
         if declared > v["inputs"]:

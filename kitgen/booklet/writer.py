@@ -27,7 +27,7 @@ from ..cost.tabletime import run_sentence
 from ..lang.catalogue import _
 from ..paper.faces import FONT, FONT_BOLD, Cell, Face, pdf_table
 from .book import Booklet
-from .counts import _counts, _exact
+from .counts import counts_line, exact
 from .diagram import DiagramFlowable, geometry
 from .flowables import (
     CARD_RATIO,
@@ -351,7 +351,7 @@ class Writer:
                     params=f" ({params})" if params else "",
                     cards=plural(res["cards"], "card"),
                     helpers=res["helper_cards"],
-                    shuffles=plural(_exact(res["shuffles"]), "shuffle"),
+                    shuffles=plural(exact(res["shuffles"]), "shuffle"),
                 )
                 + holders,
                 self.small,
@@ -503,11 +503,11 @@ class Writer:
             )
             extra = []
             if diagram.taken:
-                extra.append(_("taken from the spares: ") + _counts(diagram.taken))
+                extra.append(_("taken from the spares: ") + counts_line(diagram.taken))
             if diagram.returned:
-                extra.append(_("back to the spares: ") + _counts(diagram.returned))
+                extra.append(_("back to the spares: ") + counts_line(diagram.returned))
             if diagram.sleeved:
-                extra.append(_("back in their sleeves, with their cards: ") + _counts(diagram.sleeved))
+                extra.append(_("back in their sleeves, with their cards: ") + counts_line(diagram.sleeved))
             if extra:
                 group.append(self.para("; ".join(extra).capitalize() + ".", self.note))
             if k > 0:

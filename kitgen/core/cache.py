@@ -59,7 +59,7 @@ def default_cache_dir() -> Path:
     return Path(base) / "kitgen" / "verification"
 
 
-def _digest_files(h: _Digest, root: Path, patterns: tuple[str, ...], recursive: bool = True) -> None:
+def digest_files(h: _Digest, root: Path, patterns: tuple[str, ...], recursive: bool = True) -> None:
     if not root.is_dir():
         return
     found = (root.rglob(pat) if recursive else root.glob(pat) for pat in patterns)
@@ -70,11 +70,11 @@ def _digest_files(h: _Digest, root: Path, patterns: tuple[str, ...], recursive: 
 
 
 @lru_cache(maxsize=1)
-def _engine_digest() -> str:
+def engine_digest() -> str:
     """The reference engine's own source and the built-in rule sets and specs."""
     h = hashlib.sha256(f"python {sys.version_info[0]}.{sys.version_info[1]}".encode())
-    _digest_files(h, engine_dir(), ("*.py",))
-    _digest_files(h, rulesets_dir(), ("*.yaml", "*.yml"))
+    digest_files(h, engine_dir(), ("*.py",))
+    digest_files(h, rulesets_dir(), ("*.yaml", "*.yml"))
     return h.hexdigest()
 
 
@@ -248,18 +248,18 @@ def _stderr(message: str) -> None:
     click.echo(f"kitgen: {message}", err=True)
 
 
-_WARN: ContextVar[Callable[[str], None]] = ContextVar("cache_warnings", default=_stderr)
+WARN_DISCARDED: ContextVar[Callable[[str], None]] = ContextVar("cache_warnings", default=_stderr)
 
 
 @contextmanager
 def warnings_to(sink: Callable[[str], None]) -> Iterator[None]:
     """While the block runs, caches without their own ``warn`` say what they discard to ``sink``
     (a command's progress line ends its line first)."""
-    token = _WARN.set(sink)
+    token = WARN_DISCARDED.set(sink)
     try:
         yield
     finally:
-        _WARN.reset(token)
+        WARN_DISCARDED.reset(token)
 
 
 class VerificationCache:
@@ -275,9 +275,9 @@ class VerificationCache:
         self._swept = False
 
     def key(self, library: Library, request: Request) -> str:
-        h = hashlib.sha256(f"{_engine_digest()} format {FORMAT}".encode())
+        h = hashlib.sha256(f"{engine_digest()} format {FORMAT}".encode())
         for root in library.roots:
-            _digest_files(h, root, ("*.yaml", "*.yml"), recursive=False)  # where specs are looked up
+            digest_files(h, root, ("*.yaml", "*.yml"), recursive=False)  # where specs are looked up
         h.update(json.dumps(request, sort_keys=True).encode())
         return h.hexdigest()
 
@@ -307,7 +307,7 @@ class VerificationCache:
                 path.unlink()
         except OSError:
             pass  # it is replaced when the new report is stored, or simply not used
-        warn = self.warn if self.warn is not None else _WARN.get()
+        warn = self.warn if self.warn is not None else WARN_DISCARDED.get()
         warn(f"discarded the cached verification report {path}: {reason}; verifying again")
 
     def store(self, key: str, rec: Record) -> None:

@@ -33,8 +33,8 @@ from typing import Any
 
 from reference_engine.api import GameKind, GameRules, Library, PlaySettings, TableCounts
 
-from .cache import _WARN as _SAY  # where a discarded entry is said (kitgen.core.cache.warnings_to)
-from .cache import _digest_files, _engine_digest, default_cache_dir
+from .cache import WARN_DISCARDED as _SAY  # where a discarded entry is said (kitgen.core.cache.warnings_to)
+from .cache import default_cache_dir, digest_files, engine_digest
 from .files import read_regular, write_atomic
 
 FORMAT = 1
@@ -58,7 +58,7 @@ def caching(enabled: bool) -> Iterator[None]:
 def kitgen_digest() -> str:
     """kitgen's own source: every module the figures' arithmetic and wording could come from."""
     h = hashlib.sha256(b"kitgen figures")
-    _digest_files(h, Path(__file__).resolve().parents[1], ("*.py",))
+    digest_files(h, Path(__file__).resolve().parents[1], ("*.py",))
     return h.hexdigest()
 
 
@@ -83,9 +83,9 @@ class FigureCache:
         self.misses = 0
 
     def key(self, library: Library, request: dict[str, Any], models: object) -> str:
-        h = hashlib.sha256(f"{_engine_digest()} {kitgen_digest()} format {FORMAT}".encode())
+        h = hashlib.sha256(f"{engine_digest()} {kitgen_digest()} format {FORMAT}".encode())
         for root in library.roots:
-            _digest_files(h, root, ("*.yaml", "*.yml"), recursive=False)
+            digest_files(h, root, ("*.yaml", "*.yml"), recursive=False)
         h.update(_canonical({"request": request, "models": models}))
         return h.hexdigest()
 

@@ -13,33 +13,33 @@ from .faces import FONT, FONT_BOLD, Face, style
 from .pen import (
     ASCENT,
     DESCENT,
-    _background,
-    _Card,
-    _centred,
-    _col,
-    _colour_spec,
-    _corners,
-    _ends,
-    _mark,
-    _oval,
-    _text_fit,
+    Card,
+    colour_spec,
+    draw_centred,
+    draw_corners,
+    draw_ends,
+    draw_mark,
+    fill_background,
+    fitted_size,
+    hex_colour,
+    oval_radii,
 )
 
 
-def _deck_card(cd: _Card, face: Face) -> None:
+def draw_deck_card(cd: Card, face: Face) -> None:
     colour_name, kind, value = face.extra[0], face.extra[1], face.extra[2]
     if colour_name == "black":
         _colour_card(cd, None, kind, value)
         return
-    spec = _colour_spec(face)
+    spec = colour_spec(face)
     if "symbol" in spec:
         rank = {"1": "A", "11": "J", "12": "Q", "13": "K", "14": "A"}.get(value, value)
-        _suit_card(cd, rank, spec["symbol"], spec["fill"], spec["symbol"])
+        draw_suit_card(cd, rank, spec["symbol"], spec["fill"], spec["symbol"])
     else:
         _colour_card(cd, spec, kind, value)
 
 
-def _colour_card(cd: _Card, spec: dict[str, str] | None, kind: str, value: str) -> None:
+def _colour_card(cd: Card, spec: dict[str, str] | None, kind: str, value: str) -> None:
     """A card of the colour-number deck (``spec`` None: a wild card): the colour to the edge (a
     border, for a home printer), a white tilted oval with the number, the index in two corners and
     the colour's name at both ends."""
@@ -49,22 +49,22 @@ def _colour_card(cd: _Card, spec: dict[str, str] | None, kind: str, value: str) 
     name = spec["name"] if spec is not None else st.wild["name"]
     text = value if kind == "number" else st.deck_faces.get(kind, value)
     if cd.saver:
-        _background(c, w, h, cd.bleed, white)
+        fill_background(c, w, h, cd.bleed, white)
         edge = cd.safe + mm(1.3)
-        c.setStrokeColor(_col(fill))
+        c.setStrokeColor(hex_colour(fill))
         c.setLineWidth(mm(1.8))
         c.roundRect(edge, edge, w - 2 * edge, h - 2 * edge, mm(2.2), stroke=1, fill=0)
         ink = readable(fill)
     else:
-        _background(c, w, h, cd.bleed, _col(fill))
+        fill_background(c, w, h, cd.bleed, hex_colour(fill))
         ink = ink_on(fill)
-    rx, ry = _oval(cd)
+    rx, ry = oval_radii(cd)
     c.saveState()
     c.translate(w / 2, h / 2)
     c.rotate(28)
     c.setFillColor(white)
     if cd.saver:
-        c.setStrokeColor(_col(fill))
+        c.setStrokeColor(hex_colour(fill))
         c.setLineWidth(mm(0.9))
     c.ellipse(-rx, -ry, rx, ry, stroke=1 if cd.saver else 0, fill=1)
     c.restoreState()
@@ -72,7 +72,7 @@ def _colour_card(cd: _Card, spec: dict[str, str] | None, kind: str, value: str) 
     if spec is None:
         # Four quarters in the deck's colours around a dark disc: any colour may follow.
         for k, cname in enumerate(("red", "yellow", "green", "blue")):
-            c.setFillColor(_col(st.colours[cname]["fill"]))
+            c.setFillColor(hex_colour(st.colours[cname]["fill"]))
             c.wedge(
                 w / 2 - r * 0.95,
                 h / 2 - r * 0.95,
@@ -83,39 +83,39 @@ def _colour_card(cd: _Card, spec: dict[str, str] | None, kind: str, value: str) 
                 stroke=0,
                 fill=1,
             )
-        c.setFillColor(_col(DARK))
+        c.setFillColor(hex_colour(DARK))
         c.circle(w / 2, h / 2, r * 0.52, stroke=0, fill=1)
         c.setFillColor(white)
-        _centred(c, text, w / 2, h / 2, FONT_BOLD, r * 0.62, r * 0.9)
+        draw_centred(c, text, w / 2, h / 2, FONT_BOLD, r * 0.62, r * 0.9)
     else:
         number = readable(fill)
-        c.setFillColor(_col(number))
+        c.setFillColor(hex_colour(number))
         big = r * 1.25 if len(text) < 2 else r * 0.95
-        size = _centred(c, text, w / 2, h / 2 + r * 0.2, FONT_BOLD, big, r * 1.5)
+        size = draw_centred(c, text, w / 2, h / 2 + r * 0.2, FONT_BOLD, big, r * 1.5)
         if kind == "number" and value in ("6", "9"):
             c.setLineWidth(max(1.0, size * 0.06))
-            c.setStrokeColor(_col(number))
+            c.setStrokeColor(hex_colour(number))
             y = h / 2 + r * 0.2 - size * 0.5
             c.line(w / 2 - size * 0.25, y, w / 2 + size * 0.25, y)
         # The colour's shape under the number: the colour without seeing it.
-        outline = _col(DARK) if contrast(fill, "#FFFFFF") < 3 else None
-        _mark(c, spec, w / 2, h / 2 - r * 0.8, r * 0.15, _col(fill), outline)
+        outline = hex_colour(DARK) if contrast(fill, "#FFFFFF") < 3 else None
+        draw_mark(c, spec, w / 2, h / 2 - r * 0.8, r * 0.15, hex_colour(fill), outline)
 
     def index() -> None:
-        size = _text_fit(text, FONT_BOLD, 15 * cd.k, mm(9) * cd.k)
-        c.setFillColor(_col(ink))
+        size = fitted_size(text, FONT_BOLD, 15 * cd.k, mm(9) * cd.k)
+        c.setFillColor(hex_colour(ink))
         c.setFont(FONT_BOLD, size)
         c.drawString(0, -ASCENT * size, text)  # from the inset: "+2" grows inwards, never outwards
         if spec is not None:
             m = mm(1.9) * cd.k
             x = max(m, pdfmetrics.stringWidth(text, FONT_BOLD, size) / 2)
             y = -size * (ASCENT + DESCENT) - m - mm(0.4)
-            outline = _col(DARK) if cd.saver and contrast(fill, "#FFFFFF") < 3 else None
-            _mark(c, spec, x, y, m, _col(fill) if cd.saver else _col(ink), outline)
+            outline = hex_colour(DARK) if cd.saver and contrast(fill, "#FFFFFF") < 3 else None
+            draw_mark(c, spec, x, y, m, hex_colour(fill) if cd.saver else hex_colour(ink), outline)
 
     inset = cd.safe + (mm(3.4) if cd.saver else mm(0.6))
-    _corners(cd, inset, index)
-    _ends(cd, name, inset + mm(0.6), FONT, 7.5 * cd.k, w * 0.4, ink)
+    draw_corners(cd, inset, index)
+    draw_ends(cd, name, inset + mm(0.6), FONT, 7.5 * cd.k, w * 0.4, ink)
 
 
 # Pip places of a standard card, as (column, row): columns 0 left, 1 middle, 2 right; rows from
@@ -144,12 +144,12 @@ _PIP_PLACES: dict[int, list[tuple[int, float]]] = {
 }
 
 
-def _suit_card(cd: _Card, rank: str, symbol: str, colour: str, index_symbol: str, name: str = "") -> None:
+def draw_suit_card(cd: Card, rank: str, symbol: str, colour: str, index_symbol: str, name: str = "") -> None:
     """A card of a standard deck (and the ♣ and ♥ cards of the two-colour protocols): white, the
     rank and suit in two corners, and pips (2 to 10), one big pip (an ace) or a court panel."""
     c, w, h = cd.c, cd.w, cd.h
     ink = readable(colour)
-    _background(c, w, h, cd.bleed, white)
+    fill_background(c, w, h, cd.bleed, white)
     column = mm(7.5) * cd.k  # the index column at each side
     x0, x1 = cd.safe + column, w - cd.safe - column
     y0, y1 = cd.safe + mm(3.5), h - cd.safe - mm(3.5)
@@ -158,7 +158,7 @@ def _suit_card(cd: _Card, rank: str, symbol: str, colour: str, index_symbol: str
         size = min((x1 - x0) * 0.36, (y1 - y0) * 0.17)
         top, bottom = y1 - size * 0.45, y0 + size * 0.45
         xs = (x0 + size * 0.42, w / 2, x1 - size * 0.42)
-        c.setFillColor(_col(ink))
+        c.setFillColor(hex_colour(ink))
         c.setFont(FONT, size)
         for col, row in places:
             x, y = xs[col], top - row * (top - bottom)
@@ -173,33 +173,33 @@ def _suit_card(cd: _Card, rank: str, symbol: str, colour: str, index_symbol: str
         gap = mm(1.2) * cd.k
         _court(cd, rank, symbol, colour, (x0 + gap, y0, x1 - gap, y1))
     else:
-        c.setFillColor(_col(ink))
+        c.setFillColor(hex_colour(ink))
         size = min(x1 - x0, (y1 - y0) * 0.6) * 0.95
         c.setFont(FONT, size)
         c.drawCentredString(w / 2, h / 2 - size * 0.35, symbol)
 
     def index() -> None:
         size = 14 * cd.k
-        c.setFillColor(_col(ink))
-        c.setFont(FONT_BOLD, _text_fit(rank, FONT_BOLD, size, column - mm(0.5)))
+        c.setFillColor(hex_colour(ink))
+        c.setFont(FONT_BOLD, fitted_size(rank, FONT_BOLD, size, column - mm(0.5)))
         c.drawCentredString(column / 2 - mm(0.4), -ASCENT * size, rank)
         c.setFont(FONT, size * 0.95)
         c.drawCentredString(column / 2 - mm(0.4), -size * (ASCENT + DESCENT) - size * 0.85, index_symbol)
 
-    _corners(cd, cd.safe + mm(0.4), index)
+    draw_corners(cd, cd.safe + mm(0.4), index)
     if name:  # the two-colour protocols' cards name their suit at both ends
-        _ends(cd, name, cd.safe + mm(1.2), FONT, 8 * cd.k, w * 0.4, ink)
+        draw_ends(cd, name, cd.safe + mm(1.2), FONT, 8 * cd.k, w * 0.4, ink)
 
 
-def _court(cd: _Card, rank: str, symbol: str, colour: str, area: tuple[float, float, float, float]) -> None:
+def _court(cd: Card, rank: str, symbol: str, colour: str, area: tuple[float, float, float, float]) -> None:
     """A court card's panel: a framed, lightly tinted panel with a crown, the rank and the suit at
     each end (the lower half turned half a turn, as on a printed deck)."""
     c, w, h = cd.c, cd.w, cd.h
     x0, y0, x1, y1 = area
     ink = readable(colour)
     tint = "#FBEBEE" if colour != DARK and contrast(colour, DARK) > 2 else "#E6E6E6"
-    c.setFillColor(_col("#FFFFFF" if cd.saver else tint))
-    c.setStrokeColor(_col(ink))
+    c.setFillColor(hex_colour("#FFFFFF" if cd.saver else tint))
+    c.setStrokeColor(hex_colour(ink))
     c.setLineWidth(mm(0.5))
     c.roundRect(x0, y0, x1 - x0, y1 - y0, mm(1.5), stroke=1, fill=1)
     c.setLineWidth(mm(0.25))
@@ -213,7 +213,7 @@ def _court(cd: _Card, rank: str, symbol: str, colour: str, area: tuple[float, fl
         # The crown (king: five points, queen: three with pearls, jack: a cap with a feather).
         cw, ch = pw * 0.5, half * 0.22
         base = half * 0.62
-        c.setFillColor(_col(ink))
+        c.setFillColor(hex_colour(ink))
         p = c.beginPath()
         p.moveTo(-cw / 2, base)
         points = {"K": 5, "Q": 3, "J": 0}[rank]
@@ -232,7 +232,7 @@ def _court(cd: _Card, rank: str, symbol: str, colour: str, area: tuple[float, fl
             for k in range(3):
                 c.circle(-cw / 2 + cw * (2 * k + 1) / 6, base + ch + mm(0.7), mm(0.7), stroke=0, fill=1)
         elif rank == "J":
-            c.setStrokeColor(_col(ink))
+            c.setStrokeColor(hex_colour(ink))
             c.setLineWidth(mm(0.6))
             q = c.beginPath()
             q.moveTo(cw * 0.2, base + ch * 0.9)

@@ -6,8 +6,8 @@ from collections.abc import Callable, Sequence
 
 from . import arrowface
 from .faces import Face, style
-from .labelfaces import _label_parts, _numbered, label_face
-from .pen import _colour_spec
+from .labelfaces import is_numbered, label_face, label_parts
+from .pen import colour_spec
 
 RANK_WORDS = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
 
@@ -36,13 +36,13 @@ def face_name(face: Face) -> str:
     if face.kind == "tile":
         return f"domino {face.extra[1]}|{face.extra[0]}"
     if face.kind == "label":
-        spec, number = _label_parts(face)
+        spec, number = label_parts(face)
         return f"{face.title} {spec['name']} card" if number else f"{spec['name']} card ({face.title})"
     if face.kind == "deck" and len(face.extra) >= 3:
         colour, kind, value = face.extra[:3]
         if colour == "black":
             return KIND_WORDS.get(kind, kind).capitalize()
-        spec = _colour_spec(face)
+        spec = colour_spec(face)
         if "symbol" in spec:
             rank = {"1": "A", "11": "J", "12": "Q", "13": "K", "14": "A"}.get(value, value)
             return f"{RANK_WORDS.get(rank, rank)} of {spec['name'].lower()}"
@@ -71,9 +71,9 @@ def symbol_face(
     family = name.rstrip("0123456789")
     if family in st.labels:
         number = name[len(family) :]
-        if number and _numbered(st.labels[family]):  # ticket3, label3
+        if number and is_numbered(st.labels[family]):  # ticket3, label3
             return label_face(family, int(number))
-        if not number and not _numbered(st.labels[family]):  # stop
+        if not number and not is_numbered(st.labels[family]):  # stop
             return label_face(family)
     if deck is not None:
         face = deck(name)

@@ -10,7 +10,17 @@ from reportlab.pdfgen.pathobject import PDFPathObject
 
 from ..core.units import mm
 from .faces import FONT, FONT_BOLD, Face, style
-from .pen import ASCENT, _background, _Card, _centred, _col, _corners, _ends, _helper_border, _text_fit
+from .pen import (
+    ASCENT,
+    Card,
+    draw_centred,
+    draw_corners,
+    draw_ends,
+    draw_helper_border,
+    fill_background,
+    fitted_size,
+    hex_colour,
+)
 
 
 def label_face(family: str, number: int | None = None) -> Face:
@@ -22,12 +32,12 @@ def label_face(family: str, number: int | None = None) -> Face:
     return Face("label", f"{family}{number}", f"{spec['glyph']}{number}")
 
 
-def _numbered(spec: dict[str, str]) -> bool:
+def is_numbered(spec: dict[str, str]) -> bool:
     """A family of numbered cards (λ1, λ2, ...) rather than a single card with a word (STOP)."""
     return "word" not in spec
 
 
-def _label_parts(face: Face) -> tuple[dict[str, str], str]:
+def label_parts(face: Face) -> tuple[dict[str, str], str]:
     """The label family's design and the card's number ('' for the stop card)."""
     labels = style().labels
     family = face.key.rstrip("0123456789")
@@ -68,15 +78,15 @@ def _octagon_path(c: Canvas, x: float, y: float, r: float) -> PDFPathObject:
     return p
 
 
-def _label(cd: _Card, face: Face) -> None:
+def draw_label(cd: Card, face: Face) -> None:
     """λ_j (a ticket's or a label's name in a lottery) or the stop card: helper cards in dark ink,
     the number in a notched ticket or STOP in an octagon, the glyph in the corners and the
     card's name at each end."""
     c, w, h = cd.c, cd.w, cd.h
-    spec, number = _label_parts(face)
-    ink = _col(spec["colour"])
-    _background(c, w, h, cd.bleed, white)
-    inner = _helper_border(cd)
+    spec, number = label_parts(face)
+    ink = hex_colour(spec["colour"])
+    fill_background(c, w, h, cd.bleed, white)
+    inner = draw_helper_border(cd)
     pad = inner + mm(1.5)
     room = w - 2 * pad
     if number:
@@ -86,7 +96,7 @@ def _label(cd: _Card, face: Face) -> None:
         c.drawPath(_ticket_path(c, w / 2 - tw / 2, h / 2 - th / 2, tw, th), stroke=1, fill=0)
         c.setFillColor(ink)
         notch = min(th * 0.16, mm(3.5))  # as _ticket_path's
-        _centred(c, face.title, w / 2, h / 2, FONT_BOLD, th * 0.55, tw - 2 * notch - mm(3))
+        draw_centred(c, face.title, w / 2, h / 2, FONT_BOLD, th * 0.55, tw - 2 * notch - mm(3))
     else:
         r = min(room, h * 0.5) * 0.42
         path = _octagon_path(c, w / 2, h / 2, r)
@@ -99,15 +109,15 @@ def _label(cd: _Card, face: Face) -> None:
             c.setFillColor(ink)
             c.drawPath(path, stroke=0, fill=1)
             c.setFillColor(white)
-        _centred(c, spec.get("word", spec["name"].upper()), w / 2, h / 2, FONT_BOLD, r * 0.55, r * 1.5)
+        draw_centred(c, spec.get("word", spec["name"].upper()), w / 2, h / 2, FONT_BOLD, r * 0.55, r * 1.5)
     glyph = face.title
 
     def index() -> None:
         size = 14 * cd.k
         c.setFillColor(ink)
-        c.setFont(FONT_BOLD, _text_fit(glyph, FONT_BOLD, size, w * 0.22))
+        c.setFont(FONT_BOLD, fitted_size(glyph, FONT_BOLD, size, w * 0.22))
         c.drawString(0, -ASCENT * size, glyph)
 
-    _corners(cd, inner + mm(1.0), index)
+    draw_corners(cd, inner + mm(1.0), index)
     words = f"{spec['name']} {number}" if number else spec["name"]
-    _ends(cd, words, inner + mm(1.2), FONT, 8 * cd.k, w * 0.42, spec["colour"])
+    draw_ends(cd, words, inner + mm(1.2), FONT, 8 * cd.k, w * 0.42, spec["colour"])

@@ -28,12 +28,12 @@ ASCENT = 0.95  # DejaVu's glyph box above the baseline, as a share of the font s
 DESCENT = 0.25
 
 
-def _col(hex_: str) -> Color:
+def hex_colour(hex_: str) -> Color:
     return HexColor(hex_)
 
 
 @dataclass(frozen=True)
-class _Card:
+class Card:
     """One card being drawn: the canvas (origin at the card's lower-left corner), its trim size,
     bleed, safe margin and whether it is drawn for a home printer (``saver``)."""
 
@@ -50,15 +50,15 @@ class _Card:
         return max(0.72, min(1.15, min(self.w, self.h) / mm(56)))
 
 
-def _text_fit(text: str, font: str, size: float, width: float) -> float:
+def fitted_size(text: str, font: str, size: float, width: float) -> float:
     """The largest size <= ``size`` at which ``text`` fits in ``width``."""
     w = pdfmetrics.stringWidth(text, font, size)
     return size if w <= width else max(3.0, size * width / w)
 
 
-def _centred(c: Canvas, text: str, x: float, y: float, font: str, size: float, width: float) -> float:
+def draw_centred(c: Canvas, text: str, x: float, y: float, font: str, size: float, width: float) -> float:
     """``text`` centred on (x, y) (the middle of its capitals); the size used."""
-    s = _text_fit(text, font, size, width)
+    s = fitted_size(text, font, size, width)
     c.setFont(font, s)
     c.drawCentredString(x, y - 0.36 * s, text)
     return s
@@ -66,13 +66,13 @@ def _centred(c: Canvas, text: str, x: float, y: float, font: str, size: float, w
 
 def _below(c: Canvas, text: str, font: str, size: float, width: float, top: float = 0.0) -> float:
     """``text`` centred on x = 0 with its glyph box's top at ``top``; the size used."""
-    s = _text_fit(text, font, size, width)
+    s = fitted_size(text, font, size, width)
     c.setFont(font, s)
     c.drawCentredString(0, top - ASCENT * s, text)
     return s
 
 
-def _shape(
+def draw_shape(
     c: Canvas,
     shape: str,
     x: float,
@@ -116,7 +116,7 @@ def _shape(
     c.drawPath(p, stroke=s, fill=f)
 
 
-def _mark(
+def draw_mark(
     c: Canvas, spec: dict[str, str], x: float, y: float, r: float, colour: Color, outline: Color | None = None
 ) -> None:
     """A colour's mark: its shape (colour-number deck), or its symbol (a standard deck's suits)."""
@@ -126,10 +126,10 @@ def _mark(
         c.setFont(FONT, size)
         c.drawCentredString(x, y - size * 0.33, spec["symbol"])
         return
-    _shape(c, spec["shape"], x, y, r, colour, outline, max(0.5, r * 0.14) if outline is not None else 0.0)
+    draw_shape(c, spec["shape"], x, y, r, colour, outline, max(0.5, r * 0.14) if outline is not None else 0.0)
 
 
-def _corners(cd: _Card, inset: float, draw: Callable[[], None]) -> None:
+def draw_corners(cd: Card, inset: float, draw: Callable[[], None]) -> None:
     """``draw`` (with the origin at the corner, inside the card below and right of it) in the
     top-left corner and, turned half a turn, in the bottom-right one."""
     c = cd.c
@@ -144,7 +144,7 @@ def _corners(cd: _Card, inset: float, draw: Callable[[], None]) -> None:
     c.restoreState()
 
 
-def _ends(cd: _Card, text: str, inset: float, font: str, size: float, width: float, colour: str) -> None:
+def draw_ends(cd: Card, text: str, inset: float, font: str, size: float, width: float, colour: str) -> None:
     """``text`` centred at the top, ``inset`` below the edge and upright, and at the bottom turned
     half a turn: each reads the same way as the corner index at its end of the card."""
     c = cd.c
@@ -152,17 +152,17 @@ def _ends(cd: _Card, text: str, inset: float, font: str, size: float, width: flo
         c.saveState()
         c.translate(x, y)
         c.rotate(turn)
-        c.setFillColor(_col(colour))
+        c.setFillColor(hex_colour(colour))
         _below(c, text, font, size, width)
         c.restoreState()
 
 
-def _background(c: Canvas, w: float, h: float, bleed: float, colour: Color) -> None:
+def fill_background(c: Canvas, w: float, h: float, bleed: float, colour: Color) -> None:
     c.setFillColor(colour)
     c.rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)
 
 
-def _helper_border(cd: _Card) -> float:
+def draw_helper_border(cd: Card) -> float:
     """The helper family's mark: a striped band just inside the safe margin. Returns the inset of
     its inner edge (what the card draws inside)."""
     st = style()
@@ -175,7 +175,7 @@ def _helper_border(cd: _Card) -> float:
     p.roundRect(outer, outer, w - 2 * outer, h - 2 * outer, mm(2.2))
     p.roundRect(inner, inner, w - 2 * inner, h - 2 * inner, mm(1.4))
     c.clipPath(p, stroke=0, fill=0, fillMode=EVEN_ODD)  # the ring between the two
-    c.setFillColor(_col(st.helper["stripe"]))
+    c.setFillColor(hex_colour(st.helper["stripe"]))
     pitch = mm(2.4)
     k = -int(h / pitch) - 2
     while k * pitch < w + h:
@@ -192,15 +192,15 @@ def _helper_border(cd: _Card) -> float:
     return inner
 
 
-def _panel(cd: _Card, x: float, y: float, w: float, h: float, colour: str) -> str:
+def draw_panel(cd: Card, x: float, y: float, w: float, h: float, colour: str) -> str:
     """A rounded colour panel (an outline only, for a home printer); the ink for text on it."""
     c = cd.c
     if cd.saver:
-        c.setStrokeColor(_col(colour))
+        c.setStrokeColor(hex_colour(colour))
         c.setLineWidth(mm(1.0))
         c.roundRect(x, y, w, h, mm(1.6), stroke=1, fill=0)
         return readable(colour)
-    c.setFillColor(_col(colour))
+    c.setFillColor(hex_colour(colour))
     c.roundRect(x, y, w, h, mm(1.6), stroke=0, fill=1)
     return ink_on(colour)
 
@@ -220,14 +220,14 @@ def known_colours() -> set[str]:
     return set(style().colours)
 
 
-def _colour_spec(face: Face) -> dict[str, str]:
+def colour_spec(face: Face) -> dict[str, str]:
     """A deck colour's design: from the templates, or from the rule set (fill, symbol, name)."""
     if len(face.extra) >= 6:
         return {"fill": face.extra[3], "symbol": face.extra[4], "name": face.extra[5].capitalize()}
     return style().colours[face.extra[0]]
 
 
-def _oval(cd: _Card) -> tuple[float, float]:
+def oval_radii(cd: Card) -> tuple[float, float]:
     """The tilted oval of a colour-number card: its radii."""
     inner = cd.safe + mm(2.5)
     return (cd.w - 2 * inner) * 0.44, (cd.h - 2 * inner) * 0.34

@@ -14,36 +14,36 @@ from .faces import FONT, FONT_BOLD, Face, style
 from .pen import (
     ASCENT,
     DESCENT,
-    _background,
-    _Card,
-    _centred,
-    _col,
-    _corners,
-    _ends,
-    _helper_border,
-    _mark,
-    _panel,
-    _shape,
-    _text_fit,
+    Card,
+    draw_centred,
+    draw_corners,
+    draw_ends,
+    draw_helper_border,
+    draw_mark,
+    draw_panel,
+    draw_shape,
+    fill_background,
+    fitted_size,
+    hex_colour,
     theta_colour,
 )
 
 
-def _marker(cd: _Card, spec: dict[str, str]) -> None:
+def draw_marker(cd: Card, spec: dict[str, str]) -> None:
     c, w, h = cd.c, cd.w, cd.h
-    colour = _col(spec["colour"])
+    colour = hex_colour(spec["colour"])
     solid = spec.get("fill", "solid") == "solid"
-    _background(c, w, h, cd.bleed, white)
-    inner = _helper_border(cd)
+    fill_background(c, w, h, cd.bleed, white)
+    inner = draw_helper_border(cd)
     r = min(w - 2 * inner, h * 0.55) * 0.36
     dy = r * 0.1 if spec["shape"] == "triangle" else 0.0
     if solid:
-        _shape(c, spec["shape"], w / 2, h / 2, r, colour)
+        draw_shape(c, spec["shape"], w / 2, h / 2, r, colour)
         c.setFillColor(white)
     else:
-        _shape(c, spec["shape"], w / 2, h / 2, r, None, colour, r * 0.13)
+        draw_shape(c, spec["shape"], w / 2, h / 2, r, None, colour, r * 0.13)
         c.setFillColor(colour)
-    _centred(c, spec["glyph"], w / 2, h / 2 - dy, FONT_BOLD, r * (1.1 if solid else 0.8), r * 1.2)
+    draw_centred(c, spec["glyph"], w / 2, h / 2 - dy, FONT_BOLD, r * (1.1 if solid else 0.8), r * 1.2)
 
     def index() -> None:
         size = 15 * cd.k
@@ -53,33 +53,33 @@ def _marker(cd: _Card, spec: dict[str, str]) -> None:
         m = mm(2.0) * cd.k
         y = -size * (ASCENT + DESCENT) - m - mm(0.6)
         if solid:
-            _shape(c, spec["shape"], mm(2.6), y, m, colour)
+            draw_shape(c, spec["shape"], mm(2.6), y, m, colour)
         else:
-            _shape(c, spec["shape"], mm(2.6), y, m, None, colour, m * 0.22)
+            draw_shape(c, spec["shape"], mm(2.6), y, m, None, colour, m * 0.22)
 
-    _corners(cd, inner + mm(1.0), index)
-    _ends(cd, spec["name"], inner + mm(1.2), FONT, 8 * cd.k, w * 0.42, spec["colour"])
+    draw_corners(cd, inner + mm(1.0), index)
+    draw_ends(cd, spec["name"], inner + mm(1.2), FONT, 8 * cd.k, w * 0.42, spec["colour"])
 
 
-def _theta(cd: _Card, i: int, owner: str) -> None:
+def draw_theta(cd: Card, i: int, owner: str) -> None:
     c, w, h = cd.c, cd.w, cd.h
     colour = theta_colour(i)
-    _background(c, w, h, cd.bleed, white)
-    inner = _helper_border(cd)
+    fill_background(c, w, h, cd.bleed, white)
+    inner = draw_helper_border(cd)
     pad = inner + mm(1.5)
     top, bottom = h * 0.7, h * 0.3
-    ink = _panel(cd, pad, bottom, w - 2 * pad, top - bottom, colour)
-    c.setFillColor(_col(ink))
-    _centred(c, f"θ{i}", w / 2, h / 2, FONT_BOLD, min(w, h) * 0.34, w - 2 * pad - mm(4))
+    ink = draw_panel(cd, pad, bottom, w - 2 * pad, top - bottom, colour)
+    c.setFillColor(hex_colour(ink))
+    draw_centred(c, f"θ{i}", w / 2, h / 2, FONT_BOLD, min(w, h) * 0.34, w - 2 * pad - mm(4))
     # A row of i dots above and below the number: the owner without reading, from either side.
     step = min(mm(4.0), (w - 2 * pad - mm(4)) / max(i, 1))
     for dy in (-1, 1):
         for k in range(i):
             x = w / 2 + (k - (i - 1) / 2) * step
             y = h / 2 + dy * (top - bottom) * 0.36
-            _shape(c, "circle", x, y, min(mm(1.3), step * 0.35), _col(ink))
+            draw_shape(c, "circle", x, y, min(mm(1.3), step * 0.35), hex_colour(ink))
     label = f"θ{i} · {seat_name(owner)}" if owner else f"θ{i}"
-    _ends(cd, label, inner + mm(1.5), FONT_BOLD, 9 * cd.k, w - 2 * pad, DARK)
+    draw_ends(cd, label, inner + mm(1.5), FONT_BOLD, 9 * cd.k, w - 2 * pad, DARK)
 
 
 # A seat card's role line (kitgen.kinds.virtual.owner_cards), in the active language.
@@ -102,35 +102,35 @@ def _purpose(purpose: str) -> str:
     return _(PURPOSES[purpose]) if purpose in PURPOSES else purpose
 
 
-def _seat(cd: _Card, face: Face) -> None:
+def draw_seat(cd: Card, face: Face) -> None:
     c, w, h = cd.c, cd.w, cd.h
     i = int(face.key[len("seat") :])
     owner, role = (face.extra + ("", ""))[:2]
     owner, role = seat_name(owner), _role(role)
     colour = theta_colour(i)
-    _background(c, w, h, cd.bleed, white)
-    inner = _helper_border(cd)
+    fill_background(c, w, h, cd.bleed, white)
+    inner = draw_helper_border(cd)
     pad = inner + mm(1.5)
     room = w - 2 * pad
-    ink = _panel(cd, pad, h * 0.5, room, h * 0.22, colour)
-    c.setFillColor(_col(ink))
-    _centred(c, f"θ{i}", w / 2, h * 0.61, FONT_BOLD, min(w, h) * 0.24, room - mm(4))
-    c.setFillColor(_col(DARK))
-    _centred(c, owner, w / 2, h * 0.42, FONT_BOLD, 11 * cd.k, room)
-    _centred(c, role, w / 2, h * 0.36, FONT, 7 * cd.k, room)
+    ink = draw_panel(cd, pad, h * 0.5, room, h * 0.22, colour)
+    c.setFillColor(hex_colour(ink))
+    draw_centred(c, f"θ{i}", w / 2, h * 0.61, FONT_BOLD, min(w, h) * 0.24, room - mm(4))
+    c.setFillColor(hex_colour(DARK))
+    draw_centred(c, owner, w / 2, h * 0.42, FONT_BOLD, 11 * cd.k, room)
+    draw_centred(c, role, w / 2, h * 0.36, FONT, 7 * cd.k, room)
     lines = [_("At a virtual player's turn"), _("this owner's cards get θ{i} below them.").format(i=i)]
     for k, line in enumerate(lines):
-        _centred(c, line, w / 2, h * 0.27 - k * 9 * cd.k, FONT, 6.5 * cd.k, room)
+        draw_centred(c, line, w / 2, h * 0.27 - k * 9 * cd.k, FONT, 6.5 * cd.k, room)
     # The owner for the people across the table: at the top, turned half a turn.
     c.saveState()
     c.translate(w / 2, (h * 0.72 + h - pad) / 2)
     c.rotate(180)
-    c.setFillColor(_col(DARK))
-    _centred(c, f"θ{i} · {owner}", 0, 0, FONT_BOLD, 9 * cd.k, room)
+    c.setFillColor(hex_colour(DARK))
+    draw_centred(c, f"θ{i} · {owner}", 0, 0, FONT_BOLD, 9 * cd.k, room)
     c.restoreState()
 
 
-def _choice(cd: _Card, face: Face) -> None:
+def draw_choice(cd: Card, face: Face) -> None:
     c, w, h = cd.c, cd.w, cd.h
     purpose = _purpose(face.extra[0] if face.extra else "colour for a wild")
     if len(face.extra) >= 4:
@@ -138,36 +138,44 @@ def _choice(cd: _Card, face: Face) -> None:
     else:
         spec = style().colours[face.key]
     fill = spec["fill"]
-    _background(c, w, h, cd.bleed, white)
-    inner = _helper_border(cd)
+    fill_background(c, w, h, cd.bleed, white)
+    inner = draw_helper_border(cd)
     pad = inner + mm(1.5)
-    ink = _panel(cd, pad, h * 0.34, w - 2 * pad, h * 0.36, fill)
+    ink = draw_panel(cd, pad, h * 0.34, w - 2 * pad, h * 0.36, fill)
     r = min(w - 2 * pad, h * 0.36) * 0.3
     if cd.saver:
-        _mark(c, spec, w / 2, h * 0.52, r, _col(fill), _col(DARK) if contrast(fill, "#FFFFFF") < 3 else None)
+        draw_mark(
+            c,
+            spec,
+            w / 2,
+            h * 0.52,
+            r,
+            hex_colour(fill),
+            hex_colour(DARK) if contrast(fill, "#FFFFFF") < 3 else None,
+        )
     else:
-        _mark(c, spec, w / 2, h * 0.52, r, _col(ink))
-    _ends(cd, spec["name"], inner + mm(1.5), FONT_BOLD, 12 * cd.k, w - 2 * pad, DARK)
-    c.setFillColor(_col(DARK))
-    _centred(c, purpose, w / 2, h * 0.27, FONT, 6.5 * cd.k, w - 2 * pad)
+        draw_mark(c, spec, w / 2, h * 0.52, r, hex_colour(ink))
+    draw_ends(cd, spec["name"], inner + mm(1.5), FONT_BOLD, 12 * cd.k, w - 2 * pad, DARK)
+    c.setFillColor(hex_colour(DARK))
+    draw_centred(c, purpose, w / 2, h * 0.27, FONT, 6.5 * cd.k, w - 2 * pad)
 
 
-def _plain(cd: _Card, text: str) -> None:
+def draw_plain(cd: Card, text: str) -> None:
     """A card with no designed face (a protocol's labelled card such as c1): its name, large."""
     c, w, h = cd.c, cd.w, cd.h
-    _background(c, w, h, cd.bleed, white)
-    inner = _helper_border(cd)
-    ink = _col("#333333")
+    fill_background(c, w, h, cd.bleed, white)
+    inner = draw_helper_border(cd)
+    ink = hex_colour("#333333")
     c.setFillColor(ink)
-    _centred(c, text, w / 2, h / 2, FONT_BOLD, min(w, h) * 0.4, w - 2 * inner - mm(4))
+    draw_centred(c, text, w / 2, h / 2, FONT_BOLD, min(w, h) * 0.4, w - 2 * inner - mm(4))
 
     def index() -> None:
         size = 14 * cd.k
         c.setFillColor(ink)
-        c.setFont(FONT_BOLD, _text_fit(text, FONT_BOLD, size, w * 0.3))
+        c.setFont(FONT_BOLD, fitted_size(text, FONT_BOLD, size, w * 0.3))
         c.drawString(0, -ASCENT * size, text)
 
-    _corners(cd, inner + mm(1.0), index)
+    draw_corners(cd, inner + mm(1.0), index)
 
 
 # Pip positions of a die face on a unit square (0..1), for the numbers 0..9 of a tile's half.
@@ -191,20 +199,20 @@ IVORY = "#FBF7EA"
 PIN = "#A07C3C"
 
 
-def _tile(cd: _Card, face: Face) -> None:
+def draw_tile(cd: Card, face: Face) -> None:
     """A domino tile on a card of a tile's proportions: ivory, two halves with pips, a line with a
     pin between them, and each half's numbers in a corner (turned at the other end)."""
     c, w, h = cd.c, cd.w, cd.h
     low, high = int(face.extra[0]), int(face.extra[1])
-    ink = _col(DARK)
-    _background(c, w, h, cd.bleed, white if cd.saver else _col(IVORY))
+    ink = hex_colour(DARK)
+    fill_background(c, w, h, cd.bleed, white if cd.saver else hex_colour(IVORY))
     edge = cd.safe + mm(0.6)
     c.setStrokeColor(ink)
     c.setLineWidth(0.9)
     c.roundRect(edge, edge, w - 2 * edge, h - 2 * edge, mm(2.5), stroke=1, fill=0)
     c.setLineWidth(1.4)
     c.line(edge + mm(3), h / 2, w - edge - mm(3), h / 2)
-    c.setFillColor(_col(PIN))
+    c.setFillColor(hex_colour(PIN))
     c.setLineWidth(0.5)
     c.circle(w / 2, h / 2, mm(1.1), stroke=1, fill=1)
     room = mm(7) * cd.k  # the corner index above and below each half
@@ -225,4 +233,4 @@ def _tile(cd: _Card, face: Face) -> None:
         c.setFont(FONT_BOLD, size)
         c.drawString(0, -ASCENT * size, f"{high}|{low}")
 
-    _corners(cd, edge + mm(1.2), index)
+    draw_corners(cd, edge + mm(1.2), index)

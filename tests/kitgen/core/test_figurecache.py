@@ -50,7 +50,7 @@ def test_the_key_holds_kitgens_own_source(tmp_path: Path, monkeypatch: pytest.Mo
     monkeypatch.undo()
     hashed: list[tuple[Path, tuple[str, ...]]] = []
     monkeypatch.setattr(
-        fc, "_digest_files", lambda h, root, patterns, recursive=True: hashed.append((root, patterns))
+        fc, "digest_files", lambda h, root, patterns, recursive=True: hashed.append((root, patterns))
     )
     fc.kitgen_digest.cache_clear()
     try:
