@@ -59,6 +59,7 @@ from ..cost.gametime import RunArguments
 from ..cost.kitcost import GAMES, Footprint, KitCost, cards_per_column, plan_cost, sleeved
 from ..lang.catalogue import _
 from ..lang.overlay import spec_text
+from ..lang.seats import seat_name
 from ..paper.faces import Face
 from ..paper.labels import Label
 from ..paper.pen import known_colours
@@ -379,7 +380,7 @@ def moment_words(moment: Moment, names: list[str], situation: str, counted: str,
     ``valid`` ("may be played")."""
     hand = moment.owners[0]
     n_valid = sum(1 for c in hand if moment.valid(c))
-    who = ", ".join(f"{o}: {len(t)}" for o, t in zip(names, moment.owners))
+    who = ", ".join(f"{seat_name(o)}: {len(t)}" for o, t in zip(names, moment.owners))
     return _(
         "Worked example: a real moment of a seeded game (game seed {seed}). {situation}. {counted}: "
         "{total} ({who}). {first} holds {cards}: {n} of them {valid}. The pictures show the table as "
@@ -390,7 +391,7 @@ def moment_words(moment: Moment, names: list[str], situation: str, counted: str,
         counted=counted,
         total=sum(len(t) for t in moment.owners),
         who=who,
-        first=names[0],
+        first=seat_name(names[0]),
         cards=", ".join(c.glyph for c in hand),
         n=n_valid,
         valid=valid,
