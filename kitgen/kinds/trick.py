@@ -6,6 +6,7 @@ from __future__ import annotations
 from reference_engine.api import GameRules, Moment
 
 from ..lang.catalogue import _
+from ..lang.seats import seat_name
 from .kind import register
 from .table import TableKit, moment_words
 
@@ -25,6 +26,6 @@ class TrickKit(TableKit):
     def moment_text(self, rules: GameRules, moment: Moment, owners: list[str]) -> str:
         leader = owners[moment.public["leader"]]
         situation = _("{leader} led {card}; it is {owner}'s turn to follow").format(
-            leader=leader, card=moment.public["lead"].glyph, owner=owners[0]
+            leader=seat_name(leader), card=moment.public["lead"].glyph, owner=seat_name(owners[0])
         )
         return moment_words(moment, owners, situation, _("Cards in the hands"), _("follow suit"))

@@ -117,18 +117,23 @@ WORD = re.compile(r"[A-Za-z]+")
 
 
 @lru_cache(maxsize=1)
-def cited_words() -> frozenset[str]:
-    """The words of the authors' names and titles of the papers the shipped specs cite (their
-    ``source: cite:``, as "S. Ruangwises, K. Shinagawa. Simulating Virtual Players ..."): proper
-    names, which a translated citation keeps as they are."""
-    words: set[str] = set()
+def cited_names() -> frozenset[str]:
+    """The authors' names and the titles of the papers the shipped specs cite (their ``source:
+    cite:``, as "S. Ruangwises, K. Shinagawa" and "Simulating Virtual Players for UNO without
+    Computers"): proper names, which a translated citation keeps as they are."""
+    names: set[str] = set()
     for path in sources():
         data = load_file(path).data
         source = data.get("source") if isinstance(data, dict) else None
         cite = source.get("cite") if isinstance(source, dict) else None
         for authors, title in CITED.findall(cite if isinstance(cite, str) else ""):
-            words.update(WORD.findall(f"{authors} {title}"))
-    return frozenset(words)
+            names.update((authors, title))
+    return frozenset(names)
+
+
+def cited_words() -> frozenset[str]:
+    """The words of :func:`cited_names`."""
+    return frozenset(w for name in cited_names() for w in WORD.findall(name))
 
 
 @lru_cache(maxsize=4)
