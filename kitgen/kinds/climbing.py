@@ -87,7 +87,7 @@ def arrow_item(tickets: int) -> Item:
 class ClimbingKit(TableKit):
     kind = "climbing"
     table_middle = ("Trick",)
-    turn_words = (
+    turn_words = N_(
         "the play selection protocol for it, which plays one to four cards of one rank (each of "
         "its distinct valid plays equally likely) or passes when it has none"
     )

@@ -77,7 +77,7 @@ class TableKit(KitKind):
     statistical_check = True
     default_card_size: ClassVar[str] = "poker"
     piles: ClassVar[tuple[str, ...]] = ()  # the owners after the seats (the boneyard, ...)
-    # What the virtual player's protocol does, for the set-up's first paragraph (None: the card
+    # What the virtual player's protocol does, for the set-up's first paragraph, marked N_ (None: the card
     # selection protocol's words, templates/booklet.yaml's setup_turn).
     turn_words: ClassVar[str | None] = None
     # Whether each virtual decision's run is traced for the figures (:meth:`run_arguments`)
@@ -258,7 +258,8 @@ class TableKit(KitKind):
         )
 
     def setup_page(self, b: Booklet) -> FrontSection:
-        return setting_up(b, setup_values(b, self.turn_words), self.texts(b.game_rules, "setup_steps"))
+        turn = _(self.turn_words) if self.turn_words else None  # N_-marked: said in the language
+        return setting_up(b, setup_values(b, turn), self.texts(b.game_rules, "setup_steps"))
 
     def texts(self, rules: GameRules, key: str) -> list[str]:
         """The rule set's ``booklet: {key: [...]}`` paragraphs."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from reference_engine.api import GameRules, Moment, Symbol
 
-from ..lang.catalogue import _
+from ..lang.catalogue import N_, _
 from ..lang.seats import seat_name
 from ..paper.faces import Face
 from .kind import register
@@ -22,7 +22,7 @@ class TilesKit(TableKit):
     default_card_size = "domino"
     piles = ("Boneyard",)
     table_middle = ("Line of tiles",)
-    turn_words = (
+    turn_words = N_(
         "the card selection protocol for it, which plays one of its tiles that fit an open end, "
         "chosen uniformly at random"
     )

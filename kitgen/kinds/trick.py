@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from reference_engine.api import GameRules, Moment
 
-from ..lang.catalogue import _
+from ..lang.catalogue import N_, _
 from ..lang.seats import seat_name
 from .kind import register
 from .table import TableKit, moment_words
@@ -15,7 +15,7 @@ from .table import TableKit, moment_words
 class TrickKit(TableKit):
     kind = "trick"
     table_middle = ("Trick",)
-    turn_words = (
+    turn_words = N_(
         "the card selection protocol for it, which plays a card chosen uniformly at random among "
         "those it may play (of the led suit if it holds any; leading, or holding none, any card)"
     )
