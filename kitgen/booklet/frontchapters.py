@@ -91,7 +91,7 @@ def rules_head(b: Booklet, summary: bool = True) -> list[Block]:
     rules = b.game_rules
     out: list[Block] = []
     if rules.source.get("cite"):
-        out.append(Text(_("Source: {cite}.").format(cite=rules.source["cite"]), style="small"))
+        out.append(Text(_("Source: {cite}.").format(cite=spec_text(rules.source["cite"])), style="small"))
     if summary:
         out.append(Text(spec_text(rules.summary)))
     out += [Text(spec_text(t)) for t in getattr(rules, "how_to_play", [])]

@@ -19,6 +19,8 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable
 
 from ..core.units import mm
+from ..lang.catalogue import N_, _
+from ..lang.wrap import breaks_between_characters, fitted_lines
 from ..paper.drawing import draw_back, draw_face
 from ..paper.faces import FONT, Face
 
@@ -27,11 +29,11 @@ SLEEVE = HexColor("#5B8DB8")  # the clear front's edge
 SOLID = HexColor("#2F3A45")  # the solid back
 INK = HexColor("#333333")
 
-# What each panel says, under it.
+# What each panel says, under it (in the active language when drawn).
 CAPTIONS = (
-    "1. The owner card turned over and slid in first, its face toward the solid back",
-    "2. The game card in front of it, its face toward the clear front",
-    "3. Front up: only the game card shows. Back up: nothing shows",
+    N_("1. The owner card turned over and slid in first, its face toward the solid back"),
+    N_("2. The game card in front of it, its face toward the clear front"),
+    N_("3. Front up: only the game card shows. Back up: nothing shows"),
 )
 
 
@@ -73,7 +75,7 @@ class SleeveFilling(Flowable):
                 self._sleeve(c, x, base, front=True)
                 self._card(c, self.card, x, base)
                 self._sleeve(c, x + 1.2 * w, base, front=False)
-            self._caption(c, i * panel, panel, text)
+            self._caption(c, i * panel, panel, _(text))
 
     def _sleeve(self, c: Canvas, x: float, y: float, front: bool) -> None:
         """A sleeve's outline (front up: its clear front's edge; back up: the solid back, filled)."""
@@ -115,6 +117,13 @@ class SleeveFilling(Flowable):
         c.setFillColor(INK)
         size = 6.0
         c.setFont(FONT, size)
+        if breaks_between_characters():  # Japanese: no spaces to break at (kitgen.lang.wrap)
+            lines, size = fitted_lines(text, width - mm(2), FONT, size, 4.5, 3)
+            c.setFont(FONT, size)
+            for k, part in enumerate(lines):
+                c.drawCentredString(x + width / 2, mm(6) - k * size * 1.15, part)
+            c.restoreState()
+            return
         words, lines, line = text.split(), [], ""
         for word in words:
             trial = f"{line} {word}".strip()

@@ -222,7 +222,7 @@ def section_for(
         spec_text(proto.title),
         spec_text(proto.summary),
         spec_text(proto.booklet.overview),
-        proto.source.get("cite", ""),
+        spec_text(proto.source.get("cite", "")),
         run.record,
         run.text,
         run.outcome,
@@ -286,13 +286,20 @@ def called_run(
     words = Glossary(proto)
     inputs = {k: _read(proto, k, call.before, slots) for k, slots in call.detail.get("args", {}).items()}
     params = dict(call.detail.get("params", {}))
-    where = f"at Step {call.step} of “{caller_titles.get(call.protocol, call.protocol)}”"
-    if call.loop:
-        where += f" ({Glossary(library.protocol(call.protocol)).loop(call.loop)})"
+    loop = Glossary(library.protocol(call.protocol)).loop(call.loop) if call.loop else ""
     given = [words.quantity(k, v) for k, v in params.items()] + [
         words.quantity(k, v) for k, v in inputs.items()
     ]
-    text = f"Worked example, continued: the same run comes here {where}, with " + "; ".join(given) + "."
+    # i18n: a called protocol's worked example: where the caller's run reaches it ({loop}: " (pile 1)"
+    # when it is called in a loop, else empty) and what it is given ({given}: quantities joined by "; ")
+    text = _(
+        "Worked example, continued: the same run comes here at Step {step} of “{title}”{loop}, with {given}."
+    ).format(
+        step=call.step,
+        title=caller_titles.get(call.protocol, call.protocol),
+        loop=_(" ({loop})").format(loop=loop) if loop else "",
+        given=_("; ").join(given),
+    )
     ret = events[end]
     outcome = [words.output(k, v) for k, v in ret.detail.get("values", {}).items()]
     for out_name, region in ret.detail.get("results", {}).items():

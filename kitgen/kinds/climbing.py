@@ -30,6 +30,7 @@ from ..cost.bom import Bom, Item, seat_names
 from ..cost.gametime import RunArguments
 from ..lang.catalogue import N_, _, number
 from ..lang.overlay import spec_text
+from ..lang.seats import seat_name
 from ..paper.facenames import symbol_face
 from ..paper.labelfaces import label_face
 from .kind import KitPlan, register
@@ -86,7 +87,7 @@ def arrow_item(tickets: int) -> Item:
 class ClimbingKit(TableKit):
     kind = "climbing"
     table_middle = ("Trick",)
-    turn_words = (
+    turn_words = N_(
         "the play selection protocol for it, which plays one to four cards of one rank (each of "
         "its distinct valid plays equally likely) or passes when it has none"
     )
@@ -202,11 +203,11 @@ class ClimbingKit(TableKit):
         hand = moment.owners[0]
         plays = climbing.plays(hand, last)
         options = ", ".join(play_words(climbing, p) for p in plays) or _("nothing")
-        who = ", ".join(f"{o}: {len(t)}" for o, t in zip(owners, moment.owners))
+        who = ", ".join(f"{seat_name(o)}: {len(t)}" for o, t in zip(owners, moment.owners))
         situation = (
             _("the last play is {play}").format(play=play_words(climbing, last))
             if last is not None
-            else _("{owner} leads the trick").format(owner=owners[0])
+            else _("{owner} leads the trick").format(owner=seat_name(owners[0]))
         )
         return _(
             "Worked example: a real moment of a seeded game (game seed {seed}). It is {owner}'s turn; "
@@ -215,7 +216,7 @@ class ClimbingKit(TableKit):
             "shuffles drawn with seed 1."
         ).format(
             seed=moment.seed,
-            owner=owners[0],
+            owner=seat_name(owners[0]),
             situation=situation,
             total=sum(len(t) for t in moment.owners),
             who=who,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from reference_engine.api import GameRules, Moment
 
 from ..lang.catalogue import _
+from ..lang.seats import seat_name
 from .kind import register
 from .table import TableKit, colour_word, moment_words
 
@@ -23,5 +24,7 @@ class LayoutKit(TableKit):
             _("{suit} {low} to {high}").format(suit=colour_word(suit), low=lo, high=hi)
             for suit, (lo, hi) in sorted(runs.items())
         )
-        situation = _("It is {owner}'s turn; on the table: {layout}").format(owner=owners[0], layout=layout)
+        situation = _("It is {owner}'s turn; on the table: {layout}").format(
+            owner=seat_name(owners[0]), layout=layout
+        )
         return moment_words(moment, owners, situation, _("Cards in the hands"), _("may be played"))

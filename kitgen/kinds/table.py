@@ -59,6 +59,7 @@ from ..cost.gametime import RunArguments
 from ..cost.kitcost import GAMES, Footprint, KitCost, cards_per_column, plan_cost, sleeved
 from ..lang.catalogue import _
 from ..lang.overlay import spec_text
+from ..lang.seats import seat_name
 from ..paper.faces import Face
 from ..paper.labels import Label
 from ..paper.pen import known_colours
@@ -76,7 +77,7 @@ class TableKit(KitKind):
     statistical_check = True
     default_card_size: ClassVar[str] = "poker"
     piles: ClassVar[tuple[str, ...]] = ()  # the owners after the seats (the boneyard, ...)
-    # What the virtual player's protocol does, for the set-up's first paragraph (None: the card
+    # What the virtual player's protocol does, for the set-up's first paragraph, marked N_ (None: the card
     # selection protocol's words, templates/booklet.yaml's setup_turn).
     turn_words: ClassVar[str | None] = None
     # Whether each virtual decision's run is traced for the figures (:meth:`run_arguments`)
@@ -257,7 +258,8 @@ class TableKit(KitKind):
         )
 
     def setup_page(self, b: Booklet) -> FrontSection:
-        return setting_up(b, setup_values(b, self.turn_words), self.texts(b.game_rules, "setup_steps"))
+        turn = _(self.turn_words) if self.turn_words else None  # N_-marked: said in the language
+        return setting_up(b, setup_values(b, turn), self.texts(b.game_rules, "setup_steps"))
 
     def texts(self, rules: GameRules, key: str) -> list[str]:
         """The rule set's ``booklet: {key: [...]}`` paragraphs."""
@@ -379,7 +381,7 @@ def moment_words(moment: Moment, names: list[str], situation: str, counted: str,
     ``valid`` ("may be played")."""
     hand = moment.owners[0]
     n_valid = sum(1 for c in hand if moment.valid(c))
-    who = ", ".join(f"{o}: {len(t)}" for o, t in zip(names, moment.owners))
+    who = ", ".join(f"{seat_name(o)}: {len(t)}" for o, t in zip(names, moment.owners))
     return _(
         "Worked example: a real moment of a seeded game (game seed {seed}). {situation}. {counted}: "
         "{total} ({who}). {first} holds {cards}: {n} of them {valid}. The pictures show the table as "
@@ -390,7 +392,7 @@ def moment_words(moment: Moment, names: list[str], situation: str, counted: str,
         counted=counted,
         total=sum(len(t) for t in moment.owners),
         who=who,
-        first=names[0],
+        first=seat_name(names[0]),
         cards=", ".join(c.glyph for c in hand),
         n=n_valid,
         valid=valid,

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from reference_engine.api import GameRules, Moment, Symbol
 
-from ..lang.catalogue import _
+from ..lang.catalogue import N_, _
+from ..lang.seats import seat_name
 from ..paper.faces import Face
 from .kind import register
 from .table import TableKit, moment_words
@@ -21,7 +22,7 @@ class TilesKit(TableKit):
     default_card_size = "domino"
     piles = ("Boneyard",)
     table_middle = ("Line of tiles",)
-    turn_words = (
+    turn_words = N_(
         "the card selection protocol for it, which plays one of its tiles that fit an open end, "
         "chosen uniformly at random"
     )
@@ -40,7 +41,7 @@ class TilesKit(TableKit):
     def moment_text(self, rules: GameRules, moment: Moment, owners: list[str]) -> str:
         ends = moment.public["ends"]
         situation = _("It is {owner}'s turn; the open ends of the line show {first} and {second}").format(
-            owner=owners[0], first=ends[0][0], second=ends[1][0]
+            owner=seat_name(owners[0]), first=ends[0][0], second=ends[1][0]
         )
         return moment_words(
             moment, owners + list(self.piles), situation, _("Tiles in play"), _("match an open end")

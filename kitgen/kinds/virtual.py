@@ -168,7 +168,7 @@ def virtual_bom(table: Table) -> Bom:
                     spares(n),
                     why,
                     [arrow_face()] * (n + spares(n)),
-                    "arrows",
+                    _("arrows"),
                 )
             )
             helpers += n

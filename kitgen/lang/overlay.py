@@ -9,7 +9,9 @@ file, line and key); a text field the overlay leaves out is counted as missing.
 
 A text field is a string of the source under one of :data:`TEXT_KEYS` (``say``, ``title``, ...),
 under the top-level ``booklet:`` (but its ``example:``) or a top-level key of :data:`TEXT_TOP` (a
-protocol's ``table:`` words), and not under :data:`NOT_TEXT_TOP`.
+protocol's ``table:`` words), and not under :data:`NOT_TEXT_TOP`; of the top-level ``source:`` only
+its ``cite`` is (the citation's frame, "Section 3.1", is translated; the cited paper's authors and
+title stay as they are).
 
 Kits look texts up by their English words (:func:`spec_text`): every overlay of the active
 language, merged, maps each English text to its translation.
@@ -17,6 +19,7 @@ language, merged, maps each English text to its translation.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
@@ -45,6 +48,9 @@ def text_fields(node: object, path: Path_ = (), texty: bool = False) -> Iterator
     if isinstance(node, dict):
         for k, v in node.items():
             key = str(k)
+            if not path and key == "source" and isinstance(v, dict) and isinstance(v.get("cite"), str):
+                yield ("source", "cite"), v["cite"]  # the citation, and nothing else of the source
+                continue
             if not path and key in NOT_TEXT_TOP:
                 continue
             top = not path and key in TEXT_TOP  # a protocol's `table:` words (a step's are hints)
@@ -101,6 +107,33 @@ def sources() -> list[Path]:
     """Every shipped protocol and rule-set file that texts are translated from."""
     root = rulesets_dir()
     return sorted(p for folder in FOLDERS for p in (root / folder).glob("*.yaml"))
+
+
+NAME = r"(?:[A-Z]\. )+(?:[a-z]+ )?[A-Z][\w-]+"  # "S. Ruangwises", "B. den Boer"
+CITED = re.compile(  # authors, then the title up to its venue, section or bracket
+    rf"({NAME}(?:, {NAME})*(?: et al)?)[.,]{{1,2}} (.+?)(?=\. |, (?:Section|arXiv|Appendix|')| \(|\)|$)"
+)
+WORD = re.compile(r"[A-Za-z]+")
+
+
+@lru_cache(maxsize=1)
+def cited_names() -> frozenset[str]:
+    """The authors' names and the titles of the papers the shipped specs cite (their ``source:
+    cite:``, as "S. Ruangwises, K. Shinagawa" and "Simulating Virtual Players for UNO without
+    Computers"): proper names, which a translated citation keeps as they are."""
+    names: set[str] = set()
+    for path in sources():
+        data = load_file(path).data
+        source = data.get("source") if isinstance(data, dict) else None
+        cite = source.get("cite") if isinstance(source, dict) else None
+        for authors, title in CITED.findall(cite if isinstance(cite, str) else ""):
+            names.update((authors, title))
+    return frozenset(names)
+
+
+def cited_words() -> frozenset[str]:
+    """The words of :func:`cited_names`."""
+    return frozenset(w for name in cited_names() for w in WORD.findall(name))
 
 
 @lru_cache(maxsize=4)

@@ -206,7 +206,7 @@ def index_html(
     cite = game["source"].get("cite") if game else None
     if cite:
         after = _("rules after {source}") if manifest.game is not None else _("after {source}")
-        facts.append(after.format(source=escape(cite)))
+        facts.append(after.format(source=escape(spec_text(cite))))
     # i18n: the kit's facts on the index page, joined: "Kit uno-4p1v-a4, made by kitgen 0.1.0; 4 players"
     parts.append(_muted(_("; ").join(facts) + _(".")))
 

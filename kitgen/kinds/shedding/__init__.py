@@ -38,6 +38,7 @@ from ...core.verification import summary, verify_statistically
 from ...cost.bom import Bom, seat_names
 from ...cost.kitcost import bit_cards, sleeved
 from ...lang.catalogue import _
+from ...lang.seats import seat_name
 from ..kind import CARD_KIT_OPTIONS, BookletPlan, KitKind, KitPlan, check_people, register
 from ..table import TableKit, colour_word, moment_words, seats
 from . import front
@@ -133,7 +134,11 @@ class SheddingKit(TableKit):
         situation = _(
             "It is {owner}'s turn; the top card of the discard pile is {top} and the colour in force is "
             "{colour}"
-        ).format(owner=owners[0], top=moment.public["top"].glyph, colour=colour_word(moment.public["color"]))
+        ).format(
+            owner=seat_name(owners[0]),
+            top=moment.public["top"].glyph,
+            colour=colour_word(moment.public["color"]),
+        )
         return moment_words(moment, owners, situation, _("Cards in play"), _("may be played"))
 
     def play_settings(self, rules: GameRules, plan: KitPlan) -> PlaySettings:

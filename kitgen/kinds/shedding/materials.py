@@ -16,10 +16,14 @@ from reference_engine.api import Library, PlaySettings, RuleSet, Shedding, Strat
 
 from ...core.figurecache import measured_tables
 from ...cost.bom import Bom, Item, seat_names
-from ...lang.catalogue import _
+from ...lang.catalogue import N_, _
+from ...lang.overlay import spec_text
 from ...paper.faces import Face
 from ...paper.pen import known_colours
 from ..virtual import Table, deck_face, virtual_bom
+from .front import WILD_CARD, deck_word
+
+A_WILD = N_("a wild")  # "a wild card" as "... when a virtual player plays a wild"
 
 
 def worst_case(
@@ -71,19 +75,19 @@ def game_bom(
 
 def choice_cards(rules: RuleSet) -> list[Item]:
     """The colour (or suit) choice cards, when a card names the colour in force."""
-    word = rules.word
     if not any(e.kind == "choose_color" for effects in rules.effects.values() for e in effects):
         return []
-    wild = rules.choosing.removesuffix(" card")  # "a wild card": "... plays a wild"
+    # "colour" and "a wild card" ("... plays a wild") in the active language (rule set's words: its overlay)
+    word = deck_word(rules)
+    wild = _(A_WILD) if rules.choosing == WILD_CARD else spec_text(rules.choosing).removesuffix(" card")
+    on_card = _("{word} for {wild}").format(word=word, wild=wild)
     known = known_colours()
     choice = [
         Face(
             "choice",
             c,
             f"{word} choice: {c}",
-            (f"{word} for {wild}",)
-            if c in known
-            else (f"{word} for {wild}", spec["rgb"], spec["symbol"], spec["name"]),
+            (on_card,) if c in known else (on_card, spec["rgb"], spec["symbol"], spec["name"]),
         )
         for c, spec in rules.colors.items()
     ]
@@ -98,6 +102,6 @@ def choice_cards(rules: RuleSet) -> list[Item]:
                 "shuffled face down to name a uniformly random {word} when a virtual player plays {wild}"
             ).format(word=word, wild=wild),
             choice,
-            f"{word.capitalize()} choice",
+            _("{name} choice").format(name=word.capitalize()),
         )
     ]

@@ -37,7 +37,8 @@ def test_text_fields_are_keyed_by_step() -> None:
     assert fields[("title",)] == "Six-card AND (Mizuki-Sone)"
     assert ("steps", "3", "say") in fields and ("steps", "3", "shuffle", "how") in fields
     assert ("booklet", "names", "alpha") in fields and ("booklet", "names", "x", "values", "0") in fields
-    assert not any(k[0] in ("source", "expect", "symbols") for k in fields)  # not words players read
+    assert not any(k[0] in ("expect", "symbols") for k in fields)  # not words players read
+    assert [k for k in fields if k[0] == "source"] == [("source", "cite")]  # the citation only
     assert ("steps", "1", "place", "s") not in fields and ("booklet", "example", "seed") not in fields
 
 
