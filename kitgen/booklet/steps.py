@@ -19,6 +19,7 @@ from reference_engine.api import (
     Snapshot,
     glyph,
     possible_reveals,
+    walk_steps,
 )
 
 from ..cost.consumables import needs
@@ -176,6 +177,7 @@ def section_for(
 ) -> Section:
     """One protocol's section: every numbered step with the pictures of ``run``."""
     by_step = _events_by_step(run.events, run.depth)
+    step_labels = {text for s in walk_steps(proto.steps) for _, text in s.labels}  # its overlay's words
     blocks = []
     for step in proto.numbered_steps():
         assert step.number is not None
@@ -192,7 +194,9 @@ def section_for(
             for reg in d.regions:
                 reg.title = words.place(reg.name)
                 for lab in reg.labels:  # a place's name that stuck to its cards (x under x's pair)
-                    lab["text"] = words.place(str(lab["text"]))
+                    text = str(lab["text"])  # or a step's own `labels:` ("both"): its overlay's words
+                    said = words.place(text)
+                    lab["text"] = spec_text(text) if said == text and text in step_labels else said
         say = spec_text(step.say.text) if step.say else ""
         block = StepBlock(
             proto.name,

@@ -23,7 +23,7 @@ from reportlab.platypus import Flowable
 from ..core.units import mm
 from ..core.words import plural
 from ..cost.kitcost import GAP_CM, Footprint
-from ..lang.catalogue import _, ngettext
+from ..lang.catalogue import SOURCE, _, language, ngettext
 from ..lang.seats import seat_name
 from ..paper.drawing import draw_back, draw_face
 from ..paper.faces import FONT, FONT_BOLD, Face
@@ -415,6 +415,12 @@ def rows_words(columns: int, unit: str) -> str:
             "{n} columns in {rows} rows of up to {per_row}",
             columns,
         )
+    if unit == "cards in a row":  # the sealed-bid kind's table (kitgen.kinds.sealed_bid.cost)
+        return ngettext(
+            "{n} card in a row in {rows} rows of up to {per_row}",
+            "{n} cards in a row in {rows} rows of up to {per_row}",
+            columns,
+        )
     return f"{{n}} {unit} in {{rows}} rows of up to {{per_row}}"
 
 
@@ -423,4 +429,6 @@ def spare_words(face: Face, label: str) -> str:
     of its label."""
     if face.kind in ("theta", "marker", "label") and len(face.title) <= 4:
         return face.title
-    return label.split()[0] if label else face.title
+    if not label:
+        return face.title
+    return label.split()[0] if language() == SOURCE else label  # a word of a translation may not stand alone

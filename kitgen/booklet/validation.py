@@ -20,23 +20,40 @@ from ..core.claims import report_title
 from ..core.units import mm
 from ..core.verification import WholeDeckClaim
 from ..core.words import resources_sentence
-from ..lang.catalogue import N_, _, number
+from ..lang.catalogue import N_, SOURCE, _, kept, language, number
 from ..paper.faces import Cell
 from .book import Booklet
 from .counts import by_title, count_text, param_text
+from .figures import figure_text
 from .paragraphs import Heading
 
 # The engine's method names and check names, in words (a check's figure stays the engine's).
 METHODS = {"exact": N_("exact"), "statistical": N_("statistical")}
 CHECKS = {"correct": N_("correct"), "secure": N_("secure"), "tidy": N_("tidy")}
 EXPECT = "expect "  # a count the paper gives: "expect shuffles"
+# The counts a spec's `expect:` gives, in words (English prints the key as the engine names it).
+COUNTS = {
+    "cards": N_("cards"),
+    "shuffles": N_("shuffles"),
+    "helper_cards": N_("helper cards"),
+    "calls": N_("calls"),
+    "table": N_("table"),
+}
+
+
+def count_name(key: str, english: str) -> str:
+    """A count of the paper's (``helper_cards``) in the active language; ``english`` in English."""
+    if language() == SOURCE:
+        return english
+    return _(COUNTS[key]) if key in COUNTS else kept(english)
 
 
 def check_name(name: str) -> str:
     if name in CHECKS:
         return _(CHECKS[name])
     if name.startswith(EXPECT):
-        return _("expect {count}").format(count=name[len(EXPECT) :])
+        key = name[len(EXPECT) :]
+        return _("expect {count}").format(count=count_name(key, key))
     return name
 
 
@@ -108,12 +125,12 @@ def validation(w: Pages) -> list[Flowable]:
         sc = v["scenario"]
         if sc:
             setting += _(" Scenario {name} of {game}: deal {deal}; {state}.").format(
-                name=sc["name"], game=sc["game"], deal=" ".join(sc["deal"]), state=sc["state"]
+                name=sc["name"], game=sc["game"], deal=" ".join(sc["deal"]), state=kept(sc["state"])
             )
         out.append(w.para(setting, w.small))
         rows: list[list[Cell]] = [list(checks_head)]
         for ch in v["checks"]:
-            rows.append([check_name(ch["name"]), verdict(ch["ok"]), ch["figure"]])
+            rows.append([check_name(ch["name"]), verdict(ch["ok"]), figure_text(ch["figure"])])
         out.append(w.table(rows, [mm(30), mm(16), w.width - mm(46)]))
         out.append(w.para(resources_sentence(v["resources"]), w.small))
         if v["expect"]:
@@ -123,12 +140,12 @@ def validation(w: Pages) -> list[Flowable]:
             for e in v["expect"]:
                 rows.append(
                     [
-                        e["name"].replace("_", " "),
-                        by_title(str(e.get("formula", "")), titles),
-                        by_title(count_text(e["expected"]), titles),
-                        by_title(count_text(e["measured"]), titles),
+                        count_name(e["name"], e["name"].replace("_", " ")),
+                        kept(by_title(str(e.get("formula", "")), titles)),
+                        kept(by_title(count_text(e["expected"]), titles)),
+                        kept(by_title(count_text(e["measured"]), titles)),
                         _("yes") if e["match"] else _("NO"),
-                        str(e["cite"]),  # (None printed as 'None', as ever)
+                        kept(str(e["cite"])),  # (None printed as 'None', as ever)
                     ]
                 )
             wide = any(isinstance(e["expected"], dict) for e in v["expect"])  # counts per callee
@@ -147,10 +164,10 @@ def validation(w: Pages) -> list[Flowable]:
         out.append(w.para(_("Method: {method}.").format(method=method(stat["method"])), w.small))
         rows = [list(checks_head)]
         for ch in stat["checks"]:
-            rows.append([check_name(ch["name"]), verdict(ch["ok"]), ch["figure"]])
+            rows.append([check_name(ch["name"]), verdict(ch["ok"]), figure_text(ch["figure"])])
         out.append(w.table(rows, [mm(30), mm(16), w.width - mm(46)]))
         for note in stat.get("notes", []):  # the engine's own words (data of the report)
-            out.append(w.para(note, w.small))
+            out.append(w.para(kept(note), w.small))
         if w.b.whole_deck_offered:
             out.append(
                 w.para(

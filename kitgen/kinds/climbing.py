@@ -79,7 +79,7 @@ def arrow_item(tickets: int) -> Item:
             "match of a round"
         ),
         [symbol_face("up", "▲")] * (needed + spare),
-        "Arrow cards",
+        _("Arrow cards"),
     )
 
 
@@ -119,7 +119,7 @@ class ClimbingKit(TableKit):
                         "leading, one per card of the rank that is left"
                     ).format(labels=number(labels), games=number(wc["games"])),
                     faces,
-                    "λ labels",
+                    _("λ labels"),
                 ),
                 Item(
                     "stop",
@@ -129,7 +129,7 @@ class ClimbingKit(TableKit):
                     1,
                     _("the stop ticket of a leading virtual player's lottery: it ends the play"),
                     [label_face("stop")] * 2,
-                    "Stop card",
+                    _("Stop card"),
                 ),
             ]
             if "up" in library.protocol(plan.protocol).symbols:

@@ -124,7 +124,7 @@ def virtual_bom(table: Table) -> Bom:
                 0,
                 _("the game's cards, printed with the kit's back so every card looks alike face down"),
                 deck_faces,
-                "Game cards",
+                _("Game cards"),
             )
         )
     wc = table.worst_case
@@ -197,7 +197,7 @@ def virtual_bom(table: Table) -> Bom:
                     spares(n),
                     why,
                     [Face("marker", key, glyph)] * (n + spares(n)),
-                    f"{glyph} markers",
+                    _("{glyph} markers").format(glyph=glyph),
                 )
             )
             helpers += n
@@ -408,7 +408,7 @@ def owner_cards(owners: list[str]) -> Item:
         0,
         _("lie face up at each seat and by the piles, so everyone knows which θ belongs to whom"),
         seat_faces,
-        "Owner cards",
+        _("Owner cards"),
     )
 
 

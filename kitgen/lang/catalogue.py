@@ -38,6 +38,7 @@ TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
 SOURCE = "en"
 PSEUDO = "qps"
 OPEN, CLOSE = "⟦", "⟧"  # the pseudo-locale's brackets
+KEPT_OPEN, KEPT_CLOSE = "⟪", "⟫"  # the pseudo-locale's marks around what stays as it is (:func:`kept`)
 
 
 def po_path(lang: str) -> Path:
@@ -70,6 +71,16 @@ class Pseudo(gettext.NullTranslations):
 
 def wrap(text: str) -> str:
     return f"{OPEN}{text}{CLOSE}" if text.strip() else text
+
+
+def kept(text: str) -> str:
+    """``text`` as it is in every language: data quoted where it was written (a formula, a figure
+    or note the engine wrote into its report, a paper's citation), never a sentence of kitgen's or
+    a spec's own. The pseudo-locale marks it ``⟪ ⟫`` so that its check tells text kept on purpose
+    from text that missed the catalogue."""
+    if _ACTIVE.lang == PSEUDO and text.strip():
+        return f"{KEPT_OPEN}{text}{KEPT_CLOSE}"
+    return text
 
 
 @lru_cache(maxsize=8)

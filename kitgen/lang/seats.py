@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import re
 
-from .catalogue import _
+from .catalogue import N_, _
 
 SEAT = re.compile(r"(Virtual|Human) ([0-9]+)")
+PLACES = {"Trick": N_("Trick"), "Layout": N_("Layout"), "Line of tiles": N_("Line of tiles")}
 
 
 def seat_name(name: str) -> str:
@@ -28,4 +29,6 @@ def seat_name(name: str) -> str:
         return _("Discard pile")
     if name == "Boneyard":
         return _("Boneyard")
+    if name in PLACES:  # a kind's own place in the middle of the table (its `table_middle`)
+        return _(PLACES[name])
     return name

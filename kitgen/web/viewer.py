@@ -86,24 +86,25 @@ def _data_uri(png: bytes) -> str:
     return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
 
 
-# Pictures already drawn in this process, by (face or None for the back, ink saver): a kit's index
-# and each of its viewer pages show mostly the same cards. A card is drawn on a page of its own, so
-# its picture does not depend on the cards drawn with it.
-_PICTURES: dict[tuple[Face | None, bool], str] = {}
+# Pictures already drawn in this process, by (language, face or None for the back, ink saver): a
+# kit's index and each of its viewer pages show mostly the same cards. A card is drawn on a page of
+# its own, so its picture does not depend on the cards drawn with it; its words (a θ card's seat) do
+# depend on the language.
+_PICTURES: dict[tuple[str, Face | None, bool], str] = {}
 _PICTURES_MAX = 4096
 
 
 def card_pictures(faces: dict[str, Face], ink_saver: bool = False) -> tuple[dict[str, str], str]:
     """Each face (by symbol name) and the back as the printed designs draw them, as data URIs."""
-    names = sorted(faces)
+    names, lang = sorted(faces), language()
     wanted: list[Face | None] = [faces[n] for n in names] + [None]
-    missing = list(dict.fromkeys(card for card in wanted if (card, ink_saver) not in _PICTURES))
+    missing = list(dict.fromkeys(card for card in wanted if (lang, card, ink_saver) not in _PICTURES))
     if len(_PICTURES) + len(missing) > _PICTURES_MAX:
         _PICTURES.clear()
         missing = list(dict.fromkeys(wanted))
     for card, image in zip(missing, render(missing, PICTURE, ink_saver)):
-        _PICTURES[(card, ink_saver)] = _data_uri(png_bytes(image, optimize=True))
-    uris = [_PICTURES[(card, ink_saver)] for card in wanted]
+        _PICTURES[(lang, card, ink_saver)] = _data_uri(png_bytes(image, optimize=True))
+    uris = [_PICTURES[(lang, card, ink_saver)] for card in wanted]
     return dict(zip(names, uris[:-1])), uris[-1]
 
 

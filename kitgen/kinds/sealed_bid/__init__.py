@@ -104,7 +104,7 @@ class SealedBidKit(KitKind):
     def labels(self, rules: GameRules, bom: Bom) -> list[Label]:
         bid = _rules(rules)
         return [
-            Label(str(v), f"{who} · ♥ at place {v + 1}", PLAYER_COLOURS[p], "value")
+            Label(str(v), _("{who} · ♥ at place {n}").format(who=who, n=v + 1), PLAYER_COLOURS[p], "value")
             for p, who in enumerate(bid.names)
             for v in bid.hand("dealerless")
         ]

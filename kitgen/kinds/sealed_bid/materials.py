@@ -41,7 +41,7 @@ def sealed_bid_bom(
                 "rounds reuse the cards the earlier rounds opened"
             ).format(per=size - 1, bundles=bundles, in_bundles=number(clubs_in_bundles), loose=loose_clubs),
             [club_face] * (clubs + spares(clubs)),
-            "♣ cards",
+            _("♣ cards"),
         ),
         Item(
             "heart",
@@ -53,7 +53,7 @@ def sealed_bid_bom(
                 bundles=bundles
             ),
             [heart_face] * (n_hearts + spares(n_hearts)),
-            "♥ cards",
+            _("♥ cards"),
         ),
         Item(
             "sleeve",

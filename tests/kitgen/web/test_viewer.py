@@ -228,3 +228,20 @@ def test_card_pictures_drawn_before_are_the_same_pictures() -> None:
     assert again == {"beta": pair["beta"]} and len(viewer._PICTURES) == 4
     _, saver_back = viewer.card_pictures({"alpha": alpha}, ink_saver=True)
     assert saver_back != back and len(viewer._PICTURES) == 6  # the ink saver's pictures are their own
+
+
+def test_a_card_picture_drawn_in_one_language_is_not_reused_in_another() -> None:
+    """A θ card shows its seat in the active language: a picture the process drew for a kit in the
+    pseudo-locale is not the English kit's (the English index.html kept its golden bytes only when
+    no other language was built first in the same process)."""
+    from kitgen.lang.catalogue import using_language
+    from kitgen.paper.faces import Face
+    from kitgen.web.viewer import card_pictures
+
+    face = {"theta1": Face("theta", "theta1", "θ1 (Human 1)", ("Human 1",))}
+    with using_language("qps"):
+        pseudo = card_pictures(face)[0]["theta1"]
+    english = card_pictures(face)[0]["theta1"]
+    assert english != pseudo
+    with using_language("qps"):
+        assert card_pictures(face)[0]["theta1"] == pseudo
