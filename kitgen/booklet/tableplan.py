@@ -37,6 +37,12 @@ INK = HexColor("#1A1A1A")
 MUTED = HexColor("#4D4D4D")
 ROWS = HexColor("#0072B2")
 ROWS_INK = HexColor("#005080")  # the rows caption: 4.5:1 or better on the table's colour
+# A card drawn narrower than this (points) is too small for its face's words or for a caption of
+# its own: face-up cards are drawn blank, and the spare piles get a number each, named in a key
+# under the picture (a tall table such as Daifugō's, scaled to fit the page).
+SMALL_CARD_PT = 12.0
+KEY_SIZE = 6.0  # the key's type, points
+KEY_LEADING = 7.5
 
 
 @dataclass(frozen=True)
@@ -78,6 +84,11 @@ class TablePlan:
             "rows_cm": [self.footprint.width_cm, self.footprint.depth_cm],
             "boxes": [b.to_json() for b in self.boxes],
         }
+
+    def tall(self) -> bool:
+        """Whether the plan with its places is deeper than it is wide (drawn to the page's height)."""
+        x0, y0, x1, y1 = self.extent()
+        return y1 - y0 > x1 - x0
 
     def extent(self) -> tuple[float, float, float, float]:
         """The plan's bounds with the places around the table: x0, y0, x1, y1 (cm)."""
@@ -237,9 +248,37 @@ class TablePlanFlowable(Flowable):
         self.ink_saver = ink_saver
         x0, y0, x1, y1 = plan.extent()
         self.origin = (x0, y0)
-        self.scale = min(width / (x1 - x0), max_h / (y1 - y0))
         self.width = width
-        self.height = (y1 - y0) * self.scale
+        # With a key under the picture, the picture shrinks to leave it room.
+        self.key: list[list[tuple[str, str]]] = []
+        key_h = 0.0
+        for _round in range(2):
+            self.scale = min(width / (x1 - x0), (max_h - key_h) / (y1 - y0))
+            self.small = plan.card[0] * self.scale < SMALL_CARD_PT
+            self.key = self._key_lines() if self.small else []
+            key_h = len(self.key) * KEY_LEADING + 6 if self.key else 0.0
+        self.key_h = key_h
+        self.height = (y1 - y0) * self.scale + key_h
+
+    def _key_lines(self) -> list[list[tuple[str, str]]]:
+        """The key of the spare piles, (number, words) each, in lines as wide as the picture."""
+        lines: list[list[tuple[str, str]]] = [[]]
+        used = 0.0
+        spares = [b for b in self.plan.boxes if b.what == "spare"]
+        for i, b in enumerate(spares, 1):
+            entry = (str(i), b.text)
+            w = self._entry_width(entry)
+            if lines[-1] and used + w > self.width:
+                lines.append([])
+                used = 0.0
+            lines[-1].append(entry)
+            used += w
+        return [line for line in lines if line]
+
+    @staticmethod
+    def _entry_width(entry: tuple[str, str]) -> float:
+        number, words = entry
+        return stringWidth(number, FONT_BOLD, KEY_SIZE) + 3 + stringWidth(words, FONT, KEY_SIZE) + 10
 
     def wrap(self, avail_w: float, avail_h: float) -> tuple[float, float]:
         return self.width, self.height
@@ -247,7 +286,7 @@ class TablePlanFlowable(Flowable):
     def _pt(self, x: float, y: float) -> tuple[float, float]:
         x0, y0 = self.origin
         left = (self.width - (self.plan.extent()[2] - x0) * self.scale) / 2
-        return left + (x - x0) * self.scale, (y - y0) * self.scale
+        return left + (x - x0) * self.scale, (y - y0) * self.scale + self.key_h
 
     def _text(
         self,
@@ -272,7 +311,8 @@ class TablePlanFlowable(Flowable):
         p = c.beginPath()
         p.roundRect(0, 0, w, h, min(w, h) * 0.08)
         c.clipPath(p, stroke=0, fill=0)
-        if b.up and b.face is None:  # a place for face-up cards (the discard pile, a trick)
+        # A place for face-up cards (the discard pile, a trick), or a face too small for its words.
+        if b.up and (b.face is None or self.small):
             c.setFillColor(HexColor("#FFFFFF"))
             c.rect(0, 0, w, h, stroke=0, fill=1)
         elif b.up and b.face is not None:
@@ -305,6 +345,22 @@ class TablePlanFlowable(Flowable):
             c.setFillColor(HexColor("#FFFFFF"))  # a white tag: legible over cards and lines
             c.roundRect(tx - half - 1, ty - size * 0.3, 2 * half + 2, size * 1.25, 1, stroke=0, fill=1)
             self._text(c, tx, ty, text, size, bold, ink)
+        self._draw_key(c)
+
+    def _draw_key(self, c: Canvas) -> None:
+        """The spare piles' key under the picture, a line of centred entries each."""
+        for k, line in enumerate(self.key):
+            y = self.key_h - 4 - (k + 1) * KEY_LEADING + 1.5
+            x = (self.width - sum(self._entry_width(e) for e in line) + 10) / 2
+            for number, words in line:
+                c.setFont(FONT_BOLD, KEY_SIZE)
+                c.setFillColor(INK)
+                c.drawString(x, y, number)
+                x += stringWidth(number, FONT_BOLD, KEY_SIZE) + 3
+                c.setFont(FONT, KEY_SIZE)
+                c.setFillColor(MUTED)
+                c.drawString(x, y, words)
+                x += stringWidth(words, FONT, KEY_SIZE) + 10
 
     def _label(
         self,
@@ -346,6 +402,11 @@ class TablePlanFlowable(Flowable):
 
     def _draw_spare(self, c: Canvas, b: Box) -> None:
         self._card(c, b)
+        if self.small:  # its number on the blank card; its words in the key
+            x, y = self._pt(b.x + b.w / 2, b.y + b.h / 2)
+            number = 1 + [s for s in self.plan.boxes if s.what == "spare"].index(b)
+            self._later.append((x, y - 1.7, str(number), 5.0, True, INK))
+            return
         x, y = self._pt(b.x + b.w / 2, b.y)
         self._label(c, x, y - 6, b.text, 5.0, ink=MUTED)
 

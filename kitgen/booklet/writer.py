@@ -446,7 +446,8 @@ class Writer:
         if p.kind == "table_plan":
             plan = b.table_plan()
             assert plan is not None, "a table plan picture in a booklet without a table plan"
-            height = (self.diagram_height or self.width) * 0.62
+            # A tall table (Daifugō's) gets most of its own page, a wide one is as wide as the text.
+            height = (self.diagram_height or self.width) * (0.9 if plan.tall() else 0.62)
             return TablePlanFlowable(plan, self.width, height, b.ink_saver)
         if p.kind == "sleeve":  # the set-up's sleeve being filled (kitgen.booklet.sleevepicture)
             return SleeveFilling(p.faces, self.width, b.ink_saver)

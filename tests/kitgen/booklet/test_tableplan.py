@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from kitgen.booklet.tableplan import table_plan
+from kitgen.booklet.tableplan import SMALL_CARD_PT, TablePlanFlowable, table_plan
 from kitgen.cost.kitcost import Footprint
-from kitgen.paper.faces import Face
+from kitgen.paper.faces import Face, ensure_fonts
 
 # Daifugō's kit states no time figures: its picture's sizes are its own largest table's
 # (tests/kitgen/kinds/test_climbing.py).
@@ -75,6 +75,48 @@ def test_seats_do_not_overlap_with_many_players() -> None:
             assert apart, (a, b)
     assert sum(b.what == "seat" for b in plan.boxes) == 8
     assert sum(b.virtual for b in plan.boxes if b.what == "seat") == 2
+
+
+def _plan(fp: Footprint, spares: int) -> TablePlanFlowable:
+    """A plan of the footprint ``fp`` with ``spares`` spare piles, drawn on an A4 text width."""
+    ensure_fonts()
+    face = Face("theta", "theta1", "θ1", ("x",))
+    names = [f"θ{i}" for i in range(1, spares + 1)]
+    seats = ["Virtual 1", "Human 1", "Human 2", "Human 3"]
+    plan = table_plan(fp, seats, 1, [], ["Trick"], [6], [(n, face) for n in names], 58, [face] * 4, "columns")
+    return TablePlanFlowable(plan, 504.6, 367.0 * (0.9 / 0.62 if plan.tall() else 1.0))
+
+
+def test_a_tall_tables_small_cards_are_blank_and_its_spares_are_named_in_a_key() -> None:
+    """Daifugō's table (52 columns in 4 rows of 16: 114 x 288 cm) drawn to the page's height: its cards
+    are too small for words, so its spare piles are numbered and named in a key under the picture,
+    every pile once and in order, in lines no wider than the picture."""
+    tall = _plan(Footprint(52, 16, 4, 114, 288), 9)
+    assert tall.plan.tall() and tall.small and tall.plan.card[0] * tall.scale < SMALL_CARD_PT
+    entries = [e for line in tall.key for e in line]
+    assert entries == [(str(i), f"θ{i}") for i in range(1, 10)]
+    assert all(sum(tall._entry_width(e) for e in line) - 10 <= tall.width for line in tall.key)
+    assert tall.height <= 367.0 * 0.9 / 0.62 + 0.01  # the key fits the picture's room
+    many = _plan(Footprint(52, 16, 4, 114, 288), 40)  # more piles than a line holds: the key wraps
+    assert len(many.key) > 1 and [e for line in many.key for e in line][-1] == ("40", "θ40")
+    wide = _plan(
+        Footprint(107, 18, 6, 115, 57), 9
+    )  # UNO's table: as wide as the text, its cards large enough for their words
+    assert not wide.plan.tall() and not wide.small and wide.key == [] and wide.key_h == 0
+
+
+def test_daifugos_booklet_passes_the_page_check(game_booklet: Callable[[str], Path]) -> None:
+    """Daifugō's booklet (the session's Daifugō kit): no text over text, off the page, or in a font
+    that is not embedded on any page; and on the tall table's picture no caption hidden or faint."""
+    from kitgen.paper.pagecheck import check_pdf
+
+    folder = game_booklet("daifugo")
+    pages = _pages(folder)
+    at = _page_of(pages, "The table at a virtual turn")
+    assert [str(f) for f in check_pdf(folder / "booklet.pdf", pixels=[at])] == []
+    data = json.loads((folder / "booklet.json").read_text(encoding="utf-8"))
+    spares = [b["text"] for b in data["table_plan"]["boxes"] if b["what"] == "spare"]
+    assert spares and all(f"{i} {words}" in pages[at - 1] for i, words in enumerate(spares, 1))
 
 
 @pytest.mark.parametrize("ruleset", CHECKLIST)
