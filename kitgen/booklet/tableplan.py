@@ -408,7 +408,19 @@ class TablePlanFlowable(Flowable):
             self._later.append((x, y - 1.7, str(number), 5.0, True, INK))
             return
         x, y = self._pt(b.x + b.w / 2, b.y)
-        self._label(c, x, y - 6, b.text, 5.0, ink=MUTED)
+        self._label(c, x, y - 6, b.text, self._fitted(b, b.text, 5.0), ink=MUTED)
+
+    def _fitted(self, b: Box, text: str, size: float) -> float:
+        """The type size at which ``text``'s white tag fits between ``b`` and its nearest
+        neighbour in the same row (a longer word, as a translation may have, gets smaller type,
+        down to 3.5 points), so that no two captions overlap."""
+        row = [o for o in self.plan.boxes if o is not b and o.what == b.what and abs(o.y - b.y) < 1e-6]
+        if not row:
+            return size
+        pitch = min(abs((o.x + o.w / 2) - (b.x + b.w / 2)) for o in row) * self.scale
+        while size > 3.5 and stringWidth(text, FONT, size) + 3 > pitch:
+            size -= 0.25
+        return size
 
     def _draw_pile(self, c: Canvas, b: Box) -> None:
         self._card(c, b)

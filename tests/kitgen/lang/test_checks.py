@@ -37,3 +37,17 @@ def test_every_font_is_embedded_and_japanese(japanese_font_kit: Path) -> None:
 
 def test_the_validation_heading_is_known_in_every_language() -> None:
     assert {"Validation", "⟦Validation⟧"} <= validation_titles()
+
+
+@pytest.mark.slow  # a whole kit build each
+@pytest.mark.parametrize("game", ["daifugo", "gakmoro", "uno", "uno-small"])
+def test_the_japanese_game_kits_pass_the_page_check(tmp_path: Path, game: str) -> None:
+    """Issue 41's "the page check reports 0 problems" on the Japanese game kits: translated
+    captions are longer or wider than English ones (the table picture's spare-pile captions
+    overlapped in Japanese until they were fitted to their neighbours)."""
+    from kitgen.kit.build import KitOptions, build
+    from kitgen.lang.catalogue import using_language
+
+    with using_language("ja"):
+        build(KitOptions(ruleset=game, output=str(tmp_path / game), previews=False))
+    assert [str(f) for f in check_kit(tmp_path / game)] == []
