@@ -30,6 +30,7 @@ from ...core.optionspec import COUNT, DIFFICULTY, SEED, KindValues
 from ...core.output import inside, safe_name
 from ...core.templates import Paper, Templates
 from ...cost.bom import Bom
+from ...lang.catalogue import SOURCE, language
 from ...paper.labels import Label
 from ...paper.pen import known_colours
 from ..kind import COMMON_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, Progress, register
@@ -70,6 +71,11 @@ class PuzzleKit(KitKind):
 
     def plan(self, opts: KitOptions, rules: GameRules, templates: Templates) -> KitPlan:
         pz = _rules(rules)
+        if language() != SOURCE:  # its words are not in the catalogue yet: refuse, never mix
+            raise UsageError(
+                f"{pz.name}: the puzzle kit is printed in English only for now "
+                f"(docs/languages.md); build it without --lang {language()}"
+            )
         unknown = [c for c in pz.colour_names if c not in known_colours()]
         if unknown:
             raise UsageError(

@@ -119,6 +119,14 @@ def test_puzzle_options_make_no_sense_for_card_kits(option: list[str], tmp_path:
     assert "shedding" not in out
 
 
+def test_the_puzzle_kit_refuses_a_language_it_cannot_print(tmp_path: Path) -> None:
+    """Its words are not in the catalogue yet (issue 41): a Japanese puzzle kit would be English
+    pages under a Japanese name, so it is refused with the reason, and nothing is written."""
+    code, out = run("build", "uno-puzzles", "--lang", "ja", "-o", str(tmp_path / "k"))
+    assert code == 2 and "printed in English only" in out and "without --lang ja" in out
+    assert "Traceback" not in out and not (tmp_path / "k").exists()
+
+
 def test_the_puzzle_booklet_comes_with_the_kit() -> None:
     code, out = run("booklet", "uno-puzzles")
     assert code == 2 and "kitgen build uno-puzzles" in out
