@@ -45,6 +45,8 @@ def fill_marked(text: str, js: bool = False) -> str:
         if english:
             return m.group(1)
         said = _(msgid(m.group(1)))
-        return _js(said) if js else said
+        # A translation file may come from anyone: in a page it is text, never markup (its
+        # entities, as the English has them, stay: &larr;).
+        return _js(said) if js else said.replace("<", "&lt;").replace(">", "&gt;")
 
     return MARK.sub(one, text)

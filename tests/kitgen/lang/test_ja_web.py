@@ -135,6 +135,15 @@ def test_a_translation_cannot_leave_its_string_or_the_script(monkeypatch: pytest
     assert json.loads(body) == 'say "hi"</script><script>alert(1)</script>\\'
 
 
+def test_a_translation_is_text_in_a_page_never_markup(monkeypatch: pytest.MonkeyPatch) -> None:
+    from kitgen.lang import marked
+
+    monkeypatch.setattr(marked, "_", lambda text: "前へ（&larr;）<img src=x onerror=alert(1)>")
+    with using_language("ja"):
+        out = marked.fill_marked("<button>{{Previous step (&larr;)}}</button>")
+    assert out == "<button>前へ（&larr;）&lt;img src=x onerror=alert(1)&gt;</button>"
+
+
 # ----------------------------------------------------------------------------- index.html
 
 
