@@ -33,14 +33,20 @@ def checked(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(evaluate, "CHECKED", True)
 
 
-def _tables(seed: int, players: int) -> tuple[list[list[Symbol]], Any]:
-    """A random UNO table: P_1 with 1..9 cards, other hands 0..8, a draw pile of 0..40."""
+def _dealt(seed: int) -> tuple[Any, random.Random, list[Symbol], Symbol]:
+    """A shuffled UNO deck with its top card (not a wild) taken off: (rules, rng, deck, top)."""
     rules = load_rules("uno")
     rng = random.Random(seed)
     deck = rules.deck()
     rng.shuffle(deck)
     top = next(c for c in deck if c.attrs["color"] != "black")
     deck.remove(top)
+    return rules, rng, deck, top
+
+
+def _tables(seed: int, players: int) -> tuple[list[list[Symbol]], Any]:
+    """A random UNO table: P_1 with 1..9 cards, other hands 0..8, a draw pile of 0..40."""
+    rules, rng, deck, top = _dealt(seed)
     owners = [[deck.pop() for _ in range(rng.randrange(1, 10))]]
     owners += [[deck.pop() for _ in range(rng.randrange(0, 9))] for _ in range(players - 1)]
     owners.append(deck[: rng.randrange(0, 41)])
@@ -109,12 +115,7 @@ def test_both_engines_give_the_same_runs(library: Library, players: int, name: s
 
 def _full_table(seed: int, players: int) -> tuple[list[list[Symbol]], Any]:
     """A freshly dealt full UNO table: 7 cards each, the rest of the deck is the draw pile."""
-    rules = load_rules("uno")
-    rng = random.Random(seed)
-    deck = rules.deck()
-    rng.shuffle(deck)
-    top = next(c for c in deck if c.attrs["color"] != "black")
-    deck.remove(top)
+    rules, _rng, deck, top = _dealt(seed)
     owners = [[deck.pop() for _ in range(7)] for _ in range(players)] + [deck]
     return owners, rules.validity(top, str(top.attrs["color"]))
 
