@@ -81,9 +81,9 @@ def play_turns(game: QuickGame, current: int, max_turns: int) -> HandResult:
     virtual = [s.virtual for s in game.seats]
     bluffs = [s.virtual and game.bluff for s in game.seats]  # the rule each seat plays by
     stats = game.stats
-    tables = stats.tables
-    raw_choices = stats.raw_choices
-    log = game.log
+    table = stats.tables.append
+    chose = stats.raw_choices.append
+    log = game.log.append
     allowed = rules.allowed_by_state
     played_as = rules._played
     rng = game.rng
@@ -92,13 +92,22 @@ def play_turns(game: QuickGame, current: int, max_turns: int) -> HandResult:
     below = game.below
     discard_owner = game.discard_owner
     draw_in_run = game.draw_in_run
+    # The draw rule of most rule sets, played here without a call: draw one card, play it if
+    # it is valid (a virtual player too: one protocol run, or a second one).
+    one_draw = rules.draw_until == 1 and rules.draw_count == 1 and rules.play_drawn == "if_valid"
+    keep = game.virtual_draw == "keep"
     # The game's state in local names, given back to the game before a call that reads it: the
     # piles (the same lists until a draw makes the discard pile the draw pile), the colour in
     # force, the direction, the seat after this turn's.
     draw_pile, discard = game.draw_pile, game.discard
     color, direction = game.color, game.direction
-    # Per seat: the hands in the protocol's order at its turn (P_1 first), for the table sizes.
-    order = [tuple(hands[(s + k) % n] for k in range(n)) for s in range(n)]
+    # Per seat: the owners in the protocol's order at its turn (P_1 first, the draw pile last),
+    # for the table sizes; made again when a draw makes the discard pile the draw pile.
+    order = [(*(hands[(s + k) % n] for k in range(n)), draw_pile) for s in range(n)]
+    # The ids of the valid cards in the public state (top card, colour) without and with the
+    # bluff rule: None until a turn asks, again after every card played.
+    ok_plain: frozenset[int] | None = None
+    ok_bluff: frozenset[int] | None = None
     passes = virtual_turns = turn = 0
     after = current
     result = None
@@ -109,23 +118,30 @@ def play_turns(game: QuickGame, current: int, max_turns: int) -> HandResult:
             break
         seat = current
         after = (seat + direction) % n
-        key = (discard[-1].id, color, bluffs[seat])
-        ok = allowed.get(key)
+        bluff = bluffs[seat]
+        ok = ok_bluff if bluff else ok_plain
         if ok is None:
-            game.color = color
-            ok = allowed[key] = rules.allowed_ids(game.validity(seat))
+            key = (discard[-1].id, color, bluff)
+            ok = allowed.get(key)
+            if ok is None:
+                game.color = color
+                ok = allowed[key] = rules.allowed_ids(game.validity(seat))
+            if bluff:
+                ok_bluff = ok
+            else:
+                ok_plain = ok
         hand = hands[seat]
         candidates: list[Symbol] = [c for c in hand if c.id in ok]
+        m = len(candidates)
         card: Symbol | None = None
         if virtual[seat]:
             virtual_turns += 1
             in_run = draw_in_run and bool(draw_pile)
-            sizes = (*map(len, order[seat]), len(draw_pile))
             if discard_owner:
-                sizes += (len(discard) - 1,)
-            tables.append((sizes, bool(candidates)))
-            if candidates:
-                m = len(candidates)
+                table(((*map(len, order[seat]), len(discard) - 1), m > 0))
+            else:
+                table((tuple(map(len, order[seat])), m > 0))
+            if m:
                 if plain:
                     k = m.bit_length()
                     r = bits(k)
@@ -134,16 +150,45 @@ def play_turns(game: QuickGame, current: int, max_turns: int) -> HandResult:
                 else:
                     r = below(m)
                 card = candidates[r]
-                raw_choices.append((candidates, card))
+                chose((candidates, card))
         else:
             in_run = False
-            if candidates:
+            if m:
                 card = game.person_choice(hand, candidates)
         if card is None:
-            card, action, drew = _draw(game, seat, ok, in_run, order[seat])
-            draw_pile, discard = game.draw_pile, game.discard
+            if one_draw and draw_pile:
+                # Draw one card and play it if it is valid (what _draw does, without a call).
+                card = draw_pile.pop()
+                hand.append(card)
+                drew = 1
+                if card.id not in ok or (keep and virtual[seat]):
+                    action, card = "draw", None
+                else:
+                    action = "draw-play"
+                    if virtual[seat]:
+                        if not in_run:  # the table runs the protocol again on the new table
+                            if discard_owner:
+                                table(((*map(len, order[seat]), len(discard) - 1), True))
+                            else:
+                                table((tuple(map(len, order[seat])), True))
+                        if plain:  # the choice of one card draws a bit all the same
+                            while bits(1):
+                                pass
+                        else:
+                            below(1)
+                        chose(([card], card))
+                if card is None and virtual[seat] and not in_run and not keep:
+                    if discard_owner:
+                        table(((*map(len, order[seat]), len(discard) - 1), False))
+                    else:
+                        table((tuple(map(len, order[seat])), False))
+            else:
+                card, action, drew = _draw(game, seat, ok, in_run, order[seat][:n])
+                if game.draw_pile is not draw_pile:  # the discard pile became the draw pile
+                    draw_pile, discard = game.draw_pile, game.discard
+                    order = [(*o[:n], draw_pile) for o in order]
             if card is None:
-                log.append((turn, seat + 1, action, None, None, drew))
+                log((turn, seat + 1, action, None, None, drew))
                 passes = passes + 1 if not drew else 0
                 if passes >= n:
                     result = game.blocked(turn)
@@ -151,22 +196,25 @@ def play_turns(game: QuickGame, current: int, max_turns: int) -> HandResult:
                 continue
         else:
             action, drew = "play", 0
-        for i, c in enumerate(hand):  # the card, by identity (see play._remove)
-            if c is card:
-                del hand[i]
-                break
+        i = 0
+        while hand[i] is not card:  # the first card identical to it (see play._remove)
+            i += 1
+        del hand[i]
         discard.append(card)
         kind, now, effects = played_as.get(card.id) or rules.played_as(card)
         if effects:
             record = Turn(turn, seat + 1, action, card.glyph, None, drew)
             game.color, game.direction, game.after_play = now, direction, after
             game.effects(seat, kind, effects, record, color, hand)
-            log.append(record)
-            draw_pile, discard = game.draw_pile, game.discard
+            log(record)
+            if game.draw_pile is not draw_pile:
+                draw_pile, discard = game.draw_pile, game.discard
+                order = [(*o[:n], draw_pile) for o in order]
             color, direction, after = game.color, game.direction, game.after_play
         else:
-            log.append((turn, seat + 1, action, card.glyph, None, drew))
+            log((turn, seat + 1, action, card.glyph, None, drew))
             color = now
+        ok_plain = ok_bluff = None
         if not hand:
             game.color = color
             result = game.went_out(seat, turn)
