@@ -1,15 +1,17 @@
 """UNO speed: rule-level games per second (ours and RLCard's) and card-level virtual turns.
 
-Usage:  python bench/uno_speed.py [--games 300] [--rounds 5] [--turns 100] [--players 4] [--json]
+Usage:  python bench/uno_speed.py [--games 300] [--rounds 5] [--chunk 25] [--turns 100] [--players 4] [--json]
 
 Rule level, like with like: our UNO with RLCard's draw rule (a player who draws plays the drawn
 card if it can: ``virtual_draw: play``; the rule set's own default keeps it), every seat picking
 uniformly at random among its legal moves, as the RLCard loop does. Both engines play ``--games``
-games once to warm up, then ``--rounds`` interleaved timed rounds of the same games; each round
-gives a ratio (ours / RLCard's, games/s and turns/s), and the median ratio counts (the machine
-may be shared: a median of paired rounds is what other work disturbs least). The best round of
-each engine and the cold first round are printed too. Every figure is CPU time of this process
-(time.process_time). A game's result is not made into JSON (``kitgen play --json`` does that).
+games in a first (cold) round, then ``--rounds`` timed rounds of the same games; within a round
+the two engines take turns ``--chunk`` games at a time (on a shared machine both then run under
+the same load), and each round gives a ratio (ours / RLCard's, games/s and turns/s); the median
+ratio counts. The best round of each engine and the cold first round (and its ratio) are printed
+too. Every figure is CPU time of this process (time.process_time). Loading the rule set and its
+protocol spec (once per process, as importing RLCard is) is not timed; each game's set-up is, on
+both sides. A game's result is not made into JSON (``kitgen play --json`` does that).
 
 Card level: every virtual turn runs the rule set's default protocol (``card_game_protocol``,
 card-selection-arrow for UNO) on the simulated table, with all the checks of ``kitgen play
@@ -19,7 +21,8 @@ same seeds; the compiled path runs 10x as many virtual turns.
 
 ``--json`` prints one JSON object on the last line: rule_games_per_s, rlcard_games_per_s (null
 without RLCard), rule_vs_rlcard (median ratio of games/s), rule_turns_vs_rlcard (of turns/s),
-rule_turns_per_game, rlcard_turns_per_game, the cold first rounds, card_game_protocol,
+rule_turns_per_game, rlcard_turns_per_game, the rounds' ratios (rule_vs_rlcard_rounds), the cold
+first rounds and their ratio (rule_vs_rlcard_cold), card_game_protocol,
 card_game_engine_used, card_turns_per_s (compiled path, full table),
 card_interpreter_turns_per_s, card_compiled_vs_interpreter, card_game_turns_per_s,
 card_game_interpreter_turns_per_s and card_game_compiled_vs_interpreter (whole games), and the
@@ -32,6 +35,7 @@ between RLCard's UNO and ours are listed in README ("Rule differences against RL
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import platform
 import random
@@ -46,60 +50,95 @@ from reference_engine.registry import Library
 from reference_engine.selection import ENGINE, CallCache, run_selection
 
 
-def ours_rule_level(games: int, players: int, rules: Any, library: Library) -> tuple[float, float]:
-    """Games per second and turns per game: RLCard's draw rule (play a drawn card if it can)."""
+def ours_rule_level(seeds: range, players: int, rules: Any, library: Library) -> tuple[float, int]:
+    """CPU seconds and turns of our games with ``seeds``: RLCard's draw rule (play a drawn card
+    if it can)."""
     turns = 0
     start = time.process_time()
-    for seed in range(games):
+    for seed in seeds:
         game = Game(
             rules, library, players=players, virtual=players, level="rule", seed=seed, virtual_draw="play"
         )
         result = game.play()
         assert result is not None
         turns += result.turns
-    elapsed = time.process_time() - start
-    return games / elapsed, turns / games
+    return time.process_time() - start, turns
 
 
-def rlcard_rule_level(games: int, players: int) -> tuple[float, float] | None:
-    try:
+class RLCardRound:
+    """RLCard's UnoGame playing a round's games a slice at a time (the same games as in one go:
+    one game object and one generator for the round), every seat choosing uniformly among its
+    legal actions; CPU seconds and turns of each slice."""
+
+    def __init__(self, players: int):
         import numpy as np
         from rlcard.games.uno.game import UnoGame
-    except ImportError:
-        return None
-    rng = random.Random(0)
-    game = UnoGame(num_players=players)
-    game.np_random = np.random.RandomState(0)
-    turns = 0
-    start = time.process_time()
-    for _ in range(games):
-        game.init_game()
-        while not game.is_over():
-            game.step(rng.choice(game.get_legal_actions()))
-            turns += 1
-    elapsed = time.process_time() - start
-    return games / elapsed, turns / games
+
+        start = time.process_time()  # its set-up is timed, as ours is in every Game
+        self.rng = random.Random(0)
+        self.game = UnoGame(num_players=players)
+        self.game.np_random = np.random.RandomState(0)
+        self.setup = time.process_time() - start
+
+    def play(self, games: int) -> tuple[float, int]:
+        game, choice = self.game, self.rng.choice
+        turns = 0
+        start = time.process_time()
+        for _ in range(games):
+            game.init_game()
+            while not game.is_over():
+                game.step(choice(game.get_legal_actions()))
+                turns += 1
+        elapsed = time.process_time() - start + self.setup
+        self.setup = 0.0  # counted once, with the first slice
+        return elapsed, turns
 
 
-def rule_level(games: int, players: int, rounds: int) -> dict[str, Any]:
-    """Both engines on the same games: a warm-up round each (one rule set for the whole
-    benchmark, as in a long simulation: its validity answers are cached from game to game),
-    then ``rounds`` interleaved rounds, each giving a ratio; the median ratio counts (see the
-    module docs), the best round of each engine and the first (cold) are reported too."""
+def rlcard_installed() -> bool:
+    return all(importlib.util.find_spec(m) is not None for m in ("numpy", "rlcard"))
+
+
+def paired_round(
+    games: int, players: int, rules: Any, library: Library, chunk: int, theirs: bool
+) -> tuple[tuple[float, int], tuple[float, int] | None]:
+    """One round: ``games`` games of each engine, played in turn ``chunk`` games at a time (so
+    that both run under the same load on a shared machine): (CPU seconds, turns) of ours and of
+    RLCard's (None without RLCard)."""
+    rl = RLCardRound(players) if theirs else None
+    ours_s = theirs_s = 0.0
+    ours_t = theirs_t = 0
+    for lo in range(0, games, chunk):
+        hi = min(games, lo + chunk)
+        s, t = ours_rule_level(range(lo, hi), players, rules, library)
+        ours_s, ours_t = ours_s + s, ours_t + t
+        if rl is not None:
+            s, t = rl.play(hi - lo)
+            theirs_s, theirs_t = theirs_s + s, theirs_t + t
+    return (ours_s, ours_t), ((theirs_s, theirs_t) if rl is not None else None)
+
+
+def rule_level(games: int, players: int, rounds: int, chunk: int = 25) -> dict[str, Any]:
+    """Both engines on the same games: a first (cold) round, then ``rounds`` rounds, each giving
+    a ratio; the median ratio counts (see the module docs), the best round of each engine and the
+    first are reported too. Each round interleaves the engines ``chunk`` games at a time. One rule
+    set for the whole benchmark, as in a long simulation; loading it and its protocol spec (once
+    per process, like importing RLCard) is not timed."""
     rules = load_rules("uno")
     library = Library()
-    cold, avg = ours_rule_level(games, players, rules, library)
-    theirs_cold = rlcard_rule_level(games, players)
+    library.protocol(rules.virtual_protocol)  # a rule-level game asks whether its protocol draws
+    theirs = rlcard_installed()
+    (cold_s, cold_t), theirs_cold = paired_round(games, players, rules, library, chunk, theirs)
+    avg = cold_t / games
     ours: list[float] = []
-    theirs: list[tuple[float, float]] = []
+    their_rates: list[tuple[float, float]] = []
     for _ in range(rounds):
-        ours.append(ours_rule_level(games, players, rules, library)[0])
-        t = rlcard_rule_level(games, players)
+        (s, _t), t = paired_round(games, players, rules, library, chunk, theirs)
+        ours.append(games / s)
         if t is not None:
-            theirs.append(t)
+            their_rates.append((games / t[0], t[1] / games))
     out: dict[str, Any] = {
         "rule_games_per_s": round(max(ours), 1),
-        "rule_cold_games_per_s": round(cold, 1),
+        "rule_cold_games_per_s": round(games / cold_s, 1),
         "rule_turns_per_game": round(avg, 1),
         "rule_turns_per_s": round(max(ours) * avg, 1),
         "rule_draw_rule": "play a drawn card if it can (virtual_draw: play)",
@@ -109,17 +148,18 @@ def rule_level(games: int, players: int, rounds: int) -> dict[str, Any]:
         "rule_turns_vs_rlcard": None,
     }
     if theirs_cold is not None:
-        their_turns = theirs_cold[1]
-        games_ratios = [o / t[0] for o, t in zip(ours, theirs)]
-        turns_ratios = [o * avg / (t[0] * their_turns) for o, t in zip(ours, theirs)]
+        their_turns = theirs_cold[1] / games
+        games_ratios = [o / t[0] for o, t in zip(ours, their_rates)]
+        turns_ratios = [o * avg / (t[0] * their_turns) for o, t in zip(ours, their_rates)]
         out.update(
-            rlcard_games_per_s=round(max(t[0] for t in theirs), 1),
-            rlcard_cold_games_per_s=round(theirs_cold[0], 1),
+            rlcard_games_per_s=round(max(t[0] for t in their_rates), 1),
+            rlcard_cold_games_per_s=round(games / theirs_cold[0], 1),
             rlcard_turns_per_game=round(their_turns, 1),
-            rlcard_turns_per_s=round(max(t[0] for t in theirs) * their_turns, 1),
+            rlcard_turns_per_s=round(max(t[0] for t in their_rates) * their_turns, 1),
             rule_vs_rlcard=round(statistics.median(games_ratios), 2),
             rule_turns_vs_rlcard=round(statistics.median(turns_ratios), 2),
             rule_vs_rlcard_rounds=[round(r, 2) for r in games_ratios],
+            rule_vs_rlcard_cold=round(theirs_cold[0] / cold_s, 2),
         )
     return out
 
@@ -189,14 +229,17 @@ def main() -> None:
     parser.add_argument(
         "--rounds", type=int, default=5, help="timed rule-level rounds per engine (the median ratio counts)"
     )
+    parser.add_argument(
+        "--chunk", type=int, default=25, help="games each engine plays in turn within a rule-level round"
+    )
     parser.add_argument("--json", action="store_true", help="also print one JSON object on the last line")
     add_record_options(parser)  # every run is appended to bench/results/uno_speed.jsonl
     args = parser.parse_args()
     fast = args.compiled_turns or 10 * args.turns
     out: dict[str, object] = {"players": args.players, "python": platform.python_version()}
     print(f"UNO speed, {args.players} players, Python {platform.python_version()} on {platform.machine()}")
-    rule = rule_level(args.games, args.players, args.rounds)
-    out.update(rule, games=args.games, rounds=args.rounds)
+    rule = rule_level(args.games, args.players, args.rounds, max(1, args.chunk))
+    out.update(rule, games=args.games, rounds=args.rounds, chunk=args.chunk)
     print(
         f"  rule level, kitgen uno:      {rule['rule_games_per_s']:8.1f} games/s   "
         f"({rule['rule_turns_per_game']:.1f} turns per game, {args.games} games, RLCard's draw rule; "
@@ -212,7 +255,8 @@ def main() -> None:
         )
         print(
             f"  ours / RLCard, median of {args.rounds} paired rounds: {rule['rule_vs_rlcard']:.2f}x games/s, "
-            f"{rule['rule_turns_vs_rlcard']:.2f}x turns/s (rounds: {rule['rule_vs_rlcard_rounds']})"
+            f"{rule['rule_turns_vs_rlcard']:.2f}x turns/s (rounds: {rule['rule_vs_rlcard_rounds']}; "
+            f"cold first round {rule['rule_vs_rlcard_cold']:.2f}x)"
         )
     rates = {}
     for engine, runs in (("compiled", fast), ("interpreter", args.turns)):
