@@ -87,6 +87,7 @@ class RuleSet(TableRules):
     choosing: str = "a wild card"  # what a booklet calls a card that names the colour in force
     _answers: dict[tuple[int, str, str], dict[str, bool]] = field(default_factory=dict, repr=False)
     _decks: dict[str, list[Symbol]] = field(default_factory=dict, repr=False)
+    _distinct: list[Symbol] | None = field(default=None, repr=False)
     _validity: dict[tuple[int, str, str], Callable[[Any], bool]] = field(default_factory=dict, repr=False)
     # Per public state (top card id, colour, bluff), for rules that do not read the hand: what
     # Game.validity hands out, kept from game to game (see there).
@@ -153,8 +154,10 @@ class RuleSet(TableRules):
                 answer = known.get(card.name)
                 if answer is not None:
                     return answer
-            value = one_card(card)
-            answer = known.get(value.name)
+                value = card
+            else:
+                value = one_card(card)
+                answer = known.get(value.name)
             if answer is None:
                 try:
                     answer = known[value.name] = truthy(expr(scope.child({"card": value})))
@@ -175,12 +178,18 @@ class RuleSet(TableRules):
             hit = self._played[card.id] = (kind, str(card.attrs["color"]), self.effects.get(kind, []))
         return hit
 
+    def distinct_cards(self) -> list[Symbol]:
+        """Every card of the full deck once, in the deck's order (kept: the deck never changes)."""
+        if self._distinct is None:
+            self._distinct = list({c.id: c for c in self.deck()}.values())
+        return self._distinct
+
     def allowed_ids(self, valid: Callable[[Any], bool]) -> frozenset[int]:
         """The ids of the deck's cards that a per-card ``valid`` allows (asked once per function:
         a hand is then filtered with one set lookup per card)."""
         hit = self._allowed.get(id(valid))
         if hit is None or hit[0] is not valid:
-            ids = frozenset(c.id for c in {c.id: c for c in self.deck()}.values() if valid(c))
+            ids = frozenset(c.id for c in self.distinct_cards() if valid(c))
             hit = self._allowed[id(valid)] = (valid, ids)
         return hit[1]
 
