@@ -14,8 +14,6 @@ chooses uniformly among its valid cards:
 
 from __future__ import annotations
 
-import functools
-import re
 from collections import Counter
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
@@ -32,7 +30,7 @@ from ..result import Json, ScoredResult, VirtualWork
 from ..strategy import WEIGHTED_PROTOCOL, Strategy, weighted_pick
 from ..virtual import VirtualStats
 from .quickhand import play_turns
-from .record import HandResult, SheddingRecord, Turn, TurnRow, logged
+from .record import HandResult, SheddingRecord, Turn, TurnRow, draws_note, logged
 from .rules import Effect, RuleSet, hand_dependence_message
 
 MAX_TURNS = 5000
@@ -471,7 +469,7 @@ class Game(TableGame[RuleSet]):
             if skipped != seat:
                 who = seats[skipped].name
                 # Keep what the note says already (a draw, a challenge's outcome).
-                if _draws(who).search(record.note):
+                if draws_note(who).search(record.note):
                     record.note += " and misses a turn"
                 elif record.note:
                     record.note += f"; {who} misses a turn"
@@ -636,12 +634,6 @@ class Game(TableGame[RuleSet]):
         if self.rec:
             self.rec.run(owners, run)
         return run.played
-
-
-@functools.cache
-def _draws(who: str) -> re.Pattern[str]:
-    """A note that ends with ``who`` drawing cards (compiled once per name)."""
-    return re.compile(rf"\b{re.escape(who)} draws \d+$")
 
 
 def _remove(cards: list[Symbol], card: Symbol) -> None:

@@ -17,7 +17,7 @@ from typing import Protocol
 from ... import randomness
 from ...cards import Symbol
 from ..virtual import Seat, VirtualStats
-from .record import HandResult, Turn, TurnRow
+from .record import HandResult, Turn, TurnRow, draws_note
 from .rules import Effect, RuleSet
 
 
@@ -67,6 +67,7 @@ class QuickGame(Protocol):
         hand: list[Symbol],
     ) -> None: ...
     def draw_cards(self, seat: int, count: int) -> list[Symbol]: ...
+    def choose_color(self, seat: int) -> str: ...
     def went_out(self, seat: int, turn: int) -> HandResult: ...
     def blocked(self, turn: int, ended: bool = True) -> HandResult: ...
     @staticmethod
@@ -96,6 +97,13 @@ def play_turns(game: QuickGame, current: int, max_turns: int) -> HandResult:
     # it is valid (a virtual player too: one protocol run, or a second one).
     one_draw = rules.draw_until == 1 and rules.draw_count == 1 and rules.play_drawn == "if_valid"
     keep = game.virtual_draw == "keep"
+    # For the card effects: the seats' names, the colours a virtual player names, whether a
+    # reverse skips (two players), whether a wild draw four may be challenged.
+    names = [s.name for s in game.seats]
+    colors = list(rules.colors)
+    choice = rng.choice
+    reverse_skips = n == 2 and rules.two_player_reverse == "skip"
+    challenge = rules.challenge
     # The game's state in local names, given back to the game before a call that reads it: the
     # piles (the same lists until a draw makes the discard pile the draw pile), the colour in
     # force, the direction, the seat after this turn's.
@@ -103,7 +111,8 @@ def play_turns(game: QuickGame, current: int, max_turns: int) -> HandResult:
     color, direction = game.color, game.direction
     # Per seat: the owners in the protocol's order at its turn (P_1 first, the draw pile last),
     # for the table sizes; made again when a draw makes the discard pile the draw pile.
-    order = [(*(hands[(s + k) % n] for k in range(n)), draw_pile) for s in range(n)]
+    twice = hands + hands
+    order = [(*twice[s : s + n], draw_pile) for s in range(n)]
     # The ids of the valid cards in the public state (top card, colour) without and with the
     # bluff rule: None until a turn asks, again after every card played.
     ok_plain: frozenset[int] | None = None
@@ -202,7 +211,51 @@ def play_turns(game: QuickGame, current: int, max_turns: int) -> HandResult:
         del hand[i]
         discard.append(card)
         kind, now, effects = played_as.get(card.id) or rules.played_as(card)
-        if effects:
+        if effects and not (challenge and kind == "wild4"):
+            # Game.effects without a call: the same draws, notes and state (a wild draw four
+            # under the challenge rule takes the call).
+            named: str | None = None
+            note = ""
+            skip = False
+            for e in effects:
+                what = e.kind
+                if what == "choose_color":
+                    now = named = choice(colors) if virtual[seat] else game.choose_color(seat)
+                elif what == "reverse":
+                    if reverse_skips:
+                        skip = True
+                    else:
+                        direction = -direction
+                        after = (seat + direction) % n
+                elif what == "skip":
+                    skip = True
+                elif what == "draw":
+                    victim = (seat + direction) % n
+                    count = e.count
+                    if len(draw_pile) >= count:
+                        victim_hand = hands[victim]
+                        for _ in range(count):
+                            victim_hand.append(draw_pile.pop())
+                    else:  # the discard pile is shuffled in
+                        game.draw_cards(victim, count)
+                        if game.draw_pile is not draw_pile:
+                            draw_pile, discard = game.draw_pile, game.discard
+                            order = [(*o[:n], draw_pile) for o in order]
+                    note = f"{names[victim]} draws {count}"
+            if skip:
+                skipped = (seat + direction) % n
+                after = (seat + 2 * direction) % n
+                if skipped != seat:
+                    who = names[skipped]
+                    if draws_note(who).search(note):
+                        note += " and misses a turn"
+                    elif note:
+                        note += f"; {who} misses a turn"
+                    else:
+                        note = f"{who} misses a turn"
+            log((turn, seat + 1, action, card.glyph, named, drew, 0, note))
+            color = now
+        elif effects:
             record = Turn(turn, seat + 1, action, card.glyph, None, drew)
             game.color, game.direction, game.after_play = now, direction, after
             game.effects(seat, kind, effects, record, color, hand)

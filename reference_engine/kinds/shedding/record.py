@@ -9,6 +9,8 @@ anyone during the turn with its identity hidden, a challenge and its outcome), `
 
 from __future__ import annotations
 
+import functools
+import re
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -33,9 +35,16 @@ class Turn(LogEntry):
     unlogged = ("challenge",)
 
 
-# A turn that no card effect changed, as the quick loop logs it (quickhand.py): the fields of a
-# :class:`Turn` up to ``drew``, made into one only when the log is asked for (see logged).
-TurnRow = tuple[int, int, str, str | None, None, int]
+# A turn as the quick loop logs it (quickhand.py): the fields of a :class:`Turn` up to ``drew``
+# (a turn that no card effect changed) or up to ``note``, made into one only when the log is
+# asked for (see logged).
+TurnRow = tuple[int, int, str, str | None, None, int] | tuple[int, int, str, str, str | None, int, int, str]
+
+
+@functools.cache
+def draws_note(who: str) -> re.Pattern[str]:
+    """A note that ends with ``who`` drawing cards (compiled once per name)."""
+    return re.compile(rf"\b{re.escape(who)} draws \d+$")
 
 
 def logged(entry: Turn | TurnRow) -> Turn:
