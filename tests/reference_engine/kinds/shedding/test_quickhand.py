@@ -8,6 +8,7 @@ hands and piles, and the generator's state afterwards.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,7 +16,7 @@ import pytest
 from reference_engine.kinds.shedding import Game, load_rules
 from reference_engine.kinds.shedding.record import Turn, logged
 from reference_engine.records.recorder import Recorder
-from reference_engine.registry import Library
+from reference_engine.registry import Library, rulesets_dir
 
 SETTINGS = [
     # rule set, players, virtual, keyword settings
@@ -76,3 +77,32 @@ def test_a_hand_dependent_rule_and_a_record_keep_the_general_loop() -> None:
         load_rules("uno"), library, players=3, virtual=1, level="rule", seed=1, recorder=Recorder()
     )
     assert recorded.play() is not None and not recorded.quick_hands
+
+
+@pytest.mark.parametrize(
+    ("base", "players", "virtual"),
+    [("uno-small", 2, 1), ("uno-small", 3, 1), ("uno-small", 2, 2), ("uno", 3, 2)],
+)
+def test_the_quick_loops_card_effects_under_other_rules(
+    tmp_path: Path, base: str, players: int, virtual: int
+) -> None:
+    """The card effects the quick loop plays itself, under rules no shipped rule set of the
+    card alone has: a reverse that skips with two players, and the challenge of a wild draw
+    four (left to Game.effects); people name colours and challenge; the small deck reshuffles
+    the discard pile in the middle of a draw four."""
+    text = (rulesets_dir() / "games" / f"{base}.yaml").read_text(encoding="utf-8")
+    text = text.replace("two_player_reverse: reverse", "two_player_reverse: skip\n  challenge: true")
+    path = tmp_path / f"{base}.yaml"
+    path.write_text(text, encoding="utf-8")
+    rules, library = load_rules(str(path)), Library()
+    assert rules.challenge and rules.two_player_reverse == "skip" and not rules.hand_dependent
+    notes = set()
+    for seed in range(25):
+        quick = Game(rules, library, players=players, virtual=virtual, level="rule", seed=seed)
+        general = Game(rules, library, players=players, virtual=virtual, level="rule", seed=seed)
+        general.observer = lambda game, seat, valid: False
+        assert fingerprint(quick) == fingerprint(general), (base, seed)
+        assert quick.quick_hands and not general.quick_hands
+        notes |= {logged(t).note.split(":")[0] for hand in quick.results for t in hand.log}
+    assert {"challenged", "challenged without reason"} <= notes or players == virtual
+    assert any("misses a turn" in n for n in notes)
