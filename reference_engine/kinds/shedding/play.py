@@ -247,7 +247,7 @@ class Game(TableGame[RuleSet]):
         deck = rules.deck()
         randomness.shuffle(self.rng, deck)
         size = rules.hand_size_for(n)
-        self.hands: list[list[Symbol]] = [[deck.pop() for _ in range(size)] for _ in range(n)]
+        self.hands: list[list[Symbol]] = _deal(deck, size, n)
         self.draw_pile = deck
         self.discard: list[Symbol] = []
         self.direction = 1
@@ -644,3 +644,15 @@ def _remove(cards: list[Symbol], card: Symbol) -> None:
             del cards[i]
             return
     cards.remove(card)
+
+
+def _deal(deck: list[Symbol], size: int, players: int) -> list[list[Symbol]]:
+    """``players`` hands of ``size`` cards, each taken from the end of ``deck`` one card at a time
+    (the last card first), as ``deck.pop()`` would, in slices."""
+    if size < 1 or len(deck) < size * players:
+        return [[deck.pop() for _ in range(size)] for _ in range(players)]
+    hands = []
+    for _ in range(players):
+        hands.append(deck[: -size - 1 : -1])
+        del deck[-size:]
+    return hands

@@ -199,3 +199,23 @@ def test_runs_of_one_game_share_caches_but_not_the_rules_in_force(library: Libra
 
     nothing = rules.validity(deck["yellow3"], "yellow")
     assert run_selection(library, protocol, table(), nothing, rng, cache, "none").played is None
+
+
+@pytest.mark.parametrize(
+    ("size", "players", "cards"), [(7, 4, 108), (5, 2, 10), (3, 3, 8), (0, 3, 5), (2, 1, 0)]
+)
+def test_a_deal_takes_the_cards_pop_would_take(size: int, players: int, cards: int) -> None:
+    """play._deal slices what popping one card at a time from the deck's end gives, and a deck too
+    short fails as popping does."""
+    from reference_engine.kinds.shedding.play import _deal
+
+    deck = list(load_rules("uno").deck())[:cards]
+    random.Random(cards).shuffle(deck)
+    ours, theirs = list(deck), list(deck)
+    try:
+        expected = [[theirs.pop() for _ in range(size)] for _ in range(players)]
+    except IndexError:
+        with pytest.raises(IndexError):
+            _deal(ours, size, players)
+        return
+    assert _deal(ours, size, players) == expected and ours == theirs
