@@ -113,6 +113,7 @@ def play_turns(game: QuickGame, current: int, max_turns: int) -> HandResult:
     # for the table sizes; made again when a draw makes the discard pile the draw pile.
     twice = hands + hands
     order = [(*twice[s : s + n], draw_pile) for s in range(n)]
+    width = 0 if discard_owner else n  # 2-4: the table's sizes are spelt out below
     # The ids of the valid cards in the public state (top card, colour) without and with the
     # bluff rule: None until a turn asks, again after every card played.
     ok_plain: frozenset[int] | None = None
@@ -146,10 +147,17 @@ def play_turns(game: QuickGame, current: int, max_turns: int) -> HandResult:
         if virtual[seat]:
             virtual_turns += 1
             in_run = draw_in_run and bool(draw_pile)
-            if discard_owner:
-                table(((*map(len, order[seat]), len(discard) - 1), m > 0))
+            o = order[seat]
+            if width == 4:  # the sizes spelt out for the usual tables: a third of map's time
+                table(((len(o[0]), len(o[1]), len(o[2]), len(o[3]), len(o[4])), m > 0))
+            elif width == 3:
+                table(((len(o[0]), len(o[1]), len(o[2]), len(o[3])), m > 0))
+            elif width == 2:
+                table(((len(o[0]), len(o[1]), len(o[2])), m > 0))
+            elif discard_owner:
+                table(((*map(len, o), len(discard) - 1), m > 0))
             else:
-                table((tuple(map(len, order[seat])), m > 0))
+                table((tuple(map(len, o)), m > 0))
             if m:
                 if plain:
                     k = m.bit_length()
