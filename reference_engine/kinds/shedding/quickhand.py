@@ -146,7 +146,6 @@ def play_turns(game: QuickGame, current: int, max_turns: int) -> HandResult:
         card: Symbol | None = None
         if virtual[seat]:
             virtual_turns += 1
-            in_run = draw_in_run and bool(draw_pile)
             o = order[seat]
             if width == 4:  # the sizes spelt out for the usual tables: a third of map's time
                 table(((len(o[0]), len(o[1]), len(o[2]), len(o[3]), len(o[4])), m > 0))
@@ -168,11 +167,11 @@ def play_turns(game: QuickGame, current: int, max_turns: int) -> HandResult:
                     r = below(m)
                 card = candidates[r]
                 chose((candidates, card))
-        else:
-            in_run = False
-            if m:
-                card = game.person_choice(hand, candidates)
+        elif m:
+            card = game.person_choice(hand, candidates)
         if card is None:
+            # The turn's one protocol run draws for a virtual player (the draw pile as it is).
+            in_run = draw_in_run and virtual[seat] and bool(draw_pile)
             if one_draw and draw_pile:
                 # Draw one card and play it if it is valid (what _draw does, without a call).
                 card = draw_pile.pop()

@@ -212,7 +212,11 @@ class RuleSet(TableRules):
         return ["action", "number", "wild", *kinds]
 
     def points(self, cards: list[Symbol]) -> int:
-        return sum(int(c.attrs.get("points", 0)) for c in cards)
+        total = 0
+        for c in cards:  # read at every call: a card's attributes are those last declared
+            p = c.attrs.get("points", 0)
+            total += p if type(p) is int else int(p)
+        return total
 
 
 # --------------------------------------------------------------------------- loading
