@@ -118,14 +118,10 @@ def play_turns(game: QuickGame, current: int, max_turns: int) -> HandResult:
     # bluff rule: None until a turn asks, again after every card played.
     ok_plain: frozenset[int] | None = None
     ok_bluff: frozenset[int] | None = None
-    passes = virtual_turns = turn = 0
+    passes = virtual_turns = 0
     after = current
-    result = None
-    while result is None:
-        turn += 1
-        if turn > max_turns:
-            result = game.blocked(max_turns, ended=False)
-            break
+    result: HandResult | None = None
+    for turn in range(1, max_turns + 1):
         seat = current
         after = (seat + direction) % n
         bluff = bluffs[seat]
@@ -208,6 +204,7 @@ def play_turns(game: QuickGame, current: int, max_turns: int) -> HandResult:
                 passes = passes + 1 if not drew else 0
                 if passes >= n:
                     result = game.blocked(turn)
+                    break
                 current = after
                 continue
         else:
@@ -278,8 +275,11 @@ def play_turns(game: QuickGame, current: int, max_turns: int) -> HandResult:
         if not hand:
             game.color = color
             result = game.went_out(seat, turn)
+            break
         passes = 0
         current = after
+    if result is None:
+        result = game.blocked(max_turns, ended=False)
     game.color, game.direction, game.after_play = color, direction, after
     stats.virtual_turns += virtual_turns
     return result

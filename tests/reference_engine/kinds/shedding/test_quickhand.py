@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from reference_engine.kinds.shedding import Game, load_rules
+from reference_engine.kinds.shedding import Game, load_rules, play
 from reference_engine.kinds.shedding.record import Turn, logged
 from reference_engine.records.recorder import Recorder
 from reference_engine.registry import Library, rulesets_dir
@@ -106,3 +106,19 @@ def test_the_quick_loops_card_effects_under_other_rules(
         notes |= {logged(t).note.split(":")[0] for hand in quick.results for t in hand.log}
     assert {"challenged", "challenged without reason"} <= notes or players == virtual
     assert any("misses a turn" in n for n in notes)
+
+
+@pytest.mark.parametrize("limit", [1, 7, 30])
+def test_a_hand_stopped_at_the_turn_limit_ends_alike(monkeypatch: pytest.MonkeyPatch, limit: int) -> None:
+    """A hand that reaches the turn limit (MAX_TURNS, 5,000 in play) is stopped the same way by
+    both loops: the same result ("stopped after N turns"), log and state."""
+    monkeypatch.setattr(play, "MAX_TURNS", limit)
+    rules, library = load_rules("uno"), Library()
+    reasons = set()
+    for seed in range(10):
+        quick = Game(rules, library, players=4, virtual=3, level="rule", seed=seed)
+        general = Game(rules, library, players=4, virtual=3, level="rule", seed=seed)
+        general.observer = lambda game, seat, valid: False
+        assert fingerprint(quick) == fingerprint(general), (limit, seed)
+        reasons |= {r.reason for r in quick.results}
+    assert f"stopped after {limit} turns" in reasons
