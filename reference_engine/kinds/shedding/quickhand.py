@@ -5,7 +5,11 @@ by a rule of the card alone (``Game.quick``), a turn needs no protocol run: the 
 of a hand are those whose ids a set per public state holds, and the choice is one draw of
 the game's generator. :func:`play_turns` plays such a hand's turns with the game's state in
 local names, and makes the same draws, log entries, statistics and final state as the
-general loop (a test plays both on many seeds and rule sets and compares everything).
+general loop (a test plays both on many seeds and rule sets and compares everything;
+``python bench/rule_fingerprint.py`` hashes thousands of games to compare two versions).
+The valid ids are looked up once per public state, the usual draw (one card, played if valid)
+and the card effects are played in the loop (a challenged wild draw four and the other draw
+rules call the game), and turns are logged as tuples.
 """
 
 from __future__ import annotations
