@@ -46,7 +46,13 @@ def gather(cells: list[int], plan: Plan, consts: tuple[int, ...]) -> list[int]:
     getter = plan.__dict__.get("_getter")
     n = len(cells)
     if getter is None:
-        idx = [t if t >= 0 else (n if t == EMPTY else n + 1 + (NEW - t)) for t in plan.src]
+        if plan.__dict__.get("_identity") and not consts:
+            return list(cells)  # every card stays where it is (a sleeve turned, rows slid)
+        src = plan.src
+        if not src or min(src) >= 0:
+            idx = list(src)  # every slot keeps an old card: the plan's own index
+        else:
+            idx = [t if t >= 0 else (n if t == EMPTY else n + 1 + (NEW - t)) for t in src]
         getter = itemgetter(*idx) if len(idx) > 1 else _few(tuple(idx))
         plan.__dict__["_getter"] = getter
     if not consts:

@@ -303,7 +303,7 @@ def _return(c: Compiler, step: st.Return, number: str | None) -> Op:
 def _sleeve(c: Compiler, step: st.Sleeve, number: str | None) -> Op:
     """Sleeves turned over, rows slid out or in: a new layout (the interpreter's plan, kept per
     layout); a card slid out must land as the protocol has it (checked by the plan's apply)."""
-    return planned(step, _sleeve_resolve, _sleeve_build)
+    return planned(step, _sleeve_resolve, _sleeve_build, fp.build_sleeve)
 
 
 def _rotate(c: Compiler, step: st.Rotate, number: str | None) -> Op:

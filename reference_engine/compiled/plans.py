@@ -324,6 +324,59 @@ def build_call(
     return Plan(layout2, src, consts, {})
 
 
+def build_sleeve(layout: Layout, res: Resolved) -> Plan:
+    """:func:`~reference_engine.machine.actions.sleeving._sleeve_build` without its trace
+    details (the name of every card slid, which made most of its cost): each named region's
+    sleeves turned over or their rows slid out or in; the cards stay where they are. Any
+    problem (a region not in sleeves, a row not declared or already there) defers to the
+    interpreter's builder, for its message."""
+    if layout.labels:
+        raise Defer()
+    names = layout.by_name
+    for op in res:
+        if op.region not in names:
+            raise Defer()
+    shapes = []
+    for reg in layout.regions:
+        sleeve = reg.sleeve
+        for op in res:
+            if op.region == reg.name:
+                if sleeve is None:
+                    raise Defer()
+                sleeve = _sleeved(sleeve, op)
+        shapes.append((reg.name, reg.rows, reg.cols, reg.unit, reg.hand, sleeve))
+    plan = Plan(Layout.make(shapes, layout.holes, ()), tuple(range(layout.size)), (), {})
+    plan.__dict__["_identity"] = True  # every card stays where it is: nothing to gather
+    return plan
+
+
+_SLEEVED: dict[tuple[SleeveFrame, Any], SleeveFrame] = {}
+SLEEVED_KEPT = 256
+"""Sleeve frames kept by :func:`_sleeved` (a protocol has a few; bounded all the same)."""
+
+
+def _sleeved(sleeve: SleeveFrame, op: Any) -> SleeveFrame:
+    """The sleeves after ``op`` (a :class:`~reference_engine.sleeves.SleeveOp`), as the
+    interpreter's builder makes them; :class:`Defer` where it reports a problem."""
+    key = (sleeve, op)
+    hit = _SLEEVED.get(key)
+    if hit is not None:
+        return hit
+    if op.side is not None:
+        sleeve = sleeve.turned(op.side)
+    for r in op.out or op.into:
+        if r not in sleeve.declared or (r in sleeve.rows) == bool(op.into):
+            raise Defer()
+    if op.out:
+        sleeve = sleeve.with_rows(r for r in sleeve.rows if r not in op.out)
+    if op.into:
+        sleeve = sleeve.with_rows([*sleeve.rows, *op.into])
+    if len(_SLEEVED) >= SLEEVED_KEPT:
+        _SLEEVED.clear()
+    _SLEEVED[key] = sleeve
+    return sleeve
+
+
 __all__ = [
     "Defer",
     "EvalError",
@@ -333,6 +386,7 @@ __all__ = [
     "build_move",
     "build_place",
     "build_return",
+    "build_sleeve",
     "build_take",
     "hand_name",
 ]
