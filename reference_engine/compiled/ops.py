@@ -164,7 +164,7 @@ def make_plan(run: Run, step: st.Step, res: Any, build: Build, fast: FastBuild |
             pass
         else:
             if ev.CHECKED:
-                same_plan(step, plan, strip(build(run.runner, run.frame, step, run.layout, res)))
+                same_plan(step, plan, strip(build(run.runner, run.frame, step, run.layout, res)), run.layout)
             return plan
     return strip(build(run.runner, run.frame, step, run.layout, res))
 
@@ -209,7 +209,8 @@ def _place(c: Compiler, step: st.Place, number: str | None) -> Op:
                     kept[key] = plan
                 if ev.CHECKED:
                     res = lay._place_resolve(runner, run.frame, step, run.state(), run.fev)
-                    same_plan(step, plan, strip(lay._place_build(runner, run.frame, step, run.layout, res)))
+                    reference = strip(lay._place_build(runner, run.frame, step, run.layout, res))
+                    same_plan(step, plan, reference, run.layout)
                 apply_plan(run, step, plan)
                 return
         generic(run)

@@ -14,16 +14,17 @@ caller builds the plan the interpreter's way, which also gives the interpreter's
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import itemgetter
 from typing import Any
 
 from ..cards import EMPTY, ROTATIONS
 from ..expressions import EvalError
 from ..functions import hand_name
 from ..machine import Plan
-from ..machine.actions.sleeving import check_kept
-from ..machine.plans import Resolved
+from ..machine.plans import Resolved, remember_landings
 from ..sleeves import SleeveFrame
 from ..table import NEW, SLEEVES, Layout, NewCards
+from .base import _few
 
 physical = ROTATIONS.physical
 
@@ -39,7 +40,7 @@ class FastDraft:
     keeps its unit, hand and sleeves; a new region lies in sleeves as the interpreter's draft
     says (given, or declared for its name by the protocol being run)."""
 
-    __slots__ = ("consts", "grids", "layout", "meta", "order")
+    __slots__ = ("consts", "grids", "idx", "layout", "leaving", "meta", "order")
 
     def __init__(self, layout: Layout):
         self.layout = layout
@@ -62,10 +63,9 @@ class FastDraft:
             g = [list(range(off + r * cols, off + (r + 1) * cols)) for r in range(reg.rows)]
             holes = self.layout.holes
             if holes:
-                for row in g:
-                    for i, f in enumerate(row):
-                        if f in holes:
-                            row[i] = EMPTY
+                for f in holes.intersection(reg.slots):  # the region's empty places only
+                    r, c = divmod(f - off, cols)
+                    g[r][c] = EMPTY
             self.grids[name] = g
         return g
 
@@ -115,7 +115,10 @@ class FastDraft:
         self.order.remove(name)
 
     def finish(self, keep_empty: Sequence[str] = ()) -> tuple[Layout, tuple[int, ...], tuple[int, ...]]:
-        """What :meth:`Draft.finish` gives, without labels."""
+        """What :meth:`Draft.finish` gives, without labels. Also keeps, for :meth:`plan`, the
+        gather's index over the old cells and the cards that leave a sleeve but stay on the table
+        (in the touched regions' rows that lie outside a sleeve: an untouched region keeps its
+        cards in the same rows of the same sleeves)."""
         grids = self.grids
         for name in list(self.order):
             grid = grids.get(name)
@@ -128,8 +131,12 @@ class FastDraft:
                 grid.pop()
         shapes: list[tuple[str, int, int, int, str | None, SleeveFrame | None]] = []
         src: list[int] = []
+        idx: list[int] = []  # the gather's index: old cells, then EMPTY (n), then the new cards
         holes: list[int] = []
         old = self.layout
+        n = old.size
+        inside = old.inside
+        leaving: list[tuple[int, int]] = []  # (new slot, old slot) of cards slid out of a sleeve
         for name in self.order:
             unit, hand, sleeve = self.meta[name]
             start = len(src)
@@ -138,18 +145,50 @@ class FastDraft:
                 reg = old.by_name[name]
                 shapes.append((name, reg.rows, reg.cols, unit, hand, sleeve))
                 src.extend(reg.slots)
+                idx.extend(reg.slots)
                 if old.holes:
-                    holes.extend(h - reg.offset + start for h in reg.slots if h in old.holes)
+                    shift = start - reg.offset
+                    holes.extend(h + shift for h in old.holes.intersection(reg.slots))
                 continue
             rows = len(grid)
             cols = len(grid[0]) if rows else 0
             shapes.append((name, rows, cols, unit, hand, sleeve))
-            for row in grid:
+            for r, row in enumerate(grid, 1):
+                base = len(src)
                 if EMPTY in row:
-                    base = len(src)
                     holes.extend(base + i for i, t in enumerate(row) if t == EMPTY)
+                if (
+                    inside
+                    and hand is None
+                    and (sleeve is None or r not in sleeve.rows)
+                    and not inside.isdisjoint(row)
+                ):
+                    leaving.extend((base + i, t) for i, t in enumerate(row) if t in inside)
                 src.extend(row)
+                if row and min(row) < 0:
+                    idx.extend([t if t >= 0 else (n if t == EMPTY else n + 1 + (NEW - t)) for t in row])
+                else:
+                    idx.extend(row)
+        self.idx = idx
+        self.leaving = leaving
         return Layout.make(shapes, holes, ()), tuple(src), tuple(self.consts)
+
+    def plan(self, delta: dict[int, int], returned: tuple[int, ...] = ()) -> Plan:
+        """The plan :meth:`finish` describes, with its gather and its cards slid out of a sleeve
+        worked out already (from whole rows; the tests compare them with the reference's)."""
+        layout, src, consts = self.finish()
+        plan = Plan(layout, src, consts, delta, returned)
+        idx = self.idx
+        plan.__dict__["_getter"] = itemgetter(*idx) if len(idx) > 1 else _few(tuple(idx))
+        old = self.layout
+        owner = old.owner
+        out = []
+        for new, t in self.leaving:
+            reg = owner(t)
+            assert reg.sleeve is not None
+            out.append((new, reg.sleeve.lands_up((t - reg.offset) // reg.cols + 1), t))
+        remember_landings(plan, old, tuple(out))
+        return plan
 
 
 def _all_empty(grid: list[list[int]]) -> bool:
@@ -255,16 +294,14 @@ def build_place(layout: Layout, res: Resolved, up: bool) -> Plan:
             raise Defer()
         flat = [t for row in grid for t in row] if len(grid) > 1 else grid[0]
         place_at(d, tres, (len(grid), len(grid[0])), flat)
-    layout2, src, consts = d.finish()
-    return Plan(layout2, src, consts, delta)
+    return d.plan(delta)
 
 
 def build_move(layout: Layout, res: Resolved) -> Plan:
     d = FastDraft(layout)
     for tres, flats, shape in res:
         place_at(d, tres, shape, d.take(flats))
-    layout2, src, consts = d.finish()
-    return Plan(layout2, src, consts, {})
+    return d.plan({})
 
 
 def build_take(layout: Layout, res: Resolved) -> Plan:
@@ -282,17 +319,50 @@ def build_take(layout: Layout, res: Resolved) -> Plan:
     d.add_region(into, taken, sleeve=reg.sleeve)  # the columns' sleeves go along
     if not keep:
         d.remove_region(source)
-    layout2, src, consts = d.finish()
-    return Plan(layout2, src, consts, {})
+    return d.plan({})
 
 
 def build_discard(layout: Layout, res: Resolved) -> Plan:
-    if layout.inside:
-        check_kept(layout, res)
+    if layout.inside and not kept_whole(layout, res):
+        raise Defer()  # the interpreter's check_kept says which card stays in its sleeve
     d = FastDraft(layout)
     d.take(res)
-    layout2, src, consts = d.finish()
-    return Plan(layout2, src, consts, {}, returned=tuple(res))
+    return d.plan({}, tuple(res))
+
+
+def kept_whole(layout: Layout, flats: Sequence[int]) -> bool:
+    """Whether :func:`~reference_engine.machine.actions.sleeving.check_kept` lets ``flats``
+    go: every sleeve one of them lives in (a row its sleeves keep) goes whole. Whole rows at
+    once: the sleeves (columns) touched in the kept rows, then each row inside them."""
+    going: set[int] | None = None
+    holes = layout.holes
+    for reg in layout.regions:
+        sleeve = reg.sleeve
+        if sleeve is None or not sleeve.keeps:
+            continue
+        rows = [r for r in sleeve.rows if r <= reg.rows]
+        kept = [r for r in rows if r in sleeve.keeps]
+        if not kept:
+            continue
+        if going is None:
+            going = set(flats)
+        cols, off = reg.cols, reg.offset
+        touched: set[int] = set()  # columns (0-based) of the sleeves a card leaves from a kept row
+        for r in kept:
+            start = off + (r - 1) * cols
+            touched.update(f - start for f in going.intersection(range(start, start + cols)))
+        if not touched:
+            continue
+        whole = len(touched) == cols
+        for r in rows:
+            start = off + (r - 1) * cols
+            need = set(range(start, start + cols)) if whole else {start + c for c in touched}
+            need.difference_update(going)
+            if holes:
+                need.difference_update(holes)
+            if need:
+                return False
+    return True
 
 
 def build_return(layout: Layout, res: Resolved) -> Plan:
@@ -305,8 +375,7 @@ def build_return(layout: Layout, res: Resolved) -> Plan:
         elif d.meta[name][1] is None:
             raise Defer()
         d.grid(name)[0].append(tok)
-    layout2, src, consts = d.finish()
-    return Plan(layout2, src, consts, {})
+    return d.plan({})
 
 
 def build_call(
@@ -320,8 +389,7 @@ def build_call(
     for tres, (shape, n) in zip(targets, shapes):
         if n:
             place_at(d, tres, shape, d.new([0] * n))
-    layout2, src, consts = d.finish()
-    return Plan(layout2, src, consts, {})
+    return d.plan({})
 
 
 def build_sleeve(layout: Layout, res: Resolved) -> Plan:
@@ -389,6 +457,7 @@ __all__ = [
     "build_sleeve",
     "build_take",
     "hand_name",
+    "kept_whole",
 ]
 
 
@@ -466,5 +535,4 @@ def build_place_new(
         for s in objects[key].symbols:
             card = physical(s.id) if s.id in turned else s.id
             delta[card] = delta.get(card, 0) + n
-    layout2, src, consts = d.finish()
-    return Plan(layout2, src, consts, delta)
+    return d.plan(delta)
