@@ -209,8 +209,7 @@ def _place(c: Compiler, step: st.Place, number: str | None) -> Op:
                     kept[key] = plan
                 if ev.CHECKED:
                     res = lay._place_resolve(runner, run.frame, step, run.state(), run.fev)
-                    reference = strip(lay._place_build(runner, run.frame, step, run.layout, res))
-                    same_plan(step, plan, reference, run.layout)
+                    same_plan(step, plan, strip(lay._place_build(runner, run.frame, step, run.layout, res)))
                 apply_plan(run, step, plan)
                 return
         generic(run)
@@ -302,8 +301,9 @@ def _return(c: Compiler, step: st.Return, number: str | None) -> Op:
 
 
 def _sleeve(c: Compiler, step: st.Sleeve, number: str | None) -> Op:
-    """Sleeves turned over, rows slid out or in: a new layout (the interpreter's plan, kept per
-    layout); a card slid out must land as the protocol has it (checked by the plan's apply)."""
+    """Sleeves turned over, rows slid out or in: a new layout (the interpreter's plan without its
+    trace details, :func:`~.plans.build_sleeve`, kept per layout); a card slid out must land as
+    the protocol has it (checked by the plan's apply)."""
     return planned(step, _sleeve_resolve, _sleeve_build, fp.build_sleeve)
 
 
