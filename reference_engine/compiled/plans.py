@@ -369,12 +369,19 @@ def build_return(layout: Layout, res: Resolved) -> Plan:
     flats, names = res
     d = FastDraft(layout)
     tokens = d.take(flats)
+    groups: dict[str, list[int]] = {}  # each hand's cards in order; hands in order of first card
     for tok, name in zip(tokens, names):
+        got = groups.get(name)
+        if got is None:
+            got = groups[name] = []
+        got.append(tok)
+    for name, toks in groups.items():
         if not d.has(name):
-            d.add_region(name, [[]], hand=name)
-        elif d.meta[name][1] is None:
+            d.add_region(name, [toks], hand=name)
+            continue
+        if d.meta[name][1] is None:
             raise Defer()
-        d.grid(name)[0].append(tok)
+        d.grid(name)[0].extend(toks)
     return d.plan({})
 
 
