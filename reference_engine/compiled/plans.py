@@ -63,9 +63,16 @@ class FastDraft:
             g = [list(range(off + r * cols, off + (r + 1) * cols)) for r in range(reg.rows)]
             holes = self.layout.holes
             if holes:
-                for f in holes.intersection(reg.slots):  # the region's empty places only
-                    r, c = divmod(f - off, cols)
-                    g[r][c] = EMPTY
+                mine = holes.intersection(reg.slots)  # the region's empty places only
+                for r, row in enumerate(g):
+                    if not mine or mine.isdisjoint(row):
+                        continue
+                    if mine.issuperset(row):
+                        row[:] = [EMPTY] * cols  # a whole row of empty places at once
+                        continue
+                    start = off + r * cols
+                    for f in mine.intersection(row):
+                        row[f - start] = EMPTY
             self.grids[name] = g
         return g
 
@@ -156,6 +163,11 @@ class FastDraft:
             for r, row in enumerate(grid, 1):
                 base = len(src)
                 if EMPTY in row:
+                    if row.count(EMPTY) == len(row):  # a whole row of empty places
+                        holes.extend(range(base, base + len(row)))
+                        src.extend(row)
+                        idx.extend([n] * len(row))
+                        continue
                     holes.extend(base + i for i, t in enumerate(row) if t == EMPTY)
                 if (
                     inside
@@ -307,19 +319,30 @@ def build_move(layout: Layout, res: Resolved) -> Plan:
 def build_take(layout: Layout, res: Resolved) -> Plan:
     source, cols, into = res
     reg = layout.by_name.get(source)
-    if reg is None or not cols or len(set(cols)) != len(cols) or not all(1 <= c <= reg.cols for c in cols):
+    if reg is None or len(set(cols)) != len(cols) or (cols and not 0 < min(cols) <= max(cols) <= reg.cols):
         raise Defer()
     d = FastDraft(layout)
     grid = d.grid(source)
-    idx = [c - 1 for c in cols]
-    taken = [[row[i] for i in idx] for row in grid]
-    chosen = set(idx)
-    keep = [i for i in range(reg.cols) if i not in chosen]
-    d.grids[source] = [[row[i] for i in keep] for row in grid]
-    d.add_region(into, taken, sleeve=reg.sleeve)  # the columns' sleeves go along
+    if not cols:
+        return d.plan({})  # nothing taken (the region touched, as the interpreter's draft has it)
+    chosen = set(cols)
+    keep = [c for c in range(1, reg.cols + 1) if c not in chosen]
+    d.grids[source] = _columns(grid, keep)
+    d.add_region(into, _columns(grid, cols), sleeve=reg.sleeve)  # the columns' sleeves go along
     if not keep:
         d.remove_region(source)
     return d.plan({})
+
+
+def _columns(grid: list[list[int]], cols: Sequence[int]) -> list[list[int]]:
+    """The columns ``cols`` (from 1) of each row, in that order: one C-level gather a row."""
+    if len(cols) < 2:
+        if not cols:
+            return [[] for _ in grid]
+        i = cols[0] - 1
+        return [[row[i]] for row in grid]
+    get = itemgetter(*[c - 1 for c in cols])
+    return [list(get(row)) for row in grid]
 
 
 def build_discard(layout: Layout, res: Resolved) -> Plan:
