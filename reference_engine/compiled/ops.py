@@ -23,7 +23,6 @@ from typing import Any
 from .. import steps as st
 from ..cards import EMPTY, ROTATIONS, is_up
 from ..expressions import EvalError, Expression, truthy
-from ..functions import hand_name
 from ..machine import Plan, Runner
 from ..machine.actions import layout as lay
 from ..machine.actions.shuffling import AT_ONCE, _group_outcomes, _piles, _shifts, _unlabel, groups_of
@@ -288,7 +287,7 @@ def _return(c: Compiler, step: st.Return, number: str | None) -> Op:
         owners = list(owners_) if isinstance(owners_, (list, tuple)) else [owners_] * len(flats)
         if len(owners) != len(flats):
             raise EvalError(f"return: {len(flats)} cards but {len(owners)} owners")
-        names = tuple([hand_name(o) for o in owners])
+        names = fp.hand_names(owners)
         seats = runner.seats
         if seats.given is not None:
             for name in sorted(set(names)):

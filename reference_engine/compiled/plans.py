@@ -408,6 +408,28 @@ def build_return(layout: Layout, res: Resolved) -> Plan:
     return d.plan({})
 
 
+_HANDS: dict[int, str] = {}
+HANDS_KEPT = 1024
+"""Hand names :func:`hand_names` keeps by owner number (bounded: it starts afresh beyond this)."""
+
+
+def hand_names(owners: Sequence[Any]) -> tuple[str, ...]:
+    """``hand_name`` of each owner: for owner numbers alone (the common case: a return of every
+    card to its owner), one C-level lookup each; anything else (a name, a bool, a list) the
+    function's own way, and its message."""
+    if set(map(type, owners)) == {int}:
+        kept = _HANDS
+        try:
+            return tuple(map(kept.__getitem__, owners))
+        except KeyError:
+            if len(kept) >= HANDS_KEPT:
+                kept.clear()
+            for o in owners:
+                kept[o] = hand_name(o)
+            return tuple(map(kept.__getitem__, owners))
+    return tuple([hand_name(o) for o in owners])
+
+
 def build_call(
     layout: Layout, arg_flats: list[tuple[int, ...]], targets: tuple[Resolved, ...], shapes: list[Any]
 ) -> Plan:
@@ -487,6 +509,7 @@ __all__ = [
     "build_sleeve",
     "build_take",
     "hand_name",
+    "hand_names",
     "kept_whole",
 ]
 

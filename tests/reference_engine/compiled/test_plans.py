@@ -15,6 +15,7 @@ from reference_engine import steps as st
 from reference_engine.compiled import plans as fp
 from reference_engine.compiled.base import gather, same_plan, strip
 from reference_engine.expressions import EvalError
+from reference_engine.functions import hand_name
 from reference_engine.machine.actions.layout import _discard_build, _move_build, _return_build, _take_build
 from reference_engine.machine.actions.sleeving import _sleeve_build, check_kept
 from reference_engine.machine.plans import landings
@@ -198,3 +199,20 @@ def test_moves_are_the_interpreters(index: int) -> None:
     assert seen["same"] > 5 and seen["refused"] > 0, seen
     if layout.inside:
         assert slid  # some moves slide a card out of its sleeve: those are compared too
+
+
+@pytest.mark.parametrize(
+    "owners",
+    [[1, 2, 1, 3], [], ["hand2", 1], [True, 1], [1, False], [1.5], [[1]], [None], list(range(1, 2000))],
+)
+def test_hand_names_are_hand_name_of_each_owner(owners: list[Any]) -> None:
+    try:
+        want: Any = tuple(hand_name(o) for o in owners)
+    except EvalError as exc:
+        want = str(exc)
+    try:
+        got: Any = fp.hand_names(owners)
+    except EvalError as exc:
+        got = str(exc)
+    assert got == want
+    assert fp.hand_names([3, 1]) == ("hand3", "hand1")  # after many owners too (the table starts afresh)
