@@ -9,6 +9,13 @@ step, as the table's layout changes from turn to turn. :class:`FastDraft` keeps 
 empty places kept as holes) and builds the plan from whole rows. Where a case is not one of
 these (an error to report, a label, an unusual target) a builder raises :class:`Defer` and the
 caller builds the plan the interpreter's way, which also gives the interpreter's message.
+
+As it builds a plan, :meth:`FastDraft.plan` also works out what applying it needs (the gather's
+index over the old cells, and the cards slid out of a sleeve onto the table, from the touched
+rows alone), so that a plan met once costs little more than its new layout. A ``sleeve:`` step
+(:func:`build_sleeve`) moves no card: only the layout's sleeves change. The tests compare each
+builder, and what it works out ahead, with the interpreter's (``tests/reference_engine/compiled/
+test_plans.py``, and ``evaluate.CHECKED`` in every differential test).
 """
 
 from __future__ import annotations
