@@ -1,14 +1,12 @@
 """Where a card-level virtual turn's time goes: milliseconds per turn, step by step.
 
-Usage:  python bench/card_steps.py [--games 6] [--players 4] [--top 40] [--engine compiled] [--cpu]
+Usage:  python bench/card_steps.py [--games 6] [--players 4] [--top 40] [--engine compiled]
 
 Plays whole UNO games at card level (every seat virtual, the rule set's default protocol, as
 ``bench/uno_speed.py``'s ``card_game_turns_per_s``) and times every compiled step, callees'
 steps included, by (protocol, nesting depth, step number, step kind). A step's time includes
 the steps nested in it (a ``do`` includes its parts, a ``call`` its callee). Wall time of this
-process (time.perf_counter), or with ``--cpu`` its CPU time (time.process_time: steadier on a
-shared machine, though the collector's pauses still land on whichever step is running): run it
-on an idle machine, or compare figures taken together. The
+process (time.perf_counter): run it on an idle machine, or compare figures taken together. The
 first line gives virtual turns per second with the timing in place (a little slower than
 uno_speed.py's figure) and the share of a turn spent outside the protocol's steps (the game
 itself, the run's set-up and its checks).
@@ -33,7 +31,7 @@ from reference_engine.selection import ENGINE
 Key = tuple[str, int, str, str]
 
 
-def timed(spent: dict[Key, float], count: collections.Counter[Key], clock: Any = time.perf_counter) -> Any:
+def timed(spent: dict[Key, float], count: collections.Counter[Key]) -> Any:
     """A ``run_block`` doing what :func:`ops.run_block` does, timing each step."""
     depth = [0]
 
@@ -43,7 +41,7 @@ def timed(spent: dict[Key, float], count: collections.Counter[Key], clock: Any =
             runner.current = number
             key = (run.frame.proto.name, depth[0], number or "-", step.kind)
             depth[0] += 1
-            start = clock()
+            start = time.perf_counter()
             try:
                 op(run)
                 if run.layout.shown:
@@ -51,7 +49,7 @@ def timed(spent: dict[Key, float], count: collections.Counter[Key], clock: Any =
                 after_step(run, number)
             finally:
                 depth[0] -= 1
-            spent[key] = spent.get(key, 0.0) + clock() - start
+            spent[key] = spent.get(key, 0.0) + time.perf_counter() - start
             count[key] += 1
 
     return run_block
@@ -63,7 +61,6 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--top", type=int, default=40, help="steps to print, costliest first")
     parser.add_argument("--engine", default="compiled", choices=["compiled", "interpreter"])
-    parser.add_argument("--cpu", action="store_true", help="CPU time of this process, not wall time")
     args = parser.parse_args()
     rules = load_rules("uno")
     library = Library()
@@ -71,18 +68,17 @@ def main() -> None:
     Game(rules, library, players=args.players, virtual=args.players, level="card", seed=10_000).play()
     spent: dict[Key, float] = {}
     count: collections.Counter[Key] = collections.Counter()
-    clock = time.process_time if args.cpu else time.perf_counter
-    ops.run_block = timed(spent, count, clock)
+    ops.run_block = timed(spent, count)
     program.run_block = ops.run_block  # type: ignore[attr-defined]  # the name the program calls
     turns = 0
-    start = clock()
+    start = time.perf_counter()
     for seed in range(args.games):
         result = Game(
             rules, library, players=args.players, virtual=args.players, level="card", seed=seed
         ).play()
         assert result is not None
         turns += result.virtual_turns
-    elapsed = clock() - start
+    elapsed = time.perf_counter() - start
     top_level = sum(v for k, v in spent.items() if k[1] == 0)
     print(
         f"{turns} virtual turns in {elapsed:.2f} s: {turns / elapsed:.1f} turns/s, "
