@@ -59,6 +59,12 @@ class Region:
         return self.cols // self.unit if self.rows == 1 else self.cols
 
 
+_REGIONS: dict[tuple[Any, ...], Region] = {}
+REGIONS_KEPT = 4096
+"""Regions :meth:`Layout.make` keeps by their fields (equal regions are interchangeable): a
+game's layouts share most of theirs from step to step. Bounded: it starts afresh beyond this."""
+
+
 @dataclass(frozen=True)
 class Label:
     """Display-only text under a group of slots (``x``, ``x AND y``)."""
@@ -98,11 +104,19 @@ class Layout:
         """``shapes``: (name, rows, columns, unit, hand) and optionally the region's sleeves."""
         regions: list[Region] = []
         offset = 0
+        kept = _REGIONS
         for name, rows, cols, unit, hand, *rest in shapes:
             sleeve = rest[0] if rest else None
-            if sleeve is not None:
-                check_rows(name, rows, sleeve)
-            regions.append(Region(name, rows, cols, offset, unit, hand, sleeve))
+            fields = (name, rows, cols, offset, unit, hand, sleeve)
+            reg = kept.get(fields)
+            if reg is None:
+                if sleeve is not None:
+                    check_rows(name, rows, sleeve)
+                reg = Region(name, rows, cols, offset, unit, hand, sleeve)
+                if len(kept) >= REGIONS_KEPT:
+                    kept.clear()
+                kept[fields] = reg
+            regions.append(reg)
             offset += rows * cols
         key_regions = tuple(regions)
         key = (key_regions, frozenset(holes), tuple(labels))

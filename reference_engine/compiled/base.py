@@ -3,14 +3,15 @@ step (the interpreter's way), and the plan without display labels."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from operator import itemgetter
 
 from .. import steps as st
-from ..cards import EMPTY, ROTATIONS, is_up
+from ..cards import EMPTY, ROTATIONS
 from ..expressions import EvalError
 from ..machine import Plan
-from ..machine.plans import check_landed
+from ..machine.plans import check_landed, landings
 from ..meters import out_add
 from ..table import NEW, Layout
 from . import evaluate as ev
@@ -46,7 +47,13 @@ def gather(cells: list[int], plan: Plan, consts: tuple[int, ...]) -> list[int]:
     getter = plan.__dict__.get("_getter")
     n = len(cells)
     if getter is None:
-        idx = [t if t >= 0 else (n if t == EMPTY else n + 1 + (NEW - t)) for t in plan.src]
+        if plan.__dict__.get("_identity") and not consts:
+            return list(cells)  # every card stays where it is (a sleeve turned, rows slid)
+        src = plan.src
+        if not src or min(src) >= 0:
+            idx = list(src)  # every slot keeps an old card: the plan's own index
+        else:
+            idx = [t if t >= 0 else (n if t == EMPTY else n + 1 + (NEW - t)) for t in src]
         getter = itemgetter(*idx) if len(idx) > 1 else _few(tuple(idx))
         plan.__dict__["_getter"] = getter
     if not consts:
@@ -70,14 +77,15 @@ def apply_plan(run: Run, step: st.Step, plan: Plan) -> None:
     delta = plan.delta
     if plan.returned:
         delta = dict(delta)
-        if ROTATIONS.to:  # what the table sees go back: pieces of the supply (up-down cards: one)
-            physical = ROTATIONS.physical
-            returned = sorted([physical(cells[f] >> 1) for f in plan.returned])
-        else:
-            returned = sorted([cells[f] >> 1 for f in plan.returned])
-        for sid in returned:
-            delta[sid] = delta.get(sid, 0) - 1
-        if any(not is_up(cells[f]) for f in plan.returned):
+        codes = _returned(plan)(cells)
+        sids = [c >> 1 for c in codes]
+        to = ROTATIONS.to
+        if to and not to.keys().isdisjoint(sids):  # an up-down card is one piece of the supply
+            sids = [min(s, to[s]) if s in to else s for s in sids]
+        returned = sorted(sids)
+        for sid, k in Counter(returned).items():
+            delta[sid] = delta.get(sid, 0) - k
+        if not all(c >= 0 and c & 1 for c in codes):
             run.view = run.views.extend(run.view, ("discard", tuple(returned)))
     before = run.layout
     run.layout = plan.layout
@@ -90,6 +98,16 @@ def apply_plan(run: Run, step: st.Step, plan: Plan) -> None:
             run.runner.check_limits(run.frame, step, run.state())
 
 
+def _returned(plan: Plan) -> Callable[[list[int]], tuple[int, ...]]:
+    """The gather of the cards a plan returns to the supply (kept on the plan)."""
+    getter: Callable[[list[int]], tuple[int, ...]] | None = plan.__dict__.get("_returned")
+    if getter is None:
+        idx = plan.returned
+        getter = itemgetter(*idx) if len(idx) > 1 else _few(tuple(idx))
+        plan.__dict__["_returned"] = getter
+    return getter
+
+
 def check_landings(run: Run, step: st.Step, plan: Plan, before: Layout) -> None:
     """A card slid out of a sleeve lands as it faced (the interpreter's check, its message)."""
     try:
@@ -98,8 +116,21 @@ def check_landings(run: Run, step: st.Step, plan: Plan, before: Layout) -> None:
         raise fail(run, step, exc) from None
 
 
-def same_plan(step: st.Step, fast: Plan, reference: Plan) -> None:
+def same_plan(step: st.Step, fast: Plan, reference: Plan, before: Layout | None = None) -> None:
+    """The fast plan is the reference's; with ``before`` (the layout it applies to), also what
+    the fast builder worked out ahead: its gather and the cards it slides out of a sleeve."""
     mine = (fast.layout, fast.src, fast.consts, fast.delta, fast.returned)
     theirs = (reference.layout, reference.src, reference.consts, reference.delta, reference.returned)
     if mine != theirs:
         raise ev.Mismatch(f"step {step.number or step.kind}: the compiled plan {mine} is not {theirs}")
+    if before is None:
+        return
+    cells = list(range(0, 2 * before.size, 2))
+    consts = tuple(range(1, 2 * len(fast.consts) + 1, 2))
+    if gather(cells, fast, consts) != gather(cells, reference, consts):
+        raise ev.Mismatch(f"step {step.number or step.kind}: the compiled plan's gather is not the reference")
+    if before.inside and landings(fast, before) != landings(reference, before):
+        raise ev.Mismatch(
+            f"step {step.number or step.kind}: the compiled plan slides out {landings(fast, before)}, "
+            f"not {landings(reference, before)}"
+        )

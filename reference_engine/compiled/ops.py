@@ -23,7 +23,6 @@ from typing import Any
 from .. import steps as st
 from ..cards import EMPTY, ROTATIONS, is_up
 from ..expressions import EvalError, Expression, truthy
-from ..functions import hand_name
 from ..machine import Plan, Runner
 from ..machine.actions import layout as lay
 from ..machine.actions.shuffling import AT_ONCE, _group_outcomes, _piles, _shifts, _unlabel, groups_of
@@ -164,7 +163,7 @@ def make_plan(run: Run, step: st.Step, res: Any, build: Build, fast: FastBuild |
             pass
         else:
             if ev.CHECKED:
-                same_plan(step, plan, strip(build(run.runner, run.frame, step, run.layout, res)))
+                same_plan(step, plan, strip(build(run.runner, run.frame, step, run.layout, res)), run.layout)
             return plan
     return strip(build(run.runner, run.frame, step, run.layout, res))
 
@@ -288,7 +287,7 @@ def _return(c: Compiler, step: st.Return, number: str | None) -> Op:
         owners = list(owners_) if isinstance(owners_, (list, tuple)) else [owners_] * len(flats)
         if len(owners) != len(flats):
             raise EvalError(f"return: {len(flats)} cards but {len(owners)} owners")
-        names = tuple([hand_name(o) for o in owners])
+        names = fp.hand_names(owners)
         seats = runner.seats
         if seats.given is not None:
             for name in sorted(set(names)):
@@ -301,9 +300,10 @@ def _return(c: Compiler, step: st.Return, number: str | None) -> Op:
 
 
 def _sleeve(c: Compiler, step: st.Sleeve, number: str | None) -> Op:
-    """Sleeves turned over, rows slid out or in: a new layout (the interpreter's plan, kept per
-    layout); a card slid out must land as the protocol has it (checked by the plan's apply)."""
-    return planned(step, _sleeve_resolve, _sleeve_build)
+    """Sleeves turned over, rows slid out or in: a new layout (the interpreter's plan without its
+    trace details, :func:`~.plans.build_sleeve`, kept per layout); a card slid out must land as
+    the protocol has it (checked by the plan's apply)."""
+    return planned(step, _sleeve_resolve, _sleeve_build, fp.build_sleeve)
 
 
 def _rotate(c: Compiler, step: st.Rotate, number: str | None) -> Op:

@@ -9,21 +9,29 @@ step, as the table's layout changes from turn to turn. :class:`FastDraft` keeps 
 empty places kept as holes) and builds the plan from whole rows. Where a case is not one of
 these (an error to report, a label, an unusual target) a builder raises :class:`Defer` and the
 caller builds the plan the interpreter's way, which also gives the interpreter's message.
+
+As it builds a plan, :meth:`FastDraft.plan` also works out what applying it needs (the gather's
+index over the old cells, and the cards slid out of a sleeve onto the table, from the touched
+rows alone), so that a plan met once costs little more than its new layout. A ``sleeve:`` step
+(:func:`build_sleeve`) moves no card: only the layout's sleeves change. The tests compare each
+builder, and what it works out ahead, with the interpreter's (``tests/reference_engine/compiled/
+test_plans.py``, and ``evaluate.CHECKED`` in every differential test).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import itemgetter
 from typing import Any
 
 from ..cards import EMPTY, ROTATIONS
 from ..expressions import EvalError
 from ..functions import hand_name
 from ..machine import Plan
-from ..machine.actions.sleeving import check_kept
-from ..machine.plans import Resolved
+from ..machine.plans import Resolved, remember_landings
 from ..sleeves import SleeveFrame
 from ..table import NEW, SLEEVES, Layout, NewCards
+from .base import _few
 
 physical = ROTATIONS.physical
 
@@ -39,7 +47,7 @@ class FastDraft:
     keeps its unit, hand and sleeves; a new region lies in sleeves as the interpreter's draft
     says (given, or declared for its name by the protocol being run)."""
 
-    __slots__ = ("consts", "grids", "layout", "meta", "order")
+    __slots__ = ("consts", "grids", "idx", "layout", "leaving", "meta", "order")
 
     def __init__(self, layout: Layout):
         self.layout = layout
@@ -62,10 +70,16 @@ class FastDraft:
             g = [list(range(off + r * cols, off + (r + 1) * cols)) for r in range(reg.rows)]
             holes = self.layout.holes
             if holes:
-                for row in g:
-                    for i, f in enumerate(row):
-                        if f in holes:
-                            row[i] = EMPTY
+                mine = holes.intersection(reg.slots)  # the region's empty places only
+                for r, row in enumerate(g):
+                    if not mine or mine.isdisjoint(row):
+                        continue
+                    if mine.issuperset(row):
+                        row[:] = [EMPTY] * cols  # a whole row of empty places at once
+                        continue
+                    start = off + r * cols
+                    for f in mine.intersection(row):
+                        row[f - start] = EMPTY
             self.grids[name] = g
         return g
 
@@ -115,7 +129,10 @@ class FastDraft:
         self.order.remove(name)
 
     def finish(self, keep_empty: Sequence[str] = ()) -> tuple[Layout, tuple[int, ...], tuple[int, ...]]:
-        """What :meth:`Draft.finish` gives, without labels."""
+        """What :meth:`Draft.finish` gives, without labels. Also keeps, for :meth:`plan`, the
+        gather's index over the old cells and the cards that leave a sleeve but stay on the table
+        (in the touched regions' rows that lie outside a sleeve: an untouched region keeps its
+        cards in the same rows of the same sleeves)."""
         grids = self.grids
         for name in list(self.order):
             grid = grids.get(name)
@@ -128,8 +145,12 @@ class FastDraft:
                 grid.pop()
         shapes: list[tuple[str, int, int, int, str | None, SleeveFrame | None]] = []
         src: list[int] = []
+        idx: list[int] = []  # the gather's index: old cells, then EMPTY (n), then the new cards
         holes: list[int] = []
         old = self.layout
+        n = old.size
+        inside = old.inside
+        leaving: list[tuple[int, int]] = []  # (new slot, old slot) of cards slid out of a sleeve
         for name in self.order:
             unit, hand, sleeve = self.meta[name]
             start = len(src)
@@ -138,18 +159,55 @@ class FastDraft:
                 reg = old.by_name[name]
                 shapes.append((name, reg.rows, reg.cols, unit, hand, sleeve))
                 src.extend(reg.slots)
+                idx.extend(reg.slots)
                 if old.holes:
-                    holes.extend(h - reg.offset + start for h in reg.slots if h in old.holes)
+                    shift = start - reg.offset
+                    holes.extend(h + shift for h in old.holes.intersection(reg.slots))
                 continue
             rows = len(grid)
             cols = len(grid[0]) if rows else 0
             shapes.append((name, rows, cols, unit, hand, sleeve))
-            for row in grid:
+            for r, row in enumerate(grid, 1):
+                base = len(src)
                 if EMPTY in row:
-                    base = len(src)
+                    if row.count(EMPTY) == len(row):  # a whole row of empty places
+                        holes.extend(range(base, base + len(row)))
+                        src.extend(row)
+                        idx.extend([n] * len(row))
+                        continue
                     holes.extend(base + i for i, t in enumerate(row) if t == EMPTY)
+                if (
+                    inside
+                    and hand is None
+                    and (sleeve is None or r not in sleeve.rows)
+                    and not inside.isdisjoint(row)
+                ):
+                    leaving.extend((base + i, t) for i, t in enumerate(row) if t in inside)
                 src.extend(row)
+                if row and min(row) < 0:
+                    idx.extend([t if t >= 0 else (n if t == EMPTY else n + 1 + (NEW - t)) for t in row])
+                else:
+                    idx.extend(row)
+        self.idx = idx
+        self.leaving = leaving
         return Layout.make(shapes, holes, ()), tuple(src), tuple(self.consts)
+
+    def plan(self, delta: dict[int, int], returned: tuple[int, ...] = ()) -> Plan:
+        """The plan :meth:`finish` describes, with its gather and its cards slid out of a sleeve
+        worked out already (from whole rows; the tests compare them with the reference's)."""
+        layout, src, consts = self.finish()
+        plan = Plan(layout, src, consts, delta, returned)
+        idx = self.idx
+        plan.__dict__["_getter"] = itemgetter(*idx) if len(idx) > 1 else _few(tuple(idx))
+        old = self.layout
+        owner = old.owner
+        out = []
+        for new, t in self.leaving:
+            reg = owner(t)
+            assert reg.sleeve is not None
+            out.append((new, reg.sleeve.lands_up((t - reg.offset) // reg.cols + 1), t))
+        remember_landings(plan, old, tuple(out))
+        return plan
 
 
 def _all_empty(grid: list[list[int]]) -> bool:
@@ -255,58 +313,128 @@ def build_place(layout: Layout, res: Resolved, up: bool) -> Plan:
             raise Defer()
         flat = [t for row in grid for t in row] if len(grid) > 1 else grid[0]
         place_at(d, tres, (len(grid), len(grid[0])), flat)
-    layout2, src, consts = d.finish()
-    return Plan(layout2, src, consts, delta)
+    return d.plan(delta)
 
 
 def build_move(layout: Layout, res: Resolved) -> Plan:
     d = FastDraft(layout)
     for tres, flats, shape in res:
         place_at(d, tres, shape, d.take(flats))
-    layout2, src, consts = d.finish()
-    return Plan(layout2, src, consts, {})
+    return d.plan({})
 
 
 def build_take(layout: Layout, res: Resolved) -> Plan:
     source, cols, into = res
     reg = layout.by_name.get(source)
-    if reg is None or not cols or len(set(cols)) != len(cols) or not all(1 <= c <= reg.cols for c in cols):
+    if reg is None or len(set(cols)) != len(cols) or (cols and not 0 < min(cols) <= max(cols) <= reg.cols):
         raise Defer()
     d = FastDraft(layout)
     grid = d.grid(source)
-    idx = [c - 1 for c in cols]
-    taken = [[row[i] for i in idx] for row in grid]
-    chosen = set(idx)
-    keep = [i for i in range(reg.cols) if i not in chosen]
-    d.grids[source] = [[row[i] for i in keep] for row in grid]
-    d.add_region(into, taken, sleeve=reg.sleeve)  # the columns' sleeves go along
+    if not cols:
+        return d.plan({})  # nothing taken (the region touched, as the interpreter's draft has it)
+    chosen = set(cols)
+    keep = [c for c in range(1, reg.cols + 1) if c not in chosen]
+    d.grids[source] = _columns(grid, keep)
+    d.add_region(into, _columns(grid, cols), sleeve=reg.sleeve)  # the columns' sleeves go along
     if not keep:
         d.remove_region(source)
-    layout2, src, consts = d.finish()
-    return Plan(layout2, src, consts, {})
+    return d.plan({})
+
+
+def _columns(grid: list[list[int]], cols: Sequence[int]) -> list[list[int]]:
+    """The columns ``cols`` (from 1) of each row, in that order: one C-level gather a row."""
+    if len(cols) < 2:
+        if not cols:
+            return [[] for _ in grid]
+        i = cols[0] - 1
+        return [[row[i]] for row in grid]
+    get = itemgetter(*[c - 1 for c in cols])
+    return [list(get(row)) for row in grid]
 
 
 def build_discard(layout: Layout, res: Resolved) -> Plan:
-    if layout.inside:
-        check_kept(layout, res)
+    if layout.inside and not kept_whole(layout, res):
+        raise Defer()  # the interpreter's check_kept says which card stays in its sleeve
     d = FastDraft(layout)
     d.take(res)
-    layout2, src, consts = d.finish()
-    return Plan(layout2, src, consts, {}, returned=tuple(res))
+    return d.plan({}, tuple(res))
+
+
+def kept_whole(layout: Layout, flats: Sequence[int]) -> bool:
+    """Whether :func:`~reference_engine.machine.actions.sleeving.check_kept` lets ``flats``
+    go: every sleeve one of them lives in (a row its sleeves keep) goes whole. Whole rows at
+    once: the sleeves (columns) touched in the kept rows, then each row inside them."""
+    going: set[int] | None = None
+    holes = layout.holes
+    for reg in layout.regions:
+        sleeve = reg.sleeve
+        if sleeve is None or not sleeve.keeps:
+            continue
+        rows = [r for r in sleeve.rows if r <= reg.rows]
+        kept = [r for r in rows if r in sleeve.keeps]
+        if not kept:
+            continue
+        if going is None:
+            going = set(flats)
+        cols, off = reg.cols, reg.offset
+        touched: set[int] = set()  # columns (0-based) of the sleeves a card leaves from a kept row
+        for r in kept:
+            start = off + (r - 1) * cols
+            touched.update(f - start for f in going.intersection(range(start, start + cols)))
+        if not touched:
+            continue
+        whole = len(touched) == cols
+        for r in rows:
+            start = off + (r - 1) * cols
+            need = set(range(start, start + cols)) if whole else {start + c for c in touched}
+            need.difference_update(going)
+            if holes:
+                need.difference_update(holes)
+            if need:
+                return False
+    return True
 
 
 def build_return(layout: Layout, res: Resolved) -> Plan:
     flats, names = res
     d = FastDraft(layout)
     tokens = d.take(flats)
+    groups: dict[str, list[int]] = {}  # each hand's cards in order; hands in order of first card
     for tok, name in zip(tokens, names):
+        got = groups.get(name)
+        if got is None:
+            got = groups[name] = []
+        got.append(tok)
+    for name, toks in groups.items():
         if not d.has(name):
-            d.add_region(name, [[]], hand=name)
-        elif d.meta[name][1] is None:
+            d.add_region(name, [toks], hand=name)
+            continue
+        if d.meta[name][1] is None:
             raise Defer()
-        d.grid(name)[0].append(tok)
-    layout2, src, consts = d.finish()
-    return Plan(layout2, src, consts, {})
+        d.grid(name)[0].extend(toks)
+    return d.plan({})
+
+
+_HANDS: dict[int, str] = {}
+HANDS_KEPT = 1024
+"""Hand names :func:`hand_names` keeps by owner number (bounded: it starts afresh beyond this)."""
+
+
+def hand_names(owners: Sequence[Any]) -> tuple[str, ...]:
+    """``hand_name`` of each owner: for owner numbers alone (the common case: a return of every
+    card to its owner), one C-level lookup each; anything else (a name, a bool, a list) the
+    function's own way, and its message."""
+    if set(map(type, owners)) == {int}:
+        kept = _HANDS
+        try:
+            return tuple(map(kept.__getitem__, owners))
+        except KeyError:
+            if len(kept) >= HANDS_KEPT:
+                kept.clear()
+            for o in owners:
+                kept[o] = hand_name(o)
+            return tuple(map(kept.__getitem__, owners))
+    return tuple([hand_name(o) for o in owners])
 
 
 def build_call(
@@ -320,8 +448,60 @@ def build_call(
     for tres, (shape, n) in zip(targets, shapes):
         if n:
             place_at(d, tres, shape, d.new([0] * n))
-    layout2, src, consts = d.finish()
-    return Plan(layout2, src, consts, {})
+    return d.plan({})
+
+
+def build_sleeve(layout: Layout, res: Resolved) -> Plan:
+    """:func:`~reference_engine.machine.actions.sleeving._sleeve_build` without its trace
+    details (the name of every card slid, which made most of its cost): each named region's
+    sleeves turned over or their rows slid out or in; the cards stay where they are. Any
+    problem (a region not in sleeves, a row not declared or already there) defers to the
+    interpreter's builder, for its message."""
+    if layout.labels:
+        raise Defer()
+    names = layout.by_name
+    for op in res:
+        if op.region not in names:
+            raise Defer()
+    shapes = []
+    for reg in layout.regions:
+        sleeve = reg.sleeve
+        for op in res:
+            if op.region == reg.name:
+                if sleeve is None:
+                    raise Defer()
+                sleeve = _sleeved(sleeve, op)
+        shapes.append((reg.name, reg.rows, reg.cols, reg.unit, reg.hand, sleeve))
+    plan = Plan(Layout.make(shapes, layout.holes, ()), tuple(range(layout.size)), (), {})
+    plan.__dict__["_identity"] = True  # every card stays where it is: nothing to gather
+    return plan
+
+
+_SLEEVED: dict[tuple[SleeveFrame, Any], SleeveFrame] = {}
+SLEEVED_KEPT = 256
+"""Sleeve frames kept by :func:`_sleeved` (a protocol has a few; bounded all the same)."""
+
+
+def _sleeved(sleeve: SleeveFrame, op: Any) -> SleeveFrame:
+    """The sleeves after ``op`` (a :class:`~reference_engine.sleeves.SleeveOp`), as the
+    interpreter's builder makes them; :class:`Defer` where it reports a problem."""
+    key = (sleeve, op)
+    hit = _SLEEVED.get(key)
+    if hit is not None:
+        return hit
+    if op.side is not None:
+        sleeve = sleeve.turned(op.side)
+    for r in op.out or op.into:
+        if r not in sleeve.declared or (r in sleeve.rows) == bool(op.into):
+            raise Defer()
+    if op.out:
+        sleeve = sleeve.with_rows(r for r in sleeve.rows if r not in op.out)
+    if op.into:
+        sleeve = sleeve.with_rows([*sleeve.rows, *op.into])
+    if len(_SLEEVED) >= SLEEVED_KEPT:
+        _SLEEVED.clear()
+    _SLEEVED[key] = sleeve
+    return sleeve
 
 
 __all__ = [
@@ -333,8 +513,11 @@ __all__ = [
     "build_move",
     "build_place",
     "build_return",
+    "build_sleeve",
     "build_take",
     "hand_name",
+    "hand_names",
+    "kept_whole",
 ]
 
 
@@ -412,5 +595,4 @@ def build_place_new(
         for s in objects[key].symbols:
             card = physical(s.id) if s.id in turned else s.id
             delta[card] = delta.get(card, 0) + n
-    layout2, src, consts = d.finish()
-    return Plan(layout2, src, consts, delta)
+    return d.plan(delta)

@@ -216,6 +216,13 @@ def landings(plan: Plan, before: Layout) -> tuple[tuple[int, bool, int], ...]:
     return hit
 
 
+def remember_landings(plan: Plan, before: Layout, hit: tuple[tuple[int, bool, int], ...]) -> None:
+    """Give :func:`landings` its answer for ``plan`` applied to ``before``, worked out by a
+    builder that knows it (the compiled path's, from whole rows)."""
+    plan.__dict__[f"_landings{id(before)}"] = hit
+    plan.__dict__[f"_before{id(before)}"] = before  # keeps the id from being reused
+
+
 def check_landings(plan: Plan, before: State, after: State) -> None:
     """A card slid out of a sleeve lands as it faced: the protocol must have it that way."""
     check_landed(plan, before.layout, after.cells)

@@ -1,0 +1,218 @@
+"""The compiled path's fast plan builders (reference_engine/compiled/plans.py) give exactly the
+interpreter's plan (its display details left out) on whole-table layouts and on hostile ones;
+where the interpreter reports a problem, the fast builder defers to it (for its message)."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from reference_engine import steps as st
+from reference_engine.compiled import plans as fp
+from reference_engine.compiled.base import gather, same_plan, strip
+from reference_engine.expressions import EvalError
+from reference_engine.functions import hand_name
+from reference_engine.machine.actions.layout import _discard_build, _move_build, _return_build, _take_build
+from reference_engine.machine.actions.sleeving import _sleeve_build, check_kept
+from reference_engine.machine.plans import landings
+from reference_engine.sleeves import SleeveFrame, SleeveOp
+from reference_engine.table import EMPTY, Layout
+
+ARROW = SleeveFrame(declared=(2, 1, 3), rows=(2, 1, 3), front=frozenset({1, 3}), keeps=frozenset({2}))
+STEP = st.Note((), None, "test", None)  # what a mismatch names
+
+
+def table(cols: int = 6, holes: tuple[int, ...] = (), sleeve: SleeveFrame = ARROW) -> Layout:
+    """A grid of sleeves (3 rows), a set-aside region in sleeves, a hand and a loose row."""
+    return Layout.make(
+        [
+            ("M", 3, cols, 1, None, sleeve),
+            ("L", 3, 2, 1, None, sleeve),
+            ("h1", 1, 3, 1, "h1", None),
+            ("spare", 1, 2, 1, None, None),
+        ],
+        holes,
+    )
+
+
+def agree(fast: Any, reference: Any, layout: Layout, res: Any) -> str:
+    """The fast builder's plan is the interpreter's, or both refuse (the fast one by deferring).
+    Says which: "same", "refused" or "deferred" (the interpreter's plan is used)."""
+    try:
+        want = strip(reference(None, None, None, layout, res))
+    except EvalError as exc:
+        with pytest.raises((fp.Defer, EvalError)) as info:  # deferred, or the same message
+            fast(layout, res)
+        assert info.type is fp.Defer or str(info.value) == str(exc)
+        return "refused"
+    try:
+        got = fast(layout, res)
+    except fp.Defer:
+        return "deferred"  # the interpreter's builder is used: the same plan by construction
+    same_plan(STEP, got, want, layout)  # its gather and the cards slid out of a sleeve too
+    cells = list(range(0, 2 * layout.size, 2))
+    assert gather(cells, got, got.consts) == gather(cells, want, want.consts)
+    assert landings(got, layout) == landings(want, layout)
+    return "same"
+
+
+SLEEVE_OPS = [
+    (SleeveOp("M", side="front"),),
+    (SleeveOp("M", side="back"),),
+    (SleeveOp("M", out=(2,)),),
+    (SleeveOp("M", out=(1, 3)),),
+    (SleeveOp("M", into=(2,)),),  # already inside: refused
+    (SleeveOp("M", out=(4,)),),  # not a declared row: refused
+    (SleeveOp("L", out=(2,)), SleeveOp("M", side="front")),
+    (SleeveOp("M", out=(2,)), SleeveOp("M", into=(2,))),  # out, then back in, in one step
+    (SleeveOp("h1", side="front"),),  # a hand, not in sleeves: refused
+    (SleeveOp("spare", out=(1,)),),  # not in sleeves: refused
+    (SleeveOp("nowhere", side="front"),),  # no such region: refused
+    (),
+]
+
+
+@pytest.mark.parametrize("ops", SLEEVE_OPS, ids=[str(i) for i in range(len(SLEEVE_OPS))])
+@pytest.mark.parametrize("holes", [(), (0, 1, 2, 3, 4, 5), (7, 13)])
+def test_a_sleeve_plan_is_the_interpreters(ops: tuple[SleeveOp, ...], holes: tuple[int, ...]) -> None:
+    agree(fp.build_sleeve, _sleeve_build, table(holes=holes), ops)
+
+
+def test_a_sleeve_slid_back_in_follows_a_slide_out() -> None:
+    layout = table()
+    out = fp.build_sleeve(layout, (SleeveOp("M", out=(2,)),))
+    agree(fp.build_sleeve, _sleeve_build, out.layout, (SleeveOp("M", into=(2,)),))
+    back = fp.build_sleeve(out.layout, (SleeveOp("M", into=(2,)),))
+    assert back.layout is layout  # interned: the same sleeves, the same layout
+    with pytest.raises(fp.Defer):
+        fp.build_sleeve(out.layout, (SleeveOp("M", out=(2,)),))  # already out
+
+
+def test_a_sleeve_plan_moves_no_card() -> None:
+    plan = fp.build_sleeve(table(), (SleeveOp("M", side="front"),))
+    cells = [5, 7, EMPTY, 9] + [11] * (plan.layout.size - 4)
+    moved = gather(cells, plan, ())
+    assert moved == cells and moved is not cells
+
+
+# --------------------------------------------------------------------------- discard, return, take
+
+
+def hostile_tables() -> list[Layout]:
+    """Whole-table layouts and hostile ones: empty places, one sleeve, sleeves slid out."""
+    wide = table(cols=9)
+    out = fp.build_sleeve(wide, (SleeveOp("M", out=(2,)),)).layout
+    front = fp.build_sleeve(wide, (SleeveOp("M", side="front"),)).layout
+    return [
+        wide,
+        table(cols=1),
+        table(holes=(0, 1, 2, 3, 4, 5)),  # M's first row empty
+        table(holes=(7, 13, 19)),
+        out,
+        front,
+        Layout.make([("s", 1, 4, 1, None, None), ("h2", 1, 2, 1, "h2", None)], (1,)),
+    ]
+
+
+def selections(layout: Layout, rng: random.Random) -> list[tuple[int, ...]]:
+    """Whole rows and columns of every region, random picks, nothing, every card, a duplicate."""
+    out: list[tuple[int, ...]] = [(), tuple(range(layout.size))]
+    for reg in layout.regions:
+        for r in range(1, reg.rows + 1):
+            out.append(tuple(reg.slot(r, c) for c in range(1, reg.cols + 1)))
+        for c in range(1, reg.cols + 1):
+            out.append(tuple(reg.slot(r, c) for r in range(1, reg.rows + 1)))
+    for _ in range(12):
+        k = rng.randint(1, layout.size)
+        out.append(tuple(rng.sample(range(layout.size), k)))
+    out.append((0, 0))
+    return out
+
+
+@pytest.mark.parametrize("index", range(7))
+def test_discards_and_their_sleeve_checks_are_the_interpreters(index: int) -> None:
+    layout = hostile_tables()[index]
+    rng = random.Random(index)
+    seen: Counter[str] = Counter()
+    for flats in selections(layout, rng):
+        try:
+            check_kept(layout, flats)
+            whole = True
+        except EvalError:
+            whole = False
+        assert fp.kept_whole(layout, flats) == whole, flats
+        seen[agree(fp.build_discard, _discard_build, layout, flats)] += 1
+    assert seen["same"] > 10 and seen["refused"] > 0, seen
+
+
+@pytest.mark.parametrize("index", range(7))
+def test_returns_are_the_interpreters(index: int) -> None:
+    layout = hostile_tables()[index]
+    rng = random.Random(100 + index)
+    owners = ["h1", "h2", "h3", "M", "spare"]  # hands old and new, and regions that are no hand
+    seen: Counter[str] = Counter()
+    for flats in selections(layout, rng):
+        for _ in range(3):
+            names = tuple(rng.choice(owners[:3] if rng.random() < 0.8 else owners) for _ in flats)
+            seen[agree(fp.build_return, _return_build, layout, (flats, names))] += 1
+    assert seen["same"] > 10 and seen["refused"] > 0, seen
+
+
+@pytest.mark.parametrize("index", range(7))
+def test_takes_are_the_interpreters(index: int) -> None:
+    layout = hostile_tables()[index]
+    rng = random.Random(200 + index)
+    seen: Counter[str] = Counter()
+    for reg in layout.regions:
+        picks: list[tuple[int, ...]] = [(), tuple(range(1, reg.cols + 1)), (1, 1), (0,), (reg.cols + 1,)]
+        picks += [tuple(rng.sample(range(1, reg.cols + 1), rng.randint(1, reg.cols))) for _ in range(6)]
+        for cols in picks:
+            for into in ("T", "L", "h1"):  # a new region, one on the table, a hand
+                seen[agree(fp.build_take, _take_build, layout, (reg.name, cols, into))] += 1
+    assert seen["same"] > 5 and seen["refused"] > 0, seen
+
+
+@pytest.mark.parametrize("index", range(7))
+def test_moves_are_the_interpreters(index: int) -> None:
+    """Moves to a new region, to a hand's end, to empty places; cards slid out of a sleeve onto
+    the table (a new region not in sleeves) included."""
+    layout = hostile_tables()[index]
+    rng = random.Random(300 + index)
+    seen: Counter[str] = Counter()
+    slid = 0
+    for flats in selections(layout, rng):
+        shape = (1, len(flats))
+        targets: list[Any] = [("name", "P"), ("name", "h1"), ("name", "M")]
+        for reg in layout.regions:  # a new row below, or a row with empty places
+            if reg.hand is None:
+                cols = tuple(range(1, min(len(flats), reg.cols) + 1))
+                targets += [("grid", reg.name, (reg.rows + 1,), cols), ("grid", reg.name, (1,), cols)]
+        for tres in targets:
+            res = ((tres, flats, shape),)
+            seen[agree(fp.build_move, _move_build, layout, res)] += 1
+            with contextlib.suppress(fp.Defer, EvalError):  # refused: compared above
+                slid += bool(landings(fp.build_move(layout, res), layout))
+    assert seen["same"] > 5 and seen["refused"] > 0, seen
+    if layout.inside:
+        assert slid  # some moves slide a card out of its sleeve: those are compared too
+
+
+@pytest.mark.parametrize(
+    "owners",
+    [[1, 2, 1, 3], [], ["hand2", 1], [True, 1], [1, False], [1.5], [[1]], [None], list(range(1, 2000))],
+)
+def test_hand_names_are_hand_name_of_each_owner(owners: list[Any]) -> None:
+    try:
+        want: Any = tuple(hand_name(o) for o in owners)
+    except EvalError as exc:
+        want = str(exc)
+    try:
+        got: Any = fp.hand_names(owners)
+    except EvalError as exc:
+        got = str(exc)
+    assert got == want
+    assert fp.hand_names([3, 1]) == ("hand3", "hand1")  # after many owners too (the table starts afresh)
