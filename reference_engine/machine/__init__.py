@@ -32,7 +32,8 @@ Modules, one per job:
 * :mod:`.actions`: the handlers of the actions: :mod:`~.actions.layout` (place, rearrange,
   swap, move, take, discard, return, note), :mod:`~.actions.shuffling` (shuffle, shift),
   :mod:`~.actions.reveal` (turn), :mod:`~.actions.control` (if, for, let, do).
-* :mod:`.calls`: sub-protocol calls, their cache and view factoring.
+* :mod:`.calls`: sub-protocol calls, their cache and view factoring; :mod:`.relabel`, a small
+  callee's enumeration kept up to the faces of the cards it only carries (single runs).
 * :mod:`.outputs`: reading a finished run's outputs.
 
 Importing this package registers every handler. Import from here: the names other modules

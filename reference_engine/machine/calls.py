@@ -4,13 +4,15 @@ In exact mode a callee runs once per distinct argument cards (cached in ``Shared
 and its view is factored out of the caller's when that is provably lossless (:func:`_factor`).
 When it is not, :func:`_factor` sets ``Shared.restart`` and the whole run stops, to be run
 again with the callee inlined. In sample mode a small callee is enumerated exactly and one
-outcome drawn from it; a larger one (or any, when a trace is recorded) runs step by step.
+outcome drawn from it (its enumeration kept up to the faces of the cards it only carries, see
+:mod:`.relabel`); a larger one (or any, when a trace is recorded) runs step by step.
 """
 
 from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -39,6 +41,7 @@ from .frontier import (
 from .lazypiles import _draws, settle
 from .outputs import output_flats
 from .plans import Plan, Resolved, SubResult, _flats, _res, _target_coords, seen_in_hands
+from .relabel import small_outcomes
 from .runner import Ctx, Outcome, Runner, _jsonable, handles
 from .store import export_outcomes, import_outcomes, store_key
 from .views import ViewTable
@@ -216,7 +219,7 @@ def h_call(run: Runner, frame: Frame, step: st.Call, frontier: Frontier, ctx: Ct
                         codes, block = under
                 outcomes = _sub_outcomes(run, sub, codes, block, seats)
             elif run.events is None and sum(len(c) for c in codes) <= SMALL_CALL:
-                outcomes = _sub_outcomes(run, sub, codes, seats=seats)
+                outcomes = small_outcomes(run, sub, codes, seats)
                 if run.shared.restart is None:
                     outcomes = [_draw(run, outcomes)]
             else:
@@ -377,12 +380,8 @@ def _sub_outcomes(
     the piles in sorted order, as a lazy block does. ``seats``: who holds the callee's hands
     (see :mod:`reference_engine.seating`); a run that watches some of them is its own sub-run."""
     seats = seats if seats is not None else Seats()
-    sub_key: Any = sub.key if block is None else (sub.key, "scrambled", block)
-    if seats.key() is not None:
-        sub_key = (sub_key, "seats", seats.key())
-    key: tuple[Any, ...] = (sub_key, codes)
-    if sub.proto.context:
-        key = key + (id(run.context),)  # its outcomes depend on this run's game functions
+    key = _sub_key(run, sub, codes, block, seats)
+    sub_key = key[0]
     hit = run.shared.subruns.get(key)
     if hit is not None:
         return hit
@@ -404,6 +403,23 @@ def _sub_outcomes(
     return hit
 
 
+def _sub_key(
+    run: Runner,
+    sub: Frame,
+    codes: tuple[tuple[int, ...], ...],
+    block: tuple[tuple[int, ...], ...] | None,
+    seats: Seats | None,
+) -> tuple[Any, ...]:
+    """The key of ``sub``'s enumeration on ``codes`` in ``Shared.subruns``."""
+    sub_key: Any = sub.key if block is None else (sub.key, "scrambled", block)
+    if seats is not None and seats.key() is not None:
+        sub_key = (sub_key, "seats", seats.key())
+    key: tuple[Any, ...] = (sub_key, codes)
+    if sub.proto.context:
+        key = key + (id(run.context),)  # its outcomes depend on this run's game functions
+    return key
+
+
 def _run_sub(
     run: Runner,
     sub: Frame,
@@ -411,7 +427,10 @@ def _run_sub(
     key: tuple[Any, ...],
     block: tuple[tuple[int, ...], ...] | None,
     seats: Seats,
+    check: Callable[[Runner, dict[tuple[int, SubResult], Fraction]], None] | None = None,
 ) -> list[Outcome]:
+    """Enumerate ``sub`` exactly; ``check`` (see :mod:`.relabel`) may refuse what it gives
+    before anything is kept."""
     child = Runner(
         run.library,
         "exact",
@@ -432,6 +451,8 @@ def _run_sub(
         p = vec_prob(vec, 0)
         for (a, b), res in collect(child, sub, state):
             joint[(with_shown(run.views, state.view, res), res)] += p * a / b if a != b else p
+    if check is not None:
+        check(run, joint)
     hit = _factor(run, sub, joint, seats)
     if run.shared.restart is None:
         run.shared.subruns[key] = hit

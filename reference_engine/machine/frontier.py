@@ -17,7 +17,7 @@ from contextvars import ContextVar
 from fractions import Fraction
 from typing import Any, TypeVar
 
-from ..cards import Symbol
+from ..cards import CODE_ORDER, Symbol
 from ..expressions import EvalError, plain
 from ..table import Layout, State
 from .frame import _MISS
@@ -111,6 +111,7 @@ def sort_hands(frontier: Frontier) -> Frontier:
     layouts = {state.layout for state in frontier}
     if not any(_hand_slices(layout) for layout in layouts):
         return frontier
+    CODE_ORDER.reads += 1
     out: Frontier = {}
     owned: set[int] = set()
     for state, vec in frontier.items():
