@@ -38,6 +38,7 @@ from fractions import Fraction
 from typing import Any
 
 from .. import steps as st
+from ..canonical import fingerprint
 from ..cards import CODE_ORDER, DEALT, ROTATIONS, SYMBOLS, Symbol
 from ..errors import ReductionRefused
 from ..seating import Seats
@@ -52,9 +53,10 @@ Law = tuple[tuple[tuple[Observation, ...], SubResult, Fraction], ...]
 
 _ORDERED = "ordered"  # a loose key whose enumeration compared the faces: see its ordered keys
 _KEPT_LIMIT = 20_000  # laws kept (patterns are few: a bound, not a budget)
-_KEPT: dict[tuple[Any, ...], tuple[Protocol, Law | str, tuple[int, ...]]] = {}
-_REFUSED: dict[int, Protocol] = {}
-_PLANS: dict[int, tuple[Protocol, tuple[tuple[bool, ...], frozenset[int]] | None]] = {}
+_KEPT: dict[tuple[Any, ...], tuple[Law | str, tuple[int, ...]]] = {}  # by the spec's fingerprint
+_REFUSED: set[str] = set()  # the fingerprints of callees that look at their carried cards
+Plan = tuple[tuple[bool, ...], frozenset[int], str]
+_PLANS: dict[int, tuple[Protocol, Plan | None]] = {}
 _TABLE: list[Any] = [None, {}]  # the view table the laws were last rebuilt in, and those rebuilt
 
 
@@ -72,7 +74,7 @@ def small_outcomes(
     hit = shared.subruns.get(plain)
     if hit is not None:
         return hit  # this game has enumerated these very cards: as before
-    labels, own = plan
+    labels, own, spec = plan
     fixed = set(own)
     mine: list[int] = []
     for is_label, cs in zip(labels, codes):
@@ -88,14 +90,14 @@ def small_outcomes(
         return _sub_outcomes(run, sub, codes, seats=seats)
     index = {s: i for i, s in enumerate(now)}
     shape = tuple(tuple(index[c >> 1] for c in cs) if lab else cs for lab, cs in zip(labels, codes))
-    key: tuple[Any, ...] = (id(sub.proto), sub.key, shape)
+    key: tuple[Any, ...] = (spec, sub.key, shape)
     kept = _KEPT.get(key)
-    if kept is not None and kept[0] is sub.proto and kept[1] is _ORDERED:
+    if kept is not None and kept[0] is _ORDERED:
         key = _ordered(key, now, fixed)
         kept = _KEPT.get(key)
-    if kept is None or kept[0] is not sub.proto:
+    if kept is None:
         return _first(run, sub, codes, plain, key, now, fixed, seats)
-    _, law, first = kept
+    law, first = kept
     assert not isinstance(law, str)
     joint = _rebuilt(run.views, key, law)
     if now != first:
@@ -109,7 +111,7 @@ def small_outcomes(
     return hit
 
 
-def _plan(proto: Protocol, run: Runner) -> tuple[tuple[bool, ...], frozenset[int]] | None:
+def _plan(proto: Protocol, run: Runner) -> Plan | None:
     """Which inputs carry only labelled cards, and the symbol ids of the callee's own faces;
     None when this does not apply (no such input, a game function, a call inside, a run that
     is not a plain single run, a refused callee)."""
@@ -121,12 +123,12 @@ def _plan(proto: Protocol, run: Runner) -> tuple[tuple[bool, ...], frozenset[int
         or shared.symmetry is not None
         or shared.deferred is not None
         or DEALT.ids
-        or _REFUSED.get(id(proto)) is proto
     ):
         return None
     hit = _PLANS.get(id(proto))
     if hit is not None and hit[0] is proto:
-        return hit[1]
+        got = hit[1]
+        return None if got is None or got[2] in _REFUSED else got
     labels = tuple(
         proto.encodings[d.encoding].kind == "label" and not d.public for d in proto.inputs.values()
     )
@@ -140,7 +142,7 @@ def _plan(proto: Protocol, run: Runner) -> tuple[tuple[bool, ...], frozenset[int
                 other = ROTATIONS.to.get(sym.id)
                 if other is not None:
                     own.add(other)
-        plan = (labels, frozenset(own))
+        plan = (labels, frozenset(own), fingerprint(proto))
     if len(_PLANS) > 1_000:
         _PLANS.clear()
     _PLANS[id(proto)] = (proto, plan)
@@ -187,15 +189,15 @@ def _first(
         DEALT.ids.difference_update(hidden)
         shared.evaluators = evaluators
     if outcomes is None:
-        _REFUSED[id(sub.proto)] = sub.proto
+        _REFUSED.add(key[0])
         return _sub_outcomes(run, sub, codes, seats=seats)  # the plain enumeration, unguarded
     if caught and shared.restart is None:
         if len(_KEPT) >= _KEPT_LIMIT:
             _KEPT.clear()
         if CODE_ORDER.reads != reads and len(key) == 3:  # it compared them: keyed by their order
-            _KEPT[key] = (sub.proto, _ORDERED, ())
+            _KEPT[key] = (_ORDERED, ())
             key = _ordered(key, now, fixed)
-        _KEPT[key] = (sub.proto, caught[0], now)
+        _KEPT[key] = (caught[0], now)
     return outcomes
 
 
