@@ -21,9 +21,10 @@ from ..errors import UsageError
 from ..expressions import EvalError, as_int
 from ..machine import SMALL_CALL, Frame, Plan, Runner, collect
 from ..machine.actions.sleeving import check_arguments
-from ..machine.calls import _absorb, _call_plan, _inline, with_shown
+from ..machine.calls import _absorb, _call_plan, _inline
 from ..machine.frontier import env_set
 from ..machine.relabel import small_outcomes
+from ..machine.subruns import with_shown
 from ..seating import Seats
 from ..spec import Protocol
 from . import evaluate as ev

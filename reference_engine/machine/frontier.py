@@ -107,7 +107,7 @@ def sort_hands(frontier: Frontier) -> Frontier:
     Exact, because a hand's order is nobody's to see: nothing reads it (the loader and
     :class:`~.frame.StateScope` refuse to name a hand), and its cards leave it only as an
     output, in a uniformly random order (the holder mixes them face down, see
-    :func:`~.calls.collect`)."""
+    :func:`~.subruns.collect`)."""
     layouts = {state.layout for state in frontier}
     if not any(_hand_slices(layout) for layout in layouts):
         return frontier

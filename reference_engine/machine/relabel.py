@@ -1,7 +1,7 @@
 """A small callee's enumeration up to the faces of cards it never looks at.
 
 A single run draws one outcome of a small callee from its exact enumeration
-(:func:`.calls._sub_outcomes`, kept per argument cards for the game). A lottery's candidates
+(:func:`.subruns._sub_outcomes`, kept per argument cards for the game). A lottery's candidates
 differ nearly every turn, so that rarely hits, and an enumeration by the interpreter costs
 milliseconds. But a callee that takes some cards only to carry them (an input with a ``label``
 encoding, "any cards", like the knockout lottery's candidates ``c``) and never shows them,
@@ -12,7 +12,7 @@ the same views, the same probabilities in the same order, its result cards renam
 So its joint law of (view, result) before factoring is kept per argument cards *up to* such a
 renaming (across games: views as their observations), and each call with new cards rebuilds,
 from it, exactly what the plain enumeration gives: the same views interned, the same
-:func:`.calls._factor` on the same joint law (its checks, and the side effects they have on
+:func:`.subruns._factor` on the same joint law (its checks, and the side effects they have on
 the run, happen as they would), the result cards renamed, kept under the plain key too. A
 renaming keeps which of those cards are equal (states merge alike). When the enumeration
 compared card codes (:data:`~reference_engine.cards.CODE_ORDER`: a sort, an orbit's
@@ -46,6 +46,7 @@ from ..spec import Protocol
 from .frame import Frame
 from .plans import SubResult
 from .runner import Outcome, Runner
+from .subruns import _factor, _run_sub, _sub_key, _sub_outcomes
 from .views import Observation, ViewTable, _refuse_dealt
 
 Law = tuple[tuple[tuple[Observation, ...], SubResult, Fraction], ...]
@@ -63,8 +64,7 @@ _TABLE: list[Any] = [None, {}]  # the view table the laws were last rebuilt in, 
 def small_outcomes(
     run: Runner, sub: Frame, codes: tuple[tuple[int, ...], ...], seats: Seats | None
 ) -> list[Outcome]:
-    """What :func:`.calls._sub_outcomes` gives for a small call in a single run."""
-    from .calls import _factor, _sub_key, _sub_outcomes
+    """What :func:`.subruns._sub_outcomes` gives for a small call in a single run."""
 
     plan = _plan(sub.proto, run)
     if plan is None or (seats is not None and seats.key() is not None):
@@ -168,7 +168,6 @@ def _first(
     seats: Seats | None,
 ) -> list[Outcome]:
     """The plain enumeration of these cards, guarded; its law kept for the next ones."""
-    from .calls import _run_sub, _sub_outcomes
 
     shared = run.shared
     caught: list[Law] = []

@@ -16,7 +16,7 @@ from reference_engine.canonical import fingerprint
 from reference_engine.cards import SYMBOLS, code
 from reference_engine.machine import Runner, Shared
 from reference_engine.machine import relabel as rl
-from reference_engine.machine.calls import _sub_outcomes
+from reference_engine.machine.subruns import _sub_outcomes
 from reference_engine.registry import Library
 from reference_engine.spec import Protocol
 
