@@ -124,6 +124,21 @@ class DealtFaces:
 DEALT = DealtFaces()
 
 
+class CodeOrder:
+    """Counts the steps of exact runs whose result depends on how card codes compare (a sort
+    of cards, the representative of a shuffle's orbit, a hand kept sorted): a run that made
+    none treats its cards alike whatever their faces' order (see
+    :mod:`reference_engine.machine.relabel`)."""
+
+    __slots__ = ("reads",)
+
+    def __init__(self) -> None:
+        self.reads = 0
+
+
+CODE_ORDER = CodeOrder()
+
+
 def code(symbol: Symbol, up: bool = False) -> int:
     return symbol.id << 1 | int(up)
 

@@ -33,6 +33,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from .cards import CODE_ORDER
+
 Perm = tuple[int, ...]
 Content = tuple[int, ...]
 
@@ -111,6 +113,7 @@ class Shuffle:
         ``set`` whose multiset is not uniform, or whose permutations are not closed).
         """
         k = self.k
+        CODE_ORDER.reads += 1
         if self.kind == "scramble":
             return tuple(sorted(range(k), key=lambda i: contents[i]))
         if self.kind == "shift":

@@ -344,7 +344,12 @@ class RegionRef(Slots):
         if len(args) == 1:
             if reg.rows != 1:
                 raise EvalError(f"{reg.name} has {reg.rows} rows: write {reg.name}[row, column]")
-            idx = plain(args[0])
+            idx = args[0]
+            if type(idx) is int and 1 <= idx <= reg.cols // reg.unit:  # the common x[i]
+                first = reg.offset + (idx - 1) * reg.unit
+                flat = list(range(first, first + reg.unit))
+                return Slots(self.layout, flat, self.reader, f"{reg.name}[{idx}]", (1, reg.unit))
+            idx = plain(idx)
             items = _picks(idx, reg.items(), f"{reg.name} has {reg.items()} items")
             flat = [reg.slot(1, (i - 1) * reg.unit + k) for i in items for k in range(1, reg.unit + 1)]
             shape = (1, len(flat))

@@ -2,7 +2,8 @@
 
 As in the interpreter's single run (:mod:`reference_engine.machine.calls`): a callee on at most
 :data:`~reference_engine.machine.SMALL_CALL` cards is enumerated exactly once per argument cards
-(the interpreter's own cached enumeration) and one outcome is drawn from it with one random
+(the interpreter's own cached enumeration, kept up to the faces of the cards it only carries:
+:mod:`reference_engine.machine.relabel`) and one outcome is drawn from it with one random
 number; a larger one runs step by step, here as its compiled program, and its whole view
 becomes one observation of the caller's. What is computed once here: the callee's frame (for a
 callee without game functions: it is the same in every run), the thresholds of each
@@ -20,8 +21,10 @@ from ..errors import UsageError
 from ..expressions import EvalError, as_int
 from ..machine import SMALL_CALL, Frame, Plan, Runner, collect
 from ..machine.actions.sleeving import check_arguments
-from ..machine.calls import _absorb, _call_plan, _inline, _sub_outcomes, with_shown
+from ..machine.calls import _absorb, _call_plan, _inline
 from ..machine.frontier import env_set
+from ..machine.relabel import small_outcomes
+from ..machine.subruns import with_shown
 from ..seating import Seats
 from ..spec import Protocol
 from . import evaluate as ev
@@ -142,7 +145,7 @@ def compile_call(c: Any, step: st.Call, number: str | None) -> Op:
         codes = tuple(tuple([cells0[f] for f in fl]) for fl in arg_flats)
         seats = seats_of(run)
         if sum(len(x) for x in codes) <= SMALL_CALL:
-            _, obs, res = _draw(runner, _sub_outcomes(runner, sub, codes, seats=seats))
+            _, obs, res = _draw(runner, small_outcomes(runner, sub, codes, seats))
         else:
             obs, res = inline(runner, program, sub, codes, seats)
         key = ("call", sid, layout, tuple(arg_flats), resolved, tuple(shape for shape, _ in res.cards))

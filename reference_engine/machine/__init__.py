@@ -11,7 +11,7 @@ One interpreter, two modes:
   distribution afterwards). Sub-protocol calls are run once per distinct argument
   cards and cached; when a callee's view is provably independent of everything but
   its public outputs, that view is factored out of the caller's (see
-  :func:`.calls._factor`). When it is not, the run stops with ``Shared.restart`` naming
+  :func:`.subruns._factor`). When it is not, the run stops with ``Shared.restart`` naming
   the callee, and is run again with that callee inlined.
 
 Layout-changing actions are compiled once per layout into gather plans
@@ -32,7 +32,9 @@ Modules, one per job:
 * :mod:`.actions`: the handlers of the actions: :mod:`~.actions.layout` (place, rearrange,
   swap, move, take, discard, return, note), :mod:`~.actions.shuffling` (shuffle, shift),
   :mod:`~.actions.reveal` (turn), :mod:`~.actions.control` (if, for, let, do).
-* :mod:`.calls`: sub-protocol calls, their cache and view factoring.
+* :mod:`.calls`: sub-protocol calls; :mod:`.subruns`, their exact enumerations, cache and view
+  factoring; :mod:`.relabel`, a small callee's enumeration kept up to the faces of the cards
+  it only carries (single runs).
 * :mod:`.outputs`: reading a finished run's outputs.
 
 Importing this package registers every handler. Import from here: the names other modules
@@ -42,7 +44,7 @@ use are re-exported.
 from __future__ import annotations
 
 from . import actions
-from .calls import SMALL_CALL, collect, h_call
+from .calls import SMALL_CALL, h_call
 from .forgetting import (
     LocalDecider,
     Merge,
@@ -80,6 +82,7 @@ from .outputs import (
 )
 from .plans import Plan, SubResult
 from .runner import HANDLERS, Ctx, Handler, Outcome, Runner, Shared, handles
+from .subruns import collect
 from .views import Observation, ViewTable
 
 __all__ = [

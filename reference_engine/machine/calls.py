@@ -1,120 +1,47 @@
 """Sub-protocol calls.
 
 In exact mode a callee runs once per distinct argument cards (cached in ``Shared.subruns``)
-and its view is factored out of the caller's when that is provably lossless (:func:`_factor`).
-When it is not, :func:`_factor` sets ``Shared.restart`` and the whole run stops, to be run
-again with the callee inlined. In sample mode a small callee is enumerated exactly and one
-outcome drawn from it; a larger one (or any, when a trace is recorded) runs step by step.
+and its view is factored out of the caller's when that is provably lossless
+(:func:`.subruns._factor`). When it is not, ``Shared.restart`` is set and the whole run stops,
+to be run again with the callee inlined. In sample mode a small callee is enumerated exactly and one
+outcome drawn from it (its enumeration kept up to the faces of the cards it only carries, see
+:mod:`.relabel`); a larger one (or any, when a trace is recorded) runs step by step.
 """
 
 from __future__ import annotations
 
 import math
-from collections import defaultdict
 from fractions import Fraction
 from typing import Any
 
 from .. import steps as st
-from ..cards import EMPTY, Symbol, symbol_of
 from ..expressions import EvalError, as_int
 from ..meters import Meters, out_add
 from ..seating import Seats
-from ..spec import SHOW_MIXED
 from ..table import Draft, Layout, State, gather
 from .actions.sleeving import check_arguments
 from .frame import Evaluator, Frame
 from .frontier import (
     ONE,
     Frontier,
-    Prob,
-    _freeze,
     _groups,
     _scale,
     add_vec,
     env_set,
-    hand_slots,
     sort_hands,
-    vec_prob,
 )
-from .lazypiles import _draws, settle
-from .outputs import output_flats
+from .lazypiles import settle
 from .plans import Plan, Resolved, SubResult, _flats, _res, _target_coords, seen_in_hands
+from .relabel import small_outcomes
 from .runner import Ctx, Outcome, Runner, _jsonable, handles
-from .store import export_outcomes, import_outcomes, store_key
-from .views import ViewTable
+from .subruns import _sub_outcomes as _sub_outcomes  # re-exported: tests call it by this path
+from .subruns import collect, with_shown
 
 SMALL_CALL = 8  # callees on at most this many cards are run exactly once per argument, then sampled
 
 CallSetup = tuple[Frame, dict[str, int], list[tuple[int, ...]], tuple[Resolved, ...]]
 """A call resolved in one state: the callee's frame, its parameters, the argument slots and
 the targets of its card outputs."""
-
-
-def collect(run: Runner, frame: Frame, state: State) -> list[tuple[Prob, SubResult]]:
-    """Read a finished sub-run: its card outputs, public values and resource counts.
-
-    The cards go back to the caller in the order they lie on the table, whatever the output's
-    encoding: an unordered output ('cards') is compared as a multiset, but the caller can still
-    see or use the order the callee left them in. A hand has no order anybody knows: its holder
-    mixes its cards face down before laying them out, so they come back in a uniformly random
-    order, the same law on every path. An exact run has one result per distinct order, with its
-    probability; a single run draws one order with the run's random numbers.
-    """
-    proto = frame.proto
-    ev = run.evaluator(frame)
-    used: set[int] = set()
-    cards: list[tuple[tuple[int, int], tuple[int, ...]]] = []
-    mixed: list[int] = []  # the card outputs that come back mixed: hands, and shown 'mixed'
-    values = []
-    shown: list[tuple[str, str, tuple[Symbol, ...]]] = []  # the public card outputs, as seen
-    in_hands = hand_slots(state.layout)
-    for out in proto.outputs.values():
-        if out.cards is not None:
-            flats, shape = output_flats(run, frame, out, state, ev)
-            used |= set(flats)
-            codes = tuple(state.cells[f] for f in flats if state.cells[f] != EMPTY)
-            if out.decode == "cards" or len(codes) != len(flats):
-                shape = (1, len(codes))
-            hand = bool(in_hands) and not in_hands.isdisjoint(flats)
-            mix = len(codes) > 1 and (hand or (out.public and out.show == SHOW_MIXED))
-            if out.public:  # shown to everyone as the callee ends: its caller's table sees them
-                syms = [symbol_of(c) for c in codes]
-                shown.append(("shown", out.name, tuple(sorted(syms, key=lambda x: x.name) if mix else syms)))
-            if mix:
-                mixed.append(len(cards))
-                if run.mode == "sample":
-                    shuffled = list(codes)
-                    run.rng.shuffle(shuffled)
-                    codes = tuple(shuffled)
-            cards.append((shape, codes))
-        else:
-            assert out.value is not None
-            try:
-                values.append(_freeze(ev.value(out.value, state)))
-            except EvalError as exc:
-                raise run.fail(frame, None, f"output {out.name}: {exc}") from None
-    left = [f for f in range(len(state.cells)) if state.cells[f] != EMPTY and f not in used]
-    if left:
-        raise run.fail(
-            frame,
-            None,
-            "cards are left on the table that are not outputs: "
-            + ", ".join(state.layout.describe(f) for f in left[:8])
-            + " (put them back with 'discard' or declare them as outputs)",
-        )
-    results = [((1, 1), cards)]
-    if run.mode == "exact":
-        for i in mixed:  # every order of the hand, each as likely as it is
-            shape, codes = cards[i]
-            results = [
-                (p, [*cs[:i], (shape, tuple(c for (c,) in seq)), *cs[i + 1 :]])
-                for p0, cs in results
-                for seq, q in _draws([(c,) for c in codes], len(codes))
-                for p in [(p0[0] * q[0], p0[1] * q[1])]
-            ]
-    return [
-        (p, SubResult(tuple(cs), tuple(values), state.out, state.meters, tuple(shown))) for p, cs in results
-    ]
 
 
 def _call_setup(run: Runner, frame: Frame, step: st.Call, state: State, ev: Evaluator, ctx: Ctx) -> CallSetup:
@@ -216,7 +143,7 @@ def h_call(run: Runner, frame: Frame, step: st.Call, frontier: Frontier, ctx: Ct
                         codes, block = under
                 outcomes = _sub_outcomes(run, sub, codes, block, seats)
             elif run.events is None and sum(len(c) for c in codes) <= SMALL_CALL:
-                outcomes = _sub_outcomes(run, sub, codes, seats=seats)
+                outcomes = small_outcomes(run, sub, codes, seats)
                 if run.shared.restart is None:
                     outcomes = [_draw(run, outcomes)]
             else:
@@ -354,144 +281,3 @@ def _inline(run: Runner, sub: Frame, codes: tuple[tuple[int, ...], ...], seats: 
     ((_, res),) = collect(child, sub, state)  # a single run draws its one result
     # In a single run the callee's whole view is kept, so statistics can look inside it.
     return [(Fraction(1), ("call", sub.proto.name, with_shown(run.views, state.view, res)), res)]
-
-
-def with_shown(views: ViewTable, view: int, res: SubResult) -> int:
-    """A callee's view ending with its public card outputs as everyone saw them shown."""
-    for _, name, syms in res.shown:
-        view = views.extend(view, ("shown", name, tuple(s.id for s in syms)))
-    return view
-
-
-def _sub_outcomes(
-    run: Runner,
-    sub: Frame,
-    codes: tuple[tuple[int, ...], ...],
-    block: tuple[tuple[int, ...], ...] | None = None,
-    seats: Seats | None = None,
-) -> list[Outcome]:
-    """The outcomes of ``sub`` on the argument ``codes`` (cached). With ``block`` (positions in
-    the concatenated arguments, one pile per column), the callee gets its input lazily scrambled
-    by those piles: in a verification by classes, a callee that relies on its caller's scramble
-    (:meth:`reference_engine.verify.symmetry.Symmetry.under_scramble`); ``codes`` then lie with
-    the piles in sorted order, as a lazy block does. ``seats``: who holds the callee's hands
-    (see :mod:`reference_engine.seating`); a run that watches some of them is its own sub-run."""
-    seats = seats if seats is not None else Seats()
-    sub_key: Any = sub.key if block is None else (sub.key, "scrambled", block)
-    if seats.key() is not None:
-        sub_key = (sub_key, "seats", seats.key())
-    key: tuple[Any, ...] = (sub_key, codes)
-    if sub.proto.context:
-        key = key + (id(run.context),)  # its outcomes depend on this run's game functions
-    hit = run.shared.subruns.get(key)
-    if hit is not None:
-        return hit
-    store = run.shared.store
-    shared_key = None
-    if store is not None and run.shared.restart is None and not sub.proto.context:
-        shared_key = store_key(sub_key, codes, sub.proto.name in run.shared.no_factor)
-        found = store.claim(shared_key)
-        if found is not None:  # another partition ran it (and checks its view, see .store)
-            hit = import_outcomes(found)
-            run.shared.subruns[key] = hit
-            return hit
-    try:
-        hit = _run_sub(run, sub, codes, key, block, seats)
-    finally:
-        if shared_key is not None and store is not None:  # the others wait for it
-            done = run.shared.subruns.get(key) if run.shared.restart is None else None
-            store.publish(shared_key, export_outcomes(done) if done is not None else None)
-    return hit
-
-
-def _run_sub(
-    run: Runner,
-    sub: Frame,
-    codes: tuple[tuple[int, ...], ...],
-    key: tuple[Any, ...],
-    block: tuple[tuple[int, ...], ...] | None,
-    seats: Seats,
-) -> list[Outcome]:
-    child = Runner(
-        run.library,
-        "exact",
-        views=run.views,
-        shared=run.shared,
-        call_path=run.call_path + [sub.proto.name],
-        context=run.context,
-    )
-    child.seat(seats)
-    start = sub.state_from_codes(codes)
-    if block is not None:
-        start = start.replace(lazy=(block,))
-    final = child.run(sub, {start: ONE})
-    if run.shared.restart is not None:
-        return []  # a callee further down stopped the run: nothing to cache
-    joint: dict[tuple[int, SubResult], Fraction] = defaultdict(Fraction)
-    for state, vec in final.items():
-        p = vec_prob(vec, 0)
-        for (a, b), res in collect(child, sub, state):
-            joint[(with_shown(run.views, state.view, res), res)] += p * a / b if a != b else p
-    hit = _factor(run, sub, joint, seats)
-    if run.shared.restart is None:
-        run.shared.subruns[key] = hit
-    return hit
-
-
-def _factor(
-    run: Runner, sub: Frame, joint: dict[tuple[int, SubResult], Fraction], seats: Seats | None = None
-) -> list[Outcome]:
-    """Drop a callee's view from the caller's when that is provably lossless.
-
-    If, for every argument the callee is ever run on, P(view, result | args) equals
-    Q(view | public outputs) * P(result | args) with one Q for all arguments, the
-    callee's view is independent of everything else given its public outputs; keeping
-    only the public outputs in the caller's view changes P(view | input) by the same
-    factor for every input, so security and correctness are decided the same way. Its
-    public outputs are its public values and its public card outputs as they were shown
-    (:attr:`SubResult.public`): everyone at the table saw those, so the caller's view keeps
-    them either way. ``seats``: who holds its hands; each seating that watches some has its own Q.
-    Otherwise the callee's whole view becomes one observation of the caller's: the
-    outcomes are returned inlined and ``run.shared.restart`` names the callee, so that
-    the run stops and is run again with the callee in ``no_factor`` (an earlier call may
-    already have been factored).
-    """
-    name = sub.proto.name
-    if name in run.shared.no_factor:
-        return _inlined(name, joint)
-    p_res: dict[SubResult, Fraction] = defaultdict(Fraction)
-    p_o: dict[tuple[Any, ...], Fraction] = defaultdict(Fraction)
-    q: dict[tuple[Any, ...], dict[int, Fraction]] = defaultdict(lambda: defaultdict(Fraction))
-    for (v, res), p in joint.items():
-        p_res[res] += p
-        p_o[res.public] += p
-        q[res.public][v] += p
-    cond = {o: {v: p / p_o[o] for v, p in dist.items()} for o, dist in q.items()}
-    ok = all(p == cond[res.public].get(v, 0) * p_res[res] for (v, res), p in joint.items())
-    ok = ok and all(sum(1 for (v, r) in joint if r == res) == len(cond[res.public]) for res in p_res)
-    watched = seats.key() if seats is not None else None
-    ref = run.shared.factor_refs.setdefault(
-        sub.key if watched is None else (*sub.key, ("seats", watched)), {}
-    )
-    for o, dist in cond.items():
-        if o in ref and ref[o] != dist:
-            ok = False
-        ref.setdefault(o, dist)
-    if not ok:
-        if run.shared.restartable:
-            run.shared.restart = name  # an exact verification starts again (see Shared)
-        else:
-            run.shared.no_factor.add(name)  # a single run keeps the callee's view from now on
-        return _inlined(name, joint)
-    public = [
-        o.name + (" shown" if o.cards is not None else "") for o in sub.proto.outputs.values() if o.public
-    ]
-    run.shared.factored[name] = (
-        f"{name}: its view depends only on its public outputs ({', '.join(public) or 'none'})"
-    )
-    return [(p, ("call", name, res.public) if res.public else None, res) for res, p in p_res.items()]
-
-
-def _inlined(name: str, joint: dict[tuple[int, SubResult], Fraction]) -> list[Outcome]:
-    """The outcomes of a callee whose whole view is one observation of the caller's."""
-    return [(p, ("call", name, v), res) for (v, res), p in joint.items()]

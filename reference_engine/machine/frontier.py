@@ -17,7 +17,7 @@ from contextvars import ContextVar
 from fractions import Fraction
 from typing import Any, TypeVar
 
-from ..cards import Symbol
+from ..cards import CODE_ORDER, Symbol
 from ..expressions import EvalError, plain
 from ..table import Layout, State
 from .frame import _MISS
@@ -107,10 +107,11 @@ def sort_hands(frontier: Frontier) -> Frontier:
     Exact, because a hand's order is nobody's to see: nothing reads it (the loader and
     :class:`~.frame.StateScope` refuse to name a hand), and its cards leave it only as an
     output, in a uniformly random order (the holder mixes them face down, see
-    :func:`~.calls.collect`)."""
+    :func:`~.subruns.collect`)."""
     layouts = {state.layout for state in frontier}
     if not any(_hand_slices(layout) for layout in layouts):
         return frontier
+    CODE_ORDER.reads += 1
     out: Frontier = {}
     owned: set[int] = set()
     for state, vec in frontier.items():

@@ -10,6 +10,7 @@ import math
 from collections import Counter, defaultdict
 from typing import TYPE_CHECKING, Any
 
+from ..cards import CODE_ORDER
 from ..table import State
 from .deferred import has_placeholders
 from .frontier import Frontier, Needed, Prob, _scale, add_vec, spend
@@ -27,6 +28,7 @@ _DRAWS: dict[tuple[tuple[tuple[int, ...], ...], int], list[Draw]] = {}
 
 def _draws(contents: list[tuple[int, ...]], n: int) -> list[Draw]:
     """Ordered draws of ``n`` piles without replacement from a multiset, with probabilities."""
+    CODE_ORDER.reads += 1
     key = (tuple(contents), n)
     hit = _DRAWS.get(key)
     if hit is None:

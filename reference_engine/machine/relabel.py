@@ -1,0 +1,254 @@
+"""A small callee's enumeration up to the faces of cards it never looks at.
+
+A single run draws one outcome of a small callee from its exact enumeration
+(:func:`.subruns._sub_outcomes`, kept per argument cards for the game). A lottery's candidates
+differ nearly every turn, so that rarely hits, and an enumeration by the interpreter costs
+milliseconds. But a callee that takes some cards only to carry them (an input with a ``label``
+encoding, "any cards", like the knockout lottery's candidates ``c``) and never shows them,
+never lets a decision read them and never puts them with the spares, run on cards ``c`` or on
+``s(c)``, ``s`` a renaming of those faces, gives the same runs with ``s`` applied to its cards:
+the same views, the same probabilities in the same order, its result cards renamed.
+
+So its joint law of (view, result) before factoring is kept per argument cards *up to* such a
+renaming (across games: views as their observations), and each call with new cards rebuilds,
+from it, exactly what the plain enumeration gives: the same views interned, the same
+:func:`.subruns._factor` on the same joint law (its checks, and the side effects they have on
+the run, happen as they would), the result cards renamed, kept under the plain key too. A
+renaming keeps which of those cards are equal (states merge alike). When the enumeration
+compared card codes (:data:`~reference_engine.cards.CODE_ORDER`: a sort, an orbit's
+representative, a hand kept sorted), the order of those faces among themselves and among every
+other face the callee can meet is part of the key as well.
+
+The law kept is the first one met, on real cards, enumerated under the guard of the verifier's
+reduction by classes (``DEALT``, see :mod:`reference_engine.cards`) with those faces as the
+hidden ones and fresh evaluators (no result read from the table is reused): a decision that
+reads one of their faces, or a view that shows one, refuses. So does a face in a value, a shown
+output or the spares' counts. A refused callee is enumerated plainly from then on. Only a
+single run (``sample``, not restartable, no store, no classes, nobody followed, no game
+function) does this; an exact verification never does.
+
+``tests/reference_engine/machine/test_relabel.py`` enumerates both ways on the shipped callers
+and refuses a callee that looks.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from fractions import Fraction
+from typing import Any
+
+from .. import steps as st
+from ..canonical import fingerprint
+from ..cards import CODE_ORDER, DEALT, ROTATIONS, SYMBOLS, Symbol
+from ..errors import ReductionRefused
+from ..seating import Seats
+from ..spec import Protocol
+from .frame import Frame
+from .plans import SubResult
+from .runner import Outcome, Runner
+from .subruns import _factor, _run_sub, _sub_key, _sub_outcomes
+from .views import Observation, ViewTable, _refuse_dealt
+
+Law = tuple[tuple[tuple[Observation, ...], SubResult, Fraction], ...]
+"""A callee's joint law of (view, result), views as their observations (the same in any table)."""
+
+_ORDERED = "ordered"  # a loose key whose enumeration compared the faces: see its ordered keys
+_KEPT_LIMIT = 20_000  # laws kept (patterns are few: a bound, not a budget)
+_KEPT: dict[tuple[Any, ...], tuple[Law | str, tuple[int, ...]]] = {}  # by the spec's fingerprint
+_REFUSED: set[str] = set()  # the fingerprints of callees that look at their carried cards
+Plan = tuple[tuple[bool, ...], frozenset[int], str]
+_PLANS: dict[int, tuple[Protocol, Plan | None]] = {}
+_TABLE: list[Any] = [None, {}]  # the view table the laws were last rebuilt in, and those rebuilt
+
+
+def small_outcomes(
+    run: Runner, sub: Frame, codes: tuple[tuple[int, ...], ...], seats: Seats | None
+) -> list[Outcome]:
+    """What :func:`.subruns._sub_outcomes` gives for a small call in a single run."""
+
+    plan = _plan(sub.proto, run)
+    if plan is None or (seats is not None and seats.key() is not None):
+        return _sub_outcomes(run, sub, codes, seats=seats)
+    shared = run.shared
+    plain = _sub_key(run, sub, codes, None, seats)
+    hit = shared.subruns.get(plain)
+    if hit is not None:
+        return hit  # this game has enumerated these very cards: as before
+    labels, own, spec = plan
+    fixed = set(own)
+    mine: list[int] = []
+    for is_label, cs in zip(labels, codes):
+        if is_label:
+            for c in cs:
+                if c < 0 or c & 1:  # an empty place, or a face up: it shows
+                    return _sub_outcomes(run, sub, codes, seats=seats)
+                mine.append(c >> 1)
+        else:
+            fixed.update(c >> 1 for c in cs if c >= 0)
+    now = tuple(dict.fromkeys(mine))  # the faces in the order they first lie
+    if fixed.intersection(now) or any(s in ROTATIONS.to for s in now):
+        return _sub_outcomes(run, sub, codes, seats=seats)
+    index = {s: i for i, s in enumerate(now)}
+    shape = tuple(tuple(index[c >> 1] for c in cs) if lab else cs for lab, cs in zip(labels, codes))
+    key: tuple[Any, ...] = (spec, sub.key, shape)
+    kept = _KEPT.get(key)
+    if kept is not None and kept[0] is _ORDERED:
+        key = _ordered(key, now, fixed)
+        kept = _KEPT.get(key)
+    if kept is None:
+        return _first(run, sub, codes, plain, key, now, fixed, seats)
+    law, first = kept
+    assert not isinstance(law, str)
+    joint = _rebuilt(run.views, key, law)
+    if now != first:
+        to = dict(zip(first, now))
+        renamed = {(v, relabel(res, to)): p for (v, res), p in joint.items()}
+    else:
+        renamed = dict(joint)
+    hit = _factor(run, sub, renamed, seats)
+    if shared.restart is None:
+        shared.subruns[plain] = hit
+    return hit
+
+
+def _plan(proto: Protocol, run: Runner) -> Plan | None:
+    """Which inputs carry only labelled cards, and the symbol ids of the callee's own faces;
+    None when this does not apply (no such input, a game function, a call inside, a run that
+    is not a plain single run, a refused callee)."""
+    shared = run.shared
+    if (
+        run.mode != "sample"
+        or shared.restartable
+        or shared.store is not None
+        or shared.symmetry is not None
+        or shared.deferred is not None
+        or DEALT.ids
+    ):
+        return None
+    hit = _PLANS.get(id(proto))
+    if hit is not None and hit[0] is proto:
+        got = hit[1]
+        return None if got is None or got[2] in _REFUSED else got
+    labels = tuple(
+        proto.encodings[d.encoding].kind == "label" and not d.public for d in proto.inputs.values()
+    )
+    plan = None
+    if any(labels) and not proto.context and not any(isinstance(s, st.Call) for s in st.walk(proto.steps)):
+        own = set()
+        for name in proto.symbols:
+            sym = SYMBOLS.get(name)
+            if sym is not None:
+                own.add(sym.id)
+                other = ROTATIONS.to.get(sym.id)
+                if other is not None:
+                    own.add(other)
+        plan = (labels, frozenset(own), fingerprint(proto))
+    if len(_PLANS) > 1_000:
+        _PLANS.clear()
+    _PLANS[id(proto)] = (proto, plan)
+    return plan
+
+
+def _ordered(loose: tuple[Any, ...], now: tuple[int, ...], fixed: set[int]) -> tuple[Any, ...]:
+    """The key of an enumeration that compared the faces: with their order among themselves
+    and among every other face the callee can meet."""
+    order = sorted(fixed)
+    ranks = sorted(now)
+    return (*loose, tuple(ranks.index(s) for s in now), tuple(bisect_left(order, s) for s in now))
+
+
+def _first(
+    run: Runner,
+    sub: Frame,
+    codes: tuple[tuple[int, ...], ...],
+    plain: tuple[Any, ...],
+    key: tuple[Any, ...],
+    now: tuple[int, ...],
+    fixed: set[int],
+    seats: Seats | None,
+) -> list[Outcome]:
+    """The plain enumeration of these cards, guarded; its law kept for the next ones."""
+
+    shared = run.shared
+    caught: list[Law] = []
+
+    def check(child: Runner, joint: dict[tuple[int, SubResult], Fraction]) -> None:
+        caught.append(_law(child.views, joint))
+
+    evaluators = shared.evaluators
+    shared.evaluators = {}  # nothing read from the table is reused: every decision looks again
+    hidden = set(now)
+    DEALT.ids.update(hidden)
+    reads = CODE_ORDER.reads
+    try:
+        outcomes: list[Outcome] | None = _run_sub(run, sub, codes, plain, None, seats or Seats(), check=check)
+    except ReductionRefused:
+        outcomes = None
+    finally:
+        DEALT.ids.difference_update(hidden)
+        shared.evaluators = evaluators
+    if outcomes is None:
+        _REFUSED.add(key[0])
+        return _sub_outcomes(run, sub, codes, seats=seats)  # the plain enumeration, unguarded
+    if caught and shared.restart is None:
+        if len(_KEPT) >= _KEPT_LIMIT:
+            _KEPT.clear()
+        if CODE_ORDER.reads != reads and len(key) == 3:  # it compared them: keyed by their order
+            _KEPT[key] = (_ORDERED, ())
+            key = _ordered(key, now, fixed)
+        _KEPT[key] = (caught[0], now)
+    return outcomes
+
+
+def _law(views: ViewTable, joint: dict[tuple[int, SubResult], Fraction]) -> Law:
+    """The joint law with its views as observations; refuses (ReductionRefused) a view, value,
+    shown card or count that holds a hidden face."""
+    out = []
+    for (view, res), p in joint.items():
+        chain = tuple(views.observations(view))
+        for obs in chain:
+            if obs[0] in ("call", "merged", "unordered"):
+                raise ReductionRefused("a callee's view holds another's")
+            _refuse_dealt(obs)
+        held = [s for s, _ in res.delta] + [s for s, _ in res.meters.peak]
+        held += [s.id for _, _, syms in res.shown for s in syms]
+        held += [v.id for v in _symbols(res.values)]
+        if any(s in DEALT.ids for s in held):
+            raise ReductionRefused("a hidden face is handed back")
+        out.append((chain, res, p))
+    return tuple(out)
+
+
+def _rebuilt(views: ViewTable, key: tuple[Any, ...], law: Law) -> dict[tuple[int, SubResult], Fraction]:
+    """A kept law with its views interned in ``views`` (once per table)."""
+    if _TABLE[0] is not views:
+        _TABLE[0] = views
+        _TABLE[1] = {}
+    done: dict[tuple[Any, ...], tuple[Law, dict[tuple[int, SubResult], Fraction]]] = _TABLE[1]
+    hit = done.get(key)
+    if hit is None or hit[0] is not law:
+        joint: dict[tuple[int, SubResult], Fraction] = {}
+        for chain, res, p in law:
+            view = 0
+            for obs in chain:
+                view = views.extend(view, obs)
+            joint[(view, res)] = p
+        hit = done[key] = (law, joint)
+    return hit[1]
+
+
+def _symbols(value: Any) -> list[Symbol]:
+    if isinstance(value, Symbol):
+        return [value]
+    if isinstance(value, (tuple, list, frozenset, set)):
+        return [s for v in value for s in _symbols(v)]
+    return []
+
+
+def relabel(res: SubResult, to: dict[int, int]) -> SubResult:
+    """``res`` with each face ``s`` in ``to`` (symbol ids) replaced by ``to[s]``."""
+    cards = tuple(
+        (shape, tuple([(to.get(c >> 1, c >> 1) << 1 | (c & 1)) if c >= 0 else c for c in cs]))
+        for shape, cs in res.cards
+    )
+    return SubResult(cards, res.values, res.delta, res.meters, res.shown)
