@@ -14,9 +14,11 @@ import random
 from collections import Counter
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from itertools import chain
+from operator import attrgetter
 from typing import Any
 
-from .cards import EMPTY, Symbol, symbol_of
+from .cards import EMPTY, SYMBOLS, Symbol
 from .compiled import run_single
 from .errors import CheckFailure
 from .machine import Runner, Shared, ViewTable, read_outputs
@@ -74,6 +76,9 @@ class CallCache:
     # may name a view (a callee whose view does not factor), which must stay valid next run.
     views: ViewTable = field(default_factory=ViewTable)
     interpreter_runs: int = 0
+    # The paper's counts (the spec's ``expect`` values) by protocol and parameters, for those
+    # that call no game function: they depend on nothing else (see :func:`_paper_count`).
+    counts: dict[Any, Any] = field(default_factory=dict)
 
 
 ENGINES = ("compiled", "interpreter")
@@ -107,6 +112,8 @@ def check_selection(proto: Protocol) -> None:
 
 
 _PLANS_KEPT = 20_000  # rearrangement plans kept between runs before the cache starts afresh
+_COUNTS_KEPT = 4_096  # the paper's counts kept (by protocol and parameters) before starting afresh
+_NAME = attrgetter("name")
 
 
 def run_selection(
@@ -156,19 +163,20 @@ def run_selection(
     outs = read_outputs(runner, frame, state)
     played = outs["played"]
     returned = []
+    cells = state.cells
+    by_id = SYMBOLS.by_id
     for i in range(len(owners)):
         reg = state.layout.by_name.get(f"hand{i + 1}")
-        returned.append(
-            [symbol_of(state.cells[f]) for f in reg.slots if state.cells[f] != EMPTY] if reg else []
-        )
+        # A region's slots are consecutive (Region.slots): its cells are one slice of the row.
+        hand = cells[reg.offset : reg.offset + reg.size] if reg else ()
+        returned.append([by_id(c >> 1) for c in hand if c != EMPTY])
     kept = outs.get("kept")
     if kept is not None:
         returned[0].append(kept)  # the drawn card joins P_1's hand
     helpers = sum(n for _, n in state.meters.peak)
 
     def want(name: str) -> Any:
-        exp = protocol.expect.get(name)
-        return exp.value(frame.globals) if exp is not None and exp.value is not None else None
+        return _paper_count(cache, protocol, frame, name)
 
     checked = _checked(
         protocol,
@@ -210,7 +218,6 @@ def _checked(
     """The checks of :func:`run_selection` on a finished run (either engine). ``pile``: the
     index of the draw pile when the run draws a card for P_1 itself (:func:`draw_pile`); then
     with no valid card in P_1's hand, the card played or ``kept`` is a card of that pile."""
-    row = [c for o in owners for c in o]
     valid_cards = [c for c in owners[0] if valid(c)]
     if played is None and valid_cards:
         raise CheckFailure(
@@ -232,13 +239,13 @@ def _checked(
             expected.append(kept)
         if i == pile and drawn is not None:
             expected.remove(drawn)
-        if Counter(c.name for c in cards) != Counter(c.name for c in expected):
+        if Counter(map(_NAME, cards)) != Counter(map(_NAME, expected)):
             raise CheckFailure(
                 f"{where}: owner {i + 1} got back {sorted(c.glyph for c in cards)} "
                 f"instead of {sorted(c.glyph for c in expected)}"
             )
-    total = Counter(c.name for r in returned for c in r) + Counter([played.name] if played else [])
-    if total != Counter(c.name for c in row):
+    total = Counter(map(_NAME, chain(chain.from_iterable(returned), [played] if played else [])))
+    if total != Counter(map(_NAME, chain.from_iterable(owners))):
         raise CheckFailure(f"{where}: cards were created or lost")
     if not helpers_back:
         raise CheckFailure(f"{where}: helper cards were not all returned to the supply")
@@ -252,6 +259,25 @@ def _checked(
     return SelectionRun(
         played, returned, measured[0], measured[1], 6, observations, paper_counts, drawn=drawn
     )
+
+
+def _paper_count(cache: CallCache, protocol: Protocol, frame: Any, name: str) -> Any:
+    """The spec's ``expect`` value ``name`` (shuffles, helper_cards) for this run's parameters,
+    or None when it quotes none. A value that calls no game function depends on the protocol
+    and its parameters alone: it is kept in ``cache`` (the same for every run with those)."""
+    key = (id(protocol), frame.key, name)
+    hit = cache.counts.get(key)
+    if hit is not None and hit[0] is protocol:
+        return hit[1]
+    exp = protocol.expect.get(name)
+    if exp is None or exp.value is None:
+        return None
+    value = exp.value(frame.globals)
+    if not exp.value.calls() & protocol.context.keys():  # else it reads the game (e.g. valid)
+        if len(cache.counts) >= _COUNTS_KEPT:
+            cache.counts.clear()
+        cache.counts[key] = (protocol, value)
+    return value
 
 
 def _drawn(
