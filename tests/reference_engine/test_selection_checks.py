@@ -12,12 +12,13 @@ from typing import Any
 import pytest
 
 from reference_engine.cards import Symbol, code
+from reference_engine.compiled import run_single
 from reference_engine.compiled.evaluate import FastEvaluator
 from reference_engine.compiled.run import Run
-from reference_engine.errors import CheckFailure
+from reference_engine.errors import CheckFailure, SimulationError
 from reference_engine.expressions import EvalError
 from reference_engine.kinds.shedding import load_rules
-from reference_engine.machine import Runner, Shared
+from reference_engine.machine import Runner, Shared, read_outputs
 from reference_engine.machine.frame import Frame
 from reference_engine.registry import Library
 from reference_engine.selection import CallCache, _checked, run_selection
@@ -288,3 +289,57 @@ def test_a_run_leaves_no_cycle_of_its_own_for_the_garbage_collector(library: Lib
         gc.garbage.clear()
         gc.enable()
     assert left == []
+
+
+@pytest.mark.parametrize("engine", ["compiled", "interpreter"])
+def test_the_cyclic_collector_waits_for_the_end_of_a_run(library: Library, engine: str) -> None:
+    seen: list[bool] = []
+
+    def watching(card: Any) -> bool:
+        seen.append(gc.isenabled())
+        return valid(card)
+
+    assert gc.isenabled()
+    proto = library.protocol("card-selection-arrow")
+    run_selection(
+        library, proto, full_table(6), watching, random.Random(6), CallCache(engine=engine), "turn 1"
+    )
+    # Step 6 asks every card of the table during the run (107: paused), the checks after it P_1's.
+    assert seen.count(False) >= 107 and seen[0] is False and seen[-1] is True and gc.isenabled()
+
+
+def finished_run(library: Library, lib: Library | None = None) -> tuple[Runner, Frame, Any]:
+    """A runner, frame and final table of one compiled run of card-selection-arrow."""
+    use = lib or library
+    proto = use.protocol("card-selection-arrow")
+    table = full_table(7)
+    runner = Runner(use, "sample", rng=random.Random(7), context={"valid": valid})
+    frame = runner.frame(proto, proto.resolve_params({"sizes": tuple(map(len, table))}))
+    state, engine, _ = run_single(
+        runner, frame, frame.initial_state({"cards": [c for o in table for c in o]}), "compiled"
+    )
+    assert engine == "compiled"
+    return runner, frame, state
+
+
+def test_outputs_a_game_does_not_read_are_checked_not_decoded(library: Library) -> None:
+    runner, frame, state = finished_run(library)
+    every = read_outputs(runner, frame, state)
+    some = read_outputs(runner, frame, state, only=("played", "kept"))
+    assert set(every) == {"played", "kept", "found", "drew", "hands"} and len(every["hands"]) == 5
+    assert some == {k: v for k, v in every.items() if k != "hands"}
+
+
+def test_an_output_not_read_still_fails_a_broken_run(
+    variant: Callable[..., Library], library: Library
+) -> None:
+    lib = variant(
+        "card-selection-arrow",
+        (
+            'cards: "[hand(i) for i in 1..len(sizes)]"',
+            'cards: "[hand(i) for i in 1..len(sizes) // (draw - draw)]"',
+        ),
+    )
+    runner, frame, state = finished_run(library, lib)
+    with pytest.raises(SimulationError, match="output hands"):
+        read_outputs(runner, frame, state, only=("played", "kept"))
