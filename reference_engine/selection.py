@@ -35,7 +35,9 @@ class SelectionRun:
     shuffles: int
     helper_cards: int
     checks: int
-    observations: list[Any]
+    # The run's view: the game's table of views and its id there (the observations are
+    # expanded when read, see :attr:`observations`; a game reads them only when it records).
+    view: tuple[ViewTable, int]
     expected: dict[str, Any] = field(default_factory=dict)  # the paper's counts for this run
     engine: str = "interpreter"  # which engine ran it: compiled | interpreter
     fallback_reason: str | None = None  # why the interpreter ran it though the compiled path was asked
@@ -43,6 +45,15 @@ class SelectionRun:
     # drew from the draw pile, or None. It is ``played`` when it was played, else it is in P_1's
     # returned hand (the spec's output ``kept``).
     drawn: Symbol | None = None
+    _observations: list[Any] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def observations(self) -> list[Any]:
+        """What the table saw of the run (an inlined call's own view expanded into a list)."""
+        if self._observations is None:
+            views, view = self.view
+            self._observations = views.expanded(view)
+        return self._observations
 
 
 def draw_pile(proto: Protocol, owners: int, params: dict[str, Any] | None) -> int | None:
@@ -193,7 +204,7 @@ def run_selection(
         played,
         returned,
         (state.meters.shuffles, helpers),
-        runner.views.expanded(state.view),
+        (runner.views, state.view),
         want,
         not state.out,
         pile=draw_pile(protocol, len(owners), params),
@@ -214,7 +225,7 @@ def _checked(
     played: Symbol | None,
     returned: list[list[Symbol]],
     measured: tuple[int, int],
-    observations: list[Any],
+    view: tuple[ViewTable, int],
     want: Any,
     helpers_back: bool,
     pile: int | None = None,
@@ -265,9 +276,7 @@ def _checked(
             paper_counts[name] = paper
             if check_counts and paper != value:
                 raise CheckFailure(f"{where}: used {value} {name.replace('_', ' ')}, the paper says {paper}")
-    return SelectionRun(
-        played, returned, measured[0], measured[1], 6, observations, paper_counts, drawn=drawn
-    )
+    return SelectionRun(played, returned, measured[0], measured[1], 6, view, paper_counts, drawn=drawn)
 
 
 def _same_faces(cards: list[Symbol], expected: list[Symbol]) -> bool:

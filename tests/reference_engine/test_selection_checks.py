@@ -18,7 +18,7 @@ from reference_engine.compiled.run import Run
 from reference_engine.errors import CheckFailure, SimulationError
 from reference_engine.expressions import EvalError
 from reference_engine.kinds.shedding import load_rules
-from reference_engine.machine import Runner, Shared, read_outputs
+from reference_engine.machine import Runner, Shared, ViewTable, read_outputs
 from reference_engine.machine.frame import Frame
 from reference_engine.registry import Library
 from reference_engine.selection import CallCache, _checked, run_selection
@@ -56,7 +56,7 @@ def check(
         played,
         returned,
         measured,
-        [],
+        (ViewTable(), 0),
         counts.get,
         helpers_back,
         pile=pile,
@@ -343,3 +343,16 @@ def test_an_output_not_read_still_fails_a_broken_run(
     runner, frame, state = finished_run(library, lib)
     with pytest.raises(SimulationError, match="output hands"):
         read_outputs(runner, frame, state, only=("played", "kept"))
+
+
+def test_a_runs_observations_are_what_the_table_saw(library: Library) -> None:
+    proto = library.protocol("card-selection-arrow")
+    cache = CallCache(engine="compiled")
+    run = run_selection(library, proto, full_table(8), valid, random.Random(8), cache, "turn 1")
+    seen = run.observations
+    assert seen and seen == cache.views.expanded(run.view[1]) and run.observations is seen
+    assert any(obs[0] == "call" and isinstance(obs[2], list) for obs in seen)  # the lottery's own view
+    again = run_selection(
+        library, proto, full_table(8), valid, random.Random(8), CallCache(engine="interpreter"), "turn 1"
+    )
+    assert again.observations == seen
