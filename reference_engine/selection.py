@@ -296,9 +296,14 @@ def _paper_count(cache: CallCache, protocol: Protocol, frame: Any, name: str) ->
     if exp is None or exp.value is None:
         return None
     value = exp.value(frame.globals)
-    if not exp.value.calls() & protocol.context.keys():  # else it reads the game (e.g. valid)
-        if len(cache.counts) >= _COUNTS_KEPT:
-            cache.counts.clear()
+    # Whether it reads the game (calls e.g. valid): asked of the expression once per protocol.
+    reads = cache.counts.get((id(protocol), name))
+    if reads is None or reads[0] is not protocol:
+        reads = (protocol, bool(exp.value.calls() & protocol.context.keys()))
+    if len(cache.counts) >= _COUNTS_KEPT:
+        cache.counts.clear()
+    cache.counts[(id(protocol), name)] = reads
+    if not reads[1]:
         cache.counts[key] = (protocol, value)
     return value
 
