@@ -9,7 +9,9 @@ the steps nested in it (a ``do`` includes its parts, a ``call`` its callee). Wal
 process (time.perf_counter): run it on an idle machine, or compare figures taken together. The
 first line gives virtual turns per second with the timing in place (a little slower than
 uno_speed.py's figure) and the share of a turn spent outside the protocol's steps (the game
-itself, the run's set-up and its checks).
+itself, the run's set-up and its checks); the second, the time Python's cyclic garbage collector
+took, in the steps and outside them (a run pauses it, so it mostly runs just after a run: it is
+counted outside, though the steps made the objects it walks), and the process's CPU time.
 
 It records nothing: it is a profile to decide what to make faster, not a figure of record.
 """
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import gc
 import time
 from typing import Any
 
@@ -31,9 +34,9 @@ from reference_engine.selection import ENGINE
 Key = tuple[str, int, str, str]
 
 
-def timed(spent: dict[Key, float], count: collections.Counter[Key]) -> Any:
-    """A ``run_block`` doing what :func:`ops.run_block` does, timing each step."""
-    depth = [0]
+def timed(spent: dict[Key, float], count: collections.Counter[Key], depth: list[int]) -> Any:
+    """A ``run_block`` doing what :func:`ops.run_block` does, timing each step (``depth[0]``:
+    how many steps are being carried out now)."""
 
     def run_block(run: Any, block: Any) -> None:
         runner = run.runner
@@ -68,9 +71,20 @@ def main() -> None:
     Game(rules, library, players=args.players, virtual=args.players, level="card", seed=10_000).play()
     spent: dict[Key, float] = {}
     count: collections.Counter[Key] = collections.Counter()
-    ops.run_block = timed(spent, count)
+    depth = [0]
+    ops.run_block = timed(spent, count, depth)
     program.run_block = ops.run_block  # type: ignore[attr-defined]  # the name the program calls
+    collector = [0.0, 0.0, 0.0]  # seconds in the steps, outside them; when the running one began
+
+    def clock(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            collector[2] = time.perf_counter()
+        else:
+            collector[0 if depth[0] else 1] += time.perf_counter() - collector[2]
+
+    gc.callbacks.append(clock)
     turns = 0
+    cpu = time.process_time()
     start = time.perf_counter()
     for seed in range(args.games):
         result = Game(
@@ -79,11 +93,18 @@ def main() -> None:
         assert result is not None
         turns += result.virtual_turns
     elapsed = time.perf_counter() - start
+    cpu = time.process_time() - cpu
+    gc.callbacks.remove(clock)
     top_level = sum(v for k, v in spent.items() if k[1] == 0)
     print(
         f"{turns} virtual turns in {elapsed:.2f} s: {turns / elapsed:.1f} turns/s, "
         f"{1000 * elapsed / turns:.3f} ms a turn, of which {1000 * top_level / turns:.3f} ms in the "
         f"protocol's steps and {1000 * (elapsed - top_level) / turns:.3f} ms outside them"
+    )
+    print(
+        f"cyclic garbage collector: {1000 * (collector[0] + collector[1]) / turns:.3f} ms a turn "
+        f"({1000 * collector[0] / turns:.3f} in the steps, {1000 * collector[1] / turns:.3f} outside them); "
+        f"process CPU {1000 * cpu / turns:.3f} ms a turn"
     )
     print(f"{'ms/turn':>8} {'runs/turn':>9}  protocol, depth, step, kind")
     for key, secs in sorted(spent.items(), key=lambda kv: -kv[1])[: args.top]:

@@ -11,12 +11,14 @@ the run used the shuffles and helper cards the paper states.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from itertools import chain
+from operator import attrgetter
 from typing import Any
 
-from .cards import EMPTY, Symbol, symbol_of
+from .cards import EMPTY, SYMBOLS, Symbol
+from .collector import paused
 from .compiled import run_single
 from .errors import CheckFailure
 from .machine import Runner, Shared, ViewTable, read_outputs
@@ -33,7 +35,9 @@ class SelectionRun:
     shuffles: int
     helper_cards: int
     checks: int
-    observations: list[Any]
+    # The run's view: the game's table of views and its id there (the observations are
+    # expanded when read, see :attr:`observations`; a game reads them only when it records).
+    view: tuple[ViewTable, int]
     expected: dict[str, Any] = field(default_factory=dict)  # the paper's counts for this run
     engine: str = "interpreter"  # which engine ran it: compiled | interpreter
     fallback_reason: str | None = None  # why the interpreter ran it though the compiled path was asked
@@ -41,6 +45,15 @@ class SelectionRun:
     # drew from the draw pile, or None. It is ``played`` when it was played, else it is in P_1's
     # returned hand (the spec's output ``kept``).
     drawn: Symbol | None = None
+    _observations: list[Any] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def observations(self) -> list[Any]:
+        """What the table saw of the run (an inlined call's own view expanded into a list)."""
+        if self._observations is None:
+            views, view = self.view
+            self._observations = views.expanded(view)
+        return self._observations
 
 
 def draw_pile(proto: Protocol, owners: int, params: dict[str, Any] | None) -> int | None:
@@ -74,6 +87,9 @@ class CallCache:
     # may name a view (a callee whose view does not factor), which must stay valid next run.
     views: ViewTable = field(default_factory=ViewTable)
     interpreter_runs: int = 0
+    # The paper's counts (the spec's ``expect`` values) by protocol and parameters, for those
+    # that call no game function: they depend on nothing else (see :func:`_paper_count`).
+    counts: dict[Any, Any] = field(default_factory=dict)
 
 
 ENGINES = ("compiled", "interpreter")
@@ -107,6 +123,9 @@ def check_selection(proto: Protocol) -> None:
 
 
 _PLANS_KEPT = 20_000  # rearrangement plans kept between runs before the cache starts afresh
+_COUNTS_KEPT = 4_096  # the paper's counts kept (by protocol and parameters) before starting afresh
+_NAME = attrgetter("name")
+_READ = ("played", "kept")  # the outputs a run's result reads (the others are checked, not decoded)
 
 
 def run_selection(
@@ -142,33 +161,38 @@ def run_selection(
     functions = {"valid": valid, **(context or {})}
     runner = Runner(library, "sample", rng=rng, context=functions, shared=shared, views=cache.views)
     frame = runner.frame(protocol, protocol.resolve_params({"sizes": sizes, **(params or {})}))
-    state, engine, reason = run_single(
-        runner,
-        frame,
-        frame.initial_state({"cards": row}),
-        cache.engine or ENGINE.get(),
-        cache.fallback_reasons,
-    )
+    # A run leaves no reference cycle of its own (tests/reference_engine/test_selection_checks.py):
+    # the cyclic collector waits for its end instead of walking its short-lived tables at every
+    # few hundred allocations, as it does for an exact run (see collector.py).
+    with paused():
+        state, engine, reason = run_single(
+            runner,
+            frame,
+            frame.initial_state({"cards": row}),
+            cache.engine or ENGINE.get(),
+            cache.fallback_reasons,
+        )
     if engine == "compiled":
         cache.compiled_runs += 1
     else:
         cache.interpreter_runs += 1
-    outs = read_outputs(runner, frame, state)
+    outs = read_outputs(runner, frame, state, only=_READ)
     played = outs["played"]
     returned = []
+    cells = state.cells
+    by_id = SYMBOLS.by_id
     for i in range(len(owners)):
         reg = state.layout.by_name.get(f"hand{i + 1}")
-        returned.append(
-            [symbol_of(state.cells[f]) for f in reg.slots if state.cells[f] != EMPTY] if reg else []
-        )
+        # A region's slots are consecutive (Region.slots): its cells are one slice of the row.
+        hand = cells[reg.offset : reg.offset + reg.size] if reg else ()
+        returned.append([by_id(c >> 1) for c in hand if c != EMPTY])
     kept = outs.get("kept")
     if kept is not None:
         returned[0].append(kept)  # the drawn card joins P_1's hand
     helpers = sum(n for _, n in state.meters.peak)
 
     def want(name: str) -> Any:
-        exp = protocol.expect.get(name)
-        return exp.value(frame.globals) if exp is not None and exp.value is not None else None
+        return _paper_count(cache, protocol, frame, name)
 
     checked = _checked(
         protocol,
@@ -180,7 +204,7 @@ def run_selection(
         played,
         returned,
         (state.meters.shuffles, helpers),
-        runner.views.expanded(state.view),
+        (runner.views, state.view),
         want,
         not state.out,
         pile=draw_pile(protocol, len(owners), params),
@@ -201,7 +225,7 @@ def _checked(
     played: Symbol | None,
     returned: list[list[Symbol]],
     measured: tuple[int, int],
-    observations: list[Any],
+    view: tuple[ViewTable, int],
     want: Any,
     helpers_back: bool,
     pile: int | None = None,
@@ -210,7 +234,6 @@ def _checked(
     """The checks of :func:`run_selection` on a finished run (either engine). ``pile``: the
     index of the draw pile when the run draws a card for P_1 itself (:func:`draw_pile`); then
     with no valid card in P_1's hand, the card played or ``kept`` is a card of that pile."""
-    row = [c for o in owners for c in o]
     valid_cards = [c for c in owners[0] if valid(c)]
     if played is None and valid_cards:
         raise CheckFailure(
@@ -232,14 +255,18 @@ def _checked(
             expected.append(kept)
         if i == pile and drawn is not None:
             expected.remove(drawn)
-        if Counter(c.name for c in cards) != Counter(c.name for c in expected):
+        if not _same_faces(cards, expected):
             raise CheckFailure(
                 f"{where}: owner {i + 1} got back {sorted(c.glyph for c in cards)} "
                 f"instead of {sorted(c.glyph for c in expected)}"
             )
-    total = Counter(c.name for r in returned for c in r) + Counter([played.name] if played else [])
-    if total != Counter(c.name for c in row):
-        raise CheckFailure(f"{where}: cards were created or lost")
+    # With a hand returned for every owner, the checks above already add up to this one (every
+    # card an owner had came back to it, but the card played, and the one drawn went from the
+    # draw pile to P_1): only a run that returned more or fewer hands than it had owners fails it.
+    if len(returned) != len(owners):
+        returned_faces = chain(chain.from_iterable(returned), [played] if played else [])
+        if not _same_faces(list(returned_faces), list(chain.from_iterable(owners))):
+            raise CheckFailure(f"{where}: cards were created or lost")
     if not helpers_back:
         raise CheckFailure(f"{where}: helper cards were not all returned to the supply")
     paper_counts: dict[str, Any] = {}
@@ -249,9 +276,36 @@ def _checked(
             paper_counts[name] = paper
             if check_counts and paper != value:
                 raise CheckFailure(f"{where}: used {value} {name.replace('_', ' ')}, the paper says {paper}")
-    return SelectionRun(
-        played, returned, measured[0], measured[1], 6, observations, paper_counts, drawn=drawn
-    )
+    return SelectionRun(played, returned, measured[0], measured[1], 6, view, paper_counts, drawn=drawn)
+
+
+def _same_faces(cards: list[Symbol], expected: list[Symbol]) -> bool:
+    """Whether two lists hold the same faces, each as many times (by name, in any order)."""
+    return len(cards) == len(expected) and sorted(map(_NAME, cards)) == sorted(map(_NAME, expected))
+
+
+def _paper_count(cache: CallCache, protocol: Protocol, frame: Any, name: str) -> Any:
+    """The spec's ``expect`` value ``name`` (shuffles, helper_cards) for this run's parameters,
+    or None when it quotes none. A value that calls no game function depends on the protocol
+    and its parameters alone: it is kept in ``cache`` (the same for every run with those)."""
+    key = (id(protocol), frame.key, name)
+    hit = cache.counts.get(key)
+    if hit is not None and hit[0] is protocol:
+        return hit[1]
+    exp = protocol.expect.get(name)
+    if exp is None or exp.value is None:
+        return None
+    value = exp.value(frame.globals)
+    # Whether it reads the game (calls e.g. valid): asked of the expression once per protocol.
+    reads = cache.counts.get((id(protocol), name))
+    if reads is None or reads[0] is not protocol:
+        reads = (protocol, bool(exp.value.calls() & protocol.context.keys()))
+    if len(cache.counts) >= _COUNTS_KEPT:
+        cache.counts.clear()
+    cache.counts[(id(protocol), name)] = reads
+    if not reads[1]:
+        cache.counts[key] = (protocol, value)
+    return value
 
 
 def _drawn(

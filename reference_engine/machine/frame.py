@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -22,6 +23,7 @@ GameFunction = Callable[..., Any]
 
 _MISS = object()
 _VARIES = object()  # marks an expression whose value depends on the cards or the game
+_VALUE_KINDS = ("values", "onehot")  # encodings that write a value with cards; the others hold a card
 _CONSTANTS_LIMIT = 50_000  # entries kept from run to run before the table starts afresh
 
 
@@ -86,13 +88,20 @@ class Frame:
 
     def _encoder(self, enc: Encoding) -> Callable[[Scope, Any], NewCards]:
         made: dict[Any, NewCards] = {}
+        # The frame, weakly: its scope's functions hold this function, so a strong reference
+        # would make every frame a cycle that only the cyclic garbage collector frees (a
+        # card-level game makes frames at every turn). It is called only while its frame is in use.
+        owner = weakref.ref(self)
 
         def encode(scope: Scope, value: Any) -> NewCards:
             v = plain(value)
             key = (type(v), v) if isinstance(v, (int, str)) else None
             if key is not None and key in made:
                 return made[key]  # new cards are never changed once made
-            cards = NewCards(self.bound(enc.name).encode(v), label=str(v))
+            frame = owner()
+            if frame is None:
+                raise EvalError(f"encoding {enc.name}: used after its protocol's run ended")
+            cards = NewCards(frame.bound(enc.name).encode(v), label=str(v))
             if key is not None:
                 made[key] = cards
             return cards
@@ -176,8 +185,15 @@ class Frame:
             items = values[name] if count is not None else [values[name]]
             if count is not None and len(items) != count:
                 raise EvalError(f"input {name} needs {count} values, got {len(items)}")
-            for v in items:
-                cells.extend(self.encoded(decl.encoding, v))
+            if b.encoding.kind in _VALUE_KINDS:
+                for v in items:
+                    cells.extend(self.encoded(decl.encoding, v))
+            else:  # a card encodes as itself, face down (BoundEncoding.encode), one card per value
+                for v in items:
+                    if type(v) is Symbol:
+                        cells.append(v.id << 1)  # code(v)
+                    else:
+                        cells.extend(self.encoded(decl.encoding, v))
             shapes.append(
                 (name, 1, b.width * len(items), max(b.width, 1), None, self.proto.sleeves.get(name))
             )

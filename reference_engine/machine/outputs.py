@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
-from ..cards import EMPTY, symbol_of
+from ..cards import EMPTY, SYMBOLS
 from ..encodings import DecodeError
 from ..errors import SimulationError
 from ..expressions import EvalError, Index, Name
@@ -20,9 +22,18 @@ from .views import Observation
 Selection = tuple[tuple[int, ...], tuple[int, int]]
 """The slots of a group of cards and its shape (rows, columns)."""
 
+_NAME = attrgetter("name")
+_NEVER_FAILS = ("cards", "faces")  # decodings that read any cards (see _decode)
 
-def read_outputs(run: Runner, frame: Frame, state: State) -> dict[str, Any]:
-    """Every output's value as the verifier sees it (face-down cards included)."""
+
+def read_outputs(
+    run: Runner, frame: Frame, state: State, only: Collection[str] | None = None
+) -> dict[str, Any]:
+    """Every output's value as the verifier sees it (face-down cards included).
+
+    ``only``: the outputs the caller reads (a game's run). Every other output is still read as
+    far as reading it can fail (its value, its cards' places, their decoding), but a group of
+    cards read as faces (``cards``, ``faces``: it cannot fail) is left out of the result."""
     ev = run.evaluator(frame)
     values: dict[str, Any] = {}
     for out in frame.proto.outputs.values():
@@ -32,6 +43,8 @@ def read_outputs(run: Runner, frame: Frame, state: State) -> dict[str, Any]:
                 values[out.name] = _freeze(ev.value(out.value, state))
                 continue
             groups, many = output_selections(run, frame, out, state, ev)
+            if only is not None and out.name not in only and out.decode in _NEVER_FAILS:
+                continue
             decoded = tuple(_decode(frame, out, state, flats) for flats, _ in groups)
             values[out.name] = decoded if many else decoded[0]
         except DecodeError as exc:
@@ -105,13 +118,14 @@ def output_flats(run: Runner, frame: Frame, out: OutputDecl, state: State, ev: E
 
 
 def _decode(frame: Frame, out: OutputDecl, state: State, flats: tuple[int, ...]) -> Any:
-    syms = [symbol_of(state.cells[f]) for f in flats if state.cells[f] != EMPTY]
+    by_id = SYMBOLS.by_id  # symbol_of, without a call per card
+    syms = [by_id(c >> 1) for c in map(state.cells.__getitem__, flats) if c != EMPTY]
     if out.decode == "card":
         if len(syms) > 1:
             raise EvalError(f"expected one card, found {len(syms)}")
         return syms[0] if syms else None
     if out.decode == "cards":
-        return tuple(sorted(syms, key=lambda s: s.name))
+        return tuple(sorted(syms, key=_NAME))
     if out.decode == "faces":
         return tuple(syms)
     assert out.decode is not None

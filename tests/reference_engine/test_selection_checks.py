@@ -1,0 +1,359 @@
+"""The checks of one card-level run (``selection._checked``), each caught on a broken result, and
+what a run sets up and leaves behind: the paper's counts kept per parameters, the initial table,
+no reference cycles left for the garbage collector."""
+
+from __future__ import annotations
+
+import gc
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from reference_engine.cards import Symbol, code
+from reference_engine.compiled import run_single
+from reference_engine.compiled.evaluate import FastEvaluator
+from reference_engine.compiled.run import Run
+from reference_engine.errors import CheckFailure, SimulationError
+from reference_engine.expressions import EvalError
+from reference_engine.kinds.shedding import load_rules
+from reference_engine.machine import Runner, Shared, ViewTable, read_outputs
+from reference_engine.machine.frame import Frame
+from reference_engine.registry import Library
+from reference_engine.selection import CallCache, _checked, run_selection
+
+RULES = load_rules("uno")
+CARD = RULES.symbol
+valid = RULES.validity(CARD("red5"), "red")  # a red card, a 5 or a wild card
+
+
+def owners() -> list[list[Symbol]]:
+    """P_1 (red1 and green2 valid: red1), P_2, the draw pile (blue5 valid, green3 not)."""
+    return [[CARD("red1"), CARD("green2")], [CARD("yellow3")], [CARD("blue5"), CARD("green3")]]
+
+
+def check(
+    returned: list[list[Symbol]],
+    played: Symbol | None,
+    *,
+    table: list[list[Symbol]] | None = None,
+    fallback: bool = False,
+    measured: tuple[int, int] = (4, 10),
+    paper: dict[str, int] | None = None,
+    helpers_back: bool = True,
+    pile: int | None = None,
+    kept: Symbol | None = None,
+) -> Any:
+    counts = {"shuffles": 4, "helper_cards": 10} if paper is None else paper
+    return _checked(
+        Library().protocol("card-selection-arrow"),
+        owners() if table is None else table,
+        valid,
+        "turn 7",
+        True,
+        fallback,
+        played,
+        returned,
+        measured,
+        (ViewTable(), 0),
+        counts.get,
+        helpers_back,
+        pile=pile,
+        kept=kept,
+    )
+
+
+def test_a_correct_run_passes_every_check() -> None:
+    run = check([[CARD("green2")], [CARD("yellow3")], [CARD("green3"), CARD("blue5")]], CARD("red1"))
+    assert (
+        run.played == CARD("red1") and run.checks == 6 and run.expected == {"shuffles": 4, "helper_cards": 10}
+    )
+
+
+@pytest.mark.parametrize(
+    ("returned", "played", "options", "message"),
+    [
+        pytest.param(
+            [[CARD("red1"), CARD("green2")], [CARD("yellow3")], [CARD("blue5"), CARD("green3")]],
+            None,
+            {},
+            "reported no valid card, but R1 is valid",
+            id="no card though one is valid",
+        ),
+        pytest.param(
+            [[CARD("red1")], [CARD("yellow3")], [CARD("blue5"), CARD("green3")]],
+            CARD("green2"),
+            {},
+            "played G2, which is not a valid card of the hand",
+            id="an invalid card",
+        ),
+        pytest.param(
+            [[CARD("green2")], [CARD("green3")], [CARD("blue5"), CARD("yellow3")]],
+            CARD("red1"),
+            {},
+            "owner 2 got back ['G3'] instead of ['Y3']",
+            id="a card to the wrong owner",
+        ),
+        pytest.param(
+            [[CARD("green2")], [CARD("yellow3")]],
+            CARD("red1"),
+            {},
+            "cards were created or lost",
+            id="an owner's cards lost",
+        ),
+        pytest.param(
+            [[CARD("green2")], [CARD("yellow3")], [CARD("blue5"), CARD("green3")]],
+            CARD("red1"),
+            {"helpers_back": False},
+            "helper cards were not all returned to the supply",
+            id="a helper card kept",
+        ),
+        pytest.param(
+            [[CARD("green2")], [CARD("yellow3")], [CARD("blue5"), CARD("green3")]],
+            CARD("red1"),
+            {"measured": (3, 10)},
+            "used 3 shuffles, the paper says 4",
+            id="a shuffle left out",
+        ),
+        pytest.param(
+            [[CARD("green2")], [CARD("yellow3")], [CARD("blue5"), CARD("green3")]],
+            CARD("red1"),
+            {"measured": (4, 11)},
+            "used 11 helper cards, the paper says 10",
+            id="a helper card too many",
+        ),
+        pytest.param(
+            [[CARD("green2"), CARD("blue5")], [CARD("yellow3")], [CARD("green3")]],
+            CARD("red1"),
+            {"pile": 2, "kept": CARD("blue5")},
+            "drew B5, but the hand held a valid card",
+            id="a draw with a valid card in hand",
+        ),
+        pytest.param(
+            [[CARD("green2"), CARD("blue5")], [CARD("yellow3")], [CARD("green3")]],
+            CARD("red1"),
+            {"kept": CARD("blue5")},
+            "kept B5, but this run draws no card",
+            id="a card kept without the draw rule",
+        ),
+    ],
+)
+def test_each_check_catches_a_broken_run(
+    returned: list[list[Symbol]], played: Symbol | None, options: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(CheckFailure) as info:
+        check(returned, played, **options)
+    assert info.value.format_message() == f"turn 7: {message}"
+
+
+NO_VALID = [[CARD("green2")], [CARD("yellow3")], [CARD("blue5"), CARD("green3")]]
+
+
+@pytest.mark.parametrize(
+    ("returned", "played", "kept", "message"),
+    [
+        pytest.param(
+            NO_VALID,
+            None,
+            None,
+            "no valid card in the hand, but drew no card from the draw pile",
+            id="no draw",
+        ),
+        pytest.param(
+            [[CARD("green2"), CARD("yellow3")], [], NO_VALID[2]],
+            None,
+            CARD("yellow3"),
+            "drew Y3, which is not a card of the draw pile",
+            id="not the pile's",
+        ),
+        pytest.param(
+            [[CARD("green2"), CARD("blue5")], [CARD("yellow3")], [CARD("green3")]],
+            None,
+            CARD("blue5"),
+            "kept the drawn card B5, which is valid",
+            id="a valid card kept",
+        ),
+        pytest.param(
+            [[CARD("green2")], [CARD("yellow3")], [CARD("blue5")]],
+            CARD("green3"),
+            None,
+            "played the drawn card G3, which is not valid",
+            id="an invalid card played",
+        ),
+        pytest.param(
+            [[CARD("green2"), CARD("green3")], [CARD("yellow3")], []],
+            CARD("blue5"),
+            CARD("green3"),
+            "both played B5 and kept G3",
+            id="both",
+        ),
+    ],
+)
+def test_the_draw_rule_checks_catch_a_broken_run(
+    returned: list[list[Symbol]], played: Symbol | None, kept: Symbol | None, message: str
+) -> None:
+    table = [[CARD("green2")], [CARD("yellow3")], [CARD("blue5"), CARD("green3")]]
+    with pytest.raises(CheckFailure) as info:
+        check(returned, played, table=table, pile=2, kept=kept)
+    assert info.value.format_message() == f"turn 7: {message}"
+
+
+def test_the_original_lottery_plays_some_card_without_a_valid_one() -> None:
+    table = [[CARD("green2")], [CARD("yellow3")], [CARD("blue5"), CARD("green3")]]
+    with pytest.raises(CheckFailure, match="with no valid card any card of the hand is played"):
+        check(table, None, table=table, fallback=True)
+    assert check([[], *table[1:]], CARD("green2"), table=table, fallback=True).played == CARD("green2")
+
+
+# -- a run's set-up -----------------------------------------------------------------------
+
+
+def full_table(seed: int) -> list[list[Symbol]]:
+    deck = RULES.deck()
+    random.Random(seed).shuffle(deck)
+    return [deck[0:7], deck[7:14], deck[14:21], deck[21:28], deck[28:107]]
+
+
+def test_the_paper_counts_are_kept_per_protocol_and_parameters(library: Library) -> None:
+    proto = library.protocol("card-selection-arrow")
+    cache = CallCache(engine="compiled")
+    for seed in (1, 2):
+        run = run_selection(library, proto, full_table(seed), valid, random.Random(seed), cache, "turn 1")
+        assert run.expected == {"shuffles": run.shuffles} and run.shuffles == 2 + 3  # k_1 = 7: 3 rounds
+    (key,) = [k for k in cache.counts if len(k) == 3]  # (protocol, parameters, count)
+    assert key[2] == "shuffles" and cache.counts[key] == (proto, 5)
+    assert cache.counts[(id(proto), "shuffles")] == (proto, False)  # it reads no game function
+    smaller = full_table(3)
+    smaller[0] = smaller[0][:2]
+    run = run_selection(library, proto, smaller, valid, random.Random(3), cache, "turn 2")
+    assert run.expected == {"shuffles": 2 + 1} and len([k for k in cache.counts if len(k) == 3]) == 2
+
+
+def test_a_paper_count_that_reads_the_game_is_asked_every_run(variant: Callable[..., Library]) -> None:
+    quoted = 'value: "2 + len([n for n in [1, 2, 4, 8, 16, 32, 64, 128] if n < sizes[1]])"'
+    lib = variant(
+        "card-selection-arrow", (quoted, quoted.replace('"2 +', '"(valid(0) if 1 == 2 else 0) + 2 +'))
+    )
+    proto = lib.protocol("card-selection-arrow")
+    cache = CallCache(engine="compiled")
+    for seed in (1, 2):
+        run = run_selection(lib, proto, full_table(seed), valid, random.Random(seed), cache, "turn 1")
+        assert run.expected == {"shuffles": 5}
+    assert cache.counts == {(id(proto), "shuffles"): (proto, True)}  # it reads the game: no value kept
+
+
+def test_the_initial_table_holds_each_card_face_down(library: Library) -> None:
+    proto = library.protocol("card-selection-arrow")
+    table = full_table(4)
+    row = [c for o in table for c in o]
+    frame = Frame(proto, proto.resolve_params({"sizes": tuple(map(len, table))}))
+    state = frame.initial_state({"cards": row})
+    assert state.cells == tuple(code(c) for c in row)
+    assert state == frame.state_from_codes((tuple(c for v in row for c in frame.encoded("card", v)),))
+    with pytest.raises(EvalError, match="encodes a card, not 3"):
+        frame.initial_state({"cards": [*row[:-1], 3]})
+    with pytest.raises(EvalError, match="needs 107 values, got 106"):
+        frame.initial_state({"cards": row[:-1]})
+
+
+def test_an_encoding_outliving_its_frame_says_so(library: Library) -> None:
+    proto = library.protocol("card-selection-arrow")
+    frame = Frame(proto, proto.resolve_params({}))
+    scope = frame.globals
+    arrow = scope.functions["arrow"]
+    assert [s.name for s in arrow(scope, 1).symbols] == ["up"]
+    del frame
+    gc.collect()
+    with pytest.raises(EvalError, match="encoding arrow: used after its protocol's run ended"):
+        arrow(scope, 0)
+
+
+@pytest.mark.parametrize("engine", ["compiled", "interpreter"])
+def test_a_run_leaves_no_cycle_of_its_own_for_the_garbage_collector(library: Library, engine: str) -> None:
+    """A card-level game runs the protocol at every turn: a run's runner, frame and (compiled)
+    table must be freed when it ends, not left in cycles that only full collections free."""
+    proto = library.protocol("card-selection-arrow")
+    cache = CallCache(engine=engine)
+    run_selection(library, proto, full_table(5), valid, random.Random(5), cache, "turn 1")
+    gc.collect()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        run_selection(library, proto, full_table(5), valid, random.Random(5), cache, "turn 2")
+        gc.collect()
+        left = [
+            type(o).__name__ for o in gc.garbage if isinstance(o, (Runner, Shared, Frame, Run, FastEvaluator))
+        ]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+    assert left == []
+
+
+@pytest.mark.parametrize("engine", ["compiled", "interpreter"])
+def test_the_cyclic_collector_waits_for_the_end_of_a_run(library: Library, engine: str) -> None:
+    seen: list[bool] = []
+
+    def watching(card: Any) -> bool:
+        seen.append(gc.isenabled())
+        return valid(card)
+
+    assert gc.isenabled()
+    proto = library.protocol("card-selection-arrow")
+    run_selection(
+        library, proto, full_table(6), watching, random.Random(6), CallCache(engine=engine), "turn 1"
+    )
+    # Step 6 asks every card of the table during the run (107: paused), the checks after it P_1's.
+    assert seen.count(False) >= 107 and seen[0] is False and seen[-1] is True and gc.isenabled()
+
+
+def finished_run(library: Library, lib: Library | None = None) -> tuple[Runner, Frame, Any]:
+    """A runner, frame and final table of one compiled run of card-selection-arrow."""
+    use = lib or library
+    proto = use.protocol("card-selection-arrow")
+    table = full_table(7)
+    runner = Runner(use, "sample", rng=random.Random(7), context={"valid": valid})
+    frame = runner.frame(proto, proto.resolve_params({"sizes": tuple(map(len, table))}))
+    state, engine, _ = run_single(
+        runner, frame, frame.initial_state({"cards": [c for o in table for c in o]}), "compiled"
+    )
+    assert engine == "compiled"
+    return runner, frame, state
+
+
+def test_outputs_a_game_does_not_read_are_checked_not_decoded(library: Library) -> None:
+    runner, frame, state = finished_run(library)
+    every = read_outputs(runner, frame, state)
+    some = read_outputs(runner, frame, state, only=("played", "kept"))
+    assert set(every) == {"played", "kept", "found", "drew", "hands"} and len(every["hands"]) == 5
+    assert some == {k: v for k, v in every.items() if k != "hands"}
+
+
+def test_an_output_not_read_still_fails_a_broken_run(
+    variant: Callable[..., Library], library: Library
+) -> None:
+    lib = variant(
+        "card-selection-arrow",
+        (
+            'cards: "[hand(i) for i in 1..len(sizes)]"',
+            'cards: "[hand(i) for i in 1..len(sizes) // (draw - draw)]"',
+        ),
+    )
+    runner, frame, state = finished_run(library, lib)
+    with pytest.raises(SimulationError, match="output hands"):
+        read_outputs(runner, frame, state, only=("played", "kept"))
+
+
+def test_a_runs_observations_are_what_the_table_saw(library: Library) -> None:
+    proto = library.protocol("card-selection-arrow")
+    cache = CallCache(engine="compiled")
+    run = run_selection(library, proto, full_table(8), valid, random.Random(8), cache, "turn 1")
+    seen = run.observations
+    assert seen and seen == cache.views.expanded(run.view[1]) and run.observations is seen
+    assert any(obs[0] == "call" and isinstance(obs[2], list) for obs in seen)  # the lottery's own view
+    again = run_selection(
+        library, proto, full_table(8), valid, random.Random(8), CallCache(engine="interpreter"), "turn 1"
+    )
+    assert again.observations == seen
