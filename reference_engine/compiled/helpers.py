@@ -342,6 +342,53 @@ def h_face_eq(E: Env, name: str, r: Any, c: Any, other: Any) -> bool:
     return equal([face], other)
 
 
+def h_eq_face(face: Symbol, other: Any) -> bool:
+    """``face == other`` as :func:`h_face_eq` compares a face read from the cells."""
+    if type(other) is Symbol:
+        if face is other:
+            return True
+        if SYMBOLS.interned(other):
+            return False
+        return face == other
+    return equal([face], other)
+
+
+_UNSEEN: dict[int, tuple[Layout, frozenset[int]]] = {}
+_HALF = (1).__rrshift__  # v -> v >> 1: a cell's symbol id
+
+
+def _unseen(layout: Layout) -> frozenset[int]:
+    """The slots of ``layout`` whose card the table cannot see even face up (in a sleeve)."""
+    hit = _UNSEEN.get(id(layout))
+    if hit is None or hit[0] is not layout:
+        hit = (layout, frozenset(f for f in layout.inside if layout.unseen(f)))
+        if len(_UNSEEN) > 10_000:
+            _UNSEEN.clear()
+        _UNSEEN[id(layout)] = hit
+    return hit[1]
+
+
+def h_face_row(E: Env, name: str, r: int) -> list[Any]:
+    """The faces of row ``r`` of region ``name``, for ``row[c]`` to be what :func:`h_face`
+    reads at ``name[r, c]`` (item 0 unused); an empty list when any card of the row is not one
+    it would read (face down, empty, hidden in a sleeve) or ``name`` is not such a region: the
+    cells are then read one by one, with their checks."""
+    if name in E.vars:
+        return []
+    layout = E.layout
+    reg = layout.by_name.get(name)
+    if reg is None or reg.hand is not None or not 0 < r <= reg.rows:
+        return []
+    cols = reg.cols
+    a = reg.offset + (r - 1) * cols
+    vals = E.cells[a : a + cols]
+    if not vals or min(vals) < 0 or not all(map((1).__and__, vals)):
+        return []
+    if layout.inside and not _unseen(layout).isdisjoint(range(a, a + cols)):
+        return []
+    return [None, *map(SYMBOLS.by_id, map(_HALF, vals))]
+
+
 def h_row_faces(E: Env, name: str, r: Any, c: Any) -> list[Symbol]:
     """What ``name[r, c]`` reads as when gone through: the faces of its cards (face up)."""
     cells = E.cells
@@ -422,6 +469,8 @@ HELPERS: dict[str, Any] = {
     "_face_eq": h_face_eq,
     "_row_faces": h_row_faces,
     "_anyr": h_any_range,
+    "_face_row": h_face_row,
+    "_eq_face": h_eq_face,
 }
 
 

@@ -32,7 +32,7 @@ from ..machine.frontier import _freeze, env_drop, env_set
 from ..machine.plans import _flats, _res, check_shown
 from ..shuffles import Shuffle
 from ..table import Draft, Layout, State, visible
-from . import calls
+from . import calls, rows
 from . import evaluate as ev
 from . import plans as fp
 from .base import Op, Unsupported, apply_plan, fail, same_plan, strip
@@ -170,81 +170,20 @@ def make_plan(run: Run, step: st.Step, res: Any, build: Build, fast: FastBuild |
 
 
 def _place(c: Compiler, step: st.Place, number: str | None) -> Op:
+    """New cards only (bit pairs, owner cards, arrows): laid out by a plan kept per layout and
+    shape, the faces filled in (:class:`~.rows.NewPlace`); anything else by the interpreter's
+    resolver and a plan per layout and resolved arguments."""
     up = step.up
     generic = planned(
         step, lay._place_resolve, lay._place_build, lambda layout, res: fp.build_place(layout, res, up)
     )
-    targets = [(t, form, c.e(items)) for t, form, items in step.targets]
-    kept: dict[Any, Plan] = {}  # a few new cards (a lottery's fresh "no" arrow): see _new_key
+    new = rows.NewPlace(step, [(t, form, c.e(items)) for t, form, items in step.targets])
 
     def op(run: Run) -> None:
-        """New cards only (bit pairs, owner cards): the plan is built from the values, without
-        resolving each card; kept when they are few (see :func:`_new_key`)."""
-        runner = run.runner
-        placements = []
-        try:
-            state = run.state()
-            for target, form, items in targets:
-                tres = runner.resolve_target(run.frame, target, state, run.fev)
-                groups = fp.new_groups(items.public(run), form)
-                if groups is None:
-                    break
-                placements.append((tres, form, groups))
-        except EvalError:
-            placements = []
-        if len(placements) == len(targets):
-            key = _new_key(run.layout, placements)
-            plan = kept.get(key) if key is not None else None
-            if plan is not None:
-                apply_plan(run, step, plan)
-                return
-            try:
-                plan = fp.build_place_new(run.layout, placements, up)
-            except Defer:
-                pass
-            else:
-                if key is not None:
-                    if len(kept) >= KEPT_PLANS:
-                        kept.clear()
-                    kept[key] = plan
-                if ev.CHECKED:
-                    res = lay._place_resolve(runner, run.frame, step, run.state(), run.fev)
-                    same_plan(step, plan, strip(lay._place_build(runner, run.frame, step, run.layout, res)))
-                apply_plan(run, step, plan)
-                return
-        generic(run)
+        if not new(run):
+            generic(run)
 
     return op
-
-
-NEW_KEPT = 16
-"""A place of new cards keeps its plan when it lays out at most this many: a few fresh helper
-cards on a small table meet the same layout again, a row of owner cards or arrows for every
-card of a full table (their faces follow the hands) hardly ever does."""
-
-
-def _new_key(layout: Layout, placements: list[tuple[Any, str, list[list[Any]]]]) -> Any:
-    """What a plan of :func:`~.plans.build_place_new` depends on (the layout, each target, form
-    and the faces of its new cards in order), or None: too many cards to be worth keeping."""
-    n = 0
-    parts = []
-    for tres, form, groups in placements:
-        faces = []
-        for group in groups:
-            line = []
-            for nc in group:
-                n += len(nc.symbols)
-                line.append((tuple([s.id for s in nc.symbols]), nc.up))
-            faces.append(tuple(line))
-        parts.append((tres, form, tuple(faces)))
-    if n > NEW_KEPT:
-        return None
-    key = (layout, tuple(parts))
-    try:
-        hash(key)
-    except TypeError:
-        return None
-    return key
 
 
 def _rearrange(c: Compiler, step: st.Rearrange, number: str | None) -> Op:

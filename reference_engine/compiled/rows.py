@@ -1,0 +1,264 @@
+"""Whole-row steps of a compiled run made cheap: a place of new cards laid out from a plan kept
+per layout and shape (the faces filled in at each run), a place target read without the
+interpreter's evaluator where its indices are constants, and a shuffle's permutation applied
+with one gather per row where its piles are the columns of a region.
+
+Each does exactly what the general compiled step does (and so the interpreter's single run):
+the same plan, the same cells, the same observations, the same random numbers. The tests
+compare each with the general path (``evaluate.CHECKED``) on full tables and hostile layouts.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from itertools import chain
+from operator import itemgetter
+from typing import Any
+
+from .. import steps as st
+from ..cards import ROTATIONS
+from ..expressions import Const, EvalError, Index, Name, Star
+from ..machine import Plan
+from ..machine.plans import Resolved
+from ..meters import out_add
+from ..table import Layout, NewCards
+from . import evaluate as ev
+from .base import check_landings, gather, same_plan
+from .plans import Defer, build_place_new
+from .run import Run
+
+KEPT = 1024
+"""Plans a place step keeps (by layout and shape: see :class:`NewPlace`); it starts afresh beyond."""
+
+_DEFER: Any = object()  # a shape the fast builder leaves to the general path (kept as such)
+
+
+# --------------------------------------------------------------------------- targets
+
+
+def target_reader(target: st.Target) -> Callable[[Run], Resolved] | None:
+    """What :meth:`~reference_engine.machine.Runner.resolve_target` gives for a target
+    ``R[a, b]`` whose indices are whole numbers or ``*`` (``M[2, *]``), read from the layout
+    alone; None for any other target (the runner's own resolution then)."""
+    if target.name is not None or target.expr is None:
+        return None
+    node = target.expr.node
+    if not (isinstance(node, Index) and isinstance(node.obj, Name) and len(node.args) == 2):
+        return None
+    fixed: list[tuple[int, ...] | None] = []
+    for a in node.args:
+        if isinstance(a, Star):
+            fixed.append(None)
+        elif isinstance(a, Const) and type(a.value) is int:
+            fixed.append((a.value,))
+        else:
+            return None
+    name = node.obj.name
+    rows, cols = fixed
+
+    def read(run: Run) -> Resolved:
+        reg = run.layout.by_name.get(name)
+        if reg is None:
+            raise Defer()  # not a region here: the runner says what it is
+        return (
+            "grid",
+            reg.name,
+            rows if rows is not None else tuple(range(1, reg.rows + 1)),
+            cols if cols is not None else tuple(range(1, reg.cols + 1)),
+        )
+
+    return read
+
+
+# --------------------------------------------------------------------------- new cards
+
+
+def _codes(nc: NewCards, up: bool) -> tuple[int, ...]:
+    face = int(up or nc.up)
+    return tuple([s.id << 1 | face for s in nc.symbols])
+
+
+def _leaves(value: Any, out: list[NewCards]) -> bool:
+    """The new cards of ``value`` (any nesting of lists) in order; False if it holds another value."""
+    if type(value) is list and all(type(v) is NewCards for v in value):
+        out.extend(value)  # the common case: a flat list of new cards
+        return True
+    if isinstance(value, NewCards):
+        out.append(value)
+        return True
+    if isinstance(value, list):
+        return all(_leaves(v, out) for v in value)
+    return False
+
+
+class Lines:
+    """The new cards of one place step's values, as :func:`~.plans.build_place_new` lays them
+    out: per target, each group's codes (a line), and every card counted by its object."""
+
+    __slots__ = ("codes", "counts", "groups", "lines", "objects", "shapes", "up")
+
+    def __init__(self, up: bool):
+        self.up = up
+        self.codes: dict[int, tuple[int, ...]] = {}  # id of a NewCards -> its codes
+        self.objects: dict[int, NewCards] = {}
+        self.counts: Counter[int] = Counter()
+        self.lines: list[tuple[int, ...]] = []
+        self.groups: list[list[list[NewCards]]] = []
+        self.shapes: list[tuple[int, ...]] = []  # per target: the number of codes of each group
+
+    def add(self, value: Any, form: str) -> bool:
+        """The groups of one target's value (a row: one group); False when it holds anything
+        but new cards."""
+        if form != "row" and type(value) is list and all(type(g) is NewCards for g in value):
+            self._singles(value)  # the common case: one new card (or pair) per column or row
+            return True
+        items = [value] if form == "row" else (value if isinstance(value, list) else [value])
+        groups = []
+        for g in items:
+            leaves: list[NewCards] = []
+            if not _leaves(g, leaves):
+                return False
+            groups.append(leaves)
+        codes, objects, up = self.codes, self.objects, self.up
+        for g in groups:
+            ids = list(map(id, g))
+            self.counts.update(ids)
+            for key, nc in dict(zip(ids, g)).items():
+                if key not in codes:
+                    codes[key] = _codes(nc, up)
+                    objects[key] = nc
+            self.lines.append(tuple(chain.from_iterable(map(codes.__getitem__, ids))))
+        self.groups.append(groups)
+        self.shapes.append(tuple(map(len, self.lines[len(self.lines) - len(groups) :])))
+        return True
+
+    def _singles(self, value: list[NewCards]) -> None:
+        """Groups of one new-cards value each."""
+        codes, objects, up = self.codes, self.objects, self.up
+        ids = list(map(id, value))
+        self.counts.update(ids)
+        for key, nc in dict(zip(ids, value)).items():  # each distinct value once
+            if key not in codes:
+                codes[key] = _codes(nc, up)
+                objects[key] = nc
+        lines = list(map(codes.__getitem__, ids))
+        self.lines.extend(lines)
+        self.groups.append([[nc] for nc in value])
+        self.shapes.append(tuple(map(len, lines)))
+
+    def delta(self) -> dict[int, int]:
+        """Cards taken from the supply, by symbol (an up-down card is one physical card)."""
+        delta: dict[int, int] = {}
+        turned = ROTATIONS.to
+        physical = ROTATIONS.physical
+        for key, n in self.counts.items():
+            for s in self.objects[key].symbols:
+                card = physical(s.id) if s.id in turned else s.id
+                delta[card] = delta.get(card, 0) + n
+        return delta
+
+
+class NewPlace:
+    """A place step whose values are new cards only (owner cards, arrows, a lottery's bits).
+
+    Where the new cards go depends on the layout, each target, its form and the number of
+    codes in each group, never on the faces: that plan is built once per such shape (with
+    :func:`~.plans.build_place_new`) and kept; at each run the faces are filled in (the plan's
+    new cards, in order, are the groups' codes in order) and the supply counted. ``__call__``
+    returns False where the general path must run the step (a value that is not only new
+    cards, a layout the fast builder leaves to the interpreter's)."""
+
+    def __init__(self, step: st.Place, targets: Sequence[tuple[st.Target, str, ev.Expr]]):
+        self.step = step
+        self.up = step.up
+        self.targets = [(t, target_reader(t), form, items) for t, form, items in targets]
+        self.kept: dict[Any, Any] = {}
+
+    def __call__(self, run: Run) -> bool:
+        runner = run.runner
+        lines = Lines(self.up)
+        resolved = []
+        try:
+            state = run.state()
+            for target, read, form, items in self.targets:
+                tres = None
+                if read is not None:
+                    try:
+                        tres = read(run)
+                    except Defer:
+                        tres = None
+                    if ev.CHECKED and tres is not None:
+                        ev._same(target.expr, tres, runner.resolve_target(run.frame, target, state, run.fev))  # type: ignore[arg-type]
+                if tres is None:
+                    tres = runner.resolve_target(run.frame, target, state, run.fev)
+                if not lines.add(items.public(run), form):
+                    return False
+                resolved.append((tres, form))
+        except EvalError:
+            return False
+        key = (run.layout, tuple(resolved), tuple(lines.shapes))
+        skeleton = self.kept.get(key)
+        if skeleton is None:
+            placements = [(tres, form, groups) for (tres, form), groups in zip(resolved, lines.groups)]
+            try:
+                skeleton = build_place_new(run.layout, placements, self.up)
+            except Defer:
+                skeleton = _DEFER
+            if len(self.kept) >= KEPT:
+                self.kept.clear()
+            self.kept[key] = skeleton
+        if skeleton is _DEFER:
+            return False
+        consts = tuple(chain.from_iterable(lines.lines))
+        delta = lines.delta()
+        if ev.CHECKED:
+            from ..machine.actions import layout as lay
+            from .base import strip
+
+            step = self.step
+            res = lay._place_resolve(runner, run.frame, step, run.state(), run.fev)
+            reference = strip(lay._place_build(runner, run.frame, step, run.layout, res))
+            same_plan(step, Plan(skeleton.layout, skeleton.src, consts, delta), reference)
+        apply_new(run, self.step, skeleton, consts, delta)
+        return True
+
+
+def apply_new(run: Run, step: st.Step, plan: Plan, consts: tuple[int, ...], delta: dict[int, int]) -> None:
+    """:func:`~.base.apply_plan` of ``plan`` with these new cards and this supply count instead
+    of its own (a place of new cards returns none to the supply)."""
+    before = run.layout
+    run.cells = gather(run.cells, plan, consts)
+    run.layout = plan.layout
+    if before.inside:
+        check_landings(run, step, plan, before)
+    if delta:
+        run.out = out_add(run.out, delta)
+        run.meters = run.meters.note_out(run.out)
+        if run.runner.limits is not None:
+            run.runner.check_limits(run.frame, step, run.state())
+
+
+# --------------------------------------------------------------------------- shuffles
+
+
+def column_rows(layout: Layout, piles: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, int], ...] | None:
+    """(start, end) of each row of a region when ``piles`` are exactly its columns, in order
+    (the piles of ``columns(M)``): a permutation of the piles is then one gather per row."""
+    if not piles or not piles[0]:
+        return None
+    reg = layout.owner(piles[0][0])
+    cols, rows, off = reg.cols, reg.rows, reg.offset
+    if len(piles) != cols or len(piles[0]) != rows:
+        return None
+    for c, p in enumerate(piles):
+        if p != tuple(range(off + c, off + rows * cols, cols)):
+            return None
+    return tuple((off + r * cols, off + (r + 1) * cols) for r in range(rows))
+
+
+def permute_rows(cells: list[int], bounds: tuple[tuple[int, int], ...], perm: Sequence[int]) -> None:
+    """Pile ``c`` (column ``c``) receives the cards of column ``perm[c]``, row by row."""
+    get = itemgetter(*perm) if len(perm) > 1 else (lambda xs: (xs[perm[0]],))
+    for a, b in bounds:
+        cells[a:b] = get(cells[a:b])
