@@ -5,7 +5,7 @@ faces read from the cells, the places an expression selects)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..cards import EMPTY, SYMBOLS, Symbol, is_up
@@ -301,8 +301,24 @@ def s_shape(E: Env, name: str) -> tuple[int, int]:
     return reg.rows, reg.cols
 
 
-def s_columns(flats: list[int] | range, rows: int, cols: int) -> list[tuple[int, ...]]:
-    """The columns of a rectangle of slots listed row by row."""
+_COLUMNS: dict[tuple[range, int, int], tuple[tuple[int, ...], ...]] = {}
+
+
+def s_columns(flats: list[int] | range, rows: int, cols: int) -> Sequence[tuple[int, ...]]:
+    """The columns of a rectangle of slots listed row by row (a region's: one tuple kept per
+    shape, so that a shuffle meets the same object again)."""
+    if type(flats) is range:
+        key = (flats, rows, cols)
+        hit = _COLUMNS.get(key)
+        if hit is None:
+            if len(_COLUMNS) > 4096:
+                _COLUMNS.clear()
+            hit = _COLUMNS[key] = tuple(_columns(flats, rows, cols))
+        return hit
+    return _columns(flats, rows, cols)
+
+
+def _columns(flats: list[int] | range, rows: int, cols: int) -> list[tuple[int, ...]]:
     return [tuple(flats[c::cols]) for c in range(cols)] if rows > 1 else [(f,) for f in flats]
 
 

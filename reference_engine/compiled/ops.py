@@ -309,35 +309,53 @@ def _shuffle(c: Compiler, step: st.Shuffle, number: str | None) -> Op:
         return _at_once(c, step, number)
     piles_expr = c.e(step.piles)
     sid = id(step)
+    # Layout -> (the piles value it was for, whether a list, what _shuffle_of made of them, the
+    # rows of the region whose columns they are): the piles of ``columns(M)`` are one object per
+    # region shape, so the same layout meets them again without hashing every pile.
+    last: dict[Layout, tuple[Any, bool, Any, Any]] = {}
 
     def op(run: Run) -> None:
         runner = run.runner
+        bounds = None
         try:
             got = piles_expr.piles(run)
             if isinstance(got, tuple):
-                key = ("shuffle-of", sid, run.layout, got[0], tuple(got[1]))
-                hit = run.shared.plans.get(key)  # the same piles of the same layout: checked once
-                if hit is None:
-                    hit = run.shared.plans[key] = _shuffle_of(step, got[0], got[1], run.layout)
+                many, items = got
+                seen = last.get(run.layout)
+                if seen is not None and seen[0] is items and seen[1] == many:
+                    hit, bounds = seen[2], seen[3]
+                else:
+                    key = ("shuffle-of", sid, run.layout, many, tuple(items))
+                    hit = run.shared.plans.get(key)  # the same piles of the same layout: checked once
+                    if hit is None:
+                        hit = run.shared.plans[key] = _shuffle_of(step, many, items, run.layout)
+                    bounds = rows.column_rows(run.layout, hit[1])
+                    if len(last) >= KEPT_PLANS:
+                        last.clear()
+                    last[run.layout] = (items, many, hit, bounds)
                 shuffle, piles, how = hit
             else:  # the interpreter's own reading of the piles, and its messages
                 shuffle, piles, how = _piles(runner, run.frame, step, run.state(), run.ev)
         except EvalError as exc:
             raise fail(run, step, exc) from None
-        perm = shuffle.sample(runner.rng)
+        perm = (
+            rows.scramble(runner.rng, shuffle.k) if shuffle.kind == "scramble" else shuffle.sample(runner.rng)
+        )
         cells = run.cells
-        contents = [[cells[f] for f in p] for p in piles]
-        if any(v >= 0 and v & 1 for vs in contents for v in vs):
+        if bounds is not None:  # the columns of a region: one gather per row
+            seg = cells[bounds[0][0] : bounds[-1][1]]
+            face_up = any(map((1).__and__, seg)) if min(seg) >= 0 else any(v >= 0 and v & 1 for v in seg)
+            rows.permute_rows(cells, bounds, perm)
+        else:
+            contents = [[cells[f] for f in p] for p in piles]
+            face_up = any(v >= 0 and v & 1 for vs in contents for v in vs)
             for p, i in zip(piles, perm):
                 for f, v in zip(p, contents[i]):
                     cells[f] = v
+        if face_up:
             run.view = run.views.extend(
                 run.view, ("shuffle", tuple(visible(cells[f]) for p in piles for f in p))
             )
-        else:
-            for p, i in zip(piles, perm):
-                for f, v in zip(p, contents[i]):
-                    cells[f] = v
         run.meters = run.meters.add_shuffle(how)
 
     return op

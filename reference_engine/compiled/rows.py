@@ -10,6 +10,7 @@ compare each with the general path (``evaluate.CHECKED``) on full tables and hos
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from itertools import chain
@@ -262,3 +263,47 @@ def permute_rows(cells: list[int], bounds: tuple[tuple[int, int], ...], perm: Se
     get = itemgetter(*perm) if len(perm) > 1 else (lambda xs: (xs[perm[0]],))
     for a, b in bounds:
         cells[a:b] = get(cells[a:b])
+
+
+def scramble(rng: random.Random, k: int) -> tuple[int, ...]:
+    """``Shuffle("scramble", k).sample(rng)``: ``rng.shuffle`` of ``[0, ..., k - 1]`` with the
+    same calls of ``getrandbits`` in the same order (the same permutation, the generator left in
+    the same state), without a method call per card. Where the generator is not a plain
+    ``random.Random`` (or this Python shuffles another way) it is ``rng.shuffle`` itself."""
+    p = list(range(k))
+    if type(rng) is not random.Random or not _SAME_SHUFFLE:
+        rng.shuffle(p)
+        return tuple(p)
+    getrandbits = rng.getrandbits
+    for i in range(k - 1, 0, -1):
+        n = i + 1
+        bits = n.bit_length()
+        j = getrandbits(bits)
+        while j >= n:
+            j = getrandbits(bits)
+        p[i], p[j] = p[j], p[i]
+    return tuple(p)
+
+
+def _same_shuffle() -> bool:
+    """Whether :func:`scramble` draws as this Python's ``random.Random.shuffle`` does."""
+    global _SAME_SHUFFLE
+    _SAME_SHUFFLE = True
+    for seed in range(4):
+        for k in (0, 1, 2, 3, 5, 17, 108, 300):
+            a, b = random.Random(seed), random.Random(seed)
+            p = list(range(k))
+            a.shuffle(p)
+            if scramble(b, k) != tuple(p) or a.getstate() != b.getstate():
+                _SAME_SHUFFLE = False
+                return False
+    return True
+
+
+_SAME_SHUFFLE = True
+_SAME_SHUFFLE = _same_shuffle()
+
+
+def scramble_is_exact() -> bool:
+    """Whether :func:`scramble` draws its own way here (else it calls ``rng.shuffle``)."""
+    return _SAME_SHUFFLE
