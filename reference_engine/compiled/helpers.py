@@ -369,19 +369,7 @@ def h_eq_face(face: Symbol, other: Any) -> bool:
     return equal([face], other)
 
 
-_UNSEEN: dict[int, tuple[Layout, frozenset[int]]] = {}
 _HALF = (1).__rrshift__  # v -> v >> 1: a cell's symbol id
-
-
-def _unseen(layout: Layout) -> frozenset[int]:
-    """The slots of ``layout`` whose card the table cannot see even face up (in a sleeve)."""
-    hit = _UNSEEN.get(id(layout))
-    if hit is None or hit[0] is not layout:
-        hit = (layout, frozenset(f for f in layout.inside if layout.unseen(f)))
-        if len(_UNSEEN) > 10_000:
-            _UNSEEN.clear()
-        _UNSEEN[id(layout)] = hit
-    return hit[1]
 
 
 def h_face_row(E: Env, name: str, r: int) -> list[Any]:
@@ -400,8 +388,12 @@ def h_face_row(E: Env, name: str, r: int) -> list[Any]:
     vals = E.cells[a : a + cols]
     if not vals or min(vals) < 0 or not all(map((1).__and__, vals)):
         return []
-    if layout.inside and not _unseen(layout).isdisjoint(range(a, a + cols)):
-        return []
+    inside = layout.inside
+    if inside:
+        # Layout.unseen: a card is unseen when inside a sleeve and not the one the sleeve shows.
+        row = range(a, a + cols)
+        if not inside.isdisjoint(row) and not layout.shown.issuperset(inside.intersection(row)):
+            return []
     return [None, *map(SYMBOLS.by_id, map(_HALF, vals))]
 
 
