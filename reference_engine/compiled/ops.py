@@ -283,6 +283,18 @@ def _turn(c: Compiler, step: st.Turn, number: str | None) -> Op:
         except EvalError as exc:
             raise fail(run, step, exc) from None
         cells = run.cells
+        n = len(flats)
+        if n > 1 and flats[-1] - flats[0] == n - 1 and flats == tuple(range(flats[0], flats[0] + n)):
+            a = flats[0]  # a stretch of slots (a whole row): turned by slices
+            vals = cells[a : a + n]
+            if EMPTY not in vals:
+                new = [v ^ 1 for v in vals]
+                cells[a : a + n] = new
+                revealed = [v for v in new if v & 1]
+                if revealed:
+                    run.view = run.views.extend(run.view, ("turn", tuple(revealed)))
+                run.meters = run.meters.add_turn()
+                return
         vals = [cells[f] for f in flats]
         if EMPTY in vals or len(set(flats)) != len(flats):
             revealed = []
@@ -344,7 +356,7 @@ def _shuffle(c: Compiler, step: st.Shuffle, number: str | None) -> Op:
         cells = run.cells
         if bounds is not None:  # the columns of a region: one gather per row
             seg = cells[bounds[0][0] : bounds[-1][1]]
-            face_up = any(map((1).__and__, seg)) if min(seg) >= 0 else any(v >= 0 and v & 1 for v in seg)
+            face_up = 1 in [v & 1 for v in seg] if min(seg) >= 0 else any(v >= 0 and v & 1 for v in seg)
             rows.permute_rows(cells, bounds, perm)
         else:
             contents = [[cells[f] for f in p] for p in piles]
