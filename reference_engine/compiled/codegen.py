@@ -89,7 +89,8 @@ class _Gen:
         self.hoisted: dict[int, str] = {}  # id of a node computed before its comprehension -> name
         self.counter = 0
         self.memos = 0  # memo tables of any()/all() over a range (see _memo_any)
-        self.rows: dict[tuple[str, int], str] = {}  # (region, row) -> its faces read before a comprehension
+        self.rows: dict[tuple[str, int], str] = {}  # (region, row) -> its faces read first
+        self.direct: dict[str, tuple[str, str]] = {}  # context function -> (its local, its name)
 
     # -- helpers ---------------------------------------------------------------------
     def const(self, value: Any) -> str:
@@ -221,7 +222,9 @@ class _Gen:
                 if len(args) != 1:
                     raise Unfit("family_index with other than one argument")
                 return f"_famidx(E, {args[0]})"
-            return f"{fn}(None, {''.join(a + ', ' for a in args)})"
+            if name not in self.direct:
+                self.direct[name] = (f"D{len(self.direct)}", self.const(name))
+            return f"{self.direct[name][0]}({''.join(a + ', ' for a in args)})"
         args = [self.emit(a) for a in node.args]
         joined = "".join(a + ", " for a in args)
         if kind == "builtin" and name in ("up", "down"):
@@ -559,7 +562,9 @@ def generate(node: Node, proto: Protocol, kind: str = "value") -> tuple[str, tup
     gen = _Gen(proto)
     body = gen.emit(node) if kind == "value" else gen.sel(node) if kind == "sel" else gen.piles(node)
     memos = "".join(f"    M{i} = {{}}\n" for i in range(1, gen.memos + 1))
-    return f"def fast(E):\n    F = E.functions\n{memos}    return {body}\n", tuple(gen.consts)
+    # The game's functions called directly (not through the frame's wrapper, which calls them).
+    direct = "".join(f"    {local} = _direct(F[{k}])\n" for local, k in gen.direct.values())
+    return f"def fast(E):\n    F = E.functions\n{direct}{memos}    return {body}\n", tuple(gen.consts)
 
 
 def fast_function(node: Node, proto: Protocol, kind: str = "value") -> Fast | None:

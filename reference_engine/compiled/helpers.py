@@ -5,6 +5,7 @@ faces read from the cells, the places an expression selects)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from itertools import chain
 from typing import Any
@@ -356,6 +357,13 @@ def h_face_eq(E: Env, name: str, r: Any, c: Any, other: Any) -> bool:
     return equal([face], other)
 
 
+def h_direct(wrapper: Any) -> Callable[..., Any]:
+    """A context function of the frame (:func:`~reference_engine.machine.frame._context_fn`) as
+    the game's function it calls, or the wrapper itself given its scope argument."""
+    fn = getattr(wrapper, "direct", None)
+    return fn if fn is not None else functools.partial(wrapper, None)
+
+
 def h_eq_face(face: Symbol, other: Any) -> bool:
     """``face == other`` as :func:`h_face_eq` compares a face read from the cells."""
     if type(other) is Symbol:
@@ -474,6 +482,7 @@ HELPERS: dict[str, Any] = {
     "_row_faces": h_row_faces,
     "_anyr": h_any_range,
     "_face_row": h_face_row,
+    "_direct": h_direct,
     "_eq_face": h_eq_face,
 }
 

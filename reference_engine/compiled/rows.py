@@ -175,8 +175,16 @@ class NewPlace:
         self.up = step.up
         self.targets = [(t, target_reader(t), form, items) for t, form, items in targets]
         self.kept: dict[Any, Any] = {}
+        self.laid = 0  # runs this step laid out new cards only
+        self.other = 0  # runs whose values held something else (cards of the table, names)
+
+    GIVE_UP = 4
+    """Runs whose values hold something else than new cards, with none that held new cards
+    only, after which the step is left to the general path (its values are evaluated once)."""
 
     def __call__(self, run: Run) -> bool:
+        if self.other >= self.GIVE_UP and not self.laid:
+            return False
         runner = run.runner
         lines = Lines(self.up)
         resolved = []
@@ -194,6 +202,7 @@ class NewPlace:
                 if tres is None:
                     tres = runner.resolve_target(run.frame, target, state, run.fev)
                 if not lines.add(items.public(run), form):
+                    self.other += 1
                     return False
                 resolved.append((tres, form))
         except EvalError:
@@ -211,6 +220,7 @@ class NewPlace:
             self.kept[key] = skeleton
         if skeleton is _DEFER:
             return False
+        self.laid += 1
         consts = tuple(chain.from_iterable(lines.lines))
         delta = lines.delta()
         if ev.CHECKED:
