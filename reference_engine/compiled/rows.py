@@ -32,7 +32,8 @@ from .run import Run
 KEPT = 1024
 """Plans a place step keeps (by layout and shape: see :class:`NewPlace`); it starts afresh beyond."""
 
-_DEFER: Any = object()  # a shape the fast builder leaves to the general path (kept as such)
+_DEFER: Any = object()
+_NEW = {NewCards}  # a shape the fast builder leaves to the general path (kept as such)
 
 
 # --------------------------------------------------------------------------- targets
@@ -103,16 +104,22 @@ class Lines:
         self.up = up
         self.codes: dict[int, tuple[int, ...]] = {}  # id of a NewCards -> its codes
         self.objects: dict[int, NewCards] = {}
-        self.counts: Counter[int] = Counter()
+        self.counts: dict[int, int] = {}  # id of a NewCards -> how often it is laid out
         self.lines: list[tuple[int, ...]] = []
-        self.groups: list[list[list[NewCards]]] = []
+        # Per target, its groups of new cards (or the list of new cards that are each a group),
+        # read only to build a plan.
+        self.groups: list[list[list[NewCards]] | list[NewCards]] = []
         self.shapes: list[tuple[int, ...]] = []  # per target: the number of codes of each group
 
     def add(self, value: Any, form: str) -> bool:
         """The groups of one target's value (a row: one group); False when it holds anything
         but new cards."""
-        if form != "row" and type(value) is list and all(type(g) is NewCards for g in value):
-            self._singles(value)  # the common case: one new card (or pair) per column or row
+        if form != "row" and type(value) is list and set(map(type, value)) == _NEW:
+            # The common case: one new card (or pair) per column or row.
+            lines = list(map(self._count(value).__getitem__, map(id, value)))
+            self.lines.extend(lines)
+            self.groups.append(value)
+            self.shapes.append(tuple(map(len, lines)))
             return True
         items = [value] if form == "row" else (value if isinstance(value, list) else [value])
         groups = []
@@ -121,32 +128,39 @@ class Lines:
             if not _leaves(g, leaves):
                 return False
             groups.append(leaves)
-        codes, objects, up = self.codes, self.objects, self.up
         for g in groups:
-            ids = list(map(id, g))
-            self.counts.update(ids)
-            for key, nc in dict(zip(ids, g)).items():
-                if key not in codes:
-                    codes[key] = _codes(nc, up)
-                    objects[key] = nc
-            self.lines.append(tuple(chain.from_iterable(map(codes.__getitem__, ids))))
+            codes = self._count(g)
+            self.lines.append(tuple(chain.from_iterable(map(codes.__getitem__, map(id, g)))))
         self.groups.append(groups)
         self.shapes.append(tuple(map(len, self.lines[len(self.lines) - len(groups) :])))
         return True
 
-    def _singles(self, value: list[NewCards]) -> None:
-        """Groups of one new-cards value each."""
-        codes, objects, up = self.codes, self.objects, self.up
-        ids = list(map(id, value))
-        self.counts.update(ids)
-        for key, nc in dict(zip(ids, value)).items():  # each distinct value once
+    def _count(self, cards: list[NewCards]) -> dict[int, tuple[int, ...]]:
+        """Count ``cards`` by object and know the codes of each; the codes by object."""
+        codes, objects, counts, up = self.codes, self.objects, self.counts, self.up
+        ids = list(map(id, cards))
+        distinct = set(ids)
+        if len(distinct) > 16:
+            tally: dict[int, int] = Counter(ids)
+        else:  # a few objects laid out many times (a row of owner cards, of arrows)
+            tally = {key: ids.count(key) for key in distinct}
+        for key, n in tally.items():
             if key not in codes:
+                nc = cards[ids.index(key)]
                 codes[key] = _codes(nc, up)
                 objects[key] = nc
-        lines = list(map(codes.__getitem__, ids))
-        self.lines.extend(lines)
-        self.groups.append([[nc] for nc in value])
-        self.shapes.append(tuple(map(len, lines)))
+            counts[key] = counts.get(key, 0) + n
+        return codes
+
+    def placements(self, resolved: list[tuple[Resolved, str]]) -> list[tuple[Resolved, str, list[list[Any]]]]:
+        """What :func:`~.plans.build_place_new` lays out: each target, its form and its groups."""
+        out: list[tuple[Resolved, str, list[list[Any]]]] = []
+        for (tres, form), groups in zip(resolved, self.groups):
+            if groups and type(groups[0]) is NewCards:
+                out.append((tres, form, [[nc] for nc in groups]))
+            else:
+                out.append((tres, form, list(groups)))  # type: ignore[arg-type]  # lists of groups
+        return out
 
     def delta(self) -> dict[int, int]:
         """Cards taken from the supply, by symbol (an up-down card is one physical card)."""
@@ -210,9 +224,8 @@ class NewPlace:
         key = (run.layout, tuple(resolved), tuple(lines.shapes))
         skeleton = self.kept.get(key)
         if skeleton is None:
-            placements = [(tres, form, groups) for (tres, form), groups in zip(resolved, lines.groups)]
             try:
-                skeleton = build_place_new(run.layout, placements, self.up)
+                skeleton = build_place_new(run.layout, lines.placements(resolved), self.up)
             except Defer:
                 skeleton = _DEFER
             if len(self.kept) >= KEPT:
