@@ -28,8 +28,9 @@ from ..machine import Plan, Runner
 from ..machine.actions import layout as lay
 from ..machine.actions.shuffling import AT_ONCE, _group_outcomes, _piles, _shifts, _unlabel, groups_of
 from ..machine.actions.sleeving import _sleeve_build, _sleeve_resolve, check_piles
-from ..machine.frontier import _freeze, env_drop, env_set
+from ..machine.frontier import _freeze, env_drop, env_set, spend
 from ..machine.plans import _flats, _res, check_shown
+from ..machine.runner import MAX_RUN_STEPS
 from ..shuffles import Shuffle
 from ..table import Draft, Layout, State, visible
 from . import calls, rows
@@ -111,15 +112,27 @@ class Compiler:
 
 def run_block(run: Run, block: Block) -> None:
     runner = run.runner
+    shared = run.shared
     for op, number, step in block:
         runner.current = number  # as the interpreter: messages name the step being carried out
         op(run)
-        if run.layout.shown:
+        layout = run.layout
+        if layout.shown:
             try:
                 check_shown(run.state())  # no sleeve shows a card the protocol has face down
             except EvalError as exc:
                 raise fail(run, step, exc) from None
-        after_step(run, number)
+        # after_step(run, number), where it only counts the step (a layout already noted, far
+        # from the limit of steps): the same counts, the same budget spent.
+        if (
+            id(layout) in shared.layouts_seen
+            and shared.peak_frontier
+            and shared.states_processed - shared.run_start < MAX_RUN_STEPS
+        ):
+            shared.states_processed += 1
+            spend()
+        else:
+            after_step(run, number)
 
 
 KEPT_PLANS = 1024
