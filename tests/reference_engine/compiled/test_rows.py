@@ -266,3 +266,23 @@ def test_a_permutation_of_columns_is_one_gather_per_row(seed: int) -> None:
     assert rows.column_rows(layout, piles[:-1]) is None
     assert rows.column_rows(layout, ((0,), (1,))) == ((0, 2),)  # the columns of A
     assert rows.column_rows(layout, ((0,), (2,))) is None
+
+
+def test_the_step_limit_stops_both_engines_alike(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """run_block counts a step itself until the run nears the limit of steps: past it, the
+    compiled run stops where the interpreter's does, with its message."""
+    from reference_engine.compiled import ops
+    from reference_engine.compiled import run as compiled_run
+    from reference_engine.machine import runner as machine_runner
+
+    # A new step 5 turns the cards over and back six times (the same layout, step after step);
+    # a run that counted on past the limit would stop at the next new layout, in step 6.
+    loop = (
+        '  - step: 5\n    say: "Turn the cards over and back, six times."\n'
+        '    for: {i: "1..6"}\n    do:\n      - turn: "M[1, *]"\n  - step: 6\n'
+    )
+    text = ROWS.replace("  - step: 5\n", loop, 1)
+    for module in (machine_runner, compiled_run, ops):
+        monkeypatch.setattr(module, "MAX_RUN_STEPS", 10)
+    result = _compare(_library(tmp_path, text))
+    assert result[0] == "error" and "more than 10 steps in one run (at step 5)" in result[2], result[:3]
