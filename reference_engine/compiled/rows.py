@@ -189,6 +189,7 @@ class NewPlace:
         self.up = step.up
         self.targets = [(t, target_reader(t), form, items) for t, form, items in targets]
         self.kept: dict[Any, Any] = {}
+        self.few: dict[Any, tuple[Plan, tuple[int, ...], dict[int, int]]] = {}  # see __call__
         self.laid = 0  # runs this step laid out new cards only
         self.other = 0  # runs whose values held something else (cards of the table, names)
 
@@ -200,8 +201,7 @@ class NewPlace:
         if self.other >= self.GIVE_UP and not self.laid:
             return False
         runner = run.runner
-        lines = Lines(self.up)
-        resolved = []
+        got = []
         try:
             state = run.state()
             for target, read, form, items in self.targets:
@@ -215,12 +215,24 @@ class NewPlace:
                         ev._same(target.expr, tres, runner.resolve_target(run.frame, target, state, run.fev))  # type: ignore[arg-type]
                 if tres is None:
                     tres = runner.resolve_target(run.frame, target, state, run.fev)
-                if not lines.add(items.public(run), form):
-                    self.other += 1
-                    return False
-                resolved.append((tres, form))
+                got.append((tres, form, items.public(run)))
         except EvalError:
             return False
+        few = None
+        if all(type(value) is NewCards for _, _, value in got):
+            # A new card or two per target (a lottery's fresh arrow): kept with its faces.
+            few = (run.layout, tuple([(tres, form, _codes(value, self.up)) for tres, form, value in got]))
+            hit = self.few.get(few)
+            if hit is not None:
+                self.laid += 1
+                self._apply(run, *hit)
+                return True
+        lines = Lines(self.up)
+        for _, form, value in got:
+            if not lines.add(value, form):
+                self.other += 1
+                return False
+        resolved = [(tres, form) for tres, form, _ in got]
         key = (run.layout, tuple(resolved), tuple(lines.shapes))
         skeleton = self.kept.get(key)
         if skeleton is None:
@@ -236,16 +248,23 @@ class NewPlace:
         self.laid += 1
         consts = tuple(chain.from_iterable(lines.lines))
         delta = lines.delta()
+        if few is not None:
+            if len(self.few) >= KEPT:
+                self.few.clear()
+            self.few[few] = (skeleton, consts, delta)
+        self._apply(run, skeleton, consts, delta)
+        return True
+
+    def _apply(self, run: Run, skeleton: Plan, consts: tuple[int, ...], delta: dict[int, int]) -> None:
         if ev.CHECKED:
             from ..machine.actions import layout as lay
             from .base import strip
 
-            step = self.step
+            step, runner = self.step, run.runner
             res = lay._place_resolve(runner, run.frame, step, run.state(), run.fev)
             reference = strip(lay._place_build(runner, run.frame, step, run.layout, res))
             same_plan(step, Plan(skeleton.layout, skeleton.src, consts, delta), reference)
         apply_new(run, self.step, skeleton, consts, delta)
-        return True
 
 
 def apply_new(run: Run, step: st.Step, plan: Plan, consts: tuple[int, ...], delta: dict[int, int]) -> None:

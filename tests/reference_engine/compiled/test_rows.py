@@ -115,6 +115,7 @@ MUTANTS: dict[str, tuple[list[tuple[str, str]], str | None]] = {
         [("[[new(t(1)), new(t(2))] for", "[[new(t(1))] if j == 1 else [new(t(2)), new(t(1))] for")],
         "",
     ),
+    "a-single-new-card": ([('Q: "[new(t(j)) for j in 1..4]"', 'Q: "new(t(2))"')], None),
     "a-card-of-the-table-among-new-cards": (
         [('Q: "[new(t(j)) for j in 1..4]', 'Q: "[new(t(1)), M[3, 1]]')],
         "",
@@ -187,7 +188,7 @@ def test_the_plans_a_place_keeps_are_bounded(tmp_path: Path, monkeypatch: pytest
     monkeypatch.setattr(rows, "NewPlace", Recorded)
     monkeypatch.setattr(rows, "KEPT", 1)
     _compare(_library(tmp_path, ROWS))
-    assert made and all(len(p.kept) <= 1 for p in made)
+    assert made and all(len(p.kept) <= 1 and len(p.few) <= 1 for p in made)
 
 
 # --------------------------------------------------------------------------- the arrow protocol
