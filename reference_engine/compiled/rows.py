@@ -116,7 +116,8 @@ class Lines:
         but new cards."""
         if form != "row" and type(value) is list and set(map(type, value)) == _NEW:
             # The common case: one new card (or pair) per column or row.
-            lines = list(map(self._count(value).__getitem__, map(id, value)))
+            codes, ids = self._count(value)
+            lines = list(map(codes.__getitem__, ids))
             self.lines.extend(lines)
             self.groups.append(value)
             self.shapes.append(tuple(map(len, lines)))
@@ -129,14 +130,15 @@ class Lines:
                 return False
             groups.append(leaves)
         for g in groups:
-            codes = self._count(g)
-            self.lines.append(tuple(chain.from_iterable(map(codes.__getitem__, map(id, g)))))
+            codes, ids = self._count(g)
+            self.lines.append(tuple(chain.from_iterable(map(codes.__getitem__, ids))))
         self.groups.append(groups)
         self.shapes.append(tuple(map(len, self.lines[len(self.lines) - len(groups) :])))
         return True
 
-    def _count(self, cards: list[NewCards]) -> dict[int, tuple[int, ...]]:
-        """Count ``cards`` by object and know the codes of each; the codes by object."""
+    def _count(self, cards: list[NewCards]) -> tuple[dict[int, tuple[int, ...]], list[int]]:
+        """Count ``cards`` by object and know the codes of each: the codes by object, and the
+        objects of ``cards`` in order."""
         codes, objects, counts, up = self.codes, self.objects, self.counts, self.up
         ids = list(map(id, cards))
         distinct = set(ids)
@@ -150,7 +152,7 @@ class Lines:
                 codes[key] = _codes(nc, up)
                 objects[key] = nc
             counts[key] = counts.get(key, 0) + n
-        return codes
+        return codes, ids
 
     def placements(self, resolved: list[tuple[Resolved, str]]) -> list[tuple[Resolved, str, list[list[Any]]]]:
         """What :func:`~.plans.build_place_new` lays out: each target, its form and its groups."""
