@@ -240,7 +240,7 @@ class NewPlace:
         if skeleton is None:
             try:
                 skeleton = build_place_new(run.layout, lines.placements(resolved), self.up)
-            except Defer:
+            except (Defer, EvalError):  # an error (rows its sleeves do not hold): the step says it
                 skeleton = _DEFER
             if len(self.kept) >= KEPT:
                 self.kept.clear()

@@ -191,6 +191,50 @@ def test_the_plans_a_place_keeps_are_bounded(tmp_path: Path, monkeypatch: pytest
     assert made and all(len(p.kept) <= 1 and len(p.few) <= 1 for p in made)
 
 
+SLEEVED = """\
+protocol: fzmain
+title: Two rows laid out where sleeves hold one (found by the fuzz generator)
+symbols:
+  al: {}
+  be: {}
+encodings:
+  bit:
+    values:
+      0: [al, be]
+      1: [be, al]
+inputs:
+  x: {encoding: bit}
+steps:
+- step: '1'
+  say: 'Lay out two rows of new cards in sleeves of one row.'
+  place:
+    s:
+      rows: [new(al), new(al)]
+- step: '2'
+  say: Put them back.
+  discard: s
+outputs:
+  o2: {cards: x, encoding: bit, equals: x}
+sleeves:
+  s:
+    rows: [1]
+    front: []
+"""
+
+
+def test_a_layout_its_sleeves_refuse_is_refused_alike(tmp_path: Path) -> None:
+    """Building the plan of new cards raises the layout's own error (not a Defer): the step
+    reports it as the interpreter does (it escaped as a bare EvalError before)."""
+    (tmp_path / "fzmain.yaml").write_text(SLEEVED, encoding="utf-8")
+    library = Library([tmp_path])
+    proto = library.protocol("fzmain")
+    st, assignments = _assignments(library, "fzmain", 2)
+    found = runs.differences(library, proto, st.params, assignments, range(2))
+    assert not found, "\n".join(found)
+    result = runs.single(library, proto, st.params, assignments[0], 0, "compiled")
+    assert result[:2] == ("error", "SimulationError") and "declare only rows 1" in result[2], result[:3]
+
+
 # --------------------------------------------------------------------------- the arrow protocol
 
 
