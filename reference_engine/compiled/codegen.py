@@ -89,6 +89,8 @@ class _Gen:
         self.hoisted: dict[int, str] = {}  # id of a node computed before its comprehension -> name
         self.counter = 0
         self.memos = 0  # memo tables of any()/all() over a range (see _memo_any)
+        self.rows: dict[tuple[str, int], str] = {}  # (region, row) -> its faces read first
+        self.direct: dict[str, tuple[str, str]] = {}  # context function -> (its local, its name)
 
     # -- helpers ---------------------------------------------------------------------
     def const(self, value: Any) -> str:
@@ -156,6 +158,55 @@ class _Gen:
             return self.const(node.obj.name), self.emit(node.args[0]), self.emit(node.args[1])
         return None
 
+    def _row_of(self, node: Node) -> str | None:
+        """The name of the faces of ``name[r, ...]``'s row read before an enclosing comprehension
+        (``r`` a whole number, the column a variable), or None."""
+        if not (isinstance(node, Index) and isinstance(node.obj, Name) and len(node.args) == 2):
+            return None
+        r, c = node.args
+        if not (isinstance(r, Const) and type(r.value) is int):
+            return None
+        if not (isinstance(c, Name) and self.is_bound(c.name)):
+            return None
+        return self.rows.get((node.obj.name, r.value))
+
+    def _face_code(self, node: Node, cell: tuple[str, str, str]) -> str:
+        """The face at ``name[r, c]``: from its row read at once where there is one (an empty row
+        when any card of it could not be read: then the cell's own reading, and its checks)."""
+        row = self._row_of(node)
+        if row is None:
+            return f"_face(E, {', '.join(cell)})"
+        c = cell[2]
+        return f"({row}[{c}] if type({c}) is int and 0 < {c} < len({row}) else _face(E, {', '.join(cell)}))"
+
+    def _face_rows(self, node: Comprehension) -> list[tuple[str, int]]:
+        """The rows ``name[r, *]`` (``r`` a whole number, ``name`` a region) whose cards the
+        comprehension reads as faces at a column given by a variable: read once before it."""
+        found: list[tuple[str, int]] = []
+        for n in _walk(node):
+            keys = []
+            if isinstance(n, Call) and self.function_kind(n.func) == "context":
+                keys = list(n.args)
+            elif isinstance(n, Compare) and len(n.rest) == 1 and n.rest[0][0] in ("==", "!="):
+                keys = [n.first]
+            for a in keys:
+                if not (isinstance(a, Index) and isinstance(a.obj, Name) and len(a.args) == 2):
+                    continue
+                r, c = a.args
+                name = a.obj.name
+                if (
+                    isinstance(r, Const)
+                    and type(r.value) is int
+                    and isinstance(c, Name)
+                    and IDENT.match(name)
+                    and not self.is_bound(name)
+                    and name not in _bound_in(node)
+                    and (name, r.value) not in self.rows
+                    and (name, r.value) not in found
+                ):
+                    found.append((name, r.value))
+        return found
+
     def _Call(self, node: Call) -> str:
         name = node.func
         kind = self.function_kind(name)
@@ -166,12 +217,14 @@ class _Gen:
             args = []
             for a in node.args:
                 cell = self._cell(a)
-                args.append(f"_face(E, {', '.join(cell)})" if cell else self.emit(a))
+                args.append(self._face_code(a, cell) if cell else self.emit(a))
             if kind == "builtin":
                 if len(args) != 1:
                     raise Unfit("family_index with other than one argument")
                 return f"_famidx(E, {args[0]})"
-            return f"{fn}(None, {''.join(a + ', ' for a in args)})"
+            if name not in self.direct:
+                self.direct[name] = (f"D{len(self.direct)}", self.const(name))
+            return f"{self.direct[name][0]}({''.join(a + ', ' for a in args)})"
         args = [self.emit(a) for a in node.args]
         joined = "".join(a + ", " for a in args)
         if kind == "builtin" and name in ("up", "down"):
@@ -253,7 +306,11 @@ class _Gen:
         if len(node.rest) == 1 and node.rest[0][0] in ("==", "!="):
             cell = self._cell(node.first)
             if cell is not None and self._cell(node.rest[0][1]) is None:
-                test = f"_face_eq(E, {', '.join(cell)}, {self.emit(node.rest[0][1])})"
+                row = self._row_of(node.first)
+                if row is not None:
+                    test = f"_eq_face({self._face_code(node.first, cell)}, {self.emit(node.rest[0][1])})"
+                else:
+                    test = f"_face_eq(E, {', '.join(cell)}, {self.emit(node.rest[0][1])})"
                 return test if node.rest[0][0] == "==" else f"(not {test})"
         first = self._operand(node.first)
         if len(node.rest) == 1:
@@ -276,6 +333,12 @@ class _Gen:
         # the enclosing scope, as is its first iterable.
         targets = self._hoist_targets(node, mine)
         hoisted = [self.emit(sub) for sub in targets]
+        rows = self._face_rows(node)
+        row_params = []
+        for name, r in rows:
+            self.counter += 1
+            row_params.append(f"h{self.counter}")
+            hoisted.append(f"_face_row(E, {self.const(name)}, {r})")
         first = node.clauses[0][1]
         if isinstance(first, RangeNode):
             first_seq = f"_seqr({self.emit(first.lo)}, {self.emit(first.hi)}, ct)"
@@ -286,6 +349,7 @@ class _Gen:
             self.counter += 1
             params[id(sub)] = f"h{self.counter}"
         self.hoisted.update(params)
+        self.rows.update(zip(rows, row_params))
         self.bound.append(mine)
         # Parts of the element that depend only on the variables of the first clauses are
         # computed once per item of the last of those (a one-item ``for`` after that clause).
@@ -329,7 +393,9 @@ class _Gen:
             self.bound.pop()
             for k in list(params) + made:
                 self.hoisted.pop(k, None)
-        names = "".join(f", {p}" for p in params.values())
+            for row in rows:
+                self.rows.pop(row, None)
+        names = "".join(f", {p}" for p in [*params.values(), *row_params])
         args = "".join(f", {h}" for h in hoisted)
         return f"(lambda ct{names}: [{element} {' '.join(parts)}])([0]{args})"
 
@@ -473,6 +539,12 @@ def _children(node: Node) -> list[Node]:
     return []
 
 
+def _bound_in(node: Node) -> set[str]:
+    """Every variable a comprehension within ``node`` binds (a region's name shadowed there is
+    not the region)."""
+    return {v for n in _walk(node) if isinstance(n, Comprehension) for v in n.variables}
+
+
 def _walk(node: Node) -> list[Node]:
     out = [node]
     for c in _children(node):
@@ -490,7 +562,9 @@ def generate(node: Node, proto: Protocol, kind: str = "value") -> tuple[str, tup
     gen = _Gen(proto)
     body = gen.emit(node) if kind == "value" else gen.sel(node) if kind == "sel" else gen.piles(node)
     memos = "".join(f"    M{i} = {{}}\n" for i in range(1, gen.memos + 1))
-    return f"def fast(E):\n    F = E.functions\n{memos}    return {body}\n", tuple(gen.consts)
+    # The game's functions called directly (not through the frame's wrapper, which calls them).
+    direct = "".join(f"    {local} = _direct(F[{k}])\n" for local, k in gen.direct.values())
+    return f"def fast(E):\n    F = E.functions\n{direct}{memos}    return {body}\n", tuple(gen.consts)
 
 
 def fast_function(node: Node, proto: Protocol, kind: str = "value") -> Fast | None:

@@ -117,12 +117,13 @@ class Expr:
             except Exception:
                 pass
             else:
-                piles = [tuple(p) for p in piles]
+                if type(piles) is not tuple:  # a region's columns come as one kept tuple
+                    piles = [tuple(p) for p in piles]
                 if CHECKED:
                     value = run.ev.public(self.expr, run.state())
                     items = value if isinstance(value, list) else [value]
                     want = [_flats(_res(v, "shuffle"), "shuffle") for v in items]
-                    _same(self.expr, (many, piles), (isinstance(value, list), want))
+                    _same(self.expr, (many, list(piles)), (isinstance(value, list), want))
                 return many, piles
         return run.ev.public(self.expr, run.state())
 

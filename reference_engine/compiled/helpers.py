@@ -5,7 +5,9 @@ faces read from the cells, the places an expression selects)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
+from collections.abc import Callable, Sequence
+from itertools import chain
 from typing import Any
 
 from ..cards import EMPTY, SYMBOLS, Symbol, is_up
@@ -202,20 +204,17 @@ def h_orient(E: Env, want_up: bool, fn: str, *args: Any) -> Slots:
         label = base.label
         layout = base.layout
     else:
-        hit = _NOT_HAND.get(id(layout))
-        if hit is None or hit[0] is not layout:
-            hit = (layout, tuple(f for f in range(layout.size) if layout.owner(f).hand is None))
-            if len(_NOT_HAND) > 10_000:
-                _NOT_HAND.clear()
-            _NOT_HAND[id(layout)] = hit
-        flats = hit[1]
+        flats = _not_hands(layout)
         label = "the table"
-    cells = E.cells
-    if want_up:
-        picked = [f for f in flats if cells[f] >= 0 and cells[f] & 1]
-    else:
-        picked = [f for f in flats if cells[f] >= 0 and not cells[f] & 1]
+    picked = _facing(E.cells, flats, want_up)
     return Slots(layout, picked, None, f"{fn}({label if args else ''})")
+
+
+def _facing(cells: list[int], flats: Any, want_up: bool) -> list[int]:
+    """The slots of ``flats`` whose card faces up (down), in order; empty places left out."""
+    if want_up:
+        return [f for f in flats if cells[f] >= 0 and cells[f] & 1]
+    return [f for f in flats if cells[f] >= 0 and not cells[f] & 1]
 
 
 def h_exists(E: Env, name: Any) -> bool:
@@ -281,6 +280,9 @@ def s_cells(E: Env, name: str, r: Any, c: Any) -> list[int]:
     """The slots of ``name[r, c]`` (rows by columns, as ``RegionRef.kg_index`` lists them)."""
     reg = _region(E, name)
     cols = reg.cols
+    if c is WILDCARD and type(r) is int and 0 < r <= reg.rows:  # a whole row: its slots in order
+        start = reg.offset + (r - 1) * cols
+        return range(start, start + cols)  # type: ignore[return-value]  # read as the list is
     base = reg.offset - cols - 1
     cs = _picks(c, cols)
     return [base + i * cols + j for i in _picks(r, reg.rows) for j in cs]
@@ -301,8 +303,24 @@ def s_shape(E: Env, name: str) -> tuple[int, int]:
     return reg.rows, reg.cols
 
 
-def s_columns(flats: list[int] | range, rows: int, cols: int) -> list[tuple[int, ...]]:
-    """The columns of a rectangle of slots listed row by row."""
+_COLUMNS: dict[tuple[range, int, int], tuple[tuple[int, ...], ...]] = {}
+
+
+def s_columns(flats: list[int] | range, rows: int, cols: int) -> Sequence[tuple[int, ...]]:
+    """The columns of a rectangle of slots listed row by row (a region's: one tuple kept per
+    shape, so that a shuffle meets the same object again)."""
+    if type(flats) is range:
+        key = (flats, rows, cols)
+        hit = _COLUMNS.get(key)
+        if hit is None:
+            if len(_COLUMNS) > 4096:
+                _COLUMNS.clear()
+            hit = _COLUMNS[key] = tuple(_columns(flats, rows, cols))
+        return hit
+    return _columns(flats, rows, cols)
+
+
+def _columns(flats: list[int] | range, rows: int, cols: int) -> list[tuple[int, ...]]:
     return [tuple(flats[c::cols]) for c in range(cols)] if rows > 1 else [(f,) for f in flats]
 
 
@@ -312,19 +330,16 @@ def s_value(value: Any) -> tuple[int, ...]:
 
 
 def s_up(E: Env, want_up: bool, flats: Any = None) -> list[int]:
-    cells = E.cells
-    if flats is None:
-        flats = _not_hands(E.layout)
-    if want_up:
-        return [f for f in flats if cells[f] >= 0 and cells[f] & 1]
-    return [f for f in flats if cells[f] >= 0 and not cells[f] & 1]
+    return _facing(E.cells, _not_hands(E.layout) if flats is None else flats, want_up)
 
 
 def _not_hands(layout: Any) -> tuple[int, ...]:
+    """The slots of the layout not in a hand, in order (its regions lie in the order of their
+    slots)."""
     hit = _NOT_HAND.get(id(layout))
     if hit is None or hit[0] is not layout:
-        hit = (layout, tuple(f for f in range(layout.size) if layout.owner(f).hand is None))
-        if len(_NOT_HAND) > 10_000:
+        hit = (layout, tuple(chain.from_iterable(r.slots for r in layout.regions if r.hand is None)))
+        if len(_NOT_HAND) > 4096:
             _NOT_HAND.clear()
         _NOT_HAND[id(layout)] = hit
     return hit[1]
@@ -340,6 +355,50 @@ def h_face_eq(E: Env, name: str, r: Any, c: Any, other: Any) -> bool:
             return False  # faces read from the cells are the interned ones: equal only to themselves
         return face == other
     return equal([face], other)
+
+
+def h_direct(wrapper: Any) -> Callable[..., Any]:
+    """A context function of the frame (:func:`~reference_engine.machine.frame._context_fn`) as
+    the game's function it calls, or the wrapper itself given its scope argument."""
+    fn = getattr(wrapper, "direct", None)
+    return fn if fn is not None else functools.partial(wrapper, None)
+
+
+def h_eq_face(face: Symbol, other: Any) -> bool:
+    """``face == other`` as :func:`h_face_eq` compares a face read from the cells."""
+    if type(other) is Symbol:
+        if face is other:
+            return True
+        if SYMBOLS.interned(other):
+            return False
+        return face == other
+    return equal([face], other)
+
+
+def h_face_row(E: Env, name: str, r: int) -> list[Any]:
+    """The faces of row ``r`` of region ``name``, for ``row[c]`` to be what :func:`h_face`
+    reads at ``name[r, c]`` (item 0 unused); an empty list when any card of the row is not one
+    it would read (face down, empty, hidden in a sleeve) or ``name`` is not such a region: the
+    cells are then read one by one, with their checks."""
+    if name in E.vars:
+        return []
+    layout = E.layout
+    reg = layout.by_name.get(name)
+    if reg is None or reg.hand is not None or not 0 < r <= reg.rows:
+        return []
+    cols = reg.cols
+    a = reg.offset + (r - 1) * cols
+    vals = E.cells[a : a + cols]
+    if not vals or min(vals) < 0 or not all([v & 1 for v in vals]):
+        return []
+    inside = layout.inside
+    if inside:
+        # Layout.unseen: a card is unseen when inside a sleeve and not the one the sleeve shows.
+        row = range(a, a + cols)
+        if not inside.isdisjoint(row) and not layout.shown.issuperset(inside.intersection(row)):
+            return []
+    by_id = SYMBOLS.by_id
+    return [None, *[by_id(v >> 1) for v in vals]]
 
 
 def h_row_faces(E: Env, name: str, r: Any, c: Any) -> list[Symbol]:
@@ -422,6 +481,9 @@ HELPERS: dict[str, Any] = {
     "_face_eq": h_face_eq,
     "_row_faces": h_row_faces,
     "_anyr": h_any_range,
+    "_face_row": h_face_row,
+    "_direct": h_direct,
+    "_eq_face": h_eq_face,
 }
 
 

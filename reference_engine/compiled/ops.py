@@ -27,11 +27,12 @@ from ..machine import Plan, Runner
 from ..machine.actions import layout as lay
 from ..machine.actions.shuffling import AT_ONCE, _group_outcomes, _piles, _shifts, _unlabel, groups_of
 from ..machine.actions.sleeving import _sleeve_build, _sleeve_resolve, check_piles
-from ..machine.frontier import _freeze, env_drop, env_set
+from ..machine.frontier import _freeze, env_drop, env_set, spend
 from ..machine.plans import _flats, _res, check_shown
+from ..machine.runner import MAX_RUN_STEPS
 from ..shuffles import Shuffle
 from ..table import Draft, Layout, State, visible
-from . import calls
+from . import calls, rows
 from . import evaluate as ev
 from . import plans as fp
 from .base import Op, Unsupported, apply_plan, fail, same_plan, strip
@@ -110,15 +111,27 @@ class Compiler:
 
 def run_block(run: Run, block: Block) -> None:
     runner = run.runner
+    shared = run.shared
     for op, number, step in block:
         runner.current = number  # as the interpreter: messages name the step being carried out
         op(run)
-        if run.layout.shown:
+        layout = run.layout
+        if layout.shown:
             try:
                 check_shown(run.state())  # no sleeve shows a card the protocol has face down
             except EvalError as exc:
                 raise fail(run, step, exc) from None
-        after_step(run, number)
+        # after_step(run, number), where it only counts the step (a layout already noted, far
+        # from the limit of steps): the same counts, the same budget spent.
+        if (
+            id(layout) in shared.layouts_seen
+            and shared.peak_frontier
+            and shared.states_processed - shared.run_start < MAX_RUN_STEPS
+        ):
+            shared.states_processed += 1
+            spend()
+        else:
+            after_step(run, number)
 
 
 KEPT_PLANS = 1024
@@ -169,81 +182,20 @@ def make_plan(run: Run, step: st.Step, res: Any, build: Build, fast: FastBuild |
 
 
 def _place(c: Compiler, step: st.Place, number: str | None) -> Op:
+    """New cards only (bit pairs, owner cards, arrows): laid out by a plan kept per layout and
+    shape, the faces filled in (:class:`~.rows.NewPlace`); anything else by the interpreter's
+    resolver and a plan per layout and resolved arguments."""
     up = step.up
     generic = planned(
         step, lay._place_resolve, lay._place_build, lambda layout, res: fp.build_place(layout, res, up)
     )
-    targets = [(t, form, c.e(items)) for t, form, items in step.targets]
-    kept: dict[Any, Plan] = {}  # a few new cards (a lottery's fresh "no" arrow): see _new_key
+    new = rows.NewPlace(step, [(t, form, c.e(items)) for t, form, items in step.targets])
 
     def op(run: Run) -> None:
-        """New cards only (bit pairs, owner cards): the plan is built from the values, without
-        resolving each card; kept when they are few (see :func:`_new_key`)."""
-        runner = run.runner
-        placements = []
-        try:
-            state = run.state()
-            for target, form, items in targets:
-                tres = runner.resolve_target(run.frame, target, state, run.fev)
-                groups = fp.new_groups(items.public(run), form)
-                if groups is None:
-                    break
-                placements.append((tres, form, groups))
-        except EvalError:
-            placements = []
-        if len(placements) == len(targets):
-            key = _new_key(run.layout, placements)
-            plan = kept.get(key) if key is not None else None
-            if plan is not None:
-                apply_plan(run, step, plan)
-                return
-            try:
-                plan = fp.build_place_new(run.layout, placements, up)
-            except Defer:
-                pass
-            else:
-                if key is not None:
-                    if len(kept) >= KEPT_PLANS:
-                        kept.clear()
-                    kept[key] = plan
-                if ev.CHECKED:
-                    res = lay._place_resolve(runner, run.frame, step, run.state(), run.fev)
-                    same_plan(step, plan, strip(lay._place_build(runner, run.frame, step, run.layout, res)))
-                apply_plan(run, step, plan)
-                return
-        generic(run)
+        if not new(run):
+            generic(run)
 
     return op
-
-
-NEW_KEPT = 16
-"""A place of new cards keeps its plan when it lays out at most this many: a few fresh helper
-cards on a small table meet the same layout again, a row of owner cards or arrows for every
-card of a full table (their faces follow the hands) hardly ever does."""
-
-
-def _new_key(layout: Layout, placements: list[tuple[Any, str, list[list[Any]]]]) -> Any:
-    """What a plan of :func:`~.plans.build_place_new` depends on (the layout, each target, form
-    and the faces of its new cards in order), or None: too many cards to be worth keeping."""
-    n = 0
-    parts = []
-    for tres, form, groups in placements:
-        faces = []
-        for group in groups:
-            line = []
-            for nc in group:
-                n += len(nc.symbols)
-                line.append((tuple([s.id for s in nc.symbols]), nc.up))
-            faces.append(tuple(line))
-        parts.append((tres, form, tuple(faces)))
-    if n > NEW_KEPT:
-        return None
-    key = (layout, tuple(parts))
-    try:
-        hash(key)
-    except TypeError:
-        return None
-    return key
 
 
 def _rearrange(c: Compiler, step: st.Rearrange, number: str | None) -> Op:
@@ -344,6 +296,18 @@ def _turn(c: Compiler, step: st.Turn, number: str | None) -> Op:
         except EvalError as exc:
             raise fail(run, step, exc) from None
         cells = run.cells
+        n = len(flats)
+        if n > 1 and flats[-1] - flats[0] == n - 1 and flats == tuple(range(flats[0], flats[0] + n)):
+            a = flats[0]  # a stretch of slots (a whole row): turned by slices
+            vals = cells[a : a + n]
+            if EMPTY not in vals:
+                new = [v ^ 1 for v in vals]
+                cells[a : a + n] = new
+                revealed = [v for v in new if v & 1]
+                if revealed:
+                    run.view = run.views.extend(run.view, ("turn", tuple(revealed)))
+                run.meters = run.meters.add_turn()
+                return
         vals = [cells[f] for f in flats]
         if EMPTY in vals or len(set(flats)) != len(flats):
             revealed = []
@@ -370,35 +334,53 @@ def _shuffle(c: Compiler, step: st.Shuffle, number: str | None) -> Op:
         return _at_once(c, step, number)
     piles_expr = c.e(step.piles)
     sid = id(step)
+    # Layout -> (the piles value it was for, whether a list, what _shuffle_of made of them, the
+    # rows of the region whose columns they are): the piles of ``columns(M)`` are one object per
+    # region shape, so the same layout meets them again without hashing every pile.
+    last: dict[Layout, tuple[Any, bool, Any, Any]] = {}
 
     def op(run: Run) -> None:
         runner = run.runner
+        bounds = None
         try:
             got = piles_expr.piles(run)
             if isinstance(got, tuple):
-                key = ("shuffle-of", sid, run.layout, got[0], tuple(got[1]))
-                hit = run.shared.plans.get(key)  # the same piles of the same layout: checked once
-                if hit is None:
-                    hit = run.shared.plans[key] = _shuffle_of(step, got[0], got[1], run.layout)
+                many, items = got
+                seen = last.get(run.layout)
+                if seen is not None and seen[0] is items and seen[1] == many:
+                    hit, bounds = seen[2], seen[3]
+                else:
+                    key = ("shuffle-of", sid, run.layout, many, tuple(items))
+                    hit = run.shared.plans.get(key)  # the same piles of the same layout: checked once
+                    if hit is None:
+                        hit = run.shared.plans[key] = _shuffle_of(step, many, items, run.layout)
+                    bounds = rows.column_rows(run.layout, hit[1])
+                    if len(last) >= KEPT_PLANS:
+                        last.clear()
+                    last[run.layout] = (items, many, hit, bounds)
                 shuffle, piles, how = hit
             else:  # the interpreter's own reading of the piles, and its messages
                 shuffle, piles, how = _piles(runner, run.frame, step, run.state(), run.ev)
         except EvalError as exc:
             raise fail(run, step, exc) from None
-        perm = shuffle.sample(runner.rng)
+        perm = (
+            rows.scramble(runner.rng, shuffle.k) if shuffle.kind == "scramble" else shuffle.sample(runner.rng)
+        )
         cells = run.cells
-        contents = [[cells[f] for f in p] for p in piles]
-        if any(v >= 0 and v & 1 for vs in contents for v in vs):
+        if bounds is not None:  # the columns of a region: one gather per row
+            seg = cells[bounds[0][0] : bounds[-1][1]]
+            face_up = 1 in [v & 1 for v in seg] if min(seg) >= 0 else any(v >= 0 and v & 1 for v in seg)
+            rows.permute_rows(cells, bounds, perm)
+        else:
+            contents = [[cells[f] for f in p] for p in piles]
+            face_up = any(v >= 0 and v & 1 for vs in contents for v in vs)
             for p, i in zip(piles, perm):
                 for f, v in zip(p, contents[i]):
                     cells[f] = v
+        if face_up:
             run.view = run.views.extend(
                 run.view, ("shuffle", tuple(visible(cells[f]) for p in piles for f in p))
             )
-        else:
-            for p, i in zip(piles, perm):
-                for f, v in zip(p, contents[i]):
-                    cells[f] = v
         run.meters = run.meters.add_shuffle(how)
 
     return op

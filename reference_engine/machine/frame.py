@@ -38,6 +38,7 @@ def _context_fn(proto: Protocol, name: str, fn: GameFunction | None) -> Callable
             )
         return fn(*args)
 
+    call.direct = fn  # type: ignore[attr-defined]  # the game's function itself, for the compiled path
     return call
 
 

@@ -1,0 +1,353 @@
+"""Whole-row steps of a compiled run made cheap: a place of new cards laid out from a plan kept
+per layout and shape (the faces filled in at each run), a place target read without the
+interpreter's evaluator where its indices are constants, and a shuffle's permutation applied
+with one gather per row where its piles are the columns of a region.
+
+Each does exactly what the general compiled step does (and so the interpreter's single run):
+the same plan, the same cells, the same observations, the same random numbers. The tests
+compare each with the general path (``evaluate.CHECKED``) on full tables and hostile layouts.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Sequence
+from itertools import chain
+from operator import itemgetter
+from typing import Any
+
+from .. import steps as st
+from ..cards import ROTATIONS
+from ..expressions import Const, EvalError, Index, Name, Star
+from ..machine import Plan
+from ..machine.plans import Resolved
+from ..meters import out_add
+from ..table import Layout, NewCards
+from . import evaluate as ev
+from .base import check_landings, gather, same_plan
+from .plans import Defer, build_place_new
+from .run import Run
+
+KEPT = 1024
+"""Plans a place step keeps (by layout and shape: see :class:`NewPlace`); it starts afresh beyond."""
+
+_DEFER: Any = object()
+_NEW = {NewCards}  # a shape the fast builder leaves to the general path (kept as such)
+
+
+# --------------------------------------------------------------------------- targets
+
+
+def target_reader(target: st.Target) -> Callable[[Run], Resolved] | None:
+    """What :meth:`~reference_engine.machine.Runner.resolve_target` gives for a target
+    ``R[a, b]`` whose indices are whole numbers or ``*`` (``M[2, *]``), read from the layout
+    alone; None for any other target (the runner's own resolution then)."""
+    if target.name is not None or target.expr is None:
+        return None
+    node = target.expr.node
+    if not (isinstance(node, Index) and isinstance(node.obj, Name) and len(node.args) == 2):
+        return None
+    fixed: list[tuple[int, ...] | None] = []
+    for a in node.args:
+        if isinstance(a, Star):
+            fixed.append(None)
+        elif isinstance(a, Const) and type(a.value) is int:
+            fixed.append((a.value,))
+        else:
+            return None
+    name = node.obj.name
+    rows, cols = fixed
+
+    def read(run: Run) -> Resolved:
+        reg = run.layout.by_name.get(name)
+        if reg is None:
+            raise Defer()  # not a region here: the runner says what it is
+        return (
+            "grid",
+            reg.name,
+            rows if rows is not None else tuple(range(1, reg.rows + 1)),
+            cols if cols is not None else tuple(range(1, reg.cols + 1)),
+        )
+
+    return read
+
+
+# --------------------------------------------------------------------------- new cards
+
+
+def _codes(nc: NewCards, up: bool) -> tuple[int, ...]:
+    face = int(up or nc.up)
+    return tuple([s.id << 1 | face for s in nc.symbols])
+
+
+def _leaves(value: Any, out: list[NewCards]) -> bool:
+    """The new cards of ``value`` (any nesting of lists) in order; False if it holds another value."""
+    if type(value) is list and all(type(v) is NewCards for v in value):
+        out.extend(value)  # the common case: a flat list of new cards
+        return True
+    if isinstance(value, NewCards):
+        out.append(value)
+        return True
+    if isinstance(value, list):
+        return all(_leaves(v, out) for v in value)
+    return False
+
+
+class Lines:
+    """The new cards of one place step's values, as :func:`~.plans.build_place_new` lays them
+    out: per target, each group's codes (a line), and every card counted by its object."""
+
+    __slots__ = ("codes", "counts", "groups", "lines", "objects", "shapes", "up")
+
+    def __init__(self, up: bool):
+        self.up = up
+        self.codes: dict[int, tuple[int, ...]] = {}  # id of a NewCards -> its codes
+        self.objects: dict[int, NewCards] = {}
+        self.counts: dict[int, int] = {}  # id of a NewCards -> how often it is laid out
+        self.lines: list[tuple[int, ...]] = []
+        # Per target, its groups of new cards (or the list of new cards that are each a group),
+        # read only to build a plan.
+        self.groups: list[list[list[NewCards]] | list[NewCards]] = []
+        self.shapes: list[tuple[int, ...]] = []  # per target: the number of codes of each group
+
+    def add(self, value: Any, form: str) -> bool:
+        """The groups of one target's value (a row: one group); False when it holds anything
+        but new cards."""
+        if form != "row" and type(value) is list and set(map(type, value)) == _NEW:
+            # The common case: one new card (or pair) per column or row.
+            codes, ids = self._count(value)
+            lines = list(map(codes.__getitem__, ids))
+            self.lines.extend(lines)
+            self.groups.append(value)
+            self.shapes.append(tuple(map(len, lines)))
+            return True
+        items = [value] if form == "row" else (value if isinstance(value, list) else [value])
+        groups = []
+        for g in items:
+            leaves: list[NewCards] = []
+            if not _leaves(g, leaves):
+                return False
+            groups.append(leaves)
+        for g in groups:
+            codes, ids = self._count(g)
+            self.lines.append(tuple(chain.from_iterable(map(codes.__getitem__, ids))))
+        self.groups.append(groups)
+        self.shapes.append(tuple(map(len, self.lines[len(self.lines) - len(groups) :])))
+        return True
+
+    def _count(self, cards: list[NewCards]) -> tuple[dict[int, tuple[int, ...]], list[int]]:
+        """Count ``cards`` by object and know the codes of each: the codes by object, and the
+        objects of ``cards`` in order."""
+        codes, objects, counts, up = self.codes, self.objects, self.counts, self.up
+        ids = list(map(id, cards))
+        distinct = set(ids)
+        if len(distinct) > 16:
+            tally: dict[int, int] = Counter(ids)
+        else:  # a few objects laid out many times (a row of owner cards, of arrows)
+            tally = {key: ids.count(key) for key in distinct}
+        for key, n in tally.items():
+            if key not in codes:
+                nc = cards[ids.index(key)]
+                codes[key] = _codes(nc, up)
+                objects[key] = nc
+            counts[key] = counts.get(key, 0) + n
+        return codes, ids
+
+    def placements(self, resolved: list[tuple[Resolved, str]]) -> list[tuple[Resolved, str, list[list[Any]]]]:
+        """What :func:`~.plans.build_place_new` lays out: each target, its form and its groups."""
+        out: list[tuple[Resolved, str, list[list[Any]]]] = []
+        for (tres, form), groups in zip(resolved, self.groups):
+            if groups and type(groups[0]) is NewCards:
+                out.append((tres, form, [[nc] for nc in groups]))
+            else:
+                out.append((tres, form, list(groups)))  # type: ignore[arg-type]  # lists of groups
+        return out
+
+    def delta(self) -> dict[int, int]:
+        """Cards taken from the supply, by symbol (an up-down card is one physical card)."""
+        delta: dict[int, int] = {}
+        turned = ROTATIONS.to
+        physical = ROTATIONS.physical
+        for key, n in self.counts.items():
+            for s in self.objects[key].symbols:
+                card = physical(s.id) if s.id in turned else s.id
+                delta[card] = delta.get(card, 0) + n
+        return delta
+
+
+class NewPlace:
+    """A place step whose values are new cards only (owner cards, arrows, a lottery's bits).
+
+    Where the new cards go depends on the layout, each target, its form and the number of
+    codes in each group, never on the faces: that plan is built once per such shape (with
+    :func:`~.plans.build_place_new`) and kept; at each run the faces are filled in (the plan's
+    new cards, in order, are the groups' codes in order) and the supply counted. ``__call__``
+    returns False where the general path must run the step (a value that is not only new
+    cards, a layout the fast builder leaves to the interpreter's)."""
+
+    def __init__(self, step: st.Place, targets: Sequence[tuple[st.Target, str, ev.Expr]]):
+        self.step = step
+        self.up = step.up
+        self.targets = [(t, target_reader(t), form, items) for t, form, items in targets]
+        self.kept: dict[Any, Any] = {}
+        self.few: dict[Any, tuple[Plan, tuple[int, ...], dict[int, int]]] = {}  # see __call__
+        self.laid = 0  # runs this step laid out new cards only
+        self.other = 0  # runs whose values held something else (cards of the table, names)
+
+    GIVE_UP = 4
+    """Runs whose values hold something else than new cards, with none that held new cards
+    only, after which the step is left to the general path (its values are evaluated once)."""
+
+    def __call__(self, run: Run) -> bool:
+        if self.other >= self.GIVE_UP and not self.laid:
+            return False
+        runner = run.runner
+        got = []
+        try:
+            state = run.state()
+            for target, read, form, items in self.targets:
+                tres = None
+                if read is not None:
+                    try:
+                        tres = read(run)
+                    except Defer:
+                        tres = None
+                    if ev.CHECKED and tres is not None:
+                        ev._same(target.expr, tres, runner.resolve_target(run.frame, target, state, run.fev))  # type: ignore[arg-type]
+                if tres is None:
+                    tres = runner.resolve_target(run.frame, target, state, run.fev)
+                got.append((tres, form, items.public(run)))
+        except EvalError:
+            return False
+        few = None
+        if all(type(value) is NewCards for _, _, value in got):
+            # A new card or two per target (a lottery's fresh arrow): kept with its faces.
+            few = (run.layout, tuple([(tres, form, _codes(value, self.up)) for tres, form, value in got]))
+            hit = self.few.get(few)
+            if hit is not None:
+                self.laid += 1
+                self._apply(run, *hit)
+                return True
+        lines = Lines(self.up)
+        for _, form, value in got:
+            if not lines.add(value, form):
+                self.other += 1
+                return False
+        resolved = [(tres, form) for tres, form, _ in got]
+        key = (run.layout, tuple(resolved), tuple(lines.shapes))
+        skeleton = self.kept.get(key)
+        if skeleton is None:
+            try:
+                skeleton = build_place_new(run.layout, lines.placements(resolved), self.up)
+            except (Defer, EvalError):  # an error (rows its sleeves do not hold): the step says it
+                skeleton = _DEFER
+            if len(self.kept) >= KEPT:
+                self.kept.clear()
+            self.kept[key] = skeleton
+        if skeleton is _DEFER:
+            return False
+        self.laid += 1
+        consts = tuple(chain.from_iterable(lines.lines))
+        delta = lines.delta()
+        if few is not None:
+            if len(self.few) >= KEPT:
+                self.few.clear()
+            self.few[few] = (skeleton, consts, delta)
+        self._apply(run, skeleton, consts, delta)
+        return True
+
+    def _apply(self, run: Run, skeleton: Plan, consts: tuple[int, ...], delta: dict[int, int]) -> None:
+        if ev.CHECKED:
+            from ..machine.actions import layout as lay
+            from .base import strip
+
+            step, runner = self.step, run.runner
+            res = lay._place_resolve(runner, run.frame, step, run.state(), run.fev)
+            reference = strip(lay._place_build(runner, run.frame, step, run.layout, res))
+            same_plan(step, Plan(skeleton.layout, skeleton.src, consts, delta), reference)
+        apply_new(run, self.step, skeleton, consts, delta)
+
+
+def apply_new(run: Run, step: st.Step, plan: Plan, consts: tuple[int, ...], delta: dict[int, int]) -> None:
+    """:func:`~.base.apply_plan` of ``plan`` with these new cards and this supply count instead
+    of its own (a place of new cards returns none to the supply)."""
+    before = run.layout
+    run.cells = gather(run.cells, plan, consts)
+    run.layout = plan.layout
+    if before.inside:
+        check_landings(run, step, plan, before)
+    if delta:
+        run.out = out_add(run.out, delta)
+        run.meters = run.meters.note_out(run.out)
+        if run.runner.limits is not None:
+            run.runner.check_limits(run.frame, step, run.state())
+
+
+# --------------------------------------------------------------------------- shuffles
+
+
+def column_rows(layout: Layout, piles: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, int], ...] | None:
+    """(start, end) of each row of a region when ``piles`` are exactly its columns, in order
+    (the piles of ``columns(M)``): a permutation of the piles is then one gather per row."""
+    if not piles or not piles[0]:
+        return None
+    reg = layout.owner(piles[0][0])
+    cols, rows, off = reg.cols, reg.rows, reg.offset
+    if len(piles) != cols or len(piles[0]) != rows:
+        return None
+    for c, p in enumerate(piles):
+        if p != tuple(range(off + c, off + rows * cols, cols)):
+            return None
+    return tuple((off + r * cols, off + (r + 1) * cols) for r in range(rows))
+
+
+def permute_rows(cells: list[int], bounds: tuple[tuple[int, int], ...], perm: Sequence[int]) -> None:
+    """Pile ``c`` (column ``c``) receives the cards of column ``perm[c]``, row by row."""
+    get = itemgetter(*perm) if len(perm) > 1 else (lambda xs: (xs[perm[0]],))
+    for a, b in bounds:
+        cells[a:b] = get(cells[a:b])
+
+
+def scramble(rng: random.Random, k: int) -> tuple[int, ...]:
+    """``Shuffle("scramble", k).sample(rng)``: ``rng.shuffle`` of ``[0, ..., k - 1]`` with the
+    same calls of ``getrandbits`` in the same order (the same permutation, the generator left in
+    the same state), without a method call per card. Where the generator is not a plain
+    ``random.Random`` (or this Python shuffles another way) it is ``rng.shuffle`` itself."""
+    p = list(range(k))
+    if type(rng) is not random.Random or not _SAME_SHUFFLE:
+        rng.shuffle(p)
+        return tuple(p)
+    getrandbits = rng.getrandbits
+    for i in range(k - 1, 0, -1):
+        n = i + 1
+        bits = n.bit_length()
+        j = getrandbits(bits)
+        while j >= n:
+            j = getrandbits(bits)
+        p[i], p[j] = p[j], p[i]
+    return tuple(p)
+
+
+def _same_shuffle() -> bool:
+    """Whether :func:`scramble` draws as this Python's ``random.Random.shuffle`` does."""
+    global _SAME_SHUFFLE
+    _SAME_SHUFFLE = True
+    for seed in range(4):
+        for k in (0, 1, 2, 3, 5, 17, 108, 300):
+            a, b = random.Random(seed), random.Random(seed)
+            p = list(range(k))
+            a.shuffle(p)
+            if scramble(b, k) != tuple(p) or a.getstate() != b.getstate():
+                _SAME_SHUFFLE = False
+                return False
+    return True
+
+
+_SAME_SHUFFLE = True
+_SAME_SHUFFLE = _same_shuffle()
+
+
+def scramble_is_exact() -> bool:
+    """Whether :func:`scramble` draws its own way here (else it calls ``rng.shuffle``)."""
+    return _SAME_SHUFFLE

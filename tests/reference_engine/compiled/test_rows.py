@@ -1,0 +1,333 @@
+"""The compiled path's whole-row steps (:mod:`reference_engine.compiled.rows`) against the
+interpreter: places of new cards whose plan is kept per layout and shape and filled with the
+faces of each run, faces read along a row at once (``valid(M[1, j])``), shuffles of a region's
+columns applied one row at a time, and the permutation drawn without a method call per card.
+Run for run, with every fast value and plan checked (``runs.py``), on a small spec and on
+mutants of it that break it (each refused alike, at the same step)."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+for folder in (HERE, HERE.parent):
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
+
+import runs  # noqa: E402
+from test_differential import _assignments  # noqa: E402
+
+from reference_engine.cards import EMPTY, SYMBOLS  # noqa: E402
+from reference_engine.compiled import Program, program_for, rows  # noqa: E402
+from reference_engine.compiled.codegen import generate  # noqa: E402
+from reference_engine.compiled.helpers import Env, h_face_row  # noqa: E402
+from reference_engine.compiled.program import expressions  # noqa: E402
+from reference_engine.registry import Library, rulesets_dir  # noqa: E402
+from reference_engine.shuffles import Shuffle  # noqa: E402
+from reference_engine.table import Layout  # noqa: E402
+
+ROWS = """\
+protocol: rows-mini
+title: Rows of new cards, and faces read along a row
+summary: >-
+  New cards laid out by the row and by the column, faces read at a column variable (a test of
+  the compiled path).
+source:
+  cite: "kitgen tests"
+symbols:
+  up: {glyph: "▲", rotated: down, doc: "pointing up"}
+  down: {glyph: "▼", rotated: up, doc: "pointing down"}
+  k: {family: true, glyph: "#{}", doc: "candidates"}
+  t: {family: true, glyph: "t{}", doc: "owner marks"}
+encodings:
+  arrow:
+    values: {0: [down], 1: [up]}
+    doc: "one up-down card"
+  card:
+    label: k
+    doc: a card
+inputs:
+  cards: {encoding: card, count: 5, doc: "cards"}
+steps:
+  - step: 1
+    say: "Lay the cards out, face down."
+    place:
+      M: [cards]
+  - step: 2
+    say: "A mark under each card, face up."
+    place:
+      "M[2, *]": "[new(t(i)) for i in 1..2 for j in 1..(3 if i == 1 else 2)]"
+    face: up
+  - step: 3
+    say: "Turn the marks down, mix the columns, turn the cards up."
+    do:
+      - turn: "M[2, *]"
+      - shuffle:
+          scramble: "columns(M)"
+      - turn: "M[1, *]"
+  - step: 4
+    say: "An arrow under each column."
+    place:
+      "M[3, *]":
+        columns: >-
+          [arrow(1) if M[1, j] == k(2) or M[1, j] == k(4) else arrow(0)
+          for j in 1..ncols(M)]
+    face: up
+  - step: 5
+    say: "Pairs of marks in columns, and a row of them."
+    do:
+      - place:
+          P: {columns: "[[new(t(1)), new(t(2))] for j in 1..3]"}
+      - place:
+          Q: "[new(t(j)) for j in 1..4]"
+      - let:
+          n: "len([j for j in 1..ncols(M) if M[3, j] == up])"
+      - discard: P
+      - discard: Q
+      - discard: "M[2..3, *]"
+outputs:
+  ups:
+    value: "n"
+    public: true
+    doc: how many arrows point up
+"""
+
+# name -> (texts replaced and their replacements, what the run must be refused for; None: it
+# runs; "": either, as long as both engines do the same)
+MUTANTS: dict[str, tuple[list[tuple[str, str]], str | None]] = {
+    "places-on-a-full-row": ([('"M[2, *]": "[new(t(i))', '"M[1, *]": "[new(t(i))')], "not empty"),
+    "reads-face-down-cards": ([('      - turn: "M[1, *]"\n', "")], "face down"),
+    "reads-only-the-face-up-columns": (
+        [
+            ('      - turn: "M[1, *]"\n', '      - turn: "M[1, 1..3]"\n'),
+            ("if M[1, j] == k(2) or M[1, j] == k(4)", "if j <= 3 and M[1, j] == k(2)"),
+        ],
+        None,
+    ),
+    "reads-past-the-row": ([("for j in 1..ncols(M)]\n", "for j in 1..ncols(M) + 1]\n")], "out of range"),
+    "pairs-in-rows": ([('P: {columns: "[[new(t(1))', 'P: {rows: "[[new(t(1))')], None),
+    "uneven-columns": (
+        [("[[new(t(1)), new(t(2))] for", "[[new(t(1))] if j == 1 else [new(t(2)), new(t(1))] for")],
+        "",
+    ),
+    "a-single-new-card": ([('Q: "[new(t(j)) for j in 1..4]"', 'Q: "new(t(2))"')], None),
+    "a-card-of-the-table-among-new-cards": (
+        [('Q: "[new(t(j)) for j in 1..4]', 'Q: "[new(t(1)), M[3, 1]]')],
+        "",
+    ),
+}
+
+
+def _library(tmp: Path, text: str) -> Library:
+    (tmp / "rows-mini.yaml").write_text(text, encoding="utf-8")
+    return Library([tmp, rulesets_dir() / "protocols"])
+
+
+def _compare(library: Library, seeds: int = 4) -> tuple[Any, ...]:
+    """Both engines run for run (their differences asserted away); the interpreter's first run."""
+    proto = library.protocol("rows-mini")
+    program = program_for(library, proto)
+    assert isinstance(program, Program), program
+    st, assignments = _assignments(library, "rows-mini", 3)
+    assignments = assignments + [{"cards": list(reversed(assignments[0]["cards"]))}]
+    found = runs.differences(library, proto, st.params, assignments, range(seeds))
+    assert not found, "\n".join(found)
+    return runs.single(library, proto, st.params, assignments[0], 0, "interpreter")
+
+
+def test_the_rows_spec_runs_alike(tmp_path: Path) -> None:
+    result = _compare(_library(tmp_path, ROWS), seeds=8)
+    assert result[0] == "ran" and result[8] == {"ups": 2}, result
+
+
+@pytest.mark.parametrize("mutant", sorted(MUTANTS))
+def test_a_broken_row_is_refused_alike(tmp_path: Path, mutant: str) -> None:
+    changes, refused = MUTANTS[mutant]
+    text = ROWS
+    for old, new in changes:
+        assert old in text, f"{mutant}: the spec changed; update the mutant"
+        text = text.replace(old, new, 1)
+    result = _compare(_library(tmp_path, text))
+    if refused is None:
+        assert result[0] == "ran", result[:3]
+    elif refused:
+        assert result[0] == "error" and refused in result[2], result[:3]
+
+
+def test_a_place_of_new_cards_builds_its_plan_once_per_layout_and_shape(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The arrows of step 4 differ from run to run (the columns are mixed), the layout does
+    not: each place step builds one plan, whatever the faces."""
+    built: list[Any] = []
+    real = rows.build_place_new
+
+    def counting(*args: Any) -> Any:
+        built.append(args[0])
+        return real(*args)
+
+    monkeypatch.setattr(rows, "build_place_new", counting)
+    library = _library(tmp_path, ROWS)
+    _compare(library, seeds=6)
+    assert len(built) == 4, built  # steps 2 and 4, and P and Q of step 5
+
+
+def test_the_plans_a_place_keeps_are_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    made: list[rows.NewPlace] = []
+
+    class Recorded(rows.NewPlace):
+        def __init__(self, *args: Any) -> None:
+            super().__init__(*args)
+            made.append(self)
+
+    monkeypatch.setattr(rows, "NewPlace", Recorded)
+    monkeypatch.setattr(rows, "KEPT", 1)
+    _compare(_library(tmp_path, ROWS))
+    assert made and all(len(p.kept) <= 1 and len(p.few) <= 1 for p in made)
+
+
+SLEEVED = """\
+protocol: fzmain
+title: Two rows laid out where sleeves hold one (found by the fuzz generator)
+symbols:
+  al: {}
+  be: {}
+encodings:
+  bit:
+    values:
+      0: [al, be]
+      1: [be, al]
+inputs:
+  x: {encoding: bit}
+steps:
+- step: '1'
+  say: 'Lay out two rows of new cards in sleeves of one row.'
+  place:
+    s:
+      rows: [new(al), new(al)]
+- step: '2'
+  say: Put them back.
+  discard: s
+outputs:
+  o2: {cards: x, encoding: bit, equals: x}
+sleeves:
+  s:
+    rows: [1]
+    front: []
+"""
+
+
+def test_a_layout_its_sleeves_refuse_is_refused_alike(tmp_path: Path) -> None:
+    """Building the plan of new cards raises the layout's own error (not a Defer): the step
+    reports it as the interpreter does (it escaped as a bare EvalError before)."""
+    (tmp_path / "fzmain.yaml").write_text(SLEEVED, encoding="utf-8")
+    library = Library([tmp_path])
+    proto = library.protocol("fzmain")
+    st, assignments = _assignments(library, "fzmain", 2)
+    found = runs.differences(library, proto, st.params, assignments, range(2))
+    assert not found, "\n".join(found)
+    result = runs.single(library, proto, st.params, assignments[0], 0, "compiled")
+    assert result[:2] == ("error", "SimulationError") and "declare only rows 1" in result[2], result[:3]
+
+
+# --------------------------------------------------------------------------- the arrow protocol
+
+
+def test_the_arrow_step_reads_the_row_of_cards_once() -> None:
+    library = Library()
+    proto = library.protocol("card-selection-arrow")
+    text = "[arrow(1) if valid(M[1, j]) else arrow(0) for j in 1..ncols(M)]"
+    (expr,) = [e for e in expressions(proto.steps) if e.text == text]
+    source = generate(expr.node, proto)[0]
+    assert source.count("_face_row(E, ") == 1, source
+    assert "_face(E, " in source  # a row it cannot read at once is read cell by cell
+
+
+def _env(cells: list[int], layout: Layout, variables: dict[str, Any] | None = None) -> Env:
+    return Env(lambda: None, layout, cells, variables or {}, {}, {})  # type: ignore[arg-type,return-value]
+
+
+def test_a_row_is_read_at_once_only_when_every_card_of_it_is_seen() -> None:
+    a, b, c = (SYMBOLS.intern(n) for n in ("rowtest-a", "rowtest-b", "rowtest-c"))
+    layout = Layout.make([("M", 2, 3, 1, None), ("h", 1, 2, 1, "hand1")])
+    up = [a.id << 1 | 1, b.id << 1 | 1, c.id << 1 | 1]
+    down = [a.id << 1, b.id << 1, c.id << 1]
+    assert h_face_row(_env(up + down + [0, 0], layout), "M", 1) == [None, a, b, c]
+    assert h_face_row(_env(up + down + [0, 0], layout), "M", 2) == []  # face down
+    assert h_face_row(_env([up[0], EMPTY, up[2]] + down + [0, 0], layout), "M", 1) == []  # a hole
+    assert h_face_row(_env(up + down + [0, 0], layout), "M", 3) == []  # no such row
+    assert h_face_row(_env(up + down + [0, 0], layout), "M", 0) == []
+    assert h_face_row(_env(up + down + [0, 0], layout), "h", 1) == []  # a hand
+    assert h_face_row(_env(up + down + [0, 0], layout), "X", 1) == []  # no such region
+    assert h_face_row(_env(up + down + [0, 0], layout, {"M": 3}), "M", 1) == []  # a variable
+
+
+# --------------------------------------------------------------------------- shuffles
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_scramble_draws_as_the_shuffle_does(seed: int) -> None:
+    assert rows.scramble_is_exact(), "this Python shuffles another way: the fast draw is off"
+    for k in (1, 2, 3, 4, 9, 54, 108, 109, 200):
+        a, b = random.Random(seed * 1000 + k), random.Random(seed * 1000 + k)
+        assert rows.scramble(a, k) == Shuffle("scramble", k).sample(b)
+        assert a.getstate() == b.getstate()
+
+
+def test_a_generator_of_its_own_shuffles_its_own_way() -> None:
+    class Mine(random.Random):
+        def random(self) -> float:
+            return 0.5
+
+    a, b = Mine(3), Mine(3)
+    assert rows.scramble(a, 20) == Shuffle("scramble", 20).sample(b)
+    assert a.getstate() == b.getstate()
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_a_permutation_of_columns_is_one_gather_per_row(seed: int) -> None:
+    rng = random.Random(seed)
+    nrows, ncols = rng.randrange(1, 4), rng.randrange(1, 12)
+    layout = Layout.make([("A", 1, 2, 1, None), ("M", nrows, ncols, 1, None), ("B", 1, 3, 1, None)])
+    reg = layout.by_name["M"]
+    piles = tuple(tuple(range(reg.offset + c, reg.offset + nrows * ncols, ncols)) for c in range(ncols))
+    bounds = rows.column_rows(layout, piles)
+    assert bounds is not None
+    cells = [rng.randrange(0, 99) for _ in range(layout.size)]
+    perm = rows.scramble(rng, ncols)
+    want = list(cells)
+    for p, i in zip(piles, perm):
+        for f, v in zip(p, [cells[g] for g in piles[i]]):
+            want[f] = v
+    rows.permute_rows(cells, bounds, perm)
+    assert cells == want
+    # Not the columns of a region, in order: no gather by rows.
+    assert rows.column_rows(layout, piles[::-1]) is None or ncols == 1
+    assert rows.column_rows(layout, piles[:-1]) is None
+    assert rows.column_rows(layout, ((0,), (1,))) == ((0, 2),)  # the columns of A
+    assert rows.column_rows(layout, ((0,), (2,))) is None
+
+
+def test_the_step_limit_stops_both_engines_alike(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """run_block counts a step itself until the run nears the limit of steps: past it, the
+    compiled run stops where the interpreter's does, with its message."""
+    from reference_engine.compiled import ops
+    from reference_engine.compiled import run as compiled_run
+    from reference_engine.machine import runner as machine_runner
+
+    # A new step 5 turns the cards over and back six times (the same layout, step after step);
+    # a run that counted on past the limit would stop at the next new layout, in step 6.
+    loop = (
+        '  - step: 5\n    say: "Turn the cards over and back, six times."\n'
+        '    for: {i: "1..6"}\n    do:\n      - turn: "M[1, *]"\n  - step: 6\n'
+    )
+    text = ROWS.replace("  - step: 5\n", loop, 1)
+    for module in (machine_runner, compiled_run, ops):
+        monkeypatch.setattr(module, "MAX_RUN_STEPS", 10)
+    result = _compare(_library(tmp_path, text))
+    assert result[0] == "error" and "more than 10 steps in one run (at step 5)" in result[2], result[:3]
