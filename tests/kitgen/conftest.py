@@ -41,13 +41,35 @@ def matches_golden() -> Callable[[Path, str], list[str]]:
 
 
 @pytest.fixture(scope="session")
-def plain_words() -> Callable[[Path], list[str]]:
+def plain_words() -> Callable[..., list[str]]:
     """``plain_words(folder)``: what the identifier check (kitgen.booklet.jargon) finds on the pages for
-    players of a built kit or booklet."""
-    from kitgen.booklet.jargon import check_kit
+    players of a built kit or booklet. ``plain_words(folder, sample_cards=True)``: the same, but of
+    the card sheets only the calibration pages and the first front and back page of each card type
+    (as the fast page check reads them: the other pages of a type repeat its words); every other
+    PDF page and web page as before."""
+    from kitgen.booklet.jargon import check_kit, exempt_pages, html_findings, kit_vocabulary, pdf_findings
+    from kitgen.core.manifest import from_json
 
-    def check(folder: Path) -> list[str]:
-        return [str(f) for f in check_kit(folder)]
+    def check(folder: Path, sample_cards: bool = False) -> list[str]:
+        if not sample_cards:
+            return [str(f) for f in check_kit(folder)]
+        data = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+        vocabulary = kit_vocabulary(from_json(data))
+        found: list[Any] = []
+        for entry in data["files"]:
+            rel, path = str(entry["path"]), folder / str(entry["path"])
+            if rel == "cards.pdf":
+                sheets = data["sheets"]["cards"]
+                sample = set(range(1, sheets["calibration_pages"] + 1))
+                sample |= {n for p in data["card_pages"] for n in p["fronts"][:1] + p["backs"][:1]}
+                every = set(range(1, sheets["pages"] + 1))
+                found += pdf_findings(path, vocabulary, every - sample)
+            elif rel.endswith(".pdf"):
+                skip = exempt_pages(path) if Path(rel).name == "booklet.pdf" else set()
+                found += pdf_findings(path, vocabulary, skip)
+            elif rel.endswith(".html"):
+                found += html_findings(path, vocabulary, rel)
+        return [str(f) for f in found]
 
     return check
 
