@@ -74,11 +74,24 @@ def plain_words() -> Callable[..., list[str]]:
     return check
 
 
-# The rule sets whose booklet is read from their kit (these options, the kit tests' own): the
-# kit's booklet is the booklet `kitgen booklet` makes for the same seats, and a booklet built
-# on its own costs nearly a kit (Daifugō's: about a minute of CPU).
+# The rule sets whose booklet is read from their kit (built_kit with these options, the kit
+# tests' own, so the build is shared): the kit's booklet is the booklet `kitgen booklet` makes for
+# the same seats, and a booklet built on its own costs nearly a kit (Daifugō's: about a minute of
+# CPU; UNO's, Sevens', Hearts' and Dominoes' 10-16 s each).
+# kinds/test_games.py's kits of Sevens, Hearts and Dominoes.
+GAME_KIT_OPTIONS: dict[str, Any] = {"players": 4, "virtual": 2, "previews": False, "runs": 10}
+# kinds/test_climbing.py's Daifugō kit.
+DAIFUGO_KIT: dict[str, Any] = {
+    "ruleset": "daifugo",
+    "players": 4,
+    "virtual": 1,
+    "previews": False,
+    "runs": 20,
+}
 KIT_BOOKLETS: dict[str, dict[str, Any]] = {
-    "daifugo": {"players": 4, "virtual": 1, "previews": False, "runs": 20},  # kinds/test_climbing.py
+    "uno": {},  # the default kit (`kitgen build`: built_kit()), read by kit/test_kit.py and others
+    "daifugo": DAIFUGO_KIT,
+    **{game: {"ruleset": game, **GAME_KIT_OPTIONS} for game in ("sevens", "hearts", "dominoes")},
 }
 
 
@@ -93,7 +106,7 @@ def game_booklet(
 
     def get(ruleset: str) -> Path:
         if ruleset in KIT_BOOKLETS:
-            return built_kit(ruleset=ruleset, **KIT_BOOKLETS[ruleset])[0]
+            return built_kit(**KIT_BOOKLETS[ruleset])[0]
         wild4 = "bluff" if ruleset == "uno-official" else "strict"
         folder, _ = built_booklet(name=ruleset, runs=20, previews=False, own=KindValues.of(wild4=wild4))
         return folder
