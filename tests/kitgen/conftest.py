@@ -41,22 +41,57 @@ def matches_golden() -> Callable[[Path, str], list[str]]:
 
 
 @pytest.fixture(scope="session")
-def plain_words() -> Callable[[Path], list[str]]:
+def plain_words() -> Callable[..., list[str]]:
     """``plain_words(folder)``: what the identifier check (kitgen.booklet.jargon) finds on the pages for
-    players of a built kit or booklet."""
-    from kitgen.booklet.jargon import check_kit
+    players of a built kit or booklet. ``plain_words(folder, sample_cards=True)``: the same, but of
+    the card sheets only the calibration pages and the first front and back page of each card type
+    (as the fast page check reads them: the other pages of a type repeat its words); every other
+    PDF page and web page as before."""
+    from kitgen.booklet.jargon import check_kit, exempt_pages, html_findings, kit_vocabulary, pdf_findings
+    from kitgen.core.manifest import from_json
 
-    def check(folder: Path) -> list[str]:
-        return [str(f) for f in check_kit(folder)]
+    def check(folder: Path, sample_cards: bool = False) -> list[str]:
+        if not sample_cards:
+            return [str(f) for f in check_kit(folder)]
+        data = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+        vocabulary = kit_vocabulary(from_json(data))
+        found: list[Any] = []
+        for entry in data["files"]:
+            rel, path = str(entry["path"]), folder / str(entry["path"])
+            if rel == "cards.pdf":
+                sheets = data["sheets"]["cards"]
+                sample = set(range(1, sheets["calibration_pages"] + 1))
+                sample |= {n for p in data["card_pages"] for n in p["fronts"][:1] + p["backs"][:1]}
+                every = set(range(1, sheets["pages"] + 1))
+                found += pdf_findings(path, vocabulary, every - sample)
+            elif rel.endswith(".pdf"):
+                skip = exempt_pages(path) if Path(rel).name == "booklet.pdf" else set()
+                found += pdf_findings(path, vocabulary, skip)
+            elif rel.endswith(".html"):
+                found += html_findings(path, vocabulary, rel)
+        return [str(f) for f in found]
 
     return check
 
 
-# The rule sets whose booklet is read from their kit (these options, the kit tests' own): the
-# kit's booklet is the booklet `kitgen booklet` makes for the same seats, and a booklet built
-# on its own costs nearly a kit (Daifugō's: about a minute of CPU).
+# The rule sets whose booklet is read from their kit (built_kit with these options, the kit
+# tests' own, so the build is shared): the kit's booklet is the booklet `kitgen booklet` makes for
+# the same seats, and a booklet built on its own costs nearly a kit (Daifugō's: about a minute of
+# CPU; UNO's, Sevens', Hearts' and Dominoes' 10-16 s each).
+# kinds/test_games.py's kits of Sevens, Hearts and Dominoes.
+GAME_KIT_OPTIONS: dict[str, Any] = {"players": 4, "virtual": 2, "previews": False, "runs": 10}
+# kinds/test_climbing.py's Daifugō kit.
+DAIFUGO_KIT: dict[str, Any] = {
+    "ruleset": "daifugo",
+    "players": 4,
+    "virtual": 1,
+    "previews": False,
+    "runs": 20,
+}
 KIT_BOOKLETS: dict[str, dict[str, Any]] = {
-    "daifugo": {"players": 4, "virtual": 1, "previews": False, "runs": 20},  # kinds/test_climbing.py
+    "uno": {},  # the default kit (`kitgen build`: built_kit()), read by kit/test_kit.py and others
+    "daifugo": DAIFUGO_KIT,
+    **{game: {"ruleset": game, **GAME_KIT_OPTIONS} for game in ("sevens", "hearts", "dominoes")},
 }
 
 
@@ -71,7 +106,7 @@ def game_booklet(
 
     def get(ruleset: str) -> Path:
         if ruleset in KIT_BOOKLETS:
-            return built_kit(ruleset=ruleset, **KIT_BOOKLETS[ruleset])[0]
+            return built_kit(**KIT_BOOKLETS[ruleset])[0]
         wild4 = "bluff" if ruleset == "uno-official" else "strict"
         folder, _ = built_booklet(name=ruleset, runs=20, previews=False, own=KindValues.of(wild4=wild4))
         return folder

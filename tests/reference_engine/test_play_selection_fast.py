@@ -22,7 +22,7 @@ NAME = "play-selection-fast"
 
 @cache
 def _verified(name: str, scenario: str) -> Report:
-    """The exact report of a shipped protocol in one scenario, verified once for this file (the
+    """The exact report of a shipped protocol in one scenario, verified once for this file (each
     pair scenario serves two tests)."""
     library = Library()
     return verify(library, library.protocol(name), scenario=scenario)
@@ -44,6 +44,16 @@ def test_every_scenario_verifies_exactly(scenario: str) -> None:
     data = report.to_json()
     assert report.ok, data["checks"]
     assert data["method"] == "exact" and data["inputs"] == 60  # 6! / (3! 2! 1!)
+
+
+def test_the_chain_follows_a_pair_exactly() -> None:
+    """The chain version (play-selection.yaml) in the pair scenario; its report is the one the
+    quick version is compared with below (verified once for both)."""
+    report = _verified("play-selection", "pair")
+    data = report.to_json()
+    assert report.ok, data["checks"]
+    assert "label3" in data["resources"]["helpers_by_symbol"]  # three tickets for the pairs of three 4s
+    assert "stop" not in data["resources"]["helpers_by_symbol"]
 
 
 def test_following_a_pair_uses_arrows_and_fewer_shuffles_than_the_chain() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable
@@ -31,7 +32,15 @@ def squash(text: str) -> str:
 
 
 def pdf_text(path: Path) -> list[str]:
-    return [p.extract_text() or "" for p in PdfReader(str(path)).pages]
+    """Each page's text. The booklets read here are built once and read by several tests: each is
+    extracted once (keyed by the file's path, time and size), the caller gets its own list."""
+    stat = path.stat()
+    return list(_extracted(path, stat.st_mtime_ns, stat.st_size))
+
+
+@functools.lru_cache(maxsize=8)
+def _extracted(path: Path, mtime_ns: int, size: int) -> tuple[str, ...]:
+    return tuple(p.extract_text() or "" for p in PdfReader(str(path)).pages)
 
 
 @pytest.fixture(scope="module")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable
@@ -24,7 +25,16 @@ CHECKLIST = [*PICTURED, "daifugo"]
 
 
 def _pages(folder: Path) -> list[str]:
-    return [" ".join((p.extract_text() or "").split()) for p in PdfReader(folder / "booklet.pdf").pages]
+    """The text of each page of the folder's booklet, white space made single spaces. The booklets
+    are the session's (read only), each read by two tests here: extracted once (a copy each time)."""
+    path = folder / "booklet.pdf"
+    stat = path.stat()
+    return list(_extracted(path, stat.st_mtime_ns, stat.st_size))
+
+
+@functools.lru_cache(maxsize=16)
+def _extracted(path: Path, mtime_ns: int, size: int) -> tuple[str, ...]:
+    return tuple(" ".join((p.extract_text() or "").split()) for p in PdfReader(path).pages)
 
 
 def _page_of(pages: list[str], heading: str) -> int:
@@ -106,17 +116,30 @@ def test_a_tall_tables_small_cards_are_blank_and_its_spares_are_named_in_a_key()
 
 
 def test_daifugos_booklet_passes_the_page_check(game_booklet: Callable[[str], Path]) -> None:
-    """Daifugō's booklet (the session's Daifugō kit): no text over text, off the page, or in a font
-    that is not embedded on any page; and on the tall table's picture no caption hidden or faint."""
-    from kitgen.paper.pagecheck import check_pdf
+    """Daifugō's booklet (the session's Daifugō kit): no font that is not embedded on any page; no
+    text over text or off the page on the tall table's page and its neighbours, and on its picture
+    no caption hidden or faint. (Every page's text: the slow test below; the fast tier checks every
+    page of UNO's booklets, whose chapters Daifugō's share.)"""
+    from kitgen.paper.pagecheck import check_pdf, unembedded_fonts
 
     folder = game_booklet("daifugo")
     pages = _pages(folder)
     at = _page_of(pages, "The table at a virtual turn")
-    assert [str(f) for f in check_pdf(folder / "booklet.pdf", pixels=[at])] == []
+    near = [n for n in (at - 1, at, at + 1) if 1 <= n <= len(pages)]
+    found = unembedded_fonts(folder / "booklet.pdf") + check_pdf(folder / "booklet.pdf", near, pixels=[at])
+    assert [str(f) for f in found] == []
     data = json.loads((folder / "booklet.json").read_text(encoding="utf-8"))
     spares = [b["text"] for b in data["table_plan"]["boxes"] if b["what"] == "spare"]
     assert spares and all(f"{i} {words}" in pages[at - 1] for i, words in enumerate(spares, 1))
+
+
+@pytest.mark.slow  # the text of every page; the fast tier checks the picture's page and its neighbours
+def test_every_page_of_daifugos_booklet_passes_the_page_check(game_booklet: Callable[[str], Path]) -> None:
+    from kitgen.paper.pagecheck import check_pdf
+
+    folder = game_booklet("daifugo")
+    at = _page_of(_pages(folder), "The table at a virtual turn")
+    assert [str(f) for f in check_pdf(folder / "booklet.pdf", pixels=[at])] == []
 
 
 @pytest.mark.parametrize("ruleset", CHECKLIST)

@@ -22,6 +22,14 @@ def daifugo_kit(built_kit: Callable[..., tuple[Path, dict[str, Any]]]) -> tuple[
     return built_kit(ruleset="daifugo", players=4, virtual=1, previews=False, runs=20)
 
 
+@pytest.fixture(scope="module")
+def booklet_pages(daifugo_kit: tuple[Path, dict[str, Any]]) -> list[str]:
+    """The text of each page of the kit's booklet, its white space made single spaces: extracted
+    once for the file's tests (each extraction of the whole booklet is ~4 s of CPU)."""
+    reader = PdfReader(str(daifugo_kit[0] / "booklet.pdf"))
+    return [" ".join((p.extract_text() or "").split()) for p in reader.pages]
+
+
 def test_the_kit_holds_what_a_virtual_turn_needs(daifugo_kit: tuple[Path, dict[str, Any]]) -> None:
     _, manifest = daifugo_kit
     assert [v["protocol"] for v in manifest["verification"]] == [
@@ -56,11 +64,11 @@ def test_the_kit_holds_what_a_virtual_turn_needs(daifugo_kit: tuple[Path, dict[s
     assert max(most.get("up", 0), most.get("down", 0)) <= items["arrow"]["count"]
 
 
-def test_the_booklet_states_the_rules_and_their_differences(daifugo_kit: tuple[Path, dict[str, Any]]) -> None:
+def test_the_booklet_states_the_rules_and_their_differences(
+    daifugo_kit: tuple[Path, dict[str, Any]], booklet_pages: list[str]
+) -> None:
     folder, _ = daifugo_kit
-    text = " ".join(
-        " ".join(p.extract_text() or "" for p in PdfReader(str(folder / "booklet.pdf")).pages).split()
-    )
+    text = " ".join(p for p in booklet_pages if p)
     assert "The rules: Daifugō (President)" in text
     assert "Where these rules differ from popular house rules" in text and "revolution" in text
     assert "Play selection, quick version (a virtual player's turn in Daifugō)" in text
@@ -68,7 +76,9 @@ def test_the_booklet_states_the_rules_and_their_differences(daifugo_kit: tuple[P
     assert (folder / "view" / "play-selection-fast.html").is_file()
 
 
-def test_the_booklet_is_at_unos_level(daifugo_kit: tuple[Path, dict[str, Any]]) -> None:
+def test_the_booklet_is_at_unos_level(
+    daifugo_kit: tuple[Path, dict[str, Any]], booklet_pages: list[str]
+) -> None:
     """Issue 39: the whole-table picture and the card-code legend; the set-up names the play
     selection protocol (not the card selection's "plays one of its valid cards"); no engine
     notation ("k = 28") in the worked example or the turn's cost."""
@@ -77,11 +87,10 @@ def test_the_booklet_is_at_unos_level(daifugo_kit: tuple[Path, dict[str, Any]]) 
     assert data["table_plan"]["boxes"] and data["card_codes"]
     chapters = [c["title"] for c in data["front"]]
     assert "The table at a virtual turn" in chapters
-    reader = PdfReader(str(folder / "booklet.pdf"))
-    text = " ".join(" ".join(p.extract_text() or "" for p in reader.pages).split())
+    pages = booklet_pages
+    text = " ".join(p for p in pages if p)
     assert "run the play selection protocol for it, which plays one to four cards of one rank" in text
     assert "which plays one of its valid cards" not in text
-    pages = [" ".join((p.extract_text() or "").split()) for p in reader.pages]
     end = next(i for i, p in enumerate(pages) if i > 2 and "page" in p[:90] and " Validation " in p[:140])
     for page in pages[:end]:
         assert "k = " not in page, page[:80]

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from pypdf import PdfReader
 
-from kitgen.kit.build import KitOptions, build
+from tests.kitgen.conftest import GAME_KIT_OPTIONS
 
 GAMES = {
     "sevens": ("card-selection-fast", "sevens-mini", 52),
@@ -19,12 +20,13 @@ GAMES = {
 
 @pytest.fixture(scope="module", params=sorted(GAMES))
 def kit(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+    request: pytest.FixtureRequest, built_kit: Callable[..., tuple[Path, dict[str, Any]]]
 ) -> tuple[str, Path, dict[str, Any]]:
+    """The game's kit for 4 players, 2 of them virtual, built once per session: the table-picture,
+    checklist and legend tests read its booklet too (tests/kitgen/conftest.py, KIT_BOOKLETS)."""
     game = str(request.param)
-    folder = tmp_path_factory.mktemp("kits") / game
-    options = KitOptions(ruleset=game, players=4, virtual=2, output=str(folder), previews=False, runs=10)
-    return game, folder, build(options).to_json()
+    folder, manifest = built_kit(ruleset=game, **GAME_KIT_OPTIONS)
+    return game, folder, manifest
 
 
 def text(path: Path) -> str:

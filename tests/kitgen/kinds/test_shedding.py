@@ -45,8 +45,11 @@ def test_the_kit_has_cards_labels_and_booklet(crazy_eights_kit: tuple[Path, dict
 
 
 def test_the_deck_and_booklet_read_as_the_game(crazy_eights_kit: tuple[Path, dict[str, Any]]) -> None:
-    folder, _ = crazy_eights_kit
-    cards = " ".join(p.extract_text() or "" for p in PdfReader(str(folder / "cards.pdf")).pages)
+    folder, manifest = crazy_eights_kit
+    # The card types' front pages (the backs and calibration pages name no suit).
+    fronts = sorted({n for p in manifest["card_pages"] for n in p["fronts"]})
+    pages = PdfReader(str(folder / "cards.pdf")).pages
+    cards = " ".join(pages[n - 1].extract_text() or "" for n in fronts)
     for suit in ("Clubs", "Diamonds", "Hearts", "Spades"):
         assert suit in cards
     booklet = " ".join(p.extract_text() or "" for p in PdfReader(str(folder / "booklet.pdf")).pages)

@@ -125,9 +125,25 @@ def test_tabletop_simulator_sheets(kit: tuple[Path, dict[str, Any]]) -> None:
     assert {p.name for p in tts.glob("*.png")} == {d["sheet"] for d in decks} | {"back.png"}
 
 
+def _faces_are_light(folder: Path, manifest: dict[str, Any], fronts: list[int]) -> None:
+    """No full-bleed fill but white on the faces of these front pages of the kit's cards.pdf."""
+    card = sorted((manifest["card"]["width_mm"], manifest["card"]["height_mm"]))
+    bleed = manifest["profile"]["bleed_mm"]
+    mm = 72 / 25.4
+    with pdfplumber.open(folder / "cards.pdf") as pdf:
+        for n in fronts:
+            for r in pdf.pages[n - 1].rects:
+                size = sorted((r["width"] / mm, r["height"] / mm))
+                if abs(size[0] - card[0] - 2 * bleed) < 0.1 and abs(size[1] - card[1] - 2 * bleed) < 0.1:
+                    colour = r["non_stroking_color"]
+                    assert colour in ((1, 1, 1), [1, 1, 1], (1.0, 1.0, 1.0)) or sum(colour) > 2.9, (n, colour)
+
+
 def test_the_ink_saver_kit(kit: tuple[Path, dict[str, Any]]) -> None:
-    """Light backs and no full-bleed fill but white on any face; the guide says so; the page check
-    (pixels on the first front and back page of each card type) finds nothing."""
+    """Light backs and no full-bleed fill but white on any face (the first and last front page of
+    each card type: its first and last cards; every front page: the slow test below); the guide
+    says so; the page check (pixels on the first front and back page of each card type) finds
+    nothing."""
     folder, manifest = kit
     assert manifest["kit"].endswith("-ink-saver") and manifest["options"]["ink_saver"] is True
     assert "Ink saver (built with --ink-saver)" in (folder / "printing-guide.txt").read_text(encoding="utf-8")
@@ -135,13 +151,10 @@ def test_the_ink_saver_kit(kit: tuple[Path, dict[str, Any]]) -> None:
     card = sorted((manifest["card"]["width_mm"], manifest["card"]["height_mm"]))
     bleed = manifest["profile"]["bleed_mm"]
     mm = 72 / 25.4
+    ends = sorted({n for p in manifest["card_pages"] for n in (p["fronts"][0], p["fronts"][-1])})
+    assert ends and set(ends) <= set(info["front_pages"])
+    _faces_are_light(folder, manifest, ends)
     with pdfplumber.open(folder / "cards.pdf") as pdf:
-        for n in info["front_pages"]:
-            for r in pdf.pages[n - 1].rects:
-                size = sorted((r["width"] / mm, r["height"] / mm))
-                if abs(size[0] - card[0] - 2 * bleed) < 0.1 and abs(size[1] - card[1] - 2 * bleed) < 0.1:
-                    colour = r["non_stroking_color"]
-                    assert colour in ((1, 1, 1), [1, 1, 1], (1.0, 1.0, 1.0)) or sum(colour) > 2.9, (n, colour)
         backs = [
             r["non_stroking_color"]
             for r in pdf.pages[info["back_pages"][0] - 1].rects
@@ -153,6 +166,12 @@ def test_the_ink_saver_kit(kit: tuple[Path, dict[str, Any]]) -> None:
     cuts = lambda n, p: card_cuts(p, card, bleed)  # noqa: E731
     found = check_pdf(folder / "cards.pdf", pages, cuts, manifest["profile"]["safe_mm"])
     assert [str(f) for f in found] == []
+
+
+@pytest.mark.slow  # every front page; the fast tier reads each card type's first and last
+def test_every_face_of_the_ink_saver_kit_is_light(kit: tuple[Path, dict[str, Any]]) -> None:
+    folder, manifest = kit
+    _faces_are_light(folder, manifest, manifest["sheets"]["cards"]["front_pages"])
 
 
 def test_export_and_ink_saver_are_refused_by_the_puzzle_kit(tmp_path: Path) -> None:

@@ -301,7 +301,18 @@ def test_every_card_page_of_the_kit_passes_the_page_check(default_kit: tuple[Pat
 
 
 def test_the_kit_speaks_plain_words(default_kit: tuple[Path, dict[str, Any]], plain_words: Any) -> None:
-    """The identifier check (kitgen.booklet.jargon) on every page for players of the UNO kit."""
+    """The identifier check (kitgen.booklet.jargon) on the pages for players of the UNO kit: every
+    page of the booklet, the labels and the web pages; of the 128 card pages the calibration pages
+    and the first front and back page of each card type, whose words the other pages of the type
+    repeat (every card page: the slow test below)."""
+    folder, _ = default_kit
+    assert plain_words(folder, sample_cards=True) == []
+
+
+@pytest.mark.slow  # the text of every card page; the fast tier reads each card type's first pages
+def test_every_page_of_the_kit_speaks_plain_words(
+    default_kit: tuple[Path, dict[str, Any]], plain_words: Any
+) -> None:
     folder, _ = default_kit
     assert plain_words(folder) == []
 
