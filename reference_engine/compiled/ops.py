@@ -403,10 +403,12 @@ def _at_once(c: Compiler, step: st.Shuffle, number: str | None) -> Op:
         layout2 = _unlabel(run.shared.plans, run.layout, piles)
         rng = run.runner.rng
         if spin:
-            run.cells = cells_ = _spun(run.cells, groups, rng.random)
+            before = run.cells
+            observe = any(is_up(before[f]) for p in piles for f in p)
+            run.cells = cells_ = _spun(before, groups, rng.random)
             run.layout = layout2
             run.meters = run.meters.add_shuffle(how)
-            if any(is_up(cells_[f]) for p in piles for f in p):
+            if observe:
                 seen = tuple(visible(cells_[f]) for p in piles for f in p)
                 run.view = run.views.extend(run.view, ("shuffle", seen))
             return
