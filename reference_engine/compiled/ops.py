@@ -392,6 +392,7 @@ def _at_once(c: Compiler, step: st.Shuffle, number: str | None) -> Op:
     groups read through the compiled expression (the same checks, the same random numbers)."""
     piles_expr = c.e(step.piles)
     how = step.how
+    spin = how == "spin"
 
     def op(run: Run) -> None:
         try:
@@ -400,9 +401,19 @@ def _at_once(c: Compiler, step: st.Shuffle, number: str | None) -> Op:
             raise fail(run, step, exc) from None
         piles = tuple(p for g in groups for p in g)
         layout2 = _unlabel(run.shared.plans, run.layout, piles)
+        rng = run.runner.rng
+        if spin:
+            before = run.cells
+            observe = any(is_up(before[f]) for p in piles for f in p)
+            run.cells = cells_ = _spun(before, groups, rng.random)
+            run.layout = layout2
+            run.meters = run.meters.add_shuffle(how)
+            if observe:
+                seen = tuple(visible(cells_[f]) for p in piles for f in p)
+                run.view = run.views.extend(run.view, ("shuffle", seen))
+            return
         cells = tuple(run.cells)
         observe = any(is_up(cells[f]) for p in piles for f in p)
-        rng = run.runner.rng
         for g in groups:
             options = _group_outcomes(how, g, cells)
             pick = rng.random()
@@ -422,6 +433,25 @@ def _at_once(c: Compiler, step: st.Shuffle, number: str | None) -> Op:
             run.view = run.views.extend(run.view, ("shuffle", seen))
 
     return op
+
+
+def _spun(cells: list[int], groups: Any, random: Callable[[], float]) -> list[int]:
+    """The interpreter's sample run of a ``spin`` (:func:`_group_outcomes`, one ``random()``
+    a group), without its fractions: a group's two outcomes (as it lies; turned round: its piles
+    in the reverse order, every card with a half turn) are 1/2 each, in that order, so the draw
+    ``pick < 1/2`` keeps it as it lies; where the two are alike (merged, probability 1) either
+    gives the same cards. Paired piles have the same sizes (:func:`groups_of` checks it), so the
+    piles' slots and those of the reversed piles line up one for one."""
+    new = list(cells)
+    rotate = ROTATIONS.rotate
+    for g in groups:
+        if random() < 0.5:  # exactly Fraction(1, 2): the comparison the interpreter makes
+            continue
+        dst = [f for p in g for f in p]
+        codes = [rotate(new[f]) for p in reversed(g) for f in p]
+        for d, code in zip(dst, codes):
+            new[d] = code
+    return new
 
 
 def _shuffle_of(

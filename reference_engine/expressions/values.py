@@ -144,6 +144,10 @@ def contains(container: Any, item: Any) -> bool:
 
 def index_list(target: Any, args: list[Any]) -> Any:
     """1-based indexing of plain lists: ``xs[1]``, ``xs[2..3]`` (a list of positions)."""
+    if len(args) == 1 and type(target) in (list, tuple):  # the common xs[i]: as below, at once
+        i = args[0]
+        if type(i) is int and 0 < i <= len(target):
+            return target[i - 1]
     target = plain(target)
     if len(args) != 1:
         raise EvalError("a list takes one index")

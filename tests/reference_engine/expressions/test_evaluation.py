@@ -105,3 +105,19 @@ def test_ranges_are_bounded() -> None:
     assert len(ev("1..m", m=MAX_RANGE)) == MAX_RANGE
     with pytest.raises(EvalError, match=f"the limit is {MAX_RANGE:,}"):
         ev("1..m", m=10**12)
+
+
+def test_a_list_read_at_a_whole_number_reads_as_the_general_path() -> None:
+    """``index_list``'s shortcut for ``xs[i]`` gives what its general path gives, and leaves
+    every other index (a bool, out of range, a list of positions) to it."""
+    from reference_engine.expressions.values import index_list
+
+    xs = [10, 20, 30]
+    assert index_list(xs, [1]) == 10 and index_list(tuple(xs), [3]) == 30
+    assert index_list(xs, [[1, 3]]) == [10, 30]
+    assert index_list(xs, [True]) == 10  # a bool is read as the number it is, by the general path
+    for bad in (0, 4, -1):
+        with pytest.raises(EvalError, match=r"outside 1\.\.3"):
+            index_list(xs, [bad])
+    with pytest.raises(EvalError, match="one index"):
+        index_list(xs, [1, 2])
