@@ -149,7 +149,8 @@ def h_seq(value: Any, count: list[int]) -> Any:
 
 def h_seq_range(lo: Any, hi: Any, count: list[int]) -> range:
     """``for v in lo..hi`` without making the list."""
-    a, b = as_int(lo), as_int(hi)
+    a = lo if type(lo) is int else as_int(lo)  # as_int gives a plain int back as it is
+    b = hi if type(hi) is int else as_int(hi)
     n = b - a + 1
     if n > MAX_RANGE:
         raise Slow()
@@ -423,7 +424,8 @@ def h_any_range(
     """``any(item(i) for i in lo..hi)`` (``all`` when not ``want_any``) with the truth values
     of ``item`` from ``lo`` on kept in ``memo`` (see ``_Gen._memo_any``): each item is computed
     once, every one of the range computed before the answer is given."""
-    a, b = as_int(lo), as_int(hi)
+    a = lo if type(lo) is int else as_int(lo)  # as_int gives a plain int back as it is
+    b = hi if type(hi) is int else as_int(hi)
     n = b - a + 1
     if n > MAX_RANGE:
         raise Slow()  # the interpreter says so
