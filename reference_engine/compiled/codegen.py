@@ -278,7 +278,7 @@ class _Gen:
 
     def _Unary(self, node: Unary) -> str:
         if node.op == "not":
-            return f"(not _truthy({self.emit(node.operand)}))"
+            return f"(not {self.test(node.operand)})"
         return f"_neg({self.emit(node.operand)})"
 
     def _Chain(self, node: Chain) -> str:
@@ -320,7 +320,26 @@ class _Gen:
         return f"_cmpc({first}, ({rest}))"
 
     def _Conditional(self, node: Conditional) -> str:
-        return f"({self.emit(node.then)} if _truthy({self.emit(node.cond)}) else {self.emit(node.other)})"
+        return f"({self.emit(node.then)} if {self.test(node.cond)} else {self.emit(node.other)})"
+
+    def test(self, node: Node) -> str:
+        """Code whose Python truth is ``truthy`` of ``node``'s value, computing the same parts in
+        the same order: an ``and``/``or`` chain as Python's (``truthy(_and(a, b))`` is
+        ``truthy(a) and truthy(b)``: the helper stops at the first part that is not true, and
+        the last part's value is tested as it is), a comparison or ``not`` as the bool it is,
+        anything else through ``_truthy``."""
+        if id(node) not in self.hoisted:
+            if isinstance(node, Chain) and node.rest:
+                ops = {op for op, _ in node.rest}
+                if ops == {"and"} or ops == {"or"}:
+                    joiner = " and " if ops == {"and"} else " or "
+                    return f"({joiner.join(self.test(n) for n in [node.first, *(n for _, n in node.rest)])})"
+            if isinstance(node, Unary) and node.op == "not":
+                return self._Unary(node)
+            if isinstance(node, Compare) and len(node.rest) == 1 and node.rest[0][0] in _BOOL_CMP:
+                return self.emit(node)  # _eq_face, _face_eq, _cmp[...] give a bool
+        code = self.emit(node)
+        return code if code.startswith("_anyr(") else f"_truthy({code})"  # _anyr: a bool
 
     def _Comprehension(self, node: Comprehension) -> str:
         if not node.clauses or node.clauses[0][0] != "for":
@@ -387,7 +406,7 @@ class _Gen:
                         made.append(key)
                         parts.append(f"for h{self.counter} in ({code},)")
                 else:
-                    parts.append(f"if _truthy({self.emit(sub)})")
+                    parts.append(f"if {self.test(sub)}")
             element = self.emit(node.element)
         finally:
             self.bound.pop()
@@ -514,7 +533,15 @@ class _Gen:
         if isinstance(node, Call):
             kind = self.function_kind(node.func)
             return kind in ("encoder", "family", "context") or (kind == "builtin" and node.func in _SCALAR)
+        if isinstance(node, Compare):
+            # A comparison that uses no variable of the comprehension (``draw == 1`` in a
+            # take's columns): once, not per item.
+            return True
         return isinstance(node, Index)
+
+
+_BOOL_CMP = ("==", "!=", "in", "not in")
+"""Comparisons whose generated code gives a bool (``_eq_face``, ``_face_eq``, ``_compare``'s)."""
 
 
 def _children(node: Node) -> list[Node]:

@@ -149,7 +149,8 @@ def h_seq(value: Any, count: list[int]) -> Any:
 
 def h_seq_range(lo: Any, hi: Any, count: list[int]) -> range:
     """``for v in lo..hi`` without making the list."""
-    a, b = as_int(lo), as_int(hi)
+    a = lo if type(lo) is int else as_int(lo)  # as_int gives a plain int back as it is
+    b = hi if type(hi) is int else as_int(hi)
     n = b - a + 1
     if n > MAX_RANGE:
         raise Slow()
@@ -232,13 +233,25 @@ def h_decode(E: Env, enc: Any, x: Any) -> Any:
     return enc.bind(None).decode(_slots(x, "decode").faces())  # type: ignore[arg-type]
 
 
+_FAMILY: dict[int, tuple[Symbol, int]] = {}
+FAMILY_KEPT = 4096
+"""family_index() of the faces met, by the face's id (bounded: it starts afresh beyond this)."""
+
+
 def h_family_index(E: Env, card: Any) -> int:
-    """family_index() of a face (the common case: a card read in a comprehension)."""
+    """family_index() of a face (the common case: a card read in a comprehension): the trailing
+    number of its name, kept per face object."""
+    kept = _FAMILY.get(id(card))
+    if kept is not None and kept[0] is card:
+        return kept[1]
     if isinstance(card, Symbol):
         name = card.name
         digits = len(name) - len(name.rstrip("0123456789"))
         if digits:
-            return int(name[-digits:])
+            if len(_FAMILY) >= FAMILY_KEPT:
+                _FAMILY.clear()
+            n = _FAMILY[id(card)] = (card, int(name[-digits:]))
+            return n[1]
     return int(BUILTINS["family_index"](None, card))
 
 
@@ -405,8 +418,22 @@ def h_row_faces(E: Env, name: str, r: Any, c: Any) -> list[Symbol]:
     """What ``name[r, c]`` reads as when gone through: the faces of its cards (face up)."""
     cells = E.cells
     inside = E.layout.inside
+    slots: Sequence[int] = s_cells(E, name, r, c)
+    if isinstance(slots, range) and slots:  # a whole row: read at once when every card of it may be
+        vals = cells[slots.start : slots.stop]
+        if (
+            min(vals) >= 0
+            and all([v & 1 for v in vals])
+            and (
+                not inside
+                or inside.isdisjoint(slots)
+                or E.layout.shown.issuperset(inside.intersection(slots))
+            )
+        ):
+            by_id = SYMBOLS.by_id
+            return [by_id(v >> 1) for v in vals]
     out = []
-    for f in s_cells(E, name, r, c):
+    for f in slots:
         v = cells[f]
         if v < 0 or not v & 1 or (f in inside and E.layout.unseen(f)):
             raise Slow()
@@ -423,7 +450,8 @@ def h_any_range(
     """``any(item(i) for i in lo..hi)`` (``all`` when not ``want_any``) with the truth values
     of ``item`` from ``lo`` on kept in ``memo`` (see ``_Gen._memo_any``): each item is computed
     once, every one of the range computed before the answer is given."""
-    a, b = as_int(lo), as_int(hi)
+    a = lo if type(lo) is int else as_int(lo)  # as_int gives a plain int back as it is
+    b = hi if type(hi) is int else as_int(hi)
     n = b - a + 1
     if n > MAX_RANGE:
         raise Slow()  # the interpreter says so

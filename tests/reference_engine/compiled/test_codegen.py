@@ -8,9 +8,11 @@ import random
 import pytest
 
 from reference_engine.compiled.codegen import generate
-from reference_engine.compiled.helpers import Slow, h_any_range
+from reference_engine.compiled.helpers import HELPERS, Env, Slow, h_any_range
 from reference_engine.compiled.program import expressions
 from reference_engine.expressions import parse
+from reference_engine.expressions.values import Scope
+from reference_engine.functions import BUILTINS
 from reference_engine.registry import Library
 
 
@@ -77,3 +79,35 @@ def test_the_memo_computes_every_item_before_it_answers() -> None:
         h_any_range(memo, 1, 5, item, True)
     with pytest.raises(Slow):
         h_any_range({}, 1, 2_000_000, item, True)  # beyond the range limit: the interpreter's error
+
+
+TRUTH_CASES = [
+    "[j for j in 0..5 if j and (j - 2 or [])]",  # numbers and lists tested for truth in an and/or chain
+    "[j for j in 0..5 if not (j % 2 and [j])]",
+    "[j for j in 0..5 if j % 3 or j == 4 or []]",
+    "[(j if j - 1 else [j]) for j in 0..3]",
+    "[j for j in 1..4 if x == 1 and j > 1]",  # x == 1 uses no variable: computed once
+    "[j for j in 1..4 if x == 2 or j in [2, 3]]",
+    "[j for j in 1..0 if x == 1]",  # an empty comprehension
+    "[j for j in 1..6 if j > 1 and not any(i % 3 == 0 for i in 1..j - 1)]",
+    "[j for j in 1..6 if j != 3 and (x or [])]",
+    "not (x and [])",
+]
+
+
+@pytest.mark.parametrize("text", TRUTH_CASES)
+def test_tests_for_truth_give_the_interpreters_values(text: str) -> None:
+    """``if`` clauses, ``not`` and conditionals are generated as Python's ``and``/``or`` of
+    the parts' truth (no helper call, no closure per part) and comparisons that use no variable
+    of the comprehension are computed once: the values stay the interpreter's."""
+    library = Library()
+    proto = library.protocol("card-selection-arrow")
+    expr = parse(text)
+    source, consts = generate(expr.node, proto)
+    assert "_and(" not in source and "_or(" not in source
+    namespace = dict(HELPERS)
+    namespace["K"] = consts
+    exec(compile(source, "<test>", "exec"), namespace)
+    for x in (0, 1, 2, [], [0]):
+        env = Env(lambda: None, None, [], {"x": x}, {}, {})  # type: ignore[arg-type]
+        assert namespace["fast"](env) == expr(Scope({"x": x}, functions=dict(BUILTINS))), (text, x)
