@@ -12,9 +12,11 @@ Actions that change the layout are compiled once per layout into a gather plan w
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, ClassVar
 
 from .cards import DEALT, EMPTY, Symbol, is_up, symbol_of
@@ -73,12 +75,35 @@ class Label:
     slots: tuple[int, ...]
 
 
+def _forget(key: tuple[Any, ...], ref: weakref.ref[Layout]) -> None:
+    """A layout died: drop its intern entry, unless an equal layout made since holds it."""
+    if Layout._interned.get(key) is ref:
+        del Layout._interned[key]
+
+
 class Layout:
-    """The public shape of the table. Interned: equal layouts are the same object."""
+    """The public shape of the table. Interned: equal layouts are the same object.
 
-    _interned: ClassVar[dict[tuple[Any, ...], Layout]] = {}
+    Weakly: the intern table keeps a layout only while something else holds it (a state, a
+    plan, a frame), so a long simulation, whose tables change every turn, does not keep every
+    layout it ever met. Equal live layouts are still the same object, which is all identity
+    (:class:`State` equality, caches keyed by layout) relies on.
+    """
 
-    __slots__ = ("_key", "_owner", "by_name", "holes", "inside", "labels", "regions", "shown", "size")
+    _interned: ClassVar[dict[tuple[Any, ...], weakref.ref[Layout]]] = {}
+
+    __slots__ = (
+        "__weakref__",
+        "_key",
+        "_owner",
+        "by_name",
+        "holes",
+        "inside",
+        "labels",
+        "regions",
+        "shown",
+        "size",
+    )
 
     def __init__(self, regions: tuple[Region, ...], holes: frozenset[int], labels: tuple[Label, ...]):
         self.regions = regions
@@ -120,10 +145,11 @@ class Layout:
             offset += rows * cols
         key_regions = tuple(regions)
         key = (key_regions, frozenset(holes), tuple(labels))
-        found = cls._interned.get(key)
+        ref = cls._interned.get(key)
+        found = None if ref is None else ref()
         if found is None:
             found = cls(key_regions, key[1], key[2])
-            cls._interned[key] = found
+            cls._interned[key] = weakref.ref(found, partial(_forget, key))
         return found
 
     def __eq__(self, other: object) -> bool:
