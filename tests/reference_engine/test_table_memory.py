@@ -10,9 +10,9 @@ import random
 
 import pytest
 
-from reference_engine import selection
+from reference_engine import selection, table
 from reference_engine.cards import Symbol
-from reference_engine.compiled import ops, rows
+from reference_engine.compiled import calls, ops, rows
 from reference_engine.kinds.shedding import load_rules
 from reference_engine.machine import frame, frontier
 from reference_engine.registry import Library
@@ -23,6 +23,11 @@ RULES = load_rules("uno")
 valid = RULES.validity(RULES.symbol("red5"), "red")
 
 
+def alive() -> int:
+    gc.collect()
+    return sum(ref() is not None for ref in Layout._interned.values())
+
+
 def test_equal_layouts_are_one_object_while_alive_and_forgotten_after() -> None:
     shapes = [("w37mem", 1, 3, 1, None), ("w37mem_pile", 1, 2, 1, None)]
     a = Layout.make(shapes)
@@ -31,22 +36,22 @@ def test_equal_layouts_are_one_object_while_alive_and_forgotten_after() -> None:
     assert Layout._interned[key]() is a
     del a
     gc.collect()
-    assert key not in Layout._interned  # nothing held it: its entry went with it
+    assert Layout._interned[key]() is None  # nothing held it: the table does not keep it
+    Layout.sweep()
+    assert key not in Layout._interned
     b = Layout.make(shapes)
     assert Layout.make(shapes) is b and Layout._interned[key]() is b
 
 
-def test_a_dead_layouts_callback_leaves_a_newer_equal_layout_interned() -> None:
-    shapes = [("w37mem_again", 1, 4, 1, None)]
-    a = Layout.make(shapes)
-    key = a._key
-    old = Layout._interned[key]
-    del Layout._interned[key]  # as if a newer layout had taken the key while ``a`` lived
-    b = Layout.make(shapes)
-    assert b is not a and Layout._interned[key] is not old
-    del a
-    gc.collect()
-    assert Layout._interned[key]() is b
+def test_the_intern_table_sweeps_dead_layouts_and_keeps_live_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(table, "INTERN_SWEEP", 64)
+    monkeypatch.setattr(Layout, "_sweep_at", 64)
+    kept = [Layout.make([("w37mem_kept", 1, n, 1, None)]) for n in range(1, 11)]
+    for n in range(1, 1000):
+        Layout.make([("w37mem_dead", 1, n, 1, None)])  # dropped at once
+        assert len(Layout._interned) <= max(64, 2 * alive()) + 1
+    assert [Layout.make([("w37mem_kept", 1, n, 1, None)]) for n in range(1, 11)] == kept  # the same objects
+    assert all(Layout.make([("w37mem_kept", 1, n, 1, None)]) is k for n, k in enumerate(kept, 1))
 
 
 def tables(count: int) -> list[list[list[Symbol]]]:
@@ -67,6 +72,7 @@ def test_many_runs_keep_a_bounded_number_of_layouts(engine: str, monkeypatch: py
     bounds = (
         (ops, "KEPT_PLANS"),
         (rows, "KEPT"),
+        (calls, "DRAWS_KEPT"),
         (frontier, "HANDS_KEPT"),
         (selection, "_PLANS_KEPT"),  # these two last a game (its CallCache)
         (frame, "_CONSTANTS_LIMIT"),
@@ -76,15 +82,13 @@ def test_many_runs_keep_a_bounded_number_of_layouts(engine: str, monkeypatch: py
     library = Library()
     proto = library.protocol("card-selection-arrow")
     cache = CallCache(engine=engine)
-    gc.collect()
-    before = len(Layout._interned)
-    alive = []
-    for n, table in enumerate(tables(60)):
-        run_selection(library, proto, table, valid, random.Random(n), cache, f"turn {n}")
+    before = alive()
+    counts = []
+    for n, cards in enumerate(tables(60)):
+        run_selection(library, proto, cards, valid, random.Random(n), cache, f"turn {n}")
         if n % 20 == 19:
-            gc.collect()
-            alive.append(len(Layout._interned) - before)
+            counts.append(alive() - before)
     # Sixty tables of distinct shapes, each run laying out a dozen or more tables of its own:
     # strongly interned, they would all be kept (hundreds, growing with every run).
-    assert max(alive) <= 150, alive
-    assert alive[-1] <= alive[0] + 40, alive  # it does not grow with the runs
+    assert max(counts) <= 150, counts
+    assert counts[-1] <= counts[0] + 40, counts  # it does not grow with the runs
