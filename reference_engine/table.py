@@ -12,6 +12,7 @@ Actions that change the layout are compiled once per layout into a gather plan w
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -65,6 +66,10 @@ REGIONS_KEPT = 4096
 game's layouts share most of theirs from step to step. Bounded: it starts afresh beyond this."""
 
 
+INTERN_SWEEP = 4096
+"""The fewest entries :class:`Layout`'s intern table holds before it sweeps out dead ones."""
+
+
 @dataclass(frozen=True)
 class Label:
     """Display-only text under a group of slots (``x``, ``x AND y``)."""
@@ -74,11 +79,31 @@ class Label:
 
 
 class Layout:
-    """The public shape of the table. Interned: equal layouts are the same object."""
+    """The public shape of the table. Interned: equal layouts are the same object.
 
-    _interned: ClassVar[dict[tuple[Any, ...], Layout]] = {}
+    Weakly: the intern table keeps a layout only while something else holds it (a state, a
+    plan, a frame), so a long simulation, whose tables change every turn, does not keep every
+    layout it ever met. Equal live layouts are still the same object, which is all identity
+    (:class:`State` equality, caches keyed by layout) relies on. Dead entries are swept when
+    the table reaches ``_sweep_at`` entries (then twice the live ones, at least
+    :data:`INTERN_SWEEP`): no callback per layout, and the table stays within twice what lives.
+    """
 
-    __slots__ = ("_key", "_owner", "by_name", "holes", "inside", "labels", "regions", "shown", "size")
+    _interned: ClassVar[dict[tuple[Any, ...], weakref.ref[Layout]]] = {}
+    _sweep_at: ClassVar[int] = 4096
+
+    __slots__ = (
+        "__weakref__",
+        "_key",
+        "_owner",
+        "by_name",
+        "holes",
+        "inside",
+        "labels",
+        "regions",
+        "shown",
+        "size",
+    )
 
     def __init__(self, regions: tuple[Region, ...], holes: frozenset[int], labels: tuple[Label, ...]):
         self.regions = regions
@@ -120,11 +145,22 @@ class Layout:
             offset += rows * cols
         key_regions = tuple(regions)
         key = (key_regions, frozenset(holes), tuple(labels))
-        found = cls._interned.get(key)
+        ref = cls._interned.get(key)
+        found = None if ref is None else ref()
         if found is None:
             found = cls(key_regions, key[1], key[2])
-            cls._interned[key] = found
+            if len(cls._interned) >= cls._sweep_at:
+                cls.sweep()
+            cls._interned[key] = weakref.ref(found)
         return found
+
+    @classmethod
+    def sweep(cls) -> None:
+        """Drop the intern entries of layouts that died."""
+        interned = cls._interned
+        for key in [k for k, ref in interned.items() if ref() is None]:
+            del interned[key]
+        cls._sweep_at = max(INTERN_SWEEP, 2 * len(interned))
 
     def __eq__(self, other: object) -> bool:
         return self is other

@@ -33,6 +33,9 @@ from .base import Op, Unsupported, fail, gather, same_plan, strip
 from .run import Run
 
 _DRAWS: dict[int, tuple[Any, int, list[int]]] = {}
+DRAWS_KEPT = 1024
+"""Enumerations :func:`_draw` keeps (each holds its outcomes: once the game or law that made
+them is gone, nothing else does, and they are never met again; a game meets ~20)."""
 
 
 def _draw(runner: Runner, outcomes: list[Any]) -> Any:
@@ -46,7 +49,7 @@ def _draw(runner: Runner, outcomes: list[Any]) -> Any:
         for p, _, _ in outcomes:
             total += int(p * lcm)
             cum.append(total)
-        if len(_DRAWS) > 50_000:
+        if len(_DRAWS) >= DRAWS_KEPT:
             _DRAWS.clear()
         hit = _DRAWS[id(outcomes)] = (outcomes, lcm, cum)
     _, lcm, cum = hit

@@ -128,6 +128,9 @@ def sort_hands(frontier: Frontier) -> Frontier:
 
 _HANDS: dict[int, tuple[Layout, tuple[tuple[int, int], ...]]] = {}
 _HAND_SLOTS: dict[int, tuple[Layout, frozenset[int]]] = {}
+HANDS_KEPT = 1024
+"""Layouts each of the two caches above keeps (they hold their layout, whose id keys them):
+bounded, since a long simulation meets new layouts every turn; beyond it they start afresh."""
 
 
 def hand_slots(layout: Layout) -> frozenset[int]:
@@ -135,6 +138,8 @@ def hand_slots(layout: Layout) -> frozenset[int]:
     hit = _HAND_SLOTS.get(id(layout))
     if hit is None or hit[0] is not layout:
         slots = frozenset(f for r in layout.regions if r.hand is not None for f in r.slots)
+        if len(_HAND_SLOTS) >= HANDS_KEPT:
+            _HAND_SLOTS.clear()
         hit = _HAND_SLOTS[id(layout)] = (layout, slots)
     return hit[1]
 
@@ -145,6 +150,8 @@ def _hand_slices(layout: Layout) -> tuple[tuple[int, int], ...]:
         slices = tuple(
             (r.offset, r.offset + r.size) for r in layout.regions if r.hand is not None and r.size > 1
         )
+        if len(_HANDS) >= HANDS_KEPT:
+            _HANDS.clear()
         hit = _HANDS[id(layout)] = (layout, slices)
     return hit[1]
 

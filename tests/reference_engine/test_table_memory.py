@@ -1,0 +1,94 @@
+"""A long card-level simulation must not grow without bound: layouts are interned weakly (the
+intern table keeps a layout only while a state, plan or frame holds it), and every cache that
+holds layouts is bounded. Checked on a small table, over many runs whose hand sizes differ
+(each run meets layouts no earlier run met), with the caches' bounds made small."""
+
+from __future__ import annotations
+
+import gc
+import random
+
+import pytest
+
+from reference_engine import selection, table
+from reference_engine.cards import Symbol
+from reference_engine.compiled import calls, ops, rows
+from reference_engine.kinds.shedding import load_rules
+from reference_engine.machine import frame, frontier
+from reference_engine.registry import Library
+from reference_engine.selection import CallCache, run_selection
+from reference_engine.table import Layout
+
+RULES = load_rules("uno")
+valid = RULES.validity(RULES.symbol("red5"), "red")
+
+
+def alive() -> int:
+    gc.collect()
+    return sum(ref() is not None for ref in Layout._interned.values())
+
+
+def test_equal_layouts_are_one_object_while_alive_and_forgotten_after() -> None:
+    shapes = [("w37mem", 1, 3, 1, None), ("w37mem_pile", 1, 2, 1, None)]
+    a = Layout.make(shapes)
+    assert Layout.make(list(shapes)) is a
+    key = a._key
+    assert Layout._interned[key]() is a
+    del a
+    gc.collect()
+    assert Layout._interned[key]() is None  # nothing held it: the table does not keep it
+    Layout.sweep()
+    assert key not in Layout._interned
+    b = Layout.make(shapes)
+    assert Layout.make(shapes) is b and Layout._interned[key]() is b
+
+
+def test_the_intern_table_sweeps_dead_layouts_and_keeps_live_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(table, "INTERN_SWEEP", 64)
+    monkeypatch.setattr(Layout, "_sweep_at", 64)
+    kept = [Layout.make([("w37mem_kept", 1, n, 1, None)]) for n in range(1, 11)]
+    for n in range(1, 1000):
+        Layout.make([("w37mem_dead", 1, n, 1, None)])  # dropped at once
+        assert len(Layout._interned) <= max(64, 2 * alive()) + 1
+    assert [Layout.make([("w37mem_kept", 1, n, 1, None)]) for n in range(1, 11)] == kept  # the same objects
+    assert all(Layout.make([("w37mem_kept", 1, n, 1, None)]) is k for n, k in enumerate(kept, 1))
+
+
+def tables(count: int) -> list[list[list[Symbol]]]:
+    """Small tables, each with hand sizes no other has: P_1, P_2 and the draw pile."""
+    deck = RULES.deck()
+    out = []
+    for n in range(count):
+        rng = random.Random(n)
+        cards = rng.sample(deck, 12)
+        a, b = 1 + n % 4, 1 + (n // 4) % 3
+        c = 2 + (n // 12) % 5
+        out.append([cards[:a], cards[a : a + b], cards[a + b : a + b + c]])
+    return out
+
+
+@pytest.mark.parametrize("engine", ["compiled", "interpreter"])
+def test_many_runs_keep_a_bounded_number_of_layouts(engine: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    bounds = (
+        (ops, "KEPT_PLANS"),
+        (rows, "KEPT"),
+        (calls, "DRAWS_KEPT"),
+        (frontier, "HANDS_KEPT"),
+        (selection, "_PLANS_KEPT"),  # these two last a game (its CallCache)
+        (frame, "_CONSTANTS_LIMIT"),
+    )
+    for module, name in bounds:
+        monkeypatch.setattr(module, name, 2)
+    library = Library()
+    proto = library.protocol("card-selection-arrow")
+    cache = CallCache(engine=engine)
+    before = alive()
+    counts = []
+    for n, cards in enumerate(tables(60)):
+        run_selection(library, proto, cards, valid, random.Random(n), cache, f"turn {n}")
+        if n % 20 == 19:
+            counts.append(alive() - before)
+    # Sixty tables of distinct shapes, each run laying out a dozen or more tables of its own:
+    # strongly interned, they would all be kept (hundreds, growing with every run).
+    assert max(counts) <= 150, counts
+    assert counts[-1] <= counts[0] + 40, counts  # it does not grow with the runs
