@@ -283,3 +283,45 @@ def test_a_callee_reading_carried_cards_indirectly_gives_the_plain_runs(tmp_path
         assert rl._KEPT and not rl._REFUSED
     if name == "public":
         assert rl._REFUSED and not rl._KEPT
+
+
+FAMILY = """\
+steps:
+  - step: 1
+    say: Lay the pairs out, and a pair of our own cards.
+    do:
+      - place:
+          P: {columns: "[[c[i], x[i]] for i in 1..m]"}
+      - place:
+          Q: {columns: "[[new(c(1)), new(c(2))]]"}
+  - step: 2
+    say: Shuffle the three piles.
+    shuffle:
+      scramble: "[P[*, 1], P[*, 2], Q[*, 1]]"
+outputs:
+  rest: {cards: "P[1, *]", encoding: cards}
+  bits: {cards: "P[2, *]", encoding: cards}
+  ours: {cards: "Q[*, 1]", encoding: cards}
+"""
+
+
+def test_a_callee_that_makes_cards_of_its_family_is_enumerated_plainly(tmp_path: Path) -> None:
+    """Attack (round 3): a callee that makes ``c(1)``, ``c(2)`` (faces it names only while it
+    runs, so not among its own faces) and shuffles them with the carried cards. Before the fix,
+    a later call carrying ``c2`` reused the law of a call carrying another face: ``c2``'s order
+    among the piles differs, so the outcomes came in another order than the plain ones."""
+    from reference_engine.encodings import family_symbol
+
+    family_symbol("c", 1)  # made before the spec's own faces, as a game may have made them
+    c2 = family_symbol("c", 2)
+    lib = hostile(tmp_path, family=FAMILY)
+    proto = lib.protocol("family")
+    enc = proto.encodings["arrow"].table
+    xs = tuple(code(SYMBOLS.get(enc[b][0])) for b in (0, 1))  # type: ignore[arg-type]
+    calls: list[Call] = [
+        ({"m": 2}, ((code(POOL[1]), code(POOL[0])), xs)),
+        ({"m": 2}, ((code(c2), code(POOL[0])), xs)),
+    ]
+    plain = session(lib, "family", calls, relabelled=False)
+    assert session(lib, "family", calls, relabelled=True) == plain
+    assert rl._plan(proto, Runner(lib, "sample", shared=Shared())) is None
