@@ -17,8 +17,15 @@ _PLAIN = getattr(random.Random, "_randbelow_with_getrandbits", None)
 
 def plain(rng: random.Random) -> bool:
     """Whether ``rng`` draws below ``n`` as a plain :class:`random.Random` does: ``getrandbits(k)``
-    (``k`` the bit length of ``n``) until the number is below ``n``."""
-    return _PLAIN is not None and getattr(type(rng), "_randbelow", None) is _PLAIN
+    (``k`` the bit length of ``n``) until the number is below ``n``, and shuffles and draws
+    ``randrange`` with it (a subclass with its own ``shuffle`` or ``randrange`` is not plain)."""
+    kind = type(rng)
+    return (
+        _PLAIN is not None
+        and getattr(kind, "_randbelow", None) is _PLAIN
+        and getattr(kind, "shuffle", None) is random.Random.shuffle
+        and getattr(kind, "randrange", None) is random.Random.randrange
+    )
 
 
 def shuffle(rng: random.Random, x: list[Any]) -> None:

@@ -139,7 +139,11 @@ class Shuffle:
 
 
 def _multiset_arrangements(contents: Sequence[Content]) -> list[tuple[Perm, Fraction]]:
-    """All distinct orders of the piles, each with probability prod(n_j!) / k!."""
+    """All distinct orders of the piles, each with probability prod(n_j!) / k!.
+
+    Listed in the order of the piles' contents (card codes): counted in CODE_ORDER (an
+    ``each`` shuffle lists them without an orbit's representative first)."""
+    CODE_ORDER.reads += 1
     k = len(contents)
     groups: dict[Content, list[int]] = {}
     for i, c in enumerate(contents):

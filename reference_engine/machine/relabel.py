@@ -23,7 +23,8 @@ The law kept is the first one met, on real cards, enumerated under the guard of 
 reduction by classes (``DEALT``, see :mod:`reference_engine.cards`) with those faces as the
 hidden ones and fresh evaluators (no result read from the table is reused): a decision that
 reads one of their faces, or a view that shows one, refuses. So does a face in a value, a shown
-output or the spares' counts. A refused callee is enumerated plainly from then on. Only a
+output or the spares' counts. A refused callee is enumerated plainly from then on, as is one
+that makes cards of its own families (``new(c(1))``: faces named only as it runs). Only a
 single run (``sample``, not restartable, no store, no classes, nobody followed, no game
 function) does this; an exact verification never does.
 
@@ -41,6 +42,7 @@ from .. import steps as st
 from ..canonical import fingerprint
 from ..cards import CODE_ORDER, DEALT, ROTATIONS, SYMBOLS, Symbol
 from ..errors import ReductionRefused
+from ..expressions import Expression
 from ..seating import Seats
 from ..spec import Protocol
 from .frame import Frame
@@ -133,7 +135,12 @@ def _plan(proto: Protocol, run: Runner) -> Plan | None:
         proto.encodings[d.encoding].kind == "label" and not d.public for d in proto.inputs.values()
     )
     plan = None
-    if any(labels) and not proto.context and not any(isinstance(s, st.Call) for s in st.walk(proto.steps)):
+    if (
+        any(labels)
+        and not proto.context
+        and not any(isinstance(s, st.Call) for s in st.walk(proto.steps))
+        and not _makes_family_cards(proto)
+    ):
         own = set()
         for name in proto.symbols:
             sym = SYMBOLS.get(name)
@@ -147,6 +154,31 @@ def _plan(proto: Protocol, run: Runner) -> Plan | None:
         _PLANS.clear()
     _PLANS[id(proto)] = (proto, plan)
     return plan
+
+
+def _makes_family_cards(proto: Protocol) -> bool:
+    """Whether the callee makes cards of one of its families (``new(c(1))``): their faces are
+    made during the run, so neither a carried card equal to one nor the order of the faces
+    among them is known ahead; such a callee is enumerated plainly."""
+    families = {name for name, decl in proto.symbols.items() if decl.family}
+    if not families:
+        return False
+    seen: set[int] = set()
+
+    def found(value: Any) -> bool:
+        if id(value) in seen or isinstance(value, (str, int, float, bool, type(None))):
+            return False
+        seen.add(id(value))
+        if isinstance(value, Expression):
+            return bool(value.calls() & families)
+        if isinstance(value, dict):
+            return any(found(v) for v in value.values())
+        if isinstance(value, (list, tuple, set, frozenset)):
+            return any(found(v) for v in value)
+        fields = getattr(value, "__dataclass_fields__", None)
+        return fields is not None and any(found(getattr(value, f, None)) for f in fields)
+
+    return any(found(step) for step in st.walk(proto.steps))
 
 
 def _ordered(loose: tuple[Any, ...], now: tuple[int, ...], fixed: set[int]) -> tuple[Any, ...]:

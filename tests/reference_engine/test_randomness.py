@@ -34,3 +34,37 @@ def test_another_generator_draws_its_own_way() -> None:
     a.shuffle(x)
     shuffle(b, y)
     assert x == y and a.randrange(9) == below(b, 9) == drawer(b)(9)
+
+
+class OwnShuffle(random.Random):
+    """A generator with its own ``shuffle`` and ``randrange`` (``_randbelow`` the plain one)."""
+
+    def shuffle(self, x: list[int]) -> None:  # type: ignore[override]
+        x.reverse()
+
+    def randrange(self, *args: int) -> int:  # type: ignore[override]
+        return 0
+
+
+class OwnBits(random.Random):
+    """A generator with its own ``getrandbits``: the plain ``_randbelow`` draws from it."""
+
+    def getrandbits(self, k: int) -> int:
+        return super().getrandbits(k) ^ ((1 << k) - 1)
+
+
+def test_a_generator_with_its_own_shuffle_or_randrange_is_not_bypassed() -> None:
+    """Attack (round 3): such a subclass kept the plain ``_randbelow`` and was shuffled past its
+    own ``shuffle`` (and drawn past its ``randrange``)."""
+    for cls in (OwnShuffle, OwnBits):
+        for seed in range(20):
+            a, b = cls(seed), cls(seed)
+            for n in (0, 1, 2, 3, 4, 8, 9, 16, 17, 64, 65, 108):
+                x, y = list(range(n)), list(range(n))
+                a.shuffle(x)
+                shuffle(b, y)
+                assert x == y
+                if n:
+                    assert a.randrange(n) == below(b, n)
+                    assert a.randrange(n) == drawer(b)(n)
+            assert a.getstate() == b.getstate()

@@ -357,3 +357,106 @@ def test_a_runs_observations_are_what_the_table_saw(library: Library) -> None:
         library, proto, full_table(8), valid, random.Random(8), CallCache(engine="interpreter"), "turn 1"
     )
     assert again.observations == seen
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_no_broken_run_with_a_hand_for_every_owner_passes_having_created_or_lost_a_card(seed: int) -> None:
+    """Attack (round 3) on the created-or-lost check, run only when the number of hands
+    returned differs: random tables (few faces, so duplicates are common), random results
+    (hands shuffled, cards moved, dropped, doubled, played, kept, drawn, with and without the
+    draw pile and the fallback): every result the other checks let through keeps every card."""
+    rng = random.Random(seed)
+    faces = [CARD(n) for n in ("red1", "red5", "green2", "yellow3", "blue5", "green3", "wild")]
+    passed = 0
+    for _ in range(3000):
+        table = [[rng.choice(faces) for _ in range(rng.randrange(0, 4))] for _ in range(rng.randrange(1, 4))]
+        every = [c for o in table for c in o]
+        returned = [list(o) for o in table]
+        played = kept = None
+        if rng.random() < 0.7 and table[0]:
+            played = rng.choice(table[0] if rng.random() < 0.8 else every)
+            if played in returned[0] and rng.random() < 0.8:
+                returned[0].remove(played)
+        pile = rng.randrange(len(table)) if rng.random() < 0.4 else None
+        if pile is not None and rng.random() < 0.5 and table[pile]:
+            got = rng.choice(table[pile])
+            if rng.random() < 0.5:
+                played, kept = got, None
+            else:
+                played, kept = None, got
+                returned[0].append(got)
+            if got in returned[pile] and rng.random() < 0.8:
+                returned[pile].remove(got)
+        for _ in range(rng.randrange(0, 3)):  # damage: move, drop or double a card
+            src, dst = rng.randrange(len(returned)), rng.randrange(len(returned))
+            if returned[src]:
+                card = returned[src].pop(rng.randrange(len(returned[src])))
+                what = rng.random()
+                if what < 0.4:
+                    returned[dst].append(card)
+                elif what < 0.7:
+                    returned[src].extend([card, card])
+        fallback = rng.random() < 0.3
+        try:
+            _checked(
+                PROTO,
+                table,
+                valid,
+                "turn 7",
+                False,
+                fallback,
+                played,
+                returned,
+                (4, 10),
+                (ViewTable(), 0),
+                {}.get,
+                True,
+                pile=pile,
+                kept=kept,
+            )
+        except CheckFailure:
+            continue
+        passed += 1
+        back = sorted(c.name for c in [c for r in returned for c in r] + ([played] if played else []))
+        assert back == sorted(c.name for c in every), (table, returned, played, kept, pile)
+    assert passed > 300  # enough results got through the other checks to mean something
+
+
+PROTO = Library().protocol("card-selection-arrow")
+
+
+@pytest.mark.parametrize("engine", ["compiled", "interpreter"])
+def test_the_cyclic_collector_is_back_on_after_a_run_that_raises(library: Library, engine: str) -> None:
+    """Attack (round 3): a game function that raises in the middle of a run (the collector
+    paused): the error comes out as it is and the collector is on again; one already off
+    stays off."""
+
+    class Boom(Exception):
+        pass
+
+    calls: list[bool] = []
+
+    def failing(card: Any) -> bool:
+        calls.append(gc.isenabled())
+        if len(calls) > 20:
+            raise Boom()
+        return valid(card)
+
+    proto = library.protocol("card-selection-arrow")
+    for was in (True, False):
+        calls.clear()
+        gc.enable() if was else gc.disable()
+        try:
+            with pytest.raises(Boom):
+                run_selection(
+                    library,
+                    proto,
+                    full_table(6),
+                    failing,
+                    random.Random(6),
+                    CallCache(engine=engine),
+                    "turn 1",
+                )
+            assert gc.isenabled() is was and calls and not any(calls)
+        finally:
+            gc.enable()

@@ -111,3 +111,49 @@ def test_tests_for_truth_give_the_interpreters_values(text: str) -> None:
     for x in (0, 1, 2, [], [0]):
         env = Env(lambda: None, None, [], {"x": x}, {}, {})  # type: ignore[arg-type]
         assert namespace["fast"](env) == expr(Scope({"x": x}, functions=dict(BUILTINS))), (text, x)
+
+
+HOSTILE_CASES = [
+    "[j for j in 1..0 if x < 1]",  # an empty comprehension whose hoisted comparison raises
+    "[j for j in 1..3 if j > 5 and x < 1]",  # a comparison that raises, in a part never reached
+    "[j for j in 1..3 if j > 5 and xs[5] == 1]",
+    "[j for j in 1..3 if j > 5 and x // 0 == 1]",
+    "[j for j in 1..3 if x == 1 and x < 1]",
+    "[j for j in 1..3 if x > j and x < 1]",  # the interpreter's error is the first comparison's
+    "[j for j in 1..3 if j > 5 and 3 in x]",
+    "[j for j in 1..3 for k in 1..0 if x < 1]",
+    "[(x < 1 if j > 5 else 0) for j in 1..3]",
+    "[xs[j] for j in [1, true, 3]]",
+    "[xs[j] for j in [0, -1, true, 1]]",
+    "xs[true]",
+    "xs[0]",
+    "xs[-1]",
+    "xs[[1, 3]]",
+    "xs['a']",
+    "ts[2]",
+    "s[1]",
+    "xs[4]",
+]
+
+
+@pytest.mark.parametrize("text", HOSTILE_CASES)
+def test_a_hoisted_part_that_raises_never_gives_another_value(text: str) -> None:
+    """Attack (round 3): a comparison or an index computed once before its comprehension raises
+    where the interpreter never evaluates it (an empty comprehension, a part after ``and``). The
+    fast function may raise (its caller then evaluates the interpreter's way, see
+    compiled/evaluate.py), but it never returns another value than the interpreter's."""
+    library = Library()
+    proto = library.protocol("card-selection-arrow")
+    expr = parse(text)
+    source, consts = generate(expr.node, proto)
+    namespace = dict(HELPERS)
+    namespace["K"] = consts
+    exec(compile(source, "<test>", "exec"), namespace)
+    for x in (0, 1, 2, [], [0], "a", True):
+        names = {"x": x, "xs": [10, 20, 30], "ts": (1, 2), "s": "abc"}
+        env = Env(lambda: None, None, [], dict(names), {}, {})  # type: ignore[arg-type]
+        try:
+            got = namespace["fast"](env)
+        except Exception:  # the caller falls back to the interpreter: nothing to compare
+            continue
+        assert got == expr(Scope(dict(names), functions=dict(BUILTINS))), (text, x)

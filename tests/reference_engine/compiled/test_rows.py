@@ -331,3 +331,24 @@ def test_the_step_limit_stops_both_engines_alike(tmp_path: Path, monkeypatch: py
         monkeypatch.setattr(module, "MAX_RUN_STEPS", 10)
     result = _compare(_library(tmp_path, text))
     assert result[0] == "error" and "more than 10 steps in one run (at step 5)" in result[2], result[:3]
+
+
+def test_the_scramble_draws_as_the_shuffle_does_at_every_edge() -> None:
+    """Attack (round 3): sizes 0, 1, 2 and on each side of a power of two (where a draw of
+    ``getrandbits`` is rejected most), many seeds, a generator with its own bits and one with
+    its own shuffle: the same permutation and the generator left in the same state."""
+
+    class Bits(random.Random):
+        def getrandbits(self, k: int) -> int:
+            return super().getrandbits(k) ^ ((1 << k) - 1)
+
+    class Reversed(random.Random):
+        def shuffle(self, x: list[int]) -> None:  # type: ignore[override]
+            x.reverse()
+
+    for cls in (random.Random, Bits, Reversed):
+        for seed in range(40):
+            for k in (0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 64, 65, 128, 129):
+                a, b = cls(seed), cls(seed)
+                assert rows.scramble(a, k) == Shuffle("scramble", k).sample(b)
+                assert a.getstate() == b.getstate()

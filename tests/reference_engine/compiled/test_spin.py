@@ -56,3 +56,34 @@ def test_spins_draw_and_turn_as_the_interpreter() -> None:
         assert mine == theirs
         turned += mine != cells
     assert turned > 50  # the turned branch was taken, not only the one that keeps the cards
+
+
+def test_a_draw_of_exactly_one_half_turns_the_row_as_the_interpreter() -> None:
+    """Attack (round 3): ``random() < 0.5`` against the interpreter's ``pick < Fraction(1, 2)`` at
+    the edge: 0.5 turns, the float just below it keeps; a row whose turn changes nothing (a
+    merged outcome of probability 1) gives the same cards either way; one pile, one card."""
+    import math
+
+    up, down = SYMBOLS.intern("up"), SYMBOLS.intern("down")
+    ROTATIONS.pair(up, down)
+    c = SYMBOLS.intern("c1").id
+    edges = [0.5, math.nextafter(0.5, 0.0), 0.0, math.nextafter(1.0, 0.0), 0.5, 0.25]
+    rows = [
+        ([c << 1, c << 1 | 1, up.id << 1], (((0,), (1,), (2,)),)),
+        ([c << 1, up.id << 1, c << 1], (((0,), (1,), (2,)),)),  # its half turn is another table
+        ([c << 1, c << 1], (((0, 1),),)),  # one pile of two cards
+        ([up.id << 1 | 1], (((0,),),)),  # one card
+    ]
+    for cells, groups in rows:
+        for i in range(len(edges)):
+            draws = (edges[i:] + edges[:i]) * 3
+            fixed = iter(draws).__next__
+
+            class Fixed(random.Random):
+                def random(self, seq: list[float] = list(draws)) -> float:  # noqa: B006 - one use
+                    return seq.pop(0)
+
+            assert _spun(cells, groups * 3, fixed) == _reference(cells, groups * 3, Fixed())
+    assert _spun([c << 1, c << 1], (((0,), (1,)),), lambda: 0.5) == _reference(
+        [c << 1, c << 1], (((0,), (1,)),), type("Half", (random.Random,), {"random": lambda self: 0.5})()
+    )

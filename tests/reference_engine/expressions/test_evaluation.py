@@ -121,3 +121,45 @@ def test_a_list_read_at_a_whole_number_reads_as_the_general_path() -> None:
             index_list(xs, [bad])
     with pytest.raises(EvalError, match="one index"):
         index_list(xs, [1, 2])
+
+
+def test_index_lists_fast_path_gives_the_general_paths_values_and_messages() -> None:
+    """Attack (round 3): index_list's fast path (a list or tuple, a whole number in range)
+    against its general path on bools, 0, negatives, past the end, tuples, strings, lists of
+    indexes, a list subclass: the same values, the same errors."""
+    from reference_engine.expressions.values import as_int, index_list, plain
+
+    def general(target: Any, args: list[Any]) -> Any:
+        target = plain(target)
+        if len(args) != 1:
+            raise EvalError("a list takes one index")
+        if not isinstance(target, (list, tuple, str)):
+            raise EvalError("cannot be indexed")
+        idx = plain(args[0])
+        if isinstance(idx, list):
+            return [general(target, [i]) for i in idx]
+        i = as_int(idx)
+        if not 1 <= i <= len(target):
+            raise EvalError(f"index {i} is outside 1..{len(target)}")
+        return target[i - 1]
+
+    class Mine(list[int]):
+        pass
+
+    def outcome(f: Any, *a: Any) -> Any:
+        try:
+            return ("ok", f(*a))
+        except EvalError as exc:
+            return ("error", str(exc))
+
+    targets: list[Any] = [[10, 20, 30], (10, 20), "abc", Mine([7, 8]), [], ()]
+    indexes: list[Any] = [0, 1, 2, 3, 4, -1, -3, True, False, [1, 2], [True], 2**70, "a", 1.0]
+    for t in targets:
+        for i in indexes:
+            got, want = outcome(index_list, t, [i]), outcome(general, t, [i])
+            assert got[0] == want[0], (t, i)
+            if got[0] == "ok":
+                assert got == want and type(got[1]) is type(want[1]), (t, i)
+            elif "index" in want[1]:
+                assert got == want, (t, i)
+        assert outcome(index_list, t, [1, 2]) == ("error", "a list takes one index")

@@ -204,3 +204,124 @@ def test_a_callee_that_compares_the_cards_is_kept_by_their_order(tmp_path: Path)
     assert session(lib, "sorts", calls, relabelled=True) == plain
     assert any(v[0] is rl._ORDERED for v in rl._KEPT.values())
     assert not rl._REFUSED
+
+
+EACH = """\
+steps:
+  - step: 1
+    say: Lay the pairs out.
+    place:
+      P: {columns: "[[c[i], x[i]] for i in 1..m]"}
+  - step: 2
+    say: Mix the pairs.
+    shuffle:
+      each: "[[P[*, j] for j in 1..m]]"
+outputs:
+  rest: {cards: "P[1, *]", encoding: cards}
+  bits: {cards: "P[2, *]", encoding: cards}
+"""
+
+
+def test_an_each_shuffle_lists_its_orders_by_the_codes_so_is_kept_by_their_order(tmp_path: Path) -> None:
+    """Attack (round 3): ``each`` lists a group's orders by the piles' codes without taking an
+    orbit's representative first; before the fix its law was kept loose and the renamed
+    outcomes came in another order than the plain enumeration's (call 11 of this session)."""
+    lib = hostile(tmp_path, each=EACH)
+    rng = random.Random(5)
+    calls = arguments(lib.protocol("each"), 3, rng, alike=False) * 2
+    calls = [(p, (tuple(code(rng.choice(POOL)) for _ in cs), xs)) for p, (cs, xs) in calls]
+    plain = session(lib, "each", calls, relabelled=False)
+    assert session(lib, "each", calls, relabelled=True) == plain
+    assert any(v[0] is rl._ORDERED for v in rl._KEPT.values())
+
+
+_OUT = """\
+outputs:
+  rest: {cards: c, encoding: cards}
+  bits: {cards: x, encoding: cards}
+"""
+_IF = """\
+steps:
+  - step: 1
+    say: Turn the arrows twice if so.
+    do:
+      - if: "{test}"
+        then:
+          - turn: x
+          - turn: x
+"""
+INDIRECT = {
+    "pairs": _IF.format(test="c[1] == c[2]") + _OUT,  # refused by the interpreter: face down
+    "constant": _IF.format(test="c[1] == up") + _OUT,
+    "sorts": _IF.format(test="sorted(c)[1] == c[1]") + _OUT,
+    "counts": _IF.format(test="len(c) == 2") + _OUT,  # reads no face: kept
+    "public": _IF.format(test="m == 2")
+    + "outputs:\n  rest: {cards: c, encoding: cards, public: true}\n  bits: {cards: x, encoding: cards}\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(INDIRECT))
+def test_a_callee_reading_carried_cards_indirectly_gives_the_plain_runs(tmp_path: Path, name: str) -> None:
+    """Attack (round 3): a comparison of two candidates, with a constant card, a sort, a count
+    of them, a public output: the same outcomes or the same error as the plain enumeration."""
+    lib = hostile(tmp_path, **{name: INDIRECT[name]})
+    rng = random.Random(5)
+    calls = arguments(lib.protocol(name), 2, rng, alike=False) * 2
+    calls = [(p, (tuple(code(rng.choice(POOL)) for _ in cs), xs)) for p, (cs, xs) in calls]
+
+    def outcome(relabelled: bool) -> Any:
+        try:
+            return session(lib, name, calls, relabelled)
+        except Exception as exc:  # the error itself is compared
+            return (type(exc).__name__, str(exc))
+
+    plain = outcome(False)
+    assert outcome(True) == plain
+    if name in ("pairs", "constant", "sorts"):
+        assert plain[0] == "SimulationError" and "face down" in plain[1]
+    if name == "counts":
+        assert rl._KEPT and not rl._REFUSED
+    if name == "public":
+        assert rl._REFUSED and not rl._KEPT
+
+
+FAMILY = """\
+steps:
+  - step: 1
+    say: Lay the pairs out, and a pair of our own cards.
+    do:
+      - place:
+          P: {columns: "[[c[i], x[i]] for i in 1..m]"}
+      - place:
+          Q: {columns: "[[new(c(1)), new(c(2))]]"}
+  - step: 2
+    say: Shuffle the three piles.
+    shuffle:
+      scramble: "[P[*, 1], P[*, 2], Q[*, 1]]"
+outputs:
+  rest: {cards: "P[1, *]", encoding: cards}
+  bits: {cards: "P[2, *]", encoding: cards}
+  ours: {cards: "Q[*, 1]", encoding: cards}
+"""
+
+
+def test_a_callee_that_makes_cards_of_its_family_is_enumerated_plainly(tmp_path: Path) -> None:
+    """Attack (round 3): a callee that makes ``c(1)``, ``c(2)`` (faces it names only while it
+    runs, so not among its own faces) and shuffles them with the carried cards. Before the fix,
+    a later call carrying ``c2`` reused the law of a call carrying another face: ``c2``'s order
+    among the piles differs, so the outcomes came in another order than the plain ones."""
+    from reference_engine.encodings import family_symbol
+
+    family_symbol("c", 1)  # made before the spec's own faces, as a game may have made them
+    c2 = family_symbol("c", 2)
+    lib = hostile(tmp_path, family=FAMILY)
+    proto = lib.protocol("family")
+    enc = proto.encodings["arrow"].table
+    xs = tuple(code(SYMBOLS.get(enc[b][0])) for b in (0, 1))  # type: ignore[arg-type]
+    calls: list[Call] = [
+        ({"m": 2}, ((code(POOL[1]), code(POOL[0])), xs)),
+        ({"m": 2}, ((code(c2), code(POOL[0])), xs)),
+    ]
+    plain = session(lib, "family", calls, relabelled=False)
+    assert session(lib, "family", calls, relabelled=True) == plain
+    assert rl._plan(proto, Runner(lib, "sample", shared=Shared())) is None
