@@ -95,9 +95,13 @@ class FastDraft:
             k = f - reg.offset
             cols = reg.cols
             r, c = divmod(k, cols)
-            j = i + 1  # how far the slots run on along this row
-            while j < n and flats[j] == f + (j - i) and c + (j - i) < cols:
-                j += 1
+            m = min(n - i, cols - c)  # the longest run of slots this row allows
+            if m > 1 and flats[i + m - 1] == f + m - 1 and list(flats[i : i + m]) == list(range(f, f + m)):
+                j = i + m  # the slots run on to the row's end (or the list's): one comparison
+            else:
+                j = i + 1  # how far the slots run on along this row
+                while j < n and flats[j] == f + (j - i) and c + (j - i) < cols:
+                    j += 1
             row = self.grid(reg.name)[r]
             part = row[c : c + (j - i)]
             if EMPTY in part:
@@ -365,9 +369,66 @@ def _columns(grid: list[list[int]], cols: Sequence[int]) -> list[list[int]]:
 def build_discard(layout: Layout, res: Resolved) -> Plan:
     if layout.inside and not kept_whole(layout, res):
         raise Defer()  # the interpreter's check_kept says which card stays in its sleeve
+    if res:
+        plan = _bottom_row(layout, res)
+        if plan is not None:
+            return plan
     d = FastDraft(layout)
     d.take(res)
     return d.plan({}, tuple(res))
+
+
+def _bottom_row(layout: Layout, flats: Sequence[int]) -> Plan | None:
+    """The discard of a region's whole bottom row (Step 11's and 12's arrows and owner cards, a
+    lottery's used row), from whole runs: the region loses that row and the empty rows just
+    above it (a region left empty that is no hand goes), the rest keeps its slots in order (the
+    region's empty places as ``EMPTY``), nothing leaves a sleeve (the rows left keep their
+    sleeves). None: any other discard (the general builder)."""
+    first = flats[0]
+    if not 0 <= first < layout.size:
+        return None
+    reg = layout.owner(first)
+    cols = reg.cols
+    off = reg.offset
+    end = off + reg.rows * cols
+    start = end - cols
+    if first != start or len(flats) != cols or flats[-1] != end - 1 or list(flats) != list(range(start, end)):
+        return None
+    holes = layout.holes
+    if holes and not holes.isdisjoint(range(start, end)):
+        return None  # an empty place discarded: the interpreter names it
+    left = reg.rows - 1  # rows the region keeps: empty bottom rows go too
+    mine: list[int] = []
+    if holes:
+        mine = sorted(holes.intersection(range(off, start)))
+        while left and holes.issuperset(range(off + (left - 1) * cols, off + left * cols)):
+            left -= 1
+        mine = [h for h in mine if h < off + left * cols]
+    if not left and reg.hand is not None:
+        return None  # a hand keeps an emptied row
+    cut = off + left * cols  # slots cut..end leave the layout
+    shapes = []
+    for r in layout.regions:
+        if r is not reg:
+            shapes.append((r.name, r.rows, r.cols, r.unit, r.hand, r.sleeve))
+        elif left:
+            shapes.append((r.name, left, cols, r.unit, r.hand, r.sleeve))
+    src = [*range(cut), *range(end, layout.size)]
+    idx = src
+    new_holes: list[int] = []
+    if holes:
+        shift = end - cut
+        new_holes = [h if h < cut else h - shift for h in holes if h < cut or h >= end]
+        if mine:
+            idx = list(src)
+            n = layout.size
+            for h in mine:  # the region's own empty places: EMPTY in the plan, gathered as such
+                src[h] = EMPTY
+                idx[h] = n
+    plan = Plan(Layout.make(shapes, new_holes, ()), tuple(src), (), {}, tuple(flats))
+    plan.__dict__["_getter"] = itemgetter(*idx) if len(idx) > 1 else _few(tuple(idx))
+    remember_landings(plan, layout, ())
+    return plan
 
 
 def kept_whole(layout: Layout, flats: Sequence[int]) -> bool:

@@ -149,6 +149,34 @@ def test_discards_and_their_sleeve_checks_are_the_interpreters(index: int) -> No
     assert seen["same"] > 10 and seen["refused"] > 0, seen
 
 
+BOTTOM_ROWS = [
+    ((), "M", 3),  # the grid's bottom row
+    ((6, 7, 8, 9, 10, 11), "M", 3),  # the empty row above goes too
+    (tuple(range(12)), "M", 3),  # every row left empty: the region goes
+    ((0, 1, 2, 3, 4, 5, 20), "M", 3),  # an empty first row stays (a row below it holds cards)
+    ((18,), "L", 3),  # a region after an empty place
+    ((), "spare", 1),  # a one-row region that is no hand goes
+    ((19,), "M", 2),  # not the bottom row: the general builder (here the sleeve check refuses it)
+    ((), "h1", 1),  # a hand keeps its emptied row: the general builder
+    ((16,), "M", 3),  # an empty place discarded: refused
+]
+
+
+@pytest.mark.parametrize("holes, name, row", BOTTOM_ROWS, ids=[str(i) for i in range(len(BOTTOM_ROWS))])
+def test_a_bottom_rows_discard_is_built_from_runs(holes: tuple[int, ...], name: str, row: int) -> None:
+    layout = table(holes=holes)
+    reg = layout.by_name[name]
+    flats = tuple(reg.slot(row, c) for c in range(1, reg.cols + 1))
+    fast = fp._bottom_row(layout, flats)
+    general = row < reg.rows or reg.hand is not None or not layout.holes.isdisjoint(flats)
+    assert (fast is None) == general
+    seen = agree(fp.build_discard, _discard_build, layout, flats)  # the interpreter's plan, or both refuse
+    if fast is not None:
+        assert seen == "same"
+    if not layout.holes.isdisjoint(flats):
+        assert seen == "refused"
+
+
 @pytest.mark.parametrize("index", range(7))
 def test_returns_are_the_interpreters(index: int) -> None:
     layout = hostile_tables()[index]
