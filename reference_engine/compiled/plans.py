@@ -32,6 +32,7 @@ from ..machine.plans import Resolved, remember_landings
 from ..sleeves import SleeveFrame
 from ..table import NEW, SLEEVES, Layout, NewCards
 from .base import _few
+from .runs import bottom_row, take_runs
 
 physical = ROTATIONS.physical
 
@@ -342,6 +343,8 @@ def build_take(layout: Layout, res: Resolved) -> Plan:
     reg = layout.by_name.get(source)
     if reg is None or len(set(cols)) != len(cols) or (cols and not 0 < min(cols) <= max(cols) <= reg.cols):
         raise Defer()
+    if cols and not layout.holes and reg.sleeve is not None and reg.rows and into not in layout.by_name:
+        return take_runs(layout, reg, cols, into)
     d = FastDraft(layout)
     grid = d.grid(source)
     if not cols:
@@ -370,65 +373,12 @@ def build_discard(layout: Layout, res: Resolved) -> Plan:
     if layout.inside and not kept_whole(layout, res):
         raise Defer()  # the interpreter's check_kept says which card stays in its sleeve
     if res:
-        plan = _bottom_row(layout, res)
+        plan = bottom_row(layout, res)
         if plan is not None:
             return plan
     d = FastDraft(layout)
     d.take(res)
     return d.plan({}, tuple(res))
-
-
-def _bottom_row(layout: Layout, flats: Sequence[int]) -> Plan | None:
-    """The discard of a region's whole bottom row (Step 11's and 12's arrows and owner cards, a
-    lottery's used row), from whole runs: the region loses that row and the empty rows just
-    above it (a region left empty that is no hand goes), the rest keeps its slots in order (the
-    region's empty places as ``EMPTY``), nothing leaves a sleeve (the rows left keep their
-    sleeves). None: any other discard (the general builder)."""
-    first = flats[0]
-    if not 0 <= first < layout.size:
-        return None
-    reg = layout.owner(first)
-    cols = reg.cols
-    off = reg.offset
-    end = off + reg.rows * cols
-    start = end - cols
-    if first != start or len(flats) != cols or flats[-1] != end - 1 or list(flats) != list(range(start, end)):
-        return None
-    holes = layout.holes
-    if holes and not holes.isdisjoint(range(start, end)):
-        return None  # an empty place discarded: the interpreter names it
-    left = reg.rows - 1  # rows the region keeps: empty bottom rows go too
-    mine: list[int] = []
-    if holes:
-        mine = sorted(holes.intersection(range(off, start)))
-        while left and holes.issuperset(range(off + (left - 1) * cols, off + left * cols)):
-            left -= 1
-        mine = [h for h in mine if h < off + left * cols]
-    if not left and reg.hand is not None:
-        return None  # a hand keeps an emptied row
-    cut = off + left * cols  # slots cut..end leave the layout
-    shapes = []
-    for r in layout.regions:
-        if r is not reg:
-            shapes.append((r.name, r.rows, r.cols, r.unit, r.hand, r.sleeve))
-        elif left:
-            shapes.append((r.name, left, cols, r.unit, r.hand, r.sleeve))
-    src = [*range(cut), *range(end, layout.size)]
-    idx = src
-    new_holes: list[int] = []
-    if holes:
-        shift = end - cut
-        new_holes = [h if h < cut else h - shift for h in holes if h < cut or h >= end]
-        if mine:
-            idx = list(src)
-            n = layout.size
-            for h in mine:  # the region's own empty places: EMPTY in the plan, gathered as such
-                src[h] = EMPTY
-                idx[h] = n
-    plan = Plan(Layout.make(shapes, new_holes, ()), tuple(src), (), {}, tuple(flats))
-    plan.__dict__["_getter"] = itemgetter(*idx) if len(idx) > 1 else _few(tuple(idx))
-    remember_landings(plan, layout, ())
-    return plan
 
 
 def kept_whole(layout: Layout, flats: Sequence[int]) -> bool:
