@@ -32,6 +32,7 @@ from ..machine.plans import Resolved, remember_landings
 from ..sleeves import SleeveFrame
 from ..table import NEW, SLEEVES, Layout, NewCards
 from .base import _few
+from .runs import bottom_row, take_runs
 
 physical = ROTATIONS.physical
 
@@ -95,9 +96,13 @@ class FastDraft:
             k = f - reg.offset
             cols = reg.cols
             r, c = divmod(k, cols)
-            j = i + 1  # how far the slots run on along this row
-            while j < n and flats[j] == f + (j - i) and c + (j - i) < cols:
-                j += 1
+            m = min(n - i, cols - c)  # the longest run of slots this row allows
+            if m > 1 and flats[i + m - 1] == f + m - 1 and list(flats[i : i + m]) == list(range(f, f + m)):
+                j = i + m  # the slots run on to the row's end (or the list's): one comparison
+            else:
+                j = i + 1  # how far the slots run on along this row
+                while j < n and flats[j] == f + (j - i) and c + (j - i) < cols:
+                    j += 1
             row = self.grid(reg.name)[r]
             part = row[c : c + (j - i)]
             if EMPTY in part:
@@ -138,31 +143,30 @@ class FastDraft:
             grid = grids.get(name)
             if grid is None:
                 continue
-            if self.meta[name][1] is None and name not in keep_empty and _all_empty(grid):
-                self.remove_region(name)
-                continue
-            while len(grid) > 1 and grid[-1].count(EMPTY) == len(grid[-1]):
+            while len(grid) > 1 and _row_empty(grid[-1]):  # empty bottom rows trimmed
                 grid.pop()
+            if self.meta[name][1] is None and name not in keep_empty and _all_empty(grid):
+                self.remove_region(name)  # every row empty (what is left of it is one empty row)
         shapes: list[tuple[str, int, int, int, str | None, SleeveFrame | None]] = []
         src: list[int] = []
-        idx: list[int] = []  # the gather's index: old cells, then EMPTY (n), then the new cards
+        odd: list[tuple[int, int]] = []  # stretches of src holding an empty place or a new card
         holes: list[int] = []
         old = self.layout
         n = old.size
         inside = old.inside
+        old_holes = old.holes
         leaving: list[tuple[int, int]] = []  # (new slot, old slot) of cards slid out of a sleeve
         for name in self.order:
             unit, hand, sleeve = self.meta[name]
-            start = len(src)
             grid = grids.get(name)
-            if grid is None:
+            if grid is None:  # an untouched region: its slots as one run
                 reg = old.by_name[name]
                 shapes.append((name, reg.rows, reg.cols, unit, hand, sleeve))
-                src.extend(reg.slots)
-                idx.extend(reg.slots)
-                if old.holes:
-                    shift = start - reg.offset
-                    holes.extend(h + shift for h in old.holes.intersection(reg.slots))
+                slots = reg.slots
+                if old_holes and not old_holes.isdisjoint(slots):
+                    shift = len(src) - reg.offset
+                    holes.extend(h + shift for h in old_holes.intersection(slots))
+                src.extend(slots)
                 continue
             rows = len(grid)
             cols = len(grid[0]) if rows else 0
@@ -172,8 +176,8 @@ class FastDraft:
                 if EMPTY in row:
                     if row.count(EMPTY) == len(row):  # a whole row of empty places
                         holes.extend(range(base, base + len(row)))
+                        odd.append((base, base + len(row)))
                         src.extend(row)
-                        idx.extend([n] * len(row))
                         continue
                     holes.extend(base + i for i, t in enumerate(row) if t == EMPTY)
                 if (
@@ -183,11 +187,16 @@ class FastDraft:
                     and not inside.isdisjoint(row)
                 ):
                     leaving.extend((base + i, t) for i, t in enumerate(row) if t in inside)
-                src.extend(row)
                 if row and min(row) < 0:
-                    idx.extend([t if t >= 0 else (n if t == EMPTY else n + 1 + (NEW - t)) for t in row])
-                else:
-                    idx.extend(row)
+                    odd.append((base, base + len(row)))
+                src.extend(row)
+        # The gather's index over the old cells, then EMPTY (n), then the new cards: the slots
+        # as they are, with the rows of empty places and new cards mapped (t < 0: n - 1 - t).
+        idx = src
+        if odd:
+            idx = list(src)
+            for start, end in odd:
+                idx[start:end] = [t if t >= 0 else n - 1 - t for t in src[start:end]]
         self.idx = idx
         self.leaving = leaving
         return Layout.make(shapes, holes, ()), tuple(src), tuple(self.consts)
@@ -211,7 +220,13 @@ class FastDraft:
 
 
 def _all_empty(grid: list[list[int]]) -> bool:
-    return all(row.count(EMPTY) == len(row) for row in grid)
+    """Whether every row is empty, once empty bottom rows are trimmed (the last row is not
+    empty unless it is the only one)."""
+    return not grid or (len(grid) == 1 and _row_empty(grid[0]))
+
+
+def _row_empty(row: list[int]) -> bool:
+    return not row or (row[0] == EMPTY and row.count(EMPTY) == len(row))
 
 
 # --------------------------------------------------------------------------- targets
@@ -328,6 +343,8 @@ def build_take(layout: Layout, res: Resolved) -> Plan:
     reg = layout.by_name.get(source)
     if reg is None or len(set(cols)) != len(cols) or (cols and not 0 < min(cols) <= max(cols) <= reg.cols):
         raise Defer()
+    if cols and not layout.holes and reg.sleeve is not None and reg.rows and into not in layout.by_name:
+        return take_runs(layout, reg, cols, into)
     d = FastDraft(layout)
     grid = d.grid(source)
     if not cols:
@@ -355,6 +372,10 @@ def _columns(grid: list[list[int]], cols: Sequence[int]) -> list[list[int]]:
 def build_discard(layout: Layout, res: Resolved) -> Plan:
     if layout.inside and not kept_whole(layout, res):
         raise Defer()  # the interpreter's check_kept says which card stays in its sleeve
+    if res:
+        plan = bottom_row(layout, res)
+        if plan is not None:
+            return plan
     d = FastDraft(layout)
     d.take(res)
     return d.plan({}, tuple(res))

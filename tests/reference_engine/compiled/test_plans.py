@@ -14,6 +14,7 @@ import pytest
 from reference_engine import steps as st
 from reference_engine.compiled import plans as fp
 from reference_engine.compiled.base import gather, same_plan, strip
+from reference_engine.compiled.runs import bottom_row, take_runs
 from reference_engine.expressions import EvalError
 from reference_engine.functions import hand_name
 from reference_engine.machine.actions.layout import _discard_build, _move_build, _return_build, _take_build
@@ -149,6 +150,34 @@ def test_discards_and_their_sleeve_checks_are_the_interpreters(index: int) -> No
     assert seen["same"] > 10 and seen["refused"] > 0, seen
 
 
+BOTTOM_ROWS = [
+    ((), "M", 3),  # the grid's bottom row
+    ((6, 7, 8, 9, 10, 11), "M", 3),  # the empty row above goes too
+    (tuple(range(12)), "M", 3),  # every row left empty: the region goes
+    ((0, 1, 2, 3, 4, 5, 20), "M", 3),  # an empty first row stays (a row below it holds cards)
+    ((18,), "L", 3),  # a region after an empty place
+    ((), "spare", 1),  # a one-row region that is no hand goes
+    ((19,), "M", 2),  # not the bottom row: the general builder (here the sleeve check refuses it)
+    ((), "h1", 1),  # a hand keeps its emptied row: the general builder
+    ((16,), "M", 3),  # an empty place discarded: refused
+]
+
+
+@pytest.mark.parametrize("holes, name, row", BOTTOM_ROWS, ids=[str(i) for i in range(len(BOTTOM_ROWS))])
+def test_a_bottom_rows_discard_is_built_from_runs(holes: tuple[int, ...], name: str, row: int) -> None:
+    layout = table(holes=holes)
+    reg = layout.by_name[name]
+    flats = tuple(reg.slot(row, c) for c in range(1, reg.cols + 1))
+    fast = bottom_row(layout, flats)
+    general = row < reg.rows or reg.hand is not None or not layout.holes.isdisjoint(flats)
+    assert (fast is None) == general
+    seen = agree(fp.build_discard, _discard_build, layout, flats)  # the interpreter's plan, or both refuse
+    if fast is not None:
+        assert seen == "same"
+    if not layout.holes.isdisjoint(flats):
+        assert seen == "refused"
+
+
 @pytest.mark.parametrize("index", range(7))
 def test_returns_are_the_interpreters(index: int) -> None:
     layout = hostile_tables()[index]
@@ -174,6 +203,18 @@ def test_takes_are_the_interpreters(index: int) -> None:
             for into in ("T", "L", "h1"):  # a new region, one on the table, a hand
                 seen[agree(fp.build_take, _take_build, layout, (reg.name, cols, into))] += 1
     assert seen["same"] > 5 and seen["refused"] > 0, seen
+
+
+@pytest.mark.parametrize("index", [0, 1, 4, 5])  # the tables without empty places
+def test_a_take_into_a_new_region_is_built_from_runs(index: int) -> None:
+    layout = hostile_tables()[index]
+    rng = random.Random(300 + index)
+    reg = layout.by_name["M"]
+    picks = [(1,), (reg.cols,), tuple(range(1, reg.cols + 1)), tuple(range(reg.cols, 0, -1))]
+    picks += [tuple(rng.sample(range(1, reg.cols + 1), rng.randint(1, reg.cols))) for _ in range(8)]
+    for cols in picks:
+        runs = lambda layout, res: take_runs(layout, layout.by_name["M"], res[1], res[2])  # noqa: E731
+        assert agree(runs, _take_build, layout, ("M", cols, "T")) == "same", cols
 
 
 @pytest.mark.parametrize("index", range(7))

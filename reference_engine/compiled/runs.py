@@ -1,0 +1,110 @@
+"""Plans built from whole runs of slots: the common whole-table cases of
+:mod:`~reference_engine.compiled.plans`' builders where no region need be copied row by row.
+A plan's source slots are ranges (the stretches that keep their cards, in order) and the few
+cells moved; its gather index is that list. Each builder here gives exactly what the general
+builder gives (``tests/reference_engine/compiled/test_plans.py`` checks both against the
+interpreter's, on hostile tables); :func:`bottom_row` says None where its case does not apply,
+:func:`take_runs` is called by :func:`~.plans.build_take` only in its case."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from operator import itemgetter
+from typing import Any
+
+from ..cards import EMPTY
+from ..machine import Plan
+from ..machine.plans import remember_landings
+from ..table import Layout
+from .base import _few
+
+
+def bottom_row(layout: Layout, flats: Sequence[int]) -> Plan | None:
+    """The discard of a region's whole bottom row (Step 11's and 12's arrows and owner cards, a
+    lottery's used row), from whole runs: the region loses that row and the empty rows just
+    above it (a region left empty that is no hand goes), the rest keeps its slots in order (the
+    region's empty places as ``EMPTY``), nothing leaves a sleeve (the rows left keep their
+    sleeves). None: any other discard (the general builder)."""
+    first = flats[0]
+    if not 0 <= first < layout.size:
+        return None
+    reg = layout.owner(first)
+    cols = reg.cols
+    off = reg.offset
+    end = off + reg.rows * cols
+    start = end - cols
+    if first != start or len(flats) != cols or flats[-1] != end - 1 or list(flats) != list(range(start, end)):
+        return None
+    holes = layout.holes
+    if holes and not holes.isdisjoint(range(start, end)):
+        return None  # an empty place discarded: the interpreter names it
+    left = reg.rows - 1  # rows the region keeps: empty bottom rows go too
+    mine: list[int] = []
+    if holes:
+        mine = sorted(holes.intersection(range(off, start)))
+        while left and holes.issuperset(range(off + (left - 1) * cols, off + left * cols)):
+            left -= 1
+        mine = [h for h in mine if h < off + left * cols]
+    if not left and reg.hand is not None:
+        return None  # a hand keeps an emptied row
+    cut = off + left * cols  # slots cut..end leave the layout
+    shapes = []
+    for r in layout.regions:
+        if r is not reg:
+            shapes.append((r.name, r.rows, r.cols, r.unit, r.hand, r.sleeve))
+        elif left:
+            shapes.append((r.name, left, cols, r.unit, r.hand, r.sleeve))
+    src = [*range(cut), *range(end, layout.size)]
+    idx = src
+    new_holes: list[int] = []
+    if holes:
+        shift = end - cut
+        new_holes = [h if h < cut else h - shift for h in holes if h < cut or h >= end]
+        if mine:
+            idx = list(src)
+            n = layout.size
+            for h in mine:  # the region's own empty places: EMPTY in the plan, gathered as such
+                src[h] = EMPTY
+                idx[h] = n
+    plan = Plan(Layout.make(shapes, new_holes, ()), tuple(src), (), {}, tuple(flats))
+    plan.__dict__["_getter"] = itemgetter(*idx) if len(idx) > 1 else _few(tuple(idx))
+    remember_landings(plan, layout, ())
+    return plan
+
+
+def take_runs(layout: Layout, reg: Any, cols: Sequence[int], into: str) -> Plan:
+    """:func:`~.plans.build_take` on a table without empty places, of a region in sleeves (the columns
+    take their sleeves along), into a new region: from whole runs. Each row of the region keeps
+    the stretches between the columns taken (ranges), the new region gets the columns taken, in
+    order, row by row; the other regions keep their slots (ranges); nothing leaves a sleeve."""
+    rows, width, off = reg.rows, reg.cols, reg.offset
+    end = off + rows * width
+    runs = []  # the stretches of columns (0-based, end excluded) the region keeps
+    a = 0
+    for c in sorted(cols):
+        if c - 1 > a:
+            runs.append((a, c - 1))
+        a = c
+    if a < width:
+        runs.append((a, width))
+    src = [*range(off)]
+    for r in range(rows):
+        base = off + r * width
+        for a, b in runs:
+            src.extend(range(base + a, base + b))
+    src.extend(range(end, layout.size))
+    moved = [c - 1 for c in cols]
+    for r in range(rows):
+        base = off + r * width
+        src.extend([base + c for c in moved])
+    shapes = []
+    for other in layout.regions:
+        if other is not reg:
+            shapes.append((other.name, other.rows, other.cols, other.unit, other.hand, other.sleeve))
+        elif len(cols) < width:
+            shapes.append((reg.name, rows, width - len(cols), reg.unit, reg.hand, reg.sleeve))
+    shapes.append((into, rows, len(cols), 1, None, reg.sleeve))
+    plan = Plan(Layout.make(shapes, (), ()), tuple(src), (), {})
+    plan.__dict__["_getter"] = itemgetter(*src) if len(src) > 1 else _few(tuple(src))
+    remember_landings(plan, layout, ())
+    return plan
