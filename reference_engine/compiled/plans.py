@@ -32,7 +32,7 @@ from ..machine.plans import Resolved, remember_landings
 from ..sleeves import SleeveFrame
 from ..table import NEW, SLEEVES, Layout, NewCards
 from .base import _few
-from .runs import bottom_row, take_runs
+from .runs import bottom_row, return_row, take_runs
 
 physical = ROTATIONS.physical
 
@@ -418,6 +418,9 @@ def kept_whole(layout: Layout, flats: Sequence[int]) -> bool:
 
 def build_return(layout: Layout, res: Resolved) -> Plan:
     flats, names = res
+    plan = return_row(layout, flats, names)
+    if plan is not None:
+        return plan
     d = FastDraft(layout)
     tokens = d.take(flats)
     groups: dict[str, list[int]] = {}  # each hand's cards in order; hands in order of first card

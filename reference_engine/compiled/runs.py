@@ -108,3 +108,72 @@ def take_runs(layout: Layout, reg: Any, cols: Sequence[int], into: str) -> Plan:
     plan.__dict__["_getter"] = itemgetter(*src) if len(src) > 1 else _few(tuple(src))
     remember_landings(plan, layout, ())
     return plan
+
+
+def return_row(layout: Layout, flats: Sequence[int], names: Sequence[str]) -> Plan | None:
+    """:func:`~.plans.build_return` of one whole row of a region that is no hand (Step 12's
+    sleeves, a set-aside row), on a table without empty places, to hands of one row: from whole
+    runs. The region keeps its other rows (the row returned becomes empty places; a bottom row
+    goes, a region left empty goes), each hand named keeps its slots and gets its cards at its
+    end in order, a new hand comes after the other regions (in the order of its first card);
+    nothing leaves a sleeve. None: any other return (the general builder, and its messages)."""
+    n = len(flats)
+    if not n or n != len(names) or layout.holes:
+        return None
+    first = flats[0]
+    if not 0 <= first < layout.size:
+        return None
+    reg = layout.owner(first)
+    cols, off = reg.cols, reg.offset
+    row, c = divmod(first - off, cols)
+    if c or n != cols or reg.hand is not None or flats[-1] != first + n - 1:
+        return None
+    if list(flats) != list(range(first, first + n)):
+        return None
+    groups: dict[str, list[int]] = {name: [] for name in dict.fromkeys(names)}
+    for f, name in zip(flats, names):
+        groups[name].append(f)
+    by_name = layout.by_name
+    for name in groups:
+        hand = by_name.get(name)
+        if hand is not None and (hand.hand is None or hand.rows != 1):
+            return None  # no hand (the general builder defers, for the message), or an odd one
+    shapes: list[tuple[str, int, int, int, str | None, Any]] = []
+    src: list[int] = []
+    holes: list[int] = []
+    rows = reg.rows
+    end = first + n
+    for other in layout.regions:
+        if other is reg:
+            if rows == 1:
+                continue  # emptied: a region that is no hand goes
+            if row == rows - 1:  # the bottom row goes (the rows above it hold cards)
+                shapes.append((reg.name, rows - 1, cols, reg.unit, reg.hand, reg.sleeve))
+                src.extend(range(off, first))
+                continue
+            shapes.append((reg.name, rows, cols, reg.unit, reg.hand, reg.sleeve))
+            src.extend(range(off, first))
+            holes.extend(range(len(src), len(src) + n))
+            src.extend([EMPTY] * n)
+            src.extend(range(end, off + rows * cols))
+            continue
+        got = groups.pop(other.name, None) if other.hand is not None else None
+        if got is None:
+            shapes.append((other.name, other.rows, other.cols, other.unit, other.hand, other.sleeve))
+            src.extend(range(other.offset, other.offset + other.rows * other.cols))
+            continue
+        shapes.append((other.name, 1, other.cols + len(got), other.unit, other.hand, other.sleeve))
+        src.extend(range(other.offset, other.offset + other.cols))
+        src.extend(got)
+    for name, got in groups.items():  # new hands, in the order of their first card
+        shapes.append((name, 1, len(got), 1, name, None))
+        src.extend(got)
+    idx = src
+    if holes:
+        idx = list(src)
+        size = layout.size
+        idx[holes[0] : holes[-1] + 1] = [size] * n
+    plan = Plan(Layout.make(shapes, holes, ()), tuple(src), (), {})
+    plan.__dict__["_getter"] = itemgetter(*idx) if len(idx) > 1 else _few(tuple(idx))
+    remember_landings(plan, layout, ())
+    return plan

@@ -14,7 +14,7 @@ import pytest
 from reference_engine import steps as st
 from reference_engine.compiled import plans as fp
 from reference_engine.compiled.base import gather, same_plan, strip
-from reference_engine.compiled.runs import bottom_row, take_runs
+from reference_engine.compiled.runs import bottom_row, return_row, take_runs
 from reference_engine.expressions import EvalError
 from reference_engine.functions import hand_name
 from reference_engine.machine.actions.layout import _discard_build, _move_build, _return_build, _take_build
@@ -189,6 +189,43 @@ def test_returns_are_the_interpreters(index: int) -> None:
             names = tuple(rng.choice(owners[:3] if rng.random() < 0.8 else owners) for _ in flats)
             seen[agree(fp.build_return, _return_build, layout, (flats, names))] += 1
     assert seen["same"] > 10 and seen["refused"] > 0, seen
+
+
+@pytest.mark.parametrize("index", range(7))
+def test_a_whole_rows_return_is_built_from_runs(index: int) -> None:
+    """Every whole row of every region (top, middle, bottom, a one-row region, a hand's row) to
+    hands old and new (the hand that holds the row too), in random orders, and to a region that
+    is no hand: built from runs exactly where the case applies, and the interpreter's plan."""
+    layout = hostile_tables()[index]
+    rng = random.Random(400 + index)
+    built = 0
+    for reg in layout.regions:
+        for r in range(1, reg.rows + 1):
+            flats = tuple(reg.slot(r, c) for c in range(1, reg.cols + 1))
+            for owners in (["h1"], ["h2", "h3"], ["h3", "h1", "h2"], ["h1", "M"], ["spare"], ["h1", "s"]):
+                names = tuple(rng.choice(owners) for _ in flats)
+                fast = return_row(layout, flats, names)
+                tables = {x.name for x in layout.regions if x.hand is None}  # regions that are no hand
+                applies = not layout.holes and reg.hand is None and tables.isdisjoint(names)
+                assert (fast is not None) == applies, (reg.name, r, names)
+                seen = agree(fp.build_return, _return_build, layout, (flats, names))
+                if fast is not None:
+                    assert seen == "same"
+                    built += 1
+    assert built > 10 or layout.holes
+
+
+def test_a_return_row_refuses_what_is_not_one_row() -> None:
+    layout = table()
+    m = layout.by_name["M"]
+    row = tuple(m.slot(1, c) for c in range(1, m.cols + 1))
+    assert return_row(layout, row[1:], ("h1",) * (len(row) - 1)) is None  # part of a row
+    assert return_row(layout, row[::-1], ("h1",) * len(row)) is None  # reversed
+    assert return_row(layout, row, ("h1",) * (len(row) - 1)) is None  # an owner missing
+    assert return_row(layout, (), ()) is None
+    assert return_row(layout, (layout.size,), ("h1",)) is None  # off the table
+    two = (*row[1:], m.slot(2, 1))  # across two rows
+    assert return_row(layout, two, ("h1",) * len(two)) is None
 
 
 @pytest.mark.parametrize("index", range(7))
