@@ -32,7 +32,7 @@ from ..machine.plans import Resolved, remember_landings
 from ..sleeves import SleeveFrame
 from ..table import NEW, SLEEVES, Layout, NewCards
 from .base import _few
-from .runs import bottom_row, return_row, take_runs
+from .runs import bottom_row, call_rows, return_row, take_runs
 
 physical = ROTATIONS.physical
 
@@ -466,6 +466,16 @@ def build_call(
 ) -> Plan:
     """:func:`~reference_engine.machine.calls._call_plan`: the arguments leave the table, each
     card output goes to its target (its cards are filled in from the result at each run)."""
+    plan = call_rows(layout, arg_flats, targets, shapes)
+    if plan is not None:
+        return plan
+    return call_draft(layout, arg_flats, targets, shapes)
+
+
+def call_draft(
+    layout: Layout, arg_flats: list[tuple[int, ...]], targets: tuple[Resolved, ...], shapes: list[Any]
+) -> Plan:
+    """:func:`build_call` the general way (a :class:`FastDraft`)."""
     d = FastDraft(layout)
     for fl in arg_flats:
         d.take(fl)

@@ -4,7 +4,9 @@ A plan's source slots are ranges (the stretches that keep their cards, in order)
 cells moved; its gather index is that list. Each builder here gives exactly what the general
 builder gives (``tests/reference_engine/compiled/test_plans.py`` checks both against the
 interpreter's, on hostile tables); :func:`bottom_row` says None where its case does not apply,
-:func:`take_runs` is called by :func:`~.plans.build_take` only in its case."""
+:func:`take_runs` is called by :func:`~.plans.build_take` only in its case; :func:`return_row`
+(a whole row back to its owners' hands) and :func:`call_rows` (a call's whole rows in, new
+regions out) say None outside theirs."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from typing import Any
 from ..cards import EMPTY
 from ..machine import Plan
 from ..machine.plans import remember_landings
-from ..table import Layout
+from ..table import NEW, SLEEVES, Layout
 from .base import _few
 
 
@@ -174,6 +176,86 @@ def return_row(layout: Layout, flats: Sequence[int], names: Sequence[str]) -> Pl
         size = layout.size
         idx[holes[0] : holes[-1] + 1] = [size] * n
     plan = Plan(Layout.make(shapes, holes, ()), tuple(src), (), {})
+    plan.__dict__["_getter"] = itemgetter(*idx) if len(idx) > 1 else _few(tuple(idx))
+    remember_landings(plan, layout, ())
+    return plan
+
+
+def call_rows(
+    layout: Layout, arg_flats: Sequence[Sequence[int]], targets: Sequence[Any], counts: Sequence[Any]
+) -> Plan | None:
+    """:func:`~.plans.build_call` where each argument is a whole row of a region that is no hand
+    (rows all different) and each card output goes to a new region of its own name, on a table
+    without empty places (Step 10's knockout lottery: the set-aside rows in, the played card and
+    the unselected ones out): from whole runs. A region keeps its other rows as ranges (a row
+    taken becomes empty places, taken bottom rows go, a region left empty goes); the new regions
+    come after, in order, their cards new; nothing leaves a sleeve. None: any other call."""
+    if layout.holes or not arg_flats:
+        return None
+    owner = layout.owner
+    size = layout.size
+    taken: dict[str, set[int]] = {}  # region -> the rows (0-based) taken
+    for flats in arg_flats:
+        if not flats:
+            return None
+        first = flats[0]
+        if not 0 <= first < size:
+            return None
+        reg = owner(first)
+        row, c = divmod(first - reg.offset, reg.cols)
+        n = len(flats)
+        if c or n != reg.cols or reg.hand is not None or flats[-1] != first + n - 1:
+            return None
+        if list(flats) != list(range(first, first + n)):
+            return None
+        rows = taken.setdefault(reg.name, set())
+        if row in rows:
+            return None
+        rows.add(row)
+    names = [t[1] for t in targets]
+    if any(t[0] != "name" for t in targets) or len(set(names)) != len(names):
+        return None
+    if not set(names).isdisjoint(layout.by_name):
+        return None
+    shapes: list[tuple[str, int, int, int, str | None, Any]] = []
+    src: list[int] = []
+    holes: list[int] = []
+    for reg in layout.regions:
+        gone = taken.get(reg.name)
+        off, cols = reg.offset, reg.cols
+        if gone is None:
+            shapes.append((reg.name, reg.rows, cols, reg.unit, reg.hand, reg.sleeve))
+            src.extend(range(off, off + reg.rows * cols))
+            continue
+        keep = reg.rows
+        while keep and keep - 1 in gone:  # taken bottom rows go
+            keep -= 1
+        if not keep:
+            continue  # emptied: a region that is no hand goes
+        shapes.append((reg.name, keep, cols, reg.unit, reg.hand, reg.sleeve))
+        for r in range(keep):
+            if r in gone:
+                holes.extend(range(len(src), len(src) + cols))
+                src.extend([EMPTY] * cols)
+            else:
+                src.extend(range(off + r * cols, off + (r + 1) * cols))
+    given = SLEEVES.get()
+    new = 0
+    first_new = len(src)  # the new cards come last, in order
+    for name, (shape, n) in zip(names, counts):
+        if not n:
+            continue
+        high, wide = shape if shape is not None and shape[0] * shape[1] == n else (1, n)
+        shapes.append((name, high, wide, 1, None, given.get(name)))
+        src.extend(range(NEW - new, NEW - new - n, -1))
+        new += n
+    idx = src  # the gather's index: the slots, EMPTY as size, the i-th new card as size + 1 + i
+    if holes or new:
+        idx = list(src)
+        for h in holes:  # the rows taken that stay: a few cells
+            idx[h] = size
+        idx[first_new:] = range(size - 1 - NEW, size - 1 - NEW + new)
+    plan = Plan(Layout.make(shapes, holes, ()), tuple(src), (0,) * new, {})
     plan.__dict__["_getter"] = itemgetter(*idx) if len(idx) > 1 else _few(tuple(idx))
     remember_landings(plan, layout, ())
     return plan

@@ -5,6 +5,7 @@ where the interpreter reports a problem, the fast builder defers to it (for its 
 from __future__ import annotations
 
 import contextlib
+import itertools
 import random
 from collections import Counter
 from typing import Any
@@ -14,7 +15,7 @@ import pytest
 from reference_engine import steps as st
 from reference_engine.compiled import plans as fp
 from reference_engine.compiled.base import gather, same_plan, strip
-from reference_engine.compiled.runs import bottom_row, return_row, take_runs
+from reference_engine.compiled.runs import bottom_row, call_rows, return_row, take_runs
 from reference_engine.expressions import EvalError
 from reference_engine.functions import hand_name
 from reference_engine.machine.actions.layout import _discard_build, _move_build, _return_build, _take_build
@@ -226,6 +227,47 @@ def test_a_return_row_refuses_what_is_not_one_row() -> None:
     assert return_row(layout, (layout.size,), ("h1",)) is None  # off the table
     two = (*row[1:], m.slot(2, 1))  # across two rows
     assert return_row(layout, two, ("h1",) * len(two)) is None
+
+
+@pytest.mark.parametrize("index", range(7))
+def test_a_calls_plan_from_whole_rows_is_the_general_builders(index: int) -> None:
+    """A call's plan (Step 10's lottery: whole rows in, new regions out) from runs is the general
+    builder's (a FastDraft, itself checked against the interpreter's in every differential test):
+    rows top, middle, bottom, every row of a region, two regions, a hand's row, a repeated row,
+    part of a row; outputs empty, shaped, to a region on the table, twice to one name."""
+    layout = hostile_tables()[index]
+    rows = [
+        (reg, tuple(reg.slot(r, c) for c in range(1, reg.cols + 1)))
+        for reg in layout.regions
+        for r in range(1, reg.rows + 1)
+    ]
+    picks: list[list[tuple[int, ...]]] = [[f] for _, f in rows]
+    picks += [[a, b] for (_, a), (_, b) in itertools.pairwise(rows)]  # neighbours, across regions too
+    picks += [[f for reg, f in rows if reg.name == "M"][::-1], [rows[0][1], rows[0][1]], [rows[0][1][1:]]]
+    outs: list[tuple[Any, list[Any]]] = [
+        ((("name", "played"), ("name", "unselected")), [((1, 1), 1), ((1, 4), 4)]),
+        ((("name", "played"), ("name", "unselected")), [((1, 0), 0), ((2, 3), 6)]),
+        ((("name", "played"),), [(None, 3)]),
+        ((("name", "T"), ("name", "T")), [((1, 1), 1), ((1, 1), 1)]),  # one name twice
+        ((("name", "spare"),), [((1, 2), 2)]),  # a region on the table
+    ]
+    built = 0
+    for flats in picks:
+        for targets, shapes in outs:
+            fast = call_rows(layout, flats, targets, shapes)
+            try:
+                want = fp.call_draft(layout, flats, targets, shapes)
+            except fp.Defer:
+                assert fast is None
+                continue
+            if fast is None:
+                continue
+            built += 1
+            same_plan(STEP, fast, want, layout)
+            cells = list(range(0, 2 * layout.size, 2))
+            assert gather(cells, fast, fast.consts) == gather(cells, want, want.consts)
+            assert landings(fast, layout) == landings(want, layout)
+    assert built > 10 or layout.holes
 
 
 @pytest.mark.parametrize("index", range(7))
