@@ -98,6 +98,10 @@ def check_rows(name: str, rows: int, frame: SleeveFrame) -> None:
         )
 
 
+NONE: tuple[frozenset[int], frozenset[int]] = (frozenset(), frozenset())
+"""No slot inside a sleeve, none shown (a table without sleeves)."""
+
+
 def sleeve_slots(regions: Sequence[Region], holes: frozenset[int]) -> tuple[frozenset[int], frozenset[int]]:
     """(slots inside a sleeve or envelope, slots whose card the table sees through a sleeve)."""
     insides: list[frozenset[int]] = []
@@ -114,6 +118,8 @@ def sleeve_slots(regions: Sequence[Region], holes: frozenset[int]) -> tuple[froz
         showns.append(shown)
     if len(insides) == 1:
         return insides[0], showns[0]
+    if not insides:
+        return NONE
     return frozenset().union(*insides), frozenset().union(*showns)
 
 

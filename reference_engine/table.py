@@ -24,7 +24,6 @@ from .expressions import WILDCARD, EvalError, Value, as_int, plain
 from .meters import Meters
 from .sleeves import SleeveFrame, check_rows, sleeve_slots, unseen_reason
 
-NONE: tuple[frozenset[int], frozenset[int]] = (frozenset(), frozenset())
 NO_SLEEVES: Mapping[str, SleeveFrame] = {}
 SLEEVES: ContextVar[Mapping[str, SleeveFrame]] = ContextVar("kitgen_sleeves", default=NO_SLEEVES)
 """The sleeves the protocol being run declares, by region name (set by the runner around each
@@ -131,7 +130,7 @@ class Layout:
         self._key = (regions, holes, labels)
         self._owner: list[Region] | None = None  # built on first use: most layouts never ask
         # Sleeves are public: the slots inside one, and those whose card a sleeve shows.
-        self.inside, self.shown = sleeve_slots(regions, holes) if any(r.sleeve for r in regions) else NONE
+        self.inside, self.shown = sleeve_slots(regions, holes)
 
     @classmethod
     def make(
