@@ -53,6 +53,19 @@ class SleeveFrame:
     side: str = "back"
     kind: str = "sleeve"
 
+    def __post_init__(self) -> None:
+        # Hashed once (the dataclass's own value): every Layout.make hashes the frames of its
+        # sleeved regions to find the regions it keeps.
+        fields = (self.declared, self.rows, self.front, self.keeps, self.side, self.kind)
+        object.__setattr__(self, "_hash", hash(fields))
+
+    def __hash__(self) -> int:
+        return self._hash  # type: ignore[attr-defined, no-any-return]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt by its fields, never with the stored hash (a string's hash is per process).
+        return SleeveFrame, (self.declared, self.rows, self.front, self.keeps, self.side, self.kind)
+
     def lands_up(self, row: int) -> bool:
         """Whether the card of ``row``, slid out of a sleeve lying as this one lies, lands face
         up: it faced the side that lies up."""
@@ -85,43 +98,86 @@ def check_rows(name: str, rows: int, frame: SleeveFrame) -> None:
         )
 
 
+NONE: tuple[frozenset[int], frozenset[int]] = (frozenset(), frozenset())
+"""No slot inside a sleeve, none shown (a table without sleeves)."""
+
+
 def sleeve_slots(regions: Sequence[Region], holes: frozenset[int]) -> tuple[frozenset[int], frozenset[int]]:
     """(slots inside a sleeve or envelope, slots whose card the table sees through a sleeve)."""
-    inside: set[int] = set()
-    shown: set[int] = set()
+    insides: list[frozenset[int]] = []
+    showns: list[frozenset[int]] = []
     for reg in regions:
-        frame = reg.sleeve
-        if frame is None:
+        if reg.sleeve is None:
             continue
-        cols = reg.cols
-        rows = [r for r in frame.rows if r <= reg.rows]
-        for r in rows:  # whole rows at once
-            start = reg.offset + (r - 1) * cols
-            inside.update(range(start, start + cols))
-        if not (rows and frame.kind == "sleeve" and frame.side == "front"):
-            continue  # nothing shows
-        if not holes or holes.isdisjoint(range(reg.offset, reg.offset + reg.rows * cols)):
-            if rows[-1] in frame.front:  # no empty place: every sleeve shows its frontmost row
-                start = reg.offset + (rows[-1] - 1) * cols
-                shown.update(range(start, start + cols))
-            continue
-        for c in range(1, cols + 1):
-            front: tuple[int, int] | None = None
-            for r in frame.rows:
-                if r > reg.rows:
-                    continue
-                f = reg.slot(r, c)
-                inside.add(f)
-                if f not in holes:
-                    front = (r, f)
-            if (
-                front is not None
-                and frame.kind == "sleeve"
-                and frame.side == "front"
-                and front[0] in frame.front
-            ):
-                shown.add(front[1])
-    return frozenset(inside), frozenset(shown)
+        inside, shown, rows, frontmost = _region_slots(reg)
+        insides.append(inside)
+        if holes and rows:
+            empty = holes & frontmost  # sleeves whose frontmost place is empty
+            if empty:
+                shown = _shown_behind(reg, rows, shown, holes, empty)
+        showns.append(shown)
+    if len(insides) == 1:
+        return insides[0], showns[0]
+    if not insides:
+        return NONE
+    return frozenset().union(*insides), frozenset().union(*showns)
+
+
+_SLOTS: dict[Region, tuple[frozenset[int], frozenset[int], tuple[int, ...], frozenset[int]]] = {}
+SLOTS_KEPT = 4096
+"""Regions whose sleeve slots :func:`sleeve_slots` keeps (a game's layouts share most of their
+regions from step to step). Bounded: it starts afresh beyond this."""
+
+
+def _region_slots(reg: Region) -> tuple[frozenset[int], frozenset[int], tuple[int, ...], frozenset[int]]:
+    """A sleeved region's (slots inside, slots shown with no empty place, the rows inside when
+    its sleeves can show anything (else ()), the slots of their frontmost row): a function of
+    the region alone, kept."""
+    hit = _SLOTS.get(reg)
+    if hit is not None:
+        return hit
+    frame = reg.sleeve
+    cols = reg.cols
+    rows = tuple(r for r in frame.rows if r <= reg.rows)
+    inside: set[int] = set()
+    for r in rows:  # whole rows at once
+        start = reg.offset + (r - 1) * cols
+        inside.update(range(start, start + cols))
+    shown: frozenset[int] = frozenset()
+    frontmost: frozenset[int] = frozenset()
+    if not (rows and frame.kind == "sleeve" and frame.side == "front"):
+        rows = ()  # nothing shows
+    else:
+        start = reg.offset + (rows[-1] - 1) * cols
+        frontmost = frozenset(range(start, start + cols))
+        if rows[-1] in frame.front:  # no empty place: every sleeve shows its frontmost row
+            shown = frontmost
+    hit = (frozenset(inside), shown, rows, frontmost)
+    if len(_SLOTS) >= SLOTS_KEPT:
+        _SLOTS.clear()
+    _SLOTS[reg] = hit
+    return hit
+
+
+def _shown_behind(
+    reg: Region, rows: tuple[int, ...], shown: frozenset[int], holes: frozenset[int], empty: frozenset[int]
+) -> frozenset[int]:
+    """``shown`` where the sleeves of ``empty`` (slots of their frontmost row) have lost their
+    frontmost card: each shows the card nearest its front, if that card faces the front."""
+    cols = reg.cols
+    lo = reg.offset + (rows[-1] - 1) * cols
+    front = reg.sleeve.front
+    out = set(shown)
+    out.difference_update(empty)
+    for h in empty:
+        c = h - lo + 1
+        for r in reversed(rows[:-1]):
+            f = reg.slot(r, c)
+            if f not in holes:
+                if r in front:
+                    out.add(f)
+                break
+    return frozenset(out)
 
 
 def unseen_reason(frame: SleeveFrame, row: int) -> str:

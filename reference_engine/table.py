@@ -24,7 +24,6 @@ from .expressions import WILDCARD, EvalError, Value, as_int, plain
 from .meters import Meters
 from .sleeves import SleeveFrame, check_rows, sleeve_slots, unseen_reason
 
-NONE: tuple[frozenset[int], frozenset[int]] = (frozenset(), frozenset())
 NO_SLEEVES: Mapping[str, SleeveFrame] = {}
 SLEEVES: ContextVar[Mapping[str, SleeveFrame]] = ContextVar("kitgen_sleeves", default=NO_SLEEVES)
 """The sleeves the protocol being run declares, by region name (set by the runner around each
@@ -40,6 +39,23 @@ class Region:
     unit: int = 1
     hand: str | None = None
     sleeve: SleeveFrame | None = None
+
+    def __post_init__(self) -> None:
+        # Hashed once: a layout's intern key hashes its regions on every make (the same value
+        # the dataclass's own hash gives, so equal regions still hash equal).
+        object.__setattr__(
+            self,
+            "_hash",
+            hash((self.name, self.rows, self.cols, self.offset, self.unit, self.hand, self.sleeve)),
+        )
+
+    def __hash__(self) -> int:
+        return self._hash  # type: ignore[attr-defined, no-any-return]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt by its fields, never with the stored hash: a string's hash differs between
+        # processes (machine/store.py pickles outcomes to disk; workers receive them).
+        return Region, (self.name, self.rows, self.cols, self.offset, self.unit, self.hand, self.sleeve)
 
     @property
     def size(self) -> int:
@@ -112,12 +128,9 @@ class Layout:
         self.by_name = {r.name: r for r in regions}
         self.size = sum(r.size for r in regions)
         self._key = (regions, holes, labels)
-        owner: list[Region] = []
-        for r in regions:
-            owner.extend([r] * r.size)
-        self._owner = owner
+        self._owner: list[Region] | None = None  # built on first use: most layouts never ask
         # Sleeves are public: the slots inside one, and those whose card a sleeve shows.
-        self.inside, self.shown = sleeve_slots(regions, holes) if any(r.sleeve for r in regions) else NONE
+        self.inside, self.shown = sleeve_slots(regions, holes)
 
     @classmethod
     def make(
@@ -176,11 +189,17 @@ class Layout:
             raise EvalError(f"there is no {name!r} on the table (the table has: {have})") from None
 
     def owner(self, flat: int) -> Region:
-        return self._owner[flat]
+        owners = self._owner
+        if owners is None:
+            owners = []
+            for r in self.regions:
+                owners.extend([r] * r.size)
+            self._owner = owners
+        return owners[flat]
 
     def describe(self, flat: int) -> str:
         """``s[3]`` for a row region, ``M[2, 5]`` for a matrix."""
-        reg = self._owner[flat]
+        reg = self.owner(flat)
         r, c = reg.address(flat)
         return f"{reg.name}[{c}]" if reg.rows == 1 else f"{reg.name}[{r}, {c}]"
 
@@ -188,7 +207,7 @@ class Layout:
         """Why the table cannot see the card at ``flat``, even face up (None: it can)."""
         if flat not in self.inside or flat in self.shown:
             return None
-        reg = self._owner[flat]
+        reg = self.owner(flat)
         assert reg.sleeve is not None
         return unseen_reason(reg.sleeve, reg.address(flat)[0])
 

@@ -7,11 +7,20 @@ envelopes", lists the rules these break).
 
 from __future__ import annotations
 
+import copy
+import os
+import pickle
+import random
+import subprocess
+import sys
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
 from reference_engine.api import Library, SimulationError, SpecError, simulate, verify
+from reference_engine.sleeves import SIDES, SleeveFrame, sleeve_slots
+from reference_engine.table import Region
 
 CS = "card-selection-fast"
 
@@ -184,3 +193,74 @@ def test_a_sleeve_action_on_a_region_without_sleeves_is_refused(variant: Callabl
     lib = variant(CS, (move, move + "\n      - sleeve: {T: back}"))
     reason = _refused(lib, CS)
     assert "step 10" in reason and "T does not lie in sleeves" in reason
+
+
+# --------------------------------------------------------------------------- the layout's slots
+
+
+def _slots_by_definition(regions: list[Region], holes: frozenset[int]) -> tuple[set[int], set[int]]:
+    """(inside, shown) straight from the definition: every slot of a row inside is inside; a
+    sleeve lying front up shows its frontmost card if that card faces the front."""
+    inside: set[int] = set()
+    shown: set[int] = set()
+    for reg in regions:
+        frame = reg.sleeve
+        if frame is None:
+            continue
+        rows = [r for r in frame.rows if r <= reg.rows]
+        for c in range(1, reg.cols + 1):
+            cards = [(r, reg.slot(r, c)) for r in rows]
+            inside.update(f for _, f in cards)
+            there = [(r, f) for r, f in cards if f not in holes]
+            if there and frame.kind == "sleeve" and frame.side == "front" and there[-1][0] in frame.front:
+                shown.add(there[-1][1])
+    return inside, shown
+
+
+def test_the_slots_inside_and_shown_match_their_definition_on_hostile_tables() -> None:
+    """Kept per region, patched for empty places: every mix of sleeves, envelopes, sides, rows
+    beyond the region, rows not inside, and empty places (none, a few, every one) agrees with
+    the definition, for the same region met again with other empty places too."""
+    rng = random.Random(37)
+    for _ in range(3000):
+        regions: list[Region] = []
+        offset = 0
+        for k in range(rng.randint(0, 4)):
+            rows, cols = rng.randint(1, 4), rng.randint(1, 6)
+            frame = None
+            if rng.random() < 0.75:
+                declared = tuple(rng.sample(range(1, 6), rng.randint(1, 5)))
+                frame = SleeveFrame(
+                    declared,
+                    tuple(r for r in declared if rng.random() < 0.7),
+                    frozenset(r for r in declared if rng.random() < 0.5),
+                    side=rng.choice(SIDES),
+                    kind=rng.choice(("sleeve", "sleeve", "envelope")),
+                )
+            regions.append(Region(f"r{k}", rows, cols, offset, 1, None, frame))
+            offset += rows * cols
+        for density in (0.0, 0.1, 0.5, 1.0):
+            holes = frozenset(f for f in range(offset) if rng.random() < density)
+            inside, shown = sleeve_slots(regions, holes)
+            assert (set(inside), set(shown)) == _slots_by_definition(regions, holes)
+
+
+def test_a_region_and_its_sleeves_hash_alike_after_a_pickle_in_another_process(tmp_path: Path) -> None:
+    """Regions and frames hash once and keep it; a pickle (machine/store.py writes them to disk)
+    carries the fields, never that hash: a string hashes differently in another process."""
+    frame = SleeveFrame((1, 2), (1, 2), frozenset({2}), frozenset({1}), "front")
+    reg = Region("M", 2, 3, 0, 1, None, frame)
+    assert hash(reg) == hash(("M", 2, 3, 0, 1, None, frame)) and hash(copy.deepcopy(reg)) == hash(reg)
+    dumped = tmp_path / "region.pickle"
+    dumped.write_bytes(pickle.dumps({reg: "kept"}))
+    code = (
+        "import pickle, sys\n"
+        "from reference_engine.sleeves import SleeveFrame\n"
+        "from reference_engine.table import Region\n"
+        "kept = pickle.loads(open(sys.argv[1], 'rb').read())\n"
+        "frame = SleeveFrame((1, 2), (1, 2), frozenset({2}), frozenset({1}), 'front')\n"
+        "print(kept[Region('M', 2, 3, 0, 1, None, frame)], {frame: 1}[kept.popitem()[0].sleeve])\n"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    done = subprocess.run([sys.executable, "-c", code, str(dumped)], capture_output=True, text=True, env=env)
+    assert done.stdout.split() == ["kept", "1"], done.stderr
