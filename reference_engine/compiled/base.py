@@ -87,7 +87,13 @@ def apply_plan(run: Run, step: st.Step, plan: Plan) -> None:
             delta[sid] = delta.get(sid, 0) - k
         if not all(c >= 0 and c & 1 for c in codes):
             run.view = run.views.extend(run.view, ("discard", tuple(returned)))
-    before = run.layout
+    landed(run, step, plan, run.layout, delta)
+
+
+def landed(run: Run, step: st.Step, plan: Plan, before: Layout, delta: dict[int, int]) -> None:
+    """The end of a plan's application, whatever gathered the cells: the plan's layout, the
+    landings of cards slid out of a sleeve (``before``: the layout they left), and the supply's
+    count (``delta``) with its meters and limits."""
     run.layout = plan.layout
     if before.inside:
         check_landings(run, step, plan, before)

@@ -22,10 +22,9 @@ from ..cards import ROTATIONS
 from ..expressions import Const, EvalError, Index, Name, Star
 from ..machine import Plan
 from ..machine.plans import Resolved
-from ..meters import out_add
 from ..table import Layout, NewCards
 from . import evaluate as ev
-from .base import check_landings, gather, same_plan
+from .base import gather, landed, same_plan
 from .plans import Defer, build_place_new
 from .run import Run
 
@@ -272,16 +271,8 @@ class NewPlace:
 def apply_new(run: Run, step: st.Step, plan: Plan, consts: tuple[int, ...], delta: dict[int, int]) -> None:
     """:func:`~.base.apply_plan` of ``plan`` with these new cards and this supply count instead
     of its own (a place of new cards returns none to the supply)."""
-    before = run.layout
     run.cells = gather(run.cells, plan, consts)
-    run.layout = plan.layout
-    if before.inside:
-        check_landings(run, step, plan, before)
-    if delta:
-        run.out = out_add(run.out, delta)
-        run.meters = run.meters.note_out(run.out)
-        if run.runner.limits is not None:
-            run.runner.check_limits(run.frame, step, run.state())
+    landed(run, step, plan, run.layout, delta)
 
 
 # --------------------------------------------------------------------------- shuffles
