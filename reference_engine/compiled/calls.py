@@ -23,7 +23,7 @@ from ..machine import SMALL_CALL, Frame, Plan, Runner, collect
 from ..machine.actions.sleeving import check_arguments
 from ..machine.calls import _absorb, _call_plan, _inline
 from ..machine.frontier import env_set
-from ..machine.relabel import small_outcomes
+from ..machine.relabel import small_call
 from ..machine.subruns import with_shown
 from ..seating import Seats
 from ..spec import Protocol
@@ -148,7 +148,11 @@ def compile_call(c: Any, step: st.Call, number: str | None) -> Op:
         codes = tuple(tuple([cells0[f] for f in fl]) for fl in arg_flats)
         seats = seats_of(run)
         if sum(len(x) for x in codes) <= SMALL_CALL:
-            _, obs, res = _draw(runner, small_outcomes(runner, sub, codes, seats))
+            outcomes, drawn = small_call(runner, sub, codes, seats)
+            if drawn is None:
+                _, obs, res = _draw(runner, outcomes)
+            else:  # one randrange over the common denominator, as _draw: thresholds kept per law
+                _, obs, res = outcomes[bisect_right(drawn[1], runner.rng.randrange(drawn[0]))]
         else:
             obs, res = inline(runner, program, sub, codes, seats)
         key = ("call", sid, layout, tuple(arg_flats), resolved, tuple(shape for shape, _ in res.cards))

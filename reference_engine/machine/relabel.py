@@ -34,6 +34,7 @@ and refuses a callee that looks.
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_left
 from fractions import Fraction
 from typing import Any
@@ -48,7 +49,7 @@ from ..spec import Protocol
 from .frame import Frame
 from .plans import SubResult
 from .runner import Outcome, Runner
-from .subruns import _factor, _run_sub, _sub_key, _sub_outcomes
+from .subruns import Factoring, _run_sub, _sub_key, _sub_outcomes, factoring, settle
 from .views import Observation, ViewTable, _refuse_dealt
 
 Law = tuple[tuple[tuple[Observation, ...], SubResult, Fraction], ...]
@@ -67,15 +68,28 @@ def small_outcomes(
     run: Runner, sub: Frame, codes: tuple[tuple[int, ...], ...], seats: Seats | None
 ) -> list[Outcome]:
     """What :func:`.subruns._sub_outcomes` gives for a small call in a single run."""
+    return small_call(run, sub, codes, seats)[0]
+
+
+Draw = tuple[int, list[int]]
+"""How to draw one outcome of a list: the common denominator of its probabilities and their
+cumulative numerators over it (``calls._draw``'s thresholds)."""
+
+
+def small_call(
+    run: Runner, sub: Frame, codes: tuple[tuple[int, ...], ...], seats: Seats | None
+) -> tuple[list[Outcome], Draw | None]:
+    """:func:`small_outcomes`, with the thresholds to draw from them when they are known
+    (an enumeration kept up to renaming: computed once per law and view table)."""
 
     plan = _plan(sub.proto, run)
     if plan is None or (seats is not None and seats.key() is not None):
-        return _sub_outcomes(run, sub, codes, seats=seats)
+        return _sub_outcomes(run, sub, codes, seats=seats), None
     shared = run.shared
     plain = _sub_key(run, sub, codes, None, seats)
     hit = shared.subruns.get(plain)
     if hit is not None:
-        return hit  # this game has enumerated these very cards: as before
+        return hit, None  # this game has enumerated these very cards: as before
     labels, own, spec = plan
     fixed = set(own)
     mine: list[int] = []
@@ -83,13 +97,13 @@ def small_outcomes(
         if is_label:
             for c in cs:
                 if c < 0 or c & 1:  # an empty place, or a face up: it shows
-                    return _sub_outcomes(run, sub, codes, seats=seats)
+                    return _sub_outcomes(run, sub, codes, seats=seats), None
                 mine.append(c >> 1)
         else:
             fixed.update(c >> 1 for c in cs if c >= 0)
     now = tuple(dict.fromkeys(mine))  # the faces in the order they first lie
     if fixed.intersection(now) or any(s in ROTATIONS.to for s in now):
-        return _sub_outcomes(run, sub, codes, seats=seats)
+        return _sub_outcomes(run, sub, codes, seats=seats), None
     index = {s: i for i, s in enumerate(now)}
     shape = tuple(tuple(index[c >> 1] for c in cs) if lab else cs for lab, cs in zip(labels, codes))
     key: tuple[Any, ...] = (spec, sub.key, shape)
@@ -98,19 +112,24 @@ def small_outcomes(
         key = _ordered(key, now, fixed)
         kept = _KEPT.get(key)
     if kept is None:
-        return _first(run, sub, codes, plain, key, now, fixed, seats)
+        return _first(run, sub, codes, plain, key, now, fixed, seats), None
     law, first = kept
     assert not isinstance(law, str)
-    joint = _rebuilt(run.views, key, law)
+    ready = _rebuilt(run.views, key, law)
+    # What _factor would do with the renamed law: the same (see subruns.factoring), the result
+    # cards renamed; its side effects on the run's shared state happen as they would.
+    name = sub.proto.name
+    f = ready.factoring(name)
+    factors = name not in shared.no_factor and settle(run, sub, f, seats)
+    template = f.factored if factors else f.inlined
     if now != first:
         to = dict(zip(first, now))
-        renamed = {(v, relabel(res, to)): p for (v, res), p in joint.items()}
+        hit = [(p, obs, relabel(res, to)) for p, obs, res in template]
     else:
-        renamed = dict(joint)
-    hit = _factor(run, sub, renamed, seats)
+        hit = list(template)
     if shared.restart is None:
         shared.subruns[plain] = hit
-    return hit
+    return hit, ready.draw(factors, template)
 
 
 def _plan(proto: Protocol, run: Runner) -> Plan | None:
@@ -251,22 +270,53 @@ def _law(views: ViewTable, joint: dict[tuple[int, SubResult], Fraction]) -> Law:
     return tuple(out)
 
 
-def _rebuilt(views: ViewTable, key: tuple[Any, ...], law: Law) -> dict[tuple[int, SubResult], Fraction]:
+class _Ready:
+    """A kept law rebuilt in one view table: its joint law, what factoring decides from it
+    alone and the thresholds to draw from either list of outcomes (each computed once)."""
+
+    __slots__ = ("_draws", "_factoring", "joint", "law")
+
+    def __init__(self, law: Law, joint: dict[tuple[int, SubResult], Fraction]):
+        self.law = law
+        self.joint = joint
+        self._factoring: Factoring | None = None
+        self._draws: list[Draw | None] = [None, None]
+
+    def factoring(self, name: str) -> Factoring:
+        f = self._factoring
+        if f is None:
+            f = self._factoring = factoring(name, self.joint)
+        return f
+
+    def draw(self, factors: bool, outcomes: list[Outcome]) -> Draw:
+        got = self._draws[factors]
+        if got is None:
+            lcm = math.lcm(*(p.denominator for p, _, _ in outcomes))
+            cum = []
+            total = 0
+            for p, _, _ in outcomes:
+                total += int(p * lcm)
+                cum.append(total)
+            got = self._draws[factors] = (lcm, cum)
+        return got
+
+
+def _rebuilt(views: ViewTable, key: tuple[Any, ...], law: Law) -> _Ready:
     """A kept law with its views interned in ``views`` (once per table)."""
     if _TABLE[0] is not views:
         _TABLE[0] = views
         _TABLE[1] = {}
-    done: dict[tuple[Any, ...], tuple[Law, dict[tuple[int, SubResult], Fraction]]] = _TABLE[1]
+    done: dict[tuple[Any, ...], _Ready] = _TABLE[1]
     hit = done.get(key)
-    if hit is None or hit[0] is not law:
+    if hit is None or hit.law is not law:
         joint: dict[tuple[int, SubResult], Fraction] = {}
         for chain, res, p in law:
             view = 0
             for obs in chain:
                 view = views.extend(view, obs)
             joint[(view, res)] = p
-        hit = done[key] = (law, joint)
-    return hit[1]
+        hit = done[key] = _Ready(law, joint)
+    return hit
 
 
 def _symbols(value: Any) -> list[Symbol]:

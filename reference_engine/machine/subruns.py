@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..cards import EMPTY, Symbol, symbol_of
 from ..expressions import EvalError
@@ -220,6 +220,22 @@ def _factor(
     name = sub.proto.name
     if name in run.shared.no_factor:
         return _inlined(name, joint)
+    f = factoring(name, joint)
+    return f.factored if settle(run, sub, f, seats) else f.inlined
+
+
+class Factoring(NamedTuple):
+    """What :func:`_factor` decides from a joint law alone (its side effects aside)."""
+
+    ok: bool  # the law alone factors (whether the run's earlier laws agree is checked by settle)
+    cond: dict[tuple[Any, ...], dict[int, Fraction]]  # Q(view | public outputs)
+    factored: list[Outcome]  # the outcomes when it factors (in the order of the results)
+    inlined: list[Outcome]  # the outcomes when it does not (in the order of the joint law)
+
+
+def factoring(name: str, joint: dict[tuple[int, SubResult], Fraction]) -> Factoring:
+    """The pure part of :func:`_factor` on ``joint``: the same for any renaming of its result
+    cards (their public parts hold none of them, see :mod:`.relabel`), so it is kept with a law."""
     p_res: dict[SubResult, Fraction] = defaultdict(Fraction)
     p_o: dict[tuple[Any, ...], Fraction] = defaultdict(Fraction)
     q: dict[tuple[Any, ...], dict[int, Fraction]] = defaultdict(lambda: defaultdict(Fraction))
@@ -230,11 +246,20 @@ def _factor(
     cond = {o: {v: p / p_o[o] for v, p in dist.items()} for o, dist in q.items()}
     ok = all(p == cond[res.public].get(v, 0) * p_res[res] for (v, res), p in joint.items())
     ok = ok and all(sum(1 for (v, r) in joint if r == res) == len(cond[res.public]) for res in p_res)
+    factored = [(p, ("call", name, res.public) if res.public else None, res) for res, p in p_res.items()]
+    return Factoring(ok, cond, factored, _inlined(name, joint))
+
+
+def settle(run: Runner, sub: Frame, f: Factoring, seats: Seats | None = None) -> bool:
+    """The rest of :func:`_factor` (``sub`` not in ``no_factor``): whether ``f`` factors in
+    this run, with the side effects on the run's shared state that deciding it has."""
+    name = sub.proto.name
+    ok = f.ok
     watched = seats.key() if seats is not None else None
     ref = run.shared.factor_refs.setdefault(
         sub.key if watched is None else (*sub.key, ("seats", watched)), {}
     )
-    for o, dist in cond.items():
+    for o, dist in f.cond.items():
         if o in ref and ref[o] != dist:
             ok = False
         ref.setdefault(o, dist)
@@ -243,14 +268,14 @@ def _factor(
             run.shared.restart = name  # an exact verification starts again (see Shared)
         else:
             run.shared.no_factor.add(name)  # a single run keeps the callee's view from now on
-        return _inlined(name, joint)
+        return False
     public = [
         o.name + (" shown" if o.cards is not None else "") for o in sub.proto.outputs.values() if o.public
     ]
     run.shared.factored[name] = (
         f"{name}: its view depends only on its public outputs ({', '.join(public) or 'none'})"
     )
-    return [(p, ("call", name, res.public) if res.public else None, res) for res, p in p_res.items()]
+    return True
 
 
 def _inlined(name: str, joint: dict[tuple[int, SubResult], Fraction]) -> list[Outcome]:

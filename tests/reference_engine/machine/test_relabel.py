@@ -5,7 +5,9 @@ the same side effects of factoring), and it refuses a callee that looks at those
 
 from __future__ import annotations
 
+import bisect
 import itertools
+import math
 import random
 from pathlib import Path
 from typing import Any
@@ -66,7 +68,18 @@ def session(lib: Library, name: str, calls: list[Call], relabelled: bool) -> lis
         else:
             outcomes = _sub_outcomes(runner, sub, codes)
         got.append([(p, _spelt(runner, obs), res) for p, obs, res in outcomes])
-    got.append(sorted(runner.shared.no_factor))
+    shared = runner.shared
+    got.append(sorted(shared.no_factor))
+    got.append(dict(shared.factored))
+    got.append(
+        {
+            key: {
+                o: sorted((repr(runner.views.expanded(v)), p) for v, p in dist.items())
+                for o, dist in ref.items()
+            }
+            for key, ref in shared.factor_refs.items()
+        }
+    )
     return got
 
 
@@ -325,3 +338,33 @@ def test_a_callee_that_makes_cards_of_its_family_is_enumerated_plainly(tmp_path:
     plain = session(lib, "family", calls, relabelled=False)
     assert session(lib, "family", calls, relabelled=True) == plain
     assert rl._plan(proto, Runner(lib, "sample", shared=Shared())) is None
+
+
+def test_the_draw_kept_with_a_law_is_the_draw_from_its_outcomes() -> None:
+    """:func:`~reference_engine.machine.relabel.small_call`'s thresholds (kept per law and view
+    table) pick the outcome ``calls._draw`` picks from the same list with the same number."""
+    from reference_engine.compiled.calls import _draw
+
+    lib = Library()
+    proto = lib.protocol("knockout-lottery")
+    rng = random.Random(11)
+    runner = Runner(lib, "sample", shared=Shared())
+    drawn = 0
+    for m in (1, 2, 3, 4):
+        calls = arguments(proto, m, rng, alike=False) * 3
+        for params, codes in calls:
+            sub = runner.frame(proto, proto.resolve_params(params))
+            codes = (tuple(code(s) for s in _like(rng, codes[0])), codes[1])
+            outcomes, draw = rl.small_call(runner, sub, codes, None)
+            if draw is None:
+                continue
+            drawn += 1
+            lcm, cum = draw
+            assert lcm == math.lcm(*(p.denominator for p, _, _ in outcomes))
+            for seed in range(6):
+                a, b = random.Random(seed), random.Random(seed)
+                runner.rng = a
+                want = _draw(runner, outcomes)
+                got = outcomes[bisect.bisect_right(cum, b.randrange(lcm))]
+                assert got is want and a.getstate() == b.getstate()
+    assert drawn > 20
