@@ -115,11 +115,11 @@ def small_call(
         return _first(run, sub, codes, plain, key, now, fixed, seats), None
     law, first = kept
     assert not isinstance(law, str)
-    ready = _rebuilt(run.views, key, law)
+    name = sub.proto.name
+    prep = _prepared(law, name)
     # What _factor would do with the renamed law: the same (see subruns.factoring), the result
     # cards renamed; its side effects on the run's shared state happen as they would.
-    name = sub.proto.name
-    f = ready.factoring(name)
+    f = _rebuilt(run.views, key, prep)
     factors = name not in shared.no_factor and settle(run, sub, f, seats)
     template = f.factored if factors else f.inlined
     if now != first:
@@ -129,7 +129,7 @@ def small_call(
         hit = list(template)
     if shared.restart is None:
         shared.subruns[plain] = hit
-    return hit, ready.draw(factors, template)
+    return hit, prep.draws[factors]
 
 
 def _plan(proto: Protocol, run: Runner) -> Plan | None:
@@ -270,53 +270,78 @@ def _law(views: ViewTable, joint: dict[tuple[int, SubResult], Fraction]) -> Law:
     return tuple(out)
 
 
-class _Ready:
-    """A kept law rebuilt in one view table: its joint law, what factoring decides from it
-    alone and the thresholds to draw from either list of outcomes (each computed once)."""
+class _Prepared:
+    """What a kept law gives in any view table, computed once: its factoring with the views as
+    their chains of observations (the same decision: a table interns distinct chains as distinct
+    views), the thresholds to draw from either list of outcomes, and its chains as a tree of
+    observations (each shared prefix interned once)."""
 
-    __slots__ = ("_draws", "_factoring", "joint", "law")
+    __slots__ = ("draws", "ends", "factoring", "law", "name", "nodes")
 
-    def __init__(self, law: Law, joint: dict[tuple[int, SubResult], Fraction]):
+    def __init__(self, law: Law, name: str):
         self.law = law
-        self.joint = joint
-        self._factoring: Factoring | None = None
-        self._draws: list[Draw | None] = [None, None]
-
-    def factoring(self, name: str) -> Factoring:
-        f = self._factoring
-        if f is None:
-            f = self._factoring = factoring(name, self.joint)
-        return f
-
-    def draw(self, factors: bool, outcomes: list[Outcome]) -> Draw:
-        got = self._draws[factors]
-        if got is None:
-            lcm = math.lcm(*(p.denominator for p, _, _ in outcomes))
-            cum = []
-            total = 0
-            for p, _, _ in outcomes:
-                total += int(p * lcm)
-                cum.append(total)
-            got = self._draws[factors] = (lcm, cum)
-        return got
+        self.name = name
+        self.factoring = factoring(name, {(chain, res): p for chain, res, p in law})
+        self.draws = (_thresholds(self.factoring.inlined), _thresholds(self.factoring.factored))
+        index: dict[tuple[int, Observation], int] = {}
+        self.nodes: list[tuple[int, Observation]] = []  # (parent node, observation); 0 is the root
+        self.ends: list[int] = []  # the node each entry of the law ends at
+        for chain, _, _ in law:
+            node = 0
+            for obs in chain:
+                at = (node, obs)
+                got = index.get(at)
+                if got is None:
+                    self.nodes.append(at)
+                    got = index[at] = len(self.nodes)
+                node = got
+            self.ends.append(node)
 
 
-def _rebuilt(views: ViewTable, key: tuple[Any, ...], law: Law) -> _Ready:
-    """A kept law with its views interned in ``views`` (once per table)."""
+def _thresholds(outcomes: list[Outcome]) -> Draw:
+    lcm = math.lcm(*(p.denominator for p, _, _ in outcomes))
+    cum = []
+    total = 0
+    for p, _, _ in outcomes:
+        total += int(p * lcm)
+        cum.append(total)
+    return lcm, cum
+
+
+_PREPARED: dict[int, _Prepared] = {}
+
+
+def _prepared(law: Law, name: str) -> _Prepared:
+    """The :class:`_Prepared` of a kept law (kept as long as the law, bounded as the laws are)."""
+    hit = _PREPARED.get(id(law))
+    if hit is None or hit.law is not law or hit.name != name:
+        if len(_PREPARED) >= _KEPT_LIMIT:
+            _PREPARED.clear()
+        hit = _PREPARED[id(law)] = _Prepared(law, name)
+    return hit
+
+
+def _rebuilt(views: ViewTable, key: tuple[Any, ...], prep: _Prepared) -> Factoring:
+    """A kept law's factoring with its views interned in ``views`` (once per table), in the
+    order the law's chains met them."""
     if _TABLE[0] is not views:
         _TABLE[0] = views
         _TABLE[1] = {}
-    done: dict[tuple[Any, ...], _Ready] = _TABLE[1]
+    done: dict[tuple[Any, ...], tuple[_Prepared, Factoring]] = _TABLE[1]
     hit = done.get(key)
-    if hit is None or hit.law is not law:
-        joint: dict[tuple[int, SubResult], Fraction] = {}
-        for chain, res, p in law:
-            view = 0
-            for obs in chain:
-                view = views.extend(view, obs)
-            joint[(view, res)] = p
-        hit = done[key] = _Ready(law, joint)
-    return hit
+    if hit is None or hit[0] is not prep:
+        ids = [0]
+        extend = views.extend
+        for parent, obs in prep.nodes:
+            ids.append(extend(ids[parent], obs))
+        vid: dict[Any, int] = dict(zip([chain for chain, _, _ in prep.law], [ids[n] for n in prep.ends]))
+        f = prep.factoring
+        cond = {o: {vid[chain]: p for chain, p in dist.items()} for o, dist in f.cond.items()}
+        inlined: list[Outcome] = [
+            (p, ("call", prep.name, vid[obs[2]]), res) for p, obs, res in f.inlined if obs is not None
+        ]
+        hit = done[key] = (prep, Factoring(f.ok, cond, f.factored, inlined))
+    return hit[1]
 
 
 def _symbols(value: Any) -> list[Symbol]:

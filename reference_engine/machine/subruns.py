@@ -228,17 +228,17 @@ class Factoring(NamedTuple):
     """What :func:`_factor` decides from a joint law alone (its side effects aside)."""
 
     ok: bool  # the law alone factors (whether the run's earlier laws agree is checked by settle)
-    cond: dict[tuple[Any, ...], dict[int, Fraction]]  # Q(view | public outputs)
+    cond: dict[tuple[Any, ...], dict[Any, Fraction]]  # Q(view | public outputs)
     factored: list[Outcome]  # the outcomes when it factors (in the order of the results)
     inlined: list[Outcome]  # the outcomes when it does not (in the order of the joint law)
 
 
-def factoring(name: str, joint: dict[tuple[int, SubResult], Fraction]) -> Factoring:
+def factoring(name: str, joint: dict[tuple[Any, SubResult], Fraction]) -> Factoring:
     """The pure part of :func:`_factor` on ``joint``: the same for any renaming of its result
     cards (their public parts hold none of them, see :mod:`.relabel`), so it is kept with a law."""
     p_res: dict[SubResult, Fraction] = defaultdict(Fraction)
     p_o: dict[tuple[Any, ...], Fraction] = defaultdict(Fraction)
-    q: dict[tuple[Any, ...], dict[int, Fraction]] = defaultdict(lambda: defaultdict(Fraction))
+    q: dict[tuple[Any, ...], dict[Any, Fraction]] = defaultdict(lambda: defaultdict(Fraction))
     for (v, res), p in joint.items():
         p_res[res] += p
         p_o[res.public] += p
