@@ -32,7 +32,7 @@ from ..machine.plans import _flats, _res, check_shown
 from ..machine.runner import MAX_RUN_STEPS
 from ..shuffles import Shuffle
 from ..table import Draft, Layout, State, visible
-from . import calls, rows
+from . import calls, rows, takes
 from . import evaluate as ev
 from . import plans as fp
 from .base import Op, Unsupported, apply_plan, fail, same_plan, strip
@@ -217,7 +217,7 @@ def _move(c: Compiler, step: st.Move, number: str | None) -> Op:
 
 
 def _take(c: Compiler, step: st.Take, number: str | None) -> Op:
-    return planned(step, lay._take_resolve, lay._take_build, fp.build_take)
+    return planned(step, *takes.compile_take(c.e(step.columns).proto, step))
 
 
 def _discard(c: Compiler, step: st.Discard, number: str | None) -> Op:

@@ -1,0 +1,234 @@
+"""The ``take`` step compiled: the columns to take found by one scan of a row's codes.
+
+A take's columns are most often "the columns whose card in row ``r`` is this face" (the card
+selection's ``[j for j in 1..ncols(M) if M[2, j] == theta(1)]``), or the first of them under a
+condition (``[j for j in 1..ncols(M) if draw == 1 and M[2, j] == theta(pile) and not any(M[2, i]
+== theta(pile) for i in 1..j - 1)]``). Evaluated as written, that is a comparison of faces per
+column (about a hundred on a full UNO table). Recognised here when the step is compiled, they are
+one scan of the row's cells for the face's code, where the row can be read as faces the way the
+generated code reads it (:func:`~.helpers.h_face_row`: every card face up, none hidden in a
+sleeve, the region not shadowed by a variable), the face is a card registered as such (so equal
+only to itself) and the range is the region's columns; anything else is the expression's own
+evaluation, with its errors. The plan is then kept and built as for any other take
+(:func:`~.ops.planned`).
+"""
+
+from __future__ import annotations
+
+from itertools import compress, count, repeat
+from operator import eq
+from typing import Any
+
+from .. import steps as st
+from ..cards import SYMBOLS, Symbol
+from ..expressions import Expression
+from ..expressions.nodes import (
+    Call,
+    Chain,
+    Compare,
+    Comprehension,
+    Const,
+    Index,
+    Name,
+    Node,
+    RangeNode,
+    Unary,
+)
+from ..machine import Runner
+from ..machine.actions import layout as lay
+from ..spec import Protocol
+from ..table import State
+from . import evaluate as ev
+from . import plans as fp
+from .base import Op
+
+
+class ColumnScan:
+    """A take's ``columns`` recognised as a scan of row ``row`` of region ``region`` for the
+    face ``face``: every such column (``first`` False) or the first one, when ``guard`` holds."""
+
+    __slots__ = ("face", "first", "guard", "hi", "region", "row")
+
+    def __init__(self, region: str, row: int, hi: ev.Expr, face: ev.Expr, guard: ev.Expr | None, first: bool):
+        self.region = region
+        self.row = row
+        self.hi = hi
+        self.face = face
+        self.guard = guard
+        self.first = first
+
+    def columns(self, run: Any) -> tuple[int, ...] | None:
+        """The columns (from 1), or None where the scan does not apply (the expression is then
+        evaluated as written)."""
+        name = self.region
+        layout = run.layout
+        reg = layout.by_name.get(name)
+        r = self.row
+        if reg is None or reg.hand is not None or not 0 < r <= reg.rows or name in run.vars():
+            return None
+        cols = reg.cols
+        a = reg.offset + (r - 1) * cols
+        vals = run.cells[a : a + cols]
+        # h_face_row's conditions: every card of the row there and face up, none hidden in a sleeve.
+        if not vals or min(vals) < 0 or not all([v & 1 for v in vals]):
+            return None
+        inside = layout.inside
+        if inside:
+            span = range(a, a + cols)
+            if not inside.isdisjoint(span) and not layout.shown.issuperset(inside.intersection(span)):
+                return None
+        try:
+            hi = self.hi.value(run)
+            if type(hi) is not int or hi != cols:
+                return None
+            if self.guard is not None:
+                g = self.guard.value(run)
+                if type(g) is not bool:
+                    return None
+                if not g:
+                    return ()
+            face = self.face.value(run)
+        except Exception:
+            return None
+        if type(face) is not Symbol or not SYMBOLS.interned(face):
+            return None
+        # A face read from the cells is the registered one: equal to ``face`` exactly when it is
+        # ``face``, that is when its code is ``face``'s, face up.
+        code = face.id << 1 | 1
+        if self.first:
+            try:
+                return (vals.index(code) + 1,)
+            except ValueError:
+                return ()
+        return tuple(compress(count(1), map(eq, vals, repeat(code))))
+
+
+def _names(node: Node) -> set[str]:
+    return set(node.names())
+
+
+def _cell_eq(node: Node, var: str) -> tuple[str, int, Node] | None:
+    """``R[r, var] == X`` (``r`` a whole number, ``X`` not using ``var``): (R, r, X)."""
+    if not (isinstance(node, Compare) and len(node.rest) == 1 and node.rest[0][0] == "=="):
+        return None
+    cell, x = node.first, node.rest[0][1]
+    if not (isinstance(cell, Index) and isinstance(cell.obj, Name) and len(cell.args) == 2):
+        return None
+    r, c = cell.args
+    if not (isinstance(r, Const) and type(r.value) is int and isinstance(c, Name) and c.name == var):
+        return None
+    if var in _names(x):
+        return None
+    return cell.obj.name, r.value, x
+
+
+def _one_to(node: Node) -> Node | None:
+    """``1..hi``: hi."""
+    if isinstance(node, RangeNode) and isinstance(node.lo, Const) and type(node.lo.value) is int:
+        return node.hi if node.lo.value == 1 else None
+    return None
+
+
+def _same(a: Node, b: Node) -> bool:
+    """The same expression (their trees compared, columns in the text aside)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, Node):
+        fa = {k: v for k, v in vars(a).items() if k != "col"}
+        fb = {k: v for k, v in vars(b).items() if k != "col"}
+        return fa.keys() == fb.keys() and all(_same(fa[k], fb[k]) for k in fa)
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    return bool(a == b) and type(a) is type(b)
+
+
+def _first_only(node: Node, var: str, region: str, row: int, x: Node) -> bool:
+    """``not any(R[r, i] == X for i in 1..var - 1)`` with the same R, r and X."""
+    if not (isinstance(node, Unary) and node.op == "not" and isinstance(node.operand, Call)):
+        return False
+    call = node.operand
+    if call.func != "any" or len(call.args) != 1 or not isinstance(call.args[0], Comprehension):
+        return False
+    comp = call.args[0]
+    if len(comp.variables) != 1 or len(comp.clauses) != 1 or comp.clauses[0][0] != "for":
+        return False
+    i = comp.variables[0]
+    hi = _one_to(comp.clauses[0][1])
+    if i == var or hi is None or i in _names(x):
+        return False
+    if not (
+        isinstance(hi, Chain)
+        and isinstance(hi.first, Name)
+        and hi.first.name == var
+        and len(hi.rest) == 1
+        and hi.rest[0][0] == "-"
+        and isinstance(hi.rest[0][1], Const)
+        and type(hi.rest[0][1].value) is int
+        and hi.rest[0][1].value == 1
+    ):
+        return False
+    got = _cell_eq(comp.element, i)
+    return got is not None and got[0] == region and got[1] == row and _same(got[2], x)
+
+
+def column_scan(node: Node, proto: Protocol) -> ColumnScan | None:
+    """The scan ``node`` (a take's ``columns``) is, or None."""
+    if not (isinstance(node, Comprehension) and isinstance(node.element, Name) and len(node.variables) == 1):
+        return None
+    var = node.variables[0]
+    if node.element.name != var or len(node.clauses) != 2 or [k for k, _ in node.clauses] != ["for", "if"]:
+        return None
+    hi = _one_to(node.clauses[0][1])
+    if hi is None or var in _names(hi):
+        return None
+    cond = node.clauses[1][1]
+    guard: Node | None = None
+    first = False
+    got = _cell_eq(cond, var)
+    if got is None:
+        if not (isinstance(cond, Chain) and len(cond.rest) == 2 and all(op == "and" for op, _ in cond.rest)):
+            return None
+        guard = cond.first
+        got = _cell_eq(cond.rest[0][1], var)
+        if (
+            var in _names(guard)
+            or got is None
+            or not _first_only(cond.rest[1][1], var, got[0], got[1], got[2])
+        ):
+            return None
+        first = True
+    region, row, x = got
+    if not (isinstance(hi, Call) and hi.func == "ncols" and len(hi.args) == 1):
+        return None
+    arg = hi.args[0]
+    if not (isinstance(arg, Name) and arg.name == region):
+        return None
+
+    def part(n: Node) -> ev.Expr:
+        return ev.Expr(Expression(f"(part of a take's columns) {region}", n, n.compile()), proto)
+
+    return ColumnScan(region, row, part(hi), part(x), part(guard) if guard is not None else None, first)
+
+
+def compile_take(proto: Protocol, step: st.Take) -> tuple[Any, Any, Any]:
+    """The resolver, builder and fast builder of a take (for :func:`~.ops.planned`)."""
+    assert step.columns is not None
+    scan = column_scan(step.columns.node, proto)
+    if scan is None:
+        return lay._take_resolve, lay._take_build, fp.build_take
+
+    def resolve(runner: Runner, frame: Any, step: st.Take, state: State, fev: Any) -> Any:
+        cols = scan.columns(fev.run)
+        if cols is None:
+            return lay._take_resolve(runner, frame, step, state, fev)
+        res = (step.source, cols, step.into)
+        if ev.CHECKED:
+            want = lay._take_resolve(runner, frame, step, state, fev)
+            if want != res:
+                raise ev.Mismatch(f"take {step.columns}: the scan gives {res}, the expression {want}")
+        return res
+
+    return resolve, lay._take_build, fp.build_take
+
+
+__all__ = ["ColumnScan", "Op", "column_scan", "compile_take"]
