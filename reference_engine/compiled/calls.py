@@ -107,6 +107,16 @@ def compile_call(c: Any, step: st.Call, number: str | None) -> Op:
     name = callee.name
     mapped = bool(step.hands or step.players)
     seated: dict[Seats, Seats] = {}  # the caller's seats -> the callee's (see seating.Seats.into)
+    sizes: dict[tuple[int, str], tuple[Frame, int]] = {}  # (frame, input) -> its number of cards
+
+    def size(sub: Frame, n: str) -> int:
+        """``sub.input_size(n)``, kept per frame (it depends on the frame's parameters alone)."""
+        hit = sizes.get((id(sub), n))
+        if hit is None or hit[0] is not sub:
+            if len(sizes) >= 1_000:
+                sizes.clear()
+            hit = sizes[(id(sub), n)] = (sub, sub.input_size(n))
+        return hit[1]
 
     def seats_of(run: Run) -> Seats | None:
         """Who holds the callee's hands, when the call says (None: as nobody is followed in a
@@ -130,7 +140,7 @@ def compile_call(c: Any, step: st.Call, number: str | None) -> Op:
             arg_flats = []
             for n, e, what in args:
                 flats = e.sel(run, what)
-                need = sub.input_size(n)
+                need = size(sub, n)
                 if len(flats) != need:
                     raise EvalError(f"{name} needs {need} cards for {n}, the call gives {len(flats)}")
                 if layout.holes:
