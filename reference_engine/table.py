@@ -473,22 +473,26 @@ NEW = -2  # tokens <= NEW index the constants of a draft
 
 
 class _Grids(dict[str, list[list[int]]]):
-    """Region grids of a draft, copied from the layout only when an action touches them."""
+    """Region grids of a draft, copied from the layout only when an action touches them.
+
+    It holds the draft's layout and pending set, not the draft: a draft and its grids would
+    otherwise be a reference cycle, freed only by the cyclic garbage collector (issue 37)."""
 
     def __init__(self, draft: Draft):
         super().__init__()
-        self.draft = draft
+        self.layout = draft.layout
+        self.pending = draft.pending
 
     def __missing__(self, name: str) -> list[list[int]]:
-        if name not in self.draft.pending:
+        if name not in self.pending:
             raise KeyError(name)
-        grid = self.draft._copy(name)
+        grid = _grid(self.layout, name)
         self[name] = grid
-        self.draft.pending.discard(name)
+        self.pending.discard(name)
         return grid
 
     def __contains__(self, name: object) -> bool:
-        return dict.__contains__(self, name) or name in self.draft.pending
+        return dict.__contains__(self, name) or name in self.pending
 
 
 @dataclass
@@ -527,19 +531,6 @@ class Draft:
                 where.append((reg.name, r, c))
             d.labels.append((lab.text, where, list(lab.slots)))
         return d
-
-    def _copy(self, name: str) -> list[list[int]]:
-        reg = self.layout.by_name[name]
-        holes = self.layout.holes
-        cols = reg.cols
-        grid = []
-        for r in range(reg.rows):
-            start = reg.offset + r * cols
-            row = list(range(start, start + cols))
-            if holes:
-                row = [EMPTY if f in holes else f for f in row]
-            grid.append(row)
-        return grid
 
     # -- addressing ------------------------------------------------------------
     def locate(self, flat: int) -> tuple[str, int, int]:
@@ -675,6 +666,21 @@ class Draft:
                 labels.append(Label(text, kept))
         layout = Layout.make(shapes, holes, labels)
         return layout, tuple(src), tuple(self.consts)
+
+
+def _grid(layout: Layout, name: str) -> list[list[int]]:
+    """Region ``name`` of ``layout`` as a draft's grid of old slots (EMPTY for a hole)."""
+    reg = layout.by_name[name]
+    holes = layout.holes
+    cols = reg.cols
+    grid = []
+    for r in range(reg.rows):
+        start = reg.offset + r * cols
+        row = list(range(start, start + cols))
+        if holes:
+            row = [EMPTY if f in holes else f for f in row]
+        grid.append(row)
+    return grid
 
 
 def gather(cells: tuple[int, ...], src: tuple[int, ...], consts: tuple[int, ...]) -> tuple[int, ...]:
