@@ -6,6 +6,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 _UNKNOWN: Any = object()  # not in a memo
+MEMO_KEPT = 64
+"""Steps a :class:`Meters` remembers (see ``_remember``)."""
 
 
 @dataclass(frozen=True)
@@ -29,7 +31,11 @@ class Meters:
     # are the fields').
 
     # A step that changes nothing is remembered as None, not as the instance itself: a memo
-    # holding its own instance would be a reference cycle, left for the cyclic collector.
+    # holding its own instance would be a reference cycle, left for the cyclic collector. A
+    # memo holds at most MEMO_KEPT steps (it starts afresh beyond): the counters every run
+    # starts from are one shared instance, and a card-level game's runs start with helper
+    # usages that differ from turn to turn, so an unbounded memo would keep every run's
+    # counters for the life of the process (issue 37).
 
     def _memo(self, key: Any) -> Meters | None:
         memo: dict[Any, Meters | None] | None = self.__dict__.get("_next")
@@ -43,6 +49,8 @@ class Meters:
         if memo is None:
             memo = {}
             object.__setattr__(self, "_next", memo)
+        elif len(memo) >= MEMO_KEPT:
+            memo.clear()
         memo[key] = None if value is self else value
         return value
 
