@@ -82,6 +82,8 @@ REGIONS_KEPT = 4096
 game's layouts share most of theirs from step to step. Bounded: it starts afresh beyond this."""
 
 
+_NO_HOLES: frozenset[int] = frozenset()
+
 INTERN_SWEEP = 4096
 """The fewest entries :class:`Layout`'s intern table holds before it sweeps out dead ones."""
 
@@ -121,13 +123,19 @@ class Layout:
         "size",
     )
 
-    def __init__(self, regions: tuple[Region, ...], holes: frozenset[int], labels: tuple[Label, ...]):
+    def __init__(
+        self,
+        regions: tuple[Region, ...],
+        holes: frozenset[int],
+        labels: tuple[Label, ...],
+        key: tuple[Any, ...] | None = None,
+    ):
         self.regions = regions
         self.holes = holes
         self.labels = labels
         self.by_name = {r.name: r for r in regions}
         self.size = sum(r.size for r in regions)
-        self._key = (regions, holes, labels)
+        self._key = key or (regions, holes, labels)  # its intern key (make's own tuple)
         self._owner: list[Region] | None = None  # built on first use: most layouts never ask
         # Sleeves are public: the slots inside one, and those whose card a sleeve shows.
         self.inside, self.shown = sleeve_slots(regions, holes)
@@ -157,11 +165,12 @@ class Layout:
             regions.append(reg)
             offset += rows * cols
         key_regions = tuple(regions)
-        key = (key_regions, frozenset(holes), tuple(labels))
+        # No holes: the one empty set (most layouts have none; one object fewer each).
+        key = (key_regions, frozenset(holes) or _NO_HOLES, tuple(labels))
         ref = cls._interned.get(key)
         found = None if ref is None else ref()
         if found is None:
-            found = cls(key_regions, key[1], key[2])
+            found = cls(key_regions, key[1], key[2], key)
             if len(cls._interned) >= cls._sweep_at:
                 cls.sweep()
             cls._interned[key] = weakref.ref(found)
