@@ -316,7 +316,7 @@ def test_runs_leave_no_reference_cycle_at_all(library: Library, engine: str) -> 
         gc.collect()
         gc.set_debug(gc.DEBUG_SAVEALL)
         try:
-            for seed in range(10):
+            for seed in range(6):
                 table = varied_table(seed)
                 run_selection(library, proto, table, valid, random.Random(seed), cache, "turn")
             gc.collect()

@@ -113,7 +113,7 @@ def test_many_runs_keep_a_bounded_number_of_counters() -> None:
         return sum(type(o) is Meters for o in gc.get_objects())
 
     counts = []
-    for n in range(160):
+    for n in range(120):
         deck = RULES.deck()
         rng = random.Random(n)
         rng.shuffle(deck)
