@@ -13,9 +13,10 @@ import pytest
 from reference_engine import selection, table
 from reference_engine.cards import Symbol
 from reference_engine.compiled import calls, ops, rows
+from reference_engine.compiled.run import NO_METERS
 from reference_engine.kinds.shedding import load_rules
 from reference_engine.machine import frame, frontier
-from reference_engine.meters import Meters
+from reference_engine.meters import MEMO_KEPT, Meters
 from reference_engine.registry import Library
 from reference_engine.selection import CallCache, run_selection
 from reference_engine.table import Layout
@@ -124,4 +125,7 @@ def test_many_runs_keep_a_bounded_number_of_counters() -> None:
         run_selection(library, proto, [*cards, deck], valid, rng, cache, f"turn {n}")
         if n % 40 == 39:
             counts.append(live())
-    assert counts[-1] <= counts[0] + 80, counts  # unbounded: ~8 more a run, ~1,000 here
+    # The shared starting counters remember at most MEMO_KEPT next ones (unbounded: one per
+    # table met, each with its run's chain of counters: ~8 more live counters a run).
+    assert 0 < len(NO_METERS.__dict__["_next"]) <= MEMO_KEPT
+    assert max(counts) <= 16 * MEMO_KEPT, counts
