@@ -5,6 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+_UNKNOWN: Any = object()  # not in a memo
+MEMO_KEPT = 64
+"""Steps a :class:`Meters` remembers (see ``_remember``)."""
+
 
 @dataclass(frozen=True)
 class Meters:
@@ -26,16 +30,28 @@ class Meters:
     # computed once and remembered on the instance (outside the fields: equality and hashing
     # are the fields').
 
+    # A step that changes nothing is remembered as None, not as the instance itself: a memo
+    # holding its own instance would be a reference cycle, left for the cyclic collector. A
+    # memo holds at most MEMO_KEPT steps (it starts afresh beyond): the counters every run
+    # starts from are one shared instance, and a card-level game's runs start with helper
+    # usages that differ from turn to turn, so an unbounded memo would keep every run's
+    # counters for the life of the process (issue 37).
+
     def _memo(self, key: Any) -> Meters | None:
-        memo: dict[Any, Meters] | None = self.__dict__.get("_next")
-        return None if memo is None else memo.get(key)
+        memo: dict[Any, Meters | None] | None = self.__dict__.get("_next")
+        if memo is None:
+            return None
+        hit = memo.get(key, _UNKNOWN)
+        return None if hit is _UNKNOWN else self if hit is None else hit
 
     def _remember(self, key: Any, value: Meters) -> Meters:
         memo = self.__dict__.get("_next")
         if memo is None:
             memo = {}
             object.__setattr__(self, "_next", memo)
-        memo[key] = value
+        elif len(memo) >= MEMO_KEPT:
+            memo.clear()
+        memo[key] = None if value is self else value
         return value
 
     def add_shuffle(self, kind: str) -> Meters:

@@ -120,7 +120,8 @@ def sleeve_slots(regions: Sequence[Region], holes: frozenset[int]) -> tuple[froz
         return insides[0], showns[0]
     if not insides:
         return NONE
-    return frozenset().union(*insides), frozenset().union(*showns)
+    # An empty union is the shared empty set: one object fewer per layout for the collector.
+    return frozenset().union(*insides), frozenset().union(*showns) or NONE[1]
 
 
 _SLOTS: dict[Region, tuple[frozenset[int], frozenset[int], tuple[int, ...], frozenset[int]]] = {}

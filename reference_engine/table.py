@@ -82,6 +82,8 @@ REGIONS_KEPT = 4096
 game's layouts share most of theirs from step to step. Bounded: it starts afresh beyond this."""
 
 
+_NO_HOLES: frozenset[int] = frozenset()
+
 INTERN_SWEEP = 4096
 """The fewest entries :class:`Layout`'s intern table holds before it sweeps out dead ones."""
 
@@ -121,13 +123,19 @@ class Layout:
         "size",
     )
 
-    def __init__(self, regions: tuple[Region, ...], holes: frozenset[int], labels: tuple[Label, ...]):
+    def __init__(
+        self,
+        regions: tuple[Region, ...],
+        holes: frozenset[int],
+        labels: tuple[Label, ...],
+        key: tuple[Any, ...] | None = None,
+    ):
         self.regions = regions
         self.holes = holes
         self.labels = labels
         self.by_name = {r.name: r for r in regions}
         self.size = sum(r.size for r in regions)
-        self._key = (regions, holes, labels)
+        self._key = key or (regions, holes, labels)  # its intern key (make's own tuple)
         self._owner: list[Region] | None = None  # built on first use: most layouts never ask
         # Sleeves are public: the slots inside one, and those whose card a sleeve shows.
         self.inside, self.shown = sleeve_slots(regions, holes)
@@ -157,11 +165,12 @@ class Layout:
             regions.append(reg)
             offset += rows * cols
         key_regions = tuple(regions)
-        key = (key_regions, frozenset(holes), tuple(labels))
+        # No holes: the one empty set (most layouts have none; one object fewer each).
+        key = (key_regions, frozenset(holes) or _NO_HOLES, tuple(labels))
         ref = cls._interned.get(key)
         found = None if ref is None else ref()
         if found is None:
-            found = cls(key_regions, key[1], key[2])
+            found = cls(key_regions, key[1], key[2], key)
             if len(cls._interned) >= cls._sweep_at:
                 cls.sweep()
             cls._interned[key] = weakref.ref(found)
@@ -473,22 +482,26 @@ NEW = -2  # tokens <= NEW index the constants of a draft
 
 
 class _Grids(dict[str, list[list[int]]]):
-    """Region grids of a draft, copied from the layout only when an action touches them."""
+    """Region grids of a draft, copied from the layout only when an action touches them.
+
+    It holds the draft's layout and pending set, not the draft: a draft and its grids would
+    otherwise be a reference cycle, freed only by the cyclic garbage collector (issue 37)."""
 
     def __init__(self, draft: Draft):
         super().__init__()
-        self.draft = draft
+        self.layout = draft.layout
+        self.pending = draft.pending
 
     def __missing__(self, name: str) -> list[list[int]]:
-        if name not in self.draft.pending:
+        if name not in self.pending:
             raise KeyError(name)
-        grid = self.draft._copy(name)
+        grid = _grid(self.layout, name)
         self[name] = grid
-        self.draft.pending.discard(name)
+        self.pending.discard(name)
         return grid
 
     def __contains__(self, name: object) -> bool:
-        return dict.__contains__(self, name) or name in self.draft.pending
+        return dict.__contains__(self, name) or name in self.pending
 
 
 @dataclass
@@ -527,19 +540,6 @@ class Draft:
                 where.append((reg.name, r, c))
             d.labels.append((lab.text, where, list(lab.slots)))
         return d
-
-    def _copy(self, name: str) -> list[list[int]]:
-        reg = self.layout.by_name[name]
-        holes = self.layout.holes
-        cols = reg.cols
-        grid = []
-        for r in range(reg.rows):
-            start = reg.offset + r * cols
-            row = list(range(start, start + cols))
-            if holes:
-                row = [EMPTY if f in holes else f for f in row]
-            grid.append(row)
-        return grid
 
     # -- addressing ------------------------------------------------------------
     def locate(self, flat: int) -> tuple[str, int, int]:
@@ -675,6 +675,21 @@ class Draft:
                 labels.append(Label(text, kept))
         layout = Layout.make(shapes, holes, labels)
         return layout, tuple(src), tuple(self.consts)
+
+
+def _grid(layout: Layout, name: str) -> list[list[int]]:
+    """Region ``name`` of ``layout`` as a draft's grid of old slots (EMPTY for a hole)."""
+    reg = layout.by_name[name]
+    holes = layout.holes
+    cols = reg.cols
+    grid = []
+    for r in range(reg.rows):
+        start = reg.offset + r * cols
+        row = list(range(start, start + cols))
+        if holes:
+            row = [EMPTY if f in holes else f for f in row]
+        grid.append(row)
+    return grid
 
 
 def gather(cells: tuple[int, ...], src: tuple[int, ...], consts: tuple[int, ...]) -> tuple[int, ...]:

@@ -19,6 +19,7 @@ from typing import Any
 from .. import steps as st
 from ..errors import UsageError
 from ..expressions import EvalError, as_int
+from ..kept import KEPT_PLANS, Kept
 from ..machine import SMALL_CALL, Frame, Plan, Runner, collect
 from ..machine.actions.sleeving import check_arguments
 from ..machine.calls import _absorb, _call_plan, _inline
@@ -118,6 +119,11 @@ def compile_call(c: Any, step: st.Call, number: str | None) -> Op:
             hit = sizes[(id(sub), n)] = (sub, sub.input_size(n))
         return hit[1]
 
+    # The call's plans and counters after it, kept while met again (kept.py: on a card-level
+    # game's full table, the arguments' columns are random and neither is ever met again).
+    planned: Kept[Plan] = Kept(KEPT_PLANS)
+    absorbed: Kept[Any] = Kept(KEPT_PLANS)
+
     def seats_of(run: Run) -> Seats | None:
         """Who holds the callee's hands, when the call says (None: as nobody is followed in a
         compiled run, a call without a mapping seats nobody)."""
@@ -166,10 +172,9 @@ def compile_call(c: Any, step: st.Call, number: str | None) -> Op:
         else:
             obs, res = inline(runner, program, sub, codes, seats)
         key = ("call", sid, layout, tuple(arg_flats), resolved, tuple(shape for shape, _ in res.cards))
-        plans = run.shared.plans
-        plan = plans.get(key)
+        plan = planned.get(key)
         if plan is None:
-            plan = plans[key] = _plan(run, step, arg_flats, resolved, res, name)
+            plan = planned.put(key, _plan(run, step, arg_flats, resolved, res, name))
         run.cells = gather(cells0, plan, tuple(x for _, cs in res.cards for x in cs))
         env = run.env
         for target, v in zip(names, res.values):
@@ -177,7 +182,7 @@ def compile_call(c: Any, step: st.Call, number: str | None) -> Op:
                 env = env_set(env, target, v)
         run.env = env
         handed = sum(len(fl) for fl in arg_flats)
-        run.out, run.meters = _absorb(plans, run.out, run.meters, res, name, handed)
+        run.out, run.meters = _absorb(absorbed, run.out, run.meters, res, name, handed)
         if obs is not None:
             run.view = run.views.extend(run.view, obs)
         run.layout = plan.layout

@@ -23,6 +23,7 @@ from typing import Any
 from .. import steps as st
 from ..cards import EMPTY, ROTATIONS, is_up
 from ..expressions import EvalError, Expression, truthy
+from ..kept import Kept
 from ..machine import Plan, Runner
 from ..machine.actions import layout as lay
 from ..machine.actions.shuffling import AT_ONCE, _group_outcomes, _piles, _shifts, _unlabel, groups_of
@@ -150,7 +151,7 @@ FastBuild = Callable[[Layout, Any], Plan]
 def planned(step: st.Step, resolve: Resolve, build: Build, fast: FastBuild | None = None) -> Op:
     """A layout-changing step: the interpreter's resolver (with the compiled expressions), then
     the plan for this layout and these arguments, kept, built fast where it can be."""
-    kept: dict[tuple[Layout, Any], Plan] = {}  # for the program's life: see KEPT_PLANS
+    kept: Kept[Plan] = Kept(KEPT_PLANS)  # for the program's life, while met again: see KEPT_PLANS
 
     def op(run: Run) -> None:
         try:
@@ -158,9 +159,7 @@ def planned(step: st.Step, resolve: Resolve, build: Build, fast: FastBuild | Non
             key = (run.layout, res)
             plan = kept.get(key)
             if plan is None:
-                if len(kept) >= KEPT_PLANS:
-                    kept.clear()
-                plan = kept[key] = make_plan(run, step, res, build, fast)
+                plan = kept.put(key, make_plan(run, step, res, build, fast))
         except EvalError as exc:
             raise fail(run, step, exc) from None
         apply_plan(run, step, plan)

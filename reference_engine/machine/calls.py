@@ -16,6 +16,7 @@ from typing import Any
 
 from .. import steps as st
 from ..expressions import EvalError, as_int
+from ..kept import Kept
 from ..meters import Meters, out_add
 from ..seating import Seats
 from ..table import Draft, Layout, State, gather
@@ -216,7 +217,7 @@ def _unordered(outcomes: list[Outcome], bags: tuple[int, ...]) -> list[Outcome]:
 
 
 def _absorb(
-    cache: dict[tuple[Any, ...], Any],
+    cache: dict[tuple[Any, ...], Any] | Kept[Any],
     out: tuple[tuple[int, int], ...],
     meters: Meters,
     res: SubResult,

@@ -13,8 +13,10 @@ import pytest
 from reference_engine import selection, table
 from reference_engine.cards import Symbol
 from reference_engine.compiled import calls, ops, rows
+from reference_engine.compiled.run import NO_METERS
 from reference_engine.kinds.shedding import load_rules
 from reference_engine.machine import frame, frontier
+from reference_engine.meters import MEMO_KEPT, Meters
 from reference_engine.registry import Library
 from reference_engine.selection import CallCache, run_selection
 from reference_engine.table import Layout
@@ -97,3 +99,33 @@ def test_many_runs_keep_a_bounded_number_of_layouts(engine: str, monkeypatch: py
     # strongly interned, they would all be kept (hundreds, growing with every run).
     assert max(counts) <= 150, counts
     assert counts[-1] <= counts[0] + 40, counts  # it does not grow with the runs
+
+
+def test_many_runs_keep_a_bounded_number_of_counters() -> None:
+    """Every run starts from the same counters (``Meters()``), whose memo of next counters is
+    keyed by the helper cards out: different on every table. Unbounded, it kept every run's
+    chain of counters for the life of the process (about eight a turn of a UNO game)."""
+    library = Library()
+    proto = library.protocol("card-selection-arrow")
+    cache = CallCache(engine="compiled")
+
+    def live() -> int:
+        gc.collect()
+        return sum(type(o) is Meters for o in gc.get_objects())
+
+    counts = []
+    for n in range(120):
+        deck = RULES.deck()
+        rng = random.Random(n)
+        rng.shuffle(deck)
+        cards = []
+        for size in [rng.randint(1, 12) for _ in range(4)]:
+            cards.append(deck[:size])
+            del deck[:size]
+        run_selection(library, proto, [*cards, deck], valid, rng, cache, f"turn {n}")
+        if n % 40 == 39:
+            counts.append(live())
+    # The shared starting counters remember at most MEMO_KEPT next ones (unbounded: one per
+    # table met, each with its run's chain of counters: ~8 more live counters a run).
+    assert 0 < len(NO_METERS.__dict__["_next"]) <= MEMO_KEPT
+    assert max(counts) <= 16 * MEMO_KEPT, counts

@@ -21,6 +21,7 @@ from typing import Any
 
 from ... import randomness
 from ...cards import Symbol
+from ...collector import paused
 from ...errors import CheckFailure, UsageError
 from ...records.recorder import Recorder
 from ...registry import Library
@@ -195,6 +196,13 @@ class Game(TableGame[RuleSet]):
         self.quick_hands = (
             quick and self.rec is None and all(q or not s.virtual for q, s in zip(self.quick, self.seats))
         )
+        if self.level == "card":
+            # The cyclic collector waits for the end of a card-level hand (see collector.py).
+            with paused():
+                return self._play()
+        return self._play()
+
+    def _play(self) -> SheddingResult | None:
         target = self.rules.target_score
         while True:
             result = self.play_hand()

@@ -219,3 +219,34 @@ def test_a_deal_takes_the_cards_pop_would_take(size: int, players: int, cards: i
             _deal(ours, size, players)
         return
     assert _deal(ours, size, players) == expected and ours == theirs
+
+
+def test_the_cyclic_collector_waits_for_the_end_of_a_card_level_game(library: Library) -> None:
+    """A card-level game leaves no reference cycle (test_selection_checks.py): the collector is
+    paused for the whole game, between runs too, and switched back on when it ends, or raises;
+    a rule-level game leaves it alone."""
+    import gc
+
+    rules = load_rules("uno")
+    seen: list[bool] = []
+
+    def watch(game: Game, seat: int, valid: object) -> bool:
+        seen.append(gc.isenabled())
+        return len(seen) >= 6  # stop at the sixth virtual decision
+
+    assert gc.isenabled()
+    game = Game(rules, library, players=3, virtual=3, level="card", seed=2)
+    game.run_until(watch)
+    assert seen == [False] * 6 and gc.isenabled()
+
+    def broken(game: Game, seat: int, valid: object) -> bool:
+        seen.append(gc.isenabled())
+        raise RuntimeError("an observer fails")
+
+    seen.clear()
+    with pytest.raises(RuntimeError, match="an observer fails"):
+        Game(rules, library, players=3, virtual=3, level="card", seed=2).run_until(broken)
+    assert seen == [False] and gc.isenabled()
+    seen.clear()
+    Game(rules, library, players=3, virtual=3, level="rule", seed=2).run_until(watch)
+    assert seen and seen[0] is True and gc.isenabled()

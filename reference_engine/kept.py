@@ -1,0 +1,94 @@
+"""A bounded cache that keeps values only while they are met again (:class:`Kept`).
+
+A card-level game builds a plan per step and per layout. Some steps meet the same layout
+again often (a sleeve turned on a table whose shape follows the hand sizes); others never do
+(a take of random columns, a call on a table that changes every turn). Kept for nothing, those
+plans, their layouts and regions outlive the run that made them, are promoted by the cyclic
+garbage collector to its oldest generation and walked there at every full collection: on
+whole UNO games that was most of the collector's time (issue 37). A :class:`Kept` that
+notices its misses are never followed by hits stops keeping values, and remembers only the
+hashes of the keys it was asked for (ints: nothing for the collector to walk), to start
+keeping again when those keys recur. What a cache returns never changes a result: a value is
+a function of its key, built the same way whether or not it is kept.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Generic, TypeVar
+
+V = TypeVar("V")
+
+KEPT_PLANS = 1024
+"""Plans a step keeps by default (a few megabytes at most on a full UNO table)."""
+
+WINDOW = 64
+"""Misses between two decisions whether to keep values."""
+
+
+class Kept(Generic[V]):
+    """A dict of at most ``limit`` values (it starts afresh beyond). It stops keeping when its
+    hits were fewer than an eighth of its last :data:`WINDOW` misses (or more: see ``_window``),
+    and starts again when a quarter of the keys it was asked for since had been asked before."""
+
+    __slots__ = ("_hashes", "_hits", "_kept", "_misses", "_window", "limit")
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._kept: dict[Any, V] = {}
+        self._hits = 0
+        self._misses = 0
+        self._hashes: set[int] | None = None  # the keys' hashes, while not keeping
+        # Misses before deciding whether keeping pays: twice as many each time keys that were
+        # no longer kept recur (a set of recurring keys larger than the window has no hits in
+        # its first window, only misses).
+        self._window = WINDOW
+
+    def get(self, key: Any) -> V | None:
+        """The value kept for ``key``, or None."""
+        value = self._kept.get(key)
+        if value is not None:
+            self._hits += 1
+        return value
+
+    def put(self, key: Any, value: V) -> V:
+        """Keep ``value`` for ``key`` (a miss of :meth:`get`) while keeping pays; returns it."""
+        self._misses += 1
+        hashes = self._hashes
+        if hashes is None:
+            kept = self._kept
+            if len(kept) >= self.limit:
+                kept.clear()
+            kept[key] = value
+            if self._misses >= self._window:
+                if self._hits * 8 < self._misses:
+                    kept.clear()
+                    self._hashes = set()
+                self._hits = self._misses = 0
+            return value
+        h = hash(key)
+        if h in hashes:
+            self._hits += 1  # would have been a hit
+        else:
+            if len(hashes) >= self.limit:
+                hashes.clear()
+            hashes.add(h)
+        if self._misses >= WINDOW:
+            if self._hits * 4 >= self._misses:
+                self._hashes = None
+                self._window = min(2 * self._window, max(self.limit, WINDOW))
+            self._hits = self._misses = 0
+        return value
+
+    def __setitem__(self, key: Any, value: V) -> None:
+        self.put(key, value)
+
+    @property
+    def keeping(self) -> bool:
+        """Whether values are kept now."""
+        return self._hashes is None
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def clear(self) -> None:
+        self._kept.clear()

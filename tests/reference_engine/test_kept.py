@@ -1,0 +1,60 @@
+"""A cache that keeps values only while they are met again (reference_engine/kept.py), and the
+counters' memos (meters.py): both bounded, whatever keys they are asked for."""
+
+from __future__ import annotations
+
+from reference_engine.kept import WINDOW, Kept
+from reference_engine.meters import MEMO_KEPT, Meters
+
+
+def test_kept_values_are_returned_until_the_limit_starts_it_afresh() -> None:
+    kept: Kept[str] = Kept(4)
+    assert kept.get("a") is None
+    assert kept.put("a", "A") == "A"
+    assert kept.get("a") == "A" and len(kept) == 1
+    for k in "bcd":
+        kept["" + k] = k.upper()
+    assert len(kept) == 4
+    kept.put("e", "E")  # the fifth: the cache starts afresh
+    assert len(kept) == 1 and kept.get("a") is None and kept.get("e") == "E"
+
+
+def test_keys_never_met_again_stop_being_kept_and_recurring_ones_start_again() -> None:
+    kept: Kept[int] = Kept(1024)
+    for i in range(WINDOW):
+        if kept.get(("once", i)) is None:
+            kept.put(("once", i), i)
+    assert not kept.keeping and len(kept) == 0
+    for i in range(10 * WINDOW):  # still never met again: nothing kept
+        assert kept.get(("again", i)) is None
+        kept.put(("again", i), i)
+        assert len(kept) == 0
+    # Eight keys in turn: each miss after the first eight is one a kept value would have met.
+    for i in range(2 * WINDOW):
+        assert kept.get(i % 8) is None or kept.keeping
+        if kept.get(i % 8) is None:
+            kept.put(i % 8, i % 8)
+    assert kept.keeping
+    hits = sum(kept.get(i % 8) == i % 8 for i in range(WINDOW))
+    assert hits >= WINDOW - 8
+
+
+def test_a_kept_that_is_met_again_keeps_keeping() -> None:
+    kept: Kept[int] = Kept(1024)
+    for i in range(20 * WINDOW):
+        key = i % 100
+        if kept.get(key) is None:
+            kept.put(key, key)
+    assert kept.keeping and len(kept) == 100
+
+
+def test_a_counters_memo_is_bounded_and_remembers_unchanged_as_itself() -> None:
+    start = Meters()
+    for n in range(5 * MEMO_KEPT):
+        out = ((0, n),)
+        after = start.note_out(out)
+        assert after.peak == ((0, n),) if n else after is start
+        assert start.note_out(out) is after  # remembered
+    memo = start.__dict__["_next"]
+    assert 0 < len(memo) <= MEMO_KEPT
+    assert start not in memo.values()  # never itself: no reference cycle
