@@ -608,4 +608,50 @@ def fast_function(node: Node, proto: Protocol, kind: str = "value") -> Fast | No
     return fn
 
 
-__all__ = ["Env", "Fast", "Slow", "fast_function", "generate"]
+# Built-in functions whose value depends on their arguments alone (not on the table: a
+# selection reaches one only through a region's name, which :func:`variables_only` refuses).
+_PURE = frozenset(
+    {
+        "len",
+        "new",
+        "reversed",
+        "sorted",
+        "sum",
+        "min",
+        "max",
+        "any",
+        "all",
+        "abs",
+        "count",
+        "index",
+        "str",
+        "symbol",
+        "family_index",
+        "part",
+        "without",
+        "combinations",
+        "minus",
+        "comb",
+    }
+)
+
+
+def function_kind(proto: Protocol, name: str) -> str:
+    """How a call of ``name`` resolves in ``proto`` (see :meth:`_Gen.function_kind`)."""
+    return _Gen(proto).function_kind(name)
+
+
+def variables_only(node: Node, proto: Protocol) -> tuple[str, ...] | None:
+    """The free names of ``node`` when its value is a function of their values alone, provided
+    none is a region (the caller checks that at each evaluation: a name that is neither a
+    variable nor a region is a parameter or one of the spec's names): it calls only families
+    and the built-ins of :data:`_PURE` (never a game's function, whose answer follows the game,
+    nor an encoding's). None when it may read anything else."""
+    for name in node.calls():
+        kind = function_kind(proto, name)
+        if not (kind == "family" or (kind == "builtin" and name in _PURE)):
+            return None
+    return tuple(sorted(node.names()))
+
+
+__all__ = ["Env", "Fast", "Slow", "fast_function", "function_kind", "generate", "variables_only"]

@@ -289,6 +289,8 @@ def _note(c: Compiler, step: st.Note, number: str | None) -> Op:
 
 def _turn(c: Compiler, step: st.Turn, number: str | None) -> Op:
     what = c.e(step.what)
+    if rows.every_face_up(what):
+        return rows.turn_face_up(what)
 
     def op(run: Run) -> None:
         try:

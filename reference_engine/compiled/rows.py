@@ -19,12 +19,14 @@ from typing import Any
 
 from .. import steps as st
 from ..cards import ROTATIONS
-from ..expressions import Const, EvalError, Index, Name, Star
+from ..expressions import Call, Const, EvalError, Index, Name, Star
 from ..machine import Plan
 from ..machine.plans import Resolved
 from ..table import Layout, NewCards
 from . import evaluate as ev
 from .base import gather, landed, same_plan
+from .codegen import function_kind, variables_only
+from .helpers import not_hand_runs
 from .plans import Defer, build_place_new
 from .run import Run
 
@@ -190,6 +192,21 @@ class NewPlace:
         self.up = step.up
         self.targets = [(t, target_reader(t), form, items) for t, form, items in targets]
         self.kept: dict[Any, Any] = {}
+        # Where every target is read from the layout alone and every value is a function of
+        # some names alone, variables or parameters (``[new(theta(i)) for i in 1..len(sizes)
+        # for c in 1..sizes[i]]``): those names; what the step lays out is then kept per layout,
+        # parameters and variables' values (:attr:`same`), without evaluating the values again.
+        names: set[str] = set()
+        for _, read, _, items in self.targets:
+            free = variables_only(items.expr.node, items.proto)
+            if read is None or free is None:
+                names = set()
+                self.pure: tuple[str, ...] | None = None
+                break
+            names.update(free)
+        else:
+            self.pure = tuple(sorted(names))
+        self.same: dict[Any, tuple[Plan, tuple[int, ...], dict[int, int]]] = {}
         self.few: dict[Any, tuple[Plan, tuple[int, ...], dict[int, int]]] = {}  # see __call__
         self.laid = 0  # runs this step laid out new cards only
         self.other = 0  # runs whose values held something else (cards of the table, names)
@@ -201,6 +218,23 @@ class NewPlace:
     def __call__(self, run: Run) -> bool:
         if self.other >= self.GIVE_UP and not self.laid:
             return False
+        same = None
+        if self.pure is not None:
+            known = run.vars()
+            layout = run.layout
+            try:
+                if any(name not in known and name in layout.by_name for name in self.pure):
+                    raise KeyError("a region")  # its cards are read: not kept
+                # A name that is not a variable is a parameter or a spec's name: the frame's key
+                # holds the parameters, and the spec's names are the program's.
+                same = (layout, run.frame.key, tuple([known.get(name, _DEFER) for name in self.pure]))
+                hit = self.same.get(same)
+            except (KeyError, TypeError):  # a region, or a value that is not kept by its value
+                same = hit = None
+            if hit is not None:
+                self.laid += 1
+                self._apply(run, *hit)
+                return True
         runner = run.runner
         got = []
         try:
@@ -212,6 +246,7 @@ class NewPlace:
                         tres = read(run)
                     except Defer:
                         tres = None
+                        same = None  # the runner resolves it: its reading is not kept
                     if ev.CHECKED and tres is not None:
                         ev._same(target.expr, tres, runner.resolve_target(run.frame, target, state, run.fev))  # type: ignore[arg-type]
                 if tres is None:
@@ -253,6 +288,10 @@ class NewPlace:
             if len(self.few) >= KEPT:
                 self.few.clear()
             self.few[few] = (skeleton, consts, delta)
+        if same is not None:
+            if len(self.same) >= KEPT:
+                self.same.clear()
+            self.same[same] = (skeleton, consts, delta)
         self._apply(run, skeleton, consts, delta)
         return True
 
@@ -273,6 +312,44 @@ def apply_new(run: Run, step: st.Step, plan: Plan, consts: tuple[int, ...], delt
     of its own (a place of new cards returns none to the supply)."""
     run.cells = gather(run.cells, plan, consts)
     landed(run, step, plan, run.layout, delta)
+
+
+# --------------------------------------------------------------------------- turns
+
+
+def every_face_up(what: ev.Expr) -> bool:
+    """Whether ``what`` is ``up()``, the built-in: every face-up card of the table outside the
+    hands (:func:`~.helpers.h_orient`)."""
+    node = what.expr.node
+    return (
+        isinstance(node, Call)
+        and node.func == "up"
+        and not node.args
+        and function_kind(what.proto, "up") == "builtin"
+    )
+
+
+def turn_face_up(what: ev.Expr) -> Callable[[Run], None]:
+    """``turn: up()``: every face-up card outside the hands turned face down, a stretch of slots
+    at a time. What the general turn does with the slots ``up()`` selects (in order, none twice,
+    none empty): no card comes face up, so nothing is observed; the turn is counted."""
+
+    def op(run: Run) -> None:
+        cells = run.cells
+        want = what.sel(run, "turn") if ev.CHECKED else None
+        before = list(cells) if ev.CHECKED else None
+        for a, b in not_hand_runs(run.layout):
+            seg = cells[a:b]
+            new = [v & -2 for v in seg] if min(seg) >= 0 else [v & -2 if v >= 0 else v for v in seg]
+            if new != seg:
+                cells[a:b] = new
+        if before is not None:
+            turned = tuple(f for f, (x, y) in enumerate(zip(before, cells)) if x != y)
+            if turned != want or any(before[f] ^ 1 != cells[f] for f in turned):
+                raise ev.Mismatch(f"turn {what.text!r}: turned {turned}, the interpreter {want}")
+        run.meters = run.meters.add_turn()
+
+    return op
 
 
 # --------------------------------------------------------------------------- shuffles
