@@ -115,9 +115,15 @@ class Lines:
     def add(self, value: Any, form: str) -> bool:
         """The groups of one target's value (a row: one group); False when it holds anything
         but new cards."""
-        if form != "row" and type(value) is list and set(map(type, value)) == _NEW:
-            # The common case: one new card (or pair) per column or row.
+        if type(value) is list and set(map(type, value)) == _NEW:
             codes, ids = self._count(value)
+            if form == "row":  # a row of new cards (one owner card per column): one group
+                line = tuple(chain.from_iterable(map(codes.__getitem__, ids)))
+                self.lines.append(line)
+                self.groups.append([value])
+                self.shapes.append((len(line),))
+                return True
+            # The common case: one new card (or pair) per column or row.
             lines = list(map(codes.__getitem__, ids))
             self.lines.extend(lines)
             self.groups.append(value)
