@@ -300,8 +300,13 @@ def _turn(c: Compiler, step: st.Turn, number: str | None) -> Op:
     what = c.e(step.what)
     if rows.every_face_up(what):
         return rows.turn_face_up(what)
+    row = rows.whole_row(what)
 
     def op(run: Run) -> None:
+        if row is not None:
+            ab = rows.row_slots(run, *row)
+            if ab is not None and rows.turn_row(run, what, *ab):
+                return
         try:
             flats = what.sel(run, "turn")
         except EvalError as exc:

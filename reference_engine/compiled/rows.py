@@ -358,6 +358,49 @@ def turn_face_up(what: ev.Expr) -> Callable[[Run], None]:
     return op
 
 
+def whole_row(what: ev.Expr) -> tuple[str, int] | None:
+    """``(name, r)`` when ``what`` is ``name[r, *]`` (``r`` a whole number), else None."""
+    node = what.expr.node
+    if not (isinstance(node, Index) and isinstance(node.obj, Name) and len(node.args) == 2):
+        return None
+    r, c = node.args
+    if not (isinstance(r, Const) and type(r.value) is int and isinstance(c, Star)):
+        return None
+    return node.obj.name, r.value
+
+
+def row_slots(run: Run, name: str, r: int) -> tuple[int, int] | None:
+    """The slots ``[a, b)`` of row ``r`` of region ``name`` (what ``name[r, *]`` selects, in
+    order), where ``name`` is a region of single cards outside the hands and not a variable;
+    else None."""
+    if name in run.vars():
+        return None
+    reg = run.layout.by_name.get(name)
+    if reg is None or reg.hand is not None or reg.unit != 1 or not 0 < r <= reg.rows or not reg.cols:
+        return None
+    a = reg.offset + (r - 1) * reg.cols
+    return a, a + reg.cols
+
+
+def turn_row(run: Run, what: ev.Expr, a: int, b: int) -> bool:
+    """``turn: name[r, *]`` on the slots ``[a, b)`` of that row (:func:`row_slots`), every card
+    turned, those that come face up observed in order, as the general turn does; False (nothing
+    done) where a place of the row is empty (the general turn says which)."""
+    cells = run.cells
+    vals = cells[a:b]
+    if min(vals) < 0:
+        return False
+    if ev.CHECKED and (want := what.sel(run, "turn")) != tuple(range(a, b)):
+        raise ev.Mismatch(f"turn {what.text!r}: the slots {a}..{b - 1}, the interpreter {want}")
+    new = [v ^ 1 for v in vals]
+    cells[a:b] = new
+    revealed = [v for v in new if v & 1]
+    if revealed:
+        run.view = run.views.extend(run.view, ("turn", tuple(revealed)))
+    run.meters = run.meters.add_turn()
+    return True
+
+
 # --------------------------------------------------------------------------- shuffles
 
 

@@ -501,3 +501,49 @@ def test_a_place_kept_by_its_names_runs_alike(tmp_path: Path, change: tuple[str,
         params = dict(st.params, owners=tuple(owners))
         found = runs.differences(library, proto, params, assignments, range(3))
         assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize(
+    ("change", "refused"),
+    [
+        # A row past the region's rows: the interpreter's error.
+        (('      - turn: "M[1, *]"\n', '      - turn: "M[4, *]"\n'), "out of range"),
+        # An empty place in the row (its first card put back first): the interpreter says which.
+        (('      - turn: "M[1, *]"\n', '      - discard: "M[1, 1]"\n      - turn: "M[1, *]"\n'), "empty"),
+        # Two rows turned one after the other in a block.
+        (('      - turn: "M[1, *]"\n', '      - turn: "M[1, *]"\n      - turn: "M[2, *]"\n'), None),
+    ],
+)
+def test_a_whole_row_turned_at_once_runs_alike(
+    tmp_path: Path, change: tuple[str, str], refused: str | None
+) -> None:
+    """Attack: ``turn: M[r, *]`` read as a stretch of the layout (rows.turn_row): a row past the
+    region, an empty place in it, a row turned twice in a block: as the interpreter."""
+    assert change[0] in ROWS
+    text = ROWS.replace(change[0], change[1], 1)
+    result = _compare(_library(tmp_path, text))
+    if refused is None:
+        assert result[0] == "ran", result[:3]
+    else:
+        assert result[0] == "error" and refused in result[2], result[:3]
+
+
+def test_a_variable_named_as_a_region_is_not_read_as_its_row() -> None:
+    """A loop's variable that shadows a region's name: not a stretch of the region's slots."""
+    from reference_engine.compiled.run import Run
+
+    class FakeRun:
+        pass
+
+    run: Any = FakeRun()
+    run.layout = Layout.make([("M", 2, 3, 1, None, None)], (), ())
+    run.vars = lambda: {"M": (1, 2)}
+    assert rows.row_slots(run, "M", 1) is None
+    run.vars = lambda: {}
+    assert rows.row_slots(run, "M", 2) == (3, 6)
+    assert rows.row_slots(run, "M", 3) is None and rows.row_slots(run, "N", 1) is None
+    run.layout = Layout.make([("M", 2, 3, 1, "M", None)], (), ())
+    assert rows.row_slots(run, "M", 1) is None  # a hand
+    run.layout = Layout.make([("M", 2, 3, 2, None, None)], (), ())
+    assert rows.row_slots(run, "M", 1) is None  # items of two cards
+    assert Run  # the type a real run has
