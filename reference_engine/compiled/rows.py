@@ -110,13 +110,14 @@ class Lines:
         # Per target, its groups of new cards (or the list of new cards that are each a group),
         # read only to build a plan.
         self.groups: list[list[list[NewCards]] | list[NewCards]] = []
-        self.shapes: list[tuple[int, ...]] = []  # per target: the number of codes of each group
+        # Per target: the number of codes of each group, or ("each", groups, codes of each).
+        self.shapes: list[tuple[Any, ...]] = []
 
     def add(self, value: Any, form: str) -> bool:
         """The groups of one target's value (a row: one group); False when it holds anything
         but new cards."""
         if type(value) is list and set(map(type, value)) == _NEW:
-            codes, ids = self._count(value)
+            codes, ids, tally = self._count(value)
             if form == "row":  # a row of new cards (one owner card per column): one group
                 line = tuple(chain.from_iterable(map(codes.__getitem__, ids)))
                 self.lines.append(line)
@@ -127,7 +128,11 @@ class Lines:
             lines = list(map(codes.__getitem__, ids))
             self.lines.extend(lines)
             self.groups.append(value)
-            self.shapes.append(tuple(map(len, lines)))
+            sizes = {len(codes[key]) for key in tally}
+            if len(sizes) == 1:  # every group of the same size (an arrow per column): said so
+                self.shapes.append(("each", len(ids), sizes.pop()))
+            else:
+                self.shapes.append(tuple(map(len, lines)))
             return True
         items = [value] if form == "row" else (value if isinstance(value, list) else [value])
         groups = []
@@ -137,15 +142,15 @@ class Lines:
                 return False
             groups.append(leaves)
         for g in groups:
-            codes, ids = self._count(g)
+            codes, ids, _ = self._count(g)
             self.lines.append(tuple(chain.from_iterable(map(codes.__getitem__, ids))))
         self.groups.append(groups)
         self.shapes.append(tuple(map(len, self.lines[len(self.lines) - len(groups) :])))
         return True
 
-    def _count(self, cards: list[NewCards]) -> tuple[dict[int, tuple[int, ...]], list[int]]:
-        """Count ``cards`` by object and know the codes of each: the codes by object, and the
-        objects of ``cards`` in order."""
+    def _count(self, cards: list[NewCards]) -> tuple[dict[int, tuple[int, ...]], list[int], dict[int, int]]:
+        """Count ``cards`` by object and know the codes of each: the codes by object, the
+        objects of ``cards`` in order, and how often each of them is among ``cards``."""
         codes, objects, counts, up = self.codes, self.objects, self.counts, self.up
         ids = list(map(id, cards))
         distinct = set(ids)
@@ -159,7 +164,7 @@ class Lines:
                 codes[key] = _codes(nc, up)
                 objects[key] = nc
             counts[key] = counts.get(key, 0) + n
-        return codes, ids
+        return codes, ids, tally
 
     def placements(self, resolved: list[tuple[Resolved, str]]) -> list[tuple[Resolved, str, list[list[Any]]]]:
         """What :func:`~.plans.build_place_new` lays out: each target, its form and its groups."""
@@ -243,6 +248,7 @@ class NewPlace:
                 return True
         runner = run.runner
         got = []
+        static = True  # every target read from the layout alone: the key need not hold them
         try:
             state = run.state()
             for target, read, form, items in self.targets:
@@ -256,6 +262,7 @@ class NewPlace:
                     if ev.CHECKED and tres is not None:
                         ev._same(target.expr, tres, runner.resolve_target(run.frame, target, state, run.fev))  # type: ignore[arg-type]
                 if tres is None:
+                    static = False
                     tres = runner.resolve_target(run.frame, target, state, run.fev)
                 got.append((tres, form, items.public(run)))
         except EvalError:
@@ -275,7 +282,8 @@ class NewPlace:
                 self.other += 1
                 return False
         resolved = [(tres, form) for tres, form, _ in got]
-        key = (run.layout, tuple(resolved), tuple(lines.shapes))
+        # The targets read from the layout alone follow from it (and the step): not hashed again.
+        key = (run.layout, None if static else tuple(resolved), tuple(lines.shapes))
         skeleton = self.kept.get(key)
         if skeleton is None:
             try:

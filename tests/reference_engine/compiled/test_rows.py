@@ -547,3 +547,26 @@ def test_a_variable_named_as_a_region_is_not_read_as_its_row() -> None:
     run.layout = Layout.make([("M", 2, 3, 2, None, None)], (), ())
     assert rows.row_slots(run, "M", 1) is None  # items of two cards
     assert Run  # the type a real run has
+
+
+def test_the_shape_of_new_cards_tells_every_layout_apart() -> None:
+    """A place's plan is kept by the number of codes of each group: said at once where every
+    group has as many (an arrow per column), group by group otherwise; never the same key for
+    two different shapes."""
+    from reference_engine.table import NewCards
+
+    one = NewCards([SYMBOLS.intern("t1")])
+    other = NewCards([SYMBOLS.intern("t2")])
+    pair = NewCards([SYMBOLS.intern("t1"), SYMBOLS.intern("t2")])
+    shapes = {}
+    for value in ([one, other, one], [pair, pair, pair], [one, pair, one], [pair, one, one], [one, one]):
+        lines = rows.Lines(True)
+        assert lines.add(value, "columns")
+        shapes[tuple(lines.shapes)] = [len(v) for v in value]
+        assert tuple(chain_codes(lines)) == tuple(c for v in value for c in rows._codes(v, True))
+    assert len(shapes) == 5, shapes
+    assert (("each", 3, 1),) in shapes and (("each", 3, 2),) in shapes and ((1, 2, 1),) in shapes
+
+
+def chain_codes(lines: rows.Lines) -> list[int]:
+    return [c for line in lines.lines for c in line]
