@@ -80,7 +80,8 @@ class Unfit(Exception):
 class _Gen:
     """Generates the source of one expression's fast function (see the module docs)."""
 
-    def __init__(self, proto: Protocol):
+    def __init__(self, proto: Protocol, walrus: bool = True):
+        self.walrus = walrus  # a game's answer tested through a name (not in a comprehension's iterable)
         self.consts: list[Any] = []
         self.context = set(proto.context)
         self.families = {s.name for s in proto.symbols.values() if s.family}
@@ -339,7 +340,15 @@ class _Gen:
             if isinstance(node, Compare) and len(node.rest) == 1 and node.rest[0][0] in _BOOL_CMP:
                 return self.emit(node)  # _eq_face, _face_eq, _cmp[...] give a bool
         code = self.emit(node)
-        return code if code.startswith("_anyr(") else f"_truthy({code})"  # _anyr: a bool
+        if code.startswith("_anyr("):  # a bool
+            return code
+        if self.walrus and isinstance(node, Call) and self.function_kind(node.func) == "context":
+            # A game's answer (``valid(M[1, j])``) is nearly always a bool: tested as it is, the
+            # rest through ``_truthy`` (named once: a walrus, where Python allows one).
+            self.counter += 1
+            t = f"t{self.counter}"
+            return f"(({t} := {code}) is True or ({t} is not False and _truthy({t})))"
+        return f"_truthy({code})"
 
     def _Comprehension(self, node: Comprehension) -> str:
         if not node.clauses or node.clauses[0][0] != "for":
@@ -584,9 +593,11 @@ KINDS = ("value", "sel", "piles")
 piles (whether the value is a list, and each item's slots)."""
 
 
-def generate(node: Node, proto: Protocol, kind: str = "value") -> tuple[str, tuple[Any, ...]]:
+def generate(
+    node: Node, proto: Protocol, kind: str = "value", walrus: bool = True
+) -> tuple[str, tuple[Any, ...]]:
     """The source of ``node``'s fast function and its constants (:class:`Unfit` if none)."""
-    gen = _Gen(proto)
+    gen = _Gen(proto, walrus)
     body = gen.emit(node) if kind == "value" else gen.sel(node) if kind == "sel" else gen.piles(node)
     memos = "".join(f"    M{i} = {{}}\n" for i in range(1, gen.memos + 1))
     # The game's functions called directly (not through the frame's wrapper, which calls them).
@@ -597,8 +608,12 @@ def generate(node: Node, proto: Protocol, kind: str = "value") -> tuple[str, tup
 def fast_function(node: Node, proto: Protocol, kind: str = "value") -> Fast | None:
     """``node`` compiled to a fast function, or None where the closures are left to evaluate it."""
     try:
-        source, consts = generate(node, proto, kind)
-        code = compile(source, f"<compiled expression of {proto.name}>", "exec")
+        try:
+            source, consts = generate(node, proto, kind)
+            code = compile(source, f"<compiled expression of {proto.name}>", "exec")
+        except SyntaxError:  # a walrus in a comprehension's iterable: Python refuses it there
+            source, consts = generate(node, proto, kind, walrus=False)
+            code = compile(source, f"<compiled expression of {proto.name}>", "exec")
     except Exception:
         return None
     namespace: dict[str, Any] = dict(HELPERS)
@@ -608,4 +623,50 @@ def fast_function(node: Node, proto: Protocol, kind: str = "value") -> Fast | No
     return fn
 
 
-__all__ = ["Env", "Fast", "Slow", "fast_function", "generate"]
+# Built-in functions whose value depends on their arguments alone (not on the table: a
+# selection reaches one only through a region's name, which :func:`variables_only` refuses).
+_PURE = frozenset(
+    {
+        "len",
+        "new",
+        "reversed",
+        "sorted",
+        "sum",
+        "min",
+        "max",
+        "any",
+        "all",
+        "abs",
+        "count",
+        "index",
+        "str",
+        "symbol",
+        "family_index",
+        "part",
+        "without",
+        "combinations",
+        "minus",
+        "comb",
+    }
+)
+
+
+def function_kind(proto: Protocol, name: str) -> str:
+    """How a call of ``name`` resolves in ``proto`` (see :meth:`_Gen.function_kind`)."""
+    return _Gen(proto).function_kind(name)
+
+
+def variables_only(node: Node, proto: Protocol) -> tuple[str, ...] | None:
+    """The free names of ``node`` when its value is a function of their values alone, provided
+    none is a region (the caller checks that at each evaluation: a name that is neither a
+    variable nor a region is a parameter or one of the spec's names): it calls only families
+    and the built-ins of :data:`_PURE` (never a game's function, whose answer follows the game,
+    nor an encoding's). None when it may read anything else."""
+    for name in node.calls():
+        kind = function_kind(proto, name)
+        if not (kind == "family" or (kind == "builtin" and name in _PURE)):
+            return None
+    return tuple(sorted(node.names()))
+
+
+__all__ = ["Env", "Fast", "Slow", "fast_function", "function_kind", "generate", "variables_only"]

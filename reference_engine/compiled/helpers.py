@@ -346,6 +346,26 @@ def s_up(E: Env, want_up: bool, flats: Any = None) -> list[int]:
     return _facing(E.cells, _not_hands(E.layout) if flats is None else flats, want_up)
 
 
+_NOT_HAND_RUNS: dict[int, tuple[Any, tuple[tuple[int, int], ...]]] = {}
+
+
+def not_hand_runs(layout: Any) -> tuple[tuple[int, int], ...]:
+    """:func:`_not_hands` as stretches of consecutive slots ``(start, end)``, in order."""
+    hit = _NOT_HAND_RUNS.get(id(layout))
+    if hit is None or hit[0] is not layout:
+        runs: list[tuple[int, int]] = []
+        for f in _not_hands(layout):
+            if runs and runs[-1][1] == f:
+                runs[-1] = (runs[-1][0], f + 1)
+            else:
+                runs.append((f, f + 1))
+        hit = (layout, tuple(runs))
+        if len(_NOT_HAND_RUNS) > 4096:
+            _NOT_HAND_RUNS.clear()
+        _NOT_HAND_RUNS[id(layout)] = hit
+    return hit[1]
+
+
 def _not_hands(layout: Any) -> tuple[int, ...]:
     """The slots of the layout not in a hand, in order (its regions lie in the order of their
     slots)."""

@@ -28,7 +28,7 @@ from ..machine import Plan, Runner
 from ..machine.actions import layout as lay
 from ..machine.actions.shuffling import AT_ONCE, _group_outcomes, _piles, _shifts, _unlabel, groups_of
 from ..machine.actions.sleeving import _sleeve_build, _sleeve_resolve, check_piles
-from ..machine.frontier import _freeze, env_drop, env_set, spend
+from ..machine.frontier import _BUDGET, OverBudget, _freeze, env_drop, env_set
 from ..machine.plans import _flats, _res, check_shown
 from ..machine.runner import MAX_RUN_STEPS
 from ..shuffles import Shuffle
@@ -113,15 +113,21 @@ class Compiler:
 def run_block(run: Run, block: Block) -> None:
     runner = run.runner
     shared = run.shared
+    # The exploration budget in force (spend()'s): a budget is set for a whole run or
+    # exploration and reset when it ends, never between two steps of a block.
+    left = _BUDGET.get()
     for op, number, step in block:
         runner.current = number  # as the interpreter: messages name the step being carried out
         op(run)
         layout = run.layout
         if layout.shown:
-            try:
-                check_shown(run.state())  # no sleeve shows a card the protocol has face down
-            except EvalError as exc:
-                raise fail(run, step, exc) from None
+            cells = run.cells
+            for f in layout.shown:
+                if not cells[f] & 1:  # a sleeve shows a card the protocol has face down
+                    try:
+                        check_shown(run.state())  # its message
+                    except EvalError as exc:
+                        raise fail(run, step, exc) from None
         # after_step(run, number), where it only counts the step (a layout already noted, far
         # from the limit of steps): the same counts, the same budget spent.
         if (
@@ -130,7 +136,10 @@ def run_block(run: Run, block: Block) -> None:
             and shared.states_processed - shared.run_start < MAX_RUN_STEPS
         ):
             shared.states_processed += 1
-            spend()
+            if left is not None:  # spend()
+                left[0] -= 1
+                if left[0] < 0:
+                    raise OverBudget()
         else:
             after_step(run, number)
 
@@ -288,8 +297,15 @@ def _note(c: Compiler, step: st.Note, number: str | None) -> Op:
 
 def _turn(c: Compiler, step: st.Turn, number: str | None) -> Op:
     what = c.e(step.what)
+    if rows.every_face_up(what):
+        return rows.turn_face_up(what)
+    row = rows.whole_row(what)
 
     def op(run: Run) -> None:
+        if row is not None:
+            ab = rows.row_slots(run, *row)
+            if ab is not None and rows.turn_row(run, what, *ab):
+                return
         try:
             flats = what.sel(run, "turn")
         except EvalError as exc:

@@ -19,12 +19,14 @@ from typing import Any
 
 from .. import steps as st
 from ..cards import ROTATIONS
-from ..expressions import Const, EvalError, Index, Name, Star
+from ..expressions import Call, Const, EvalError, Index, Name, Star
 from ..machine import Plan
 from ..machine.plans import Resolved
 from ..table import Layout, NewCards
 from . import evaluate as ev
 from .base import gather, landed, same_plan
+from .codegen import function_kind, variables_only
+from .helpers import not_hand_runs
 from .plans import Defer, build_place_new
 from .run import Run
 
@@ -108,18 +110,29 @@ class Lines:
         # Per target, its groups of new cards (or the list of new cards that are each a group),
         # read only to build a plan.
         self.groups: list[list[list[NewCards]] | list[NewCards]] = []
-        self.shapes: list[tuple[int, ...]] = []  # per target: the number of codes of each group
+        # Per target: the number of codes of each group, or ("each", groups, codes of each).
+        self.shapes: list[tuple[Any, ...]] = []
 
     def add(self, value: Any, form: str) -> bool:
         """The groups of one target's value (a row: one group); False when it holds anything
         but new cards."""
-        if form != "row" and type(value) is list and set(map(type, value)) == _NEW:
+        if type(value) is list and set(map(type, value)) == _NEW:
+            codes, ids, tally = self._count(value)
+            if form == "row":  # a row of new cards (one owner card per column): one group
+                line = tuple(chain.from_iterable(map(codes.__getitem__, ids)))
+                self.lines.append(line)
+                self.groups.append([value])
+                self.shapes.append((len(line),))
+                return True
             # The common case: one new card (or pair) per column or row.
-            codes, ids = self._count(value)
             lines = list(map(codes.__getitem__, ids))
             self.lines.extend(lines)
             self.groups.append(value)
-            self.shapes.append(tuple(map(len, lines)))
+            sizes = {len(codes[key]) for key in tally}
+            if len(sizes) == 1:  # every group of the same size (an arrow per column): said so
+                self.shapes.append(("each", len(ids), sizes.pop()))
+            else:
+                self.shapes.append(tuple(map(len, lines)))
             return True
         items = [value] if form == "row" else (value if isinstance(value, list) else [value])
         groups = []
@@ -129,15 +142,15 @@ class Lines:
                 return False
             groups.append(leaves)
         for g in groups:
-            codes, ids = self._count(g)
+            codes, ids, _ = self._count(g)
             self.lines.append(tuple(chain.from_iterable(map(codes.__getitem__, ids))))
         self.groups.append(groups)
         self.shapes.append(tuple(map(len, self.lines[len(self.lines) - len(groups) :])))
         return True
 
-    def _count(self, cards: list[NewCards]) -> tuple[dict[int, tuple[int, ...]], list[int]]:
-        """Count ``cards`` by object and know the codes of each: the codes by object, and the
-        objects of ``cards`` in order."""
+    def _count(self, cards: list[NewCards]) -> tuple[dict[int, tuple[int, ...]], list[int], dict[int, int]]:
+        """Count ``cards`` by object and know the codes of each: the codes by object, the
+        objects of ``cards`` in order, and how often each of them is among ``cards``."""
         codes, objects, counts, up = self.codes, self.objects, self.counts, self.up
         ids = list(map(id, cards))
         distinct = set(ids)
@@ -151,7 +164,7 @@ class Lines:
                 codes[key] = _codes(nc, up)
                 objects[key] = nc
             counts[key] = counts.get(key, 0) + n
-        return codes, ids
+        return codes, ids, tally
 
     def placements(self, resolved: list[tuple[Resolved, str]]) -> list[tuple[Resolved, str, list[list[Any]]]]:
         """What :func:`~.plans.build_place_new` lays out: each target, its form and its groups."""
@@ -190,6 +203,21 @@ class NewPlace:
         self.up = step.up
         self.targets = [(t, target_reader(t), form, items) for t, form, items in targets]
         self.kept: dict[Any, Any] = {}
+        # Where every target is read from the layout alone and every value is a function of
+        # some names alone, variables or parameters (``[new(theta(i)) for i in 1..len(sizes)
+        # for c in 1..sizes[i]]``): those names; what the step lays out is then kept per layout,
+        # parameters and variables' values (:attr:`same`), without evaluating the values again.
+        names: set[str] = set()
+        for _, read, _, items in self.targets:
+            free = variables_only(items.expr.node, items.proto)
+            if read is None or free is None:
+                names = set()
+                self.pure: tuple[str, ...] | None = None
+                break
+            names.update(free)
+        else:
+            self.pure = tuple(sorted(names))
+        self.same: dict[Any, tuple[Plan, tuple[int, ...], dict[int, int]]] = {}
         self.few: dict[Any, tuple[Plan, tuple[int, ...], dict[int, int]]] = {}  # see __call__
         self.laid = 0  # runs this step laid out new cards only
         self.other = 0  # runs whose values held something else (cards of the table, names)
@@ -201,8 +229,26 @@ class NewPlace:
     def __call__(self, run: Run) -> bool:
         if self.other >= self.GIVE_UP and not self.laid:
             return False
+        same = None
+        if self.pure is not None:
+            known = run.vars()
+            layout = run.layout
+            try:
+                if any(name not in known and name in layout.by_name for name in self.pure):
+                    raise KeyError("a region")  # its cards are read: not kept
+                # A name that is not a variable is a parameter or a spec's name: the frame's key
+                # holds the parameters, and the spec's names are the program's.
+                same = (layout, run.frame.key, tuple([known.get(name, _DEFER) for name in self.pure]))
+                hit = self.same.get(same)
+            except (KeyError, TypeError):  # a region, or a value that is not kept by its value
+                same = hit = None
+            if hit is not None:
+                self.laid += 1
+                self._apply(run, *hit)
+                return True
         runner = run.runner
         got = []
+        static = True  # every target read from the layout alone: the key need not hold them
         try:
             state = run.state()
             for target, read, form, items in self.targets:
@@ -212,9 +258,11 @@ class NewPlace:
                         tres = read(run)
                     except Defer:
                         tres = None
+                        same = None  # the runner resolves it: its reading is not kept
                     if ev.CHECKED and tres is not None:
                         ev._same(target.expr, tres, runner.resolve_target(run.frame, target, state, run.fev))  # type: ignore[arg-type]
                 if tres is None:
+                    static = False
                     tres = runner.resolve_target(run.frame, target, state, run.fev)
                 got.append((tres, form, items.public(run)))
         except EvalError:
@@ -234,7 +282,8 @@ class NewPlace:
                 self.other += 1
                 return False
         resolved = [(tres, form) for tres, form, _ in got]
-        key = (run.layout, tuple(resolved), tuple(lines.shapes))
+        # The targets read from the layout alone follow from it (and the step): not hashed again.
+        key = (run.layout, None if static else tuple(resolved), tuple(lines.shapes))
         skeleton = self.kept.get(key)
         if skeleton is None:
             try:
@@ -253,6 +302,10 @@ class NewPlace:
             if len(self.few) >= KEPT:
                 self.few.clear()
             self.few[few] = (skeleton, consts, delta)
+        if same is not None:
+            if len(self.same) >= KEPT:
+                self.same.clear()
+            self.same[same] = (skeleton, consts, delta)
         self._apply(run, skeleton, consts, delta)
         return True
 
@@ -273,6 +326,87 @@ def apply_new(run: Run, step: st.Step, plan: Plan, consts: tuple[int, ...], delt
     of its own (a place of new cards returns none to the supply)."""
     run.cells = gather(run.cells, plan, consts)
     landed(run, step, plan, run.layout, delta)
+
+
+# --------------------------------------------------------------------------- turns
+
+
+def every_face_up(what: ev.Expr) -> bool:
+    """Whether ``what`` is ``up()``, the built-in: every face-up card of the table outside the
+    hands (:func:`~.helpers.h_orient`)."""
+    node = what.expr.node
+    return (
+        isinstance(node, Call)
+        and node.func == "up"
+        and not node.args
+        and function_kind(what.proto, "up") == "builtin"
+    )
+
+
+def turn_face_up(what: ev.Expr) -> Callable[[Run], None]:
+    """``turn: up()``: every face-up card outside the hands turned face down, a stretch of slots
+    at a time. What the general turn does with the slots ``up()`` selects (in order, none twice,
+    none empty): no card comes face up, so nothing is observed; the turn is counted."""
+
+    def op(run: Run) -> None:
+        cells = run.cells
+        want = what.sel(run, "turn") if ev.CHECKED else None
+        before = list(cells) if ev.CHECKED else None
+        for a, b in not_hand_runs(run.layout):
+            seg = cells[a:b]
+            new = [v & -2 for v in seg] if min(seg) >= 0 else [v & -2 if v >= 0 else v for v in seg]
+            if new != seg:
+                cells[a:b] = new
+        if before is not None:
+            turned = tuple(f for f, (x, y) in enumerate(zip(before, cells)) if x != y)
+            if turned != want or any(before[f] ^ 1 != cells[f] for f in turned):
+                raise ev.Mismatch(f"turn {what.text!r}: turned {turned}, the interpreter {want}")
+        run.meters = run.meters.add_turn()
+
+    return op
+
+
+def whole_row(what: ev.Expr) -> tuple[str, int] | None:
+    """``(name, r)`` when ``what`` is ``name[r, *]`` (``r`` a whole number), else None."""
+    node = what.expr.node
+    if not (isinstance(node, Index) and isinstance(node.obj, Name) and len(node.args) == 2):
+        return None
+    r, c = node.args
+    if not (isinstance(r, Const) and type(r.value) is int and isinstance(c, Star)):
+        return None
+    return node.obj.name, r.value
+
+
+def row_slots(run: Run, name: str, r: int) -> tuple[int, int] | None:
+    """The slots ``[a, b)`` of row ``r`` of region ``name`` (what ``name[r, *]`` selects, in
+    order), where ``name`` is a region of single cards outside the hands and not a variable;
+    else None."""
+    if name in run.vars():
+        return None
+    reg = run.layout.by_name.get(name)
+    if reg is None or reg.hand is not None or reg.unit != 1 or not 0 < r <= reg.rows or not reg.cols:
+        return None
+    a = reg.offset + (r - 1) * reg.cols
+    return a, a + reg.cols
+
+
+def turn_row(run: Run, what: ev.Expr, a: int, b: int) -> bool:
+    """``turn: name[r, *]`` on the slots ``[a, b)`` of that row (:func:`row_slots`), every card
+    turned, those that come face up observed in order, as the general turn does; False (nothing
+    done) where a place of the row is empty (the general turn says which)."""
+    cells = run.cells
+    vals = cells[a:b]
+    if min(vals) < 0:
+        return False
+    if ev.CHECKED and (want := what.sel(run, "turn")) != tuple(range(a, b)):
+        raise ev.Mismatch(f"turn {what.text!r}: the slots {a}..{b - 1}, the interpreter {want}")
+    new = [v ^ 1 for v in vals]
+    cells[a:b] = new
+    revealed = [v for v in new if v & 1]
+    if revealed:
+        run.view = run.views.extend(run.view, ("turn", tuple(revealed)))
+    run.meters = run.meters.add_turn()
+    return True
 
 
 # --------------------------------------------------------------------------- shuffles

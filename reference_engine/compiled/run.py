@@ -87,6 +87,30 @@ class Run:
         return State(self.layout, tuple(self.cells), self.out, self.env, self.meters, self.view)
 
 
+_SHAPES: dict[tuple[Any, ...], tuple[bool, tuple[int, int] | None]] = {}
+SHAPES_KEPT = 4096
+"""Regions whose :func:`_shape` is kept (by the layout's regions, on which alone it depends:
+not the layouts themselves, which it would keep alive); it starts afresh beyond this many."""
+
+
+def _shape(layout: Layout) -> tuple[bool, tuple[int, int] | None]:
+    """Whether ``layout`` has a hand, and its first region of the largest extent (by cells, then
+    columns): what the interpreter's note of the table space takes from it, region by region."""
+    regions = layout.regions
+    hit = _SHAPES.get(regions)
+    if hit is None:
+        best: tuple[int, int] | None = None
+        for reg in regions:
+            e = (reg.rows, reg.cols)
+            if best is None or (e[0] * e[1], e[1]) > (best[0] * best[1], best[1]):
+                best = e
+        hit = (any(reg.hand is not None for reg in regions), best)
+        if len(_SHAPES) >= SHAPES_KEPT:
+            _SHAPES.clear()
+        _SHAPES[regions] = hit
+    return hit
+
+
 def after_step(run: Run, number: str | None) -> None:
     """What the interpreter's block does after every step of a single run: the table space (see
     :func:`~reference_engine.machine.runner._note_extent`) and the count of steps carried out."""
@@ -95,12 +119,11 @@ def after_step(run: Run, number: str | None) -> None:
     seen = shared.layouts_seen
     if id(layout) not in seen:
         seen[id(layout)] = layout
-        for reg in layout.regions:
-            if reg.hand is not None:
-                shared.hands = True
-            e = (reg.rows, reg.cols)
-            if (e[0] * e[1], e[1]) > (shared.extent[0] * shared.extent[1], shared.extent[1]):
-                shared.extent = e
+        hands, e = _shape(layout)
+        if hands:
+            shared.hands = True
+        if e is not None and (e[0] * e[1], e[1]) > (shared.extent[0] * shared.extent[1], shared.extent[1]):
+            shared.extent = e
     shared.states_processed += 1
     if not shared.peak_frontier:
         shared.peak_frontier = 1

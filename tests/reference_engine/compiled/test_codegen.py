@@ -4,6 +4,7 @@ comprehension is computed from a memo (each item once, every item still computed
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -157,3 +158,51 @@ def test_a_hoisted_part_that_raises_never_gives_another_value(text: str) -> None
         except Exception:  # the caller falls back to the interpreter: nothing to compare
             continue
         assert got == expr(Scope(dict(names), functions=dict(BUILTINS))), (text, x)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[j for j in 1..4 if valid(j)]",
+        "[(1 if valid(j) else 0) for j in 1..4]",
+        "[j for j in 1..4 if valid(j) and j > 1]",
+        "not valid(2)",
+        # In a comprehension's iterable Python refuses a walrus: generated without one.
+        "[j for j in (1..2 if valid(1) else 1..3)]",
+        "[k for j in 1..2 for k in (1..j if valid(j) else [])]",
+    ],
+)
+def test_a_games_answer_is_tested_for_truth_as_the_interpreter_does(text: str) -> None:
+    """A game function's answer in an ``if``: a bool tested as it is, anything else (a number,
+    a list, none) through ``truthy``, each answer asked once and in order; where Python refuses
+    the walrus that names it, the expression is generated without one (still fast)."""
+    library = Library()
+    proto = library.protocol("card-selection-arrow")
+    expr = parse(text)
+    from reference_engine.compiled.codegen import fast_function
+
+    fast = fast_function(expr.node, proto)
+    assert fast is not None, text
+    source, _ = generate(expr.node, proto)
+    assert ":=" in source, source
+    if "(1..2 if" in text or "(1..j if" in text:
+        with pytest.raises(SyntaxError):
+            compile(source, "<test>", "exec")
+        assert ":=" not in generate(expr.node, proto, walrus=False)[0]
+    for answers in ([True, False, True, False], [1, 0, [], [0]], [None, True, 2, False], [False] * 4):
+        asked: list[Any] = []
+
+        def valid(j: Any, answers: list[Any] = answers, asked: list[Any] = asked) -> Any:
+            asked.append(j)
+            return answers[(j - 1) % 4]
+
+        def wrapper(scope: Any, j: Any) -> Any:
+            return valid(j)
+
+        wrapper.direct = valid  # type: ignore[attr-defined]
+        env = Env(lambda: None, None, [], {}, {}, {**BUILTINS, "valid": wrapper})  # type: ignore[arg-type]
+        got = fast(env)
+        calls = list(asked)
+        asked.clear()
+        want = expr(Scope({}, functions={**BUILTINS, "valid": wrapper}))
+        assert got == want and calls == asked, (text, answers, got, want, calls, asked)

@@ -352,3 +352,221 @@ def test_the_scramble_draws_as_the_shuffle_does_at_every_edge() -> None:
                 a, b = cls(seed), cls(seed)
                 assert rows.scramble(a, k) == Shuffle("scramble", k).sample(b)
                 assert a.getstate() == b.getstate()
+
+
+# --------------------------------------------------------------------------- w37-rows2
+
+
+def test_turning_every_face_up_card_runs_alike(tmp_path: Path) -> None:
+    """``turn: up()`` turned a stretch of slots at a time (rows.turn_face_up): the marks of
+    step 2 (the only face-up cards), and later every card and arrow of the table, with an empty
+    place among them (the discarded row 2 of a region that keeps its shape is not there: the
+    region Q is still on the table while P is discarded)."""
+    text = ROWS.replace('      - turn: "M[2, *]"\n', '      - turn: "up()"\n', 1)
+    text = text.replace("      - discard: P\n", '      - discard: P\n      - turn: "up()"\n', 1)
+    assert text.count('turn: "up()"') == 2
+    library = _library(tmp_path, text)
+    proto = library.protocol("rows-mini")
+    program = program_for(library, proto)
+    assert isinstance(program, Program), program
+    result = _compare(library, seeds=6)
+    assert result[0] == "ran" and result[8] == {"ups": 2}, result
+
+
+def test_turning_every_face_up_card_of_a_table_with_holes_and_hands() -> None:
+    """Attack: slots of a hand are left as they are; empty places stay empty; a face-down card
+    stays face down; every face-up card elsewhere is turned, and nothing else."""
+    from reference_engine.compiled import evaluate
+    from reference_engine.compiled.helpers import not_hand_runs
+
+    layout = Layout.make(
+        [("A", 2, 3, None, None, None), ("H", 1, 2, None, "H", None), ("B", 1, 4, None, None, None)], (), ()
+    )
+    runs_ = not_hand_runs(layout)
+    hand = set(layout.by_name["H"].slots)
+    assert [f for a, b in runs_ for f in range(a, b)] == [f for f in range(layout.size) if f not in hand]
+    rng = random.Random(5)
+    for _ in range(200):
+        cells = [rng.choice([EMPTY, 2, 3, 4, 5, 6, 7]) for _ in range(layout.size)]
+        want = [v ^ 1 if f not in hand and v >= 0 and v & 1 else v for f, v in enumerate(cells)]
+
+        class FakeRun:
+            pass
+
+        run: Any = FakeRun()
+        run.layout, run.cells = layout, list(cells)
+
+        class Meters:
+            turned = 0
+
+            def add_turn(self) -> Any:
+                self.turned += 1
+                return self
+
+        run.meters = Meters()
+        assert not evaluate.CHECKED
+        op = rows.turn_face_up(None)  # type: ignore[arg-type]  # the expression is read only when checked
+        op(run)
+        assert run.cells == want and run.meters.turned == 1
+
+
+def test_a_place_of_new_cards_from_names_alone_is_laid_out_once_per_layout_and_values(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Step 2's marks depend on no card: the second run on the same layout lays them out
+    without evaluating them; a value that reads the table (the arrows of step 4), or a name
+    that is a region, is evaluated every run."""
+    evaluated: list[str | None] = []  # the step of each evaluation of new cards
+    current: list[str | None] = [None]
+
+    class Counted(rows.Lines):
+        def __init__(self, up: bool) -> None:
+            super().__init__(up)
+            evaluated.append(current[0])
+
+    monkeypatch.setattr(rows, "Lines", Counted)
+    made: list[rows.NewPlace] = []
+
+    class Recorded(rows.NewPlace):
+        def __init__(self, *args: Any) -> None:
+            super().__init__(*args)
+            made.append(self)
+
+        def __call__(self, run: Any) -> bool:
+            current[0] = self.step.number
+            return super().__call__(run)
+
+    monkeypatch.setattr(rows, "NewPlace", Recorded)
+    library = _library(tmp_path, ROWS)
+    _compare(library, seeds=6)
+    pure = {p.step.number: p.pure for p in made}
+    assert pure["2"] == () and pure["4"] is None, pure  # step 4 calls ncols and reads M
+    step2 = [p for p in made if p.step.number == "2"]
+    step4 = [p for p in made if p.step.number == "4"]
+    assert all(len(p.same) == 1 for p in step2)  # one layout, one set of parameters
+    # Once per program (the engines' programs are made afresh by the test's runs, at most one
+    # per run): never more than the runs, and fewer when a program ran twice.
+    laid2 = sum(p.laid for p in step2)
+    assert evaluated.count("2") == len(step2) < laid2, (evaluated.count("2"), len(step2), laid2)
+    assert evaluated.count("4") == sum(p.laid for p in step4)  # the arrows: every run
+
+
+PARAMS = ROWS.replace(
+    'inputs:\n  cards: {encoding: card, count: 5, doc: "cards"}\n',
+    'params:\n  owners: {default: [3, 2], doc: "marks per owner"}\n'
+    'inputs:\n  cards: {encoding: card, count: 5, doc: "cards"}\n',
+).replace(
+    "[new(t(i)) for i in 1..2 for j in 1..(3 if i == 1 else 2)]",
+    "[new(t(i)) for i in 1..len(owners) for j in 1..owners[i]]",
+)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        None,
+        # A for loop's variable in the value: kept per value of the variable.
+        (
+            '      - place:\n          Q: "[new(t(j)) for j in 1..4]"\n',
+            '      - for: {v: "1..3"}\n        do:\n          - place:\n'
+            '              Q: "[new(t(v)) for j in 1..4]"\n'
+            "          - discard: Q\n",
+        ),
+        # A region's name among the names: its cards are read (never kept).
+        (
+            '      - place:\n          Q: "[new(t(j)) for j in 1..4]"\n',
+            '      - place:\n          Q: "[new(t(j)) for j in 1..len(M)]"\n',
+        ),
+        # A value that fails for some parameters: the error every run, never a kept plan.
+        (
+            "for j in 1..owners[i]]",
+            "for j in 1..owners[i + 1]]",
+        ),
+    ],
+)
+def test_a_place_kept_by_its_names_runs_alike(tmp_path: Path, change: tuple[str, str] | None) -> None:
+    """Attack: a place of new cards kept per layout, parameters and variables, where a
+    variable changes between runs of the step, a name is a region, or the value raises."""
+    text = PARAMS
+    if change is not None:
+        assert change[0] in text, change
+        text = text.replace(change[0], change[1], 1)
+        if "discard: Q\n" in change[1]:
+            text = text.replace("      - discard: Q\n      - discard:", "      - discard:", 1)
+    library = _library(tmp_path, text)
+    proto = library.protocol("rows-mini")
+    assert isinstance(program_for(library, proto), Program)
+    for owners in ([3, 2], [2, 3], [1, 4]):
+        st, assignments = _assignments(library, "rows-mini", 2)
+        params = dict(st.params, owners=tuple(owners))
+        found = runs.differences(library, proto, params, assignments, range(3))
+        assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize(
+    ("change", "refused"),
+    [
+        # A row past the region's rows: the interpreter's error.
+        (('      - turn: "M[1, *]"\n', '      - turn: "M[4, *]"\n'), "out of range"),
+        # An empty place in the row (its first card put back first): the interpreter says which.
+        (('      - turn: "M[1, *]"\n', '      - discard: "M[1, 1]"\n      - turn: "M[1, *]"\n'), "empty"),
+        # Two rows turned one after the other in a block.
+        (('      - turn: "M[1, *]"\n', '      - turn: "M[1, *]"\n      - turn: "M[2, *]"\n'), None),
+    ],
+)
+def test_a_whole_row_turned_at_once_runs_alike(
+    tmp_path: Path, change: tuple[str, str], refused: str | None
+) -> None:
+    """Attack: ``turn: M[r, *]`` read as a stretch of the layout (rows.turn_row): a row past the
+    region, an empty place in it, a row turned twice in a block: as the interpreter."""
+    assert change[0] in ROWS
+    text = ROWS.replace(change[0], change[1], 1)
+    result = _compare(_library(tmp_path, text))
+    if refused is None:
+        assert result[0] == "ran", result[:3]
+    else:
+        assert result[0] == "error" and refused in result[2], result[:3]
+
+
+def test_a_variable_named_as_a_region_is_not_read_as_its_row() -> None:
+    """A loop's variable that shadows a region's name: not a stretch of the region's slots."""
+    from reference_engine.compiled.run import Run
+
+    class FakeRun:
+        pass
+
+    run: Any = FakeRun()
+    run.layout = Layout.make([("M", 2, 3, 1, None, None)], (), ())
+    run.vars = lambda: {"M": (1, 2)}
+    assert rows.row_slots(run, "M", 1) is None
+    run.vars = lambda: {}
+    assert rows.row_slots(run, "M", 2) == (3, 6)
+    assert rows.row_slots(run, "M", 3) is None and rows.row_slots(run, "N", 1) is None
+    run.layout = Layout.make([("M", 2, 3, 1, "M", None)], (), ())
+    assert rows.row_slots(run, "M", 1) is None  # a hand
+    run.layout = Layout.make([("M", 2, 3, 2, None, None)], (), ())
+    assert rows.row_slots(run, "M", 1) is None  # items of two cards
+    assert Run  # the type a real run has
+
+
+def test_the_shape_of_new_cards_tells_every_layout_apart() -> None:
+    """A place's plan is kept by the number of codes of each group: said at once where every
+    group has as many (an arrow per column), group by group otherwise; never the same key for
+    two different shapes."""
+    from reference_engine.table import NewCards
+
+    one = NewCards([SYMBOLS.intern("t1")])
+    other = NewCards([SYMBOLS.intern("t2")])
+    pair = NewCards([SYMBOLS.intern("t1"), SYMBOLS.intern("t2")])
+    shapes = {}
+    for value in ([one, other, one], [pair, pair, pair], [one, pair, one], [pair, one, one], [one, one]):
+        lines = rows.Lines(True)
+        assert lines.add(value, "columns")
+        shapes[tuple(lines.shapes)] = [len(v) for v in value]
+        assert tuple(chain_codes(lines)) == tuple(c for v in value for c in rows._codes(v, True))
+    assert len(shapes) == 5, shapes
+    assert (("each", 3, 1),) in shapes and (("each", 3, 2),) in shapes and ((1, 2, 1),) in shapes
+
+
+def chain_codes(lines: rows.Lines) -> list[int]:
+    return [c for line in lines.lines for c in line]
