@@ -207,13 +207,21 @@ def test_a_whole_rows_return_is_built_from_runs(index: int) -> None:
                 names = tuple(rng.choice(owners) for _ in flats)
                 fast = return_row(layout, flats, names)
                 tables = {x.name for x in layout.regions if x.hand is None}  # regions that are no hand
-                applies = not layout.holes and reg.hand is None and tables.isdisjoint(names)
+                holes = layout.holes
+                hands = [x for x in layout.regions if x.name in names]  # the old hands named
+                applies = (
+                    reg.hand is None
+                    and tables.isdisjoint(names)
+                    and holes.isdisjoint(reg.slots)
+                    and all(holes.isdisjoint(x.slots) for x in hands)
+                )
                 assert (fast is not None) == applies, (reg.name, r, names)
                 seen = agree(fp.build_return, _return_build, layout, (flats, names))
                 if fast is not None:
                     assert seen == "same"
                     built += 1
-    assert built > 10 or layout.holes
+    # Empty places elsewhere (another region's row, Step 11's set-aside sleeves) stay put.
+    assert built > 10 or (layout.holes and (built > 0 or index == 6))
 
 
 def test_a_return_row_refuses_what_is_not_one_row() -> None:
