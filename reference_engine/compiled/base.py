@@ -45,6 +45,9 @@ def strip(plan: Plan) -> Plan:
 def gather(cells: list[int], plan: Plan, consts: tuple[int, ...]) -> list[int]:
     """The cells after ``plan`` (its new cards ``consts``): one C-level gather, its index kept
     on the plan."""
+    cut = plan.__dict__.get("_cut")
+    if cut is not None and not consts:  # a stretch of slots leaves, the rest keeps its order
+        return cells[: cut[0]] + cells[cut[1] :]
     getter = plan.__dict__.get("_getter")
     n = len(cells)
     if getter is None:
@@ -142,12 +145,16 @@ def _out_added(out: tuple[tuple[int, int], ...], delta: dict[int, int]) -> tuple
     return hit
 
 
-def _returned(plan: Plan) -> Callable[[list[int]], tuple[int, ...]]:
+def _returned(plan: Plan) -> Callable[[list[int]], Sequence[int]]:
     """The gather of the cards a plan returns to the supply (kept on the plan)."""
-    getter: Callable[[list[int]], tuple[int, ...]] | None = plan.__dict__.get("_returned")
+    getter: Callable[[list[int]], Sequence[int]] | None = plan.__dict__.get("_returned")
     if getter is None:
         idx = plan.returned
-        getter = itemgetter(*idx) if len(idx) > 1 else _few(tuple(idx))
+        first, n = idx[0], len(idx)
+        if n > 1 and idx[-1] == first + n - 1 and list(idx) == list(range(first, first + n)):
+            getter = itemgetter(slice(first, first + n))  # a whole row: one slice
+        else:
+            getter = itemgetter(*idx) if n > 1 else _few(tuple(idx))
         plan.__dict__["_returned"] = getter
     return getter
 

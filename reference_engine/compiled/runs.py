@@ -74,7 +74,10 @@ def bottom_row(layout: Layout, flats: Sequence[int]) -> Plan | None:
                 src[h] = EMPTY
                 idx[h] = n
     plan = Plan(Layout.make(shapes, new_holes, ()), tuple(src), (), {}, tuple(flats))
-    plan.__dict__["_getter"] = itemgetter(*idx) if len(idx) > 1 else _few(tuple(idx))
+    if mine:
+        plan.__dict__["_getter"] = itemgetter(*idx) if len(idx) > 1 else _few(tuple(idx))
+    else:
+        plan.__dict__["_cut"] = (cut, end)  # the gather: two slices (base.gather)
     remember_landings(plan, layout, ())
     return plan
 
