@@ -83,13 +83,7 @@ def apply_plan(run: Run, step: st.Step, plan: Plan) -> None:
         delta = dict(delta)
         codes = _returned(plan)(cells)
         returned = returned_symbols(codes)
-        kinds = set(returned)
-        if len(kinds) > 8:
-            for sid, k in Counter(returned).items():
-                delta[sid] = delta.get(sid, 0) - k
-        else:  # a few symbols (arrows, owner cards): one C-level count each, in the same order
-            for sid in sorted(kinds):
-                delta[sid] = delta.get(sid, 0) - returned.count(sid)
+        less(delta, returned)
         if min(codes) < 0 or not all(map(_ONE.__and__, codes)):  # an empty place or a face-down card
             run.view = run.views.extend(run.view, ("discard", tuple(returned)))
     landed(run, step, plan, run.layout, delta)
@@ -111,6 +105,18 @@ def returned_symbols(codes: Sequence[int]) -> list[int]:
             sids = list(map(one.__getitem__, sids))
     sids.sort()
     return sids
+
+
+def less(delta: dict[int, int], returned: list[int]) -> None:
+    """Take the cards ``returned`` (their symbols, sorted) off ``delta``, symbol by symbol in
+    order. A few symbols (a row of arrows or owner cards): one C-level count each."""
+    kinds = set(returned)
+    if len(kinds) > 8:
+        for sid, k in Counter(returned).items():
+            delta[sid] = delta.get(sid, 0) - k
+        return
+    for sid in sorted(kinds):
+        delta[sid] = delta.get(sid, 0) - returned.count(sid)
 
 
 def landed(run: Run, step: st.Step, plan: Plan, before: Layout, delta: dict[int, int]) -> None:
