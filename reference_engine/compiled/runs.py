@@ -22,6 +22,16 @@ from ..table import NEW, SLEEVES, Layout
 from .base import _few
 
 
+def region_at(layout: Layout, flat: int) -> Any:
+    """``layout.owner(flat)`` (``flat`` on the table), without building the layout's
+    slot-to-region list for one look-up: a new layout (each turn's) is asked once, here, and
+    has a dozen regions against hundreds of slots."""
+    for reg in layout.regions:
+        if flat < reg.offset + reg.rows * reg.cols:
+            return reg
+    return layout.owner(flat)  # off the table: the layout's own answer (its error)
+
+
 def bottom_row(layout: Layout, flats: Sequence[int]) -> Plan | None:
     """The discard of a region's whole bottom row (Step 11's and 12's arrows and owner cards, a
     lottery's used row), from whole runs: the region loses that row and the empty rows just
@@ -31,7 +41,7 @@ def bottom_row(layout: Layout, flats: Sequence[int]) -> Plan | None:
     first = flats[0]
     if not 0 <= first < layout.size:
         return None
-    reg = layout.owner(first)
+    reg = region_at(layout, first)
     cols = reg.cols
     off = reg.offset
     end = off + reg.rows * cols
@@ -134,7 +144,7 @@ def return_row(layout: Layout, flats: Sequence[int], names: Sequence[str]) -> Pl
     first = flats[0]
     if not 0 <= first < layout.size:
         return None
-    reg = layout.owner(first)
+    reg = region_at(layout, first)
     cols, off = reg.cols, reg.offset
     row, c = divmod(first - off, cols)
     if c or n != cols or reg.hand is not None or flats[-1] != first + n - 1:
