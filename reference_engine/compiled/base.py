@@ -4,8 +4,9 @@ step (the interpreter's way), and the plan without display labels."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from operator import itemgetter
+from typing import Any
 
 from .. import steps as st
 from ..cards import EMPTY, ROTATIONS
@@ -44,6 +45,9 @@ def strip(plan: Plan) -> Plan:
 def gather(cells: list[int], plan: Plan, consts: tuple[int, ...]) -> list[int]:
     """The cells after ``plan`` (its new cards ``consts``): one C-level gather, its index kept
     on the plan."""
+    cut = plan.__dict__.get("_cut")
+    if cut is not None and not consts:  # a stretch of slots leaves, the rest keeps its order
+        return cells[: cut[0]] + cells[cut[1] :]
     getter = plan.__dict__.get("_getter")
     n = len(cells)
     if getter is None:
@@ -78,16 +82,41 @@ def apply_plan(run: Run, step: st.Step, plan: Plan) -> None:
     if plan.returned:
         delta = dict(delta)
         codes = _returned(plan)(cells)
-        sids = [c >> 1 for c in codes]
-        to = ROTATIONS.to
-        if to and not to.keys().isdisjoint(sids):  # an up-down card is one piece of the supply
-            sids = [min(s, to[s]) if s in to else s for s in sids]
-        returned = sorted(sids)
-        for sid, k in Counter(returned).items():
-            delta[sid] = delta.get(sid, 0) - k
-        if not all(c >= 0 and c & 1 for c in codes):
+        returned = returned_symbols(codes)
+        less(delta, returned)
+        if min(codes) < 0 or not all(map(_ONE.__and__, codes)):  # an empty place or a face-down card
             run.view = run.views.extend(run.view, ("discard", tuple(returned)))
     landed(run, step, plan, run.layout, delta)
+
+
+_ONE = 1
+
+
+def returned_symbols(codes: Sequence[int]) -> list[int]:
+    """The supply's symbols of the cards ``codes`` going back to it, sorted (an up-down card is
+    one piece of the supply: the lower of its two symbols). In C over the cards: a discard
+    returns whole rows (a turn's arrows and owner cards), of a few symbols."""
+    sids = list(map(_ONE.__rrshift__, codes))  # c >> 1
+    to = ROTATIONS.to
+    if to:
+        kinds = set(sids)
+        if not to.keys().isdisjoint(kinds):
+            one = {s: min(s, to[s]) if s in to else s for s in kinds}
+            sids = list(map(one.__getitem__, sids))
+    sids.sort()
+    return sids
+
+
+def less(delta: dict[int, int], returned: list[int]) -> None:
+    """Take the cards ``returned`` (their symbols, sorted) off ``delta``, symbol by symbol in
+    order. A few symbols (a row of arrows or owner cards): one C-level count each."""
+    kinds = set(returned)
+    if len(kinds) > 8:
+        for sid, k in Counter(returned).items():
+            delta[sid] = delta.get(sid, 0) - k
+        return
+    for sid in sorted(kinds):
+        delta[sid] = delta.get(sid, 0) - returned.count(sid)
 
 
 def landed(run: Run, step: st.Step, plan: Plan, before: Layout, delta: dict[int, int]) -> None:
@@ -98,18 +127,40 @@ def landed(run: Run, step: st.Step, plan: Plan, before: Layout, delta: dict[int,
     if before.inside:
         check_landings(run, step, plan, before)
     if delta:
-        run.out = out_add(run.out, delta)
+        run.out = _out_added(run.out, delta)
         run.meters = run.meters.note_out(run.out)
         if run.runner.limits is not None:
             run.runner.check_limits(run.frame, step, run.state())
 
 
-def _returned(plan: Plan) -> Callable[[list[int]], tuple[int, ...]]:
+_ADDED: dict[tuple[Any, ...], tuple[tuple[int, int], ...]] = {}
+ADDED_KEPT = 4096
+"""Results of :func:`~reference_engine.meters.out_add` kept by the helpers out and the change
+(a game meets the same few again and again: a turn's arrows and owner cards out, then back).
+Bounded: it starts afresh beyond this."""
+
+
+def _out_added(out: tuple[tuple[int, int], ...], delta: dict[int, int]) -> tuple[tuple[int, int], ...]:
+    """``out_add(out, delta)``, kept (a pure function of small tuples)."""
+    key = (out, *delta.items())
+    hit = _ADDED.get(key)
+    if hit is None:
+        if len(_ADDED) >= ADDED_KEPT:
+            _ADDED.clear()
+        hit = _ADDED[key] = out_add(out, delta)
+    return hit
+
+
+def _returned(plan: Plan) -> Callable[[list[int]], Sequence[int]]:
     """The gather of the cards a plan returns to the supply (kept on the plan)."""
-    getter: Callable[[list[int]], tuple[int, ...]] | None = plan.__dict__.get("_returned")
+    getter: Callable[[list[int]], Sequence[int]] | None = plan.__dict__.get("_returned")
     if getter is None:
         idx = plan.returned
-        getter = itemgetter(*idx) if len(idx) > 1 else _few(tuple(idx))
+        first, n = idx[0], len(idx)
+        if n > 1 and idx[-1] == first + n - 1 and list(idx) == list(range(first, first + n)):
+            getter = itemgetter(slice(first, first + n))  # a whole row: one slice
+        else:
+            getter = itemgetter(*idx) if n > 1 else _few(tuple(idx))
         plan.__dict__["_returned"] = getter
     return getter
 

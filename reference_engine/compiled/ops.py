@@ -33,7 +33,7 @@ from ..machine.plans import _flats, _res, check_shown
 from ..machine.runner import MAX_RUN_STEPS
 from ..shuffles import Shuffle
 from ..table import Draft, Layout, State, visible
-from . import calls, rows, takes
+from . import calls, fused, rows, takes
 from . import evaluate as ev
 from . import plans as fp
 from .base import Op, Unsupported, apply_plan, fail, same_plan, strip
@@ -92,7 +92,7 @@ class Compiler:
         for step in steps:
             here = step.number or number
             out.append((self.step(step, here), here, step))
-        return tuple(out)
+        return tuple(fused.pairs(out, self.e))  # a sleeve step and a discard at once (fused.py)
 
     def step(self, step: st.Step, number: str | None) -> Op:
         kind = type(step)

@@ -399,17 +399,31 @@ def kept_whole(layout: Layout, flats: Sequence[int]) -> bool:
             going = set(flats)
         cols, off = reg.cols, reg.offset
         touched: set[int] = set()  # columns (0-based) of the sleeves a card leaves from a kept row
+        whole = False
         for r in kept:
-            start = off + (r - 1) * cols
-            touched.update(f - start for f in going.intersection(range(start, start + cols)))
-        if not touched:
-            continue
-        whole = len(touched) == cols
+            line = range(off + (r - 1) * cols, off + r * cols)
+            if going.isdisjoint(line):
+                continue
+            if going.issuperset(line):  # a whole kept row goes (a discard of rows): every sleeve
+                whole = True
+                break
+            start = line.start
+            touched.update(f - start for f in going.intersection(line))
+        if not whole:
+            if not touched:
+                continue
+            whole = len(touched) == cols
         for r in rows:
             start = off + (r - 1) * cols
-            need = set(range(start, start + cols)) if whole else {start + c for c in touched}
+            if whole:
+                line = range(start, start + cols)
+                if going.issuperset(line):
+                    continue  # the whole row goes too (one C-level check)
+                need = set(line)
+            else:
+                need = {start + c for c in touched}
             need.difference_update(going)
-            if holes:
+            if holes and need:
                 need.difference_update(holes)
             if need:
                 return False
@@ -508,6 +522,8 @@ def build_sleeve(layout: Layout, res: Resolved) -> Plan:
         shapes.append((reg.name, reg.rows, reg.cols, reg.unit, reg.hand, sleeve))
     plan = Plan(Layout.make(shapes, layout.holes, ()), tuple(range(layout.size)), (), {})
     plan.__dict__["_identity"] = True  # every card stays where it is: nothing to gather
+    if not any(op.out for op in res):
+        remember_landings(plan, layout, ())  # no row slides out: no card leaves a sleeve
     return plan
 
 

@@ -10,6 +10,7 @@ regions out) say None outside theirs."""
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from operator import itemgetter
 from typing import Any
@@ -21,6 +22,16 @@ from ..table import NEW, SLEEVES, Layout
 from .base import _few
 
 
+def region_at(layout: Layout, flat: int) -> Any:
+    """``layout.owner(flat)`` (``flat`` on the table), without building the layout's
+    slot-to-region list for one look-up: a new layout (each turn's) is asked once, here, and
+    has a dozen regions against hundreds of slots."""
+    for reg in layout.regions:
+        if flat < reg.offset + reg.rows * reg.cols:
+            return reg
+    return layout.owner(flat)  # off the table: the layout's own answer (its error)
+
+
 def bottom_row(layout: Layout, flats: Sequence[int]) -> Plan | None:
     """The discard of a region's whole bottom row (Step 11's and 12's arrows and owner cards, a
     lottery's used row), from whole runs: the region loses that row and the empty rows just
@@ -30,7 +41,7 @@ def bottom_row(layout: Layout, flats: Sequence[int]) -> Plan | None:
     first = flats[0]
     if not 0 <= first < layout.size:
         return None
-    reg = layout.owner(first)
+    reg = region_at(layout, first)
     cols = reg.cols
     off = reg.offset
     end = off + reg.rows * cols
@@ -43,10 +54,10 @@ def bottom_row(layout: Layout, flats: Sequence[int]) -> Plan | None:
     left = reg.rows - 1  # rows the region keeps: empty bottom rows go too
     mine: list[int] = []
     if holes:
-        mine = sorted(holes.intersection(range(off, start)))
         while left and holes.issuperset(range(off + (left - 1) * cols, off + left * cols)):
             left -= 1
-        mine = [h for h in mine if h < off + left * cols]
+        if left:
+            mine = sorted(holes.intersection(range(off, off + left * cols)))
     if not left and reg.hand is not None:
         return None  # a hand keeps an emptied row
     cut = off + left * cols  # slots cut..end leave the layout
@@ -61,7 +72,11 @@ def bottom_row(layout: Layout, flats: Sequence[int]) -> Plan | None:
     new_holes: list[int] = []
     if holes:
         shift = end - cut
-        new_holes = [h if h < cut else h - shift for h in holes if h < cut or h >= end]
+        ordered = sorted(holes)  # those before the cut stay, those after it shift, in C
+        new_holes = ordered[: bisect_left(ordered, cut)]
+        after = ordered[bisect_left(ordered, end) :]
+        if after:
+            new_holes.extend(map((-shift).__add__, after))
         if mine:
             idx = list(src)
             n = layout.size
@@ -69,7 +84,10 @@ def bottom_row(layout: Layout, flats: Sequence[int]) -> Plan | None:
                 src[h] = EMPTY
                 idx[h] = n
     plan = Plan(Layout.make(shapes, new_holes, ()), tuple(src), (), {}, tuple(flats))
-    plan.__dict__["_getter"] = itemgetter(*idx) if len(idx) > 1 else _few(tuple(idx))
+    if mine:
+        plan.__dict__["_getter"] = itemgetter(*idx) if len(idx) > 1 else _few(tuple(idx))
+    else:
+        plan.__dict__["_cut"] = (cut, end)  # the gather: two slices (base.gather)
     remember_landings(plan, layout, ())
     return plan
 
@@ -114,24 +132,29 @@ def take_runs(layout: Layout, reg: Any, cols: Sequence[int], into: str) -> Plan:
 
 def return_row(layout: Layout, flats: Sequence[int], names: Sequence[str]) -> Plan | None:
     """:func:`~.plans.build_return` of one whole row of a region that is no hand (Step 12's
-    sleeves, a set-aside row), on a table without empty places, to hands of one row: from whole
+    sleeves, a set-aside row, Step 11's unselected sleeves), without empty places in that region
+    or in the hands named (elsewhere they stay where they are), to hands of one row: from whole
     runs. The region keeps its other rows (the row returned becomes empty places; a bottom row
     goes, a region left empty goes), each hand named keeps its slots and gets its cards at its
     end in order, a new hand comes after the other regions (in the order of its first card);
     nothing leaves a sleeve. None: any other return (the general builder, and its messages)."""
     n = len(flats)
-    if not n or n != len(names) or layout.holes:
+    if not n or n != len(names):
         return None
     first = flats[0]
     if not 0 <= first < layout.size:
         return None
-    reg = layout.owner(first)
+    reg = region_at(layout, first)
     cols, off = reg.cols, reg.offset
     row, c = divmod(first - off, cols)
     if c or n != cols or reg.hand is not None or flats[-1] != first + n - 1:
         return None
-    if list(flats) != list(range(first, first + n)):
+    if n > 1 and list(flats) != list(range(first, first + n)):
         return None
+    rows = reg.rows
+    holes = layout.holes
+    if holes and not holes.isdisjoint(range(off, off + rows * cols)):
+        return None  # an empty place in the region (the general builder trims and names them)
     groups: dict[str, list[int]] = {name: [] for name in dict.fromkeys(names)}
     for f, name in zip(flats, names):
         groups[name].append(f)
@@ -140,10 +163,12 @@ def return_row(layout: Layout, flats: Sequence[int], names: Sequence[str]) -> Pl
         hand = by_name.get(name)
         if hand is not None and (hand.hand is None or hand.rows != 1):
             return None  # no hand (the general builder defers, for the message), or an odd one
+        if hand is not None and holes and not holes.isdisjoint(range(hand.offset, hand.offset + hand.cols)):
+            return None  # a hand with an empty place (the general builder keeps it there)
     shapes: list[tuple[str, int, int, int, str | None, Any]] = []
     src: list[int] = []
-    holes: list[int] = []
-    rows = reg.rows
+    new_holes: list[int] = []
+    emptied = range(0)  # the new slots of the row returned, where it stays as empty places
     end = first + n
     for other in layout.regions:
         if other is reg:
@@ -155,14 +180,18 @@ def return_row(layout: Layout, flats: Sequence[int], names: Sequence[str]) -> Pl
                 continue
             shapes.append((reg.name, rows, cols, reg.unit, reg.hand, reg.sleeve))
             src.extend(range(off, first))
-            holes.extend(range(len(src), len(src) + n))
+            emptied = range(len(src), len(src) + n)
+            new_holes.extend(emptied)
             src.extend([EMPTY] * n)
             src.extend(range(end, off + rows * cols))
             continue
         got = groups.pop(other.name, None) if other.hand is not None else None
         if got is None:
             shapes.append((other.name, other.rows, other.cols, other.unit, other.hand, other.sleeve))
-            src.extend(range(other.offset, other.offset + other.rows * other.cols))
+            there = range(other.offset, other.offset + other.rows * other.cols)
+            if holes and not holes.isdisjoint(there):  # its empty places stay, at its new slots
+                new_holes.extend(map((len(src) - other.offset).__add__, sorted(holes.intersection(there))))
+            src.extend(there)
             continue
         shapes.append((other.name, 1, other.cols + len(got), other.unit, other.hand, other.sleeve))
         src.extend(range(other.offset, other.offset + other.cols))
@@ -171,11 +200,10 @@ def return_row(layout: Layout, flats: Sequence[int], names: Sequence[str]) -> Pl
         shapes.append((name, 1, len(got), 1, name, None))
         src.extend(got)
     idx = src
-    if holes:
+    if emptied:
         idx = list(src)
-        size = layout.size
-        idx[holes[0] : holes[-1] + 1] = [size] * n
-    plan = Plan(Layout.make(shapes, holes, ()), tuple(src), (), {})
+        idx[emptied.start : emptied.stop] = [layout.size] * n  # EMPTY: gathered from the cells' end
+    plan = Plan(Layout.make(shapes, new_holes, ()), tuple(src), (), {})
     plan.__dict__["_getter"] = itemgetter(*idx) if len(idx) > 1 else _few(tuple(idx))
     remember_landings(plan, layout, ())
     return plan

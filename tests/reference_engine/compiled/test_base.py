@@ -1,0 +1,106 @@
+"""What every compiled plan step shares (reference_engine/compiled/base.py): the cards a discard
+returns to the supply and how they are counted, the helper usage kept per change, and the
+gathers a plan builder leaves on its plan (slices where a stretch of slots leaves), each against
+the plain formula the engine used before (the interpreter's :meth:`Plan.apply`)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from operator import itemgetter
+
+import pytest
+
+from reference_engine.cards import EMPTY, ROTATIONS
+from reference_engine.compiled import base
+from reference_engine.compiled.runs import bottom_row
+from reference_engine.machine import Plan
+from reference_engine.meters import out_add
+from reference_engine.table import Layout
+
+
+def plain_returned(codes: list[int]) -> list[int]:
+    """The formula :func:`base.returned_symbols` replaces (one Python step per card)."""
+    sids = [c >> 1 for c in codes]
+    to = ROTATIONS.to
+    if to and not to.keys().isdisjoint(sids):
+        sids = [min(s, to[s]) if s in to else s for s in sids]
+    return sorted(sids)
+
+
+def plain_less(delta: dict[int, int], returned: list[int]) -> dict[int, int]:
+    out = dict(delta)
+    for sid, k in Counter(returned).items():
+        out[sid] = out.get(sid, 0) - k
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_discards_symbols_and_counts_are_the_plain_ones(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Up-down cards (either face, face up or down), plain cards, few and many symbols (either
+    side of the count's switch at 8), one card and a whole row."""
+    monkeypatch.setattr(ROTATIONS, "to", {40: 41, 41: 40, 7: 90, 90: 7})
+    rng = random.Random(seed)
+    for n in (1, 2, 9, 99):
+        for kinds in ([40, 41], [40, 41, 3], list(range(2, 14)), [7, 90, 40, 5], [60]):
+            codes = [rng.choice(kinds) << 1 | rng.randint(0, 1) for _ in range(n)]
+            want = plain_returned(codes)
+            assert base.returned_symbols(codes) == want
+            assert base.returned_symbols(tuple(codes)) == want
+            delta = {40: 3, 5: -1} if seed % 2 else {}
+            got = dict(delta)
+            base.less(got, want)
+            assert got == plain_less(delta, want)
+            assert list(got) == list(plain_less(delta, want))  # the same order of symbols too
+
+
+def test_no_up_down_cards_leaves_the_symbols_as_they_are(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ROTATIONS, "to", {})
+    assert base.returned_symbols([9, 4, 2 << 1]) == [2, 2, 4]
+
+
+def test_the_helper_usage_kept_is_out_add(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(3)
+    monkeypatch.setattr(base, "ADDED_KEPT", 16)
+    monkeypatch.setattr(base, "_ADDED", {})
+    out: tuple[tuple[int, int], ...] = ()
+    for _ in range(400):
+        delta = {rng.randint(1, 6): rng.randint(-3, 3) for _ in range(rng.randint(1, 3))}
+        got = base._out_added(out, delta)
+        assert got == out_add(out, delta)
+        assert base._out_added(out, delta) == got  # kept: the same answer again
+        assert len(base._ADDED) <= 16  # bounded: it starts afresh
+        out = got if rng.random() < 0.8 else ()
+
+
+def test_a_discards_returned_cards_are_read_as_the_plan_lists_them() -> None:
+    """A whole row (one slice), scattered slots, one slot, a reversed run: what the plan's
+    ``returned`` names, in its order."""
+    layout = Layout.make([("s", 1, 8, 1, None, None)])
+    cells = list(range(100, 108))
+    for returned in ((2, 3, 4, 5), (5, 1, 6), (4,), (5, 4, 3), (0, 1, 2, 3, 4, 5, 6, 7), (1, 3)):
+        plan = Plan(layout, (), (), {}, returned)
+        assert list(base._returned(plan)(cells)) == [cells[i] for i in returned]
+
+
+@pytest.mark.parametrize("holes", [(), (20,), (0, 1, 2), (3, 4, 5, 6, 7, 8)])
+def test_a_bottom_rows_gather_by_slices_is_the_plans_index(holes: tuple[int, ...]) -> None:
+    """The slices :func:`bottom_row` leaves on its plan (where the region keeps no empty place
+    of its own) gather what the plan's own index gathers, on cells that tell every slot apart."""
+    layout = Layout.make(
+        [("A", 3, 3, 1, None, None), ("M", 3, 2, 1, None, None), ("h", 1, 3, 1, "h", None)], holes
+    )
+    cells = [EMPTY if i in holes else 2 * i for i in range(layout.size)]
+    sliced = 0
+    for name in ("A", "M"):
+        reg = layout.by_name[name]
+        flats = tuple(reg.slot(reg.rows, c) for c in range(1, reg.cols + 1))
+        plan = bottom_row(layout, flats)
+        if plan is None:
+            continue
+        n = layout.size
+        idx = [t if t >= 0 else n for t in plan.src]
+        want = list(itemgetter(*idx)([*cells, EMPTY]))
+        assert base.gather(cells, plan, ()) == want
+        sliced += "_cut" in plan.__dict__
+    assert sliced or holes

@@ -1,0 +1,145 @@
+"""A sleeve step and the discard after it carried out at once (reference_engine/compiled/
+fused.py): exactly the two steps' outcome where the pair is fused (every run here is checked
+against the interpreter, and with ``evaluate.CHECKED`` against the two steps carried out one
+after the other), and each step as compiled, with its own message, wherever a condition fails:
+a sleeve lying front up, a row not declared, cards left in the region, a row named by a
+variable, a discard that breaks the sleeves' keep rule."""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+for folder in (HERE, HERE.parent):
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
+
+import runs  # noqa: E402
+from test_differential import _assignments  # noqa: E402
+
+from reference_engine.compiled import Program, fused, program_for  # noqa: E402
+from reference_engine.expressions import parse  # noqa: E402
+from reference_engine.registry import Library, rulesets_dir  # noqa: E402
+
+QUICK = (rulesets_dir() / "protocols" / "card-selection-fast.yaml").read_text(encoding="utf-8")
+PAIR = '      - sleeve: {M: {in: [2]}}\n      - discard: "M[2, *]"\n'
+RETURN = '      - return: {cards: "M[1, *]", to: "[family_index(t) for t in M[2, *]]"}\n'
+
+# name -> (text replaced, replacement, whether the pair is fused, what the run is refused for)
+MUTANTS: dict[str, tuple[str, str, bool, str | None]] = {
+    "as-written": (PAIR, PAIR, True, None),
+    "turned-back-up-first": (
+        PAIR,
+        "      - sleeve: {M: back}\n" + PAIR,
+        True,
+        None,
+    ),
+    "turned-front-up-first": (
+        PAIR,
+        "      - sleeve: {M: front}\n" + PAIR,
+        False,
+        None,
+    ),
+    "row-not-declared": (
+        PAIR,
+        '      - sleeve: {M: {in: [7]}}\n      - discard: "M[2, *]"\n',
+        False,
+        "row 7 of M is not one of its sleeves' rows",
+    ),
+    "cards-left-in-the-region": (
+        RETURN + PAIR,
+        PAIR + '      - return: {cards: "M[1, *]", to: 1}\n',
+        False,
+        "so it goes only with the sleeve, but M[1, 1] is still inside it",
+    ),
+    "row-named-by-a-variable": (
+        PAIR,
+        '      - let:\n          k: 2\n      - sleeve: {M: {in: [2]}}\n      - discard: "M[k, *]"\n',
+        False,
+        None,
+    ),
+    "region-gone-before": (
+        PAIR,
+        '      - sleeve: {M: {in: [2]}}\n      - discard: "M[2, *]"\n      - discard: "M[1, *]"\n',
+        True,
+        "unknown name 'M'",
+    ),
+}
+
+
+def _library(tmp: Path, name: str, text: str) -> Library:
+    (tmp / f"{name}.yaml").write_text(text, encoding="utf-8")
+    return Library([tmp, rulesets_dir() / "protocols"])
+
+
+def _count_fused(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
+    """Counts the pairs carried out at once (the plan of the two applied)."""
+    made: Counter[str] = Counter()
+    apply = fused.apply_plan
+
+    def counted(*args: Any) -> None:
+        made["fused"] += 1
+        apply(*args)
+
+    monkeypatch.setattr(fused, "apply_plan", counted)
+    return made
+
+
+def _compare(library: Library, name: str, seeds: int = 3) -> tuple[Any, ...]:
+    """Both engines run for run (their differences asserted away); the compiled path's first run."""
+    proto = library.protocol(name)
+    program = program_for(library, proto)
+    assert isinstance(program, Program), program
+    st, assignments = _assignments(library, name, 3)
+    found = runs.differences(library, proto, st.params, assignments, range(seeds), st.context or None)
+    assert not found, "\n".join(found)
+    return runs.single(library, proto, st.params, assignments[0], 0, "compiled", st.context or None)
+
+
+@pytest.mark.parametrize("mutant", sorted(MUTANTS))
+def test_a_sleeve_and_a_discard_at_once_are_the_two_steps(
+    tmp_path: Path, mutant: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    old, new, fuses, refused = MUTANTS[mutant]
+    assert old in QUICK, f"{mutant}: the quick protocol changed; update the mutant"
+    name = f"quick-fused-{mutant}"
+    text = QUICK.replace(old, new, 1).replace("protocol: card-selection-fast", f"protocol: {name}")
+    made = _count_fused(monkeypatch)
+    result = _compare(_library(tmp_path, name, text), name)
+    if refused is None:
+        assert result[0] == "ran", result[:3]
+    else:
+        assert result[0] == "error" and refused in result[2], result[:3]
+    assert bool(made["fused"]) == fuses, (mutant, made)
+
+
+def test_the_default_protocols_steps_12_are_fused_and_run_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    """card-selection-arrow's Step 12(a) (the kits' default protocol) on several seeds."""
+    made = _count_fused(monkeypatch)
+    result = _compare(Library(), "card-selection-arrow", seeds=4)
+    assert result[0] == "ran", result[:3]
+    assert made["fused"] > 0, made
+
+
+@pytest.mark.parametrize(
+    "text, region",
+    [
+        ("M[2, *]", "M"),
+        ("unselected[1, *]", "unselected"),
+        ("M[k, *]", None),
+        ("M[2, 1]", None),
+        ("M[*, 2]", None),
+        ("M[2]", None),
+        ("M[2..3, *]", None),
+        ("M[true, *]", None),
+        ("L", None),
+        ("f(M)[2, *]", None),
+    ],
+)
+def test_only_a_whole_row_by_number_is_a_selection_of_the_shape_alone(text: str, region: str | None) -> None:
+    assert fused.whole_row(parse(text)) == region
