@@ -9,6 +9,7 @@ import bisect
 import itertools
 import math
 import random
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ from reference_engine.expressions import parse
 from reference_engine.machine import Runner, Shared
 from reference_engine.machine import relabel as rl
 from reference_engine.machine.frame import Evaluator, Frame
-from reference_engine.machine.subruns import _sub_outcomes
+from reference_engine.machine.subruns import Factoring, _sub_outcomes, settle
 from reference_engine.registry import Library
 from reference_engine.spec import Protocol
 
@@ -447,3 +448,17 @@ def test_a_kept_evaluator_is_bounded_and_belongs_to_its_frame(monkeypatch: pytes
     assert other.key == sub.key and other is not sub
     assert rl._reused(other) is not ev
     assert rl._reused(other).frame is other
+
+
+def test_settle_refuses_a_law_whose_views_disagree_with_the_ones_met_before() -> None:
+    """settle compares a public outcome's Q(view | outputs) with the one met before unless it is
+    that very table (a kept law met again): an equal copy passes, a different one refuses."""
+    sub, _ = _lottery_frame()
+    runner = Runner(Library(), "sample", shared=Shared())
+    cond = {("o",): {1: Fraction(1, 2), 2: Fraction(1, 2)}}
+    assert settle(runner, sub, Factoring(True, cond, [], []))
+    assert settle(runner, sub, Factoring(True, cond, [], []))  # the same table
+    assert settle(runner, sub, Factoring(True, {("o",): dict(cond[("o",)])}, [], []))  # an equal copy
+    assert not runner.shared.no_factor
+    assert not settle(runner, sub, Factoring(True, {("o",): {1: Fraction(1, 3), 2: Fraction(2, 3)}}, [], []))
+    assert runner.shared.no_factor == {sub.proto.name}
