@@ -260,9 +260,11 @@ def settle(run: Runner, sub: Frame, f: Factoring, seats: Seats | None = None) ->
         sub.key if watched is None else (*sub.key, ("seats", watched)), {}
     )
     for o, dist in f.cond.items():
-        if o in ref and ref[o] != dist:
+        have = ref.get(o)
+        if have is None:
+            ref[o] = dist
+        elif have is not dist and have != dist:  # a law kept with its table meets its own Q again
             ok = False
-        ref.setdefault(o, dist)
     if not ok:
         if run.shared.restartable:
             run.shared.restart = name  # an exact verification starts again (see Shared)

@@ -9,16 +9,20 @@ import bisect
 import itertools
 import math
 import random
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from reference_engine.canonical import fingerprint
-from reference_engine.cards import SYMBOLS, code
+from reference_engine.cards import CODE_ORDER, DEALT, SYMBOLS, code
+from reference_engine.errors import ReductionRefused
+from reference_engine.expressions import parse
 from reference_engine.machine import Runner, Shared
 from reference_engine.machine import relabel as rl
-from reference_engine.machine.subruns import _sub_outcomes
+from reference_engine.machine.frame import Evaluator, Frame
+from reference_engine.machine.subruns import Factoring, _sub_outcomes, settle
 from reference_engine.registry import Library
 from reference_engine.spec import Protocol
 
@@ -31,6 +35,7 @@ def _fresh(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(rl, "_KEPT", {})
     monkeypatch.setattr(rl, "_REFUSED", set())
     monkeypatch.setattr(rl, "_TABLE", [None, {}])
+    monkeypatch.setattr(rl, "_EVALUATORS", {})
 
 
 Call = tuple[dict[str, int], tuple[tuple[int, ...], ...]]
@@ -368,3 +373,92 @@ def test_the_draw_kept_with_a_law_is_the_draw_from_its_outcomes() -> None:
                 got = outcomes[bisect.bisect_right(cum, b.randrange(lcm))]
                 assert got is want and a.getstate() == b.getstate()
     assert drawn > 20
+
+
+def _lottery_frame() -> tuple[Frame, Any]:
+    """A knockout lottery's frame (m = 2) and a start state whose first candidate lies face up."""
+    lib = Library()
+    proto = lib.protocol("knockout-lottery")
+    sub = Runner(lib, "sample", shared=Shared()).frame(proto, proto.resolve_params({"m": 2, "shuffled": 1}))
+    up = code(SYMBOLS.get("up"))  # type: ignore[arg-type]
+    return sub, sub.state_from_codes(((code(POOL[0], up=True), code(POOL[1])), (up, up)))
+
+
+def test_a_kept_evaluator_refuses_a_result_that_read_a_face_hidden_now() -> None:
+    """Attack: the evaluator kept from one first enumeration to the next holds a decision that
+    read a face while it was nobody's carried card; in a later enumeration that face is carried
+    (hidden): reusing the result would let the decision read it unguarded, and the law would be
+    kept up to renaming although it depends on the face. It is evaluated again, and refused as a
+    fresh evaluator refuses it."""
+    sub, state = _lottery_frame()
+    expr = parse("c[1]")
+    ev = rl._reused(sub)
+    seen = ev.public(expr, state, plain_value=True)
+    assert seen == [POOL[0]]
+    assert ev.public(expr, state, plain_value=True) == seen  # kept: reused while nothing is hidden
+    assert rl._reused(sub) is ev
+    DEALT.ids.add(POOL[0].id)
+    try:
+        with pytest.raises(ReductionRefused):
+            Evaluator(sub).public(expr, state, plain_value=True)
+        with pytest.raises(ReductionRefused):
+            ev.public(expr, state, plain_value=True)
+    finally:
+        DEALT.ids.discard(POOL[0].id)
+    assert ev.public(expr, state, plain_value=True) == seen
+
+
+class _Compares:
+    """An expression that compares card codes as it is evaluated (a sort, a representative)."""
+
+    def __call__(self, scope: Any) -> int:
+        CODE_ORDER.reads += 1
+        return 7
+
+
+def test_a_kept_evaluator_counts_a_reused_comparison_of_codes_again() -> None:
+    """Attack: a reused result whose evaluation compared card codes must still count in
+    CODE_ORDER, or a law that depends on the faces' order would be kept loose (under the key of
+    every order)."""
+    sub, state = _lottery_frame()
+    ev = rl._reused(sub)
+    expr: Any = _Compares()
+    before = CODE_ORDER.reads
+    assert ev.public(expr, state) == 7
+    assert CODE_ORDER.reads == before + 1
+    assert ev.public(expr, state) == 7  # reused
+    assert CODE_ORDER.reads == before + 2
+    plain = parse("m")
+    ev.public(plain, state)
+    ev.public(plain, state)
+    assert CODE_ORDER.reads == before + 2
+
+
+def test_a_kept_evaluator_is_bounded_and_belongs_to_its_frame(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its results are kept up to MEMO_KEPT, evaluators up to EVALUATORS_KEPT, and a new frame
+    with the same key (another library) gets its own."""
+    monkeypatch.setattr(rl, "MEMO_KEPT", 3)
+    sub, state = _lottery_frame()
+    ev = rl._reused(sub)
+    exprs = [parse(f"m + {i}") for i in range(10)]
+    for i, e in enumerate(exprs):
+        assert ev.public(e, state, plain_value=True) == 2 + i
+        assert len(ev.memo) <= 3
+    other, _ = _lottery_frame()
+    assert other.key == sub.key and other is not sub
+    assert rl._reused(other) is not ev
+    assert rl._reused(other).frame is other
+
+
+def test_settle_refuses_a_law_whose_views_disagree_with_the_ones_met_before() -> None:
+    """settle compares a public outcome's Q(view | outputs) with the one met before unless it is
+    that very table (a kept law met again): an equal copy passes, a different one refuses."""
+    sub, _ = _lottery_frame()
+    runner = Runner(Library(), "sample", shared=Shared())
+    cond = {("o",): {1: Fraction(1, 2), 2: Fraction(1, 2)}}
+    assert settle(runner, sub, Factoring(True, cond, [], []))
+    assert settle(runner, sub, Factoring(True, cond, [], []))  # the same table
+    assert settle(runner, sub, Factoring(True, {("o",): dict(cond[("o",)])}, [], []))  # an equal copy
+    assert not runner.shared.no_factor
+    assert not settle(runner, sub, Factoring(True, {("o",): {1: Fraction(1, 3), 2: Fraction(2, 3)}}, [], []))
+    assert runner.shared.no_factor == {sub.proto.name}
