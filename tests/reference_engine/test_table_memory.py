@@ -15,8 +15,8 @@ from reference_engine.cards import Symbol
 from reference_engine.compiled import calls, ops, rows
 from reference_engine.compiled.run import NO_METERS
 from reference_engine.kinds.shedding import load_rules
-from reference_engine.machine import frame, frontier
-from reference_engine.meters import MEMO_KEPT, Meters
+from reference_engine.machine import frame, frontier, relabel
+from reference_engine.meters import MEMO_KEPT
 from reference_engine.registry import Library
 from reference_engine.selection import CallCache, run_selection
 from reference_engine.table import Layout
@@ -83,6 +83,8 @@ def test_many_runs_keep_a_bounded_number_of_layouts(engine: str, monkeypatch: py
         (frontier, "HANDS_KEPT"),
         (selection, "_PLANS_KEPT"),  # these two last a game (its CallCache)
         (frame, "_CONSTANTS_LIMIT"),
+        (relabel, "EVALUATORS_KEPT"),  # a first enumeration's kept evaluator: results by layout
+        (relabel, "MEMO_KEPT"),
     )
     for module, name in bounds:
         monkeypatch.setattr(module, name, 2)
