@@ -16,6 +16,7 @@ fast paths of :mod:`.fast` take over where they apply.
 from __future__ import annotations
 
 import dataclasses
+import sys
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
@@ -32,7 +33,7 @@ from ..machine.plans import _flats, _res, check_shown
 from ..machine.runner import MAX_RUN_STEPS
 from ..shuffles import Shuffle
 from ..table import Draft, Layout, State, visible
-from . import calls, rows
+from . import calls, rounds, rows
 from . import evaluate as ev
 from . import plans as fp
 from .base import Op, Unsupported, apply_plan, fail, same_plan, strip
@@ -555,6 +556,7 @@ def _for(c: Compiler, step: st.For, number: str | None) -> Op:
     assert values_expr is not None
     var = step.var
     body = c.block(step.body, number)
+    kept = rounds.Rounds(sys.modules[__name__]) if rounds.fits(step.body) else None
 
     def op(run: Run) -> None:
         try:
@@ -567,7 +569,10 @@ def _for(c: Compiler, step: st.For, number: str | None) -> Op:
         run.view = run.views.extend(run.view, ("for", frozen))
         for v in frozen:
             run.env = env_set(run.env, var, v)
-            run_block(run, body)
+            if kept is not None:
+                kept.run(run, body)  # a round looked up where it can be (:mod:`.rounds`)
+            else:
+                run_block(run, body)
         run.env = env_drop(run.env, var)
 
     return op
