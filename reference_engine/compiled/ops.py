@@ -39,6 +39,7 @@ from . import plans as fp
 from .base import Op, Unsupported, apply_plan, fail, same_plan, strip
 from .plans import Defer
 from .run import Run, after_step
+from .steady import ByNames, steady
 
 Block = tuple[tuple[Op, str | None, st.Step], ...]
 """A list of compiled steps, each with the number of the step it belongs to (for messages) and
@@ -214,7 +215,21 @@ def _swap(c: Compiler, step: st.Swap, number: str | None) -> Op:
 
 
 def _move(c: Compiler, step: st.Move, number: str | None) -> Op:
-    return planned(step, lay._move_resolve, lay._move_build, fp.build_move)
+    """The interpreter's resolver; what it works out kept by what it depends on, where the
+    sources are structural (:class:`~.steady.ByNames`) and the targets plain names."""
+    plain_targets = all(t.name is not None for t, _ in step.pairs)
+    worked = ByNames([src for _, src in step.pairs])
+
+    def resolve(runner: Runner, frame: Any, step: Any, state: State, fev: Any) -> Any:
+        run = fev.run
+        key = worked.key(run, runner.seats) if plain_targets else None
+        res = worked.get(run, key)
+        if res is None:
+            res = lay._move_resolve(runner, frame, step, state, fev)
+            worked.put(run, key, res)
+        return res
+
+    return planned(step, resolve, lay._move_build, fp.build_move)
 
 
 def _take(c: Compiler, step: st.Take, number: str | None) -> Op:
@@ -261,12 +276,12 @@ def _sleeve(c: Compiler, step: st.Sleeve, number: str | None) -> Op:
 
 def _rotate(c: Compiler, step: st.Rotate, number: str | None) -> Op:
     """A public half turn of cards where they lie: no observation, no counter."""
-    what = c.e(step.what)
+    what = steady(c, step.what, _same, "rotate")  # kept by the cards it reads (U[i] == up)
     rotate = ROTATIONS.rotate
 
     def op(run: Run) -> None:
         try:
-            flats = what.sel(run, "rotate")
+            flats = what.value(run)
         except EvalError as exc:
             raise fail(run, step, exc) from None
         cells = run.cells
@@ -276,6 +291,10 @@ def _rotate(c: Compiler, step: st.Rotate, number: str | None) -> Op:
             cells[f] = rotate(cells[f])
 
     return op
+
+
+def _same(value: Any) -> Any:
+    return value
 
 
 def _note(c: Compiler, step: st.Note, number: str | None) -> Op:
@@ -394,14 +413,22 @@ def _at_once(c: Compiler, step: st.Shuffle, number: str | None) -> Op:
     piles_expr = c.e(step.piles)
     how = step.how
     spin = how == "spin"
+    assert step.piles is not None
+    worked = ByNames([step.piles])  # the groups, kept by what they depend on where they can be
 
     def op(run: Run) -> None:
-        try:
-            groups = groups_of(step, piles_expr.public(run), run.layout)
-        except EvalError as exc:
-            raise fail(run, step, exc) from None
-        piles = tuple(p for g in groups for p in g)
-        layout2 = _unlabel(run.shared.plans, run.layout, piles)
+        key = worked.key(run)
+        hit = worked.get(run, key)
+        if hit is not None:
+            groups, piles, layout2 = hit
+        else:
+            try:
+                groups = groups_of(step, piles_expr.public(run), run.layout)
+            except EvalError as exc:
+                raise fail(run, step, exc) from None
+            piles = tuple(p for g in groups for p in g)
+            layout2 = _unlabel(run.shared.plans, run.layout, piles)
+            worked.put(run, key, (groups, piles, layout2))
         rng = run.runner.rng
         if spin:
             before = run.cells
@@ -539,10 +566,11 @@ def _if(c: Compiler, step: st.If, number: str | None) -> Op:
     assert cond is not None
     then = c.block(step.then, number)
     other = c.block(step.other, number)
+    test = steady(c, cond, truthy)  # kept by the variables where it reads no card
 
     def op(run: Run) -> None:
         try:
-            result = truthy(run.fev.value(cond, run.state()))
+            result = test.value(run)
         except EvalError as exc:
             raise fail(run, step, exc) from None
         run.view = run.views.extend(run.view, ("if", result))
@@ -556,14 +584,18 @@ def _for(c: Compiler, step: st.For, number: str | None) -> Op:
     assert values_expr is not None
     var = step.var
     body = c.block(step.body, number)
-    kept = rounds.Rounds(sys.modules[__name__]) if rounds.fits(step.body) else None
+    kept = rounds.Rounds(sys.modules[__name__]) if rounds.ENABLED and rounds.fits(step.body) else None
+
+    def listed(values: Any) -> tuple[Any, ...]:
+        if not isinstance(values, list):
+            raise EvalError(f"'for' needs a list of values, got {values!r}")
+        return tuple(_freeze(v) for v in values)
+
+    each = steady(c, values_expr, listed)
 
     def op(run: Run) -> None:
         try:
-            values = run.fev.value(values_expr, run.state())
-            if not isinstance(values, list):
-                raise EvalError(f"'for' needs a list of values, got {values!r}")
-            frozen = tuple(_freeze(v) for v in values)
+            frozen = each.value(run)
         except EvalError as exc:
             raise fail(run, step, exc) from None
         run.view = run.views.extend(run.view, ("for", frozen))
@@ -579,15 +611,14 @@ def _for(c: Compiler, step: st.For, number: str | None) -> Op:
 
 
 def _let(c: Compiler, step: st.Let, number: str | None) -> Op:
-    exprs = list(step.values.items())
+    exprs = [(name, steady(c, expr, _freeze)) for name, expr in step.values.items()]
 
     def op(run: Run) -> None:
-        state = run.state()
         env = run.env
         values = {}
         try:
             for name, expr in exprs:
-                v = _freeze(run.fev.value(expr, state))
+                v = expr.value(run)
                 values[name] = v
                 env = env_set(env, name, v)
         except EvalError as exc:

@@ -20,6 +20,14 @@ from reference_engine.machine import ONE, Runner
 from reference_engine.registry import Library
 from reference_engine.spec import Protocol
 
+
+@pytest.fixture(autouse=True)
+def _rounds_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rounds are looked up only where switched on (:data:`rounds.ENABLED`; read when a
+    loop is compiled: each test compiles its own library's programs)."""
+    monkeypatch.setattr(rounds, "ENABLED", True)
+
+
 LOTTERY = Path(__file__).resolve().parents[3] / "rulesets" / "protocols" / "knockout-lottery.yaml"
 
 

@@ -1,0 +1,69 @@
+"""Values of steps kept by what they read (:mod:`reference_engine.compiled.steady`): which
+expressions are structural, and runs alike on both engines where a kept value would be wrong if
+the key left out the cards it reads."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from reference_engine.compiled import rounds
+from reference_engine.compiled.steady import structural
+from reference_engine.expressions import parse
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_rounds import LOTTERY, _compare
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[P[2, alive[2 * i - 1]] for i in 1..h]",
+        "[[P[*, alive[2 * i - 1]], U[i], P[*, alive[2 * i]]] for i in 1..h]",
+        "len(alive) // 2",
+        "1..m",
+        "-h + 1",
+        "U",
+    ],
+)
+def test_structural_expressions(text: str) -> None:
+    assert structural(parse(text).node)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[P[2, alive[2 * i - 1]] for i in 1..h if U[i] == up]",  # reads a card
+        "len(alive) > 1",  # a comparison (of numbers here; kept by its variables, not structural)
+        "alive[1] if h > 1 else alive[2]",
+        "h > 1 and U",
+        "up(U)",  # reads which way the cards face
+        "sorted(alive)",
+        "not h",
+    ],
+)
+def test_expressions_that_are_not_structural(text: str) -> None:
+    assert not structural(parse(text).node)
+
+
+@pytest.mark.parametrize("memo", [False, True])
+def test_a_decision_on_a_card_that_changes_each_round_runs_alike(
+    memo: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Hostile: an ``if`` and a ``let`` read the turned arrow of the first match, which differs
+    round by round and run by run: kept by that card, they must give the interpreter's values."""
+    monkeypatch.setattr(rounds, "ENABLED", memo)
+    text = LOTTERY.read_text().replace(
+        "              - turn: U\n",
+        "              - turn: U\n"
+        '              - if: "U[1] == up"\n'
+        "                then:\n"
+        "                  - let:\n"
+        '                      seen: "len(alive) + 1"\n'
+        "              - let:\n"
+        '                  firsts: "[i for i in 1..h if U[i] == down]"\n',
+    )
+    _, _, ended = _compare(text, 120, 5, 8)
+    assert ended == {"ran"}
