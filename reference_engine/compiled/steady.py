@@ -53,7 +53,7 @@ class Steady:
     """One expression's derived value (``make``: from the plain value, e.g. its truth; with
     ``sel``, from the places it selects), kept by what it reads (see the module docs)."""
 
-    __slots__ = ("calls", "expr", "kept", "make", "names", "sel", "structural")
+    __slots__ = ("calls", "expr", "kept", "make", "names", "sel", "selected", "structural")
 
     def __init__(self, expr: ev.Expr, make: Callable[[Any], Any], sel: str | None = None):
         self.expr = expr
@@ -63,6 +63,8 @@ class Steady:
         calls = expr.expr.calls()
         self.calls = calls if calls <= PURE_CALLS else None
         self.structural = structural(expr.expr.node)
+        # Regions whose places the value selects but whose cards it never reads (with ``sel``).
+        self.selected = selected_only(expr.expr.node) if sel is not None else frozenset()
         self.kept: dict[tuple[Any, ...], tuple[Any, Any]] = {}
 
     def _compute(self, run: Run) -> Any:
@@ -79,7 +81,7 @@ class Steady:
         key: list[Any] = [run.layout]
         for n in self.names:
             v = env.get(n, _NO)
-            if v is _NO and not self.structural:
+            if v is _NO and not self.structural and n not in self.selected:
                 reg = regions.get(n)
                 if reg is not None:  # a region it may read a card of: its cards as they lie
                     v = (_NO, *cells[reg.offset : reg.offset + reg.rows * reg.cols])
@@ -100,6 +102,57 @@ class Steady:
 def steady(c: Any, expr: Expression | None, make: Callable[[Any], Any], sel: str | None = None) -> Steady:
     """The kept form of one of the spec's expressions (compiled by ``c``, an ops.Compiler)."""
     return Steady(c.e(expr), make, sel)
+
+
+def selected_only(node: Node) -> frozenset[str]:
+    """The names an expression uses only as what it selects (``P`` in ``[P[2, j] for j in out if
+    U[j] == up]``: the value's places, not read; ``U`` is read): bare or indexed, at the top, in a
+    list or as a comprehension's element. Everywhere else (an index, a condition, an operand, a
+    comprehension's range, an argument) a name is read."""
+    picked: set[str] = set()
+    read: set[str] = set()
+    _occurrences(node, True, picked, read)
+    return frozenset(picked - read)
+
+
+def _occurrences(node: Node, selecting: bool, picked: set[str], read: set[str]) -> None:
+    if isinstance(node, Name):
+        (picked if selecting else read).add(node.name)
+        return
+    if isinstance(node, Index):
+        if isinstance(node.obj, Name):
+            (picked if selecting else read).add(node.obj.name)
+        else:
+            _occurrences(node.obj, False, picked, read)
+        for a in node.args:
+            _occurrences(a, False, picked, read)
+        return
+    if isinstance(node, ListLit):
+        for item in node.items:
+            _occurrences(item, selecting, picked, read)
+        return
+    if isinstance(node, Comprehension):
+        _occurrences(node.element, selecting, picked, read)
+        for _, n in node.clauses:
+            _occurrences(n, False, picked, read)
+        return
+    for child in _children(node):
+        _occurrences(child, False, picked, read)
+
+
+def _children(node: Node) -> list[Node]:
+    out: list[Node] = []
+    for name in getattr(node, "__dataclass_fields__", ()):
+        v = getattr(node, name)
+        if isinstance(v, Node):
+            out.append(v)
+        elif isinstance(v, (list, tuple)):
+            for x in v:
+                if isinstance(x, Node):
+                    out.append(x)
+                elif isinstance(x, tuple):
+                    out.extend(y for y in x if isinstance(y, Node))
+    return out
 
 
 _ARITH_OPS = frozenset({"+", "-", "*", "//", "%"})

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from reference_engine.compiled import rounds
-from reference_engine.compiled.steady import structural
+from reference_engine.compiled.steady import selected_only, structural
 from reference_engine.expressions import parse
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -67,3 +67,18 @@ def test_a_decision_on_a_card_that_changes_each_round_runs_alike(
     )
     _, _, ended = _compare(text, 120, 5, 8)
     assert ended == {"ran"}
+
+
+@pytest.mark.parametrize(
+    ("text", "selected"),
+    [
+        ("[P[2, alive[2 * i - 1]] for i in 1..h if U[i] == up]", ["P"]),  # U is read
+        ("U", ["U"]),
+        ("[P[1, 1], U]", ["P", "U"]),
+        ("P[U[1], 2]", ["P"]),  # U's card is an index: read
+        ("[P[2, j] for j in P if j == up]", []),  # P iterated over: read
+        ("[P[2, j] for j in 1..2 if P[1, j] == up]", []),  # P compared too
+    ],
+)
+def test_names_only_selected(text: str, selected: list[str]) -> None:
+    assert sorted(selected_only(parse(text).node)) == selected
