@@ -43,8 +43,13 @@ from .run import Run
 PURE_CALLS = frozenset({"len", "exists", "nrows", "ncols"})
 """Built-in functions whose value depends on their arguments and the layout alone."""
 
-KEPT = 4096
-"""Values one expression keeps (by variables and layout); it starts afresh beyond."""
+KEPT = 2048
+"""Values one expression keeps (by its key); it starts afresh beyond."""
+
+TRIAL = 128
+"""Look-ups after which an expression that met its key again in fewer than one in eight stops
+keeping values (a caller's step whose key holds its table's layout, new every turn: kept, it
+would only hold layouts alive)."""
 
 _NO: Any = object()
 
@@ -53,7 +58,7 @@ class Steady:
     """One expression's derived value (``make``: from the plain value, e.g. its truth; with
     ``sel``, from the places it selects), kept by what it reads (see the module docs)."""
 
-    __slots__ = ("calls", "expr", "kept", "make", "names", "sel", "selected", "structural")
+    __slots__ = ("calls", "expr", "hits", "kept", "make", "names", "sel", "selected", "structural", "tries")
 
     def __init__(self, expr: ev.Expr, make: Callable[[Any], Any], sel: str | None = None):
         self.expr = expr
@@ -66,6 +71,8 @@ class Steady:
         # Regions whose places the value selects but whose cards it never reads (with ``sel``).
         self.selected = selected_only(expr.expr.node) if sel is not None else frozenset()
         self.kept: dict[tuple[Any, ...], tuple[Any, Any]] = {}
+        self.tries = 0
+        self.hits = 0
 
     def _compute(self, run: Run) -> Any:
         if self.sel is not None:
@@ -74,6 +81,10 @@ class Steady:
 
     def value(self, run: Run) -> Any:
         if self.calls is None:
+            return self._compute(run)
+        if self.tries >= TRIAL and self.hits * 8 < self.tries:  # it does not pay: left off
+            self.calls = None
+            self.kept.clear()
             return self._compute(run)
         env = run.vars()
         regions = run.layout.by_name
@@ -88,7 +99,9 @@ class Steady:
             key.append(v)
         k = tuple(key)
         hit = self.kept.get(k)
+        self.tries += 1
         if hit is not None and hit[0] is run.frame:
+            self.hits += 1
             return hit[1]
         got = self._compute(run)
         functions = run.frame.globals.functions
@@ -192,17 +205,23 @@ class ByNames:
     out in); None as the key where an expression is not structural or a function called is not
     the built-in one."""
 
-    __slots__ = ("calls", "kept", "names")
+    __slots__ = ("calls", "hits", "kept", "names", "tries")
 
     def __init__(self, exprs: list[Expression]):
         ok = all(structural(e.node) for e in exprs)
         self.names = tuple(sorted(set().union(*(e.names() for e in exprs)))) if ok else None
         self.calls = tuple(sorted(set().union(*(e.calls() for e in exprs))))
         self.kept: dict[tuple[Any, ...], tuple[Any, Any]] = {}
+        self.tries = 0
+        self.hits = 0
 
     def key(self, run: Run, extra: Any = None) -> tuple[Any, ...] | None:
         names = self.names
         if names is None:
+            return None
+        if self.tries >= TRIAL and self.hits * 8 < self.tries:  # it does not pay: left off
+            self.names = None
+            self.kept.clear()
             return None
         env = run.vars()
         return (run.layout, extra, *[env.get(n, _NO) for n in names])
@@ -211,7 +230,11 @@ class ByNames:
         if key is None:
             return None
         hit = self.kept.get(key)
-        return hit[1] if hit is not None and hit[0] is run.frame else None
+        self.tries += 1
+        if hit is not None and hit[0] is run.frame:
+            self.hits += 1
+            return hit[1]
+        return None
 
     def put(self, run: Run, key: tuple[Any, ...] | None, value: Any) -> None:
         if key is None:

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from reference_engine.compiled import rounds
-from reference_engine.compiled.steady import selected_only, structural
+from reference_engine.compiled.steady import TRIAL, Steady, selected_only, structural
 from reference_engine.expressions import parse
+from reference_engine.functions import BUILTINS
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_rounds import LOTTERY, _compare
@@ -82,3 +84,61 @@ def test_a_decision_on_a_card_that_changes_each_round_runs_alike(
 )
 def test_names_only_selected(text: str, selected: list[str]) -> None:
     assert sorted(selected_only(parse(text).node)) == selected
+
+
+_FRAME = SimpleNamespace(globals=SimpleNamespace(names={}, functions=dict(BUILTINS)))
+
+
+class _Layout:
+    """A layout without regions (hashable, as a layout is)."""
+
+    def __init__(self) -> None:
+        self.by_name: dict[str, object] = {}
+
+
+_LAYOUT = _Layout()
+
+
+class _Run:
+    """What :meth:`Steady.value` reads of a run: its variables, layout, cells and frame."""
+
+    def __init__(self, env: dict[str, object]):
+        self.env = env
+        self.layout = _LAYOUT
+        self.cells: list[int] = []
+        self.frame = _FRAME
+
+    def vars(self) -> dict[str, object]:
+        return self.env
+
+
+class _Counted:
+    """An expression whose evaluations are counted."""
+
+    def __init__(self, text: str):
+        self.expr = parse(text)
+        self.evaluated = 0
+
+    def value(self, run: _Run) -> object:
+        self.evaluated += 1
+        return len(run.env["alive"])  # type: ignore[arg-type]
+
+
+def test_a_value_met_again_is_not_evaluated_again() -> None:
+    e = _Counted("len(alive)")
+    kept = Steady(e, lambda v: v)  # type: ignore[arg-type]
+    for _ in range(50):
+        for alive in [(1, 2), (1, 2, 3)]:
+            assert kept.value(_Run({"alive": alive})) == len(alive)  # type: ignore[arg-type]
+    assert e.evaluated == 2
+
+
+def test_a_value_never_met_again_stops_being_kept() -> None:
+    """A key that never repeats (a caller's table, new every turn): after TRIAL look-ups the
+    expression is evaluated each time and keeps nothing."""
+    e = _Counted("len(alive)")
+    kept = Steady(e, lambda v: v)  # type: ignore[arg-type]
+    for n in range(TRIAL + 50):
+        assert kept.value(_Run({"alive": tuple(range(n))})) == n  # type: ignore[arg-type]
+    assert e.evaluated == TRIAL + 50
+    assert not kept.kept
