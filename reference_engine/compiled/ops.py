@@ -39,7 +39,7 @@ from . import plans as fp
 from .base import Op, Unsupported, apply_plan, fail, same_plan, strip
 from .plans import Defer
 from .run import Run, after_step
-from .steady import ByNames, steady
+from .steady import ByNames, kept_resolve, same, steady
 
 Block = tuple[tuple[Op, str | None, st.Step], ...]
 """A list of compiled steps, each with the number of the step it belongs to (for messages) and
@@ -215,21 +215,7 @@ def _swap(c: Compiler, step: st.Swap, number: str | None) -> Op:
 
 
 def _move(c: Compiler, step: st.Move, number: str | None) -> Op:
-    """The interpreter's resolver; what it works out kept by what it depends on, where the
-    sources are structural (:class:`~.steady.ByNames`) and the targets plain names."""
-    plain_targets = all(t.name is not None for t, _ in step.pairs)
-    worked = ByNames([src for _, src in step.pairs])
-
-    def resolve(runner: Runner, frame: Any, step: Any, state: State, fev: Any) -> Any:
-        run = fev.run
-        key = worked.key(run, runner.seats) if plain_targets else None
-        res = worked.get(run, key)
-        if res is None:
-            res = lay._move_resolve(runner, frame, step, state, fev)
-            worked.put(run, key, res)
-        return res
-
-    return planned(step, resolve, lay._move_build, fp.build_move)
+    return planned(step, kept_resolve(step, lay._move_resolve), lay._move_build, fp.build_move)
 
 
 def _take(c: Compiler, step: st.Take, number: str | None) -> Op:
@@ -276,7 +262,7 @@ def _sleeve(c: Compiler, step: st.Sleeve, number: str | None) -> Op:
 
 def _rotate(c: Compiler, step: st.Rotate, number: str | None) -> Op:
     """A public half turn of cards where they lie: no observation, no counter."""
-    what = steady(c, step.what, _same, "rotate")  # kept by the cards it reads (U[i] == up)
+    what = steady(c, step.what, same, "rotate")  # kept by the cards it reads (U[i] == up)
     rotate = ROTATIONS.rotate
 
     def op(run: Run) -> None:
@@ -291,10 +277,6 @@ def _rotate(c: Compiler, step: st.Rotate, number: str | None) -> Op:
             cells[f] = rotate(cells[f])
 
     return op
-
-
-def _same(value: Any) -> Any:
-    return value
 
 
 def _note(c: Compiler, step: st.Note, number: str | None) -> Op:

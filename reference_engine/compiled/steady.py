@@ -245,3 +245,26 @@ class ByNames:
         if len(self.kept) >= KEPT:
             self.kept.clear()
         self.kept[key] = (run.frame, value)
+
+
+def same(value: Any) -> Any:
+    """A value as it is (a selection's places, kept as :meth:`~.evaluate.Expr.sel` gives them)."""
+    return value
+
+
+def kept_resolve(step: Any, resolve: Callable[..., Any]) -> Callable[..., Any]:
+    """A move's resolver (the interpreter's, ``resolve``), what it works out kept by what it
+    depends on where the sources are structural and the targets plain names."""
+    plain_targets = all(t.name is not None for t, _ in step.pairs)
+    worked = ByNames([src for _, src in step.pairs])
+
+    def kept(runner: Any, frame: Any, step: Any, state: Any, fev: Any) -> Any:
+        run = fev.run
+        key = worked.key(run, runner.seats) if plain_targets else None
+        res = worked.get(run, key)
+        if res is None:
+            res = resolve(runner, frame, step, state, fev)
+            worked.put(run, key, res)
+        return res
+
+    return kept
