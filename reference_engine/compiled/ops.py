@@ -223,10 +223,10 @@ def _take(c: Compiler, step: st.Take, number: str | None) -> Op:
 
 
 def _discard(c: Compiler, step: st.Discard, number: str | None) -> Op:
-    what = c.e(step.what)
+    what = steady(c, step.what, same, "discard")
 
     def resolve(runner: Runner, frame: Any, step: Any, state: State, fev: Any) -> Any:
-        return what.sel(fev.run, "discard")
+        return what.value(fev.run)
 
     return planned(step, resolve, lay._discard_build, fp.build_discard)
 
@@ -290,11 +290,11 @@ def _note(c: Compiler, step: st.Note, number: str | None) -> Op:
 
 
 def _turn(c: Compiler, step: st.Turn, number: str | None) -> Op:
-    what = c.e(step.what)
+    what = steady(c, step.what, same, "turn")
 
     def op(run: Run) -> None:
         try:
-            flats = what.sel(run, "turn")
+            flats = what.value(run)
         except EvalError as exc:
             raise fail(run, step, exc) from None
         cells = run.cells
