@@ -16,6 +16,7 @@ fast paths of :mod:`.fast` take over where they apply.
 from __future__ import annotations
 
 import dataclasses
+import sys
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
@@ -33,12 +34,13 @@ from ..machine.plans import _flats, _res, check_shown
 from ..machine.runner import MAX_RUN_STEPS
 from ..shuffles import Shuffle
 from ..table import Draft, Layout, State, visible
-from . import calls, fused, rows, takes
+from . import calls, fused, rounds, rows, takes
 from . import evaluate as ev
 from . import plans as fp
 from .base import Op, Unsupported, apply_plan, fail, same_plan, strip
 from .plans import Defer
 from .run import Run, after_step
+from .steady import ByNames, kept_resolve, same, steady
 
 Block = tuple[tuple[Op, str | None, st.Step], ...]
 """A list of compiled steps, each with the number of the step it belongs to (for messages) and
@@ -221,7 +223,7 @@ def _swap(c: Compiler, step: st.Swap, number: str | None) -> Op:
 
 
 def _move(c: Compiler, step: st.Move, number: str | None) -> Op:
-    return planned(step, lay._move_resolve, lay._move_build, fp.build_move)
+    return planned(step, kept_resolve(step, lay._move_resolve), lay._move_build, fp.build_move)
 
 
 def _take(c: Compiler, step: st.Take, number: str | None) -> Op:
@@ -229,10 +231,10 @@ def _take(c: Compiler, step: st.Take, number: str | None) -> Op:
 
 
 def _discard(c: Compiler, step: st.Discard, number: str | None) -> Op:
-    what = c.e(step.what)
+    what = steady(c, step.what, same, "discard")
 
     def resolve(runner: Runner, frame: Any, step: Any, state: State, fev: Any) -> Any:
-        return what.sel(fev.run, "discard")
+        return what.value(fev.run)
 
     return planned(step, resolve, lay._discard_build, fp.build_discard)
 
@@ -268,12 +270,12 @@ def _sleeve(c: Compiler, step: st.Sleeve, number: str | None) -> Op:
 
 def _rotate(c: Compiler, step: st.Rotate, number: str | None) -> Op:
     """A public half turn of cards where they lie: no observation, no counter."""
-    what = c.e(step.what)
+    what = steady(c, step.what, same, "rotate")  # kept by the cards it reads (U[i] == up)
     rotate = ROTATIONS.rotate
 
     def op(run: Run) -> None:
         try:
-            flats = what.sel(run, "rotate")
+            flats = what.value(run)
         except EvalError as exc:
             raise fail(run, step, exc) from None
         cells = run.cells
@@ -300,6 +302,7 @@ def _turn(c: Compiler, step: st.Turn, number: str | None) -> Op:
     if rows.every_face_up(what):
         return rows.turn_face_up(what)
     row = rows.whole_row(what)
+    places = steady(c, step.what, same, "turn")  # anything else: kept by what it reads
 
     def op(run: Run) -> None:
         if row is not None:
@@ -307,7 +310,7 @@ def _turn(c: Compiler, step: st.Turn, number: str | None) -> Op:
             if ab is not None and rows.turn_row(run, what, *ab):
                 return
         try:
-            flats = what.sel(run, "turn")
+            flats = places.value(run)
         except EvalError as exc:
             raise fail(run, step, exc) from None
         cells = run.cells
@@ -408,14 +411,22 @@ def _at_once(c: Compiler, step: st.Shuffle, number: str | None) -> Op:
     piles_expr = c.e(step.piles)
     how = step.how
     spin = how == "spin"
+    assert step.piles is not None
+    worked = ByNames([step.piles])  # the groups, kept by what they depend on where they can be
 
     def op(run: Run) -> None:
-        try:
-            groups = groups_of(step, piles_expr.public(run), run.layout)
-        except EvalError as exc:
-            raise fail(run, step, exc) from None
-        piles = tuple(p for g in groups for p in g)
-        layout2 = _unlabel(run.shared.plans, run.layout, piles)
+        key = worked.key(run)
+        hit = worked.get(run, key)
+        if hit is not None:
+            groups, piles, layout2 = hit
+        else:
+            try:
+                groups = groups_of(step, piles_expr.public(run), run.layout)
+            except EvalError as exc:
+                raise fail(run, step, exc) from None
+            piles = tuple(p for g in groups for p in g)
+            layout2 = _unlabel(run.shared.plans, run.layout, piles)
+            worked.put(run, key, (groups, piles, layout2))
         rng = run.runner.rng
         if spin:
             before = run.cells
@@ -553,10 +564,11 @@ def _if(c: Compiler, step: st.If, number: str | None) -> Op:
     assert cond is not None
     then = c.block(step.then, number)
     other = c.block(step.other, number)
+    test = steady(c, cond, truthy)  # kept by the variables where it reads no card
 
     def op(run: Run) -> None:
         try:
-            result = truthy(run.fev.value(cond, run.state()))
+            result = test.value(run)
         except EvalError as exc:
             raise fail(run, step, exc) from None
         run.view = run.views.extend(run.view, ("if", result))
@@ -570,34 +582,41 @@ def _for(c: Compiler, step: st.For, number: str | None) -> Op:
     assert values_expr is not None
     var = step.var
     body = c.block(step.body, number)
+    kept = rounds.Rounds(sys.modules[__name__]) if rounds.ENABLED and rounds.fits(step.body) else None
+
+    def listed(values: Any) -> tuple[Any, ...]:
+        if not isinstance(values, list):
+            raise EvalError(f"'for' needs a list of values, got {values!r}")
+        return tuple(_freeze(v) for v in values)
+
+    each = steady(c, values_expr, listed)
 
     def op(run: Run) -> None:
         try:
-            values = run.fev.value(values_expr, run.state())
-            if not isinstance(values, list):
-                raise EvalError(f"'for' needs a list of values, got {values!r}")
-            frozen = tuple(_freeze(v) for v in values)
+            frozen = each.value(run)
         except EvalError as exc:
             raise fail(run, step, exc) from None
         run.view = run.views.extend(run.view, ("for", frozen))
         for v in frozen:
             run.env = env_set(run.env, var, v)
-            run_block(run, body)
+            if kept is not None:
+                kept.run(run, body)  # a round looked up where it can be (:mod:`.rounds`)
+            else:
+                run_block(run, body)
         run.env = env_drop(run.env, var)
 
     return op
 
 
 def _let(c: Compiler, step: st.Let, number: str | None) -> Op:
-    exprs = list(step.values.items())
+    exprs = [(name, steady(c, expr, _freeze)) for name, expr in step.values.items()]
 
     def op(run: Run) -> None:
-        state = run.state()
         env = run.env
         values = {}
         try:
             for name, expr in exprs:
-                v = _freeze(run.fev.value(expr, state))
+                v = expr.value(run)
                 values[name] = v
                 env = env_set(env, name, v)
         except EvalError as exc:

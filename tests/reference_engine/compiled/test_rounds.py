@@ -1,0 +1,217 @@
+"""Rounds of a loop looked up instead of carried out (:mod:`reference_engine.compiled.rounds`):
+the same runs as the interpreter's, step for step, on renamed candidates, and refused where a
+round would show one of the faces it renames."""
+
+from __future__ import annotations
+
+import random
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from reference_engine import steps as st
+from reference_engine.cards import SYMBOLS
+from reference_engine.compiled import Program, program_for, rounds
+from reference_engine.compiled import evaluate as compiled_evaluate
+from reference_engine.errors import KitgenError
+from reference_engine.machine import ONE, Runner
+from reference_engine.registry import Library
+from reference_engine.spec import Protocol
+
+
+@pytest.fixture(autouse=True)
+def _rounds_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rounds are looked up only where switched on (:data:`rounds.ENABLED`; read when a
+    loop is compiled: each test compiles its own library's programs)."""
+    monkeypatch.setattr(rounds, "ENABLED", True)
+
+
+LOTTERY = Path(__file__).resolve().parents[3] / "rulesets" / "protocols" / "knockout-lottery.yaml"
+
+
+_FRAMES: dict[tuple[int, str, int], Any] = {}
+
+
+def _run(library: Library, proto: Protocol, m: int, codes: Any, seed: int, engine: str) -> tuple[Any, ...]:
+    """A single run without limits (as a call runs its callee inline), from the given cards."""
+    runner = Runner(library, "sample", rng=random.Random(seed))
+    key = (id(library), proto.name, m)
+    frame = _FRAMES.get(key)
+    if frame is None or frame.proto is not proto:  # kept, as a call keeps its callee's frames
+        frame = _FRAMES[key] = runner.frame(proto, proto.resolve_params({"m": m, "shuffled": 1}))
+    state = frame.state_from_codes(codes)
+    checked = compiled_evaluate.CHECKED
+    compiled_evaluate.CHECKED = engine == "compiled-checked"
+    try:
+        if engine.startswith("compiled"):
+            program = program_for(library, proto)
+            assert isinstance(program, Program), program
+            final = program.run(runner, frame, state)
+        else:
+            (final,) = runner.run(frame, {state: ONE})
+    except KitgenError as exc:
+        return ("error", type(exc).__name__, str(exc), runner.rng.getstate())
+    finally:
+        compiled_evaluate.CHECKED = checked
+    layout = final.layout
+    return (
+        "ran",
+        [(r.name, r.rows, r.cols, r.unit, r.hand, r.sleeve) for r in layout.regions],
+        sorted(layout.holes),
+        tuple(final.cells),
+        final.out,
+        final.env,
+        final.meters,
+        runner.views.expanded(final.view),
+        runner.rng.getstate(),
+        runner.shared.extent,
+        runner.shared.states_processed,
+    )
+
+
+def _codes(gen: random.Random, m: int, faces: list[int], up: int, down: int) -> tuple[tuple[int, ...], ...]:
+    cards = tuple(gen.choice(faces) << 1 for _ in range(m))  # face down, repeats allowed
+    arrows = tuple(gen.choice([up, down]) << 1 for _ in range(m))
+    return (cards, arrows)
+
+
+def _compare(text: str, runs: int, lo: int = 5, hi: int = 9) -> tuple[int, int, set[str]]:
+    """Runs ``text`` (a knockout lottery, maybe altered) on both engines, on random candidates and
+    arrows; returns how many rounds were looked up, how many kinds of round were refused, and
+    how the runs ended."""
+    with tempfile.TemporaryDirectory(prefix="kitgen-rounds-") as tmp:
+        Path(tmp, "ko-test.yaml").write_text(text.replace("protocol: knockout-lottery", "protocol: ko-test"))
+        library = Library([Path(tmp)])
+        proto = library.protocol("ko-test")
+        up, down = SYMBOLS.intern("up").id, SYMBOLS.intern("down").id
+        faces = [SYMBOLS.intern(f"rounds-face-{i}").id for i in range(12)]
+        gen = random.Random(5)
+        hits = [0]
+        replay = rounds._replay
+
+        def counted(*args: Any) -> None:
+            hits[0] += 1
+            replay(*args)
+
+        refused = [0]
+        record = rounds.Rounds._record
+
+        def noted(self: rounds.Rounds, run: Any, body: Any, key: Any, *rest: Any) -> None:
+            try:
+                record(self, run, body, key, *rest)
+            finally:
+                refused[0] += self.kept.get(key) is rounds._REFUSED
+
+        rounds._replay = counted  # type: ignore[assignment]
+        rounds.Rounds._record = noted  # type: ignore[method-assign,assignment]
+        ended: set[str] = set()
+        try:
+            for i in range(runs):
+                m = gen.randrange(lo, hi + 1)
+                codes = _codes(gen, m, faces, up, down)
+                want = _run(library, proto, m, codes, i, "interpreter")
+                got = _run(library, proto, m, codes, i, "compiled")
+                assert got == want, f"run {i}, m={m}, {codes}"
+                ended.add(str(want[0]) if want[0] == "ran" else f"{want[1]}: {want[2]}")
+        finally:
+            rounds._replay = replay
+            rounds.Rounds._record = record  # type: ignore[method-assign]
+        return hits[0], refused[0], ended
+
+
+def test_lottery_rounds_are_looked_up_and_run_as_the_interpreter() -> None:
+    hits, _, ended = _compare(LOTTERY.read_text(), 160, 5, 6)
+    assert ended == {"ran"}
+    assert hits > 100  # rounds were looked up, on candidates renamed (their faces drawn afresh)
+
+
+def test_a_round_that_turns_a_candidate_up_is_carried_out() -> None:
+    """Hostile: the round turns a candidate face up and back (it shows it): never looked up."""
+    text = LOTTERY.read_text().replace(
+        "              - turn: U\n",
+        "              - turn: U\n"
+        '              - turn: "P[1, alive[1]]"\n'
+        '              - turn: "P[1, alive[1]]"\n',
+    )
+    _hits, refused, ended = _compare(text, 60)
+    assert ended == {"ran"}
+    assert refused > 0  # only the rounds after the last match (nothing turned) are looked up
+
+
+def test_a_round_that_discards_a_candidate_is_carried_out() -> None:
+    """Hostile: the loser's card goes to the spares too (its face in the helper usage)."""
+    text = LOTTERY.read_text().replace(
+        '              - discard: "[P[2, j] for j in out]"\n',
+        '              - discard: "[P[2, j] for j in out]"\n'
+        '              - discard: "[P[1, j] for j in out]"\n',
+    )
+    _hits, refused, ended = _compare(text, 60)
+    assert refused > 0
+    assert ended  # whatever the runs did, both engines did it alike
+
+
+def test_a_round_that_reads_a_face_down_card_fails_alike() -> None:
+    """Hostile: a decision reads a candidate's face (face down): the same error, the same
+    random numbers drawn, on both engines."""
+    text = LOTTERY.read_text().replace(
+        "              - let:\n                  out:",
+        '              - let:\n                  peek: "1 if P[1, alive[1]] == up else 0"\n'
+        "              - let:\n                  out:",
+    )
+    _, _, ended = _compare(text, 20)
+    assert len(ended) == 1 and "face down" in next(iter(ended)), ended
+
+
+def test_a_round_that_raises_mid_round_fails_alike() -> None:
+    """Hostile: a round that, after the mats were spun, rotates the empty place a loser's arrow
+    left when the first match's arrow points up (so, on the draws): the error at the same step,
+    after the same random numbers, whether the round was met before with other draws or not."""
+    text = LOTTERY.read_text().replace(
+        '              - discard: "[P[2, j] for j in out]"\n',
+        '              - discard: "[P[2, j] for j in out]"\n'
+        '              - if: "U[1] == up and r == 2"\n                then:\n'
+        '                  - rotate: "P[2, out[1]]"\n',
+    )
+    hits, _refused, ended = _compare(text, 120, 5, 6)
+    assert "ran" in ended and len(ended) > 1, ended  # some runs raise, some do not
+    assert hits > 0
+
+
+def test_a_condition_that_changes_inside_the_loop_is_looked_up_by_the_variables() -> None:
+    """A round whose ``if`` reads a variable set by the previous round: looked up by it."""
+    text = LOTTERY.read_text().replace(
+        '    for: {r: "1..m"}\n    do:\n      - if: "len(alive) > 1"',
+        '    for: {r: "1..m"}\n    do:\n      - if: "len(alive) > 1 and r % 2 == 1 or len(alive) > 2"',
+    )
+    hits, _, ended = _compare(text, 120, 5, 6)
+    assert ended == {"ran"}
+    assert hits > 0
+
+
+def test_only_bodies_of_known_kinds_and_size_are_kept() -> None:
+    library = Library()
+    proto = library.protocol("knockout-lottery")
+    (loop,) = [s for s in proto.steps if isinstance(s, st.For)]
+    assert rounds.fits(loop.body)
+    (inner,) = [s for s in st.walk(loop.body) if isinstance(s, st.For)]  # for i: place an arrow
+    assert not rounds.fits(inner.body)  # a one-step body is carried out
+    shuffled = next(s for s in proto.steps if isinstance(s, st.If)).then
+    assert not rounds.fits(shuffled * 4)  # a scramble draws what a round cannot replay
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_checked_runs_match(seed: int) -> None:
+    """With every fast value and plan checked against the interpreter's (CHECKED), on the
+    shipped lottery: the first rounds recorded so."""
+    library = Library()
+    proto = library.protocol("knockout-lottery")
+    up, down = SYMBOLS.intern("up").id, SYMBOLS.intern("down").id
+    faces = [SYMBOLS.intern(f"rounds-face-{i}").id for i in range(12)]
+    gen = random.Random(seed)
+    for i in range(20):
+        m = gen.randrange(5, 8)
+        codes = _codes(gen, m, faces, up, down)
+        want = _run(library, proto, m, codes, i, "interpreter")
+        assert _run(library, proto, m, codes, i, "compiled-checked") == want
