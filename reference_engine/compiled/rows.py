@@ -443,15 +443,29 @@ def scramble(rng: random.Random, k: int) -> tuple[int, ...]:
     if type(rng) is not random.Random or not _SAME_SHUFFLE:
         rng.shuffle(p)
         return tuple(p)
+    draws = _DRAWS.get(k)
+    if draws is None:
+        draws = _draws(k)
     getrandbits = rng.getrandbits
-    for i in range(k - 1, 0, -1):
-        n = i + 1
-        bits = n.bit_length()
+    for i, n, bits in draws:
         j = getrandbits(bits)
         while j >= n:
             j = getrandbits(bits)
         p[i], p[j] = p[j], p[i]
     return tuple(p)
+
+
+_DRAWS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+"""Per number of piles, :func:`scramble`'s draws in order: (the place swapped, the bound of its
+partner, the bits drawn for it), as ``random.Random.shuffle`` works them out at each swap."""
+
+
+def _draws(k: int) -> tuple[tuple[int, int, int], ...]:
+    """The draws of a scramble of ``k`` piles, kept (at most :data:`KEPT` sizes)."""
+    if len(_DRAWS) >= KEPT:
+        _DRAWS.clear()
+    draws = _DRAWS[k] = tuple((i, i + 1, (i + 1).bit_length()) for i in range(k - 1, 0, -1))
+    return draws
 
 
 def _same_shuffle() -> bool:

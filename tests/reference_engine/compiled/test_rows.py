@@ -570,3 +570,20 @@ def test_the_shape_of_new_cards_tells_every_layout_apart() -> None:
 
 def chain_codes(lines: rows.Lines) -> list[int]:
     return [c for line in lines.lines for c in line]
+
+
+# --------------------------------------------------------------------------- w37-rows3
+
+
+def test_the_kept_draws_stay_exact_and_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Attack: a scramble's draws kept per number of piles are the shuffle's, for sizes met in
+    any order and again after the store started afresh (a few sizes kept at a time here)."""
+    monkeypatch.setattr(rows, "KEPT", 3)
+    monkeypatch.setattr(rows, "_DRAWS", {})
+    sizes = [108, 2, 0, 1, 108, 5, 64, 65, 108, 3, 200, 2]
+    for n, k in enumerate(sizes):
+        a, b = random.Random(n), random.Random(n)
+        assert rows.scramble(a, k) == Shuffle("scramble", k).sample(b)
+        assert a.getstate() == b.getstate()
+        assert len(rows._DRAWS) <= 3
+        assert rows._DRAWS[k] == tuple((i, i + 1, (i + 1).bit_length()) for i in range(k - 1, 0, -1))
