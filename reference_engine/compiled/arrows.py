@@ -5,10 +5,11 @@
 (card-selection-arrow's step 6: an arrow per column, up if ``valid(M[1, j])``), ``f`` a game's
 function, ``A`` and ``B`` new cards that do not read ``j``. The generated code asks ``f`` once a
 column and picks ``A`` or ``B`` in Python, column by column; here ``f`` is asked once per card
-code of the row (in the order the row first shows each code: the first one that raises is the
-interpreter's first one), and the row's new cards are one C-level map of its codes through those
-answers. The plan is the general path's (:class:`~.rows.NewPlace` keeps it by layout and shape),
-the supply counted as :class:`~.rows.Lines` counts it.
+code (in the order the row first shows each code: the first one that raises is the
+interpreter's first one), its answers kept per function object (:data:`ANSWERS`: a game hands
+the same function again for the same public state), and the row's new cards are one C-level
+map of its codes through those answers. The plan is the general path's (:class:`~.rows.NewPlace`
+keeps it by layout and shape), the supply counted as :class:`~.rows.Lines` counts it.
 
 A game's function is a function of the card it is asked about (the public state is the
 function's own: ``valid`` for the top card and the colour in force): asking it once per code
@@ -31,6 +32,17 @@ from .run import Run
 
 if TYPE_CHECKING:
     from .rows import NewPlace
+
+
+KEPT = 256
+"""Game functions whose answers are kept (:data:`ANSWERS`); the store starts afresh beyond."""
+
+ANSWERS: dict[tuple[Any, int, int], dict[int, int]] = {}
+"""Per game function (the object itself, kept alive by the key) and the codes of ``A`` and
+``B``: the code laid out for each card code it was asked about. A game's function answers for
+the public state it was made for (``valid`` for this top card and colour: a game keeps one per
+state, and a new one when the state is new), so its answer for a card is the same at every
+run that is handed it."""
 
 
 class ArrowRow:
@@ -120,14 +132,23 @@ class ArrowRow:
                 then.symbols[0].id << 1 | int(up or then.up),
                 other.symbols[0].id << 1 | int(up or other.up),
             )
-            by_id = SYMBOLS.by_id
-            answers: dict[int, int] = {}
-            for code in dict.fromkeys(vals):
-                t = fn(by_id(code >> 1))
-                answers[code] = yes if (t is True or (t is not False and truthy(t))) else no
+            key = (fn, yes, no)
+            answers = ANSWERS.get(key)
+            if answers is None:
+                if len(ANSWERS) >= KEPT:
+                    ANSWERS.clear()
+                answers = ANSWERS[key] = {}
+            try:
+                consts = tuple(map(answers.__getitem__, vals))
+            except KeyError:  # cards not asked about yet: asked in the row's order
+                by_id = SYMBOLS.by_id
+                for code in dict.fromkeys(vals):
+                    if code not in answers:
+                        t = fn(by_id(code >> 1))
+                        answers[code] = yes if (t is True or (t is not False and truthy(t))) else no
+                consts = tuple(map(answers.__getitem__, vals))
         except Exception:
             return False  # the general path evaluates it again, and says what is wrong
-        consts = tuple(map(answers.__getitem__, vals))
         n_yes = consts.count(yes) if yes != no else cols
         delta: dict[int, int] = {}
         turned, physical = ROTATIONS.to, ROTATIONS.physical

@@ -224,3 +224,34 @@ def test_the_game_is_asked_once_a_card_in_the_rows_order(tmp_path: Path, taken: 
     step6 = next(s for s in arrow.steps if s.number == "6")
     assert isinstance(step6, st_.Place)
     assert arrows.ArrowRow.match(Expr(step6.targets[0][2], arrow)) is not None
+
+
+def test_the_kept_answers_are_per_function_and_bounded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, taken: list[bool]
+) -> None:
+    """Attack: games whose functions answer differently for the same cards, one after another
+    (each function's answers kept apart), more of them than the store keeps; a function handed
+    again is not asked again about a card it answered."""
+    monkeypatch.setattr(arrows, "KEPT", 2)
+    monkeypatch.setattr(arrows, "ANSWERS", {})
+    library = _library(tmp_path, ARROWS)
+    for kind in ("bools", "none", "all", "others", "bools"):
+        _compare(library, kind, seeds=2)
+        assert len(arrows.ANSWERS) <= 2
+    assert taken and all(taken)
+    asked: list[str] = []
+
+    def valid(card: Any) -> bool:
+        asked.append(one_card(card).name)
+        return asked[-1] == "k2"
+
+    proto = library.protocol("arrows-mini")
+    st, assignments = _assignments(library, "arrows-mini", 3)
+    program = program_for(library, proto)
+    assert isinstance(program, Program)
+    for values in assignments:
+        for seed in range(3):
+            runner = Runner(library, "sample", rng=random.Random(seed), context={"valid": valid})
+            frame = runner.frame(proto, st.params)
+            program.run(runner, frame, frame.initial_state(values))
+    assert len(asked) == len(set(asked)), asked
