@@ -587,3 +587,22 @@ def test_the_kept_draws_stay_exact_and_bounded(monkeypatch: pytest.MonkeyPatch) 
         assert a.getstate() == b.getstate()
         assert len(rows._DRAWS) <= 3
         assert rows._DRAWS[k] == tuple((i, i + 1, (i + 1).bit_length()) for i in range(k - 1, 0, -1))
+
+
+@pytest.mark.parametrize(
+    "before",
+    [
+        '      - turn: "M[1, *]"\n',  # every card of row 1 face up: the wash is seen
+        '      - turn: "M[1, 2]"\n',  # one card face up
+        '      - discard: "M[2, 2]"\n',  # an empty place (an odd code): refused alike
+        '      - discard: "M[2, 2]"\n      - turn: "M[1, 3]"\n',  # and a card face up: refused alike
+    ],
+)
+def test_a_wash_of_columns_is_seen_alike(tmp_path: Path, before: str) -> None:
+    """Attack: the wash of step 3 with cards face up, an empty place (whose code is odd) or
+    both, before it: seen (or not) as the interpreter sees it."""
+    old = '      - shuffle:\n          scramble: "columns(M)"\n'
+    assert old in ROWS
+    text = ROWS.replace(old, before + old, 1)
+    result = _compare(_library(tmp_path, text))
+    assert result[0] in ("ran", "error"), result[:3]
