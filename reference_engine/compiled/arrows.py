@@ -20,7 +20,8 @@ hidden card, a name bound as a variable, a region of a hand, an answer or value 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from ..cards import ROTATIONS, SYMBOLS
 from ..expressions import Call, Comprehension, Conditional, Const, Index, Name, RangeNode, truthy
@@ -30,8 +31,19 @@ from .codegen import Fast, fast_function, function_kind
 from .helpers import h_direct
 from .run import Run
 
-if TYPE_CHECKING:
-    from .rows import NewPlace
+
+class Lays(Protocol):
+    """What lays the row out: :meth:`.rows.NewPlace.lay_each` (the plan kept for the shape)."""
+
+    def lay_each(
+        self,
+        run: Run,
+        tres: Any,
+        n: int,
+        groups: Callable[[], list[NewCards]],
+        consts: tuple[int, ...],
+        delta: dict[int, int],
+    ) -> bool: ...
 
 
 KEPT = 256
@@ -99,7 +111,7 @@ class ArrowRow:
             return None
         return cls(name, r.value, cond.func, then, other)
 
-    def __call__(self, run: Run, place: NewPlace, items: ev.Expr, target: Any, up: bool) -> bool:
+    def __call__(self, run: Run, place: Lays, items: ev.Expr, target: Any, up: bool) -> bool:
         """Lay out the row's new cards; False (nothing done) where the general path must."""
         name = self.name
         frame = run.frame
