@@ -24,6 +24,7 @@ from ..machine import Plan
 from ..machine.plans import Resolved
 from ..table import Layout, NewCards
 from . import evaluate as ev
+from .arrows import ArrowRow
 from .base import gather, landed, same_plan
 from .codegen import function_kind, variables_only
 from .helpers import not_hand_runs
@@ -217,6 +218,11 @@ class NewPlace:
             names.update(free)
         else:
             self.pure = tuple(sorted(names))
+        # A row of answers (``[arrow(1) if valid(M[1, j]) else arrow(0) for j in 1..ncols(M)]``),
+        # its target read from the layout: the game's function asked once a code (arrows.py).
+        self.arrows: ArrowRow | None = None
+        if len(self.targets) == 1 and self.targets[0][1] is not None and self.targets[0][2] == "columns":
+            self.arrows = ArrowRow.match(self.targets[0][3])
         self.same: dict[Any, tuple[Plan, tuple[int, ...], dict[int, int]]] = {}
         self.few: dict[Any, tuple[Plan, tuple[int, ...], dict[int, int]]] = {}  # see __call__
         self.laid = 0  # runs this step laid out new cards only
@@ -229,6 +235,11 @@ class NewPlace:
     def __call__(self, run: Run) -> bool:
         if self.other >= self.GIVE_UP and not self.laid:
             return False
+        arrows = self.arrows
+        if arrows is not None:
+            target, read, _, items = self.targets[0]
+            if arrows(run, self, items, self._read_checked if ev.CHECKED else read, self.up):
+                return True
         same = None
         if self.pure is not None:
             known = run.vars()
@@ -306,6 +317,45 @@ class NewPlace:
             if len(self.same) >= KEPT:
                 self.same.clear()
             self.same[same] = (skeleton, consts, delta)
+        self._apply(run, skeleton, consts, delta)
+        return True
+
+    def _read_checked(self, run: Run) -> Resolved:
+        """The one target read from the layout, compared with the runner's resolution."""
+        target, read, _, _ = self.targets[0]
+        assert read is not None
+        tres = read(run)
+        ev._same(target.expr, tres, run.runner.resolve_target(run.frame, target, run.state(), run.fev))  # type: ignore[arg-type]
+        return tres
+
+    def lay_each(
+        self,
+        run: Run,
+        tres: Resolved,
+        n: int,
+        groups: Callable[[], list[NewCards]],
+        consts: tuple[int, ...],
+        delta: dict[int, int],
+    ) -> bool:
+        """Lay out ``n`` new cards, one a group, into the one target ``tres`` (read from the
+        layout): the plan the general path keeps for that shape (built from ``groups()`` when
+        not kept yet), these codes and this supply count; False where it leaves the step to
+        the interpreter."""
+        key = (run.layout, None, (("each", n, 1),))
+        skeleton = self.kept.get(key)
+        if skeleton is None:
+            try:
+                skeleton = build_place_new(
+                    run.layout, [(tres, self.targets[0][2], [[nc] for nc in groups()])], self.up
+                )
+            except (Defer, EvalError):
+                skeleton = _DEFER
+            if len(self.kept) >= KEPT:
+                self.kept.clear()
+            self.kept[key] = skeleton
+        if skeleton is _DEFER:
+            return False
+        self.laid += 1
         self._apply(run, skeleton, consts, delta)
         return True
 
@@ -443,15 +493,29 @@ def scramble(rng: random.Random, k: int) -> tuple[int, ...]:
     if type(rng) is not random.Random or not _SAME_SHUFFLE:
         rng.shuffle(p)
         return tuple(p)
+    draws = _DRAWS.get(k)
+    if draws is None:
+        draws = _draws(k)
     getrandbits = rng.getrandbits
-    for i in range(k - 1, 0, -1):
-        n = i + 1
-        bits = n.bit_length()
+    for i, n, bits in draws:
         j = getrandbits(bits)
         while j >= n:
             j = getrandbits(bits)
         p[i], p[j] = p[j], p[i]
     return tuple(p)
+
+
+_DRAWS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+"""Per number of piles, :func:`scramble`'s draws in order: (the place swapped, the bound of its
+partner, the bits drawn for it), as ``random.Random.shuffle`` works them out at each swap."""
+
+
+def _draws(k: int) -> tuple[tuple[int, int, int], ...]:
+    """The draws of a scramble of ``k`` piles, kept (at most :data:`KEPT` sizes)."""
+    if len(_DRAWS) >= KEPT:
+        _DRAWS.clear()
+    draws = _DRAWS[k] = tuple((i, i + 1, (i + 1).bit_length()) for i in range(k - 1, 0, -1))
+    return draws
 
 
 def _same_shuffle() -> bool:

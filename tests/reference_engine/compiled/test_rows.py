@@ -570,3 +570,39 @@ def test_the_shape_of_new_cards_tells_every_layout_apart() -> None:
 
 def chain_codes(lines: rows.Lines) -> list[int]:
     return [c for line in lines.lines for c in line]
+
+
+# --------------------------------------------------------------------------- w37-rows3
+
+
+def test_the_kept_draws_stay_exact_and_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Attack: a scramble's draws kept per number of piles are the shuffle's, for sizes met in
+    any order and again after the store started afresh (a few sizes kept at a time here)."""
+    monkeypatch.setattr(rows, "KEPT", 3)
+    monkeypatch.setattr(rows, "_DRAWS", {})
+    sizes = [108, 2, 0, 1, 108, 5, 64, 65, 108, 3, 200, 2]
+    for n, k in enumerate(sizes):
+        a, b = random.Random(n), random.Random(n)
+        assert rows.scramble(a, k) == Shuffle("scramble", k).sample(b)
+        assert a.getstate() == b.getstate()
+        assert len(rows._DRAWS) <= 3
+        assert rows._DRAWS[k] == tuple((i, i + 1, (i + 1).bit_length()) for i in range(k - 1, 0, -1))
+
+
+@pytest.mark.parametrize(
+    "before",
+    [
+        '      - turn: "M[1, *]"\n',  # every card of row 1 face up: the wash is seen
+        '      - turn: "M[1, 2]"\n',  # one card face up
+        '      - discard: "M[2, 2]"\n',  # an empty place (an odd code): refused alike
+        '      - discard: "M[2, 2]"\n      - turn: "M[1, 3]"\n',  # and a card face up: refused alike
+    ],
+)
+def test_a_wash_of_columns_is_seen_alike(tmp_path: Path, before: str) -> None:
+    """Attack: the wash of step 3 with cards face up, an empty place (whose code is odd) or
+    both, before it: seen (or not) as the interpreter sees it."""
+    old = '      - shuffle:\n          scramble: "columns(M)"\n'
+    assert old in ROWS
+    text = ROWS.replace(old, before + old, 1)
+    result = _compare(_library(tmp_path, text))
+    assert result[0] in ("ran", "error"), result[:3]

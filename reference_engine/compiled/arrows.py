@@ -1,0 +1,177 @@
+"""A row of answers laid out at once: a place step whose value is
+
+    ``[A if f(R[r, j]) else B for j in 1..ncols(R)]``
+
+(card-selection-arrow's step 6: an arrow per column, up if ``valid(M[1, j])``), ``f`` a game's
+function, ``A`` and ``B`` new cards that do not read ``j``. The generated code asks ``f`` once a
+column and picks ``A`` or ``B`` in Python, column by column; here ``f`` is asked once per card
+code (in the order the row first shows each code: the first one that raises is the
+interpreter's first one), its answers kept per function object (:data:`ANSWERS`: a game hands
+the same function again for the same public state), and the row's new cards are one C-level
+map of its codes through those answers. The plan is the general path's (:class:`~.rows.NewPlace`
+keeps it by layout and shape), the supply counted as :class:`~.rows.Lines` counts it.
+
+A game's function is a function of the card it is asked about (the public state is the
+function's own: ``valid`` for the top card and the colour in force): asking it once per code
+gives every column the answer it gives. Anything this path does not see as such (a face-down or
+hidden card, a name bound as a variable, a region of a hand, an answer or value that raises,
+``A`` or ``B`` not one new card) leaves the step to the general path, which says why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from ..cards import ROTATIONS, SYMBOLS
+from ..expressions import Call, Comprehension, Conditional, Const, Index, Name, RangeNode, truthy
+from ..table import NewCards
+from . import evaluate as ev
+from .codegen import Fast, fast_function, function_kind
+from .helpers import h_direct
+from .run import Run
+
+
+class Lays(Protocol):
+    """What lays the row out: :meth:`.rows.NewPlace.lay_each` (the plan kept for the shape)."""
+
+    def lay_each(
+        self,
+        run: Run,
+        tres: Any,
+        n: int,
+        groups: Callable[[], list[NewCards]],
+        consts: tuple[int, ...],
+        delta: dict[int, int],
+    ) -> bool: ...
+
+
+KEPT = 256
+"""Game functions whose answers are kept (:data:`ANSWERS`); the store starts afresh beyond."""
+
+ANSWERS: dict[tuple[Any, int, int], dict[int, int]] = {}
+"""Per game function (the object itself, kept alive by the key) and the codes of ``A`` and
+``B``: the code laid out for each card code it was asked about. A game's function answers for
+the public state it was made for (``valid`` for this top card and colour: a game keeps one per
+state, and a new one when the state is new), so its answer for a card is the same at every
+run that is handed it."""
+
+
+class ArrowRow:
+    """The fast path of one place step of the form above (:meth:`match` says whether it is)."""
+
+    __slots__ = ("cond", "func", "name", "other", "r", "then")
+
+    def __init__(self, name: str, r: int, func: str, then: Fast, other: Fast):
+        self.name = name  # R
+        self.r = r
+        self.func = func  # f, a game's function
+        self.then = then  # A's fast function
+        self.other = other  # B's
+
+    @classmethod
+    def match(cls, items: ev.Expr) -> ArrowRow | None:
+        node, proto = items.expr.node, items.proto
+        if not (isinstance(node, Comprehension) and len(node.clauses) == 1 and len(node.variables) == 1):
+            return None
+        kind, rng = node.clauses[0]
+        j = node.variables[0]
+        elem = node.element
+        if kind != "for" or not (isinstance(rng, RangeNode) and isinstance(elem, Conditional)):
+            return None
+        cond = elem.cond
+        if not (
+            isinstance(cond, Call) and len(cond.args) == 1 and function_kind(proto, cond.func) == "context"
+        ):
+            return None
+        at = cond.args[0]
+        if not (isinstance(at, Index) and isinstance(at.obj, Name) and len(at.args) == 2):
+            return None
+        r, c = at.args
+        name = at.obj.name
+        if not (isinstance(r, Const) and type(r.value) is int and isinstance(c, Name) and c.name == j):
+            return None
+        lo, hi = rng.lo, rng.hi
+        if not (
+            isinstance(lo, Const)
+            and type(lo.value) is int
+            and lo.value == 1
+            and isinstance(hi, Call)
+            and hi.func == "ncols"
+            and function_kind(proto, "ncols") == "builtin"
+            and len(hi.args) == 1
+            and isinstance(hi.args[0], Name)
+            and hi.args[0].name == name
+        ):
+            return None
+        if j in elem.then.names() or j in elem.other.names() or name == j:
+            return None
+        then, other = fast_function(elem.then, proto), fast_function(elem.other, proto)
+        if then is None or other is None:
+            return None
+        return cls(name, r.value, cond.func, then, other)
+
+    def __call__(self, run: Run, place: Lays, items: ev.Expr, target: Any, up: bool) -> bool:
+        """Lay out the row's new cards; False (nothing done) where the general path must."""
+        name = self.name
+        frame = run.frame
+        if name in run.vars() or name in frame.globals.names:
+            return False
+        layout = run.layout
+        reg = layout.by_name.get(name)
+        if reg is None or reg.hand is not None or reg.unit != 1 or not 0 < self.r <= reg.rows or not reg.cols:
+            return False
+        cols = reg.cols
+        a = reg.offset + (self.r - 1) * cols
+        vals = run.cells[a : a + cols]
+        if min(vals) < 0 or not all([v & 1 for v in vals]):
+            return False  # a place empty or a card face down: the general path says which
+        inside = layout.inside
+        if inside:
+            row = range(a, a + cols)
+            if not inside.isdisjoint(row) and not layout.shown.issuperset(inside.intersection(row)):
+                return False  # a card hidden in a sleeve
+        try:
+            tres = target(run)
+            env = items.env(run)
+            then, other = self.then(env), self.other(env)  # as the generated code: once, A first
+            if type(then) is not NewCards or type(other) is not NewCards:
+                return False
+            if len(then.symbols) != 1 or len(other.symbols) != 1:
+                return False
+            fn = h_direct(frame.globals.functions[self.func])
+            yes, no = (
+                then.symbols[0].id << 1 | int(up or then.up),
+                other.symbols[0].id << 1 | int(up or other.up),
+            )
+            key = (fn, yes, no)
+            answers = ANSWERS.get(key)
+            if answers is None:
+                if len(ANSWERS) >= KEPT:
+                    ANSWERS.clear()
+                answers = ANSWERS[key] = {}
+            try:
+                consts = tuple(map(answers.__getitem__, vals))
+            except KeyError:  # cards not asked about yet: asked in the row's order
+                by_id = SYMBOLS.by_id
+                for code in dict.fromkeys(vals):
+                    if code not in answers:
+                        t = fn(by_id(code >> 1))
+                        answers[code] = yes if (t is True or (t is not False and truthy(t))) else no
+                consts = tuple(map(answers.__getitem__, vals))
+        except Exception:
+            return False  # the general path evaluates it again, and says what is wrong
+        n_yes = consts.count(yes) if yes != no else cols
+        delta: dict[int, int] = {}
+        turned, physical = ROTATIONS.to, ROTATIONS.physical
+        for nc, n in ((then, n_yes), (other, cols - n_yes)):
+            if n:
+                s = nc.symbols[0].id
+                card = physical(s) if s in turned else s
+                delta[card] = delta.get(card, 0) + n
+        if ev.CHECKED:
+            picked = [then if c == yes else other for c in consts]
+            ev._same(items.expr, picked, run.ev.public(items.expr, run.state()))
+        return place.lay_each(
+            run, tres, cols, lambda: [then if c == yes else other for c in consts], consts, delta
+        )

@@ -1,0 +1,257 @@
+"""A row of a game's answers laid out at once (compiled/arrows.py): both engines run for run,
+the answers of every kind, a game's function that raises, the row's cards face down or read
+through a variable, near-miss expressions left to the general path."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+folder = str(Path(__file__).parent)
+if folder not in sys.path:
+    sys.path.insert(0, folder)
+
+import runs  # noqa: E402
+from test_differential import _drawn  # noqa: E402
+
+from reference_engine import steps as st_  # noqa: E402
+from reference_engine.compiled import Program, arrows, program_for  # noqa: E402
+from reference_engine.compiled.evaluate import Expr  # noqa: E402
+from reference_engine.errors import EvalError  # noqa: E402
+from reference_engine.kinds.virtual import one_card  # noqa: E402
+from reference_engine.machine import ONE, Runner  # noqa: E402
+from reference_engine.registry import Library, rulesets_dir  # noqa: E402
+
+ARROWS = """\
+protocol: arrows-mini
+title: An arrow under each card, by a game's answer
+summary: >-
+  An arrow under each face-up card, up where the game's function says yes (a test of the
+  compiled path).
+source:
+  cite: "kitgen tests"
+symbols:
+  up: {glyph: "▲", rotated: down, doc: "pointing up"}
+  down: {glyph: "▼", rotated: up, doc: "pointing down"}
+  k: {family: true, glyph: "#{}", doc: "candidates"}
+encodings:
+  arrow:
+    values: {0: [down], 1: [up]}
+    doc: "one up-down card"
+  card:
+    label: k
+    doc: a card
+inputs:
+  cards: {encoding: card, count: 6, doc: "cards"}
+context:
+  valid:
+    doc: whether a card may be played
+steps:
+  - step: 1
+    say: "Lay the cards out, face down, and mix them."
+    place:
+      M: [cards]
+  - step: 2
+    say: "Mix the columns, turn the cards up."
+    do:
+      - shuffle:
+          scramble: "columns(M)"
+      - turn: "M[1, *]"
+  - step: 3
+    say: "An arrow under each column."
+    place:
+      "M[2, *]": {columns: "[arrow(1) if valid(M[1, j]) else arrow(0) for j in 1..ncols(M)]"}
+    face: up
+  - step: 4
+    say: "Count the arrows up, then mix the columns again."
+    do:
+      - let:
+          n: "len([j for j in 1..ncols(M) if M[2, j] == up])"
+      - shuffle:
+          scramble: "columns(M)"
+outputs:
+  ups:
+    value: "n"
+    public: true
+    doc: how many arrows point up
+"""
+
+
+def _library(tmp: Path, text: str) -> Library:
+    (tmp / "arrows-mini.yaml").write_text(text, encoding="utf-8")
+    return Library([tmp, rulesets_dir() / "protocols"])
+
+
+def _answer(kind: str) -> Any:
+    """A game's function of the card: answers of several kinds, or raising on one card."""
+    table: dict[str, Any] = {
+        "bools": {1: True, 2: False, 3: True, 4: False, 5: False, 6: True},
+        "others": {1: 1, 2: 0, 3: [], 4: [0], 5: None, 6: "yes"},
+        "none": dict.fromkeys(range(1, 7), False),
+        "all": dict.fromkeys(range(1, 7), True),
+    }.get(kind, {})
+
+    def valid(card: Any) -> Any:
+        n = int(one_card(card).name[1:])
+        if kind == "raises" and n == 4:
+            raise EvalError("valid() cannot tell #4")
+        if kind == "crashes" and n == 2:
+            raise ZeroDivisionError("a broken game")
+        return table[n]
+
+    return valid
+
+
+def _assignments(library: Library, name: str, most: int) -> tuple[Any, list[dict[str, Any]]]:
+    """No parameters, and ``most`` inputs drawn at random (the spec declares no scenario)."""
+    proto = library.protocol(name)
+
+    return SimpleNamespace(params={}), _drawn(Runner(library, "sample").frame(proto, {}), most)
+
+
+def _compare(library: Library, kind: str, seeds: int = 3) -> tuple[Any, ...]:
+    proto = library.protocol("arrows-mini")
+    program = program_for(library, proto)
+    assert isinstance(program, Program), program
+    st, assignments = _assignments(library, "arrows-mini", 3)
+    context = {"valid": _answer(kind)}
+    found = runs.differences(library, proto, st.params, assignments, range(seeds), context)
+    assert not found, "\n".join(found)
+    return runs.single(library, proto, st.params, assignments[0], 0, "interpreter", context)
+
+
+@pytest.fixture
+def taken(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Whether each call of the fast path laid the row out (True) or left it (False)."""
+    seen: list[bool] = []
+    call = arrows.ArrowRow.__call__
+
+    def spy(self: Any, *args: Any) -> bool:
+        got: bool = call(self, *args)
+        seen.append(got)
+        return got
+
+    monkeypatch.setattr(arrows.ArrowRow, "__call__", spy)
+    return seen
+
+
+@pytest.mark.parametrize("kind", ["bools", "others", "none", "all", "raises", "crashes"])
+def test_a_row_of_answers_runs_alike(tmp_path: Path, kind: str, taken: list[bool]) -> None:
+    result = _compare(_library(tmp_path, ARROWS), kind)
+    if kind in ("raises", "crashes"):
+        assert result[0] != "ran", result[:3]  # both engines stop alike (compared above)
+        assert taken and not any(taken)  # the general path said why
+    else:
+        assert result[0] == "ran", result[:3]
+        assert result[8] == {"ups": {"bools": 3, "others": 3, "none": 0, "all": 6}[kind]}, result[8]
+        assert taken and all(taken)
+
+
+# name -> (text replaced, its replacement, whether the fast path still lays the row out)
+MUTANTS = {
+    "face-down": ('      - turn: "M[1, *]"\n', "", False),
+    "half-face-up": ('      - turn: "M[1, *]"\n', '      - turn: "M[1, 1..3]"\n', False),
+    "reads-the-column": ("arrow(1) if valid", "arrow(j % 2) if valid", None),
+    "past-the-row": ("for j in 1..ncols(M)]", "for j in 1..ncols(M) + 1]", None),
+    "from-two": ("for j in 1..ncols(M)]", "for j in 2..ncols(M)]", None),
+    "two-cards": ("arrow(1) if valid", "[new(up), new(down)] if valid", False),
+    "a-list": ("arrow(1) if valid", "[arrow(1)] if valid", False),
+}
+
+
+@pytest.mark.parametrize("mutant", sorted(MUTANTS))
+def test_a_near_miss_is_left_to_the_general_path_alike(
+    tmp_path: Path, mutant: str, taken: list[bool]
+) -> None:
+    old, new, fast = MUTANTS[mutant]
+    assert old in ARROWS, mutant
+    text = ARROWS.replace(old, new, 1)
+    library = _library(tmp_path, text)
+    _compare(library, "bools")
+    if fast is None:  # not the shape: never tried
+        assert not taken
+    else:
+        assert taken and not any(taken)
+
+
+def test_a_variable_named_as_the_region_is_read_as_the_variable(tmp_path: Path, taken: list[bool]) -> None:
+    text = ARROWS.replace(
+        '  - step: 3\n    say: "An arrow under each column."\n',
+        '  - step: 3\n    say: "An arrow under each column."\n    let:\n      M: "[1, 2]"\n  - step: 3b\n'
+        '    say: "An arrow."\n',
+        1,
+    )
+    assert text != ARROWS
+    _compare(_library(tmp_path, text), "bools")
+    assert not any(taken)
+
+
+def test_the_game_is_asked_once_a_card_in_the_rows_order(tmp_path: Path, taken: list[bool]) -> None:
+    """The compiled run asks the game's function once per card of the row, in the order the
+    row first shows each (the interpreter asks once a column): the first answer that raises is
+    the interpreter's first; the spec's own step 6 is of the shape."""
+    library = _library(tmp_path, ARROWS)
+    proto = library.protocol("arrows-mini")
+    st, assignments = _assignments(library, "arrows-mini", 3)
+    for values in assignments:
+        for seed in range(4):
+            asked: dict[str, list[str]] = {"interpreter": [], "compiled": []}
+            for engine, calls in asked.items():
+
+                def valid(card: Any, calls: list[str] = calls) -> bool:
+                    name = one_card(card).name
+                    calls.append(name)
+                    return name in ("k1", "k3")
+
+                runner = Runner(library, "sample", rng=random.Random(seed), context={"valid": valid})
+                frame = runner.frame(proto, st.params)
+                state = frame.initial_state(values)
+                if engine == "compiled":
+                    program = program_for(library, proto)
+                    assert isinstance(program, Program)
+                    program.run(runner, frame, state)
+                else:
+                    runner.run(frame, {state: ONE})
+            assert len(asked["interpreter"]) == 6
+            assert asked["compiled"] == list(dict.fromkeys(asked["interpreter"])), asked
+    assert taken and all(taken)
+    arrow = Library().protocol("card-selection-arrow")
+    step6 = next(s for s in arrow.steps if s.number == "6")
+    assert isinstance(step6, st_.Place)
+    assert arrows.ArrowRow.match(Expr(step6.targets[0][2], arrow)) is not None
+
+
+def test_the_kept_answers_are_per_function_and_bounded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, taken: list[bool]
+) -> None:
+    """Attack: games whose functions answer differently for the same cards, one after another
+    (each function's answers kept apart), more of them than the store keeps; a function handed
+    again is not asked again about a card it answered."""
+    monkeypatch.setattr(arrows, "KEPT", 2)
+    monkeypatch.setattr(arrows, "ANSWERS", {})
+    library = _library(tmp_path, ARROWS)
+    for kind in ("bools", "none", "all", "others", "bools"):
+        _compare(library, kind, seeds=2)
+        assert len(arrows.ANSWERS) <= 2
+    assert taken and all(taken)
+    asked: list[str] = []
+
+    def valid(card: Any) -> bool:
+        asked.append(one_card(card).name)
+        return asked[-1] == "k2"
+
+    proto = library.protocol("arrows-mini")
+    st, assignments = _assignments(library, "arrows-mini", 3)
+    program = program_for(library, proto)
+    assert isinstance(program, Program)
+    for values in assignments:
+        for seed in range(3):
+            runner = Runner(library, "sample", rng=random.Random(seed), context={"valid": valid})
+            frame = runner.frame(proto, st.params)
+            program.run(runner, frame, frame.initial_state(values))
+    assert len(asked) == len(set(asked)), asked
