@@ -161,6 +161,7 @@ ENGINE_LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "statistics",
             "collector",
             "meters",
+            "kept",
             "report",
         ),
     ),
