@@ -310,11 +310,15 @@ def _paper_count(
     exp = protocol.expect.get(name)
     if exp is None or exp.value is None:
         return None
-    value = exp.value(frame.globals) if library is None else expect_value(library, frame, exp.value)
     # Whether it reads the game (calls e.g. valid): asked of the expression once per protocol.
     reads = cache.counts.get((id(protocol), name))
     if reads is None or reads[0] is not protocol:
         reads = (protocol, bool(exp.value.calls() & protocol.context.keys()))
+    # The fast function only where it calls no game function (each called as often as before).
+    if library is not None and not reads[1]:
+        value = expect_value(library, frame, exp.value)
+    else:
+        value = exp.value(frame.globals)
     if len(cache.counts) >= _COUNTS_KEPT:
         cache.counts.clear()
     cache.counts[(id(protocol), name)] = reads

@@ -15,7 +15,7 @@ from ..spec import Protocol
 from ..table import SLEEVES, Layout, State
 from . import evaluate as _evaluate
 from .base import Unsupported
-from .evaluate import Expr, FastEvaluator, _deep_plain
+from .evaluate import Expr, FastEvaluator
 from .helpers import Env
 from .ops import Block, Compiler, run_block
 from .run import Run, unsupported
@@ -184,6 +184,8 @@ def outputs_evaluator(runner: Runner, frame: Frame, state: State) -> FastEvaluat
     return FastEvaluator(cast(Run, Finished(runner, frame, state)), program.reads)
 
 
+_PLAIN = frozenset({int, bool, str, type(None)})
+
 _NO_TABLE = Layout.make(())
 """An empty table: what a parameter's expression sees (the frame's names alone)."""
 
@@ -197,10 +199,12 @@ def expect_value(library: Library, frame: Frame, expr: Expression) -> Any:
     if fast is not None:
         g = frame.globals
         try:
-            value = _deep_plain(fast(Env(_no_state, _NO_TABLE, [], {}, g.names, g.functions)))
+            value = fast(Env(_no_state, _NO_TABLE, [], {}, g.names, g.functions))
         except Exception:
             pass
         else:
+            if type(value) not in _PLAIN:  # a count is a number: anything else the interpreter's way
+                return expr(g)
             if _evaluate.CHECKED:
                 _evaluate._same(expr, value, expr(g))
             return value
