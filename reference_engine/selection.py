@@ -20,6 +20,7 @@ from typing import Any
 from .cards import EMPTY, SYMBOLS, Symbol
 from .collector import paused
 from .compiled import run_single
+from .compiled.program import expect_value, outputs_evaluator
 from .errors import CheckFailure
 from .machine import Runner, Shared, ViewTable, read_outputs
 from .registry import Library
@@ -125,6 +126,7 @@ def check_selection(proto: Protocol) -> None:
 _PLANS_KEPT = 20_000  # rearrangement plans kept between runs before the cache starts afresh
 _COUNTS_KEPT = 4_096  # the paper's counts kept (by protocol and parameters) before starting afresh
 _NAME = attrgetter("name")
+_ID = attrgetter("id")
 _READ = ("played", "kept")  # the outputs a run's result reads (the others are checked, not decoded)
 
 
@@ -176,7 +178,9 @@ def run_selection(
         cache.compiled_runs += 1
     else:
         cache.interpreter_runs += 1
-    outs = read_outputs(runner, frame, state, only=_READ)
+    # The compiled path reads its outputs with its fast functions too (the same values).
+    reader = outputs_evaluator(runner, frame, state) if engine == "compiled" else None
+    outs = read_outputs(runner, frame, state, only=_READ, ev=reader)
     played = outs["played"]
     returned = []
     cells = state.cells
@@ -192,7 +196,7 @@ def run_selection(
     helpers = sum(n for _, n in state.meters.peak)
 
     def want(name: str) -> Any:
-        return _paper_count(cache, protocol, frame, name)
+        return _paper_count(cache, protocol, frame, name, library if engine == "compiled" else None)
 
     checked = _checked(
         protocol,
@@ -280,14 +284,25 @@ def _checked(
 
 
 def _same_faces(cards: list[Symbol], expected: list[Symbol]) -> bool:
-    """Whether two lists hold the same faces, each as many times (by name, in any order)."""
-    return len(cards) == len(expected) and sorted(map(_NAME, cards)) == sorted(map(_NAME, expected))
+    """Whether two lists hold the same faces, each as many times (by name, in any order).
+
+    First by their ids (a sort of whole numbers): equal cards have equal names, so lists equal
+    once sorted by id hold the same names; a game's cards are the symbol table's own, so that is
+    the answer but for a run that changed a card. Else by name, which decides."""
+    if len(cards) != len(expected):
+        return False
+    if sorted(cards, key=_ID) == sorted(expected, key=_ID):
+        return True
+    return sorted(map(_NAME, cards)) == sorted(map(_NAME, expected))
 
 
-def _paper_count(cache: CallCache, protocol: Protocol, frame: Any, name: str) -> Any:
+def _paper_count(
+    cache: CallCache, protocol: Protocol, frame: Any, name: str, library: Library | None = None
+) -> Any:
     """The spec's ``expect`` value ``name`` (shuffles, helper_cards) for this run's parameters,
     or None when it quotes none. A value that calls no game function depends on the protocol
-    and its parameters alone: it is kept in ``cache`` (the same for every run with those)."""
+    and its parameters alone: it is kept in ``cache`` (the same for every run with those).
+    With ``library`` (a compiled run), evaluated by the compiled protocol's fast function."""
     key = (id(protocol), frame.key, name)
     hit = cache.counts.get(key)
     if hit is not None and hit[0] is protocol:
@@ -295,11 +310,15 @@ def _paper_count(cache: CallCache, protocol: Protocol, frame: Any, name: str) ->
     exp = protocol.expect.get(name)
     if exp is None or exp.value is None:
         return None
-    value = exp.value(frame.globals)
     # Whether it reads the game (calls e.g. valid): asked of the expression once per protocol.
     reads = cache.counts.get((id(protocol), name))
     if reads is None or reads[0] is not protocol:
         reads = (protocol, bool(exp.value.calls() & protocol.context.keys()))
+    # The fast function only where it calls no game function (each called as often as before).
+    if library is not None and not reads[1]:
+        value = expect_value(library, frame, exp.value)
+    else:
+        value = exp.value(frame.globals)
     if len(cache.counts) >= _COUNTS_KEPT:
         cache.counts.clear()
     cache.counts[(id(protocol), name)] = reads

@@ -162,6 +162,7 @@ ENGINE_LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "collector",
             "kept",
             "meters",
+            "kept",
             "report",
         ),
     ),

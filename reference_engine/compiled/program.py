@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from .. import steps as st
 from ..errors import UsageError
@@ -12,9 +12,11 @@ from ..machine import ONE, Frame, Runner
 from ..machine.plans import _target_args
 from ..registry import Library
 from ..spec import Protocol
-from ..table import SLEEVES, State
+from ..table import SLEEVES, Layout, State
+from . import evaluate as _evaluate
 from .base import Unsupported
 from .evaluate import Expr, FastEvaluator
+from .helpers import Env
 from .ops import Block, Compiler, run_block
 from .run import Run, unsupported
 
@@ -36,6 +38,9 @@ class Program:
     block: Block = ()
     callees: dict[str, Program] = field(default_factory=dict)
     exprs: dict[int, Expr] = field(default_factory=dict)  # the steps' expressions by id
+    # The expressions read after a run (the outputs' values and cards, the ``expect`` values) by
+    # id: a game reads every output of every run (see :func:`outputs_evaluator`).
+    reads: dict[int, Expr] = field(default_factory=dict)
 
     def run(self, runner: Runner, frame: Frame, state: State) -> State:
         """The state the interpreter's ``runner.run(frame, {state: ONE})`` ends with (the same
@@ -78,6 +83,7 @@ def _compile(library: Library, protocol: Protocol, made: dict[str, Program], pat
         return sub
 
     program.exprs = {id(e): Expr(e, protocol) for e in expressions(protocol.steps)}
+    program.reads = {id(e): Expr(e, protocol) for e in read_expressions(protocol)}
     compiler = Compiler(callee, program.exprs)
     try:
         program.block = compiler.block(protocol.steps, None)
@@ -122,6 +128,93 @@ def expressions(steps: list[st.Step]) -> list[Expression]:
     return out
 
 
+def read_expressions(protocol: Protocol) -> list[Expression]:
+    """The expressions read of a finished run: the outputs' values and their cards' targets,
+    and the ``expect`` values."""
+    out: list[Expression] = []
+    for decl in protocol.outputs.values():
+        if decl.value is not None:
+            out.append(decl.value)
+        if decl.cards is not None and decl.cards.expr is not None:
+            out.append(decl.cards.expr)
+    out.extend(e.value for e in protocol.expect.values() if e.value is not None)
+    return out
+
+
+class Finished:
+    """A finished compiled run's table as the :class:`Expr` of its outputs read it (the
+    attributes of a :class:`Run` they read): its layout, cells and variables, the frame, and the
+    interpreter's evaluator for what a fast function leaves to it (made when first asked)."""
+
+    __slots__ = ("_ev", "_state", "_vars", "cells", "frame", "layout", "runner")
+
+    def __init__(self, runner: Runner, frame: Frame, state: State):
+        self.runner = runner
+        self.frame = frame
+        self.layout = state.layout
+        self.cells = state.cells
+        self._state = state
+        self._vars: dict[str, Any] | None = None
+        self._ev: Any = None
+
+    def state(self) -> State:
+        return self._state
+
+    def vars(self) -> dict[str, Any]:
+        if self._vars is None:
+            self._vars = dict(self._state.env)
+        return self._vars
+
+    @property
+    def ev(self) -> Any:
+        if self._ev is None:
+            self._ev = self.runner.evaluator(self.frame)
+        return self._ev
+
+
+def outputs_evaluator(runner: Runner, frame: Frame, state: State) -> FastEvaluator | None:
+    """The evaluator that reads a finished compiled run's outputs (``read_outputs``' ``ev``):
+    each expression through its fast function where it has one, else the interpreter's
+    evaluator, with the same values (the tests compare them, see evaluate.CHECKED). None when
+    ``frame``'s protocol is not compiled."""
+    program = program_for(runner.library, frame.proto)
+    if not isinstance(program, Program):
+        return None
+    # A Finished reads as the Run an Expr reads (layout, cells, vars, state, frame, ev).
+    return FastEvaluator(cast(Run, Finished(runner, frame, state)), program.reads)
+
+
+_PLAIN = frozenset({int, bool, str, type(None)})
+
+_NO_TABLE = Layout.make(())
+"""An empty table: what a parameter's expression sees (the frame's names alone)."""
+
+
+def expect_value(library: Library, frame: Frame, expr: Expression) -> Any:
+    """``expr(frame.globals)`` (an ``expect`` value: it reads the parameters and game functions
+    alone) through its fast function where the protocol is compiled and it has one."""
+    program = program_for(library, frame.proto)
+    e = program.reads.get(id(expr)) if isinstance(program, Program) else None
+    fast = e.fast if e is not None and e.expr is expr else None
+    if fast is not None:
+        g = frame.globals
+        try:
+            value = fast(Env(_no_state, _NO_TABLE, [], {}, g.names, g.functions))
+        except Exception:
+            pass
+        else:
+            if type(value) not in _PLAIN:  # a count is a number: anything else the interpreter's way
+                return expr(g)
+            if _evaluate.CHECKED:
+                _evaluate._same(expr, value, expr(g))
+            return value
+    return expr(frame.globals)
+
+
+def _no_state() -> State:
+    raise Unsupported("an expect value reads no card")
+
+
 _PROGRAMS: dict[tuple[int, int], tuple[Library, Protocol, Program | str]] = {}
 
 
@@ -163,4 +256,14 @@ def run_single(
     return final, "interpreter", None
 
 
-__all__ = ["Any", "NotCompiled", "Program", "compile_protocol", "program_for", "run_single"]
+__all__ = [
+    "Any",
+    "Finished",
+    "NotCompiled",
+    "Program",
+    "compile_protocol",
+    "expect_value",
+    "outputs_evaluator",
+    "program_for",
+    "run_single",
+]

@@ -27,14 +27,17 @@ _NEVER_FAILS = ("cards", "faces")  # decodings that read any cards (see _decode)
 
 
 def read_outputs(
-    run: Runner, frame: Frame, state: State, only: Collection[str] | None = None
+    run: Runner, frame: Frame, state: State, only: Collection[str] | None = None, ev: Any = None
 ) -> dict[str, Any]:
     """Every output's value as the verifier sees it (face-down cards included).
 
     ``only``: the outputs the caller reads (a game's run). Every other output is still read as
     far as reading it can fail (its value, its cards' places, their decoding), but a group of
-    cards read as faces (``cards``, ``faces``: it cannot fail) is left out of the result."""
-    ev = run.evaluator(frame)
+    cards read as faces (``cards``, ``faces``: it cannot fail) is left out of the result.
+    ``ev``: an evaluator giving the same values as ``run.evaluator(frame)`` (the compiled
+    path's, see compiled/program.py's ``outputs_evaluator``), or None for that one."""
+    if ev is None:
+        ev = run.evaluator(frame)
     values: dict[str, Any] = {}
     for out in frame.proto.outputs.values():
         try:

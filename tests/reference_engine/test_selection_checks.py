@@ -495,3 +495,90 @@ def test_the_cyclic_collector_is_back_on_after_a_run_that_raises(library: Librar
             assert gc.isenabled() is was and calls and not any(calls)
         finally:
             gc.enable()
+
+
+def test_a_compiled_run_reads_its_outputs_as_the_interpreter_does(
+    variant: Callable[..., Library], library: Library
+) -> None:
+    """The compiled path reads a finished run's outputs with its fast functions (program.py's
+    outputs_evaluator): the same values, and the same error where an output fails."""
+    from reference_engine.compiled import evaluate
+    from reference_engine.compiled.program import outputs_evaluator
+
+    runner, frame, state = finished_run(library)
+    fast = outputs_evaluator(runner, frame, state)
+    assert fast is not None
+    evaluate.CHECKED = True  # every fast value compared with the interpreter's as it is read
+    try:
+        assert read_outputs(runner, frame, state, ev=fast) == read_outputs(runner, frame, state)
+        assert read_outputs(runner, frame, state, only=("played", "kept"), ev=fast) == read_outputs(
+            runner, frame, state, only=("played", "kept")
+        )
+    finally:
+        evaluate.CHECKED = False
+    broken = variant(
+        "card-selection-arrow",
+        ("value: \"exists('played')\"", "value: \"exists('played') and sizes[9] > 0\""),
+        (
+            'cards: "[hand(i) for i in 1..len(sizes)]"',
+            'cards: "[hand(i) for i in 1..len(sizes) // (draw - draw)]"',
+        ),
+    )
+    runner, frame, state = finished_run(library, broken)
+    fast = outputs_evaluator(runner, frame, state)
+    with pytest.raises(SimulationError) as slow_error:
+        read_outputs(runner, frame, state, only=("played", "kept"))
+    with pytest.raises(SimulationError) as fast_error:
+        read_outputs(runner, frame, state, only=("played", "kept"), ev=fast)
+    assert str(fast_error.value) == str(slow_error.value) and "output found" in str(fast_error.value)
+
+
+def test_a_paper_count_is_the_same_through_the_fast_function(
+    variant: Callable[..., Library], library: Library
+) -> None:
+    """expect_value gives what the interpreter gives the expect value, for every protocol with
+    one and every table size, and its error where it fails."""
+    from reference_engine.compiled.program import expect_value
+
+    checked = 0
+    for name in library.names():
+        proto = library.protocol(name)
+        for exp in proto.expect.values():
+            if exp.value is None or "sizes" not in proto.params:
+                continue
+            for sizes in ((1, 0, 3), (7, 7, 7, 7, 79), (0, 2, 2), (129, 1, 1)):
+                frame = Frame(proto, proto.resolve_params({"sizes": sizes}))
+                try:
+                    want: Any = exp.value(frame.globals)
+                except EvalError as exc:
+                    want = ("error", str(exc))
+                try:
+                    got: Any = expect_value(library, frame, exp.value)
+                except EvalError as exc:
+                    got = ("error", str(exc))
+                assert got == want and type(got) is type(want), (name, sizes)
+                checked += 1
+    assert checked >= 8
+    quoted = 'value: "2 + len([n for n in [1, 2, 4, 8, 16, 32, 64, 128] if n < sizes[1]])"'
+    lib = variant("card-selection-arrow", (quoted, quoted.replace("sizes[1]", "sizes[9]")))
+    proto = lib.protocol("card-selection-arrow")
+    frame = Frame(proto, proto.resolve_params({"sizes": (2, 1, 2)}))
+    with pytest.raises(EvalError) as slow_error:
+        proto.expect["shuffles"].value(frame.globals)  # type: ignore[misc]
+    with pytest.raises(EvalError) as fast_error:
+        expect_value(lib, frame, proto.expect["shuffles"].value)  # type: ignore[arg-type]
+    assert str(fast_error.value) == str(slow_error.value)
+
+
+def test_faces_compare_by_name_whatever_their_ids() -> None:
+    """_same_faces compares by id first, then by name: a card made outside the symbol table with
+    a table card's name (another id) is the same face; another name with the same id is not."""
+    from reference_engine.selection import _same_faces
+
+    red1, green2 = CARD("red1"), CARD("green2")
+    outsider = Symbol("red1", "R1", 10_000)  # the name of red1, another id
+    impostor = Symbol("not-red1", "R1", red1.id)  # red1's id, another name
+    assert _same_faces([red1, green2], [green2, red1])
+    assert _same_faces([red1, green2], [green2, outsider])
+    assert not _same_faces([red1, green2], [green2, impostor])
+    assert not _same_faces([red1], [red1, red1]) and not _same_faces([red1, red1], [red1, green2])

@@ -3,9 +3,10 @@
 :func:`single` runs one seeded single run (as card-level play does: no trace, nobody's hands
 followed) and returns everything a run decides: the final table (its regions and empty places,
 not the display labels only the interpreter draws), the cards, helper cards out, variables,
-counters, the view (expanded), the outputs, the random generator's state afterwards and the
-table space the run needed; or, when the run cannot be carried out, the error's type and
-message (and the random state when it stopped). Both engines must give the same, run for run.
+counters, the view (expanded), the outputs (a compiled run's read as a game reads them), the
+random generator's state afterwards and the table space the run needed; or, when the run
+cannot be carried out, the error's type and message (and the random state when it stopped).
+Both engines must give the same, run for run.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 
 from reference_engine.compiled import Program, program_for
 from reference_engine.compiled import evaluate as compiled_evaluate
+from reference_engine.compiled.program import outputs_evaluator
 from reference_engine.errors import KitgenError
 from reference_engine.machine import ONE, Runner, read_outputs
 from reference_engine.registry import Library
@@ -41,9 +43,11 @@ def single(
             program = program_for(library, proto)
             assert isinstance(program, Program), program
             final = program.run(runner, frame, state)
+            # Its outputs read as a game reads them (the compiled path's fast functions).
+            outputs = read_outputs(runner, frame, final, ev=outputs_evaluator(runner, frame, final))
         else:
             (final,) = runner.run(frame, {state: ONE})
-        outputs = read_outputs(runner, frame, final)
+            outputs = read_outputs(runner, frame, final)
     except compiled_evaluate.Mismatch:
         raise
     except KitgenError as exc:
