@@ -162,7 +162,6 @@ ENGINE_LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "collector",
             "kept",
             "meters",
-            "kept",
             "report",
         ),
     ),
