@@ -20,6 +20,7 @@ import atexit
 import importlib.util
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -39,14 +40,15 @@ _server: tuple[subprocess.Popen[bytes], socket.socket] | None = None
 class Forked:
     """A driver forked by the server: what run_spec reads of a ``subprocess.Popen``."""
 
-    def __init__(self, pid: int, stdout: IO[bytes]) -> None:
+    def __init__(self, pid: int, stdout: IO[bytes], stderr: IO[bytes] | None = None) -> None:
         self.pid = pid
         self.stdout = stdout
+        self.stderr = stderr  # None: merged into stdout
         self.returncode: int | None = None
 
     def wait(self) -> int:
         if self.returncode is None:
-            self.returncode = int(_ask({"wait": self.pid}, None)["code"])
+            self.returncode = int(_ask({"wait": self.pid}, [])["code"])
         return self.returncode
 
 
@@ -81,14 +83,14 @@ def _stop() -> None:
             _server[0].wait()
 
 
-def _ask(request: dict[str, Any], fd: int | None) -> dict[str, Any]:
+def _ask(request: dict[str, Any], fds: list[int]) -> dict[str, Any]:
     with _lock:
         conn = _connection()
         data = json.dumps(request).encode()
-        if fd is None:
-            conn.send(data)
+        if fds:
+            socket.send_fds(conn, [data], fds)
         else:
-            socket.send_fds(conn, [data], [fd])
+            conn.send(data)
         answer = conn.recv(65536)
     if not answer:
         raise RuntimeError("the fork server ended")
@@ -102,9 +104,12 @@ def forkable() -> bool:
     return hasattr(os, "fork") and hasattr(socket, "send_fds") and hasattr(socket, "AF_UNIX")
 
 
-def start(script: Path, function: str, args: list[Any], env: dict[str, str], cwd: Path) -> Any:
+def start(
+    script: Path, function: str, args: list[Any], env: dict[str, str], cwd: Path, stderr: bool = False
+) -> Any:
     """``function(*args)`` of ``script`` (a file the server imports once) in a process of its own,
-    with ``env`` as its whole environment, ``cwd`` as its folder: a Popen-like (see the module)."""
+    with ``env`` as its whole environment, ``cwd`` as its folder: a Popen-like (see the module);
+    ``stderr``: its standard error on a pipe of its own (``.stderr``), not merged into stdout."""
     if not forkable():  # pragma: no cover - not POSIX
         call = "import json, runpy, sys; runpy.run_path(sys.argv[1])[sys.argv[2]](*json.loads(sys.argv[3]))"
         return subprocess.Popen(
@@ -113,19 +118,51 @@ def start(script: Path, function: str, args: list[Any], env: dict[str, str], cwd
             env=env,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
+            stderr=subprocess.PIPE if stderr else subprocess.STDOUT,
             start_new_session=True,
         )
-    read, write = os.pipe()
+    pipes = [os.pipe() for _ in range(2 if stderr else 1)]
     try:
         request = {"script": str(script), "function": function, "args": args, "env": env, "cwd": str(cwd)}
-        pid = int(_ask(request, write)["pid"])
+        pid = int(_ask(request, [w for _, w in pipes])["pid"])
     except BaseException:
-        os.close(read)
+        for r, _ in pipes:
+            os.close(r)
         raise
     finally:
-        os.close(write)
-    return Forked(pid, os.fdopen(read, "rb"))
+        for _, w in pipes:
+            os.close(w)
+    reads = [os.fdopen(r, "rb") for r, _ in pipes]
+    return Forked(pid, reads[0], reads[1] if stderr else None)
+
+
+def run(
+    script: Path, function: str, args: list[Any], env: dict[str, str], cwd: Path, timeout: float
+) -> subprocess.CompletedProcess[str]:
+    """:func:`start` and wait, as ``subprocess.run(capture_output=True, text=True, timeout=...)``:
+    stdout and stderr apart; past ``timeout`` seconds the process group is killed and
+    ``subprocess.TimeoutExpired`` raised."""
+    proc = start(script, function, args, env, cwd, stderr=True)
+    texts: dict[str, bytes] = {}
+
+    def read(name: str, stream: IO[bytes]) -> None:
+        with stream:
+            texts[name] = stream.read()
+
+    readers = [
+        threading.Thread(target=read, args=item) for item in (("out", proc.stdout), ("err", proc.stderr))
+    ]
+    for reader in readers:
+        reader.start()
+    for reader in readers:
+        reader.join(timeout)
+    if any(reader.is_alive() for reader in readers):
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        raise subprocess.TimeoutExpired([str(script), function, *map(str, args)], timeout)
+    code = proc.wait()
+    out, err = (texts.get(k, b"").decode("utf-8", errors="replace") for k in ("out", "err"))
+    return subprocess.CompletedProcess([str(script), function, *map(str, args)], code, out, err)
 
 
 # --------------------------------------------------------------------------- the server
@@ -142,7 +179,7 @@ def _load(script: str, loaded: dict[str, Any]) -> Any:
     return loaded[script]
 
 
-def _child(conn: socket.socket, out: int, request: dict[str, Any], module: Any) -> None:
+def _child(conn: socket.socket, fds: list[int], request: dict[str, Any], module: Any) -> None:
     """In the forked driver: its own session, stdin, output, folder and environment; then the call."""
     code = 1
     try:
@@ -150,10 +187,11 @@ def _child(conn: socket.socket, out: int, request: dict[str, Any], module: Any) 
         os.setsid()
         null = os.open(os.devnull, os.O_RDONLY)
         os.dup2(null, 0)
-        os.dup2(out, 1)
-        os.dup2(out, 2)
+        os.dup2(fds[0], 1)
+        os.dup2(fds[-1], 2)  # stderr: its own pipe, or merged into stdout
         os.close(null)
-        os.close(out)
+        for fd in fds:
+            os.close(fd)
         os.chdir(request["cwd"])
         os.environ.clear()
         os.environ.update(request["env"])
@@ -181,7 +219,7 @@ def serve(fd: int) -> None:
     loaded: dict[str, Any] = {}
     while True:
         try:
-            data, fds, _, _ = socket.recv_fds(conn, 65536, 1)
+            data, fds, _, _ = socket.recv_fds(conn, 65536, 2)
         except OSError:
             return
         if not data:
@@ -191,19 +229,20 @@ def serve(fd: int) -> None:
             _, status = os.waitpid(request["wait"], 0)
             conn.send(json.dumps({"code": os.waitstatus_to_exitcode(status)}).encode())
             continue
-        [out] = fds
         try:
             module = _load(request["script"], loaded)
             sys.stdout.flush()
             sys.stderr.flush()
             pid = os.fork()
         except Exception as exc:
-            os.close(out)
+            for fd in fds:
+                os.close(fd)
             conn.send(json.dumps({"error": f"{type(exc).__name__}: {exc}"}).encode())
             continue
         if pid == 0:
-            _child(conn, out, request, module)
-        os.close(out)
+            _child(conn, fds, request, module)
+        for fd in fds:
+            os.close(fd)
         conn.send(json.dumps({"pid": pid}).encode())
 
 

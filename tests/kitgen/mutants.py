@@ -858,6 +858,13 @@ def temporary_work() -> Path:
     return Path(tempfile.mkdtemp(prefix="kitgen-badinput-"))
 
 
+def kitgen_main(args: list[str]) -> None:
+    """``kitgen ARGS``, as the ``kitgen`` script runs it (what test_badinput's kitgen_process forks)."""
+    from kitgen.cli.main import main
+
+    main(args)
+
+
 def drive_job(job: str) -> None:
     """:func:`drive` of a job that :func:`run_spec` wrote as JSON (what forkserver.start calls)."""
     data = json.loads(job)

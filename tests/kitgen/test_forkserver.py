@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import sys
 from pathlib import Path
 
@@ -75,3 +76,16 @@ def test_drivers_run_one_after_another_from_the_same_server(tmp_path: Path) -> N
         assert proc.stdout.read().decode().startswith(f"{n} ") and proc.wait() == 0
         pids.add(proc.pid)
     assert len(pids) == 3
+
+
+def test_run_keeps_stderr_apart_and_kills_what_outlives_its_timeout(tmp_path: Path) -> None:
+    """forkserver.run, as subprocess.run(capture_output=True, text=True, timeout=...)."""
+    script = tmp_path / "script.py"
+    script.write_text(SCRIPT, encoding="utf-8")
+    env = {"MARK": "m2", "PATH": os.environ["PATH"]}
+    done = forkserver.run(script, "echo", ["hi"], env, tmp_path, timeout=60)
+    assert done.returncode == 0 and done.stdout.startswith(f"hi {tmp_path} m2 ")
+    assert done.stderr == "to stderr\n" and "to stderr" not in done.stdout
+    assert forkserver.run(script, "fail", [], env, tmp_path, timeout=60).returncode == 3
+    with pytest.raises(subprocess.TimeoutExpired):
+        forkserver.run(script, "hang", [], env, tmp_path, timeout=1)
