@@ -42,14 +42,50 @@ class Forked:
 
     def __init__(self, pid: int, stdout: IO[bytes], stderr: IO[bytes] | None = None) -> None:
         self.pid = pid
-        self.stdout = stdout
+        self.stdout: IO[bytes] | None = stdout
         self.stderr = stderr  # None: merged into stdout
         self.returncode: int | None = None
 
-    def wait(self) -> int:
+    def wait(self, timeout: float | None = None) -> int:
+        """Its exit code (Popen's returncode); past ``timeout`` seconds subprocess.TimeoutExpired
+        (it is waited for once its output pipes are closed, so they are read first)."""
         if self.returncode is None:
+            if timeout is not None and self.stdout is not None:
+                self._drain(timeout)
             self.returncode = int(_ask({"wait": self.pid}, [])["code"])
         return self.returncode
+
+    def send_signal(self, signum: int) -> None:
+        os.kill(self.pid, signum)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+    def communicate(self, timeout: float | None = None) -> tuple[str, str]:
+        """Popen.communicate of a text-mode process: its stdout and stderr ("" if merged), read
+        to the end, then its exit code; past ``timeout`` seconds subprocess.TimeoutExpired."""
+        texts = self._drain(timeout)
+        self.wait()
+        return texts
+
+    def _drain(self, timeout: float | None) -> tuple[str, str]:
+        streams = {"out": self.stdout, "err": self.stderr}
+        texts: dict[str, bytes] = {}
+
+        def read(name: str, stream: IO[bytes]) -> None:
+            with stream:
+                texts[name] = stream.read()
+
+        readers = [threading.Thread(target=read, args=(n, s)) for n, s in streams.items() if s is not None]
+        for reader in readers:
+            reader.start()
+        for reader in readers:
+            reader.join(timeout)
+        if any(reader.is_alive() for reader in readers):
+            raise subprocess.TimeoutExpired(f"driver {self.pid}", timeout or 0.0)
+        self.stdout, self.stderr = None, None
+        out, err = (texts.get(k, b"").decode("utf-8", errors="replace") for k in ("out", "err"))
+        return out, err
 
 
 def _connection() -> socket.socket:
@@ -143,26 +179,14 @@ def run(
     stdout and stderr apart; past ``timeout`` seconds the process group is killed and
     ``subprocess.TimeoutExpired`` raised."""
     proc = start(script, function, args, env, cwd, stderr=True)
-    texts: dict[str, bytes] = {}
-
-    def read(name: str, stream: IO[bytes]) -> None:
-        with stream:
-            texts[name] = stream.read()
-
-    readers = [
-        threading.Thread(target=read, args=item) for item in (("out", proc.stdout), ("err", proc.stderr))
-    ]
-    for reader in readers:
-        reader.start()
-    for reader in readers:
-        reader.join(timeout)
-    if any(reader.is_alive() for reader in readers):
+    argv = [str(script), function, *map(str, args)]
+    try:
+        out, err = proc.communicate(timeout)
+    except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
-        raise subprocess.TimeoutExpired([str(script), function, *map(str, args)], timeout)
-    code = proc.wait()
-    out, err = (texts.get(k, b"").decode("utf-8", errors="replace") for k in ("out", "err"))
-    return subprocess.CompletedProcess([str(script), function, *map(str, args)], code, out, err)
+        raise subprocess.TimeoutExpired(argv, timeout) from None
+    return subprocess.CompletedProcess(argv, proc.returncode, out, err)
 
 
 # --------------------------------------------------------------------------- the server
