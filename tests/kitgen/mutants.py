@@ -10,8 +10,9 @@ the same one for the same pair (the bytes of the file included), so a failure fo
 and runs every command that takes a spec file on it (``verify``, ``simulate``, ``booklet``,
 ``view``, and for a card selection or Gakmoro round spec ``build`` and ``play`` of a game that
 runs it) in a driver process of its own (:func:`drive`: one Python for all the commands of a
-mutant, each command with its own TMPDIR, stopped at 120 s of CPU time, a hang beyond 20 s or
-three times what it takes on the shipped spec on the same machine); :func:`wrong_exit_codes`
+mutant, forked from a process that imported kitgen once (forkserver.py), each command with its
+own TMPDIR, stopped at 120 s of CPU time, a hang beyond 20 s or three times what it takes on the
+shipped spec on the same machine); :func:`wrong_exit_codes`
 judges the exit codes against each other (see ``bench/badinput.py`` for the rules). Used by
 ``tests/kitgen/test_badinput.py`` (a few dozen mutants in CI) and ``bench/badinput.py``.
 """
@@ -25,7 +26,6 @@ import re
 import resource
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
 import threading
@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import forkserver
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -762,15 +763,9 @@ def run_spec(
     cmds = [c for c in commands(spec, out, sim_args, game) if only in (None, c[0])]
     env = {**os.environ, "KITGEN_CACHE_DIR": str(cache), "TMPDIR": str(tmp), "PYTHONDONTWRITEBYTECODE": "1"}
     job = json.dumps({"folder": str(folder), "spec": str(spec), "commands": cmds, "limit": limit})
-    proc = subprocess.Popen(
-        [sys.executable, __file__, "drive", job],
-        cwd=folder,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,  # its own process group: a hang is ended with its workers
-    )
+    # Its own process (forked from a process that imported kitgen once, forkserver.py), in its own
+    # session: a hang is ended with its workers.
+    proc = forkserver.start(Path(__file__), "drive_job", [job], env, folder)
     timer = threading.Timer(
         limit + HANG_SECONDS * WALL_FACTOR * len(cmds), lambda: os.killpg(proc.pid, signal.SIGKILL)
     )
@@ -863,6 +858,18 @@ def temporary_work() -> Path:
     return Path(tempfile.mkdtemp(prefix="kitgen-badinput-"))
 
 
+def kitgen_main(args: list[str]) -> None:
+    """``kitgen ARGS``, as the ``kitgen`` script runs it (what test_badinput's kitgen_process forks)."""
+    from kitgen.cli.main import main
+
+    main(args)
+
+
+def drive_job(job: str) -> None:
+    """:func:`drive` of a job that :func:`run_spec` wrote as JSON (what forkserver.start calls)."""
+    data = json.loads(job)
+    drive(Path(data["folder"]), Path(data["spec"]), [(n, a) for n, a in data["commands"]], data["limit"])
+
+
 if __name__ == "__main__" and sys.argv[1:2] == ["drive"]:
-    _job = json.loads(sys.argv[2])
-    drive(Path(_job["folder"]), Path(_job["spec"]), [(n, a) for n, a in _job["commands"]], _job["limit"])
+    drive_job(sys.argv[2])

@@ -28,6 +28,7 @@ from reference_engine.api import Library
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+import forkserver  # noqa: E402
 import mutants  # noqa: E402
 
 TESTS = HERE.parent
@@ -511,11 +512,11 @@ ROOT = HERE.parents[1]
 
 
 def kitgen_process(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    """``kitgen ARGS`` in its own process, killed after ``timeout`` s: a command that waits on a
-    FIFO fails the test (TimeoutExpired) instead of hanging the suite."""
-    code = "import sys; from kitgen.cli.main import main; main(sys.argv[1:])"
-    return subprocess.run(
-        [sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=timeout, cwd=ROOT
+    """``kitgen ARGS`` in its own process (forked from one that imported kitgen once,
+    forkserver.py), killed after ``timeout`` s: a command that waits on a FIFO fails the test
+    (TimeoutExpired) instead of hanging the suite."""
+    return forkserver.run(
+        Path(mutants.__file__), "kitgen_main", [list(args)], dict(os.environ), ROOT, timeout
     )
 
 

@@ -48,8 +48,24 @@ def _valid(path: Path) -> dict[str, Any]:
     return data
 
 
-@pytest.mark.parametrize("level", ["rule", "card"])
-@pytest.mark.parametrize("play", PLAYS, ids=[p[0] for p in PLAYS])
+# The command line's record and replay are one path for every rule set; the engine's record and
+# replay of every rule set at both levels are tests/reference_engine/records/test_replay.py's
+# (fast). Here every rule set at the rule level (its options through the command line), and at
+# the card level UNO, Hearts (its options) and Gakmoro (rounds); the other card-level games
+# (~1-2 s of CPU each, costing the played game's tables) are the slow tier's.
+CARD_FAST = {"uno", "hearts", "gakmoro"}
+LEVELS = [
+    pytest.param(
+        play, level, marks=[pytest.mark.slow] if level == "card" and play[0] not in CARD_FAST else []
+    )
+    for level in ("rule", "card")
+    for play in PLAYS
+]
+
+
+@pytest.mark.parametrize(
+    ("play", "level"), LEVELS, ids=[f"{p[0]}-{lv}" for lv in ("rule", "card") for p in PLAYS]
+)
 def test_play_record_then_replay(tmp_path: Path, play: list[str], level: str) -> None:
     path = tmp_path / "r.json"
     code, out = run("play", *play, "--level", level, "--seed", "2", "--record", str(path))

@@ -164,7 +164,10 @@ def test_a_partition_that_passes_its_share_stops_the_verification() -> None:
     named as the command line has them, and no worker left behind."""
     done = subprocess.run(
         [sys.executable, "-m", "kitgen", "verify", "covert-lottery-modified", "--param", "m=8"]
-        + ["--workers", "2", "--max-memory", "150M"],
+        # 110M leaves each partition ~20 MB past the coordinator's ~70 MB: stopped within ~2 s of
+        # CPU (150M: ~6 s); a coordinator grown past the limit leaves each 1 MiB (limit_share),
+        # which stops them the same way.
+        + ["--workers", "2", "--max-memory", "110M"],
         capture_output=True,
         text=True,
         cwd=ROOT,
