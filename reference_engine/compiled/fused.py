@@ -30,27 +30,34 @@ from typing import Any
 
 from .. import steps as st
 from ..expressions import EvalError, Expression
-from ..expressions.nodes import Const, Index, Name, Star
+from ..expressions.nodes import Call, Comprehension, Const, Index, ListLit, Name, Node, Star
+from ..kept import Kept
 from ..machine import Plan
 from ..sleeves import SleeveFrame
 from . import evaluate as ev
 from .base import Op, apply_plan
-from .plans import Defer, _sleeved
+from .codegen import function_kind
+from .plans import Defer, _sleeved, hand_names, kept_whole
 from .run import Run
-from .runs import bottom_row
+from .runs import bottom_row, return_row
 
 Entry = tuple[Op, str | None, st.Step]
 
 
 def whole_row(what: Expression | None) -> str | None:
     """The region of a selection ``NAME[k, *]`` (``k`` a whole number); None for any other."""
-    node = None if what is None else what.node
+    got = _row_of(None if what is None else what.node)
+    return None if got is None else got[0]
+
+
+def _row_of(node: Node | None) -> tuple[str, int] | None:
+    """``(NAME, k)`` of a node ``NAME[k, *]`` (``k`` a whole number); None for any other."""
     if not isinstance(node, Index) or not isinstance(node.obj, Name) or len(node.args) != 2:
         return None
     row, rest = node.args
     if not isinstance(row, Const) or type(row.value) is not int or not isinstance(rest, Star):
         return None
-    return node.obj.name
+    return node.obj.name, row.value
 
 
 def pairs(entries: Sequence[Entry], compiled: Callable[[Expression | None], ev.Expr]) -> list[Entry]:
@@ -58,6 +65,12 @@ def pairs(entries: Sequence[Entry], compiled: Callable[[Expression | None], ev.E
     above carried out at once (``compiled``: the compiled form of an expression)."""
     out = list(entries)
     for i in range(len(out) - 1):
+        if isinstance(out[i][2], st.Discard) and isinstance(out[i + 1][2], st.Return):
+            ops_ = discard_return(out[i], out[i + 1], compiled)
+            if ops_ is not None:
+                out[i] = (ops_[0], out[i][1], out[i][2])
+                out[i + 1] = (ops_[1], out[i + 1][1], out[i + 1][2])
+            continue
         sleeve, discard = out[i][2], out[i + 1][2]
         if not isinstance(sleeve, st.Sleeve) or not isinstance(discard, st.Discard):
             continue
@@ -157,3 +170,159 @@ def pair(sleeve: Entry, discard: Entry, what: ev.Expr, name: str) -> tuple[Op, O
 
 def _table(run: Run) -> tuple[Any, ...]:
     return (run.layout, list(run.cells), run.out, run.env, run.meters, run.view)
+
+
+# --------------------------------------------------------------------------- discard, then return
+
+KEPT_PAIRS = 1024
+"""Plans a fused discard and return keeps, by the table before both and their resolved
+arguments (bounded as :data:`~.ops.KEPT_PLANS`)."""
+
+
+def return_args(run: Run, cards: ev.Expr, to: ev.Expr) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """A ``return:`` step's resolved arguments: the slots of its cards and each card's hand."""
+    flats = cards.sel(run, "return")
+    owners_ = to.value(run)
+    owners = list(owners_) if isinstance(owners_, (list, tuple)) else [owners_] * len(flats)
+    if len(owners) != len(flats):
+        raise EvalError(f"return: {len(flats)} cards but {len(owners)} owners")
+    names = hand_names(owners)
+    seats = run.runner.seats
+    if seats.given is not None:
+        for name in sorted(set(names)):
+            unheld = seats.check(name)  # a called protocol's hand its call gave no holder
+            if unheld is not None:
+                raise EvalError(unheld)
+    return (flats, names)
+
+
+def reads_rows_above(node: Node, name: str, k: int, proto: Any, bound: frozenset[str] = frozenset()) -> bool:
+    """Whether ``node``'s value reads the table only through rows ``name[j, *]`` with
+    ``1 <= j < k`` (and calls only ``family_index``, the built-in: a function of the card
+    alone), so that a discard of the region's bottom row ``k`` just before cannot change it:
+    those rows keep their slots and cards, the variables and the supply's counts are not read.
+    Constants, lists and comprehensions over such rows; any other name (a region, a variable,
+    a parameter) says no."""
+    if isinstance(node, Const):
+        return True
+    if isinstance(node, Name):
+        return node.name in bound
+    if isinstance(node, ListLit):
+        return all(reads_rows_above(i, name, k, proto, bound) for i in node.items)
+    if isinstance(node, Call):
+        return (
+            node.func == "family_index"
+            and function_kind(proto, "family_index") == "builtin"
+            and all(reads_rows_above(a, name, k, proto, bound) for a in node.args)
+        )
+    if isinstance(node, Index):
+        got = _row_of(node)
+        return got is not None and got[0] == name and name not in bound and 1 <= got[1] < k
+    if isinstance(node, Comprehension):
+        inner = set(bound)
+        variables = iter(node.variables)
+        for kind, clause in node.clauses:
+            if not reads_rows_above(clause, name, k, proto, frozenset(inner)):
+                return False
+            if kind == "for":
+                inner.add(next(variables))
+        return reads_rows_above(node.element, name, k, proto, frozenset(inner))
+    return False
+
+
+def discard_return(
+    discard: Entry, back: Entry, compiled: Callable[[Expression | None], ev.Expr]
+) -> tuple[Op, Op] | None:
+    """The ops of a discard of a region's bottom row ``NAME[k, *]`` then the return of one of
+    its rows above ``NAME[j, *]`` to hands whose owners read only its rows above ``k``
+    (:func:`reads_rows_above`: Step 12's arrows, then its cards back to the owners its owner
+    cards name) carried out at once: one plan (:func:`~.runs.return_row` with the row dropped),
+    the return's arguments evaluated on the table before the discard, which they cannot tell
+    from the one after it. None where the steps are not of that kind. At each run, anything
+    else (a discard that is no bottom row, empty places, a limit of the supply's counters, an
+    argument that raises) runs each step as compiled, with its messages."""
+    discard_op, discard_number, discard_step = discard
+    back_op, back_number, back_step = back
+    assert isinstance(discard_step, st.Discard) and isinstance(back_step, st.Return)
+    got = None if discard_step.what is None else _row_of(discard_step.what.node)
+    if got is None or back_step.cards is None or back_step.to is None:
+        return None
+    name, k = got
+    row = _row_of(back_step.cards.node)
+    if row is None or row[0] != name or not 1 <= row[1] < k:
+        return None
+    what, cards, to = compiled(discard_step.what), compiled(back_step.cards), compiled(back_step.to)
+    if not reads_rows_above(back_step.to.node, name, k, to.proto):
+        return None
+    kept: Kept[Plan] = Kept(KEPT_PAIRS)
+    done: list[Run | None] = [None]  # the run whose second step is already carried out
+
+    def plan_for(run: Run) -> Plan | None:
+        layout = run.layout
+        if layout.labels or layout.shown or run.runner.limits is not None:
+            return None
+        if id(layout) not in run.shared.layouts_seen:
+            return None  # the table space of the layout between the two: at most this one's
+        try:
+            drop = what.sel(run, "discard")
+            flats, names = return_args(run, cards, to)
+        except EvalError:
+            return None  # each step's own message, at its step
+        if not drop or (layout.inside and not kept_whole(layout, drop)):
+            return None
+        key = (layout, drop, flats, names)
+        plan = kept.get(key)
+        if plan is None:
+            plan = return_row(layout, flats, names, drop)  # None unless ``drop`` is the bottom row
+            if plan is None or plan.layout.shown:
+                return None
+            kept.put(key, plan)
+        return plan
+
+    def carry_out(run: Run, plan: Plan) -> None:
+        apply_plan(run, discard_step, plan)  # at the discard: the supply's counts are its
+
+    def first(run: Run) -> None:
+        done[0] = None
+        plan = plan_for(run)
+        if plan is None:
+            discard_op(run)
+            return
+        if ev.CHECKED:
+            _check(run, discard_op, back_op, discard_number, back_number, lambda: carry_out(run, plan))
+        carry_out(run, plan)
+        done[0] = run
+
+    def second(run: Run) -> None:
+        if done[0] is run:
+            done[0] = None
+            return
+        back_op(run)
+
+    return first, second
+
+
+def _check(
+    run: Run, one: Op, two: Op, first: str | None, second: str | None, both: Callable[[], None]
+) -> None:
+    """Both steps one after the other, as compiled, against ``both`` (the two at once), then
+    the table put back."""
+    saved = _table(run)
+    runner = run.runner
+    try:
+        one(run)
+        runner.current = second
+        two(run)
+    except Exception as exc:  # at once they would have gone through
+        raise ev.Mismatch(f"steps {first} and {second} go through at once, not one by one: {exc}") from exc
+    finally:
+        runner.current = first
+    want = _table(run)
+    run.layout, run.cells, run.out, run.env, run.meters, run.view = saved
+    run.cells = list(saved[1])
+    both()
+    got = _table(run)
+    run.layout, run.cells, run.out, run.env, run.meters, run.view = saved
+    run.cells = list(saved[1])
+    if got != want:
+        raise ev.Mismatch(f"steps {first} and {second} at once: {got} is not {want}")

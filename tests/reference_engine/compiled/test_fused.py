@@ -118,12 +118,117 @@ def test_a_sleeve_and_a_discard_at_once_are_the_two_steps(
     assert bool(made["fused"]) == fuses, (mutant, made)
 
 
+# The quick protocol's Step 12 with its two bottom rows discarded one at a time: the discard of
+# M[3, *] and the return of M[1, *] after it are fused (compiled/fused.py's discard_return).
+SPLIT = '      - discard: "M[4, *]"\n      - discard: "M[3, *]"\n'
+BACK = RETURN.replace("      - return", '      - discard: "M[3..4, *]"\n      - return', 1)
+OWNERS = '"[family_index(t) for t in M[2, *]]"'
+
+# name -> (text replaced by, whether the discard and the return are fused, what the run is refused for)
+RETURNS: dict[str, tuple[str, bool, str | None]] = {
+    "split": (SPLIT + RETURN, True, None),
+    "to-one-owner": (SPLIT + RETURN.replace(OWNERS, "1"), True, None),
+    "to-a-list": (SPLIT + RETURN.replace(OWNERS, '"[1 for t in M[2, *]]"'), True, None),
+    "reads-the-row-discarded": (
+        SPLIT + RETURN.replace("M[2, *]]", "M[3, *]]"),
+        False,
+        "index 3 is out of range: M has 2 rows",
+    ),
+    "reads-a-variable": (
+        "      - let:\n          k: 1\n" + SPLIT + RETURN.replace(OWNERS, "k"),
+        False,
+        None,
+    ),
+    "reads-the-region-size": (
+        SPLIT + RETURN.replace(OWNERS, '"[len(M) - 1 for t in M[2, *]]"'),
+        False,
+        None,
+    ),
+    "returns-the-row-discarded": (
+        SPLIT + RETURN.replace('cards: "M[1, *]"', 'cards: "M[3, *]"'),
+        False,
+        "index 3 is out of range: M has 2 rows",
+    ),
+    "discard-above-the-bottom": (  # the owners read from the pairs' row: refused on both engines
+        '      - discard: "M[4, *]"\n      - discard: "M[2, *]"\n' + RETURN,
+        False,
+        "family_index() takes one card",
+    ),
+    "discard-of-no-bottom-row": (  # M[3, *] passes the read check, but M[4, *] is below it
+        '      - discard: "M[3, *]"\n' + RETURN + '      - discard: "M[4, *]"\n',
+        False,
+        None,
+    ),
+    "as-written": (BACK, False, None),
+}
+
+
+def _count_returns(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
+    """Counts the discard-and-return pairs planned at once."""
+    made: Counter[str] = Counter()
+    build = fused.return_row
+
+    def counted(*args: Any) -> Any:
+        plan = build(*args)
+        if plan is not None and len(args) > 3 and args[3]:
+            made["fused"] += 1
+        return plan
+
+    monkeypatch.setattr(fused, "return_row", counted)
+    return made
+
+
+@pytest.mark.parametrize("mutant", sorted(RETURNS))
+def test_a_discard_and_a_return_at_once_are_the_two_steps(
+    tmp_path: Path, mutant: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    new, fuses, refused = RETURNS[mutant]
+    assert BACK in QUICK, "the quick protocol changed; update the mutants"
+    name = f"quick-back-{mutant}"
+    text = QUICK.replace(BACK, new, 1).replace("protocol: card-selection-fast", f"protocol: {name}")
+    made = _count_returns(monkeypatch)
+    result = _compare(_library(tmp_path, name, text), name)
+    if refused is None:
+        assert result[0] == "ran", result[:3]
+    else:
+        assert result[0] == "error" and refused in result[2], result[:3]
+    assert bool(made["fused"]) == fuses, (mutant, made)
+
+
+@pytest.mark.parametrize(
+    "text, fits",
+    [
+        ("[family_index(t) for t in M[2, *]]", True),
+        ("[family_index(t) for t in M[1, *]]", True),
+        ("[1, 2]", True),
+        ("3", True),
+        ("[family_index(t) for t in M[3, *]]", False),  # the row discarded
+        ("[family_index(t) for t in M[0, *]]", False),
+        ("[family_index(t) for t in L[2, *]]", False),  # another region
+        ("[family_index(t) for t in M[k, *]]", False),
+        ("[family_index(M) for M in M[2, *]]", True),  # M bound after its iterable
+        ("[M[2, *] for M in M[2, *]]", False),  # M bound: a card indexed
+        ("[family_index(t) for t in M[2, *] if t]", True),
+        ("[family_index(t) for t in M[2, *] if k]", False),
+        ("[valid(t) for t in M[2, *]]", False),  # a game's function: its answers follow the game
+        ("[len(M) for t in M[2, *]]", False),
+        ("[family_index(t) for t in M[2, 1..2]]", False),
+        ("pile", False),
+        ("M[2, *]", True),
+    ],
+)
+def test_a_returns_owners_read_only_rows_above_the_discarded_one(text: str, fits: bool) -> None:
+    proto = Library().protocol("card-selection-arrow")
+    assert fused.reads_rows_above(parse(text).node, "M", 3, proto) == fits
+
+
 def test_the_default_protocols_steps_12_are_fused_and_run_alike(monkeypatch: pytest.MonkeyPatch) -> None:
     """card-selection-arrow's Step 12(a) (the kits' default protocol) on several seeds."""
     made = _count_fused(monkeypatch)
+    pairs = _count_returns(monkeypatch)
     result = _compare(Library(), "card-selection-arrow", seeds=4)
     assert result[0] == "ran", result[:3]
-    assert made["fused"] > 0, made
+    assert made["fused"] > 0 and pairs["fused"] > 0, (made, pairs)
 
 
 @pytest.mark.parametrize(
