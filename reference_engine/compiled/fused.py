@@ -196,24 +196,36 @@ def return_args(run: Run, cards: ev.Expr, to: ev.Expr) -> tuple[tuple[int, ...],
     return (flats, names)
 
 
-def reads_rows_above(node: Node, name: str, k: int, proto: Any, bound: frozenset[str] = frozenset()) -> bool:
+def reads_rows_above(node: Node, name: str, k: int, proto: Any) -> tuple[str, ...] | None:
     """Whether ``node``'s value reads the table only through rows ``name[j, *]`` with
     ``1 <= j < k`` (and calls only ``family_index``, the built-in: a function of the card
     alone), so that a discard of the region's bottom row ``k`` just before cannot change it:
-    those rows keep their slots and cards, the variables and the supply's counts are not read.
-    Constants, lists and comprehensions over such rows; any other name (a region, a variable,
-    a parameter) says no."""
+    those rows keep their slots and cards, the supply's counts are not read. Constants, lists,
+    comprehensions over such rows, and names: the free names are returned (None: it may read
+    anything else), for the caller to check at each evaluation that each is a variable or
+    names no region (a parameter, a name of the spec): the discard changes neither."""
+    free: set[str] = set()
+    if not _reads(node, name, k, proto, frozenset(), free):
+        return None
+    return tuple(sorted(free))
+
+
+def _reads(node: Node, name: str, k: int, proto: Any, bound: frozenset[str], free: set[str]) -> bool:
     if isinstance(node, Const):
         return True
     if isinstance(node, Name):
-        return node.name in bound
+        if node.name not in bound:
+            if node.name.startswith("__"):
+                return False  # the evaluator's own names (the state, its reader)
+            free.add(node.name)
+        return True
     if isinstance(node, ListLit):
-        return all(reads_rows_above(i, name, k, proto, bound) for i in node.items)
+        return all(_reads(i, name, k, proto, bound, free) for i in node.items)
     if isinstance(node, Call):
         return (
             node.func == "family_index"
             and function_kind(proto, "family_index") == "builtin"
-            and all(reads_rows_above(a, name, k, proto, bound) for a in node.args)
+            and all(_reads(a, name, k, proto, bound, free) for a in node.args)
         )
     if isinstance(node, Index):
         got = _row_of(node)
@@ -222,11 +234,11 @@ def reads_rows_above(node: Node, name: str, k: int, proto: Any, bound: frozenset
         inner = set(bound)
         variables = iter(node.variables)
         for kind, clause in node.clauses:
-            if not reads_rows_above(clause, name, k, proto, frozenset(inner)):
+            if not _reads(clause, name, k, proto, frozenset(inner), free):
                 return False
             if kind == "for":
                 inner.add(next(variables))
-        return reads_rows_above(node.element, name, k, proto, frozenset(inner))
+        return _reads(node.element, name, k, proto, frozenset(inner), free)
     return False
 
 
@@ -252,7 +264,8 @@ def discard_return(
     if row is None or row[0] != name or not 1 <= row[1] < k:
         return None
     what, cards, to = compiled(discard_step.what), compiled(back_step.cards), compiled(back_step.to)
-    if not reads_rows_above(back_step.to.node, name, k, to.proto):
+    free = reads_rows_above(back_step.to.node, name, k, to.proto)
+    if free is None:
         return None
     kept: Kept[Plan] = Kept(KEPT_PAIRS)
     done: list[Run | None] = [None]  # the run whose second step is already carried out
@@ -263,6 +276,13 @@ def discard_return(
             return None
         if id(layout) not in run.shared.layouts_seen:
             return None  # the table space of the layout between the two: at most this one's
+        env = run.vars()
+        if name in env:
+            return None  # the rows read are a variable's, not the region's
+        if free:
+            by_name = layout.by_name
+            if any(n in by_name and n not in env for n in free):
+                return None  # a region read whole (a variable comes first, as it is looked up)
         try:
             drop = what.sel(run, "discard")
             flats, names = return_args(run, cards, to)

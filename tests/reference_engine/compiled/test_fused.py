@@ -134,10 +134,20 @@ RETURNS: dict[str, tuple[str, bool, str | None]] = {
         False,
         "index 3 is out of range: M has 2 rows",
     ),
-    "reads-a-variable": (
+    "reads-a-variable": (  # a variable: the discard does not change it
         "      - let:\n          k: 1\n" + SPLIT + RETURN.replace(OWNERS, "k"),
-        False,
+        True,
         None,
+    ),
+    "reads-a-region-whole": (  # a name of a region: checked at each run
+        SPLIT + RETURN.replace(OWNERS, "M"),
+        False,
+        "is face down: a decision may only use face-up cards",
+    ),
+    "reads-a-variable-named-as-the-region": (
+        "      - let:\n          M: 1\n" + SPLIT + RETURN.replace(OWNERS, "M"),
+        False,
+        "a list takes one index (in 'M[4, *]')",
     ),
     "reads-the-region-size": (
         SPLIT + RETURN.replace(OWNERS, '"[len(M) - 1 for t in M[2, *]]"'),
@@ -206,20 +216,23 @@ def test_a_discard_and_a_return_at_once_are_the_two_steps(
         ("[family_index(t) for t in M[0, *]]", False),
         ("[family_index(t) for t in L[2, *]]", False),  # another region
         ("[family_index(t) for t in M[k, *]]", False),
+        ("[k for t in M[2, *]]", True),  # a name: checked at each run (a variable, or no region)
+        ("__state__", False),
         ("[family_index(M) for M in M[2, *]]", True),  # M bound after its iterable
         ("[M[2, *] for M in M[2, *]]", False),  # M bound: a card indexed
         ("[family_index(t) for t in M[2, *] if t]", True),
-        ("[family_index(t) for t in M[2, *] if k]", False),
+        ("[family_index(t) for t in M[2, *] if k]", True),
+        ("[family_index(t) for t in M[2, *] if k == 1]", False),  # a comparison: not read
         ("[valid(t) for t in M[2, *]]", False),  # a game's function: its answers follow the game
         ("[len(M) for t in M[2, *]]", False),
         ("[family_index(t) for t in M[2, 1..2]]", False),
-        ("pile", False),
+        ("pile", True),
         ("M[2, *]", True),
     ],
 )
 def test_a_returns_owners_read_only_rows_above_the_discarded_one(text: str, fits: bool) -> None:
     proto = Library().protocol("card-selection-arrow")
-    assert fused.reads_rows_above(parse(text).node, "M", 3, proto) == fits
+    assert (fused.reads_rows_above(parse(text).node, "M", 3, proto) is not None) == fits
 
 
 def test_the_default_protocols_steps_12_are_fused_and_run_alike(monkeypatch: pytest.MonkeyPatch) -> None:
