@@ -21,6 +21,11 @@ exactly, under these conditions, checked at each run (anything else runs each st
 
 With ``evaluate.CHECKED`` (the differential tests) the two steps are also carried out one
 after the other, as compiled, and the outcomes compared.
+
+Likewise a discard of a region's bottom row ``R[k, *]`` and the return of one of its rows above
+it ``R[j, *]`` (Step 12's arrows out, then its cards back to their owners; Step 11's draw-pile
+sleeve): :func:`discard_return`, the return's arguments evaluated on the table before the
+discard where :func:`reads_rows_above` shows they cannot tell it from the one after.
 """
 
 from __future__ import annotations
