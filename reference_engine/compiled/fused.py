@@ -31,16 +31,16 @@ discard where :func:`reads_rows_above` shows they cannot tell it from the one af
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from .. import steps as st
 from ..expressions import EvalError, Expression
 from ..expressions.nodes import Call, Comprehension, Const, Index, ListLit, Name, Node, Star
 from ..kept import Kept
 from ..machine import Plan
-from ..sleeves import SleeveFrame
+from ..sleeves import SleeveFrame, SleeveOp
 from . import evaluate as ev
-from .base import Op, apply_plan
+from .base import _ONE, Op, _out_added, apply_plan, less, returned_symbols
 from .codegen import function_kind
 from .plans import Defer, _sleeved, hand_names, kept_whole
 from .run import Run
@@ -71,7 +71,8 @@ def pairs(entries: Sequence[Entry], compiled: Callable[[Expression | None], ev.E
     out = list(entries)
     for i in range(len(out) - 1):
         if isinstance(out[i][2], st.Discard) and isinstance(out[i + 1][2], st.Return):
-            ops_ = discard_return(out[i], out[i + 1], compiled)
+            after = out[i + 2][2] if i + 2 < len(out) else None
+            ops_ = discard_return(out[i], out[i + 1], compiled, _nested(after))
             if ops_ is not None:
                 out[i] = (ops_[0], out[i][1], out[i][2])
                 out[i + 1] = (ops_[1], out[i + 1][1], out[i + 1][2])
@@ -96,6 +97,10 @@ def pair(sleeve: Entry, discard: Entry, what: ev.Expr, name: str) -> tuple[Op, O
     assert isinstance(sleeve_step, st.Sleeve)
     ops = tuple(sleeve_step.ops)
     done: list[Run | None] = [None]  # the run whose second step is already carried out
+    skip: list[Run | None] = [None]  # the run whose two steps a discard and return before did
+    _remember(
+        sleeve_step, Nested(skip, sleeve_op, discard_op, ops, what, name, sleeve_number, discard_number)
+    )
 
     def plan_for(run: Run) -> Plan | None:
         layout = run.layout
@@ -132,6 +137,10 @@ def pair(sleeve: Entry, discard: Entry, what: ev.Expr, name: str) -> tuple[Op, O
             runner.current = sleeve_number
 
     def first(run: Run) -> None:
+        if skip[0] is run:  # carried out with the discard and return before them
+            skip[0] = None
+            done[0] = run
+            return
         done[0] = None
         plan = plan_for(run)
         if plan is None:
@@ -247,8 +256,45 @@ def _reads(node: Node, name: str, k: int, proto: Any, bound: frozenset[str], fre
     return False
 
 
+class Nested(NamedTuple):
+    """A fused sleeve-and-discard pair as a discard and return before it may carry it out."""
+
+    skip: list[Run | None]
+    sleeve_op: Op
+    discard_op: Op
+    ops: tuple[SleeveOp, ...]
+    what: ev.Expr
+    name: str
+    sleeve_number: str | None
+    discard_number: str | None
+
+
+_NESTED: dict[int, tuple[st.Step, Nested]] = {}
+NESTED_KEPT = 1024
+"""Fused pairs remembered by their sleeve step, for the block around theirs (compiled just
+after it); bounded: it starts afresh beyond this (a pair then forgotten is not carried out
+with the steps before it, nothing else)."""
+
+
+def _remember(step: st.Step, nested: Nested) -> None:
+    if len(_NESTED) >= NESTED_KEPT:
+        _NESTED.clear()
+    _NESTED[id(step)] = (step, nested)
+
+
+def _nested(step: st.Step | None) -> Nested | None:
+    """The fused pair that is the whole body of ``step``, a ``do`` (Step 12(a)), if any."""
+    if not isinstance(step, st.Do) or len(step.body) != 2 or step.body[0].number or step.body[1].number:
+        return None
+    hit = _NESTED.get(id(step.body[0]))
+    return hit[1] if hit is not None and hit[0] is step.body[0] else None
+
+
 def discard_return(
-    discard: Entry, back: Entry, compiled: Callable[[Expression | None], ev.Expr]
+    discard: Entry,
+    back: Entry,
+    compiled: Callable[[Expression | None], ev.Expr],
+    nested: Nested | None = None,
 ) -> tuple[Op, Op] | None:
     """The ops of a discard of a region's bottom row ``NAME[k, *]`` then the return of one of
     its rows above ``NAME[j, *]`` to hands whose owners read only its rows above ``k``
@@ -272,10 +318,13 @@ def discard_return(
     free = reads_rows_above(back_step.to.node, name, k, to.proto)
     if free is None:
         return None
-    kept: Kept[Plan] = Kept(KEPT_PAIRS)
+    kept: Kept[tuple[Plan, tuple[int, ...]]] = Kept(KEPT_PAIRS)
     done: list[Run | None] = [None]  # the run whose second step is already carried out
+    triple = nested is not None and nested.name == name and all(o.region == name for o in nested.ops)
 
-    def plan_for(run: Run) -> Plan | None:
+    def plan_for(run: Run) -> tuple[Plan, tuple[int, ...]] | None:
+        """The plan, and the slots of the row Step 12(a) discards after it where it carries
+        that pair out too (else ())."""
         layout = run.layout
         if layout.labels or layout.shown or run.runner.limits is not None:
             return None
@@ -295,28 +344,77 @@ def discard_return(
             return None  # each step's own message, at its step
         if not drop or (layout.inside and not kept_whole(layout, drop)):
             return None
-        key = (layout, drop, flats, names)
-        plan = kept.get(key)
-        if plan is None:
-            plan = return_row(layout, flats, names, drop)  # None unless ``drop`` is the bottom row
+        then = _then(run) if triple else ()
+        key = (layout, drop, flats, names, then)
+        got = kept.get(key)
+        if got is None:
+            plan = return_row(layout, flats, names, drop, then)  # None unless ``drop`` is the bottom row
+            if plan is None and then:
+                then = ()
+                plan = return_row(layout, flats, names, drop)
             if plan is None or plan.layout.shown:
                 return None
-            kept.put(key, plan)
-        return plan
+            got = kept.put(key, (plan, then))
+        return got
 
-    def carry_out(run: Run, plan: Plan) -> None:
-        apply_plan(run, discard_step, plan)  # at the discard: the supply's counts are its
+    def _then(run: Run) -> tuple[int, ...]:
+        """The row the pair after (Step 12(a)) discards, where the sleeve step before it
+        leaves the region's sleeves as the pair needs them (what its own test asks of the
+        table between, whose region's sleeves are these); () where it does not."""
+        assert nested is not None
+        reg = run.layout.by_name.get(name)
+        if reg is None or reg.sleeve is None:
+            return ()
+        frame: SleeveFrame = reg.sleeve
+        try:
+            for o in nested.ops:
+                frame = _sleeved(frame, o)
+            flats = nested.what.sel(run, "discard")  # a whole row by number: the same slots
+        except (Defer, EvalError):
+            return ()
+        if frame.kind == "sleeve" and frame.side == "front":
+            return ()
+        return flats
+
+    def carry_out(run: Run, plan: Plan, then: tuple[int, ...]) -> None:
+        if not then:
+            apply_plan(run, discard_step, plan)  # at the discard: the supply's counts are its
+            return
+        assert nested is not None
+        codes = [run.cells[f] for f in then]  # the owner cards Step 12(a) discards
+        apply_plan(run, discard_step, plan)
+        runner = run.runner
+        runner.current = nested.discard_number  # as that discard would report a problem
+        try:
+            returned = returned_symbols(codes)
+            delta: dict[int, int] = {}
+            less(delta, returned)
+            if min(codes) < 0 or not all(map(_ONE.__and__, codes)):
+                run.view = run.views.extend(run.view, ("discard", tuple(returned)))
+            run.out = _out_added(run.out, delta)
+            run.meters = run.meters.note_out(run.out)
+        finally:
+            runner.current = discard_number
 
     def first(run: Run) -> None:
         done[0] = None
-        plan = plan_for(run)
-        if plan is None:
+        got = plan_for(run)
+        if got is None:
             discard_op(run)
             return
+        plan, then = got
         if ev.CHECKED:
-            _check(run, discard_op, back_op, discard_number, back_number, lambda: carry_out(run, plan))
-        carry_out(run, plan)
+            if then:
+                _check_all(run, plan, then)
+            else:
+                _check(
+                    run, discard_op, back_op, discard_number, back_number, lambda: carry_out(run, plan, ())
+                )
+        carry_out(run, plan, then)
         done[0] = run
+        if then:
+            assert nested is not None
+            nested.skip[0] = run
 
     def second(run: Run) -> None:
         if done[0] is run:
@@ -324,7 +422,34 @@ def discard_return(
             return
         back_op(run)
 
+    def _check_all(run: Run, plan: Plan, then: tuple[int, ...]) -> None:
+        """The four steps one after the other, as compiled, against the four at once."""
+        assert nested is not None
+        runner = run.runner
+
+        def one_by_one(r: Run) -> None:
+            discard_op(r)
+            runner.current = back_number
+            back_op(r)
+            runner.current = nested.sleeve_number
+            nested.sleeve_op(r)
+            runner.current = nested.discard_number
+            nested.discard_op(r)
+
+        _check(
+            run,
+            one_by_one,
+            _nothing,
+            discard_number,
+            nested.discard_number,
+            lambda: carry_out(run, plan, then),
+        )
+
     return first, second
+
+
+def _nothing(run: Run) -> None:
+    pass
 
 
 def _check(

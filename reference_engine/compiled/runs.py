@@ -131,7 +131,11 @@ def take_runs(layout: Layout, reg: Any, cols: Sequence[int], into: str) -> Plan:
 
 
 def return_row(
-    layout: Layout, flats: Sequence[int], names: Sequence[str], drop: Sequence[int] = ()
+    layout: Layout,
+    flats: Sequence[int],
+    names: Sequence[str],
+    drop: Sequence[int] = (),
+    then: Sequence[int] = (),
 ) -> Plan | None:
     """:func:`~.plans.build_return` of one whole row of a region that is no hand (Step 12's
     sleeves, a set-aside row, Step 11's unselected sleeves), without empty places in that region
@@ -144,7 +148,9 @@ def return_row(
     ``drop``: the region's whole bottom row, discarded just before (Step 12's arrows, then its
     cards back: :func:`~.fused.discard_return`): the plan of the two steps, from the table
     before both, the dropped cards back to the supply (its ``returned``); the row returned is
-    then one of the rows above it."""
+    then one of the rows above it. ``then`` (with ``drop``, the row returned the first of three):
+    the second row, discarded after the return (Step 12(a)), so that the region goes; the plan
+    does not count its cards back (its caller does, after the dropped ones)."""
     n = len(flats)
     if not n or n != len(names):
         return None
@@ -169,6 +175,10 @@ def return_row(
         rows -= 1  # the region as the discard leaves it: its slots before, the same
         if row >= rows:
             return None
+    if then:  # the one row left below the row returned goes after it: the region goes
+        if not drop or rows != 2 or row or list(then) != list(range(off + cols, off + 2 * cols)):
+            return None
+        rows = 1
     groups: dict[str, list[int]] = {name: [] for name in dict.fromkeys(names)}
     for f, name in zip(flats, names):
         groups[name].append(f)

@@ -182,6 +182,8 @@ def _count_returns(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
         plan = build(*args)
         if plan is not None and len(args) > 3 and args[3]:
             made["fused"] += 1
+            if len(args) > 4 and args[4]:
+                made["with 12(a)"] += 1  # and the sleeve-and-discard pair after them
         return plan
 
     monkeypatch.setattr(fused, "return_row", counted)
@@ -241,7 +243,34 @@ def test_the_default_protocols_steps_12_are_fused_and_run_alike(monkeypatch: pyt
     pairs = _count_returns(monkeypatch)
     result = _compare(Library(), "card-selection-arrow", seeds=4)
     assert result[0] == "ran", result[:3]
-    assert made["fused"] > 0 and pairs["fused"] > 0, (made, pairs)
+    assert made["fused"] > 0 and pairs["fused"] > 0 and pairs["with 12(a)"] > 0, (made, pairs)
+
+
+ARROW = (rulesets_dir() / "protocols" / "card-selection-arrow.yaml").read_text(encoding="utf-8")
+PAIR_A = '          - sleeve: {M: {in: [2]}}\n          - discard: "M[2, *]"\n'
+
+# name -> (the default protocol's Step 12(a) replaced by, whether Step 12 is one plan)
+WHOLE: dict[str, tuple[str, bool]] = {
+    "as-written": (PAIR_A, True),
+    "turned-front-up": ('          - sleeve: {M: front}\n          - discard: "M[2, *]"\n', False),
+    "a-step-more": (PAIR_A + "          - let:\n              x: 1\n", False),
+    "another-row": ('          - sleeve: {M: {in: [2]}}\n          - discard: "M[1, *]"\n', False),
+}
+
+
+@pytest.mark.parametrize("mutant", sorted(WHOLE))
+def test_the_whole_of_step_12_at_once_is_its_steps(
+    tmp_path: Path, mutant: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Step 12's discard and return and Step 12(a)'s pair carried out as one plan where 12(a) is
+    that pair alone, on the default protocol and mutants of it (both engines run for run)."""
+    new, whole = WHOLE[mutant]
+    assert PAIR_A in ARROW, "the default protocol changed; update the mutants"
+    name = f"arrow-whole-{mutant}"
+    text = ARROW.replace(PAIR_A, new, 1).replace("protocol: card-selection-arrow", f"protocol: {name}")
+    made = _count_returns(monkeypatch)
+    _compare(_library(tmp_path, name, text), name)
+    assert bool(made["with 12(a)"]) == whole, (mutant, made)
 
 
 @pytest.mark.parametrize(

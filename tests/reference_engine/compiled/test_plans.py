@@ -416,3 +416,36 @@ def test_a_return_row_refuses_a_drop_that_is_no_bottom_row() -> None:
     spare = layout.by_name["L"]
     other = tuple(spare.slot(3, c) for c in range(1, spare.cols + 1))
     assert return_row(layout, row[0], names, other) is None  # another region's bottom row
+
+
+@pytest.mark.parametrize("holes", [(), (19,), (27, 28)])
+def test_a_discard_a_return_and_the_last_rows_discard_are_the_three_plans(holes: tuple[int, ...]) -> None:
+    """return_row with ``drop`` and ``then`` (Step 12 with 12(a), compiled/fused.py): the
+    interpreter's discard of the bottom row, its return of the first row, and its discard of
+    the row left (the region goes), as one plan; None for any other row or region."""
+    layout = table(holes=holes)
+    m = layout.by_name["M"]
+    row = [tuple(m.slot(r, c) for c in range(1, m.cols + 1)) for r in (1, 2, 3)]
+    rng = random.Random(len(holes))
+    for owners in (["h1"], ["h2", "h3"], ["h3", "h1", "h2"]):
+        names = tuple(rng.choice(owners) for _ in row[0])
+        fast = return_row(layout, row[0], names, row[2], row[1])
+        assert fast is not None
+        first = strip(_discard_build(None, None, None, layout, row[2]))
+        second = strip(_return_build(None, None, None, first.layout, (row[0], names)))
+        third = strip(_discard_build(None, None, None, second.layout, row[1]))
+        assert "M" not in fast.layout.by_name and fast.layout == third.layout
+        assert fast.returned == row[2] and third.returned == row[1] and (fast.delta, fast.consts) == ({}, ())
+        cells = list(range(0, 2 * layout.size, 2))
+        steps = gather(gather(gather(cells, first, ()), second, ()), third, ())
+        assert gather(cells, fast, ()) == steps
+    names = ("h1",) * m.cols
+    assert return_row(layout, row[0], names, (), row[1]) is None  # no row dropped before
+    assert return_row(layout, row[1], names, row[2], row[0]) is None  # the second row returned
+    assert return_row(layout, row[0], names, row[2], row[2]) is None  # the row dropped again
+    l_reg = layout.by_name["L"]
+    other = tuple(l_reg.slot(2, c) for c in range(1, l_reg.cols + 1))
+    assert return_row(layout, row[0], names, row[2], other) is None  # another region's row
+    four = Layout.make([("M", 4, 2, 1, None, None), ("h1", 1, 1, 1, "h1", None)])
+    rows4 = [tuple(four.by_name["M"].slot(r, c) for c in (1, 2)) for r in (1, 2, 3, 4)]
+    assert return_row(four, rows4[0], ("h1", "h1"), rows4[3], rows4[1]) is None  # two rows would stay
