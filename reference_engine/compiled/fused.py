@@ -270,10 +270,11 @@ class Nested(NamedTuple):
 
 
 _NESTED: dict[int, tuple[st.Step, Nested]] = {}
-NESTED_KEPT = 1024
-"""Fused pairs remembered by their sleeve step, for the block around theirs (compiled just
-after it); bounded: it starts afresh beyond this (a pair then forgotten is not carried out
-with the steps before it, nothing else)."""
+NESTED_KEPT = 64
+"""Fused pairs remembered by their sleeve step until the block around theirs, compiled just
+after it, takes them (or never: a pair in no ``do`` after a discard and a return); bounded: it
+starts afresh beyond this (a pair then forgotten is not carried out with the steps before it,
+nothing else)."""
 
 
 def _remember(step: st.Step, nested: Nested) -> None:
@@ -286,7 +287,7 @@ def _nested(step: st.Step | None) -> Nested | None:
     """The fused pair that is the whole body of ``step``, a ``do`` (Step 12(a)), if any."""
     if not isinstance(step, st.Do) or len(step.body) != 2 or step.body[0].number or step.body[1].number:
         return None
-    hit = _NESTED.get(id(step.body[0]))
+    hit = _NESTED.pop(id(step.body[0]), None)  # taken: its ops live as long as the program
     return hit[1] if hit is not None and hit[0] is step.body[0] else None
 
 
