@@ -21,36 +21,48 @@ exactly, under these conditions, checked at each run (anything else runs each st
 
 With ``evaluate.CHECKED`` (the differential tests) the two steps are also carried out one
 after the other, as compiled, and the outcomes compared.
+
+Likewise a discard of a region's bottom row ``R[k, *]`` and the return of one of its rows above
+it ``R[j, *]`` (Step 12's arrows out, then its cards back to their owners; Step 11's draw-pile
+sleeve): :func:`discard_return`, the return's arguments evaluated on the table before the
+discard where :func:`reads_rows_above` shows they cannot tell it from the one after.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from .. import steps as st
 from ..expressions import EvalError, Expression
-from ..expressions.nodes import Const, Index, Name, Star
+from ..expressions.nodes import Call, Comprehension, Const, Index, ListLit, Name, Node, Star
+from ..kept import Kept
 from ..machine import Plan
-from ..sleeves import SleeveFrame
+from ..sleeves import SleeveFrame, SleeveOp
 from . import evaluate as ev
-from .base import Op, apply_plan
-from .plans import Defer, _sleeved
+from .base import _ONE, Op, _out_added, apply_plan, less, returned_symbols
+from .codegen import function_kind
+from .plans import Defer, _sleeved, hand_names, kept_whole
 from .run import Run
-from .runs import bottom_row
+from .runs import bottom_row, return_row
 
 Entry = tuple[Op, str | None, st.Step]
 
 
 def whole_row(what: Expression | None) -> str | None:
     """The region of a selection ``NAME[k, *]`` (``k`` a whole number); None for any other."""
-    node = None if what is None else what.node
+    got = _row_of(None if what is None else what.node)
+    return None if got is None else got[0]
+
+
+def _row_of(node: Node | None) -> tuple[str, int] | None:
+    """``(NAME, k)`` of a node ``NAME[k, *]`` (``k`` a whole number); None for any other."""
     if not isinstance(node, Index) or not isinstance(node.obj, Name) or len(node.args) != 2:
         return None
     row, rest = node.args
     if not isinstance(row, Const) or type(row.value) is not int or not isinstance(rest, Star):
         return None
-    return node.obj.name
+    return node.obj.name, row.value
 
 
 def pairs(entries: Sequence[Entry], compiled: Callable[[Expression | None], ev.Expr]) -> list[Entry]:
@@ -58,6 +70,13 @@ def pairs(entries: Sequence[Entry], compiled: Callable[[Expression | None], ev.E
     above carried out at once (``compiled``: the compiled form of an expression)."""
     out = list(entries)
     for i in range(len(out) - 1):
+        if isinstance(out[i][2], st.Discard) and isinstance(out[i + 1][2], st.Return):
+            after = out[i + 2][2] if i + 2 < len(out) else None
+            ops_ = discard_return(out[i], out[i + 1], compiled, _nested(after))
+            if ops_ is not None:
+                out[i] = (ops_[0], out[i][1], out[i][2])
+                out[i + 1] = (ops_[1], out[i + 1][1], out[i + 1][2])
+            continue
         sleeve, discard = out[i][2], out[i + 1][2]
         if not isinstance(sleeve, st.Sleeve) or not isinstance(discard, st.Discard):
             continue
@@ -78,6 +97,10 @@ def pair(sleeve: Entry, discard: Entry, what: ev.Expr, name: str) -> tuple[Op, O
     assert isinstance(sleeve_step, st.Sleeve)
     ops = tuple(sleeve_step.ops)
     done: list[Run | None] = [None]  # the run whose second step is already carried out
+    skip: list[Run | None] = [None]  # the run whose two steps a discard and return before did
+    _remember(
+        sleeve_step, Nested(skip, sleeve_op, discard_op, ops, what, name, sleeve_number, discard_number)
+    )
 
     def plan_for(run: Run) -> Plan | None:
         layout = run.layout
@@ -114,6 +137,10 @@ def pair(sleeve: Entry, discard: Entry, what: ev.Expr, name: str) -> tuple[Op, O
             runner.current = sleeve_number
 
     def first(run: Run) -> None:
+        if skip[0] is run:  # carried out with the discard and return before them
+            skip[0] = None
+            done[0] = run
+            return
         done[0] = None
         plan = plan_for(run)
         if plan is None:
@@ -157,3 +184,296 @@ def pair(sleeve: Entry, discard: Entry, what: ev.Expr, name: str) -> tuple[Op, O
 
 def _table(run: Run) -> tuple[Any, ...]:
     return (run.layout, list(run.cells), run.out, run.env, run.meters, run.view)
+
+
+# --------------------------------------------------------------------------- discard, then return
+
+KEPT_PAIRS = 1024
+"""Plans a fused discard and return keeps, by the table before both and their resolved
+arguments (bounded as :data:`~.ops.KEPT_PLANS`)."""
+
+
+def return_args(run: Run, cards: ev.Expr, to: ev.Expr) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """A ``return:`` step's resolved arguments: the slots of its cards and each card's hand."""
+    flats = cards.sel(run, "return")
+    owners_ = to.value(run)
+    owners = list(owners_) if isinstance(owners_, (list, tuple)) else [owners_] * len(flats)
+    if len(owners) != len(flats):
+        raise EvalError(f"return: {len(flats)} cards but {len(owners)} owners")
+    names = hand_names(owners)
+    seats = run.runner.seats
+    if seats.given is not None:
+        for name in sorted(set(names)):
+            unheld = seats.check(name)  # a called protocol's hand its call gave no holder
+            if unheld is not None:
+                raise EvalError(unheld)
+    return (flats, names)
+
+
+def reads_rows_above(node: Node, name: str, k: int, proto: Any) -> tuple[str, ...] | None:
+    """Whether ``node``'s value reads the table only through rows ``name[j, *]`` with
+    ``1 <= j < k`` (and calls only ``family_index``, the built-in: a function of the card
+    alone), so that a discard of the region's bottom row ``k`` just before cannot change it:
+    those rows keep their slots and cards, the supply's counts are not read. Constants, lists,
+    comprehensions over such rows, and names: the free names are returned (None: it may read
+    anything else), for the caller to check at each evaluation that each is a variable or
+    names no region (a parameter, a name of the spec): the discard changes neither."""
+    free: set[str] = set()
+    if not _reads(node, name, k, proto, frozenset(), free):
+        return None
+    return tuple(sorted(free))
+
+
+def _reads(node: Node, name: str, k: int, proto: Any, bound: frozenset[str], free: set[str]) -> bool:
+    if isinstance(node, Const):
+        return True
+    if isinstance(node, Name):
+        if node.name not in bound:
+            if node.name.startswith("__"):
+                return False  # the evaluator's own names (the state, its reader)
+            free.add(node.name)
+        return True
+    if isinstance(node, ListLit):
+        return all(_reads(i, name, k, proto, bound, free) for i in node.items)
+    if isinstance(node, Call):
+        return (
+            node.func == "family_index"
+            and function_kind(proto, "family_index") == "builtin"
+            and all(_reads(a, name, k, proto, bound, free) for a in node.args)
+        )
+    if isinstance(node, Index):
+        got = _row_of(node)
+        return got is not None and got[0] == name and name not in bound and 1 <= got[1] < k
+    if isinstance(node, Comprehension):
+        inner = set(bound)
+        variables = iter(node.variables)
+        for kind, clause in node.clauses:
+            if not _reads(clause, name, k, proto, frozenset(inner), free):
+                return False
+            if kind == "for":
+                inner.add(next(variables))
+        return _reads(node.element, name, k, proto, frozenset(inner), free)
+    return False
+
+
+class Nested(NamedTuple):
+    """A fused sleeve-and-discard pair as a discard and return before it may carry it out."""
+
+    skip: list[Run | None]
+    sleeve_op: Op
+    discard_op: Op
+    ops: tuple[SleeveOp, ...]
+    what: ev.Expr
+    name: str
+    sleeve_number: str | None
+    discard_number: str | None
+
+
+_NESTED: dict[int, tuple[st.Step, Nested]] = {}
+NESTED_KEPT = 64
+"""Fused pairs remembered by their sleeve step until the block around theirs, compiled just
+after it, takes them (or never: a pair in no ``do`` after a discard and a return); bounded: it
+starts afresh beyond this (a pair then forgotten is not carried out with the steps before it,
+nothing else)."""
+
+
+def _remember(step: st.Step, nested: Nested) -> None:
+    if len(_NESTED) >= NESTED_KEPT:
+        _NESTED.clear()
+    _NESTED[id(step)] = (step, nested)
+
+
+def _nested(step: st.Step | None) -> Nested | None:
+    """The fused pair that is the whole body of ``step``, a ``do`` (Step 12(a)), if any."""
+    if not isinstance(step, st.Do) or len(step.body) != 2 or step.body[0].number or step.body[1].number:
+        return None
+    hit = _NESTED.pop(id(step.body[0]), None)  # taken: its ops live as long as the program
+    return hit[1] if hit is not None and hit[0] is step.body[0] else None
+
+
+def discard_return(
+    discard: Entry,
+    back: Entry,
+    compiled: Callable[[Expression | None], ev.Expr],
+    nested: Nested | None = None,
+) -> tuple[Op, Op] | None:
+    """The ops of a discard of a region's bottom row ``NAME[k, *]`` then the return of one of
+    its rows above ``NAME[j, *]`` to hands whose owners read only its rows above ``k``
+    (:func:`reads_rows_above`: Step 12's arrows, then its cards back to the owners its owner
+    cards name) carried out at once: one plan (:func:`~.runs.return_row` with the row dropped),
+    the return's arguments evaluated on the table before the discard, which they cannot tell
+    from the one after it. None where the steps are not of that kind. At each run, anything
+    else (a discard that is no bottom row, empty places, a limit of the supply's counters, an
+    argument that raises) runs each step as compiled, with its messages."""
+    discard_op, discard_number, discard_step = discard
+    back_op, back_number, back_step = back
+    assert isinstance(discard_step, st.Discard) and isinstance(back_step, st.Return)
+    got = None if discard_step.what is None else _row_of(discard_step.what.node)
+    if got is None or back_step.cards is None or back_step.to is None:
+        return None
+    name, k = got
+    row = _row_of(back_step.cards.node)
+    if row is None or row[0] != name or not 1 <= row[1] < k:
+        return None
+    what, cards, to = compiled(discard_step.what), compiled(back_step.cards), compiled(back_step.to)
+    free = reads_rows_above(back_step.to.node, name, k, to.proto)
+    if free is None:
+        return None
+    kept: Kept[tuple[Plan, tuple[int, ...]]] = Kept(KEPT_PAIRS)
+    done: list[Run | None] = [None]  # the run whose second step is already carried out
+    triple = nested is not None and nested.name == name and all(o.region == name for o in nested.ops)
+
+    def plan_for(run: Run) -> tuple[Plan, tuple[int, ...]] | None:
+        """The plan, and the slots of the row Step 12(a) discards after it where it carries
+        that pair out too (else ())."""
+        layout = run.layout
+        if layout.labels or layout.shown or run.runner.limits is not None:
+            return None
+        if id(layout) not in run.shared.layouts_seen:
+            return None  # the table space of the layout between the two: at most this one's
+        env = run.vars()
+        if name in env:
+            return None  # the rows read are a variable's, not the region's
+        if free:
+            by_name = layout.by_name
+            if any(n in by_name and n not in env for n in free):
+                return None  # a region read whole (a variable comes first, as it is looked up)
+        try:
+            drop = what.sel(run, "discard")
+            flats, names = return_args(run, cards, to)
+        except EvalError:
+            return None  # each step's own message, at its step
+        if not drop or (layout.inside and not kept_whole(layout, drop)):
+            return None
+        then = _then(run) if triple else ()
+        key = (layout, drop, flats, names, then)
+        got = kept.get(key)
+        if got is None:
+            plan = return_row(layout, flats, names, drop, then)  # None unless ``drop`` is the bottom row
+            if plan is None and then:
+                then = ()
+                plan = return_row(layout, flats, names, drop)
+            if plan is None or plan.layout.shown:
+                return None
+            got = kept.put(key, (plan, then))
+        return got
+
+    def _then(run: Run) -> tuple[int, ...]:
+        """The row the pair after (Step 12(a)) discards, where the sleeve step before it
+        leaves the region's sleeves as the pair needs them (what its own test asks of the
+        table between, whose region's sleeves are these); () where it does not."""
+        assert nested is not None
+        reg = run.layout.by_name.get(name)
+        if reg is None or reg.sleeve is None:
+            return ()
+        frame: SleeveFrame = reg.sleeve
+        try:
+            for o in nested.ops:
+                frame = _sleeved(frame, o)
+            flats = nested.what.sel(run, "discard")  # a whole row by number: the same slots
+        except (Defer, EvalError):
+            return ()
+        if frame.kind == "sleeve" and frame.side == "front":
+            return ()
+        return flats
+
+    def carry_out(run: Run, plan: Plan, then: tuple[int, ...]) -> None:
+        if not then:
+            apply_plan(run, discard_step, plan)  # at the discard: the supply's counts are its
+            return
+        assert nested is not None
+        codes = [run.cells[f] for f in then]  # the owner cards Step 12(a) discards
+        apply_plan(run, discard_step, plan)
+        runner = run.runner
+        runner.current = nested.discard_number  # as that discard would report a problem
+        try:
+            returned = returned_symbols(codes)
+            delta: dict[int, int] = {}
+            less(delta, returned)
+            if min(codes) < 0 or not all(map(_ONE.__and__, codes)):
+                run.view = run.views.extend(run.view, ("discard", tuple(returned)))
+            run.out = _out_added(run.out, delta)
+            run.meters = run.meters.note_out(run.out)
+        finally:
+            runner.current = discard_number
+
+    def first(run: Run) -> None:
+        done[0] = None
+        got = plan_for(run)
+        if got is None:
+            discard_op(run)
+            return
+        plan, then = got
+        if ev.CHECKED:
+            if then:
+                _check_all(run, plan, then)
+            else:
+                _check(
+                    run, discard_op, back_op, discard_number, back_number, lambda: carry_out(run, plan, ())
+                )
+        carry_out(run, plan, then)
+        done[0] = run
+        if then:
+            assert nested is not None
+            nested.skip[0] = run
+
+    def second(run: Run) -> None:
+        if done[0] is run:
+            done[0] = None
+            return
+        back_op(run)
+
+    def _check_all(run: Run, plan: Plan, then: tuple[int, ...]) -> None:
+        """The four steps one after the other, as compiled, against the four at once."""
+        assert nested is not None
+        runner = run.runner
+
+        def one_by_one(r: Run) -> None:
+            discard_op(r)
+            runner.current = back_number
+            back_op(r)
+            runner.current = nested.sleeve_number
+            nested.sleeve_op(r)
+            runner.current = nested.discard_number
+            nested.discard_op(r)
+
+        _check(
+            run,
+            one_by_one,
+            _nothing,
+            discard_number,
+            nested.discard_number,
+            lambda: carry_out(run, plan, then),
+        )
+
+    return first, second
+
+
+def _nothing(run: Run) -> None:
+    pass
+
+
+def _check(
+    run: Run, one: Op, two: Op, first: str | None, second: str | None, both: Callable[[], None]
+) -> None:
+    """Both steps one after the other, as compiled, against ``both`` (the two at once), then
+    the table put back."""
+    saved = _table(run)
+    runner = run.runner
+    try:
+        one(run)
+        runner.current = second
+        two(run)
+    except Exception as exc:  # at once they would have gone through
+        raise ev.Mismatch(f"steps {first} and {second} go through at once, not one by one: {exc}") from exc
+    finally:
+        runner.current = first
+    want = _table(run)
+    run.layout, run.cells, run.out, run.env, run.meters, run.view = saved
+    run.cells = list(saved[1])
+    both()
+    got = _table(run)
+    run.layout, run.cells, run.out, run.env, run.meters, run.view = saved
+    run.cells = list(saved[1])
+    if got != want:
+        raise ev.Mismatch(f"steps {first} and {second} at once: {got} is not {want}")

@@ -243,20 +243,7 @@ def _return(c: Compiler, step: st.Return, number: str | None) -> Op:
     cards, to = c.e(step.cards), c.e(step.to)
 
     def resolve(runner: Runner, frame: Any, step: Any, state: State, fev: Any) -> Any:
-        run = fev.run
-        flats = cards.sel(run, "return")
-        owners_ = to.value(run)
-        owners = list(owners_) if isinstance(owners_, (list, tuple)) else [owners_] * len(flats)
-        if len(owners) != len(flats):
-            raise EvalError(f"return: {len(flats)} cards but {len(owners)} owners")
-        names = fp.hand_names(owners)
-        seats = runner.seats
-        if seats.given is not None:
-            for name in sorted(set(names)):
-                unheld = seats.check(name)  # a called protocol's hand its call gave no holder
-                if unheld is not None:
-                    raise EvalError(unheld)
-        return (flats, names)
+        return fused.return_args(fev.run, cards, to)
 
     return planned(step, resolve, lay._return_build, fp.build_return)
 

@@ -130,14 +130,27 @@ def take_runs(layout: Layout, reg: Any, cols: Sequence[int], into: str) -> Plan:
     return plan
 
 
-def return_row(layout: Layout, flats: Sequence[int], names: Sequence[str]) -> Plan | None:
+def return_row(
+    layout: Layout,
+    flats: Sequence[int],
+    names: Sequence[str],
+    drop: Sequence[int] = (),
+    then: Sequence[int] = (),
+) -> Plan | None:
     """:func:`~.plans.build_return` of one whole row of a region that is no hand (Step 12's
     sleeves, a set-aside row, Step 11's unselected sleeves), without empty places in that region
     or in the hands named (elsewhere they stay where they are), to hands of one row: from whole
     runs. The region keeps its other rows (the row returned becomes empty places; a bottom row
     goes, a region left empty goes), each hand named keeps its slots and gets its cards at its
     end in order, a new hand comes after the other regions (in the order of its first card);
-    nothing leaves a sleeve. None: any other return (the general builder, and its messages)."""
+    nothing leaves a sleeve. None: any other return (the general builder, and its messages).
+
+    ``drop``: the region's whole bottom row, discarded just before (Step 12's arrows, then its
+    cards back: :func:`~.fused.discard_return`): the plan of the two steps, from the table
+    before both, the dropped cards back to the supply (its ``returned``); the row returned is
+    then one of the rows above it. ``then`` (with ``drop``, the row returned the first of three):
+    the second row, discarded after the return (Step 12(a)), so that the region goes; the plan
+    does not count its cards back (its caller does, after the dropped ones)."""
     n = len(flats)
     if not n or n != len(names):
         return None
@@ -155,6 +168,17 @@ def return_row(layout: Layout, flats: Sequence[int], names: Sequence[str]) -> Pl
     holes = layout.holes
     if holes and not holes.isdisjoint(range(off, off + rows * cols)):
         return None  # an empty place in the region (the general builder trims and names them)
+    if drop:
+        bottom = off + (rows - 1) * cols
+        if len(drop) != cols or drop[0] != bottom or list(drop) != list(range(bottom, bottom + cols)):
+            return None
+        rows -= 1  # the region as the discard leaves it: its slots before, the same
+        if row >= rows:
+            return None
+    if then:  # the one row left below the row returned goes after it: the region goes
+        if not drop or rows != 2 or row or list(then) != list(range(off + cols, off + 2 * cols)):
+            return None
+        rows = 1
     groups: dict[str, list[int]] = {name: [] for name in dict.fromkeys(names)}
     for f, name in zip(flats, names):
         groups[name].append(f)
@@ -203,7 +227,7 @@ def return_row(layout: Layout, flats: Sequence[int], names: Sequence[str]) -> Pl
     if emptied:
         idx = list(src)
         idx[emptied.start : emptied.stop] = [layout.size] * n  # EMPTY: gathered from the cells' end
-    plan = Plan(Layout.make(shapes, new_holes, ()), tuple(src), (), {})
+    plan = Plan(Layout.make(shapes, new_holes, ()), tuple(src), (), {}, tuple(drop))
     plan.__dict__["_getter"] = itemgetter(*idx) if len(idx) > 1 else _few(tuple(idx))
     remember_landings(plan, layout, ())
     return plan

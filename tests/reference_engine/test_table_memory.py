@@ -12,7 +12,7 @@ import pytest
 
 from reference_engine import selection, table
 from reference_engine.cards import Symbol
-from reference_engine.compiled import calls, ops, rows
+from reference_engine.compiled import calls, fused, ops, rows
 from reference_engine.compiled.run import NO_METERS
 from reference_engine.kinds.shedding import load_rules
 from reference_engine.machine import frame, frontier, relabel
@@ -78,6 +78,7 @@ def tables(count: int) -> list[list[list[Symbol]]]:
 def test_many_runs_keep_a_bounded_number_of_layouts(engine: str, monkeypatch: pytest.MonkeyPatch) -> None:
     bounds = (
         (ops, "KEPT_PLANS"),
+        (fused, "KEPT_PAIRS"),
         (rows, "KEPT"),
         (calls, "DRAWS_KEPT"),
         (frontier, "HANDS_KEPT"),

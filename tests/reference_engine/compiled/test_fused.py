@@ -118,12 +118,159 @@ def test_a_sleeve_and_a_discard_at_once_are_the_two_steps(
     assert bool(made["fused"]) == fuses, (mutant, made)
 
 
+# The quick protocol's Step 12 with its two bottom rows discarded one at a time: the discard of
+# M[3, *] and the return of M[1, *] after it are fused (compiled/fused.py's discard_return).
+SPLIT = '      - discard: "M[4, *]"\n      - discard: "M[3, *]"\n'
+BACK = RETURN.replace("      - return", '      - discard: "M[3..4, *]"\n      - return', 1)
+OWNERS = '"[family_index(t) for t in M[2, *]]"'
+
+# name -> (text replaced by, whether the discard and the return are fused, what the run is refused for)
+RETURNS: dict[str, tuple[str, bool, str | None]] = {
+    "split": (SPLIT + RETURN, True, None),
+    "to-one-owner": (SPLIT + RETURN.replace(OWNERS, "1"), True, None),
+    "to-a-list": (SPLIT + RETURN.replace(OWNERS, '"[1 for t in M[2, *]]"'), True, None),
+    "reads-the-row-discarded": (
+        SPLIT + RETURN.replace("M[2, *]]", "M[3, *]]"),
+        False,
+        "index 3 is out of range: M has 2 rows",
+    ),
+    "reads-a-variable": (  # a variable: the discard does not change it
+        "      - let:\n          k: 1\n" + SPLIT + RETURN.replace(OWNERS, "k"),
+        True,
+        None,
+    ),
+    "reads-a-region-whole": (  # a name of a region: checked at each run
+        SPLIT + RETURN.replace(OWNERS, "M"),
+        False,
+        "is face down: a decision may only use face-up cards",
+    ),
+    "reads-a-variable-named-as-the-region": (
+        "      - let:\n          M: 1\n" + SPLIT + RETURN.replace(OWNERS, "M"),
+        False,
+        "a list takes one index (in 'M[4, *]')",
+    ),
+    "reads-the-region-size": (
+        SPLIT + RETURN.replace(OWNERS, '"[len(M) - 1 for t in M[2, *]]"'),
+        False,
+        None,
+    ),
+    "returns-the-row-discarded": (
+        SPLIT + RETURN.replace('cards: "M[1, *]"', 'cards: "M[3, *]"'),
+        False,
+        "index 3 is out of range: M has 2 rows",
+    ),
+    "discard-above-the-bottom": (  # the owners read from the pairs' row: refused on both engines
+        '      - discard: "M[4, *]"\n      - discard: "M[2, *]"\n' + RETURN,
+        False,
+        "family_index() takes one card",
+    ),
+    "discard-of-no-bottom-row": (  # M[3, *] passes the read check, but M[4, *] is below it
+        '      - discard: "M[3, *]"\n' + RETURN + '      - discard: "M[4, *]"\n',
+        False,
+        None,
+    ),
+    "as-written": (BACK, False, None),
+}
+
+
+def _count_returns(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
+    """Counts the discard-and-return pairs planned at once."""
+    made: Counter[str] = Counter()
+    build = fused.return_row
+
+    def counted(*args: Any) -> Any:
+        plan = build(*args)
+        if plan is not None and len(args) > 3 and args[3]:
+            made["fused"] += 1
+            if len(args) > 4 and args[4]:
+                made["with 12(a)"] += 1  # and the sleeve-and-discard pair after them
+        return plan
+
+    monkeypatch.setattr(fused, "return_row", counted)
+    return made
+
+
+@pytest.mark.parametrize("mutant", sorted(RETURNS))
+def test_a_discard_and_a_return_at_once_are_the_two_steps(
+    tmp_path: Path, mutant: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    new, fuses, refused = RETURNS[mutant]
+    assert BACK in QUICK, "the quick protocol changed; update the mutants"
+    name = f"quick-back-{mutant}"
+    text = QUICK.replace(BACK, new, 1).replace("protocol: card-selection-fast", f"protocol: {name}")
+    made = _count_returns(monkeypatch)
+    result = _compare(_library(tmp_path, name, text), name)
+    if refused is None:
+        assert result[0] == "ran", result[:3]
+    else:
+        assert result[0] == "error" and refused in result[2], result[:3]
+    assert bool(made["fused"]) == fuses, (mutant, made)
+
+
+@pytest.mark.parametrize(
+    "text, fits",
+    [
+        ("[family_index(t) for t in M[2, *]]", True),
+        ("[family_index(t) for t in M[1, *]]", True),
+        ("[1, 2]", True),
+        ("3", True),
+        ("[family_index(t) for t in M[3, *]]", False),  # the row discarded
+        ("[family_index(t) for t in M[0, *]]", False),
+        ("[family_index(t) for t in L[2, *]]", False),  # another region
+        ("[family_index(t) for t in M[k, *]]", False),
+        ("[k for t in M[2, *]]", True),  # a name: checked at each run (a variable, or no region)
+        ("__state__", False),
+        ("[family_index(M) for M in M[2, *]]", True),  # M bound after its iterable
+        ("[M[2, *] for M in M[2, *]]", False),  # M bound: a card indexed
+        ("[family_index(t) for t in M[2, *] if t]", True),
+        ("[family_index(t) for t in M[2, *] if k]", True),
+        ("[family_index(t) for t in M[2, *] if k == 1]", False),  # a comparison: not read
+        ("[valid(t) for t in M[2, *]]", False),  # a game's function: its answers follow the game
+        ("[len(M) for t in M[2, *]]", False),
+        ("[family_index(t) for t in M[2, 1..2]]", False),
+        ("pile", True),
+        ("M[2, *]", True),
+    ],
+)
+def test_a_returns_owners_read_only_rows_above_the_discarded_one(text: str, fits: bool) -> None:
+    proto = Library().protocol("card-selection-arrow")
+    assert (fused.reads_rows_above(parse(text).node, "M", 3, proto) is not None) == fits
+
+
 def test_the_default_protocols_steps_12_are_fused_and_run_alike(monkeypatch: pytest.MonkeyPatch) -> None:
     """card-selection-arrow's Step 12(a) (the kits' default protocol) on several seeds."""
     made = _count_fused(monkeypatch)
+    pairs = _count_returns(monkeypatch)
     result = _compare(Library(), "card-selection-arrow", seeds=4)
     assert result[0] == "ran", result[:3]
-    assert made["fused"] > 0, made
+    assert made["fused"] > 0 and pairs["fused"] > 0 and pairs["with 12(a)"] > 0, (made, pairs)
+
+
+ARROW = (rulesets_dir() / "protocols" / "card-selection-arrow.yaml").read_text(encoding="utf-8")
+PAIR_A = '          - sleeve: {M: {in: [2]}}\n          - discard: "M[2, *]"\n'
+
+# name -> (the default protocol's Step 12(a) replaced by, whether Step 12 is one plan)
+WHOLE: dict[str, tuple[str, bool]] = {
+    "as-written": (PAIR_A, True),
+    "turned-front-up": ('          - sleeve: {M: front}\n          - discard: "M[2, *]"\n', False),
+    "a-step-more": (PAIR_A + "          - let:\n              x: 1\n", False),
+    "another-row": ('          - sleeve: {M: {in: [2]}}\n          - discard: "M[1, *]"\n', False),
+}
+
+
+@pytest.mark.parametrize("mutant", sorted(WHOLE))
+def test_the_whole_of_step_12_at_once_is_its_steps(
+    tmp_path: Path, mutant: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Step 12's discard and return and Step 12(a)'s pair carried out as one plan where 12(a) is
+    that pair alone, on the default protocol and mutants of it (both engines run for run)."""
+    new, whole = WHOLE[mutant]
+    assert PAIR_A in ARROW, "the default protocol changed; update the mutants"
+    name = f"arrow-whole-{mutant}"
+    text = ARROW.replace(PAIR_A, new, 1).replace("protocol: card-selection-arrow", f"protocol: {name}")
+    made = _count_returns(monkeypatch)
+    _compare(_library(tmp_path, name, text), name)
+    assert bool(made["with 12(a)"]) == whole, (mutant, made)
 
 
 @pytest.mark.parametrize(

@@ -361,3 +361,91 @@ def test_the_region_at_a_slot_is_the_layouts_owner() -> None:
     for layout in [*hostile_tables(), empty]:
         for flat in range(layout.size):
             assert region_at(layout, flat) is layout.owner(flat)
+
+
+@pytest.mark.parametrize("index", range(9))
+def test_a_bottom_rows_discard_then_a_rows_return_is_the_two_plans(index: int) -> None:
+    """return_row with ``drop`` (compiled/fused.py's discard of a region's bottom row, then the
+    return of a row above it): the interpreter's discard plan, then its return plan on the
+    layout that leaves, as one plan (its layout, its gather, the cards back to the supply); None
+    wherever the drop is not the bottom row of the returned row's region, or the row returned is
+    not above it. Every region and row pair of the hostile tables (and two with empty places in
+    another region only: they shift, or stay), to hands old and new."""
+    layout = [*hostile_tables(), table(holes=(19,)), table(cols=2, holes=(6, 12, 13))][index]
+    rng = random.Random(700 + index)
+    built = 0
+    for reg in layout.regions:
+        for d in range(1, reg.rows + 1):
+            drop = tuple(reg.slot(d, c) for c in range(1, reg.cols + 1))
+            if layout.inside and not fp.kept_whole(layout, drop):
+                continue  # fused.py runs the steps one by one (the discard's message)
+            for r in range(1, reg.rows + 1):
+                flats = tuple(reg.slot(r, c) for c in range(1, reg.cols + 1))
+                for owners in (["h1"], ["h2", "h3"], ["h3", "h1", "h2"], ["h1", "M"]):
+                    names = tuple(rng.choice(owners) for _ in flats)
+                    fast = return_row(layout, flats, names, drop)
+                    if d != reg.rows or r >= d:
+                        assert fast is None, (reg.name, d, r)
+                    if fast is None:
+                        continue
+                    first = strip(_discard_build(None, None, None, layout, drop))
+                    second = strip(_return_build(None, None, None, first.layout, (flats, names)))
+                    assert (first.delta, second.delta, second.returned, second.consts) == ({}, {}, (), ())
+                    assert fast.layout == second.layout and fast.returned == first.returned == drop
+                    assert (fast.delta, fast.consts) == ({}, ())
+                    cells = list(range(0, 2 * layout.size, 2))
+                    assert gather(cells, fast, ()) == gather(gather(cells, first, ()), second, ())
+                    assert not landings(fast, layout) and not landings(first, layout)
+                    assert return_row(first.layout, flats, names) is not None or index > 0
+                    built += 1
+    assert built > 0 or index in (2, 3, 6), built
+    if index in (7, 8):
+        assert layout.holes and built > 0  # M's rows from whole runs, the empty places elsewhere
+
+
+def test_a_return_row_refuses_a_drop_that_is_no_bottom_row() -> None:
+    layout = table()
+    m = layout.by_name["M"]
+    row = [tuple(m.slot(r, c) for c in range(1, m.cols + 1)) for r in (1, 2, 3)]
+    names = ("h1",) * m.cols
+    assert return_row(layout, row[0], names, row[2]) is not None
+    assert return_row(layout, row[0], names, row[1]) is None  # a middle row
+    assert return_row(layout, row[0], names, row[2][1:]) is None  # part of the bottom row
+    assert return_row(layout, row[0], names, row[2][::-1]) is None  # reversed
+    assert return_row(layout, row[2], names, row[2]) is None  # the row dropped itself
+    spare = layout.by_name["L"]
+    other = tuple(spare.slot(3, c) for c in range(1, spare.cols + 1))
+    assert return_row(layout, row[0], names, other) is None  # another region's bottom row
+
+
+@pytest.mark.parametrize("holes", [(), (19,), (27, 28)])
+def test_a_discard_a_return_and_the_last_rows_discard_are_the_three_plans(holes: tuple[int, ...]) -> None:
+    """return_row with ``drop`` and ``then`` (Step 12 with 12(a), compiled/fused.py): the
+    interpreter's discard of the bottom row, its return of the first row, and its discard of
+    the row left (the region goes), as one plan; None for any other row or region."""
+    layout = table(holes=holes)
+    m = layout.by_name["M"]
+    row = [tuple(m.slot(r, c) for c in range(1, m.cols + 1)) for r in (1, 2, 3)]
+    rng = random.Random(len(holes))
+    for owners in (["h1"], ["h2", "h3"], ["h3", "h1", "h2"]):
+        names = tuple(rng.choice(owners) for _ in row[0])
+        fast = return_row(layout, row[0], names, row[2], row[1])
+        assert fast is not None
+        first = strip(_discard_build(None, None, None, layout, row[2]))
+        second = strip(_return_build(None, None, None, first.layout, (row[0], names)))
+        third = strip(_discard_build(None, None, None, second.layout, row[1]))
+        assert "M" not in fast.layout.by_name and fast.layout == third.layout
+        assert fast.returned == row[2] and third.returned == row[1] and (fast.delta, fast.consts) == ({}, ())
+        cells = list(range(0, 2 * layout.size, 2))
+        steps = gather(gather(gather(cells, first, ()), second, ()), third, ())
+        assert gather(cells, fast, ()) == steps
+    names = ("h1",) * m.cols
+    assert return_row(layout, row[0], names, (), row[1]) is None  # no row dropped before
+    assert return_row(layout, row[1], names, row[2], row[0]) is None  # the second row returned
+    assert return_row(layout, row[0], names, row[2], row[2]) is None  # the row dropped again
+    l_reg = layout.by_name["L"]
+    other = tuple(l_reg.slot(2, c) for c in range(1, l_reg.cols + 1))
+    assert return_row(layout, row[0], names, row[2], other) is None  # another region's row
+    four = Layout.make([("M", 4, 2, 1, None, None), ("h1", 1, 1, 1, "h1", None)])
+    rows4 = [tuple(four.by_name["M"].slot(r, c) for c in (1, 2)) for r in (1, 2, 3, 4)]
+    assert return_row(four, rows4[0], ("h1", "h1"), rows4[3], rows4[1]) is None  # two rows would stay
