@@ -275,3 +275,24 @@ def kept_resolve(step: Any, resolve: Callable[..., Any]) -> Callable[..., Any]:
         return res
 
     return kept
+
+
+def kept_target(target: Any) -> Callable[[Run, Any], Any]:
+    """A place's target resolved (:meth:`~reference_engine.machine.Runner.resolve_target`), kept
+    by the layout and the values of the variables it names where its expression is structural
+    (a lottery's ``P[2, alive[2 * i - 1]]``, once per match and round); ``(run, state)``."""
+    worked = ByNames([target.expr]) if target.expr is not None else None
+
+    def resolve(run: Run, state: Any) -> Any:
+        if worked is None:
+            return run.runner.resolve_target(run.frame, target, state, run.fev)
+        key = worked.key(run)
+        res = worked.get(run, key)
+        if res is None:
+            res = run.runner.resolve_target(run.frame, target, state, run.fev)
+            worked.put(run, key, res)
+        elif ev.CHECKED:
+            ev._same(target.expr, res, run.runner.resolve_target(run.frame, target, state, run.fev))
+        return res
+
+    return resolve

@@ -165,3 +165,30 @@ def test_checked_runs_match(seed: int) -> None:
         codes = _codes(gen, m, faces, up, down)
         want = _run(library, proto, m, codes, i, "interpreter")
         assert _run(library, proto, m, codes, i, "compiled-checked") == want
+
+
+def _new_arrow_into(target: str) -> str:
+    old = '                      "P[2, alive[2 * i - 1]]": "new(down)"\n'
+    text = LOTTERY.read_text()
+    assert old in text
+    return text.replace(old, f'                      "{target}": "new(down)"\n')
+
+
+def test_a_new_arrows_target_kept_by_the_round_variable_runs_alike() -> None:
+    """The fresh arrow's place kept by the layout and the variables it names (steady.kept_target):
+    a target that also names the round's variable (the same places, keyed apart)."""
+    assert _compare(_new_arrow_into("P[2, alive[2 * i - 1] + r - r]"), 80, 5, 8) == {"ran"}
+
+
+def test_a_new_arrow_into_a_full_place_fails_alike() -> None:
+    """Hostile: the fresh arrow goes into the right sleeve (its arrow still in): the same error,
+    at the same step, every time its kept place is met again."""
+    ended = _compare(_new_arrow_into("P[2, alive[2 * i]]"), 40, 5, 8)
+    assert len(ended) == 1 and "ran" not in ended, ended
+
+
+def test_a_new_arrows_target_that_reads_a_card_runs_alike() -> None:
+    """Hostile: a target whose column depends on a card (not structural: resolved each time)."""
+    text = _new_arrow_into("P[2, alive[2 * i - 1] if len(U) > 0 and U[1] == U[1] else alive[1]]")
+    ended = _compare(text, 20, 5, 6)
+    assert len(ended) == 1, ended
