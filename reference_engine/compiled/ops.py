@@ -16,7 +16,6 @@ fast paths of :mod:`.fast` take over where they apply.
 from __future__ import annotations
 
 import dataclasses
-import sys
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
@@ -34,7 +33,7 @@ from ..machine.plans import _flats, _res, check_shown
 from ..machine.runner import MAX_RUN_STEPS
 from ..shuffles import Shuffle
 from ..table import Draft, Layout, State, visible
-from . import calls, fused, rounds, rows, takes
+from . import calls, fused, rows, takes
 from . import evaluate as ev
 from . import plans as fp
 from .base import Op, Unsupported, apply_plan, fail, same_plan, strip
@@ -570,7 +569,6 @@ def _for(c: Compiler, step: st.For, number: str | None) -> Op:
     assert values_expr is not None
     var = step.var
     body = c.block(step.body, number)
-    kept = rounds.Rounds(sys.modules[__name__]) if rounds.ENABLED and rounds.fits(step.body) else None
 
     def listed(values: Any) -> tuple[Any, ...]:
         if not isinstance(values, list):
@@ -587,10 +585,7 @@ def _for(c: Compiler, step: st.For, number: str | None) -> Op:
         run.view = run.views.extend(run.view, ("for", frozen))
         for v in frozen:
             run.env = env_set(run.env, var, v)
-            if kept is not None:
-                kept.run(run, body)  # a round looked up where it can be (:mod:`.rounds`)
-            else:
-                run_block(run, body)
+            run_block(run, body)
         run.env = env_drop(run.env, var)
 
     return op

@@ -30,6 +30,7 @@ from .codegen import function_kind, variables_only
 from .helpers import not_hand_runs
 from .plans import Defer, build_place_new
 from .run import Run
+from .steady import kept_target
 
 KEPT = 1024
 """Plans a place step keeps (by layout and shape: see :class:`NewPlace`); it starts afresh beyond."""
@@ -203,6 +204,7 @@ class NewPlace:
         self.step = step
         self.up = step.up
         self.targets = [(t, target_reader(t), form, items) for t, form, items in targets]
+        self.resolvers = [kept_target(t) for t, _, _ in targets]  # the others' (steady.py)
         self.kept: dict[Any, Any] = {}
         # Where every target is read from the layout alone and every value is a function of
         # some names alone, variables or parameters (``[new(theta(i)) for i in 1..len(sizes)
@@ -262,7 +264,7 @@ class NewPlace:
         static = True  # every target read from the layout alone: the key need not hold them
         try:
             state = run.state()
-            for target, read, form, items in self.targets:
+            for (target, read, form, items), resolve in zip(self.targets, self.resolvers):
                 tres = None
                 if read is not None:
                     try:
@@ -274,7 +276,7 @@ class NewPlace:
                         ev._same(target.expr, tres, runner.resolve_target(run.frame, target, state, run.fev))  # type: ignore[arg-type]
                 if tres is None:
                     static = False
-                    tres = runner.resolve_target(run.frame, target, state, run.fev)
+                    tres = resolve(run, state)
                 got.append((tres, form, items.public(run)))
         except EvalError:
             return False

@@ -10,13 +10,12 @@ from types import SimpleNamespace
 
 import pytest
 
-from reference_engine.compiled import rounds
 from reference_engine.compiled.steady import TRIAL, Steady, selected_only, structural
 from reference_engine.expressions import parse
 from reference_engine.functions import BUILTINS
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_rounds import LOTTERY, _compare
+from test_loops import LOTTERY, _compare
 
 
 @pytest.mark.parametrize(
@@ -50,13 +49,9 @@ def test_expressions_that_are_not_structural(text: str) -> None:
     assert not structural(parse(text).node)
 
 
-@pytest.mark.parametrize("memo", [False, True])
-def test_a_decision_on_a_card_that_changes_each_round_runs_alike(
-    memo: bool, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_decision_on_a_card_that_changes_each_round_runs_alike() -> None:
     """Hostile: an ``if`` and a ``let`` read the turned arrow of the first match, which differs
     round by round and run by run: kept by that card, they must give the interpreter's values."""
-    monkeypatch.setattr(rounds, "ENABLED", memo)
     text = LOTTERY.read_text().replace(
         "              - turn: U\n",
         "              - turn: U\n"
@@ -67,8 +62,7 @@ def test_a_decision_on_a_card_that_changes_each_round_runs_alike(
         "              - let:\n"
         '                  firsts: "[i for i in 1..h if U[i] == down]"\n',
     )
-    _, _, ended = _compare(text, 120, 5, 8)
-    assert ended == {"ran"}
+    assert _compare(text, 120, 5, 8) == {"ran"}
 
 
 @pytest.mark.parametrize(
