@@ -143,3 +143,43 @@ def test_the_default_protocols_steps_12_are_fused_and_run_alike(monkeypatch: pyt
 )
 def test_only_a_whole_row_by_number_is_a_selection_of_the_shape_alone(text: str, region: str | None) -> None:
     assert fused.whole_row(parse(text)) == region
+
+
+FIRST = """protocol: fuse-first
+title: a sleeve step and a discard, the run's first steps
+summary: the table between the two steps is the largest the run has
+params:
+  sizes: {default: [2, 1, 2], min: 0, doc: sizes}
+symbols:
+  alpha: {glyph: "α"}
+  beta: {glyph: "β"}
+  theta: {family: true, glyph: "θ{}", doc: owner}
+encodings:
+  card: {values: {0: [alpha], 1: [beta]}, doc: a card}
+inputs:
+  cards: {encoding: card, count: "sum(sizes)", groups: sizes, doc: cards}
+sleeves:
+  cards: {rows: [1], front: [1]}
+steps:
+  - step: 1
+    say: go
+    do:
+      - sleeve: {cards: back}
+      - discard: "cards[1, *]"
+      - place:
+          K: "[new(theta(1))]"
+outputs:
+  found: {public: true, value: "exists('K')"}
+"""
+
+
+def test_the_table_between_a_fused_pair_counts_in_the_table_space(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Attack (w37-attack2): the pair as a run's first steps. The table between them (1 x 5,
+    the largest the run has) was never noted, so the compiled run needed a 1 x 1 table where
+    the interpreter's needs 1 x 5 (``shared.extent``)."""
+    made = _count_fused(monkeypatch)
+    result = _compare(_library(tmp_path, "fuse-first", FIRST), "fuse-first", seeds=2)
+    assert result[0] == "ran" and result[-1] == (1, 5), result
+    assert made["fused"] > 0, made
