@@ -5,7 +5,7 @@ that was off before it (a game inside a verification that pauses too)."""
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
+from collections.abc import Generator
 
 import pytest
 
@@ -36,7 +36,7 @@ def test_a_paused_function_abandoned_through_a_generator_switches_it_back_on() -
     def inner() -> int:
         return int(gc.isenabled())
 
-    def turns() -> Iterator[int]:
+    def turns() -> Generator[int, None, None]:
         with paused():
             yield inner()
             yield 2
