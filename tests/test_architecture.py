@@ -160,6 +160,7 @@ ENGINE_LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "randomness",
             "statistics",
             "collector",
+            "kept",
             "meters",
             "report",
         ),
