@@ -19,6 +19,9 @@ exactly, under these conditions, checked at each run (anything else runs each st
   sleeves' keep rule holds);
 - the sleeve step touches that region alone.
 
+The table space the run needs (``shared.extent``, ``shared.hands``) counts the table between
+the two steps, as if it had been made: it has the shape of the table before them.
+
 With ``evaluate.CHECKED`` (the differential tests) the two steps are also carried out one
 after the other, as compiled, and the outcomes compared.
 
@@ -43,7 +46,7 @@ from . import evaluate as ev
 from .base import _ONE, Op, _out_added, apply_plan, less, returned_symbols
 from .codegen import function_kind
 from .plans import Defer, _sleeved, hand_names, kept_whole
-from .run import Run
+from .run import Run, note_shape
 from .runs import bottom_row, return_row
 
 Entry = tuple[Op, str | None, st.Step]
@@ -148,6 +151,11 @@ def pair(sleeve: Entry, discard: Entry, what: ev.Expr, name: str) -> tuple[Op, O
             return
         if ev.CHECKED:
             check(run, plan)
+        # The table between the two steps, never made, has this one's shape (the sleeve step
+        # changes no region's rows or columns): the table space the run needs counts it, as
+        # after_step would have after the sleeve step (this table may never have been noted:
+        # the run's first table, never noted by a step).
+        note_shape(run.shared, run.layout)
         carry_out(run, plan)
         done[0] = run
 

@@ -190,6 +190,17 @@ class Lines:
         return delta
 
 
+def _exact(value: Any) -> Any:
+    """``value`` as a key equal only to that of a value of the same types all the way down
+    (Python's ``1 == True`` and ``(1,) == (True,)`` hold; a value's text tells them apart)."""
+    t = type(value)
+    if t is int or t is str:
+        return value
+    if t is tuple:
+        return (tuple, *map(_exact, value))
+    return (t, value)
+
+
 class NewPlace:
     """A place step whose values are new cards only (owner cards, arrows, a lottery's bits).
 
@@ -251,7 +262,10 @@ class NewPlace:
                     raise KeyError("a region")  # its cards are read: not kept
                 # A name that is not a variable is a parameter or a spec's name: the frame's key
                 # holds the parameters, and the spec's names are the program's.
-                same = (layout, run.frame.key, tuple([known.get(name, _DEFER) for name in self.pure]))
+                # Each value by its types too: 1 and true are equal keys, not the same value
+                # (``str(k)`` tells them apart).
+                values = tuple([_exact(known[name]) if name in known else _DEFER for name in self.pure])
+                same = (layout, run.frame.key, values)
                 hit = self.same.get(same)
             except (KeyError, TypeError):  # a region, or a value that is not kept by its value
                 same = hit = None

@@ -111,6 +111,15 @@ def _shape(layout: Layout) -> tuple[bool, tuple[int, int] | None]:
     return hit
 
 
+def note_shape(shared: Shared, layout: Layout) -> None:
+    """The interpreter's note of the table space for one table of ``layout``'s shape."""
+    hands, e = _shape(layout)
+    if hands:
+        shared.hands = True
+    if e is not None and (e[0] * e[1], e[1]) > (shared.extent[0] * shared.extent[1], shared.extent[1]):
+        shared.extent = e
+
+
 def after_step(run: Run, number: str | None) -> None:
     """What the interpreter's block does after every step of a single run: the table space (see
     :func:`~reference_engine.machine.runner._note_extent`) and the count of steps carried out."""
@@ -119,11 +128,7 @@ def after_step(run: Run, number: str | None) -> None:
     seen = shared.layouts_seen
     if id(layout) not in seen:
         seen[id(layout)] = layout
-        hands, e = _shape(layout)
-        if hands:
-            shared.hands = True
-        if e is not None and (e[0] * e[1], e[1]) > (shared.extent[0] * shared.extent[1], shared.extent[1]):
-            shared.extent = e
+        note_shape(shared, layout)
     shared.states_processed += 1
     if not shared.peak_frontier:
         shared.peak_frontier = 1

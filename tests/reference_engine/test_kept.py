@@ -58,3 +58,32 @@ def test_a_counters_memo_is_bounded_and_remembers_unchanged_as_itself() -> None:
     memo = start.__dict__["_next"]
     assert 0 < len(memo) <= MEMO_KEPT
     assert start not in memo.values()  # never itself: no reference cycle
+
+
+class _Clash:
+    """A key whose hash every other such key shares (equal only to a key of the same name)."""
+
+    def __init__(self, name: int) -> None:
+        self.name = name
+
+    def __hash__(self) -> int:
+        return 7
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Clash) and other.name == self.name
+
+
+def test_keys_whose_hashes_collide_never_get_each_others_values() -> None:
+    """Attack (w37-attack2): a hash collision, kept or not kept, while it stops keeping (it
+    remembers hashes then) and after it starts again, never returns another key's value."""
+    kept: Kept[int] = Kept(1024)
+    for rnd in range(6 * WINDOW):
+        key = _Clash(rnd % 3 if rnd > 3 * WINDOW else rnd)  # never met again, then recurring
+        got = kept.get(key)
+        assert got is None or got == key.name, (rnd, got)
+        if got is None:
+            kept.put(key, key.name)
+    assert kept.keeping  # the recurring keys made it keep again
+    for name in range(3):
+        assert kept.get(_Clash(name)) in (None, name)
+    assert kept.get(_Clash(99)) is None

@@ -290,3 +290,106 @@ def test_the_whole_of_step_12_at_once_is_its_steps(
 )
 def test_only_a_whole_row_by_number_is_a_selection_of_the_shape_alone(text: str, region: str | None) -> None:
     assert fused.whole_row(parse(text)) == region
+
+
+FIRST = """protocol: fuse-first
+title: a sleeve step and a discard, the run's first steps
+summary: the table between the two steps is the largest the run has
+params:
+  sizes: {default: [2, 1, 2], min: 0, doc: sizes}
+symbols:
+  alpha: {glyph: "α"}
+  beta: {glyph: "β"}
+  theta: {family: true, glyph: "θ{}", doc: owner}
+encodings:
+  card: {values: {0: [alpha], 1: [beta]}, doc: a card}
+inputs:
+  cards: {encoding: card, count: "sum(sizes)", groups: sizes, doc: cards}
+sleeves:
+  cards: {rows: [1], front: [1]}
+steps:
+  - step: 1
+    say: go
+    do:
+      - sleeve: {cards: back}
+      - discard: "cards[1, *]"
+      - place:
+          K: "[new(theta(1))]"
+outputs:
+  found: {public: true, value: "exists('K')"}
+"""
+
+
+def test_the_table_between_a_fused_pair_counts_in_the_table_space(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Attack (w37-attack2): the pair as a run's first steps. The table between them (1 x 5,
+    the largest the run has) was never noted, so the compiled run needed a 1 x 1 table where
+    the interpreter's needs 1 x 5 (``shared.extent``)."""
+    made = _count_fused(monkeypatch)
+    result = _compare(_library(tmp_path, "fuse-first", FIRST), "fuse-first", seeds=2)
+    assert result[0] == "ran" and result[-1] == (1, 5), result
+    assert made["fused"] > 0, made
+
+
+GRID = """protocol: fuse-grid
+title: sleeve steps and discards in every order on a two-row grid
+summary: a fused pair or its steps one by one, alike on both engines
+params:
+  sizes: {default: [2, 1], min: 0, doc: sizes}
+symbols:
+  alpha: {glyph: "α"}
+  beta: {glyph: "β"}
+  theta: {family: true, glyph: "θ{}", doc: owner}
+encodings:
+  card: {values: {0: [alpha], 1: [beta]}, doc: a card}
+inputs:
+  cards: {encoding: card, count: "sum(sizes)", groups: sizes, doc: cards}
+sleeves:
+  cards: {rows: [1], front: [1]}
+  M: {rows: [2, 1], front: [1], keeps: [2]}
+steps:
+  - step: 1
+    say: go
+    place:
+      M: [cards]
+  - step: 2
+    say: owners
+    place:
+      "M[2, *]": "[new(theta(i)) for i in 1..len(sizes) for c in 1..sizes[i]]"
+    face: up
+  - step: 3
+    say: the pair
+    do:
+BODY
+      - place:
+          K: "[new(theta(1))]"
+outputs:
+  found: {public: true, value: "exists('K')"}
+"""
+
+_BEFORE = [
+    "",
+    "      - sleeve: {M: {out: [2]}}\n",
+    '      - discard: "M[1, *]"\n',
+    '      - discard: "M[1, *]"\n      - sleeve: {M: {out: [2]}}\n',
+]
+_SLEEVES = ["back", "front", "{in: [2]}", "{out: [2]}"]
+_DISCARDS = ["M[2, *]", "M[1, *]", "M[3, *]"]
+
+
+@pytest.mark.parametrize("before", range(len(_BEFORE)))
+def test_sleeve_steps_and_discards_in_every_order_run_alike(
+    tmp_path: Path, before: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Attack (w37-attack2): every sleeve op then every whole-row discard, after nothing, after
+    the owner row slid out, after the other row discarded: both engines alike (errors too), and
+    with ``evaluate.CHECKED`` a fused pair is the two steps one by one."""
+    made = _count_fused(monkeypatch)
+    for i, side in enumerate(_SLEEVES):
+        for j, what in enumerate(_DISCARDS):
+            body = _BEFORE[before] + f'      - sleeve: {{M: {side}}}\n      - discard: "{what}"\n'
+            name = f"fuse-grid-{before}-{i}-{j}"
+            text = GRID.replace("BODY\n", body).replace("protocol: fuse-grid", f"protocol: {name}")
+            _compare(_library(tmp_path, name, text), name, seeds=1)
+    assert bool(made["fused"]) == (before >= 2), made  # only with the region's last row

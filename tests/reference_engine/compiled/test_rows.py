@@ -606,3 +606,59 @@ def test_a_wash_of_columns_is_seen_alike(tmp_path: Path, before: str) -> None:
     text = ROWS.replace(old, before + old, 1)
     result = _compare(_library(tmp_path, text))
     assert result[0] in ("ran", "error"), result[:3]
+
+
+BOOL = """\
+protocol: rows-bool
+title: A place of new cards whose value tells 1 from true
+summary: the same step, on the same layout, with a variable 1 then true
+params:
+  sizes: {default: [2, 1], min: 0, doc: sizes}
+symbols:
+  alpha: {glyph: "α"}
+  beta: {glyph: "β"}
+  theta: {family: true, glyph: "θ{}", doc: owner}
+encodings:
+  card: {values: {0: [alpha], 1: [beta]}, doc: a card}
+inputs:
+  cards: {encoding: card, count: "sum(sizes)", groups: sizes, doc: cards}
+steps:
+  - step: 1
+    say: first
+    place:
+      K: "[new(theta(3))]"
+    face: up
+  - step: 2
+    say: again
+    for: {k: "[1, 1 == 1]"}
+    do:
+      - place:
+          "K[2, *]": "[new(theta(2 if str(k) == 'True' else 1))]"
+        face: up
+      - let:
+          last: "K[2, 1]"
+      - discard: "K[2, *]"
+outputs:
+  found: {public: true, value: "last"}
+"""
+
+
+def test_a_place_kept_by_its_variables_tells_1_from_true(tmp_path: Path) -> None:
+    """Attack (w37-attack2): NewPlace.same kept what a place lays out by its variables' values,
+    and 1 == true in Python: the second round reused the first's θ1 where the interpreter lays
+    out θ2 (``str(k)`` is "True")."""
+    (tmp_path / "rows-bool.yaml").write_text(BOOL, encoding="utf-8")
+    library = Library([tmp_path, rulesets_dir() / "protocols"])
+    proto = library.protocol("rows-bool")
+    st, assignments = _assignments(library, "rows-bool", 2)
+    found = runs.differences(library, proto, st.params, assignments, range(2))
+    assert not found, "\n".join(found)
+    result = runs.single(library, proto, st.params, assignments[0], 0, "compiled")
+    assert result[0] == "ran" and "theta2" in repr(result[8]), result
+
+
+def test_exact_keys_tell_types_apart_all_the_way_down() -> None:
+    keys = [1, True, "1", (1,), (True,), ((1, 2),), ((True, 2),), None, ()]
+    exact = [rows._exact(k) for k in keys]
+    assert len(set(exact)) == len(keys)
+    assert rows._exact((1, "a", (2,))) == rows._exact((1, "a", (2,)))
