@@ -30,16 +30,24 @@ from . import evaluate as ev
 from .codegen import Fast, fast_function, function_kind
 from .run import Run
 
+KEPT = 64
+"""Numbers of owners (and faces) whose cards :attr:`OwnerRow.made` keeps; afresh beyond."""
+
 
 class OwnerRow:
     """The fast path of one place step of the form above (:meth:`match` says whether it is)."""
 
-    __slots__ = ("each", "row", "sizes")
+    __slots__ = ("each", "made", "row", "sizes")
 
-    def __init__(self, each: Fast, sizes: Fast, row: bool):
+    def __init__(self, each: Fast, sizes: Fast, row: bool, fixed: bool):
         self.each = each  # [E for i in 1..len(S)]
         self.sizes = sizes  # S
         self.row = row  # laid out as one group (the form "row"), else a group per card
+        # Where E reads nothing but i and calls only new() and families' functions (the owner
+        # cards): its cards and their codes per number of owners and face, made once.
+        self.made: dict[tuple[int, bool], tuple[list[NewCards], list[tuple[int, ...]]]] | None = (
+            {} if fixed else None
+        )
 
     @classmethod
     def match(cls, items: ev.Expr, form: str) -> OwnerRow | None:
@@ -80,7 +88,11 @@ class OwnerRow:
         sizes = fast_function(Name(hi.args[0].col, s), proto)
         if each is None or sizes is None:
             return None
-        return cls(each, sizes, form == "row")
+        elem = node.element
+        fixed = elem.names() <= {i} and all(
+            function_kind(proto, f) == ("builtin" if f == "new" else "family") for f in elem.calls()
+        )
+        return cls(each, sizes, form == "row", fixed)
 
     def __call__(
         self, run: Run, items: ev.Expr, up: bool, kept: Callable[[tuple[Any, ...]], Any]
@@ -94,13 +106,22 @@ class OwnerRow:
                 return None
             if not sizes or min(sizes) < 0 or max(sizes) >= MAX_RANGE:
                 return None
-            cards = self.each(env)
+            made = self.made
+            hit = None if made is None else made.get((len(sizes), up))
+            if hit is None:
+                cards = self.each(env)
+                if type(cards) is not list or len(cards) != len(sizes) or set(map(type, cards)) != {NewCards}:
+                    return None
+                codes = [tuple([s.id << 1 | int(up or nc.up) for s in nc.symbols]) for nc in cards]
+                if made is not None:
+                    if len(made) >= KEPT:
+                        made.clear()
+                    made[len(sizes), up] = (cards, codes)
+            else:
+                cards, codes = hit
         except Exception:
             return None
-        if type(cards) is not list or len(cards) != len(sizes) or set(map(type, cards)) != {NewCards}:
-            return None
         n = sum(sizes)
-        codes = [tuple([s.id << 1 | int(up or nc.up) for s in nc.symbols]) for nc in cards]
         if not n:
             return None
         if self.row:  # one group: its number of codes (Lines.add's shape of a row)
@@ -122,8 +143,8 @@ class OwnerRow:
                     card = physical(s.id) if s.id in turned else s.id
                     delta[card] = delta.get(card, 0) + k
         if ev.CHECKED:
-            made = [nc for nc, k in zip(cards, sizes) for _ in range(k)]
-            ev._same(items.expr, made, run.ev.public(items.expr, run.state()))
+            laid = [nc for nc, k in zip(cards, sizes) for _ in range(k)]
+            ev._same(items.expr, laid, run.ev.public(items.expr, run.state()))
         return plan, consts, delta
 
 

@@ -52,6 +52,7 @@ steps:
     say: "Let the sizes be."
     let:
       s: "SIZES"
+      t: "sizes[1] % 3"
   - step: 3
     say: "An owner card under each card."
     place:
@@ -177,3 +178,43 @@ def test_two_cards_an_owner_and_the_default_protocol(tmp_path: Path, taken: list
     assert isinstance(step2, st_.Place)
     _, form, items = step2.targets[0]
     assert owners.OwnerRow.match(Expr(items, arrow), form) is not None
+
+
+def test_owner_cards_kept_only_when_they_read_nothing_but_the_owner(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, taken: list[bool]
+) -> None:
+    """Attack: an element that reads a variable besides the owner (``new(theta(i + t))``, ``t``
+    changing from run to run with the same number of owners) is made again at every run; the
+    owner cards alone are kept per number of owners, within the bound."""
+    monkeypatch.setattr(owners, "KEPT", 1)
+    library = _library(tmp_path, '"[new(theta(i + t)) for i in 1..len(S) for c in 1..S[i]]"')
+    proto = library.protocol("owners-mini")
+    place = next(s for s in proto.steps if s.number == "3")
+    assert isinstance(place, st_.Place)
+    _, form, items = place.targets[0]
+    row = owners.OwnerRow.match(Expr(items, proto), form)
+    assert row is not None and row.made is None
+    for s in ([1, 2, 2], [2, 2, 1], [3, 1, 1], [1, 1, 3], [2, 3]):
+        assert _compare(library, s, seeds=2) == {"ran"}
+    assert any(taken)
+    other = tmp_path / "plain"
+    other.mkdir()
+    library = _library(other, ROW)
+    proto = library.protocol("owners-mini")
+    place = next(s for s in proto.steps if s.number == "3")
+    assert isinstance(place, st_.Place)
+    _, form, items = place.targets[0]
+    row = owners.OwnerRow.match(Expr(items, proto), form)
+    assert row is not None and row.made == {}
+    kept: list[int] = []
+    call = owners.OwnerRow.__call__
+
+    def watch(self: Any, *args: Any) -> Any:
+        got = call(self, *args)
+        kept.append(len(self.made))
+        return got
+
+    monkeypatch.setattr(owners.OwnerRow, "__call__", watch)
+    for s in ([1, 2, 2], [2, 3], [1, 1, 3], [5]):
+        assert _compare(library, s, seeds=2) == {"ran"}
+    assert kept and max(kept) <= 1  # the bound (KEPT, patched to 1)
