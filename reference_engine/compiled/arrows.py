@@ -28,7 +28,7 @@ from typing import Any, Protocol, TypeVar
 
 from ..cards import ROTATIONS, SYMBOLS
 from ..expressions import Call, Comprehension, Conditional, Const, Index, Name, RangeNode, truthy
-from ..table import NewCards
+from ..table import Layout, NewCards
 from . import evaluate as ev
 from .codegen import Fast, fast_function, function_kind
 from .helpers import h_direct
@@ -74,10 +74,16 @@ def fixed(fn: F) -> F:
     return fn
 
 
+ROWS_KEPT = 256
+"""Layouts whose row :attr:`ArrowRow.rows` keeps; it starts afresh beyond."""
+
+_UNSEEN: Any = object()
+
+
 class ArrowRow:
     """The fast path of one place step of the form above (:meth:`match` says whether it is)."""
 
-    __slots__ = ("cond", "func", "name", "other", "r", "then")
+    __slots__ = ("cond", "func", "name", "other", "r", "rows", "then")
 
     def __init__(self, name: str, r: int, func: str, then: Fast, other: Fast):
         self.name = name  # R
@@ -85,6 +91,7 @@ class ArrowRow:
         self.func = func  # f, a game's function
         self.then = then  # A's fast function
         self.other = other  # B's
+        self.rows: dict[Layout, tuple[int, int] | None] = {}  # per layout: see _row
 
     @classmethod
     def match(cls, items: ev.Expr) -> ArrowRow | None:
@@ -135,19 +142,16 @@ class ArrowRow:
         if name in run.vars() or name in frame.globals.names:
             return False
         layout = run.layout
-        reg = layout.by_name.get(name)
-        if reg is None or reg.hand is not None or reg.unit != 1 or not 0 < self.r <= reg.rows or not reg.cols:
+        where = self.rows.get(layout, _UNSEEN)
+        if where is _UNSEEN:
+            where = self._row(layout)
+            if len(self.rows) >= ROWS_KEPT:
+                self.rows.clear()
+            self.rows[layout] = where
+        if where is None:
             return False
-        cols = reg.cols
-        a = reg.offset + (self.r - 1) * cols
+        a, cols = where
         vals = run.cells[a : a + cols]
-        if min(vals) < 0 or not all([v & 1 for v in vals]):
-            return False  # a place empty or a card face down: the general path says which
-        inside = layout.inside
-        if inside:
-            row = range(a, a + cols)
-            if not inside.isdisjoint(row) and not layout.shown.issuperset(inside.intersection(row)):
-                return False  # a card hidden in a sleeve
         try:
             tres = target(run)
             env = items.env(run)
@@ -170,9 +174,11 @@ class ArrowRow:
                     answers = ANSWERS[key] = {}
             else:
                 answers = {}  # this run's answers only: the function may read a live game
-            try:
+            try:  # only face-up cards are ever asked about: every code answered is one
                 consts = tuple(map(answers.__getitem__, vals))
             except KeyError:  # cards not asked about yet: asked in the row's order
+                if min(vals) < 0 or not all([v & 1 for v in vals]):
+                    return False  # a place empty or a card face down: the general path says which
                 by_id = SYMBOLS.by_id
                 for code in dict.fromkeys(vals):
                     if code not in answers:
@@ -195,3 +201,19 @@ class ArrowRow:
         return place.lay_each(
             run, tres, cols, lambda: [then if c == yes else other for c in consts], consts, delta
         )
+
+    def _row(self, layout: Layout) -> tuple[int, int] | None:
+        """The row's first slot and its number of columns in ``layout``; None where the region is
+        not one of single cards outside the hands, the row is not in it, or a card of the row
+        is hidden in a sleeve (what depends on the layout alone)."""
+        reg = layout.by_name.get(self.name)
+        if reg is None or reg.hand is not None or reg.unit != 1 or not 0 < self.r <= reg.rows or not reg.cols:
+            return None
+        cols = reg.cols
+        a = reg.offset + (self.r - 1) * cols
+        inside = layout.inside
+        if inside:
+            row = range(a, a + cols)
+            if not inside.isdisjoint(row) and not layout.shown.issuperset(inside.intersection(row)):
+                return None  # a card hidden in a sleeve
+        return a, cols

@@ -353,3 +353,55 @@ def test_games_reading_a_live_table_are_not_marked_fixed() -> None:
     uno = load_rules("uno")
     top = uno.symbol("red5")
     assert getattr(uno.validity(top, "red"), arrows.FIXED, False) is True
+
+
+def test_kept_answers_never_lay_out_a_row_face_down(tmp_path: Path, taken: list[bool]) -> None:
+    """Attack: a function marked fixed has answered every card of the row face up; the same
+    cards face down in a later run (the row's turn left out) are not laid out from those
+    answers (only face-up cards are ever asked about): the general path runs, on both engines
+    alike, for every run after the first, whichever was first."""
+    up_first = _library(tmp_path, ARROWS)
+    down = tmp_path / "down"
+    down.mkdir()
+    text = ARROWS.replace('      - turn: "M[1, *]"\n', "", 1)
+    assert text != ARROWS
+    face_down = _library(down, text)
+
+    @arrows.fixed
+    def valid(card: Any) -> bool:
+        return one_card(card).name in ("k1", "k4")
+
+    for library in (up_first, face_down, up_first, face_down):
+        proto = library.protocol("arrows-mini")
+        st, assignments = _assignments(library, "arrows-mini", 2)
+        found = runs.differences(library, proto, st.params, assignments, range(2), {"valid": valid})
+        assert not found, "\n".join(found)
+    assert True in taken and False in taken
+
+
+def test_the_rows_kept_per_layout_are_bounded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, taken: list[bool]
+) -> None:
+    """The row's place kept per layout (ArrowRow.rows) starts afresh beyond ROWS_KEPT; tables
+    of several sizes still run alike."""
+    monkeypatch.setattr(arrows, "ROWS_KEPT", 1)
+    sizes: list[int] = []
+    row = arrows.ArrowRow._row
+
+    def spy(self: Any, layout: Any) -> Any:
+        sizes.append(len(self.rows))
+        return row(self, layout)
+
+    monkeypatch.setattr(arrows.ArrowRow, "_row", spy)
+    text = ARROWS.replace("count: 6", 'count: "many"', 1).replace(
+        "symbols:\n", 'params:\n  many: {default: 6, min: 1, doc: "cards"}\nsymbols:\n', 1
+    )
+    assert '"many"' in text and "params:" in text
+    library = _library(tmp_path, text)
+    proto = library.protocol("arrows-mini")
+    for n in (6, 4, 6, 5):
+        params = {"many": n}
+        values = _drawn(Runner(library, "sample").frame(proto, params), 1)
+        found = runs.differences(library, proto, params, values, range(2), {"valid": _answer("bools")})
+        assert not found, "\n".join(found)
+    assert taken and all(taken) and len(sizes) >= 3 and max(sizes) <= 1
