@@ -6,14 +6,17 @@
 function, ``A`` and ``B`` new cards that do not read ``j``. The generated code asks ``f`` once a
 column and picks ``A`` or ``B`` in Python, column by column; here ``f`` is asked once per card
 code (in the order the row first shows each code: the first one that raises is the
-interpreter's first one), its answers kept per function object (:data:`ANSWERS`: a game hands
-the same function again for the same public state), and the row's new cards are one C-level
-map of its codes through those answers. The plan is the general path's (:class:`~.rows.NewPlace`
+interpreter's first one), and the row's new cards are one C-level map of its codes through
+those answers. The answers outlive the run (:data:`ANSWERS`, per function object) only for a
+function marked ``fixed`` (:func:`fixed`: its answer for a card is the same for as long as the
+object lives, e.g. a shedding game's per-card ``valid``, one object per public state); any other
+function may read state that changes between runs (a layout game's ``valid`` reads the live
+layout), so it is asked again at every run. The plan is the general path's (:class:`~.rows.NewPlace`
 keeps it by layout and shape), the supply counted as :class:`~.rows.Lines` counts it.
 
-A game's function is a function of the card it is asked about (the public state is the
-function's own: ``valid`` for the top card and the colour in force): asking it once per code
-gives every column the answer it gives. Anything this path does not see as such (a face-down or
+Within one run a game's function is a function of the card it is asked about (the game does
+not move between the columns of a row): asking it once per code gives every column the answer
+it gives. Anything this path does not see as such (a face-down or
 hidden card, a name bound as a variable, a region of a hand, an answer or value that raises,
 ``A`` or ``B`` not one new card) leaves the step to the general path, which says why.
 """
@@ -21,11 +24,11 @@ hidden card, a name bound as a variable, a region of a hand, an answer or value 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from ..cards import ROTATIONS, SYMBOLS
 from ..expressions import Call, Comprehension, Conditional, Const, Index, Name, RangeNode, truthy
-from ..table import NewCards
+from ..table import Layout, NewCards
 from . import evaluate as ev
 from .codegen import Fast, fast_function, function_kind
 from .helpers import h_direct
@@ -50,17 +53,37 @@ KEPT = 256
 """Game functions whose answers are kept (:data:`ANSWERS`); the store starts afresh beyond."""
 
 ANSWERS: dict[tuple[Any, int, int], dict[int, int]] = {}
-"""Per game function (the object itself, kept alive by the key) and the codes of ``A`` and
-``B``: the code laid out for each card code it was asked about. A game's function answers for
-the public state it was made for (``valid`` for this top card and colour: a game keeps one per
-state, and a new one when the state is new), so its answer for a card is the same at every
-run that is handed it."""
+"""Per game function marked :func:`fixed` (the object itself, kept alive by the key) and the
+codes of ``A`` and ``B``: the code laid out for each card code it was asked about. Such a
+function answers for the public state it was made for (a shedding game's ``valid`` for this top
+card and colour: the game keeps one per state, and makes a new one when the state is new), so
+its answer for a card is the same at every run that is handed it."""
+
+FIXED = "fixed"
+"""The attribute (True) by which a game marks a function whose answers never change."""
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def fixed(fn: F) -> F:
+    """Mark ``fn`` as answering each card the same way for as long as it lives (it reads
+    nothing that changes: its public state is frozen in it), so that its answers may be kept
+    from run to run. Never mark a function that reads a live game (a mutable layout or hand)."""
+    setattr(fn, FIXED, True)
+    return fn
+
+
+ROWS_KEPT = 256
+"""Layouts whose row :attr:`ArrowRow.rows` keeps; it starts afresh beyond."""
+
+_UNSEEN: Any = object()
 
 
 class ArrowRow:
     """The fast path of one place step of the form above (:meth:`match` says whether it is)."""
 
-    __slots__ = ("cond", "func", "name", "other", "r", "then")
+    __slots__ = ("cond", "func", "name", "other", "r", "rows", "then")
 
     def __init__(self, name: str, r: int, func: str, then: Fast, other: Fast):
         self.name = name  # R
@@ -68,6 +91,7 @@ class ArrowRow:
         self.func = func  # f, a game's function
         self.then = then  # A's fast function
         self.other = other  # B's
+        self.rows: dict[Layout, tuple[int, int] | None] = {}  # per layout: see _row
 
     @classmethod
     def match(cls, items: ev.Expr) -> ArrowRow | None:
@@ -118,19 +142,16 @@ class ArrowRow:
         if name in run.vars() or name in frame.globals.names:
             return False
         layout = run.layout
-        reg = layout.by_name.get(name)
-        if reg is None or reg.hand is not None or reg.unit != 1 or not 0 < self.r <= reg.rows or not reg.cols:
+        where = self.rows.get(layout, _UNSEEN)
+        if where is _UNSEEN:
+            where = self._row(layout)
+            if len(self.rows) >= ROWS_KEPT:
+                self.rows.clear()
+            self.rows[layout] = where
+        if where is None:
             return False
-        cols = reg.cols
-        a = reg.offset + (self.r - 1) * cols
+        a, cols = where
         vals = run.cells[a : a + cols]
-        if min(vals) < 0 or not all([v & 1 for v in vals]):
-            return False  # a place empty or a card face down: the general path says which
-        inside = layout.inside
-        if inside:
-            row = range(a, a + cols)
-            if not inside.isdisjoint(row) and not layout.shown.issuperset(inside.intersection(row)):
-                return False  # a card hidden in a sleeve
         try:
             tres = target(run)
             env = items.env(run)
@@ -144,15 +165,20 @@ class ArrowRow:
                 then.symbols[0].id << 1 | int(up or then.up),
                 other.symbols[0].id << 1 | int(up or other.up),
             )
-            key = (fn, yes, no)
-            answers = ANSWERS.get(key)
-            if answers is None:
-                if len(ANSWERS) >= KEPT:
-                    ANSWERS.clear()
-                answers = ANSWERS[key] = {}
-            try:
+            if getattr(fn, FIXED, False) is True:
+                key = (fn, yes, no)
+                answers = ANSWERS.get(key)
+                if answers is None:
+                    if len(ANSWERS) >= KEPT:
+                        ANSWERS.clear()
+                    answers = ANSWERS[key] = {}
+            else:
+                answers = {}  # this run's answers only: the function may read a live game
+            try:  # only face-up cards are ever asked about: every code answered is one
                 consts = tuple(map(answers.__getitem__, vals))
             except KeyError:  # cards not asked about yet: asked in the row's order
+                if min(vals) < 0 or not all([v & 1 for v in vals]):
+                    return False  # a place empty or a card face down: the general path says which
                 by_id = SYMBOLS.by_id
                 for code in dict.fromkeys(vals):
                     if code not in answers:
@@ -175,3 +201,19 @@ class ArrowRow:
         return place.lay_each(
             run, tres, cols, lambda: [then if c == yes else other for c in consts], consts, delta
         )
+
+    def _row(self, layout: Layout) -> tuple[int, int] | None:
+        """The row's first slot and its number of columns in ``layout``; None where the region is
+        not one of single cards outside the hands, the row is not in it, or a card of the row
+        is hidden in a sleeve (what depends on the layout alone)."""
+        reg = layout.by_name.get(self.name)
+        if reg is None or reg.hand is not None or reg.unit != 1 or not 0 < self.r <= reg.rows or not reg.cols:
+            return None
+        cols = reg.cols
+        a = reg.offset + (self.r - 1) * cols
+        inside = layout.inside
+        if inside:
+            row = range(a, a + cols)
+            if not inside.isdisjoint(row) and not layout.shown.issuperset(inside.intersection(row)):
+                return None  # a card hidden in a sleeve
+        return a, cols

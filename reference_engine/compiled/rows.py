@@ -28,6 +28,7 @@ from .arrows import ArrowRow
 from .base import gather, landed, same_plan
 from .codegen import function_kind, variables_only
 from .helpers import not_hand_runs
+from .owners import OwnerRow
 from .plans import Defer, build_place_new
 from .run import Run
 from .steady import kept_target
@@ -237,6 +238,12 @@ class NewPlace:
         if len(self.targets) == 1 and self.targets[0][1] is not None and self.targets[0][2] == "columns":
             self.arrows = ArrowRow.match(self.targets[0][3])
         self.same: dict[Any, tuple[Plan, tuple[int, ...], dict[int, int]]] = {}
+        # A row of a family's cards by owner sizes (``[new(theta(i)) for i in 1..len(sizes)
+        # for c in 1..sizes[i]]``), its target read from the layout: the codes made per owner,
+        # the plan kept per layout and shape (owners.py).
+        self.owners: OwnerRow | None = None
+        if self.pure is not None and len(self.targets) == 1 and self.targets[0][1] is not None:
+            self.owners = OwnerRow.match(self.targets[0][3], self.targets[0][2])
         self.few: dict[Any, tuple[Plan, tuple[int, ...], dict[int, int]]] = {}  # see __call__
         self.laid = 0  # runs this step laid out new cards only
         self.other = 0  # runs whose values held something else (cards of the table, names)
@@ -273,6 +280,20 @@ class NewPlace:
                 self.laid += 1
                 self._apply(run, *hit)
                 return True
+            if same is not None and self.owners is not None:
+                kept = self.kept
+
+                def plan(shape: tuple[Any, ...]) -> Plan | None:
+                    # The target is read from the layout alone: a plan kept for this layout
+                    # and shape was built from the very target read now.
+                    skeleton: Plan | None = kept.get((layout, None, (shape,)))
+                    return None if skeleton is _DEFER else skeleton
+
+                laid = self.owners(run, self.targets[0][3], self.up, plan)
+                if laid is not None:
+                    self.laid += 1
+                    self._apply(run, *laid)
+                    return True
         runner = run.runner
         got = []
         static = True  # every target read from the layout alone: the key need not hold them

@@ -12,7 +12,7 @@ import pytest
 
 from reference_engine import selection, table
 from reference_engine.cards import Symbol
-from reference_engine.compiled import calls, fused, ops, rows, steady
+from reference_engine.compiled import arrows, calls, fused, ops, rows, steady
 from reference_engine.compiled.run import NO_METERS
 from reference_engine.kinds.shedding import load_rules
 from reference_engine.machine import frame, frontier, relabel
@@ -87,6 +87,7 @@ def test_many_runs_keep_a_bounded_number_of_layouts(engine: str, monkeypatch: py
         (relabel, "EVALUATORS_KEPT"),  # a first enumeration's kept evaluator: results by layout
         (relabel, "MEMO_KEPT"),
         (steady, "KEPT"),  # values kept by what they read: the layout among it
+        (arrows, "ROWS_KEPT"),  # step 6's row, kept per layout
     )
     for module, name in bounds:
         monkeypatch.setattr(module, name, 2)

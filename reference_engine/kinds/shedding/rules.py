@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from ...cards import SYMBOLS, Symbol
+from ...compiled.arrows import fixed
 from ...errors import SpecError, UsageError
 from ...expressions import EvalError, Expression, Scope, truthy
 from ...functions import BUILTINS
@@ -165,8 +166,8 @@ class RuleSet(TableRules):
                     raise EvalError(f"{self.name}: validity rule: {exc}") from None
             return answer
 
-        if per_card:
-            self._validity[(id(expr), top.name, color)] = valid
+        if per_card:  # its public state is frozen in it: the compiled path may keep its answers
+            self._validity[(id(expr), top.name, color)] = fixed(valid)
 
         return valid
 

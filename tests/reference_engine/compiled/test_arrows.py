@@ -230,8 +230,8 @@ def test_the_kept_answers_are_per_function_and_bounded(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, taken: list[bool]
 ) -> None:
     """Attack: games whose functions answer differently for the same cards, one after another
-    (each function's answers kept apart), more of them than the store keeps; a function handed
-    again is not asked again about a card it answered."""
+    (each function's answers kept apart), more of them than the store keeps; a function marked
+    fixed handed again is not asked again about a card it answered."""
     monkeypatch.setattr(arrows, "KEPT", 2)
     monkeypatch.setattr(arrows, "ANSWERS", {})
     library = _library(tmp_path, ARROWS)
@@ -241,6 +241,7 @@ def test_the_kept_answers_are_per_function_and_bounded(
     assert taken and all(taken)
     asked: list[str] = []
 
+    @arrows.fixed
     def valid(card: Any) -> bool:
         asked.append(one_card(card).name)
         return asked[-1] == "k2"
@@ -255,3 +256,152 @@ def test_the_kept_answers_are_per_function_and_bounded(
             frame = runner.frame(proto, st.params)
             program.run(runner, frame, frame.initial_state(values))
     assert len(asked) == len(set(asked)), asked
+
+
+def test_a_function_reading_a_live_game_is_asked_again_at_every_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, taken: list[bool]
+) -> None:
+    """Attack: one function object handed run after run while the game it reads moves on (a
+    layout game's ``valid`` reads the live layout): each run lays out the arrows the game says
+    now, on both engines alike, and nothing of an unmarked function is kept."""
+    monkeypatch.setattr(arrows, "ANSWERS", {})
+    library = _library(tmp_path, ARROWS)
+    proto = library.protocol("arrows-mini")
+    st, assignments = _assignments(library, "arrows-mini", 2)
+    game = {"allowed": {"k1", "k2"}}
+
+    def valid(card: Any) -> bool:
+        return one_card(card).name in game["allowed"]
+
+    for allowed in ({"k1", "k2"}, {"k3", "k4", "k5", "k6"}, set(), {"k1", "k2"}, {"k6"}):
+        game["allowed"] = allowed
+        for values in assignments:
+            got = {
+                engine: runs.single(library, proto, st.params, values, 1, engine, {"valid": valid})
+                for engine in ("interpreter", "compiled")
+            }
+            assert got["compiled"] == got["interpreter"]
+            assert got["compiled"][0] == "ran"
+    assert taken and all(taken) and not arrows.ANSWERS
+
+
+def _handed(
+    rules: Any, library: Library, seed: int, **options: Any
+) -> list[tuple[Any, tuple[Any, ...], frozenset[int]]]:
+    """Every validity function a rule-level shedding game hands a virtual player, with the
+    public state it was handed in and the ids of the deck's cards it allows then."""
+    from reference_engine.kinds.shedding import Game
+
+    cards = rules.distinct_cards()
+    seen: list[tuple[Any, tuple[Any, ...], frozenset[int]]] = []
+
+    def watch(game: Any, seat: int, valid: Any) -> bool:
+        state = (game.top.id, game.color, game.seats[seat].virtual and game.bluff)
+        seen.append((valid, state, frozenset(c.id for c in cards if valid(c))))
+        return False
+
+    Game(rules, library, players=4, virtual=4, level="rule", seed=seed, **options).run_until(watch)
+    return seen
+
+
+@pytest.mark.parametrize(
+    ("name", "options"), [("uno", {}), ("uno-official", {"wild4": "bluff"}), ("crazy-eights", {})]
+)
+def test_a_shedding_game_hands_a_fixed_function_for_one_public_state(
+    name: str, options: dict[str, Any]
+) -> None:
+    """The assumption the kept answers rest on, checked on whole games: a function marked fixed
+    is handed for one public state only (top card, colour in force, bluffing) and allows the
+    same cards every time it is handed; a rule that reads the hand is never marked. Fails if a
+    game reuses a function object across public states, or marks one that reads the hand."""
+    from reference_engine.kinds.shedding import load_rules
+
+    library = Library()
+    rules = load_rules(name)
+    states: dict[int, tuple[Any, tuple[Any, ...], frozenset[int]]] = {}
+    handed = 0
+    for seed in range(3):
+        for valid, state, allowed in _handed(rules, library, seed, **options):
+            handed += 1
+            rule = rules.bluff_valid if state[2] and rules.bluff_valid is not None else rules.valid
+            marked = getattr(valid, arrows.FIXED, False) is True
+            assert marked is not rule.uses("hand"), (name, state)
+            if not marked:
+                continue
+            first = states.setdefault(id(valid), (valid, state, allowed))
+            assert first[0] is valid  # kept alive: no id reused
+            assert first[1] == state, f"{name}: one function handed for {first[1]} and {state}"
+            assert first[2] == allowed
+    assert handed > 20 and states  # the per-card rule was marked, and met again
+
+
+def test_games_reading_a_live_table_are_not_marked_fixed() -> None:
+    """A layout game's ``valid`` reads the layout as it grows (the object would answer
+    differently later), so it is not marked; a shedding game's per-card one is."""
+    from reference_engine.kinds.layout import load_layout
+    from reference_engine.kinds.ruleset import rules_path
+    from reference_engine.kinds.shedding import load_rules
+
+    sevens = load_layout(rules_path("sevens"), "sevens")
+    runs_: dict[str, tuple[int, int]] = {}
+    valid = sevens.validity(runs_)
+    first = sevens.symbol(sevens.first)
+    assert valid(first)
+    runs_["diamonds"] = (7, 7)
+    assert not valid(first)  # the same object, another answer: must not be kept
+    assert getattr(valid, arrows.FIXED, False) is False
+    uno = load_rules("uno")
+    top = uno.symbol("red5")
+    assert getattr(uno.validity(top, "red"), arrows.FIXED, False) is True
+
+
+def test_kept_answers_never_lay_out_a_row_face_down(tmp_path: Path, taken: list[bool]) -> None:
+    """Attack: a function marked fixed has answered every card of the row face up; the same
+    cards face down in a later run (the row's turn left out) are not laid out from those
+    answers (only face-up cards are ever asked about): the general path runs, on both engines
+    alike, for every run after the first, whichever was first."""
+    up_first = _library(tmp_path, ARROWS)
+    down = tmp_path / "down"
+    down.mkdir()
+    text = ARROWS.replace('      - turn: "M[1, *]"\n', "", 1)
+    assert text != ARROWS
+    face_down = _library(down, text)
+
+    @arrows.fixed
+    def valid(card: Any) -> bool:
+        return one_card(card).name in ("k1", "k4")
+
+    for library in (up_first, face_down, up_first, face_down):
+        proto = library.protocol("arrows-mini")
+        st, assignments = _assignments(library, "arrows-mini", 2)
+        found = runs.differences(library, proto, st.params, assignments, range(2), {"valid": valid})
+        assert not found, "\n".join(found)
+    assert True in taken and False in taken
+
+
+def test_the_rows_kept_per_layout_are_bounded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, taken: list[bool]
+) -> None:
+    """The row's place kept per layout (ArrowRow.rows) starts afresh beyond ROWS_KEPT; tables
+    of several sizes still run alike."""
+    monkeypatch.setattr(arrows, "ROWS_KEPT", 1)
+    sizes: list[int] = []
+    row = arrows.ArrowRow._row
+
+    def spy(self: Any, layout: Any) -> Any:
+        sizes.append(len(self.rows))
+        return row(self, layout)
+
+    monkeypatch.setattr(arrows.ArrowRow, "_row", spy)
+    text = ARROWS.replace("count: 6", 'count: "many"', 1).replace(
+        "symbols:\n", 'params:\n  many: {default: 6, min: 1, doc: "cards"}\nsymbols:\n', 1
+    )
+    assert '"many"' in text and "params:" in text
+    library = _library(tmp_path, text)
+    proto = library.protocol("arrows-mini")
+    for n in (6, 4, 6, 5):
+        params = {"many": n}
+        values = _drawn(Runner(library, "sample").frame(proto, params), 1)
+        found = runs.differences(library, proto, params, values, range(2), {"valid": _answer("bools")})
+        assert not found, "\n".join(found)
+    assert taken and all(taken) and len(sizes) >= 3 and max(sizes) <= 1
