@@ -31,6 +31,7 @@ from .helpers import not_hand_runs
 from .owners import OwnerRow
 from .plans import Defer, build_place_new
 from .run import Run
+from .steady import exact as _exact
 from .steady import kept_target
 
 KEPT = 1024
@@ -189,17 +190,6 @@ class Lines:
                 card = physical(s.id) if s.id in turned else s.id
                 delta[card] = delta.get(card, 0) + n
         return delta
-
-
-def _exact(value: Any) -> Any:
-    """``value`` as a key equal only to that of a value of the same types all the way down
-    (Python's ``1 == True`` and ``(1,) == (True,)`` hold; a value's text tells them apart)."""
-    t = type(value)
-    if t is int or t is str:
-        return value
-    if t is tuple:
-        return (tuple, *map(_exact, value))
-    return (t, value)
 
 
 class NewPlace:

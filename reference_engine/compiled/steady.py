@@ -65,7 +65,7 @@ class Steady:
     """One expression's derived value (``make``: from the plain value, e.g. its truth; with
     ``sel``, from the places it selects), kept by what it reads (see the module docs)."""
 
-    __slots__ = ("calls", "expr", "hits", "kept", "make", "names", "sel", "selected", "structural", "tries")
+    __slots__ = ("blind", "calls", "expr", "hits", "kept", "make", "names", "sel", "tries")
 
     def __init__(self, expr: ev.Expr, make: Callable[[Any], Any], sel: str | None = None):
         self.expr = expr
@@ -74,9 +74,15 @@ class Steady:
         self.names = tuple(sorted(expr.expr.names()))
         calls = expr.expr.calls()
         self.calls = calls if calls <= PURE_CALLS else None
-        self.structural = structural(expr.expr.node)
-        # Regions whose places the value selects but whose cards it never reads (with ``sel``).
-        self.selected = selected_only(expr.expr.node) if sel is not None else frozenset()
+        node = expr.expr.node
+        # Regions whose cards the kept value cannot depend on (left out of its key). With
+        # ``sel`` (its value is places): every region of a structural expression, and those it
+        # only selects. Without (its value is what the places hold: ``K[2, 1]`` is a card), only
+        # those it names as a count's argument (``len(P)``, ``ncols(L)``).
+        if sel is not None:
+            self.blind = frozenset(self.names) if structural(node) else selected_only(node)
+        else:
+            self.blind = counted_only(node)
         self.kept: dict[tuple[Any, ...], tuple[Any, Any]] = {}
         self.tries = 0
         self.hits = 0
@@ -99,7 +105,9 @@ class Steady:
         key: list[Any] = [run.layout]
         for n in self.names:
             v = env.get(n, _NO)
-            if v is _NO and not self.structural and n not in self.selected:
+            if v is not _NO:
+                v = exact(v)
+            elif n not in self.blind:
                 reg = regions.get(n)
                 if reg is not None:  # a region it may read a card of: its cards as they lie
                     v = (_NO, *cells[reg.offset : reg.offset + reg.rows * reg.cols])
@@ -122,6 +130,41 @@ class Steady:
 def steady(c: Any, expr: Expression | None, make: Callable[[Any], Any], sel: str | None = None) -> Steady:
     """The kept form of one of the spec's expressions (compiled by ``c``, an ops.Compiler)."""
     return Steady(c.e(expr), make, sel)
+
+
+def exact(value: Any) -> Any:
+    """``value`` as a key equal only to that of a value of the same types all the way down
+    (Python's ``1 == True`` and ``(1,) == (True,)`` hold; the spec's ``str`` tells them apart)."""
+    t = type(value)
+    if t is int or t is str:
+        return value
+    if t is tuple:
+        return (tuple, *map(exact, value))
+    return (t, value)
+
+
+def counted_only(node: Node) -> frozenset[str]:
+    """The names an expression uses only as the argument of a count (``len``, ``exists``,
+    ``nrows``, ``ncols``): their value is the layout's (or a variable's), never a card's."""
+    counted: set[str] = set()
+    read: set[str] = set()
+    _counts(node, counted, read)
+    return frozenset(counted - read)
+
+
+def _counts(node: Node, counted: set[str], read: set[str]) -> None:
+    if isinstance(node, Name):
+        read.add(node.name)
+        return
+    if isinstance(node, Call) and node.func in PURE_CALLS:
+        for a in node.args:
+            if isinstance(a, Name):
+                counted.add(a.name)
+            else:
+                _counts(a, counted, read)
+        return
+    for child in _children(node):
+        _counts(child, counted, read)
 
 
 def selected_only(node: Node) -> frozenset[str]:
@@ -231,7 +274,7 @@ class ByNames:
             self.kept.clear()
             return None
         env = run.vars()
-        return (run.layout, extra, *[env.get(n, _NO) for n in names])
+        return (run.layout, extra, *[exact(env.get(n, _NO)) for n in names])
 
     def get(self, run: Run, key: tuple[Any, ...] | None) -> Any:
         if key is None:

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from reference_engine.compiled.steady import TRIAL, Steady, selected_only, structural
+from reference_engine.compiled.steady import TRIAL, Steady, counted_only, selected_only, structural
 from reference_engine.expressions import parse
 from reference_engine.functions import BUILTINS
 
@@ -136,3 +136,40 @@ def test_a_value_never_met_again_stops_being_kept() -> None:
         assert kept.value(_Run({"alive": tuple(range(n))})) == n  # type: ignore[arg-type]
     assert e.evaluated == TRIAL + 50
     assert not kept.kept
+
+
+@pytest.mark.parametrize(
+    ("text", "counted"),
+    [
+        ("len(alive) // 2", ["alive"]),
+        ("ncols(L) + len(P)", ["L", "P"]),
+        ("K[2, 1]", []),  # a card: read
+        ("[len(P), P[1, 1]]", []),  # counted once, read once: read
+        ("len(P[1, *])", []),  # a count of a selection: P indexed, read
+    ],
+)
+def test_names_only_counted(text: str, counted: list[str]) -> None:
+    assert sorted(counted_only(parse(text).node)) == counted
+
+
+def test_a_kept_value_that_is_a_card_is_kept_by_that_card() -> None:
+    """Hostile (found on the merged tree): ``let: {last: "K[2, 1]"}`` is structural (it only
+    indexes) but its value is the card there, not its place: kept by the layout alone it gave
+    the first round's card in every round. The lottery's ``let`` of a card, changed each round,
+    runs alike on both engines."""
+    text = LOTTERY.read_text().replace(
+        "              - turn: U\n",
+        "              - turn: U\n              - let:\n                  first: \"U[1]\"\n",
+    )
+    assert _compare(text, 120, 5, 8) == {"ran"}
+
+
+def test_a_kept_value_tells_one_from_true() -> None:
+    """Python's ``1 == True`` merges two keys the spec's ``str`` tells apart: a value kept by a
+    variable is keyed by its type too."""
+    e = _Counted("[k]")
+    e.value = lambda run: (run.env["k"],)  # type: ignore[method-assign]
+    kept = Steady(e, lambda v: v)  # type: ignore[arg-type]
+    assert kept.value(_Run({"k": 1, "alive": ()})) == (1,)
+    got = kept.value(_Run({"k": True, "alive": ()}))
+    assert got == (True,) and type(got[0]) is bool
