@@ -159,7 +159,7 @@ def test_a_kept_value_that_is_a_card_is_kept_by_that_card() -> None:
     runs alike on both engines."""
     text = LOTTERY.read_text().replace(
         "              - turn: U\n",
-        "              - turn: U\n              - let:\n                  first: \"U[1]\"\n",
+        '              - turn: U\n              - let:\n                  first: "U[1]"\n',
     )
     assert _compare(text, 120, 5, 8) == {"ran"}
 
