@@ -149,7 +149,10 @@ def plural(n: int, word: str) -> str:
 
 
 def table_time(
-    events: Iterable[Event], people: int = 1, hints: Hints = no_hints, model: TimeModel | None = None
+    events: Iterable[Event] | RunWork,
+    people: int = 1,
+    hints: Hints = no_hints,
+    model: TimeModel | None = None,
 ) -> TableTime:
     """The estimated time of the run whose trace is ``events``, ``people`` sharing the work, under
     ``model`` (default: the one in force, and beside it the cautious profile of its file)."""
