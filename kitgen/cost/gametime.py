@@ -40,7 +40,7 @@ from reference_engine.api import (
 )
 
 from .tabletime import StepTime, absorb, schedule
-from .tablework import action_counts, no_hints, spec_hints
+from .tablework import action_counts, no_hints, run_work, spec_hints
 from .timemodel import TimeModel, time_models
 
 Validity = Callable[[Symbol], bool]  # whether a card may be played (the game function ``valid``)
@@ -127,9 +127,9 @@ class RunTimer:
             context={"valid": self.valid, **self.context},
         )
         hints = spec_hints(self.library.protocol) if self.use_hints else no_hints
-        events = sim.trace.events
-        raw = [schedule(events, self.people, model, hints, raw=True) for model in self.models]
-        return raw, action_counts(events, hints)["shuffle"]
+        work = run_work(sim.trace.events, hints)  # counted once for every model
+        raw = [schedule(work, self.people, model, raw=True) for model in self.models]
+        return raw, action_counts(work)["shuffle"]
 
     def _table(self, m: int, k: int, found: bool) -> list[Symbol]:
         """A table of k cards of the deck (cycled if k is larger), P_1's m first: one valid
@@ -247,10 +247,10 @@ def cost_run(
     params, inputs, context = arguments
     sim = simulate(library, protocol, dict(params), dict(inputs), seed=seed, context=dict(context))
     events = sim.trace.events
-    hints = spec_hints(library.protocol)
-    seconds = tuple(sum(s.seconds for s in schedule(events, people, model, hints)) for model in models)
+    work = run_work(events, spec_hints(library.protocol))  # counted once for every model
+    seconds = tuple(sum(s.seconds for s in schedule(work, people, model)) for model in models)
     cards = sum(len(v) for v in inputs.values() if isinstance(v, list | tuple))
-    run = Run(cards, action_counts(events, hints)["shuffle"], seconds)
+    run = Run(cards, action_counts(work)["shuffle"], seconds)
     return TracedRun(run, column_cards(events))
 
 

@@ -27,7 +27,7 @@ from reference_engine.api import Event
 
 from ..core.durations import about_range
 from ..lang.catalogue import N_, _, number
-from .tablework import Hints, action_counts, carried_inputs, event_work, no_hints
+from .tablework import Hints, RunWork, action_counts, no_hints, run_work
 from .timemodel import TimeModel, time_model, time_models
 from .timewords import counts_sentence, run_words
 
@@ -55,30 +55,29 @@ def _step_label(e: Event) -> str:
 
 
 def schedule(
-    events: Iterable[Event],
+    events: Iterable[Event] | RunWork,
     people: int,
     model: TimeModel | None = None,
     hints: Hints = no_hints,
     raw: bool = False,
 ) -> list[StepTime]:
     """Every step's wall-clock seconds with ``people`` sharing the work (see the module docs);
-    ``raw``: before the steps marked ``during`` are fitted beside the step they name."""
+    ``raw``: before the steps marked ``during`` are fitted beside the step they name. ``events``
+    may be the run's :class:`~kitgen.cost.tablework.RunWork` (its work counted once, with its own
+    hints, for several models)."""
     model = model or time_model()
     people = max(1, people)
     steps: list[StepTime] = []
     top = None
-    events = list(events)
-    carried = carried_inputs(events)
-    for e in events:
+    for e, hint, works in run_work(events, hints).events:
         label = _step_label(e)
-        hint = hints(e.protocol, e.step)
         if e.depth == 0:
             top = e.step
         if not steps or steps[-1].label != label:
             during = hint.get("during") if e.depth == 0 else None
             steps.append(StepTime(label, 0.0, 1, 0.0, during=during, depth=e.depth, top=top))
         st = steps[-1]
-        for w in event_work(e, hint, carried):
+        for w in works:
             if w.piles:
                 st.mixing += model.mix_seconds(w.piles, people)
             else:
@@ -150,19 +149,22 @@ def plural(n: int, word: str) -> str:
 
 
 def table_time(
-    events: Iterable[Event], people: int = 1, hints: Hints = no_hints, model: TimeModel | None = None
+    events: Iterable[Event] | RunWork,
+    people: int = 1,
+    hints: Hints = no_hints,
+    model: TimeModel | None = None,
 ) -> TableTime:
     """The estimated time of the run whose trace is ``events``, ``people`` sharing the work, under
     ``model`` (default: the one in force, and beside it the cautious profile of its file)."""
-    events = list(events)
+    work = run_work(events, hints)  # counted once for both profiles and the counts
     cautious = None
     if model is None:
         model = time_model()
         other = next((m for m in time_models() if m.profile == "cautious" and m != model), None)
         if other is not None:
-            cautious = sum(s.seconds for s in schedule(events, people, other, hints))
-    counts = action_counts(events, hints)
-    steps = schedule(events, people, model, hints)
+            cautious = sum(s.seconds for s in schedule(work, people, other))
+    counts = action_counts(work)
+    steps = schedule(work, people, model)
     return TableTime(
         dict(counts),
         sum(s.seconds for s in steps),

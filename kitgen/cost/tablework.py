@@ -241,13 +241,34 @@ def carried_inputs(events: Iterable[Event]) -> frozenset[str]:
     return frozenset(out)
 
 
-def action_counts(events: Iterable[Event], hints: Hints = no_hints) -> Counter[str]:
-    """How many of each table action a run's trace holds (see the module docs)."""
+@dataclass(frozen=True)
+class RunWork:
+    """A traced run's table work, counted once: every event with its step's hint and its work.
+    :func:`~kitgen.cost.tabletime.schedule` (under each time model) and :func:`action_counts`
+    read it as they read the events, so a run costed under several models counts its work once."""
+
+    events: tuple[tuple[Event, dict[str, str], tuple[Work, ...]], ...]
+
+
+def run_work(events: Iterable[Event] | RunWork, hints: Hints = no_hints) -> RunWork:
+    """The table work of each event of a run's trace (``hints``: the steps' ``table:`` hints)."""
+    if isinstance(events, RunWork):
+        return events
     events = list(events)
     carried = carried_inputs(events)
-    counts: Counter[str] = Counter({a: 0 for a in ACTIONS})
+    out = []
     for e in events:
-        for w in event_work(e, hints(e.protocol, e.step), carried):
+        hint = hints(e.protocol, e.step)
+        out.append((e, hint, tuple(event_work(e, hint, carried))))
+    return RunWork(tuple(out))
+
+
+def action_counts(events: Iterable[Event] | RunWork, hints: Hints = no_hints) -> Counter[str]:
+    """How many of each table action a run's trace holds (see the module docs); ``events`` may be
+    its :class:`RunWork` (counted with its own hints)."""
+    counts: Counter[str] = Counter({a: 0 for a in ACTIONS})
+    for _, _, works in run_work(events, hints).events:
+        for w in works:
             counts[w.action] += w.count
     return counts
 
@@ -268,6 +289,7 @@ def spec_hints(protocols: Callable[[str], Protocol]) -> Hints:
 
 
 __all__ = [
+    "RunWork",
     "Work",
     "action_counts",
     "carried_inputs",

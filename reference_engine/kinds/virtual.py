@@ -122,6 +122,8 @@ class Moment:
 
 def one_card(card: Any) -> Symbol:
     """The card a validity rule is asked about: a card, or a selection of one face-up card."""
+    if type(card) is Symbol:  # a card itself (most calls: a game's rule per card); as plain() gives it
+        return card
     from ..errors import EvalError
     from ..expressions import plain
 

@@ -12,8 +12,8 @@ from kitgen.cli.main import main
 from kitgen.core.templates import templates_dir
 from kitgen.cost.gametime import FAR, NEAR, RunTimer
 from kitgen.cost.tabletime import schedule, table_time
-from kitgen.cost.tablework import action_counts, spec_hints
-from kitgen.cost.timemodel import ACTIONS, load_time_model, time_model, using_model
+from kitgen.cost.tablework import RunWork, action_counts, run_work, spec_hints
+from kitgen.cost.timemodel import ACTIONS, load_time_model, time_model, time_models, using_model
 from kitgen.kit.build import KitOptions, build
 from reference_engine.api import Library, PlaySettings, SpecError, UsageError, find_kind, load_game, simulate
 from reference_engine.spec import load_protocol_text
@@ -113,6 +113,26 @@ def test_sleeves_change_which_action_a_card_costs() -> None:
     assert sleeved["place"] < paper["place"] and sleeved["turn"] < paper["turn"]
     fast = table_time(events, 3, spec_hints(library.protocol))
     assert fast.seconds < 0.7 * table_time(_uno_run("card-selection"), 3).seconds
+
+
+def test_a_runs_work_counted_once_schedules_as_its_events_do() -> None:
+    """A run's work counted once (RunWork, what the kit's figures cost under both profiles) gives
+    every step the same seconds, the same counts and the same table time as its events do; it
+    carries its own hints (a later ``hints`` is not read again)."""
+    library = Library()
+    events = _uno_run("card-selection-fast")
+    hints = spec_hints(library.protocol)
+    work = run_work(events, hints)
+    assert isinstance(work, RunWork) and run_work(work) is work
+    assert [e for e, _, _ in work.events] == events
+    models = time_models()
+    assert len(models) == 2
+    for model in models:
+        for raw in (True, False):
+            assert schedule(work, 3, model, raw=raw) == schedule(events, 3, model, hints, raw=raw)
+    assert action_counts(work) == action_counts(events, hints) != action_counts(events)
+    assert schedule(work, 3) != schedule(events, 3)  # without the hints, the sleeves cost otherwise
+    assert table_time(work, 3) == table_time(events, 3, hints)
 
 
 def test_a_step_beside_another_fills_idle_hands() -> None:
