@@ -30,6 +30,7 @@ from .codegen import function_kind, variables_only
 from .helpers import not_hand_runs
 from .plans import Defer, build_place_new
 from .run import Run
+from .steady import exact as _exact
 from .steady import kept_target
 
 KEPT = 1024
@@ -188,17 +189,6 @@ class Lines:
                 card = physical(s.id) if s.id in turned else s.id
                 delta[card] = delta.get(card, 0) + n
         return delta
-
-
-def _exact(value: Any) -> Any:
-    """``value`` as a key equal only to that of a value of the same types all the way down
-    (Python's ``1 == True`` and ``(1,) == (True,)`` hold; a value's text tells them apart)."""
-    t = type(value)
-    if t is int or t is str:
-        return value
-    if t is tuple:
-        return (tuple, *map(_exact, value))
-    return (t, value)
 
 
 class NewPlace:

@@ -13,8 +13,11 @@ variable, then a region of the layout, then the frame's names: the order of
 expressions that call no function but ``len``, ``exists``, ``nrows`` and ``ncols`` (the
 layout's, each checked to be the built-in one in the frame) are kept. Whether a card may be
 read (face up, seen in its sleeve) is the layout's and the card's. An expression that only
-names, indexes, ranges, lists and counts (:func:`structural`) reads no card at all: its regions'
-cards are left out of the key. A value whose evaluation raises is not kept.
+names, indexes, ranges, lists and counts (:func:`structural`) selects places and reads no card:
+where the value kept is those places (a selection's), its regions' cards are left out of the key;
+a let's or a for's value is the places' faces (``let last: K[2, 1]``), so there they count. Each
+variable's value counts by its types too (:func:`exact`: ``1 == True`` in Python, not in a
+spec). A value whose evaluation raises is not kept.
 
 Kept per step, not per round: a whole round of the lottery looked up by everything it depends
 on (the layout, the variables, the counters, the cells with the candidates' faces renamed, the
@@ -61,6 +64,17 @@ would only hold layouts alive)."""
 _NO: Any = object()
 
 
+def exact(value: Any) -> Any:
+    """``value`` as a key equal only to that of a value of the same types all the way down
+    (Python's ``1 == True`` and ``(1,) == (True,)`` hold; a value's text tells them apart)."""
+    t = type(value)
+    if t is int or t is str:
+        return value
+    if t is tuple:
+        return (tuple, *map(exact, value))
+    return (t, value)
+
+
 class Steady:
     """One expression's derived value (``make``: from the plain value, e.g. its truth; with
     ``sel``, from the places it selects), kept by what it reads (see the module docs)."""
@@ -74,7 +88,9 @@ class Steady:
         self.names = tuple(sorted(expr.expr.names()))
         calls = expr.expr.calls()
         self.calls = calls if calls <= PURE_CALLS else None
-        self.structural = structural(expr.expr.node)
+        # Where the value is the places themselves (``sel``), a structural expression reads no
+        # card; a let's or a for's value is their faces (``K[2, 1]`` frozen): its cards count.
+        self.structural = sel is not None and structural(expr.expr.node)
         # Regions whose places the value selects but whose cards it never reads (with ``sel``).
         self.selected = selected_only(expr.expr.node) if sel is not None else frozenset()
         self.kept: dict[tuple[Any, ...], tuple[Any, Any]] = {}
@@ -99,10 +115,13 @@ class Steady:
         key: list[Any] = [run.layout]
         for n in self.names:
             v = env.get(n, _NO)
-            if v is _NO and not self.structural and n not in self.selected:
-                reg = regions.get(n)
-                if reg is not None:  # a region it may read a card of: its cards as they lie
-                    v = (_NO, *cells[reg.offset : reg.offset + reg.rows * reg.cols])
+            if v is _NO:
+                if not self.structural and n not in self.selected:
+                    reg = regions.get(n)
+                    if reg is not None:  # a region it may read a card of: its cards as they lie
+                        v = (_NO, *cells[reg.offset : reg.offset + reg.rows * reg.cols])
+            elif type(v) is not int:  # by its types too: 1 and true are equal keys (exact)
+                v = exact(v)
             key.append(v)
         k = tuple(key)
         hit = self.kept.get(k)
@@ -231,7 +250,7 @@ class ByNames:
             self.kept.clear()
             return None
         env = run.vars()
-        return (run.layout, extra, *[env.get(n, _NO) for n in names])
+        return (run.layout, extra, *[exact(env.get(n, _NO)) for n in names])
 
     def get(self, run: Run, key: tuple[Any, ...] | None) -> Any:
         if key is None:
