@@ -20,6 +20,7 @@ from typing import Any
 from .. import steps as st
 from ..cards import ROTATIONS
 from ..expressions import Call, Const, EvalError, Index, Name, Star
+from ..kept import exact as _exact
 from ..machine import Plan
 from ..machine.plans import Resolved
 from ..table import Layout, NewCards
@@ -30,7 +31,6 @@ from .codegen import function_kind, variables_only
 from .helpers import not_hand_runs
 from .plans import Defer, build_place_new
 from .run import Run
-from .steady import exact as _exact
 from .steady import kept_target
 
 KEPT = 1024

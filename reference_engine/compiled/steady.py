@@ -47,6 +47,7 @@ from ..expressions import (
     Unary,
 )
 from ..functions import BUILTINS
+from ..kept import exact
 from . import evaluate as ev
 from .run import Run
 
@@ -62,17 +63,6 @@ keeping values (a caller's step whose key holds its table's layout, new every tu
 would only hold layouts alive)."""
 
 _NO: Any = object()
-
-
-def exact(value: Any) -> Any:
-    """``value`` as a key equal only to that of a value of the same types all the way down
-    (Python's ``1 == True`` and ``(1,) == (True,)`` hold; a value's text tells them apart)."""
-    t = type(value)
-    if t is int or t is str:
-        return value
-    if t is tuple:
-        return (tuple, *map(exact, value))
-    return (t, value)
 
 
 class Steady:

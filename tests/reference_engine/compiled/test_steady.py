@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from reference_engine.compiled.steady import TRIAL, Steady, exact, selected_only, structural
+from reference_engine.compiled.steady import TRIAL, Steady, selected_only, structural
 from reference_engine.expressions import parse
 from reference_engine.functions import BUILTINS
 from reference_engine.registry import Library, rulesets_dir
@@ -197,12 +197,6 @@ def test_a_value_kept_by_its_variables_tells_1_from_true(tmp_path: Path) -> None
     gives true (the view and ``str(y)`` differ)."""
     found = _exactly(LET_BOOL, "steady-bool", tmp_path)
     assert not found, "\n".join(found)
-
-
-def test_exact_keys_tell_types_apart() -> None:
-    keys = [1, True, 0, False, "1", (1,), (True,), ((1, 2),), ((True, 2),), None, ()]
-    assert len({exact(k) for k in keys}) == len(keys)
-    assert exact((1, "a", (2,))) == exact((1, "a", (2,)))
 
 
 LET_CARD = """\
