@@ -21,6 +21,29 @@ V = TypeVar("V")
 KEPT_PLANS = 1024
 """Plans a step keeps by default (a few megabytes at most on a full UNO table)."""
 
+
+def exact(value: Any) -> Any:
+    """``value`` as a key equal only to that of a value of the same types all the way down.
+
+    Python's ``1 == True``, ``0 == False`` and ``(1,) == (True,)`` hold, but a spec's language
+    tells them apart (``str(k)`` is "1" or "True"): a value kept by variables' values is keyed
+    by this, never by the values alone."""
+    t = type(value)
+    if t is int or t is str or value is None:
+        return value
+    if t is tuple:
+        if _PLAIN.issuperset(map(type, value)):  # numbers and texts only: as it is
+            return value
+        return (tuple, *map(exact, value))
+    return (t, value)
+
+
+_PLAIN = frozenset((int, str))
+"""Types whose values compare equal only to values of the same type among a spec's values
+(a key made by :func:`exact` holds a type wherever it differs from the value: no plain value
+equals it)."""
+
+
 WINDOW = 64
 """Misses between two decisions whether to keep values."""
 

@@ -20,6 +20,7 @@ from typing import Any
 from .. import steps as st
 from ..cards import ROTATIONS
 from ..expressions import Call, Const, EvalError, Index, Name, Star
+from ..kept import exact as _exact
 from ..machine import Plan
 from ..machine.plans import Resolved
 from ..table import Layout, NewCards
@@ -31,7 +32,6 @@ from .helpers import not_hand_runs
 from .owners import OwnerRow
 from .plans import Defer, build_place_new
 from .run import Run
-from .steady import exact as _exact
 from .steady import kept_target
 
 KEPT = 1024

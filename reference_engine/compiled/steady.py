@@ -13,8 +13,11 @@ variable, then a region of the layout, then the frame's names: the order of
 expressions that call no function but ``len``, ``exists``, ``nrows`` and ``ncols`` (the
 layout's, each checked to be the built-in one in the frame) are kept. Whether a card may be
 read (face up, seen in its sleeve) is the layout's and the card's. An expression that only
-names, indexes, ranges, lists and counts (:func:`structural`) reads no card at all: its regions'
-cards are left out of the key. A value whose evaluation raises is not kept.
+names, indexes, ranges, lists and counts (:func:`structural`) selects places and reads no card:
+where the value kept is those places (a selection's), its regions' cards are left out of the key;
+a let's or a for's value is the places' faces (``let last: K[2, 1]``), so there they count. Each
+variable's value counts by its types too (:func:`exact`: ``1 == True`` in Python, not in a
+spec). A value whose evaluation raises is not kept.
 
 Kept per step, not per round: a whole round of the lottery looked up by everything it depends
 on (the layout, the variables, the counters, the cells with the candidates' faces renamed, the
@@ -44,6 +47,7 @@ from ..expressions import (
     Unary,
 )
 from ..functions import BUILTINS
+from ..kept import exact
 from . import evaluate as ev
 from .run import Run
 
@@ -65,7 +69,7 @@ class Steady:
     """One expression's derived value (``make``: from the plain value, e.g. its truth; with
     ``sel``, from the places it selects), kept by what it reads (see the module docs)."""
 
-    __slots__ = ("blind", "calls", "expr", "hits", "kept", "make", "names", "sel", "tries")
+    __slots__ = ("calls", "expr", "hits", "kept", "make", "names", "sel", "selected", "structural", "tries")
 
     def __init__(self, expr: ev.Expr, make: Callable[[Any], Any], sel: str | None = None):
         self.expr = expr
@@ -74,15 +78,11 @@ class Steady:
         self.names = tuple(sorted(expr.expr.names()))
         calls = expr.expr.calls()
         self.calls = calls if calls <= PURE_CALLS else None
-        node = expr.expr.node
-        # Regions whose cards the kept value cannot depend on (left out of its key). With
-        # ``sel`` (its value is places): every region of a structural expression, and those it
-        # only selects. Without (its value is what the places hold: ``K[2, 1]`` is a card), only
-        # those it names as a count's argument (``len(P)``, ``ncols(L)``).
-        if sel is not None:
-            self.blind = frozenset(self.names) if structural(node) else selected_only(node)
-        else:
-            self.blind = counted_only(node)
+        # Where the value is the places themselves (``sel``), a structural expression reads no
+        # card; a let's or a for's value is their faces (``K[2, 1]`` frozen): its cards count.
+        self.structural = sel is not None and structural(expr.expr.node)
+        # Regions whose places the value selects but whose cards it never reads (with ``sel``).
+        self.selected = selected_only(expr.expr.node) if sel is not None else frozenset()
         self.kept: dict[tuple[Any, ...], tuple[Any, Any]] = {}
         self.tries = 0
         self.hits = 0
@@ -105,12 +105,13 @@ class Steady:
         key: list[Any] = [run.layout]
         for n in self.names:
             v = env.get(n, _NO)
-            if v is not _NO:
+            if v is _NO:
+                if not self.structural and n not in self.selected:
+                    reg = regions.get(n)
+                    if reg is not None:  # a region it may read a card of: its cards as they lie
+                        v = (_NO, *cells[reg.offset : reg.offset + reg.rows * reg.cols])
+            elif type(v) is not int:  # by its types too: 1 and true are equal keys (exact)
                 v = exact(v)
-            elif n not in self.blind:
-                reg = regions.get(n)
-                if reg is not None:  # a region it may read a card of: its cards as they lie
-                    v = (_NO, *cells[reg.offset : reg.offset + reg.rows * reg.cols])
             key.append(v)
         k = tuple(key)
         hit = self.kept.get(k)
@@ -130,41 +131,6 @@ class Steady:
 def steady(c: Any, expr: Expression | None, make: Callable[[Any], Any], sel: str | None = None) -> Steady:
     """The kept form of one of the spec's expressions (compiled by ``c``, an ops.Compiler)."""
     return Steady(c.e(expr), make, sel)
-
-
-def exact(value: Any) -> Any:
-    """``value`` as a key equal only to that of a value of the same types all the way down
-    (Python's ``1 == True`` and ``(1,) == (True,)`` hold; the spec's ``str`` tells them apart)."""
-    t = type(value)
-    if t is int or t is str:
-        return value
-    if t is tuple:
-        return (tuple, *map(exact, value))
-    return (t, value)
-
-
-def counted_only(node: Node) -> frozenset[str]:
-    """The names an expression uses only as the argument of a count (``len``, ``exists``,
-    ``nrows``, ``ncols``): their value is the layout's (or a variable's), never a card's."""
-    counted: set[str] = set()
-    read: set[str] = set()
-    _counts(node, counted, read)
-    return frozenset(counted - read)
-
-
-def _counts(node: Node, counted: set[str], read: set[str]) -> None:
-    if isinstance(node, Name):
-        read.add(node.name)
-        return
-    if isinstance(node, Call) and node.func in PURE_CALLS:
-        for a in node.args:
-            if isinstance(a, Name):
-                counted.add(a.name)
-            else:
-                _counts(a, counted, read)
-        return
-    for child in _children(node):
-        _counts(child, counted, read)
 
 
 def selected_only(node: Node) -> frozenset[str]:

@@ -14,6 +14,7 @@ from ..encodings import BoundEncoding, Encoding, family_symbol
 from ..errors import SimulationError
 from ..expressions import EvalError, Expression, Scope, as_int, plain
 from ..functions import BUILTINS
+from ..kept import exact
 from ..meters import Meters
 from ..spec import HAND_IS_UNORDERED, Params, Protocol
 from ..table import Layout, NewCards, Reader, RegionRef, Slots, State, visible
@@ -285,6 +286,8 @@ class Evaluator:
         # Sample mode, kept from run to run by a game: results that read no card and call no
         # game function (they depend only on the layout, the variables and the parameters).
         self.constants = constants
+        self._env: Any = None  # the last state's variables, and their key (kept.exact)
+        self._env_key: Any = None
 
     def value(self, expr: Expression, state: State) -> Any:
         """A public expression's plain value: selected face-up cards read as their faces (for a
@@ -330,7 +333,12 @@ class Evaluator:
         ident = id(expr)
         if consts.get(ident) is _VARIES:  # it read cards or called the game once: never reused
             return finish(expr(StateScope(self.frame, state, public=True)))
-        key = (ident, self.frame.key, state.layout, state.env, plain_value)
+        # The variables by their types too (kept.exact): 1 and true are equal keys, not the same
+        # value. Worked out once per variables' tuple (a step's expressions share it).
+        env = state.env
+        if env is not self._env:
+            self._env, self._env_key = env, exact(env)
+        key = (ident, self.frame.key, state.layout, self._env_key, plain_value)
         hit = consts.get(key, _MISS)
         if hit is not _MISS:
             return hit

@@ -3,7 +3,7 @@ counters' memos (meters.py): both bounded, whatever keys they are asked for."""
 
 from __future__ import annotations
 
-from reference_engine.kept import WINDOW, Kept
+from reference_engine.kept import WINDOW, Kept, exact
 from reference_engine.meters import MEMO_KEPT, Meters
 
 
@@ -87,3 +87,24 @@ def test_keys_whose_hashes_collide_never_get_each_others_values() -> None:
     for name in range(3):
         assert kept.get(_Clash(name)) in (None, name)
     assert kept.get(_Clash(99)) is None
+
+
+def test_exact_keys_tell_types_apart_all_the_way_down() -> None:
+    """1 == True and (1,) == (True,) in Python; a spec tells them apart (w37-attack4)."""
+    keys = [
+        1,
+        True,
+        0,
+        False,
+        "1",
+        (1,),
+        (True,),
+        ((1, 2),),
+        ((True, 2),),
+        None,
+        (),
+        (("k", 1),),
+        (("k", True),),
+    ]
+    assert len({exact(k) for k in keys}) == len(keys)
+    assert exact((1, "a", (2,))) == exact((1, "a", (2,)))

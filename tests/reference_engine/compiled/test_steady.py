@@ -10,11 +10,14 @@ from types import SimpleNamespace
 
 import pytest
 
-from reference_engine.compiled.steady import TRIAL, Steady, counted_only, selected_only, structural
+from reference_engine.compiled.steady import TRIAL, Steady, selected_only, structural
 from reference_engine.expressions import parse
 from reference_engine.functions import BUILTINS
+from reference_engine.registry import Library, rulesets_dir
 
 sys.path.insert(0, str(Path(__file__).parent))
+import runs
+from test_differential import _assignments
 from test_loops import LOTTERY, _compare
 
 
@@ -138,20 +141,6 @@ def test_a_value_never_met_again_stops_being_kept() -> None:
     assert not kept.kept
 
 
-@pytest.mark.parametrize(
-    ("text", "counted"),
-    [
-        ("len(alive) // 2", ["alive"]),
-        ("ncols(L) + len(P)", ["L", "P"]),
-        ("K[2, 1]", []),  # a card: read
-        ("[len(P), P[1, 1]]", []),  # counted once, read once: read
-        ("len(P[1, *])", []),  # a count of a selection: P indexed, read
-    ],
-)
-def test_names_only_counted(text: str, counted: list[str]) -> None:
-    assert sorted(counted_only(parse(text).node)) == counted
-
-
 def test_a_kept_value_that_is_a_card_is_kept_by_that_card() -> None:
     """Hostile (found on the merged tree): ``let: {last: "K[2, 1]"}`` is structural (it only
     indexes) but its value is the card there, not its place: kept by the layout alone it gave
@@ -173,3 +162,104 @@ def test_a_kept_value_tells_one_from_true() -> None:
     assert kept.value(_Run({"k": 1, "alive": ()})) == (1,)
     got = kept.value(_Run({"k": True, "alive": ()}))
     assert got == (True,) and type(got[0]) is bool
+
+
+LET_BOOL = """\
+protocol: steady-bool
+title: Values kept by their variables that tell 1 from true
+summary: a let, an if and a move's groups on 1, true, 1, true
+params:
+  sizes: {default: [1], min: 0, doc: sizes}
+symbols:
+  alpha: {glyph: "α"}
+  beta: {glyph: "β"}
+encodings:
+  card: {values: {0: [alpha], 1: [beta]}, doc: a card}
+inputs:
+  cards: {encoding: card, count: "sum(sizes)", groups: sizes, doc: cards}
+steps:
+  - step: 1
+    say: none yet
+    let: {seen: "[]"}
+  - step: 2
+    say: four rounds
+    for: {k: "[1, 1 == 1, 1, 1 == 1]"}
+    do:
+      - let:
+          y: "k"
+          z: "[k]"
+      - if: "k"
+        then:
+          - let: {w: "z"}
+      - let:
+          seen: "seen + [str(y), str(w)]"
+outputs:
+  seen: {public: true, value: "seen"}
+"""
+
+
+def _exactly(text: str, name: str, tmp_path: Path) -> list[str]:
+    """Where the engines' runs differ as text (``==`` would call 1 and true the same)."""
+    (tmp_path / f"{name}.yaml").write_text(text, encoding="utf-8")
+    library = Library([tmp_path, rulesets_dir() / "protocols"])
+    proto = library.protocol(name)
+    st, assignments = _assignments(library, name, 2)
+    out = []
+    for values in assignments:
+        a = runs.single(library, proto, st.params, values, 0, "interpreter")
+        b = runs.single(library, proto, st.params, values, 0, "compiled")
+        assert a[0] == "ran", a
+        if repr(a) != repr(b):
+            out.append(f"{values}: interpreter {a} | compiled {b}")
+    return out
+
+
+def test_a_value_kept_by_its_variables_tells_1_from_true(tmp_path: Path) -> None:
+    """Attack (w37-attack4): Steady kept a let's value by its variables' values, and 1 == true
+    in Python: the second round's ``let y: k`` gave the first round's 1 where the interpreter
+    gives true (the view and ``str(y)`` differ)."""
+    found = _exactly(LET_BOOL, "steady-bool", tmp_path)
+    assert not found, "\n".join(found)
+
+
+LET_CARD = """\
+protocol: steady-card
+title: A let of a region's card, the same layout each round
+summary: a new card laid out, named by a let, discarded, twice
+params:
+  sizes: {default: [1], min: 0, doc: sizes}
+symbols:
+  alpha: {glyph: "α"}
+  beta: {glyph: "β"}
+  theta: {family: true, glyph: "θ{}", doc: owner}
+encodings:
+  card: {values: {0: [alpha], 1: [beta]}, doc: a card}
+inputs:
+  cards: {encoding: card, count: "sum(sizes)", groups: sizes, doc: cards}
+steps:
+  - step: 1
+    say: first
+    place:
+      K: "[new(theta(3))]"
+    face: up
+  - step: 2
+    say: twice
+    for: {i: "[1, 2]"}
+    do:
+      - place:
+          "K[2, *]": "[new(theta(i))]"
+        face: up
+      - let:
+          last: "K[2, 1]"
+      - discard: "K[2, *]"
+outputs:
+  found: {public: true, value: "last"}
+"""
+
+
+def test_a_let_of_a_card_is_kept_by_its_cards(tmp_path: Path) -> None:
+    """Attack (w37-attack4): ``let last: K[2, 1]`` is structural (it names and indexes), and
+    Steady left a structural expression's cards out of its key; but a let's value is the
+    places' faces: the second round gave θ1 where the interpreter gives θ2."""
+    found = _exactly(LET_CARD, "steady-card", tmp_path)
+    assert not found, "\n".join(found)
