@@ -13,8 +13,10 @@ variable, then a region of the layout, then the frame's names: the order of
 expressions that call no function but ``len``, ``exists``, ``nrows`` and ``ncols`` (the
 layout's, each checked to be the built-in one in the frame) are kept. Whether a card may be
 read (face up, seen in its sleeve) is the layout's and the card's. An expression that only
-names, indexes, ranges, lists and counts (:func:`structural`) reads no card at all: its regions'
-cards are left out of the key. A value whose evaluation raises is not kept.
+names, indexes, ranges, lists and counts (:func:`structural`) selects places without reading a
+card: where a step selects with it, its regions' cards are left out of the key (as a value, an
+index of a region is the card there: ``let c: V[1]`` is kept by V's cards). A value whose
+evaluation raises is not kept.
 
 Kept per step, not per round: a whole round of the lottery looked up by everything it depends
 on (the layout, the variables, the counters, the cells with the candidates' faces renamed, the
@@ -74,7 +76,9 @@ class Steady:
         self.names = tuple(sorted(expr.expr.names()))
         calls = expr.expr.calls()
         self.calls = calls if calls <= PURE_CALLS else None
-        self.structural = structural(expr.expr.node)
+        # Only a selection of a structural expression reads no card: as a value (``let c: V[1]``,
+        # a ``for`` over ``M[1, *]``) an index of a region is the card there, so its cards key it.
+        self.structural = sel is not None and structural(expr.expr.node)
         # Regions whose places the value selects but whose cards it never reads (with ``sel``).
         self.selected = selected_only(expr.expr.node) if sel is not None else frozenset()
         self.kept: dict[tuple[Any, ...], tuple[Any, Any]] = {}
