@@ -26,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import traceback
 from pathlib import Path
 from typing import IO, Any
@@ -48,11 +49,23 @@ class Forked:
 
     def wait(self, timeout: float | None = None) -> int:
         """Its exit code (Popen's returncode); past ``timeout`` seconds subprocess.TimeoutExpired
-        (it is waited for once its output pipes are closed, so they are read first)."""
+        (it is waited for once its output pipes are closed, so they are read first). The server
+        is asked whether it has ended, never to wait for it: a driver that closed its output but
+        runs on still times out (and a wait holds no other caller up)."""
         if self.returncode is None:
+            deadline = None if timeout is None else time.monotonic() + timeout
             if timeout is not None and self.stdout is not None:
                 self._drain(timeout)
-            self.returncode = int(_ask({"wait": self.pid}, [])["code"])
+            delay = 0.001
+            while True:
+                reply = _ask({"wait": self.pid}, [])
+                if "code" in reply:
+                    self.returncode = int(reply["code"])
+                    break
+                if deadline is not None and time.monotonic() >= deadline:
+                    raise subprocess.TimeoutExpired(f"driver {self.pid}", timeout or 0.0)
+                time.sleep(delay)
+                delay = min(2 * delay, 0.05)
         return self.returncode
 
     def send_signal(self, signum: int) -> None:
@@ -64,8 +77,9 @@ class Forked:
     def communicate(self, timeout: float | None = None) -> tuple[str, str]:
         """Popen.communicate of a text-mode process: its stdout and stderr ("" if merged), read
         to the end, then its exit code; past ``timeout`` seconds subprocess.TimeoutExpired."""
+        deadline = None if timeout is None else time.monotonic() + timeout
         texts = self._drain(timeout)
-        self.wait()
+        self.wait(None if deadline is None else max(0.0, deadline - time.monotonic()))
         return texts
 
     def _drain(self, timeout: float | None) -> tuple[str, str]:
@@ -132,7 +146,7 @@ def _ask(request: dict[str, Any], fds: list[int]) -> dict[str, Any]:
         raise RuntimeError("the fork server ended")
     reply: dict[str, Any] = json.loads(answer)
     if "error" in reply:
-        raise RuntimeError(f"the fork server could not start the driver: {reply['error']}")
+        raise RuntimeError(f"the fork server could not start or wait for the driver: {reply['error']}")
     return reply
 
 
@@ -236,7 +250,7 @@ def _child(conn: socket.socket, fds: list[int], request: dict[str, Any], module:
 
 def serve(fd: int) -> None:
     """Import PRELOAD, then answer the caller's requests until it closes the socket: a driver to
-    fork (its pid back) or a driver to wait for (its exit code back, as Popen's returncode)."""
+    fork (its pid back) or whether a driver has ended (its exit code back, as Popen's returncode)."""
     conn = socket.socket(fileno=fd)
     for name in PRELOAD:
         importlib.import_module(name)
@@ -249,9 +263,14 @@ def serve(fd: int) -> None:
         if not data:
             return
         request = json.loads(data)
-        if "wait" in request:
-            _, status = os.waitpid(request["wait"], 0)
-            conn.send(json.dumps({"code": os.waitstatus_to_exitcode(status)}).encode())
+        if "wait" in request:  # whether it has ended (never blocks: a caller polls)
+            try:
+                pid, status = os.waitpid(request["wait"], os.WNOHANG)
+            except ChildProcessError as exc:  # not a driver of this server (one that died)
+                conn.send(json.dumps({"error": f"{type(exc).__name__}: {exc}"}).encode())
+                continue
+            reply = {"running": True} if pid == 0 else {"code": os.waitstatus_to_exitcode(status)}
+            conn.send(json.dumps(reply).encode())
             continue
         try:
             module = _load(request["script"], loaded)

@@ -29,6 +29,11 @@ def hang():
 def fail():
     raise SystemExit(3)
 
+def quiet_hang():
+    os.close(1)
+    os.close(2)
+    time.sleep(600)
+
 def crash():
     raise ValueError("boom")
 """
@@ -89,3 +94,29 @@ def test_run_keeps_stderr_apart_and_kills_what_outlives_its_timeout(tmp_path: Pa
     assert forkserver.run(script, "fail", [], env, tmp_path, timeout=60).returncode == 3
     with pytest.raises(subprocess.TimeoutExpired):
         forkserver.run(script, "hang", [], env, tmp_path, timeout=1)
+
+
+def test_a_driver_that_closed_its_output_and_hangs_times_out_and_is_killed(tmp_path: Path) -> None:
+    """Its pipes at their end, the driver runs on: wait(timeout) and run's timeout still hold
+    (the server was asked to wait for it and blocked: run returned only when it ended)."""
+    proc, _ = _start(tmp_path, "quiet_hang")
+    with pytest.raises(subprocess.TimeoutExpired):
+        proc.wait(timeout=0.5)
+    os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.wait() == -signal.SIGKILL
+    script = tmp_path / "script.py"
+    with pytest.raises(subprocess.TimeoutExpired):
+        forkserver.run(script, "quiet_hang", [], {"PATH": os.environ["PATH"]}, tmp_path, timeout=0.5)
+
+
+def test_a_wait_for_no_driver_of_the_server_is_an_error_and_the_server_serves_on(tmp_path: Path) -> None:
+    """A driver of a server that died, waited for through its successor: an error, not the end
+    of the server (it crashed on the waitpid, every later driver failing with it)."""
+    proc, _ = _start(tmp_path, "echo", "x")
+    proc.stdout.read()
+    assert proc.wait() == 0
+    stranger = forkserver.Forked(os.getpid(), proc.stdout)
+    with pytest.raises(RuntimeError, match="ChildProcessError"):
+        stranger.wait()
+    again, _ = _start(tmp_path, "echo", "y")
+    assert again.stdout.read().decode().startswith("y ") and again.wait() == 0
