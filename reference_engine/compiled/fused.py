@@ -28,7 +28,10 @@ after the other, as compiled, and the outcomes compared.
 Likewise a discard of a region's bottom row ``R[k, *]`` and the return of one of its rows above
 it ``R[j, *]`` (Step 12's arrows out, then its cards back to their owners; Step 11's draw-pile
 sleeve): :func:`discard_return`, the return's arguments evaluated on the table before the
-discard where :func:`reads_rows_above` shows they cannot tell it from the one after.
+discard where :func:`reads_rows_above` shows they cannot tell it from the one after. Where
+that pair ends an ``if``'s ``then`` branch and the discard of the region's last row follows the
+``if`` (Step 11's found case: D[3, *] out, D[1, *] back to the pile, then D[2, *] out), the
+pair's plan carries that discard out too (:func:`_after_if`), as it does Step 12(a)'s pair.
 """
 
 from __future__ import annotations
