@@ -28,7 +28,10 @@ after the other, as compiled, and the outcomes compared.
 Likewise a discard of a region's bottom row ``R[k, *]`` and the return of one of its rows above
 it ``R[j, *]`` (Step 12's arrows out, then its cards back to their owners; Step 11's draw-pile
 sleeve): :func:`discard_return`, the return's arguments evaluated on the table before the
-discard where :func:`reads_rows_above` shows they cannot tell it from the one after.
+discard where :func:`reads_rows_above` shows they cannot tell it from the one after. Where
+that pair ends an ``if``'s ``then`` branch and the discard of the region's last row follows the
+``if`` (Step 11's found case: D[3, *] out, D[1, *] back to the pile, then D[2, *] out), the
+pair's plan carries that discard out too (:func:`_after_if`), as it does Step 12(a)'s pair.
 """
 
 from __future__ import annotations
@@ -73,6 +76,12 @@ def pairs(entries: Sequence[Entry], compiled: Callable[[Expression | None], ev.E
     above carried out at once (``compiled``: the compiled form of an expression)."""
     out = list(entries)
     for i in range(len(out) - 1):
+        branch = out[i][2]
+        if isinstance(branch, st.If) and isinstance(out[i + 1][2], st.Discard):
+            op_ = _after_if(branch, out[i + 1], compiled)
+            if op_ is not None:
+                out[i + 1] = (op_, out[i + 1][1], out[i + 1][2])
+            continue
         if isinstance(out[i][2], st.Discard) and isinstance(out[i + 1][2], st.Return):
             after = out[i + 2][2] if i + 2 < len(out) else None
             ops_ = discard_return(out[i], out[i + 1], compiled, _nested(after))
@@ -299,6 +308,56 @@ def _nested(step: st.Step | None) -> Nested | None:
     return hit[1] if hit is not None and hit[0] is step.body[0] else None
 
 
+class _Tail(NamedTuple):
+    """A fused discard and return, the last steps of a block, as the discard of the region's
+    last row just after the ``if`` whose branch that block is may join them (Step 11's found
+    case: the arrows out, the draw-pile card back, then the owner card's sleeve out): the
+    region's name, and where to put that discard once the block around the ``if`` is compiled."""
+
+    name: str
+    slot: list[Nested | None]
+
+
+_TAILS: dict[int, tuple[st.Step, _Tail]] = {}
+
+
+def _remember_tail(step: st.Step, tail: _Tail) -> None:
+    """Bounded as :data:`NESTED_KEPT` (a pair forgotten is not joined by the discard after it)."""
+    if len(_TAILS) >= NESTED_KEPT:
+        _TAILS.clear()
+    _TAILS[id(step)] = (step, tail)
+
+
+def _after_if(branch: st.If, discard: Entry, compiled: Callable[[Expression | None], ev.Expr]) -> Op | None:
+    """The op of a discard ``NAME[k, *]`` just after an ``if`` whose ``then`` branch ends in a
+    fused discard and return of that region (:func:`discard_return`), which then carries it out
+    too where the region's last row is that one (the three steps one plan, as Step 12 with
+    12(a)'s pair without its sleeve step): nothing where it did, else its own step as compiled.
+    None where the steps are not of that kind."""
+    if not branch.then:
+        return None
+    last = branch.then[-1]
+    hit = _TAILS.pop(id(last), None)
+    if hit is None or hit[0] is not last:
+        return None
+    tail = hit[1]
+    discard_op, discard_number, discard_step = discard
+    assert isinstance(discard_step, st.Discard)
+    if whole_row(discard_step.what) != tail.name or tail.slot[0] is not None:
+        return None
+    skip: list[Run | None] = [None]  # the run whose discard the steps before carried out
+    what = compiled(discard_step.what)
+    tail.slot[0] = Nested(skip, _nothing, discard_op, (), what, tail.name, discard_number, discard_number)
+
+    def op(run: Run) -> None:
+        if skip[0] is run:
+            skip[0] = None
+            return
+        discard_op(run)
+
+    return op
+
+
 def discard_return(
     discard: Entry,
     back: Entry,
@@ -330,10 +389,16 @@ def discard_return(
     kept: Kept[tuple[Plan, tuple[int, ...]]] = Kept(KEPT_PAIRS)
     done: list[Run | None] = [None]  # the run whose second step is already carried out
     triple = nested is not None and nested.name == name and all(o.region == name for o in nested.ops)
+    tail: list[Nested | None] = [None]  # the discard just after an ``if`` ending in these two
+    if nested is None:
+        _remember_tail(back_step, _Tail(name, tail))
 
     def plan_for(run: Run) -> tuple[Plan, tuple[int, ...]] | None:
         """The plan, and the slots of the row Step 12(a) discards after it where it carries
         that pair out too (else ())."""
+        nonlocal nested, triple
+        if not triple and nested is None and tail[0] is not None:
+            nested, triple = tail[0], True  # set once, when the block around the ``if`` is compiled
         layout = run.layout
         if layout.labels or layout.shown or run.runner.limits is not None:
             return None
