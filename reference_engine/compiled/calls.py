@@ -20,7 +20,7 @@ from .. import steps as st
 from ..errors import UsageError
 from ..expressions import EvalError, as_int
 from ..kept import KEPT_PLANS, Kept
-from ..machine import SMALL_CALL, Frame, Plan, Runner, collect
+from ..machine import SMALL_CALL, Frame, Plan, Runner
 from ..machine.actions.sleeving import check_arguments
 from ..machine.calls import _absorb, _call_plan, _inline
 from ..machine.frontier import env_set
@@ -31,6 +31,7 @@ from ..spec import Protocol
 from . import evaluate as ev
 from . import plans as fp
 from .base import Op, Unsupported, fail, gather, same_plan, strip
+from .collect import collect_single
 from .run import Run
 
 _DRAWS: dict[int, tuple[Any, int, list[int]]] = {}
@@ -228,5 +229,5 @@ def inline(
     if seats is not None:
         child.seat(seats)
     state = program.run(child, sub, sub.state_from_codes(codes))
-    ((_, res),) = collect(child, sub, state)
+    res = collect_single(child, sub, state)  # collect's one result: see collect.py
     return ("call", sub.proto.name, with_shown(runner.views, state.view, res)), res

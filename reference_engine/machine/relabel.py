@@ -327,12 +327,16 @@ def _law(views: ViewTable, joint: dict[tuple[int, SubResult], Fraction]) -> Law:
     """The joint law with its views as observations; refuses (ReductionRefused) a view, value,
     shown card or count that holds a hidden face."""
     out = []
+    checked: set[Observation] = set()  # each observation once (the chains share their prefixes)
     for (view, res), p in joint.items():
         chain = tuple(views.observations(view))
         for obs in chain:
+            if obs in checked:
+                continue
             if obs[0] in ("call", "merged", "unordered"):
                 raise ReductionRefused("a callee's view holds another's")
             _refuse_dealt(obs)
+            checked.add(obs)
         held = [s for s, _ in res.delta] + [s for s, _ in res.meters.peak]
         held += [s.id for _, _, syms in res.shown for s in syms]
         held += [v.id for v in _symbols(res.values)]
