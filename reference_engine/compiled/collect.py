@@ -111,7 +111,9 @@ class _Reader:
         return tuple(outs), unused
 
 
-_ABSENT: Any = ("absent",)  # a name that is no variable (a region, a parameter): the layout's
+_ABSENT: Any = object()
+"""A name that is no variable (a region, a parameter: the frame's and the layout's, or none: an
+error) in a reading's key: equal to no variable's value (a list ``['absent']`` is one)."""
 
 
 def collect_single(run: Runner, frame: Frame, state: State) -> SubResult:

@@ -74,10 +74,10 @@ outputs:
 )
 
 
-def _seen(tmp_path: Path, looker: str) -> tuple[list[str], list[tuple[object, ...]]]:
+def _seen(tmp_path: Path, looker: str, caller: str = CALLER) -> tuple[list[str], list[tuple[object, ...]]]:
     """Both engines' differences on every 4th input of the caller, and the compiled runs."""
     (tmp_path / "looker.yaml").write_text(looker, encoding="utf-8")
-    (tmp_path / "caller.yaml").write_text(CALLER, encoding="utf-8")
+    (tmp_path / "caller.yaml").write_text(caller, encoding="utf-8")
     library = Library([tmp_path, rulesets_dir() / "protocols"])
     proto = library.protocol("caller")
     assert isinstance(program_for(library, proto), Program)
@@ -124,3 +124,23 @@ def test_a_card_left_over_fails_on_both_engines_alike(tmp_path: Path) -> None:
     found, got = _seen(tmp_path, looker)
     assert not found, "\n".join(found)
     assert len(got) > 1 and all(r[0] == "error" and "left on the table" in str(r[2]) for r in got), got[:1]
+
+
+def test_a_variable_set_in_some_runs_only_keys_its_absence(tmp_path: Path) -> None:
+    """``t`` set (to a list) where the first bit shows alpha, unset otherwise: where it is unset
+    the output's ``t`` is no name (an error on both engines), never the reading kept where it
+    was set to a value that looks like the key's mark of an absent name."""
+    collect._READERS.clear()
+    looker = LOOKER.replace(
+        '      - let: {v: "x[1]"}\n',
+        '      - let: {v: "x[1]"}\n      - if: "x[1, 1] == alpha"\n        then:\n'
+        "          - let: {t: \"['absent']\"}\n",
+        1,
+    ).replace('seen: {value: v, public: true, equals: "x[1]"}', "seen: {value: t, public: true}", 1)
+    assert "let: {t:" in looker and "value: t," in looker
+    found, got = _seen(tmp_path, looker, CALLER.replace(', equals: "y[1]"', "", 1))
+    assert not found, "\n".join(found)
+    kinds = {r[0] for r in got}
+    assert kinds == {"ran", "error"}, got  # both cases met
+    assert all("unknown name 't'" in str(r[2]) for r in got if r[0] == "error")
+    assert all(r[8]["w"] == ("absent",) for r in got if r[0] == "ran")
