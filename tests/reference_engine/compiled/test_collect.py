@@ -7,6 +7,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
@@ -144,3 +146,30 @@ def test_a_variable_set_in_some_runs_only_keys_its_absence(tmp_path: Path) -> No
     assert kinds == {"ran", "error"}, got  # both cases met
     assert all("unknown name 't'" in str(r[2]) for r in got if r[0] == "error")
     assert all(r[8]["w"] == ("absent",) for r in got if r[0] == "ran")
+
+
+SEEN = 'seen: {value: v, public: true, equals: "x[1]"}'
+
+# name -> the looker's ``seen`` output replaced by
+HELD: dict[str, str] = {
+    # a face-down region as a value: its cards read (an error on both engines, never kept)
+    "a-region-as-a-value": "seen: {value: x, public: true}",
+    # a region's size and a parameter: the layout's and the frame's
+    "a-region-and-a-parameter": 'seen: {value: "len(x) + ncols(x) + m", public: true}',
+    # a region's name in quotes (the layout's) and a variable's size
+    "a-name-in-quotes": "seen: {value: \"[exists('x'), len(v)]\", public: true}",
+}
+
+
+@pytest.mark.parametrize("case", sorted(HELD))
+def test_outputs_read_from_the_layout_the_frame_or_a_card_run_alike(tmp_path: Path, case: str) -> None:
+    collect._READERS.clear()
+    assert SEEN in LOOKER
+    found, got = _seen(
+        tmp_path, LOOKER.replace(SEEN, HELD[case], 1), CALLER.replace(', equals: "y[1]"', "", 1)
+    )
+    assert not found, "\n".join(found)
+    if case == "a-region-as-a-value":
+        assert all(r[0] == "error" and "face down" in str(r[2]) for r in got), got[:1]
+    else:
+        assert {r[0] for r in got} == {"ran"}, got[:1]
