@@ -19,6 +19,10 @@ for folder in (HERE, HERE.parent):
 from test_fused import _compare, _library  # noqa: E402
 from test_fused_tail import AFTER, ARROW, FOUND, _count_tails  # noqa: E402
 
+from reference_engine.compiled import Program  # noqa: E402
+from reference_engine.registry import Library  # noqa: E402
+from reference_engine.spec import Protocol  # noqa: E402
+
 PAIR = '              - discard: "D[3, *]"\n'
 
 # name -> (FOUND, AFTER replaced by, whether the found case is one plan)
@@ -53,3 +57,28 @@ def test_hostile_found_cases_run_as_their_steps(
     made = _count_tails(monkeypatch)
     _compare(_library(tmp_path, name, text), name, seeds=6)
     assert bool(made["D"]) == whole, (mutant, made)
+
+
+def test_one_protocol_compiled_twice_runs_each_program_as_its_steps(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same ``if`` and discard objects compiled into two programs (a program cache cleared
+    while the old program lives on), run in turn: each program's found case is its own (the
+    second compile's discard never skipped on the first's plan, nor the other way round)."""
+    from reference_engine.compiled import program as program_module
+
+    library = Library()
+    proto = library.protocol("card-selection-arrow")
+    made = _count_tails(monkeypatch)
+    both = [program_module.compile_protocol(library, proto) for _ in range(2)]
+    calls = [0]
+
+    def alternate(lib: Library, protocol: Protocol) -> Program | str:
+        if protocol is not proto:
+            return real(lib, protocol)
+        calls[0] += 1
+        return both[calls[0] % 2]
+
+    real = program_module.program_for
+    monkeypatch.setattr(program_module, "program_for", alternate)
+    result = _compare(library, "card-selection-arrow", seeds=6)
+    assert result[0] == "ran", result[:3]
+    assert calls[0] > 2 and made["D"] > 0, (calls, made)
