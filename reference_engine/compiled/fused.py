@@ -32,6 +32,11 @@ discard where :func:`reads_rows_above` shows they cannot tell it from the one af
 that pair ends an ``if``'s ``then`` branch and the discard of the region's last row follows the
 ``if`` (Step 11's found case: D[3, *] out, D[1, *] back to the pile, then D[2, *] out), the
 pair's plan carries that discard out too (:func:`_after_if`), as it does Step 12(a)'s pair.
+
+A fused op remembers, between its two steps, the run it carried out both for (by identity: a
+run of another table never takes it). So one compiled program runs one run at a time per
+thread of control, as every caller does (runs are never carried out concurrently in threads;
+a callee of another protocol has its own program and ops).
 """
 
 from __future__ import annotations
