@@ -308,22 +308,31 @@ class Evaluator:
                     if flats:
                         self.touched = True
                     return hit
+        value, flats, vis = self._recorded(expr, state, plain_value)
+        self._remember(key, flats, vis, value)
+        return value
+
+    def _recorded(
+        self, expr: Expression, state: State, plain_value: bool
+    ) -> tuple[Any, tuple[int, ...], tuple[int, ...]]:
+        """``expr``'s public value on ``state``, with the slots it read and what was visible in
+        them (what its memo entry is filed under)."""
         scope = StateScope(self.frame, state, public=True, record=True)
         value = deep_plain(expr(scope)) if plain_value else detach(expr(scope))
         reads = scope.reader.reads or []
         flats = tuple(f for f, _ in reads)
-        vis = tuple(v for _, v in reads)
         if flats:
             self.touched = True
-        if buckets is None:
-            buckets = self.memo[key] = []
+        return value, flats, tuple(v for _, v in reads)
+
+    def _remember(self, key: Any, flats: tuple[int, ...], vis: tuple[int, ...], entry: Any) -> None:
+        """File ``entry`` in the memo under ``key``, the slots read and what they showed."""
+        buckets = self.memo.setdefault(key, [])
         for bf, table in buckets:
             if bf == flats:
-                table[vis] = value
-                break
-        else:
-            buckets.append((flats, {vis: value}))
-        return value
+                table[vis] = entry
+                return
+        buckets.append((flats, {vis: entry}))
 
     def _single(self, expr: Expression, state: State, plain_value: bool) -> Any:
         finish = deep_plain if plain_value else _same

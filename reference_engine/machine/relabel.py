@@ -49,7 +49,7 @@ from ..expressions import Expression
 from ..seating import Seats
 from ..spec import Protocol
 from ..table import State, visible
-from .frame import Evaluator, Frame, StateScope, deep_plain, detach
+from .frame import Evaluator, Frame
 from .plans import SubResult
 from .runner import Outcome, Runner
 from .subruns import Factoring, _run_sub, _sub_key, _sub_outcomes, factoring, settle
@@ -292,23 +292,9 @@ class _Reused(Evaluator):
                     return hit[0]
         if len(self.memo) >= MEMO_KEPT:
             self.memo.clear()
-            buckets = None
         reads_before = CODE_ORDER.reads
-        scope = StateScope(self.frame, state, public=True, record=True)
-        value = deep_plain(expr(scope)) if plain_value else detach(expr(scope))
-        reads = scope.reader.reads or []
-        flats = tuple(f for f, _ in reads)
-        vis = tuple(v for _, v in reads)
-        if flats:
-            self.touched = True
-        entry = (value, CODE_ORDER.reads - reads_before)
-        buckets = self.memo.setdefault(key, [])
-        for bf, table in buckets:
-            if bf == flats:
-                table[vis] = entry
-                break
-        else:
-            buckets.append((flats, {vis: entry}))
+        value, flats, vis = self._recorded(expr, state, plain_value)
+        self._remember(key, flats, vis, (value, CODE_ORDER.reads - reads_before))
         return value
 
 
