@@ -12,7 +12,6 @@ enumeration's draw.
 
 from __future__ import annotations
 
-import math
 from bisect import bisect_right
 from typing import Any
 
@@ -24,7 +23,7 @@ from ..machine import SMALL_CALL, Frame, Plan, Runner
 from ..machine.actions.sleeving import check_arguments
 from ..machine.calls import _absorb, _call_plan, _inline
 from ..machine.frontier import env_set
-from ..machine.relabel import small_call
+from ..machine.relabel import small_call, thresholds
 from ..machine.subruns import with_shown
 from ..seating import Seats
 from ..spec import Protocol
@@ -45,12 +44,7 @@ def _draw(runner: Runner, outcomes: list[Any]) -> Any:
     cumulative thresholds of each enumeration computed once."""
     hit = _DRAWS.get(id(outcomes))
     if hit is None or hit[0] is not outcomes:
-        lcm = math.lcm(*(p.denominator for p, _, _ in outcomes))
-        cum = []
-        total = 0
-        for p, _, _ in outcomes:
-            total += int(p * lcm)
-            cum.append(total)
+        lcm, cum = thresholds(outcomes)
         if len(_DRAWS) >= DRAWS_KEPT:
             _DRAWS.clear()
         hit = _DRAWS[id(outcomes)] = (outcomes, lcm, cum)

@@ -322,15 +322,9 @@ class NewPlace:
         resolved = [(tres, form) for tres, form, _ in got]
         # The targets read from the layout alone follow from it (and the step): not hashed again.
         key = (run.layout, None if static else tuple(resolved), tuple(lines.shapes))
-        skeleton = self.kept.get(key)
-        if skeleton is None:
-            try:
-                skeleton = build_place_new(run.layout, lines.placements(resolved), self.up)
-            except (Defer, EvalError):  # an error (rows its sleeves do not hold): the step says it
-                skeleton = _DEFER
-            if len(self.kept) >= KEPT:
-                self.kept.clear()
-            self.kept[key] = skeleton
+        skeleton = self._skeleton(
+            key, lambda: build_place_new(run.layout, lines.placements(resolved), self.up)
+        )
         if skeleton is _DEFER:
             return False
         self.laid += 1
@@ -369,22 +363,31 @@ class NewPlace:
         not kept yet), these codes and this supply count; False where it leaves the step to
         the interpreter."""
         key = (run.layout, None, (("each", n, 1),))
-        skeleton = self.kept.get(key)
-        if skeleton is None:
-            try:
-                skeleton = build_place_new(
-                    run.layout, [(tres, self.targets[0][2], [[nc] for nc in groups()])], self.up
-                )
-            except (Defer, EvalError):
-                skeleton = _DEFER
-            if len(self.kept) >= KEPT:
-                self.kept.clear()
-            self.kept[key] = skeleton
+        skeleton = self._skeleton(
+            key,
+            lambda: build_place_new(
+                run.layout, [(tres, self.targets[0][2], [[nc] for nc in groups()])], self.up
+            ),
+        )
         if skeleton is _DEFER:
             return False
         self.laid += 1
         self._apply(run, skeleton, consts, delta)
         return True
+
+    def _skeleton(self, key: Any, build: Callable[[], Plan]) -> Any:
+        """The plan kept for ``key``, built (and kept) when not yet; ``_DEFER`` where building
+        it fails (rows its sleeves do not hold: the step says so, as the interpreter does)."""
+        skeleton = self.kept.get(key)
+        if skeleton is None:
+            try:
+                skeleton = build()
+            except (Defer, EvalError):
+                skeleton = _DEFER
+            if len(self.kept) >= KEPT:
+                self.kept.clear()
+            self.kept[key] = skeleton
+        return skeleton
 
     def _apply(self, run: Run, skeleton: Plan, consts: tuple[int, ...], delta: dict[int, int]) -> None:
         if ev.CHECKED:

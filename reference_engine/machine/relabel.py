@@ -344,7 +344,7 @@ class _Prepared:
         self.law = law
         self.name = name
         self.factoring = factoring(name, {(chain, res): p for chain, res, p in law})
-        self.draws = (_thresholds(self.factoring.inlined), _thresholds(self.factoring.factored))
+        self.draws = (thresholds(self.factoring.inlined), thresholds(self.factoring.factored))
         index: dict[tuple[int, Observation], int] = {}
         self.nodes: list[tuple[int, Observation]] = []  # (parent node, observation); 0 is the root
         self.ends: list[int] = []  # the node each entry of the law ends at
@@ -360,7 +360,9 @@ class _Prepared:
             self.ends.append(node)
 
 
-def _thresholds(outcomes: list[Outcome]) -> Draw:
+def thresholds(outcomes: list[Outcome]) -> Draw:
+    """The common denominator of an enumeration's probabilities and their cumulative numerators:
+    what the interpreter's draw (one ``randrange`` over the denominator) compares with."""
     lcm = math.lcm(*(p.denominator for p, _, _ in outcomes))
     cum = []
     total = 0
