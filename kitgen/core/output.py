@@ -122,8 +122,9 @@ def _held() -> Iterator[None]:
 
 
 def staging_pattern(destination: Path) -> re.Pattern[str]:
-    """Names of the temporary folders :func:`staged` makes for ``destination`` (group ``pid``)."""
-    return re.compile(rf"^\.{re.escape(destination.name)}\.(?:tmp|old)-(?P<pid>\d+)-[A-Za-z0-9_]+$")
+    """Names of the temporary folders :func:`staged` makes for ``destination``, and the empty one
+    :func:`check_output_folder` makes to find out whether it can (group ``pid``)."""
+    return re.compile(rf"^\.{re.escape(destination.name)}\.(?:tmp|old|probe)-(?P<pid>\d+)-[A-Za-z0-9_]+$")
 
 
 def process_alive(pid: int) -> bool:
@@ -170,6 +171,11 @@ def remove_stale(destination: Path, now: float | None = None) -> list[Path]:
                         continue
                 if discard(entry, destination) is not None:
                     continue  # kept: it holds what kitgen cannot prove it wrote
+            elif ".probe-" in entry.name:
+                try:
+                    os.rmdir(entry)  # empty when kitgen made it
+                except OSError:
+                    continue  # something is in it: not kitgen's to remove
             else:
                 shutil.rmtree(entry, ignore_errors=True)  # a build's own work, never anyone else's
         removed.append(entry)
@@ -192,7 +198,7 @@ def check_output_folder(destination: Path) -> None:
                 folder.mkdir()
                 made.append(folder)
             try:
-                os.rmdir(new_folder(parent, f".{destination.name}.probe-"))
+                os.rmdir(new_folder(parent, f".{destination.name}.probe-{os.getpid()}-"))
             except OSError as exc:
                 exc.filename = str(parent)  # not the probe's own name
                 raise

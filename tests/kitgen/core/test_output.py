@@ -140,6 +140,23 @@ def dead_pid() -> int:
     return child.pid
 
 
+def test_a_probe_left_by_a_killed_build_is_removed_by_the_next_one(tmp_path: Path) -> None:
+    """A build killed between making and removing the empty folder with which it checks that the
+    destination can be made (found by the part-way kill test: ``.kit.probe-...`` was left for
+    good) leaves it to the next build; one that something was put in is left alone."""
+    destination = tmp_path / "kit"
+    empty = tmp_path / f".kit.probe-{dead_pid()}-0a1b2c"
+    full = tmp_path / f".kit.probe-{dead_pid()}-3d4e5f"
+    empty.mkdir()
+    full.mkdir()
+    (full / "notes.txt").write_text("mine")
+    assert staging_pattern(destination).match(empty.name)
+    assert remove_stale(destination) == [empty]
+    assert not empty.exists() and (full / "notes.txt").read_text() == "mine"
+    check_output_folder(destination)  # its own probe is gone when it returns
+    assert leftovers(destination) == [full.name]
+
+
 def test_only_stale_staging_folders_of_this_destination_are_removed(tmp_path: Path) -> None:
     destination = tmp_path / "kit"
     destination.mkdir()  # (without it, a stale .old folder is the previous kit: it is put back)
