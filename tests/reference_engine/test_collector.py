@@ -1,14 +1,18 @@
 """The cyclic collector's pause (reference_engine/collector.py): nested pauses keep it paused
 until the outermost ends, an error ends a pause, and a pause never switches on a collector
-that was off before it (a game inside a verification that pauses too)."""
+that was off before it (a game inside a verification that pauses too). A promoting pause (a
+card-level game's) moves what outlives it to the oldest generation unwalked, and garbage cycles
+are still found, by a full collection at CPython's pace."""
 
 from __future__ import annotations
 
 import gc
+import weakref
 from collections.abc import Generator
 
 import pytest
 
+from reference_engine import collector
 from reference_engine.collector import paused
 
 
@@ -45,3 +49,77 @@ def test_a_paused_function_abandoned_through_a_generator_switches_it_back_on() -
     assert next(gen) == 0 and not gc.isenabled()
     gen.close()  # abandoned mid-game
     assert gc.isenabled()
+
+
+class _Node:
+    """A container the collector tracks (a cycle of two makes garbage only it finds)."""
+
+    other: object = None
+
+
+def _cycle() -> weakref.ref[_Node]:
+    a, b = _Node(), _Node()
+    a.other, b.other = b, a
+    return weakref.ref(a)
+
+
+def test_a_promoting_pause_puts_what_outlives_it_in_the_oldest_generation_unwalked() -> None:
+    gc.collect()
+    before = [gc.get_stats()[i]["collections"] for i in range(3)]
+    with paused(promote=True):
+        kept = [_Node() for _ in range(2000)]  # more than a young collection's threshold
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    assert gc.get_count()[0] < 50  # the young generation starts afresh
+    oldest = {id(o) for o in gc.get_objects(2)}
+    assert all(id(o) in oldest for o in kept)
+    assert not any(id(o) in {id(x) for x in gc.get_objects(0)} for o in kept[:5])
+    assert gc.get_freeze_count() == 0  # nothing is left frozen
+    after = [gc.get_stats()[i]["collections"] for i in range(3)]
+    assert after[1:] == before[1:]  # no middle or full collection walked them
+
+
+def test_garbage_cycles_a_promotion_moved_are_found_by_a_full_collection_at_cpythons_pace() -> None:
+    gc.collect()
+    old = gc.get_threshold()
+    gc.set_threshold(old[0], 1, 2)  # a full collection every 1 * 2 promotions (CPython: 10 * 10)
+    try:
+        collector._SINCE_FULL[:] = [0, 0, 0]
+        with paused(promote=True):
+            first = _cycle()
+        assert first() is not None  # promoted with the cycle, not collected yet
+        with paused(promote=True):
+            second = _cycle()
+        assert first() is None and second() is None  # the second promotion ran a full collection
+        assert collector._SINCE_FULL[:2] == [0, 0] and collector._SINCE_FULL[2] > 0
+        with paused(promote=True):
+            third = _cycle()
+        assert third() is not None
+        gc.collect()
+        assert third() is None  # an explicit collection finds it as ever
+    finally:
+        gc.set_threshold(*old)
+
+
+def test_a_promoting_pause_leaves_a_collector_that_was_off_and_frozen_objects_alone() -> None:
+    gc.collect()
+    gc.disable()
+    try:
+        with paused(promote=True):
+            inner = _cycle()
+        young = {id(o) for o in gc.get_objects(0)}
+        assert id(inner()) in young  # off before: no promotion
+    finally:
+        gc.enable()
+    gc.collect()
+    frozen = _Node()
+    gc.freeze()  # a process that keeps objects frozen (e.g. before forking)
+    try:
+        count = gc.get_freeze_count()
+        with paused(promote=True):
+            made = _Node()
+        assert gc.get_freeze_count() == count  # its frozen objects stay frozen
+        assert id(made) in {id(o) for o in gc.get_objects(0)}
+        assert id(frozen) not in {id(o) for o in gc.get_objects()}
+    finally:
+        gc.unfreeze()

@@ -197,8 +197,10 @@ class Game(TableGame[RuleSet]):
             quick and self.rec is None and all(q or not s.virtual for q, s in zip(self.quick, self.seats))
         )
         if self.level == "card":
-            # The cyclic collector waits for the end of a card-level hand (see collector.py).
-            with paused():
+            # The cyclic collector waits for the end of a card-level game, and what the game
+            # leaves (the compiled steps' kept plans and answers) goes to the oldest generation
+            # unwalked (see collector.py).
+            with paused(promote=True):
                 return self._play()
         return self._play()
 
