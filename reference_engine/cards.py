@@ -9,7 +9,7 @@ module converts between that code and readable values.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
@@ -79,6 +79,12 @@ class SymbolTable:
 
     def by_id(self, sid: int) -> Symbol:
         return self._by_id[sid]
+
+    def faces(self, codes: Iterable[int]) -> list[Symbol]:
+        """The faces of table codes (``symbol_id << 1 | face_up``) in order, ``EMPTY`` slots left
+        out: ``[by_id(c >> 1) for c in codes if c != EMPTY]`` without a call per card."""
+        table = self._by_id
+        return [table[c >> 1] for c in codes if c != EMPTY]
 
     def interned(self, sym: Symbol) -> bool:
         """Whether ``sym`` is this registry's own object for its id (then it equals only itself)."""

@@ -17,7 +17,7 @@ from itertools import chain
 from operator import attrgetter
 from typing import Any
 
-from .cards import EMPTY, SYMBOLS, Symbol
+from .cards import SYMBOLS, Symbol
 from .collector import paused
 from .compiled import run_single
 from .compiled.program import expect_value, outputs_evaluator
@@ -127,7 +127,15 @@ _PLANS_KEPT = 20_000  # rearrangement plans kept between runs before the cache s
 _COUNTS_KEPT = 4_096  # the paper's counts kept (by protocol and parameters) before starting afresh
 _NAME = attrgetter("name")
 _ID = attrgetter("id")
-_READ = ("played", "kept")  # the outputs a run's result reads (the others are checked, not decoded)
+_READ = ("played", "kept")
+_HANDS = tuple(f"hand{i}" for i in range(1, 17))  # the owners' regions' names, hand1, hand2, ...
+
+
+def _hands(n: int) -> tuple[str, ...]:
+    return tuple(f"hand{i}" for i in range(1, n + 1))
+
+
+# the outputs a run's result reads (the others are checked, not decoded)
 
 
 def run_selection(
@@ -184,12 +192,12 @@ def run_selection(
     played = outs["played"]
     returned = []
     cells = state.cells
-    by_id = SYMBOLS.by_id
-    for i in range(len(owners)):
-        reg = state.layout.by_name.get(f"hand{i + 1}")
+    faces = SYMBOLS.faces
+    by_name = state.layout.by_name
+    for name in _HANDS[: len(owners)] if len(owners) <= len(_HANDS) else _hands(len(owners)):
+        reg = by_name.get(name)
         # A region's slots are consecutive (Region.slots): its cells are one slice of the row.
-        hand = cells[reg.offset : reg.offset + reg.size] if reg else ()
-        returned.append([by_id(c >> 1) for c in hand if c != EMPTY])
+        returned.append(faces(cells[reg.offset : reg.offset + reg.size]) if reg else [])
     kept = outs.get("kept")
     if kept is not None:
         returned[0].append(kept)  # the drawn card joins P_1's hand
@@ -254,7 +262,7 @@ def _checked(
     for i, (owner, cards) in enumerate(zip(owners, returned)):
         expected = list(owner)
         if i == 0 and played is not None and played is not drawn:
-            expected.remove(played)
+            _remove(expected, played)
         if i == 0 and kept is not None:
             expected.append(kept)
         if i == pile and drawn is not None:
@@ -281,6 +289,17 @@ def _checked(
             if check_counts and paper != value:
                 raise CheckFailure(f"{where}: used {value} {name.replace('_', ' ')}, the paper says {paper}")
     return SelectionRun(played, returned, measured[0], measured[1], 6, view, paper_counts, drawn=drawn)
+
+
+def _remove(cards: list[Symbol], card: Symbol) -> None:
+    """``cards.remove(card)``, the identical card first: a game's cards are the symbol table's
+    own, so it is the first equal one, found without comparing faces field by field; else (a
+    card not interned) by equality, as ``remove`` does. Either leaves the same faces."""
+    for i, c in enumerate(cards):
+        if c is card:
+            del cards[i]
+            return
+    cards.remove(card)
 
 
 def _same_faces(cards: list[Symbol], expected: list[Symbol]) -> bool:

@@ -191,11 +191,15 @@ class Frame:
                 for v in items:
                     cells.extend(self.encoded(decl.encoding, v))
             else:  # a card encodes as itself, face down (BoundEncoding.encode), one card per value
-                for v in items:
-                    if type(v) is Symbol:
-                        cells.append(v.id << 1)  # code(v)
-                    else:
-                        cells.extend(self.encoded(decl.encoding, v))
+                codes = [v.id << 1 for v in items if type(v) is Symbol]  # code(v)
+                if len(codes) == len(items):  # cards only (a game's table): all at once
+                    cells.extend(codes)
+                else:
+                    for v in items:
+                        if type(v) is Symbol:
+                            cells.append(v.id << 1)  # code(v)
+                        else:
+                            cells.extend(self.encoded(decl.encoding, v))
             shapes.append(
                 (name, 1, b.width * len(items), max(b.width, 1), None, self.proto.sleeves.get(name))
             )

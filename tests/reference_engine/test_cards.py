@@ -24,3 +24,12 @@ def test_codes_and_orientation() -> None:
 def test_bad_card_text() -> None:
     with pytest.raises(ValueError, match="not a card"):
         Card.parse("al pha")
+
+
+def test_faces_decodes_a_row_of_codes_as_by_id_does_leaving_empty_slots_out() -> None:
+    from reference_engine.cards import EMPTY
+
+    a, b = SYMBOLS.intern("faces_a"), SYMBOLS.intern("faces_b")
+    row = [code(a), EMPTY, flip(code(b)), code(a), EMPTY]
+    assert SYMBOLS.faces(row) == [SYMBOLS.by_id(c >> 1) for c in row if c != EMPTY] == [a, b, a]
+    assert SYMBOLS.faces(()) == [] and SYMBOLS.faces([EMPTY]) == []

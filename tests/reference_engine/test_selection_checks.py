@@ -585,3 +585,22 @@ def test_faces_compare_by_name_whatever_their_ids() -> None:
     assert _same_faces([red1, green2], [green2, outsider])
     assert not _same_faces([red1, green2], [green2, impostor])
     assert not _same_faces([red1], [red1, red1]) and not _same_faces([red1, red1], [red1, green2])
+
+
+def test_the_played_card_leaves_the_expected_hand_by_identity_or_else_by_equality() -> None:
+    """run_selection's check removes the card played from P_1's expected hand: the identical
+    card when the hand holds it (a game's cards are interned), else the first equal one, as
+    ``list.remove`` does; a card not there is an error as before."""
+    from reference_engine.cards import SYMBOLS
+    from reference_engine.selection import _remove
+
+    a = SYMBOLS.intern("remove_a")
+    twin = Symbol(a.name, a.glyph, a.id)  # equal to a, not the table's own object
+    hand = [twin, a, a]
+    _remove(hand, a)
+    assert len(hand) == 2 and hand[0] is twin and hand[1] is a
+    hand = [twin]
+    _remove(hand, a)
+    assert hand == []
+    with pytest.raises(ValueError):
+        _remove([SYMBOLS.intern("remove_b")], a)
