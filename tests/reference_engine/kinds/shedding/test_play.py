@@ -223,8 +223,8 @@ def test_a_deal_takes_the_cards_pop_would_take(size: int, players: int, cards: i
 
 def test_the_cyclic_collector_waits_for_the_end_of_a_card_level_game(library: Library) -> None:
     """A card-level game leaves no reference cycle (test_selection_checks.py): the collector is
-    paused for the whole game, between runs too, and switched back on when it ends, or raises;
-    a rule-level game leaves it alone."""
+    paused for the whole game, between runs too, and switched back on when it ends, or raises,
+    what outlives the game promoted to the oldest generation; a rule-level game leaves it alone."""
     import gc
 
     rules = load_rules("uno")
@@ -238,6 +238,9 @@ def test_the_cyclic_collector_waits_for_the_end_of_a_card_level_game(library: Li
     game = Game(rules, library, players=3, virtual=3, level="card", seed=2)
     game.run_until(watch)
     assert seen == [False] * 6 and gc.isenabled()
+    # What outlives the game went to the oldest generation unwalked (collector.py's promotion):
+    # the game itself, its result and the runs' kept plans; nothing is left frozen.
+    assert id(game) in {id(o) for o in gc.get_objects(2)} and gc.get_freeze_count() == 0
 
     def broken(game: Game, seat: int, valid: object) -> bool:
         seen.append(gc.isenabled())
