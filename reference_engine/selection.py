@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from itertools import chain
 from operator import attrgetter
 from typing import Any
@@ -22,6 +22,8 @@ from .collector import paused
 from .compiled import run_single
 from .compiled.program import expect_value, outputs_evaluator
 from .errors import CheckFailure
+from .expressions import Comprehension, Const, Index, Name, Node
+from .kept import exact
 from .machine import Runner, Shared, ViewTable, read_outputs
 from .registry import Library
 from .spec import Protocol, require
@@ -320,30 +322,93 @@ def _paper_count(
 ) -> Any:
     """The spec's ``expect`` value ``name`` (shuffles, helper_cards) for this run's parameters,
     or None when it quotes none. A value that calls no game function depends on the protocol
-    and its parameters alone: it is kept in ``cache`` (the same for every run with those).
-    With ``library`` (a compiled run), evaluated by the compiled protocol's fast function."""
-    key = (id(protocol), frame.key, name)
+    and its parameters alone: it is kept in ``cache`` (the same for every run with those), by
+    the values of the parameters it reads (:func:`param_reads`: ``sizes[1]`` alone where it reads
+    no other item of ``sizes``, so that a game's turns, whose sizes all differ, share it), else
+    by all the parameters. With ``library`` (a compiled run), evaluated by the compiled
+    protocol's fast function."""
+    # What the expression reads, asked of it once per protocol: whether it calls a game
+    # function (e.g. valid), and the parameters (and items) its value depends on.
+    reads = cache.counts.get((id(protocol), name))
+    if reads is None or reads[0] is not protocol:
+        exp = protocol.expect.get(name)
+        if exp is None or exp.value is None:
+            return None
+        calls = exp.value.calls()
+        narrow = param_reads(exp.value.node, frozenset(frame.params)) if calls <= _PURE_COUNTS else None
+        reads = (protocol, bool(calls & protocol.context.keys()), exp.value, narrow)
+        if len(cache.counts) >= _COUNTS_KEPT:
+            cache.counts.clear()
+        cache.counts[(id(protocol), name)] = reads
+    _, game, expr, narrow = reads
+    key = (id(protocol), name, frame.key if narrow is None else _read_values(frame.params, narrow))
     hit = cache.counts.get(key)
     if hit is not None and hit[0] is protocol:
         return hit[1]
-    exp = protocol.expect.get(name)
-    if exp is None or exp.value is None:
-        return None
-    # Whether it reads the game (calls e.g. valid): asked of the expression once per protocol.
-    reads = cache.counts.get((id(protocol), name))
-    if reads is None or reads[0] is not protocol:
-        reads = (protocol, bool(exp.value.calls() & protocol.context.keys()))
     # The fast function only where it calls no game function (each called as often as before).
-    if library is not None and not reads[1]:
-        value = expect_value(library, frame, exp.value)
-    else:
-        value = exp.value(frame.globals)
-    if len(cache.counts) >= _COUNTS_KEPT:
-        cache.counts.clear()
-    cache.counts[(id(protocol), name)] = reads
-    if not reads[1]:
+    fast = library is not None and not game
+    value = expect_value(library, frame, expr) if fast and library is not None else expr(frame.globals)
+    if not game:
+        if len(cache.counts) >= _COUNTS_KEPT:
+            cache.counts.clear()
+            cache.counts[(id(protocol), name)] = reads
         cache.counts[key] = (protocol, value)
     return value
+
+
+_PURE_COUNTS = frozenset({"len"})
+"""Functions an ``expect`` value may call and still be kept by the parameters it reads (a
+function of its arguments alone)."""
+
+
+def param_reads(node: Node, params: frozenset[str]) -> tuple[tuple[str, int | None], ...] | None:
+    """The parameters an expression's value depends on, sorted: ``(name, k)`` where it reads only
+    items ``name[k]`` (a whole number written in the expression), ``(name, None)`` where it reads
+    the whole value. None where a comprehension's variable has a parameter's name (then the
+    caller keys by every parameter)."""
+    found: set[tuple[str, int | None]] = set()
+
+    def walk(n: Any) -> bool:
+        if isinstance(n, (list, tuple)):
+            return all(walk(x) for x in n)
+        if not isinstance(n, Node):
+            return True
+        if isinstance(n, Name):
+            if n.name in params:
+                found.add((n.name, None))
+            return True
+        if (
+            isinstance(n, Index)
+            and isinstance(n.obj, Name)
+            and n.obj.name in params
+            and len(n.args) == 1
+            and isinstance(n.args[0], Const)
+            and type(n.args[0].value) is int
+        ):
+            found.add((n.obj.name, n.args[0].value))
+            return True
+        if isinstance(n, Comprehension) and params.intersection(n.variables):
+            return False
+        return all(walk(getattr(n, f.name)) for f in fields(n))
+
+    if not walk(node):
+        return None
+    whole = {p for p, k in found if k is None}
+    return tuple(sorted((r for r in found if r[1] is None or r[0] not in whole), key=repr))
+
+
+def _read_values(params: dict[str, Any], reads: tuple[tuple[str, int | None], ...]) -> tuple[Any, ...]:
+    """The values of ``reads`` (:func:`param_reads`) in ``params``, each exact (1 is not True): an
+    item its index does not reach is keyed by the whole value (its evaluation fails or reads
+    what the interpreter's indexing reads)."""
+    out: list[Any] = []
+    for p, k in reads:
+        value = params.get(p)
+        if k is not None and type(value) is tuple and 0 < k <= len(value):
+            out.append(("item", k, exact(value[k - 1])))
+        else:
+            out.append(("whole", k, exact(value)))
+    return tuple(out)
 
 
 def _drawn(

@@ -221,12 +221,18 @@ def test_the_paper_counts_are_kept_per_protocol_and_parameters(library: Library)
     for seed in (1, 2):
         run = run_selection(library, proto, full_table(seed), valid, random.Random(seed), cache, "turn 1")
         assert run.expected == {"shuffles": run.shuffles} and run.shuffles == 2 + 3  # k_1 = 7: 3 rounds
-    (key,) = [k for k in cache.counts if len(k) == 3]  # (protocol, parameters, count)
-    assert key[2] == "shuffles" and cache.counts[key] == (proto, 5)
-    assert cache.counts[(id(proto), "shuffles")] == (proto, False)  # it reads no game function
+    # Kept by the item of the parameters it reads (k_1 = sizes[1]), not by all of them.
+    (key,) = [k for k in cache.counts if len(k) == 3]  # (protocol, count, the values it reads)
+    assert key[1:] == ("shuffles", (("item", 1, 7),)) and cache.counts[key] == (proto, 5)
+    reads = cache.counts[(id(proto), "shuffles")]
+    assert reads[:2] == (proto, False) and reads[3] == (("sizes", 1),)  # it reads no game function
+    other = full_table(4)
+    other[1] = other[1][:3]  # other sizes, the same k_1: the kept count
+    run = run_selection(library, proto, other, valid, random.Random(4), cache, "turn 2")
+    assert run.expected == {"shuffles": 5} and len([k for k in cache.counts if len(k) == 3]) == 1
     smaller = full_table(3)
     smaller[0] = smaller[0][:2]
-    run = run_selection(library, proto, smaller, valid, random.Random(3), cache, "turn 2")
+    run = run_selection(library, proto, smaller, valid, random.Random(3), cache, "turn 3")
     assert run.expected == {"shuffles": 2 + 1} and len([k for k in cache.counts if len(k) == 3]) == 2
 
 
@@ -240,7 +246,8 @@ def test_a_paper_count_that_reads_the_game_is_asked_every_run(variant: Callable[
     for seed in (1, 2):
         run = run_selection(lib, proto, full_table(seed), valid, random.Random(seed), cache, "turn 1")
         assert run.expected == {"shuffles": 5}
-    assert cache.counts == {(id(proto), "shuffles"): (proto, True)}  # it reads the game: no value kept
+    (only,) = cache.counts  # it reads the game: no value kept
+    assert only == (id(proto), "shuffles") and cache.counts[only][:2] == (proto, True)
 
 
 def test_the_initial_table_holds_each_card_face_down(library: Library) -> None:
@@ -604,3 +611,62 @@ def test_the_played_card_leaves_the_expected_hand_by_identity_or_else_by_equalit
     assert hand == []
     with pytest.raises(ValueError):
         _remove([SYMBOLS.intern("remove_b")], a)
+
+
+def test_param_reads_names_the_parameters_and_items_an_expect_value_reads() -> None:
+    from reference_engine.expressions import parse
+    from reference_engine.selection import param_reads
+
+    params = frozenset({"sizes", "draw"})
+    cases = {
+        "2 + len([n for n in [1, 2, 4] if n < sizes[1]])": (("sizes", 1),),
+        "sizes[1] + len(sizes)": (("sizes", None),),  # the whole value: its items are not keyed
+        "sizes[2] * 10 + sizes[1] + draw": (("draw", None), ("sizes", 1), ("sizes", 2)),
+        "sizes[-1]": (("sizes", None),),  # an index that is not a written whole number
+        "sizes[draw]": (("draw", None), ("sizes", None)),
+        "3": (),
+        "[sizes for sizes in [1, 2]]": None,  # a variable shadows a parameter: every parameter
+    }
+    for text, reads in cases.items():
+        assert param_reads(parse(text).node, params) == reads, text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "sizes[2] * 100 + sizes[1] * 10 + draw",
+        "len([n for n in [1, 2, 4, 8] if n < sizes[1]]) + len(sizes)",
+        "sizes[1] + sizes[0]",  # an index outside 1..n: an error every time, never kept
+        "len([sizes for sizes in [1, 2]]) + sizes[1] + sizes[3]",
+    ],
+)
+def test_the_paper_counts_kept_by_what_they_read_equal_the_interpreters_every_time(
+    library: Library, text: str
+) -> None:
+    """A game's turns share an ``expect`` value kept by the parameter items it reads; hostile
+    values (reading two items, a flag, the whole list, an index that fails, a shadowing
+    variable) must still give the interpreter's value (or its error) on every table."""
+    import copy
+
+    from reference_engine.declarations import ExpectDecl
+    from reference_engine.errors import EvalError
+    from reference_engine.expressions import parse
+    from reference_engine.machine import Runner
+    from reference_engine.selection import CallCache, _paper_count
+
+    proto = copy.copy(library.protocol("card-selection-arrow"))
+    proto.expect = {"shuffles": ExpectDecl("shuffles", parse(text), {}, "a hostile count", ("expect",))}
+    cache = CallCache()
+    rng = random.Random(5)
+    runner = Runner(library, "sample", rng=rng, context={"valid": lambda c: True})
+    for _ in range(60):
+        sizes = tuple(rng.randrange(1, 4) for _ in range(rng.choice([3, 4])))
+        frame = runner.frame(proto, proto.resolve_params({"sizes": sizes, "draw": rng.randrange(2)}))
+        try:
+            want = proto.expect["shuffles"].value(frame.globals)
+        except EvalError as exc:
+            with pytest.raises(EvalError, match=str(exc)[:20]):
+                _paper_count(cache, proto, frame, "shuffles", library)
+            continue
+        for lib in (library, None):  # the compiled function, then the interpreter's
+            assert _paper_count(cache, proto, frame, "shuffles", lib) == want, (sizes, frame.params)
