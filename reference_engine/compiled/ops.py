@@ -101,7 +101,7 @@ class Compiler:
             self.depth -= 1
         out = fused.pairs(out, self.e)  # a sleeve step and a discard at once (fused.py)
         # A protocol's own steps: runs of fixed steps as kept chains (segments.py).
-        return tuple(segments.fold(self, out) if top else out)
+        return tuple(segments.fold(self, out, _TOOLS) if top else out)
 
     def step(self, step: st.Step, number: str | None) -> Op:
         kind = type(step)
@@ -647,5 +647,7 @@ _COMPILERS: dict[type[st.Step], Callable[[Compiler, Any, str | None], Op]] = {
     st.Sleeve: _sleeve,
     st.Rotate: _rotate,
 }
+
+_TOOLS = segments.Tools(make_plan, _shuffle_of, run_block)
 
 __all__ = ["NOT_YET_COMPILED", "Block", "Compiler", "Draft", "Op", "Unsupported", "run_block"]

@@ -29,7 +29,7 @@ steps, the error), then keeps the step-by-step result.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from .. import steps as st
 from ..expressions import Call, EvalError, ListLit, Name
@@ -51,6 +51,16 @@ Entry = tuple[Op, str | None, st.Step]
 Link = tuple[Any, Callable[[Run], bool]]
 """The layout a link was made for, and what it does (False: nothing, the step's own op runs)."""
 Maker = Callable[[Run], Link | None]
+
+
+class Tools(NamedTuple):
+    """What a segment takes from the step compilers (:mod:`.ops`, which folds segments): a
+    step's plan for a layout, a shuffle's piles checked, and the block runner."""
+
+    make_plan: Callable[..., Any]
+    shuffle_of: Callable[..., Any]
+    run_block: Callable[[Run, Any], None]
+
 
 KEPT = 128
 """Chains a segment keeps (one per layout at its start and variables' names); afresh beyond."""
@@ -76,7 +86,8 @@ class Leaf:
 class Segment:
     """A block's consecutive steps carried out as one (see the module docs)."""
 
-    def __init__(self, entries: Sequence[Entry], leaves: list[Leaf]):
+    def __init__(self, entries: Sequence[Entry], leaves: list[Leaf], tools: Tools):
+        self.tools = tools
         self.entries = tuple(entries)
         self.leaves = tuple(leaves)
         self.chains: dict[Any, list[Any]] = {}
@@ -141,8 +152,7 @@ class Segment:
     def _general(self, run: Run) -> None:
         """The steps one by one, as the enclosing block runs them (the last one's checks and
         count are the caller's)."""
-        from .ops import run_block
-
+        run_block = self.tools.run_block
         *most, last = self.entries
         for entry in most:
             run_block(run, (entry,))
@@ -209,14 +219,12 @@ def _restore(run: Run, snap: tuple[Any, ...]) -> None:
 # --------------------------------------------------------------------------- links
 
 
-def _sleeve(step: st.Sleeve) -> Maker:
+def _sleeve(step: st.Sleeve, make_plan: Callable[..., Any]) -> Maker:
     """A sleeve step's plan for the layout (its arguments are the step's own): applied with
     one gather where it slides out no card, counts none and returns none to the supply."""
     res = tuple(step.ops)
 
     def make(run: Run) -> Link | None:
-        from .ops import make_plan
-
         layout = run.layout
         try:
             plan = make_plan(run, step, res, _sleeve_build, fp.build_sleeve)
@@ -258,13 +266,11 @@ def _row_turn(what: ev.Expr, name: str, r: int) -> Maker:
     return make
 
 
-def _washed_columns(step: st.Shuffle, piles: ev.Expr, name: str) -> Maker:
+def _washed_columns(step: st.Shuffle, piles: ev.Expr, name: str, shuffle_of: Callable[..., Any]) -> Maker:
     """A scramble of ``columns(name)``: the piles and the rows of the region, read from the
     layout once; the permutation drawn at each run (:func:`~.rows.scramble`)."""
 
     def make(run: Run) -> Link | None:
-        from .ops import _shuffle_of
-
         layout = run.layout
         if name in run.vars() or name not in layout.by_name:
             return None
@@ -272,7 +278,7 @@ def _washed_columns(step: st.Shuffle, piles: ev.Expr, name: str) -> Maker:
             got = piles.piles(run)
             if not isinstance(got, tuple):
                 return None
-            shuffle, flats, how = _shuffle_of(step, got[0], got[1], layout)
+            shuffle, flats, how = shuffle_of(step, got[0], got[1], layout)
         except EvalError:
             return None
         bounds = rows.column_rows(layout, flats)
@@ -298,14 +304,12 @@ def _washed_columns(step: st.Shuffle, piles: ev.Expr, name: str) -> Maker:
     return make
 
 
-def _placed_regions(step: st.Place, names: set[str]) -> Maker:
+def _placed_regions(step: st.Place, names: set[str], make_plan: Callable[..., Any]) -> Maker:
     """A place of regions' cards (``M: [cards]``): its plan for the layout, where every name
     its values read is a region and not a variable (what they select follows from the layout)."""
     up = step.up
 
     def make(run: Run) -> Link | None:
-        from .ops import make_plan
-
         layout = run.layout
         known = run.vars()
         if any(name in known or name not in layout.by_name for name in names):
@@ -342,13 +346,13 @@ def _region_names(c: Any, step: st.Place) -> set[str] | None:
     return names or None
 
 
-def maker(c: Any, step: st.Step) -> Maker | None:
+def maker(c: Any, step: st.Step, tools: Tools) -> Maker | None:
     """What makes ``step``'s link (``c``: the compiler), None where it has none."""
     if isinstance(step, st.Place):
         names = _region_names(c, step)
-        return None if names is None else _placed_regions(step, names)
+        return None if names is None else _placed_regions(step, names, tools.make_plan)
     if isinstance(step, st.Sleeve):
-        return _sleeve(step)
+        return _sleeve(step, tools.make_plan)
     if isinstance(step, st.Turn):
         what = c.e(step.what)
         row = rows.whole_row(what)
@@ -363,7 +367,7 @@ def maker(c: Any, step: st.Step) -> Maker | None:
             and len(node.args) == 1
             and isinstance(node.args[0], Name)
         ):
-            return _washed_columns(step, piles, node.args[0].name)
+            return _washed_columns(step, piles, node.args[0].name, tools.shuffle_of)
     return None
 
 
@@ -379,7 +383,7 @@ def _leaf(entry: Entry) -> bool:
     return type(step) in _LEAVES and not (isinstance(step, st.Shuffle) and step.how in AT_ONCE)
 
 
-def fold(c: Any, entries: list[Entry]) -> list[Entry]:
+def fold(c: Any, entries: list[Entry], tools: Tools) -> list[Entry]:
     """``entries`` (a protocol's top-level block, compiled) with each run of two or more
     consecutive steps of the kinds above (or ``do`` steps of them alone) that makes at least
     one link carried out as one :class:`Segment`."""
@@ -389,7 +393,7 @@ def fold(c: Any, entries: list[Entry]) -> list[Entry]:
     def flush() -> None:
         leaves = [leaf for _, ls in run for leaf in ls]
         if len(run) >= 2 and any(leaf.make is not None for leaf in leaves):
-            seg = Segment([e for e, _ in run], leaves)
+            seg = Segment([e for e, _ in run], leaves, tools)
             last = run[-1][0]
             leaves[-1].afters.pop()  # the last step's checks and count are the caller's
             out.append((seg, last[1], last[2]))
@@ -398,7 +402,7 @@ def fold(c: Any, entries: list[Entry]) -> list[Entry]:
         run.clear()
 
     for i, entry in enumerate(entries):
-        leaves = _leaves(c, entry)
+        leaves = _leaves(c, entry, tools)
         # A sleeve step right before a discard may be fused with it (fused.py): left alone.
         fused_next = i + 1 < len(entries) and isinstance(entries[i + 1][2], st.Discard)
         if isinstance(entry[2], st.Sleeve) and fused_next:
@@ -412,16 +416,16 @@ def fold(c: Any, entries: list[Entry]) -> list[Entry]:
     return out
 
 
-def _leaves(c: Any, entry: Entry) -> list[Leaf] | None:
+def _leaves(c: Any, entry: Entry, tools: Tools) -> list[Leaf] | None:
     """The steps of ``entry`` as a segment's leaves, None where it cannot be one."""
     op, number, step = entry
     if _leaf(entry):
-        return [Leaf(op, number, step, maker(c, step))]
+        return [Leaf(op, number, step, maker(c, step, tools))]
     if type(step) is not st.Do or not step.body:
         return None
     body = [(step_, step_.number or number) for step_ in step.body]
     if not all(type(s) in _LEAVES and not (isinstance(s, st.Shuffle) and s.how in AT_ONCE) for s, _ in body):
         return None
-    leaves = [Leaf(c.step(s, here), here, s, maker(c, s)) for s, here in body]
+    leaves = [Leaf(c.step(s, here), here, s, maker(c, s, tools)) for s, here in body]
     leaves[-1].afters.append((number, step))  # the do's own checks and count, after its last step
     return leaves
