@@ -212,6 +212,7 @@ def _place(c: Compiler, step: st.Place, number: str | None) -> Op:
         if not new(run):
             generic(run)
 
+    op.new = new  # type: ignore[attr-defined]  # a segment's link for the step (segments.py)
     return op
 
 

@@ -161,6 +161,10 @@ class Segment:
 
     def _checked(self, run: Run) -> None:
         """Both ways from the same table and generator, compared; the step-by-step one kept."""
+        rng = run.runner.rng
+        if not (hasattr(rng, "getstate") and hasattr(rng, "setstate")):
+            self._general(run)  # a generator that cannot be taken back: one way only
+            return
         before = _snapshot(run)
         try:
             self._fast(run)
@@ -346,11 +350,27 @@ def _region_names(c: Any, step: st.Place) -> set[str] | None:
     return names or None
 
 
-def maker(c: Any, step: st.Step, tools: Tools) -> Maker | None:
-    """What makes ``step``'s link (``c``: the compiler), None where it has none."""
+def _owner_row(new: Any) -> Maker:
+    """A row of owner cards by owner sizes (:meth:`~.rows.NewPlace.owner_link`)."""
+
+    def make(run: Run) -> Link | None:
+        go = new.owner_link(run)
+        return None if go is None else (run.layout, go)
+
+    return make
+
+
+def maker(c: Any, step: st.Step, tools: Tools, op: Op) -> Maker | None:
+    """What makes ``step``'s link (``c``: the compiler; ``op``: the step's own operation),
+    None where it has none."""
     if isinstance(step, st.Place):
         names = _region_names(c, step)
-        return None if names is None else _placed_regions(step, names, tools.make_plan)
+        if names is not None:
+            return _placed_regions(step, names, tools.make_plan)
+        new = getattr(op, "new", None)
+        if new is not None and new.owners is not None and new.arrows is None and new.pure is not None:
+            return _owner_row(new)
+        return None
     if isinstance(step, st.Sleeve):
         return _sleeve(step, tools.make_plan)
     if isinstance(step, st.Turn):
@@ -420,12 +440,15 @@ def _leaves(c: Any, entry: Entry, tools: Tools) -> list[Leaf] | None:
     """The steps of ``entry`` as a segment's leaves, None where it cannot be one."""
     op, number, step = entry
     if _leaf(entry):
-        return [Leaf(op, number, step, maker(c, step, tools))]
+        return [Leaf(op, number, step, maker(c, step, tools, op))]
     if type(step) is not st.Do or not step.body:
         return None
     body = [(step_, step_.number or number) for step_ in step.body]
     if not all(type(s) in _LEAVES and not (isinstance(s, st.Shuffle) and s.how in AT_ONCE) for s, _ in body):
         return None
-    leaves = [Leaf(c.step(s, here), here, s, maker(c, s, tools)) for s, here in body]
+    leaves = []
+    for s, here in body:
+        op_ = c.step(s, here)
+        leaves.append(Leaf(op_, here, s, maker(c, s, tools, op_)))
     leaves[-1].afters.append((number, step))  # the do's own checks and count, after its last step
     return leaves

@@ -63,9 +63,9 @@ def test_steps_1_to_9_are_one_segment_and_run_alike() -> None:
     # The segment sits where step 9 was: the block's next step is step 10.
     numbers = [e[1] for e in program.block]
     assert numbers[: numbers.index("10") + 1] == ["9", "10"]
-    # Links for the place of the hands, the washes, the rows turned and the sleeves.
+    # Links for the place of the hands, the owner row, the washes, the rows turned, the sleeves.
     made = [leaf.number for leaf in seg.leaves if leaf.make is not None]
-    assert made == ["1", "4", "5", "5", "7", "8", "9", "9"]
+    assert made == ["1", "2", "4", "5", "5", "7", "8", "9", "9"]
     before = seg.fast_runs
     found, kinds = _differences(library)
     assert not found, "\n".join(found)
