@@ -124,6 +124,11 @@ def test_a_chain_runs_a_step_alone_where_its_layout_is_not_the_links() -> None:
             '      scramble: "columns(M)"\n      uses: sleeve\n      how: >-\n        A table wash that',
             '      scramble: "rows(M)"\n      uses: sleeve\n      how: >-\n        A table wash that',
         ),
+        # A variable named as the region before the segment: M[1, *] and columns(M) read it.
+        (
+            "  - step: 1\n",
+            '  - step: 0\n    say: "A variable named M."\n    let:\n      M: "1"\n\n  - step: 1\n',
+        ),
     ],
 )
 def test_a_broken_segment_stops_alike(tmp_path: Path, mutant: tuple[str, str]) -> None:
