@@ -71,7 +71,8 @@ _NONE: Any = object()  # a link position whose step has no link for its layout (
 class Leaf:
     """One step of a segment: its own compiled operation, what makes its link (None: it has
     none), and the checks and counts that follow it (its own, then those of the ``do`` steps
-    it ends), each (number, step)."""
+    it ends), each (number, step, whether the shown cards are checked: a ``do``'s check right
+    after its last step's, on the very same table, finds what that one found)."""
 
     __slots__ = ("afters", "make", "number", "op", "step")
 
@@ -80,7 +81,7 @@ class Leaf:
         self.number = number
         self.step = step
         self.make = make
-        self.afters: list[tuple[str | None, st.Step]] = [(number, step)]
+        self.afters: list[tuple[str | None, st.Step, bool]] = [(number, step, True)]
 
 
 class Segment:
@@ -123,10 +124,10 @@ class Segment:
                 leaf.op(run)
             else:
                 used = True
-            for number, step in leaf.afters:
+            for number, step, check in leaf.afters:
                 # run_block's checks and count after a step (the last one's are the caller's).
                 layout = run.layout
-                if layout.shown:
+                if check and layout.shown:
                     cells = run.cells
                     for f in layout.shown:
                         if not cells[f] & 1:
@@ -450,5 +451,5 @@ def _leaves(c: Any, entry: Entry, tools: Tools) -> list[Leaf] | None:
     for s, here in body:
         op_ = c.step(s, here)
         leaves.append(Leaf(op_, here, s, maker(c, s, tools, op_)))
-    leaves[-1].afters.append((number, step))  # the do's own checks and count, after its last step
+    leaves[-1].afters.append((number, step, False))  # the do's own count, after its last step
     return leaves
