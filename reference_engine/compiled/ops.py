@@ -33,7 +33,7 @@ from ..machine.plans import _flats, _res, check_shown
 from ..machine.runner import MAX_RUN_STEPS
 from ..shuffles import Shuffle
 from ..table import Draft, Layout, State, visible
-from . import calls, fused, rows, takes
+from . import calls, fused, rows, segments, takes
 from . import evaluate as ev
 from . import plans as fp
 from .base import Op, Unsupported, apply_plan, fail, same_plan, strip
@@ -83,17 +83,25 @@ class Compiler:
     def __init__(self, callee: Callable[[str], Any], exprs: dict[int, ev.Expr]):
         self.callee = callee
         self.exprs = exprs
+        self.depth = 0  # blocks being compiled (the protocol's own steps: 0)
 
     def e(self, expr: Expression | None) -> ev.Expr:
         assert expr is not None
         return self.exprs[id(expr)]
 
     def block(self, steps: list[st.Step], number: str | None) -> Block:
-        out = []
-        for step in steps:
-            here = step.number or number
-            out.append((self.step(step, here), here, step))
-        return tuple(fused.pairs(out, self.e))  # a sleeve step and a discard at once (fused.py)
+        top = not self.depth
+        self.depth += 1
+        try:
+            out = []
+            for step in steps:
+                here = step.number or number
+                out.append((self.step(step, here), here, step))
+        finally:
+            self.depth -= 1
+        out = fused.pairs(out, self.e)  # a sleeve step and a discard at once (fused.py)
+        # A protocol's own steps: runs of fixed steps as kept chains (segments.py).
+        return tuple(segments.fold(self, out, _TOOLS) if top else out)
 
     def step(self, step: st.Step, number: str | None) -> Op:
         kind = type(step)
@@ -204,6 +212,7 @@ def _place(c: Compiler, step: st.Place, number: str | None) -> Op:
         if not new(run):
             generic(run)
 
+    op.new = new  # type: ignore[attr-defined]  # a segment's link for the step (segments.py)
     return op
 
 
@@ -639,5 +648,7 @@ _COMPILERS: dict[type[st.Step], Callable[[Compiler, Any, str | None], Op]] = {
     st.Sleeve: _sleeve,
     st.Rotate: _rotate,
 }
+
+_TOOLS = segments.Tools(make_plan, _shuffle_of, run_block)
 
 __all__ = ["NOT_YET_COMPILED", "Block", "Compiler", "Draft", "Op", "Unsupported", "run_block"]

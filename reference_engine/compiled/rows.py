@@ -341,6 +341,36 @@ class NewPlace:
         self._apply(run, skeleton, consts, delta)
         return True
 
+    def owner_link(self, run: Run) -> Callable[[Run], bool] | None:
+        """For a segment (:mod:`.segments`), on ``run``'s layout: the owner row laid out
+        without the look-up of what is kept by layout, parameters and variables (the same
+        plan, codes and count as that look-up keeps); it says False (nothing done) where the
+        step must run as a whole. None where the step is not such a row here (a name it reads
+        is a region)."""
+        if self.owners is None or self.arrows is not None or self.pure is None:
+            return None
+        layout = run.layout
+        known = run.vars()
+        if any(name not in known and name in layout.by_name for name in self.pure):
+            return None
+        kept, owners, items, up = self.kept, self.owners, self.targets[0][3], self.up
+
+        def plan(shape: tuple[Any, ...]) -> Plan | None:
+            skeleton: Plan | None = kept.get((layout, None, (shape,)))
+            return None if skeleton is _DEFER else skeleton
+
+        def go(run: Run) -> bool:
+            if self.other >= self.GIVE_UP and not self.laid:
+                return False
+            laid = owners(run, items, up, plan)
+            if laid is None:
+                return False
+            self.laid += 1
+            self._apply(run, *laid)
+            return True
+
+        return go
+
     def _read_checked(self, run: Run) -> Resolved:
         """The one target read from the layout, compared with the runner's resolution."""
         target, read, _, _ = self.targets[0]

@@ -1,0 +1,455 @@
+"""A fixed segment of a block's steps run as one kept chain: card-selection-arrow's steps 1-9
+(lay the hands out, owner cards, turns, two washes, sleeves front and back, arrows, owner
+cards slid out), a run of steps with no branch, no call, no variable set.
+
+Run step by step, each of these steps works out again at every run what follows from the
+layout alone: a sleeve step its plan (a look-up by the layout and its arguments) and the cards
+it slides out, a wash its piles (``columns(M)`` evaluated, the piles checked), a turn of a row
+its slots. A :class:`Segment` keeps, per layout at its start (and the names of the variables,
+which decide what a name means), the chain of those: each step's *link*, made the first time
+the step is met in that chain, from the layout it meets then. At each run a link is used only
+where the run's layout is the very layout it was made for (an identity check), and does exactly
+what the step's own compiled operation does; anything else (a step without a link, a link made
+for another layout, a row with an empty place, a layout the link cannot handle) runs the step's
+own operation. A link depends on nothing but its layout and the variables' names: the cards,
+the random numbers (drawn at each run by the same calls, in the same order), the game's answers,
+the parameters' values are all read at each run.
+
+Every step keeps its place: the step being carried out is named for messages (``runner.current``)
+as it starts; after each step (and each ``do`` around steps) the shown cards are checked and the
+step counted, the budget spent, exactly as :func:`~.ops.run_block` does, so that an error, a
+budget or the limit of steps stops at the same step with the same message. The last step's
+check and count are the enclosing block's, which sees the segment as that step.
+
+With :data:`~.evaluate.CHECKED` set, a segment runs both ways from the same table and generator
+and compares everything (the table, the counters, the view, the generator's state, the count of
+steps, the error), then keeps the step-by-step result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
+
+from .. import steps as st
+from ..expressions import Call, EvalError, ListLit, Name
+from ..machine import runner as _runner
+from ..machine.actions import layout as lay
+from ..machine.actions.shuffling import AT_ONCE
+from ..machine.actions.sleeving import _sleeve_build
+from ..machine.frontier import _BUDGET, OverBudget
+from ..machine.plans import check_shown, landings
+from ..table import visible
+from . import evaluate as ev
+from . import plans as fp
+from . import rows
+from .base import Op, apply_plan, fail, gather
+from .codegen import function_kind
+from .run import Run, after_step
+
+Entry = tuple[Op, str | None, st.Step]
+Link = tuple[Any, Callable[[Run], bool]]
+"""The layout a link was made for, and what it does (False: nothing, the step's own op runs)."""
+Maker = Callable[[Run], Link | None]
+
+
+class Tools(NamedTuple):
+    """What a segment takes from the step compilers (:mod:`.ops`, which folds segments): a
+    step's plan for a layout, a shuffle's piles checked, and the block runner."""
+
+    make_plan: Callable[..., Any]
+    shuffle_of: Callable[..., Any]
+    run_block: Callable[[Run, Any], None]
+
+
+KEPT = 128
+"""Chains a segment keeps (one per layout at its start and variables' names); afresh beyond."""
+
+_NONE: Any = object()  # a link position whose step has no link for its layout (its op runs)
+
+
+class Leaf:
+    """One step of a segment: its own compiled operation, what makes its link (None: it has
+    none), and the checks and counts that follow it (its own, then those of the ``do`` steps
+    it ends), each (number, step, whether the shown cards are checked: a ``do``'s check right
+    after its last step's, on the very same table, finds what that one found)."""
+
+    __slots__ = ("afters", "make", "number", "op", "step")
+
+    def __init__(self, op: Op, number: str | None, step: st.Step, make: Maker | None):
+        self.op = op
+        self.number = number
+        self.step = step
+        self.make = make
+        self.afters: list[tuple[str | None, st.Step, bool]] = [(number, step, True)]
+
+
+class Segment:
+    """A block's consecutive steps carried out as one (see the module docs)."""
+
+    def __init__(self, entries: Sequence[Entry], leaves: list[Leaf], tools: Tools):
+        self.tools = tools
+        self.entries = tuple(entries)
+        self.leaves = tuple(leaves)
+        self.chains: dict[Any, list[Any]] = {}
+        self.fast_runs = 0  # runs that used at least one link (for the tests)
+
+    def __call__(self, run: Run) -> None:
+        if ev.CHECKED:
+            self._checked(run)
+        else:
+            self._fast(run)
+
+    def _fast(self, run: Run) -> None:
+        env = run.env
+        key = (run.layout, tuple([name for name, _ in env])) if env else run.layout
+        chain = self.chains.get(key)
+        if chain is None:
+            if len(self.chains) >= KEPT:
+                self.chains.clear()
+            chain = self.chains[key] = [None] * len(self.leaves)
+        runner = run.runner
+        shared = run.shared
+        left = _BUDGET.get()  # as run_block: set for a whole run, never between two steps
+        used = False
+        for k, leaf in enumerate(self.leaves):
+            runner.current = leaf.number
+            link = chain[k]
+            if link is None:
+                link = _NONE
+                if leaf.make is not None:
+                    link = leaf.make(run) or _NONE
+                chain[k] = link
+            if link is _NONE or link[0] is not run.layout or not link[1](run):
+                leaf.op(run)
+            else:
+                used = True
+            for number, step, check in leaf.afters:
+                # run_block's checks and count after a step (the last one's are the caller's).
+                layout = run.layout
+                if check and layout.shown:
+                    cells = run.cells
+                    for f in layout.shown:
+                        if not cells[f] & 1:
+                            try:
+                                check_shown(run.state())
+                            except EvalError as exc:
+                                raise fail(run, step, exc) from None
+                if (
+                    id(layout) in shared.layouts_seen
+                    and shared.peak_frontier
+                    and shared.states_processed - shared.run_start < _runner.MAX_RUN_STEPS
+                ):
+                    shared.states_processed += 1
+                    if left is not None:
+                        left[0] -= 1
+                        if left[0] < 0:
+                            raise OverBudget()
+                else:
+                    after_step(run, number)
+        if used:
+            self.fast_runs += 1
+
+    def _general(self, run: Run) -> None:
+        """The steps one by one, as the enclosing block runs them (the last one's checks and
+        count are the caller's)."""
+        run_block = self.tools.run_block
+        *most, last = self.entries
+        for entry in most:
+            run_block(run, (entry,))
+        run.runner.current = last[1]
+        last[0](run)
+
+    def _checked(self, run: Run) -> None:
+        """Both ways from the same table and generator, compared; the step-by-step one kept."""
+        rng = run.runner.rng
+        if not (hasattr(rng, "getstate") and hasattr(rng, "setstate")):
+            self._general(run)  # a generator that cannot be taken back: one way only
+            return
+        before = _snapshot(run)
+        try:
+            self._fast(run)
+            fast: Any = _snapshot(run)
+        except Exception as exc:  # compared with the general path's below
+            fast = (type(exc), str(exc))
+        _restore(run, before)
+        try:
+            self._general(run)
+        except Exception as exc:
+            if fast != (type(exc), str(exc)):
+                where = self.entries[0][1]
+                raise ev.Mismatch(f"segment {where}: failed with {exc!r}, its chain {fast!r}") from exc
+            raise
+        general = _snapshot(run)
+        if fast != general:
+            raise ev.Mismatch(f"segment {self.entries[0][1]}: its chain ends with {fast!r}, not {general!r}")
+
+
+def _snapshot(run: Run) -> tuple[Any, ...]:
+    runner, shared = run.runner, run.shared
+    left = _BUDGET.get()
+    return (
+        run.layout,
+        list(run.cells),
+        run.out,
+        run.env,
+        run.meters,
+        run.view,
+        runner.rng.getstate(),
+        runner.current,
+        shared.states_processed,
+        None if left is None else left[0],
+        dict(shared.layouts_seen),
+        shared.extent,
+        shared.hands,
+        shared.peak_frontier,
+    )
+
+
+def _restore(run: Run, snap: tuple[Any, ...]) -> None:
+    runner, shared = run.runner, run.shared
+    (layout, cells, run.out, run.env, run.meters, run.view, rng, runner.current) = snap[:8]
+    run.layout = layout
+    run.cells = list(cells)
+    runner.rng.setstate(rng)
+    shared.states_processed = snap[8]
+    left = _BUDGET.get()
+    if left is not None:
+        left[0] = snap[9]
+    shared.layouts_seen.clear()
+    shared.layouts_seen.update(snap[10])
+    shared.extent, shared.hands, shared.peak_frontier = snap[11:14]
+
+
+# --------------------------------------------------------------------------- links
+
+
+def _sleeve(step: st.Sleeve, make_plan: Callable[..., Any]) -> Maker:
+    """A sleeve step's plan for the layout (its arguments are the step's own): applied with
+    one gather where it slides out no card, counts none and returns none to the supply."""
+    res = tuple(step.ops)
+
+    def make(run: Run) -> Link | None:
+        layout = run.layout
+        try:
+            plan = make_plan(run, step, res, _sleeve_build, fp.build_sleeve)
+        except EvalError:
+            return None  # the step's own op says what is wrong
+        consts, after = plan.consts, plan.layout
+        if plan.returned or plan.delta or (layout.inside and landings(plan, layout)):
+
+            def go(run: Run) -> bool:
+                apply_plan(run, step, plan)
+                return True
+
+        else:
+
+            def go(run: Run) -> bool:
+                run.cells = gather(run.cells, plan, consts)
+                run.layout = after
+                return True
+
+        return layout, go
+
+    return make
+
+
+def _row_turn(what: ev.Expr, name: str, r: int) -> Maker:
+    """``turn: name[r, *]``: the row's slots, read from the layout once."""
+
+    def make(run: Run) -> Link | None:
+        ab = rows.row_slots(run, name, r)
+        if ab is None:
+            return None
+        a, b = ab
+
+        def go(run: Run) -> bool:
+            return rows.turn_row(run, what, a, b)
+
+        return run.layout, go
+
+    return make
+
+
+def _washed_columns(step: st.Shuffle, piles: ev.Expr, name: str, shuffle_of: Callable[..., Any]) -> Maker:
+    """A scramble of ``columns(name)``: the piles and the rows of the region, read from the
+    layout once; the permutation drawn at each run (:func:`~.rows.scramble`)."""
+
+    def make(run: Run) -> Link | None:
+        layout = run.layout
+        if name in run.vars() or name not in layout.by_name:
+            return None
+        try:
+            got = piles.piles(run)
+            if not isinstance(got, tuple):
+                return None
+            shuffle, flats, how = shuffle_of(step, got[0], got[1], layout)
+        except EvalError:
+            return None
+        bounds = rows.column_rows(layout, flats)
+        if shuffle.kind != "scramble" or bounds is None:
+            return None
+        k = shuffle.k
+        lo, hi = bounds[0][0], bounds[-1][1]
+
+        def go(run: Run) -> bool:
+            perm = rows.scramble(run.runner.rng, k)
+            cells = run.cells
+            seg = cells[lo:hi]
+            face_up = 1 in [v & 1 for v in seg] and (min(seg) >= 0 or any(v >= 0 and v & 1 for v in seg))
+            rows.permute_rows(cells, bounds, perm)
+            if face_up:
+                seen = tuple(visible(cells[f]) for p in flats for f in p)
+                run.view = run.views.extend(run.view, ("shuffle", seen))
+            run.meters = run.meters.add_shuffle(how)
+            return True
+
+        return layout, go
+
+    return make
+
+
+def _placed_regions(step: st.Place, names: set[str], make_plan: Callable[..., Any]) -> Maker:
+    """A place of regions' cards (``M: [cards]``): its plan for the layout, where every name
+    its values read is a region and not a variable (what they select follows from the layout)."""
+    up = step.up
+
+    def make(run: Run) -> Link | None:
+        layout = run.layout
+        known = run.vars()
+        if any(name in known or name not in layout.by_name for name in names):
+            return None
+        try:
+            res = lay._place_resolve(run.runner, run.frame, step, run.state(), run.fev)
+            plan = make_plan(
+                run, step, res, lay._place_build, lambda layout, res: fp.build_place(layout, res, up)
+            )
+        except EvalError:
+            return None  # the step's own op says what is wrong
+
+        def go(run: Run) -> bool:
+            apply_plan(run, step, plan)
+            return True
+
+        return layout, go
+
+    return make
+
+
+def _region_names(c: Any, step: st.Place) -> set[str] | None:
+    """The names a place step's values are made of, where each value is a name or a list of
+    names and each target a name or a row read from the layout alone; else None."""
+    names: set[str] = set()
+    for target, _, items in step.targets:
+        if target.name is None and rows.target_reader(target) is None:
+            return None
+        node = c.e(items).expr.node
+        parts = node.items if isinstance(node, ListLit) else [node]
+        if not parts or not all(isinstance(p, Name) for p in parts):
+            return None
+        names.update(p.name for p in parts if isinstance(p, Name))
+    return names or None
+
+
+def _owner_row(new: Any) -> Maker:
+    """A row of owner cards by owner sizes (:meth:`~.rows.NewPlace.owner_link`)."""
+
+    def make(run: Run) -> Link | None:
+        go = new.owner_link(run)
+        return None if go is None else (run.layout, go)
+
+    return make
+
+
+def maker(c: Any, step: st.Step, tools: Tools, op: Op) -> Maker | None:
+    """What makes ``step``'s link (``c``: the compiler; ``op``: the step's own operation),
+    None where it has none."""
+    if isinstance(step, st.Place):
+        names = _region_names(c, step)
+        if names is not None:
+            return _placed_regions(step, names, tools.make_plan)
+        new = getattr(op, "new", None)
+        if new is not None and new.owners is not None and new.arrows is None and new.pure is not None:
+            return _owner_row(new)
+        return None
+    if isinstance(step, st.Sleeve):
+        return _sleeve(step, tools.make_plan)
+    if isinstance(step, st.Turn):
+        what = c.e(step.what)
+        row = rows.whole_row(what)
+        return None if row is None else _row_turn(what, *row)
+    if isinstance(step, st.Shuffle) and step.how not in AT_ONCE and step.piles is not None:
+        piles = c.e(step.piles)
+        node = piles.expr.node
+        if (
+            isinstance(node, Call)
+            and node.func == "columns"
+            and function_kind(piles.proto, "columns") == "builtin"
+            and len(node.args) == 1
+            and isinstance(node.args[0], Name)
+        ):
+            return _washed_columns(step, piles, node.args[0].name, tools.shuffle_of)
+    return None
+
+
+# --------------------------------------------------------------------------- folding
+
+_LEAVES = (st.Place, st.Turn, st.Shuffle, st.Sleeve)
+"""The step kinds a segment holds (and ``do`` steps of them alone): no branch, no call, no
+variable set, nothing that runs a block of its own."""
+
+
+def _leaf(entry: Entry) -> bool:
+    step = entry[2]
+    return type(step) in _LEAVES and not (isinstance(step, st.Shuffle) and step.how in AT_ONCE)
+
+
+def fold(c: Any, entries: list[Entry], tools: Tools) -> list[Entry]:
+    """``entries`` (a protocol's top-level block, compiled) with each run of two or more
+    consecutive steps of the kinds above (or ``do`` steps of them alone) that makes at least
+    one link carried out as one :class:`Segment`."""
+    out: list[Entry] = []
+    run: list[tuple[Entry, list[Leaf]]] = []
+
+    def flush() -> None:
+        leaves = [leaf for _, ls in run for leaf in ls]
+        if len(run) >= 2 and any(leaf.make is not None for leaf in leaves):
+            seg = Segment([e for e, _ in run], leaves, tools)
+            last = run[-1][0]
+            leaves[-1].afters.pop()  # the last step's checks and count are the caller's
+            out.append((seg, last[1], last[2]))
+        else:
+            out.extend(e for e, _ in run)
+        run.clear()
+
+    for i, entry in enumerate(entries):
+        leaves = _leaves(c, entry, tools)
+        # A sleeve step right before a discard may be fused with it (fused.py): left alone.
+        fused_next = i + 1 < len(entries) and isinstance(entries[i + 1][2], st.Discard)
+        if isinstance(entry[2], st.Sleeve) and fused_next:
+            leaves = None
+        if leaves is None:
+            flush()
+            out.append(entry)
+        else:
+            run.append((entry, leaves))
+    flush()
+    return out
+
+
+def _leaves(c: Any, entry: Entry, tools: Tools) -> list[Leaf] | None:
+    """The steps of ``entry`` as a segment's leaves, None where it cannot be one."""
+    op, number, step = entry
+    if _leaf(entry):
+        return [Leaf(op, number, step, maker(c, step, tools, op))]
+    if type(step) is not st.Do or not step.body:
+        return None
+    body = [(step_, step_.number or number) for step_ in step.body]
+    if not all(type(s) in _LEAVES and not (isinstance(s, st.Shuffle) and s.how in AT_ONCE) for s, _ in body):
+        return None
+    leaves = []
+    for s, here in body:
+        op_ = c.step(s, here)
+        leaves.append(Leaf(op_, here, s, maker(c, s, tools, op_)))
+    leaves[-1].afters.append((number, step, False))  # the do's own count, after its last step
+    return leaves

@@ -1,0 +1,218 @@
+"""A protocol's fixed run of steps carried out as one kept chain
+(:mod:`reference_engine.compiled.segments`): card-selection-arrow's steps 1-9, against the
+interpreter run for run (every segment run both ways and compared, ``runs.py``), and mutants and
+limits that stop a run inside the segment (a sleeve showing a face-down card, an exploration
+budget, the limit of steps), each stopped alike, at the same step, with the same message."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+for folder in (HERE, HERE.parent):
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
+
+import runs  # noqa: E402
+from test_differential import _assignments  # noqa: E402
+
+from reference_engine.compiled import Program, ops, program_for, segments  # noqa: E402
+from reference_engine.compiled import evaluate as compiled_evaluate  # noqa: E402
+from reference_engine.compiled import run as compiled_run  # noqa: E402
+from reference_engine.machine import frontier  # noqa: E402
+from reference_engine.machine import runner as machine_runner  # noqa: E402
+from reference_engine.registry import Library, rulesets_dir  # noqa: E402
+
+ARROW = rulesets_dir() / "protocols" / "card-selection-arrow.yaml"
+
+
+def _segment(program: Program) -> segments.Segment:
+    found = [e[0] for e in program.block if isinstance(e[0], segments.Segment)]
+    assert len(found) == 1, program.block
+    return found[0]
+
+
+def _library(tmp: Path, text: str | None = None) -> Library:
+    if text is None:
+        return Library()
+    (tmp / "card-selection-arrow.yaml").write_text(text, encoding="utf-8")
+    return Library([tmp, rulesets_dir() / "protocols"])
+
+
+def _differences(library: Library, seeds: int = 3, most: int = 4) -> tuple[list[str], set[str]]:
+    proto = library.protocol("card-selection-arrow")
+    st, assignments = _assignments(library, "card-selection-arrow", most)
+    kinds: set[str] = set()
+    found = runs.differences(library, proto, st.params, assignments, range(seeds), st.context or None, kinds)
+    return found, kinds
+
+
+def test_steps_1_to_9_are_one_segment_and_run_alike() -> None:
+    library = Library()
+    program = program_for(library, library.protocol("card-selection-arrow"))
+    assert isinstance(program, Program), program
+    seg = _segment(program)
+    numbers = [leaf.number for leaf in seg.leaves]
+    assert numbers == ["1", "2", "3", "4", "5", "5", "6", "7", "7", "8", "9", "9"]
+    assert [e[1] for e in seg.entries] == [str(n) for n in range(1, 10)]
+    # The segment sits where step 9 was: the block's next step is step 10.
+    numbers = [e[1] for e in program.block]
+    assert numbers[: numbers.index("10") + 1] == ["9", "10"]
+    # Links for the place of the hands, the owner row, the washes, the rows turned, the sleeves.
+    made = [leaf.number for leaf in seg.leaves if leaf.make is not None]
+    assert made == ["1", "2", "4", "5", "5", "7", "8", "9", "9"]
+    before = seg.fast_runs
+    found, kinds = _differences(library)
+    assert not found, "\n".join(found)
+    assert kinds == {"ran"}
+    assert seg.fast_runs > before  # the chains did run (each compared with the steps one by one)
+
+
+def test_a_chain_runs_a_step_alone_where_its_layout_is_not_the_links() -> None:
+    """A link is used only on the very layout it was made for: a chain whose links were made
+    for other layouts runs every step by its own operation, with the same result."""
+    library = Library()
+    proto = library.protocol("card-selection-arrow")
+    program = program_for(library, proto)
+    assert isinstance(program, Program)
+    seg = _segment(program)
+    st, assignments = _assignments(library, "card-selection-arrow", 2)
+    want = runs.single(library, proto, st.params, assignments[0], 0, "interpreter", st.context or None)
+    other = object()
+
+    def never(run: Any) -> bool:
+        raise AssertionError("a link used on a layout it was not made for")
+
+    seg.chains.clear()
+    real = seg._fast
+
+    def poisoned(run: Any) -> None:
+        key = run.layout
+        seg.chains[key] = [(other, never)] * len(seg.leaves)
+        real(run)
+
+    seg._fast = poisoned  # type: ignore[method-assign]
+    try:
+        got = runs.single(library, proto, st.params, assignments[0], 0, "compiled", st.context or None)
+    finally:
+        del seg._fast
+        seg.chains.clear()
+    assert got == want
+
+
+@pytest.mark.parametrize(
+    "mutant",
+    [
+        # Step 5 without its turn: the sleeves come front up over face-down cards (the shown
+        # check after the sleeve step, inside the segment).
+        ('      - turn: "M[1, *]"\n      - sleeve: {M: front}', "      - sleeve: {M: front}"),
+        # Step 7 turns the sleeves back up after turning the cards: the sleeve shows a face-down
+        # card after the turn, the do's second step.
+        (
+            '      - sleeve: {M: back}\n      - turn: "up()"',
+            '      - turn: "up()"\n      - sleeve: {M: back}',
+        ),
+        # Step 9 slides out a row that is not in the sleeves' rows.
+        ("      - sleeve: {M: {out: [2]}}", "      - sleeve: {M: {out: [4]}}"),
+        # Step 8 washes the rows, not the columns (no link: the step's own operation).
+        (
+            '      scramble: "columns(M)"\n      uses: sleeve\n      how: >-\n        A table wash that',
+            '      scramble: "rows(M)"\n      uses: sleeve\n      how: >-\n        A table wash that',
+        ),
+        # A variable named as the region before the segment: M[1, *] and columns(M) read it.
+        (
+            "  - step: 1\n",
+            '  - step: 0\n    say: "A variable named M."\n    let:\n      M: "1"\n\n  - step: 1\n',
+        ),
+    ],
+)
+def test_a_broken_segment_stops_alike(tmp_path: Path, mutant: tuple[str, str]) -> None:
+    text = ARROW.read_text(encoding="utf-8")
+    assert text.count(mutant[0]) == 1, mutant[0]
+    library = _library(tmp_path, text.replace(*mutant))
+    found, kinds = _differences(library, seeds=2, most=3)
+    assert not found, "\n".join(found)
+    assert kinds and kinds != {"ran"}, kinds  # it does stop
+
+
+@pytest.mark.parametrize("units", [0, 3, 7, 11, 14, 15, 16, 40])
+def test_an_exploration_budget_stops_inside_the_segment_alike(units: int) -> None:
+    """Every step of the segment spends the budget as the interpreter's does: a budget that
+    runs out at any step stops both engines there (the same error, the same random state)."""
+    library = Library()
+    proto = library.protocol("card-selection-arrow")
+    st, assignments = _assignments(library, "card-selection-arrow", 2)
+    got = []
+    for engine in ("interpreter", "compiled"):
+        with frontier.budget(units):
+            got.append(runs.single(library, proto, st.params, assignments[0], 1, engine, st.context or None))
+    assert got[0] == got[1]
+
+
+def test_the_budget_counts_of_the_chain_are_the_steps_one_by_one() -> None:
+    """The chain spends exactly what the steps one by one spend (compared budget for budget,
+    the chain's own error included, by the segment's checked run)."""
+    library = Library()
+    proto = library.protocol("card-selection-arrow")
+    st, assignments = _assignments(library, "card-selection-arrow", 2)
+    checked = compiled_evaluate.CHECKED
+    compiled_evaluate.CHECKED = True
+    try:
+        for units in range(0, 30, 2):
+            with frontier.budget(units):
+                try:
+                    runs.single(library, proto, st.params, assignments[0], 2, "compiled", st.context or None)
+                except compiled_evaluate.Mismatch:
+                    raise
+                except Exception:
+                    pass
+    finally:
+        compiled_evaluate.CHECKED = checked
+
+
+@pytest.mark.parametrize("most", [3, 6, 9, 12, 13, 14])
+def test_the_step_limit_stops_inside_the_segment_alike(monkeypatch: pytest.MonkeyPatch, most: int) -> None:
+    for module in (machine_runner, compiled_run, ops):
+        monkeypatch.setattr(module, "MAX_RUN_STEPS", most)
+    library = Library()
+    proto = library.protocol("card-selection-arrow")
+    st, assignments = _assignments(library, "card-selection-arrow", 2)
+    a = runs.single(library, proto, st.params, assignments[0], 0, "interpreter", st.context or None)
+    b = runs.single(library, proto, st.params, assignments[0], 0, "compiled", st.context or None)
+    assert a == b
+    assert a[0] == "error" and f"more than {most} steps in one run" in a[2], a[:3]
+
+
+def test_the_chains_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(segments, "KEPT", 2)
+    library = Library()
+    proto = library.protocol("card-selection-arrow")
+    program = program_for(library, proto)
+    assert isinstance(program, Program)
+    seg = _segment(program)
+    st, assignments = _assignments(library, "card-selection-arrow", 4)
+    pool = [card for values in assignments for card in values["cards"]]
+    rng = random.Random(5)
+    context = st.context or None
+    for n in range(6):  # hands of different sizes: a layout each
+        sizes = (1 + n, 2, 3 + n % 2)
+        params = dict(st.params, sizes=sizes)
+        values = {"cards": [rng.choice(pool) for _ in range(sum(sizes))]}
+        a = runs.single(library, proto, params, values, n, "interpreter", context)
+        b = runs.single(library, proto, params, values, n, "compiled", context)
+        assert a == b
+        assert len(seg.chains) <= 2
+
+
+def test_the_chain_alone_runs_as_the_interpreter(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The chain's own result, not the one the checked run keeps: run for run the interpreter's."""
+    monkeypatch.setattr(segments.Segment, "__call__", segments.Segment._fast)
+    library = Library()
+    found, kinds = _differences(library, seeds=3, most=6)
+    assert not found, "\n".join(found)
+    assert kinds == {"ran"}
