@@ -287,7 +287,10 @@ class Pure:
         count = shared.states_processed
         budget = None if left is None else left[0]
         seen = dict(shared.layouts_seen)
-        self._replay(run, hit, left)
+        try:
+            self._replay(run, hit, left)
+        except Exception as exc:  # a kept effect that cannot even be carried out
+            raise ev.Mismatch(f"a replayed block of steps failed: {exc!r}") from exc
         mine = (run.cells, run.layout, run.env, run.out, run.meters, run.view, run.runner.current)
         mine_count = shared.states_processed - count
         mine_seen = list(shared.layouts_seen)

@@ -90,8 +90,10 @@ def _run(
     )
 
 
-def _pures() -> list[pure.Pure]:
-    return [o for o in gc.get_objects() if isinstance(o, pure.Pure)]
+def _pures(kind: type = pure.Pure) -> list[Any]:
+    """The kept blocks of ``kind`` alive (:class:`~reference_engine.compiled.pure.Pure` or
+    :class:`~reference_engine.compiled.chain.Chain`)."""
+    return [o for o in gc.get_objects() if isinstance(o, kind)]
 
 
 _LIBRARIES: dict[str, tuple[Library, Protocol]] = {}
@@ -120,6 +122,7 @@ def _compare(
     face_up: float = 0.0,
     units: int | None = None,
     checked: bool = False,
+    kind: type = pure.Pure,
 ) -> tuple[set[str], int]:
     """Runs ``text`` (a knockout lottery, maybe altered) on both engines (the compiled one checked
     every other run, or every run), on random candidates and arrows (face up with probability
@@ -129,7 +132,7 @@ def _compare(
     faces = [SYMBOLS.intern(f"pure-face-{i}").id for i in range(12)]
     gen = random.Random(7)
     ended: set[str] = set()
-    hits = sum(p.hits for p in _pures())
+    hits = sum(p.hits for p in _pures(kind))
     for i in range(runs):
         m = gen.randrange(lo, hi + 1)
         cards = tuple(gen.choice(faces) << 1 for _ in range(m))
@@ -140,7 +143,7 @@ def _compare(
         got = _run(library, proto, m, codes, i, engine, units)
         assert got == want, f"run {i}, m={m}, {codes}"
         ended.add(str(want[0]) if want[0] == "ran" else f"{want[1]}: {want[2]}")
-    return ended, sum(p.hits for p in _pures()) - hits
+    return ended, sum(p.hits for p in _pures(kind)) - hits
 
 
 def test_replayed_slides_run_as_the_interpreter() -> None:
