@@ -33,7 +33,7 @@ from ..machine.plans import _flats, _res, check_shown
 from ..machine.runner import MAX_RUN_STEPS
 from ..shuffles import Shuffle
 from ..table import Draft, Layout, State, visible
-from . import calls, chain, fused, pure, rows, takes
+from . import calls, fused, pure, rows, takes
 from . import evaluate as ev
 from . import plans as fp
 from .base import Op, Unsupported, apply_plan, fail, same_plan, strip
@@ -615,9 +615,6 @@ def _do(c: Compiler, step: st.Do, number: str | None) -> Op:
     names = pure.pure_names(step.body)
     if names is not None:  # it reads no card: its effect kept per shape and replayed (pure.py)
         return pure.Pure(body, names, lambda run, block: run_block(run, block)).run
-    decided = chain.chain_names(step.body)
-    if decided is not None:  # its decisions read a few regions' cards: kept by them (chain.py)
-        return chain.Chain(c, body, decided, lambda run, block: run_block(run, block)).run
 
     def op(run: Run) -> None:
         run_block(run, body)

@@ -12,7 +12,7 @@ import pytest
 
 from reference_engine import selection, table
 from reference_engine.cards import Symbol
-from reference_engine.compiled import arrows, calls, chain, collect, fused, ops, pure, rows, steady
+from reference_engine.compiled import arrows, calls, collect, fused, ops, pure, rows, steady
 from reference_engine.compiled.run import NO_METERS
 from reference_engine.kinds.shedding import load_rules
 from reference_engine.machine import frame, frontier, relabel
@@ -90,7 +90,6 @@ def test_many_runs_keep_a_bounded_number_of_layouts(engine: str, monkeypatch: py
         (arrows, "ROWS_KEPT"),  # step 6's row, kept per layout
         (collect, "KEPT_PLANS"),  # an inline callee's readings, kept per final layout
         (pure, "KEPT"),  # a block that reads no card: its effect per layout and variables
-        (chain, "KEPT"),  # a block's decisions, per layout, variables and a few regions' cards
     )
     for module, name in bounds:
         monkeypatch.setattr(module, name, 2)

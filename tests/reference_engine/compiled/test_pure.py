@@ -91,8 +91,7 @@ def _run(
 
 
 def _pures(kind: type = pure.Pure) -> list[Any]:
-    """The kept blocks of ``kind`` alive (:class:`~reference_engine.compiled.pure.Pure` or
-    :class:`~reference_engine.compiled.chain.Chain`)."""
+    """The kept blocks of ``kind`` alive."""
     return [o for o in gc.get_objects() if isinstance(o, kind)]
 
 
