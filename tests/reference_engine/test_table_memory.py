@@ -12,7 +12,17 @@ import pytest
 
 from reference_engine import selection, table
 from reference_engine.cards import Symbol
-from reference_engine.compiled import arrows, calls, collect, fused, ops, rows, segments, steady
+from reference_engine.compiled import (
+    arrows,
+    calls,
+    collect,
+    fused,
+    ops,
+    pure,
+    rows,
+    segments,
+    steady,
+)
 from reference_engine.compiled.run import NO_METERS
 from reference_engine.kinds.shedding import load_rules
 from reference_engine.machine import frame, frontier, relabel
@@ -90,6 +100,7 @@ def test_many_runs_keep_a_bounded_number_of_layouts(engine: str, monkeypatch: py
         (arrows, "ROWS_KEPT"),  # step 6's row, kept per layout
         (collect, "KEPT_PLANS"),  # an inline callee's readings, kept per final layout
         (segments, "KEPT"),  # steps 1-9's chains, kept per layout at their start
+        (pure, "KEPT"),  # a block that reads no card: its effect per layout and variables
     )
     for module, name in bounds:
         monkeypatch.setattr(module, name, 2)

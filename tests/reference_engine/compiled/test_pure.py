@@ -1,0 +1,213 @@
+"""A block that reads no card, replayed per shape (:mod:`reference_engine.compiled.pure`): which
+blocks qualify, and that a replay is the block's steps on both engines, run for run: the
+knockout lottery's slide of arrows (4(a)), hostile variants (a card read, a card slid out face
+up, a budget or limit of steps reached inside the block), and kept effects tampered with
+(``ev.CHECKED`` refuses them)."""
+
+from __future__ import annotations
+
+import gc
+import random
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from reference_engine import steps as st
+from reference_engine.cards import SYMBOLS
+from reference_engine.compiled import Program, program_for, pure
+from reference_engine.compiled import evaluate as compiled_evaluate
+from reference_engine.errors import KitgenError
+from reference_engine.machine import ONE, Runner
+from reference_engine.machine.frontier import OverBudget, budget
+from reference_engine.registry import Library
+from reference_engine.spec import Protocol
+
+LOTTERY = Path(__file__).resolve().parents[3] / "rulesets" / "protocols" / "knockout-lottery.yaml"
+
+
+def _step(steps: list[st.Step], number: str) -> st.Step:
+    return next(s for s in st.walk(steps) if s.number == number)
+
+
+def test_the_lottery_slide_of_arrows_reads_no_card() -> None:
+    proto = Library().protocol("knockout-lottery")
+    slide = _step(proto.steps, "4(a)")
+    assert isinstance(slide, st.Do)
+    names = pure.pure_names(slide.body)
+    assert names is not None
+    # h is set before it is read, i is the loop's: neither is part of the key.
+    assert names.read == {"alive", "down"} and names.sel == {"P", "alive"}
+    assert names.written == {"h", "i"}
+    # The match's decision reads the arrows; the spin draws: neither qualifies.
+    decide = _step(proto.steps, "4(c)")
+    assert isinstance(decide, st.Do) and pure.pure_names(decide.body) is None
+    assert pure.pure_names([_step(proto.steps, "4(b)")]) is None
+    # Step 1 lays the candidates (cards of the table), not new cards only.
+    assert pure.pure_names([_step(proto.steps, "1")]) is None
+
+
+_FRAMES: dict[tuple[int, str, int], Any] = {}
+
+
+def _run(
+    library: Library, proto: Protocol, m: int, codes: Any, seed: int, engine: str, units: int | None = None
+) -> tuple[Any, ...]:
+    runner = Runner(library, "sample", rng=random.Random(seed))
+    key = (id(library), proto.name, m)
+    frame = _FRAMES.get(key)
+    if frame is None or frame.proto is not proto:  # kept, as a call keeps its callee's frames
+        frame = _FRAMES[key] = runner.frame(proto, proto.resolve_params({"m": m, "shuffled": 1}))
+    state = frame.state_from_codes(codes)
+    checked = compiled_evaluate.CHECKED
+    compiled_evaluate.CHECKED = engine == "compiled-checked"
+    try:
+        with budget(units if units is not None else 10**9):
+            if engine.startswith("compiled"):
+                program = program_for(library, proto)
+                assert isinstance(program, Program), program
+                final = program.run(runner, frame, state)
+            else:
+                (final,) = runner.run(frame, {state: ONE})
+    except (KitgenError, OverBudget) as exc:
+        return ("error", type(exc).__name__, str(exc), runner.rng.getstate(), runner.shared.states_processed)
+    finally:
+        compiled_evaluate.CHECKED = checked
+    layout = final.layout
+    return (
+        "ran",
+        [(r.name, r.rows, r.cols, r.unit, r.hand, r.sleeve) for r in layout.regions],
+        sorted(layout.holes),
+        tuple(final.cells),
+        final.out,
+        final.env,
+        final.meters,
+        runner.views.expanded(final.view),
+        runner.rng.getstate(),
+        runner.shared.extent,
+        runner.shared.states_processed,
+    )
+
+
+def _pures(kind: type = pure.Pure) -> list[Any]:
+    """The kept blocks of ``kind`` alive."""
+    return [o for o in gc.get_objects() if isinstance(o, kind)]
+
+
+_LIBRARIES: dict[str, tuple[Library, Protocol]] = {}
+_TMP = tempfile.TemporaryDirectory(prefix="kitgen-pure-")  # kept for the module's tests
+
+
+def _library(text: str) -> tuple[Library, Protocol]:
+    """One library per spec text, kept (its compiled program, and the effects it keeps, with it)."""
+    got = _LIBRARIES.get(text)
+    if got is None:
+        folder = Path(_TMP.name, f"spec{len(_LIBRARIES)}")
+        folder.mkdir()
+        Path(folder, "ko-pure.yaml").write_text(
+            text.replace("protocol: knockout-lottery", "protocol: ko-pure")
+        )
+        library = Library([folder])
+        got = _LIBRARIES[text] = (library, library.protocol("ko-pure"))
+    return got
+
+
+def _compare(
+    text: str,
+    runs: int,
+    lo: int = 5,
+    hi: int = 7,
+    face_up: float = 0.0,
+    units: int | None = None,
+    checked: bool = False,
+    kind: type = pure.Pure,
+) -> tuple[set[str], int]:
+    """Runs ``text`` (a knockout lottery, maybe altered) on both engines (the compiled one checked
+    every other run, or every run), on random candidates and arrows (face up with probability
+    ``face_up``); returns how the runs ended and how many replays the compiled runs made."""
+    library, proto = _library(text)
+    up, down = SYMBOLS.intern("up").id, SYMBOLS.intern("down").id
+    faces = [SYMBOLS.intern(f"pure-face-{i}").id for i in range(12)]
+    gen = random.Random(7)
+    ended: set[str] = set()
+    hits = sum(p.hits for p in _pures(kind))
+    for i in range(runs):
+        m = gen.randrange(lo, hi + 1)
+        cards = tuple(gen.choice(faces) << 1 for _ in range(m))
+        arrows = tuple(gen.choice([up, down]) << 1 | (gen.random() < face_up) for _ in range(m))
+        codes = (cards, arrows)
+        want = _run(library, proto, m, codes, i, "interpreter", units)
+        engine = "compiled-checked" if checked or i % 2 else "compiled"
+        got = _run(library, proto, m, codes, i, engine, units)
+        assert got == want, f"run {i}, m={m}, {codes}"
+        ended.add(str(want[0]) if want[0] == "ran" else f"{want[1]}: {want[2]}")
+    return ended, sum(p.hits for p in _pures(kind)) - hits
+
+
+def test_replayed_slides_run_as_the_interpreter() -> None:
+    ended, hits = _compare(LOTTERY.read_text(), 120, 5, 6)
+    assert ended == {"ran"}
+    assert hits > 60  # most slides are replays
+
+
+def test_a_slide_that_reads_a_region_is_never_replayed() -> None:
+    """Hostile: a ``let`` in the slide reads a card (a region named where a variable would be):
+    the key refuses it, and the runs are the interpreter's."""
+    text = LOTTERY.read_text().replace(
+        '                  h: "len(alive) // 2"\n',
+        '                  h: "len(alive) // 2"\n              - let:\n                  seen: "len(U)"\n',
+    )
+    text = text.replace(
+        '              - for: {i: "1..h"}\n',
+        '              - let:\n                  peek: "sel"\n              - for: {i: "1..h"}\n',
+    )
+    ended, hits = _compare(text, 30)
+    assert hits == 0, ended
+    assert ended  # both engines alike, whatever the runs did
+
+
+def test_a_slide_that_lands_an_arrow_face_up_fails_alike() -> None:
+    """Hostile: some arrows lie face up in their sleeves, so sliding them out lands them wrongly
+    (an error in the slide); the places' faces are part of the key, so a replay never skips it."""
+    ended, hits = _compare(LOTTERY.read_text(), 120, 5, 6, face_up=0.15)
+    assert "ran" in ended and len(ended) > 1, ended
+    assert hits > 0
+
+
+@pytest.mark.parametrize("units", [12, 17, 23, 31, 40])
+def test_a_budget_reached_inside_a_slide_stops_alike(units: int) -> None:
+    """An exploration's budget running out within the slide: the same step, the same count."""
+    _compare(LOTTERY.read_text(), 60, 5, 6)  # the slides' effects kept
+    ended, _ = _compare(LOTTERY.read_text(), 40, 5, 6, units=units)
+    assert any("OverBudget" in e for e in ended), ended
+
+
+def _kept_effects() -> list[tuple[pure.Pure, Any]]:
+    _compare(LOTTERY.read_text(), 30, 5, 5)
+    kept = [(p, e) for p in _pures() for e in p.kept.values()]
+    assert kept
+    return kept
+
+
+@pytest.mark.parametrize("field", ["consts", "count", "observations", "meters_after", "env", "current"])
+def test_a_tampered_effect_is_refused_when_checked(field: str) -> None:
+    """Mutants: every kept effect made wrong in one respect; ``ev.CHECKED`` runs the steps too
+    and refuses the replay."""
+    kept = _kept_effects()
+    for _, effect in kept:
+        wrong = {
+            "consts": tuple(c + 2 if c >= 0 else c for c in effect.consts),
+            "count": effect.count + 1,
+            "observations": (*effect.observations, ("let", (("x", 1),))),
+            "meters_after": effect.meters,
+            "env": (*effect.env, ("h", 99)),
+            "current": "9",
+        }[field]
+        setattr(effect, field, wrong)
+    try:
+        with pytest.raises(compiled_evaluate.Mismatch):
+            _compare(LOTTERY.read_text(), 30, 5, 5, checked=True)
+    finally:
+        for block, _ in kept:
+            block.kept.clear()
