@@ -12,7 +12,7 @@ import pytest
 
 from reference_engine import selection, table
 from reference_engine.cards import Symbol
-from reference_engine.compiled import arrows, calls, collect, fused, ops, rows, steady
+from reference_engine.compiled import arrows, calls, collect, fused, ops, rows, steady, takes
 from reference_engine.compiled.run import NO_METERS
 from reference_engine.kinds.shedding import load_rules
 from reference_engine.machine import frame, frontier, relabel
@@ -89,6 +89,7 @@ def test_many_runs_keep_a_bounded_number_of_layouts(engine: str, monkeypatch: py
         (steady, "KEPT"),  # values kept by what they read: the layout among it
         (arrows, "ROWS_KEPT"),  # step 6's row, kept per layout
         (collect, "KEPT_PLANS"),  # an inline callee's readings, kept per final layout
+        (takes, "KEPT_PLANS"),  # the layout a take makes, kept per layout and number of columns
     )
     for module, name in bounds:
         monkeypatch.setattr(module, name, 2)
