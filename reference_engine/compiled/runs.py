@@ -92,11 +92,12 @@ def bottom_row(layout: Layout, flats: Sequence[int]) -> Plan | None:
     return plan
 
 
-def take_runs(layout: Layout, reg: Any, cols: Sequence[int], into: str) -> Plan:
+def take_runs(layout: Layout, reg: Any, cols: Sequence[int], into: str, after: Layout | None = None) -> Plan:
     """:func:`~.plans.build_take` on a table without empty places, of a region in sleeves (the columns
     take their sleeves along), into a new region: from whole runs. Each row of the region keeps
     the stretches between the columns taken (ranges), the new region gets the columns taken, in
-    order, row by row; the other regions keep their slots (ranges); nothing leaves a sleeve."""
+    order, row by row; the other regions keep their slots (ranges); nothing leaves a sleeve.
+    ``after``: the layout it makes, when known (it depends on how many columns are taken alone)."""
     rows, width, off = reg.rows, reg.cols, reg.offset
     end = off + rows * width
     runs = []  # the stretches of columns (0-based, end excluded) the region keeps
@@ -117,14 +118,16 @@ def take_runs(layout: Layout, reg: Any, cols: Sequence[int], into: str) -> Plan:
     for r in range(rows):
         base = off + r * width
         src.extend([base + c for c in moved])
-    shapes = []
-    for other in layout.regions:
-        if other is not reg:
-            shapes.append((other.name, other.rows, other.cols, other.unit, other.hand, other.sleeve))
-        elif len(cols) < width:
-            shapes.append((reg.name, rows, width - len(cols), reg.unit, reg.hand, reg.sleeve))
-    shapes.append((into, rows, len(cols), 1, None, reg.sleeve))
-    plan = Plan(Layout.make(shapes, (), ()), tuple(src), (), {})
+    if after is None:
+        shapes = []
+        for other in layout.regions:
+            if other is not reg:
+                shapes.append((other.name, other.rows, other.cols, other.unit, other.hand, other.sleeve))
+            elif len(cols) < width:
+                shapes.append((reg.name, rows, width - len(cols), reg.unit, reg.hand, reg.sleeve))
+        shapes.append((into, rows, len(cols), 1, None, reg.sleeve))
+        after = Layout.make(shapes, (), ())
+    plan = Plan(after, tuple(src), (), {})
     plan.__dict__["_getter"] = itemgetter(*src) if len(src) > 1 else _few(tuple(src))
     remember_landings(plan, layout, ())
     return plan

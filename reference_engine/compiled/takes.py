@@ -11,6 +11,14 @@ sleeve, the region not shadowed by a variable), the face is a card registered as
 only to itself) and the range is the region's columns; anything else is the expression's own
 evaluation, with its errors. The plan is then kept and built as for any other take
 (:func:`~.ops.planned`).
+
+What the scan reads besides the row is worked out once where it can be: the range's end
+``ncols(R)`` is the region's width (R a region of the layout, ``ncols`` the built-in), and the
+face and the condition (``theta(1)``, ``theta(pile)``, ``draw == 1``) are kept by the values of
+the names they read (:class:`KeptPart`), when they call only the protocol's card families and
+``len`` and read no region. The plan of a take from whole runs (:func:`~.runs.take_runs`) is
+built with the layout it makes kept per layout and number of columns (:class:`TakePlans`): the
+columns differ from turn to turn, the layout they make does not.
 """
 
 from __future__ import annotations
@@ -34,13 +42,87 @@ from ..expressions.nodes import (
     RangeNode,
     Unary,
 )
-from ..machine import Runner
+from ..functions import BUILTINS
+from ..kept import KEPT_PLANS, Kept
+from ..machine import Plan, Runner
 from ..machine.actions import layout as lay
 from ..spec import Protocol
-from ..table import State
+from ..table import Layout, State
 from . import evaluate as ev
 from . import plans as fp
-from .base import Op
+from .base import Op, same_plan
+from .runs import take_runs
+
+KEPT = 256
+"""Values one part of a take's columns keeps (by the values of the names it reads)."""
+
+_NO: Any = object()
+
+
+class KeptPart:
+    """A part of a take's columns (its face or its condition) whose value is kept by the values
+    of the names it reads: where it calls only ``len`` (the built-in) and the protocol's card
+    families (``theta(1)``: a family's card is the same for the same number), and each name it
+    reads is a variable or a plain name of the frame (a parameter), of a plain type (a number,
+    a text, a truth value: :func:`~reference_engine.kept.exact`'s types, keyed with their
+    type). A name that is a region of the layout (it may read a card), a value of another type,
+    or an error: evaluated as written. ``CHECKED`` evaluates it every time and compares."""
+
+    __slots__ = ("builtins", "expr", "kept", "names")
+
+    def __init__(self, expr: ev.Expr, proto: Protocol):
+        self.expr = expr
+        families = {name for name, decl in proto.symbols.items() if decl.family} - set(proto.encodings)
+        builtins = expr.expr.calls() - families
+        self.builtins = tuple(sorted(builtins))
+        # None: evaluated as written every time.
+        self.names = tuple(sorted(expr.expr.names())) if builtins <= {"len"} else None
+        self.kept: dict[tuple[Any, ...], Any] = {}
+
+    def key(self, run: Any) -> tuple[Any, ...] | None:
+        """What the value depends on in this run (None: it may read more: evaluate it)."""
+        names = self.names
+        if names is None:
+            return None
+        frame = run.frame
+        functions = frame.globals.functions
+        for name in self.builtins:
+            if functions.get(name) is not BUILTINS.get(name):
+                return None
+        env = run.vars()
+        regions = run.layout.by_name
+        plain = frame.globals.names
+        key: list[Any] = []
+        for n in names:
+            v = env.get(n, _NO)
+            tag = 0
+            if v is _NO:
+                if n in regions:
+                    return None
+                v = plain.get(n, _NO)
+                tag = 1
+            t = type(v)
+            if t is not int and t is not str and t is not bool:
+                return None
+            key.append((tag, t, v))
+        return tuple(key)
+
+    def value(self, run: Any) -> Any:
+        key = self.key(run)
+        if key is None:
+            return self.expr.value(run)
+        hit = self.kept.get(key, _NO)
+        if hit is not _NO:
+            if ev.CHECKED:
+                want = self.expr.value(run)
+                if type(want) is not type(hit) or want != hit:
+                    raise ev.Mismatch(f"{self.expr.text}: kept {hit!r}, evaluated {want!r}")
+            return hit
+        got = self.expr.value(run)
+        if len(self.kept) >= KEPT:
+            self.kept.clear()
+        self.kept[key] = got
+        return got
 
 
 class ColumnScan:
@@ -49,10 +131,12 @@ class ColumnScan:
 
     __slots__ = ("face", "first", "guard", "hi", "region", "row")
 
-    def __init__(self, region: str, row: int, hi: ev.Expr, face: ev.Expr, guard: ev.Expr | None, first: bool):
+    def __init__(
+        self, region: str, row: int, hi: ev.Expr, face: KeptPart, guard: KeptPart | None, first: bool
+    ):
         self.region = region
         self.row = row
-        self.hi = hi
+        self.hi = hi  # ncols(region)
         self.face = face
         self.guard = guard
         self.first = first
@@ -78,9 +162,12 @@ class ColumnScan:
             if not inside.isdisjoint(span) and not layout.shown.issuperset(inside.intersection(span)):
                 return None
         try:
-            hi = self.hi.value(run)
-            if type(hi) is not int or hi != cols:
-                return None
+            # ncols(region), the built-in, of a region of the layout that no variable shadows:
+            # its width (anything else: evaluated).
+            if run.frame.globals.functions.get("ncols") is not _NCOLS:
+                hi = self.hi.value(run)
+                if type(hi) is not int or hi != cols:
+                    return None
             if self.guard is not None:
                 g = self.guard.value(run)
                 if type(g) is not bool:
@@ -207,7 +294,51 @@ def column_scan(node: Node, proto: Protocol) -> ColumnScan | None:
     def part(n: Node) -> ev.Expr:
         return ev.Expr(Expression(f"(part of a take's columns) {region}", n, n.compile()), proto)
 
-    return ColumnScan(region, row, part(hi), part(x), part(guard) if guard is not None else None, first)
+    return ColumnScan(
+        region,
+        row,
+        part(hi),
+        KeptPart(part(x), proto),
+        KeptPart(part(guard), proto) if guard is not None else None,
+        first,
+    )
+
+
+_NCOLS = BUILTINS["ncols"]
+
+
+class TakePlans:
+    """The plans of a take from whole runs (:func:`~.runs.take_runs`: a region in sleeves, on
+    a table without empty places, into a new region), with the layout they make kept per
+    layout, region, number of columns and new region's name (it depends on nothing else); the
+    gather is worked out from the columns at each take. Any other take: :func:`~.plans.build_take`."""
+
+    def __init__(self, step: st.Take) -> None:
+        self.step = step
+        self.after: Kept[Layout] = Kept(KEPT_PLANS)
+
+    def __call__(self, layout: Layout, res: Any) -> Plan:
+        source, cols, into = res
+        reg = layout.by_name.get(source)
+        if (
+            reg is None
+            or not cols
+            or layout.holes
+            or reg.sleeve is None
+            or not reg.rows
+            or into in layout.by_name
+            or len(set(cols)) != len(cols)
+            or not 0 < min(cols) <= max(cols) <= reg.cols
+        ):
+            return fp.build_take(layout, res)
+        key = (layout, source, len(cols), into)
+        after = self.after.get(key)
+        plan = take_runs(layout, reg, cols, into, after)
+        if after is None:
+            self.after.put(key, plan.layout)
+        elif ev.CHECKED:
+            same_plan(self.step, plan, take_runs(layout, reg, cols, into), layout)
+        return plan
 
 
 def compile_take(proto: Protocol, step: st.Take) -> tuple[Any, Any, Any]:
@@ -215,7 +346,7 @@ def compile_take(proto: Protocol, step: st.Take) -> tuple[Any, Any, Any]:
     assert step.columns is not None
     scan = column_scan(step.columns.node, proto)
     if scan is None:
-        return lay._take_resolve, lay._take_build, fp.build_take
+        return lay._take_resolve, lay._take_build, TakePlans(step)
 
     def resolve(runner: Runner, frame: Any, step: st.Take, state: State, fev: Any) -> Any:
         cols = scan.columns(fev.run)
@@ -228,7 +359,7 @@ def compile_take(proto: Protocol, step: st.Take) -> tuple[Any, Any, Any]:
                 raise ev.Mismatch(f"take {step.columns}: the scan gives {res}, the expression {want}")
         return res
 
-    return resolve, lay._take_build, fp.build_take
+    return resolve, lay._take_build, TakePlans(step)
 
 
-__all__ = ["ColumnScan", "Op", "column_scan", "compile_take"]
+__all__ = ["ColumnScan", "KeptPart", "Op", "TakePlans", "column_scan", "compile_take"]

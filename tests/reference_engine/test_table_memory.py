@@ -22,6 +22,7 @@ from reference_engine.compiled import (
     rows,
     segments,
     steady,
+    takes,
 )
 from reference_engine.compiled.run import NO_METERS
 from reference_engine.kinds.shedding import load_rules
@@ -101,6 +102,7 @@ def test_many_runs_keep_a_bounded_number_of_layouts(engine: str, monkeypatch: py
         (collect, "KEPT_PLANS"),  # an inline callee's readings, kept per final layout
         (segments, "KEPT"),  # steps 1-9's chains, kept per layout at their start
         (pure, "KEPT"),  # a block that reads no card: its effect per layout and variables
+        (takes, "KEPT_PLANS"),  # the layout a take makes, kept per layout and number of columns
     )
     for module, name in bounds:
         monkeypatch.setattr(module, name, 2)

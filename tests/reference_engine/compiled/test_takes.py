@@ -25,6 +25,7 @@ from reference_engine.cards import EMPTY, SYMBOLS, Symbol  # noqa: E402
 from reference_engine.compiled import takes  # noqa: E402
 from reference_engine.compiled.helpers import h_eq_face, h_face_row  # noqa: E402
 from reference_engine.expressions import parse  # noqa: E402
+from reference_engine.functions import BUILTINS  # noqa: E402
 from reference_engine.machine import Runner  # noqa: E402
 from reference_engine.registry import Library, rulesets_dir  # noqa: E402
 from reference_engine.sleeves import SleeveFrame  # noqa: E402
@@ -94,6 +95,12 @@ VARIANTS: dict[str, tuple[str, str]] = {
     "face of the draw pile": ("M[2, j] == theta(1)]", "M[2, j] == theta(pile)]"),
     "face nobody has": ("M[2, j] == theta(1)]", "M[2, j] == theta(9)]"),  # the lottery refuses m = 0
     "guard a number": ("if draw == 1 and M[2, j]", "if draw and M[2, j]"),
+    # The face kept by the value of a variable that changes from run to run (its card differs).
+    "face of a changing owner": (
+        '          pile: "len(sizes) - discard"\n',
+        '          pile: "1 + ncols(M) % 2"\n',
+    ),
+    "face read from a region": ("M[2, j] == theta(1)]", "M[2, j] == theta(len(M) - len(M) + 1)]"),
     "region shadowed": (
         '          pile: "len(sizes) - discard"\n',
         '          pile: "len(sizes) - discard"\n          M: 2\n',
@@ -132,7 +139,12 @@ def test_a_scanned_take_runs_as_the_interpreter(
         found = runs.differences(lib, proto, params, assignments, range(2), s.context or None, kinds)
         assert not found, "\n".join(found)
     firsts = [cols for first, cols in scanned if not first]
-    if variant in ("as shipped", "face of the draw pile"):
+    if variant in (
+        "as shipped",
+        "face of the draw pile",
+        "face of a changing owner",
+        "face read from a region",
+    ):
         assert kinds == {"ran"} and any(cols for _, cols in scanned)
     if variant == "face nobody has":
         assert firsts and all(cols == () for cols in firsts)
@@ -178,7 +190,9 @@ def test_the_scan_reads_a_row_exactly_as_the_generated_code_compares_its_faces()
         first = rng.random() < 0.5
         guard = _Const(rng.choice([True, True, False, 1, "boom"])) if first else None
         scan = takes.ColumnScan("M", 2, _Const(hi), _Const(face), guard, first)  # type: ignore[arg-type]
-        run = SimpleNamespace(layout=layout, cells=cells, vars=lambda shadow=shadow: shadow)
+        # ``ncols`` not the built-in: the range's end is evaluated (see the test below for the other case)
+        frame = SimpleNamespace(globals=SimpleNamespace(functions={}))
+        run = SimpleNamespace(layout=layout, cells=cells, vars=lambda shadow=shadow: shadow, frame=frame)
         got = scan.columns(run)
         env = SimpleNamespace(vars=shadow, layout=layout, cells=cells)
         row = h_face_row(env, "M", 2)  # type: ignore[arg-type]
@@ -199,3 +213,104 @@ def test_the_scan_reads_a_row_exactly_as_the_generated_code_compares_its_faces()
         assert got == want, (cells, layout, face, hi, first, guard and guard.v, shadow)
         seen["none" if got is None else "some" if got else "empty"] += 1
     assert min(seen.values()) > 200, seen
+
+
+def test_the_scan_skips_the_range_end_only_for_the_built_in_ncols() -> None:
+    """With ``ncols`` the built-in, ``ncols(M)`` of the layout's region is its width, whatever the
+    part would say (it is not evaluated); with another function of that name, it is evaluated."""
+    layout = Layout.make([("M", 2, 3, 1, None)])
+    face = SYMBOLS.intern("take_test_0")
+    cells = [face.id << 1 | 1] * 6
+    for functions, want in (({"ncols": BUILTINS["ncols"]}, (1, 2, 3)), ({"ncols": len}, None)):
+        frame = SimpleNamespace(globals=SimpleNamespace(functions=functions))
+        run = SimpleNamespace(layout=layout, cells=cells, vars=lambda: {}, frame=frame)
+        scan = takes.ColumnScan("M", 2, _Const(2), _Const(face), None, False)  # type: ignore[arg-type]
+        assert scan.columns(run) == want
+
+
+class _Counted:
+    """An expression part that counts its evaluations (its value: ``value(vars)``)."""
+
+    def __init__(self, text: str, value: Any):
+        self.expr = parse(text)
+        self.text = text
+        self.fn = value
+        self.n = 0
+
+    def value(self, run: Any) -> Any:
+        self.n += 1
+        return self.fn(run.vars())
+
+
+def test_a_kept_part_is_kept_by_its_names_values_and_types_and_never_reads_a_region() -> None:
+    proto = Library().protocol("card-selection-arrow")
+    layout = Layout.make([("M", 2, 3, 1, None)])
+    frame = SimpleNamespace(globals=SimpleNamespace(functions=dict(BUILTINS), names={"draw": 1}))
+
+    def run(env: dict[str, Any], lay: Layout = layout) -> Any:
+        return SimpleNamespace(layout=lay, vars=lambda: env, frame=frame)
+
+    part = _Counted("theta(pile)", lambda env: ("card", type(env["pile"]), env["pile"]))
+    kept = takes.KeptPart(part, proto)  # type: ignore[arg-type]
+    for pile in (1, 2, 1, True, 1, True, "1", 2):
+        assert kept.value(run({"pile": pile})) == ("card", type(pile), pile)
+    assert part.n == 4  # 1, 2, True and "1": 1 and true are told apart
+    guard = _Counted("draw == 1", lambda env: True)
+    kept = takes.KeptPart(guard, proto)  # type: ignore[arg-type]
+    kept.value(run({}))
+    kept.value(run({}))
+    kept.value(run({"draw": 1}))  # a variable of the name: another key
+    assert guard.n == 2
+    shadowed = Layout.make([("M", 2, 3, 1, None), ("draw", 1, 1, 1, None)])
+    kept.value(run({}, shadowed))
+    kept.value(run({}, shadowed))  # a region of the name: read each time
+    assert guard.n == 4
+    # A game's function, a function of the layout, a list's value: evaluated each time; a text: kept.
+    for text, env, n in (
+        ("theta(n) if valid(x) else theta(1)", {"n": 1, "x": 1}, 2),
+        ("theta(ncols(M))", {}, 2),
+        ("theta(len(k)) + 0", {"k": [1]}, 2),
+        ("theta(len(k)) + 0", {"k": "a"}, 1),
+    ):
+        other = _Counted(text, lambda env: 1)
+        kept = takes.KeptPart(other, proto)  # type: ignore[arg-type]
+        for _ in range(2):
+            kept.value(run(env))
+        assert other.n == n, text
+    frame.globals.functions["len"] = len  # a game's function named len: not kept
+    other = _Counted("theta(len(k))", lambda env: 1)
+    kept = takes.KeptPart(other, proto)  # type: ignore[arg-type]
+    for _ in range(2):
+        kept.value(run({"k": "a"}))
+    assert other.n == 2
+
+
+def test_take_plans_with_their_layout_kept_are_the_builders_plans() -> None:
+    """TakePlans keeps the layout a take makes per layout and number of columns: on random
+    columns of random tables (sleeved or not, other regions around, the new region's name taken
+    or not), each plan, the first and the kept ones, is the general builder's, gather included."""
+    from reference_engine.compiled import plans as fp
+    from reference_engine.compiled.base import same_plan
+
+    rng = random.Random(7)
+    sleeve = SleeveFrame((1, 2, 3), (1, 2, 3), frozenset({1, 2, 3}), frozenset(), "back", "sleeve")
+    step = st.Take(path=(), line=0, number="10", say="", source="M", into="L")  # type: ignore[arg-type]
+    plans = takes.TakePlans(step)
+    for _ in range(400):
+        width = rng.randrange(1, 8)
+        shapes: list[Any] = [("A", 1, 2, 1, None)] if rng.random() < 0.5 else []
+        shapes.append(("M", 3, width, 1, None, sleeve if rng.random() < 0.8 else None))
+        if rng.random() < 0.2:
+            shapes.append(("L", 1, 1, 1, None))
+        layout = Layout.make(shapes)
+        cols = tuple(rng.sample(range(1, width + 1), rng.randrange(0, width + 1)))
+        res = ("M", cols, "L")
+        try:
+            want = fp.build_take(layout, res)
+        except fp.Defer:
+            with pytest.raises(fp.Defer):
+                plans(layout, res)
+            continue
+        same_plan(step, plans(layout, res), want, layout)
+        same_plan(step, plans(layout, res), want, layout)  # kept now
+    assert len(plans.after) > 0
