@@ -91,7 +91,7 @@ class Run:
         return State(self.layout, tuple(self.cells), self.out, self.env, self.meters, self.view)
 
 
-_SHAPES: dict[tuple[Any, ...], tuple[bool, tuple[int, int] | None]] = {}
+_SHAPES: dict[tuple[int, ...], tuple[tuple[Any, ...], tuple[bool, tuple[int, int] | None]]] = {}
 SHAPES_KEPT = 4096
 """Regions whose :func:`_shape` is kept (by the layout's regions, on which alone it depends:
 not the layouts themselves, which it would keep alive); it starts afresh beyond this many.
@@ -108,17 +108,21 @@ def _shape(layout: Layout) -> tuple[bool, tuple[int, int] | None]:
     """Whether ``layout`` has a hand, and its first region of the largest extent (by cells, then
     columns): what the interpreter's note of the table space takes from it, region by region."""
     regions = layout.regions
-    hit = _SHAPES.get(regions)
-    if hit is None:
-        best: tuple[int, int] | None = None
-        for reg in regions:
-            e = (reg.rows, reg.cols)
-            if best is None or (e[0] * e[1], e[1]) > (best[0] * best[1], best[1]):
-                best = e
-        hit = (any(reg.hand is not None for reg in regions), best)
-        if len(_SHAPES) >= SHAPES_KEPT:
-            _SHAPES.clear()
-        _SHAPES[regions] = hit
+    # By the regions' ids (hashed in C; a Region's own hash is a Python call each), the regions
+    # kept with the answer: ids are reused only once a region dies, and those keep it alive.
+    ids = tuple(map(id, regions))
+    kept = _SHAPES.get(ids)
+    if kept is not None and kept[0] == regions:  # the same regions (compared by identity first)
+        return kept[1]
+    best: tuple[int, int] | None = None
+    for reg in regions:
+        e = (reg.rows, reg.cols)
+        if best is None or (e[0] * e[1], e[1]) > (best[0] * best[1], best[1]):
+            best = e
+    hit = (any(reg.hand is not None for reg in regions), best)
+    if len(_SHAPES) >= SHAPES_KEPT:
+        _SHAPES.clear()
+    _SHAPES[ids] = (regions, hit)
     return hit
 
 
