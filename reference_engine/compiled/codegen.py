@@ -226,6 +226,12 @@ class _Gen:
             if name not in self.direct:
                 self.direct[name] = (f"D{len(self.direct)}", self.const(name))
             return f"{self.direct[name][0]}({''.join(a + ', ' for a in args)})"
+        if kind == "builtin" and name in ("ncols", "nrows") and len(node.args) == 1:
+            arg = node.args[0]
+            if isinstance(arg, Name) and IDENT.match(arg.name) and not self.is_bound(arg.name):
+                # A region's size read from the layout (no selection made); anything else as
+                # the call goes.
+                return f"_rshape(E, {self.const(arg.name)}, {int(name == 'ncols')}, {fn})"
         args = [self.emit(a) for a in node.args]
         joined = "".join(a + ", " for a in args)
         if kind == "builtin" and name in ("up", "down"):

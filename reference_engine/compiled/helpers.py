@@ -255,6 +255,16 @@ def h_family_index(E: Env, card: Any) -> int:
     return int(BUILTINS["family_index"](None, card))
 
 
+def h_region_shape(E: Env, name: str, cols: int, fn: Callable[..., Any]) -> Any:
+    """``ncols(name)`` (``cols`` 1) or ``nrows(name)`` (0) of a region, from the layout; of
+    anything else (a variable, a hand, a name of the spec) the built-in ``fn`` on its value."""
+    if name not in E.vars:
+        reg = E.layout.by_name.get(name)
+        if reg is not None and reg.hand is None:
+            return reg.cols if cols else reg.rows
+    return fn(None, h_lookup(E, name))
+
+
 _FAMILY_OF_ID: list[int | None] = []
 """family_index() of each face by its id (None: a face whose name ends in no number, left to
 the general path): one entry per face of the symbol table, which only grows."""
@@ -561,6 +571,7 @@ HELPERS: dict[str, Any] = {
     "_decode": h_decode,
     "_famidx": h_family_index,
     "_famrow": h_family_row,
+    "_rshape": h_region_shape,
     "EMPTY": EMPTY,
     "is_up": is_up,
     "_s_region": s_region,

@@ -256,3 +256,34 @@ def test_the_owners_of_a_row_read_at_once_are_the_comprehensions(seed: int) -> N
         assert _outcome(fast, env) == want, (seed, case, cells)
         if cols and case % 4 == 0 and not variables:
             assert want == [int(SYMBOLS.by_id(c >> 1).name[8:]) for c in cells[cols : 2 * cols]]
+
+
+@pytest.mark.parametrize("fn", ["ncols", "nrows"])
+def test_a_regions_size_read_from_the_layout_is_the_built_ins(fn: str) -> None:
+    """``ncols(M)``/``nrows(M)`` of a region are read from the layout (h_region_shape), without
+    a selection made: the built-in's value on the name's value wherever the name is looked up
+    (a region, a variable or a spec's name of that name first, a hand, nothing)."""
+    library = Library()
+    proto = library.protocol("card-selection-arrow")
+    source, consts = generate(parse(f"{fn}(M)").node, proto)
+    assert "_rshape(" in source
+    namespace = dict(HELPERS)
+    namespace["K"] = consts
+    exec(compile(source, "<test>", "exec"), namespace)
+    fast = namespace["fast"]
+    layout = Layout.make([("M", 3, 5, None, None), ("H", 1, 2, None, "H")], (), ())
+    hand = Layout.make([("M", 1, 4, None, "M")], (), ())
+    other = Layout.make([("N", 2, 2, None, None)], (), ())
+    for table, variables, names in [
+        (layout, {}, {}),
+        (layout, {"M": [1, 2]}, {}),  # a variable named M comes first
+        (layout, {"M": 3}, {}),
+        (hand, {}, {}),  # a hand: the general path (the interpreter's reading)
+        (other, {}, {"M": [1]}),  # a spec's name, not a region
+        (other, {}, {}),  # nothing of that name
+    ]:
+        env = Env(lambda: None, table, [0] * table.size, variables, names, dict(BUILTINS))  # type: ignore[arg-type]
+        want = _outcome(lambda e: BUILTINS[fn](None, HELPERS["_lk"](e, "M")), env)
+        assert _outcome(fast, env) == want, (fn, table, variables, names)
+    env = Env(lambda: None, layout, [0] * layout.size, {}, {}, dict(BUILTINS))  # type: ignore[arg-type]
+    assert fast(env) == (5 if fn == "ncols" else 3)
