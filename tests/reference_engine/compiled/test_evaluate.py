@@ -86,3 +86,60 @@ def test_what_reads_as_a_run_without_being_one_gets_an_env_each_time() -> None:
     like.vars = lambda: {"x": 1}
     one, two = env_of(like), env_of(like)  # type: ignore[arg-type]
     assert one is not two and one.vars == {"x": 1} and one.cells == [2, 4]
+
+
+def test_a_game_falls_back_only_where_a_fast_function_cannot_tell(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every error of a fast function sends the expression to the interpreter, which gives the
+    same value: a bug there (an Env the run cannot make, a helper reading what is not there)
+    would only make runs slower, silently. In whole card-level UNO games every fast function
+    either answers or says it cannot tell (Slow), and every run's Env is made."""
+    from reference_engine.compiled import evaluate
+    from reference_engine.compiled.helpers import Slow
+    from reference_engine.kinds.shedding import Game, load_rules
+    from reference_engine.registry import Library
+    from reference_engine.selection import ENGINE
+
+    errors: list[str] = []
+    made = evaluate.fast_function
+
+    def watched(node: Any, proto: Any, kind: str = "value") -> Any:
+        fast = made(node, proto, kind)
+        if fast is None:
+            return None
+
+        def run(env: Any) -> Any:
+            try:
+                return fast(env)
+            except Slow:
+                raise
+            except Exception as exc:
+                errors.append(f"{type(exc).__name__}: {exc}")
+                raise
+
+        return run
+
+    env_of = evaluate.env_of
+
+    def env(run: Any) -> Any:
+        try:
+            return env_of(run)
+        except Exception as exc:
+            errors.append(f"env_of: {type(exc).__name__}: {exc}")
+            raise
+
+    monkeypatch.setattr(evaluate, "fast_function", watched)
+    monkeypatch.setattr(evaluate, "env_of", env)
+    token = ENGINE.set("compiled")
+    try:
+        library = Library()  # its own programs: every fast function made (and watched) here
+        rules = load_rules("uno")
+        turns = sum(
+            Game(rules, library, players=4, virtual=4, level="card", seed=seed).play().virtual_turns
+            for seed in (1, 7)
+        )
+    finally:
+        ENGINE.reset(token)
+    assert turns > 40
+    assert not errors, errors[:5]
