@@ -226,6 +226,12 @@ class _Gen:
             if name not in self.direct:
                 self.direct[name] = (f"D{len(self.direct)}", self.const(name))
             return f"{self.direct[name][0]}({''.join(a + ', ' for a in args)})"
+        if kind == "builtin" and name in ("ncols", "nrows") and len(node.args) == 1:
+            arg = node.args[0]
+            if isinstance(arg, Name) and IDENT.match(arg.name) and not self.is_bound(arg.name):
+                # A region's size read from the layout (no selection made); anything else as
+                # the call goes.
+                return f"_rshape(E, {self.const(arg.name)}, {int(name == 'ncols')}, {fn})"
         args = [self.emit(a) for a in node.args]
         joined = "".join(a + ", " for a in args)
         if kind == "builtin" and name in ("up", "down"):
@@ -357,6 +363,9 @@ class _Gen:
         for v in mine:
             if not IDENT.match(v):
                 raise Unfit("a variable that is not an identifier")
+        family_row = self._family_row(node)
+        if family_row is not None:
+            return family_row
         # What does not depend on this comprehension's variables is computed once before it, in
         # the enclosing scope, as is its first iterable.
         targets = self._hoist_targets(node, mine)
@@ -426,6 +435,27 @@ class _Gen:
         names = "".join(f", {p}" for p in [*params.values(), *row_params])
         args = "".join(f", {h}" for h in hoisted)
         return f"(lambda ct{names}: [{element} {' '.join(parts)}])([0]{args})"
+
+    def _family_row(self, node: Comprehension) -> str | None:
+        """``[family_index(t) for t in name[r, c]]`` (the built-in family_index of the variable
+        itself, the only clause): one helper over the row's codes (:func:`h_family_row`)."""
+        if len(node.clauses) != 1 or len(node.variables) != 1:
+            return None
+        var = node.variables[0]
+        element = node.element
+        if not (
+            isinstance(element, Call)
+            and element.func == "family_index"
+            and self.function_kind("family_index") == "builtin"
+            and len(element.args) == 1
+            and isinstance(element.args[0], Name)
+            and element.args[0].name == var
+        ):
+            return None
+        cell = self._cell(node.clauses[0][1])  # the first iterable: in the enclosing scope
+        if cell is None:
+            return None
+        return f"_famrow(E, {', '.join(cell)})"
 
     def _inner_targets(self, node: Node, mine: set[str]) -> list[Node]:
         """The largest parts of an element worth computing once per item of an outer clause:

@@ -8,13 +8,15 @@ so that a difference stops the run at the expression that differs.
 
 from __future__ import annotations
 
+import functools
+import weakref
 from typing import Any
 
 from ..expressions import Expression
 from ..machine import deep_plain
 from ..machine.plans import _flats, _res
 from ..spec import Protocol
-from ..table import NewCards, Slots
+from ..table import NewCards, Slots, State
 from .codegen import Env, Fast, fast_function
 from .run import Run
 
@@ -27,6 +29,36 @@ class Mismatch(AssertionError):
 
 
 _UNMADE: Any = object()
+
+
+def env_of(run: Run) -> Env:
+    """What a fast function reads of ``run`` now: one :class:`Env` per run, made on its first
+    evaluation and brought up to date at each (the table, its cells and variables as they are
+    now; the faces' reader made again when asked). Nothing keeps it past the evaluation: a
+    value a fast function gives holds the layout and reader it read, never the Env."""
+    try:
+        env: Env | None = run.E
+    except AttributeError:  # what reads as a Run without being one (program.Finished): its own
+        g = run.frame.globals
+        return Env(run.state, run.layout, run.cells, run.vars(), g.names, g.functions)
+    if env is None:
+        g = run.frame.globals
+        # The run's State through a weak reference: the run holds its Env, and an Env holding
+        # the run would make every run a cycle, left to the cyclic collector.
+        state = functools.partial(_state_of, weakref.ref(run))
+        env = run.E = Env(state, run.layout, run.cells, run.vars(), g.names, g.functions)
+        return env
+    env.layout = run.layout
+    env.cells = run.cells
+    env.vars = run.vars()
+    env._reader = None
+    return env
+
+
+def _state_of(ref: weakref.ref[Run]) -> State:
+    run = ref()
+    assert run is not None  # an Env is read only while its run is being carried out
+    return run.state()
 
 
 class Expr:
@@ -58,15 +90,16 @@ class Expr:
         return self.expr.text
 
     def env(self, run: Run) -> Env:
-        frame = run.frame
-        return Env(run.state, run.layout, run.cells, run.vars(), frame.globals.names, frame.globals.functions)
+        return env_of(run)
 
     def value(self, run: Run) -> Any:
         """The plain value, as the interpreter's ``Evaluator.value`` gives it."""
-        fast = self.fast
+        fast = self._fast
+        if fast is _UNMADE:
+            fast = self.fast
         if fast is not None:
             try:
-                got = _deep_plain(fast(self.env(run)))
+                got = _deep_plain(fast(env_of(run)))
             except Exception:
                 pass
             else:
@@ -77,10 +110,12 @@ class Expr:
 
     def public(self, run: Run) -> Any:
         """The value with selections of places kept, as ``Evaluator.public`` gives it."""
-        fast = self.fast
+        fast = self._fast
+        if fast is _UNMADE:
+            fast = self.fast
         if fast is not None:
             try:
-                got = fast(self.env(run))
+                got = fast(env_of(run))
             except Exception:
                 pass
             else:
@@ -96,7 +131,7 @@ class Expr:
             fast = self._sel = fast_function(self.expr.node, self.proto, "sel")
         if fast is not None:
             try:
-                got = tuple(fast(self.env(run)))
+                got = tuple(fast(env_of(run)))
             except Exception:
                 pass
             else:
@@ -113,7 +148,7 @@ class Expr:
             fast = self._piles = fast_function(self.expr.node, self.proto, "piles")
         if fast is not None:
             try:
-                many, piles = fast(self.env(run))
+                many, piles = fast(env_of(run))
             except Exception:
                 pass
             else:

@@ -255,6 +255,59 @@ def h_family_index(E: Env, card: Any) -> int:
     return int(BUILTINS["family_index"](None, card))
 
 
+def h_region_shape(E: Env, name: str, cols: int, fn: Callable[..., Any]) -> Any:
+    """``ncols(name)`` (``cols`` 1) or ``nrows(name)`` (0) of a region, from the layout; of
+    anything else (a variable, a hand, a name of the spec) the built-in ``fn`` on its value."""
+    if name not in E.vars:
+        reg = E.layout.by_name.get(name)
+        if reg is not None and reg.hand is None:
+            return reg.cols if cols else reg.rows
+    return fn(None, h_lookup(E, name))
+
+
+_FAMILY_OF_ID: list[int | None] = []
+"""family_index() of each face by its id (None: a face whose name ends in no number, left to
+the general path): one entry per face of the symbol table, which only grows."""
+
+
+def h_family_row(E: Env, name: str, r: Any, c: Any) -> list[int]:
+    """``[family_index(t) for t in name[r, c]]`` (the owners of a row of owner cards): a whole
+    row read at once, each face's number from :data:`_FAMILY_OF_ID`; anything else as the
+    comprehension goes (:func:`h_row_faces`, then :func:`h_family_index` per face)."""
+    slots: Sequence[int] = s_cells(E, name, r, c)
+    if len(slots) > MAX_ITERATIONS:
+        raise Slow()  # the comprehension's count (h_seq's)
+    if isinstance(slots, range) and slots:
+        cells = E.cells
+        vals = cells[slots.start : slots.stop]
+        inside = E.layout.inside
+        if (
+            min(vals) >= 0
+            and all([v & 1 for v in vals])
+            and (
+                not inside
+                or inside.isdisjoint(slots)
+                or E.layout.shown.issuperset(inside.intersection(slots))
+            )
+        ):
+            table = _FAMILY_OF_ID
+            if max(vals) >> 1 >= len(table):
+                _family_table(max(vals) >> 1)
+            out = [table[v >> 1] for v in vals]
+            if None not in out:
+                return out  # type: ignore[return-value]  # no None in it
+    return [h_family_index(E, t) for t in h_row_faces(E, name, r, c)]
+
+
+def _family_table(sid: int) -> None:
+    """:data:`_FAMILY_OF_ID` up to the face ``sid`` at least."""
+    table = _FAMILY_OF_ID
+    while len(table) <= sid:
+        face = SYMBOLS.by_id(len(table))
+        digits = len(face.name) - len(face.name.rstrip("0123456789"))
+        table.append(int(face.name[-digits:]) if digits else None)
+
+
 # -- selections: the places an expression names, without making selection objects -----------
 
 
@@ -517,6 +570,8 @@ HELPERS: dict[str, Any] = {
     "_exists": h_exists,
     "_decode": h_decode,
     "_famidx": h_family_index,
+    "_famrow": h_family_row,
+    "_rshape": h_region_shape,
     "EMPTY": EMPTY,
     "is_up": is_up,
     "_s_region": s_region,

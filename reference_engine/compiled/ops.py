@@ -38,7 +38,7 @@ from . import evaluate as ev
 from . import plans as fp
 from .base import Op, Unsupported, apply_plan, fail, same_plan, strip
 from .plans import Defer
-from .run import Run, after_step
+from .run import Run, after_step, note_shape
 from .steady import ByNames, kept_resolve, same, steady
 
 Block = tuple[tuple[Op, str | None, st.Step], ...]
@@ -122,6 +122,7 @@ class Compiler:
 def run_block(run: Run, block: Block) -> None:
     runner = run.runner
     shared = run.shared
+    seen = shared.layouts_seen
     # The exploration budget in force (spend()'s): a budget is set for a whole run or
     # exploration and reset when it ends, never between two steps of a block.
     left = _BUDGET.get()
@@ -137,13 +138,12 @@ def run_block(run: Run, block: Block) -> None:
                         check_shown(run.state())  # its message
                     except EvalError as exc:
                         raise fail(run, step, exc) from None
-        # after_step(run, number), where it only counts the step (a layout already noted, far
-        # from the limit of steps): the same counts, the same budget spent.
-        if (
-            id(layout) in shared.layouts_seen
-            and shared.peak_frontier
-            and shared.states_processed - shared.run_start < MAX_RUN_STEPS
-        ):
+        # after_step(run, number): the table space noted for a layout this run has not held
+        # yet; then, far from the limit of steps, only the step counted and the budget spent.
+        if id(layout) not in seen:
+            seen[id(layout)] = layout
+            note_shape(shared, layout)
+        if shared.peak_frontier and shared.states_processed - shared.run_start < MAX_RUN_STEPS:
             shared.states_processed += 1
             if left is not None:  # spend()
                 left[0] -= 1

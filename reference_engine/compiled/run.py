@@ -13,6 +13,7 @@ reading of outputs); :meth:`Run.final` is the ``State`` the interpreter would ha
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from ..cards import DEALT
@@ -31,6 +32,8 @@ class Run:
     """The single table of a compiled run (see the module docs) and what its steps need."""
 
     __slots__ = (
+        "E",
+        "__weakref__",
         "_vars",
         "_vars_of",
         "cells",
@@ -62,6 +65,7 @@ class Run:
         self.fev: Any = None  # the evaluator the steps use (set by the program: fast where it can)
         self._vars: dict[str, Any] = {}
         self._vars_of: Any = None
+        self.E: Any = None  # what fast functions read (evaluate.env_of: one per run, kept up to date)
 
     def vars(self) -> dict[str, Any]:
         """The variables as a dict (made again only when they change)."""
@@ -87,36 +91,59 @@ class Run:
         return State(self.layout, tuple(self.cells), self.out, self.env, self.meters, self.view)
 
 
-_SHAPES: dict[tuple[Any, ...], tuple[bool, tuple[int, int] | None]] = {}
+_SHAPES: dict[tuple[int, ...], tuple[tuple[Any, ...], tuple[bool, tuple[int, int] | None]]] = {}
 SHAPES_KEPT = 4096
 """Regions whose :func:`_shape` is kept (by the layout's regions, on which alone it depends:
-not the layouts themselves, which it would keep alive); it starts afresh beyond this many."""
+not the layouts themselves, which it would keep alive); it starts afresh beyond this many.
+The same bound holds for :data:`_NOTES`, the same shapes by layout."""
+
+_NOTES: dict[int, tuple[weakref.ref[Layout], bool, tuple[int, int] | None, tuple[int, int]]] = {}
+"""By ``id(layout)``: a weak reference to the layout (its id is its only while it lives), then
+:func:`_shape`'s answer and the extent's order (cells, columns). A game meets the same few
+dozen interned layouts every turn, each first seen by a new run: found here by one lookup
+instead of hashing the layout's regions (a Python ``__hash__`` each)."""
 
 
 def _shape(layout: Layout) -> tuple[bool, tuple[int, int] | None]:
     """Whether ``layout`` has a hand, and its first region of the largest extent (by cells, then
     columns): what the interpreter's note of the table space takes from it, region by region."""
     regions = layout.regions
-    hit = _SHAPES.get(regions)
-    if hit is None:
-        best: tuple[int, int] | None = None
-        for reg in regions:
-            e = (reg.rows, reg.cols)
-            if best is None or (e[0] * e[1], e[1]) > (best[0] * best[1], best[1]):
-                best = e
-        hit = (any(reg.hand is not None for reg in regions), best)
-        if len(_SHAPES) >= SHAPES_KEPT:
-            _SHAPES.clear()
-        _SHAPES[regions] = hit
+    # By the regions' ids (hashed in C; a Region's own hash is a Python call each), the regions
+    # kept with the answer: ids are reused only once a region dies, and those keep it alive.
+    ids = tuple(map(id, regions))
+    kept = _SHAPES.get(ids)
+    if kept is not None and kept[0] == regions:  # the same regions (compared by identity first)
+        return kept[1]
+    best: tuple[int, int] | None = None
+    for reg in regions:
+        e = (reg.rows, reg.cols)
+        if best is None or (e[0] * e[1], e[1]) > (best[0] * best[1], best[1]):
+            best = e
+    hit = (any(reg.hand is not None for reg in regions), best)
+    if len(_SHAPES) >= SHAPES_KEPT:
+        _SHAPES.clear()
+    _SHAPES[ids] = (regions, hit)
+    return hit
+
+
+def _note(layout: Layout) -> tuple[weakref.ref[Layout], bool, tuple[int, int] | None, tuple[int, int]]:
+    """:data:`_NOTES`'s entry for ``layout`` (made and kept on the first look)."""
+    hit = _NOTES.get(id(layout))
+    if hit is None or hit[0]() is not layout:
+        hands, e = _shape(layout)
+        hit = (weakref.ref(layout), hands, e, (0, 0) if e is None else (e[0] * e[1], e[1]))
+        if len(_NOTES) >= SHAPES_KEPT:
+            _NOTES.clear()
+        _NOTES[id(layout)] = hit
     return hit
 
 
 def note_shape(shared: Shared, layout: Layout) -> None:
     """The interpreter's note of the table space for one table of ``layout``'s shape."""
-    hands, e = _shape(layout)
+    _, hands, e, order = _note(layout)
     if hands:
         shared.hands = True
-    if e is not None and (e[0] * e[1], e[1]) > (shared.extent[0] * shared.extent[1], shared.extent[1]):
+    if e is not None and order > (shared.extent[0] * shared.extent[1], shared.extent[1]):
         shared.extent = e
 
 

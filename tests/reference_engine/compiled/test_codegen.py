@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from reference_engine.cards import EMPTY, SYMBOLS
 from reference_engine.compiled.codegen import generate
 from reference_engine.compiled.helpers import HELPERS, Env, Slow, h_any_range
 from reference_engine.compiled.program import expressions
@@ -15,6 +16,7 @@ from reference_engine.expressions import parse
 from reference_engine.expressions.values import Scope
 from reference_engine.functions import BUILTINS
 from reference_engine.registry import Library
+from reference_engine.table import Layout
 
 
 def _memo_calls(protocol: str, text: str) -> str:
@@ -206,3 +208,82 @@ def test_a_games_answer_is_tested_for_truth_as_the_interpreter_does(text: str) -
         asked.clear()
         want = expr(Scope({}, functions={**BUILTINS, "valid": wrapper}))
         assert got == want and calls == asked, (text, answers, got, want, calls, asked)
+
+
+def _owners(text: str) -> Any:
+    library = Library()
+    proto = library.protocol("card-selection-arrow")
+    source, consts = generate(parse(text).node, proto)
+    namespace = dict(HELPERS)
+    namespace["K"] = consts
+    exec(compile(source, "<test>", "exec"), namespace)
+    return source, namespace["fast"]
+
+
+def _outcome(fast: Any, env: Env) -> Any:
+    try:
+        return fast(env)
+    except Exception as exc:  # Slow, or an error the interpreter then reports its own way
+        return type(exc).__name__
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_owners_of_a_row_read_at_once_are_the_comprehensions(seed: int) -> None:
+    """``[family_index(t) for t in M[2, *]]`` (Step 12's owners) is one helper over the row's
+    codes (h_family_row): the same list as the comprehension card by card, and the same refusal
+    where the comprehension refuses (a card face down, an empty slot, a face whose name ends in
+    no number, ``M`` a variable, a row that is not there)."""
+    rng = random.Random(seed)
+    source, fast = _owners("[family_index(t) for t in M[2, *]]")
+    assert "_famrow(" in source and "_famidx(" not in source
+    generic_source, generic = _owners("[family_index(t) for t in M[2, *] if 1 == 1]")
+    assert "_famrow(" not in generic_source
+    named = [SYMBOLS.intern(f"w37owner{n}") for n in range(1, 9)]
+    plain_face = SYMBOLS.intern("w37ownerless")
+    cols = rng.randrange(0, 7)
+    layout = Layout.make([("M", 3, cols, None, None)], (), ())
+    for case in range(40):
+        cells = [rng.choice(named).id << 1 | 1 for _ in range(3 * cols)]
+        if case % 4 == 1 and cols:
+            cells[cols + rng.randrange(cols)] &= ~1  # face down
+        if case % 4 == 2 and cols:
+            cells[cols + rng.randrange(cols)] = EMPTY
+        if case % 8 == 3 and cols:
+            cells[cols + rng.randrange(cols)] = plain_face.id << 1 | 1
+        variables = {"M": [1, 2]} if case % 10 == 9 else {}
+        env = Env(lambda: None, layout, cells, variables, {}, dict(BUILTINS))  # type: ignore[arg-type]
+        want = _outcome(generic, env)
+        assert _outcome(fast, env) == want, (seed, case, cells)
+        if cols and case % 4 == 0 and not variables:
+            assert want == [int(SYMBOLS.by_id(c >> 1).name[8:]) for c in cells[cols : 2 * cols]]
+
+
+@pytest.mark.parametrize("fn", ["ncols", "nrows"])
+def test_a_regions_size_read_from_the_layout_is_the_built_ins(fn: str) -> None:
+    """``ncols(M)``/``nrows(M)`` of a region are read from the layout (h_region_shape), without
+    a selection made: the built-in's value on the name's value wherever the name is looked up
+    (a region, a variable or a spec's name of that name first, a hand, nothing)."""
+    library = Library()
+    proto = library.protocol("card-selection-arrow")
+    source, consts = generate(parse(f"{fn}(M)").node, proto)
+    assert "_rshape(" in source
+    namespace = dict(HELPERS)
+    namespace["K"] = consts
+    exec(compile(source, "<test>", "exec"), namespace)
+    fast = namespace["fast"]
+    layout = Layout.make([("M", 3, 5, None, None), ("H", 1, 2, None, "H")], (), ())
+    hand = Layout.make([("M", 1, 4, None, "M")], (), ())
+    other = Layout.make([("N", 2, 2, None, None)], (), ())
+    for table, variables, names in [
+        (layout, {}, {}),
+        (layout, {"M": [1, 2]}, {}),  # a variable named M comes first
+        (layout, {"M": 3}, {}),
+        (hand, {}, {}),  # a hand: the general path (the interpreter's reading)
+        (other, {}, {"M": [1]}),  # a spec's name, not a region
+        (other, {}, {}),  # nothing of that name
+    ]:
+        env = Env(lambda: None, table, [0] * table.size, variables, names, dict(BUILTINS))  # type: ignore[arg-type]
+        want = _outcome(lambda e: BUILTINS[fn](None, HELPERS["_lk"](e, "M")), env)
+        assert _outcome(fast, env) == want, (fn, table, variables, names)
+    env = Env(lambda: None, layout, [0] * layout.size, {}, {}, dict(BUILTINS))  # type: ignore[arg-type]
+    assert fast(env) == (5 if fn == "ncols" else 3)

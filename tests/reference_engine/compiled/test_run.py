@@ -5,6 +5,7 @@ including when a budget or a check stops a run in the middle of a block of steps
 from __future__ import annotations
 
 import sys
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ from test_differential import _assignments
 
 from reference_engine.compiled import Program, program_for
 from reference_engine.compiled import run as compiled_run
-from reference_engine.machine import frontier
+from reference_engine.machine import Shared, frontier
 from reference_engine.registry import Library, rulesets_dir
 from reference_engine.table import Layout
 
@@ -131,3 +132,34 @@ def test_the_shape_a_step_notes_is_the_interpreters_region_by_region() -> None:
             if (e[0] * e[1], e[1]) > (extent[0] * extent[1], extent[1]):
                 extent = e
         assert extent == best or best == (0, 0)
+
+
+def test_a_shape_noted_by_layout_is_never_another_layouts() -> None:
+    """The shapes kept by ``id(layout)`` (run._NOTES) hold the layout weakly: an entry left by
+    a layout that died, or by another layout under the same id, is made again, never reused
+    (ids are reused once a layout dies, and layouts die every turn as the hands change)."""
+    layout = Layout.make([("w37note_a", 2, 3, None, None), ("w37note_b", 1, 1, None, "w37note_b")], (), ())
+    other = Layout.make([("w37note_c", 9, 9, None, None)], (), ())
+    dead = Layout.make([("w37note_dead", 5, 5, None, None)], (), ())
+    gone = weakref.ref(dead)
+    del dead
+    assert gone() is None
+    for stale in (weakref.ref(other), gone):
+        compiled_run._NOTES[id(layout)] = (stale, False, (9, 9), (81, 9))
+        shared = Shared()
+        compiled_run.note_shape(shared, layout)
+        assert (shared.hands, shared.extent) == (True, (2, 3))
+        assert compiled_run._NOTES[id(layout)][0]() is layout
+    # A smaller table noted after a larger one leaves the larger extent (the interpreter's order).
+    shared = Shared()
+    compiled_run.note_shape(shared, other)
+    compiled_run.note_shape(shared, layout)
+    assert (shared.hands, shared.extent) == (True, (9, 9))
+
+
+def test_the_kept_shapes_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(compiled_run, "SHAPES_KEPT", 3)
+    layouts = [Layout.make([("w37bound", 1, n, None, None)], (), ()) for n in range(1, 9)]
+    for layout in layouts:
+        compiled_run.note_shape(Shared(), layout)
+        assert len(compiled_run._NOTES) <= 3 and len(compiled_run._SHAPES) <= 3
