@@ -51,6 +51,7 @@ from ..kept import Kept
 from ..machine import Plan
 from ..sleeves import SleeveFrame, SleeveOp
 from . import evaluate as ev
+from . import families
 from .base import _ONE, Op, _out_added, apply_plan, less, returned_symbols
 from .codegen import function_kind
 from .plans import Defer, _sleeved, hand_names, kept_whole
@@ -215,10 +216,18 @@ KEPT_PAIRS = 1024
 arguments (bounded as :data:`~.ops.KEPT_PLANS`)."""
 
 
-def return_args(run: Run, cards: ev.Expr, to: ev.Expr) -> tuple[tuple[int, ...], tuple[str, ...]]:
-    """A ``return:`` step's resolved arguments: the slots of its cards and each card's hand."""
+def return_args(
+    run: Run, cards: ev.Expr, to: ev.Expr, row: tuple[str, int] | None = None
+) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """A ``return:`` step's resolved arguments: the slots of its cards and each card's hand
+    (``row``: where ``to`` is ``[family_index(t) for t in NAME[k, *]]``, ``(NAME, k)``, its
+    value read in C where it can be: :func:`~.families.read`)."""
     flats = cards.sel(run, "return")
-    owners_ = to.value(run)
+    owners_ = None if row is None else families.read(run, *row)
+    if owners_ is None:
+        owners_ = to.value(run)
+    elif ev.CHECKED and owners_ != to.value(run):
+        raise ev.Mismatch(f"{to.text!r}: read as {owners_!r}, not {to.value(run)!r}")
     owners = list(owners_) if isinstance(owners_, (list, tuple)) else [owners_] * len(flats)
     if len(owners) != len(flats):
         raise EvalError(f"return: {len(flats)} cards but {len(owners)} owners")
@@ -391,6 +400,7 @@ def discard_return(
     free = reads_rows_above(back_step.to.node, name, k, to.proto)
     if free is None:
         return None
+    row_ = families.family_row(back_step.to.node, to.proto)
     kept: Kept[tuple[Plan, tuple[int, ...]]] = Kept(KEPT_PAIRS)
     done: list[Run | None] = [None]  # the run whose second step is already carried out
     triple = nested is not None and nested.name == name and all(o.region == name for o in nested.ops)
@@ -418,7 +428,7 @@ def discard_return(
                 return None  # a region read whole (a variable comes first, as it is looked up)
         try:
             drop = what.sel(run, "discard")
-            flats, names = return_args(run, cards, to)
+            flats, names = return_args(run, cards, to, row_)
         except EvalError:
             return None  # each step's own message, at its step
         if not drop or (layout.inside and not kept_whole(layout, drop)):
