@@ -50,8 +50,8 @@ from ..expressions.nodes import Call, Comprehension, Const, Index, ListLit, Name
 from ..kept import Kept
 from ..machine import Plan
 from ..sleeves import SleeveFrame, SleeveOp
+from . import deferred, families
 from . import evaluate as ev
-from . import families
 from .base import _ONE, Op, _out_added, apply_plan, less, returned_symbols
 from .codegen import function_kind
 from .plans import Defer, _sleeved, hand_names, kept_whole
@@ -81,8 +81,16 @@ def pairs(entries: Sequence[Entry], compiled: Callable[[Expression | None], ev.E
     """``entries`` (a block's compiled steps) with each sleeve-then-discard pair of the kind
     above carried out at once (``compiled``: the compiled form of an expression)."""
     out = list(entries)
+    if len(out) == 1 and isinstance(out[0][2], st.Return):
+        return [deferred.waiting(out[0])]  # for a discard before its ``if`` (deferred.py)
     for i in range(len(out) - 1):
         branch = out[i][2]
+        if isinstance(branch, st.Discard) and isinstance(out[i + 1][2], st.If):
+            ops_ = deferred.discard_if(out[i], out[i + 1], compiled)
+            if ops_ is not None:
+                out[i] = (ops_[0], out[i][1], out[i][2])
+                out[i + 1] = (ops_[1], out[i + 1][1], out[i + 1][2])
+            continue
         if isinstance(branch, st.If) and isinstance(out[i + 1][2], st.Discard):
             op_ = _after_if(branch, out[i + 1], compiled)
             if op_ is not None:
