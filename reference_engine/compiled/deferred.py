@@ -44,6 +44,7 @@ from . import evaluate as ev
 from . import families
 from .base import _ONE, Op, _out_added, gather, landed, less, returned_symbols
 from .codegen import function_kind, variables_only
+from .pairing import check, return_args, row_of
 from .plans import kept_whole
 from .run import Run
 from .runs import bottom_row, return_row
@@ -110,12 +111,10 @@ def discard_if(
 ) -> tuple[Op, Op] | None:
     """The ops of a discard and the ``if`` after it, of the kind in the module docs (the
     ``if``'s op as compiled, checked when it ends); None where the steps are not of that kind."""
-    from .fused import _row_of, return_args  # fused imports this module
-
     discard_op, discard_number, discard_step = discard
     if_op, if_number, if_step = branch
     assert isinstance(discard_step, st.Discard) and isinstance(if_step, st.If)
-    got = None if discard_step.what is None else _row_of(discard_step.what.node)
+    got = None if discard_step.what is None else row_of(discard_step.what.node)
     if got is None or len(if_step.then) != 1 or if_step.other:
         return None
     name = got[0]
@@ -125,7 +124,7 @@ def discard_if(
         return None
     if back_step.cards is None or back_step.to is None:
         return None
-    row = _row_of(back_step.cards.node)
+    row = row_of(back_step.cards.node)
     what = compiled(discard_step.what)
     there = _exists(if_step.cond, what.proto)
     if row is None or there is None or row[0] != there or there == name:
@@ -202,8 +201,6 @@ def discard_if(
                 _table(run, discard_step, Plan(alone.layout, alone.src, (), {}))
 
     def _check(run: Run, plan: Plan, drop: tuple[int, ...]) -> None:
-        from .fused import _check as check
-
         def both() -> None:
             supply(run, drop)
             _table(run, back_step, plan)

@@ -33,7 +33,7 @@ from ..machine.plans import _flats, _res, check_shown
 from ..machine.runner import MAX_RUN_STEPS
 from ..shuffles import Shuffle
 from ..table import Draft, Layout, State, visible
-from . import calls, families, fused, rows, takes
+from . import calls, families, fused, pairing, rows, takes
 from . import evaluate as ev
 from . import plans as fp
 from .base import Op, Unsupported, apply_plan, fail, same_plan, strip
@@ -243,7 +243,7 @@ def _return(c: Compiler, step: st.Return, number: str | None) -> Op:
     row = None if step.to is None else families.family_row(step.to.node, to.proto)
 
     def resolve(runner: Runner, frame: Any, step: Any, state: State, fev: Any) -> Any:
-        return fused.return_args(fev.run, cards, to, row)
+        return pairing.return_args(fev.run, cards, to, row)
 
     return planned(step, resolve, lay._return_build, fp.build_return)
 
