@@ -46,14 +46,17 @@ from typing import Any, NamedTuple
 
 from .. import steps as st
 from ..expressions import EvalError, Expression
-from ..expressions.nodes import Call, Comprehension, Const, Index, ListLit, Name, Node, Star
+from ..expressions.nodes import Call, Comprehension, Const, Index, ListLit, Name, Node
 from ..kept import Kept
 from ..machine import Plan
 from ..sleeves import SleeveFrame, SleeveOp
+from . import deferred, families
 from . import evaluate as ev
 from .base import _ONE, Op, _out_added, apply_plan, less, returned_symbols
 from .codegen import function_kind
-from .plans import Defer, _sleeved, hand_names, kept_whole
+from .pairing import check as check_steps
+from .pairing import return_args, row_of, snapshot
+from .plans import Defer, _sleeved, kept_whole
 from .run import Run, note_shape
 from .runs import bottom_row, return_row
 
@@ -62,26 +65,24 @@ Entry = tuple[Op, str | None, st.Step]
 
 def whole_row(what: Expression | None) -> str | None:
     """The region of a selection ``NAME[k, *]`` (``k`` a whole number); None for any other."""
-    got = _row_of(None if what is None else what.node)
+    got = row_of(None if what is None else what.node)
     return None if got is None else got[0]
-
-
-def _row_of(node: Node | None) -> tuple[str, int] | None:
-    """``(NAME, k)`` of a node ``NAME[k, *]`` (``k`` a whole number); None for any other."""
-    if not isinstance(node, Index) or not isinstance(node.obj, Name) or len(node.args) != 2:
-        return None
-    row, rest = node.args
-    if not isinstance(row, Const) or type(row.value) is not int or not isinstance(rest, Star):
-        return None
-    return node.obj.name, row.value
 
 
 def pairs(entries: Sequence[Entry], compiled: Callable[[Expression | None], ev.Expr]) -> list[Entry]:
     """``entries`` (a block's compiled steps) with each sleeve-then-discard pair of the kind
     above carried out at once (``compiled``: the compiled form of an expression)."""
     out = list(entries)
+    if len(out) == 1 and isinstance(out[0][2], st.Return):
+        return [deferred.waiting(out[0])]  # for a discard before its ``if`` (deferred.py)
     for i in range(len(out) - 1):
         branch = out[i][2]
+        if isinstance(branch, st.Discard) and isinstance(out[i + 1][2], st.If):
+            ops_ = deferred.discard_if(out[i], out[i + 1], compiled)
+            if ops_ is not None:
+                out[i] = (ops_[0], out[i][1], out[i][2])
+                out[i + 1] = (ops_[1], out[i + 1][1], out[i + 1][2])
+            continue
         if isinstance(branch, st.If) and isinstance(out[i + 1][2], st.Discard):
             op_ = _after_if(branch, out[i + 1], compiled)
             if op_ is not None:
@@ -192,10 +193,10 @@ def pair(sleeve: Entry, discard: Entry, what: ev.Expr, name: str) -> tuple[Op, O
                 f"steps {sleeve_number} and {discard_number} go through at once, not one by one: {exc}"
             ) from exc
         runner.current = sleeve_number
-        want = _table(run)
+        want = snapshot(run)
         run.layout, run.cells, run.out, run.env, run.meters, run.view = saved
         carry_out(run, plan)
-        got = _table(run)
+        got = snapshot(run)
         run.layout, run.cells, run.out, run.env, run.meters, run.view = saved
         run.cells = list(saved[1])
         if got != want:
@@ -204,32 +205,11 @@ def pair(sleeve: Entry, discard: Entry, what: ev.Expr, name: str) -> tuple[Op, O
     return first, second
 
 
-def _table(run: Run) -> tuple[Any, ...]:
-    return (run.layout, list(run.cells), run.out, run.env, run.meters, run.view)
-
-
 # --------------------------------------------------------------------------- discard, then return
 
 KEPT_PAIRS = 1024
 """Plans a fused discard and return keeps, by the table before both and their resolved
 arguments (bounded as :data:`~.ops.KEPT_PLANS`)."""
-
-
-def return_args(run: Run, cards: ev.Expr, to: ev.Expr) -> tuple[tuple[int, ...], tuple[str, ...]]:
-    """A ``return:`` step's resolved arguments: the slots of its cards and each card's hand."""
-    flats = cards.sel(run, "return")
-    owners_ = to.value(run)
-    owners = list(owners_) if isinstance(owners_, (list, tuple)) else [owners_] * len(flats)
-    if len(owners) != len(flats):
-        raise EvalError(f"return: {len(flats)} cards but {len(owners)} owners")
-    names = hand_names(owners)
-    seats = run.runner.seats
-    if seats.given is not None:
-        for name in sorted(set(names)):
-            unheld = seats.check(name)  # a called protocol's hand its call gave no holder
-            if unheld is not None:
-                raise EvalError(unheld)
-    return (flats, names)
 
 
 def reads_rows_above(node: Node, name: str, k: int, proto: Any) -> tuple[str, ...] | None:
@@ -264,7 +244,7 @@ def _reads(node: Node, name: str, k: int, proto: Any, bound: frozenset[str], fre
             and all(_reads(a, name, k, proto, bound, free) for a in node.args)
         )
     if isinstance(node, Index):
-        got = _row_of(node)
+        got = row_of(node)
         return got is not None and got[0] == name and name not in bound and 1 <= got[1] < k
     if isinstance(node, Comprehension):
         inner = set(bound)
@@ -380,17 +360,18 @@ def discard_return(
     discard_op, discard_number, discard_step = discard
     back_op, back_number, back_step = back
     assert isinstance(discard_step, st.Discard) and isinstance(back_step, st.Return)
-    got = None if discard_step.what is None else _row_of(discard_step.what.node)
+    got = None if discard_step.what is None else row_of(discard_step.what.node)
     if got is None or back_step.cards is None or back_step.to is None:
         return None
     name, k = got
-    row = _row_of(back_step.cards.node)
+    row = row_of(back_step.cards.node)
     if row is None or row[0] != name or not 1 <= row[1] < k:
         return None
     what, cards, to = compiled(discard_step.what), compiled(back_step.cards), compiled(back_step.to)
     free = reads_rows_above(back_step.to.node, name, k, to.proto)
     if free is None:
         return None
+    row_ = families.family_row(back_step.to.node, to.proto)
     kept: Kept[tuple[Plan, tuple[int, ...]]] = Kept(KEPT_PAIRS)
     done: list[Run | None] = [None]  # the run whose second step is already carried out
     triple = nested is not None and nested.name == name and all(o.region == name for o in nested.ops)
@@ -418,7 +399,7 @@ def discard_return(
                 return None  # a region read whole (a variable comes first, as it is looked up)
         try:
             drop = what.sel(run, "discard")
-            flats, names = return_args(run, cards, to)
+            flats, names = return_args(run, cards, to, row_)
         except EvalError:
             return None  # each step's own message, at its step
         if not drop or (layout.inside and not kept_whole(layout, drop)):
@@ -486,7 +467,7 @@ def discard_return(
             if then:
                 _check_all(run, plan, then)
             else:
-                _check(
+                check_steps(
                     run, discard_op, back_op, discard_number, back_number, lambda: carry_out(run, plan, ())
                 )
         carry_out(run, plan, then)
@@ -515,7 +496,7 @@ def discard_return(
             runner.current = nested.discard_number
             nested.discard_op(r)
 
-        _check(
+        check_steps(
             run,
             one_by_one,
             _nothing,
@@ -529,29 +510,3 @@ def discard_return(
 
 def _nothing(run: Run) -> None:
     pass
-
-
-def _check(
-    run: Run, one: Op, two: Op, first: str | None, second: str | None, both: Callable[[], None]
-) -> None:
-    """Both steps one after the other, as compiled, against ``both`` (the two at once), then
-    the table put back."""
-    saved = _table(run)
-    runner = run.runner
-    try:
-        one(run)
-        runner.current = second
-        two(run)
-    except Exception as exc:  # at once they would have gone through
-        raise ev.Mismatch(f"steps {first} and {second} go through at once, not one by one: {exc}") from exc
-    finally:
-        runner.current = first
-    want = _table(run)
-    run.layout, run.cells, run.out, run.env, run.meters, run.view = saved
-    run.cells = list(saved[1])
-    both()
-    got = _table(run)
-    run.layout, run.cells, run.out, run.env, run.meters, run.view = saved
-    run.cells = list(saved[1])
-    if got != want:
-        raise ev.Mismatch(f"steps {first} and {second} at once: {got} is not {want}")

@@ -272,31 +272,34 @@ the general path): one entry per face of the symbol table, which only grows."""
 
 def h_family_row(E: Env, name: str, r: Any, c: Any) -> list[int]:
     """``[family_index(t) for t in name[r, c]]`` (the owners of a row of owner cards): a whole
-    row read at once, each face's number from :data:`_FAMILY_OF_ID`; anything else as the
-    comprehension goes (:func:`h_row_faces`, then :func:`h_family_index` per face)."""
+    row read at once (:func:`family_numbers`); anything else as the comprehension goes
+    (:func:`h_row_faces`, then :func:`h_family_index` per face)."""
     slots: Sequence[int] = s_cells(E, name, r, c)
     if len(slots) > MAX_ITERATIONS:
         raise Slow()  # the comprehension's count (h_seq's)
     if isinstance(slots, range) and slots:
-        cells = E.cells
-        vals = cells[slots.start : slots.stop]
-        inside = E.layout.inside
-        if (
-            min(vals) >= 0
-            and all([v & 1 for v in vals])
-            and (
-                not inside
-                or inside.isdisjoint(slots)
-                or E.layout.shown.issuperset(inside.intersection(slots))
-            )
-        ):
-            table = _FAMILY_OF_ID
-            if max(vals) >> 1 >= len(table):
-                _family_table(max(vals) >> 1)
-            out = [table[v >> 1] for v in vals]
-            if None not in out:
-                return out  # type: ignore[return-value]  # no None in it
+        out = family_numbers(E.cells, E.layout, slots)
+        if out is not None:
+            return out
     return [h_family_index(E, t) for t in h_row_faces(E, name, r, c)]
+
+
+def family_numbers(cells: Sequence[int], layout: Layout, slots: range) -> list[int] | None:
+    """family_index() of the cards in ``slots`` (a non-empty run of places), each face's number
+    from :data:`_FAMILY_OF_ID`, where a comprehension would read them all at once: every card
+    face up and seen (none empty, face down, or hidden in a sleeve), every face's name ending
+    in a number; None otherwise (the caller reads them one by one, with their messages)."""
+    vals = cells[slots.start : slots.stop]
+    if min(vals) < 0 or not all([v & 1 for v in vals]):
+        return None
+    inside = layout.inside
+    if inside and not inside.isdisjoint(slots) and not layout.shown.issuperset(inside.intersection(slots)):
+        return None
+    table = _FAMILY_OF_ID
+    if max(vals) >> 1 >= len(table):
+        _family_table(max(vals) >> 1)
+    out = [table[v >> 1] for v in vals]
+    return None if None in out else out  # type: ignore[return-value]  # no None in it
 
 
 def _family_table(sid: int) -> None:

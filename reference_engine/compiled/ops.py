@@ -33,7 +33,7 @@ from ..machine.plans import _flats, _res, check_shown
 from ..machine.runner import MAX_RUN_STEPS
 from ..shuffles import Shuffle
 from ..table import Draft, Layout, State, visible
-from . import calls, fused, pure, rows, segments, takes
+from . import calls, families, fused, pairing, pure, rows, segments, takes
 from . import evaluate as ev
 from . import plans as fp
 from .base import Op, Unsupported, apply_plan, fail, same_plan, strip
@@ -249,9 +249,10 @@ def _discard(c: Compiler, step: st.Discard, number: str | None) -> Op:
 
 def _return(c: Compiler, step: st.Return, number: str | None) -> Op:
     cards, to = c.e(step.cards), c.e(step.to)
+    row = None if step.to is None else families.family_row(step.to.node, to.proto)
 
     def resolve(runner: Runner, frame: Any, step: Any, state: State, fev: Any) -> Any:
-        return fused.return_args(fev.run, cards, to)
+        return pairing.return_args(fev.run, cards, to, row)
 
     return planned(step, resolve, lay._return_build, fp.build_return)
 

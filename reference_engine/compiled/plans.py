@@ -524,7 +524,33 @@ def build_sleeve(layout: Layout, res: Resolved) -> Plan:
     plan.__dict__["_identity"] = True  # every card stays where it is: nothing to gather
     if not any(op.out for op in res):
         remember_landings(plan, layout, ())  # no row slides out: no card leaves a sleeve
+    else:
+        remember_landings(plan, layout, _slid_out(layout, plan.layout))
     return plan
+
+
+def _slid_out(before: Layout, after: Layout) -> tuple[tuple[int, bool, int], ...]:
+    """:func:`~reference_engine.machine.plans.landings` of a plan that keeps every card where it
+    is (a ``sleeve:`` step's): the slots inside a sleeve before and not after, in order, each
+    landing as its row faces (the same regions, so the same hands: none of a hand), found row
+    by row (the general way asks the layouts for every slot's region)."""
+    leaving = before.inside.difference(after.inside)
+    out: list[tuple[int, bool, int]] = []
+    if not leaving:
+        return ()
+    for reg in before.regions:
+        sleeve = reg.sleeve
+        if sleeve is None or reg.hand is not None:
+            continue
+        cols = reg.cols
+        for r in range(1, reg.rows + 1):
+            start = reg.offset + (r - 1) * cols
+            row = range(start, start + cols)
+            if leaving.isdisjoint(row):
+                continue
+            up = sleeve.lands_up(r)
+            out.extend([(f, up, f) for f in row if f in leaving])
+    return tuple(out)
 
 
 _SLEEVED: dict[tuple[SleeveFrame, Any], SleeveFrame] = {}

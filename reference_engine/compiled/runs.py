@@ -139,6 +139,7 @@ def return_row(
     names: Sequence[str],
     drop: Sequence[int] = (),
     then: Sequence[int] = (),
+    gone: Sequence[int] = (),
 ) -> Plan | None:
     """:func:`~.plans.build_return` of one whole row of a region that is no hand (Step 12's
     sleeves, a set-aside row, Step 11's unselected sleeves), without empty places in that region
@@ -153,7 +154,12 @@ def return_row(
     before both, the dropped cards back to the supply (its ``returned``); the row returned is
     then one of the rows above it. ``then`` (with ``drop``, the row returned the first of three):
     the second row, discarded after the return (Step 12(a)), so that the region goes; the plan
-    does not count its cards back (its caller does, after the dropped ones)."""
+    does not count its cards back (its caller does, after the dropped ones).
+
+    ``gone``: the whole bottom row of another region that is no hand, all of whose other rows
+    are empty places, discarded just before (Step 11's owner cards ``L[2, *]``, then the
+    unselected sleeves back: :mod:`~.deferred`): that region goes too; the plan does not count
+    its cards back (its caller does)."""
     n = len(flats)
     if not n or n != len(names):
         return None
@@ -171,6 +177,9 @@ def return_row(
     holes = layout.holes
     if holes and not holes.isdisjoint(range(off, off + rows * cols)):
         return None  # an empty place in the region (the general builder trims and names them)
+    away = _gone(layout, gone, reg) if gone else None
+    if gone and away is None:
+        return None
     if drop:
         bottom = off + (rows - 1) * cols
         if len(drop) != cols or drop[0] != bottom or list(drop) != list(range(bottom, bottom + cols)):
@@ -198,6 +207,8 @@ def return_row(
     emptied = range(0)  # the new slots of the row returned, where it stays as empty places
     end = first + n
     for other in layout.regions:
+        if other is away:
+            continue  # discarded just before: its last row, the rest empty places
         if other is reg:
             if rows == 1:
                 continue  # emptied: a region that is no hand goes
@@ -234,6 +245,28 @@ def return_row(
     plan.__dict__["_getter"] = itemgetter(*idx) if len(idx) > 1 else _few(tuple(idx))
     remember_landings(plan, layout, ())
     return plan
+
+
+def _gone(layout: Layout, gone: Sequence[int], reg: Any) -> Any:
+    """The region ``gone`` (a discard just before a return of ``reg``'s row) takes off the table
+    whole: its whole bottom row, its other rows all empty places, no hand, not ``reg``; else
+    None."""
+    first = gone[0]
+    if not 0 <= first < layout.size:
+        return None
+    away = region_at(layout, first)
+    if away is reg or away.hand is not None:
+        return None
+    cols, off = away.cols, away.offset
+    bottom = off + (away.rows - 1) * cols
+    if len(gone) != cols or first != bottom or list(gone) != list(range(bottom, bottom + cols)):
+        return None
+    holes = layout.holes
+    if holes and not holes.isdisjoint(gone):
+        return None  # an empty place discarded: the interpreter names it
+    if bottom > off and not (holes and holes.issuperset(range(off, bottom))):
+        return None  # a card left in a row above: the region stays
+    return away
 
 
 def call_rows(

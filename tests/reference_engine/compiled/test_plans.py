@@ -71,6 +71,9 @@ SLEEVE_OPS = [
     (SleeveOp("M", out=(4,)),),  # not a declared row: refused
     (SleeveOp("L", out=(2,)), SleeveOp("M", side="front")),
     (SleeveOp("M", out=(2,)), SleeveOp("M", into=(2,))),  # out, then back in, in one step
+    (SleeveOp("L", out=(1, 3)), SleeveOp("M", out=(2,))),  # rows of two regions slide out
+    (SleeveOp("M", side="front"), SleeveOp("M", out=(3,))),  # out of sleeves lying front up
+    (SleeveOp("M", out=(2,)), SleeveOp("M", out=(1,))),  # two slides out of one region, in turn
     (SleeveOp("h1", side="front"),),  # a hand, not in sleeves: refused
     (SleeveOp("spare", out=(1,)),),  # not in sleeves: refused
     (SleeveOp("nowhere", side="front"),),  # no such region: refused
