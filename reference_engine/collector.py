@@ -56,9 +56,11 @@ def paused(promote: bool = False) -> Iterator[None]:
         yield
     finally:
         if was_enabled:
-            if promote:
-                _promote()
-            gc.enable()
+            try:
+                if promote:
+                    _promote()
+            finally:  # a promotion that fails (an interrupt in its full collection) ends the pause too
+                gc.enable()
 
 
 def _promote() -> None:

@@ -367,34 +367,38 @@ def param_reads(node: Node, params: frozenset[str]) -> tuple[tuple[str, int | No
     the whole value. None where a comprehension's variable has a parameter's name (then the
     caller keys by every parameter)."""
     found: set[tuple[str, int | None]] = set()
-
-    def walk(n: Any) -> bool:
-        if isinstance(n, (list, tuple)):
-            return all(walk(x) for x in n)
-        if not isinstance(n, Node):
-            return True
-        if isinstance(n, Name):
-            if n.name in params:
-                found.add((n.name, None))
-            return True
-        if (
-            isinstance(n, Index)
-            and isinstance(n.obj, Name)
-            and n.obj.name in params
-            and len(n.args) == 1
-            and isinstance(n.args[0], Const)
-            and type(n.args[0].value) is int
-        ):
-            found.add((n.obj.name, n.args[0].value))
-            return True
-        if isinstance(n, Comprehension) and params.intersection(n.variables):
-            return False
-        return all(walk(getattr(n, f.name)) for f in fields(n))
-
-    if not walk(node):
+    if not _walk(node, params, found):
         return None
     whole = {p for p, k in found if k is None}
     return tuple(sorted((r for r in found if r[1] is None or r[0] not in whole), key=repr))
+
+
+def _walk(n: Any, params: frozenset[str], found: set[tuple[str, int | None]]) -> bool:
+    """:func:`param_reads`' walk of ``n`` (a node, or a list or tuple of them and of plain
+    values), adding what it reads to ``found``; False where a comprehension's variable has a
+    parameter's name. A module function, not a closure calling itself: that would be a
+    reference cycle a card-level game leaves to the cyclic collector at every game."""
+    if isinstance(n, (list, tuple)):
+        return all(_walk(x, params, found) for x in n)
+    if not isinstance(n, Node):
+        return True
+    if isinstance(n, Name):
+        if n.name in params:
+            found.add((n.name, None))
+        return True
+    if (
+        isinstance(n, Index)
+        and isinstance(n.obj, Name)
+        and n.obj.name in params
+        and len(n.args) == 1
+        and isinstance(n.args[0], Const)
+        and type(n.args[0].value) is int
+    ):
+        found.add((n.obj.name, n.args[0].value))
+        return True
+    if isinstance(n, Comprehension) and params.intersection(n.variables):
+        return False
+    return all(_walk(getattr(n, f.name), params, found) for f in fields(n))
 
 
 def _read_values(params: dict[str, Any], reads: tuple[tuple[str, int | None], ...]) -> tuple[Any, ...]:

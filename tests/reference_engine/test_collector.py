@@ -123,3 +123,45 @@ def test_a_promoting_pause_leaves_a_collector_that_was_off_and_frozen_objects_al
         assert id(frozen) not in {id(o) for o in gc.get_objects()}
     finally:
         gc.unfreeze()
+
+
+def test_a_promotion_that_fails_still_switches_the_collector_back_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An interrupt or a MemoryError in the promotion's full collection (or an error raised by
+    the block itself, then by the promotion) must not leave the collector off for the rest of
+    the process."""
+
+    def broken() -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(collector, "_promote", broken)
+    assert gc.isenabled()
+    with pytest.raises(KeyboardInterrupt), paused(promote=True):
+        pass
+    assert gc.isenabled()
+    with pytest.raises(KeyboardInterrupt), paused(promote=True):
+        raise RuntimeError("the game failed, then its promotion")
+    assert gc.isenabled()
+
+
+def test_a_promoting_pause_ended_by_an_error_or_nested_in_a_plain_one() -> None:
+    """An error in a game still promotes and switches the collector back on, nothing frozen; a
+    promoting pause inside a plain one (a game inside a verification's pause) leaves the
+    collector off and promotes nothing; a plain pause inside a promoting one is the game's."""
+    gc.collect()
+    with pytest.raises(RuntimeError), paused(promote=True):
+        kept = [_Node() for _ in range(50)]
+        raise RuntimeError("a game fails mid-turn")
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    oldest = {id(o) for o in gc.get_objects(2)}
+    assert all(id(o) in oldest for o in kept)
+    with paused():
+        with paused(promote=True):
+            inner = _Node()
+        assert not gc.isenabled()
+        assert id(inner) in {id(o) for o in gc.get_objects(0)}  # not promoted
+    assert gc.isenabled()
+    with paused(promote=True):
+        with paused():
+            made = _Node()
+        assert not gc.isenabled()
+    assert gc.isenabled() and id(made) in {id(o) for o in gc.get_objects(2)}

@@ -626,9 +626,42 @@ def test_param_reads_names_the_parameters_and_items_an_expect_value_reads() -> N
         "sizes[draw]": (("draw", None), ("sizes", None)),
         "3": (),
         "[sizes for sizes in [1, 2]]": None,  # a variable shadows a parameter: every parameter
+        # Hostile forms (w37-attack6): every node kind that can hold a read, nested.
+        "len([[m for m in [1] if m < sizes[1]] for n in [1, 2]])": (("sizes", 1),),
+        "len([[sizes for sizes in [1]] for n in [1]])": None,  # shadowed in an inner comprehension
+        "len([n for n in 1..sizes[2]])": (("sizes", 2),),
+        "sizes[1] if draw else 0": (("draw", None), ("sizes", 1)),
+        "0 < sizes[1] <= 3": (("sizes", 1),),
+        "not sizes[1]": (("sizes", 1),),
+        "-sizes[1]": (("sizes", 1),),
+        "sizes[1..2]": (("sizes", None),),  # a range of items: the whole value
+        "sizes[1][1]": (("sizes", 1),),  # an item's item follows from the item
+        "sizes[true]": (("sizes", None),),  # a flag is not a written whole number
+        "sizes[1, 1]": (("sizes", None),),
+        "sizes.x": (("sizes", None),),
     }
     for text, reads in cases.items():
         assert param_reads(parse(text).node, params) == reads, text
+
+
+def test_param_reads_leaves_no_reference_cycle() -> None:
+    """Asked once per game (a game's CallCache), param_reads must leave nothing for the cyclic
+    collector: a card-level game runs with the collector paused and its promotion assumes the
+    game makes no cycle (collector.py). Its walk was a closure calling itself: 8 objects a game."""
+    import gc
+
+    from reference_engine.expressions import parse
+    from reference_engine.selection import param_reads
+
+    node = parse("2 + len([n for n in [1, 2, 4] if n < sizes[1]]) + draw").node
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(3):
+            assert param_reads(node, frozenset({"sizes", "draw"})) == (("draw", None), ("sizes", 1))
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
 
 
 @pytest.mark.parametrize(

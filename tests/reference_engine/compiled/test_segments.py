@@ -216,3 +216,91 @@ def test_the_chain_alone_runs_as_the_interpreter(monkeypatch: pytest.MonkeyPatch
     found, kinds = _differences(library, seeds=3, most=6)
     assert not found, "\n".join(found)
     assert kinds == {"ran"}
+
+
+def test_one_chain_serves_every_parameter_on_the_same_layout() -> None:
+    """A link depends on its layout alone: runs whose hands all lay out as the same row (the
+    same number of cards) but whose parameters differ (the owners' sizes, the draw rule, the
+    discard pile) share one chain, made by the first, and each equals the interpreter's run
+    (the checked run compares every segment run both ways; a link that kept a parameter's
+    value, e.g. the owner row's sizes, would end otherwise)."""
+    library = Library()
+    proto = library.protocol("card-selection-arrow")
+    program = program_for(library, proto)
+    assert isinstance(program, Program)
+    seg = _segment(program)
+    seg.chains.clear()
+    st, assignments = _assignments(library, "card-selection-arrow", 4)
+    pool = [card for values in assignments for card in values["cards"]]
+    rng = random.Random(3)
+    context = st.context or None
+    before = seg.fast_runs
+    ends = set()
+    shapes = [(2, 1, 2), (1, 2, 2), (3, 1, 1), (1, 1, 3), (1, 1, 1, 2), (0, 2, 3)]
+    for n in range(12):
+        params = dict(st.params, sizes=shapes[n % 6], draw=n % 2, discard=(n // 2) % 2)
+        values = {"cards": [rng.choice(pool) for _ in range(5)]}
+        a = runs.single(library, proto, params, values, n, "interpreter", context)
+        b = runs.single(library, proto, params, values, n, "compiled", context)
+        assert a == b, (n, params)
+        ends.add(a[0])
+    assert len(seg.chains) == 1 and seg.fast_runs - before == 12
+    assert ends == {"ran", "error"}  # (0, 2, 3): P_1 holds no card, an error after the segment
+
+
+@pytest.mark.parametrize(
+    "let",
+    [
+        '      cards: "[1, 2]"',  # step 1's cards: the variable, not the hands (no link)
+        '      i: "7"',  # the owner row's comprehension variable, set outside it
+        '      columns: "0"',  # a variable named as the washes' function
+    ],
+)
+def test_a_variable_named_as_a_segments_names_runs_alike(tmp_path: Path, let: str) -> None:
+    text = ARROW.read_text(encoding="utf-8")
+    before = '  - step: 0\n    say: "A variable."\n    let:\n' + let + "\n\n  - step: 1\n"
+    library = _library(tmp_path, text.replace("  - step: 1\n", before, 1))
+    found, kinds = _differences(library, seeds=2, most=3)
+    assert not found, "\n".join(found)
+    assert kinds
+
+
+def test_a_link_that_keeps_a_parameters_value_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The mutant the test above must refuse: an owner-row link that keeps what it laid out the
+    first time (the sizes of that run) instead of reading the sizes at each run."""
+    from reference_engine.compiled import rows
+
+    real = rows.NewPlace.owner_link
+
+    def keeping(self: Any, run: Any) -> Any:
+        go = real(self, run)
+        if go is None:
+            return None
+        first: list[Any] = []
+
+        def stale(run: Any) -> bool:
+            if not first:
+                if not go(run):
+                    return False
+                first.append((run.layout, list(run.cells), run.out, run.meters))
+                return True
+            run.layout, cells, run.out, run.meters = first[0]
+            run.cells = list(cells)
+            return True
+
+        return stale
+
+    monkeypatch.setattr(rows.NewPlace, "owner_link", keeping)
+    library = Library()
+    proto = library.protocol("card-selection-arrow")
+    program = program_for(library, proto)
+    assert isinstance(program, Program)
+    _segment(program).chains.clear()
+    st, assignments = _assignments(library, "card-selection-arrow", 2)
+    values = assignments[0]
+    context = st.context or None
+    for _ in range(2):  # the first run keeps the row's plan (the link finds it from the next)
+        runs.single(library, proto, dict(st.params, sizes=(2, 1, 2)), values, 0, "compiled", context)
+    with pytest.raises(compiled_evaluate.Mismatch):
+        runs.single(library, proto, dict(st.params, sizes=(1, 2, 2)), values, 0, "compiled", context)
+    _segment(program).chains.clear()
