@@ -16,7 +16,11 @@ Which blocks (:func:`pure_names`): only ``let``, ``for``, ``if`` (their expressi
 :func:`~.steady.structural`, reading variables and the frame's names only, never a region, checked
 per run), ``move`` to plain names from structural sources, ``place`` of ``new(...)`` cards of
 constant names at structural targets, ``do`` and ``note``; functions the built-in ones (checked
-in the frame). Anything else (a shuffle, a turn, a call) is run step by step. A replay is taken
+in the frame). A name whose value is read must not name a region when the key is made (a
+variable of that name may be dropped inside the block, a ``for``'s) nor be a target of the
+block's ``move`` or ``place`` (a region it may make): either would read a card the key never
+sees. A block recorded inside another's recording (a ``do`` in a ``do``) hands the cards back
+with the outer tags. Anything else (a shuffle, a turn, a call) is run step by step. A replay is taken
 only where the steps could not reach the exploration's budget or the limit of steps (those are
 counted step by step), where the run has a frontier noted, and where the key was met before; with
 ``ev.CHECKED`` the block also runs step by step and the two must agree exactly.
