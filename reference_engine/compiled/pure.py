@@ -16,7 +16,11 @@ Which blocks (:func:`pure_names`): only ``let``, ``for``, ``if`` (their expressi
 :func:`~.steady.structural`, reading variables and the frame's names only, never a region, checked
 per run), ``move`` to plain names from structural sources, ``place`` of ``new(...)`` cards of
 constant names at structural targets, ``do`` and ``note``; functions the built-in ones (checked
-in the frame). Anything else (a shuffle, a turn, a call) is run step by step. A replay is taken
+in the frame). A name whose value is read must not name a region when the key is made (a
+variable of that name may be dropped inside the block, a ``for``'s) nor be a target of the
+block's ``move`` or ``place`` (a region it may make): either would read a card the key never
+sees. A block recorded inside another's recording (a ``do`` in a ``do``) hands the cards back
+with the outer tags. Anything else (a shuffle, a turn, a call) is run step by step. A replay is taken
 only where the steps could not reach the exploration's budget or the limit of steps (those are
 counted step by step), where the run has a frontier noted, and where the key was met before; with
 ``ev.CHECKED`` the block also runs step by step and the two must agree exactly.
@@ -81,12 +85,17 @@ def _expr_ok(e: Expression | None) -> bool:
 
 def pure_names(steps: list[st.Step]) -> Names | None:
     """The names a block reads before it sets them (see :class:`Names`), or None where a step of
-    it may read a card or draw (see the module docs)."""
+    it may read a card or draw (see the module docs). A name read that a ``move`` or ``place`` of
+    the block names as its target may be a region the block makes (``move U: ...`` then ``let x:
+    U[1]`` reads a card the key never sees): refused."""
     names = Names()
-    return names if _walk(steps, set(), names) is not None else None
+    made: set[str] = set()
+    if _walk(steps, set(), names, made) is None or names.read & made:
+        return None
+    return names
 
 
-def _walk(steps: list[st.Step], bound: set[str], names: Names) -> set[str] | None:
+def _walk(steps: list[st.Step], bound: set[str], names: Names, made: set[str]) -> set[str] | None:
     bound = set(bound)
     for step in steps:
         if step.labels:
@@ -108,7 +117,7 @@ def _walk(steps: list[st.Step], bound: set[str], names: Names) -> set[str] | Non
             assert step.values is not None
             names.read |= step.values.names() - bound
             names.calls |= step.values.calls()
-            if _walk(step.body, bound | {step.var}, names) is None:
+            if _walk(step.body, bound | {step.var}, names, made) is None:
                 return None
             names.written.add(step.var)
             bound.discard(step.var)  # dropped: a name read later is a region's or the frame's
@@ -118,13 +127,13 @@ def _walk(steps: list[st.Step], bound: set[str], names: Names) -> set[str] | Non
             assert step.cond is not None
             names.read |= step.cond.names() - bound
             names.calls |= step.cond.calls()
-            a = _walk(step.then, bound, names)
-            b = _walk(step.other, bound, names)
+            a = _walk(step.then, bound, names, made)
+            b = _walk(step.other, bound, names, made)
             if a is None or b is None:
                 return None
             bound = a & b
         elif isinstance(step, st.Do):
-            got = _walk(step.body, bound, names)
+            got = _walk(step.body, bound, names, made)
             if got is None:
                 return None
             bound = got
@@ -132,6 +141,7 @@ def _walk(steps: list[st.Step], bound: set[str], names: Names) -> set[str] | Non
             for target, src in step.pairs:
                 if target.name is None or not _expr_ok(src):
                     return None
+                made.add(target.name)
                 names.sel |= src.names() - bound
                 names.calls |= src.calls()
         elif isinstance(step, st.Place):
@@ -143,6 +153,7 @@ def _walk(steps: list[st.Step], bound: set[str], names: Names) -> set[str] | Non
                     names.calls |= target.expr.calls()
                 elif target.name is not None:
                     names.sel.add(target.name)
+                    made.add(target.name)
                 else:
                     return None
                 if not _new_cards(items.node):
@@ -212,11 +223,10 @@ class Pure:
         regions = layout.by_name
         values: list[Any] = []
         for n in self.read:
+            if n in regions:  # a region's cards would be read (a variable of its name may be dropped)
+                return None
             v = env.get(n, _NO)
-            if v is _NO:
-                if n in regions:  # a region's cards would be read
-                    return None
-            elif type(v) is not int:
+            if v is not _NO and type(v) is not int:
                 v = exact(v)
             values.append(v)
         for n in self.sel:
@@ -317,9 +327,10 @@ class Pure:
         meters, view, frame = run.meters, run.view, run.frame
         limits = run.runner.limits
         count = shared.states_processed
-        n = len(run.cells)
+        start = run.cells  # a block recorded inside another's recording: the outer tags, kept
+        n = len(start)
         tagged: list[int] = []
-        for j, c in enumerate(run.cells):
+        for j, c in enumerate(start):
             t = _At(c)
             t.at = j
             tagged.append(t)
@@ -330,7 +341,7 @@ class Pure:
         try:
             self.run_block(run, self.block)
         except BaseException:
-            run.cells = [int(c) for c in run.cells]
+            run.cells = _untag(run.cells, start)
             raise
         finally:
             for k, v in fresh.items():
@@ -346,7 +357,7 @@ class Pure:
             else:  # a new card or an empty place: after the cards, in the order met
                 src.append(n + len(consts))
                 consts.append(int(c))
-        run.cells = [int(c) for c in cells]
+        run.cells = _untag(cells, start)
         observations = _observations(run.views, view, run.view)
         if observations is None or not src:
             return
@@ -368,6 +379,12 @@ class Pure:
         if len(kept) >= KEPT:
             kept.clear()
         kept[key] = effect
+
+
+def _untag(cells: list[int], start: list[int]) -> list[int]:
+    """The cells with each card tagged by this recording back as it was at its start (an outer
+    recording's tag, where a block is recorded inside another's: a plain ``int`` would lose it)."""
+    return [start[c.at] if type(c) is _At else c for c in cells]
 
 
 def _env(env: Any, changes: tuple[tuple[str, Any], ...]) -> Any:

@@ -211,3 +211,65 @@ def test_a_tampered_effect_is_refused_when_checked(field: str) -> None:
     finally:
         for block, _ in kept:
             block.kept.clear()
+
+
+def _spec(steps: str) -> str:
+    """The lottery's header (its parameters, symbols and inputs) with other steps."""
+    text = LOTTERY.read_text()
+    return text[: text.index("steps:\n")] + "steps:\n" + steps
+
+
+_FACE_UP = """\
+  - step: 1
+    say: Lay the arrows.
+    place:
+      Q: {columns: "[[x[i]] for i in 1..m]"}
+  - step: 2
+    say: Turn them over.
+    turn: Q
+"""
+
+
+def test_a_block_recorded_inside_another_keeps_the_cards_tagged() -> None:
+    """Hostile: a slide whose places are a ``do`` within the ``do`` (both read no card): the
+    inner block's recording, made inside the outer's, must hand the outer its tags back (a plain
+    card would be kept as a new one: the next replay laid the first run's arrows)."""
+    text = LOTTERY.read_text().replace(
+        '              - for: {i: "1..h"}\n                do:\n                  - place:\n'
+        '                      "P[2, alive[2 * i - 1]]": "new(down)"\n',
+        '              - do:\n                  - for: {i: "1..h"}\n                    do:\n'
+        '                      - place:\n                          "P[2, alive[2 * i - 1]]": "new(down)"\n',
+    )
+    assert text != LOTTERY.read_text()
+    ended, hits = _compare(text, 60, 5, 6)
+    assert ended == {"ran"} and hits > 30
+    ended, hits = _compare(text, 20, 5, 6, checked=True)
+    assert ended == {"ran"} and hits > 10
+
+
+def test_a_card_of_a_region_the_block_makes_is_never_kept() -> None:
+    """Hostile: the block moves a face-up arrow into a region it makes, then reads it (``let``):
+    the region is not on the table when the key is made, so the block is refused."""
+    block = '      - move: {W: "[Q[1, 1]]"}\n      - let:\n          peek: "W[1]"\n'
+    text = _spec(_FACE_UP + "  - step: 3\n    say: Look.\n    do:\n" + block)
+    step = _step(_library(text)[1].steps, "3")
+    assert isinstance(step, st.Do) and pure.pure_names(step.body) is None
+    ended, _ = _compare(text, 30, 5, 6)
+    assert ended == {"ran"}
+
+
+def test_a_variable_dropped_over_a_region_is_never_kept() -> None:
+    """Hostile: a variable named as a region (``Q``) is a ``for``'s, dropped inside the block, so
+    the block's later ``Q[1, 1]`` reads the region's card: a name read that names a region is
+    refused, whatever variable hides it when the key is made."""
+    block = (
+        '      - for: {Q: "1..1"}\n        do:\n          - note: x\n'
+        '      - let:\n          peek: "Q[1, 1]"\n'
+    )
+    text = _spec(
+        _FACE_UP
+        + '  - step: 3\n    say: Q.\n    let: {Q: "1"}\n  - step: 4\n    say: Look.\n    do:\n'
+        + block
+    )
+    ended, hits = _compare(text, 30, 5, 6)
+    assert ended == {"ran"} and hits == 0

@@ -314,3 +314,50 @@ def test_take_plans_with_their_layout_kept_are_the_builders_plans() -> None:
         same_plan(step, plans(layout, res), want, layout)
         same_plan(step, plans(layout, res), want, layout)  # kept now
     assert len(plans.after) > 0
+
+
+def _drafted_take(layout: Layout, res: Any) -> Any:
+    """build_take's general path (a draft of the table), never its runs."""
+    from reference_engine.compiled import plans as fp
+
+    source, cols, into = res
+    reg = layout.by_name[source]
+    d = fp.FastDraft(layout)
+    grid = d.grid(source)
+    keep = [c for c in range(1, reg.cols + 1) if c not in set(cols)]
+    d.grids[source] = fp._columns(grid, keep)
+    d.add_region(into, fp._columns(grid, cols), sleeve=reg.sleeve)
+    if not keep:
+        d.remove_region(source)
+    return d.plan({})
+
+
+def test_take_plans_from_runs_are_the_drafts_plans_for_hands_units_and_sleeves() -> None:
+    """Hostile tables for TakePlans (a region of several rows, of two-column units, a hand, in
+    sleeves that show or hide, among other regions and hands): each plan, the first and the kept
+    ones, is the general draft's (build_take itself takes the runs' path, so it cannot judge it)."""
+    from reference_engine.compiled.base import same_plan
+
+    rng = random.Random(3)
+    sleeves = [
+        SleeveFrame((1, 2, 3), (1, 2, 3), frozenset({1, 2, 3}), frozenset(), "back", "sleeve"),
+        SleeveFrame((1, 2, 3), (1,), frozenset({1, 2, 3}), frozenset(), "front", "sleeve"),
+    ]
+    step = st.Take(path=(), line=0, number="10", say="", source="M", into="L")  # type: ignore[arg-type]
+    plans = takes.TakePlans(step)
+    compared = 0
+    for _ in range(600):
+        width = rng.randrange(1, 7)
+        shapes: list[Any] = [("A", 1, 2, 1, None)] if rng.random() < 0.5 else []
+        if rng.random() < 0.3:
+            shapes.append(("H", 1, 3, 1, "P1"))
+        unit, hand = rng.choice([1, 1, 2]), rng.choice([None, None, "P2"])
+        m = ("M", rng.randrange(1, 4), width, unit, hand, rng.choice(sleeves))
+        shapes.insert(rng.randrange(len(shapes) + 1), m)
+        layout = Layout.make(shapes)
+        res = ("M", tuple(rng.sample(range(1, width + 1), rng.randrange(1, width + 1))), "L")
+        want = _drafted_take(layout, res)
+        for _ in range(2):
+            same_plan(step, plans(layout, res), want, layout)
+            compared += 1
+    assert compared == 1200 and len(plans.after) > 0
