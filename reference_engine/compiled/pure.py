@@ -20,10 +20,13 @@ in the frame). A name whose value is read must not name a region when the key is
 variable of that name may be dropped inside the block, a ``for``'s) nor be a target of the
 block's ``move`` or ``place`` (a region it may make): either would read a card the key never
 sees. A block recorded inside another's recording (a ``do`` in a ``do``) hands the cards back
-with the outer tags. Anything else (a shuffle, a turn, a call) is run step by step. A replay is taken
-only where the steps could not reach the exploration's budget or the limit of steps (those are
-counted step by step), where the run has a frontier noted, and where the key was met before; with
-``ev.CHECKED`` the block also runs step by step and the two must agree exactly.
+with the outer tags. An effect is kept only where the cards that end untagged are exactly the
+cards its steps took from the supply (:func:`_from_supply`): a step that makes a card's code
+afresh instead of moving it would have it laid at every replay. Anything else (a shuffle, a
+turn, a call) is run step by step. A replay is taken only where the steps could not reach the
+exploration's budget or the limit of steps (those are counted step by step), where the run has a
+frontier noted, and where the key was met before; with ``ev.CHECKED`` the block also runs step
+by step and the two must agree exactly.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from operator import itemgetter
 from typing import Any
 
 from .. import steps as st
+from ..cards import ROTATIONS
 from ..expressions import Call, Const, Expression, ListLit, Name
 from ..functions import BUILTINS
 from ..kept import exact
@@ -324,7 +328,7 @@ class Pure:
         if any(functions.get(n) is not BUILTINS.get(n) for n in self._calls):
             self.run_block(run, self.block)
             return
-        meters, view, frame = run.meters, run.view, run.frame
+        meters, view, frame, out = run.meters, run.view, run.frame, run.out
         limits = run.runner.limits
         count = shared.states_processed
         start = run.cells  # a block recorded inside another's recording: the outer tags, kept
@@ -359,7 +363,7 @@ class Pure:
                 consts.append(int(c))
         run.cells = _untag(cells, start)
         observations = _observations(run.views, view, run.view)
-        if observations is None or not src:
+        if observations is None or not src or not _from_supply(consts, out, run.out):
             return
         effect = _Effect()
         effect.gather = itemgetter(*src) if len(src) > 1 else lambda xs: (xs[src[0]],)
@@ -379,6 +383,23 @@ class Pure:
         if len(kept) >= KEPT:
             kept.clear()
         kept[key] = effect
+
+
+def _from_supply(consts: list[int], before: Any, after: Any) -> bool:
+    """Whether the cards ``consts`` that carry no tag (empty places aside) are exactly the cards
+    the block took from the supply (``out`` from ``before`` to ``after``), symbol by symbol, an
+    up-down card's two faces one card: the new cards of its ``place new(...)`` steps. A step that
+    makes a card's code afresh instead of moving it (a turn, a rotation) leaves an untagged card
+    no new card accounts for: kept, its code would be laid at every replay (refused)."""
+    took = dict(after)
+    for sid, n in before:
+        took[sid] = took.get(sid, 0) - n
+    physical = ROTATIONS.physical
+    for c in consts:
+        if c >= 0:
+            sid = physical(c >> 1)
+            took[sid] = took.get(sid, 0) - 1
+    return not any(took.values())
 
 
 def _untag(cells: list[int], start: list[int]) -> list[int]:

@@ -273,3 +273,52 @@ def test_a_variable_dropped_over_a_region_is_never_kept() -> None:
     )
     ended, hits = _compare(text, 30, 5, 6)
     assert ended == {"ran"} and hits == 0
+
+
+def _lax(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mutant: :func:`~reference_engine.compiled.pure.pure_names` made to pass a block's ``turn``
+    and ``rotate`` of a region (steps that make each card's code afresh, ``c ^ 1`` or its other
+    face, where the others move the cards they are given), the region a name it selects."""
+    real = pure.pure_names
+
+    def lax(steps: list[st.Step]) -> pure.Names | None:
+        others = [s for s in steps if not isinstance(s, (st.Turn, st.Rotate))]
+        names = real(others)
+        if names is not None:
+            for s in steps:
+                if isinstance(s, (st.Turn, st.Rotate)):
+                    assert s.what is not None
+                    names.sel |= s.what.names()
+        return names
+
+    monkeypatch.setattr(pure, "pure_names", lax)
+
+
+@pytest.mark.parametrize("step", ["turn", "rotate"])
+def test_a_block_that_makes_codes_afresh_is_never_kept(monkeypatch: pytest.MonkeyPatch, step: str) -> None:
+    """Mutant: a block let through whose step makes the cards' codes afresh instead of moving
+    them (a turn or a half turn of the arrows laid by step 1, cards the key never sees): its
+    cards end untagged, as new ones would, but none was taken from the supply, so its effect is
+    never kept (kept, every replay laid the first run's arrows: these runs differed from the
+    interpreter's, or ``ev.CHECKED`` refused them)."""
+    _lax(monkeypatch)
+    block = f"      - {step}: Q\n      - note: x\n"
+    text = _spec(_FACE_UP.replace("    turn: Q\n", "    do:\n" + block))
+    assert text != _spec(_FACE_UP)
+    ended, hits = _compare(text, 40, 5, 6)
+    assert ended == {"ran"} and hits == 0
+    ended, hits = _compare(text, 10, 5, 6, checked=True)
+    assert ended == {"ran"} and hits == 0
+
+
+def test_a_new_card_rotated_in_the_block_is_still_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The refusal's other side: a card the block takes from the supply and then gives a half
+    turn ends untagged with its other face, the same card of the supply (an up-down card's two
+    faces are one), so the effect is kept and replayed, run for run as the interpreter."""
+    _lax(monkeypatch)
+    block = '      - place:\n          W: "[new(down)]"\n      - rotate: W\n'
+    text = _spec(_FACE_UP + "  - step: 3\n    say: Lay one more.\n    do:\n" + block)
+    ended, hits = _compare(text, 40, 5, 6)
+    assert ended == {"ran"} and hits > 20
+    ended, hits = _compare(text, 10, 5, 6, checked=True)
+    assert ended == {"ran"} and hits > 5
