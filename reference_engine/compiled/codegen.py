@@ -45,7 +45,7 @@ from ..expressions import (
 )
 from ..functions import BUILTINS
 from ..spec import Protocol
-from .helpers import _ARITH, _CMP, HELPERS, Env, Fast, Slow
+from .helpers import _ARITH, _CMP, HELPERS, Env, Fast, Slow, family_source
 
 IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -437,25 +437,11 @@ class _Gen:
         return f"(lambda ct{names}: [{element} {' '.join(parts)}])([0]{args})"
 
     def _family_row(self, node: Comprehension) -> str | None:
-        """``[family_index(t) for t in name[r, c]]`` (the built-in family_index of the variable
-        itself, the only clause): one helper over the row's codes (:func:`h_family_row`)."""
-        if len(node.clauses) != 1 or len(node.variables) != 1:
-            return None
-        var = node.variables[0]
-        element = node.element
-        if not (
-            isinstance(element, Call)
-            and element.func == "family_index"
-            and self.function_kind("family_index") == "builtin"
-            and len(element.args) == 1
-            and isinstance(element.args[0], Name)
-            and element.args[0].name == var
-        ):
-            return None
-        cell = self._cell(node.clauses[0][1])  # the first iterable: in the enclosing scope
-        if cell is None:
-            return None
-        return f"_famrow(E, {', '.join(cell)})"
+        """``[family_index(t) for t in name[r, c]]``: one helper over the row's codes
+        (:func:`h_family_row`)."""
+        source = family_source(node, self.function_kind)
+        cell = None if source is None else self._cell(source)  # in the enclosing scope
+        return None if cell is None else f"_famrow(E, {', '.join(cell)})"
 
     def _inner_targets(self, node: Node, mine: set[str]) -> list[Node]:
         """The largest parts of an element worth computing once per item of an outer clause:
@@ -699,4 +685,12 @@ def variables_only(node: Node, proto: Protocol) -> tuple[str, ...] | None:
     return tuple(sorted(node.names()))
 
 
-__all__ = ["Env", "Fast", "Slow", "fast_function", "function_kind", "generate", "variables_only"]
+__all__ = [
+    "Env",
+    "Fast",
+    "Slow",
+    "fast_function",
+    "function_kind",
+    "generate",
+    "variables_only",
+]

@@ -16,31 +16,22 @@ from __future__ import annotations
 from typing import Any
 
 from ..expressions import MAX_ITERATIONS
-from ..expressions.nodes import Call, Comprehension, Const, Index, Name, Node, Star
+from ..expressions.nodes import Comprehension, Const, Index, Name, Node, Star
 from .codegen import function_kind
-from .helpers import family_numbers
+from .helpers import family_numbers, family_source
 from .run import Run
 
 
 def family_row(node: Node, proto: Any) -> tuple[str, int] | None:
     """``(NAME, k)`` where ``node`` is ``[family_index(t) for t in NAME[k, *]]`` (``k`` a
     whole number, ``family_index`` the built-in); None for any other expression."""
-    if not isinstance(node, Comprehension) or len(node.clauses) != 1 or len(node.variables) != 1:
-        return None
-    kind, source = node.clauses[0]
-    element = node.element
-    if kind != "for" or not isinstance(element, Call) or element.func != "family_index":
-        return None
-    if len(element.args) != 1 or not isinstance(element.args[0], Name):
-        return None
-    if element.args[0].name != node.variables[0] or function_kind(proto, "family_index") != "builtin":
-        return None
+    source = family_source(node, lambda name: function_kind(proto, name))
     if not isinstance(source, Index) or not isinstance(source.obj, Name) or len(source.args) != 2:
         return None
     row, rest = source.args
     if not isinstance(row, Const) or type(row.value) is not int or not isinstance(rest, Star):
         return None
-    if source.obj.name == node.variables[0]:
+    if not isinstance(node, Comprehension) or source.obj.name == node.variables[0]:
         return None  # the row's name is the loop's own variable (not the region)
     return source.obj.name, row.value
 

@@ -22,7 +22,7 @@ from ..expressions import (
     plain,
     truthy,
 )
-from ..expressions.nodes import _arith, _bounded, _compare
+from ..expressions.nodes import Call, Comprehension, Name, Node, _arith, _bounded, _compare
 from ..functions import BUILTINS, _slots
 from ..machine.plans import _flats, _res
 from ..table import Layout, Reader, Region, RegionRef, Slots, State
@@ -282,6 +282,22 @@ def h_family_row(E: Env, name: str, r: Any, c: Any) -> list[int]:
         if out is not None:
             return out
     return [h_family_index(E, t) for t in h_row_faces(E, name, r, c)]
+
+
+def family_source(node: Node, kind_of: Callable[[str], str]) -> Node | None:
+    """The iterable of ``[family_index(t) for t in SOURCE]`` (one clause; the built-in
+    ``family_index``, as ``kind_of`` resolves it, of the loop's own variable); None otherwise."""
+    if not isinstance(node, Comprehension) or len(node.clauses) != 1 or len(node.variables) != 1:
+        return None
+    kind, source = node.clauses[0]
+    element = node.element
+    if kind != "for" or not isinstance(element, Call) or element.func != "family_index":
+        return None
+    if len(element.args) != 1 or not isinstance(element.args[0], Name):
+        return None
+    if element.args[0].name != node.variables[0] or kind_of("family_index") != "builtin":
+        return None
+    return source
 
 
 def family_numbers(cells: Sequence[int], layout: Layout, slots: range) -> list[int] | None:
