@@ -33,7 +33,7 @@ from ..machine.plans import _flats, _res, check_shown
 from ..machine.runner import MAX_RUN_STEPS
 from ..shuffles import Shuffle
 from ..table import Draft, Layout, State, visible
-from . import calls, fused, pure, rows, segments, takes
+from . import calls, fused, placeargs, pure, rows, segments, takes
 from . import evaluate as ev
 from . import plans as fp
 from .base import Op, RunResolve, Unsupported, apply_plan, fail, same_plan, strip
@@ -240,7 +240,10 @@ def _place(c: Compiler, step: st.Place, number: str | None) -> Op:
     resolver and a plan per layout and resolved arguments."""
     up = step.up
     generic = planned(
-        step, lay._place_resolve, lay._place_build, lambda layout, res: fp.build_place(layout, res, up)
+        step,
+        placeargs.kept_place(step, lay._place_resolve),  # kept where its expressions are structural
+        lay._place_build,
+        lambda layout, res: fp.build_place(layout, res, up),
     )
     new = rows.NewPlace(step, [(t, form, c.e(items)) for t, form, items in step.targets])
 
