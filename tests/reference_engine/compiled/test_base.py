@@ -112,7 +112,8 @@ def test_discards_returns_sleeves_takes_and_moves_make_no_state_in_a_game(
     """Their resolvers read the run alone (:class:`base.RunResolve`): in whole card-level UNO
     games no ``State`` is made for them (a take or a move makes one only for the interpreter's
     resolver, where its scan cannot tell or its answer is not kept), while a place, whose
-    resolver is the interpreter's, still gets its own; and the games end as they did."""
+    resolver is the interpreter's, still gets its own where its answer is not kept
+    (placeargs' ``fresh``); and the games end as they did."""
     import sys
 
     from reference_engine.compiled.run import Run
@@ -125,7 +126,7 @@ def test_discards_returns_sleeves_takes_and_moves_make_no_state_in_a_game(
 
     def state(self: Run) -> object:
         caller = sys._getframe(1)
-        if caller.f_code.co_name in ("op", "fixed") and "step" in caller.f_locals:
+        if caller.f_code.co_name in ("op", "fixed", "fresh") and "step" in caller.f_locals:
             kinds[caller.f_locals["step"].kind] += 1
         return made(self)
 
