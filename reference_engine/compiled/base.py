@@ -30,6 +30,23 @@ def fail(run: Run, step: st.Step, exc: Exception) -> Exception:
     return run.runner.fail(run.frame, step, str(exc))
 
 
+class RunResolve:
+    """A compiled step's resolver that reads the run alone (its compiled expressions), never the
+    ``State`` the interpreter's resolvers take: :func:`~.ops.planned` calls ``of_run`` and makes
+    no ``State`` for it. Called the interpreter's way, it is the same function. ``fixed``: the
+    arguments are the same on every run (a ``sleeve:``'s operations), so a plan depends on the
+    layout alone and is kept by it (no hash of the arguments a step)."""
+
+    __slots__ = ("fixed", "of_run")
+
+    def __init__(self, of_run: Callable[[Run], Any], fixed: bool = False) -> None:
+        self.of_run = of_run
+        self.fixed = fixed
+
+    def __call__(self, runner: Any, frame: Any, step: Any, state: Any, fev: Any) -> Any:
+        return self.of_run(fev.run)
+
+
 # --------------------------------------------------------------------------- plans
 
 
@@ -125,7 +142,9 @@ def landed(run: Run, step: st.Step, plan: Plan, before: Layout, delta: dict[int,
     count (``delta``) with its meters and limits."""
     run.layout = plan.layout
     if before.inside:
-        check_landings(run, step, plan, before)
+        last = plan.__dict__.get("_land")  # landings' kept answer (machine/plans.py)
+        if last is None or last[0] is not before or last[1]:  # not known to slide nothing out
+            check_landings(run, step, plan, before)
     if delta:
         run.out = _out_added(run.out, delta)
         run.meters = run.meters.note_out(run.out)

@@ -33,10 +33,10 @@ from ..machine.plans import _flats, _res, check_shown
 from ..machine.runner import MAX_RUN_STEPS
 from ..shuffles import Shuffle
 from ..table import Draft, Layout, State, visible
-from . import calls, families, fused, pairing, pure, rows, segments, takes
+from . import calls, families, fused, pairing, placeargs, pure, rows, segments, takes
 from . import evaluate as ev
 from . import plans as fp
-from .base import Op, Unsupported, apply_plan, fail, same_plan, strip
+from .base import Op, RunResolve, Unsupported, apply_plan, fail, same_plan, strip
 from .plans import Defer
 from .run import Run, after_step, note_shape
 from .steady import ByNames, kept_resolve, same, steady
@@ -170,10 +170,46 @@ def planned(step: st.Step, resolve: Resolve, build: Build, fast: FastBuild | Non
     """A layout-changing step: the interpreter's resolver (with the compiled expressions), then
     the plan for this layout and these arguments, kept, built fast where it can be."""
     kept: Kept[Plan] = Kept(KEPT_PLANS)  # for the program's life, while met again: see KEPT_PLANS
+    if isinstance(resolve, RunResolve):
+        return _planned_run(step, resolve, build, fast, kept)
 
     def op(run: Run) -> None:
         try:
             res = resolve(run.runner, run.frame, step, run.state(), run.fev)
+            key = (run.layout, res)
+            plan = kept.get(key)
+            if plan is None:
+                plan = kept.put(key, make_plan(run, step, res, build, fast))
+        except EvalError as exc:
+            raise fail(run, step, exc) from None
+        apply_plan(run, step, plan)
+
+    return op
+
+
+def _planned_run(
+    step: st.Step, resolve: RunResolve, build: Build, fast: FastBuild | None, kept: Kept[Plan]
+) -> Op:
+    """:func:`planned` for a resolver that reads the run alone: no ``State`` made a step; a
+    fixed resolver's plans kept by the layout alone (its arguments are the same every time)."""
+    of_run = resolve.of_run
+    if resolve.fixed:
+
+        def fixed(run: Run) -> None:
+            layout = run.layout
+            plan = kept.get(layout)
+            if plan is None:
+                try:
+                    plan = kept.put(layout, make_plan(run, step, of_run(run), build, fast))
+                except EvalError as exc:
+                    raise fail(run, step, exc) from None
+            apply_plan(run, step, plan)
+
+        return fixed
+
+    def op(run: Run) -> None:
+        try:
+            res = of_run(run)
             key = (run.layout, res)
             plan = kept.get(key)
             if plan is None:
@@ -204,7 +240,10 @@ def _place(c: Compiler, step: st.Place, number: str | None) -> Op:
     resolver and a plan per layout and resolved arguments."""
     up = step.up
     generic = planned(
-        step, lay._place_resolve, lay._place_build, lambda layout, res: fp.build_place(layout, res, up)
+        step,
+        placeargs.kept_place(step, lay._place_resolve),  # kept where its expressions are structural
+        lay._place_build,
+        lambda layout, res: fp.build_place(layout, res, up),
     )
     new = rows.NewPlace(step, [(t, form, c.e(items)) for t, form, items in step.targets])
 
@@ -223,11 +262,10 @@ def _rearrange(c: Compiler, step: st.Rearrange, number: str | None) -> Op:
 def _swap(c: Compiler, step: st.Swap, number: str | None) -> Op:
     a, b = c.e(step.a), c.e(step.b)
 
-    def resolve(runner: Runner, frame: Any, step: Any, state: State, fev: Any) -> Any:
-        run = fev.run
+    def resolve(run: Run) -> Any:
         return (a.sel(run, "swap"), b.sel(run, "swap"))
 
-    return planned(step, resolve, lay._swap_build)
+    return planned(step, RunResolve(resolve), lay._swap_build)
 
 
 def _move(c: Compiler, step: st.Move, number: str | None) -> Op:
@@ -240,28 +278,25 @@ def _take(c: Compiler, step: st.Take, number: str | None) -> Op:
 
 def _discard(c: Compiler, step: st.Discard, number: str | None) -> Op:
     what = steady(c, step.what, same, "discard")
-
-    def resolve(runner: Runner, frame: Any, step: Any, state: State, fev: Any) -> Any:
-        return what.value(fev.run)
-
-    return planned(step, resolve, lay._discard_build, fp.build_discard)
+    return planned(step, RunResolve(what.value), lay._discard_build, fp.build_discard)
 
 
 def _return(c: Compiler, step: st.Return, number: str | None) -> Op:
     cards, to = c.e(step.cards), c.e(step.to)
     row = None if step.to is None else families.family_row(step.to.node, to.proto)
 
-    def resolve(runner: Runner, frame: Any, step: Any, state: State, fev: Any) -> Any:
-        return pairing.return_args(fev.run, cards, to, row)
+    def resolve(run: Run) -> Any:
+        return pairing.return_args(run, cards, to, row)
 
-    return planned(step, resolve, lay._return_build, fp.build_return)
+    return planned(step, RunResolve(resolve), lay._return_build, fp.build_return)
 
 
 def _sleeve(c: Compiler, step: st.Sleeve, number: str | None) -> Op:
     """Sleeves turned over, rows slid out or in: a new layout (the interpreter's plan without its
     trace details, :func:`~.plans.build_sleeve`, kept per layout); a card slid out must land as
     the protocol has it (checked by the plan's apply)."""
-    return planned(step, _sleeve_resolve, _sleeve_build, fp.build_sleeve)
+    ops = _sleeve_resolve(None, None, step, None, None)  # type: ignore[arg-type]  # its operations
+    return planned(step, RunResolve(lambda run: ops, fixed=True), _sleeve_build, fp.build_sleeve)
 
 
 def _rotate(c: Compiler, step: st.Rotate, number: str | None) -> Op:

@@ -55,6 +55,7 @@ from ..expressions import (
 from ..functions import BUILTINS
 from ..kept import exact
 from . import evaluate as ev
+from .base import RunResolve
 from .run import Run
 
 PURE_CALLS = frozenset({"len", "exists", "nrows", "ncols"})
@@ -280,16 +281,16 @@ def kept_resolve(step: Any, resolve: Callable[..., Any]) -> Callable[..., Any]:
     plain_targets = all(t.name is not None for t, _ in step.pairs)
     worked = ByNames([src for _, src in step.pairs])
 
-    def kept(runner: Any, frame: Any, step: Any, state: Any, fev: Any) -> Any:
-        run = fev.run
+    def kept(run: Run) -> Any:  # the run alone: a State made only for the interpreter's resolver
+        runner = run.runner
         key = worked.key(run, runner.seats) if plain_targets else None
         res = worked.get(run, key)
         if res is None:
-            res = resolve(runner, frame, step, state, fev)
+            res = resolve(runner, run.frame, step, run.state(), run.fev)
             worked.put(run, key, res)
         return res
 
-    return kept
+    return RunResolve(kept)
 
 
 def kept_target(target: Any) -> Callable[[Run, Any], Any]:

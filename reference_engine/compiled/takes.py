@@ -44,13 +44,14 @@ from ..expressions.nodes import (
 )
 from ..functions import BUILTINS
 from ..kept import KEPT_PLANS, Kept
-from ..machine import Plan, Runner
+from ..machine import Plan
 from ..machine.actions import layout as lay
 from ..spec import Protocol
-from ..table import Layout, State
+from ..table import Layout
 from . import evaluate as ev
 from . import plans as fp
-from .base import Op, same_plan
+from .base import Op, RunResolve, same_plan
+from .run import Run
 from .runs import take_runs
 
 KEPT = 256
@@ -348,18 +349,18 @@ def compile_take(proto: Protocol, step: st.Take) -> tuple[Any, Any, Any]:
     if scan is None:
         return lay._take_resolve, lay._take_build, TakePlans(step)
 
-    def resolve(runner: Runner, frame: Any, step: st.Take, state: State, fev: Any) -> Any:
-        cols = scan.columns(fev.run)
+    def resolve(run: Run) -> Any:  # the run alone: a State made only where the scan cannot tell
+        cols = scan.columns(run)
         if cols is None:
-            return lay._take_resolve(runner, frame, step, state, fev)
+            return lay._take_resolve(run.runner, run.frame, step, run.state(), run.fev)
         res = (step.source, cols, step.into)
         if ev.CHECKED:
-            want = lay._take_resolve(runner, frame, step, state, fev)
+            want = lay._take_resolve(run.runner, run.frame, step, run.state(), run.fev)
             if want != res:
                 raise ev.Mismatch(f"take {step.columns}: the scan gives {res}, the expression {want}")
         return res
 
-    return resolve, lay._take_build, TakePlans(step)
+    return RunResolve(resolve), lay._take_build, TakePlans(step)
 
 
 __all__ = ["ColumnScan", "KeptPart", "Op", "TakePlans", "column_scan", "compile_take"]

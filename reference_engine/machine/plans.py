@@ -190,11 +190,21 @@ def check_shown(state: State) -> None:
             )
 
 
-def landings(plan: Plan, before: Layout) -> tuple[tuple[int, bool, int], ...]:
+Landings = tuple[tuple[int, bool, int], ...]
+"""(new slot, lands face up, old slot) of every card a plan slides out of a sleeve."""
+
+
+def landings(plan: Plan, before: Layout) -> Landings:
     """(new slot, lands face up, old slot) of every card the plan slides out of a sleeve onto
-    the table (not into a hand, not back to the spares)."""
+    the table (not into a hand, not back to the spares). Kept on the plan: the answer for the
+    layout it was last asked about in one slot (``_land``: that layout and the answer; a plan
+    is kept per layout, so it meets that one again and again: one identity test, no key made),
+    any other in the plan's dict by the layout's id."""
+    last: tuple[Layout, Landings] | None = plan.__dict__.get("_land")
+    if last is not None and last[0] is before:
+        return last[1]
     key = f"_landings{id(before)}"
-    hit: tuple[tuple[int, bool, int], ...] | None = plan.__dict__.get(key)
+    hit: Landings | None = plan.__dict__.get(key)
     if hit is None:
         out = []
         after = plan.layout
@@ -213,14 +223,16 @@ def landings(plan: Plan, before: Layout) -> tuple[tuple[int, bool, int], ...]:
         hit = tuple(out)
         plan.__dict__[key] = hit
         plan.__dict__[f"_before{id(before)}"] = before  # keeps the id from being reused
+    plan.__dict__["_land"] = (before, hit)  # holds ``before``: the identity test cannot be fooled
     return hit
 
 
-def remember_landings(plan: Plan, before: Layout, hit: tuple[tuple[int, bool, int], ...]) -> None:
+def remember_landings(plan: Plan, before: Layout, hit: Landings) -> None:
     """Give :func:`landings` its answer for ``plan`` applied to ``before``, worked out by a
     builder that knows it (the compiled path's, from whole rows)."""
     plan.__dict__[f"_landings{id(before)}"] = hit
     plan.__dict__[f"_before{id(before)}"] = before  # keeps the id from being reused
+    plan.__dict__["_land"] = (before, hit)
 
 
 def check_landings(plan: Plan, before: State, after: State) -> None:
@@ -230,7 +242,9 @@ def check_landings(plan: Plan, before: State, after: State) -> None:
 
 def check_landed(plan: Plan, before: Layout, cells: Sequence[int]) -> None:
     """:func:`check_landings` from the layout before and the cells after (a compiled run's)."""
-    for new, up, old in landings(plan, before):
+    last: tuple[Layout, Landings] | None = plan.__dict__.get("_land")
+    hit = last[1] if last is not None and last[0] is before else landings(plan, before)
+    for new, up, old in hit:
         if bool(cells[new] & 1) != up:
             reg = before.owner(old)
             assert reg.sleeve is not None

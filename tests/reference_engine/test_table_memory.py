@@ -18,6 +18,7 @@ from reference_engine.compiled import (
     collect,
     fused,
     ops,
+    placeargs,
     pure,
     rows,
     segments,
@@ -103,6 +104,7 @@ def test_many_runs_keep_a_bounded_number_of_layouts(engine: str, monkeypatch: py
         (segments, "KEPT"),  # steps 1-9's chains, kept per layout at their start
         (pure, "KEPT"),  # a block that reads no card: its effect per layout and variables
         (takes, "KEPT_PLANS"),  # the layout a take makes, kept per layout and number of columns
+        (placeargs, "KEPT"),  # a structural place's arguments, kept per layout and variables
     )
     for module, name in bounds:
         monkeypatch.setattr(module, name, 2)

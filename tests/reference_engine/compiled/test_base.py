@@ -104,3 +104,40 @@ def test_a_bottom_rows_gather_by_slices_is_the_plans_index(holes: tuple[int, ...
         assert base.gather(cells, plan, ()) == want
         sliced += "_cut" in plan.__dict__
     assert sliced or holes
+
+
+def test_discards_returns_sleeves_takes_and_moves_make_no_state_in_a_game(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Their resolvers read the run alone (:class:`base.RunResolve`): in whole card-level UNO
+    games no ``State`` is made for them (a take or a move makes one only for the interpreter's
+    resolver, where its scan cannot tell or its answer is not kept), while a place, whose
+    resolver is the interpreter's, still gets its own where its answer is not kept
+    (placeargs' ``fresh``); and the games end as they did."""
+    import sys
+
+    from reference_engine.compiled.run import Run
+    from reference_engine.kinds.shedding import Game, load_rules
+    from reference_engine.registry import Library
+    from reference_engine.selection import ENGINE
+
+    kinds: Counter[str] = Counter()
+    made = Run.state
+
+    def state(self: Run) -> object:
+        caller = sys._getframe(1)
+        if caller.f_code.co_name in ("op", "fixed", "fresh") and "step" in caller.f_locals:
+            kinds[caller.f_locals["step"].kind] += 1
+        return made(self)
+
+    rules = load_rules("uno")
+    token = ENGINE.set("compiled")
+    try:
+        before = Game(rules, Library(), players=4, virtual=4, level="card", seed=5).play()
+        monkeypatch.setattr(Run, "state", state)
+        after = Game(rules, Library(), players=4, virtual=4, level="card", seed=5).play()
+    finally:
+        ENGINE.reset(token)
+    assert after == before
+    assert kinds["place"] > 0  # the watch sees the steps that still make one
+    assert not {"discard", "return", "swap", "sleeve", "take", "move"} & set(kinds), kinds

@@ -452,3 +452,47 @@ def test_a_discard_a_return_and_the_last_rows_discard_are_the_three_plans(holes:
     four = Layout.make([("M", 4, 2, 1, None, None), ("h1", 1, 1, 1, "h1", None)])
     rows4 = [tuple(four.by_name["M"].slot(r, c) for c in (1, 2)) for r in (1, 2, 3, 4)]
     assert return_row(four, rows4[0], ("h1", "h1"), rows4[3], rows4[1]) is None  # two rows would stay
+
+
+# --------------------------------------------------------------------------- landings kept
+
+
+def fresh(plan: Any) -> Any:
+    """The same plan with nothing kept on it (every answer worked out again)."""
+    return type(plan)(plan.layout, plan.src, plan.consts, plan.delta, plan.returned)
+
+
+def test_landings_kept_for_one_layout_are_not_another_layouts() -> None:
+    """:func:`landings` keeps its last answer in one slot by the layout's identity: asked about
+    another layout, it works that one out (a slot read without the identity test would hand
+    back the first layout's cards), and the first is still answered as it was."""
+    wide = table(cols=4)
+    plan = _sleeve_build(None, None, None, wide, (SleeveOp("M", out=(2,)),))  # type: ignore[arg-type]
+    slid = plan.layout  # row 2 already out: nothing slides out of it
+    hostile = [wide, slid, table(cols=4, holes=(4, 5)), wide, slid, wide]
+    for before in hostile:
+        assert landings(plan, before) == landings(fresh(plan), before)
+    assert not landings(plan, slid) and landings(plan, wide)
+    assert plan.__dict__["_land"][0] is wide  # the last asked about
+
+
+def test_a_kept_landing_is_still_checked_every_time() -> None:
+    """The kept answer is the cards to check, not a verdict: a card that lands the wrong way
+    is refused on every application, with the interpreter's message, and the right way passes."""
+    from reference_engine.machine.plans import check_landed
+
+    wide = table(cols=4)
+    plan = _sleeve_build(None, None, None, wide, (SleeveOp("M", out=(2,)),))  # type: ignore[arg-type]
+    (new, up, _old), *_ = landings(plan, wide)
+    right = [1] * plan.layout.size if up else [0] * plan.layout.size
+    wrong = list(right)
+    wrong[new] ^= 1
+    for _ in range(3):
+        check_landed(plan, wide, right)
+        with pytest.raises(EvalError, match="slides out of a sleeve"):
+            check_landed(plan, wide, wrong)
+    with pytest.raises(EvalError) as info:
+        check_landed(fresh(plan), wide, wrong)
+    with pytest.raises(EvalError) as kept:
+        check_landed(plan, wide, wrong)
+    assert str(kept.value) == str(info.value)
