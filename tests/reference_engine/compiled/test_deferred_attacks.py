@@ -1,9 +1,9 @@
 """Hostile reviews of the discard and the ``if exists('X')`` return after it carried out as one
 plan (reference_engine/compiled/deferred.py): attacks that held, kept. Owners that read the
 table by a name's string or name a region as a hand, returns that fail after the discard is
-counted, the limit of steps falling between the two steps, and two compiled programs of the
-same protocol's steps run in turns. Each run is compared with the interpreter's, run for run,
-with ``evaluate.CHECKED``."""
+counted, the limit of steps falling between the two steps, two compiled programs of the same
+protocol's steps run in turns; and the landings a sleeve step's plan keeps (plans.build_sleeve).
+Each run is compared with the interpreter's, run for run, with ``evaluate.CHECKED``."""
 
 from __future__ import annotations
 
@@ -28,9 +28,13 @@ from test_fused_tail import ARROW  # noqa: E402
 from reference_engine.compiled import compile_protocol, ops, pure  # noqa: E402
 from reference_engine.compiled import evaluate as ev  # noqa: E402
 from reference_engine.compiled import run as compiled_run  # noqa: E402
-from reference_engine.machine import ONE, Runner  # noqa: E402
+from reference_engine.compiled.plans import Defer, build_sleeve  # noqa: E402
+from reference_engine.machine import ONE, Plan, Runner  # noqa: E402
 from reference_engine.machine import runner as machine_runner  # noqa: E402
+from reference_engine.machine.plans import landings  # noqa: E402
 from reference_engine.registry import Library  # noqa: E402
+from reference_engine.sleeves import SleeveFrame, SleeveOp  # noqa: E402
+from reference_engine.table import Layout  # noqa: E402
 
 
 def _to(text: str) -> str:
@@ -146,3 +150,40 @@ def test_two_programs_of_the_same_steps_run_in_turns() -> None:
                 assert outcomes[1:] == [outcomes[0]] * 3, (seed, values)
     finally:
         ev.CHECKED = checked
+
+
+def test_a_sleeve_steps_landings_kept_on_its_plan_are_the_general_ones() -> None:
+    """plans.build_sleeve keeps on its plan the cards its rows slide out (the landings): random
+    walks of sleeve steps (sides, rows out and in, several regions, a hand) give the answer
+    that the general way (machine.plans.landings on a plan without it) finds."""
+    frame = SleeveFrame(declared=(2, 1, 3), rows=(2, 1, 3), front=frozenset({1, 3}), keeps=frozenset({2}))
+    rng = random.Random(37)
+    built = slid = 0
+    for _ in range(500):
+        regions: list[tuple[str, int, int, int, str | None, SleeveFrame | None]] = [
+            (name, 3, rng.randint(1, 3), 1, None, frame) for name in ("A", "B", "C")[: rng.randint(1, 3)]
+        ]
+        layout = Layout.make([*regions, ("H", 1, 2, 1, "H", None)], [])
+        for _ in range(6):
+            ops = []
+            for reg in layout.regions:
+                if reg.sleeve is None or rng.random() < 0.4:
+                    continue
+                rows = tuple(sorted(rng.sample([1, 2, 3], rng.randint(1, 2))))
+                kind = rng.random()
+                if kind < 0.3:
+                    ops.append(SleeveOp(reg.name, side=rng.choice(["front", "back"])))
+                elif kind < 0.65:
+                    ops.append(SleeveOp(reg.name, out=rows))
+                else:
+                    ops.append(SleeveOp(reg.name, into=rows))
+            try:
+                plan = build_sleeve(layout, tuple(ops))
+            except Defer:
+                continue  # the interpreter's builder, for its message
+            kept = landings(plan, layout)
+            assert kept == landings(Plan(plan.layout, plan.src, plan.returned, plan.delta), layout), ops
+            built += 1
+            slid += bool(kept)
+            layout = plan.layout
+    assert built > 1000 and slid > 300, (built, slid)
