@@ -77,6 +77,11 @@ ATTACKS: dict[str, tuple[str, bool, str | None]] = {
     ),
     "a-hand-tested": (TAIL.replace("exists('unselected')", "exists('hand1')"), False, None),
     "a-range-discarded": (TAIL.replace("L[2, *]", "L[2..2, *]"), False, None),
+    # what the view records: a sleeve showing a card (refused), cards face up going and returned
+    "a-sleeve-shows-a-card": ("      - sleeve: {unselected: front}\n" + TAIL, False, "lies front up"),
+    "a-card-of-the-row-gone-face-up": ('      - turn: "L[2, 1]"\n' + TAIL, True, None),
+    "the-row-gone-face-up": ('      - turn: "L[2, *]"\n' + TAIL, True, None),
+    "the-cards-returned-face-up": ('      - turn: "unselected[1, *]"\n' + TAIL, True, None),
     "a-step-between": (
         TAIL.replace("      - if:", "      - let:\n          gone: \"exists('L')\"\n      - if:", 1),
         False,
