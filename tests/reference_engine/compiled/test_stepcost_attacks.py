@@ -1,0 +1,94 @@
+"""Hostile reviews of the per-step savings of the compiled path, attacks that held, kept: the
+one Env a run keeps up to date (evaluate.env_of) read before and after the table changes in a
+block and around a call; ``ncols``/``nrows`` read from the layout (helpers.h_region_shape) of
+a region, a variable of its name, a comprehension's variable, a parameter, a region gone; and
+the notes of a layout's shape kept by its id (run._NOTES) after the layout dies and its id
+comes back with another shape. Runs are compared with the interpreter's, run for run, with
+``evaluate.CHECKED`` (every fast value checked against the interpreter's)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+for folder in (HERE, HERE.parent):
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
+
+from test_deferred import TAIL  # noqa: E402
+from test_fused import _compare, _library  # noqa: E402
+from test_fused_tail import ARROW  # noqa: E402
+
+from reference_engine.compiled import run as compiled_run  # noqa: E402
+from reference_engine.table import Layout  # noqa: E402
+
+CALL = "      - call: knockout-lottery\n"
+
+
+def _let(text: str) -> str:
+    return f"      - let:\n          {text}\n"
+
+
+# name -> (where: before the call / the tail / after the tail, steps, what the run is refused for)
+ATTACKS: dict[str, tuple[str, str, str | None]] = {
+    "regions-read-before-a-call": ("call", _let('a: "ncols(L) * 10 + nrows(L) + ncols(M)"'), None),
+    "regions-read-before-the-tail": ("tail", _let('a: "ncols(L) + nrows(L) + ncols(M) + nrows(M)"'), None),
+    "a-variable-named-as-the-region": ("tail", _let('L: "[1, 2]"') + _let('a: "nrows(L)"'), "got list"),
+    "a-comprehension-variable": ("tail", _let('a: "[ncols(L) for L in [1]]"'), "got int"),
+    "a-parameter": ("tail", _let('a: "ncols(sizes)"'), "got tuple"),
+    "the-region-gone": ("after", _let('a: "nrows(L)"'), "unknown name 'L'"),
+    "exists-before-and-after": (
+        "around",
+        _let("a: \"exists('L') and ncols(L) > 0\"") + "{TAIL}" + _let("b: \"exists('L')\""),
+        None,
+    ),
+    "a-region-in-a-variable-of-another-name": ("call", _let('M: "L"') + _let('a: "ncols(M)"'), "face down"),
+}
+
+
+@pytest.mark.parametrize("attack", sorted(ATTACKS))
+def test_hostile_reads_of_the_table_run_as_the_interpreter(tmp_path: Path, attack: str) -> None:
+    where, steps, refused = ATTACKS[attack]
+    assert TAIL in ARROW and CALL in ARROW, "the default protocol changed; update the attacks"
+    if where == "call":
+        text = ARROW.replace(CALL, steps + CALL, 1)
+    elif where == "tail":
+        text = ARROW.replace(TAIL, steps + TAIL, 1)
+    elif where == "after":
+        text = ARROW.replace(TAIL, TAIL + steps, 1)
+    else:
+        text = ARROW.replace(TAIL, steps.replace("{TAIL}", TAIL), 1)
+    name = f"arrow-stepcost-{attack}"
+    text = text.replace("protocol: card-selection-arrow", f"protocol: {name}")
+    result = _compare(_library(tmp_path, name, text), name, seeds=3)
+    if refused is None:
+        assert result[0] == "ran", result[:3]
+        assert "a" in dict(result[5]), result[5]  # the step ran and its value is the interpreter's
+    else:
+        assert result[0] == "error" and refused in result[2], result[:3]
+
+
+def test_a_layouts_note_is_its_own_when_a_dead_layouts_id_comes_back() -> None:
+    """Layouts of many shapes, each dropped before the next is made (CPython gives the next
+    the same id): every note is of the layout it is asked for, and ids did come back."""
+    shapes: dict[int, tuple[bool, tuple[int, int] | None]] = {}
+    came_back = 0
+    for i in range(120):
+        hand = i % 2 == 1
+        regions: list[tuple[str, int, int, None, str | None]] = [
+            ("A", 1 + i % 7, 1 + (i // 7) % 5, None, None)
+        ]
+        if hand:
+            regions.append(("H", 1, 1 + i % 3, None, "H"))
+        layout = Layout.make(regions, (), ())
+        _, hands, extent, _order = compiled_run._note(layout)
+        best = max(((r.rows, r.cols) for r in layout.regions), key=lambda e: (e[0] * e[1], e[1]))
+        assert (hands, extent) == (hand, best), (i, hands, extent)
+        if shapes.get(id(layout), (hand, best)) != (hand, best):
+            came_back += 1
+        shapes[id(layout)] = (hand, best)
+        del layout
+    assert came_back, "no id came back: the attack did not happen"
