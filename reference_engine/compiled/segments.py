@@ -15,11 +15,13 @@ own operation. A link depends on nothing but its layout and the variables' names
 the random numbers (drawn at each run by the same calls, in the same order), the game's answers,
 the parameters' values are all read at each run.
 
-Every step keeps its place: the step being carried out is named for messages (``runner.current``)
-as it starts; after each step (and each ``do`` around steps) the shown cards are checked and the
-step counted, the budget spent, exactly as :func:`~.ops.run_block` does, so that an error, a
-budget or the limit of steps stops at the same step with the same message. The last step's
-check and count are the enclosing block's, which sees the segment as that step.
+Every step keeps its place: a chain is a block of run_block's entries (each step's link or its
+own operation, then the ``do`` steps it ends), run by :func:`~.ops.run_block` itself, so the step
+being carried out is named for messages (``runner.current``) as it starts, and after each step
+(and each ``do`` around steps) the shown cards are checked and the step counted, the budget
+spent, by the one after-step bookkeeping there is: an error, a budget or the limit of steps
+stops at the same step with the same message. The last step's check and count are the
+enclosing block's, which sees the segment as that step.
 
 With :data:`~.evaluate.CHECKED` set, a segment runs both ways from the same table and generator
 and compares everything (the table, the counters, the view, the generator's state, the count of
@@ -33,19 +35,18 @@ from typing import Any, NamedTuple
 
 from .. import steps as st
 from ..expressions import Call, EvalError, ListLit, Name
-from ..machine import runner as _runner
 from ..machine.actions import layout as lay
 from ..machine.actions.shuffling import AT_ONCE
 from ..machine.actions.sleeving import _sleeve_build
-from ..machine.frontier import _BUDGET, OverBudget
-from ..machine.plans import check_shown, landings
+from ..machine.frontier import _BUDGET
+from ..machine.plans import landings
 from ..table import visible
 from . import evaluate as ev
 from . import plans as fp
 from . import rows
-from .base import Op, apply_plan, fail, gather
+from .base import Op, apply_plan, gather
 from .codegen import function_kind
-from .run import Run, after_step
+from .run import Run
 
 Entry = tuple[Op, str | None, st.Step]
 Link = tuple[Any, Callable[[Run], bool]]
@@ -70,18 +71,63 @@ _NONE: Any = object()  # a link position whose step has no link for its layout (
 
 class Leaf:
     """One step of a segment: its own compiled operation, what makes its link (None: it has
-    none), and the checks and counts that follow it (its own, then those of the ``do`` steps
-    it ends), each (number, step, whether the shown cards are checked: a ``do``'s check right
-    after its last step's, on the very same table, finds what that one found)."""
+    none), and the ``do`` step it ends, if any (number and step: counted right after it)."""
 
-    __slots__ = ("afters", "make", "number", "op", "step")
+    __slots__ = ("ends", "make", "number", "op", "step")
 
     def __init__(self, op: Op, number: str | None, step: st.Step, make: Maker | None):
         self.op = op
         self.number = number
         self.step = step
         self.make = make
-        self.afters: list[tuple[str | None, st.Step, bool]] = [(number, step, True)]
+        self.ends: tuple[str | None, st.Step] | None = None
+
+
+class Chain:
+    """The links of one layout at a segment's start (``links``, one per leaf, None until the
+    leaf is first met), and the block that runs them: each leaf's operation (its link where
+    the run's layout is the link's), then the ``do`` steps it ends, as :func:`~.ops.run_block`
+    entries, so that the checks and counts after each step are run_block's own. ``tail`` is the
+    last entry, whose checks and count are the caller's (it sees the segment as that step)."""
+
+    __slots__ = ("head", "links", "tail", "used")
+
+    def __init__(self, links: list[Any], leaves: Sequence[Leaf]):
+        self.links = links
+        self.used = False  # whether this run used a link (for the tests)
+        block: list[Entry] = []
+        for k, leaf in enumerate(leaves):
+            block.append((self._linked(k, leaf), leaf.number, leaf.step))
+            if leaf.ends is not None:
+                # The do's own count, after its last step's: run_block names the do for the
+                # count's message; the step being carried out stays its last step.
+                block.append((_back(leaf.number), *leaf.ends))
+        self.tail = block.pop()
+        self.head = tuple(block)
+
+    def _linked(self, k: int, leaf: Leaf) -> Op:
+        """The leaf's operation: its link where one was made for the run's layout, else its own."""
+        make, own, links = leaf.make, leaf.op, self.links
+        if make is None and links[k] is None:
+            return own  # never a link
+
+        def op(run: Run) -> None:
+            link = links[k]
+            if link is None:
+                link = links[k] = (None if make is None else make(run)) or _NONE
+            if link is _NONE or link[0] is not run.layout or not link[1](run):
+                own(run)
+            else:
+                self.used = True
+
+        return op
+
+
+def _back(number: str | None) -> Op:
+    def op(run: Run) -> None:
+        run.runner.current = number
+
+    return op
 
 
 class Segment:
@@ -91,8 +137,12 @@ class Segment:
         self.tools = tools
         self.entries = tuple(entries)
         self.leaves = tuple(leaves)
-        self.chains: dict[Any, list[Any]] = {}
+        self.chains: dict[Any, Chain] = {}
         self.fast_runs = 0  # runs that used at least one link (for the tests)
+
+    def chain(self, links: list[Any] | None = None) -> Chain:
+        """A chain of these leaves (with ``links``: those; else none made yet)."""
+        return Chain([None] * len(self.leaves) if links is None else links, self.leaves)
 
     def __call__(self, run: Run) -> None:
         if ev.CHECKED:
@@ -107,47 +157,13 @@ class Segment:
         if chain is None:
             if len(self.chains) >= KEPT:
                 self.chains.clear()
-            chain = self.chains[key] = [None] * len(self.leaves)
-        runner = run.runner
-        shared = run.shared
-        left = _BUDGET.get()  # as run_block: set for a whole run, never between two steps
-        used = False
-        for k, leaf in enumerate(self.leaves):
-            runner.current = leaf.number
-            link = chain[k]
-            if link is None:
-                link = _NONE
-                if leaf.make is not None:
-                    link = leaf.make(run) or _NONE
-                chain[k] = link
-            if link is _NONE or link[0] is not run.layout or not link[1](run):
-                leaf.op(run)
-            else:
-                used = True
-            for number, step, check in leaf.afters:
-                # run_block's checks and count after a step (the last one's are the caller's).
-                layout = run.layout
-                if check and layout.shown:
-                    cells = run.cells
-                    for f in layout.shown:
-                        if not cells[f] & 1:
-                            try:
-                                check_shown(run.state())
-                            except EvalError as exc:
-                                raise fail(run, step, exc) from None
-                if (
-                    id(layout) in shared.layouts_seen
-                    and shared.peak_frontier
-                    and shared.states_processed - shared.run_start < _runner.MAX_RUN_STEPS
-                ):
-                    shared.states_processed += 1
-                    if left is not None:
-                        left[0] -= 1
-                        if left[0] < 0:
-                            raise OverBudget()
-                else:
-                    after_step(run, number)
-        if used:
+            chain = self.chains[key] = self.chain()
+        chain.used = False
+        self.tools.run_block(run, chain.head)
+        op, number, _ = chain.tail
+        run.runner.current = number
+        op(run)
+        if chain.used:
             self.fast_runs += 1
 
     def _general(self, run: Run) -> None:
@@ -416,8 +432,7 @@ def fold(c: Any, entries: list[Entry], tools: Tools) -> list[Entry]:
         if len(run) >= 2 and any(leaf.make is not None for leaf in leaves):
             seg = Segment([e for e, _ in run], leaves, tools)
             last = run[-1][0]
-            leaves[-1].afters.pop()  # the last step's checks and count are the caller's
-            out.append((seg, last[1], last[2]))
+            out.append((seg, last[1], last[2]))  # its last step's checks and count: the caller's
         else:
             out.extend(e for e, _ in run)
         run.clear()
@@ -451,5 +466,5 @@ def _leaves(c: Any, entry: Entry, tools: Tools) -> list[Leaf] | None:
     for s, here in body:
         op_ = c.step(s, here)
         leaves.append(Leaf(op_, here, s, maker(c, s, tools, op_)))
-    leaves[-1].afters.append((number, step, False))  # the do's own count, after its last step
+    leaves[-1].ends = (number, step)  # the do's own checks and count, after its last step's
     return leaves

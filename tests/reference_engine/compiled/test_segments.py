@@ -93,7 +93,7 @@ def test_a_chain_runs_a_step_alone_where_its_layout_is_not_the_links() -> None:
 
     def poisoned(run: Any) -> None:
         key = run.layout
-        seg.chains[key] = [(other, never)] * len(seg.leaves)
+        seg.chains[key] = seg.chain([(other, never)] * len(seg.leaves))
         real(run)
 
     seg._fast = poisoned  # type: ignore[method-assign]
@@ -304,3 +304,37 @@ def test_a_link_that_keeps_a_parameters_value_is_caught(monkeypatch: pytest.Monk
     with pytest.raises(compiled_evaluate.Mismatch):
         runs.single(library, proto, dict(st.params, sizes=(1, 2, 2)), values, 0, "compiled", context)
     _segment(program).chains.clear()
+
+
+def test_the_chain_is_counted_by_run_block_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A chain has no after-step bookkeeping of its own: its steps (links or their own
+    operations) and the ``do`` steps they end are run_block's entries, run by run_block (the
+    shown cards checked, the step counted, the budget spent there), all but the last, whose
+    checks and count are the enclosing block's; and the run is the interpreter's."""
+    monkeypatch.setattr(segments.Segment, "__call__", segments.Segment._fast)
+    library = Library()
+    proto = library.protocol("card-selection-arrow")
+    program = program_for(library, proto)
+    assert isinstance(program, Program)
+    seg = _segment(program)
+    seen: list[tuple[str | None, str]] = []
+
+    def recording(run: Any, block: Any) -> None:
+        if block is not program.block:
+            seen.extend((number, step.kind) for _, number, step in block)
+        ops.run_block(run, block)
+
+    monkeypatch.setattr(seg, "tools", seg.tools._replace(run_block=recording))
+    seg.chains.clear()
+    st, assignments = _assignments(library, "card-selection-arrow", 2)
+    context = st.context or None
+    for seed in range(2):  # the first run makes the links, the second uses them
+        seen.clear()
+        before = seg.fast_runs
+        a = runs.single(library, proto, st.params, assignments[0], seed, "interpreter", context)
+        b = runs.single(library, proto, st.params, assignments[0], seed, "compiled", context)
+        assert a == b
+        assert seg.fast_runs == before + 1
+        numbers = [number for number, _ in seen]
+        assert numbers == ["1", "2", "3", "4", "5", "5", "5", "6", "7", "7", "7", "8", "9", "9"], seen
+        assert [kind for number, kind in seen if number in ("5", "7")].count("do") == 2
