@@ -1,0 +1,72 @@
+"""The fast paths together in one run (segments for steps 1-9, pure.py's replays, placeargs,
+the takes' kept parts, deferred.py and fused.py for steps 11-12), attacks that held, kept:
+card-selection-arrow stopped by the limit of steps at every step of its run, the kept tables
+warm from earlier runs of other inputs and seeds, on both engines alike (the same error, at the
+same step, the same random state).
+
+Not kept as a test: an exploration budget (frontier.budget) in a *sampled* run. Only an exact
+exploration sets one (exploration.py), and in a sampled run the interpreter itself spends a
+budget that depends on what the process kept before: the first run of a small lottery pattern
+spends its call's exact enumeration (relabel.py: 84 units, 42 once the law is kept), and the
+same run (its first input, seed 0, budget 3) stops in step 4 with a different random state
+after each of three histories (that cause not pinned down). Cold, both engines stop alike
+(test_segments, test_pure); warm, they need not."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+for folder in (HERE, HERE.parent):
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
+
+import runs  # noqa: E402
+from test_differential import _assignments  # noqa: E402
+
+from reference_engine.compiled import ops  # noqa: E402
+from reference_engine.compiled import run as compiled_run  # noqa: E402
+from reference_engine.machine import runner as machine_runner  # noqa: E402
+from reference_engine.registry import Library  # noqa: E402
+
+NAME = "card-selection-arrow"
+
+
+def _setting() -> tuple[Library, Any, Any, list[dict[str, Any]]]:
+    library = Library()
+    proto = library.protocol(NAME)
+    st, assignments = _assignments(library, NAME, 3)
+    for values in assignments:  # warm: every kept table met once, on both engines
+        for seed in range(3):
+            for engine in ("interpreter", "compiled"):
+                runs.single(library, proto, st.params, values, seed, engine, st.context or None)
+    return library, proto, st, assignments
+
+
+def _pair(library: Library, proto: Any, st: Any, values: dict[str, Any], seed: int) -> tuple[Any, Any]:
+    a = runs.single(library, proto, st.params, values, seed, "interpreter", st.context or None)
+    b = runs.single(library, proto, st.params, values, seed, "compiled", st.context or None)
+    return a, b
+
+
+@pytest.mark.parametrize("stride", [0, 1])
+def test_the_limit_of_steps_at_every_step_stops_both_engines_alike(
+    monkeypatch: pytest.MonkeyPatch, stride: int
+) -> None:
+    library, proto, st, assignments = _setting()
+    stopped = ran = 0
+    for most in range(1, 60):
+        for module in (machine_runner, compiled_run, ops):
+            monkeypatch.setattr(module, "MAX_RUN_STEPS", most)
+        values, seed = assignments[(most + stride) % len(assignments)], (most + stride) % 3
+        a, b = _pair(library, proto, st, values, seed)
+        assert a == b, (most, a[:3], b[:3])
+        if a[0] == "error":
+            assert f"more than {most} steps in one run" in a[2], a[:3]
+            stopped += 1
+        ran += a[0] == "ran"
+    assert stopped > 20 and ran > 5, (stopped, ran)
