@@ -101,3 +101,31 @@ def test_a_game_answering_differently_in_each_run_runs_both_engines_alike(modulu
         assert got[0] == got[1], (turn, got[0][:3], got[1][:3])
         ended.add(str(got[0][0]))
     assert ended == {"ran"}, ended
+
+
+# The parameters changed from run to run in one process, as a game's turns change them (hands
+# grow and shrink, the draw rule on and off, the discard pile as an owner), back and forth.
+PARAMS: list[dict[str, Any]] = [
+    {"sizes": (2, 1, 2), "draw": 1, "discard": 0},
+    {"sizes": (3, 2, 1, 4), "draw": 1, "discard": 1},
+    {"sizes": (1, 1, 1), "draw": 0, "discard": 0},
+    {"sizes": (2, 1, 2), "draw": 0, "discard": 0},
+    {"sizes": (5, 1, 3), "draw": 1, "discard": 0},
+    {"sizes": (2, 1, 2), "draw": 1, "discard": 1},
+    {"sizes": (4, 3, 2, 6), "draw": 1, "discard": 1},
+    {"sizes": (2, 1, 2), "draw": 1, "discard": 0},
+]
+
+
+def test_the_parameters_changed_from_run_to_run_run_both_engines_alike() -> None:
+    library, proto, st, assignments = _setting()
+    pool = sorted({c for values in assignments for c in values["cards"]}, key=str)
+    ended: set[str] = set()
+    for turn, params in enumerate(PARAMS * 2):
+        n = sum(params["sizes"])
+        for shift in (0, 1):
+            values = {"cards": [pool[(turn + shift + i) % len(pool)] for i in range(n)]}
+            seeds = range(turn % 2, turn % 2 + 2)
+            found = runs.differences(library, proto, params, [values], seeds, st.context, ended)
+            assert not found, "\n".join(found)
+    assert ended == {"ran"}, ended
