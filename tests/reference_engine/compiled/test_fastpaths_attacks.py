@@ -129,3 +129,39 @@ def test_the_parameters_changed_from_run_to_run_run_both_engines_alike() -> None
             found = runs.differences(library, proto, params, [values], seeds, st.context, ended)
             assert not found, "\n".join(found)
     assert ended == {"ran"}, ended
+
+
+def _renamed(text: str, old: str, new: str) -> str:
+    """Every whole-word ``old`` of the spec (its regions, steps, prose) written ``new``."""
+    import re
+
+    return re.sub(rf"\b{old}\b", new, text)
+
+
+# The default protocol's regions renamed (the segment's, the lottery's call rows, Step 11's and
+# 12's) after the original ran in the same process (its tables warm).
+RENAMES = [("M", "Q"), ("L", "K2"), ("D", "Z"), ("M", "D2"), ("D", "M2")]
+
+
+@pytest.mark.parametrize("rename", RENAMES, ids=[f"{a}-{b}" for a, b in RENAMES])
+def test_a_region_renamed_runs_both_engines_alike(tmp_path: Path, rename: tuple[str, str]) -> None:
+    from test_fused import _library as library_of
+
+    from reference_engine.registry import rulesets_dir
+
+    _setting()  # the original's tables warm
+    text = (rulesets_dir() / "protocols" / f"{NAME}.yaml").read_text(encoding="utf-8")
+    name = f"arrow-renamed-{rename[0]}-{rename[1]}".lower()
+    text = _renamed(text, *rename).replace(f"protocol: {NAME}", f"protocol: {name}")
+    library = library_of(tmp_path, name, text)
+    proto = library.protocol(name)
+    from reference_engine.compiled import Program, program_for, segments
+
+    program = program_for(library, proto)
+    assert isinstance(program, Program)
+    assert any(isinstance(e[0], segments.Segment) for e in program.block)  # the fast path is taken
+    st, assignments = _assignments(library, name, 3)
+    ended: set[str] = set()
+    found = runs.differences(library, proto, st.params, assignments, range(3), st.context or None, ended)
+    assert not found, "\n".join(found)
+    assert ended == {"ran"}, ended
