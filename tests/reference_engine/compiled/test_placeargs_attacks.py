@@ -70,6 +70,8 @@ ATTACKS: dict[str, tuple[str, str | None]] = {
         _before("", "[[c[(i + shuffled - 1) % m + 1], x[(i + shuffled - 1) % m + 1]] for i in 1..m]"),
         None,
     ),
+    "new-arrows-by-name-from-the-supply": (_before("", "[[c[i], down] for i in 1..m]"), "any"),
+    "new-arrows-by-name-in-a-list": (_before("", "[[c[i], [up, down][1 + i % 2]] for i in 1..m]"), "any"),
     "one-against-true": (
         _before(_let("k", "shuffled == shuffled"), "[[c[i], x[i]] for i in k..m]"),
         None,
