@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -92,3 +93,44 @@ def test_a_layouts_note_is_its_own_when_a_dead_layouts_id_comes_back() -> None:
         shapes[id(layout)] = (hand, best)
         del layout
     assert came_back, "no id came back: the attack did not happen"
+
+
+def test_a_plan_known_to_slide_nothing_out_still_checks_a_layout_it_slides_out_of() -> None:
+    """base.landed skips the landing check where the plan's one kept slot says it slides
+    nothing out of *that* layout: the same plan applied to another layout (a sleeve whose row is
+    still in) checks its landings, and refuses a card landing the wrong way, every time, in
+    turn with the layout it slides nothing out of; and the slot is never the other layout's."""
+    from types import SimpleNamespace
+
+    from test_plans import table
+
+    from reference_engine.compiled import base
+    from reference_engine.machine.actions.sleeving import _sleeve_build
+    from reference_engine.machine.plans import landings
+    from reference_engine.sleeves import SleeveOp
+
+    wide = table(cols=4)
+    plan = _sleeve_build(None, None, None, wide, (SleeveOp("M", out=(2,)),))  # type: ignore[arg-type]
+    slid = plan.layout  # row 2 already out: applied to it, the plan slides nothing out
+    assert not landings(plan, slid) and landings(plan, wide)
+    (new, up, _old), *_ = landings(plan, wide)
+
+    class Refused(Exception):
+        pass
+
+    def run_on(before: Any, cells: list[int]) -> Any:
+        runner = SimpleNamespace(fail=lambda frame, step, message: Refused(message), limits=None)
+        return SimpleNamespace(layout=before, cells=cells, runner=runner, frame=None, out=(), meters=None)
+
+    right = [1 if up else 0] * max(plan.layout.size, wide.size)
+    wrong = list(right)
+    wrong[new] ^= 1
+    step = SimpleNamespace(number="1", kind="sleeve")
+    for _ in range(3):
+        landings(plan, slid)  # the slot now holds (slid, nothing out)
+        base.landed(run_on(slid, wrong), step, plan, slid, {})  # type: ignore[arg-type]  # nothing to check
+        assert plan.__dict__["_land"][0] is slid and not plan.__dict__["_land"][1]
+        with pytest.raises(Refused, match="slides out of a sleeve"):
+            base.landed(run_on(wide, wrong), step, plan, wide, {})  # type: ignore[arg-type]
+        base.landed(run_on(wide, right), step, plan, wide, {})  # type: ignore[arg-type]
+        assert plan.__dict__["_land"][0] is wide
