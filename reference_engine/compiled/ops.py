@@ -171,41 +171,15 @@ def planned(step: st.Step, resolve: Resolve, build: Build, fast: FastBuild | Non
     the plan for this layout and these arguments, kept, built fast where it can be."""
     kept: Kept[Plan] = Kept(KEPT_PLANS)  # for the program's life, while met again: see KEPT_PLANS
     if isinstance(resolve, RunResolve):
-        return _planned_run(step, resolve, build, fast, kept)
+        # A resolver that reads the run alone: no ``State`` made a step; a fixed resolver's
+        # plans kept by the layout alone (its arguments are the same every time).
+        of_run = resolve.of_run
+        if resolve.fixed:
+            return _fixed(step, of_run, build, fast, kept)
+    else:
 
-    def op(run: Run) -> None:
-        try:
-            res = resolve(run.runner, run.frame, step, run.state(), run.fev)
-            key = (run.layout, res)
-            plan = kept.get(key)
-            if plan is None:
-                plan = kept.put(key, make_plan(run, step, res, build, fast))
-        except EvalError as exc:
-            raise fail(run, step, exc) from None
-        apply_plan(run, step, plan)
-
-    return op
-
-
-def _planned_run(
-    step: st.Step, resolve: RunResolve, build: Build, fast: FastBuild | None, kept: Kept[Plan]
-) -> Op:
-    """:func:`planned` for a resolver that reads the run alone: no ``State`` made a step; a
-    fixed resolver's plans kept by the layout alone (its arguments are the same every time)."""
-    of_run = resolve.of_run
-    if resolve.fixed:
-
-        def fixed(run: Run) -> None:
-            layout = run.layout
-            plan = kept.get(layout)
-            if plan is None:
-                try:
-                    plan = kept.put(layout, make_plan(run, step, of_run(run), build, fast))
-                except EvalError as exc:
-                    raise fail(run, step, exc) from None
-            apply_plan(run, step, plan)
-
-        return fixed
+        def of_run(run: Run) -> Any:
+            return resolve(run.runner, run.frame, step, run.state(), run.fev)
 
     def op(run: Run) -> None:
         try:
@@ -219,6 +193,24 @@ def _planned_run(
         apply_plan(run, step, plan)
 
     return op
+
+
+def _fixed(
+    step: st.Step, of_run: Callable[[Run], Any], build: Build, fast: FastBuild | None, kept: Kept[Plan]
+) -> Op:
+    """:func:`planned` for a fixed resolver: its plans kept by the layout alone."""
+
+    def fixed(run: Run) -> None:
+        layout = run.layout
+        plan = kept.get(layout)
+        if plan is None:
+            try:
+                plan = kept.put(layout, make_plan(run, step, of_run(run), build, fast))
+            except EvalError as exc:
+                raise fail(run, step, exc) from None
+        apply_plan(run, step, plan)
+
+    return fixed
 
 
 def make_plan(run: Run, step: st.Step, res: Any, build: Build, fast: FastBuild | None) -> Plan:
