@@ -14,6 +14,15 @@ up to :data:`EXPLORE_INPUTS` in all, spread evenly over every input where there 
 every step, shuffle outcome and draw); past them it stops without a verdict, so it costs a
 fraction of a second on the built-in specs. A protocol past the card limit of an exact
 verification is not explored (its single run is all that can be shown).
+
+The budget is spent alike whatever the process kept before (tests/reference_engine/
+test_exploration.py): the draws of a lazily scrambled block cost one state each, listed or
+kept (:func:`.machine.lazypiles._draws`), and the calls' kept laws (:mod:`.machine.relabel`)
+serve only sampled runs, never an exploration (an exact, restartable run). So an exploration
+stops at the same point, with the same verdict, cold or after other runs in the same process
+(``kitgen simulate`` explores after its own seeded run). Only an exploration sets a budget: an
+exact verification (``kitgen verify``, a kit's verification page) has none, and its report is
+the same cold and warm.
 """
 
 from __future__ import annotations

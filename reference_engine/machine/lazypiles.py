@@ -27,14 +27,20 @@ _DRAWS: dict[tuple[tuple[tuple[int, ...], ...], int], list[Draw]] = {}
 
 
 def _draws(contents: list[tuple[int, ...]], n: int) -> list[Draw]:
-    """Ordered draws of ``n`` piles without replacement from a multiset, with probabilities."""
+    """Ordered draws of ``n`` piles without replacement from a multiset, with probabilities.
+
+    Every call costs an exploration's budget one unit a draw, listed now or kept from an
+    earlier call (in this run or any run before it in the process): what a run spends, and so
+    where a budget stops it, never depends on what the process kept (:data:`_DRAWS`)."""
     CODE_ORDER.reads += 1
     key = (tuple(contents), n)
     hit = _DRAWS.get(key)
     if hit is None:
-        hit = _DRAWS[key] = _draws_uncached(contents, n)
+        hit = _DRAWS[key] = _draws_uncached(contents, n)  # spends as it lists them
         if len(_DRAWS) > 200_000:
             _DRAWS.clear()
+    else:
+        spend(len(hit))  # as listing them again would
     return hit
 
 

@@ -28,7 +28,9 @@ now is evaluated again (and refused), one that compared card codes counts that a
 refused callee is enumerated plainly from then on, as is one that makes cards of its own
 families (``new(c(1))``: faces named only as it runs). Only a single run (``sample``, not
 restartable, no store, no classes, nobody followed, no game function) does this; an exact
-verification never does.
+verification never does. A kept law costs an exploration's budget (``frontier.budget``) what its
+first enumeration spent, so a budget stops a run at the same point whether the process kept the
+law or not (``tests/reference_engine/machine/test_relabel_budget.py``).
 
 ``tests/reference_engine/machine/test_relabel.py`` enumerates both ways on the shipped callers
 and refuses a callee that looks.
@@ -50,6 +52,7 @@ from ..seating import Seats
 from ..spec import Protocol
 from ..table import State, visible
 from .frame import Evaluator, Frame
+from .frontier import _BUDGET, spend
 from .plans import SubResult
 from .runner import Outcome, Runner
 from .subruns import Factoring, _run_sub, _sub_key, _sub_outcomes, factoring, settle
@@ -60,7 +63,7 @@ Law = tuple[tuple[tuple[Observation, ...], SubResult, Fraction], ...]
 
 _ORDERED = "ordered"  # a loose key whose enumeration compared the faces: see its ordered keys
 _KEPT_LIMIT = 20_000  # laws kept (patterns are few: a bound, not a budget)
-_KEPT: dict[tuple[Any, ...], tuple[Law | str, tuple[int, ...]]] = {}  # by the spec's fingerprint
+_KEPT: dict[tuple[Any, ...], tuple[Law | str, tuple[int, ...], int]] = {}  # by the spec's fingerprint
 _REFUSED: set[str] = set()  # the fingerprints of callees that look at their carried cards
 Plan = tuple[tuple[bool, ...], frozenset[int], str]
 _PLANS: dict[int, tuple[Protocol, Plan | None]] = {}
@@ -116,8 +119,9 @@ def small_call(
         kept = _KEPT.get(key)
     if kept is None:
         return _first(run, sub, codes, plain, key, now, fixed, seats), None
-    law, first = kept
+    law, first, cost = kept
     assert not isinstance(law, str)
+    spend(cost)  # what its first enumeration spent: a budget stops a run alike, kept or not
     name = sub.proto.name
     prep = _prepared(law, name)
     # What _factor would do with the renamed law: the same (see subruns.factoring), the result
@@ -234,11 +238,18 @@ def _first(
     hidden = set(now)
     DEALT.ids.update(hidden)
     reads = CODE_ORDER.reads
+    left = _BUDGET.get()  # the budget in force, if any; the enumeration's cost counted apart
+    counted = [left[0] if left is not None else 1 << 62]
+    start = counted[0]
+    token = _BUDGET.set(counted)
     try:
         outcomes: list[Outcome] | None = _run_sub(run, sub, codes, plain, None, seats or Seats(), check=check)
     except ReductionRefused:
         outcomes = None
     finally:
+        _BUDGET.reset(token)
+        if left is not None:
+            left[0] = counted[0]
         DEALT.ids.difference_update(hidden)
         shared.evaluators = evaluators
     if outcomes is None:
@@ -248,9 +259,9 @@ def _first(
         if len(_KEPT) >= _KEPT_LIMIT:
             _KEPT.clear()
         if CODE_ORDER.reads != reads and len(key) == 3:  # it compared them: keyed by their order
-            _KEPT[key] = (_ORDERED, ())
+            _KEPT[key] = (_ORDERED, (), 0)
             key = _ordered(key, now, fixed)
-        _KEPT[key] = (caught[0], now)
+        _KEPT[key] = (caught[0], now, start - counted[0])
     return outcomes
 
 

@@ -4,13 +4,12 @@ card-selection-arrow stopped by the limit of steps at every step of its run, the
 warm from earlier runs of other inputs and seeds, on both engines alike (the same error, at the
 same step, the same random state).
 
-Not kept as a test: an exploration budget (frontier.budget) in a *sampled* run. Only an exact
-exploration sets one (exploration.py), and in a sampled run the interpreter itself spends a
-budget that depends on what the process kept before: the first run of a small lottery pattern
-spends its call's exact enumeration (relabel.py: 84 units, 42 once the law is kept), and the
-same run (its first input, seed 0, budget 3) stops in step 4 with a different random state
-after each of three histories (that cause not pinned down). Cold, both engines stop alike
-(test_segments, test_pure); warm, they need not."""
+An exploration budget (frontier.budget) in a *sampled* run, the kept tables warm: kept as
+tests in tests/reference_engine/machine/test_relabel_budget.py. The first run of a small
+lottery pattern spent its call's exact enumeration (relabel.py: 84 units, 42 once the law was
+kept), so the same run stopped at different points after different histories; a kept law now
+costs what its first enumeration spent (and a lazy block's kept draws what listing them does,
+lazypiles.py), on both engines."""
 
 from __future__ import annotations
 

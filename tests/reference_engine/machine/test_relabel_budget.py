@@ -1,0 +1,70 @@
+"""A small call's kept law (reference_engine/machine/relabel.py) costs an exploration's budget
+what its first enumeration spent: a sampled run under a budget (frontier.budget) stops at the
+same point, with the same random state, whether the process kept the law or not, on both
+engines (the first enumeration of a lottery pattern spent 84 units, the kept law 42)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from reference_engine.machine import frontier, lazypiles, relabel
+from reference_engine.registry import Library
+
+COMPILED = Path(__file__).resolve().parent.parent / "compiled"
+for folder in (COMPILED, COMPILED.parent):
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
+
+import runs  # noqa: E402
+from test_differential import _assignments  # noqa: E402
+
+NAME = "card-selection-arrow"
+
+
+def _forget() -> None:
+    relabel._KEPT.clear()
+    lazypiles._DRAWS.clear()
+
+
+def _run(library: Library, engine: str, index: int, seed: int, units: int) -> tuple[Any, ...]:
+    st, assignments = _assignments(library, NAME, 4)
+    with frontier.budget(units):
+        got = runs.single(
+            library, library.protocol(NAME), st.params, assignments[index], seed, engine, st.context or None
+        )
+        left = frontier._BUDGET.get()
+        assert left is not None
+        return (*got, units - left[0])
+
+
+def _spent(library: Library, engine: str) -> int:
+    got = _run(library, engine, 0, 0, 10**9)
+    assert got[0] == "ran", got
+    return int(got[-1])
+
+
+@pytest.mark.parametrize("engine", ["interpreter", "compiled"])
+def test_a_kept_law_costs_what_its_first_enumeration_did(engine: str) -> None:
+    library = Library()
+    _forget()
+    cold = _spent(library, engine)
+    assert _spent(library, engine) == cold  # the law kept now
+
+
+@pytest.mark.parametrize("engine", ["interpreter", "compiled"])
+def test_a_budget_stops_a_run_alike_cold_and_after_other_runs(engine: str) -> None:
+    library = Library()
+    _forget()
+    total = _spent(library, engine)
+    for units in sorted({0, 3, 17, total // 3, total // 2, total - 43, total - 1, total}):
+        _forget()
+        cold = _run(library, engine, 0, 0, units)
+        for index, seed in ((1, 5), (2, 7), (3, 1)):  # a history: other inputs and seeds
+            _run(library, engine, index, seed, 10**9)
+        warm = _run(library, engine, 0, 0, units)
+        assert cold[:-1] == warm[:-1], (units, cold[:3], warm[:3])
+        assert (cold[0] == "ran") is (units >= total), units
