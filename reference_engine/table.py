@@ -39,8 +39,10 @@ class Region:
     unit: int = 1
     hand: str | None = None
     sleeve: SleeveFrame | None = None
+    size: ClassVar[int]  # rows * cols: stored by __post_init__ (no field: equality, hash, pickle)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "size", self.rows * self.cols)
         # Hashed once: a layout's intern key hashes its regions on every make (the same value
         # the dataclass's own hash gives, so equal regions still hash equal).
         object.__setattr__(
@@ -56,10 +58,6 @@ class Region:
         # Rebuilt by its fields, never with the stored hash: a string's hash differs between
         # processes (machine/store.py pickles outcomes to disk; workers receive them).
         return Region, (self.name, self.rows, self.cols, self.offset, self.unit, self.hand, self.sleeve)
-
-    @property
-    def size(self) -> int:
-        return self.rows * self.cols
 
     def slot(self, r: int, c: int) -> int:
         return self.offset + (r - 1) * self.cols + (c - 1)
@@ -129,12 +127,13 @@ class Layout:
         holes: frozenset[int],
         labels: tuple[Label, ...],
         key: tuple[Any, ...] | None = None,
+        size: int | None = None,
     ):
         self.regions = regions
         self.holes = holes
         self.labels = labels
         self.by_name = {r.name: r for r in regions}
-        self.size = sum(r.size for r in regions)
+        self.size = sum(r.size for r in regions) if size is None else size
         self._key = key or (regions, holes, labels)  # its intern key (make's own tuple)
         self._owner: list[Region] | None = None  # built on first use: most layouts never ask
         # Sleeves are public: the slots inside one, and those whose card a sleeve shows.
@@ -170,7 +169,7 @@ class Layout:
         ref = cls._interned.get(key)
         found = None if ref is None else ref()
         if found is None:
-            found = cls(key_regions, key[1], key[2], key)
+            found = cls(key_regions, key[1], key[2], key, offset)
             if len(cls._interned) >= cls._sweep_at:
                 cls.sweep()
             cls._interned[key] = weakref.ref(found)
@@ -184,11 +183,8 @@ class Layout:
             del interned[key]
         cls._sweep_at = max(INTERN_SWEEP, 2 * len(interned))
 
-    def __eq__(self, other: object) -> bool:
-        return self is other
-
-    def __hash__(self) -> int:
-        return id(self)
+    # Equal and hashed by identity: object's own __eq__ and __hash__, in C (no Python call per
+    # look-up in the many dicts keyed by a layout); interning makes identity equal contents.
 
     def region(self, name: str) -> Region:
         try:

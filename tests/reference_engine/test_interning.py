@@ -1,0 +1,107 @@
+"""Layout interning: equal contents give the very same object (layouts compare and hash by
+identity, in C), and different regions whose hashes collide still give different layouts (forced
+here)."""
+
+from __future__ import annotations
+
+import dataclasses
+import gc
+import pickle
+from typing import Any
+
+import pytest
+
+from reference_engine import table
+from reference_engine.table import Layout, Region
+
+
+def forced(fields: tuple[Any, ...], value: int) -> Region:
+    """The region of ``fields``, its stored hash forced to ``value``."""
+    reg = Region(*fields)
+    object.__setattr__(reg, "_hash", value)
+    return reg
+
+
+@pytest.fixture
+def colliding(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regions ``w37col_a`` and ``w37col_b`` (one row of 3) whose hashes are the same."""
+    kept = dict(table._REGIONS)
+    for name in ("w37col_a", "w37col_b"):
+        kept[(name, 1, 3, 0, 1, None, None)] = forced((name, 1, 3, 0, 1, None, None), 12345)
+    monkeypatch.setattr(table, "_REGIONS", kept)
+
+
+def test_colliding_regions_give_different_layouts_each_interned(colliding: None) -> None:
+    a = Layout.make([("w37col_a", 1, 3, 1, None)])
+    b = Layout.make([("w37col_b", 1, 3, 1, None)])
+    assert a is not b
+    assert [r.name for r in a.regions] == ["w37col_a"] and [r.name for r in b.regions] == ["w37col_b"]
+    assert hash(a.regions[0]) == hash(b.regions[0])  # the collision really is one
+    assert Layout.make([("w37col_a", 1, 3, 1, None)]) is a
+    assert Layout.make([("w37col_b", 1, 3, 1, None, None)]) is b
+
+
+def test_a_colliding_layout_stays_the_one_after_the_first_dies(colliding: None) -> None:
+    a = Layout.make([("w37col_a", 1, 3, 1, None)])
+    b = Layout.make([("w37col_b", 1, 3, 1, None)])
+    del a
+    gc.collect()
+    assert Layout.make([("w37col_b", 1, 3, 1, None)]) is b  # not a second b in the freed slot
+    a2 = Layout.make([("w37col_a", 1, 3, 1, None)])
+    assert a2.regions[0].name == "w37col_a" and a2 is not b
+    assert Layout.make([("w37col_a", 1, 3, 1, None)]) is a2
+    assert Layout.make([("w37col_b", 1, 3, 1, None)]) is b
+    del b
+    gc.collect()
+    Layout.sweep()
+    b2 = Layout.make([("w37col_b", 1, 3, 1, None)])
+    assert b2.regions[0].name == "w37col_b" and Layout.make([("w37col_b", 1, 3, 1, None)]) is b2
+
+
+def test_holes_and_labels_still_tell_layouts_apart(colliding: None) -> None:
+    a = Layout.make([("w37col_a", 1, 3, 1, None)])
+    holed = Layout.make([("w37col_a", 1, 3, 1, None)], holes=[1])
+    labelled = Layout.make([("w37col_a", 1, 3, 1, None)], labels=[table.Label("x", (0,))])
+    assert len({id(a), id(holed), id(labelled)}) == 3
+    assert Layout.make([("w37col_a", 1, 3, 1, None)], holes=(1,)) is holed
+    assert Layout.make([("w37col_a", 1, 3, 1, None)], labels=(table.Label("x", (0,)),)) is labelled
+
+
+def test_equal_regions_that_are_other_objects_give_the_same_layout(monkeypatch: pytest.MonkeyPatch) -> None:
+    shapes = [("w37col_eq", 1, 4, 2, "P_1"), ("w37col_eq2", 2, 3, 1, None)]
+    a = Layout.make(shapes)
+    monkeypatch.setattr(table, "_REGIONS", {})  # the region cache started afresh: new objects
+    again = Layout.make(shapes)
+    assert again is a
+    assert Layout.make([(*s, None) for s in shapes]) is a  # an explicit no-sleeve: the same
+
+
+def test_one_and_true_are_the_same_region_field_as_before() -> None:
+    assert Layout.make([("w37col_one", 1, 2, 1, None)]) is Layout.make([("w37col_one", True, 2, 1, None)])
+
+
+def test_pickled_layout_keeps_its_regions_and_region_pickles_by_fields() -> None:
+    a = Layout.make([("w37col_p", 1, 3, 1, None)])
+    back = pickle.loads(pickle.dumps(a))
+    assert back.regions == a.regions and back.holes == a.holes and back.labels == a.labels
+    assert back._key == (a.regions, a.holes, a.labels)  # the whole key, never process hashes
+    assert Region.__reduce__(a.regions[0]) == (Region, ("w37col_p", 1, 3, 0, 1, None, None))
+
+
+def test_layouts_compare_and_hash_by_identity_with_objects_own_methods() -> None:
+    a = Layout.make([("w37col_id", 1, 3, 1, None)])
+    assert type(a).__eq__ is object.__eq__ and type(a).__hash__ is object.__hash__
+    assert a == a and a != Layout.make([("w37col_id", 1, 4, 1, None)]) and a != "a layout"
+    assert {a: 1}[Layout.make([("w37col_id", 1, 3, 1, None)])] == 1
+
+
+def test_a_regions_size_is_stored_and_no_field() -> None:
+    reg = Region("w37col_size", 2, 3, 5)
+    assert reg.size == 6 and Region("w37col_size", 2, 3, 5, 1, None, None) == reg
+    assert "size" not in [f.name for f in dataclasses.fields(Region)]
+    assert "size=" not in repr(reg)
+    assert pickle.loads(pickle.dumps(reg)).size == 6
+    assert dataclasses.replace(reg, cols=4).size == 8
+    layout = Layout.make([("w37col_size", 2, 3, 1, None), ("w37col_size2", 1, 4, 2, None)])
+    assert layout.size == 10 == sum(r.size for r in layout.regions)
+    assert Layout(layout.regions, frozenset(), ()).size == 10  # made without make: summed
