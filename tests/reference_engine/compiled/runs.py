@@ -56,19 +56,28 @@ def single(
         return ("crash", type(exc).__name__, str(exc), runner.rng.getstate())
     finally:
         compiled_evaluate.CHECKED = checked
-    layout = final.layout
     return (
         "ran",
+        *decided(runner, final),
+        outputs,
+        runner.rng.getstate(),
+        runner.shared.extent,
+    )
+
+
+def decided(runner: Runner, final: Any) -> tuple[Any, ...]:
+    """What a finished run decided of its table, as both engines must give it: the regions and
+    empty places (not the display labels only the interpreter draws), the cards, the helper cards
+    out, the variables, the counters and the view (expanded)."""
+    layout = final.layout
+    return (
         [(r.name, r.rows, r.cols, r.unit, r.hand, r.sleeve) for r in layout.regions],
         sorted(layout.holes),
-        final.cells,
+        tuple(final.cells),
         final.out,
         final.env,
         final.meters,
         runner.views.expanded(final.view),
-        outputs,
-        runner.rng.getstate(),
-        runner.shared.extent,
     )
 
 

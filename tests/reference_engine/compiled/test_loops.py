@@ -6,6 +6,7 @@ read, an error mid-round, a condition that changes inside the loop)."""
 from __future__ import annotations
 
 import random
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,12 @@ from reference_engine.errors import KitgenError
 from reference_engine.machine import ONE, Runner
 from reference_engine.registry import Library
 from reference_engine.spec import Protocol
+
+HERE = Path(__file__).parent
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
+
+import runs  # noqa: E402
 
 LOTTERY = Path(__file__).resolve().parents[3] / "rulesets" / "protocols" / "knockout-lottery.yaml"
 
@@ -47,16 +54,9 @@ def _run(library: Library, proto: Protocol, m: int, codes: Any, seed: int, engin
         return ("error", type(exc).__name__, str(exc), runner.rng.getstate())
     finally:
         compiled_evaluate.CHECKED = checked
-    layout = final.layout
     return (
         "ran",
-        [(r.name, r.rows, r.cols, r.unit, r.hand, r.sleeve) for r in layout.regions],
-        sorted(layout.holes),
-        tuple(final.cells),
-        final.out,
-        final.env,
-        final.meters,
-        runner.views.expanded(final.view),
+        *runs.decided(runner, final),
         runner.rng.getstate(),
         runner.shared.extent,
         runner.shared.states_processed,
