@@ -19,6 +19,7 @@ from reference_engine.compiled import evaluate as compiled_evaluate
 from reference_engine.compiled.program import outputs_evaluator
 from reference_engine.errors import KitgenError
 from reference_engine.machine import ONE, Runner, read_outputs
+from reference_engine.machine.frontier import OverBudget, budget
 from reference_engine.registry import Library
 from reference_engine.spec import Protocol
 
@@ -78,6 +79,45 @@ def decided(runner: Runner, final: Any) -> tuple[Any, ...]:
         final.env,
         final.meters,
         runner.views.expanded(final.view),
+    )
+
+
+_FRAMES: dict[tuple[int, str, int], Any] = {}
+
+
+def lottery_run(
+    library: Library, proto: Protocol, m: int, codes: Any, seed: int, engine: str, units: int | None = None
+) -> tuple[Any, ...]:
+    """A single run of a lottery (``m`` candidates) without limits, as a call runs its callee
+    inline, from the given cards; the frame kept per library, protocol and ``m``, as a call keeps
+    its callee's frames. ``engine``: "interpreter", "compiled" or "compiled-checked"; ``units``:
+    an exploration budget around the run."""
+    runner = Runner(library, "sample", rng=random.Random(seed))
+    key = (id(library), proto.name, m)
+    frame = _FRAMES.get(key)
+    if frame is None or frame.proto is not proto:  # kept, as a call keeps its callee's frames
+        frame = _FRAMES[key] = runner.frame(proto, proto.resolve_params({"m": m, "shuffled": 1}))
+    state = frame.state_from_codes(codes)
+    checked = compiled_evaluate.CHECKED
+    compiled_evaluate.CHECKED = engine == "compiled-checked"
+    try:
+        with budget(units if units is not None else 10**9):
+            if engine.startswith("compiled"):
+                program = program_for(library, proto)
+                assert isinstance(program, Program), program
+                final = program.run(runner, frame, state)
+            else:
+                (final,) = runner.run(frame, {state: ONE})
+    except (KitgenError, OverBudget) as exc:
+        return ("error", type(exc).__name__, str(exc), runner.rng.getstate(), runner.shared.states_processed)
+    finally:
+        compiled_evaluate.CHECKED = checked
+    return (
+        "ran",
+        *decided(runner, final),
+        runner.rng.getstate(),
+        runner.shared.extent,
+        runner.shared.states_processed,
     )
 
 

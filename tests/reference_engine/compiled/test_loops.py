@@ -9,58 +9,19 @@ import random
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from reference_engine.cards import SYMBOLS
-from reference_engine.compiled import Program, program_for
-from reference_engine.compiled import evaluate as compiled_evaluate
-from reference_engine.errors import KitgenError
-from reference_engine.machine import ONE, Runner
 from reference_engine.registry import Library
-from reference_engine.spec import Protocol
 
 HERE = Path(__file__).parent
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
-import runs  # noqa: E402
+from runs import lottery_run  # noqa: E402
 
 LOTTERY = Path(__file__).resolve().parents[3] / "rulesets" / "protocols" / "knockout-lottery.yaml"
-
-
-_FRAMES: dict[tuple[int, str, int], Any] = {}
-
-
-def _run(library: Library, proto: Protocol, m: int, codes: Any, seed: int, engine: str) -> tuple[Any, ...]:
-    """A single run without limits (as a call runs its callee inline), from the given cards."""
-    runner = Runner(library, "sample", rng=random.Random(seed))
-    key = (id(library), proto.name, m)
-    frame = _FRAMES.get(key)
-    if frame is None or frame.proto is not proto:  # kept, as a call keeps its callee's frames
-        frame = _FRAMES[key] = runner.frame(proto, proto.resolve_params({"m": m, "shuffled": 1}))
-    state = frame.state_from_codes(codes)
-    checked = compiled_evaluate.CHECKED
-    compiled_evaluate.CHECKED = engine == "compiled-checked"
-    try:
-        if engine.startswith("compiled"):
-            program = program_for(library, proto)
-            assert isinstance(program, Program), program
-            final = program.run(runner, frame, state)
-        else:
-            (final,) = runner.run(frame, {state: ONE})
-    except KitgenError as exc:
-        return ("error", type(exc).__name__, str(exc), runner.rng.getstate())
-    finally:
-        compiled_evaluate.CHECKED = checked
-    return (
-        "ran",
-        *runs.decided(runner, final),
-        runner.rng.getstate(),
-        runner.shared.extent,
-        runner.shared.states_processed,
-    )
 
 
 def _codes(gen: random.Random, m: int, faces: list[int], up: int, down: int) -> tuple[tuple[int, ...], ...]:
@@ -83,8 +44,8 @@ def _compare(text: str, runs: int, lo: int = 5, hi: int = 9) -> set[str]:
         for i in range(runs):
             m = gen.randrange(lo, hi + 1)
             codes = _codes(gen, m, faces, up, down)
-            want = _run(library, proto, m, codes, i, "interpreter")
-            got = _run(library, proto, m, codes, i, "compiled")
+            want = lottery_run(library, proto, m, codes, i, "interpreter")
+            got = lottery_run(library, proto, m, codes, i, "compiled")
             assert got == want, f"run {i}, m={m}, {codes}"
             ended.add(str(want[0]) if want[0] == "ran" else f"{want[1]}: {want[2]}")
         return ended
@@ -163,8 +124,8 @@ def test_checked_runs_match(seed: int) -> None:
     for i in range(20):
         m = gen.randrange(5, 8)
         codes = _codes(gen, m, faces, up, down)
-        want = _run(library, proto, m, codes, i, "interpreter")
-        assert _run(library, proto, m, codes, i, "compiled-checked") == want
+        want = lottery_run(library, proto, m, codes, i, "interpreter")
+        assert lottery_run(library, proto, m, codes, i, "compiled-checked") == want
 
 
 def _new_arrow_into(target: str) -> str:

@@ -17,11 +17,8 @@ import pytest
 
 from reference_engine import steps as st
 from reference_engine.cards import SYMBOLS
-from reference_engine.compiled import Program, program_for, pure
 from reference_engine.compiled import evaluate as compiled_evaluate
-from reference_engine.errors import KitgenError
-from reference_engine.machine import ONE, Runner
-from reference_engine.machine.frontier import OverBudget, budget
+from reference_engine.compiled import pure
 from reference_engine.registry import Library
 from reference_engine.spec import Protocol
 
@@ -29,7 +26,7 @@ HERE = Path(__file__).parent
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
-import runs  # noqa: E402
+from runs import lottery_run  # noqa: E402
 
 LOTTERY = Path(__file__).resolve().parents[3] / "rulesets" / "protocols" / "knockout-lottery.yaml"
 
@@ -53,41 +50,6 @@ def test_the_lottery_slide_of_arrows_reads_no_card() -> None:
     assert pure.pure_names([_step(proto.steps, "4(b)")]) is None
     # Step 1 lays the candidates (cards of the table), not new cards only.
     assert pure.pure_names([_step(proto.steps, "1")]) is None
-
-
-_FRAMES: dict[tuple[int, str, int], Any] = {}
-
-
-def _run(
-    library: Library, proto: Protocol, m: int, codes: Any, seed: int, engine: str, units: int | None = None
-) -> tuple[Any, ...]:
-    runner = Runner(library, "sample", rng=random.Random(seed))
-    key = (id(library), proto.name, m)
-    frame = _FRAMES.get(key)
-    if frame is None or frame.proto is not proto:  # kept, as a call keeps its callee's frames
-        frame = _FRAMES[key] = runner.frame(proto, proto.resolve_params({"m": m, "shuffled": 1}))
-    state = frame.state_from_codes(codes)
-    checked = compiled_evaluate.CHECKED
-    compiled_evaluate.CHECKED = engine == "compiled-checked"
-    try:
-        with budget(units if units is not None else 10**9):
-            if engine.startswith("compiled"):
-                program = program_for(library, proto)
-                assert isinstance(program, Program), program
-                final = program.run(runner, frame, state)
-            else:
-                (final,) = runner.run(frame, {state: ONE})
-    except (KitgenError, OverBudget) as exc:
-        return ("error", type(exc).__name__, str(exc), runner.rng.getstate(), runner.shared.states_processed)
-    finally:
-        compiled_evaluate.CHECKED = checked
-    return (
-        "ran",
-        *runs.decided(runner, final),
-        runner.rng.getstate(),
-        runner.shared.extent,
-        runner.shared.states_processed,
-    )
 
 
 def _pures(kind: type = pure.Pure) -> list[Any]:
@@ -137,9 +99,9 @@ def _compare(
         cards = tuple(gen.choice(faces) << 1 for _ in range(m))
         arrows = tuple(gen.choice([up, down]) << 1 | (gen.random() < face_up) for _ in range(m))
         codes = (cards, arrows)
-        want = _run(library, proto, m, codes, i, "interpreter", units)
+        want = lottery_run(library, proto, m, codes, i, "interpreter", units)
         engine = "compiled-checked" if checked or i % 2 else "compiled"
-        got = _run(library, proto, m, codes, i, engine, units)
+        got = lottery_run(library, proto, m, codes, i, engine, units)
         assert got == want, f"run {i}, m={m}, {codes}"
         ended.add(str(want[0]) if want[0] == "ran" else f"{want[1]}: {want[2]}")
     return ended, sum(p.hits for p in _pures(kind)) - hits
