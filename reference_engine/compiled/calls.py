@@ -159,7 +159,7 @@ def compile_call(c: Any, step: st.Call, number: str | None) -> Op:
         codes = tuple(tuple([cells0[f] for f in fl]) for fl in arg_flats)
         seats = seats_of(run)
         if sum(len(x) for x in codes) <= SMALL_CALL:
-            outcomes, drawn = small_call(runner, sub, codes, seats)
+            outcomes, drawn = small_call(runner, sub, codes, seats, ev.CHECKED)
             if drawn is None:
                 _, obs, res = _draw(runner, outcomes)
             else:  # one randrange over the common denominator, as _draw: thresholds kept per law

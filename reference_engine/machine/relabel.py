@@ -83,10 +83,12 @@ cumulative numerators over it (``calls._draw``'s thresholds)."""
 
 
 def small_call(
-    run: Runner, sub: Frame, codes: tuple[tuple[int, ...], ...], seats: Seats | None
+    run: Runner, sub: Frame, codes: tuple[tuple[int, ...], ...], seats: Seats | None, check: bool = False
 ) -> tuple[list[Outcome], Draw | None]:
     """:func:`small_outcomes`, with the thresholds to draw from them when they are known
-    (an enumeration kept up to renaming: computed once per law and view table)."""
+    (an enumeration kept up to renaming: computed once per law and view table). ``check``
+    (the differential tests, ``compiled.evaluate.CHECKED``): a law that :func:`_merged` would
+    give is enumerated as before and compared with it."""
 
     plan = _plan(sub.proto, run)
     if plan is None or (seats is not None and seats.key() is not None):
@@ -117,8 +119,15 @@ def small_call(
     if kept is not None and kept[0] is _ORDERED:
         key = _ordered(key, now, fixed)
         kept = _KEPT.get(key)
-    if kept is None:
-        return _first(run, sub, codes, plain, key, now, fixed, seats), None
+    if kept is None or (kept[2] < 0 and _BUDGET.get() is not None):
+        if check or _BUDGET.get() is not None:  # see _merged: its cost is not known
+            got = _first(run, sub, codes, plain, key, now, fixed, seats)
+            if check:
+                _check_merged(key, now, labels)
+            return got, None
+        kept = _merged(key, now, labels)
+        if kept is None:
+            return _first(run, sub, codes, plain, key, now, fixed, seats), None
     law, first, cost = kept
     assert not isinstance(law, str)
     spend(cost)  # what its first enumeration spent: a budget stops a run alike, kept or not
@@ -263,6 +272,66 @@ def _first(
             key = _ordered(key, now, fixed)
         _KEPT[key] = (caught[0], now, start - counted[0])
     return outcomes
+
+
+def _merged(
+    key: tuple[Any, ...], now: tuple[int, ...], labels: tuple[bool, ...]
+) -> tuple[Law, tuple[int, ...], int] | None:
+    """The law of carried cards some of which are equal, from the law kept for the same call
+    with them all different (None when there is none, or it compared their codes): each
+    result's cards renamed, the entries that become one merged (their probabilities added) in
+    the order they were first met. Kept with an unknown cost (-1: the call is enumerated when
+    a budget is in force).
+
+    The enumeration on equal cards is the one on different cards with the states that become
+    equal merged: the callee neither reads nor shows them (the guard of the first
+    enumeration), so each step does to a state's renaming what it does to the state; a
+    frontier keeps a merged state where it first met it, so the entries come, renamed, in the
+    order of their first occurrence; a shuffle's arrangements that become equal merge alike
+    (``Shuffle.outcomes``). An enumeration that compared codes (a hand's orders in
+    :func:`.subruns.collect`, a hand kept sorted, a scramble's arrangements) is kept by their
+    order and not used. ``tests/reference_engine/machine/test_relabel_merged.py`` compares
+    both on every pattern of the knockout lottery; ``check`` in :func:`small_call`, on every
+    call of the differential tests."""
+    if len(key) != 3:
+        return None
+    spec, sub_key, shape = key
+    flat = [i for lab, part in zip(labels, shape) if lab for i in part]
+    if len(set(flat)) == len(flat):
+        return None  # all different: nothing to merge from
+    fresh = iter(range(len(flat)))
+    distinct = tuple(tuple(next(fresh) for _ in part) if lab else part for lab, part in zip(labels, shape))
+    kept = _KEPT.get((spec, sub_key, distinct))
+    if kept is None:
+        return None
+    law, first, _ = kept
+    if isinstance(law, str):
+        return None
+    to = {f: now[i] for f, i in zip(first, flat)}
+    merged: dict[tuple[tuple[Observation, ...], SubResult], Fraction] = {}
+    for chain, res, p in law:
+        at = (chain, relabel(res, to))
+        have = merged.get(at)
+        merged[at] = p if have is None else have + p
+    got = (tuple((chain, res, p) for (chain, res), p in merged.items()), now, -1)
+    if len(_KEPT) >= _KEPT_LIMIT:
+        _KEPT.clear()
+    _KEPT[key] = got
+    return got
+
+
+def _check_merged(key: tuple[Any, ...], now: tuple[int, ...], labels: tuple[bool, ...]) -> None:
+    """With ``check``: the law just enumerated is the one :func:`_merged` gives."""
+    real = _KEPT.get(key)
+    if real is None or isinstance(real[0], str) or real[1] != now:
+        return
+    saved = _KEPT.pop(key)
+    try:
+        got = _merged(key, now, labels)
+    finally:
+        _KEPT[key] = saved
+    if got is not None and got[0] != real[0]:
+        raise AssertionError(f"the merged law of {key[1:]} is not its enumeration")
 
 
 _EVALUATORS: dict[tuple[Any, ...], _Reused] = {}
