@@ -30,7 +30,10 @@ families (``new(c(1))``: faces named only as it runs). Only a single run (``samp
 restartable, no store, no classes, nobody followed, no game function) does this; an exact
 verification never does. A kept law costs an exploration's budget (``frontier.budget``) what its
 first enumeration spent, so a budget stops a run at the same point whether the process kept the
-law or not (``tests/reference_engine/machine/test_relabel_budget.py``).
+law or not (``tests/reference_engine/machine/test_relabel_budget.py``). A call whose carried cards
+are partly equal, when the same call with them all different has its law kept, is not
+enumerated: its law is that one's, renamed and merged (:func:`_merged`; its cost unknown, so it
+is enumerated under a budget).
 
 ``tests/reference_engine/machine/test_relabel.py`` enumerates both ways on the shipped callers
 and refuses a callee that looks.
