@@ -247,6 +247,8 @@ def _first(
 
     evaluators = shared.evaluators
     shared.evaluators = {sub.key: _reused(sub)}  # see _Reused: a decision read again if it looks
+    plans = shared.plans
+    shared.plans = _plans_of(sub)  # its plans, kept from one first enumeration to the next
     hidden = set(now)
     DEALT.ids.update(hidden)
     reads = CODE_ORDER.reads
@@ -264,6 +266,7 @@ def _first(
             left[0] = counted[0]
         DEALT.ids.difference_update(hidden)
         shared.evaluators = evaluators
+        shared.plans = plans
     if outcomes is None:
         _REFUSED.add(key[0])
         return _sub_outcomes(run, sub, codes, seats=seats)  # the plain enumeration, unguarded
@@ -379,6 +382,24 @@ class _Reused(Evaluator):
         value, flats, vis = self._recorded(expr, state, plain_value)
         self._remember(key, flats, vis, (value, CODE_ORDER.reads - reads_before))
         return value
+
+
+_PLANS_OF: dict[tuple[Any, ...], tuple[Frame, dict[tuple[Any, ...], Any]]] = {}
+PLANS_KEPT = 20_000
+"""Plans a callee's first enumerations keep (then they start again)."""
+
+
+def _plans_of(sub: Frame) -> dict[tuple[Any, ...], Any]:
+    """The plans (``Shared.plans``) of ``sub``'s first enumerations, kept from one to the next
+    across games as a game keeps them from one run to the next: keyed by what they are built
+    from (the step, the layout, what the step resolved to, see ``Runner._plan``), each entry
+    as a game's own would be; a new frame of the same key starts afresh (its steps' ids)."""
+    hit = _PLANS_OF.get(sub.key)
+    if hit is None or hit[0] is not sub or len(hit[1]) >= PLANS_KEPT:
+        if len(_PLANS_OF) >= EVALUATORS_KEPT:
+            _PLANS_OF.clear()
+        hit = _PLANS_OF[sub.key] = (sub, {})
+    return hit[1]
 
 
 def _reused(sub: Frame) -> _Reused:

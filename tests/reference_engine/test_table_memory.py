@@ -98,6 +98,7 @@ def test_many_runs_keep_a_bounded_number_of_layouts(engine: str, monkeypatch: py
         (frame, "_CONSTANTS_LIMIT"),
         (relabel, "EVALUATORS_KEPT"),  # a first enumeration's kept evaluator: results by layout
         (relabel, "MEMO_KEPT"),
+        (relabel, "PLANS_KEPT"),  # a first enumeration's kept plans: by step, layout and resolved
         (steady, "KEPT"),  # values kept by what they read: the layout among it
         (arrows, "ROWS_KEPT"),  # step 6's row, kept per layout
         (collect, "KEPT_PLANS"),  # an inline callee's readings, kept per final layout

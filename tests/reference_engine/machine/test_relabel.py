@@ -36,6 +36,7 @@ def _fresh(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(rl, "_REFUSED", set())
     monkeypatch.setattr(rl, "_TABLE", [None, {}])
     monkeypatch.setattr(rl, "_EVALUATORS", {})
+    monkeypatch.setattr(rl, "_PLANS_OF", {})
 
 
 Call = tuple[dict[str, int], tuple[tuple[int, ...], ...]]
@@ -462,3 +463,42 @@ def test_settle_refuses_a_law_whose_views_disagree_with_the_ones_met_before() ->
     assert not runner.shared.no_factor
     assert not settle(runner, sub, Factoring(True, {("o",): {1: Fraction(1, 3), 2: Fraction(2, 3)}}, [], []))
     assert runner.shared.no_factor == {sub.proto.name}
+
+
+def test_first_enumerations_keep_their_plans_bounded_and_per_frame(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A callee's first enumerations share its plans across games (a fresh Shared each): the
+    second builds none the first built, and gives the same law as with no plans kept; the
+    plans start afresh past PLANS_KEPT and for a new frame of the same key (another library),
+    and the run's own plans are given back."""
+    lib = Library()
+    down = code(SYMBOLS.get("down"))  # type: ignore[arg-type]
+    up = code(SYMBOLS.get("up"))  # type: ignore[arg-type]
+    first = ((code(POOL[0]), code(POOL[1]), code(POOL[2])), (up, down, up))
+    second = ((code(POOL[3]), code(POOL[4]), code(POOL[5])), (down, up, up))
+
+    def call(codes: Any, library: Library = lib) -> tuple[Any, Any]:
+        runner = Runner(library, "sample", shared=Shared())
+        own = runner.shared.plans
+        p = library.protocol("knockout-lottery")
+        sub = runner.frame(p, p.resolve_params({"m": 3, "shuffled": 1}))
+        got = rl.small_outcomes(runner, sub, codes, None)
+        assert runner.shared.plans is own and not own  # the callee's plans are kept apart
+        return sub, [(p, _spelt(runner, o), r) for p, o, r in got]
+
+    sub, _ = call(first)
+    kept = rl._PLANS_OF[sub.key][1]
+    assert kept and rl._PLANS_OF[sub.key][0] is sub
+    before = dict(kept)
+    _, warm = call(second)
+    assert all(kept[k] is v for k, v in before.items())
+    rl._KEPT.clear()
+    rl._PLANS_OF.clear()
+    _, cold = call(second)
+    assert cold == warm
+    monkeypatch.setattr(rl, "PLANS_KEPT", 1)
+    rl._KEPT.clear()
+    sub, _ = call(first)
+    assert rl._PLANS_OF[sub.key][1] is not kept
+    other, _ = call(second, Library())
+    assert other.key == sub.key and other is not sub
+    assert rl._PLANS_OF[sub.key][0] is other

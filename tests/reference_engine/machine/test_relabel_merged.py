@@ -28,6 +28,7 @@ def _fresh(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(rl, "_REFUSED", set())
     monkeypatch.setattr(rl, "_TABLE", [None, {}])
     monkeypatch.setattr(rl, "_EVALUATORS", {})
+    monkeypatch.setattr(rl, "_PLANS_OF", {})
 
 
 def shapes(m: int) -> Iterator[tuple[int, ...]]:
