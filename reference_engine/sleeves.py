@@ -109,34 +109,31 @@ def sleeve_slots(regions: Sequence[Region], holes: frozenset[int]) -> tuple[froz
     for reg in regions:
         if reg.sleeve is None:
             continue
-        inside, shown, rows, frontmost = _region_slots(reg)
-        insides.append(inside)
-        if holes and rows:
-            empty = holes & frontmost  # sleeves whose frontmost place is empty
+        # A function of the region alone, kept on it (a C-level look-up; no hash of the region).
+        hit = reg.sleeve_slots or _region_slots(reg)
+        insides.append(hit[0])
+        shown = hit[1]
+        if holes and hit[2]:
+            empty = holes & hit[3]  # sleeves whose frontmost place is empty
             if empty:
-                shown = _shown_behind(reg, rows, shown, holes, empty)
-        showns.append(shown)
+                shown = _shown_behind(reg, hit[2], shown, holes, empty)
+        if shown:
+            showns.append(shown)
     if len(insides) == 1:
-        return insides[0], showns[0]
+        return insides[0], showns[0] if showns else NONE[1]
     if not insides:
         return NONE
     # An empty union is the shared empty set: one object fewer per layout for the collector.
-    return frozenset().union(*insides), frozenset().union(*showns) or NONE[1]
-
-
-_SLOTS: dict[Region, tuple[frozenset[int], frozenset[int], tuple[int, ...], frozenset[int]]] = {}
-SLOTS_KEPT = 4096
-"""Regions whose sleeve slots :func:`sleeve_slots` keeps (a game's layouts share most of their
-regions from step to step). Bounded: it starts afresh beyond this."""
+    shown_all = (showns[0] if len(showns) == 1 else frozenset().union(*showns)) if showns else NONE[1]
+    return insides[0].union(*insides[1:]), shown_all
 
 
 def _region_slots(reg: Region) -> tuple[frozenset[int], frozenset[int], tuple[int, ...], frozenset[int]]:
     """A sleeved region's (slots inside, slots shown with no empty place, the rows inside when
     its sleeves can show anything (else ()), the slots of their frontmost row): a function of
-    the region alone, kept."""
-    hit = _SLOTS.get(reg)
-    if hit is not None:
-        return hit
+    the region alone, kept on the region (as long as it lives: regions are kept by
+    :meth:`~reference_engine.table.Layout.make`'s bounded table and by the layouts that hold
+    them)."""
     frame = reg.sleeve
     cols = reg.cols
     rows = tuple(r for r in frame.rows if r <= reg.rows)
@@ -144,8 +141,8 @@ def _region_slots(reg: Region) -> tuple[frozenset[int], frozenset[int], tuple[in
     for r in rows:  # whole rows at once
         start = reg.offset + (r - 1) * cols
         inside.update(range(start, start + cols))
-    shown: frozenset[int] = frozenset()
-    frontmost: frozenset[int] = frozenset()
+    shown: frozenset[int] = NONE[1]
+    frontmost: frozenset[int] = NONE[1]
     if not (rows and frame.kind == "sleeve" and frame.side == "front"):
         rows = ()  # nothing shows
     else:
@@ -154,9 +151,7 @@ def _region_slots(reg: Region) -> tuple[frozenset[int], frozenset[int], tuple[in
         if rows[-1] in frame.front:  # no empty place: every sleeve shows its frontmost row
             shown = frontmost
     hit = (frozenset(inside), shown, rows, frontmost)
-    if len(_SLOTS) >= SLOTS_KEPT:
-        _SLOTS.clear()
-    _SLOTS[reg] = hit
+    object.__setattr__(reg, "sleeve_slots", hit)  # a frozen region: no field (see Region)
     return hit
 
 
