@@ -124,8 +124,46 @@ def sleeve_slots(regions: Sequence[Region], holes: frozenset[int]) -> tuple[froz
     if not insides:
         return NONE
     # An empty union is the shared empty set: one object fewer per layout for the collector.
-    shown_all = (showns[0] if len(showns) == 1 else frozenset().union(*showns)) if showns else NONE[1]
-    return insides[0].union(*insides[1:]), shown_all
+    shown_all = (showns[0] if len(showns) == 1 else _union(tuple(showns))) if showns else NONE[1]
+    return _union(tuple(insides)), shown_all
+
+
+_SETS: dict[tuple[Any, ...], frozenset[int]] = {}
+SETS_KEPT = 4096
+"""Sets of slots :func:`sleeve_slots` keeps: a region's rows inside its sleeves (by offset,
+width and rows: regions whose sleeves lie otherwise share them), and unions of such sets (by
+the sets: a table's layouts share most of their sleeved regions from step to step). Bounded: it
+starts afresh beyond this. The sets are keys too: a set's hash is computed once and kept by the
+set, and a set met again is the very object kept (found by identity, no element compared)."""
+
+
+def _union(parts: tuple[frozenset[int], ...]) -> frozenset[int]:
+    """The union of ``parts`` (two or more sets), kept."""
+    kept = _SETS
+    hit = kept.get(parts)
+    if hit is None:
+        hit = parts[0].union(*parts[1:])
+        if len(kept) >= SETS_KEPT:
+            kept.clear()
+        kept[parts] = hit
+    return hit
+
+
+def _rows_slots(offset: int, cols: int, rows: tuple[int, ...]) -> frozenset[int]:
+    """The slots of ``rows`` (from 1) of a region at ``offset`` of ``cols`` columns, kept."""
+    key = (offset, cols, rows)
+    kept = _SETS
+    hit = kept.get(key)
+    if hit is None:
+        inside: set[int] = set()
+        for r in rows:  # whole rows at once
+            start = offset + (r - 1) * cols
+            inside.update(range(start, start + cols))
+        hit = frozenset(inside)
+        if len(kept) >= SETS_KEPT:
+            kept.clear()
+        kept[key] = hit
+    return hit
 
 
 def _region_slots(reg: Region) -> tuple[frozenset[int], frozenset[int], tuple[int, ...], frozenset[int]]:
@@ -137,20 +175,16 @@ def _region_slots(reg: Region) -> tuple[frozenset[int], frozenset[int], tuple[in
     frame = reg.sleeve
     cols = reg.cols
     rows = tuple(r for r in frame.rows if r <= reg.rows)
-    inside: set[int] = set()
-    for r in rows:  # whole rows at once
-        start = reg.offset + (r - 1) * cols
-        inside.update(range(start, start + cols))
+    inside = _rows_slots(reg.offset, cols, rows)
     shown: frozenset[int] = NONE[1]
     frontmost: frozenset[int] = NONE[1]
     if not (rows and frame.kind == "sleeve" and frame.side == "front"):
         rows = ()  # nothing shows
     else:
-        start = reg.offset + (rows[-1] - 1) * cols
-        frontmost = frozenset(range(start, start + cols))
+        frontmost = _rows_slots(reg.offset, cols, rows[-1:])
         if rows[-1] in frame.front:  # no empty place: every sleeve shows its frontmost row
             shown = frontmost
-    hit = (frozenset(inside), shown, rows, frontmost)
+    hit = (inside, shown, rows, frontmost)
     object.__setattr__(reg, "sleeve_slots", hit)  # a frozen region: no field (see Region)
     return hit
 
