@@ -109,54 +109,83 @@ def sleeve_slots(regions: Sequence[Region], holes: frozenset[int]) -> tuple[froz
     for reg in regions:
         if reg.sleeve is None:
             continue
-        inside, shown, rows, frontmost = _region_slots(reg)
-        insides.append(inside)
-        if holes and rows:
-            empty = holes & frontmost  # sleeves whose frontmost place is empty
+        # A function of the region alone, kept on it (a C-level look-up; no hash of the region).
+        hit = reg.sleeve_slots or _region_slots(reg)
+        insides.append(hit[0])
+        shown = hit[1]
+        if holes and hit[2]:
+            empty = holes & hit[3]  # sleeves whose frontmost place is empty
             if empty:
-                shown = _shown_behind(reg, rows, shown, holes, empty)
-        showns.append(shown)
+                shown = _shown_behind(reg, hit[2], shown, holes, empty)
+        if shown:
+            showns.append(shown)
     if len(insides) == 1:
-        return insides[0], showns[0]
+        return insides[0], showns[0] if showns else NONE[1]
     if not insides:
         return NONE
     # An empty union is the shared empty set: one object fewer per layout for the collector.
-    return frozenset().union(*insides), frozenset().union(*showns) or NONE[1]
+    shown_all = (showns[0] if len(showns) == 1 else _union(tuple(showns))) if showns else NONE[1]
+    return _union(tuple(insides)), shown_all
 
 
-_SLOTS: dict[Region, tuple[frozenset[int], frozenset[int], tuple[int, ...], frozenset[int]]] = {}
-SLOTS_KEPT = 4096
-"""Regions whose sleeve slots :func:`sleeve_slots` keeps (a game's layouts share most of their
-regions from step to step). Bounded: it starts afresh beyond this."""
+_SETS: dict[tuple[Any, ...], frozenset[int]] = {}
+SETS_KEPT = 4096
+"""Sets of slots :func:`sleeve_slots` keeps: a region's rows inside its sleeves (by offset,
+width and rows: regions whose sleeves lie otherwise share them), and unions of such sets (by
+the sets: a table's layouts share most of their sleeved regions from step to step). Bounded: it
+starts afresh beyond this. The sets are keys too: a set's hash is computed once and kept by the
+set, and a set met again is the very object kept (found by identity, no element compared)."""
+
+
+def _union(parts: tuple[frozenset[int], ...]) -> frozenset[int]:
+    """The union of ``parts`` (two or more sets), kept."""
+    kept = _SETS
+    hit = kept.get(parts)
+    if hit is None:
+        hit = parts[0].union(*parts[1:])
+        if len(kept) >= SETS_KEPT:
+            kept.clear()
+        kept[parts] = hit
+    return hit
+
+
+def _rows_slots(offset: int, cols: int, rows: tuple[int, ...]) -> frozenset[int]:
+    """The slots of ``rows`` (from 1) of a region at ``offset`` of ``cols`` columns, kept."""
+    key = (offset, cols, rows)
+    kept = _SETS
+    hit = kept.get(key)
+    if hit is None:
+        inside: set[int] = set()
+        for r in rows:  # whole rows at once
+            start = offset + (r - 1) * cols
+            inside.update(range(start, start + cols))
+        hit = frozenset(inside)
+        if len(kept) >= SETS_KEPT:
+            kept.clear()
+        kept[key] = hit
+    return hit
 
 
 def _region_slots(reg: Region) -> tuple[frozenset[int], frozenset[int], tuple[int, ...], frozenset[int]]:
     """A sleeved region's (slots inside, slots shown with no empty place, the rows inside when
     its sleeves can show anything (else ()), the slots of their frontmost row): a function of
-    the region alone, kept."""
-    hit = _SLOTS.get(reg)
-    if hit is not None:
-        return hit
+    the region alone, kept on the region (as long as it lives: regions are kept by
+    :meth:`~reference_engine.table.Layout.make`'s bounded table and by the layouts that hold
+    them)."""
     frame = reg.sleeve
     cols = reg.cols
     rows = tuple(r for r in frame.rows if r <= reg.rows)
-    inside: set[int] = set()
-    for r in rows:  # whole rows at once
-        start = reg.offset + (r - 1) * cols
-        inside.update(range(start, start + cols))
-    shown: frozenset[int] = frozenset()
-    frontmost: frozenset[int] = frozenset()
+    inside = _rows_slots(reg.offset, cols, rows)
+    shown: frozenset[int] = NONE[1]
+    frontmost: frozenset[int] = NONE[1]
     if not (rows and frame.kind == "sleeve" and frame.side == "front"):
         rows = ()  # nothing shows
     else:
-        start = reg.offset + (rows[-1] - 1) * cols
-        frontmost = frozenset(range(start, start + cols))
+        frontmost = _rows_slots(reg.offset, cols, rows[-1:])
         if rows[-1] in frame.front:  # no empty place: every sleeve shows its frontmost row
             shown = frontmost
-    hit = (frozenset(inside), shown, rows, frontmost)
-    if len(_SLOTS) >= SLOTS_KEPT:
-        _SLOTS.clear()
-    _SLOTS[reg] = hit
+    hit = (inside, shown, rows, frontmost)
+    object.__setattr__(reg, "sleeve_slots", hit)  # a frozen region: no field (see Region)
     return hit
 
 

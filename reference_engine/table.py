@@ -40,9 +40,14 @@ class Region:
     hand: str | None = None
     sleeve: SleeveFrame | None = None
     size: ClassVar[int]  # rows * cols: stored by __post_init__ (no field: equality, hash, pickle)
+    # What sleeves.sleeve_slots works out of a sleeved region, kept on it when first asked (no
+    # field either). Set here to None, so that every region has the same attributes: an
+    # attribute added later would give the region a dict of its own, slower to read.
+    sleeve_slots: ClassVar[Any]
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "size", self.rows * self.cols)
+        object.__setattr__(self, "sleeve_slots", None)
         # Hashed once: a layout's intern key hashes its regions on every make (the same value
         # the dataclass's own hash gives, so equal regions still hash equal).
         object.__setattr__(
@@ -150,8 +155,12 @@ class Layout:
         regions: list[Region] = []
         offset = 0
         kept = _REGIONS
-        for name, rows, cols, unit, hand, *rest in shapes:
-            sleeve = rest[0] if rest else None
+        for shape in shapes:
+            if len(shape) == 6:
+                name, rows, cols, unit, hand, sleeve = shape
+            else:
+                name, rows, cols, unit, hand = shape[:5]
+                sleeve = shape[5] if len(shape) > 5 else None
             fields = (name, rows, cols, offset, unit, hand, sleeve)
             reg = kept.get(fields)
             if reg is None:
@@ -165,7 +174,7 @@ class Layout:
             offset += rows * cols
         key_regions = tuple(regions)
         # No holes: the one empty set (most layouts have none; one object fewer each).
-        key = (key_regions, frozenset(holes) or _NO_HOLES, tuple(labels))
+        key = (key_regions, (frozenset(holes) or _NO_HOLES) if holes else _NO_HOLES, tuple(labels))
         ref = cls._interned.get(key)
         found = None if ref is None else ref()
         if found is None:

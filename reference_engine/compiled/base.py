@@ -113,7 +113,7 @@ def returned_symbols(codes: Sequence[int]) -> list[int]:
     """The supply's symbols of the cards ``codes`` going back to it, sorted (an up-down card is
     one piece of the supply: the lower of its two symbols). In C over the cards: a discard
     returns whole rows (a turn's arrows and owner cards), of a few symbols."""
-    sids = list(map(_ONE.__rrshift__, codes))  # c >> 1
+    sids = [c >> 1 for c in codes]  # a comprehension: faster than a C map over a method-wrapper
     to = ROTATIONS.to
     if to:
         kinds = set(sids)

@@ -264,3 +264,34 @@ def test_a_region_and_its_sleeves_hash_alike_after_a_pickle_in_another_process(t
     env = {**os.environ, "PYTHONHASHSEED": "12345"}
     done = subprocess.run([sys.executable, "-c", code, str(dumped)], capture_output=True, text=True, env=env)
     assert done.stdout.split() == ["kept", "1"], done.stderr
+
+
+def test_kept_sets_of_slots_stay_bounded_and_right_after_starting_afresh(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The rows' slots and their unions are kept by offset, width and rows (regions whose
+    sleeves lie otherwise share them) and by the sets joined: with the bound made tiny, the
+    table starts afresh all the time and every answer still agrees with the definition."""
+    from reference_engine import sleeves
+
+    monkeypatch.setattr(sleeves, "SETS_KEPT", 3)
+    monkeypatch.setattr(sleeves, "_SETS", {})
+    rng = random.Random(48)
+    front = SleeveFrame((1, 2, 3), (1, 2, 3), frozenset({3}), side="front")
+    for _ in range(400):
+        regions = []
+        offset = 0
+        for k in range(rng.randint(1, 4)):
+            rows, cols = rng.randint(1, 3), rng.randint(1, 5)
+            frame = front if rng.random() < 0.5 else front.turned("back").with_rows(rng.sample((1, 2, 3), 2))
+            regions.append(Region(f"w48r{k}", rows, cols, offset, 1, None, frame))
+            offset += rows * cols
+        holes = frozenset(f for f in range(offset) if rng.random() < 0.2)
+        inside, shown = sleeve_slots(regions, holes)
+        assert (set(inside), set(shown)) == _slots_by_definition(regions, holes)
+        assert len(sleeves._SETS) <= 3
+    # A region turned over (another frame, the same rows inside) shares its set of slots.
+    monkeypatch.setattr(sleeves, "SETS_KEPT", 4096)
+    a = Region("w48share", 3, 4, 2, 1, None, front)
+    b = Region("w48share", 3, 4, 2, 1, None, front.turned("back"))
+    assert sleeve_slots([a], frozenset())[0] is sleeve_slots([b], frozenset())[0]
