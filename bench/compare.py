@@ -44,6 +44,11 @@ DOC_FIGURES: tuple[tuple[str, str, str], ...] = (
     ("uno_speed", "card_game_turns_per_s", "card level, whole games, compiled, virtual turns/s"),
     (
         "uno_speed",
+        "card_game_steady_turns_per_s",
+        "card level, whole games, compiled, the next as many turns (one-time costs paid), virtual turns/s",
+    ),
+    (
+        "uno_speed",
         "card_game_interpreter_turns_per_s",
         "card level, whole games, interpreter, virtual turns/s",
     ),
