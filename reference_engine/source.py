@@ -328,6 +328,12 @@ def _parse_py(text: str, file: str) -> Source:
 def load_file(path: str | Path) -> Source:
     """Read and parse one YAML file: a regular file (a FIFO, a device or a folder is refused at
     once, see :mod:`reference_engine.files`) of at most :data:`MAX_FILE_BYTES`."""
+    return load_text(read_text(path), str(Path(path)))
+
+
+def read_text(path: str | Path) -> str:
+    """The text of one YAML file, read as :func:`load_file` reads it (the same refusals), not
+    parsed; its name for messages is ``str(Path(path))``."""
     p = Path(path)
 
     def refuse(message: str) -> SpecError:
@@ -355,7 +361,7 @@ def load_file(path: str | Path) -> Source:
         )
     if not text.strip():
         raise refuse("file is empty")
-    return load_text(text, str(p))
+    return text
 
 
 _DEFAULT_TAGS = {"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"}
