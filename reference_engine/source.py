@@ -282,8 +282,11 @@ def _parse_c(loader_type: type[yaml.CSafeLoader], text: str, file: str) -> Sourc
         try:
             node = loader.get_single_node()
             if node is not None:
-                aliases, loose = _measure(node)
-                if aliases > MAX_ALIASES or loose:
+                if "&" in text:  # anchors, so perhaps aliases: measured as PyYAML's text is
+                    aliases, loose = _measure(node)
+                    if aliases > MAX_ALIASES or loose:
+                        raise _NotFast
+                elif not _tree_fits(node):
                     raise _NotFast
             # The written values are within MAX_NODES and MAX_DEPTH: _measure bounds their
             # expansion, which holds them all.
@@ -295,6 +298,33 @@ def _parse_c(loader_type: type[yaml.CSafeLoader], text: str, file: str) -> Sourc
     if problems:  # a duplicate key, a tag: found by _build on the same nodes, so the same words
         raise SpecError(problems)
     return Source(file=file, data=data, lines=lines, text=text)
+
+
+def _tree_fits(root: yaml.Node) -> bool:
+    """For a text without anchors (so without aliases: each node is met once), what
+    :func:`_measure` and PyYAML's composing decide, without key paths (the C path leaves every
+    refusal to PyYAML, which names them): whether it has at most :data:`MAX_NODES` values, nested
+    at most :data:`MAX_DEPTH` levels, and no empty plain value whose own line is read."""
+    count = 0
+    stack: list[tuple[yaml.Node, int, bool]] = [(root, 1, False)]
+    scalar, mapping = yaml.ScalarNode, yaml.MappingNode
+    while stack:
+        node, depth, valued = stack.pop()
+        count += 1
+        value = node.value
+        if isinstance(node, scalar):
+            if not valued and value == "":
+                return False
+            continue
+        if depth > MAX_DEPTH or count > MAX_NODES:
+            return False
+        if isinstance(node, mapping):
+            for k, v in value:
+                stack.append((k, depth + 1, False))
+                stack.append((v, depth + 1, True))
+        else:
+            stack.extend([(item, depth + 1, False) for item in value])
+    return count <= MAX_NODES
 
 
 def _parse_py(text: str, file: str) -> Source:
@@ -364,6 +394,7 @@ def read_text(path: str | Path) -> str:
     return text
 
 
+_STR = "tag:yaml.org,2002:str"
 _DEFAULT_TAGS = {"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"}
 
 
@@ -392,7 +423,10 @@ def _build(
         result: dict[Any, Any] = {}
         for key_node, value_node in node.value:
             try:
-                key = loader.construct_object(key_node, deep=True)
+                if key_node.tag == _STR and isinstance(key_node, yaml.ScalarNode):
+                    key = key_node.value  # PyYAML's construct_yaml_str: the scalar's text
+                else:
+                    key = loader.construct_object(key_node, deep=True)
             except _UNREADABLE as exc:
                 problems.append(_unreadable(key_node, exc, path, file))
                 continue
@@ -438,6 +472,8 @@ def _scalar(
     """A scalar's value; one PyYAML cannot construct (a number of over 4,300 digits, the date
     2024-13-45) is a problem, not a crash."""
     try:
+        if node.tag == _STR:  # PyYAML's construct_yaml_str: the scalar's text
+            return node.value
         return loader.construct_object(node, deep=True)
     except _UNREADABLE as exc:
         problems.append(_unreadable(node, exc, path, file))
