@@ -20,14 +20,11 @@ from typing import Any
 from .cards import SYMBOLS, Symbol
 from .collector import paused
 from .compiled import run_single
-from .compiled.codegen import function_kind
 from .compiled.program import expect_value, outputs_evaluator
-from .compiled.steady import PURE_CALLS, structural
 from .errors import CheckFailure
 from .expressions import Comprehension, Const, Index, Name, Node
 from .kept import exact
 from .machine import Runner, Shared, ViewTable, read_outputs
-from .machine.outputs import _NEVER_FAILS
 from .registry import Library
 from .spec import Protocol, require
 
@@ -96,10 +93,6 @@ class CallCache:
     # The paper's counts (the spec's ``expect`` values) by protocol and parameters, for those
     # that call no game function: they depend on nothing else (see :func:`_paper_count`).
     counts: dict[Any, Any] = field(default_factory=dict)
-    # Parameters resolved by protocol and given values (see :func:`_resolved`).
-    resolved: dict[Any, Any] = field(default_factory=dict)
-    # Outputs read only for their errors, by what reading them depends on (see _known_outputs).
-    outputs: dict[Any, Any] = field(default_factory=dict)
 
 
 ENGINES = ("compiled", "interpreter")
@@ -179,7 +172,7 @@ def run_selection(
     row = list(chain.from_iterable(owners))
     functions = {"valid": valid, **context} if context else {"valid": valid}
     runner = Runner(library, "sample", rng=rng, context=functions, shared=shared, views=cache.views)
-    frame = runner.frame(protocol, _resolved(cache, protocol, sizes, params))
+    frame = runner.frame(protocol, protocol.resolve_params({"sizes": sizes, **(params or {})}))
     # A run leaves no reference cycle of its own (tests/reference_engine/test_selection_checks.py):
     # the cyclic collector waits for its end instead of walking its short-lived tables at every
     # few hundred allocations, as it does for an exact run (see collector.py).
@@ -197,10 +190,7 @@ def run_selection(
         cache.interpreter_runs += 1
     # The compiled path reads its outputs with its fast functions too (the same values).
     reader = outputs_evaluator(runner, frame, state) if engine == "compiled" else None
-    known, keys = _known_outputs(cache, protocol, frame, state)
-    outs = read_outputs(runner, frame, state, only=_READ, ev=reader, known=known)
-    if keys:
-        _note_outputs(cache, protocol, keys)
+    outs = read_outputs(runner, frame, state, only=_READ, ev=reader)
     played = outs["played"]
     returned = []
     cells = state.cells
@@ -301,92 +291,6 @@ def _checked(
             if check_counts and paper != value:
                 raise CheckFailure(f"{where}: used {value} {name.replace('_', ' ')}, the paper says {paper}")
     return SelectionRun(played, returned, measured[0], measured[1], 6, view, paper_counts, drawn=drawn)
-
-
-_OUTPUTS_KEPT = 4_096  # outputs read without failing, kept (by what their reading depends on)
-_LAYOUT_CALLS = PURE_CALLS | {"hand"}  # functions of their arguments and the layout alone
-
-
-def _steady_outputs(cache: CallCache, protocol: Protocol) -> tuple[str, ...]:
-    """The outputs of ``protocol`` a game's run reads only for their errors (not in ``_READ``,
-    cards decoded as faces: ``read_outputs`` reads their places and no more) whose places
-    follow from the layout, the variables and the parameters alone: a region by name, or an
-    expression that only names, indexes, ranges, lists and counts (:func:`structural`),
-    calling only built-ins of the layout and ``hand``. Asked once per protocol."""
-    hit = cache.outputs.get(id(protocol))
-    if hit is not None and hit[0] is protocol:
-        return hit[1]  # type: ignore[no-any-return]
-    names = []
-    for out in protocol.outputs.values():
-        target = out.cards
-        if target is None or out.name in _READ or out.decode not in _NEVER_FAILS:
-            continue
-        if target.name is not None:
-            names.append(out.name)
-        elif target.expr is not None:
-            node = target.expr.node
-            builtins = all(function_kind(protocol, f) == "builtin" for f in node.calls())
-            if builtins and structural(node, _LAYOUT_CALLS):
-                names.append(out.name)
-    if len(cache.outputs) >= _OUTPUTS_KEPT:
-        cache.outputs.clear()
-    cache.outputs[id(protocol)] = (protocol, tuple(names))
-    return tuple(names)
-
-
-def _known_outputs(
-    cache: CallCache, protocol: Protocol, frame: Any, state: Any
-) -> tuple[tuple[str, ...], list[Any]]:
-    """The outputs of :func:`_steady_outputs` read before without failing on what their reading
-    depends on (the protocol, the final layout, the variables and the parameters, each value
-    exact), to be left out of ``read_outputs``; and the keys of the others, to note once they
-    are read without failing."""
-    steady = _steady_outputs(cache, protocol)
-    if not steady:
-        return (), []
-    try:
-        where = (id(protocol), state.layout, exact(state.env), exact(frame.key))
-        known, keys = [], []
-        for name in steady:
-            key = (name, where)
-            hit = cache.outputs.get(key)
-            if hit is not None and hit is protocol:
-                known.append(name)
-            else:
-                keys.append(key)
-    except TypeError:  # a value not kept by its value (a list): read every time
-        return (), []
-    return tuple(known), keys
-
-
-def _note_outputs(cache: CallCache, protocol: Protocol, keys: list[Any]) -> None:
-    """Note outputs read without failing (see :func:`_known_outputs`)."""
-    if len(cache.outputs) >= _OUTPUTS_KEPT:
-        cache.outputs.clear()
-    for key in keys:
-        cache.outputs[key] = protocol
-
-
-_RESOLVED_KEPT = 4_096  # resolved parameters kept (by protocol and given values) before starting afresh
-
-
-def _resolved(
-    cache: CallCache, protocol: Protocol, sizes: tuple[int, ...], params: dict[str, Any] | None
-) -> dict[str, Any]:
-    """``protocol.resolve_params({"sizes": sizes, **params})``, kept in ``cache`` by the protocol
-    and the given values (each exact: 1 is not True); a copy each time (a frame's own)."""
-    given = {"sizes": sizes, **params} if params else {"sizes": sizes}
-    key = (id(protocol), exact(tuple(given.items())))
-    try:
-        hit = cache.resolved.get(key)
-    except TypeError:  # a value that is not kept by its value (a list): resolved each time
-        return protocol.resolve_params(given)
-    if hit is None or hit[0] is not protocol:
-        hit = (protocol, protocol.resolve_params(given))
-        if len(cache.resolved) >= _RESOLVED_KEPT:
-            cache.resolved.clear()
-        cache.resolved[key] = hit
-    return dict(hit[1])
 
 
 def _remove(cards: list[Symbol], card: Symbol) -> None:

@@ -31,6 +31,7 @@ steps, the error), then keeps the step-by-step result.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import pairwise
 from typing import Any, NamedTuple
 
 from .. import steps as st
@@ -287,9 +288,14 @@ def _row_turn(what: ev.Expr, name: str, r: int) -> Maker:
     return make
 
 
-def _washed_columns(step: st.Shuffle, piles: ev.Expr, name: str, shuffle_of: Callable[..., Any]) -> Maker:
+def _washed_columns(
+    step: st.Shuffle, piles: ev.Expr, name: str, shuffle_of: Callable[..., Any], down: bool = False
+) -> Maker:
     """A scramble of ``columns(name)``: the piles and the rows of the region, read from the
-    layout once; the permutation drawn at each run (:func:`~.rows.scramble`)."""
+    layout once; the permutation drawn at each run (:func:`~.rows.scramble`). ``down``: the
+    step right before it in the segment is ``turn: up()`` (see :func:`fold`), which leaves no
+    card face up outside the hands on this very layout (its link's): where the region is not a
+    hand, no card of it is face up, so the wash shows none (its cards are not read for that)."""
 
     def make(run: Run) -> Link | None:
         layout = run.layout
@@ -307,6 +313,15 @@ def _washed_columns(step: st.Shuffle, piles: ev.Expr, name: str, shuffle_of: Cal
             return None
         k = shuffle.k
         lo, hi = bounds[0][0], bounds[-1][1]
+        reg = layout.owner(lo)
+        if down and reg.hand is None and reg.offset <= lo and hi <= reg.offset + reg.size:
+
+            def hidden(run: Run) -> bool:
+                rows.permute_rows(run.cells, bounds, rows.scramble(run.runner.rng, k))
+                run.meters = run.meters.add_shuffle(how)
+                return True
+
+            return layout, hidden
 
         def go(run: Run) -> bool:
             perm = rows.scramble(run.runner.rng, k)
@@ -377,9 +392,9 @@ def _owner_row(new: Any) -> Maker:
     return make
 
 
-def maker(c: Any, step: st.Step, tools: Tools, op: Op) -> Maker | None:
+def maker(c: Any, step: st.Step, tools: Tools, op: Op, down: bool = False) -> Maker | None:
     """What makes ``step``'s link (``c``: the compiler; ``op``: the step's own operation),
-    None where it has none."""
+    None where it has none. ``down``: the step right before it is ``turn: up()``."""
     if isinstance(step, st.Place):
         names = _region_names(c, step)
         if names is not None:
@@ -404,7 +419,7 @@ def maker(c: Any, step: st.Step, tools: Tools, op: Op) -> Maker | None:
             and len(node.args) == 1
             and isinstance(node.args[0], Name)
         ):
-            return _washed_columns(step, piles, node.args[0].name, tools.shuffle_of)
+            return _washed_columns(step, piles, node.args[0].name, tools.shuffle_of, down)
     return None
 
 
@@ -429,6 +444,15 @@ def fold(c: Any, entries: list[Entry], tools: Tools) -> list[Entry]:
 
     def flush() -> None:
         leaves = [leaf for _, ls in run for leaf in ls]
+        for before, leaf in pairwise(leaves):
+            # A wash right after ``turn: up()`` (nothing between them: a do's own count is no
+            # step) meets no face-up card outside the hands.
+            if (
+                leaf.make is not None
+                and isinstance(leaf.step, st.Shuffle)
+                and _all_turned_down(c, before.step)
+            ):
+                leaf.make = maker(c, leaf.step, tools, leaf.op, down=True)
         if len(run) >= 2 and any(leaf.make is not None for leaf in leaves):
             seg = Segment([e for e, _ in run], leaves, tools)
             last = run[-1][0]
@@ -450,6 +474,12 @@ def fold(c: Any, entries: list[Entry], tools: Tools) -> list[Entry]:
             run.append((entry, leaves))
     flush()
     return out
+
+
+def _all_turned_down(c: Any, step: st.Step) -> bool:
+    """Whether ``step`` is ``turn: up()`` (the built-in): after it, no card outside the hands
+    is face up."""
+    return isinstance(step, st.Turn) and rows.every_face_up(c.e(step.what))
 
 
 def _leaves(c: Any, entry: Entry, tools: Tools) -> list[Leaf] | None:

@@ -194,33 +194,31 @@ def _children(node: Node) -> list[Node]:
 _ARITH_OPS = frozenset({"+", "-", "*", "//", "%"})
 
 
-def structural(node: Node, calls: frozenset[str] = PURE_CALLS) -> bool:
+def structural(node: Node) -> bool:
     """Whether an expression only names, indexes, ranges, lists and counts: its value (places
     selected, numbers) depends on the variables it names, the layout and the frame's names,
     never on a card (no comparison, condition, truth test or function but ``len`` and the
-    layout's; ``calls``: the functions allowed, each the caller's to check is the built-in)."""
+    layout's)."""
     if isinstance(node, (Const, Name, Star)):
         return True
     if isinstance(node, ListLit):
-        return all(structural(n, calls) for n in node.items)
+        return all(structural(n) for n in node.items)
     if isinstance(node, RangeNode):
-        return structural(node.lo, calls) and structural(node.hi, calls)
+        return structural(node.lo) and structural(node.hi)
     if isinstance(node, Index):
-        return structural(node.obj, calls) and all(structural(n, calls) for n in node.args)
+        return structural(node.obj) and all(structural(n) for n in node.args)
     if isinstance(node, Comprehension):
-        return all(kind == "for" and structural(n, calls) for kind, n in node.clauses) and structural(
-            node.element, calls
-        )
+        return all(kind == "for" and structural(n) for kind, n in node.clauses) and structural(node.element)
     if isinstance(node, Chain):
         return (
             all(op in _ARITH_OPS for op, _ in node.rest)
-            and structural(node.first, calls)
-            and all(structural(n, calls) for _, n in node.rest)
+            and structural(node.first)
+            and all(structural(n) for _, n in node.rest)
         )
     if isinstance(node, Unary):
-        return node.op == "-" and structural(node.operand, calls)
+        return node.op == "-" and structural(node.operand)
     if isinstance(node, Call):
-        return node.func in calls and all(structural(n, calls) for n in node.args)
+        return node.func in PURE_CALLS and all(structural(n) for n in node.args)
     return False
 
 

@@ -27,12 +27,7 @@ _NEVER_FAILS = ("cards", "faces")  # decodings that read any cards (see _decode)
 
 
 def read_outputs(
-    run: Runner,
-    frame: Frame,
-    state: State,
-    only: Collection[str] | None = None,
-    ev: Any = None,
-    known: Collection[str] = (),
+    run: Runner, frame: Frame, state: State, only: Collection[str] | None = None, ev: Any = None
 ) -> dict[str, Any]:
     """Every output's value as the verifier sees it (face-down cards included).
 
@@ -40,9 +35,7 @@ def read_outputs(
     far as reading it can fail (its value, its cards' places, their decoding), but a group of
     cards read as faces (``cards``, ``faces``: it cannot fail) is left out of the result.
     ``ev``: an evaluator giving the same values as ``run.evaluator(frame)`` (the compiled
-    path's, see compiled/program.py's ``outputs_evaluator``), or None for that one. ``known``:
-    outputs outside ``only`` that the caller knows read without failing on this table (it read
-    them before on what their reading depends on): left out too."""
+    path's, see compiled/program.py's ``outputs_evaluator``), or None for that one."""
     if ev is None:
         ev = run.evaluator(frame)
     values: dict[str, Any] = {}
@@ -51,8 +44,6 @@ def read_outputs(
             if out.cards is None:
                 assert out.value is not None
                 values[out.name] = _freeze(ev.value(out.value, state))
-                continue
-            if only is not None and out.name in known and out.name not in only:
                 continue
             groups, many = output_selections(run, frame, out, state, ev)
             if only is not None and out.name not in only and out.decode in _NEVER_FAILS:

@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from reference_engine import selection
 from reference_engine.cards import Symbol, code
 from reference_engine.compiled import run_single
 from reference_engine.compiled.evaluate import FastEvaluator
@@ -704,59 +703,3 @@ def test_the_paper_counts_kept_by_what_they_read_equal_the_interpreters_every_ti
             continue
         for lib in (library, None):  # the compiled function, then the interpreter's
             assert _paper_count(cache, proto, frame, "shuffles", lib) == want, (sizes, frame.params)
-
-
-# -- outputs read only for their errors ---------------------------------------------------------
-
-HANDS = 'cards: "[hand(i) for i in 1..len(sizes)]"'
-
-
-def test_an_output_read_only_for_its_errors_is_read_once_per_table(
-    library: Library, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """``hands`` (every owner's cards, read by the game from the regions) is read for its errors
-    only; its places follow from the layout, the variables and the parameters: read once per
-    such table, then left out."""
-    from reference_engine.machine import outputs
-
-    proto = library.protocol("card-selection-arrow")
-    assert selection._steady_outputs(CallCache(), proto) == ("hands",)
-    read: list[str] = []
-    real = outputs.output_selections
-
-    def spy(run: Any, frame: Any, out: Any, state: Any, ev: Any) -> Any:
-        if frame.proto is proto:  # not a callee's outputs
-            read.append(out.name)
-        return real(run, frame, out, state, ev)
-
-    monkeypatch.setattr(outputs, "output_selections", spy)
-    cache = CallCache(engine="compiled")
-    first = run_selection(library, proto, full_table(6), valid, random.Random(6), cache, "turn 1")
-    again = run_selection(library, proto, full_table(6), valid, random.Random(6), cache, "turn 2")
-    assert read == ["played", "kept", "hands", "played", "kept"]  # the same table: hands known
-    assert (first.played, first.returned) == (again.played, again.returned)
-
-
-@pytest.mark.parametrize(
-    "target",
-    [
-        '"[hand(i) for i in 1..len(sizes) if i > 0]"',  # a comparison: it may read a card
-        '"[hand(i) for i in 1..len(sizes) if valid(i)]"',  # a game's function
-        '"[hand(i) for i in 1..len(sizes) + len(unselected[1, *])]"',  # a region's places alone: kept
-    ],
-)
-def test_an_output_that_may_read_more_is_read_every_run(variant: Callable[..., Library], target: str) -> None:
-    lib = variant("card-selection-arrow", (HANDS, f"cards: {target}"))
-    expected = () if "unselected" not in target else ("hands",)
-    assert selection._steady_outputs(CallCache(), lib.protocol("card-selection-arrow")) == expected
-
-
-def test_an_output_that_fails_fails_every_run(variant: Callable[..., Library]) -> None:
-    lib = variant("card-selection-arrow", (HANDS, 'cards: "[hand(true) for i in 1..len(sizes)]"'))
-    proto = lib.protocol("card-selection-arrow")
-    cache = CallCache(engine="compiled")
-    assert selection._steady_outputs(cache, proto) == ("hands",)
-    for turn in (1, 2):
-        with pytest.raises(SimulationError, match="output hands"):
-            run_selection(lib, proto, full_table(6), valid, random.Random(6), cache, f"turn {turn}")
-    assert not [k for k in cache.outputs if isinstance(k, tuple)]  # nothing noted as read

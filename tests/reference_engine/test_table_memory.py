@@ -105,7 +105,6 @@ def test_many_runs_keep_a_bounded_number_of_layouts(engine: str, monkeypatch: py
         (pure, "KEPT"),  # a block that reads no card: its effect per layout and variables
         (takes, "KEPT_PLANS"),  # the layout a take makes, kept per layout and number of columns
         (placeargs, "KEPT"),  # a structural place's arguments, kept per layout and variables
-        (selection, "_RESOLVED_KEPT"),  # a run's parameters resolved, per protocol and sizes
     )
     for module, name in bounds:
         monkeypatch.setattr(module, name, 2)
