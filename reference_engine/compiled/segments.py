@@ -276,8 +276,10 @@ def _sleeve(step: st.Sleeve, make_plan: Callable[..., Any]) -> Maker:
     return make
 
 
-def _row_turn(what: ev.Expr, name: str, r: int) -> Maker:
-    """``turn: name[r, *]``: the row's slots, read from the layout once."""
+def _row_turn(what: ev.Expr, name: str, r: int, down: bool = False) -> Maker:
+    """``turn: name[r, *]``: the row's slots, read from the layout once. ``down``: no card
+    outside the hands is face up before it (see :func:`fold`), so every card turned comes face
+    up (:func:`~.rows.turn_row`)."""
 
     def make(run: Run) -> Link | None:
         ab = rows.row_slots(run, name, r)
@@ -286,7 +288,7 @@ def _row_turn(what: ev.Expr, name: str, r: int) -> Maker:
         a, b = ab
 
         def go(run: Run) -> bool:
-            return rows.turn_row(run, what, a, b)
+            return rows.turn_row(run, what, a, b, down)
 
         return run.layout, go
 
@@ -399,7 +401,8 @@ def _owner_row(new: Any) -> Maker:
 
 def maker(c: Any, step: st.Step, tools: Tools, op: Op, down: bool = False) -> Maker | None:
     """What makes ``step``'s link (``c``: the compiler; ``op``: the step's own operation),
-    None where it has none. ``down``: the step right before it is ``turn: up()``."""
+    None where it has none. ``down``: no card outside the hands is face up before it (the
+    step right before it is ``turn: up()``, or a wash right after one)."""
     if isinstance(step, st.Place):
         names = _region_names(c, step)
         if names is not None:
@@ -413,7 +416,7 @@ def maker(c: Any, step: st.Step, tools: Tools, op: Op, down: bool = False) -> Ma
     if isinstance(step, st.Turn):
         what = c.e(step.what)
         row = rows.whole_row(what)
-        return None if row is None else _row_turn(what, *row)
+        return None if row is None else _row_turn(what, *row, down=down)
     if isinstance(step, st.Shuffle) and step.how not in AT_ONCE and step.piles is not None:
         piles = c.e(step.piles)
         node = piles.expr.node
@@ -449,14 +452,12 @@ def fold(c: Any, entries: list[Entry], tools: Tools) -> list[Entry]:
 
     def flush() -> None:
         leaves = [leaf for _, ls in run for leaf in ls]
+        down = False  # whether no card outside the hands is face up after ``before``
         for before, leaf in pairwise(leaves):
-            # A wash right after ``turn: up()`` (nothing between them: a do's own count is no
-            # step) meets no face-up card outside the hands.
-            if (
-                leaf.make is not None
-                and isinstance(leaf.step, st.Shuffle)
-                and _all_turned_down(c, before.step)
-            ):
+            # ``turn: up()`` leaves none face up; a wash of a region's columns right after
+            # (nothing between them: a do's own count is no step) only moves cards around.
+            down = _all_turned_down(c, before.step) or (down and _washes_columns(before))
+            if down and leaf.make is not None and isinstance(leaf.step, (st.Shuffle, st.Turn)):
                 leaf.make = maker(c, leaf.step, tools, leaf.op, down=True)
         if len(run) >= 2 and any(leaf.make is not None for leaf in leaves):
             seg = Segment([e for e, _ in run], leaves, tools)
@@ -479,6 +480,12 @@ def fold(c: Any, entries: list[Entry], tools: Tools) -> list[Entry]:
             run.append((entry, leaves))
     flush()
     return out
+
+
+def _washes_columns(leaf: Leaf) -> bool:
+    """Whether ``leaf`` is a scramble of a region's columns (it has a link: :func:`maker`),
+    which moves cards around without turning any."""
+    return isinstance(leaf.step, st.Shuffle) and leaf.make is not None
 
 
 def _all_turned_down(c: Any, step: st.Step) -> bool:

@@ -391,3 +391,30 @@ def test_a_wash_that_reads_no_face_where_a_card_is_up_is_caught(
         text = text.replace(old, new)
     with pytest.raises(compiled_evaluate.Mismatch, match="segment 1: its chain ends with"):
         _differences(_library(tmp_path, text), seeds=2, most=3)
+
+
+def _down_leaves(seg: segments.Segment) -> list[str]:
+    """The steps whose link is made knowing no card outside the hands is face up before it."""
+    out = []
+    for leaf in seg.leaves:
+        make = leaf.make
+        if make is not None and "down" in make.__code__.co_freevars:
+            cell = make.__closure__[make.__code__.co_freevars.index("down")]  # type: ignore[index]
+            if cell.cell_contents:
+                out.append(f"{leaf.number} {leaf.step.kind}")
+    return out
+
+
+def test_what_follows_turning_every_card_down_is_known_down(tmp_path: Path) -> None:
+    """After ``turn: up()`` (steps 3 and 7), the wash right after it and the row turned right
+    after that wash (steps 5 and 9) know no card outside the hands is face up; where step 3
+    turns the cards up instead, neither step 4 nor step 5 does (step 8 and 9 still do)."""
+    library = Library()
+    program = program_for(library, library.protocol("card-selection-arrow"))
+    assert isinstance(program, Program)
+    assert _down_leaves(_segment(program)) == ["4 shuffle", "5 turn", "8 shuffle", "9 turn"]
+    text = ARROW.read_text(encoding="utf-8").replace(*_SHOWN_WASH[0])
+    shown = _library(tmp_path, text)
+    program = program_for(shown, shown.protocol("card-selection-arrow"))
+    assert isinstance(program, Program)
+    assert _down_leaves(_segment(program)) == ["8 shuffle", "9 turn"]
