@@ -23,10 +23,12 @@ spent, by the one after-step bookkeeping there is: an error, a budget or the lim
 stops at the same step with the same message. The last step's check and count are the
 enclosing block's, which sees the segment as that step.
 
-What a link knows from the step right before it in the chain, it uses: a wash of a region's
+What a link knows from the steps right before it in the chain, it uses: a wash of a region's
 columns right after ``turn: up()`` (steps 3-4 and 7-8) meets no face-up card outside the hands
 (the turn left none, on the very layout the link is made for), so it shows none and its cards
-are not scanned for one (:func:`fold` marks it; a region that is a hand is scanned as before).
+are not scanned for one (a region that is a hand is scanned as before); a row turned right
+after such a wash (steps 5 and 9) turns face-down cards only, so each comes face up and all
+are observed without reading them again (:func:`fold` marks both).
 
 With :data:`~.evaluate.CHECKED` set, a segment runs both ways from the same table and generator
 and compares everything (the table, the counters, the view, the generator's state, the count of
