@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 _UNKNOWN: Any = object()  # not in a memo
@@ -60,12 +60,17 @@ class Meters:
             return hit
         kinds = dict(self.kinds)
         kinds[kind] = kinds.get(kind, 0) + 1
-        new = replace(self, shuffles=self.shuffles + 1, kinds=tuple(sorted(kinds.items())))
+        # dataclasses.replace's result, made directly (replace reads the fields' list each time).
+        new = type(self)(self.shuffles + 1, self.turns, tuple(sorted(kinds.items())), self.peak, self.calls)
         return self._remember(("shuffle", kind), new)
 
     def add_turn(self) -> Meters:
         hit = self._memo("turn")
-        return hit if hit is not None else self._remember("turn", replace(self, turns=self.turns + 1))
+        if hit is not None:
+            return hit
+        return self._remember(
+            "turn", type(self)(self.shuffles, self.turns + 1, self.kinds, self.peak, self.calls)
+        )
 
     def note_out(self, out: tuple[tuple[int, int], ...]) -> Meters:
         """Raise the peaks to the current helper usage ``out``."""
@@ -83,7 +88,7 @@ class Meters:
                 changed = True
         if not changed:
             return self
-        return replace(self, peak=tuple(sorted(peak.items())))
+        return type(self)(self.shuffles, self.turns, self.kinds, tuple(sorted(peak.items())), self.calls)
 
     def absorb(
         self, sub: Meters, out_before: tuple[tuple[int, int], ...], callee: str = "", handed: int = 0

@@ -163,14 +163,14 @@ def run_selection(
     card was created or lost; every helper card went back to the supply; the run used the
     shuffles and helper cards the spec's ``expect`` block quotes from the paper.
     """
-    sizes = tuple(len(o) for o in owners)
+    sizes = tuple(map(len, owners))
     if len(cache.plans) > _PLANS_KEPT:
         cache.plans.clear()
     shared = Shared(
         subruns=cache.subruns, factor_refs=cache.factor_refs, plans=cache.plans, constants=cache.constants
     )
-    row = [c for o in owners for c in o]
-    functions = {"valid": valid, **(context or {})}
+    row = list(chain.from_iterable(owners))
+    functions = {"valid": valid, **context} if context else {"valid": valid}
     runner = Runner(library, "sample", rng=rng, context=functions, shared=shared, views=cache.views)
     frame = runner.frame(protocol, protocol.resolve_params({"sizes": sizes, **(params or {})}))
     # A run leaves no reference cycle of its own (tests/reference_engine/test_selection_checks.py):

@@ -500,10 +500,11 @@ def row_slots(run: Run, name: str, r: int) -> tuple[int, int] | None:
     return a, a + reg.cols
 
 
-def turn_row(run: Run, what: ev.Expr, a: int, b: int) -> bool:
+def turn_row(run: Run, what: ev.Expr, a: int, b: int, down: bool = False) -> bool:
     """``turn: name[r, *]`` on the slots ``[a, b)`` of that row (:func:`row_slots`), every card
     turned, those that come face up observed in order, as the general turn does; False (nothing
-    done) where a place of the row is empty (the general turn says which)."""
+    done) where a place of the row is empty (the general turn says which). ``down``: the caller
+    knows every card of the row is face down (then each comes face up)."""
     cells = run.cells
     vals = cells[a:b]
     if min(vals) < 0:
@@ -512,7 +513,7 @@ def turn_row(run: Run, what: ev.Expr, a: int, b: int) -> bool:
         raise ev.Mismatch(f"turn {what.text!r}: the slots {a}..{b - 1}, the interpreter {want}")
     new = [v ^ 1 for v in vals]
     cells[a:b] = new
-    revealed = [v for v in new if v & 1]
+    revealed = new if down else [v for v in new if v & 1]
     if revealed:
         run.view = run.views.extend(run.view, ("turn", tuple(revealed)))
     run.meters = run.meters.add_turn()

@@ -23,6 +23,13 @@ spent, by the one after-step bookkeeping there is: an error, a budget or the lim
 stops at the same step with the same message. The last step's check and count are the
 enclosing block's, which sees the segment as that step.
 
+What a link knows from the steps right before it in the chain, it uses: a wash of a region's
+columns right after ``turn: up()`` (steps 3-4 and 7-8) meets no face-up card outside the hands
+(the turn left none, on the very layout the link is made for), so it shows none and its cards
+are not scanned for one (a region that is a hand is scanned as before); a row turned right
+after such a wash (steps 5 and 9) turns face-down cards only, so each comes face up and all
+are observed without reading them again (:func:`fold` marks both).
+
 With :data:`~.evaluate.CHECKED` set, a segment runs both ways from the same table and generator
 and compares everything (the table, the counters, the view, the generator's state, the count of
 steps, the error), then keeps the step-by-step result.
@@ -31,6 +38,7 @@ steps, the error), then keeps the step-by-step result.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import pairwise
 from typing import Any, NamedTuple
 
 from .. import steps as st
@@ -270,8 +278,10 @@ def _sleeve(step: st.Sleeve, make_plan: Callable[..., Any]) -> Maker:
     return make
 
 
-def _row_turn(what: ev.Expr, name: str, r: int) -> Maker:
-    """``turn: name[r, *]``: the row's slots, read from the layout once."""
+def _row_turn(what: ev.Expr, name: str, r: int, down: bool = False) -> Maker:
+    """``turn: name[r, *]``: the row's slots, read from the layout once. ``down``: no card
+    outside the hands is face up before it (see :func:`fold`), so every card turned comes face
+    up (:func:`~.rows.turn_row`)."""
 
     def make(run: Run) -> Link | None:
         ab = rows.row_slots(run, name, r)
@@ -280,16 +290,21 @@ def _row_turn(what: ev.Expr, name: str, r: int) -> Maker:
         a, b = ab
 
         def go(run: Run) -> bool:
-            return rows.turn_row(run, what, a, b)
+            return rows.turn_row(run, what, a, b, down)
 
         return run.layout, go
 
     return make
 
 
-def _washed_columns(step: st.Shuffle, piles: ev.Expr, name: str, shuffle_of: Callable[..., Any]) -> Maker:
+def _washed_columns(
+    step: st.Shuffle, piles: ev.Expr, name: str, shuffle_of: Callable[..., Any], down: bool = False
+) -> Maker:
     """A scramble of ``columns(name)``: the piles and the rows of the region, read from the
-    layout once; the permutation drawn at each run (:func:`~.rows.scramble`)."""
+    layout once; the permutation drawn at each run (:func:`~.rows.scramble`). ``down``: the
+    step right before it in the segment is ``turn: up()`` (see :func:`fold`), which leaves no
+    card face up outside the hands on this very layout (its link's): where the region is not a
+    hand, no card of it is face up, so the wash shows none (its cards are not read for that)."""
 
     def make(run: Run) -> Link | None:
         layout = run.layout
@@ -307,6 +322,15 @@ def _washed_columns(step: st.Shuffle, piles: ev.Expr, name: str, shuffle_of: Cal
             return None
         k = shuffle.k
         lo, hi = bounds[0][0], bounds[-1][1]
+        reg = layout.owner(lo)
+        if down and reg.hand is None and reg.offset <= lo and hi <= reg.offset + reg.size:
+
+            def hidden(run: Run) -> bool:
+                rows.permute_rows(run.cells, bounds, rows.scramble(run.runner.rng, k))
+                run.meters = run.meters.add_shuffle(how)
+                return True
+
+            return layout, hidden
 
         def go(run: Run) -> bool:
             perm = rows.scramble(run.runner.rng, k)
@@ -377,9 +401,10 @@ def _owner_row(new: Any) -> Maker:
     return make
 
 
-def maker(c: Any, step: st.Step, tools: Tools, op: Op) -> Maker | None:
+def maker(c: Any, step: st.Step, tools: Tools, op: Op, down: bool = False) -> Maker | None:
     """What makes ``step``'s link (``c``: the compiler; ``op``: the step's own operation),
-    None where it has none."""
+    None where it has none. ``down``: no card outside the hands is face up before it (the
+    step right before it is ``turn: up()``, or a wash right after one)."""
     if isinstance(step, st.Place):
         names = _region_names(c, step)
         if names is not None:
@@ -393,7 +418,7 @@ def maker(c: Any, step: st.Step, tools: Tools, op: Op) -> Maker | None:
     if isinstance(step, st.Turn):
         what = c.e(step.what)
         row = rows.whole_row(what)
-        return None if row is None else _row_turn(what, *row)
+        return None if row is None else _row_turn(what, *row, down=down)
     if isinstance(step, st.Shuffle) and step.how not in AT_ONCE and step.piles is not None:
         piles = c.e(step.piles)
         node = piles.expr.node
@@ -404,7 +429,7 @@ def maker(c: Any, step: st.Step, tools: Tools, op: Op) -> Maker | None:
             and len(node.args) == 1
             and isinstance(node.args[0], Name)
         ):
-            return _washed_columns(step, piles, node.args[0].name, tools.shuffle_of)
+            return _washed_columns(step, piles, node.args[0].name, tools.shuffle_of, down)
     return None
 
 
@@ -429,6 +454,13 @@ def fold(c: Any, entries: list[Entry], tools: Tools) -> list[Entry]:
 
     def flush() -> None:
         leaves = [leaf for _, ls in run for leaf in ls]
+        down = False  # whether no card outside the hands is face up after ``before``
+        for before, leaf in pairwise(leaves):
+            # ``turn: up()`` leaves none face up; a wash of a region's columns right after
+            # (nothing between them: a do's own count is no step) only moves cards around.
+            down = _all_turned_down(c, before.step) or (down and _washes_columns(before))
+            if down and leaf.make is not None and isinstance(leaf.step, (st.Shuffle, st.Turn)):
+                leaf.make = maker(c, leaf.step, tools, leaf.op, down=True)
         if len(run) >= 2 and any(leaf.make is not None for leaf in leaves):
             seg = Segment([e for e, _ in run], leaves, tools)
             last = run[-1][0]
@@ -450,6 +482,18 @@ def fold(c: Any, entries: list[Entry], tools: Tools) -> list[Entry]:
             run.append((entry, leaves))
     flush()
     return out
+
+
+def _washes_columns(leaf: Leaf) -> bool:
+    """Whether ``leaf`` is a scramble of a region's columns (it has a link: :func:`maker`),
+    which moves cards around without turning any."""
+    return isinstance(leaf.step, st.Shuffle) and leaf.make is not None
+
+
+def _all_turned_down(c: Any, step: st.Step) -> bool:
+    """Whether ``step`` is ``turn: up()`` (the built-in): after it, no card outside the hands
+    is face up."""
+    return isinstance(step, st.Turn) and rows.every_face_up(c.e(step.what))
 
 
 def _leaves(c: Any, entry: Entry, tools: Tools) -> list[Leaf] | None:

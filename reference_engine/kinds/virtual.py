@@ -86,9 +86,10 @@ class VirtualStats:
     def note_run(self, run: SelectionRun) -> None:
         self.note_engine(run.engine, run.fallback_reason)
         self.protocol_runs += 1
-        progress.report(
-            "playing", self.protocol_runs, None, f"{self.virtual_turns} virtual turns, protocol runs"
-        )
+        if progress.active():  # the detail made only for a listener
+            progress.report(
+                "playing", self.protocol_runs, None, f"{self.virtual_turns} virtual turns, protocol runs"
+            )
         self.checks += run.checks
         self.shuffles += run.shuffles
         self.max_helper_cards = max(self.max_helper_cards, run.helper_cards)

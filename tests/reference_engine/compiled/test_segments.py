@@ -338,3 +338,83 @@ def test_the_chain_is_counted_by_run_block_itself(monkeypatch: pytest.MonkeyPatc
         numbers = [number for number, _ in seen]
         assert numbers == ["1", "2", "3", "4", "5", "5", "5", "6", "7", "7", "7", "8", "9", "9"], seen
         assert [kind for number, kind in seen if number in ("5", "7")].count("do") == 2
+
+
+# Step 3 turns the cards face up instead of turning every card down, and step 5 only slides the
+# sleeves front up: the wash of step 4 then shows the cards (an observation), step 8's none.
+_SHOWN_WASH = (
+    ('\n    turn: "up()"\n', '\n    turn: "M[1, *]"\n'),
+    ('      - turn: "M[1, *]"\n      - sleeve: {M: front}', "      - sleeve: {M: front}"),
+)
+
+
+def _hidden_washes(seg: segments.Segment) -> list[str]:
+    """The steps whose link in a chain is a wash that reads no face (after ``turn: up()``)."""
+    out = []
+    for chain in seg.chains.values():
+        for leaf, link in zip(seg.leaves, chain.links):
+            if isinstance(link, tuple) and "hidden" in link[1].__qualname__:
+                out.append(leaf.number)
+    return sorted(set(out))
+
+
+def test_a_wash_right_after_turning_every_card_down_reads_no_face(tmp_path: Path) -> None:
+    library = Library()
+    program = program_for(library, library.protocol("card-selection-arrow"))
+    assert isinstance(program, Program)
+    seg = _segment(program)
+    seg.chains.clear()
+    found, kinds = _differences(library, seeds=2, most=3)
+    assert not found and kinds == {"ran"}, found
+    assert _hidden_washes(seg) == ["4", "8"]  # both washes follow turn: up()
+    text = ARROW.read_text(encoding="utf-8")
+    for old, new in _SHOWN_WASH:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    shown = _library(tmp_path, text)
+    found, kinds = _differences(shown, seeds=2, most=3)
+    assert not found and kinds == {"ran"}, found
+    program = program_for(shown, shown.protocol("card-selection-arrow"))
+    assert isinstance(program, Program)
+    assert _hidden_washes(_segment(program)) == ["8"]  # step 4 reads the faces it shows
+
+
+def test_a_wash_that_reads_no_face_where_a_card_is_up_is_caught(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The mutant: every wash taken to follow ``turn: up()``. Where step 4's wash shows the
+    cards, leaving out their observation makes the chain's view differ from the steps one by
+    one (the checked run says so)."""
+    monkeypatch.setattr(segments, "_all_turned_down", lambda c, step: True)
+    text = ARROW.read_text(encoding="utf-8")
+    for old, new in _SHOWN_WASH:
+        text = text.replace(old, new)
+    with pytest.raises(compiled_evaluate.Mismatch, match="segment 1: its chain ends with"):
+        _differences(_library(tmp_path, text), seeds=2, most=3)
+
+
+def _down_leaves(seg: segments.Segment) -> list[str]:
+    """The steps whose link is made knowing no card outside the hands is face up before it."""
+    out = []
+    for leaf in seg.leaves:
+        make = leaf.make
+        if make is not None and "down" in make.__code__.co_freevars:
+            cell = make.__closure__[make.__code__.co_freevars.index("down")]  # type: ignore[index]
+            if cell.cell_contents:
+                out.append(f"{leaf.number} {leaf.step.kind}")
+    return out
+
+
+def test_what_follows_turning_every_card_down_is_known_down(tmp_path: Path) -> None:
+    """After ``turn: up()`` (steps 3 and 7), the wash right after it and the row turned right
+    after that wash (steps 5 and 9) know no card outside the hands is face up; where step 3
+    turns the cards up instead, neither step 4 nor step 5 does (step 8 and 9 still do)."""
+    library = Library()
+    program = program_for(library, library.protocol("card-selection-arrow"))
+    assert isinstance(program, Program)
+    assert _down_leaves(_segment(program)) == ["4 shuffle", "5 turn", "8 shuffle", "9 turn"]
+    text = ARROW.read_text(encoding="utf-8").replace(*_SHOWN_WASH[0])
+    shown = _library(tmp_path, text)
+    program = program_for(shown, shown.protocol("card-selection-arrow"))
+    assert isinstance(program, Program)
+    assert _down_leaves(_segment(program)) == ["8 shuffle", "9 turn"]
