@@ -15,9 +15,11 @@ exponentially). An alias that refers to the node containing it is refused too.
 from __future__ import annotations
 
 import errno
+import functools
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import yaml
 
@@ -27,7 +29,8 @@ from .files import read_regular, reason
 KeyPath = tuple[str | int, ...]
 
 # Loading limits (README, "Writing a protocol spec"). The largest built-in file has 8 KB,
-# 400 values and 10 levels; PyYAML reads about 25,000 values a second.
+# 400 values and 10 levels; PyYAML's pure-Python composer reads about 25,000 values a second,
+# the C path (libyaml's composer, see _parse) six to ten times as many.
 MAX_FILE_BYTES = 1_000_000  # a spec, rule set or template file
 MAX_DEPTH = 100  # mappings and lists inside each other
 MAX_ALIASES = 10_000  # uses of *alias in one file
@@ -135,9 +138,12 @@ def _too_deep() -> str:
     return f"nested more than {MAX_DEPTH} levels deep (lists and mappings inside each other)"
 
 
-def _measure(root: yaml.Node) -> None:
+def _measure(root: yaml.Node) -> tuple[int, bool]:
     """Refuse a document whose aliases expand past :data:`MAX_NODES` values or :data:`MAX_DEPTH`
-    levels, or refer to the node that contains them, before anything is expanded.
+    levels, or refer to the node that contains them, before anything is expanded. The number of
+    uses of aliases (every reference to a node met before), and whether an empty plain value
+    stands where its own line is read (the document, a key, an item of a list: not a mapping's
+    value, which takes its key's line): the two composers place such a value on different lines.
 
     Each distinct node is measured once (aliases share nodes), so this takes time in proportion
     to the file, not to its expansion.
@@ -145,8 +151,14 @@ def _measure(root: yaml.Node) -> None:
     sizes: dict[int, int] = {}  # id(node) -> values in its expansion
     heights: dict[int, int] = {}  # id(node) -> levels of lists and mappings in its expansion
     open_: set[int] = set()
+    visits = 0
+    loose = False
 
-    def visit(node: yaml.Node, path: KeyPath, depth: int) -> None:
+    def visit(node: yaml.Node, path: KeyPath, depth: int, valued: bool = False) -> None:
+        nonlocal visits, loose
+        visits += 1
+        if not valued and node.value == "" and isinstance(node, yaml.ScalarNode):
+            loose = True
         key = id(node)
         line = node.start_mark.line + 1
         if key in open_:
@@ -161,16 +173,16 @@ def _measure(root: yaml.Node) -> None:
         if depth + 1 > MAX_DEPTH:
             raise _TooBig(line, path, _too_deep() + ", once aliases are expanded")
         open_.add(key)
-        children: list[tuple[yaml.Node, KeyPath]] = []
+        children: list[tuple[yaml.Node, KeyPath, bool]] = []
         if isinstance(node, yaml.MappingNode):
             for k, v in node.value:
-                children.append((k, path))
-                children.append((v, path + (str(k.value),) if isinstance(k, yaml.ScalarNode) else path))
+                children.append((k, path, False))
+                children.append((v, path + (str(k.value),) if isinstance(k, yaml.ScalarNode) else path, True))
         else:
-            children = [(item, path + (i,)) for i, item in enumerate(node.value)]
+            children = [(item, path + (i,), False) for i, item in enumerate(node.value)]
         size, height = 1, 0
-        for child, child_path in children:
-            visit(child, child_path, depth + 1)
+        for child, child_path, child_valued in children:
+            visit(child, child_path, depth + 1, child_valued)
             size += sizes[id(child)]
             height = max(height, heights[id(child)])
         open_.discard(key)
@@ -181,6 +193,7 @@ def _measure(root: yaml.Node) -> None:
             )
 
     visit(root, (), 0)
+    return visits - len(sizes), loose
 
 
 # Parsed documents by (file, text): a build loads the same rule sets and specs dozens of times
@@ -211,6 +224,111 @@ def load_text(text: str, file: str) -> Source:
 
 
 def _parse(text: str, file: str) -> Source:
+    """The document, composed by libyaml's C composer where this PyYAML has it (several times
+    faster than the pure-Python one), else, or wherever the C composer refuses the text or any
+    limit is reached, by the pure-Python one, whose messages (file, line, key) are the ones users
+    read: the C composer only ever speeds up a document that loads without error."""
+    c_loader = _c_loader()
+    if c_loader is not None and not _py_only(text):
+        try:
+            return _parse_c(c_loader, text, file)
+        except _NotFast:
+            pass
+    return _parse_py(text, file)
+
+
+# What the two composers disagree on (libyaml accepts a tab inside a plain value, a byte-order
+# mark inside the text, a comment right after a block scalar's ``|`` or ``>``, tags PyYAML
+# cannot read, such as ``!=!!int``; they split lines at the rarer line breaks differently): a
+# text holding one of these (or any tag, ``!`` but in ``!=``) is read by PyYAML alone.
+_PY_ONLY = re.compile("[\t\ufeff\x85\u2028\u2029]|!(?!=)|[|>][-+0-9]*#")
+
+
+def _py_only(text: str) -> bool:
+    """Whether only PyYAML may read ``text``: it holds a character of :data:`_PY_ONLY`, or a
+    ``?`` where there may be a list or mapping written inline (PyYAML ends a plain value at a ``?``
+    inside ``[...]`` or ``{...}`` and then refuses ``[is it?]``; libyaml reads ``'is it?'``).
+    tests/reference_engine/test_source.py compares the two composers on hostile text."""
+    return _PY_ONLY.search(text) is not None or ("?" in text and ("[" in text or "{" in text))
+
+
+class _NotFast(Exception):
+    """The C composer met something the pure-Python one must say (or decide) the way it does."""
+
+
+@functools.cache
+def _c_loader() -> type[yaml.CSafeLoader] | None:
+    """libyaml's safe loader, where PyYAML has it and libyaml bounds nesting itself (0.2.5 and
+    later refuse 1,000 levels; an older one would recurse in C until the stack ran out, so it is
+    not used)."""
+    loader = getattr(yaml, "CSafeLoader", None)
+    if loader is None:
+        return None
+    probe = loader("[" * 2_000 + "]" * 2_000)
+    try:
+        probe.get_single_node()
+    except yaml.YAMLError:
+        return cast("type[yaml.CSafeLoader]", loader)
+    finally:
+        probe.dispose()
+    return None
+
+
+def _parse_c(loader_type: type[yaml.CSafeLoader], text: str, file: str) -> Source:
+    """:func:`_parse_py`'s result for a document that loads, or :class:`_NotFast`."""
+    lines: dict[KeyPath, int] = {}
+    problems: list[Problem] = []
+    try:
+        loader = loader_type(text)
+        try:
+            node = loader.get_single_node()
+            if node is not None:
+                if "&" in text:  # anchors, so perhaps aliases: measured as PyYAML's text is
+                    aliases, loose = _measure(node)
+                    if aliases > MAX_ALIASES or loose:
+                        raise _NotFast
+                elif not _tree_fits(node):
+                    raise _NotFast
+            # The written values are within MAX_NODES and MAX_DEPTH: _measure bounds their
+            # expansion, which holds them all.
+            data = None if node is None else _build(loader, node, (), lines, problems, file)
+        finally:
+            loader.dispose()
+    except Exception:  # a syntax error, a limit, a value PyYAML cannot build: said the usual way
+        raise _NotFast from None
+    if problems:  # a duplicate key, a tag: found by _build on the same nodes, so the same words
+        raise SpecError(problems)
+    return Source(file=file, data=data, lines=lines, text=text)
+
+
+def _tree_fits(root: yaml.Node) -> bool:
+    """For a text without anchors (so without aliases: each node is met once), what
+    :func:`_measure` and PyYAML's composing decide, without key paths (the C path leaves every
+    refusal to PyYAML, which names them): whether it has at most :data:`MAX_NODES` values, nested
+    at most :data:`MAX_DEPTH` levels, and no empty plain value whose own line is read."""
+    count = 0
+    stack: list[tuple[yaml.Node, int, bool]] = [(root, 1, False)]
+    scalar, mapping = yaml.ScalarNode, yaml.MappingNode
+    while stack:
+        node, depth, valued = stack.pop()
+        count += 1
+        value = node.value
+        if isinstance(node, scalar):
+            if not valued and value == "":
+                return False
+            continue
+        if depth > MAX_DEPTH or count > MAX_NODES:
+            return False
+        if isinstance(node, mapping):
+            for k, v in value:
+                stack.append((k, depth + 1, False))
+                stack.append((v, depth + 1, True))
+        else:
+            stack.extend([(item, depth + 1, False) for item in value])
+    return count <= MAX_NODES
+
+
+def _parse_py(text: str, file: str) -> Source:
     lines: dict[KeyPath, int] = {}
     problems: list[Problem] = []
     try:
@@ -241,6 +359,12 @@ def _parse(text: str, file: str) -> Source:
 def load_file(path: str | Path) -> Source:
     """Read and parse one YAML file: a regular file (a FIFO, a device or a folder is refused at
     once, see :mod:`reference_engine.files`) of at most :data:`MAX_FILE_BYTES`."""
+    return load_text(read_text(path), str(Path(path)))
+
+
+def read_text(path: str | Path) -> str:
+    """The text of one YAML file, read as :func:`load_file` reads it (the same refusals), not
+    parsed; its name for messages is ``str(Path(path))``."""
     p = Path(path)
 
     def refuse(message: str) -> SpecError:
@@ -268,14 +392,15 @@ def load_file(path: str | Path) -> Source:
         )
     if not text.strip():
         raise refuse("file is empty")
-    return load_text(text, str(p))
+    return text
 
 
+_STR = "tag:yaml.org,2002:str"
 _DEFAULT_TAGS = {"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"}
 
 
 def _build(
-    loader: yaml.SafeLoader,
+    loader: yaml.SafeLoader | yaml.CSafeLoader,
     node: yaml.Node,
     path: KeyPath,
     lines: dict[KeyPath, int],
@@ -299,8 +424,11 @@ def _build(
         result: dict[Any, Any] = {}
         for key_node, value_node in node.value:
             try:
-                key = loader.construct_object(key_node, deep=True)
-            except ValueError as exc:
+                if key_node.tag == _STR and isinstance(key_node, yaml.ScalarNode):
+                    key = key_node.value  # PyYAML's construct_yaml_str: the scalar's text
+                else:
+                    key = loader.construct_object(key_node, deep=True)
+            except _UNREADABLE as exc:
                 problems.append(_unreadable(key_node, exc, path, file))
                 continue
             if not isinstance(key, (str, int, bool)):
@@ -336,21 +464,36 @@ def _build(
 
 
 def _scalar(
-    loader: yaml.SafeLoader, node: yaml.Node, path: KeyPath, problems: list[Problem], file: str
+    loader: yaml.SafeLoader | yaml.CSafeLoader,
+    node: yaml.Node,
+    path: KeyPath,
+    problems: list[Problem],
+    file: str,
 ) -> Any:
     """A scalar's value; one PyYAML cannot construct (a number of over 4,300 digits, the date
     2024-13-45) is a problem, not a crash."""
     try:
+        if node.tag == _STR:  # PyYAML's construct_yaml_str: the scalar's text
+            return node.value
         return loader.construct_object(node, deep=True)
-    except ValueError as exc:
+    except _UNREADABLE as exc:
         problems.append(_unreadable(node, exc, path, file))
         return None
 
 
-def _unreadable(node: yaml.Node, exc: ValueError, path: KeyPath, file: str) -> Problem:
+# What PyYAML's constructors raise on a value its tag does not fit: a ValueError for most, but
+# an empty ``!!int`` or ``!!float`` indexes past its end, ``!!bool x`` looks ``x`` up, and
+# ``!!timestamp x`` reads a match that is not there.
+_UNREADABLE = (ValueError, LookupError, AttributeError, TypeError)
+
+
+def _unreadable(node: yaml.Node, exc: Exception, path: KeyPath, file: str) -> Problem:
     text = str(node.value)
     shown = repr(text) if len(text) <= 40 else f"{text[:20]!r}... ({len(text):,} characters)"
-    reason = str(exc).split(":")[0][:80]
+    if isinstance(exc, ValueError):
+        reason = str(exc).split(":")[0][:80]
+    else:
+        reason = f"not a valid {str(node.tag).rsplit(':', 1)[-1][:40]}"
     return Problem(
         file, node.start_mark.line + 1, format_path(path), f"cannot read the value {shown}: {reason}"
     )

@@ -48,7 +48,7 @@ from .expressions import Expression
 from .functions import OUTPUT_DECODERS
 from .schema import Checker, check_lengths
 from .sleeves import parse_declared
-from .source import KeyPath, Source, load_file, load_text
+from .source import KeyPath, Source, load_file, load_text, read_text
 from .stepparser import parse_steps, parse_target
 from .steps import (
     IDENT,
@@ -109,8 +109,31 @@ def load_protocol(path: str | Path) -> Protocol:
 
 
 def load_protocol_checked(path: str | Path) -> tuple[Protocol | None, list[Problem]]:
-    """Load a spec and collect its problems without raising (the registry adds call checks)."""
-    return analyse(load_file(path))
+    """Load a spec and collect its problems without raising (the registry adds call checks).
+
+    A spec that loads without a problem is kept for the process by its file's name and text
+    (:data:`_CHECKED`): a second :class:`~reference_engine.registry.Library` (every game, build
+    and test makes its own) gets the same :class:`Protocol` without parsing or checking it again.
+    A protocol is a function of its file's name and text alone (its calls are checked by each
+    library), and nothing changes one once built; the problems come back in a list of the
+    caller's own."""
+    file = str(Path(path))
+    text = read_text(path)
+    key = (file, text)
+    hit = _CHECKED.get(key)
+    if hit is not None:
+        return hit, []
+    proto, problems = analyse(load_text(text, file))
+    if proto is not None and not problems:
+        if len(_CHECKED) >= _CHECKED_MAX:
+            _CHECKED.clear()
+        _CHECKED[key] = proto
+    return proto, problems
+
+
+# Checked protocols by (file name, text), for the process (see load_protocol_checked).
+_CHECKED: dict[tuple[str, str], Protocol] = {}
+_CHECKED_MAX = 256  # protocols; the built-in library has 25
 
 
 def load_protocol_text(text: str, file: str = "<text>") -> Protocol:

@@ -264,11 +264,17 @@ class _Parser:
         raise self.error(f"unexpected {found!r}")
 
 
+_FIELDS: dict[type, tuple[str, ...]] = {}  # a node class -> its fields' names (a dozen classes)
+
+
 def _children(node: Node) -> list[Node]:
     """The nodes directly below ``node`` (in fields, lists and (op, node) pairs)."""
     out: list[Node] = []
-    for f in fields(node):
-        value = getattr(node, f.name)
+    names = _FIELDS.get(type(node))
+    if names is None:
+        names = _FIELDS[type(node)] = tuple(f.name for f in fields(node))
+    for name in names:
+        value = getattr(node, name)
         items = value if isinstance(value, list) else [value]
         for item in items:
             parts = item if isinstance(item, tuple) else (item,)

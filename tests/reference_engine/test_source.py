@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -172,3 +174,140 @@ def test_windows_line_endings_read_as_before(tmp_path: Path) -> None:
     f.write_bytes(b"a: 1\r\nb:\r\n  - 2\r\n")
     src = load_file(f)
     assert src.data == {"a": 1, "b": [2]} and src.line(("b", 0)) == 3 and "\r" not in src.text
+
+
+# --------------------------------------------------------------------------- libyaml's composer
+# A document is composed by libyaml's C composer where it loads without error and by PyYAML's
+# pure-Python composer otherwise: the C one must give exactly what the Python one gives, or
+# leave the text to it.
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _both(text: str) -> tuple[object, object]:
+    """What the pure-Python composer and the C path make of ``text``: (data, lines) or the
+    problems; the C path's None where it leaves the text to the Python one."""
+
+    def outcome(parse: Callable[[], source.Source]) -> object:
+        try:
+            got = parse()
+        except SpecError as exc:
+            return exc.problems
+        return repr(got.data), got.lines
+
+    c_loader = source._c_loader()
+    assert c_loader is not None  # PyYAML's wheels bundle libyaml
+    python = outcome(lambda: source._parse_py(text, "f.yaml"))
+    if source._py_only(text):
+        return python, None
+    try:
+        return python, outcome(lambda: source._parse_c(c_loader, text, "f.yaml"))
+    except source._NotFast:
+        return python, None
+
+
+def _shipped() -> list[Path]:
+    out = [p for d in ("rulesets", "templates", "tests") for p in sorted((ROOT / d).rglob("*.y*ml"))]
+    assert len(out) > 100
+    return out
+
+
+def test_every_shipped_file_composes_the_same_in_c() -> None:
+    fast = 0
+    for path in _shipped():
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            continue
+        python, c = _both(text)
+        assert c is None or c == python, path
+        fast += c is not None
+    assert fast >= 100  # the C path is the one taken: only bad specs are left to PyYAML
+
+
+def test_a_shipped_spec_never_reaches_the_python_composer(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(text: str, file: str) -> source.Source:
+        raise AssertionError("composed by PyYAML")
+
+    monkeypatch.setattr(source, "_parse_py", refuse)
+    monkeypatch.setattr(source, "_PARSED", {})
+    src = load_file(ROOT / "rulesets" / "protocols" / "card-selection-arrow.yaml")
+    assert src.data["protocol"] == "card-selection-arrow" and src.line(("steps",)) is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: [is it?]\n",  # PyYAML ends a plain value at '?' inside [...] and refuses it
+        "a: {b: why?}\n",
+        "a: b\tc\n- x\n",  # a tab inside a plain value
+        "a: x\ufeffy\n",  # a byte-order mark inside the text
+        "a: |#\n  x\n",  # a comment right after a block scalar's indicator
+        "a: !=!!int 1\n",  # a tag PyYAML cannot read
+        "a: x\x85b: y\n",  # a line break PyYAML and libyaml count differently
+        "---\n ",  # an empty document: the lines of empty values differ
+        "- \n- x\n",  # an empty item of a list
+        "? \n: 1\n",  # an empty key
+        "a: &x\nb: [*x]\n",  # an empty value met again through an alias
+    ],
+)
+def test_where_the_composers_disagree_pyyaml_decides(text: str) -> None:
+    assert _both(text)[1] is None  # left to PyYAML
+    try:
+        expected: object = (repr(source._parse_py(text, "f.yaml").data), None)
+    except SpecError as exc:
+        expected = exc.problems
+    try:
+        got: object = (repr(load_text(text, "f.yaml").data), None)
+    except SpecError as exc:
+        got = exc.problems
+    assert got == expected
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_hostile_text_composes_the_same_in_c(seed: int) -> None:
+    """Random texts from YAML's own punctuation: wherever the C path answers (it answers for
+    about a fifth of them: the rest hold a ``?`` and a ``[``, or are not YAML), it gives
+    PyYAML's data, lines or problems exactly."""
+    alphabet = [
+        "k: ", "a", "b1", "\n", "\n  ", "\n    ", "- ", "-", "[", "]", ",", ", ", "{", "}", ": ",
+        ":", "'", '"', "#", " #c", "|", ">", "|-", ">+", " ", "&a ", "*a", "<<: ", "%", "@", "`",
+        "---", "...", "\\n", "0o7", "0b1", "1_000", "+1", "-.5", "=", "<<", "1:2", "null", "true",
+        "\r\n", "\r", "L[2, *]", "x.y", "==", "!=", "? ", "?", "~", "yes", "2024-01-01", ".inf",
+        "é", "0x1", "1e3",
+    ]  # fmt: skip
+    rng = random.Random(seed)
+    answered = 0
+    for _ in range(2_000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 40)))
+        python, c = _both(text)
+        if c is not None:
+            answered += 1
+            assert c == python, repr(text)
+    assert answered > 300
+
+
+def test_without_libyaml_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    path = ROOT / "rulesets" / "protocols" / "card-selection-arrow.yaml"
+    fast = load_file(path)
+    monkeypatch.setattr(source, "_c_loader", lambda: None)
+    monkeypatch.setattr(source, "_PARSED", {})
+    slow = load_file(path)
+    assert repr(slow.data) == repr(fast.data) and slow.lines == fast.lines
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("a: !!int \n", "a: cannot read the value '': not a valid int"),
+        ("a: !!float \n", "a: cannot read the value '': not a valid float"),
+        ("a: !!bool x\n", "a: cannot read the value 'x': not a valid bool"),
+        ("a: !!timestamp x\n", "a: cannot read the value 'x': not a valid timestamp"),
+        ("!!bool x: 1\n", "cannot read the value 'x': not a valid bool"),
+    ],
+)
+def test_a_value_its_tag_does_not_fit_is_one_line(text: str, message: str) -> None:
+    """PyYAML's constructors raise IndexError, KeyError, AttributeError on these: one problem
+    naming file, line and key, not a traceback."""
+    p = refused(text)
+    assert p.line == 1 and f"{p.path}: {p.message}".lstrip(": ") == message

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from reference_engine import spec
 from reference_engine.errors import SpecError
 from reference_engine.registry import Library, rulesets_dir
 
@@ -180,3 +181,75 @@ def test_players_default_to_none(library: Library) -> None:
         proto = library.protocol(name)
         assert all(p.virtual or p.knows or p.hands for p in proto.players.values())
     assert library.protocol("card-selection").watched_hands() == {}
+
+
+# --------------------------------------------------------------------------- checked protocols kept
+
+
+def test_a_second_library_gets_the_checked_protocol_without_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
+    first = Library().protocol("card-selection-arrow")
+
+    def refuse(*args: object) -> object:
+        raise AssertionError("parsed or checked again")
+
+    monkeypatch.setattr(spec, "analyse", refuse)
+    monkeypatch.setattr(spec, "load_text", refuse)
+    again = Library()
+    assert again.protocol("card-selection-arrow") is first
+    assert again.protocol("knockout-lottery") is Library().protocol("knockout-lottery")
+
+
+CALLER = "protocol: caller\ntitle: t\nsteps:\n  - step: 1\n    say: x\n    call: callee\n"
+CALLEE = (
+    "protocol: callee\ntitle: t\nsymbols: {a: {}}\nsteps:\n  - step: 1\n    say: x\n    place: {s: [a]}\n"
+)
+
+
+def test_a_kept_protocol_is_linked_by_each_library(tmp_path: Path) -> None:
+    """The protocol is kept; its calls are checked by every library: a callee gone since is
+    an error in the next one."""
+    (tmp_path / "caller.yaml").write_text(CALLER, encoding="utf-8")
+    (tmp_path / "callee.yaml").write_text(CALLEE, encoding="utf-8")
+    kept = Library([tmp_path]).protocol("caller")
+    (tmp_path / "callee.yaml").unlink()
+    with pytest.raises(SpecError, match="unknown protocol 'callee'"):
+        Library([tmp_path]).protocol("caller")
+    (tmp_path / "callee.yaml").write_text(CALLEE, encoding="utf-8")
+    assert Library([tmp_path]).protocol("caller") is kept
+
+
+def test_a_changed_file_is_read_again(tmp_path: Path) -> None:
+    path = tmp_path / "callee.yaml"
+    path.write_text(CALLEE, encoding="utf-8")
+    first = Library([tmp_path]).protocol("callee")
+    path.write_text(CALLEE.replace("title: t", "title: changed"), encoding="utf-8")
+    second = Library([tmp_path]).protocol("callee")
+    assert (first.title, second.title) == ("t", "changed")
+    path.write_text(CALLEE.replace("[a]}", "[a}"), encoding="utf-8")
+    with pytest.raises(SpecError, match="YAML syntax error"):
+        Library([tmp_path]).protocol("callee")
+    # The same name in another folder is another file.
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "callee.yaml").write_text(CALLEE, encoding="utf-8")
+    assert Library([other]).protocol("callee") is not first
+
+
+def test_a_spec_with_problems_is_not_kept_and_its_problems_are_the_callers(tmp_path: Path) -> None:
+    path = tmp_path / "bad-one.yaml"
+    path.write_text(BAD, encoding="utf-8")
+    problems = spec.load_protocol_checked(path)[1]
+    assert problems
+    problems.clear()
+    assert spec.load_protocol_checked(path)[1]  # found again, not kept
+    assert (str(path), BAD) not in spec._CHECKED
+
+
+def test_the_kept_protocols_are_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(spec, "_CHECKED", {})
+    monkeypatch.setattr(spec, "_CHECKED_MAX", 3)
+    for i in range(10):
+        path = tmp_path / f"callee{i}.yaml"
+        path.write_text(CALLEE.replace("callee", f"callee{i}"), encoding="utf-8")
+        assert spec.load_protocol_checked(path)[0] is not None
+        assert len(spec._CHECKED) <= 3
