@@ -116,3 +116,35 @@ def test_a_kept_caller_links_the_callee_of_each_librarys_path(tmp_path: Path) ->
         lib = Library([tmp_path, folder])
         assert lib.protocol("caller") is spec.load_protocol_checked(tmp_path / "caller.yaml")[0]
         assert lib.protocol("callee").title == title
+
+
+def test_nothing_a_game_or_a_verification_does_changes_a_kept_protocol() -> None:
+    """Every library shares a kept protocol: playing, simulating and verifying must leave it
+    (its declarations, steps and source) as checked."""
+    from kitgen.core.verification import verify_named
+    from reference_engine.kinds.shedding import Game, load_rules
+    from reference_engine.selection import ENGINE
+
+    lib = Library()
+    for name in ("card-selection-arrow", "knockout-lottery", "six-card-and"):
+        lib.protocol(name)
+
+    def snapshot() -> dict[tuple[str, str], str]:
+        return {
+            key: repr(p) + repr(p.src.data) + repr(sorted(p.src.lines.items(), key=repr))
+            for key, p in spec._CHECKED.items()
+        }
+
+    before = snapshot()
+    rules = load_rules("uno")
+    for engine in ("compiled", "interpreter"):
+        token = ENGINE.set(engine)
+        try:
+            Game(rules, lib, players=4, virtual=4, level="card", seed=1).play()
+        finally:
+            ENGINE.reset(token)
+    verify_named("six-card-and", force=True)
+    verify_named("knockout-lottery", ("m=2",), force=True)
+    after = snapshot()
+    assert {k: after[k] for k in before if k in after} == {k: before[k] for k in before if k in after}
+    assert len(set(before) & set(after)) >= 3
