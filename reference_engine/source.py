@@ -331,8 +331,10 @@ def _tree_fits(root: yaml.Node) -> bool:
 def _parse_py(text: str, file: str) -> Source:
     lines: dict[KeyPath, int] = {}
     problems: list[Problem] = []
+    at: list[_BoundedLoader] = []
     try:
         loader = _BoundedLoader(text)
+        at.append(loader)
         try:
             node = loader.get_single_node()
             if node is not None:
@@ -351,6 +353,12 @@ def _parse_py(text: str, file: str) -> Source:
         raise SpecError([Problem(file, line, "", f"YAML syntax error: {reason}")]) from None
     except yaml.YAMLError as exc:
         raise SpecError([Problem(file, None, "", f"YAML error: {exc}")]) from None
+    except ValueError as exc:  # PyYAML's scanner reads "\U00110000" as chr(0x110000)
+        if "chr()" not in str(exc):
+            raise
+        line = at[0].line + 1 if at else None
+        message = "YAML syntax error: an escape (\\U...) names no character (past U+10FFFF)"
+        raise SpecError([Problem(file, line, "", message)]) from None
     if problems:
         raise SpecError(problems)
     return Source(file=file, data=data, lines=lines, text=text)

@@ -121,7 +121,8 @@ def load_protocol_checked(path: str | Path) -> tuple[Protocol | None, list[Probl
     text = read_text(path)
     key = (file, text)
     hit = _CHECKED.get(key)
-    if hit is not None:
+    if hit is not None and _cards_as_checked(hit):
+        _register(hit.symbols)  # as checking it again would (another spec may have paired them since)
         return hit, []
     proto, problems = analyse(load_text(text, file))
     if proto is not None and not problems:
@@ -129,6 +130,27 @@ def load_protocol_checked(path: str | Path) -> tuple[Protocol | None, list[Probl
             _CHECKED.clear()
         _CHECKED[key] = proto
     return proto, problems
+
+
+def _cards_as_checked(proto: Protocol) -> bool:
+    """Whether every card ``proto`` declares is printed as when it was checked: the check reads
+    the cards the process knows (:data:`SYMBOLS`), so a family another spec declared since with
+    a glyph would clash with ``glyph: x``, or lend a card without a glyph its own; then the spec
+    is checked again."""
+    for decl in proto.symbols.values():
+        known = SYMBOLS.get(decl.name)
+        if known is None or known.glyph != decl.glyph:
+            return False
+    return True
+
+
+def _register(symbols: dict[str, SymbolDecl]) -> None:
+    """The process's cards learn a checked spec's: their glyphs and up-down pairs."""
+    for decl in symbols.values():
+        SYMBOLS.intern(decl.name, decl.glyph)
+    for decl in symbols.values():
+        if decl.rotated:
+            ROTATIONS.pair(SYMBOLS.intern(decl.name), SYMBOLS.intern(decl.rotated))
 
 
 # Checked protocols by (file name, text), for the process (see load_protocol_checked).
@@ -233,11 +255,7 @@ def analyse(src: Source) -> tuple[Protocol | None, list[Problem]]:
 
     check_names(ck, proto)
     if not ck.problems:
-        for decl in symbols.values():
-            SYMBOLS.intern(decl.name, decl.glyph)
-        for decl in symbols.values():
-            if decl.rotated:
-                ROTATIONS.pair(SYMBOLS.intern(decl.name), SYMBOLS.intern(decl.rotated))
+        _register(symbols)
     return proto, ck.problems
 
 
