@@ -493,3 +493,16 @@ def test_two_washes_after_the_turn_are_both_known_down(tmp_path: Path) -> None:
     assert _down_of(shown) == ["4 shuffle", "5 turn", "8 shuffle", "8 shuffle", "9 turn"]
     found, kinds = _differences(shown, seeds=2, most=3)
     assert not found and kinds == {"ran"}, found
+
+
+def test_a_variable_named_like_the_washed_region_runs_alike(tmp_path: Path) -> None:
+    """A variable ``M`` set before step 3 to the region's cards, to shadow the region the wash
+    and the row turn name (their links would refuse it, the steps staying marked known down):
+    a variable may not hold face-down cards, so both engines stop alike at step 2a."""
+    let = '  - step: 2a\n    say: "Nothing to do."\n    let: {M: "M"}\n\n  - step: 3\n'
+    shown = _mutant(tmp_path, ("  - step: 3\n", let))
+    program = program_for(shown, shown.protocol("card-selection-arrow"))
+    assert isinstance(program, Program)
+    found, kinds = _differences(shown, seeds=2, most=3)
+    assert not found, found
+    assert kinds == {"error SimulationError"}, kinds
