@@ -506,3 +506,37 @@ def test_a_variable_named_like_the_washed_region_runs_alike(tmp_path: Path) -> N
     found, kinds = _differences(shown, seeds=2, most=3)
     assert not found, found
     assert kinds == {"error SimulationError"}, kinds
+
+
+TAIL = "      how: >-\n        A table wash that turns"  # step 8's, not step 4's
+
+
+def test_a_spin_after_the_turn_is_no_wash_of_the_chain(tmp_path: Path) -> None:
+    """Step 8 spins the row of sleeves instead of scrambling it (a spin turns every card round,
+    at once): no segment step, so step 9's row is not taken as known down; both engines run
+    alike."""
+    shown = _mutant(
+        tmp_path,
+        (
+            '      scramble: "columns(M)"\n      uses: sleeve\n' + TAIL,
+            '      spin: "columns(M)"\n      uses: sleeve\n' + TAIL,
+        ),
+    )
+    assert _down_of(shown) == ["4 shuffle", "5 turn"]
+    found, kinds = _differences(shown, seeds=2, most=3)
+    assert not found, found
+    assert kinds, kinds
+
+
+def test_a_card_placed_face_up_between_the_turn_and_the_wash_ends_what_is_known(tmp_path: Path) -> None:
+    """A step between step 3's ``turn: up()`` and step 4's wash lays a new card face up: neither
+    the wash nor step 5's row is taken as known down; both engines run alike."""
+    put = (
+        '  - step: 3a\n    say: "Lay an owner card face up."\n'
+        '    place:\n      X: "[new(theta(1))]"\n    face: up\n\n  - step: 4\n'
+    )
+    shown = _mutant(tmp_path, ("  - step: 4\n", put))
+    assert _down_of(shown) == ["8 shuffle", "9 turn"]
+    found, kinds = _differences(shown, seeds=2, most=3)
+    assert not found, found
+    assert kinds, kinds
