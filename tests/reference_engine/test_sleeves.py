@@ -295,3 +295,61 @@ def test_kept_sets_of_slots_stay_bounded_and_right_after_starting_afresh(
     a = Region("w48share", 3, 4, 2, 1, None, front)
     b = Region("w48share", 3, 4, 2, 1, None, front.turned("back"))
     assert sleeve_slots([a], frozenset())[0] is sleeve_slots([b], frozenset())[0]
+
+
+# --- w48-attack2: a region's kept sleeve slots (Region.sleeve_slots), attacked -----------------
+
+
+def test_a_regions_kept_slots_never_follow_it_into_a_copy_with_other_fields() -> None:
+    """The slots kept on a region are worked out from its fields: a region made from it with
+    another frame, offset or shape (dataclasses.replace), a copy, a deep copy and a pickle each
+    answer by the definition, and equality and hashing ignore what was kept."""
+    import dataclasses
+
+    front = SleeveFrame((1, 2, 3), (1, 2, 3), frozenset({1, 3}), frozenset({2}), side="front")
+    reg = Region("w48kept", 3, 4, 5, 1, None, front)
+    fresh = Region("w48kept", 3, 4, 5, 1, None, front)
+    sleeve_slots([reg], frozenset())
+    assert reg.sleeve_slots is not None and fresh.sleeve_slots is None
+    assert reg == fresh and hash(reg) == hash(fresh)
+    others = [
+        dataclasses.replace(reg, sleeve=front.turned("back")),
+        dataclasses.replace(reg, sleeve=front.with_rows((1, 3))),
+        dataclasses.replace(reg, sleeve=dataclasses.replace(front, front=frozenset({1}))),
+        dataclasses.replace(reg, offset=0),
+        dataclasses.replace(reg, rows=2),
+        dataclasses.replace(reg, cols=2),
+        copy.copy(reg),
+        copy.deepcopy(reg),
+        pickle.loads(pickle.dumps(reg)),
+    ]
+    for other in others:
+        for holes in (frozenset(), frozenset({5, 6}), frozenset(range(13, 17))):
+            inside, shown = sleeve_slots([other], holes)
+            assert (set(inside), set(shown)) == _slots_by_definition([other], holes), other
+        assert (other == reg) == (hash(other) == hash(reg) and other.sleeve_slots == reg.sleeve_slots)
+
+
+def test_regions_alike_but_for_their_sleeves_share_nothing_wrong() -> None:
+    """Regions of equal offset, width and rows whose sleeves differ (front or back up, which rows
+    face the front, which are inside, what they keep), met in every order and alongside each
+    other: each answer is the definition's."""
+    frames = [
+        SleeveFrame((2, 1, 3), (2, 1, 3), frozenset({1, 3}), frozenset({2}), side=side)
+        for side in ("front", "back")
+    ]
+    frames += [f.with_rows((2, 1)) for f in frames] + [f.with_rows((1,)) for f in frames]
+    frames.append(SleeveFrame((2, 1, 3), (2, 1, 3), frozenset(), side="front"))
+    frames.append(SleeveFrame((2, 1, 3), (2, 1, 3), frozenset({1, 3}), side="front", kind="envelope"))
+    rng = random.Random(4802)
+    for _ in range(300):
+        picked = rng.sample(frames, rng.randint(1, 3))
+        regions, offset = [], 0
+        for k, frame in enumerate(picked):
+            regions.append(Region(f"w48alike{k}", 3, 3, offset, 1, None, frame))
+            offset += 9
+        # The same offsets again, each region alone, in another order.
+        for regs in (regions, *([r] for r in reversed(regions))):
+            holes = frozenset(f for f in range(offset) if rng.random() < 0.3)
+            inside, shown = sleeve_slots(regs, holes)
+            assert (set(inside), set(shown)) == _slots_by_definition(regs, holes)

@@ -418,3 +418,123 @@ def test_what_follows_turning_every_card_down_is_known_down(tmp_path: Path) -> N
     program = program_for(shown, shown.protocol("card-selection-arrow"))
     assert isinstance(program, Program)
     assert _down_leaves(_segment(program)) == ["8 shuffle", "9 turn"]
+
+
+# --- w48-attack2: what a link may take as known down, attacked ---------------------------------
+
+
+def _mutant(tmp_path: Path, *edits: tuple[str, str]) -> Library:
+    text = ARROW.read_text(encoding="utf-8")
+    for old, new in edits:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    return _library(tmp_path, text)
+
+
+def _down_of(library: Library) -> list[str]:
+    program = program_for(library, library.protocol("card-selection-arrow"))
+    assert isinstance(program, Program)
+    return _down_leaves(_segment(program))
+
+
+def test_a_turn_of_the_face_up_cards_of_one_region_is_not_every_card_down(tmp_path: Path) -> None:
+    """``turn: up(M)`` turns only M's face-up cards: what follows it is not taken as known down
+    (the other regions' cards may be up), and both engines still run alike."""
+    shown = _mutant(tmp_path, ('\n    turn: "up()"\n', '\n    turn: "up(M)"\n'))
+    assert _down_of(shown) == ["8 shuffle", "9 turn"]
+    found, kinds = _differences(shown, seeds=2, most=3)
+    assert not found and kinds == {"ran"}, found
+
+
+def test_up_declared_as_a_game_function_is_not_the_built_in(tmp_path: Path) -> None:
+    """A protocol whose ``up`` is a game function of its own (``context: up``) may mean anything
+    by ``turn: up()``: no step after it is taken as known down."""
+    shown = _mutant(
+        tmp_path,
+        ("context:\n  valid:\n", "context:\n  up:\n    doc: the game's own up\n  valid:\n"),
+    )
+    assert _down_of(shown) == []
+
+
+def test_a_sleeve_step_between_the_turn_and_the_wash_ends_what_is_known(tmp_path: Path) -> None:
+    """Step 7 turned round (``turn: up()`` first, then the sleeves back up): step 8's wash no
+    longer follows the turn right away, so neither it nor step 9 is taken as known down."""
+    shown = _mutant(
+        tmp_path,
+        (
+            '      - sleeve: {M: back}\n      - turn: "up()"',
+            '      - turn: "up()"\n      - sleeve: {M: back}',
+        ),
+    )
+    assert _down_of(shown) == ["4 shuffle", "5 turn"]
+
+
+def test_labels_on_the_turn_leave_the_washes_alike(tmp_path: Path) -> None:
+    """A label put on the cards by ``turn: up()`` (the layout changes between the turn and the
+    wash): the wash's link is made for the labelled layout, and both engines run alike."""
+    shown = _mutant(
+        tmp_path,
+        ('\n    turn: "up()"\n', '\n    turn: "up()"\n    labels:\n      "M[1, *]": "the cards"\n'),
+    )
+    assert _down_of(shown) == ["4 shuffle", "5 turn", "8 shuffle", "9 turn"]
+    found, kinds = _differences(shown, seeds=2, most=3)
+    assert not found and kinds == {"ran"}, found
+
+
+def test_two_washes_after_the_turn_are_both_known_down(tmp_path: Path) -> None:
+    """Step 8 washes twice: the second wash follows a wash that follows ``turn: up()`` (still
+    no card up outside the hands), and both engines run alike."""
+    text = ARROW.read_text(encoding="utf-8")
+    i = text.index("  - step: 8\n")
+    j = text.index("  - step: 9\n")
+    wash = '      - shuffle: {scramble: "columns(M)"}\n'
+    step8 = '  - step: 8\n    say: "Wash twice."\n    do:\n' + wash + wash + "\n"
+    shown = _library(tmp_path, text[:i] + step8 + text[j:])
+    assert _down_of(shown) == ["4 shuffle", "5 turn", "8 shuffle", "8 shuffle", "9 turn"]
+    found, kinds = _differences(shown, seeds=2, most=3)
+    assert not found and kinds == {"ran"}, found
+
+
+def test_a_variable_named_like_the_washed_region_runs_alike(tmp_path: Path) -> None:
+    """A variable ``M`` set before step 3 to the region's cards, to shadow the region the wash
+    and the row turn name (their links would refuse it, the steps staying marked known down):
+    a variable may not hold face-down cards, so both engines stop alike at step 2a."""
+    let = '  - step: 2a\n    say: "Nothing to do."\n    let: {M: "M"}\n\n  - step: 3\n'
+    shown = _mutant(tmp_path, ("  - step: 3\n", let))
+    program = program_for(shown, shown.protocol("card-selection-arrow"))
+    assert isinstance(program, Program)
+    found, kinds = _differences(shown, seeds=2, most=3)
+    assert not found, found
+    assert kinds == {"error SimulationError"}, kinds
+
+
+TAIL = "      how: >-\n        A table wash that turns"  # step 8's, not step 4's
+
+
+def test_a_spin_after_the_turn_is_no_wash_of_the_chain(tmp_path: Path) -> None:
+    """Step 8 spins the row of sleeves instead of scrambling it (a spin turns every card round,
+    at once): no segment step, so step 9's row is not taken as known down; both engines run
+    alike."""
+    shown = _mutant(
+        tmp_path,
+        (
+            '      scramble: "columns(M)"\n      uses: sleeve\n' + TAIL,
+            '      spin: "columns(M)"\n      uses: sleeve\n' + TAIL,
+        ),
+    )
+    assert _down_of(shown) == ["4 shuffle", "5 turn"]
+    found, kinds = _differences(shown, seeds=2, most=3)
+    assert not found and kinds == {"ran"}, found
+
+
+def test_a_card_placed_face_up_between_the_turn_and_the_wash_ends_what_is_known(tmp_path: Path) -> None:
+    """A step between step 3's ``turn: up()`` and step 4's wash lays a new card face up: neither
+    the wash nor step 5's row is taken as known down; both engines run alike."""
+    put = (
+        '  - step: 3a\n    say: "Lay an owner card face up."\n'
+        '    place:\n      X: "[new(theta(1))]"\n    face: up\n\n  - step: 4\n'
+    )
+    shown = _mutant(tmp_path, ("  - step: 4\n", put))
+    assert _down_of(shown) == ["8 shuffle", "9 turn"]
+    found, kinds = _differences(shown, seeds=2, most=3)
+    assert not found and kinds == {"ran"}, found
