@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 _UNKNOWN: Any = object()  # not in a memo
@@ -54,14 +54,28 @@ class Meters:
         memo[key] = None if value is self else value
         return value
 
+    def _with(
+        self,
+        shuffles: int,
+        turns: int,
+        kinds: tuple[tuple[str, int], ...],
+        peak: tuple[tuple[int, int], ...],
+        calls: tuple[tuple[str, int], ...],
+    ) -> Meters:
+        """These counters with the five fields given: made directly for Meters itself
+        (dataclasses.replace reads the fields' list at every call), by ``replace`` for a subclass,
+        so that a field of its own is kept."""
+        if type(self) is Meters:
+            return Meters(shuffles, turns, kinds, peak, calls)
+        return replace(self, shuffles=shuffles, turns=turns, kinds=kinds, peak=peak, calls=calls)
+
     def add_shuffle(self, kind: str) -> Meters:
         hit = self._memo(("shuffle", kind))
         if hit is not None:
             return hit
         kinds = dict(self.kinds)
         kinds[kind] = kinds.get(kind, 0) + 1
-        # dataclasses.replace's result, made directly (replace reads the fields' list each time).
-        new = type(self)(self.shuffles + 1, self.turns, tuple(sorted(kinds.items())), self.peak, self.calls)
+        new = self._with(self.shuffles + 1, self.turns, tuple(sorted(kinds.items())), self.peak, self.calls)
         return self._remember(("shuffle", kind), new)
 
     def add_turn(self) -> Meters:
@@ -69,7 +83,7 @@ class Meters:
         if hit is not None:
             return hit
         return self._remember(
-            "turn", type(self)(self.shuffles, self.turns + 1, self.kinds, self.peak, self.calls)
+            "turn", self._with(self.shuffles, self.turns + 1, self.kinds, self.peak, self.calls)
         )
 
     def note_out(self, out: tuple[tuple[int, int], ...]) -> Meters:
@@ -88,7 +102,7 @@ class Meters:
                 changed = True
         if not changed:
             return self
-        return type(self)(self.shuffles, self.turns, self.kinds, tuple(sorted(peak.items())), self.calls)
+        return self._with(self.shuffles, self.turns, self.kinds, tuple(sorted(peak.items())), self.calls)
 
     def absorb(
         self, sub: Meters, out_before: tuple[tuple[int, int], ...], callee: str = "", handed: int = 0
