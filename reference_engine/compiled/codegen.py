@@ -218,7 +218,11 @@ class _Gen:
             args = []
             for a in node.args:
                 cell = self._cell(a)
-                args.append(self._face_code(a, cell) if cell else self.emit(a))
+                code = self._face_code(a, cell) if cell else self.emit(a)
+                if not cell and kind == "context":  # as the interpreter gives it (game_argument)
+                    g = f"_garg({code})"
+                    code = f"({code} if type({code}) is _Sym else {g})" if IDENT.match(code) else g
+                args.append(code)
             if kind == "builtin":
                 if len(args) != 1:
                     raise Unfit("family_index with other than one argument")

@@ -24,6 +24,7 @@ from ..expressions import (
 )
 from ..expressions.nodes import Call, Comprehension, Name, Node, _arith, _bounded, _compare
 from ..functions import BUILTINS, _slots
+from ..machine.frame import game_argument
 from ..machine.plans import _flats, _res
 from ..table import Layout, Reader, Region, RegionRef, Slots, State
 
@@ -605,6 +606,8 @@ HELPERS: dict[str, Any] = {
     "_anyr": h_any_range,
     "_face_row": h_face_row,
     "_direct": h_direct,
+    "_garg": game_argument,
+    "_Sym": Symbol,
     "_eq_face": h_eq_face,
 }
 

@@ -122,7 +122,9 @@ class Moment:
 
 
 def one_card(card: Any) -> Symbol:
-    """The card a validity rule is asked about: a card, or a selection of one face-up card."""
+    """The card a validity rule is asked about: its face (what both engines give a game's function,
+    :func:`~reference_engine.machine.frame.game_argument`), or a selection or list of one card (a
+    rule called directly); several cards are refused."""
     if type(card) is Symbol:  # a card itself (most calls: a game's rule per card); as plain() gives it
         return card
     from ..errors import EvalError

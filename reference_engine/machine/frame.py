@@ -9,10 +9,10 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-from ..cards import ROTATIONS, SYMBOLS, Symbol, code
+from ..cards import DEALT, ROTATIONS, SYMBOLS, Symbol, code
 from ..encodings import BoundEncoding, Encoding, family_symbol
 from ..errors import SimulationError
-from ..expressions import EvalError, Expression, Scope, as_int, plain
+from ..expressions import EvalError, Expression, Scope, Value, as_int, plain
 from ..functions import BUILTINS
 from ..kept import exact
 from ..meters import Meters
@@ -37,10 +37,33 @@ def _context_fn(proto: Protocol, name: str, fn: GameFunction | None) -> Callable
                 f"{proto.name} needs the function {name!r} from a game: verify it with «deck» "
                 "(a scenario of the spec) or run it through `kitgen play`"
             )
-        return fn(*args)
+        return fn(*[a if type(a) is Symbol else game_argument(a) for a in args])
 
     call.direct = fn  # type: ignore[attr-defined]  # the game's function itself, for the compiled path
     return call
+
+
+def game_argument(value: Any) -> Any:
+    """What a game's function (``valid(M[1, j])``) is given for an argument, the same on both
+    engines: a selection of one place on the table is the face of its card (``None`` where the
+    place is empty), a selection of several places the list of their faces, a list item by item,
+    any other value as it is. A card face down or hidden in a sleeve is refused (a
+    :class:`~reference_engine.table.LeakError`, as a decision reading it is), before the game is
+    asked. A dealt card's face may be read here in a verification by validity classes (the game
+    reads it through its function)."""
+    if type(value) is Symbol:
+        return value
+    with DEALT.through_game():
+        if isinstance(value, Slots):
+            faces = value.faces()
+            return faces[0] if len(faces) == 1 else faces
+        if isinstance(value, Value):
+            value = plain(value)
+            if isinstance(value, Value):
+                return value
+        if isinstance(value, list):
+            return [game_argument(v) for v in value]
+        return value
 
 
 def _family_fn(family: str) -> Callable[[Scope, Any], Symbol]:
