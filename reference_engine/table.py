@@ -40,9 +40,8 @@ class Region:
     hand: str | None = None
     sleeve: SleeveFrame | None = None
     size: ClassVar[int]  # rows * cols: stored by __post_init__ (no field: equality, hash, pickle)
-    # What sleeves.sleeve_slots works out of a sleeved region, kept on it when first asked (no
-    # field either). Set here to None, so that every region has the same attributes: an
-    # attribute added later would give the region a dict of its own, slower to read.
+    # sleeves.sleeve_slots' answer, kept when first asked (no field); None from __post_init__
+    # so that every region has the same attributes (one added later is slower to read).
     sleeve_slots: ClassVar[Any]
 
     def __post_init__(self) -> None:
@@ -158,9 +157,8 @@ class Layout:
         for shape in shapes:
             if len(shape) == 6:
                 name, rows, cols, unit, hand, sleeve = shape
-            else:
-                name, rows, cols, unit, hand = shape[:5]
-                sleeve = shape[5] if len(shape) > 5 else None
+            else:  # five fields (no sleeve), or more than six
+                (name, rows, cols, unit, hand), sleeve = shape[:5], shape[5] if len(shape) > 5 else None
             fields = (name, rows, cols, offset, unit, hand, sleeve)
             reg = kept.get(fields)
             if reg is None:
