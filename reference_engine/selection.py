@@ -21,7 +21,7 @@ from .cards import SYMBOLS, Symbol
 from .collector import paused
 from .compiled import run_single
 from .compiled.program import expect_value, outputs_evaluator
-from .errors import CheckFailure
+from .errors import CheckFailure, UsageError
 from .expressions import Comprehension, Const, Index, Name, Node
 from .kept import exact
 from .machine import Runner, Shared, ViewTable, read_outputs
@@ -123,6 +123,28 @@ def check_selection(proto: Protocol) -> None:
             ),
         ],
     )
+
+
+def check_fallback(proto: Protocol, fallback: bool, game: str, default: str) -> None:
+    """Whether ``proto`` fits what ``game`` does with a hand that holds no valid card: draw or
+    pass (``fallback`` False: the protocol must be able to play none, an output 'found') or play
+    any card of the hand (True: it must always play one, no 'found'). Refused, exit 2, before
+    the game starts, rather than at the first such turn."""
+    found = "found" in proto.outputs
+    if found == fallback:
+        raise UsageError(
+            f"{proto.name} "
+            + (
+                "may play no card (it has an output 'found'); in "
+                f"{game} a player with no valid card plays any card of the hand, so its protocol "
+                "must always play one"
+                if fallback
+                else "plays a card even when none may be played (it has no output 'found'); in "
+                f"{game} a virtual player with no valid card draws or passes, so its protocol must "
+                "be able to play none"
+            )
+            + f", like {default}"
+        )
 
 
 _PLANS_KEPT = 20_000  # rearrangement plans kept between runs before the cache starts afresh

@@ -72,7 +72,16 @@ class TableGame(ABC, Generic[R]):
         """The virtual players of this game, choosing with the card selection protocol
         (``fallback``: the original covert lottery's any card when none is valid)."""
         virtual = sum(s.virtual for s in self.seats)
-        return VirtualPlayers(self.library, self.level, self.rng, self.protocol_name, virtual, fallback)
+        return VirtualPlayers(
+            self.library,
+            self.level,
+            self.rng,
+            self.protocol_name,
+            virtual,
+            fallback,
+            self.rules.name,
+            self.rules.virtual_protocol,
+        )
 
     def deal_round(self, deck: list[Symbol]) -> tuple[int, list[list[Symbol]]]:
         """The whole ``deck``, shuffled and dealt one card at a time from the left of a dealer

@@ -21,7 +21,7 @@ from ..cards import Symbol
 from ..errors import UsageError
 from ..records.recorder import Recorder
 from ..registry import Library
-from ..selection import CallCache, SelectionRun, check_selection, run_selection
+from ..selection import CallCache, SelectionRun, check_fallback, check_selection, run_selection
 
 Validity = Callable[[Any], bool]
 
@@ -165,6 +165,8 @@ class VirtualPlayers:
         protocol: str,
         virtual: int,
         fallback: bool = False,
+        game: str = "this game",
+        default: str = "the rule set's protocol",
     ):
         if level not in ("card", "rule"):
             raise UsageError(f"«level» is card or rule, not {level!r}")
@@ -178,6 +180,7 @@ class VirtualPlayers:
         self.protocol = library.protocol(protocol) if virtual and level == "card" else None
         if self.protocol is not None:
             check_selection(self.protocol)
+            check_fallback(self.protocol, fallback, game, default)
         self.recorder: Recorder | None = None  # a game being recorded: every run goes to its record
 
     def decide(self, owners: list[list[Symbol]], valid: Validity, where: str) -> Decision:

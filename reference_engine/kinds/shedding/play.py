@@ -25,7 +25,7 @@ from ...collector import paused
 from ...errors import CheckFailure, UsageError
 from ...records.recorder import Recorder
 from ...registry import Library
-from ...selection import CallCache, check_selection, draw_pile, run_selection
+from ...selection import CallCache, check_fallback, check_selection, draw_pile, run_selection
 from ..game import TableGame
 from ..result import Json, ScoredResult, VirtualWork
 from ..strategy import WEIGHTED_PROTOCOL, Strategy, weighted_pick
@@ -172,6 +172,7 @@ class Game(TableGame[RuleSet]):
         if virtual and level == "card":
             self.protocol = self.library.protocol(self.protocol_name)
             check_selection(self.protocol)  # the validity rule, the hands, the card played
+            check_fallback(self.protocol, False, rules.name, rules.virtual_protocol)
             takes_weights = "weight" in self.protocol.context
             if self.strategy.weighted and not takes_weights:
                 raise UsageError(
