@@ -30,13 +30,8 @@ POOL = [SYMBOLS.intern(f"relabel_test_card_{i}") for i in range(12)]  # faces no
 
 
 @pytest.fixture(autouse=True)
-def _fresh(monkeypatch: pytest.MonkeyPatch) -> None:
+def _fresh(relabel_fresh: None) -> None:
     """Every test starts with nothing kept."""
-    monkeypatch.setattr(rl, "_KEPT", {})
-    monkeypatch.setattr(rl, "_REFUSED", set())
-    monkeypatch.setattr(rl, "_TABLE", [None, {}])
-    monkeypatch.setattr(rl, "_EVALUATORS", {})
-    monkeypatch.setattr(rl, "_PLANS_OF", {})
 
 
 Call = tuple[dict[str, int], tuple[tuple[int, ...], ...]]

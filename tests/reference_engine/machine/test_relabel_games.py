@@ -23,12 +23,8 @@ SEEDS = (4, 8, 0)  # games in which equal cards meet a lottery pattern met all d
 
 
 @pytest.fixture(autouse=True)
-def _fresh(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(rl, "_KEPT", {})
-    monkeypatch.setattr(rl, "_REFUSED", set())
-    monkeypatch.setattr(rl, "_TABLE", [None, {}])
-    monkeypatch.setattr(rl, "_EVALUATORS", {})
-    monkeypatch.setattr(rl, "_PLANS_OF", {})
+def _fresh(relabel_fresh: None) -> None:
+    """Every test starts with nothing kept."""
 
 
 def _games(seeds: tuple[int, ...]) -> list[str]:

@@ -22,13 +22,8 @@ POOL = [SYMBOLS.intern(f"relabel_merged_card_{i}") for i in range(8)]  # faces n
 
 
 @pytest.fixture(autouse=True)
-def _fresh(monkeypatch: pytest.MonkeyPatch) -> None:
+def _fresh(relabel_fresh: None) -> None:
     """Every test starts with nothing kept."""
-    monkeypatch.setattr(rl, "_KEPT", {})
-    monkeypatch.setattr(rl, "_REFUSED", set())
-    monkeypatch.setattr(rl, "_TABLE", [None, {}])
-    monkeypatch.setattr(rl, "_EVALUATORS", {})
-    monkeypatch.setattr(rl, "_PLANS_OF", {})
 
 
 def shapes(m: int) -> Iterator[tuple[int, ...]]:
