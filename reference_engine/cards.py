@@ -9,7 +9,7 @@ module converts between that code and readable values.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
@@ -59,6 +59,7 @@ class SymbolTable:
     def __init__(self) -> None:
         self._by_name: dict[str, Symbol] = {}
         self._by_id: list[Symbol] = []
+        self._declared: set[str] = set()  # cards a checked spec declared (see named_only)
 
     def intern(self, name: str, glyph: str | None = None, attrs: dict[str, Any] | None = None) -> Symbol:
         sym = self._by_name.get(name)
@@ -73,6 +74,29 @@ class SymbolTable:
         if attrs:
             sym.attrs.update(attrs)
         return sym
+
+    def declare(self, name: str, glyph: str) -> Symbol:
+        """A checked spec declares the card ``name``, printed as ``glyph`` (undone if the spec is
+        refused for its calls after all, :func:`undone_on_error`)."""
+        if _JOURNAL is not None:
+            sym = self._by_name.get(name)
+            old, was = (name if sym is None else sym.glyph), name in self._declared
+
+            def undo() -> None:
+                object.__setattr__(self._by_name[name], "glyph", old)
+                if not was:
+                    self._declared.discard(name)
+
+            _JOURNAL.append(undo)
+        self._declared.add(name)
+        return self.intern(name, glyph)
+
+    def named_only(self, name: str) -> bool:
+        """Whether the process knows the card ``name`` by its name alone (a report read back from
+        the cache, a view): no spec declared it and it has no glyph of its own, so a spec may
+        still declare it with one."""
+        sym = self._by_name.get(name)
+        return sym is not None and sym.glyph == name and name not in self._declared
 
     def get(self, name: str) -> Symbol | None:
         return self._by_name.get(name)
@@ -174,6 +198,17 @@ class Rotations:
         self.to: dict[int, int] = {}
 
     def pair(self, a: Symbol, b: Symbol) -> None:
+        if _JOURNAL is not None:
+            before = {i: self.to.get(i) for i in (a.id, b.id)}
+
+            def undo() -> None:
+                for i, j in before.items():
+                    if j is None:
+                        self.to.pop(i, None)
+                    else:
+                        self.to[i] = j
+
+            _JOURNAL.append(undo)
         self.to[a.id] = b.id
         self.to[b.id] = a.id
 
@@ -192,6 +227,33 @@ class Rotations:
 
 
 ROTATIONS = Rotations()
+
+# What to undo, newest last, while a spec's cards are declared on trial (undone_on_error).
+_JOURNAL: list[Callable[[], None]] | None = None
+
+
+@contextmanager
+def undone_on_error() -> Iterator[None]:
+    """Cards declared (:meth:`SymbolTable.declare`) and up-down pairs made (:meth:`Rotations.pair`)
+    inside are undone if it raises: a spec refused for its calls (an unknown callee, a call's
+    arguments) leaves no card printed behind. A callee checked inside inherits its caller's
+    glyphs as before; a new card stays known, by its name alone (its id kept)."""
+    global _JOURNAL
+    outer = _JOURNAL is None
+    if outer:
+        _JOURNAL = []
+    journal = _JOURNAL
+    assert journal is not None
+    mark = len(journal)
+    try:
+        yield
+    except BaseException:
+        while len(journal) > mark:
+            journal.pop()()
+        raise
+    finally:
+        if outer:
+            _JOURNAL = None
 
 
 class CardJSON(TypedDict):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from .cards import undone_on_error
 from .errors import Problem, SpecError, UsageError
 from .files import not_a_file
 from .seating import seating_problems
@@ -70,6 +71,15 @@ class Library:
             and not name_or_path.endswith((".yaml", ".yml"))
         ):  # a name already loaded and linked (a game asks at every start): no file system look-up
             return self._loaded[name_or_path]
+        loaded, linked = dict(self._loaded), set(self._linked)
+        try:
+            with undone_on_error():
+                return self._protocol(name_or_path)
+        except BaseException:  # refused: no card printed, nothing of it (or its callees) kept
+            self._loaded, self._linked = loaded, linked
+            raise
+
+    def _protocol(self, name_or_path: str) -> Protocol:
         path = Path(name_or_path)
         if path.is_dir() and (
             name_or_path.endswith((".yaml", ".yml")) or self.find_file(name_or_path) is None

@@ -147,7 +147,7 @@ def _cards_as_checked(proto: Protocol) -> bool:
 def _register(symbols: dict[str, SymbolDecl]) -> None:
     """The process's cards learn a checked spec's: their glyphs and up-down pairs."""
     for decl in symbols.values():
-        SYMBOLS.intern(decl.name, decl.glyph)
+        SYMBOLS.declare(decl.name, decl.glyph)
     for decl in symbols.values():
         if decl.rotated:
             ROTATIONS.pair(SYMBOLS.intern(decl.name), SYMBOLS.intern(decl.rotated))
@@ -411,7 +411,7 @@ def _symbols(ck: Checker, raw: Any) -> dict[str, SymbolDecl]:
             family = False
         known = SYMBOLS.get(str(k))
         glyph = str(spec.get("glyph", known.glyph if known is not None else k))
-        if known is not None and known.glyph != glyph and not family:
+        if known is not None and known.glyph != glyph and not family and not SYMBOLS.named_only(str(k)):
             ck.error(p + ("glyph",), f"card {k!r} is already printed as {known.glyph!r} by another spec")
         rotated = ""
         if "rotated" in spec:

@@ -153,14 +153,6 @@ def test_nothing_a_game_or_a_verification_does_changes_a_kept_protocol() -> None
 # --- w48-attack3 -------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "w48-attack3: a spec refused for its calls (after its own check passed) has already "
-        "printed its cards (spec._register), so another, valid spec is refused as clashing with "
-        "it; the same on main (not the store's doing): registering after the call checks is the fix"
-    ),
-)
 def test_a_spec_refused_for_its_calls_prints_no_card(tmp_path: Path) -> None:
     (x,) = _names(1)
     refused = _spec("f", f"{x}: {{glyph: X1}}", x) + "  - step: 2\n    say: y\n    call: nowhere\n"
@@ -214,19 +206,63 @@ def test_a_kept_caller_whose_callee_is_broken_in_one_library_only(tmp_path: Path
                 lib.protocol("caller")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "w48-attack3: a card the process first met by name alone (cards.SymbolTable.intern: 'a "
-        "report read back from the cache names its cards') counts as printed by another spec, so "
-        "a spec declaring it with its glyph is refused ('already printed as <its name>'), though "
-        "intern would print it as declared; the same on main. The fix must tell a card named only "
-        "from one a spec declared without a glyph"
-    ),
-)
 def test_a_card_met_by_name_alone_may_still_be_declared_with_its_glyph(tmp_path: Path) -> None:
     (x,) = _names(1)
     SYMBOLS.intern(x)  # as views.local / a read-back report does, before any spec declares it
     (tmp_path / "g.yaml").write_text(_spec("g", f"{x}: {{glyph: X2}}", x), encoding="utf-8")
     assert Library([tmp_path]).protocol("g").symbols[x].glyph == "X2"
     assert SYMBOLS.get(x).glyph == "X2"  # type: ignore[union-attr]
+
+
+# --- w48-glyphs --------------------------------------------------------------------------------
+
+
+def _caller(name: str, symbols: str, card: str, callee: str, args: str = "") -> str:
+    call = f"  - step: 2\n    say: y\n    call: {callee}\n" + (f"    with: {{{args}}}\n" if args else "")
+    return _spec(name, symbols, card) + call
+
+
+def test_a_refused_caller_undoes_its_callees_glyphs_and_pairs(tmp_path: Path) -> None:
+    """A caller refused for a call's arguments, after its callee (checked inside it) inherited
+    its glyph: neither keeps a card printed nor an up-down pair, in the process or in the
+    library; the callee alone prints the card by its name, as if the caller had never been read."""
+    x, u, d = _names(3)
+    symbols = f"{x}: {{glyph: X1}}, {u}: {{rotated: {d}}}, {d}: {{rotated: {u}}}"
+    (tmp_path / "f.yaml").write_text(_caller("f", symbols, x, "h", "zz: 1"), encoding="utf-8")
+    (tmp_path / "h.yaml").write_text(_spec("h", f"{x}: {{}}", x), encoding="utf-8")
+    lib = Library([tmp_path])
+    for _ in range(2):  # checked, then kept
+        with pytest.raises(SpecError, match="zz"):
+            lib.protocol("f")
+        assert SYMBOLS.get(x).glyph == x  # type: ignore[union-attr]
+        assert SYMBOLS.named_only(x)  # known by its name alone: a later spec may give it a glyph
+        ids = [SYMBOLS.get(n).id for n in (u, d)]  # type: ignore[union-attr]
+        assert all(i not in ROTATIONS.to for i in ids)
+    assert lib.protocol("h").symbols[x].glyph == x
+    assert Library([tmp_path]).protocol("h").symbols[x].glyph == x
+
+
+def test_an_accepted_caller_still_lends_its_glyph_to_its_callee(tmp_path: Path) -> None:
+    """The undo is for refused specs only: a callee without a glyph of its own prints the card
+    as its accepted caller does, and the card stays declared (another glyph is refused)."""
+    x = _names(1)[0]
+    (tmp_path / "f.yaml").write_text(_caller("f", f"{x}: {{glyph: X1}}", x, "h"), encoding="utf-8")
+    (tmp_path / "h.yaml").write_text(_spec("h", f"{x}: {{}}", x), encoding="utf-8")
+    (tmp_path / "g.yaml").write_text(_spec("g", f"{x}: {{glyph: X2}}", x), encoding="utf-8")
+    lib = Library([tmp_path])
+    assert lib.protocol("f").symbols[x].glyph == "X1"
+    assert lib.protocol("h").symbols[x].glyph == "X1"
+    with pytest.raises(SpecError, match="already printed as 'X1'"):
+        Library([tmp_path]).protocol("g")
+
+
+def test_a_card_a_spec_declared_without_a_glyph_is_not_named_only(tmp_path: Path) -> None:
+    """A card declared by an accepted spec with no glyph prints as its name: another spec giving
+    it a glyph is refused still (only a card met by name alone may gain one)."""
+    x = _names(1)[0]
+    (tmp_path / "a.yaml").write_text(_spec("a", f"{x}: {{}}", x), encoding="utf-8")
+    (tmp_path / "g.yaml").write_text(_spec("g", f"{x}: {{glyph: X2}}", x), encoding="utf-8")
+    Library([tmp_path]).protocol("a")
+    assert not SYMBOLS.named_only(x)
+    with pytest.raises(SpecError, match=f"already printed as '{x}'"):
+        Library([tmp_path]).protocol("g")
