@@ -281,7 +281,7 @@ def _checked(
     drawn = _drawn(owners, valid_cards, played, kept, valid, pile, where)
     # With ``fallback`` (the original covert lottery) a hand without a valid card plays any card.
     allowed = valid_cards if valid_cards or not fallback else list(owners[0])
-    if played is not None and played not in allowed and played is not drawn:
+    if played is not None and played is not drawn and not _holds(allowed, played):
         raise CheckFailure(f"{where}: played {played.glyph}, which is not a valid card of the hand")
     for i, (owner, cards) in enumerate(zip(owners, returned)):
         expected = list(owner)
@@ -290,7 +290,7 @@ def _checked(
         if i == 0 and kept is not None:
             expected.append(kept)
         if i == pile and drawn is not None:
-            expected.remove(drawn)
+            _remove(expected, drawn)
         if not _same_faces(cards, expected):
             raise CheckFailure(
                 f"{where}: owner {i + 1} got back {sorted(c.glyph for c in cards)} "
@@ -319,11 +319,18 @@ def _remove(cards: list[Symbol], card: Symbol) -> None:
     """``cards.remove(card)``, the identical card first: a game's cards are the symbol table's
     own, so it is the first equal one, found without comparing faces field by field; else (a
     card not interned) by equality, as ``remove`` does. Either leaves the same faces."""
-    for i, c in enumerate(cards):
-        if c is card:
-            del cards[i]
-            return
-    cards.remove(card)
+    try:
+        # By the ids, compared in C (a card's id is its identity while it lives).
+        del cards[list(map(id, cards)).index(id(card))]
+    except ValueError:
+        cards.remove(card)
+
+
+def _holds(cards: list[Symbol], card: Symbol) -> bool:
+    """``card in cards``, the identical card first: a game's cards are the symbol table's own,
+    so the answer is found without comparing faces field by field (a dataclass ``__eq__`` per
+    card of a draw pile before it); else by equality, as ``in`` does. The same answer."""
+    return id(card) in map(id, cards) or card in cards
 
 
 def _same_faces(cards: list[Symbol], expected: list[Symbol]) -> bool:
@@ -463,7 +470,7 @@ def _drawn(
         if owners[pile]:
             raise CheckFailure(f"{where}: no valid card in the hand, but drew no card from the draw pile")
         return None
-    if drawn not in owners[pile]:
+    if not _holds(owners[pile], drawn):
         raise CheckFailure(f"{where}: drew {drawn.glyph}, which is not a card of the draw pile")
     if bool(valid(drawn)) != (played is not None):
         what = "played" if played is not None else "kept"

@@ -116,6 +116,7 @@ class Layout:
         "__weakref__",
         "_key",
         "_owner",
+        "_space",
         "by_name",
         "holes",
         "inside",
@@ -140,6 +141,9 @@ class Layout:
         self.size = sum(r.size for r in regions) if size is None else size
         self._key = key or (regions, holes, labels)  # its intern key (make's own tuple)
         self._owner: list[Region] | None = None  # built on first use: most layouts never ask
+        # The compiled path's note of the table space this layout takes (compiled/run.py's
+        # ``space``), made on first use: a layout lives as long as its note, no cache to bound.
+        self._space: tuple[bool, tuple[int, int] | None, tuple[int, int]] | None = None
         # Sleeves are public: the slots inside one, and those whose card a sleeve shows.
         self.inside, self.shown = sleeve_slots(regions, holes)
 

@@ -13,7 +13,6 @@ reading of outputs); :meth:`Run.final` is the ``State`` the interpreter would ha
 
 from __future__ import annotations
 
-import weakref
 from typing import Any
 
 from ..cards import DEALT
@@ -94,14 +93,7 @@ class Run:
 _SHAPES: dict[tuple[int, ...], tuple[tuple[Any, ...], tuple[bool, tuple[int, int] | None]]] = {}
 SHAPES_KEPT = 4096
 """Regions whose :func:`_shape` is kept (by the layout's regions, on which alone it depends:
-not the layouts themselves, which it would keep alive); it starts afresh beyond this many.
-The same bound holds for :data:`_NOTES`, the same shapes by layout."""
-
-_NOTES: dict[int, tuple[weakref.ref[Layout], bool, tuple[int, int] | None, tuple[int, int]]] = {}
-"""By ``id(layout)``: a weak reference to the layout (its id is its only while it lives), then
-:func:`_shape`'s answer and the extent's order (cells, columns). A game meets the same few
-dozen interned layouts every turn, each first seen by a new run: found here by one lookup
-instead of hashing the layout's regions (a Python ``__hash__`` each)."""
+not the layouts themselves, which it would keep alive); it starts afresh beyond this many."""
 
 
 def _shape(layout: Layout) -> tuple[bool, tuple[int, int] | None]:
@@ -126,21 +118,22 @@ def _shape(layout: Layout) -> tuple[bool, tuple[int, int] | None]:
     return hit
 
 
-def _note(layout: Layout) -> tuple[weakref.ref[Layout], bool, tuple[int, int] | None, tuple[int, int]]:
-    """:data:`_NOTES`'s entry for ``layout`` (made and kept on the first look)."""
-    hit = _NOTES.get(id(layout))
-    if hit is None or hit[0]() is not layout:
+def space(layout: Layout) -> tuple[bool, tuple[int, int] | None, tuple[int, int]]:
+    """:func:`_shape`'s answer for ``layout`` and the extent's order (cells, columns), kept on
+    the layout itself (``Layout._space``) on the first look: a game meets the same few dozen
+    interned layouts every turn, each first seen by a new run, and reads it with one attribute
+    (no look-up by id, no weak reference to check; it lives and dies with its layout)."""
+    hit = layout._space
+    if hit is None:
         hands, e = _shape(layout)
-        hit = (weakref.ref(layout), hands, e, (0, 0) if e is None else (e[0] * e[1], e[1]))
-        if len(_NOTES) >= SHAPES_KEPT:
-            _NOTES.clear()
-        _NOTES[id(layout)] = hit
+        hit = layout._space = (hands, e, (0, 0) if e is None else (e[0] * e[1], e[1]))
     return hit
 
 
 def note_shape(shared: Shared, layout: Layout) -> None:
     """The interpreter's note of the table space for one table of ``layout``'s shape."""
-    _, hands, e, order = _note(layout)
+    hit = layout._space
+    hands, e, order = space(layout) if hit is None else hit
     if hands:
         shared.hands = True
     if e is not None and order > (shared.extent[0] * shared.extent[1], shared.extent[1]):

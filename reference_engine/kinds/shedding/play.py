@@ -650,11 +650,11 @@ class Game(TableGame[RuleSet]):
 def _remove(cards: list[Symbol], card: Symbol) -> None:
     """``cards.remove(card)`` by identity: the deck's cards are interned, so the first identical
     card is the first equal one, found without comparing faces field by field."""
-    for i, c in enumerate(cards):
-        if c is card:
-            del cards[i]
-            return
-    cards.remove(card)
+    try:
+        # By the ids, compared in C (a card's id is its identity while it lives).
+        del cards[list(map(id, cards)).index(id(card))]
+    except ValueError:
+        cards.remove(card)
 
 
 def _deal(deck: list[Symbol], size: int, players: int) -> list[list[Symbol]]:

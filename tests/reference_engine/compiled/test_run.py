@@ -5,7 +5,6 @@ including when a budget or a check stops a run in the middle of a block of steps
 from __future__ import annotations
 
 import sys
-import weakref
 from pathlib import Path
 from typing import Any
 
@@ -135,21 +134,27 @@ def test_the_shape_a_step_notes_is_the_interpreters_region_by_region() -> None:
 
 
 def test_a_shape_noted_by_layout_is_never_another_layouts() -> None:
-    """The shapes kept by ``id(layout)`` (run._NOTES) hold the layout weakly: an entry left by
-    a layout that died, or by another layout under the same id, is made again, never reused
+    """The note of a layout's table space is kept on the layout itself (``Layout._space``):
+    a layout made after another died under the same id starts with no note and gets its own
     (ids are reused once a layout dies, and layouts die every turn as the hands change)."""
     layout = Layout.make([("w37note_a", 2, 3, None, None), ("w37note_b", 1, 1, None, "w37note_b")], (), ())
     other = Layout.make([("w37note_c", 9, 9, None, None)], (), ())
-    dead = Layout.make([("w37note_dead", 5, 5, None, None)], (), ())
-    gone = weakref.ref(dead)
-    del dead
-    assert gone() is None
-    for stale in (weakref.ref(other), gone):
-        compiled_run._NOTES[id(layout)] = (stale, False, (9, 9), (81, 9))
+    shared = Shared()
+    compiled_run.note_shape(shared, layout)
+    assert (shared.hands, shared.extent) == (True, (2, 3))
+    assert layout._space == (True, (2, 3), (6, 3))
+    came_back = 0
+    for n in range(1, 60):
+        dead = Layout.make([("w37note_dead", 5, n, None, None)], (), ())
+        compiled_run.note_shape(Shared(), dead)
+        dead_id = id(dead)
+        del dead
+        made = Layout.make([("w37note_new", 1, n, None, None)], (), ())
+        came_back += id(made) == dead_id
         shared = Shared()
-        compiled_run.note_shape(shared, layout)
-        assert (shared.hands, shared.extent) == (True, (2, 3))
-        assert compiled_run._NOTES[id(layout)][0]() is layout
+        compiled_run.note_shape(shared, made)
+        assert (shared.hands, shared.extent) == (False, (1, n))
+    assert came_back, "no id came back: the attack did not happen"
     # A smaller table noted after a larger one leaves the larger extent (the interpreter's order).
     shared = Shared()
     compiled_run.note_shape(shared, other)
@@ -162,4 +167,5 @@ def test_the_kept_shapes_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     layouts = [Layout.make([("w37bound", 1, n, None, None)], (), ()) for n in range(1, 9)]
     for layout in layouts:
         compiled_run.note_shape(Shared(), layout)
-        assert len(compiled_run._NOTES) <= 3 and len(compiled_run._SHAPES) <= 3
+        assert len(compiled_run._SHAPES) <= 3
+        assert layout._space is not None  # kept on the layout: it dies with it

@@ -2,7 +2,7 @@
 one Env a run keeps up to date (evaluate.env_of) read before and after the table changes in a
 block and around a call; ``ncols``/``nrows`` read from the layout (helpers.h_region_shape) of
 a region, a variable of its name, a comprehension's variable, a parameter, a region gone; and
-the notes of a layout's shape kept by its id (run._NOTES) after the layout dies and its id
+the notes of a layout's shape (run.space, kept on the layout) after the layout dies and its id
 comes back with another shape. Runs are compared with the interpreter's, run for run, with
 ``evaluate.CHECKED`` (every fast value checked against the interpreter's)."""
 
@@ -85,7 +85,7 @@ def test_a_layouts_note_is_its_own_when_a_dead_layouts_id_comes_back() -> None:
         if hand:
             regions.append(("H", 1, 1 + i % 3, None, "H"))
         layout = Layout.make(regions, (), ())
-        _, hands, extent, _order = compiled_run._note(layout)
+        hands, extent, _order = compiled_run.space(layout)
         best = max(((r.rows, r.cols) for r in layout.regions), key=lambda e: (e[0] * e[1], e[1]))
         assert (hands, extent) == (hand, best), (i, hands, extent)
         if shapes.get(id(layout), (hand, best)) != (hand, best):
