@@ -120,6 +120,8 @@ class Compiler:
 
 
 def run_block(run: Run, block: Block) -> None:
+    if not block:  # an if's empty branch, a loop's empty body: nothing to do or count
+        return
     runner = run.runner
     shared = run.shared
     seen = shared.layouts_seen
