@@ -10,6 +10,7 @@ the run used the shuffles and helper cards the paper states.
 
 from __future__ import annotations
 
+import gc
 import random
 from contextvars import ContextVar
 from dataclasses import dataclass, field, fields
@@ -198,14 +199,13 @@ def run_selection(
     # A run leaves no reference cycle of its own (tests/reference_engine/test_selection_checks.py):
     # the cyclic collector waits for its end instead of walking its short-lived tables at every
     # few hundred allocations, as it does for an exact run (see collector.py).
-    with paused():
-        state, engine, reason = run_single(
-            runner,
-            frame,
-            frame.initial_state({"cards": row}),
-            cache.engine or ENGINE.get(),
-            cache.fallback_reasons,
-        )
+    # A card-level game pauses the collector for the whole game: then no pause of our own (the
+    # same thing, without a context manager's generator at every turn).
+    if gc.isenabled():
+        with paused():
+            state, engine, reason = _single(runner, frame, row, cache)
+    else:
+        state, engine, reason = _single(runner, frame, row, cache)
     if engine == "compiled":
         cache.compiled_runs += 1
     else:
@@ -249,6 +249,17 @@ def run_selection(
     checked.engine = engine
     checked.fallback_reason = reason
     return checked
+
+
+def _single(runner: Runner, frame: Any, row: list[Symbol], cache: CallCache) -> tuple[Any, str, str | None]:
+    """The run of :func:`run_selection` from the table ``row`` (every owner's cards in a row)."""
+    return run_single(
+        runner,
+        frame,
+        frame.initial_state({"cards": row}),
+        cache.engine or ENGINE.get(),
+        cache.fallback_reasons,
+    )
 
 
 def _checked(
