@@ -26,10 +26,15 @@ class Symbol(Value):
 
     ``attrs`` holds a game's attributes of the face (an UNO card's colour, kind, value),
     readable in expressions as ``card.color``.
+
+    Equality and the hash read only ``name`` and ``id``, which never change: the registry may
+    give a live symbol its declared glyph later (:meth:`SymbolTable.intern`, the undo of
+    :meth:`SymbolTable.declare`), and a symbol already in a dict or set (a kept table's key)
+    must still be found there.
     """
 
     name: str
-    glyph: str
+    glyph: str = field(compare=False)
     id: int
     attrs: dict[str, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
 

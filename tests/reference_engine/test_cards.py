@@ -33,3 +33,29 @@ def test_faces_decodes_a_row_of_codes_as_by_id_does_leaving_empty_slots_out() ->
     row = [code(a), EMPTY, flip(code(b)), code(a), EMPTY]
     assert SYMBOLS.faces(row) == [SYMBOLS.by_id(c >> 1) for c in row if c != EMPTY] == [a, b, a]
     assert SYMBOLS.faces(()) == [] and SYMBOLS.faces([EMPTY]) == []
+
+
+def test_a_symbol_keeps_its_hash_when_the_registry_gives_it_its_glyph_later() -> None:
+    # A card first met by its name alone (a report read back from the cache) is later declared
+    # with its glyph, and a refused spec's glyph is undone: both edit the live symbol in place.
+    # A dict or set (a kept table's key) holding it must still find it.
+    from reference_engine.cards import Symbol, SymbolTable, undone_on_error
+
+    table = SymbolTable()  # not the process's registry: nothing left behind
+    sym = table.intern("w49_named_first")
+    assert sym.glyph == "w49_named_first"
+    by_symbol, members, frozen = {sym: 1}, {sym}, frozenset({sym, table.intern("w49_other")})
+    before = hash(sym)
+    with pytest.raises(RuntimeError), undone_on_error():
+        table.declare("w49_named_first", "N2")  # declared on trial: its glyph set in place
+        assert sym.glyph == "N2" and hash(sym) == before and by_symbol[sym] == 1
+        raise RuntimeError("refused for its calls")
+    assert sym.glyph == "w49_named_first" and hash(sym) == before  # undone in place
+    assert by_symbol[sym] == 1 and sym in members
+    table.intern("w49_named_first", "N1")  # declared with its glyph: upgraded in place
+    assert sym.glyph == "N1" and hash(sym) == before
+    assert by_symbol[sym] == 1 and sym in members
+    assert frozenset({sym, table.intern("w49_other")}) in {frozen}
+    # Still a card equal only to itself among the registry's: another name or id differs.
+    assert sym != table.intern("w49_other") and sym != Symbol("w49_named_first", "N1", sym.id + 1)
+    assert sym == Symbol("w49_named_first", "other glyph", sym.id)  # a copy (pickled) of the same card

@@ -63,7 +63,19 @@ def _cycle() -> weakref.ref[_Node]:
     return weakref.ref(a)
 
 
-def test_a_promoting_pause_puts_what_outlives_it_in_the_oldest_generation_unwalked() -> None:
+@pytest.fixture
+def fresh_pace(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The promotions' count since the last full collection here, as a fresh process has it:
+    card-level games earlier in the process (under xdist, whichever ran before) promote too,
+    and the one that reaches CPython's pace runs a full collection."""
+    since = [0, 0, 0]
+    monkeypatch.setattr(collector, "_SINCE_FULL", since)
+    return since
+
+
+def test_a_promoting_pause_puts_what_outlives_it_in_the_oldest_generation_unwalked(
+    fresh_pace: list[int],
+) -> None:
     gc.collect()
     before = [gc.get_stats()[i]["collections"] for i in range(3)]
     with paused(promote=True):
@@ -79,19 +91,36 @@ def test_a_promoting_pause_puts_what_outlives_it_in_the_oldest_generation_unwalk
     assert after[1:] == before[1:]  # no middle or full collection walked them
 
 
-def test_garbage_cycles_a_promotion_moved_are_found_by_a_full_collection_at_cpythons_pace() -> None:
+def test_a_promotion_after_a_history_of_games_may_run_a_full_collection(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Why the tests above start from a fresh pace: after as many promotions as CPython's pace
+    # allows (card-level games earlier in the process), the next one walks every object.
+    gc.collect()
+    _, threshold1, threshold2 = gc.get_threshold()
+    since = [threshold1 * threshold2 - 1, 10**6, 0]
+    monkeypatch.setattr(collector, "_SINCE_FULL", since)
+    before = gc.get_stats()[2]["collections"]
+    with paused(promote=True):
+        pass
+    assert gc.get_stats()[2]["collections"] == before + 1
+    assert since[:2] == [0, 0] and since[2] > 0
+
+
+def test_garbage_cycles_a_promotion_moved_are_found_by_a_full_collection_at_cpythons_pace(
+    fresh_pace: list[int],
+) -> None:
     gc.collect()
     old = gc.get_threshold()
     gc.set_threshold(old[0], 1, 2)  # a full collection every 1 * 2 promotions (CPython: 10 * 10)
     try:
-        collector._SINCE_FULL[:] = [0, 0, 0]
         with paused(promote=True):
             first = _cycle()
         assert first() is not None  # promoted with the cycle, not collected yet
         with paused(promote=True):
             second = _cycle()
         assert first() is None and second() is None  # the second promotion ran a full collection
-        assert collector._SINCE_FULL[:2] == [0, 0] and collector._SINCE_FULL[2] > 0
+        assert fresh_pace[:2] == [0, 0] and fresh_pace[2] > 0
         with paused(promote=True):
             third = _cycle()
         assert third() is not None

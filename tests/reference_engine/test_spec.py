@@ -186,7 +186,17 @@ def test_players_default_to_none(library: Library) -> None:
 # --------------------------------------------------------------------------- checked protocols kept
 
 
-def test_a_second_library_gets_the_checked_protocol_without_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def own_store(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An empty store of checked protocols of the test's own: the process-wide one starts afresh
+    once full (spec._CHECKED_MAX), and with it nearly full (other files' specs checked before,
+    under xdist) the test's own insert could drop a protocol it kept a moment ago."""
+    monkeypatch.setattr(spec, "_CHECKED", {})
+
+
+def test_a_second_library_gets_the_checked_protocol_without_parsing(
+    own_store: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     first = Library().protocol("card-selection-arrow")
 
     def refuse(*args: object) -> object:
@@ -199,13 +209,27 @@ def test_a_second_library_gets_the_checked_protocol_without_parsing(monkeypatch:
     assert again.protocol("knockout-lottery") is Library().protocol("knockout-lottery")
 
 
+def test_a_store_filled_by_other_specs_starts_afresh_and_checks_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Why the tests above keep a store of their own: one short of full (other files' specs
+    checked earlier in the process), the caller's callee starts it afresh and the caller is
+    checked again by the next library: an equal protocol, not the same object."""
+    full = {(f"/elsewhere/{i}.yaml", ""): None for i in range(spec._CHECKED_MAX - 1)}
+    monkeypatch.setattr(spec, "_CHECKED", full)
+    first = Library().protocol("card-selection-arrow")
+    again = Library().protocol("card-selection-arrow")
+    assert again is not first and repr(again) == repr(first)
+    assert len(spec._CHECKED) < spec._CHECKED_MAX
+
+
 CALLER = "protocol: caller\ntitle: t\nsteps:\n  - step: 1\n    say: x\n    call: callee\n"
 CALLEE = (
     "protocol: callee\ntitle: t\nsymbols: {a: {}}\nsteps:\n  - step: 1\n    say: x\n    place: {s: [a]}\n"
 )
 
 
-def test_a_kept_protocol_is_linked_by_each_library(tmp_path: Path) -> None:
+def test_a_kept_protocol_is_linked_by_each_library(own_store: None, tmp_path: Path) -> None:
     """The protocol is kept; its calls are checked by every library: a callee gone since is
     an error in the next one."""
     (tmp_path / "caller.yaml").write_text(CALLER, encoding="utf-8")
@@ -218,7 +242,7 @@ def test_a_kept_protocol_is_linked_by_each_library(tmp_path: Path) -> None:
     assert Library([tmp_path]).protocol("caller") is kept
 
 
-def test_a_changed_file_is_read_again(tmp_path: Path) -> None:
+def test_a_changed_file_is_read_again(own_store: None, tmp_path: Path) -> None:
     path = tmp_path / "callee.yaml"
     path.write_text(CALLEE, encoding="utf-8")
     first = Library([tmp_path]).protocol("callee")

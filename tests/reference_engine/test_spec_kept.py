@@ -17,6 +17,15 @@ from reference_engine.registry import Library
 _FRESH = itertools.count()
 
 
+@pytest.fixture(autouse=True)
+def _own_store(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test starts with an empty store of its own: the process-wide one is bounded and
+    starts afresh once full (spec._CHECKED_MAX), so a spec this test kept could be dropped by
+    its own next insert after other files filled it (a kept protocol checked again: not ``is``
+    the first, and no longer in ``_CHECKED``), as under xdist after ~250 specs elsewhere."""
+    monkeypatch.setattr(spec, "_CHECKED", {})
+
+
 def _names(n: int) -> list[str]:
     """Card names no other test has interned (SYMBOLS is global), short enough to be glyphs."""
     base = f"kq{next(_FRESH)}"

@@ -466,6 +466,7 @@ def test_first_enumerations_keep_their_plans_bounded_and_per_frame(monkeypatch: 
     plans start afresh past PLANS_KEPT and for a new frame of the same key (another library),
     and the run's own plans are given back."""
     lib = Library()
+    lib.protocol("knockout-lottery")  # declares up and down (not left to an earlier test)
     down = code(SYMBOLS.get("down"))  # type: ignore[arg-type]
     up = code(SYMBOLS.get("up"))  # type: ignore[arg-type]
     first = ((code(POOL[0]), code(POOL[1]), code(POOL[2])), (up, down, up))

@@ -68,3 +68,32 @@ def test_a_budget_stops_a_run_alike_cold_and_after_other_runs(engine: str) -> No
         warm = _run(library, engine, 0, 0, units)
         assert cold[:-1] == warm[:-1], (units, cold[:3], warm[:3])
         assert (cold[0] == "ran") is (units >= total), units
+
+
+@pytest.mark.parametrize("engine", ["interpreter", "compiled"])
+def test_a_budget_stops_a_run_alike_after_the_same_run_and_the_other_engines(engine: str) -> None:
+    """The reviewer's histories (stop 47, w37-attack9, unreproduced after w37-budget): the very
+    same run first, unbudgeted, and every input on both engines; each budget stops the run at
+    the same point with the same random state as in a process that kept nothing (before
+    w37-budget, budgets 21-62 of its 84 stopped it elsewhere after each of these histories).
+    Only what is spent past the stop differs: a kept law charges its first enumeration's cost
+    at once, the enumeration unit by unit."""
+    library = Library()
+    _forget()
+    total = _spent(library, engine)
+    other = "compiled" if engine == "interpreter" else "interpreter"
+    budgets = sorted({3, 21, total // 2, total - 22, total - 21, total - 1, total})
+    cold = []
+    for units in budgets:
+        _forget()
+        cold.append(_run(library, engine, 0, 0, units))
+    _forget()
+    _run(library, engine, 0, 0, 10**9)  # the same run, its law kept
+    for index in range(4):
+        for e in (other, engine):
+            _run(library, e, index, 1 + index, 10**9)
+    warm = [_run(library, engine, 0, 0, units) for units in budgets]
+    assert [c[:-1] for c in cold] == [w[:-1] for w in warm], budgets
+    for units, c, w in zip(budgets, cold, warm, strict=True):
+        assert (c[0] == "ran") is (units >= total) and (w[0] == "ran") is (units >= total), units
+        assert c[-1] == w[-1] or (c[0] != "ran" and min(c[-1], w[-1]) > units), (units, c[-1], w[-1])

@@ -107,6 +107,7 @@ def _law(outcomes: list[tuple[Fraction, Any, Any]], weight: Fraction = Fraction(
 
 
 def test_a_lazily_scrambled_input_is_every_order_of_the_columns(library: Library) -> None:
+    library.protocol("covert-lottery-fast")  # declares its cards (not left to an earlier test)
     alpha, beta = SYMBOLS.get("alpha"), SYMBOLS.get("beta")
     assert alpha is not None and beta is not None
     one, zero = (beta.id << 1, alpha.id << 1), (alpha.id << 1, beta.id << 1)
