@@ -21,15 +21,17 @@ from ..expressions import EvalError, as_int
 from ..kept import KEPT_PLANS, Kept
 from ..machine import SMALL_CALL, Frame, Plan, Runner
 from ..machine.actions.sleeving import check_arguments
-from ..machine.calls import _absorb, _call_plan, _inline
+from ..machine.calls import _call_plan, _inline
 from ..machine.frontier import env_set
 from ..machine.relabel import small_call, thresholds
 from ..machine.subruns import with_shown
+from ..meters import out_add
 from ..seating import Seats
 from ..spec import Protocol
 from . import evaluate as ev
 from . import plans as fp
 from .base import Op, Unsupported, fail, gather, same_plan, strip
+from .callrows import Rows, Where, kept_rows, lands_up, row_of
 from .collect import collect_single
 from .run import Run
 
@@ -114,10 +116,12 @@ def compile_call(c: Any, step: st.Call, number: str | None) -> Op:
             hit = sizes[(id(sub), n)] = (sub, sub.input_size(n))
         return hit[1]
 
-    # The call's plans and counters after it, kept while met again (kept.py: on a card-level
-    # game's full table, the arguments' columns are random and neither is ever met again).
+    # The call's plans by layout, kept while met again (kept.py: on a card-level game's full
+    # table, the arguments' columns are random and never met again), for a call whose plan is
+    # not placed by rows: whole rows in, new regions out (Step 10's lottery) is kept per form
+    # (callrows.py: one plan serves every layout of the form, whatever the hands' sizes).
     planned: Kept[Plan] = Kept(KEPT_PLANS)
-    absorbed: Kept[Any] = Kept(KEPT_PLANS)
+    forms: dict[tuple[Any, ...], Rows | None] = {}
 
     def seats_of(run: Run) -> Seats | None:
         """Who holds the callee's hands, when the call says (None: as nobody is followed in a
@@ -139,6 +143,7 @@ def compile_call(c: Any, step: st.Call, number: str | None) -> Op:
             given = {k: as_int(e.value(run)) for k, e in params}
             sub = frames.get(runner, given)
             arg_flats = []
+            where: list[Where] | None = []
             for n, e, what in args:
                 flats = e.sel(run, what)
                 need = size(sub, n)
@@ -148,7 +153,16 @@ def compile_call(c: Any, step: st.Call, number: str | None) -> Op:
                     for f in flats:
                         if f in layout.holes:
                             raise EvalError(f"argument slot {layout.describe(f)} is empty")
-                if layout.inside:
+                row = row_of(layout, flats) if where is not None else None
+                if row is None:
+                    where = None
+                else:
+                    where.append(row)  # type: ignore[union-attr]
+                if (
+                    layout.inside
+                    and not layout.inside.isdisjoint(flats)
+                    and (row is None or lands_up(layout, row))  # the checker's own message
+                ):
                     check_arguments(layout, flats, n)
                 arg_flats.append(flats)
             state = run.state()
@@ -166,21 +180,37 @@ def compile_call(c: Any, step: st.Call, number: str | None) -> Op:
                 _, obs, res = outcomes[bisect_right(drawn[1], runner.rng.randrange(drawn[0]))]
         else:
             obs, res = inline(runner, program, sub, codes, seats)
-        key = ("call", sid, layout, tuple(arg_flats), resolved, tuple(shape for shape, _ in res.cards))
-        plan = planned.get(key)
-        if plan is None:
-            plan = planned.put(key, _plan(run, step, arg_flats, resolved, res, name))
-        run.cells = gather(cells0, plan, tuple(x for _, cs in res.cards for x in cs))
+        consts = tuple(x for _, cs in res.cards for x in cs)
+        rows = None if where is None else kept_rows(forms, layout, where, arg_flats, resolved, res)
+        if rows is not None:
+            after, run.cells = rows.apply(layout, cells0, consts)
+            if ev.CHECKED:
+                ref = _plan(run, step, arg_flats, resolved, res, name)
+                if ref.layout is not after or gather(cells0, ref, consts) != run.cells:
+                    raise ev.Mismatch(
+                        f"step {step.number or step.kind}: the call's plan by rows is not the reference"
+                    )
+        else:
+            key = ("call", sid, layout, tuple(arg_flats), resolved, tuple(shape for shape, _ in res.cards))
+            plan = planned.get(key)
+            if plan is None:
+                plan = planned.put(key, _plan(run, step, arg_flats, resolved, res, name))
+            run.cells = gather(cells0, plan, consts)
+            after = plan.layout
         env = run.env
         for target, v in zip(names, res.values):
             if target is not None:
                 env = env_set(env, target, v)
         run.env = env
         handed = sum(len(fl) for fl in arg_flats)
-        run.out, run.meters = _absorb(absorbed, run.out, run.meters, res, name, handed)
+        # The interpreter's _absorb without its cache: a caller's counters differ at nearly every
+        # call of a game (none was met again in 20 whole games), so keying them cost more than this.
+        out0 = run.out
+        run.out = out = out_add(out0, dict(res.delta)) if res.delta else out0
+        run.meters = run.meters.absorb(res.meters, out0, name, handed).note_out(out)
         if obs is not None:
             run.view = run.views.extend(run.view, obs)
-        run.layout = plan.layout
+        run.layout = after
         if runner.limits is not None:
             runner.check_limits(run.frame, step, run.state())
 
