@@ -13,6 +13,7 @@ enumeration's draw.
 from __future__ import annotations
 
 from bisect import bisect_right
+from itertools import chain
 from typing import Any
 
 from .. import steps as st
@@ -25,9 +26,10 @@ from ..machine.calls import _call_plan, _inline
 from ..machine.frontier import env_set
 from ..machine.relabel import small_call, thresholds
 from ..machine.subruns import with_shown
-from ..meters import out_add
+from ..meters import Meters, out_add
 from ..seating import Seats
 from ..spec import Protocol
+from ..table import Layout, State
 from . import evaluate as ev
 from . import plans as fp
 from .base import Op, Unsupported, fail, gather, same_plan, strip
@@ -100,6 +102,8 @@ def compile_call(c: Any, step: st.Call, number: str | None) -> Op:
         raise Unsupported(f"a call of {callee.name} without {', '.join(missing)}")
     args = [(n, c.e(step.args[n]), f"argument {n}") for n in callee.inputs]
     targets = [step.results[o.name] for o in card_outputs]
+    # Targets that are all region names resolve alike in every state (Runner.resolve_target).
+    named = tuple(("name", t.name) for t in targets) if all(t.name is not None for t in targets) else None
     frames = _Frames(callee)
     sid = id(step)
     name = callee.name
@@ -165,14 +169,21 @@ def compile_call(c: Any, step: st.Call, number: str | None) -> Op:
                 ):
                     check_arguments(layout, flats, n)
                 arg_flats.append(flats)
-            state = run.state()
-            resolved = tuple(runner.resolve_target(run.frame, t, state, run.fev) for t in targets)
+            if named is not None:
+                resolved = named
+            else:
+                state = run.state()
+                resolved = tuple(runner.resolve_target(run.frame, t, state, run.fev) for t in targets)
         except EvalError as exc:
             raise fail(run, step, exc) from None
         cells0 = run.cells
-        codes = tuple(tuple([cells0[f] for f in fl]) for fl in arg_flats)
+        if where is not None:  # whole rows: slices of the cells
+            codes = tuple(tuple(cells0[fl[0] : fl[0] + len(fl)]) for fl in arg_flats)
+        else:
+            codes = tuple(tuple([cells0[f] for f in fl]) for fl in arg_flats)
+        handed = sum(map(len, arg_flats))
         seats = seats_of(run)
-        if sum(len(x) for x in codes) <= SMALL_CALL:
+        if handed <= SMALL_CALL:
             outcomes, drawn = small_call(runner, sub, codes, seats, ev.CHECKED)
             if drawn is None:
                 _, obs, res = _draw(runner, outcomes)
@@ -202,7 +213,6 @@ def compile_call(c: Any, step: st.Call, number: str | None) -> Op:
             if target is not None:
                 env = env_set(env, target, v)
         run.env = env
-        handed = sum(len(fl) for fl in arg_flats)
         # The interpreter's _absorb without its cache: a caller's counters differ at nearly every
         # call of a game (none was met again in 20 whole games), so keying them cost more than this.
         out0 = run.out
@@ -234,6 +244,29 @@ def _plan(
         raise fail(run, step, exc) from None
 
 
+_STARTS: dict[tuple[int, tuple[int, ...]], tuple[Frame, Layout]] = {}
+STARTS_KEPT = 256
+"""A callee's starting layouts :func:`start` keeps (by its frame and its inputs' sizes: a game
+meets a few, one per number of candidates)."""
+
+
+def start(sub: Frame, codes: tuple[tuple[int, ...], ...]) -> State:
+    """``sub.state_from_codes(codes)``, its layout (a function of the frame and the inputs'
+    sizes) kept."""
+    sizes = tuple(map(len, codes))
+    hit = _STARTS.get((id(sub), sizes))
+    if hit is None or hit[0] is not sub:
+        first = sub.state_from_codes(codes)
+        if len(_STARTS) >= STARTS_KEPT:
+            _STARTS.clear()
+        _STARTS[(id(sub), sizes)] = (sub, first.layout)
+        return first
+    got = State(hit[1], tuple(chain.from_iterable(codes)), (), (), Meters(), 0)
+    if ev.CHECKED and got != sub.state_from_codes(codes):
+        raise ev.Mismatch(f"the start of {sub.proto.name}: {got} is not the reference")
+    return got
+
+
 def inline(
     runner: Runner, program: Any, sub: Frame, codes: tuple[tuple[int, ...], ...], seats: Seats | None = None
 ) -> tuple[Any, Any]:
@@ -252,6 +285,6 @@ def inline(
     )
     if seats is not None:
         child.seat(seats)
-    state = program.run(child, sub, sub.state_from_codes(codes))
+    state = program.run(child, sub, start(sub, codes))
     res = collect_single(child, sub, state)  # collect's one result: see collect.py
     return ("call", sub.proto.name, with_shown(runner.views, state.view, res)), res

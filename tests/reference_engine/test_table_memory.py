@@ -108,6 +108,7 @@ def test_many_runs_keep_a_bounded_number_of_layouts(engine: str, monkeypatch: py
         (takes, "KEPT_PLANS"),  # the layout a take makes, kept per layout and number of columns
         (placeargs, "KEPT"),  # a structural place's arguments, kept per layout and variables
         (callrows, "FORMS_KEPT"),  # a call's plan by rows, kept per form (no layout in it)
+        (calls, "STARTS_KEPT"),  # an inline callee's starting layout, per frame and input sizes
     )
     for module, name in bounds:
         monkeypatch.setattr(module, name, 2)
