@@ -118,25 +118,30 @@ class Rows:
         holes: list[int] = []
         out: list[int] = []
         edits = self.edits
-        for i, reg in enumerate(layout.regions):
+        kept = 0  # the start of the slots that keep their cards since the last region taken from
+        i = -1
+        for reg in layout.regions:
+            i += 1
             edit = edits.get(i)
             if edit is None:
                 shapes.append((reg.name, reg.rows, reg.cols, reg.unit, reg.hand, reg.sleeve))
-                out += cells[reg.offset : reg.offset + reg.size]
                 continue
+            at = reg.offset
+            out += cells[kept:at]  # the regions left alone before this one, as they lie
+            kept = at + reg.size
             shape, rows = edit
             if shape is None:
                 continue
             shapes.append(shape)
             cols = reg.cols
-            at = reg.offset
-            for kept in rows:
-                if kept:
+            for keeps in rows:
+                if keeps:
                     out += cells[at : at + cols]
                 else:
                     holes.extend(range(len(out), len(out) + cols))
                     out += [EMPTY] * cols
                 at += cols
+        out += cells[kept : layout.size]
         shapes += self.new
         out += consts
         return Layout.make(shapes, holes, ()), out
