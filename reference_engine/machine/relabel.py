@@ -142,8 +142,8 @@ def small_call(
     factors = name not in shared.no_factor and settle(run, sub, f, seats)
     template = f.factored if factors else f.inlined
     if now != first:
-        to = code_map(dict(zip(first, now)))
-        hit = [(p, obs, relabel_codes(res, to)) for p, obs, res in template]
+        to = dict(zip(first, now))
+        hit = [(p, obs, relabel(res, to)) for p, obs, res in template]
     else:
         hit = list(template)
     if shared.restart is None:
@@ -442,7 +442,7 @@ class _Prepared:
     views), the thresholds to draw from either list of outcomes, and its chains as a tree of
     observations (each shared prefix interned once)."""
 
-    __slots__ = ("cond", "draws", "ends", "factoring", "inlined", "law", "name", "nodes")
+    __slots__ = ("draws", "ends", "factoring", "law", "name", "nodes")
 
     def __init__(self, law: Law, name: str):
         self.law = law
@@ -462,12 +462,6 @@ class _Prepared:
                     got = index[at] = len(self.nodes)
                 node = got
             self.ends.append(node)
-        # The factoring's views as the nodes their chains end at (a table interns distinct
-        # chains as distinct views: _rebuilt maps nodes to views, hashing no chain).
-        node_of = dict(zip([chain for chain, _, _ in law], self.ends))
-        f = self.factoring
-        self.cond = [(o, [(node_of[chain], p) for chain, p in dist.items()]) for o, dist in f.cond.items()]
-        self.inlined = [(p, node_of[obs[2]], res) for p, obs, res in f.inlined if obs is not None]
 
 
 def thresholds(outcomes: list[Outcome]) -> Draw:
@@ -508,10 +502,12 @@ def _rebuilt(views: ViewTable, key: tuple[Any, ...], prep: _Prepared) -> Factori
         extend = views.extend
         for parent, obs in prep.nodes:
             ids.append(extend(ids[parent], obs))
+        vid: dict[Any, int] = dict(zip([chain for chain, _, _ in prep.law], [ids[n] for n in prep.ends]))
         f = prep.factoring
-        cond = {o: {ids[n]: p for n, p in dist} for o, dist in prep.cond}
-        name = prep.name
-        inlined: list[Outcome] = [(p, ("call", name, ids[n]), res) for p, n, res in prep.inlined]
+        cond = {o: {vid[chain]: p for chain, p in dist.items()} for o, dist in f.cond.items()}
+        inlined: list[Outcome] = [
+            (p, ("call", prep.name, vid[obs[2]]), res) for p, obs, res in f.inlined if obs is not None
+        ]
         hit = done[key] = (prep, Factoring(f.ok, cond, f.factored, inlined))
     return hit[1]
 
@@ -526,21 +522,8 @@ def _symbols(value: Any) -> list[Symbol]:
 
 def relabel(res: SubResult, to: dict[int, int]) -> SubResult:
     """``res`` with each face ``s`` in ``to`` (symbol ids) replaced by ``to[s]``."""
-    return relabel_codes(res, code_map(to))
-
-
-def code_map(to: dict[int, int]) -> dict[int, int]:
-    """``to`` on table codes (``symbol_id << 1 | face_up``): both sides of each face."""
-    out = {}
-    for s, t in to.items():
-        out[s << 1] = t << 1
-        out[s << 1 | 1] = t << 1 | 1
-    return out
-
-
-def relabel_codes(res: SubResult, codes: dict[int, int]) -> SubResult:
-    """``res`` with each card code in ``codes`` replaced (by :func:`code_map`: an empty place, or
-    a face not renamed, stays as it is)."""
-    get = codes.get
-    cards = tuple([(shape, tuple([get(c, c) for c in cs])) for shape, cs in res.cards])
+    cards = tuple(
+        (shape, tuple([(to.get(c >> 1, c >> 1) << 1 | (c & 1)) if c >= 0 else c for c in cs]))
+        for shape, cs in res.cards
+    )
     return SubResult(cards, res.values, res.delta, res.meters, res.shown)
