@@ -13,6 +13,7 @@ enumeration's draw.
 from __future__ import annotations
 
 from bisect import bisect_right
+from itertools import chain
 from typing import Any
 
 from .. import steps as st
@@ -21,15 +22,18 @@ from ..expressions import EvalError, as_int
 from ..kept import KEPT_PLANS, Kept
 from ..machine import SMALL_CALL, Frame, Plan, Runner
 from ..machine.actions.sleeving import check_arguments
-from ..machine.calls import _absorb, _call_plan, _inline
+from ..machine.calls import _call_plan, _inline
 from ..machine.frontier import env_set
 from ..machine.relabel import small_call, thresholds
 from ..machine.subruns import with_shown
+from ..meters import Meters, out_add
 from ..seating import Seats
 from ..spec import Protocol
+from ..table import Layout, State
 from . import evaluate as ev
 from . import plans as fp
 from .base import Op, Unsupported, fail, gather, same_plan, strip
+from .callrows import Rows, Where, kept_rows, lands_up, row_of
 from .collect import collect_single
 from .run import Run
 
@@ -98,6 +102,8 @@ def compile_call(c: Any, step: st.Call, number: str | None) -> Op:
         raise Unsupported(f"a call of {callee.name} without {', '.join(missing)}")
     args = [(n, c.e(step.args[n]), f"argument {n}") for n in callee.inputs]
     targets = [step.results[o.name] for o in card_outputs]
+    # Targets that are all region names resolve alike in every state (Runner.resolve_target).
+    named = tuple(("name", t.name) for t in targets) if all(t.name is not None for t in targets) else None
     frames = _Frames(callee)
     sid = id(step)
     name = callee.name
@@ -114,10 +120,12 @@ def compile_call(c: Any, step: st.Call, number: str | None) -> Op:
             hit = sizes[(id(sub), n)] = (sub, sub.input_size(n))
         return hit[1]
 
-    # The call's plans and counters after it, kept while met again (kept.py: on a card-level
-    # game's full table, the arguments' columns are random and neither is ever met again).
+    # The call's plans by layout, kept while met again (kept.py: on a card-level game's full
+    # table, the arguments' columns are random and never met again), for a call whose plan is
+    # not placed by rows: whole rows in, new regions out (Step 10's lottery) is kept per form
+    # (callrows.py: one plan serves every layout of the form, whatever the hands' sizes).
     planned: Kept[Plan] = Kept(KEPT_PLANS)
-    absorbed: Kept[Any] = Kept(KEPT_PLANS)
+    forms: dict[tuple[Any, ...], Rows | None] = {}
 
     def seats_of(run: Run) -> Seats | None:
         """Who holds the callee's hands, when the call says (None: as nobody is followed in a
@@ -139,6 +147,7 @@ def compile_call(c: Any, step: st.Call, number: str | None) -> Op:
             given = {k: as_int(e.value(run)) for k, e in params}
             sub = frames.get(runner, given)
             arg_flats = []
+            where: list[Where] | None = []
             for n, e, what in args:
                 flats = e.sel(run, what)
                 need = size(sub, n)
@@ -148,17 +157,33 @@ def compile_call(c: Any, step: st.Call, number: str | None) -> Op:
                     for f in flats:
                         if f in layout.holes:
                             raise EvalError(f"argument slot {layout.describe(f)} is empty")
-                if layout.inside:
+                row = row_of(layout, flats) if where is not None else None
+                if row is None:
+                    where = None
+                else:
+                    where.append(row)  # type: ignore[union-attr]
+                if (
+                    layout.inside
+                    and not layout.inside.isdisjoint(flats)
+                    and (row is None or lands_up(layout, row))  # the checker's own message
+                ):
                     check_arguments(layout, flats, n)
                 arg_flats.append(flats)
-            state = run.state()
-            resolved = tuple(runner.resolve_target(run.frame, t, state, run.fev) for t in targets)
+            if named is not None:
+                resolved = named
+            else:
+                state = run.state()
+                resolved = tuple(runner.resolve_target(run.frame, t, state, run.fev) for t in targets)
         except EvalError as exc:
             raise fail(run, step, exc) from None
         cells0 = run.cells
-        codes = tuple(tuple([cells0[f] for f in fl]) for fl in arg_flats)
+        if where is not None:  # whole rows: slices of the cells
+            codes = tuple(tuple(cells0[fl[0] : fl[0] + len(fl)]) for fl in arg_flats)
+        else:
+            codes = tuple(tuple([cells0[f] for f in fl]) for fl in arg_flats)
+        handed = sum(map(len, arg_flats))
         seats = seats_of(run)
-        if sum(len(x) for x in codes) <= SMALL_CALL:
+        if handed <= SMALL_CALL:
             outcomes, drawn = small_call(runner, sub, codes, seats, ev.CHECKED)
             if drawn is None:
                 _, obs, res = _draw(runner, outcomes)
@@ -166,21 +191,36 @@ def compile_call(c: Any, step: st.Call, number: str | None) -> Op:
                 _, obs, res = outcomes[bisect_right(drawn[1], runner.rng.randrange(drawn[0]))]
         else:
             obs, res = inline(runner, program, sub, codes, seats)
-        key = ("call", sid, layout, tuple(arg_flats), resolved, tuple(shape for shape, _ in res.cards))
-        plan = planned.get(key)
-        if plan is None:
-            plan = planned.put(key, _plan(run, step, arg_flats, resolved, res, name))
-        run.cells = gather(cells0, plan, tuple(x for _, cs in res.cards for x in cs))
+        consts = tuple(x for _, cs in res.cards for x in cs)
+        rows = None if where is None else kept_rows(forms, layout, where, arg_flats, resolved, res)
+        if rows is not None:
+            after, run.cells = rows.apply(layout, cells0, consts)
+            if ev.CHECKED:
+                ref = _plan(run, step, arg_flats, resolved, res, name)
+                if ref.layout is not after or gather(cells0, ref, consts) != run.cells:
+                    raise ev.Mismatch(
+                        f"step {step.number or step.kind}: the call's plan by rows is not the reference"
+                    )
+        else:
+            key = ("call", sid, layout, tuple(arg_flats), resolved, tuple(shape for shape, _ in res.cards))
+            plan = planned.get(key)
+            if plan is None:
+                plan = planned.put(key, _plan(run, step, arg_flats, resolved, res, name))
+            run.cells = gather(cells0, plan, consts)
+            after = plan.layout
         env = run.env
         for target, v in zip(names, res.values):
             if target is not None:
                 env = env_set(env, target, v)
         run.env = env
-        handed = sum(len(fl) for fl in arg_flats)
-        run.out, run.meters = _absorb(absorbed, run.out, run.meters, res, name, handed)
+        # The interpreter's _absorb without its cache: a caller's counters differ at nearly every
+        # call of a game (none was met again in 20 whole games), so keying them cost more than this.
+        out0 = run.out
+        run.out = out = out_add(out0, dict(res.delta)) if res.delta else out0
+        run.meters = run.meters.absorb(res.meters, out0, name, handed).note_out(out)
         if obs is not None:
             run.view = run.views.extend(run.view, obs)
-        run.layout = plan.layout
+        run.layout = after
         if runner.limits is not None:
             runner.check_limits(run.frame, step, run.state())
 
@@ -204,6 +244,29 @@ def _plan(
         raise fail(run, step, exc) from None
 
 
+_STARTS: dict[tuple[int, tuple[int, ...]], tuple[Frame, Layout]] = {}
+STARTS_KEPT = 256
+"""A callee's starting layouts :func:`start` keeps (by its frame and its inputs' sizes: a game
+meets a few, one per number of candidates)."""
+
+
+def start(sub: Frame, codes: tuple[tuple[int, ...], ...]) -> State:
+    """``sub.state_from_codes(codes)``, its layout (a function of the frame and the inputs'
+    sizes) kept."""
+    sizes = tuple(map(len, codes))
+    hit = _STARTS.get((id(sub), sizes))
+    if hit is None or hit[0] is not sub:
+        first = sub.state_from_codes(codes)
+        if len(_STARTS) >= STARTS_KEPT:
+            _STARTS.clear()
+        _STARTS[(id(sub), sizes)] = (sub, first.layout)
+        return first
+    got = State(hit[1], tuple(chain.from_iterable(codes)), (), (), Meters(), 0)
+    if ev.CHECKED and got != sub.state_from_codes(codes):
+        raise ev.Mismatch(f"the start of {sub.proto.name}: {got} is not the reference")
+    return got
+
+
 def inline(
     runner: Runner, program: Any, sub: Frame, codes: tuple[tuple[int, ...], ...], seats: Seats | None = None
 ) -> tuple[Any, Any]:
@@ -222,6 +285,6 @@ def inline(
     )
     if seats is not None:
         child.seat(seats)
-    state = program.run(child, sub, sub.state_from_codes(codes))
+    state = program.run(child, sub, start(sub, codes))
     res = collect_single(child, sub, state)  # collect's one result: see collect.py
     return ("call", sub.proto.name, with_shown(runner.views, state.view, res)), res

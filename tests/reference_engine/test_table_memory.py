@@ -14,6 +14,7 @@ from reference_engine import selection, table
 from reference_engine.cards import Symbol
 from reference_engine.compiled import (
     arrows,
+    callrows,
     calls,
     collect,
     fused,
@@ -106,6 +107,8 @@ def test_many_runs_keep_a_bounded_number_of_layouts(engine: str, monkeypatch: py
         (pure, "KEPT"),  # a block that reads no card: its effect per layout and variables
         (takes, "KEPT_PLANS"),  # the layout a take makes, kept per layout and number of columns
         (placeargs, "KEPT"),  # a structural place's arguments, kept per layout and variables
+        (callrows, "FORMS_KEPT"),  # a call's plan by rows, kept per form (no layout in it)
+        (calls, "STARTS_KEPT"),  # an inline callee's starting layout, per frame and input sizes
     )
     for module, name in bounds:
         monkeypatch.setattr(module, name, 2)
