@@ -167,7 +167,7 @@ def discard_if(
             return None  # each step's own message, at its step
         if not drop or (layout.inside and not kept_whole(layout, drop)):
             return None
-        key = (layout, drop, flats, names)
+        key = (layout, names)  # the rows (by number, of regions no variable names) are the layout's
         plan = kept.get(key)
         if plan is None:
             plan = return_row(layout, flats, names, gone=drop)

@@ -405,7 +405,10 @@ def discard_return(
         if not drop or (layout.inside and not kept_whole(layout, drop)):
             return None
         then = _then(run) if triple else ()
-        key = (layout, drop, flats, names, then)
+        # The rows discarded and returned (``NAME[k, *]`` by number, NAME no variable: checked
+        # above) are the layout's; so is the row after (``then``): the layout and the owners
+        # decide the plan (a key of every slot of three rows would be hashed twice a turn).
+        key = (layout, names)
         got = kept.get(key)
         if got is None:
             plan = return_row(layout, flats, names, drop, then)  # None unless ``drop`` is the bottom row
