@@ -444,7 +444,9 @@ def discard_return(
             apply_plan(run, discard_step, plan)  # at the discard: the supply's counts are its
             return
         assert nested is not None
-        codes = [run.cells[f] for f in then]  # the owner cards Step 12(a) discards
+        cells = run.cells
+        a = then[0]  # the owner cards Step 12(a) discards: a whole row (return_row's test)
+        codes = cells[a : a + len(then)] if then[-1] == a + len(then) - 1 else [cells[f] for f in then]
         apply_plan(run, discard_step, plan)
         runner = run.runner
         runner.current = nested.discard_number  # as that discard would report a problem
