@@ -39,6 +39,7 @@ from typing import Any, NamedTuple
 from .. import steps as st
 from ..expressions import EvalError, Expression
 from ..expressions.nodes import Call, Const
+from ..kept import Kept
 from ..machine import Plan
 from . import evaluate as ev
 from . import families
@@ -59,6 +60,12 @@ class Waiting(NamedTuple):
     back_op: Op
     pending: list[tuple[Run, Plan] | None]
 
+
+KEPT = 1024
+"""Plans a deferred discard and return keeps, by the table before both and their resolved
+arguments (bounded as :data:`~.ops.KEPT_PLANS`): the virtual player's sleeves back to it are
+one hand's, so the table before both (the grid's and the hand's widths) alone decides the plan,
+and a game meets those tables again in its later games."""
 
 _WAITING: dict[int, tuple[st.Step, Waiting]] = {}
 WAITING_KEPT = 64
@@ -136,6 +143,7 @@ def discard_if(
     back_op, pending = hit[1]
     cards, to = compiled(back_step.cards), compiled(back_step.to)
     owners_row = families.family_row(back_step.to.node, to.proto)
+    kept: Kept[Plan] = Kept(KEPT)
 
     def plan_for(run: Run) -> tuple[Plan, tuple[int, ...]] | None:
         layout = run.layout
@@ -159,9 +167,13 @@ def discard_if(
             return None  # each step's own message, at its step
         if not drop or (layout.inside and not kept_whole(layout, drop)):
             return None
-        plan = return_row(layout, flats, names, gone=drop)
-        if plan is None or plan.layout.shown:
-            return None
+        key = (layout, names)  # the rows (by number, of regions no variable names) are the layout's
+        plan = kept.get(key)
+        if plan is None:
+            plan = return_row(layout, flats, names, gone=drop)
+            if plan is None or plan.layout.shown:
+                return None
+            kept.put(key, plan)
         return plan, drop
 
     def supply(run: Run, drop: tuple[int, ...]) -> None:

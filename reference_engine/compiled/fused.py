@@ -405,7 +405,10 @@ def discard_return(
         if not drop or (layout.inside and not kept_whole(layout, drop)):
             return None
         then = _then(run) if triple else ()
-        key = (layout, drop, flats, names, then)
+        # The rows discarded and returned (``NAME[k, *]`` by number, NAME no variable: checked
+        # above) are the layout's; so is the row after (``then``): the layout and the owners
+        # decide the plan (a key of every slot of three rows would be hashed twice a turn).
+        key = (layout, names)
         got = kept.get(key)
         if got is None:
             plan = return_row(layout, flats, names, drop, then)  # None unless ``drop`` is the bottom row
@@ -441,7 +444,9 @@ def discard_return(
             apply_plan(run, discard_step, plan)  # at the discard: the supply's counts are its
             return
         assert nested is not None
-        codes = [run.cells[f] for f in then]  # the owner cards Step 12(a) discards
+        cells = run.cells
+        a = then[0]  # the owner cards Step 12(a) discards: a whole row (return_row's test)
+        codes = cells[a : a + len(then)] if then[-1] == a + len(then) - 1 else [cells[f] for f in then]
         apply_plan(run, discard_step, plan)
         runner = run.runner
         runner.current = nested.discard_number  # as that discard would report a problem

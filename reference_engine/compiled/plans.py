@@ -520,7 +520,7 @@ def build_sleeve(layout: Layout, res: Resolved) -> Plan:
                     raise Defer()
                 sleeve = _sleeved(sleeve, op)
         shapes.append((reg.name, reg.rows, reg.cols, reg.unit, reg.hand, sleeve))
-    plan = Plan(Layout.make(shapes, layout.holes, ()), tuple(range(layout.size)), (), {})
+    plan = Plan(Layout.make(shapes, layout.holes, ()), identity(layout.size), (), {})
     plan.__dict__["_identity"] = True  # every card stays where it is: nothing to gather
     if not any(op.out for op in res):
         remember_landings(plan, layout, ())  # no row slides out: no card leaves a sleeve
@@ -529,27 +529,44 @@ def build_sleeve(layout: Layout, res: Resolved) -> Plan:
     return plan
 
 
+_IDENTITY: dict[int, tuple[int, ...]] = {}
+IDENTITY_KEPT = 64
+"""Gathers that keep every card where it is (``tuple(range(n))``), kept by the table's size:
+a sleeve step's plan, made for each new layout (a turn's table shrinks by a card or two), shares
+one (bounded: it starts afresh beyond this)."""
+
+
+def identity(n: int) -> tuple[int, ...]:
+    """``tuple(range(n))``, kept by ``n`` (see :data:`IDENTITY_KEPT`)."""
+    hit = _IDENTITY.get(n)
+    if hit is None:
+        if len(_IDENTITY) >= IDENTITY_KEPT:
+            _IDENTITY.clear()
+        hit = _IDENTITY[n] = tuple(range(n))
+    return hit
+
+
 def _slid_out(before: Layout, after: Layout) -> tuple[tuple[int, bool, int], ...]:
     """:func:`~reference_engine.machine.plans.landings` of a plan that keeps every card where it
-    is (a ``sleeve:`` step's): the slots inside a sleeve before and not after, in order, each
-    landing as its row faces (the same regions, so the same hands: none of a hand), found row
-    by row (the general way asks the layouts for every slot's region)."""
-    leaving = before.inside.difference(after.inside)
+    is (a ``sleeve:`` step's, ``after`` the same regions as ``before`` with other sleeves): the
+    slots inside a sleeve before and not after, in order, each landing as its row faces (none of
+    a hand). A region's slots inside its sleeves are its whole rows the sleeves hold
+    (:func:`~reference_engine.sleeves.sleeve_slots`), so those are the whole rows its sleeves held
+    before and not after, found from the two frames (the general way asks the layouts for every
+    slot's region; taking the two sets of slots apart goes through hundreds of slots)."""
     out: list[tuple[int, bool, int]] = []
-    if not leaving:
-        return ()
-    for reg in before.regions:
+    for reg, now in zip(before.regions, after.regions):
         sleeve = reg.sleeve
-        if sleeve is None or reg.hand is not None:
+        if sleeve is None or reg.hand is not None or now.sleeve is sleeve:
             continue
+        was = sleeve.rows
+        held = () if now.sleeve is None else now.sleeve.rows
         cols = reg.cols
         for r in range(1, reg.rows + 1):
-            start = reg.offset + (r - 1) * cols
-            row = range(start, start + cols)
-            if leaving.isdisjoint(row):
-                continue
-            up = sleeve.lands_up(r)
-            out.extend([(f, up, f) for f in row if f in leaving])
+            if r in was and r not in held:
+                start = reg.offset + (r - 1) * cols
+                up = sleeve.lands_up(r)
+                out.extend([(f, up, f) for f in range(start, start + cols)])
     return tuple(out)
 
 

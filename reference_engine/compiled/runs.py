@@ -49,7 +49,7 @@ def bottom_row(layout: Layout, flats: Sequence[int]) -> Plan | None:
     if first != start or len(flats) != cols or flats[-1] != end - 1 or list(flats) != list(range(start, end)):
         return None
     holes = layout.holes
-    if holes and not holes.isdisjoint(range(start, end)):
+    if holes and meets(holes, start, end):
         return None  # an empty place discarded: the interpreter names it
     left = reg.rows - 1  # rows the region keeps: empty bottom rows go too
     mine: list[int] = []
@@ -175,7 +175,7 @@ def return_row(
         return None
     rows = reg.rows
     holes = layout.holes
-    if holes and not holes.isdisjoint(range(off, off + rows * cols)):
+    if holes and meets(holes, off, off + rows * cols):
         return None  # an empty place in the region (the general builder trims and names them)
     away = _gone(layout, gone, reg) if gone else None
     if gone and away is None:
@@ -191,15 +191,13 @@ def return_row(
         if not drop or rows != 2 or row or list(then) != list(range(off + cols, off + 2 * cols)):
             return None
         rows = 1
-    groups: dict[str, list[int]] = {name: [] for name in dict.fromkeys(names)}
-    for f, name in zip(flats, names):
-        groups[name].append(f)
+    groups = _grouped(flats, names)
     by_name = layout.by_name
     for name in groups:
         hand = by_name.get(name)
         if hand is not None and (hand.hand is None or hand.rows != 1):
             return None  # no hand (the general builder defers, for the message), or an odd one
-        if hand is not None and holes and not holes.isdisjoint(range(hand.offset, hand.offset + hand.cols)):
+        if hand is not None and holes and meets(holes, hand.offset, hand.offset + hand.cols):
             return None  # a hand with an empty place (the general builder keeps it there)
     shapes: list[tuple[str, int, int, int, str | None, Any]] = []
     src: list[int] = []
@@ -227,7 +225,7 @@ def return_row(
         if got is None:
             shapes.append((other.name, other.rows, other.cols, other.unit, other.hand, other.sleeve))
             there = range(other.offset, other.offset + other.rows * other.cols)
-            if holes and not holes.isdisjoint(there):  # its empty places stay, at its new slots
+            if holes and meets(holes, there.start, there.stop):  # its empty places stay, at its new slots
                 new_holes.extend(map((len(src) - other.offset).__add__, sorted(holes.intersection(there))))
             src.extend(there)
             continue
@@ -245,6 +243,28 @@ def return_row(
     plan.__dict__["_getter"] = itemgetter(*idx) if len(idx) > 1 else _few(tuple(idx))
     remember_landings(plan, layout, ())
     return plan
+
+
+def _grouped(flats: Sequence[int], names: Sequence[str]) -> dict[str, list[int]]:
+    """Each name's slots, in order; the names in order of their first slot. One name (a row
+    back to one hand: Step 11's): the slots as they are; several (Step 12's, a hundred cards to
+    four or five owners): each slot appended to its name's list."""
+    first = names[0]
+    if names.count(first) == len(names):
+        return {first: list(flats)}
+    groups: dict[str, list[int]] = {name: [] for name in dict.fromkeys(names)}
+    for f, name in zip(flats, names):
+        groups[name].append(f)
+    return groups
+
+
+def meets(holes: frozenset[int], a: int, b: int) -> bool:
+    """Whether an empty place lies in slots ``a`` to ``b - 1``: ``not holes.isdisjoint(range(a,
+    b))``, which goes through the range (hundreds of slots of the grid) where the table has a
+    few empty places (the virtual player's cards gone to the lottery): the places are tested."""
+    if b - a <= len(holes):
+        return not holes.isdisjoint(range(a, b))
+    return any([a <= h < b for h in holes])
 
 
 def _gone(layout: Layout, gone: Sequence[int], reg: Any) -> Any:

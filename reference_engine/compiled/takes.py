@@ -157,11 +157,12 @@ class ColumnScan:
         # h_face_row's conditions: every card of the row there and face up, none hidden in a sleeve.
         if not vals or min(vals) < 0 or not all([v & 1 for v in vals]):
             return None
-        inside = layout.inside
-        if inside:
-            span = range(a, a + cols)
-            if not inside.isdisjoint(span) and not layout.shown.issuperset(inside.intersection(span)):
-                return None
+        # Inside a sleeve, each card seen (shown): a region's slots inside its sleeves are the
+        # whole rows they hold (:func:`~reference_engine.sleeves.sleeve_slots`), so the row is
+        # inside exactly when its sleeves hold it (the owner cards' row slid out: it is not).
+        frame = reg.sleeve
+        if frame is not None and r in frame.rows and not layout.shown.issuperset(range(a, a + cols)):
+            return None
         try:
             # ncols(region), the built-in, of a region of the layout that no variable shadows:
             # its width (anything else: evaluated).

@@ -17,6 +17,7 @@ from reference_engine.compiled import (
     callrows,
     calls,
     collect,
+    deferred,
     fused,
     ops,
     placeargs,
@@ -92,6 +93,7 @@ def test_many_runs_keep_a_bounded_number_of_layouts(engine: str, monkeypatch: py
     bounds = (
         (ops, "KEPT_PLANS"),
         (fused, "KEPT_PAIRS"),
+        (deferred, "KEPT"),  # Step 11's discard and return, kept per table before both
         (rows, "KEPT"),
         (calls, "DRAWS_KEPT"),
         (frontier, "HANDS_KEPT"),

@@ -147,3 +147,21 @@ def test_the_region_gone_is_its_bottom_row_with_empty_places_above() -> None:
 )
 def test_anything_else_is_left_to_the_steps(holes: list[int], gone: tuple[int, ...]) -> None:
     assert return_row(_layout(holes), (12, 13), ("hand1", "hand1"), gone=gone) is None
+
+
+def test_the_plan_of_both_is_kept_by_the_table_before_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Runs on tables of the same shape build the plan of the two steps once (it depends on the
+    table before both and the resolved arguments alone), and carry it out every time."""
+    built: list[Any] = []
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        plan = return_row(*args, **kwargs)
+        built.append(plan)
+        return plan
+
+    monkeypatch.setattr(deferred, "return_row", counted)
+    made = _count(monkeypatch)
+    result = _compare(Library(), "card-selection-arrow", seeds=6)
+    assert result[0] == "ran", result[:3]
+    # Built afresh at every run, half as many plans as returns counted here (19 of 38); kept, 2.
+    assert made["return"] >= 6 and 0 < len(built) < made["return"] // 4, (len(built), made)

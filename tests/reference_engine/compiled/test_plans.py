@@ -15,7 +15,7 @@ import pytest
 from reference_engine import steps as st
 from reference_engine.compiled import plans as fp
 from reference_engine.compiled.base import gather, same_plan, strip
-from reference_engine.compiled.runs import bottom_row, call_rows, region_at, return_row, take_runs
+from reference_engine.compiled.runs import bottom_row, call_rows, meets, region_at, return_row, take_runs
 from reference_engine.expressions import EvalError
 from reference_engine.functions import hand_name
 from reference_engine.machine.actions.layout import _discard_build, _move_build, _return_build, _take_build
@@ -87,6 +87,41 @@ def test_a_sleeve_plan_is_the_interpreters(ops: tuple[SleeveOp, ...], holes: tup
     agree(fp.build_sleeve, _sleeve_build, table(holes=holes), ops)
 
 
+ODD_SLEEVES = [
+    # A region with fewer rows than its sleeves declare (row 3 is no row of it).
+    Layout.make([("M", 2, 4, 1, None, ARROW), ("L", 3, 2, 1, None, ARROW)], (1, 9)),
+    # A hand in sleeves (its slots are inside, but nothing of a hand "lands"), another region.
+    Layout.make([("h1", 1, 3, 1, "h1", ARROW), ("M", 3, 3, 1, None, ARROW)], (4,)),
+    # A region whose row 2 is already out, beside one whose sleeves lie front up.
+    Layout.make(
+        [
+            ("M", 3, 3, 1, None, SleeveFrame(declared=(2, 1, 3), rows=(1, 3), front=frozenset({1, 3}))),
+            ("L", 3, 2, 1, None, SleeveFrame((2, 1, 3), (2, 1, 3), frozenset({1}), side="front")),
+        ]
+    ),
+]
+ODD_OPS = [
+    (SleeveOp("M", out=(1,)),),
+    (SleeveOp("M", out=(3,)),),
+    (SleeveOp("M", out=(1, 3)), SleeveOp("L", out=(2,))),
+    (SleeveOp("L", out=(3, 1)),),
+    (SleeveOp("h1", out=(2,)), SleeveOp("M", out=(2,))),
+    (SleeveOp("M", into=(2,)), SleeveOp("L", out=(1,))),
+    (SleeveOp("L", side="back"), SleeveOp("L", out=(2,))),
+]
+
+
+@pytest.mark.parametrize("ops", ODD_OPS, ids=[str(i) for i in range(len(ODD_OPS))])
+@pytest.mark.parametrize("index", range(len(ODD_SLEEVES)))
+def test_the_cards_a_sleeve_plan_slides_out_are_the_interpreters(
+    ops: tuple[SleeveOp, ...], index: int
+) -> None:
+    """The rows slid out, found from the sleeves before and after (no set of slots taken apart):
+    the interpreter's landings on tables with rows the sleeves declare but the region lacks, a
+    hand in sleeves, a row already out, sleeves lying front up."""
+    agree(fp.build_sleeve, _sleeve_build, ODD_SLEEVES[index], ops)
+
+
 def test_a_sleeve_slid_back_in_follows_a_slide_out() -> None:
     layout = table()
     out = fp.build_sleeve(layout, (SleeveOp("M", out=(2,)),))
@@ -95,6 +130,17 @@ def test_a_sleeve_slid_back_in_follows_a_slide_out() -> None:
     assert back.layout is layout  # interned: the same sleeves, the same layout
     with pytest.raises(fp.Defer):
         fp.build_sleeve(out.layout, (SleeveOp("M", out=(2,)),))  # already out
+
+
+def test_a_sleeve_plans_gather_is_kept_by_the_tables_size() -> None:
+    """Plans that keep every card where it is share one gather per table size, bounded."""
+    a = fp.build_sleeve(table(), (SleeveOp("M", side="front"),))
+    b = fp.build_sleeve(table(), (SleeveOp("M", out=(2,)),))
+    assert a.src == tuple(range(table().size)) and a.src is b.src
+    assert fp.identity(7) == tuple(range(7)) and fp.identity(0) == ()
+    for n in range(3 * fp.IDENTITY_KEPT):
+        assert fp.identity(n) == tuple(range(n))
+    assert len(fp._IDENTITY) <= fp.IDENTITY_KEPT
 
 
 def test_a_sleeve_plan_moves_no_card() -> None:
@@ -496,3 +542,13 @@ def test_a_kept_landing_is_still_checked_every_time() -> None:
     with pytest.raises(EvalError) as kept:
         check_landed(plan, wide, wrong)
     assert str(kept.value) == str(info.value)
+
+
+def test_an_empty_place_in_a_stretch_of_slots_is_found_either_way() -> None:
+    """``meets`` (the few empty places tested, or the few slots) is ``not isdisjoint``."""
+    rng = random.Random(49)
+    for _ in range(400):
+        holes = frozenset(rng.sample(range(60), rng.randint(1, 12)))
+        a = rng.randint(0, 60)
+        b = rng.randint(a, 64)
+        assert meets(holes, a, b) == (not holes.isdisjoint(range(a, b))), (sorted(holes), a, b)
