@@ -101,12 +101,10 @@ class Label:
 class Layout:
     """The public shape of the table. Interned: equal layouts are the same object.
 
-    Weakly: the intern table keeps a layout only while something else holds it (a state, a
-    plan, a frame), so a long simulation, whose tables change every turn, does not keep every
-    layout it ever met. Equal live layouts are still the same object, which is all identity
-    (:class:`State` equality, caches keyed by layout) relies on. Dead entries are swept when
-    the table reaches ``_sweep_at`` entries (then twice the live ones, at least
-    :data:`INTERN_SWEEP`): no callback per layout, and the table stays within twice what lives.
+    Weakly: the intern table keeps a layout only while something else holds it (a state, a plan,
+    a frame), so a long simulation does not keep every layout it met; equal live layouts are still
+    the same object, all that identity (State equality, caches keyed by layout) relies on. Dead
+    entries are swept at ``_sweep_at`` entries (twice the live ones, at least INTERN_SWEEP).
     """
 
     _interned: ClassVar[dict[tuple[Any, ...], weakref.ref[Layout]]] = {}
@@ -141,9 +139,7 @@ class Layout:
         self.size = sum(r.size for r in regions) if size is None else size
         self._key = key or (regions, holes, labels)  # its intern key (make's own tuple)
         self._owner: list[Region] | None = None  # built on first use: most layouts never ask
-        # The compiled path's note of the table space this layout takes (compiled/run.py's
-        # ``space``), made on first use: a layout lives as long as its note, no cache to bound.
-        self._space: tuple[bool, tuple[int, int] | None, tuple[int, int]] | None = None
+        self._space: tuple[bool, tuple[int, int] | None, tuple[int, int]] | None = None  # run.space
         # Sleeves are public: the slots inside one, and those whose card a sleeve shows.
         self.inside, self.shown = sleeve_slots(regions, holes)
 
