@@ -33,7 +33,7 @@ from ..machine.plans import _flats, _res, check_shown
 from ..machine.runner import MAX_RUN_STEPS
 from ..shuffles import Shuffle
 from ..table import Draft, Layout, State, visible
-from . import calls, families, fused, pairing, placeargs, pure, rows, segments, takes
+from . import calls, chained, families, fused, pairing, placeargs, pure, rows, segments, takes
 from . import evaluate as ev
 from . import plans as fp
 from .base import Op, RunResolve, Unsupported, apply_plan, fail, same_plan, strip
@@ -648,10 +648,14 @@ def _let(c: Compiler, step: st.Let, number: str | None) -> Op:
 
 
 def _do(c: Compiler, step: st.Do, number: str | None) -> Op:
-    body = c.block(step.body, number)
+    read = chained.entry_names(step.body)
+    with chained.collecting() as made:
+        body = c.block(step.body, number)
     names = pure.pure_names(step.body)
     if names is not None:  # it reads no card: its effect kept per shape and replayed (pure.py)
         return pure.Pure(body, names, lambda run, block: run_block(run, block)).run
+    if read is not None and made:  # turns, rotations, lets, discards: one key at its start
+        return chained.Chained(body, read, made, run_block).run
 
     def op(run: Run) -> None:
         run_block(run, body)

@@ -15,6 +15,7 @@ from reference_engine.cards import Symbol
 from reference_engine.compiled import (
     arrows,
     calls,
+    chained,
     collect,
     fused,
     ops,
@@ -106,6 +107,7 @@ def test_many_runs_keep_a_bounded_number_of_layouts(engine: str, monkeypatch: py
         (pure, "KEPT"),  # a block that reads no card: its effect per layout and variables
         (takes, "KEPT_PLANS"),  # the layout a take makes, kept per layout and number of columns
         (placeargs, "KEPT"),  # a structural place's arguments, kept per layout and variables
+        (chained, "KEPT"),  # a straight block's values, kept per layout and variables at its start
     )
     for module, name in bounds:
         monkeypatch.setattr(module, name, 2)
