@@ -28,7 +28,7 @@ from ..machine import Plan, Runner
 from ..machine.actions import layout as lay
 from ..machine.actions.shuffling import AT_ONCE, _group_outcomes, _piles, _shifts, _unlabel, groups_of
 from ..machine.actions.sleeving import _sleeve_build, _sleeve_resolve, check_piles
-from ..machine.frontier import _BUDGET, OverBudget, _freeze, env_drop, env_set
+from ..machine.frontier import _BUDGET, _ENV, OverBudget, _freeze, env_drop, env_set
 from ..machine.plans import _flats, _res, check_shown
 from ..machine.runner import MAX_RUN_STEPS
 from ..shuffles import Shuffle
@@ -620,8 +620,8 @@ def _for(c: Compiler, step: st.For, number: str | None) -> Op:
         except EvalError as exc:
             raise fail(run, step, exc) from None
         run.view = run.views.extend(run.view, ("for", frozen))
-        for v in frozen:
-            run.env = env_set(run.env, var, v)
+        for v in frozen:  # frozen: env_set's kept table looked up directly
+            run.env = _ENV.get((run.env, var, v)) or env_set(run.env, var, v)
             run_block(run, body)
         run.env = env_drop(run.env, var)
 
@@ -630,6 +630,18 @@ def _for(c: Compiler, step: st.For, number: str | None) -> Op:
 
 def _let(c: Compiler, step: st.Let, number: str | None) -> Op:
     exprs = [(name, steady(c, expr, _freeze)) for name, expr in step.values.items()]
+    if len(exprs) == 1:
+        ((name, one),) = exprs
+
+        def single(run: Run) -> None:
+            try:
+                v = one.value(run)  # frozen: env_set's kept table looked up directly
+            except EvalError as exc:
+                raise fail(run, step, exc) from None
+            run.env = _ENV.get((run.env, name, v)) or env_set(run.env, name, v)
+            run.view = run.views.extend(run.view, ("let", ((name, v),)))
+
+        return single
 
     def op(run: Run) -> None:
         env = run.env
@@ -655,12 +667,8 @@ def _do(c: Compiler, step: st.Do, number: str | None) -> Op:
     if names is not None:  # it reads no card: its effect kept per shape and replayed (pure.py)
         return pure.Pure(body, names, lambda run, block: run_block(run, block)).run
     if read is not None and made:  # turns, rotations, lets, discards: one key at its start
-        return chained.Chained(body, read, made, run_block).run
-
-    def op(run: Run) -> None:
-        run_block(run, body)
-
-    return op
+        return chained.Chained(body, read, made, lambda run, block: run_block(run, block)).run
+    return lambda run: run_block(run, body)  # run_block looked up at each run (bench/card_steps.py)
 
 
 _COMPILERS: dict[type[st.Step], Callable[[Compiler, Any, str | None], Op]] = {
