@@ -33,7 +33,7 @@ from ..machine.plans import _flats, _res, check_shown
 from ..machine.runner import MAX_RUN_STEPS
 from ..shuffles import Shuffle
 from ..table import Draft, Layout, State, visible
-from . import calls, chained, families, fused, pairing, placeargs, pure, rows, segments, takes
+from . import calls, chained, families, fused, loops, pairing, placeargs, pure, rows, segments, takes
 from . import evaluate as ev
 from . import plans as fp
 from .base import Op, RunResolve, Unsupported, apply_plan, fail, same_plan, strip
@@ -311,10 +311,7 @@ def _rotate(c: Compiler, step: st.Rotate, number: str | None) -> Op:
 
 
 def _note(c: Compiler, step: st.Note, number: str | None) -> Op:
-    def op(run: Run) -> None:
-        return None
-
-    return op
+    return lambda run: None
 
 
 # --------------------------------------------------------------------------- turn, shuffle, shift
@@ -613,6 +610,7 @@ def _for(c: Compiler, step: st.For, number: str | None) -> Op:
         return tuple(_freeze(v) for v in values)
 
     each = steady(c, values_expr, listed)
+    skip = loops.settled(c, step, body)  # one if that, once false, stays false (loops.py)
 
     def op(run: Run) -> None:
         try:
@@ -620,9 +618,12 @@ def _for(c: Compiler, step: st.For, number: str | None) -> Op:
         except EvalError as exc:
             raise fail(run, step, exc) from None
         run.view = run.views.extend(run.view, ("for", frozen))
+        block = body
         for v in frozen:  # frozen: env_set's kept table looked up directly
             run.env = _ENV.get((run.env, var, v)) or env_set(run.env, var, v)
-            run_block(run, body)
+            run_block(run, block)
+            if skip is not None and block is body and skip.done(run):
+                block = skip.block
         run.env = env_drop(run.env, var)
 
     return op
