@@ -593,7 +593,9 @@ def _if(c: Compiler, step: st.If, number: str | None) -> Op:
         except EvalError as exc:
             raise fail(run, step, exc) from None
         run.view = run.views.extend(run.view, ("if", result))
-        run_block(run, then if result else other)
+        block = then if result else other
+        if block:  # an empty branch: nothing to run
+            run_block(run, block)
 
     return op
 
