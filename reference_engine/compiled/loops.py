@@ -35,10 +35,12 @@ class Settled:
         self.block = block
         self.calls = calls
 
-    def done(self, run: Run) -> bool:
-        """Whether the loop's ``if`` has just tested false (its answer the run's last
-        observation), its functions the built-in ones."""
-        if run.views.entries[run.view][1] != _FALSE:
+    def done(self, run: Run, view: int) -> bool:
+        """Whether the loop's ``if`` has just tested false, its functions the built-in ones:
+        the run's view is ``view`` (the iteration's first) and its answer, "false", alone. A
+        last observation "false" is not enough: a branch taken may end with an ``if`` of its
+        own that tested false."""
+        if run.views.entries[run.view] != (view, _FALSE):
             return False
         functions = run.frame.globals.functions
         return all(functions.get(n) is BUILTINS.get(n) for n in self.calls)

@@ -593,9 +593,7 @@ def _if(c: Compiler, step: st.If, number: str | None) -> Op:
         except EvalError as exc:
             raise fail(run, step, exc) from None
         run.view = run.views.extend(run.view, ("if", result))
-        block = then if result else other
-        if block:  # an empty branch: nothing to run
-            run_block(run, block)
+        run_block(run, then if result else other)
 
     return op
 
@@ -623,8 +621,9 @@ def _for(c: Compiler, step: st.For, number: str | None) -> Op:
         block = body
         for v in frozen:  # frozen: env_set's kept table looked up directly
             run.env = _ENV.get((run.env, var, v)) or env_set(run.env, var, v)
+            view = run.view
             run_block(run, block)
-            if skip is not None and block is body and skip.done(run):
+            if skip is not None and block is body and skip.done(run, view):
                 block = skip.block
         run.env = env_drop(run.env, var)
 

@@ -89,3 +89,19 @@ def test_a_test_naming_the_loop_variable_is_caught(monkeypatch: pytest.MonkeyPat
     text = text.replace("title: Knockout lottery", "title: Knockout lottery (checked)")
     with pytest.raises(compiled_evaluate.Mismatch):
         _compare(text, 10, 5, 7, checked=True)
+
+
+def test_a_round_ending_with_a_false_test_of_its_own_is_not_settled() -> None:
+    """Hostile: each round ends with an ``if`` of its own that tests false (its answer the
+    round's last observation, as a settled loop's would be): the loop must not take it for its
+    own test's answer (it did: the rounds after the first were never played)."""
+    text = LOTTERY.read_text().replace(
+        "              - discard: U\n",
+        '              - discard: U\n              - if: "len(alive) == 0"\n                then:\n'
+        "                  - note: never\n",
+    )
+    assert text != LOTTERY.read_text()
+    ended, _ = _compare(text, 60, 6, 9)
+    assert ended == {"ran"}
+    ended, _ = _compare(text, 10, 6, 9, checked=True)
+    assert ended == {"ran"}
