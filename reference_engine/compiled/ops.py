@@ -7,10 +7,9 @@ the same observations added to the view, the same errors at the same step. A kin
 compiler here is refused when the spec is compiled (:class:`~.program.NotCompiled` names it);
 so is a step carrying a field the compiler does not know (:data:`KNOWN_FIELDS`).
 
-The generic compilers reuse the interpreter's own resolvers and plan builders (a plan is what a
-layout-changing action does to any table with a given layout, see
-:class:`~reference_engine.machine.Plan`), cached per step, layout and resolved arguments; the
-fast paths of :mod:`.fast` take over where they apply.
+The generic compilers reuse the interpreter's resolvers and plan builders (a plan: what a
+layout-changing action does to any table of a layout, :class:`~reference_engine.machine.Plan`),
+cached per step, layout and resolved arguments; :mod:`.fast`'s fast paths take over where they apply.
 """
 
 from __future__ import annotations
@@ -28,12 +27,12 @@ from ..machine import Plan, Runner
 from ..machine.actions import layout as lay
 from ..machine.actions.shuffling import AT_ONCE, _group_outcomes, _piles, _shifts, _unlabel, groups_of
 from ..machine.actions.sleeving import _sleeve_build, _sleeve_resolve, check_piles
-from ..machine.frontier import _BUDGET, OverBudget, _freeze, env_drop, env_set
+from ..machine.frontier import _BUDGET, _ENV, OverBudget, _freeze, env_drop, env_set
 from ..machine.plans import _flats, _res, check_shown
 from ..machine.runner import MAX_RUN_STEPS
 from ..shuffles import Shuffle
 from ..table import Draft, Layout, State, visible
-from . import calls, families, fused, pairing, placeargs, pure, rows, segments, takes
+from . import calls, chained, families, fused, loops, pairing, placeargs, pure, rows, segments, takes
 from . import evaluate as ev
 from . import plans as fp
 from .base import Op, RunResolve, Unsupported, apply_plan, fail, same_plan, strip
@@ -313,10 +312,7 @@ def _rotate(c: Compiler, step: st.Rotate, number: str | None) -> Op:
 
 
 def _note(c: Compiler, step: st.Note, number: str | None) -> Op:
-    def op(run: Run) -> None:
-        return None
-
-    return op
+    return lambda run: None
 
 
 # --------------------------------------------------------------------------- turn, shuffle, shift
@@ -615,6 +611,7 @@ def _for(c: Compiler, step: st.For, number: str | None) -> Op:
         return tuple(_freeze(v) for v in values)
 
     each = steady(c, values_expr, listed)
+    skip = loops.settled(c, step, body)  # one if that, once false, stays false (loops.py)
 
     def op(run: Run) -> None:
         try:
@@ -622,9 +619,13 @@ def _for(c: Compiler, step: st.For, number: str | None) -> Op:
         except EvalError as exc:
             raise fail(run, step, exc) from None
         run.view = run.views.extend(run.view, ("for", frozen))
-        for v in frozen:
-            run.env = env_set(run.env, var, v)
-            run_block(run, body)
+        block = body
+        for v in frozen:  # frozen: env_set's kept table looked up directly
+            run.env = _ENV.get((run.env, var, v)) or env_set(run.env, var, v)
+            view = run.view
+            run_block(run, block)
+            if skip is not None and block is body and skip.done(run, view):
+                block = skip.block
         run.env = env_drop(run.env, var)
 
     return op
@@ -632,6 +633,18 @@ def _for(c: Compiler, step: st.For, number: str | None) -> Op:
 
 def _let(c: Compiler, step: st.Let, number: str | None) -> Op:
     exprs = [(name, steady(c, expr, _freeze)) for name, expr in step.values.items()]
+    if len(exprs) == 1:
+        ((name, one),) = exprs
+
+        def single(run: Run) -> None:
+            try:
+                v = one.value(run)  # frozen: env_set's kept table looked up directly
+            except EvalError as exc:
+                raise fail(run, step, exc) from None
+            run.env = _ENV.get((run.env, name, v)) or env_set(run.env, name, v)
+            run.view = run.views.extend(run.view, ("let", ((name, v),)))
+
+        return single
 
     def op(run: Run) -> None:
         env = run.env
@@ -650,15 +663,15 @@ def _let(c: Compiler, step: st.Let, number: str | None) -> Op:
 
 
 def _do(c: Compiler, step: st.Do, number: str | None) -> Op:
-    body = c.block(step.body, number)
+    read = chained.entry_names(step.body)
+    with chained.collecting() as made:
+        body = c.block(step.body, number)
     names = pure.pure_names(step.body)
     if names is not None:  # it reads no card: its effect kept per shape and replayed (pure.py)
         return pure.Pure(body, names, lambda run, block: run_block(run, block)).run
-
-    def op(run: Run) -> None:
-        run_block(run, body)
-
-    return op
+    if read is not None and made:  # turns, rotations, lets, discards: one key at its start
+        return chained.Chained(body, read, made, lambda run, block: run_block(run, block)).run
+    return lambda run: run_block(run, body)  # run_block looked up at each run (bench/card_steps.py)
 
 
 _COMPILERS: dict[type[st.Step], Callable[[Compiler, Any, str | None], Op]] = {

@@ -54,6 +54,7 @@ from ..expressions import (
 )
 from ..functions import BUILTINS
 from ..kept import exact
+from . import chained
 from . import evaluate as ev
 from .base import RunResolve
 from .run import Run
@@ -76,7 +77,20 @@ class Steady:
     """One expression's derived value (``make``: from the plain value, e.g. its truth; with
     ``sel``, from the places it selects), kept by what it reads (see the module docs)."""
 
-    __slots__ = ("calls", "expr", "hits", "kept", "make", "names", "sel", "selected", "structural", "tries")
+    __slots__ = (
+        "calls",
+        "chain",
+        "expr",
+        "hits",
+        "kept",
+        "make",
+        "names",
+        "sel",
+        "selected",
+        "slot",
+        "structural",
+        "tries",
+    )
 
     def __init__(self, expr: ev.Expr, make: Callable[[Any], Any], sel: str | None = None):
         self.expr = expr
@@ -93,6 +107,9 @@ class Steady:
         self.kept: dict[tuple[Any, ...], tuple[Any, Any]] = {}
         self.tries = 0
         self.hits = 0
+        self.chain: Any = None  # the block whose start keys this value, if any (chained.py)
+        self.slot = 0
+        chained.made(self)
 
     def _compute(self, run: Run) -> Any:
         if self.sel is not None:
@@ -106,6 +123,9 @@ class Steady:
             self.calls = None
             self.kept.clear()
             return self._compute(run)
+        chain = self.chain
+        if chain is not None and chain.state is not None:  # given by the block's one key
+            return chain.value(self, run)
         env = run.vars()
         regions = run.layout.by_name
         cells = run.cells

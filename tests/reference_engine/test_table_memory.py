@@ -16,6 +16,7 @@ from reference_engine.compiled import (
     arrows,
     callrows,
     calls,
+    chained,
     collect,
     deferred,
     fused,
@@ -111,6 +112,7 @@ def test_many_runs_keep_a_bounded_number_of_layouts(engine: str, monkeypatch: py
         (placeargs, "KEPT"),  # a structural place's arguments, kept per layout and variables
         (callrows, "FORMS_KEPT"),  # a call's plan by rows, kept per form (no layout in it)
         (calls, "STARTS_KEPT"),  # an inline callee's starting layout, per frame and input sizes
+        (chained, "KEPT"),  # a straight block's values, kept per layout and variables at its start
     )
     for module, name in bounds:
         monkeypatch.setattr(module, name, 2)
