@@ -35,7 +35,6 @@ import contextlib
 import hashlib
 import io
 import os
-import pickle
 import stat
 from fractions import Fraction
 from functools import lru_cache
@@ -73,13 +72,47 @@ def directory() -> Path:
 
 @lru_cache(maxsize=1)
 def engine_digest() -> str:
-    """The engine's own source, by content (a law is the engine's to compute)."""
+    """The engine's own source, by content (a law is the engine's to compute).
+
+    The content's digest is kept on disk too (``law-engine.digest``) with the name, size and
+    modification time of every file it was computed from, as git's index keeps them: a process
+    that finds every file as it was then takes the digest without reading the ~1.6 MB again; any
+    file added, removed or rewritten, or a damaged memo, and the content is hashed anew."""
     root = Path(__file__).resolve().parent.parent
+    files = _sources(str(root))
+    seen = hashlib.sha256(repr(files).encode()).hexdigest()
+    memo = directory() / "law-engine.digest"
+    try:
+        text = _read(memo, 1024)
+        if text is not None:
+            at, digest = text.decode("ascii").split()
+            if at == seen and len(digest) == 64:
+                return digest
+    except (OSError, ValueError):
+        pass
     h = hashlib.sha256(f"law format {FORMAT}".encode())
-    for p in sorted(root.rglob("*.py")):
-        h.update(p.relative_to(root).as_posix().encode() + b"\0")
-        h.update(hashlib.sha256(p.read_bytes()).digest())
-    return h.hexdigest()
+    for rel, _, _ in files:
+        h.update(rel.encode() + b"\0")
+        h.update(hashlib.sha256((root / rel).read_bytes()).digest())
+    digest = h.hexdigest()
+    _write(memo, f"{seen} {digest}\n".encode())
+    return digest
+
+
+def _sources(root: str, below: str = "") -> list[tuple[str, int, int]]:
+    """Every ``*.py`` under ``root`` (relative path, size, modification time in ns), sorted."""
+    out: list[tuple[str, int, int]] = []
+    with os.scandir(os.path.join(root, below) if below else root) as entries:
+        for e in entries:
+            rel = f"{below}/{e.name}" if below else e.name
+            if e.is_dir(follow_symlinks=False):
+                if e.name != "__pycache__":
+                    out += _sources(root, rel)
+            elif e.name.endswith(".py") and e.is_file(follow_symlinks=False):
+                info = e.stat(follow_symlinks=False)
+                out.append((rel, info.st_size, info.st_mtime_ns))
+    out.sort()
+    return out
 
 
 def _faces(n: int) -> str:
@@ -105,47 +138,56 @@ def path(key: tuple[Any, ...]) -> Path:
     return directory() / f"law-{digest}.law"
 
 
-class _Pickler(pickle.Pickler):
-    """Faces by id (checked by name when read), counters by their fields."""
+@lru_cache(maxsize=1)
+def _codec() -> tuple[type[Any], type[Any]]:
+    """The pickler and unpickler of laws (pickle imported on first use: most processes never
+    meet a small lottery)."""
+    import pickle
 
-    def persistent_id(self, obj: Any) -> Any:
-        if isinstance(obj, Symbol):
-            return ("face", obj.id, obj.name)
-        if isinstance(obj, Meters):
-            return ("meters", obj.shuffles, obj.turns, obj.kinds, obj.peak, obj.calls)
-        return None
+    class Pickler(pickle.Pickler):
+        """Faces by id (checked by name when read), counters by their fields."""
 
+        def persistent_id(self, obj: Any) -> Any:
+            if isinstance(obj, Symbol):
+                return ("face", obj.id, obj.name)
+            if isinstance(obj, Meters):
+                return ("meters", obj.shuffles, obj.turns, obj.kinds, obj.peak, obj.calls)
+            return None
 
-class _Unpickler(pickle.Unpickler):
-    """Builds fractions and sub-results, this process's own faces, counters; nothing else."""
+    class Unpickler(pickle.Unpickler):
+        """Builds fractions and sub-results, this process's own faces, counters; nothing else."""
 
-    def find_class(self, module: str, name: str) -> Any:
-        got = _ALLOWED.get((module, name))
-        if got is None:
-            raise pickle.UnpicklingError(f"{module}.{name} is not part of a law")
-        return got
+        def find_class(self, module: str, name: str) -> Any:
+            got = _ALLOWED.get((module, name))
+            if got is None:
+                raise pickle.UnpicklingError(f"{module}.{name} is not part of a law")
+            return got
 
-    def persistent_load(self, pid: Any) -> Any:
-        if isinstance(pid, tuple) and pid and pid[0] == "face" and len(pid) == 3:
-            sym = SYMBOLS.by_id(pid[1])
-            if sym.name != pid[2]:
+        def persistent_load(self, pid: Any) -> Any:
+            if isinstance(pid, tuple) and len(pid) == 3 and pid[0] == "face":
+                sid = pid[1]
+                if isinstance(sid, int) and sid >= 0:
+                    sym = SYMBOLS.by_id(sid)
+                    if sym.name == pid[2]:
+                        return sym
                 raise pickle.UnpicklingError("a face numbered otherwise")
-            return sym
-        if isinstance(pid, tuple) and pid and pid[0] == "meters" and len(pid) == 6:
-            return Meters(*pid[1:])
-        raise pickle.UnpicklingError("not part of a law")
+            if isinstance(pid, tuple) and len(pid) == 6 and pid[0] == "meters":
+                return Meters(*pid[1:])
+            raise pickle.UnpicklingError("not part of a law")
+
+    return Pickler, Unpickler
 
 
 def _dumps(key: tuple[Any, ...], entry: Entry, n: int) -> bytes:
     buf = io.BytesIO()
-    _Pickler(buf, protocol=pickle.HIGHEST_PROTOCOL).dump((FORMAT, repr(key), n, _faces(n), entry))
+    _codec()[0](buf, protocol=5).dump((FORMAT, repr(key), n, _faces(n), entry))
     return buf.getvalue()
 
 
 def _loads(key: tuple[Any, ...], data: bytes) -> Entry | None:
     """The entry ``data`` holds for ``key``; None when it is not one (foreign, corrupt, stale)."""
     try:
-        got = _Unpickler(io.BytesIO(data)).load()
+        got = _codec()[1](io.BytesIO(data)).load()
         fmt, at, n, faces, entry = got
         if (
             fmt != FORMAT
@@ -165,35 +207,27 @@ def _loads(key: tuple[Any, ...], data: bytes) -> Entry | None:
     return law, first, cost
 
 
-def load(key: tuple[Any, ...]) -> Entry | None:
-    """The law kept on disk for ``key`` (None: there is none, or it is not to be trusted)."""
+def _read(target: Path, limit: int) -> bytes | None:
+    """The bytes of ``target`` when it is a regular file of at most ``limit`` bytes (never a
+    FIFO, device or link: nothing blocks), else None."""
     try:
-        fd = os.open(path(key), os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+        fd = os.open(target, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
         return None
     try:
         info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_ENTRY:
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
             return None
         with os.fdopen(fd, "rb", closefd=False) as f:
-            data = f.read(MAX_ENTRY + 1)
+            return f.read(limit + 1)
     except OSError:
         return None
     finally:
         os.close(fd)
-    return _loads(key, data)
 
 
-def save(key: tuple[Any, ...], entry: Entry) -> bool:
-    """Keep ``entry`` on disk for ``key`` (written whole, then renamed); False when it was not
-    (it does not read back equal to itself, or the folder cannot be written)."""
-    try:
-        data = _dumps(key, entry, _numbered())
-    except Exception:
-        return False
-    if len(data) > MAX_ENTRY or _loads(key, data) != entry:
-        return False
-    target = path(key)
+def _write(target: Path, data: bytes) -> bool:
+    """Write ``data`` to ``target`` whole (a temporary file, then renamed); False when it cannot."""
     tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -205,3 +239,21 @@ def save(key: tuple[Any, ...], entry: Entry) -> bool:
             tmp.unlink()
         return False
     return True
+
+
+def load(key: tuple[Any, ...]) -> Entry | None:
+    """The law kept on disk for ``key`` (None: there is none, or it is not to be trusted)."""
+    data = _read(path(key), MAX_ENTRY)
+    return None if data is None else _loads(key, data)
+
+
+def save(key: tuple[Any, ...], entry: Entry) -> bool:
+    """Keep ``entry`` on disk for ``key`` (written whole, then renamed); False when it was not
+    (it does not read back equal to itself, or the folder cannot be written)."""
+    try:
+        data = _dumps(key, entry, _numbered())
+    except Exception:
+        return False
+    if len(data) > MAX_ENTRY or _loads(key, data) != entry:
+        return False
+    return _write(path(key), data)

@@ -144,3 +144,32 @@ def test_a_law_that_does_not_read_back_equal_is_not_written(_on: Path) -> None:
     assert not lawcache.save(key, (law, (0,), 0))
     assert _entries(_on) == []
     assert lawcache.save(key, ("ordered", (), 0)) and lawcache.load(key) == ("ordered", (), 0)
+
+
+def test_the_engine_digest_is_the_contents_and_its_memo_is_checked(
+    monkeypatch: pytest.MonkeyPatch, _on: Path
+) -> None:
+    lawcache.engine_digest.cache_clear()
+    try:
+        real = lawcache.engine_digest()  # computed from the content; its memo written
+        memo = _on / "law-engine.digest"
+        assert memo.read_text().split()[1] == real
+        lawcache.engine_digest.cache_clear()
+        memo.write_text(memo.read_text().split()[0] + " " + "0" * 64 + "\n")
+        assert lawcache.engine_digest() == "0" * 64  # the memo is taken while no file changed
+        lawcache.engine_digest.cache_clear()
+        sources = lawcache._sources
+
+        def more(root: str, below: str = "") -> list[tuple[str, int, int]]:
+            return sources(root, below) if below else [*sources(root), ("zz-new.py", 1, 1)]
+
+        monkeypatch.setattr(lawcache, "_sources", more)
+        with pytest.raises(FileNotFoundError):  # a file the memo did not see: read again, all of them
+            lawcache.engine_digest()
+        monkeypatch.setattr(lawcache, "_sources", sources)
+        for damaged in ("", "one-word", "\0\xff" * 600):
+            lawcache.engine_digest.cache_clear()
+            memo.write_text(damaged)
+            assert lawcache.engine_digest() == real
+    finally:
+        lawcache.engine_digest.cache_clear()
