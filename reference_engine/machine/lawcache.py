@@ -23,7 +23,8 @@ fractions and :class:`~.plans.SubResult` (anything else, a foreign or corrupt fi
 and the law enumerated as before), whose key, format and faces match. A law is written only
 when it reads back equal to itself. Files are written to a temporary name and renamed; a file
 that cannot be written is skipped (the law stays kept in the process). ``KITGEN_LAW_CACHE=0``
-turns this off (the test suite does, so that no test depends on what an earlier one wrote).
+turns this off (the test suite does, so that no test depends on what an earlier one wrote), and so
+does :func:`caching` (``kitgen build --no-cache``, which neither reads nor writes the cache folder).
 What a run does is the same either way: the law read back is the one the enumeration gave, and
 a kept law is used exactly as one kept earlier in the same process would be (its cost is still
 spent from an exploration budget).
@@ -36,6 +37,9 @@ import hashlib
 import io
 import os
 import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
@@ -55,9 +59,23 @@ Entry = tuple[Any, tuple[int, ...], int]
 """What :data:`.relabel._KEPT` holds for a key: (the law or its marker, the faces, the cost)."""
 
 
+_ON: ContextVar[bool] = ContextVar("kitgen_law_cache", default=True)
+
+
 def enabled() -> bool:
-    """Whether laws are read from and written to disk (``KITGEN_LAW_CACHE``)."""
-    return os.environ.get(ENV, "1").strip().lower() not in ("0", "off", "no", "false")
+    """Whether laws are read from and written to disk (``KITGEN_LAW_CACHE``, :func:`caching`)."""
+    return _ON.get() and os.environ.get(ENV, "1").strip().lower() not in ("0", "off", "no", "false")
+
+
+@contextmanager
+def caching(on: bool) -> Iterator[None]:
+    """Within the block, laws are read from and written to disk (``on``, and unless
+    ``KITGEN_LAW_CACHE`` says otherwise) or neither (``kitgen build --no-cache``)."""
+    token = _ON.set(on)
+    try:
+        yield
+    finally:
+        _ON.reset(token)
 
 
 def directory() -> Path:

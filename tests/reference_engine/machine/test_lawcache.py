@@ -130,6 +130,11 @@ def test_nothing_is_written_when_it_is_off_or_cannot_be(monkeypatch: pytest.Monk
     _games(monkeypatch)
     assert _entries(_on) == []
     monkeypatch.setenv(lawcache.ENV, "1")
+    _forget(monkeypatch)
+    with lawcache.caching(False):  # kitgen build --no-cache
+        _games(monkeypatch)
+    assert _entries(_on) == [] and lawcache.enabled()
+    monkeypatch.setenv(lawcache.ENV, "1")
     blocked = _on / "file"
     blocked.write_text("not a folder")
     monkeypatch.setenv(lawcache.CACHE_ENV, str(blocked / "below"))
