@@ -87,6 +87,7 @@ from .kinds.strategy import (
 )
 from .kinds.uno_puzzles import PuzzleKind, PuzzleRules
 from .kinds.virtual import Moment
+from .machine.lawcache import caching as law_caching
 from .machine.runner import MAX_RUN_STEPS
 from .names import declared_names, expression_texts
 from .progress import Progress as ProgressReport
@@ -398,6 +399,7 @@ __all__ = [
     "is_record",
     "kind_of",
     "kinds",
+    "law_caching",
     "load_file",
     "load_game",
     "name_settings",

@@ -46,6 +46,9 @@ def pytest_configure(config: pytest.Config) -> None:
         config.stash[_OWNED] = folder
     os.environ["KITGEN_CACHE_DIR"] = str(Path(folder) / "verification")
     os.environ["XDG_CACHE_HOME"] = str(Path(folder) / "xdg")
+    # No small lottery's law read from disk (reference_engine/machine/lawcache.py): a test's
+    # enumerations never depend on what an earlier test wrote; tests/.../test_lawcache.py turns it on.
+    os.environ["KITGEN_LAW_CACHE"] = "0"
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -31,7 +31,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from reference_engine.api import GameKind, GameRules, Library, PlaySettings, TableCounts
+from reference_engine.api import GameKind, GameRules, Library, PlaySettings, TableCounts, law_caching
 
 from .cache import WARN_DISCARDED as _SAY  # where a discarded entry is said (kitgen.core.cache.warnings_to)
 from .cache import default_cache_dir, digest_files, engine_digest
@@ -46,10 +46,12 @@ _ENABLED: ContextVar[bool] = ContextVar("kitgen_figure_cache", default=True)
 
 @contextmanager
 def caching(enabled: bool) -> Iterator[None]:
-    """Within the block, figures are looked up and kept (``enabled``) or computed afresh."""
+    """Within the block, figures are looked up and kept (``enabled``) or computed afresh; so are
+    the small lotteries' laws the engine keeps beside them (``law_caching``)."""
     token = _ENABLED.set(enabled)
     try:
-        yield
+        with law_caching(enabled):
+            yield
     finally:
         _ENABLED.reset(token)
 

@@ -54,6 +54,7 @@ from ..expressions import Expression
 from ..seating import Seats
 from ..spec import Protocol
 from ..table import State, visible
+from . import lawcache
 from .frame import Evaluator, Frame
 from .frontier import _BUDGET, spend
 from .plans import SubResult
@@ -118,10 +119,10 @@ def small_call(
     index = {s: i for i, s in enumerate(now)}
     shape = tuple(tuple(index[c >> 1] for c in cs) if lab else cs for lab, cs in zip(labels, codes))
     key: tuple[Any, ...] = (spec, sub.key, shape)
-    kept = _KEPT.get(key)
+    kept = _kept(key)
     if kept is not None and kept[0] is _ORDERED:
         key = _ordered(key, now, fixed)
-        kept = _KEPT.get(key)
+        kept = _kept(key)
     if kept is None or (kept[2] < 0 and _BUDGET.get() is not None):
         if check or _BUDGET.get() is not None:  # see _merged: its cost is not known
             got = _first(run, sub, codes, plain, key, now, fixed, seats)
@@ -274,10 +275,32 @@ def _first(
         if len(_KEPT) >= _KEPT_LIMIT:
             _KEPT.clear()
         if CODE_ORDER.reads != reads and len(key) == 3:  # it compared them: keyed by their order
-            _KEPT[key] = (_ORDERED, (), 0)
+            _keep(key, (_ORDERED, (), 0))
             key = _ordered(key, now, fixed)
-        _KEPT[key] = (caught[0], now, start - counted[0])
+        _keep(key, (caught[0], now, start - counted[0]))
     return outcomes
+
+
+def _kept(key: tuple[Any, ...]) -> tuple[Law | str, tuple[int, ...], int] | None:
+    """The law kept for ``key``: in this process, else on disk (:mod:`.lawcache`, then kept in
+    the process as if a first enumeration here had kept it)."""
+    kept = _KEPT.get(key)
+    if kept is None and lawcache.enabled():
+        got = lawcache.load(key)
+        if got is not None:
+            law = _ORDERED if got[0] == _ORDERED else got[0]
+            kept = (law, got[1], got[2])
+            if len(_KEPT) >= _KEPT_LIMIT:
+                _KEPT.clear()
+            _KEPT[key] = kept
+    return kept
+
+
+def _keep(key: tuple[Any, ...], entry: tuple[Law | str, tuple[int, ...], int]) -> None:
+    """Keep a first enumeration's law (or the marker of a loose key) in the process and on disk."""
+    _KEPT[key] = entry
+    if lawcache.enabled():
+        lawcache.save(key, entry)
 
 
 def _merged(
@@ -307,7 +330,7 @@ def _merged(
         return None  # all different: nothing to merge from
     fresh = iter(range(len(flat)))
     distinct = tuple(tuple(next(fresh) for _ in part) if lab else part for lab, part in zip(labels, shape))
-    kept = _KEPT.get((spec, sub_key, distinct))
+    kept = _kept((spec, sub_key, distinct))
     if kept is None:
         return None
     law, first, _ = kept

@@ -173,3 +173,15 @@ def test_a_kit_built_twice_simulates_its_tables_once(tmp_path: Path, monkeypatch
 
     monkeypatch.setattr(type(kind), "measure_tables", no_more)
     assert fc.measured_tables(kind, rules, library, seating) == cold
+
+
+def test_no_cache_keeps_no_small_lottery_law_either(monkeypatch: pytest.MonkeyPatch) -> None:
+    """--no-cache neither reads nor writes the cache folder: the engine's laws on disk too."""
+    from reference_engine.machine import lawcache
+
+    monkeypatch.setenv(lawcache.ENV, "1")
+    assert lawcache.enabled()
+    with caching(False):
+        assert not lawcache.enabled()
+    with caching(True):
+        assert lawcache.enabled()

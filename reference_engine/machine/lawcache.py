@@ -1,0 +1,277 @@
+"""The small lotteries' kept laws on disk, so that a new process need not enumerate them again.
+
+A single run keeps a small callee's joint law of (view, result) up to a renaming of the cards
+it only carries (:mod:`.relabel`); a fresh process used to enumerate each law again on first
+meeting it (UNO's card-level game: ~30 enumerations, ~0.06 s, in its first 1,000 turns). Each
+law that a first enumeration kept is written here too, one file per key, beside the
+verification cache (``$KITGEN_CACHE_DIR``, else ``$XDG_CACHE_HOME/kitgen/verification``; files
+``law-<digest>.law``), and a later process reads it back instead of enumerating.
+
+An entry is found only under the same key, computed from everything the law depends on:
+
+- the engine's own source (every ``*.py`` of the engine, by content) and this format;
+- the law's in-process key: the callee spec's fingerprint (its content), its frame key (name and
+  parameters), the pattern of the carried cards and the other argument cards (and, for a callee
+  that compared card codes, their order);
+- the process's card faces: a law names faces by their ids, so the entry holds the names of
+  every face the writing process had numbered (ids ``0..n-1``) and is taken only where this
+  process numbers its first ``n`` faces with the same names.
+
+An entry is trusted only once it has been read back whole: a regular file (never a FIFO or a
+link: nothing blocks) under :data:`MAX_ENTRY` bytes, unpickled by an unpickler that builds only
+fractions and :class:`~.plans.SubResult` (anything else, a foreign or corrupt file, is refused
+and the law enumerated as before), whose key, format and faces match. A law is written only
+when it reads back equal to itself. Files are written to a temporary name and renamed; a file
+that cannot be written is skipped (the law stays kept in the process). ``KITGEN_LAW_CACHE=0``
+turns this off (the test suite does, so that no test depends on what an earlier one wrote), and so
+does :func:`caching` (``kitgen build --no-cache``, which neither reads nor writes the cache folder).
+What a run does is the same either way: the law read back is the one the enumeration gave, and
+a kept law is used exactly as one kept earlier in the same process would be (its cost is still
+spent from an exploration budget).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import os
+import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from fractions import Fraction
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from ..cards import SYMBOLS, Symbol
+from ..meters import Meters
+from .plans import SubResult
+
+FORMAT = 1  # of an entry; part of every key
+MAX_ENTRY = 8 << 20  # bytes: a small callee's law is a few kilobytes
+ENV = "KITGEN_LAW_CACHE"  # "0", "off", "no" or "false": no law is read or written
+CACHE_ENV = "KITGEN_CACHE_DIR"  # the verification cache's folder (kitgen.core.cache)
+_ALLOWED = {("fractions", "Fraction"): Fraction, ("reference_engine.machine.plans", "SubResult"): SubResult}
+
+Entry = tuple[Any, tuple[int, ...], int]
+"""What :data:`.relabel._KEPT` holds for a key: (the law or its marker, the faces, the cost)."""
+
+
+_ON: ContextVar[bool] = ContextVar("kitgen_law_cache", default=True)
+
+
+def enabled() -> bool:
+    """Whether laws are read from and written to disk (``KITGEN_LAW_CACHE``, :func:`caching`)."""
+    return _ON.get() and os.environ.get(ENV, "1").strip().lower() not in ("0", "off", "no", "false")
+
+
+@contextmanager
+def caching(on: bool) -> Iterator[None]:
+    """Within the block, laws are read from and written to disk (``on``, and unless
+    ``KITGEN_LAW_CACHE`` says otherwise) or neither (``kitgen build --no-cache``)."""
+    token = _ON.set(on)
+    try:
+        yield
+    finally:
+        _ON.reset(token)
+
+
+def directory() -> Path:
+    """The verification cache's folder (kitgen's ``default_cache_dir``, whose entries these live
+    beside): ``$KITGEN_CACHE_DIR``, else ``$XDG_CACHE_HOME/kitgen/verification``."""
+    explicit = os.environ.get(CACHE_ENV)
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "kitgen" / "verification"
+
+
+@lru_cache(maxsize=1)
+def engine_digest() -> str:
+    """The engine's own source, by content (a law is the engine's to compute).
+
+    The content's digest is kept on disk too (``law-engine.digest``) with the name, size and
+    modification time of every file it was computed from, as git's index keeps them: a process
+    that finds every file as it was then takes the digest without reading the ~1.6 MB again; any
+    file added, removed or rewritten, or a damaged memo, and the content is hashed anew."""
+    root = Path(__file__).resolve().parent.parent
+    files = _sources(str(root))
+    seen = hashlib.sha256(repr(files).encode()).hexdigest()
+    memo = directory() / "law-engine.digest"
+    try:
+        text = _read(memo, 1024)
+        if text is not None:
+            at, digest = text.decode("ascii").split()
+            if at == seen and len(digest) == 64:
+                return digest
+    except (OSError, ValueError):
+        pass
+    h = hashlib.sha256(f"law format {FORMAT}".encode())
+    for rel, _, _ in files:
+        h.update(rel.encode() + b"\0")
+        h.update(hashlib.sha256((root / rel).read_bytes()).digest())
+    digest = h.hexdigest()
+    _write(memo, f"{seen} {digest}\n".encode())
+    return digest
+
+
+def _sources(root: str, below: str = "") -> list[tuple[str, int, int]]:
+    """Every ``*.py`` under ``root`` (relative path, size, modification time in ns), sorted."""
+    out: list[tuple[str, int, int]] = []
+    with os.scandir(os.path.join(root, below) if below else root) as entries:
+        for e in entries:
+            rel = f"{below}/{e.name}" if below else e.name
+            if e.is_dir(follow_symlinks=False):
+                if e.name != "__pycache__":
+                    out += _sources(root, rel)
+            elif e.name.endswith(".py") and e.is_file(follow_symlinks=False):
+                info = e.stat(follow_symlinks=False)
+                out.append((rel, info.st_size, info.st_mtime_ns))
+    out.sort()
+    return out
+
+
+def _faces(n: int) -> str:
+    """A digest of the names of this process's first ``n`` faces (ids ``0..n-1``)."""
+    names = "\0".join(SYMBOLS.by_id(i).name for i in range(n))
+    return hashlib.blake2b(names.encode(), digest_size=16).hexdigest()
+
+
+def _numbered() -> int:
+    """How many faces this process has numbered."""
+    n = 0
+    while True:  # the table has no length of its own; by_id raises past its end
+        try:
+            SYMBOLS.by_id(n)
+        except IndexError:
+            return n
+        n += 1
+
+
+def path(key: tuple[Any, ...]) -> Path:
+    """The file of ``key``'s law."""
+    digest = hashlib.blake2b(f"{engine_digest()}\0{key!r}".encode(), digest_size=20).hexdigest()
+    return directory() / f"law-{digest}.law"
+
+
+@lru_cache(maxsize=1)
+def _codec() -> tuple[type[Any], type[Any]]:
+    """The pickler and unpickler of laws (pickle imported on first use: most processes never
+    meet a small lottery)."""
+    import pickle
+
+    class Pickler(pickle.Pickler):
+        """Faces by id (checked by name when read), counters by their fields."""
+
+        def persistent_id(self, obj: Any) -> Any:
+            if isinstance(obj, Symbol):
+                return ("face", obj.id, obj.name)
+            if isinstance(obj, Meters):
+                return ("meters", obj.shuffles, obj.turns, obj.kinds, obj.peak, obj.calls)
+            return None
+
+    class Unpickler(pickle.Unpickler):
+        """Builds fractions and sub-results, this process's own faces, counters; nothing else."""
+
+        def find_class(self, module: str, name: str) -> Any:
+            got = _ALLOWED.get((module, name))
+            if got is None:
+                raise pickle.UnpicklingError(f"{module}.{name} is not part of a law")
+            return got
+
+        def persistent_load(self, pid: Any) -> Any:
+            if isinstance(pid, tuple) and len(pid) == 3 and pid[0] == "face":
+                sid = pid[1]
+                if isinstance(sid, int) and sid >= 0:
+                    sym = SYMBOLS.by_id(sid)
+                    if sym.name == pid[2]:
+                        return sym
+                raise pickle.UnpicklingError("a face numbered otherwise")
+            if isinstance(pid, tuple) and len(pid) == 6 and pid[0] == "meters":
+                return Meters(*pid[1:])
+            raise pickle.UnpicklingError("not part of a law")
+
+    return Pickler, Unpickler
+
+
+def _dumps(key: tuple[Any, ...], entry: Entry, n: int) -> bytes:
+    buf = io.BytesIO()
+    _codec()[0](buf, protocol=5).dump((FORMAT, repr(key), n, _faces(n), entry))
+    return buf.getvalue()
+
+
+def _loads(key: tuple[Any, ...], data: bytes) -> Entry | None:
+    """The entry ``data`` holds for ``key``; None when it is not one (foreign, corrupt, stale)."""
+    try:
+        got = _codec()[1](io.BytesIO(data)).load()
+        fmt, at, n, faces, entry = got
+        if (
+            fmt != FORMAT
+            or at != repr(key)
+            or not isinstance(n, int)
+            or _numbered() < n
+            or faces != _faces(n)
+        ):
+            return None
+        law, first, cost = entry
+        if not (isinstance(first, tuple) and all(isinstance(s, int) and 0 <= s < n for s in first)):
+            return None
+        if not isinstance(cost, int) or not isinstance(law, (tuple, str)):
+            return None
+    except Exception:
+        return None
+    return law, first, cost
+
+
+def _read(target: Path, limit: int) -> bytes | None:
+    """The bytes of ``target`` when it is a regular file of at most ``limit`` bytes (never a
+    FIFO, device or link: nothing blocks), else None."""
+    try:
+        fd = os.open(target, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            return f.read(limit + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _write(target: Path, data: bytes) -> bool:
+    """Write ``data`` to ``target`` whole (a temporary file, then renamed); False when it cannot."""
+    tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.replace(tmp, target)
+    except OSError:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        return False
+    return True
+
+
+def load(key: tuple[Any, ...]) -> Entry | None:
+    """The law kept on disk for ``key`` (None: there is none, or it is not to be trusted)."""
+    data = _read(path(key), MAX_ENTRY)
+    return None if data is None else _loads(key, data)
+
+
+def save(key: tuple[Any, ...], entry: Entry) -> bool:
+    """Keep ``entry`` on disk for ``key`` (written whole, then renamed); False when it was not
+    (it does not read back equal to itself, or the folder cannot be written)."""
+    try:
+        data = _dumps(key, entry, _numbered())
+    except Exception:
+        return False
+    if len(data) > MAX_ENTRY or _loads(key, data) != entry:
+        return False
+    return _write(path(key), data)

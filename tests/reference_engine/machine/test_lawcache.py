@@ -1,0 +1,180 @@
+"""The small lotteries' laws kept on disk (reference_engine/machine/lawcache.py): a process that
+reads them plays exactly as one that enumerates them, and a damaged, foreign or stale entry, or
+one written under other face numbers, is never taken (the law is enumerated as before)."""
+
+from __future__ import annotations
+
+import os
+import pickle
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from reference_engine.cards import SYMBOLS
+from reference_engine.kinds.shedding import Game, load_rules
+from reference_engine.machine import lawcache
+from reference_engine.machine import relabel as rl
+from reference_engine.registry import Library
+from reference_engine.selection import ENGINE
+
+SEEDS = (0, 4)
+
+
+@pytest.fixture(autouse=True)
+def _on(relabel_fresh: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """Laws on disk in a folder of this test's own, nothing kept in the process."""
+    monkeypatch.setenv(lawcache.ENV, "1")
+    monkeypatch.setenv(lawcache.CACHE_ENV, str(tmp_path))
+    return tmp_path
+
+
+def _forget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As a new process: nothing kept in memory (the disk keeps what it has)."""
+    for name, value in (("_KEPT", {}), ("_TABLE", [None, {}]), ("_EVALUATORS", {}), ("_PLANS_OF", {})):
+        monkeypatch.setattr(rl, name, value)
+
+
+def _games(monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], int]:
+    """The games of SEEDS (their logs and random states) and how many laws were enumerated."""
+    count = [0]
+    first = rl._first
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        count[0] += 1
+        return first(*args, **kwargs)
+
+    monkeypatch.setattr(rl, "_first", counted)
+    rules = load_rules("uno")
+    library = Library()
+    token = ENGINE.set("compiled")
+    try:
+        out = []
+        for seed in SEEDS:
+            game = Game(rules, library, players=4, virtual=4, level="card", seed=seed)
+            game.play()
+            out.append(repr(game.log) + repr(game.rng.getstate()))
+    finally:
+        ENGINE.reset(token)
+        monkeypatch.setattr(rl, "_first", first)
+    return out, count[0]
+
+
+def _entries(folder: Path) -> list[Path]:
+    return sorted(folder.glob("law-*.law"))
+
+
+def test_games_read_their_laws_back_and_play_alike(monkeypatch: pytest.MonkeyPatch, _on: Path) -> None:
+    cold, enumerated = _games(monkeypatch)
+    assert enumerated > 0
+    written = _entries(_on)
+    assert len(written) == enumerated  # every first enumeration kept (no code order compared)
+    _forget(monkeypatch)
+    warm, again = _games(monkeypatch)
+    assert again == 0  # every law read back
+    assert warm == cold
+    monkeypatch.setenv(lawcache.ENV, "0")  # and as with no disk at all
+    _forget(monkeypatch)
+    plain, enumerated_plain = _games(monkeypatch)
+    assert plain == cold and enumerated_plain == enumerated
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda data: data[: len(data) // 2],  # cut short
+        lambda data: b"not a pickle at all",
+        lambda data: pickle.dumps(("a", "foreign", "file")),
+        lambda data: pickle.dumps(os.system),  # a callable: refused, never called
+        lambda data: data.replace(b"knockout", b"knockouT"),  # another key inside
+    ],
+)
+def test_a_damaged_or_foreign_entry_is_enumerated_again(
+    monkeypatch: pytest.MonkeyPatch, _on: Path, damage: Any
+) -> None:
+    cold, enumerated = _games(monkeypatch)
+    for entry in _entries(_on):
+        entry.write_bytes(damage(entry.read_bytes()))
+    _forget(monkeypatch)
+    warm, again = _games(monkeypatch)
+    assert warm == cold and again == enumerated
+    assert all(lawcache.load(k) is not None for k, v in rl._KEPT.items() if v[2] >= 0)  # rewritten whole
+
+
+def test_an_entry_is_taken_only_under_the_same_face_numbers(monkeypatch: pytest.MonkeyPatch) -> None:
+    _games(monkeypatch)
+    key, entry = next((k, v) for k, v in rl._KEPT.items() if v[2] >= 0)
+    assert lawcache.load(key) == entry
+    name = SYMBOLS.by_id(0).name
+    real = SYMBOLS.by_id
+    monkeypatch.setattr(SYMBOLS, "by_id", lambda i: real(1) if i == 0 and name else real(i))
+    assert lawcache.load(key) is None  # face 0 named otherwise in this process
+
+
+def test_the_folder_holds_nothing_that_blocks_or_is_too_large(
+    monkeypatch: pytest.MonkeyPatch, _on: Path
+) -> None:
+    _games(monkeypatch)
+    key = next(k for k in rl._KEPT if len(k) == 3)
+    target = lawcache.path(key)
+    target.unlink()
+    os.mkfifo(target)  # a FIFO: never opened for a blocking read
+    assert lawcache.load(key) is None
+    target.unlink()
+    target.write_bytes(b"\0" * (lawcache.MAX_ENTRY + 1))
+    assert lawcache.load(key) is None
+
+
+def test_nothing_is_written_when_it_is_off_or_cannot_be(monkeypatch: pytest.MonkeyPatch, _on: Path) -> None:
+    monkeypatch.setenv(lawcache.ENV, "off")
+    _games(monkeypatch)
+    assert _entries(_on) == []
+    monkeypatch.setenv(lawcache.ENV, "1")
+    _forget(monkeypatch)
+    with lawcache.caching(False):  # kitgen build --no-cache
+        _games(monkeypatch)
+    assert _entries(_on) == [] and lawcache.enabled()
+    monkeypatch.setenv(lawcache.ENV, "1")
+    blocked = _on / "file"
+    blocked.write_text("not a folder")
+    monkeypatch.setenv(lawcache.CACHE_ENV, str(blocked / "below"))
+    _forget(monkeypatch)
+    assert _games(monkeypatch)[1] > 0  # enumerated, nothing written, no error
+    assert not list(_on.glob(".law-*"))  # no temporary file left
+
+
+def test_a_law_that_does_not_read_back_equal_is_not_written(_on: Path) -> None:
+    key = ("spec", ("callee", ()), ((0,),))
+    law: Any = (((("turn", (object(),)),), None, 1),)  # an object no unpickler here builds
+    assert not lawcache.save(key, (law, (0,), 0))
+    assert _entries(_on) == []
+    assert lawcache.save(key, ("ordered", (), 0)) and lawcache.load(key) == ("ordered", (), 0)
+
+
+def test_the_engine_digest_is_the_contents_and_its_memo_is_checked(
+    monkeypatch: pytest.MonkeyPatch, _on: Path
+) -> None:
+    lawcache.engine_digest.cache_clear()
+    try:
+        real = lawcache.engine_digest()  # computed from the content; its memo written
+        memo = _on / "law-engine.digest"
+        assert memo.read_text().split()[1] == real
+        lawcache.engine_digest.cache_clear()
+        memo.write_text(memo.read_text().split()[0] + " " + "0" * 64 + "\n")
+        assert lawcache.engine_digest() == "0" * 64  # the memo is taken while no file changed
+        lawcache.engine_digest.cache_clear()
+        sources = lawcache._sources
+
+        def more(root: str, below: str = "") -> list[tuple[str, int, int]]:
+            return sources(root, below) if below else [*sources(root), ("zz-new.py", 1, 1)]
+
+        monkeypatch.setattr(lawcache, "_sources", more)
+        with pytest.raises(FileNotFoundError):  # a file the memo did not see: read again, all of them
+            lawcache.engine_digest()
+        monkeypatch.setattr(lawcache, "_sources", sources)
+        for damaged in ("", "one-word", "\0\xff" * 600):
+            lawcache.engine_digest.cache_clear()
+            memo.write_text(damaged)
+            assert lawcache.engine_digest() == real
+    finally:
+        lawcache.engine_digest.cache_clear()
