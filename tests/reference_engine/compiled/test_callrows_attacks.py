@@ -1,0 +1,94 @@
+"""Hostile reviews of a call's plan kept by its form (reference_engine/compiled/callrows.py) and
+of the argument checks the compiled call now skips (a row whose sleeves let its cards out face
+down): mutants of the default protocol's Step 10 (the knockout lottery on ``L``'s rows) whose
+arguments are other rows, rows of another region at another offset, a row taken twice, the
+bottom row first, rows of sleeves lying front up or slid out, results into a region already on
+the table or one name twice. Each run is compared with the interpreter's, run for run, with
+``evaluate.CHECKED`` (every placed plan against the reference plan); whether the plan by form
+was used is asserted where the form admits it."""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+for folder in (HERE, HERE.parent):
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
+
+from test_fused import _compare, _library  # noqa: E402
+from test_fused_tail import ARROW  # noqa: E402
+
+from reference_engine.compiled import callrows  # noqa: E402
+
+ARGS = 'c: "L[1, *]", x: "L[3, *]"'
+CALL = """      - call: knockout-lottery
+        params: {m: "ncols(L)", shuffled: 1}
+        with: {c: "L[1, *]", x: "L[3, *]"}
+        results: {selected: played, rest: unselected, found: found}
+"""
+
+# name -> (CALL replaced by, whether the plan by form is used, what the run is refused for)
+MUTANTS: dict[str, tuple[str, bool | None, str | None]] = {
+    "as-written": (CALL, True, None),
+    # the bottom row first: it goes, row 1 stays as empty places
+    "bottom-row-first": (CALL.replace(ARGS, 'c: "L[3, *]", x: "L[1, *]"'), True, None),
+    # one row taken twice: no form (call_rows refuses it); the general plan
+    "a-row-twice": (CALL.replace('x: "L[3, *]"', 'x: "L[1, *]"'), False, None),
+    # the owner cards' row taken with the candidates: its cards would come out of their sleeves
+    # face up (the row's sleeves face it to the back): the checker's message, not skipped
+    "the-owner-row": (
+        CALL.replace('x: "L[3, *]"', 'x: "L[2, *]"'),
+        False,
+        "would come out of its sleeve face up",
+    ),
+    # the candidates' row slid out of the sleeves first: no sleeve check for it
+    "row-slid-out": ("      - sleeve: {L: {out: [1]}}\n" + CALL, None, None),
+    # another region's rows, at another offset (M: the grid before L)
+    "rows-of-M": (
+        CALL.replace('m: "ncols(L)"', 'm: "ncols(M)"').replace(ARGS, 'c: "M[1, *]", x: "M[3, *]"'),
+        None,
+        None,
+    ),
+    # a result into a region already on the table: no form
+    "result-into-M": (CALL.replace("selected: played", "selected: M"), False, None),
+    # two results into one name: no form
+    "one-name-twice": (CALL.replace("selected: played", "selected: unselected"), False, None),
+    # a result named by an expression (a string): resolved as its name
+    "result-by-a-string": (CALL.replace("selected: played", "selected: \"'played'\""), None, None),
+}
+
+
+def _count_forms(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
+    made: Counter[str] = Counter()
+    apply = callrows.Rows.apply
+
+    def counted(self: callrows.Rows, *args: Any) -> Any:
+        made["rows"] += 1
+        return apply(self, *args)
+
+    monkeypatch.setattr(callrows.Rows, "apply", counted)
+    return made
+
+
+@pytest.mark.parametrize("mutant", sorted(MUTANTS))
+def test_a_call_by_form_is_the_interpreters_call(
+    tmp_path: Path, mutant: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    new, by_form, refused = MUTANTS[mutant]
+    assert CALL in ARROW, "the default protocol changed; update the mutants"
+    name = f"arrow-call-{mutant}"
+    text = ARROW.replace(CALL, new, 1).replace("protocol: card-selection-arrow", f"protocol: {name}")
+    made = _count_forms(monkeypatch)
+    result = _compare(_library(tmp_path, name, text), name, seeds=4)
+    if refused is None:
+        assert result[0] in ("ran", "error"), result[:3]
+    else:
+        assert result[0] == "error" and refused in result[2], result[:3]
+    if by_form is not None:
+        assert bool(made["rows"]) == by_form, (mutant, made)
