@@ -92,3 +92,30 @@ def test_a_call_by_form_is_the_interpreters_call(
         assert result[0] == "error" and refused in result[2], result[:3]
     if by_form is not None:
         assert bool(made["rows"]) == by_form, (mutant, made)
+
+
+UNSELECTED = "  unselected: {rows: [1], front: [1]}\n"
+REVERSED = 'x: "[L[3, ncols(L) + 1 - j] for j in 1..ncols(L)]"'
+
+
+@pytest.mark.parametrize("by_rows", [True, False])
+def test_a_results_sleeves_refused_at_the_call_name_the_step(
+    tmp_path: Path, by_rows: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Attack (w49-attack): the result's region in sleeves that do not declare its row. The
+    interpreter refuses the call with the step named (a SimulationError at Step 10); the
+    compiled call raised the table's bare EvalError from its plan (by form, or the general one
+    where an argument is no whole row in order), on main too."""
+    assert UNSELECTED in ARROW and CALL in ARROW
+    name = f"arrow-call-sleeve-{by_rows}"
+    call = CALL if by_rows else CALL.replace('x: "L[3, *]"', REVERSED)
+    text = (
+        ARROW.replace(UNSELECTED, "  unselected: {rows: [2], front: [2]}\n", 1)
+        .replace(CALL, call, 1)
+        .replace("protocol: card-selection-arrow", f"protocol: {name}")
+    )
+    made = _count_forms(monkeypatch)
+    result = _compare(_library(tmp_path, name, text), name, seeds=3)
+    assert result[:2] == ("error", "SimulationError"), result[:3]
+    assert "step 10: unselected has 1 rows, but its sleeves" in result[2], result[2]
+    assert not made["rows"]  # refused before any plan by form is placed
