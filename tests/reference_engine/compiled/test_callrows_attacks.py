@@ -119,3 +119,61 @@ def test_a_results_sleeves_refused_at_the_call_name_the_step(
     assert result[:2] == ("error", "SimulationError"), result[:3]
     assert "step 10: unselected has 1 rows, but its sleeves" in result[2], result[2]
     assert not made["rows"]  # refused before any plan by form is placed
+
+
+MIDDLE = """protocol: w49-mid
+title: a call of the knockout lottery from inside a called protocol
+summary: passes its candidates on, whole rows of its own input regions, and hands the results back
+params:
+  m: {default: 3, min: 1, doc: number of candidate cards}
+  shuffled: {default: 0, min: 0, max: 1, doc: passed on}
+symbols:
+  up: {glyph: "▲", rotated: down, doc: "yes"}
+  down: {glyph: "▼", rotated: up, doc: "no"}
+  c: {family: true, glyph: "#{}", doc: "the candidate cards"}
+encodings:
+  arrow:
+    values: {0: [down], 1: [up]}
+    doc: "one up-down card"
+  card:
+    label: c
+    doc: an arbitrary face-down card
+inputs:
+  c: {encoding: card, count: m, doc: "the candidates"}
+  x: {encoding: arrow, count: m, doc: "their arrows"}
+steps:
+  - step: 1
+    say: the lottery
+    call: knockout-lottery
+    params: {m: "m", shuffled: "shuffled"}
+    with: {c: "c[1, *]", x: "x[1, *]"}
+    results: {selected: s, rest: r, found: f}
+outputs:
+  selected:
+    cards: s
+    encoding: card
+    doc: the selected card
+  found:
+    public: true
+    value: "f"
+    doc: whether a card was selected
+  rest:
+    cards: "r[1, *]"
+    encoding: cards
+    doc: the others
+"""
+
+
+def test_a_call_by_form_inside_a_called_protocol(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nested calls: Step 10 calls a protocol that calls the knockout lottery on whole rows of
+    its own input regions (at offsets 0 and m of its table) and hands the results back; run for
+    run the interpreter's, with the plans by form checked at every call."""
+    (tmp_path / "w49-mid.yaml").write_text(MIDDLE, encoding="utf-8")
+    name = "arrow-call-nested"
+    text = ARROW.replace("      - call: knockout-lottery\n", "      - call: w49-mid\n", 1).replace(
+        "protocol: card-selection-arrow", f"protocol: {name}"
+    )
+    made = _count_forms(monkeypatch)
+    result = _compare(_library(tmp_path, name, text), name, seeds=4)
+    assert result[0] == "ran", result[:3]
+    assert made["rows"], made
