@@ -47,6 +47,13 @@ MUTANTS: dict[str, tuple[str, bool | None, str | None]] = {
         False,
         "would come out of its sleeve face up",
     ),
+    # the sleeves laid front up (their frontmost row, the arrows, turned up first): the
+    # candidates, facing the front, would come out face up
+    "sleeves-front-up": (
+        '      - turn: "L[3, *]"\n      - sleeve: {L: front}\n' + CALL,
+        False,
+        "would come out of its sleeve face up",
+    ),
     # the candidates' row slid out of the sleeves first: no sleeve check for it
     "row-slid-out": ("      - sleeve: {L: {out: [1]}}\n" + CALL, None, None),
     # another region's rows, at another offset (M: the grid before L)
