@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..cards import EMPTY
+from ..expressions import EvalError
 from ..table import SLEEVES, Layout
 from .runs import call_rows
 
@@ -166,7 +167,11 @@ def kept_rows(
     except KeyError:
         pass
     got = None
-    if call_rows(layout, arg_flats, resolved, counts) is not None:  # what form() admits, always
+    try:
+        made = call_rows(layout, arg_flats, resolved, counts)
+    except EvalError:  # a result's region its sleeves refuse: the general plan names the step
+        return None
+    if made is not None:  # what form() admits, always
         got = Rows(layout, where, resolved, counts)
     if len(forms) >= FORMS_KEPT:
         forms.clear()

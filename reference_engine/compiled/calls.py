@@ -234,6 +234,8 @@ def _plan(
         plan = fp.build_call(run.layout, arg_flats, targets, [(shape, len(cs)) for shape, cs in res.cards])
     except fp.Defer:
         pass
+    except EvalError as exc:  # a result's region its sleeves refuse: the interpreter names the step
+        raise fail(run, step, exc) from None
     else:
         if ev.CHECKED:
             same_plan(step, plan, strip(_call_plan(run.layout, arg_flats, targets, res, callee)))
