@@ -65,19 +65,29 @@ def gather(cells: list[int], plan: Plan, consts: tuple[int, ...]) -> list[int]:
     cut = plan.__dict__.get("_cut")
     if cut is not None and not consts:  # a stretch of slots leaves, the rest keeps its order
         return cells[: cut[0]] + cells[cut[1] :]
-    getter = plan.__dict__.get("_getter")
-    n = len(cells)
+    kept = plan.__dict__
+    getter = kept.get("_getter")
     if getter is None:
-        if plan.__dict__.get("_identity") and not consts:
+        if kept.get("_identity") and not consts:
             return list(cells)  # every card stays where it is (a sleeve turned, rows slid)
         src = plan.src
+        n = len(cells)
         if not src or min(src) >= 0:
             idx = list(src)  # every slot keeps an old card: the plan's own index
         else:
             idx = [t if t >= 0 else (n if t == EMPTY else n + 1 + (NEW - t)) for t in src]
         getter = itemgetter(*idx) if len(idx) > 1 else _few(tuple(idx))
-        plan.__dict__["_getter"] = getter
+        kept["_getter"] = getter
     if not consts:
+        # Every slot after keeps a card of the table before (no empty place, no new card: the
+        # plan's index is its ``src``, whoever made its gather): the cells as they are, no copy
+        # with the empty place after them.
+        bare = kept.get("_bare")
+        if bare is None:
+            src = plan.src
+            bare = kept["_bare"] = bool(src) and min(src) >= 0
+        if bare:
+            return list(getter(cells))
         return list(getter([*cells, EMPTY]))
     return list(getter([*cells, EMPTY, *consts]))
 

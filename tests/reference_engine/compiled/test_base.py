@@ -141,3 +141,33 @@ def test_discards_returns_sleeves_takes_and_moves_make_no_state_in_a_game(
     assert after == before
     assert kinds["place"] > 0  # the watch sees the steps that still make one
     assert not {"discard", "return", "swap", "sleeve", "take", "move"} & set(kinds), kinds
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_gather_without_empty_places_or_new_cards_reads_the_cells_as_they_are(seed: int) -> None:
+    """A plan whose every slot keeps a card of the table before (its ``src`` all slots) gathers
+    from the cells themselves, not a copy with the empty place after them: the same cells as
+    the plain formula, whether the plan made its own gather or a builder left one on it; a plan
+    with an empty place or new cards still gathers them (EMPTY, then the new cards in order)."""
+    rng = random.Random(seed)
+    layout = Layout.make([("A", 2, 5, 1, None, None), ("h", 1, 4, 1, "h", None)])
+    n = layout.size
+    cells = [2 * i + 1 for i in range(n)]
+    for _ in range(20):
+        k = rng.randint(1, n)
+        src = tuple(rng.sample(range(n), k))
+        holes = rng.sample(range(k), rng.randint(0, min(2, k)))
+        mixed = tuple(EMPTY if i in holes else t for i, t in enumerate(src))
+        for s in (src, mixed):
+            n_new = rng.randint(0, 2)
+            consts = tuple(range(1001, 1001 + 2 * n_new, 2))
+            full = s + tuple(range(-2, -2 - n_new, -1))  # NEW is -2: the i-th new card is NEW - i
+            plan = Plan(layout, full, consts, {})
+            idx = [t if t >= 0 else (n if t == EMPTY else n + 1 + (-2 - t)) for t in full]
+            want = [([*cells, EMPTY, *consts])[j] for j in idx]
+            assert base.gather(cells, plan, consts) == want
+            assert base.gather(cells, plan, consts) == want  # its kept gather, again
+            assert plan.__dict__.get("_bare", False) is (not consts and min(full) >= 0)
+            left = Plan(layout, full, consts, {})  # a builder's gather left on the plan
+            left.__dict__["_getter"] = itemgetter(*idx) if len(idx) > 1 else base._few(tuple(idx))
+            assert base.gather(cells, left, consts) == want
