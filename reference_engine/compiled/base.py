@@ -66,6 +66,18 @@ def gather(cells: list[int], plan: Plan, consts: tuple[int, ...]) -> list[int]:
     if cut is not None and not consts:  # a stretch of slots leaves, the rest keeps its order
         return cells[: cut[0]] + cells[cut[1] :]
     kept = plan.__dict__
+    if not consts:
+        # The gather as a few parts in order (runs.return_row, take_runs): stretches of slots
+        # (slices), or an index of a few scattered slots (an itemgetter).
+        slices = kept.get("_slices")
+        if slices is not None:
+            out: list[int] = []
+            for part in slices:
+                if type(part) is slice:
+                    out += cells[part]
+                else:
+                    out += part(cells)
+            return out
     getter = kept.get("_getter")
     if getter is None:
         if kept.get("_identity") and not consts:
@@ -74,19 +86,15 @@ def gather(cells: list[int], plan: Plan, consts: tuple[int, ...]) -> list[int]:
         n = len(cells)
         if not src or min(src) >= 0:
             idx = list(src)  # every slot keeps an old card: the plan's own index
+            # Read from the cells as they are (no copy with the empty place after them): known
+            # here for nothing; a builder's own gather (its index unread) is not asked.
+            kept["_bare"] = bool(src)
         else:
             idx = [t if t >= 0 else (n if t == EMPTY else n + 1 + (NEW - t)) for t in src]
         getter = itemgetter(*idx) if len(idx) > 1 else _few(tuple(idx))
         kept["_getter"] = getter
     if not consts:
-        # Every slot after keeps a card of the table before (no empty place, no new card: the
-        # plan's index is its ``src``, whoever made its gather): the cells as they are, no copy
-        # with the empty place after them.
-        bare = kept.get("_bare")
-        if bare is None:
-            src = plan.src
-            bare = kept["_bare"] = bool(src) and min(src) >= 0
-        if bare:
+        if kept.get("_bare"):
             return list(getter(cells))
         return list(getter([*cells, EMPTY]))
     return list(getter([*cells, EMPTY, *consts]))

@@ -109,15 +109,20 @@ def take_runs(layout: Layout, reg: Any, cols: Sequence[int], into: str, after: L
     if a < width:
         runs.append((a, width))
     src = [*range(off)]
+    pieces: list[list[int]] | None = [[0, off]] if off else []
     for r in range(rows):
         base = off + r * width
         for a, b in runs:
             src.extend(range(base + a, base + b))
+            _piece(pieces, base + a, base + b)
     src.extend(range(end, layout.size))
+    _piece(pieces, end, layout.size)
     moved = [c - 1 for c in cols]
+    taken: list[int] = []
     for r in range(rows):
         base = off + r * width
-        src.extend([base + c for c in moved])
+        taken.extend([base + c for c in moved])
+    src.extend(taken)
     if after is None:
         shapes = []
         for other in layout.regions:
@@ -128,7 +133,12 @@ def take_runs(layout: Layout, reg: Any, cols: Sequence[int], into: str, after: L
         shapes.append((into, rows, len(cols), 1, None, reg.sleeve))
         after = Layout.make(shapes, (), ())
     plan = Plan(after, tuple(src), (), {})
-    plan.__dict__["_getter"] = itemgetter(*src) if len(src) > 1 else _few(tuple(src))
+    # The gather: the stretches kept, as slices, then the cards taken (a few) by one index.
+    assert pieces is not None
+    parts: list[Any] = [slice(a, b) for a, b in pieces]
+    if taken:
+        parts.append(itemgetter(*taken) if len(taken) > 1 else itemgetter(slice(taken[0], taken[0] + 1)))
+    plan.__dict__["_slices"] = tuple(parts)
     remember_landings(plan, layout, ())
     return plan
 
@@ -202,6 +212,11 @@ def return_row(
     shapes: list[tuple[str, int, int, int, str | None, Any]] = []
     src: list[int] = []
     new_holes: list[int] = []
+    # The gather as stretches of slots, [start, stop) each (adjacent ones joined), where every
+    # slot after keeps a card and each hand's returned cards lie together (Step 11's: one card,
+    # or the unselected row): a few slices of the cells (base.gather), not one index per slot.
+    # None: an index per slot (Step 12's cards to four or five owners, an emptied row).
+    pieces: list[list[int]] | None = []
     emptied = range(0)  # the new slots of the row returned, where it stays as empty places
     end = first + n
     for other in layout.regions:
@@ -213,6 +228,7 @@ def return_row(
             if row == rows - 1:  # the bottom row goes (the rows above it hold cards)
                 shapes.append((reg.name, rows - 1, cols, reg.unit, reg.hand, reg.sleeve))
                 src.extend(range(off, first))
+                _piece(pieces, off, first)
                 continue
             shapes.append((reg.name, rows, cols, reg.unit, reg.hand, reg.sleeve))
             src.extend(range(off, first))
@@ -220,6 +236,7 @@ def return_row(
             new_holes.extend(emptied)
             src.extend([EMPTY] * n)
             src.extend(range(end, off + rows * cols))
+            pieces = None
             continue
         got = groups.pop(other.name, None) if other.hand is not None else None
         if got is None:
@@ -228,21 +245,50 @@ def return_row(
             if holes and meets(holes, there.start, there.stop):  # its empty places stay, at its new slots
                 new_holes.extend(map((len(src) - other.offset).__add__, sorted(holes.intersection(there))))
             src.extend(there)
+            _piece(pieces, there.start, there.stop)
             continue
         shapes.append((other.name, 1, other.cols + len(got), other.unit, other.hand, other.sleeve))
         src.extend(range(other.offset, other.offset + other.cols))
         src.extend(got)
+        _piece(pieces, other.offset, other.offset + other.cols)
+        pieces = _pieces_of(pieces, got)
     for name, got in groups.items():  # new hands, in the order of their first card
         shapes.append((name, 1, len(got), 1, name, None))
         src.extend(got)
-    idx = src
-    if emptied:
-        idx = list(src)
-        idx[emptied.start : emptied.stop] = [layout.size] * n  # EMPTY: gathered from the cells' end
+        pieces = _pieces_of(pieces, got)
     plan = Plan(Layout.make(shapes, new_holes, ()), tuple(src), (), {}, tuple(drop))
-    plan.__dict__["_getter"] = itemgetter(*idx) if len(idx) > 1 else _few(tuple(idx))
+    if pieces is not None:
+        plan.__dict__["_slices"] = tuple([slice(a, b) for a, b in pieces])
+    else:
+        idx = src
+        if emptied:
+            idx = list(src)
+            idx[emptied.start : emptied.stop] = [layout.size] * n  # EMPTY: gathered from the cells' end
+        plan.__dict__["_getter"] = itemgetter(*idx) if len(idx) > 1 else _few(tuple(idx))
     remember_landings(plan, layout, ())
     return plan
+
+
+def _piece(pieces: list[list[int]] | None, a: int, b: int) -> None:
+    """Slots ``a`` to ``b - 1`` gathered next: joined to the stretch before where it ends at
+    ``a``."""
+    if pieces is None or a >= b:
+        return
+    if pieces and pieces[-1][1] == a:
+        pieces[-1][1] = b
+    else:
+        pieces.append([a, b])
+
+
+def _pieces_of(pieces: list[list[int]] | None, got: list[int]) -> list[list[int]] | None:
+    """``pieces`` with a hand's returned cards ``got`` (increasing slots) gathered next: one
+    stretch where they lie together, else None (the gather goes slot by slot)."""
+    if pieces is None or not got:
+        return pieces
+    if got[-1] - got[0] != len(got) - 1:
+        return None
+    _piece(pieces, got[0], got[-1] + 1)
+    return pieces
 
 
 def _grouped(flats: Sequence[int], names: Sequence[str]) -> dict[str, list[int]]:

@@ -145,9 +145,10 @@ def test_discards_returns_sleeves_takes_and_moves_make_no_state_in_a_game(
 
 @pytest.mark.parametrize("seed", range(6))
 def test_a_gather_without_empty_places_or_new_cards_reads_the_cells_as_they_are(seed: int) -> None:
-    """A plan whose every slot keeps a card of the table before (its ``src`` all slots) gathers
-    from the cells themselves, not a copy with the empty place after them: the same cells as
-    the plain formula, whether the plan made its own gather or a builder left one on it; a plan
+    """A plan whose every slot keeps a card of the table before (its ``src`` all slots), its
+    gather made from its index, gathers from the cells themselves, not a copy with the empty
+    place after them: the same cells as the plain formula, as a builder's gather left on the
+    plan (its index not read again: the copy) gives; a plan
     with an empty place or new cards still gathers them (EMPTY, then the new cards in order)."""
     rng = random.Random(seed)
     layout = Layout.make([("A", 2, 5, 1, None, None), ("h", 1, 4, 1, "h", None)])
@@ -167,7 +168,7 @@ def test_a_gather_without_empty_places_or_new_cards_reads_the_cells_as_they_are(
             want = [([*cells, EMPTY, *consts])[j] for j in idx]
             assert base.gather(cells, plan, consts) == want
             assert base.gather(cells, plan, consts) == want  # its kept gather, again
-            assert plan.__dict__.get("_bare", False) is (not consts and min(full) >= 0)
+            assert plan.__dict__.get("_bare", False) is (min(full) >= 0)  # known from its index
             left = Plan(layout, full, consts, {})  # a builder's gather left on the plan
             left.__dict__["_getter"] = itemgetter(*idx) if len(idx) > 1 else base._few(tuple(idx))
             assert base.gather(cells, left, consts) == want
