@@ -67,16 +67,11 @@ def gather(cells: list[int], plan: Plan, consts: tuple[int, ...]) -> list[int]:
         return cells[: cut[0]] + cells[cut[1] :]
     kept = plan.__dict__
     if not consts:
-        # The gather as a few parts in order (runs.return_row, take_runs): stretches of slots
-        # (slices), or an index of a few scattered slots (an itemgetter).
-        slices = kept.get("_slices")
+        slices = kept.get("_slices")  # a few stretches of slots, in order (runs.return_row)
         if slices is not None:
             out: list[int] = []
             for part in slices:
-                if type(part) is slice:
-                    out += cells[part]
-                else:
-                    out += part(cells)
+                out += cells[part]
             return out
     getter = kept.get("_getter")
     if getter is None:

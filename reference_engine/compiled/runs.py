@@ -109,20 +109,15 @@ def take_runs(layout: Layout, reg: Any, cols: Sequence[int], into: str, after: L
     if a < width:
         runs.append((a, width))
     src = [*range(off)]
-    pieces: list[list[int]] | None = [[0, off]] if off else []
     for r in range(rows):
         base = off + r * width
         for a, b in runs:
             src.extend(range(base + a, base + b))
-            _piece(pieces, base + a, base + b)
     src.extend(range(end, layout.size))
-    _piece(pieces, end, layout.size)
     moved = [c - 1 for c in cols]
-    taken: list[int] = []
     for r in range(rows):
         base = off + r * width
-        taken.extend([base + c for c in moved])
-    src.extend(taken)
+        src.extend([base + c for c in moved])
     if after is None:
         shapes = []
         for other in layout.regions:
@@ -133,12 +128,7 @@ def take_runs(layout: Layout, reg: Any, cols: Sequence[int], into: str, after: L
         shapes.append((into, rows, len(cols), 1, None, reg.sleeve))
         after = Layout.make(shapes, (), ())
     plan = Plan(after, tuple(src), (), {})
-    # The gather: the stretches kept, as slices, then the cards taken (a few) by one index.
-    assert pieces is not None
-    parts: list[Any] = [slice(a, b) for a, b in pieces]
-    if taken:
-        parts.append(itemgetter(*taken) if len(taken) > 1 else itemgetter(slice(taken[0], taken[0] + 1)))
-    plan.__dict__["_slices"] = tuple(parts)
+    plan.__dict__["_getter"] = itemgetter(*src) if len(src) > 1 else _few(tuple(src))
     remember_landings(plan, layout, ())
     return plan
 
