@@ -111,11 +111,11 @@ def apply_plan(run: Run, step: st.Step, plan: Plan) -> None:
     delta = plan.delta
     if plan.returned:
         delta = dict(delta)
-        codes = _returned(plan)(cells)
-        returned = returned_symbols(codes)
-        less(delta, returned)
-        if min(codes) < 0 or not all(map(_ONE.__and__, codes)):  # an empty place or a face-down card
-            run.view = run.views.extend(run.view, ("discard", tuple(returned)))
+        counts, hidden = discarded(_returned(plan)(cells))
+        for sid, k in counts:
+            delta[sid] = delta.get(sid, 0) - k
+        if hidden:  # an empty place or a face-down card
+            run.view = run.views.extend(run.view, ("discard", spelled(counts)))
     landed(run, step, plan, run.layout, delta)
 
 
@@ -135,6 +135,41 @@ def returned_symbols(codes: Sequence[int]) -> list[int]:
             sids = list(map(one.__getitem__, sids))
     sids.sort()
     return sids
+
+
+FEW_KINDS = 8
+"""A discard of at most this many kinds of card (codes) is counted kind by kind."""
+
+
+def discarded(codes: Sequence[int]) -> tuple[list[tuple[int, int]], bool]:
+    """The cards ``codes`` back to the supply: each symbol (:func:`returned_symbols`'s) with
+    how many of it go back, in symbol order (what :func:`less` takes off, in its order), and
+    whether one is an empty place or face down (the discard is then seen: its symbols in
+    order, :func:`spelled`). A row of few kinds of card (a turn's arrows, its owner cards, a
+    match's pair) counted kind by kind in C, no symbol worked out per card nor sorted; many
+    kinds: :func:`returned_symbols` and :func:`less`."""
+    kinds = set(codes)
+    if len(kinds) > FEW_KINDS:
+        returned = returned_symbols(codes)
+        delta: dict[int, int] = {}
+        less(delta, returned)
+        return [(sid, -k) for sid, k in delta.items()], min(codes) < 0 or not all(map(_ONE.__and__, codes))
+    to = ROTATIONS.to
+    by: dict[int, int] = {}
+    for code in kinds:
+        sid = code >> 1
+        if to and sid in to:
+            sid = min(sid, to[sid])  # an up-down card: one piece, the lower of its two symbols
+        by[sid] = by.get(sid, 0) + codes.count(code)
+    return sorted(by.items()), min(kinds) < 0 or not all([code & 1 for code in kinds])
+
+
+def spelled(counts: list[tuple[int, int]]) -> tuple[int, ...]:
+    """The symbols of :func:`discarded`'s counts, one per card, in order (a discard's view)."""
+    out: list[int] = []
+    for sid, k in counts:
+        out += [sid] * k
+    return tuple(out)
 
 
 def less(delta: dict[int, int], returned: list[int]) -> None:

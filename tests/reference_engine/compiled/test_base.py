@@ -54,6 +54,37 @@ def test_a_discards_symbols_and_counts_are_the_plain_ones(seed: int, monkeypatch
             assert list(got) == list(plain_less(delta, want))  # the same order of symbols too
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_a_discards_counts_by_kind_are_the_plain_ones(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """:func:`base.discarded`: each symbol with its count in the order :func:`base.less` takes
+    them off (sorted), the symbols spelled out as the plain formula lists them, and whether an
+    empty place or a face-down card is among them, on either side of the switch at
+    ``FEW_KINDS`` kinds: up-down cards (either face, either side up), plain cards, empty places,
+    one card, a whole row, a list and a tuple."""
+    monkeypatch.setattr(ROTATIONS, "to", {40: 41, 41: 40, 7: 90, 90: 7})
+    rng = random.Random(100 + seed)
+    seen = set()
+    for n in (1, 2, 9, 99):
+        for kinds in ([40, 41], [40, 41, 3], list(range(2, 14)), [7, 90, 40, 5], [60]):
+            for up in ((1,), (0, 1), (0,)):
+                codes = [rng.choice(kinds) << 1 | rng.choice(up) for _ in range(n)]
+                if seed % 3 == 0 and n > 1:
+                    codes[rng.randrange(n)] = EMPTY
+                want = plain_returned(codes)
+                counts, hidden = base.discarded(codes)
+                assert base.discarded(tuple(codes)) == (counts, hidden)
+                assert [sid for sid, _ in counts] == sorted(set(want))
+                assert counts == sorted(Counter(want).items())
+                assert base.spelled(counts) == tuple(want)
+                assert hidden is (min(codes) < 0 or not all(c & 1 for c in codes))
+                got = {40: 3, 5: -1} if seed % 2 else {}
+                plain = plain_less(got, want)
+                base.less(got, want)
+                assert got == plain
+                seen.add((len(set(codes)) > base.FEW_KINDS, hidden))
+    assert {(False, False), (False, True), (True, True)} <= seen, seen  # both ways, seen or not
+
+
 def test_no_up_down_cards_leaves_the_symbols_as_they_are(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ROTATIONS, "to", {})
     assert base.returned_symbols([9, 4, 2 << 1]) == [2, 2, 4]
