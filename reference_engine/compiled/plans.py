@@ -381,23 +381,17 @@ def build_discard(layout: Layout, res: Resolved) -> Plan:
     return d.plan({}, tuple(res))
 
 
-_FEW = 16
-"""A selection of at most this many slots is bounded (its lowest and highest) before
-:func:`kept_whole` goes through the regions: cheaper than the rows it spares."""
-
-
 def kept_whole(layout: Layout, flats: Sequence[int]) -> bool:
     """Whether :func:`~reference_engine.machine.actions.sleeving.check_kept` lets ``flats``
     go: every sleeve one of them lives in (a row its sleeves keep) goes whole. Whole rows at
-    once: the sleeves (columns) touched in the kept rows, then each row inside them. Where few
-    slots go (Step 11's owner cards), a region none of them lies in (its slots all below the
-    lowest or above the highest: the grid's three long rows) is passed over without a look at
-    its rows."""
+    once: the sleeves (columns) touched in the kept rows, then each row inside them. Where at
+    most 16 slots go (Step 11's owner cards), a region none of them lies in (all its slots
+    below the lowest or above the highest: the grid's long rows) is passed over."""
     if not flats:
         return True
     going: set[int] | None = None
     holes = layout.holes
-    lo, hi = (min(flats), max(flats)) if len(flats) <= _FEW else (-1, layout.size)
+    lo, hi = (min(flats), max(flats)) if len(flats) <= 16 else (-1, layout.size)
     for reg in layout.regions:
         sleeve = reg.sleeve
         if sleeve is None or not sleeve.keeps:
