@@ -65,19 +65,32 @@ def gather(cells: list[int], plan: Plan, consts: tuple[int, ...]) -> list[int]:
     cut = plan.__dict__.get("_cut")
     if cut is not None and not consts:  # a stretch of slots leaves, the rest keeps its order
         return cells[: cut[0]] + cells[cut[1] :]
-    getter = plan.__dict__.get("_getter")
-    n = len(cells)
+    kept = plan.__dict__
+    if not consts:
+        slices = kept.get("_slices")  # a few stretches of slots, in order (runs.return_row)
+        if slices is not None:
+            out: list[int] = []
+            for part in slices:
+                out += cells[part]
+            return out
+    getter = kept.get("_getter")
     if getter is None:
-        if plan.__dict__.get("_identity") and not consts:
+        if kept.get("_identity") and not consts:
             return list(cells)  # every card stays where it is (a sleeve turned, rows slid)
         src = plan.src
+        n = len(cells)
         if not src or min(src) >= 0:
             idx = list(src)  # every slot keeps an old card: the plan's own index
+            # Read from the cells as they are (no copy with the empty place after them): known
+            # here for nothing; a builder's own gather (its index unread) is not asked.
+            kept["_bare"] = bool(src)
         else:
             idx = [t if t >= 0 else (n if t == EMPTY else n + 1 + (NEW - t)) for t in src]
         getter = itemgetter(*idx) if len(idx) > 1 else _few(tuple(idx))
-        plan.__dict__["_getter"] = getter
+        kept["_getter"] = getter
     if not consts:
+        if kept.get("_bare"):
+            return list(getter(cells))
         return list(getter([*cells, EMPTY]))
     return list(getter([*cells, EMPTY, *consts]))
 
@@ -98,11 +111,11 @@ def apply_plan(run: Run, step: st.Step, plan: Plan) -> None:
     delta = plan.delta
     if plan.returned:
         delta = dict(delta)
-        codes = _returned(plan)(cells)
-        returned = returned_symbols(codes)
-        less(delta, returned)
-        if min(codes) < 0 or not all(map(_ONE.__and__, codes)):  # an empty place or a face-down card
-            run.view = run.views.extend(run.view, ("discard", tuple(returned)))
+        counts, hidden = discarded(_returned(plan)(cells))
+        for sid, k in counts:
+            delta[sid] = delta.get(sid, 0) - k
+        if hidden:  # an empty place or a face-down card
+            run.view = run.views.extend(run.view, ("discard", spelled(counts)))
     landed(run, step, plan, run.layout, delta)
 
 
@@ -122,6 +135,41 @@ def returned_symbols(codes: Sequence[int]) -> list[int]:
             sids = list(map(one.__getitem__, sids))
     sids.sort()
     return sids
+
+
+FEW_KINDS = 8
+"""A discard of at most this many kinds of card (codes) is counted kind by kind."""
+
+
+def discarded(codes: Sequence[int]) -> tuple[list[tuple[int, int]], bool]:
+    """The cards ``codes`` back to the supply: each symbol (:func:`returned_symbols`'s) with
+    how many of it go back, in symbol order (what :func:`less` takes off, in its order), and
+    whether one is an empty place or face down (the discard is then seen: its symbols in
+    order, :func:`spelled`). A row of few kinds of card (a turn's arrows, its owner cards, a
+    match's pair) counted kind by kind in C, no symbol worked out per card nor sorted; many
+    kinds: :func:`returned_symbols` and :func:`less`."""
+    kinds = set(codes)
+    if len(kinds) > FEW_KINDS:
+        returned = returned_symbols(codes)
+        delta: dict[int, int] = {}
+        less(delta, returned)
+        return [(sid, -k) for sid, k in delta.items()], min(codes) < 0 or not all(map(_ONE.__and__, codes))
+    to = ROTATIONS.to
+    by: dict[int, int] = {}
+    for code in kinds:
+        sid = code >> 1
+        if to and sid in to:
+            sid = min(sid, to[sid])  # an up-down card: one piece, the lower of its two symbols
+        by[sid] = by.get(sid, 0) + codes.count(code)
+    return sorted(by.items()), min(kinds) < 0 or not all([code & 1 for code in kinds])
+
+
+def spelled(counts: list[tuple[int, int]]) -> tuple[int, ...]:
+    """The symbols of :func:`discarded`'s counts, one per card, in order (a discard's view)."""
+    out: list[int] = []
+    for sid, k in counts:
+        out += [sid] * k
+    return tuple(out)
 
 
 def less(delta: dict[int, int], returned: list[int]) -> None:

@@ -43,7 +43,7 @@ from ..kept import Kept
 from ..machine import Plan
 from . import evaluate as ev
 from . import families
-from .base import _ONE, Op, _out_added, gather, landed, less, returned_symbols
+from .base import Op, _out_added, discarded, gather, landed, spelled
 from .codegen import function_kind, variables_only
 from .pairing import check, return_args, row_of
 from .plans import kept_whole
@@ -180,11 +180,10 @@ def discard_if(
         """The discard's count of its cards back (as :func:`~.base.apply_plan` does it)."""
         cells = run.cells
         codes = [cells[f] for f in drop]
-        returned = returned_symbols(codes)
-        delta: dict[int, int] = {}
-        less(delta, returned)
-        if min(codes) < 0 or not all(map(_ONE.__and__, codes)):
-            run.view = run.views.extend(run.view, ("discard", tuple(returned)))
+        counts, hidden = discarded(codes)
+        delta = {sid: -k for sid, k in counts}
+        if hidden:
+            run.view = run.views.extend(run.view, ("discard", spelled(counts)))
         if delta:
             run.out = _out_added(run.out, delta)
             run.meters = run.meters.note_out(run.out)

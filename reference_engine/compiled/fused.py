@@ -52,7 +52,7 @@ from ..machine import Plan
 from ..sleeves import SleeveFrame, SleeveOp
 from . import deferred, families
 from . import evaluate as ev
-from .base import _ONE, Op, _out_added, apply_plan, less, returned_symbols
+from .base import Op, _out_added, apply_plan, discarded, spelled
 from .codegen import function_kind
 from .pairing import check as check_steps
 from .pairing import return_args, row_of, snapshot
@@ -451,11 +451,10 @@ def discard_return(
         runner = run.runner
         runner.current = nested.discard_number  # as that discard would report a problem
         try:
-            returned = returned_symbols(codes)
-            delta: dict[int, int] = {}
-            less(delta, returned)
-            if min(codes) < 0 or not all(map(_ONE.__and__, codes)):
-                run.view = run.views.extend(run.view, ("discard", tuple(returned)))
+            counts, hidden = discarded(codes)
+            delta = {sid: -k for sid, k in counts}
+            if hidden:
+                run.view = run.views.extend(run.view, ("discard", spelled(counts)))
             run.out = _out_added(run.out, delta)
             run.meters = run.meters.note_out(run.out)
         finally:

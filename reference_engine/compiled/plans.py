@@ -384,20 +384,28 @@ def build_discard(layout: Layout, res: Resolved) -> Plan:
 def kept_whole(layout: Layout, flats: Sequence[int]) -> bool:
     """Whether :func:`~reference_engine.machine.actions.sleeving.check_kept` lets ``flats``
     go: every sleeve one of them lives in (a row its sleeves keep) goes whole. Whole rows at
-    once: the sleeves (columns) touched in the kept rows, then each row inside them."""
+    once: the sleeves (columns) touched in the kept rows, then each row inside them. Where at
+    most 16 slots go (Step 11's owner cards), a region none of them lies in (all its slots
+    below the lowest or above the highest: the grid's long rows) is passed over."""
+    if not flats:
+        return True
     going: set[int] | None = None
     holes = layout.holes
+    lo, hi = (min(flats), max(flats)) if len(flats) <= 16 else (-1, layout.size)
     for reg in layout.regions:
         sleeve = reg.sleeve
         if sleeve is None or not sleeve.keeps:
             continue
+        off = reg.offset
+        if hi < off or lo >= off + reg.rows * reg.cols:
+            continue  # no card of it goes: every kept row disjoint, no sleeve touched
         rows = [r for r in sleeve.rows if r <= reg.rows]
         kept = [r for r in rows if r in sleeve.keeps]
         if not kept:
             continue
         if going is None:
             going = set(flats)
-        cols, off = reg.cols, reg.offset
+        cols = reg.cols
         touched: set[int] = set()  # columns (0-based) of the sleeves a card leaves from a kept row
         whole = False
         for r in kept:

@@ -202,6 +202,11 @@ def return_row(
     shapes: list[tuple[str, int, int, int, str | None, Any]] = []
     src: list[int] = []
     new_holes: list[int] = []
+    # The gather as stretches of slots, [start, stop) each (adjacent ones joined), where every
+    # slot after keeps a card and each hand's returned cards lie together (Step 11's: one card,
+    # or the unselected row): a few slices of the cells (base.gather), not one index per slot.
+    # None: an index per slot (Step 12's cards to four or five owners, an emptied row).
+    pieces: list[list[int]] | None = []
     emptied = range(0)  # the new slots of the row returned, where it stays as empty places
     end = first + n
     for other in layout.regions:
@@ -213,6 +218,7 @@ def return_row(
             if row == rows - 1:  # the bottom row goes (the rows above it hold cards)
                 shapes.append((reg.name, rows - 1, cols, reg.unit, reg.hand, reg.sleeve))
                 src.extend(range(off, first))
+                _piece(pieces, off, first)
                 continue
             shapes.append((reg.name, rows, cols, reg.unit, reg.hand, reg.sleeve))
             src.extend(range(off, first))
@@ -220,6 +226,7 @@ def return_row(
             new_holes.extend(emptied)
             src.extend([EMPTY] * n)
             src.extend(range(end, off + rows * cols))
+            pieces = None
             continue
         got = groups.pop(other.name, None) if other.hand is not None else None
         if got is None:
@@ -228,21 +235,50 @@ def return_row(
             if holes and meets(holes, there.start, there.stop):  # its empty places stay, at its new slots
                 new_holes.extend(map((len(src) - other.offset).__add__, sorted(holes.intersection(there))))
             src.extend(there)
+            _piece(pieces, there.start, there.stop)
             continue
         shapes.append((other.name, 1, other.cols + len(got), other.unit, other.hand, other.sleeve))
         src.extend(range(other.offset, other.offset + other.cols))
         src.extend(got)
+        _piece(pieces, other.offset, other.offset + other.cols)
+        pieces = _pieces_of(pieces, got)
     for name, got in groups.items():  # new hands, in the order of their first card
         shapes.append((name, 1, len(got), 1, name, None))
         src.extend(got)
-    idx = src
-    if emptied:
-        idx = list(src)
-        idx[emptied.start : emptied.stop] = [layout.size] * n  # EMPTY: gathered from the cells' end
+        pieces = _pieces_of(pieces, got)
     plan = Plan(Layout.make(shapes, new_holes, ()), tuple(src), (), {}, tuple(drop))
-    plan.__dict__["_getter"] = itemgetter(*idx) if len(idx) > 1 else _few(tuple(idx))
+    if pieces is not None:
+        plan.__dict__["_slices"] = tuple([slice(a, b) for a, b in pieces])
+    else:
+        idx = src
+        if emptied:
+            idx = list(src)
+            idx[emptied.start : emptied.stop] = [layout.size] * n  # EMPTY: gathered from the cells' end
+        plan.__dict__["_getter"] = itemgetter(*idx) if len(idx) > 1 else _few(tuple(idx))
     remember_landings(plan, layout, ())
     return plan
+
+
+def _piece(pieces: list[list[int]] | None, a: int, b: int) -> None:
+    """Slots ``a`` to ``b - 1`` gathered next: joined to the stretch before where it ends at
+    ``a``."""
+    if pieces is None or a >= b:
+        return
+    if pieces and pieces[-1][1] == a:
+        pieces[-1][1] = b
+    else:
+        pieces.append([a, b])
+
+
+def _pieces_of(pieces: list[list[int]] | None, got: list[int]) -> list[list[int]] | None:
+    """``pieces`` with a hand's returned cards ``got`` (increasing slots) gathered next: one
+    stretch where they lie together, else None (the gather goes slot by slot)."""
+    if pieces is None or not got:
+        return pieces
+    if got[-1] - got[0] != len(got) - 1:
+        return None
+    _piece(pieces, got[0], got[-1] + 1)
+    return pieces
 
 
 def _grouped(flats: Sequence[int], names: Sequence[str]) -> dict[str, list[int]]:

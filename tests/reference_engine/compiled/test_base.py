@@ -54,6 +54,37 @@ def test_a_discards_symbols_and_counts_are_the_plain_ones(seed: int, monkeypatch
             assert list(got) == list(plain_less(delta, want))  # the same order of symbols too
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_a_discards_counts_by_kind_are_the_plain_ones(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """:func:`base.discarded`: each symbol with its count in the order :func:`base.less` takes
+    them off (sorted), the symbols spelled out as the plain formula lists them, and whether an
+    empty place or a face-down card is among them, on either side of the switch at
+    ``FEW_KINDS`` kinds: up-down cards (either face, either side up), plain cards, empty places,
+    one card, a whole row, a list and a tuple."""
+    monkeypatch.setattr(ROTATIONS, "to", {40: 41, 41: 40, 7: 90, 90: 7})
+    rng = random.Random(100 + seed)
+    seen = set()
+    for n in (1, 2, 9, 99):
+        for kinds in ([40, 41], [40, 41, 3], list(range(2, 14)), [7, 90, 40, 5], [60]):
+            for up in ((1,), (0, 1), (0,)):
+                codes = [rng.choice(kinds) << 1 | rng.choice(up) for _ in range(n)]
+                if seed % 3 == 0 and n > 1:
+                    codes[rng.randrange(n)] = EMPTY
+                want = plain_returned(codes)
+                counts, hidden = base.discarded(codes)
+                assert base.discarded(tuple(codes)) == (counts, hidden)
+                assert [sid for sid, _ in counts] == sorted(set(want))
+                assert counts == sorted(Counter(want).items())
+                assert base.spelled(counts) == tuple(want)
+                assert hidden is (min(codes) < 0 or not all(c & 1 for c in codes))
+                got = {40: 3, 5: -1} if seed % 2 else {}
+                plain = plain_less(got, want)
+                base.less(got, want)
+                assert got == plain
+                seen.add((len(set(codes)) > base.FEW_KINDS, hidden))
+    assert {(False, False), (False, True), (True, True)} <= seen, seen  # both ways, seen or not
+
+
 def test_no_up_down_cards_leaves_the_symbols_as_they_are(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ROTATIONS, "to", {})
     assert base.returned_symbols([9, 4, 2 << 1]) == [2, 2, 4]
@@ -141,3 +172,34 @@ def test_discards_returns_sleeves_takes_and_moves_make_no_state_in_a_game(
     assert after == before
     assert kinds["place"] > 0  # the watch sees the steps that still make one
     assert not {"discard", "return", "swap", "sleeve", "take", "move"} & set(kinds), kinds
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_gather_without_empty_places_or_new_cards_reads_the_cells_as_they_are(seed: int) -> None:
+    """A plan whose every slot keeps a card of the table before (its ``src`` all slots), its
+    gather made from its index, gathers from the cells themselves, not a copy with the empty
+    place after them: the same cells as the plain formula, as a builder's gather left on the
+    plan (its index not read again: the copy) gives; a plan
+    with an empty place or new cards still gathers them (EMPTY, then the new cards in order)."""
+    rng = random.Random(seed)
+    layout = Layout.make([("A", 2, 5, 1, None, None), ("h", 1, 4, 1, "h", None)])
+    n = layout.size
+    cells = [2 * i + 1 for i in range(n)]
+    for _ in range(20):
+        k = rng.randint(1, n)
+        src = tuple(rng.sample(range(n), k))
+        holes = rng.sample(range(k), rng.randint(0, min(2, k)))
+        mixed = tuple(EMPTY if i in holes else t for i, t in enumerate(src))
+        for s in (src, mixed):
+            n_new = rng.randint(0, 2)
+            consts = tuple(range(1001, 1001 + 2 * n_new, 2))
+            full = s + tuple(range(-2, -2 - n_new, -1))  # NEW is -2: the i-th new card is NEW - i
+            plan = Plan(layout, full, consts, {})
+            idx = [t if t >= 0 else (n if t == EMPTY else n + 1 + (-2 - t)) for t in full]
+            want = [([*cells, EMPTY, *consts])[j] for j in idx]
+            assert base.gather(cells, plan, consts) == want
+            assert base.gather(cells, plan, consts) == want  # its kept gather, again
+            assert plan.__dict__.get("_bare", False) is (min(full) >= 0)  # known from its index
+            left = Plan(layout, full, consts, {})  # a builder's gather left on the plan
+            left.__dict__["_getter"] = itemgetter(*idx) if len(idx) > 1 else base._few(tuple(idx))
+            assert base.gather(cells, left, consts) == want

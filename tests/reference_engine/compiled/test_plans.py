@@ -273,6 +273,48 @@ def test_a_whole_rows_return_is_built_from_runs(index: int) -> None:
     assert built > 10 or (layout.holes and (built > 0 or index == 6))
 
 
+@pytest.mark.parametrize("index", range(7))
+def test_a_return_rows_gather_by_stretches_is_its_index(index: int) -> None:
+    """A whole row back to its owners whose cards lie together for each hand (one owner, or
+    owners in blocks: Step 11's one drawn card, its unselected row) and no row left as empty
+    places gathers by a few slices of the cells (``_slices``, no index per slot); the same
+    cells as the plan's own index (``src``, EMPTY from the cells' end) on cells that tell every
+    slot apart, empty places included; owners that alternate (Step 12's) keep an index."""
+    layout = hostile_tables()[index]
+    n = layout.size
+    cells = [EMPTY if i in layout.holes else 2 * i + 1 for i in range(n)]
+    sliced = indexed = 0
+    for reg in layout.regions:
+        for r in range(1, reg.rows + 1):
+            flats = tuple(reg.slot(r, c) for c in range(1, reg.cols + 1))
+            half = len(flats) // 2
+            for names in (
+                ("h1",) * len(flats),
+                ("h2",) * len(flats),
+                ("h1",) * half + ("h3",) * (len(flats) - half),
+                tuple("h1" if c % 2 else "h3" for c in range(len(flats))),
+            ):
+                for drop in ((), tuple(reg.slot(reg.rows, c) for c in range(1, reg.cols + 1))):
+                    plan = return_row(layout, flats, names, drop)
+                    if plan is None:
+                        continue
+                    want = [([*cells, EMPTY])[t if t >= 0 else n] for t in plan.src]
+                    assert gather(cells, plan, ()) == want
+                    blocks = all(
+                        names[i] == names[i + 1] or names[i + 1] not in names[: i + 1]
+                        for i in range(len(names) - 1)
+                    )
+                    if "_slices" in plan.__dict__:
+                        sliced += 1
+                        assert blocks and EMPTY not in plan.src
+                    else:
+                        indexed += 1
+                        assert not blocks or EMPTY in plan.src
+    # Table 3's grid has empty places (its rows refused: only two-card rows return); table 6
+    # has no whole row without one.
+    assert (sliced > 0 or index == 6) and (indexed > 0 or index in (1, 3, 6)), (sliced, indexed)
+
+
 def test_a_return_row_refuses_what_is_not_one_row() -> None:
     layout = table()
     m = layout.by_name["M"]
