@@ -10,7 +10,18 @@ from typing import Any
 from ..cards import EMPTY, SYMBOLS
 from ..encodings import DecodeError
 from ..errors import SimulationError
-from ..expressions import EvalError, Index, Name
+from ..expressions import (
+    MAX_ITERATIONS,
+    MAX_RANGE,
+    Call,
+    Comprehension,
+    Const,
+    EvalError,
+    Index,
+    Name,
+    RangeNode,
+)
+from ..functions import BUILTINS
 from ..spec import HAND_IS_UNORDERED, SHOW_IN_ORDER, SHOW_MIXED, OutputDecl
 from ..table import Slots, State
 from .frame import Evaluator, Frame
@@ -33,13 +44,22 @@ def read_outputs(
 
     ``only``: the outputs the caller reads (a game's run). Every other output is still read as
     far as reading it can fail (its value, its cards' places, their decoding), but a group of
-    cards read as faces (``cards``, ``faces``: it cannot fail) is left out of the result.
+    cards read as faces (``cards``, ``faces``: it cannot fail) is left out of the result, and
+    one read as a multiset whose reading provably cannot fail (:func:`_never_fails`: a region
+    the spec names, every owner's hand) is not read at all.
     ``ev``: an evaluator giving the same values as ``run.evaluator(frame)`` (the compiled
     path's, see compiled/program.py's ``outputs_evaluator``), or None for that one."""
     if ev is None:
         ev = run.evaluator(frame)
     values: dict[str, Any] = {}
     for out in frame.proto.outputs.values():
+        if (
+            only is not None
+            and out.name not in only
+            and out.decode == "cards"
+            and _never_fails(frame, out, state)
+        ):
+            continue  # left out of the result, and reading it cannot fail: not read at all
         try:
             if out.cards is None:
                 assert out.value is not None
@@ -55,6 +75,85 @@ def read_outputs(
         except EvalError as exc:
             raise run.fail(frame, None, f"output {out.name}: {exc}") from None
     return values
+
+
+_SHAPES: dict[int, tuple[OutputDecl, str | None]] = {}
+_SHAPES_KEPT = 256  # outputs whose shape is kept (by identity) before the table starts afresh
+
+
+def _never_fails(frame: Frame, out: OutputDecl, state: State) -> bool:
+    """Whether reading ``out`` (a group of cards read as a multiset, ``decode: cards``) on
+    ``state`` provably cannot fail, so that a caller that leaves it out of the result need not
+    read it (:func:`read_outputs`): its cards are a region named in the spec (``cards: D``: an
+    absent region is no cards), or every owner's hand, ``[hand(i) for i in 1..len(p)]`` (or
+    ``1..k``, or from 0) with ``p`` a parameter holding a list (each item a hand's name: an
+    absent region is no cards), ``hand`` and ``len`` the built-in functions, and ``p`` seen as
+    nothing else there (a variable or a region). A multiset output is never checked for hands
+    (:func:`_check_hand_outputs`), and reading it reads no card and draws nothing: skipping it
+    changes nothing but the time."""
+    target = out.cards
+    if target is None:
+        return False
+    if target.name is not None:
+        return True
+    kept = _SHAPES.get(id(out))
+    if kept is None or kept[0] is not out:
+        if len(_SHAPES) >= _SHAPES_KEPT:
+            _SHAPES.clear()
+        kept = _SHAPES[id(out)] = (out, _every_hand(target.expr.node) if target.expr is not None else None)
+    param = kept[1]
+    if param is None:
+        return False
+    functions = frame.globals.functions
+    if functions.get("hand") is not BUILTINS["hand"] or functions.get("len") is not BUILTINS["len"]:
+        return False
+    if param == "":
+        return True  # 1..k, a whole number written in the spec
+    value = frame.globals.names.get(param, _ABSENT)
+    if value is not frame.params.get(param, _ABSENT) or not isinstance(value, (tuple, list)):
+        return False  # not the parameter itself (a symbol or an encoding of that name), or no list
+    if len(value) + 1 >= min(MAX_RANGE, MAX_ITERATIONS):  # the range 0..len(p) or 1..len(p) is allowed
+        return False
+    if param in state.layout.by_name or any(name == param for name, _ in state.env):
+        return False  # a region or a variable of that name is what the expression reads
+    return param not in ("__state__", "__reader__")
+
+
+_ABSENT = object()
+
+
+def _every_hand(node: Any) -> str | None:
+    """The parameter ``p`` of ``[hand(i) for i in 1..len(p)]`` ("" for ``1..k``, ``k`` a whole
+    number), or None for any other expression (see :func:`_never_fails`)."""
+    if not (isinstance(node, Comprehension) and len(node.clauses) == 1 and len(node.variables) == 1):
+        return None
+    (kind, seq), var = node.clauses[0], node.variables[0]
+    elem = node.element
+    if not (
+        kind == "for"
+        and isinstance(elem, Call)
+        and elem.func == "hand"
+        and len(elem.args) == 1
+        and isinstance(elem.args[0], Name)
+        and elem.args[0].name == var
+        and isinstance(seq, RangeNode)
+        and isinstance(seq.lo, Const)
+        and seq.lo.value in (0, 1)
+        and type(seq.lo.value) is int
+    ):
+        return None
+    hi = seq.hi
+    if isinstance(hi, Const) and type(hi.value) is int and 0 <= hi.value - seq.lo.value < 16:
+        return ""
+    if (
+        isinstance(hi, Call)
+        and hi.func == "len"
+        and len(hi.args) == 1
+        and isinstance(hi.args[0], Name)
+        and hi.args[0].name != var
+    ):
+        return hi.args[0].name
+    return None
 
 
 def output_selections(
