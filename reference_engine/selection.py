@@ -26,6 +26,7 @@ from .errors import CheckFailure, UsageError
 from .expressions import Comprehension, Const, Index, Name, Node
 from .kept import exact
 from .machine import Runner, Shared, ViewTable, read_outputs
+from .machine.frame import Frame
 from .registry import Library
 from .spec import Protocol, require
 
@@ -94,6 +95,9 @@ class CallCache:
     # The paper's counts (the spec's ``expect`` values) by protocol and parameters, for those
     # that call no game function: they depend on nothing else (see :func:`_paper_count`).
     counts: dict[Any, Any] = field(default_factory=dict)
+    # By protocol: the parameters a game gives besides ``sizes``, resolved (checked once), and
+    # the encodings its first frame bound (Frame.bindings).
+    frames: dict[Any, Any] = field(default_factory=dict)
 
 
 ENGINES = ("compiled", "interpreter")
@@ -195,7 +199,7 @@ def run_selection(
     row = list(chain.from_iterable(owners))
     functions = {"valid": valid, **context} if context else {"valid": valid}
     runner = Runner(library, "sample", rng=rng, context=functions, shared=shared, views=cache.views)
-    frame = runner.frame(protocol, protocol.resolve_params({"sizes": sizes, **(params or {})}))
+    frame = _frame(cache, shared, protocol, sizes, params, functions)
     # A run leaves no reference cycle of its own (tests/reference_engine/test_selection_checks.py):
     # the cyclic collector waits for its end instead of walking its short-lived tables at every
     # few hundred allocations, as it does for an exact run (see collector.py).
@@ -249,6 +253,45 @@ def run_selection(
     checked.engine = engine
     checked.fallback_reason = reason
     return checked
+
+
+_FRAMES_KEPT = 64  # protocols whose resolved parameters and bound encodings a cache keeps
+
+
+def _frame(
+    cache: CallCache,
+    shared: Shared,
+    protocol: Protocol,
+    sizes: tuple[int, ...],
+    params: dict[str, Any] | None,
+    functions: dict[str, Any],
+) -> Frame:
+    """The run's frame: what ``Runner.frame`` makes for ``protocol.resolve_params({"sizes":
+    sizes, **params})``, with the parameters but ``sizes`` resolved (and checked) once per
+    protocol and given parameters, ``sizes`` checked against its bounds at every run (a failing
+    one resolved again, which fails as before), and the encodings the first frame bound without
+    reading a parameter bound already."""
+    given = params or {}
+    key = (id(protocol), exact(tuple(sorted(given.items())))) if given else id(protocol)
+    kept = cache.frames.get(key)
+    resolved: dict[str, Any] | None = None
+    if kept is not None and kept[0] is protocol and "sizes" not in given:
+        _, base, lo, hi, bound = kept
+        if (lo is None or all(x >= lo for x in sizes)) and (hi is None or all(x <= hi for x in sizes)):
+            resolved = dict(base)
+            resolved["sizes"] = sizes
+    else:
+        bound = None
+    if resolved is None:
+        resolved = protocol.resolve_params({"sizes": sizes, **given})
+    frame = Frame(protocol, resolved, functions, bound)
+    shared.frames[frame.key] = frame  # as Runner.frame keeps it
+    if kept is None or kept[0] is not protocol:
+        if len(cache.frames) >= _FRAMES_KEPT:
+            cache.frames.clear()
+        decl = protocol.params["sizes"]
+        cache.frames[key] = [protocol, resolved, decl.minimum, decl.maximum, frame.bindings()]
+    return frame
 
 
 def _single(runner: Runner, frame: Any, row: list[Symbol], cache: CallCache) -> tuple[Any, str, str | None]:
