@@ -214,9 +214,9 @@ def run_selection(
         cache.compiled_runs += 1
     else:
         cache.interpreter_runs += 1
-    # The compiled path reads its outputs with its fast functions too (the same values).
-    reader = outputs_evaluator(runner, frame, state) if engine == "compiled" else None
-    outs = read_outputs(runner, frame, state, only=_READ, ev=reader)
+    # The compiled path reads its outputs with its fast functions too (the same values); made
+    # when an output is first evaluated (those a game reads are mostly regions, read without).
+    outs = read_outputs(runner, frame, state, only=_READ, ev=_Reader(runner, frame, state, engine))
     played = outs["played"]
     returned = []
     cells = state.cells
@@ -253,6 +253,32 @@ def run_selection(
     checked.engine = engine
     checked.fallback_reason = reason
     return checked
+
+
+class _Reader:
+    """The evaluator :func:`read_outputs` is given for a run (``ev``), made at its first use: the
+    compiled path's (compiled/program.py's ``outputs_evaluator``) after a compiled run where the
+    protocol compiles, else the interpreter's (``Runner.evaluator``)."""
+
+    __slots__ = ("_ev", "engine", "frame", "runner", "state")
+
+    def __init__(self, runner: Runner, frame: Frame, state: Any, engine: str):
+        self.runner, self.frame, self.state, self.engine = runner, frame, state, engine
+        self._ev: Any = None
+
+    def _made(self) -> Any:
+        if self._ev is None:
+            fast = (
+                outputs_evaluator(self.runner, self.frame, self.state) if self.engine == "compiled" else None
+            )
+            self._ev = fast if fast is not None else self.runner.evaluator(self.frame)
+        return self._ev
+
+    def value(self, expr: Any, state: Any) -> Any:
+        return self._made().value(expr, state)
+
+    def public(self, expr: Any, state: Any, plain_value: bool = False) -> Any:
+        return self._made().public(expr, state, plain_value)
 
 
 _FRAMES_KEPT = 64  # protocols whose resolved parameters and bound encodings a cache keeps

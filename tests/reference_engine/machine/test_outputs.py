@@ -10,12 +10,13 @@ from collections.abc import Callable
 import pytest
 
 from reference_engine.cards import Symbol
-from reference_engine.compiled import run_single
+from reference_engine.compiled import evaluate, run_single
+from reference_engine.compiled.evaluate import FastEvaluator
 from reference_engine.errors import SimulationError
 from reference_engine.expressions import parse
 from reference_engine.kinds.shedding import load_rules
 from reference_engine.machine import Runner, read_outputs
-from reference_engine.machine.outputs import _every_hand, _never_fails
+from reference_engine.machine.outputs import _every_hand, _never_fails, _shape
 from reference_engine.registry import Library
 from reference_engine.selection import CallCache, run_selection
 
@@ -83,3 +84,50 @@ def test_an_unread_output_that_fails_still_fails(
     for engine in ("compiled", "interpreter"):
         with pytest.raises(SimulationError, match="output hands"):
             run_selection(lib, proto, table(3), valid, random.Random(3), CallCache(engine=engine), "turn 1")
+
+
+def test_the_values_recognised_as_unfailing(library: Library) -> None:
+    outs = library.protocol("card-selection-arrow").outputs
+    assert _shape(outs["found"]) == ("exists", "played") and _shape(outs["drew"]) == ("variable", "drew")
+    assert _shape(outs["played"]) is None  # decode: card (it may fail): never skipped
+    assert _shape(outs["hands"]) == ("hands", "sizes")
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        ("value: \"exists('played')\"", 'value: "exists(1)"'),  # exists() of a number fails
+        ('value: "drew"', 'value: "[drew, M]"'),  # M was taken away: a region no more
+    ],
+)
+def test_an_unread_value_that_fails_still_fails(
+    variant: Callable[..., Library], change: tuple[str, str]
+) -> None:
+    lib = variant("card-selection-arrow", change)
+    proto = lib.protocol("card-selection-arrow")
+    for engine in ("compiled", "interpreter"):
+        with pytest.raises(SimulationError, match=r"output (found|drew)"):
+            run_selection(lib, proto, table(3), valid, random.Random(3), CallCache(engine=engine), "turn 1")
+
+
+def test_checked_runs_read_the_skipped_outputs_all_the_same(
+    library: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    proto = library.protocol("card-selection-arrow")
+    plain = run_selection(library, proto, table(4), valid, random.Random(4), CallCache(), "turn 1")
+    read: list[str] = []
+    original = FastEvaluator.value
+
+    def spy(self: FastEvaluator, expr: object, state: object) -> object:
+        read.append(getattr(expr, "text", ""))
+        return original(self, expr, state)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(FastEvaluator, "value", spy)
+    run_selection(library, proto, table(4), valid, random.Random(4), CallCache(engine="compiled"), "turn 1")
+    assert read == []  # nothing read but the regions
+    monkeypatch.setattr(evaluate, "CHECKED", True)
+    checked = run_selection(
+        library, proto, table(4), valid, random.Random(4), CallCache(engine="compiled"), "t"
+    )
+    assert "drew" in read and "exists('played')" in read
+    assert (checked.played, checked.returned, checked.drawn) == (plain.played, plain.returned, plain.drawn)
