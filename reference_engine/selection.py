@@ -26,6 +26,7 @@ from .errors import CheckFailure, UsageError
 from .expressions import Comprehension, Const, Index, Name, Node
 from .kept import exact
 from .machine import Runner, Shared, ViewTable, read_outputs
+from .machine.frame import Frame
 from .registry import Library
 from .spec import Protocol, require
 
@@ -94,6 +95,9 @@ class CallCache:
     # The paper's counts (the spec's ``expect`` values) by protocol and parameters, for those
     # that call no game function: they depend on nothing else (see :func:`_paper_count`).
     counts: dict[Any, Any] = field(default_factory=dict)
+    # By protocol: the parameters a game gives besides ``sizes``, resolved (checked once), and
+    # the encodings its first frame bound (Frame.bindings).
+    frames: dict[Any, Any] = field(default_factory=dict)
 
 
 ENGINES = ("compiled", "interpreter")
@@ -195,7 +199,7 @@ def run_selection(
     row = list(chain.from_iterable(owners))
     functions = {"valid": valid, **context} if context else {"valid": valid}
     runner = Runner(library, "sample", rng=rng, context=functions, shared=shared, views=cache.views)
-    frame = runner.frame(protocol, protocol.resolve_params({"sizes": sizes, **(params or {})}))
+    frame = _frame(cache, shared, protocol, sizes, params, functions)
     # A run leaves no reference cycle of its own (tests/reference_engine/test_selection_checks.py):
     # the cyclic collector waits for its end instead of walking its short-lived tables at every
     # few hundred allocations, as it does for an exact run (see collector.py).
@@ -210,9 +214,9 @@ def run_selection(
         cache.compiled_runs += 1
     else:
         cache.interpreter_runs += 1
-    # The compiled path reads its outputs with its fast functions too (the same values).
-    reader = outputs_evaluator(runner, frame, state) if engine == "compiled" else None
-    outs = read_outputs(runner, frame, state, only=_READ, ev=reader)
+    # The compiled path reads its outputs with its fast functions too (the same values); made
+    # when an output is first evaluated (those a game reads are mostly regions, read without).
+    outs = read_outputs(runner, frame, state, only=_READ, ev=_Reader(runner, frame, state, engine))
     played = outs["played"]
     returned = []
     cells = state.cells
@@ -249,6 +253,71 @@ def run_selection(
     checked.engine = engine
     checked.fallback_reason = reason
     return checked
+
+
+class _Reader:
+    """The evaluator :func:`read_outputs` is given for a run (``ev``), made at its first use: the
+    compiled path's (compiled/program.py's ``outputs_evaluator``) after a compiled run where the
+    protocol compiles, else the interpreter's (``Runner.evaluator``)."""
+
+    __slots__ = ("_ev", "engine", "frame", "runner", "state")
+
+    def __init__(self, runner: Runner, frame: Frame, state: Any, engine: str):
+        self.runner, self.frame, self.state, self.engine = runner, frame, state, engine
+        self._ev: Any = None
+
+    def _made(self) -> Any:
+        if self._ev is None:
+            fast = (
+                outputs_evaluator(self.runner, self.frame, self.state) if self.engine == "compiled" else None
+            )
+            self._ev = fast if fast is not None else self.runner.evaluator(self.frame)
+        return self._ev
+
+    def value(self, expr: Any, state: Any) -> Any:
+        return self._made().value(expr, state)
+
+    def public(self, expr: Any, state: Any, plain_value: bool = False) -> Any:
+        return self._made().public(expr, state, plain_value)
+
+
+_FRAMES_KEPT = 64  # protocols whose resolved parameters and bound encodings a cache keeps
+
+
+def _frame(
+    cache: CallCache,
+    shared: Shared,
+    protocol: Protocol,
+    sizes: tuple[int, ...],
+    params: dict[str, Any] | None,
+    functions: dict[str, Any],
+) -> Frame:
+    """The run's frame: what ``Runner.frame`` makes for ``protocol.resolve_params({"sizes":
+    sizes, **params})``, with the parameters but ``sizes`` resolved (and checked) once per
+    protocol and given parameters, ``sizes`` checked against its bounds at every run (a failing
+    one resolved again, which fails as before), and the encodings the first frame bound without
+    reading a parameter bound already."""
+    given = params or {}
+    key = (id(protocol), exact(tuple(sorted(given.items())))) if given else id(protocol)
+    kept = cache.frames.get(key)
+    resolved: dict[str, Any] | None = None
+    if kept is not None and kept[0] is protocol and "sizes" not in given:
+        _, base, lo, hi, bound = kept
+        if (lo is None or all(x >= lo for x in sizes)) and (hi is None or all(x <= hi for x in sizes)):
+            resolved = dict(base)
+            resolved["sizes"] = sizes
+    else:
+        bound = None
+    if resolved is None:
+        resolved = protocol.resolve_params({"sizes": sizes, **given})
+    frame = Frame(protocol, resolved, functions, bound)
+    shared.frames[frame.key] = frame  # as Runner.frame keeps it
+    if kept is None or kept[0] is not protocol:
+        if len(cache.frames) >= _FRAMES_KEPT:
+            cache.frames.clear()
+        decl = protocol.params["sizes"]
+        cache.frames[key] = [protocol, resolved, decl.minimum, decl.maximum, frame.bindings()]
+    return frame
 
 
 def _single(runner: Runner, frame: Any, row: list[Symbol], cache: CallCache) -> tuple[Any, str, str | None]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import sys
 import weakref
 from collections.abc import Callable
 from typing import Any
@@ -12,7 +13,7 @@ from typing import Any
 from ..cards import DEALT, ROTATIONS, SYMBOLS, Symbol, code
 from ..encodings import BoundEncoding, Encoding, family_symbol
 from ..errors import SimulationError
-from ..expressions import EvalError, Expression, Scope, Value, as_int, plain
+from ..expressions import Call, EvalError, Expression, Name, Scope, Value, as_int, plain
 from ..functions import BUILTINS
 from ..kept import exact
 from ..meters import Meters
@@ -76,7 +77,13 @@ def _family_fn(family: str) -> Callable[[Scope, Any], Symbol]:
 class Frame:
     """A protocol bound to its parameters: the names and functions its expressions see."""
 
-    def __init__(self, proto: Protocol, params: Params, context: dict[str, GameFunction] | None = None):
+    def __init__(
+        self,
+        proto: Protocol,
+        params: Params,
+        context: dict[str, GameFunction] | None = None,
+        bound: dict[str, BoundEncoding] | None = None,
+    ):
         self.proto = proto
         self.params = params
         self.key = (proto.name, tuple(sorted(params.items())))
@@ -93,7 +100,11 @@ class Frame:
             names[enc.name] = enc
             functions[enc.name] = self._encoder(enc)
         self.globals = Scope(names, functions=functions)
-        self._bound: dict[str, BoundEncoding] = {}
+        # ``bound``: encodings of this protocol bound by another frame of it (other parameters),
+        # those bound without reading a parameter (see :meth:`bindings`): the same here.
+        self._bound: dict[str, BoundEncoding] = {
+            n: b for n, b in (bound or {}).items() if proto.encodings.get(n) is b.encoding and _free(b)
+        }
         self._encoded: dict[tuple[str, Any], tuple[int, ...]] = {}  # (encoding, value) -> codes
         self.helpers: dict[int, int] | None = None
         if proto.helpers is not None:
@@ -140,12 +151,23 @@ class Frame:
             self._bound[name] = b
         return b
 
+    def bindings(self) -> dict[str, BoundEncoding]:
+        """The encodings this frame has bound, by name (the frame's own table: those it binds
+        later show there too). A frame of the same protocol with other parameters given it as
+        ``bound`` takes those that read no parameter."""
+        return self._bound
+
     # -- inputs -----------------------------------------------------------------
     def input_count(self, name: str) -> int | None:
         decl = self.proto.inputs[name]
         if decl.count is None:
             return None
-        n = as_int(self._static(decl.count, decl.path + ("count",)))
+        n = _sum_of_param(decl.count, self.globals, self.params)
+        if n is None or _checked():
+            slow = as_int(self._static(decl.count, decl.path + ("count",)))
+            if n is not None and (n != slow or type(n) is not type(slow)):
+                raise AssertionError(f"{decl.count.text!r}: summed {n!r}, the interpreter gives {slow!r}")
+            n = slow
         if n < 0:
             raise SimulationError("", self.proto.src.problem(decl.path + ("count",), f"count is {n}"))
         return n
@@ -237,6 +259,35 @@ class Frame:
             shapes.append((name, 1, len(cs), max(width, 1), None, self.proto.sleeves.get(name)))
             cells.extend(cs)
         return State(Layout.make(shapes), tuple(cells), (), (), Meters(), 0)
+
+
+def _checked() -> bool:
+    """Whether the compiled path's checks are on (compiled/evaluate.py's ``CHECKED``: every fast
+    result compared with the interpreter's); read without importing the compiled package here."""
+    evaluate = sys.modules.get("reference_engine.compiled.evaluate")
+    return bool(getattr(evaluate, "CHECKED", False))
+
+
+def _free(b: BoundEncoding) -> bool:
+    """Whether binding ``b``'s encoding read no parameter (Encoding.bind: onehot alone does)."""
+    return b.encoding.kind != "onehot"
+
+
+def _sum_of_param(expr: Expression, scope: Scope, params: Params) -> int | None:
+    """``expr``'s value on the frame's names where it is ``sum(p)``, ``p`` a parameter holding a
+    list of whole numbers and ``sum`` the built-in function (what the interpreter gives, without
+    it: a card selection's ``count: sum(sizes)`` at every turn of a game), else None (evaluate
+    it)."""
+    node = expr.node
+    if not (type(node) is Call and node.func == "sum" and len(node.args) == 1 and type(node.args[0]) is Name):
+        return None
+    p = node.args[0].name
+    value = scope.names.get(p)
+    if value is None or value is not params.get(p) or type(value) is not tuple:
+        return None  # a symbol or an encoding of that name, or not a list
+    if scope.functions.get("sum") is not BUILTINS["sum"] or not all(type(v) is int for v in value):
+        return None
+    return sum(value)
 
 
 class StateScope(Scope):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Collection
 from dataclasses import dataclass
 from operator import attrgetter
@@ -10,7 +11,18 @@ from typing import Any
 from ..cards import EMPTY, SYMBOLS
 from ..encodings import DecodeError
 from ..errors import SimulationError
-from ..expressions import EvalError, Index, Name
+from ..expressions import (
+    MAX_ITERATIONS,
+    MAX_RANGE,
+    Call,
+    Comprehension,
+    Const,
+    EvalError,
+    Index,
+    Name,
+    RangeNode,
+)
+from ..functions import BUILTINS
 from ..spec import HAND_IS_UNORDERED, SHOW_IN_ORDER, SHOW_MIXED, OutputDecl
 from ..table import Slots, State
 from .frame import Evaluator, Frame
@@ -33,13 +45,25 @@ def read_outputs(
 
     ``only``: the outputs the caller reads (a game's run). Every other output is still read as
     far as reading it can fail (its value, its cards' places, their decoding), but a group of
-    cards read as faces (``cards``, ``faces``: it cannot fail) is left out of the result.
+    cards read as faces (``cards``, ``faces``: it cannot fail) is left out of the result, and
+    one read as a multiset whose reading provably cannot fail (:func:`_never_fails`: a region
+    the spec names, every owner's hand) is not read at all.
     ``ev``: an evaluator giving the same values as ``run.evaluator(frame)`` (the compiled
     path's, see compiled/program.py's ``outputs_evaluator``), or None for that one."""
     if ev is None:
         ev = run.evaluator(frame)
     values: dict[str, Any] = {}
+    unread: list[str] = []
     for out in frame.proto.outputs.values():
+        if (
+            only is not None
+            and out.name not in only
+            and (out.decode == "cards" or out.cards is None)
+            and _never_fails(frame, out, state)
+        ):
+            if not _checked():
+                continue  # left out of the result, and reading it cannot fail: not read at all
+            unread.append(out.name)  # checked: read all the same (it must not fail), then dropped
         try:
             if out.cards is None:
                 assert out.value is not None
@@ -54,7 +78,131 @@ def read_outputs(
             values[out.name] = DecodeFailure(str(exc))
         except EvalError as exc:
             raise run.fail(frame, None, f"output {out.name}: {exc}") from None
+    for name in unread:
+        if isinstance(values.pop(name, None), DecodeFailure):
+            raise AssertionError(f"output {name}: read as one that cannot fail, but it failed")
     return values
+
+
+_SHAPES: dict[int, tuple[OutputDecl, tuple[str, str] | None]] = {}
+_SHAPES_KEPT = 256  # outputs whose shape is kept (by identity) before the table starts afresh
+_PLAIN = (int, bool, str, type(None))
+
+
+def _never_fails(frame: Frame, out: OutputDecl, state: State) -> bool:
+    """Whether reading ``out`` on ``state`` provably cannot fail, so that a caller that leaves
+    it out of the result need not read it (:func:`read_outputs`). A group of cards read as a
+    multiset (``decode: cards``, never checked for hands, :func:`_check_hand_outputs`): a region
+    named in the spec (``cards: D``: an absent region is no cards), or every owner's hand,
+    ``[hand(i) for i in 1..len(p)]`` (or ``1..k``, or from 0) with ``p`` a parameter holding a
+    list (each item a hand's name: an absent region is no cards), ``hand`` and ``len`` the
+    built-in functions and ``p`` seen as nothing else there. A value: a variable the run set to
+    a number, a truth value, a text or none (``value: drew``), or ``exists('R')`` with the
+    built-in ``exists``. Reading any of them reads no card, draws nothing and makes no view:
+    skipping it changes nothing but the time (under compiled.evaluate.CHECKED it is read all the
+    same, and must not fail)."""
+    kept = _SHAPES.get(id(out))
+    if kept is None or kept[0] is not out:
+        if len(_SHAPES) >= _SHAPES_KEPT:
+            _SHAPES.clear()
+        kept = _SHAPES[id(out)] = (out, _shape(out))
+    shape = kept[1]
+    if shape is None:
+        return False
+    kind, name = shape
+    functions = frame.globals.functions
+    if kind == "region":
+        return True
+    if kind == "variable":
+        for var, value in state.env:
+            if var == name:
+                return type(value) in _PLAIN
+        return False
+    if kind == "exists":
+        return functions.get("exists") is BUILTINS["exists"] and not _shadowed("__state__", state)
+    if functions.get("hand") is not BUILTINS["hand"] or functions.get("len") is not BUILTINS["len"]:
+        return False
+    if name == "":
+        return True  # 1..k, a whole number written in the spec
+    value = frame.globals.names.get(name, _ABSENT)
+    if value is not frame.params.get(name, _ABSENT) or not isinstance(value, (tuple, list)):
+        return False  # not the parameter itself (a symbol or an encoding of that name), or no list
+    if len(value) + 1 >= min(MAX_RANGE, MAX_ITERATIONS):  # the range 0..len(p) or 1..len(p) is allowed
+        return False
+    return not _shadowed(name, state) and name not in ("__state__", "__reader__")
+
+
+def _shadowed(name: str, state: State) -> bool:
+    """Whether ``name`` is a region or a variable on ``state`` (what an expression reads first)."""
+    return name in state.layout.by_name or any(var == name for var, _ in state.env)
+
+
+_ABSENT = object()
+
+
+def _shape(out: OutputDecl) -> tuple[str, str] | None:
+    """What :func:`_never_fails` recognises of ``out``: ("region", R) for ``cards: R``, ("hands",
+    p) for every owner's hand (p "" for ``1..k``), ("variable", v) for ``value: v``, ("exists",
+    R) for ``value: "exists('R')"``; None for anything else."""
+    if out.cards is not None:
+        if out.decode != "cards":
+            return None
+        if out.cards.name is not None:
+            return ("region", out.cards.name)
+        param = _every_hand(out.cards.expr.node) if out.cards.expr is not None else None
+        return None if param is None else ("hands", param)
+    node = out.value.node if out.value is not None else None
+    if isinstance(node, Name):
+        return ("variable", node.name)
+    if (
+        isinstance(node, Call)
+        and node.func == "exists"
+        and len(node.args) == 1
+        and isinstance(node.args[0], Const)
+        and type(node.args[0].value) is str
+    ):
+        return ("exists", node.args[0].value)
+    return None
+
+
+def _checked() -> bool:
+    """Whether the compiled path's checks are on (compiled/evaluate.py's ``CHECKED``)."""
+    evaluate = sys.modules.get("reference_engine.compiled.evaluate")
+    return bool(getattr(evaluate, "CHECKED", False))
+
+
+def _every_hand(node: Any) -> str | None:
+    """The parameter ``p`` of ``[hand(i) for i in 1..len(p)]`` ("" for ``1..k``, ``k`` a whole
+    number), or None for any other expression (see :func:`_never_fails`)."""
+    if not (isinstance(node, Comprehension) and len(node.clauses) == 1 and len(node.variables) == 1):
+        return None
+    (kind, seq), var = node.clauses[0], node.variables[0]
+    elem = node.element
+    if not (
+        kind == "for"
+        and isinstance(elem, Call)
+        and elem.func == "hand"
+        and len(elem.args) == 1
+        and isinstance(elem.args[0], Name)
+        and elem.args[0].name == var
+        and isinstance(seq, RangeNode)
+        and isinstance(seq.lo, Const)
+        and seq.lo.value in (0, 1)
+        and type(seq.lo.value) is int
+    ):
+        return None
+    hi = seq.hi
+    if isinstance(hi, Const) and type(hi.value) is int and 0 <= hi.value - seq.lo.value < 16:
+        return ""
+    if (
+        isinstance(hi, Call)
+        and hi.func == "len"
+        and len(hi.args) == 1
+        and isinstance(hi.args[0], Name)
+        and hi.args[0].name != var
+    ):
+        return hi.args[0].name
+    return None
 
 
 def output_selections(

@@ -373,7 +373,8 @@ def test_outputs_a_game_does_not_read_are_checked_not_decoded(library: Library) 
     every = read_outputs(runner, frame, state)
     some = read_outputs(runner, frame, state, only=("played", "kept"))
     assert set(every) == {"played", "kept", "found", "drew", "hands"} and len(every["hands"]) == 5
-    assert some == {k: v for k, v in every.items() if k != "hands"}
+    # found (exists('played')) and drew (a variable the run set) cannot fail: not read at all.
+    assert some == {k: v for k, v in every.items() if k in ("played", "kept")}
 
 
 def test_an_output_not_read_still_fails_a_broken_run(

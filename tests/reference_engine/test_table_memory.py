@@ -30,7 +30,7 @@ from reference_engine.compiled import (
 )
 from reference_engine.compiled.run import NO_METERS
 from reference_engine.kinds.shedding import load_rules
-from reference_engine.machine import frame, frontier, relabel
+from reference_engine.machine import frame, frontier, outputs, relabel
 from reference_engine.meters import MEMO_KEPT
 from reference_engine.registry import Library
 from reference_engine.selection import CallCache, run_selection
@@ -113,6 +113,8 @@ def test_many_runs_keep_a_bounded_number_of_layouts(engine: str, monkeypatch: py
         (callrows, "FORMS_KEPT"),  # a call's plan by rows, kept per form (no layout in it)
         (calls, "STARTS_KEPT"),  # an inline callee's starting layout, per frame and input sizes
         (chained, "KEPT"),  # a straight block's values, kept per layout and variables at its start
+        (selection, "_FRAMES_KEPT"),  # per protocol: its resolved parameters and bound encodings
+        (outputs, "_SHAPES_KEPT"),  # per output: whether it is every owner's hand
     )
     for module, name in bounds:
         monkeypatch.setattr(module, name, 2)

@@ -1,0 +1,133 @@
+"""Reading a finished run's outputs: an output the caller does not read is left unread only where
+reading it provably cannot fail (``outputs._never_fails``); otherwise it is read, and fails as
+before."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pytest
+
+from reference_engine.cards import Symbol
+from reference_engine.compiled import evaluate, run_single
+from reference_engine.compiled.evaluate import FastEvaluator
+from reference_engine.errors import SimulationError
+from reference_engine.expressions import parse
+from reference_engine.kinds.shedding import load_rules
+from reference_engine.machine import Runner, read_outputs
+from reference_engine.machine.outputs import _every_hand, _never_fails, _shape
+from reference_engine.registry import Library
+from reference_engine.selection import CallCache, run_selection
+
+RULES = load_rules("uno")
+valid = RULES.validity(RULES.symbol("red5"), "red")
+HANDS = 'cards: "[hand(i) for i in 1..len(sizes)]"'
+
+
+def table(seed: int) -> list[list[Symbol]]:
+    deck = RULES.deck()
+    random.Random(seed).shuffle(deck)
+    return [deck[0:3], deck[3:5], deck[5:40]]
+
+
+@pytest.mark.parametrize(
+    ("text", "param"),
+    [
+        ("[hand(i) for i in 1..len(sizes)]", "sizes"),
+        ("[hand(j) for j in 0..len(owners)]", "owners"),
+        ("[hand(i) for i in 1..3]", ""),
+        ("[hand(i) for i in 2..len(sizes)]", None),  # from 2: not recognised (kept narrow)
+        ("[hand(i) for i in -5..len(sizes)]", None),
+        ("[hand(i + 1) for i in 1..len(sizes)]", None),
+        ("[hand(j) for i in 1..len(sizes)]", None),
+        ("[hand(i) for i in 1..len(i)]", None),
+        ("[hand(i) for i in 1..sum(sizes)]", None),
+        ("[hand(i) for i in 1..len(sizes) if i > 1]", None),
+        ("[hands(i) for i in 1..len(sizes)]", None),
+        ("[hand(i) for i in 1..100]", None),
+        ("hand(1)", None),
+    ],
+)
+def test_only_every_hand_is_recognised(text: str, param: str | None) -> None:
+    assert _every_hand(parse(text).node) == param
+
+
+def test_the_unread_hands_are_skipped_and_the_read_outputs_are_the_same(library: Library) -> None:
+    proto = library.protocol("card-selection-arrow")
+    run = run_selection(library, proto, table(1), valid, random.Random(1), CallCache(), "turn 1")
+    assert run.played is not None or run.drawn is None
+    runner = Runner(library, "sample", rng=random.Random(1), context={"valid": valid})
+    frame = runner.frame(proto, proto.resolve_params({"sizes": (3, 2, 35)}))
+    state, _, _ = run_single(
+        runner, frame, frame.initial_state({"cards": [c for hand in table(2) for c in hand]}), "interpreter"
+    )
+    assert _never_fails(frame, proto.outputs["hands"], state)
+    some = read_outputs(runner, frame, state, only=("played", "kept"))
+    every = read_outputs(runner, frame, state)
+    assert "hands" not in some and len(every["hands"]) == 3
+    assert {k: every[k] for k in some} == some
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        (HANDS, 'cards: "[hand(i) for i in 1..len(draw)]"'),  # len of a number fails
+        (HANDS, 'cards: "[hand(i == 1) for i in 1..len(sizes)]"'),  # a hand of true fails
+    ],
+)
+def test_an_unread_output_that_fails_still_fails(
+    variant: Callable[..., Library], change: tuple[str, str]
+) -> None:
+    lib = variant("card-selection-arrow", change)
+    proto = lib.protocol("card-selection-arrow")
+    for engine in ("compiled", "interpreter"):
+        with pytest.raises(SimulationError, match="output hands"):
+            run_selection(lib, proto, table(3), valid, random.Random(3), CallCache(engine=engine), "turn 1")
+
+
+def test_the_values_recognised_as_unfailing(library: Library) -> None:
+    outs = library.protocol("card-selection-arrow").outputs
+    assert _shape(outs["found"]) == ("exists", "played") and _shape(outs["drew"]) == ("variable", "drew")
+    assert _shape(outs["played"]) is None  # decode: card (it may fail): never skipped
+    assert _shape(outs["hands"]) == ("hands", "sizes")
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        ("value: \"exists('played')\"", 'value: "exists(1)"'),  # exists() of a number fails
+        ('value: "drew"', 'value: "[drew, M]"'),  # M was taken away: a region no more
+    ],
+)
+def test_an_unread_value_that_fails_still_fails(
+    variant: Callable[..., Library], change: tuple[str, str]
+) -> None:
+    lib = variant("card-selection-arrow", change)
+    proto = lib.protocol("card-selection-arrow")
+    for engine in ("compiled", "interpreter"):
+        with pytest.raises(SimulationError, match=r"output (found|drew)"):
+            run_selection(lib, proto, table(3), valid, random.Random(3), CallCache(engine=engine), "turn 1")
+
+
+def test_checked_runs_read_the_skipped_outputs_all_the_same(
+    library: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    proto = library.protocol("card-selection-arrow")
+    plain = run_selection(library, proto, table(4), valid, random.Random(4), CallCache(), "turn 1")
+    read: list[str] = []
+    original = FastEvaluator.value
+
+    def spy(self: FastEvaluator, expr: object, state: object) -> object:
+        read.append(getattr(expr, "text", ""))
+        return original(self, expr, state)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(FastEvaluator, "value", spy)
+    run_selection(library, proto, table(4), valid, random.Random(4), CallCache(engine="compiled"), "turn 1")
+    assert read == []  # nothing read but the regions
+    monkeypatch.setattr(evaluate, "CHECKED", True)
+    checked = run_selection(
+        library, proto, table(4), valid, random.Random(4), CallCache(engine="compiled"), "t"
+    )
+    assert "drew" in read and "exists('played')" in read
+    assert (checked.played, checked.returned, checked.drawn) == (plain.played, plain.returned, plain.drawn)
