@@ -17,17 +17,20 @@ An entry is found only under the same key, computed from everything the law depe
   every face the writing process had numbered (ids ``0..n-1``) and is taken only where this
   process numbers its first ``n`` faces with the same names.
 
-An entry is trusted only once it has been read back whole: a regular file (never a FIFO or a
-link: nothing blocks) under :data:`MAX_ENTRY` bytes, unpickled by an unpickler that builds only
-fractions and :class:`~.plans.SubResult` (anything else, a foreign or corrupt file, is refused
-and the law enumerated as before), whose key, format and faces match. A law is written only
-when it reads back equal to itself. Files are written to a temporary name and renamed; a file
-that cannot be written is skipped (the law stays kept in the process). ``KITGEN_LAW_CACHE=0``
-turns this off (the test suite does, so that no test depends on what an earlier one wrote), and so
-does :func:`caching` (``kitgen build --no-cache``, which neither reads nor writes the cache folder).
-What a run does is the same either way: the law read back is the one the enumeration gave, and
-a kept law is used exactly as one kept earlier in the same process would be (its cost is still
-spent from an exploration budget).
+An entry is trusted only once it has been read back whole: a regular file (never a FIFO or a link:
+nothing blocks) under :data:`MAX_ENTRY` bytes, unpickled by an unpickler that imports no class at
+all: fractions, sub-results, counters and faces are written by value (persistent ids) and built
+from checked fields, so a hostile file can neither call a class on strings of its own
+(``Fraction('1e999999999')`` would hang) nor set attributes on a class or a live face (BUILD); a
+face an entry tried to change is put back and the entry refused. Anything else, a foreign or
+corrupt file, is refused and the law enumerated as before; the key, format and faces must match. A
+law is written only when it reads back equal to itself. Files are written to a fresh temporary name
+(created, never opened through a link) and renamed; a file that cannot be written is skipped (the
+law stays kept in the process). ``KITGEN_LAW_CACHE=0`` turns this off (the test suite does, so that
+no test depends on what an earlier one wrote), and so does :func:`caching` (``kitgen build
+--no-cache``, which neither reads nor writes the cache folder). What a run does is the same either
+way: the law read back is the one the enumeration gave, and a kept law is used exactly as one kept
+earlier in the same process would be (its cost is still spent from an exploration budget).
 """
 
 from __future__ import annotations
@@ -49,11 +52,11 @@ from ..cards import SYMBOLS, Symbol
 from ..meters import Meters
 from .plans import SubResult
 
-FORMAT = 1  # of an entry; part of every key
+FORMAT = 2  # of an entry; part of every key (2: no class imported; values by persistent id)
 MAX_ENTRY = 8 << 20  # bytes: a small callee's law is a few kilobytes
 ENV = "KITGEN_LAW_CACHE"  # "0", "off", "no" or "false": no law is read or written
 CACHE_ENV = "KITGEN_CACHE_DIR"  # the verification cache's folder (kitgen.core.cache)
-_ALLOWED = {("fractions", "Fraction"): Fraction, ("reference_engine.machine.plans", "SubResult"): SubResult}
+MAX_BITS = 4096  # of a probability's numerator or denominator read back (a law's are small)
 
 Entry = tuple[Any, tuple[int, ...], int]
 """What :data:`.relabel._KEPT` holds for a key: (the law or its marker, the faces, the cost)."""
@@ -163,34 +166,54 @@ def _codec() -> tuple[type[Any], type[Any]]:
     import pickle
 
     class Pickler(pickle.Pickler):
-        """Faces by id (checked by name when read), counters by their fields."""
+        """Faces by id (checked by name when read); fractions, sub-results and counters by their
+        fields: no class is named in an entry."""
 
         def persistent_id(self, obj: Any) -> Any:
             if isinstance(obj, Symbol):
                 return ("face", obj.id, obj.name)
             if isinstance(obj, Meters):
                 return ("meters", obj.shuffles, obj.turns, obj.kinds, obj.peak, obj.calls)
+            if isinstance(obj, SubResult):
+                return ("sub", obj.cards, obj.values, obj.delta, obj.meters, obj.shown)
+            if isinstance(obj, Fraction):
+                return ("frac", obj.numerator, obj.denominator)
             return None
 
     class Unpickler(pickle.Unpickler):
-        """Builds fractions and sub-results, this process's own faces, counters; nothing else."""
+        """Builds this process's own faces, and fractions, sub-results and counters from checked
+        fields; imports nothing. ``faces`` lists each face handed out with its fields then."""
+
+        def __init__(self, file: io.BytesIO) -> None:
+            super().__init__(file)
+            self.faces: list[tuple[Symbol, dict[str, Any]]] = []
 
         def find_class(self, module: str, name: str) -> Any:
-            got = _ALLOWED.get((module, name))
-            if got is None:
-                raise pickle.UnpicklingError(f"{module}.{name} is not part of a law")
-            return got
+            raise pickle.UnpicklingError(f"{module}.{name} is not part of a law")
 
         def persistent_load(self, pid: Any) -> Any:
-            if isinstance(pid, tuple) and len(pid) == 3 and pid[0] == "face":
-                sid = pid[1]
-                if isinstance(sid, int) and sid >= 0:
-                    sym = SYMBOLS.by_id(sid)
-                    if sym.name == pid[2]:
-                        return sym
-                raise pickle.UnpicklingError("a face numbered otherwise")
-            if isinstance(pid, tuple) and len(pid) == 6 and pid[0] == "meters":
-                return Meters(*pid[1:])
+            if type(pid) is not tuple or not pid:
+                raise pickle.UnpicklingError("not part of a law")
+            tag, args = pid[0], pid[1:]
+            if tag == "face" and len(args) == 2 and type(args[0]) is int and args[0] >= 0:
+                sym = SYMBOLS.by_id(args[0])
+                if sym.name == args[1]:
+                    self.faces.append((sym, dict(vars(sym))))
+                    return sym
+            elif tag == "frac" and len(args) == 2 and all(type(a) is int for a in args):
+                n, d = args
+                if d > 0 and n.bit_length() <= MAX_BITS and d.bit_length() <= MAX_BITS:
+                    return Fraction(n, d)
+            elif tag == "meters" and len(args) == 5 and all(type(a) is int for a in args[:2]):
+                if all(type(a) is tuple for a in args[2:]):
+                    return Meters(*args)
+            elif (
+                tag == "sub"
+                and len(args) == 5
+                and isinstance(args[3], Meters)
+                and all(type(a) is tuple for a in (*args[:3], args[4]))
+            ):
+                return SubResult(*args)
             raise pickle.UnpicklingError("not part of a law")
 
     return Pickler, Unpickler
@@ -204,8 +227,14 @@ def _dumps(key: tuple[Any, ...], entry: Entry, n: int) -> bytes:
 
 def _loads(key: tuple[Any, ...], data: bytes) -> Entry | None:
     """The entry ``data`` holds for ``key``; None when it is not one (foreign, corrupt, stale)."""
+    reader = _codec()[1](io.BytesIO(data))
     try:
-        got = _codec()[1](io.BytesIO(data)).load()
+        got = reader.load()
+    except Exception:
+        got = None
+    if _restored(reader.faces) or got is None:  # it tried to change a live face: refused
+        return None
+    try:
         fmt, at, n, faces, entry = got
         if (
             fmt != FORMAT
@@ -223,6 +252,19 @@ def _loads(key: tuple[Any, ...], data: bytes) -> Entry | None:
     except Exception:
         return None
     return law, first, cost
+
+
+def _restored(faces: list[tuple[Symbol, dict[str, Any]]]) -> bool:
+    """Whether an entry changed any face it was handed (BUILD writes into a face's fields past the
+    frozen dataclass); each such face is put back as it was."""
+    changed = False
+    for sym, before in faces:
+        now = vars(sym)
+        if len(now) != len(before) or any(now.get(k) is not v for k, v in before.items()):
+            now.clear()
+            now.update(before)
+            changed = True
+    return changed
 
 
 def _read(target: Path, limit: int) -> bytes | None:
@@ -246,10 +288,12 @@ def _read(target: Path, limit: int) -> bytes | None:
 
 def _write(target: Path, data: bytes) -> bool:
     """Write ``data`` to ``target`` whole (a temporary file, then renamed); False when it cannot."""
-    tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
+    # A fresh name, created only if nothing lies there (never through a link left at that name).
+    tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}-{os.urandom(4).hex()}")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        with open(tmp, "wb") as f:
+        with os.fdopen(os.open(tmp, flags, 0o666), "wb") as f:
             f.write(data)
         os.replace(tmp, target)
     except OSError:
