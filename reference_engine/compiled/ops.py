@@ -27,7 +27,7 @@ from ..machine import Plan, Runner
 from ..machine.actions import layout as lay
 from ..machine.actions.shuffling import AT_ONCE, _group_outcomes, _piles, _shifts, _unlabel, groups_of
 from ..machine.actions.sleeving import _sleeve_build, _sleeve_resolve, check_piles
-from ..machine.frontier import _BUDGET, _ENV, OverBudget, _freeze, env_drop, env_set
+from ..machine.frontier import _BUDGET, OverBudget, _freeze, env_drop, env_kept, env_set
 from ..machine.plans import _flats, _res, check_shown
 from ..machine.runner import MAX_RUN_STEPS
 from ..shuffles import Shuffle
@@ -621,7 +621,7 @@ def _for(c: Compiler, step: st.For, number: str | None) -> Op:
         run.view = run.views.extend(run.view, ("for", frozen))
         block = body
         for v in frozen:  # frozen: env_set's kept table looked up directly
-            run.env = _ENV.get((run.env, var, v)) or env_set(run.env, var, v)
+            run.env = env_kept(run.env, var, v) or env_set(run.env, var, v)
             view = run.view
             run_block(run, block)
             if skip is not None and block is body and skip.done(run, view):
@@ -641,7 +641,7 @@ def _let(c: Compiler, step: st.Let, number: str | None) -> Op:
                 v = one.value(run)  # frozen: env_set's kept table looked up directly
             except EvalError as exc:
                 raise fail(run, step, exc) from None
-            run.env = _ENV.get((run.env, name, v)) or env_set(run.env, name, v)
+            run.env = env_kept(run.env, name, v) or env_set(run.env, name, v)
             run.view = run.views.extend(run.view, ("let", ((name, v),)))
 
         return single

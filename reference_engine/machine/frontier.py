@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 from ..cards import CODE_ORDER, Symbol
 from ..expressions import EvalError, plain
+from ..kept import exact
 from ..table import Layout, State
 from .frame import _MISS
 
@@ -194,20 +195,30 @@ def spend(units: int = 1) -> None:
 
 # --------------------------------------------------------------------------- variables
 
-_ENV: dict[tuple[Env, str, Any], Env] = {}
+_ENV: dict[tuple[Env, str, Any], tuple[Env, Env]] = {}
+"""env_set's kept environments: (env, name, the value's :func:`~..kept.exact` key) -> (that env,
+the env with ``name`` set). Keyed by types too (``True == 1`` in Python, not in a spec): an entry
+serves an env equal to its own only when it is that env or holds values of the same types."""
+
+
+def env_kept(env: Env, name: str, value: Any) -> Env | None:
+    """The kept env with ``name`` set to the frozen ``value``, if it is kept for this very env."""
+    got = _ENV.get((env, name, exact(value)))
+    return got[1] if got is not None and got[0] is env else None
 
 
 def env_set(env: Env, name: str, value: Any) -> Env:
     value = _freeze(value)
-    key = (env, name, value)
-    hit = _ENV.get(key)
-    if hit is None:
-        d = dict(env)
-        d[name] = value
-        hit = tuple(sorted(d.items()))
-        if len(_ENV) > 100_000:
-            _ENV.clear()
-        _ENV[key] = hit
+    key = (env, name, exact(value))
+    got = _ENV.get(key)
+    if got is not None and (got[0] is env or exact(got[0]) == exact(env)):
+        return got[1]
+    d = dict(env)
+    d[name] = value
+    hit = tuple(sorted(d.items()))
+    if len(_ENV) > 100_000:
+        _ENV.clear()
+    _ENV[key] = (env, hit)
     return hit
 
 
