@@ -137,8 +137,10 @@ def _sources(root: str, below: str = "") -> list[tuple[str, int, int]]:
 
 
 def _faces(n: int) -> str:
-    """A digest of the names of this process's first ``n`` faces (ids ``0..n-1``)."""
-    names = "\0".join(SYMBOLS.by_id(i).name for i in range(n))
+    """A digest of the names and game attributes (an UNO card's colour, kind, value: a callee
+    may read them) of this process's first ``n`` faces (ids ``0..n-1``)."""
+    faces = (SYMBOLS.by_id(i) for i in range(n))
+    names = "\0".join(f"{s.name}\1{sorted(s.attrs.items())!r}" for s in faces)
     return hashlib.blake2b(names.encode(), digest_size=16).hexdigest()
 
 

@@ -111,6 +111,17 @@ def test_an_entry_is_taken_only_under_the_same_face_numbers(monkeypatch: pytest.
     assert lawcache.load(key) is None  # face 0 named otherwise in this process
 
 
+def test_an_entry_is_taken_only_under_the_same_face_attributes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A callee may read a face's game attributes (an UNO card's colour): a law written where a
+    face of the same name had other attributes is not taken (w49-attack2's residual risk)."""
+    _games(monkeypatch)
+    key, entry = next((k, v) for k, v in rl._KEPT.items() if v[2] >= 0)
+    assert lawcache.load(key) == entry
+    face = next(SYMBOLS.by_id(i) for i in range(lawcache._numbered()) if SYMBOLS.by_id(i).attrs)
+    monkeypatch.setitem(face.attrs, "color", "kg-another-colour")
+    assert lawcache.load(key) is None
+
+
 def test_the_folder_holds_nothing_that_blocks_or_is_too_large(
     monkeypatch: pytest.MonkeyPatch, _on: Path
 ) -> None:
