@@ -376,16 +376,27 @@ def _swap(work: Path, destination: Path) -> bool:
     try:
         os.replace(work, destination)
     except BaseException as exc:
-        if old is not None:  # put the previous kit back, unless another build has just put its own
-            if os.path.lexists(destination):
-                discard(old, destination)
-            else:
-                os.replace(old, destination)
+        if old is not None and not _put_back(old, destination):
+            discard(old, destination)  # another build has just put its own in place
         if isinstance(exc, OSError) and exc.errno in (errno.ENOTEMPTY, errno.EEXIST):
             return False
         raise
     if old is not None:
         discard(old, destination)
+    return True
+
+
+def _put_back(old: Path, destination: Path) -> bool:
+    """Rename the previous kit ``old`` back to ``destination``; False when another build's kit
+    is there (before the rename or arriving just before it: a concurrent build's race)."""
+    if os.path.lexists(destination):
+        return False
+    try:
+        os.replace(old, destination)
+    except OSError as exc:
+        if exc.errno in (errno.ENOTEMPTY, errno.EEXIST):
+            return False
+        raise
     return True
 
 

@@ -608,6 +608,37 @@ def test_concurrent_builds_into_one_folder_leave_a_complete_kit(tmp_path: Path) 
     assert leftovers(destination) == []
 
 
+def test_a_kit_arriving_while_the_previous_one_is_put_back_is_replaced_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The race CI's concurrent builds hit once (stop 49): our rename into place fails because
+    another build's kit came in between; putting the previous kit back then meets a third one
+    arriving just before (``lexists`` said no): the previous kit is discarded, not an OSError,
+    and the build tries again and ends with its own kit, nothing left over."""
+    destination = tmp_path / "kit"
+    for folder, token in ((destination, "old"), (tmp_path / "racer", "racer")):
+        with staged(folder) as work:
+            (work / "a.txt").write_text(token)
+    real = os.replace
+    calls: list[str] = []
+
+    def replace(src: Any, dst: Any) -> None:
+        name = Path(src).name
+        if Path(dst) == destination:
+            calls.append(name)
+            if name.startswith(".kit.tmp-") and len(calls) == 1:  # ours: another build came first
+                raise OSError(errno.ENOTEMPTY, "Directory not empty", str(dst))
+            if name.startswith(".kit.old-") and len(calls) == 2:  # put back: a racer lands first
+                real(tmp_path / "racer", dst)
+        real(src, dst)
+
+    monkeypatch.setattr(output.os, "replace", replace)
+    with staged(destination) as work:
+        (work / "a.txt").write_text("ours")
+    assert len(calls) >= 3 and (destination / "a.txt").read_text() == "ours"
+    assert leftovers(destination) == [] and not (tmp_path / "racer").exists()
+
+
 def test_concurrent_booklets_into_one_folder(
     tmp_path: Path, two_kits: tuple[dict[str, bytes], dict[str, bytes], float]
 ) -> None:
