@@ -6,17 +6,21 @@ from __future__ import annotations
 
 import os
 import pickle
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from reference_engine.cards import SYMBOLS
-from reference_engine.kinds.shedding import Game, load_rules
 from reference_engine.machine import lawcache
 from reference_engine.machine import relabel as rl
-from reference_engine.registry import Library
-from reference_engine.selection import ENGINE
+
+HERE = Path(__file__).resolve().parent
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
+
+from test_relabel_games import uno_card_games  # noqa: E402
 
 SEEDS = (0, 4)
 
@@ -45,17 +49,9 @@ def _games(monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], int]:
         return first(*args, **kwargs)
 
     monkeypatch.setattr(rl, "_first", counted)
-    rules = load_rules("uno")
-    library = Library()
-    token = ENGINE.set("compiled")
     try:
-        out = []
-        for seed in SEEDS:
-            game = Game(rules, library, players=4, virtual=4, level="card", seed=seed)
-            game.play()
-            out.append(repr(game.log) + repr(game.rng.getstate()))
+        out = uno_card_games(SEEDS)
     finally:
-        ENGINE.reset(token)
         monkeypatch.setattr(rl, "_first", first)
     return out, count[0]
 

@@ -27,7 +27,9 @@ def _fresh(relabel_fresh: None) -> None:
     """Every test starts with nothing kept."""
 
 
-def _games(seeds: tuple[int, ...]) -> list[str]:
+def uno_card_games(seeds: tuple[int, ...]) -> list[str]:
+    """Whole card-level UNO games of ``seeds``, all seats virtual: each game's log and final
+    random state (also used by test_lawcache.py)."""
     rules = load_rules("uno")
     library = Library()
     token = ENGINE.set("compiled")
@@ -45,14 +47,14 @@ def _games(seeds: tuple[int, ...]) -> list[str]:
 def test_games_with_equal_cards_in_the_lottery_play_as_plainly_enumerated(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    merged = _games(SEEDS)
+    merged = uno_card_games(SEEDS)
     assert any(cost < 0 for _, _, cost in rl._KEPT.values())  # equal cards met: laws merged
     monkeypatch.setattr(rl, "_KEPT", {})
     monkeypatch.setattr(rl, "_EVALUATORS", {})
     monkeypatch.setattr(rl, "_PLANS_OF", {})
     monkeypatch.setattr(rl, "_merged", lambda *args: None)  # every new pattern enumerated
     monkeypatch.setattr(rl, "_plans_of", lambda sub: {})  # no plans kept across games
-    assert _games(SEEDS) == merged
+    assert uno_card_games(SEEDS) == merged
 
 
 def test_a_callee_whose_shuffle_compares_codes_is_never_merged(tmp_path: Path) -> None:
