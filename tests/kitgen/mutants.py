@@ -615,6 +615,23 @@ def _leftovers(folder: Path, keep: set[str]) -> list[str]:
     return sorted(str(p.relative_to(folder)) for p in folder.iterdir() if p.name not in keep)
 
 
+def _ours_left_in_cache(name: str) -> bool:
+    """Whether a name in the shared cache folder is something this driver left behind: anything
+    but an entry (``*.json``), except another live process's temporary file. Two drivers share
+    one cache (the seeded sweep runs two at a time), so one driver's check can see the other's
+    write in flight; that file is the other's, and it is gone when the other finishes. A temporary
+    file of this process, or of a process that is no longer running, is a real leftover."""
+    if name.endswith(".json"):
+        return False
+    found = re.search(r"\.tmp-(\d+)-[0-9a-f]+$", name)
+    if found is None:
+        return True
+    from kitgen.core.output import process_alive
+
+    pid = int(found.group(1))
+    return pid == os.getpid() or not process_alive(pid)
+
+
 def drive(folder: Path, spec: Path, cmds: list[tuple[str, list[str]]], limit: float) -> None:
     """In a process of its own (``python mutants.py drive ...``): load the spec alone, then run
     each command in this process (click's test runner: the same ``main`` the ``kitgen`` script
@@ -671,7 +688,7 @@ def drive(folder: Path, spec: Path, cmds: list[tuple[str, list[str]]], limit: fl
         left += [f"out/{x}" for x in _leftovers(out, {"booklet", "view", "kit"})]
         if code not in (0, None):
             left += [f"out/{x} (written by a failed {name})" for x in _leftovers(out, set())]
-        left += [f"cache/{x}" for x in _leftovers(cache, set()) if not x.endswith(".json")]
+        left += [f"cache/{x}" for x in _leftovers(cache, set()) if _ours_left_in_cache(x)]
         for x in _leftovers(tmp, set()) + _leftovers(out, set()):  # the next command starts clean
             target = (tmp if (tmp / x).exists() else out) / x
             if target.is_dir():

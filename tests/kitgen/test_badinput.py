@@ -164,6 +164,25 @@ def test_seeded_mutants_through_every_command(tmp_path: Path) -> None:
     assert figures["tried"] >= 4 * MUTANTS
 
 
+def test_a_cache_file_is_a_leftover_unless_another_live_process_is_writing_it() -> None:
+    """Two drivers share one cache in the seeded sweep: the other driver's write in flight is not
+    this driver's leftover (CI saw one at stop 49), but this process's temporary file, a dead
+    process's and any other stray name are."""
+    ours = mutants._ours_left_in_cache
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    live = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        assert not ours("0123abcd.json")
+        assert ours(f".0123abcd.json.tmp-{os.getpid()}-c5443dcf125e")
+        assert ours(f".0123abcd.json.tmp-{dead.pid}-c5443dcf125e")
+        assert not ours(f".0123abcd.json.tmp-{live.pid}-c5443dcf125e")
+        assert ours("stray.txt")
+    finally:
+        live.kill()
+        live.wait()
+
+
 def test_the_judge_sees_what_it_must() -> None:
     """The rules of mutants.wrong_exit_codes, on made-up outcomes (so that a bench reporting 0
     is not a judge that sees nothing)."""
