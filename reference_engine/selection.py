@@ -20,15 +20,18 @@ from typing import Any
 
 from .cards import SYMBOLS, Symbol
 from .collector import paused
+from .compiled import evaluate as _evaluate
 from .compiled import run_single
 from .compiled.program import expect_value, outputs_evaluator
+from .compiled.run import NO_METERS
 from .errors import CheckFailure, UsageError
 from .expressions import Comprehension, Const, Index, Name, Node
 from .kept import exact
 from .machine import Runner, Shared, ViewTable, read_outputs
-from .machine.frame import Frame
+from .machine.frame import _VALUE_KINDS, Frame
 from .registry import Library
 from .spec import Protocol, require
+from .table import Layout, State
 
 
 @dataclass
@@ -98,6 +101,8 @@ class CallCache:
     # By protocol: the parameters a game gives besides ``sizes``, resolved (checked once), and
     # the encodings its first frame bound (Frame.bindings).
     frames: dict[Any, Any] = field(default_factory=dict)
+    # By protocol and number of cards: the starting layout of a run (see :func:`_start`).
+    starts: dict[Any, Any] = field(default_factory=dict)
 
 
 ENGINES = ("compiled", "interpreter")
@@ -325,10 +330,46 @@ def _single(runner: Runner, frame: Any, row: list[Symbol], cache: CallCache) -> 
     return run_single(
         runner,
         frame,
-        frame.initial_state({"cards": row}),
+        _start(cache, frame, row),
         cache.engine or ENGINE.get(),
         cache.fallback_reasons,
     )
+
+
+_STARTS_KEPT = 1_024  # starting layouts kept (by protocol and number of cards) before starting afresh
+
+
+def _start(cache: CallCache, frame: Frame, row: list[Symbol]) -> State:
+    """``frame.initial_state({"cards": row})``, for a protocol whose one input is ``cards``, one
+    card a slot: the starting layout (a function of the protocol and the number of cards) kept
+    in ``cache.starts``, the counters the one shared :data:`~.compiled.run.NO_METERS` (equal to
+    ``Meters()``), the cells the cards' codes; any other input, count or value the frame's own
+    way (its errors included). Under compiled.evaluate.CHECKED compared with the frame's."""
+    proto = frame.proto
+    inputs = proto.inputs
+    decl = inputs.get("cards")
+    if len(inputs) != 1 or decl is None:
+        return frame.initial_state({"cards": row})
+    b = frame.bound(decl.encoding)
+    n = len(row)
+    if b.width != 1 or b.encoding.kind in _VALUE_KINDS or frame.input_count("cards") != n:
+        return frame.initial_state({"cards": row})
+    codes = tuple([v.id << 1 for v in row if type(v) is Symbol])  # code(v): face down
+    if len(codes) != n:
+        return frame.initial_state({"cards": row})
+    key = (id(proto), n)
+    hit = cache.starts.get(key)
+    if hit is None or hit[0] is not proto:
+        layout = Layout.make([("cards", 1, n, 1, None, proto.sleeves.get("cards"))])
+        if len(cache.starts) >= _STARTS_KEPT:
+            cache.starts.clear()
+        hit = cache.starts[key] = (proto, layout)
+    state = State(hit[1], codes, (), (), NO_METERS, 0)
+    if _evaluate.CHECKED:
+        ref = frame.initial_state({"cards": row})
+        if state != ref or state.layout is not ref.layout:
+            raise _evaluate.Mismatch(f"the start of {proto.name}: {state} is not the reference")
+    return state
 
 
 def _checked(

@@ -59,7 +59,8 @@ class Run:
         self.cells: list[int] = list(state.cells)
         self.out = state.out
         self.env = state.env
-        self.meters = NO_METERS if state.meters == NO_METERS else state.meters
+        m = state.meters
+        self.meters = m if m is NO_METERS or m != NO_METERS else NO_METERS
         self.view = state.view
         self.fev: Any = None  # the evaluator the steps use (set by the program: fast where it can)
         self._vars: dict[str, Any] = {}

@@ -114,6 +114,7 @@ def test_many_runs_keep_a_bounded_number_of_layouts(engine: str, monkeypatch: py
         (calls, "STARTS_KEPT"),  # an inline callee's starting layout, per frame and input sizes
         (chained, "KEPT"),  # a straight block's values, kept per layout and variables at its start
         (selection, "_FRAMES_KEPT"),  # per protocol: its resolved parameters and bound encodings
+        (selection, "_STARTS_KEPT"),  # per protocol and number of cards: a run's starting layout
         (outputs, "_SHAPES_KEPT"),  # per output: whether it is every owner's hand
     )
     for module, name in bounds:
