@@ -308,7 +308,8 @@ def _frame(
     resolved: dict[str, Any] | None = None
     if kept is not None and kept[0] is protocol and "sizes" not in given:
         _, base, lo, hi, bound = kept
-        if (lo is None or all(x >= lo for x in sizes)) and (hi is None or all(x <= hi for x in sizes)):
+        # Every size within the bounds: the smallest and the largest (in C; no sizes: none out).
+        if not sizes or ((lo is None or min(sizes) >= lo) and (hi is None or max(sizes) <= hi)):
             resolved = dict(base)
             resolved["sizes"] = sizes
     else:
