@@ -50,3 +50,34 @@ def test_a_subclass_with_a_field_of_its_own_keeps_it() -> None:
     m = Tagged(1, 1, tag="kept")
     for step in (m.add_turn(), m.add_shuffle("cut"), m.note_out(((3, 1),))):
         assert step.tag == "kept"  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("m", SOME)
+def test_counters_made_directly_are_the_dataclass_s_own(m: Meters) -> None:
+    """New counters are made without the frozen dataclass's ``__init__`` (meters._made): the same
+    fields in the same order, equal, hashed and printed alike, frozen, copied and pickled alike,
+    each with a memo of its own (none shared with the counters it came from)."""
+    import copy
+    import pickle
+
+    from reference_engine.meters import _made
+
+    for new in (
+        m.add_turn(),
+        m.add_shuffle("cut"),
+        m.note_out(((9, 1),)),
+        m.absorb(SOME[1], ((0, 1),), "x", 2),
+    ):
+        ref = Meters(new.shuffles, new.turns, new.kinds, new.peak, new.calls)
+        assert type(new) is Meters and new == ref and hash(new) == hash(ref) and repr(new) == repr(ref)
+        fields = {k: v for k, v in new.__dict__.items() if k != "_next"}
+        assert list(fields) == ["shuffles", "turns", "kinds", "peak", "calls"] and fields == ref.__dict__
+        assert pickle.loads(pickle.dumps(new)) == ref and copy.deepcopy(new) == ref
+        with pytest.raises(AttributeError):
+            new.turns = 5  # type: ignore[misc]
+    a = _made(1, 2, (), (), ())
+    b = _made(1, 2, (), (), ())
+    assert a == b and a is not b
+    assert a.add_turn() is a.add_turn() and a.add_turn() is not b.add_turn()  # each its own memo
+    # A truth value is not a count: equal as Python compares, but kept as given (no interning).
+    assert _made(True, 0, (), (), ()).shuffles is True
