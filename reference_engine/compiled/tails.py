@@ -29,6 +29,10 @@ the same order, at the same steps; the table is left as it was until Step 12's f
 which puts the last table in place. Between them, the steps that run read the table only
 through ``exists('unselected')``, which is true of the table before as of the tables between.
 
+Where no tail started at the draw-pile sleeve (nothing was found and the drawn card was played or
+kept, or the run had no draw-pile sleeve), the tail starts at the discard of ``L[2, *]``
+instead: the deferred pair and Step 12 as one plan, the one table between them never made.
+
 Taken only where (else every step as before):
 
 - the table before has no display labels, nothing shown, no limits on the supply's counters,
@@ -165,11 +169,38 @@ class Tail:
 
     def middle(self, run: Run) -> bool:
         if self.run is not run:
-            return False
+            return self._owner_cards(run)
         assert len(self.left) == 3 and run.layout is self.layout, "a tail's steps in order"
         cells = run.cells
         count(run, [cells[f] for f in self.left[0]])
         self.left = self.left[1:]
+        return True
+
+    def _owner_cards(self, run: Run) -> bool:
+        """Where no tail started at the draw-pile sleeve (the case where nothing was found, a
+        run with no draw-pile sleeve): from the owner cards out on, the deferred pair and
+        Step 12 as one plan (the table between them never made)."""
+        self.run = self.plan = self.layout = None
+        if not ENABLED:
+            return False
+        layout = run.layout
+        if id(layout) not in run.shared.layouts_seen:
+            return False  # the table space of the table between: at most this one's
+        got = self.l_role.args(run)
+        if got is None:
+            return False
+        m = self.m.args(run)
+        if m is None or not m[3]:
+            return False
+        plan = build(layout, None, got, m)
+        if plan is None:
+            return False
+        if ev.CHECKED:
+            _check(layout, plan, None, got, m)
+        cells = run.cells
+        count(run, [cells[f] for f in got[0]])
+        self.run, self.plan, self.layout = run, plan, layout
+        self.left = (m[0], m[3])
         return True
 
     def finish(self, run: Run, step: st.Step) -> bool:
@@ -192,21 +223,24 @@ class Tail:
         return True
 
 
-def build(layout: Layout, d: Args, got: Args, m: Args) -> Plan | None:
-    """The plan of the three fused steps from ``layout`` (see the module docs); None where they
-    are not of that kind."""
+def build(layout: Layout, d: Args | None, got: Args, m: Args) -> Plan | None:
+    """The plan of the three fused steps from ``layout`` (``d`` None: the last two; see the
+    module docs); None where they are not of that kind."""
     if layout.labels or layout.shown:
         return None
+    pairs = [(got[1], 1), (m[1], 3)] if d is None else [(d[1], 3), (got[1], 1), (m[1], 3)]
     regs = []
-    for flats, row, rows in ((d[1], 1, 3), (got[1], 1, 1), (m[1], 1, 3)):
+    for flats, rows in pairs:
         if not flats or not 0 <= flats[0] < layout.size:
             return None
         reg = region_at(layout, flats[0])
-        if reg.hand is not None or reg.rows != rows or not _row(reg, row, flats):
+        if reg.hand is not None or reg.rows != rows or not _row(reg, 1, flats):
             return None
         regs.append(reg)
-    dreg, ureg, mreg = regs
-    if not (_row(dreg, 3, d[0]) and _row(dreg, 2, d[3]) and _row(mreg, 3, m[0]) and _row(mreg, 2, m[3])):
+    mreg = regs[-1]
+    if not (_row(mreg, 3, m[0]) and _row(mreg, 2, m[3])):
+        return None
+    if d is not None and not (_row(regs[0], 3, d[0]) and _row(regs[0], 2, d[3])):
         return None
     drop = got[0]
     if not drop or not 0 <= drop[0] < layout.size:
@@ -214,8 +248,8 @@ def build(layout: Layout, d: Args, got: Args, m: Args) -> Plan | None:
     lreg = region_at(layout, drop[0])
     if lreg.hand is not None or not _row(lreg, lreg.rows, drop):
         return None
-    gone = {reg.name for reg in (dreg, lreg, ureg, mreg)}
-    if len(gone) != 4:
+    gone = {reg.name for reg in (lreg, *regs)}
+    if len(gone) != len(regs) + 1:
         return None
     off = lreg.offset
     if layout.holes != frozenset(range(off, off + (lreg.rows - 1) * lreg.cols)):
@@ -225,7 +259,9 @@ def build(layout: Layout, d: Args, got: Args, m: Args) -> Plan | None:
         for r in layout.regions
         if r.name not in gone
     ]
-    for flats, names in ((d[1], d[2]), (got[1], got[2]), (m[1], m[2])):
+    for flats, names in (
+        [(got[1], got[2]), (m[1], m[2])] if d is None else [(d[1], d[2]), (got[1], got[2]), (m[1], m[2])]
+    ):
         if len(flats) != len(names) or not gone.isdisjoint(names):
             return None
         groups = _grouped(flats, names)
@@ -259,19 +295,21 @@ def _row(reg: Any, row: int, flats: Sequence[int]) -> bool:
     return len(flats) == cols and flats[0] == a and list(flats) == list(range(a, a + cols))
 
 
-def _check(layout: Layout, plan: Plan, d: Args, got: Args, m: Args) -> None:
+def _check(layout: Layout, plan: Plan, d: Args | None, got: Args, m: Args) -> None:
     """The plan against the three built one after the other, from the tables between."""
 
     def rows_of(lay: Layout, name: str, *rows: int) -> list[tuple[int, ...]]:
         reg = lay.by_name[name]
         return [tuple(range(reg.offset + (r - 1) * reg.cols, reg.offset + r * reg.cols)) for r in rows]
 
-    dname = region_at(layout, d[1][0]).name
     uname = region_at(layout, got[1][0]).name
     lname = region_at(layout, got[0][0]).name
     mname = region_at(layout, m[1][0]).name
-    first = return_row(layout, d[1], d[2], d[0], d[3])
-    assert first is not None, "the found case's plan"
+    first: Any = Plan(layout, tuple(range(layout.size)), (), {})  # from the owner cards on: none
+    if d is not None:
+        dname = region_at(layout, d[1][0]).name
+        first = return_row(layout, d[1], d[2], d[0], d[3])
+        assert first is not None and dname not in first.layout.by_name, "the found case's plan"
     u1 = rows_of(first.layout, uname, 1)[0]
     l2 = rows_of(first.layout, lname, first.layout.by_name[lname].rows)[0]
     second = return_row(first.layout, u1, got[2], gone=l2)
@@ -279,7 +317,6 @@ def _check(layout: Layout, plan: Plan, d: Args, got: Args, m: Args) -> None:
     m1, m2, m3 = rows_of(second.layout, mname, 1, 2, 3)
     third = return_row(second.layout, m1, m[2], m3, m2)
     assert third is not None, "Step 12's plan"
-    assert dname not in first.layout.by_name
     cells = list(range(layout.size))
     want = gather(gather(gather(cells, first, ()), second, ()), third, ())
     if third.layout is not plan.layout or gather(cells, plan, ()) != want:

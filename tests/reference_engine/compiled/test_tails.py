@@ -28,9 +28,11 @@ from test_fused_tail import ARROW  # noqa: E402
 
 from reference_engine.compiled import tails  # noqa: E402
 from reference_engine.compiled.base import gather  # noqa: E402
+from reference_engine.machine import Runner  # noqa: E402
 from reference_engine.registry import Library  # noqa: E402
 from reference_engine.sleeves import SleeveFrame  # noqa: E402
 from reference_engine.table import Layout  # noqa: E402
+from reference_engine.verify import input_assignments, setting  # noqa: E402
 
 L2 = '      - discard: "L[2, *]"\n'
 UNSELECTED = '          - return: {cards: "unselected[1, *]", to: 1}\n'
@@ -79,8 +81,16 @@ def _count(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
         made["taken"] += done
         return done
 
+    owner_cards = tails.Tail._owner_cards
+
+    def started(self: tails.Tail, run: Any) -> bool:
+        done = owner_cards(self, run)
+        made["from the owner cards"] += done
+        return done
+
     monkeypatch.setattr(tails, "link", linked)
     monkeypatch.setattr(tails.Tail, "finish", finished)
+    monkeypatch.setattr(tails.Tail, "_owner_cards", started)
     return made
 
 
@@ -88,7 +98,23 @@ def test_the_default_protocols_steps_11_and_12_are_one_plan(monkeypatch: pytest.
     made = _count(monkeypatch)
     result = _compare(Library(), "card-selection-arrow", seeds=6)
     assert result[0] == "ran", result[:3]
-    assert made["taken"] > 0, made
+    assert made["taken"] > made["from the owner cards"] > 0, made  # both cases
+
+
+def test_the_case_where_nothing_was_found_starts_at_the_owner_cards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """mini-draw: P_1 often holds no valid card and draws; the drawn card is played or kept,
+    so the tail starts at the owner cards out (the deferred pair and Step 12 at once)."""
+    library = Library()
+    proto = library.protocol("card-selection-arrow")
+    st = setting(proto, scenario="mini-draw")
+    frame = Runner(library, "sample").frame(proto, st.params)
+    made = _count(monkeypatch)
+    for values in input_assignments(frame, st.deal)[::6]:
+        for seed in range(2):
+            a = single(library, proto, st.params, values, seed, "interpreter", st.context or None)
+            b = single(library, proto, st.params, values, seed, "compiled", st.context or None)
+            assert a == b, (values, seed)
+    assert made["from the owner cards"] > 0 and made["taken"] > made["from the owner cards"], made
 
 
 @pytest.mark.parametrize("mutant", sorted(MUTANTS))
