@@ -199,7 +199,7 @@ def discard_if(
             run.out = _out_added(run.out, delta)
             run.meters = run.meters.note_out(run.out)
 
-    role = tails.Role(discard_step, args_for)
+    role = tails.Role(discard_step, args_for, free)
     tails.offer(discard_step, role)
 
     def first(run: Run) -> None:

@@ -476,7 +476,7 @@ def discard_return(
         finally:
             runner.current = discard_number
 
-    role = tails.Role(discard_step, args_for)
+    role = tails.Role(discard_step, args_for, free)
     tails.offer(discard_step, role)
 
     def first(run: Run) -> None:

@@ -83,13 +83,16 @@ Args = tuple[tuple[int, ...], tuple[int, ...], tuple[str, ...], tuple[int, ...]]
 
 class Role:
     """What one of the three fused steps offers the tail that links it: its arguments on the
-    run's table (None where a condition fails), and the tail, once linked."""
+    run's table (None where a condition fails), the free names its owners read (each a
+    variable, a parameter or one of the spec's names where it names no region of the table:
+    a tail takes only variables, which no table between can shadow), and the tail, once linked."""
 
-    __slots__ = ("args", "step", "tail")
+    __slots__ = ("args", "free", "step", "tail")
 
-    def __init__(self, step: st.Step, args: Callable[[Run], Any]) -> None:
+    def __init__(self, step: st.Step, args: Callable[[Run], Any], free: tuple[str, ...]) -> None:
         self.step = step
         self.args = args
+        self.free = free
         self.tail: Tail | None = None
 
 
@@ -141,7 +144,7 @@ class Tail:
 
     def start(self, run: Run) -> bool:
         self.run = self.plan = self.layout = None  # a run that ended between its steps: forgotten
-        if not ENABLED:
+        if not ENABLED or not self._variables(run, self.l_role, self.m):
             return False
         layout = run.layout
         if id(layout) not in run.shared.layouts_seen:
@@ -167,6 +170,13 @@ class Tail:
         self.left = (got[0], m[0], m[3])
         return True
 
+    @staticmethod
+    def _variables(run: Run, *roles: Role) -> bool:
+        """Whether every free name the later steps' owners read is a variable (a name that is
+        none could name a region of a table between: a hand the tail makes)."""
+        env = run.vars()
+        return all(name in env for role in roles for name in role.free)
+
     def middle(self, run: Run) -> bool:
         if self.run is not run:
             return self._owner_cards(run)
@@ -181,7 +191,7 @@ class Tail:
         run with no draw-pile sleeve): from the owner cards out on, the deferred pair and
         Step 12 as one plan (the table between them never made)."""
         self.run = self.plan = self.layout = None
-        if not ENABLED:
+        if not ENABLED or not self._variables(run, self.m):
             return False
         layout = run.layout
         if id(layout) not in run.shared.layouts_seen:
