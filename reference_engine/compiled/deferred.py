@@ -42,7 +42,7 @@ from ..expressions.nodes import Call, Const
 from ..kept import Kept
 from ..machine import Plan
 from . import evaluate as ev
-from . import families
+from . import families, tails
 from .base import Op, _out_added, discarded, gather, landed, spelled
 from .codegen import function_kind, variables_only
 from .pairing import check, return_args, row_of
@@ -58,7 +58,7 @@ class Waiting(NamedTuple):
     to hand it a plan: the return's op as compiled, and the run and plan handed over."""
 
     back_op: Op
-    pending: list[tuple[Run, Plan] | None]
+    pending: list[tuple[Run, Plan | None] | None]
 
 
 KEPT = 1024
@@ -78,7 +78,7 @@ def waiting(entry: Entry) -> Entry:
     """``entry``, a return that is its block's one step, as an op that carries out the plan a
     discard before its ``if`` hands it (else the return as compiled)."""
     back_op, number, step = entry
-    pending: list[tuple[Run, Plan] | None] = [None]
+    pending: list[tuple[Run, Plan | None] | None] = [None]
     if len(_WAITING) >= WAITING_KEPT:
         _WAITING.clear()
     _WAITING[id(step)] = (step, Waiting(back_op, pending))
@@ -87,7 +87,8 @@ def waiting(entry: Entry) -> Entry:
         got = pending[0]
         if got is not None and got[0] is run:
             pending[0] = None
-            _table(run, step, got[1])
+            if got[1] is not None:  # else a tail's (tails.py): Step 12 puts the table in place
+                _table(run, step, got[1])
             return
         back_op(run)
 
@@ -145,12 +146,12 @@ def discard_if(
     owners_row = families.family_row(back_step.to.node, to.proto)
     kept: Kept[Plan] = Kept(KEPT)
 
-    def plan_for(run: Run) -> tuple[Plan, tuple[int, ...]] | None:
+    def args_for(run: Run) -> tails.Args | None:
+        """The slots discarded, the slots returned and their hands (and () after), on the run's
+        table, where every condition on it but its table space holds (:mod:`.tails`)."""
         layout = run.layout
         if layout.labels or layout.shown or run.runner.limits is not None:
             return None
-        if id(layout) not in run.shared.layouts_seen:
-            return None  # the table space of the table between: at most this one's
         if there not in layout.by_name:
             return None  # the ``if`` runs nothing: the discard alone
         env = run.vars()
@@ -167,6 +168,16 @@ def discard_if(
             return None  # each step's own message, at its step
         if not drop or (layout.inside and not kept_whole(layout, drop)):
             return None
+        return drop, flats, names, ()
+
+    def plan_for(run: Run) -> tuple[Plan, tuple[int, ...]] | None:
+        layout = run.layout
+        if id(layout) not in run.shared.layouts_seen:
+            return None  # the table space of the table between: at most this one's
+        got_args = args_for(run)
+        if got_args is None:
+            return None
+        drop, flats, names, _ = got_args
         key = (layout, names)  # the rows (by number, of regions no variable names) are the layout's
         plan = kept.get(key)
         if plan is None:
@@ -188,8 +199,15 @@ def discard_if(
             run.out = _out_added(run.out, delta)
             run.meters = run.meters.note_out(run.out)
 
+    role = tails.Role(discard_step, args_for, free)
+    tails.offer(discard_step, role)
+
     def first(run: Run) -> None:
         pending[0] = None
+        chain = role.tail
+        if chain is not None and role is chain.l_role and chain.middle(run):
+            pending[0] = (run, None)  # the return in the ``if``: nothing to do (tails.py)
+            return
         got = plan_for(run)
         if got is None:
             discard_op(run)
@@ -207,6 +225,7 @@ def discard_if(
             got = pending[0]
             if got is not None and got[0] is run:  # the return did not run: the discard's table
                 pending[0] = None
+                assert got[1] is not None, "a tail's return runs (exists('unselected') holds)"
                 alone = bottom_row(run.layout, what.sel(run, "discard"))
                 assert alone is not None, "a deferred discard is a bottom row"
                 _table(run, discard_step, Plan(alone.layout, alone.src, (), {}))

@@ -50,7 +50,7 @@ from ..expressions.nodes import Call, Comprehension, Const, Index, ListLit, Name
 from ..kept import Kept
 from ..machine import Plan
 from ..sleeves import SleeveFrame, SleeveOp
-from . import deferred, families
+from . import deferred, families, tails
 from . import evaluate as ev
 from .base import Op, _out_added, apply_plan, discarded, spelled
 from .codegen import function_kind
@@ -104,6 +104,7 @@ def pairs(entries: Sequence[Entry], compiled: Callable[[Expression | None], ev.E
         first, second = pair(out[i], out[i + 1], compiled(discard.what), name)
         out[i] = (first, out[i][1], sleeve)
         out[i + 1] = (second, out[i + 1][1], discard)
+    tails.link(out)  # Steps 11 and 12 at once, where this block holds them (tails.py)
     return out
 
 
@@ -379,17 +380,21 @@ def discard_return(
     if nested is None:
         _remember_tail(back_step, _Tail(name, tail))
 
-    def plan_for(run: Run) -> tuple[Plan, tuple[int, ...]] | None:
-        """The plan, and the slots of the row Step 12(a) discards after it where it carries
-        that pair out too (else ())."""
+    def joined() -> bool:
+        """Whether the discard after the pair (Step 12(a)'s, or the one after the ``if``) is
+        carried out with it."""
         nonlocal nested, triple
         if not triple and nested is None and tail[0] is not None:
             nested, triple = tail[0], True  # set once, when the block around the ``if`` is compiled
+        return triple
+
+    def args_for(run: Run) -> tails.Args | None:
+        """The slots discarded, the slots returned and their hands, and the row discarded
+        after (else ()), on the run's table, where every condition on it but its table space
+        holds (:mod:`.tails` reads them on a table before the pair's)."""
         layout = run.layout
         if layout.labels or layout.shown or run.runner.limits is not None:
             return None
-        if id(layout) not in run.shared.layouts_seen:
-            return None  # the table space of the layout between the two: at most this one's
         env = run.vars()
         if name in env:
             return None  # the rows read are a variable's, not the region's
@@ -404,7 +409,18 @@ def discard_return(
             return None  # each step's own message, at its step
         if not drop or (layout.inside and not kept_whole(layout, drop)):
             return None
-        then = _then(run) if triple else ()
+        return drop, flats, names, _then(run) if joined() else ()
+
+    def plan_for(run: Run) -> tuple[Plan, tuple[int, ...]] | None:
+        """The plan, and the slots of the row Step 12(a) discards after it where it carries
+        that pair out too (else ())."""
+        layout = run.layout
+        if id(layout) not in run.shared.layouts_seen:
+            return None  # the table space of the layout between the two: at most this one's
+        got_args = args_for(run)
+        if got_args is None:
+            return None
+        drop, flats, names, then = got_args
         # The rows discarded and returned (``NAME[k, *]`` by number, NAME no variable: checked
         # above) are the layout's; so is the row after (``then``): the layout and the owners
         # decide the plan (a key of every slot of three rows would be hashed twice a turn).
@@ -460,8 +476,19 @@ def discard_return(
         finally:
             runner.current = discard_number
 
+    role = tails.Role(discard_step, args_for, free)
+    tails.offer(discard_step, role)
+
     def first(run: Run) -> None:
         done[0] = None
+        chain = role.tail
+        if chain is not None and (
+            chain.start(run) if role is chain.d else role is chain.m and chain.finish(run, discard_step)
+        ):
+            done[0] = run  # the return after it, and the pair or discard after that: done
+            assert nested is not None
+            nested.skip[0] = run
+            return
         got = plan_for(run)
         if got is None:
             discard_op(run)

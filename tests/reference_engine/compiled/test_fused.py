@@ -22,7 +22,7 @@ for folder in (HERE, HERE.parent):
 import runs  # noqa: E402
 from test_differential import _assignments  # noqa: E402
 
-from reference_engine.compiled import Program, fused, program_for  # noqa: E402
+from reference_engine.compiled import Program, fused, program_for, tails  # noqa: E402
 from reference_engine.compiled.runs import region_at  # noqa: E402
 from reference_engine.expressions import parse  # noqa: E402
 from reference_engine.registry import Library, rulesets_dir  # noqa: E402
@@ -88,6 +88,7 @@ def _count_fused(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
         apply(*args)
 
     monkeypatch.setattr(fused, "apply_plan", counted)
+    monkeypatch.setattr(tails, "ENABLED", False)  # the pairs alone, not Steps 11-12 at once
     return made
 
 
@@ -188,6 +189,7 @@ def _count_returns(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
         return plan
 
     monkeypatch.setattr(fused, "return_row", counted)
+    monkeypatch.setattr(tails, "ENABLED", False)  # the pairs alone, not Steps 11-12 at once
     return made
 
 

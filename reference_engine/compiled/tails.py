@@ -1,0 +1,368 @@
+"""Steps 11 and 12 of card-selection-arrow's found case carried out as one plan: the two
+intermediate tables, made only to be dropped, are never made.
+
+Step by step, the three fused pairs of the turn's tail each make a new table (the hands change
+size every turn, so none of the three plans is ever met again: a run builds all three, and the
+two layouts between them, every turn):
+
+- Step 11's found case (:func:`~.fused.discard_return` joined by :func:`~.fused._after_if`): the
+  draw-pile sleeve's arrow ``D[3, *]`` out, its card ``D[1, *]`` back to the draw pile, its
+  owner card ``D[2, *]`` out: the region ``D`` goes;
+- Step 11's tail (:mod:`.deferred`): the virtual player's owner cards ``L[2, *]`` out (the region
+  ``L`` goes), then ``if exists('unselected')``, the sleeves the lottery did not pick
+  ``unselected[1, *]`` back to the virtual player;
+- Step 12 with 12(a) (:func:`~.fused.discard_return` with its nested pair): the arrows
+  ``M[3, *]`` out, every card ``M[1, *]`` back to the owner its owner card names, the owner
+  cards ``M[2, *]`` out: the grid goes.
+
+A :class:`Tail` links the three (:func:`link`, when the protocol's top-level block is compiled:
+Step 11 a ``do`` whose last two steps are the deferred discard and its ``if``, right after an
+``if`` whose ``then`` block ends with the joined discard of ``D``; Step 12 the next ``do``, the
+fused pair of ``M`` first). At each run, where the first of them (the discard of ``D[3, *]``)
+is met, the tail works out every argument of the three on the table as it is then (each pair's
+own arguments and conditions, :func:`~.fused.discard_return`'s ``args_for`` and
+:mod:`.deferred`'s: the rows read are whole rows of regions by number, which the steps between
+do not change; the owners are read from the same owner cards) and builds the one plan from that
+table to the table after Step 12 (:func:`build`). Each step then keeps its place and does at its
+place what it did: the supply's counts of the cards going back, the view's record of them, in
+the same order, at the same steps; the table is left as it was until Step 12's first step,
+which puts the last table in place. Between them, the steps that run read the table only
+through ``exists('unselected')``, which is true of the table before as of the tables between.
+
+Where no tail started at the draw-pile sleeve (nothing was found and the drawn card was played or
+kept, or the run had no draw-pile sleeve), the tail starts at the discard of ``L[2, *]``
+instead: the deferred pair and Step 12 as one plan, the one table between them never made.
+
+Taken only where (else every step as before):
+
+- the table before has no display labels, nothing shown, no limits on the supply's counters,
+  and its only empty places are the rows of ``L`` above its bottom row (so the tables between
+  have no empty place but those, and show nothing);
+- each pair's own conditions hold on it, both pairs carry out the row after them (``D[2, *]``,
+  ``M[2, *]``), and the four regions are ``D``, ``L``, ``unselected`` and ``M``, none a hand,
+  of the shapes those steps take off the table whole (three rows for ``D`` and ``M``, one for
+  ``unselected``);
+- every hand a card goes back to is a hand of one row or a new one, named by no region of the
+  four.
+
+The table space the run needs counts the two tables between as if they had been made: every
+region of theirs is a region of the table before (``M``, ``L``, ``unselected`` and the others,
+unchanged) or a hand of the last table with at most as many cards (a hand only gains cards), and
+the last table holds a hand; the largest region and whether a hand was held are the same.
+
+With :data:`~.evaluate.CHECKED` the plan is compared with the three plans built one after the
+other (:func:`~.runs.return_row`, from the tables between): the same last table, the same
+gather.
+
+A tail remembers the run it is carrying out (by identity), as the fused pairs do: one compiled
+program runs one run at a time per thread of control.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from itertools import pairwise
+from operator import itemgetter
+from typing import Any
+
+from .. import steps as st
+from ..machine import Plan
+from ..machine.plans import remember_landings
+from ..table import Layout
+from . import evaluate as ev
+from .base import _few, _out_added, discarded, gather, landed, spelled
+from .run import Run
+from .runs import _grouped, region_at, return_row
+
+ENABLED = True
+"""Whether tails are carried out at once (the tests of each fused pair alone switch it off)."""
+
+Args = tuple[tuple[int, ...], tuple[int, ...], tuple[str, ...], tuple[int, ...]]
+"""A pair's slots discarded, slots returned, their hands, and the row discarded after it."""
+
+
+class Role:
+    """What one of the three fused steps offers the tail that links it: its arguments on the
+    run's table (None where a condition fails), the free names its owners read (each a
+    variable, a parameter or one of the spec's names where it names no region of the table:
+    a tail takes only variables, which no table between can shadow), and the tail, once linked."""
+
+    __slots__ = ("args", "free", "step", "tail")
+
+    def __init__(self, step: st.Step, args: Callable[[Run], Any], free: tuple[str, ...]) -> None:
+        self.step = step
+        self.args = args
+        self.free = free
+        self.tail: Tail | None = None
+
+
+_ROLES: dict[int, tuple[st.Step, Role]] = {}
+ROLES_KEPT = 64
+"""Roles remembered by their discard step until the protocol's top-level block, compiled after
+theirs, links them (or never); bounded: it starts afresh beyond this (a role then forgotten is
+not linked: each step runs as before)."""
+
+
+def offer(step: st.Step, role: Role) -> None:
+    """Remember ``role``, the fused op of the discard ``step``, for :func:`link`."""
+    if len(_ROLES) >= ROLES_KEPT:
+        _ROLES.clear()
+    _ROLES[id(step)] = (step, role)
+
+
+def _role(step: st.Step | None) -> Role | None:
+    hit = None if step is None else _ROLES.get(id(step))
+    return hit[1] if hit is not None and hit[0] is step else None
+
+
+def count(run: Run, codes: Sequence[int], always: bool = False) -> None:
+    """A discard's cards ``codes`` back to the supply: the counters, their meters and the
+    view's record (``always``: the counters noted even where none changes, as a joined
+    discard's count does; else as :func:`~.base.apply_plan`'s)."""
+    counts, hidden = discarded(codes)
+    delta = {sid: -k for sid, k in counts}
+    if hidden:
+        run.view = run.views.extend(run.view, ("discard", spelled(counts)))
+    if delta or always:
+        run.out = _out_added(run.out, delta)
+        run.meters = run.meters.note_out(run.out)
+
+
+class Tail:
+    """The three fused steps of Steps 11 and 12 linked (see the module docs): ``start`` at
+    the discard of ``D[3, *]``, ``middle`` at the discard of ``L[2, *]``, ``finish`` at the
+    discard of ``M[3, *]``; each True where it carried its step out as part of the tail."""
+
+    __slots__ = ("d", "l_role", "layout", "left", "m", "plan", "run")
+
+    def __init__(self, d: Role, l_role: Role, m: Role) -> None:
+        self.d, self.l_role, self.m = d, l_role, m
+        self.run: Run | None = None  # the run carrying the tail out
+        self.plan: Plan | None = None
+        self.layout: Layout | None = None  # the table at the start, kept until the last step
+        self.left: tuple[tuple[int, ...], ...] = ()  # the discards still to count
+
+    def start(self, run: Run) -> bool:
+        self.run = self.plan = self.layout = None  # a run that ended between its steps: forgotten
+        if not ENABLED or not self._variables(run, self.l_role, self.m):
+            return False
+        layout = run.layout
+        if id(layout) not in run.shared.layouts_seen:
+            return False  # the table space of the tables between: at most this one's
+        d = self.d.args(run)
+        if d is None or not d[3]:
+            return False
+        got = self.l_role.args(run)
+        if got is None:
+            return False
+        m = self.m.args(run)
+        if m is None or not m[3]:
+            return False
+        plan = build(layout, d, got, m)
+        if plan is None:
+            return False
+        if ev.CHECKED:
+            _check(layout, plan, d, got, m)
+        cells = run.cells
+        count(run, [cells[f] for f in d[0]])
+        count(run, [cells[f] for f in d[3]], always=True)
+        self.run, self.plan, self.layout = run, plan, layout
+        self.left = (got[0], m[0], m[3])
+        return True
+
+    @staticmethod
+    def _variables(run: Run, *roles: Role) -> bool:
+        """Whether every free name the later steps' owners read is a variable (a name that is
+        none could name a region of a table between: a hand the tail makes)."""
+        env = run.vars()
+        return all(name in env for role in roles for name in role.free)
+
+    def middle(self, run: Run) -> bool:
+        if self.run is not run:
+            return self._owner_cards(run)
+        assert len(self.left) == 3 and run.layout is self.layout, "a tail's steps in order"
+        cells = run.cells
+        count(run, [cells[f] for f in self.left[0]])
+        self.left = self.left[1:]
+        return True
+
+    def _owner_cards(self, run: Run) -> bool:
+        """Where no tail started at the draw-pile sleeve (the case where nothing was found, a
+        run with no draw-pile sleeve): from the owner cards out on, the deferred pair and
+        Step 12 as one plan (the table between them never made)."""
+        self.run = self.plan = self.layout = None
+        if not ENABLED or not self._variables(run, self.m):
+            return False
+        layout = run.layout
+        if id(layout) not in run.shared.layouts_seen:
+            return False  # the table space of the table between: at most this one's
+        got = self.l_role.args(run)
+        if got is None:
+            return False
+        m = self.m.args(run)
+        if m is None or not m[3]:
+            return False
+        plan = build(layout, None, got, m)
+        if plan is None:
+            return False
+        if ev.CHECKED:
+            _check(layout, plan, None, got, m)
+        cells = run.cells
+        count(run, [cells[f] for f in got[0]])
+        self.run, self.plan, self.layout = run, plan, layout
+        self.left = (m[0], m[3])
+        return True
+
+    def finish(self, run: Run, step: st.Step) -> bool:
+        if self.run is not run:
+            return False
+        plan = self.plan
+        assert plan is not None and len(self.left) == 2, "a tail's steps in order"
+        assert run.layout is self.layout, "the table left as it was until the tail's last step"
+        self.run = self.plan = self.layout = None
+        cells = run.cells
+        drop, then = self.left
+        counts, hidden = discarded([cells[f] for f in drop])
+        codes = [cells[f] for f in then]
+        before = run.layout
+        run.cells = gather(cells, plan, ())
+        if hidden:
+            run.view = run.views.extend(run.view, ("discard", spelled(counts)))
+        landed(run, step, plan, before, {sid: -k for sid, k in counts})
+        count(run, codes, always=True)
+        return True
+
+
+def build(layout: Layout, d: Args | None, got: Args, m: Args) -> Plan | None:
+    """The plan of the three fused steps from ``layout`` (``d`` None: the last two; see the
+    module docs); None where they are not of that kind."""
+    if layout.labels or layout.shown:
+        return None
+    pairs = [(got[1], 1), (m[1], 3)] if d is None else [(d[1], 3), (got[1], 1), (m[1], 3)]
+    regs = []
+    for flats, rows in pairs:
+        if not flats or not 0 <= flats[0] < layout.size:
+            return None
+        reg = region_at(layout, flats[0])
+        if reg.hand is not None or reg.rows != rows or not _row(reg, 1, flats):
+            return None
+        regs.append(reg)
+    mreg = regs[-1]
+    if not (_row(mreg, 3, m[0]) and _row(mreg, 2, m[3])):
+        return None
+    if d is not None and not (_row(regs[0], 3, d[0]) and _row(regs[0], 2, d[3])):
+        return None
+    drop = got[0]
+    if not drop or not 0 <= drop[0] < layout.size:
+        return None
+    lreg = region_at(layout, drop[0])
+    if lreg.hand is not None or not _row(lreg, lreg.rows, drop):
+        return None
+    gone = {reg.name for reg in (lreg, *regs)}
+    if len(gone) != len(regs) + 1:
+        return None
+    off = lreg.offset
+    if layout.holes != frozenset(range(off, off + (lreg.rows - 1) * lreg.cols)):
+        return None  # an empty place elsewhere, or a card left in a row of L above its last
+    kept: list[list[Any]] = [
+        [r.name, r.rows, r.cols, r.unit, r.hand, r.sleeve, range(r.offset, r.offset + r.rows * r.cols)]
+        for r in layout.regions
+        if r.name not in gone
+    ]
+    for flats, names in (
+        [(got[1], got[2]), (m[1], m[2])] if d is None else [(d[1], d[2]), (got[1], got[2]), (m[1], m[2])]
+    ):
+        if len(flats) != len(names) or not gone.isdisjoint(names):
+            return None
+        groups = _grouped(flats, names)
+        for one in kept:
+            name = one[0]
+            if name in groups:
+                if one[4] is None or one[1] != 1:
+                    return None  # not a hand, or a hand of rows (return_row's general case)
+                more = groups.pop(name)
+                one[2] += len(more)
+                one[6] = [*one[6], *more]
+        for name, more in groups.items():  # new hands, in the order of their first card
+            kept.append([name, 1, len(more), 1, name, None, more])
+    src: list[int] = []
+    for one in kept:
+        src.extend(one[6])
+    after = Layout.make([tuple(one[:6]) for one in kept], (), ())
+    if after.shown:
+        return None
+    plan = Plan(after, tuple(src), (), {})
+    plan.__dict__["_getter"] = itemgetter(*src) if len(src) > 1 else _few(tuple(src))
+    plan.__dict__["_bare"] = True  # every slot keeps an old card: gathered from the cells as they are
+    remember_landings(plan, layout, ())
+    return plan
+
+
+def _row(reg: Any, row: int, flats: Sequence[int]) -> bool:
+    """Whether ``flats`` is the whole row ``row`` (from 1) of ``reg``, in order."""
+    cols = reg.cols
+    a = reg.offset + (row - 1) * cols
+    return len(flats) == cols and flats[0] == a and list(flats) == list(range(a, a + cols))
+
+
+def _check(layout: Layout, plan: Plan, d: Args | None, got: Args, m: Args) -> None:
+    """The plan against the three built one after the other, from the tables between."""
+
+    def rows_of(lay: Layout, name: str, *rows: int) -> list[tuple[int, ...]]:
+        reg = lay.by_name[name]
+        return [tuple(range(reg.offset + (r - 1) * reg.cols, reg.offset + r * reg.cols)) for r in rows]
+
+    uname = region_at(layout, got[1][0]).name
+    lname = region_at(layout, got[0][0]).name
+    mname = region_at(layout, m[1][0]).name
+    first: Any = Plan(layout, tuple(range(layout.size)), (), {})  # from the owner cards on: none
+    if d is not None:
+        dname = region_at(layout, d[1][0]).name
+        first = return_row(layout, d[1], d[2], d[0], d[3])
+        assert first is not None and dname not in first.layout.by_name, "the found case's plan"
+    u1 = rows_of(first.layout, uname, 1)[0]
+    l2 = rows_of(first.layout, lname, first.layout.by_name[lname].rows)[0]
+    second = return_row(first.layout, u1, got[2], gone=l2)
+    assert second is not None, "the unselected sleeves' plan"
+    m1, m2, m3 = rows_of(second.layout, mname, 1, 2, 3)
+    third = return_row(second.layout, m1, m[2], m3, m2)
+    assert third is not None, "Step 12's plan"
+    cells = list(range(layout.size))
+    want = gather(gather(gather(cells, first, ()), second, ()), third, ())
+    if third.layout is not plan.layout or gather(cells, plan, ()) != want:
+        raise ev.Mismatch(f"Steps 11 and 12 at once: {plan.layout} {plan.src} is not {third.layout} {want}")
+
+
+def link(entries: Sequence[tuple[Any, str | None, st.Step]]) -> None:
+    """Link the tails among a block's steps (see the module docs): a ``do`` (Step 11) whose
+    last two steps are a deferred discard and its ``if``, right after an ``if`` whose ``then``
+    block's last step is the joined discard of a fused pair at the end of an ``if``'s ``then``
+    block, then a ``do`` (Step 12) whose first step is a fused pair's discard with the pair
+    after it carried out too."""
+    for (_, _, eleven), (_, _, twelve) in pairwise(entries):
+        if not isinstance(eleven, st.Do) or not isinstance(twelve, st.Do):
+            continue
+        body = eleven.body
+        if len(body) < 3 or not twelve.body:
+            continue
+        m = _role(twelve.body[0])
+        mid = _role(body[-2])
+        d = _d_role(body[-3])
+        if m is None or mid is None or d is None or not isinstance(body[-1], st.If):
+            continue
+        if m.tail is not None or mid.tail is not None or d.tail is not None:
+            continue
+        tail = Tail(d, mid, m)
+        d.tail = mid.tail = m.tail = tail
+
+
+def _d_role(step: st.Step) -> Role | None:
+    """The role of the fused pair ending the ``then`` block of an ``if`` that ends the ``then``
+    block of ``step`` (an ``if``), just before that block's last step, the discard joined."""
+    if not isinstance(step, st.If) or len(step.then) < 2:
+        return None
+    inner, after = step.then[-2], step.then[-1]
+    if not isinstance(inner, st.If) or not isinstance(after, st.Discard) or len(inner.then) < 2:
+        return None
+    pair = inner.then[-2]
+    return _role(pair) if isinstance(pair, st.Discard) and isinstance(inner.then[-1], st.Return) else None

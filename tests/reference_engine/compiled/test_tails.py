@@ -1,0 +1,224 @@
+"""Steps 11 and 12's found case carried out as one plan (reference_engine/compiled/tails.py):
+the draw-pile sleeve's three steps, the virtual player's owner cards out and its unselected
+sleeves back, and Step 12 with 12(a), without the two tables between them. Every run here is
+compared with the interpreter's, run for run, with ``evaluate.CHECKED`` (which also compares the
+plan with the three built one after the other); each mutant that puts a step between them, or
+breaks a condition, must be refused (each pair as before), and the mutants that keep the
+structure must be taken and still be the interpreter's runs."""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+for folder in (HERE, HERE.parent):
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
+
+from runs import single  # noqa: E402
+from test_differential import _assignments  # noqa: E402
+from test_fused import _compare, _library  # noqa: E402
+from test_fused_tail import ARROW  # noqa: E402
+
+from reference_engine.compiled import tails  # noqa: E402
+from reference_engine.compiled.base import gather  # noqa: E402
+from reference_engine.machine import Runner  # noqa: E402
+from reference_engine.registry import Library  # noqa: E402
+from reference_engine.sleeves import SleeveFrame  # noqa: E402
+from reference_engine.table import Layout  # noqa: E402
+from reference_engine.verify import input_assignments, setting  # noqa: E402
+
+L2 = '      - discard: "L[2, *]"\n'
+UNSELECTED = '          - return: {cards: "unselected[1, *]", to: 1}\n'
+M3 = '      - discard: "M[3, *]"\n'
+D1 = 'return: {cards: "D[1, *]", to: "pile"}'
+OWNERS = 'to: "[family_index(t) for t in M[2, *]]"'
+LET = "      - let:\n          z: 1\n"
+READS_D = 'to: "[1 if exists(' + "'D'" + ') else 2 for t in M[2, *]]"'
+
+# name -> (replacements, whether the tail is taken)
+MUTANTS: dict[str, tuple[list[tuple[str, str]], bool]] = {
+    "as-written": ([], True),
+    # a step between Step 11's draw-pile sleeve and the owner cards out: the table between is seen
+    "a-step-before-the-owner-cards": ([(L2, LET + L2)], False),
+    # a step after Step 11's last ``if``
+    "a-step-ending-step-11": ([(UNSELECTED, UNSELECTED + LET)], False),
+    # a step before Step 12's arrows out
+    "a-step-starting-step-12": ([(M3, LET + M3)], False),
+    # the unselected sleeves to another owner: a hand Step 12 then adds to
+    "unselected-to-p2": ([(UNSELECTED, UNSELECTED.replace("to: 1", "to: 2"))], True),
+    # the draw-pile card to the virtual player: the hand the unselected sleeves then join
+    "draw-pile-card-to-p1": ([(D1, D1.replace('to: "pile"', "to: 1"))], True),
+    # every card of the grid to one owner
+    "the-grid-to-p1": ([(OWNERS, "to: 1")], True),
+    # every card of the grid to the owner a variable names (a free name: a variable, taken)
+    "the-grid-to-the-draw-pile": ([(OWNERS, 'to: "[pile for t in M[2, *]]"')], True),
+    # a free name that is no variable (the parameter ``draw``, 1: the virtual player)
+    "the-grid-to-a-parameter": ([(OWNERS, 'to: "[draw for t in M[2, *]]"')], False),
+    # Step 12's owners read what the tables between could tell apart (is D there?): no tail
+    "owners-read-the-table": ([(OWNERS, READS_D)], False),
+    # the pair in the other case's branch: the same structure, taken when nothing was found
+    "the-other-case": ([('if: "found"', 'if: "not found"')], True),
+}
+
+
+def _count(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
+    """Counts the tails linked (when compiled) and carried out (their last step)."""
+    made: Counter[str] = Counter()
+    link, finish = tails.link, tails.Tail.finish
+
+    def linked(entries: Any) -> None:
+        link(entries)
+        for _, _, step in entries:
+            role = tails._role(step.body[0]) if getattr(step, "body", None) else None
+            if role is not None and role.tail is not None and role is role.tail.m:
+                made["linked"] += 1
+
+    def finished(self: tails.Tail, run: Any, step: Any) -> bool:
+        done = finish(self, run, step)
+        made["taken"] += done
+        return done
+
+    owner_cards = tails.Tail._owner_cards
+
+    def started(self: tails.Tail, run: Any) -> bool:
+        done = owner_cards(self, run)
+        made["from the owner cards"] += done
+        return done
+
+    monkeypatch.setattr(tails, "link", linked)
+    monkeypatch.setattr(tails.Tail, "finish", finished)
+    monkeypatch.setattr(tails.Tail, "_owner_cards", started)
+    return made
+
+
+def test_the_default_protocols_steps_11_and_12_are_one_plan(monkeypatch: pytest.MonkeyPatch) -> None:
+    made = _count(monkeypatch)
+    result = _compare(Library(), "card-selection-arrow", seeds=6)
+    assert result[0] == "ran", result[:3]
+    assert made["taken"] > made["from the owner cards"] > 0, made  # both cases
+
+
+def test_the_case_where_nothing_was_found_starts_at_the_owner_cards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """mini-draw: P_1 often holds no valid card and draws; the drawn card is played or kept,
+    so the tail starts at the owner cards out (the deferred pair and Step 12 at once)."""
+    library = Library()
+    proto = library.protocol("card-selection-arrow")
+    st = setting(proto, scenario="mini-draw")
+    frame = Runner(library, "sample").frame(proto, st.params)
+    made = _count(monkeypatch)
+    for values in input_assignments(frame, st.deal)[::6]:
+        for seed in range(2):
+            a = single(library, proto, st.params, values, seed, "interpreter", st.context or None)
+            b = single(library, proto, st.params, values, seed, "compiled", st.context or None)
+            assert a == b, (values, seed)
+    assert made["from the owner cards"] > 0 and made["taken"] > made["from the owner cards"], made
+
+
+@pytest.mark.parametrize("mutant", sorted(MUTANTS))
+def test_steps_11_and_12_at_once_are_their_steps(
+    tmp_path: Path, mutant: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    replacements, taken = MUTANTS[mutant]
+    name = f"arrow-tails-{mutant}"
+    text = ARROW.replace("protocol: card-selection-arrow", f"protocol: {name}")
+    for old, new in replacements:
+        assert old in text, f"{mutant}: the default protocol changed; update the mutant"
+        text = text.replace(old, new, 1)
+    made = _count(monkeypatch)
+    result = _compare(_library(tmp_path, name, text), name, seeds=6)
+    assert result[0] == "ran", result[:3]
+    assert bool(made["taken"]) == taken, (mutant, made)
+    assert made["linked"] or not taken, (mutant, made)  # linked, refused at each run: a parameter
+
+
+def test_a_run_that_ends_inside_a_tail_leaves_nothing_behind(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run stopped between the tail's first and last steps (here, a crash injected at its
+    middle step) leaves the next runs of the same program their own tails, the interpreter's."""
+    library = Library()
+    proto = library.protocol("card-selection-arrow")
+    st, assignments = _assignments(library, "card-selection-arrow", 3)
+    middle = tails.Tail.middle
+    stopped: list[int] = []
+
+    def broken(self: tails.Tail, run: Any) -> bool:
+        if not stopped:
+            stopped.append(1)
+            raise RuntimeError("stopped inside the tail")
+        return middle(self, run)
+
+    monkeypatch.setattr(tails.Tail, "middle", broken)
+    outcomes = [
+        single(library, proto, st.params, values, 0, "compiled", st.context or None) for values in assignments
+    ]
+    assert stopped and any(o[0] == "crash" and "inside the tail" in o[2] for o in outcomes), outcomes
+    made = _count(monkeypatch)
+    result = _compare(library, "card-selection-arrow", seeds=6)
+    assert result[0] == "ran" and made["taken"] > 0, (result[:3], made)
+
+
+def _layout(holes: frozenset[int] = frozenset()) -> Layout:
+    m = SleeveFrame(declared=(2, 1, 3), rows=(2, 1, 3), front=frozenset({1, 3}), keeps=frozenset({2}))
+    one = SleeveFrame(declared=(1,), rows=(1,), front=frozenset({1}))
+    shapes = [
+        ("M", 3, 4, 1, None, m),
+        ("L", 2, 2, 1, None, m),
+        ("D", 3, 1, 1, None, m),
+        ("played", 1, 1, 1, None, one),
+        ("unselected", 1, 1, 1, None, one),
+    ]
+    return Layout.make(shapes, holes, ())
+
+
+def _args(layout: Layout) -> tuple[Any, ...]:
+    def row(name: str, r: int) -> tuple[int, ...]:
+        reg = layout.by_name[name]
+        a = reg.offset + (r - 1) * reg.cols
+        return tuple(range(a, a + reg.cols))
+
+    d = (row("D", 3), row("D", 1), ("hand3",), row("D", 2))
+    got = (row("L", 2), row("unselected", 1), ("hand1",), ())
+    m = (row("M", 3), row("M", 1), ("hand2", "hand3", "hand2", "hand4"), row("M", 2))
+    return d, got, m
+
+
+def test_the_plan_is_the_three_plans_one_after_the_other() -> None:
+    layout = _layout(frozenset(range(12, 14)))  # L's first row: empty places (the lottery's)
+    d, got, m = _args(layout)
+    plan = tails.build(layout, d, got, m)
+    assert plan is not None
+    tails._check(layout, plan, d, got, m)  # raises where they differ
+    names = [(r.name, r.cols) for r in plan.layout.regions]
+    assert names == [("played", 1), ("hand3", 2), ("hand1", 1), ("hand2", 2), ("hand4", 1)], names
+    rng = random.Random(0)
+    cells = [rng.randrange(2, 400) for _ in range(layout.size)]
+    assert gather(cells, plan, ()) == [cells[f] for f in plan.src]
+
+
+@pytest.mark.parametrize(
+    "attack",
+    [
+        "a-card-in-ls-first-row",
+        "an-empty-place-in-the-grid",
+        "a-region-named-as-a-hand",
+        "a-row-of-another-region",
+    ],
+)
+def test_tables_the_tail_cannot_carry_out_are_refused(attack: str) -> None:
+    layout = _layout(frozenset(range(12, 14)))
+    d, got, m = _args(layout)
+    if attack == "a-card-in-ls-first-row":
+        layout = _layout(frozenset({12}))
+    elif attack == "an-empty-place-in-the-grid":
+        layout = _layout(frozenset({0, 12, 13}))
+    elif attack == "a-region-named-as-a-hand":
+        m = (m[0], m[1], ("hand2", "L", "hand2", "hand4"), m[3])
+    else:
+        got = (got[0], d[1], got[2], ())  # the draw-pile sleeve's row as the unselected one
+    assert tails.build(layout, d, got, m) is None
