@@ -43,6 +43,7 @@ from ..expressions import (
     Chain,
     Comprehension,
     Const,
+    EvalError,
     Expression,
     Index,
     ListLit,
@@ -54,7 +55,7 @@ from ..expressions import (
 )
 from ..functions import BUILTINS
 from ..kept import exact
-from . import chained
+from . import chained, knockout
 from . import evaluate as ev
 from .base import RunResolve
 from .run import Run
@@ -88,6 +89,7 @@ class Steady:
         "sel",
         "selected",
         "slot",
+        "special",
         "structural",
         "tries",
     )
@@ -109,9 +111,31 @@ class Steady:
         self.hits = 0
         self.chain: Any = None  # the block whose start keys this value, if any (chained.py)
         self.slot = 0
+        # One of a knockout round's decisions: worked out from ``alive`` (knockout.py).
+        self.special = knockout.special(expr.expr.node, sel)
         chained.made(self)
 
     def _compute(self, run: Run) -> Any:
+        special = self.special
+        if special is not None:
+            got = special(run)
+            if got is not knockout.NO:
+                if ev.CHECKED:
+                    self._check(run, got)
+                return self.make(got)
+        return self._evaluate(run)
+
+    def _check(self, run: Run, got: Any) -> None:
+        """``ev.CHECKED``: a value worked out directly is the evaluator's, types included."""
+        try:
+            want = self.expr.sel(run, self.sel) if self.sel is not None else self.expr.value(run)
+        except EvalError as exc:
+            text = self.expr.expr.text
+            raise ev.Mismatch(f"{text!r}: worked out as {got!r}, the evaluator fails: {exc}") from exc
+        if type(got) is not type(want) or exact(got) != exact(want):
+            raise ev.Mismatch(f"{self.expr.expr.text!r}: worked out as {got!r}, evaluated as {want!r}")
+
+    def _evaluate(self, run: Run) -> Any:
         if self.sel is not None:
             return self.make(self.expr.sel(run, self.sel))
         return self.make(self.expr.value(run))
