@@ -116,14 +116,21 @@ class Steady:
         chained.made(self)
 
     def _compute(self, run: Run) -> Any:
-        special = self.special
-        if special is not None:
-            got = special(run)
+        if self.special is not None:
+            got = self._worked_out(run)
             if got is not knockout.NO:
-                if ev.CHECKED:
-                    self._check(run, got)
-                return self.make(got)
+                return got
         return self._evaluate(run)
+
+    def _worked_out(self, run: Run) -> Any:
+        """The value worked out directly (knockout.py), or ``knockout.NO``."""
+        assert self.special is not None
+        got = self.special(run)
+        if got is knockout.NO:
+            return got
+        if ev.CHECKED:
+            self._check(run, got)
+        return self.make(got)
 
     def _check(self, run: Run, got: Any) -> None:
         """``ev.CHECKED``: a value worked out directly is the evaluator's, types included."""
@@ -150,6 +157,10 @@ class Steady:
         chain = self.chain
         if chain is not None and chain.state is not None:  # given by the block's one key
             return chain.value(self, run)
+        if self.special is not None:  # worked out at once: cheaper than its key
+            got = self._worked_out(run)
+            if got is not knockout.NO:
+                return got
         env = run.vars()
         regions = run.layout.by_name
         cells = run.cells

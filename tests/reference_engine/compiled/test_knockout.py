@@ -26,7 +26,7 @@ HERE = Path(__file__).parent
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
-from test_pure import LOTTERY, _compare, _library, _step  # noqa: E402
+from test_pure import LOTTERY, _compare, _step  # noqa: E402
 
 
 def _decision_exprs() -> dict[str, Any]:
@@ -131,12 +131,15 @@ def test_a_form_that_reads_face_down_arrows_is_refused(monkeypatch: pytest.Monke
             _compare(_variant(f"careless {checked}", *_UNTURNED), 30, 4, 8, checked=checked)
 
 
-def test_a_variable_cannot_shadow_the_names_read() -> None:
+def test_a_variable_cannot_shadow_the_names_read(tmp_path: Path) -> None:
     """A spec whose variable is named like the symbol ``up`` is refused when loaded: the direct
     form's check that ``up`` is no variable is a second guard, never the only one."""
+    let = '      alive: "[j for j in 1..m]"\n'
+    text = _variant("shadowed", let, let + '      up: "down"\n')
+    text = text.replace("protocol: knockout-lottery", "protocol: ko-shadowed")
+    (tmp_path / "ko-shadowed.yaml").write_text(text)
     with pytest.raises(SpecError, match="'up' names both"):
-        let = '      alive: "[j for j in 1..m]"\n'
-        _library(_variant("shadowed", let, let + '      up: "down"\n'))
+        Library([tmp_path]).protocol("ko-shadowed")
 
 
 def test_a_len_not_built_in_and_odd_variables_step_aside() -> None:
