@@ -29,7 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..cards import DEALT, EMPTY, Symbol, is_up, symbol_of
-from ..expressions import Node
+from ..expressions import Chain, Comprehension, Node
 from ..expressions.expression import parse
 from ..functions import BUILTINS
 from .run import Run
@@ -79,6 +79,8 @@ def _known() -> dict[Any, tuple[str, str | None]]:
 def special(node: Node, sel: str | None) -> Special | None:
     """The direct form of one of the four expressions (asked as its Steady asks it: its places
     with ``sel``, its plain value without), or None for any other expression."""
+    if not isinstance(node, (Comprehension, Chain)):  # each of the four is one or the other
+        return None
     found = _known().get(_shape(node))
     if found is None or found[1] != sel:
         return None
