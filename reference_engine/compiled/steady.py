@@ -43,6 +43,7 @@ from ..expressions import (
     Chain,
     Comprehension,
     Const,
+    EvalError,
     Expression,
     Index,
     ListLit,
@@ -54,7 +55,7 @@ from ..expressions import (
 )
 from ..functions import BUILTINS
 from ..kept import exact
-from . import chained
+from . import chained, knockout
 from . import evaluate as ev
 from .base import RunResolve
 from .run import Run
@@ -88,6 +89,7 @@ class Steady:
         "sel",
         "selected",
         "slot",
+        "special",
         "structural",
         "tries",
     )
@@ -109,9 +111,38 @@ class Steady:
         self.hits = 0
         self.chain: Any = None  # the block whose start keys this value, if any (chained.py)
         self.slot = 0
+        # One of a knockout round's decisions: worked out from ``alive`` (knockout.py).
+        self.special = knockout.special(expr.expr.node, sel)
         chained.made(self)
 
     def _compute(self, run: Run) -> Any:
+        if self.special is not None:
+            got = self._worked_out(run)
+            if got is not knockout.NO:
+                return got
+        return self._evaluate(run)
+
+    def _worked_out(self, run: Run) -> Any:
+        """The value worked out directly (knockout.py), or ``knockout.NO``."""
+        assert self.special is not None
+        got = self.special(run)
+        if got is knockout.NO:
+            return got
+        if ev.CHECKED:
+            self._check(run, got)
+        return self.make(got)
+
+    def _check(self, run: Run, got: Any) -> None:
+        """``ev.CHECKED``: a value worked out directly is the evaluator's, types included."""
+        try:
+            want = self.expr.sel(run, self.sel) if self.sel is not None else self.expr.value(run)
+        except EvalError as exc:
+            text = self.expr.expr.text
+            raise ev.Mismatch(f"{text!r}: worked out as {got!r}, the evaluator fails: {exc}") from exc
+        if type(got) is not type(want) or exact(got) != exact(want):
+            raise ev.Mismatch(f"{self.expr.expr.text!r}: worked out as {got!r}, evaluated as {want!r}")
+
+    def _evaluate(self, run: Run) -> Any:
         if self.sel is not None:
             return self.make(self.expr.sel(run, self.sel))
         return self.make(self.expr.value(run))
@@ -126,6 +157,10 @@ class Steady:
         chain = self.chain
         if chain is not None and chain.state is not None:  # given by the block's one key
             return chain.value(self, run)
+        if self.special is not None:  # worked out at once: cheaper than its key
+            got = self._worked_out(run)
+            if got is not knockout.NO:
+                return got
         env = run.vars()
         regions = run.layout.by_name
         cells = run.cells
