@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .. import steps as st
+from ..kept import exact
 from ..table import State
 from .frontier import Frontier, Vec, add_vec
 
@@ -118,8 +119,9 @@ def forget(
 
 
 def _table_key(state: State) -> tuple[Any, ...]:
-    """A state without its view: the table a view's distribution is over."""
-    return (id(state.layout), state.cells, state.out, state.env, state.meters, state.lazy)
+    """A state without its view: the table a view's distribution is over (its variables by
+    value and type: a view where ``x`` is true is never proportional to one where it is 1)."""
+    return (id(state.layout), state.cells, state.out, exact(state.env), state.meters, state.lazy)
 
 
 def view_sizes(views: dict[str, list[tuple[State, Vec]]]) -> Sizes:

@@ -90,10 +90,12 @@ def vec_prob(vec: Vec, key: int) -> Fraction:
 
 
 def _groups(frontier: Frontier) -> list[list[tuple[State, Vec]]]:
-    """States that share a layout and variables (public selectors resolve alike for them)."""
-    groups: dict[tuple[Layout, Env], list[tuple[State, Vec]]] = {}
+    """States that share a layout and variables (public selectors resolve alike for them): the
+    variables' values of the same types too (:func:`~..kept.exact`; ``str(x)`` of true and of 1
+    differ)."""
+    groups: dict[tuple[Layout, Any], list[tuple[State, Vec]]] = {}
     for state, vec in frontier.items():
-        key = (state.layout, state.env)
+        key = (state.layout, exact(state.env))
         g = groups.get(key)
         if g is None:
             groups[key] = [(state, vec)]
