@@ -34,11 +34,13 @@ SPEC = """\
 protocol: state-types
 title: Variables that are true in one state and 1 in another
 summary: x is true after one cut, 1 after the other; y and z print it
-symbols:
-  club: {glyph: "C"}
-  heart: {glyph: "H"}
+symbols:  # names no other spec uses: a card's glyph is the process's, whatever spec named it
+  kg_state_types_c: {glyph: "C"}
+  kg_state_types_h: {glyph: "H"}
 encodings:
-  bit: {values: {0: [club, heart], 1: [heart, club]}, doc: a bit}
+  bit:
+    values: {0: [kg_state_types_c, kg_state_types_h], 1: [kg_state_types_h, kg_state_types_c]}
+    doc: a bit
 inputs:
   a: {encoding: bit, doc: a bit}
 steps:
@@ -52,7 +54,7 @@ steps:
     say: show it
     do:
       - turn: s
-      - let: {x: "(1 == 1) if s[1] == club else 1"}
+      - let: {x: "(1 == 1) if s[1] == kg_state_types_c else 1"}
       - let: {y: "str(x)"}
       - for: {k: "[x]"}
         do:
