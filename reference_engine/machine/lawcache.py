@@ -269,11 +269,48 @@ def _loads(key: tuple[Any, ...], data: bytes) -> Entry | None:
         law, first, cost = entry
         if not (isinstance(first, tuple) and all(isinstance(s, int) and 0 <= s < n for s in first)):
             return None
-        if not isinstance(cost, int) or not isinstance(law, (tuple, str)):
+        if not isinstance(cost, int) or not _well_formed(law):
             return None
     except Exception:
         return None
     return law, first, cost
+
+
+_FROZEN = (int, str, bool, type(None), Symbol, Fraction)
+
+
+def _frozen(value: Any, depth: int = 0) -> bool:
+    """Whether ``value`` is made of the values a law holds (numbers, texts, faces, tuples), all
+    hashable: never a list, dict, float or bytes a hostile entry put there."""
+    if isinstance(value, _FROZEN):
+        return True
+    return type(value) is tuple and depth < 32 and all(_frozen(v, depth + 1) for v in value)
+
+
+def _well_formed(law: Any) -> bool:
+    """Whether ``law`` has a law's shape, so that a game can use it: the marker of a loose key
+    (``"ordered"``), or (view's observations, sub-result, probability) entries whose
+    observations are tuples of frozen values and whose probabilities are positive and add up
+    to 1. An entry of another shape made a game die with a traceback (stop 50's attack);
+    it is refused like a damaged one, and the law enumerated again."""
+    if type(law) is str:
+        return law == "ordered"
+    if type(law) is not tuple or not law:
+        return False
+    total = Fraction(0)
+    for item in law:
+        if type(item) is not tuple or len(item) != 3:
+            return False
+        chain, sub, p = item
+        if type(chain) is not tuple or type(sub) is not SubResult or type(p) is not Fraction or p <= 0:
+            return False
+        if not all(type(obs) is tuple and _frozen(obs) for obs in chain):
+            return False
+        m = sub.meters
+        if not _frozen((sub.cards, sub.values, sub.delta, sub.shown, m.kinds, m.peak, m.calls)):
+            return False
+        total += p
+    return total == 1
 
 
 def _restored(faces: list[tuple[Symbol, dict[str, Any]]]) -> bool:
