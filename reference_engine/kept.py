@@ -38,6 +38,20 @@ def exact(value: Any) -> Any:
     return (t, value)
 
 
+def exact_env(env: tuple[tuple[str, Any], ...]) -> Any:
+    """A state's variables (``(name, value)`` pairs) as a key equal only to that of variables of
+    the same types: :func:`exact`'s, or the variables themselves when every value is a number, a
+    text or a flat tuple of them (the common case, kept without building a key: such values are
+    equal only to values of the same types, and an :func:`exact` key of variables never equals
+    variables, since it starts with a type)."""
+    plain = _PLAIN
+    for _, v in env:
+        t = type(v)
+        if t is not int and t is not str and not (t is tuple and plain.issuperset(map(type, v))):
+            return exact(env)
+    return env
+
+
 _PLAIN = frozenset((int, str))
 """Types whose values compare equal only to values of the same type among a spec's values
 (a key made by :func:`exact` holds a type wherever it differs from the value: no plain value

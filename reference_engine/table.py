@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 from .cards import DEALT, EMPTY, Symbol, is_up, symbol_of
 from .errors import ReductionRefused
 from .expressions import WILDCARD, EvalError, Value, as_int, plain
-from .kept import exact
+from .kept import exact_env
 from .meters import Meters
 from .sleeves import SleeveFrame, check_rows, sleeve_slots, unseen_reason
 
@@ -271,7 +271,7 @@ class State:
             and self.layout is other.layout
             and self.cells == other.cells
             and self.out == other.out
-            and (self.env is other.env or exact(self.env) == exact(other.env))
+            and (self.env is other.env or exact_env(self.env) == exact_env(other.env))
             and self.meters == other.meters
             and self.view == other.view
             and self.lazy == other.lazy

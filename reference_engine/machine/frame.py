@@ -15,7 +15,7 @@ from ..encodings import BoundEncoding, Encoding, family_symbol
 from ..errors import SimulationError
 from ..expressions import Call, EvalError, Expression, Name, Scope, Value, as_int, plain
 from ..functions import BUILTINS
-from ..kept import exact
+from ..kept import exact, exact_env
 from ..meters import Meters
 from ..spec import HAND_IS_UNORDERED, Params, Protocol
 from ..table import Layout, NewCards, Reader, RegionRef, Slots, State, visible
@@ -377,7 +377,7 @@ class Evaluator:
             return self._single(expr, state, plain_value)
         env = state.env
         if env is not self._env:  # by the variables' types too (kept.exact): 1 is not true
-            self._env, self._env_key = env, exact(env)
+            self._env, self._env_key = env, exact_env(env)
         key = (id(expr), state.layout, self._env_key, plain_value)
         buckets = self.memo.get(key)
         cells = state.cells
