@@ -93,6 +93,8 @@ def _groups(frontier: Frontier) -> list[list[tuple[State, Vec]]]:
     """States that share a layout and variables (public selectors resolve alike for them): the
     variables' values of the same types too (:func:`~..kept.exact`; ``str(x)`` of true and of 1
     differ)."""
+    if len(frontier) == 1:
+        return [list(frontier.items())]
     groups: dict[tuple[Layout, Any], list[tuple[State, Vec]]] = {}
     envs: dict[int, Any] = {}  # the variables' keys by their id (the frontier holds them)
     for state, vec in frontier.items():
