@@ -133,3 +133,17 @@ def test_variables_keys_tell_types_apart_and_keep_plain_variables_as_they_are() 
     assert exact_env(plain) is plain
     assert exact_env((("x", True),)) == exact((("x", True),))
     assert exact_env(tuple(list(plain))) == exact_env(plain)
+
+
+def test_the_variables_keys_kept_are_bounded_and_never_another_object_s() -> None:
+    """``exact_env`` keeps keys by the variables' object, holding it (its id names no other
+    object meanwhile), at most ``ENV_KEYS`` of them."""
+    from reference_engine import kept
+
+    for i in range(kept.ENV_KEYS + 10):
+        env = (("kg_env_keys_bound", i == 1 if i % 2 else i),)  # fresh objects, bool or int
+        key = exact_env(env)
+        assert key == exact(env) or key is env
+        assert len(kept._ENV_KEYS) <= kept.ENV_KEYS
+    again = (("kg_env_keys_bound", True),)
+    assert exact_env(again) == exact(again) != exact_env((("kg_env_keys_bound", 1),))
