@@ -38,6 +38,34 @@ def exact(value: Any) -> Any:
     return (t, value)
 
 
+def exact_env(env: tuple[tuple[str, Any], ...]) -> Any:
+    """A state's variables (``(name, value)`` pairs) as a key equal only to that of variables of
+    the same types: :func:`exact`'s, or the variables themselves when every value is a number, a
+    text or a flat tuple of them (the common case, kept without building a key: such values are
+    equal only to values of the same types, and an :func:`exact` key of variables never equals
+    variables, since it starts with a type). Kept by the variables' object (:data:`_ENV_KEYS`):
+    the interpreter meets the same variables, kept by ``env_set``, again and again."""
+    hit = _ENV_KEYS.get(id(env))
+    if hit is not None and hit[0] is env:
+        return hit[1]
+    key = env
+    plain = _PLAIN
+    for _, v in env:
+        t = type(v)
+        if t is not int and t is not str and not (t is tuple and plain.issuperset(map(type, v))):
+            key = exact(env)
+            break
+    if len(_ENV_KEYS) >= ENV_KEYS:
+        _ENV_KEYS.clear()
+    _ENV_KEYS[id(env)] = (env, key)  # the variables held: their id names no other object meanwhile
+    return key
+
+
+ENV_KEYS = 4096
+"""Variables whose keys :func:`exact_env` keeps (it starts afresh beyond)."""
+_ENV_KEYS: dict[int, tuple[Any, Any]] = {}
+
+
 _PLAIN = frozenset((int, str))
 """Types whose values compare equal only to values of the same type among a spec's values
 (a key made by :func:`exact` holds a type wherever it differs from the value: no plain value

@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 from .cards import DEALT, EMPTY, Symbol, is_up, symbol_of
 from .errors import ReductionRefused
 from .expressions import WILDCARD, EvalError, Value, as_int, plain
+from .kept import exact_env
 from .meters import Meters
 from .sleeves import SleeveFrame, check_rows, sleeve_slots, unseen_reason
 
@@ -227,6 +228,10 @@ class Layout:
 class State:
     """One configuration of the card machine, hashable so identical states merge.
 
+    States are equal only when their variables hold values of the same types too
+    (:func:`~.kept.exact`): Python's ``True == 1``, but the spec's language tells them apart
+    (``str(x)`` is "True" or "1"), so a state with ``x`` true never merges with one with ``x`` 1.
+
     ``out`` is the net number of helper cards of each symbol taken from the supply;
     ``env`` holds public values (loop variables, public decisions); ``meters`` counts
     resources; ``view`` identifies what the observers have seen so far. ``lazy`` lists
@@ -266,7 +271,7 @@ class State:
             and self.layout is other.layout
             and self.cells == other.cells
             and self.out == other.out
-            and self.env == other.env
+            and (self.env is other.env or exact_env(self.env) == exact_env(other.env))
             and self.meters == other.meters
             and self.view == other.view
             and self.lazy == other.lazy

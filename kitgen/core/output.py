@@ -133,8 +133,8 @@ def process_alive(pid: int) -> bool:
         return True
     try:
         os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
+    except (ProcessLookupError, OverflowError):  # gone, or a pid no process can have (a name
+        return False  # planted or damaged: os.kill raises OverflowError past a C int)
     except (PermissionError, OSError):
         return True  # another user's process, or no way to tell: keep its folder
     return True

@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .. import steps as st
+from ..kept import exact_env
 from ..table import State
 from .frontier import Frontier, Vec, add_vec
 
@@ -94,7 +95,8 @@ def forget(
     if not wanted:
         return frontier
     mine = {by_digest[d] for d in wanted if d in by_digest}
-    views = {v: {_table_key(state): vec for state, vec in by_view[v]} for v in mine}
+    envs: dict[int, Any] = {}  # the frontier holds every state's variables meanwhile
+    views = {v: {_table_key(state, envs): vec for state, vec in by_view[v]} for v in mine}
     info = view_info(
         {d: views[v] for d, v in by_digest.items() if v in mine},
         {d: views_of.weight(v) for d, v in by_digest.items() if v in mine},
@@ -117,9 +119,18 @@ def forget(
     return out
 
 
-def _table_key(state: State) -> tuple[Any, ...]:
-    """A state without its view: the table a view's distribution is over."""
-    return (id(state.layout), state.cells, state.out, state.env, state.meters, state.lazy)
+def _table_key(state: State, envs: dict[int, Any] | None = None) -> tuple[Any, ...]:
+    """A state without its view: the table a view's distribution is over (its variables by
+    value and type: a view where ``x`` is true is never proportional to one where it is 1).
+    ``envs``: the variables' keys already made, by the id of the variables (alive meanwhile)."""
+    env = state.env
+    if envs is None:
+        key = exact_env(env)
+    else:
+        key = envs.get(id(env))
+        if key is None:
+            key = envs[id(env)] = exact_env(env)
+    return (id(state.layout), state.cells, state.out, key, state.meters, state.lazy)
 
 
 def view_sizes(views: dict[str, list[tuple[State, Vec]]]) -> Sizes:

@@ -15,7 +15,7 @@ from ..encodings import BoundEncoding, Encoding, family_symbol
 from ..errors import SimulationError
 from ..expressions import Call, EvalError, Expression, Name, Scope, Value, as_int, plain
 from ..functions import BUILTINS
-from ..kept import exact
+from ..kept import exact, exact_env
 from ..meters import Meters
 from ..spec import HAND_IS_UNORDERED, Params, Protocol
 from ..table import Layout, NewCards, Reader, RegionRef, Slots, State, visible
@@ -358,7 +358,7 @@ class Evaluator:
         self.single = single  # sample mode: one state at a time, no reuse of table reads
         self.touched = False  # set when a result depended on the cards on the table
         self.memo: dict[
-            tuple[int, Layout, tuple[Any, ...], bool],
+            tuple[int, Layout, Any, bool],  # the variables as kept.exact keys them
             list[tuple[tuple[int, ...], dict[tuple[int, ...], Any]]],
         ] = {}
         # Sample mode, kept from run to run by a game: results that read no card and call no
@@ -375,7 +375,10 @@ class Evaluator:
     def public(self, expr: Expression, state: State, plain_value: bool = False) -> Any:
         if self.single:
             return self._single(expr, state, plain_value)
-        key = (id(expr), state.layout, state.env, plain_value)
+        env = state.env
+        if env is not self._env:  # by the variables' types too (kept.exact): 1 is not true
+            self._env, self._env_key = env, exact_env(env)
+        key = (id(expr), state.layout, self._env_key, plain_value)
         buckets = self.memo.get(key)
         cells = state.cells
         if buckets is not None:

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 from ..cards import CODE_ORDER, Symbol
 from ..expressions import EvalError, plain
-from ..kept import exact
+from ..kept import exact, exact_env
 from ..table import Layout, State
 from .frame import _MISS
 
@@ -90,10 +90,19 @@ def vec_prob(vec: Vec, key: int) -> Fraction:
 
 
 def _groups(frontier: Frontier) -> list[list[tuple[State, Vec]]]:
-    """States that share a layout and variables (public selectors resolve alike for them)."""
-    groups: dict[tuple[Layout, Env], list[tuple[State, Vec]]] = {}
+    """States that share a layout and variables (public selectors resolve alike for them): the
+    variables' values of the same types too (:func:`~..kept.exact`; ``str(x)`` of true and of 1
+    differ)."""
+    if len(frontier) == 1:
+        return [list(frontier.items())]
+    groups: dict[tuple[Layout, Any], list[tuple[State, Vec]]] = {}
+    envs: dict[int, Any] = {}  # the variables' keys by their id (the frontier holds them)
     for state, vec in frontier.items():
-        key = (state.layout, state.env)
+        env = state.env
+        env_key = envs.get(id(env))
+        if env_key is None:
+            env_key = envs[id(env)] = exact_env(env)
+        key = (state.layout, env_key)
         g = groups.get(key)
         if g is None:
             groups[key] = [(state, vec)]

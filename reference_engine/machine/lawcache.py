@@ -5,7 +5,9 @@ it only carries (:mod:`.relabel`); a fresh process used to enumerate each law ag
 meeting it (UNO's card-level game: ~30 enumerations, ~0.06 s, in its first 1,000 turns). Each
 law that a first enumeration kept is written here too, one file per key, beside the
 verification cache (``$KITGEN_CACHE_DIR``, else ``$XDG_CACHE_HOME/kitgen/verification``; files
-``law-<digest>.law``), and a later process reads it back instead of enumerating.
+``law-<engine version>-<digest>.law``), and a later process reads it back instead of
+enumerating. The folder stays bounded (:func:`tidy`: a few engine versions' laws, a bounded number
+each; killed writers' temporary files swept).
 
 An entry is found only under the same key, computed from everything the law depends on:
 
@@ -39,7 +41,9 @@ import contextlib
 import hashlib
 import io
 import os
+import re
 import stat
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -57,6 +61,12 @@ MAX_ENTRY = 8 << 20  # bytes: a small callee's law is a few kilobytes
 ENV = "KITGEN_LAW_CACHE"  # "0", "off", "no" or "false": no law is read or written
 CACHE_ENV = "KITGEN_CACHE_DIR"  # the verification cache's folder (kitgen.core.cache)
 MAX_BITS = 4096  # of a probability's numerator or denominator read back (a law's are small)
+MAX_LAWS = 512  # law files kept per engine version (UNO's games write ~50): the oldest go
+MAX_VERSIONS = 16  # engine versions whose laws are kept (checkouts sharing the folder): others go
+STALE_TEMPORARY = 3600  # seconds: a temporary file this old is removed whatever its pid says
+RACY = 2_000_000_000  # ns: a source file changed this recently is hashed again (see engine_digest)
+_LAW = re.compile(r"^law-(?:(?P<version>[0-9a-f]{16})-)?[0-9a-f]{40}\.law$")  # no version: stop 49's
+_TEMPORARY = re.compile(r"^\.law-.+\.tmp-(?P<pid>\d+)-[0-9a-f]{8}$")
 
 Entry = tuple[Any, tuple[int, ...], int]
 """What :data:`.relabel._KEPT` holds for a key: (the law or its marker, the faces, the cost)."""
@@ -95,11 +105,18 @@ def directory() -> Path:
 def engine_digest() -> str:
     """The engine's own source, by content (a law is the engine's to compute).
 
-    The content's digest is kept on disk too (``law-engine.digest``) with the name, size and
-    modification time of every file it was computed from, as git's index keeps them: a process
-    that finds every file as it was then takes the digest without reading the ~1.6 MB again; any
-    file added, removed or rewritten, or a damaged memo, and the content is hashed anew."""
+    The content's digest is kept on disk too (``law-engine.digest``) with the name, size,
+    modification and change times and inode of every file it was computed from, as git's index
+    keeps them: a process that finds every file as it was then takes the digest without reading
+    the ~1.6 MB again; any file added, removed or rewritten, or a damaged memo, and the content is
+    hashed anew. The change time cannot be set back (``touch -d``, ``cp -p``, ``rsync -t`` and
+    ``tar`` set the modification time only), so a file rewritten with its size and modification
+    time kept is seen. A file rewritten twice within one tick of the file system's clock (a second
+    on some) with the same size keeps all of them: as git does for its "racily clean" entries, the
+    memo is written only when every file is older than :data:`RACY` at the time it was looked at,
+    so that a later rewrite cannot fall in the tick the memo saw."""
     root = Path(__file__).resolve().parent.parent
+    looked = time.time_ns()
     files = _sources(str(root))
     seen = hashlib.sha256(repr(files).encode()).hexdigest()
     memo = directory() / "law-engine.digest"
@@ -112,17 +129,19 @@ def engine_digest() -> str:
     except (OSError, ValueError):
         pass
     h = hashlib.sha256(f"law format {FORMAT}".encode())
-    for rel, _, _ in files:
+    for rel, *_ in files:
         h.update(rel.encode() + b"\0")
         h.update(hashlib.sha256((root / rel).read_bytes()).digest())
     digest = h.hexdigest()
-    _write(memo, f"{seen} {digest}\n".encode())
+    if all(max(mtime, ctime) < looked - RACY for _, _, mtime, ctime, _ in files):
+        _write(memo, f"{seen} {digest}\n".encode())
     return digest
 
 
-def _sources(root: str, below: str = "") -> list[tuple[str, int, int]]:
-    """Every ``*.py`` under ``root`` (relative path, size, modification time in ns), sorted."""
-    out: list[tuple[str, int, int]] = []
+def _sources(root: str, below: str = "") -> list[tuple[str, int, int, int, int]]:
+    """Every ``*.py`` under ``root`` (relative path, size, modification and change times in ns,
+    inode), sorted."""
+    out: list[tuple[str, int, int, int, int]] = []
     with os.scandir(os.path.join(root, below) if below else root) as entries:
         for e in entries:
             rel = f"{below}/{e.name}" if below else e.name
@@ -131,7 +150,7 @@ def _sources(root: str, below: str = "") -> list[tuple[str, int, int]]:
                     out += _sources(root, rel)
             elif e.name.endswith(".py") and e.is_file(follow_symlinks=False):
                 info = e.stat(follow_symlinks=False)
-                out.append((rel, info.st_size, info.st_mtime_ns))
+                out.append((rel, info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino))
     out.sort()
     return out
 
@@ -157,8 +176,9 @@ def _numbered() -> int:
 
 def path(key: tuple[Any, ...]) -> Path:
     """The file of ``key``'s law."""
-    digest = hashlib.blake2b(f"{engine_digest()}\0{key!r}".encode(), digest_size=20).hexdigest()
-    return directory() / f"law-{digest}.law"
+    engine = engine_digest()
+    digest = hashlib.blake2b(f"{engine}\0{key!r}".encode(), digest_size=20).hexdigest()
+    return directory() / f"law-{engine[:16]}-{digest}.law"  # by engine version: see tidy()
 
 
 @lru_cache(maxsize=1)
@@ -249,11 +269,48 @@ def _loads(key: tuple[Any, ...], data: bytes) -> Entry | None:
         law, first, cost = entry
         if not (isinstance(first, tuple) and all(isinstance(s, int) and 0 <= s < n for s in first)):
             return None
-        if not isinstance(cost, int) or not isinstance(law, (tuple, str)):
+        if not isinstance(cost, int) or not _well_formed(law):
             return None
     except Exception:
         return None
     return law, first, cost
+
+
+_FROZEN = (int, str, bool, type(None), Symbol, Fraction)
+
+
+def _frozen(value: Any, depth: int = 0) -> bool:
+    """Whether ``value`` is made of the values a law holds (numbers, texts, faces, tuples), all
+    hashable: never a list, dict, float or bytes a hostile entry put there."""
+    if isinstance(value, _FROZEN):
+        return True
+    return type(value) is tuple and depth < 32 and all(_frozen(v, depth + 1) for v in value)
+
+
+def _well_formed(law: Any) -> bool:
+    """Whether ``law`` has a law's shape, so that a game can use it: the marker of a loose key
+    (``"ordered"``), or (view's observations, sub-result, probability) entries whose
+    observations are tuples of frozen values and whose probabilities are positive and add up
+    to 1. An entry of another shape made a game die with a traceback (stop 50's attack);
+    it is refused like a damaged one, and the law enumerated again."""
+    if type(law) is str:
+        return law == "ordered"
+    if type(law) is not tuple or not law:
+        return False
+    total = Fraction(0)
+    for item in law:
+        if type(item) is not tuple or len(item) != 3:
+            return False
+        chain, sub, p = item
+        if type(chain) is not tuple or type(sub) is not SubResult or type(p) is not Fraction or p <= 0:
+            return False
+        if not all(type(obs) is tuple and _frozen(obs) for obs in chain):
+            return False
+        m = sub.meters
+        if not _frozen((sub.cards, sub.values, sub.delta, sub.shown, m.kinds, m.peak, m.calls)):
+            return False
+        total += p
+    return total == 1
 
 
 def _restored(faces: list[tuple[Symbol, dict[str, Any]]]) -> bool:
@@ -305,6 +362,80 @@ def _write(target: Path, data: bytes) -> bool:
     return True
 
 
+_TIDIED: set[str] = set()
+"""The folders this process has tidied (:func:`tidy` runs once per folder and process)."""
+
+
+def tidy(folder: Path, now: float | None = None) -> list[str]:
+    """Bound the law files in ``folder`` and sweep killed writers' temporary files; returns the
+    names removed.
+
+    - a temporary file (``.law-*.tmp-<pid>-<hex>``) goes when its writer's process is gone or it
+      is older than :data:`STALE_TEMPORARY` (as the verification cache sweeps its own);
+    - law files are kept for the :data:`MAX_VERSIONS` engine versions (each file's name holds
+      its version) with the newest files, the running engine's always among them; the others go
+      (their laws are never looked up by this engine, nor by any engine the checkout had lately);
+    - of each version kept, at most :data:`MAX_LAWS` files, the newest; the oldest go.
+
+    Only regular files whose names are the cache's own are counted or removed (a link, folder or
+    FIFO of such a name, or anything else in the folder, is left alone); a file that another
+    process removed first, or that cannot be removed, is skipped. What a run does never depends on
+    it: a law removed is enumerated again when met."""
+    now = time.time() if now is None else now
+    mine = engine_digest()[:16]
+    removed: list[str] = []
+    versions: dict[str, list[tuple[int, str]]] = {}
+    found = []
+    try:
+        with os.scandir(folder) as entries:
+            for e in entries:
+                if e.name.startswith(("law-", ".law-")):
+                    with contextlib.suppress(OSError):  # removed meanwhile: nothing to count
+                        found.append((e.name, e.stat(follow_symlinks=False)))
+    except OSError:
+        return removed
+    for name, info in found:
+        if not stat.S_ISREG(info.st_mode):
+            continue
+        law = _LAW.match(name)
+        if law is not None:
+            versions.setdefault(law.group("version") or "", []).append((info.st_mtime_ns, name))
+            continue
+        temporary = _TEMPORARY.match(name)
+        if temporary is not None and (
+            now - info.st_mtime > STALE_TEMPORARY or not _alive(int(temporary.group("pid")))
+        ):
+            removed += _remove(folder, [name])
+    # The running engine's version first, then the others by their newest file.
+    order = sorted(versions, key=lambda v: (v != mine, -max(versions[v])[0], v))
+    for i, version in enumerate(order):
+        files = sorted(versions[version], reverse=True)  # the newest first
+        removed += _remove(folder, [name for _, name in files[MAX_LAWS if i < MAX_VERSIONS else 0 :]])
+    return removed
+
+
+def _remove(folder: Path, names: list[str]) -> list[str]:
+    out = []
+    for name in names:
+        with contextlib.suppress(OSError):
+            os.unlink(folder / name)
+            out.append(name)
+    return out
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` may still be running (another user's, or when unsure: yes)."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except (ProcessLookupError, OverflowError):  # gone, or no process could have it
+        return False
+    except OSError:
+        return True
+    return True
+
+
 def load(key: tuple[Any, ...]) -> Entry | None:
     """The law kept on disk for ``key`` (None: there is none, or it is not to be trusted)."""
     data = _read(path(key), MAX_ENTRY)
@@ -320,4 +451,12 @@ def save(key: tuple[Any, ...], entry: Entry) -> bool:
         return False
     if len(data) > MAX_ENTRY or _loads(key, data) != entry:
         return False
-    return _write(path(key), data)
+    target = path(key)
+    written = _write(target, data)
+    folder = str(target.parent)
+    if written and folder not in _TIDIED:  # once per folder and process, after its first write
+        if len(_TIDIED) >= 64:  # bounded: a process that wrote to many folders tidies again
+            _TIDIED.clear()
+        _TIDIED.add(folder)
+        tidy(target.parent)
+    return written

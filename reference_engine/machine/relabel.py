@@ -51,6 +51,7 @@ from ..canonical import fingerprint
 from ..cards import CODE_ORDER, DEALT, ROTATIONS, SYMBOLS, Symbol
 from ..errors import ReductionRefused
 from ..expressions import Expression
+from ..kept import exact_env
 from ..seating import Seats
 from ..spec import Protocol
 from ..table import State, visible
@@ -385,7 +386,10 @@ class _Reused(Evaluator):
     Only :func:`_first` uses it, for callees without calls or game functions (see :func:`_plan`)."""
 
     def public(self, expr: Expression, state: State, plain_value: bool = False) -> Any:
-        key = (id(expr), state.layout, state.env, plain_value)
+        env = state.env
+        if env is not self._env:  # by the variables' types too (kept.exact): 1 is not true
+            self._env, self._env_key = env, exact_env(env)
+        key = (id(expr), state.layout, self._env_key, plain_value)
         buckets = self.memo.get(key)
         cells = state.cells
         if buckets is not None:

@@ -3,7 +3,7 @@ counters' memos (meters.py): both bounded, whatever keys they are asked for."""
 
 from __future__ import annotations
 
-from reference_engine.kept import WINDOW, Kept, exact
+from reference_engine.kept import WINDOW, Kept, exact, exact_env
 from reference_engine.meters import MEMO_KEPT, Meters
 
 
@@ -108,3 +108,42 @@ def test_exact_keys_tell_types_apart_all_the_way_down() -> None:
     ]
     assert len({exact(k) for k in keys}) == len(keys)
     assert exact((1, "a", (2,))) == exact((1, "a", (2,)))
+
+
+def test_variables_keys_tell_types_apart_and_keep_plain_variables_as_they_are() -> None:
+    """``exact_env``: the variables themselves when every value is a number, a text or a flat
+    tuple of them; else :func:`exact`'s key. Keys of either kind are equal only for variables
+    of the same values and types (a plain one never equals an ``exact`` one)."""
+    envs = [
+        (),
+        (("x", 1),),
+        (("x", True),),
+        (("x", "1"),),
+        (("x", (1, 2)),),
+        (("x", (True, 2)),),
+        (("x", ((1,),)),),
+        (("x", ((True,),)),),
+        (("x", None),),
+        (("x", 1), ("y", "a")),
+        (("x", True), ("y", "a")),
+    ]
+    keys = [exact_env(e) for e in envs]
+    assert len(set(keys)) == len(envs)
+    plain = (("x", 1), ("y", "a"), ("z", (1, "b")))
+    assert exact_env(plain) is plain
+    assert exact_env((("x", True),)) == exact((("x", True),))
+    assert exact_env(tuple(list(plain))) == exact_env(plain)
+
+
+def test_the_variables_keys_kept_are_bounded_and_never_another_object_s() -> None:
+    """``exact_env`` keeps keys by the variables' object, holding it (its id names no other
+    object meanwhile), at most ``ENV_KEYS`` of them."""
+    from reference_engine import kept
+
+    for i in range(kept.ENV_KEYS + 10):
+        env = (("kg_env_keys_bound", i == 1 if i % 2 else i),)  # fresh objects, bool or int
+        key = exact_env(env)
+        assert key == exact(env) or key is env
+        assert len(kept._ENV_KEYS) <= kept.ENV_KEYS
+    again = (("kg_env_keys_bound", True),)
+    assert exact_env(again) == exact(again) != exact_env((("kg_env_keys_bound", 1),))

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
 from typing import Any
 
 from ... import steps as st
 from ...expressions import EvalError, truthy
+from ...kept import exact
 from ...table import State
 from ..frame import Frame
 from ..frontier import Frontier, _freeze, _groups, add_vec, env_drop, env_set
@@ -41,7 +41,8 @@ def h_for(run: Runner, frame: Frame, step: st.For, frontier: Frontier, ctx: Ctx)
     values_expr = step.values
     assert values_expr is not None
     ev = run.evaluator(frame)
-    groups: dict[tuple[Any, ...], Frontier] = defaultdict(dict)
+    # By the values' exact types too (``[true]`` and ``[1]`` are equal in Python, not in a spec).
+    groups: dict[Any, tuple[tuple[Any, ...], Frontier]] = {}
 
     def values_of(state: State) -> tuple[Any, ...]:
         try:
@@ -64,11 +65,15 @@ def h_for(run: Runner, frame: Frame, step: st.For, frontier: Frontier, ctx: Ctx)
                 run.record(
                     frame, ctx, "for", {"var": step.var, "values": [_jsonable(v) for v in values]}, state, new
                 )
-            add_vec(groups[values], new, vec)
+            key = exact(values)
+            group_of = groups.get(key)
+            if group_of is None:
+                group_of = groups[key] = (values, {})
+            add_vec(group_of[1], new, vec)
     out: Frontier = {}
     run.loop_vars.append(step.var)
     try:
-        for values, members in groups.items():
+        for values, members in groups.values():
             current = members
             for v in values:
                 current = {s.replace(env=env_set(s.env, step.var, v)): vec for s, vec in current.items()}

@@ -97,6 +97,34 @@ def test_a_damaged_or_foreign_entry_is_enumerated_again(
     assert all(lawcache.load(k) is not None for k, v in rl._KEPT.items() if v[2] >= 0)  # rewritten whole
 
 
+MALFORMED: list[Any] = [
+    lambda law: ("x",),  # not (view, result, probability) entries: the game died unpacking it
+    lambda law: "another marker",
+    lambda law: (),
+    lambda law: tuple((chain, sub, p * 2) for chain, sub, p in law),  # probabilities past 1
+    lambda law: tuple((chain, sub, -p) for chain, sub, p in law),
+    lambda law: tuple(([list(obs) for obs in chain], sub, p) for chain, sub, p in law),  # unhashable
+    lambda law: tuple((tuple((1.5, *obs) for obs in chain), sub, p) for chain, sub, p in law),
+    lambda law: tuple((chain, None, p) for chain, sub, p in law),
+    lambda law: tuple((chain, sub, p) for chain, sub, p in law)[:-1] or ("x",),  # some missing
+]
+
+
+def test_an_entry_that_is_not_a_law_is_enumerated_again(monkeypatch: pytest.MonkeyPatch, _on: Path) -> None:
+    """Attack (stop 50): an entry filed under its own key, faces and format, whose law has
+    another shape (a hostile or buggy writer's) made the game die with a traceback where it used
+    it. Each law on disk gets one malformation; every one is refused and enumerated again."""
+    cold, enumerated = _games(monkeypatch)
+    laws = [(k, v) for k, v in rl._KEPT.items() if not isinstance(v[0], str)]
+    assert len(laws) >= len(MALFORMED)
+    for i, (key, (law, first, cost)) in enumerate(laws):
+        bad = (MALFORMED[i % len(MALFORMED)](law), first, cost)
+        assert lawcache._write(lawcache.path(key), lawcache._dumps(key, bad, lawcache._numbered()))
+    _forget(monkeypatch)
+    warm, again = _games(monkeypatch)
+    assert warm == cold and again == enumerated
+
+
 def test_an_entry_is_taken_only_under_the_same_face_numbers(monkeypatch: pytest.MonkeyPatch) -> None:
     _games(monkeypatch)
     key, entry = next((k, v) for k, v in rl._KEPT.items() if v[2] >= 0)
@@ -162,6 +190,7 @@ def test_the_engine_digest_is_the_contents_and_its_memo_is_checked(
     monkeypatch: pytest.MonkeyPatch, _on: Path
 ) -> None:
     lawcache.engine_digest.cache_clear()
+    monkeypatch.setattr(lawcache, "RACY", 0)  # a checkout made a moment ago is memoised too
     try:
         real = lawcache.engine_digest()  # computed from the content; its memo written
         memo = _on / "law-engine.digest"
@@ -172,8 +201,8 @@ def test_the_engine_digest_is_the_contents_and_its_memo_is_checked(
         lawcache.engine_digest.cache_clear()
         sources = lawcache._sources
 
-        def more(root: str, below: str = "") -> list[tuple[str, int, int]]:
-            return sources(root, below) if below else [*sources(root), ("zz-new.py", 1, 1)]
+        def more(root: str, below: str = "") -> list[tuple[str, int, int, int, int]]:
+            return sources(root, below) if below else [*sources(root), ("zz-new.py", 1, 1, 1, 1)]
 
         monkeypatch.setattr(lawcache, "_sources", more)
         with pytest.raises(FileNotFoundError):  # a file the memo did not see: read again, all of them

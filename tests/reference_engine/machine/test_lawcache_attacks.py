@@ -10,6 +10,7 @@ entry never follows a link planted at its temporary name.
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
@@ -155,3 +156,61 @@ def test_a_real_law_still_reads_back_whole(face: Any) -> None:
     got = lawcache.load(KEY)
     assert got == entry
     assert got is not None and got[0][0][1].shown[0][2][0] is face
+
+
+def _memo_seen(folder: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
+    """The engine digest and the memo's first field (the files' stats), as written in ``folder``."""
+    monkeypatch.setenv(lawcache.CACHE_ENV, str(folder))
+    monkeypatch.setattr(lawcache, "RACY", 0)
+    lawcache.engine_digest.cache_clear()
+    real = lawcache.engine_digest()
+    seen = (folder / "law-engine.digest").read_text().split()[0]
+    lawcache.engine_digest.cache_clear()
+    return real, seen
+
+
+@pytest.mark.parametrize("planted", ["link", "fifo", "folder", "huge"])
+def test_a_planted_digest_memo_is_not_taken(
+    planted: str, monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """The engine digest's memo (stop 50's round): a link to a memo that names a false digest
+    is not followed, and a FIFO, folder or huge file in its place neither blocks nor fails."""
+    real, seen = _memo_seen(tmp_path_factory.mktemp("first"), monkeypatch)
+    folder = tmp_path_factory.mktemp("planted")
+    memo = folder / "law-engine.digest"
+    forged = tmp_path_factory.mktemp("elsewhere") / "memo"
+    forged.write_text(f"{seen} {'0' * 64}\n")  # right stats, false digest
+    if planted == "link":
+        memo.symlink_to(forged)
+    elif planted == "fifo":
+        os.mkfifo(memo)
+    elif planted == "folder":
+        memo.mkdir()
+    else:
+        memo.write_text(f"{seen} {'0' * 64}\n" + " " * 2048)
+    monkeypatch.setenv(lawcache.CACHE_ENV, str(folder))
+    try:
+        assert lawcache.engine_digest() == real
+    finally:
+        lawcache.engine_digest.cache_clear()
+    assert forged.read_text() == f"{seen} {'0' * 64}\n"  # what the link pointed to is untouched
+
+
+def test_writers_of_one_law_at_once_leave_one_whole_entry(_on: Path) -> None:
+    entry: Any = ("ordered", (), 0)
+    start = threading.Barrier(8)
+    read: list[Any] = []
+
+    def write() -> None:
+        start.wait()
+        for _ in range(20):
+            assert lawcache.save(KEY, entry)
+            read.append(lawcache.load(KEY))  # the file is there: renamed in whole, whoever wrote last
+
+    workers = [threading.Thread(target=write) for _ in range(8)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    assert len(read) == 160 and all(r == entry for r in read)
+    assert [p.name for p in _on.iterdir() if p.name != "law-engine.digest"] == [lawcache.path(KEY).name]
