@@ -37,13 +37,6 @@ class Meters:
     # usages that differ from turn to turn, so an unbounded memo would keep every run's
     # counters for the life of the process (issue 37).
 
-    def _memo(self, key: Any) -> Meters | None:
-        memo: dict[Any, Meters | None] | None = self.__dict__.get("_next")
-        if memo is None:
-            return None
-        hit = memo.get(key, _UNKNOWN)
-        return None if hit is _UNKNOWN else self if hit is None else hit
-
     def _remember(self, key: Any, value: Meters) -> Meters:
         memo = self.__dict__.get("_next")
         if memo is None:
@@ -70,27 +63,33 @@ class Meters:
         return replace(self, shuffles=shuffles, turns=turns, kinds=kinds, peak=peak, calls=calls)
 
     def add_shuffle(self, kind: str) -> Meters:
-        hit = self._memo(("shuffle", kind))
-        if hit is not None:
-            return hit
+        memo = self.__dict__.get("_next")  # _memo, inline (a compiled run's steps call these often)
+        if memo is not None:
+            hit = memo.get(("shuffle", kind), _UNKNOWN)
+            if hit is not _UNKNOWN:
+                return self if hit is None else hit
         kinds = dict(self.kinds)
         kinds[kind] = kinds.get(kind, 0) + 1
         new = self._with(self.shuffles + 1, self.turns, tuple(sorted(kinds.items())), self.peak, self.calls)
         return self._remember(("shuffle", kind), new)
 
     def add_turn(self) -> Meters:
-        hit = self._memo("turn")
-        if hit is not None:
-            return hit
+        memo = self.__dict__.get("_next")  # _memo, inline
+        if memo is not None:
+            hit = memo.get("turn", _UNKNOWN)
+            if hit is not _UNKNOWN:
+                return self if hit is None else hit
         return self._remember(
             "turn", self._with(self.shuffles, self.turns + 1, self.kinds, self.peak, self.calls)
         )
 
     def note_out(self, out: tuple[tuple[int, int], ...]) -> Meters:
         """Raise the peaks to the current helper usage ``out``."""
-        hit = self._memo(out)
-        if hit is not None:
-            return hit
+        memo = self.__dict__.get("_next")  # _memo, inline
+        if memo is not None:
+            hit = memo.get(out, _UNKNOWN)
+            if hit is not _UNKNOWN:
+                return self if hit is None else hit
         return self._remember(out, self._note_out(out))
 
     def _note_out(self, out: tuple[tuple[int, int], ...]) -> Meters:

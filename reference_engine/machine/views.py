@@ -71,17 +71,20 @@ class ViewTable:
 
     def extend(self, view: int, obs: Observation) -> int:
         key = (view, obs)
-        vid = self._index.get(key)
+        index = self._index
+        vid = index.get(key)
         if vid is None:
             if DEALT.ids:
                 _refuse_dealt(obs)
-            vid = len(self.entries)
-            self.entries.append(key)
-            weight = self.weights[view] if view >= 0 else 1
+            entries = self.entries
+            vid = len(entries)
+            entries.append(key)
+            weights = self.weights
+            weight = weights[view] if view >= 0 else 1
             if obs[0] == "unordered":
                 weight *= obs[-1]  # it stands for that many orders of what was seen
-            self.weights.append(weight)
-            self._index[key] = vid
+            weights.append(weight)
+            index[key] = vid
         return vid
 
     def merged(self, obs: Observation) -> int:

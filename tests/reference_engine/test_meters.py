@@ -81,3 +81,25 @@ def test_counters_made_directly_are_the_dataclass_s_own(m: Meters) -> None:
     assert a.add_turn() is a.add_turn() and a.add_turn() is not b.add_turn()  # each its own memo
     # A truth value is not a count: equal as Python compares, but kept as given (no interning).
     assert _made(True, 0, (), (), ()).shuffles is True
+
+
+@pytest.mark.parametrize("m", SOME)
+def test_each_step_s_memo_is_read_inline_by_its_own_key(m: Meters) -> None:
+    """The steps read the memo themselves (no call a step): a remembered step is the very
+    counters, an unchanged one the counters themselves, and the three steps' keys never meet
+    (a turn, a shuffle of a kind and a helper usage that could look alike stay apart)."""
+    fresh = replace(m)  # no memo yet: every step computed
+    turned = fresh.add_turn()
+    shuffled = fresh.add_shuffle("turn")  # a kind named like the turn's key
+    unchanged = fresh.note_out(())  # nothing raised: remembered as itself
+    assert unchanged is fresh and fresh.note_out(()) is fresh
+    assert fresh.add_turn() is turned and fresh.add_shuffle("turn") is shuffled
+    assert turned.turns == m.turns + 1 and turned.shuffles == m.shuffles
+    assert shuffled.shuffles == m.shuffles + 1 and shuffled.turns == m.turns
+    assert dict(shuffled.kinds)["turn"] == dict(m.kinds).get("turn", 0) + 1
+    # A memo holding an entry for the key "turn" under another step's (note_out's) key space:
+    # note_out(out) and add_turn() look up different keys, never each other's answers.
+    raised = fresh.note_out(((0, 99),))
+    assert raised.peak != m.peak and fresh.note_out(((0, 99),)) is raised
+    assert fresh.add_turn() is turned
+    assert fresh not in fresh.__dict__["_next"].values()  # never itself: no reference cycle
