@@ -121,3 +121,20 @@ def test_programs_kept_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     for library in libraries:
         _program(library)
         assert len(program_module._PROGRAMS) <= 5
+
+
+def test_a_callee_edited_on_disk_between_two_libraries_is_compiled_anew(tmp_path: Path) -> None:
+    """The same folder, the caller's file untouched, the callee's text changed in between: the
+    second library's callee is another protocol, so it does not take the first one's program."""
+    builtin = rulesets_dir() / "protocols"
+    for name in (ARROW, CALLEE):
+        (tmp_path / f"{name}.yaml").write_text((builtin / f"{name}.yaml").read_text(encoding="utf-8"))
+    before = Library([tmp_path])
+    program = _program(before)
+    callee = tmp_path / f"{CALLEE}.yaml"
+    callee.write_text(callee.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    after = Library([tmp_path])
+    assert after.protocol(ARROW) is before.protocol(ARROW)
+    mine = _program(after)
+    assert mine is not program
+    assert mine.callees[CALLEE].protocol is after.protocol(CALLEE) is not before.protocol(CALLEE)
