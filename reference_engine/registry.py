@@ -47,6 +47,12 @@ class Library:
         self._linked: set[str] = set()
         self._loading: list[str] = []
 
+    def linked_protocol(self, name: str) -> Protocol | None:
+        """The protocol this library has loaded and linked under ``name`` (None: not yet), without
+        loading or checking anything: what a compiled program shared between libraries must find
+        for every callee it was compiled with (:mod:`.compiled.programs`)."""
+        return self._loaded.get(name) if name in self._linked else None
+
     def find_file(self, name: str) -> Path | None:
         for root in self.roots:
             for ext in (".yaml", ".yml"):

@@ -119,6 +119,17 @@ def verification_cache(
     return directory
 
 
+@pytest.fixture(autouse=True)
+def _unshared_programs() -> None:
+    """Every test starts with no compiled program that its fresh libraries would take from an
+    earlier test (reference_engine/compiled/program.py shares one program per protocol between
+    libraries): a test that changes a compiler or a bound, or counts what a first run makes, gets
+    a program compiled for it, whatever ran before it in the process."""
+    from reference_engine.compiled.program import unshare
+
+    unshare()
+
+
 # --------------------------------------------------------------------------- kits built once
 
 

@@ -6,9 +6,11 @@ layout and keeping immutable states. A game runs the same protocol thousands of 
 at a time; the compiled path runs any spec written in the step language there, after it is
 loaded and type-checked:
 
-* :mod:`.program` compiles a protocol and its callees into a :class:`Program`, once per library
-  (:func:`program_for`), or says why it cannot (:class:`NotCompiled`: a step kind or a step
-  field the compiler does not know, a protocol that calls itself);
+* :mod:`.program` compiles a protocol and its callees into a :class:`Program` (:func:`program_for`),
+  once per process while the specs are unchanged (a fresh library takes the program another
+  compiled where every callee it resolves is the same protocol: :func:`.program.shares`), or says
+  why it cannot (:class:`NotCompiled`: a step kind or a step field the compiler does not know, a
+  protocol that calls itself);
 * :mod:`.ops` compiles each step into a closure over its typed fields, acting on one mutable
   table (:mod:`.run`); the same expressions are evaluated, the same random numbers drawn in
   the same order, the same observations added to the view and the same errors raised as in the

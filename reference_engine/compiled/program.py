@@ -215,22 +215,68 @@ def _no_state() -> State:
     raise Unsupported("an expect value reads no card")
 
 
-_PROGRAMS: dict[tuple[int, int], tuple[Library, Protocol, Program | str]] = {}
+_PROGRAMS: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+"""The compiled programs: ``(id(library), id(protocol))`` -> (library, protocol, program or why
+not), what each library asked for (one look-up a run); and ``("shared", id(protocol), checked)``
+-> (protocol, program), the latest program compiled for that protocol object, which another
+library takes where it :func:`shares` it. At most :data:`KEPT_PROGRAMS` entries in all."""
+
+KEPT_PROGRAMS = 64
 
 
 def program_for(library: Library, protocol: Protocol) -> Program | str:
-    """The compiled program of ``protocol`` (kept from run to run), or why there is none."""
+    """The compiled program of ``protocol`` (kept from run to run), or why there is none.
+
+    A fresh :class:`Library` (every game, build and test makes its own) takes the program another
+    library compiled for the same protocol where it may (:func:`shares`): its steps' plans, kept
+    by layout, are then made once per process rather than once per library, and a plan depends
+    on nothing but the steps and the layout (see ``ops.KEPT_PLANS``)."""
     key = (id(library), id(protocol))
     kept = _PROGRAMS.get(key)
     if kept is None or kept[0] is not library or kept[1] is not protocol:
-        try:
-            made: Program | str = compile_protocol(library, protocol)
-        except NotCompiled as exc:
-            made = str(exc)
-        if len(_PROGRAMS) > 64:
+        shared_key = ("shared", id(protocol), _evaluate.CHECKED)
+        pool = _PROGRAMS.get(shared_key)
+        made: Program | str
+        if pool is not None and pool[0] is protocol and shares(library, pool[1]):
+            made = pool[1]
+        else:
+            try:
+                made = compile_protocol(library, protocol)
+            except NotCompiled as exc:
+                made = str(exc)
+        if len(_PROGRAMS) > KEPT_PROGRAMS:
             _PROGRAMS.clear()
+        if isinstance(made, Program):  # the latest program compiled for this protocol is shared
+            _PROGRAMS[shared_key] = (protocol, made)
         kept = _PROGRAMS[key] = (library, protocol, made)
-    return kept[2]
+    return cast("Program | str", kept[2])
+
+
+def unshare() -> None:
+    """No program compiled so far is taken by a library that did not compile it (each library
+    keeps its own): the test suite starts every test so (tests/conftest.py), as a test that
+    changes a compiler or a bound (``ops.KEPT_PLANS``) expects its fresh library to compile."""
+    for key in [k for k in _PROGRAMS if k[0] == "shared"]:
+        del _PROGRAMS[key]
+
+
+def shares(library: Library, program: Program) -> bool:
+    """Whether ``program``, compiled by another library, is the one ``library`` would compile for
+    its protocol: every protocol it calls, at every depth, is the very protocol ``library`` has
+    loaded and linked under that name. A protocol is a function of its file's name and text (the
+    same object in every library while neither changes: ``spec._CHECKED``), the compiler reads
+    nothing else of a library, and the program's kept plans and frames depend on the steps, the
+    layouts and the parameters alone. A program compiled while ``evaluate.CHECKED`` differed is
+    not shared (its plans were not compared with the interpreter's)."""
+    todo, seen = [program], {id(program)}
+    while todo:
+        for name, sub in todo.pop().callees.items():
+            if library.linked_protocol(name) is not sub.protocol:
+                return False
+            if id(sub) not in seen:
+                seen.add(id(sub))
+                todo.append(sub)
+    return True
 
 
 def run_single(
@@ -266,4 +312,6 @@ __all__ = [
     "outputs_evaluator",
     "program_for",
     "run_single",
+    "shares",
+    "unshare",
 ]

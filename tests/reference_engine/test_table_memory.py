@@ -22,6 +22,7 @@ from reference_engine.compiled import (
     fused,
     ops,
     placeargs,
+    program,
     pure,
     rows,
     segments,
@@ -116,6 +117,7 @@ def test_many_runs_keep_a_bounded_number_of_layouts(engine: str, monkeypatch: py
         (selection, "_FRAMES_KEPT"),  # per protocol: its resolved parameters and bound encodings
         (selection, "_STARTS_KEPT"),  # per protocol and number of cards: a run's starting layout
         (outputs, "_SHAPES_KEPT"),  # per output: whether it is every owner's hand
+        (program, "KEPT_PROGRAMS"),  # compiled programs: per library, and one shared per protocol
     )
     for module, name in bounds:
         monkeypatch.setattr(module, name, 2)

@@ -147,6 +147,7 @@ def test_discards_returns_sleeves_takes_and_moves_make_no_state_in_a_game(
     (placeargs' ``fresh``); and the games end as they did."""
     import sys
 
+    from reference_engine.compiled.program import unshare
     from reference_engine.compiled.run import Run
     from reference_engine.kinds.shedding import Game, load_rules
     from reference_engine.registry import Library
@@ -165,6 +166,7 @@ def test_discards_returns_sleeves_takes_and_moves_make_no_state_in_a_game(
     token = ENGINE.set("compiled")
     try:
         before = Game(rules, Library(), players=4, virtual=4, level="card", seed=5).play()
+        unshare()  # the second game compiles its own program: nothing of the first is kept
         monkeypatch.setattr(Run, "state", state)
         after = Game(rules, Library(), players=4, virtual=4, level="card", seed=5).play()
     finally:
