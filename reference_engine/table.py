@@ -1,10 +1,10 @@
 """The table: named regions of card slots, their public layout, and machine states.
 
-A *region* is a grid of slots (``rows`` x ``cols``; a plain sequence is one row). A row
-region may group its slots into *items* of ``unit`` cards (a bit is an item of two
-cards), so ``x[2]`` is the second pair. *Hands* are regions owned by a player whose
-order does not matter. The *layout* (regions, empty slots, display labels) is public;
-the *cells* hold the actual cards as int codes (see :mod:`cards`).
+A *region* is a grid of slots (``rows`` x ``cols``; a plain sequence is one row). A row region
+may group its slots into *items* of ``unit`` cards (a bit is an item of two cards), so ``x[2]``
+is the second pair. *Hands* are regions owned by a player whose order does not matter. The
+*layout* (regions, empty slots, display labels) is public; the *cells* hold the actual cards as
+int codes (see :mod:`cards`).
 
 Actions that change the layout are compiled once per layout into a gather plan with
 :class:`Draft`, then applied to every state that shares that layout.
@@ -228,16 +228,12 @@ class Layout:
 class State:
     """One configuration of the card machine, hashable so identical states merge.
 
-    States are equal only when their variables hold values of the same types too
-    (:func:`~.kept.exact`): Python's ``True == 1``, but the spec's language tells them apart
-    (``str(x)`` is "True" or "1"), so a state with ``x`` true never merges with one with ``x`` 1.
-
-    ``out`` is the net number of helper cards of each symbol taken from the supply;
-    ``env`` holds public values (loop variables, public decisions); ``meters`` counts
-    resources; ``view`` identifies what the observers have seen so far. ``lazy`` lists
-    blocks of piles that were scrambled and whose order nobody has needed yet: the cells
-    hold their contents in sorted order and the state stands for every order of them,
-    equally likely (see :func:`reference_engine.machine.materialize`).
+    ``out`` is the net number of helper cards of each symbol taken from the supply; ``env`` holds
+    public values (loop variables, public decisions), compared by type too (:func:`~.kept.exact`:
+    ``str(x)`` tells true from 1); ``meters`` counts resources; ``view`` identifies what the
+    observers have seen so far. ``lazy`` lists blocks of piles that were scrambled and whose order
+    nobody has needed yet: the cells hold their contents in sorted order and the state stands for
+    every order of them, equally likely (see :func:`reference_engine.machine.materialize`).
     """
 
     __slots__ = ("_hash", "cells", "env", "layout", "lazy", "meters", "out", "view")
