@@ -248,13 +248,9 @@ class State:
         view: int,
         lazy: tuple[tuple[tuple[int, ...], ...], ...] = (),
     ):
-        self.layout = layout
-        self.cells = cells
-        self.out = out
-        self.env = env
-        self.meters = meters
-        self.view = view
-        self.lazy = lazy
+        self.layout, self.cells, self.out = layout, cells, out
+        self.env, self.meters = env, meters
+        self.view, self.lazy = view, lazy
         self._hash = hash((id(layout), cells, out, env, meters, view, lazy))
 
     def __hash__(self) -> int:
