@@ -53,7 +53,7 @@ from . import evaluate as ev
 from .base import Op
 from .pairing import check
 from .run import Run, note_shape
-from .runs import take_runs
+from .runs import taken_layout
 from .takes import ColumnScan, KeptPart, column_scan
 
 Entry = tuple[Op, str | None, st.Step]
@@ -160,8 +160,8 @@ def pair(one: Entry, two: Entry, compiled: Callable[[Expression | None], ev.Expr
         key = (layout, n1, n2)
         hit = layouts.get(key)
         if hit is None:
-            mid = take_runs(layout, reg, cols1, into1).layout
-            end = take_runs(mid, mid.by_name[source], cols2, into2).layout if n2 else mid
+            mid = taken_layout(layout, reg, n1, into1)
+            end = taken_layout(mid, mid.by_name[source], n2, into2) if n2 else mid
             hit = layouts.put(key, (mid, end))
         mid, end = hit
         cells = run.cells
