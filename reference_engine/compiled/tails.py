@@ -66,7 +66,6 @@ from operator import itemgetter
 from typing import Any
 
 from .. import steps as st
-from ..kept import Kept
 from ..machine import Plan
 from ..machine.plans import remember_landings
 from ..table import Layout
@@ -96,12 +95,6 @@ class Role:
         self.free = free
         self.tail: Tail | None = None
 
-
-AFTER_KEPT = 256
-"""Last tables kept by the table before and the regions' names and widths after (a
-:class:`~reference_engine.kept.Kept`: bounded, kept only while met again)."""
-
-_AFTER: Kept[Layout] = Kept(AFTER_KEPT)
 
 _ROLES: dict[int, tuple[st.Step, Role]] = {}
 ROLES_KEPT = 64
@@ -295,12 +288,7 @@ def build(layout: Layout, d: Args | None, got: Args, m: Args) -> Plan | None:
     src: list[int] = []
     for one in kept:
         src.extend(one[6])
-    # The last table by the table before and each region's name and width after (a region of
-    # the table before keeps its rows, unit, hand and sleeves; a new hand is one row, unit 1).
-    key = (layout, tuple([one[0] for one in kept]), tuple([one[2] for one in kept]))
-    after = _AFTER.get(key)
-    if after is None:
-        after = _AFTER.put(key, Layout.make([tuple(one[:6]) for one in kept], (), ()))
+    after = Layout.make([tuple(one[:6]) for one in kept], (), ())
     if after.shown:
         return None
     plan = Plan(after, tuple(src), (), {})
