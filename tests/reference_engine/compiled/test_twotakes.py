@@ -44,8 +44,9 @@ MUTANTS: dict[str, tuple[list[tuple[str, str]], bool]] = {
     ),
     # the second take takes nothing: the first alone at once, the second as compiled after it
     "the-second-takes-nothing": ([(GUARD, GUARD.replace("draw == 1", "draw == 7"))], False),
-    # the second take reads another row (the cards, in their sleeves): refused at each run (the
-    # take then fails, reading a card in a sleeve, with the same error on both engines)
+    # the second take reads another row (the cards, in their sleeves) than its "first" clause:
+    # no scan, refused when compiled (the take then fails, reading a card in a sleeve, with the
+    # same error on both engines)
     "another-row": ([(GUARD, GUARD.replace("M[2, j] == theta(pile)", "M[1, j] == theta(pile)"))], False),
 }
 
