@@ -50,7 +50,7 @@ from ..expressions.nodes import Call, Comprehension, Const, Index, ListLit, Name
 from ..kept import Kept
 from ..machine import Plan
 from ..sleeves import SleeveFrame, SleeveOp
-from . import deferred, families, tails
+from . import deferred, families, tails, twotakes
 from . import evaluate as ev
 from .base import Op, _out_added, apply_plan, discarded, spelled
 from .codegen import function_kind
@@ -75,8 +75,16 @@ def pairs(entries: Sequence[Entry], compiled: Callable[[Expression | None], ev.E
     out = list(entries)
     if len(out) == 1 and isinstance(out[0][2], st.Return):
         return [deferred.waiting(out[0])]  # for a discard before its ``if`` (deferred.py)
+    taken = -1  # the second of two takes carried out at once (twotakes.py): no pair's first
     for i in range(len(out) - 1):
         branch = out[i][2]
+        if isinstance(branch, st.Take) and isinstance(out[i + 1][2], st.Take):
+            takes_ = twotakes.pair(out[i], out[i + 1], compiled) if i != taken else None
+            if takes_ is not None:
+                out[i] = (takes_[0], out[i][1], out[i][2])
+                out[i + 1] = (takes_[1], out[i + 1][1], out[i + 1][2])
+                taken = i + 1
+            continue
         if isinstance(branch, st.Discard) and isinstance(out[i + 1][2], st.If):
             ops_ = deferred.discard_if(out[i], out[i + 1], compiled)
             if ops_ is not None:

@@ -92,6 +92,19 @@ def bottom_row(layout: Layout, flats: Sequence[int]) -> Plan | None:
     return plan
 
 
+def taken_layout(layout: Layout, reg: Any, n: int, into: str) -> Layout:
+    """The layout :func:`take_runs` makes: ``n`` columns of ``reg`` taken into ``into``."""
+    rows, width = reg.rows, reg.cols
+    shapes = []
+    for other in layout.regions:
+        if other is not reg:
+            shapes.append((other.name, other.rows, other.cols, other.unit, other.hand, other.sleeve))
+        elif n < width:
+            shapes.append((reg.name, rows, width - n, reg.unit, reg.hand, reg.sleeve))
+    shapes.append((into, rows, n, 1, None, reg.sleeve))
+    return Layout.make(shapes, (), ())
+
+
 def take_runs(layout: Layout, reg: Any, cols: Sequence[int], into: str, after: Layout | None = None) -> Plan:
     """:func:`~.plans.build_take` on a table without empty places, of a region in sleeves (the columns
     take their sleeves along), into a new region: from whole runs. Each row of the region keeps
@@ -119,14 +132,7 @@ def take_runs(layout: Layout, reg: Any, cols: Sequence[int], into: str, after: L
         base = off + r * width
         src.extend([base + c for c in moved])
     if after is None:
-        shapes = []
-        for other in layout.regions:
-            if other is not reg:
-                shapes.append((other.name, other.rows, other.cols, other.unit, other.hand, other.sleeve))
-            elif len(cols) < width:
-                shapes.append((reg.name, rows, width - len(cols), reg.unit, reg.hand, reg.sleeve))
-        shapes.append((into, rows, len(cols), 1, None, reg.sleeve))
-        after = Layout.make(shapes, (), ())
+        after = taken_layout(layout, reg, len(cols), into)
     plan = Plan(after, tuple(src), (), {})
     plan.__dict__["_getter"] = itemgetter(*src) if len(src) > 1 else _few(tuple(src))
     remember_landings(plan, layout, ())

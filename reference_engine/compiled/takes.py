@@ -145,6 +145,12 @@ class ColumnScan:
     def columns(self, run: Any) -> tuple[int, ...] | None:
         """The columns (from 1), or None where the scan does not apply (the expression is then
         evaluated as written)."""
+        vals = self.row_codes(run)
+        return None if vals is None else self.pick(run, vals)
+
+    def row_codes(self, run: Any) -> list[int] | None:
+        """The codes of the row scanned, where the scan applies to the run's table (None: it
+        does not)."""
         name = self.region
         layout = run.layout
         reg = layout.by_name.get(name)
@@ -153,7 +159,7 @@ class ColumnScan:
             return None
         cols = reg.cols
         a = reg.offset + (r - 1) * cols
-        vals = run.cells[a : a + cols]
+        vals: list[int] = run.cells[a : a + cols]
         # h_face_row's conditions: every card of the row there and face up, none hidden in a sleeve.
         if not vals or min(vals) < 0 or not all([v & 1 for v in vals]):
             return None
@@ -163,12 +169,17 @@ class ColumnScan:
         frame = reg.sleeve
         if frame is not None and r in frame.rows and not layout.shown.issuperset(range(a, a + cols)):
             return None
+        return vals
+
+    def pick(self, run: Any, vals: list[int]) -> tuple[int, ...] | None:
+        """The columns (from 1) of the row ``vals`` (a row :meth:`row_codes` accepts, as wide
+        as the region) the scan picks, or None where it does not apply."""
         try:
             # ncols(region), the built-in, of a region of the layout that no variable shadows:
             # its width (anything else: evaluated).
             if run.frame.globals.functions.get("ncols") is not _NCOLS:
                 hi = self.hi.value(run)
-                if type(hi) is not int or hi != cols:
+                if type(hi) is not int or hi != len(vals):
                     return None
             if self.guard is not None:
                 g = self.guard.value(run)

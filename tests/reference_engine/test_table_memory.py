@@ -28,6 +28,7 @@ from reference_engine.compiled import (
     segments,
     steady,
     takes,
+    twotakes,
 )
 from reference_engine.compiled.run import NO_METERS
 from reference_engine.kinds.shedding import load_rules
@@ -110,6 +111,7 @@ def test_many_runs_keep_a_bounded_number_of_layouts(engine: str, monkeypatch: py
         (segments, "KEPT"),  # steps 1-9's chains, kept per layout at their start
         (pure, "KEPT"),  # a block that reads no card: its effect per layout and variables
         (takes, "KEPT_PLANS"),  # the layout a take makes, kept per layout and number of columns
+        (twotakes, "LAYOUTS_KEPT"),  # two takes at once: their layouts, per layout and numbers
         (placeargs, "KEPT"),  # a structural place's arguments, kept per layout and variables
         (callrows, "FORMS_KEPT"),  # a call's plan by rows, kept per form (no layout in it)
         (calls, "STARTS_KEPT"),  # an inline callee's starting layout, per frame and input sizes
