@@ -279,12 +279,23 @@ def _loads(key: tuple[Any, ...], data: bytes) -> Entry | None:
 _FROZEN = (int, str, bool, type(None), Symbol, Fraction)
 
 
-def _frozen(value: Any, depth: int = 0) -> bool:
+MAX_NODES = 1 << 18
+"""Values (tuples and what they hold, counted as often as they occur) a law read back may hold
+in all: UNO's laws hold ~1,100. A pickle refers to a tuple it has built by a two-byte memo
+reference, so a file of 300 bytes can hold a tuple of two of a tuple of two... 30 deep: 2^31
+values, each walked (and later hashed) as often as it occurs (stop 50's attack: hours)."""
+
+
+def _frozen(value: Any, left: list[int], depth: int = 0) -> bool:
     """Whether ``value`` is made of the values a law holds (numbers, texts, faces, tuples), all
-    hashable: never a list, dict, float or bytes a hostile entry put there."""
+    hashable: never a list, dict, float or bytes a hostile entry put there; nor more values
+    than ``left[0]`` (spent as they are counted, shared by every part of one law)."""
+    left[0] -= 1
+    if left[0] < 0:
+        return False
     if isinstance(value, _FROZEN):
         return True
-    return type(value) is tuple and depth < 32 and all(_frozen(v, depth + 1) for v in value)
+    return type(value) is tuple and depth < 32 and all(_frozen(v, left, depth + 1) for v in value)
 
 
 def _well_formed(law: Any) -> bool:
@@ -297,6 +308,7 @@ def _well_formed(law: Any) -> bool:
         return law == "ordered"
     if type(law) is not tuple or not law:
         return False
+    left = [MAX_NODES]  # every value of the law counted against one budget (:data:`MAX_NODES`)
     total = Fraction(0)
     for item in law:
         if type(item) is not tuple or len(item) != 3:
@@ -304,10 +316,10 @@ def _well_formed(law: Any) -> bool:
         chain, sub, p = item
         if type(chain) is not tuple or type(sub) is not SubResult or type(p) is not Fraction or p <= 0:
             return False
-        if not all(type(obs) is tuple and _frozen(obs) for obs in chain):
+        if not all(type(obs) is tuple and _frozen(obs, left) for obs in chain):
             return False
         m = sub.meters
-        if not _frozen((sub.cards, sub.values, sub.delta, sub.shown, m.kinds, m.peak, m.calls)):
+        if not _frozen((sub.cards, sub.values, sub.delta, sub.shown, m.kinds, m.peak, m.calls), left):
             return False
         total += p
     return total == 1
