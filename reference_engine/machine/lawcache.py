@@ -302,8 +302,10 @@ def _well_formed(law: Any) -> bool:
     """Whether ``law`` has a law's shape, so that a game can use it: the marker of a loose key
     (``"ordered"``), or (view's observations, sub-result, probability) entries whose
     observations are tuples of frozen values and whose probabilities are positive and add up
-    to 1. An entry of another shape made a game die with a traceback (stop 50's attack);
-    it is refused like a damaged one, and the law enumerated again."""
+    to 1, every partial sum's denominator of at most :data:`MAX_BITS` bits, and at most
+    :data:`MAX_NODES` values in all. An entry of another shape made a game die with a traceback
+    (stop 50's attack), or take hours to check; it is refused like a damaged one, and the law
+    enumerated again."""
     if type(law) is str:
         return law == "ordered"
     if type(law) is not tuple or not law:
@@ -322,6 +324,11 @@ def _well_formed(law: Any) -> bool:
         if not _frozen((sub.cards, sub.values, sub.delta, sub.shown, m.kinds, m.peak, m.calls), left):
             return False
         total += p
+        if total.denominator.bit_length() > MAX_BITS:
+            # No small callee's (UNO's laws: 4 bits; a partial sum's denominator divides the
+            # probabilities' common one): a hostile file's 4,096-bit denominators, each new,
+            # made the sum grow thousands of bits an entry (1,000 entries, 550 kB: 25 s CPU).
+            return False
     return total == 1
 
 

@@ -86,3 +86,30 @@ def test_the_bound_holds_a_thirty_deep_law_to_its_count() -> None:
         mp.setattr(lawcache, "_frozen", counted)
         assert not lawcache._well_formed(law)
     assert walked[0] <= lawcache.MAX_NODES + 64, walked
+
+
+def test_probabilities_of_ever_new_large_denominators_stop_the_check_at_once() -> None:
+    """A law whose probabilities have 4,096-bit denominators, each prime to the others: their sum
+    grew thousands of bits an entry (1,000 entries: 25 s CPU to refuse). The check stops at the
+    first partial sum past MAX_BITS (the entries walked are counted here, not timed)."""
+    walked = [0]
+    frozen = lawcache._frozen
+
+    def counted(value: Any, left: list[int], depth: int = 0) -> bool:
+        if depth == 0 and type(value) is tuple and len(value) == 7:  # one entry's sub-result
+            walked[0] += 1
+        return frozen(value, left, depth)
+
+    sub = SubResult(cards=(), values=(), delta=(), meters=Meters(), shown=())
+    primes = [(1 << 4095) + k for k in range(1, 4000, 2)][:120]  # odd, pairwise nearly prime
+    law = tuple(((), sub, Fraction(1, d)) for d in primes)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(lawcache, "_frozen", counted)
+        assert not lawcache._well_formed(law)
+    assert walked[0] <= 3, walked
+
+
+def test_a_law_of_small_probabilities_is_still_well_formed() -> None:
+    sub = SubResult(cards=(), values=(), delta=(), meters=Meters(), shown=())
+    law = tuple(((("turn", (i,)),), sub, Fraction(1, 720)) for i in range(720))
+    assert lawcache._well_formed(law)
