@@ -323,6 +323,8 @@ def _well_formed(law: Any) -> bool:
         m = sub.meters
         if not _frozen((sub.cards, sub.values, sub.delta, sub.shown, m.kinds, m.peak, m.calls), left):
             return False
+        if not _sub_shaped(sub):
+            return False
         total += p
         if total.denominator.bit_length() > MAX_BITS:
             # No small callee's (UNO's laws: 4 bits; a partial sum's denominator divides the
@@ -330,6 +332,26 @@ def _well_formed(law: Any) -> bool:
             # made the sum grow thousands of bits an entry (1,000 entries, 550 kB: 25 s CPU).
             return False
     return total == 1
+
+
+def _ints(values: Any, n: int | None = None) -> bool:
+    """Whether ``values`` is a tuple of whole numbers (``n`` of them, where given)."""
+    return type(values) is tuple and (n is None or len(values) == n) and all(type(v) is int for v in values)
+
+
+def _sub_shaped(sub: SubResult) -> bool:
+    """Whether a sub-result's cards are (shape, codes) pairs, a shape two whole numbers (rows,
+    columns) and as many codes as it has places, and its supply's change (face, count) pairs of
+    whole numbers: as a call reads them. A law under its own key, format and faces with cards
+    ``("x",)`` or a change ``(("a", "b"),)`` made the game die with a traceback (ValueError,
+    TypeError in the call's plan) when drawn (stop 50's attack)."""
+    for pair in sub.cards:
+        if type(pair) is not tuple or len(pair) != 2 or not _ints(pair[0], 2):
+            return False
+        rows, cols = pair[0]
+        if rows < 0 or cols < 0 or not _ints(pair[1], rows * cols):
+            return False
+    return all(_ints(change, 2) for change in sub.delta)
 
 
 def _restored(faces: list[tuple[Symbol, dict[str, Any]]]) -> bool:

@@ -42,7 +42,13 @@ def _plant(where: str, t: tuple[Any, ...]) -> None:
     """A law holding ``t`` at ``where``, written as the cache writes one (its own key, format and
     faces: only its shape can refuse it)."""
     meters = Meters(kinds=t) if where == "kinds" else Meters()
-    sub = SubResult(cards=t if where == "cards" else (), values=(), delta=(), meters=meters, shown=())
+    sub = SubResult(
+        cards=t if where == "cards" else (),
+        values=t if where == "values" else (),
+        delta=(),
+        meters=meters,
+        shown=(),
+    )
     law = (((t if where == "observations" else (),), sub, Fraction(1)),)
     data = lawcache._dumps(KEY, (law, (), 0), lawcache._numbered())
     assert len(data) < 400  # a few hundred bytes
@@ -51,7 +57,7 @@ def _plant(where: str, t: tuple[Any, ...]) -> None:
     target.write_bytes(data)
 
 
-@pytest.mark.parametrize("where", ["observations", "cards", "kinds"])
+@pytest.mark.parametrize("where", ["observations", "values", "cards", "kinds"])
 def test_a_law_of_shared_tuples_past_the_bound_is_refused(
     where: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -62,7 +68,7 @@ def test_a_law_of_shared_tuples_past_the_bound_is_refused(
     assert lawcache.load(KEY) is None
 
 
-@pytest.mark.parametrize("where", ["observations", "cards", "kinds"])
+@pytest.mark.parametrize("where", ["observations", "values", "kinds"])  # cards are (shape, codes)
 def test_a_law_of_shared_tuples_within_the_bound_is_read_back(where: str) -> None:
     _plant(where, _shared(8))  # 511 values as a tree
     got = lawcache.load(KEY)

@@ -1,0 +1,52 @@
+"""A law file of a law's shape whose sub-results a call cannot read (reference_engine/machine/
+lawcache.py, stop 50's attack): UNO's cached laws rewritten under their own keys, format and
+faces with a sub-result's cards ``("x",)`` or its supply's change ``(("a", "b"),)`` were taken,
+and the game died with a traceback when it drew them (ValueError: not enough values to unpack;
+TypeError: int + str). Such laws are refused like any malformed one (enumerated again)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from reference_engine.machine import lawcache
+from reference_engine.machine.plans import SubResult
+from reference_engine.meters import Meters
+
+CARDS = (((1, 1), (84,)), ((1, 3), (50, 68, 86)))  # as UNO's knockout lottery's laws hold them
+
+
+def _law(cards: Any = CARDS, delta: Any = ((0, -4),)) -> tuple[Any, ...]:
+    meters = Meters(shuffles=2, turns=3, kinds=(("spin", 2),), peak=((0, 2),))
+    sub = SubResult(cards=cards, values=(True,), delta=delta, meters=meters, shown=())
+    return (((("turn", (3, 3)),), sub, Fraction(1, 2)), (((("turn", (1, 3)),),), sub, Fraction(1, 2)))
+
+
+def test_a_real_law_s_sub_results_are_well_formed() -> None:
+    assert lawcache._well_formed(_law())
+    assert lawcache._well_formed(_law(cards=(), delta=()))  # nothing handed back, nothing out
+
+
+@pytest.mark.parametrize(
+    "cards",
+    [
+        ("x",),  # not a (shape, codes) pair
+        (((1, 1), (84,), ()),),  # three parts
+        (((1,), (84,)),),  # a shape of one number
+        ((("1", 1), (84,)),),  # a shape of a text
+        (((1, 2), (84,)),),  # fewer codes than places
+        (((1, 1), (84, 85)),),  # more
+        (((1, 1), ("x",)),),  # a code that is no number
+        (((-1, -1), (84,)),),  # a negative shape
+        (((1, 1), [84]),),  # a list
+    ],
+)
+def test_cards_a_call_cannot_read_are_refused(cards: Any) -> None:
+    assert not lawcache._well_formed(_law(cards=cards))
+
+
+@pytest.mark.parametrize("delta", [(("a", "b"),), ((0,),), ((0, -4, 1),), ((0, "4"),), (0,)])
+def test_a_supply_change_a_call_cannot_add_is_refused(delta: Any) -> None:
+    assert not lawcache._well_formed(_law(delta=delta))
