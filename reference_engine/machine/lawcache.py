@@ -331,7 +331,10 @@ def _well_formed(law: Any) -> bool:
             # probabilities' common one): a hostile file's 4,096-bit denominators, each new,
             # made the sum grow thousands of bits an entry (1,000 entries, 550 kB: 25 s CPU).
             return False
-    return total == 1
+    # Each outcome once (as an enumeration gives them: equal outcomes merged): entries repeated
+    # under one chain of observations were merged when drawn, and the draw's thresholds then
+    # named an outcome past the list's end (IndexError in the call: stop 50's attack).
+    return total == 1 and len({(item[0], item[1]) for item in law}) == len(law)
 
 
 def _ints(values: Any, n: int | None = None) -> bool:

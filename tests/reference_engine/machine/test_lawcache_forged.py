@@ -50,3 +50,13 @@ def test_cards_a_call_cannot_read_are_refused(cards: Any) -> None:
 @pytest.mark.parametrize("delta", [(("a", "b"),), ((0,),), ((0, -4, 1),), ((0, "4"),), (0,)])
 def test_a_supply_change_a_call_cannot_add_is_refused(delta: Any) -> None:
     assert not lawcache._well_formed(_law(delta=delta))
+
+
+def test_an_outcome_listed_twice_is_refused() -> None:
+    """UNO's laws rewritten with every chain of observations alike: entries repeated (the same
+    chain and sub-result) were merged when drawn and the draw's thresholds named an outcome past
+    the list's end (IndexError in the call). An enumeration lists each outcome once."""
+    law = _law()
+    twice = (law[0], (law[0][0], law[0][1], Fraction(1, 2)))
+    assert lawcache._well_formed(law)
+    assert not lawcache._well_formed(twice)
