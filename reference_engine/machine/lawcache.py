@@ -52,7 +52,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..cards import SYMBOLS, Symbol
+from ..cards import EMPTY, SYMBOLS, Symbol
 from ..meters import Meters
 from .plans import SubResult
 
@@ -269,7 +269,7 @@ def _loads(key: tuple[Any, ...], data: bytes) -> Entry | None:
         law, first, cost = entry
         if not (isinstance(first, tuple) and all(isinstance(s, int) and 0 <= s < n for s in first)):
             return None
-        if not isinstance(cost, int) or not _well_formed(law):
+        if not isinstance(cost, int) or not _well_formed(law, n):
             return None
     except Exception:
         return None
@@ -298,7 +298,7 @@ def _frozen(value: Any, left: list[int], depth: int = 0) -> bool:
     return type(value) is tuple and depth < 32 and all(_frozen(v, left, depth + 1) for v in value)
 
 
-def _well_formed(law: Any) -> bool:
+def _well_formed(law: Any, faces: int | None = None) -> bool:
     """Whether ``law`` has a law's shape, so that a game can use it: the marker of a loose key
     (``"ordered"``), or (view's observations, sub-result, probability) entries whose
     observations are tuples of frozen values and whose probabilities are positive and add up
@@ -323,7 +323,7 @@ def _well_formed(law: Any) -> bool:
         m = sub.meters
         if not _frozen((sub.cards, sub.values, sub.delta, sub.shown, m.kinds, m.peak, m.calls), left):
             return False
-        if not _sub_shaped(sub):
+        if not _sub_shaped(sub, faces):
             return False
         total += p
         if total.denominator.bit_length() > MAX_BITS:
@@ -342,18 +342,21 @@ def _ints(values: Any, n: int | None = None) -> bool:
     return type(values) is tuple and (n is None or len(values) == n) and all(type(v) is int for v in values)
 
 
-def _sub_shaped(sub: SubResult) -> bool:
+def _sub_shaped(sub: SubResult, faces: int | None = None) -> bool:
     """Whether a sub-result's cards are (shape, codes) pairs, a shape two whole numbers (rows,
     columns) and as many codes as it has places, and its supply's change (face, count) pairs of
-    whole numbers: as a call reads them. A law under its own key, format and faces with cards
-    ``("x",)`` or a change ``(("a", "b"),)`` made the game die with a traceback (ValueError,
-    TypeError in the call's plan) when drawn (stop 50's attack)."""
+    whole numbers: as a call reads them; with ``faces`` (how many faces the writer had
+    numbered), every code one of those faces or an empty place. A law under its own key, format
+    and faces with cards ``("x",)``, a change ``(("a", "b"),)`` or a code 999999 made the game
+    die with a traceback (ValueError, TypeError, IndexError) when drawn (stop 50's attack)."""
     for pair in sub.cards:
         if type(pair) is not tuple or len(pair) != 2 or not _ints(pair[0], 2):
             return False
         rows, cols = pair[0]
         if rows < 0 or cols < 0 or not _ints(pair[1], rows * cols):
             return False
+        if faces is not None and not all(c == EMPTY or 0 <= c >> 1 < faces for c in pair[1]):
+            return False  # a face the writer had not numbered (IndexError when read), or -5
     return all(_ints(change, 2) for change in sub.delta)
 
 

@@ -60,3 +60,15 @@ def test_an_outcome_listed_twice_is_refused() -> None:
     twice = (law[0], (law[0][0], law[0][1], Fraction(1, 2)))
     assert lawcache._well_formed(law)
     assert not lawcache._well_formed(twice)
+
+
+@pytest.mark.parametrize("code", [999999 << 1, -5, (100 << 1) | 1])
+def test_a_code_of_a_face_the_writer_never_numbered_is_refused(code: int) -> None:
+    """UNO's laws rewritten with every returned code 999999: the game died with an IndexError
+    when it read the card (-5 named a face counted from the end). Every code must be one of the
+    ``n`` faces the writer had numbered (the entry's own count), or an empty place."""
+    law = _law(cards=(((1, 2), (84, code)),))
+    assert lawcache._well_formed(law)  # its shape alone is a law's
+    assert not lawcache._well_formed(law, 100)
+    assert lawcache._well_formed(_law(cards=(((1, 2), (84, -1)),)), 100)  # an empty place
+    assert lawcache._well_formed(_law(), 100)
