@@ -344,11 +344,12 @@ def _ints(values: Any, n: int | None = None) -> bool:
 
 def _sub_shaped(sub: SubResult, faces: int | None = None) -> bool:
     """Whether a sub-result's cards are (shape, codes) pairs, a shape two whole numbers (rows,
-    columns) and as many codes as it has places, and its supply's change (face, count) pairs of
-    whole numbers: as a call reads them; with ``faces`` (how many faces the writer had
-    numbered), every code one of those faces or an empty place. A law under its own key, format
-    and faces with cards ``("x",)``, a change ``(("a", "b"),)`` or a code 999999 made the game
-    die with a traceback (ValueError, TypeError, IndexError) when drawn (stop 50's attack)."""
+    columns) and as many codes as it has places, its supply's change (face, count) pairs of
+    whole numbers and its counters' fields of their types: as a call reads them; with ``faces``
+    (how many faces the writer had numbered), every code one of those faces or an empty place.
+    A law under its own key, format and faces with cards ``("x",)``, a change or peak ``(("a",
+    "b"),)``, a kind of shuffle counted ``"x"`` times or a code 999999 made the game die with a
+    traceback (ValueError, TypeError, IndexError) when drawn (stop 50's attack)."""
     for pair in sub.cards:
         if type(pair) is not tuple or len(pair) != 2 or not _ints(pair[0], 2):
             return False
@@ -357,7 +358,11 @@ def _sub_shaped(sub: SubResult, faces: int | None = None) -> bool:
             return False
         if faces is not None and not all(c == EMPTY or 0 <= c >> 1 < faces for c in pair[1]):
             return False  # a face the writer had not numbered (IndexError when read), or -5
-    return all(_ints(change, 2) for change in sub.delta)
+    m = sub.meters  # its counters as their fields are typed (kinds and calls by name)
+    named = (*m.kinds, *m.calls)
+    if not all(type(x) is tuple and len(x) == 2 and type(x[0]) is str and type(x[1]) is int for x in named):
+        return False
+    return all(_ints(change, 2) for change in (*sub.delta, *m.peak))
 
 
 def _restored(faces: list[tuple[Symbol, dict[str, Any]]]) -> bool:

@@ -72,3 +72,18 @@ def test_a_code_of_a_face_the_writer_never_numbered_is_refused(code: int) -> Non
     assert not lawcache._well_formed(law, 100)
     assert lawcache._well_formed(_law(cards=(((1, 2), (84, -1)),)), 100)  # an empty place
     assert lawcache._well_formed(_law(), 100)
+
+
+@pytest.mark.parametrize(
+    "field, value",
+    [("kinds", (("spin", "x"),)), ("peak", (("a", "b"),)), ("calls", ((1, 2, 3),)), ("kinds", ((1, 2),))],
+)
+def test_counters_of_other_types_are_refused(field: str, value: Any) -> None:
+    """UNO's laws rewritten with a kind of shuffle counted "x" times, or a peak of texts: the game
+    died with a TypeError (int + str) when it added the counters."""
+    law = _law()
+    sub = law[0][1]
+    fields = {"shuffles": 2, "turns": 3, "kinds": (("spin", 2),), "peak": ((0, 2),), "calls": ()}
+    fields[field] = value
+    bad = SubResult(sub.cards, sub.values, sub.delta, Meters(**fields), sub.shown)
+    assert not lawcache._well_formed(tuple((chain, bad, p) for chain, _, p in law))

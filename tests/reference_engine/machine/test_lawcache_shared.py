@@ -68,7 +68,7 @@ def test_a_law_of_shared_tuples_past_the_bound_is_refused(
     assert lawcache.load(KEY) is None
 
 
-@pytest.mark.parametrize("where", ["observations", "values", "kinds"])  # cards are (shape, codes)
+@pytest.mark.parametrize("where", ["observations", "values"])  # cards, counters: typed pairs
 def test_a_law_of_shared_tuples_within_the_bound_is_read_back(where: str) -> None:
     _plant(where, _shared(8))  # 511 values as a tree
     got = lawcache.load(KEY)
