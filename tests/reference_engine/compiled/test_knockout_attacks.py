@@ -67,3 +67,33 @@ def test_hostile_decisions_run_as_the_interpreter(attack: str, monkeypatch: pyte
         assert ended and all(ends in e for e in ended if e != "ran"), ended
         assert any(ends in e for e in ended), ended
     assert sum(counts.values()) > 0, counts  # the forms were asked: the attack reached them
+
+
+MIXED = (
+    '              - let:\n                  z: "true if U[1] == up else 1"\n'
+    '              - let:\n                  s: "str(z)"\n'
+    '              - let:\n                  w: "[z, z == 1, str(z)]"\n'
+    '              - let:\n                  y: "[z]"\n'
+)
+
+
+def test_truth_values_and_numbers_mixed_across_runs_run_as_the_interpreter() -> None:
+    """Type-exact keys across the runs of one process: after each round a variable is ``true``
+    in some runs and ``1`` in others (the same layouts), then read by ``str``, compared and
+    kept in a list: every kept value (steady, chained, pure keys) must tell them apart, as the
+    interpreter does."""
+    for checked in (True, False):
+        ended, _ = _compare(_variant(f"types {checked}", TURN, TURN + MIXED), 40, 3, 7, checked=checked)
+        assert ended == {"ran"}, ended
+
+
+def test_keys_blind_to_types_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mutant: the kept values' keys made by Python's equality (``exact`` the identity): a run
+    with ``z = 1`` is given the ``[true]`` kept for ``z = true``. The differential runs compare
+    the variables type-exactly (runs.decided; with ``==`` alone, True == 1 hid it)."""
+    from reference_engine.compiled import chained, pure, steady
+
+    for module in (steady, chained, pure):
+        monkeypatch.setattr(module, "exact", lambda v: v)
+    with pytest.raises(AssertionError):
+        _compare(_variant("types blind", TURN, TURN + MIXED), 40, 3, 7, checked=False)
