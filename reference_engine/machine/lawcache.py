@@ -52,7 +52,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..cards import SYMBOLS, Symbol
+from ..cards import EMPTY, SYMBOLS, Symbol
 from ..meters import Meters
 from .plans import SubResult
 
@@ -269,7 +269,7 @@ def _loads(key: tuple[Any, ...], data: bytes) -> Entry | None:
         law, first, cost = entry
         if not (isinstance(first, tuple) and all(isinstance(s, int) and 0 <= s < n for s in first)):
             return None
-        if not isinstance(cost, int) or not _well_formed(law):
+        if not isinstance(cost, int) or not _well_formed(law, n):
             return None
     except Exception:
         return None
@@ -279,24 +279,38 @@ def _loads(key: tuple[Any, ...], data: bytes) -> Entry | None:
 _FROZEN = (int, str, bool, type(None), Symbol, Fraction)
 
 
-def _frozen(value: Any, depth: int = 0) -> bool:
+MAX_NODES = 1 << 18
+"""Values (tuples and what they hold, counted as often as they occur) a law read back may hold
+in all: UNO's laws hold ~1,100. A pickle refers to a tuple it has built by a two-byte memo
+reference, so a file of 300 bytes can hold a tuple of two of a tuple of two... 30 deep: 2^31
+values, each walked (and later hashed) as often as it occurs (stop 50's attack: hours)."""
+
+
+def _frozen(value: Any, left: list[int], depth: int = 0) -> bool:
     """Whether ``value`` is made of the values a law holds (numbers, texts, faces, tuples), all
-    hashable: never a list, dict, float or bytes a hostile entry put there."""
+    hashable: never a list, dict, float or bytes a hostile entry put there; nor more values
+    than ``left[0]`` (spent as they are counted, shared by every part of one law)."""
+    left[0] -= 1
+    if left[0] < 0:
+        return False
     if isinstance(value, _FROZEN):
         return True
-    return type(value) is tuple and depth < 32 and all(_frozen(v, depth + 1) for v in value)
+    return type(value) is tuple and depth < 32 and all(_frozen(v, left, depth + 1) for v in value)
 
 
-def _well_formed(law: Any) -> bool:
+def _well_formed(law: Any, faces: int | None = None) -> bool:
     """Whether ``law`` has a law's shape, so that a game can use it: the marker of a loose key
     (``"ordered"``), or (view's observations, sub-result, probability) entries whose
     observations are tuples of frozen values and whose probabilities are positive and add up
-    to 1. An entry of another shape made a game die with a traceback (stop 50's attack);
-    it is refused like a damaged one, and the law enumerated again."""
+    to 1, every partial sum's denominator of at most :data:`MAX_BITS` bits, and at most
+    :data:`MAX_NODES` values in all. An entry of another shape made a game die with a traceback
+    (stop 50's attack), or take hours to check; it is refused like a damaged one, and the law
+    enumerated again."""
     if type(law) is str:
         return law == "ordered"
     if type(law) is not tuple or not law:
         return False
+    left = [MAX_NODES]  # every value of the law counted against one budget (:data:`MAX_NODES`)
     total = Fraction(0)
     for item in law:
         if type(item) is not tuple or len(item) != 3:
@@ -304,13 +318,51 @@ def _well_formed(law: Any) -> bool:
         chain, sub, p = item
         if type(chain) is not tuple or type(sub) is not SubResult or type(p) is not Fraction or p <= 0:
             return False
-        if not all(type(obs) is tuple and _frozen(obs) for obs in chain):
+        if not all(type(obs) is tuple and _frozen(obs, left) for obs in chain):
             return False
         m = sub.meters
-        if not _frozen((sub.cards, sub.values, sub.delta, sub.shown, m.kinds, m.peak, m.calls)):
+        if not _frozen((sub.cards, sub.values, sub.delta, sub.shown, m.kinds, m.peak, m.calls), left):
+            return False
+        if not _sub_shaped(sub, faces):
             return False
         total += p
-    return total == 1
+        if total.denominator.bit_length() > MAX_BITS:
+            # No small callee's (UNO's laws: 4 bits; a partial sum's denominator divides the
+            # probabilities' common one): a hostile file's 4,096-bit denominators, each new,
+            # made the sum grow thousands of bits an entry (1,000 entries, 550 kB: 25 s CPU).
+            return False
+    # Each outcome once (as an enumeration gives them: equal outcomes merged): entries repeated
+    # under one chain of observations were merged when drawn, and the draw's thresholds then
+    # named an outcome past the list's end (IndexError in the call: stop 50's attack).
+    return total == 1 and len({(item[0], item[1]) for item in law}) == len(law)
+
+
+def _ints(values: Any, n: int | None = None) -> bool:
+    """Whether ``values`` is a tuple of whole numbers (``n`` of them, where given)."""
+    return type(values) is tuple and (n is None or len(values) == n) and all(type(v) is int for v in values)
+
+
+def _sub_shaped(sub: SubResult, faces: int | None = None) -> bool:
+    """Whether a sub-result's cards are (shape, codes) pairs, a shape two whole numbers (rows,
+    columns) and as many codes as it has places, its supply's change (face, count) pairs of
+    whole numbers and its counters' fields of their types: as a call reads them; with ``faces``
+    (how many faces the writer had numbered), every code one of those faces or an empty place.
+    A law under its own key, format and faces with cards ``("x",)``, a change or peak ``(("a",
+    "b"),)``, a kind of shuffle counted ``"x"`` times or a code 999999 made the game die with a
+    traceback (ValueError, TypeError, IndexError) when drawn (stop 50's attack)."""
+    for pair in sub.cards:
+        if type(pair) is not tuple or len(pair) != 2 or not _ints(pair[0], 2):
+            return False
+        rows, cols = pair[0]
+        if rows < 0 or cols < 0 or not _ints(pair[1], rows * cols):
+            return False
+        if faces is not None and not all(c == EMPTY or 0 <= c >> 1 < faces for c in pair[1]):
+            return False  # a face the writer had not numbered (IndexError when read), or -5
+    m = sub.meters  # its counters as their fields are typed (kinds and calls by name)
+    named = (*m.kinds, *m.calls)
+    if not all(type(x) is tuple and len(x) == 2 and type(x[0]) is str and type(x[1]) is int for x in named):
+        return False
+    return all(_ints(change, 2) for change in (*sub.delta, *m.peak))
 
 
 def _restored(faces: list[tuple[Symbol, dict[str, Any]]]) -> bool:

@@ -18,6 +18,7 @@ from reference_engine.compiled import Program, program_for
 from reference_engine.compiled import evaluate as compiled_evaluate
 from reference_engine.compiled.program import outputs_evaluator
 from reference_engine.errors import KitgenError
+from reference_engine.kept import exact
 from reference_engine.machine import ONE, Runner, read_outputs
 from reference_engine.machine.frontier import OverBudget, budget
 from reference_engine.registry import Library
@@ -76,7 +77,7 @@ def decided(runner: Runner, final: Any) -> tuple[Any, ...]:
         sorted(layout.holes),
         tuple(final.cells),
         final.out,
-        final.env,
+        exact(final.env),  # type-exact: Python's True == 1 would hide a run that kept the wrong one
         final.meters,
         runner.views.expanded(final.view),
     )

@@ -1,0 +1,121 @@
+"""A law file whose tuples share parts (reference_engine/machine/lawcache.py, stop 50's attack).
+
+A pickle refers to a tuple it has already built by a short memo reference, so a file of a few
+hundred bytes can hold ``t = (t', t')`` nested 30 deep: 2^31 values when walked as a tree. The
+check of a law's shape walked it value by value (and a game would then hash it the same way):
+an entry under its own key, format and faces made the first lottery of a game take hours. Such
+an entry is refused like any malformed one (the law enumerated again), whichever part of the
+law holds the shared tuples; a real law's sharing stays within the bound and is read back.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from reference_engine.machine import lawcache
+from reference_engine.machine.plans import SubResult
+from reference_engine.meters import Meters
+
+KEY: tuple[Any, ...] = ("attack-shared", ("no-such-callee", ()), ((0, 1),))
+
+
+@pytest.fixture(autouse=True)
+def _on(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    monkeypatch.setenv(lawcache.ENV, "1")
+    monkeypatch.setenv(lawcache.CACHE_ENV, str(tmp_path))
+    return tmp_path
+
+
+def _shared(depth: int) -> tuple[Any, ...]:
+    """A tuple of two of the same tuple, ``depth`` deep: 2^(depth+1) - 1 values as a tree."""
+    t: tuple[Any, ...] = ()
+    for _ in range(depth):
+        t = (t, t)
+    return t
+
+
+def _plant(where: str, t: tuple[Any, ...]) -> None:
+    """A law holding ``t`` at ``where``, written as the cache writes one (its own key, format and
+    faces: only its shape can refuse it)."""
+    meters = Meters(kinds=t) if where == "kinds" else Meters()
+    sub = SubResult(
+        cards=t if where == "cards" else (),
+        values=t if where == "values" else (),
+        delta=(),
+        meters=meters,
+        shown=(),
+    )
+    law = (((t if where == "observations" else (),), sub, Fraction(1)),)
+    data = lawcache._dumps(KEY, (law, (), 0), lawcache._numbered())
+    assert len(data) < 400  # a few hundred bytes
+    target = lawcache.path(KEY)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(data)
+
+
+@pytest.mark.parametrize("where", ["observations", "values", "cards", "kinds"])
+def test_a_law_of_shared_tuples_past_the_bound_is_refused(
+    where: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The bound lowered so that the attack stays cheap whether or not it is refused (2^13 values
+    # against 2^12): before the fix this law was taken, whatever its size as a tree.
+    monkeypatch.setattr(lawcache, "MAX_NODES", 1 << 12, raising=False)
+    _plant(where, _shared(12))
+    assert lawcache.load(KEY) is None
+
+
+@pytest.mark.parametrize("where", ["observations", "values"])  # cards, counters: typed pairs
+def test_a_law_of_shared_tuples_within_the_bound_is_read_back(where: str) -> None:
+    _plant(where, _shared(8))  # 511 values as a tree
+    got = lawcache.load(KEY)
+    assert got is not None and got[0][0][2] == 1
+
+
+def test_the_bound_holds_a_thirty_deep_law_to_its_count() -> None:
+    """The shape's check stops once the bound is spent: the attack of 2^31 values is refused
+    after at most MAX_NODES of them (counted here, not timed)."""
+    walked = [0]
+    frozen = lawcache._frozen
+
+    def counted(value: Any, left: list[int], depth: int = 0) -> bool:
+        walked[0] += 1
+        return frozen(value, left, depth)
+
+    t = _shared(30)
+    sub = SubResult(cards=(), values=(), delta=(), meters=Meters(), shown=())
+    law = (((t,), sub, Fraction(1)),)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(lawcache, "_frozen", counted)
+        assert not lawcache._well_formed(law)
+    assert walked[0] <= lawcache.MAX_NODES + 64, walked
+
+
+def test_probabilities_of_ever_new_large_denominators_stop_the_check_at_once() -> None:
+    """A law whose probabilities have 4,096-bit denominators, each prime to the others: their sum
+    grew thousands of bits an entry (1,000 entries: 25 s CPU to refuse). The check stops at the
+    first partial sum past MAX_BITS (the entries walked are counted here, not timed)."""
+    walked = [0]
+    frozen = lawcache._frozen
+
+    def counted(value: Any, left: list[int], depth: int = 0) -> bool:
+        if depth == 0 and type(value) is tuple and len(value) == 7:  # one entry's sub-result
+            walked[0] += 1
+        return frozen(value, left, depth)
+
+    sub = SubResult(cards=(), values=(), delta=(), meters=Meters(), shown=())
+    primes = [(1 << 4095) + k for k in range(1, 4000, 2)][:120]  # odd, pairwise nearly prime
+    law = tuple(((), sub, Fraction(1, d)) for d in primes)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(lawcache, "_frozen", counted)
+        assert not lawcache._well_formed(law)
+    assert walked[0] <= 3, walked
+
+
+def test_a_law_of_small_probabilities_is_still_well_formed() -> None:
+    sub = SubResult(cards=(), values=(), delta=(), meters=Meters(), shown=())
+    law = tuple(((("turn", (i,)),), sub, Fraction(1, 720)) for i in range(720))
+    assert lawcache._well_formed(law)
