@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -230,11 +231,13 @@ def program_for(library: Library, protocol: Protocol) -> Program | str:
     A fresh :class:`Library` (every game, build and test makes its own) takes the program another
     library compiled for the same protocol where it may (:func:`shares`): its steps' plans, kept
     by layout, are then made once per process rather than once per library, and a plan depends
-    on nothing but the steps and the layout (see ``ops.KEPT_PLANS``)."""
+    on nothing but the steps and the layout (see ``ops.KEPT_PLANS``). Only libraries of one thread
+    share a program: a program keeps the run it is carrying out between fused steps, so two
+    threads must never run one program at once (nor one library: give each thread its own)."""
     key = (id(library), id(protocol))
     kept = _PROGRAMS.get(key)
     if kept is None or kept[0] is not library or kept[1] is not protocol:
-        shared_key = ("shared", id(protocol), _evaluate.CHECKED)
+        shared_key = ("shared", id(protocol), _evaluate.CHECKED, threading.get_ident())
         pool = _PROGRAMS.get(shared_key)
         made: Program | str
         if pool is not None and pool[0] is protocol and shares(library, pool[1]):

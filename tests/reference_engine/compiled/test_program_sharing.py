@@ -4,6 +4,7 @@ compile the very same program, and games play alike either way."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -138,3 +139,16 @@ def test_a_callee_edited_on_disk_between_two_libraries_is_compiled_anew(tmp_path
     mine = _program(after)
     assert mine is not program
     assert mine.callees[CALLEE].protocol is after.protocol(CALLEE) is not before.protocol(CALLEE)
+
+
+def test_libraries_of_two_threads_never_share_a_program() -> None:
+    """A program keeps the run it is carrying out between fused steps: a library in another
+    thread compiles its own, while a second library of the same thread shares the first's."""
+    first = Library()
+    mine = _program(first)
+    assert _program(Library()) is mine
+    theirs: list[Program] = []
+    worker = threading.Thread(target=lambda: theirs.append(_program(Library())))
+    worker.start()
+    worker.join()
+    assert len(theirs) == 1 and theirs[0] is not mine
