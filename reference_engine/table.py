@@ -182,6 +182,22 @@ class Layout:
             cls._interned[key] = weakref.ref(found)
         return found
 
+    def holed(self, holes: frozenset[int]) -> Layout:
+        """``Layout.make`` of this layout's own shapes with ``holes`` and no labels: the same
+        interned layout (its regions are the ones make would find again, equal field for field:
+        same names, sizes, offsets, hands and sleeves), without making each region again. For
+        a plan that only empties or fills places inside the regions (:mod:`~.compiled.holes`)."""
+        key = (self.regions, holes or _NO_HOLES, ())
+        cls = Layout
+        ref = cls._interned.get(key)
+        found = None if ref is None else ref()
+        if found is None:
+            found = cls(self.regions, key[1], (), key, self.size)
+            if len(cls._interned) >= cls._sweep_at:
+                cls.sweep()
+            cls._interned[key] = weakref.ref(found)
+        return found
+
     @classmethod
     def sweep(cls) -> None:
         """Drop the intern entries of layouts that died."""

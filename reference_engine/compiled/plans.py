@@ -32,6 +32,7 @@ from ..machine.plans import Resolved, remember_landings
 from ..sleeves import SleeveFrame
 from ..table import NEW, SLEEVES, Layout, NewCards
 from .base import _few
+from .holes import discard_holes
 from .runs import bottom_row, call_rows, return_row, take_runs
 
 physical = ROTATIONS.physical
@@ -373,7 +374,7 @@ def build_discard(layout: Layout, res: Resolved) -> Plan:
     if layout.inside and not kept_whole(layout, res):
         raise Defer()  # the interpreter's check_kept says which card stays in its sleeve
     if res:
-        plan = bottom_row(layout, res)
+        plan = bottom_row(layout, res) or discard_holes(layout, res)
         if plan is not None:
             return plan
     d = FastDraft(layout)

@@ -1,0 +1,73 @@
+"""Plans that only empty places inside one region: the new layout derived from the old one
+(the same regions, more holes: :meth:`~reference_engine.table.Layout.holed`), not made again
+region by region through a :class:`~.plans.FastDraft`.
+
+A knockout lottery's round discards its losers' arrows (``[P[2, j] for j in out]``): a few
+places of the sleeves' arrow row go empty, every region keeps its size and place. The rounds of
+a game meet a new layout at nearly every turn (the hands change size), so that discard's plan is
+built again and again; here it costs a list of the slots and one intern look-up.
+
+:func:`discard_holes` applies where a static check on the layout proves the general builder
+gives the same plan: every slot in one region that is no hand, each once, none an empty place
+already (the interpreter names it), the region's bottom row keeps a card (no row trimmed, the
+region not dropped) and no card of the region lies in a sleeve row the region's sleeves do not
+keep (no card leaves a sleeve onto the table). Anything else gives None: the general builder's
+turn. ``ev.CHECKED`` compares every plan with the interpreter's, its gather and landings
+included (``base.same_plan``); ``tests/reference_engine/compiled/test_holes.py`` compares it
+with the general builder's on hostile tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from operator import itemgetter
+
+from ..cards import EMPTY
+from ..machine import Plan
+from ..machine.plans import remember_landings
+from ..table import Layout
+from .base import _few
+from .runs import region_at
+
+
+def discard_holes(layout: Layout, flats: Sequence[int]) -> Plan | None:
+    """The discard of ``flats`` (slots of one region, in order) as empty places of the same
+    layout, or None where that is not the general builder's plan (see the module docs)."""
+    if not flats:
+        return None
+    n = layout.size
+    lo, hi = min(flats), max(flats)
+    if lo < 0 or hi >= n:
+        return None
+    reg = region_at(layout, flats[0])
+    off = reg.offset
+    end = off + reg.rows * reg.cols
+    if reg.hand is not None or lo < off or hi >= end:
+        return None
+    going = frozenset(flats)
+    if len(going) != len(flats):
+        return None  # a slot twice: the interpreter names the empty place
+    holes = layout.holes
+    if holes and not holes.isdisjoint(going):
+        return None  # an empty place discarded: the interpreter names it
+    inside = layout.inside
+    if inside and not inside.isdisjoint(range(off, end)):
+        sleeve = reg.sleeve
+        if sleeve is None or any(r not in sleeve.rows for r in range(1, reg.rows + 1)):
+            return None  # a row outside the region's sleeves holds a sleeved card
+    after = holes | going if holes else going
+    if after.issuperset(range(end - reg.cols, end)):
+        return None  # the bottom row goes empty: trimmed (or the region dropped)
+    src = list(range(n))
+    idx = list(src)
+    for f in going:
+        src[f] = EMPTY
+        idx[f] = n
+    if holes:
+        for f in holes.intersection(range(off, end)):  # the region's own empty places
+            src[f] = EMPTY
+            idx[f] = n
+    plan = Plan(layout.holed(after), tuple(src), (), {}, tuple(flats))
+    plan.__dict__["_getter"] = itemgetter(*idx) if len(idx) > 1 else _few(tuple(idx))
+    remember_landings(plan, layout, ())
+    return plan

@@ -1,0 +1,183 @@
+"""Plans that only empty places inside one region (:mod:`reference_engine.compiled.holes`): the
+derived layout is the one ``Layout.make`` interns, each plan taken is the general builder's and
+the interpreter's (gather and landings included), every case outside the static check is refused
+(None: the general builder's turn), and a knockout lottery run with ``ev.CHECKED`` takes it."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from reference_engine import steps as st
+from reference_engine.compiled import plans as fp
+from reference_engine.compiled.base import gather, same_plan, strip
+from reference_engine.compiled.holes import discard_holes
+from reference_engine.expressions import EvalError
+from reference_engine.machine.actions.layout import _discard_build
+from reference_engine.machine.plans import landings
+from reference_engine.sleeves import SleeveFrame
+from reference_engine.table import EMPTY, Layout
+
+HERE = Path(__file__).parent
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
+
+from test_pure import LOTTERY, _compare  # noqa: E402
+
+STEP = st.Note((), None, "test", None)
+# The lottery's sleeves: the card behind, its arrow in front, both kept in the sleeve.
+LOTTERY_SLEEVE = SleeveFrame(declared=(1, 2), rows=(1, 2), front=frozenset({1, 2}))
+# Three declared rows, only row 2 kept: a card of rows 1 or 3 slides out when it goes.
+ARROW = SleeveFrame(declared=(2, 1, 3), rows=(2, 1, 3), front=frozenset({1, 3}), keeps=frozenset({2}))
+
+
+def shapes(cols: int = 7) -> list[tuple[Any, ...]]:
+    return [
+        ("h1", 1, 3, 1, "h1", None),
+        ("P", 2, cols, 1, None, LOTTERY_SLEEVE),
+        ("pile", 2, 3, 1, None, None),
+        ("M", 3, 2, 1, None, ARROW),
+        ("h2", 1, 2, 1, "h2", None),
+    ]
+
+
+def general(layout: Layout, flats: tuple[int, ...]) -> Any:
+    d = fp.FastDraft(layout)
+    d.take(flats)
+    return d.plan({}, tuple(flats))
+
+
+def agree(layout: Layout, flats: tuple[int, ...]) -> bool:
+    """Whether :func:`discard_holes` takes ``flats``; where it does, its plan is the general
+    builder's and the interpreter's (layout by identity, sources, gather, landings)."""
+    got = discard_holes(layout, flats)
+    if got is None:
+        return False
+    for want in (general(layout, flats), strip(_discard_build(None, None, None, layout, flats))):
+        same_plan(STEP, got, want, layout)
+        cells = list(range(0, 2 * layout.size, 2))
+        assert gather(cells, got, ()) == gather(cells, want, ())
+        assert landings(got, layout) == landings(want, layout)
+    return True
+
+
+@pytest.mark.parametrize("holes", [(), (11,), (10, 12, 13), (0, 20), (3, 4, 5, 6, 7, 8, 9)])
+def test_holed_is_the_layout_make_interns(holes: tuple[int, ...]) -> None:
+    layout = Layout.make(shapes())
+    more = Layout.make(shapes(), holes)
+    assert layout.holed(frozenset(holes)) is more
+    assert more.holed(frozenset()) is layout
+    fresh = Layout.make(shapes(cols=9))  # no layout with these holes made yet
+    got = fresh.holed(frozenset(holes))
+    assert got is Layout.make(shapes(cols=9), holes)
+    assert (got.size, got.regions) == (fresh.size, fresh.regions)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_scattered_discards_of_a_row_are_the_general_builders(seed: int) -> None:
+    rng = random.Random(seed)
+    taken = 0
+    for _ in range(30):
+        layout = Layout.make(shapes(), rng.sample(range(10, 17), rng.randint(0, 4)))
+        free = [f for f in range(10, 17) if f not in layout.holes]
+        flats = tuple(rng.sample(free, rng.randint(1, len(free))))
+        took = agree(layout, flats)
+        taken += took
+        # Refused only where the arrow row would go empty (trimmed): the general builder's case.
+        assert took == (len(flats) < len(free)), (layout.holes, flats)
+    assert taken > 10
+
+
+CASES = [
+    ((), (3,)),  # P's card row: the bottom row keeps its cards
+    ((), (3, 4, 12)),  # both rows of P
+    ((3, 4, 5, 6, 7, 8, 9), (10,)),  # the card row all empty above: kept (not trimmed)
+    ((), (17, 19)),  # a region without sleeves
+    ((), (23,)),  # M's row 1: no kept row, inside a sleeve row (the card leaves the table)
+]
+
+
+@pytest.mark.parametrize("holes, flats", CASES, ids=[str(i) for i in range(len(CASES))])
+def test_other_discards_inside_a_region_are_taken(holes: tuple[int, ...], flats: tuple[int, ...]) -> None:
+    assert agree(Layout.make(shapes(), holes), flats)
+
+
+MUTANTS = [
+    ((), ()),  # nothing
+    ((), (0,)),  # a hand: its cards close up
+    ((), (0, 1)),
+    ((), (10, 17)),  # two regions
+    ((), (2, 3)),
+    ((), (10, 10)),  # a slot twice
+    ((11,), (11, 12)),  # an empty place discarded: the interpreter names it
+    ((), tuple(range(10, 17))),  # the bottom row emptied: trimmed
+    ((10, 11, 12), (13, 14, 15, 16)),
+    ((), (20, 21, 22)),  # pile's bottom row emptied
+    ((), (-1,)),  # off the table
+    ((), (33,)),
+]
+
+
+@pytest.mark.parametrize("holes, flats", MUTANTS, ids=[str(i) for i in range(len(MUTANTS))])
+def test_mutants_are_refused(holes: tuple[int, ...], flats: tuple[int, ...]) -> None:
+    layout = Layout.make(shapes(), holes)
+    assert discard_holes(layout, flats) is None
+    try:
+        want = strip(_discard_build(None, None, None, layout, flats))
+    except Exception:  # the interpreter refuses: build_discard defers or gives its message
+        return
+    try:
+        got = fp.build_discard(layout, flats)
+    except fp.Defer:
+        return
+    same_plan(STEP, got, want, layout)
+
+
+def test_a_kept_rows_card_is_refused_before_it_is_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """M's row 2 is kept by its sleeves: one card of it cannot go alone (the interpreter's
+    check_kept); build_discard defers before the derived plan is asked."""
+    layout = Layout.make(shapes())
+    asked: list[Any] = []
+    monkeypatch.setattr(fp, "discard_holes", lambda *a: asked.append(a))
+    with pytest.raises(EvalError):
+        _discard_build(None, None, None, layout, (25,))
+    with pytest.raises(fp.Defer):
+        fp.build_discard(layout, (25,))
+    assert not asked
+
+
+def test_a_discard_plan_holds_no_hole_as_a_card() -> None:
+    """Applied to cells, the discarded places and the region's old empty places read EMPTY."""
+    layout = Layout.make(shapes(), (11,))
+    plan = discard_holes(layout, (12, 14))
+    assert plan is not None
+    cells = list(range(0, 2 * layout.size, 2))
+    cells[11] = EMPTY
+    out = gather(cells, plan, ())
+    assert [out[f] for f in (11, 12, 14)] == [EMPTY] * 3
+    assert plan.layout.holes == frozenset({11, 12, 14})
+    assert plan.returned == (12, 14)
+
+
+def test_the_lottery_takes_it_and_runs_as_the_interpreter(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The knockout lottery's losers' arrows go through it, compared with the interpreter's plan
+    at every step (``ev.CHECKED``) and run for run with the interpreter."""
+    from reference_engine.compiled import holes
+
+    calls = {"taken": 0}
+    real = holes.discard_holes
+
+    def counted(layout: Layout, flats: Any) -> Any:
+        got = real(layout, flats)
+        calls["taken"] += got is not None
+        return got
+
+    monkeypatch.setattr(fp, "discard_holes", counted)
+    text = LOTTERY.read_text().replace("title: Knockout lottery", "title: Knockout lottery (holes)")
+    ended, _ = _compare(text, 40, 3, 9, checked=True)
+    assert ended == {"ran"}
+    assert calls["taken"] > 10, calls
