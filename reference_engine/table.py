@@ -149,10 +149,10 @@ class Layout:
         shapes: Sequence[tuple[Any, ...]],
         holes: Iterable[int] = (),
         labels: Iterable[Label] = (),
+        first: tuple[Region, ...] = (),
     ) -> Layout:
-        """``shapes``: (name, rows, columns, unit, hand) and optionally the region's sleeves."""
-        regions: list[Region] = []
-        offset = 0
+        """``shapes``: (name, rows, columns, unit, hand[, sleeves]), after a layout's ``first`` regions."""
+        regions, offset = list(first), (first[-1].offset + first[-1].size if first else 0)
         kept = _REGIONS
         for shape in shapes:
             if len(shape) == 6:
@@ -177,22 +177,6 @@ class Layout:
         found = None if ref is None else ref()
         if found is None:
             found = cls(key_regions, key[1], key[2], key, offset)
-            if len(cls._interned) >= cls._sweep_at:
-                cls.sweep()
-            cls._interned[key] = weakref.ref(found)
-        return found
-
-    def holed(self, holes: frozenset[int]) -> Layout:
-        """``Layout.make`` of this layout's own shapes with ``holes`` and no labels: the same
-        interned layout (its regions are the ones make would find again, equal field for field:
-        same names, sizes, offsets, hands and sleeves), without making each region again. For
-        a plan that only empties or fills places inside the regions (:mod:`~.compiled.holes`)."""
-        key = (self.regions, holes or _NO_HOLES, ())
-        cls = Layout
-        ref = cls._interned.get(key)
-        found = None if ref is None else ref()
-        if found is None:
-            found = cls(self.regions, key[1], (), key, self.size)
             if len(cls._interned) >= cls._sweep_at:
                 cls.sweep()
             cls._interned[key] = weakref.ref(found)

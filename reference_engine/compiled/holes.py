@@ -1,11 +1,12 @@
-"""Plans that only empty places inside one region: the new layout derived from the old one
-(the same regions, more holes: :meth:`~reference_engine.table.Layout.holed`), not made again
-region by region through a :class:`~.plans.FastDraft`.
+"""New layouts derived from the old one, not made again region by region: a plan that only
+empties places inside one region (the same regions, more holes), and the regions a
+:class:`~.plans.FastDraft` leaves as they were before the first it changes (:func:`remade`).
 
 A knockout lottery's round discards its losers' arrows (``[P[2, j] for j in out]``): a few
 places of the sleeves' arrow row go empty, every region keeps its size and place. The rounds of
 a game meet a new layout at nearly every turn (the hands change size), so that discard's plan is
-built again and again; here it costs a list of the slots and one intern look-up.
+built again and again; here it costs a list of the slots and one intern look-up
+(``Layout.make`` given the old layout's regions as its ``first``: equal regions, the same key).
 
 :func:`discard_holes` applies where a static check on the layout proves the general builder
 gives the same plan: every slot in one region that is no hand, each once, none an empty place
@@ -19,8 +20,9 @@ with the general builder's on hostile tables.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from operator import itemgetter
+from typing import Any
 
 from ..cards import EMPTY
 from ..machine import Plan
@@ -67,7 +69,19 @@ def discard_holes(layout: Layout, flats: Sequence[int]) -> Plan | None:
         for f in holes.intersection(range(off, end)):  # the region's own empty places
             src[f] = EMPTY
             idx[f] = n
-    plan = Plan(layout.holed(after), tuple(src), (), {}, tuple(flats))
+    plan = Plan(Layout.make((), after, (), layout.regions), tuple(src), (), {}, tuple(flats))
     plan.__dict__["_getter"] = itemgetter(*idx) if len(idx) > 1 else _few(tuple(idx))
     remember_landings(plan, layout, ())
     return plan
+
+
+def remade(old: Layout, shapes: Sequence[tuple[Any, ...]], holes: Iterable[int]) -> Layout:
+    """``Layout.make(shapes, holes)``, the first regions whose shapes are ``old``'s own (same
+    name, size, unit, hand and sleeves: so the same offset) taken as they are (a draft that
+    touched a late region, or only filled or emptied places, leaves most of them)."""
+    same = 0
+    for was, shape in zip(old.regions, shapes):
+        if shape != (was.name, was.rows, was.cols, was.unit, was.hand, was.sleeve):
+            break
+        same += 1
+    return Layout.make(shapes[same:], holes, (), old.regions[:same])

@@ -15,7 +15,7 @@ import pytest
 from reference_engine import steps as st
 from reference_engine.compiled import plans as fp
 from reference_engine.compiled.base import gather, same_plan, strip
-from reference_engine.compiled.holes import discard_holes
+from reference_engine.compiled.holes import discard_holes, remade
 from reference_engine.expressions import EvalError
 from reference_engine.machine.actions.layout import _discard_build
 from reference_engine.machine.plans import landings
@@ -66,15 +66,61 @@ def agree(layout: Layout, flats: tuple[int, ...]) -> bool:
 
 
 @pytest.mark.parametrize("holes", [(), (11,), (10, 12, 13), (0, 20), (3, 4, 5, 6, 7, 8, 9)])
-def test_holed_is_the_layout_make_interns(holes: tuple[int, ...]) -> None:
+def test_a_layouts_own_regions_as_first_give_the_layout_make_interns(holes: tuple[int, ...]) -> None:
     layout = Layout.make(shapes())
     more = Layout.make(shapes(), holes)
-    assert layout.holed(frozenset(holes)) is more
-    assert more.holed(frozenset()) is layout
+    assert Layout.make((), holes, (), layout.regions) is more
+    assert Layout.make((), (), (), more.regions) is layout
     fresh = Layout.make(shapes(cols=9))  # no layout with these holes made yet
-    got = fresh.holed(frozenset(holes))
+    got = Layout.make((), holes, (), fresh.regions)
     assert got is Layout.make(shapes(cols=9), holes)
     assert (got.size, got.regions) == (fresh.size, fresh.regions)
+
+
+def _edits(rng: random.Random) -> list[tuple[Any, ...]]:
+    """The test table's shapes, a few changed: a region grown, shrunk, dropped, added, another
+    hand or sleeve, a five-field shape."""
+    out = [tuple(s) for s in shapes()]
+    for _ in range(rng.randint(0, 3)):
+        i = rng.randrange(len(out))
+        name, rows, cols, unit, hand, sleeve = (*out[i], None)[:6]
+        kind = rng.randrange(6)
+        if kind == 0:
+            out[i] = (name, rows, cols + 1, unit, hand, sleeve)
+        elif kind == 1 and rows > 1 and sleeve is None:
+            out[i] = (name, rows - 1, cols, unit, hand, sleeve)
+        elif kind == 2:
+            del out[i]
+        elif kind == 3:
+            out.append((f"new{i}", 1, rng.randint(1, 4), 1, None, None))
+        elif kind == 4 and sleeve is None:
+            out[i] = (name, rows, cols, unit, None if hand else name, sleeve)
+        elif kind == 5 and sleeve is None:
+            out[i] = (name, rows, cols, unit, hand)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_remade_is_layout_make(seed: int) -> None:
+    """The first regions kept as they were, the rest made: the layout make interns (a region
+    after a changed one, equal but for its offset, is made again at its new offset)."""
+    rng = random.Random(seed)
+    for _ in range(40):
+        old = Layout.make(shapes(), rng.sample(range(31), rng.randint(0, 3)))
+        new = _edits(rng)
+        holes = rng.sample(range(sum(s[1] * s[2] for s in new)), rng.randint(0, 2))
+        got = remade(old, new, holes)
+        assert got is Layout.make(new, holes)
+        assert [r.offset for r in got.regions] == [r.offset for r in Layout.make(new, holes).regions]
+
+
+def test_a_region_after_a_grown_one_takes_its_new_offset() -> None:
+    old = Layout.make(shapes())
+    new = [tuple(s) for s in shapes()]
+    new[0] = ("h1", 1, 5, 1, "h1", None)  # the hand grows by two: every region after it moves
+    got = remade(old, new, ())
+    assert [r.offset for r in got.regions] == [0, 5, 19, 25, 31]
+    assert got is Layout.make(new)
 
 
 @pytest.mark.parametrize("seed", range(6))
