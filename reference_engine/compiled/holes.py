@@ -24,10 +24,10 @@ from collections.abc import Iterable, Sequence
 from operator import itemgetter
 from typing import Any
 
-from ..cards import EMPTY
+from ..cards import EMPTY, ROTATIONS
 from ..machine import Plan
 from ..machine.plans import remember_landings
-from ..table import Layout
+from ..table import NEW, Layout
 from .base import _few
 from .runs import region_at
 
@@ -85,3 +85,72 @@ def remade(old: Layout, shapes: Sequence[tuple[Any, ...]], holes: Iterable[int])
             break
         same += 1
     return Layout.make(shapes[same:], holes, (), old.regions[:same])
+
+
+def place_holes(
+    layout: Layout, placements: Sequence[tuple[Any, str, list[list[Any]]]], up: bool
+) -> Plan | None:
+    """:func:`~.plans.build_place_new` of one row of new cards into empty places of a region
+    (a knockout round's fresh arrows, ``P[2, alive[2 * i - 1]]``) as the same layout with fewer
+    holes, or None where that is not the general builder's plan: one target ``R[rows, columns]``
+    of a region that is no hand, every place in range, each once and empty, as many cards as
+    places, the region's bottom row left with a card and no sleeved card in a row the region's
+    sleeves do not keep (the same checks as :func:`discard_holes`)."""
+    if len(placements) != 1:
+        return None
+    tres, form, groups = placements[0]
+    if form != "row" or len(groups) != 1 or tres[0] != "grid":
+        return None
+    _, name, rows, cols = tres
+    reg = layout.by_name.get(name)
+    if reg is None or reg.hand is not None or not rows or not cols:
+        return None
+    width, off = reg.cols, reg.offset
+    end = off + reg.rows * width
+    if min(rows) < 1 or max(rows) > reg.rows or min(cols) < 1 or max(cols) > width:
+        return None
+    slots = [off + (r - 1) * width + c - 1 for r in rows for c in cols]
+    filled = frozenset(slots)
+    holes = layout.holes
+    if len(filled) != len(slots) or not holes.issuperset(filled):
+        return None  # a place taken, or twice: the general builder (and its message)
+    codes: list[int] = []
+    counts: dict[int, int] = {}  # as build_place_new counts them: each object, first seen first
+    objects: dict[int, Any] = {}
+    for nc in groups[0]:
+        key = id(nc)
+        if key not in counts:
+            counts[key] = 0
+            objects[key] = nc
+        counts[key] += 1
+        face = int(up or nc.up)
+        codes.extend([s.id << 1 | face for s in nc.symbols])
+    if len(codes) != len(slots):
+        return None
+    after = holes - filled
+    if reg.rows > 1 and after.issuperset(range(end - width, end)):
+        return None  # the bottom row stays empty: trimmed
+    inside = layout.inside
+    if inside and not inside.isdisjoint(range(off, end)):
+        sleeve = reg.sleeve
+        if sleeve is None or any(r not in sleeve.rows for r in range(1, reg.rows + 1)):
+            return None
+    n = layout.size
+    src = list(range(n))
+    idx = list(src)
+    for f in holes.intersection(range(off, end)):  # the region's empty places (those filled too)
+        src[f] = EMPTY
+        idx[f] = n
+    for i, f in enumerate(slots):  # the i-th new card: token NEW - i, gathered after EMPTY
+        src[f] = NEW - i
+        idx[f] = n + 1 + i
+    delta: dict[int, int] = {}
+    turned = ROTATIONS.to
+    for key, times in counts.items():
+        for s in objects[key].symbols:
+            card = ROTATIONS.physical(s.id) if s.id in turned else s.id
+            delta[card] = delta.get(card, 0) + times
+    plan = Plan(Layout.make((), after, (), layout.regions), tuple(src), tuple(codes), delta)
+    plan.__dict__["_getter"] = itemgetter(*idx) if len(idx) > 1 else _few(tuple(idx))
+    remember_landings(plan, layout, ())
+    return plan

@@ -32,7 +32,7 @@ from ..machine.plans import Resolved, remember_landings
 from ..sleeves import SleeveFrame
 from ..table import NEW, SLEEVES, Layout, NewCards
 from .base import _few
-from .holes import discard_holes, remade
+from .holes import discard_holes, place_holes, remade
 from .runs import bottom_row, call_rows, return_row, take_runs
 
 physical = ROTATIONS.physical
@@ -135,10 +135,9 @@ class FastDraft:
         self.order.remove(name)
 
     def finish(self, keep_empty: Sequence[str] = ()) -> tuple[Layout, tuple[int, ...], tuple[int, ...]]:
-        """What :meth:`Draft.finish` gives, without labels. Also keeps, for :meth:`plan`, the
-        gather's index over the old cells and the cards that leave a sleeve but stay on the table
-        (in the touched regions' rows that lie outside a sleeve: an untouched region keeps its
-        cards in the same rows of the same sleeves)."""
+        """What :meth:`Draft.finish` gives, without labels; keeps for :meth:`plan` the gather's index
+        over the old cells and the cards that leave a sleeve but stay on the table (in touched
+        rows outside a sleeve: an untouched region keeps its cards in the same sleeves' rows)."""
         grids = self.grids
         for name in list(self.order):
             grid = grids.get(name)
@@ -648,8 +647,9 @@ def _new_leaves(value: Any, out: list[Any]) -> bool:
 def build_place_new(
     layout: Layout, placements: list[tuple[Resolved, str, list[list[Any]]]], up: bool
 ) -> Plan:
-    """:func:`build_place` for values of new cards only, without their resolved descriptions:
-    the cards of each group, in order, become the next new cards."""
+    """:func:`build_place` for new cards only (each group's, in order, the next new cards)."""
+    if (fast := place_holes(layout, placements, up)) is not None:
+        return fast  # new cards into empty places: the same layout, fewer holes
     d = FastDraft(layout)
     counts: dict[int, int] = {}  # id of a NewCards -> how often it is laid out
     objects: dict[int, Any] = {}

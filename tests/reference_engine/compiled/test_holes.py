@@ -13,14 +13,15 @@ from typing import Any
 import pytest
 
 from reference_engine import steps as st
+from reference_engine.cards import SYMBOLS
 from reference_engine.compiled import plans as fp
 from reference_engine.compiled.base import gather, same_plan, strip
-from reference_engine.compiled.holes import discard_holes, remade
+from reference_engine.compiled.holes import discard_holes, place_holes, remade
 from reference_engine.expressions import EvalError
 from reference_engine.machine.actions.layout import _discard_build
 from reference_engine.machine.plans import landings
 from reference_engine.sleeves import SleeveFrame
-from reference_engine.table import EMPTY, Layout
+from reference_engine.table import EMPTY, Layout, NewCards
 
 HERE = Path(__file__).parent
 if str(HERE) not in sys.path:
@@ -224,6 +225,112 @@ def test_the_lottery_takes_it_and_runs_as_the_interpreter(monkeypatch: pytest.Mo
 
     monkeypatch.setattr(fp, "discard_holes", counted)
     text = LOTTERY.read_text().replace("title: Knockout lottery", "title: Knockout lottery (holes)")
+    ended, _ = _compare(text, 40, 3, 9, checked=True)
+    assert ended == {"ran"}
+    assert calls["taken"] > 10, calls
+
+
+# --------------------------------------------------------------------------- new cards into holes
+
+UP, DOWN = SYMBOLS.intern("up"), SYMBOLS.intern("down")
+
+
+def general_place(monkeypatch: pytest.MonkeyPatch, layout: Layout, placements: Any, up: bool) -> Any:
+    """build_place_new the FastDraft's way (the derived path switched off)."""
+    with monkeypatch.context() as m:
+        m.setattr(fp, "place_holes", lambda *a: None)
+        return fp.build_place_new(layout, placements, up)
+
+
+def placed(monkeypatch: pytest.MonkeyPatch, layout: Layout, placements: Any, up: bool = False) -> bool:
+    """Whether place_holes takes it; where it does, its plan is the general builder's (layout by
+    identity, sources, new cards, supply count, gather, landings), where it does not the general
+    builder is asked (or refuses)."""
+    got = place_holes(layout, placements, up)
+    try:
+        want = general_place(monkeypatch, layout, placements, up)
+    except (fp.Defer, EvalError):
+        assert got is None
+        return False
+    if got is None:
+        return False
+    same_plan(STEP, got, want, layout)
+    assert list(got.delta.items()) == list(want.delta.items())  # the same order too
+    cells = list(range(0, 2 * layout.size, 2))
+    consts = tuple(range(1, 2 * len(got.consts) + 1, 2))
+    assert gather(cells, got, consts) == gather(cells, want, consts)
+    assert landings(got, layout) == landings(want, layout)
+    assert fp.build_place_new(layout, placements, up) is not None
+    return True
+
+
+def arrows(k: int) -> list[list[Any]]:
+    return [[NewCards([DOWN]) for _ in range(k)]]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_fresh_arrows_into_a_rows_empty_places_are_the_general_builders(
+    monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
+    rng = random.Random(seed)
+    taken = 0
+    for _ in range(25):
+        layout = Layout.make(shapes(), rng.sample(range(10, 17), rng.randint(1, 6)))
+        empty = sorted(c - 9 for c in layout.holes)  # P's row-2 columns that are empty
+        cols = tuple(rng.sample(empty, rng.randint(1, len(empty))))
+        taken += placed(monkeypatch, layout, [(("grid", "P", (2,), cols), "row", arrows(len(cols)))])
+    assert taken == 25
+
+
+def test_one_object_laid_out_twice_and_turned_cards_count_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    layout = Layout.make(shapes(), (10, 11, 12, 13, 4))
+    one, pair = NewCards([UP]), NewCards([DOWN, UP], up=True)
+    assert placed(monkeypatch, layout, [(("grid", "P", (2,), (1, 3, 4)), "row", [[one, one, one]])], up=True)
+    assert placed(monkeypatch, layout, [(("grid", "P", (2,), (4, 1)), "row", [[pair]])])
+    assert placed(monkeypatch, layout, [(("grid", "P", (1, 2), (2,)), "row", [[pair]])])  # rows 1 and 2
+
+
+PLACE_MUTANTS = [
+    ((10,), [(("grid", "P", (2,), (2,)), "row", arrows(1))]),  # not an empty place
+    ((10,), [(("grid", "P", (2,), (1, 1)), "row", arrows(2))]),  # twice
+    ((10, 11), [(("grid", "P", (2,), (1, 2)), "row", arrows(1))]),  # fewer cards than places
+    ((10,), [(("grid", "P", (3,), (1,)), "row", arrows(1))]),  # a row below: the region grows
+    ((10,), [(("grid", "P", (2,), (0,)), "row", arrows(1))]),  # out of range
+    ((10,), [(("grid", "P", (2,), (8,)), "row", arrows(1))]),
+    ((10,), [(("grid", "Q", (2,), (1,)), "row", arrows(1))]),  # no such region
+    ((0,), [(("grid", "h1", (1,), (1,)), "row", arrows(1))]),  # a hand
+    ((10,), [(("name", "P"), "row", arrows(1))]),  # another target
+    ((10, 11), [(("grid", "P", (2,), (1,)), "row", arrows(1))] * 2),  # two targets
+    ((10,), [(("grid", "P", (2,), (1,)), "columns", arrows(1))]),  # another form
+    ((10, 11), [(("grid", "P", (2,), (1, 2)), "row", arrows(1) * 2)]),  # two groups
+    ((23, 24, 25, 26, 27, 28), [(("grid", "M", (1,), (1,)), "row", arrows(1))]),  # bottom rows stay empty
+]
+
+
+@pytest.mark.parametrize("holes, placements", PLACE_MUTANTS, ids=[str(i) for i in range(len(PLACE_MUTANTS))])
+def test_place_mutants_are_refused(
+    monkeypatch: pytest.MonkeyPatch, holes: tuple[int, ...], placements: Any
+) -> None:
+    layout = Layout.make(shapes(), holes)
+    assert place_holes(layout, placements, False) is None
+    assert not placed(monkeypatch, layout, placements)
+
+
+def test_the_lottery_places_its_fresh_arrows_through_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """4(a)'s fresh arrows go through it, compared with the interpreter's plan (``ev.CHECKED``:
+    rows.NewPlace's _apply) and run for run with the interpreter."""
+    from reference_engine.compiled import holes
+
+    calls = {"taken": 0}
+    real = holes.place_holes
+
+    def counted(*args: Any) -> Any:
+        got = real(*args)
+        calls["taken"] += got is not None
+        return got
+
+    monkeypatch.setattr(fp, "place_holes", counted)
+    text = LOTTERY.read_text().replace("title: Knockout lottery", "title: Knockout lottery (fresh arrows)")
     ended, _ = _compare(text, 40, 3, 9, checked=True)
     assert ended == {"ran"}
     assert calls["taken"] > 10, calls
