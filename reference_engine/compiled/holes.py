@@ -27,14 +27,14 @@ from typing import Any
 from ..cards import EMPTY, ROTATIONS
 from ..machine import Plan
 from ..machine.plans import remember_landings
-from ..table import NEW, Layout
+from ..table import NEW, SLEEVES, Layout
 from .base import _few
 from .runs import region_at
 
 
-def discard_holes(layout: Layout, flats: Sequence[int]) -> Plan | None:
-    """The discard of ``flats`` (slots of one region, in order) as empty places of the same
-    layout, or None where that is not the general builder's plan (see the module docs)."""
+def _emptied(layout: Layout, flats: Sequence[int]) -> tuple[frozenset[int], list[int]] | None:
+    """The holes and the sources (``EMPTY`` at the region's empty places) once ``flats`` leave
+    their region, or None where the general builder must say (see :func:`discard_holes`)."""
     if not flats:
         return None
     n = layout.size
@@ -51,7 +51,7 @@ def discard_holes(layout: Layout, flats: Sequence[int]) -> Plan | None:
         return None  # a slot twice: the interpreter names the empty place
     holes = layout.holes
     if holes and not holes.isdisjoint(going):
-        return None  # an empty place discarded: the interpreter names it
+        return None  # an empty place taken: the interpreter names it
     inside = layout.inside
     if inside and not inside.isdisjoint(range(off, end)):
         sleeve = reg.sleeve
@@ -61,18 +61,31 @@ def discard_holes(layout: Layout, flats: Sequence[int]) -> Plan | None:
     if after.issuperset(range(end - reg.cols, end)):
         return None  # the bottom row goes empty: trimmed (or the region dropped)
     src = list(range(n))
-    idx = list(src)
     for f in going:
         src[f] = EMPTY
-        idx[f] = n
     if holes:
         for f in holes.intersection(range(off, end)):  # the region's own empty places
             src[f] = EMPTY
-            idx[f] = n
-    plan = Plan(Layout.make((), after, (), layout.regions), tuple(src), (), {}, tuple(flats))
+    return after, src
+
+
+def _gathered(plan: Plan, src: Sequence[int], n: int) -> Plan:
+    """``plan`` with its gather (``EMPTY`` read at ``n``, after the old cells) and no landings."""
+    idx = [n if t == EMPTY else t for t in src]
     plan.__dict__["_getter"] = itemgetter(*idx) if len(idx) > 1 else _few(tuple(idx))
-    remember_landings(plan, layout, ())
     return plan
+
+
+def discard_holes(layout: Layout, flats: Sequence[int]) -> Plan | None:
+    """The discard of ``flats`` (slots of one region, in order) as empty places of the same
+    layout, or None where that is not the general builder's plan (see the module docs)."""
+    emptied = _emptied(layout, flats)
+    if emptied is None:
+        return None
+    after, src = emptied
+    plan = Plan(Layout.make((), after, (), layout.regions), tuple(src), (), {}, tuple(flats))
+    remember_landings(plan, layout, ())
+    return _gathered(plan, src, layout.size)
 
 
 def remade(old: Layout, shapes: Sequence[tuple[Any, ...]], holes: Iterable[int]) -> Layout:
@@ -153,4 +166,42 @@ def place_holes(
     plan = Plan(Layout.make((), after, (), layout.regions), tuple(src), tuple(codes), delta)
     plan.__dict__["_getter"] = itemgetter(*idx) if len(idx) > 1 else _few(tuple(idx))
     remember_landings(plan, layout, ())
+    return plan
+
+
+def move_out(layout: Layout, res: Any) -> Plan | None:
+    """:func:`~.plans.build_move` of cards of one region into a new region laid after the others
+    (a knockout round's left arrows out of their sleeves, ``U``, 4(a)): the old regions as they
+    are, their places emptied, the new region appended; or None where that is not the general
+    builder's plan: one move, the cards of one region that is no hand, each once, none an empty
+    place, its bottom row left with a card, no sleeved card of it in a row its sleeves do not
+    keep, and the new region's name neither on the table nor declared in sleeves."""
+    if len(res) != 1:
+        return None
+    tres, flats, shape = res[0]
+    if tres[0] != "name" or not flats:
+        return None
+    into = tres[1]
+    if into in layout.by_name or SLEEVES.get().get(into) is not None:
+        return None
+    emptied = _emptied(layout, flats)
+    if emptied is None:
+        return None
+    holes, src = emptied
+    k = len(flats)
+    rows, cols = shape if shape is not None and shape[0] * shape[1] == k else (1, k)
+    src.extend(flats)
+    n = layout.size
+    after = Layout.make([(into, rows, cols, 1, None, None)], holes, (), layout.regions)
+    plan = _gathered(Plan(after, tuple(src), (), {}), src, n)
+    inside = layout.inside
+    out = []
+    if inside:
+        owner = layout.owner
+        for i, t in enumerate(flats):  # the new region lies in no sleeve: a sleeved card lands
+            if t in inside:
+                reg = owner(t)
+                assert reg.sleeve is not None
+                out.append((n + i, reg.sleeve.lands_up((t - reg.offset) // reg.cols + 1), t))
+    remember_landings(plan, layout, tuple(out))
     return plan

@@ -32,7 +32,7 @@ from ..machine.plans import Resolved, remember_landings
 from ..sleeves import SleeveFrame
 from ..table import NEW, SLEEVES, Layout, NewCards
 from .base import _few
-from .holes import discard_holes, place_holes, remade
+from .holes import discard_holes, move_out, place_holes, remade
 from .runs import bottom_row, call_rows, return_row, take_runs
 
 physical = ROTATIONS.physical
@@ -332,6 +332,8 @@ def build_place(layout: Layout, res: Resolved, up: bool) -> Plan:
 
 
 def build_move(layout: Layout, res: Resolved) -> Plan:
+    if (fast := move_out(layout, res)) is not None:
+        return fast  # cards of one region into a new one: the old regions as they are
     d = FastDraft(layout)
     for tres, flats, shape in res:
         place_at(d, tres, shape, d.take(flats))
@@ -372,10 +374,8 @@ def _columns(grid: list[list[int]], cols: Sequence[int]) -> list[list[int]]:
 def build_discard(layout: Layout, res: Resolved) -> Plan:
     if layout.inside and not kept_whole(layout, res):
         raise Defer()  # the interpreter's check_kept says which card stays in its sleeve
-    if res:
-        plan = bottom_row(layout, res) or discard_holes(layout, res)
-        if plan is not None:
-            return plan
+    if res and (plan := bottom_row(layout, res) or discard_holes(layout, res)) is not None:
+        return plan
     d = FastDraft(layout)
     d.take(res)
     return d.plan({}, tuple(res))

@@ -16,12 +16,12 @@ from reference_engine import steps as st
 from reference_engine.cards import SYMBOLS
 from reference_engine.compiled import plans as fp
 from reference_engine.compiled.base import gather, same_plan, strip
-from reference_engine.compiled.holes import discard_holes, place_holes, remade
+from reference_engine.compiled.holes import discard_holes, move_out, place_holes, remade
 from reference_engine.expressions import EvalError
-from reference_engine.machine.actions.layout import _discard_build
+from reference_engine.machine.actions.layout import _discard_build, _move_build
 from reference_engine.machine.plans import landings
 from reference_engine.sleeves import SleeveFrame
-from reference_engine.table import EMPTY, Layout, NewCards
+from reference_engine.table import EMPTY, SLEEVES, Layout, NewCards
 
 HERE = Path(__file__).parent
 if str(HERE) not in sys.path:
@@ -331,6 +331,99 @@ def test_the_lottery_places_its_fresh_arrows_through_it(monkeypatch: pytest.Monk
 
     monkeypatch.setattr(fp, "place_holes", counted)
     text = LOTTERY.read_text().replace("title: Knockout lottery", "title: Knockout lottery (fresh arrows)")
+    ended, _ = _compare(text, 40, 3, 9, checked=True)
+    assert ended == {"ran"}
+    assert calls["taken"] > 10, calls
+
+
+# --------------------------------------------------------------------------- cards out into a new region
+
+
+def general_move(monkeypatch: pytest.MonkeyPatch, layout: Layout, res: Any) -> Any:
+    with monkeypatch.context() as m:
+        m.setattr(fp, "move_out", lambda *a: None)
+        return fp.build_move(layout, res)
+
+
+def moved(monkeypatch: pytest.MonkeyPatch, layout: Layout, res: Any) -> bool:
+    """Whether move_out takes it; where it does, its plan is the general builder's and the
+    interpreter's (layout by identity, sources, gather, the cards slid out of a sleeve)."""
+    got = move_out(layout, res)
+    if got is None:
+        return False
+    for want in (general_move(monkeypatch, layout, res), strip(_move_build(None, None, None, layout, res))):
+        same_plan(STEP, got, want, layout)
+        cells = list(range(0, 2 * layout.size, 2))
+        assert gather(cells, got, ()) == gather(cells, want, ())
+        assert landings(got, layout) == landings(want, layout)
+    return True
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_left_arrows_out_into_a_new_row_are_the_general_builders(
+    monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
+    rng = random.Random(seed)
+    for _ in range(25):
+        layout = Layout.make(shapes(), rng.sample(range(10, 17), rng.randint(0, 4)))
+        full = [f for f in range(10, 17) if f not in layout.holes]
+        flats = tuple(rng.sample(full, rng.randint(1, len(full) - 1)))
+        shape = rng.choice([None, (1, len(flats)), (len(flats), 1)])
+        assert moved(monkeypatch, layout, ((("name", "U"), flats, shape),))
+    # From P's card row and from a region without sleeves: taken too.
+    layout = Layout.make(shapes())
+    assert moved(monkeypatch, layout, ((("name", "U"), (3, 5), None),))
+    assert moved(monkeypatch, layout, ((("name", "U"), (17, 18, 19), (1, 3)),))
+
+
+MOVE_MUTANTS = [
+    ((), ((("name", "pile"), (10,), None),)),  # onto a region on the table
+    ((), ((("name", "h2"), (10,), None),)),  # into a hand
+    ((), ((("name", "U"), (0,), None),)),  # out of a hand
+    ((), ((("name", "U"), (10,), None), (("name", "V"), (11,), None))),  # two moves
+    ((), ((("grid", "pile", (1,), (1,)), (10,), None),)),  # into places
+    ((11,), ((("name", "U"), (11,), None),)),  # an empty place
+    ((), ((("name", "U"), (10, 10), None),)),  # twice
+    ((), ((("name", "U"), (9, 10), None),)),  # two rows... of one region: taken below
+    ((), ((("name", "U"), tuple(range(10, 17)), None),)),  # the bottom row emptied
+    ((), ((("name", "U"), (2, 3), None),)),  # two regions
+    ((), ((("name", "U"), (), None),)),  # nothing
+]
+
+
+@pytest.mark.parametrize("holes, res", MOVE_MUTANTS, ids=[str(i) for i in range(len(MOVE_MUTANTS))])
+def test_move_mutants_are_refused(monkeypatch: pytest.MonkeyPatch, holes: tuple[int, ...], res: Any) -> None:
+    layout = Layout.make(shapes(), holes)
+    if res[0][1] == (9, 10):  # one region, both rows: the general builder's plan
+        assert moved(monkeypatch, layout, res)
+        return
+    assert move_out(layout, res) is None
+
+
+def test_a_new_region_declared_in_sleeves_is_refused() -> None:
+    token = SLEEVES.set({"U": LOTTERY_SLEEVE})
+    try:
+        assert move_out(Layout.make(shapes()), ((("name", "U"), (10,), None),)) is None
+    finally:
+        SLEEVES.reset(token)
+    assert move_out(Layout.make(shapes()), ((("name", "U"), (10,), None),)) is not None
+
+
+def test_the_lottery_moves_its_left_arrows_through_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """4(a)'s left arrows out (``U``) go through it, compared with the interpreter's plan
+    (``ev.CHECKED``) and run for run with the interpreter."""
+    from reference_engine.compiled import holes
+
+    calls = {"taken": 0}
+    real = holes.move_out
+
+    def counted(*args: Any) -> Any:
+        got = real(*args)
+        calls["taken"] += got is not None
+        return got
+
+    monkeypatch.setattr(fp, "move_out", counted)
+    text = LOTTERY.read_text().replace("title: Knockout lottery", "title: Knockout lottery (left arrows)")
     ended, _ = _compare(text, 40, 3, 9, checked=True)
     assert ended == {"ran"}
     assert calls["taken"] > 10, calls
