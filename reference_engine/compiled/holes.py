@@ -1,6 +1,7 @@
-"""New layouts derived from the old one, not made again region by region: a plan that only
-empties places inside one region (the same regions, more holes), and the regions a
-:class:`~.plans.FastDraft` leaves as they were before the first it changes (:func:`remade`).
+"""Plans whose new layout is derived from the old one, not made again region by region through
+a :class:`~.plans.FastDraft`: places emptied inside one region (:func:`discard_holes`), new
+cards into empty places (:func:`place_holes`), cards out into a new region laid after the others
+(:func:`move_out`).
 
 A knockout lottery's round discards its losers' arrows (``[P[2, j] for j in out]``): a few
 places of the sleeves' arrow row go empty, every region keeps its size and place. The rounds of
@@ -20,7 +21,7 @@ with the general builder's on hostile tables.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from operator import itemgetter
 from typing import Any
 
@@ -86,18 +87,6 @@ def discard_holes(layout: Layout, flats: Sequence[int]) -> Plan | None:
     plan = Plan(Layout.make((), after, (), layout.regions), tuple(src), (), {}, tuple(flats))
     remember_landings(plan, layout, ())
     return _gathered(plan, src, layout.size)
-
-
-def remade(old: Layout, shapes: Sequence[tuple[Any, ...]], holes: Iterable[int]) -> Layout:
-    """``Layout.make(shapes, holes)``, the first regions whose shapes are ``old``'s own (same
-    name, size, unit, hand and sleeves: so the same offset) taken as they are (a draft that
-    touched a late region, or only filled or emptied places, leaves most of them)."""
-    same = 0
-    for was, shape in zip(old.regions, shapes):
-        if shape != (was.name, was.rows, was.cols, was.unit, was.hand, was.sleeve):
-            break
-        same += 1
-    return Layout.make(shapes[same:], holes, (), old.regions[:same])
 
 
 def place_holes(

@@ -32,7 +32,7 @@ from ..machine.plans import Resolved, remember_landings
 from ..sleeves import SleeveFrame
 from ..table import NEW, SLEEVES, Layout, NewCards
 from .base import _few
-from .holes import discard_holes, move_out, place_holes, remade
+from .holes import discard_holes, move_out, place_holes
 from .runs import bottom_row, call_rows, return_row, take_runs
 
 physical = ROTATIONS.physical
@@ -199,7 +199,7 @@ class FastDraft:
                 idx[start:end] = [t if t >= 0 else n - 1 - t for t in src[start:end]]
         self.idx = idx
         self.leaving = leaving
-        return remade(old, shapes, holes), tuple(src), tuple(self.consts)
+        return Layout.make(shapes, holes, ()), tuple(src), tuple(self.consts)
 
     def plan(self, delta: dict[int, int], returned: tuple[int, ...] = ()) -> Plan:
         """The plan :meth:`finish` describes, with its gather and its cards slid out of a sleeve

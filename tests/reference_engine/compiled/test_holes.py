@@ -16,7 +16,7 @@ from reference_engine import steps as st
 from reference_engine.cards import SYMBOLS
 from reference_engine.compiled import plans as fp
 from reference_engine.compiled.base import gather, same_plan, strip
-from reference_engine.compiled.holes import discard_holes, move_out, place_holes, remade
+from reference_engine.compiled.holes import discard_holes, move_out, place_holes
 from reference_engine.expressions import EvalError
 from reference_engine.machine.actions.layout import _discard_build, _move_build
 from reference_engine.machine.plans import landings
@@ -78,50 +78,18 @@ def test_a_layouts_own_regions_as_first_give_the_layout_make_interns(holes: tupl
     assert (got.size, got.regions) == (fresh.size, fresh.regions)
 
 
-def _edits(rng: random.Random) -> list[tuple[Any, ...]]:
-    """The test table's shapes, a few changed: a region grown, shrunk, dropped, added, another
-    hand or sleeve, a five-field shape."""
-    out = [tuple(s) for s in shapes()]
-    for _ in range(rng.randint(0, 3)):
-        i = rng.randrange(len(out))
-        name, rows, cols, unit, hand, sleeve = (*out[i], None)[:6]
-        kind = rng.randrange(6)
-        if kind == 0:
-            out[i] = (name, rows, cols + 1, unit, hand, sleeve)
-        elif kind == 1 and rows > 1 and sleeve is None:
-            out[i] = (name, rows - 1, cols, unit, hand, sleeve)
-        elif kind == 2:
-            del out[i]
-        elif kind == 3:
-            out.append((f"new{i}", 1, rng.randint(1, 4), 1, None, None))
-        elif kind == 4 and sleeve is None:
-            out[i] = (name, rows, cols, unit, None if hand else name, sleeve)
-        elif kind == 5 and sleeve is None:
-            out[i] = (name, rows, cols, unit, hand)
-    return out
-
-
-@pytest.mark.parametrize("seed", range(4))
-def test_remade_is_layout_make(seed: int) -> None:
-    """The first regions kept as they were, the rest made: the layout make interns (a region
-    after a changed one, equal but for its offset, is made again at its new offset)."""
-    rng = random.Random(seed)
-    for _ in range(40):
-        old = Layout.make(shapes(), rng.sample(range(31), rng.randint(0, 3)))
-        new = _edits(rng)
-        holes = rng.sample(range(sum(s[1] * s[2] for s in new)), rng.randint(0, 2))
-        got = remade(old, new, holes)
-        assert got is Layout.make(new, holes)
-        assert [r.offset for r in got.regions] == [r.offset for r in Layout.make(new, holes).regions]
-
-
-def test_a_region_after_a_grown_one_takes_its_new_offset() -> None:
-    old = Layout.make(shapes())
-    new = [tuple(s) for s in shapes()]
-    new[0] = ("h1", 1, 5, 1, "h1", None)  # the hand grows by two: every region after it moves
-    got = remade(old, new, ())
-    assert [r.offset for r in got.regions] == [0, 5, 19, 25, 31]
-    assert got is Layout.make(new)
+def test_first_regions_then_shapes_are_layout_makes() -> None:
+    """Any prefix of a layout's regions, then the rest as shapes (one grown: every region after
+    it at its new offset): the layout make interns from the shapes alone."""
+    old = Layout.make(shapes(), (11,))
+    grown = [tuple(s) for s in shapes()]
+    grown[2] = ("pile", 3, 3, 1, None, None)
+    for k in range(len(old.regions) + 1):
+        assert Layout.make(shapes()[k:], (11,), (), old.regions[:k]) is old
+        got = Layout.make(grown[k:], (11,), (), old.regions[:k]) if k <= 2 else None
+        if got is not None:
+            assert got is Layout.make(grown, (11,))
+            assert [r.offset for r in got.regions] == [0, 3, 17, 26, 32]
 
 
 @pytest.mark.parametrize("seed", range(6))
