@@ -150,10 +150,10 @@ class Layout:
         shapes: Sequence[tuple[Any, ...]],
         holes: Iterable[int] = (),
         labels: Iterable[Label] = (),
+        first: tuple[Region, ...] = (),
     ) -> Layout:
-        """``shapes``: (name, rows, columns, unit, hand) and optionally the region's sleeves."""
-        regions: list[Region] = []
-        offset = 0
+        """``shapes``: (name, rows, columns, unit, hand[, sleeves]), after a layout's ``first`` regions."""
+        regions, offset = list(first), (first[-1].offset + first[-1].size if first else 0)
         kept = _REGIONS
         for shape in shapes:
             if len(shape) == 6:

@@ -32,6 +32,7 @@ from ..machine.plans import Resolved, remember_landings
 from ..sleeves import SleeveFrame
 from ..table import NEW, SLEEVES, Layout, NewCards
 from .base import _few
+from .holes import discard_holes, move_out, place_holes
 from .runs import bottom_row, call_rows, return_row, take_runs
 
 physical = ROTATIONS.physical
@@ -134,10 +135,9 @@ class FastDraft:
         self.order.remove(name)
 
     def finish(self, keep_empty: Sequence[str] = ()) -> tuple[Layout, tuple[int, ...], tuple[int, ...]]:
-        """What :meth:`Draft.finish` gives, without labels. Also keeps, for :meth:`plan`, the
-        gather's index over the old cells and the cards that leave a sleeve but stay on the table
-        (in the touched regions' rows that lie outside a sleeve: an untouched region keeps its
-        cards in the same rows of the same sleeves)."""
+        """What :meth:`Draft.finish` gives, without labels; keeps for :meth:`plan` the gather's index
+        over the old cells and the cards that leave a sleeve but stay on the table (in touched
+        rows outside a sleeve: an untouched region keeps its cards in the same sleeves' rows)."""
         grids = self.grids
         for name in list(self.order):
             grid = grids.get(name)
@@ -332,6 +332,8 @@ def build_place(layout: Layout, res: Resolved, up: bool) -> Plan:
 
 
 def build_move(layout: Layout, res: Resolved) -> Plan:
+    if (fast := move_out(layout, res)) is not None:
+        return fast  # cards of one region into a new one: the old regions as they are
     d = FastDraft(layout)
     for tres, flats, shape in res:
         place_at(d, tres, shape, d.take(flats))
@@ -372,10 +374,8 @@ def _columns(grid: list[list[int]], cols: Sequence[int]) -> list[list[int]]:
 def build_discard(layout: Layout, res: Resolved) -> Plan:
     if layout.inside and not kept_whole(layout, res):
         raise Defer()  # the interpreter's check_kept says which card stays in its sleeve
-    if res:
-        plan = bottom_row(layout, res)
-        if plan is not None:
-            return plan
+    if res and (plan := bottom_row(layout, res) or discard_holes(layout, res)) is not None:
+        return plan
     d = FastDraft(layout)
     d.take(res)
     return d.plan({}, tuple(res))
@@ -647,8 +647,9 @@ def _new_leaves(value: Any, out: list[Any]) -> bool:
 def build_place_new(
     layout: Layout, placements: list[tuple[Resolved, str, list[list[Any]]]], up: bool
 ) -> Plan:
-    """:func:`build_place` for values of new cards only, without their resolved descriptions:
-    the cards of each group, in order, become the next new cards."""
+    """:func:`build_place` for new cards only (each group's, in order, the next new cards)."""
+    if (fast := place_holes(layout, placements, up)) is not None:
+        return fast  # new cards into empty places: the same layout, fewer holes
     d = FastDraft(layout)
     counts: dict[int, int] = {}  # id of a NewCards -> how often it is laid out
     objects: dict[int, Any] = {}
