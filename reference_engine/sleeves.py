@@ -58,6 +58,12 @@ class SleeveFrame:
         # sleeved regions to find the regions it keeps.
         fields = (self.declared, self.rows, self.front, self.keeps, self.side, self.kind)
         object.__setattr__(self, "_hash", hash(fields))
+        # The most rows a region lying in these sleeves may have (rows 1..span all declared),
+        # for check_rows on every new region: one comparison, no row by row look-up.
+        span = 0
+        while span + 1 in self.declared:
+            span += 1
+        object.__setattr__(self, "_span", span)
 
     def __hash__(self) -> int:
         return self._hash  # type: ignore[attr-defined, no-any-return]
@@ -91,7 +97,7 @@ class SleeveFrame:
 
 def check_rows(name: str, rows: int, frame: SleeveFrame) -> None:
     """A sleeved region holds only rows its sleeves declare."""
-    if any(r not in frame.declared for r in range(1, rows + 1)):
+    if rows > frame._span:  # type: ignore[attr-defined]  # some row 1..rows is not declared
         listed = ", ".join(str(r) for r in frame.declared)
         raise EvalError(
             f"{name} has {rows} rows, but its sleeves (sleeves: {name}) declare only rows {listed}"
