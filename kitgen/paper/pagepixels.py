@@ -16,6 +16,7 @@ text (what lies under the text), and its text alone on a transparent background.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,8 +47,39 @@ class PdfChar(TypedDict):
 
 
 def page_chars(page: Page) -> list[PdfChar]:
-    """A page's glyphs (pdfplumber gives each as a plain dict with these keys and more)."""
-    return [cast(PdfChar, c) for c in page.chars]
+    """A page's glyphs, each a fresh dict of :class:`PdfChar`'s keys (pdfplumber gives more).
+
+    Reading a page's glyphs is most of a check's time, and the page check and the identifier check
+    (kitgen.booklet.jargon) read the same pages of a kit: the glyphs of the last
+    :data:`KEPT_PAGES` pages of files opened by name are kept, keyed by the file's identity, size
+    and modification time (a file written again is read again)."""
+    key = _page_key(page)
+    kept = _KEPT.pop(key, None) if key is not None else None
+    if kept is None:
+        kept = tuple(tuple(c[k] for k in _CHAR_KEYS) for c in page.chars)
+    if key is not None:
+        _KEPT[key] = kept  # the most recent last
+        while len(_KEPT) > KEPT_PAGES:
+            del _KEPT[next(iter(_KEPT))]
+    return [cast(PdfChar, dict(zip(_CHAR_KEYS, values, strict=True))) for values in kept]
+
+
+KEPT_PAGES = 64
+_CHAR_KEYS = tuple(PdfChar.__annotations__)
+_KEPT: dict[tuple[object, ...], tuple[tuple[object, ...], ...]] = {}
+
+
+def _page_key(page: Page) -> tuple[object, ...] | None:
+    """The page's number and its file's identity, size and modification time; None for a PDF not
+    opened from a file by name."""
+    name = getattr(page.pdf.stream, "name", None)
+    if not isinstance(name, str):
+        return None
+    try:
+        st = os.stat(name)
+    except OSError:
+        return None
+    return (os.path.realpath(name), st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, page.page_number)
 
 
 DPI = 150

@@ -37,7 +37,9 @@ def test_every_built_in_protocol_is_within_the_limits(library: Library) -> None:
 def test_a_huge_parameter_is_estimated_at_once(library: Library) -> None:
     started = time.perf_counter()
     est = estimate(library.protocol("covert-lottery-modified"), {"m": 10**12})
-    assert time.perf_counter() - started < 5  # nothing is built or enumerated (loose bound)
+    # Nothing is built or enumerated (10**12 values would never end): a loose bound, as a loaded
+    # machine may pause this process for seconds.
+    assert time.perf_counter() - started < 30
     assert est.table_cards == 3 * 10**12 + 4
     assert est.combinations is None and est.combinations_log2 == 10**12
 

@@ -43,7 +43,6 @@ HOSTILE = [
     *("{" + "é" * n + ": 1}\n" for n in (1023, 1024, 1025)),
     *("[" * d + "]" * d for d in (MAX_DEPTH, MAX_DEPTH + 1)),
     *("".join("  " * i + "k:\n" for i in range(d)) + "  " * d + "v\n" for d in (MAX_DEPTH - 1, MAX_DEPTH)),
-    *("[" + ",".join(["1"] * (n - 1)) + "]" for n in (MAX_NODES, MAX_NODES + 1)),
     LAUGHS,
     "base: &b {x: 1, y: 2}\nm:\n  <<: *b\n  y: 3\n",
     "m:\n  <<: {x: 1}\n  x: 2\n",
@@ -72,6 +71,29 @@ HOSTILE = [
 def test_hostile_text_the_c_path_gives_pyyamls_answer(text: str) -> None:
     python = _outcome(lambda: source._parse_py(text, "f.yaml"))
     c = _c_or_none(text)
+    assert c is None or c == python
+    assert _outcome(lambda: load_text(text, "f.yaml")) == python
+
+
+# A list of n values at the values' limit and one past it. The fast tier lowers the limit (source
+# reads MAX_NODES when it counts, so the code path is the real limit's); the texts at the real
+# limit (each ~12 s of CPU in PyYAML's pure-Python composer) are the slow tier's.
+VALUES_LIMIT = [
+    *((1000, n) for n in (1000, 1001)),
+    *(pytest.param(MAX_NODES, n, marks=pytest.mark.slow) for n in (MAX_NODES, MAX_NODES + 1)),
+]
+
+
+@pytest.mark.parametrize(("limit", "n"), VALUES_LIMIT)
+def test_a_list_at_the_values_limit_the_c_path_gives_pyyamls_answer(
+    limit: int, n: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(source, "MAX_NODES", limit)
+    text = "[" + ",".join(["1"] * (n - 1)) + "]"
+    python = _outcome(lambda: source._parse_py(text, "f.yaml"))
+    c = _c_or_none(text)
+    assert isinstance(python, list) == (n > limit)  # refused (its problems) only past the limit
+    assert (c is None) == (n > limit)  # the C path reads the text the limit allows
     assert c is None or c == python
     assert _outcome(lambda: load_text(text, "f.yaml")) == python
 

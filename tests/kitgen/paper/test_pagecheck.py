@@ -219,3 +219,45 @@ def test_the_defects_named_in_the_issue() -> None:
     assert any("frame: a stroked line" in f and "1.6 mm from a cut line" in f for f in alpha)
     uno = found("uno-cards-p3.pdf", (56.0, 87.0))
     assert any("#FFFFFF on #D55E00 is 3.9:1" in f for f in uno)
+
+
+def test_kept_glyphs_are_a_pages_own_and_a_file_written_again_is_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """kitgen.paper.pagepixels keeps the glyphs of the pages it read (the page check and the
+    identifier check read the same kit): each read gives fresh dicts equal to pdfplumber's, the
+    right page's, a file written again under the same name is read again, and the number kept is
+    bounded."""
+    import pdfplumber
+
+    from kitgen.paper import pagepixels as px
+
+    def draw(words: str) -> object:
+        def on(c: Canvas) -> None:
+            c.setFont(FONT, 10)
+            c.drawString(100, 700, words)
+            c.showPage()
+            c.setFont(FONT, 10)
+            c.drawString(100, 700, "second page")
+
+        return on
+
+    path = _pdf(tmp_path / "p.pdf", draw("first words"))
+
+    def read(n: int) -> str:
+        with pdfplumber.open(str(path)) as pdf:
+            chars = px.page_chars(pdf.pages[n - 1])
+            fresh = [{k: c[k] for k in px._CHAR_KEYS} for c in pdf.pages[n - 1].chars]
+        assert chars == fresh
+        text = "".join(c["text"] for c in chars)
+        chars[0]["text"] = "!"  # a caller's change stays its own
+        return text
+
+    assert read(1) == read(1) == "first words" and read(2) == "second page"
+    path.unlink()  # a new file under the same name (its inode, size or time differs)
+    _pdf(path, draw("other words, longer"))
+    assert read(1) == "other words, longer" and read(2) == "second page"
+    monkeypatch.setattr(px, "KEPT_PAGES", 1)
+    read(1)
+    read(2)
+    assert len(px._KEPT) == 1 and read(1) == "other words, longer"

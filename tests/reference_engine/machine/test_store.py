@@ -44,7 +44,9 @@ def test_a_claimer_that_ended_without_publishing_is_not_waited_for(tmp_path: Pat
     Path(f"{waiting._path('k')}.claim").write_text(str(_ended_pid()))
     start = time.monotonic()
     assert waiting.claim("k") is None
-    assert time.monotonic() - start < 5
+    # Loose: a loaded machine (CI, xdist) may pause this process for seconds; the bug waited
+    # WAIT_SECONDS (an hour).
+    assert time.monotonic() - start < 60
     assert (waiting.run, waiting.loaded) == (0, 0)
 
 

@@ -285,7 +285,9 @@ def test_ctrl_c_stops_the_workers_at_once(tmp_path: Path) -> None:
         os.killpg(child.pid, signal.SIGINT)
         started = time.monotonic()
         out, _ = child.communicate(timeout=30)
-        assert time.monotonic() - started < 5
+        # Loose (a loaded machine may pause these processes for seconds); the bug: workers that
+        # went on verifying, and communicate's 30 s ran out.
+        assert time.monotonic() - started < 25
     finally:
         if child.poll() is None:
             os.killpg(child.pid, signal.SIGKILL)
@@ -333,7 +335,7 @@ def test_a_coordinator_killed_outright_leaves_no_worker_behind() -> None:
         time.sleep(0.5)
         child.kill()
         child.communicate(timeout=30)  # EOF on the pipe: every worker has let go of it
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 30  # a second or two when idle; loose for a loaded machine
         while time.monotonic() < deadline and any(Path(f"/proc/{pid}").exists() for pid in found):
             time.sleep(0.1)
         alive = [pid for pid in found if Path(f"/proc/{pid}").exists()]
