@@ -77,7 +77,7 @@ def decided(runner: Runner, final: Any) -> tuple[Any, ...]:
         sorted(layout.holes),
         tuple(final.cells),
         final.out,
-        exact(final.env),  # type-exact: Python's True == 1 would hide a run that kept the wrong one
+        tuple((name, exact(v)) for name, v in final.env),  # type-exact: True == 1 would hide a wrong run
         final.meters,
         runner.views.expanded(final.view),
     )
