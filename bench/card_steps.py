@@ -22,6 +22,7 @@ import argparse
 import collections
 import gc
 import time
+from collections.abc import Callable
 from typing import Any
 
 from reference_engine.compiled import ops, program
@@ -34,9 +35,15 @@ from reference_engine.selection import ENGINE
 Key = tuple[str, int, str, str]
 
 
-def timed(spent: dict[Key, float], count: collections.Counter[Key], depth: list[int]) -> Any:
-    """A ``run_block`` doing what :func:`ops.run_block` does, timing each step (``depth[0]``:
-    how many steps are being carried out now)."""
+def timed(
+    spent: dict[Key, float],
+    count: collections.Counter[Key],
+    depth: list[int],
+    clock: Callable[[], float] = time.perf_counter,
+) -> Any:
+    """A ``run_block`` doing what :func:`ops.run_block` does, timing each step with ``clock``
+    (``depth[0]``: how many steps are being carried out now; bench/first_turns.py times in CPU
+    seconds)."""
 
     def run_block(run: Any, block: Any) -> None:
         runner = run.runner
@@ -44,7 +51,7 @@ def timed(spent: dict[Key, float], count: collections.Counter[Key], depth: list[
             runner.current = number
             key = (run.frame.proto.name, depth[0], number or "-", step.kind)
             depth[0] += 1
-            start = time.perf_counter()
+            start = clock()
             try:
                 op(run)
                 if run.layout.shown:
@@ -52,7 +59,7 @@ def timed(spent: dict[Key, float], count: collections.Counter[Key], depth: list[
                 after_step(run, number)
             finally:
                 depth[0] -= 1
-            spent[key] = spent.get(key, 0.0) + time.perf_counter() - start
+            spent[key] = spent.get(key, 0.0) + clock() - start
             count[key] += 1
 
     return run_block

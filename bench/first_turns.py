@@ -23,49 +23,25 @@ It records nothing: it is a profile to decide what to make faster, not a figure 
 from __future__ import annotations
 
 import argparse
+import collections
 import time
 from typing import Any
 
+from card_steps import Key, timed  # bench/ is this script's folder, first on sys.path
+
 from reference_engine.api import play
 from reference_engine.compiled import ops, program
-from reference_engine.compiled.run import after_step
 from reference_engine.kinds.kind import PlaySettings
 from reference_engine.kinds.shedding import Game, load_rules
-from reference_engine.machine.plans import check_shown
 from reference_engine.registry import Library
 from reference_engine.selection import ENGINE
-
-Key = tuple[str, int, str, str]
-
-
-def timed(spent: dict[Key, float], depth: list[int]) -> Any:
-    """``ops.run_block``, adding each step's CPU seconds (its nested steps included) to ``spent``
-    by (protocol, nesting depth, step number, step kind): bench/card_steps.py's, in CPU time."""
-
-    def run_block(run: Any, block: Any) -> None:
-        runner = run.runner
-        for op, number, step in block:
-            runner.current = number
-            key = (run.frame.proto.name, depth[0], number or "-", step.kind)
-            depth[0] += 1
-            start = time.process_time()
-            try:
-                op(run)
-                if run.layout.shown:
-                    check_shown(run.state())
-                after_step(run, number)
-            finally:
-                depth[0] -= 1
-            spent[key] = spent.get(key, 0.0) + time.process_time() - start
-
-    return run_block
 
 
 def one_pass(rules: Any, library: Library, turns: int) -> tuple[float, int, dict[Key, float]]:
     """CPU seconds, virtual turns and seconds by step of the games of seeds 0, 1, ... until at
     least ``turns`` virtual turns are played."""
     spent: dict[Key, float] = {}
-    ops.run_block = timed(spent, [0])
+    ops.run_block = timed(spent, collections.Counter(), [0], clock=time.process_time)
     program.run_block = ops.run_block  # type: ignore[attr-defined]  # the name the program calls
     played = seed = 0
     start = time.process_time()

@@ -4,6 +4,7 @@ compile the very same program, and games play alike either way."""
 
 from __future__ import annotations
 
+import sys
 import threading
 from pathlib import Path
 
@@ -12,9 +13,13 @@ import pytest
 from reference_engine.compiled import Program, program_for
 from reference_engine.compiled import evaluate as ev
 from reference_engine.compiled import program as program_module
-from reference_engine.kinds.shedding import Game, load_rules
 from reference_engine.registry import Library, rulesets_dir
-from reference_engine.selection import ENGINE
+
+MACHINE_TESTS = Path(__file__).resolve().parent.parent / "machine"
+if str(MACHINE_TESTS) not in sys.path:
+    sys.path.insert(0, str(MACHINE_TESTS))
+
+from test_relabel_games import uno_card_games  # noqa: E402
 
 ARROW = "card-selection-arrow"
 CALLEE = "knockout-lottery"
@@ -24,20 +29,6 @@ def _program(library: Library, name: str = ARROW) -> Program:
     made = program_for(library, library.protocol(name))
     assert isinstance(made, Program), made
     return made
-
-
-def _games(library: Library, seeds: range) -> list[str]:
-    rules = load_rules("uno")
-    token = ENGINE.set("compiled")
-    try:
-        out = []
-        for seed in seeds:
-            game = Game(rules, library, players=4, virtual=4, level="card", seed=seed)
-            game.play()
-            out.append(repr(game.log) + repr(game.rng.getstate()))
-        return out
-    finally:
-        ENGINE.reset(token)
 
 
 def test_a_fresh_library_takes_the_program_another_compiled() -> None:
@@ -53,13 +44,13 @@ def test_games_on_a_shared_program_play_as_on_a_program_of_their_own() -> None:
     """The second library's games run on the plans the first library's games kept (the same
     program), and play exactly as on a program compiled afresh for them."""
     warm = Library()
-    _games(warm, range(2))
+    uno_card_games(range(2), warm)
     shared = Library()
-    on_shared = _games(shared, range(2, 4))
+    on_shared = uno_card_games(range(2, 4), shared)
     assert program_for(shared, shared.protocol(ARROW)) is program_for(warm, warm.protocol(ARROW))
     program_module.unshare()
     alone = Library()
-    assert _games(alone, range(2, 4)) == on_shared
+    assert uno_card_games(range(2, 4), alone) == on_shared
     assert program_for(alone, alone.protocol(ARROW)) is not program_for(warm, warm.protocol(ARROW))
 
 

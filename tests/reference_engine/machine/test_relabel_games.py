@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -27,11 +28,12 @@ def _fresh(relabel_fresh: None) -> None:
     """Every test starts with nothing kept."""
 
 
-def uno_card_games(seeds: tuple[int, ...]) -> list[str]:
-    """Whole card-level UNO games of ``seeds``, all seats virtual: each game's log and final
-    random state (also used by test_lawcache.py)."""
+def uno_card_games(seeds: Iterable[int], library: Library | None = None) -> list[str]:
+    """Whole card-level UNO games of ``seeds``, all seats virtual, on ``library`` (a fresh one by
+    default): each game's log and final random state (also used by test_lawcache.py and
+    compiled/test_program_sharing.py)."""
     rules = load_rules("uno")
-    library = Library()
+    library = Library() if library is None else library
     token = ENGINE.set("compiled")
     try:
         out = []
