@@ -143,32 +143,7 @@ class Tail:
         self.left: tuple[tuple[int, ...], ...] = ()  # the discards still to count
 
     def start(self, run: Run) -> bool:
-        self.run = self.plan = self.layout = None  # a run that ended between its steps: forgotten
-        if not ENABLED or not self._variables(run, self.l_role, self.m):
-            return False
-        layout = run.layout
-        if id(layout) not in run.shared.layouts_seen:
-            return False  # the table space of the tables between: at most this one's
-        d = self.d.args(run)
-        if d is None or not d[3]:
-            return False
-        got = self.l_role.args(run)
-        if got is None:
-            return False
-        m = self.m.args(run)
-        if m is None or not m[3]:
-            return False
-        plan = build(layout, d, got, m)
-        if plan is None:
-            return False
-        if ev.CHECKED:
-            _check(layout, plan, d, got, m)
-        cells = run.cells
-        count(run, [cells[f] for f in d[0]])
-        count(run, [cells[f] for f in d[3]], always=True)
-        self.run, self.plan, self.layout = run, plan, layout
-        self.left = (got[0], m[0], m[3])
-        return True
+        return self._begin(run, from_d=True)
 
     @staticmethod
     def _variables(run: Run, *roles: Role) -> bool:
@@ -190,27 +165,42 @@ class Tail:
         """Where no tail started at the draw-pile sleeve (the case where nothing was found, a
         run with no draw-pile sleeve): from the owner cards out on, the deferred pair and
         Step 12 as one plan (the table between them never made)."""
-        self.run = self.plan = self.layout = None
-        if not ENABLED or not self._variables(run, self.m):
+        return self._begin(run, from_d=False)
+
+    def _begin(self, run: Run, from_d: bool) -> bool:
+        """Start the tail at the draw-pile sleeve's discard (``from_d``) or at the owner cards'
+        discard: build and check the plan, count the first step's discards, keep the rest."""
+        self.run = self.plan = self.layout = None  # a run that ended between its steps: forgotten
+        if not ENABLED or not self._variables(run, *((self.l_role, self.m) if from_d else (self.m,))):
             return False
         layout = run.layout
         if id(layout) not in run.shared.layouts_seen:
-            return False  # the table space of the table between: at most this one's
+            return False  # the table space of the tables between: at most this one's
+        d = None
+        if from_d:
+            d = self.d.args(run)
+            if d is None or not d[3]:
+                return False
         got = self.l_role.args(run)
         if got is None:
             return False
         m = self.m.args(run)
         if m is None or not m[3]:
             return False
-        plan = build(layout, None, got, m)
+        plan = build(layout, d, got, m)
         if plan is None:
             return False
         if ev.CHECKED:
-            _check(layout, plan, None, got, m)
+            _check(layout, plan, d, got, m)
         cells = run.cells
-        count(run, [cells[f] for f in got[0]])
+        if d is not None:
+            count(run, [cells[f] for f in d[0]])
+            count(run, [cells[f] for f in d[3]], always=True)
+            self.left = (got[0], m[0], m[3])
+        else:
+            count(run, [cells[f] for f in got[0]])
+            self.left = (m[0], m[3])
         self.run, self.plan, self.layout = run, plan, layout
-        self.left = (m[0], m[3])
         return True
 
     def finish(self, run: Run, step: st.Step) -> bool:
