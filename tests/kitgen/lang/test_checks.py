@@ -4,7 +4,6 @@ font and on the pseudo-locale's kit, whose every string is longer by its bracket
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -12,6 +11,7 @@ import pytest
 from kitgen.booklet.jargon import check_kit as plain_words
 from kitgen.booklet.jargon import validation_titles
 from kitgen.paper.pagecheck import check_kit
+from tests.kitgen.lang.poppler import poppler
 
 
 @pytest.mark.parametrize("kit", ["japanese_font_kit", "pseudo_protocol_kit"])
@@ -28,8 +28,7 @@ def test_the_identifier_check_passes(kit: str, request: pytest.FixtureRequest) -
 
 def test_every_font_is_embedded_and_japanese(japanese_font_kit: Path) -> None:
     for pdf in sorted(japanese_font_kit.glob("*.pdf")):
-        fonts = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True)
-        rows = fonts.stdout.splitlines()[2:]
+        rows = poppler("pdffonts", str(pdf)).splitlines()[2:]
         assert rows, pdf.name
         for row in rows:
             assert "NotoSansJP" in row and " yes yes yes " in row, (pdf.name, row)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -16,6 +15,7 @@ import pytest
 from kitgen.lang import catalogue
 from kitgen.lang.overlay import cited_names
 from reference_engine.api import Library, UsageError
+from tests.kitgen.lang.poppler import poppler
 
 ASCII_WORD = re.compile(r"(?<![A-Za-z0-9_.])[A-Za-z]{4,}(?![A-Za-z0-9_.])")  # a Japanese neighbour ends it
 FILE_NAME = re.compile(r"\S+\.(?:pdf|txt|json|html|yaml|png)\b")
@@ -84,7 +84,7 @@ def test_the_japanese_uno_booklet_has_no_english_words(tmp_path: Path) -> None:
             pytest.skip(str(exc))
     library = Library()
     codes = frozenset(s for name in library.names() for s in library.protocol(name).symbols)
-    text = subprocess.run(["pdftotext", str(out / "booklet.pdf"), "-"], capture_output=True, text=True).stdout
+    text = poppler("pdftotext", str(out / "booklet.pdf"), "-")
     kit_id = json.loads((out / "manifest.json").read_text(encoding="utf-8"))["booklet"]  # the running foot's
     text = text.replace(kit_id, " ")
     assert english_words(text, codes, validation, quick, cited_names()) == []

@@ -9,7 +9,6 @@ tests/kitgen/lang/conftest.py builds once per session."""
 from __future__ import annotations
 
 import re
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +22,7 @@ from kitgen.kinds.virtual import Table, virtual_bom
 from kitgen.lang.catalogue import using_language
 from kitgen.lang.overlay import spec_text
 from reference_engine.api import Library, load_game
+from tests.kitgen.lang.poppler import poppler
 
 ENGLISH = re.compile(r"(?<![A-Za-z0-9_.\-/])[A-Za-z]{4,}(?![A-Za-z0-9_.])")
 NAMES = frozenset({"kitgen", "Avery"})  # the program's own name, a label maker's brand
@@ -152,7 +152,7 @@ def test_a_protocols_table_words_come_from_its_overlay() -> None:
 
 
 def _text(path: Path) -> str:
-    return subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True, check=True).stdout
+    return poppler("pdftotext", str(path), "-")
 
 
 def test_the_japanese_printing_guide_and_shopping_list(japanese_font_kit: Path) -> None:

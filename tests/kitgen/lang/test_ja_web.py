@@ -13,7 +13,6 @@ from __future__ import annotations
 import html
 import json
 import re
-import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
 from types import SimpleNamespace
@@ -27,6 +26,7 @@ from kitgen.booklet.parts import Section
 from kitgen.lang.catalogue import using_language
 from kitgen.lang.marked import MARK, fill_marked, marked_ids
 from kitgen.web.viewer import PageData, html_page
+from tests.kitgen.lang.poppler import poppler
 
 ROOT = Path(__file__).resolve().parents[3]
 VIEWER = ROOT / "templates" / "viewer"
@@ -241,12 +241,7 @@ def test_a_japanese_viewer_page_steps_through_in_a_browser(japanese_font_kit: Pa
 
 
 def test_the_japanese_handout(japanese_font_kit: Path) -> None:
-    text = subprocess.run(
-        ["pdftotext", "-layout", str(japanese_font_kit / "handout.pdf"), "-"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+    text = poppler("pdftotext", "-layout", str(japanese_font_kit / "handout.pdf"), "-")
     assert "授業用" in text and "答えのある場所" in text
     for english_words in ("of the", "lesson", "more step", "Places", "Place "):
         assert english_words not in text, english_words

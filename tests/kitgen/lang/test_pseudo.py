@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from kitgen.lang.pseudo import WORD, outside, unwrapped_words
 from reference_engine.api import Library, games_dir, load_game
+from tests.kitgen.lang.poppler import poppler
 
 # Distinct unwrapped words per file of the six-card AND protocol kit in qps: none
 # (test_every_player_facing_word_is_wrapped).
@@ -94,9 +94,7 @@ ROUTED = ("Contents", "Validation", "Anything", "Worked", "Moves", "Quick", "Car
 
 def page_text(path: Path) -> str:
     if path.suffix == ".pdf":
-        return subprocess.run(
-            ["pdftotext", str(path), "-"], capture_output=True, text=True, check=True
-        ).stdout
+        return poppler("pdftotext", str(path), "-")
     return path.read_text(encoding="utf-8")
 
 
