@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Collection
 from dataclasses import dataclass
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from ..cards import EMPTY, SYMBOLS
@@ -35,6 +35,7 @@ Selection = tuple[tuple[int, ...], tuple[int, int]]
 """The slots of a group of cards and its shape (rows, columns)."""
 
 _NAME = attrgetter("name")
+_FIRST = itemgetter(0)  # a variable's name (``env`` holds (name, value) pairs)
 _NEVER_FAILS = ("cards", "faces")  # decodings that read any cards (see _decode)
 
 
@@ -114,10 +115,13 @@ def _never_fails(frame: Frame, out: OutputDecl, state: State) -> bool:
     if kind == "region":
         return True
     if kind == "variable":
-        for var, value in state.env:
-            if var == name:
-                return type(value) in _PLAIN
-        return False
+        env = state.env
+        try:
+            # The first variable of that name (found in C, as ``var == name`` finds it one by one).
+            at = list(map(_FIRST, env)).index(name)
+        except ValueError:
+            return False
+        return type(env[at][1]) in _PLAIN
     if kind == "exists":
         return functions.get("exists") is BUILTINS["exists"] and not _shadowed("__state__", state)
     if functions.get("hand") is not BUILTINS["hand"] or functions.get("len") is not BUILTINS["len"]:
@@ -134,7 +138,8 @@ def _never_fails(frame: Frame, out: OutputDecl, state: State) -> bool:
 
 def _shadowed(name: str, state: State) -> bool:
     """Whether ``name`` is a region or a variable on ``state`` (what an expression reads first)."""
-    return name in state.layout.by_name or any(var == name for var, _ in state.env)
+    # ``any(var == name for var, _ in state.env)``, the variables' names compared in C.
+    return name in state.layout.by_name or name in map(_FIRST, state.env)
 
 
 _ABSENT = object()

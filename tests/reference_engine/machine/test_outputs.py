@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -16,7 +18,8 @@ from reference_engine.errors import SimulationError
 from reference_engine.expressions import parse
 from reference_engine.kinds.shedding import load_rules
 from reference_engine.machine import Runner, read_outputs
-from reference_engine.machine.outputs import _every_hand, _never_fails, _shape
+from reference_engine.machine.frame import Frame
+from reference_engine.machine.outputs import _every_hand, _never_fails, _shadowed, _shape
 from reference_engine.registry import Library
 from reference_engine.selection import CallCache, run_selection
 
@@ -131,3 +134,27 @@ def test_checked_runs_read_the_skipped_outputs_all_the_same(
     )
     assert "drew" in read and "exists('played')" in read
     assert (checked.played, checked.returned, checked.drawn) == (plain.played, plain.returned, plain.drawn)
+
+
+def test_a_variable_is_looked_up_by_its_first_pair_of_that_name(library: Library) -> None:
+    """``value: drew`` cannot fail where the first variable named drew holds a number, a truth
+    value, a text or none; a region or a variable of a name shadows a parameter of it."""
+    proto = library.protocol("card-selection-arrow")
+    frame = Frame(proto, proto.resolve_params({"sizes": (2, 1, 3)}))
+
+    def state(env: list[tuple[str, Any]], regions: tuple[str, ...] = ()) -> Any:
+        return SimpleNamespace(env=tuple(env), layout=SimpleNamespace(by_name=dict.fromkeys(regions)))
+
+    drew = proto.outputs["drew"]
+    for env, plain in [
+        ([], False),
+        ([("drew", 1)], True),
+        ([("a", 0), ("drew", [1])], False),
+        ([("drew", None), ("drew", [1])], True),
+        ([("drew", (1,)), ("drew", 1)], False),
+        ([("drew", "x")], True),
+        ([("drewx", 1), ("dre", True)], False),
+    ]:
+        assert _never_fails(frame, drew, state(env)) is plain, env
+    assert _shadowed("x", state([("x", 1)])) and _shadowed("x", state([], ("x",)))
+    assert not _shadowed("x", state([("y", 1), ("xx", 2)], ("z",))) and not _shadowed("x", state([]))
