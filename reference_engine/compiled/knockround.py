@@ -119,21 +119,19 @@ class Round:
 
     __slots__ = (
         "decide",
-        "direct",
         "discards",
         "head",
+        "hits",
         "kept",
         "make_plan",
         "run_block",
         "spin_no",
         "tail",
-        "then",
     )
 
     def __init__(
         self, then: Any, decide: st.Do, run_block: Callable[..., None], make_plan: Callable[..., Any]
     ) -> None:
-        self.then = then
         self.head = then[:-2]
         self.tail = then[-2:]
         self.spin_no = then[-2][1]
@@ -142,7 +140,7 @@ class Round:
         self.run_block = run_block
         self.make_plan = make_plan
         self.kept: dict[Any, Any] = {}
-        self.direct = 0  # rounds carried out directly (for the tests)
+        self.hits = 0  # rounds carried out directly (the tests count them)
 
     def run(self, run: Run) -> None:
         if self.head:
@@ -150,7 +148,7 @@ class Round:
         if ev.CHECKED:
             self._checked(run)
         elif self._direct(run):
-            self.direct += 1
+            self.hits += 1
         else:
             self.run_block(run, self.tail)
 
@@ -167,7 +165,7 @@ class Round:
         if not done:
             self.run_block(run, self.tail)
             return
-        self.direct += 1
+        self.hits += 1
         _restore(run, before)
         try:
             self.run_block(run, self.tail)
