@@ -40,15 +40,17 @@ from ..expressions import EvalError
 from ..expressions.expression import parse
 from ..functions import BUILTINS
 from ..machine.actions import layout as lay
-from ..machine.frontier import _BUDGET, env_kept, env_set
+from ..machine.frontier import _BUDGET, env_drop, env_kept, env_set
 from ..machine.plans import check_shown
 from ..machine.runner import MAX_RUN_STEPS
+from ..table import SLEEVES
 from . import evaluate as ev
 from . import plans as fp
 from .base import apply_plan, fail
 from .knockout import ALIVE, DISCARD, OUT, ROTATE, _shape
 from .run import Run, note_shape
 
+NEW = "new(down)"
 SPIN = "[[P[*, alive[2 * i - 1]], U[i], P[*, alive[2 * i]]] for i in 1..h]"
 
 STEPS = 8
@@ -83,6 +85,27 @@ def _canonical() -> Any:
     return _SIG[0]
 
 
+def _slide_sig() -> Any:
+    """The lottery's ``4(a)``: ``let h``, ``move U``, ``for i: place P[2, ...]: new(down)``."""
+    if len(_SIG) < 2:
+        left = "P[2, alive[2 * i - 1]]"
+        _SIG.append(
+            (
+                "do",
+                ("let", None, (("h", _e("len(alive) // 2")),)),
+                ("move", None, (("U", None, _e(f"[{left} for i in 1..h]")),)),
+                (
+                    "for",
+                    None,
+                    "i",
+                    _e("1..h"),
+                    ("place", None, False, ((None, _e(left), "row", _e("new(down)")),)),
+                ),
+            )
+        )
+    return _SIG[1]
+
+
 def _sig(step: st.Step) -> Any:
     """What of a step the direct round relies on: its kind, its expressions node for node, an
     inner step's number; None for a step carrying labels or of another kind."""
@@ -96,7 +119,18 @@ def _sig(step: st.Step) -> Any:
         return (step.kind, step.number, _shape(step.what.node))
     if isinstance(step, st.Let):
         return ("let", step.number, tuple((k, _shape(e.node)) for k, e in step.values.items()))
+    if isinstance(step, st.Move):
+        return ("move", step.number, tuple((t.name, _target(t), _shape(e.node)) for t, e in step.pairs))
+    if isinstance(step, st.For) and step.values is not None:
+        return ("for", step.number, step.var, _shape(step.values.node), *(_sig(s) for s in step.body))
+    if isinstance(step, st.Place):
+        places = tuple((t.name, _target(t), form, _shape(e.node)) for t, form, e in step.targets)
+        return ("place", step.number, step.up, places)
     return None
+
+
+def _target(t: st.Target) -> Any:
+    return None if t.expr is None else _shape(t.expr.node)
 
 
 def branch(step: st.If, then: Any, run_block: Callable[..., None], make_plan: Callable[..., Any]) -> Any:
@@ -110,7 +144,11 @@ def branch(step: st.If, then: Any, run_block: Callable[..., None], make_plan: Ca
     if (_sig(spin), _sig(decide)) != _canonical():
         return None
     assert isinstance(decide, st.Do)
-    return Round(then, decide, run_block, make_plan)
+    first = step.then[0]
+    slide = first if isinstance(first, st.Do) and len(then) == 3 and then[0][2] is first else None
+    if slide is not None and _sig(slide) != _slide_sig():
+        slide = None
+    return Round(then, slide, decide, run_block, make_plan)
 
 
 class Round:
@@ -124,30 +162,51 @@ class Round:
         "hits",
         "kept",
         "make_plan",
+        "moves",
+        "places",
         "run_block",
+        "slid",
+        "slide",
         "spin_no",
         "tail",
+        "then",
     )
 
     def __init__(
-        self, then: Any, decide: st.Do, run_block: Callable[..., None], make_plan: Callable[..., Any]
+        self,
+        then: Any,
+        slide: st.Do | None,
+        decide: st.Do,
+        run_block: Callable[..., None],
+        make_plan: Callable[..., Any],
     ) -> None:
+        self.then = then
         self.head = then[:-2]
         self.tail = then[-2:]
+        self.slide = None if slide is None else (then[0][1], slide.body[1], slide.body[2].body[0])  # type: ignore[attr-defined]
         self.spin_no = then[-2][1]
         self.decide = then[-1][1]
         self.discards = (decide.body[4], decide.body[5])
         self.run_block = run_block
         self.make_plan = make_plan
-        self.kept: dict[Any, Any] = {}
-        self.hits = 0  # rounds carried out directly (the tests count them)
+        self.kept: dict[Any, Any] = {}  # the discards' plans
+        self.moves: dict[Any, Any] = {}  # the slide's move, by layout and left columns
+        self.places: dict[Any, Any] = {}  # the slide's places, by layout, place and symbol
+        self.hits = 0  # rounds whose spin and decision were direct (the tests count them)
+        self.slid = 0  # rounds whose slide was direct
 
     def run(self, run: Run) -> None:
-        if self.head:
-            self.run_block(run, self.head)
         if ev.CHECKED:
             self._checked(run)
-        elif self._direct(run):
+        else:
+            self._go(run)
+
+    def _go(self, run: Run) -> None:
+        if self.slide is not None and self._slide(run):
+            self.slid += 1
+        elif self.head:
+            self.run_block(run, self.head)
+        if self._direct(run):
             self.hits += 1
         else:
             self.run_block(run, self.tail)
@@ -158,17 +217,13 @@ class Round:
 
         before = _snapshot(run)
         try:
-            done = self._direct(run)
+            self._go(run)
             mine: Any = _snapshot(run)
         except Exception as exc:  # compared with the steps' below
-            done, mine = True, (type(exc), str(exc))
-        if not done:
-            self.run_block(run, self.tail)
-            return
-        self.hits += 1
+            mine = (type(exc), str(exc))
         _restore(run, before)
         try:
-            self.run_block(run, self.tail)
+            self.run_block(run, self.then)
         except Exception as exc:
             if mine != (type(exc), str(exc)):
                 raise ev.Mismatch(f"a direct knockout round failed with {mine!r}, its steps {exc!r}") from exc
@@ -176,6 +231,116 @@ class Round:
         theirs = _snapshot(run)
         if mine != theirs:
             raise ev.Mismatch(f"a direct knockout round ends with {mine!r}, its steps with {theirs!r}")
+
+    def _slide(self, run: Run) -> bool:
+        """4(a) carried out at once (``let h``, the move, the loop of places, each step counted
+        and its plan the step's own), or False (nothing done) where the module docs' conditions
+        do not hold."""
+        assert self.slide is not None
+        env = run.vars()
+        alive = env.get("alive")
+        if type(alive) is not tuple:
+            return False
+        n = len(alive)
+        h = n // 2
+        shared = run.shared
+        left = _BUDGET.get()
+        if (
+            h < 1
+            or not shared.peak_frontier
+            or (left is not None and left[0] < h + 4)
+            or shared.states_processed - shared.run_start + h + 4 >= MAX_RUN_STEPS
+            or run.runner.limits is not None
+        ):
+            return False
+        layout = run.layout
+        by = layout.by_name
+        if layout.labels or layout.shown or "U" in by or SLEEVES.get().get("U") is not None:
+            return False
+        if "P" in env or "U" in env or "down" in env or "down" in by:
+            return False
+        P = by.get("P")
+        if P is None or P.rows != 2 or P.unit != 1 or P.hand is not None:
+            return False
+        g = run.frame.globals
+        down = g.names.get("down")
+        functions = g.functions
+        if type(down) is not Symbol or functions.get("len") is not BUILTINS.get("len"):
+            return False
+        if functions.get("new") is not BUILTINS.get("new"):
+            return False
+        cols = P.cols
+        if any(type(a) is not int or not 1 <= a <= cols for a in alive) or len(set(alive)) != n:
+            return False
+        cells = run.cells
+        top = P.offset - 1
+        low = top + cols
+        for a in alive[: 2 * h]:
+            for f in (top + a, low + a):
+                c = cells[f]
+                if c < 0 or c & 1:  # an empty place, or a card face up: the steps say
+                    return False
+        holes = layout.holes
+        if holes and any(top + a in holes or low + a in holes for a in alive[: 2 * h]):
+            return False
+        number, move, place = self.slide
+        run.runner.current = number
+        views = run.views
+        run.env = env_kept(run.env, "h", h) or env_set(run.env, "h", h)
+        run.view = views.extend(run.view, ("let", (("h", h),)))
+        _done(run)
+        lefts = alive[0 : 2 * h : 2]
+        key: Any = (layout, lefts)
+        plan = self.moves.get(key)
+        if plan is None:
+            plan = self._plan(run, move, lay._move_resolve, lay._move_build, fp.build_move, key, self.moves)
+        _apply(run, move, plan)
+        run.view = views.extend(run.view, ("for", tuple(range(1, h + 1))))
+        up = place.up
+        for i, a in enumerate(lefts, 1):
+            key = (run.layout, low + a, down)
+            plan = self.places.get(key)
+            if plan is None:
+                env0 = run.env
+                run.env = env_kept(env0, "i", i) or env_set(env0, "i", i)
+                try:
+                    plan = self._plan(
+                        run,
+                        place,
+                        lay._place_resolve,
+                        lay._place_build,
+                        lambda layout, res: fp.build_place(layout, res, up),
+                        key,
+                        self.places,
+                    )
+                finally:
+                    run.env = env0
+            _apply(run, place, plan)
+        run.env = env_drop(run.env, "i")
+        _done(run)  # the loop
+        _done(run)  # the slide itself
+        return True
+
+    def _plan(
+        self,
+        run: Run,
+        step: st.Step,
+        resolve: Callable[..., Any],
+        build: Callable[..., Any],
+        fast: Callable[..., Any],
+        key: Any,
+        kept: dict[Any, Any],
+    ) -> Any:
+        """The step's plan as its op makes it (its resolver, :func:`~.ops.make_plan`), kept."""
+        try:
+            res = resolve(run.runner, run.frame, step, run.state(), run.fev)
+            plan = self.make_plan(run, step, res, build, fast)
+        except EvalError as exc:
+            raise fail(run, step, exc) from None
+        if len(kept) >= KEPT:
+            kept.clear()
+        kept[key] = plan
+        return plan
 
     def _direct(self, run: Run) -> bool:
         """The spin and the decision carried out at once, or False (nothing done) where the
@@ -275,8 +440,11 @@ class Round:
         won = tuple([alive[2 * i] if ups[i] else alive[2 * i + 1] for i in range(h)])
         if len(alive) % 2 == 1:
             won += (alive[-1],)
+        env = dict(run.env)  # as the two lets leave it (whole numbers: frozen as they are)
+        env["out"] = out
+        env["alive"] = won
+        run.env = tuple(sorted(env.items()))
         for name, v in (("out", out), ("alive", won)):
-            run.env = env_kept(run.env, name, v) or env_set(run.env, name, v)
             run.view = views.extend(run.view, ("let", ((name, v),)))
             _done(run)
         self._discard(run, self.discards[0], tuple([low + j for j in out]))
@@ -296,17 +464,23 @@ class Round:
             if len(self.kept) >= KEPT:
                 self.kept.clear()
             self.kept[key] = plan
-        apply_plan(run, step, plan)
-        after = run.layout
-        if after.shown:
-            cells = run.cells
-            for f in after.shown:
-                if not cells[f] & 1:  # a sleeve shows a card the protocol has face down
-                    try:
-                        check_shown(run.state())
-                    except EvalError as exc:
-                        raise fail(run, step, exc) from None
-        _done(run)
+        _apply(run, step, plan)
+
+
+def _apply(run: Run, step: st.Step, plan: Any) -> None:
+    """A plan applied as its step applies it, then ``run_block``'s check of what sleeves show
+    and its count."""
+    apply_plan(run, step, plan)
+    after = run.layout
+    if after.shown:
+        cells = run.cells
+        for f in after.shown:
+            if not cells[f] & 1:  # a sleeve shows a card the protocol has face down
+                try:
+                    check_shown(run.state())
+                except EvalError as exc:
+                    raise fail(run, step, exc) from None
+    _done(run)
 
 
 def _done(run: Run) -> None:
