@@ -9,6 +9,7 @@ slide is not the lottery's."""
 from __future__ import annotations
 
 import copy
+import gc
 import sys
 from pathlib import Path
 from typing import Any
@@ -47,9 +48,10 @@ def _branch(step: st.If) -> Any:
 
 
 def test_the_lottery_round_is_recognised() -> None:
-    assert isinstance(_branch(_round_if(_variant("recognised"))), knockround.Round)
+    got = _branch(_round_if(_variant("recognised")))
+    assert isinstance(got, knockround.Round) and got.slide is not None
     proto = Library().protocol("knockout-lottery")
-    assert knockround._sig(next(s for s in proto.steps if s.number == "1")) is None  # a place
+    assert knockround._sig(next(s for s in proto.steps if s.number == "2")) is None  # an if
 
 
 @pytest.mark.parametrize(
@@ -68,6 +70,21 @@ def test_a_changed_round_is_not_recognised(old: str, new: str) -> None:
     assert _branch(_round_if(_variant(f"changed {len(old)} {len(new)}", old, new))) is None
 
 
+@pytest.mark.parametrize(
+    "old,new",
+    [
+        ('h: "len(alive) // 2"', 'h: "1"'),  # another number of matches
+        ('"P[2, alive[2 * i - 1]]": "new(down)"', '"P[2, alive[2 * i - 1]]": "new(up)"'),  # another symbol
+        ('- for: {i: "1..h"}', '- for: {i: "1..1"}'),  # another range
+    ],
+)
+def test_a_changed_slide_is_left_to_its_steps(old: str, new: str) -> None:
+    """The spin and decision are the lottery's, the slide is not: a round whose slide is run
+    as compiled."""
+    got = _branch(_round_if(_variant(f"slide {len(old)} {len(new)}", old, new)))
+    assert isinstance(got, knockround.Round) and got.slide is None
+
+
 def test_a_labelled_step_is_not_recognised() -> None:
     step = copy.deepcopy(_round_if(_variant("labelled")))
     decide = step.then[-1]
@@ -81,9 +98,15 @@ def test_a_labelled_step_is_not_recognised() -> None:
 
 @pytest.mark.parametrize("checked", [True, False])
 def test_direct_rounds_run_as_the_interpreter(checked: bool) -> None:
+    slid = _slid()
     ended, hits = _compare(_variant(f"direct {checked}"), 80, 5, 11, checked=checked, kind=knockround.Round)
     assert ended == {"ran"}
     assert hits > 40  # most rounds are direct
+    assert _slid() - slid >= hits  # their slides too
+
+
+def _slid() -> int:
+    return sum(r.slid for r in gc.get_objects() if isinstance(r, knockround.Round))
 
 
 def _with_let(title: str, name: str, value: str) -> str:
