@@ -1,29 +1,33 @@
-"""A knockout round's spin and decision (``4(b)`` and ``4(c)``) carried out as one operation.
+"""A knockout round (slide, spin and decision: ``4(a)``, ``4(b)``, ``4(c)``) as one operation.
 
-A knockout lottery's round (``knockout-lottery``, Step 4) is three steps: ``4(a)`` slides the left
-arrows out into ``U``, ``4(b)`` spins every match (``[P[*, alive[2 * i - 1]], U[i], P[*, alive[2
-* i]]]``: one random half turn each), ``4(c)`` turns ``U``, rotates the winners' arrows, sets
-``out`` and ``alive`` and discards the losers' arrows and ``U``. As steps, ``4(b)`` and ``4(c)``
-cost a block run, a key looked up or an expression evaluated per step, seven steps in all. Here
-(:class:`Round`) they are one function of ``alive``, ``h``, the regions ``P`` and ``U`` and the
-cards of the matches: the same random numbers drawn in the same order (one ``random()`` a match,
-``< 1/2`` keeping the match as it lies, :func:`~.ops._spun`), the same views (the turned arrows,
-the two lets, a discard of face-down cards), the same counters (the spin, the turn, the supply
-through the discards' own plans, applied by :func:`~.base.apply_plan`), the same steps counted
-and layouts noted as ``run_block`` counts and notes them, and the message's step number left as
-it would be.
+A knockout lottery's round (``knockout-lottery``, Step 4: ``if len(alive) > 1``) is three steps:
+``4(a)`` sets ``h``, slides the left arrows out into ``U`` and a fresh "no" arrow into each left
+sleeve, ``4(b)`` spins every match (``[P[*, alive[2 * i - 1]], U[i], P[*, alive[2 * i]]]``: one
+random half turn each), ``4(c)`` turns ``U``, rotates the winners' arrows, sets ``out`` and
+``alive`` and discards the losers' arrows and ``U``. As steps they cost a block run, a key made
+and looked up or an expression evaluated per step, ``h + 12`` steps in all. Here
+(:class:`Round`) they are one function of ``alive``, the regions ``P`` and ``U`` and the cards
+of the matches: the same random numbers drawn in the same order (one ``random()`` a match,
+``< 1/2`` keeping the match as it lies, as :func:`~.ops._spun`), the same views (``h``, the loop,
+the turned arrows, the two lets, a discard of face-down cards), the same counters (the spin, the
+turn, the supply through the steps' own plans, applied by :func:`~.base.apply_plan`), the same
+variables, the same steps counted and layouts noted as ``run_block`` counts and notes them, and
+the step number a message would name left as it would be.
 
-When it applies. Statically (:func:`branch`): the ``if``'s branch ends with the two steps exactly
-as the lottery has them, node for node (the prose aside). At each run, before anything is done
-(:meth:`Round._direct`): the budget and the limit of steps cannot be reached within the eight
-steps; the layout has no labels and shows no card; ``P``, ``U`` and ``up`` are what the
-evaluator finds first (``P`` and ``U`` regions, no variable of those names, ``up`` a symbol of the
-frame that names no region nor variable, ``len`` the built-in); ``U`` is the last region, one row
-of ``h`` single cards in no sleeve; ``P`` two rows of single cards, no hand; ``alive`` a tuple of
-distinct columns of ``P``, ``h`` a whole number with ``1 <= h`` and ``2 * h <= len(alive)``; no
-place of a match empty and no card of one face up (nothing of the spin is seen; every arrow turned
-comes face up and reads as the evaluator reads it). Anything else: the steps as compiled, every
-error and observation theirs. The discards' plans are :func:`~.ops.make_plan`'s (the steps' own
+When it applies. Statically (:func:`branch`): the ``if``'s branch ends with the spin and the
+decision exactly as the lottery has them, node for node (the prose aside); the slide is direct
+only where it is the lottery's too (else it runs as compiled, :meth:`Round._slide`). At each run,
+before anything of a part is done (:meth:`Round._slide`, :meth:`Round._direct`): the budget and
+the limit of steps cannot be reached within its steps; no limit on the supply is in force (the
+slide); the layout has no labels and shows no card; ``P``, ``U``, ``up`` and ``down`` are what
+the evaluator finds first (``P`` a region and ``U`` one only after the slide, no variable of
+those names, ``up`` and ``down`` symbols of the frame naming no region, ``len`` and ``new`` the
+built-ins); ``U`` the last region, one row of ``h`` single cards in no sleeve; ``P`` two rows of
+single cards, no hand; ``alive`` a tuple of distinct columns of ``P``, ``h`` a whole number with
+``1 <= h`` and ``2 * h <= len(alive)``; no place of a match empty and no card of one face up
+(nothing of the spin is seen; every arrow turned comes face up and reads as the evaluator reads
+it). Anything else: the steps as compiled, every error and observation theirs. The plans of the
+move, the places and the discards are :func:`~.ops.make_plan`'s (the steps' own resolvers and
 builders, kept here by layout and places), their errors raised as the steps raise them. With
 ``ev.CHECKED`` every round is carried out both ways from the same table and generator and must
 end the same (:func:`~.segments._snapshot`).
@@ -59,7 +63,8 @@ STEPS = 8
 KEPT = 1024
 """Discard plans a round keeps (by layout and places); it starts afresh beyond."""
 
-_SIG: list[Any] = []
+_SIG: dict[str, Any] = {}
+"""The shapes the steps must have (made on first use)."""
 
 
 def _e(text: str) -> Any:
@@ -67,43 +72,39 @@ def _e(text: str) -> Any:
 
 
 def _canonical() -> Any:
-    if not _SIG:
-        _SIG.append(
+    if "round" not in _SIG:
+        _SIG["round"] = (
+            ("shuffle", "spin", _e(SPIN), ()),
             (
-                ("shuffle", "spin", _e(SPIN), ()),
-                (
-                    "do",
-                    ("turn", None, _e("U")),
-                    ("rotate", None, _e(ROTATE)),
-                    ("let", None, (("out", _e(OUT)),)),
-                    ("let", None, (("alive", _e(ALIVE)),)),
-                    ("discard", None, _e(DISCARD)),
-                    ("discard", None, _e("U")),
-                ),
-            )
+                "do",
+                ("turn", None, _e("U")),
+                ("rotate", None, _e(ROTATE)),
+                ("let", None, (("out", _e(OUT)),)),
+                ("let", None, (("alive", _e(ALIVE)),)),
+                ("discard", None, _e(DISCARD)),
+                ("discard", None, _e("U")),
+            ),
         )
-    return _SIG[0]
+    return _SIG["round"]
 
 
 def _slide_sig() -> Any:
     """The lottery's ``4(a)``: ``let h``, ``move U``, ``for i: place P[2, ...]: new(down)``."""
-    if len(_SIG) < 2:
+    if "slide" not in _SIG:
         left = "P[2, alive[2 * i - 1]]"
-        _SIG.append(
+        _SIG["slide"] = (
+            "do",
+            ("let", None, (("h", _e("len(alive) // 2")),)),
+            ("move", None, (("U", None, _e(f"[{left} for i in 1..h]")),)),
             (
-                "do",
-                ("let", None, (("h", _e("len(alive) // 2")),)),
-                ("move", None, (("U", None, _e(f"[{left} for i in 1..h]")),)),
-                (
-                    "for",
-                    None,
-                    "i",
-                    _e("1..h"),
-                    ("place", None, False, ((None, _e(left), "row", _e("new(down)")),)),
-                ),
-            )
+                "for",
+                None,
+                "i",
+                _e("1..h"),
+                ("place", None, False, ((None, _e(left), "row", _e("new(down)")),)),
+            ),
         )
-    return _SIG[1]
+    return _SIG["slide"]
 
 
 def _sig(step: st.Step) -> Any:
