@@ -155,10 +155,21 @@ def test_a_slide_of_fewer_matches_is_direct_alike() -> None:
     """A slide that is not the lottery's (one match a round, whatever the sleeves left): the
     branch still ends with the spin and decision, and its rounds are direct and the steps'."""
     text = _variant("one match", '                  h: "len(alive) // 2"\n', '                  h: "1"\n')
+    slid = _slid()
     for checked in (True, False):
         ended, hits = _compare(text, 30, 5, 9, checked=checked, kind=knockround.Round)
         assert ended == {"ran"}
         assert hits > 0
+    assert _slid() == slid  # its slide is not the lottery's: run as compiled
+
+
+def test_a_changed_decision_runs_as_the_interpreter() -> None:
+    """Hostile: the rotation reads ``U[i] == down`` (another symbol): not a round, its runs the
+    interpreter's."""
+    text = _variant("down", ROTATE, ROTATE.replace("== up", "== down"))
+    for checked in (True, False):
+        ended, hits = _compare(text, 20, 5, 9, checked=checked, kind=knockround.Round)
+        assert hits == 0 and ended, ended
 
 
 @pytest.mark.parametrize("units", [9, 14, 19, 26, 33, 41])
