@@ -48,6 +48,7 @@ from ..machine.frontier import _BUDGET, env_drop, env_kept, env_set
 from ..machine.plans import check_shown
 from ..machine.runner import MAX_RUN_STEPS
 from ..table import SLEEVES
+from . import discards
 from . import evaluate as ev
 from . import plans as fp
 from .base import apply_plan, fail
@@ -453,25 +454,38 @@ class Round:
         _done(run)  # the decision's own step (the enclosing block's count)
 
     def _discard(self, run: Run, step: st.Step, flats: tuple[int, ...]) -> None:
-        """A discard step of ``flats``: its plan (the step's own builders), applied."""
-        layout = run.layout
-        key = (layout, flats)
-        plan = self.kept.get(key)
-        if plan is None:
-            try:
-                plan = self.make_plan(run, step, flats, lay._discard_build, fp.build_discard)
-            except EvalError as exc:
-                raise fail(run, step, exc) from None
+        """A discard step of ``flats``: worked out without a plan where :mod:`.discards` can,
+        else by its plan (the step's own builders); kept by layout and places."""
+        key = (run.layout, flats)
+        hit = self.kept.get(key)
+        if hit is None:
+            how = discards.after(run.layout, flats)
+            hit = (how, None if how is not None else self._discard_plan(run, step, flats))
             if len(self.kept) >= KEPT:
                 self.kept.clear()
-            self.kept[key] = plan
-        _apply(run, step, plan)
+            self.kept[key] = hit
+        how, plan = hit
+        if how is not None and run.runner.limits is None:
+            discards.apply(run, how, flats)
+            _checks(run, step)
+        else:
+            _apply(run, step, plan if plan is not None else self._discard_plan(run, step, flats))
+
+    def _discard_plan(self, run: Run, step: st.Step, flats: tuple[int, ...]) -> Any:
+        try:
+            return self.make_plan(run, step, flats, lay._discard_build, fp.build_discard)
+        except EvalError as exc:
+            raise fail(run, step, exc) from None
 
 
 def _apply(run: Run, step: st.Step, plan: Any) -> None:
-    """A plan applied as its step applies it, then ``run_block``'s check of what sleeves show
-    and its count."""
+    """A plan applied as its step applies it, then ``run_block``'s checks and count."""
     apply_plan(run, step, plan)
+    _checks(run, step)
+
+
+def _checks(run: Run, step: st.Step) -> None:
+    """``run_block``'s check of what sleeves show after a step, and its count."""
     after = run.layout
     if after.shown:
         cells = run.cells
