@@ -73,11 +73,10 @@ def after(layout: Layout, flats: tuple[int, ...]) -> tuple[int, Layout, tuple[in
     return HOLES, Layout.make((), gone, (), layout.regions), own
 
 
-def apply(run: Run, how: tuple[int, Layout, tuple[int, ...]], flats: tuple[int, ...]) -> None:
-    """The discard of ``flats`` as :func:`after` worked it out (its step's checks and count are
-    the caller's)."""
-    form, layout, own = how
-    cells = run.cells
+def change(cells: list[int], how: tuple[int, Layout, tuple[int, ...]], flats: tuple[int, ...]) -> list[int]:
+    """The cells after the discard (changed in place: the gather of the builder's plan), and
+    the cards it returns to the supply, in order."""
+    form, _, own = how
     codes = [cells[f] for f in flats]
     if form == CUT:
         del cells[flats[0] :]
@@ -86,13 +85,19 @@ def apply(run: Run, how: tuple[int, Layout, tuple[int, ...]], flats: tuple[int, 
             cells[f] = EMPTY
         for f in own:
             cells[f] = EMPTY
-    counts, hidden = discarded(codes)
+    return codes
+
+
+def apply(run: Run, how: tuple[int, Layout, tuple[int, ...]], flats: tuple[int, ...]) -> None:
+    """The discard of ``flats`` as :func:`after` worked it out (its step's checks and count are
+    the caller's)."""
+    counts, hidden = discarded(change(run.cells, how, flats))
     delta: dict[int, int] = {}
     for sid, k in counts:
         delta[sid] = delta.get(sid, 0) - k
     if hidden:  # an empty place or a face-down card
         run.view = run.views.extend(run.view, ("discard", spelled(counts)))
-    run.layout = layout
+    run.layout = how[1]
     if delta:
         run.out = _out_added(run.out, delta)
         run.meters = run.meters.note_out(run.out)
