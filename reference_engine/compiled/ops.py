@@ -36,6 +36,7 @@ from . import calls, chained, families, fused, loops, pairing, placeargs, pure, 
 from . import evaluate as ev
 from . import plans as fp
 from .base import Op, RunResolve, Unsupported, apply_plan, fail, same_plan, strip
+from .knockround import branch as knockout_round
 from .plans import Defer
 from .run import Run, after_step, note_shape
 from .steady import ByNames, kept_resolve, same, steady
@@ -47,10 +48,8 @@ the step (where a check after it reports a problem)."""
 # Every field of each step kind the compiler knows, semantic or not. A field added to a step
 # kind later (a new key of the step language) is refused until the compiler says what it does.
 _COMMON = {f.name for f in dataclasses.fields(st.Step)}
-# Step kinds the compiler does not handle yet: a protocol with one runs on the interpreter under
-# ``auto`` and says why (``fallback_reason``); ``compiled`` refuses it. None today: sleeves
-# (``sleeve:``), up-down cards (``rotate:``) and calls that seat people (``hands:``,
-# ``players:``) are compiled.
+# Step kinds the compiler does not handle yet (``auto`` runs them on the interpreter, saying why;
+# ``compiled`` refuses them). None today: sleeves, up-down cards, calls that seat people.
 NOT_YET_COMPILED: tuple[str, ...] = ()
 
 KNOWN_FIELDS: dict[type[st.Step], set[str]] = {
@@ -587,6 +586,7 @@ def _if(c: Compiler, step: st.If, number: str | None) -> Op:
     then = c.block(step.then, number)
     other = c.block(step.other, number)
     test = steady(c, cond, truthy)  # kept by the variables where it reads no card
+    rnd = knockout_round(step, then, lambda run, block: run_block(run, block), make_plan)  # knockround.py
 
     def op(run: Run) -> None:
         try:
@@ -594,7 +594,7 @@ def _if(c: Compiler, step: st.If, number: str | None) -> Op:
         except EvalError as exc:
             raise fail(run, step, exc) from None
         run.view = run.views.extend(run.view, ("if", result))
-        run_block(run, then if result else other)
+        run_block(run, then if result else other) if rnd is None or not result else rnd.run(run)
 
     return op
 

@@ -1,0 +1,516 @@
+"""A knockout round (slide, spin and decision: ``4(a)``, ``4(b)``, ``4(c)``) as one operation.
+
+A knockout lottery's round (``knockout-lottery``, Step 4: ``if len(alive) > 1``) is three steps:
+``4(a)`` sets ``h``, slides the left arrows out into ``U`` and a fresh "no" arrow into each left
+sleeve, ``4(b)`` spins every match (``[P[*, alive[2 * i - 1]], U[i], P[*, alive[2 * i]]]``: one
+random half turn each), ``4(c)`` turns ``U``, rotates the winners' arrows, sets ``out`` and
+``alive`` and discards the losers' arrows and ``U``. As steps they cost a block run, a key made
+and looked up or an expression evaluated per step, ``h + 12`` steps in all. Here
+(:class:`Round`) they are one function of ``alive``, the regions ``P`` and ``U`` and the cards
+of the matches: the same random numbers drawn in the same order (one ``random()`` a match,
+``< 1/2`` keeping the match as it lies, as :func:`~.ops._spun`), the same views (``h``, the loop,
+the turned arrows, the two lets, a discard of face-down cards), the same counters (the spin, the
+turn, the supply through the steps' own plans, applied by :func:`~.base.apply_plan`), the same
+variables, the same steps counted and layouts noted as ``run_block`` counts and notes them, and
+the step number a message would name left as it would be.
+
+When it applies. Statically (:func:`branch`): the ``if``'s branch ends with the spin and the
+decision exactly as the lottery has them, node for node (the prose aside); the slide is direct
+only where it is the lottery's too (else it runs as compiled, :meth:`Round._slide`). At each run,
+before anything of a part is done (:meth:`Round._slide`, :meth:`Round._direct`): the budget and
+the limit of steps cannot be reached within its steps; no limit on the supply is in force (the
+slide); the layout has no labels and shows no card; ``P``, ``U``, ``up`` and ``down`` are what
+the evaluator finds first (``P`` a region and ``U`` one only after the slide, no variable of
+those names, ``up`` and ``down`` symbols of the frame naming no region, ``len`` and ``new`` the
+built-ins); ``U`` the last region, one row of ``h`` single cards in no sleeve; ``P`` two rows of
+single cards, no hand; ``alive`` a tuple of distinct columns of ``P``, ``h`` a whole number with
+``1 <= h`` and ``2 * h <= len(alive)``; no place of a match empty and no card of one face up
+(nothing of the spin is seen; every arrow turned comes face up and reads as the evaluator reads
+it). Anything else: the steps as compiled, every error and observation theirs. The plans of the
+move, the places and the discards are :func:`~.ops.make_plan`'s (the steps' own resolvers and
+builders, kept here by layout and places), their errors raised as the steps raise them. With
+``ev.CHECKED`` every round is carried out both ways from the same table and generator and must
+end the same (:func:`~.segments._snapshot`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .. import steps as st
+from ..cards import ROTATIONS, SYMBOLS, Symbol
+from ..expressions import EvalError
+from ..expressions.expression import parse
+from ..functions import BUILTINS
+from ..machine.actions import layout as lay
+from ..machine.frontier import _BUDGET, env_drop, env_kept, env_set
+from ..machine.plans import check_shown
+from ..machine.runner import MAX_RUN_STEPS
+from ..table import SLEEVES
+from . import discards
+from . import evaluate as ev
+from . import plans as fp
+from .base import apply_plan, fail
+from .knockout import ALIVE, DISCARD, OUT, ROTATE, _shape
+from .run import Run, note_shape
+
+NEW = "new(down)"
+SPIN = "[[P[*, alive[2 * i - 1]], U[i], P[*, alive[2 * i]]] for i in 1..h]"
+
+STEPS = 8
+"""Steps a round's spin and decision count: the spin, the decision's six and the decision itself."""
+
+KEPT = 1024
+"""Discard plans a round keeps (by layout and places); it starts afresh beyond."""
+
+_SIG: dict[str, Any] = {}
+"""The shapes the steps must have (made on first use)."""
+
+
+def _e(text: str) -> Any:
+    return _shape(parse(text).node)
+
+
+def _canonical() -> Any:
+    if "round" not in _SIG:
+        _SIG["round"] = (
+            ("shuffle", "spin", _e(SPIN), ()),
+            (
+                "do",
+                ("turn", None, _e("U")),
+                ("rotate", None, _e(ROTATE)),
+                ("let", None, (("out", _e(OUT)),)),
+                ("let", None, (("alive", _e(ALIVE)),)),
+                ("discard", None, _e(DISCARD)),
+                ("discard", None, _e("U")),
+            ),
+        )
+    return _SIG["round"]
+
+
+def _slide_sig() -> Any:
+    """The lottery's ``4(a)``: ``let h``, ``move U``, ``for i: place P[2, ...]: new(down)``."""
+    if "slide" not in _SIG:
+        left = "P[2, alive[2 * i - 1]]"
+        _SIG["slide"] = (
+            "do",
+            ("let", None, (("h", _e("len(alive) // 2")),)),
+            ("move", None, (("U", None, _e(f"[{left} for i in 1..h]")),)),
+            (
+                "for",
+                None,
+                "i",
+                _e("1..h"),
+                ("place", None, False, ((None, _e(left), "row", _e("new(down)")),)),
+            ),
+        )
+    return _SIG["slide"]
+
+
+def _sig(step: st.Step) -> Any:
+    """What of a step the direct round relies on: its kind, its expressions node for node, an
+    inner step's number; None for a step carrying labels or of another kind."""
+    if step.labels:
+        return None
+    if isinstance(step, st.Shuffle) and step.piles is not None:
+        return ("shuffle", step.how, _shape(step.piles.node), tuple(step.perms))
+    if isinstance(step, st.Do):
+        return ("do", *(_sig(s) for s in step.body))
+    if isinstance(step, (st.Turn, st.Rotate, st.Discard)) and step.what is not None:
+        return (step.kind, step.number, _shape(step.what.node))
+    if isinstance(step, st.Let):
+        return ("let", step.number, tuple((k, _shape(e.node)) for k, e in step.values.items()))
+    if isinstance(step, st.Move):
+        return ("move", step.number, tuple((t.name, _target(t), _shape(e.node)) for t, e in step.pairs))
+    if isinstance(step, st.For) and step.values is not None:
+        return ("for", step.number, step.var, _shape(step.values.node), *(_sig(s) for s in step.body))
+    if isinstance(step, st.Place):
+        places = tuple((t.name, _target(t), form, _shape(e.node)) for t, form, e in step.targets)
+        return ("place", step.number, step.up, places)
+    return None
+
+
+def _target(t: st.Target) -> Any:
+    return None if t.expr is None else _shape(t.expr.node)
+
+
+def branch(step: st.If, then: Any, run_block: Callable[..., None], make_plan: Callable[..., Any]) -> Any:
+    """The ``if``'s branch ``then`` (compiled) as a :class:`Round` where it ends with the
+    lottery's spin and decision, else None."""
+    if len(step.then) < 2 or len(then) != len(step.then):
+        return None
+    spin, decide = step.then[-2], step.then[-1]
+    if then[-2][2] is not spin or then[-1][2] is not decide:
+        return None
+    if (_sig(spin), _sig(decide)) != _canonical():
+        return None
+    assert isinstance(decide, st.Do)
+    first = step.then[0]
+    slide = first if isinstance(first, st.Do) and len(then) == 3 and then[0][2] is first else None
+    if slide is not None and _sig(slide) != _slide_sig():
+        slide = None
+    return Round(then, slide, decide, run_block, make_plan)
+
+
+class Round:
+    """An ``if``'s branch ending with a round's spin and decision (see the module docs):
+    ``run(run)`` does what ``run_block(run, then)`` does."""
+
+    __slots__ = (
+        "decide",
+        "discards",
+        "head",
+        "hits",
+        "kept",
+        "make_plan",
+        "moves",
+        "places",
+        "run_block",
+        "slid",
+        "slide",
+        "spin_no",
+        "tail",
+        "then",
+    )
+
+    def __init__(
+        self,
+        then: Any,
+        slide: st.Do | None,
+        decide: st.Do,
+        run_block: Callable[..., None],
+        make_plan: Callable[..., Any],
+    ) -> None:
+        self.then = then
+        self.head = then[:-2]
+        self.tail = then[-2:]
+        self.slide = None if slide is None else (then[0][1], slide.body[1], slide.body[2].body[0])  # type: ignore[attr-defined]
+        self.spin_no = then[-2][1]
+        self.decide = then[-1][1]
+        self.discards = (decide.body[4], decide.body[5])
+        self.run_block = run_block
+        self.make_plan = make_plan
+        self.kept: dict[Any, Any] = {}  # the discards' plans
+        self.moves: dict[Any, Any] = {}  # the slide's move, by layout and left columns
+        self.places: dict[Any, Any] = {}  # the slide's places, by layout, place and symbol
+        self.hits = 0  # rounds whose spin and decision were direct (the tests count them)
+        self.slid = 0  # rounds whose slide was direct
+
+    def run(self, run: Run) -> None:
+        if ev.CHECKED:
+            self._checked(run)
+        else:
+            self._go(run)
+
+    def _go(self, run: Run) -> None:
+        if self.slide is not None and self._slide(run):
+            self.slid += 1
+        elif self.head:
+            self.run_block(run, self.head)
+        if self._direct(run):
+            self.hits += 1
+        else:
+            self.run_block(run, self.tail)
+
+    def _checked(self, run: Run) -> None:
+        """Both ways from the same table and generator, compared; the step-by-step one kept."""
+        from .segments import _restore, _snapshot
+
+        before = _snapshot(run)
+        try:
+            self._go(run)
+            mine: Any = _snapshot(run)
+        except Exception as exc:  # compared with the steps' below
+            mine = (type(exc), str(exc))
+        _restore(run, before)
+        try:
+            self.run_block(run, self.then)
+        except Exception as exc:
+            if mine != (type(exc), str(exc)):
+                raise ev.Mismatch(f"a direct knockout round failed with {mine!r}, its steps {exc!r}") from exc
+            raise
+        theirs = _snapshot(run)
+        if mine != theirs:
+            raise ev.Mismatch(f"a direct knockout round ends with {mine!r}, its steps with {theirs!r}")
+
+    def _slide(self, run: Run) -> bool:
+        """4(a) carried out at once (``let h``, the move, the loop of places, each step counted
+        and its plan the step's own), or False (nothing done) where the module docs' conditions
+        do not hold."""
+        assert self.slide is not None
+        env = run.vars()
+        alive = env.get("alive")
+        if type(alive) is not tuple:
+            return False
+        n = len(alive)
+        h = n // 2
+        shared = run.shared
+        left = _BUDGET.get()
+        if (
+            h < 1
+            or not shared.peak_frontier
+            or (left is not None and left[0] < h + 4)
+            or shared.states_processed - shared.run_start + h + 4 >= MAX_RUN_STEPS
+            or run.runner.limits is not None
+        ):
+            return False
+        layout = run.layout
+        by = layout.by_name
+        if layout.labels or layout.shown or "U" in by or SLEEVES.get().get("U") is not None:
+            return False
+        if "P" in env or "U" in env or "down" in env or "down" in by:
+            return False
+        P = by.get("P")
+        if P is None or P.rows != 2 or P.unit != 1 or P.hand is not None:
+            return False
+        g = run.frame.globals
+        down = g.names.get("down")
+        functions = g.functions
+        if type(down) is not Symbol or functions.get("len") is not BUILTINS.get("len"):
+            return False
+        if functions.get("new") is not BUILTINS.get("new"):
+            return False
+        cols = P.cols
+        if any(type(a) is not int or not 1 <= a <= cols for a in alive) or len(set(alive)) != n:
+            return False
+        cells = run.cells
+        top = P.offset - 1
+        low = top + cols
+        for a in alive[: 2 * h]:
+            for f in (top + a, low + a):
+                c = cells[f]
+                if c < 0 or c & 1:  # an empty place, or a card face up: the steps say
+                    return False
+        holes = layout.holes
+        if holes and any(top + a in holes or low + a in holes for a in alive[: 2 * h]):
+            return False
+        number, move, place = self.slide
+        run.runner.current = number
+        views = run.views
+        run.env = env_kept(run.env, "h", h) or env_set(run.env, "h", h)
+        run.view = views.extend(run.view, ("let", (("h", h),)))
+        _done(run)
+        lefts = alive[0 : 2 * h : 2]
+        key: Any = (layout, lefts)
+        plan = self.moves.get(key)
+        if plan is None:
+            plan = self._plan(run, move, lay._move_resolve, lay._move_build, fp.build_move, key, self.moves)
+        _apply(run, move, plan)
+        run.view = views.extend(run.view, ("for", tuple(range(1, h + 1))))
+        up = place.up
+        for i, a in enumerate(lefts, 1):
+            key = (run.layout, low + a, down)
+            plan = self.places.get(key)
+            if plan is None:
+                env0 = run.env
+                run.env = env_kept(env0, "i", i) or env_set(env0, "i", i)
+                try:
+                    plan = self._plan(
+                        run,
+                        place,
+                        lay._place_resolve,
+                        lay._place_build,
+                        lambda layout, res: fp.build_place(layout, res, up),
+                        key,
+                        self.places,
+                    )
+                finally:
+                    run.env = env0
+            _apply(run, place, plan)
+        run.env = env_drop(run.env, "i")
+        _done(run)  # the loop
+        _done(run)  # the slide itself
+        return True
+
+    def _plan(
+        self,
+        run: Run,
+        step: st.Step,
+        resolve: Callable[..., Any],
+        build: Callable[..., Any],
+        fast: Callable[..., Any],
+        key: Any,
+        kept: dict[Any, Any],
+    ) -> Any:
+        """The step's plan as its op makes it (its resolver, :func:`~.ops.make_plan`), kept."""
+        try:
+            res = resolve(run.runner, run.frame, step, run.state(), run.fev)
+            plan = self.make_plan(run, step, res, build, fast)
+        except EvalError as exc:
+            raise fail(run, step, exc) from None
+        if len(kept) >= KEPT:
+            kept.clear()
+        kept[key] = plan
+        return plan
+
+    def _direct(self, run: Run) -> bool:
+        """The spin and the decision carried out at once, or False (nothing done) where the
+        module docs' conditions do not hold."""
+        shared = run.shared
+        left = _BUDGET.get()
+        if (
+            not shared.peak_frontier
+            or (left is not None and left[0] < STEPS)
+            or shared.states_processed - shared.run_start + STEPS >= MAX_RUN_STEPS
+        ):
+            return False
+        layout = run.layout
+        if layout.labels or layout.shown:
+            return False
+        env = run.vars()
+        by = layout.by_name
+        if "P" in env or "U" in env or "up" in env or "up" in by:
+            return False
+        P, U = by.get("P"), by.get("U")
+        alive, h = env.get("alive"), env.get("h")
+        if P is None or U is None or type(alive) is not tuple or type(h) is not int:
+            return False
+        n = len(alive)
+        if h < 1 or 2 * h > n or U.rows != 1 or U.unit != 1 or U.cols != h or U.hand is not None:
+            return False
+        if U.sleeve is not None or U.offset + h != layout.size:
+            return False
+        if P.rows != 2 or P.unit != 1 or P.hand is not None:
+            return False
+        g = run.frame.globals
+        up = g.names.get("up")
+        if type(up) is not Symbol or g.functions.get("len") is not BUILTINS.get("len"):
+            return False
+        cols = P.cols
+        if any(type(a) is not int or not 1 <= a <= cols for a in alive) or len(set(alive)) != n:
+            return False
+        cells = run.cells
+        top = P.offset - 1
+        low = top + cols
+        u0 = U.offset
+        matches: list[tuple[int, ...]] = []
+        for i in range(h):
+            a, b = alive[2 * i], alive[2 * i + 1]
+            flats = (top + a, low + a, u0 + i, top + b, low + b)
+            for f in flats:
+                c = cells[f]
+                if c < 0 or c & 1:  # an empty place, or a card face up: the steps say
+                    return False
+            matches.append(flats)
+        holes = layout.holes
+        if holes and any(f in holes for m in matches for f in m):
+            return False
+        self._spin(run, matches)
+        self._decide(run, alive, h, up, low, u0)
+        return True
+
+    def _spin(self, run: Run, matches: list[tuple[int, ...]]) -> None:
+        """4(b): one ``random()`` a match; ``>= 1/2`` turns it round (the piles in the reverse
+        order, every card with a half turn); no card face up, so nothing is seen."""
+        run.runner.current = self.spin_no
+        cells = run.cells
+        rotate = ROTATIONS.rotate
+        random = run.runner.rng.random
+        for pa, qa, u, pb, qb in matches:
+            if random() < 0.5:
+                continue
+            cells[pa], cells[qa], cells[u], cells[pb], cells[qb] = (
+                rotate(cells[pb]),
+                rotate(cells[qb]),
+                rotate(cells[u]),
+                rotate(cells[pa]),
+                rotate(cells[qa]),
+            )
+        run.meters = run.meters.add_shuffle("spin")
+        _done(run)
+
+    def _decide(self, run: Run, alive: tuple[int, ...], h: int, up: Symbol, low: int, u0: int) -> None:
+        """4(c): the turn, the rotation, the two lets, the two discards, and the block itself."""
+        run.runner.current = self.decide
+        cells = run.cells
+        views = run.views
+        turned = [c ^ 1 for c in cells[u0 : u0 + h]]  # every one face down before: all seen
+        cells[u0 : u0 + h] = turned
+        run.view = views.extend(run.view, ("turn", tuple(turned)))
+        run.meters = run.meters.add_turn()
+        _done(run)
+        by_id = SYMBOLS.by_id
+        ups = [by_id(c >> 1) == up for c in turned]
+        rotate = ROTATIONS.rotate
+        for i in range(h):
+            if ups[i]:
+                f = low + alive[2 * i]
+                cells[f] = rotate(cells[f])
+        _done(run)
+        out = tuple([alive[2 * i + 1] if ups[i] else alive[2 * i] for i in range(h)])
+        won = tuple([alive[2 * i] if ups[i] else alive[2 * i + 1] for i in range(h)])
+        if len(alive) % 2 == 1:
+            won += (alive[-1],)
+        env = dict(run.env)  # as the two lets leave it (whole numbers: frozen as they are)
+        env["out"] = out
+        env["alive"] = won
+        run.env = tuple(sorted(env.items()))
+        for name, v in (("out", out), ("alive", won)):
+            run.view = views.extend(run.view, ("let", ((name, v),)))
+            _done(run)
+        self._discard(run, self.discards[0], tuple([low + j for j in out]))
+        self._discard(run, self.discards[1], tuple(range(u0, u0 + h)))
+        _done(run)  # the decision's own step (the enclosing block's count)
+
+    def _discard(self, run: Run, step: st.Step, flats: tuple[int, ...]) -> None:
+        """A discard step of ``flats``: worked out without a plan where :mod:`.discards` can,
+        else by its plan (the step's own builders); kept by layout and places."""
+        key = (run.layout, flats)
+        hit = self.kept.get(key)
+        if hit is None:
+            how = discards.after(run.layout, flats)
+            hit = (how, None if how is not None else self._discard_plan(run, step, flats))
+            if len(self.kept) >= KEPT:
+                self.kept.clear()
+            self.kept[key] = hit
+        how, plan = hit
+        if how is not None and run.runner.limits is None:
+            discards.apply(run, how, flats)
+            _checks(run, step)
+        else:
+            _apply(run, step, plan if plan is not None else self._discard_plan(run, step, flats))
+
+    def _discard_plan(self, run: Run, step: st.Step, flats: tuple[int, ...]) -> Any:
+        try:
+            return self.make_plan(run, step, flats, lay._discard_build, fp.build_discard)
+        except EvalError as exc:
+            raise fail(run, step, exc) from None
+
+
+def _apply(run: Run, step: st.Step, plan: Any) -> None:
+    """A plan applied as its step applies it, then ``run_block``'s checks and count."""
+    apply_plan(run, step, plan)
+    _checks(run, step)
+
+
+def _checks(run: Run, step: st.Step) -> None:
+    """``run_block``'s check of what sleeves show after a step, and its count."""
+    after = run.layout
+    if after.shown:
+        cells = run.cells
+        for f in after.shown:
+            if not cells[f] & 1:  # a sleeve shows a card the protocol has face down
+                try:
+                    check_shown(run.state())
+                except EvalError as exc:
+                    raise fail(run, step, exc) from None
+    _done(run)
+
+
+def _done(run: Run) -> None:
+    """``run_block``'s count after a step that raised nothing (the budget and the limit of steps
+    checked beforehand not to be reached): the layout noted where new, the step counted."""
+    shared = run.shared
+    layout = run.layout
+    seen = shared.layouts_seen
+    if id(layout) not in seen:
+        seen[id(layout)] = layout
+        note_shape(shared, layout)
+    shared.states_processed += 1
+    left = _BUDGET.get()
+    if left is not None:
+        left[0] -= 1
+
+
+__all__ = ["Round", "branch"]
