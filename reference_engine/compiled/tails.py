@@ -72,7 +72,7 @@ from ..table import Layout
 from . import evaluate as ev
 from .base import _few, _out_added, discarded, gather, landed, spelled
 from .run import Run
-from .runs import _grouped, region_at, return_row
+from .runs import region_at, return_row
 
 ENABLED = True
 """Whether tails are carried out at once (the tests of each fused pair alone switch it off)."""
@@ -140,7 +140,7 @@ class Tail:
         self.run: Run | None = None  # the run carrying the tail out
         self.plan: Plan | None = None
         self.layout: Layout | None = None  # the table at the start, kept until the last step
-        self.left: tuple[tuple[int, ...], ...] = ()  # the discards still to count
+        self.left: tuple[slice, ...] = ()  # the discards still to count (whole rows: slices of the cells)
 
     def start(self, run: Run) -> bool:
         return self._begin(run, from_d=True)
@@ -156,8 +156,7 @@ class Tail:
         if self.run is not run:
             return self._owner_cards(run)
         assert len(self.left) == 3 and run.layout is self.layout, "a tail's steps in order"
-        cells = run.cells
-        count(run, [cells[f] for f in self.left[0]])
+        count(run, run.cells[self.left[0]])
         self.left = self.left[1:]
         return True
 
@@ -194,12 +193,12 @@ class Tail:
             _check(layout, plan, d, got, m)
         cells = run.cells
         if d is not None:
-            count(run, [cells[f] for f in d[0]])
-            count(run, [cells[f] for f in d[3]], always=True)
-            self.left = (got[0], m[0], m[3])
+            count(run, cells[_span(d[0])])
+            count(run, cells[_span(d[3])], always=True)
+            self.left = (_span(got[0]), _span(m[0]), _span(m[3]))
         else:
-            count(run, [cells[f] for f in got[0]])
-            self.left = (m[0], m[3])
+            count(run, cells[_span(got[0])])
+            self.left = (_span(m[0]), _span(m[3]))
         self.run, self.plan, self.layout = run, plan, layout
         return True
 
@@ -212,8 +211,8 @@ class Tail:
         self.run = self.plan = self.layout = None
         cells = run.cells
         drop, then = self.left
-        counts, hidden = discarded([cells[f] for f in drop])
-        codes = [cells[f] for f in then]
+        counts, hidden = discarded(cells[drop])
+        codes = cells[then]
         before = run.layout
         run.cells = gather(cells, plan, ())
         if hidden:
@@ -225,12 +224,16 @@ class Tail:
 
 def build(layout: Layout, d: Args | None, got: Args, m: Args) -> Plan | None:
     """The plan of the three fused steps from ``layout`` (``d`` None: the last two; see the
-    module docs); None where they are not of that kind."""
+    module docs); None where they are not of that kind. The last table's regions are the
+    regions kept (in order; a hand named keeps its slots and gets its cards at its end) and
+    then the new hands in the order of their first card, as :func:`~.runs.return_row` makes
+    them one return after the other: each hand's cards gathered once, in order."""
     if layout.labels or layout.shown:
         return None
-    pairs = [(got[1], 1), (m[1], 3)] if d is None else [(d[1], 3), (got[1], 1), (m[1], 3)]
+    back = (got, m) if d is None else (d, got, m)  # the returns, in order
     regs = []
-    for flats, rows in pairs:
+    for args, rows in zip(back, (1, 3) if d is None else (3, 1, 3)):
+        flats = args[1]
         if not flats or not 0 <= flats[0] < layout.size:
             return None
         reg = region_at(layout, flats[0])
@@ -254,31 +257,30 @@ def build(layout: Layout, d: Args | None, got: Args, m: Args) -> Plan | None:
     off = lreg.offset
     if layout.holes != frozenset(range(off, off + (lreg.rows - 1) * lreg.cols)):
         return None  # an empty place elsewhere, or a card left in a row of L above its last
-    kept: list[list[Any]] = [
-        [r.name, r.rows, r.cols, r.unit, r.hand, r.sleeve, range(r.offset, r.offset + r.rows * r.cols)]
-        for r in layout.regions
-        if r.name not in gone
-    ]
-    for flats, names in (
-        [(got[1], got[2]), (m[1], m[2])] if d is None else [(d[1], d[2]), (got[1], got[2]), (m[1], m[2])]
-    ):
-        if len(flats) != len(names) or not gone.isdisjoint(names):
-            return None
-        groups = _grouped(flats, names)
-        for one in kept:
-            name = one[0]
-            if name in groups:
-                if one[4] is None or one[1] != 1:
-                    return None  # not a hand, or a hand of rows (return_row's general case)
-                more = groups.pop(name)
-                one[2] += len(more)
-                one[6] = [*one[6], *more]
-        for name, more in groups.items():  # new hands, in the order of their first card
-            kept.append([name, 1, len(more), 1, name, None, more])
+    more = _hands(back, gone)
+    if more is None:
+        return None
+    shapes: list[tuple[Any, ...]] = []
     src: list[int] = []
-    for one in kept:
-        src.extend(one[6])
-    after = Layout.make([tuple(one[:6]) for one in kept], (), ())
+    for r in layout.regions:
+        name = r.name
+        if name in gone:
+            continue
+        start = r.offset
+        extra = more.pop(name, None)
+        if extra is None:
+            shapes.append((name, r.rows, r.cols, r.unit, r.hand, r.sleeve))
+            src.extend(range(start, start + r.rows * r.cols))
+            continue
+        if r.hand is None or r.rows != 1:
+            return None  # not a hand, or a hand of rows (return_row's general case)
+        shapes.append((name, 1, r.cols + len(extra), r.unit, r.hand, r.sleeve))
+        src.extend(range(start, start + r.cols))
+        src.extend(extra)
+    for name, extra in more.items():  # new hands, in the order of their first card
+        shapes.append((name, 1, len(extra), 1, name, None))
+        src.extend(extra)
+    after = Layout.make(shapes, (), ())
     if after.shown:
         return None
     plan = Plan(after, tuple(src), (), {})
@@ -288,11 +290,41 @@ def build(layout: Layout, d: Args | None, got: Args, m: Args) -> Plan | None:
     return plan
 
 
+def _hands(back: Sequence[Args], gone: set[str]) -> dict[str, list[int]] | None:
+    """Each hand named by the returns ``back`` with the slots of its cards, in order; the hands
+    in order of their first card; None where a return has not one hand per card or names a
+    region that goes."""
+    more: dict[str, list[int]] = {}
+    for args in back:
+        flats, names = args[1], args[2]
+        kinds = dict.fromkeys(names)  # the hands, in order of their first card
+        if len(flats) != len(names) or not gone.isdisjoint(kinds):
+            return None
+        if len(kinds) == 1:  # one hand (Step 11's returns)
+            hand = more.get(names[0])
+            if hand is None:
+                more[names[0]] = list(flats)
+            else:
+                hand.extend(flats)
+            continue
+        for name in kinds:  # several (Step 12's: a hundred cards, five owners)
+            if name not in more:
+                more[name] = []
+        for f, name in zip(flats, names):
+            more[name].append(f)
+    return more
+
+
 def _row(reg: Any, row: int, flats: Sequence[int]) -> bool:
     """Whether ``flats`` is the whole row ``row`` (from 1) of ``reg``, in order."""
     cols = reg.cols
     a = reg.offset + (row - 1) * cols
-    return len(flats) == cols and flats[0] == a and list(flats) == list(range(a, a + cols))
+    return len(flats) == cols and flats[0] == a and tuple(flats) == tuple(range(a, a + cols))
+
+
+def _span(flats: Sequence[int]) -> slice:
+    """The cells of ``flats``, a whole row (:func:`build` checked it) as one slice."""
+    return slice(flats[0], flats[-1] + 1)
 
 
 def _check(layout: Layout, plan: Plan, d: Args | None, got: Args, m: Args) -> None:
