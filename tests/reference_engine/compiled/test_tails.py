@@ -207,7 +207,9 @@ def test_the_plan_is_the_three_plans_one_after_the_other() -> None:
         "a-card-in-ls-first-row",
         "an-empty-place-in-the-grid",
         "a-region-named-as-a-hand",
+        "a-kept-region-named-as-a-hand",
         "a-row-of-another-region",
+        "fewer-owners-than-cards",
     ],
 )
 def test_tables_the_tail_cannot_carry_out_are_refused(attack: str) -> None:
@@ -219,6 +221,36 @@ def test_tables_the_tail_cannot_carry_out_are_refused(attack: str) -> None:
         layout = _layout(frozenset({0, 12, 13}))
     elif attack == "a-region-named-as-a-hand":
         m = (m[0], m[1], ("hand2", "L", "hand2", "hand4"), m[3])
+    elif attack == "a-kept-region-named-as-a-hand":  # a region that stays, no hand: the general builder's
+        m = (m[0], m[1], ("hand2", "played", "hand2", "hand4"), m[3])
+    elif attack == "fewer-owners-than-cards":
+        m = (m[0], m[1], ("hand2", "hand3", "hand2"), m[3])
     else:
         got = (got[0], d[1], got[2], ())  # the draw-pile sleeve's row as the unselected one
     assert tails.build(layout, d, got, m) is None
+
+
+@pytest.mark.parametrize("rows", [1, 2])
+def test_a_hand_on_the_table_gets_its_cards_at_its_end(rows: int) -> None:
+    """A hand the returns name that is on the table already keeps its slots and gets its cards
+    after them, in order (the three plans one after the other); a hand of rows is refused."""
+    m = SleeveFrame(declared=(2, 1, 3), rows=(2, 1, 3), front=frozenset({1, 3}), keeps=frozenset({2}))
+    one = SleeveFrame(declared=(1,), rows=(1,), front=frozenset({1}))
+    shapes = [
+        ("M", 3, 4, 1, None, m),
+        ("L", 2, 2, 1, None, m),
+        ("hand2", rows, 2, 1, "hand2", None),
+        ("D", 3, 1, 1, None, m),
+        ("played", 1, 1, 1, None, one),
+        ("unselected", 1, 1, 1, None, one),
+    ]
+    layout = Layout.make(shapes, frozenset(range(12, 14)), ())
+    d, got, m_args = _args(layout)
+    plan = tails.build(layout, d, got, m_args)
+    if rows == 2:
+        assert plan is None
+        return
+    assert plan is not None
+    tails._check(layout, plan, d, got, m_args)
+    names = [(r.name, r.cols) for r in plan.layout.regions]
+    assert names == [("hand2", 4), ("played", 1), ("hand3", 2), ("hand1", 1), ("hand4", 1)], names
