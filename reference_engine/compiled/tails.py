@@ -66,13 +66,15 @@ from operator import itemgetter
 from typing import Any
 
 from .. import steps as st
+from ..expressions import EvalError
 from ..machine import Plan
 from ..machine.plans import remember_landings
 from ..table import Layout
 from . import evaluate as ev
 from .base import _few, _out_added, discarded, gather, landed, spelled
+from .plans import kept_whole
 from .run import Run
-from .runs import region_at, return_row
+from .runs import bottom_row, region_at, return_row
 
 ENABLED = True
 """Whether tails are carried out at once (the tests of each fused pair alone switch it off)."""
@@ -166,11 +168,33 @@ class Tail:
         Step 12 as one plan (the table between them never made)."""
         return self._begin(run, from_d=False)
 
-    def _begin(self, run: Run, from_d: bool) -> bool:
-        """Start the tail at the draw-pile sleeve's discard (``from_d``) or at the owner cards'
-        discard: build and check the plan, count the first step's discards, keep the rest."""
+    def drawn(self, run: Run, what: ev.Expr) -> bool:
+        """Where the draw-pile sleeve was drawn (nothing found; its card played or kept, its
+        arrow out): from the discard of its owner card ``what`` (``D[2, *]``, just after the
+        ``if``: the whole bottom row of a region whose other rows are empty places, so that
+        the region goes) on, that discard, the deferred pair and Step 12 as one plan (the two
+        tables between never made). The discard's own conditions as it would meet them: its
+        slots as it selects them, no limit on the supply's counters, the sleeves it empties
+        emptied whole."""
+        self.run = self.plan = self.layout = None
+        layout = run.layout
+        if not ENABLED or run.runner.limits is not None or layout.labels or layout.shown:
+            return False
+        try:
+            first = what.sel(run, "discard")
+        except EvalError:
+            return False  # its own message, at its step
+        if not first or (layout.inside and not kept_whole(layout, first)):
+            return False
+        return self._begin(run, from_d=False, first=first)
+
+    def _begin(self, run: Run, from_d: bool, first: tuple[int, ...] = ()) -> bool:
+        """Start the tail at the draw-pile sleeve's discard (``from_d``), at its owner card's
+        discard where it was drawn (``first``: that row) or at the owner cards' discard: build
+        and check the plan, count the first step's discards, keep the rest."""
         self.run = self.plan = self.layout = None  # a run that ended between its steps: forgotten
-        if not ENABLED or not self._variables(run, *((self.l_role, self.m) if from_d else (self.m,))):
+        later = (self.l_role, self.m) if from_d or first else (self.m,)
+        if not ENABLED or not self._variables(run, *later):
             return False
         layout = run.layout
         if id(layout) not in run.shared.layouts_seen:
@@ -186,15 +210,18 @@ class Tail:
         m = self.m.args(run)
         if m is None or not m[3]:
             return False
-        plan = build(layout, d, got, m)
+        plan = build(layout, d, got, m, first)
         if plan is None:
             return False
         if ev.CHECKED:
-            _check(layout, plan, d, got, m)
+            _check(layout, plan, d, got, m, first)
         cells = run.cells
         if d is not None:
             count(run, cells[_span(d[0])])
             count(run, cells[_span(d[3])], always=True)
+            self.left = (_span(got[0]), _span(m[0]), _span(m[3]))
+        elif first:
+            count(run, cells[_span(first)])  # as the discard alone counts it (apply_plan's)
             self.left = (_span(got[0]), _span(m[0]), _span(m[3]))
         else:
             count(run, cells[_span(got[0])])
@@ -222,9 +249,11 @@ class Tail:
         return True
 
 
-def build(layout: Layout, d: Args | None, got: Args, m: Args) -> Plan | None:
+def build(layout: Layout, d: Args | None, got: Args, m: Args, first: Sequence[int] = ()) -> Plan | None:
     """The plan of the three fused steps from ``layout`` (``d`` None: the last two; see the
-    module docs); None where they are not of that kind. The last table's regions are the
+    module docs), after ``first`` where given (``d`` None: the drawn draw-pile sleeve's owner
+    card, the whole bottom row of a region that is no hand, whose other rows are empty places:
+    the region goes); None where they are not of that kind. The last table's regions are the
     regions kept (in order; a hand named keeps its slots and gets its cards at its end) and
     then the new hands in the order of their first card, as :func:`~.runs.return_row` makes
     them one return after the other: each hand's cards gathered once, in order."""
@@ -251,12 +280,20 @@ def build(layout: Layout, d: Args | None, got: Args, m: Args) -> Plan | None:
     lreg = region_at(layout, drop[0])
     if lreg.hand is not None or not _row(lreg, lreg.rows, drop):
         return None
-    gone = {reg.name for reg in (lreg, *regs)}
-    if len(gone) != len(regs) + 1:
+    away = [lreg, *regs]  # the regions that go
+    if first:
+        if d is not None or not 0 <= first[0] < layout.size:
+            return None
+        freg = region_at(layout, first[0])
+        if freg.hand is not None or not _row(freg, freg.rows, first):
+            return None
+        away.append(freg)
+    gone = {reg.name for reg in away}
+    if len(gone) != len(away):
         return None
-    off = lreg.offset
-    if layout.holes != frozenset(range(off, off + (lreg.rows - 1) * lreg.cols)):
-        return None  # an empty place elsewhere, or a card left in a row of L above its last
+    empty = [range(r.offset, r.offset + (r.rows - 1) * r.cols) for r in away[:1] + away[len(regs) + 1 :]]
+    if layout.holes != frozenset().union(*empty):
+        return None  # an empty place elsewhere, or a card left in a row above the last of L (or D)
     more = _hands(back, gone)
     if more is None:
         return None
@@ -327,8 +364,9 @@ def _span(flats: Sequence[int]) -> slice:
     return slice(flats[0], flats[-1] + 1)
 
 
-def _check(layout: Layout, plan: Plan, d: Args | None, got: Args, m: Args) -> None:
-    """The plan against the three built one after the other, from the tables between."""
+def _check(layout: Layout, plan: Plan, d: Args | None, got: Args, m: Args, drawn: Sequence[int] = ()) -> None:
+    """The plan against the three built one after the other, from the tables between (after
+    the discard of ``drawn``, where given: :func:`~.runs.bottom_row`)."""
 
     def rows_of(lay: Layout, name: str, *rows: int) -> list[tuple[int, ...]]:
         reg = lay.by_name[name]
@@ -342,6 +380,10 @@ def _check(layout: Layout, plan: Plan, d: Args | None, got: Args, m: Args) -> No
         dname = region_at(layout, d[1][0]).name
         first = return_row(layout, d[1], d[2], d[0], d[3])
         assert first is not None and dname not in first.layout.by_name, "the found case's plan"
+    elif drawn:
+        dname = region_at(layout, drawn[0]).name
+        first = bottom_row(layout, drawn)
+        assert first is not None and dname not in first.layout.by_name, "the drawn case's plan"
     u1 = rows_of(first.layout, uname, 1)[0]
     l2 = rows_of(first.layout, lname, first.layout.by_name[lname].rows)[0]
     second = return_row(first.layout, u1, got[2], gone=l2)
