@@ -29,21 +29,29 @@ the same order, at the same steps; the table is left as it was until Step 12's f
 which puts the last table in place. Between them, the steps that run read the table only
 through ``exists('unselected')``, which is true of the table before as of the tables between.
 
-Where no tail started at the draw-pile sleeve (nothing was found and the drawn card was played or
-kept, or the run had no draw-pile sleeve), the tail starts at the discard of ``L[2, *]``
-instead: the deferred pair and Step 12 as one plan, the one table between them never made.
+Where nothing was found and the draw-pile sleeve was drawn (its card played or kept, its arrow
+out: ``D`` is left with its owner card below an empty place), the tail starts at the discard of
+``D[2, *]`` just after the ``if`` (:func:`~.fused._after_if` hands it over, :meth:`Tail.drawn`):
+that discard (``D`` goes), the deferred pair and Step 12 as one plan, the two tables between
+never made (a quarter of a game's turns). Where no tail started at either (the run had no
+draw-pile sleeve), it starts at the discard of ``L[2, *]`` instead: the deferred pair and
+Step 12 as one plan, the one table between them never made.
 
 Taken only where (else every step as before):
 
 - the table before has no display labels, nothing shown, no limits on the supply's counters,
-  and its only empty places are the rows of ``L`` above its bottom row (so the tables between
-  have no empty place but those, and show nothing);
+  and its only empty places are the rows of ``L`` above its bottom row (and, in the drawn
+  case, those of ``D`` above its owner card: so the tables between have no empty place but
+  those, and show nothing);
 - each pair's own conditions hold on it, both pairs carry out the row after them (``D[2, *]``,
   ``M[2, *]``), and the four regions are ``D``, ``L``, ``unselected`` and ``M``, none a hand,
   of the shapes those steps take off the table whole (three rows for ``D`` and ``M``, one for
   ``unselected``);
 - every hand a card goes back to is a hand of one row or a new one, named by no region of the
-  four.
+  four;
+- in the drawn case, the discard of ``D[2, *]`` meets its own conditions as it would (its
+  slots as it selects them, the sleeves it empties emptied whole), and they are the whole
+  bottom row of a region that is no hand.
 
 The table space the run needs counts the two tables between as if they had been made: every
 region of theirs is a region of the table before (``M``, ``L``, ``unselected`` and the others,
@@ -51,8 +59,8 @@ unchanged) or a hand of the last table with at most as many cards (a hand only g
 the last table holds a hand; the largest region and whether a hand was held are the same.
 
 With :data:`~.evaluate.CHECKED` the plan is compared with the three plans built one after the
-other (:func:`~.runs.return_row`, from the tables between): the same last table, the same
-gather.
+other (:func:`~.runs.return_row`, from the tables between; in the drawn case after the discard's
+own, :func:`~.runs.bottom_row`): the same last table, the same gather.
 
 A tail remembers the run it is carrying out (by identity), as the fused pairs do: one compiled
 program runs one run at a time per thread of control.
