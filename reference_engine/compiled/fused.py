@@ -306,11 +306,13 @@ class _Tail(NamedTuple):
     """A fused discard and return, the last steps of a block, as the discard of the region's
     last row just after the ``if`` whose branch that block is may join them (Step 11's found
     case: the arrows out, the draw-pile card back, then the owner card's sleeve out): the
-    region's name, and where to put that discard once the block around the ``if`` is compiled."""
+    region's name, where to put that discard once the block around the ``if`` is compiled, and
+    the pair's :class:`~.tails.Role` once made (where the other branch ran, Step 11's drawn
+    case, a tail linked to the pair may start at that discard: :meth:`~.tails.Tail.drawn`)."""
 
     name: str
     slot: list[Nested | None]
-    role: list[tails.Role | None]  # the pair's role, once made (the drawn case's tail starts at that discard)
+    role: list[tails.Role | None]
 
 
 _TAILS: dict[int, tuple[st.Step, _Tail]] = {}
