@@ -309,3 +309,21 @@ def test_the_drawn_case_is_the_owner_card_out_then_the_three_plans(attack: str) 
     tails._check(layout, plan, None, got, m, first)
     names = [(r.name, r.cols) for r in plan.layout.regions]
     assert names == [("played", 1), ("hand1", 1), ("hand2", 2), ("hand3", 1), ("hand4", 1)], names
+
+
+def test_a_drawn_card_left_in_its_sleeve_starts_no_tail_at_its_owner_card(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A mutant whose drawn card stays in its sleeve, up or down: the owner card may not go
+    without it (the discard's own message, at its step), so no tail starts there; every run
+    the interpreter's."""
+    name = "arrow-tails-drawn-card-stays"
+    text = ARROW.replace("protocol: card-selection-arrow", f"protocol: {name}")
+    for where in ("played", "kept"):
+        move = "                  - move: {" + where + ': "D[1, 1]"}\n'
+        assert move in text, "the default protocol changed; update the mutant"
+        text = text.replace(move, LET.replace("      ", "                  "))
+    made = _count(monkeypatch)
+    result = _compare(_library(tmp_path, name, text), name, seeds=6)
+    assert result[0] == "error" and "goes only with the sleeve" in result[2], result[:3]
+    assert made["taken"] > 0 and not made["from the drawn card's owner card"], made
