@@ -306,10 +306,13 @@ class _Tail(NamedTuple):
     """A fused discard and return, the last steps of a block, as the discard of the region's
     last row just after the ``if`` whose branch that block is may join them (Step 11's found
     case: the arrows out, the draw-pile card back, then the owner card's sleeve out): the
-    region's name, and where to put that discard once the block around the ``if`` is compiled."""
+    region's name, where to put that discard once the block around the ``if`` is compiled, and
+    the pair's :class:`~.tails.Role` once made (where the other branch ran, Step 11's drawn
+    case, a tail linked to the pair may start at that discard: :meth:`~.tails.Tail.drawn`)."""
 
     name: str
     slot: list[Nested | None]
+    role: list[tails.Role | None]
 
 
 _TAILS: dict[int, tuple[st.Step, _Tail]] = {}
@@ -347,6 +350,10 @@ def _after_if(branch: st.If, discard: Entry, compiled: Callable[[Expression | No
         if skip[0] is run:
             skip[0] = None
             return
+        role = tail.role[0]
+        chain = None if role is None else role.tail
+        if chain is not None and role is chain.d and chain.drawn(run, what):
+            return  # the branch drew the region's card: from here on, one plan (tails.py)
         discard_op(run)
 
     return op
@@ -385,8 +392,9 @@ def discard_return(
     done: list[Run | None] = [None]  # the run whose second step is already carried out
     triple = nested is not None and nested.name == name and all(o.region == name for o in nested.ops)
     tail: list[Nested | None] = [None]  # the discard just after an ``if`` ending in these two
+    mine: list[tails.Role | None] = [None]
     if nested is None:
-        _remember_tail(back_step, _Tail(name, tail))
+        _remember_tail(back_step, _Tail(name, tail, mine))
 
     def joined() -> bool:
         """Whether the discard after the pair (Step 12(a)'s, or the one after the ``if``) is
@@ -486,6 +494,7 @@ def discard_return(
 
     role = tails.Role(discard_step, args_for, free)
     tails.offer(discard_step, role)
+    mine[0] = role
 
     def first(run: Run) -> None:
         done[0] = None

@@ -266,9 +266,10 @@ def h_region_shape(E: Env, name: str, cols: int, fn: Callable[..., Any]) -> Any:
     return fn(None, h_lookup(E, name))
 
 
-_FAMILY_OF_ID: list[int | None] = []
-"""family_index() of each face by its id (None: a face whose name ends in no number, left to
-the general path): one entry per face of the symbol table, which only grows."""
+_FAMILY_OF_CODE: list[int | None] = []
+"""family_index() of each card by its code (a face's id times two, plus one face up): None for
+a card face down and for a face whose name ends in no number (both left to the general path);
+one entry per code of the symbol table's faces, which only grows."""
 
 
 def h_family_row(E: Env, name: str, r: Any, c: Any) -> list[int]:
@@ -303,29 +304,32 @@ def family_source(node: Node, kind_of: Callable[[str], str]) -> Node | None:
 
 def family_numbers(cells: Sequence[int], layout: Layout, slots: range) -> list[int] | None:
     """family_index() of the cards in ``slots`` (a non-empty run of places), each face's number
-    from :data:`_FAMILY_OF_ID`, where a comprehension would read them all at once: every card
+    from :data:`_FAMILY_OF_CODE`, where a comprehension would read them all at once: every card
     face up and seen (none empty, face down, or hidden in a sleeve), every face's name ending
-    in a number; None otherwise (the caller reads them one by one, with their messages)."""
+    in a number; None otherwise (the caller reads them one by one, with their messages). The
+    codes go through the table in C: a card face down reads None there, as a face without a
+    number does."""
     vals = cells[slots.start : slots.stop]
-    if min(vals) < 0 or not all([v & 1 for v in vals]):
+    if min(vals) < 0:
         return None
     inside = layout.inside
     if inside and not inside.isdisjoint(slots) and not layout.shown.issuperset(inside.intersection(slots)):
         return None
-    table = _FAMILY_OF_ID
-    if max(vals) >> 1 >= len(table):
-        _family_table(max(vals) >> 1)
-    out = [table[v >> 1] for v in vals]
+    table = _FAMILY_OF_CODE
+    top = max(vals)
+    if top >= len(table):
+        _family_table(top >> 1)
+    out = list(map(table.__getitem__, vals))
     return None if None in out else out  # type: ignore[return-value]  # no None in it
 
 
 def _family_table(sid: int) -> None:
-    """:data:`_FAMILY_OF_ID` up to the face ``sid`` at least."""
-    table = _FAMILY_OF_ID
-    while len(table) <= sid:
-        face = SYMBOLS.by_id(len(table))
+    """:data:`_FAMILY_OF_CODE` up to the face ``sid`` at least (both its codes)."""
+    table = _FAMILY_OF_CODE
+    while len(table) <= 2 * sid + 1:
+        face = SYMBOLS.by_id(len(table) >> 1)
         digits = len(face.name) - len(face.name.rstrip("0123456789"))
-        table.append(int(face.name[-digits:]) if digits else None)
+        table += [None, int(face.name[-digits:]) if digits else None]  # face down, face up
 
 
 # -- selections: the places an expression names, without making selection objects -----------

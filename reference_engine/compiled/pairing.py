@@ -34,6 +34,7 @@ def return_args(
     value read in C where it can be: :func:`~.families.read`)."""
     flats = cards.sel(run, "return")
     owners_ = None if row is None else families.read(run, *row)
+    numbers = owners_ is not None  # family numbers, ints all
     if owners_ is None:
         owners_ = to.value(run)
     elif ev.CHECKED and owners_ != to.value(run):
@@ -41,7 +42,7 @@ def return_args(
     owners = list(owners_) if isinstance(owners_, (list, tuple)) else [owners_] * len(flats)
     if len(owners) != len(flats):
         raise EvalError(f"return: {len(flats)} cards but {len(owners)} owners")
-    names = hand_names(owners)
+    names = hand_names(owners, numbers)
     seats = run.runner.seats
     if seats.given is not None:
         for name in sorted(set(names)):

@@ -384,14 +384,15 @@ def build_discard(layout: Layout, res: Resolved) -> Plan:
 def kept_whole(layout: Layout, flats: Sequence[int]) -> bool:
     """Whether :func:`~reference_engine.machine.actions.sleeving.check_kept` lets ``flats``
     go: every sleeve one of them lives in (a row its sleeves keep) goes whole. Whole rows at
-    once: the sleeves (columns) touched in the kept rows, then each row inside them. Where at
-    most 16 slots go (Step 11's owner cards), a region none of them lies in (all its slots
-    below the lowest or above the highest: the grid's long rows) is passed over."""
+    once: the sleeves (columns) touched in the kept rows, then each row inside them. A region
+    none of them lies in (all its slots below the lowest or above the highest: Step 11's owner
+    cards against the grid's long rows, Step 12's arrows against the regions after the grid) is
+    passed over, and the set of the slots going is made only where one is not."""
     if not flats:
         return True
     going: set[int] | None = None
     holes = layout.holes
-    lo, hi = (min(flats), max(flats)) if len(flats) <= 16 else (-1, layout.size)
+    lo, hi = min(flats), max(flats)
     for reg in layout.regions:
         sleeve = reg.sleeve
         if sleeve is None or not sleeve.keeps:
@@ -466,11 +467,12 @@ HANDS_KEPT = 1024
 """Hand names :func:`hand_names` keeps by owner number (bounded: it starts afresh beyond this)."""
 
 
-def hand_names(owners: Sequence[Any]) -> tuple[str, ...]:
+def hand_names(owners: Sequence[Any], numbers: bool = False) -> tuple[str, ...]:
     """``hand_name`` of each owner: for owner numbers alone (the common case: a return of every
-    card to its owner), one C-level lookup each; anything else (a name, a bool, a list) the
-    function's own way, and its message."""
-    if set(map(type, owners)) == {int}:
+    card to its owner; ``numbers``: the caller knows they are, family numbers read from the
+    table), one C-level lookup each; anything else (a name, a bool, a list) the function's own
+    way, and its message."""
+    if numbers or set(map(type, owners)) == {int}:
         kept = _HANDS
         try:
             return tuple(map(kept.__getitem__, owners))

@@ -29,21 +29,29 @@ the same order, at the same steps; the table is left as it was until Step 12's f
 which puts the last table in place. Between them, the steps that run read the table only
 through ``exists('unselected')``, which is true of the table before as of the tables between.
 
-Where no tail started at the draw-pile sleeve (nothing was found and the drawn card was played or
-kept, or the run had no draw-pile sleeve), the tail starts at the discard of ``L[2, *]``
-instead: the deferred pair and Step 12 as one plan, the one table between them never made.
+Where nothing was found and the draw-pile sleeve was drawn (its card played or kept, its arrow
+out: ``D`` is left with its owner card below an empty place), the tail starts at the discard of
+``D[2, *]`` just after the ``if`` (:func:`~.fused._after_if` hands it over, :meth:`Tail.drawn`):
+that discard (``D`` goes), the deferred pair and Step 12 as one plan, the two tables between
+never made (a quarter of a game's turns). Where no tail started at either (the run had no
+draw-pile sleeve), it starts at the discard of ``L[2, *]`` instead: the deferred pair and
+Step 12 as one plan, the one table between them never made.
 
 Taken only where (else every step as before):
 
 - the table before has no display labels, nothing shown, no limits on the supply's counters,
-  and its only empty places are the rows of ``L`` above its bottom row (so the tables between
-  have no empty place but those, and show nothing);
+  and its only empty places are the rows of ``L`` above its bottom row (and, in the drawn
+  case, those of ``D`` above its owner card: so the tables between have no empty place but
+  those, and show nothing);
 - each pair's own conditions hold on it, both pairs carry out the row after them (``D[2, *]``,
   ``M[2, *]``), and the four regions are ``D``, ``L``, ``unselected`` and ``M``, none a hand,
   of the shapes those steps take off the table whole (three rows for ``D`` and ``M``, one for
   ``unselected``);
 - every hand a card goes back to is a hand of one row or a new one, named by no region of the
-  four.
+  four;
+- in the drawn case, the discard of ``D[2, *]`` meets its own conditions as it would (its
+  slots as it selects them, the sleeves it empties emptied whole), and they are the whole
+  bottom row of a region that is no hand.
 
 The table space the run needs counts the two tables between as if they had been made: every
 region of theirs is a region of the table before (``M``, ``L``, ``unselected`` and the others,
@@ -51,8 +59,8 @@ unchanged) or a hand of the last table with at most as many cards (a hand only g
 the last table holds a hand; the largest region and whether a hand was held are the same.
 
 With :data:`~.evaluate.CHECKED` the plan is compared with the three plans built one after the
-other (:func:`~.runs.return_row`, from the tables between): the same last table, the same
-gather.
+other (:func:`~.runs.return_row`, from the tables between; in the drawn case after the discard's
+own, :func:`~.runs.bottom_row`): the same last table, the same gather.
 
 A tail remembers the run it is carrying out (by identity), as the fused pairs do: one compiled
 program runs one run at a time per thread of control.
@@ -66,13 +74,15 @@ from operator import itemgetter
 from typing import Any
 
 from .. import steps as st
+from ..expressions import EvalError
 from ..machine import Plan
 from ..machine.plans import remember_landings
 from ..table import Layout
 from . import evaluate as ev
 from .base import _few, _out_added, discarded, gather, landed, spelled
+from .plans import kept_whole
 from .run import Run
-from .runs import _grouped, region_at, return_row
+from .runs import bottom_row, region_at, return_row
 
 ENABLED = True
 """Whether tails are carried out at once (the tests of each fused pair alone switch it off)."""
@@ -140,7 +150,7 @@ class Tail:
         self.run: Run | None = None  # the run carrying the tail out
         self.plan: Plan | None = None
         self.layout: Layout | None = None  # the table at the start, kept until the last step
-        self.left: tuple[tuple[int, ...], ...] = ()  # the discards still to count
+        self.left: tuple[slice, ...] = ()  # the discards still to count (whole rows: slices of the cells)
 
     def start(self, run: Run) -> bool:
         return self._begin(run, from_d=True)
@@ -156,8 +166,7 @@ class Tail:
         if self.run is not run:
             return self._owner_cards(run)
         assert len(self.left) == 3 and run.layout is self.layout, "a tail's steps in order"
-        cells = run.cells
-        count(run, [cells[f] for f in self.left[0]])
+        count(run, run.cells[self.left[0]])
         self.left = self.left[1:]
         return True
 
@@ -167,11 +176,33 @@ class Tail:
         Step 12 as one plan (the table between them never made)."""
         return self._begin(run, from_d=False)
 
-    def _begin(self, run: Run, from_d: bool) -> bool:
-        """Start the tail at the draw-pile sleeve's discard (``from_d``) or at the owner cards'
-        discard: build and check the plan, count the first step's discards, keep the rest."""
+    def drawn(self, run: Run, what: ev.Expr) -> bool:
+        """Where the draw-pile sleeve was drawn (nothing found; its card played or kept, its
+        arrow out): from the discard of its owner card ``what`` (``D[2, *]``, just after the
+        ``if``: the whole bottom row of a region whose other rows are empty places, so that
+        the region goes) on, that discard, the deferred pair and Step 12 as one plan (the two
+        tables between never made). The discard's own conditions as it would meet them: its
+        slots as it selects them, no limit on the supply's counters, the sleeves it empties
+        emptied whole."""
+        self.run = self.plan = self.layout = None
+        layout = run.layout
+        if not ENABLED or run.runner.limits is not None or layout.labels or layout.shown:
+            return False
+        try:
+            first = what.sel(run, "discard")
+        except EvalError:
+            return False  # its own message, at its step
+        if not first or (layout.inside and not kept_whole(layout, first)):
+            return False
+        return self._begin(run, from_d=False, first=first)
+
+    def _begin(self, run: Run, from_d: bool, first: tuple[int, ...] = ()) -> bool:
+        """Start the tail at the draw-pile sleeve's discard (``from_d``), at its owner card's
+        discard where it was drawn (``first``: that row) or at the owner cards' discard: build
+        and check the plan, count the first step's discards, keep the rest."""
         self.run = self.plan = self.layout = None  # a run that ended between its steps: forgotten
-        if not ENABLED or not self._variables(run, *((self.l_role, self.m) if from_d else (self.m,))):
+        later = (self.l_role, self.m) if from_d or first else (self.m,)
+        if not ENABLED or not self._variables(run, *later):
             return False
         layout = run.layout
         if id(layout) not in run.shared.layouts_seen:
@@ -187,19 +218,22 @@ class Tail:
         m = self.m.args(run)
         if m is None or not m[3]:
             return False
-        plan = build(layout, d, got, m)
+        plan = build(layout, d, got, m, first)
         if plan is None:
             return False
         if ev.CHECKED:
-            _check(layout, plan, d, got, m)
+            _check(layout, plan, d, got, m, first)
         cells = run.cells
         if d is not None:
-            count(run, [cells[f] for f in d[0]])
-            count(run, [cells[f] for f in d[3]], always=True)
-            self.left = (got[0], m[0], m[3])
+            count(run, cells[_span(d[0])])
+            count(run, cells[_span(d[3])], always=True)
+            self.left = (_span(got[0]), _span(m[0]), _span(m[3]))
+        elif first:
+            count(run, cells[_span(first)])  # as the discard alone counts it (apply_plan's)
+            self.left = (_span(got[0]), _span(m[0]), _span(m[3]))
         else:
-            count(run, [cells[f] for f in got[0]])
-            self.left = (m[0], m[3])
+            count(run, cells[_span(got[0])])
+            self.left = (_span(m[0]), _span(m[3]))
         self.run, self.plan, self.layout = run, plan, layout
         return True
 
@@ -212,8 +246,8 @@ class Tail:
         self.run = self.plan = self.layout = None
         cells = run.cells
         drop, then = self.left
-        counts, hidden = discarded([cells[f] for f in drop])
-        codes = [cells[f] for f in then]
+        counts, hidden = discarded(cells[drop])
+        codes = cells[then]
         before = run.layout
         run.cells = gather(cells, plan, ())
         if hidden:
@@ -223,14 +257,20 @@ class Tail:
         return True
 
 
-def build(layout: Layout, d: Args | None, got: Args, m: Args) -> Plan | None:
+def build(layout: Layout, d: Args | None, got: Args, m: Args, first: Sequence[int] = ()) -> Plan | None:
     """The plan of the three fused steps from ``layout`` (``d`` None: the last two; see the
-    module docs); None where they are not of that kind."""
+    module docs), after ``first`` where given (``d`` None: the drawn draw-pile sleeve's owner
+    card, the whole bottom row of a region that is no hand, whose other rows are empty places:
+    the region goes); None where they are not of that kind. The last table's regions are the
+    regions kept (in order; a hand named keeps its slots and gets its cards at its end) and
+    then the new hands in the order of their first card, as :func:`~.runs.return_row` makes
+    them one return after the other: each hand's cards gathered once, in order."""
     if layout.labels or layout.shown:
         return None
-    pairs = [(got[1], 1), (m[1], 3)] if d is None else [(d[1], 3), (got[1], 1), (m[1], 3)]
+    back = (got, m) if d is None else (d, got, m)  # the returns, in order
     regs = []
-    for flats, rows in pairs:
+    for args, rows in zip(back, (1, 3) if d is None else (3, 1, 3)):
+        flats = args[1]
         if not flats or not 0 <= flats[0] < layout.size:
             return None
         reg = region_at(layout, flats[0])
@@ -248,37 +288,44 @@ def build(layout: Layout, d: Args | None, got: Args, m: Args) -> Plan | None:
     lreg = region_at(layout, drop[0])
     if lreg.hand is not None or not _row(lreg, lreg.rows, drop):
         return None
-    gone = {reg.name for reg in (lreg, *regs)}
-    if len(gone) != len(regs) + 1:
-        return None
-    off = lreg.offset
-    if layout.holes != frozenset(range(off, off + (lreg.rows - 1) * lreg.cols)):
-        return None  # an empty place elsewhere, or a card left in a row of L above its last
-    kept: list[list[Any]] = [
-        [r.name, r.rows, r.cols, r.unit, r.hand, r.sleeve, range(r.offset, r.offset + r.rows * r.cols)]
-        for r in layout.regions
-        if r.name not in gone
-    ]
-    for flats, names in (
-        [(got[1], got[2]), (m[1], m[2])] if d is None else [(d[1], d[2]), (got[1], got[2]), (m[1], m[2])]
-    ):
-        if len(flats) != len(names) or not gone.isdisjoint(names):
+    away = [lreg, *regs]  # the regions that go
+    if first:
+        if d is not None or not 0 <= first[0] < layout.size:
             return None
-        groups = _grouped(flats, names)
-        for one in kept:
-            name = one[0]
-            if name in groups:
-                if one[4] is None or one[1] != 1:
-                    return None  # not a hand, or a hand of rows (return_row's general case)
-                more = groups.pop(name)
-                one[2] += len(more)
-                one[6] = [*one[6], *more]
-        for name, more in groups.items():  # new hands, in the order of their first card
-            kept.append([name, 1, len(more), 1, name, None, more])
+        freg = region_at(layout, first[0])
+        if freg.hand is not None or not _row(freg, freg.rows, first):
+            return None
+        away.append(freg)
+    gone = {reg.name for reg in away}
+    if len(gone) != len(away):
+        return None
+    empty = [range(r.offset, r.offset + (r.rows - 1) * r.cols) for r in away[:1] + away[len(regs) + 1 :]]
+    if layout.holes != frozenset().union(*empty):
+        return None  # an empty place elsewhere, or a card left in a row above the last of L (or D)
+    more = _hands(back, gone)
+    if more is None:
+        return None
+    shapes: list[tuple[Any, ...]] = []
     src: list[int] = []
-    for one in kept:
-        src.extend(one[6])
-    after = Layout.make([tuple(one[:6]) for one in kept], (), ())
+    for r in layout.regions:
+        name = r.name
+        if name in gone:
+            continue
+        start = r.offset
+        extra = more.pop(name, None)
+        if extra is None:
+            shapes.append((name, r.rows, r.cols, r.unit, r.hand, r.sleeve))
+            src.extend(range(start, start + r.rows * r.cols))
+            continue
+        if r.hand is None or r.rows != 1:
+            return None  # not a hand, or a hand of rows (return_row's general case)
+        shapes.append((name, 1, r.cols + len(extra), r.unit, r.hand, r.sleeve))
+        src.extend(range(start, start + r.cols))
+        src.extend(extra)
+    for name, extra in more.items():  # new hands, in the order of their first card
+        shapes.append((name, 1, len(extra), 1, name, None))
+        src.extend(extra)
+    after = Layout.make(shapes, (), ())
     if after.shown:
         return None
     plan = Plan(after, tuple(src), (), {})
@@ -288,15 +335,46 @@ def build(layout: Layout, d: Args | None, got: Args, m: Args) -> Plan | None:
     return plan
 
 
+def _hands(back: Sequence[Args], gone: set[str]) -> dict[str, list[int]] | None:
+    """Each hand named by the returns ``back`` with the slots of its cards, in order; the hands
+    in order of their first card; None where a return has not one hand per card or names a
+    region that goes."""
+    more: dict[str, list[int]] = {}
+    for args in back:
+        flats, names = args[1], args[2]
+        kinds = dict.fromkeys(names)  # the hands, in order of their first card
+        if len(flats) != len(names) or not gone.isdisjoint(kinds):
+            return None
+        if len(kinds) == 1:  # one hand (Step 11's returns)
+            hand = more.get(names[0])
+            if hand is None:
+                more[names[0]] = list(flats)
+            else:
+                hand.extend(flats)
+            continue
+        for name in kinds:  # several (Step 12's: a hundred cards, five owners)
+            if name not in more:
+                more[name] = []
+        for f, name in zip(flats, names):
+            more[name].append(f)
+    return more
+
+
 def _row(reg: Any, row: int, flats: Sequence[int]) -> bool:
     """Whether ``flats`` is the whole row ``row`` (from 1) of ``reg``, in order."""
     cols = reg.cols
     a = reg.offset + (row - 1) * cols
-    return len(flats) == cols and flats[0] == a and list(flats) == list(range(a, a + cols))
+    return len(flats) == cols and flats[0] == a and tuple(flats) == tuple(range(a, a + cols))
 
 
-def _check(layout: Layout, plan: Plan, d: Args | None, got: Args, m: Args) -> None:
-    """The plan against the three built one after the other, from the tables between."""
+def _span(flats: Sequence[int]) -> slice:
+    """The cells of ``flats``, a whole row (:func:`build` checked it) as one slice."""
+    return slice(flats[0], flats[-1] + 1)
+
+
+def _check(layout: Layout, plan: Plan, d: Args | None, got: Args, m: Args, drawn: Sequence[int] = ()) -> None:
+    """The plan against the three built one after the other, from the tables between (after
+    the discard of ``drawn``, where given: :func:`~.runs.bottom_row`)."""
 
     def rows_of(lay: Layout, name: str, *rows: int) -> list[tuple[int, ...]]:
         reg = lay.by_name[name]
@@ -310,6 +388,10 @@ def _check(layout: Layout, plan: Plan, d: Args | None, got: Args, m: Args) -> No
         dname = region_at(layout, d[1][0]).name
         first = return_row(layout, d[1], d[2], d[0], d[3])
         assert first is not None and dname not in first.layout.by_name, "the found case's plan"
+    elif drawn:
+        dname = region_at(layout, drawn[0]).name
+        first = bottom_row(layout, drawn)
+        assert first is not None and dname not in first.layout.by_name, "the drawn case's plan"
     u1 = rows_of(first.layout, uname, 1)[0]
     l2 = rows_of(first.layout, lname, first.layout.by_name[lname].rows)[0]
     second = return_row(first.layout, u1, got[2], gone=l2)

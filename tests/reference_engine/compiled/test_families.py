@@ -136,6 +136,15 @@ def test_the_numbers_are_read_right_for_many_families() -> None:
         assert families.read(_table(owners), "M", 2) == [n, n + 1, n + 2, 1]  # type: ignore[arg-type]
 
 
+def test_a_face_down_card_of_a_face_not_met_yet_is_left_to_the_expression() -> None:
+    """The table of numbers is by code: a face met first face down (the table grown through
+    it) reads None, so the row goes to the expression; the same face up reads its number."""
+    fresh = [_code("theta2"), _code("families_test_theta77", up=False)]
+    assert families.read(_table(fresh), "M", 2) is None  # type: ignore[arg-type]
+    fresh[1] = _code("families_test_theta77")
+    assert families.read(_table(fresh), "M", 2) == [2, 77]  # type: ignore[arg-type]
+
+
 OWNERS = '"[family_index(t) for t in M[2, *]]"'
 RETURN = '      - return: {cards: "M[1, *]", to: ' + OWNERS + "}\n"
 

@@ -435,6 +435,8 @@ def test_hand_names_are_hand_name_of_each_owner(owners: list[Any]) -> None:
         got = str(exc)
     assert got == want
     assert fp.hand_names([3, 1]) == ("hand3", "hand1")  # after many owners too (the table starts afresh)
+    if all(type(o) is int for o in owners):  # family numbers: the caller vouches for their type
+        assert fp.hand_names(owners, numbers=True) == want
 
 
 def test_the_region_at_a_slot_is_the_layouts_owner() -> None:

@@ -92,9 +92,17 @@ def _count(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
         made["from the owner cards"] += done
         return done
 
+    drawn_ = tails.Tail.drawn
+
+    def drawn(self: tails.Tail, run: Any, what: Any) -> bool:
+        done = drawn_(self, run, what)
+        made["from the drawn card's owner card"] += done
+        return done
+
     monkeypatch.setattr(tails, "link", linked)
     monkeypatch.setattr(tails.Tail, "finish", finished)
     monkeypatch.setattr(tails.Tail, "_owner_cards", started)
+    monkeypatch.setattr(tails.Tail, "drawn", drawn)
     return made
 
 
@@ -102,23 +110,31 @@ def test_the_default_protocols_steps_11_and_12_are_one_plan(monkeypatch: pytest.
     made = _count(monkeypatch)
     result = _compare(Library(), "card-selection-arrow", seeds=6)
     assert result[0] == "ran", result[:3]
-    assert made["taken"] > made["from the owner cards"] > 0, made  # both cases
+    assert made["taken"] > made["from the drawn card's owner card"] > 0, made  # both cases
 
 
-def test_the_case_where_nothing_was_found_starts_at_the_owner_cards(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("drawn", [True, False])
+def test_the_case_where_nothing_was_found_starts_at_the_drawn_cards_owner_card(
+    monkeypatch: pytest.MonkeyPatch, drawn: bool
+) -> None:
     """mini-draw: P_1 often holds no valid card and draws; the drawn card is played or kept,
-    so the tail starts at the owner cards out (the deferred pair and Step 12 at once)."""
+    so the tail starts at the drawn sleeve's owner card out (its discard, the deferred pair and
+    Step 12 at once); with that start switched off, at the owner cards out (the deferred pair
+    and Step 12 at once). Each run the interpreter's."""
     library = Library()
     proto = library.protocol("card-selection-arrow")
     st = setting(proto, scenario="mini-draw")
     frame = Runner(library, "sample").frame(proto, st.params)
+    if not drawn:
+        monkeypatch.setattr(tails.Tail, "drawn", lambda self, run, what: False)
     made = _count(monkeypatch)
     for values in input_assignments(frame, st.deal)[::6]:
         for seed in range(2):
             a = single(library, proto, st.params, values, seed, "interpreter", st.context or None)
             b = single(library, proto, st.params, values, seed, "compiled", st.context or None)
             assert a == b, (values, seed)
-    assert made["from the owner cards"] > 0 and made["taken"] > made["from the owner cards"], made
+    start = "from the drawn card's owner card" if drawn else "from the owner cards"
+    assert made[start] > 0 and made["taken"] > made[start], made
 
 
 @pytest.mark.parametrize("mutant", sorted(MUTANTS))
@@ -207,7 +223,9 @@ def test_the_plan_is_the_three_plans_one_after_the_other() -> None:
         "a-card-in-ls-first-row",
         "an-empty-place-in-the-grid",
         "a-region-named-as-a-hand",
+        "a-kept-region-named-as-a-hand",
         "a-row-of-another-region",
+        "fewer-owners-than-cards",
     ],
 )
 def test_tables_the_tail_cannot_carry_out_are_refused(attack: str) -> None:
@@ -219,6 +237,93 @@ def test_tables_the_tail_cannot_carry_out_are_refused(attack: str) -> None:
         layout = _layout(frozenset({0, 12, 13}))
     elif attack == "a-region-named-as-a-hand":
         m = (m[0], m[1], ("hand2", "L", "hand2", "hand4"), m[3])
+    elif attack == "a-kept-region-named-as-a-hand":  # a region that stays, no hand: the general builder's
+        m = (m[0], m[1], ("hand2", "played", "hand2", "hand4"), m[3])
+    elif attack == "fewer-owners-than-cards":
+        m = (m[0], m[1], ("hand2", "hand3", "hand2"), m[3])
     else:
         got = (got[0], d[1], got[2], ())  # the draw-pile sleeve's row as the unselected one
     assert tails.build(layout, d, got, m) is None
+
+
+@pytest.mark.parametrize("rows", [1, 2])
+def test_a_hand_on_the_table_gets_its_cards_at_its_end(rows: int) -> None:
+    """A hand the returns name that is on the table already keeps its slots and gets its cards
+    after them, in order (the three plans one after the other); a hand of rows is refused."""
+    m = SleeveFrame(declared=(2, 1, 3), rows=(2, 1, 3), front=frozenset({1, 3}), keeps=frozenset({2}))
+    one = SleeveFrame(declared=(1,), rows=(1,), front=frozenset({1}))
+    shapes = [
+        ("M", 3, 4, 1, None, m),
+        ("L", 2, 2, 1, None, m),
+        ("hand2", rows, 2, 1, "hand2", None),
+        ("D", 3, 1, 1, None, m),
+        ("played", 1, 1, 1, None, one),
+        ("unselected", 1, 1, 1, None, one),
+    ]
+    layout = Layout.make(shapes, frozenset(range(12, 14)), ())
+    d, got, m_args = _args(layout)
+    plan = tails.build(layout, d, got, m_args)
+    if rows == 2:
+        assert plan is None
+        return
+    assert plan is not None
+    tails._check(layout, plan, d, got, m_args)
+    names = [(r.name, r.cols) for r in plan.layout.regions]
+    assert names == [("hand2", 4), ("played", 1), ("hand3", 2), ("hand1", 1), ("hand4", 1)], names
+
+
+def _drawn_layout(holes: frozenset[int] | None = None) -> Layout:
+    """The table where the draw-pile sleeve was drawn: D's card gone (its first row an empty
+    place), its arrow discarded (two rows left), L's first row empty (the lottery's)."""
+    m = SleeveFrame(declared=(2, 1, 3), rows=(2, 1, 3), front=frozenset({1, 3}), keeps=frozenset({2}))
+    one = SleeveFrame(declared=(1,), rows=(1,), front=frozenset({1}))
+    shapes = [
+        ("M", 3, 4, 1, None, m),
+        ("L", 2, 2, 1, None, m),
+        ("D", 2, 1, 1, None, None),
+        ("played", 1, 1, 1, None, one),
+        ("unselected", 1, 1, 1, None, one),
+    ]
+    return Layout.make(shapes, frozenset({12, 13, 16}) if holes is None else holes, ())
+
+
+@pytest.mark.parametrize(
+    "attack",
+    ["none", "a-card-in-ds-first-row", "ds-first-row", "with-the-found-cases-args", "another-regions-row"],
+)
+def test_the_drawn_case_is_the_owner_card_out_then_the_three_plans(attack: str) -> None:
+    """From the drawn sleeve's owner card out (D goes: its first row is an empty place), the
+    plan is the discard's and the two after it one after the other; anything else is refused."""
+    layout = _drawn_layout(frozenset({12, 13}) if attack == "a-card-in-ds-first-row" else None)
+    d, got, m = _args(layout)
+    first: tuple[int, ...] = (17,)  # D[2, 1]
+    if attack == "ds-first-row":
+        first = (16,)
+    elif attack == "another-regions-row":
+        first = got[1]  # the unselected sleeves' row
+    plan = tails.build(layout, d if attack == "with-the-found-cases-args" else None, got, m, first)
+    if attack != "none":
+        assert plan is None
+        return
+    assert plan is not None
+    tails._check(layout, plan, None, got, m, first)
+    names = [(r.name, r.cols) for r in plan.layout.regions]
+    assert names == [("played", 1), ("hand1", 1), ("hand2", 2), ("hand3", 1), ("hand4", 1)], names
+
+
+def test_a_drawn_card_left_in_its_sleeve_starts_no_tail_at_its_owner_card(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A mutant whose drawn card stays in its sleeve, up or down: the owner card may not go
+    without it (the discard's own message, at its step), so no tail starts there; every run
+    the interpreter's."""
+    name = "arrow-tails-drawn-card-stays"
+    text = ARROW.replace("protocol: card-selection-arrow", f"protocol: {name}")
+    for where in ("played", "kept"):
+        move = "                  - move: {" + where + ': "D[1, 1]"}\n'
+        assert move in text, "the default protocol changed; update the mutant"
+        text = text.replace(move, LET.replace("      ", "                  "))
+    made = _count(monkeypatch)
+    result = _compare(_library(tmp_path, name, text), name, seeds=6)
+    assert result[0] == "error" and "goes only with the sleeve" in result[2], result[:3]
+    assert made["taken"] > 0 and not made["from the drawn card's owner card"], made
