@@ -79,6 +79,7 @@ class Region:
         return self.cols // self.unit if self.rows == 1 else self.cols
 
 
+_NEW, _AT = object.__new__, ("name", "rows", "cols", "offset", "unit", "hand", "sleeve")  # Region's
 _REGIONS: dict[tuple[Any, ...], Region] = {}
 REGIONS_KEPT = 4096
 """Regions :meth:`Layout.make` keeps by their fields (equal regions are interchangeable): a
@@ -165,7 +166,8 @@ class Layout:
             if reg is None:
                 if sleeve is not None:
                     check_rows(name, rows, sleeve)
-                reg = Region(name, rows, cols, offset, unit, hand, sleeve)
+                reg = _NEW(Region)  # Region(*fields), set at once (make's regions are new each step)
+                reg.__dict__.update(zip(_AT, fields), size=rows * cols, sleeve_slots=None, _hash=hash(fields))
                 if len(kept) >= REGIONS_KEPT:
                     kept.clear()
                 kept[fields] = reg
