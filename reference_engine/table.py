@@ -434,7 +434,7 @@ class RegionRef(Slots):
             r_idx, c_idx = plain(r_idx), plain(c_idx)
             rows = _picks(r_idx, reg.rows, f"{reg.name} has {reg.rows} rows")
             cols = _picks(c_idx, reg.cols, f"{reg.name} has {reg.cols} columns")
-            flat = [reg.slot(r, c) for r in rows for c in cols]
+            flat = [f for r in rows for f in map((reg.offset + (r - 1) * reg.cols - 1).__add__, cols)]
             label = f"{reg.name}[{_fmt(r_idx)}, {_fmt(c_idx)}]"
             return Slots(self.layout, flat, self.reader, label, (len(rows), len(cols)))
         raise EvalError(f"{reg.name} takes one or two indices")

@@ -128,3 +128,24 @@ def test_a_region_layout_make_makes_is_the_dataclass_s_own() -> None:
         assert dataclasses.replace(made, cols=7) == dataclasses.replace(own, cols=7)
         with pytest.raises(dataclasses.FrozenInstanceError):
             made.rows = 3  # type: ignore[misc]
+
+
+def test_a_regions_places_by_rows_and_columns_are_its_slots_in_order() -> None:
+    """``R[rows, columns]`` (RegionRef.kg_index, two indices, lists and the wildcard, in any
+    order, repeated, given as true for 1): the region's ``slot(r, c)``, row by row."""
+    from reference_engine.expressions import WILDCARD
+    from reference_engine.table import RegionRef
+
+    layout = Layout.make([("w51at_a", 1, 2, 1, None), ("w51at_b", 3, 4, 1, None)])
+    reg = layout.by_name["w51at_b"]
+    ref = RegionRef(layout, reg, None)
+    picks: list[Any] = [WILDCARD, 2, [3, 1], [2, 2, 4], True, [1, 2, 3]]
+    for r_idx in picks:
+        for c_idx in picks:
+            rows = range(1, 4) if r_idx is WILDCARD else r_idx if isinstance(r_idx, list) else [r_idx]
+            cols = range(1, 5) if c_idx is WILDCARD else c_idx if isinstance(c_idx, list) else [c_idx]
+            if any(r > 3 for r in rows):
+                continue
+            got = ref.kg_index([r_idx, c_idx])
+            assert list(got.flat) == [reg.slot(int(r), int(c)) for r in rows for c in cols]
+            assert all(type(f) is int for f in got.flat)
