@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from operator import itemgetter
 from typing import Any
 
 _UNKNOWN: Any = object()  # not in a memo
@@ -152,11 +153,17 @@ def _made(
     return m
 
 
+_COUNT = itemgetter(1)  # an (symbol, count) item's count
+
+
 def out_add(out: tuple[tuple[int, int], ...], delta: dict[int, int]) -> tuple[tuple[int, int], ...]:
-    """Helper usage after taking (positive) or returning (negative) cards per symbol."""
+    """Helper usage after taking (positive) or returning (negative) cards per symbol (the
+    symbols none of is out left out: ``filter`` by the count, in C; the items sorted by symbol,
+    each symbol once)."""
     if not delta:
         return out
     cur = dict(out)
+    get = cur.get
     for sid, n in delta.items():
-        cur[sid] = cur.get(sid, 0) + n
-    return tuple(sorted((k, v) for k, v in cur.items() if v))
+        cur[sid] = get(sid, 0) + n
+    return tuple(sorted(filter(_COUNT, cur.items())))

@@ -180,7 +180,7 @@ def _region_slots(reg: Region) -> tuple[frozenset[int], frozenset[int], tuple[in
     them)."""
     frame = reg.sleeve
     cols = reg.cols
-    rows = tuple(r for r in frame.rows if r <= reg.rows)
+    rows = tuple(filter(reg.rows.__ge__, frame.rows))  # the rows r <= reg.rows, in order, in C
     inside = _rows_slots(reg.offset, cols, rows)
     shown: frozenset[int] = NONE[1]
     frontmost: frozenset[int] = NONE[1]

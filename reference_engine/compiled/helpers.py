@@ -427,15 +427,19 @@ _NOT_HAND_RUNS: dict[int, tuple[Any, tuple[tuple[int, int], ...]]] = {}
 
 
 def not_hand_runs(layout: Any) -> tuple[tuple[int, int], ...]:
-    """:func:`_not_hands` as stretches of consecutive slots ``(start, end)``, in order."""
+    """:func:`_not_hands` as stretches of consecutive slots ``(start, end)``, in order: made
+    region by region (a region's slots run on from its offset; a region that starts where the
+    last stretch ends extends it, one without slots adds none), as slot by slot."""
     hit = _NOT_HAND_RUNS.get(id(layout))
     if hit is None or hit[0] is not layout:
         runs: list[tuple[int, int]] = []
-        for f in _not_hands(layout):
-            if runs and runs[-1][1] == f:
-                runs[-1] = (runs[-1][0], f + 1)
-            else:
-                runs.append((f, f + 1))
+        for r in layout.regions:
+            if r.hand is not None or not r.size:
+                continue
+            start = r.offset
+            if runs and runs[-1][1] == start:
+                start = runs.pop()[0]
+            runs.append((start, r.offset + r.size))
         hit = (layout, tuple(runs))
         if len(_NOT_HAND_RUNS) > 4096:
             _NOT_HAND_RUNS.clear()

@@ -33,9 +33,10 @@ from .base import _few
 from .runs import region_at
 
 
-def _emptied(layout: Layout, flats: Sequence[int]) -> tuple[frozenset[int], list[int]] | None:
-    """The holes and the sources (``EMPTY`` at the region's empty places) once ``flats`` leave
-    their region, or None where the general builder must say (see :func:`discard_holes`)."""
+def _emptied(layout: Layout, flats: Sequence[int]) -> tuple[frozenset[int], list[int], list[int]] | None:
+    """The holes, the sources (``EMPTY`` at the region's empty places) and those places once
+    ``flats`` leave their region, or None where the general builder must say (see
+    :func:`discard_holes`)."""
     if not flats:
         return None
     n = layout.size
@@ -62,17 +63,20 @@ def _emptied(layout: Layout, flats: Sequence[int]) -> tuple[frozenset[int], list
     if after.issuperset(range(end - reg.cols, end)):
         return None  # the bottom row goes empty: trimmed (or the region dropped)
     src = list(range(n))
-    for f in going:
-        src[f] = EMPTY
+    empty = list(going)
     if holes:
-        for f in holes.intersection(range(off, end)):  # the region's own empty places
-            src[f] = EMPTY
-    return after, src
+        empty += holes.intersection(range(off, end))  # the region's own empty places
+    for f in empty:
+        src[f] = EMPTY
+    return after, src, empty
 
 
-def _gathered(plan: Plan, src: Sequence[int], n: int) -> Plan:
-    """``plan`` with its gather (``EMPTY`` read at ``n``, after the old cells) and no landings."""
-    idx = [n if t == EMPTY else t for t in src]
+def _gathered(plan: Plan, src: Sequence[int], n: int, empty: list[int]) -> Plan:
+    """``plan`` with its gather (``EMPTY`` read at ``n``, after the old cells) and no landings:
+    ``src`` with ``n`` at the places ``empty`` (those of its ``EMPTY``, no other)."""
+    idx = list(src)
+    for f in empty:
+        idx[f] = n
     plan.__dict__["_getter"] = itemgetter(*idx) if len(idx) > 1 else _few(tuple(idx))
     return plan
 
@@ -83,10 +87,10 @@ def discard_holes(layout: Layout, flats: Sequence[int]) -> Plan | None:
     emptied = _emptied(layout, flats)
     if emptied is None:
         return None
-    after, src = emptied
+    after, src, empty = emptied
     plan = Plan(Layout.make((), after, (), layout.regions), tuple(src), (), {}, tuple(flats))
     remember_landings(plan, layout, ())
-    return _gathered(plan, src, layout.size)
+    return _gathered(plan, src, layout.size, empty)
 
 
 def place_holes(
@@ -176,13 +180,13 @@ def move_out(layout: Layout, res: Any) -> Plan | None:
     emptied = _emptied(layout, flats)
     if emptied is None:
         return None
-    holes, src = emptied
+    holes, src, empty = emptied
     k = len(flats)
     rows, cols = shape if shape is not None and shape[0] * shape[1] == k else (1, k)
     src.extend(flats)
     n = layout.size
     after = Layout.make([(into, rows, cols, 1, None, None)], holes, (), layout.regions)
-    plan = _gathered(Plan(after, tuple(src), (), {}), src, n)
+    plan = _gathered(Plan(after, tuple(src), (), {}), src, n, empty)
     inside = layout.inside
     out = []
     if inside:

@@ -240,9 +240,15 @@ def env_drop(env: Env, name: str, old: Any = _MISS) -> Env:
     return tuple(sorted(d.items()))
 
 
+_AS_THEY_ARE = frozenset((int, str, bool, type(None)))
+"""Types whose values :func:`_freeze` gives as they are (no :class:`Value` among them)."""
+
+
 def _freeze(v: Any) -> Any:
     v = plain(v)
     if isinstance(v, list):
+        if _AS_THEY_ARE.issuperset(map(type, v)):  # numbers, texts, truths: each frozen as it is
+            return tuple(v)
         return tuple(_freeze(x) for x in v)
     if isinstance(v, (int, str, bool, Symbol, tuple)) or v is None:
         return v

@@ -3,11 +3,12 @@ set of counters to the next, made directly, is what ``dataclasses.replace`` make
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, replace
 
 import pytest
 
-from reference_engine.meters import Meters
+from reference_engine.meters import Meters, out_add
 
 SOME = [
     Meters(),
@@ -103,3 +104,21 @@ def test_each_step_s_memo_is_read_inline_by_its_own_key(m: Meters) -> None:
     assert raised.peak != m.peak and fresh.note_out(((0, 99),)) is raised
     assert fresh.add_turn() is turned
     assert fresh not in fresh.__dict__["_next"].values()  # never itself: no reference cycle
+
+
+def test_helper_usage_after_a_change_is_the_plain_sum_by_symbol() -> None:
+    """out_add (filtered and sorted in C) on random usage and changes, counts going to zero,
+    below zero and new symbols among them: each symbol's sum, the zeros left out, by symbol."""
+    rng = random.Random(51)
+    for _ in range(2000):
+        out = tuple(
+            sorted({rng.randrange(8): rng.choice([-2, -1, 1, 2, 3]) for _ in range(rng.randrange(5))}.items())
+        )
+        delta = {rng.randrange(10): rng.randrange(-3, 4) for _ in range(rng.randrange(4))}
+        want: dict[int, int] = dict(out)
+        for sid, n in delta.items():
+            want[sid] = want.get(sid, 0) + n
+        expected = tuple(sorted((k, v) for k, v in want.items() if v)) if delta else out
+        got = out_add(out, delta)
+        assert got == expected and type(got) is tuple
+        assert all(type(item) is tuple for item in got)

@@ -4,6 +4,7 @@ down, an empty place, a card a sleeve hides) and ``family_index`` kept per face.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -72,3 +73,29 @@ def test_family_index_is_kept_per_face_and_bounded(monkeypatch: pytest.MonkeyPat
         assert len(helpers._FAMILY) <= 3
     with pytest.raises(EvalError, match="family_index"):
         h_family_index(env, 12)  # not a face: the function's own way, and its message
+
+
+def test_the_stretches_of_slots_outside_hands_are_those_slot_by_slot() -> None:
+    """not_hand_runs, made region by region, on random layouts (hands first, last, between and
+    side by side, regions of no slots between two stretches): the stretches of consecutive slots
+    that _not_hands lists, merged slot by slot."""
+    rng = random.Random(51)
+    for n in range(300):
+        shapes = [
+            (
+                f"w51runs{n}_{i}",
+                rng.randrange(3),
+                rng.randrange(4),
+                1,
+                rng.choice([None, None, f"w51h{n}_{i}"]),
+            )
+            for i in range(rng.randrange(1, 7))
+        ]
+        layout = Layout.make(shapes, (), ())
+        want: list[tuple[int, int]] = []
+        for f in helpers._not_hands(layout):
+            if want and want[-1][1] == f:
+                want[-1] = (want[-1][0], f + 1)
+            else:
+                want.append((f, f + 1))
+        assert helpers.not_hand_runs(layout) == tuple(want), shapes
