@@ -277,6 +277,32 @@ def test_the_kit_is_the_golden_one(default_kit: tuple[Path, dict[str, Any]], mat
     assert matches_golden(folder, "uno") == []
 
 
+def test_a_golden_comparison_reads_the_text_of_a_pdf_whose_bytes_differ(tmp_path: Path) -> None:
+    """The golden comparison takes a PDF's text from the golden only when the PDF's bytes are the
+    golden's and pypdf is the golden's version; a PDF whose bytes differ, or a golden of another
+    pypdf, has its text read, so a changed text is still found."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from .. import conftest
+
+    fp = conftest._fingerprint_module()
+    canvas = Canvas(str(tmp_path / "cards.pdf"), invariant=True)
+    canvas.drawString(72, 72, "Draw two")
+    canvas.save()
+    read = fp.fingerprint(tmp_path)
+    assert read["text"]["cards.pdf"] == fp._text(tmp_path / "cards.pdf")
+    lying = {**read, "text": {"cards.pdf": "not the text"}}  # the same bytes: the golden's text is taken
+    assert fp.fingerprint(tmp_path, lying)["text"] == lying["text"]
+    other_bytes = {**lying, "bytes": {"cards.pdf": "0" * 64}}
+    assert fp.fingerprint(tmp_path, other_bytes)["text"] == read["text"]
+    assert fp.differences(fp.fingerprint(tmp_path, other_bytes), other_bytes) == [
+        "text cards.pdf",
+        "bytes cards.pdf",
+    ]
+    other_reader = {**lying, "versions": {**read["versions"], "pypdf": "0.0"}}
+    assert fp.fingerprint(tmp_path, other_reader)["text"] == read["text"]
+
+
 def test_the_kit_passes_the_page_check(default_kit: tuple[Path, dict[str, Any]]) -> None:
     """Every page of every PDF: fonts embedded, no text over text or off the page, no text within
     the profile's safe margin of a card's cut line or 2.5 mm of a label's edge, no crop mark or cut
