@@ -222,9 +222,13 @@ def contrasts(
         if mask.histogram()[255] < 3:
             continue
         under = Image.composite(layers.under.crop(px), sentinel.crop(px), mask)
+        # No crop has more colours than pixels, so its pixel count is a bound that never gives None;
+        # a bound of 65,536 would cost a zeroed table of that size for every glyph (Pillow sizes its
+        # table by the bound), most of the check's time. The colours are sorted below: their order
+        # here does not matter.
         colours = [
             (n, (int(rgb[0]), int(rgb[1]), int(rgb[2])))
-            for n, rgb in (under.getcolors(1 << 16) or [])
+            for n, rgb in (under.getcolors(under.width * under.height) or [])
             if isinstance(rgb, tuple) and rgb[:3] != SENTINEL
         ]
         total = sum(n for n, _ in colours)

@@ -35,7 +35,7 @@ def matches_golden() -> Callable[[Path, str], list[str]]:
     golden = json.loads((GOLDEN / "kits.json").read_text(encoding="utf-8"))
 
     def compare(folder: Path, name: str) -> list[str]:
-        return list(fp.differences(fp.fingerprint(folder), golden[name]))
+        return list(fp.differences(fp.fingerprint(folder, golden[name]), golden[name]))
 
     return compare
 

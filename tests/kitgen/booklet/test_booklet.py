@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 from collections.abc import Callable
@@ -24,6 +23,7 @@ from reference_engine.kinds.shedding import load_rules
 from reference_engine.registry import Library, rulesets_dir
 from reference_engine.simulate import simulate
 from reference_engine.trace import Event, shown_cells
+from tests.kitgen.pdftext import page_texts
 
 
 def squash(text: str) -> str:
@@ -33,14 +33,8 @@ def squash(text: str) -> str:
 
 def pdf_text(path: Path) -> list[str]:
     """Each page's text. The booklets read here are built once and read by several tests: each is
-    extracted once (keyed by the file's path, time and size), the caller gets its own list."""
-    stat = path.stat()
-    return list(_extracted(path, stat.st_mtime_ns, stat.st_size))
-
-
-@functools.lru_cache(maxsize=8)
-def _extracted(path: Path, mtime_ns: int, size: int) -> tuple[str, ...]:
-    return tuple(p.extract_text() or "" for p in PdfReader(str(path)).pages)
+    extracted once a session (tests/kitgen/pdftext.py), the caller gets its own list."""
+    return list(page_texts(path))
 
 
 @pytest.fixture(scope="module")
@@ -391,9 +385,7 @@ def test_the_first_card_rule_is_stated_once(uno_booklet: tuple[Path, dict[str, A
     """The rules chapter prints one sentence per first-card rule of the rule set; the rule set's
     notes do not say it again (a copy-paste slip the issue found in UNO and Crazy Eights)."""
     folder, _ = uno_booklet
-    text = " ".join(
-        " ".join(p.extract_text() or "" for p in PdfReader(str(folder / "booklet.pdf")).pages).split()
-    )
+    text = " ".join(" ".join(page_texts(folder / "booklet.pdf")).split())
     said = re.findall(r"[^.]*\bfirst card (?:turned|is)[^.]*\.", text)
     assert len(said) == len(load_rules("uno").first_card) == 2, said
     for name in ("uno", "uno-small", "crazy-eights"):

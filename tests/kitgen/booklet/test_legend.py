@@ -9,10 +9,10 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from pypdf import PdfReader
 
 from kitgen.booklet.legend import card_words, game_card_legend
 from reference_engine.api import Symbol, glyph, load_game
+from tests.kitgen.pdftext import page_texts
 
 # One game of each kind in the fast tier (UNO for the shedding games); the other shedding games'
 # booklets (a build each, 10-16 s of CPU, read by no other fast test) are the slow tier's.
@@ -58,7 +58,7 @@ def test_every_code_in_the_pictures_is_in_the_legend(
         if name in deck:  # a game card: the legend's words are the deck's
             assert codes[code] == card_words(rules, deck[name])
     # The legend is printed near the first picture and on the first quick reference page.
-    pages = [" ".join((p.extract_text() or "").split()) for p in PdfReader(folder / "booklet.pdf").pages]
+    pages = [" ".join(text.split()) for text in page_texts(folder / "booklet.pdf")]
     lines = data["card_codes"]["lines"]
     title = " ".join(data["sections"][0]["title"].split())
     at = next(

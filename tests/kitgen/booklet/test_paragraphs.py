@@ -19,6 +19,7 @@ from kitgen.booklet.paragraphs import Styled, markup, paragraph
 from kitgen.cli.main import main
 from kitgen.kit.build import KitOptions, build
 from reference_engine.registry import rulesets_dir
+from tests.kitgen.pdftext import page_texts
 
 KITGEN = Path(__file__).resolve().parents[3] / "kitgen"
 # What a hostile spec author (or a careless one) writes: reportlab's own tags, an image with an
@@ -32,7 +33,7 @@ STYLE = ParagraphStyle("test")
 def pdf_text(path: Path) -> str:
     """The text of every page in drawing order (a table cell's lines stay together), white
     space collapsed."""
-    return " ".join(" ".join((p.extract_text() or "").split()) for p in PdfReader(path).pages)
+    return " ".join(" ".join(text.split()) for text in page_texts(path))
 
 
 @pytest.mark.parametrize(

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from pypdf import PdfReader
 
 from kitgen.booklet.tableplan import SMALL_CARD_PT, TablePlanFlowable, table_plan
 from kitgen.cost.kitcost import Footprint
 from kitgen.paper.faces import Face, ensure_fonts
+from tests.kitgen.pdftext import page_texts
 
 # Daifugō's kit states no time figures: its picture's sizes are its own largest table's
 # (tests/kitgen/kinds/test_climbing.py).
@@ -26,15 +25,9 @@ CHECKLIST = [*PICTURED, "daifugo"]
 
 def _pages(folder: Path) -> list[str]:
     """The text of each page of the folder's booklet, white space made single spaces. The booklets
-    are the session's (read only), each read by two tests here: extracted once (a copy each time)."""
-    path = folder / "booklet.pdf"
-    stat = path.stat()
-    return list(_extracted(path, stat.st_mtime_ns, stat.st_size))
-
-
-@functools.lru_cache(maxsize=16)
-def _extracted(path: Path, mtime_ns: int, size: int) -> tuple[str, ...]:
-    return tuple(" ".join((p.extract_text() or "").split()) for p in PdfReader(path).pages)
+    are the session's (read only), read by tests of several files: extracted once a session
+    (tests/kitgen/pdftext.py)."""
+    return [" ".join(text.split()) for text in page_texts(folder / "booklet.pdf")]
 
 
 def _page_of(pages: list[str], heading: str) -> int:

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from pypdf import PdfReader
 
 from kitgen.cli.main import main
 from reference_engine.api import Library, load_game
+from tests.kitgen.pdftext import page_texts
 
 
 @pytest.fixture(scope="module")
@@ -26,8 +26,7 @@ def daifugo_kit(built_kit: Callable[..., tuple[Path, dict[str, Any]]]) -> tuple[
 def booklet_pages(daifugo_kit: tuple[Path, dict[str, Any]]) -> list[str]:
     """The text of each page of the kit's booklet, its white space made single spaces: extracted
     once for the file's tests (each extraction of the whole booklet is ~4 s of CPU)."""
-    reader = PdfReader(str(daifugo_kit[0] / "booklet.pdf"))
-    return [" ".join((p.extract_text() or "").split()) for p in reader.pages]
+    return [" ".join(text.split()) for text in page_texts(daifugo_kit[0] / "booklet.pdf")]
 
 
 def test_the_kit_holds_what_a_virtual_turn_needs(daifugo_kit: tuple[Path, dict[str, Any]]) -> None:

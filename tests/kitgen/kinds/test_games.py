@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pypdf import PdfReader
 
 from tests.kitgen.conftest import GAME_KIT_OPTIONS
+from tests.kitgen.pdftext import page_texts
 
 GAMES = {
     "sevens": ("card-selection-fast", "sevens-mini", 52),
@@ -30,7 +30,7 @@ def kit(
 
 
 def text(path: Path) -> str:
-    return " ".join(" ".join(p.extract_text() or "" for p in PdfReader(str(path)).pages).split())
+    return " ".join(" ".join(page_texts(path)).split())
 
 
 def test_cards_labels_and_booklet(kit: tuple[str, Path, dict[str, Any]]) -> None:

@@ -15,6 +15,7 @@ from pypdf import PdfReader
 from kitgen.booklet.prose import plain_text
 from reference_engine.registry import Library
 from reference_engine.simulate import simulate
+from tests.kitgen.pdftext import page_texts
 
 
 @pytest.fixture(scope="module")
@@ -93,11 +94,7 @@ def test_label_words_match_the_paper_they_are_printed_on(
     folder, manifest = kit
     for name in ("booklet.pdf", "bundles.pdf", "shopping-list.txt", "printing-guide.txt"):
         path = folder / name
-        text = (
-            "\n".join(p.extract_text() or "" for p in PdfReader(str(path)).pages)
-            if name.endswith(".pdf")
-            else path.read_text(encoding="utf-8")
-        )
+        text = "\n".join(page_texts(path)) if name.endswith(".pdf") else path.read_text(encoding="utf-8")
         assert not re.search(r"\b(stick|peel)", text, re.I), name
     assert "taken out unseen" in {i["key"]: i for i in manifest["bom"]["items"]}["label"]["why"]
     sticker = tmp_path / "bundles.pdf"
@@ -158,7 +155,7 @@ def test_bundles_and_the_booklet_speak_words(kit: tuple[Path, dict[str, Any]]) -
     """Issue 39: bundles.pdf said "(the ♥ at place v + 1)"; the round's step said "runs the
     Extending ... 4 times" and listed three sizes without saying that one came twice."""
     folder, _ = kit
-    sheet = " ".join(p.extract_text() or "" for p in PdfReader(str(folder / "bundles.pdf")).pages)
+    sheet = " ".join(page_texts(folder / "bundles.pdf"))
     assert "v + 1" not in sheet and "as many ♣ as the bundle's value, then the ♥" in " ".join(sheet.split())
     data = json.loads((folder / "booklet.json").read_text())
     notes = [n for s in data["sections"][0]["steps"] for n in s["notes"] if "4 times" in n]
@@ -191,9 +188,7 @@ def test_booklet_round_steps_and_diagrams(kit: tuple[Path, dict[str, Any]]) -> N
         "gakmoro-comparison",
         "gakmoro-subtraction",
     ]
-    text = re.sub(
-        r"\s+", "", "\n".join(p.extract_text() or "" for p in PdfReader(str(folder / "booklet.pdf")).pages)
-    )
+    text = re.sub(r"\s+", "", "\n".join(page_texts(folder / "booklet.pdf")))
     for heading in ("Makingthebundles", "Therules:Gakmoro", "Aroundwithoutadealer", "Validation"):
         assert heading in text
     top = data["sections"][0]["example"]

@@ -9,6 +9,7 @@ import pytest
 from pypdf import PdfReader
 
 from kitgen.kit.build import KitOptions, build
+from tests.kitgen.pdftext import page_texts
 
 
 @pytest.fixture(scope="module")
@@ -52,7 +53,7 @@ def test_the_deck_and_booklet_read_as_the_game(crazy_eights_kit: tuple[Path, dic
     cards = " ".join(pages[n - 1].extract_text() or "" for n in fronts)
     for suit in ("Clubs", "Diamonds", "Hearts", "Spades"):
         assert suit in cards
-    booklet = " ".join(p.extract_text() or "" for p in PdfReader(str(folder / "booklet.pdf")).pages)
+    booklet = " ".join(page_texts(folder / "booklet.pdf"))
     text = " ".join(booklet.split())
     assert "The rules: Crazy Eights" in text
     assert "If it is an eight, shuffle the suit choice cards" in text

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from pypdf import PdfReader
 
 from kitgen.cli.main import main
 from kitgen.core.optionspec import KindValues
 from kitgen.kit.build import KitOptions, build
+from tests.kitgen.pdftext import page_texts
 
 WEIGHTS = "action=3,number=1,wild=1"
 
@@ -61,9 +61,7 @@ def test_the_booklet_teaches_a_stronger_virtual_player(
     weighted_kit: tuple[Path, dict[str, Any]], built_kit: Callable[..., tuple[Path, dict[str, Any]]]
 ) -> None:
     folder, manifest = weighted_kit
-    text = " ".join(
-        " ".join(p.extract_text() or "" for p in PdfReader(str(folder / "booklet.pdf")).pages).split()
-    )
+    text = " ".join(" ".join(page_texts(folder / "booklet.pdf")).split())
     assert "A stronger virtual player." in text
     assert "action cards 3, number cards 1, wild cards 1" in text
     assert "Weighted card selection" in text and "λ" in text

@@ -18,6 +18,7 @@ from kitgen.core.output import sha256
 from kitgen.kit.build import KitOptions, _recorded, build
 from reference_engine.errors import UsageError
 from reference_engine.kinds.shedding import load_rules
+from tests.kitgen.pdftext import page_texts
 
 MM = 72 / 25.4
 
@@ -277,6 +278,68 @@ def test_the_kit_is_the_golden_one(default_kit: tuple[Path, dict[str, Any]], mat
     assert matches_golden(folder, "uno") == []
 
 
+def test_a_golden_comparison_reads_the_text_of_a_pdf_whose_bytes_differ(tmp_path: Path) -> None:
+    """The golden comparison takes a PDF's text from the golden only when the PDF's bytes are the
+    golden's and pypdf is the golden's version; a PDF whose bytes differ, or a golden of another
+    pypdf, has its text read, so a changed text is still found."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from .. import conftest
+
+    fp = conftest._fingerprint_module()
+    canvas = Canvas(str(tmp_path / "cards.pdf"), invariant=True)
+    canvas.drawString(72, 72, "Draw two")
+    canvas.save()
+    read = fp.fingerprint(tmp_path)
+    assert read["text"]["cards.pdf"] == fp._text(tmp_path / "cards.pdf")
+    lying = {**read, "text": {"cards.pdf": "not the text"}}  # the same bytes: the golden's text is taken
+    assert fp.fingerprint(tmp_path, lying)["text"] == lying["text"]
+    other_bytes = {**lying, "bytes": {"cards.pdf": "0" * 64}}
+    assert fp.fingerprint(tmp_path, other_bytes)["text"] == read["text"]
+    assert fp.differences(fp.fingerprint(tmp_path, other_bytes), other_bytes) == [
+        "text cards.pdf",
+        "bytes cards.pdf",
+    ]
+    other_reader = {**lying, "versions": {**read["versions"], "pypdf": "0.0"}}
+    assert fp.fingerprint(tmp_path, other_reader)["text"] == read["text"]
+
+
+def test_a_kept_pdf_text_is_read_again_when_the_bytes_change_or_the_entry_is_damaged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """tests/kitgen/pdftext.py keeps a PDF's text by the SHA-256 of its bytes: a file written again
+    with other words is read again; a damaged entry in the session folder is not taken, a whole one
+    for the same bytes (what the other worker stored) is."""
+    from pypdf import PdfReader
+    from reportlab.pdfgen.canvas import Canvas
+
+    from tests.kitgen import pdftext
+
+    monkeypatch.setenv(pdftext.SESSION_CACHE_ENV, str(tmp_path / "session"))
+    monkeypatch.setattr(pdftext, "_KEPT", {})
+    path = tmp_path / "booklet.pdf"
+
+    def write(words: str) -> list[str]:
+        canvas = Canvas(str(path), invariant=True)
+        canvas.drawString(72, 72, words)
+        canvas.save()
+        return [p.extract_text() or "" for p in PdfReader(path).pages]
+
+    first = write("Draw two")
+    assert list(pdftext.page_texts(path)) == first and "Draw two" in first[0]
+    assert list(pdftext.page_texts(path)) == first  # kept
+    second = write("Skip a turn")
+    assert list(pdftext.page_texts(path)) == second != first
+    [entry] = [e for e in (tmp_path / "session" / "pdf-text").iterdir() if e.read_text().find("Skip") >= 0]
+    for damage in ("[not json", '{"not": "a list"}', "[1, 2]"):
+        entry.write_text(damage, encoding="utf-8")
+        monkeypatch.setattr(pdftext, "_KEPT", {})
+        assert list(pdftext.page_texts(path)) == second
+    entry.write_text('["a text the other worker kept"]', encoding="utf-8")
+    monkeypatch.setattr(pdftext, "_KEPT", {})
+    assert pdftext.page_texts(path) == ("a text the other worker kept",)  # the same bytes: taken
+
+
 def test_the_kit_passes_the_page_check(default_kit: tuple[Path, dict[str, Any]]) -> None:
     """Every page of every PDF: fonts embedded, no text over text or off the page, no text within
     the profile's safe margin of a card's cut line or 2.5 mm of a label's edge, no crop mark or cut
@@ -377,12 +440,11 @@ def test_a_kit_without_exact_hands_says_where_the_exact_check_is(
     does not claim it; it is verified exactly on the reduced deck and statistically on the whole
     one. card-selection-fast could be (the check itself is opt-in: hands 1..7 of UNO cost
     minutes, docs/verification.md)."""
-    from pypdf import PdfReader
 
     from kitgen.core.verification import whole_deck_offered
 
     folder, manifest = default_kit
-    pages = [" ".join((p.extract_text() or "").split()) for p in PdfReader(str(folder / "booklet.pdf")).pages]
+    pages = [" ".join(text.split()) for text in page_texts(folder / "booklet.pdf")]
     assert not whole_deck_offered("card-selection-arrow", "uno", 4)
     assert whole_deck_offered("card-selection-fast", "uno", 4)
     assert "Every possible deal of the whole deck can also be checked exactly" not in pages[0]
@@ -408,7 +470,7 @@ def test_the_first_chapters_are_data_that_the_pdf_and_the_index_draw(
     setup = data["front"][1]["blocks"]
     owners = next(b for b in setup if b["type"] == "table")["rows"]
     assert owners[1][0] == {"type": "picture", "kind": "cards", "cards": ["θ1"]}
-    pages = " ".join((p.extract_text() or "") for p in PdfReader(folder / "booklet.pdf").pages)
+    pages = " ".join(page_texts(folder / "booklet.pdf"))
     flat = " ".join(pages.split())
     for title in titles:
         assert " ".join(title.split()) in flat, title
