@@ -30,7 +30,12 @@ it). Anything else: the steps as compiled, every error and observation theirs. T
 move, the places and the discards are :func:`~.ops.make_plan`'s (the steps' own resolvers and
 builders, kept here by layout and places), their errors raised as the steps raise them. With
 ``ev.CHECKED`` every round is carried out both ways from the same table and generator and must
-end the same (:func:`~.segments._snapshot`).
+end the same (:func:`~.segments._snapshot`). Where a part is not direct, its steps run as
+compiled (:mod:`.pure` replays the slide, :mod:`.chained` and :mod:`.knockout` the decision).
+
+Measured (valgrind, 11 whole card-level UNO games less 1, hash seed 0): 6,991,829 instructions a
+turn before, 6,679,419 after (-4.5 %): the spin and decision direct -3.5 %, the slide -0.2 %,
+the discards without a plan (:mod:`.discards`) -0.8 %.
 """
 
 from __future__ import annotations
