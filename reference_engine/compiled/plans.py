@@ -385,9 +385,8 @@ def kept_whole(layout: Layout, flats: Sequence[int]) -> bool:
     """Whether :func:`~reference_engine.machine.actions.sleeving.check_kept` lets ``flats``
     go: every sleeve one of them lives in (a row its sleeves keep) goes whole. Whole rows at
     once: the sleeves (columns) touched in the kept rows, then each row inside them. A region
-    none of them lies in (all its slots below the lowest or above the highest: Step 11's owner
-    cards against the grid's long rows, Step 12's arrows against the regions after the grid) is
-    passed over, and the set of the slots going is made only where one is not."""
+    none of them lies in (below the lowest or above the highest: Step 11's owner cards against
+    the grid, Step 12's arrows against the regions after it) is passed over, no set made."""
     if not flats:
         return True
     going: set[int] | None = None
@@ -468,10 +467,9 @@ HANDS_KEPT = 1024
 
 
 def hand_names(owners: Sequence[Any], numbers: bool = False) -> tuple[str, ...]:
-    """``hand_name`` of each owner: for owner numbers alone (the common case: a return of every
-    card to its owner; ``numbers``: the caller knows they are, family numbers read from the
-    table), one C-level lookup each; anything else (a name, a bool, a list) the function's own
-    way, and its message."""
+    """``hand_name`` of each owner: for owner numbers alone (a return of every card to its
+    owner; ``numbers``: family numbers read from the table), one C-level lookup each; anything
+    else (a name, a bool, a list) the function's own way, and its message."""
     if numbers or set(map(type, owners)) == {int}:
         kept = _HANDS
         try:
