@@ -144,3 +144,18 @@ def test_a_step_put_inside_a_round_runs_as_the_interpreter(name: str) -> None:
     where, step, direct = BETWEEN[name]
     ended, hits = _compare(_variant(name, where, step + where), [2, 3, 4, 5, 6], 16, _cards())
     assert ended and (hits > 0) == direct, (ended, hits)
+
+
+@pytest.mark.parametrize("limit", [20, 35, 47, 60])
+def test_a_step_limit_reached_inside_a_round_stops_alike(limit: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The limit of steps a run may carry out, made small enough to be reached inside the
+    rounds (at 4(a), 4(c), Step 4's loop or Step 5): the same error at the same step, the
+    rounds before it direct."""
+    from reference_engine.compiled import ops, pure
+    from reference_engine.compiled import run as compiled_run
+    from reference_engine.machine import runner
+
+    for module in (runner, compiled_run, pure, ops, knockround):
+        monkeypatch.setattr(module, "MAX_RUN_STEPS", limit)
+    ended, hits = _compare(_variant(f"limit {limit}"), [6, 8, 11], 10, _cards())
+    assert any("steps in one run" in e for e in ended) and hits > 0, (ended, hits)
