@@ -4,9 +4,10 @@ candidate waiting), candidates face up (the spin would show them), middle arrows
 with no half turn, ``alive`` set at Step 3 to repeated, zero, past-the-end, reversed, truth
 or text columns, variables named ``h``, ``out``, ``i``, ``len`` or ``new``, and a step put
 between the slide and the spin (``h`` changed, ``alive`` changed, a middle arrow turned or
-turned round, a candidate discarded, a region made after ``U``) or just before the decision (so
-the branch no longer ends with the lottery's spin and decision). Every run is the
-interpreter's, errors and messages included, both unchecked and with ``ev.CHECKED``."""
+turned round, a candidate discarded, a region made after ``U``, the sleeves turned over or
+slid out) or just before the decision (so the branch no longer ends with the lottery's spin
+and decision), and a limit of steps reached inside the rounds. Every run is the interpreter's,
+errors and messages included, both unchecked and with ``ev.CHECKED``."""
 
 from __future__ import annotations
 
@@ -133,6 +134,9 @@ BETWEEN: dict[str, tuple[str, str, bool]] = {
     "the middle arrows turned round": (SPIN, "          - rotate: U\n", True),
     "a candidate discarded": (SPIN, '          - discard: "P[1, alive[1]]"\n', False),
     "a region after U": (SPIN, '          - move:\n              Z: "P[1, alive[1]]"\n', False),
+    "the sleeves turned to their clear front": (SPIN, "          - sleeve: {P: {side: front}}\n", False),
+    "the arrows slid out of their sleeves": (SPIN, "          - sleeve: {P: {out: [2]}}\n", True),
+    "the candidates slid out of their sleeves": (SPIN, "          - sleeve: {P: {out: [1]}}\n", True),
     "a candidate turned before the decision": (DECIDE, '          - turn: "P[1, alive[1]]"\n', False),
     "a middle arrow discarded before the decision": (DECIDE, '          - discard: "U[1]"\n', False),
     "no match before the decision": (DECIDE, _let("h", "0"), False),
