@@ -231,8 +231,8 @@ def run_selection(
     faces = SYMBOLS.faces
     by_name = state.layout.by_name
     pile = draw_pile(protocol, len(owners), params)
-    # The owners but P_1 whose cards came back, proven by the codes: their region holds their
-    # starting codes, sorted as whole numbers, with no key to read (see _back_start).
+    # The owners (but P_1 and the pile) whose cards came back, proven by the codes: their region
+    # holds their starting codes, sorted as whole numbers, with no key to read (_back_start).
     back = _back_start(codes, row)
     same: set[int] = set()
     at = 0
@@ -242,7 +242,7 @@ def run_selection(
         part = cells[reg.offset : reg.offset + reg.size] if reg else ()
         returned.append(faces(part) if reg else [])
         size = sizes[i]
-        if back and i and len(part) == size and sorted(part) == sorted(codes[at : at + size]):
+        if back and i and i != pile and len(part) == size and sorted(part) == sorted(codes[at : at + size]):
             same.add(i)
         at += size
     kept = outs.get("kept")
@@ -424,10 +424,9 @@ def _checked(
     """The checks of :func:`run_selection` on a finished run (either engine). ``pile``: the
     index of the draw pile when the run draws a card for P_1 itself (:func:`draw_pile`); then
     with no valid card in P_1's hand, the card played or ``kept`` is a card of that pile.
-    ``same``: owners proven to have got exactly their cards back (:func:`run_selection`, by the
-    codes): where those are what is expected of them (not P_1; the pile unless a card was drawn
-    from it), their comparison, which cannot fail, is skipped (under compiled.evaluate.CHECKED
-    made all the same, and it must pass)."""
+    ``same``: owners (not P_1, not the pile) proven to have got exactly their cards back
+    (:func:`run_selection`, by the codes): their comparison, which cannot fail, is skipped
+    (under compiled.evaluate.CHECKED made all the same, and it must pass)."""
     valid_cards = [c for c in owners[0] if valid(c)]
     if played is None and valid_cards:
         raise CheckFailure(
@@ -442,10 +441,10 @@ def _checked(
     if played is not None and played is not drawn and not _holds(allowed, played):
         raise CheckFailure(f"{where}: played {played.glyph}, which is not a valid card of the hand")
     for i, (owner, cards) in enumerate(zip(owners, returned)):
-        if i in same and i and (i != pile or drawn is None):
+        if i in same and i and i != pile:
             if _evaluate.CHECKED and not _same_faces(cards, list(owner)):
                 raise _evaluate.Mismatch(
-                    f"{where}: owner {i + 1}'s cards, proven back by their codes, differ"
+                    f"{where}: owner {i + 1}'s cards proven back by their codes, but not"
                 )
             continue
         expected = list(owner)
