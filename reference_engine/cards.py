@@ -12,13 +12,11 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from operator import attrgetter
 from typing import Any, TypedDict
 
 from .expressions import EvalError, Value
 
 EMPTY = -1
-_SID = attrgetter("id")  # a symbol's id
 NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
@@ -116,15 +114,6 @@ class SymbolTable:
         out: ``[by_id(c >> 1) for c in codes if c != EMPTY]`` without a call per card."""
         table = self._by_id
         return [table[c >> 1] for c in codes if c != EMPTY]
-
-    def own(self, cards: list[Symbol]) -> bool:
-        """Whether each of ``cards`` (symbols) equals this table's symbol of its id, as ``==``
-        compares them: ``[by_id(c.id) for c in cards] == cards``, in C, each by identity first (a
-        game's cards are the table's own); False where an id is past the table's end."""
-        try:
-            return list(map(self._by_id.__getitem__, map(_SID, cards))) == cards
-        except IndexError:
-            return False
 
     def interned(self, sym: Symbol) -> bool:
         """Whether ``sym`` is this registry's own object for its id (then it equals only itself)."""
