@@ -12,16 +12,11 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from itertools import repeat
-from operator import attrgetter, rshift
 from typing import Any, TypedDict
 
 from .expressions import EvalError, Value
 
 EMPTY = -1
-_SID = attrgetter("id")  # a symbol's id
-_ROWS = (list, tuple)  # the rows of codes SymbolTable.faces reads twice (once for an empty slot)
-_ONES = repeat(1)  # the second operand of every shift (map stops at the codes' end)
 NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
@@ -118,19 +113,7 @@ class SymbolTable:
         """The faces of table codes (``symbol_id << 1 | face_up``) in order, ``EMPTY`` slots left
         out: ``[by_id(c >> 1) for c in codes if c != EMPTY]`` without a call per card."""
         table = self._by_id
-        if type(codes) in _ROWS and EMPTY not in codes:
-            # No empty slot: every code's face, looked up and shifted in C (no Python step a card).
-            return list(map(table.__getitem__, map(rshift, codes, _ONES)))
         return [table[c >> 1] for c in codes if c != EMPTY]
-
-    def own(self, cards: list[Symbol]) -> bool:
-        """Whether each of ``cards`` (symbols) equals this table's symbol of its id, as ``==``
-        compares them: ``[by_id(c.id) for c in cards] == cards``, in C, each by identity first (a
-        game's cards are the table's own); False where an id is past the table's end."""
-        try:
-            return list(map(self._by_id.__getitem__, map(_SID, cards))) == cards
-        except IndexError:
-            return False
 
     def interned(self, sym: Symbol) -> bool:
         """Whether ``sym`` is this registry's own object for its id (then it equals only itself)."""

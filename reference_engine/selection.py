@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import gc
 import random
-from collections.abc import Collection
 from contextvars import ContextVar
 from dataclasses import dataclass, field, fields
-from itertools import chain, repeat
-from operator import attrgetter, lshift
+from itertools import chain
+from operator import attrgetter
 from typing import Any
 
 from .cards import SYMBOLS, Symbol
@@ -213,11 +212,9 @@ def run_selection(
     # same thing, without a context manager's generator at every turn).
     if gc.isenabled():
         with paused():
-            start, codes = _begin(cache, frame, row)
-            state, engine, reason = _single(runner, frame, start, cache)
+            state, engine, reason = _single(runner, frame, row, cache)
     else:
-        start, codes = _begin(cache, frame, row)
-        state, engine, reason = _single(runner, frame, start, cache)
+        state, engine, reason = _single(runner, frame, row, cache)
     if engine == "compiled":
         cache.compiled_runs += 1
     else:
@@ -230,21 +227,10 @@ def run_selection(
     cells = state.cells
     faces = SYMBOLS.faces
     by_name = state.layout.by_name
-    pile = draw_pile(protocol, len(owners), params)
-    # The owners but P_1 whose cards came back, proven by the codes: their region holds their
-    # starting codes, sorted as whole numbers, with no key to read (see _back_start).
-    back = _back_start(codes, row)
-    same: set[int] = set()
-    at = 0
-    for i, name in enumerate(_HANDS[: len(owners)] if len(owners) <= len(_HANDS) else _hands(len(owners))):
+    for name in _HANDS[: len(owners)] if len(owners) <= len(_HANDS) else _hands(len(owners)):
         reg = by_name.get(name)
         # A region's slots are consecutive (Region.slots): its cells are one slice of the row.
-        part = cells[reg.offset : reg.offset + reg.size] if reg else ()
-        returned.append(faces(part) if reg else [])
-        size = sizes[i]
-        if back and i and len(part) == size and sorted(part) == sorted(codes[at : at + size]):
-            same.add(i)
-        at += size
+        returned.append(faces(cells[reg.offset : reg.offset + reg.size]) if reg else [])
     kept = outs.get("kept")
     if kept is not None:
         returned[0].append(kept)  # the drawn card joins P_1's hand
@@ -266,9 +252,8 @@ def run_selection(
         (runner.views, state.view),
         want,
         not state.out,
-        pile=pile,
+        pile=draw_pile(protocol, len(owners), params),
         kept=kept,
-        same=same,
     )
     checked.engine = engine
     checked.fallback_reason = reason
@@ -341,9 +326,15 @@ def _frame(
     return frame
 
 
-def _single(runner: Runner, frame: Any, start: State, cache: CallCache) -> tuple[Any, str, str | None]:
-    """The run of :func:`run_selection` from its starting table (:func:`_begin`)."""
-    return run_single(runner, frame, start, cache.engine or ENGINE.get(), cache.fallback_reasons)
+def _single(runner: Runner, frame: Any, row: list[Symbol], cache: CallCache) -> tuple[Any, str, str | None]:
+    """The run of :func:`run_selection` from the table ``row`` (every owner's cards in a row)."""
+    return run_single(
+        runner,
+        frame,
+        _start(cache, frame, row),
+        cache.engine or ENGINE.get(),
+        cache.fallback_reasons,
+    )
 
 
 _STARTS_KEPT = 1_024  # starting layouts kept (by protocol and number of cards) before starting afresh
@@ -355,30 +346,18 @@ def _start(cache: CallCache, frame: Frame, row: list[Symbol]) -> State:
     in ``cache.starts``, the counters the one shared :data:`~.compiled.run.NO_METERS` (equal to
     ``Meters()``), the cells the cards' codes; any other input, count or value the frame's own
     way (its errors included). Under compiled.evaluate.CHECKED compared with the frame's."""
-    return _begin(cache, frame, row)[0]
-
-
-_ONLY_SYMBOLS = frozenset({Symbol})
-_ONES = repeat(1)  # the second operand of every shift (map stops at the row's end)
-
-
-def _begin(cache: CallCache, frame: Frame, row: list[Symbol]) -> tuple[State, tuple[int, ...] | None]:
-    """:func:`_start`'s table, and its cells where they are the row's cards face down in order
-    (``code(v)``, ``v.id << 1``, for each card), None where the frame's way made them."""
     proto = frame.proto
     inputs = proto.inputs
     decl = inputs.get("cards")
     if len(inputs) != 1 or decl is None:
-        return frame.initial_state({"cards": row}), None
+        return frame.initial_state({"cards": row})
     b = frame.bound(decl.encoding)
     n = len(row)
     if b.width != 1 or b.encoding.kind in _VALUE_KINDS or frame.input_count("cards") != n:
-        return frame.initial_state({"cards": row}), None
-    # code(v), face down, for every card where each is a Symbol itself: the ids and the shifts
-    # in C (no Python iteration a card), the same values as ``v.id << 1`` one at a time.
-    if not _ONLY_SYMBOLS.issuperset(map(type, row)):
-        return frame.initial_state({"cards": row}), None
-    codes = tuple(map(lshift, map(_ID, row), _ONES))
+        return frame.initial_state({"cards": row})
+    codes = tuple([v.id << 1 for v in row if type(v) is Symbol])  # code(v): face down
+    if len(codes) != n:
+        return frame.initial_state({"cards": row})
     key = (id(proto), n)
     hit = cache.starts.get(key)
     if hit is None or hit[0] is not proto:
@@ -391,17 +370,7 @@ def _begin(cache: CallCache, frame: Frame, row: list[Symbol]) -> tuple[State, tu
         ref = frame.initial_state({"cards": row})
         if state != ref or state.layout is not ref.layout:
             raise _evaluate.Mismatch(f"the start of {proto.name}: {state} is not the reference")
-    return state, codes
-
-
-def _back_start(codes: tuple[int, ...] | None, row: list[Symbol]) -> bool:
-    """Whether an owner's cards can be proven back by the codes alone (:func:`run_selection`):
-    the run started from ``codes`` (:func:`_begin`'s own, each card's ``id << 1``) and every card
-    of ``row`` equals the symbol table's card of its id (:meth:`~.cards.SymbolTable.own`), the
-    face the table reads back for that code. Then an owner whose region ends with its own codes,
-    in any order, got back cards equal to its own, each as many times: what
-    :func:`_same_faces` finds (by their ids, the first way it compares them)."""
-    return codes is not None and SYMBOLS.own(row)
+    return state
 
 
 def _checked(
@@ -419,15 +388,10 @@ def _checked(
     helpers_back: bool,
     pile: int | None = None,
     kept: Symbol | None = None,
-    same: Collection[int] = (),
 ) -> SelectionRun:
     """The checks of :func:`run_selection` on a finished run (either engine). ``pile``: the
     index of the draw pile when the run draws a card for P_1 itself (:func:`draw_pile`); then
-    with no valid card in P_1's hand, the card played or ``kept`` is a card of that pile.
-    ``same``: owners proven to have got exactly their cards back (:func:`run_selection`, by the
-    codes): where those are what is expected of them (not P_1; the pile unless a card was drawn
-    from it), their comparison, which cannot fail, is skipped (under compiled.evaluate.CHECKED
-    made all the same, and it must pass)."""
+    with no valid card in P_1's hand, the card played or ``kept`` is a card of that pile."""
     valid_cards = [c for c in owners[0] if valid(c)]
     if played is None and valid_cards:
         raise CheckFailure(
@@ -442,12 +406,6 @@ def _checked(
     if played is not None and played is not drawn and not _holds(allowed, played):
         raise CheckFailure(f"{where}: played {played.glyph}, which is not a valid card of the hand")
     for i, (owner, cards) in enumerate(zip(owners, returned)):
-        if i in same and i and (i != pile or drawn is None):
-            if _evaluate.CHECKED and not _same_faces(cards, list(owner)):
-                raise _evaluate.Mismatch(
-                    f"{where}: owner {i + 1}'s cards, proven back by their codes, differ"
-                )
-            continue
         expected = list(owner)
         if i == 0 and played is not None and played is not drawn:
             _remove(expected, played)

@@ -146,7 +146,7 @@ def test_a_variable_is_looked_up_by_its_first_pair_of_that_name(library: Library
         return SimpleNamespace(env=tuple(env), layout=SimpleNamespace(by_name=dict.fromkeys(regions)))
 
     drew = proto.outputs["drew"]
-    for env, plain in [
+    envs: list[tuple[list[tuple[str, Any]], bool]] = [
         ([], False),
         ([("drew", 1)], True),
         ([("a", 0), ("drew", [1])], False),
@@ -154,7 +154,8 @@ def test_a_variable_is_looked_up_by_its_first_pair_of_that_name(library: Library
         ([("drew", (1,)), ("drew", 1)], False),
         ([("drew", "x")], True),
         ([("drewx", 1), ("dre", True)], False),
-    ]:
+    ]
+    for env, plain in envs:
         assert _never_fails(frame, drew, state(env)) is plain, env
     assert _shadowed("x", state([("x", 1)])) and _shadowed("x", state([], ("x",)))
     assert not _shadowed("x", state([("y", 1), ("xx", 2)], ("z",))) and not _shadowed("x", state([]))
