@@ -138,7 +138,7 @@ class Layout:
         self.regions = regions
         self.holes = holes
         self.labels = labels
-        self.by_name = dict(zip(map(_NAME, regions), regions))  # {r.name: r ...}, in C
+        self.by_name: dict[str, Region] = dict(zip(map(_NAME, regions), regions))  # {r.name: r ...}, in C
         self.size = sum(r.size for r in regions) if size is None else size
         self._key = key or (regions, holes, labels)  # its intern key (make's own tuple)
         self._owner: list[Region] | None = None  # built on first use: most layouts never ask
