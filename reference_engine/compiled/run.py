@@ -92,6 +92,10 @@ class Run:
 
 
 _SHAPES: dict[tuple[int, ...], tuple[tuple[Any, ...], tuple[bool, tuple[int, int] | None]]] = {}
+Space = tuple[bool, tuple[int, int] | None, tuple[int, int]]
+"""What :func:`space` says of a layout: whether it has a hand, its first region of the largest
+extent, and that extent's order (cells, columns)."""
+
 SHAPES_KEPT = 4096
 """Regions whose :func:`_shape` is kept (by the layout's regions, on which alone it depends:
 not the layouts themselves, which it would keep alive); it starts afresh beyond this many."""
@@ -135,6 +139,16 @@ def note_shape(shared: Shared, layout: Layout) -> None:
     """The interpreter's note of the table space for one table of ``layout``'s shape."""
     hit = layout._space
     hands, e, order = space(layout) if hit is None else hit
+    if hands:
+        shared.hands = True
+    if e is not None and order > (shared.extent[0] * shared.extent[1], shared.extent[1]):
+        shared.extent = e
+
+
+def note_space(shared: Shared, hit: Space) -> None:
+    """:func:`note_shape` of a layout whose :func:`space` is ``hit``, without the layout (the
+    table between two takes carried out at once, never made: :mod:`.twotakes`)."""
+    hands, e, order = hit
     if hands:
         shared.hands = True
     if e is not None and order > (shared.extent[0] * shared.extent[1], shared.extent[1]):
