@@ -64,22 +64,34 @@ class Meters:
         return replace(self, shuffles=shuffles, turns=turns, kinds=kinds, peak=peak, calls=calls)
 
     def add_shuffle(self, kind: str) -> Meters:
-        memo = self.__dict__.get("_next")  # _memo, inline (a compiled run's steps call these often)
+        d = self.__dict__
+        memo = d.get("_next")  # _memo, inline (a compiled run's steps call these often)
         if memo is not None:
             hit = memo.get(("shuffle", kind), _UNKNOWN)
             if hit is not _UNKNOWN:
                 return self if hit is None else hit
         kinds = dict(self.kinds)
         kinds[kind] = kinds.get(kind, 0) + 1
+        if memo is None and type(self) is Meters:
+            # Counters met for the first time (most of a card-level run's): _with and
+            # _remember inline, the same counters and the same memo.
+            new = _made(self.shuffles + 1, self.turns, tuple(sorted(kinds.items())), self.peak, self.calls)
+            d["_next"] = {("shuffle", kind): new}
+            return new
         new = self._with(self.shuffles + 1, self.turns, tuple(sorted(kinds.items())), self.peak, self.calls)
         return self._remember(("shuffle", kind), new)
 
     def add_turn(self) -> Meters:
-        memo = self.__dict__.get("_next")  # _memo, inline
+        d = self.__dict__
+        memo = d.get("_next")  # _memo, inline
         if memo is not None:
             hit = memo.get("turn", _UNKNOWN)
             if hit is not _UNKNOWN:
                 return self if hit is None else hit
+        elif type(self) is Meters:  # met for the first time: _with and _remember inline (as above)
+            new = _made(self.shuffles, self.turns + 1, self.kinds, self.peak, self.calls)
+            d["_next"] = {"turn": new}
+            return new
         return self._remember(
             "turn", self._with(self.shuffles, self.turns + 1, self.kinds, self.peak, self.calls)
         )

@@ -464,9 +464,8 @@ def turn_face_up(what: ev.Expr) -> Callable[[Run], None]:
         before = list(cells) if ev.CHECKED else None
         for a, b in not_hand_runs(run.layout):
             seg = cells[a:b]
-            new = [v & -2 for v in seg] if min(seg) >= 0 else [v & -2 if v >= 0 else v for v in seg]
-            if new != seg:
-                cells[a:b] = new
+            # Put back whole (equal values where none was face up): cheaper than comparing first.
+            cells[a:b] = [v & -2 for v in seg] if min(seg) >= 0 else [v & -2 if v >= 0 else v for v in seg]
         if before is not None:
             turned = tuple(f for f, (x, y) in enumerate(zip(before, cells)) if x != y)
             if turned != want or any(before[f] ^ 1 != cells[f] for f in turned):
@@ -558,24 +557,25 @@ def scramble(rng: random.Random, k: int) -> tuple[int, ...]:
     if draws is None:
         draws = _draws(k)
     getrandbits = rng.getrandbits
-    for i, n, bits in draws:
+    for i, bits in draws:
         j = getrandbits(bits)
-        while j >= n:
+        while j > i:  # ``_randbelow(i + 1)``: drawn again until below i + 1
             j = getrandbits(bits)
         p[i], p[j] = p[j], p[i]
     return tuple(p)
 
 
-_DRAWS: dict[int, tuple[tuple[int, int, int], ...]] = {}
-"""Per number of piles, :func:`scramble`'s draws in order: (the place swapped, the bound of its
-partner, the bits drawn for it), as ``random.Random.shuffle`` works them out at each swap."""
+_DRAWS: dict[int, tuple[tuple[int, int], ...]] = {}
+"""Per number of piles, :func:`scramble`'s draws in order: (the place swapped, the bits drawn
+for its partner, below that place plus one), as ``random.Random.shuffle`` works them out at each
+swap."""
 
 
-def _draws(k: int) -> tuple[tuple[int, int, int], ...]:
+def _draws(k: int) -> tuple[tuple[int, int], ...]:
     """The draws of a scramble of ``k`` piles, kept (at most :data:`KEPT` sizes)."""
     if len(_DRAWS) >= KEPT:
         _DRAWS.clear()
-    draws = _DRAWS[k] = tuple((i, i + 1, (i + 1).bit_length()) for i in range(k - 1, 0, -1))
+    draws = _DRAWS[k] = tuple((i, (i + 1).bit_length()) for i in range(k - 1, 0, -1))
     return draws
 
 

@@ -94,6 +94,9 @@ class Run:
 
 _EXTENT = attrgetter("size", "cols")
 _HAND = attrgetter("hand")
+Space = tuple[bool, tuple[int, int] | None, tuple[int, int]]
+"""What :func:`space` says of a layout: whether it has a hand, its first region of the largest
+extent, and that extent's order (cells, columns)."""
 
 
 def _shape(layout: Layout) -> tuple[bool, tuple[int, int] | None]:
@@ -126,6 +129,16 @@ def note_shape(shared: Shared, layout: Layout) -> None:
     """The interpreter's note of the table space for one table of ``layout``'s shape."""
     hit = layout._space
     hands, e, order = space(layout) if hit is None else hit
+    if hands:
+        shared.hands = True
+    if e is not None and order > (shared.extent[0] * shared.extent[1], shared.extent[1]):
+        shared.extent = e
+
+
+def note_space(shared: Shared, hit: Space) -> None:
+    """:func:`note_shape` of a layout whose :func:`space` is ``hit``, without the layout (the
+    table between two takes carried out at once, never made: :mod:`.twotakes`)."""
+    hands, e, order = hit
     if hands:
         shared.hands = True
     if e is not None and order > (shared.extent[0] * shared.extent[1], shared.extent[1]):

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from operator import itemgetter
+from typing import Any
 
 from .. import steps as st
 from ..expressions import Expression
@@ -52,7 +53,7 @@ from ..table import Layout
 from . import evaluate as ev
 from .base import Op
 from .pairing import check
-from .run import Run, note_shape
+from .run import Run, Space, note_space, space
 from .runs import taken_layout
 from .takes import ColumnScan, KeptPart, column_scan
 
@@ -110,6 +111,37 @@ def _rows(cells: list[int], off: int, rows: int, width: int, idx: Sequence[int])
     return out
 
 
+def both_taken(layout: Layout, reg: Any, n1: int, into1: str, n2: int, into2: str) -> tuple[Space, Layout]:
+    """What two takes from ``reg`` (``n1`` then ``n2`` columns, ``0 < n1``, ``0 < n2 <= width -
+    n1``) into two new regions make, without making the table between: its table space
+    (:func:`~.run.space`'s answer for it) and the layout after both. Every layout made costs
+    a :meth:`Layout.make` (its sleeves' slots worked out) where no live one has its shape; the
+    table between is only noted. The same regions in the same order as :func:`~.runs.taken_layout`
+    twice: the region narrowed in place (gone where the second take empties it), the two new
+    regions after the others, in sleeves as the region is."""
+    rows, left = reg.rows, reg.cols - n1
+    hands = False
+    best: tuple[int, int] | None = None  # _shape's extent of the table between, region by region
+    shapes = []
+    for other in layout.regions:
+        if other is not reg:
+            e = (other.rows, other.cols)
+            shapes.append((other.name, other.rows, other.cols, other.unit, other.hand, other.sleeve))
+        else:
+            e = (rows, left)
+            if n2 < left:
+                shapes.append((reg.name, rows, left - n2, reg.unit, reg.hand, reg.sleeve))
+        hands = hands or other.hand is not None
+        if best is None or (e[0] * e[1], e[1]) > (best[0] * best[1], best[1]):
+            best = e
+    e = (rows, n1)
+    if best is None or (e[0] * e[1], e[1]) > (best[0] * best[1], best[1]):
+        best = e
+    shapes.append((into1, rows, n1, 1, None, reg.sleeve))
+    shapes.append((into2, rows, n2, 1, None, reg.sleeve))
+    return (hands, best, (best[0] * best[1], best[1])), Layout.make(shapes, (), ())
+
+
 def _nothing(run: Run) -> None:
     """No step (the check of the first take alone)."""
 
@@ -125,12 +157,13 @@ def pair(one: Entry, two: Entry, compiled: Callable[[Expression | None], ev.Expr
     scan1, scan2 = got
     assert isinstance(step1, st.Take) and isinstance(step2, st.Take)
     source, into1, into2 = step1.source, step1.into, step2.into
-    layouts: Kept[tuple[Layout, Layout]] = Kept(LAYOUTS_KEPT)
+    layouts: Kept[tuple[Space | None, Layout]] = Kept(LAYOUTS_KEPT)
     done: list[Run | None] = [None]  # the run whose second take is already carried out
 
-    def plan(run: Run) -> tuple[list[int], Layout, Layout | None] | None:
-        """The cells after both takes, the table between and the table after both (None:
-        the second take runs as compiled on the table between), or None (step by step)."""
+    def plan(run: Run) -> tuple[list[int], Space | None, Layout] | None:
+        """The cells after both takes, the table space of the table between (None: the second
+        take takes nothing, and runs as compiled on the table between) and the layout after
+        both (or the table between), or None (step by step)."""
         layout = run.layout
         if layout.holes or layout.labels or layout.shown:
             return None
@@ -160,10 +193,17 @@ def pair(one: Entry, two: Entry, compiled: Callable[[Expression | None], ev.Expr
         key = (layout, n1, n2)
         hit = layouts.get(key)
         if hit is None:
-            mid = taken_layout(layout, reg, n1, into1)
-            end = taken_layout(mid, mid.by_name[source], n2, into2) if n2 else mid
-            hit = layouts.put(key, (mid, end))
-        mid, end = hit
+            if n2:
+                hit = both_taken(layout, reg, n1, into1, n2, into2)
+                if ev.CHECKED:
+                    mid = taken_layout(layout, reg, n1, into1)
+                    want = (space(mid), taken_layout(mid, mid.by_name[source], n2, into2))
+                    if hit != want:
+                        raise ev.Mismatch(f"two takes at once: the table between and after {hit}, not {want}")
+            else:
+                hit = (None, taken_layout(layout, reg, n1, into1))
+            hit = layouts.put(key, hit)
+        between, end = hit
         cells = run.cells
         off, rows = reg.offset, reg.rows
         stop = off + rows * width
@@ -177,16 +217,15 @@ def pair(one: Entry, two: Entry, compiled: Callable[[Expression | None], ev.Expr
         after += cells[stop:]
         after += _rows(cells, off, rows, width, moved1)
         after += _rows(cells, off, rows, width, moved2)
-        return after, mid, end if n2 else None
+        return after, between, end
 
-    def carry_out(run: Run, got: tuple[list[int], Layout, Layout | None]) -> None:
-        cells, mid, end = got
+    def carry_out(run: Run, got: tuple[list[int], Space | None, Layout]) -> None:
+        cells, between, end = got
         run.cells = cells
-        if end is None:
-            run.layout = mid  # the second take runs as compiled
-            return
-        note_shape(run.shared, mid)  # the table between, as after_step would have noted it
         run.layout = end
+        if between is None:
+            return  # the table between: the second take runs as compiled on it
+        note_space(run.shared, between)  # the table between, as after_step would have noted it
         done[0] = run
 
     def first(run: Run) -> None:
@@ -199,7 +238,7 @@ def pair(one: Entry, two: Entry, compiled: Callable[[Expression | None], ev.Expr
             check(
                 run,
                 op1,
-                op2 if got[2] is not None else _nothing,
+                op2 if got[1] is not None else _nothing,
                 number1,
                 number2,
                 lambda: carry_out(run, got),

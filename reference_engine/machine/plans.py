@@ -242,9 +242,16 @@ def check_landings(plan: Plan, before: State, after: State) -> None:
 
 def check_landed(plan: Plan, before: Layout, cells: Sequence[int]) -> None:
     """:func:`check_landings` from the layout before and the cells after (a compiled run's)."""
-    last: tuple[Layout, Landings] | None = plan.__dict__.get("_land")
+    kept = plan.__dict__
+    last: tuple[Layout, Landings] | None = kept.get("_land")
     hit = last[1] if last is not None and last[0] is before else landings(plan, before)
-    for new, up, old in hit:
+    if len(hit) > 1:  # a row slid out (step 9's owner cards): first checked in C, card by card
+        fast = kept.get("_landed")
+        if fast is None or fast[0] is not hit:
+            fast = kept["_landed"] = (hit, _landed_check(hit))
+        if fast[1](cells):
+            return
+    for new, up, old in hit:  # the first card that lands the wrong way, and its message
         if bool(cells[new] & 1) != up:
             reg = before.owner(old)
             assert reg.sleeve is not None
@@ -254,6 +261,33 @@ def check_landed(plan: Plan, before: Layout, cells: Sequence[int]) -> None:
                 f"facing its {faced}, so it lands {'face up' if up else 'face down'}, but the protocol "
                 f"has it {'face down' if up else 'face up'} there"
             )
+
+
+_ONE = 1
+
+
+def _landed_check(hit: Landings) -> Callable[[Sequence[int]], bool]:
+    """Whether every card of ``hit`` (:func:`landings`' answer) lands as it must in ``cells``:
+    what :func:`check_landed`'s loop tests card by card (``bool(cells[new] & 1) == up``), by
+    two C-level gathers (the cards that must land face up, those that must land face down) and
+    a C-level test of their faces."""
+    ups = tuple(new for new, up, _ in hit if up)
+    downs = tuple(new for new, up, _ in hit if not up)
+    get_up = _getter(ups)
+    get_down = _getter(downs)
+    odd = _ONE.__and__
+
+    def check(cells: Sequence[int]) -> bool:
+        return all(map(odd, get_up(cells))) and not any(map(odd, get_down(cells)))
+
+    return check
+
+
+def _getter(slots: tuple[int, ...]) -> Callable[[Sequence[int]], Sequence[int]]:
+    """The cards at ``slots``, in order (``itemgetter``'s, a tuple whatever their number)."""
+    if len(slots) > 1:
+        return itemgetter(*slots)
+    return lambda cells: tuple([cells[f] for f in slots])
 
 
 # --------------------------------------------------------------------------- targets

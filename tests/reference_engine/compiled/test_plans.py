@@ -596,3 +596,51 @@ def test_an_empty_place_in_a_stretch_of_slots_is_found_either_way() -> None:
         a = rng.randint(0, 60)
         b = rng.randint(a, 64)
         assert meets(holes, a, b) == (not holes.isdisjoint(range(a, b))), (sorted(holes), a, b)
+
+
+def _first_wrong(hit: Any, cells: list[int]) -> int | None:
+    """The referee: the old slot of the first card of ``hit`` that lands the wrong way, card by card."""
+    for new, up, old in hit:
+        if bool(cells[new] & 1) != up:
+            return int(old)
+    return None
+
+
+@pytest.mark.parametrize("rows", [(2,), (1, 2), (2, 3), (1, 3)])
+def test_a_row_slid_out_is_checked_at_once_as_card_by_card(rows: tuple[int, ...]) -> None:
+    """Attack: :func:`check_landed` tests many cards slid out in C first (every card that must
+    land face up odd, every other even) and goes card by card only where one lands the wrong
+    way. Rows that land up, down or both, cells at random (empty places, odd and even codes,
+    one card turned the wrong way at each place in turn): it passes exactly where the card-by-card
+    referee does, and otherwise names the referee's first card, as the plan with nothing kept does."""
+    from reference_engine.machine.plans import check_landed
+
+    rng = random.Random(sum(rows))
+    wide = table(cols=5)
+    plan = _sleeve_build(None, None, None, wide, (SleeveOp("M", out=rows),))  # type: ignore[arg-type]
+    hit = landings(plan, wide)
+    assert len(hit) > 1
+    size = plan.layout.size
+    right = [0] * size
+    for new, up, _ in hit:
+        right[new] = 2 * rng.randrange(1, 40) + int(up)
+    tries = [right]
+    for k in range(len(hit)):
+        wrong = list(right)
+        wrong[hit[k][0]] ^= 1
+        tries.append(wrong)
+    tries += [
+        [rng.choice((EMPTY, 2 * rng.randrange(40), 2 * rng.randrange(40) + 1)) for _ in range(size)]
+        for _ in range(60)
+    ]
+    for cells in tries:
+        first = _first_wrong(hit, cells)
+        if first is None:
+            check_landed(plan, wide, cells)
+            continue
+        with pytest.raises(EvalError) as kept:
+            check_landed(plan, wide, cells)
+        with pytest.raises(EvalError) as plain:
+            check_landed(fresh(plan), wide, cells)
+        assert str(kept.value) == str(plain.value)
+        assert str(kept.value).startswith(wide.describe(first) + " slides out of a sleeve")

@@ -54,13 +54,13 @@ MUTANTS: dict[str, tuple[list[tuple[str, str]], bool]] = {
 def _count(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
     """Counts the pairs carried out at once (the table between noted, never made)."""
     made: Counter[str] = Counter()
-    note = twotakes.note_shape
+    note = twotakes.note_space
 
-    def noted(shared: Any, layout: Any) -> None:
+    def noted(shared: Any, between: Any) -> None:
         made["both"] += 1
-        note(shared, layout)
+        note(shared, between)
 
-    monkeypatch.setattr(twotakes, "note_shape", noted)
+    monkeypatch.setattr(twotakes, "note_space", noted)
     return made
 
 
