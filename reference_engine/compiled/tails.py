@@ -109,14 +109,17 @@ class Role:
 _ROLES: dict[int, tuple[st.Step, Role]] = {}
 ROLES_KEPT = 64
 """Roles remembered by their discard step until the protocol's top-level block, compiled after
-theirs, links them (or never); bounded: it starts afresh beyond this (a role then forgotten is
-not linked: each step runs as before)."""
+theirs, links them (or never); bounded: beyond this the older half is forgotten (a role then
+forgotten is not linked: each step runs as before). The newest are kept, so the protocol being
+compiled keeps its own roles until its top-level block links them, whatever was compiled before
+it in the process (with a clear, a protocol whose roles came just before the bound lost its tail)."""
 
 
 def offer(step: st.Step, role: Role) -> None:
     """Remember ``role``, the fused op of the discard ``step``, for :func:`link`."""
     if len(_ROLES) >= ROLES_KEPT:
-        _ROLES.clear()
+        for old in list(_ROLES)[: ROLES_KEPT // 2]:  # a dict keeps the order of insertion
+            del _ROLES[old]
     _ROLES[id(step)] = (step, role)
 
 

@@ -113,6 +113,22 @@ def test_the_default_protocols_steps_11_and_12_are_one_plan(monkeypatch: pytest.
     assert made["taken"] > made["from the drawn card's owner card"] > 0, made  # both cases
 
 
+def test_a_protocol_links_its_tails_whatever_was_compiled_before_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The roles a protocol's discards offer wait in a bounded table (``tails._ROLES``) until its
+    top-level block links them. With the table one short of its bound (earlier compilations in
+    the process), the protocol compiled next still links its own: the older half is forgotten,
+    not everything (a clear between its offers and its link lost its tails, and the tests that
+    count tails failed or passed by the order they ran in)."""
+    earlier = [object() for _ in range(tails.ROLES_KEPT - 1)]
+    roles: dict[int, Any] = {id(o): (o, None) for o in earlier}
+    monkeypatch.setattr(tails, "_ROLES", roles)
+    made = _count(monkeypatch)
+    result = _compare(Library(), "card-selection-arrow", seeds=6)
+    assert result[0] == "ran", result[:3]
+    assert made["linked"] > 0 and made["taken"] > 0, made
+    assert len(roles) <= tails.ROLES_KEPT
+
+
 @pytest.mark.parametrize("drawn", [True, False])
 def test_the_case_where_nothing_was_found_starts_at_the_drawn_cards_owner_card(
     monkeypatch: pytest.MonkeyPatch, drawn: bool
