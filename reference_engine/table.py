@@ -80,12 +80,12 @@ class Region:
         return self.cols // self.unit if self.rows == 1 else self.cols
 
 
-_NEW, _AT = object.__new__, ("name", "rows", "cols", "offset", "unit", "hand", "sleeve")  # Region's
 _NAME = attrgetter("name")
 _REGIONS: dict[tuple[Any, ...], Region] = {}
 REGIONS_KEPT = 4096
 """Regions :meth:`Layout.make` keeps by their fields (equal regions are interchangeable): a
 game's layouts share most of theirs from step to step. Bounded: it starts afresh beyond this."""
+
 
 _NO_HOLES: frozenset[int] = frozenset()
 
@@ -167,8 +167,7 @@ class Layout:
             if reg is None:
                 if sleeve is not None:
                     check_rows(name, rows, sleeve)
-                reg = _NEW(Region)  # Region(*fields), set at once (make's regions are new each step)
-                reg.__dict__.update(zip(_AT, fields), size=rows * cols, sleeve_slots=None, _hash=hash(fields))
+                reg = Region(name, rows, cols, offset, unit, hand, sleeve)
                 if len(kept) >= REGIONS_KEPT:
                     kept.clear()
                 kept[fields] = reg
