@@ -16,7 +16,6 @@ import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from operator import attrgetter
 from typing import Any, ClassVar
 
 from .cards import DEALT, EMPTY, Symbol, is_up, symbol_of
@@ -80,7 +79,6 @@ class Region:
         return self.cols // self.unit if self.rows == 1 else self.cols
 
 
-_NAME = attrgetter("name")
 _REGIONS: dict[tuple[Any, ...], Region] = {}
 REGIONS_KEPT = 4096
 """Regions :meth:`Layout.make` keeps by their fields (equal regions are interchangeable): a
@@ -138,7 +136,7 @@ class Layout:
         self.regions = regions
         self.holes = holes
         self.labels = labels
-        self.by_name: dict[str, Region] = dict(zip(map(_NAME, regions), regions))  # {r.name: r ...}, in C
+        self.by_name = {r.name: r for r in regions}
         self.size = sum(r.size for r in regions) if size is None else size
         self._key = key or (regions, holes, labels)  # its intern key (make's own tuple)
         self._owner: list[Region] | None = None  # built on first use: most layouts never ask
