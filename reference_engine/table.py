@@ -16,7 +16,6 @@ import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from operator import attrgetter
 from typing import Any, ClassVar
 
 from .cards import DEALT, EMPTY, Symbol, is_up, symbol_of
@@ -80,12 +79,11 @@ class Region:
         return self.cols // self.unit if self.rows == 1 else self.cols
 
 
-_NEW, _AT = object.__new__, ("name", "rows", "cols", "offset", "unit", "hand", "sleeve")  # Region's
-_NAME = attrgetter("name")
 _REGIONS: dict[tuple[Any, ...], Region] = {}
 REGIONS_KEPT = 4096
 """Regions :meth:`Layout.make` keeps by their fields (equal regions are interchangeable): a
 game's layouts share most of theirs from step to step. Bounded: it starts afresh beyond this."""
+
 
 _NO_HOLES: frozenset[int] = frozenset()
 
@@ -138,7 +136,7 @@ class Layout:
         self.regions = regions
         self.holes = holes
         self.labels = labels
-        self.by_name: dict[str, Region] = dict(zip(map(_NAME, regions), regions))  # {r.name: r ...}, in C
+        self.by_name = {r.name: r for r in regions}
         self.size = sum(r.size for r in regions) if size is None else size
         self._key = key or (regions, holes, labels)  # its intern key (make's own tuple)
         self._owner: list[Region] | None = None  # built on first use: most layouts never ask
@@ -167,8 +165,7 @@ class Layout:
             if reg is None:
                 if sleeve is not None:
                     check_rows(name, rows, sleeve)
-                reg = _NEW(Region)  # Region(*fields), set at once (make's regions are new each step)
-                reg.__dict__.update(zip(_AT, fields), size=rows * cols, sleeve_slots=None, _hash=hash(fields))
+                reg = Region(name, rows, cols, offset, unit, hand, sleeve)
                 if len(kept) >= REGIONS_KEPT:
                     kept.clear()
                 kept[fields] = reg

@@ -13,7 +13,6 @@ reading of outputs); :meth:`Run.final` is the ``State`` the interpreter would ha
 
 from __future__ import annotations
 
-from operator import attrgetter
 from typing import Any
 
 from ..cards import DEALT
@@ -92,25 +91,36 @@ class Run:
         return State(self.layout, tuple(self.cells), self.out, self.env, self.meters, self.view)
 
 
-_EXTENT = attrgetter("size", "cols")
-_HAND = attrgetter("hand")
+_SHAPES: dict[tuple[int, ...], tuple[tuple[Any, ...], tuple[bool, tuple[int, int] | None]]] = {}
 Space = tuple[bool, tuple[int, int] | None, tuple[int, int]]
 """What :func:`space` says of a layout: whether it has a hand, its first region of the largest
 extent, and that extent's order (cells, columns)."""
 
+SHAPES_KEPT = 4096
+"""Regions whose :func:`_shape` is kept (by the layout's regions, on which alone it depends:
+not the layouts themselves, which it would keep alive); it starts afresh beyond this many."""
+
 
 def _shape(layout: Layout) -> tuple[bool, tuple[int, int] | None]:
     """Whether ``layout`` has a hand, and its first region of the largest extent (by cells, then
-    columns): what the interpreter's note of the table space takes from it, region by region.
-    Exact as the interpreter's loop: ``max`` gives the first of the largest (``size`` is rows
-    times columns), and a hand is a region whose ``hand`` is not None. In C, region by region:
-    a new layout's regions are new at nearly every step of a process's first turns, so an
-    answer kept by them was rarely met again there."""
+    columns): what the interpreter's note of the table space takes from it, region by region."""
     regions = layout.regions
-    if not regions:
-        return False, None
-    top = max(regions, key=_EXTENT)
-    return list(map(_HAND, regions)).count(None) != len(regions), (top.rows, top.cols)
+    # By the regions' ids (hashed in C; a Region's own hash is a Python call each), the regions
+    # kept with the answer: ids are reused only once a region dies, and those keep it alive.
+    ids = tuple(map(id, regions))
+    kept = _SHAPES.get(ids)
+    if kept is not None and kept[0] == regions:  # the same regions (compared by identity first)
+        return kept[1]
+    best: tuple[int, int] | None = None
+    for reg in regions:
+        e = (reg.rows, reg.cols)
+        if best is None or (e[0] * e[1], e[1]) > (best[0] * best[1], best[1]):
+            best = e
+    hit = (any(reg.hand is not None for reg in regions), best)
+    if len(_SHAPES) >= SHAPES_KEPT:
+        _SHAPES.clear()
+    _SHAPES[ids] = (regions, hit)
+    return hit
 
 
 def space(layout: Layout) -> tuple[bool, tuple[int, int] | None, tuple[int, int]]:

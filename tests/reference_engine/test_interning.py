@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 
 from reference_engine import table
-from reference_engine.sleeves import SleeveFrame
 from reference_engine.table import Layout, Region
 
 
@@ -106,28 +105,6 @@ def test_a_regions_size_is_stored_and_no_field() -> None:
     layout = Layout.make([("w37col_size", 2, 3, 1, None), ("w37col_size2", 1, 4, 2, None)])
     assert layout.size == 10 == sum(r.size for r in layout.regions)
     assert Layout(layout.regions, frozenset(), ()).size == 10  # made without make: summed
-
-
-def test_a_region_layout_make_makes_is_the_dataclass_s_own() -> None:
-    """Layout.make sets a new region's attributes at once: the same attributes
-    in the same order as the frozen dataclass's __init__ and __post_init__ give, equal, hashed
-    alike, pickled by its fields, replaced as a dataclass; sleeved, a hand, 1 given as True."""
-    frame = SleeveFrame((1, 2), (1, 2), frozenset({2}))
-    for i, shape in enumerate(
-        [(1, 3, 1, None, None), (2, 4, 1, None, frame), (1, 5, 2, "w51hand", None), (True, 2, 1, None, None)]
-    ):
-        name = f"w51made_{i}"
-        layout = Layout.make([("w51made_before", 2, 2, 1, None), (name, *shape)])
-        made = layout.regions[1]
-        own = Region(name, shape[0], shape[1], 4, shape[2], shape[3], shape[4])
-        assert made == own and hash(made) == hash(own) and made is not own
-        assert list(made.__dict__) == list(own.__dict__)  # the same attributes, in order
-        object.__setattr__(made, "sleeve_slots", None)  # (the layout asked made for its sleeves)
-        assert list(made.__dict__.items()) == list(own.__dict__.items())
-        assert repr(made) == repr(own) and pickle.loads(pickle.dumps(made)) == own
-        assert dataclasses.replace(made, cols=7) == dataclasses.replace(own, cols=7)
-        with pytest.raises(dataclasses.FrozenInstanceError):
-            made.rows = 3  # type: ignore[misc]
 
 
 def test_a_regions_places_by_rows_and_columns_are_its_slots_in_order() -> None:

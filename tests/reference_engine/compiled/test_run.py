@@ -4,10 +4,8 @@ including when a budget or a check stops a run in the middle of a block of steps
 
 from __future__ import annotations
 
-import random
 import sys
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -20,7 +18,6 @@ from test_differential import _assignments
 from reference_engine.compiled import Program, program_for
 from reference_engine.compiled import run as compiled_run
 from reference_engine.machine import Shared, frontier
-from reference_engine.machine import runner as runner_module
 from reference_engine.registry import Library, rulesets_dir
 from reference_engine.table import Layout
 
@@ -165,25 +162,10 @@ def test_a_shape_noted_by_layout_is_never_another_layouts() -> None:
     assert (shared.hands, shared.extent) == (True, (9, 9))
 
 
-def test_the_shape_of_any_regions_is_the_interpreters_note() -> None:
-    """_shape, in C region by region (max by cells then columns, a hand anywhere), on layouts
-    of up to six regions with many ties, empty regions and hands: the interpreter's note, made
-    region by region from each extent already noted (``runner._note_extent``)."""
-    rng = random.Random(37)
-    for n in range(400):
-        shapes = [
-            (f"w51shape{n}_{i}", rng.randrange(4), rng.randrange(4), 1, rng.choice([None, None, f"h{i}"]))
-            for i in range(rng.randrange(1, 7))
-        ]
-        layout = Layout.make(shapes, (), ())
-        hands, best = compiled_run._shape(layout)
-        for start in [(0, 0), (1, 1), (2, 2), (1, 3), (3, 1)]:
-            mine = Shared()
-            mine.extent = start
-            compiled_run.note_shape(mine, layout)
-            theirs = Shared()
-            theirs.extent = start
-            runner_module._note_extent(theirs, [SimpleNamespace(layout=layout)])  # type: ignore[list-item]
-            assert (mine.hands, mine.extent) == (theirs.hands, theirs.extent), (shapes, start)
-        assert hands == any(reg.hand is not None for reg in layout.regions)
-        assert best is not None and best in [(reg.rows, reg.cols) for reg in layout.regions]
+def test_the_kept_shapes_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(compiled_run, "SHAPES_KEPT", 3)
+    layouts = [Layout.make([("w37bound", 1, n, None, None)], (), ()) for n in range(1, 9)]
+    for layout in layouts:
+        compiled_run.note_shape(Shared(), layout)
+        assert len(compiled_run._SHAPES) <= 3
+        assert layout._space is not None  # kept on the layout: it dies with it
