@@ -276,12 +276,11 @@ class Round:
             return False
         if functions.get("new") is not BUILTINS.get("new"):
             return False
-        cols = P.cols
-        if any(type(a) is not int or not 1 <= a <= cols for a in alive) or len(set(alive)) != n:
+        rows = _rows(P, alive, n)
+        if rows is None:
             return False
+        top, low = rows
         cells = run.cells
-        top = P.offset - 1
-        low = top + cols
         for a in alive[: 2 * h]:
             for f in (top + a, low + a):
                 c = cells[f]
@@ -382,12 +381,11 @@ class Round:
         up = g.names.get("up")
         if type(up) is not Symbol or g.functions.get("len") is not BUILTINS.get("len"):
             return False
-        cols = P.cols
-        if any(type(a) is not int or not 1 <= a <= cols for a in alive) or len(set(alive)) != n:
+        rows = _rows(P, alive, n)
+        if rows is None:
             return False
+        top, low = rows
         cells = run.cells
-        top = P.offset - 1
-        low = top + cols
         u0 = U.offset
         matches: list[tuple[int, ...]] = []
         for i in range(h):
@@ -487,6 +485,17 @@ def _apply(run: Run, step: st.Step, plan: Any) -> None:
     """A plan applied as its step applies it, then ``run_block``'s checks and count."""
     apply_plan(run, step, plan)
     _checks(run, step)
+
+
+def _rows(P: Any, alive: Any, n: int) -> tuple[int, int] | None:
+    """The flat places before P's first row and before its second (a sleeve's card row and arrow
+    row: column ``a`` at ``top + a`` and ``low + a``), where ``alive`` holds ``n`` distinct whole
+    numbers (type ``int`` exactly) that are columns of P; else None (the steps say what is wrong)."""
+    cols = P.cols
+    if any(type(a) is not int or not 1 <= a <= cols for a in alive) or len(set(alive)) != n:
+        return None
+    top = P.offset - 1
+    return top, top + cols
 
 
 def _checks(run: Run, step: st.Step) -> None:
