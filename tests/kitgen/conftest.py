@@ -91,6 +91,9 @@ DAIFUGO_KIT: dict[str, Any] = {
 KIT_BOOKLETS: dict[str, dict[str, Any]] = {
     "uno": {},  # the default kit (`kitgen build`: built_kit()), read by kit/test_kit.py and others
     "daifugo": DAIFUGO_KIT,
+    # kinds/test_sealed_bid.py's Gakmoro kit: its booklet.json is `kitgen booklet gakmoro --runs 20
+    # --no-previews`'s but for the booklet's name (both verify the round exactly; compared at stop 52).
+    "gakmoro": {"ruleset": "gakmoro"},
     **{game: {"ruleset": game, **GAME_KIT_OPTIONS} for game in ("sevens", "hearts", "dominoes")},
 }
 
