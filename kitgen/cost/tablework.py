@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
-from reference_engine.api import Event, Protocol, Snapshot
+from reference_engine.api import Event, Protocol, RegionJSON, Snapshot
 
 from .timemodel import ACTIONS
 
@@ -42,19 +42,64 @@ def no_hints(protocol: str, step: str | None) -> dict[str, str]:
     return {}
 
 
+# A traced run names the same few hundred slots thousands of times and shares one snapshot
+# between consecutive events: what :func:`_columns` and :func:`_where` read of a slot's text
+# and of a snapshot's regions is worked out once (a table-time figure counts the work of every
+# event of hundreds of runs). Both tables are plain memos of pure functions of their keys.
+_SLOT_MEMO: dict[str, tuple[str, str, str | None] | None] = {}
+_PLACE_MEMO: dict[str, tuple[str, int, int] | None] = {}
+# A snapshot's regions by name (the first of a name, as a search in order finds it) and their
+# rows (the last of a name, as a dict built in order keeps it), by the snapshot's id. An entry
+# holds its snapshot, so no other object takes that id while the entry lives; snapshots are
+# plain data nothing changes (reference_engine.trace), and run_work starts each run afresh.
+_SNAP_MEMO: dict[int, tuple[Snapshot, dict[str, RegionJSON], dict[str, int]]] = {}
+_MEMO_BOUND = 1 << 14  # entries of each memo before it starts afresh
+
+
+def _slot_groups(slot: str) -> tuple[str, str, str | None] | None:
+    """``SLOT.match(slot.strip()).groups()``, or None where it does not match."""
+    try:
+        return _SLOT_MEMO[slot]
+    except KeyError:
+        pass
+    m = SLOT.match(slot.strip())
+    found = None if m is None else (m.group(1), m.group(2), m.group(3))
+    if len(_SLOT_MEMO) >= _MEMO_BOUND:
+        _SLOT_MEMO.clear()
+    _SLOT_MEMO[slot] = found
+    return found
+
+
+def _regions(snap: Snapshot) -> tuple[Snapshot, dict[str, RegionJSON], dict[str, int]]:
+    """``snap``'s regions by name (the first of each name) and rows by name (the last's)."""
+    hit = _SNAP_MEMO.get(id(snap))
+    if hit is not None and hit[0] is snap:
+        return hit
+    first: dict[str, RegionJSON] = {}
+    rows: dict[str, int] = {}
+    for r in snap.regions:
+        first.setdefault(r["name"], r)
+        rows[r["name"]] = r["rows"]
+    if len(_SNAP_MEMO) >= _MEMO_BOUND:
+        _SNAP_MEMO.clear()
+    made = (snap, first, rows)
+    _SNAP_MEMO[id(snap)] = made
+    return made
+
+
 def _columns(slots: Iterable[str], e: Event) -> int:
     """How many independent places ``slots`` lie in: the columns of a matrix; a place of one row
     (a row of six cards for an AND, a token) is one pile, handled by one person."""
-    rows = {r["name"]: r["rows"] for snap in (e.before, e.after) for r in snap.regions}
+    before, after = _regions(e.before)[2], _regions(e.after)[2]  # the after's rows where both
     cols: set[tuple[str, str]] = set()
     for s in slots:
-        m = SLOT.match(s.strip())
-        if m is None:
+        g = _slot_groups(s)
+        if g is None:
             cols.add((s, ""))
             continue
-        region, _, col = m.groups()
-        one_pile = col is None or rows.get(region, 1) <= 1
-        cols.add((region, "" if one_pile else col))
+        region, _, col = g
+        one_pile = col is None or after.get(region, before.get(region, 1)) <= 1
+        cols.add((region, "" if one_pile or col is None else col))
     return max(1, len(cols))
 
 
@@ -113,12 +158,18 @@ def _hinted(e: Event, how: str) -> list[Work]:
 def _where(snap: Snapshot, slot: str) -> tuple[str, int, int, str]:
     """(region, row, column, how it lies): ``in`` a sleeve, ``kept`` in a sleeve that keeps it
     (an owner card), or ``loose``."""
-    m = SLOT.match(slot.strip())
-    if m is None:
+    try:
+        place = _PLACE_MEMO[slot]
+    except KeyError:
+        g = _slot_groups(slot)
+        place = None if g is None else (g[0], 1, int(g[1])) if g[2] is None else (g[0], int(g[1]), int(g[2]))
+        if len(_PLACE_MEMO) >= _MEMO_BOUND:
+            _PLACE_MEMO.clear()
+        _PLACE_MEMO[slot] = place
+    if place is None:
         return slot, 0, 0, "loose"
-    name, a, b = m.groups()
-    r, c = (1, int(a)) if b is None else (int(a), int(b))
-    reg = next((x for x in snap.regions if x["name"] == name), None)
+    name, r, c = place
+    reg = _regions(snap)[1].get(name)
     sleeve = reg.get("sleeve") if reg is not None else None
     if sleeve is None or r not in sleeve["rows"]:
         return name, r, c, "loose"
@@ -255,11 +306,15 @@ def run_work(events: Iterable[Event] | RunWork, hints: Hints = no_hints) -> RunW
     if isinstance(events, RunWork):
         return events
     events = list(events)
-    carried = carried_inputs(events)
-    out = []
-    for e in events:
-        hint = hints(e.protocol, e.step)
-        out.append((e, hint, tuple(event_work(e, hint, carried))))
+    _SNAP_MEMO.clear()  # the snapshots of this run only (each run's are new objects)
+    try:
+        carried = carried_inputs(events)
+        out = []
+        for e in events:
+            hint = hints(e.protocol, e.step)
+            out.append((e, hint, tuple(event_work(e, hint, carried))))
+    finally:
+        _SNAP_MEMO.clear()
     return RunWork(tuple(out))
 
 
