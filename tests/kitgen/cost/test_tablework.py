@@ -99,6 +99,8 @@ def test_a_snapshot_made_where_a_freed_one_was_is_read_afresh() -> None:
 
 def test_the_memos_start_afresh_at_their_bound(monkeypatch: Any) -> None:
     monkeypatch.setattr(tablework, "_MEMO_BOUND", 3)
+    for memo in (tablework._SLOT_MEMO, tablework._PLACE_MEMO):
+        memo.clear()  # what earlier runs in this process left would be found, never added again
     fresh = [f"M[{r}, {c}]" for r in range(1, 4) for c in range(1, 7)]  # never asked before
     for _ in range(3):
         for slot in SLOTS + fresh:
