@@ -17,6 +17,7 @@ text (what lies under the text), and its text alone on a transparent background.
 from __future__ import annotations
 
 import os
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,12 +57,58 @@ def page_chars(page: Page) -> list[PdfChar]:
     key = _page_key(page)
     kept = _KEPT.pop(key, None) if key is not None else None
     if kept is None:
-        kept = tuple(tuple(c[k] for k in _CHAR_KEYS) for c in page.chars)
+        kept = tuple(tuple(c[k] for k in _CHAR_KEYS) for c in _glyph_dicts(page))
     if key is not None:
         _KEPT[key] = kept  # the most recent last
         while len(_KEPT) > KEPT_PAGES:
             del _KEPT[next(iter(_KEPT))]
     return [cast(PdfChar, dict(zip(_CHAR_KEYS, values, strict=True))) for values in kept]
+
+
+def _glyph_dicts(page: Page) -> list[dict[str, object]]:
+    """``page.chars`` (pdfplumber's), or the same keys of the same glyphs in the same order made
+    the way pdfplumber makes them (pdfplumber.page.Page.process_object), from the same layout.
+
+    pdfplumber makes a dict of every object of the page, shapes included, the first time any is
+    asked for: a third of reading a page of the booklet, whose pages the checks only read the text
+    of. The glyphs are made here, with pdfplumber's formulas, when pdfplumber has not made its
+    objects yet and the page is a whole page (a cropped page keeps only some of its objects);
+    tests/kitgen/paper/test_pagecheck.py compares them with pdfplumber's on kit pages."""
+    from pdfminer.layout import LTChar, LTContainer
+    from pdfplumber.page import Page as WholePage
+    from pdfplumber.utils.pdfinternals import resolve_all
+
+    if type(page) is not WholePage or hasattr(page, "_objects"):
+        return page.chars
+    norm = page.pdf.unicode_norm
+    height, mb_x0, mb_top = page.height, page.mediabox[0], page.mediabox[1]
+    out: list[dict[str, object]] = []
+
+    def walk(objects: Sequence[object]) -> None:
+        for obj in objects:
+            if isinstance(obj, LTContainer):
+                walk(obj._objs)
+            elif type(obj) is LTChar:
+                text = obj.get_text()
+                ncolor = obj.graphicstate.ncolor
+                x0, x1 = resolve_all(obj.x0), resolve_all(obj.x1)
+                if mb_x0 != 0:
+                    x0, x1 = x0 + mb_x0, x1 + mb_x0
+                out.append(
+                    {
+                        "text": unicodedata.normalize(norm, text) if norm is not None else text,
+                        "x0": x0,
+                        "x1": x1,
+                        "top": (height - resolve_all(obj.y1)) + mb_top,
+                        "bottom": (height - resolve_all(obj.y0)) + mb_top,
+                        "size": resolve_all(obj.size),
+                        "non_stroking_color": ncolor if isinstance(ncolor, tuple) else (ncolor,),
+                        "matrix": resolve_all(obj.matrix),
+                    }
+                )
+
+    walk(page.layout._objs)
+    return out
 
 
 KEPT_PAGES = 64

@@ -131,3 +131,22 @@ def test_layers_are_rendered_as_with_regenerated_content(tmp_path: Path) -> None
             assert image.mode == expected.mode and image.tobytes() == expected.tobytes(), (number, keep)
     # The text inside the forms is in neither the page without text nor (as before) the text layer.
     assert layers.text.getchannel("A").getbbox() is not None
+
+
+@pytest.mark.parametrize("norm", [None, "NFKD"])
+def test_glyphs_are_pdfplumbers_own(norm: str | None) -> None:
+    """The glyphs made from the layout are pdfplumber's chars (the keys the checks read, their
+    values and types, in order) on the kits' pages, with or without Unicode normalisation; a
+    cropped page and a page whose objects pdfplumber has made give pdfplumber's own."""
+    for path in sorted(BEFORE.glob("*.pdf")):
+        with pdfplumber.open(str(path), unicode_norm=norm) as pdf:  # type: ignore[arg-type]
+            for page in pdf.pages:
+                made = px._glyph_dicts(page)
+                assert not hasattr(page, "_objects")  # made without pdfplumber's objects
+                theirs = [{k: c[k] for k in px._CHAR_KEYS} for c in page.chars]
+                assert made and repr(made) == repr(theirs), path.name
+    with pdfplumber.open(str(BEFORE / "uno-cards-p3.pdf")) as pdf:
+        page = pdf.pages[0]
+        cropped = page.crop((0, 0, page.width / 2, page.height / 2))
+        assert px._glyph_dicts(cropped) is cropped.chars and len(cropped.chars) < len(page.chars)
+        assert px._glyph_dicts(page) is page.chars  # pdfplumber has made its objects by now
