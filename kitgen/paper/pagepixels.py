@@ -57,7 +57,7 @@ def page_chars(page: Page) -> list[PdfChar]:
     key = _page_key(page)
     kept = _KEPT.pop(key, None) if key is not None else None
     if kept is None:
-        kept = tuple(tuple(c[k] for k in _CHAR_KEYS) for c in _glyph_dicts(page))
+        kept = tuple(_glyph_values(page))
     if key is not None:
         _KEPT[key] = kept  # the most recent last
         while len(_KEPT) > KEPT_PAGES:
@@ -65,24 +65,27 @@ def page_chars(page: Page) -> list[PdfChar]:
     return [cast(PdfChar, dict(zip(_CHAR_KEYS, values, strict=True))) for values in kept]
 
 
-def _glyph_dicts(page: Page) -> list[dict[str, object]]:
-    """``page.chars`` (pdfplumber's), or the same keys of the same glyphs in the same order made
-    the way pdfplumber makes them (pdfplumber.page.Page.process_object), from the same layout.
+def _glyph_values(page: Page) -> list[tuple[object, ...]]:
+    """The values of :data:`_CHAR_KEYS` of each of ``page.chars`` (pdfplumber's), in order, made
+    the way pdfplumber makes them (pdfplumber.page.Page.process_object) from the same layout.
 
     pdfplumber makes a dict of every object of the page, shapes included, the first time any is
     asked for: a third of reading a page of the booklet, whose pages the checks only read the text
-    of. The glyphs are made here, with pdfplumber's formulas, when pdfplumber has not made its
-    objects yet and the page is a whole page (a cropped page keeps only some of its objects);
-    tests/kitgen/paper/test_pagecheck.py compares them with pdfplumber's on kit pages."""
+    of. The glyphs' values are made here, with pdfplumber's formulas, when pdfplumber has not made
+    its objects yet and the page is a whole page (a cropped page keeps only some of its objects).
+    pdfplumber resolves each value (``resolve_all``): a number, or a tuple of numbers, is its own
+    resolution (a tuple copied), so only other values are passed to it.
+    tests/kitgen/paper/test_pagepixels.py compares them with pdfplumber's on kit pages."""
     from pdfminer.layout import LTChar, LTContainer
     from pdfplumber.page import Page as WholePage
     from pdfplumber.utils.pdfinternals import resolve_all
 
     if type(page) is not WholePage or hasattr(page, "_objects"):
-        return page.chars
+        return [tuple(c[k] for k in _CHAR_KEYS) for c in page.chars]
     norm = page.pdf.unicode_norm
     height, mb_x0, mb_top = page.height, page.mediabox[0], page.mediabox[1]
-    out: list[dict[str, object]] = []
+    plain = _PLAIN
+    out: list[tuple[object, ...]] = []
 
     def walk(objects: Sequence[object]) -> None:
         for obj in objects:
@@ -91,28 +94,38 @@ def _glyph_dicts(page: Page) -> list[dict[str, object]]:
             elif type(obj) is LTChar:
                 text = obj.get_text()
                 ncolor = obj.graphicstate.ncolor
-                x0, x1 = resolve_all(obj.x0), resolve_all(obj.x1)
+                x0, x1, y0, y1, size, matrix = obj.x0, obj.x1, obj.y0, obj.y1, obj.size, obj.matrix
+                if not (type(x0) in plain and type(x1) in plain and type(y0) in plain and type(y1) in plain):
+                    x0, x1, y0, y1 = resolve_all(x0), resolve_all(x1), resolve_all(y0), resolve_all(y1)
+                if type(size) not in plain:
+                    size = resolve_all(size)
+                if type(matrix) is not tuple or not plain.issuperset(map(type, matrix)):
+                    matrix = resolve_all(matrix)
                 if mb_x0 != 0:
                     x0, x1 = x0 + mb_x0, x1 + mb_x0
                 out.append(
-                    {
-                        "text": unicodedata.normalize(norm, text) if norm is not None else text,
-                        "x0": x0,
-                        "x1": x1,
-                        "top": (height - resolve_all(obj.y1)) + mb_top,
-                        "bottom": (height - resolve_all(obj.y0)) + mb_top,
-                        "size": resolve_all(obj.size),
-                        "non_stroking_color": ncolor if isinstance(ncolor, tuple) else (ncolor,),
-                        "matrix": resolve_all(obj.matrix),
-                    }
+                    (
+                        unicodedata.normalize(norm, text) if norm is not None else text,
+                        x0,
+                        x1,
+                        (height - y1) + mb_top,
+                        (height - y0) + mb_top,
+                        size,
+                        ncolor if isinstance(ncolor, tuple) else (ncolor,),
+                        matrix,
+                    )
                 )
 
     walk(page.layout._objs)
     return out
 
 
+_PLAIN = frozenset({float, int})  # values that pdfplumber's resolve_all gives back as they are
+
+
 KEPT_PAGES = 64
 _CHAR_KEYS = tuple(PdfChar.__annotations__)
+assert _CHAR_KEYS == ("text", "x0", "x1", "top", "bottom", "size", "non_stroking_color", "matrix")
 _KEPT: dict[tuple[object, ...], tuple[tuple[object, ...], ...]] = {}
 
 

@@ -141,12 +141,14 @@ def test_glyphs_are_pdfplumbers_own(norm: str | None) -> None:
     for path in sorted(BEFORE.glob("*.pdf")):
         with pdfplumber.open(str(path), unicode_norm=norm) as pdf:  # type: ignore[arg-type]
             for page in pdf.pages:
-                made = px._glyph_dicts(page)
+                made = px._glyph_values(page)
                 assert not hasattr(page, "_objects")  # made without pdfplumber's objects
-                theirs = [{k: c[k] for k in px._CHAR_KEYS} for c in page.chars]
+                theirs = [tuple(c[k] for k in px._CHAR_KEYS) for c in page.chars]
                 assert made and repr(made) == repr(theirs), path.name
     with pdfplumber.open(str(BEFORE / "uno-cards-p3.pdf")) as pdf:
         page = pdf.pages[0]
         cropped = page.crop((0, 0, page.width / 2, page.height / 2))
-        assert px._glyph_dicts(cropped) is cropped.chars and len(cropped.chars) < len(page.chars)
-        assert px._glyph_dicts(page) is page.chars  # pdfplumber has made its objects by now
+        theirs = [tuple(c[k] for k in px._CHAR_KEYS) for c in cropped.chars]
+        assert px._glyph_values(cropped) == theirs and len(cropped.chars) < len(page.chars)
+        assert not hasattr(cropped, "_layout")  # pdfplumber's own chars: the whole page's filtered
+        assert px._glyph_values(page) == [tuple(c[k] for k in px._CHAR_KEYS) for c in page.chars]
