@@ -231,3 +231,87 @@ def _overlaps_pairwise(chars: list[px.PdfChar], file: str, page: int) -> list[pc
                     )
                 )
     return out
+
+
+def _raw_pdf(path: Path) -> None:
+    """A hand-written page: a Type3 font, text in a pattern colour space, Indexed and Lab fills,
+    text with no fill set, clipping text (render mode 7), invisible text, a form drawn twice,
+    an annotation with text in its appearance."""
+    content = b"""
+BT /T3 24 Tf 50 700 Td (abab) Tj ET
+BT /F1 18 Tf 50 650 Td (no colour set) Tj ET
+q /Pattern cs /P0 scn BT /F1 20 Tf 50 600 Td (pattern text) Tj ET Q
+q /CS0 cs 3 sc BT /F1 20 Tf 50 560 Td (indexed text) Tj ET Q
+q /CS1 cs 50 10 -20 sc BT /F1 20 Tf 50 520 Td (lab text) Tj ET Q
+q 0.2 0.6 0.2 rg 40 470 200 30 re f 0.3 0.7 0.3 rg BT /F1 20 Tf 7 Tr 50 475 Td (clipped) Tj ET 0 0 1 rg 40 470 200 30 re f Q
+q BT /F1 20 Tf 3 Tr 50 430 Td (invisible) Tj ET Q
+q 1 0 0 1 300 300 cm /Fm0 Do Q
+q 0.5 0 0 0.5 300 200 cm /Fm0 Do Q
+q 0.9 0.9 0.9 rg 300 210 40 20 re f Q
+BT /F1 14 Tf 0.8 0.8 0.8 rg 1 0.3 -0.3 1 350 600 Tm (sheared grey) Tj ET
+"""
+    type3_proc_a = b"1000 0 0 0 750 750 d1 0 0 750 750 re f"
+    type3_proc_b = b"1000 0 0 0 750 750 d1 0 0 m 750 0 l 375 750 l f"
+    form = b"0.95 0.9 0.1 rg 0 0 150 40 re f BT /F1 16 Tf 1 1 1 rg 5 12 Td (in a form) Tj ET"
+    pattern = b"0.9 0.1 0.1 rg 0 0 5 5 re f 0.9 0.9 0.1 rg 5 5 5 5 re f"
+    ap = b"0.1 0.1 0.6 rg 0 0 120 30 re f BT /F1 12 Tf 1 1 1 rg 5 10 Td (annotation) Tj ET"
+    objs: list[bytes] = []
+    def add(b: bytes) -> int:
+        objs.append(b)
+        return len(objs)
+    def stream(d: bytes, body: bytes) -> bytes:
+        return b"<< " + d + b" /Length %d >>\nstream\n" % len(body) + body + b"\nendstream"
+    cat = add(b"")
+    pages = add(b"")
+    f1 = add(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
+    pa = add(stream(b"", type3_proc_a))
+    pb = add(stream(b"", type3_proc_b))
+    t3 = add(b"<< /Type /Font /Subtype /Type3 /FontBBox [0 0 750 750] /FontMatrix [0.001 0 0 0.001 0 0]"
+             b" /CharProcs << /sq %d 0 R /tri %d 0 R >> /Encoding << /Type /Encoding /Differences [97 /sq /tri] >>"
+             b" /FirstChar 97 /LastChar 98 /Widths [1000 1000] /Resources << >> >>" % (pa, pb))
+    fm = add(stream(b"/Type /XObject /Subtype /Form /BBox [0 0 150 40] /Resources << /Font << /F1 %d 0 R >> >>" % f1, form))
+    pat = add(stream(b"/Type /Pattern /PatternType 1 /PaintType 1 /TilingType 1 /BBox [0 0 10 10] /XStep 10 /YStep 10 /Resources << >>", pattern))
+    apx = add(stream(b"/Type /XObject /Subtype /Form /BBox [0 0 120 30] /Resources << /Font << /F1 %d 0 R >> >>" % f1, ap))
+    annot = add(b"<< /Type /Annot /Subtype /Stamp /Rect [400 700 520 730] /AP << /N %d 0 R >> /F 4 >>" % apx)
+    cs = add(stream(b"", b""))
+    cnt = add(stream(b"", content))
+    page = add(b"<< /Type /Page /Parent %d 0 R /MediaBox [0 0 595 842] /Contents %d 0 R /Annots [%d 0 R]"
+               b" /Resources << /Font << /F1 %d 0 R /T3 %d 0 R >> /XObject << /Fm0 %d 0 R >> /Pattern << /P0 %d 0 R >>"
+               b" /ColorSpace << /CS0 [/Indexed /DeviceRGB 3 <FF000000FF000000FFEEEE11>] /CS1 [/Lab << /WhitePoint [0.9505 1 1.089] /Range [-100 100 -100 100] >>] >> >> >>"
+               % (pages, cnt, annot, f1, t3, fm, pat))
+    objs[cat - 1] = b"<< /Type /Catalog /Pages %d 0 R >>" % pages
+    objs[pages - 1] = b"<< /Type /Pages /Kids [%d 0 R] /Count 1 >>" % page
+    out = b"%PDF-1.7\n"
+    offs = []
+    for i, o in enumerate(objs, 1):
+        offs.append(len(out))
+        out += b"%d 0 obj\n" % i + o + b"\nendobj\n"
+    x = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
+    for o in offs:
+        out += b"%010d 00000 n \n" % o
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, x)
+    path.write_bytes(out)
+
+
+def test_a_hand_written_page_of_odd_fonts_colours_and_text(tmp_path: Path) -> None:
+    """A Type3 font, pattern, Indexed and Lab text fills, text with no fill set, clipping and
+    invisible text, a form drawn twice, text in an annotation's appearance."""
+    path = tmp_path / "raw.pdf"
+    _raw_pdf(path)
+    for norm in (None, "NFKC"):
+        with pdfplumber.open(str(path), unicode_norm=norm) as pdf:  # type: ignore[arg-type]
+            page = pdf.pages[0]
+            made = px._glyph_values(page)
+            assert made and repr(made) == repr([tuple(c[k] for k in px._CHAR_KEYS) for c in page.chars])
+    with pdfplumber.open(str(path)) as pdf:
+        chars = [c for c in px.page_chars(pdf.pages[0]) if c["text"].strip()]
+    layers = px.render_layers(path, 1)
+    for image, keep in ((layers.full, "all"), (layers.under, "under"), (layers.text, "text")):
+        assert image.tobytes() == _reference(path, 1, keep).tobytes(), keep
+    items = px.glyphs(chars)
+    ink = px.ink_mask(layers)
+    fast = (px.covered(layers, items, ink), px.contrasts(layers, items, ink))
+    assert fast == (px.covered(layers, items, ink, every=True), px.contrasts(layers, items, ink, every=True))
+    assert fast[1]  # the sheared grey text on white
+    assert pc.overlaps(chars, "raw.pdf", 1) == _overlaps_pairwise(chars, "raw.pdf", 1)
