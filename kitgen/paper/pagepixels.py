@@ -397,12 +397,18 @@ def _clear_colours(
             listed = under.getcolors(LISTED_COLOURS)
             if listed is None:
                 continue
-            faint = (
-                contrast(colour, [v / 255 for v in rgb]) < MIN_CONTRAST
-                for _, rgb in listed
-                if isinstance(rgb, tuple) and rgb[:3] != SENTINEL
-            )
-            if any(faint):
+            try:
+                faint = any(
+                    contrast(colour, [v / 255 for v in rgb]) < MIN_CONTRAST
+                    for _, rgb in listed
+                    if isinstance(rgb, tuple) and rgb[:3] != SENTINEL
+                )
+            except ArithmeticError:
+                # A colour out of range (a PDF's grey of -0.646: a luminance of -0.05, a ratio
+                # divided by zero) under a glyph the glyph by glyph count passes by (fewer than 3
+                # pixels of ink) must not stop the check: that count decides, as it did before.
+                faint = True
+            if faint:
                 continue
         clear.add(colour)
     return clear

@@ -315,3 +315,27 @@ def test_a_hand_written_page_of_odd_fonts_colours_and_text(tmp_path: Path) -> No
     assert fast == (px.covered(layers, items, ink, every=True), px.contrasts(layers, items, ink, every=True))
     assert fast[1]  # the sheared grey text on white
     assert pc.overlaps(chars, "raw.pdf", 1) == _overlaps_pairwise(chars, "raw.pdf", 1)
+
+
+def test_a_colour_out_of_range_under_a_speck_does_not_stop_the_check(tmp_path: Path) -> None:
+    """A grey of -0.646 has a luminance of -0.05: its ratio with any colour divides by zero. Glyph
+    by glyph, a speck of it (fewer than 3 pixels of ink) is passed by before any ratio is taken;
+    the colours' union must not take one either (it did: ZeroDivisionError)."""
+    path = tmp_path / "speck.pdf"
+    c = new_canvas(str(path), A4, "speck")
+    c.setFont(FONT, 12)
+    c.drawString(100, 700, "normal text")
+    c._code.append("-0.646 g")
+    c.setFont(FONT, 3.25)
+    c.drawString(100, 600, ".")
+    c.showPage()
+    c.save()
+    with pdfplumber.open(str(path)) as pdf:
+        chars = [c for c in px.page_chars(pdf.pages[0]) if c["text"].strip()]
+    layers = px.render_layers(path, 1)
+    items = px.glyphs(chars)
+    ink = px.ink_mask(layers)
+    speck = [g for g in items if g.colour == (-0.646, -0.646, -0.646)]
+    assert len(speck) == 1 and 0 < ink.crop(px._pixels(layers, speck[0].box)).histogram()[255] < 3
+    assert px.contrasts(layers, items, ink) == px.contrasts(layers, items, ink, every=True) == []
+    assert pc.check_pdf(path) == []
