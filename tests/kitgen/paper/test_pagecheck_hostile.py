@@ -7,6 +7,7 @@ pdfplumber's layout analysis (laparams). Compared: the glyphs made from the layo
 pdfplumber's chars, covered and contrasts with every glyph measured, the layers with pypdfium2's
 own removal and regenerated content, and overlaps with the pair-by-pair test through _inter."""
 
+# ruff: noqa: E501  (a hand-written PDF's dictionaries, a line each)
 from __future__ import annotations
 
 import random
@@ -16,8 +17,8 @@ import pdfplumber
 import pypdfium2 as pdfium
 import pypdfium2.raw as raw
 import pytest
-from pypdf import PdfReader, PdfWriter
 from PIL import Image
+from pypdf import PdfReader, PdfWriter
 from pypdf.generic import NameObject, NumberObject, RectangleObject
 from reportlab.lib.colors import CMYKColorSep
 from reportlab.pdfbase import pdfmetrics
@@ -27,7 +28,6 @@ from reportlab.pdfgen.canvas import Canvas
 from kitgen.paper import pagecheck as pc
 from kitgen.paper import pagepixels as px
 from kitgen.paper.faces import FONT, new_canvas
-
 
 A4 = (595.0, 842.0)
 
@@ -163,7 +163,9 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
 
 @pytest.mark.parametrize("laparams", [None, {}])
 @pytest.mark.parametrize("norm", [None, "NFC", "NFD", "NFKC", "NFKD"])
-def test_glyphs_from_the_layout_are_pdfplumbers_chars(hostile: list[Path], norm: str | None, laparams: object) -> None:
+def test_glyphs_from_the_layout_are_pdfplumbers_chars(
+    hostile: list[Path], norm: str | None, laparams: object
+) -> None:
     for path in hostile:
         with pdfplumber.open(str(path), unicode_norm=norm, laparams=laparams) as pdf:  # type: ignore[arg-type]
             for page in pdf.pages:
@@ -179,7 +181,7 @@ def test_layers_pixels_and_findings_are_the_general_paths(hostile: list[Path]) -
         with pdfplumber.open(str(path)) as pdf:
             chars = [c for c in px.page_chars(pdf.pages[0]) if c["text"].strip()]
             general = [c for c in pdf.pages[0].chars if c["text"].strip()]
-            assert [tuple(c[k] for k in px._CHAR_KEYS) for c in chars] == [
+            assert [tuple(dict(c)[k] for k in px._CHAR_KEYS) for c in chars] == [
                 tuple(c[k] for k in px._CHAR_KEYS) for c in general
             ]
         layers = px.render_layers(path, 1)
@@ -256,29 +258,50 @@ BT /F1 14 Tf 0.8 0.8 0.8 rg 1 0.3 -0.3 1 350 600 Tm (sheared grey) Tj ET
     pattern = b"0.9 0.1 0.1 rg 0 0 5 5 re f 0.9 0.9 0.1 rg 5 5 5 5 re f"
     ap = b"0.1 0.1 0.6 rg 0 0 120 30 re f BT /F1 12 Tf 1 1 1 rg 5 10 Td (annotation) Tj ET"
     objs: list[bytes] = []
+
     def add(b: bytes) -> int:
         objs.append(b)
         return len(objs)
+
     def stream(d: bytes, body: bytes) -> bytes:
         return b"<< " + d + b" /Length %d >>\nstream\n" % len(body) + body + b"\nendstream"
+
     cat = add(b"")
     pages = add(b"")
     f1 = add(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
     pa = add(stream(b"", type3_proc_a))
     pb = add(stream(b"", type3_proc_b))
-    t3 = add(b"<< /Type /Font /Subtype /Type3 /FontBBox [0 0 750 750] /FontMatrix [0.001 0 0 0.001 0 0]"
-             b" /CharProcs << /sq %d 0 R /tri %d 0 R >> /Encoding << /Type /Encoding /Differences [97 /sq /tri] >>"
-             b" /FirstChar 97 /LastChar 98 /Widths [1000 1000] /Resources << >> >>" % (pa, pb))
-    fm = add(stream(b"/Type /XObject /Subtype /Form /BBox [0 0 150 40] /Resources << /Font << /F1 %d 0 R >> >>" % f1, form))
-    pat = add(stream(b"/Type /Pattern /PatternType 1 /PaintType 1 /TilingType 1 /BBox [0 0 10 10] /XStep 10 /YStep 10 /Resources << >>", pattern))
-    apx = add(stream(b"/Type /XObject /Subtype /Form /BBox [0 0 120 30] /Resources << /Font << /F1 %d 0 R >> >>" % f1, ap))
+    t3 = add(
+        b"<< /Type /Font /Subtype /Type3 /FontBBox [0 0 750 750] /FontMatrix [0.001 0 0 0.001 0 0]"
+        b" /CharProcs << /sq %d 0 R /tri %d 0 R >> /Encoding << /Type /Encoding /Differences [97 /sq /tri] >>"
+        b" /FirstChar 97 /LastChar 98 /Widths [1000 1000] /Resources << >> >>" % (pa, pb)
+    )
+    fm = add(
+        stream(
+            b"/Type /XObject /Subtype /Form /BBox [0 0 150 40] /Resources << /Font << /F1 %d 0 R >> >>" % f1,
+            form,
+        )
+    )
+    pat = add(
+        stream(
+            b"/Type /Pattern /PatternType 1 /PaintType 1 /TilingType 1 /BBox [0 0 10 10] /XStep 10 /YStep 10 /Resources << >>",
+            pattern,
+        )
+    )
+    apx = add(
+        stream(
+            b"/Type /XObject /Subtype /Form /BBox [0 0 120 30] /Resources << /Font << /F1 %d 0 R >> >>" % f1,
+            ap,
+        )
+    )
     annot = add(b"<< /Type /Annot /Subtype /Stamp /Rect [400 700 520 730] /AP << /N %d 0 R >> /F 4 >>" % apx)
-    cs = add(stream(b"", b""))
     cnt = add(stream(b"", content))
-    page = add(b"<< /Type /Page /Parent %d 0 R /MediaBox [0 0 595 842] /Contents %d 0 R /Annots [%d 0 R]"
-               b" /Resources << /Font << /F1 %d 0 R /T3 %d 0 R >> /XObject << /Fm0 %d 0 R >> /Pattern << /P0 %d 0 R >>"
-               b" /ColorSpace << /CS0 [/Indexed /DeviceRGB 3 <FF000000FF000000FFEEEE11>] /CS1 [/Lab << /WhitePoint [0.9505 1 1.089] /Range [-100 100 -100 100] >>] >> >> >>"
-               % (pages, cnt, annot, f1, t3, fm, pat))
+    page = add(
+        b"<< /Type /Page /Parent %d 0 R /MediaBox [0 0 595 842] /Contents %d 0 R /Annots [%d 0 R]"
+        b" /Resources << /Font << /F1 %d 0 R /T3 %d 0 R >> /XObject << /Fm0 %d 0 R >> /Pattern << /P0 %d 0 R >>"
+        b" /ColorSpace << /CS0 [/Indexed /DeviceRGB 3 <FF000000FF000000FFEEEE11>] /CS1 [/Lab << /WhitePoint [0.9505 1 1.089] /Range [-100 100 -100 100] >>] >> >> >>"
+        % (pages, cnt, annot, f1, t3, fm, pat)
+    )
     objs[cat - 1] = b"<< /Type /Catalog /Pages %d 0 R >>" % pages
     objs[pages - 1] = b"<< /Type /Pages /Kids [%d 0 R] /Count 1 >>" % page
     out = b"%PDF-1.7\n"
@@ -288,8 +311,8 @@ BT /F1 14 Tf 0.8 0.8 0.8 rg 1 0.3 -0.3 1 350 600 Tm (sheared grey) Tj ET
         out += b"%d 0 obj\n" % i + o + b"\nendobj\n"
     x = len(out)
     out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
-    for o in offs:
-        out += b"%010d 00000 n \n" % o
+    for offset in offs:
+        out += b"%010d 00000 n \n" % offset
     out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, x)
     path.write_bytes(out)
 
@@ -300,7 +323,7 @@ def test_a_hand_written_page_of_odd_fonts_colours_and_text(tmp_path: Path) -> No
     path = tmp_path / "raw.pdf"
     _raw_pdf(path)
     for norm in (None, "NFKC"):
-        with pdfplumber.open(str(path), unicode_norm=norm) as pdf:  # type: ignore[arg-type]
+        with pdfplumber.open(str(path), unicode_norm=norm) as pdf:
             page = pdf.pages[0]
             made = px._glyph_values(page)
             assert made and repr(made) == repr([tuple(c[k] for k in px._CHAR_KEYS) for c in page.chars])
@@ -325,7 +348,7 @@ def test_a_colour_out_of_range_under_a_speck_does_not_stop_the_check(tmp_path: P
     c = new_canvas(str(path), A4, "speck")
     c.setFont(FONT, 12)
     c.drawString(100, 700, "normal text")
-    c._code.append("-0.646 g")
+    c._code.append("-0.646 g")  # type: ignore[attr-defined]
     c.setFont(FONT, 3.25)
     c.drawString(100, 600, ".")
     c.showPage()
