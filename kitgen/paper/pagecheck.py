@@ -93,9 +93,16 @@ def _box(ch: PdfChar) -> Rect:
 
 
 def overlaps(chars: Sequence[PdfChar], file: str, page: int) -> list[Finding]:
-    """Glyphs drawn over other glyphs (one finding per pair of texts)."""
+    """Glyphs drawn over other glyphs (one finding per pair of texts).
+
+    Two glyphs are compared when they share a cell of a 20-point grid. The test is
+    :func:`_inter` against a third of the smaller :func:`_area`, written out: boxes that do not
+    meet (no width or no height in common) have an intersection of 0, below a third of any
+    positive area, and for boxes that do, the product of the two positive sides is the one
+    :func:`_area` takes (the same floating-point operations, so the same findings)."""
     grid: dict[tuple[int, int], list[int]] = defaultdict(list)
     boxes = [_box(c) for c in chars]
+    areas = [_area(b) for b in boxes]
     for i, b in enumerate(boxes):
         for gx in range(int(b[0] // 20), int(b[2] // 20) + 1):
             for gy in range(int(b[1] // 20), int(b[3] // 20) + 1):
@@ -104,13 +111,20 @@ def overlaps(chars: Sequence[PdfChar], file: str, page: int) -> list[Finding]:
     out = []
     for cell in grid.values():
         for a_i, i in enumerate(cell):
+            a = boxes[i]
+            ax0, ay0, ax1, ay1 = a
+            area_a = areas[i]
             for j in cell[a_i + 1 :]:
-                if (i, j) in seen:
+                b = boxes[j]
+                width = min(ax1, b[2]) - max(ax0, b[0])
+                if width <= 0:
+                    continue
+                height = min(ay1, b[3]) - max(ay0, b[1])
+                if height <= 0 or (i, j) in seen:
                     continue
                 seen.add((i, j))
-                a, b = boxes[i], boxes[j]
-                small = min(_area(a), _area(b))
-                if small <= 0 or _inter(a, b) < small / 3:
+                small = min(area_a, areas[j])
+                if small <= 0 or width * height < small / 3:
                     continue
                 ca, cb = chars[i], chars[j]
                 same_spot = abs(a[0] - b[0]) < 0.6 and abs(a[1] - b[1]) < 0.6

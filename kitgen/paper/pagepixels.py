@@ -17,6 +17,7 @@ text (what lies under the text), and its text alone on a transparent background.
 from __future__ import annotations
 
 import os
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,7 +57,7 @@ def page_chars(page: Page) -> list[PdfChar]:
     key = _page_key(page)
     kept = _KEPT.pop(key, None) if key is not None else None
     if kept is None:
-        kept = tuple(tuple(c[k] for k in _CHAR_KEYS) for c in page.chars)
+        kept = tuple(_glyph_values(page))
     if key is not None:
         _KEPT[key] = kept  # the most recent last
         while len(_KEPT) > KEPT_PAGES:
@@ -64,8 +65,67 @@ def page_chars(page: Page) -> list[PdfChar]:
     return [cast(PdfChar, dict(zip(_CHAR_KEYS, values, strict=True))) for values in kept]
 
 
+def _glyph_values(page: Page) -> list[tuple[object, ...]]:
+    """The values of :data:`_CHAR_KEYS` of each of ``page.chars`` (pdfplumber's), in order, made
+    the way pdfplumber makes them (pdfplumber.page.Page.process_object) from the same layout.
+
+    pdfplumber makes a dict of every object of the page, shapes included, the first time any is
+    asked for: a third of reading a page of the booklet, whose pages the checks only read the text
+    of. The glyphs' values are made here, with pdfplumber's formulas, when pdfplumber has not made
+    its objects yet and the page is a whole page (a cropped page keeps only some of its objects).
+    pdfplumber resolves each value (``resolve_all``): a number, or a tuple of numbers, is its own
+    resolution (a tuple copied), so only other values are passed to it.
+    tests/kitgen/paper/test_pagepixels.py compares them with pdfplumber's on kit pages."""
+    from pdfminer.layout import LTChar, LTContainer
+    from pdfplumber.page import Page as WholePage
+    from pdfplumber.utils.pdfinternals import resolve_all
+
+    if type(page) is not WholePage or hasattr(page, "_objects"):
+        return [tuple(c[k] for k in _CHAR_KEYS) for c in page.chars]
+    norm = page.pdf.unicode_norm
+    height, mb_x0, mb_top = page.height, page.mediabox[0], page.mediabox[1]
+    plain = _PLAIN
+    out: list[tuple[object, ...]] = []
+
+    def walk(objects: Sequence[object]) -> None:
+        for obj in objects:
+            if isinstance(obj, LTContainer):
+                walk(obj._objs)
+            elif type(obj) is LTChar:
+                text = obj.get_text()
+                ncolor = obj.graphicstate.ncolor
+                x0, x1, y0, y1, size, matrix = obj.x0, obj.x1, obj.y0, obj.y1, obj.size, obj.matrix
+                if not (type(x0) in plain and type(x1) in plain and type(y0) in plain and type(y1) in plain):
+                    x0, x1, y0, y1 = resolve_all(x0), resolve_all(x1), resolve_all(y0), resolve_all(y1)
+                if type(size) not in plain:
+                    size = resolve_all(size)
+                if type(matrix) is not tuple or not plain.issuperset(map(type, matrix)):
+                    matrix = resolve_all(matrix)
+                if mb_x0 != 0:
+                    x0, x1 = x0 + mb_x0, x1 + mb_x0
+                out.append(
+                    (
+                        unicodedata.normalize(norm, text) if norm is not None else text,
+                        x0,
+                        x1,
+                        (height - y1) + mb_top,
+                        (height - y0) + mb_top,
+                        size,
+                        ncolor if isinstance(ncolor, tuple) else (ncolor,),
+                        matrix,
+                    )
+                )
+
+    walk(page.layout._objs)
+    return out
+
+
+_PLAIN = frozenset({float, int})  # values that pdfplumber's resolve_all gives back as they are
+
+
 KEPT_PAGES = 64
 _CHAR_KEYS = tuple(PdfChar.__annotations__)
+assert _CHAR_KEYS == ("text", "x0", "x1", "top", "bottom", "size", "non_stroking_color", "matrix")
 _KEPT: dict[tuple[object, ...], tuple[tuple[object, ...], ...]] = {}
 
 
@@ -107,24 +167,61 @@ def render_layers(path: Path, number: int) -> Layers:
 
 def _render(path: Path, number: int, keep: str) -> Image.Image:
     import pypdfium2 as pdfium
-    import pypdfium2.raw as raw
 
     pdf = pdfium.PdfDocument(str(path))
     try:
         page = pdf[number - 1]
-        if keep != "all":
-            for obj in list(page.get_objects()):
-                is_text = obj.type == raw.FPDF_PAGEOBJ_TEXT
-                if is_text == (keep == "under"):
-                    page.remove_obj(obj)
-            page.gen_content()
-        if keep == "text":
-            image: Image.Image = page.render(scale=DPI / 72, fill_color=(255, 255, 255, 0)).to_pil()
-            return image.convert("RGBA")
-        image = page.render(scale=DPI / 72).to_pil()
-        return image.convert("RGB")
+        # The objects taken out are rendered from the page's list of objects as it is in memory; the
+        # file is not written, so its content stream is not generated again (a tenth of the check).
+        removed = [] if keep == "all" else _strip(page.raw, keep == "under")
+        try:
+            if keep == "text":
+                image: Image.Image = page.render(scale=DPI / 72, fill_color=(255, 255, 255, 0)).to_pil()
+                return image.convert("RGBA")
+            image = page.render(scale=DPI / 72).to_pil()
+            return image.convert("RGB")
+        finally:
+            _destroy(removed)
+            page.close()
     finally:
         pdf.close()
+
+
+FORM_DEPTH = 15  # Form XObjects within forms that are looked into (pypdfium2's get_objects' depth)
+
+
+def _strip(page: object, text: bool) -> list[object]:
+    """Take out of the (raw PDFium) page its text objects, inside Form XObjects too (``text``), or
+    every object but its text (a form with them: text inside a form is not the page's own text
+    layer, as before). Returns the objects taken out, now the caller's to destroy. PDFium's own
+    calls on the raw handles: pypdfium2's wrapper of each object was most of this step's time."""
+    import pypdfium2.raw as raw
+
+    removed: list[object] = []
+
+    def walk(parent: object, form: bool, level: int) -> None:
+        count = raw.FPDFFormObj_CountObjects if form else raw.FPDFPage_CountObjects
+        get = raw.FPDFFormObj_GetObject if form else raw.FPDFPage_GetObject
+        remove = raw.FPDFFormObj_RemoveObject if form else raw.FPDFPage_RemoveObject
+        objects = [get(parent, i) for i in range(count(parent))]
+        for obj in objects:
+            kind = raw.FPDFPageObj_GetType(obj)
+            if (kind == raw.FPDF_PAGEOBJ_TEXT) == text:
+                if not remove(parent, obj):
+                    raise RuntimeError(f"PDFium could not take out an object of page {parent}")
+                removed.append(obj)
+            elif text and kind == raw.FPDF_PAGEOBJ_FORM and level < FORM_DEPTH - 1:
+                walk(obj, True, level + 1)
+
+    walk(page, False, 0)
+    return removed
+
+
+def _destroy(objects: list[object]) -> None:
+    import pypdfium2.raw as raw
+
+    for obj in objects:
+        raw.FPDFPageObj_Destroy(obj)
 
 
 # --------------------------------------------------------------------------- colour
@@ -187,16 +284,26 @@ def ink_mask(layers: Layers) -> Image.Image:
 
 
 def covered(
-    layers: Layers, items: Sequence[Glyph], ink: Image.Image | None = None
+    layers: Layers, items: Sequence[Glyph], ink: Image.Image | None = None, every: bool = False
 ) -> list[tuple[Glyph, float]]:
-    """Glyphs some of whose ink is hidden by what is drawn after them: (glyph, share hidden)."""
+    """Glyphs some of whose ink is hidden by what is drawn after them: (glyph, share hidden).
+    ``every`` measures every glyph (the general path the shortcut below is tested against)."""
     ink = ink if ink is not None else ink_mask(layers)
     expected = Image.alpha_composite(layers.under.convert("RGBA"), layers.text).convert("RGB")
     wrong = ImageChops.difference(layers.full, expected).convert("L").point(lambda v: 255 if v > 48 else 0)
     hidden = ImageChops.multiply(ink, wrong)
+    # Hidden ink lies within the bounding box of ``hidden``'s non-zero pixels (None: there is none):
+    # a glyph whose pixels miss that box lost none, fails ``lost >= 2`` below, and is passed by
+    # without cropping anything (most glyphs of most pages; tests/kitgen/paper/test_pagepixels.py
+    # compares this with every glyph measured).
+    bounds = (0, 0, *hidden.size) if every else hidden.getbbox()
+    if bounds is None:
+        return []
     out = []
     for g in items:
         px = _pixels(layers, g.box)
+        if not _meets(px, bounds):
+            continue
         total = ink.crop(px).histogram()[255]
         lost = hidden.crop(px).histogram()[255]
         # A pixel or two of antialiasing is noise; a glyph that lost a tenth, or several pixels, is not.
@@ -206,16 +313,18 @@ def covered(
 
 
 def contrasts(
-    layers: Layers, items: Sequence[Glyph], ink: Image.Image | None = None
+    layers: Layers, items: Sequence[Glyph], ink: Image.Image | None = None, every: bool = False
 ) -> list[tuple[Glyph, float, str]]:
     """Glyphs whose contrast with what lies under their ink is below :data:`MIN_CONTRAST`:
-    (glyph, ratio, the background colour as hex)."""
+    (glyph, ratio, the background colour as hex). ``every`` judges every glyph on its own (the
+    general path that :func:`_clear_colours` is tested against)."""
     ink = ink if ink is not None else ink_mask(layers)
     out = []
     sentinel = Image.new("RGB", layers.under.size, SENTINEL)
     cache: dict[tuple[tuple[float, float, float], tuple[int, int, int]], float] = {}
+    clear = set() if every else _clear_colours(layers, items, ink, sentinel)
     for g in items:
-        if g.colour is None:
+        if g.colour is None or g.colour in clear:
             continue
         px = _pixels(layers, g.box)
         mask = ink.crop(px)
@@ -249,6 +358,60 @@ def contrasts(
                     out.append((g, ratio, hex_of([v / 255 for v in rgb])))
                 break
     return out
+
+
+def _meets(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    """Whether two pixel boxes (left, top, right, bottom; right and bottom excluded) share a pixel."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+LISTED_COLOURS = 1 << 16  # more colours under a text colour's glyphs: each glyph is judged on its own
+
+
+def _clear_colours(
+    layers: Layers, items: Sequence[Glyph], ink: Image.Image, sentinel: Image.Image
+) -> set[tuple[float, float, float]]:
+    """The text colours of ``items`` that no glyph can be faint in: every colour under the ink of
+    all their glyphs together contrasts at least :data:`MIN_CONTRAST` with it.
+
+    Exact: a glyph's colours under its ink are some of those under the ink of the union of its
+    colour's glyph boxes (the same pixels composited the same way), and a glyph is reported only
+    when a fifth of its ink lies on a colour below the ratio (:func:`contrasts` takes the ratio
+    with the same call), so with none below it no glyph of that colour is reported. One union per
+    colour replaces a crop, a composite and a colour count per glyph; a page whose colours cannot
+    be listed within :data:`LISTED_COLOURS` leaves that text colour to the glyph by glyph count."""
+    boxes: dict[tuple[float, float, float], list[tuple[int, int, int, int]]] = {}
+    for g in items:
+        if g.colour is not None:
+            boxes.setdefault(g.colour, []).append(_pixels(layers, g.box))
+    clear = set()
+    for colour, pixel_boxes in boxes.items():
+        region = Image.new("L", layers.under.size, 0)
+        for px in pixel_boxes:
+            if px[2] > px[0] and px[3] > px[1]:
+                region.paste(255, px)
+        bounds = region.getbbox()
+        if bounds is not None:
+            mask = ImageChops.multiply(region.crop(bounds), ink.crop(bounds))
+            under = Image.composite(layers.under.crop(bounds), sentinel.crop(bounds), mask)
+            listed = under.getcolors(LISTED_COLOURS)
+            if listed is None:
+                continue
+            try:
+                faint = any(
+                    contrast(colour, [v / 255 for v in rgb]) < MIN_CONTRAST
+                    for _, rgb in listed
+                    if isinstance(rgb, tuple) and rgb[:3] != SENTINEL
+                )
+            except ArithmeticError:
+                # A colour out of range (a PDF's grey of -0.646: a luminance of -0.05, a ratio
+                # divided by zero) under a glyph the glyph by glyph count passes by (fewer than 3
+                # pixels of ink) must not stop the check: that count decides, as it did before.
+                faint = True
+            if faint:
+                continue
+        clear.add(colour)
+    return clear
 
 
 def run_text(run: Sequence[tuple[Glyph, object]]) -> str:

@@ -331,7 +331,7 @@ def test_the_booklets_pass_the_page_check(
     and_booklet: tuple[Path, dict[str, Any]], uno_booklet: tuple[Path, dict[str, Any]]
 ) -> None:
     """No text over text, off the page, or in a font that is not embedded (kitgen.paper.pagecheck).
-    The checks that render a page (contrast, covered: about 0.45 s of CPU a page) on every page of
+    The checks that render a page (contrast, covered: about 0.15 s of CPU a page) on every page of
     the AND booklet; on the quick UNO booklet's text only, since the default kit's page check
     (tests/kitgen/kit/test_kit.py) renders every page of the same kind of booklet in the fast tier
     (every page rendered: the slow test below)."""

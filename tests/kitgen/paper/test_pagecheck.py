@@ -10,6 +10,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from kitgen.paper.faces import FONT, FONT_BOLD, new_canvas
 from kitgen.paper.pagecheck import MM, card_cuts, check_pdf
+from kitgen.paper.pagepixels import PdfChar
 
 A4 = (595.0, 842.0)
 
@@ -261,3 +262,66 @@ def test_kept_glyphs_are_a_pages_own_and_a_file_written_again_is_read_again(
     read(1)
     read(2)
     assert len(px._KEPT) == 1 and read(1) == "other words, longer"
+
+
+def _overlaps_pair_by_pair(chars: list[PdfChar]) -> list[tuple[str, str]]:
+    """The overlap test as first written: every pair sharing a grid cell through _inter and _area."""
+    from kitgen.paper.pagecheck import _area, _box, _inter
+
+    boxes = [_box(c) for c in chars]
+    grid: dict[tuple[int, int], list[int]] = {}
+    for i, b in enumerate(boxes):
+        for gx in range(int(b[0] // 20), int(b[2] // 20) + 1):
+            for gy in range(int(b[1] // 20), int(b[3] // 20) + 1):
+                grid.setdefault((gx, gy), []).append(i)
+    seen: set[tuple[int, int]] = set()
+    out = []
+    for cell in grid.values():
+        for a_i, i in enumerate(cell):
+            for j in cell[a_i + 1 :]:
+                if (i, j) in seen:
+                    continue
+                seen.add((i, j))
+                a, b = boxes[i], boxes[j]
+                small = min(_area(a), _area(b))
+                if small <= 0 or _inter(a, b) < small / 3:
+                    continue
+                if abs(a[0] - b[0]) < 0.6 and abs(a[1] - b[1]) < 0.6 and chars[i]["text"] == chars[j]["text"]:
+                    continue
+                out.append((chars[i]["text"], chars[j]["text"]))
+    return out
+
+
+def test_overlaps_finds_what_every_pair_compared_finds() -> None:
+    """Glyphs crowded on a small page: boxes that touch, share an edge, have no area, lie within
+    each other, span grid cells, or are one glyph drawn twice; the same findings in the same order."""
+    import random
+
+    from kitgen.paper.pagecheck import overlaps
+
+    rng = random.Random(5)
+    total = 0
+    for _ in range(40):
+        chars: list[PdfChar] = []
+        for k in range(rng.randrange(2, 60)):
+            x0, top = rng.choice([rng.uniform(0, 60), float(rng.randrange(0, 60, 4))]), rng.uniform(0, 60)
+            w, h = rng.choice([0.0, 2.0, 4.0, rng.uniform(0, 12)]), rng.choice([0.0, 4.0, rng.uniform(0, 12)])
+            text = rng.choice("aab")
+            chars.append(
+                {
+                    "text": f"{text}{k}" if rng.random() < 0.5 else text,
+                    "x0": x0,
+                    "x1": x0 + w,
+                    "top": top,
+                    "bottom": top + h,
+                    "size": 10.0,
+                    "non_stroking_color": (0,),
+                    "matrix": (1, 0, 0, 1, 0, 0),
+                }
+            )
+            if rng.random() < 0.2:
+                chars.append(dict(chars[-1]))  # type: ignore[arg-type]
+        found = [(f.detail.split("'")[1], f.detail.split("'")[3]) for f in overlaps(chars, "p.pdf", 1)]
+        assert found == _overlaps_pair_by_pair(chars)
+        total += len(found)
+    assert total > 40
