@@ -148,10 +148,11 @@ def view_sizes(views: dict[str, list[tuple[State, Vec]]]) -> Sizes:
         shared[c] += 1
     classes: dict[frozenset[tuple[Any, ...]], int] = {}
     out: Sizes = {}
+    envs: dict[int, Any] = {}  # the states (and so their variables) are alive meanwhile
     for d in sorted(views):
         c = counts[d]
         if shared[c] > 1:
-            support = frozenset(_table_key(s) for s, vec in views[d] if any(vec[1].values()))
+            support = frozenset(_table_key(s, envs) for s, vec in views[d] if any(vec[1].values()))
             cls = classes.setdefault(support, len(classes))
         else:
             cls = -1 - len(out)  # a class of its own

@@ -18,7 +18,7 @@ from ..functions import BUILTINS
 from ..kept import exact, exact_env
 from ..meters import Meters
 from ..spec import HAND_IS_UNORDERED, Params, Protocol
-from ..table import Layout, NewCards, Reader, RegionRef, Slots, State, visible
+from ..table import Layout, NewCards, Reader, RegionRef, Slots, State
 
 GameFunction = Callable[..., Any]
 """A function a game supplies to the protocols it runs, e.g. ``valid(card)``."""
@@ -383,7 +383,7 @@ class Evaluator:
         cells = state.cells
         if buckets is not None:
             for flats, table in buckets:
-                vis = tuple([visible(cells[f]) for f in flats])
+                vis = tuple([c if (c := cells[f]) < 0 or c & 1 else -2 for f in flats])  # visible(), inline
                 hit = table.get(vis, _MISS)
                 if hit is not _MISS:
                     if flats:

@@ -3,13 +3,15 @@ place, rearrange, swap, move, take, discard, return; and note, which only says s
 
 from __future__ import annotations
 
+from typing import Any
+
 from ... import steps as st
 from ...cards import ROTATIONS, SYMBOLS
 from ...expressions import EvalError, as_int
 from ...functions import hand_name
 from ...spec import Params
 from ...table import NEW, Draft, Layout, Slots, State
-from ..frame import Evaluator, Frame
+from ..frame import Evaluator, Frame, _checked
 from ..frontier import Frontier, sort_hands
 from ..plans import Plan, Resolved, _flats, _res, _target_coords
 from ..runner import Ctx, Runner, handles
@@ -45,10 +47,32 @@ def _items(res: Resolved) -> list[Resolved]:
 
 def _place_resolve(run: Runner, frame: Frame, step: st.Place, state: State, ev: Evaluator) -> Resolved:
     out = []
+    exact = run.mode == "exact"
     for target, form, items in step.targets:
         tres = run.resolve_target(frame, target, state, ev)
-        out.append((tres, form, _res(ev.public(items, state), target.text)))
+        value = ev.public(items, state)
+        out.append((tres, form, _res_kept(run, value, target.text) if exact else _res(value, target.text)))
     return tuple(out)
+
+
+def _res_kept(run: Runner, value: Any, what: str) -> Resolved:
+    """``_res(value, what)``, kept in an exact run per value object: the evaluator hands back the
+    very object it remembered for every table that shows what the value read
+    (:meth:`~..frame.Evaluator.public`), and ``_res`` depends on the value alone, so the tables
+    of a frontier describe the cards placed once. The entry holds the value (its id cannot be
+    reused while it is kept) and serves only that same object; a refusal is never kept. Under
+    the compiled path's checks every kept answer is computed again and compared."""
+    key = ("res", id(value), what)
+    plans = run.shared.plans
+    hit = plans.get(key)
+    if hit is not None and hit[0] is value:
+        if _checked():
+            assert hit[1] == _res(value, what), (what, hit[1])
+        kept: Resolved = hit[1]
+        return kept
+    res = _res(value, what)
+    plans[key] = (value, res)
+    return res
 
 
 def _place_build(run: Runner, frame: Frame, step: st.Place, layout: Layout, res: Resolved) -> Plan:

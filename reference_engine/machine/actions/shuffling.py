@@ -17,7 +17,7 @@ from ...cards import ROTATIONS, is_up
 from ...expressions import EvalError, truthy
 from ...shuffles import Shuffle, pile_gather
 from ...table import Layout, State, visible
-from ..frame import Evaluator, Frame
+from ..frame import Evaluator, Frame, _checked
 from ..frontier import Frontier, _scale, add_vec, spend
 from ..lazypiles import before_scramble, settle
 from ..plans import _flats, _res
@@ -30,8 +30,35 @@ Piles = tuple[tuple[int, ...], ...]
 def _piles(
     run: Runner, frame: Frame, step: st.Shuffle, state: State, ev: Evaluator
 ) -> tuple[Shuffle, Piles, str]:
+    """The shuffle, its piles and its kind on ``state``, checked (EvalError when they cannot be
+    shuffled).
+
+    In an exact run they are kept per step, layout and the piles' public value: the evaluator
+    hands back the very object it remembered for every table that shows what that value read
+    (:meth:`~..frame.Evaluator.public`), and the piles and their checks depend on that value and
+    the layout alone, so the thousands of tables of one frontier check them once. The entry holds
+    the value itself (its id cannot be reused while it is kept) and is used only for that same
+    object; a refusal is never kept (every table that meets it raises it again). Under the
+    compiled path's checks every kept answer is computed again and compared."""
     assert step.piles is not None
     value = ev.public(step.piles, state)
+    if run.mode != "exact":
+        return _piles_of(step, state, value)
+    key = ("piles", id(step), state.layout, id(value))
+    plans = run.shared.plans
+    hit = plans.get(key)
+    if hit is not None and hit[0] is value:
+        if _checked():
+            assert hit[1] == _piles_of(step, state, value), (step.text, hit[1])
+        kept: tuple[Shuffle, Piles, str] = hit[1]
+        return kept
+    out = _piles_of(step, state, value)
+    plans[key] = (value, out)
+    return out
+
+
+def _piles_of(step: st.Shuffle, state: State, value: Any) -> tuple[Shuffle, Piles, str]:
+    """:func:`_piles` computed from the piles' public value."""
     how = step.how
     piles: Piles
     if how in ("cut", "bisect"):

@@ -40,6 +40,19 @@ def library() -> Library:
     return Library()
 
 
+_REPORTS: dict[tuple[str, tuple[tuple[str, int], ...], int], Report] = {}
+
+
+def _verified(library: Library, name: str, params: dict[str, int] | None = None, workers: int = 1) -> Report:
+    """The report of a shipped protocol (forked workers when ``workers`` > 1), verified once for
+    this file: card selection's, alone and split over 2, serves three tests each (the same
+    verification of the same spec, so the same report)."""
+    key = (name, tuple(sorted((params or {}).items())), workers)
+    if key not in _REPORTS:
+        _REPORTS[key] = verify(library, library.protocol(name), params or None, workers=workers)
+    return _REPORTS[key]
+
+
 @pytest.mark.parametrize(
     ("name", "params", "workers"),
     [
@@ -56,9 +69,8 @@ def library() -> Library:
 def test_every_number_of_workers_gives_the_same_report(
     library: Library, name: str, params: dict[str, int], workers: int
 ) -> None:
-    proto = library.protocol(name)
-    alone = verify(library, proto, params)
-    split = verify(library, proto, params, workers=workers)
+    alone = _verified(library, name, params)
+    split = _verified(library, name, params, workers)
     assert alone.ok
     assert split.stats["workers"] == workers
     assert same_report(split) == same_report(alone)
@@ -67,8 +79,7 @@ def test_every_number_of_workers_gives_the_same_report(
 def test_the_merges_of_card_selection_are_decided_on_all_inputs(library: Library) -> None:
     """Card selection merges thousands of views into a few; with 2 workers the note on the
     merges is the same, and so is the count of views the players can tell apart."""
-    proto = library.protocol("card-selection")
-    alone, split = verify(library, proto), verify(library, proto, workers=2)
+    alone, split = _verified(library, "card-selection"), _verified(library, "card-selection", workers=2)
     assert any("views merged after step 8 (120 views into 1)" in n for n in split.notes)
     assert split.stats["views"] == alone.stats["views"] == 7200
 
@@ -368,9 +379,8 @@ def test_spawned_workers_give_the_same_report(library: Library, monkeypatch: pyt
     import multiprocessing
 
     monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])
-    proto = library.protocol("card-selection")
-    split = verify(library, proto, workers=2)
-    assert same_report(split) == same_report(verify(library, proto))
+    split = verify(library, library.protocol("card-selection"), workers=2)
+    assert same_report(split) == same_report(_verified(library, "card-selection"))
 
 
 def test_the_coordinator_learns_the_glyphs_of_the_helper_cards() -> None:
