@@ -286,16 +286,68 @@ reference, so a file of 300 bytes can hold a tuple of two of a tuple of two... 3
 values, each walked (and later hashed) as often as it occurs (stop 50's attack: hours)."""
 
 
-def _frozen(value: Any, left: list[int], depth: int = 0) -> bool:
+def _frozen(value: Any, left: list[Any], depth: int = 0) -> bool:
     """Whether ``value`` is made of the values a law holds (numbers, texts, faces, tuples), all
     hashable: never a list, dict, float or bytes a hostile entry put there; nor more values
-    than ``left[0]`` (spent as they are counted, shared by every part of one law)."""
-    left[0] -= 1
-    if left[0] < 0:
+    than ``left[0]`` (spent as they are counted, shared by every part of one law).
+
+    Exactly the walk value by value, nested at most 32 deep, each value counted as often as
+    it occurs, without walking a tuple met again twice: ``left[1]`` (where given: one law's
+    check) keeps each nested tuple found frozen with its count of values and its height, so a
+    tuple that occurs again spends its count at once and is frozen where it lies iff it lies
+    shallow enough for its height (a tuple is the same value wherever it occurs). Only tuples
+    inside ``value`` are kept (by identity: alive as long as the law that holds them), never
+    ``value`` itself, which may be a tuple made for the call."""
+    t = type(value)
+    if t is not tuple:
+        left[0] -= 1
+        return left[0] >= 0 and (t in _LEAVES or isinstance(value, _FROZEN))
+    got = _walk(value, depth, left[0], left[1] if len(left) > 1 else {}, False)
+    if got is None:
         return False
-    if isinstance(value, _FROZEN):
-        return True
-    return type(value) is tuple and depth < 32 and all(_frozen(v, left, depth + 1) for v in value)
+    rest: int = left[0] - got[0]
+    left[0] = rest
+    return rest >= 0
+
+
+_LEAVES = frozenset(_FROZEN)
+"""The frozen leaves' own types, for a set look-up before ``isinstance`` (a subclass of one of
+them still passes, by ``isinstance``)."""
+
+
+def _walk(
+    value: tuple[Any, ...], depth: int, limit: int, kept: dict[int, tuple[int, int]], keep: bool = True
+) -> tuple[int, int] | None:
+    """(values in ``value`` counted as often as they occur, its height in tuples) when it is
+    frozen at ``depth`` (every tuple in it less than 32 deep) within ``limit`` values; None
+    when it is not. ``kept``: the tuples walked already, by identity (see :func:`_frozen`)."""
+    if depth >= 32:
+        return None
+    count = 1
+    height = 0
+    for v in value:
+        t = type(v)
+        if t is tuple:
+            got = kept.get(id(v))
+            if got is None:
+                got = _walk(v, depth + 1, limit - count, kept)
+                if got is None:
+                    return None
+            elif depth + 1 + got[1] > 32:
+                return None
+            count += got[0]
+            if got[1] > height:
+                height = got[1]
+        elif t in _LEAVES or isinstance(v, _FROZEN):
+            count += 1
+        else:
+            return None
+        if count > limit:
+            return None
+    got = (count, height + 1)
+    if keep:
+        kept[id(value)] = got
+    return got
 
 
 def _well_formed(law: Any, faces: int | None = None) -> bool:
@@ -310,7 +362,8 @@ def _well_formed(law: Any, faces: int | None = None) -> bool:
         return law == "ordered"
     if type(law) is not tuple or not law:
         return False
-    left = [MAX_NODES]  # every value of the law counted against one budget (:data:`MAX_NODES`)
+    # Every value of the law counted against one budget (:data:`MAX_NODES`); the tuples walked.
+    left: list[Any] = [MAX_NODES, {}]
     total = Fraction(0)
     for item in law:
         if type(item) is not tuple or len(item) != 3:

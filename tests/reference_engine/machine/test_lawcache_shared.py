@@ -119,3 +119,63 @@ def test_a_law_of_small_probabilities_is_still_well_formed() -> None:
     sub = SubResult(cards=(), values=(), delta=(), meters=Meters(), shown=())
     law = tuple(((("turn", (i,)),), sub, Fraction(1, 720)) for i in range(720))
     assert lawcache._well_formed(law)
+
+
+def _plain_frozen(value: Any, left: list[int], depth: int = 0) -> bool:
+    """The check value by value, as it was before tuples met again were kept (the reference)."""
+    left[0] -= 1
+    if left[0] < 0:
+        return False
+    if isinstance(value, lawcache._FROZEN):
+        return True
+    return type(value) is tuple and depth < 32 and all(_plain_frozen(v, left, depth + 1) for v in value)
+
+
+class _Int(int):
+    """A subclass of a frozen leaf's type: frozen, by ``isinstance``."""
+
+
+def _hostile_values() -> list[Any]:
+    """Shared tuples met again deeper than they first lay, at the depth's and the count's edges,
+    with a list, a float, bytes or a dict deep inside, and leaves of subclassed types."""
+    deep: Any = ()
+    for _ in range(30):
+        deep = (deep,)
+    shared = _shared(5)  # 63 values as a tree
+    bad = (1, ("a", [2]))
+    return [
+        (shared, (shared,)),
+        (shared, ((((shared,),),),)),
+        (deep, (deep,), ((deep,),)),  # 31 deep first, then 32, then 33: refused there alone
+        ((deep,), deep),  # the deeper one first: kept at 32, met again at 31
+        (bad, bad),
+        ((1, 2.5), (1, 2.5)),
+        ((b"x",), ("x",)),
+        ({"a": 1},),
+        (_Int(3), (_Int(3), True, None, "s", Fraction(1, 2))),
+        ((shared, shared), (shared, (shared, shared))),
+        _shared(12),
+        (),
+    ]
+
+
+@pytest.mark.parametrize("budget", [1, 2, 40, 63, 64, 65, 126, 127, 128, 200, 1 << 12, 1 << 14])
+def test_the_kept_walk_answers_as_the_walk_value_by_value(budget: int) -> None:
+    """Each value, and each value after another with the same kept tuples (one law's check): the
+    same answer as the plain walk with the same budget, and where both take it, the same budget
+    left (tuples met again counted as often as they occur, refused past 32 deep wherever they
+    were kept)."""
+    values = _hostile_values()
+    for depth in (0, 1, 20, 31, 32):
+        kept: list[Any] = [budget, {}]
+        plain = [budget]
+        for value in values + values:
+            want = _plain_frozen(value, plain, depth)
+            got = lawcache._frozen(value, kept, depth)
+            assert got == want, (value, depth)
+            if not want:
+                break  # one value refused refuses the law: what the budget then holds is moot
+            assert kept[0] == plain[0]
+        alone = [budget]
+        for value in values:
+            assert lawcache._frozen(value, [budget], depth) == _plain_frozen(value, alone[:], depth)
