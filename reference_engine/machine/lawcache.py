@@ -157,10 +157,50 @@ def _sources(root: str, below: str = "") -> list[tuple[str, int, int, int, int]]
 
 def _faces(n: int) -> str:
     """A digest of the names and game attributes (an UNO card's colour, kind, value: a callee
-    may read them) of this process's first ``n`` faces (ids ``0..n-1``)."""
-    faces = (SYMBOLS.by_id(i) for i in range(n))
+    may read them) of this process's first ``n`` faces (ids ``0..n-1``).
+
+    Kept per ``n`` with what it was computed from (each face, its name and its attributes'
+    items, in order), and given again only while every one of them is still the very object
+    it was, each an immutable text, whole number, truth value or None: then the text hashed
+    would be the same (a face's attributes can change: :meth:`~..cards.SymbolTable.intern`)."""
+    kept = _FACES_KEPT.get(n)
+    if kept is not None and _same_faces(kept[0]):
+        return kept[1]
+    faces = [SYMBOLS.by_id(i) for i in range(n)]
     names = "\0".join(f"{s.name}\1{sorted(s.attrs.items())!r}" for s in faces)
-    return hashlib.blake2b(names.encode(), digest_size=16).hexdigest()
+    digest = hashlib.blake2b(names.encode(), digest_size=16).hexdigest()
+    seen = tuple((s, s.name, tuple(s.attrs.items())) for s in faces)
+    if all(
+        type(name) is str and all(type(k) is str and type(v) in _PLAIN for k, v in items)
+        for _, name, items in seen
+    ):
+        if len(_FACES_KEPT) >= 64:
+            _FACES_KEPT.clear()
+        _FACES_KEPT[n] = (seen, digest)
+    return digest
+
+
+_PLAIN = frozenset((str, int, bool, type(None)))
+"""The types of an attribute's value whose text cannot change while the value is the same object."""
+
+_FACES_KEPT: dict[int, tuple[tuple[tuple[Symbol, str, tuple[tuple[str, Any], ...]], ...], str]] = {}
+""":func:`_faces`' digests by ``n``, with the faces, names and attributes' items they were made of."""
+
+
+def _same_faces(seen: tuple[tuple[Symbol, str, tuple[tuple[str, Any], ...]], ...]) -> bool:
+    """Whether the first faces are still those of ``seen``: the same objects, each name and
+    each attribute's key and value the same object, in the same order."""
+    by_id = SYMBOLS.by_id
+    for i, (sym, name, items) in enumerate(seen):
+        if by_id(i) is not sym or sym.name is not name:
+            return False
+        now = sym.attrs
+        if len(now) != len(items):
+            return False
+        for (k, v), (k0, v0) in zip(now.items(), items):
+            if k is not k0 or v is not v0:
+                return False
+    return True
 
 
 def _numbered() -> int:
