@@ -432,7 +432,15 @@ def _well_formed(law: Any, faces: int | None = None) -> bool:
 
 def _ints(values: Any, n: int | None = None) -> bool:
     """Whether ``values`` is a tuple of whole numbers (``n`` of them, where given)."""
-    return type(values) is tuple and (n is None or len(values) == n) and all(type(v) is int for v in values)
+    # Each value's type taken in C: every one int (a subclass, a bool, is not).
+    return (
+        type(values) is tuple
+        and (n is None or len(values) == n)
+        and (not values or {*map(type, values)} == _INT)
+    )
+
+
+_INT = frozenset((int,))
 
 
 def _sub_shaped(sub: SubResult, faces: int | None = None) -> bool:
@@ -449,7 +457,10 @@ def _sub_shaped(sub: SubResult, faces: int | None = None) -> bool:
         rows, cols = pair[0]
         if rows < 0 or cols < 0 or not _ints(pair[1], rows * cols):
             return False
-        if faces is not None and not all(c == EMPTY or 0 <= c >> 1 < faces for c in pair[1]):
+        codes = pair[1]
+        if faces is None or not codes or (EMPTY == -1 and min(codes) >= -1 and max(codes) < 2 * faces):
+            continue  # every code an empty place (-1) or a face below ``faces`` (c >> 1 < faces)
+        if not all(c == EMPTY or 0 <= c >> 1 < faces for c in codes):
             return False  # a face the writer had not numbered (IndexError when read), or -5
     m = sub.meters  # its counters as their fields are typed (kinds and calls by name)
     named = (*m.kinds, *m.calls)

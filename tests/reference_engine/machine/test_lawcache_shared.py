@@ -179,3 +179,40 @@ def test_the_kept_walk_answers_as_the_walk_value_by_value(budget: int) -> None:
         alone = [budget]
         for value in values:
             assert lawcache._frozen(value, [budget], depth) == _plain_frozen(value, alone[:], depth)
+
+
+def _plain_shaped(sub: SubResult, faces: int | None) -> bool:
+    """The sub-result's check code by code, as it was before its bounds were taken at once."""
+
+    def ints(values: Any, n: int | None = None) -> bool:
+        return (
+            type(values) is tuple and (n is None or len(values) == n) and all(type(v) is int for v in values)
+        )
+
+    for pair in sub.cards:
+        if type(pair) is not tuple or len(pair) != 2 or not ints(pair[0], 2):
+            return False
+        rows, cols = pair[0]
+        if rows < 0 or cols < 0 or not ints(pair[1], rows * cols):
+            return False
+        if faces is not None and not all(c == -1 or 0 <= c >> 1 < faces for c in pair[1]):
+            return False
+    m = sub.meters
+    named = (*m.kinds, *m.calls)
+    if not all(type(x) is tuple and len(x) == 2 and type(x[0]) is str and type(x[1]) is int for x in named):
+        return False
+    return all(ints(change, 2) for change in (*sub.delta, *m.peak))
+
+
+@pytest.mark.parametrize("faces", [None, -2, -1, 0, 1, 3, 4])
+def test_a_sub_result_s_codes_are_checked_as_code_by_code(faces: int | None) -> None:
+    """Codes at every edge (an empty place, -2, the last face's two sides, the first face past
+    them), a truth value or a subclass of int among them, and changes of every shape: the same
+    answer as the check code by code."""
+    codes: list[tuple[Any, ...]] = [(), (-1,), (-1, -1), (-2,), (0,), (5,), (7,), (8,), (-1, 7), (-1, 8)]
+    codes += [(0, 1, 6, 7, -1), (True,), (_Int(2),), (0, 2.0), (1 << 70,), (-(1 << 70),)]
+    changes: list[tuple[Any, ...]] = [(), ((0, 1),), ((0, True),), ((0,),), ((0, 1, 2),), ((_Int(0), 1),)]
+    for cs in codes:
+        for delta in changes:
+            sub = SubResult(cards=(((1, len(cs)), cs),), values=(), delta=delta, meters=Meters(), shown=())
+            assert lawcache._sub_shaped(sub, faces) == _plain_shaped(sub, faces), (cs, delta, faces)
