@@ -390,6 +390,24 @@ def _walk(
     return got
 
 
+def _chain_frozen(chain: tuple[Any, ...], left: list[Any]) -> bool:
+    """``all(type(obs) is tuple and _frozen(obs, left) for obs in chain)`` for one law's check
+    (``left[1]`` given): the chain walked as one tuple one level up, so that its observations,
+    parts of the law met again in other chains, are kept as any nested tuple is; the chain's own
+    tuple is not counted (one value more allowed, then given back)."""
+    if not {*map(type, chain)} <= _TUPLE:
+        return False  # an observation that is not a tuple
+    got = _walk(chain, -1, left[0] + 1, left[1])
+    if got is None:
+        return False
+    rest: int = left[0] - (got[0] - 1)
+    left[0] = rest
+    return rest >= 0
+
+
+_TUPLE = frozenset((tuple,))
+
+
 def _well_formed(law: Any, faces: int | None = None) -> bool:
     """Whether ``law`` has a law's shape, so that a game can use it: the marker of a loose key
     (``"ordered"``), or (view's observations, sub-result, probability) entries whose
@@ -411,7 +429,7 @@ def _well_formed(law: Any, faces: int | None = None) -> bool:
         chain, sub, p = item
         if type(chain) is not tuple or type(sub) is not SubResult or type(p) is not Fraction or p <= 0:
             return False
-        if not all(type(obs) is tuple and _frozen(obs, left) for obs in chain):
+        if not _chain_frozen(chain, left):
             return False
         m = sub.meters
         if not _frozen((sub.cards, sub.values, sub.delta, sub.shown, m.kinds, m.peak, m.calls), left):

@@ -216,3 +216,69 @@ def test_a_sub_result_s_codes_are_checked_as_code_by_code(faces: int | None) -> 
         for delta in changes:
             sub = SubResult(cards=(((1, len(cs)), cs),), values=(), delta=delta, meters=Meters(), shown=())
             assert lawcache._sub_shaped(sub, faces) == _plain_shaped(sub, faces), (cs, delta, faces)
+
+
+@pytest.mark.parametrize("budget", [1, 30, 64, 127, 128, 129, 300, 1 << 12])
+def test_a_law_s_chains_are_checked_as_observation_by_observation(
+    budget: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Chains sharing their observations (and observations shared with the sub-results' values),
+    deep ones, empty ones and ones holding a value that is not a tuple, at every budget: the
+    same verdict as the check observation by observation with the plain walk."""
+    deep: Any = ()
+    for _ in range(31):
+        deep = (deep,)
+    obs = ("let", (("alive", (1, 2, 3, 4)),))
+    sub = SubResult(cards=(), values=(obs,), delta=(), meters=Meters(), shown=())
+    chains: list[tuple[Any, ...]] = [
+        (obs, ("if", True)),
+        (obs, ("if", True), obs),
+        (),
+        (deep,),
+        ((deep,),),
+        (obs, "if"),
+        (_shared(6), obs),
+        (obs, [1]),
+    ]
+    laws = [
+        tuple((chain, sub, Fraction(1, 2)) for chain in pair) for pair in zip(chains, chains[1:] + chains[:1])
+    ]
+    laws += [((chain, sub, Fraction(1)),) for chain in chains]
+
+    def reference(law: Any) -> bool:
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(lawcache, "MAX_NODES", budget)
+            mp.setattr(
+                lawcache,
+                "_frozen",
+                lambda v, left, depth=0: _plain_frozen(v, [left[0]], depth) and _spend(v, left),
+            )
+            mp.setattr(
+                lawcache,
+                "_chain_frozen",
+                lambda chain, left: all(type(o) is tuple and lawcache._frozen(o, left) for o in chain),
+            )
+            return lawcache._well_formed(law)
+
+    monkeypatch.setattr(lawcache, "MAX_NODES", budget)
+    for law in laws:
+        assert lawcache._well_formed(law) == reference(law), (law, budget)
+    for law in laws:  # at the budget's edge: the law's own count of values, one less, one more
+        used = [1 << 62]
+        for chain, sub, _ in law:
+            for o in chain:
+                _spend(o, used)
+            _spend((sub.cards, sub.values, sub.delta, sub.shown, (), (), ()), used)
+        n = (1 << 62) - used[0]
+        for edge in (n - 1, n, n + 1):
+            budget = edge
+            monkeypatch.setattr(lawcache, "MAX_NODES", edge)
+            assert lawcache._well_formed(law) == reference(law), (law, edge)
+
+
+def _spend(value: Any, left: list[Any]) -> bool:
+    """Spend ``value``'s count of values from ``left`` (the plain walk's count); whether some is left."""
+    alone = [1 << 62]
+    _plain_frozen(value, alone)
+    left[0] -= (1 << 62) - alone[0]
+    return bool(left[0] >= 0)
