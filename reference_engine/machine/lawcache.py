@@ -157,10 +157,50 @@ def _sources(root: str, below: str = "") -> list[tuple[str, int, int, int, int]]
 
 def _faces(n: int) -> str:
     """A digest of the names and game attributes (an UNO card's colour, kind, value: a callee
-    may read them) of this process's first ``n`` faces (ids ``0..n-1``)."""
-    faces = (SYMBOLS.by_id(i) for i in range(n))
+    may read them) of this process's first ``n`` faces (ids ``0..n-1``).
+
+    Kept per ``n`` with what it was computed from (each face, its name and its attributes'
+    items, in order), and given again only while every one of them is still the very object
+    it was, each an immutable text, whole number, truth value or None: then the text hashed
+    would be the same (a face's attributes can change: :meth:`~..cards.SymbolTable.intern`)."""
+    kept = _FACES_KEPT.get(n)
+    if kept is not None and _same_faces(kept[0]):
+        return kept[1]
+    faces = [SYMBOLS.by_id(i) for i in range(n)]
     names = "\0".join(f"{s.name}\1{sorted(s.attrs.items())!r}" for s in faces)
-    return hashlib.blake2b(names.encode(), digest_size=16).hexdigest()
+    digest = hashlib.blake2b(names.encode(), digest_size=16).hexdigest()
+    seen = tuple((s, s.name, tuple(s.attrs.items())) for s in faces)
+    if all(
+        type(name) is str and all(type(k) is str and type(v) in _PLAIN for k, v in items)
+        for _, name, items in seen
+    ):
+        if len(_FACES_KEPT) >= 64:
+            _FACES_KEPT.clear()
+        _FACES_KEPT[n] = (seen, digest)
+    return digest
+
+
+_PLAIN = frozenset((str, int, bool, type(None)))
+"""The types of an attribute's value whose text cannot change while the value is the same object."""
+
+_FACES_KEPT: dict[int, tuple[tuple[tuple[Symbol, str, tuple[tuple[str, Any], ...]], ...], str]] = {}
+""":func:`_faces`' digests by ``n``, with the faces, names and attributes' items they were made of."""
+
+
+def _same_faces(seen: tuple[tuple[Symbol, str, tuple[tuple[str, Any], ...]], ...]) -> bool:
+    """Whether the first faces are still those of ``seen``: the same objects, each name and
+    each attribute's key and value the same object, in the same order."""
+    by_id = SYMBOLS.by_id
+    for i, (sym, name, items) in enumerate(seen):
+        if by_id(i) is not sym or sym.name is not name:
+            return False
+        now = sym.attrs
+        if len(now) != len(items):
+            return False
+        for (k, v), (k0, v0) in zip(now.items(), items):
+            if k is not k0 or v is not v0:
+                return False
+    return True
 
 
 def _numbered() -> int:
@@ -286,16 +326,86 @@ reference, so a file of 300 bytes can hold a tuple of two of a tuple of two... 3
 values, each walked (and later hashed) as often as it occurs (stop 50's attack: hours)."""
 
 
-def _frozen(value: Any, left: list[int], depth: int = 0) -> bool:
+def _frozen(value: Any, left: list[Any], depth: int = 0) -> bool:
     """Whether ``value`` is made of the values a law holds (numbers, texts, faces, tuples), all
     hashable: never a list, dict, float or bytes a hostile entry put there; nor more values
-    than ``left[0]`` (spent as they are counted, shared by every part of one law)."""
-    left[0] -= 1
-    if left[0] < 0:
+    than ``left[0]`` (spent as they are counted, shared by every part of one law).
+
+    Exactly the walk value by value, nested at most 32 deep, each value counted as often as
+    it occurs, without walking a tuple met again twice: ``left[1]`` (where given: one law's
+    check) keeps each nested tuple found frozen with its count of values and its height, so a
+    tuple that occurs again spends its count at once and is frozen where it lies iff it lies
+    shallow enough for its height (a tuple is the same value wherever it occurs). Only tuples
+    inside ``value`` are kept (by identity: alive as long as the law that holds them), never
+    ``value`` itself, which may be a tuple made for the call."""
+    t = type(value)
+    if t is not tuple:
+        left[0] -= 1
+        return left[0] >= 0 and (t in _LEAVES or isinstance(value, _FROZEN))
+    got = _walk(value, depth, left[0], left[1] if len(left) > 1 else {}, False)
+    if got is None:
         return False
-    if isinstance(value, _FROZEN):
-        return True
-    return type(value) is tuple and depth < 32 and all(_frozen(v, left, depth + 1) for v in value)
+    rest: int = left[0] - got[0]
+    left[0] = rest
+    return rest >= 0
+
+
+_LEAVES = frozenset(_FROZEN)
+"""The frozen leaves' own types, for a set look-up before ``isinstance`` (a subclass of one of
+them still passes, by ``isinstance``)."""
+
+
+def _walk(
+    value: tuple[Any, ...], depth: int, limit: int, kept: dict[int, tuple[int, int]], keep: bool = True
+) -> tuple[int, int] | None:
+    """(values in ``value`` counted as often as they occur, its height in tuples) when it is
+    frozen at ``depth`` (every tuple in it less than 32 deep) within ``limit`` values; None
+    when it is not. ``kept``: the tuples walked already, by identity (see :func:`_frozen`)."""
+    if depth >= 32:
+        return None
+    count = 1
+    height = 0
+    for v in value:
+        t = type(v)
+        if t is tuple:
+            got = kept.get(id(v))
+            if got is None:
+                got = _walk(v, depth + 1, limit - count, kept)
+                if got is None:
+                    return None
+            elif depth + 1 + got[1] > 32:
+                return None
+            count += got[0]
+            if got[1] > height:
+                height = got[1]
+        elif t in _LEAVES or isinstance(v, _FROZEN):
+            count += 1
+        else:
+            return None
+        if count > limit:
+            return None
+    got = (count, height + 1)
+    if keep:
+        kept[id(value)] = got
+    return got
+
+
+def _chain_frozen(chain: tuple[Any, ...], left: list[Any]) -> bool:
+    """``all(type(obs) is tuple and _frozen(obs, left) for obs in chain)`` for one law's check
+    (``left[1]`` given): the chain walked as one tuple one level up, so that its observations,
+    parts of the law met again in other chains, are kept as any nested tuple is; the chain's own
+    tuple is not counted (one value more allowed, then given back)."""
+    if not {*map(type, chain)} <= _TUPLE:
+        return False  # an observation that is not a tuple
+    got = _walk(chain, -1, left[0] + 1, left[1])
+    if got is None:
+        return False
+    rest: int = left[0] - (got[0] - 1)
+    left[0] = rest
+    return rest >= 0
+
+
+_TUPLE = frozenset((tuple,))
 
 
 def _well_formed(law: Any, faces: int | None = None) -> bool:
@@ -310,7 +420,8 @@ def _well_formed(law: Any, faces: int | None = None) -> bool:
         return law == "ordered"
     if type(law) is not tuple or not law:
         return False
-    left = [MAX_NODES]  # every value of the law counted against one budget (:data:`MAX_NODES`)
+    # Every value of the law counted against one budget (:data:`MAX_NODES`); the tuples walked.
+    left: list[Any] = [MAX_NODES, {}]
     total = Fraction(0)
     for item in law:
         if type(item) is not tuple or len(item) != 3:
@@ -318,7 +429,7 @@ def _well_formed(law: Any, faces: int | None = None) -> bool:
         chain, sub, p = item
         if type(chain) is not tuple or type(sub) is not SubResult or type(p) is not Fraction or p <= 0:
             return False
-        if not all(type(obs) is tuple and _frozen(obs, left) for obs in chain):
+        if not _chain_frozen(chain, left):
             return False
         m = sub.meters
         if not _frozen((sub.cards, sub.values, sub.delta, sub.shown, m.kinds, m.peak, m.calls), left):
@@ -339,7 +450,15 @@ def _well_formed(law: Any, faces: int | None = None) -> bool:
 
 def _ints(values: Any, n: int | None = None) -> bool:
     """Whether ``values`` is a tuple of whole numbers (``n`` of them, where given)."""
-    return type(values) is tuple and (n is None or len(values) == n) and all(type(v) is int for v in values)
+    # Each value's type taken in C: every one int (a subclass, a bool, is not).
+    return (
+        type(values) is tuple
+        and (n is None or len(values) == n)
+        and (not values or {*map(type, values)} == _INT)
+    )
+
+
+_INT = frozenset((int,))
 
 
 def _sub_shaped(sub: SubResult, faces: int | None = None) -> bool:
@@ -356,7 +475,10 @@ def _sub_shaped(sub: SubResult, faces: int | None = None) -> bool:
         rows, cols = pair[0]
         if rows < 0 or cols < 0 or not _ints(pair[1], rows * cols):
             return False
-        if faces is not None and not all(c == EMPTY or 0 <= c >> 1 < faces for c in pair[1]):
+        codes = pair[1]
+        if faces is None or not codes or (EMPTY == -1 and min(codes) >= -1 and max(codes) < 2 * faces):
+            continue  # every code an empty place (-1) or a face below ``faces`` (c >> 1 < faces)
+        if not all(c == EMPTY or 0 <= c >> 1 < faces for c in codes):
             return False  # a face the writer had not numbered (IndexError when read), or -5
     m = sub.meters  # its counters as their fields are typed (kinds and calls by name)
     named = (*m.kinds, *m.calls)

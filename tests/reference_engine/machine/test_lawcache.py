@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import pickle
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -214,3 +215,45 @@ def test_the_engine_digest_is_the_contents_and_its_memo_is_checked(
             assert lawcache.engine_digest() == real
     finally:
         lawcache.engine_digest.cache_clear()
+
+
+def _faces_afresh(n: int) -> str:
+    """The faces' digest computed from scratch (what :func:`lawcache._faces` gave before it kept
+    its digests)."""
+    import hashlib
+
+    faces = (SYMBOLS.by_id(i) for i in range(n))
+    names = "\0".join(f"{s.name}\1{sorted(s.attrs.items())!r}" for s in faces)
+    return hashlib.blake2b(names.encode(), digest_size=16).hexdigest()
+
+
+def test_the_faces_digest_kept_is_the_one_computed_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The digest kept per count of faces is given again only while it is the one computed afresh:
+    after a face's attribute is set to an equal value of another text (1, then True), to a list
+    changed in place, removed, added or reordered, and after a face is renamed or replaced."""
+    face = SYMBOLS.intern("kg-lawcache-digest-face", attrs={"value": 1, "color": "red"})
+    n = lawcache._numbered()
+    assert lawcache._faces(n) == _faces_afresh(n)
+    assert lawcache._faces(n) == _faces_afresh(n)  # kept, then given again
+    steps: list[Callable[[], object]] = [
+        lambda: monkeypatch.setitem(face.attrs, "value", True),  # equal to 1, printed otherwise
+        lambda: monkeypatch.setitem(face.attrs, "value", [1]),
+        lambda: face.attrs["value"].append(2),  # the same list, changed in place
+        lambda: monkeypatch.delitem(face.attrs, "color"),
+        lambda: monkeypatch.setitem(face.attrs, "kind", "skip"),
+        lambda: object.__setattr__(face, "attrs", {"kind": "skip", "value": [1, 2]}),  # reordered
+        lambda: object.__setattr__(face, "name", face.name + "-renamed"),
+    ]
+    name, attrs = face.name, face.attrs
+    try:
+        for step in steps:
+            step()
+            assert lawcache._faces(n) == _faces_afresh(n)
+            assert lawcache._faces(n) == _faces_afresh(n)
+    finally:
+        object.__setattr__(face, "name", name)
+        object.__setattr__(face, "attrs", attrs)
+    real = SYMBOLS.by_id
+    other = SYMBOLS.by_id(0)
+    monkeypatch.setattr(SYMBOLS, "by_id", lambda i: other if i == face.id else real(i))
+    assert lawcache._faces(n) == _faces_afresh(n)

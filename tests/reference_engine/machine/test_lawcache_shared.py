@@ -119,3 +119,166 @@ def test_a_law_of_small_probabilities_is_still_well_formed() -> None:
     sub = SubResult(cards=(), values=(), delta=(), meters=Meters(), shown=())
     law = tuple(((("turn", (i,)),), sub, Fraction(1, 720)) for i in range(720))
     assert lawcache._well_formed(law)
+
+
+def _plain_frozen(value: Any, left: list[int], depth: int = 0) -> bool:
+    """The check value by value, as it was before tuples met again were kept (the reference)."""
+    left[0] -= 1
+    if left[0] < 0:
+        return False
+    if isinstance(value, lawcache._FROZEN):
+        return True
+    return type(value) is tuple and depth < 32 and all(_plain_frozen(v, left, depth + 1) for v in value)
+
+
+class _Int(int):
+    """A subclass of a frozen leaf's type: frozen, by ``isinstance``."""
+
+
+def _hostile_values() -> list[Any]:
+    """Shared tuples met again deeper than they first lay, at the depth's and the count's edges,
+    with a list, a float, bytes or a dict deep inside, and leaves of subclassed types."""
+    deep: Any = ()
+    for _ in range(30):
+        deep = (deep,)
+    shared = _shared(5)  # 63 values as a tree
+    bad = (1, ("a", [2]))
+    return [
+        (shared, (shared,)),
+        (shared, ((((shared,),),),)),
+        (deep, (deep,), ((deep,),)),  # 31 deep first, then 32, then 33: refused there alone
+        ((deep,), deep),  # the deeper one first: kept at 32, met again at 31
+        (bad, bad),
+        ((1, 2.5), (1, 2.5)),
+        ((b"x",), ("x",)),
+        ({"a": 1},),
+        (_Int(3), (_Int(3), True, None, "s", Fraction(1, 2))),
+        ((shared, shared), (shared, (shared, shared))),
+        _shared(12),
+        (),
+    ]
+
+
+@pytest.mark.parametrize("budget", [1, 2, 40, 63, 64, 65, 126, 127, 128, 200, 1 << 12, 1 << 14])
+def test_the_kept_walk_answers_as_the_walk_value_by_value(budget: int) -> None:
+    """Each value, and each value after another with the same kept tuples (one law's check): the
+    same answer as the plain walk with the same budget, and where both take it, the same budget
+    left (tuples met again counted as often as they occur, refused past 32 deep wherever they
+    were kept)."""
+    values = _hostile_values()
+    for depth in (0, 1, 20, 31, 32):
+        kept: list[Any] = [budget, {}]
+        plain = [budget]
+        for value in values + values:
+            want = _plain_frozen(value, plain, depth)
+            got = lawcache._frozen(value, kept, depth)
+            assert got == want, (value, depth)
+            if not want:
+                break  # one value refused refuses the law: what the budget then holds is moot
+            assert kept[0] == plain[0]
+        alone = [budget]
+        for value in values:
+            assert lawcache._frozen(value, [budget], depth) == _plain_frozen(value, alone[:], depth)
+
+
+def _plain_shaped(sub: SubResult, faces: int | None) -> bool:
+    """The sub-result's check code by code, as it was before its bounds were taken at once."""
+
+    def ints(values: Any, n: int | None = None) -> bool:
+        return (
+            type(values) is tuple and (n is None or len(values) == n) and all(type(v) is int for v in values)
+        )
+
+    for pair in sub.cards:
+        if type(pair) is not tuple or len(pair) != 2 or not ints(pair[0], 2):
+            return False
+        rows, cols = pair[0]
+        if rows < 0 or cols < 0 or not ints(pair[1], rows * cols):
+            return False
+        if faces is not None and not all(c == -1 or 0 <= c >> 1 < faces for c in pair[1]):
+            return False
+    m = sub.meters
+    named = (*m.kinds, *m.calls)
+    if not all(type(x) is tuple and len(x) == 2 and type(x[0]) is str and type(x[1]) is int for x in named):
+        return False
+    return all(ints(change, 2) for change in (*sub.delta, *m.peak))
+
+
+@pytest.mark.parametrize("faces", [None, -2, -1, 0, 1, 3, 4])
+def test_a_sub_result_s_codes_are_checked_as_code_by_code(faces: int | None) -> None:
+    """Codes at every edge (an empty place, -2, the last face's two sides, the first face past
+    them), a truth value or a subclass of int among them, and changes of every shape: the same
+    answer as the check code by code."""
+    codes: list[tuple[Any, ...]] = [(), (-1,), (-1, -1), (-2,), (0,), (5,), (7,), (8,), (-1, 7), (-1, 8)]
+    codes += [(0, 1, 6, 7, -1), (True,), (_Int(2),), (0, 2.0), (1 << 70,), (-(1 << 70),)]
+    changes: list[tuple[Any, ...]] = [(), ((0, 1),), ((0, True),), ((0,),), ((0, 1, 2),), ((_Int(0), 1),)]
+    for cs in codes:
+        for delta in changes:
+            sub = SubResult(cards=(((1, len(cs)), cs),), values=(), delta=delta, meters=Meters(), shown=())
+            assert lawcache._sub_shaped(sub, faces) == _plain_shaped(sub, faces), (cs, delta, faces)
+
+
+@pytest.mark.parametrize("budget", [1, 30, 64, 127, 128, 129, 300, 1 << 12])
+def test_a_law_s_chains_are_checked_as_observation_by_observation(
+    budget: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Chains sharing their observations (and observations shared with the sub-results' values),
+    deep ones, empty ones and ones holding a value that is not a tuple, at every budget: the
+    same verdict as the check observation by observation with the plain walk."""
+    deep: Any = ()
+    for _ in range(31):
+        deep = (deep,)
+    obs = ("let", (("alive", (1, 2, 3, 4)),))
+    sub = SubResult(cards=(), values=(obs,), delta=(), meters=Meters(), shown=())
+    chains: list[tuple[Any, ...]] = [
+        (obs, ("if", True)),
+        (obs, ("if", True), obs),
+        (),
+        (deep,),
+        ((deep,),),
+        (obs, "if"),
+        (_shared(6), obs),
+        (obs, [1]),
+    ]
+    laws = [
+        tuple((chain, sub, Fraction(1, 2)) for chain in pair) for pair in zip(chains, chains[1:] + chains[:1])
+    ]
+    laws += [((chain, sub, Fraction(1)),) for chain in chains]
+
+    def reference(law: Any) -> bool:
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(lawcache, "MAX_NODES", budget)
+            mp.setattr(
+                lawcache,
+                "_frozen",
+                lambda v, left, depth=0: _plain_frozen(v, [left[0]], depth) and _spend(v, left),
+            )
+            mp.setattr(
+                lawcache,
+                "_chain_frozen",
+                lambda chain, left: all(type(o) is tuple and lawcache._frozen(o, left) for o in chain),
+            )
+            return lawcache._well_formed(law)
+
+    monkeypatch.setattr(lawcache, "MAX_NODES", budget)
+    for law in laws:
+        assert lawcache._well_formed(law) == reference(law), (law, budget)
+    for law in laws:  # at the budget's edge: the law's own count of values, one less, one more
+        used = [1 << 62]
+        for chain, sub, _ in law:
+            for o in chain:
+                _spend(o, used)
+            _spend((sub.cards, sub.values, sub.delta, sub.shown, (), (), ()), used)
+        n = (1 << 62) - used[0]
+        for edge in (n - 1, n, n + 1):
+            budget = edge
+            monkeypatch.setattr(lawcache, "MAX_NODES", edge)
+            assert lawcache._well_formed(law) == reference(law), (law, edge)
+
+
+def _spend(value: Any, left: list[Any]) -> bool:
+    """Spend ``value``'s count of values from ``left`` (the plain walk's count); whether some is left."""
+    alone = [1 << 62]
+    _plain_frozen(value, alone)
+    left[0] -= (1 << 62) - alone[0]
+    return bool(left[0] >= 0)
