@@ -142,6 +142,8 @@ def test_a_cache_folder_that_is_a_file_is_skipped(monkeypatch: pytest.MonkeyPatc
 
 def test_a_real_law_still_reads_back_whole(face: Any) -> None:
     """What the entries hold (fractions, sub-results with counters and faces) survives the trip."""
+    for i in range(4):  # card codes 0..3 below are faces' codes only where the process has 2 faces
+        SYMBOLS.intern(f"LawcacheAttackFace{i}")  # (run alone, this test's face may be the first)
     meters = Meters(shuffles=1, turns=2, kinds=(("turn", 2),), peak=((face.id, 1),), calls=(("x", 3),))
     sub = SubResult(
         cards=(((1, 2), (0, 3)),),
