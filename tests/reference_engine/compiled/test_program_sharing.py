@@ -63,7 +63,19 @@ def _variant_callee(tmp_path: Path) -> Library:
     return Library([tmp_path, rulesets_dir() / "protocols"])
 
 
-def test_a_library_that_calls_another_callee_compiles_its_own(tmp_path: Path) -> None:
+BOUND = program_module.KEPT_PROGRAMS
+
+
+@pytest.mark.parametrize("before", [0, *range(BOUND - 3, BOUND + 1)])
+def test_a_library_that_calls_another_callee_compiles_its_own(
+    tmp_path: Path, before: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whatever the process kept before (``before`` other entries: the table reaches its bound
+    between these libraries' calls; stop 52 saw a clear there make ``plain`` compile again)."""
+    monkeypatch.setattr(program_module, "_PROGRAMS", {})
+    junk = [object() for _ in range(before)]
+    for i, thing in enumerate(junk):
+        program_module._PROGRAMS[("junk", id(thing), i)] = (thing, thing, "junk")
     plain = Library()
     program = _program(plain)
     other = _variant_callee(tmp_path)
