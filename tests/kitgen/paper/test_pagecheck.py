@@ -11,6 +11,7 @@ from reportlab.pdfgen.canvas import Canvas
 from kitgen.paper.faces import FONT, FONT_BOLD, new_canvas
 from kitgen.paper.pagecheck import MM, card_cuts, check_pdf
 from kitgen.paper.pagepixels import PdfChar
+from tests.kitgen.paper.references import overlaps_pair_by_pair
 
 A4 = (595.0, 842.0)
 
@@ -264,34 +265,6 @@ def test_kept_glyphs_are_a_pages_own_and_a_file_written_again_is_read_again(
     assert len(px._KEPT) == 1 and read(1) == "other words, longer"
 
 
-def _overlaps_pair_by_pair(chars: list[PdfChar]) -> list[tuple[str, str]]:
-    """The overlap test as first written: every pair sharing a grid cell through _inter and _area."""
-    from kitgen.paper.pagecheck import _area, _box, _inter
-
-    boxes = [_box(c) for c in chars]
-    grid: dict[tuple[int, int], list[int]] = {}
-    for i, b in enumerate(boxes):
-        for gx in range(int(b[0] // 20), int(b[2] // 20) + 1):
-            for gy in range(int(b[1] // 20), int(b[3] // 20) + 1):
-                grid.setdefault((gx, gy), []).append(i)
-    seen: set[tuple[int, int]] = set()
-    out = []
-    for cell in grid.values():
-        for a_i, i in enumerate(cell):
-            for j in cell[a_i + 1 :]:
-                if (i, j) in seen:
-                    continue
-                seen.add((i, j))
-                a, b = boxes[i], boxes[j]
-                small = min(_area(a), _area(b))
-                if small <= 0 or _inter(a, b) < small / 3:
-                    continue
-                if abs(a[0] - b[0]) < 0.6 and abs(a[1] - b[1]) < 0.6 and chars[i]["text"] == chars[j]["text"]:
-                    continue
-                out.append((chars[i]["text"], chars[j]["text"]))
-    return out
-
-
 def test_overlaps_finds_what_every_pair_compared_finds() -> None:
     """Glyphs crowded on a small page: boxes that touch, share an edge, have no area, lie within
     each other, span grid cells, or are one glyph drawn twice; the same findings in the same order."""
@@ -321,7 +294,7 @@ def test_overlaps_finds_what_every_pair_compared_finds() -> None:
             )
             if rng.random() < 0.2:
                 chars.append(dict(chars[-1]))  # type: ignore[arg-type]
-        found = [(f.detail.split("'")[1], f.detail.split("'")[3]) for f in overlaps(chars, "p.pdf", 1)]
-        assert found == _overlaps_pair_by_pair(chars)
+        found = overlaps(chars, "p.pdf", 1)
+        assert found == overlaps_pair_by_pair(chars, "p.pdf", 1)
         total += len(found)
     assert total > 40

@@ -14,10 +14,7 @@ import random
 from pathlib import Path
 
 import pdfplumber
-import pypdfium2 as pdfium
-import pypdfium2.raw as raw
 import pytest
-from PIL import Image
 from pypdf import PdfReader, PdfWriter
 from pypdf.generic import NameObject, NumberObject, RectangleObject
 from reportlab.lib.colors import CMYKColorSep
@@ -28,28 +25,9 @@ from reportlab.pdfgen.canvas import Canvas
 from kitgen.paper import pagecheck as pc
 from kitgen.paper import pagepixels as px
 from kitgen.paper.faces import FONT, new_canvas
+from tests.kitgen.paper.references import overlaps_pair_by_pair, render_before
 
 A4 = (595.0, 842.0)
-
-
-def _reference(path: Path, number: int, keep: str) -> Image.Image:
-    """The layers as rendered before: pypdfium2's object wrappers, removal and generated content."""
-    pdf = pdfium.PdfDocument(str(path))
-    try:
-        page = pdf[number - 1]
-        if keep != "all":
-            for obj in list(page.get_objects()):
-                if (obj.type == raw.FPDF_PAGEOBJ_TEXT) == (keep == "under"):
-                    page.remove_obj(obj)
-            page.gen_content()
-        image: Image.Image
-        if keep == "text":
-            image = page.render(scale=px.DPI / 72, fill_color=(255, 255, 255, 0)).to_pil().convert("RGBA")
-        else:
-            image = page.render(scale=px.DPI / 72).to_pil().convert("RGB")
-        return image
-    finally:
-        pdf.close()
 
 
 def _draw(c: Canvas, seed: int) -> None:
@@ -186,7 +164,7 @@ def test_layers_pixels_and_findings_are_the_general_paths(hostile: list[Path]) -
             ]
         layers = px.render_layers(path, 1)
         for image, keep in ((layers.full, "all"), (layers.under, "under"), (layers.text, "text")):
-            expected = _reference(path, 1, keep)
+            expected = render_before(path, 1, keep)
             assert image.mode == expected.mode and image.tobytes() == expected.tobytes(), (path.name, keep)
         items = px.glyphs(chars)
         ink = px.ink_mask(layers)
@@ -195,44 +173,7 @@ def test_layers_pixels_and_findings_are_the_general_paths(hostile: list[Path]) -
         assert fast == slow, path.name
         if path.name == "base.pdf":  # boxes and pixels agree where the MediaBox starts at 0, 0
             assert fast[0] and fast[1]  # the page has covered and faint glyphs to find
-        assert pc.overlaps(chars, path.name, 1) == _overlaps_pairwise(chars, path.name, 1)
-
-
-def _overlaps_pairwise(chars: list[px.PdfChar], file: str, page: int) -> list[pc.Finding]:
-    """overlaps as before: every pair of a grid cell through _inter and _area."""
-    from collections import defaultdict
-
-    grid: dict[tuple[int, int], list[int]] = defaultdict(list)
-    boxes = [pc._box(c) for c in chars]
-    for i, b in enumerate(boxes):
-        for gx in range(int(b[0] // 20), int(b[2] // 20) + 1):
-            for gy in range(int(b[1] // 20), int(b[3] // 20) + 1):
-                grid[(gx, gy)].append(i)
-    seen: set[tuple[int, int]] = set()
-    out = []
-    for cell in grid.values():
-        for a_i, i in enumerate(cell):
-            for j in cell[a_i + 1 :]:
-                if (i, j) in seen:
-                    continue
-                seen.add((i, j))
-                a, b = boxes[i], boxes[j]
-                small = min(pc._area(a), pc._area(b))
-                if small <= 0 or pc._inter(a, b) < small / 3:
-                    continue
-                ca, cb = chars[i], chars[j]
-                if abs(a[0] - b[0]) < 0.6 and abs(a[1] - b[1]) < 0.6 and ca["text"] == cb["text"]:
-                    continue
-                out.append(
-                    pc.Finding(
-                        file,
-                        page,
-                        "overlap",
-                        f"{ca['text']!r} at ({a[0]:.0f}, {a[1]:.0f}) over "
-                        f"{cb['text']!r} at ({b[0]:.0f}, {b[1]:.0f})",
-                    )
-                )
-    return out
+        assert pc.overlaps(chars, path.name, 1) == overlaps_pair_by_pair(chars, path.name, 1)
 
 
 def _raw_pdf(path: Path) -> None:
@@ -331,13 +272,13 @@ def test_a_hand_written_page_of_odd_fonts_colours_and_text(tmp_path: Path) -> No
         chars = [c for c in px.page_chars(pdf.pages[0]) if c["text"].strip()]
     layers = px.render_layers(path, 1)
     for image, keep in ((layers.full, "all"), (layers.under, "under"), (layers.text, "text")):
-        assert image.tobytes() == _reference(path, 1, keep).tobytes(), keep
+        assert image.tobytes() == render_before(path, 1, keep).tobytes(), keep
     items = px.glyphs(chars)
     ink = px.ink_mask(layers)
     fast = (px.covered(layers, items, ink), px.contrasts(layers, items, ink))
     assert fast == (px.covered(layers, items, ink, every=True), px.contrasts(layers, items, ink, every=True))
     assert fast[1]  # the sheared grey text on white
-    assert pc.overlaps(chars, "raw.pdf", 1) == _overlaps_pairwise(chars, "raw.pdf", 1)
+    assert pc.overlaps(chars, "raw.pdf", 1) == overlaps_pair_by_pair(chars, "raw.pdf", 1)
 
 
 def test_a_colour_out_of_range_under_a_speck_does_not_stop_the_check(tmp_path: Path) -> None:

@@ -6,14 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pdfplumber
-import pypdfium2 as pdfium
-import pypdfium2.raw as raw
 import pytest
 from PIL import Image
 from reportlab.pdfgen.canvas import Canvas
 
 from kitgen.paper import pagepixels as px
 from kitgen.paper.faces import FONT, new_canvas
+from tests.kitgen.paper.references import render_before
 
 BEFORE = Path(__file__).parents[1] / "pagecheck_before"
 A4 = (595.0, 842.0)
@@ -75,26 +74,6 @@ def test_nothing_hidden_nothing_covered_and_a_glyph_beside_hidden_ink_is_measure
     assert {g.text for g, _ in found} <= set("hidden")
 
 
-def _reference(path: Path, number: int, keep: str) -> Image.Image:
-    """The layers as rendered before: pypdfium2's object wrappers, removal and generated content."""
-    pdf = pdfium.PdfDocument(str(path))
-    try:
-        page = pdf[number - 1]
-        if keep != "all":
-            for obj in list(page.get_objects()):
-                if (obj.type == raw.FPDF_PAGEOBJ_TEXT) == (keep == "under"):
-                    page.remove_obj(obj)
-            page.gen_content()
-        image: Image.Image
-        if keep == "text":
-            image = page.render(scale=px.DPI / 72, fill_color=(255, 255, 255, 0)).to_pil().convert("RGBA")
-        else:
-            image = page.render(scale=px.DPI / 72).to_pil().convert("RGB")
-        return image
-    finally:
-        pdf.close()
-
-
 def test_layers_are_rendered_as_with_regenerated_content(tmp_path: Path) -> None:
     """Text and shapes on the page and inside a Form XObject (within another), rendered three ways
     on two pages: the same pixels as pypdfium2's removal with the content stream generated again."""
@@ -127,7 +106,7 @@ def test_layers_are_rendered_as_with_regenerated_content(tmp_path: Path) -> None
     for number in (1, 2):
         layers = px.render_layers(path, number)
         for image, keep in ((layers.full, "all"), (layers.under, "under"), (layers.text, "text")):
-            expected = _reference(path, number, keep)
+            expected = render_before(path, number, keep)
             assert image.mode == expected.mode and image.tobytes() == expected.tobytes(), (number, keep)
     # The text inside the forms is in neither the page without text nor (as before) the text layer.
     assert layers.text.getchannel("A").getbbox() is not None
