@@ -9,7 +9,6 @@ slide is not the lottery's."""
 from __future__ import annotations
 
 import copy
-import gc
 import sys
 from pathlib import Path
 from typing import Any
@@ -25,7 +24,7 @@ if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
 from test_knockout import _variant  # noqa: E402
-from test_pure import _compare  # noqa: E402
+from test_pure import _compare, counted_since, counts  # noqa: E402
 
 ROTATE = '"[P[2, alive[2 * i - 1]] for i in 1..h if U[i] == up]"'
 SPIN = '"[[P[*, alive[2 * i - 1]], U[i], P[*, alive[2 * i]]] for i in 1..h]"'
@@ -98,15 +97,11 @@ def test_a_labelled_step_is_not_recognised() -> None:
 
 @pytest.mark.parametrize("checked", [True, False])
 def test_direct_rounds_run_as_the_interpreter(checked: bool) -> None:
-    slid = _slid()
+    before = counts(knockround.Round, "slid")
     ended, hits = _compare(_variant(f"direct {checked}"), 80, 5, 11, checked=checked, kind=knockround.Round)
     assert ended == {"ran"}
     assert hits > 40  # most rounds are direct
-    assert _slid() - slid >= hits  # their slides too
-
-
-def _slid() -> int:
-    return sum(r.slid for r in gc.get_objects() if isinstance(r, knockround.Round))
+    assert counted_since(before, knockround.Round, "slid") >= hits  # their slides too
 
 
 def _with_let(title: str, name: str, value: str) -> str:
@@ -155,12 +150,14 @@ def test_a_slide_of_fewer_matches_is_direct_alike() -> None:
     """A slide that is not the lottery's (one match a round, whatever the sleeves left): the
     branch still ends with the spin and decision, and its rounds are direct and the steps'."""
     text = _variant("one match", '                  h: "len(alive) // 2"\n', '                  h: "1"\n')
-    slid = _slid()
+    slid = counts(knockround.Round, "slid")
     for checked in (True, False):
         ended, hits = _compare(text, 30, 5, 9, checked=checked, kind=knockround.Round)
         assert ended == {"ran"}
         assert hits > 0
-    assert _slid() == slid  # its slide is not the lottery's: run as compiled
+    assert (
+        counted_since(slid, knockround.Round, "slid") == 0
+    )  # its slide is not the lottery's: run as compiled
 
 
 def test_a_changed_decision_runs_as_the_interpreter() -> None:

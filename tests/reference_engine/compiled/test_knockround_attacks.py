@@ -11,7 +11,6 @@ errors and messages included, both unchecked and with ``ev.CHECKED``."""
 
 from __future__ import annotations
 
-import gc
 import random
 import sys
 from collections.abc import Callable
@@ -28,13 +27,9 @@ if str(HERE) not in sys.path:
 
 from runs import lottery_run  # noqa: E402
 from test_knockout import _variant  # noqa: E402
-from test_pure import _library  # noqa: E402
+from test_pure import _library, counted_since, counts  # noqa: E402
 
 Codes = tuple[tuple[int, ...], tuple[int, ...]]
-
-
-def _hits() -> int:
-    return sum(r.hits for r in gc.get_objects() if isinstance(r, knockround.Round))
 
 
 def _cards(face_up: float = 0.0, other_arrow: bool = False) -> Callable[[random.Random, int], Codes]:
@@ -60,7 +55,7 @@ def _compare(
     library, proto = _library(text)
     gen = random.Random(3)
     ended: set[str] = set()
-    before = _hits()
+    before = counts(knockround.Round)
     for i in range(runs):
         m = gen.choice(ms)
         codes = make(gen, m)
@@ -68,7 +63,7 @@ def _compare(
         for engine in ("compiled", "compiled-checked"):
             assert lottery_run(library, proto, m, codes, i, engine) == want, (engine, m, codes)
         ended.add("ran" if want[0] == "ran" else f"{want[1]}: {want[2]}")
-    return ended, _hits() - before
+    return ended, counted_since(before, knockround.Round)
 
 
 def test_one_to_four_candidates_run_as_the_interpreter() -> None:
