@@ -227,7 +227,9 @@ def env_set(env: Env, name: str, value: Any) -> Env:
     value = _freeze(value)
     key = (env, name, exact(value))
     got = _ENV.get(key)
-    if got is not None and (got[0] is env or exact(got[0]) == exact(env)):
+    # exact_env's keys (each env's kept by the object) compare as exact()'s do: a plain env
+    # equals only a plain env of the same values, and never an exact() key (it starts with a type).
+    if got is not None and (got[0] is env or exact_env(got[0]) == exact_env(env)):
         return got[1]
     d = dict(env)
     d[name] = value
