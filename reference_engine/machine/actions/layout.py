@@ -151,7 +151,12 @@ def _rearrange_resolve(
     order = ev.value(step.order, state)
     if not isinstance(order, list):
         raise EvalError(f"the new order must be a list of positions, got {order!r}")
+    if _INTS.issuperset(map(type, order)):  # whole numbers only: as_int gives each as it is
+        return (step.region, step.axis, tuple(order))
     return (step.region, step.axis, tuple(as_int(v) for v in order))
+
+
+_INTS = frozenset((int,))
 
 
 def _rearrange_build(run: Runner, frame: Frame, step: st.Rearrange, layout: Layout, res: Resolved) -> Plan:
