@@ -32,9 +32,19 @@ def exact(value: Any) -> Any:
     if t is int or t is str or value is None:
         return value
     if t is tuple:
-        if _PLAIN.issuperset(map(type, value)):  # numbers and texts only: as it is
+        plain = _PLAIN
+        if plain.issuperset(map(type, value)):  # numbers and texts only: as it is
             return value
-        return (tuple, *map(exact, value))
+        # Each item as exact() gives it: numbers, texts and flat tuples of them (a spec's rows
+        # and lists of rows, most of what is met) as they are, inline; the rest through exact().
+        out: list[Any] = [tuple]
+        for x in value:
+            tx = type(x)
+            if tx is int or tx is str or x is None or (tx is tuple and plain.issuperset(map(type, x))):
+                out.append(x)
+            else:
+                out.append(exact(x))
+        return tuple(out)
     return (t, value)
 
 

@@ -38,6 +38,23 @@ class Meters:
     # usages that differ from turn to turn, so an unbounded memo would keep every run's
     # counters for the life of the process (issue 37).
 
+    def __hash__(self) -> int:
+        """The dataclass's hash (of the fields' tuple: the same number), worked out once per
+        instance and kept outside the fields: every state made carries its counters into its own
+        hash, and an exact verification makes a million states from a few hundred counters."""
+        d = self.__dict__
+        h = d.get("_hash")
+        if h is None:
+            h = d["_hash"] = hash((self.shuffles, self.turns, self.kinds, self.peak, self.calls))
+        return h
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The fields and the memo, less the kept hash: a text's hash differs from one process
+        to another (a pickled hash would be another process's)."""
+        state = dict(self.__dict__)
+        state.pop("_hash", None)
+        return state
+
     def _remember(self, key: Any, value: Meters) -> Meters:
         memo = self.__dict__.get("_next")
         if memo is None:

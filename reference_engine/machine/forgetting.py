@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from .. import steps as st
 from ..kept import exact_env
 from ..table import State
-from .frontier import Frontier, Vec, add_vec
+from .frontier import Frontier, Vec, add_vec, with_view
 
 if TYPE_CHECKING:
     from .views import ViewTable
@@ -115,7 +115,7 @@ def forget(
     owned: set[int] = set()
     for state, vec in frontier.items():
         new_view = renamed.get(state.view)
-        add_vec(out, state if new_view is None else state.replace(view=new_view), vec, owned)
+        add_vec(out, state if new_view is None else with_view(state, new_view), vec, owned)
     return out
 
 

@@ -54,7 +54,9 @@ def game_argument(value: Any) -> Any:
     reads it through its function)."""
     if type(value) is Symbol:
         return value
-    with DEALT.through_game():
+    dealt = DEALT
+    dealt.depth += 1  # DEALT.through_game(), inline (no generator made per argument)
+    try:
         if isinstance(value, Slots):
             faces = value.faces()
             return faces[0] if len(faces) == 1 else faces
@@ -65,6 +67,8 @@ def game_argument(value: Any) -> Any:
         if isinstance(value, list):
             return [game_argument(v) for v in value]
         return value
+    finally:
+        dealt.depth -= 1
 
 
 def _family_fn(family: str) -> Callable[[Scope, Any], Symbol]:

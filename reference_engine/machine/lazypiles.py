@@ -177,21 +177,24 @@ def _draw_rows(
         rest[d].append(tuple(c[k] for k in other))
     for parts in rest.values():
         parts.sort()
+    # Each pile's slots at the drawn rows and at the others, looked up once for every sequence.
+    at_rows = [tuple(pile[k] for k in rows) for pile in block]
+    at_other = [tuple(pile[k] for k in other) for pile in block]
     out = []
     for seq, p in _draws(drawn, len(block)):
         c2 = list(cells)
         places: dict[tuple[int, ...], list[int]] = defaultdict(list)
         for i, d in enumerate(seq):
             places[d].append(i)
-            for k, v in zip(rows, d):
-                c2[block[i][k]] = v
+            for f, v in zip(at_rows[i], d):
+                c2[f] = v
         blocks = []
         for d, where in places.items():
             for i, part in zip(where, rest[d]):
-                for k, v in zip(other, part):
-                    c2[block[i][k]] = v
+                for f, v in zip(at_other[i], part):
+                    c2[f] = v
             if len(where) > 1:
-                blocks.append(tuple(tuple(block[i][k] for k in other) for i in where))
+                blocks.append(tuple(at_other[i] for i in where))
         blocks.sort()
         out.append((c2, tuple(blocks), p))
     return out

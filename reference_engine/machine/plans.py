@@ -4,6 +4,7 @@ resolved arguments (a hashable description of the cards it names, see :func:`_re
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
@@ -13,7 +14,7 @@ from .. import steps as st
 from ..cards import EMPTY, ROTATIONS, Symbol, is_up
 from ..expressions import WILDCARD, EvalError, Expression, Index, as_int, plain
 from ..meters import Meters, out_add
-from ..table import Draft, Layout, NewCards, Slots, State, gather
+from ..table import NEW, Draft, Layout, NewCards, Slots, State, gather
 from .views import ViewTable
 
 Resolved = tuple[Any, ...]
@@ -92,7 +93,18 @@ class Plan:
         return cached
 
     def apply(self, state: State, views: ViewTable, watched: Watched | None = None) -> State:
-        cells = gather(state.cells, self.src, self.consts)
+        cells = state.cells
+        fast = self.__dict__.get("_gather")  # gatherer(): the cells picked in C
+        if fast is None or fast[0] != len(cells):
+            fast = self.__dict__["_gather"] = (*gatherer(self.src, self.consts, len(cells)), _checked())
+        get = fast[1]
+        if get is None:
+            cells = gather(cells, self.src, self.consts)
+        else:
+            picked = get(cells + fast[2] if fast[2] else cells)
+            if fast[3]:  # compiled.evaluate.CHECKED: the general function's cells, exactly
+                assert picked == gather(cells, self.src, self.consts), (self.src, cells)
+            cells = picked
         delta = self.delta
         view = state.view
         if watched:
@@ -109,6 +121,45 @@ class Plan:
         out = out_add(state.out, delta)
         meters = state.meters.note_out(out) if delta else state.meters
         return State(self.layout, cells, out, state.env, meters, view, self.carry(state.lazy))
+
+
+Gatherer = tuple[int, Callable[[tuple[int, ...]], tuple[int, ...]] | None, tuple[int, ...]]
+"""What :func:`gatherer` makes: the number of cells it is for, the getter (None: use
+:func:`gather`) and the cells it reads after the state's (EMPTY, then the plan's constants)."""
+
+
+def gatherer(src: tuple[int, ...], consts: tuple[int, ...], n: int) -> Gatherer:
+    """:func:`gather` for cells of length ``n`` as one ``itemgetter`` over the cells followed by
+    EMPTY and the constants (picked in C, not item by item in Python): ``getter(cells + tail)``
+    is ``gather(cells, src, consts)`` exactly, since each token ``t`` reads the same item there
+    (``cells[t]`` for ``t >= 0``, EMPTY at ``n``, ``consts[NEW - t]`` at ``n + 1 + NEW - t``).
+    No getter (None) where the general function does anything else: fewer than two tokens (a
+    getter of one index gives the item, not a tuple), a token past the cells or past the
+    constants (gather's IndexError, as it was)."""
+    idx = []
+    for t in src:
+        if t >= 0:
+            if t >= n:
+                return (n, None, ())
+            idx.append(t)
+        elif t == EMPTY:
+            idx.append(n)
+        else:
+            k = NEW - t
+            if not 0 <= k < len(consts):
+                return (n, None, ())
+            idx.append(n + 1 + k)
+    if len(idx) < 2:
+        return (n, None, ())
+    tail = (EMPTY, *consts) if any(i >= n for i in idx) else ()
+    return (n, itemgetter(*idx), tail)
+
+
+def _checked() -> bool:
+    """Whether the compiled path's checks are on (compiled/evaluate.py's ``CHECKED``); read once
+    per plan and cell count, without importing the compiled package here."""
+    evaluate = sys.modules.get("reference_engine.compiled.evaluate")
+    return bool(getattr(evaluate, "CHECKED", False))
 
 
 Watched = dict[str, str]

@@ -110,6 +110,40 @@ def test_exact_keys_tell_types_apart_all_the_way_down() -> None:
     assert exact((1, "a", (2,))) == exact((1, "a", (2,)))
 
 
+def _exact_by_recursion(value: object) -> object:
+    """exact() as it was before its items were keyed inline: every item through the function."""
+    t = type(value)
+    if t is int or t is str or value is None:
+        return value
+    if t is tuple:
+        assert isinstance(value, tuple)
+        if {int, str}.issuperset(map(type, value)):
+            return value
+        return (tuple, *map(_exact_by_recursion, value))
+    return (t, value)
+
+
+def test_exact_keys_items_inline_as_the_recursion_did() -> None:
+    """A tuple's items keyed inline (numbers, texts, None and flat rows as they are): the same
+    key as each item through exact(), for hostile items too (truths, None, floats, fractions,
+    rows with a truth or None in them, nested rows, empty rows, a tuple subclass)."""
+    from fractions import Fraction
+
+    class Row(tuple):  # type: ignore[type-arg]
+        pass
+
+    items: list[object] = [1, True, False, 0, "x", None, 1.0, Fraction(1, 2), (), (1, 2), ("a", 1)]
+    items += [(True,), (1, None), (None,), ((1, 2),), ((True,),), ((1,), (2, (3, False))), Row((1,))]
+    values = [tuple(items), *((x,) for x in items), *((x, y) for x in items for y in items)]
+    keys: dict[object, set[str]] = {}
+    for v in values:
+        got = exact(v)
+        assert got == _exact_by_recursion(v) and type(got) is type(_exact_by_recursion(v)), v
+        assert [type(a) for a in got] == [type(a) for a in _exact_by_recursion(v)], v  # type: ignore[attr-defined]
+        keys.setdefault(got, set()).add(repr(v))
+    assert all(len(reprs) == 1 for reprs in keys.values())  # no two values share a key
+
+
 def test_variables_keys_tell_types_apart_and_keep_plain_variables_as_they_are() -> None:
     """``exact_env``: the variables themselves when every value is a number, a text or a flat
     tuple of them; else :func:`exact`'s key. Keys of either kind are equal only for variables

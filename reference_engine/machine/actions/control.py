@@ -9,7 +9,7 @@ from ...expressions import EvalError, truthy
 from ...kept import exact
 from ...table import State
 from ..frame import Frame
-from ..frontier import Frontier, _freeze, _groups, add_vec, env_drop, env_set
+from ..frontier import Frontier, _freeze, _groups, add_vec, env_drop, env_set, with_view
 from ..runner import Ctx, Runner, _jsonable, handles
 
 
@@ -24,7 +24,7 @@ def h_if(run: Runner, frame: Frame, step: st.If, frontier: Frontier, ctx: Ctx) -
             result = truthy(ev.value(step.cond, state))
         except EvalError as exc:
             raise run.fail(frame, step, str(exc)) from None
-        new = state.replace(view=run.views.extend(state.view, ("if", result)))
+        new = with_view(state, run.views.extend(state.view, ("if", result)))
         if run.events is not None:
             run.record(frame, ctx, "if", {"condition": step.cond.text, "result": result}, state, new)
         add_vec(yes if result else no, new, vec)
@@ -60,7 +60,7 @@ def h_for(run: Runner, frame: Frame, step: st.For, frontier: Frontier, ctx: Ctx)
             shared = None
         for state, vec in group:
             values = shared if shared is not None else values_of(state)
-            new = state.replace(view=run.views.extend(state.view, ("for", values)))
+            new = with_view(state, run.views.extend(state.view, ("for", values)))
             if run.events is not None:
                 run.record(
                     frame, ctx, "for", {"var": step.var, "values": [_jsonable(v) for v in values]}, state, new

@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+
 from reference_engine.machine import ONE, Runner
 from reference_engine.registry import Library, rulesets_dir
 from reference_engine.verify import setting
@@ -56,3 +58,30 @@ def test_kept_constants_tell_1_from_true(tmp_path: Path) -> None:
         got.append(repr(runner.views.expanded(final.view)))
     assert "('s', 'True')" in got[0]
     assert got[1] == got[0]
+
+
+def test_a_game_argument_reads_faces_through_the_game_and_restores_the_depth() -> None:
+    """game_argument enters DEALT's through-the-game depth inline: one deeper while a value is
+    read (in a list, each item one deeper again), back where it was after, an error too."""
+    from reference_engine.cards import DEALT
+    from reference_engine.expressions import Value
+    from reference_engine.machine.frame import game_argument
+
+    seen: list[int] = []
+
+    class Probe(Value):
+        def kg_value(self) -> object:
+            seen.append(DEALT.depth)
+            return 7
+
+    class Broken(Value):
+        def kg_value(self) -> object:
+            raise RuntimeError("a face that cannot be read")
+
+    before = DEALT.depth
+    assert game_argument(Probe()) == 7 and seen == [before + 1]
+    assert game_argument([Probe(), [Probe()], 3]) == [7, [7], 3] and seen[1:] == [before + 2, before + 3]
+    assert DEALT.depth == before
+    with pytest.raises(RuntimeError):
+        game_argument([1, Broken()])
+    assert DEALT.depth == before

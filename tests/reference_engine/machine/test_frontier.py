@@ -38,3 +38,19 @@ def test_a_list_frozen_at_once_is_the_list_frozen_item_by_item() -> None:
         assert got == want and [type(x) for x in got] == [type(x) for x in want]
     with pytest.raises(EvalError):
         _freeze([1, 2.5])
+
+
+def test_a_state_with_another_view_is_replace_s() -> None:
+    """with_view() passes the fields by position: the same state (fields, hash, equality) as
+    replace(view=...), lazy blocks and variables of any types kept."""
+    from reference_engine.machine.frontier import with_view
+    from reference_engine.meters import Meters
+    from reference_engine.table import Layout, State
+
+    layout = Layout.make([("x", 1, 3, 1, None, None)])
+    for env in ((), (("a", True),), (("a", 1), ("b", ((1, 2),)))):
+        state = State(layout, (3, 5, -1), ((7, 1),), env, Meters(1, 2), 4, (((0, 1),),))
+        new = with_view(state, 9)
+        ref = state.replace(view=9)
+        assert type(new) is State and new == ref and hash(new) == hash(ref)
+        assert [getattr(new, f) for f in State.__slots__] == [getattr(ref, f) for f in State.__slots__]

@@ -215,3 +215,55 @@ def test_before_a_scramble_gives_up_when_pieces_are_not_one_per_pile() -> None:
     assert lazypiles.before_scramble(outside, piles[1:]) is None
     split = lazypiles.before_scramble(outside, piles)
     assert split is not None and len(split) == 2  # which of the two cards goes with 8, which with 12
+
+
+def _draw_rows_by_index(
+    cells: list[int], block: tuple[tuple[int, ...], ...], rows: list[int]
+) -> list[tuple[list[int], tuple[tuple[tuple[int, ...], ...], ...], tuple[int, int]]]:
+    """_draw_rows as it was before each pile's slots were looked up once: ``block[i][k]`` for
+    every card of every sequence."""
+    other = [k for k in range(len(block[0])) if k not in rows]
+    contents = [tuple(cells[f] for f in pile) for pile in block]
+    drawn = [tuple(c[k] for k in rows) for c in contents]
+    rest: dict[tuple[int, ...], list[tuple[int, ...]]] = defaultdict(list)
+    for d, c in zip(drawn, contents):
+        rest[d].append(tuple(c[k] for k in other))
+    for parts in rest.values():
+        parts.sort()
+    out = []
+    for seq, p in lazypiles._draws(drawn, len(block)):
+        c2 = list(cells)
+        places: dict[tuple[int, ...], list[int]] = defaultdict(list)
+        for i, d in enumerate(seq):
+            places[d].append(i)
+            for k, v in zip(rows, d):
+                c2[block[i][k]] = v
+        blocks = []
+        for d, where in places.items():
+            for i, part in zip(where, rest[d]):
+                for k, v in zip(other, part):
+                    c2[block[i][k]] = v
+            if len(where) > 1:
+                blocks.append(tuple(tuple(block[i][k] for k in other) for i in where))
+        blocks.sort()
+        out.append((c2, tuple(blocks), p))
+    return out
+
+
+@given(
+    piles=hs.integers(min_value=2, max_value=5),
+    size=hs.integers(min_value=2, max_value=4),
+    data=hs.data(),
+)
+@fuzz_settings(100)
+def test_rows_drawn_with_slots_looked_up_once_are_the_same_draws(piles: int, size: int, data: Any) -> None:
+    """The same sequences, cells, blocks and probabilities, in the same order, as looking each
+    slot up in the block: for piles whose slots lie in any order on the table (not row by row),
+    rows given in any order, repeated contents and other cards around the block."""
+    slots = data.draw(hs.permutations(range(piles * size + 3)))
+    block = tuple(tuple(slots[p * size + k] for k in range(size)) for p in range(piles))
+    cells = [data.draw(hs.integers(min_value=-1, max_value=3)) * 2 for _ in range(piles * size + 3)]
+    rows = data.draw(
+        hs.lists(hs.integers(min_value=0, max_value=size - 1), min_size=1, max_size=size - 1, unique=True)
+    )
+    assert lazypiles._draw_rows(list(cells), block, rows) == _draw_rows_by_index(list(cells), block, rows)
