@@ -413,9 +413,18 @@ def test_exact_hands_puts_the_whole_deck_claim_on_the_cover_and_validation_pages
     assert "on the full deck (exact)" in text and "Exact for hands up to 1." in text
 
 
-def test_exact_hands_refuses_a_protocol_the_whole_deck_verification_cannot_take(tmp_path: Path) -> None:
+def test_exact_hands_refuses_a_protocol_the_whole_deck_verification_cannot_take(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A weighted virtual player's protocol (weights are not validity classes) is outside the
-    reduction's precondition: refused with the reason, nothing written."""
+    reduction's precondition: refused with the reason before the kit's protocols are verified
+    (its static checks fail), nothing written."""
+    import kitgen.kit.build as kit
+
+    def never(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the protocols were verified before --exact-hands was refused")
+
+    monkeypatch.setattr(kit, "verify_protocols", never)
     folder = tmp_path / "kit"
     opts = KitOptions(
         ruleset="uno",
