@@ -257,7 +257,7 @@ def write_extra_sheets(kit: KitContent, out: Written, step: Progress) -> None:
 
 
 def write_booklet(kit: KitContent, out: Written, step: Progress) -> None:
-    if kit.booklet is None:
+    if kit.booklet is None or kit.printing.only:  # --only keeps cards.pdf alone (keep_only)
         return
     step("typesetting the booklet", 0)
     size = (kit.paper.size.w, kit.paper.size.h)
@@ -267,7 +267,7 @@ def write_booklet(kit: KitContent, out: Written, step: Progress) -> None:
 
 
 def write_handout(kit: KitContent, out: Written, step: Progress) -> None:
-    if kit.handout is None:
+    if kit.handout is None or kit.printing.only:  # --only keeps cards.pdf alone (keep_only)
         return
     step("writing the handout", 0)
     name, draw = kit.handout
@@ -275,7 +275,8 @@ def write_handout(kit: KitContent, out: Written, step: Progress) -> None:
 
 
 def keep_only(kit: KitContent, out: Written, step: Progress) -> None:
-    """``--only``: cards.pdf keeps the pages of the sheets that hold these card types."""
+    """``--only``: cards.pdf keeps the pages of the sheets that hold these card types (the booklet
+    and the handout, which it would remove, are not typeset)."""
     if not kit.printing.only:
         return
     keep = only_pages(kit.printing.only, out.card_pages)

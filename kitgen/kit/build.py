@@ -120,6 +120,11 @@ def _game_kit(
     teaches = protocols_to_verify(library, plan.protocol) if plan.teaches else []
     if teaches:
         check_kit_sizes(library, teaches, rules.name)
+    if plan.teaches and opts.exact_hands and not whole_deck_offered(plan.protocol, plan.game, plan.players):
+        # A protocol the whole-deck verification cannot take is refused before anything runs:
+        # the claim's static checks (whole_deck_offered) fail, so whole_deck_claim raises the
+        # refusal it would raise after the protocols' verification, without verifying a thing.
+        whole_deck_claim(plan.protocol, plan.game, plan.players, opts.exact_hands, opts.workers, None)
     step("verifying the protocols", 0)
     cache = _cache(opts.cache)
     reports = verify_protocols(

@@ -73,7 +73,16 @@ def test_card_pages_match_what_is_printed(kit: tuple[Path, dict[str, Any]]) -> N
     assert named == fronts
 
 
-def test_only_reprints_the_same_pages(kit: tuple[Path, dict[str, Any]], tmp_path: Path) -> None:
+def test_only_reprints_the_same_pages(
+    kit: tuple[Path, dict[str, Any]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The reprint's pages are the full kit's; the booklet it would remove is not typeset."""
+    import kitgen.kit.artifacts as artifacts
+
+    def never(*args: object, **kwargs: object) -> None:
+        raise AssertionError("--only typeset the booklet")
+
+    monkeypatch.setattr(artifacts, "render_booklet", never)
     folder, manifest = kit
     out = tmp_path / "reprint"
     r = CliRunner().invoke(

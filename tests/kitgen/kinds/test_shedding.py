@@ -8,17 +8,16 @@ from typing import Any
 import pytest
 from pypdf import PdfReader
 
-from kitgen.kit.build import KitOptions, build
+from tests.kitgen.conftest import CRAZY_EIGHTS_KIT
 from tests.kitgen.pdftext import page_texts
 
 
 @pytest.fixture(scope="module")
-def crazy_eights_kit(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
-    folder = tmp_path_factory.mktemp("kits") / "crazy-eights"
-    options = KitOptions(
-        ruleset="crazy-eights", players=4, virtual=2, output=str(folder), previews=False, runs=20
-    )
-    return folder, build(options).to_json()
+def crazy_eights_kit(built_kit: Any) -> tuple[Path, dict[str, Any]]:
+    """``kitgen build crazy-eights --players 4 --virtual 2 --no-previews --runs 20 --exact-hands 1``,
+    built once per test session (tests/conftest.py's built_kit): kit/test_kit.py reads its claim
+    on the whole deck."""
+    return built_kit(**CRAZY_EIGHTS_KIT)
 
 
 def test_the_kit_has_cards_labels_and_booklet(crazy_eights_kit: tuple[Path, dict[str, Any]]) -> None:

@@ -380,42 +380,41 @@ def test_every_page_of_the_kit_speaks_plain_words(
     assert plain_words(folder) == []
 
 
-def test_exact_hands_puts_the_whole_deck_claim_on_the_cover_and_validation_pages(tmp_path: Path) -> None:
+def test_exact_hands_puts_the_whole_deck_claim_on_the_cover_and_validation_pages(built_kit: Any) -> None:
     """--exact-hands N: the kit's card selection protocol (the quick one, by default) verified
     exactly on the game's whole deck for hands of 1..N; the claim (as measured, no seconds: same
     bytes for the same inputs) goes into the manifest, booklet.json, the cover and the
-    validation pages."""
-    from pypdf import PdfReader
+    validation pages. The kit is kinds/test_shedding.py's Crazy Eights kit (4 players, 2 virtual),
+    built once per session with ``--exact-hands 1`` for both files (a kit of its own, 2 players
+    without the cache, cost 9-11 s of CPU, 70 % of it its table-time figures)."""
+    from tests.kitgen.conftest import CRAZY_EIGHTS_KIT
 
-    folder = tmp_path / "kit"
-    opts = KitOptions(
-        ruleset="crazy-eights",
-        players=2,
-        output=str(folder),
-        previews=False,
-        runs=0,
-        exact_hands=1,
-        cache=False,
-    )
-    manifest = build(opts).to_json()
+    folder, manifest = built_kit(**CRAZY_EIGHTS_KIT)
     claim = manifest["whole_deck_verification"]
-    assert claim["exact_hands_up_to"] == 1 and claim["players"] == 2 and claim["game"] == "crazy-eights"
+    assert claim["exact_hands_up_to"] == 1 and claim["players"] == 4 and claim["game"] == "crazy-eights"
     assert claim["protocol"] == "card-selection-fast"
     [row] = claim["hands"]
-    # P_1 holds 1 of the 51 cards in play, P_2 7, the draw pile 43: 51!/(1! 7! 43!) deals.
-    assert row["verified"] and row["sizes"] == [1, 7, 43] and int(row["deals"]) == 5094104400
+    # P_1 holds 1 of the 51 cards in play, P_2 to P_4 5 each, the draw pile 35: 51!/(1! 5!^3 35!) deals.
+    assert row["verified"] and row["sizes"] == [1, 5, 5, 5, 35] and int(row["deals"]) == 86869768083425046720
     assert "seconds" not in row and manifest["options"]["exact_hands"] == 1
     assert json.loads((folder / "booklet.json").read_text())["whole_deck"] == claim
-    text = " ".join(
-        " ".join((p.extract_text() or "").split()) for p in PdfReader(str(folder / "booklet.pdf")).pages
-    )
-    assert "with the whole deck and 2 players: checked the same way for every possible deal" in text
+    text = " ".join(" ".join(page_texts(folder / "booklet.pdf")).split())  # read by test_shedding too
+    assert "with the whole deck and 4 players: checked the same way for every possible deal" in text
     assert "on the full deck (exact)" in text and "Exact for hands up to 1." in text
 
 
-def test_exact_hands_refuses_a_protocol_the_whole_deck_verification_cannot_take(tmp_path: Path) -> None:
+def test_exact_hands_refuses_a_protocol_the_whole_deck_verification_cannot_take(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A weighted virtual player's protocol (weights are not validity classes) is outside the
-    reduction's precondition: refused with the reason, nothing written."""
+    reduction's precondition: refused with the reason before the kit's protocols are verified
+    (its static checks fail), nothing written."""
+    import kitgen.kit.build as kit
+
+    def never(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the protocols were verified before --exact-hands was refused")
+
+    monkeypatch.setattr(kit, "verify_protocols", never)
     folder = tmp_path / "kit"
     opts = KitOptions(
         ruleset="uno",
