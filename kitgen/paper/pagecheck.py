@@ -304,21 +304,25 @@ def card_cuts(page: Page, card_mm: tuple[float, float], bleed_mm: float) -> list
 
 
 def pixel_findings(
-    path: Path, number: int, chars: Sequence[PdfChar], frame: Frame | None = None
+    path: Path, number: int, chars: Sequence[PdfChar], frame: Frame | None = None, annotated: bool = False
 ) -> list[Finding]:
     """``contrast`` and ``covered`` on one page, from its renders (see :mod:`kitgen.paper.pagepixels`)
-    laid where ``frame`` says the page is printed; ``unchecked`` where PDFium prints it elsewhere."""
+    laid where ``frame`` says the page is printed; ``unchecked`` where PDFium prints it elsewhere,
+    and for a page with annotations (``annotated``) that show text."""
     from . import pagepixels as px
 
+    out = []
+    if annotated and (n := px.annotation_text(path, number)):
+        detail = f"the text in {n} annotation appearance(s) is not checked (pdfplumber does not report it)"
+        out.append(Finding(path.name, number, "unchecked", detail))
     items = px.glyphs(chars)
     if not items:
-        return []
+        return out
     try:
         layers = px.render_layers(path, number, frame)
     except px.FrameMismatch as e:
-        return [Finding(path.name, number, "unchecked", f"contrast and hidden text not checked: {e}")]
+        return [*out, Finding(path.name, number, "unchecked", f"contrast and hidden text not checked: {e}")]
     ink = px.ink_mask(layers)
-    out = []
     hidden = px.covered(layers, items, ink)
     for run in px.runs(hidden):
         g = run[0][0]
@@ -381,7 +385,8 @@ def check_pdf(
                 found += crossings(chars, lines, path.name, n)
                 found += frames(page, rects, margin, path.name, n)
             if pixels is True or (not isinstance(pixels, bool) and n in pixels):
-                found += pixel_findings(path, n, chars, frame)
+                annotated = page.page_obj.attrs.get("Annots") is not None
+                found += pixel_findings(path, n, chars, frame, annotated)
     return found
 
 

@@ -260,11 +260,15 @@ def _render(path: Path, number: int, keep: str, frame: Frame | None = None) -> I
         # The objects taken out are rendered from the page's list of objects as it is in memory; the
         # file is not written, so its content stream is not generated again (a tenth of the check).
         removed = [] if keep == "all" else _strip(page.raw, keep == "under")
+        # Annotations are drawn over the page as printed, and are neither under its text nor text
+        # pdfplumber reports: text under an annotation's appearance is covered by it.
+        annotations = keep == "all"
         try:
             if keep == "text":
-                image: Image.Image = page.render(scale=DPI / 72, fill_color=(255, 255, 255, 0)).to_pil()
+                bitmap = page.render(scale=DPI / 72, fill_color=(255, 255, 255, 0), draw_annots=False)
+                image: Image.Image = bitmap.to_pil()
                 return image.convert("RGBA")
-            image = page.render(scale=DPI / 72).to_pil()
+            image = page.render(scale=DPI / 72, draw_annots=annotations).to_pil()
             return image.convert("RGB")
         finally:
             _destroy(removed)
@@ -302,6 +306,41 @@ def _strip(page: object, text: bool) -> list[object]:
 
     walk(page, False, 0)
     return removed
+
+
+def annotation_text(path: Path, number: int) -> int:
+    """How many annotations of page ``number`` (1-based) PDFium shows with text in their
+    appearance: text pdfplumber does not report among the page's glyphs, so no check measures it."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    def has_text(parent: object, form: bool, level: int) -> bool:
+        count = raw.FPDFFormObj_CountObjects if form else raw.FPDFAnnot_GetObjectCount
+        get = raw.FPDFFormObj_GetObject if form else raw.FPDFAnnot_GetObject
+        for i in range(count(parent)):
+            obj = get(parent, i)
+            kind = raw.FPDFPageObj_GetType(obj)
+            if kind == raw.FPDF_PAGEOBJ_TEXT or (
+                kind == raw.FPDF_PAGEOBJ_FORM and level < FORM_DEPTH - 1 and has_text(obj, True, level + 1)
+            ):
+                return True
+        return False
+
+    unseen = raw.FPDF_ANNOT_FLAG_HIDDEN | raw.FPDF_ANNOT_FLAG_NOVIEW
+    pdf = pdfium.PdfDocument(str(path))
+    try:
+        page = pdf[number - 1]
+        found = 0
+        for i in range(raw.FPDFPage_GetAnnotCount(page.raw)):
+            annot = raw.FPDFPage_GetAnnot(page.raw, i)
+            try:
+                found += not raw.FPDFAnnot_GetFlags(annot) & unseen and has_text(annot, False, 0)
+            finally:
+                raw.FPDFPage_CloseAnnot(annot)
+        page.close()
+        return found
+    finally:
+        pdf.close()
 
 
 def _destroy(objects: list[object]) -> None:

@@ -30,10 +30,12 @@ def render_before(path: Path, number: int, keep: str) -> Image.Image:
                     page.remove_obj(obj)
             page.gen_content()
         image: Image.Image
+        annotations = keep == "all"  # annotations are drawn over the page as printed only
         if keep == "text":
-            image = page.render(scale=px.DPI / 72, fill_color=(255, 255, 255, 0)).to_pil().convert("RGBA")
+            bitmap = page.render(scale=px.DPI / 72, fill_color=(255, 255, 255, 0), draw_annots=False)
+            image = bitmap.to_pil().convert("RGBA")
         else:
-            image = page.render(scale=px.DPI / 72).to_pil().convert("RGB")
+            image = page.render(scale=px.DPI / 72, draw_annots=annotations).to_pil().convert("RGB")
         return image
     finally:
         pdf.close()

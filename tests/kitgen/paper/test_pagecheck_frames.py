@@ -16,7 +16,14 @@ from pathlib import Path
 import pdfplumber
 import pytest
 from pypdf import PdfReader, PdfWriter, Transformation
-from pypdf.generic import NameObject, NumberObject, RectangleObject
+from pypdf.generic import (
+    ArrayObject,
+    DecodedStreamObject,
+    DictionaryObject,
+    NameObject,
+    NumberObject,
+    RectangleObject,
+)
 from reportlab.pdfgen.canvas import Canvas
 
 from kitgen.paper import pagecheck as pc
@@ -84,7 +91,7 @@ def _letters(found: list[pc.Finding]) -> dict[str, Counter[str]]:
     """The letters each kind of finding names (a turned page groups its glyphs in other runs)."""
     out: dict[str, Counter[str]] = {}
     for f in found:
-        text = ast.literal_eval(f.detail.split(" at (")[0]) if f.kind != "font" else f.detail
+        text = ast.literal_eval(f.detail.split(" at (")[0]) if f.kind not in ("font", "unchecked") else f.kind
         out.setdefault(f.kind, Counter()).update(text)
     return out
 
@@ -196,3 +203,73 @@ def test_kept_glyphs_are_the_normalisation_and_the_page_they_were_read_with(tmp_
             theirs = "".join(ch["text"] for ch in pdf.pages[0].chars)
         assert text(norm) == theirs, norm
     assert text(None, crop=True) == "ﬁné" and text(None) == "ﬁnélow" and text(None, crop=True) == "ﬁné"
+
+
+def _annotate(base: Path, path: Path) -> Path:
+    """The base page with a stamp whose appearance (a box, no text) lies over the word "clear", and
+    a stamp showing text of its own."""
+    writer = PdfWriter(clone_from=PdfReader(str(base)))
+    font = writer._add_object(
+        DictionaryObject(
+            {
+                NameObject("/Type"): NameObject("/Font"),
+                NameObject("/Subtype"): NameObject("/Type1"),
+                NameObject("/BaseFont"): NameObject("/Helvetica"),
+            }
+        )
+    )
+    for rect, content in (
+        ((112, 436, 140, 470), b"0.2 0.5 0.9 rg 0 0 28 34 re f"),
+        (
+            (300, 200, 420, 240),
+            b"0.9 0.9 0.9 rg 0 0 120 40 re f BT /Helv 12 Tf 0 0 0 rg 5 12 Td (stamped) Tj ET",
+        ),
+    ):
+        ap = DecodedStreamObject()
+        ap.set_data(content)
+        ap.update(
+            {
+                NameObject("/Type"): NameObject("/XObject"),
+                NameObject("/Subtype"): NameObject("/Form"),
+                NameObject("/BBox"): ArrayObject(
+                    [
+                        NumberObject(0),
+                        NumberObject(0),
+                        NumberObject(rect[2] - rect[0]),
+                        NumberObject(rect[3] - rect[1]),
+                    ]
+                ),
+                NameObject("/Resources"): DictionaryObject(
+                    {NameObject("/Font"): DictionaryObject({NameObject("/Helv"): font})}
+                ),
+            }
+        )
+        annot = DictionaryObject(
+            {
+                NameObject("/Type"): NameObject("/Annot"),
+                NameObject("/Subtype"): NameObject("/Stamp"),
+                NameObject("/Rect"): ArrayObject([NumberObject(v) for v in rect]),
+                NameObject("/F"): NumberObject(4),
+                NameObject("/AP"): DictionaryObject({NameObject("/N"): writer._add_object(ap)}),
+            }
+        )
+        writer.add_annotation(0, annot)
+    with path.open("wb") as f:
+        writer.write(f)
+    return path
+
+
+def test_text_under_an_annotation_is_covered_and_an_annotations_text_is_said_unchecked(base: Path) -> None:
+    """Main drew annotations in every render (the text layer too): text under a stamp's box looked
+    as printed, and the text in a stamp's appearance (not among pdfplumber's glyphs) passed."""
+    found = pc.check_pdf(_annotate(base, base.with_name("annotated.pdf")))
+    letters = _letters(found)
+    plain = _letters(pc.check_pdf(base))
+    assert letters["covered"] - plain["covered"] and set(letters["covered"] - plain["covered"]) <= set(
+        "clear"
+    )
+    assert letters["contrast"] == plain["contrast"]
+    unchecked = [f.detail for f in found if f.kind == "unchecked"]
+    assert unchecked == [
+        "the text in 1 annotation appearance(s) is not checked (pdfplumber does not report it)"
+    ]
