@@ -122,6 +122,18 @@ def test_a_page_is_checked_where_it_is_printed(base: Path, name: str) -> None:
     assert found == {}, name
 
 
+def test_a_mediabox_given_from_its_top_right_corner(base: Path) -> None:
+    """A MediaBox [595 842 0 0] (any two opposite corners will do): pdfminer's layout starts at its
+    first corner, pdfplumber's offsets at the lower-left one. Main reported every glyph off the
+    page and missed the hidden and the faint word."""
+    writer = PdfWriter(clone_from=PdfReader(str(base)))
+    writer.pages[0][NameObject("/MediaBox")] = ArrayObject([NumberObject(v) for v in (595, 842, 0, 0)])
+    path = base.with_name("reversed.pdf")
+    with path.open("wb") as f:
+        writer.write(f)
+    assert _letters(pc.check_pdf(path)) == _letters(pc.check_pdf(base))
+
+
 def test_the_frame_is_pdfiums_printed_area(base: Path) -> None:
     """Each variant's frame: the printed area in user space PDFium reports, its size turned."""
     for name, ((x, y), rotate, crop) in VARIANTS.items():
