@@ -14,7 +14,9 @@ For every page checked it reports:
   to its cut line, or across it: a cut a millimetre off makes such a frame visibly lopsided;
 * ``contrast``: text whose contrast with what lies under it is below 4.5:1 (WCAG AA), measured on
   the rendered page (see :mod:`kitgen.paper.pagepixels`);
-* ``covered``: text partly hidden by a shape drawn after it (a label under a card).
+* ``covered``: text partly hidden by a shape drawn after it (a label under a card);
+* ``unchecked``: a page the pixel checks could not be run on (PDFium prints it elsewhere than
+  pdfplumber's coordinates say: see :class:`kitgen.paper.pagepixels.Frame`), said, not passed.
 
 Cut lines come from what the page shows: a card is a rectangle of the card's size plus its
 bleed (the background every card is drawn on), its cut line that rectangle less the bleed, or a
@@ -39,7 +41,7 @@ from pypdf import PdfReader
 
 from ..core.colour import hex_of
 from ..core.manifest import CardPages, KitManifest, from_json
-from .pagepixels import PdfChar, page_chars
+from .pagepixels import Frame, PdfChar, page_chars, page_frame
 
 if TYPE_CHECKING:
     from pdfplumber.page import Page
@@ -52,7 +54,7 @@ Rect = tuple[float, float, float, float]  # x0, top, x1, bottom (pdfplumber's co
 class Finding:
     file: str
     page: int
-    kind: str  # font | overlap | outside | cut | crossing | frame | contrast | covered
+    kind: str  # font | overlap | outside | cut | crossing | frame | contrast | covered | unchecked
     detail: str
 
     def __str__(self) -> str:
@@ -142,11 +144,14 @@ def overlaps(chars: Sequence[PdfChar], file: str, page: int) -> list[Finding]:
     return out
 
 
-def outside(chars: Sequence[PdfChar], width: float, height: float, file: str, page: int) -> list[Finding]:
+def outside(chars: Sequence[PdfChar], area: Rect, file: str, page: int) -> list[Finding]:
+    """Glyphs that leave the page's printed ``area`` (its CropBox within its MediaBox, in
+    pdfplumber's coordinates: :class:`kitgen.paper.pagepixels.Frame`) by more than half a point."""
+    x0, top, x1, bottom = area[0] - 0.5, area[1] - 0.5, area[2] + 0.5, area[3] + 0.5
     out = []
     for c in chars:
         b = _box(c)
-        if c["text"].strip() and (b[0] < -0.5 or b[1] < -0.5 or b[2] > width + 0.5 or b[3] > height + 0.5):
+        if c["text"].strip() and (b[0] < x0 or b[1] < top or b[2] > x1 or b[3] > bottom):
             out.append(
                 Finding(file, page, "outside", f"{c['text']!r} at ({b[0]:.0f}, {b[1]:.0f}) leaves the page")
             )
@@ -298,16 +303,26 @@ def card_cuts(page: Page, card_mm: tuple[float, float], bleed_mm: float) -> list
     return out
 
 
-def pixel_findings(path: Path, number: int, chars: Sequence[PdfChar]) -> list[Finding]:
-    """``contrast`` and ``covered`` on one page, from its renders (see :mod:`kitgen.paper.pagepixels`)."""
+def pixel_findings(
+    path: Path, number: int, chars: Sequence[PdfChar], frame: Frame | None = None, annotated: bool = False
+) -> list[Finding]:
+    """``contrast`` and ``covered`` on one page, from its renders (see :mod:`kitgen.paper.pagepixels`)
+    laid where ``frame`` says the page is printed; ``unchecked`` where PDFium prints it elsewhere,
+    and for a page with annotations (``annotated``) that show text."""
     from . import pagepixels as px
 
+    out = []
+    if annotated and (n := px.annotation_text(path, number)):
+        detail = f"the text in {n} annotation appearance(s) is not checked (pdfplumber does not report it)"
+        out.append(Finding(path.name, number, "unchecked", detail))
     items = px.glyphs(chars)
     if not items:
-        return []
-    layers = px.render_layers(path, number)
+        return out
+    try:
+        layers = px.render_layers(path, number, frame)
+    except px.FrameMismatch as e:
+        return [*out, Finding(path.name, number, "unchecked", f"contrast and hidden text not checked: {e}")]
     ink = px.ink_mask(layers)
-    out = []
     hidden = px.covered(layers, items, ink)
     for run in px.runs(hidden):
         g = run[0][0]
@@ -358,8 +373,9 @@ def check_pdf(
         for n in numbers:
             page = pdf.pages[n - 1]
             chars = [c for c in page_chars(page) if c["text"].strip()]
+            frame = page_frame(page)
             found += overlaps(chars, path.name, n)
-            found += outside(chars, float(page.width), float(page.height), path.name, n)
+            found += outside(chars, frame.box, path.name, n)
             rects = cuts(n, page) if cuts is not None else None
             if rects:
                 margin = margin_mm * MM
@@ -369,7 +385,8 @@ def check_pdf(
                 found += crossings(chars, lines, path.name, n)
                 found += frames(page, rects, margin, path.name, n)
             if pixels is True or (not isinstance(pixels, bool) and n in pixels):
-                found += pixel_findings(path, n, chars)
+                annotated = page.page_obj.attrs.get("Annots") is not None
+                found += pixel_findings(path, n, chars, frame, annotated)
     return found
 
 

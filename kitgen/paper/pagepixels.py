@@ -130,8 +130,14 @@ _KEPT: dict[tuple[object, ...], tuple[tuple[object, ...], ...]] = {}
 
 
 def _page_key(page: Page) -> tuple[object, ...] | None:
-    """The page's number and its file's identity, size and modification time; None for a PDF not
-    opened from a file by name."""
+    """The page's number, the Unicode normalisation its PDF was opened with (the glyphs' text is
+    normalised with it) and its file's identity, size and modification time; None for a PDF not
+    opened from a file by name, and for a part of a page (a cropped page keeps only some of its
+    glyphs: its glyphs are not the whole page's)."""
+    from pdfplumber.page import Page as WholePage
+
+    if type(page) is not WholePage:
+        return None
     name = getattr(page.pdf.stream, "name", None)
     if not isinstance(name, str):
         return None
@@ -139,7 +145,8 @@ def _page_key(page: Page) -> tuple[object, ...] | None:
         st = os.stat(name)
     except OSError:
         return None
-    return (os.path.realpath(name), st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, page.page_number)
+    norm = page.pdf.unicode_norm
+    return (os.path.realpath(name), st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, page.page_number, norm)
 
 
 DPI = 150
@@ -147,38 +154,121 @@ MIN_CONTRAST = AA
 SENTINEL = (1, 254, 3)  # a colour no kit prints: marks pixels outside a glyph's ink
 
 
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class Frame:
+    """Where a page is printed: its printed area in pdfplumber's coordinates and in PDF user space.
+
+    What is printed of a page is its CropBox cut to its MediaBox (the MediaBox where there is no
+    CropBox or it is empty), turned by /Rotate: PDFium renders that, its top-left corner the
+    render's pixel (0, 0). pdfplumber's glyph boxes are pdfminer's layout (the page turned by
+    /Rotate, from the MediaBox's corner) moved by pdfplumber's own offsets (its MediaBox's top and
+    left), so every glyph box and the render differ by one shift: a glyph's box less ``box``'s
+    top-left corner, times the render's scale, is where the glyph is in the render, whatever the
+    MediaBox's origin, the rotation or the CropBox. ``crop`` and ``rotation`` are what PDFium must
+    report for the page (:func:`render_layers` compares them) for that to hold."""
+
+    box: Box  # the printed area: x0, top, x1, bottom in pdfplumber's coordinates
+    crop: Box  # the printed area in PDF user space: left, bottom, right, top
+    rotation: int  # clockwise, in degrees: 0, 90, 180 or 270, as pdfminer's layout turns the page
+
+
+def page_frame(page: Page) -> Frame:
+    """The :class:`Frame` of a pdfplumber page (of the whole page a cropped page is part of), with
+    pdfminer's and pdfplumber's own formulas (pdfminer.pdfinterp.PDFPageInterpreter.process_page's
+    matrix, pdfplumber.page.Page.process_object's offsets)."""
+    root = page.root_page
+    obj = root.page_obj
+    x0, y0, x1, y1 = (float(v) for v in obj.mediabox)  # as pdfminer's layout reads it
+    rotation = obj.rotate if obj.rotate in (90, 180, 270) else 0
+    media = (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+    crop = media
+    if obj.attrs.get("CropBox") is not None:
+        c0, c1, c2, c3 = (float(v) for v in obj.cropbox)
+        c0, c1, c2, c3 = min(c0, c2), min(c1, c3), max(c0, c2), max(c1, c3)
+        if c2 > c0 and c3 > c1:
+            cut = (max(c0, media[0]), max(c1, media[1]), min(c2, media[2]), min(c3, media[3]))
+            crop = cut if cut[2] > cut[0] and cut[3] > cut[1] else (0.0, 0.0, 0.0, 0.0)
+    a, b, c, d, e, f = {
+        90: (0, -1, 1, 0, -y0, x1),
+        180: (-1, 0, 0, -1, x1, y1),
+        270: (0, 1, -1, 0, y1, -x0),
+    }.get(rotation, (1, 0, 0, 1, -x0, -y0))
+    xs = [a * x + c * y + e for x, y in ((crop[0], crop[1]), (crop[2], crop[3]))]
+    ys = [b * x + d * y + f for x, y in ((crop[0], crop[1]), (crop[2], crop[3]))]
+    left, top, _, bottom = (float(v) for v in root.mediabox)
+    height = bottom - top
+    box = (min(xs) + left, height - max(ys) + top, max(xs) + left, height - min(ys) + top)
+    return Frame(box, crop, rotation)
+
+
+class FrameMismatch(ValueError):
+    """PDFium prints a page's area elsewhere than pdfplumber's coordinates say (a page the glyph
+    boxes and the pixels could not be laid over each other for)."""
+
+
 @dataclass(frozen=True)
 class Layers:
-    """One page three ways, at :data:`DPI`."""
+    """One page three ways, at :data:`DPI`; ``origin`` is the render's top-left corner in
+    pdfplumber's coordinates (:class:`Frame`)."""
 
     full: Image.Image  # RGB: the page as printed
     under: Image.Image  # RGB: the page without its text
     text: Image.Image  # RGBA: the text alone, on transparent
+    origin: tuple[float, float] = (0.0, 0.0)
 
     @property
     def scale(self) -> float:
         return DPI / 72
 
 
-def render_layers(path: Path, number: int) -> Layers:
-    """Render page ``number`` (1-based) of the PDF at ``path`` as :class:`Layers`."""
-    return Layers(_render(path, number, "all"), _render(path, number, "under"), _render(path, number, "text"))
+def render_layers(path: Path, number: int, frame: Frame | None = None) -> Layers:
+    """Render page ``number`` (1-based) of the PDF at ``path`` as :class:`Layers`, laid where
+    ``frame`` says the page is printed (a page printed from (0, 0) without one). Raises
+    :class:`FrameMismatch` if PDFium's printed area or rotation is not ``frame``'s."""
+    full = _render(path, number, "all", frame)
+    origin = (frame.box[0], frame.box[1]) if frame is not None else (0.0, 0.0)
+    return Layers(full, _render(path, number, "under"), _render(path, number, "text"), origin)
 
 
-def _render(path: Path, number: int, keep: str) -> Image.Image:
+def _check_frame(page: object, frame: Frame) -> None:
+    import pypdfium2.raw as raw
+
+    rect = raw.FS_RECTF()
+    if not raw.FPDF_GetPageBoundingBox(page, rect):
+        raise FrameMismatch("PDFium gives no printed area")
+    theirs = (rect.left, rect.bottom, rect.right, rect.top)
+    rotation = raw.FPDFPage_GetRotation(page) * 90
+    # PDFium keeps coordinates as 32-bit floats: a hundredth of a point is well within a pixel.
+    if rotation != frame.rotation or any(abs(u - v) > 0.01 for u, v in zip(theirs, frame.crop)):
+        raise FrameMismatch(
+            f"PDFium prints ({', '.join(f'{v:g}' for v in theirs)}) turned {rotation}, pdfplumber's "
+            f"coordinates say ({', '.join(f'{v:g}' for v in frame.crop)}) turned {frame.rotation}"
+        )
+
+
+def _render(path: Path, number: int, keep: str, frame: Frame | None = None) -> Image.Image:
     import pypdfium2 as pdfium
 
     pdf = pdfium.PdfDocument(str(path))
     try:
         page = pdf[number - 1]
+        if frame is not None:
+            _check_frame(page.raw, frame)
         # The objects taken out are rendered from the page's list of objects as it is in memory; the
         # file is not written, so its content stream is not generated again (a tenth of the check).
         removed = [] if keep == "all" else _strip(page.raw, keep == "under")
+        # Annotations are drawn over the page as printed, and are neither under its text nor text
+        # pdfplumber reports: text under an annotation's appearance is covered by it.
+        annotations = keep == "all"
         try:
             if keep == "text":
-                image: Image.Image = page.render(scale=DPI / 72, fill_color=(255, 255, 255, 0)).to_pil()
+                bitmap = page.render(scale=DPI / 72, fill_color=(255, 255, 255, 0), draw_annots=False)
+                image: Image.Image = bitmap.to_pil()
                 return image.convert("RGBA")
-            image = page.render(scale=DPI / 72).to_pil()
+            image = page.render(scale=DPI / 72, draw_annots=annotations).to_pil()
             return image.convert("RGB")
         finally:
             _destroy(removed)
@@ -191,10 +281,11 @@ FORM_DEPTH = 15  # Form XObjects within forms that are looked into (pypdfium2's 
 
 
 def _strip(page: object, text: bool) -> list[object]:
-    """Take out of the (raw PDFium) page its text objects, inside Form XObjects too (``text``), or
-    every object but its text (a form with them: text inside a form is not the page's own text
-    layer, as before). Returns the objects taken out, now the caller's to destroy. PDFium's own
-    calls on the raw handles: pypdfium2's wrapper of each object was most of this step's time."""
+    """Take out of the (raw PDFium) page its text objects (``text``), or every object but its text,
+    inside Form XObjects too (a form is looked into, not taken out: the text inside it is text of
+    the page, which pdfplumber reports among the page's glyphs). Returns the objects taken out, now
+    the caller's to destroy. PDFium's own calls on the raw handles: pypdfium2's wrapper of each
+    object was most of this step's time."""
     import pypdfium2.raw as raw
 
     removed: list[object] = []
@@ -206,15 +297,50 @@ def _strip(page: object, text: bool) -> list[object]:
         objects = [get(parent, i) for i in range(count(parent))]
         for obj in objects:
             kind = raw.FPDFPageObj_GetType(obj)
-            if (kind == raw.FPDF_PAGEOBJ_TEXT) == text:
+            if kind == raw.FPDF_PAGEOBJ_FORM and level < FORM_DEPTH - 1:
+                walk(obj, True, level + 1)
+            elif (kind == raw.FPDF_PAGEOBJ_TEXT) == text:
                 if not remove(parent, obj):
                     raise RuntimeError(f"PDFium could not take out an object of page {parent}")
                 removed.append(obj)
-            elif text and kind == raw.FPDF_PAGEOBJ_FORM and level < FORM_DEPTH - 1:
-                walk(obj, True, level + 1)
 
     walk(page, False, 0)
     return removed
+
+
+def annotation_text(path: Path, number: int) -> int:
+    """How many annotations of page ``number`` (1-based) PDFium shows with text in their
+    appearance: text pdfplumber does not report among the page's glyphs, so no check measures it."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    def has_text(parent: object, form: bool, level: int) -> bool:
+        count = raw.FPDFFormObj_CountObjects if form else raw.FPDFAnnot_GetObjectCount
+        get = raw.FPDFFormObj_GetObject if form else raw.FPDFAnnot_GetObject
+        for i in range(count(parent)):
+            obj = get(parent, i)
+            kind = raw.FPDFPageObj_GetType(obj)
+            if kind == raw.FPDF_PAGEOBJ_TEXT or (
+                kind == raw.FPDF_PAGEOBJ_FORM and level < FORM_DEPTH - 1 and has_text(obj, True, level + 1)
+            ):
+                return True
+        return False
+
+    unseen = raw.FPDF_ANNOT_FLAG_HIDDEN | raw.FPDF_ANNOT_FLAG_NOVIEW
+    pdf = pdfium.PdfDocument(str(path))
+    try:
+        page = pdf[number - 1]
+        found = 0
+        for i in range(raw.FPDFPage_GetAnnotCount(page.raw)):
+            annot = raw.FPDFPage_GetAnnot(page.raw, i)
+            try:
+                found += not raw.FPDFAnnot_GetFlags(annot) & unseen and has_text(annot, False, 0)
+            finally:
+                raw.FPDFPage_CloseAnnot(annot)
+        page.close()
+        return found
+    finally:
+        pdf.close()
 
 
 def _destroy(objects: list[object]) -> None:
@@ -271,10 +397,12 @@ def glyphs(chars: Sequence[PdfChar]) -> list[Glyph]:
 
 
 def _pixels(layers: Layers, box: tuple[float, float, float, float]) -> tuple[int, int, int, int]:
+    """A glyph box's pixels in the layers (see :class:`Frame`), cut to the render."""
     s = layers.scale
     w, h = layers.full.size
-    x0, y0 = max(0, int(box[0] * s)), max(0, int(box[1] * s))
-    x1, y1 = min(w, int(box[2] * s) + 1), min(h, int(box[3] * s) + 1)
+    ox, oy = layers.origin
+    x0, y0 = max(0, int((box[0] - ox) * s)), max(0, int((box[1] - oy) * s))
+    x1, y1 = min(w, int((box[2] - ox) * s) + 1), min(h, int((box[3] - oy) * s) + 1)
     return x0, y0, max(x0, x1), max(y0, y1)
 
 

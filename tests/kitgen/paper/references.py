@@ -15,20 +15,27 @@ from kitgen.paper import pagepixels as px
 
 
 def render_before(path: Path, number: int, keep: str) -> Image.Image:
-    """The layers as rendered before: pypdfium2's object wrappers, removal and generated content."""
+    """The layers as rendered before: pypdfium2's object wrappers, removal and generated content.
+    The text layer keeps the Form XObjects pypdfium2 looks into (the text inside them is the page's
+    text) and takes out every other object but text, theirs too."""
     pdf = pdfium.PdfDocument(str(path))
     try:
         page = pdf[number - 1]
         if keep != "all":
-            for obj in list(page.get_objects()):
+            for obj in list(page.get_objects(max_depth=px.FORM_DEPTH)):
+                looked_into = obj.type == raw.FPDF_PAGEOBJ_FORM and obj.level < px.FORM_DEPTH - 1
+                if keep == "text" and looked_into:
+                    continue
                 if (obj.type == raw.FPDF_PAGEOBJ_TEXT) == (keep == "under"):
                     page.remove_obj(obj)
             page.gen_content()
         image: Image.Image
+        annotations = keep == "all"  # annotations are drawn over the page as printed only
         if keep == "text":
-            image = page.render(scale=px.DPI / 72, fill_color=(255, 255, 255, 0)).to_pil().convert("RGBA")
+            bitmap = page.render(scale=px.DPI / 72, fill_color=(255, 255, 255, 0), draw_annots=False)
+            image = bitmap.to_pil().convert("RGBA")
         else:
-            image = page.render(scale=px.DPI / 72).to_pil().convert("RGB")
+            image = page.render(scale=px.DPI / 72, draw_annots=annotations).to_pil().convert("RGB")
         return image
     finally:
         pdf.close()
