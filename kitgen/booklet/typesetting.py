@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from reportlab.lib.colors import HexColor
-from reportlab.pdfbase.pdfmetrics import registerFontFamily
+from reportlab.pdfbase.pdfmetrics import registerFontFamily, stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     BaseDocTemplate,
@@ -62,10 +62,10 @@ class _Doc(BaseDocTemplate):
         c.setFont(FONT, 7)
         c.setFillColor(HexColor("#555555"))
         w, _height = self.pagesize
-        c.drawString(self.leftMargin, self.bottomMargin - mm(7), self.footer)
-        c.drawRightString(
-            w - self.rightMargin, self.bottomMargin - mm(7), _("page {page}").format(page=doc.page)
-        )
+        page = _("page {page}").format(page=doc.page)
+        room = self.width - stringWidth(page, FONT, 7) - mm(4)
+        c.drawString(self.leftMargin, self.bottomMargin - mm(7), fitted(self.footer, room, FONT, 7))
+        c.drawRightString(w - self.rightMargin, self.bottomMargin - mm(7), page)
         c.restoreState()
 
     def afterFlowable(self, flowable: Flowable) -> None:
@@ -76,6 +76,20 @@ class _Doc(BaseDocTemplate):
             self.canv.bookmarkPage(key)
             self.canv.addOutlineEntry(flowable.text, key, level, closed=level > 0)
             self.notify("TOCEntry", (level, flowable.toc_markup, self.page, key))
+
+
+def fitted(footer: str, room: float, font: str, size: float) -> str:
+    """``footer`` (a booklet's title, `` · kitgen `` and its name) as it fits in ``room`` points:
+    whole, or its title cut short with an ellipsis and the name kept, or, where even the name does
+    not fit, cut short itself. A long title ran into the page number and off the page."""
+    if stringWidth(footer, font, size) <= room:
+        return footer
+    title, sep, name = footer.rpartition(" · ")
+    keep = f"… · {name}" if sep and stringWidth(f"… · {name}", font, size) <= room else "…"
+    head = title if keep != "…" else footer
+    while head and stringWidth(head.rstrip() + keep, font, size) > room:
+        head = head[:-1]
+    return head.rstrip() + keep
 
 
 def diagram_capacity(paper: tuple[float, float], a5: bool) -> int:

@@ -411,7 +411,10 @@ def check_kit(folder: Path, every_card_page: bool = False, sample_pixels: bool =
     from ..core.templates import load_templates
     from .labels import label_boxes
 
-    manifest = from_json(json.loads((folder / "manifest.json").read_text(encoding="utf-8")))
+    data = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    if not isinstance(data, dict):
+        raise ValueError("its manifest.json is not a JSON object")
+    manifest = from_json(data)
     kit = manifest if isinstance(manifest, KitManifest) else None
     found: list[Finding] = []
     pdfs = [f["path"] for f in manifest.files if f["path"].endswith(".pdf")]
@@ -438,11 +441,34 @@ def check_kit(folder: Path, every_card_page: bool = False, sample_pixels: bool =
     return found
 
 
-USAGE = """usage: python -m kitgen.paper.pagecheck [--quick] KIT_FOLDER
+USAGE = """usage: python -m kitgen.paper.pagecheck [--quick] KIT_FOLDER | FILE.pdf
 
-Checks every page of the kit's PDFs (see kitgen/paper/pagecheck.py); --quick renders only the
-calibration pages and the first front and back page of each card type for the pixel checks
-(contrast, covered). Exit code 1 if anything is found."""
+Checks every page of the kit's PDFs, or of one PDF (see kitgen/paper/pagecheck.py); --quick
+renders only the calibration pages and the first front and back page of each card type of a kit's
+card sheets for the pixel checks (contrast, covered). Exit code 1 if anything is found, 2 if the
+folder or file cannot be read as a kit or a PDF."""
+
+
+def _unreadable() -> tuple[type[BaseException], ...]:
+    """What a folder that is no kit, or a file that is no PDF, raises while it is read: the
+    manifest's JSON and fields (a field of the wrong type: AttributeError, KeyError, TypeError), and
+    the three PDF readers' own errors."""
+    from pdfminer.pdfparser import PDFSyntaxError
+    from pdfminer.psexceptions import PSException
+    from pypdf.errors import PyPdfError
+    from pypdfium2 import PdfiumError
+
+    return (
+        OSError,
+        ValueError,
+        AttributeError,
+        KeyError,
+        TypeError,
+        PyPdfError,
+        PDFSyntaxError,
+        PSException,
+        PdfiumError,
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -452,7 +478,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     if len(args) != 1 or args[0].startswith("-"):
         print(USAGE, file=sys.stderr)
         return 2
-    found = check_kit(Path(args[0]), every_card_page=True, sample_pixels=quick)
+    target = Path(args[0])
+    if not target.exists():
+        print(f"pagecheck: {target}: no such folder or file", file=sys.stderr)
+        return 2
+    try:
+        if target.is_dir():
+            found = check_kit(target, every_card_page=True, sample_pixels=quick)
+        else:
+            found = check_pdf(target)
+    except _unreadable() as e:
+        what = "a kit folder (manifest.json)" if target.is_dir() else "a PDF"
+        print(f"pagecheck: {target}: cannot be read as {what}: {type(e).__name__}: {e}", file=sys.stderr)
+        return 2
     for f in found:
         print(f)
     print(f"{len(found)} problem(s)")

@@ -1,0 +1,69 @@
+"""``python -m kitgen.paper.pagecheck`` (:func:`kitgen.paper.pagecheck.main`) as a user runs it:
+on a kit folder or on one PDF; a path that is neither, a file that is no PDF, a folder whose
+manifest is missing or hostile: exit code 2 and one line naming the path, never a traceback."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from reportlab.pdfgen.canvas import Canvas
+
+from kitgen.paper.pagecheck import main
+
+
+def _pdf(path: Path, text: str, x: float) -> Path:
+    c = Canvas(str(path), pagesize=(200, 200), invariant=1)
+    c.setFont("Courier", 10)  # a standard font: the check names it as not embedded
+    c.drawString(x, 100, text)
+    c.save()
+    return path
+
+
+def test_one_pdf_is_checked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([str(_pdf(tmp_path / "off.pdf", "off the page", 180))]) == 1
+    out = capsys.readouterr().out
+    assert "off.pdf p. 1: outside:" in out and "not embedded" in out and out.endswith("problem(s)\n")
+
+
+@pytest.mark.parametrize(
+    "make,says",
+    [
+        (lambda d: d / "nowhere", "no such folder or file"),
+        (lambda d: (d / "a.pdf").write_text("not a pdf") and d / "a.pdf", "cannot be read as a PDF"),
+        (lambda d: d, "cannot be read as a kit folder (manifest.json): FileNotFoundError"),
+        (
+            lambda d: (d / "manifest.json").write_text(json.dumps({"kit": 1})) and d,
+            "cannot be read as a kit folder (manifest.json): KeyError",
+        ),
+        (
+            lambda d: (d / "manifest.json").write_text("{not json") and d,
+            "cannot be read as a kit folder (manifest.json): JSONDecodeError",
+        ),
+        (
+            lambda d: (d / "manifest.json").write_text(json.dumps([1, 2])) and d,
+            "(manifest.json): ValueError: its manifest.json is not a JSON object",
+        ),
+        (
+            lambda d: (
+                (d / "manifest.json").write_text(
+                    json.dumps({"kit": "k", "kitgen": 1, "game": "g", "paper": 1, "files": 7, "folder": 1})
+                )
+                and d
+            ),
+            "cannot be read as a kit folder (manifest.json): ",
+        ),
+    ],
+)
+def test_what_is_no_kit_and_no_pdf_is_said_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], make: object, says: str
+) -> None:
+    target = make(tmp_path)  # type: ignore[operator]
+    assert main([str(target)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"pagecheck: {target}: ") and says in err and "Traceback" not in err
+
+
+def test_usage(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([]) == 2 and "KIT_FOLDER | FILE.pdf" in capsys.readouterr().err
