@@ -84,6 +84,9 @@ class _Two(Value):
     def kg_value(self) -> Any:
         return 2
 
+    def __repr__(self) -> str:  # the test's id: the same in every xdist worker (no address)
+        return "_Two()"
+
 
 def _resolved(order: list[Any], by_as_int: bool) -> tuple[str, Any]:
     """("ok", the resolution) or ("refused", the message): _rearrange_resolve's, or each position
