@@ -452,9 +452,11 @@ folder or file cannot be read as a kit or a PDF."""
 def _unreadable() -> tuple[type[BaseException], ...]:
     """What a folder that is no kit, or a file that is no PDF, raises while it is read: the
     manifest's JSON and fields (a field of the wrong type: AttributeError, KeyError, TypeError), and
-    the three PDF readers' own errors."""
+    the three PDF readers' own errors (pdfplumber's wrap pdfminer's, and say a box is not numbers),
+    and a manifest or PDF nested too deep to read (RecursionError)."""
     from pdfminer.pdfparser import PDFSyntaxError
     from pdfminer.psexceptions import PSException
+    from pdfplumber.utils.exceptions import MalformedPDFException, PdfminerException
     from pypdf.errors import PyPdfError
     from pypdfium2 import PdfiumError
 
@@ -468,6 +470,9 @@ def _unreadable() -> tuple[type[BaseException], ...]:
         PDFSyntaxError,
         PSException,
         PdfiumError,
+        PdfminerException,
+        MalformedPDFException,
+        RecursionError,
     )
 
 
@@ -489,7 +494,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             found = check_pdf(target)
     except _unreadable() as e:
         what = "a kit folder (manifest.json)" if target.is_dir() else "a PDF"
-        print(f"pagecheck: {target}: cannot be read as {what}: {type(e).__name__}: {e}", file=sys.stderr)
+        said = " ".join(str(e).split())  # one line, whatever the reader's message holds
+        print(f"pagecheck: {target}: cannot be read as {what}: {type(e).__name__}: {said}", file=sys.stderr)
         return 2
     for f in found:
         print(f)

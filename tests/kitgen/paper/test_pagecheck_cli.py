@@ -65,5 +65,31 @@ def test_what_is_no_kit_and_no_pdf_is_said_so(
     assert err.startswith(f"pagecheck: {target}: ") and says in err and "Traceback" not in err
 
 
+def _bad_box(path: Path) -> Path:
+    """A PDF pypdf reads whole whose MediaBox holds a name: pdfplumber's own errors (not pdfminer's)."""
+    data = _pdf(path, "x", 20).read_bytes()
+    path.write_bytes(data.replace(b"/MediaBox [ 0 0 200 200 ]", b"/MediaBox [ 0 0 200 /XY ]"))
+    return path
+
+
+@pytest.mark.parametrize(
+    "make,says",
+    [
+        (_bad_box, "cannot be read as a PDF: PdfminerException: "),
+        (
+            lambda d: (d / "manifest.json").write_text("[" * 100_000 + "]" * 100_000) and d,
+            "cannot be read as a kit folder (manifest.json): RecursionError: ",
+        ),
+    ],
+)
+def test_what_the_readers_raise_beyond_their_own_errors_is_said_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], make: object, says: str
+) -> None:
+    target = make(tmp_path / "box.pdf" if make is _bad_box else tmp_path)  # type: ignore[operator]
+    assert main([str(target)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"pagecheck: {target}: ") and says in err and err.count("\n") == 1
+
+
 def test_usage(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([]) == 2 and "KIT_FOLDER | FILE.pdf" in capsys.readouterr().err
