@@ -484,16 +484,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(USAGE, file=sys.stderr)
         return 2
     target = Path(args[0])
-    if not target.exists():
+    try:  # a path the system refuses to look up (a name too long, a folder not to be entered)
+        there, folder = target.exists(), target.is_dir()
+    except OSError as e:
+        print(f"pagecheck: {target}: cannot be looked up: {type(e).__name__}: {e.strerror}", file=sys.stderr)
+        return 2
+    if not there:
         print(f"pagecheck: {target}: no such folder or file", file=sys.stderr)
         return 2
     try:
-        if target.is_dir():
-            found = check_kit(target, every_card_page=True, sample_pixels=quick)
-        else:
-            found = check_pdf(target)
+        found = check_kit(target, every_card_page=True, sample_pixels=quick) if folder else check_pdf(target)
     except _unreadable() as e:
-        what = "a kit folder (manifest.json)" if target.is_dir() else "a PDF"
+        what = "a kit folder (manifest.json)" if folder else "a PDF"
         said = " ".join(str(e).split())  # one line, whatever the reader's message holds
         print(f"pagecheck: {target}: cannot be read as {what}: {type(e).__name__}: {said}", file=sys.stderr)
         return 2

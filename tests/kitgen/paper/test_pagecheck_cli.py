@@ -91,5 +91,12 @@ def test_what_the_readers_raise_beyond_their_own_errors_is_said_so(
     assert err.startswith(f"pagecheck: {target}: ") and says in err and err.count("\n") == 1
 
 
+def test_a_path_not_looked_up_is_said_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / ("a" * 5000)  # longer than any file name: stat says ENAMETOOLONG
+    assert main([str(target)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"pagecheck: {target}: cannot be looked up: OSError: ") and err.count("\n") == 1
+
+
 def test_usage(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([]) == 2 and "KIT_FOLDER | FILE.pdf" in capsys.readouterr().err
