@@ -464,7 +464,7 @@ def _unreadable() -> tuple[type[BaseException], ...]:
         OSError,
         ValueError,
         AttributeError,
-        KeyError,
+        LookupError,  # KeyError, and IndexError: a MediaBox of fewer than four numbers (pdfplumber)
         TypeError,
         PyPdfError,
         PDFSyntaxError,

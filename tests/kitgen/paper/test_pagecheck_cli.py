@@ -72,10 +72,18 @@ def _bad_box(path: Path) -> Path:
     return path
 
 
+def _short_box(path: Path) -> Path:
+    """A PDF pypdf reads whole whose MediaBox has three numbers: pdfplumber's IndexError."""
+    data = _pdf(path, "x", 20).read_bytes()
+    path.write_bytes(data.replace(b"/MediaBox [ 0 0 200 200 ]", b"/MediaBox [ 0 0 200     ]"))
+    return path
+
+
 @pytest.mark.parametrize(
     "make,says",
     [
         (_bad_box, "cannot be read as a PDF: PdfminerException: "),
+        (_short_box, "cannot be read as a PDF: IndexError: "),
         (
             lambda d: (d / "manifest.json").write_text("[" * 100_000 + "]" * 100_000) and d,
             "cannot be read as a kit folder (manifest.json): RecursionError: ",
@@ -85,7 +93,7 @@ def _bad_box(path: Path) -> Path:
 def test_what_the_readers_raise_beyond_their_own_errors_is_said_so(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], make: object, says: str
 ) -> None:
-    target = make(tmp_path / "box.pdf" if make is _bad_box else tmp_path)  # type: ignore[operator]
+    target = make(tmp_path / "box.pdf" if make in (_bad_box, _short_box) else tmp_path)  # type: ignore[operator]
     assert main([str(target)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"pagecheck: {target}: ") and says in err and err.count("\n") == 1
