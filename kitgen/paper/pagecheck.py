@@ -451,9 +451,10 @@ folder or file cannot be read as a kit or a PDF."""
 
 def _unreadable() -> tuple[type[BaseException], ...]:
     """What a folder that is no kit, or a file that is no PDF, raises while it is read: the
-    manifest's JSON and fields (a field of the wrong type: AttributeError, KeyError, TypeError), and
-    the three PDF readers' own errors (pdfplumber's wrap pdfminer's, and say a box is not numbers),
-    and a manifest or PDF nested too deep to read (RecursionError)."""
+    manifest's JSON and fields (a field missing or of the wrong type: AttributeError, LookupError,
+    TypeError), the three PDF readers' own errors (pdfplumber's wrap pdfminer's, and say a box is
+    not numbers; its IndexError: a box of fewer than four), and a manifest or PDF nested too deep to
+    read (RecursionError)."""
     from pdfminer.pdfparser import PDFSyntaxError
     from pdfminer.psexceptions import PSException
     from pdfplumber.utils.exceptions import MalformedPDFException, PdfminerException
