@@ -424,7 +424,11 @@ def check_kit(folder: Path, every_card_page: bool = False, sample_pixels: bool =
             info = kit.sheets["cards"]
             card = (kit.card["width_mm"], kit.card["height_mm"])
             bleed, safe = kit.profile["bleed_mm"], kit.profile["safe_mm"]
-            sample = _sample(range(1, info["calibration_pages"] + 1), kit.card_pages or [])
+            # Pages the manifest names past the PDF's last are none of its pages (a hostile
+            # "calibration_pages": 1e9 made a set of a billion pages).
+            last = len(PdfReader(path).pages)
+            calibration = range(1, min(int(info["calibration_pages"]), last) + 1)
+            sample = [n for n in _sample(calibration, kit.card_pages or []) if 1 <= n <= last]
             pages = None if every_card_page else sample
             cuts = lambda n, p, c=card, b=bleed: card_cuts(p, c, b)  # noqa: E731
             found += check_pdf(path, pages, cuts, safe, pixels=set(sample) if sample_pixels else True)

@@ -5,7 +5,9 @@ manifest is missing or hostile: exit code 2 and one line naming the path, never 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from reportlab.pdfgen.canvas import Canvas
@@ -108,3 +110,26 @@ def test_a_path_not_looked_up_is_said_so(tmp_path: Path, capsys: pytest.CaptureF
 
 def test_usage(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([]) == 2 and "KIT_FOLDER | FILE.pdf" in capsys.readouterr().err
+
+
+def test_a_manifests_pages_past_the_pdf_are_none_of_its_pages(
+    built_kit: Callable[..., tuple[Path, Any]], tmp_path: Path
+) -> None:
+    """Hostile: the default kit's card sheets with ``calibration_pages`` a billion (a set of a
+    billion pages before) and a card type's first front past the last page: only the PDF's own
+    pages are checked, and the findings are the kit's own numbers' (none)."""
+    from kitgen.paper.pagecheck import check_kit
+
+    folder, _ = built_kit()
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    manifest["files"] = [f for f in manifest["files"] if f["path"] == "cards.pdf"]
+    own, hostile = tmp_path / "own", tmp_path / "hostile"
+    for where in (own, hostile):
+        where.mkdir()
+        (where / "cards.pdf").write_bytes((folder / "cards.pdf").read_bytes())
+    (own / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    manifest["sheets"]["cards"]["calibration_pages"] = 10**9
+    manifest["card_pages"][0]["fronts"] = [10**9] + manifest["card_pages"][0]["fronts"]
+    (hostile / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    want = [str(f) for f in check_kit(own, sample_pixels=True)]
+    assert want == [] and [str(f) for f in check_kit(hostile, sample_pixels=True)] == want
