@@ -320,7 +320,7 @@ def pixel_findings(
         return out
     try:
         layers = px.render_layers(path, number, frame)
-    except px.FrameMismatch as e:
+    except px.Unrendered as e:
         return [*out, Finding(path.name, number, "unchecked", f"contrast and hidden text not checked: {e}")]
     ink = px.ink_mask(layers)
     hidden = px.covered(layers, items, ink)

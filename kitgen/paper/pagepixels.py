@@ -204,9 +204,18 @@ def page_frame(page: Page) -> Frame:
     return Frame(box, crop, rotation)
 
 
-class FrameMismatch(ValueError):
+class Unrendered(ValueError):
+    """A page whose pixels are not checked, and why (the page check says so: ``unchecked``)."""
+
+
+class FrameMismatch(Unrendered):
     """PDFium prints a page's area elsewhere than pdfplumber's coordinates say (a page the glyph
     boxes and the pixels could not be laid over each other for)."""
+
+
+MAX_PIXELS = 64_000_000
+"""The most pixels a page's render may have: A0 at :data:`DPI` is 35 million (each of its three
+renders some 100 MB); a hostile MediaBox of 14,400 points square would be 900 million."""
 
 
 @dataclass(frozen=True)
@@ -227,7 +236,8 @@ class Layers:
 def render_layers(path: Path, number: int, frame: Frame | None = None) -> Layers:
     """Render page ``number`` (1-based) of the PDF at ``path`` as :class:`Layers`, laid where
     ``frame`` says the page is printed (a page printed from (0, 0) without one). Raises
-    :class:`FrameMismatch` if PDFium's printed area or rotation is not ``frame``'s."""
+    :class:`FrameMismatch` if PDFium's printed area or rotation is not ``frame``'s, :class:`Unrendered`
+    if the page is larger than :data:`MAX_PIXELS` at :data:`DPI`."""
     full = _render(path, number, "all", frame)
     origin = (frame.box[0], frame.box[1]) if frame is not None else (0.0, 0.0)
     return Layers(full, _render(path, number, "under"), _render(path, number, "text"), origin)
@@ -257,6 +267,12 @@ def _render(path: Path, number: int, keep: str, frame: Frame | None = None) -> I
         page = pdf[number - 1]
         if frame is not None:
             _check_frame(page.raw, frame)
+        w, h = page.get_size()
+        if w * h * (DPI / 72) ** 2 > MAX_PIXELS:
+            page.close()
+            raise Unrendered(
+                f"the page ({w / 72 * 25.4:.0f} x {h / 72 * 25.4:.0f} mm) is too large to render"
+            )
         # The objects taken out are rendered from the page's list of objects as it is in memory; the
         # file is not written, so its content stream is not generated again (a tenth of the check).
         removed = [] if keep == "all" else _strip(page.raw, keep == "under")

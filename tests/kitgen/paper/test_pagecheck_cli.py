@@ -133,3 +133,18 @@ def test_a_manifests_pages_past_the_pdf_are_none_of_its_pages(
     (hostile / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     want = [str(f) for f in check_kit(own, sample_pixels=True)]
     assert want == [] and [str(f) for f in check_kit(hostile, sample_pixels=True)] == want
+
+
+def test_a_page_too_large_to_render_is_said_unchecked(tmp_path: Path) -> None:
+    """Hostile: a page 5 m square (900 million pixels at the check's 150 dpi: gigabytes of memory
+    before) is not rendered; the check says its pixels are unchecked, and still reads its text."""
+    from kitgen.paper.pagecheck import check_pdf
+
+    path = tmp_path / "huge.pdf"
+    c = Canvas(str(path), pagesize=(14400, 14400), invariant=1)
+    c.setFont("Courier", 10)
+    c.drawString(100, 100, "on a huge page")
+    c.save()
+    found = [str(f) for f in check_pdf(path)]
+    assert any("unchecked" in f and "(5080 x 5080 mm) is too large to render" in f for f in found), found
+    assert any("not embedded" in f for f in found)
