@@ -80,16 +80,26 @@ class _Doc(BaseDocTemplate):
 
 def fitted(footer: str, room: float, font: str, size: float) -> str:
     """``footer`` (a booklet's title, `` · kitgen `` and its name) as it fits in ``room`` points:
-    whole, or its title cut short with an ellipsis and the name kept, or, where even the name does
-    not fit, cut short itself. A long title ran into the page number and off the page."""
+    whole, or its title cut short after a whole word with an ellipsis and the name kept, or,
+    where even the name does not fit, cut short itself. A long title ran into the page number and
+    off the page; a title cut inside a word left a fragment (a lone ``t``) that reads as a spec's
+    name to the plain-words check."""
     if stringWidth(footer, font, size) <= room:
         return footer
     title, sep, name = footer.rpartition(" · ")
     keep = f"… · {name}" if sep and stringWidth(f"… · {name}", font, size) <= room else "…"
-    head = title if keep != "…" else footer
-    while head and stringWidth(head.rstrip() + keep, font, size) > room:
+    words = (title if keep != "…" else footer).split(" ")
+    while len(words) > 1 and stringWidth(_cut(words) + keep, font, size) > room:
+        words.pop()
+    head = _cut(words)
+    while head and stringWidth(head + keep, font, size) > room:  # one word longer than the room
         head = head[:-1]
-    return head.rstrip() + keep
+    return head + keep
+
+
+def _cut(words: list[str]) -> str:
+    """Words before an ellipsis, without the punctuation that would dangle before it."""
+    return " ".join(words).rstrip(" ,;:([·-")
 
 
 def diagram_capacity(paper: tuple[float, float], a5: bool) -> int:

@@ -40,6 +40,7 @@ def test_a_long_title_is_cut_short_and_the_name_kept(room: float) -> None:
     assert got.endswith("… · kitgen card-selection-original-fast-booklet-a4")
     title = got.removesuffix("… · kitgen card-selection-original-fast-booklet-a4")
     assert LONG.startswith(title) and len(title) > 0
+    assert LONG[len(title)] in " ,"  # after a whole word: no fragment of one (a lone "t")
 
 
 def test_a_room_smaller_than_the_name_cuts_the_whole_footer() -> None:
