@@ -123,6 +123,8 @@ def test_a_manifests_pages_past_the_pdf_are_none_of_its_pages(
     folder, _ = built_kit()
     manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
     manifest["files"] = [f for f in manifest["files"] if f["path"] == "cards.pdf"]
+    manifest["card_pages"] = manifest["card_pages"][:1]  # one card type: a few pages rendered
+    manifest["sheets"]["cards"]["calibration_pages"] = 1
     own, hostile = tmp_path / "own", tmp_path / "hostile"
     for where in (own, hostile):
         where.mkdir()
