@@ -4,6 +4,7 @@ including when a budget or a check stops a run in the middle of a block of steps
 
 from __future__ import annotations
 
+import random
 import sys
 from pathlib import Path
 from typing import Any
@@ -162,10 +163,20 @@ def test_a_shape_noted_by_layout_is_never_another_layouts() -> None:
     assert (shared.hands, shared.extent) == (True, (9, 9))
 
 
-def test_the_kept_shapes_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(compiled_run, "SHAPES_KEPT", 3)
-    layouts = [Layout.make([("w37bound", 1, n, None, None)], (), ()) for n in range(1, 9)]
-    for layout in layouts:
-        compiled_run.note_shape(Shared(), layout)
-        assert len(compiled_run._SHAPES) <= 3
-        assert layout._space is not None  # kept on the layout: it dies with it
+def test_the_shape_is_the_interpreters_on_random_tables() -> None:
+    """Worked out at each new layout (nothing kept by the regions): the interpreter's region by
+    region answer on random tables, ties of cells and of columns among them."""
+    rng = random.Random(37)
+    for _ in range(300):
+        shapes = [
+            (f"w54shape{i}", rng.randint(0, 3), rng.randint(0, 4), None, rng.choice([None, f"w54shape{i}"]))
+            for i in range(rng.randint(1, 6))
+        ]
+        layout = Layout.make(shapes, (), ())
+        extent: tuple[int, int] | None = None
+        for reg in layout.regions:
+            e = (reg.rows, reg.cols)
+            if extent is None or (e[0] * e[1], e[1]) > (extent[0] * extent[1], extent[1]):
+                extent = e
+        hands = any(reg.hand is not None for reg in layout.regions)
+        assert compiled_run._shape(layout) == (hands, extent), shapes
