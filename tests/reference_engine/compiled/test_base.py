@@ -104,6 +104,19 @@ def test_the_helper_usage_kept_is_out_add(monkeypatch: pytest.MonkeyPatch) -> No
         out = got if rng.random() < 0.8 else ()
 
 
+def test_only_a_change_of_one_symbol_to_at_most_one_out_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A turn's owner cards out (several symbols) or a change of several symbols: worked out,
+    nothing kept (nearly every one is new); one symbol to none or one out: kept."""
+    monkeypatch.setattr(base, "_ADDED", {})
+    many = ((3, 1), (5, 2), (7, 4), (9, 1), (11, 6))
+    assert base._out_added(many, {5: -2}) == out_add(many, {5: -2}) == ((3, 1), (7, 4), (9, 1), (11, 6))
+    assert base._out_added((), {3: 1, 5: 2}) == ((3, 1), (5, 2))
+    assert base._out_added(((3, 1), (5, 1)), {5: 1}) == ((3, 1), (5, 2))
+    assert base._ADDED == {}
+    assert base._out_added(((3, 1),), {3: -1}) == () and base._out_added((), {4: 2}) == ((4, 2),)
+    assert base._ADDED == {(((3, 1),), (3, -1)): (), ((), (4, 2)): ((4, 2),)}
+
+
 def test_a_discards_returned_cards_are_read_as_the_plan_lists_them() -> None:
     """A whole row (one slice), scattered slots, one slot, a reversed run: what the plan's
     ``returned`` names, in its order."""
