@@ -60,6 +60,25 @@ def turned(vals: list[int]) -> Sequence[int] | None:
     return flipped
 
 
+_UP: set[int] = set()
+"""Codes met of cards face up (odd, never negative)."""
+
+
+def all_face_up(vals: list[int]) -> bool:
+    """``bool(vals) and min(vals) >= 0 and all(v & 1 for v in vals)``: a card in every place of
+    ``vals``, each face up (one set test in C where every code is one met before)."""
+    if not vals:
+        return False
+    if _UP.issuperset(vals):
+        return True
+    if min(vals) < 0 or not all([v & 1 for v in vals]):
+        return False
+    if len(_UP) > KEPT:
+        _UP.clear()
+    _UP.update(v for v in vals if type(v) is int)
+    return True
+
+
 def _learn(table: dict[int, int], codes: list[int], out: list[int]) -> None:
     """Each int code of ``codes`` with its answer in ``out`` into ``table`` (afresh beyond
     :data:`KEPT`)."""

@@ -65,3 +65,16 @@ def test_only_ints_are_learnt() -> None:
 def test_an_empty_row_is_refused_as_before() -> None:
     with pytest.raises(ValueError):
         codes.turned([])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_row_all_face_up_as_card_by_card(seed: int) -> None:
+    """Attack: rows with an empty place, a card face down, codes never met, and the same rows
+    again once their codes are met: the card-by-card answer every time."""
+    rng = random.Random(seed)
+    for _ in range(100):
+        vals = [rng.choice([EMPTY, -3, *range(0, 24), 2**40 + 1]) for _ in range(rng.randrange(0, 7))]
+        want = bool(vals) and min(vals) >= 0 and all(v & 1 for v in vals)
+        assert codes.all_face_up(vals) is want
+        assert codes.all_face_up(vals) is want
+    assert all(k >= 0 and k & 1 for k in codes._UP)
