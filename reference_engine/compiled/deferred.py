@@ -166,7 +166,7 @@ def discard_if(
             flats, names = return_args(run, cards, to, owners_row)
         except EvalError:
             return None  # each step's own message, at its step
-        if not drop or (layout.inside and not kept_whole(layout, drop)):
+        if not drop or (layout.inside and not tails.kept_row(layout, drop) and not kept_whole(layout, drop)):
             return None
         return drop, flats, names, ()
 

@@ -28,6 +28,7 @@ from . import evaluate as ev
 from .arrows import ArrowRow
 from .base import gather, landed, same_plan
 from .codegen import function_kind, variables_only
+from .codes import face_down, turned
 from .helpers import not_hand_runs
 from .owners import OwnerRow
 from .plans import Defer, build_place_new
@@ -463,9 +464,8 @@ def turn_face_up(what: ev.Expr) -> Callable[[Run], None]:
         want = what.sel(run, "turn") if ev.CHECKED else None
         before = list(cells) if ev.CHECKED else None
         for a, b in not_hand_runs(run.layout):
-            seg = cells[a:b]
             # Put back whole (equal values where none was face up): cheaper than comparing first.
-            cells[a:b] = [v & -2 for v in seg] if min(seg) >= 0 else [v & -2 if v >= 0 else v for v in seg]
+            cells[a:b] = face_down(cells[a:b])
         if before is not None:
             turned = tuple(f for f, (x, y) in enumerate(zip(before, cells)) if x != y)
             if turned != want or any(before[f] ^ 1 != cells[f] for f in turned):
@@ -505,12 +505,11 @@ def turn_row(run: Run, what: ev.Expr, a: int, b: int, down: bool = False) -> boo
     done) where a place of the row is empty (the general turn says which). ``down``: the caller
     knows every card of the row is face down (then each comes face up)."""
     cells = run.cells
-    vals = cells[a:b]
-    if min(vals) < 0:
+    new = turned(cells[a:b])
+    if new is None:
         return False
     if ev.CHECKED and (want := what.sel(run, "turn")) != tuple(range(a, b)):
         raise ev.Mismatch(f"turn {what.text!r}: the slots {a}..{b - 1}, the interpreter {want}")
-    new = [v ^ 1 for v in vals]
     cells[a:b] = new
     revealed = new if down else [v for v in new if v & 1]
     if revealed:

@@ -195,7 +195,7 @@ class Tail:
             first = what.sel(run, "discard")
         except EvalError:
             return False  # its own message, at its step
-        if not first or (layout.inside and not kept_whole(layout, first)):
+        if not first or (layout.inside and not kept_row(layout, first) and not kept_whole(layout, first)):
             return False
         return self._begin(run, from_d=False, first=first)
 
@@ -318,12 +318,12 @@ def build(layout: Layout, d: Args | None, got: Args, m: Args, first: Sequence[in
         extra = more.pop(name, None)
         if extra is None:
             shapes.append((name, r.rows, r.cols, r.unit, r.hand, r.sleeve))
-            src.extend(range(start, start + r.rows * r.cols))
+            src += _slots(start, r.rows * r.cols)
             continue
         if r.hand is None or r.rows != 1:
             return None  # not a hand, or a hand of rows (return_row's general case)
         shapes.append((name, 1, r.cols + len(extra), r.unit, r.hand, r.sleeve))
-        src.extend(range(start, start + r.cols))
+        src += _slots(start, r.cols)
         src.extend(extra)
     for name, extra in more.items():  # new hands, in the order of their first card
         shapes.append((name, 1, len(extra), 1, name, None))
@@ -367,7 +367,46 @@ def _row(reg: Any, row: int, flats: Sequence[int]) -> bool:
     """Whether ``flats`` is the whole row ``row`` (from 1) of ``reg``, in order."""
     cols = reg.cols
     a = reg.offset + (row - 1) * cols
-    return len(flats) == cols and flats[0] == a and tuple(flats) == tuple(range(a, a + cols))
+    if len(flats) != cols or flats[0] != a:
+        return False
+    return (flats if type(flats) is tuple else tuple(flats)) == _slots(a, cols)
+
+
+_SLOTS: dict[tuple[int, int], tuple[int, ...]] = {}
+SLOTS_KEPT = 4096
+"""Runs of slots :func:`_slots` keeps (by start and length: a game meets a few hundred)."""
+
+
+def _slots(a: int, n: int) -> tuple[int, ...]:
+    """``tuple(range(a, a + n))``, kept (its ints made once, not at every build)."""
+    hit = _SLOTS.get((a, n))
+    if hit is None:
+        if len(_SLOTS) >= SLOTS_KEPT:
+            _SLOTS.clear()
+        hit = _SLOTS[(a, n)] = tuple(range(a, a + n))
+    return hit
+
+
+def kept_row(layout: Layout, flats: Sequence[int]) -> bool:
+    """Whether ``flats`` is a whole row of a region, in order, that its sleeves keep no card
+    in (or a region without sleeves): then :func:`~.plans.kept_whole` is true. Its slots lie in
+    that region alone (every other is passed over), and every row the sleeves keep is another,
+    disjoint from them: no sleeve is touched in a kept row. False says nothing (the caller asks
+    :func:`~.plans.kept_whole`). Found from the region and one comparison, no set made."""
+    if type(flats) is not tuple or not flats or not 0 <= flats[0] < layout.size:
+        return False
+    a = flats[0]
+    reg = layout.owner(a)
+    cols = reg.cols
+    k, rem = divmod(a - reg.offset, cols)
+    if rem or len(flats) != cols or flats != _slots(a, cols):
+        return False
+    sleeve = reg.sleeve
+    if sleeve is not None and k + 1 in sleeve.keeps:
+        return False
+    if ev.CHECKED and not kept_whole(layout, flats):
+        raise ev.Mismatch(f"the row {flats} of {reg.name} goes whole, kept_whole says not")
+    return True
 
 
 def _span(flats: Sequence[int]) -> slice:

@@ -51,6 +51,7 @@ from ..table import Layout
 from . import evaluate as ev
 from . import plans as fp
 from .base import Op, RunResolve, same_plan
+from .codes import all_face_up
 from .run import Run
 from .runs import take_runs
 
@@ -161,7 +162,7 @@ class ColumnScan:
         a = reg.offset + (r - 1) * cols
         vals: list[int] = run.cells[a : a + cols]
         # h_face_row's conditions: every card of the row there and face up, none hidden in a sleeve.
-        if not vals or min(vals) < 0 or not all([v & 1 for v in vals]):
+        if not all_face_up(vals):
             return None
         # Inside a sleeve, each card seen (shown): a region's slots inside its sleeves are the
         # whole rows they hold (:func:`~reference_engine.sleeves.sleeve_slots`), so the row is

@@ -42,6 +42,7 @@ Like the fused pairs (:mod:`.fused`), the op remembers the run it carried out bo
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import compress
 from operator import itemgetter
 from typing import Any
 
@@ -184,8 +185,13 @@ def pair(one: Entry, two: Entry, compiled: Callable[[Expression | None], ev.Expr
         n1 = 0 if cols1 is None else len(cols1)
         if cols1 is None or not 0 < n1 < width or len(set(cols1)) != n1:
             return None
-        taken = set(cols1)
-        left = [j for j in range(width) if j + 1 not in taken]  # 0-based, the columns kept
+        if min(cols1) < 1 or max(cols1) > width:
+            return None  # no column of the region (pick's columns are: the general path says)
+        # 0-based, the columns kept, in order: one flag a column, read in C.
+        kept = bytearray(b"\x01") * width
+        for c in cols1:
+            kept[c - 1] = 0
+        left = list(compress(range(width), kept))
         cols2 = scan2.pick(run, list(itemgetter(*left)(vals)) if len(left) > 1 else [vals[left[0]]])
         if cols2 is None or len(set(cols2)) != len(cols2) or not all(0 < c <= len(left) for c in cols2):
             return None
@@ -210,8 +216,9 @@ def pair(one: Entry, two: Entry, compiled: Callable[[Expression | None], ev.Expr
         moved1 = [c - 1 for c in cols1]
         moved2 = [left[c - 1] for c in cols2]
         if n2:
-            chosen = set(moved2)
-            left = [j for j in left if j not in chosen]
+            for j in moved2:
+                kept[j] = 0
+            left = list(compress(range(width), kept))
         after = cells[:off]
         after += _rows(cells, off, rows, width, left)
         after += cells[stop:]

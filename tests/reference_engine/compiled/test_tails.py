@@ -343,3 +343,43 @@ def test_a_drawn_card_left_in_its_sleeve_starts_no_tail_at_its_owner_card(
     result = _compare(_library(tmp_path, name, text), name, seeds=6)
     assert result[0] == "error" and "goes only with the sleeve" in result[2], result[:3]
     assert made["taken"] > 0 and not made["from the drawn card's owner card"], made
+
+
+def test_a_row_its_sleeves_keep_nothing_in_goes_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Attack: kept_row answers True only where kept_whole does (whole rows not kept, a region
+    without sleeves) and False for everything else it is handed: a kept row, part of a row, a row
+    out of order or as a list, a run across two rows or two regions, slots off the table."""
+    from reference_engine.compiled import evaluate as ev
+    from reference_engine.compiled.plans import kept_whole
+
+    monkeypatch.setattr(ev, "CHECKED", True)
+    layout = _layout()
+
+    def row(name: str, r: int) -> tuple[int, ...]:
+        reg = layout.by_name[name]
+        a = reg.offset + (r - 1) * reg.cols
+        return tuple(range(a, a + reg.cols))
+
+    for name, r in [("M", 1), ("M", 3), ("L", 1), ("D", 1), ("D", 3), ("played", 1)]:
+        assert tails.kept_row(layout, row(name, r)) and kept_whole(layout, row(name, r))
+    m1, m2 = row("M", 1), row("M", 2)
+    for flats in [
+        m2,  # the owner cards' row: kept
+        row("L", 2),
+        m1[:-1],
+        m1[1:],
+        m1[::-1],
+        list(m1),
+        m1[2:] + m2[:2],  # as wide as a row, across two
+        row("L", 1)[1:] + row("D", 1),
+        (),
+        (10_000,),
+        (-1,),
+    ]:
+        assert not tails.kept_row(layout, flats)
+    # Each answer it gives is kept_whole's, over every stretch of slots of the table.
+    for a in range(layout.size):
+        for n in range(1, layout.size - a + 1):
+            flats = tuple(range(a, a + n))
+            if tails.kept_row(layout, flats):
+                assert kept_whole(layout, flats)
