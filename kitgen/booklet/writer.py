@@ -52,6 +52,7 @@ from .sleevepicture import SleeveFilling
 from .tableplan import TablePlanFlowable
 from .validation import engine_name, title_of, validation
 
+PAD = 6  # the padding reportlab's frame keeps inside each of its sides, in points
 # The share of a page a part needs left on it to open there (its heading, lead and first step).
 PART_ROOM = 0.4
 # A chapter's card pictures, smaller, so that a chapter running a little over its page fits on it.
@@ -449,10 +450,10 @@ class Writer:
         return body
 
     def fits(self, body: Sequence[Flowable]) -> bool:
-        """Whether ``body`` fits on one page from its top (the frame's padding, 6 points above and
-        below, left out of its height)."""
+        """Whether ``body`` fits on one page from its top: in the page's frame less its padding
+        (reportlab's frame keeps :data:`PAD` points clear on each side)."""
         page_h = self.diagram_height / 0.8 if self.diagram_height else mm(250)
-        return stacked_height(body, self.width) <= page_h - 12
+        return stacked_height(body, self.width - 2 * PAD) <= page_h - 2 * PAD
 
     def block(self, block: Block, scale: float = 1.0) -> list[Flowable]:
         if isinstance(block, Text):
