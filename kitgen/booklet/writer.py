@@ -52,6 +52,7 @@ from .sleevepicture import SleeveFilling
 from .tableplan import TablePlanFlowable
 from .validation import engine_name, title_of, validation
 
+HEAD_ROOM = mm(25)  # what a heading within a part needs below it: itself and three lines or table rows
 PAD = 6  # the padding reportlab's frame keeps inside each of its sides, in points
 # The share of a page a part needs left on it to open there (its heading, lead and first step).
 PART_ROOM = 0.4
@@ -115,6 +116,12 @@ class Writer:
         self.keys += 1
         self.titles.setdefault(text, f"h{self.keys}")
         return Heading(text, self.h1 if level == 0 else self.h2, level, f"h{self.keys}")
+
+    def subheading(self, title: str) -> list[Flowable]:
+        """A heading within a part (the validation's reports), on a new page when less than
+        :data:`HEAD_ROOM` is left: a heading at a page's foot with its table on the next page
+        told the reader nothing."""
+        return [CondPageBreak(HEAD_ROOM), self.heading(title, 1)]
 
     def part(self, title: str) -> list[Flowable]:
         """A part's opening (a protocol's section, the validation): on the page where the part
@@ -400,11 +407,10 @@ class Writer:
         out.append(self.box(example))
         for block in sec.steps:
             out += self.step_block(block)
-        if sec.outcome:
-            out.append(Spacer(1, mm(2)))
-            out.append(self.para(_("Result of the worked example"), self.h2))
-            for line in sec.outcome:
-                out.append(self.para(line, self.small, spec=True))
+        if sec.outcome:  # kept whole: its heading alone at a page's foot left its lines over the page
+            result: list[Flowable] = [Spacer(1, mm(2)), self.para(_("Result of the worked example"), self.h2)]
+            result += [self.para(line, self.small, spec=True) for line in sec.outcome]
+            out.append(Kept(result))
         out += self.curious(sec)
         return out
 
