@@ -417,19 +417,19 @@ class Writer:
     # -- a game kit's first chapters (kitgen.booklet.frontmatter) ----------------------------------
     def front(self, chapters: Sequence[FrontSection]) -> list[Flowable]:
         out: list[Flowable] = []
-        for chapter in chapters:
-            out += self.chapter(chapter)
+        for k, chapter in enumerate(chapters):
+            out += self.chapter(chapter, top=k == 0 or chapter.new_page)  # the first: after the contents
         return out
 
-    def chapter(self, chapter: FrontSection) -> list[Flowable]:
+    def chapter(self, chapter: FrontSection, top: bool = True) -> list[Flowable]:
         """A chapter: its heading and blocks; a checklist set in the largest type that lets the
-        chapter fit on one page (A5 too); a chapter that would run a little over its page (the
-        set-up's last box alone on a page of its own) with its card pictures the largest of
-        :data:`PICTURE_SCALES` that lets it fit on its page."""
+        chapter fit on one page (A5 too); a chapter that starts a page (``top``) and would run a
+        little over it (the set-up's last box alone on a page of its own) with its card pictures the
+        largest of :data:`PICTURE_SCALES` that lets it fit on its page."""
         heading = self.heading(chapter.title)
         body = self.blocks(heading, chapter.blocks)
         checklist = next((b for b in chapter.blocks if isinstance(b, Checklist)), None)
-        if checklist is None and chapter.new_page and self.diagram_height and not self.fits(body):
+        if checklist is None and top and self.diagram_height and not self.fits(body):
             trials = (self.blocks(heading, chapter.blocks, scale) for scale in PICTURE_SCALES)
             body = next((trial for trial in trials if self.fits(trial)), body)
         if checklist is not None:
@@ -531,8 +531,10 @@ class Writer:
 
     def step_block(self, block: StepBlock) -> list[Flowable]:
         """A step: its sentence kept with its first picture, each further picture kept with its
-        spare-card note, and the checks box kept whole; between these groups a page may break, so
-        a long step no longer leaves the page before it half empty."""
+        spare-card note, the checks box kept with the last picture (what the table shows after the
+        step: alone, it went on to a page of its own, a fifth full, before a step whose picture needs
+        a whole page); between these groups a page may break, so a long step no longer leaves the
+        page before it half empty."""
         style = self.sub if block.depth else self.step
         loop = block.loop_text if block.diagrams else ""
         groups: list[list[Flowable]] = [
@@ -570,7 +572,7 @@ class Writer:
             rows: list[Flowable] = [self.rich(_("A correct table shows:"), "", self.cell)]
             rows += [self.para("• " + c, self.cell, spec=True) for c in block.checks]
             rows.append(self.rich(_("Anything else?"), block.if_wrong, self.cell, spec=True))
-            groups.append([Spacer(1, mm(1)), self.box(rows, "warning")])
+            groups[-1] += [Spacer(1, mm(1)), self.box(rows, "warning")]
         return [Kept(g) for g in groups]
 
     def validation(self) -> list[Flowable]:
