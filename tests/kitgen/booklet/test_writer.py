@@ -78,6 +78,14 @@ def test_no_page_of_the_default_booklet_is_near_blank(built_kit: Callable[..., t
     assert short_pages(fills(path), part_pages(path)) == []
 
 
+@pytest.mark.slow
+def test_no_page_of_the_letter_booklet_is_near_blank(built_booklet: Callable[..., tuple[Path, Any]]) -> None:
+    """The UNO booklet on Letter (20 runs): its "What is in the kit" ran over its page by one
+    paragraph, a page 5 % full, until a chapter that starts a page fitted its pictures to it."""
+    path = built_booklet(name="uno", runs=20, previews=False, paper="letter")[0] / "booklet.pdf"
+    assert short_pages(fills(path), part_pages(path)) == []
+
+
 def orphan_headings(path: Path) -> list[str]:
     """The pages (all but the last) whose lowest line above the footer is a heading: bold, in a
     heading's size, its text over the page. Read with pypdf's text visitor (pdfplumber took 7 s
