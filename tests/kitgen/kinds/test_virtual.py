@@ -10,8 +10,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from pypdf import PdfReader
+
 from kitgen.kinds.virtual import owner_cards
-from tests.kitgen.pdftext import page_texts
 
 
 def test_owner_card_faces_carry_whether_the_kit_is_sleeved() -> None:
@@ -35,8 +36,8 @@ def test_the_default_kit_says_theta_cards_go_behind_their_cards_in_the_sleeves(
     markers = [i for key, i in items.items() if key.startswith("theta")]
     assert markers and all(i["why"].startswith("one behind each card of ") for i in markers)
     assert all("in its sleeve" in i["why"] and " below " not in i["why"] for i in markers)
-    owner_pages = [t for t in page_texts(folder / "cards.pdf") if "owner has" in " ".join(t.split())]
-    assert owner_pages, "no owner card page"
-    for text in owner_pages:
-        words = " ".join(text.split())
-        assert "behind it in its sleeve." in words and "below them" not in words
+    seats = next(p for p in manifest["card_pages"] if p["key"] == "seat")  # the owner cards' pages
+    reader = PdfReader(folder / "cards.pdf")  # those pages only: all 104 take 2.4 s of CPU
+    for number in seats["fronts"]:
+        words = " ".join((reader.pages[number - 1].extract_text() or "").split())
+        assert "behind it in its sleeve." in words and "below them" not in words, number
