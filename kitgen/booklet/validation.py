@@ -12,7 +12,7 @@ import re
 from typing import Protocol
 
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import Flowable, Paragraph, Table
+from reportlab.platypus import Flowable, PageBreak, Paragraph, Table
 
 from reference_engine.api import count_text as deal_count
 
@@ -65,7 +65,6 @@ class Pages(Protocol):
     width: float
 
     def heading(self, text: str, level: int = 0) -> Heading: ...
-    def part(self, title: str) -> list[Flowable]: ...
     def subheading(self, title: str) -> list[Flowable]: ...
     def para(self, text: str, style: ParagraphStyle | None = None, spec: bool = False) -> Paragraph: ...
     def table(
@@ -98,7 +97,9 @@ def title_of(b: Booklet, protocol: str | None) -> str:
 def validation(w: Pages) -> list[Flowable]:
     """The appendix: the lead, each report, the whole deck's exact check, the statistical run and
     every step in the paper's words."""
-    out: list[Flowable] = w.part(_("Validation"))
+    # Always on a page of its own: the identifier check (kitgen.booklet.jargon) leaves the
+    # Validation's pages out whole, so a protocol's end on its first page would go unchecked.
+    out: list[Flowable] = [PageBreak(), w.heading(_("Validation"))]
     out.append(
         w.para(
             _(

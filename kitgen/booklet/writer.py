@@ -124,7 +124,7 @@ class Writer:
         return [CondPageBreak(HEAD_ROOM), self.heading(title, 1)]
 
     def part(self, title: str) -> list[Flowable]:
-        """A part's opening (a protocol's section, the validation): on the page where the part
+        """A part's opening (a protocol's section): on the page where the part
         before it ends when at least :data:`PART_ROOM` of the page is left there, else on a new page.
         Each part began on a new page, so a part whose last box (its "for the curious" notes) ran
         over left a page holding that box alone, four fifths empty."""

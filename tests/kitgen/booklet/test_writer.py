@@ -6,7 +6,8 @@ The default booklet had four pages each holding one small block and four fifths 
 set-up's "Who does what" box (the chapter ran over its page by that box), a step's note (the
 step, kept with its picture, was measured 6 points short: an anchor hid its sentence's space
 before, so its last line went on alone), and both protocols' "For the curious" boxes (each
-protocol and the validation began a new page)."""
+protocol began a new page: the second protocol now opens below the first one's box, and the
+pages after it moved up)."""
 
 from __future__ import annotations
 
