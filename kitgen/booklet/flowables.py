@@ -12,6 +12,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     Flowable,
+    KeepTogether,
     Paragraph,
 )
 from reportlab.platypus.doctemplate import IndexingFlowable
@@ -125,6 +126,20 @@ class Anchor(Flowable):
         pass
 
 
+class Kept(KeepTogether):
+    """Flowables kept on one page (a step's sentence and its picture), whose space before is that of
+    its first flowable that takes room. Reportlab's KeepTogether takes its first flowable's, here an
+    :class:`Anchor`'s (none), so it measured a step 6 points short of what the page then spent on
+    it: the step's last line (its picture's note) went on alone to a page of its own."""
+
+    def __init__(self, flowables: Sequence[Flowable]):
+        super().__init__(list(flowables))
+        self.spaced = [f for f in flowables if not isinstance(f, Anchor) and not hasattr(f, "frameAction")]
+
+    def getSpaceBefore(self) -> float:
+        return float(self.spaced[0].getSpaceBefore()) if self.spaced else 0.0
+
+
 class PageRefs(IndexingFlowable):
     """The page of every heading and anchor, learnt on one pass of the build and used on the next
     (reportlab builds again until nothing moved, as for the contents)."""
@@ -160,6 +175,21 @@ class PageRefs(IndexingFlowable):
 
     def draw(self) -> None:
         pass
+
+
+def stacked_height(flowables: Sequence[Flowable], width: float) -> float:
+    """The height ``flowables`` need in a frame ``width`` wide, set one below the other from its
+    top, as reportlab's frame spends it: each one's height; between two, the larger of the space
+    after the first and the space before the second (a flowable that takes no room ends the
+    overlap, as in the frame); no space before the first nor after the last."""
+    total, after, top = 0.0, 0.0, True
+    for f in flowables:
+        _, h = f.wrap(width, 1e6)
+        before = 0.0 if top else max(float(f.getSpaceBefore()) - after, 0.0)
+        after = float(f.getSpaceAfter())
+        total += before + h + after
+        top = top and before + h + after == 0
+    return total - after
 
 
 PAGE_REF = re.compile(r"\{page:([^}]+)\}")

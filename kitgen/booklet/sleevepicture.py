@@ -40,15 +40,15 @@ CAPTIONS = (
 class SleeveFilling(Flowable):
     """Three panels: the owner card sliding into an empty sleeve, the game card sliding in
     in front of it, the filled sleeve front up beside one back up. ``faces``: the owner card's,
-    then the game card's."""
+    then the game card's; ``scale``: the cards' size, of the largest the width allows (at most 1)."""
 
-    def __init__(self, faces: Sequence[Face], width: float, ink_saver: bool = False):
+    def __init__(self, faces: Sequence[Face], width: float, ink_saver: bool = False, scale: float = 1.0):
         super().__init__()
         if len(faces) != 2:
             raise ValueError("a sleeve picture shows an owner card and a game card")
         self.owner, self.card = faces
         self.width = width
-        self.card_w = min(mm(14), width / 9)
+        self.card_w = min(mm(14), width / 9) * scale
         self.card_h = self.card_w * CARD_RATIO
         self.height = self.card_h * 1.55 + mm(9)
         self.ink_saver = ink_saver

@@ -109,13 +109,15 @@ def _notes(library: Library, events: list[Event], depth: int, pictured: bool = T
         elif e.action == "turn" and len(d.get("revealed", [])) > 16:
             n = len(d["revealed"])
             notes.append(  # no picture: none to point to
+                # "shows its face", not "is turned over": a step may show a card by sliding it half
+                # out of its sleeve (the arrow kit's step 9), which its sentence says.
                 ngettext(
-                    "{n} card is turned over; the picture shows some of them.",
-                    "{n} cards are turned over; the picture shows some of them.",
+                    "{n} card shows its face; the picture shows some of them.",
+                    "{n} cards show their faces; the picture shows some of them.",
                     n,
                 ).format(n=n)
                 if pictured
-                else ngettext("{n} card is turned over.", "{n} cards are turned over.", n).format(n=n)
+                else ngettext("{n} card shows its face.", "{n} cards show their faces.", n).format(n=n)
             )
         elif e.action == "return" and d.get("values") and e is events[-1]:
             callee = library.protocol(str(d.get("protocol") or e.protocol))

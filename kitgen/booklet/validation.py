@@ -65,6 +65,7 @@ class Pages(Protocol):
     width: float
 
     def heading(self, text: str, level: int = 0) -> Heading: ...
+    def subheading(self, title: str) -> list[Flowable]: ...
     def para(self, text: str, style: ParagraphStyle | None = None, spec: bool = False) -> Paragraph: ...
     def table(
         self, rows: list[list[Cell]], widths: list[float], header: bool = True, spec: bool = False
@@ -96,6 +97,8 @@ def title_of(b: Booklet, protocol: str | None) -> str:
 def validation(w: Pages) -> list[Flowable]:
     """The appendix: the lead, each report, the whole deck's exact check, the statistical run and
     every step in the paper's words."""
+    # Always on a page of its own: the identifier check (kitgen.booklet.jargon) leaves the
+    # Validation's pages out whole, so a protocol's end on its first page would go unchecked.
     out: list[Flowable] = [PageBreak(), w.heading(_("Validation"))]
     out.append(
         w.para(
@@ -111,7 +114,7 @@ def validation(w: Pages) -> list[Flowable]:
     )
     checks_head: list[Cell] = [_("Check"), _("Verdict"), _("Figure")]
     for v in w.b.validation:
-        out.append(w.heading(report_title(v["title"]), 1))
+        out += w.subheading(report_title(v["title"]))
         params = ", ".join(f"{k} = {param_text(p)}" for k, p in v["params"].items()) or _("none")
         checked = _("{n} inputs").format(n=number(v["inputs"]))
         declared = v.get("declared_inputs", v["inputs"])
@@ -160,7 +163,7 @@ def validation(w: Pages) -> list[Flowable]:
     stat = w.b.statistical
     if stat is not None:
         title = report_title(stat["title"])
-        out.append(w.heading(_("{title} on the full deck (statistical)").format(title=title), 1))
+        out += w.subheading(_("{title} on the full deck (statistical)").format(title=title))
         out.append(w.para(_("Method: {method}.").format(method=method(stat["method"])), w.small))
         rows = [list(checks_head)]
         for ch in stat["checks"]:
@@ -192,7 +195,7 @@ def paper_steps(w: Pages) -> list[Flowable]:
         rows: list[list[Cell]] = [[_("Step"), _("In the paper's words")]]
         rows += [[b.number, b.paper] for b in sec.steps if b.paper]
         if len(rows) > 1:
-            out.append(w.heading(_("{title}: the steps in the paper's words").format(title=sec.title), 1))
+            out += w.subheading(_("{title}: the steps in the paper's words").format(title=sec.title))
             out.append(w.table(rows, [mm(14), w.width - mm(14)], spec=True))
     return out
 
@@ -203,7 +206,7 @@ def whole_deck(w: Pages, whole: WholeDeckClaim) -> list[Flowable]:
     n = whole["exact_hands_up_to"]
     title = title_of(w.b, whole["protocol"])
     out: list[Flowable] = [
-        w.heading(_("{title} on the full deck (exact)").format(title=title), 1),
+        *w.subheading(_("{title} on the full deck (exact)").format(title=title)),
         w.para(
             _(
                 "Method: exact on the whole deck, by validity classes; {table}. Every deal of the cards "

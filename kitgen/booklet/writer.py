@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from reportlab.lib.colors import Color, HexColor
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import (
+    CondPageBreak,
     Flowable,
     KeepTogether,
     NextPageTemplate,
@@ -35,10 +36,12 @@ from .flowables import (
     Anchor,
     CardFan,
     CardPicture,
+    Kept,
     PageRefs,
     RefParagraph,
     TickBox,
     TitleBand,
+    stacked_height,
 )
 from .frontchapters import cover_blocks
 from .frontmatter import Block, Box, Checklist, FrontSection, Gap, Grid, Picture, Text, step_key
@@ -48,6 +51,13 @@ from .parts import BookletStyle, Section, StepBlock
 from .sleevepicture import SleeveFilling
 from .tableplan import TablePlanFlowable
 from .validation import engine_name, title_of, validation
+
+HEAD_ROOM = mm(25)  # what a heading within a part needs below it: itself and three lines or table rows
+PAD = 6  # the padding reportlab's frame keeps inside each of its sides, in points
+# The share of a page a part needs left on it to open there (its heading, lead and first step).
+PART_ROOM = 0.4
+# A chapter's card pictures, smaller, so that a chapter running a little over its page fits on it.
+PICTURE_SCALES = (0.9, 0.8, 0.7)
 
 
 class Writer:
@@ -85,6 +95,10 @@ class Writer:
         self.small = ps("small", "small", spaceAfter=2)
         self.title = ps("title", "title", fontName=FONT_BOLD, textColor=head, spaceAfter=10)
         self.h1 = ps("h1", "h1", fontName=FONT_BOLD, textColor=head, spaceBefore=4, spaceAfter=8)
+        # A part that opens below another's end: its heading's space before (dropped at a page's top).
+        self.h1_below = ps(
+            "h1-below", "h1", fontName=FONT_BOLD, textColor=head, spaceBefore=4 + mm(6), spaceAfter=8
+        )
         self.h2 = ps("h2", "h2", fontName=FONT_BOLD, textColor=head, spaceBefore=8, spaceAfter=4)
         self.step = ps("step", "body", spaceBefore=6, spaceAfter=3)
         self.sub = ps("sub", "body", leftIndent=mm(6), spaceBefore=6, spaceAfter=3)
@@ -102,6 +116,22 @@ class Writer:
         self.keys += 1
         self.titles.setdefault(text, f"h{self.keys}")
         return Heading(text, self.h1 if level == 0 else self.h2, level, f"h{self.keys}")
+
+    def subheading(self, title: str) -> list[Flowable]:
+        """A heading within a part (the validation's reports), on a new page when less than
+        :data:`HEAD_ROOM` is left: a heading at a page's foot with its table on the next page
+        told the reader nothing."""
+        return [CondPageBreak(HEAD_ROOM), self.heading(title, 1)]
+
+    def part(self, title: str) -> list[Flowable]:
+        """A part's opening (a protocol's section): on the page where the part
+        before it ends when at least :data:`PART_ROOM` of the page is left there, else on a new page.
+        Each part began on a new page, so a part whose last box (its "for the curious" notes) ran
+        over left a page holding that box alone, four fifths empty."""
+        self.keys += 1
+        self.titles.setdefault(title, f"h{self.keys}")
+        room = PART_ROOM * (self.diagram_height / 0.8 if self.diagram_height else mm(250))
+        return [CondPageBreak(room), Heading(title, self.h1_below, 0, f"h{self.keys}")]
 
     def page_of(self, title: str) -> str:
         """``{page:KEY}`` of the heading ``title`` (made before or after this call)."""
@@ -361,7 +391,7 @@ class Writer:
 
     def section(self, sec: Section, first: bool) -> list[Flowable]:
         opens = first and self.b.front is not None  # on the page of the pictures' key, not alone
-        out: list[Flowable] = [*([Spacer(1, mm(6))] if opens else [PageBreak()]), self.heading(sec.title)]
+        out: list[Flowable] = [Spacer(1, mm(6)), self.heading(sec.title)] if opens else self.part(sec.title)
         out.append(self.para(sec.summary))
         if sec.overview and not (first and self.b.front is not None):
             out.append(self.para(sec.overview, spec=True))
@@ -377,32 +407,31 @@ class Writer:
         out.append(self.box(example))
         for block in sec.steps:
             out += self.step_block(block)
-        if sec.outcome:
-            out.append(Spacer(1, mm(2)))
-            out.append(self.para(_("Result of the worked example"), self.h2))
-            for line in sec.outcome:
-                out.append(self.para(line, self.small, spec=True))
+        if sec.outcome:  # kept whole: its heading alone at a page's foot left its lines over the page
+            result: list[Flowable] = [Spacer(1, mm(2)), self.para(_("Result of the worked example"), self.h2)]
+            result += [self.para(line, self.small, spec=True) for line in sec.outcome]
+            out.append(Kept(result))
         out += self.curious(sec)
         return out
 
     # -- a game kit's first chapters (kitgen.booklet.frontmatter) ----------------------------------
     def front(self, chapters: Sequence[FrontSection]) -> list[Flowable]:
         out: list[Flowable] = []
-        for chapter in chapters:
-            out += self.chapter(chapter)
+        for k, chapter in enumerate(chapters):
+            out += self.chapter(chapter, top=k == 0 or chapter.new_page)  # the first: after the contents
         return out
 
-    def chapter(self, chapter: FrontSection) -> list[Flowable]:
+    def chapter(self, chapter: FrontSection, top: bool = True) -> list[Flowable]:
         """A chapter: its heading and blocks; a checklist set in the largest type that lets the
-        chapter fit on one page (A5 too)."""
-        body: list[Flowable] = [self.heading(chapter.title)]
-        checklist: Checklist | None = None
-        for block in chapter.blocks:
-            if isinstance(block, Checklist):
-                checklist = block
-                body.append(Spacer(0, 0))  # its place
-            else:
-                body += self.block(block)
+        chapter fit on one page (A5 too); a chapter that starts a page (``top``) and would run a
+        little over it (the set-up's last box alone on a page of its own) with its card pictures the
+        largest of :data:`PICTURE_SCALES` that lets it fit on its page."""
+        heading = self.heading(chapter.title)
+        body = self.blocks(heading, chapter.blocks)
+        checklist = next((b for b in chapter.blocks if isinstance(b, Checklist)), None)
+        if checklist is None and top and self.diagram_height and not self.fits(body):
+            trials = (self.blocks(heading, chapter.blocks, scale) for scale in PICTURE_SCALES)
+            body = next((trial for trial in trials if self.fits(trial)), body)
         if checklist is not None:
             at = next(i for i, block in enumerate(chapter.blocks) if isinstance(block, Checklist)) + 1
             page_h = self.diagram_height / 0.8 if self.diagram_height else mm(250)
@@ -418,7 +447,21 @@ class Writer:
             ([PageBreak()] if chapter.new_page else []) + body + ([PageBreak()] if chapter.own_page else [])
         )
 
-    def block(self, block: Block) -> list[Flowable]:
+    def blocks(self, heading: Heading, blocks: Sequence[Block], scale: float = 1.0) -> list[Flowable]:
+        """A chapter's heading and its blocks, the card pictures at ``scale`` of their size; a
+        checklist's place is held by an empty spacer."""
+        body: list[Flowable] = [heading]
+        for block in blocks:
+            body += [Spacer(0, 0)] if isinstance(block, Checklist) else self.block(block, scale)
+        return body
+
+    def fits(self, body: Sequence[Flowable]) -> bool:
+        """Whether ``body`` fits on one page from its top: in the page's frame less its padding
+        (reportlab's frame keeps :data:`PAD` points clear on each side)."""
+        page_h = self.diagram_height / 0.8 if self.diagram_height else mm(250)
+        return stacked_height(body, self.width - 2 * PAD) <= page_h - 2 * PAD
+
+    def block(self, block: Block, scale: float = 1.0) -> list[Flowable]:
         if isinstance(block, Text):
             return [self.text(block)]
         if isinstance(block, Gap):
@@ -428,11 +471,11 @@ class Writer:
         if isinstance(block, Grid):
             widths = [mm(x) for x in block.widths] + [self.width - mm(sum(block.widths))]
             rows: list[list[Cell]] = [
-                [self.picture(c) if isinstance(c, Picture) else c for c in row] for row in block.rows
+                [self.picture(c, scale) if isinstance(c, Picture) else c for c in row] for row in block.rows
             ]
             return [self.table(rows, widths, spec=block.spec)]
         if isinstance(block, Picture):
-            return [self.picture(block)]
+            return [self.picture(block, scale)]
         raise TypeError(f"a checklist is a chapter's own: {block!r}")
 
     def text(self, t: Text) -> Flowable:
@@ -441,7 +484,8 @@ class Writer:
             return RefParagraph(style or self.body, t.text, self.page, t.lead)
         return self.rich(t.lead, t.text, style, t.spec) if t.lead else self.para(t.text, style, t.spec)
 
-    def picture(self, p: Picture) -> Flowable:
+    def picture(self, p: Picture, scale: float = 1.0) -> Flowable:
+        """A chapter's picture; its cards at ``scale`` of their size (a table plan keeps its own)."""
         b = self.b
         if p.kind == "table_plan":
             plan = b.table_plan()
@@ -450,10 +494,10 @@ class Writer:
             height = (self.diagram_height or self.width) * (0.9 if plan.tall() else 0.62)
             return TablePlanFlowable(plan, self.width, height, b.ink_saver)
         if p.kind == "sleeve":  # the set-up's sleeve being filled (kitgen.booklet.sleevepicture)
-            return SleeveFilling(p.faces, self.width, b.ink_saver)
+            return SleeveFilling(p.faces, self.width, b.ink_saver, scale)
         if len(p.faces) == 1:
-            return CardPicture(p.faces[0], mm(p.width), b.ink_saver)
-        pics: list[Flowable] = [CardPicture(f, mm(p.width), b.ink_saver) for f in p.faces]
+            return CardPicture(p.faces[0], mm(p.width) * scale, b.ink_saver)
+        pics: list[Flowable] = [CardPicture(f, mm(p.width) * scale, b.ink_saver) for f in p.faces]
         return pdf_table([pics], colWidths=[mm(p.pitch)] * len(pics), hAlign="LEFT")
 
     def _checklist(self, items: Sequence[str], size: float) -> Table:
@@ -487,8 +531,10 @@ class Writer:
 
     def step_block(self, block: StepBlock) -> list[Flowable]:
         """A step: its sentence kept with its first picture, each further picture kept with its
-        spare-card note, and the checks box kept whole; between these groups a page may break, so
-        a long step no longer leaves the page before it half empty."""
+        spare-card note, the checks box kept with the last picture (what the table shows after the
+        step: alone, it went on to a page of its own, a fifth full, before a step whose picture needs
+        a whole page); between these groups a page may break, so a long step no longer leaves the
+        page before it half empty."""
         style = self.sub if block.depth else self.step
         loop = block.loop_text if block.diagrams else ""
         groups: list[list[Flowable]] = [
@@ -526,8 +572,8 @@ class Writer:
             rows: list[Flowable] = [self.rich(_("A correct table shows:"), "", self.cell)]
             rows += [self.para("• " + c, self.cell, spec=True) for c in block.checks]
             rows.append(self.rich(_("Anything else?"), block.if_wrong, self.cell, spec=True))
-            groups.append([Spacer(1, mm(1)), self.box(rows, "warning")])
-        return [KeepTogether(g) for g in groups]
+            groups[-1] += [Spacer(1, mm(1)), self.box(rows, "warning")]
+        return [Kept(g) for g in groups]
 
     def validation(self) -> list[Flowable]:
         return validation(self)  # kitgen.booklet.validation

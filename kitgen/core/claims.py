@@ -56,10 +56,12 @@ FULL = re.compile(r"full (?P<game>\S+) deck, (?P<n>\d+) players")  # the engine'
 
 def scenario_words(doc: str) -> str:
     """A report's scenario in words, in the active language: the engine's ``full uno deck, 4
-    players``, or a spec's scenario ``doc`` (its overlay's words; English if it has none)."""
+    players`` as ``game's full deck, 4 players``, or a spec's scenario ``doc`` (its overlay's
+    words; English if it has none)."""
     full = FULL.fullmatch(doc)
     if full:
-        return _("full {game} deck, {n} players").format(game=full["game"], n=number(int(full["n"])))
+        # the game's id ("uno", "crazy-eights") is the engine's, not a player's word
+        return _("game's full deck, {n} players").format(n=number(int(full["n"])))
     if not doc:
         return _("full game")
     try:
@@ -69,7 +71,7 @@ def scenario_words(doc: str) -> str:
 
 
 def statistical_part(report: ReportSummary) -> str:
-    """``statistical on the full uno deck, 4 players (107 cards in play, 200 random runs)``."""
+    """``statistical on the game's full deck, 4 players (107 cards in play, 200 random runs)``."""
     sc = report["scenario"]
     res = report["resources"]
     what = scenario_words(sc["doc"] if sc else "")

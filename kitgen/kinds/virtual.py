@@ -144,9 +144,16 @@ def virtual_bom(table: Table) -> Bom:
                     "card",
                     n,
                     extra,
-                    _(
-                        "one below each card of {owner} in a {run} run; {owner} held at most {n} cards at "
-                        "a virtual turn in {games} simulated games"
+                    (
+                        _(
+                            "one behind each card of {owner} in its sleeve; {owner} held at most {n} cards "
+                            "at a virtual turn in {games} simulated games"
+                        )
+                        if table.sleeved  # in its sleeve for the whole game, not below it for a run
+                        else _(
+                            "one below each card of {owner} in a {run} run; {owner} held at most {n} cards "
+                            "at a virtual turn in {games} simulated games"
+                        )
                     ).format(
                         owner=shown, run=run_words(table.run_name), n=number(n), games=number(wc["games"])
                     ),
@@ -168,7 +175,7 @@ def virtual_bom(table: Table) -> Bom:
                     spares(n),
                     why,
                     [arrow_face()] * (n + spares(n)),
-                    _("arrows"),
+                    _("Arrow cards"),
                 )
             )
             helpers += n
@@ -224,7 +231,7 @@ def virtual_bom(table: Table) -> Bom:
             )
             helpers += w * hand
         items += table.extra_items
-        items.append(owner_cards(owners))
+        items.append(owner_cards(owners, table.sleeved))
         if arrows:
             notes.append(
                 _(
@@ -384,8 +391,9 @@ def whose_owner_cards(owners: list[str], virtual: int) -> str:
     return listing(parts)
 
 
-def owner_cards(owners: list[str]) -> Item:
-    """The owner cards that lie face up at each seat and by the piles (whose θ cards are whose)."""
+def owner_cards(owners: list[str], sleeved: bool = False) -> Item:
+    """The owner cards that lie face up at each seat and by the piles (whose θ cards are whose);
+    ``sleeved``: the kit keeps each card's θ card behind it in its sleeve, which the card says."""
     seat_faces = [
         Face(
             "seat",
@@ -396,6 +404,7 @@ def owner_cards(owners: list[str]) -> Item:
                 "virtual player"
                 if o.startswith("Virtual")
                 else ("human player" if o.startswith("Human") else "not a player"),
+                *(("sleeved",) if sleeved else ()),
             ),
         )
         for i, o in enumerate(owners, 1)

@@ -30,9 +30,11 @@ anything.
 from __future__ import annotations
 
 import json
+import logging
 import sys
 from collections import defaultdict
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -481,6 +483,25 @@ def _unreadable() -> tuple[type[BaseException], ...]:
     )
 
 
+READERS = ("pypdf", "pdfminer", "pdfplumber", "pypdfium2")  # the PDF readers' loggers
+
+
+@contextmanager
+def quiet_readers() -> Iterator[None]:
+    """The PDF readers' own loggers silenced while the check runs, and set back after: on a broken
+    PDF pypdf and pdfminer log their own lines ("invalid pdf header", "EOF marker not found") to
+    stderr beside the check's one line, which is the one a user should read."""
+    loggers = [logging.getLogger(name) for name in READERS]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        for logger, level in zip(loggers, levels, strict=True):
+            logger.setLevel(level)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     quick = "--quick" in args
@@ -498,7 +519,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"pagecheck: {target}: no such folder or file", file=sys.stderr)
         return 2
     try:
-        found = check_kit(target, every_card_page=True, sample_pixels=quick) if folder else check_pdf(target)
+        with quiet_readers():
+            found = (
+                check_kit(target, every_card_page=True, sample_pixels=quick) if folder else check_pdf(target)
+            )
     except _unreadable() as e:
         what = "a kit folder (manifest.json)" if folder else "a PDF"
         said = " ".join(str(e).split())  # one line, whatever the reader's message holds

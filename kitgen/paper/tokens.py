@@ -118,7 +118,10 @@ def draw_seat(cd: Card, face: Face) -> None:
     c.setFillColor(hex_colour(DARK))
     draw_centred(c, owner, w / 2, h * 0.42, FONT_BOLD, 11 * cd.k, room)
     draw_centred(c, role, w / 2, h * 0.36, FONT, 7 * cd.k, room)
-    lines = [_("At a virtual player's turn"), _("this owner's cards get θ{i} below them.").format(i=i)]
+    if "sleeved" in face.extra[2:]:  # the θ card lives in each card's sleeve, behind it, all game
+        lines = [_("Each card of this owner has"), _("θ{i} behind it in its sleeve.").format(i=i)]
+    else:
+        lines = [_("At a virtual player's turn"), _("this owner's cards get θ{i} below them.").format(i=i)]
     for k, line in enumerate(lines):
         draw_centred(c, line, w / 2, h * 0.27 - k * 9 * cd.k, FONT, 6.5 * cd.k, room)
     # The owner for the people across the table: at the top, turned half a turn.

@@ -144,3 +144,17 @@ def test_every_step_the_text_points_to_has_its_picture(uno: dict[str, Any]) -> N
     assert grid["sleeves"] == {"side": "front", "rows": 2}
     assert all(cell["up"] for cell in grid["cells"][0] if cell)  # every card shows
     assert not any(cell["up"] for cell in grid["cells"][1] if cell)  # no owner card does
+
+
+def test_a_step_that_slides_cards_out_is_not_captioned_turned_over(uno: dict[str, Any]) -> None:
+    """Step 9 slides each owner card half out of its sleeve, face up; its note said "92 cards are
+    turned over", which no one at the table does. A note about many cards shown says they show
+    their faces (turned over in step 5, slid out in step 9), and never "turned over" where the
+    step's own sentence does not turn anything."""
+    section = next(s for s in uno["sections"] if s["protocol"] == DEFAULT)
+    shown = {s["number"]: s for s in section["steps"] if any("show their faces" in n for n in s["notes"])}
+    assert {"5", "9"} <= set(shown)
+    assert "turn" not in shown["9"]["say"].lower() and "slide" in shown["9"]["say"].lower()
+    for step in section["steps"]:
+        for note in step["notes"]:
+            assert "turned over" not in note or "turn" in step["say"].lower(), (step["number"], note)

@@ -88,6 +88,11 @@ def test_the_japanese_uno_booklet_has_no_english_words(tmp_path: Path) -> None:
     kit_id = json.loads((out / "manifest.json").read_text(encoding="utf-8"))["booklet"]  # the running foot's
     text = text.replace(kit_id, " ")
     assert english_words(text, codes, validation, quick, cited_names()) == []
+    # Its pages filled as the English ones (tests/kitgen/booklet/test_writer.py): step 9's checks
+    # box, alone, went to a page a seventh full before step 10's whole-page picture.
+    from tests.kitgen.booklet.test_writer import fills, part_pages, short_pages
+
+    assert short_pages(fills(out / "booklet.pdf"), part_pages(out / "booklet.pdf")) == []
 
 
 # --- each class of kitgen-made booklet words, in Japanese (issue 41, w41-booklet) --------------

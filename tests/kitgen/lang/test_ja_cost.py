@@ -133,7 +133,9 @@ def test_claims_in_japanese() -> None:
     }
     failed = exact | {"verified": False, "scenario": None}
     reports = [exact | {"scenario": None}, dealt, statistical, failed]
-    assert claim(statistical).startswith(f"{title}: statistical on the full uno deck, 4 players (107 cards")
+    assert claim(statistical).startswith(
+        f"{title}: statistical on the game's full deck, 4 players (107 cards"
+    )
     with using_language("ja"):
         lines = [claim(r) for r in reports]  # type: ignore[arg-type]
         lines += [claim(exact | {"scenario": None}, statistical), meaning(None), meaning(statistical)]  # type: ignore[arg-type]

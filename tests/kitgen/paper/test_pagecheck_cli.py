@@ -5,6 +5,7 @@ manifest is missing or hostile: exit code 2 and one line naming the path, never 
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,7 @@ from typing import Any
 import pytest
 from reportlab.pdfgen.canvas import Canvas
 
-from kitgen.paper.pagecheck import main
+from kitgen.paper.pagecheck import READERS, main
 
 
 def _pdf(path: Path, text: str, x: float) -> Path:
@@ -99,6 +100,23 @@ def test_what_the_readers_raise_beyond_their_own_errors_is_said_so(
     assert main([str(target)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"pagecheck: {target}: ") and says in err and err.count("\n") == 1
+
+
+def test_the_readers_own_log_lines_are_quiet_and_their_loggers_set_back(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    """A file that is no PDF: pypdf logs "invalid pdf header" and "EOF marker not found" on its own
+    logger, which reached stderr beside the check's line; now nothing is logged, one line is said,
+    and each reader's logger has the level it had before."""
+    target = tmp_path / "junk.pdf"
+    target.write_bytes(b"no PDF at all\n" * 40)
+    caplog.set_level(logging.DEBUG)
+    levels = [logging.getLogger(name).level for name in READERS]
+    assert main([str(target)]) == 2
+    assert [r.getMessage() for r in caplog.records if r.name.split(".")[0] in READERS] == []
+    err = capsys.readouterr().err
+    assert err.startswith(f"pagecheck: {target}: cannot be read as a PDF: ") and err.count("\n") == 1
+    assert [logging.getLogger(name).level for name in READERS] == levels
 
 
 def test_a_path_not_looked_up_is_said_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,43 @@
+"""A virtual-players kit's owner cards and θ owner markers (:mod:`kitgen.kinds.virtual`) say where a
+θ card goes: in a kit whose cards live in sleeves (the default kit's card-selection-arrow), behind
+its card in the sleeve for the whole game; otherwise below its card during a virtual turn's run.
+The default kit's owner cards and its "What is in the kit" said "below" though every θ card lives
+in a sleeve behind its card."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pypdf import PdfReader
+
+from kitgen.kinds.virtual import owner_cards
+
+
+def test_owner_card_faces_carry_whether_the_kit_is_sleeved() -> None:
+    owners = ["Virtual 1", "Human 1", "Draw pile"]
+    plain, sleeved = owner_cards(owners), owner_cards(owners, sleeved=True)
+    assert [f.extra for f in plain.faces] == [
+        ("Virtual 1", "virtual player"),
+        ("Human 1", "human player"),
+        ("Draw pile", "not a player"),
+    ]
+    assert [f.extra[2:] for f in sleeved.faces] == [("sleeved",)] * 3
+    assert [f.extra[:2] for f in sleeved.faces] == [f.extra for f in plain.faces]
+
+
+def test_the_default_kit_says_theta_cards_go_behind_their_cards_in_the_sleeves(
+    built_kit: Callable[..., tuple[Path, dict[str, Any]]],
+) -> None:
+    folder, manifest = built_kit()
+    items = {i["key"]: i for i in manifest["bom"]["items"]}
+    assert "sleeve" in items
+    markers = [i for key, i in items.items() if key.startswith("theta")]
+    assert markers and all(i["why"].startswith("one behind each card of ") for i in markers)
+    assert all("in its sleeve" in i["why"] and " below " not in i["why"] for i in markers)
+    seats = next(p for p in manifest["card_pages"] if p["key"] == "seat")  # the owner cards' pages
+    reader = PdfReader(folder / "cards.pdf")  # those pages only: all 104 take 2.4 s of CPU
+    for number in seats["fronts"]:
+        words = " ".join((reader.pages[number - 1].extract_text() or "").split())
+        assert "behind it in its sleeve." in words and "below them" not in words, number
