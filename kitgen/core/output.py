@@ -17,9 +17,12 @@ one kitgen can prove it wrote (listed in its marker with the checksum it still h
 ``force`` the new files are written beside the others instead: kitgen's proven files are
 replaced one by one, anyone else's are left alone, and a file of someone else's with the name
 of a new file stops the build. A proven file of an earlier build that the new build does not
-write is kept (and reported), never deleted: the new files are then moved in beside it. Every
-file written over or deleted is one :func:`kitgen.core.files.replaceable` allows. New folders and
-files get the user's umask.
+write is kept (and reported), never deleted: it is linked (or, where links cannot be made,
+copied) into the new folder before the rename, so the kit is still replaced in one rename and a
+build killed at any moment leaves the old kit or the new one, never a mix (:func:`_carry`). Only
+beside someone else's files (``force``) or in the current folder are the new files moved in one
+by one. Every file written over or deleted is one :func:`kitgen.core.files.replaceable` allows.
+New folders and files get the user's umask.
 
 The temporary folder is ``.<name>.tmp-<pid>-<random>`` (the previous kit, while it is being
 replaced, ``.<name>.old-<pid>-<random>``). It is removed when the build fails or is
@@ -332,18 +335,70 @@ def _commit(work: Path, destination: Path, marker: Marker, force: bool) -> None:
         if strangers and not force:
             raise refusal(destination, strangers)
         stale = sorted(own - set(marker.files) - {MARKER})
-        if strangers or stale or _holds_cwd(destination):
+        carried: list[Path] | None = []
+        if strangers or _holds_cwd(destination):
             _merge(work, destination, found, own, marker, stale)
-            if stale:
-                note(
-                    f"kept {len(stale)} file{'s' if len(stale) != 1 else ''} in {destination} that its "
-                    f"{MARKER} lists but this build does not write: {describe(stale)} (kitgen deletes no "
-                    "file it does not write again; remove them yourself if you no longer need them)"
-                )
-            return
-        if _swap(work, destination):
-            return
+        elif stale and (carried := _carry(work, destination, stale, found, marker)) is None:
+            _merge(work, destination, found, own, marker, stale)  # a new file where a kept one's folder is
+        elif not _swap(work, destination):
+            _uncarry(work, carried or [], marker)
+            continue
+        if stale:
+            note(
+                f"kept {len(stale)} file{'s' if len(stale) != 1 else ''} in {destination} that its "
+                f"{MARKER} lists but this build does not write: {describe(stale)} (kitgen deletes no "
+                "file it does not write again; remove them yourself if you no longer need them)"
+            )
+        return
     raise UsageError(f"{destination} kept changing while kitgen wrote it (another build?); try again")
+
+
+def _carry(
+    work: Path, destination: Path, stale: list[str], found: Proof, marker: Marker
+) -> list[Path] | None:
+    """Put into ``work`` the ``stale`` files of ``destination`` (proven files of an earlier build
+    that this build does not write), each as a hard link to the same file (a copy where links
+    cannot be made), and list them in ``work``'s marker with their checksums: the new folder then
+    replaces the old one in one rename and keeps them. Nothing in ``destination`` changes, so a
+    build killed here leaves the old kit. The files and folders it made in ``work``; None, with
+    ``work`` as it was, when a kept file cannot go there (a new file stands where its folder
+    would be, or it is no longer a plain file reached through real folders)."""
+    made: list[Path] = []
+    try:
+        for relative in stale:
+            target = work / relative
+            if not _plain(destination, relative) or os.path.lexists(target):
+                raise FileExistsError(relative)
+            folders = [p for p in reversed(target.relative_to(work).parents) if p != Path(".")]
+            for folder in folders:
+                path = work / folder
+                if not os.path.lexists(path):
+                    path.mkdir()
+                    made.append(path)
+                elif path.is_symlink() or not path.is_dir():
+                    raise FileExistsError(relative)
+            try:
+                os.link(destination / relative, target, follow_symlinks=False)
+            except OSError as exc:
+                if exc.errno in (errno.EEXIST, errno.ENOENT):
+                    raise
+                shutil.copy2(destination / relative, target, follow_symlinks=False)
+            made.append(target)
+    except OSError:
+        _uncarry(work, made, marker)
+        return None
+    files = tuple(sorted(set(marker.files) | set(stale)))
+    Marker(marker.what, marker.name, files, {**{f: found.sums[f] for f in stale}, **marker.sums}).write(work)
+    return made
+
+
+def _uncarry(work: Path, made: list[Path], marker: Marker) -> None:
+    """Undo :func:`_carry`: remove what it made in ``work`` (files first, then the folders it made,
+    deepest first) and write ``work``'s own marker again."""
+    for path in sorted(made, key=lambda p: (p.is_dir(), -len(p.parts))):
+        with contextlib.suppress(OSError):
+            path.rmdir() if path.is_dir() and not path.is_symlink() else path.unlink()
+    marker.write(work)
 
 
 def note(message: str) -> None:
@@ -450,9 +505,10 @@ def _clash(destination: Path, relative: str, own: frozenset[str]) -> str | None:
 def _merge(
     work: Path, destination: Path, found: Proof, own: frozenset[str], marker: Marker, stale: list[str]
 ) -> None:
-    """Move the new files in beside what else ``destination`` holds (``force``; proven files of
-    an earlier build, ``stale``, that this build does not write; or the current folder),
-    replacing only kitgen's proven files. The marker lists the old and the new files (each with
+    """Move the new files in beside what else ``destination`` holds (someone else's files, with
+    ``force``; the current folder; or proven files of an earlier build, ``stale``, that this
+    build does not write and :func:`_carry` could not take along), replacing only kitgen's
+    proven files. The marker lists the old and the new files (each with
     the old and the new checksum) while this runs, so a build killed half-way leaves nothing
     unaccounted for; at the end it lists the new files and the ``stale`` ones it kept."""
     clashes = list(dict.fromkeys(c for f in (*marker.files, MARKER) if (c := _clash(destination, f, own))))

@@ -507,10 +507,9 @@ def kitgen_child(folder: Path, *extra: str) -> Any:
 @pytest.fixture(scope="module")
 def two_kits(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, bytes], dict[str, bytes], float]:
     """The old kit (Letter, no previews) and the new one (A4), as files, and how long a build takes.
-    The old kit has no previews, so the new build writes again every file of it and replaces the
-    folder whole (one rename); with previews, the Letter booklet's 7th page (the A4 one has 6 since
-    a protocol's section may open on the page before it) would be a file of the old build that the
-    new one does not write, kept: the new files are then moved in one by one, not in one rename."""
+    The old kit has no previews, so the two kits differ in every file and the new one writes again
+    every file of the old (kept files of an earlier build go along in the same rename:
+    test_output_carry.py)."""
     base = tmp_path_factory.mktemp("two-kits")
     assert cli(*A_KIT, "-o", str(base / "old"), "--paper", "letter", "--no-previews")[0] == 0
     start = time.monotonic()
