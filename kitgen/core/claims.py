@@ -60,7 +60,7 @@ def scenario_words(doc: str) -> str:
     words; English if it has none)."""
     full = FULL.fullmatch(doc)
     if full:
-        # the game's id ("uno", "crazy-eights") is the engine's, not a player's word
+        # the rule set's id in that line is the engine's word for the game, not a player's
         return _("game's full deck, {n} players").format(n=number(int(full["n"])))
     if not doc:
         return _("full game")
