@@ -26,7 +26,7 @@ def sibling(name: str) -> ModuleType:
     mod = sys.modules.get(name)
     if mod is not None and mod.__file__ is not None and Path(mod.__file__).resolve() == path:
         return mod
-    key = f"compiled_tests.{name}"
+    key = f"compiled_tests_{name}"
     mod = sys.modules.get(key)
     if mod is None:
         spec = importlib.util.spec_from_file_location(key, path)
