@@ -78,3 +78,30 @@ def test_a_row_all_face_up_as_card_by_card(seed: int) -> None:
         assert codes.all_face_up(vals) is want
         assert codes.all_face_up(vals) is want
     assert all(k >= 0 and k & 1 for k in codes._UP)
+
+
+@pytest.mark.parametrize("kept", [0, 1, 3])
+def test_all_three_at_their_bound_answer_card_by_card(kept: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Attack: the three tables bounded to almost nothing (started afresh at nearly every row),
+    rows of every length from 0 to 9 mixing empty places, other negative codes, huge codes and
+    codes met before, asked in turn of the three functions: each answer the card-by-card one, no
+    table past its bound by more than one row, none holding a code its operation does not give."""
+    monkeypatch.setattr(codes, "KEPT", kept)
+    monkeypatch.setattr(codes, "_DOWN", {EMPTY: EMPTY})
+    monkeypatch.setattr(codes, "_FLIP", {})
+    monkeypatch.setattr(codes, "_UP", set())
+    rng = random.Random(54 + kept)
+    pool = [EMPTY, -2, -5, 0, 1, 2, 3, 7, 8, 2**63, 2**63 + 1, 10**30 + 7]
+    for _ in range(400):
+        vals = [rng.choice(pool) for _ in range(rng.randrange(0, 10))]
+        want_up = bool(vals) and min(vals) >= 0 and all(v & 1 for v in vals)
+        assert codes.all_face_up(vals) is want_up, vals
+        if vals:
+            assert list(codes.face_down(vals)) == _down(vals), vals
+            got = codes.turned(vals)
+            want = _turned(vals)
+            assert (got is None and want is None) or list(got or ()) == want, vals
+        assert len(codes._UP) <= kept + 1 + 9 and all(k >= 0 and k & 1 for k in codes._UP)
+        assert len(codes._DOWN) <= kept + 1 + 9 and all(codes._DOWN[k] == _down([k])[0] for k in codes._DOWN)
+        assert len(codes._FLIP) <= kept + 1 + 9
+        assert all(k >= 0 and w == k ^ 1 for k, w in codes._FLIP.items())

@@ -20,7 +20,7 @@ for folder in (HERE, HERE.parent):
         sys.path.insert(0, str(folder))
 
 import runs  # noqa: E402
-from test_deferred import TAIL, _count  # noqa: E402
+from siblings import sibling  # noqa: E402
 from test_differential import _assignments  # noqa: E402
 from test_fused import _compare, _library  # noqa: E402
 from test_fused_tail import ARROW  # noqa: E402
@@ -35,6 +35,10 @@ from reference_engine.machine.plans import landings  # noqa: E402
 from reference_engine.registry import Library  # noqa: E402
 from reference_engine.sleeves import SleeveFrame, SleeveOp  # noqa: E402
 from reference_engine.table import Layout  # noqa: E402
+
+_deferred = sibling("test_deferred")  # this folder's, never machine's (siblings)
+TAIL: str = _deferred.TAIL
+_count = _deferred._count
 
 
 def _to(text: str) -> str:

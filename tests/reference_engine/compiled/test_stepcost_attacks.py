@@ -19,12 +19,14 @@ for folder in (HERE, HERE.parent):
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
 
-from test_deferred import TAIL  # noqa: E402
+from siblings import sibling  # noqa: E402
 from test_fused import _compare, _library  # noqa: E402
 from test_fused_tail import ARROW  # noqa: E402
 
 from reference_engine.compiled import run as compiled_run  # noqa: E402
 from reference_engine.table import Layout  # noqa: E402
+
+TAIL: str = sibling("test_deferred").TAIL  # this folder's, never machine's (siblings)
 
 CALL = "      - call: knockout-lottery\n"
 
@@ -102,14 +104,12 @@ def test_a_plan_known_to_slide_nothing_out_still_checks_a_layout_it_slides_out_o
     turn with the layout it slides nothing out of; and the slot is never the other layout's."""
     from types import SimpleNamespace
 
-    from test_plans import table
-
     from reference_engine.compiled import base
     from reference_engine.machine.actions.sleeving import _sleeve_build
     from reference_engine.machine.plans import landings
     from reference_engine.sleeves import SleeveOp
 
-    wide = table(cols=4)
+    wide = sibling("test_plans").table(cols=4)  # not machine's test_plans (siblings)
     plan = _sleeve_build(None, None, None, wide, (SleeveOp("M", out=(2,)),))  # type: ignore[arg-type]
     slid = plan.layout  # row 2 already out: applied to it, the plan slides nothing out
     assert not landings(plan, slid) and landings(plan, wide)
@@ -134,3 +134,33 @@ def test_a_plan_known_to_slide_nothing_out_still_checks_a_layout_it_slides_out_o
             base.landed(run_on(wide, wrong), step, plan, wide, {})  # type: ignore[arg-type]
         base.landed(run_on(wide, right), step, plan, wide, {})  # type: ignore[arg-type]
         assert plan.__dict__["_land"][0] is wide
+
+
+MACHINE_TESTS = HERE.parent / "machine"
+"""Another folder of tests with a test_plans.py and a test_deferred.py of its own."""
+
+
+@pytest.mark.parametrize("module", ["test_stepcost_attacks", "test_deferred_attacks"])
+def test_the_tests_of_this_folder_are_found_whatever_sys_path_holds_first(
+    module: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Attack (a fault of the test order): machine's folder of tests first on sys.path, as
+    test_program_sharing.py puts it when collected after a file of this folder, and no
+    test_plans or test_deferred imported by name yet. ``pytest test_stepcost_attacks.py
+    test_program_sharing.py`` (and this folder in reverse file order) failed with "cannot
+    import name 'table' from 'test_plans' (.../machine/test_plans.py)"; ``pytest test_arrows.py
+    test_program_sharing.py test_deferred_attacks.py`` could not collect test_deferred_attacks
+    (machine's test_deferred imported instead). Each file of this folder loads, and the test
+    that reads test_plans' table runs, with the modules of this folder."""
+    import importlib.util
+
+    monkeypatch.syspath_prepend(str(MACHINE_TESTS))
+    for name in ("test_plans", "test_deferred"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    spec = importlib.util.spec_from_file_location(f"w54_{module}", HERE / f"{module}.py")
+    assert spec is not None and spec.loader is not None
+    loaded = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(loaded)
+    assert "TAIL" in vars(loaded)
+    if module == "test_stepcost_attacks":
+        loaded.test_a_plan_known_to_slide_nothing_out_still_checks_a_layout_it_slides_out_of()
