@@ -247,6 +247,8 @@ def _survey(destination: Path) -> tuple[Proof, frozenset[str], list[str]]:
         if before is None:
             return Proof({}), frozenset(), []
         if not destination.is_dir():
+            if _identity(destination) != before:
+                continue  # set aside or replaced by another build meanwhile: look again
             raise UsageError(f"{destination} exists and is not a folder")
         found = proof(destination)
         own = proven(destination, found)
@@ -256,13 +258,16 @@ def _survey(destination: Path) -> tuple[Proof, frozenset[str], list[str]]:
     raise UsageError(f"{destination} kept changing while kitgen looked at it (another build?); try again")
 
 
-def _identity(path: Path) -> tuple[int, int] | None:
-    """Which file ``path`` is (device, inode); None when nothing is there."""
+def _identity(path: Path) -> tuple[int, int, int] | None:
+    """Which file ``path`` is, and when it last changed: (device, inode, status change time);
+    None when nothing is there. The time tells apart a folder renamed into place that was given
+    the inode number of one removed a moment before (unless within one tick of the file system's
+    clock), and a folder whose entries changed."""
     try:
         st = os.lstat(path)
     except FileNotFoundError:
         return None
-    return st.st_dev, st.st_ino
+    return st.st_dev, st.st_ino, st.st_ctime_ns
 
 
 def check_destination(destination: Path, force: bool = False) -> None:
@@ -341,7 +346,8 @@ def _commit(work: Path, destination: Path, marker: Marker, force: bool) -> None:
         elif stale and (carried := _carry(work, destination, stale, found, marker)) is None:
             _merge(work, destination, found, own, marker, stale)  # a new file where a kept one's folder is
         elif not _swap(work, destination):
-            _uncarry(work, carried or [], marker)
+            if carried:  # another build's rename came in between: look again from the start
+                _uncarry(work, carried, marker)
             continue
         if stale:
             note(

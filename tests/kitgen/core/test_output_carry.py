@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -176,3 +177,29 @@ def test_a_build_killed_while_keeping_files_leaves_the_old_kit(tmp_path: Path, c
     assert snapshot(destination) == OLD and leftovers(destination) == []
     build(destination, NEW)
     assert snapshot(destination) == {**NEW, "previews/p2.png": b"old page 2"}
+
+
+def test_a_folder_set_aside_while_it_is_looked_at_is_looked_at_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another build sets the folder aside between the two looks (it was there, then it is not):
+    the survey looks again instead of calling the folder 'not a folder' (a race the concurrent-builds
+    test met on a loaded machine)."""
+    destination = tmp_path / "kit"  # not there: the first look is told it was
+    answers = iter([(1, 2, 3)])
+    real = output._identity
+    monkeypatch.setattr(output, "_identity", lambda path: next(answers, None) or real(path))
+    assert output._survey(destination) == (output.Proof({}), frozenset(), [])
+
+
+def test_a_folder_renamed_away_and_back_is_not_the_folder_it_was(tmp_path: Path) -> None:
+    """The survey's identity of a folder changes when it is renamed, even back to the same inode
+    (a folder renamed into place can be given the inode number of one removed a moment before)."""
+    destination = tmp_path / "kit"
+    build(destination, OLD)
+    before = output._identity(destination)
+    time.sleep(0.05)  # past the file system's clock tick (a few milliseconds)
+    os.replace(destination, tmp_path / "aside")
+    os.replace(tmp_path / "aside", destination)
+    after = output._identity(destination)
+    assert before is not None and after is not None and before[:2] == after[:2] and before != after
