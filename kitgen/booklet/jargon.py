@@ -9,7 +9,7 @@ path, the paper's notation that a spec lists under ``booklet: notation`` (``P_1`
 themselves (:class:`Vocabulary`), so the check works for any spec, a user's included.
 
 Exempt are the places meant for the paper's words: the booklet's Validation appendix (found from
-the PDF's outline) and the "for the curious" boxes (set in their own ink, the booklet style's
+the PDF's outline, from its heading down: it may open below a protocol's end) and the "for the curious" boxes (set in their own ink, the booklet style's
 ``curious_ink``).
 
 Identifiers that are English words (``played``, ``found``, ``alpha``) are flagged only where they
@@ -25,7 +25,7 @@ import itertools
 import json
 import re
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from html.parser import HTMLParser
@@ -200,40 +200,55 @@ def validation_titles() -> set[str]:
     return {translations(lang).gettext("Validation") for lang in languages()}
 
 
-def exempt_pages(path: Path) -> set[int]:
-    """The pages of a booklet's Validation appendix (1-based), from the PDF's outline."""
+def exempt_pages(path: Path) -> dict[int, float]:
+    """The pages of a booklet's Validation appendix (1-based), from the PDF's outline, each with
+    where on it the appendix begins, in points from the page's top: 0 for a page it fills, the
+    Validation heading's height on the page where it opens (below the last protocol's end, which
+    is checked as every page for players is). An outline entry that names no height (a PDF made
+    otherwise) leaves its page out whole, as before."""
     from pypdf import PdfReader
 
     reader = PdfReader(str(path))
-    top: list[tuple[str, int]] = []
+    top: list[tuple[str, int, float]] = []
     for item in reader.outline:
         if isinstance(item, list):
             continue
         number = reader.get_destination_page_number(item)
         if number is not None:
-            top.append((str(item.title), number + 1))
-    out: set[int] = set()
-    for i, (title, start) in enumerate(top):
+            page_height = float(reader.pages[number].mediabox.top)
+            at = item.get("/Top")
+            below = page_height - float(at) if isinstance(at, int | float) else 0.0
+            top.append((str(item.title), number + 1, max(below, 0.0)))
+    out: dict[int, float] = {}
+    for i, (title, start, below) in enumerate(top):
         if title in validation_titles():
             end = top[i + 1][1] - 1 if i + 1 < len(top) else len(reader.pages)
-            out.update(range(start, end + 1))
+            out.update(dict.fromkeys(range(start, end + 1), 0.0))
+            out[start] = below
     return out
 
 
 def pdf_findings(
-    path: Path, vocabulary: Vocabulary, skip: Iterable[int] = (), ignore: Sequence[re.Pattern[str]] = ()
+    path: Path,
+    vocabulary: Vocabulary,
+    skip: Iterable[int] | Mapping[int, float] = (),
+    ignore: Sequence[re.Pattern[str]] = (),
 ) -> list[Finding]:
     """Every page of a PDF but ``skip``: the words of :meth:`Vocabulary.findings` and subscripts,
-    outside the "for the curious" boxes."""
+    outside the "for the curious" boxes. ``skip`` as a mapping (:func:`exempt_pages`) leaves out
+    only what lies below the given points from each page's top (0: the whole page)."""
     import pdfplumber  # a test tool: only the checks need it
 
-    skipped = set(skip)
+    skipped: Mapping[int, float] = skip if isinstance(skip, Mapping) else dict.fromkeys(skip, 0.0)
     out: list[Finding] = []
     with pdfplumber.open(str(path)) as pdf:
         for n, page in enumerate(pdf.pages, 1):
-            if n in skipped:
+            below = skipped.get(n)
+            if below is not None and below <= 0:
                 continue
             chars = [c for c in page_chars(page) if not _curious(c)]
+            if below is not None:  # what the page holds above the exempt part
+                chars = [c for c in chars if float(c["top"]) < below]
             text = _page_text(chars)
             out += [Finding(path.name, n, d) for d in vocabulary.findings(text, ignore)]
             out += [Finding(path.name, n, d) for d in _subscripts(chars)]
@@ -399,7 +414,7 @@ def check_kit(
         rel = str(entry["path"])
         path = folder / rel
         if rel.endswith(".pdf"):
-            skip = exempt_pages(path) if Path(rel).name == "booklet.pdf" else set()
+            skip = exempt_pages(path) if Path(rel).name == "booklet.pdf" else {}
             found += pdf_findings(path, vocabulary, skip, ignore)
         elif rel.endswith(".html"):
             found += html_findings(path, vocabulary, rel, ignore)

@@ -71,6 +71,14 @@ class Heading(Paragraph):
         self.text = " ".join(text.split())  # plain, for the PDF outline
         self.toc_level = level
         self.key = key
+        self.top = 0.0  # where its first line's top was drawn, from the page's foot (set by draw)
+
+    def draw(self) -> None:
+        """The heading, noting how high on the page it is: its outline entry points there, so a
+        reader's viewer opens at the heading and the identifier check knows where a Validation
+        that opens mid-page begins (kitgen.booklet.jargon.exempt_pages)."""
+        self.top = float(self.canv.absolutePosition(0, self.height)[1])
+        super().draw()
 
     @property
     def toc_markup(self) -> str:

@@ -73,7 +73,7 @@ class _Doc(BaseDocTemplate):
             self.notify("PageRef", (flowable.key, self.page))
         if isinstance(flowable, Heading):
             level, key = flowable.toc_level, flowable.key
-            self.canv.bookmarkPage(key)
+            self.canv.bookmarkHorizontalAbsolute(key, flowable.top)  # the heading's own height
             self.canv.addOutlineEntry(flowable.text, key, level, closed=level > 0)
             self.notify("TOCEntry", (level, flowable.toc_markup, self.page, key))
 

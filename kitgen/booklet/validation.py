@@ -12,7 +12,7 @@ import re
 from typing import Protocol
 
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import Flowable, PageBreak, Paragraph, Table
+from reportlab.platypus import Flowable, Paragraph, Table
 
 from reference_engine.api import count_text as deal_count
 
@@ -66,6 +66,7 @@ class Pages(Protocol):
 
     def heading(self, text: str, level: int = 0) -> Heading: ...
     def subheading(self, title: str) -> list[Flowable]: ...
+    def part(self, title: str) -> list[Flowable]: ...
     def para(self, text: str, style: ParagraphStyle | None = None, spec: bool = False) -> Paragraph: ...
     def table(
         self, rows: list[list[Cell]], widths: list[float], header: bool = True, spec: bool = False
@@ -97,9 +98,11 @@ def title_of(b: Booklet, protocol: str | None) -> str:
 def validation(w: Pages) -> list[Flowable]:
     """The appendix: the lead, each report, the whole deck's exact check, the statistical run and
     every step in the paper's words."""
-    # Always on a page of its own: the identifier check (kitgen.booklet.jargon) leaves the
-    # Validation's pages out whole, so a protocol's end on its first page would go unchecked.
-    out: list[Flowable] = [PageBreak(), w.heading(_("Validation"))]
+    # It opens as a protocol's part does, below the last part's end when the page has room: the
+    # identifier check (kitgen.booklet.jargon) leaves it out from its heading down, and checks
+    # what stands above. (On a page of its own, a last "for the curious" box that ran over stood
+    # alone on a page a sixth full.)
+    out: list[Flowable] = w.part(_("Validation"))
     out.append(
         w.para(
             _(

@@ -137,6 +137,60 @@ def test_the_validation_pages_may_use_the_paper(
     assert "and = x and y" in text and "in the paper's words" in text
 
 
+def _outlined(path: Path, heading_at: float | None) -> None:
+    """A page with a spec's indexing above and below where a Validation heading is, its outline
+    entry at that height (``None``: an entry that names no height, the whole page)."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    c = Canvas(str(path), pagesize=(400, 600))
+    c.drawString(40, 550, "Above: s[4] moves")
+    c.drawString(40, 300, "Validation")
+    c.drawString(40, 250, "Below: s[3] == 1")
+    if heading_at is None:
+        c.bookmarkPage("v")
+    else:
+        c.bookmarkHorizontalAbsolute("v", heading_at)
+    c.addOutlineEntry("Validation", "v", 0)
+    c.showPage()
+    c.save()
+
+
+def test_the_validation_is_exempt_from_its_heading_down(tmp_path: Path) -> None:
+    """A Validation that opens mid-page (below a protocol's end) leaves out only what lies below
+    its heading: what stands above is checked as every page for players is; an outline entry
+    without a height leaves the page out whole, as before."""
+    from kitgen.booklet.jargon import exempt_pages, pdf_findings
+
+    path = tmp_path / "mid.pdf"
+    _outlined(path, 312)
+    skip = exempt_pages(path)
+    assert skip == {1: pytest.approx(600 - 312)}
+    found = [str(f) for f in pdf_findings(path, Vocabulary.of([]), skip)]
+    assert found == ["mid.pdf p. 1: 's[4' (indexing)"]
+    assert len(pdf_findings(path, Vocabulary.of([]), {})) == 3  # both indexings and the comparison
+    _outlined(path, None)
+    assert exempt_pages(path) == {1: 0.0} and pdf_findings(path, Vocabulary.of([]), exempt_pages(path)) == []
+    assert pdf_findings(path, Vocabulary.of([]), [1]) == []  # pages as before: whole
+
+
+def test_the_validation_opens_below_the_last_part(tmp_path: Path) -> None:
+    """The six-card AND's last "for the curious" box ran over onto a page of its own (a sixth
+    full) because the Validation always began a page: it now opens below it, and its outline entry
+    points at its heading."""
+    from pypdf import PdfReader
+
+    from kitgen.booklet.jargon import exempt_pages
+
+    out = tmp_path / "and"
+    build_booklet(BookletOptions(name="six-card-and", output=str(out), previews=False))
+    path = out / "booklet.pdf"
+    skip = exempt_pages(path)
+    first = min(skip)
+    assert skip[first] > 100  # points below the page's top
+    text = PdfReader(str(path)).pages[first - 1].extract_text() or ""
+    assert "For the curious" in text.split("Validation")[0]
+
+
 @pytest.mark.parametrize(
     "ruleset",
     # Each a whole build of its own: the slow tier's. The fast tier checks the same pages of the
