@@ -9,8 +9,8 @@ path, the paper's notation that a spec lists under ``booklet: notation`` (``P_1`
 themselves (:class:`Vocabulary`), so the check works for any spec, a user's included.
 
 Exempt are the places meant for the paper's words: the booklet's Validation appendix (found from
-the PDF's outline, from its heading down: it may open below a protocol's end) and the "for the curious" boxes (set in their own ink, the booklet style's
-``curious_ink``).
+the PDF's outline, from its heading down: it may open below a protocol's end) and the "for the
+curious" boxes (set in their own ink, the booklet style's ``curious_ink``).
 
 Identifiers that are English words (``played``, ``found``, ``alpha``) are flagged only where they
 read as code (``played(``, ``found =``, ``alpha[``); one-letter names that are English words

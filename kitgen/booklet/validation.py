@@ -11,9 +11,11 @@ from __future__ import annotations
 import re
 from typing import Protocol
 
+from reportlab.lib.colors import HexColor
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Flowable, Paragraph, Table
 
+from reference_engine.api import Library, UsageError
 from reference_engine.api import count_text as deal_count
 
 from ..core.claims import report_title
@@ -24,7 +26,8 @@ from ..lang.catalogue import N_, SOURCE, _, kept, language, number
 from ..paper.faces import Cell
 from .book import Booklet
 from .counts import by_title, count_text, param_text
-from .figures import figure_text
+from .figures import Names, said
+from .glossary import Glossary
 from .paragraphs import Heading
 
 # The engine's method names and check names, in words (a check's figure stays the engine's).
@@ -53,7 +56,7 @@ def check_name(name: str) -> str:
         return _(CHECKS[name])
     if name.startswith(EXPECT):
         key = name[len(EXPECT) :]
-        return _("expect {count}").format(count=count_name(key, key))
+        return _("expect {count}").format(count=count_name(key, key.replace("_", " ")))
     return name
 
 
@@ -116,6 +119,7 @@ def validation(w: Pages) -> list[Flowable]:
         )
     )
     checks_head: list[Cell] = [_("Check"), _("Verdict"), _("Figure")]
+    library = Library()
     for v in w.b.validation:
         out += w.subheading(report_title(v["title"]))
         params = ", ".join(f"{k} = {param_text(p)}" for k, p in v["params"].items()) or _("none")
@@ -135,8 +139,9 @@ def validation(w: Pages) -> list[Flowable]:
             )
         out.append(w.para(setting, w.small))
         rows: list[list[Cell]] = [list(checks_head)]
+        names = names_of(library, v["protocol"])
         for ch in v["checks"]:
-            rows.append([check_name(ch["name"]), verdict(ch["ok"]), figure_text(ch["figure"])])
+            rows.append([check_name(ch["name"]), verdict(ch["ok"]), figure_cell(w, ch["figure"], names)])
         out.append(w.table(rows, [mm(30), mm(16), w.width - mm(46)]))
         out.append(w.para(resources_sentence(v["resources"]), w.small))
         if v["expect"]:
@@ -169,8 +174,9 @@ def validation(w: Pages) -> list[Flowable]:
         out += w.subheading(_("{title} on the full deck (statistical)").format(title=title))
         out.append(w.para(_("Method: {method}.").format(method=method(stat["method"])), w.small))
         rows = [list(checks_head)]
+        names = names_of(library, stat.get("protocol"))
         for ch in stat["checks"]:
-            rows.append([check_name(ch["name"]), verdict(ch["ok"]), figure_text(ch["figure"])])
+            rows.append([check_name(ch["name"]), verdict(ch["ok"]), figure_cell(w, ch["figure"], names)])
         out.append(w.table(rows, [mm(30), mm(16), w.width - mm(46)]))
         for note in stat.get("notes", []):  # the engine's own words (data of the report)
             out.append(w.para(kept(note), w.small))
@@ -188,6 +194,43 @@ def validation(w: Pages) -> list[Flowable]:
                 )
             )
     out += paper_steps(w)
+    return out
+
+
+class SpecNames:
+    """The names of a protocol the library does not know (a spec given by its path): as written."""
+
+    def output_name(self, key: str) -> str:
+        return key
+
+    def term(self, name: str) -> str:
+        return name
+
+
+def names_of(library: Library, protocol: object) -> Names:
+    """The words for players of a report's protocol (its spec's ``booklet: names``)."""
+    try:
+        return Glossary(library.protocol(str(protocol)))
+    except UsageError:
+        return SpecNames()
+
+
+SPEC_INK = HexColor("#555555")
+
+
+def figure_cell(w: Pages, figure: str, names: Names) -> list[Flowable]:
+    """A check's figure in a reader's words, and below it, smaller, the engine's expressions it
+    stands for (kitgen.booklet.figures.said): a player reads the first line, a cryptographer
+    both. (The table printed the engine's ``[c[i] for i in 1..m if x[i] == 1]`` alone.)"""
+    titles = {sec.protocol: sec.title for sec in w.b.sections}
+    figure_said = said(figure, names, titles)
+    out: list[Flowable] = [w.para(figure_said.words, w.small)]
+    if figure_said.spec:
+        size = w.small.fontSize - 1
+        style = ParagraphStyle(
+            "spec-figure", parent=w.small, fontSize=size, leading=size + 2, textColor=SPEC_INK
+        )
+        out.append(w.para(_("In the spec: {expressions}").format(expressions=kept(figure_said.spec)), style))
     return out
 
 
