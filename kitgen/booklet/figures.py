@@ -100,7 +100,7 @@ class Names(Protocol):
     """A protocol's words for its names (kitgen.booklet.glossary.Glossary)."""
 
     def output_name(self, key: str) -> str: ...
-    def term(self, name: str) -> str: ...
+    def input_name(self, key: str) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -145,7 +145,7 @@ def said(figure: str, names: Names, titles: Mapping[str, str]) -> Said:
     found = SECURE.fullmatch(figure)
     if found is not None:
         given = found["given"] and listing([names.output_name(n) for n in found["given"].split(", ")])
-        public = found["public"] and listing([names.term(n) for n in found["public"].split(", ")])
+        public = found["public"] and listing([names.input_name(n) for n in found["public"].split(", ")])
         spec = [f"given {found['given']}"] if found["given"] else []
         spec += [f"public inputs {found['public']}"] if found["public"] else []
         return Said(_secure(found, given, public), "; ".join(spec))

@@ -98,6 +98,13 @@ class Glossary:
         )
         return spec_text(doc).replace("{}", "").strip()
 
+    def input_name(self, key: str) -> str:
+        """What an input is, in a player's words (its ``booklet: names`` entry, else its doc)."""
+        doc = self.proto.inputs[key].doc if key in self.proto.inputs else ""
+        if key in self.names or not doc:
+            return self.term(key)
+        return spec_text(doc).strip()
+
     def output(self, key: str, value: object) -> str:
         """One output of a run as a sentence: what it is, then its value in words."""
         return outcome_sentence(self.output_name(key), self.value(key, value))

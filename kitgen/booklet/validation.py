@@ -203,8 +203,8 @@ class SpecNames:
     def output_name(self, key: str) -> str:
         return key
 
-    def term(self, name: str) -> str:
-        return name
+    def input_name(self, key: str) -> str:
+        return key
 
 
 def names_of(library: Library, protocol: object) -> Names:
