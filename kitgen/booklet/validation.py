@@ -143,7 +143,7 @@ def validation(w: Pages) -> list[Flowable]:
         for ch in v["checks"]:
             rows.append([check_name(ch["name"]), verdict(ch["ok"]), figure_cell(w, ch["figure"], names)])
         out.append(w.table(rows, [mm(30), mm(16), w.width - mm(46)]))
-        out.append(w.para(resources_sentence(v["resources"]), w.small))
+        out.append(w.para(resources_sentence(v["resources"]), below_table(w)))
         if v["expect"]:
             rows = [[_("Paper's count"), _("Formula"), _("Paper"), _("Measured"), _("Match"), _("Citation")]]
             # Counts per called protocol name it by title: a spec name has no space to break at.
@@ -164,7 +164,7 @@ def validation(w: Pages) -> list[Flowable]:
                 [mm(17), mm(33), mm(30), mm(30), mm(13)] if wide else [mm(24), mm(26), mm(14), mm(17), mm(12)]
             )
             out.append(w.table(rows, [*widths, w.width - sum(widths)]))
-        out.append(w.para(_("Engine: {engine}.").format(engine=engine_name(v["engine"])), w.small))
+        out.append(w.para(_("Engine: {engine}.").format(engine=engine_name(v["engine"])), below_table(w)))
     whole = w.b.whole_deck
     if whole is not None:
         out += whole_deck(w, whole)
@@ -216,6 +216,12 @@ def names_of(library: Library, protocol: object) -> Names:
 
 
 SPEC_INK = HexColor("#555555")
+
+
+def below_table(w: Pages) -> ParagraphStyle:
+    """The small text of a line right below a table, a little apart from its last rule (it
+    touched it)."""
+    return ParagraphStyle("below-table", parent=w.small, spaceBefore=3)
 
 
 def figure_cell(w: Pages, figure: str, names: Names) -> list[Flowable]:
@@ -274,5 +280,5 @@ def whole_deck(w: Pages, whole: WholeDeckClaim) -> list[Flowable]:
             ]
         )
     out.append(w.table(rows, [mm(16), mm(16), mm(50), w.width - mm(82)]))
-    out.append(w.para(_("Exact for hands up to {n}.").format(n=n), w.small))
+    out.append(w.para(_("Exact for hands up to {n}.").format(n=n), below_table(w)))
     return out

@@ -123,15 +123,19 @@ class Writer:
         told the reader nothing."""
         return [CondPageBreak(HEAD_ROOM), self.heading(title, 1)]
 
+    def heading_below(self, title: str) -> Heading:
+        """A heading at level 0 that may open below another part's end (its space before)."""
+        self.keys += 1
+        self.titles.setdefault(title, f"h{self.keys}")
+        return Heading(title, self.h1_below, 0, f"h{self.keys}")
+
     def part(self, title: str) -> list[Flowable]:
         """A part's opening (a protocol's section): on the page where the part
         before it ends when at least :data:`PART_ROOM` of the page is left there, else on a new page.
         Each part began on a new page, so a part whose last box (its "for the curious" notes) ran
         over left a page holding that box alone, four fifths empty."""
-        self.keys += 1
-        self.titles.setdefault(title, f"h{self.keys}")
         room = PART_ROOM * (self.diagram_height / 0.8 if self.diagram_height else mm(250))
-        return [CondPageBreak(room), Heading(title, self.h1_below, 0, f"h{self.keys}")]
+        return [CondPageBreak(room), self.heading_below(title)]
 
     def page_of(self, title: str) -> str:
         """``{page:KEY}`` of the heading ``title`` (made before or after this call)."""
@@ -579,25 +583,34 @@ class Writer:
         return validation(self)  # kitgen.booklet.validation
 
     def quick_reference(self) -> list[Flowable]:
+        """Each protocol's quick reference, the first on a new page; each of the others kept whole
+        below the one before when it fits there, else on the next page. Each had a page of its
+        own: the Gakmoro kit's four called protocols took four pages a sixth to a third full."""
         out: list[Flowable] = []
         for i, sec in enumerate(self.b.sections):
-            out += [PageBreak(), self.heading(_("Quick reference: {title}").format(title=sec.title))]
-            for line in sec.legend:
-                out.append(self.rich(_("How the cards show it."), line, self.small))
-            if i == 0:
-                out += self.card_codes()
-            rows: list[list[Cell]] = [
-                [self.rich(_("Step"), "", self.body), self.rich(_("Do"), "", self.body)]
-            ]
-            for block in sec.steps:
-                cell: list[Flowable] = [self.para(block.brief, self.body, spec=True)]
-                checks = [c for c in block.checks if c != block.example]
-                if checks:
-                    cell.append(self.rich(_("Check:"), " ".join(checks), self.small, spec=True))
-                rows.append([self.para(block.number, self.body), cell])
-            out.append(self.table(rows, [mm(14), self.width - mm(14)]))
-            if any(b.checks for b in sec.steps):
-                first = next(b for b in sec.steps if b.checks)
-                out.append(Spacer(1, mm(3)))
-                out.append(self.rich(_("If a check fails:"), first.if_wrong, self.small, spec=True))
+            kept = self.quick_one(i, sec)
+            out += [PageBreak(), *kept] if i == 0 else [Kept(kept)]
+        return out
+
+    def quick_one(self, i: int, sec: Section) -> list[Flowable]:
+        """One protocol's quick reference: its legend, its steps in brief with their checks, what
+        to do when a check fails."""
+        title = _("Quick reference: {title}").format(title=sec.title)
+        out: list[Flowable] = [self.heading(title) if i == 0 else self.heading_below(title)]
+        for line in sec.legend:
+            out.append(self.rich(_("How the cards show it."), line, self.small))
+        if i == 0:
+            out += self.card_codes()
+        rows: list[list[Cell]] = [[self.rich(_("Step"), "", self.body), self.rich(_("Do"), "", self.body)]]
+        for block in sec.steps:
+            cell: list[Flowable] = [self.para(block.brief, self.body, spec=True)]
+            checks = [c for c in block.checks if c != block.example]
+            if checks:
+                cell.append(self.rich(_("Check:"), " ".join(checks), self.small, spec=True))
+            rows.append([self.para(block.number, self.body), cell])
+        out.append(self.table(rows, [mm(14), self.width - mm(14)]))
+        if any(b.checks for b in sec.steps):
+            first = next(b for b in sec.steps if b.checks)
+            out.append(Spacer(1, mm(3)))
+            out.append(self.rich(_("If a check fails:"), first.if_wrong, self.small, spec=True))
         return out

@@ -279,3 +279,21 @@ def test_the_rounds_actions_do_not_depend_on_the_bundles() -> None:
         )
     ]
     assert counts[0] == counts[1] == counts[2]
+
+
+def test_the_quick_references_share_pages(kit: tuple[Path, dict[str, Any]]) -> None:
+    """Each of the five quick references had a page of its own (four of them a sixth to a third
+    full); each after the first now opens below the one before when it fits whole, and none is
+    split from its steps. The Validation opens below the last protocol's "for the curious" box."""
+    folder, _ = kit
+    data = json.loads((folder / "booklet.json").read_text(encoding="utf-8"))
+    pages = [re.sub(r"\s+", " ", p) for p in page_texts(folder / "booklet.pdf")]
+    holding = [i for i, p in enumerate(pages) if "Quick reference:" in p]
+    assert len(holding) < len(data["sections"]) - 1, holding
+    for sec in data["sections"]:
+        title = f"Quick reference: {' '.join(sec['title'].split())}"
+        (page,) = [p for p in pages if title in p]
+        first = " ".join(sec["steps"][0]["brief"].split())
+        assert first in page.split(title, 1)[1], (title, first)
+    opens = next(p for p in pages if "Before this booklet was made, the reference engine" in p)
+    assert "For the curious." in opens.split("Validation")[0]
