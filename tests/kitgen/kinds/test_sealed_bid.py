@@ -288,11 +288,11 @@ def test_the_quick_references_share_pages(kit: tuple[Path, dict[str, Any]]) -> N
     folder, _ = kit
     data = json.loads((folder / "booklet.json").read_text(encoding="utf-8"))
     pages = [re.sub(r"\s+", " ", p) for p in page_texts(folder / "booklet.pdf")]
-    holding = [i for i, p in enumerate(pages) if "Quick reference:" in p]
+    holding = [i for i, p in enumerate(pages) if i > 1 and "Quick reference:" in p]
     assert len(holding) < len(data["sections"]) - 1, holding
     for sec in data["sections"]:
         title = f"Quick reference: {' '.join(sec['title'].split())}"
-        (page,) = [p for p in pages if title in p]
+        (page,) = [p for p in pages[holding[0] :] if title in p]  # (not the contents)
         first = " ".join(sec["steps"][0]["brief"].split())
         assert first in page.split(title, 1)[1], (title, first)
     opens = next(p for p in pages if "Before this booklet was made, the reference engine" in p)
