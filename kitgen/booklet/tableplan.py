@@ -13,7 +13,7 @@ tests); :class:`TablePlanFlowable` draws it to scale.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from reportlab.lib.colors import Color, HexColor
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -398,7 +398,15 @@ class TablePlanFlowable(Flowable):
         self._label(c, x + w / 2, y - 16, b.text, 5.5, ink=ROWS_INK)
 
     def _draw_column(self, c: Canvas, b: Box) -> None:
-        self._card(c, b)
+        """A column of the protocol's rows as the cards it holds, stacked: the sealed-bid table's
+        two rows, the paper's four-card columns (a card is about 1.45 times as tall as it is
+        wide). It was one card drawn as tall as the column: the Gakmoro table showed 37 cards
+        where the comparison lays out 74."""
+        cards = max(1, round(b.h / (b.w * 1.45)))
+        gap = GAP_CM / 2 if cards > 1 else 0.0
+        h = (b.h - (cards - 1) * gap) / cards
+        for k in range(cards):
+            self._card(c, replace(b, y=b.y + k * (h + gap), h=h))
 
     def _draw_spare(self, c: Canvas, b: Box) -> None:
         self._card(c, b)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from collections.abc import Callable
@@ -178,3 +179,28 @@ def test_on_a5_pages_the_checklist_still_fits_one_page_and_the_picture_passes_th
     assert "the next turn can begin" in sides[check - 1]
     table = next(i for i, s in enumerate(sides, 1) if "The table at a virtual turn The whole table" in s)
     assert [str(f) for f in check_pdf(folder / "booklet.pdf", pages=[table, check])] == []
+
+
+def test_a_column_is_drawn_as_the_cards_it_holds() -> None:
+    """A column of the protocol's rows is drawn as its cards, stacked: the Gakmoro table (37
+    columns of two cards, 118 x 27 cm) showed 37 cards, one per column drawn two cards tall, where
+    the comparison lays out 74; a column of one sleeve (UNO's table) stays one card."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from kitgen.booklet.tableplan import Box
+
+    def drawn(fp: Footprint) -> int:
+        flowable = _plan(fp, 2)
+        cards: list[Box] = []
+        flowable._card = lambda c, b: cards.append(b)  # type: ignore[method-assign]
+        flowable._later = []
+        canvas = Canvas(io.BytesIO())
+        for box in flowable.plan.boxes:
+            if box.what == "column":
+                flowable._draw_column(canvas, box)
+        assert all(1.2 * b.w < b.h < 1.7 * b.w for b in cards)  # each one card's shape
+        return len(cards)
+
+    assert drawn(Footprint.of(37, (41, 63), 2)) == 74
+    assert drawn(Footprint.of(107, (56, 87), 1)) == 107
+    assert drawn(Footprint.of(20, (56, 87), 4)) == 80
