@@ -268,8 +268,20 @@ def shopping_list(manifest: KitManifest) -> str:
     for item in manifest.bom["items"]:
         # Labels are printed on the label sheets above; everything else here is bought.
         if item["kind"] in ("envelope", "sleeve", "clip", "paper"):
+            # The booklet and the handout name what a table uses; the list says what the spares add.
+            words = (
+                _("- {count} ({needed} + {spares} spare) {name}: {why}")
+                if item["spares"]
+                else _("- {count} {name}: {why}")
+            )
             lines.append(
-                _("- {count} {name}: {why}").format(count=item["count"], name=item["name"], why=item["why"])
+                words.format(
+                    count=item["count"],
+                    name=item["name"],
+                    needed=item["needed"],
+                    spares=item["spares"],
+                    why=item["why"],
+                )
             )
     if manifest.booklet:
         pages = manifest.booklet["pages"]

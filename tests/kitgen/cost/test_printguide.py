@@ -51,9 +51,28 @@ def test_guide_and_list_are_in_the_kit(kit: tuple[Path, dict[str, Any]]) -> None
     )
     assert "sheet of A4 self-adhesive" not in shopping
     sleeves = next(i for i in manifest["bom"]["items"] if i["kind"] == "sleeve")
-    assert f"- {sleeves['count']} {sleeves['name']}" in shopping
+    assert (
+        f"- {sleeves['count']} ({sleeves['needed']} + {sleeves['spares']} spare) {sleeves['name']}"
+        in shopping
+    )
     for p in manifest["card_pages"]:
         assert re.search(rf"^\s+{re.escape(p['key'])}\s+{p['count']} x ", guide, re.M)
+
+
+def test_the_list_says_what_the_spares_add(kit: tuple[Path, dict[str, Any]]) -> None:
+    """A bought holder's count is the table's need plus spares, and the list says so: the booklet and
+    handout name only what the table uses (108 sleeves), so "119" alone read as a contradiction."""
+    folder, manifest = kit
+    shopping = (folder / "shopping-list.txt").read_text(encoding="utf-8")
+    bought = [i for i in manifest["bom"]["items"] if i["kind"] in ("envelope", "sleeve", "clip")]
+    assert bought
+    for item in bought:
+        assert item["count"] == item["needed"] + item["spares"]
+        if item["spares"]:
+            line = f"- {item['count']} ({item['needed']} + {item['spares']} spare) {item['name']}: "
+        else:
+            line = f"- {item['count']} {item['name']}: "
+        assert line in shopping
 
 
 def test_card_pages_match_what_is_printed(kit: tuple[Path, dict[str, Any]]) -> None:

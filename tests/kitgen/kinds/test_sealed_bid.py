@@ -75,8 +75,14 @@ def test_the_shuffles_have_their_envelopes_and_sleeves(kit: tuple[Path, dict[str
     )
     assert holders["sleeve"]["protocol"] == "gakmoro-subtraction" and holders["sleeve"]["cards_per_pile"] == 2
     shopping = (folder / "shopping-list.txt").read_text(encoding="utf-8")
-    assert f"{items['envelope']['count']} identical opaque envelopes" in shopping
-    assert f"{items['shuffle_sleeve']['count']} identical opaque card sleeves" in shopping
+    for key, name in (
+        ("envelope", "identical opaque envelopes"),
+        ("shuffle_sleeve", "identical opaque card sleeves"),
+    ):
+        item = items[
+            key
+        ]  # the count bought, then what the table uses and the spares (the booklet's 36 and 37)
+        assert f"{item['count']} ({item['needed']} + {item['spares']} spare) {name}" in shopping
     # Products a shop sells, never a template's or the bill's own ids.
     for internal in ("cutout-sleeve-a4", "cutout", "shuffle_sleeve", "label sheets"):
         assert internal not in shopping, internal
