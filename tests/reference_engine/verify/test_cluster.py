@@ -21,7 +21,7 @@ from .test_partition import same_report
 @pytest.fixture(scope="module")
 def backend() -> Iterator[DaskBackend]:
     # Imported here, not when the file is collected: every xdist worker collects every file, and
-    # importing distributed is about a second of CPU; the worker that runs this file pays it once.
+    # importing distributed is about 0.4-0.5 s of CPU; the worker that runs this file pays it once.
     distributed = pytest.importorskip(
         "distributed", reason="the cluster extra (dask[distributed]) is not installed"
     )
