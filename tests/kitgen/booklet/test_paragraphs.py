@@ -68,7 +68,7 @@ MAKERS = ("Paragraph", "XPreformatted", "Preformatted", "ParaLines")
 def _offences(tree: ast.AST, where: str) -> list[str]:
     """What in ``tree`` makes reportlab paragraphs or escapes text for them: each maker's calls
     (by name or attribute), in the order of :data:`MAKERS`, then the other offences. One walk of
-    the tree (a walk per maker was half of this check's CPU)."""
+    the tree (a walk per maker: 1.3-1.7 s of CPU for the whole check, one walk 0.85 s)."""
     calls: dict[str, list[str]] = {name: [] for name in MAKERS}
     other = []
     for node in ast.walk(tree):
