@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
+
+import pytest
 
 from reference_engine.api import kinds
 
@@ -15,9 +19,34 @@ def _modules(folder: str) -> list[Path]:
     return sorted((ROOT / folder).rglob("*.py"))
 
 
+def parsed(path: Path) -> ast.Module:
+    """The syntax tree of the file at ``path`` as it is now. The checks of this file (and
+    test_kitgen_layers.py's) read every module of the engine and kitgen, most of them several
+    times: a text is parsed once per process (parsing is most of these tests' CPU), and a file
+    written again with other text is parsed again. The checks only read the trees."""
+    return _parse(path.read_text(encoding="utf-8"))
+
+
+@cache
+def _parse(text: str) -> ast.Module:
+    return ast.parse(text)
+
+
+def forget_trees() -> None:
+    """Drop the kept trees: a file's tests keep them, not the rest of the worker's session (half
+    a million nodes the cyclic collector would walk at every full collection)."""
+    _parse.cache_clear()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _trees_for_this_file_only() -> Iterator[None]:
+    yield
+    forget_trees()
+
+
 def test_kitgen_uses_the_engine_only_through_its_api() -> None:
     for path in _modules("kitgen"):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = parsed(path)
         for node in ast.walk(tree):
             names: list[str] = []
             if isinstance(node, ast.Import):
@@ -39,7 +68,7 @@ def test_no_module_outside_a_kinds_package_names_a_kind() -> None:
             rel = path.relative_to(ROOT).as_posix()
             if "/kinds/" in rel:
                 continue  # a kind's own package, or the registry that imports them all
-            tree = ast.parse(path.read_text(encoding="utf-8"))
+            tree = parsed(path)
             exported = {  # ``__all__`` and ``__slots__`` list names ("layout" is also an action family)
                 id(c)
                 for n in ast.walk(tree)
@@ -68,7 +97,7 @@ def import_graph(root: Path, packages: tuple[str, ...]) -> dict[str, set[str]]:
     for name, (path, is_package) in files.items():
         here = name.split(".") if is_package else name.split(".")[:-1]
         deps: set[str] = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(parsed(path)):
             if isinstance(node, ast.Import):
                 deps.update(a.name for a in node.names if a.name in files)
             elif isinstance(node, ast.ImportFrom):
@@ -279,7 +308,7 @@ def flag_strings(folder: Path) -> list[str]:
     left out) that names a command-line flag (``--virtual``)."""
     found = []
     for path in sorted(folder.rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = parsed(path)
         prose = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr)}
         for node in ast.walk(tree):
             text = node.value if isinstance(node, ast.Constant) and id(node) not in prose else None

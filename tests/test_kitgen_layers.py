@@ -9,15 +9,25 @@ tests/test_architecture.py). docs/architecture.md draws the same order.
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from pathlib import Path
 
-from tests.test_architecture import import_graph
+import pytest
+
+from tests.test_architecture import forget_trees, import_graph
 
 ROOT = Path(__file__).resolve().parent.parent
 
 #: kitgen's subpackages, lowest first. ``lang`` (the message catalogue) is below everything.
 LAYERS = ("lang", "core", "paper", "cost", "booklet", "kinds", "web", "kit", "cli")
 MAX_ENTRIES = 12  # kitgen/'s top level: modules plus subpackages
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _trees_for_this_file_only() -> Iterator[None]:
+    """The import graph's parsed modules (tests/test_architecture.py) are not kept past this file."""
+    yield
+    forget_trees()
 
 
 def layer_of(module: str, graph: dict[str, set[str]]) -> int:

@@ -17,13 +17,14 @@ from reference_engine.verify import DaskBackend, verify
 
 from .test_partition import same_report
 
-distributed = pytest.importorskip(
-    "distributed", reason="the cluster extra (dask[distributed]) is not installed"
-)
-
 
 @pytest.fixture(scope="module")
 def backend() -> Iterator[DaskBackend]:
+    # Imported here, not when the file is collected: every xdist worker collects every file, and
+    # importing distributed is about 0.4-0.5 s of CPU; the worker that runs this file pays it once.
+    distributed = pytest.importorskip(
+        "distributed", reason="the cluster extra (dask[distributed]) is not installed"
+    )
     cluster = distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=40
     )
