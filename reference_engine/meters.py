@@ -120,6 +120,10 @@ class Meters:
             hit = memo.get(out, _UNKNOWN)
             if hit is not _UNKNOWN:
                 return self if hit is None else hit
+        elif type(self) is Meters:  # met for the first time: _remember inline (as add_turn)
+            new = self._note_out(out)
+            self.__dict__["_next"] = {out: None if new is self else new}
+            return new
         return self._remember(out, self._note_out(out))
 
     def _note_out(self, out: tuple[tuple[int, int], ...]) -> Meters:

@@ -148,13 +148,19 @@ def discarded(codes: Sequence[int]) -> tuple[list[tuple[int, int]], bool]:
     order, :func:`spelled`). A row of few kinds of card (a turn's arrows, its owner cards, a
     match's pair) counted kind by kind in C, no symbol worked out per card nor sorted; many
     kinds: :func:`returned_symbols` and :func:`less`."""
+    to = ROTATIONS.to
+    if len(codes) == 1:  # one card (half of a card-level game's discards): no set, count nor sort
+        code = codes[0]
+        sid = code >> 1
+        if to and sid in to:
+            sid = min(sid, to[sid])
+        return [(sid, 1)], code < 0 or not code & 1
     kinds = set(codes)
     if len(kinds) > FEW_KINDS:
         returned = returned_symbols(codes)
         delta: dict[int, int] = {}
         less(delta, returned)
         return [(sid, -k) for sid, k in delta.items()], min(codes) < 0 or not all(map(_ONE.__and__, codes))
-    to = ROTATIONS.to
     by: dict[int, int] = {}
     for code in kinds:
         sid = code >> 1

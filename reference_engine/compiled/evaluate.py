@@ -50,7 +50,10 @@ def env_of(run: Run) -> Env:
         return env
     env.layout = run.layout
     env.cells = run.cells
-    env.vars = run.vars()
+    if run._vars_of is not run.env:  # run.vars(), inline (a fast function's every evaluation)
+        run._vars = dict(run.env)
+        run._vars_of = run.env
+    env.vars = run._vars
     env._reader = None
     return env
 
@@ -178,12 +181,19 @@ def _norm(v: Any) -> Any:
 
 
 _INTS = frozenset({int})
+_PLAIN = frozenset({int, bool, str, type(None)})
+"""Types :func:`deep_plain` gives back as they are (no :class:`Value`, no list): a condition's
+truth, a count, a name, returned without its two calls."""
 
 
 def _deep_plain(value: Any) -> Any:
-    """:func:`deep_plain`; a list of whole numbers alone (a take's columns, a return's owners)
-    copied at once: ``plain`` gives a whole number back as it is (no call per item)."""
-    if type(value) is list and _INTS.issuperset(map(type, value)):
+    """:func:`deep_plain`; a whole number, a truth, a text or None as it is, and a list of whole
+    numbers alone (a take's columns, a return's owners) copied at once: ``plain`` gives a whole
+    number back as it is (no call per item)."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if kind is list and _INTS.issuperset(map(type, value)):
         return list(value)
     return deep_plain(value)
 

@@ -109,6 +109,28 @@ def test_each_step_s_memo_is_read_inline_by_its_own_key(m: Meters) -> None:
     assert fresh not in fresh.__dict__["_next"].values()  # never itself: no reference cycle
 
 
+@pytest.mark.parametrize("m", SOME)
+def test_a_first_note_of_helper_usage_is_remembered_as_any_other(m: Meters) -> None:
+    """note_out on counters with no memo yet (most of a card-level run's) starts their memo
+    itself: the same counters as the general path, the very same on the next look, an unchanged
+    usage remembered as None (never the counters themselves: no reference cycle); a subclass's
+    first note goes the general way and keeps its class."""
+    for out in (((0, 99),), (), m.peak, ((1, 1), (2, 3))):
+        fresh, general = replace(m), replace(m)
+        general.__dict__["_next"] = {}  # a memo already: the general path (_remember)
+        got = fresh.note_out(out)
+        assert got == general.note_out(out) and type(got) is Meters
+        assert fresh.note_out(out) is got and fresh.__dict__["_next"] == {out: None if got is fresh else got}
+
+    @dataclass(frozen=True)
+    class Counted(Meters):
+        pass
+
+    sub = Counted(1, 1)
+    raised = sub.note_out(((3, 1),))
+    assert type(raised) is Counted and sub.note_out(((3, 1),)) is raised
+
+
 def test_helper_usage_after_a_change_is_the_plain_sum_by_symbol() -> None:
     """out_add (filtered and sorted in C) on random usage and changes, counts going to zero,
     below zero and new symbols among them: each symbol's sum, the zeros left out, by symbol."""

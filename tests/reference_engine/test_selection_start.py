@@ -104,3 +104,38 @@ def test_the_kept_starts_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
         row = [c for hand in _table(n, sizes) for c in hand]
         assert selection._start(cache, frame, row) == frame.initial_state({"cards": row})
         assert len(cache.starts) <= 2
+
+
+def test_a_card_of_another_type_than_symbol_takes_the_frames_way() -> None:
+    """The codes are made in C only where every card is a :class:`Symbol` itself: a card of a
+    subclass (equal fields, another type) anywhere in the row takes the frame's way, as a value
+    that is no card does; the same state or the same error either way. No card at all: the
+    empty table of a run with no cards."""
+    from dataclasses import dataclass
+
+    from reference_engine.cards import Symbol
+
+    @dataclass(frozen=True)
+    class Marked(Symbol):
+        pass
+
+    library = Library()
+    proto = library.protocol("card-selection-arrow")
+    cache = selection.CallCache()
+    frame = _frame(cache, proto, (2, 1))
+    row = [c for hand in _table(3, (2, 1)) for c in hand]
+    for at in range(3):
+        odd = list(row)
+        c = odd[at]
+        odd[at] = Marked(c.name, c.glyph, c.id, c.attrs)
+        try:
+            ref = frame.initial_state({"cards": odd})
+        except Exception as exc:
+            with pytest.raises(type(exc)) as ours:
+                selection._start(cache, frame, odd)
+            assert str(ours.value) == str(exc)
+        else:
+            got = selection._start(cache, frame, odd)
+            assert got == ref and got.cells == ref.cells
+    good = selection._start(cache, frame, row)
+    assert good.cells == tuple(c.id << 1 for c in row)

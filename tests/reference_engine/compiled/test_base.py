@@ -85,6 +85,22 @@ def test_a_discards_counts_by_kind_are_the_plain_ones(seed: int, monkeypatch: py
     assert {(False, False), (False, True), (True, True)} <= seen, seen  # both ways, seen or not
 
 
+@pytest.mark.parametrize("to", [{}, {40: 41, 41: 40, 7: 90, 90: 7}])
+def test_a_one_card_discard_is_counted_as_any_other(
+    to: dict[int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One card (half a game's discards, counted without a set): an up-down card either side up
+    (the lower of its two symbols), a plain card, face up or down, an empty place, a list or a
+    tuple: the symbols, counts and seen flag of the plain formula."""
+    monkeypatch.setattr(ROTATIONS, "to", to)
+    for code in [40 << 1, 41 << 1 | 1, 7 << 1 | 1, 90 << 1, 5 << 1, 5 << 1 | 1, 0, 1, EMPTY]:
+        want = plain_returned([code])
+        for codes in ([code], (code,)):
+            counts, hidden = base.discarded(codes)
+            assert counts == sorted(Counter(want).items()) and base.spelled(counts) == tuple(want)
+            assert hidden is (code < 0 or not code & 1)
+
+
 def test_no_up_down_cards_leaves_the_symbols_as_they_are(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ROTATIONS, "to", {})
     assert base.returned_symbols([9, 4, 2 << 1]) == [2, 2, 4]

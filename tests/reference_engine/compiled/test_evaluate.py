@@ -27,6 +27,21 @@ def test_a_value_is_the_interpreters(value: Any) -> None:
         assert [type(x) for x in got] == [type(x) for x in want]  # a bool stays a bool
 
 
+class _Odd(int):
+    """A whole number of another type: not one :func:`_deep_plain` gives back unlooked at."""
+
+
+@pytest.mark.parametrize("value", [True, False, 0, 7, "a", "", None, _Odd(3), 2.5, (1,), [True]])
+def test_a_plain_value_is_given_back_as_it_is(value: Any) -> None:
+    """A truth, a whole number, a text or None: the very value, as ``deep_plain`` gives it
+    (without its calls); any other type (a subclass of int, a float, a tuple, a list) goes
+    through ``deep_plain`` as before."""
+    got, want = _deep_plain(value), deep_plain(value)
+    assert got == want and type(got) is type(want)
+    if not isinstance(value, list):
+        assert got is value
+
+
 def test_a_list_of_numbers_is_a_copy() -> None:
     value = [3, 1]
     got = _deep_plain(value)
