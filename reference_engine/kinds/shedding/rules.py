@@ -212,7 +212,9 @@ class RuleSet(TableRules):
 
     def _by_terms(self, valid: Callable[[Any], bool]) -> frozenset[int] | None:
         """:meth:`allowed_ids` of a function :meth:`validity` made, its rule's terms at its state
-        (:mod:`.terms`), or None: the rule card by card."""
+        (:mod:`.terms`), or None: the rule card by card. Found, it is also what that function
+        keeps for each card, as the rule card by card leaves it (then a protocol run asking the
+        function about a card finds its answer)."""
         made = self._states.get(id(valid))
         if made is None or made[0] is not valid:
             return None
@@ -221,7 +223,14 @@ class RuleSet(TableRules):
         if kept is None or kept[0] is not expr:
             kept = self._terms[id(expr)] = (expr, split(expr))
         terms = kept[1]
-        return None if terms is None else terms.allowed(self.distinct_cards(), top, color)
+        cards = self.distinct_cards()
+        ids = None if terms is None else terms.allowed(cards, top, color)
+        if ids is not None:  # the answers the rule card by card keeps for ``valid`` (see validity)
+            known = self._answers.setdefault((id(expr), top.name, color), {})
+            for c in cards:
+                if c.name not in known:
+                    known[c.name] = c.id in ids
+        return ids
 
     # -- a virtual player's strategy (issue 28) ------------------------------------
     def card_class(self, kind: str) -> str:

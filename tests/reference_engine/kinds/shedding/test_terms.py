@@ -151,3 +151,15 @@ def test_a_function_validity_did_not_make_is_asked_card_by_card() -> None:
 
     assert rules._by_terms(valid) is None
     assert rules.allowed_ids(valid) == red
+
+
+def test_the_terms_leave_the_answers_the_rule_card_by_card_leaves() -> None:
+    """A protocol run asks the validity function about single cards after allowed_ids: it finds
+    the answers kept, as it did when allowed_ids asked the rule card by card."""
+    rules, other = load_rules("uno"), load_rules("uno")
+    top = rules.symbol("blue7")
+    rules.allowed_ids(rules.validity(top, "blue"))
+    by_card(other, other.validity(top, "blue"))
+    key = (id(rules.valid), "blue7", "blue")
+    assert rules._answers[key] == other._answers[(id(other.valid), "blue7", "blue")]
+    assert len(rules._answers[key]) == len(rules.distinct_cards())
