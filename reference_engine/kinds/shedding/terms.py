@@ -5,20 +5,23 @@ deck's cards its rule allows (:meth:`~.rules.RuleSet.allowed_ids`): the rule eva
 distinct card, some sixty states in the first thousand turns of UNO. Most rule sets' rule is an
 ``or`` of terms that each read little: ``card.color == 'black'`` reads the card's colour alone,
 ``card.color == color`` the card's colour and the colour in force, ``card.face == top.face`` the
-two faces. A term's answer is a function of the values it reads, so it is kept by those values
-and a new state costs a look-up per card and term rather than an evaluation of the whole rule.
+two faces. A term's answer is a function of the values it reads, so it is kept by those values,
+and the cards are classed by them for each term (kept while the cards and their values are the
+same): a new state costs a look-up per class and term (UNO: 5 + 5 + 15) rather than the whole
+rule evaluated on each of 54 cards.
 
 Exact because of what a rule may do here, checked once on its tree (:func:`split`): its terms
 read ``card`` and ``top`` only as ``card.<field>`` and ``top.<field>``, ``color`` as itself, and
 otherwise hold only constants, comparisons, arithmetic, ``and``/``or``/``not`` (no function,
 no list, no index: nothing else they could read). At each state the fields are read afresh from
-the cards (a card's attributes are those last declared), each value kept with its type (``1``,
-``True`` and ``1.0`` are different keys) and only of the types whose equality is identity of
-meaning (strings, whole numbers, booleans, None): equal keys, the same answer. An ``or`` of terms
-is true when one of them is, each card's terms taken in the rule's order (the same evaluations,
-in the same order, as the rule's own ``or``). A field a card lacks, a value of another type, or
-an error in any term gives None: the caller then evaluates the rule card by card, which reports
-the error as it always did. ``evaluate.CHECKED`` compares every set found here with that way's.
+the cards (a card's attributes are those last declared), and only values of the types whose
+equality is sameness of meaning are keys (strings, whole numbers, None, and truth values kept with
+their type: ``True == 1`` as keys, not to every operator; any other type, a float, a list, is
+refused): equal keys, the same answer. An ``or`` of terms is true when one of them is, each
+card's terms taken in the rule's order (the same evaluations, in the same order, as the rule's own
+``or``). A field a card lacks, a value of another type, or an error in any term gives None: the
+caller then evaluates the rule card by card, which reports the error as it always did.
+``evaluate.CHECKED`` compares every set found here with that way's.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from ...expressions import Expression, Scope, truthy
 from ...expressions.nodes import Attr, Chain, Compare, Const, Name, Node, Unary
 from ...functions import BUILTINS
 
-KEYED = (str, int, bool, type(None))
+KEYED = frozenset((str, int, bool, type(None)))
 """The types of the values a key may hold (see the module docs)."""
 
 Key = Callable[[tuple[Any, ...]], Any]
@@ -41,70 +44,98 @@ Key = Callable[[tuple[Any, ...]], Any]
 class Terms:
     """A rule split into its ``or`` terms, each with the fields it reads and its kept answers."""
 
-    __slots__ = ("card_fields", "terms", "top_fields")
+    __slots__ = ("card_fields", "classes", "read", "terms", "top_fields")
 
     def __init__(self, card_fields: tuple[str, ...], top_fields: tuple[str, ...]):
         self.card_fields = card_fields  # the fields of ``card`` any term reads, in a fixed order
         self.top_fields = top_fields
+        self.read = _reader(card_fields)  # a card's attributes -> the values of card_fields
         # Per term: its function, its card key and top key (from the read values), whether it
         # reads ``color``, and its answers by state key then card key.
         self.terms: list[tuple[Callable[[Scope], Any], Key, Key, bool, dict[Any, dict[Any, bool]]]] = []
+        # The cards' keys and ids last met, and per term the cards by their key for it (the
+        # key, the index of its first card, the ids of its cards), in the order the cards come.
+        self.classes: tuple[list[Any], list[int], list[list[tuple[Any, int, list[int]]]]] | None = None
 
     def allowed(self, cards: Sequence[Symbol], top: Symbol, color: Any) -> frozenset[int] | None:
         """The ids of ``cards`` the rule allows with ``top`` and ``color``, or None (see the
-        module docs: then evaluate the rule card by card)."""
+        module docs: then evaluate the rule card by card).
+
+        A term is asked once per class of cards (equal keys: the same answer), each class's
+        first card standing for it; a term that fails on a card an earlier term allowed (the
+        rule's ``or`` never asks it) gives None too."""
         try:
-            tops = _values(top, self.top_fields)
-            if tops is None or type(color) not in KEYED:
+            if type(top) is not Symbol or not {*map(type, cards)} <= _SYMBOL:
                 return None
-            fields = self.card_fields
-            keys = []
-            for c in cards:
-                vals = _values(c, fields)
-                if vals is None:
-                    return None
-                keys.append(vals)
+            tops = _keyed([_reader(self.top_fields)(top.attrs)])
+            given = _keyed([(color,)])
+            read = self.read
+            keys = _keyed([read(c.attrs) for c in cards])
+            if tops is None or given is None or keys is None:
+                return None
+            now = [c.id for c in cards]
+            classes = self.classes
+            if classes is None or classes[0] != keys or classes[1] != now:  # equal one by one
+                groups = [_classes(keys, now, term[1]) for term in self.terms]
+                classes = self.classes = (keys, now, groups)
             scope = Scope({"top": top, "color": color, "hand": []}, functions=BUILTINS)
-            tcolor = (type(color), color)
-            ids: list[int] = []
-            left: Sequence[int] = range(len(cards))
-            for fn, card_key, top_key, reads_color, kept in self.terms:
-                state = (top_key(tops), tcolor if reads_color else None)
+            ids: set[int] = set()
+            for (fn, _, top_key, reads_color, kept), classed in zip(self.terms, classes[2]):
+                state = (top_key(tops[0]), given[0] if reads_color else None)
                 known = kept.get(state)
                 if known is None:
                     known = kept[state] = {}
-                rest = []
-                for i in left:
-                    k = card_key(keys[i])
+                for k, first, members in classed:
                     answer = known.get(k)
                     if answer is None:
-                        answer = known[k] = truthy(fn(scope.child({"card": cards[i]})))
+                        answer = known[k] = truthy(fn(scope.child({"card": cards[first]})))
                     if answer:
-                        ids.append(cards[i].id)
-                    else:
-                        rest.append(i)
-                left = rest
+                        ids.update(members)
             return frozenset(ids)
         except Exception:  # any error: the rule card by card reports it (see the module docs)
             return None
 
 
-def _values(card: Any, fields: tuple[str, ...]) -> tuple[Any, ...] | None:
-    """``((value, type), ...)`` of ``card``'s attributes ``fields``, or None (not a card, a field
-    it lacks, a value of another type)."""
-    if type(card) is not Symbol:
+def _classes(keys: list[Any], ids: list[int], card_key: Key) -> list[tuple[Any, int, list[int]]]:
+    """The cards by their key for one term: (key, its first card's index, its cards' ids)."""
+    out: dict[Any, tuple[Any, int, list[int]]] = {}
+    for i, row in enumerate(keys):
+        k = card_key(row)
+        hit = out.get(k)
+        if hit is None:
+            out[k] = (k, i, [ids[i]])
+        else:
+            hit[2].append(ids[i])
+    return list(out.values())
+
+
+_SYMBOL = {Symbol}
+_RAW = frozenset((str, int, type(None)))
+"""The types whose values are their own keys (a truth value is keyed with its type: see
+:func:`_keyed`)."""
+
+
+def _reader(fields: tuple[str, ...]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
+    """The tuple of the values of ``fields`` in a card's attributes (KeyError where one lacks:
+    the caller's None)."""
+    if len(fields) > 1:
+        return itemgetter(*fields)
+    if fields:
+        field = fields[0]
+        return lambda attrs: (attrs[field],)
+    return lambda attrs: ()
+
+
+def _keyed(rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]] | None:
+    """``rows`` as keys: a string, whole number or None as itself, a truth value as ``(bool,
+    value)`` (``True == 1`` as keys, but not to every operator); None where a value is of another
+    type. Equal keys are values of the same type and equal: the same answers."""
+    types = {type(v) for row in rows for v in row}
+    if types <= _RAW:
+        return rows  # no truth value: each value is its key
+    if not types <= KEYED:
         return None
-    attrs = card.attrs
-    out = []
-    for f in fields:
-        if f not in attrs:
-            return None
-        v = attrs[f]
-        t = type(v)
-        if t not in KEYED:
-            return None
-        out.append((v, t))
-    return tuple(out)
+    return [tuple([(bool, v) if type(v) is bool else v for v in row]) for row in rows]
 
 
 def split(expr: Expression) -> Terms | None:
