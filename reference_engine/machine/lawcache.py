@@ -204,20 +204,15 @@ def _same_faces(seen: tuple[tuple[Symbol, str, tuple[tuple[str, Any], ...]], ...
 
 
 def _numbered() -> int:
-    """How many faces this process has numbered."""
-    n = 0
-    while True:  # the table has no length of its own; by_id raises past its end
-        try:
-            SYMBOLS.by_id(n)
-        except IndexError:
-            return n
-        n += 1
+    """How many faces this process has numbered (ids ``0..n-1``: the table's length)."""
+    return len(SYMBOLS)
 
 
-def path(key: tuple[Any, ...]) -> Path:
-    """The file of ``key``'s law."""
+def path(key: tuple[Any, ...], text: str | None = None) -> Path:
+    """The file of ``key``'s law (``text``: ``repr(key)`` where the caller has it already)."""
     engine = engine_digest()
-    digest = hashlib.blake2b(f"{engine}\0{key!r}".encode(), digest_size=20).hexdigest()
+    text = repr(key) if text is None else text
+    digest = hashlib.blake2b(f"{engine}\0{text}".encode(), digest_size=20).hexdigest()
     return directory() / f"law-{engine[:16]}-{digest}.law"  # by engine version: see tidy()
 
 
@@ -287,8 +282,9 @@ def _dumps(key: tuple[Any, ...], entry: Entry, n: int) -> bytes:
     return buf.getvalue()
 
 
-def _loads(key: tuple[Any, ...], data: bytes) -> Entry | None:
-    """The entry ``data`` holds for ``key``; None when it is not one (foreign, corrupt, stale)."""
+def _loads(key: tuple[Any, ...], data: bytes, text: str | None = None) -> Entry | None:
+    """The entry ``data`` holds for ``key``; None when it is not one (foreign, corrupt, stale).
+    ``text``: ``repr(key)`` where the caller has it already."""
     reader = _codec()[1](io.BytesIO(data))
     try:
         got = reader.load()
@@ -300,7 +296,7 @@ def _loads(key: tuple[Any, ...], data: bytes) -> Entry | None:
         fmt, at, n, faces, entry = got
         if (
             fmt != FORMAT
-            or at != repr(key)
+            or at != (repr(key) if text is None else text)
             or not isinstance(n, int)
             or _numbered() < n
             or faces != _faces(n)
@@ -612,8 +608,9 @@ def _alive(pid: int) -> bool:
 
 def load(key: tuple[Any, ...]) -> Entry | None:
     """The law kept on disk for ``key`` (None: there is none, or it is not to be trusted)."""
-    data = _read(path(key), MAX_ENTRY)
-    return None if data is None else _loads(key, data)
+    text = repr(key)  # once: for the file's name and the key the entry must hold
+    data = _read(path(key, text), MAX_ENTRY)
+    return None if data is None else _loads(key, data, text)
 
 
 def save(key: tuple[Any, ...], entry: Entry) -> bool:

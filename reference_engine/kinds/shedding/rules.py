@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from ...cards import SYMBOLS, Symbol
+from ...compiled import evaluate
 from ...compiled.arrows import fixed
 from ...errors import SpecError, UsageError
 from ...expressions import EvalError, Expression, Scope, truthy
@@ -28,6 +29,7 @@ from ..kind import game_fields
 from ..ruleset import kind_name, rules_path
 from ..table import TableRules, table_keys
 from ..virtual import one_card
+from .terms import Terms, split
 
 KIND = "shedding"
 
@@ -101,6 +103,12 @@ class RuleSet(TableRules):
     _allowed: dict[int, tuple[Callable[[Any], bool], frozenset[int]]] = field(
         default_factory=dict, repr=False
     )
+    # Per per-card validity function: its rule and public state (for allowed_ids' terms).
+    _states: dict[int, tuple[Callable[[Any], bool], Expression, Symbol, str]] = field(
+        default_factory=dict, repr=False
+    )
+    # Per rule (by id, with the rule): its terms (terms.py), or None where it cannot be split.
+    _terms: dict[int, tuple[Expression, Terms | None]] = field(default_factory=dict, repr=False)
 
     # -- the deck ----------------------------------------------------------------
     def symbol(self, name: str) -> Symbol:
@@ -168,6 +176,7 @@ class RuleSet(TableRules):
 
         if per_card:  # its public state is frozen in it: the compiled path may keep its answers
             self._validity[(id(expr), top.name, color)] = fixed(valid)
+            self._states[id(valid)] = (valid, expr, top, color)
 
         return valid
 
@@ -190,9 +199,38 @@ class RuleSet(TableRules):
         a hand is then filtered with one set lookup per card)."""
         hit = self._allowed.get(id(valid))
         if hit is None or hit[0] is not valid:
-            ids = frozenset(c.id for c in self.distinct_cards() if valid(c))
+            ids = self._by_terms(valid)
+            if ids is None or evaluate.CHECKED:
+                every = frozenset(c.id for c in self.distinct_cards() if valid(c))
+                if ids is not None and ids != every:
+                    raise evaluate.Mismatch(
+                        f"{self.name}: the terms allow {sorted(ids)}, the rule {sorted(every)}"
+                    )
+                ids = every
             hit = self._allowed[id(valid)] = (valid, ids)
         return hit[1]
+
+    def _by_terms(self, valid: Callable[[Any], bool]) -> frozenset[int] | None:
+        """:meth:`allowed_ids` of a function :meth:`validity` made, its rule's terms at its state
+        (:mod:`.terms`), or None: the rule card by card. Found, it is also what that function
+        keeps for each card, as the rule card by card leaves it (then a protocol run asking the
+        function about a card finds its answer)."""
+        made = self._states.get(id(valid))
+        if made is None or made[0] is not valid:
+            return None
+        _, expr, top, color = made
+        kept = self._terms.get(id(expr))
+        if kept is None or kept[0] is not expr:
+            kept = self._terms[id(expr)] = (expr, split(expr))
+        terms = kept[1]
+        cards = self.distinct_cards()
+        ids = None if terms is None else terms.allowed(cards, top, color)
+        if ids is not None:  # the answers the rule card by card keeps for ``valid`` (see validity)
+            known = self._answers.setdefault((id(expr), top.name, color), {})
+            for c in cards:
+                if c.name not in known:
+                    known[c.name] = c.id in ids
+        return ids
 
     # -- a virtual player's strategy (issue 28) ------------------------------------
     def card_class(self, kind: str) -> str:

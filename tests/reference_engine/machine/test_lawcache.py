@@ -257,3 +257,17 @@ def test_the_faces_digest_kept_is_the_one_computed_afresh(monkeypatch: pytest.Mo
     other = SYMBOLS.by_id(0)
     monkeypatch.setattr(SYMBOLS, "by_id", lambda i: other if i == face.id else real(i))
     assert lawcache._faces(n) == _faces_afresh(n)
+
+
+def test_the_faces_numbered_are_the_table_and_a_key_text_given_names_the_same_file() -> None:
+    """``_numbered`` is the number of ids ``by_id`` answers; ``path`` and ``_loads`` given the
+    key's text (``load`` computes it once) do what they do from the key."""
+    n = lawcache._numbered()
+    assert n == len(SYMBOLS) and all(SYMBOLS.by_id(i).id == i for i in range(n))
+    with pytest.raises(IndexError):
+        SYMBOLS.by_id(n)
+    key = ("a key", 1, ((0, 1), (1,)))
+    assert lawcache.path(key, repr(key)) == lawcache.path(key)
+    data = lawcache._dumps(key, ("ordered", (), 0), n)
+    assert lawcache._loads(key, data, repr(key)) == lawcache._loads(key, data) == ("ordered", (), 0)
+    assert lawcache._loads(key, data, repr(("another key",))) is None
