@@ -12,7 +12,7 @@ from reference_engine.compiled import evaluate
 from reference_engine.expressions import EvalError, parse
 from reference_engine.kinds.shedding import load_rules
 from reference_engine.kinds.shedding.rules import RuleSet
-from reference_engine.kinds.shedding.terms import split
+from reference_engine.kinds.shedding.terms import Terms, split
 
 SHEDDING = ("uno", "uno-small", "uno-official", "crazy-eights")
 
@@ -177,3 +177,39 @@ def test_cards_met_in_another_list_are_classed_again() -> None:
     for some in (cards, cards[:10], cards[::-1], cards[5:], cards):
         assert terms.allowed(some, top, "yellow") == frozenset(c.id for c in some if valid(c))
     assert terms.allowed([], top, "yellow") == frozenset()
+
+
+def test_checked_compares_the_terms_with_the_rule_evaluated_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under ``evaluate.CHECKED`` the rule card by card is asked itself: a wrong set from the
+    terms is a Mismatch (the check must not read the answers the terms have just kept)."""
+    rules = load_rules("uno")
+    top = rules.symbol("red2")
+    real = Terms.allowed
+
+    def wrong(self: Terms, cards: Any, top: Any, color: Any) -> frozenset[int] | None:
+        ids = real(self, cards, top, color)
+        return None if ids is None else ids - {rules.symbol("red7").id}
+
+    monkeypatch.setattr(Terms, "allowed", wrong)
+    monkeypatch.setattr(evaluate, "CHECKED", True)
+    with pytest.raises(evaluate.Mismatch):
+        rules.allowed_ids(rules.validity(top, "red"))
+
+
+def test_an_answer_the_function_kept_before_is_the_one_allowed_ids_gives(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A validity function asked about a card keeps its answer for the whole game (main's
+    allowed_ids then reads it, whatever the card's attributes are by then): the terms give that
+    answer too, not one from attributes declared again since, with or without CHECKED."""
+    for checked in (False, True):
+        monkeypatch.setattr(evaluate, "CHECKED", checked)
+        rules = load_rules("uno")
+        top, card = rules.symbol("red2"), rules.symbol("green4")
+        rules.distinct_cards()
+        valid = rules.validity(top, "red")
+        assert valid(card) is False  # kept: green4 may not go on red2 with red in force
+        with monkeypatch.context() as m:
+            m.setitem(card.attrs, "color", "red")  # declared again (another rule set's deck)
+            ids = rules.allowed_ids(valid)
+        assert card.id not in ids and valid(card) is False
