@@ -81,11 +81,11 @@ class Region:
 
 _REGIONS: dict[tuple[Any, ...], Region] = {}
 REGIONS_KEPT = 16384
-"""Regions :meth:`Layout.make` keeps by their fields (equal regions are interchangeable): a
-game's layouts share most of theirs from step to step. Bounded: it starts afresh beyond this
-(a few megabytes at most). At 4,096 a card-level game's hands, whose sizes and offsets vary,
-filled it every thousand turns or so: 20 whole UNO games after 25 made 3,710 regions, against
-780 with room for all (6,302 kept then)."""
+"""Regions :meth:`Layout.make` keeps by their fields (equal regions are interchangeable): a game's
+layouts share most of theirs from step to step. Bounded: it starts afresh beyond this (~6.5 MB).
+At 4,096 a card-level game's hands (sizes and offsets vary) filled it every thousand turns: 20
+UNO games after 25 made 3,710 regions (780 with room for all), each compared field by field with
+the kept layout key's (6,148 ``Region.__eq__`` calls, none with room for all)."""
 
 
 _NO_HOLES: frozenset[int] = frozenset()
