@@ -214,7 +214,9 @@ class RuleSet(TableRules):
         """:meth:`allowed_ids` of a function :meth:`validity` made, its rule's terms at its state
         (:mod:`.terms`), or None: the rule card by card. Found, it is also what that function
         keeps for each card, as the rule card by card leaves it (then a protocol run asking the
-        function about a card finds its answer)."""
+        function about a card finds its answer), and an answer it kept before stands, as that way
+        reads it. Under ``evaluate.CHECKED`` nothing is kept here: the caller's rule card by card
+        keeps its own answers, and the sets are compared."""
         made = self._states.get(id(valid))
         if made is None or made[0] is not valid:
             return None
