@@ -161,16 +161,11 @@ def _rows_slots(offset: int, cols: int, rows: tuple[int, ...]) -> frozenset[int]
     kept = _SETS
     hit = kept.get(key)
     if hit is None:
-        lo = min(rows, default=1)
-        if rows and max(rows) - lo + 1 == len(rows) == len(set(rows)):
-            # Rows lo..hi, each once (a sleeve's rows, mostly): one stretch of slots, made in C.
-            hit = frozenset(range(offset + (lo - 1) * cols, offset + (lo - 1 + len(rows)) * cols))
-        else:
-            inside: set[int] = set()
-            for r in rows:  # whole rows at once
-                start = offset + (r - 1) * cols
-                inside.update(range(start, start + cols))
-            hit = frozenset(inside)
+        inside: set[int] = set()
+        for r in rows:  # whole rows at once
+            start = offset + (r - 1) * cols
+            inside.update(range(start, start + cols))
+        hit = frozenset(inside)
         if len(kept) >= SETS_KEPT:
             kept.clear()
         kept[key] = hit

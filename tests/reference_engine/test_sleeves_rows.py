@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 
 from reference_engine.expressions import EvalError
-from reference_engine.sleeves import SleeveFrame, _rows_slots, check_rows
+from reference_engine.sleeves import SleeveFrame, check_rows
 
 
 def _declared() -> list[tuple[int, ...]]:
@@ -44,16 +44,3 @@ def test_a_frame_rebuilt_by_pickle_or_replace_keeps_its_span() -> None:
     check_rows("M", 3, wider)
     with pytest.raises(EvalError):
         check_rows("M", 3, replace(wider, declared=(2, 1)))
-
-
-@pytest.mark.parametrize(
-    "rows", [(), (1,), (2,), (1, 2), (2, 1), (1, 3), (3, 1, 2), (2, 2), (1, 2, 2), (4, 5, 6), (1, 2, 4)]
-)
-@pytest.mark.parametrize("offset, cols", [(0, 1), (7, 3), (913, 5)])
-def test_the_slots_of_a_sleeves_rows_are_those_of_each_row(
-    offset: int, cols: int, rows: tuple[int, ...]
-) -> None:
-    """A stretch of rows made at once (lo..hi, each once) and any other rows row by row: the
-    slots of every row listed, whatever the order or repeats."""
-    want = {offset + (r - 1) * cols + c for r in rows for c in range(cols)}
-    assert _rows_slots(offset, cols, rows) == want
