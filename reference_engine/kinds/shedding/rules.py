@@ -214,7 +214,9 @@ class RuleSet(TableRules):
         """:meth:`allowed_ids` of a function :meth:`validity` made, its rule's terms at its state
         (:mod:`.terms`), or None: the rule card by card. Found, it is also what that function
         keeps for each card, as the rule card by card leaves it (then a protocol run asking the
-        function about a card finds its answer)."""
+        function about a card finds its answer), and an answer it kept before stands, as that way
+        reads it. Under ``evaluate.CHECKED`` nothing is kept here: the caller's rule card by card
+        keeps its own answers, and the sets are compared."""
         made = self._states.get(id(valid))
         if made is None or made[0] is not valid:
             return None
@@ -225,12 +227,23 @@ class RuleSet(TableRules):
         terms = kept[1]
         cards = self.distinct_cards()
         ids = None if terms is None else terms.allowed(cards, top, color)
-        if ids is not None:  # the answers the rule card by card keeps for ``valid`` (see validity)
-            known = self._answers.setdefault((id(expr), top.name, color), {})
-            for c in cards:
-                if c.name not in known:
-                    known[c.name] = c.id in ids
-        return ids
+        if ids is None:
+            return None
+        # An answer ``valid`` kept already stands for its card, as the rule card by card reads it
+        # (kept for the whole game, whatever the card's attributes are declared as since).
+        known = self._answers.setdefault((id(expr), top.name, color), {})
+        if evaluate.CHECKED:  # the caller asks the rule itself: leave ``known`` to it
+            return frozenset(c.id for c in cards if known.get(c.name, c.id in ids))
+        out = set(ids)
+        for c in cards:
+            was = known.get(c.name)
+            if was is None:  # the answers the rule card by card keeps for ``valid`` (see validity)
+                known[c.name] = c.id in ids
+            elif was:
+                out.add(c.id)
+            else:
+                out.discard(c.id)
+        return frozenset(out)
 
     # -- a virtual player's strategy (issue 28) ------------------------------------
     def card_class(self, kind: str) -> str:

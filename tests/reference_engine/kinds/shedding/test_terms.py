@@ -4,15 +4,18 @@ is not of the kind the terms may read (hostile rules and attributes)."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 
+from reference_engine.cards import Symbol
 from reference_engine.compiled import evaluate
-from reference_engine.expressions import EvalError, parse
+from reference_engine.expressions import EvalError, Scope, parse, truthy
+from reference_engine.functions import BUILTINS
 from reference_engine.kinds.shedding import load_rules
 from reference_engine.kinds.shedding.rules import RuleSet
-from reference_engine.kinds.shedding.terms import split
+from reference_engine.kinds.shedding.terms import Terms, split
 
 SHEDDING = ("uno", "uno-small", "uno-official", "crazy-eights")
 
@@ -177,3 +180,106 @@ def test_cards_met_in_another_list_are_classed_again() -> None:
     for some in (cards, cards[:10], cards[::-1], cards[5:], cards):
         assert terms.allowed(some, top, "yellow") == frozenset(c.id for c in some if valid(c))
     assert terms.allowed([], top, "yellow") == frozenset()
+
+
+def test_checked_compares_the_terms_with_the_rule_evaluated_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under ``evaluate.CHECKED`` the rule card by card is asked itself: a wrong set from the
+    terms is a Mismatch (the check must not read the answers the terms have just kept)."""
+    rules = load_rules("uno")
+    top = rules.symbol("red2")
+    real = Terms.allowed
+
+    def wrong(self: Terms, cards: Any, top: Any, color: Any) -> frozenset[int] | None:
+        ids = real(self, cards, top, color)
+        return None if ids is None else ids - {rules.symbol("red7").id}
+
+    monkeypatch.setattr(Terms, "allowed", wrong)
+    monkeypatch.setattr(evaluate, "CHECKED", True)
+    with pytest.raises(evaluate.Mismatch):
+        rules.allowed_ids(rules.validity(top, "red"))
+
+
+def test_an_answer_the_function_kept_before_is_the_one_allowed_ids_gives(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A validity function asked about a card keeps its answer for the whole game (main's
+    allowed_ids then reads it, whatever the card's attributes are by then): the terms give that
+    answer too, not one from attributes declared again since, with or without CHECKED."""
+    for checked in (False, True):
+        monkeypatch.setattr(evaluate, "CHECKED", checked)
+        rules = load_rules("uno")
+        top, card = rules.symbol("red2"), rules.symbol("green4")
+        rules.distinct_cards()
+        valid = rules.validity(top, "red")
+        assert valid(card) is False  # kept: green4 may not go on red2 with red in force
+        with monkeypatch.context() as m:
+            m.setitem(card.attrs, "color", "red")  # declared again (another rule set's deck)
+            ids = rules.allowed_ids(valid)
+        assert card.id not in ids and valid(card) is False
+
+
+def _random_rule(rng: random.Random) -> str:
+    """An ``or`` of random terms over what the terms may read: card and top fields, the colour
+    in force, constants of every keyed type, comparisons, arithmetic, ``and``, ``not``, ``-``."""
+    consts = ["0", "1", "2", "true", "false", "'x'", "'1'", "''", "none"]
+
+    def atom(depth: int) -> str:
+        r = rng.random()
+        if r < 0.35:
+            return "card." + rng.choice("abc")
+        if r < 0.55:
+            return "top." + rng.choice("abc")
+        if r < 0.65:
+            return "color"
+        if r < 0.85 or depth > 2:
+            return rng.choice(consts)
+        return f"({term(depth + 1)})"
+
+    def term(depth: int) -> str:
+        r = rng.random()
+        if depth > 3 or r < 0.3:
+            return atom(depth)
+        if r < 0.55:
+            op = rng.choice(["==", "!=", "<", ">=", "in", "not in"])
+            return f"{atom(depth)} {op} {atom(depth)}"
+        if r < 0.65:
+            return "not " + atom(depth)
+        if r < 0.72:
+            return "-" + atom(depth)
+        if r < 0.8:
+            return f"{atom(depth)} {rng.choice(['+', '-', '*', '%', '//'])} {atom(depth)}"
+        return f"{atom(depth)} {rng.choice(['and', 'or'])} {atom(depth)}"
+
+    return " or ".join(term(0) for _ in range(rng.randint(1, 4)))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_rules_and_values_give_the_rules_sets_or_none(seed: int) -> None:
+    """Random rules on cards whose fields mix 1, True, 0, False, None and texts (equal values of
+    other types, equal cards with other ids), a card's fields declared again between states: the
+    terms give the rule's set card by card, or None (never a set where the rule fails)."""
+    rng = random.Random(seed)
+    values: list[Any] = [0, 1, 2, True, False, None, "x", "1", "", -1]
+    answered = 0
+    for _ in range(150):
+        expr = parse(_random_rule(rng))
+        terms = split(expr)
+        assert terms is not None
+        cards = [
+            Symbol(f"t{i}", f"t{i}", 100_000 + i, {f: rng.choice(values) for f in "abc"})
+            for i in range(rng.randint(0, 10))
+        ]
+        for state in range(4):
+            top = Symbol("ttop", "ttop", 99_999, {f: rng.choice(values) for f in "abc"})
+            color = rng.choice(values)
+            if state == 2 and cards:
+                cards[0].attrs[rng.choice("abc")] = rng.choice(values)
+            scope = Scope({"top": top, "color": color, "hand": []}, functions=BUILTINS)
+            try:
+                want: Any = frozenset(c.id for c in cards if truthy(expr(scope.child({"card": c}))))
+            except EvalError:
+                want = None
+            got = terms.allowed(cards, top, color)
+            assert got == want or got is None, (expr.text, top.attrs, color)
+            answered += got is not None
+    assert answered > 150  # the terms answer most states (a rule that fails on a card: None)
