@@ -583,20 +583,17 @@ class Writer:
         return validation(self)  # kitgen.booklet.validation
 
     def quick_reference(self) -> list[Flowable]:
-        """Each protocol's quick reference, the first on a new page; each of the others kept whole
-        below the one before when it fits there, else on the next page. Each had a page of its
-        own: the Gakmoro kit's four called protocols took four pages a sixth to a third full."""
-        out: list[Flowable] = []
-        for i, sec in enumerate(self.b.sections):
-            kept = self.quick_one(i, sec)
-            out += [PageBreak(), *kept] if i == 0 else [Kept(kept)]
-        return out
+        """Each protocol's quick reference kept whole below the part before it (the Validation's end,
+        or the quick reference before) when it fits there, else on the next page. Each had a page
+        of its own: the Gakmoro kit's four called protocols took four pages a sixth to a third
+        full, and the Letter UNO booklet's Validation ended on a page 13 % full."""
+        return [Kept(self.quick_one(i, sec)) for i, sec in enumerate(self.b.sections)]
 
     def quick_one(self, i: int, sec: Section) -> list[Flowable]:
         """One protocol's quick reference: its legend, its steps in brief with their checks, what
         to do when a check fails."""
         title = _("Quick reference: {title}").format(title=sec.title)
-        out: list[Flowable] = [self.heading(title) if i == 0 else self.heading_below(title)]
+        out: list[Flowable] = [self.heading_below(title)]
         for line in sec.legend:
             out.append(self.rich(_("How the cards show it."), line, self.small))
         if i == 0:
