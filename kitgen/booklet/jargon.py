@@ -23,6 +23,7 @@ from __future__ import annotations
 import html
 import itertools
 import json
+import math
 import re
 import sys
 from collections.abc import Iterable, Mapping, Sequence
@@ -200,7 +201,7 @@ def validation_titles() -> set[str]:
     return {translations(lang).gettext("Validation") for lang in languages()}
 
 
-def exempt_pages(path: Path) -> dict[int, float]:
+def exempt_pages(path: Path) -> dict[int, Exempt]:
     """The pages of a booklet's Validation appendix (1-based), from the PDF's outline, each with
     where on it the appendix begins, in points from the page's top: 0 for a page it fills, the
     Validation heading's height on the page where it opens (below the last protocol's end, which
@@ -219,19 +220,31 @@ def exempt_pages(path: Path) -> dict[int, float]:
             at = item.get("/Top")
             below = page_height - float(at) if isinstance(at, int | float) else 0.0
             top.append((str(item.title), number + 1, max(below, 0.0)))
-    out: dict[int, float] = {}
+    out: dict[int, Exempt] = {}
     for i, (title, start, below) in enumerate(top):
         if title in validation_titles():
-            end = top[i + 1][1] - 1 if i + 1 < len(top) else len(reader.pages)
+            # The next part may open below the appendix's end, on its last page (a quick reference
+            # that fits there): that page is left out only down to the next part's heading.
+            after = top[i + 1][1:] if i + 1 < len(top) else None
+            end = len(reader.pages) if after is None else after[0] - (0 if after[1] > 0 else 1)
             out.update(dict.fromkeys(range(start, end + 1), 0.0))
             out[start] = below
+            if after is not None and after[1] > 0:
+                first = out[after[0]]
+                out[after[0]] = (first if isinstance(first, float) else first[0], after[1])
     return out
+
+
+Exempt = float | tuple[float, float]
+"""What :func:`exempt_pages` leaves out of a page, in points from its top: from a height to the page's
+foot (0: the whole page), or from one height to another (the appendix's end, where the next part
+opens on the same page)."""
 
 
 def pdf_findings(
     path: Path,
     vocabulary: Vocabulary,
-    skip: Iterable[int] | Mapping[int, float] = (),
+    skip: Iterable[int] | Mapping[int, Exempt] = (),
     ignore: Sequence[re.Pattern[str]] = (),
 ) -> list[Finding]:
     """Every page of a PDF but ``skip``: the words of :meth:`Vocabulary.findings` and subscripts,
@@ -239,16 +252,17 @@ def pdf_findings(
     only what lies below the given points from each page's top (0: the whole page)."""
     import pdfplumber  # a test tool: only the checks need it
 
-    skipped: Mapping[int, float] = skip if isinstance(skip, Mapping) else dict.fromkeys(skip, 0.0)
+    skipped: Mapping[int, Exempt] = skip if isinstance(skip, Mapping) else dict.fromkeys(skip, 0.0)
     out: list[Finding] = []
     with pdfplumber.open(str(path)) as pdf:
         for n, page in enumerate(pdf.pages, 1):
-            below = skipped.get(n)
-            if below is not None and below <= 0:
+            left = skipped.get(n)
+            lo, hi = (left, math.inf) if isinstance(left, float | int) else left or (math.inf, math.inf)
+            if lo <= 0 and hi == math.inf:
                 continue
             chars = [c for c in page_chars(page) if not _curious(c)]
-            if below is not None:  # what the page holds above the exempt part
-                chars = [c for c in chars if float(c["top"]) < below]
+            if left is not None:  # what the page holds above (and below) the exempt part
+                chars = [c for c in chars if not lo <= float(c["top"]) < hi]
             text = _page_text(chars)
             out += [Finding(path.name, n, d) for d in vocabulary.findings(text, ignore)]
             out += [Finding(path.name, n, d) for d in _subscripts(chars)]
