@@ -36,6 +36,7 @@ from reference_engine.api import Library, Protocol, declared_names, expression_t
 
 from ..core.manifest import BookletManifest, KitManifest, Manifest, OwnKitManifest
 from ..core.manifest import from_json as manifest_from_json
+from ..paper.imposition import saddle_order
 from ..paper.pagepixels import PdfChar, page_chars
 
 ENGLISH_LETTERS = frozenset({"a", "A", "I"})
@@ -201,44 +202,96 @@ def validation_titles() -> set[str]:
     return {translations(lang).gettext("Validation") for lang in languages()}
 
 
-def exempt_pages(path: Path) -> dict[int, Exempt]:
+def exempt_pages(path: Path, imposed: bool = False) -> dict[int, Exempt]:
     """The pages of a booklet's Validation appendix (1-based), from the PDF's outline, each with
     where on it the appendix begins, in points from the page's top: 0 for a page it fills, the
     Validation heading's height on the page where it opens (below the last protocol's end, which
     is checked as every page for players is). An outline entry that names no height (a PDF made
-    otherwise) leaves its page out whole, as before."""
+    otherwise) leaves its page out whole, as before. ``imposed``: the PDF's pages are the printed
+    sides of a saddle-stitched booklet (kitgen.paper.imposition), two booklet pages each in
+    folding order; the same parts of the same booklet pages are left out, each as an
+    :class:`Area` of its half of the side."""
     from pypdf import PdfReader
 
     reader = PdfReader(str(path))
+    halves = saddle_order(2 * len(reader.pages)) if imposed else []
     top: list[tuple[str, int, float]] = []
     for item in reader.outline:
         if isinstance(item, list):
             continue
         number = reader.get_destination_page_number(item)
         if number is not None:
-            page_height = float(reader.pages[number].mediabox.top)
+            page = reader.pages[number]
+            page_height = float(page.mediabox.top)
             at = item.get("/Top")
             below = page_height - float(at) if isinstance(at, int | float) else 0.0
+            if imposed:  # the booklet page on the half of the side the entry points at
+                left = item.get("/Left")
+                right = isinstance(left, int | float) and float(left) >= float(page.mediabox.width) / 2
+                landed = halves[number][1 if right else 0]
+                if landed is None:
+                    continue
+                number = landed - 1
             top.append((str(item.title), number + 1, max(below, 0.0)))
-    out: dict[int, Exempt] = {}
+    pages = 2 * len(reader.pages) if imposed else len(reader.pages)
+    out: dict[int, Band] = {}
     for i, (title, start, below) in enumerate(top):
         if title in validation_titles():
             # The next part may open below the appendix's end, on its last page (a quick reference
             # that fits there): that page is left out only down to the next part's heading.
             after = top[i + 1][1:] if i + 1 < len(top) else None
-            end = len(reader.pages) if after is None else after[0] - (0 if after[1] > 0 else 1)
+            end = pages if after is None else after[0] - (0 if after[1] > 0 else 1)
             out.update(dict.fromkeys(range(start, end + 1), 0.0))
             out[start] = below
             if after is not None and after[1] > 0:
                 first = out[after[0]]
                 out[after[0]] = (first if isinstance(first, float) else first[0], after[1])
+    if imposed:
+        return _on_sides(out, halves, float(reader.pages[0].mediabox.width))
+    return dict(out)
+
+
+def _on_sides(
+    pages: Mapping[int, Band], halves: Sequence[tuple[int | None, int | None]], width: float
+) -> dict[int, Exempt]:
+    """What :func:`exempt_pages` leaves out of each booklet page, on the printed sides: a side
+    whose two pages are left out whole is left out whole, else an area on each half that is."""
+    out: dict[int, Exempt] = {}
+    for side, pair in enumerate(halves, 1):
+        areas: list[Area] = []
+        for page, x0 in zip(pair, (0.0, width / 2), strict=True):
+            left = pages.get(page) if page is not None else None
+            if left is not None:
+                lo, hi = (float(left), math.inf) if isinstance(left, float | int) else left
+                areas.append(Area(lo, hi, x0, x0 + width / 2))
+        whole = [a for a in areas if a.top <= 0 and a.bottom == math.inf]
+        if len(whole) == 2:
+            out[side] = 0.0
+        elif areas:
+            out[side] = areas
     return out
 
 
-Exempt = float | tuple[float, float]
+@dataclass(frozen=True)
+class Area:
+    """A part of a printed side that :func:`exempt_pages` leaves out: from one height to another
+    (points from the side's top) on one booklet page, between ``x0`` and ``x1``."""
+
+    top: float
+    bottom: float
+    x0: float
+    x1: float
+
+    def holds(self, char: PdfChar) -> bool:
+        middle = (float(char["x0"]) + float(char["x1"])) / 2
+        return self.x0 <= middle < self.x1 and self.top <= float(char["top"]) < self.bottom
+
+
+Band = float | tuple[float, float]
+Exempt = Band | list[Area]
 """What :func:`exempt_pages` leaves out of a page, in points from its top: from a height to the page's
 foot (0: the whole page), or from one height to another (the appendix's end, where the next part
-opens on the same page)."""
+opens on the same page); on a saddle booklet's printed side, an area of each half left out."""
 
 
 def pdf_findings(
@@ -257,12 +310,15 @@ def pdf_findings(
     with pdfplumber.open(str(path)) as pdf:
         for n, page in enumerate(pdf.pages, 1):
             left = skipped.get(n)
-            lo, hi = (left, math.inf) if isinstance(left, float | int) else left or (math.inf, math.inf)
-            if lo <= 0 and hi == math.inf:
-                continue
-            chars = [c for c in page_chars(page) if not _curious(c)]
-            if left is not None:  # what the page holds above (and below) the exempt part
-                chars = [c for c in chars if not lo <= float(c["top"]) < hi]
+            if isinstance(left, list):  # areas of a printed side's halves
+                chars = [c for c in page_chars(page) if not _curious(c) and not any(a.holds(c) for a in left)]
+            else:
+                lo, hi = (left, math.inf) if isinstance(left, float | int) else left or (math.inf, math.inf)
+                if lo <= 0 and hi == math.inf:
+                    continue
+                chars = [c for c in page_chars(page) if not _curious(c)]
+                if left is not None:  # what the page holds above (and below) the exempt part
+                    chars = [c for c in chars if not lo <= float(c["top"]) < hi]
             text = _page_text(chars)
             out += [Finding(path.name, n, d) for d in vocabulary.findings(text, ignore)]
             out += [Finding(path.name, n, d) for d in _subscripts(chars)]
@@ -428,7 +484,8 @@ def check_kit(
         rel = str(entry["path"])
         path = folder / rel
         if rel.endswith(".pdf"):
-            skip = exempt_pages(path) if Path(rel).name == "booklet.pdf" else {}
+            imposed = isinstance(manifest, BookletManifest) and manifest.imposition == "a5-saddle"
+            skip = exempt_pages(path, imposed) if Path(rel).name == "booklet.pdf" else {}
             found += pdf_findings(path, vocabulary, skip, ignore)
         elif rel.endswith(".html"):
             found += html_findings(path, vocabulary, rel, ignore)

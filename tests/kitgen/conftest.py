@@ -65,7 +65,8 @@ def plain_words() -> Callable[..., list[str]]:
                 every = set(range(1, sheets["pages"] + 1))
                 found += pdf_findings(path, vocabulary, every - sample)
             elif rel.endswith(".pdf"):
-                skip = exempt_pages(path) if Path(rel).name == "booklet.pdf" else {}
+                imposed = data.get("imposition") == "a5-saddle"
+                skip = exempt_pages(path, imposed) if Path(rel).name == "booklet.pdf" else {}
                 found += pdf_findings(path, vocabulary, skip)
             elif rel.endswith(".html"):
                 found += html_findings(path, vocabulary, rel)

@@ -312,7 +312,10 @@ def test_saddle_order() -> None:
         assert len(sides) % 2 == 0
 
 
-def test_a5_saddle_booklet(tmp_path: Path) -> None:
+def test_a5_saddle_booklet(tmp_path: Path, plain_words: Callable[[Path], list[str]]) -> None:
+    """The imposed booklet: two A5 pages a side in folding order, its outline pointing at the
+    side, the half and the height where each part lands (it had none: the identifier check could
+    not find the Validation and reported its formulas, 13 findings on the AND booklet's pages)."""
     result = CliRunner().invoke(
         main, ["booklet", "six-card-and", "--imposition", "a5-saddle", "-o", str(tmp_path / "a5"), "--json"]
     )
@@ -325,6 +328,18 @@ def test_a5_saddle_booklet(tmp_path: Path) -> None:
     # The first side carries the last page on the left and the cover on the right.
     first = reader.pages[0].extract_text() or ""
     assert "Six-card AND" in first
+    import pdfplumber
+
+    entries = [e for e in reader.outline if not isinstance(e, list)]
+    titles = [str(e.title) for e in entries]
+    assert titles[-2:] == ["Validation", "Quick reference: Six-card AND (Mizuki-Sone)"]
+    with pdfplumber.open(str(tmp_path / "a5" / "booklet.pdf")) as pdf:
+        for e in entries:
+            side = pdf.pages[reader.get_destination_page_number(e)]
+            x0, top = float(e["/Left"]), h - float(e["/Top"])
+            heading = side.within_bbox((x0, top, x0 + w / 2, top + 20)).extract_text()  # its first line
+            assert heading and str(e.title).startswith(heading), (e.title, heading)
+    assert plain_words(tmp_path / "a5") == []
 
 
 def test_the_output_is_the_golden_one(and_booklet: tuple[Path, dict[str, Any]], matches_golden: Any) -> None:
