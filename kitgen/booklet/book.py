@@ -64,6 +64,16 @@ class Booklet:
     whole_deck: WholeDeckClaim | None = None
     # Built without --exact-hands, though its protocol could take it: the pages say where it is.
     whole_deck_offered: bool = False
+    # The library that loaded the booklet's protocols: a spec given by its file path is known
+    # to it only, and the Validation says its figures with that spec's words for players
+    # (None: the shipped library's, which knows every built-in spec).
+    library: Library | None = field(default=None, repr=False, compare=False)
+
+    def protocols(self) -> Library:
+        """The library that knows every protocol of the booklet (see ``library``)."""
+        if self.library is None:
+            self.library = Library()
+        return self.library
 
     @property
     def game_rules(self) -> GameRules:
@@ -187,4 +197,5 @@ def protocol_booklet(
     title, subtitle = spec_text(proto.title), spec_text(proto.summary)
     if len(secs) > 1:
         subtitle += " With the protocols it uses: " + ", ".join(s.title for s in secs[1:]) + "."
-    return Booklet(name, title, subtitle, "protocol", secs, validation, owners=list(proto.booklet.owners))
+    owners = list(proto.booklet.owners)
+    return Booklet(name, title, subtitle, "protocol", secs, validation, owners=owners, library=library)

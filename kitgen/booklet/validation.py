@@ -119,7 +119,7 @@ def validation(w: Pages) -> list[Flowable]:
         )
     )
     checks_head: list[Cell] = [_("Check"), _("Verdict"), _("Figure")]
-    library = Library()
+    library = w.b.protocols()
     for v in w.b.validation:
         out += w.subheading(report_title(v["title"]))
         params = ", ".join(f"{k} = {param_text(p)}" for k, p in v["params"].items()) or _("none")

@@ -19,8 +19,6 @@ from reportlab.platypus import (
 )
 from reportlab.platypus.tableofcontents import TableOfContents
 
-from reference_engine.api import Library
-
 from ..core.claims import claims, meaning
 from ..core.units import mm
 from ..core.words import listing, plural, seating
@@ -332,7 +330,7 @@ class Writer:
 
     def claims(self) -> list[str]:
         """What was verified, as the reports say (kitgen.core.claims), the parameters in words."""
-        library = Library()
+        library = self.b.protocols()
         return claims(self.b.validation, self.b.statistical, lambda name: quantities_of(name, library))
 
     def curious(self, sec: Section) -> list[Flowable]:

@@ -222,6 +222,21 @@ def test_validation_equals_verify_json(uno_booklet: tuple[Path, dict[str, Any]])
     assert squash(data["statistical"]["checks"][0]["figure"]) in validation_text
 
 
+def test_a_spec_given_by_path_speaks_its_own_words_in_the_validation(tmp_path: Path) -> None:
+    """A spec file the shipped library does not know (a user's, given by its path) has its
+    checks' figures said with its own booklet names, as a built-in spec's are (they fell back to
+    the engine's names: "Always right: and and nand")."""
+    spec = tmp_path / "my-and.yaml"
+    text = (rulesets_dir() / "protocols" / "six-card-and.yaml").read_text(encoding="utf-8")
+    spec.write_text(text.replace("protocol: six-card-and\n", "protocol: my-and\n"), encoding="utf-8")
+    out = tmp_path / "booklet"
+    build_booklet(BookletOptions(name=str(spec), output=str(out), previews=False))
+    validation = squash("\n".join(pdf_text(out / "booklet.pdf")).split("Validation")[-1])
+    assert squash('Always right: "both" (first AND second) and "2nd only"') in validation
+    assert squash("In the spec: and = x and y") in validation
+    assert squash("Always right: and and nand") not in validation
+
+
 def test_reveal_checks_are_printed_with_a_remedy(uno_booklet: tuple[Path, dict[str, Any]]) -> None:
     folder, _ = uno_booklet
     data = json.loads((folder / "booklet.json").read_text())
