@@ -144,8 +144,12 @@ def table_plan(
             y_top - footprint.depth_cm,
             footprint.width_cm,
             footprint.depth_cm,
-            rows_words(footprint.columns, unit).format(
-                n=footprint.columns, rows=footprint.rows, per_row=footprint.per_row
+            rows_words(footprint.columns, unit, footprint.cards_per_column).format(
+                n=footprint.columns,
+                rows=footprint.rows,
+                per_row=footprint.per_row,
+                cards=footprint.columns * footprint.cards_per_column,
+                height=footprint.cards_per_column,
             ),
         )
     )
@@ -482,8 +486,9 @@ class TablePlanFlowable(Flowable):
         c.restoreState()
 
 
-def rows_words(columns: int, unit: str) -> str:
-    """``{n} sleeves in {rows} rows of up to {per_row}`` (or columns), to format."""
+def rows_words(columns: int, unit: str, height: int = 1) -> str:
+    """``{n} sleeves in {rows} rows of up to {per_row}`` (or columns), to format; cards in a row
+    stacked ``height`` to a column count every card, ``{cards}`` (the picture draws them all)."""
     if unit == "sleeves":
         return ngettext(
             "{n} sleeve in {rows} rows of up to {per_row}",
@@ -494,6 +499,12 @@ def rows_words(columns: int, unit: str) -> str:
         return ngettext(
             "{n} column in {rows} rows of up to {per_row}",
             "{n} columns in {rows} rows of up to {per_row}",
+            columns,
+        )
+    if unit == "cards in a row" and height > 1:  # the sealed-bid kind's table: a column of two
+        return ngettext(
+            "{cards} cards, {n} column of {height}, in {rows} rows of up to {per_row} columns",
+            "{cards} cards, {n} columns of {height}, in {rows} rows of up to {per_row} columns",
             columns,
         )
     if unit == "cards in a row":  # the sealed-bid kind's table (kitgen.kinds.sealed_bid.cost)

@@ -87,22 +87,30 @@ class Footprint:
     rows: int
     width_cm: float
     depth_cm: float
+    # The cards one column holds, stacked (a sealed-bid table's: its region's two rows): what
+    # its words count, as the whole-table picture draws them (kitgen.booklet.tableplan).
+    cards_per_column: int = 1
 
     @classmethod
     def of(cls, columns: int, card_mm: tuple[float, float], cards_per_column: int) -> Footprint:
         w, h = card_mm[0] / 10 + GAP_CM, card_mm[1] / 10 * cards_per_column + GAP_CM
         per_row = max(1, min(columns, int(ROW_CM // w)))
         rows = max(1, math.ceil(columns / per_row))
-        return cls(columns, per_row, rows, round(per_row * w), round(rows * h))
+        return cls(columns, per_row, rows, round(per_row * w), round(rows * h), cards_per_column)
 
     def sentence(self, unit: str) -> str:
-        """The table's size in words; ``unit`` is a key of :data:`SPACE` (what a column is)."""
-        return _(SPACE[unit]).format(
+        """The table's size in words; ``unit`` is a key of :data:`SPACE` (what a column is).
+        Cards in a row stacked two or more to a column are counted all (the Gakmoro table said
+        "37 cards in a row" where its comparison lays out 74, 37 columns of two)."""
+        stacked = unit == "cards in a row" and self.cards_per_column > 1
+        return _(SPACE["stacked cards" if stacked else unit]).format(
             width=f"{self.width_cm:.0f}",
             depth=f"{self.depth_cm:.0f}",
             n=number(self.columns),
             rows=number(self.rows),
             per_row=number(self.per_row),
+            cards=number(self.columns * self.cards_per_column),
+            height=number(self.cards_per_column),
         )
 
 

@@ -42,6 +42,11 @@ SPACE = {
         "The table needs about {width} × {depth} cm for the largest turn: {n} cards in a row in "
         "{rows} rows of up to {per_row}."
     ),
+    # Cards in rows, a column of two or more cards (Footprint.cards_per_column): every card counted.
+    "stacked cards": N_(
+        "The table needs about {width} × {depth} cm for the largest turn: {cards} cards, {n} columns "
+        "of {height}, in {rows} rows of up to {per_row} columns."
+    ),
 }
 
 

@@ -204,3 +204,31 @@ def test_a_column_is_drawn_as_the_cards_it_holds() -> None:
     assert drawn(Footprint.of(37, (41, 63), 2)) == 74
     assert drawn(Footprint.of(107, (56, 87), 1)) == 107
     assert drawn(Footprint.of(20, (56, 87), 4)) == 80
+
+
+def test_the_rows_caption_counts_the_cards_the_picture_draws() -> None:
+    """The sealed-bid table's caption and sentence count every card its picture draws: Gakmoro's
+    comparison lays out 74 cards, 37 columns of two (they said "37 cards in a row in 2 rows of up
+    to 24" under a picture of 74); a row of single cards is still said as a row."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from kitgen.booklet.tableplan import Box
+
+    ensure_fonts()
+    face = Face("theta", "theta1", "θ1", ("x",))
+    for fp, said in (
+        (Footprint.of(37, (41, 63), 2), "74 cards, 37 columns of 2, in 2 rows of up to 24 columns"),
+        (Footprint.of(19, (41, 63), 1), "19 cards in a row in 1 rows of up to 19"),
+    ):
+        seats = ["Alice", "Bob"]
+        plan = table_plan(fp, seats, 0, [], [], [], [("♣", face)], 40, [face] * 2, "cards in a row")
+        flowable = TablePlanFlowable(plan, 504.6, 367.0)
+        cards: list[Box] = []
+        flowable._card = lambda c, b, found=cards: found.append(b)  # type: ignore[method-assign]
+        flowable._later = []
+        for box in plan.boxes:
+            if box.what == "column":
+                flowable._draw_column(Canvas(io.BytesIO()), box)
+        caption = next(b.text for b in plan.boxes if b.what == "rows")
+        assert caption == said and caption.startswith(f"{len(cards)} cards")
+        assert fp.sentence("cards in a row").endswith(f"for the largest turn: {said}.")

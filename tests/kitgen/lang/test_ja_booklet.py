@@ -176,6 +176,8 @@ def test_picture_labels_count_in_japanese() -> None:
             == "スリーブ 107 枚を 6 列に（1列に 18 枚まで）"
         )
         assert ngettext("{n} sleeve", "{n} sleeves", 92).format(n=92) == "スリーブ 92 枚"
+        stacked = rows_words(37, "cards in a row", 2).format(n=37, rows=2, per_row=24, cards=74, height=2)
+        assert stacked == "カード 74 枚（2 枚ずつ 37 列）を、最大 24 列ずつ 2 段に"
 
 
 def test_the_legend_says_uno_cards_in_japanese() -> None:

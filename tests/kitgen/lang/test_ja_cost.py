@@ -67,6 +67,9 @@ def test_table_time_sentences_in_japanese() -> None:
     with using_language("ja"):
         lines = [*cost.sentences(), cost.cover_sentence()]
         lines += [footprint.sentence(unit) for unit in ("sleeves", "columns", "cards in a row")]
+        stacked = Footprint.of(37, (41, 63), 2).sentence("cards in a row")  # Gakmoro's: two to a column
+        assert "カード 74 枚（2 枚ずつ 37 列）" in stacked
+        lines.append(stacked)
         solo = KitCost("UNO", 1, 1, _times(1), footprint, "columns")  # every player virtual: the operator
         lines += solo.sentences()
         time = TableTime(
