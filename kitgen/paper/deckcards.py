@@ -106,6 +106,11 @@ def _colour_card(cd: Card, spec: dict[str, str] | None, kind: str, value: str) -
         c.setFillColor(hex_colour(ink))
         c.setFont(FONT_BOLD, size)
         c.drawString(0, -ASCENT * size, text)  # from the inset: "+2" grows inwards, never outwards
+        if kind == "number" and value in ("6", "9"):  # underlined as in the middle: a fanned hand
+            c.setLineWidth(max(0.5, size * 0.08))  # read upside down showed a 6 and a 9 alike
+            c.setStrokeColor(hex_colour(ink))
+            width = pdfmetrics.stringWidth(text, FONT_BOLD, size)
+            c.line(width * 0.15, -ASCENT * size - size * 0.1, width * 0.85, -ASCENT * size - size * 0.1)
         if spec is not None:
             m = mm(1.9) * cd.k
             x = max(m, pdfmetrics.stringWidth(text, FONT_BOLD, size) / 2)

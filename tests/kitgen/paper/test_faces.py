@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 from kitgen.core.colour import AA, contrast, difference, ink_on
 from kitgen.paper.faces import style
@@ -79,3 +80,26 @@ def test_lambda_and_stop_cards_have_names_in_words() -> None:
     assert face_name(label_face("ticket", 3)) == "λ3 ticket card"
     assert face_name(label_face("label", 12)) == "λ12 label card"
     assert face_name(label_face("stop")) == "stop card (■)"
+
+
+def test_a_six_and_a_nine_are_underlined_in_the_corners_too(tmp_path: Path) -> None:
+    """A 6 and a 9 of the colour-number deck are underlined in the middle and in both corner
+    indices (a fanned hand shows the corners only, and one upside down read a 6 as a 9); no other
+    number is."""
+    import pdfplumber
+    from reportlab.pdfgen.canvas import Canvas
+
+    from kitgen.core.units import mm
+    from kitgen.paper.deckcards import draw_deck_card
+    from kitgen.paper.faces import Face
+    from kitgen.paper.pen import Card
+
+    path = tmp_path / "cards.pdf"
+    c = Canvas(str(path), pagesize=(mm(56), mm(87)))
+    for value in ("5", "6", "9"):
+        face = Face("deck", value, value, ("red", "number", value))
+        draw_deck_card(Card(c, mm(56), mm(87), 0.0, mm(3), False), face)
+        c.showPage()
+    c.save()
+    with pdfplumber.open(str(path)) as pdf:
+        assert [len(page.lines) for page in pdf.pages] == [0, 3, 3]
