@@ -23,7 +23,10 @@ def kit_contents(b: Booklet) -> list[FrontSection]:
     rows: list[tuple[str | Picture, ...]] = [("", _("What"), _("How many"), _("Why"))]
     for item in bom.items:
         pic: str | Picture = Picture("cards", (item.faces[0],), 9) if item.faces else ""
-        rows.append((pic, item.name, str(item.count), item.why))
+        # The count with its spares said apart: the reason gives what a table uses (Gakmoro's
+        # "7 in each of the 18 bundles (126), and 30 loose" stood beside 172, with no word of 16 spares).
+        spare = _(" ({needed} + {spares} spares)").format(needed=item.needed, spares=item.spares)
+        rows.append((pic, item.name, f"{item.count}{spare if item.spares else ''}", item.why))
     blocks: list[Block] = [Grid(tuple(rows), (14, 45, 18), spec=True), Gap(3)]
     blocks += [Text(n, style="small", spec=True) for n in bom.notes]
     if b.cost is not None:
