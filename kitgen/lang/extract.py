@@ -67,6 +67,8 @@ def yaml_strings(root: Path = ROOT) -> Iterator[tuple[str, str]]:
     for key, sheet in layout.get("labels", {}).items():  # what the shopping list asks for
         if isinstance(sheet, dict) and sheet.get("product"):
             yield str(sheet["product"]), f"templates/layout.yaml labels.{key}.product"
+        if isinstance(sheet, dict) and sheet.get("name"):  # the label pages' and the index's words
+            yield str(sheet["name"]), f"templates/layout.yaml labels.{key}.name"
 
 
 def template(root: Path = ROOT) -> str:

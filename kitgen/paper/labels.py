@@ -77,7 +77,7 @@ def render_labels(
         c.setFont(FONT, 6)
         c.drawCentredString(box.x + box.w / 2, box.y + box.h / 2 - 2, f"{k}")
     c.setFont(FONT_BOLD, 8)
-    c.drawString(mm(8), paper.size.h - mm(6), _("Label calibration: {sheet}").format(sheet=sheet.name))
+    c.drawString(mm(8), paper.size.h - mm(6), _("Label calibration: {sheet}").format(sheet=_(sheet.name)))
     c.setFont(FONT, 6.5)
     c.drawString(
         mm(8),
@@ -106,7 +106,7 @@ def render_labels(
             _(
                 "{kit} · labels.pdf page {page} (label sheet {sheet_no}) · {sheet} · "
                 "print at 100% (actual size)"
-            ).format(kit=kit, page=pages + 1, sheet_no=pages, sheet=sheet.name),
+            ).format(kit=kit, page=pages + 1, sheet_no=pages, sheet=_(sheet.name)),
         )
         c.showPage()
         pages += 1

@@ -106,7 +106,7 @@ def _what(stem: str, manifest: KitManifest | OwnKitManifest) -> str:
     if stem == "labels":
         labels = manifest.sheets["labels"]
         return _("{what}: {labels} on {sheet}").format(
-            what=text, labels=plural(labels["labels"], "label"), sheet=label_stock(labels["sheet"]).name
+            what=text, labels=plural(labels["labels"], "label"), sheet=_(label_stock(labels["sheet"]).name)
         )
     return text
 

@@ -200,6 +200,22 @@ def test_the_japanese_index_page(japanese_font_kit: Path) -> None:
     assert kit_facts and not english(kit_facts[0].split("出典：")[0]), kit_facts
 
 
+def test_the_label_stock_is_named_in_japanese(japanese_font_kit: Path) -> None:
+    """The label sheet's name (templates/layout.yaml) on the label pages' calibration heading and
+    footers and in the index's files table is the catalogue's: it stood in English on the
+    Japanese Gakmoro kit ("ラベルの位置合わせ：Plain paper, small sleeve labels, cut out (A4)")."""
+    from pypdf import PdfReader
+
+    name = "エイブリー L7160（A4、ラベル 21 面）"
+    pages = [p.extract_text() or "" for p in PdfReader(str(japanese_font_kit / "labels.pdf")).pages]
+    assert f"ラベルの位置合わせ：{name}\n" in pages[0]
+    assert all(name in page and "labels)" not in page for page in pages)
+    described = [
+        t for where, t in index_texts(japanese_font_kit) if where[-2:] == ("tr", "td") and "ラベル" in t
+    ]
+    assert any(name in t for t in described) and not [t for t in described if "labels)" in t], described
+
+
 def test_the_japanese_viewer_page_of_a_kit(japanese_font_kit: Path) -> None:
     pages = sorted((japanese_font_kit / "view").glob("*.html"))
     assert pages
