@@ -22,6 +22,7 @@ from ...core.units import mm
 from ...cost.bom import PLAYER_COLOURS
 from ...lang.catalogue import _
 from ...paper.faces import FONT, FONT_BOLD, new_canvas
+from ...paper.pen import fitted_size
 
 HEART = HexColor("#C8102E")  # the ♥ cards' red (templates/cards.yaml)
 
@@ -98,7 +99,8 @@ def render_bundle_sheet(
             c.drawCentredString(x0 + k * cell + cell / 2, y, str(k + 1))
         checks = [f"{name} ✓", f"{other} ✓", _("sleeved ✓")]
         xc = x0 + size * cell + mm(4)
-        for k, label in enumerate(checks):
+        for k, label in enumerate(checks):  # each within its column (Japanese ran into its neighbour)
+            c.setFont(FONT_BOLD, fitted_size(label, FONT_BOLD, 8, mm(16)))
             c.drawCentredString(xc + k * mm(17) + mm(8), y, label)
         y -= mm(3)
         row_h = min(mm(18), (y - mm(30)) / len(hand))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
@@ -303,3 +304,24 @@ def test_the_quick_references_share_pages(kit: tuple[Path, dict[str, Any]]) -> N
         assert first in page.split(title, 1)[1], (title, first)
     opens = next(p for p in pages if "Before this booklet was made, the reference engine" in p)
     assert "For the curious." in opens.split("Validation")[0]
+
+
+def test_the_bundle_sheets_check_columns_keep_their_headings_apart(tmp_path: Path) -> None:
+    """Each check column's heading fits its 17 mm column: the Japanese "sleeved ✓" ran into
+    "Bob ✓" beside it."""
+    from kitgen.core.templates import load_templates
+    from kitgen.kinds.sealed_bid.bundles import render_bundle_sheet
+    from kitgen.lang.catalogue import using_language
+    from reference_engine.api import load_game
+
+    path = tmp_path / "bundles.pdf"
+    with using_language("ja"):
+        render_bundle_sheet(path, load_game("gakmoro"), load_templates().paper("a4"), "t")
+    with pdfplumber.open(path) as pdf:
+        for page in pdf.pages:
+            ticks = sorted((c for c in page.chars if c["text"] == "✓"), key=lambda c: float(c["x0"]))
+            assert len(ticks) == 3
+            line = [c for c in page.chars if abs(float(c["bottom"]) - float(ticks[0]["bottom"])) < 1]
+            for left, right in itertools.pairwise(ticks):  # the next heading starts after this one's tick
+                after = [c for c in line if float(left["x1"]) < float(c["x0"]) <= float(right["x0"])]
+                assert float(min(after, key=lambda c: float(c["x0"]))["x0"]) - float(left["x1"]) > 8, after
