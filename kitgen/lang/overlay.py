@@ -36,7 +36,8 @@ from .catalogue import PSEUDO, SOURCE, allow_missing, language, wrap
 TEXT_KEYS = frozenset(
     {"title", "summary", "notes", "say", "paper", "brief", "how", "doc", "labels", "differences"}
 )
-TEXT_TOP = frozenset({"table"})  # words at the top level only (a step's `table:` is a hint)
+# Words at the top level only: a protocol's `table:` (a step's is a hint), a rule set's players' `names:`.
+TEXT_TOP = frozenset({"table", "names"})
 FOLDERS = ("protocols", "games")
 NOT_TEXT_TOP = frozenset({"source", "expect", "symbols", "encodings", "kit"})  # never translated
 Path_ = tuple[str, ...]
@@ -143,6 +144,16 @@ def texts(lang: str) -> dict[str, str]:
     for source in sources():
         merged.update(load_overlay(source, lang)[0])
     return merged
+
+
+def player_name(name: str) -> str:
+    """A rule set's player's name (its top-level ``names:``, Gakmoro's Alice and Bob) in the
+    active language: its overlay's (the Japanese glossary's アリス and ボブ, as the protocols' texts
+    say them), else as it is; the pseudo-locale keeps a name as it is (a name, not a sentence)."""
+    lang = language()
+    if lang in (SOURCE, PSEUDO):
+        return name
+    return texts(lang).get(name, name)
 
 
 def missing_texts(lang: str) -> dict[str, int]:

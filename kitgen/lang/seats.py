@@ -4,7 +4,8 @@ The engine names the owners of a card selection table in English, and keeps thos
 (records, manifests, ``owner.startswith("Human")``): ``Virtual 1``, ``Human 2``, ``Draw pile``,
 ``Discard pile``, ``Boneyard``. Wherever kitgen shows such a name to a player (pictures, the
 legend, the set-up chapter, the θ cards and seat cards), :func:`seat_name` says it in the active
-language; any other name (Alice, a spec's own owner) comes back as it is.
+language; a rule set's player (Alice) as its overlay says it (kitgen.lang.overlay.player_name);
+any other name (a spec's own owner) comes back as it is.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import re
 
 from .catalogue import N_, _
+from .overlay import player_name
 
 SEAT = re.compile(r"(Virtual|Human) ([0-9]+)")
 PLACES = {"Trick": N_("Trick"), "Layout": N_("Layout"), "Line of tiles": N_("Line of tiles")}
@@ -31,4 +33,4 @@ def seat_name(name: str) -> str:
         return _("Boneyard")
     if name in PLACES:  # a kind's own place in the middle of the table (its `table_middle`)
         return _(PLACES[name])
-    return name
+    return player_name(name)  # a rule set's player (Alice), as its overlay says it

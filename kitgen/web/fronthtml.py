@@ -11,6 +11,7 @@ from ..booklet.frontmatter import Block, Box, Checklist, FrontSection, Gap, Grid
 from ..booklet.prose import plain_text
 from ..booklet.tableplan import TablePlan
 from ..lang.catalogue import _
+from ..lang.seats import seat_name
 from ..paper.faces import Face
 from .viewer import card_pictures
 
@@ -110,9 +111,12 @@ class FrontHtml:
                 'fill="#fff" stroke="#4d4d4d" stroke-width="0.2"/>'
             )
             if b.text:
+                # A place's name as the booklet's picture says it (the engine's "Virtual 1" stood in
+                # English on the Japanese index).
+                text = seat_name(b.text) if b.what in ("seat", "pile", "owner") else b.text
                 shapes.append(
                     f'<text x="{b.x + b.w / 2:.1f}" y="{-(b.y + b.h / 2):.1f}" font-size="2.5" '
-                    f'text-anchor="middle">{escape(b.text)}</text>'
+                    f'text-anchor="middle">{escape(text)}</text>'
                 )
         label = _("the table from above")
         return f'<svg viewBox="{view}" role="img" aria-label="{label}">{"".join(shapes)}</svg>'

@@ -35,7 +35,7 @@ from ...core.templates import Paper, Templates, load_templates
 from ...cost.bom import PLAYER_COLOURS, Bom
 from ...cost.kitcost import Footprint
 from ...lang.catalogue import _
-from ...lang.overlay import spec_text
+from ...lang.overlay import player_name, spec_text
 from ...paper.labels import Label
 from ..kind import CARD_KIT_OPTIONS, BookletInput, BookletPlan, KitKind, KitPlan, default_labels, register
 from . import front
@@ -104,7 +104,12 @@ class SealedBidKit(KitKind):
     def labels(self, rules: GameRules, bom: Bom) -> list[Label]:
         bid = _rules(rules)
         return [
-            Label(str(v), _("{who} · ♥ at place {n}").format(who=who, n=v + 1), PLAYER_COLOURS[p], "value")
+            Label(
+                str(v),
+                _("{who} · ♥ at place {n}").format(who=player_name(who), n=v + 1),
+                PLAYER_COLOURS[p],
+                "value",
+            )
             for p, who in enumerate(bid.names)
             for v in bid.hand("dealerless")
         ]

@@ -21,6 +21,7 @@ from ...core.templates import Paper
 from ...core.units import mm
 from ...cost.bom import PLAYER_COLOURS
 from ...lang.catalogue import _
+from ...lang.overlay import player_name
 from ...paper.faces import FONT, FONT_BOLD, new_canvas
 from ...paper.pen import fitted_size
 
@@ -35,7 +36,7 @@ def render_bundle_sheet(
     c = new_canvas(str(path), (w, h), _("{kit}: making the bundles").format(kit=kit))
     hand = rules.hand("dealerless")
     size = rules.bundle
-    names = list(rules.names)
+    names = [player_name(n) for n in rules.names]  # as the protocols' texts say them
     for p, name in enumerate(names):
         other = names[1 - p]
         margin = mm(15)

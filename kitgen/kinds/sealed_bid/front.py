@@ -9,7 +9,7 @@ from ...booklet.frontchapters import kit_contents, rules_head, table_layout, tur
 from ...booklet.frontmatter import Block, FrontSection, Gap, Picture, Text, numbered
 from ...booklet.parts import booklet_style
 from ...lang.catalogue import _
-from ...lang.overlay import spec_text
+from ...lang.overlay import player_name, spec_text
 
 
 def front_sections(b: Booklet) -> list[FrontSection]:
@@ -53,7 +53,7 @@ def round_overview(b: Booklet) -> FrontSection:
     blocks.append(
         Text(
             _("{first} and {second} in this booklet are the two players.").format(
-                first=rules.names[0], second=rules.names[1]
+                first=player_name(rules.names[0]), second=player_name(rules.names[1])
             ),
             style="small",
         )

@@ -308,7 +308,8 @@ def test_the_quick_references_share_pages(kit: tuple[Path, dict[str, Any]]) -> N
 
 def test_the_bundle_sheets_check_columns_keep_their_headings_apart(tmp_path: Path) -> None:
     """Each check column's heading fits its 17 mm column: the Japanese "sleeved ✓" ran into
-    "Bob ✓" beside it."""
+    "Bob ✓" beside it. The players are named as the protocols' Japanese texts name them (アリス,
+    the glossary's word; the sheets said Alice)."""
     from kitgen.core.templates import load_templates
     from kitgen.kinds.sealed_bid.bundles import render_bundle_sheet
     from kitgen.lang.catalogue import using_language
@@ -318,6 +319,10 @@ def test_the_bundle_sheets_check_columns_keep_their_headings_apart(tmp_path: Pat
     with using_language("ja"):
         render_bundle_sheet(path, load_game("gakmoro"), load_templates().paper("a4"), "t")
     with pdfplumber.open(path) as pdf:
+        assert [p.extract_text().split("\n")[0] for p in pdf.pages] == [
+            "アリスの束を、2人いっしょに見えるところで作る",
+            "ボブの束を、2人いっしょに見えるところで作る",
+        ]
         for page in pdf.pages:
             ticks = sorted((c for c in page.chars if c["text"] == "✓"), key=lambda c: float(c["x0"]))
             assert len(ticks) == 3

@@ -108,7 +108,8 @@ def test_seat_names_are_said_in_the_language_and_stay_english_as_data() -> None:
     with using_language("ja"):
         said = [seat_name(n) for n in engine]
         assert said == ["仮想1", "人間2", "山札", "捨て札の山", "山"]
-        assert seat_name("Alice") == "Alice"  # a name, not a seat
+        assert seat_name("Alice") == "アリス"  # a rule set's player, as its overlay and the glossary say it
+        assert seat_name("Carol") == "Carol"  # a name nobody translates: as it is
         assert seat_name("Virtual") == "Virtual"  # not a seat's name: left alone
     with using_language("qps"):
         assert seat_name("Human 3") == "⟦Human 3⟧"
