@@ -4,9 +4,10 @@ the runs of called protocols.
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from reference_engine.api import (
@@ -105,7 +106,7 @@ def _notes(library: Library, events: list[Event], depth: int, pictured: bool = T
             continue
         if e.action == "shuffle":
             how = spec_text(str(d.get("how") or ""))  # the spec's shuffle words, through its overlay
-            notes.append(f"{how} ({_arrangements(int(d['size']))})".strip())
+            notes.append(shuffle_note(how, d))
         elif e.action == "turn" and len(d.get("revealed", [])) > 16:
             n = len(d["revealed"])
             notes.append(  # no picture: none to point to
@@ -125,6 +126,18 @@ def _notes(library: Library, events: list[Event], depth: int, pictured: bool = T
             said = [words.output(k, v) for k, v in d["values"].items()]
             notes.append(_("In the worked example it reports: ") + " ".join(said))
     return notes
+
+
+def shuffle_note(how: str, detail: Mapping[str, object]) -> str:
+    """A shuffle's words and how many arrangements it makes, each equally likely. Shuffles done at
+    once, one per group (``each``: every group's piles mixed apart), carry no size of their own
+    (the engine writes 0): theirs is the product of each group's orders. A count of one or none
+    is not said (Daifugō's tickets mixed rank by rank read "Each of the 0 possible arrangements")."""
+    size = int(str(detail.get("size") or 0))
+    groups = detail.get("groups")
+    if not size and detail.get("kind") == "each" and isinstance(groups, list):
+        size = math.prod(math.factorial(int(g)) for g in groups)
+    return f"{how} ({_arrangements(size)})".strip() if size > 1 else how
 
 
 def _arrangements(n: int) -> str:
