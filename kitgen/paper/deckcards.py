@@ -107,10 +107,11 @@ def _colour_card(cd: Card, spec: dict[str, str] | None, kind: str, value: str) -
         c.setFont(FONT_BOLD, size)
         c.drawString(0, -ASCENT * size, text)  # from the inset: "+2" grows inwards, never outwards
         if kind == "number" and value in ("6", "9"):  # underlined as in the middle: a fanned hand
-            c.setLineWidth(max(0.5, size * 0.08))  # read upside down showed a 6 and a 9 alike
-            c.setStrokeColor(hex_colour(ink))
+            c.setLineWidth(size * 0.07)  # read upside down showed a 6 and a 9 alike; clear of the
+            c.setStrokeColor(hex_colour(ink))  # digit's foot at any scale (a booklet's small cards)
             width = pdfmetrics.stringWidth(text, FONT_BOLD, size)
-            c.line(width * 0.15, -ASCENT * size - size * 0.1, width * 0.85, -ASCENT * size - size * 0.1)
+            y = -ASCENT * size - size * 0.25
+            c.line(width * 0.15, y, width * 0.85, y)
         if spec is not None:
             m = mm(1.9) * cd.k
             x = max(m, pdfmetrics.stringWidth(text, FONT_BOLD, size) / 2)
