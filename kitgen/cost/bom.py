@@ -104,5 +104,20 @@ def envelope_for(card_w_mm: float, card_h_mm: float) -> str:
     return _("at least {w} × {h} mm").format(w=f"{w:.0f}", h=f"{h:.0f}")
 
 
+PAPER_SIZES = (("A6", 148, 105), ("A5", 210, 148), ("A4", 297, 210), ("A3", 420, 297))
+"""ISO paper sizes, landscape (width, height in mm), smallest first: what a mat is cut from."""
+
+
+def mat_for(sleeve_w_mm: float, sleeve_h_mm: float) -> str:
+    """The smallest ISO sheet, landscape, that holds a knockout match: two sleeves side by side
+    with a card between them (three sleeve widths), 10 mm clear round them so hands can grip the
+    mat to turn it round without touching a sleeve."""
+    w, h = 3 * sleeve_w_mm + 20, sleeve_h_mm + 20
+    for name, pw, ph in PAPER_SIZES:
+        if w <= pw and h <= ph:
+            return name
+    return _("at least {w} × {h} mm").format(w=f"{w:.0f}", h=f"{h:.0f}")
+
+
 # Alice and Bob in the Gakmoro kit: both read at 4.5:1 or more as text on white (WCAG AA).
 PLAYER_COLOURS = ("#0072B2", "#B34700")

@@ -18,7 +18,7 @@ from typing import Protocol, TypedDict, runtime_checkable
 from reference_engine.api import CardType, TableCounts
 
 from ..core.words import listing, plural
-from ..cost.bom import Bom, Item, envelope_for, spares
+from ..cost.bom import Bom, Item, envelope_for, mat_for, spares
 from ..cost.sleevesize import SLEEVE_CARDS, SleeveSize
 from ..lang.catalogue import N_, _, number
 from ..lang.overlay import spec_text
@@ -106,6 +106,29 @@ def arrow_count(k: int, hand: int) -> tuple[int, str]:
         "one in each sleeve (at most {k} cards on the table) pointing up if its card may be played, "
         "and {fresh} fresh ones for the knockout lottery's matches"
     ).format(k=number(k), fresh=number(hand // 2))
+
+
+def mat_item(table: Table, hand: int, games: int) -> Item:
+    """The knockout lottery's mats: a match is played on a mat that one person turns round or not,
+    out of sight, and a round's matches are played at once, each on its own: the first round,
+    the largest, has a match for every two of the virtual player's cards. Any sheet of paper (or
+    a plate) the two sleeves and a card fit on will do, so the table needs them but the kit
+    prints none: they are on the shopping list, as paper."""
+    n = hand // 2
+    size = mat_for(*SleeveSize(table.card_mm, SLEEVE_CARDS - 1, 2).outer)
+    return Item(
+        "mat",
+        _("mats (sheets of scrap paper, {size} or larger, or plates)").format(size=size),
+        "paper",
+        n,
+        0,
+        _(
+            "the knockout lottery plays each match on a mat that one person turns round or not, out "
+            "of sight, and all the matches of a round at once: {n} in the first round, half the "
+            "virtual player's cards (at most {hand} in {games} simulated games)"
+        ).format(n=number(n), hand=number(hand), games=number(games)),
+        short=_("Mats"),
+    )
 
 
 def virtual_bom(table: Table) -> Bom:
@@ -233,12 +256,9 @@ def virtual_bom(table: Table) -> Bom:
         items += table.extra_items
         items.append(owner_cards(owners, table.sleeved))
         if arrows:
-            notes.append(
-                _(
-                    "The knockout lottery plays its matches on mats: any sheet of paper or plate a pair "
-                    "of sleeves fits on, one per match (half the virtual player's cards, rounded down)."
-                )
-            )
+            hand = max(wc["hands"][: table.virtual])
+            if hand >= 2:  # a lottery of one card plays no match
+                items.append(mat_item(table, hand, wc["games"]))
         elif table.sleeved:
             items.append(
                 Item(

@@ -41,3 +41,21 @@ def test_the_default_kit_says_theta_cards_go_behind_their_cards_in_the_sleeves(
     for number in seats["fronts"]:
         words = " ".join((reader.pages[number - 1].extract_text() or "").split())
         assert "behind it in its sleeve." in words and "below them" not in words, number
+
+
+def test_the_default_kit_lists_the_knockout_lotterys_mats(
+    built_kit: Callable[..., tuple[Path, dict[str, Any]]],
+) -> None:
+    """The knockout lottery plays a round's matches at once, each on a mat: the table needs one
+    for every two of the virtual player's cards. A note in small print said so without a count,
+    and the shopping list did not name them."""
+    folder, manifest = built_kit()
+    bom = manifest["bom"]
+    hand = max(bom["worst_case"]["hands"][: manifest["options"]["virtual"]])
+    mats = next(i for i in bom["items"] if i["key"] == "mat")
+    assert (mats["kind"], mats["needed"], mats["spares"]) == ("paper", hand // 2, 0)
+    assert mats["name"] == "mats (sheets of scrap paper, A5 or larger, or plates)"
+    assert f"{hand // 2} in the first round" in mats["why"] and f"at most {hand} in" in mats["why"]
+    assert not any("mats" in note for note in bom["notes"])  # the item says it, once
+    shopping = (folder / "shopping-list.txt").read_text(encoding="utf-8")
+    assert f"\n- {hand // 2} mats (sheets of scrap paper, A5 or larger, or plates): " in shopping
