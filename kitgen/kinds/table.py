@@ -56,7 +56,7 @@ from ..core.verification import summary, verify_statistically
 from ..core.words import seating
 from ..cost.bom import Bom, seat_names
 from ..cost.gametime import RunArguments
-from ..cost.kitcost import GAMES, Footprint, KitCost, cards_per_column, plan_cost, sleeved
+from ..cost.kitcost import GAMES, Footprint, KitCost, bit_cards, cards_per_column, plan_cost, sleeved
 from ..lang.catalogue import _
 from ..lang.overlay import spec_text
 from ..lang.seats import seat_name
@@ -174,7 +174,11 @@ class TableKit(KitKind):
         wc = None
         if plan.virtual:
             wc = measured_tables(self.engine(), rules, library, PlaySettings(plan.players, plan.virtual))
-        return self.table_bom(rules, plan, wc, sleeved=sleeved(library.protocol(plan.protocol)))
+        proto = library.protocol(plan.protocol)
+        # The protocol's own materials: sleeves or envelopes, arrow cards or α/β pairs (a Sevens
+        # or Dominoes kit built with --protocol card-selection-arrow printed α/β markers and
+        # listed envelopes, which that protocol never uses).
+        return self.table_bom(rules, plan, wc, sleeved=sleeved(proto), bits=bit_cards(proto))
 
     def table_bom(
         self, rules: GameRules, plan: KitPlan, wc: TableCounts | None, **more: Unpack[TableParts]
