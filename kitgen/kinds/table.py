@@ -47,6 +47,7 @@ from ..booklet.frontchapters import (
 )
 from ..booklet.frontmatter import Box, FrontSection, Text
 from ..booklet.parts import booklet_style
+from ..booklet.sparepiles import helper_words
 from ..booklet.steps import sections
 from ..core.figurecache import measured_tables
 from ..core.optionspec import KindValues, without
@@ -263,7 +264,14 @@ class TableKit(KitKind):
 
     def setup_page(self, b: Booklet) -> FrontSection:
         turn = _(self.turn_words) if self.turn_words else None  # N_-marked: said in the language
-        return setting_up(b, setup_values(b, turn), self.texts(b.game_rules, "setup_steps"))
+        # A rule set's steps may name the kit's spare piles: {bits} and {keep} (booklet/sparepiles.py);
+        # nothing else in them is a placeholder.
+        spares = helper_words(b)
+        steps = [
+            t.replace("{bits}", spares["bits"]).replace("{keep}", spares["keep"])
+            for t in self.texts(b.game_rules, "setup_steps")
+        ]
+        return setting_up(b, setup_values(b, turn), steps)
 
     def texts(self, rules: GameRules, key: str) -> list[str]:
         """The rule set's ``booklet: {key: [...]}`` paragraphs."""
