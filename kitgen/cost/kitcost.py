@@ -576,10 +576,13 @@ def run_timer(
     wild4 = str(options.get("wild4") or "strict")
     discard = bool(options.get("discard_owner", False))
     seating = PlaySettings(players, max(1, virtual), options={"discard_owner": discard, "wild4": wild4})
-    moment = find_kind(rules.kind).example_moment(rules, library, seating)
+    kind = find_kind(rules.kind)
+    moment = kind.example_moment(rules, library, seating)
     deck: list[Symbol] = [c for owner in moment.owners for c in owner]
     context: dict[str, Callable[..., object]] = {}
     params: dict[str, int] = {}
+    if "draw" in proto.params and not kind.draws_in_run:  # as the game runs it (kinds/virtual.py)
+        params["draw"] = 0
     if "weight" in proto.context:  # a weighted virtual player: the weights it follows
         given = options.get("weights")  # play's option: text, or a record's mapping
         weights = (

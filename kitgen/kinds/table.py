@@ -47,6 +47,7 @@ from ..booklet.frontchapters import (
 )
 from ..booklet.frontmatter import Box, FrontSection, Text
 from ..booklet.parts import booklet_style
+from ..booklet.sparepiles import helper_words
 from ..booklet.steps import sections
 from ..core.figurecache import measured_tables
 from ..core.optionspec import KindValues, without
@@ -56,7 +57,7 @@ from ..core.verification import summary, verify_statistically
 from ..core.words import seating
 from ..cost.bom import Bom, seat_names
 from ..cost.gametime import RunArguments
-from ..cost.kitcost import GAMES, Footprint, KitCost, cards_per_column, plan_cost, sleeved
+from ..cost.kitcost import GAMES, Footprint, KitCost, bit_cards, cards_per_column, plan_cost, sleeved
 from ..lang.catalogue import _
 from ..lang.overlay import spec_text
 from ..lang.seats import seat_name
@@ -174,7 +175,11 @@ class TableKit(KitKind):
         wc = None
         if plan.virtual:
             wc = measured_tables(self.engine(), rules, library, PlaySettings(plan.players, plan.virtual))
-        return self.table_bom(rules, plan, wc, sleeved=sleeved(library.protocol(plan.protocol)))
+        proto = library.protocol(plan.protocol)
+        # The protocol's own materials: sleeves or envelopes, arrow cards or α/β pairs (a Sevens
+        # or Dominoes kit built with --protocol card-selection-arrow printed α/β markers and
+        # listed envelopes, which that protocol never uses).
+        return self.table_bom(rules, plan, wc, sleeved=sleeved(proto), bits=bit_cards(proto))
 
     def table_bom(
         self, rules: GameRules, plan: KitPlan, wc: TableCounts | None, **more: Unpack[TableParts]
@@ -259,7 +264,14 @@ class TableKit(KitKind):
 
     def setup_page(self, b: Booklet) -> FrontSection:
         turn = _(self.turn_words) if self.turn_words else None  # N_-marked: said in the language
-        return setting_up(b, setup_values(b, turn), self.texts(b.game_rules, "setup_steps"))
+        # A rule set's steps may name the kit's spare piles: {bits} and {keep} (booklet/sparepiles.py);
+        # nothing else in them is a placeholder.
+        spares = helper_words(b)
+        steps = [
+            t.replace("{bits}", spares["bits"]).replace("{keep}", spares["keep"])
+            for t in self.texts(b.game_rules, "setup_steps")
+        ]
+        return setting_up(b, setup_values(b, turn), steps)
 
     def texts(self, rules: GameRules, key: str) -> list[str]:
         """The rule set's ``booklet: {key: [...]}`` paragraphs."""

@@ -145,6 +145,11 @@ class GameKind(ABC):
     default_level: ClassVar[str] = "card"
     # Whether games of this kind write a game record (``settings.recorder``) and have a referee.
     records: ClassVar[bool] = False
+    # Whether a virtual player's protocol run may draw a card for it itself (a spec with the draw
+    # rule in its run, whose last owner is the draw pile): only the shedding kind's games, which
+    # give the parameter per rule set. Every other kind's runs are given ``draw: 0`` (Sevens and
+    # Hearts have no draw pile: their last owner is a player's hand; Dominoes draws between runs).
+    draws_in_run: ClassVar[bool] = False
 
     @abstractmethod
     def load(self, path: Path, expected_name: str | None) -> GameRules:

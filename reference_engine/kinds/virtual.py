@@ -21,7 +21,14 @@ from ..cards import Symbol
 from ..errors import UsageError
 from ..records.recorder import Recorder
 from ..registry import Library
-from ..selection import CallCache, SelectionRun, check_fallback, check_selection, run_selection
+from ..selection import (
+    CallCache,
+    SelectionRun,
+    check_fallback,
+    check_selection,
+    draw_pile,
+    run_selection,
+)
 
 Validity = Callable[[Any], bool]
 
@@ -178,9 +185,17 @@ class VirtualPlayers:
         self.stats = VirtualStats()
         self.cache = CallCache()  # outcomes of small sub-protocols (the six-card AND), kept for the game
         self.protocol = library.protocol(protocol) if virtual and level == "card" else None
+        # A spec that can draw for P_1 in its own run (card-selection-draw, card-selection-arrow)
+        # treats the last owner as the draw pile. These games never let a run draw: Sevens and
+        # Hearts have no draw pile (their last owner is a player's hand, which the run would rob),
+        # and Dominoes draws from the boneyard like a person, between runs. (Shedding games give
+        # the parameter themselves: kinds/shedding/play.py.)
+        self.params: dict[str, Any] | None = None
         if self.protocol is not None:
             check_selection(self.protocol)
             check_fallback(self.protocol, fallback, game, default)
+            if draw_pile(self.protocol, 2, None) is not None:
+                self.params = {"draw": 0}
         self.recorder: Recorder | None = None  # a game being recorded: every run goes to its record
 
     def decide(self, owners: list[list[Symbol]], valid: Validity, where: str) -> Decision:
@@ -201,7 +216,15 @@ class VirtualPlayers:
             return Decision(pick, rest, 0)
         assert self.protocol is not None
         run = run_selection(
-            self.library, self.protocol, owners, valid, self.rng, self.cache, where, fallback=self.fallback
+            self.library,
+            self.protocol,
+            owners,
+            valid,
+            self.rng,
+            self.cache,
+            where,
+            fallback=self.fallback,
+            params=self.params,
         )
         self.stats.note_run(run)
         if self.recorder is not None:

@@ -11,26 +11,11 @@ from ...booklet.book import Booklet
 from ...booklet.frontchapters import rules_head, setting_up, setup_values, turn_head
 from ...booklet.frontmatter import Box, Cell, FrontSection, Gap, Grid, Picture, Text
 from ...booklet.parts import booklet_style
+from ...booklet.sparepiles import helper_words
 from ...core.words import plural
 from ...lang.catalogue import N_, _, ngettext
 from ...lang.overlay import spec_text
 from ..virtual import whose_owner_cards
-
-
-def helper_words(b: Booklet) -> dict[str, str]:
-    """The set-up's spare piles as the kit holds them: its bit cards (α/β pairs, up-down arrow
-    cards or both, from the faces its protocols use) and, when it has envelopes, where they go."""
-    keys = {i.key for i in b.bom.items} if b.bom is not None else None
-    if keys is not None:  # a kit: what its bill of materials lists
-        arrows, pairs, envelopes = "arrow" in keys, "alpha" in keys, "envelope" in keys
-    else:  # a booklet alone: the faces its protocols use
-        arrows, pairs = "up" in b.faces, "alpha" in b.faces or "up" not in b.faces
-        envelopes = pairs
-    bits = [_("α cards, β cards")] if pairs or not arrows else []
-    bits += [_("arrow cards (all pointing the same way)")] if arrows else []
-    keep = _("; keep the identical envelopes with them") if envelopes else ""
-    return {"bits": ", ".join(bits), "keep": keep}
-
 
 # What a deck calls the attribute of ``card.color`` in sentences (rulesets/decks: ``word:``), and
 # what a booklet calls a card that names it (a rule set's ``booklet: choosing:`` is translated in

@@ -27,6 +27,7 @@ class Shedding(TableKind[RuleSet, Game]):
     summary = "shed your hand by matching the card on the discard pile (UNO and its relatives)"
     loader = load_path
     records = True
+    draws_in_run = True  # per rule set: kinds/shedding/play.py (Game.draw_in_run)
     simulated_games = 1000
     play_options = (
         PlayOption(

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import random
+
 import pytest
 
-from reference_engine.api import load_game
+from reference_engine.api import load_game, record_text
 from reference_engine.cards import Symbol
 from reference_engine.errors import EvalError
 from reference_engine.kinds.virtual import one_card
@@ -51,3 +54,52 @@ def test_a_listener_hears_every_protocol_run_and_a_game_plays_alike_without_one(
     turns = [int(r[3].split()[0]) for r in runs]
     assert turns == sorted(turns) and turns[-1] <= loud.work.virtual_turns  # type: ignore[attr-defined]
     assert repr(loud) == repr(quiet)
+
+
+@pytest.mark.parametrize(("name", "seed"), [("sevens", 3), ("dominoes", 3), ("dominoes", 5)])
+def test_a_run_never_draws_for_a_virtual_player_in_a_game_that_does_not(name: str, seed: int) -> None:
+    """card-selection-arrow (and card-selection-draw) draw for P_1 in their own run, from the last
+    owner, when their parameter ``draw`` is 1, its default. Sevens has no draw pile: its last owner
+    is a player's hand, so a virtual player with no valid card took that player's first card
+    ([13, 13, 13, 12] -> [14, 13, 13, 11]), the referee found the hands diverged, and the run
+    failed once that hand held the only other card. Dominoes draws from the boneyard between
+    runs, like a person, and counts the draws: the run's own draw was not counted. Every kind but
+    the shedding games (which give the parameter per rule set) now runs them with ``draw: 0``."""
+    from reference_engine.api import Library, PlaySettings, record_game, replay_record
+
+    settings = PlaySettings(virtual=2, level="card", seed=seed, protocol="card-selection-arrow")
+    _, record = record_game(name, Library(), settings)
+    report = replay_record(json.loads(record_text(record)), Library(), rerun=True)
+    assert report.ok, [str(f) for f in report.findings]
+    runs = [r for e in record["events"] for r in e["runs"]]
+    assert runs and all(r["protocol"] == "card-selection-arrow" for r in runs)
+
+
+def test_only_a_protocol_that_can_draw_is_told_not_to() -> None:
+    from reference_engine.kinds.virtual import VirtualPlayers
+    from reference_engine.registry import Library
+
+    library = Library()
+    arrow = VirtualPlayers(library, "card", random.Random(1), "card-selection-arrow", 1)
+    fast = VirtualPlayers(library, "card", random.Random(1), "card-selection-fast", 1)
+    assert arrow.params == {"draw": 0} and fast.params is None
+    # Rule level runs no protocol: nothing to tell.
+    assert VirtualPlayers(library, "rule", random.Random(1), "card-selection-arrow", 1).params is None
+
+
+def test_the_table_time_of_a_game_without_a_draw_pile_runs_no_draw() -> None:
+    """The table-time tracer ran the same specs with ``draw`` 1: for Sevens at its last turns (P_1
+    holding one card, one other card on the table) the run took that card as the draw pile's and
+    failed (``unknown name 'M'``)."""
+    from kitgen.cost.kitcost import run_timer
+    from kitgen.cost.timemodel import time_models
+    from reference_engine.registry import Library
+
+    library = Library()
+    rules = load_game("sevens")
+    proto = library.protocol("card-selection-arrow")
+    timer = run_timer(library, rules, proto, 4, 2, 2, {}, time_models())
+    assert timer.params == {"draw": 0}
+    assert all(s > 0 for s in timer.seconds(1, 2, False))
+    uno = run_timer(library, load_game("uno"), proto, 4, 1, 3, {}, time_models())
+    assert "draw" not in uno.params  # UNO's run draws for the virtual player (the paper's rule)
