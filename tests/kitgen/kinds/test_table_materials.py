@@ -1,6 +1,6 @@
 """A table game's kit counts the materials of the protocol it is built with
-(:meth:`kitgen.kinds.table.TableKit.materials`): with ``--protocol card-selection-arrow`` a Sevens
-or Dominoes kit printed α/β bit markers and listed envelopes, which that protocol never uses, and
+(:meth:`kitgen.kinds.table.TableKit.materials`): with ``--protocol card-selection-arrow`` a Sevens,
+Dominoes or Hearts kit printed α/β bit markers and listed envelopes, which that protocol never uses, and
 no arrow cards or mats, which it does."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def materials(game: str, protocol: str) -> dict[str, int]:
     return {i.key: i.needed for i in kind.materials(library, rules, plan, []).items}
 
 
-@pytest.mark.parametrize("game", ["sevens", "dominoes"])
+@pytest.mark.parametrize("game", ["sevens", "dominoes", "hearts"])
 def test_an_arrow_kit_prints_arrows_and_buys_no_envelopes(game: str) -> None:
     arrow = materials(game, "card-selection-arrow")
     assert "arrow" in arrow and "sleeve" in arrow
@@ -33,7 +33,7 @@ def test_an_arrow_kit_prints_arrows_and_buys_no_envelopes(game: str) -> None:
     assert arrow["deck"] == fast["deck"]
 
 
-@pytest.mark.parametrize("game", ["sevens", "dominoes"])
+@pytest.mark.parametrize("game", ["sevens", "dominoes", "hearts"])
 def test_the_set_up_sorts_the_spare_piles_the_kit_holds(game: str) -> None:
     """The set-up step named α cards, β cards and envelopes whatever the kit held: a rule set's
     step now says {bits} and {keep}, filled from the kit's bill of materials."""
