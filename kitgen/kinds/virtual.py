@@ -18,7 +18,7 @@ from typing import Protocol, TypedDict, runtime_checkable
 from reference_engine.api import CardType, TableCounts
 
 from ..core.words import listing, plural
-from ..cost.bom import Bom, Item, envelope_for, mat_for, spares
+from ..cost.bom import PAPER_SIZES, Bom, Item, envelope_for, mat_for, spares
 from ..cost.sleevesize import SLEEVE_CARDS, SleeveSize
 from ..lang.catalogue import N_, _, number
 from ..lang.overlay import spec_text
@@ -116,9 +116,14 @@ def mat_item(table: Table, hand: int, games: int) -> Item:
     prints none: they are on the shopping list, as paper."""
     n = hand // 2
     size = mat_for(*SleeveSize(table.card_mm, SLEEVE_CARDS - 1, 2).outer)
+    iso = size in {name for name, _w, _h in PAPER_SIZES}  # else "at least W × H mm": said once
     return Item(
         "mat",
-        _("mats (sheets of scrap paper, {size} or larger, or plates)").format(size=size),
+        (
+            _("mats (sheets of scrap paper, {size} or larger, or plates)")
+            if iso
+            else _("mats (sheets of scrap paper, {size}, or plates)")
+        ).format(size=size),
         "paper",
         n,
         0,

@@ -12,7 +12,8 @@ from typing import Any
 
 from pypdf import PdfReader
 
-from kitgen.kinds.virtual import owner_cards
+from kitgen.kinds.virtual import mat_item, owner_cards
+from kitgen.lang.catalogue import using_language
 
 
 def test_owner_card_faces_carry_whether_the_kit_is_sleeved() -> None:
@@ -59,3 +60,18 @@ def test_the_default_kit_lists_the_knockout_lotterys_mats(
     assert not any("mats" in note for note in bom["notes"])  # the item says it, once
     shopping = (folder / "shopping-list.txt").read_text(encoding="utf-8")
     assert f"\n- {hand // 2} mats (sheets of scrap paper, A5 or larger, or plates): " in shopping
+
+
+def test_a_mat_larger_than_a3_is_said_in_millimetres_once() -> None:
+    """A card so large that no ISO sheet up to A3 holds a match: the mat's size is "at least
+    W × H mm", which the name said "or larger" after ("at least 440 × 220 mm or larger")."""
+    from types import SimpleNamespace
+
+    small = mat_item(SimpleNamespace(card_mm=(56, 87)), 8, 10)  # type: ignore[arg-type]
+    assert small.name == "mats (sheets of scrap paper, A5 or larger, or plates)"
+    large = mat_item(SimpleNamespace(card_mm=(130, 180)), 8, 10)  # type: ignore[arg-type]
+    assert large.name.startswith("mats (sheets of scrap paper, at least ")
+    assert large.name.endswith(" mm, or plates)") and "larger" not in large.name
+    with using_language("ja"):
+        japanese = mat_item(SimpleNamespace(card_mm=(130, 180)), 8, 10).name  # type: ignore[arg-type]
+    assert japanese.count("以上") == 1, japanese
