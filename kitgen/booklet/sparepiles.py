@@ -19,5 +19,14 @@ def helper_words(b: Booklet) -> dict[str, str]:
         envelopes = pairs
     bits = [_("α cards, β cards")] if pairs or not arrows else []
     bits += [_("arrow cards (all pointing the same way)")] if arrows else []
-    keep = _("; keep the identical envelopes with them") if envelopes else ""
+    # A sleeved kit's two envelopes (the six-card AND's), said in the language: frontchapters'
+    # setting_up rewrote the English words only, and the Japanese said "the identical envelopes".
+    sleeved = keys is not None and "sleeve" in keys
+    keep = (
+        ""
+        if not envelopes
+        else _("; keep the two envelopes with them")
+        if sleeved
+        else _("; keep the identical envelopes with them")
+    )
     return {"bits": ", ".join(bits), "keep": keep}

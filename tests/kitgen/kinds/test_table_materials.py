@@ -55,7 +55,7 @@ def test_the_set_up_sorts_the_spare_piles_the_kit_holds(game: str) -> None:
     arrows = ": arrow cards (all pointing the same way), θ cards by owner."
     assert said["card-selection-arrow"].endswith(arrows)
     assert said["card-selection-fast"].endswith(
-        ": α cards, β cards, θ cards by owner; keep the identical envelopes with them."
+        ": α cards, β cards, θ cards by owner; keep the two envelopes with them."  # sleeved
     )
 
 
@@ -72,3 +72,23 @@ def test_an_arrow_sevens_booklet_sets_up_arrow_cards(tmp_path: Path) -> None:
     words = " ".join(setup.split())
     assert "spare piles beside the table: arrow cards (all pointing the same way), θ cards by owner." in words
     assert "α cards" not in words and "envelope" not in words
+
+
+def test_a_sleeved_kit_keeps_its_two_envelopes_in_every_language() -> None:
+    """A kit whose cards live in sleeves has two envelopes (the six-card AND's), and the set-up
+    said so in English only (frontchapters.setting_up rewrote the English words): the Japanese
+    Hearts booklet said "the identical envelopes" (同じ封筒)."""
+    from types import SimpleNamespace
+
+    from kitgen.booklet.sparepiles import helper_words
+    from kitgen.lang.catalogue import using_language
+
+    rules = load_game("hearts")
+    kind = kit_kind(rules)
+    plan = kind.plan(KitOptions(ruleset="hearts", virtual=1), rules, load_templates())
+    bom = kind.materials(Library(), rules, plan, [])
+    assert {"sleeve", "envelope"} <= {i.key for i in bom.items}
+    booklet = SimpleNamespace(bom=bom, faces={})
+    assert helper_words(booklet)["keep"] == "; keep the two envelopes with them"  # type: ignore[arg-type]
+    with using_language("ja"):
+        assert helper_words(booklet)["keep"] == "2枚の封筒もいっしょに置いておきます。"  # type: ignore[arg-type]
