@@ -116,6 +116,7 @@ from .report import (
 )
 from .reveals import Fact, Reveal, possible_reveals, reveals_from
 from .schema import Checker, unknown_key_message
+from .selection import check_fallback
 from .simulate import Simulation, parse_params, parse_whole, simulate
 from .source import Source, load_file
 from .spec import Param, Params, ParamValue, Protocol, Words
@@ -376,6 +377,7 @@ __all__ = [
     "Weights",
     "Words",
     "catalogue",
+    "check_fallback",
     "check_protocol",
     "compiled_reason",
     "count_text",

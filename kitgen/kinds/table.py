@@ -30,6 +30,7 @@ from reference_engine.api import (
     TableCounts,
     TableResult,
     UsageError,
+    check_fallback,
     expected_counts,
     find_kind,
 )
@@ -173,9 +174,12 @@ class TableKit(KitKind):
 
     def materials(self, library: Library, rules: GameRules, plan: KitPlan, reports: list[Report]) -> Bom:
         wc = None
-        if plan.virtual:
-            wc = measured_tables(self.engine(), rules, library, PlaySettings(plan.players, plan.virtual))
         proto = library.protocol(plan.protocol)
+        if plan.virtual:
+            # Refused as `kitgen play` refuses it, before any simulation (Hearts with
+            # card-selection-arrow failed in the table-time tracer: "unknown name 'M'").
+            check_fallback(proto, self.engine().plays_any_card, rules.name, rules.protocol)
+            wc = measured_tables(self.engine(), rules, library, PlaySettings(plan.players, plan.virtual))
         # The protocol's own materials: sleeves or envelopes, arrow cards or α/β pairs (a Sevens
         # or Dominoes kit built with --protocol card-selection-arrow printed α/β markers and
         # listed envelopes, which that protocol never uses).

@@ -150,6 +150,11 @@ class GameKind(ABC):
     # give the parameter per rule set. Every other kind's runs are given ``draw: 0`` (Sevens and
     # Hearts have no draw pile: their last owner is a player's hand; Dominoes draws between runs).
     draws_in_run: ClassVar[bool] = False
+    # Whether a player with no valid card plays any card of the hand (Hearts: the original covert
+    # lottery's rule), so a virtual player's protocol must always play one (no output ``found``):
+    # the ``fallback`` its games give :class:`~reference_engine.kinds.virtual.VirtualPlayers`, and
+    # what a kit checks before it builds (selection.check_fallback).
+    plays_any_card: ClassVar[bool] = False
 
     @abstractmethod
     def load(self, path: Path, expected_name: str | None) -> GameRules:

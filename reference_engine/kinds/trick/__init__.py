@@ -27,6 +27,7 @@ class Trick(TableKind[TrickRules, HeartsGame]):
     summary = "follow suit if you can; the highest card of the led suit takes the trick (Hearts)"
     loader = load_trick
     records = True
+    plays_any_card = True  # play.py: selection_players(fallback=True)
     play_options = (
         PlayOption(
             "rounds",

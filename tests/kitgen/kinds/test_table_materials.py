@@ -1,6 +1,6 @@
 """A table game's kit counts the materials of the protocol it is built with
-(:meth:`kitgen.kinds.table.TableKit.materials`): with ``--protocol card-selection-arrow`` a Sevens,
-Dominoes or Hearts kit printed α/β bit markers and listed envelopes, which that protocol never uses, and
+(:meth:`kitgen.kinds.table.TableKit.materials`): with ``--protocol card-selection-arrow`` a Sevens
+or Dominoes kit printed α/β bit markers and listed envelopes, which that protocol never uses, and
 no arrow cards or mats, which it does."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def materials(game: str, protocol: str) -> dict[str, int]:
     return {i.key: i.needed for i in kind.materials(library, rules, plan, []).items}
 
 
-@pytest.mark.parametrize("game", ["sevens", "dominoes", "hearts"])
+@pytest.mark.parametrize("game", ["sevens", "dominoes"])
 def test_an_arrow_kit_prints_arrows_and_buys_no_envelopes(game: str) -> None:
     arrow = materials(game, "card-selection-arrow")
     assert "arrow" in arrow and "sleeve" in arrow
@@ -33,7 +33,7 @@ def test_an_arrow_kit_prints_arrows_and_buys_no_envelopes(game: str) -> None:
     assert arrow["deck"] == fast["deck"]
 
 
-@pytest.mark.parametrize("game", ["sevens", "dominoes", "hearts"])
+@pytest.mark.parametrize("game", ["sevens", "dominoes"])
 def test_the_set_up_sorts_the_spare_piles_the_kit_holds(game: str) -> None:
     """The set-up step named α cards, β cards and envelopes whatever the kit held: a rule set's
     step now says {bits} and {keep}, filled from the kit's bill of materials."""
@@ -92,3 +92,18 @@ def test_a_sleeved_kit_keeps_its_two_envelopes_in_every_language() -> None:
     assert helper_words(booklet)["keep"] == "; keep the two envelopes with them"  # type: ignore[arg-type]
     with using_language("ja"):
         assert helper_words(booklet)["keep"] == "2枚の封筒もいっしょに置いておきます。"  # type: ignore[arg-type]
+
+
+def test_a_hearts_kit_refuses_a_protocol_that_may_play_no_card() -> None:
+    """In Hearts a player with no valid card plays any card, so `kitgen play hearts --protocol
+    card-selection-arrow` is refused (exit 2); `kitgen build` went on and failed in the table-time
+    tracer ("Error (simulate): ... unknown name 'M'"). Its set-up step names the spare piles as
+    Sevens' and Dominoes' do ({bits}, {keep})."""
+    from reference_engine.api import UsageError
+
+    with pytest.raises(UsageError, match="card-selection-arrow may play no card"):
+        materials("hearts", "card-selection-arrow")
+    assert {"alpha", "envelope", "sleeve"} <= set(materials("hearts", "card-selection-original-fast"))
+    rules = load_game("hearts")
+    steps = [s for s in kit_kind(rules).texts(rules, "setup_steps") if "spare piles" in s]  # type: ignore[attr-defined]
+    assert len(steps) == 1 and "{bits}" in steps[0] and "{keep}" in steps[0]
