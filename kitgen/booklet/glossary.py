@@ -112,13 +112,14 @@ class Glossary:
     def legend(self) -> list[str]:
         """How values are laid out with cards, one line per encoding the booklet shows."""
         out = []
+        colon = _(": ")
         for enc in self.proto.encodings.values():
             if enc.kind not in ("values", "onehot"):
                 continue
             words = self.names.get(enc.name)
             if words is not None and words.says:
                 name, says = spec_text(words.name), spec_text(words.says)
-                out.append(f"{name[:1].upper()}{name[1:]}: {says}")
+                out.append(f"{name[:1].upper()}{name[1:]}{colon}{says}")
             elif enc.kind == "values":
                 parts = [
                     _("{cards} means {value}").format(
@@ -126,9 +127,10 @@ class Glossary:
                     )
                     for k, cards in enc.table.items()
                 ]
-                out.append(f"{self.term(enc.name)[:1].upper()}{self.term(enc.name)[1:]}: {listing(parts)}")
+                term = self.term(enc.name)
+                out.append(f"{term[:1].upper()}{term[1:]}{colon}{listing(parts)}")
             else:
-                out.append(f"{self.term(enc.name)}: {enc.describe()}")
+                out.append(f"{self.term(enc.name)}{colon}{enc.describe()}")
         return out
 
 

@@ -25,7 +25,7 @@ from reference_engine.api import (
 from ..cost.consumables import needs
 from ..cost.tabletime import table_time
 from ..cost.tablework import spec_hints
-from ..lang.catalogue import _, ngettext
+from ..lang.catalogue import _, aside, ngettext
 from ..lang.overlay import spec_text
 from .checks import check_text
 from .diagram import Diagram, parse_slot, step_diagrams
@@ -105,7 +105,7 @@ def _notes(library: Library, events: list[Event], depth: int, pictured: bool = T
             continue
         if e.action == "shuffle":
             how = spec_text(str(d.get("how") or ""))  # the spec's shuffle words, through its overlay
-            notes.append(f"{how} ({_arrangements(int(d['size']))})".strip())
+            notes.append(f"{how}{aside(_arrangements(int(d['size'])))}".strip())
         elif e.action == "turn" and len(d.get("revealed", [])) > 16:
             n = len(d["revealed"])
             notes.append(  # no picture: none to point to

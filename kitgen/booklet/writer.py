@@ -560,7 +560,7 @@ class Writer:
             if diagram.sleeved:
                 extra.append(_("back in their sleeves, with their cards: ") + counts_line(diagram.sleeved))
             if extra:
-                group.append(self.para("; ".join(extra).capitalize() + ".", self.note))
+                group.append(self.para(_("; ").join(extra).capitalize() + _("."), self.note))
             if k > 0:
                 groups.append(group)
         tail: list[Flowable] = []

@@ -74,4 +74,4 @@ def listing(parts: Sequence[str], last: str = "and") -> str:
     if len(items) == 1:
         return items[0]
     word = _("and") if last == "and" else _("or") if last == "or" else last
-    return ", ".join(items[:-1]) + f" {word} " + items[-1]
+    return _(", ").join(items[:-1]) + f" {word} " + items[-1]

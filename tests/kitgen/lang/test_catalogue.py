@@ -137,3 +137,48 @@ def test_a_booklet_in_a_language_with_gaps(locale_dir: Path, tmp_path: Path) -> 
     assert "strings are not translated; they stay English" in built.output
     assert "spec texts have no translation; they stay English" in built.output
     assert json.loads((out / "manifest.json").read_text(encoding="utf-8"))["language"] == "zz"
+
+
+# --- the Japanese catalogue writes marks and numbers the Japanese way (lane w56-e) ------------
+JA_STYLE = {
+    "a space before % (100 % -> 100%)": r"\d %",
+    "a half-width colon after Japanese (: -> ：)": r"[^\x00-\x7f]: ",
+    "a space after a full-width mark": r"[。、：「（）」] ",
+    "a space before a closing mark": r" [。、：」）]",
+    "a half-width bracket beside Japanese (( ) -> （ ）)": r"[^\x00-\x7f] ?\(|\) ?[^\x00-\x7f\s]",
+    "an English comma between Japanese words": r"[^\x00-\x7f], [^\x00-\x7f]",
+}
+
+
+def test_the_japanese_catalogue_writes_marks_and_numbers_the_japanese_way() -> None:
+    """No ja msgstr has 100 % (Japanese writes 100%), a half-width colon or bracket beside
+    Japanese text, or a space after 。、： or inside 「」（）, which prints as a gap."""
+    import re
+
+    from babel.messages.pofile import read_po
+
+    with catalogue.po_path("ja").open("rb") as f:
+        po = read_po(f)
+    found = []
+    for m in po:
+        for text in m.string if isinstance(m.string, tuple) else (m.string,):
+            found += [(rule, text) for rule, pat in JA_STYLE.items() if text and re.search(pat, text)]
+    assert found == []
+    assert re.search(JA_STYLE["a space before % (100 % -> 100%)"], "理想の70 %の速さ")  # the rule sees it
+
+
+def test_lists_asides_and_counts_in_japanese() -> None:
+    """A list, an aside and a count of things to bring, said the Japanese way: 、 between items,
+    （） with no space, the count after the thing (English: as before)."""
+    from kitgen.booklet.counts import counts_line
+    from kitgen.core.words import listing
+    from kitgen.lang.catalogue import aside, times
+
+    assert listing(["a", "b", "c"]) == "a, b and c"
+    assert aside("2 ways") == " (2 ways)" and times(3, "α card") == "3 × α card"
+    assert times(2, "envelopes", "") == "2 envelopes" and counts_line({"alpha": 1, "beta": 2}) == "1 α, 2 β"
+    with using_language("ja"):
+        assert listing(["λ1", "λ2", "λ3"]) == "λ1、λ2 と λ3"
+        assert aside("ありうる 2 通り") == "（ありうる 2 通り）"
+        assert times(3, "α カード") == "α カード ×3" and times(2, "封筒", "") == "封筒 ×2"
+        assert counts_line({"alpha": 1, "beta": 2}) == "1 α、2 β"
