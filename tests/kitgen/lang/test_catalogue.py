@@ -150,11 +150,24 @@ JA_STYLE = {
 }
 
 
+def _strings(node: object) -> Iterator[str]:
+    if isinstance(node, str):
+        yield node
+    elif isinstance(node, dict):
+        for v in node.values():
+            yield from _strings(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _strings(v)
+
+
 def test_the_japanese_catalogue_writes_marks_and_numbers_the_japanese_way() -> None:
     """No ja msgstr has 100 % (Japanese writes 100%), a half-width colon or bracket beside
-    Japanese text, or a space after 。、： or inside 「」（）, which prints as a gap."""
+    Japanese text, or a space after 。、： or inside 「」（）, which prints as a gap; nor has a
+    Japanese overlay beside the specs, but for brackets (a paper's formulas: E(a), (NOT x) AND y)."""
     import re
 
+    import yaml
     from babel.messages.pofile import read_po
 
     with catalogue.po_path("ja").open("rb") as f:
@@ -163,6 +176,14 @@ def test_the_japanese_catalogue_writes_marks_and_numbers_the_japanese_way() -> N
     for m in po:
         for text in m.string if isinstance(m.string, tuple) else (m.string,):
             found += [(rule, text) for rule, pat in JA_STYLE.items() if text and re.search(pat, text)]
+    root = Path(__file__).resolve().parents[3]
+    for path in sorted(root.glob("rulesets/*/i18n/ja/*.yaml")):
+        for text in _strings(yaml.safe_load(path.read_text(encoding="utf-8"))):
+            found += [
+                (rule, path.name, text)
+                for rule, pat in JA_STYLE.items()
+                if "bracket" not in rule and re.search(pat, text)
+            ]
     assert found == []
     assert re.search(JA_STYLE["a space before % (100 % -> 100%)"], "理想の70 %の速さ")  # the rule sees it
 
