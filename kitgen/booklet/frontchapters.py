@@ -147,7 +147,7 @@ def cover_blocks(b: Booklet) -> list[Block]:
         _("{title}: page {page}").format(title=t, page=page_of(t)) for t in [contents, *start] if t in titles
     ]
     if steps:
-        out.append(Text("; ".join(steps) + ".", lead=words["cover_start"]))
+        out.append(Text(_("; ").join(steps) + _("."), lead=words["cover_start"]))
     return out
 
 
