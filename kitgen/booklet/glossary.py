@@ -79,7 +79,7 @@ class Glossary:
         shown = self.value(name, value)
         if words is not None and "{}" in words.name:
             return spec_text(words.name).replace("{}", shown)
-        return f"{self.term(name)}: {shown}"
+        return self.term(name) + _(": ") + shown
 
     def quantities(self, values: Mapping[str, object]) -> str:
         return listing([self.quantity(k, v) for k, v in values.items()])

@@ -200,6 +200,7 @@ def test_lists_asides_and_counts_in_japanese() -> None:
     assert times(2, "envelopes", "") == "2 envelopes" and counts_line({"alpha": 1, "beta": 2}) == "1 α, 2 β"
     with using_language("ja"):
         assert listing(["λ1", "λ2", "λ3"]) == "λ1、λ2 と λ3"
+        assert listing(["くじ札 3 枚", "「はい」"]) == "くじ札 3 枚と「はい」"  # no space beside Japanese
         assert aside("ありうる 2 通り") == "（ありうる 2 通り）"
         assert times(3, "α カード") == "α カード ×3" and times(2, "封筒", "") == "封筒 ×2"
         assert counts_line({"alpha": 1, "beta": 2}) == "1 α、2 β"
