@@ -22,10 +22,11 @@ from reportlab.lib.textsplit import ALL_CANNOT_END, ALL_CANNOT_START, CANNOT_STA
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import paragraph
 
-CANNOT_START = ALL_CANNOT_START  # 。、」）ー ァ ッ ... and ASCII .,;:!?)]
+CLOSING = "：；！？〉》｝］"  # full-width marks reportlab's list lacks (a legend's ：, a quantity's ：)
+CANNOT_START = ALL_CANNOT_START + CLOSING  # 。、」）ー ァ ッ ... and ASCII .,;:!?)]
 CANNOT_END = ALL_CANNOT_END  # 「（『【 ... and $ # @
 RL: dict[str, Any] = vars(paragraph)  # reportlab's paragraph module (its CJK helpers are untyped)
-HANGS = CANNOT_START_LINE[0]  # the closing marks that may hang in the margin (。、」）), not ー ッ
+HANGS = CANNOT_START_LINE[0] + CLOSING  # the closing marks that may hang in the margin (。、」）), not ー ッ
 
 
 def break_at(text: str, start: int, over: int) -> int:

@@ -132,6 +132,7 @@ def test_the_break_is_reportlabs_where_its_rule_was_right() -> None:
     assert break_at("「両方」、二つ", 0, 3) == 2  # 」 overflows before 、: 方」、 moves down
     assert break_at("コンピューター", 0, 4) == 2  # ュー: ピ starts the next line, nothing hangs
     assert break_at("ーー", 0, 1) == 2  # no place at all: reportlab's rule (hang)
+    assert break_at("1つ目の数：4。次", 0, 5) == 6  # ： (not in reportlab's list) hangs; 4 starts the next
 
 
 def test_japanese_lines_never_start_with_closing_punctuation(ja: str) -> None:
