@@ -70,7 +70,7 @@ def page_ranges(pages: Sequence[int]) -> str:
         else:
             out.append(str(ps[i]))
             i += 1
-    return ", ".join(out) or _("none")
+    return _(", ").join(out) or _("none")
 
 
 def cuts_per_sheet(columns: int, rows: int, shared: bool) -> int:
