@@ -132,7 +132,7 @@ def test_owner_cards_labels_and_the_table_say_seats_in_japanese() -> None:
         assert theta_label(2, "Human 1").line == "人間1"
         assert (
             whose_owner_cards(["Virtual 1", "Virtual 2", "Human 1"], 2)
-            == "仮想1のカードは θ1 と 仮想2のカードは θ2"
+            == "仮想1のカードは θ1 と仮想2のカードは θ2"  # と spaced only beside a code
         )
     assert whose_owner_cards(["Virtual 1", "Virtual 2", "Human 1"], 2) == (
         "Virtual 1's are the θ1 cards and Virtual 2's the θ2 cards"
