@@ -198,7 +198,7 @@ def _story(h: Handout, size: float, width: float, steps: int) -> list[Flowable]:
     if h.watch:
         out.append(paragraph(st["h"], _("What to watch for")))
         for where, shows, wrong in h.watch:
-            text: list[str | Styled] = [Styled(where + ": ", "b"), shows]
+            text: list[str | Styled] = [Styled(where + _(": "), "b"), shows]
             if wrong:
                 text += [" ", Styled(_("Otherwise: "), "b"), wrong]
             out.append(paragraph(p, *text))
