@@ -25,7 +25,7 @@ from ..core.claims import claims, meaning
 from ..core.units import mm
 from ..core.words import listing, plural, seating
 from ..cost.tabletime import run_sentence
-from ..lang.catalogue import _
+from ..lang.catalogue import _, after_lead
 from ..paper.faces import FONT, FONT_BOLD, Cell, Face, pdf_table
 from .book import Booklet
 from .counts import counts_line, exact
@@ -155,7 +155,7 @@ class Writer:
         self, lead: str, text: str, style: ParagraphStyle | None = None, spec: bool = False
     ) -> Paragraph:
         """A paragraph that starts with a few words in bold."""
-        return paragraph(style or self.body, Styled(lead, "b"), " ", text, subscripts=spec)
+        return paragraph(style or self.body, Styled(lead, "b"), after_lead(lead), text, subscripts=spec)
 
     def box(self, rows: Sequence[Flowable], colour: str = "accent") -> Table:
         t = pdf_table([[r] for r in rows], colWidths=[self.width - mm(4)])

@@ -221,6 +221,18 @@ def aside(text: str) -> str:
     return f" ({text})"
 
 
+def word_space() -> str:
+    """The space between two sentences or a sentence and its page reference kitgen joins: one in
+    English, none in Chinese, Japanese and Korean (。 and （ carry their own space there)."""
+    return "" if _ACTIVE.lang.split("_")[0] in CJK else " "
+
+
+def after_lead(lead: str) -> str:
+    """The space after a bold lead (``Where to start.``) before its text: none after a full-width
+    mark (。：）」 carry their own space: a space there prints as a gap), one otherwise."""
+    return "" if lead.endswith(("。", "：", "）", "」")) else " "
+
+
 def times(n: int, thing: str, sign: str = "× ") -> str:
     """``n`` of ``thing`` in a list of what to bring: ``3 × α card`` in English (``sign`` between,
     ``"" `` for ``2 envelopes``), ``α カード ×3`` in Chinese, Japanese and Korean, which put the
