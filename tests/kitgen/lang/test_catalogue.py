@@ -194,15 +194,17 @@ def test_lists_asides_and_counts_in_japanese() -> None:
     from kitgen.booklet.counts import counts_line
     from kitgen.core.words import listing
     from kitgen.cost.printguide import page_ranges
-    from kitgen.lang.catalogue import aside, times
+    from kitgen.lang.catalogue import after_lead, aside, times, word_space
 
     assert listing(["a", "b", "c"]) == "a, b and c"
     assert aside("2 ways") == " (2 ways)" and times(3, "α card") == "3 × α card"
+    assert after_lead("Where to start.") == " " and word_space() == " "
+    assert after_lead("どこから始めるか。") == "" and after_lead("確認：") == ""  # 。： carry their space
     assert times(2, "envelopes", "") == "2 envelopes" and counts_line({"λ1": 1, "λ2": 2}) == "1 λ1, 2 λ2"
     with using_language("ja"):
         assert listing(["λ1", "λ2", "λ3"]) == "λ1、λ2 と λ3"
         assert listing(["くじ札 3 枚", "「はい」"]) == "くじ札 3 枚と「はい」"  # no space beside Japanese
-        assert aside("ありうる 2 通り") == "（ありうる 2 通り）"
+        assert aside("ありうる 2 通り") == "（ありうる 2 通り）" and word_space() == ""
         assert times(3, "α カード") == "α カード ×3" and times(2, "封筒", "") == "封筒 ×2"
         assert counts_line({"λ1": 1, "λ2": 2}) == "1 λ1、2 λ2"
         assert page_ranges([3, 5, 7, 9, 12, 13]) == "3〜9（奇数ページ）、12〜13"  # 〜 as the guide's 1〜2
