@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from reference_engine.api import Library, Protocol, UsageError, glyph
 
-from ..core.words import listing
+from ..core.words import clauses, listing, series
 from ..lang.catalogue import _
 from ..lang.overlay import spec_text
 from ..lang.seats import seat_name
@@ -66,7 +66,7 @@ class Glossary:
         if isinstance(value, str) and "," in value:
             return self.value(name, [v.strip() for v in value.split(",")])
         if isinstance(value, list | tuple):
-            return listing([self.value(name, v) for v in value]) or _("none")
+            return series([self.value(name, v) for v in value]) or _("none")
         words = self.names.get(name)
         key = _key(value)
         if words is not None and key in words.values:
@@ -82,11 +82,11 @@ class Glossary:
         return self.term(name) + _(": ") + shown
 
     def quantities(self, values: Mapping[str, object]) -> str:
-        return listing([self.quantity(k, v) for k, v in values.items()])
+        return clauses([self.quantity(k, v) for k, v in values.items()])
 
     def loop(self, loop: Mapping[str, object]) -> str:
         """``{i: 1}`` -> ``pile 1`` (a loop variable named ``pile {}``)."""
-        return listing([self.quantity(k, v) for k, v in loop.items()])
+        return clauses([self.quantity(k, v) for k, v in loop.items()])
 
     def output_name(self, key: str) -> str:
         """What an output is, in a player's words (its ``booklet: names`` entry, else its doc)."""

@@ -81,6 +81,23 @@ def listing(parts: Sequence[str], last: str = "and") -> str:
     return head + f" {word} " + items[-1]
 
 
+def series(parts: Sequence[str]) -> str:
+    """Short parallel items, a value that is a list (``no, yes and yes``): :func:`listing` in
+    English; joined with ・ in Japanese (いいえ・はい・はい), so that a list of such values, said
+    with 、 and と, stays readable."""
+    if breaks_between_characters():
+        return "・".join(p for p in parts if p)
+    return listing(parts)
+
+
+def clauses(parts: Sequence[str]) -> str:
+    """Several ``name: value`` clauses: :func:`listing` in English; joined with 、 in Japanese,
+    where と between two clauses would read as part of the last value (はいとくじ引き…)."""
+    if breaks_between_characters():
+        return _(", ").join(p for p in parts if p)
+    return listing(parts)
+
+
 def _gap(c: str) -> str:
     """The space between ``c`` and a Japanese word: one beside a code, number or symbol (``λ2 と
     λ3``, ``3 枚 と``), none beside Japanese (``「0」と``)."""
