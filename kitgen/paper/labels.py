@@ -20,7 +20,7 @@ from reference_engine.api import UsageError
 
 from ..core.templates import LabelSheet, Paper
 from ..core.units import mm
-from ..lang.catalogue import _
+from ..lang.catalogue import SOURCE, _, language
 from ..lang.seats import seat_name
 from .faces import FONT, FONT_BOLD, new_canvas
 from .layout import Box
@@ -46,6 +46,13 @@ class LabelsInfo:
 
     def to_json(self) -> dict[str, object]:
         return dict(self.__dict__)
+
+
+def sheet_words(sheet: LabelSheet) -> str:
+    """The label sheet as a page names it: its short English name (``Avery L7160 (A4, 21
+    labels)``), or in another language the shopping list's words for it, which the catalogue
+    translates (layout.yaml's ``product``)."""
+    return sheet.name if language() == SOURCE else _(sheet.stock)
 
 
 def label_boxes(sheet: LabelSheet, paper: Paper) -> list[Box]:
@@ -77,7 +84,8 @@ def render_labels(
         c.setFont(FONT, 6)
         c.drawCentredString(box.x + box.w / 2, box.y + box.h / 2 - 2, f"{k}")
     c.setFont(FONT_BOLD, 8)
-    c.drawString(mm(8), paper.size.h - mm(6), _("Label calibration: {sheet}").format(sheet=_(sheet.name)))
+    heading = _("Label calibration: {sheet}").format(sheet=sheet_words(sheet))
+    c.drawString(mm(8), paper.size.h - mm(6), heading)
     c.setFont(FONT, 6.5)
     c.drawString(
         mm(8),
@@ -106,7 +114,7 @@ def render_labels(
             _(
                 "{kit} · labels.pdf page {page} (label sheet {sheet_no}) · {sheet} · "
                 "print at 100% (actual size)"
-            ).format(kit=kit, page=pages + 1, sheet_no=pages, sheet=_(sheet.name)),
+            ).format(kit=kit, page=pages + 1, sheet_no=pages, sheet=sheet_words(sheet)),
         )
         c.showPage()
         pages += 1
