@@ -20,7 +20,7 @@ from reference_engine.api import UsageError
 
 from ..core.templates import LabelSheet, Paper
 from ..core.units import mm
-from ..lang.catalogue import SOURCE, _, language
+from ..lang.catalogue import _
 from ..lang.seats import seat_name
 from .faces import FONT, FONT_BOLD, new_canvas
 from .layout import Box
@@ -49,10 +49,9 @@ class LabelsInfo:
 
 
 def sheet_words(sheet: LabelSheet) -> str:
-    """The label sheet as a page names it: its short English name (``Avery L7160 (A4, 21
-    labels)``), or in another language the shopping list's words for it, which the catalogue
-    translates (layout.yaml's ``product``)."""
-    return sheet.name if language() == SOURCE else _(sheet.stock)
+    """The label sheet as a page names it: its short name (``Avery L7160 (A4, 21 labels)``),
+    through the catalogue (layout.yaml's ``labels.*.name`` are catalogue entries)."""
+    return _(sheet.name)
 
 
 def label_boxes(sheet: LabelSheet, paper: Paper) -> list[Box]:
