@@ -27,12 +27,13 @@ import pypdfium2.raw as raw
 
 _SEGMENTS = {raw.FPDF_SEGMENT_MOVETO: "m", raw.FPDF_SEGMENT_LINETO: "l", raw.FPDF_SEGMENT_BEZIERTO: "c"}
 
-Box = dict[str, float]  # x0, x1, top, bottom (and width, height for a rectangle), in points
+Box = dict[str, Any]  # x0, x1, top, bottom (a rectangle: width, height and fill too), in points
 
 
 @dataclass(frozen=True)
 class PageGeometry:
-    """One page: its size, its rectangles and its lines drawn in black (grey 0 or RGB 0, 0, 0)."""
+    """One page: its size, its rectangles (each with its fill colour as red, green and blue from 0
+    to 1, in steps of 1/255) and its lines drawn in black (red, green and blue 0)."""
 
     width: float
     height: float
@@ -60,13 +61,12 @@ def _subpaths(obj: Any) -> list[tuple[str, list[tuple[float, float]]]]:
     return out
 
 
-def _black(obj: Any) -> bool:
+def _colour(obj: Any, get: Any) -> tuple[float, float, float] | None:
+    """A path object's stroke or fill colour (``get``), red, green and blue from 0 to 1."""
     r, g, b, a = ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint()
-    return bool(raw.FPDFPageObj_GetStrokeColor(obj.raw, r, g, b, a)) and (r.value, g.value, b.value) == (
-        0,
-        0,
-        0,
-    )
+    if not get(obj.raw, r, g, b, a):
+        return None
+    return (r.value / 255, g.value / 255, b.value / 255)
 
 
 def geometry(path: Path, numbers: list[int]) -> dict[int, PageGeometry]:
@@ -80,7 +80,8 @@ def geometry(path: Path, numbers: list[int]) -> dict[int, PageGeometry]:
             rects: list[Box] = []
             lines: list[Box] = []
             for obj in page.get_objects(filter=[raw.FPDF_PAGEOBJ_PATH], max_depth=15):
-                black = _black(obj)
+                black = _colour(obj, raw.FPDFPageObj_GetStrokeColor) == (0, 0, 0)
+                fill = _colour(obj, raw.FPDFPageObj_GetFillColor)
                 for shape, pts in _subpaths(obj):
                     if len(shape) > 3 and shape[-2:] == "lh" and pts[-2] == pts[0]:
                         shape, pts = shape[:-2] + "h", pts[:-2] + pts[-1:]
@@ -109,6 +110,7 @@ def geometry(path: Path, numbers: list[int]) -> dict[int, PageGeometry]:
                                     "bottom": height - low,
                                     "width": right - left,
                                     "height": high - low,
+                                    "fill": fill,
                                 }
                             )
             out[number] = PageGeometry(width, height, rects, lines)
