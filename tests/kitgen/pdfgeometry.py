@@ -79,7 +79,11 @@ def geometry(path: Path, numbers: list[int]) -> dict[int, PageGeometry]:
             width, height = page.get_size()
             rects: list[Box] = []
             lines: list[Box] = []
-            for obj in page.get_objects(filter=[raw.FPDF_PAGEOBJ_PATH], max_depth=15):
+            # A form XObject's paths have matrices relative to the form: none is read here (kitgen
+            # draws no form; a page with one is refused rather than read wrong).
+            if any(True for _ in page.get_objects(filter=[raw.FPDF_PAGEOBJ_FORM], max_depth=1)):
+                raise ValueError(f"page {number} of {path} holds a form XObject: read it with pdfplumber")
+            for obj in page.get_objects(filter=[raw.FPDF_PAGEOBJ_PATH], max_depth=1):
                 black = _colour(obj, raw.FPDFPageObj_GetStrokeColor) == (0, 0, 0)
                 fill = _colour(obj, raw.FPDFPageObj_GetFillColor)
                 for shape, pts in _subpaths(obj):
