@@ -61,3 +61,25 @@ def test_every_docs_page_is_linked_from_the_readme() -> None:
 
 def test_the_readme_stays_short() -> None:
     assert len(README.splitlines()) <= 300
+
+
+def test_every_documented_exact_hands_build_is_one_the_check_takes() -> None:
+    """README said `kitgen build uno --exact-hands 7` after the UNO kits moved to
+    card-selection-arrow, which the whole-deck check refuses (a weighted output): the command
+    failed with exit 2. Every `kitgen build GAME [--protocol P] ... --exact-hands N` a page shows
+    must name a kit whose protocol the check takes, and the refusal the README names must hold."""
+    import re
+
+    from kitgen.core.verification import whole_deck_offered
+    from reference_engine.api import load_game
+
+    commands = re.findall(r"`kitgen build ([a-z0-9-]+)((?: --[a-z-]+(?: [^`\s-][^`\s]*)?)*)`", DOCS)
+    shown = [(game, opts) for game, opts in commands if "--exact-hands" in opts]
+    assert len(shown) >= 3, shown
+    for game, opts in shown:
+        given = re.search(r"--protocol ([a-z0-9-]+)", opts)
+        protocol = given.group(1) if given else load_game(game).protocol
+        assert whole_deck_offered(protocol, game, 4), (game, opts, protocol)
+    uno = load_game("uno").protocol
+    assert uno == "card-selection-arrow" and not whole_deck_offered(uno, "uno", 4)
+    assert "does not yet take the UNO kits' `card-selection-arrow`" in " ".join(README.split("\n"))

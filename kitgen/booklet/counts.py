@@ -7,6 +7,8 @@ from collections.abc import Sequence
 
 from reference_engine.api import Count, glyph
 
+from ..lang.catalogue import _
+
 
 def by_title(text: str, titles: dict[str, str]) -> str:
     """Protocol names in ``text`` replaced by their titles (which have spaces to break lines at)."""
@@ -31,7 +33,7 @@ def exact(count: int | list[int]) -> int:
 
 
 def counts_line(d: dict[str, int]) -> str:
-    return ", ".join(f"{n} {glyph(k)}" for k, n in d.items())
+    return _(", ").join(f"{n} {glyph(k)}" for k, n in d.items())
 
 
 def param_text(value: int | Sequence[int]) -> str:

@@ -459,7 +459,7 @@ class DiagramFlowable(Flowable):
         moves = self._moves(reg)
         if not moves:
             return []
-        text = _("Moves (places counted from the left): ") + ", ".join(f"{a} → {b}" for a, b in moves)
+        text = _("Moves (places counted from the left): ") + _(", ").join(f"{a} → {b}" for a, b in moves)
         width = max(getattr(self, "width", 0.0), mm(100)) - self.geo.label_w
         lines: list[str] = []
         for word in text.split(" "):

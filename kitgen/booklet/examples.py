@@ -15,7 +15,7 @@ from reference_engine.api import (
     simulate,
 )
 
-from ..core.words import listing
+from ..core.words import clauses
 from ..lang.catalogue import _
 from .glossary import Glossary
 
@@ -59,10 +59,10 @@ def spec_example(proto: Protocol, library: Library | None = None, params: Params
     words = Glossary(proto)
     parts = [words.quantity(k, v) for k, v in given.items()]
     parts += [words.quantity(k, v) for k, v in use.items() if not bt.example_scenario]
-    given_words = [listing(parts)] if parts else []
+    given_words = [clauses(parts)] if parts else []
     if bt.example_scenario:
         given_words.append(scenario_words(proto, bt.example_scenario))
-    text = _("Worked example: ") + ("; ".join(given_words) or _("the spec's own inputs"))
+    text = _("Worked example: ") + (_("; ").join(given_words) or _("the spec's own inputs"))
     text += _(". The shuffles fall as a seeded random draw made them (seed {seed}).").format(
         seed=bt.example_seed
     )

@@ -18,6 +18,7 @@ from reportlab.platypus import (
 from reportlab.platypus.doctemplate import IndexingFlowable
 
 from ..core.units import mm
+from ..lang.catalogue import after_lead
 from ..paper.drawing import draw_face
 from ..paper.faces import Face
 from .paragraphs import Styled, paragraph
@@ -206,7 +207,7 @@ class RefParagraph(Flowable):
     def _paragraph(self) -> Paragraph:
         text = PAGE_REF.sub(lambda m: str(self.page(m.group(1)) or "…"), self.text)
         if self.lead:
-            return paragraph(self.style, Styled(self.lead, "b"), " ", text)
+            return paragraph(self.style, Styled(self.lead, "b"), after_lead(self.lead), text)
         return paragraph(self.style, text)
 
     def wrap(self, avail_w: float, avail_h: float) -> tuple[float, float]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..core.words import plural
-from ..lang.catalogue import _
+from ..lang.catalogue import _, word_space
 from ..lang.overlay import spec_text
 from ..lang.seats import seat_name
 from .book import Booklet
@@ -150,7 +150,7 @@ def cover_blocks(b: Booklet) -> list[Block]:
         _("{title}: page {page}").format(title=t, page=page_of(t)) for t in [contents, *start] if t in titles
     ]
     if steps:
-        out.append(Text("; ".join(steps) + ".", lead=words["cover_start"]))
+        out.append(Text(_("; ").join(steps) + _("."), lead=words["cover_start"]))
     return out
 
 
@@ -185,12 +185,11 @@ def first_turn_checklist(b: Booklet) -> list[FrontSection]:
         text = _("Step {n}: {brief}").format(n=block.number, brief=block.brief)
         also = [t for t in called if any(t in n for n in block.notes)]
         for t in also:
-            text += " " + _("({title}: page {page})").format(title=t, page=page_of(t))
+            text += word_space() + _("({title}: page {page})").format(title=t, page=page_of(t))
         if block.checks:
-            text += " " + words["checklist_check"]
-        items.append(
-            text + " " + _("(page {page})").format(page=f"{{page:{step_key(block.protocol, block.number)}}}")
-        )
+            text += word_space() + words["checklist_check"]
+        page = _("(page {page})").format(page=f"{{page:{step_key(block.protocol, block.number)}}}")
+        items.append(text + word_space() + page)
     items.append(words["checklist_play"].format(page=page_of(_("A virtual player's turn"))))
     items.append(words["checklist_back"])
     first_check = next((blk for blk in top.steps if blk.checks), None)

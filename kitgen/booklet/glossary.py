@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from reference_engine.api import Library, Protocol, UsageError, glyph
 
-from ..core.words import listing
+from ..core.words import clauses, listing, series
 from ..lang.catalogue import _
 from ..lang.overlay import spec_text
 from ..lang.seats import seat_name
@@ -66,7 +66,7 @@ class Glossary:
         if isinstance(value, str) and "," in value:
             return self.value(name, [v.strip() for v in value.split(",")])
         if isinstance(value, list | tuple):
-            return listing([self.value(name, v) for v in value]) or _("none")
+            return series([self.value(name, v) for v in value]) or _("none")
         words = self.names.get(name)
         key = _key(value)
         if words is not None and key in words.values:
@@ -79,14 +79,14 @@ class Glossary:
         shown = self.value(name, value)
         if words is not None and "{}" in words.name:
             return spec_text(words.name).replace("{}", shown)
-        return f"{self.term(name)}: {shown}"
+        return self.term(name) + _(": ") + shown
 
     def quantities(self, values: Mapping[str, object]) -> str:
-        return listing([self.quantity(k, v) for k, v in values.items()])
+        return clauses([self.quantity(k, v) for k, v in values.items()])
 
     def loop(self, loop: Mapping[str, object]) -> str:
         """``{i: 1}`` -> ``pile 1`` (a loop variable named ``pile {}``)."""
-        return listing([self.quantity(k, v) for k, v in loop.items()])
+        return clauses([self.quantity(k, v) for k, v in loop.items()])
 
     def output_name(self, key: str) -> str:
         """What an output is, in a player's words (its ``booklet: names`` entry, else its doc)."""
@@ -112,13 +112,14 @@ class Glossary:
     def legend(self) -> list[str]:
         """How values are laid out with cards, one line per encoding the booklet shows."""
         out = []
+        colon = _(": ")
         for enc in self.proto.encodings.values():
             if enc.kind not in ("values", "onehot"):
                 continue
             words = self.names.get(enc.name)
             if words is not None and words.says:
                 name, says = spec_text(words.name), spec_text(words.says)
-                out.append(f"{name[:1].upper()}{name[1:]}: {says}")
+                out.append(f"{name[:1].upper()}{name[1:]}{colon}{says}")
             elif enc.kind == "values":
                 parts = [
                     _("{cards} means {value}").format(
@@ -126,9 +127,10 @@ class Glossary:
                     )
                     for k, cards in enc.table.items()
                 ]
-                out.append(f"{self.term(enc.name)[:1].upper()}{self.term(enc.name)[1:]}: {listing(parts)}")
+                term = self.term(enc.name)
+                out.append(f"{term[:1].upper()}{term[1:]}{colon}{listing(parts)}")
             else:
-                out.append(f"{self.term(enc.name)}: {enc.describe()}")
+                out.append(f"{self.term(enc.name)}{colon}{enc.describe()}")
         return out
 
 

@@ -25,7 +25,7 @@ from reference_engine.api import Protocol
 from ..core.units import mm
 from ..core.words import listing, plural
 from ..cost.bom import Bom
-from ..lang.catalogue import N_, _
+from ..lang.catalogue import N_, _, times
 from ..lang.overlay import spec_text
 from ..paper.faces import FONT, FONT_BOLD, Cell, Face, new_document, pdf_table
 from .book import Booklet
@@ -82,8 +82,8 @@ class Handout:
             seating += _(" Seats: {names}, each with their own cards in hand.").format(
                 names=listing([p.name for p in people])
             )
-        needs = [f"{i.needed // sets} × {i.label}" for i in bom.items if i.kind == "card"] + [
-            f"{i.needed // sets} {i.name}" for i in bom.items if i.kind != "card"
+        needs = [times(i.needed // sets, i.label) for i in bom.items if i.kind == "card"] + [
+            times(i.needed // sets, i.name, "") for i in bom.items if i.kind != "card"
         ]
         steps = [(b.number, b.brief or first_sentence(b.say)) for b in sec.steps]
         cards = [(i.faces[0], i.needed // sets) for i in bom.items if i.kind == "card" and i.faces]
@@ -198,7 +198,7 @@ def _story(h: Handout, size: float, width: float, steps: int) -> list[Flowable]:
     if h.watch:
         out.append(paragraph(st["h"], _("What to watch for")))
         for where, shows, wrong in h.watch:
-            text: list[str | Styled] = [Styled(where + ": ", "b"), shows]
+            text: list[str | Styled] = [Styled(where + _(": "), "b"), shows]
             if wrong:
                 text += [" ", Styled(_("Otherwise: "), "b"), wrong]
             out.append(paragraph(p, *text))

@@ -53,11 +53,11 @@ class CardLegend:
     def lines(self) -> list[tuple[str, str]]:
         """The legend as printed, (lead, text): the game's cards, then the helper cards."""
         out = []
-        game = " ".join(p for p in (self.key, "; ".join(self.cards) + "." if self.cards else "") if p)
+        game = " ".join(p for p in (self.key, _("; ").join(self.cards) + _(".") if self.cards else "") if p)
         if game:
             out.append((_("Card codes."), game))
         if self.helpers:
-            out.append((_("Helper cards."), "; ".join(self.helpers) + "."))
+            out.append((_("Helper cards."), _("; ").join(self.helpers) + _(".")))
         return out
 
     def explains(self, code: str) -> str | None:
@@ -157,7 +157,7 @@ def _colour_key(
             parts = [
                 f"{colours[c].get(sign, '')} {colour_word(str(colours[c].get('name', c)))}" for c in used
             ]
-            return _key_sentence(where, word).format(parts=", ".join(parts)), make
+            return _key_sentence(where, word).format(parts=_(", ").join(parts)), make
     return None
 
 
@@ -231,7 +231,7 @@ def helper_legend(faces: Sequence[Face], words: dict[str, str], owners: Sequence
     markers = by_kind.get("marker", [])
     if markers:
         codes = [f.title for f in sorted(markers, key=lambda f: f.key)]
-        legend.helpers.append(words["marker"].format(codes=", ".join(codes)))
+        legend.helpers.append(words["marker"].format(codes=_(", ").join(codes)))
         legend.codes.update({c: "a bit card" for c in codes})
     if by_kind.get("arrow"):  # one printed card, two faces: ▲ pointing away (yes), ▼ at you (no)
         legend.helpers.append(words["arrow"])

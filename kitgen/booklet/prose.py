@@ -9,7 +9,7 @@ from reference_engine.api import (
     glyph,
 )
 
-from ..lang.catalogue import _
+from ..lang.catalogue import _, times
 from .glossary import Glossary
 
 # --------------------------------------------------------------------------- building
@@ -33,7 +33,7 @@ def _glyphs(names: list[str]) -> str:
 
 def tally_text(names: list[str]) -> str:
     counts = Counter(names)
-    return ", ".join(f"{n} × {_glyphs([k])}" for k, n in sorted(counts.items(), key=lambda kv: kv[0]))
+    return _(", ").join(times(n, _glyphs([k])) for k, n in sorted(counts.items(), key=lambda kv: kv[0]))
 
 
 def handling_sentences(words: Glossary, handling: dict[str, str], called: bool) -> list[str]:

@@ -26,7 +26,7 @@ from reference_engine.api import (
 from ..cost.consumables import needs
 from ..cost.tabletime import table_time
 from ..cost.tablework import spec_hints
-from ..lang.catalogue import _, ngettext
+from ..lang.catalogue import _, aside, ngettext
 from ..lang.overlay import spec_text
 from .checks import check_text
 from .diagram import Diagram, parse_slot, step_diagrams
@@ -137,7 +137,7 @@ def shuffle_note(how: str, detail: Mapping[str, object]) -> str:
     groups = detail.get("groups")
     if not size and detail.get("kind") == "each" and isinstance(groups, list):
         size = math.prod(math.factorial(int(g)) for g in groups)
-    return f"{how} ({_arrangements(size)})".strip() if size > 1 else how
+    return f"{how}{aside(_arrangements(size))}".strip() if size > 1 else how
 
 
 def _arrangements(n: int) -> str:

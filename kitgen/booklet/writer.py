@@ -23,7 +23,7 @@ from ..core.claims import claims, meaning
 from ..core.units import mm
 from ..core.words import listing, plural, seating
 from ..cost.tabletime import run_sentence
-from ..lang.catalogue import _
+from ..lang.catalogue import _, after_lead
 from ..paper.faces import FONT, FONT_BOLD, Cell, Face, pdf_table
 from .book import Booklet
 from .counts import counts_line, exact
@@ -153,7 +153,7 @@ class Writer:
         self, lead: str, text: str, style: ParagraphStyle | None = None, spec: bool = False
     ) -> Paragraph:
         """A paragraph that starts with a few words in bold."""
-        return paragraph(style or self.body, Styled(lead, "b"), " ", text, subscripts=spec)
+        return paragraph(style or self.body, Styled(lead, "b"), after_lead(lead), text, subscripts=spec)
 
     def box(self, rows: Sequence[Flowable], colour: str = "accent") -> Table:
         t = pdf_table([[r] for r in rows], colWidths=[self.width - mm(4)])
@@ -558,7 +558,7 @@ class Writer:
             if diagram.sleeved:
                 extra.append(_("back in their sleeves, with their cards: ") + counts_line(diagram.sleeved))
             if extra:
-                group.append(self.para("; ".join(extra).capitalize() + ".", self.note))
+                group.append(self.para(_("; ").join(extra).capitalize() + _("."), self.note))
             if k > 0:
                 groups.append(group)
         tail: list[Flowable] = []

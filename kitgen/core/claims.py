@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 from reference_engine.api import ReportParams, ReportSummary, UsageError
 
-from ..lang.catalogue import N_, _, number
+from ..lang.catalogue import N_, _, aside, number
 from ..lang.overlay import spec_text
 from .words import listing, plural
 
@@ -39,7 +39,7 @@ def exact_part(report: ReportSummary, quantities: Quantities | None = None) -> s
     deal = list(sc["deal"]) if sc else []
     n = report["inputs"]
     if deal:
-        cards = f" ({' '.join(deal)})" if len(deal) <= 12 else ""
+        cards = aside(" ".join(deal)) if len(deal) <= 12 else ""
         return _("exact on a deal of {n} cards{cards}, dealt in every possible way ({deals})").format(
             n=number(len(deal)), cards=cards, deals=plural(n, "deal")
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from ..lang.catalogue import _, ngettext
+from ..lang.wrap import breaks_between_characters
 
 IRREGULAR = {"envelope": "envelopes", "sheet": "sheets", "pass": "passes", "box": "boxes"}
 
@@ -74,4 +75,30 @@ def listing(parts: Sequence[str], last: str = "and") -> str:
     if len(items) == 1:
         return items[0]
     word = _("and") if last == "and" else _("or") if last == "or" else last
-    return ", ".join(items[:-1]) + f" {word} " + items[-1]
+    head = _(", ").join(items[:-1])
+    if breaks_between_characters():  # Japanese: a space beside と only where a code or number is
+        return head + _gap(head[-1]) + word + _gap(items[-1][0]) + items[-1]
+    return head + f" {word} " + items[-1]
+
+
+def series(parts: Sequence[str]) -> str:
+    """Short parallel items, a value that is a list (``no, yes and yes``): :func:`listing` in
+    English; joined with ・ in Japanese (いいえ・はい・はい), so that a list of such values, said
+    with 、 and と, stays readable."""
+    if breaks_between_characters():
+        return "・".join(p for p in parts if p)
+    return listing(parts)
+
+
+def clauses(parts: Sequence[str]) -> str:
+    """Several ``name: value`` clauses: :func:`listing` in English; joined with 、 in Japanese,
+    where と between two clauses would read as part of the last value (はいとくじ引き…)."""
+    if breaks_between_characters():
+        return _(", ").join(p for p in parts if p)
+    return listing(parts)
+
+
+def _gap(c: str) -> str:
+    """The space between ``c`` and a Japanese word: one beside a code, number or symbol (``λ2 と
+    λ3``, ``3 枚 と``), none beside Japanese (``「0」と``)."""
+    return " " if ord(c) < 0x3000 else ""

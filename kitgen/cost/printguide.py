@@ -22,6 +22,7 @@ from ..core.manifest import CardPages, JsonObject, KitManifest
 from ..core.templates import LabelSheet, load_templates
 from ..core.words import plural
 from ..lang.catalogue import N_, _
+from ..lang.wrap import breaks_between_characters
 from ..paper.sheets import SheetsInfo
 from .bom import Bom
 
@@ -65,12 +66,12 @@ def page_ranges(pages: Sequence[int]) -> str:
                 j += 1
         if step == 1 or (step == 2 and j - i >= 2):
             parity = "" if step == 1 else (_(" (odd pages)") if ps[i] % 2 else _(" (even pages)"))
-            out.append(f"{ps[i]}-{ps[j]}{parity}")
+            out.append(f"{ps[i]}{'〜' if breaks_between_characters() else '-'}{ps[j]}{parity}")
             i = j + 1
         else:
             out.append(str(ps[i]))
             i += 1
-    return ", ".join(out) or _("none")
+    return _(", ").join(out) or _("none")
 
 
 def cuts_per_sheet(columns: int, rows: int, shared: bool) -> int:

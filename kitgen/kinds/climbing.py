@@ -202,8 +202,8 @@ class ClimbingKit(TableKit):
             raise UsageError(f"{rules.name} is not a climbing game")
         hand = moment.owners[0]
         plays = climbing.plays(hand, last)
-        options = ", ".join(play_words(climbing, p) for p in plays) or _("nothing")
-        who = ", ".join(f"{seat_name(o)}: {len(t)}" for o, t in zip(owners, moment.owners))
+        options = _(", ").join(play_words(climbing, p) for p in plays) or _("nothing")
+        who = _(", ").join(seat_name(o) + _(": ") + str(len(t)) for o, t in zip(owners, moment.owners))
         situation = (
             _("the last play is {play}").format(play=play_words(climbing, last))
             if last is not None
@@ -220,7 +220,7 @@ class ClimbingKit(TableKit):
             situation=situation,
             total=sum(len(t) for t in moment.owners),
             who=who,
-            cards=", ".join(c.glyph for c in hand),
+            cards=_(", ").join(c.glyph for c in hand),
             options=options,
             n=len(plays),
         )

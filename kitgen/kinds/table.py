@@ -397,7 +397,7 @@ def moment_words(moment: Moment, names: list[str], situation: str, counted: str,
     ``valid`` ("may be played")."""
     hand = moment.owners[0]
     n_valid = sum(1 for c in hand if moment.valid(c))
-    who = ", ".join(f"{seat_name(o)}: {len(t)}" for o, t in zip(names, moment.owners))
+    who = _(", ").join(seat_name(o) + _(": ") + str(len(t)) for o, t in zip(names, moment.owners))
     return _(
         "Worked example: a real moment of a seeded game (game seed {seed}). {situation}. {counted}: "
         "{total} ({who}). {first} holds {cards}: {n} of them {valid}. The pictures show the table as "
@@ -409,7 +409,7 @@ def moment_words(moment: Moment, names: list[str], situation: str, counted: str,
         total=sum(len(t) for t in moment.owners),
         who=who,
         first=seat_name(names[0]),
-        cards=", ".join(c.glyph for c in hand),
+        cards=_(", ").join(c.glyph for c in hand),
         n=n_valid,
         valid=valid,
     )

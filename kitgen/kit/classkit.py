@@ -46,7 +46,7 @@ from ..core.words import listing, plural
 from ..cost.bom import Bom, Item, spares
 from ..cost.consumables import require
 from ..kinds import default_labels, kit_kind
-from ..lang.catalogue import N_, _
+from ..lang.catalogue import N_, SOURCE, _, language, times
 from ..lang.overlay import spec_text
 from ..paper.facenames import face_name
 from ..paper.faces import Face
@@ -185,7 +185,10 @@ def _card_words(face: Face, term: str) -> tuple[str, str]:
     if face.kind == "plain":
         about = f" ({term})" if term and term != face.key.rstrip("0123456789") else ""
         return f"{face.title} card{about}", _("{glyph} cards").format(glyph=face.title)
-    return face_name(face), _("{glyph} cards").format(glyph=face.title)
+    cards = _("{glyph} cards").format(glyph=face.title)
+    if face.kind == "marker" and language() != SOURCE:  # "α marker (alpha)" is English words
+        return cards, cards
+    return face_name(face), cards
 
 
 def materials(
@@ -247,11 +250,11 @@ HELD = {"envelope": N_("envelopes"), "sleeve": N_("sleeves"), "clip": N_("clips"
 
 def storage_labels(title: str, bom: Bom, sets: int) -> list[Label]:
     """A label per group's set (what it holds), then one per card type for the class's box."""
-    per_set = [f"{i.needed // sets} {i.label}" for i in bom.items if i.kind == "card"]
+    per_set = [times(i.needed // sets, i.label, "") for i in bom.items if i.kind == "card"]
     holders = [
         plural(i.needed // sets, i.kind) for i in bom.items if i.kind in ("envelope", "sleeve", "clip")
     ]
-    contents = ", ".join(per_set + holders)
+    contents = _(", ").join(per_set + holders)
     if sets == 1:
         labels = [Label(title, contents, "", "storage")]
     else:

@@ -30,7 +30,7 @@ from babel.numbers import format_decimal
 
 from reference_engine.api import UsageError
 
-from .fonts import KIT_FONTS, using_fonts
+from .fonts import CJK, KIT_FONTS, using_fonts
 
 DOMAIN = "kitgen"
 LOCALE_DIR = Path(__file__).parent / "locale"
@@ -211,6 +211,35 @@ def named(design: Mapping[str, V]) -> dict[str, V]:
     return {
         k: cast(V, _(v)) if k in ("name", "word") and isinstance(v, str) else v for k, v in design.items()
     }
+
+
+def aside(text: str) -> str:
+    """``text`` as a parenthesis after a sentence: `` (text)`` in English, ``（text）`` with no space
+    in Chinese, Japanese and Korean (full-width brackets are the only ones their pages use)."""
+    if _ACTIVE.lang.split("_")[0] in CJK:
+        return f"（{text}）"
+    return f" ({text})"
+
+
+def word_space() -> str:
+    """The space between two sentences or a sentence and its page reference kitgen joins: one in
+    English, none in Chinese, Japanese and Korean (。 and （ carry their own space there)."""
+    return "" if _ACTIVE.lang.split("_")[0] in CJK else " "
+
+
+def after_lead(lead: str) -> str:
+    """The space after a bold lead (``Where to start.``) before its text: none after a full-width
+    mark (。：）」 carry their own space: a space there prints as a gap), one otherwise."""
+    return "" if lead.endswith(("。", "：", "）", "」")) else " "
+
+
+def times(n: int, thing: str, sign: str = "× ") -> str:
+    """``n`` of ``thing`` in a list of what to bring: ``3 × α card`` in English (``sign`` between,
+    ``"" `` for ``2 envelopes``), ``α カード ×3`` in Chinese, Japanese and Korean, which put the
+    count after the thing (a number before a noun there needs a counter word: 3枚の)."""
+    if _ACTIVE.lang.split("_")[0] in CJK:
+        return f"{thing} ×{n}"
+    return f"{n} {sign}{thing}"
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:

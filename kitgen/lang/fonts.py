@@ -20,6 +20,9 @@ from reportlab.lib import fonts
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.platypus import paragraph
+
+from .kinsoku import cjk_frag_split, word_split
 
 FONTS_DIR = Path(__file__).parent / "fonts"
 JA_FONT = "NotoSansJP-Subset.ttf"
@@ -61,15 +64,20 @@ def uncovered(text: str, lang: str) -> list[str]:
 def using_fonts(lang: str, names: tuple[str, ...]) -> Iterator[None]:
     """While the block runs, each registered font in ``names`` is ``lang``'s font (nothing
     changes for a language without one), and for a CJK language every paragraph style made
-    breaks lines by reportlab's CJK wrapping (``wordWrap="CJK"``: between any two characters,
-    never before 。、」 and the like, never after 「 and the like)."""
+    breaks lines by reportlab's CJK wrapping (``wordWrap="CJK"``: between any two characters),
+    with :mod:`kitgen.lang.kinsoku`'s rules (never before 。、」ー and the like, even two in a
+    row, never after 「（ and the like)."""
     path = font_file(lang)
     if path is None:
         yield
         return
     wrap_before = ParagraphStyle.defaults.get("wordWrap")
+    rl: dict[str, object] = vars(paragraph)  # reportlab's paragraph module: its line splitters
+    split_before = (rl["cjkFragSplit"], rl["wordSplit"])
     if lang.split("_")[0] in CJK:
         ParagraphStyle.defaults["wordWrap"] = "CJK"
+        rl["cjkFragSplit"] = cjk_frag_split  # kinsoku: no line starts 。、」ー, none ends 「（
+        rl["wordSplit"] = word_split  # the same for a paragraph of one run of text
     registry: dict[str, object] = vars(pdfmetrics)["_fonts"]  # reportlab's registered fonts, by name
     before = {n: registry.get(n) for n in names}
     for n in names:  # one font object for all of them: one embedded subset per PDF
@@ -83,6 +91,7 @@ def using_fonts(lang: str, names: tuple[str, ...]) -> Iterator[None]:
         yield
     finally:
         ParagraphStyle.defaults["wordWrap"] = wrap_before
+        rl["cjkFragSplit"], rl["wordSplit"] = split_before
         for n, font in before.items():
             if font is None:
                 registry.pop(n, None)

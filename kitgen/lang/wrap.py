@@ -1,14 +1,14 @@
 """Line breaking where kitgen breaks lines itself (a picture's labels), by the active language's
-rules: words at spaces, or for Chinese, Japanese and Korean between characters by reportlab's
-CJK rules (never before 。、」 and the like), the ``wordWrap="CJK"`` of paragraphs."""
+rules: words at spaces, or for Chinese, Japanese and Korean between characters by the kinsoku
+rules of :mod:`kitgen.lang.kinsoku` (never before 。、」ー, never after 「（), as paragraphs break."""
 
 from __future__ import annotations
 
-from reportlab.lib.textsplit import wordSplit
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from .catalogue import language
 from .fonts import CJK
+from .kinsoku import word_split
 
 
 def breaks_between_characters() -> bool:
@@ -25,7 +25,7 @@ def fitted_lines(
     would avoid a lone character on a line."""
     first_fit: tuple[list[str], float] | None = None  # the largest size that fits, lone or not
     while True:
-        lines = [line for _, line in wordSplit(text, width, font, size)]
+        lines = [line for _, line in word_split(text, width, font, size)]
         fits = len(lines) <= most and all(stringWidth(x, font, size) <= width for x in lines)
         if fits and first_fit is None:
             first_fit = (lines, size)

@@ -48,6 +48,12 @@ class LabelsInfo:
         return dict(self.__dict__)
 
 
+def sheet_words(sheet: LabelSheet) -> str:
+    """The label sheet as a page names it: its short name (``Avery L7160 (A4, 21 labels)``),
+    through the catalogue (layout.yaml's ``labels.*.name`` are catalogue entries)."""
+    return _(sheet.name)
+
+
 def label_boxes(sheet: LabelSheet, paper: Paper) -> list[Box]:
     """Every label on a sheet, in reading order (top-left first)."""
     boxes = []
@@ -77,7 +83,8 @@ def render_labels(
         c.setFont(FONT, 6)
         c.drawCentredString(box.x + box.w / 2, box.y + box.h / 2 - 2, f"{k}")
     c.setFont(FONT_BOLD, 8)
-    c.drawString(mm(8), paper.size.h - mm(6), _("Label calibration: {sheet}").format(sheet=_(sheet.name)))
+    heading = _("Label calibration: {sheet}").format(sheet=sheet_words(sheet))
+    c.drawString(mm(8), paper.size.h - mm(6), heading)
     c.setFont(FONT, 6.5)
     c.drawString(
         mm(8),
@@ -106,7 +113,7 @@ def render_labels(
             _(
                 "{kit} · labels.pdf page {page} (label sheet {sheet_no}) · {sheet} · "
                 "print at 100% (actual size)"
-            ).format(kit=kit, page=pages + 1, sheet_no=pages, sheet=_(sheet.name)),
+            ).format(kit=kit, page=pages + 1, sheet_no=pages, sheet=sheet_words(sheet)),
         )
         c.showPage()
         pages += 1

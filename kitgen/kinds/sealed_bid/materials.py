@@ -67,7 +67,7 @@ def sealed_bid_bom(
             _(
                 "one per bundle ({n} per player: {values}); the owner reads the value label through the "
                 "front, the other player sees only the opaque back"
-            ).format(n=len(hand), values=", ".join(str(v) for v in hand)),
+            ).format(n=len(hand), values=_(", ").join(str(v) for v in hand)),
         ),
         Item(
             "label",

@@ -18,6 +18,7 @@ from kitgen.core.output import sha256
 from kitgen.kit.build import KitOptions, _recorded, build
 from reference_engine.errors import UsageError
 from reference_engine.kinds.shedding import load_rules
+from tests.kitgen.pdfgeometry import geometry
 from tests.kitgen.pdftext import page_texts
 
 MM = 72 / 25.4
@@ -65,41 +66,63 @@ def test_the_typed_manifest_writes_the_same_bytes(
     assert "kind" not in manifest and "kind" not in json.loads((folder / "manifest.json").read_text())
 
 
+def _black_lines(page: Any) -> list[dict[str, Any]]:
+    """pdfplumber's lines of a page drawn in black (the crop marks)."""
+    return [ln for ln in page.lines if tuple(ln.get("stroking_color") or ()) in ((0,), (0, 0, 0))]
+
+
+def _boxes(items: list[Any]) -> list[tuple[float, ...]]:
+    return sorted((b["x0"], b["x1"], b["top"], b["bottom"]) for b in items)
+
+
 def test_pages_cards_and_trim(default_kit: tuple[Path, dict[str, Any]]) -> None:
+    """Every front page: A4, at most 9 cards of 56 x 87 mm with 1 mm of bleed, crop marks outside
+    every card, and as many cards in all as the kit prints. The pages' rectangles and lines are
+    read by PDFium (tests/kitgen/pdfgeometry.py: 1 s of CPU for the 51 pages, where pdfplumber's
+    parser took 11 s), the first front page's by pdfplumber too, which must read the same."""
     folder, manifest = default_kit
     info = manifest["sheets"]["cards"]
+    pages = geometry(folder / "cards.pdf", info["front_pages"])
+    first = pages[info["front_pages"][0]]
     with pdfplumber.open(folder / "cards.pdf") as pdf:
-        total = 0
-        for number in info["front_pages"]:
-            page = pdf.pages[number - 1]
-            assert (page.width, page.height) == (
-                pytest.approx(595.28, abs=0.01),
-                pytest.approx(841.89, abs=0.01),
-            )
-            cards = card_rects(page, 58, 89)  # 56 x 87 mm and 1 mm bleed on each side
-            assert len(cards) <= 9
-            total += len(cards)
-            # Trim = bleed box less 1 mm: 56.0 x 87.0 mm to 0.1 mm.
+        plumbed = pdf.pages[info["front_pages"][0] - 1]
+        assert (first.width, first.height) == (pytest.approx(plumbed.width), pytest.approx(plumbed.height))
+        for mine, theirs in (
+            (card_rects(first, 58, 89), card_rects(plumbed, 58, 89)),
+            (first.black_lines, _black_lines(plumbed)),
+        ):
+            assert len(_boxes(mine)) == len(_boxes(theirs)) > 0
+            assert all(a == pytest.approx(b, abs=0.001) for a, b in zip(_boxes(mine), _boxes(theirs)))
+    total = 0
+    for number in info["front_pages"]:
+        page = pages[number]
+        assert (page.width, page.height) == (
+            pytest.approx(595.28, abs=0.01),
+            pytest.approx(841.89, abs=0.01),
+        )
+        cards = card_rects(page, 58, 89)  # 56 x 87 mm and 1 mm bleed on each side
+        assert len(cards) <= 9
+        total += len(cards)
+        # Trim = bleed box less 1 mm: 56.0 x 87.0 mm to 0.1 mm.
+        for r in cards:
+            assert r["width"] / MM - 2 == pytest.approx(56, abs=0.1)
+            assert r["height"] / MM - 2 == pytest.approx(87, abs=0.1)
+        # Crop marks (the black hairlines) lie outside every card.
+        marks = page.black_lines
+        assert marks
+        for line in marks:
             for r in cards:
-                assert r["width"] / MM - 2 == pytest.approx(56, abs=0.1)
-                assert r["height"] / MM - 2 == pytest.approx(87, abs=0.1)
-            # Crop marks (the black hairlines) lie outside every card.
-            marks = [ln for ln in page.lines if tuple(ln.get("stroking_color") or ()) in ((0,), (0, 0, 0))]
-            assert marks
-            for line in marks:
-                for r in cards:
-                    inside_x = (
-                        min(line["x0"], line["x1"]) < r["x1"] - 0.01
-                        and max(line["x0"], line["x1"]) > r["x0"] + 0.01
-                    )
-                    inside_y = (
-                        min(line["top"], line["bottom"]) < r["bottom"] - 0.01
-                        and max(line["top"], line["bottom"]) > r["top"] + 0.01
-                    )
-                    assert not (inside_x and inside_y)
-        assert total == manifest["bom"]["printed_cards"]
-        first = pdf.pages[info["front_pages"][0] - 1]
-        assert len(card_rects(first, 58, 89)) == 9 and len(first.lines) > 0
+                inside_x = (
+                    min(line["x0"], line["x1"]) < r["x1"] - 0.01
+                    and max(line["x0"], line["x1"]) > r["x0"] + 0.01
+                )
+                inside_y = (
+                    min(line["top"], line["bottom"]) < r["bottom"] - 0.01
+                    and max(line["top"], line["bottom"]) > r["top"] + 0.01
+                )
+                assert not (inside_x and inside_y)
+    assert total == manifest["bom"]["printed_cards"]
+    assert len(card_rects(first, 58, 89)) == 9 and len(first.black_lines) > 0
 
 
 def test_backs_are_mirrored_long_edge(default_kit: tuple[Path, dict[str, Any]]) -> None:

@@ -137,3 +137,74 @@ def test_a_booklet_in_a_language_with_gaps(locale_dir: Path, tmp_path: Path) -> 
     assert "strings are not translated; they stay English" in built.output
     assert "spec texts have no translation; they stay English" in built.output
     assert json.loads((out / "manifest.json").read_text(encoding="utf-8"))["language"] == "zz"
+
+
+# --- the Japanese catalogue writes marks and numbers the Japanese way (lane w56-e) ------------
+JA_STYLE = {
+    "a space before % (100 % -> 100%)": r"\d %",
+    "a half-width colon after Japanese (: -> ：)": r"[^\x00-\x7f]: ",
+    "a space after a full-width mark": r"[。、：「（）」] ",
+    "a space before a closing mark": r" [。、：」）]",
+    "a half-width bracket beside Japanese (( ) -> （ ）)": r"[^\x00-\x7f] ?\(|\) ?[^\x00-\x7f\s]",
+    "an English comma between Japanese words": r"[^\x00-\x7f], [^\x00-\x7f]",
+}
+
+
+def _strings(node: object) -> Iterator[str]:
+    if isinstance(node, str):
+        yield node
+    elif isinstance(node, dict):
+        for v in node.values():
+            yield from _strings(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _strings(v)
+
+
+def test_the_japanese_catalogue_writes_marks_and_numbers_the_japanese_way() -> None:
+    """No ja msgstr has 100 % (Japanese writes 100%), a half-width colon or bracket beside
+    Japanese text, or a space after 。、： or inside 「」（）, which prints as a gap; nor has a
+    Japanese overlay beside the specs, but for brackets (a paper's formulas: E(a), (NOT x) AND y)."""
+    import re
+
+    import yaml
+    from babel.messages.pofile import read_po
+
+    with catalogue.po_path("ja").open("rb") as f:
+        po = read_po(f)
+    found = []
+    for m in po:
+        for text in m.string if isinstance(m.string, tuple) else (m.string,):
+            found += [(rule, text) for rule, pat in JA_STYLE.items() if text and re.search(pat, text)]
+    root = Path(__file__).resolve().parents[3]
+    for path in sorted(root.glob("rulesets/*/i18n/ja/*.yaml")):
+        for text in _strings(yaml.safe_load(path.read_text(encoding="utf-8"))):
+            found += [
+                (rule, path.name, text)
+                for rule, pat in JA_STYLE.items()
+                if "bracket" not in rule and re.search(pat, text)
+            ]
+    assert found == []
+    assert re.search(JA_STYLE["a space before % (100 % -> 100%)"], "理想の70 %の速さ")  # the rule sees it
+
+
+def test_lists_asides_and_counts_in_japanese() -> None:
+    """A list, an aside and a count of things to bring, said the Japanese way: 、 between items,
+    （） with no space, the count after the thing (English: as before)."""
+    from kitgen.booklet.counts import counts_line
+    from kitgen.core.words import listing
+    from kitgen.cost.printguide import page_ranges
+    from kitgen.lang.catalogue import after_lead, aside, times, word_space
+
+    assert listing(["a", "b", "c"]) == "a, b and c"
+    assert aside("2 ways") == " (2 ways)" and times(3, "α card") == "3 × α card"
+    assert after_lead("Where to start.") == " " and word_space() == " "
+    assert after_lead("どこから始めるか。") == "" and after_lead("確認：") == ""  # 。： carry their space
+    assert times(2, "envelopes", "") == "2 envelopes" and counts_line({"λ1": 1, "λ2": 2}) == "1 λ1, 2 λ2"
+    with using_language("ja"):
+        assert listing(["λ1", "λ2", "λ3"]) == "λ1、λ2 と λ3"
+        assert listing(["くじ札 3 枚", "「はい」"]) == "くじ札 3 枚と「はい」"  # no space beside Japanese
+        assert aside("ありうる 2 通り") == "（ありうる 2 通り）" and word_space() == ""
+        assert times(3, "α カード") == "α カード ×3" and times(2, "封筒", "") == "封筒 ×2"
+        assert counts_line({"λ1": 1, "λ2": 2}) == "1 λ1、2 λ2"
+        assert page_ranges([3, 5, 7, 9, 12, 13]) == "3〜9（奇数ページ）、12〜13"  # 〜 as the guide's 1〜2

@@ -97,16 +97,42 @@ def wrapped(text: str, ja: str) -> Iterator[tuple[int, list[str]]]:
             yield width, [line_text(line) for line in para.blPara.lines]  # type: ignore[attr-defined]
 
 
-@pytest.mark.xfail(strict=True, reason="reportlab's CJK wrapping hangs one closing mark, not two (」、)")
 def test_two_closing_marks_in_a_row(ja: str) -> None:
+    """reportlab hangs one closing mark; kitgen.lang.kinsoku moves the break back for two (」、:
+    the Daifugō booklet had lines starting with 、 after a hung 」 or ）)."""
     for width, lines in wrapped(JA_TWO_MARKS, ja):
         assert all(line[:1] not in "。、」）" for line in lines[1:]), width
 
 
-@pytest.mark.xfail(strict=True, reason="reportlab's CJK wrapping has no rule against ending a line with 「")
 def test_no_line_ends_with_an_opening_mark(ja: str) -> None:
+    """The six-card AND booklet had 「 at a line's end and 両方」 on the next (kitgen.lang.kinsoku)."""
     for width, lines in wrapped(JA * 2, ja):
         assert all(line.rstrip()[-1:] not in "「（" for line in lines[:-1]), width
+
+
+def test_no_line_starts_with_a_long_vowel_mark_or_small_kana(ja: str) -> None:
+    """ュー: reportlab hung the small ュ and started the next line with ー (「ーターの…」 in the
+    Daifugō booklet); no line starts with ー, ッ or ャ ュ ョ."""
+    text = "コンピューターのプレイヤーは、シャッフルしたカードをチェックします。" * 3
+    for width, lines in wrapped(text, ja):
+        assert all(line[:1] not in "ーッャュョ。、" for line in lines[1:]), (width, lines)
+        assert all(line[-1:] not in "ーッャュョ" or len(line) > 1 for line in lines), (width, lines)
+        assert "".join(lines) == text
+
+
+def test_the_break_is_reportlabs_where_its_rule_was_right() -> None:
+    """kitgen.lang.kinsoku.break_at: a plain break stays where it was; one closing mark hangs."""
+    from kitgen.lang.kinsoku import break_at
+
+    assert break_at("カードを並べます", 0, 5) == 5  # ベ starts the next line
+    assert break_at("カードを並べます。次に", 0, 8) == 9  # 。 hangs, 次 starts the next line
+    assert break_at("ペア、「両方」", 0, 3) == 3  # 「 may not end a line: it goes to the next
+    assert break_at("ペア、「両方」", 0, 4) == 3  # 両 overflows: 「 goes with it
+    assert break_at("「両方」、二つ", 0, 4) == 5  # 、 hangs after 」: 二 starts the next line
+    assert break_at("「両方」、二つ", 0, 3) == 2  # 」 overflows before 、: 方」、 moves down
+    assert break_at("コンピューター", 0, 4) == 2  # ュー: ピ starts the next line, nothing hangs
+    assert break_at("ーー", 0, 1) == 2  # no place at all: reportlab's rule (hang)
+    assert break_at("1つ目の数：4。次", 0, 5) == 6  # ： (not in reportlab's list) hangs; 4 starts the next
 
 
 def test_japanese_lines_never_start_with_closing_punctuation(ja: str) -> None:

@@ -133,7 +133,7 @@ def test_owner_cards_labels_and_the_table_say_seats_in_japanese() -> None:
         assert theta_label(2, "Human 1").line == "人間1"
         assert (
             whose_owner_cards(["Virtual 1", "Virtual 2", "Human 1"], 2)
-            == "仮想1のカードは θ1 と 仮想2のカードは θ2"
+            == "仮想1のカードは θ1 と仮想2のカードは θ2"  # と spaced only beside a code
         )
     assert whose_owner_cards(["Virtual 1", "Virtual 2", "Human 1"], 2) == (
         "Virtual 1's are the θ1 cards and Virtual 2's the θ2 cards"
@@ -204,3 +204,24 @@ def test_outcome_values_in_japanese() -> None:
     with using_language("ja"):
         assert [in_words(v) for v in (True, "False", None)] == ["はい", "いいえ", "なし"]
         assert outcome_sentence("引くかどうか", "x" * 61) == "引くかどうか：最後の絵のとおり。"
+
+
+# --- what a Japanese family and a print shop read besides the booklet (lane w56-e) -------------
+CLOSING_MARKS = "。、」）：ー"
+OPENING_MARKS = "「（"
+
+
+def test_the_japanese_labels_cards_and_handout_have_no_english_words(japanese_font_kit: Path) -> None:
+    """labels.pdf (its calibration heading and footer named the sheet 'Avery L7160 (A4, 21
+    labels)'), the duplex page of cards.pdf and the handout ('α marker (alpha)') say no English
+    word of 4+ letters but the kit's and files' names; and no line of theirs or the booklet's
+    starts with a closing mark or ends with an opening one (kitgen.lang.kinsoku)."""
+    kit = json.loads((japanese_font_kit / "manifest.json").read_text(encoding="utf-8"))["kit"]
+    for name, pages in (("labels.pdf", ()), ("cards.pdf", ("-l", "2")), ("handout.pdf", ())):
+        text = poppler("pdftotext", *pages, str(japanese_font_kit / name), "-")
+        text = re.sub(r"--[a-z][a-z-]*", " ", text.replace(kit, " "))  # a flag to type: --back-offset
+        assert english_words(text, frozenset(), "検証", "早見表", cited_names()) == [], name
+    for name in ("labels.pdf", "handout.pdf", "booklet.pdf"):
+        for line in poppler("pdftotext", str(japanese_font_kit / name), "-").splitlines():
+            line = line.strip()
+            assert not line or (line[0] not in CLOSING_MARKS and line[-1] not in OPENING_MARKS), (name, line)
