@@ -116,7 +116,7 @@ from .report import (
 )
 from .reveals import Fact, Reveal, possible_reveals, reveals_from
 from .schema import Checker, unknown_key_message
-from .selection import check_fallback
+from .selection import check_fallback, draw_pile
 from .simulate import Simulation, parse_params, parse_whole, simulate
 from .source import Source, load_file
 from .spec import Param, Params, ParamValue, Protocol, Words
@@ -384,6 +384,7 @@ __all__ = [
     "deck_claim",
     "deck_refusal",
     "declared_names",
+    "draw_pile",
     "empty_stats",
     "engine_dir",
     "example_inputs",

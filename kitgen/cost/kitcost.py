@@ -26,6 +26,7 @@ from reference_engine.api import (
     Symbol,
     UsageError,
     Weights,
+    draw_pile,
     find_kind,
     load_game,
     walk_steps,
@@ -581,7 +582,9 @@ def run_timer(
     deck: list[Symbol] = [c for owner in moment.owners for c in owner]
     context: dict[str, Callable[..., object]] = {}
     params: dict[str, int] = {}
-    if "draw" in proto.params and not kind.draws_in_run:  # as the game runs it (kinds/virtual.py)
+    # As the game runs it (reference_engine/kinds/virtual.py, the same test): a spec that would
+    # draw for P_1 in its own run is told not to, unless the kind's games draw that way.
+    if draw_pile(proto, 2, None) is not None and not kind.draws_in_run:
         params["draw"] = 0
     if "weight" in proto.context:  # a weighted virtual player: the weights it follows
         given = options.get("weights")  # play's option: text, or a record's mapping
