@@ -108,6 +108,12 @@ def arrow_count(k: int, hand: int) -> tuple[int, str]:
     ).format(k=number(k), fresh=number(hand // 2))
 
 
+def table_sleeve(table: Table) -> SleeveSize:
+    """The sleeve every card of the table lives in: a card, its owner card and its bit (an arrow
+    card, or an α/β pair), two of them at rest."""
+    return SleeveSize(table.card_mm, SLEEVE_CARDS - 1 if table.bits == "arrow" else SLEEVE_CARDS, 2)
+
+
 def mat_item(table: Table, hand: int, games: int) -> Item:
     """The knockout lottery's mats: a match is played on a mat that one person turns round or not,
     out of sight, and a round's matches are played at once, each on its own: the first round,
@@ -115,7 +121,7 @@ def mat_item(table: Table, hand: int, games: int) -> Item:
     a plate) the two sleeves and a card fit on will do, so the table needs them but the kit
     prints none: they are on the shopping list, as paper."""
     n = hand // 2
-    size = mat_for(*SleeveSize(table.card_mm, SLEEVE_CARDS - 1, 2).outer)
+    size = mat_for(*table_sleeve(table).outer)
     iso = size in {name for name, _w, _h in PAPER_SIZES}  # else "at least W × H mm": said once
     return Item(
         "mat",
@@ -328,7 +334,7 @@ def virtual_bom(table: Table) -> Bom:
     table_cards = sum(i.count for i in items if i.kind == "card" and i.key != "seat")
     if table.sleeved and table.virtual:
         total = len(deck_faces)
-        size = SleeveSize(table.card_mm, SLEEVE_CARDS - 1 if table.bits == "arrow" else SLEEVE_CARDS, 2)
+        size = table_sleeve(table)
         items.append(
             Item(
                 "sleeve",
