@@ -67,11 +67,11 @@ def test_a_mat_larger_than_a3_is_said_in_millimetres_once() -> None:
     W × H mm", which the name said "or larger" after ("at least 440 × 220 mm or larger")."""
     from types import SimpleNamespace
 
-    small = mat_item(SimpleNamespace(card_mm=(56, 87)), 8, 10)  # type: ignore[arg-type]
+    small = mat_item(SimpleNamespace(card_mm=(56, 87), bits="arrow"), 8, 10)  # type: ignore[arg-type]
     assert small.name == "mats (sheets of scrap paper, A5 or larger, or plates)"
-    large = mat_item(SimpleNamespace(card_mm=(130, 180)), 8, 10)  # type: ignore[arg-type]
+    large = mat_item(SimpleNamespace(card_mm=(130, 180), bits="arrow"), 8, 10)  # type: ignore[arg-type]
     assert large.name.startswith("mats (sheets of scrap paper, at least ")
     assert large.name.endswith(" mm, or plates)") and "larger" not in large.name
     with using_language("ja"):
-        japanese = mat_item(SimpleNamespace(card_mm=(130, 180)), 8, 10).name  # type: ignore[arg-type]
+        japanese = mat_item(SimpleNamespace(card_mm=(130, 180), bits="arrow"), 8, 10).name  # type: ignore[arg-type]
     assert japanese.count("以上") == 1, japanese
