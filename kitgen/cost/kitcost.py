@@ -582,10 +582,11 @@ def run_timer(
     deck: list[Symbol] = [c for owner in moment.owners for c in owner]
     context: dict[str, Callable[..., object]] = {}
     params: dict[str, int] = {}
-    # As the game runs it (reference_engine/kinds/virtual.py, the same test): a spec that would
-    # draw for P_1 in its own run is told not to, unless the kind's games draw that way.
-    if draw_pile(proto, 2, None) is not None and not kind.draws_in_run:
-        params["draw"] = 0
+    # As the game runs it (kinds/virtual.py, kinds/shedding/play.py): a spec that can draw for
+    # P_1 in its own run does so only where the rules let the game draw that way (one card, played
+    # at once if valid), so a Crazy Eights turn on such a spec is timed without the draw.
+    if draw_pile(proto, 2, {"draw": 1}) is not None:
+        params["draw"] = int(kind.draws_in_run(rules, options))
     if "weight" in proto.context:  # a weighted virtual player: the weights it follows
         given = options.get("weights")  # play's option: text, or a record's mapping
         weights = (

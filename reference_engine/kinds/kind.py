@@ -145,11 +145,6 @@ class GameKind(ABC):
     default_level: ClassVar[str] = "card"
     # Whether games of this kind write a game record (``settings.recorder``) and have a referee.
     records: ClassVar[bool] = False
-    # Whether a virtual player's protocol run may draw a card for it itself (a spec with the draw
-    # rule in its run, whose last owner is the draw pile): only the shedding kind's games, which
-    # give the parameter per rule set. Every other kind's runs are given ``draw: 0`` (Sevens and
-    # Hearts have no draw pile: their last owner is a player's hand; Dominoes draws between runs).
-    draws_in_run: ClassVar[bool] = False
     # Whether a player with no valid card plays any card of the hand (Hearts: the original covert
     # lottery's rule), so a virtual player's protocol must always play one (no output ``found``):
     # the ``fallback`` its games give :class:`~reference_engine.kinds.virtual.VirtualPlayers`, and
@@ -191,6 +186,14 @@ class GameKind(ABC):
         """A kind's own statistical verification of its game protocol on the full deck (a
         ``Report``), or None: the card selection's (one played card, ``two_deals``)."""
         return None
+
+    def draws_in_run(self, rules: GameRules, options: Mapping[str, object]) -> bool:
+        """Whether these rules let a virtual player's protocol run draw a card for it itself (a
+        spec with the draw rule in its run, whose last owner is the draw pile), with the kind's
+        ``options`` of `kitgen play`. False for every kind but shedding: Sevens and Hearts have no
+        draw pile (their last owner is a player's hand), and Dominoes draws between runs. The
+        game and the table-time tracer (kitgen/cost/kitcost.py) give a run ``draw`` from this."""
+        return False
 
     def weight_function(self, rules: GameRules, weights: Any) -> Callable[[Any], int]:
         """``weight(card)`` for a virtual player's public weights (``kinds.strategy.Weights``),

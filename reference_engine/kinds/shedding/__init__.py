@@ -18,7 +18,7 @@ from ..game import MOMENT_SEEDS, Attempt, Bound, TableKind
 from ..kind import GameRules, PlayOption, PlaySettings, TableCounts, register
 from ..strategy import Weights, strategy_from_options
 from ..virtual import Moment
-from .play import Game
+from .play import Game, draws_in_run
 from .rules import KIND, RuleSet, hand_dependence_message, load_path, load_rules
 
 
@@ -27,7 +27,6 @@ class Shedding(TableKind[RuleSet, Game]):
     summary = "shed your hand by matching the card on the discard pile (UNO and its relatives)"
     loader = load_path
     records = True
-    draws_in_run = True  # per rule set: kinds/shedding/play.py (Game.draw_in_run)
     simulated_games = 1000
     play_options = (
         PlayOption(
@@ -125,6 +124,10 @@ class Shedding(TableKind[RuleSet, Game]):
         sizes = owner_sizes(len(deck), players, hand, shed.hand_size_for(players))
         text = f"{shed.title}, {players} players, the full deck but the top card {shed.symbol(top).glyph}:"
         return FullDeal(deck, sizes, dict(state), text)
+
+    def draws_in_run(self, rules: GameRules, options: Mapping[str, object]) -> bool:
+        shed = self.rules_of(rules)
+        return draws_in_run(shed, str(options.get("virtual_draw") or shed.virtual_draw))
 
     def weight_function(self, rules: GameRules, weights: Any) -> Any:
         shed = self.rules_of(rules)

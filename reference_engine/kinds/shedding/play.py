@@ -146,9 +146,8 @@ class Game(TableGame[RuleSet]):
         self.draw_in_run = False
         if virtual and self.protocol_name != WEIGHTED_PROTOCOL:
             spec = self.library.protocol(self.protocol_name)
-            one_draw = rules.draw_count == 1 and rules.draw_until == 1 and rules.play_drawn == "if_valid"
             if draw_pile(spec, 2, {"draw": 1}) is not None:
-                self.draw_in_run = one_draw and self.virtual_draw == "play"
+                self.draw_in_run = draws_in_run(rules, self.virtual_draw)
                 self.protocol_params = {"draw": int(self.draw_in_run), "discard": int(discard_owner)}
         self.drawn_in_run: Symbol | None = None  # the card the last run drew for P_1 (draw_in_run)
         self.stats = Stats()
@@ -667,3 +666,13 @@ def _deal(deck: list[Symbol], size: int, players: int) -> list[list[Symbol]]:
         hands.append(deck[: -size - 1 : -1])
         del deck[-size:]
     return hands
+
+
+def draws_in_run(rules: RuleSet, virtual_draw: str) -> bool:
+    """Whether a virtual player's protocol run draws its card itself under ``rules`` (with a spec
+    that can, card-selection-draw or card-selection-arrow): only where a player with no valid
+    card draws one card and plays it at once if valid (the UNO paper's rule), and the virtual
+    player plays a drawn card (``virtual_draw`` "play"). Otherwise it draws like a person,
+    between runs, or not at all."""
+    one_draw = rules.draw_count == 1 and rules.draw_until == 1 and rules.play_drawn == "if_valid"
+    return one_draw and virtual_draw == "play"

@@ -102,4 +102,28 @@ def test_the_table_time_of_a_game_without_a_draw_pile_runs_no_draw() -> None:
     assert timer.params == {"draw": 0}
     assert all(s > 0 for s in timer.seconds(1, 2, False))
     uno = run_timer(library, load_game("uno"), proto, 4, 1, 3, {}, time_models())
-    assert "draw" not in uno.params  # UNO's run draws for the virtual player (the paper's rule)
+    assert uno.params["draw"] == 1  # UNO's run draws for the virtual player (the paper's rule)
+
+
+def test_the_table_time_draws_in_the_run_only_where_the_game_does() -> None:
+    """The tracer gave a shedding game's runs the spec's default ``draw`` 1 whatever its rules:
+    Crazy Eights (draw up to 3 cards) and UNO with ``virtual_draw: keep`` draw like a person,
+    between runs, and were timed with a draw in every run that found no valid card."""
+    from kitgen.cost.kitcost import run_timer
+    from kitgen.cost.timemodel import time_models
+    from reference_engine.kinds.shedding.play import Game
+    from reference_engine.registry import Library
+
+    library = Library()
+    proto = library.protocol("card-selection-arrow")
+    eights = load_game("crazy-eights")
+    timer = run_timer(library, eights, proto, 4, 2, 2, {}, time_models())
+    assert timer.params["draw"] == 0
+    game = Game(eights, library, players=4, virtual=2, level="card", seed=1, protocol="card-selection-arrow")
+    assert game.draw_in_run is False and game.protocol_params["draw"] == 0  # the same answer
+    uno = load_game("uno")
+    keep = run_timer(library, uno, proto, 4, 2, 2, {"virtual_draw": "keep"}, time_models())
+    play = run_timer(library, uno, proto, 4, 2, 2, {}, time_models())
+    assert (keep.params["draw"], play.params["draw"]) == (0, 1)
+    # A run that finds no valid card: the in-run draw is table work, so it takes longer.
+    assert all(d > k for d, k in zip(play.seconds(5, 40, False), keep.seconds(5, 40, False)))
