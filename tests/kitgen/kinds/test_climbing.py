@@ -75,6 +75,24 @@ def test_the_booklet_states_the_rules_and_their_differences(
     assert (folder / "view" / "play-selection-fast.html").is_file()
 
 
+def test_the_rules_page_says_each_rule_once() -> None:
+    """The rules page prints the rule set's how-to-play paragraphs, its exact rule ("Playing a
+    card.") and its notes: Daifugō's said how a trick ends, how the deck is dealt and what the
+    ranking is twice, and what a play is three times. No run of six words is in two of them."""
+    import re
+
+    rules = load_game("daifugo")
+    paragraphs = [*rules.booklet_texts["how_to_play"], rules.doc, rules.notes]  # type: ignore[attr-defined]
+
+    def runs(text: str) -> set[tuple[str, ...]]:
+        words = re.findall(r"\w+", text.lower())
+        return {tuple(words[i : i + 6]) for i in range(len(words) - 5)}
+
+    for i, one in enumerate(paragraphs):
+        for other in paragraphs[i + 1 :]:
+            assert not runs(one) & runs(other), (one, other)
+
+
 def test_the_booklet_is_at_unos_level(
     daifugo_kit: tuple[Path, dict[str, Any]], booklet_pages: list[str]
 ) -> None:
