@@ -93,6 +93,17 @@ def test_the_rules_page_says_each_rule_once() -> None:
             assert not runs(one) & runs(other), (one, other)
 
 
+def test_the_knockout_lottery_speaks_of_tickets(booklet_pages: list[str]) -> None:
+    """The knockout lottery's section is written for sleeves (its "At the table." box: "Each
+    candidate is a card sleeve lying back up"); a Daifugō table holds no sleeve for its candidates,
+    its tickets (a λ label with its arrow card on top): the box says what a sleeve is here."""
+    page = next(
+        p for p in booklet_pages if "At the table." in p and "Knockout lottery on up-down cards A " in p
+    )
+    assert "At the table. In this kit each candidate is a ticket, not a sleeve" in page
+    assert "Each candidate is a card sleeve" not in " ".join(booklet_pages)
+
+
 def test_the_booklet_is_at_unos_level(
     daifugo_kit: tuple[Path, dict[str, Any]], booklet_pages: list[str]
 ) -> None:
