@@ -32,7 +32,15 @@ from functools import lru_cache
 from html.parser import HTMLParser
 from pathlib import Path
 
-from reference_engine.api import Library, Protocol, declared_names, expression_texts, is_game, load_game
+from reference_engine.api import (
+    KitgenError,
+    Library,
+    Protocol,
+    declared_names,
+    expression_texts,
+    is_game,
+    load_game,
+)
 
 from ..core.manifest import BookletManifest, KitManifest, Manifest, OwnKitManifest
 from ..core.manifest import from_json as manifest_from_json
@@ -453,10 +461,17 @@ def html_findings(
 def kit_vocabulary(manifest: Manifest, library: Library | None = None) -> Vocabulary:
     """The vocabulary of a built kit: every protocol it verified, and its game's card keys."""
     library = library or Library()
-    if isinstance(manifest, KitManifest):
-        spec = manifest.options.get("ruleset")
-        if manifest.protocol and isinstance(spec, str) and spec.endswith((".yaml", ".yml")):
-            library.protocol(spec)  # a protocol kit of a user's spec file (as given to kitgen build)
+    # A kit or booklet of a spec file, as given to kitgen build (its ``ruleset``) or kitgen booklet
+    # (its ``name``): a user's protocol is known by that file only, loaded before it is named.
+    spec = (
+        manifest.options.get("ruleset")
+        if isinstance(manifest, KitManifest) and manifest.protocol
+        else manifest.options.get("name")
+        if isinstance(manifest, BookletManifest)
+        else None
+    )
+    if isinstance(spec, str) and spec.endswith((".yaml", ".yml")) and Path(spec).is_file():
+        library.protocol(spec)  # elsewhere (a relative path, another folder): a shipped spec's name will do
     verified = manifest.verification if isinstance(manifest, (KitManifest, BookletManifest)) else []
     protocols = [library.protocol(v["protocol"]) for v in verified]
     extra: list[str] = []
@@ -492,12 +507,29 @@ def check_kit(
     return found
 
 
+USAGE = "usage: python -m kitgen.booklet.jargon KIT_FOLDER"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """The check from the command line: what it finds, exit 1 if anything; a folder that is no
+    kit, or a kit of a user's spec file that cannot be found (its path is as it was given to kitgen
+    build or kitgen booklet: run the check from the same folder), one line and exit 2."""
     args = list(sys.argv[1:] if argv is None else argv)
+    if args in (["-h"], ["--help"]):
+        print(f"{USAGE}\n\n{(__doc__ or '').splitlines()[0]}")
+        return 0
     if len(args) != 1:
-        print("usage: python -m kitgen.booklet.jargon KIT_FOLDER", file=sys.stderr)
+        print(USAGE, file=sys.stderr)
         return 2
-    found = check_kit(Path(args[0]))
+    folder = Path(args[0])
+    if not (folder / "manifest.json").is_file():
+        print(f"{folder}: not a kit or booklet folder (no manifest.json)", file=sys.stderr)
+        return 2
+    try:
+        found = check_kit(folder)
+    except KitgenError as exc:
+        print(f"{folder}: {exc}", file=sys.stderr)
+        return exc.exit_code
     for f in found:
         print(f)
     print(f"{len(found)} problem(s)")

@@ -2,8 +2,11 @@
 
 Every figure is a range, the optimistic estimate first and the cautious one second ("about
 8-11 minutes"); where the two round to the same number it is one figure. Spans of more than
-:data:`HOURS_FROM` minutes are written in hours ("about 1.8-2.6 hours"), everywhere: booklets,
-index pages, the console, ``kitgen list --times`` and the README's tables.
+:data:`HOURS_FROM` minutes are written in hours ("about 1.8-2.6 hours"), and a range is written
+in one unit: in hours, both ends, when its longer end is ("about 1.1-1.8 hours", never "65
+minutes to 1.8 hours": the Japanese kits said 約65分〜1.8時間 beside 約1.6〜2.7時間). One rule
+everywhere: booklets, index pages, handouts, the console, ``kitgen list --times`` and the README's
+tables.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ def about(minutes: float) -> str:
 
 def about_range(low: float, high: float | None) -> str:
     """The optimistic and the cautious figure as one range in words: "about 8-11 minutes",
-    "about 1.8-2.6 hours", "about 80 minutes to 2.1 hours"; one figure when both round alike
+    "about 1.8-2.6 hours", "about 1.3-2.1 hours" (one unit); one figure when both round alike
     or when there is no cautious one (``high`` None). In the active language."""
     return _("about {span}").format(span=span(low, high))
 
@@ -40,16 +43,14 @@ def about_range(low: float, high: float | None) -> str:
 def span(low: float, high: float | None) -> str:
     """:func:`about_range` without its "about": "8-11 minutes", "1.8 hours"."""
     high = low if high is None else high
-    lo_h, hi_h = _in_hours(low), _in_hours(high)
-    a, b = _number(low, lo_h), _number(high, hi_h)
-    if lo_h == hi_h:
-        if a == b:
-            if hi_h:
-                return _("{n} hours").format(n=b)
-            n = max(1, round(high))
-            return ngettext("{n} minute", "{n} minutes", n).format(n=b)
-        return (_("{a}-{b} hours") if hi_h else _("{a}-{b} minutes")).format(a=a, b=b)
-    return _("{a} minutes to {b} hours").format(a=a, b=b)
+    hours = _in_hours(max(low, high))  # one unit for both ends
+    a, b = _number(low, hours), _number(high, hours)
+    if a == b:
+        if hours:
+            return _("{n} hours").format(n=b)
+        n = max(1, round(high))
+        return ngettext("{n} minute", "{n} minutes", n).format(n=b)
+    return (_("{a}-{b} hours") if hours else _("{a}-{b} minutes")).format(a=a, b=b)
 
 
 def short(minutes: float) -> str:
@@ -58,18 +59,16 @@ def short(minutes: float) -> str:
 
 
 def short_range(low: float, high: float | None) -> str:
-    """Both figures in a table cell: "8.1-11 min", "1.8-2.6 h", "80 min-2.1 h"."""
+    """Both figures in a table cell, in one unit: "8.1-11 min", "1.8-2.6 h", "1.3-2.1 h"."""
     high = low if high is None else high
+    hours = _in_hours(max(low, high))
 
     def num(m: float) -> str:
-        return f"{m / 60:.1f}" if _in_hours(m) else (f"{m:.1f}" if m < 10 else f"{m:.0f}")
+        return f"{m / 60:.1f}" if hours else (f"{m:.1f}" if m < 10 else f"{m:.0f}")
 
     a, b = num(low), num(high)
-    lo_h, hi_h = _in_hours(low), _in_hours(high)
-    if lo_h == hi_h:
-        unit = "h" if hi_h else "min"
-        return f"{a} {unit}" if a == b else f"{a}-{b} {unit}"
-    return f"{a} min-{b} h"
+    unit = "h" if hours else "min"
+    return f"{a} {unit}" if a == b else f"{a}-{b} {unit}"
 
 
 __all__ = ["HOURS_FROM", "about", "about_range", "short", "short_range", "span"]

@@ -28,12 +28,13 @@ from ..booklet.frontmatter import FrontSection, Text
 from ..core.figurecache import measured_tables
 from ..cost.bom import Bom, Item, seat_names
 from ..cost.gametime import RunArguments
+from ..cost.kitcost import sleeved
 from ..lang.catalogue import N_, _, number
 from ..lang.overlay import spec_text
 from ..lang.seats import seat_name
 from ..paper.facenames import symbol_face
 from ..paper.labelfaces import label_face
-from .kind import KitPlan, register
+from .kind import BookletInput, KitPlan, register
 from .table import TableKit
 
 COPIES = 3  # ownership pairs under every card (enough for four cards of a rank)
@@ -83,6 +84,23 @@ def arrow_item(tickets: int) -> Item:
     )
 
 
+def ticket_words() -> str:
+    """The "At the table." box of a called protocol that holds its candidates in sleeves (the
+    knockout lottery's) in a kit whose table has none for them: the play selection's candidates
+    are its tickets, each a λ label card face down with its arrow card face down on top. Its
+    steps and pictures, written for sleeves, said "sleeve" to a table that holds tickets: this
+    box says what a sleeve is here, in the words of the kit's materials."""
+    return _(
+        "In this kit each candidate is a ticket, not a sleeve: a λ label card lying face down with its "
+        "arrow card face down on top of it. Where this section says a sleeve, read a ticket (its "
+        "pictures draw each ticket as a sleeve); to slide an arrow card out of a sleeve, lift it off "
+        "its label without looking, and to slide one in, lay it face down on the label. A match is "
+        "played on a mat: the two tickets lie on it side by side with one arrow card between them, "
+        "and a half turn of the mat swaps the tickets and turns every card on it round. A face-down "
+        "ticket looks the same both ways round, so nobody can tell whether a mat was turned."
+    )
+
+
 @register
 class ClimbingKit(TableKit):
     kind = "climbing"
@@ -95,6 +113,17 @@ class ClimbingKit(TableKit):
     # second at the largest tables), so the figures simulate fewer games than a card game's.
     traced_runs = True
     figure_games = 10
+
+    def booklet(self, given: BookletInput) -> Booklet:
+        """The table kind's booklet, with each ticket called by its name where a called protocol
+        speaks of sleeves (:func:`ticket_words`)."""
+        booklet = super().booklet(given)
+        library = given.library
+        if not sleeved(library.protocol(given.plan.protocol)):
+            for sec in booklet.sections:
+                if sleeved(library.protocol(sec.protocol)):
+                    sec.table = ticket_words()
+        return booklet
 
     # -- the materials --------------------------------------------------------------------
     def materials(self, library: Library, rules: GameRules, plan: KitPlan, reports: list[Report]) -> Bom:

@@ -60,7 +60,7 @@ from ..cost.bom import Bom, seat_names
 from ..cost.gametime import RunArguments
 from ..cost.kitcost import GAMES, Footprint, KitCost, bit_cards, cards_per_column, plan_cost, sleeved
 from ..lang.catalogue import _
-from ..lang.overlay import spec_text
+from ..lang.overlay import deck_name, spec_text
 from ..lang.seats import seat_name
 from ..paper.faces import Face
 from ..paper.labels import Label
@@ -192,7 +192,7 @@ class TableKit(KitKind):
         words, see :class:`kitgen.kinds.virtual.Table`)."""
         table = Table(
             title=rules.title,
-            deck_name=str(rules.kit.get("deck_name", _("our own printed deck"))),
+            deck_name=deck_name(rules.kit, _("our own printed deck")),
             deck_faces=self.deck_faces(rules),
             deck=plan.own.text("deck"),
             seats=seat_names(plan.players, plan.virtual),

@@ -11,7 +11,8 @@ A text field is a string of the source under one of :data:`TEXT_KEYS` (``say``, 
 under the top-level ``booklet:`` (but its ``example:``) or a top-level key of :data:`TEXT_TOP` (a
 protocol's ``table:`` words), and not under :data:`NOT_TEXT_TOP`; of the top-level ``source:`` only
 its ``cite`` is (the citation's frame, "Section 3.1", is translated; the cited paper's authors and
-title stay as they are).
+title stay as they are), and of a rule set's top-level ``kit:`` only its ``deck_name`` (the words
+the bill of materials names the printed deck by, Dominoes' "our double-six set").
 
 Kits look texts up by their English words (:func:`spec_text`): every overlay of the active
 language, merged, maps each English text to its translation.
@@ -20,7 +21,7 @@ language, merged, maps each English text to its translation.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import overload
@@ -51,6 +52,9 @@ def text_fields(node: object, path: Path_ = (), texty: bool = False) -> Iterator
             key = str(k)
             if not path and key == "source" and isinstance(v, dict) and isinstance(v.get("cite"), str):
                 yield ("source", "cite"), v["cite"]  # the citation, and nothing else of the source
+                continue
+            if not path and key == "kit" and isinstance(v, dict) and isinstance(v.get("deck_name"), str):
+                yield ("kit", "deck_name"), v["deck_name"]  # the deck's name, and nothing else of the kit
                 continue
             if not path and key in NOT_TEXT_TOP:
                 continue
@@ -154,6 +158,14 @@ def player_name(name: str) -> str:
     if lang in (SOURCE, PSEUDO):
         return name
     return texts(lang).get(name, name)
+
+
+def deck_name(kit: Mapping[str, object], default: str) -> str:
+    """The name a rule set's ``kit: deck_name`` gives its printed deck, in the active language
+    (its overlay's ``kit: deck_name``: the Japanese Dominoes kit named its deck in English), else
+    ``default`` (a catalogue text, already in the language)."""
+    name = kit.get("deck_name")
+    return spec_text(name) if isinstance(name, str) else default
 
 
 def missing_texts(lang: str) -> dict[str, int]:

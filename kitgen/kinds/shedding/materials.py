@@ -17,7 +17,7 @@ from reference_engine.api import Library, PlaySettings, RuleSet, Shedding, Strat
 from ...core.figurecache import measured_tables
 from ...cost.bom import Bom, Item, seat_names
 from ...lang.catalogue import N_, _
-from ...lang.overlay import spec_text
+from ...lang.overlay import deck_name, spec_text
 from ...paper.faces import Face
 from ...paper.pen import known_colours
 from ..virtual import Table, deck_face, virtual_bom
@@ -56,7 +56,7 @@ def game_bom(
     piles = [wc.get("draw_pile", 0)] + ([wc.get("discard_pile", 0)] if discard_owner else []) if wc else []
     table = Table(
         title=rules.title,
-        deck_name=str(rules.kit.get("deck_name", _("our colour-number deck"))),
+        deck_name=deck_name(rules.kit, _("our colour-number deck")),
         deck_faces=[deck_face(rules, ct.name) for ct in rules.cards.values() for _copy in range(ct.copies)],
         deck=deck,
         seats=seat_names(players, virtual),

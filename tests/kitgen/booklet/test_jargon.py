@@ -123,6 +123,27 @@ def test_a_booklet_made_to_fail_fails(tmp_path: Path, plain_words: Callable[[Pat
     assert all("booklet.pdf" in f for f in found)
 
 
+def test_the_check_from_the_command_line_reads_a_booklet_of_a_spec_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``python -m kitgen.booklet.jargon`` on the booklet of a user's spec file, given by its path
+    (kitgen booklet my-flip.yaml): the check named the protocol before loading its file and
+    ended in a traceback ("unknown protocol 'my-flip'"); so did --help and a folder with no kit."""
+    from kitgen.booklet.jargon import main
+
+    monkeypatch.chdir(tmp_path)
+    Path("my-flip.yaml").write_text(USER_SPEC, encoding="utf-8")
+    build_booklet(BookletOptions(name="my-flip.yaml", output="flip", previews=False))
+    assert main(["flip"]) == 1  # the spec's own names: its input, named nowhere in player's words
+    assert "'zq7' (a spec name)\n1 problem(s)\n" in capsys.readouterr().out
+    monkeypatch.chdir(tmp_path / "flip")  # the spec's path as given no longer reaches its file
+    assert main(["."]) == 2
+    assert "unknown protocol 'my-flip'" in capsys.readouterr().err
+    assert main(["--help"]) == 0 and "KIT_FOLDER" in capsys.readouterr().out
+    assert main(["no-such-folder"]) == 2
+    assert "not a kit or booklet folder" in capsys.readouterr().err
+
+
 def test_the_validation_pages_may_use_the_paper(
     tmp_path: Path, plain_words: Callable[[Path], list[str]]
 ) -> None:

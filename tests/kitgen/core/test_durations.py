@@ -17,7 +17,7 @@ from kitgen.core.durations import about, about_range, short, short_range
         (90.0, 90.0, "about 90 minutes"),  # 90 is still minutes ...
         (90.4, 95.0, "about 1.5-1.6 hours"),  # ... anything over it is hours
         (108.1, 175.6, "about 1.8-2.9 hours"),
-        (80.0, 130.0, "about 80 minutes to 2.2 hours"),
+        (80.0, 130.0, "about 1.3-2.2 hours"),  # one unit: hours for both ends
         (1099.3, 1786.7, "about 18.3-29.8 hours"),
     ],
 )
@@ -37,7 +37,7 @@ def test_one_figure_in_words() -> None:
         (5.3, 8.2, "5.3-8.2 min"),
         (14.3, 14.3, "14 min"),
         (108.1, 175.6, "1.8-2.9 h"),
-        (80.0, 130.0, "80 min-2.2 h"),
+        (80.0, 130.0, "1.3-2.2 h"),
     ],
 )
 def test_ranges_in_table_cells(low: float, high: float, cell: str) -> None:

@@ -75,6 +75,35 @@ def test_the_booklet_states_the_rules_and_their_differences(
     assert (folder / "view" / "play-selection-fast.html").is_file()
 
 
+def test_the_rules_page_says_each_rule_once() -> None:
+    """The rules page prints the rule set's how-to-play paragraphs, its exact rule ("Playing a
+    card.") and its notes: Daifugō's said how a trick ends, how the deck is dealt and what the
+    ranking is twice, and what a play is three times. No run of six words is in two of them."""
+    import re
+
+    rules = load_game("daifugo")
+    paragraphs = [*rules.booklet_texts["how_to_play"], rules.doc, rules.notes]  # type: ignore[attr-defined]
+
+    def runs(text: str) -> set[tuple[str, ...]]:
+        words = re.findall(r"\w+", text.lower())
+        return {tuple(words[i : i + 6]) for i in range(len(words) - 5)}
+
+    for i, one in enumerate(paragraphs):
+        for other in paragraphs[i + 1 :]:
+            assert not runs(one) & runs(other), (one, other)
+
+
+def test_the_knockout_lottery_speaks_of_tickets(booklet_pages: list[str]) -> None:
+    """The knockout lottery's section is written for sleeves (its "At the table." box: "Each
+    candidate is a card sleeve lying back up"); a Daifugō table holds no sleeve for its candidates,
+    its tickets (a λ label with its arrow card on top): the box says what a sleeve is here."""
+    page = next(
+        p for p in booklet_pages if "At the table." in p and "Knockout lottery on up-down cards A " in p
+    )
+    assert "At the table. In this kit each candidate is a ticket, not a sleeve" in page
+    assert "Each candidate is a card sleeve" not in " ".join(booklet_pages)
+
+
 def test_the_booklet_is_at_unos_level(
     daifugo_kit: tuple[Path, dict[str, Any]], booklet_pages: list[str]
 ) -> None:

@@ -107,3 +107,29 @@ def test_a_hearts_kit_refuses_a_protocol_that_may_play_no_card() -> None:
     rules = load_game("hearts")
     steps = [s for s in kit_kind(rules).texts(rules, "setup_steps") if "spare piles" in s]  # type: ignore[attr-defined]
     assert len(steps) == 1 and "{bits}" in steps[0] and "{keep}" in steps[0]
+
+
+@pytest.mark.parametrize(
+    ("game", "english", "japanese"),
+    [
+        ("dominoes", "our double-six set", "このキットのダブルシックスのセット"),
+        ("crazy-eights", "our four-colour standard deck", "このキットの4色のトランプ"),
+    ],
+)
+def test_the_printed_deck_is_named_in_the_language(game: str, english: str, japanese: str) -> None:
+    """A rule set names its printed deck in its ``kit: deck_name``, which the Japanese overlay
+    could not reach: the Japanese Dominoes kit's bill of materials said "our double-six set,
+    printed as cards with domino proportions"."""
+    from kitgen.lang.catalogue import using_language
+
+    rules = load_game(game)
+    kind = kit_kind(rules)
+
+    def deck_text() -> str:
+        plan = kind.plan(KitOptions(ruleset=game, virtual=1), rules, load_templates())
+        return next(i.name for i in kind.materials(Library(), rules, plan, []).items if i.key == "deck")
+
+    assert english in deck_text()
+    with using_language("ja"):
+        said = deck_text()
+    assert japanese in said and english not in said

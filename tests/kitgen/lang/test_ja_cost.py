@@ -35,11 +35,11 @@ def english(text: str, allowed: frozenset[str] = NAMES) -> list[str]:
 
 
 def test_durations_follow_the_language() -> None:
-    assert about_range(65, 108) == "about 65 minutes to 1.8 hours"  # English as ever
+    assert about_range(65, 108) == "about 1.1-1.8 hours"  # a range in one unit
     assert about_range(1, None) == "about 1 minute"
     with using_language("ja"):
         assert about_range(8, 11) == "約8〜11分"
-        assert about_range(65, 108) == "約65分〜1.8時間"
+        assert about_range(65, 108) == "約1.1〜1.8時間"  # said 約65分〜1.8時間: two units in one range
         assert about_range(100, 160) == "約1.7〜2.7時間"
         assert about_range(1, None) == "約1分"
 
