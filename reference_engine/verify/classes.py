@@ -59,7 +59,7 @@ from ..expressions import (
     Unary,
     plain,
 )
-from ..spec import Protocol
+from ..spec import OutputDecl, Protocol
 
 
 @dataclass(frozen=True)
@@ -274,16 +274,11 @@ def check_outputs(proto: Protocol) -> None:
             "deal of the cards, admissible or not, so their count would not be the deals checked"
         )
         raise ReductionRefused(why, proto.src.problem(("admissible",), why))
-    for out in proto.outputs.values():
-        if out.weighted is not None:
-            why = (
-                f"output {out.name} is a weighted choice: its weights are not a function of the "
-                "cards' validity classes, so one class deal cannot stand for all its deals"
-            )
-            raise ReductionRefused(why, proto.src.problem(out.path + ("weighted",), why))
-    cards = {o.name for o in proto.outputs.values() if o.cards is not None and o.uniform is not None}
+    cards = {o.name for o in proto.outputs.values() if o.cards is not None and o.choice is not None}
     context = set(proto.context)
     for out in proto.outputs.values():
+        if out.weighted is not None:
+            _expect_weights(proto, out, dealt, cards, context)
         for key, expr in (("equals", out.equals), ("uniform", out.uniform)):
             if expr is None:
                 continue
@@ -321,11 +316,75 @@ def _expect(
     return kind
 
 
+def _expect_weights(
+    proto: Protocol, out: OutputDecl, dealt: set[str], cards: set[str], context: set[str]
+) -> None:
+    """A ``weighted`` output's side of the precondition (module docs, "Weighted choices"): its
+    expression is a list of ``[choice, weight]`` pairs built only by :func:`_weights`' rules,
+    each choice one dealt card or a value that reads them only as a multiset (``none``), each
+    weight such a value; and a card output it chooses for is one card (``encoding: card``)."""
+    path = out.path + ("weighted",)
+    assert out.weighted is not None
+    try:
+        _weights(out.weighted.node, {n: LIST for n in dealt} | {n: CARD for n in cards}, context)
+    except _Uses as exc:
+        why = (
+            f"output {out.name}'s weights use the dealt cards other than as a multiset ({exc}): "
+            "they could depend on more than the cards' classes"
+        )
+        raise ReductionRefused(why, proto.src.problem(path, why)) from None
+    if out.cards is not None and out.decode != "card":
+        why = (
+            f"output {out.name} is a weighted choice of {out.decode}, not of one card: only the "
+            "choice of one card (or none) is checked by classes"
+        )
+        raise ReductionRefused(why, proto.src.problem(out.path, why))
+
+
+def _weights(node: Node, env: dict[str, str], context: set[str]) -> None:
+    """Check a weights expression: ``[p, ...]`` of pairs, ``[p for ...]`` over dealt cards or
+    plain values with plain conditions, ``a + b`` or ``a or b`` of weights (concatenation, or
+    the first non-empty: decided by lengths), ``a if c else b`` with a plain condition, or any
+    plain value. Under a renaming of the dealt cards that keeps every class (and owner), each
+    form gives the same pairs with their choices renamed (:func:`_pair`), in some order."""
+    if isinstance(node, ListLit):
+        for item in node.items:
+            _pair(item, env, context)
+    elif isinstance(node, Comprehension):
+        _pair(node.element, _bound(node, env, context), context)
+    elif isinstance(node, Conditional):
+        _plain(node.cond, env, context, "a condition")
+        _weights(node.then, env, context)
+        _weights(node.other, env, context)
+    elif isinstance(node, Chain) and {op for op, _ in node.rest} <= {"+", "or"}:
+        for part in [node.first] + [n for _, n in node.rest]:
+            _weights(part, env, context)
+    else:
+        _plain(node, env, context, "the weights")
+
+
+def _pair(node: Node, env: dict[str, str], context: set[str]) -> None:
+    """One ``[choice, weight]`` pair: the choice one dealt card (or none) or a plain value, the
+    weight plain (a count, a game function of the card: never its name or place)."""
+    if not isinstance(node, ListLit) or len(node.items) != 2:
+        _plain(node, env, context, "a [choice, weight] pair")
+        return
+    choice, weight = node.items
+    if _kind(choice, env, context) not in (CARD, PLAIN):
+        raise _Uses("a choice of several dealt cards")
+    _plain(weight, env, context, "a weight")
+
+
 class _Uses(Exception):
     """An expression uses the dealt cards in a way that depends on more than their classes."""
 
 
-_MULTISET = {"part": (LIST, PLAIN, PLAIN), "without": (LIST, None), "sorted": (LIST,)}
+_MULTISET = {
+    "part": (LIST, PLAIN, PLAIN),
+    "without": (LIST, None),
+    "minus": (LIST, LIST),
+    "sorted": (LIST,),
+}
 _PLAIN_OF = {"len", "any", "all", "exists", "sum", "count_true"}
 
 
@@ -393,7 +452,16 @@ def _kind(node: Node, env: dict[str, str], context: set[str]) -> str:
             raise _Uses(f"{node.op} of dealt cards")
         return PLAIN
     if isinstance(node, Compare):
-        for side in [node.first] + [n for _, n in node.rest]:
+        sides = [node.first] + [n for _, n in node.rest]
+        # A dealt card is none only when there is no card: the answer keeps every renaming.
+        if (
+            len(sides) == 2
+            and node.rest[0][0] in ("==", "!=")
+            and any(_is_none(n) for n in sides)
+            and {_kind(n, env, context) for n in sides} <= {CARD, PLAIN}
+        ):
+            return PLAIN
+        for side in sides:
             _plain(side, env, context, "a comparison")
         return PLAIN
     if isinstance(node, Index):
@@ -409,12 +477,29 @@ def _kind(node: Node, env: dict[str, str], context: set[str]) -> str:
     raise _Uses(f"{type(node).__name__}")
 
 
+def _is_none(node: Node) -> bool:
+    return isinstance(node, Const) and node.value is None
+
+
 def _plain(node: Node, env: dict[str, str], context: set[str], what: str) -> None:
     if _kind(node, env, context) != PLAIN:
         raise _Uses(f"dealt cards in {what}")
 
 
 def _comprehension(node: Comprehension, env: dict[str, str], context: set[str]) -> str:
+    elem = _kind(node.element, _bound(node, env, context), context)
+    if elem == PLAIN:
+        return PLAIN
+    if elem == CARD:
+        return LIST
+    if elem == LIST:
+        return LISTS
+    raise _Uses("a list of lists of lists")
+
+
+def _bound(node: Comprehension, env: dict[str, str], context: set[str]) -> dict[str, str]:
+    """The kinds of a comprehension's loop variables (a loop over a list of dealt cards gives
+    one dealt card), its conditions checked plain."""
     inner = dict(env)
     vi = 0
     for kind, clause in node.clauses:
@@ -432,11 +517,4 @@ def _comprehension(node: Comprehension, env: dict[str, str], context: set[str]) 
                 raise _Uses("a loop over one card")
         else:
             _plain(clause, inner, context, "a condition")
-    elem = _kind(node.element, inner, context)
-    if elem == PLAIN:
-        return PLAIN
-    if elem == CARD:
-        return LIST
-    if elem == LIST:
-        return LISTS
-    raise _Uses("a list of lists of lists")
+    return inner

@@ -51,11 +51,14 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 from .. import steps as st
 from ..cards import DEALT, EMPTY, SYMBOLS, is_up
 from ..errors import ReductionRefused
+from ..machine.frontier import Frontier, _scale, add_vec
 from ..machine.views import Observation
 from ..table import State
 from .segments import SegmentPlan
@@ -213,6 +216,63 @@ class Symmetry:
         block = tuple(tuple(piles[c]) for c in range(1, n + 1)) if n > 1 else None
         return tuple(sorted_codes), block
 
+    def takes_first(self, step: st.Step) -> bool:
+        """Whether ``step`` takes the first column of scrambled columns with a property
+        (``SegmentPlan.firsts``): then :meth:`take_first` draws which one before it runs."""
+        return id(step) in self.plan.firsts
+
+    def take_first(
+        self, step: st.Step, frontier: Frontier, pick: Callable[[State], tuple[int, ...]]
+    ) -> Frontier:
+        """Before a take of the first column of scrambled columns that has a property (read on
+        that column alone, ``SegmentPlan.firsts``): each table, whose columns lie in sorted order
+        standing for every order, becomes one table per content ``t`` of the columns that have
+        it, with a column of content ``t`` moved to the front, with probability ``n_t / n`` (``n_t``
+        such columns, ``n`` in all), so that the take (``pick``, what it takes from a table) takes
+        that column.
+
+        The run-time half of the precondition (module docs): the scramble still holds (the
+        static half: nothing seen left the table or was turned back since), the tables are drawn
+        in full (no lazy block in the columns), and every column that has the property shows the
+        same: nothing the players saw tells them apart, so they lie in a uniformly random order
+        given everything else, and the first of them is each with the same probability."""
+        region = self.plan.firsts[id(step)]
+        out: Frontier = {}
+        owned: set[int] = set()
+        for state, vec in frontier.items():
+            reg = state.layout.by_name.get(region)
+            if reg is None or reg.cols < 2:
+                add_vec(out, state, vec, owned)
+                continue
+            rows = range(1, reg.rows + 1)
+            flats = {reg.slot(r, c) for r in rows for c in range(1, reg.cols + 1)}
+            if any(f in flats for block in state.lazy for pile in block for f in pile):
+                raise ReductionRefused(
+                    f"step {step.number}: the columns of {region} are not all drawn when their first "
+                    "column with a property is taken"
+                )
+            where: dict[tuple[int, ...], list[int]] = {}
+            for c in range(1, reg.cols + 1):
+                where.setdefault(tuple(state.cells[reg.slot(r, c)] for r in rows), []).append(c)
+            chosen = []
+            for content, columns in where.items():
+                moved = _to_front(state, reg, columns[0])
+                if pick(moved) == (1,):
+                    chosen.append((content, len(columns), moved))
+            if not chosen:
+                add_vec(out, state, vec, owned)
+                continue
+            if len({tuple(_visible(c) for c in content) for content, _, _ in chosen}) > 1:
+                raise ReductionRefused(
+                    f"step {step.number}: the columns of {region} that the take may take first show "
+                    "different cards: the players could tell them apart, so the first of them is "
+                    "not a uniformly random one"
+                )
+            total = sum(n for _, n, _ in chosen)
+            for _, n, moved in chosen:
+                add_vec(out, moved, _scale(vec, Fraction(n, total)), owned)
+        return out
+
     def bags(self, step: st.Step) -> tuple[int, ...]:
         return self.plan.bags.get(id(step), ())
 
@@ -263,6 +323,17 @@ class Symmetry:
         orders = _orders(patterns, self.faces if dealt else Counter())
         items = tuple(sorted(patterns.items(), key=repr))
         return ("unordered", step.number or "?", dealt, items, tuple(positional), orders)
+
+
+def _to_front(state: State, reg: Any, column: int) -> State:
+    """``state`` with column ``column`` of region ``reg`` moved to the front, the other columns
+    in their order."""
+    order = [column] + [c for c in range(1, reg.cols + 1) if c != column]
+    cells = list(state.cells)
+    for r in range(1, reg.rows + 1):
+        for c, src in enumerate(order, start=1):
+            cells[reg.slot(r, c)] = state.cells[reg.slot(r, src)]
+    return state.replace(cells=tuple(cells))
 
 
 def _visible(c: int) -> Any:
