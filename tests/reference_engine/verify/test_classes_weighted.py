@@ -251,3 +251,36 @@ def test_first_columns_that_show_different_cards_are_refused(variant: Variant) -
     )
     with pytest.raises(ReductionRefused, match="show different cards"):
         verify(lib, lib.protocol(ARROW), None, table=table_of(lib, ARROW, "mini", [1, 1, 3]))
+
+
+# --------------------------------------------------------------------------- removals
+
+HANDS = "[sorted(without(part(cards, sizes, 1), played)) if i == 1"
+
+
+@pytest.mark.parametrize(
+    ("hand", "why"),
+    [
+        # a card removed twice: the second time it is not there, but its class symbol may be
+        (
+            "[sorted(without(without(part(cards, sizes, 1), played), played)) if i == 1",
+            "from a list that is not every card of some owners' classes",
+        ),
+        # a card from the supply may share its face with a dealt card (UNO's copies)
+        (
+            "[sorted(without(part(cards, sizes, 1), symbol('red5'))) if i == 1",
+            "removing a card that may not be a dealt card",
+        ),
+        (
+            "[sorted(minus(part(cards, sizes, 1), [played, symbol('red5')])) if i == 1",
+            "a list mixing dealt cards and other values",
+        ),
+    ],
+    ids=["twice", "supply-card", "supply-card-minus"],
+)
+def test_removals_that_renaming_does_not_keep_are_refused(variant: Variant, hand: str, why: str) -> None:
+    lib = variant(ARROW, (HANDS, hand))
+    with pytest.raises(ReductionRefused) as info:
+        verify(lib, lib.protocol(ARROW), None, table=table_of(lib, ARROW, "mini", [1, 1, 3]))
+    text = str(info.value)
+    assert "outputs.hands.equals" in text and why in text, text
