@@ -38,6 +38,18 @@ when it fails:
   tells the columns apart: their order is uniformly random given everything else, and the
   callee runs once per multiset of columns, on a lazily scrambled block of them (the same
   distribution, no shuffle counted, nothing seen), see :meth:`Symmetry.under_scramble`;
+* a take of "the first column of ``R`` with a property" (``[j for j in 1..ncols(R) if a and
+  b(j) and not any(b(i) for i in 1..j - 1)]``, ``b`` reading ``R`` at its own column only and
+  the same for the earlier columns, :func:`~.columns.first_column`; the draw of the arrow
+  protocol, the first sleeve of the draw pile) when, since the reveal, no card of the group
+  left the table or was turned back; at run time its candidates (the columns with the
+  property) all show the same and the columns are drawn in full. Then nothing the players saw
+  or the table holds tells the candidates apart: given everything else they lie in a uniformly
+  random order, so the first of them is each candidate with the same probability, and the
+  verifier draws it so: one table per content ``t`` of the candidates, with probability
+  ``n_t / n``, a column of content ``t`` moved to the front (:meth:`Symmetry.take_first`). On
+  the sorted columns the take would always take the same class (``test_classes_weighted.py``
+  shows the verdict that follows). The one column taken is a region in no order;
 * at run time: a segment scramble's piles are exactly the region's columns, all face down;
   the first one holds every dealt card, one per pile, and the other cards of a pile depend
   only on its card's owner and class (so the order of a hand, which the verifier fixes, cannot
