@@ -60,9 +60,10 @@ def agree(lib: Library, scenario: str, sizes: list[int], draw: int) -> tuple[boo
     that they agree check by check, on the deals, the resources, and every deal's distribution
     seen through the classes."""
     proto = lib.protocol(ARROW)
-    params = {"sizes": tuple(sizes), "draw": draw}
-    direct = verify(lib, proto, params, scenario=scenario)
-    classes = verify(lib, proto, {"draw": draw}, table=table_of(lib, ARROW, scenario, sizes))
+    direct = verify(lib, proto, {"sizes": tuple(sizes), "draw": draw}, scenario=scenario)
+    classes = verify(
+        lib, proto, table_params(lib, scenario, draw), table=table_of(lib, ARROW, scenario, sizes)
+    )
     assert [(c.name, c.ok) for c in classes.checks] == [(c.name, c.ok) for c in direct.checks]
     assert classes.reduction is not None and classes.reduction["deals"] == classes.inputs == direct.inputs
     assert classes.resources == direct.resources and classes.expect == direct.expect
@@ -70,11 +71,17 @@ def agree(lib: Library, scenario: str, sizes: list[int], draw: int) -> tuple[boo
     return direct.correct, direct.secure
 
 
+def table_params(lib: Library, scenario: str, draw: int) -> dict[str, Any]:
+    """The scenario's parameters but its sizes (the table's), with ``draw``: ``discard`` too."""
+    given = lib.protocol(ARROW).scenarios[scenario].params
+    return {**{k: v for k, v in given.items() if k != "sizes"}, "draw": draw}
+
+
 def same_distributions(lib: Library, scenario: str, sizes: list[int], draw: int) -> None:
     proto = lib.protocol(ARROW)
     table = table_of(lib, ARROW, scenario, sizes)
     by_class: dict[Any, dict[Any, Fraction]] = {}
-    for values, dist in outcome_distribution(lib, proto, {"draw": draw}, table=table):
+    for values, dist in outcome_distribution(lib, proto, table_params(lib, scenario, draw), table=table):
         key = tuple(sorted(_glyph_key(s) for s in values["cards"]))
         by_class[key] = _seen(dist, lambda v: _glyph_key(v) if isinstance(v, Symbol) else None)
     valid = setting(proto, {"sizes": tuple(sizes)}, scenario).context["valid"]
