@@ -46,7 +46,7 @@ class SegmentPlan:
     plain: dict[int, tuple[str, str]] = field(default_factory=dict)
     # id(take step) -> the scrambled region it takes the first column of that satisfies a
     # condition on that column alone (``first``, Symmetry.take_first)
-    firsts: dict[int, str] = field(default_factory=dict)
+    firsts: dict[int, tuple[str, ...]] = field(default_factory=dict)  # the region first, then its group
 
 
 @dataclass
@@ -230,7 +230,7 @@ class _Walker:
                     "know of each column is no longer on the table, so the column taken may not be "
                     "a uniformly random one of them",
                 )
-            self.plan.firsts[id(step)] = src
+            self.plan.firsts[id(step)] = (src, *(r for r in old.regions if r != src))
             self.groups.pop(step.into, None)  # one column, in no order: a region like any other
             return
         if not column_comprehension(node, src, self.segs(), filt=True):

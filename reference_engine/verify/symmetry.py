@@ -248,7 +248,8 @@ class Symmetry:
         in full (no lazy block in the columns), and every column that has the property shows the
         same: nothing the players saw tells them apart, so they lie in a uniformly random order
         given everything else, and the first of them is each with the same probability."""
-        region = self.plan.firsts[id(step)]
+        group = self.plan.firsts[id(step)]
+        region = group[0]
         out: Frontier = {}
         owned: set[int] = set()
         for state, vec in frontier.items():
@@ -256,19 +257,27 @@ class Symmetry:
             if reg is None or reg.cols < 2:
                 add_vec(out, state, vec, owned)
                 continue
-            rows = range(1, reg.rows + 1)
-            flats = {reg.slot(r, c) for r in rows for c in range(1, reg.cols + 1)}
+            # The regions aligned with it column by column (whole rows moved out of it) move along.
+            regs = [state.layout.by_name[n] for n in group if n in state.layout.by_name]
+            if any(r.cols != reg.cols for r in regs):
+                raise ReductionRefused(
+                    f"the regions made from {region} are no longer aligned column by column"
+                )
+            slots = [
+                [r.slot(row, c) for r in regs for row in range(1, r.rows + 1)] for c in range(1, reg.cols + 1)
+            ]
+            flats = {f for column in slots for f in column}
             if any(f in flats for block in state.lazy for pile in block for f in pile):
                 raise ReductionRefused(
                     f"step {step.number}: the columns of {region} are not all drawn when their first "
                     "column with a property is taken"
                 )
             where: dict[tuple[int, ...], list[int]] = {}
-            for c in range(1, reg.cols + 1):
-                where.setdefault(tuple(state.cells[reg.slot(r, c)] for r in rows), []).append(c)
+            for c, column in enumerate(slots, start=1):
+                where.setdefault(tuple(state.cells[f] for f in column), []).append(c)
             chosen = []
             for content, columns in where.items():
-                moved = _to_front(state, reg, columns[0])
+                moved = _to_front(state, slots, columns[0])
                 if pick(moved) == (1,):
                     chosen.append((content, len(columns), moved))
             if not chosen:
@@ -337,14 +346,14 @@ class Symmetry:
         return ("unordered", step.number or "?", dealt, items, tuple(positional), orders)
 
 
-def _to_front(state: State, reg: Any, column: int) -> State:
-    """``state`` with column ``column`` of region ``reg`` moved to the front, the other columns
-    in their order."""
-    order = [column] + [c for c in range(1, reg.cols + 1) if c != column]
+def _to_front(state: State, slots: list[list[int]], column: int) -> State:
+    """``state`` with column ``column`` (``slots[c - 1]``: its cells, in every aligned region)
+    moved to the front, the other columns in their order."""
+    order = [column] + [c for c in range(1, len(slots) + 1) if c != column]
     cells = list(state.cells)
-    for r in range(1, reg.rows + 1):
-        for c, src in enumerate(order, start=1):
-            cells[reg.slot(r, c)] = state.cells[reg.slot(r, src)]
+    for c, src in enumerate(order, start=1):
+        for to, frm in zip(slots[c - 1], slots[src - 1]):
+            cells[to] = state.cells[frm]
     return state.replace(cells=tuple(cells))
 
 
