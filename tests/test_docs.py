@@ -65,9 +65,10 @@ def test_the_readme_stays_short() -> None:
 
 def test_every_documented_exact_hands_build_is_one_the_check_takes() -> None:
     """README said `kitgen build uno --exact-hands 7` after the UNO kits moved to
-    card-selection-arrow, which the whole-deck check refuses (a weighted output): the command
-    failed with exit 2. Every `kitgen build GAME [--protocol P] ... --exact-hands N` a page shows
-    must name a kit whose protocol the check takes, and the refusal the README names must hold."""
+    card-selection-arrow, which the whole-deck check then refused (a weighted output): the
+    command failed with exit 2. Every `kitgen build GAME [--protocol P] ... --exact-hands N` a
+    page shows must name a kit whose protocol the check takes; since stop 57 it takes UNO's
+    default (weighted outputs whose weights read only classes, the draw's first sleeve)."""
     import re
 
     from kitgen.core.verification import whole_deck_offered
@@ -81,5 +82,5 @@ def test_every_documented_exact_hands_build_is_one_the_check_takes() -> None:
         protocol = given.group(1) if given else load_game(game).protocol
         assert whole_deck_offered(protocol, game, 4), (game, opts, protocol)
     uno = load_game("uno").protocol
-    assert uno == "card-selection-arrow" and not whole_deck_offered(uno, "uno", 4)
-    assert "does not yet take the UNO kits' `card-selection-arrow`" in " ".join(README.split("\n"))
+    assert uno == "card-selection-arrow" and whole_deck_offered(uno, "uno", 4)
+    assert ("uno", " --exact-hands 7") in shown

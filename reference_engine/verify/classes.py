@@ -17,6 +17,43 @@ always"; that each of them is equally likely follows from the same renaming: swa
 cards of one class in one hand maps every run to a run of the same deal (a hand's order does
 not matter, :mod:`.symmetry` checks that) with the same probability.
 
+Weighted choices. Below, a *card* is one physical card (two copies of a face are two cards), a
+deal ``d`` says which cards each owner holds, and ``pi`` maps each dealt card to its class
+symbol (its class and its owner); other values (``none``, a card the protocol takes from the
+supply) it leaves alone. A ``weighted`` output promises, for every deal ``d``, the distribution
+``P(x | d) = W_d(x) / T_d``, where ``W_d(x)`` sums the weights of the pairs ``[x, w]`` of its
+expression on ``d`` and ``T_d`` sums them all (``T_d = 0``: none). The verifier checks, on each
+class deal ``pi(d)``, that the class run gives symbol ``s`` with probability
+``W_pi(d)(s) / T_pi(d)``, the weights summed by symbol (``checks._wanted`` sums equal values).
+That implies the promise for every deal it stands for:
+
+1. The class run's distribution is the image under ``pi`` of the run on ``d`` (the argument
+   above: the runs agree up to renaming, the renaming being ``pi`` on the dealt cards).
+2. The weights map the same way: ``W_pi(d)(s)`` is the sum of ``W_d(x)`` over the ``x`` with
+   ``pi(x) = s``, and ``T_pi(d) = T_d``. :func:`_expect_weights` admits only expressions for
+   which this holds: lists of ``[choice, weight]`` pairs, made by list literals, comprehensions
+   over lists of dealt cards used as multisets (``part``, ``without``, ``minus``, ``sorted``)
+   with conditions that are plain, concatenation, and choices between such lists by a plain
+   condition; each choice is a dealt card (it maps by ``pi``) or plain, each weight plain.
+   *Plain* means what :func:`_kind` means by it for ``equals``: a value that reads the dealt
+   cards only through their classes (game functions, ``len``, ``any``...) and the multisets of
+   the hands, never a card's name, a card compared with another, or a place in a list; so its
+   value is the same on ``d`` and ``pi(d)``. Then the pairs on ``pi(d)`` are those on ``d``
+   with each choice mapped by ``pi`` (in another order, which a sum does not see).
+3. So for every symbol ``s``, summed over the cards ``x`` with ``pi(x) = s`` (one owner's cards
+   of one class), ``P(x | d)`` and ``W_d(x) / T_d`` have the same sum; for a value that is no
+   dealt card the two are equal at once. Within one such set both are the same for every
+   ``x``: swapping two of them is a renaming that keeps every class and maps ``d`` to ``d``
+   itself up to the order of one hand, which changes neither the run (:mod:`.symmetry` checks
+   that a hand's order does not matter) nor the weights (plain, and multisets: step 2 with
+   the swap in place of ``pi``). Equal terms with equal sums are equal: the promise holds for
+   every card, in every deal.
+
+A weights expression that reads a card's name or place is refused, with the file, the line
+and the key (``outputs.played.weighted``): ``[[part(cards, sizes, 1)[1], 1]]``, ``c ==
+symbol('red1')``, two dealt cards compared, a weight by a card's place in a hand, a function
+the discipline does not know (``count(hand, c)``) or the choice of several cards at once.
+
 The precondition, checked and refused otherwise (:class:`~reference_engine.errors.ReductionRefused`):
 
 * at run time, a decision reads a dealt card's face only as the argument of a game function
@@ -24,12 +61,14 @@ The precondition, checked and refused otherwise (:class:`~reference_engine.error
   dealt card except in a reveal of all of them in scrambled columns (:mod:`.symmetry`); nor
   does a public output shown at the end in the order its dealt cards lie (``ViewTable.extend``);
 * in the spec, the inputs are the dealt cards (``groups``) only, with no ``admissible``
-  (the class deals stand for every deal), no ``players`` (a person's own view would show
-  faces) and no ``weighted`` output (weights are not classes); the outputs' ``equals`` and
-  ``uniform`` use the dealt cards only as a multiset: through
-  ``part``, ``without``, ``sorted``, ``len``, whole lists, comprehensions over them whose
-  element is the card itself, and the game's functions (:func:`check_outputs`); a card output
-  compared with them decodes as an unordered ``cards`` or a single ``card``.
+  (the class deals stand for every deal) and no ``players`` (a person's own view would show
+  faces); the outputs' ``equals`` and ``uniform`` use the dealt cards only as a multiset:
+  through ``part``, ``without``, ``minus``, ``sorted``, ``len``, whole lists, comprehensions
+  over them whose element is the card itself, the game's functions and a comparison of one
+  card with ``none`` (a card is none only where there is no card, whatever the renaming)
+  (:func:`check_outputs`); a card output compared with them decodes as an unordered ``cards``
+  or a single ``card``; a ``weighted`` output's weights obey the discipline of step 2 above,
+  and a card output it chooses is one ``card``.
 """
 
 from __future__ import annotations
@@ -59,7 +98,7 @@ from ..expressions import (
     Unary,
     plain,
 )
-from ..spec import Protocol
+from ..spec import OutputDecl, Protocol
 
 
 @dataclass(frozen=True)
@@ -274,16 +313,11 @@ def check_outputs(proto: Protocol) -> None:
             "deal of the cards, admissible or not, so their count would not be the deals checked"
         )
         raise ReductionRefused(why, proto.src.problem(("admissible",), why))
-    for out in proto.outputs.values():
-        if out.weighted is not None:
-            why = (
-                f"output {out.name} is a weighted choice: its weights are not a function of the "
-                "cards' validity classes, so one class deal cannot stand for all its deals"
-            )
-            raise ReductionRefused(why, proto.src.problem(out.path + ("weighted",), why))
-    cards = {o.name for o in proto.outputs.values() if o.cards is not None and o.uniform is not None}
+    cards = {o.name for o in proto.outputs.values() if o.cards is not None and o.choice is not None}
     context = set(proto.context)
     for out in proto.outputs.values():
+        if out.weighted is not None:
+            _expect_weights(proto, out, dealt, cards, context)
         for key, expr in (("equals", out.equals), ("uniform", out.uniform)):
             if expr is None:
                 continue
@@ -321,11 +355,75 @@ def _expect(
     return kind
 
 
+def _expect_weights(
+    proto: Protocol, out: OutputDecl, dealt: set[str], cards: set[str], context: set[str]
+) -> None:
+    """A ``weighted`` output's side of the precondition (module docs, "Weighted choices"): its
+    expression is a list of ``[choice, weight]`` pairs built only by :func:`_weights`' rules,
+    each choice one dealt card or a value that reads them only as a multiset (``none``), each
+    weight such a value; and a card output it chooses for is one card (``encoding: card``)."""
+    path = out.path + ("weighted",)
+    assert out.weighted is not None
+    try:
+        _weights(out.weighted.node, {n: LIST for n in dealt} | {n: CARD for n in cards}, context)
+    except _Uses as exc:
+        why = (
+            f"output {out.name}'s weights use the dealt cards other than as a multiset ({exc}): "
+            "they could depend on more than the cards' classes"
+        )
+        raise ReductionRefused(why, proto.src.problem(path, why)) from None
+    if out.cards is not None and out.decode != "card":
+        why = (
+            f"output {out.name} is a weighted choice of {out.decode}, not of one card: only the "
+            "choice of one card (or none) is checked by classes"
+        )
+        raise ReductionRefused(why, proto.src.problem(out.path, why))
+
+
+def _weights(node: Node, env: dict[str, str], context: set[str]) -> None:
+    """Check a weights expression: ``[p, ...]`` of pairs, ``[p for ...]`` over dealt cards or
+    plain values with plain conditions, ``a + b`` or ``a or b`` of weights (concatenation, or
+    the first non-empty: decided by lengths), ``a if c else b`` with a plain condition, or any
+    plain value. Under a renaming of the dealt cards that keeps every class (and owner), each
+    form gives the same pairs with their choices renamed (:func:`_pair`), in some order."""
+    if isinstance(node, ListLit):
+        for item in node.items:
+            _pair(item, env, context)
+    elif isinstance(node, Comprehension):
+        _pair(node.element, _bound(node, env, context), context)
+    elif isinstance(node, Conditional):
+        _plain(node.cond, env, context, "a condition")
+        _weights(node.then, env, context)
+        _weights(node.other, env, context)
+    elif isinstance(node, Chain) and {op for op, _ in node.rest} <= {"+", "or"}:
+        for part in [node.first] + [n for _, n in node.rest]:
+            _weights(part, env, context)
+    else:
+        _plain(node, env, context, "the weights")
+
+
+def _pair(node: Node, env: dict[str, str], context: set[str]) -> None:
+    """One ``[choice, weight]`` pair: the choice one dealt card (or none) or a plain value, the
+    weight plain (a count, a game function of the card: never its name or place)."""
+    if not isinstance(node, ListLit) or len(node.items) != 2:
+        _plain(node, env, context, "a [choice, weight] pair")
+        return
+    choice, weight = node.items
+    if _kind(choice, env, context) not in (CARD, PLAIN):
+        raise _Uses("a choice of several dealt cards")
+    _plain(weight, env, context, "a weight")
+
+
 class _Uses(Exception):
     """An expression uses the dealt cards in a way that depends on more than their classes."""
 
 
-_MULTISET = {"part": (LIST, PLAIN, PLAIN), "without": (LIST, None), "sorted": (LIST,)}
+_MULTISET = {
+    "part": (LIST, PLAIN, PLAIN),
+    "without": (LIST, None),
+    "minus": (LIST, LIST),
+    "sorted": (LIST,),
+}
 _PLAIN_OF = {"len", "any", "all", "exists", "sum", "count_true"}
 
 
@@ -359,6 +457,8 @@ def _kind(node: Node, env: dict[str, str], context: set[str]) -> str:
                     raise _Uses(f"{node.func}() with dealt cards as a count or an index")
                 if w is None and k not in (CARD, PLAIN):
                     raise _Uses(f"{node.func}() removing a list")
+            if node.func in ("without", "minus"):
+                _removal(node.func, node.args[0], node.args[1], env, context)
             return LIST
         if node.func in ("len", "exists") and kinds in ([LIST], [LISTS]):
             return PLAIN
@@ -393,7 +493,16 @@ def _kind(node: Node, env: dict[str, str], context: set[str]) -> str:
             raise _Uses(f"{node.op} of dealt cards")
         return PLAIN
     if isinstance(node, Compare):
-        for side in [node.first] + [n for _, n in node.rest]:
+        sides = [node.first] + [n for _, n in node.rest]
+        # A dealt card is none only when there is no card: the answer keeps every renaming.
+        if (
+            len(sides) == 2
+            and node.rest[0][0] in ("==", "!=")
+            and any(_is_none(n) for n in sides)
+            and {_kind(n, env, context) for n in sides} <= {CARD, PLAIN}
+        ):
+            return PLAIN
+        for side in sides:
             _plain(side, env, context, "a comparison")
         return PLAIN
     if isinstance(node, Index):
@@ -409,12 +518,81 @@ def _kind(node: Node, env: dict[str, str], context: set[str]) -> str:
     raise _Uses(f"{type(node).__name__}")
 
 
+def _removal(func: str, source: Node, gone: Node, env: dict[str, str], context: set[str]) -> None:
+    """``without(xs, c)`` and ``minus(xs, ys)`` map by every renaming ``pi`` that keeps classes
+    and owners (``pi(without(xs, c)) = without(pi(xs), pi(c))`` as multisets) when ``xs`` is
+    *whole*: with each dealt card it holds every card of the same owner and class (a hand, the
+    cards of a hand that pass a plain test, ...), and each card removed is a dealt card or
+    none. Then a removed card is in ``xs`` exactly when its class symbol is in ``pi(xs)``. A
+    card from the supply (``symbol('red5')``) may share its face with a dealt card, which the
+    class deal renames: never removed."""
+    if not _whole(source, env, context):
+        raise _Uses(f"{func}() from a list that is not every card of some owners' classes")
+    items = gone.items if func == "minus" and isinstance(gone, ListLit) else [gone]
+    if func == "minus" and not isinstance(gone, ListLit):
+        if _whole(gone, env, context):
+            return
+        raise _Uses("minus() of a list that is neither cards one by one nor whole hands")
+    for item in items:
+        if not _dealt_or_none(item, env, context):
+            raise _Uses(f"{func}() removing a card that may not be a dealt card")
+
+
+def _whole(node: Node, env: dict[str, str], context: set[str]) -> bool:
+    if _kind(node, env, context) == PLAIN:
+        return True  # no dealt card in it
+    if isinstance(node, Name):
+        return env.get(node.name) == LIST and "~" + node.name not in env
+    if isinstance(node, Call):
+        return node.func == "part" or (node.func == "sorted" and _whole(node.args[0], env, context))
+    if isinstance(node, Comprehension):
+        fors = [c for kind, c in node.clauses if kind == "for"]
+        return (
+            len(fors) == 1
+            and node.clauses[0][0] == "for"
+            and isinstance(node.element, Name)
+            and node.element.name == node.variables[0]
+            and _whole(fors[0], env, context)
+        )
+    if isinstance(node, Chain):
+        ops = {op for op, _ in node.rest}
+        return ops == {"+"} and all(_whole(n, env, context) for n in [node.first] + [n for _, n in node.rest])
+    if isinstance(node, Conditional):
+        return _whole(node.then, env, context) and _whole(node.other, env, context)
+    return False
+
+
+def _dealt_or_none(node: Node, env: dict[str, str], context: set[str]) -> bool:
+    if _is_none(node) or (isinstance(node, Name) and env.get(node.name) == CARD):
+        return True
+    if isinstance(node, Conditional):
+        return _dealt_or_none(node.then, env, context) and _dealt_or_none(node.other, env, context)
+    return False
+
+
+def _is_none(node: Node) -> bool:
+    return isinstance(node, Const) and node.value is None
+
+
 def _plain(node: Node, env: dict[str, str], context: set[str], what: str) -> None:
     if _kind(node, env, context) != PLAIN:
         raise _Uses(f"dealt cards in {what}")
 
 
 def _comprehension(node: Comprehension, env: dict[str, str], context: set[str]) -> str:
+    elem = _kind(node.element, _bound(node, env, context), context)
+    if elem == PLAIN:
+        return PLAIN
+    if elem == CARD:
+        return LIST
+    if elem == LIST:
+        return LISTS
+    raise _Uses("a list of lists of lists")
+
+
+def _bound(node: Comprehension, env: dict[str, str], context: set[str]) -> dict[str, str]:
+    """The kinds of a comprehension's loop variables (a loop over a list of dealt cards gives
+    one dealt card), its conditions checked plain."""
     inner = dict(env)
     vi = 0
     for kind, clause in node.clauses:
@@ -428,15 +606,9 @@ def _comprehension(node: Comprehension, env: dict[str, str], context: set[str]) 
                 inner[var] = CARD
             elif k == LISTS:
                 inner[var] = LIST
+                inner["~" + var] = LIST  # one of several lists: not known to be whole (_whole)
             else:
                 raise _Uses("a loop over one card")
         else:
             _plain(clause, inner, context, "a condition")
-    elem = _kind(node.element, inner, context)
-    if elem == PLAIN:
-        return PLAIN
-    if elem == CARD:
-        return LIST
-    if elem == LIST:
-        return LISTS
-    raise _Uses("a list of lists of lists")
+    return inner

@@ -7,28 +7,21 @@ refused with the step's place when the precondition fails (the precondition is w
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from .. import steps as st
 from ..errors import ReductionRefused
 from ..expressions import (
-    Attr,
     Call,
-    Chain,
-    Compare,
     Comprehension,
-    Conditional,
-    Const,
     Index,
-    ListLit,
     Name,
     Node,
     RangeNode,
     Star,
-    Unary,
 )
 from ..registry import Library
 from ..spec import Protocol
+from .columns import children, column_comprehension, first_column, is_const, is_name, same
 
 SHAPE_FUNCTIONS = ("ncols", "nrows", "len")
 
@@ -51,6 +44,9 @@ class SegmentPlan:
     # id(call step) -> the call's step number and callee, for every call outside ``calls``
     # (checked at run time: such a call may not be given dealt cards in an order of its own)
     plain: dict[int, tuple[str, str]] = field(default_factory=dict)
+    # id(take step) -> the scrambled region it takes the first column of that satisfies a
+    # condition on that column alone (``first``, Symmetry.take_first)
+    firsts: dict[int, tuple[str, ...]] = field(default_factory=dict)  # the region first, then its group
 
 
 @dataclass
@@ -97,7 +93,7 @@ class _Walker:
             if isinstance(n, Name) and n.name in segs:
                 bad.append(n.name)
                 return
-            for c in _children(n):
+            for c in children(n):
                 visit(c)
 
         visit(node)
@@ -205,9 +201,7 @@ class _Walker:
             region = _whole_rows(tnode, self.segs()) if tnode is not None else None
             if region is not None:
                 self._usable(step, region)
-                if form != "columns" or not _column_comprehension(
-                    items.node, region, self.segs(), filt=False
-                ):
+                if form != "columns" or not column_comprehension(items.node, region, self.segs(), filt=False):
                     raise self.refuse(
                         step,
                         f"cards placed in scrambled columns of {region} must be given column by column, "
@@ -226,13 +220,25 @@ class _Walker:
                 raise self.refuse(step, "a take chooses columns by reading scrambled columns in their order")
             return
         self._usable(step, src)
-        if not _column_comprehension(node, src, self.segs(), filt=True):
+        old = self.groups[src]
+        if first_column(node, src, self.segs()):
+            if old.lost:
+                raise self.refuse(
+                    step,
+                    f"the first column of scrambled {src} with a property is taken after some of its "
+                    "cards left the table or were turned back since they were seen: what the players "
+                    "know of each column is no longer on the table, so the column taken may not be "
+                    "a uniformly random one of them",
+                )
+            self.plan.firsts[id(step)] = (src, *(r for r in old.regions if r != src))
+            self.groups.pop(step.into, None)  # one column, in no order: a region like any other
+            return
+        if not column_comprehension(node, src, self.segs(), filt=True):
             raise self.refuse(
                 step,
                 f"columns taken from scrambled {src} must be chosen by what each column shows: "
                 f"'[j for j in 1..ncols({src}) if ... {src}[r, j] ...]'",
             )
-        old = self.groups[src]
         self.groups[step.into] = _Group([step.into], old.revealed, old.lost)
 
     def move(self, step: st.Move) -> None:
@@ -380,47 +386,6 @@ def _merge(a: _Snap, b: _Snap, poisoned: set[str]) -> dict[str, _Group]:
 # --------------------------------------------------------------------------- patterns
 
 
-def _children(n: Node) -> list[Node]:
-    if isinstance(n, ListLit):
-        return list(n.items)
-    if isinstance(n, Comprehension):
-        return [n.element] + [c for _, c in n.clauses]
-    if isinstance(n, RangeNode):
-        return [n.lo, n.hi]
-    if isinstance(n, Call):
-        return list(n.args)
-    if isinstance(n, Index):
-        return [n.obj, *n.args]
-    if isinstance(n, Attr):
-        return [n.obj]
-    if isinstance(n, Unary):
-        return [n.operand]
-    if isinstance(n, (Chain, Compare)):
-        return [n.first] + [c for _, c in n.rest]
-    if isinstance(n, Conditional):
-        return [n.then, n.cond, n.other]
-    return []
-
-
-def _is_const(n: Node, value: Any) -> bool:
-    return isinstance(n, Const) and type(n.value) is type(value) and n.value == value
-
-
-def _is_name(n: Node, name: str) -> bool:
-    return isinstance(n, Name) and n.name == name
-
-
-def _same(a: Any, b: Any) -> bool:
-    """Two syntax trees alike but for where they were written (the ``col`` of each node)."""
-    if isinstance(a, Node) or isinstance(b, Node):
-        if type(a) is not type(b):
-            return False
-        return all(_same(getattr(a, f), getattr(b, f)) for f in vars(a) if f != "col")
-    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
-    return bool(a == b)
-
-
 def _step_names(step: st.Step) -> set[str]:
     """Every name a step's own expressions (not its sub-steps') mention, its targets included."""
     out: set[str] = set()
@@ -469,41 +434,6 @@ def _columns_arg(node: Node | None) -> str | None:
         ):
             return a.obj.name
     return None
-
-
-def _column_comprehension(node: Node | None, region: str, segs: set[str], filt: bool) -> bool:
-    """``[e for j in 1..ncols(R) if c]`` where ``e`` and ``c`` read ``R`` only at column ``j``
-    (``R[rows, j]``), mention no other scrambled region and use ``j`` for nothing else; with
-    ``filt`` the element must be ``j`` itself (a choice of columns), else it must not be."""
-    if not isinstance(node, Comprehension) or not node.clauses or node.clauses[0][0] != "for":
-        return False
-    if sum(1 for kind, _ in node.clauses if kind == "for") != 1:
-        return False
-    j = node.variables[0]
-    rng = node.clauses[0][1]
-    if not (
-        isinstance(rng, RangeNode)
-        and _is_const(rng.lo, 1)
-        and isinstance(rng.hi, Call)
-        and rng.hi.func == "ncols"
-        and len(rng.hi.args) == 1
-        and _is_name(rng.hi.args[0], region)
-    ):
-        return False
-    if filt != _is_name(node.element, j):
-        return False
-    parts = [c for kind, c in node.clauses[1:]] + ([] if filt else [node.element])
-    return all(_column_local(p, region, j, segs) for p in parts)
-
-
-def _column_local(node: Node, region: str, j: str, segs: set[str]) -> bool:
-    if isinstance(node, Index) and isinstance(node.obj, Name) and node.obj.name == region:
-        return len(node.args) == 2 and _is_name(node.args[1], j) and not (node.args[0].names() & (segs | {j}))
-    if isinstance(node, Name):
-        return node.name != j and node.name not in segs
-    if isinstance(node, Comprehension) and j in node.variables:
-        return False
-    return all(_column_local(c, region, j, segs) for c in _children(node))
 
 
 def _per_item(node: Node, group: list[str], segs: set[str]) -> bool:
@@ -570,21 +500,21 @@ def _item_comprehension(proto: Protocol, node: Node, inputs: set[str]) -> bool:
         return False
     i = node.variables[0]
     rng = node.clauses[0][1]
-    if not (isinstance(rng, RangeNode) and _is_const(rng.lo, 1)):
+    if not (isinstance(rng, RangeNode) and is_const(rng.lo, 1)):
         return False
     for name in inputs:
         count = proto.inputs[name].count
-        if count is None or not _same(count.node, rng.hi):
+        if count is None or not same(count.node, rng.hi):
             return False
 
     def local(n: Node) -> bool:
         if isinstance(n, Index) and isinstance(n.obj, Name) and n.obj.name in inputs:
-            return len(n.args) == 1 and _is_name(n.args[0], i)
+            return len(n.args) == 1 and is_name(n.args[0], i)
         if isinstance(n, Name):
             return n.name not in inputs and n.name != i
         if isinstance(n, Comprehension) and i in n.variables:
             return False
-        return all(local(c) for c in _children(n))
+        return all(local(c) for c in children(n))
 
     return local(node.element)
 
@@ -628,9 +558,9 @@ def _find_bags(library: Library, proto: Protocol, plan: SegmentPlan) -> None:
 def _whole_use(step: st.Step, region: str) -> bool:
     if region not in _step_names(step):
         return True
-    if isinstance(step, st.Return) and step.cards is not None and _is_name(step.cards.node, region):
+    if isinstance(step, st.Return) and step.cards is not None and is_name(step.cards.node, region):
         return step.to is None or region not in step.to.names()
-    return isinstance(step, st.Discard) and step.what is not None and _is_name(step.what.node, region)
+    return isinstance(step, st.Discard) and step.what is not None and is_name(step.what.node, region)
 
 
 def _output_use(proto: Protocol, region: str) -> bool:

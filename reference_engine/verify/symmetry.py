@@ -38,6 +38,18 @@ when it fails:
   tells the columns apart: their order is uniformly random given everything else, and the
   callee runs once per multiset of columns, on a lazily scrambled block of them (the same
   distribution, no shuffle counted, nothing seen), see :meth:`Symmetry.under_scramble`;
+* a take of "the first column of ``R`` with a property" (``[j for j in 1..ncols(R) if a and
+  b(j) and not any(b(i) for i in 1..j - 1)]``, ``b`` reading ``R`` at its own column only and
+  the same for the earlier columns, :func:`~.columns.first_column`; the draw of the arrow
+  protocol, the first sleeve of the draw pile) when, since the reveal, no card of the group
+  left the table or was turned back; at run time its candidates (the columns with the
+  property) all show the same and the columns are drawn in full. Then nothing the players saw
+  or the table holds tells the candidates apart: given everything else they lie in a uniformly
+  random order, so the first of them is each candidate with the same probability, and the
+  verifier draws it so: one table per content ``t`` of the candidates, with probability
+  ``n_t / n``, a column of content ``t`` moved to the front (:meth:`Symmetry.take_first`). On
+  the sorted columns the take would always take the same class (``test_classes_weighted.py``
+  shows the verdict that follows). The one column taken is a region in no order;
 * at run time: a segment scramble's piles are exactly the region's columns, all face down;
   the first one holds every dealt card, one per pile, and the other cards of a pile depend
   only on its card's owner and class (so the order of a hand, which the verifier fixes, cannot
@@ -51,11 +63,14 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 from .. import steps as st
 from ..cards import DEALT, EMPTY, SYMBOLS, is_up
 from ..errors import ReductionRefused
+from ..machine.frontier import Frontier, _scale, add_vec
 from ..machine.views import Observation
 from ..table import State
 from .segments import SegmentPlan
@@ -213,6 +228,72 @@ class Symmetry:
         block = tuple(tuple(piles[c]) for c in range(1, n + 1)) if n > 1 else None
         return tuple(sorted_codes), block
 
+    def takes_first(self, step: st.Step) -> bool:
+        """Whether ``step`` takes the first column of scrambled columns with a property
+        (``SegmentPlan.firsts``): then :meth:`take_first` draws which one before it runs."""
+        return id(step) in self.plan.firsts
+
+    def take_first(
+        self, step: st.Step, frontier: Frontier, pick: Callable[[State], tuple[int, ...]]
+    ) -> Frontier:
+        """Before a take of the first column of scrambled columns that has a property (read on
+        that column alone, ``SegmentPlan.firsts``): each table, whose columns lie in sorted order
+        standing for every order, becomes one table per content ``t`` of the columns that have
+        it, with a column of content ``t`` moved to the front, with probability ``n_t / n`` (``n_t``
+        such columns, ``n`` in all), so that the take (``pick``, what it takes from a table) takes
+        that column.
+
+        The run-time half of the precondition (module docs): the scramble still holds (the
+        static half: nothing seen left the table or was turned back since), the tables are drawn
+        in full (no lazy block in the columns), and every column that has the property shows the
+        same: nothing the players saw tells them apart, so they lie in a uniformly random order
+        given everything else, and the first of them is each with the same probability."""
+        group = self.plan.firsts[id(step)]
+        region = group[0]
+        out: Frontier = {}
+        owned: set[int] = set()
+        for state, vec in frontier.items():
+            reg = state.layout.by_name.get(region)
+            if reg is None or reg.cols < 2:
+                add_vec(out, state, vec, owned)
+                continue
+            # The regions aligned with it column by column (whole rows moved out of it) move along.
+            regs = [state.layout.by_name[n] for n in group if n in state.layout.by_name]
+            if any(r.cols != reg.cols for r in regs):
+                raise ReductionRefused(
+                    f"the regions made from {region} are no longer aligned column by column"
+                )
+            slots = [
+                [r.slot(row, c) for r in regs for row in range(1, r.rows + 1)] for c in range(1, reg.cols + 1)
+            ]
+            flats = {f for column in slots for f in column}
+            if any(f in flats for block in state.lazy for pile in block for f in pile):
+                raise ReductionRefused(
+                    f"step {step.number}: the columns of {region} are not all drawn when their first "
+                    "column with a property is taken"
+                )
+            where: dict[tuple[int, ...], list[int]] = {}
+            for c, column in enumerate(slots, start=1):
+                where.setdefault(tuple(state.cells[f] for f in column), []).append(c)
+            chosen = []
+            for content, columns in where.items():
+                moved = _to_front(state, slots, columns[0])
+                if pick(moved) == (1,):
+                    chosen.append((content, len(columns), moved))
+            if not chosen:
+                add_vec(out, state, vec, owned)
+                continue
+            if len({tuple(_visible(c) for c in content) for content, _, _ in chosen}) > 1:
+                raise ReductionRefused(
+                    f"step {step.number}: the columns of {region} that the take may take first show "
+                    "different cards: the players could tell them apart, so the first of them is "
+                    "not a uniformly random one"
+                )
+            total = sum(n for _, n, _ in chosen)
+            for _, n, moved in chosen:
+                add_vec(out, moved, _scale(vec, Fraction(n, total)), owned)
+        return out
+
     def bags(self, step: st.Step) -> tuple[int, ...]:
         return self.plan.bags.get(id(step), ())
 
@@ -263,6 +344,17 @@ class Symmetry:
         orders = _orders(patterns, self.faces if dealt else Counter())
         items = tuple(sorted(patterns.items(), key=repr))
         return ("unordered", step.number or "?", dealt, items, tuple(positional), orders)
+
+
+def _to_front(state: State, slots: list[list[int]], column: int) -> State:
+    """``state`` with column ``column`` (``slots[c - 1]``: its cells, in every aligned region)
+    moved to the front, the other columns in their order."""
+    order = [column] + [c for c in range(1, len(slots) + 1) if c != column]
+    cells = list(state.cells)
+    for c, src in enumerate(order, start=1):
+        for to, frm in zip(slots[c - 1], slots[src - 1]):
+            cells[to] = state.cells[frm]
+    return state.replace(cells=tuple(cells))
 
 
 def _visible(c: int) -> Any:

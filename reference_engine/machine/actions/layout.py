@@ -315,6 +315,12 @@ def _take_build(run: Runner, frame: Frame, step: st.Take, layout: Layout, res: R
 
 @handles(st.Take)
 def h_take(run: Runner, frame: Frame, step: st.Take, frontier: Frontier, ctx: Ctx) -> Frontier:
+    sym = run.shared.symmetry
+    if sym is not None and not run.call_path and sym.takes_first(step):
+        # A verification by classes: which of the scrambled columns comes first is drawn here
+        # (see reference_engine.verify.symmetry, Symmetry.take_first).
+        ev = run.evaluator(frame)
+        frontier = sym.take_first(step, frontier, lambda state: _take_resolve(run, frame, step, state, ev)[1])
     return run._planned(frame, step, frontier, ctx, _take_resolve, _take_build, "take")
 
 

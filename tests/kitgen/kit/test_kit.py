@@ -429,9 +429,9 @@ def test_exact_hands_puts_the_whole_deck_claim_on_the_cover_and_validation_pages
 def test_exact_hands_refuses_a_protocol_the_whole_deck_verification_cannot_take(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A weighted virtual player's protocol (weights are not validity classes) is outside the
-    reduction's precondition: refused with the reason before the kit's protocols are verified
-    (its static checks fail), nothing written."""
+    """A weighted virtual player's protocol (its tickets are numbered by their column's place
+    among scrambled columns) is outside the reduction's precondition: refused with the reason
+    before the kit's protocols are verified (its static checks fail), nothing written."""
     import kitgen.kit.build as kit
 
     def never(*args: object, **kwargs: object) -> None:
@@ -450,26 +450,26 @@ def test_exact_hands_refuses_a_protocol_the_whole_deck_verification_cannot_take(
     )
     with pytest.raises(UsageError, match="--exact-hands: the kit teaches weighted-selection") as info:
         build(opts)
-    assert "weighted choice" in str(info.value)
+    assert "scrambled columns in their order" in str(info.value)
     assert not folder.exists()
 
 
 def test_a_kit_without_exact_hands_says_where_the_exact_check_is(
     default_kit: tuple[Path, dict[str, Any]],
 ) -> None:
-    """The default kit's protocol (card-selection-arrow) cannot be verified exactly on the whole
-    deck (its draw output is a weighted choice, with no validity-class reduction): the cover
-    does not claim it; it is verified exactly on the reduced deck and statistically on the whole
-    one. card-selection-fast could be (the check itself is opt-in: hands 1..7 of UNO cost
-    minutes, docs/verification.md)."""
+    """The default kit's protocol (card-selection-arrow) can be verified exactly on the whole deck
+    (its weighted outputs and its draw pass the reductions' static checks), but the check is
+    opt-in (hands 1..7 of UNO cost minutes, docs/verification.md): the cover says where it is
+    and claims no more; the protocol is verified exactly on the reduced deck and statistically
+    on the whole one."""
 
     from kitgen.core.verification import whole_deck_offered
 
     folder, manifest = default_kit
     pages = [" ".join(text.split()) for text in page_texts(folder / "booklet.pdf")]
-    assert not whole_deck_offered("card-selection-arrow", "uno", 4)
+    assert whole_deck_offered("card-selection-arrow", "uno", 4)
     assert whole_deck_offered("card-selection-fast", "uno", 4)
-    assert "Every possible deal of the whole deck can also be checked exactly" not in pages[0]
+    assert "Every possible deal of the whole deck can also be checked exactly" in pages[0]
     assert manifest["statistical_verification"]["verified"]
     assert "whole_deck_verification" not in manifest
 

@@ -350,10 +350,11 @@ def test_admissible_inputs_are_refused(variant: Variant) -> None:
     assert "restricts its inputs ('admissible')" in refused(lib)
 
 
-def test_a_weighted_choice_is_refused(library: Library) -> None:
-    """Issue 28's weighted selection: a card's weight is not its validity class."""
+def test_the_weighted_selection_is_refused_for_its_tickets_numbered_by_column(library: Library) -> None:
+    """Issue 28's weighted selection: its weights pass (a game function of the card, a class of
+    its own), but Step 11 labels each ticket with its column's place among the scrambled ones."""
     text = refused(library, "weighted-selection", "mini")
-    assert "output played is a weighted choice" in text
+    assert "a place reads or fills scrambled columns in their order" in text and "steps[10]" in text
 
 
 @pytest.mark.parametrize(

@@ -79,8 +79,10 @@ def test_whether_the_whole_deck_check_applies_is_told_without_running_it(library
 
     assert deck_refusal(library, library.protocol("card-selection-fast"), "uno", 4) is None
     assert deck_refusal(library, library.protocol("card-selection-original-fast"), "hearts", 4) is None
+    assert deck_refusal(library, library.protocol("card-selection-arrow"), "uno", 4) is None
+    assert deck_refusal(library, library.protocol("card-selection-draw"), "uno", 4) is None
     weighted = deck_refusal(library, library.protocol("weighted-selection"), "uno", 4)
-    assert weighted is not None and "weighted choice" in weighted
+    assert weighted is not None and "scrambled columns in their order" in weighted
     lottery = deck_refusal(library, library.protocol("covert-lottery-fast"))
     assert lottery is not None and "names no game" in lottery
 
