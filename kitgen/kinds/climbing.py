@@ -116,13 +116,22 @@ class ClimbingKit(TableKit):
 
     def booklet(self, given: BookletInput) -> Booklet:
         """The table kind's booklet, with each ticket called by its name where a called protocol
-        speaks of sleeves (:func:`ticket_words`)."""
+        speaks of sleeves (:func:`ticket_words`, and a line of its legend, which its quick
+        reference repeats)."""
         booklet = super().booklet(given)
         library = given.library
         if not sleeved(library.protocol(given.plan.protocol)):
             for sec in booklet.sections:
                 if sleeved(library.protocol(sec.protocol)):
                     sec.table = ticket_words()
+                    # The legend opens its quick reference too, which says "Left sleeve: arrow out".
+                    sec.legend = [
+                        *sec.legend,
+                        _(
+                            "A sleeve: in this kit, a ticket (a λ label card face down, its arrow card "
+                            "on top)."
+                        ),
+                    ]
         return booklet
 
     # -- the materials --------------------------------------------------------------------

@@ -102,6 +102,8 @@ def test_the_knockout_lottery_speaks_of_tickets(booklet_pages: list[str]) -> Non
     )
     assert "At the table. In this kit each candidate is a ticket, not a sleeve" in page
     assert "Each candidate is a card sleeve" not in " ".join(booklet_pages)
+    quick = [p for p in booklet_pages if "Quick reference: Knockout lottery on up-down cards" in p][-1]
+    assert "How the cards show it. A sleeve: in this kit, a ticket" in quick
 
 
 def test_the_booklet_is_at_unos_level(
