@@ -491,15 +491,17 @@ class Round:
         cells[u0 : u0 + h] = turned
         run.view = views.extend(run.view, ("turn", tuple(turned)))
         run.meters = run.meters.add_turn()
-        _done(run)
-        by_id = SYMBOLS.by_id
-        ups = [by_id(c >> 1) == up for c in turned]
+        sid = up.id
+        if SYMBOLS.by_id(sid) is up:  # the table's own symbol: equal to a face by its id alone
+            ups = [c >> 1 == sid for c in turned]
+        else:
+            by_id = SYMBOLS.by_id
+            ups = [by_id(c >> 1) == up for c in turned]
         rotate = ROTATIONS.rotate
         for i in range(h):
             if ups[i]:
                 f = low + alive[2 * i]
                 cells[f] = rotate(cells[f])
-        _done(run)
         out = tuple([alive[2 * i + 1] if ups[i] else alive[2 * i] for i in range(h)])
         won = tuple([alive[2 * i] if ups[i] else alive[2 * i + 1] for i in range(h)])
         if len(alive) % 2 == 1:
@@ -510,7 +512,7 @@ class Round:
         run.env = tuple(sorted(env.items()))
         for name, v in (("out", out), ("alive", won)):
             run.view = views.extend(run.view, ("let", ((name, v),)))
-            _done(run)
+        _done(run, 4)  # the turn, the rotation and the two lets: the table's layout unchanged
         self._discard(run, self.discards[0], tuple([low + j for j in out]))
         self._discard(run, self.discards[1], tuple(range(u0, u0 + h)))
         _done(run)  # the decision's own step (the enclosing block's count)
