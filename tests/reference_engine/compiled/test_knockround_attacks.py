@@ -7,15 +7,18 @@ between the slide and the spin (``h`` changed, ``alive`` changed, a middle arrow
 turned round, a candidate discarded, a region made after ``U``, the sleeves turned over or
 slid out) or just before the decision (so the branch no longer ends with the lottery's spin
 and decision), a limit of steps reached inside the rounds, and sleeves the slide at once must
-leave to the steps (arrows facing the solid back, arrows slid half out). Every run is the
+leave to the steps (arrows facing the solid back, arrows slid half out), and a symbol table
+that gives copies of ``up`` (the arrows then read by equality). Every run is the
 interpreter's, errors and messages included, both unchecked and with ``ev.CHECKED``."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -199,3 +202,22 @@ def test_a_slide_the_builders_would_refuse_is_not_carried_out_at_once(title: str
     ended, _ = _compare(text, [2, 3, 5, 8], 12, _cards())
     assert ended == {"ran"} if title == "half out" else "ran" not in ended, ended
     assert counted_since(before, knockround.Round, "at_once") == 0
+
+
+class _Copies:
+    """A symbol table whose ``by_id`` gives an equal copy of each symbol, never the table's own."""
+
+    def by_id(self, sid: int) -> Any:
+        return dataclasses.replace(SYMBOLS.by_id(sid))
+
+
+def test_an_up_that_is_not_the_tables_own_symbol_reads_the_arrows_by_equality(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Hostile: the symbol table gives copies (equal, not the same object), so the decision may
+    not read an arrow as ``up`` by its id alone: it compares the faces, and every run is the
+    interpreter's."""
+    monkeypatch.setattr(knockround, "SYMBOLS", _Copies())
+    ended, hits = _compare(_variant("copies"), [2, 3, 5, 8], 16, _cards())
+    assert ended == {"ran"}
+    assert hits > 0
