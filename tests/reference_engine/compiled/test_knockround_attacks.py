@@ -6,15 +6,19 @@ or text columns, variables named ``h``, ``out``, ``i``, ``len`` or ``new``, and 
 between the slide and the spin (``h`` changed, ``alive`` changed, a middle arrow turned or
 turned round, a candidate discarded, a region made after ``U``, the sleeves turned over or
 slid out) or just before the decision (so the branch no longer ends with the lottery's spin
-and decision), and a limit of steps reached inside the rounds. Every run is the interpreter's,
-errors and messages included, both unchecked and with ``ev.CHECKED``."""
+and decision), a limit of steps reached inside the rounds, and sleeves the slide at once must
+leave to the steps (arrows facing the solid back, arrows slid half out), and a symbol table
+that gives copies of ``up`` (the arrows then read by equality). Every run is the
+interpreter's, errors and messages included, both unchecked and with ``ev.CHECKED``."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -158,3 +162,62 @@ def test_a_step_limit_reached_inside_a_round_stops_alike(limit: int, monkeypatch
         monkeypatch.setattr(module, "MAX_RUN_STEPS", limit)
     ended, hits = _compare(_variant(f"limit {limit}"), [6, 8, 11], 10, _cards())
     assert any("steps in one run" in e for e in ended) and hits > 0, (ended, hits)
+
+
+_ALIVE = '      alive: "[j for j in 1..m]"\n'
+_HALF_OUT = "\n  - step: 3(b)\n    say: Slide the arrows half out.\n    sleeve: {P: {out: [2]}}\n"
+_SLEEVES = "    front: [1, 2]        # both face the clear front (face down while the sleeve lies back up)\n"
+
+
+def test_slides_carried_out_at_once_run_as_the_interpreter() -> None:
+    """The move and the loop of places at once (:meth:`~knockround.Round._at_once`): the same
+    table, supply, peaks, views and steps counted as the steps, on tables of two to eleven
+    candidates, both unchecked and with ``ev.CHECKED`` (which compares each round with its steps,
+    the layouts noted by the steps a superset of the slide's)."""
+    before = counts(knockround.Round, "at_once")
+    ended, hits = _compare(_variant("at once"), [2, 3, 5, 8, 11], 40, _cards())
+    assert ended == {"ran"}
+    assert hits > 40
+    assert counted_since(before, knockround.Round, "at_once") > 40
+
+
+@pytest.mark.parametrize(
+    "title,new",
+    [
+        # The arrows face the solid back: slid out of a sleeve lying back up they land face up,
+        # but the protocol has them face down (the move's message).
+        ("arrows behind", "    front: [1]\n"),
+        # The arrows slid half out of their sleeves before the rounds (a row the sleeves do not
+        # keep): the builders' plans are the general ones.
+        ("half out", _SLEEVES),
+    ],
+)
+def test_a_slide_the_builders_would_refuse_is_not_carried_out_at_once(title: str, new: str) -> None:
+    """Hostile sleeves for the slide at once: it steps aside (nothing done), and every run is the
+    interpreter's, its error and message included."""
+    text = _variant(title, _SLEEVES, new)
+    if title == "half out":
+        text = text.replace(_ALIVE, _ALIVE + _HALF_OUT)
+    before = counts(knockround.Round, "at_once")
+    ended, _ = _compare(text, [2, 3, 5, 8], 12, _cards())
+    assert ended == {"ran"} if title == "half out" else "ran" not in ended, ended
+    assert counted_since(before, knockround.Round, "at_once") == 0
+
+
+class _Copies:
+    """A symbol table whose ``by_id`` gives an equal copy of each symbol, never the table's own."""
+
+    def by_id(self, sid: int) -> Any:
+        return dataclasses.replace(SYMBOLS.by_id(sid))
+
+
+def test_an_up_that_is_not_the_tables_own_symbol_reads_the_arrows_by_equality(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Hostile: the symbol table gives copies (equal, not the same object), so the decision may
+    not read an arrow as ``up`` by its id alone: it compares the faces, and every run is the
+    interpreter's."""
+    monkeypatch.setattr(knockround, "SYMBOLS", _Copies())
+    ended, hits = _compare(_variant("copies"), [2, 3, 5, 8], 16, _cards())
+    assert ended == {"ran"}
+    assert hits > 0
