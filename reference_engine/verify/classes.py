@@ -54,6 +54,18 @@ and the key (``outputs.played.weighted``): ``[[part(cards, sizes, 1)[1], 1]]``, 
 symbol('red1')``, two dealt cards compared, a weight by a card's place in a hand, a function
 the discipline does not know (``count(hand, c)``) or the choice of several cards at once.
 
+Two things the renaming does not keep, refused wherever dealt cards are (weights, ``equals``,
+``uniform``): a card from the supply beside dealt cards (``c if x else symbol('red1')``, a
+list of them as a branch of a condition whose other branch is a list of dealt cards: a supply
+card may share a dealt card's face, equal in the deal and never in the class deal, so a
+removal, a comparison or a sum of weights would tell the two apart; only ``none`` and ``[]``
+may stand beside dealt cards), and one card removed twice (``minus(hand, [played, played])``:
+the second removal finds nothing in the deal but another card of the class in the class deal;
+several cards are removed together only when each is a distinct output read from its own
+region, which never hold the same card). The first once let a protocol whose promise is false
+on some deal pass as correct; the second made the classes disagree with the cards
+(``test_classes_removals.py``).
+
 The precondition, checked and refused otherwise (:class:`~reference_engine.errors.ReductionRefused`):
 
 * at run time, a decision reads a dealt card's face only as the argument of a game function
@@ -313,7 +325,12 @@ def check_outputs(proto: Protocol) -> None:
             "deal of the cards, admissible or not, so their count would not be the deals checked"
         )
         raise ReductionRefused(why, proto.src.problem(("admissible",), why))
-    cards = {o.name for o in proto.outputs.values() if o.cards is not None and o.choice is not None}
+    # the outputs that are one chosen card, each with its region when it is read from one by name
+    cards = {
+        o.name: o.cards.name or ""
+        for o in proto.outputs.values()
+        if o.cards is not None and o.choice is not None
+    }
     context = set(proto.context)
     for out in proto.outputs.values():
         if out.weighted is not None:
@@ -337,12 +354,12 @@ def _expect(
     path: tuple[Any, ...],
     node: Node,
     dealt: set[str],
-    cards: set[str],
+    cards: dict[str, str],
     context: set[str],
     allowed: tuple[str, ...],
 ) -> str:
     try:
-        kind = _kind(node, {n: LIST for n in dealt} | {n: CARD for n in cards}, context)
+        kind = _kind(node, _env(dealt, cards), context)
     except _Uses as exc:
         why = (
             f"it uses the dealt cards other than as a multiset ({exc}): its answer could depend "
@@ -356,7 +373,7 @@ def _expect(
 
 
 def _expect_weights(
-    proto: Protocol, out: OutputDecl, dealt: set[str], cards: set[str], context: set[str]
+    proto: Protocol, out: OutputDecl, dealt: set[str], cards: dict[str, str], context: set[str]
 ) -> None:
     """A ``weighted`` output's side of the precondition (module docs, "Weighted choices"): its
     expression is a list of ``[choice, weight]`` pairs built only by :func:`_weights`' rules,
@@ -365,7 +382,7 @@ def _expect_weights(
     path = out.path + ("weighted",)
     assert out.weighted is not None
     try:
-        _weights(out.weighted.node, {n: LIST for n in dealt} | {n: CARD for n in cards}, context)
+        _weights(out.weighted.node, _env(dealt, cards), context)
     except _Uses as exc:
         why = (
             f"output {out.name}'s weights use the dealt cards other than as a multiset ({exc}): "
@@ -378,6 +395,12 @@ def _expect_weights(
             "choice of one card (or none) is checked by classes"
         )
         raise ReductionRefused(why, proto.src.problem(out.path, why))
+
+
+def _env(dealt: set[str], cards: dict[str, str]) -> dict[str, str]:
+    """The kinds of the names an output expression may read: the dealt cards (a list), the
+    outputs that are one chosen card; ``@name``: the region a card output is read from."""
+    return {n: LIST for n in dealt} | {n: CARD for n in cards} | {"@" + n: r for n, r in cards.items() if r}
 
 
 def _weights(node: Node, env: dict[str, str], context: set[str]) -> None:
@@ -479,6 +502,10 @@ def _kind(node: Node, env: dict[str, str], context: set[str]) -> str:
         a, b = _kind(node.then, env, context), _kind(node.other, env, context)
         if a != b and PLAIN not in (a, b):
             raise _Uses("two branches giving different kinds of dealt cards")
+        if a != b and not _cardless(node.then if a == PLAIN else node.other):
+            # a card from the supply may share a dealt card's face: equal in the deal, never in
+            # the class deal (a removal, a comparison, a sum of weights would tell them apart)
+            raise _Uses("two branches giving dealt cards and other values (other than none or [])")
         return a if a != PLAIN else b
     if isinstance(node, Chain):
         kinds = [_kind(node.first, env, context)] + [_kind(n, env, context) for _, n in node.rest]
@@ -536,6 +563,17 @@ def _removal(func: str, source: Node, gone: Node, env: dict[str, str], context: 
     for item in items:
         if not _dealt_or_none(item, env, context):
             raise _Uses(f"{func}() removing a card that may not be a dealt card")
+    names = [_card_names(item) for item in items]
+    if sum(1 for n in names if n) > 1:
+        # Two removals of one card: the second finds nothing in the deal, but another card of
+        # the same class in the class deal. Distinct outputs read from distinct regions never
+        # hold the same card (a card lies in one place); loop variables may.
+        regions = [env.get("@" + n) for ns in names for n in ns]
+        if None in regions or len(set(regions)) != len(regions):
+            raise _Uses(
+                f"{func}() of a card that may be removed twice (only distinct outputs, each "
+                "read from its own region, may be removed together)"
+            )
 
 
 def _whole(node: Node, env: dict[str, str], context: set[str]) -> bool:
@@ -568,6 +606,24 @@ def _dealt_or_none(node: Node, env: dict[str, str], context: set[str]) -> bool:
     if isinstance(node, Conditional):
         return _dealt_or_none(node.then, env, context) and _dealt_or_none(node.other, env, context)
     return False
+
+
+def _card_names(node: Node) -> list[str]:
+    """The names a removed item (a dealt card or none, :func:`_dealt_or_none`) may be."""
+    if isinstance(node, Name):
+        return [node.name]
+    if isinstance(node, Conditional):
+        return _card_names(node.then) + _card_names(node.other)
+    return []
+
+
+def _cardless(node: Node) -> bool:
+    """A plain value that is no card and holds none: ``none``, ``[]`` (lists of them)."""
+    if isinstance(node, ListLit):
+        return all(_cardless(i) for i in node.items)
+    if isinstance(node, Conditional):
+        return _cardless(node.then) and _cardless(node.other)
+    return _is_none(node)
 
 
 def _is_none(node: Node) -> bool:

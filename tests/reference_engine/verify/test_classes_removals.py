@@ -1,0 +1,111 @@
+"""Hostile removals and supply cards in the outputs of a verification by classes.
+
+The renaming argument of ``verify/classes.py`` needs every expression of the outputs to map by
+the renaming ``pi`` of the dealt cards to their class symbols. It does not when a card from the
+supply (``symbol('red1')``) meets a dealt card of the same face (equal in the deal, never in the
+class deal), here brought in by a branch of a condition whose other branch gives dealt cards;
+nor when one card is removed twice (``minus(hand, [played, played])``: in the deal the second
+removal finds nothing, in the class deal another card of the same class).
+
+Each variant adds to ``card-selection-arrow`` (scenario mini, [2, 1, 2]) an output whose promise
+the direct verification, card by card, finds false, but which every class deal satisfied before
+the fix: the verification by classes said "correct" (and secure) for a protocol that is not. It
+must refuse, with the file, the line and the key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from reference_engine.errors import ReductionRefused
+from reference_engine.registry import Library
+from reference_engine.verify import verify
+
+from .test_classes import table_of
+
+Variant = Callable[..., Library]
+ARROW = "card-selection-arrow"
+FOUND = "  found:\n    public: true\n"
+SUPPLY = "two branches giving dealt cards and other values"
+
+# (value, equals): each promise is false card by card when P_1 (or P_2) holds the red 1.
+HOSTILE = [
+    # a supply card removed from P_1's hand: P_1's red 1 is removed in the deal, no class card is
+    (
+        "sizes[1]",
+        "len(minus(part(cards, sizes, 1), ([symbol('red1')] if sizes[1] > 0 else part(cards, sizes, 2))))",
+    ),
+    # a loop variable that is a supply card, removed from P_2's hand
+    (
+        "sizes[2]",
+        "sum([len(without(part(cards, sizes, 2), c)) for c in ([symbol('red1')] if sizes[1] > 0"
+        " else part(cards, sizes, 1))])",
+    ),
+]
+
+
+def hostile(variant: Variant, value: str, equals: str) -> Library:
+    block = f'  extra:\n    public: true\n    value: "{value}"\n    equals: "{equals}"\n    doc: hostile\n'
+    return variant(ARROW, (FOUND, block + FOUND))
+
+
+def direct(lib: Library) -> tuple[bool, bool]:
+    report = verify(lib, lib.protocol(ARROW), {"sizes": (2, 1, 2), "draw": 1}, scenario="mini")
+    return report.correct, report.secure
+
+
+def refused(lib: Library, key: str, why: str) -> None:
+    with pytest.raises(ReductionRefused) as info:
+        verify(lib, lib.protocol(ARROW), None, table=table_of(lib, ARROW, "mini", [2, 1, 2]))
+    text = str(info.value)
+    assert "card-selection-arrow.yaml:" in text and key in text, text
+    assert "other than as a multiset" in text and why in text, text
+
+
+@pytest.mark.parametrize(("value", "equals"), HOSTILE, ids=["supply-card", "supply-loop"])
+def test_a_supply_card_beside_dealt_cards_is_refused(variant: Variant, value: str, equals: str) -> None:
+    lib = hostile(variant, value, equals)
+    assert direct(lib) == (False, True)
+    refused(lib, "outputs.extra.equals", SUPPLY)
+
+
+def test_a_supply_card_beside_a_dealt_card_in_a_choice_is_refused(variant: Variant) -> None:
+    lib = variant(
+        ARROW,
+        (
+            "[[c, 1] for c in part(cards, sizes, 1) if valid(c)]\n      if any(",
+            "[[c if sizes[1] > 0 else symbol('red1'), 1] for c in part(cards, sizes, 1) if valid(c)]"
+            "\n      if any(",
+        ),
+    )
+    refused(lib, "outputs.played.weighted", SUPPLY)
+
+
+TWICE = (
+    "[sorted(without(part(cards, sizes, 1), played)) if i == 1",
+    "[sorted(minus(part(cards, sizes, 1), [played, played])) if i == 1",
+)
+
+
+def test_a_card_removed_twice_is_refused(variant: Variant) -> None:
+    """``minus(hand, [played, played])`` is P_1's hand without the played card in every deal, so
+    card by card the protocol is correct; in a class deal where P_1 holds two valid cards it
+    removes both: the classes would say "not correct". A renaming that does not commute with
+    the expression: refused (a run that removed a second card of the class would pass)."""
+    lib = variant(ARROW, TWICE)
+    assert direct(lib) == (True, True)
+    refused(lib, "outputs.hands.equals", "a card that may be removed twice")
+
+
+def test_two_outputs_of_one_region_are_not_distinct_cards(variant: Variant) -> None:
+    """``kept`` read from the region ``played``: the same card, removed twice from the draw pile."""
+    lib = variant(ARROW, ("    cards: kept\n", "    cards: played\n"))
+    refused(lib, "outputs.hands.equals", "a card that may be removed twice")
+
+
+def test_distinct_outputs_of_distinct_regions_are_removed_together(library: Library) -> None:
+    """The protocol's own ``minus(part(cards, sizes, i), [played, kept])``: two regions, never one card."""
+    report = verify(library, library.protocol(ARROW), None, table=table_of(library, ARROW, "mini", [1, 1, 3]))
+    assert report.ok
