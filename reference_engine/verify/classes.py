@@ -54,17 +54,15 @@ and the key (``outputs.played.weighted``): ``[[part(cards, sizes, 1)[1], 1]]``, 
 symbol('red1')``, two dealt cards compared, a weight by a card's place in a hand, a function
 the discipline does not know (``count(hand, c)``) or the choice of several cards at once.
 
-Two things the renaming does not keep, refused wherever dealt cards are (weights, ``equals``,
-``uniform``): a card from the supply beside dealt cards (``c if x else symbol('red1')``, a
-list of them as a branch of a condition whose other branch is a list of dealt cards: a supply
-card may share a dealt card's face, equal in the deal and never in the class deal, so a
-removal, a comparison or a sum of weights would tell the two apart; only ``none`` and ``[]``
-may stand beside dealt cards), and one card removed twice (``minus(hand, [played, played])``:
-the second removal finds nothing in the deal but another card of the class in the class deal;
-several cards are removed together only when each is a distinct output read from its own
-region, which never hold the same card). The first once let a protocol whose promise is false
-on some deal pass as correct; the second made the classes disagree with the cards
-(``test_classes_removals.py``).
+Three things the renaming does not keep, refused wherever dealt cards are: ``part`` by other
+sizes than the hands' (``part(cards, [1, 4], 1)`` picks a card by its place in a hand, which
+the class deal orders by class); a supply card beside dealt cards (``c if x else
+symbol('red1')``: it may share a dealt card's face, equal in the deal, never in the class deal;
+only ``none`` and ``[]`` may stand beside them); one card removed twice (``minus(hand, [played,
+played])``: the second removal finds another card of the class in the class deal only; cards
+are removed together only when each is a distinct output read from its own region). The first
+two let a false promise pass as correct, the third made the classes disagree with the cards,
+before they were refused (``test_classes_hostile.py``).
 
 The precondition, checked and refused otherwise (:class:`~reference_engine.errors.ReductionRefused`):
 
@@ -331,6 +329,9 @@ def check_outputs(proto: Protocol) -> None:
         for o in proto.outputs.values()
         if o.cards is not None and o.choice is not None
     }
+    # each dealt input with the name of its sizes ('groups: sizes'): part() reads hands by them only
+    groups = {n: g.node.name for n in dealt if (g := proto.inputs[n].groups) and isinstance(g.node, Name)}
+    cards |= {"=" + n: s for n, s in groups.items()}
     context = set(proto.context)
     for out in proto.outputs.values():
         if out.weighted is not None:
@@ -399,8 +400,15 @@ def _expect_weights(
 
 def _env(dealt: set[str], cards: dict[str, str]) -> dict[str, str]:
     """The kinds of the names an output expression may read: the dealt cards (a list), the
-    outputs that are one chosen card; ``@name``: the region a card output is read from."""
-    return {n: LIST for n in dealt} | {n: CARD for n in cards} | {"@" + n: r for n, r in cards.items() if r}
+    outputs that are one chosen card; ``@name``: the region a card output is read from;
+    ``=input``: the name of the sizes that split a dealt input into hands (from ``cards``)."""
+    outs = {n: r for n, r in cards.items() if not n.startswith("=")}
+    return (
+        {n: LIST for n in dealt}
+        | {n: CARD for n in outs}
+        | {"@" + n: r for n, r in outs.items() if r}
+        | {n: s for n, s in cards.items() if n.startswith("=")}
+    )
 
 
 def _weights(node: Node, env: dict[str, str], context: set[str]) -> None:
@@ -482,6 +490,9 @@ def _kind(node: Node, env: dict[str, str], context: set[str]) -> str:
                     raise _Uses(f"{node.func}() removing a list")
             if node.func in ("without", "minus"):
                 _removal(node.func, node.args[0], node.args[1], env, context)
+            if node.func == "part" and not _hands(node, env):
+                # other sizes would pick cards by their place in a hand ('part(cards, [1, 4], 1)')
+                raise _Uses("part() of the dealt cards by other sizes than their hands'")
             return LIST
         if node.func in ("len", "exists") and kinds in ([LIST], [LISTS]):
             return PLAIN
@@ -608,6 +619,20 @@ def _dealt_or_none(node: Node, env: dict[str, str], context: set[str]) -> bool:
     return False
 
 
+def _hands(node: Call, env: dict[str, str]) -> bool:
+    """``part(cards, sizes, i)``: a dealt input split by its own sizes (``groups``), the i-th
+    owner's hand, whole; any other split would pick cards by their place in a hand, which the
+    class deal orders by class and the deal otherwise."""
+    xs, sizes = node.args[0], node.args[1]
+    return (
+        isinstance(xs, Name)
+        and env.get(xs.name) == LIST
+        and "~" + xs.name not in env
+        and isinstance(sizes, Name)
+        and env.get("=" + xs.name) == sizes.name
+    )
+
+
 def _card_names(node: Node) -> list[str]:
     """The names a removed item (a dealt card or none, :func:`_dealt_or_none`) may be."""
     if isinstance(node, Name):
@@ -656,6 +681,8 @@ def _bound(node: Comprehension, env: dict[str, str], context: set[str]) -> dict[
             k = _kind(clause, inner, context)
             var = node.variables[vi]
             vi += 1
+            for key in [key for key, v in inner.items() if key.startswith("=") and v == var]:
+                del inner[key]  # the hands' sizes renamed by the loop: part() no longer reads hands
             if k == PLAIN:
                 inner[var] = PLAIN
             elif k == LIST:

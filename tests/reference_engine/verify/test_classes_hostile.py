@@ -1,16 +1,18 @@
-"""Hostile removals and supply cards in the outputs of a verification by classes.
+"""Hostile outputs for a verification by classes: supply cards, removals twice, hands split otherwise.
 
 The renaming argument of ``verify/classes.py`` needs every expression of the outputs to map by
 the renaming ``pi`` of the dealt cards to their class symbols. It does not when a card from the
 supply (``symbol('red1')``) meets a dealt card of the same face (equal in the deal, never in the
 class deal), here brought in by a branch of a condition whose other branch gives dealt cards;
-nor when one card is removed twice (``minus(hand, [played, played])``: in the deal the second
-removal finds nothing, in the class deal another card of the same class).
+when one card is removed twice (``minus(hand, [played, played])``: in the deal the second
+removal finds nothing, in the class deal another card of the same class); nor when ``part``
+splits the dealt cards by other sizes than their hands' (``part(cards, [1, 4], 1)``: the first
+card of P_1's hand, by its place, which the class deal orders by class).
 
-Each variant adds to ``card-selection-arrow`` (scenario mini, [2, 1, 2]) an output whose promise
-the direct verification, card by card, finds false, but which every class deal satisfied before
-the fix: the verification by classes said "correct" (and secure) for a protocol that is not. It
-must refuse, with the file, the line and the key.
+Each variant changes ``card-selection-arrow`` (scenario mini, [2, 1, 2]) so that its promise is
+false card by card (the direct verification says so) but held on every class deal before the
+fix: the verification by classes said "correct" (and secure) for a protocol that is not. Each
+must be refused, with the file, the line and the key.
 """
 
 from __future__ import annotations
@@ -109,3 +111,33 @@ def test_distinct_outputs_of_distinct_regions_are_removed_together(library: Libr
     """The protocol's own ``minus(part(cards, sizes, i), [played, kept])``: two regions, never one card."""
     report = verify(library, library.protocol(ARROW), None, table=table_of(library, ARROW, "mini", [1, 1, 3]))
     assert report.ok
+
+
+HANDS = "[sorted(without(part(cards, sizes, 1), played)) if i == 1"
+PART = "part() of the dealt cards by other sizes than their hands'"
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        "part(cards, [1, sum(sizes) - 1], 1)",  # the first dealt card: P_1's first, by its place
+        "part(part(cards, sizes, 1), [1, sizes[1] - 1], 1)",  # the same, from P_1's hand
+        "[part(cards, sizes, 1) for sizes in [[1, 4]]][1]",  # the sizes renamed by a loop
+    ],
+    ids=["other-sizes", "part-of-part", "renamed-sizes"],
+)
+def test_a_hand_split_by_other_sizes_is_refused(variant: Variant, first: str) -> None:
+    """P_1's hand back as "its first card" when it had a valid one: in every class deal the card
+    left is the first one (the classes lie sorted in a hand, the one played is the valid one or
+    either of two alike); card by card it is not (R1 and Y5: either may be left)."""
+    lib = variant(
+        ARROW,
+        (
+            HANDS,
+            f"[({first} if any(valid(c) for c in part(cards, sizes, 1))"
+            " else part(cards, sizes, 1)) if i == 1",
+        ),
+    )
+    if "for sizes" not in first:
+        assert direct(lib) == (False, True)
+    refused(lib, "outputs.hands.equals", PART)
