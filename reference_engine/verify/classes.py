@@ -683,6 +683,7 @@ def _bound(node: Comprehension, env: dict[str, str], context: set[str]) -> dict[
             vi += 1
             for key in [key for key, v in inner.items() if key.startswith("=") and v == var]:
                 del inner[key]  # the hands' sizes renamed by the loop: part() no longer reads hands
+            inner.pop("@" + var, None)  # an output's name for a loop variable: no region of its own
             if k == PLAIN:
                 inner[var] = PLAIN
             elif k == LIST:

@@ -107,6 +107,19 @@ def test_two_outputs_of_one_region_are_not_distinct_cards(variant: Variant) -> N
     refused(lib, "outputs.hands.equals", "a card that may be removed twice")
 
 
+def test_a_loop_variable_named_as_an_output_is_no_output(variant: Variant) -> None:
+    """``played`` renamed by a loop over the draw pile: it may be the card ``kept`` too."""
+    lib = variant(
+        ARROW,
+        (
+            "(sorted(minus(part(cards, sizes, i), [played, kept])) if i == len(sizes) - discard",
+            "(sorted([x for played in part(cards, sizes, i)"
+            " for x in minus(part(cards, sizes, i), [played, kept])]) if i == len(sizes) - discard",
+        ),
+    )
+    refused(lib, "outputs.hands.equals", "a card that may be removed twice")
+
+
 def test_distinct_outputs_of_distinct_regions_are_removed_together(library: Library) -> None:
     """The protocol's own ``minus(part(cards, sizes, i), [played, kept])``: two regions, never one card."""
     report = verify(library, library.protocol(ARROW), None, table=table_of(library, ARROW, "mini", [1, 1, 3]))
