@@ -154,3 +154,20 @@ def test_a_hand_split_by_other_sizes_is_refused(variant: Variant, first: str) ->
     if "for sizes" not in first:
         assert direct(lib) == (False, True)
     refused(lib, "outputs.hands.equals", PART)
+
+
+def test_a_draw_from_the_wrong_owner_fails_correct_both_ways(variant: Variant) -> None:
+    """The first sleeve of P_2 drawn instead of the draw pile's: the first column with a property
+    is still drawn at random (the same owner card shows), and the promise (a card of the draw
+    pile) is false both ways."""
+    lib = variant(
+        ARROW,
+        (
+            "M[2, j] == theta(pile)\n            and not any(M[2, i] == theta(pile) for i",
+            "M[2, j] == theta(2)\n            and not any(M[2, i] == theta(2) for i",
+        ),
+    )
+    proto = lib.protocol(ARROW)
+    direct = verify(lib, proto, {"sizes": (1, 1, 3), "draw": 1}, scenario="mini")
+    classes = verify(lib, proto, None, table=table_of(lib, ARROW, "mini", [1, 1, 3]))
+    assert (direct.correct, direct.secure) == (classes.correct, classes.secure) == (False, True)
