@@ -54,15 +54,10 @@ and the key (``outputs.played.weighted``): ``[[part(cards, sizes, 1)[1], 1]]``, 
 symbol('red1')``, two dealt cards compared, a weight by a card's place in a hand, a function
 the discipline does not know (``count(hand, c)``) or the choice of several cards at once.
 
-Three things the renaming does not keep, refused wherever dealt cards are: ``part`` by other
-sizes than the hands' (``part(cards, [1, 4], 1)`` picks a card by its place in a hand, which
-the class deal orders by class); a supply card beside dealt cards (``c if x else
-symbol('red1')``: it may share a dealt card's face, equal in the deal, never in the class deal;
-only ``none`` and ``[]`` may stand beside them); one card removed twice (``minus(hand, [played,
-played])``: the second removal finds another card of the class in the class deal only; cards
-are removed together only when each is a distinct output read from its own region). The first
-two let a false promise pass as correct, the third made the classes disagree with the cards,
-before they were refused (``test_classes_hostile.py``).
+Refused too, as the renaming does not keep them (docs/verification.md, ``test_classes_hostile.py``):
+``part`` by other sizes than the hands' (a card by its place); a supply card beside dealt cards
+or as a card output's choice (it may share a dealt card's face: equal in the deal, never in the
+class deal); one card removed twice (``minus(hand, [played, played])``).
 
 The precondition, checked and refused otherwise (:class:`~reference_engine.errors.ReductionRefused`):
 
@@ -342,6 +337,9 @@ def check_outputs(proto: Protocol) -> None:
             kind = _expect(
                 proto, out.path + (key,), expr.node, dealt, cards, context, (PLAIN, LIST, CARD, LISTS)
             )
+            if key == "uniform" and out.name in cards and kind == PLAIN and not _cardless(expr.node):
+                why = f"output {out.name} may be a card from the supply (only dealt cards or none)"
+                raise ReductionRefused(why, proto.src.problem(out.path + (key,), why))
             if kind != PLAIN and out.cards is not None and out.decode not in ("cards", "card"):
                 why = (
                     f"output {out.name} compares dealt cards in an order ({out.decode}): only a "
@@ -383,7 +381,8 @@ def _expect_weights(
     path = out.path + ("weighted",)
     assert out.weighted is not None
     try:
-        _weights(out.weighted.node, _env(dealt, cards), context)
+        # a card output's choices are dealt cards or none ("#card"): its value is removed as one
+        _weights(out.weighted.node, _env(dealt, cards) | ({"#card": CARD} if out.cards else {}), context)
     except _Uses as exc:
         why = (
             f"output {out.name}'s weights use the dealt cards other than as a multiset ({exc}): "
@@ -399,16 +398,11 @@ def _expect_weights(
 
 
 def _env(dealt: set[str], cards: dict[str, str]) -> dict[str, str]:
-    """The kinds of the names an output expression may read: the dealt cards (a list), the
-    outputs that are one chosen card; ``@name``: the region a card output is read from;
-    ``=input``: the name of the sizes that split a dealt input into hands (from ``cards``)."""
-    outs = {n: r for n, r in cards.items() if not n.startswith("=")}
-    return (
-        {n: LIST for n in dealt}
-        | {n: CARD for n in outs}
-        | {"@" + n: r for n, r in outs.items() if r}
-        | {n: s for n, s in cards.items() if n.startswith("=")}
-    )
+    """The kinds of the names outputs read: dealt cards, card outputs (``@name``: their region);
+    ``=input``: the name of the sizes that split a dealt input into hands."""
+    env = {n: LIST for n in dealt} | {n: CARD for n in cards if n[0] != "="}
+    env |= {"@" + n: r for n, r in cards.items() if r and n[0] != "="}
+    return env | {k: v for k, v in cards.items() if k[0] == "="}
 
 
 def _weights(node: Node, env: dict[str, str], context: set[str]) -> None:
@@ -431,6 +425,7 @@ def _weights(node: Node, env: dict[str, str], context: set[str]) -> None:
             _weights(part, env, context)
     else:
         _plain(node, env, context, "the weights")
+        _no_supply(node, env)
 
 
 def _pair(node: Node, env: dict[str, str], context: set[str]) -> None:
@@ -438,11 +433,21 @@ def _pair(node: Node, env: dict[str, str], context: set[str]) -> None:
     weight plain (a count, a game function of the card: never its name or place)."""
     if not isinstance(node, ListLit) or len(node.items) != 2:
         _plain(node, env, context, "a [choice, weight] pair")
+        _no_supply(node, env)
         return
     choice, weight = node.items
-    if _kind(choice, env, context) not in (CARD, PLAIN):
+    kind = _kind(choice, env, context)
+    if kind not in (CARD, PLAIN):
         raise _Uses("a choice of several dealt cards")
+    if kind == PLAIN:
+        _no_supply(choice, env)
     _plain(weight, env, context, "a weight")
+
+
+def _no_supply(node: Node, env: dict[str, str]) -> None:
+    """A card output's plain choice is none (a supply card would be removed as a dealt one)."""
+    if "#card" in env and not _cardless(node):
+        raise _Uses("a card output that may be a card from the supply (only dealt cards or none)")
 
 
 class _Uses(Exception):
@@ -514,8 +519,7 @@ def _kind(node: Node, env: dict[str, str], context: set[str]) -> str:
         if a != b and PLAIN not in (a, b):
             raise _Uses("two branches giving different kinds of dealt cards")
         if a != b and not _cardless(node.then if a == PLAIN else node.other):
-            # a card from the supply may share a dealt card's face: equal in the deal, never in
-            # the class deal (a removal, a comparison, a sum of weights would tell them apart)
+            # a supply card may share a dealt card's face: equal in the deal, never in the class deal
             raise _Uses("two branches giving dealt cards and other values (other than none or [])")
         return a if a != PLAIN else b
     if isinstance(node, Chain):
@@ -561,9 +565,8 @@ def _removal(func: str, source: Node, gone: Node, env: dict[str, str], context: 
     and owners (``pi(without(xs, c)) = without(pi(xs), pi(c))`` as multisets) when ``xs`` is
     *whole*: with each dealt card it holds every card of the same owner and class (a hand, the
     cards of a hand that pass a plain test, ...), and each card removed is a dealt card or
-    none. Then a removed card is in ``xs`` exactly when its class symbol is in ``pi(xs)``. A
-    card from the supply (``symbol('red5')``) may share its face with a dealt card, which the
-    class deal renames: never removed."""
+    none (each once). Then a removed card is in ``xs`` exactly when its class symbol is in
+    ``pi(xs)``. A supply card (``symbol('red5')``) may share a dealt card's face: never removed."""
     if not _whole(source, env, context):
         raise _Uses(f"{func}() from a list that is not every card of some owners' classes")
     items = gone.items if func == "minus" and isinstance(gone, ListLit) else [gone]
@@ -576,9 +579,8 @@ def _removal(func: str, source: Node, gone: Node, env: dict[str, str], context: 
             raise _Uses(f"{func}() removing a card that may not be a dealt card")
     names = [_card_names(item) for item in items]
     if sum(1 for n in names if n) > 1:
-        # Two removals of one card: the second finds nothing in the deal, but another card of
-        # the same class in the class deal. Distinct outputs read from distinct regions never
-        # hold the same card (a card lies in one place); loop variables may.
+        # one card removed twice finds another of its class in the class deal only; distinct
+        # outputs of distinct regions never hold the same card (loop variables may)
         regions = [env.get("@" + n) for ns in names for n in ns]
         if None in regions or len(set(regions)) != len(regions):
             raise _Uses(
@@ -620,9 +622,7 @@ def _dealt_or_none(node: Node, env: dict[str, str], context: set[str]) -> bool:
 
 
 def _hands(node: Call, env: dict[str, str]) -> bool:
-    """``part(cards, sizes, i)``: a dealt input split by its own sizes (``groups``), the i-th
-    owner's hand, whole; any other split would pick cards by their place in a hand, which the
-    class deal orders by class and the deal otherwise."""
+    """``part(cards, sizes, i)``: a dealt input split by its own sizes (``groups``): a hand."""
     xs, sizes = node.args[0], node.args[1]
     return (
         isinstance(xs, Name)

@@ -22,7 +22,7 @@ from collections.abc import Callable
 import pytest
 
 from reference_engine.errors import ReductionRefused
-from reference_engine.registry import Library
+from reference_engine.registry import Library, rulesets_dir
 from reference_engine.verify import verify
 
 from .test_classes import table_of
@@ -171,3 +171,67 @@ def test_a_draw_from_the_wrong_owner_fails_correct_both_ways(variant: Variant) -
     direct = verify(lib, proto, {"sizes": (1, 1, 3), "draw": 1}, scenario="mini")
     classes = verify(lib, proto, None, table=table_of(lib, ARROW, "mini", [1, 1, 3]))
     assert (direct.correct, direct.secure) == (classes.correct, classes.secure) == (False, True)
+
+
+# --------------------------------------------------------------------------- card outputs
+
+SUPPLY_OUTPUTS = """outputs:
+  played:
+    cards: fake
+    encoding: card
+    public: true
+    weighted: "[[symbol('red1'), 1]]"
+    doc: a card from the supply
+  found:
+    public: true
+    value: "found"
+    equals: "any(valid(c) for c in part(cards, sizes, 1))"
+    doc: whether P_1 has a valid card
+  hands:
+    cards: "[hand(i) for i in 1..len(sizes)]"
+    encoding: cards
+    equals: "[sorted(without(part(cards, sizes, i), played)) for i in 1..len(sizes)]"
+    doc: every hand without the played card
+
+"""
+FAKE = """  - step: 13
+    say: "The played card back to P_1; a red 1 from the supply is played instead."
+    do:
+      - if: "exists('played')"
+        then:
+          - return: {cards: "played", to: 1}
+      - place:
+          fake: "[new(symbol('red1'))]"
+"""
+END = '    table: {during: "10"}\n'
+
+
+def supply_output(variant: Variant, played: str) -> Library:
+    text = (rulesets_dir() / "protocols" / f"{ARROW}.yaml").read_text(encoding="utf-8")
+    outputs = text[text.index("outputs:\n") : text.index("expect:\n")]
+    new = SUPPLY_OUTPUTS.replace("""    weighted: "[[symbol('red1'), 1]]"\n""", played)
+    return variant(
+        ARROW,
+        (outputs, new),
+        (END, END + "\n" + FAKE),
+        ("default: 1\n    min: 0\n    max: 1", "default: 0\n    min: 0\n    max: 1"),
+    )
+
+
+@pytest.mark.parametrize(
+    "played",
+    ["""    weighted: "[[symbol('red1'), 1]]"\n""", """    uniform: "[symbol('red1')]"\n"""],
+    ids=["weighted", "uniform"],
+)
+def test_a_card_output_from_the_supply_is_refused(variant: Variant, played: str) -> None:
+    """The output ``played`` is a red 1 from the supply, removed from the hands: card by card it
+    removes P_i's red 1 (which the run does not), in the class deal nothing. Before the fix the
+    classes said correct and secure; the card by card check, not correct."""
+    lib = supply_output(variant, played)
+    report = verify(lib, lib.protocol(ARROW), {"sizes": (1, 1, 3)}, scenario="mini")
+    assert (report.correct, report.secure) == (False, True)
+    key = "outputs.played.weighted" if "weighted" in played else "outputs.played.uniform"
+    with pytest.raises(ReductionRefused) as info:
+        verify(lib, lib.protocol(ARROW), None, table=table_of(lib, ARROW, "mini", [1, 1, 3]))
+    text = str(info.value)
+    assert key in text and "may be a card from the supply" in text, text
