@@ -54,6 +54,11 @@ and the key (``outputs.played.weighted``): ``[[part(cards, sizes, 1)[1], 1]]``, 
 symbol('red1')``, two dealt cards compared, a weight by a card's place in a hand, a function
 the discipline does not know (``count(hand, c)``) or the choice of several cards at once.
 
+Refused too, as the renaming does not keep them (docs/verification.md, ``test_classes_hostile.py``):
+``part`` by other sizes than the hands' (a card by its place); a supply card beside dealt cards
+or as a card output's choice (it may share a dealt card's face: equal in the deal, never in the
+class deal); one card removed twice (``minus(hand, [played, played])``).
+
 The precondition, checked and refused otherwise (:class:`~reference_engine.errors.ReductionRefused`):
 
 * at run time, a decision reads a dealt card's face only as the argument of a game function
@@ -313,7 +318,15 @@ def check_outputs(proto: Protocol) -> None:
             "deal of the cards, admissible or not, so their count would not be the deals checked"
         )
         raise ReductionRefused(why, proto.src.problem(("admissible",), why))
-    cards = {o.name for o in proto.outputs.values() if o.cards is not None and o.choice is not None}
+    # the outputs that are one chosen card, each with its region when it is read from one by name
+    cards = {
+        o.name: o.cards.name or ""
+        for o in proto.outputs.values()
+        if o.cards is not None and o.choice is not None
+    }
+    # each dealt input with the name of its sizes ('groups: sizes'): part() reads hands by them only
+    groups = {n: g.node.name for n in dealt if (g := proto.inputs[n].groups) and isinstance(g.node, Name)}
+    cards |= {"=" + n: s for n, s in groups.items()}
     context = set(proto.context)
     for out in proto.outputs.values():
         if out.weighted is not None:
@@ -324,6 +337,9 @@ def check_outputs(proto: Protocol) -> None:
             kind = _expect(
                 proto, out.path + (key,), expr.node, dealt, cards, context, (PLAIN, LIST, CARD, LISTS)
             )
+            if key == "uniform" and out.name in cards and kind == PLAIN and not _cardless(expr.node):
+                why = f"output {out.name} may be a card from the supply (only dealt cards or none)"
+                raise ReductionRefused(why, proto.src.problem(out.path + (key,), why))
             if kind != PLAIN and out.cards is not None and out.decode not in ("cards", "card"):
                 why = (
                     f"output {out.name} compares dealt cards in an order ({out.decode}): only a "
@@ -337,12 +353,12 @@ def _expect(
     path: tuple[Any, ...],
     node: Node,
     dealt: set[str],
-    cards: set[str],
+    cards: dict[str, str],
     context: set[str],
     allowed: tuple[str, ...],
 ) -> str:
     try:
-        kind = _kind(node, {n: LIST for n in dealt} | {n: CARD for n in cards}, context)
+        kind = _kind(node, _env(dealt, cards), context)
     except _Uses as exc:
         why = (
             f"it uses the dealt cards other than as a multiset ({exc}): its answer could depend "
@@ -356,7 +372,7 @@ def _expect(
 
 
 def _expect_weights(
-    proto: Protocol, out: OutputDecl, dealt: set[str], cards: set[str], context: set[str]
+    proto: Protocol, out: OutputDecl, dealt: set[str], cards: dict[str, str], context: set[str]
 ) -> None:
     """A ``weighted`` output's side of the precondition (module docs, "Weighted choices"): its
     expression is a list of ``[choice, weight]`` pairs built only by :func:`_weights`' rules,
@@ -365,7 +381,8 @@ def _expect_weights(
     path = out.path + ("weighted",)
     assert out.weighted is not None
     try:
-        _weights(out.weighted.node, {n: LIST for n in dealt} | {n: CARD for n in cards}, context)
+        # a card output's choices are dealt cards or none ("#card"): its value is removed as one
+        _weights(out.weighted.node, _env(dealt, cards) | ({"#card": CARD} if out.cards else {}), context)
     except _Uses as exc:
         why = (
             f"output {out.name}'s weights use the dealt cards other than as a multiset ({exc}): "
@@ -378,6 +395,14 @@ def _expect_weights(
             "choice of one card (or none) is checked by classes"
         )
         raise ReductionRefused(why, proto.src.problem(out.path, why))
+
+
+def _env(dealt: set[str], cards: dict[str, str]) -> dict[str, str]:
+    """The kinds of the names outputs read: dealt cards, card outputs (``@name``: their region);
+    ``=input``: the name of the sizes that split a dealt input into hands."""
+    env = {n: LIST for n in dealt} | {n: CARD for n in cards if n[0] != "="}
+    env |= {"@" + n: r for n, r in cards.items() if r and n[0] != "="}
+    return env | {k: v for k, v in cards.items() if k[0] == "="}
 
 
 def _weights(node: Node, env: dict[str, str], context: set[str]) -> None:
@@ -400,6 +425,7 @@ def _weights(node: Node, env: dict[str, str], context: set[str]) -> None:
             _weights(part, env, context)
     else:
         _plain(node, env, context, "the weights")
+        _no_supply(node, env)
 
 
 def _pair(node: Node, env: dict[str, str], context: set[str]) -> None:
@@ -407,11 +433,21 @@ def _pair(node: Node, env: dict[str, str], context: set[str]) -> None:
     weight plain (a count, a game function of the card: never its name or place)."""
     if not isinstance(node, ListLit) or len(node.items) != 2:
         _plain(node, env, context, "a [choice, weight] pair")
+        _no_supply(node, env)
         return
     choice, weight = node.items
-    if _kind(choice, env, context) not in (CARD, PLAIN):
+    kind = _kind(choice, env, context)
+    if kind not in (CARD, PLAIN):
         raise _Uses("a choice of several dealt cards")
+    if kind == PLAIN:
+        _no_supply(choice, env)
     _plain(weight, env, context, "a weight")
+
+
+def _no_supply(node: Node, env: dict[str, str]) -> None:
+    """A card output's plain choice is none (a supply card would be removed as a dealt one)."""
+    if "#card" in env and not _cardless(node):
+        raise _Uses("a card output that may be a card from the supply (only dealt cards or none)")
 
 
 class _Uses(Exception):
@@ -459,6 +495,9 @@ def _kind(node: Node, env: dict[str, str], context: set[str]) -> str:
                     raise _Uses(f"{node.func}() removing a list")
             if node.func in ("without", "minus"):
                 _removal(node.func, node.args[0], node.args[1], env, context)
+            if node.func == "part" and not _hands(node, env):
+                # other sizes would pick cards by their place in a hand ('part(cards, [1, 4], 1)')
+                raise _Uses("part() of the dealt cards by other sizes than their hands'")
             return LIST
         if node.func in ("len", "exists") and kinds in ([LIST], [LISTS]):
             return PLAIN
@@ -479,6 +518,9 @@ def _kind(node: Node, env: dict[str, str], context: set[str]) -> str:
         a, b = _kind(node.then, env, context), _kind(node.other, env, context)
         if a != b and PLAIN not in (a, b):
             raise _Uses("two branches giving different kinds of dealt cards")
+        if a != b and not _cardless(node.then if a == PLAIN else node.other):
+            # a supply card may share a dealt card's face: equal in the deal, never in the class deal
+            raise _Uses("two branches giving dealt cards and other values (other than none or [])")
         return a if a != PLAIN else b
     if isinstance(node, Chain):
         kinds = [_kind(node.first, env, context)] + [_kind(n, env, context) for _, n in node.rest]
@@ -523,9 +565,8 @@ def _removal(func: str, source: Node, gone: Node, env: dict[str, str], context: 
     and owners (``pi(without(xs, c)) = without(pi(xs), pi(c))`` as multisets) when ``xs`` is
     *whole*: with each dealt card it holds every card of the same owner and class (a hand, the
     cards of a hand that pass a plain test, ...), and each card removed is a dealt card or
-    none. Then a removed card is in ``xs`` exactly when its class symbol is in ``pi(xs)``. A
-    card from the supply (``symbol('red5')``) may share its face with a dealt card, which the
-    class deal renames: never removed."""
+    none (each once). Then a removed card is in ``xs`` exactly when its class symbol is in
+    ``pi(xs)``. A supply card (``symbol('red5')``) may share a dealt card's face: never removed."""
     if not _whole(source, env, context):
         raise _Uses(f"{func}() from a list that is not every card of some owners' classes")
     items = gone.items if func == "minus" and isinstance(gone, ListLit) else [gone]
@@ -536,6 +577,16 @@ def _removal(func: str, source: Node, gone: Node, env: dict[str, str], context: 
     for item in items:
         if not _dealt_or_none(item, env, context):
             raise _Uses(f"{func}() removing a card that may not be a dealt card")
+    names = [_card_names(item) for item in items]
+    if sum(1 for n in names if n) > 1:
+        # one card removed twice finds another of its class in the class deal only; distinct
+        # outputs of distinct regions never hold the same card (loop variables may)
+        regions = [env.get("@" + n) for ns in names for n in ns]
+        if None in regions or len(set(regions)) != len(regions):
+            raise _Uses(
+                f"{func}() of a card that may be removed twice (only distinct outputs, each "
+                "read from its own region, may be removed together)"
+            )
 
 
 def _whole(node: Node, env: dict[str, str], context: set[str]) -> bool:
@@ -570,6 +621,36 @@ def _dealt_or_none(node: Node, env: dict[str, str], context: set[str]) -> bool:
     return False
 
 
+def _hands(node: Call, env: dict[str, str]) -> bool:
+    """``part(cards, sizes, i)``: a dealt input split by its own sizes (``groups``): a hand."""
+    xs, sizes = node.args[0], node.args[1]
+    return (
+        isinstance(xs, Name)
+        and env.get(xs.name) == LIST
+        and "~" + xs.name not in env
+        and isinstance(sizes, Name)
+        and env.get("=" + xs.name) == sizes.name
+    )
+
+
+def _card_names(node: Node) -> list[str]:
+    """The names a removed item (a dealt card or none, :func:`_dealt_or_none`) may be."""
+    if isinstance(node, Name):
+        return [node.name]
+    if isinstance(node, Conditional):
+        return _card_names(node.then) + _card_names(node.other)
+    return []
+
+
+def _cardless(node: Node) -> bool:
+    """A plain value that is no card and holds none: ``none``, ``[]`` (lists of them)."""
+    if isinstance(node, ListLit):
+        return all(_cardless(i) for i in node.items)
+    if isinstance(node, Conditional):
+        return _cardless(node.then) and _cardless(node.other)
+    return _is_none(node)
+
+
 def _is_none(node: Node) -> bool:
     return isinstance(node, Const) and node.value is None
 
@@ -600,6 +681,9 @@ def _bound(node: Comprehension, env: dict[str, str], context: set[str]) -> dict[
             k = _kind(clause, inner, context)
             var = node.variables[vi]
             vi += 1
+            for key in [key for key, v in inner.items() if key.startswith("=") and v == var]:
+                del inner[key]  # the hands' sizes renamed by the loop: part() no longer reads hands
+            inner.pop("@" + var, None)  # an output's name for a loop variable: no region of its own
             if k == PLAIN:
                 inner[var] = PLAIN
             elif k == LIST:
