@@ -291,3 +291,19 @@ def test_removals_that_renaming_does_not_keep_are_refused(variant: Variant, hand
         verify(lib, lib.protocol(ARROW), None, table=table_of(lib, ARROW, "mini", [1, 1, 3]))
     text = str(info.value)
     assert "outputs.hands.equals" in text and why in text, text
+
+
+def test_a_lottery_that_shows_a_bit_fails_secure_both_ways(variant: Variant) -> None:
+    """The knockout lottery turns over the left sleeve's arrow of each match before its half
+    turn: whether one of P_1's cards (a uniformly random one) may be played shows. The classes
+    (the lottery run on a lazily scrambled block of P_1's sleeves) find it like the direct
+    verification."""
+    lib = variant(
+        "knockout-lottery",
+        (
+            '                  - place:\n                      "P[2, alive[2 * i - 1]]": "new(down)"\n',
+            '                  - place:\n                      "P[2, alive[2 * i - 1]]": "new(down)"\n'
+            "              - turn: U\n              - turn: U\n",
+        ),
+    )
+    assert agree(lib, "sevens-mini", [2, 2, 1], 0) == (True, False)
