@@ -375,6 +375,63 @@ def test_a_kept_pdf_text_is_read_again_when_the_bytes_change_or_the_entry_is_dam
     assert pdftext.page_texts(path) == ("a text the other worker kept",)  # the same bytes: taken
 
 
+def test_a_pdf_text_is_pypdfs_own_without_the_pages_paths(
+    default_kit: tuple[Path, dict[str, Any]], tmp_path: Path
+) -> None:
+    """tests/kitgen/pdftext.py reads a page without its numeric-only non-text operations (paths,
+    line style, colours): the text is pypdf's own, character for character, on the default
+    booklet's three pages with the most drawing and on a page whose strings look like paths; only
+    numbers and those operators are taken out; a stream with a nested string or an inline image is
+    read as it is."""
+    import io
+
+    from pypdf import PdfReader
+    from reportlab.pdfgen.canvas import Canvas
+
+    from tests.kitgen import pdftext
+
+    def both(data: bytes, numbers: list[int]) -> None:
+        for n in numbers:
+            theirs = PdfReader(io.BytesIO(data)).pages[n].extract_text() or ""
+            assert pdftext._text(PdfReader(io.BytesIO(data)).pages[n]) == theirs, n
+
+    booklet = (default_kit[0] / "booklet.pdf").read_bytes()
+    streams = [page.get_contents().get_data() for page in PdfReader(io.BytesIO(booklet)).pages]
+    left_out = [len(s) - len(pdftext.text_operations(s) or s) for s in streams]
+    drawn = sorted(range(len(streams)), key=lambda i: -left_out[i])[:3]
+    assert all(left_out[i] > len(streams[i]) / 2 for i in drawn)  # most of those pages is drawing
+    both(booklet, drawn)
+
+    canvas = Canvas(str(tmp_path / "hostile.pdf"), invariant=True)
+    canvas.setFillColorRGB(0.2, 0.4, 0.6)
+    canvas.rect(50, 50, 100, 60, fill=1)
+    canvas.drawString(72, 700, "0 0 m 1 2 l f S (h) W n re 3 g <0041> % c")
+    canvas.setDash([3, 2], 0)
+    canvas.line(72, 690, 300, 690)
+    text = canvas.beginText(72, 650)
+    text.textLines("two\nlines b* B* f* rg RG")
+    canvas.drawText(text)
+    canvas.save()
+    hostile = (tmp_path / "hostile.pdf").read_bytes()
+    stream = PdfReader(io.BytesIO(hostile)).pages[0].get_contents().get_data()
+    assert b" re" in stream and len(pdftext.text_operations(stream) or stream) < len(
+        stream
+    )  # read without them
+    both(hostile, [0])
+    assert "0 0 m 1 2 l f S (h) W n re 3 g <0041> % c" in pdftext._text(
+        PdfReader(io.BytesIO(hostile)).pages[0]
+    )
+
+    kept = pdftext.text_operations(
+        b"q 1 0 0 1 5 5 cm 10 20 m 30 40 l S /F1 gs [3 2] 0 d BT (0 0 m f) Tj ET Q"
+    )
+    assert (
+        kept is not None and kept.split() == b"q 1 0 0 1 5 5 cm /F1 gs [3 2] 0 d BT (0 0 m f) Tj ET Q".split()
+    )
+    assert pdftext.text_operations(b"BT (a (nested) string) Tj ET") is None
+    assert pdftext.text_operations(b"q BI /W 1 /H 1 /BPC 8 /CS /G ID \x00 EI Q") is None
+
+
 def test_the_kit_passes_the_page_check(default_kit: tuple[Path, dict[str, Any]]) -> None:
     """Every page of every PDF: fonts embedded, no text over text or off the page, no text within
     the profile's safe margin of a card's cut line or 2.5 mm of a label's edge, no crop mark or cut
