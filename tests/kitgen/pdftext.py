@@ -48,7 +48,7 @@ def page_texts(path: Path | str) -> tuple[str, ...]:
     if found is None:
         found = _stored(key)
         if found is None:
-            found = tuple(_text(page) for page in PdfReader(io.BytesIO(data)).pages)
+            found = tuple(page_text(page) for page in PdfReader(io.BytesIO(data)).pages)
             _store(key, found)
         _KEPT[key] = found
     return found
@@ -77,7 +77,7 @@ def text_operations(content: bytes) -> bytes | None:
     return _LEFT_OUT.sub(lambda m: m.group(1) or b"", content)
 
 
-def _text(page: PageObject) -> str:
+def page_text(page: PageObject) -> str:
     """``page.extract_text() or ""``, the page read with :func:`text_operations`' stream."""
     contents = page.get_contents()
     kept = text_operations(contents.get_data()) if contents is not None else None

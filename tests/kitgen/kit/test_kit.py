@@ -393,7 +393,7 @@ def test_a_pdf_text_is_pypdfs_own_without_the_pages_paths(
     def both(data: bytes, numbers: list[int]) -> None:
         for n in numbers:
             theirs = PdfReader(io.BytesIO(data)).pages[n].extract_text() or ""
-            assert pdftext._text(PdfReader(io.BytesIO(data)).pages[n]) == theirs, n
+            assert pdftext.page_text(PdfReader(io.BytesIO(data)).pages[n]) == theirs, n
 
     booklet = (default_kit[0] / "booklet.pdf").read_bytes()
     streams = [page.get_contents().get_data() for page in PdfReader(io.BytesIO(booklet)).pages]
@@ -418,7 +418,7 @@ def test_a_pdf_text_is_pypdfs_own_without_the_pages_paths(
         stream
     )  # read without them
     both(hostile, [0])
-    assert "0 0 m 1 2 l f S (h) W n re 3 g <0041> % c" in pdftext._text(
+    assert "0 0 m 1 2 l f S (h) W n re 3 g <0041> % c" in pdftext.page_text(
         PdfReader(io.BytesIO(hostile)).pages[0]
     )
 
