@@ -12,8 +12,9 @@ end of the stack: numbers left before a path operator change nothing). Strings, 
 dictionaries' opening brackets and comments are matched whole first, so nothing inside them is
 taken out, and an operator is taken out only where it starts a token. A stream that holds a
 string with an unescaped parenthesis (a nested string the pattern cannot match whole) or an inline
-image (binary data) is left as it is. tests/kitgen/paper/test_textstream.py compares the glyphs
-read either way on every page of a kit's PDFs and on hostile streams.
+image (binary data) is left as it is. tests/kitgen/paper/test_pagepixels.py compares the glyphs
+read this way with pdfplumber's own on the kits' reference pages, tests/kitgen/paper/test_textstream.py
+on a page whose strings look like paths (and 968 pages of 149 kit PDFs agreed at stop 57).
 """
 
 from __future__ import annotations
