@@ -374,11 +374,14 @@ def check_pdf(
         numbers = range(1, len(pdf.pages) + 1) if pages is None else pages
         for n in numbers:
             page = pdf.pages[n - 1]
+            # The cut lines first: a card page's shapes are read whole (pdfplumber's objects), and its
+            # glyphs then come from the same reading; a page without them has only its glyphs read,
+            # without its paths (pagepixels.page_chars).
+            rects = cuts(n, page) if cuts is not None else None
             chars = [c for c in page_chars(page) if c["text"].strip()]
             frame = page_frame(page)
             found += overlaps(chars, path.name, n)
             found += outside(chars, frame.box, path.name, n)
-            rects = cuts(n, page) if cuts is not None else None
             if rects:
                 margin = margin_mm * MM
                 found += near_cuts(chars, rects, margin, path.name, n)

@@ -20,12 +20,14 @@ import os
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, TypedDict, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypedDict, TypeVar, cast
 
 from PIL import Image, ImageChops
 
 from ..core.colour import AA, contrast, hex_of
+from .textstream import without_paths
 
 if TYPE_CHECKING:
     from pdfplumber.page import Page
@@ -116,8 +118,67 @@ def _glyph_values(page: Page) -> list[tuple[object, ...]]:
                     )
                 )
 
-    walk(page.layout._objs)
+    walk(_glyph_layout(page)._objs)
     return out
+
+
+def _glyph_layout(page: Page) -> Any:
+    """The page's layout as pdfplumber makes it (``page.layout``: no layout analysis), read from
+    its content streams without their paths (:mod:`kitgen.paper.textstream`): the same glyphs, a
+    third to a half of the parsing. A page whose layout pdfplumber has made already, or a PDF opened
+    with layout analysis (which groups what it reads), gives pdfplumber's own; pdfplumber's own is
+    not replaced, so a check that asks for the page's shapes later gets them all."""
+    from pdfplumber.page import PDFPageAggregatorWithMarkedContent
+    from pdfplumber.utils.exceptions import PdfminerException
+
+    if hasattr(page, "_layout") or page.pdf.laparams is not None:
+        return page.layout
+    device = PDFPageAggregatorWithMarkedContent(page.pdf.rsrcmgr, pageno=page.page_number, laparams=None)
+    try:
+        _glyph_interpreter()(page.pdf.rsrcmgr, device).process_page(page.page_obj)
+    except Exception as e:  # as pdfplumber's page.layout says a parser's error
+        raise PdfminerException(e) from e
+    return device.get_result()
+
+
+def _glyph_streams(streams: Sequence[object]) -> list[object]:
+    """Each content stream without its paths, with its own object number (pdfminer skips a stream
+    without one and refuses one it is already executing); a stream left as it is, as it is."""
+    from pdfminer.pdftypes import PDFStream
+
+    out: list[object] = []
+    for obj in streams:
+        stream = _stream(obj)
+        kept = without_paths(stream.get_data()) if isinstance(stream, PDFStream) else None
+        if kept is None or not isinstance(stream, PDFStream) or stream.objid is None or stream.genno is None:
+            out.append(obj)
+            continue
+        lean = PDFStream({}, kept)
+        lean.set_objid(stream.objid, stream.genno)
+        out.append(lean)
+    return out
+
+
+def _stream(obj: object) -> object:
+    from pdfminer.pdftypes import resolve1
+
+    try:
+        return resolve1(obj)
+    except Exception:  # pdfminer says what it cannot resolve when it executes it
+        return obj
+
+
+@cache
+def _glyph_interpreter() -> Any:
+    from pdfminer.pdfinterp import PDFPageInterpreter
+
+    class GlyphInterpreter(PDFPageInterpreter):
+        """pdfminer's interpreter, reading each content stream (a form's too) without its paths."""
+
+        def execute(self, streams: Sequence[object]) -> None:
+            super().execute(_glyph_streams(streams))
+
+    return GlyphInterpreter
 
 
 _PLAIN = frozenset({float, int})  # values that pdfplumber's resolve_all gives back as they are

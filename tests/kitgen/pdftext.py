@@ -6,6 +6,19 @@ is kept, in this process and in the session folder (for the other worker), keyed
 the file's bytes. The same bytes read by the same pypdf give the same text, so a kept text is the
 one extraction would give; a file written again with other bytes is read again. The session folder
 is removed at the end of the session (tests/conftest.py), so no text outlives the pypdf that read it.
+
+pypdf parses every operation of a page's content stream into objects, and most of a kit's are
+paths (a booklet's diagrams and table picture, the card faces): 60-70 % of an extraction. Its text
+extractor acts on the text operators, the graphics state's ``q``, ``Q`` and ``cm`` and ``Do``
+only (pypdf/_page.py's ``_extract_text``, pypdf/_text_extraction/_text_extractor.py's
+``operation_handlers``); every other operator, with its operands, is passed over. So the page is
+read with its path construction and painting, line style and colour operators left out
+(:func:`text_operations`): operators whose operands are numbers only, taken out with exactly those
+numbers, so every other operator keeps its own operands. Strings, hex strings and comments are
+matched whole first, so nothing inside them is taken out; a stream with a string that holds an
+unescaped parenthesis (a nested string the pattern cannot match whole) or an inline image (binary
+data) is read as it is. The text is the same, character for character: tests/kitgen/kit/test_kit.py
+compares the two on the session's booklet and on hostile streams.
 """
 
 from __future__ import annotations
@@ -14,10 +27,13 @@ import hashlib
 import io
 import json
 import os
+import re
 import tempfile
 from pathlib import Path
 
 from pypdf import PdfReader
+from pypdf._page import PageObject
+from pypdf.generic import DecodedStreamObject, NameObject
 
 SESSION_CACHE_ENV = "KITGEN_TEST_SESSION_CACHE"  # tests/conftest.py's session folder
 
@@ -32,10 +48,44 @@ def page_texts(path: Path | str) -> tuple[str, ...]:
     if found is None:
         found = _stored(key)
         if found is None:
-            found = tuple(page.extract_text() or "" for page in PdfReader(io.BytesIO(data)).pages)
+            found = tuple(page_text(page) for page in PdfReader(io.BytesIO(data)).pages)
             _store(key, found)
         _KEPT[key] = found
     return found
+
+
+_WHITE = rb"\x00\t\n\x0c\r "
+_NUMBER = rb"[+-]?(?:\d+\.?\d*|\.\d+)"
+# Path construction and painting, clipping, line style, flatness and grey, RGB and CMYK colours:
+# every operand a number (PDF 1.7, tables 51, 57, 59, 60 and 74).
+_NUMERIC_OPERATORS = rb"re|rg|RG|f\*|B\*|b\*|W\*|[mlcvyhSsfFBbnWwJjMigGkK]"
+_LEFT_OUT = re.compile(
+    rb"(\((?:\\.|[^\\()])*\)|<<|<[0-9A-Fa-f" + _WHITE + rb"]*>|%[^\r\n]*)"  # kept whole
+    rb"|(?<![^" + _WHITE + rb"\[\]()<>{}])(?:" + _NUMBER + rb"[" + _WHITE + rb"]+)*"
+    rb"(?:" + _NUMERIC_OPERATORS + rb")(?![^" + _WHITE + rb"()<>\[\]{}/%])",
+    re.S,
+)
+_NESTED_STRING = re.compile(rb"\((?:\\.|[^\\()])*\(", re.S)
+_INLINE_IMAGE = re.compile(rb"(?<![^" + _WHITE + rb"])(?:BI|ID|EI)(?![^" + _WHITE + rb"])")
+
+
+def text_operations(content: bytes) -> bytes | None:
+    """The content stream without its numeric-only non-text operations (see the module docs);
+    None for a stream read as it is."""
+    if _NESTED_STRING.search(content) or _INLINE_IMAGE.search(content):
+        return None
+    return _LEFT_OUT.sub(lambda m: m.group(1) or b"", content)
+
+
+def page_text(page: PageObject) -> str:
+    """``page.extract_text() or ""``, the page read with :func:`text_operations`' stream."""
+    contents = page.get_contents()
+    kept = text_operations(contents.get_data()) if contents is not None else None
+    if kept is not None:
+        stream = DecodedStreamObject()
+        stream.set_data(kept)
+        page[NameObject("/Contents")] = stream
+    return page.extract_text() or ""
 
 
 def _folder() -> Path | None:

@@ -9,7 +9,7 @@ import pytest
 from pypdf import PdfReader
 
 from tests.kitgen.conftest import CRAZY_EIGHTS_KIT
-from tests.kitgen.pdftext import page_texts
+from tests.kitgen.pdftext import page_text, page_texts
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +49,7 @@ def test_the_deck_and_booklet_read_as_the_game(crazy_eights_kit: tuple[Path, dic
     # The card types' front pages (the backs and calibration pages name no suit).
     fronts = sorted({n for p in manifest["card_pages"] for n in p["fronts"]})
     pages = PdfReader(str(folder / "cards.pdf")).pages
-    cards = " ".join(pages[n - 1].extract_text() or "" for n in fronts)
+    cards = " ".join(page_text(pages[n - 1]) for n in fronts)
     for suit in ("Clubs", "Diamonds", "Hearts", "Spades"):
         assert suit in cards
     booklet = " ".join(page_texts(folder / "booklet.pdf"))

@@ -12,6 +12,7 @@ from pypdf import PdfReader
 
 from kitgen.cli.main import main
 from kitgen.core.manifest import OwnKitManifest
+from tests.kitgen.pdftext import page_text
 
 
 def run(*args: str) -> tuple[int, str]:
@@ -29,7 +30,7 @@ def kit(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]
 
 
 def _text(pdf: Path) -> list[str]:
-    return [page.extract_text() or "" for page in PdfReader(pdf).pages]
+    return [page_text(page) for page in PdfReader(pdf).pages]
 
 
 def test_the_kit_has_its_files_and_previews(kit: tuple[Path, dict[str, Any]]) -> None:

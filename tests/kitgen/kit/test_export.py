@@ -7,7 +7,6 @@ import csv
 from pathlib import Path
 from typing import Any
 
-import pdfplumber
 import pytest
 from click.testing import CliRunner
 from PIL import Image
@@ -160,12 +159,12 @@ def test_the_ink_saver_kit(kit: tuple[Path, dict[str, Any]]) -> None:
     mm = 72 / 25.4
     assert info["front_pages"]
     _faces_are_light(folder, manifest, info["front_pages"])
-    with pdfplumber.open(folder / "cards.pdf") as pdf:
-        backs = [
-            r["non_stroking_color"]
-            for r in pdf.pages[info["back_pages"][0] - 1].rects
-            if r["width"] / mm > card[0]
-        ]
+    first_back = info["back_pages"][0]
+    backs = [
+        r["fill"]
+        for r in geometry(folder / "cards.pdf", [first_back])[first_back].rects
+        if r["width"] / mm > card[0]
+    ]
     assert backs and all(tuple(round(v * 255) for v in c) == (0xDC, 0xE3, 0xEE) for c in backs)
     # The first front and back page of each card type (the full check of every kit: bench/pagecheck_all.py).
     pages = sorted({n for p in manifest["card_pages"] for n in p["fronts"][:1] + p["backs"][:1]})

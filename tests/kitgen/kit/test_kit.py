@@ -125,15 +125,27 @@ def test_pages_cards_and_trim(default_kit: tuple[Path, dict[str, Any]]) -> None:
     assert len(card_rects(first, 58, 89)) == 9 and len(first.black_lines) > 0
 
 
+def _tenths(point: tuple[float, float]) -> tuple[float, float]:
+    """A point to a tenth of a point (a sort key: PDFium's single precision does not reorder
+    cards that lie in one column or row)."""
+    return (round(point[0], 1), round(point[1], 1))
+
+
 def test_backs_are_mirrored_long_edge(default_kit: tuple[Path, dict[str, Any]]) -> None:
+    """The first three pairs of sheets: each back card lies where its front card lies, mirrored
+    about the page's long edge. The cards' rectangles are read by PDFium (tests/kitgen/pdfgeometry.py:
+    0.03 s of CPU for the six pages, pdfplumber's parser took 0.3 s; test_pages_cards_and_trim
+    compares the two on a front page); both sides' positions to a hundredth of a point."""
     folder, manifest = default_kit
     info = manifest["sheets"]["cards"]
-    with pdfplumber.open(folder / "cards.pdf") as pdf:
-        for front_no, back_no in list(zip(info["front_pages"], info["back_pages"]))[:3]:
-            front, back = pdf.pages[front_no - 1], pdf.pages[back_no - 1]
-            fronts = {(round(r["x0"], 2), round(r["top"], 2)) for r in card_rects(front, 58, 89)}
-            backs = {(round(front.width - r["x1"], 2), round(r["top"], 2)) for r in card_rects(back, 58, 89)}
-            assert fronts == backs
+    pairs = list(zip(info["front_pages"], info["back_pages"]))[:3]
+    pages = geometry(folder / "cards.pdf", [n for pair in pairs for n in pair])
+    for front_no, back_no in pairs:
+        front, back = pages[front_no], pages[back_no]
+        fronts = sorted(((r["x0"], r["top"]) for r in card_rects(front, 58, 89)), key=_tenths)
+        backs = sorted(((front.width - r["x1"], r["top"]) for r in card_rects(back, 58, 89)), key=_tenths)
+        assert len(fronts) == len(backs) > 0
+        assert all(a == pytest.approx(b, abs=0.005) for a, b in zip(fronts, backs)), (front_no, back_no)
 
 
 def test_fonts_embedded_and_boxes_set(default_kit: tuple[Path, dict[str, Any]]) -> None:
@@ -361,6 +373,63 @@ def test_a_kept_pdf_text_is_read_again_when_the_bytes_change_or_the_entry_is_dam
     entry.write_text('["a text the other worker kept"]', encoding="utf-8")
     monkeypatch.setattr(pdftext, "_KEPT", {})
     assert pdftext.page_texts(path) == ("a text the other worker kept",)  # the same bytes: taken
+
+
+def test_a_pdf_text_is_pypdfs_own_without_the_pages_paths(
+    default_kit: tuple[Path, dict[str, Any]], tmp_path: Path
+) -> None:
+    """tests/kitgen/pdftext.py reads a page without its numeric-only non-text operations (paths,
+    line style, colours): the text is pypdf's own, character for character, on the default
+    booklet's three pages with the most drawing and on a page whose strings look like paths; only
+    numbers and those operators are taken out; a stream with a nested string or an inline image is
+    read as it is."""
+    import io
+
+    from pypdf import PdfReader
+    from reportlab.pdfgen.canvas import Canvas
+
+    from tests.kitgen import pdftext
+
+    def both(data: bytes, numbers: list[int]) -> None:
+        for n in numbers:
+            theirs = PdfReader(io.BytesIO(data)).pages[n].extract_text() or ""
+            assert pdftext.page_text(PdfReader(io.BytesIO(data)).pages[n]) == theirs, n
+
+    booklet = (default_kit[0] / "booklet.pdf").read_bytes()
+    streams = [page.get_contents().get_data() for page in PdfReader(io.BytesIO(booklet)).pages]
+    left_out = [len(s) - len(pdftext.text_operations(s) or s) for s in streams]
+    drawn = sorted(range(len(streams)), key=lambda i: -left_out[i])[:3]
+    assert all(left_out[i] > len(streams[i]) / 2 for i in drawn)  # most of those pages is drawing
+    both(booklet, drawn)
+
+    canvas = Canvas(str(tmp_path / "hostile.pdf"), invariant=True)
+    canvas.setFillColorRGB(0.2, 0.4, 0.6)
+    canvas.rect(50, 50, 100, 60, fill=1)
+    canvas.drawString(72, 700, "0 0 m 1 2 l f S (h) W n re 3 g <0041> % c")
+    canvas.setDash([3, 2], 0)
+    canvas.line(72, 690, 300, 690)
+    text = canvas.beginText(72, 650)
+    text.textLines("two\nlines b* B* f* rg RG")
+    canvas.drawText(text)
+    canvas.save()
+    hostile = (tmp_path / "hostile.pdf").read_bytes()
+    stream = PdfReader(io.BytesIO(hostile)).pages[0].get_contents().get_data()
+    assert b" re" in stream and len(pdftext.text_operations(stream) or stream) < len(
+        stream
+    )  # read without them
+    both(hostile, [0])
+    assert "0 0 m 1 2 l f S (h) W n re 3 g <0041> % c" in pdftext.page_text(
+        PdfReader(io.BytesIO(hostile)).pages[0]
+    )
+
+    kept = pdftext.text_operations(
+        b"q 1 0 0 1 5 5 cm 10 20 m 30 40 l S /F1 gs [3 2] 0 d BT (0 0 m f) Tj ET Q"
+    )
+    assert (
+        kept is not None and kept.split() == b"q 1 0 0 1 5 5 cm /F1 gs [3 2] 0 d BT (0 0 m f) Tj ET Q".split()
+    )
+    assert pdftext.text_operations(b"BT (a (nested) string) Tj ET") is None
+    assert pdftext.text_operations(b"q BI /W 1 /H 1 /BPC 8 /CS /G ID \x00 EI Q") is None
 
 
 def test_the_kit_passes_the_page_check(default_kit: tuple[Path, dict[str, Any]]) -> None:

@@ -130,13 +130,15 @@ def test_layers_are_rendered_as_with_regenerated_content(tmp_path: Path) -> None
 @pytest.mark.parametrize("norm", [None, "NFKD"])
 def test_glyphs_are_pdfplumbers_own(norm: str | None) -> None:
     """The glyphs made from the layout are pdfplumber's chars (the keys the checks read, their
-    values and types, in order) on the kits' pages, with or without Unicode normalisation; a
-    cropped page and a page whose objects pdfplumber has made give pdfplumber's own."""
+    values and types, in order) on the kits' pages, with or without Unicode normalisation, read
+    from the content streams without their paths (kitgen/paper/textstream.py); a cropped page and
+    a page whose objects pdfplumber has made give pdfplumber's own."""
     for path in sorted(BEFORE.glob("*.pdf")):
         with pdfplumber.open(str(path), unicode_norm=norm) as pdf:  # type: ignore[arg-type]
             for page in pdf.pages:
                 made = px._glyph_values(page)
                 assert not hasattr(page, "_objects")  # made without pdfplumber's objects
+                assert not hasattr(page, "_layout")  # nor its layout: read without the paths
                 theirs = [tuple(c[k] for k in px._CHAR_KEYS) for c in page.chars]
                 assert made and repr(made) == repr(theirs), path.name
     with pdfplumber.open(str(BEFORE / "uno-cards-p3.pdf")) as pdf:
