@@ -25,27 +25,39 @@ _WHITE = rb"\x00\t\n\x0c\r "
 _NUMBER = rb"[+-]?(?:\d+\.?\d*|\.\d+)"
 # Path construction, painting and clipping, line width, cap, join, miter limit and flatness
 # (PDF 1.7, tables 57, 59, 60 and 61): every operand a number.
-_PATH_OPERATORS = rb"re|f\*|B\*|b\*|W\*|[mlcvyhSsfFBbnWwJjMi]"
-_PATHS = re.compile(
-    rb"(\((?:\\.|[^\\()])*\)|<<|<[0-9A-Fa-f" + _WHITE + rb"]*>|%[^\r\n]*)"  # kept whole
-    rb"|(?<![^" + _WHITE + rb"\[\]()<>{}])(?:" + _NUMBER + rb"[" + _WHITE + rb"]+)*"
-    rb"(?:" + _PATH_OPERATORS + rb")(?![^" + _WHITE + rb"()<>\[\]{}/%])",
-    re.S,
-)
+PATH_OPERATORS = rb"re|f\*|B\*|b\*|W\*|[mlcvyhSsfFBbnWwJjMi]"
+# Grey, RGB and CMYK colours (table 74): numbers too. Text extraction (pypdf's) needs no colour;
+# the page check's glyphs do (their fill colour), so only tests/kitgen/pdftext.py leaves them out.
+COLOUR_OPERATORS = rb"rg|RG|[gGkK]"
 _NESTED_STRING = re.compile(rb"\((?:\\.|[^\\()])*\(", re.S)
 _INLINE_IMAGE = re.compile(rb"(?<![^" + _WHITE + rb"])(?:BI|ID|EI)(?![^" + _WHITE + rb"])")
 
 
-def without_paths(content: bytes) -> bytes | None:
-    """The content stream without its path and line style operations; None for a stream left as
-    it is (a nested string or an inline image)."""
+def _pattern(operators: bytes) -> re.Pattern[bytes]:
+    """Strings, dictionaries' brackets and comments (kept whole), or one of ``operators`` with
+    exactly the numbers before it, starting a token."""
+    return re.compile(
+        rb"(\((?:\\.|[^\\()])*\)|<<|<[0-9A-Fa-f" + _WHITE + rb"]*>|%[^\r\n]*)"  # kept whole
+        rb"|(?<![^" + _WHITE + rb"\[\]()<>{}])(?:" + _NUMBER + rb"[" + _WHITE + rb"]+)*"
+        rb"(?:" + operators + rb")(?![^" + _WHITE + rb"()<>\[\]{}/%])",
+        re.S,
+    )
+
+
+_PATHS = _pattern(PATH_OPERATORS)
+_PATHS_AND_COLOURS = _pattern(COLOUR_OPERATORS + rb"|" + PATH_OPERATORS)
+
+
+def without_paths(content: bytes, colours: bool = True) -> bytes | None:
+    """The content stream without its path and line style operations (and, with ``colours``
+    False, its colours); None for a stream left as it is (a nested string or an inline image)."""
     if _NESTED_STRING.search(content) or _INLINE_IMAGE.search(content):
         return None
-    return _PATHS.sub(_kept, content)
+    return (_PATHS if colours else _PATHS_AND_COLOURS).sub(_kept, content)
 
 
 def _kept(m: re.Match[bytes]) -> bytes:
     return m.group(1) or b""
 
 
-__all__ = ["without_paths"]
+__all__ = ["COLOUR_OPERATORS", "PATH_OPERATORS", "without_paths"]

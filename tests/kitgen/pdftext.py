@@ -27,13 +27,14 @@ import hashlib
 import io
 import json
 import os
-import re
 import tempfile
 from pathlib import Path
 
 from pypdf import PdfReader
 from pypdf._page import PageObject
 from pypdf.generic import DecodedStreamObject, NameObject
+
+from kitgen.paper.textstream import without_paths
 
 SESSION_CACHE_ENV = "KITGEN_TEST_SESSION_CACHE"  # tests/conftest.py's session folder
 
@@ -54,27 +55,10 @@ def page_texts(path: Path | str) -> tuple[str, ...]:
     return found
 
 
-_WHITE = rb"\x00\t\n\x0c\r "
-_NUMBER = rb"[+-]?(?:\d+\.?\d*|\.\d+)"
-# Path construction and painting, clipping, line style, flatness and grey, RGB and CMYK colours:
-# every operand a number (PDF 1.7, tables 51, 57, 59, 60 and 74).
-_NUMERIC_OPERATORS = rb"re|rg|RG|f\*|B\*|b\*|W\*|[mlcvyhSsfFBbnWwJjMigGkK]"
-_LEFT_OUT = re.compile(
-    rb"(\((?:\\.|[^\\()])*\)|<<|<[0-9A-Fa-f" + _WHITE + rb"]*>|%[^\r\n]*)"  # kept whole
-    rb"|(?<![^" + _WHITE + rb"\[\]()<>{}])(?:" + _NUMBER + rb"[" + _WHITE + rb"]+)*"
-    rb"(?:" + _NUMERIC_OPERATORS + rb")(?![^" + _WHITE + rb"()<>\[\]{}/%])",
-    re.S,
-)
-_NESTED_STRING = re.compile(rb"\((?:\\.|[^\\()])*\(", re.S)
-_INLINE_IMAGE = re.compile(rb"(?<![^" + _WHITE + rb"])(?:BI|ID|EI)(?![^" + _WHITE + rb"])")
-
-
 def text_operations(content: bytes) -> bytes | None:
-    """The content stream without its numeric-only non-text operations (see the module docs);
-    None for a stream read as it is."""
-    if _NESTED_STRING.search(content) or _INLINE_IMAGE.search(content):
-        return None
-    return _LEFT_OUT.sub(lambda m: m.group(1) or b"", content)
+    """The content stream without its numeric-only non-text operations (see the module docs):
+    paths, line style and colours (kitgen.paper.textstream); None for a stream read as it is."""
+    return without_paths(content, colours=False)
 
 
 def page_text(page: PageObject) -> str:
