@@ -584,7 +584,7 @@ def run_timer(
     params: dict[str, int] = {}
     # As the game runs it (kinds/virtual.py, kinds/shedding/play.py): a spec that can draw for
     # P_1 in its own run does so only where the rules let the game draw that way (one card, played
-    # at once if valid), so a Crazy Eights turn on such a spec is timed without the draw.
+    # at once if valid); a game that draws otherwise is timed without the in-run draw.
     if draw_pile(proto, 2, {"draw": 1}) is not None:
         params["draw"] = int(kind.draws_in_run(rules, options))
     if "weight" in proto.context:  # a weighted virtual player: the weights it follows
