@@ -40,8 +40,8 @@ from ..expressions.nodes import (
     Name,
     Node,
     RangeNode,
-    Unary,
 )
+from ..expressions.shapes import no_earlier, same
 from ..functions import BUILTINS
 from ..kept import KEPT_PLANS, Kept
 from ..machine import Plan
@@ -230,46 +230,14 @@ def _one_to(node: Node) -> Node | None:
     return None
 
 
-def _same(a: Node, b: Node) -> bool:
-    """The same expression (their trees compared, columns in the text aside)."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, Node):
-        fa = {k: v for k, v in vars(a).items() if k != "col"}
-        fb = {k: v for k, v in vars(b).items() if k != "col"}
-        return fa.keys() == fb.keys() and all(_same(fa[k], fb[k]) for k in fa)
-    if isinstance(a, (list, tuple)):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
-    return bool(a == b) and type(a) is type(b)
-
-
 def _first_only(node: Node, var: str, region: str, row: int, x: Node) -> bool:
-    """``not any(R[r, i] == X for i in 1..var - 1)`` with the same R, r and X."""
-    if not (isinstance(node, Unary) and node.op == "not" and isinstance(node.operand, Call)):
+    """``not any(R[r, i] == X for i in 1..var - 1)`` with the same R, r and X (the form
+    :func:`~reference_engine.expressions.shapes.no_earlier` reads, as the verifier does)."""
+    got = no_earlier(node, var)
+    if got is None or got[0] in _names(x):
         return False
-    call = node.operand
-    if call.func != "any" or len(call.args) != 1 or not isinstance(call.args[0], Comprehension):
-        return False
-    comp = call.args[0]
-    if len(comp.variables) != 1 or len(comp.clauses) != 1 or comp.clauses[0][0] != "for":
-        return False
-    i = comp.variables[0]
-    hi = _one_to(comp.clauses[0][1])
-    if i == var or hi is None or i in _names(x):
-        return False
-    if not (
-        isinstance(hi, Chain)
-        and isinstance(hi.first, Name)
-        and hi.first.name == var
-        and len(hi.rest) == 1
-        and hi.rest[0][0] == "-"
-        and isinstance(hi.rest[0][1], Const)
-        and type(hi.rest[0][1].value) is int
-        and hi.rest[0][1].value == 1
-    ):
-        return False
-    got = _cell_eq(comp.element, i)
-    return got is not None and got[0] == region and got[1] == row and _same(got[2], x)
+    cell = _cell_eq(got[1], got[0])
+    return cell is not None and cell[0] == region and cell[1] == row and same(cell[2], x)
 
 
 def column_scan(node: Node, proto: Protocol) -> ColumnScan | None:

@@ -22,6 +22,7 @@ from ..expressions import (
     Node,
     RangeNode,
     Unary,
+    shapes,
 )
 
 
@@ -53,20 +54,6 @@ def is_const(n: Node, value: Any) -> bool:
 
 def is_name(n: Node, name: str) -> bool:
     return isinstance(n, Name) and n.name == name
-
-
-def same(a: Any, b: Any, renamed: dict[str, str] | None = None) -> bool:
-    """Two syntax trees alike but for where they were written (the ``col`` of each node); with
-    ``renamed``, a name of ``a`` stands for another in ``b``."""
-    if isinstance(a, Name) and isinstance(b, Name) and renamed:
-        return renamed.get(a.name, a.name) == b.name
-    if isinstance(a, Node) or isinstance(b, Node):
-        if type(a) is not type(b):
-            return False
-        return all(same(getattr(a, f), getattr(b, f), renamed) for f in vars(a) if f != "col")
-    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return len(a) == len(b) and all(same(x, y, renamed) for x, y in zip(a, b))
-    return bool(a == b)
 
 
 def column_comprehension(node: Node | None, region: str, segs: set[str], filt: bool) -> bool:
@@ -124,6 +111,9 @@ def first_column(node: Node | None, region: str, segs: set[str]) -> bool:
     return bool(local) and alike(local, wanted, {j: i})
 
 
+same = shapes.same  # two trees alike (segments.py reads it from here)
+
+
 def conjuncts(node: Node) -> list[Node]:
     if isinstance(node, Chain) and node.rest and all(op == "and" for op, _ in node.rest):
         return [node.first] + [n for _, n in node.rest]
@@ -131,27 +121,10 @@ def conjuncts(node: Node) -> list[Node]:
 
 
 def no_earlier(node: Node, j: str) -> tuple[str, list[Node]] | None:
-    """``not any(b for i in 1..j - 1)``: ``i`` and the conjuncts of ``b``; None otherwise."""
-    if not (isinstance(node, Unary) and node.op == "not" and isinstance(node.operand, Call)):
-        return None
-    call = node.operand
-    if call.func != "any" or len(call.args) != 1 or not isinstance(call.args[0], Comprehension):
-        return None
-    comp = call.args[0]
-    if len(comp.clauses) != 1 or comp.clauses[0][0] != "for":
-        return None
-    rng = comp.clauses[0][1]
-    if not (
-        isinstance(rng, RangeNode)
-        and is_const(rng.lo, 1)
-        and isinstance(rng.hi, Chain)
-        and is_name(rng.hi.first, j)
-        and len(rng.hi.rest) == 1
-        and rng.hi.rest[0][0] == "-"
-        and is_const(rng.hi.rest[0][1], 1)
-    ):
-        return None
-    return comp.variables[0], conjuncts(comp.element)
+    """``not any(b for i in 1..j - 1)``: ``i`` and the conjuncts of ``b``; None otherwise
+    (:func:`~reference_engine.expressions.shapes.no_earlier`, the compiled takes' reading)."""
+    got = shapes.no_earlier(node, j)
+    return None if got is None else (got[0], conjuncts(got[1]))
 
 
 def alike(a: list[Node], b: list[Node], renamed: dict[str, str]) -> bool:
