@@ -10,6 +10,7 @@ from ..core.words import plural
 from ..lang.catalogue import _, word_space
 from ..lang.overlay import spec_text
 from ..lang.seats import seat_name
+from ..lang.wrap import breaks_between_characters
 from .book import Booklet
 from .frontmatter import Block, Box, Checklist, FrontSection, Gap, Grid, Picture, Text, numbered, step_key
 from .parts import booklet_style
@@ -27,7 +28,10 @@ def kit_contents(b: Booklet) -> list[FrontSection]:
         # "7 in each of the 18 bundles (126), and 30 loose" stood beside 172, with no word of 16 spares).
         spare = _(" ({needed} + {spares} spares)").format(needed=item.needed, spares=item.spares)
         rows.append((pic, item.name, f"{item.count}{spare if item.spares else ''}", item.why))
-    blocks: list[Block] = [Grid(tuple(rows), (14, 45, 18), spec=True), Gap(3)]
+    # Where lines break between characters, a count with its spares would break inside a word
+    # (予|備) in the English width: the count's column takes 12 mm of the item's.
+    widths = (14, 33, 30) if breaks_between_characters() else (14, 45, 18)
+    blocks: list[Block] = [Grid(tuple(rows), widths, spec=True), Gap(3)]
     blocks += [Text(n, style="small", spec=True) for n in bom.notes]
     if b.cost is not None:
         blocks.append(Text(b.cost.sentences()[0], style="small"))

@@ -18,11 +18,18 @@ def test_what_is_in_the_kit_says_its_spares_apart() -> None:
     ]
     booklet = Booklet("gakmoro", "Gakmoro", "", "game", [], [], bom=Bom(items, [], [], {}))
 
+    def grid() -> Grid:
+        made = kit_contents(booklet)[0].blocks[0]
+        assert isinstance(made, Grid)
+        return made
+
     def counts() -> list[object]:
-        grid = kit_contents(booklet)[0].blocks[0]
-        assert isinstance(grid, Grid)
-        return [row[2] for row in grid.rows[1:]]
+        return [row[2] for row in grid().rows[1:]]
 
     assert counts() == ["172 (156 + 16 spares)", "18"]
+    english = grid().widths
     with using_language("ja"):
-        assert counts() == ["172（156 + 予備 16）", "18"]
+        # Without spaces, in a wider column: lines break between characters there, and the English
+        # width broke the count inside its word (予|備).
+        assert counts() == ["172（156＋予備16）", "18"]
+        assert grid().widths[2] > english[2] and sum(grid().widths) == sum(english)

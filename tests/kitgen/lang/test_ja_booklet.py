@@ -88,6 +88,10 @@ def test_the_japanese_uno_booklet_has_no_english_words(tmp_path: Path) -> None:
     kit_id = json.loads((out / "manifest.json").read_text(encoding="utf-8"))["booklet"]  # the running foot's
     text = text.replace(kit_id, " ")
     assert english_words(text, codes, validation, quick, cited_names()) == []
+    # The kit's contents give each count with its spares on one line: "20（16＋予備4）", not broken
+    # inside the word (予|備) as it was in the English column's width.
+    assert len(re.findall(r"\d+（\d+＋予備\d+）", text)) >= 5
+    assert not re.search(r"予\s*\n\s*備", text)
     # Its pages filled as the English ones (tests/kitgen/booklet/test_writer.py): step 9's checks
     # box, alone, went to a page a seventh full before step 10's whole-page picture.
     from tests.kitgen.booklet.test_writer import fills, part_pages, short_pages
