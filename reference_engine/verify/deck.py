@@ -164,7 +164,7 @@ def deck_refusal(
     of the reductions' preconditions; the run-time half is checked when it runs). Cheap: what a
     kit uses to say that the exact check on the whole deck is there to be run."""
     from ..errors import ReductionRefused, SpecError
-    from .classes import check_outputs
+    from .discipline import check_outputs
     from .segments import plan_segments
 
     try:

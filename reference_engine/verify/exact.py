@@ -41,7 +41,8 @@ from ..report import Check, Reduction, Report, Scenario, Stats, count_text
 from ..seating import seen_hands
 from ..spec import Params, Protocol
 from .checks import correctness, expectations, resources, security, tidiness
-from .classes import ClassDeck, Table, check_outputs
+from .classes import ClassDeck, Table
+from .discipline import check_outputs
 from .inputs import declared_inputs, input_assignments
 from .memory import (
     BASE_BYTES,
