@@ -38,8 +38,9 @@ usage = [resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSA
 peak_kb = max(u.ru_maxrss for u in usage)
 cpu = sum(u.ru_utime + u.ru_stime for u in usage)
 red = report.reduction or {}
-from reference_engine.verify.memory import class_forecast
-forecast = class_forecast(red.get("class_deals") or 0, red.get("cards") or 0) if red else 0
+from reference_engine.verify.memory import class_forecast, per_deal_card
+per_card = per_deal_card(sys.argv[1], hand)
+forecast = class_forecast(red.get("class_deals") or 0, red.get("cards") or 0, per_card=per_card) if red else 0
 print(json.dumps({"seconds": round(seconds, 2), "cpu_seconds": round(cpu, 2),
                   "peak_mb": round(peak_kb / 1024), "forecast_mb": round(forecast / 2**20),
                   "deals": str(red.get("deals")),

@@ -21,7 +21,7 @@ from ..report import Report
 from ..spec import Protocol
 from .classes import Table, freeze_state
 from .exact import verify
-from .memory import deals_within, machine_limit, resident
+from .memory import deals_within, machine_limit, per_deal_card, resident
 from .partition import Backend
 from .setting import table_setting
 
@@ -121,7 +121,7 @@ def _what_fits(
     for hand in range(table.sizes[0] - 1, 0, -1):
         classes = table_setting(proto, whole_table(proto, game, players, hand, state)).classes
         assert classes is not None
-        cap = deals_within(limit, sum(classes.sizes), resident())
+        cap = deals_within(limit, sum(classes.sizes), resident(), per_deal_card(proto.name, hand))
         if classes.count(cap) <= cap:
             fits = hand
             break

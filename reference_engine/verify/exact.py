@@ -46,13 +46,13 @@ from .discipline import check_outputs
 from .inputs import declared_inputs, input_assignments
 from .memory import (
     BASE_BYTES,
-    PER_DEAL_CARD,
     Guard,
     class_forecast,
     deals_within,
     general_advice,
     limit_share,
     machine_limit,
+    per_deal_card,
     resident,
     size_text,
 )
@@ -322,11 +322,12 @@ def verify(
 
 def _fits(proto: Protocol, classes: ClassDeck, limit: int, advice: Callable[[], str] | None) -> None:
     """Refuse a verification by classes whose forecast (from its class deals, counted without
-    listing them, on top of what this process holds already) is over ``limit``, before anything
-    is listed or run."""
+    listing them, on top of what this process holds already, at the protocol's bytes per card
+    of a class deal for P_1's hand) is over ``limit``, before anything is listed or run."""
     cards = sum(classes.sizes)
     base = resident()
-    cap = deals_within(limit, cards, base)
+    per_card = per_deal_card(proto.name, classes.sizes[0] if classes.sizes else None)
+    cap = deals_within(limit, cards, base, per_card)
     if classes.count(cap) <= cap:
         return
     held = f"{size_text(max(base, BASE_BYTES))} (this process)"
@@ -334,8 +335,8 @@ def _fits(proto: Protocol, classes: ClassDeck, limit: int, advice: Callable[[], 
         f"the exact verification of {proto.name} on this table does not fit in its limit of "
         f"{size_text(limit)} («max_memory»): it has more than {cap:,} deals of the validity classes "
         f"({classes.describe()}) of {cards} cards, the most that fit (forecast: {held} plus about "
-        f"{PER_DEAL_CARD:,} bytes per card of each class deal, "
-        f"{size_text(class_forecast(cap + 1, cards, base))} for {cap + 1:,}); nothing was run. "
+        f"{per_card:,} bytes per card of each class deal, "
+        f"{size_text(class_forecast(cap + 1, cards, base, per_card))} for {cap + 1:,}); nothing was run. "
         + (advice() if advice is not None else general_advice())
     )
 

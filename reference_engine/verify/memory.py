@@ -12,7 +12,8 @@ halt:
 * **the forecast** (:func:`class_forecast`): a verification on a whole deck (``--hand N``) is
   forecast before anything is listed or run, from the number of class deals and the cards
   dealt (:data:`BASE_BYTES` plus :data:`PER_DEAL_CARD` bytes per card of each class deal,
-  measured on the shipped tables, docs/verification.md), and refused when it exceeds the limit,
+  measured on the shipped tables, or a protocol's own measured figure by P_1's hand where it is
+  more, :func:`per_deal_card`; docs/verification.md), and refused when it exceeds the limit,
   with the forecast and the options that would fit;
 * **the guard** (:class:`Guard`): while a verification runs, a thread reads the process's
   resident size every :data:`POLL_SECONDS`; past the limit it stops the verifying thread
@@ -51,6 +52,14 @@ REPEAT_SECONDS = 1.0  # a stop that some code swallowed is raised again after th
 # (hand 1: 270 MB against 235; hand 10: 1.30 GB against 1.14), the small tables within 10 MB.
 BASE_BYTES = 40 * MIB
 PER_DEAL_CARD = 2_200
+# Protocols whose class deals hold more than that, by P_1's hand: bench/full_deck.py's peaks
+# (one worker, stop 58), as bytes per card of each class deal above BASE_BYTES, plus 15 % as
+# PER_DEAL_CARD has. card-selection-arrow's knockout lottery keeps more states the more
+# candidates it has: 1.5 KB per card at hands 1-2, 1.9 at 3, 2.3 at 4, 5.4 at 5, 8.6 at 6, 24.9
+# at 7 (peaks 196 MB to 10.5 GB); by the paper's protocols' figure, hand 7 was forecast at 1 GB.
+MEASURED_PER_DEAL_CARD: dict[str, dict[int, int]] = {
+    "card-selection-arrow": {4: 2_700, 5: 6_200, 6: 9_900, 7: 28_600},
+}
 
 _UNITS = {
     **{"": 1, "B": 1, "K": 1 << 10, "KB": 1 << 10, "M": MIB, "MB": MIB},
@@ -117,16 +126,34 @@ def _cgroup_room() -> int | None:
     return None
 
 
-def class_forecast(deals: int, cards: int, base: int = BASE_BYTES) -> int:
+def per_deal_card(protocol: str | None = None, hand: int | None = None) -> int:
+    """The bytes per card of each class deal a forecast counts for ``protocol`` with P_1 holding
+    ``hand`` cards: :data:`PER_DEAL_CARD`, or more where the protocol was measured above it
+    (:data:`MEASURED_PER_DEAL_CARD`): at a measured hand its figure; between two, the larger
+    hand's; past the largest, its figure grown by the ratio of the last two for each card more."""
+    measured = MEASURED_PER_DEAL_CARD.get(protocol or "", {})
+    if not measured or hand is None or hand < min(measured):
+        return PER_DEAL_CARD
+    above = [h for h in sorted(measured) if h >= hand]
+    if above:
+        return max(PER_DEAL_CARD, measured[above[0]])
+    figures = [0] + [measured[h] for h in sorted(measured)]  # 0: one figure, no growth known
+    before, last = figures[-2], figures[-1]
+    growth = max(1.0, last / before) if before else 1.0
+    return max(PER_DEAL_CARD, math.ceil(last * growth ** (hand - max(measured))))
+
+
+def class_forecast(deals: int, cards: int, base: int = BASE_BYTES, per_card: int = PER_DEAL_CARD) -> int:
     """The resident memory a verification by classes will reach: ``deals`` class deals of
     ``cards`` cards each (see the module docs), in a process that holds ``base`` bytes before
-    (at least :data:`BASE_BYTES`: a fresh one)."""
-    return max(base, BASE_BYTES) + deals * cards * PER_DEAL_CARD
+    (at least :data:`BASE_BYTES`: a fresh one), at ``per_card`` bytes per card of each class
+    deal (:func:`per_deal_card`)."""
+    return max(base, BASE_BYTES) + deals * cards * per_card
 
 
-def deals_within(limit: int, cards: int, base: int = BASE_BYTES) -> int:
+def deals_within(limit: int, cards: int, base: int = BASE_BYTES, per_card: int = PER_DEAL_CARD) -> int:
     """The most class deals of ``cards`` cards whose forecast fits ``limit``."""
-    return max(0, (limit - max(base, BASE_BYTES)) // max(1, cards * PER_DEAL_CARD))
+    return max(0, (limit - max(base, BASE_BYTES)) // max(1, cards * per_card))
 
 
 # --------------------------------------------------------------------------- the guard
@@ -238,6 +265,7 @@ def limit_share(limit: int | None, parts: int) -> int | None:
 
 __all__ = [
     "BASE_BYTES",
+    "MEASURED_PER_DEAL_CARD",
     "PER_DEAL_CARD",
     "Guard",
     "MemoryRefused",
@@ -248,6 +276,7 @@ __all__ = [
     "limit_share",
     "machine_limit",
     "parse_size",
+    "per_deal_card",
     "resident",
     "size_text",
 ]

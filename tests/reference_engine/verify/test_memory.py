@@ -5,6 +5,7 @@ would fit, never a ``MemoryError`` (reference_engine/verify/memory.py)."""
 
 from __future__ import annotations
 
+import math
 import subprocess
 import sys
 from collections.abc import Callable
@@ -23,12 +24,15 @@ from reference_engine.verify import verify, verify_deck
 from reference_engine.verify.classes import ClassDeck
 from reference_engine.verify.memory import (
     BASE_BYTES,
+    GIB,
+    MEASURED_PER_DEAL_CARD,
     MIB,
     PER_DEAL_CARD,
     class_forecast,
     deals_within,
     machine_limit,
     parse_size,
+    per_deal_card,
     resident,
     size_text,
 )
@@ -235,3 +239,36 @@ def test_the_forecast_model() -> None:
         <= 1 << 30
         < class_forecast(deals_within(1 << 30, 107) + 1, 107)
     )
+
+
+def test_a_protocol_measured_above_the_default_is_forecast_at_its_own_figures() -> None:
+    """card-selection-arrow's class deals hold more the more cards P_1 holds (its knockout
+    lottery): at a measured hand its figure, between measured hands the larger hand's, past the
+    last one grown as between the last two; any other protocol, or a small hand, the default."""
+    arrow = MEASURED_PER_DEAL_CARD["card-selection-arrow"]
+    assert per_deal_card("card-selection", 7) == per_deal_card(None, 7) == PER_DEAL_CARD
+    assert per_deal_card("card-selection-arrow", 1) == PER_DEAL_CARD
+    assert per_deal_card("card-selection-arrow", 6) == arrow[6] > PER_DEAL_CARD
+    figures = [per_deal_card("card-selection-arrow", h) for h in range(1, 11)]
+    assert figures == sorted(figures) and figures[7] > arrow[7]
+    assert figures[7] == math.ceil(arrow[7] * arrow[7] / arrow[6])
+    big = 4096 * 108
+    assert class_forecast(4096, 108, per_card=arrow[7]) == BASE_BYTES + big * arrow[7]
+    assert deals_within(class_forecast(4096, 108, per_card=arrow[7]), 108, per_card=arrow[7]) == 4096
+
+
+def test_the_arrow_protocols_hand_7_is_refused_at_once_where_hand_5_fits(
+    library: Library, nothing_runs: list[str]
+) -> None:
+    """UNO's default protocol, P_1 holding 7 cards: 4,096 class deals of 108 cards, forecast at
+    its own figure (about 12 GB, measured 10.5 GB; the default figure said under 1 GB, and the
+    run was stopped part way by the guard). In 3 GB more than the process holds, hands up to 5
+    fit."""
+    proto = library.protocol("card-selection-arrow")
+    limit = resident() + 3 * GIB
+    with pytest.raises(MemoryRefused) as caught:
+        verify_deck(library, proto, "uno", 4, 7, max_memory=limit)
+    text = caught.value.message
+    assert f"about {per_deal_card('card-selection-arrow', 7):,} bytes per card" in text, text
+    assert "nothing was run" in text and "P_1's hand up to 5 fits («hands» 1..5)" in text, text
+    assert nothing_runs == []
