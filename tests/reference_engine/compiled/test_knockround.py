@@ -98,10 +98,12 @@ def test_a_labelled_step_is_not_recognised() -> None:
 @pytest.mark.parametrize("checked", [True, False])
 def test_direct_rounds_run_as_the_interpreter(checked: bool) -> None:
     before = counts(knockround.Round, "slid")
+    whole = counts(knockround.Round, "whole")
     ended, hits = _compare(_variant(f"direct {checked}"), 80, 5, 11, checked=checked, kind=knockround.Round)
     assert ended == {"ran"}
     assert hits > 40  # most rounds are direct
     assert counted_since(before, knockround.Round, "slid") >= hits  # their slides too
+    assert counted_since(whole, knockround.Round, "whole") >= hits // 2  # most of them whole at once
 
 
 def _with_let(title: str, name: str, value: str) -> str:
