@@ -33,6 +33,8 @@ from ..cards import DEALT, EMPTY, Symbol, is_up, symbol_of
 from ..expressions import Chain, Comprehension, Node
 from ..expressions.expression import parse
 from ..functions import BUILTINS
+from ..table import Layout
+from . import discards
 from .run import Run
 
 NO: Any = object()
@@ -194,6 +196,40 @@ def _discard(run: Run) -> Any:
         return NO
     flats = _column_flats(run, env, out)
     return NO if flats is None else flats
+
+
+def _outcome(alive: tuple[int, ...], ups: tuple[bool, ...], low: int, u0: int, final: Layout | None) -> Any:
+    """What a round's decision does when the middle arrows that point up are ``ups``: the
+    losers (``out``), the sleeves left (``alive``), the arrows rotated, the losers' arrows and
+    how the two discards go (:func:`~.discards.after`: the losers' arrows from ``final``, then
+    ``U``), or None for the discards where either is not so worked out or leaves a table whose
+    sleeves show a card, or no ``final`` is given (each then as
+    :meth:`.knockround.Round._discard` does it)."""
+    h = len(ups)
+    lost = tuple([alive[2 * i + 1] if ups[i] else alive[2 * i] for i in range(h)])
+    won = tuple([alive[2 * i] if ups[i] else alive[2 * i + 1] for i in range(h)])
+    if len(alive) % 2 == 1:
+        won += (alive[-1],)
+    rotated = tuple(low + alive[2 * i] for i in range(h) if ups[i])
+    losers = tuple([low + j for j in lost])
+    hows: Any = None
+    first = None if final is None else discards.after(final, losers)
+    if first is not None and not first[1].shown:
+        second = discards.after(first[1], tuple(range(u0, u0 + h)))
+        if second is not None and not second[1].shown:
+            hows = (first, second)
+    return lost, won, rotated, losers, hows
+
+
+def _rows(P: Any, alive: Any, n: int) -> tuple[int, int] | None:
+    """The flat places before P's first row and before its second (a sleeve's card row and arrow
+    row: column ``a`` at ``top + a`` and ``low + a``), where ``alive`` holds ``n`` distinct whole
+    numbers (type ``int`` exactly) that are columns of P; else None (the steps say what is wrong)."""
+    cols = P.cols
+    if any(type(a) is not int or not 1 <= a <= cols for a in alive) or len(set(alive)) != n:
+        return None
+    top = P.offset - 1
+    return top, top + cols
 
 
 # The shapes a knockout round's steps must have, node for node, for :func:`.knockround.branch`

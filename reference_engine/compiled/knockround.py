@@ -80,7 +80,7 @@ from . import discards
 from . import evaluate as ev
 from . import plans as fp
 from .base import apply_plan, fail
-from .knockout import _canonical, _sig, _slide_sig
+from .knockout import _canonical, _outcome, _rows, _sig, _slide_sig
 from .run import Run, note_shape
 
 STEPS = 8
@@ -319,7 +319,7 @@ class Round:
             self.rounds[key] = plan
         if plan is False:
             return False
-        h, final, low, u0, checks, matches = plan
+        h, final, low, u0, checks, matches, lows, loop, outcomes = plan
         shared = run.shared
         left = _BUDGET.get()
         steps = h + 4 + STEPS
@@ -346,28 +346,25 @@ class Round:
             if c < 0 or c & 1:  # an empty place, or a card face up: the steps say
                 return False
         # 4(a): let h, the move and the places at once (see _slide and _at_once).
-        run.runner.current = self.slide[0]  # type: ignore[index]
+        runner = run.runner
+        runner.current = self.slide[0]  # type: ignore[index]
         views = run.views
-        e0 = run.env
-        run.env = env_kept(e0, "h", h) or env_set(e0, "h", h)
-        run.view = views.extend(run.view, ("let", (("h", h),)))
-        _done(run)
+        view = views.extend(run.view, ("let", (("h", h),)))
+        _done(run)  # let h
         code = down.id << 1
-        moved = []
-        for a in alive[0 : 2 * h : 2]:
-            moved.append(cells[low + a])
-            cells[low + a] = code
+        moved = [cells[f] for f in lows]
+        for f in lows:
+            cells[f] = code
         cells += moved
         run.out = out = out_add(run.out, {ROTATIONS.physical(down.id): h})
         run.meters = run.meters.note_out(out)
         run.layout = final
-        run.view = views.extend(run.view, ("for", tuple(range(1, h + 1))))
-        if "i" in env:
-            run.env = env_drop(run.env, "i")
-        _done(run, h + 3)  # the move, each place, the loop, the slide itself
-        # 4(b) and 4(c), as _direct.
+        run.view = views.extend(view, ("for", loop))
+        d = dict(env)  # the variables as the let of h and the loop leave them
+        d["h"] = h
+        d.pop("i", None)
         self._spin(run, matches)
-        self._decide(run, alive, h, up, low, u0)
+        self._decide(run, alive, h, up, low, u0, outcomes, d, h + 3)
         return True
 
     def _round_plan(self, layout: Layout, alive: tuple[int, ...]) -> Any:
@@ -426,7 +423,8 @@ class Round:
             (top + alive[2 * i], low + alive[2 * i], u0 + i, top + alive[2 * i + 1], low + alive[2 * i + 1])
             for i in range(h)
         ]
-        return h, final, low, u0, checks, matches
+        lows = tuple(low + a for a in alive[0 : 2 * h : 2])
+        return h, final, low, u0, checks, matches, lows, tuple(range(1, h + 1)), {}
 
     def _at_once(self, run: Run, layout: Any, P: Any, lefts: tuple[int, ...], low: int, down: Symbol) -> bool:
         """The move and the loop of places at once, or False (nothing done) where the builders'
@@ -561,8 +559,22 @@ class Round:
         run.meters = run.meters.add_shuffle("spin")
         _done(run)
 
-    def _decide(self, run: Run, alive: tuple[int, ...], h: int, up: Symbol, low: int, u0: int) -> None:
-        """4(c): the turn, the rotation, the two lets, the two discards, and the block itself."""
+    def _decide(
+        self,
+        run: Run,
+        alive: tuple[int, ...],
+        h: int,
+        up: Symbol,
+        low: int,
+        u0: int,
+        outcomes: dict[Any, Any] | None = None,
+        env: dict[str, Any] | None = None,
+        pending: int = 0,
+    ) -> None:
+        """4(c): the turn, the rotation, the two lets, the two discards, and the block itself;
+        what follows from the arrows that point up kept in ``outcomes`` (a round plan's: see
+        :func:`_outcome`); ``env``, the variables before (a dict of them, changed here) where
+        the run's are not yet set so; ``pending``, steps before not yet counted."""
         run.runner.current = self.decide
         cells = run.cells
         views = run.views
@@ -572,28 +584,36 @@ class Round:
         run.meters = run.meters.add_turn()
         sid = up.id
         if SYMBOLS.by_id(sid) is up:  # the table's own symbol: equal to a face by its id alone
-            ups = [c >> 1 == sid for c in turned]
+            ups = tuple([c >> 1 == sid for c in turned])
         else:
             by_id = SYMBOLS.by_id
-            ups = [by_id(c >> 1) == up for c in turned]
+            ups = tuple([by_id(c >> 1) == up for c in turned])
+        ends = None if outcomes is None else outcomes.get(ups)
+        if ends is None:
+            ends = _outcome(alive, ups, low, u0, run.layout if outcomes is not None else None)
+            if outcomes is not None:
+                outcomes[ups] = ends
+        out, won, rotated, losers, hows = ends
         rotate = ROTATIONS.rotate
-        for i in range(h):
-            if ups[i]:
-                f = low + alive[2 * i]
-                cells[f] = rotate(cells[f])
-        out = tuple([alive[2 * i + 1] if ups[i] else alive[2 * i] for i in range(h)])
-        won = tuple([alive[2 * i] if ups[i] else alive[2 * i + 1] for i in range(h)])
-        if len(alive) % 2 == 1:
-            won += (alive[-1],)
-        env = dict(run.env)  # as the two lets leave it (whole numbers: frozen as they are)
-        env["out"] = out
+        for f in rotated:
+            cells[f] = rotate(cells[f])
+        if env is None:
+            env = dict(run.env)
+        env["out"] = out  # as the two lets leave it (whole numbers: frozen as they are)
         env["alive"] = won
         run.env = tuple(sorted(env.items()))
-        for name, v in (("out", out), ("alive", won)):
-            run.view = views.extend(run.view, ("let", ((name, v),)))
-        _done(run, 4)  # the turn, the rotation and the two lets: the table's layout unchanged
-        self._discard(run, self.discards[0], tuple([low + j for j in out]))
-        self._discard(run, self.discards[1], tuple(range(u0, u0 + h)))
+        view = views.extend(run.view, ("let", (("out", out),)))
+        run.view = views.extend(view, ("let", (("alive", won),)))
+        _done(run, pending + 4)  # the turn, the rotation and the two lets: the layout unchanged
+        first, second = self.discards
+        if hows is None:
+            self._discard(run, first, losers)
+            self._discard(run, second, tuple(range(u0, u0 + h)))
+        else:
+            discards.apply(run, hows[0], losers)
+            _checks(run, first)
+            discards.apply(run, hows[1], tuple(range(u0, u0 + h)))
+            _checks(run, second)
         _done(run)  # the decision's own step (the enclosing block's count)
 
     def _discard(self, run: Run, step: st.Step, flats: tuple[int, ...]) -> None:
@@ -640,17 +660,6 @@ def _apply(run: Run, step: st.Step, plan: Any) -> None:
     """A plan applied as its step applies it, then ``run_block``'s checks and count."""
     apply_plan(run, step, plan)
     _checks(run, step)
-
-
-def _rows(P: Any, alive: Any, n: int) -> tuple[int, int] | None:
-    """The flat places before P's first row and before its second (a sleeve's card row and arrow
-    row: column ``a`` at ``top + a`` and ``low + a``), where ``alive`` holds ``n`` distinct whole
-    numbers (type ``int`` exactly) that are columns of P; else None (the steps say what is wrong)."""
-    cols = P.cols
-    if any(type(a) is not int or not 1 <= a <= cols for a in alive) or len(set(alive)) != n:
-        return None
-    top = P.offset - 1
-    return top, top + cols
 
 
 def _checks(run: Run, step: st.Step) -> None:
