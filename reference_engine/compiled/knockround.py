@@ -612,12 +612,12 @@ class Round:
         if hows is None:
             self._discard(run, first, losers)
             self._discard(run, second, tuple(range(u0, u0 + h)))
-        else:
+            _done(run)  # the decision's own step (the enclosing block's count)
+        else:  # neither table after shows a card (_outcome): nothing for _checks to look at
             discards.apply(run, hows[0], losers)
-            _checks(run, first)
+            _done(run, 0)  # its layout noted, its step counted below
             discards.apply(run, hows[1], tuple(range(u0, u0 + h)))
-            _checks(run, second)
-        _done(run)  # the decision's own step (the enclosing block's count)
+            _done(run, 3)  # the two discards and the decision's own step
 
     def _discard(self, run: Run, step: st.Step, flats: tuple[int, ...]) -> None:
         """A discard step of ``flats``: worked out without a plan where :mod:`.discards` can,
