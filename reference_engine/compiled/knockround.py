@@ -57,7 +57,8 @@ as before. What the decision does once the middle arrows are turned follows from
 which of them point up (:func:`~.knockout._outcome`: ``out``, ``alive``, the arrows rotated, how
 both discards go from the layout the slide leaves), kept with the pair's plan. Measured
 (valgrind, 1,007 steady card-level UNO turns of the bench): 4,280 M instructions before,
-4,180 M with the whole round, 4,142 M with the decision's outcomes kept (-3.2 %).
+4,180 M with the whole round, 4,128 M with the decision's outcomes kept (-3.6 %); the first
+1,017 turns 5,132 M before, 4,994 M after (-2.7 %).
 
 Measured (valgrind, 11 whole card-level UNO games less 1, hash seed 0): 6,991,829 instructions a
 turn before, 6,679,419 after (-4.5 %): the spin and decision direct -3.5 %, the slide -0.2 %,
