@@ -26,7 +26,7 @@ from ..machine.calls import _call_plan, _inline
 from ..machine.frontier import env_set
 from ..machine.relabel import small_call, thresholds
 from ..machine.subruns import with_shown
-from ..meters import Meters, out_add
+from ..meters import out_add
 from ..seating import Seats
 from ..spec import Protocol
 from ..table import Layout, State
@@ -35,7 +35,7 @@ from . import plans as fp
 from .base import Op, Unsupported, fail, gather, same_plan, strip
 from .callrows import Rows, Where, kept_rows, lands_up, row_of
 from .collect import collect_single
-from .run import Run
+from .run import NO_METERS, Run
 
 _DRAWS: dict[int, tuple[Any, int, list[int]]] = {}
 DRAWS_KEPT = 1024
@@ -263,7 +263,7 @@ def start(sub: Frame, codes: tuple[tuple[int, ...], ...]) -> State:
             _STARTS.clear()
         _STARTS[(id(sub), sizes)] = (sub, first.layout)
         return first
-    got = State(hit[1], tuple(chain.from_iterable(codes)), (), (), Meters(), 0)
+    got = State(hit[1], tuple(chain.from_iterable(codes)), (), (), NO_METERS, 0)  # no counters yet
     if ev.CHECKED and got != sub.state_from_codes(codes):
         raise ev.Mismatch(f"the start of {sub.proto.name}: {got} is not the reference")
     return got

@@ -28,10 +28,13 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
+from .. import steps as st
 from ..cards import DEALT, EMPTY, Symbol, is_up, symbol_of
 from ..expressions import Chain, Comprehension, Node
 from ..expressions.expression import parse
 from ..functions import BUILTINS
+from ..table import Layout
+from . import discards
 from .run import Run
 
 NO: Any = object()
@@ -193,6 +196,117 @@ def _discard(run: Run) -> Any:
         return NO
     flats = _column_flats(run, env, out)
     return NO if flats is None else flats
+
+
+def _outcome(alive: tuple[int, ...], ups: tuple[bool, ...], low: int, u0: int, final: Layout | None) -> Any:
+    """What a round's decision does when the middle arrows that point up are ``ups``: the
+    losers (``out``), the sleeves left (``alive``), the arrows rotated, the losers' arrows and
+    how the two discards go (:func:`~.discards.after`: the losers' arrows from ``final``, then
+    ``U``), or None for the discards where either is not so worked out or leaves a table whose
+    sleeves show a card, or no ``final`` is given (each then as
+    :meth:`.knockround.Round._discard` does it)."""
+    h = len(ups)
+    lost = tuple([alive[2 * i + 1] if ups[i] else alive[2 * i] for i in range(h)])
+    won = tuple([alive[2 * i] if ups[i] else alive[2 * i + 1] for i in range(h)])
+    if len(alive) % 2 == 1:
+        won += (alive[-1],)
+    rotated = tuple(low + alive[2 * i] for i in range(h) if ups[i])
+    losers = tuple([low + j for j in lost])
+    hows: Any = None
+    first = None if final is None else discards.after(final, losers)
+    if first is not None and not first[1].shown:
+        second = discards.after(first[1], tuple(range(u0, u0 + h)))
+        if second is not None and not second[1].shown:
+            hows = (first, second)
+    return lost, won, rotated, losers, hows
+
+
+def _rows(P: Any, alive: Any, n: int) -> tuple[int, int] | None:
+    """The flat places before P's first row and before its second (a sleeve's card row and arrow
+    row: column ``a`` at ``top + a`` and ``low + a``), where ``alive`` holds ``n`` distinct whole
+    numbers (type ``int`` exactly) that are columns of P; else None (the steps say what is wrong)."""
+    cols = P.cols
+    if any(type(a) is not int or not 1 <= a <= cols for a in alive) or len(set(alive)) != n:
+        return None
+    top = P.offset - 1
+    return top, top + cols
+
+
+# The shapes a knockout round's steps must have, node for node, for :func:`.knockround.branch`
+# to carry the round out directly (:class:`.knockround.Round`).
+
+NEW = "new(down)"
+SPIN = "[[P[*, alive[2 * i - 1]], U[i], P[*, alive[2 * i]]] for i in 1..h]"
+
+_SIG: dict[str, Any] = {}
+"""The shapes the steps must have (made on first use)."""
+
+
+def _e(text: str) -> Any:
+    return _shape(parse(text).node)
+
+
+def _canonical() -> Any:
+    if "round" not in _SIG:
+        _SIG["round"] = (
+            ("shuffle", "spin", _e(SPIN), ()),
+            (
+                "do",
+                ("turn", None, _e("U")),
+                ("rotate", None, _e(ROTATE)),
+                ("let", None, (("out", _e(OUT)),)),
+                ("let", None, (("alive", _e(ALIVE)),)),
+                ("discard", None, _e(DISCARD)),
+                ("discard", None, _e("U")),
+            ),
+        )
+    return _SIG["round"]
+
+
+def _slide_sig() -> Any:
+    """The lottery's ``4(a)``: ``let h``, ``move U``, ``for i: place P[2, ...]: new(down)``."""
+    if "slide" not in _SIG:
+        left = "P[2, alive[2 * i - 1]]"
+        _SIG["slide"] = (
+            "do",
+            ("let", None, (("h", _e("len(alive) // 2")),)),
+            ("move", None, (("U", None, _e(f"[{left} for i in 1..h]")),)),
+            (
+                "for",
+                None,
+                "i",
+                _e("1..h"),
+                ("place", None, False, ((None, _e(left), "row", _e("new(down)")),)),
+            ),
+        )
+    return _SIG["slide"]
+
+
+def _sig(step: st.Step) -> Any:
+    """What of a step the direct round relies on: its kind, its expressions node for node, an
+    inner step's number; None for a step carrying labels or of another kind."""
+    if step.labels:
+        return None
+    if isinstance(step, st.Shuffle) and step.piles is not None:
+        return ("shuffle", step.how, _shape(step.piles.node), tuple(step.perms))
+    if isinstance(step, st.Do):
+        return ("do", *(_sig(s) for s in step.body))
+    if isinstance(step, (st.Turn, st.Rotate, st.Discard)) and step.what is not None:
+        return (step.kind, step.number, _shape(step.what.node))
+    if isinstance(step, st.Let):
+        return ("let", step.number, tuple((k, _shape(e.node)) for k, e in step.values.items()))
+    if isinstance(step, st.Move):
+        return ("move", step.number, tuple((t.name, _target(t), _shape(e.node)) for t, e in step.pairs))
+    if isinstance(step, st.For) and step.values is not None:
+        return ("for", step.number, step.var, _shape(step.values.node), *(_sig(s) for s in step.body))
+    if isinstance(step, st.Place):
+        places = tuple((t.name, _target(t), form, _shape(e.node)) for t, form, e in step.targets)
+        return ("place", step.number, step.up, places)
+    return None
+
+
+def _target(t: st.Target) -> Any:
+    return None if t.expr is None else _shape(t.expr.node)
 
 
 _FORMS: dict[str, Special] = {"rotate": _rotate, "out": _out, "alive": _alive, "discard": _discard}

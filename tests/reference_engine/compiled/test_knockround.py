@@ -98,10 +98,12 @@ def test_a_labelled_step_is_not_recognised() -> None:
 @pytest.mark.parametrize("checked", [True, False])
 def test_direct_rounds_run_as_the_interpreter(checked: bool) -> None:
     before = counts(knockround.Round, "slid")
+    whole = counts(knockround.Round, "whole")
     ended, hits = _compare(_variant(f"direct {checked}"), 80, 5, 11, checked=checked, kind=knockround.Round)
     assert ended == {"ran"}
     assert hits > 40  # most rounds are direct
     assert counted_since(before, knockround.Round, "slid") >= hits  # their slides too
+    assert counted_since(whole, knockround.Round, "whole") >= hits // 2  # most of them whole at once
 
 
 def _with_let(title: str, name: str, value: str) -> str:
@@ -175,3 +177,27 @@ def test_a_budget_reached_inside_a_round_stops_alike(units: int) -> None:
     round that would reach it is carried out step by step)."""
     ended, _ = _compare(_variant(f"budget {units}"), 40, 5, 8, units=units, kind=knockround.Round)
     assert any("OverBudget" in e for e in ended), ended
+
+
+def test_a_round_plan_refuses_what_a_part_would_leave_to_the_steps() -> None:
+    """Hostile layouts and ``alive`` for a whole round at once (``Round._round_plan``): a region
+    ``U`` already there, a label, a third row, an arrow's place empty, ``alive`` with a column
+    twice, out of range or a truth for a number: no plan (the parts, then the steps, say)."""
+    from reference_engine.table import Label, Layout
+
+    got = _branch(_round_if(_variant("plans")))
+    assert isinstance(got, knockround.Round)
+    P = ("P", 2, 5, 1, None, None)
+    plain = Layout.make([P])
+    plan = got._round_plan(plain, (1, 2, 3, 4, 5))
+    assert plan is not False
+    h, final, low, u0, checks, matches = plan[:6]
+    assert (h, low, u0, final.size) == (2, 4, 10, 12) and matches[0] == (0, 5, 10, 1, 6)
+    assert set(checks) == {0, 5, 1, 6, 2, 7, 3, 8}
+    assert got._round_plan(Layout.make([P, ("U", 1, 2, 1, None, None)]), (1, 2, 3, 4)) is False
+    assert got._round_plan(Layout.make([P], (), [Label("x", (0,))]), (1, 2)) is False
+    assert got._round_plan(Layout.make([("P", 3, 5, 1, None, None)]), (1, 2)) is False
+    assert got._round_plan(Layout.make([P], [6]), (1, 2, 3)) is False  # column 2's arrow gone
+    assert got._round_plan(Layout.make([P], [8]), (1, 2, 3)) is not False  # column 4's: not played
+    for alive in [(1, 1, 2), (1, 6), (0, 1), (True, 2), (1,)]:
+        assert got._round_plan(plain, alive) is False, alive
