@@ -1,5 +1,6 @@
 """What the fused steps (:mod:`.fused`, :mod:`.deferred`) share: a whole row's selection, a
-return's resolved arguments, and the check of two steps carried out one after the other
+return's resolved arguments, the rows a discard and a return select on a layout (kept by
+layout: :class:`LayoutRows`), and the check of two steps carried out one after the other
 against the plan of both."""
 
 from __future__ import annotations
@@ -9,10 +10,11 @@ from typing import Any
 
 from ..expressions import EvalError
 from ..expressions.nodes import Const, Index, Name, Node, Star
+from ..kept import Kept
 from . import evaluate as ev
-from . import families
+from . import families, tails
 from .base import Op
-from .plans import hand_names
+from .plans import hand_names, kept_whole
 from .run import Run
 
 
@@ -27,12 +29,18 @@ def row_of(node: Node | None) -> tuple[str, int] | None:
 
 
 def return_args(
-    run: Run, cards: ev.Expr, to: ev.Expr, row: tuple[str, int] | None = None
+    run: Run,
+    cards: ev.Expr,
+    to: ev.Expr,
+    row: tuple[str, int] | None = None,
+    flats: tuple[int, ...] | None = None,
 ) -> tuple[tuple[int, ...], tuple[str, ...]]:
     """A ``return:`` step's resolved arguments: the slots of its cards and each card's hand
     (``row``: where ``to`` is ``[family_index(t) for t in NAME[k, *]]``, ``(NAME, k)``, its
-    value read in C where it can be: :func:`~.families.read`)."""
-    flats = cards.sel(run, "return")
+    value read in C where it can be: :func:`~.families.read`; ``flats``: the slots of its
+    cards where the caller has them, :class:`LayoutRows`'s)."""
+    if flats is None:
+        flats = cards.sel(run, "return")
     owners_ = None if row is None else families.read(run, *row)
     numbers = owners_ is not None  # family numbers, ints all
     if owners_ is None:
@@ -50,6 +58,57 @@ def return_args(
             if unheld is not None:
                 raise EvalError(unheld)
     return (flats, names)
+
+
+Rows = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+"""A discard's slots, its return's cards' slots and the row discarded after them (else ())."""
+
+LAYOUTS_KEPT = 256
+"""Layouts a :class:`LayoutRows` keeps the rows of (a game meets a few hundred at a step)."""
+
+_UNFIT: tuple[Any, ...] = ()  # kept for a layout whose rows do not fit (the caller runs each step as compiled)
+
+
+class LayoutRows:
+    """The rows a fused discard and return select on a layout, kept by layout: the discard's
+    ``what`` and the return's ``cards`` are whole rows by number (``NAME[k, *]``), and so is
+    the row ``then`` reads (the discard after them, where there is one), of regions of the
+    layout that no variable names (the caller's test at each run): slots that the layout alone
+    decides, as whether the discarded row goes whole with its sleeves (``kept_whole``). Worked
+    out at each run they cost two selections, a test of the sleeves and ``then``'s own; kept,
+    one look-up. Where the rows do not fit (a selection that fails, a row that cannot go whole)
+    that is kept too: the caller then runs each step as compiled, with its messages. With
+    :data:`~.evaluate.CHECKED` the rows kept are compared with the rows worked out afresh."""
+
+    __slots__ = ("cards", "kept", "then", "what")
+
+    def __init__(
+        self, what: ev.Expr, cards: ev.Expr, then: Callable[[Run], tuple[int, ...]] | None = None
+    ) -> None:
+        self.what, self.cards, self.then = what, cards, then
+        self.kept: Kept[tuple[Any, ...]] = Kept(LAYOUTS_KEPT)
+
+    def rows(self, run: Run, joined: bool = False) -> Rows | None:
+        """The rows on the run's layout (``joined``: ``then`` read too, else ()), or None."""
+        layout = run.layout
+        hit = self.kept.get((layout, joined))
+        if hit is None:
+            hit = self.kept.put((layout, joined), self._rows(run, joined))
+        elif ev.CHECKED and (want := self._rows(run, joined)) != hit:
+            raise ev.Mismatch(f"{self.what.text!r}, {self.cards.text!r}: kept as {hit!r}, not {want!r}")
+        return hit or None
+
+    def _rows(self, run: Run, joined: bool) -> tuple[Any, ...]:
+        try:
+            drop = self.what.sel(run, "discard")
+            flats = self.cards.sel(run, "return")
+        except EvalError:
+            return _UNFIT  # each step's own message, at its step
+        layout = run.layout
+        if not drop or (layout.inside and not tails.kept_row(layout, drop) and not kept_whole(layout, drop)):
+            return _UNFIT
+        then = self.then
+        return drop, flats, then(run) if joined and then is not None else ()
 
 
 def snapshot(run: Run) -> tuple[Any, ...]:

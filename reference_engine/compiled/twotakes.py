@@ -112,6 +112,25 @@ def _rows(cells: list[int], off: int, rows: int, width: int, idx: Sequence[int])
     return out
 
 
+def _kept_rows(cells: list[int], off: int, rows: int, width: int, gone: Sequence[int]) -> list[int]:
+    """The cells of the 0-based columns a region keeps, row by row, where ``gone`` (sorted, no
+    repeats, each below ``width``) are the columns taken: per row one slice per run of columns
+    kept between two taken (a few slices a row, not a gather of every column kept)."""
+    spans: list[tuple[int, int]] = []
+    a = 0
+    for g in gone:
+        if g > a:
+            spans.append((a, g))
+        a = g + 1
+    if a < width:
+        spans.append((a, width))
+    out: list[int] = []
+    for r in range(off, off + rows * width, width):
+        for a, b in spans:
+            out += cells[r + a : r + b]
+    return out
+
+
 def both_taken(layout: Layout, reg: Any, n1: int, into1: str, n2: int, into2: str) -> tuple[Space, Layout]:
     """What two takes from ``reg`` (``n1`` then ``n2`` columns, ``0 < n1``, ``0 < n2 <= width -
     n1``) into two new regions make, without making the table between: its table space
@@ -215,12 +234,8 @@ def pair(one: Entry, two: Entry, compiled: Callable[[Expression | None], ev.Expr
         stop = off + rows * width
         moved1 = [c - 1 for c in cols1]
         moved2 = [left[c - 1] for c in cols2]
-        if n2:
-            for j in moved2:
-                kept[j] = 0
-            left = list(compress(range(width), kept))
         after = cells[:off]
-        after += _rows(cells, off, rows, width, left)
+        after += _kept_rows(cells, off, rows, width, sorted(moved1 + moved2))
         after += cells[stop:]
         after += _rows(cells, off, rows, width, moved1)
         after += _rows(cells, off, rows, width, moved2)
