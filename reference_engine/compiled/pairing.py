@@ -66,7 +66,7 @@ Rows = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 LAYOUTS_KEPT = 256
 """Layouts a :class:`LayoutRows` keeps the rows of (a game meets a few hundred at a step)."""
 
-_UNFIT: tuple[Any, ...] = ()  # kept for a layout whose rows do not fit (the caller runs each step as compiled)
+_UNFIT: tuple[Any, ...] = ()  # kept where the rows do not fit: the caller runs each step as compiled
 
 
 class LayoutRows:

@@ -42,7 +42,6 @@ Like the fused pairs (:mod:`.fused`), the op remembers the run it carried out bo
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from itertools import compress
 from operator import itemgetter
 from typing import Any
 
@@ -131,6 +130,16 @@ def _kept_rows(cells: list[int], off: int, rows: int, width: int, gone: Sequence
     return out
 
 
+def _kept_column(gone: Sequence[int], i: int) -> int:
+    """The column (0-based) of the ``i``-th column kept (0-based), ``gone`` (sorted, no repeats)
+    the columns taken: each column taken at or before it moves it one further."""
+    for g in gone:
+        if g > i:
+            break
+        i += 1
+    return i
+
+
 def both_taken(layout: Layout, reg: Any, n1: int, into1: str, n2: int, into2: str) -> tuple[Space, Layout]:
     """What two takes from ``reg`` (``n1`` then ``n2`` columns, ``0 < n1``, ``0 < n2 <= width -
     n1``) into two new regions make, without making the table between: its table space
@@ -206,13 +215,11 @@ def pair(one: Entry, two: Entry, compiled: Callable[[Expression | None], ev.Expr
             return None
         if min(cols1) < 1 or max(cols1) > width:
             return None  # no column of the region (pick's columns are: the general path says)
-        # 0-based, the columns kept, in order: one flag a column, read in C.
-        kept = bytearray(b"\x01") * width
-        for c in cols1:
-            kept[c - 1] = 0
-        left = list(compress(range(width), kept))
-        cols2 = scan2.pick(run, list(itemgetter(*left)(vals)) if len(left) > 1 else [vals[left[0]]])
-        if cols2 is None or len(set(cols2)) != len(cols2) or not all(0 < c <= len(left) for c in cols2):
+        # 0-based, the columns the first take leaves, in order: the row the second one reads.
+        gone1 = sorted([c - 1 for c in cols1])
+        left = width - n1
+        cols2 = scan2.pick(run, _kept_rows(vals, 0, 1, width, gone1))
+        if cols2 is None or len(set(cols2)) != len(cols2) or not all(0 < c <= left for c in cols2):
             return None
         n2 = len(cols2)
         key = (layout, n1, n2)
@@ -233,7 +240,7 @@ def pair(one: Entry, two: Entry, compiled: Callable[[Expression | None], ev.Expr
         off, rows = reg.offset, reg.rows
         stop = off + rows * width
         moved1 = [c - 1 for c in cols1]
-        moved2 = [left[c - 1] for c in cols2]
+        moved2 = [_kept_column(gone1, c - 1) for c in cols2]
         after = cells[:off]
         after += _kept_rows(cells, off, rows, width, sorted(moved1 + moved2))
         after += cells[stop:]

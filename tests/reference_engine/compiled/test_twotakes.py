@@ -144,3 +144,12 @@ def test_the_columns_kept_by_slices_are_the_gather_of_the_columns_kept() -> None
         assert twotakes._kept_rows(cells, off, rows, width, gone) == twotakes._rows(
             cells, off, rows, width, kept
         )
+
+
+def test_the_kept_column_is_the_one_the_columns_kept_list() -> None:
+    rng = random.Random(7)
+    for _ in range(200):
+        width = rng.randint(1, 20)
+        gone = sorted(rng.sample(range(width), rng.randint(0, width - 1)))
+        kept = [c for c in range(width) if c not in gone]
+        assert [twotakes._kept_column(gone, i) for i in range(len(kept))] == kept
