@@ -45,7 +45,7 @@ from . import evaluate as ev
 from . import families, tails
 from .base import Op, _out_added, discarded, gather, landed, spelled
 from .codegen import function_kind, variables_only
-from .pairing import LayoutRows, check, return_args, row_of
+from .pairing import RowArgs, check, return_args, row_of
 from .run import Run
 from .runs import bottom_row, return_row
 
@@ -144,7 +144,7 @@ def discard_if(
     cards, to = compiled(back_step.cards), compiled(back_step.to)
     owners_row = families.family_row(back_step.to.node, to.proto)
     kept: Kept[Plan] = Kept(KEPT)
-    rows = LayoutRows(what, cards)
+    rows = RowArgs(what, cards)
 
     def args_for(run: Run) -> tails.Args | None:
         """The slots discarded, the slots returned and their hands (and () after), on the run's
@@ -161,9 +161,7 @@ def discard_if(
             by_name = layout.by_name
             if any(n in by_name and n not in env for n in free):
                 return None  # a region read (a variable comes first, as it is looked up)
-        if name not in layout.by_name:
-            return None  # no region: each step's own message, at its step
-        got = rows.rows(run)  # the rows read: the regions', as the layout has them
+        got = rows.rows(run)
         if got is None:
             return None
         drop, flats, _ = got

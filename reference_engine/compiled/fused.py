@@ -54,7 +54,7 @@ from . import deferred, families, tails, twotakes
 from . import evaluate as ev
 from .base import Op, _out_added, apply_plan, discarded, spelled
 from .codegen import function_kind
-from .pairing import LayoutRows, return_args, row_of, snapshot
+from .pairing import RowArgs, return_args, row_of, row_slots, snapshot
 from .pairing import check as check_steps
 from .plans import Defer, _sleeved
 from .run import Run, note_shape
@@ -418,9 +418,7 @@ def discard_return(
             by_name = layout.by_name
             if any(n in by_name and n not in env for n in free):
                 return None  # a region read whole (a variable comes first, as it is looked up)
-        if name not in layout.by_name:
-            return None  # no region: each step's own message, at its step
-        got = rows.rows(run, joined())  # the rows read: the region's, as the layout has them
+        got = rows.rows(run, joined())
         if got is None:
             return None
         drop, flats, then = got
@@ -467,7 +465,9 @@ def discard_return(
         try:
             for o in nested.ops:
                 frame = _sleeved(frame, o)
-            flats = nested.what.sel(run, "discard")  # a whole row by number: the same slots
+            row = row_of(nested.what.expr.node)  # a whole row by number: the same slots
+            what_ = nested.what
+            flats = what_.sel(run, "discard") if row is None else row_slots(run, what_, row, "discard")
         except (Defer, EvalError):
             return ()
         if frame.kind == "sleeve" and frame.side == "front":
@@ -495,7 +495,7 @@ def discard_return(
         finally:
             runner.current = discard_number
 
-    rows = LayoutRows(what, cards, _then)
+    rows = RowArgs(what, cards, _then)
     role = tails.Role(discard_step, args_for, free)
     tails.offer(discard_step, role)
     mine[0] = role

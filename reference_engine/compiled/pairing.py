@@ -1,7 +1,6 @@
 """What the fused steps (:mod:`.fused`, :mod:`.deferred`) share: a whole row's selection, a
-return's resolved arguments, the rows a discard and a return select on a layout (kept by
-layout: :class:`LayoutRows`), and the check of two steps carried out one after the other
-against the plan of both."""
+return's resolved arguments, the rows a discard and a return select (:class:`RowArgs`), and
+the check of two steps carried out one after the other against the plan of both."""
 
 from __future__ import annotations
 
@@ -10,7 +9,6 @@ from typing import Any
 
 from ..expressions import EvalError
 from ..expressions.nodes import Const, Index, Name, Node, Star
-from ..kept import Kept
 from . import evaluate as ev
 from . import families, tails
 from .base import Op
@@ -63,50 +61,52 @@ def return_args(
 Rows = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 """A discard's slots, its return's cards' slots and the row discarded after them (else ())."""
 
-LAYOUTS_KEPT = 256
-"""Layouts a :class:`LayoutRows` keeps the rows of (a game meets a few hundred at a step)."""
 
-_UNFIT: tuple[Any, ...] = ()  # kept where the rows do not fit: the caller runs each step as compiled
+def row_slots(run: Run, what: ev.Expr, row: tuple[str, int], verb: str) -> tuple[int, ...]:
+    """``what.sel(run, verb)`` where ``what`` is ``NAME[k, *]`` (``row``: :func:`row_of`'s):
+    the slots of row ``k`` of the region ``NAME`` in order, read from the region where it is
+    no hand, no variable names it and it has that row (what the selection's fast function
+    gives then: the region's own fields decide them; one kept tuple per start and width), else
+    the selection itself, with its message."""
+    name, k = row
+    reg = run.layout.by_name.get(name)
+    if reg is None or reg.hand is not None or not 0 < k <= reg.rows or name in run.vars():
+        return what.sel(run, verb)
+    cols = reg.cols
+    got = tails._slots(reg.offset + (k - 1) * cols, cols)
+    if ev.CHECKED and (want := what.sel(run, verb)) != got:
+        raise ev.Mismatch(f"{what.text!r}: read as the slots {got}, selected as {want}")
+    return got
 
 
-class LayoutRows:
-    """The rows a fused discard and return select on a layout, kept by layout: the discard's
-    ``what`` and the return's ``cards`` are whole rows by number (``NAME[k, *]``), and so is
-    the row ``then`` reads (the discard after them, where there is one), of regions of the
-    layout that no variable names (the caller's test at each run): slots that the layout alone
-    decides, as whether the discarded row goes whole with its sleeves (``kept_whole``). Worked
-    out at each run they cost two selections, a test of the sleeves and ``then``'s own; kept,
-    one look-up. Where the rows do not fit (a selection that fails, a row that cannot go whole)
-    that is kept too: the caller then runs each step as compiled, with its messages. With
-    :data:`~.evaluate.CHECKED` the rows kept are compared with the rows worked out afresh."""
+class RowArgs:
+    """The rows a fused discard and return select: the discard's ``what`` and the return's
+    ``cards``, whole rows by number (``NAME[k, *]``, read by :func:`row_slots`), whether the
+    discarded row goes whole with its sleeves (``kept_whole``), and the row ``then`` reads (the
+    discard after them, where there is one)."""
 
-    __slots__ = ("cards", "kept", "then", "what")
+    __slots__ = ("cards", "cards_row", "then", "what", "what_row")
 
     def __init__(
         self, what: ev.Expr, cards: ev.Expr, then: Callable[[Run], tuple[int, ...]] | None = None
     ) -> None:
         self.what, self.cards, self.then = what, cards, then
-        self.kept: Kept[tuple[Any, ...]] = Kept(LAYOUTS_KEPT)
+        what_row, cards_row = row_of(what.expr.node), row_of(cards.expr.node)
+        assert what_row is not None and cards_row is not None, "rows by number"
+        self.what_row, self.cards_row = what_row, cards_row
 
     def rows(self, run: Run, joined: bool = False) -> Rows | None:
-        """The rows on the run's layout (``joined``: ``then`` read too, else ()), or None."""
-        layout = run.layout
-        hit = self.kept.get((layout, joined))
-        if hit is None:
-            hit = self.kept.put((layout, joined), self._rows(run, joined))
-        elif ev.CHECKED and (want := self._rows(run, joined)) != hit:
-            raise ev.Mismatch(f"{self.what.text!r}, {self.cards.text!r}: kept as {hit!r}, not {want!r}")
-        return hit or None
-
-    def _rows(self, run: Run, joined: bool) -> tuple[Any, ...]:
+        """The rows on the run's table (``joined``: ``then`` read too, else ()), or None where
+        a selection fails or the row discarded cannot go whole (each step's own message, at
+        its step)."""
         try:
-            drop = self.what.sel(run, "discard")
-            flats = self.cards.sel(run, "return")
+            drop = row_slots(run, self.what, self.what_row, "discard")
+            flats = row_slots(run, self.cards, self.cards_row, "return")
         except EvalError:
-            return _UNFIT  # each step's own message, at its step
+            return None
         layout = run.layout
         if not drop or (layout.inside and not tails.kept_row(layout, drop) and not kept_whole(layout, drop)):
-            return _UNFIT
+            return None
         then = self.then
         return drop, flats, then(run) if joined and then is not None else ()
 
