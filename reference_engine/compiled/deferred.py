@@ -45,8 +45,7 @@ from . import evaluate as ev
 from . import families, tails
 from .base import Op, _out_added, discarded, gather, landed, spelled
 from .codegen import function_kind, variables_only
-from .pairing import check, return_args, row_of
-from .plans import kept_whole
+from .pairing import RowArgs, check, return_args, row_of
 from .run import Run
 from .runs import bottom_row, return_row
 
@@ -145,6 +144,7 @@ def discard_if(
     cards, to = compiled(back_step.cards), compiled(back_step.to)
     owners_row = families.family_row(back_step.to.node, to.proto)
     kept: Kept[Plan] = Kept(KEPT)
+    rows = RowArgs(what, cards)
 
     def args_for(run: Run) -> tails.Args | None:
         """The slots discarded, the slots returned and their hands (and () after), on the run's
@@ -161,13 +161,14 @@ def discard_if(
             by_name = layout.by_name
             if any(n in by_name and n not in env for n in free):
                 return None  # a region read (a variable comes first, as it is looked up)
-        try:
-            drop = what.sel(run, "discard")
-            flats, names = return_args(run, cards, to, owners_row)
-        except EvalError:
-            return None  # each step's own message, at its step
-        if not drop or (layout.inside and not tails.kept_row(layout, drop) and not kept_whole(layout, drop)):
+        got = rows.rows(run)
+        if got is None:
             return None
+        drop, flats, _ = got
+        try:
+            flats, names = return_args(run, cards, to, owners_row, flats)
+        except EvalError:
+            return None  # the return's own message, at its step
         return drop, flats, names, ()
 
     def plan_for(run: Run) -> tuple[Plan, tuple[int, ...]] | None:

@@ -5,7 +5,9 @@ owner card names), as the expression's fast function gives it where it reads the
 The fast function reads the row's faces at once where every card of it is face up and seen
 (none empty, face down, or hidden in a sleeve), then calls ``family_index`` per face: ~100
 calls a turn. Here the row's codes go through one table, face id -> family number
-(:func:`~.helpers.family_numbers`, which the compiled comprehension itself uses too). Anything
+(:func:`~.helpers.family_numbers`, which the compiled comprehension itself uses too); a row
+its region's sleeves do not hold (the owner cards slid out) is known to have no card in a
+sleeve without a look at the slots inside them. Anything
 else (the name a variable's, no such region or row, a card the fast function would not read at
 once, a face without a family number, a row longer than a comprehension may go through) gives
 None: the caller evaluates the expression as compiled.
@@ -17,8 +19,9 @@ from typing import Any
 
 from ..expressions import MAX_ITERATIONS
 from ..expressions.nodes import Comprehension, Const, Index, Name, Node, Star
+from . import evaluate as ev
 from .codegen import function_kind
-from .helpers import family_numbers, family_source
+from .helpers import family_codes, family_numbers, family_source
 from .run import Run
 
 
@@ -48,4 +51,12 @@ def read(run: Run, name: str, k: int) -> list[int] | None:
     if not cols or cols > MAX_ITERATIONS:
         return None
     start = reg.offset + (k - 1) * cols
+    frame = reg.sleeve
+    if frame is None or k not in frame.rows:
+        # No card of the row in a sleeve: a region's places inside its sleeves are the whole
+        # rows they hold (sleeves.sleeve_slots), so none of its slots is inside (no set read).
+        if ev.CHECKED and not layout.inside.isdisjoint(range(start, start + cols)):
+            raise ev.Mismatch(f"{name}[{k}, *]: a row out of the sleeves, with a slot inside one")
+        vals = run.cells[start : start + cols]
+        return None if min(vals) < 0 else family_codes(vals)
     return family_numbers(run.cells, layout, range(start, start + cols))

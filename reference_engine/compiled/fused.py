@@ -54,9 +54,9 @@ from . import deferred, families, tails, twotakes
 from . import evaluate as ev
 from .base import Op, _out_added, apply_plan, discarded, spelled
 from .codegen import function_kind
+from .pairing import RowArgs, return_args, row_of, row_slots, snapshot
 from .pairing import check as check_steps
-from .pairing import return_args, row_of, snapshot
-from .plans import Defer, _sleeved, kept_whole
+from .plans import Defer, _sleeved
 from .run import Run, note_shape
 from .runs import bottom_row, return_row
 
@@ -418,14 +418,15 @@ def discard_return(
             by_name = layout.by_name
             if any(n in by_name and n not in env for n in free):
                 return None  # a region read whole (a variable comes first, as it is looked up)
-        try:
-            drop = what.sel(run, "discard")
-            flats, names = return_args(run, cards, to, row_)
-        except EvalError:
-            return None  # each step's own message, at its step
-        if not drop or (layout.inside and not tails.kept_row(layout, drop) and not kept_whole(layout, drop)):
+        got = rows.rows(run, joined())
+        if got is None:
             return None
-        return drop, flats, names, _then(run) if joined() else ()
+        drop, flats, then = got
+        try:
+            flats, names = return_args(run, cards, to, row_, flats)
+        except EvalError:
+            return None  # the return's own message, at its step
+        return drop, flats, names, then
 
     def plan_for(run: Run) -> tuple[Plan, tuple[int, ...]] | None:
         """The plan, and the slots of the row Step 12(a) discards after it where it carries
@@ -464,7 +465,9 @@ def discard_return(
         try:
             for o in nested.ops:
                 frame = _sleeved(frame, o)
-            flats = nested.what.sel(run, "discard")  # a whole row by number: the same slots
+            row = row_of(nested.what.expr.node)  # a whole row by number: the same slots
+            what_ = nested.what
+            flats = what_.sel(run, "discard") if row is None else row_slots(run, what_, row, "discard")
         except (Defer, EvalError):
             return ()
         if frame.kind == "sleeve" and frame.side == "front":
@@ -492,6 +495,7 @@ def discard_return(
         finally:
             runner.current = discard_number
 
+    rows = RowArgs(what, cards, _then)
     role = tails.Role(discard_step, args_for, free)
     tails.offer(discard_step, role)
     mine[0] = role

@@ -315,6 +315,13 @@ def family_numbers(cells: Sequence[int], layout: Layout, slots: range) -> list[i
     inside = layout.inside
     if inside and not inside.isdisjoint(slots) and not layout.shown.issuperset(inside.intersection(slots)):
         return None
+    return family_codes(vals)
+
+
+def family_codes(vals: Sequence[int]) -> list[int] | None:
+    """:func:`family_numbers` of the codes ``vals`` of places known to hold cards that are
+    seen (none empty nor in a sleeve: the caller knows): each face's number, or None where a
+    card is face down or a face has no number."""
     table = _FAMILY_OF_CODE
     top = max(vals)
     if top >= len(table):

@@ -1,6 +1,6 @@
 """What the fused steps (:mod:`.fused`, :mod:`.deferred`) share: a whole row's selection, a
-return's resolved arguments, and the check of two steps carried out one after the other
-against the plan of both."""
+return's resolved arguments, the rows a discard and a return select (:class:`RowArgs`), and
+the check of two steps carried out one after the other against the plan of both."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from typing import Any
 from ..expressions import EvalError
 from ..expressions.nodes import Const, Index, Name, Node, Star
 from . import evaluate as ev
-from . import families
+from . import families, tails
 from .base import Op
-from .plans import hand_names
+from .plans import hand_names, kept_whole
 from .run import Run
 
 
@@ -27,12 +27,18 @@ def row_of(node: Node | None) -> tuple[str, int] | None:
 
 
 def return_args(
-    run: Run, cards: ev.Expr, to: ev.Expr, row: tuple[str, int] | None = None
+    run: Run,
+    cards: ev.Expr,
+    to: ev.Expr,
+    row: tuple[str, int] | None = None,
+    flats: tuple[int, ...] | None = None,
 ) -> tuple[tuple[int, ...], tuple[str, ...]]:
     """A ``return:`` step's resolved arguments: the slots of its cards and each card's hand
     (``row``: where ``to`` is ``[family_index(t) for t in NAME[k, *]]``, ``(NAME, k)``, its
-    value read in C where it can be: :func:`~.families.read`)."""
-    flats = cards.sel(run, "return")
+    value read in C where it can be: :func:`~.families.read`; ``flats``: the slots of its
+    cards where the caller has them, :class:`LayoutRows`'s)."""
+    if flats is None:
+        flats = cards.sel(run, "return")
     owners_ = None if row is None else families.read(run, *row)
     numbers = owners_ is not None  # family numbers, ints all
     if owners_ is None:
@@ -50,6 +56,59 @@ def return_args(
             if unheld is not None:
                 raise EvalError(unheld)
     return (flats, names)
+
+
+Rows = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+"""A discard's slots, its return's cards' slots and the row discarded after them (else ())."""
+
+
+def row_slots(run: Run, what: ev.Expr, row: tuple[str, int], verb: str) -> tuple[int, ...]:
+    """``what.sel(run, verb)`` where ``what`` is ``NAME[k, *]`` (``row``: :func:`row_of`'s):
+    the slots of row ``k`` of the region ``NAME`` in order, read from the region where it is
+    no hand, no variable names it and it has that row (what the selection's fast function
+    gives then: the region's own fields decide them; one kept tuple per start and width), else
+    the selection itself, with its message."""
+    name, k = row
+    reg = run.layout.by_name.get(name)
+    if reg is None or reg.hand is not None or not 0 < k <= reg.rows or name in run.vars():
+        return what.sel(run, verb)
+    cols = reg.cols
+    got = tails._slots(reg.offset + (k - 1) * cols, cols)
+    if ev.CHECKED and (want := what.sel(run, verb)) != got:
+        raise ev.Mismatch(f"{what.text!r}: read as the slots {got}, selected as {want}")
+    return got
+
+
+class RowArgs:
+    """The rows a fused discard and return select: the discard's ``what`` and the return's
+    ``cards``, whole rows by number (``NAME[k, *]``, read by :func:`row_slots`), whether the
+    discarded row goes whole with its sleeves (``kept_whole``), and the row ``then`` reads (the
+    discard after them, where there is one)."""
+
+    __slots__ = ("cards", "cards_row", "then", "what", "what_row")
+
+    def __init__(
+        self, what: ev.Expr, cards: ev.Expr, then: Callable[[Run], tuple[int, ...]] | None = None
+    ) -> None:
+        self.what, self.cards, self.then = what, cards, then
+        what_row, cards_row = row_of(what.expr.node), row_of(cards.expr.node)
+        assert what_row is not None and cards_row is not None, "rows by number"
+        self.what_row, self.cards_row = what_row, cards_row
+
+    def rows(self, run: Run, joined: bool = False) -> Rows | None:
+        """The rows on the run's table (``joined``: ``then`` read too, else ()), or None where
+        a selection fails or the row discarded cannot go whole (each step's own message, at
+        its step)."""
+        try:
+            drop = row_slots(run, self.what, self.what_row, "discard")
+            flats = row_slots(run, self.cards, self.cards_row, "return")
+        except EvalError:
+            return None
+        layout = run.layout
+        if not drop or (layout.inside and not tails.kept_row(layout, drop) and not kept_whole(layout, drop)):
+            return None
+        then = self.then
+        return drop, flats, then(run) if joined and then is not None else ()
 
 
 def snapshot(run: Run) -> tuple[Any, ...]:

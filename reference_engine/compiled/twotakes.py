@@ -42,7 +42,6 @@ Like the fused pairs (:mod:`.fused`), the op remembers the run it carried out bo
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from itertools import compress
 from operator import itemgetter
 from typing import Any
 
@@ -110,6 +109,35 @@ def _rows(cells: list[int], off: int, rows: int, width: int, idx: Sequence[int])
         a = off + r * width
         out += get(cells[a : a + width])
     return out
+
+
+def _kept_rows(cells: list[int], off: int, rows: int, width: int, gone: Sequence[int]) -> list[int]:
+    """The cells of the 0-based columns a region keeps, row by row, where ``gone`` (sorted, no
+    repeats, each below ``width``) are the columns taken: per row one slice per run of columns
+    kept between two taken (a few slices a row, not a gather of every column kept)."""
+    spans: list[tuple[int, int]] = []
+    a = 0
+    for g in gone:
+        if g > a:
+            spans.append((a, g))
+        a = g + 1
+    if a < width:
+        spans.append((a, width))
+    out: list[int] = []
+    for r in range(off, off + rows * width, width):
+        for a, b in spans:
+            out += cells[r + a : r + b]
+    return out
+
+
+def _kept_column(gone: Sequence[int], i: int) -> int:
+    """The column (0-based) of the ``i``-th column kept (0-based), ``gone`` (sorted, no repeats)
+    the columns taken: each column taken at or before it moves it one further."""
+    for g in gone:
+        if g > i:
+            break
+        i += 1
+    return i
 
 
 def both_taken(layout: Layout, reg: Any, n1: int, into1: str, n2: int, into2: str) -> tuple[Space, Layout]:
@@ -187,13 +215,11 @@ def pair(one: Entry, two: Entry, compiled: Callable[[Expression | None], ev.Expr
             return None
         if min(cols1) < 1 or max(cols1) > width:
             return None  # no column of the region (pick's columns are: the general path says)
-        # 0-based, the columns kept, in order: one flag a column, read in C.
-        kept = bytearray(b"\x01") * width
-        for c in cols1:
-            kept[c - 1] = 0
-        left = list(compress(range(width), kept))
-        cols2 = scan2.pick(run, list(itemgetter(*left)(vals)) if len(left) > 1 else [vals[left[0]]])
-        if cols2 is None or len(set(cols2)) != len(cols2) or not all(0 < c <= len(left) for c in cols2):
+        # 0-based, the columns the first take leaves, in order: the row the second one reads.
+        gone1 = sorted([c - 1 for c in cols1])
+        left = width - n1
+        cols2 = scan2.pick(run, _kept_rows(vals, 0, 1, width, gone1))
+        if cols2 is None or len(set(cols2)) != len(cols2) or not all(0 < c <= left for c in cols2):
             return None
         n2 = len(cols2)
         key = (layout, n1, n2)
@@ -214,13 +240,9 @@ def pair(one: Entry, two: Entry, compiled: Callable[[Expression | None], ev.Expr
         off, rows = reg.offset, reg.rows
         stop = off + rows * width
         moved1 = [c - 1 for c in cols1]
-        moved2 = [left[c - 1] for c in cols2]
-        if n2:
-            for j in moved2:
-                kept[j] = 0
-            left = list(compress(range(width), kept))
+        moved2 = [_kept_column(gone1, c - 1) for c in cols2]
         after = cells[:off]
-        after += _rows(cells, off, rows, width, left)
+        after += _kept_rows(cells, off, rows, width, sorted(moved1 + moved2))
         after += cells[stop:]
         after += _rows(cells, off, rows, width, moved1)
         after += _rows(cells, off, rows, width, moved2)

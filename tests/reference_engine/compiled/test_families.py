@@ -85,6 +85,18 @@ def test_a_row_of_owner_cards_reads_as_their_numbers() -> None:
     assert families.read(_table(owners), "M", 2) == [3, 1, 12, 3, 2]  # type: ignore[arg-type]
 
 
+def test_a_row_out_of_the_sleeves_is_read_without_the_slots_inside_them() -> None:
+    """Owner cards slid out of their sleeves, or a region without sleeves: read as numbers (no
+    slot of the row is inside a sleeve: the check of the slots inside is left out, CHECKED
+    asserts it)."""
+    owners = [_code(f"theta{i}") for i in (2, 7, 1)]
+    for sleeve in (OUT, None):
+        run = _table(owners, sleeve)
+        assert not run.layout.inside.isdisjoint(range(run.layout.size)) or sleeve is None
+        assert families.read(run, "M", 2) == [2, 7, 1]  # type: ignore[arg-type]
+    assert families.read(_table(owners, IN), "M", 2) is None  # type: ignore[arg-type]  # hidden
+
+
 @pytest.mark.parametrize(
     "case",
     [
