@@ -408,12 +408,15 @@ def _checked(
     if played is not None and played is not drawn and not _holds(allowed, played):
         raise CheckFailure(f"{where}: played {played.glyph}, which is not a valid card of the hand")
     for i, (owner, cards) in enumerate(zip(owners, returned)):
-        expected = list(owner)
-        if i == 0 and played is not None and played is not drawn:
-            _remove(expected, played)
-        if i == 0 and kept is not None:
-            expected.append(kept)
+        expected = owner  # copied only where a card is taken off or added (the owner is the game's)
+        if i == 0:
+            if played is not None and played is not drawn:
+                expected = list(owner)
+                _remove(expected, played)
+            if kept is not None:
+                expected = [*expected, kept]
         if i == pile and drawn is not None:
+            expected = list(expected)
             _remove(expected, drawn)
         if not _same_faces(cards, expected):
             raise CheckFailure(
