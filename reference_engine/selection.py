@@ -308,23 +308,29 @@ def _frame(
     key = (id(protocol), exact(tuple(sorted(given.items())))) if given else id(protocol)
     kept = cache.frames.get(key)
     resolved: dict[str, Any] | None = None
+    frame_key = None
     if kept is not None and kept[0] is protocol and "sizes" not in given:
-        _, base, lo, hi, bound = kept
+        _, base, lo, hi, bound, before, after = kept
         # Every size within the bounds: the smallest and the largest (in C; no sizes: none out).
         if not sizes or ((lo is None or min(sizes) >= lo) and (hi is None or max(sizes) <= hi)):
             resolved = dict(base)
             resolved["sizes"] = sizes
+            # The frame's key, its parameters sorted by name: the others' around ``sizes``.
+            frame_key = (protocol.name, (*before, ("sizes", sizes), *after))
     else:
         bound = None
     if resolved is None:
         resolved = protocol.resolve_params({"sizes": sizes, **given})
-    frame = Frame(protocol, resolved, functions, bound)
+    frame = Frame(protocol, resolved, functions, bound, frame_key)
     shared.frames[frame.key] = frame  # as Runner.frame keeps it
     if kept is None or kept[0] is not protocol:
         if len(cache.frames) >= _FRAMES_KEPT:
             cache.frames.clear()
         decl = protocol.params["sizes"]
-        cache.frames[key] = [protocol, resolved, decl.minimum, decl.maximum, frame.bindings()]
+        others = sorted((k, v) for k, v in resolved.items() if k != "sizes")
+        before = tuple(kv for kv in others if kv[0] < "sizes")
+        after = tuple(kv for kv in others if kv[0] > "sizes")
+        cache.frames[key] = [protocol, resolved, decl.minimum, decl.maximum, frame.bindings(), before, after]
     return frame
 
 
