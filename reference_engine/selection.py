@@ -14,8 +14,8 @@ import gc
 import random
 from contextvars import ContextVar
 from dataclasses import dataclass, field, fields
-from itertools import chain, repeat
-from operator import attrgetter, lshift
+from itertools import chain
+from operator import attrgetter
 from typing import Any
 
 from .cards import SYMBOLS, Symbol
@@ -161,8 +161,6 @@ _PLANS_KEPT = 20_000  # rearrangement plans kept between runs before the cache s
 _COUNTS_KEPT = 4_096  # the paper's counts kept (by protocol and parameters) before starting afresh
 _NAME = attrgetter("name")
 _ID = attrgetter("id")
-_ONES = repeat(1)  # id << 1 for each card: a symbol's code face down
-_SYMBOL_ONLY = {Symbol}
 _READ = ("played", "kept")
 _HANDS = tuple(f"hand{i}" for i in range(1, 17))  # the owners' regions' names, hand1, hand2, ...
 
@@ -308,23 +306,29 @@ def _frame(
     key = (id(protocol), exact(tuple(sorted(given.items())))) if given else id(protocol)
     kept = cache.frames.get(key)
     resolved: dict[str, Any] | None = None
+    frame_key = None
     if kept is not None and kept[0] is protocol and "sizes" not in given:
-        _, base, lo, hi, bound = kept
+        _, base, lo, hi, bound, before, after = kept
         # Every size within the bounds: the smallest and the largest (in C; no sizes: none out).
         if not sizes or ((lo is None or min(sizes) >= lo) and (hi is None or max(sizes) <= hi)):
             resolved = dict(base)
             resolved["sizes"] = sizes
+            # The frame's key, its parameters sorted by name: the others' around ``sizes``.
+            frame_key = (protocol.name, (*before, ("sizes", sizes), *after))
     else:
         bound = None
     if resolved is None:
         resolved = protocol.resolve_params({"sizes": sizes, **given})
-    frame = Frame(protocol, resolved, functions, bound)
+    frame = Frame(protocol, resolved, functions, bound, frame_key)
     shared.frames[frame.key] = frame  # as Runner.frame keeps it
     if kept is None or kept[0] is not protocol:
         if len(cache.frames) >= _FRAMES_KEPT:
             cache.frames.clear()
         decl = protocol.params["sizes"]
-        cache.frames[key] = [protocol, resolved, decl.minimum, decl.maximum, frame.bindings()]
+        others = sorted((k, v) for k, v in resolved.items() if k != "sizes")
+        before = tuple(kv for kv in others if kv[0] < "sizes")
+        after = tuple(kv for kv in others if kv[0] > "sizes")
+        cache.frames[key] = [protocol, resolved, decl.minimum, decl.maximum, frame.bindings(), before, after]
     return frame
 
 
@@ -357,9 +361,12 @@ def _start(cache: CallCache, frame: Frame, row: list[Symbol]) -> State:
     n = len(row)
     if b.width != 1 or b.encoding.kind in _VALUE_KINDS or frame.input_count("cards") != n:
         return frame.initial_state({"cards": row})
-    if set(map(type, row)) != _SYMBOL_ONLY and n:
+    # code(v) of every card, face down (id << 1), where every card is a Symbol (no subclass):
+    # one pass whose attribute reads the interpreter specializes (half a C map of attrgetter's),
+    # the type tested on the way (one card not a Symbol: fewer codes than cards).
+    codes = tuple([c.id << 1 for c in row if type(c) is Symbol])
+    if len(codes) != n:
         return frame.initial_state({"cards": row})
-    codes = tuple(map(lshift, map(_ID, row), _ONES))  # code(v): face down (id << 1), in C
     key = (id(proto), n)
     hit = cache.starts.get(key)
     if hit is None or hit[0] is not proto:
@@ -408,12 +415,15 @@ def _checked(
     if played is not None and played is not drawn and not _holds(allowed, played):
         raise CheckFailure(f"{where}: played {played.glyph}, which is not a valid card of the hand")
     for i, (owner, cards) in enumerate(zip(owners, returned)):
-        expected = list(owner)
-        if i == 0 and played is not None and played is not drawn:
-            _remove(expected, played)
-        if i == 0 and kept is not None:
-            expected.append(kept)
+        expected = owner  # copied only where a card is taken off or added (the owner is the game's)
+        if i == 0:
+            if played is not None and played is not drawn:
+                expected = list(owner)
+                _remove(expected, played)
+            if kept is not None:
+                expected = [*expected, kept]
         if i == pile and drawn is not None:
+            expected = list(expected)
             _remove(expected, drawn)
         if not _same_faces(cards, expected):
             raise CheckFailure(

@@ -13,7 +13,6 @@ reading of outputs); :meth:`Run.final` is the ``State`` the interpreter would ha
 
 from __future__ import annotations
 
-from operator import attrgetter
 from typing import Any
 
 from ..cards import DEALT
@@ -96,8 +95,6 @@ Space = tuple[bool, tuple[int, int] | None, tuple[int, int]]
 """What :func:`space` says of a layout: whether it has a hand, its first region of the largest
 extent, and that extent's order (cells, columns)."""
 
-_EXTENT = attrgetter("size", "cols")  # a region's extent's order: cells, then columns
-
 
 def _shape(layout: Layout) -> tuple[bool, tuple[int, int] | None]:
     """Whether ``layout`` has a hand, and its first region of the largest extent (by cells, then
@@ -110,8 +107,20 @@ def _shape(layout: Layout) -> tuple[bool, tuple[int, int] | None]:
     regions = layout.regions
     if not regions:
         return False, None
-    reg = max(regions, key=_EXTENT)
-    return [r.hand for r in regions].count(None) != len(regions), (reg.rows, reg.cols)
+    # max(regions, key=attrgetter("size", "cols")) and whether any region is a hand, in one
+    # plain loop (most layouts have one to three regions: max's keyword parsing and a key tuple
+    # per region cost more): a region replaces the best only with a strictly larger (cells,
+    # columns), as max keeps the first of the largest.
+    reg = regions[0]
+    size, cols = reg.size, reg.cols
+    hands = False
+    for r in regions:
+        if r.hand is not None:
+            hands = True
+        s = r.size
+        if s > size or (s == size and r.cols > cols):
+            reg, size, cols = r, s, r.cols
+    return hands, (reg.rows, reg.cols)
 
 
 def space(layout: Layout) -> tuple[bool, tuple[int, int] | None, tuple[int, int]]:

@@ -78,6 +78,67 @@ def _family_fn(family: str) -> Callable[[Scope, Any], Symbol]:
     return make
 
 
+class _Shape:
+    """What every frame of one protocol starts from, worked out once per protocol: the
+    functions its expressions see but the game's and the encodings' (the built-in ones, then
+    a family's per family symbol, in the order a frame adds them: the names a frame sets
+    later already in place, so that its table is the same dict, order included), the game's
+    functions a frame adds (those no family or encoding of the same name replaces), the
+    symbols a frame names (each with its glyph and interned symbol) and the encodings."""
+
+    __slots__ = ("contexts", "encodings", "functions", "proto", "symbols")
+
+    def __init__(self, proto: Protocol):
+        self.proto = proto
+        functions: dict[str, Any] = dict(BUILTINS)
+        for cname in proto.context:
+            functions[cname] = None  # the game's function, set by each frame
+        symbols = []
+        for s in proto.symbols.values():
+            if s.family:
+                functions[s.name] = _family_fn(s.name)
+            else:
+                symbols.append((s.name, s.glyph, SYMBOLS.intern(s.name, s.glyph)))
+        self.encodings = tuple(proto.encodings.values())
+        for enc in self.encodings:
+            functions[enc.name] = None  # the frame's encoder
+        replaced = {s.name for s in proto.symbols.values() if s.family} | set(proto.encodings)
+        self.contexts = tuple(c for c in proto.context if c not in replaced)
+        self.functions = functions
+        self.symbols = tuple(symbols)
+
+
+_SHAPES: dict[int, _Shape] = {}
+_SHAPES_KEPT = 64  # protocols whose frame shape is kept before the table starts afresh
+
+
+def _shape(proto: Protocol) -> _Shape:
+    hit = _SHAPES.get(id(proto))
+    if hit is None or hit.proto is not proto:
+        if len(_SHAPES) >= _SHAPES_KEPT:
+            _SHAPES.clear()
+        hit = _SHAPES[id(proto)] = _Shape(proto)
+    return hit
+
+
+_CALLS: dict[tuple[int, str, int], tuple[Protocol, GameFunction | None, Callable[..., Any]]] = {}
+_CALLS_KEPT = 1024  # game functions' wrappers kept (a game's validity rules: one per public state)
+
+
+def _context_call(proto: Protocol, name: str, fn: GameFunction | None) -> Callable[..., Any]:
+    """:func:`_context_fn`'s wrapper of ``fn``, kept by protocol, name and function (the same
+    function: it holds nothing else): a game gives one of a few dozen validity rules a turn."""
+    key = (id(proto), name, id(fn))
+    hit = _CALLS.get(key)
+    if hit is not None and hit[0] is proto and hit[1] is fn:
+        return hit[2]
+    call = _context_fn(proto, name, fn)
+    if len(_CALLS) >= _CALLS_KEPT:
+        _CALLS.clear()
+    _CALLS[key] = (proto, fn, call)
+    return call
+
+
 class Frame:
     """A protocol bound to its parameters: the names and functions its expressions see."""
 
@@ -87,20 +148,29 @@ class Frame:
         params: Params,
         context: dict[str, GameFunction] | None = None,
         bound: dict[str, BoundEncoding] | None = None,
+        key: tuple[str, tuple[tuple[str, Any], ...]] | None = None,
     ):
+        """``key``: this frame's :attr:`key` where the caller knows it already (it is
+        ``(proto.name, tuple(sorted(params.items())))``; checked under ``evaluate.CHECKED``)."""
         self.proto = proto
         self.params = params
-        self.key = (proto.name, tuple(sorted(params.items())))
+        if key is None or _checked():
+            made = (proto.name, tuple(sorted(params.items())))
+            if key is not None and key != made:
+                raise AssertionError(f"frame key {key!r} is not {made!r}")
+            key = made
+        self.key = key
+        shape = _shape(proto)
         names: dict[str, Any] = dict(params)
-        functions = dict(BUILTINS)
-        for cname in proto.context:
-            functions[cname] = _context_fn(proto, cname, (context or {}).get(cname))
-        for s in proto.symbols.values():
-            if s.family:
-                functions[s.name] = _family_fn(s.name)
-            else:
-                names[s.name] = SYMBOLS.intern(s.name, s.glyph)
-        for enc in proto.encodings.values():
+        functions = dict(shape.functions)
+        given = context or {}
+        for cname in shape.contexts:
+            functions[cname] = _context_call(proto, cname, given.get(cname))
+        for sname, glyph, sym in shape.symbols:
+            # SYMBOLS.intern(sname, glyph), which returns the same symbol and changes nothing
+            # where its glyph is already this one (or none is given): the symbol table drops none.
+            names[sname] = sym if not glyph or sym.glyph == glyph else SYMBOLS.intern(sname, glyph)
+        for enc in shape.encodings:
             names[enc.name] = enc
             functions[enc.name] = self._encoder(enc)
         self.globals = Scope(names, functions=functions)

@@ -53,6 +53,11 @@ Outcome = tuple[Fraction, Observation | None, SubResult]
 """One outcome of a sub-protocol: its probability, what the caller sees of it, its result."""
 
 
+NOBODY_SEATED = Seats()
+"""A runner's seats until :meth:`Runner.seat` is called: nobody followed. One instance for every
+runner (the value is frozen and made of frozen values; a card-level game makes a runner a turn)."""
+
+
 @dataclass
 class Shared:
     """State shared by a run and all its sub-runs."""
@@ -149,7 +154,7 @@ class Runner:
         # holds this protocol's hands (a callee's: from its call, see reference_engine.seating).
         self.watched: Watched = {}
         self.current: str | None = None  # the numbered step being carried out (for messages)
-        self.seats = Seats()
+        self.seats = NOBODY_SEATED
 
     def seat(self, seats: Seats) -> None:
         """Follow the people ``seats`` says into this protocol's hands (see :mod:`..seating`)."""

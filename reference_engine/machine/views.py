@@ -72,19 +72,43 @@ class ViewTable:
     def extend(self, view: int, obs: Observation) -> int:
         key = (view, obs)
         index = self._index
-        vid = index.get(key)
-        if vid is None:
-            if DEALT.ids:
+        if DEALT.ids:  # a view checked before it is interned (a refused one is not kept)
+            vid = index.get(key)
+            if vid is None:
                 _refuse_dealt(obs)
-            entries = self.entries
-            vid = len(entries)
-            entries.append(key)
-            weights = self.weights
+                vid = self._add(key)
+                index[key] = vid
+            return vid
+        # Looked up and interned at once: the key (an observation of up to a few dozen codes)
+        # hashed once, not once to look it up and again to add it (most of a game's views are new).
+        entries = self.entries
+        vid = len(entries)
+        hit = index.setdefault(key, vid)
+        if hit != vid:
+            return hit
+        weights = self.weights
+        try:
             weight = weights[view] if view >= 0 else 1
             if obs[0] == "unordered":
                 weight *= obs[-1]  # it stands for that many orders of what was seen
-            weights.append(weight)
-            index[key] = vid
+        except BaseException:  # no such parent view: nothing interned, as before
+            del index[key]
+            raise
+        entries.append(key)
+        weights.append(weight)
+        return vid
+
+    def _add(self, key: tuple[int, Observation]) -> int:
+        """A new view's entry and weight (``key``: its parent and observation); its id."""
+        view, obs = key
+        weights = self.weights
+        weight = weights[view] if view >= 0 else 1
+        if obs[0] == "unordered":
+            weight *= obs[-1]  # it stands for that many orders of what was seen
+        entries = self.entries
+        vid = len(entries)
+        entries.append(key)
+        weights.append(weight)
         return vid
 
     def merged(self, obs: Observation) -> int:

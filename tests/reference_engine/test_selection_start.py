@@ -107,7 +107,7 @@ def test_the_kept_starts_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_a_card_of_another_type_than_symbol_takes_the_frames_way() -> None:
-    """The codes are made in C only where every card is a :class:`Symbol` itself: a card of a
+    """The codes are made directly only where every card is a :class:`Symbol` itself: a card of a
     subclass (equal fields, another type) anywhere in the row takes the frame's way, as a value
     that is no card does; the same state or the same error either way. No card at all: the
     empty table of a run with no cards."""

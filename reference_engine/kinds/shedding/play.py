@@ -614,7 +614,14 @@ class Game(TableGame[RuleSet]):
         ``again``: the run after a draw (it draws no card itself)."""
         n = len(self.seats)
         order = [seat] + [(seat + k) % n for k in range(1, n)]
-        owners = self.owners(seat)
+        # The owners as :meth:`owners` lists them, the game's own lists rather than copies: a run
+        # reads its owners and never changes them, and every one of them is replaced below by
+        # what the run gave back (no list of the game is both given and kept).
+        hands = self.hands
+        owners = [hands[s] for s in order]
+        owners.append(self.draw_pile)
+        if self.discard_owner:
+            owners.append(self.discard[:-1])
         where = f"turn {record.index} ({self.seats[seat].name}, {self.protocol.name})"
         extra = {"weight": self.weight} if self.weight is not None else None
         run = run_selection(

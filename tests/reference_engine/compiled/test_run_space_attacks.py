@@ -54,3 +54,44 @@ def test_a_note_is_its_layouts_own() -> None:
     notes = [space(Layout.make(shapes)) for shapes in SHAPES]
     assert notes == [_fresh(Layout.make(shapes)) for shapes in SHAPES]
     assert len(set(notes)) == len(notes)
+
+
+def _by_max(layout: Layout) -> tuple[bool, tuple[int, int] | None]:
+    """The note as ``max`` with a key and a count of hands worked it out before (the reference)."""
+    from operator import attrgetter
+
+    regions = layout.regions
+    if not regions:
+        return False, None
+    reg = max(regions, key=attrgetter("size", "cols"))
+    return [r.hand for r in regions].count(None) != len(regions), (reg.rows, reg.cols)
+
+
+TIES = [
+    [],
+    [("w58sp_a", 2, 3, 1, None, None), ("w58sp_b", 3, 2, 1, None, None)],  # 6 cells each: more columns
+    [("w58sp_c", 3, 2, 1, None, None), ("w58sp_d", 2, 3, 1, None, None)],
+    [
+        ("w58sp_e", 1, 4, 1, None, None),
+        ("w58sp_f", 1, 4, 1, "w58sp_f", None),
+        ("w58sp_g", 2, 2, 1, None, None),
+    ],
+    [("w58sp_h", 0, 5, 1, None, None), ("w58sp_i", 1, 0, 1, "w58sp_i", None)],  # empty regions, a hand last
+    [
+        ("w58sp_j", 2, 2, 1, "w58sp_j", None),
+        ("w58sp_k", 4, 1, 1, None, None),
+        ("w58sp_l", 1, 4, 1, None, None),
+    ],
+]
+
+
+@pytest.mark.parametrize("shape", TIES + SHAPES)
+def test_the_note_is_maxs_first_largest_and_any_hand(shape: list[tuple[object, ...]]) -> None:
+    """The plain loop gives what ``max`` gave: the first region of the largest (cells, columns),
+    ties kept by the first, and whether any region is a hand, wherever it lies."""
+    layout = Layout.make(shape)  # type: ignore[arg-type]
+    assert compiled_run._shape(layout) == _by_max(layout)
+    # The region itself, not only its extent: the first of the largest.
+    if layout.regions:
+        hands, e = compiled_run._shape(layout)
+        assert e is not None and hands == any(r.hand is not None for r in layout.regions)
