@@ -79,20 +79,6 @@ class Region:
         return self.cols // self.unit if self.rows == 1 else self.cols
 
 
-def _region(fields: tuple[Any, ...]) -> Region:
-    """``Region(*fields)``, its attributes written as the dataclass's ``__init__`` and
-    ``__post_init__`` write them (the same names in the same order, the same stored hash: the
-    same object in all but its cost): a new table shape makes a region or two at every step,
-    and the frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``."""
-    reg = object.__new__(Region)
-    d = reg.__dict__
-    d["name"], d["rows"], d["cols"], d["offset"], d["unit"], d["hand"], d["sleeve"] = fields
-    d["size"] = fields[1] * fields[2]
-    d["sleeve_slots"] = None
-    d["_hash"] = hash(fields)
-    return reg
-
-
 _REGIONS: dict[tuple[Any, ...], Region] = {}
 REGIONS_KEPT = 16384
 """Regions :meth:`Layout.make` keeps by their fields (equal regions are interchangeable): a game's
@@ -182,7 +168,7 @@ class Layout:
             if reg is None:
                 if sleeve is not None:
                     check_rows(name, rows, sleeve)
-                reg = _region(fields)
+                reg = Region(name, rows, cols, offset, unit, hand, sleeve)
                 if len(kept) >= REGIONS_KEPT:
                     kept.clear()
                 kept[fields] = reg
