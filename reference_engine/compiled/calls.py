@@ -63,11 +63,13 @@ class _Frames:
         self.callee = callee
         self.kept: dict[tuple[Any, ...], Frame] = {}
 
-    def get(self, runner: Runner, given: dict[str, int]) -> Frame:
-        key = tuple(sorted(given.items()))
-        frame = self.kept.get(key)
+    def get(self, runner: Runner, given: dict[str, int], values: tuple[int, ...]) -> Frame:
+        """The frame for ``given``, kept by ``values`` (its values in the call's order of
+        parameters: one order per call step, whose frames these are)."""
+        frame = self.kept.get(values)
         if frame is not None:
             return frame
+        key = tuple(sorted(given.items()))
         shared_key = ("frame-for", self.callee.name, key)
         frame = runner.shared.frames.get(shared_key)
         if frame is None:
@@ -81,7 +83,7 @@ class _Frames:
             frame = runner.frame(self.callee, resolved)
             runner.shared.frames[shared_key] = frame
         if not self.callee.context and len(self.kept) < 1_000:
-            self.kept[key] = frame
+            self.kept[values] = frame
         return frame
 
 
@@ -95,6 +97,7 @@ def compile_call(c: Any, step: st.Call, number: str | None) -> Op:
         t = step.results.get(o.name)
         names.append(t.name if t is not None else None)
     params = [(k, c.e(e)) for k, e in step.params.items()]
+    param_names = [k for k, _ in params]
     missing = [n for n in callee.inputs if n not in step.args] + [
         o.name for o in card_outputs if o.name not in step.results
     ]
@@ -144,8 +147,10 @@ def compile_call(c: Any, step: st.Call, number: str | None) -> Op:
         runner = run.runner
         layout = run.layout
         try:
-            given = {k: as_int(e.value(run)) for k, e in params}
-            sub = frames.get(runner, given)
+            values = tuple([as_int(e.value(run)) for _, e in params])
+            sub = frames.kept.get(values)  # kept by the values alone (_Frames.get)
+            if sub is None:
+                sub = frames.get(runner, dict(zip(param_names, values)), values)
             arg_flats = []
             where: list[Where] | None = []
             for n, e, what in args:

@@ -8,7 +8,10 @@ cards; a round that starts from a layout not met before (a loser's empty place i
 layout) evaluates all four through the general evaluator, about half of what such a round costs.
 They are plain functions of ``alive``, ``h``, the region ``P``'s offset and width and which
 middle arrows point up, relative to ``alive`` (a match's winner is a position in ``alive``
-whatever the sleeves' columns): here each is worked out directly (:func:`special`).
+whatever the sleeves' columns): here each is worked out directly (:func:`special`). So is the
+test of every round, ``len(alive) > 1`` (``alive`` a variable holding a list, ``len`` the
+built-in): kept by its key, it cost a key made and looked up per round (the variables change at
+every round), more than the length compared.
 
 When it applies (a static check, then one per run): the expression is one of the four, node for
 node (:func:`_shape`, the columns left out); and at the run, every name means what the
@@ -30,7 +33,7 @@ from typing import Any
 
 from .. import steps as st
 from ..cards import DEALT, EMPTY, Symbol, is_up, symbol_of
-from ..expressions import Chain, Comprehension, Node
+from ..expressions import Chain, Compare, Comprehension, Node
 from ..expressions.expression import parse
 from ..functions import BUILTINS
 from ..table import Layout
@@ -49,6 +52,7 @@ ALIVE = (
     " + ([alive[len(alive)]] if len(alive) % 2 == 1 else [])"
 )
 DISCARD = "[P[2, j] for j in out]"
+RUNNING = "len(alive) > 1"
 
 
 def _shape(node: Any) -> Any:
@@ -74,6 +78,7 @@ def _known() -> dict[Any, tuple[str, str | None]]:
             ("out", OUT, None),
             ("alive", ALIVE, None),
             ("discard", DISCARD, "discard"),
+            ("running", RUNNING, None),
         ):
             _SHAPES[_shape(parse(text).node)] = (name, sel)
     return _SHAPES
@@ -82,7 +87,7 @@ def _known() -> dict[Any, tuple[str, str | None]]:
 def special(node: Node, sel: str | None) -> Special | None:
     """The direct form of one of the four expressions (asked as its Steady asks it: its places
     with ``sel``, its plain value without), or None for any other expression."""
-    if not isinstance(node, (Comprehension, Chain)):  # each of the four is one or the other
+    if not isinstance(node, (Comprehension, Chain, Compare)):  # each of the five is one of these
         return None
     found = _known().get(_shape(node))
     if found is None or found[1] != sel:
@@ -187,6 +192,15 @@ def _alive(run: Run) -> Any:
         return NO
     left = [alive[2 * i] if ups[i] else alive[2 * i + 1] for i in range(h)]
     return left + ([alive[-1]] if len(alive) % 2 == 1 else [])
+
+
+def _running(run: Run) -> Any:
+    """``len(alive) > 1`` (the test of every round): ``alive`` a variable holding a list (a
+    tuple, as frozen), ``len`` the built-in; else :data:`NO`."""
+    alive = run.vars().get("alive")
+    if type(alive) is not tuple or run.frame.globals.functions.get("len") is not BUILTINS.get("len"):
+        return NO
+    return len(alive) > 1
 
 
 def _discard(run: Run) -> Any:
@@ -309,4 +323,10 @@ def _target(t: st.Target) -> Any:
     return None if t.expr is None else _shape(t.expr.node)
 
 
-_FORMS: dict[str, Special] = {"rotate": _rotate, "out": _out, "alive": _alive, "discard": _discard}
+_FORMS: dict[str, Special] = {
+    "rotate": _rotate,
+    "out": _out,
+    "alive": _alive,
+    "discard": _discard,
+    "running": _running,
+}

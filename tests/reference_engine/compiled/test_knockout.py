@@ -20,6 +20,7 @@ from reference_engine.compiled import evaluate as compiled_evaluate
 from reference_engine.compiled import knockout
 from reference_engine.errors import SpecError
 from reference_engine.expressions.expression import parse
+from reference_engine.functions import BUILTINS
 from reference_engine.registry import Library
 
 HERE = Path(__file__).parent
@@ -50,6 +51,7 @@ def test_the_four_decisions_are_recognised() -> None:
     assert knockout.special(exprs["out"].node, None) is knockout._out
     assert knockout.special(exprs["alive"].node, None) is knockout._alive
     assert knockout.special(exprs["discard"].node, "discard") is knockout._discard
+    assert knockout.special(parse("len(alive) > 1").node, None) is knockout._running
     # Asked another way (a let of the rotation's places, the losers as places): not these.
     assert knockout.special(exprs["rotate"].node, None) is None
     assert knockout.special(exprs["out"].node, "discard") is None
@@ -69,6 +71,10 @@ def test_the_four_decisions_are_recognised() -> None:
         "[Q[2, j] for j in out]",
         "[P[true, j] for j in out]",
         "U",
+        "len(alive) > 2",
+        "len(alive) >= 1",
+        "len(out) > 1",
+        "count(alive) > 1",
     ],
 )
 def test_other_expressions_are_not_worked_out(text: str) -> None:
@@ -156,3 +162,21 @@ def test_a_len_not_built_in_and_odd_variables_step_aside() -> None:
         fake.env = env
         for form in knockout._FORMS.values():
             assert form(fake) is knockout.NO, (env, form)
+
+
+def test_the_rounds_test_steps_aside_unless_alive_is_a_list() -> None:
+    """``len(alive) > 1`` worked out only where ``alive`` is a variable holding a list (frozen: a
+    tuple) and ``len`` the built-in; a region, a number, a text, a missing name: the evaluator's."""
+    globals_ = SimpleNamespace(functions={"len": BUILTINS.get("len")}, names={})
+    fake: Any = SimpleNamespace(frame=SimpleNamespace(globals=globals_), cells=[], env={})
+    fake.vars = lambda: fake.env
+    for env, want in (({"alive": (1, 2)}, True), ({"alive": (3,)}, False), ({"alive": ()}, False)):
+        fake.env = env
+        got = knockout._running(fake)
+        assert type(got) is bool and got is want, (env, got)
+    for env in ({}, {"alive": 2}, {"alive": "ab"}, {"alive": [1, 2]}, {"out": (1, 2)}):
+        fake.env = env
+        assert knockout._running(fake) is knockout.NO, env
+    globals_.functions["len"] = lambda xs: 5
+    fake.env = {"alive": (1, 2)}
+    assert knockout._running(fake) is knockout.NO
