@@ -212,9 +212,9 @@ def run_selection(
     # same thing, without a context manager's generator at every turn).
     if gc.isenabled():
         with paused():
-            state, engine, reason = _single(runner, frame, row, cache)
+            state, engine, reason, start = _single(runner, frame, row, cache)
     else:
-        state, engine, reason = _single(runner, frame, row, cache)
+        state, engine, reason, start = _single(runner, frame, row, cache)
     if engine == "compiled":
         cache.compiled_runs += 1
     else:
@@ -224,13 +224,16 @@ def run_selection(
     outs = read_outputs(runner, frame, state, only=_READ, ev=_Reader(runner, frame, state, engine))
     played = outs["played"]
     returned = []
+    got: list[tuple[int, ...]] = []  # each owner's cells as the run left them
     cells = state.cells
     faces = SYMBOLS.faces
     by_name = state.layout.by_name
     for name in _HANDS[: len(owners)] if len(owners) <= len(_HANDS) else _hands(len(owners)):
         reg = by_name.get(name)
         # A region's slots are consecutive (Region.slots): its cells are one slice of the row.
-        returned.append(faces(cells[reg.offset : reg.offset + reg.size]) if reg else [])
+        back = cells[reg.offset : reg.offset + reg.size] if reg else ()
+        got.append(back)
+        returned.append(faces(back) if reg else [])
     kept = outs.get("kept")
     if kept is not None:
         returned[0].append(kept)  # the drawn card joins P_1's hand
@@ -254,6 +257,7 @@ def run_selection(
         not state.out,
         pile=draw_pile(protocol, len(owners), params),
         kept=kept,
+        codes=(start, got) if start is not None else None,
     )
     checked.engine = engine
     checked.fallback_reason = reason
@@ -332,15 +336,15 @@ def _frame(
     return frame
 
 
-def _single(runner: Runner, frame: Any, row: list[Symbol], cache: CallCache) -> tuple[Any, str, str | None]:
-    """The run of :func:`run_selection` from the table ``row`` (every owner's cards in a row)."""
-    return run_single(
-        runner,
-        frame,
-        _start(cache, frame, row),
-        cache.engine or ENGINE.get(),
-        cache.fallback_reasons,
-    )
+def _single(
+    runner: Runner, frame: Any, row: list[Symbol], cache: CallCache
+) -> tuple[Any, str, str | None, tuple[int, ...] | None]:
+    """The run of :func:`run_selection` from the table ``row`` (every owner's cards in a row),
+    and the row's codes where :func:`_start` made them itself (each card's ``id << 1``), else None."""
+    start, codes = _started(cache, frame, row)
+    engine = cache.engine or ENGINE.get()
+    state, engine, reason = run_single(runner, frame, start, engine, cache.fallback_reasons)
+    return state, engine, reason, codes
 
 
 _STARTS_KEPT = 1_024  # starting layouts kept (by protocol and number of cards) before starting afresh
@@ -352,21 +356,27 @@ def _start(cache: CallCache, frame: Frame, row: list[Symbol]) -> State:
     in ``cache.starts``, the counters the one shared :data:`~.compiled.run.NO_METERS` (equal to
     ``Meters()``), the cells the cards' codes; any other input, count or value the frame's own
     way (its errors included). Under compiled.evaluate.CHECKED compared with the frame's."""
+    return _started(cache, frame, row)[0]
+
+
+def _started(cache: CallCache, frame: Frame, row: list[Symbol]) -> tuple[State, tuple[int, ...] | None]:
+    """:func:`_start`'s state, and the cards' codes (each ``id << 1``, face down, in the order of
+    ``row``) where it made them itself, else None (the frame's own way)."""
     proto = frame.proto
     inputs = proto.inputs
     decl = inputs.get("cards")
     if len(inputs) != 1 or decl is None:
-        return frame.initial_state({"cards": row})
+        return frame.initial_state({"cards": row}), None
     b = frame.bound(decl.encoding)
     n = len(row)
     if b.width != 1 or b.encoding.kind in _VALUE_KINDS or frame.input_count("cards") != n:
-        return frame.initial_state({"cards": row})
+        return frame.initial_state({"cards": row}), None
     # code(v) of every card, face down (id << 1), where every card is a Symbol (no subclass):
     # one pass whose attribute reads the interpreter specializes (half a C map of attrgetter's),
     # the type tested on the way (one card not a Symbol: fewer codes than cards).
     codes = tuple([c.id << 1 for c in row if type(c) is Symbol])
     if len(codes) != n:
-        return frame.initial_state({"cards": row})
+        return frame.initial_state({"cards": row}), None
     key = (id(proto), n)
     hit = cache.starts.get(key)
     if hit is None or hit[0] is not proto:
@@ -379,7 +389,7 @@ def _start(cache: CallCache, frame: Frame, row: list[Symbol]) -> State:
         ref = frame.initial_state({"cards": row})
         if state != ref or state.layout is not ref.layout:
             raise _evaluate.Mismatch(f"the start of {proto.name}: {state} is not the reference")
-    return state
+    return state, codes
 
 
 def _checked(
@@ -397,10 +407,14 @@ def _checked(
     helpers_back: bool,
     pile: int | None = None,
     kept: Symbol | None = None,
+    codes: tuple[tuple[int, ...], list[tuple[int, ...]]] | None = None,
 ) -> SelectionRun:
     """The checks of :func:`run_selection` on a finished run (either engine). ``pile``: the
     index of the draw pile when the run draws a card for P_1 itself (:func:`draw_pile`); then
-    with no valid card in P_1's hand, the card played or ``kept`` is a card of that pile."""
+    with no valid card in P_1's hand, the card played or ``kept`` is a card of that pile.
+    ``codes``: the row's codes at the start (every owner's cards in a row, each ``id << 1``) and
+    each owner's cells at the end, where known: an owner's return is then first checked on
+    those whole numbers (:func:`_codes_back`), and by its cards only where that fails."""
     valid_cards = [c for c in owners[0] if valid(c)]
     if played is None and valid_cards:
         raise CheckFailure(
@@ -414,7 +428,20 @@ def _checked(
     allowed = valid_cards if valid_cards or not fallback else list(owners[0])
     if played is not None and played is not drawn and not _holds(allowed, played):
         raise CheckFailure(f"{where}: played {played.glyph}, which is not a valid card of the hand")
+    at = 0  # where the owner's cards start in the row
     for i, (owner, cards) in enumerate(zip(owners, returned)):
+        proven = False
+        if codes is not None:
+            start, got = codes
+            n = len(owner)
+            # What the owner lost (P_1 the card played from the hand, the draw pile the card drawn).
+            lost = [played.id << 1] if i == 0 and played is not None and played is not drawn else []
+            if i == pile and drawn is not None:
+                lost.append(drawn.id << 1)
+            proven = _codes_back(got[i], start[at : at + n], lost)
+            at += n
+            if proven and not _evaluate.CHECKED:
+                continue
         expected = owner  # copied only where a card is taken off or added (the owner is the game's)
         if i == 0:
             if played is not None and played is not drawn:
@@ -426,6 +453,8 @@ def _checked(
             expected = list(expected)
             _remove(expected, drawn)
         if not _same_faces(cards, expected):
+            if proven:
+                raise _evaluate.Mismatch(f"{where}: owner {i + 1}'s return was proven by codes, not by cards")
             raise CheckFailure(
                 f"{where}: owner {i + 1} got back {sorted(c.glyph for c in cards)} "
                 f"instead of {sorted(c.glyph for c in expected)}"
@@ -465,6 +494,20 @@ def _holds(cards: list[Symbol], card: Symbol) -> bool:
     so the answer is found without comparing faces field by field (a dataclass ``__eq__`` per
     card of a draw pile before it); else by equality, as ``in`` does. The same answer."""
     return id(card) in map(id, cards) or card in cards
+
+
+def _codes_back(got: tuple[int, ...], start: tuple[int, ...], lost: list[int]) -> bool:
+    """Whether an owner's cells at the end (``got``) and the codes it lost (``lost``) are, in any
+    order, its codes at the start (``start``, each a card's ``id << 1``): then the faces it got
+    back hold the same cards, each as many times, as those it is owed (its cards without the
+    ones it lost, which :func:`_checked` found among them), by their ids, the first answer of
+    :func:`_same_faces`. Whole numbers compared in C: the same order first (most hands), else
+    sorted. False decides nothing (the cards are checked then): a face-up card, an empty slot."""
+    if len(got) + len(lost) != len(start):
+        return False
+    if not lost and got == start:
+        return True
+    return sorted([*got, *lost] if lost else got) == sorted(start)
 
 
 def _same_faces(cards: list[Symbol], expected: list[Symbol]) -> bool:
