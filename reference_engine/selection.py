@@ -29,6 +29,7 @@ from .expressions import Comprehension, Const, Index, Name, Node
 from .kept import exact
 from .machine import Runner, Shared, ViewTable, read_outputs
 from .machine.frame import _VALUE_KINDS, Frame
+from .machine.outputs import read_regions
 from .registry import Library
 from .spec import Protocol, require
 from .table import Layout, State
@@ -221,7 +222,15 @@ def run_selection(
         cache.interpreter_runs += 1
     # The compiled path reads its outputs with its fast functions too (the same values); made
     # when an output is first evaluated (those a game reads are mostly regions, read without).
-    outs = read_outputs(runner, frame, state, only=_READ, ev=_Reader(runner, frame, state, engine))
+    # Read from the cells where every output is a card in a named region or one a game leaves
+    # out and that cannot fail (machine/outputs.py's read_regions), else (and under CHECKED) the
+    # general way.
+    outs = read_regions(frame, state, _READ)
+    if outs is None or _evaluate.CHECKED:
+        ref = read_outputs(runner, frame, state, only=_READ, ev=_Reader(runner, frame, state, engine))
+        if outs is not None and outs != ref:
+            raise _evaluate.Mismatch(f"{where}: the outputs read from the cells are {outs}, not {ref}")
+        outs = ref
     played = outs["played"]
     returned = []
     got: list[tuple[int, ...]] = []  # each owner's cells as the run left them

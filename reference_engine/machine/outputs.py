@@ -85,6 +85,69 @@ def read_outputs(
     return values
 
 
+_PLANS: dict[tuple[int, Any], tuple[Any, Any]] = {}
+_PLANS_KEPT = 64  # protocols (with the outputs their callers read) whose reading plan is kept
+
+
+def read_regions(frame: Frame, state: State, only: tuple[str, ...]) -> dict[str, Any] | None:
+    """:func:`read_outputs`' result with ``only`` read straight from the cells, for a protocol
+    whose every output is one of two kinds: a card the caller reads (``only``) lying in a region
+    the spec names (``cards: R``, ``decode: card``), or one the caller leaves out whose reading
+    :func:`_never_fails` on this state. None where the protocol has another output, where such a
+    region holds more than one card (the reading fails: its error is the general path's), or
+    where an output left out could fail: then the caller reads them all the general way (reading
+    draws nothing and makes no view, so a reading left off is no reading at all).
+    The same values: a card the symbol of its one code, none for no card (an absent region has
+    none); no other output is in the result (:func:`read_outputs` leaves each such one out).
+    (The caller compares it with :func:`read_outputs`' under compiled.evaluate.CHECKED.)"""
+    proto = frame.proto
+    key = (id(proto), only)
+    hit = _PLANS.get(key)
+    if hit is None or hit[0] is not proto:
+        if len(_PLANS) >= _PLANS_KEPT:
+            _PLANS.clear()
+        hit = _PLANS[key] = (proto, _plan(proto.outputs.values(), only))
+    plan = hit[1]
+    if plan is None:
+        return None
+    cards, others = plan
+    for out in others:
+        if not _never_fails(frame, out, state):
+            return None
+    values: dict[str, Any] = {}
+    by_name = state.layout.by_name
+    cells = state.cells
+    by_id = SYMBOLS.by_id
+    for name, region in cards:
+        reg = by_name.get(region)
+        if reg is None:
+            values[name] = None
+            continue
+        # A region's slots are consecutive (Region.slots): its cells are one slice of the row.
+        codes = [c for c in cells[reg.offset : reg.offset + reg.size] if c != EMPTY]
+        if len(codes) > 1:
+            return None
+        values[name] = by_id(codes[0] >> 1) if codes else None
+    return values
+
+
+def _plan(outs: Any, only: tuple[str, ...]) -> tuple[Any, Any] | None:
+    """:func:`read_regions`' plan: the (output, region) pairs read, in the spec's order, and the
+    outputs left out (each to be proven unfailing on the state); None for any other output."""
+    cards: list[tuple[str, str]] = []
+    others: list[OutputDecl] = []
+    for out in outs:
+        if out.name in only:
+            if out.cards is None or out.cards.name is None or out.decode != "card":
+                return None
+            cards.append((out.name, out.cards.name))
+        elif (out.decode == "cards" or out.cards is None) and _shape(out) is not None:
+            others.append(out)
+        else:
+            return None
+    return tuple(cards), tuple(others)
+
+
 _SHAPES: dict[int, tuple[OutputDecl, tuple[str, str] | None]] = {}
 _SHAPES_KEPT = 256  # outputs whose shape is kept (by identity) before the table starts afresh
 _PLAIN = (int, bool, str, type(None))

@@ -175,3 +175,12 @@ def test_a_game_checked_both_ways_is_the_game_checked_by_faces(
     third = Game(RULES, Library(), players=4, virtual=4, level="card", seed=seed).play()
     assert first is not None and second is not None and third is not None
     assert first.to_json() == second.to_json() == third.to_json()
+
+
+def test_outputs_read_from_the_cells_are_compared_under_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hostile: a reading from the cells that differs from the general reading is caught under
+    CHECKED (machine/outputs.py's read_regions, as run_selection uses it)."""
+    monkeypatch.setattr(evaluate, "CHECKED", True)
+    monkeypatch.setattr(selection, "read_regions", lambda *a: {"played": CARD("red1"), "kept": CARD("red1")})
+    with pytest.raises(evaluate.Mismatch, match="the outputs read from the cells"):
+        Game(RULES, Library(), players=4, virtual=4, level="card", seed=1).play()

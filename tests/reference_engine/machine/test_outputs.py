@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from reference_engine.cards import Symbol
+from reference_engine.cards import EMPTY, Symbol
 from reference_engine.compiled import evaluate, run_single
 from reference_engine.compiled.evaluate import FastEvaluator
 from reference_engine.errors import SimulationError
@@ -19,9 +19,10 @@ from reference_engine.expressions import parse
 from reference_engine.kinds.shedding import load_rules
 from reference_engine.machine import Runner, read_outputs
 from reference_engine.machine.frame import Frame
-from reference_engine.machine.outputs import _every_hand, _never_fails, _shadowed, _shape
+from reference_engine.machine.outputs import _every_hand, _never_fails, _shadowed, _shape, read_regions
 from reference_engine.registry import Library
 from reference_engine.selection import CallCache, run_selection
+from reference_engine.table import Region
 
 RULES = load_rules("uno")
 valid = RULES.validity(RULES.symbol("red5"), "red")
@@ -159,3 +160,65 @@ def test_a_variable_is_looked_up_by_its_first_pair_of_that_name(library: Library
         assert _never_fails(frame, drew, state(env)) is plain, env
     assert _shadowed("x", state([("x", 1)])) and _shadowed("x", state([], ("x",)))
     assert not _shadowed("x", state([("y", 1), ("xx", 2)], ("z",))) and not _shadowed("x", state([]))
+
+
+# -- outputs read straight from the cells (read_regions) ------------------------------------
+
+
+def finished(library: Library, seed: int, engine: str) -> tuple[Runner, Frame, Any]:
+    proto = library.protocol("card-selection-arrow")
+    runner = Runner(library, "sample", rng=random.Random(seed), context={"valid": valid})
+    sizes = tuple(len(h) for h in table(seed))
+    frame = runner.frame(proto, proto.resolve_params({"sizes": sizes}))
+    start = frame.initial_state({"cards": [c for hand in table(seed) for c in hand]})
+    state, _, _ = run_single(runner, frame, start, engine)
+    return runner, frame, state
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("engine", ["compiled", "interpreter"])
+def test_outputs_read_from_the_cells_are_the_general_reading(
+    library: Library, seed: int, engine: str
+) -> None:
+    runner, frame, state = finished(library, seed, engine)
+    fast = read_regions(frame, state, ("played", "kept"))
+    assert fast is not None and fast == read_outputs(runner, frame, state, only=("played", "kept"))
+
+
+def test_a_region_of_two_cards_is_left_to_the_general_reading(library: Library) -> None:
+    """Hostile: two cards where the spec reads one: no value from the cells (the general reading
+    fails, with its own error); a region that is not there reads no card."""
+    _, frame, state = finished(library, 1, "compiled")
+    two = Region("played", 1, 2, 0)
+    red, blue = RULES.symbol("red1"), RULES.symbol("blue2")
+    cells = ((red.id << 1), (blue.id << 1))
+    fake = SimpleNamespace(layout=SimpleNamespace(by_name={"played": two}), cells=cells, env=state.env)
+    assert read_regions(frame, fake, ("played", "kept")) is None  # type: ignore[arg-type]
+    one = SimpleNamespace(
+        layout=SimpleNamespace(by_name={"played": two}), cells=(EMPTY, blue.id << 1), env=state.env
+    )
+    assert read_regions(frame, one, ("played", "kept")) == {"played": blue, "kept": None}  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("change", "only"),
+    [
+        (("cards: played\n    encoding: card", "cards: played\n    encoding: faces"), ("played",)),
+        (("encoding: cards\n    equals", "encoding: faces\n    equals"), ("played", "kept")),
+        (("cards: kept\n    encoding: card", "cards: kept\n    encoding: card"), ("played", "kept", "found")),
+    ],
+)
+def test_other_outputs_take_the_general_reading(
+    variant: Callable[..., Library], change: tuple[str, str], only: tuple[str, ...]
+) -> None:
+    """An output read that is not one card of a named region, or one left out that is not
+    recognised as unfailing: no plan, the general reading."""
+    lib = variant("card-selection-arrow", change)
+    _, frame, state = finished(lib, 2, "interpreter")
+    assert read_regions(frame, state, only) is None
+
+
+def test_an_output_left_out_that_could_fail_is_left_to_the_general_reading(library: Library) -> None:
+    _, frame, state = finished(library, 3, "compiled")
+    assert read_regions(frame, state, ("played", "kept")) is not None
+    assert read_regions(frame, state.replace(env=(("drew", (1,)),)), ("played", "kept")) is None  # not plain
