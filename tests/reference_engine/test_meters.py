@@ -171,7 +171,8 @@ def test_a_usage_of_several_symbols_raises_each_peak_as_the_fields_say() -> None
     for _ in range(3000):
         peak = tuple(sorted({rng.randrange(8): rng.randrange(1, 5) for _ in range(rng.randrange(5))}.items()))
         m = Meters(rng.randrange(3), rng.randrange(3), (), peak, ())
-        out = tuple(sorted({rng.randrange(10): rng.randrange(-2, 6) for _ in range(rng.randrange(6))}.items()))
+        usage = {rng.randrange(10): rng.randrange(-2, 6) for _ in range(rng.randrange(6))}
+        out = tuple(sorted(usage.items()))
         got = m.note_out(out)
         want = _peaks_raised(m, out)
         assert got == want and type(got) is Meters and type(got.peak) is tuple
