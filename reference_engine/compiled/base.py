@@ -147,8 +147,7 @@ def discarded(codes: Sequence[int]) -> tuple[list[tuple[int, int]], bool]:
     whether one is an empty place or face down (the discard is then seen: its symbols in
     order, :func:`spelled`). A row of few kinds of card (a turn's arrows, its owner cards, a
     match's pair) counted kind by kind in C, no symbol worked out per card nor sorted; many
-    kinds: the symbols shifted, sorted and counted in C (with an up-down card among them:
-    :func:`returned_symbols` and :func:`less`)."""
+    kinds: :func:`returned_symbols` and :func:`less`."""
     to = ROTATIONS.to
     if len(codes) == 1:  # one card (half of a card-level game's discards): no set, count nor sort
         code = codes[0]
@@ -158,16 +157,10 @@ def discarded(codes: Sequence[int]) -> tuple[list[tuple[int, int]], bool]:
         return [(sid, 1)], code < 0 or not code & 1
     kinds = set(codes)
     if len(kinds) > FEW_KINDS:
-        hidden = min(kinds) < 0 or not all(map(_ONE.__and__, kinds))
-        # A hand or a deck's row: each card's symbol (code >> 1) in C, sorted, counted in C in
-        # that order (a Counter keeps the order symbols are first met). An up-down card among
-        # them (its two symbols one piece): the symbols worked out per card, as below.
-        sids = sorted(map(_ONE.__rrshift__, codes))
-        if not to or to.keys().isdisjoint(sids):
-            return list(Counter(sids).items()), hidden
+        returned = returned_symbols(codes)
         delta: dict[int, int] = {}
-        less(delta, returned_symbols(codes))
-        return [(sid, -k) for sid, k in delta.items()], hidden
+        less(delta, returned)
+        return [(sid, -k) for sid, k in delta.items()], min(codes) < 0 or not all(map(_ONE.__and__, codes))
     by: dict[int, int] = {}
     for code in kinds:
         sid = code >> 1

@@ -17,8 +17,6 @@ card) reads the state as :func:`collect` does, which gives its errors.
 
 from __future__ import annotations
 
-from itertools import repeat
-from operator import ne
 from typing import Any
 
 from ..cards import EMPTY, symbol_of
@@ -127,8 +125,7 @@ def collect_single(run: Runner, frame: Frame, state: State) -> SubResult:
         reader = _READERS[id(frame)] = _Reader(frame)
     got = reader.read(run, state) if run.mode == "sample" else None
     cells = state.cells
-    # A card left over in a place no output takes (each place read in C): collect's error.
-    if got is None or any(map(ne, map(cells.__getitem__, got[1]), repeat(EMPTY))):
+    if got is None or any(cells[f] != EMPTY for f in got[1]):
         ((_, res),) = collect(run, frame, state)
         return res
     cards: list[tuple[tuple[int, int], tuple[int, ...]]] = []

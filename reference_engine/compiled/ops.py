@@ -117,9 +117,6 @@ class Compiler:
         return make(self, step, number)
 
 
-_ONE = 1
-
-
 def run_block(run: Run, block: Block) -> None:
     if not block:  # an if's empty branch, a loop's empty body: nothing to do or count
         return
@@ -134,14 +131,14 @@ def run_block(run: Run, block: Block) -> None:
         runner.current = number  # as the interpreter: messages name the step being carried out
         op(run)
         layout = run.layout
-        shown = layout.shown
-        # A sleeve shows a card the protocol has face down (an even code): check_shown's
-        # message. Every shown card read in C (a sleeved hand shows dozens).
-        if shown and not all(map(_ONE.__and__, map(run.cells.__getitem__, shown))):
-            try:
-                check_shown(run.state())  # its message
-            except EvalError as exc:
-                raise fail(run, step, exc) from None
+        if layout.shown:
+            cells = run.cells
+            for f in layout.shown:
+                if not cells[f] & 1:  # a sleeve shows a card the protocol has face down
+                    try:
+                        check_shown(run.state())  # its message
+                    except EvalError as exc:
+                        raise fail(run, step, exc) from None
         # after_step(run, number): the table space noted for a layout this run has not held
         # yet (the layout the step before left is: noted then, and noting is idempotent);
         # then, far from the limit of steps, only the step counted and the budget spent.

@@ -65,8 +65,7 @@ def test_a_discards_counts_by_kind_are_the_plain_ones(seed: int, monkeypatch: py
     rng = random.Random(100 + seed)
     seen = set()
     for n in (1, 2, 9, 99):
-        many = list(range(2, 14))  # more kinds than FEW_KINDS: plain, and with up-down cards
-        for kinds in ([40, 41], [40, 41, 3], many, [*many, 40, 41, 7], [7, 90, 40, 5], [60]):
+        for kinds in ([40, 41], [40, 41, 3], list(range(2, 14)), [7, 90, 40, 5], [60]):
             for up in ((1,), (0, 1), (0,)):
                 codes = [rng.choice(kinds) << 1 | rng.choice(up) for _ in range(n)]
                 if seed % 3 == 0 and n > 1:

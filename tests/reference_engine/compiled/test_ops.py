@@ -1,7 +1,7 @@
 """What :func:`~reference_engine.compiled.ops.run_block` does after every step, on a wide
-sleeved row: the cards the sleeves show checked (all of them read at once), and the table space
-noted once per layout (a step that keeps the layout is not looked up again), exactly as the
-interpreter does, including when the check stops a run at the last shown card or the first."""
+sleeved row: the cards the sleeves show checked, and the table space noted once per layout (a
+step that keeps the layout is not looked up again), exactly as the interpreter does, including
+when the check stops a run at the last shown card or the first."""
 
 from __future__ import annotations
 
