@@ -114,7 +114,17 @@ class Meters:
         )
 
     def note_out(self, out: tuple[tuple[int, int], ...]) -> Meters:
-        """Raise the peaks to the current helper usage ``out``."""
+        """Raise the peaks to the current helper usage ``out``.
+
+        A usage of more than one symbol is worked out, not remembered: the counts of a turn's
+        owner cards follow the hands, so nearly every such usage is new to the counters that see
+        it (10 card-level UNO games: 6 a turn looked up and missed, none met again), and a memo
+        entry made for it is hashed twice and dropped unread. No usage (nothing out) raises
+        nothing: these very counters."""
+        if len(out) > 1:
+            return self._note_out(out)
+        if not out:
+            return self
         memo = self.__dict__.get("_next")  # _memo, inline
         if memo is not None:
             hit = memo.get(out, _UNKNOWN)
@@ -127,14 +137,18 @@ class Meters:
         return self._remember(out, self._note_out(out))
 
     def _note_out(self, out: tuple[tuple[int, int], ...]) -> Meters:
+        """The counters with each peak raised to ``out``'s count; these very counters where none
+        rises (most usages: a peak is only passed when more helper cards are out than ever)."""
         peak = dict(self.peak)
-        changed = False
+        get = peak.get
         for sid, n in out:
-            if n > peak.get(sid, 0):
-                peak[sid] = n
-                changed = True
-        if not changed:
+            if n > get(sid, 0):
+                break
+        else:
             return self
+        for sid, n in out:
+            if n > get(sid, 0):
+                peak[sid] = n
         return self._with(self.shuffles, self.turns, self.kinds, tuple(sorted(peak.items())), self.calls)
 
     def absorb(

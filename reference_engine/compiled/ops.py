@@ -26,17 +26,17 @@ from ..kept import Kept
 from ..machine import Plan, Runner
 from ..machine.actions import layout as lay
 from ..machine.actions.shuffling import AT_ONCE, _group_outcomes, _piles, _shifts, _unlabel, groups_of
-from ..machine.actions.sleeving import _sleeve_build, _sleeve_resolve, check_piles
+from ..machine.actions.sleeving import _sleeve_build, _sleeve_resolve
 from ..machine.frontier import _BUDGET, OverBudget, _freeze, env_drop, env_kept, env_set
 from ..machine.plans import _flats, _res, check_shown
 from ..machine.runner import MAX_RUN_STEPS
-from ..shuffles import Shuffle
 from ..table import Draft, Layout, State, visible
 from . import calls, chained, families, fused, loops, pairing, placeargs, pure, rows, segments, takes
 from . import evaluate as ev
 from . import plans as fp
 from .base import Op, RunResolve, Unsupported, apply_plan, fail, same_plan, strip
 from .knockround import branch as knockout_round
+from .piles import shuffle_of as _shuffle_of
 from .plans import Defer
 from .run import Run, after_step, note_shape
 from .steady import ByNames, kept_resolve, same, steady
@@ -126,6 +126,7 @@ def run_block(run: Run, block: Block) -> None:
     # The exploration budget in force (spend()'s): a budget is set for a whole run or
     # exploration and reset when it ends, never between two steps of a block.
     left = _BUDGET.get()
+    last = None  # the layout after the step before (noted: most steps keep the layout)
     for op, number, step in block:
         runner.current = number  # as the interpreter: messages name the step being carried out
         op(run)
@@ -139,10 +140,13 @@ def run_block(run: Run, block: Block) -> None:
                     except EvalError as exc:
                         raise fail(run, step, exc) from None
         # after_step(run, number): the table space noted for a layout this run has not held
-        # yet; then, far from the limit of steps, only the step counted and the budget spent.
-        if id(layout) not in seen:
-            seen[id(layout)] = layout
-            note_shape(shared, layout)
+        # yet (the layout the step before left is: noted then, and noting is idempotent);
+        # then, far from the limit of steps, only the step counted and the budget spent.
+        if layout is not last:
+            last = layout
+            if id(layout) not in seen:
+                seen[id(layout)] = layout
+                note_shape(shared, layout)
         if shared.peak_frontier and shared.states_processed - shared.run_start < MAX_RUN_STEPS:
             shared.states_processed += 1
             if left is not None:  # spend()
@@ -372,7 +376,7 @@ def _shuffle(c: Compiler, step: st.Shuffle, number: str | None) -> Op:
         return _at_once(c, step, number)
     piles_expr = c.e(step.piles)
     sid = id(step)
-    # Layout -> (the piles value it was for, whether a list, what _shuffle_of made of them, the
+    # Layout -> (the piles value it was for, whether a list, what shuffle_of made of them, the
     # rows of the region whose columns they are): the piles of ``columns(M)`` are one object per
     # region shape, so the same layout meets them again without hashing every pile.
     last: dict[Layout, tuple[Any, bool, Any, Any]] = {}
@@ -499,51 +503,6 @@ def _spun(cells: list[int], groups: Any, random: Callable[[], float]) -> list[in
         for d, code in zip(dst, codes):
             new[d] = code
     return new
-
-
-def _shuffle_of(
-    step: st.Shuffle, many: bool, items: list[tuple[int, ...]], layout: Layout
-) -> tuple[Shuffle, tuple[tuple[int, ...], ...], str]:
-    """What :func:`~reference_engine.machine.actions.shuffling._piles` makes of the value's slots."""
-    how = step.how
-    piles: tuple[tuple[int, ...], ...]
-    if how in ("cut", "bisect"):
-        flats = tuple(f for p in items for f in p)
-        if how == "cut":
-            piles = tuple((f,) for f in flats)
-            shuffle = Shuffle("shift", len(piles))
-        else:
-            if len(flats) % 2:
-                raise EvalError(f"a bisection cut needs an even number of cards, got {len(flats)}")
-            h = len(flats) // 2
-            piles = (flats[:h], flats[h:])
-            shuffle = Shuffle("scramble", 2)
-    else:
-        piles = tuple(items)
-        if how == "set":
-            if step.perms and len(step.perms[0]) != len(piles):
-                raise EvalError(
-                    f"the permutations act on {len(step.perms[0])} piles, but there are {len(piles)}"
-                )
-            shuffle = Shuffle("set", len(piles), tuple(step.perms))
-        else:
-            shuffle = Shuffle(how, len(piles))
-    if not piles:
-        raise EvalError("nothing to shuffle")
-    sizes = {len(p) for p in piles}
-    if len(sizes) != 1:
-        raise EvalError(f"piles must have the same number of cards, got sizes {sorted(sizes)}")
-    every = [f for p in piles for f in p]
-    if len(set(every)) != len(every):
-        raise EvalError("the piles overlap")
-    holes = layout.holes
-    if holes:
-        for f in every:
-            if f in holes:
-                raise EvalError(f"{layout.describe(f)} is empty")
-    if layout.inside:
-        check_piles(layout, piles)  # a shuffle mixes whole sleeves
-    return shuffle, piles, how
 
 
 def _shift(c: Compiler, step: st.Shift, number: str | None) -> Op:

@@ -115,12 +115,18 @@ def test_a_first_note_of_helper_usage_is_remembered_as_any_other(m: Meters) -> N
     itself: the same counters as the general path, the very same on the next look, an unchanged
     usage remembered as None (never the counters themselves: no reference cycle); a subclass's
     first note goes the general way and keeps its class."""
-    for out in (((0, 99),), (), m.peak, ((1, 1), (2, 3))):
+    for out in (((0, 99),), ((0, 0),), m.peak[:1] or ((58, 2),), ((7, 1),)):
         fresh, general = replace(m), replace(m)
         general.__dict__["_next"] = {}  # a memo already: the general path (_remember)
         got = fresh.note_out(out)
         assert got == general.note_out(out) and type(got) is Meters
         assert fresh.note_out(out) is got and fresh.__dict__["_next"] == {out: None if got is fresh else got}
+    # No usage, or a usage of several symbols: worked out each time, never remembered.
+    for out in ((), m.peak, ((1, 1), (2, 3)), ((0, 99), (58, 1))):
+        fresh = replace(m)
+        got = fresh.note_out(out)
+        assert got == _peaks_raised(m, out) and type(got) is Meters
+        assert (got is fresh) == (got == fresh) and "_next" not in fresh.__dict__
 
     @dataclass(frozen=True)
     class Counted(Meters):
@@ -147,3 +153,28 @@ def test_helper_usage_after_a_change_is_the_plain_sum_by_symbol() -> None:
         got = out_add(out, delta)
         assert got == expected and type(got) is tuple
         assert all(type(item) is tuple for item in got)
+
+
+def _peaks_raised(m: Meters, out: tuple[tuple[int, int], ...]) -> Meters:
+    """note_out's answer as the fields say it: each peak the larger of the two."""
+    peak = dict(m.peak)
+    for sid, n in out:
+        peak[sid] = max(peak.get(sid, 0), n)
+    return replace(m, peak=tuple(sorted((k, v) for k, v in peak.items() if v or k in dict(m.peak))))
+
+
+def test_a_usage_of_several_symbols_raises_each_peak_as_the_fields_say() -> None:
+    """note_out on random counters and usages (counts at, above and below the peaks, zero and
+    below zero, symbols new to the peaks): each peak the larger of the two, these very counters
+    where none rises, nothing kept in a memo for a usage of more than one symbol."""
+    rng = random.Random(59)
+    for _ in range(3000):
+        peak = tuple(sorted({rng.randrange(8): rng.randrange(1, 5) for _ in range(rng.randrange(5))}.items()))
+        m = Meters(rng.randrange(3), rng.randrange(3), (), peak, ())
+        usage = {rng.randrange(10): rng.randrange(-2, 6) for _ in range(rng.randrange(6))}
+        out = tuple(sorted(usage.items()))
+        got = m.note_out(out)
+        want = _peaks_raised(m, out)
+        assert got == want and type(got) is Meters and type(got.peak) is tuple
+        assert (got is m) == (want == m)
+        assert len(out) < 2 or "_next" not in m.__dict__
