@@ -33,7 +33,10 @@ FORMS_KEPT = 256
 
 PLACED_KEPT = 1024
 """Layouts a :class:`Rows` keeps what it makes of (half the caller's layouts at Step 10 of
-card-level UNO are met again within 1,000 turns); it starts afresh beyond."""
+card-level UNO are met again in the bench's first 1,017 turns, four in five in the next 1,000);
+it starts afresh beyond. Measured (valgrind, hash seed 0): the first 1,017 turns 4,778.7 M
+instructions before, 4,742.5 M after (-0.76 %); the next 1,007 turns 3,873.1 M before, 3,876.4 M
+after (+0.09 %: no gain there, though four calls in five hit)."""
 
 
 def row_of(layout: Layout, flats: Sequence[int]) -> Where | None:

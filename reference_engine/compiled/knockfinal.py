@@ -26,6 +26,10 @@ runs as compiled, from the turn on, as ``run_block`` would run it. Anything else
 compiled, every error and observation its steps'. With ``ev.CHECKED`` every run is carried out
 both ways from the same table and generator and must end the same
 (:func:`~.segments._snapshot`).
+
+Measured (valgrind, the bench's card-level UNO turns, hash seed 0, with the call's rows kept per
+layout, :mod:`.callrows`, before and after): the first 1,017 turns 4,742.5 M instructions before,
+4,716.2 M after (-0.55 %); the next 1,007 turns 3,876.4 M before, 3,854.6 M after (-0.56 %).
 """
 
 from __future__ import annotations
