@@ -31,6 +31,13 @@ Where = tuple[int, int]
 FORMS_KEPT = 256
 """Call forms a call step keeps (a game meets a few: the number of candidates, the results' sizes)."""
 
+PLACED_KEPT = 1024
+"""Layouts a :class:`Rows` keeps what it makes of (half the caller's layouts at Step 10 of
+card-level UNO are met again in the bench's first 1,017 turns, four in five in the next 1,000);
+it starts afresh beyond. Measured (valgrind, hash seed 0): the first 1,017 turns 4,778.7 M
+instructions before, 4,742.5 M after (-0.76 %); the next 1,007 turns 3,873.1 M before, 3,876.4 M
+after (+0.09 %: no gain there, though four calls in five hit)."""
+
 
 def row_of(layout: Layout, flats: Sequence[int]) -> Where | None:
     """Where ``flats`` lie when they are one whole row of a region that is no hand, in order
@@ -90,7 +97,7 @@ def form(
 class Rows:
     """The plan of one call form (see :func:`form`), for any layout of that form."""
 
-    __slots__ = ("edits", "new")
+    __slots__ = ("edits", "new", "placed")
 
     def __init__(self, layout: Layout, where: Sequence[Where], targets: tuple[Any, ...], counts: Any):
         taken: dict[int, set[int]] = {}
@@ -112,12 +119,35 @@ class Rows:
             if n:
                 high, wide = shape if shape is not None and shape[0] * shape[1] == n else (1, n)
                 self.new.append((t[1], high, wide, 1, None, given.get(t[1])))
+        # By layout met: the layout after and the pieces of the cells (see apply); each kept
+        # layout held, so the same layout met again is the same object (Layout's interning).
+        self.placed: dict[Layout, tuple[Layout, tuple[tuple[int, int], ...]]] = {}
 
     def apply(self, layout: Layout, cells: list[int], consts: tuple[int, ...]) -> tuple[Layout, list[int]]:
-        """The layout after the call and its cells (the result's cards ``consts`` last)."""
+        """The layout after the call and its cells (the result's cards ``consts`` last): the
+        layout and the pieces of the cells it keeps worked out once per layout met
+        (:meth:`_placed`), then the cells copied piece by piece."""
+        hit = self.placed.get(layout)
+        if hit is None:
+            hit = self._placed(layout)
+            if len(self.placed) >= PLACED_KEPT:
+                self.placed.clear()
+            self.placed[layout] = hit
+        after, pieces = hit
+        out: list[int] = []
+        for a, b in pieces:
+            out += cells[a:b] if a >= 0 else [EMPTY] * b
+        out += consts
+        return after, out
+
+    def _placed(self, layout: Layout) -> tuple[Layout, tuple[tuple[int, int], ...]]:
+        """The layout after the call on ``layout`` (the results' shapes are the form's), and
+        the pieces its cells are made of, in order: ``(a, b)`` the slice ``cells[a:b]`` of the layout before,
+        ``(-1, k)`` ``k`` empty places."""
         shapes: list[tuple[Any, ...]] = []
         holes: list[int] = []
-        out: list[int] = []
+        pieces: list[tuple[int, int]] = []
+        size = 0  # the cells the pieces so far make
         edits = self.edits
         kept = 0  # the start of the slots that keep their cards since the last region taken from
         i = -1
@@ -128,7 +158,9 @@ class Rows:
                 shapes.append((reg.name, reg.rows, reg.cols, reg.unit, reg.hand, reg.sleeve))
                 continue
             at = reg.offset
-            out += cells[kept:at]  # the regions left alone before this one, as they lie
+            if at > kept:  # the regions left alone before this one, as they lie
+                pieces.append((kept, at))
+                size += at - kept
             kept = at + reg.size
             shape, rows = edit
             if shape is None:
@@ -137,15 +169,16 @@ class Rows:
             cols = reg.cols
             for keeps in rows:
                 if keeps:
-                    out += cells[at : at + cols]
+                    pieces.append((at, at + cols))
                 else:
-                    holes.extend(range(len(out), len(out) + cols))
-                    out += [EMPTY] * cols
+                    holes.extend(range(size, size + cols))
+                    pieces.append((-1, cols))
+                size += cols
                 at += cols
-        out += cells[kept : layout.size]
+        if layout.size > kept:
+            pieces.append((kept, layout.size))
         shapes += self.new
-        out += consts
-        return Layout.make(shapes, holes, ()), out
+        return Layout.make(shapes, holes, ()), tuple(pieces)
 
 
 def kept_rows(

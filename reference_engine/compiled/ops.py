@@ -35,6 +35,7 @@ from . import calls, chained, families, fused, loops, pairing, placeargs, pure, 
 from . import evaluate as ev
 from . import plans as fp
 from .base import Op, RunResolve, Unsupported, apply_plan, fail, same_plan, strip
+from .knockfinal import do_op
 from .knockround import branch as knockout_round
 from .piles import shuffle_of as _shuffle_of
 from .plans import Defer
@@ -625,12 +626,11 @@ def _do(c: Compiler, step: st.Do, number: str | None) -> Op:
     read = chained.entry_names(step.body)
     with chained.collecting() as made:
         body = c.block(step.body, number)
-    names = pure.pure_names(step.body)
-    if names is not None:  # it reads no card: its effect kept per shape and replayed (pure.py)
+    if (names := pure.pure_names(step.body)) is not None:  # it reads no card: replayed (pure.py)
         return pure.Pure(body, names, lambda run, block: run_block(run, block)).run
     if read is not None and made:  # turns, rotations, lets, discards: one key at its start
         return chained.Chained(body, read, made, lambda run, block: run_block(run, block)).run
-    return lambda run: run_block(run, body)  # run_block looked up at each run (bench/card_steps.py)
+    return do_op(step, body, lambda run, block: run_block(run, block), make_plan)  # knockfinal.py
 
 
 _COMPILERS: dict[type[st.Step], Callable[[Compiler, Any, str | None], Op]] = {

@@ -142,3 +142,32 @@ def test_lands_up_is_the_sleeves_answer_for_the_row() -> None:
         assert lands_up(layout, (1, r)) == ARROW.lands_up(r + 1)
     loose = Layout.make([("s", 2, 2, 1, None, None)])
     assert not lands_up(loose, (0, 0))
+
+
+def test_a_layout_met_again_is_placed_from_what_was_kept() -> None:
+    """The layout after and the pieces of the cells are kept per layout (Rows.placed): met
+    again, with other cards, the call places them as call_rows does; another layout of the form
+    is kept apart."""
+    first = table(4, 1)
+    flats = [whole_rows(first)[3], whole_rows(first)[5]]  # L's first and last rows
+    where = [row_of(first, f) for f in flats]
+    targets, counts = OUTS[0]
+    rows = Rows(first, where, targets, counts)  # type: ignore[arg-type]
+    consts = (1, 3, 5)
+    want = reference(first, flats, targets, counts)
+    assert want is not None
+    assert placed(rows, first, consts) == want
+    assert first in rows.placed
+    kept = rows.placed[first]
+    cells = list(range(100, 100 + first.size))  # other cards, the same layout
+    after, out = rows.apply(first, cells, consts)
+    plan = call_rows(first, flats, targets, list(counts))
+    assert plan is not None and after is plan.layout and out == gather(cells, plan, consts)
+    assert rows.placed[first] is kept  # met again: nothing made afresh
+    other = table(7, 2, True)  # another layout of the form: kept too, each its own
+    moved = [
+        tuple(other.regions[i].slot(r + 1, c) for c in range(1, other.regions[i].cols + 1))
+        for i, r in where  # type: ignore[misc]
+    ]
+    assert placed(rows, other, consts) == reference(other, moved, targets, counts)
+    assert set(rows.placed) == {first, other}
