@@ -50,6 +50,7 @@ from ..expressions.nodes import Call, Comprehension, Const, Index, ListLit, Name
 from ..kept import Kept
 from ..machine import Plan
 from ..sleeves import SleeveFrame, SleeveOp
+from ..table import Layout
 from . import deferred, families, tails, twotakes
 from . import evaluate as ev
 from .base import Op, _out_added, apply_plan, discarded, spelled
@@ -391,7 +392,8 @@ def discard_return(
     kept: Kept[tuple[Plan, tuple[int, ...]]] = Kept(KEPT_PAIRS)
     # The row after the pair (Step 12(a)'s) per layout, where it is read from its region (a
     # whole row by number of a region no variable names, none a hand): the layout's alone.
-    thens: Kept[tuple[int, ...]] = Kept(KEPT_PAIRS)
+    # (A plain bounded dict, as :data:`~.pairing.ROWS_KEPT`'s.)
+    thens: dict[Layout, tuple[int, ...]] = {}
     done: list[Run | None] = [None]  # the run whose second step is already carried out
     triple = nested is not None and nested.name == name and all(o.region == name for o in nested.ops)
     tail: list[Nested | None] = [None]  # the discard just after an ``if`` ending in these two
@@ -475,7 +477,9 @@ def discard_return(
             assert row is not None
             there = layout.by_name.get(row[0])
             if there is not None and there.hand is None and 0 < row[1] <= there.rows:
-                thens.put(layout, flats)  # read from the region (row_slots): the layout's alone
+                if len(thens) >= KEPT_PAIRS:
+                    thens.clear()
+                thens[layout] = flats  # read from the region (row_slots): the layout's alone
         return flats
 
     def _then_read(run: Run, row: tuple[str, int] | None) -> tuple[int, ...]:

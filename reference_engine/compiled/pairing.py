@@ -9,7 +9,6 @@ from typing import Any
 
 from ..expressions import EvalError
 from ..expressions.nodes import Const, Index, Name, Node, Star
-from ..kept import Kept
 from ..table import Layout
 from . import evaluate as ev
 from . import families, tails
@@ -81,9 +80,11 @@ def row_slots(run: Run, what: ev.Expr, row: tuple[str, int], verb: str) -> tuple
     return got
 
 
-ROWS_KEPT = 256
-"""Layouts whose rows a :class:`RowArgs` keeps (a :class:`~reference_engine.kept.Kept`: bounded,
-and kept only while met again)."""
+ROWS_KEPT = 1024
+"""Layouts whose rows a :class:`RowArgs` keeps (it starts afresh beyond). A plain bounded dict,
+not a :class:`~reference_engine.kept.Kept`: the tables of Steps 11 and 12 recur in about one
+run of two over a game's first turns, which is too few for a Kept's first window (it would stop
+keeping), and a layout kept here is one a later run meets again (interned: the same object)."""
 
 
 class RowArgs:
@@ -106,7 +107,7 @@ class RowArgs:
         what_row, cards_row = row_of(what.expr.node), row_of(cards.expr.node)
         assert what_row is not None and cards_row is not None, "rows by number"
         self.what_row, self.cards_row = what_row, cards_row
-        self.kept: Kept[tuple[tuple[int, ...], tuple[int, ...]]] = Kept(ROWS_KEPT)
+        self.kept: dict[Layout, tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
     def rows(self, run: Run, joined: bool = False) -> Rows | None:
         """The rows on the run's table (``joined``: ``then`` read too, else ()), or None where
@@ -125,7 +126,9 @@ class RowArgs:
             if hit is None:
                 return None
             if fixed and self._from_regions(layout):
-                self.kept.put(layout, hit)
+                if len(self.kept) >= ROWS_KEPT:
+                    self.kept.clear()
+                self.kept[layout] = hit
         drop, flats = hit
         then = self.then
         return drop, flats, then(run) if joined and then is not None else ()

@@ -75,7 +75,6 @@ from typing import Any, NamedTuple
 
 from .. import steps as st
 from ..expressions import EvalError
-from ..kept import Kept
 from ..machine import Plan
 from ..machine.plans import remember_landings
 from ..table import Layout
@@ -273,10 +272,11 @@ class Frame(NamedTuple):
     src: tuple[int, ...]
 
 
-FRAMES_KEPT = 256
-"""Frames :func:`build` keeps by layout and case (a :class:`~reference_engine.kept.Kept`)."""
+FRAMES_KEPT = 1024
+"""Frames :func:`build` keeps by layout and case; it starts afresh beyond (a plain bounded dict,
+as :data:`~.pairing.ROWS_KEPT`'s)."""
 
-_FRAMES: Kept[Frame] = Kept(FRAMES_KEPT)
+_FRAMES: dict[tuple[Layout, bool, bool], Frame] = {}
 
 
 def build(layout: Layout, d: Args | None, got: Args, m: Args, first: Sequence[int] = ()) -> Plan | None:
@@ -300,7 +300,9 @@ def build(layout: Layout, d: Args | None, got: Args, m: Args, first: Sequence[in
         frame = _frame(layout, d, got, m, first, rows)
         if frame is None:
             return None
-        _FRAMES.put(key, frame)
+        if len(_FRAMES) >= FRAMES_KEPT:
+            _FRAMES.clear()
+        _FRAMES[key] = frame
     if ev.CHECKED and frame != _frame(layout, d, got, m, first, rows):
         raise ev.Mismatch(f"the frame kept for {layout} is not the one worked out")
     back = (got, m) if d is None else (d, got, m)  # the returns, in order
