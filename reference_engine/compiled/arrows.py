@@ -83,15 +83,21 @@ _UNSEEN: Any = object()
 class ArrowRow:
     """The fast path of one place step of the form above (:meth:`match` says whether it is)."""
 
-    __slots__ = ("cond", "func", "name", "other", "r", "rows", "then")
+    __slots__ = ("cards", "cond", "encodings", "func", "name", "other", "r", "rows", "then")
 
-    def __init__(self, name: str, r: int, func: str, then: Fast, other: Fast):
+    def __init__(
+        self, name: str, r: int, func: str, then: Fast, other: Fast, encodings: tuple[str, str] | None = None
+    ):
         self.name = name  # R
         self.r = r
         self.func = func  # f, a game's function
         self.then = then  # A's fast function
         self.other = other  # B's
         self.rows: dict[Layout, tuple[int, int] | None] = {}  # per layout: see _row
+        # Where A and B are each an encoding of constants (``arrow(1)``): their encodings' names,
+        # and per pair of bound encodings (by identity) those and the two new cards (see _cards).
+        self.encodings = encodings
+        self.cards: dict[tuple[int, int], tuple[Any, Any, NewCards, NewCards]] = {}
 
     @classmethod
     def match(cls, items: ev.Expr) -> ArrowRow | None:
@@ -133,7 +139,41 @@ class ArrowRow:
         then, other = fast_function(elem.then, proto), fast_function(elem.other, proto)
         if then is None or other is None:
             return None
-        return cls(name, r.value, cond.func, then, other)
+        encodings = None
+        if _encoded(elem.then, proto) and _encoded(elem.other, proto):
+            encodings = (elem.then.func, elem.other.func)  # type: ignore[attr-defined]  # Calls
+        return cls(name, r.value, cond.func, then, other, encodings)
+
+    def _cards(self, run: Run, items: ev.Expr) -> tuple[Any, Any]:
+        """A's and B's values (the generated code's: once, A first). Where each is an encoding
+        of constants, its value is the encoding's as the frame binds it (the frame's encoder
+        makes ``NewCards(bound.encode(value))``): the new cards made with the same two bound
+        encodings (by identity: a frame of the protocol binds an encoding that reads no
+        parameter once, and hands it to the next frames) are kept and given again (new cards
+        are never changed once made)."""
+        encodings = self.encodings
+        if encodings is None:
+            env = items.env(run)
+            return self.then(env), self.other(env)
+        frame = run.frame
+        one, two = frame.bound(encodings[0]), frame.bound(encodings[1])
+        key = (id(one), id(two))
+        hit = self.cards.get(key)
+        if hit is not None and hit[0] is one and hit[1] is two:
+            if ev.CHECKED:
+                env = items.env(run)
+                made = (self.then(env), self.other(env))
+                fields = [(c.symbols, c.up, c.label) for c in hit[2:]]
+                if [(c.symbols, c.up, c.label) for c in made] != fields:
+                    raise ev.Mismatch(f"{items.text!r}: new cards kept {hit[2:]}, made {made}")
+            return hit[2], hit[3]
+        env = items.env(run)
+        then, other = self.then(env), self.other(env)
+        if type(then) is NewCards and type(other) is NewCards:
+            if len(self.cards) >= KEPT:
+                self.cards.clear()
+            self.cards[key] = (one, two, then, other)
+        return then, other
 
     def __call__(self, run: Run, place: Lays, items: ev.Expr, target: Any, up: bool) -> bool:
         """Lay out the row's new cards; False (nothing done) where the general path must."""
@@ -154,8 +194,7 @@ class ArrowRow:
         vals = run.cells[a : a + cols]
         try:
             tres = target(run)
-            env = items.env(run)
-            then, other = self.then(env), self.other(env)  # as the generated code: once, A first
+            then, other = self._cards(run, items)  # as the generated code: once, A first
             if type(then) is not NewCards or type(other) is not NewCards:
                 return False
             if len(then.symbols) != 1 or len(other.symbols) != 1:
@@ -217,3 +256,13 @@ class ArrowRow:
             if not inside.isdisjoint(row) and not layout.shown.issuperset(inside.intersection(row)):
                 return None  # a card hidden in a sleeve
         return a, cols
+
+
+def _encoded(node: Any, proto: Any) -> bool:
+    """Whether ``node`` is a call of one of the protocol's encodings on constants alone
+    (``arrow(1)``): its value then depends on the protocol and its parameters alone."""
+    return (
+        isinstance(node, Call)
+        and function_kind(proto, node.func) == "encoder"
+        and all(isinstance(a, Const) for a in node.args)
+    )

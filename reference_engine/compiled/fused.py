@@ -50,6 +50,7 @@ from ..expressions.nodes import Call, Comprehension, Const, Index, ListLit, Name
 from ..kept import Kept
 from ..machine import Plan
 from ..sleeves import SleeveFrame, SleeveOp
+from ..table import Layout
 from . import deferred, families, tails, twotakes
 from . import evaluate as ev
 from .base import Op, _out_added, apply_plan, discarded, spelled
@@ -389,6 +390,10 @@ def discard_return(
         return None
     row_ = families.family_row(back_step.to.node, to.proto)
     kept: Kept[tuple[Plan, tuple[int, ...]]] = Kept(KEPT_PAIRS)
+    # The row after the pair (Step 12(a)'s) per layout, where it is read from its region (a
+    # whole row by number of a region no variable names, none a hand): the layout's alone.
+    # (A plain bounded dict, as :data:`~.pairing.ROWS_KEPT`'s.)
+    thens: dict[Layout, tuple[int, ...]] = {}
     done: list[Run | None] = [None]  # the run whose second step is already carried out
     triple = nested is not None and nested.name == name and all(o.region == name for o in nested.ops)
     tail: list[Nested | None] = [None]  # the discard just after an ``if`` ending in these two
@@ -458,6 +463,28 @@ def discard_return(
         leaves the region's sleeves as the pair needs them (what its own test asks of the
         table between, whose region's sleeves are these); () where it does not."""
         assert nested is not None
+        layout = run.layout
+        row = row_of(nested.what.expr.node)
+        fixed = row is not None and row[0] not in run.vars()
+        if fixed:
+            hit = thens.get(layout)
+            if hit is not None:
+                if ev.CHECKED and (want := _then_read(run, row)) != hit:
+                    raise ev.Mismatch(f"the row after kept for the layout {hit}, read {want}")
+                return hit
+        flats = _then_read(run, row)
+        if fixed and flats:
+            assert row is not None
+            there = layout.by_name.get(row[0])
+            if there is not None and there.hand is None and 0 < row[1] <= there.rows:
+                if len(thens) >= KEPT_PAIRS:
+                    thens.clear()
+                thens[layout] = flats  # read from the region (row_slots): the layout's alone
+        return flats
+
+    def _then_read(run: Run, row: tuple[str, int] | None) -> tuple[int, ...]:
+        """:func:`_then`'s row read on the run's table (``row``: the discard's, by number)."""
+        assert nested is not None
         reg = run.layout.by_name.get(name)
         if reg is None or reg.sleeve is None:
             return ()
@@ -465,8 +492,7 @@ def discard_return(
         try:
             for o in nested.ops:
                 frame = _sleeved(frame, o)
-            row = row_of(nested.what.expr.node)  # a whole row by number: the same slots
-            what_ = nested.what
+            what_ = nested.what  # ``row``: a whole row by number, the same slots
             flats = what_.sel(run, "discard") if row is None else row_slots(run, what_, row, "discard")
         except (Defer, EvalError):
             return ()

@@ -9,6 +9,7 @@ from typing import Any
 
 from ..expressions import EvalError
 from ..expressions.nodes import Const, Index, Name, Node, Star
+from ..table import Layout
 from . import evaluate as ev
 from . import families, tails
 from .base import Op
@@ -79,13 +80,25 @@ def row_slots(run: Run, what: ev.Expr, row: tuple[str, int], verb: str) -> tuple
     return got
 
 
+ROWS_KEPT = 1024
+"""Layouts whose rows a :class:`RowArgs` keeps (it starts afresh beyond). A plain bounded dict,
+not a :class:`~reference_engine.kept.Kept`: the tables of Steps 11 and 12 recur in about one
+run of two over a game's first turns, which is too few for a Kept's first window (it would stop
+keeping), and a layout kept here is one a later run meets again (interned: the same object)."""
+
+
 class RowArgs:
     """The rows a fused discard and return select: the discard's ``what`` and the return's
     ``cards``, whole rows by number (``NAME[k, *]``, read by :func:`row_slots`), whether the
     discarded row goes whole with its sleeves (``kept_whole``), and the row ``then`` reads (the
-    discard after them, where there is one)."""
+    discard after them, where there is one).
 
-    __slots__ = ("cards", "cards_row", "then", "what", "what_row")
+    The two rows and whether the first goes whole follow from the layout alone where both names
+    are regions of it that no variable names, neither a hand, each with its row (the case where
+    :func:`row_slots` reads them from the regions): they are kept per layout (:attr:`kept`),
+    and met again, not read again (``then`` is read at each run: its own caller's)."""
+
+    __slots__ = ("cards", "cards_row", "kept", "then", "what", "what_row")
 
     def __init__(
         self, what: ev.Expr, cards: ev.Expr, then: Callable[[Run], tuple[int, ...]] | None = None
@@ -94,21 +107,52 @@ class RowArgs:
         what_row, cards_row = row_of(what.expr.node), row_of(cards.expr.node)
         assert what_row is not None and cards_row is not None, "rows by number"
         self.what_row, self.cards_row = what_row, cards_row
+        self.kept: dict[Layout, tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
     def rows(self, run: Run, joined: bool = False) -> Rows | None:
         """The rows on the run's table (``joined``: ``then`` read too, else ()), or None where
         a selection fails or the row discarded cannot go whole (each step's own message, at
         its step)."""
+        layout = run.layout
+        env = run.vars()
+        fixed = self.what_row[0] not in env and self.cards_row[0] not in env
+        hit = self.kept.get(layout) if fixed else None
+        if hit is not None and ev.CHECKED:
+            want = self._read(run, layout)
+            if want != hit:
+                raise ev.Mismatch(f"rows kept for the layout {hit}, read {want}")
+        if hit is None:
+            hit = self._read(run, layout)
+            if hit is None:
+                return None
+            if fixed and self._from_regions(layout):
+                if len(self.kept) >= ROWS_KEPT:
+                    self.kept.clear()
+                self.kept[layout] = hit
+        drop, flats = hit
+        then = self.then
+        return drop, flats, then(run) if joined and then is not None else ()
+
+    def _read(self, run: Run, layout: Layout) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+        """The two rows read (None: a selection fails, or the row discarded cannot go whole)."""
         try:
             drop = row_slots(run, self.what, self.what_row, "discard")
             flats = row_slots(run, self.cards, self.cards_row, "return")
         except EvalError:
             return None
-        layout = run.layout
         if not drop or (layout.inside and not tails.kept_row(layout, drop) and not kept_whole(layout, drop)):
             return None
-        then = self.then
-        return drop, flats, then(run) if joined and then is not None else ()
+        return drop, flats
+
+    def _from_regions(self, layout: Layout) -> bool:
+        """Whether both rows are read from their regions (names no variable holds: the
+        caller's test), as :func:`row_slots` reads them: the layout's alone."""
+        by_name = layout.by_name
+        for name, k in (self.what_row, self.cards_row):
+            reg = by_name.get(name)
+            if reg is None or reg.hand is not None or not 0 < k <= reg.rows:
+                return False
+        return True
 
 
 def snapshot(run: Run) -> tuple[Any, ...]:

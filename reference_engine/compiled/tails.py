@@ -71,7 +71,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from itertools import pairwise
 from operator import itemgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 from .. import steps as st
 from ..expressions import EvalError
@@ -260,6 +260,25 @@ class Tail:
         return True
 
 
+class Frame(NamedTuple):
+    """What :func:`build` works out from the layout and the rows alone (the slots of the rows
+    discarded and returned, never the owners read): the regions that go, the regions kept (their
+    names, shapes and slots, in order) and the rows it was worked out for (``rows``)."""
+
+    rows: tuple[Any, ...]
+    gone: frozenset[str]
+    names: frozenset[str]
+    shapes: tuple[tuple[Any, ...], ...]
+    src: tuple[int, ...]
+
+
+FRAMES_KEPT = 1024
+"""Frames :func:`build` keeps by layout and case; it starts afresh beyond (a plain bounded dict,
+as :data:`~.pairing.ROWS_KEPT`'s)."""
+
+_FRAMES: dict[tuple[Layout, bool, bool], Frame] = {}
+
+
 def build(layout: Layout, d: Args | None, got: Args, m: Args, first: Sequence[int] = ()) -> Plan | None:
     """The plan of the three fused steps from ``layout`` (``d`` None: the last two; see the
     module docs), after ``first`` where given (``d`` None: the drawn draw-pile sleeve's owner
@@ -267,17 +286,63 @@ def build(layout: Layout, d: Args | None, got: Args, m: Args, first: Sequence[in
     the region goes); None where they are not of that kind. The last table's regions are the
     regions kept (in order; a hand named keeps its slots and gets its cards at its end) and
     then the new hands in the order of their first card, as :func:`~.runs.return_row` makes
-    them one return after the other: each hand's cards gathered once, in order."""
+    them one return after the other: each hand's cards gathered once, in order.
+
+    What follows from the layout and the rows alone (:class:`Frame`: which regions go, the
+    kept regions' shapes and slots) is kept per layout and case, for the very rows it was worked
+    out for (compared at each run: the rows a run reads from the regions of a layout met again
+    are the very tuples read before, so the comparison is one of identities); the owners are
+    read at each run."""
+    rows = (None if d is None else (d[0], d[1], d[3]), got[0], got[1], m[0], m[1], m[3], tuple(first))
+    key = (layout, d is None, bool(first))
+    frame = _FRAMES.get(key)
+    if frame is None or frame.rows != rows:
+        frame = _frame(layout, d, got, m, first, rows)
+        if frame is None:
+            return None
+        if len(_FRAMES) >= FRAMES_KEPT:
+            _FRAMES.clear()
+        _FRAMES[key] = frame
+    if ev.CHECKED and frame != _frame(layout, d, got, m, first, rows):
+        raise ev.Mismatch(f"the frame kept for {layout} is not the one worked out")
+    back = (got, m) if d is None else (d, got, m)  # the returns, in order
+    more = _hands(back, frame.gone)
+    if more is None:
+        return None
+    if frame.names.isdisjoint(more):  # every hand a new one (the common case)
+        shapes = [*frame.shapes, *[(name, 1, len(extra), 1, name, None) for name, extra in more.items()]]
+        src = list(frame.src)
+        for extra in more.values():
+            src += extra
+    else:
+        got_ = _with_hands(layout, frame.gone, more)
+        if got_ is None:
+            return None
+        shapes, src = got_
+    after = Layout.make(shapes, (), ())
+    if after.shown:
+        return None
+    plan = Plan(after, tuple(src), (), {})
+    plan.__dict__["_getter"] = itemgetter(*src) if len(src) > 1 else _few(tuple(src))
+    plan.__dict__["_bare"] = True  # every slot keeps an old card: gathered from the cells as they are
+    remember_landings(plan, layout, ())
+    return plan
+
+
+def _frame(
+    layout: Layout, d: Args | None, got: Args, m: Args, first: Sequence[int], rows: tuple[Any, ...]
+) -> Frame | None:
+    """:func:`build`'s :class:`Frame` (None where the steps are not of that kind)."""
     if layout.labels or layout.shown:
         return None
     back = (got, m) if d is None else (d, got, m)  # the returns, in order
     regs = []
-    for args, rows in zip(back, (1, 3) if d is None else (3, 1, 3)):
+    for args, nrows in zip(back, (1, 3) if d is None else (3, 1, 3)):
         flats = args[1]
         if not flats or not 0 <= flats[0] < layout.size:
             return None
         reg = region_at(layout, flats[0])
-        if reg.hand is not None or reg.rows != rows or not _row(reg, 1, flats):
+        if reg.hand is not None or reg.rows != nrows or not _row(reg, 1, flats):
             return None
         regs.append(reg)
     mreg = regs[-1]
@@ -299,15 +364,27 @@ def build(layout: Layout, d: Args | None, got: Args, m: Args, first: Sequence[in
         if freg.hand is not None or not _row(freg, freg.rows, first):
             return None
         away.append(freg)
-    gone = {reg.name for reg in away}
+    gone = frozenset(reg.name for reg in away)
     if len(gone) != len(away):
         return None
     empty = [range(r.offset, r.offset + (r.rows - 1) * r.cols) for r in away[:1] + away[len(regs) + 1 :]]
     if layout.holes != frozenset().union(*empty):
         return None  # an empty place elsewhere, or a card left in a row above the last of L (or D)
-    more = _hands(back, gone)
-    if more is None:
-        return None
+    shapes: list[tuple[Any, ...]] = []
+    src: list[int] = []
+    for r in layout.regions:
+        if r.name not in gone:
+            shapes.append((r.name, r.rows, r.cols, r.unit, r.hand, r.sleeve))
+            src += _slots(r.offset, r.rows * r.cols)
+    names = frozenset(r.name for r in layout.regions) - gone
+    return Frame(rows, gone, names, tuple(shapes), tuple(src))
+
+
+def _with_hands(
+    layout: Layout, gone: frozenset[str], more: dict[str, list[int]]
+) -> tuple[list[tuple[Any, ...]], list[int]] | None:
+    """The last table's shapes and slots where a hand kept gets cards (a hand of one row
+    gets them at its end; anything else is not of this kind: None)."""
     shapes: list[tuple[Any, ...]] = []
     src: list[int] = []
     for r in layout.regions:
@@ -328,17 +405,10 @@ def build(layout: Layout, d: Args | None, got: Args, m: Args, first: Sequence[in
     for name, extra in more.items():  # new hands, in the order of their first card
         shapes.append((name, 1, len(extra), 1, name, None))
         src.extend(extra)
-    after = Layout.make(shapes, (), ())
-    if after.shown:
-        return None
-    plan = Plan(after, tuple(src), (), {})
-    plan.__dict__["_getter"] = itemgetter(*src) if len(src) > 1 else _few(tuple(src))
-    plan.__dict__["_bare"] = True  # every slot keeps an old card: gathered from the cells as they are
-    remember_landings(plan, layout, ())
-    return plan
+    return shapes, src
 
 
-def _hands(back: Sequence[Args], gone: set[str]) -> dict[str, list[int]] | None:
+def _hands(back: Sequence[Args], gone: frozenset[str]) -> dict[str, list[int]] | None:
     """Each hand named by the returns ``back`` with the slots of its cards, in order; the hands
     in order of their first card; None where a return has not one hand per card or names a
     region that goes."""

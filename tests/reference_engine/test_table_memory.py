@@ -21,12 +21,14 @@ from reference_engine.compiled import (
     deferred,
     fused,
     ops,
+    pairing,
     placeargs,
     program,
     pure,
     rows,
     segments,
     steady,
+    tails,
     takes,
     twotakes,
 )
@@ -112,6 +114,8 @@ def test_many_runs_keep_a_bounded_number_of_layouts(engine: str, monkeypatch: py
         (pure, "KEPT"),  # a block that reads no card: its effect per layout and variables
         (takes, "KEPT_PLANS"),  # the layout a take makes, kept per layout and number of columns
         (twotakes, "LAYOUTS_KEPT"),  # two takes at once: their layouts, per layout and numbers
+        (pairing, "ROWS_KEPT"),  # a fused discard and return's rows, per layout
+        (tails, "FRAMES_KEPT"),  # Steps 11 and 12 at once: the plan's frame, per layout and case
         (placeargs, "KEPT"),  # a structural place's arguments, kept per layout and variables
         (callrows, "FORMS_KEPT"),  # a call's plan by rows, kept per form (no layout in it)
         (calls, "STARTS_KEPT"),  # an inline callee's starting layout, per frame and input sizes

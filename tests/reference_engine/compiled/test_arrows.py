@@ -405,3 +405,84 @@ def test_the_rows_kept_per_layout_are_bounded(
         found = runs.differences(library, proto, params, values, range(2), {"valid": _answer("bools")})
         assert not found, "\n".join(found)
     assert taken and all(taken) and len(sizes) >= 3 and max(sizes) <= 1
+
+
+def _row_of_encodings(made: list[Any], encodings: Any = ("arrow", "arrow")) -> arrows.ArrowRow:
+    """A row whose A and B make new cards (counted in ``made``), as the spec's ``arrow(1)``."""
+    from reference_engine.cards import SYMBOLS
+    from reference_engine.table import NewCards
+
+    def card(name: str) -> Any:
+        def fast(env: Any) -> Any:
+            made.append(name)
+            return NewCards([SYMBOLS.intern(name)], label=name)
+
+        return fast
+
+    return arrows.ArrowRow("M", 1, "valid", card("up"), card("down"), encodings)
+
+
+def _frame_run(bound: dict[str, Any]) -> Any:
+    return SimpleNamespace(frame=SimpleNamespace(bound=bound.__getitem__))
+
+
+def test_encoded_new_cards_are_kept_per_bound_encodings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A and B encodings of constants: made once per pair of bound encodings (the very
+    objects given again), made anew for other bound encodings (another protocol's, one
+    reading a parameter); a value that is not new cards is never kept."""
+    from reference_engine.compiled import evaluate as ev
+
+    monkeypatch.setattr(ev, "CHECKED", False)
+    made: list[Any] = []
+    row = _row_of_encodings(made)
+    items = SimpleNamespace(env=lambda run: None, text="[...]")
+    first = row._cards(_frame_run({"arrow": "bound-1"}), items)  # type: ignore[arg-type]
+    again = row._cards(_frame_run({"arrow": "bound-1"}), items)  # type: ignore[arg-type]
+    assert made == ["up", "down"] and again[0] is first[0] and again[1] is first[1]
+    other = row._cards(_frame_run({"arrow": "bound-2"}), items)  # type: ignore[arg-type]
+    assert made == ["up", "down"] * 2 and other[0] is not first[0] and other[0].symbols == first[0].symbols
+    plain = _row_of_encodings(made, None)  # not encodings of constants: made at every run
+    for _ in range(2):
+        plain._cards(_frame_run({}), items)  # type: ignore[arg-type]
+    assert made == ["up", "down"] * 4 and not plain.cards
+    odd = arrows.ArrowRow("M", 1, "valid", lambda env: 1, lambda env: 0, ("arrow", "arrow"))
+    assert odd._cards(_frame_run({"arrow": "b"}), items) == (1, 0) and not odd.cards  # type: ignore[arg-type]
+
+
+def test_checked_compares_kept_new_cards_with_those_made(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Attack: kept new cards that are not those the encodings make (planted) are caught."""
+    from reference_engine.compiled import evaluate as ev
+
+    monkeypatch.setattr(ev, "CHECKED", True)
+    made: list[Any] = []
+    row = _row_of_encodings(made)
+    items = SimpleNamespace(env=lambda run: None, text="[...]")
+    run = _frame_run({"arrow": "bound"})
+    up, down = row._cards(run, items)  # type: ignore[arg-type]
+    assert row._cards(run, items) == (up, down)  # type: ignore[arg-type]  # kept, and the same as made
+    key = next(iter(row.cards))
+    row.cards[key] = ("bound", "bound", down, up)
+    with pytest.raises(ev.Mismatch, match="new cards kept"):
+        row._cards(run, items)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("replaced", "encodings"),
+    [("", ("arrow", "arrow")), ("new(up) if valid", None), ("arrow(1 + 0) if valid", None)],
+    ids=["as-written", "a-builtin", "not-constants"],
+)
+def test_only_encodings_of_constants_are_kept(
+    tmp_path: Path, replaced: str, encodings: Any, taken: list[bool]
+) -> None:
+    """The spec's arrows are encodings of constants; a builtin's card or an encoding of an
+    expression are made at every run (both still laid out by the fast path), every run the
+    interpreter's."""
+    text = ARROWS.replace("arrow(1) if valid", replaced, 1) if replaced else ARROWS
+    library = _library(tmp_path, text)
+    proto = library.protocol("arrows-mini")
+    step3 = next(s for s in proto.steps if s.number == "3")
+    assert isinstance(step3, st_.Place)
+    row = arrows.ArrowRow.match(Expr(step3.targets[0][2], proto))
+    assert row is not None and row.encodings == encodings
+    _compare(library, "bools")
+    assert taken and all(taken)

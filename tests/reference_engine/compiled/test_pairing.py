@@ -98,3 +98,61 @@ def test_the_games_rows_are_read_from_the_regions(monkeypatch: pytest.MonkeyPatc
     result = _compare(Library(), "card-selection-arrow", seeds=4)
     assert result[0] == "ran", result[:3]
     assert read[0] > 0
+
+
+class _Row(_Selection):
+    """A whole row by number (``text``) as the compiled expression a fused pair holds."""
+
+    def __init__(self, text: str, slots: Any) -> None:
+        super().__init__(slots)
+        from reference_engine.expressions import parse
+
+        self.expr = parse(text)
+        self.text = text
+
+
+@pytest.mark.usefixtures("unchecked")
+def test_the_rows_of_a_layout_are_kept_for_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rows read from their regions are read once per layout; met again, they are the kept
+    tuples (the very objects: a tail compares them by identity)."""
+    read = [0]
+    row_slots = pairing.row_slots
+
+    def counted(run: Any, what: Any, row: tuple[str, int], verb: str) -> Any:
+        read[0] += 1
+        return row_slots(run, what, row, verb)
+
+    monkeypatch.setattr(pairing, "row_slots", counted)
+    rows = pairing.RowArgs(_Row("M[3, *]", "no"), _Row("M[1, *]", "no"))  # type: ignore[arg-type]
+    run = _run()
+    first = rows.rows(run)
+    assert first == ((13, 14, 15, 16), (5, 6, 7, 8), ()) and read[0] == 2
+    again = rows.rows(_run())
+    assert again == first and again[0] is first[0] and again[1] is first[1] and read[0] == 2
+
+
+@pytest.mark.usefixtures("unchecked")
+@pytest.mark.parametrize(
+    ("what", "variables"),
+    [("h[1, *]", None), ("M[4, *]", None), ("N[1, *]", None), ("M[3, *]", {"M": [1, 2]})],
+    ids=["a hand", "a row the region lacks", "no such region", "a variable"],
+)
+def test_rows_not_read_from_their_regions_are_read_at_every_run(what: str, variables: Any) -> None:
+    """Attack: a row selected as written (a hand, a missing row or region, a name a variable
+    holds) is never kept: each run selects it again."""
+    sel = _Row(what, (1, 2))
+    rows = pairing.RowArgs(sel, _Row("M[1, *]", (5, 6, 7, 8)))  # type: ignore[arg-type]
+    for n in (1, 2, 3):
+        assert rows.rows(_run(variables)) is not None
+        assert sel.asked == n
+
+
+def test_checked_compares_kept_rows_with_the_rows_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Attack: a kept reading that is not the layout's (planted) is caught under CHECKED."""
+    monkeypatch.setattr(ev, "CHECKED", True)
+    rows = pairing.RowArgs(_Row("M[3, *]", (13, 14, 15, 16)), _Row("M[1, *]", (5, 6, 7, 8)))  # type: ignore[arg-type]
+    run = _run()
+    assert rows.rows(run) == ((13, 14, 15, 16), (5, 6, 7, 8), ())
+    rows.kept[run.layout] = ((13, 14, 15), (5, 6, 7, 8))
+    with pytest.raises(ev.Mismatch, match="rows kept for the layout"):
+        rows.rows(run)

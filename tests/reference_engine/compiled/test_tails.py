@@ -383,3 +383,24 @@ def test_a_row_its_sleeves_keep_nothing_in_goes_whole(monkeypatch: pytest.Monkey
             flats = tuple(range(a, a + n))
             if tails.kept_row(layout, flats):
                 assert kept_whole(layout, flats)
+
+
+def test_the_frame_is_kept_for_its_layout_and_rows_alone() -> None:
+    """What follows from the layout and the rows is kept per layout and case, for those very
+    rows: other owners on the same table use it (the same plan as worked out afresh); other rows
+    on the same table (attack: the draw-pile sleeve's row as the unselected one, a kept region
+    named as a hand) are worked out afresh and refused, and never replace it."""
+    layout = _layout(frozenset(range(12, 14)))
+    d, got, m = _args(layout)
+    assert tails.build(layout, d, got, m) is not None
+    frame = tails._FRAMES.get((layout, False, False))
+    assert frame is not None
+    owners = (m[0], m[1], ("hand4", "hand4", "hand1", "hand4"), m[3])
+    plan = tails.build(layout, d, got, owners)
+    assert plan is not None and tails._FRAMES.get((layout, False, False)) is frame
+    tails._check(layout, plan, d, got, owners)
+    names = [(r.name, r.cols) for r in plan.layout.regions]
+    assert names == [("played", 1), ("hand3", 1), ("hand1", 2), ("hand4", 3)], names
+    assert tails.build(layout, d, (got[0], d[1], got[2], ()), m) is None
+    assert tails.build(layout, d, got, (m[0], m[1], ("hand2", "played", "hand2", "hand4"), m[3])) is None
+    assert tails._FRAMES.get((layout, False, False)) is frame
