@@ -229,6 +229,8 @@ class Frame:
                 shared = (id(b), key)
                 hit = _ENCODED.get(shared)
                 if hit is not None and hit[0] is b:  # the very binding: the same cards
+                    if _checked() and hit[1] != NewCards(b.encode(v), label=str(v)):
+                        raise AssertionError(f"encoding {enc.name}: kept cards for {v!r} are not made again")
                     made[key] = hit[1]
                     return hit[1]
             cards = NewCards(b.encode(v), label=str(v))

@@ -185,3 +185,23 @@ def test_the_kept_cards_stay_bounded_and_right_after_starting_afresh(
         assert got == NewCards(b.encode(value), label=str(value))
         assert len(frame_module._ENCODED) <= 1
         assert _encoder(second, "arrow")(second.globals, value) is got  # the frame's own, as before
+
+
+def test_kept_cards_are_compared_with_cards_made_again_under_the_checks(
+    library: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from reference_engine.compiled import evaluate
+
+    monkeypatch.setattr(evaluate, "CHECKED", True)
+    monkeypatch.setattr(frame_module, "_ENCODED", {})
+    proto = library.protocol("card-selection-arrow")
+    first = Frame(proto, proto.resolve_params({"sizes": (2, 1, 2)}))
+    one = _encoder(first, "arrow")(first.globals, 1)
+    second = Frame(proto, proto.resolve_params({"sizes": (3, 3)}), bound=first.bindings())
+    assert _encoder(second, "arrow")(second.globals, 1) is one  # checked: equal, so given
+    # Kept cards that a binding would no longer make (forced here) fail the check.
+    ((key, (b, _)),) = frame_module._ENCODED.items()
+    frame_module._ENCODED[key] = (b, NewCards(list(one.symbols), label="forged"))
+    third = Frame(proto, proto.resolve_params({"sizes": (4,)}), bound=first.bindings())
+    with pytest.raises(AssertionError, match="are not made again"):
+        _encoder(third, "arrow")(third.globals, 1)
