@@ -139,6 +139,19 @@ def _context_call(proto: Protocol, name: str, fn: GameFunction | None) -> Callab
     return call
 
 
+_ENCODED: dict[tuple[int, tuple[type, Any]], tuple[BoundEncoding, NewCards]] = {}
+ENCODED_KEPT = 4096
+"""New cards an encoder made, kept by binding (its id, the binding kept with them: the id is
+never another's while the entry lives) and value (its type too: ``True`` is not ``1``), across
+frames: a card-level game makes a frame at every turn, and the frames of one protocol share the
+encodings bound without a parameter (:meth:`Frame.bindings`), so each turn's ``arrow(1)`` is the
+same value of the same binding. The cards are a function of the two (``BoundEncoding.encode``
+interns the same faces, which the symbol table never drops), never changed once made (the
+frame's own ``made`` gives one object again within a frame already); an encoder still checks
+that its frame is alive first, and still asks the frame for the binding, as before. Bounded: it
+starts afresh beyond this many."""
+
+
 class Frame:
     """A protocol bound to its parameters: the names and functions its expressions see."""
 
@@ -211,9 +224,21 @@ class Frame:
             frame = owner()
             if frame is None:
                 raise EvalError(f"encoding {enc.name}: used after its protocol's run ended")
-            cards = NewCards(frame.bound(enc.name).encode(v), label=str(v))
+            b = frame.bound(enc.name)
+            if key is not None:
+                shared = (id(b), key)
+                hit = _ENCODED.get(shared)
+                if hit is not None and hit[0] is b:  # the very binding: the same cards
+                    if _checked() and hit[1] != NewCards(b.encode(v), label=str(v)):
+                        raise AssertionError(f"encoding {enc.name}: kept cards for {v!r} are not made again")
+                    made[key] = hit[1]
+                    return hit[1]
+            cards = NewCards(b.encode(v), label=str(v))
             if key is not None:
                 made[key] = cards
+                if len(_ENCODED) >= ENCODED_KEPT:
+                    _ENCODED.clear()
+                _ENCODED[shared] = (b, cards)
             return cards
 
         return encode

@@ -5,6 +5,7 @@ and what fails still failing the same."""
 
 from __future__ import annotations
 
+import gc
 import random
 from collections.abc import Callable
 
@@ -12,13 +13,15 @@ import pytest
 
 from reference_engine.cards import Symbol
 from reference_engine.errors import UsageError
-from reference_engine.expressions import Scope, parse
+from reference_engine.expressions import EvalError, Scope, parse
 from reference_engine.functions import BUILTINS
 from reference_engine.kinds.shedding import load_rules
 from reference_engine.machine import Runner
+from reference_engine.machine import frame as frame_module
 from reference_engine.machine.frame import Frame, _sum_of_param
 from reference_engine.registry import Library
 from reference_engine.selection import CallCache, run_selection
+from reference_engine.table import NewCards
 
 RULES = load_rules("uno")
 valid = RULES.validity(RULES.symbol("red5"), "red")
@@ -106,3 +109,99 @@ def test_sizes_out_of_bounds_fail_as_before_after_a_kept_run(variant: Callable[.
         run_selection(lib, proto, table(2, (3, 0, 30)), valid, random.Random(2), cache, "turn 2")
     with pytest.raises(UsageError, match="no parameter 'nosuch'"):
         run_selection(lib, proto, table(2), valid, random.Random(2), cache, "turn 3", params={"nosuch": 1})
+
+
+# --- w59-t: an encoding's new cards kept across the frames that share its binding -------------
+
+
+def _encoder(frame: Frame, name: str) -> Callable[..., NewCards]:
+    fn: Callable[..., NewCards] = frame.globals.functions[name]
+    return fn
+
+
+def test_a_value_is_the_same_new_cards_in_every_frame_sharing_the_binding(library: Library) -> None:
+    proto = library.protocol("card-selection-arrow")
+    first = Frame(proto, proto.resolve_params({"sizes": (2, 1, 2)}))
+    one = _encoder(first, "arrow")(first.globals, 1)
+    second = Frame(proto, proto.resolve_params({"sizes": (3, 3)}), bound=first.bindings())
+    assert second.bound("arrow") is first.bound("arrow")
+    again = _encoder(second, "arrow")(second.globals, 1)
+    assert again is one and _encoder(second, "arrow")(second.globals, 1) is one
+    fresh = NewCards(first.bound("arrow").encode(1), label="1")
+    assert one == fresh and one.symbols == fresh.symbols and one.label == "1" and not one.up
+    # Another value, another binding (a frame that bound its own): other cards, made afresh.
+    zero = _encoder(second, "arrow")(second.globals, 0)
+    assert zero is not one and zero.label == "0"
+    alone = Frame(proto, proto.resolve_params({"sizes": (3, 3)}))
+    own = _encoder(alone, "arrow")(alone.globals, 1)
+    assert alone.bound("arrow") is not first.bound("arrow") and own is not one and own == one
+
+
+def test_a_value_of_another_type_or_a_card_is_never_the_kept_cards(library: Library) -> None:
+    proto = library.protocol("card-selection-arrow")
+    first = Frame(proto, proto.resolve_params({"sizes": (2, 1, 2)}))
+    one = _encoder(first, "arrow")(first.globals, 1)
+    second = Frame(proto, proto.resolve_params({"sizes": (3, 3)}), bound=first.bindings())
+    fresh = Frame(proto, proto.resolve_params({"sizes": (3, 3)}))
+    outcomes: list[tuple[object, ...]] = []
+    for frame in (second, fresh):  # True is not 1: what a frame with nothing kept gives, or fails with
+        try:
+            got = _encoder(frame, "arrow")(frame.globals, True)
+        except EvalError as exc:
+            outcomes.append(("error", str(exc)))
+        else:
+            assert got is not one
+            outcomes.append(("cards", got.symbols, got.label))
+    assert outcomes[0] == outcomes[1]
+    card = RULES.symbol("red5")  # a card encoding's value is a card: made anew in every frame
+    a = _encoder(first, "card")(first.globals, card)
+    b = _encoder(second, "card")(second.globals, card)
+    assert a is not b and a == b and a.symbols == [card]
+
+
+def test_an_encoder_whose_frame_ended_still_fails_though_the_cards_are_kept(library: Library) -> None:
+    proto = library.protocol("card-selection-arrow")
+    first = Frame(proto, proto.resolve_params({"sizes": (2, 1, 2)}))
+    _encoder(first, "arrow")(first.globals, 0)  # kept for the shared binding
+    second = Frame(proto, proto.resolve_params({"sizes": (3, 3)}), bound=first.bindings())
+    encode, scope = _encoder(second, "arrow"), second.globals
+    del second
+    gc.collect()
+    with pytest.raises(EvalError, match="used after its protocol's run ended"):
+        encode(scope, 0)
+
+
+def test_the_kept_cards_stay_bounded_and_right_after_starting_afresh(
+    library: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(frame_module, "_ENCODED", {})
+    monkeypatch.setattr(frame_module, "ENCODED_KEPT", 1)
+    proto = library.protocol("card-selection-arrow")
+    first = Frame(proto, proto.resolve_params({"sizes": (2, 1, 2)}))
+    b = first.bound("arrow")
+    second = Frame(proto, proto.resolve_params({"sizes": (3, 3)}), bound=first.bindings())
+    for value in (0, 1, 0, 1):
+        got = _encoder(second, "arrow")(second.globals, value)
+        assert got == NewCards(b.encode(value), label=str(value))
+        assert len(frame_module._ENCODED) <= 1
+        assert _encoder(second, "arrow")(second.globals, value) is got  # the frame's own, as before
+
+
+def test_kept_cards_are_compared_with_cards_made_again_under_the_checks(
+    library: Library, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from reference_engine.compiled import evaluate
+
+    monkeypatch.setattr(evaluate, "CHECKED", True)
+    monkeypatch.setattr(frame_module, "_ENCODED", {})
+    proto = library.protocol("card-selection-arrow")
+    first = Frame(proto, proto.resolve_params({"sizes": (2, 1, 2)}))
+    one = _encoder(first, "arrow")(first.globals, 1)
+    second = Frame(proto, proto.resolve_params({"sizes": (3, 3)}), bound=first.bindings())
+    assert _encoder(second, "arrow")(second.globals, 1) is one  # checked: equal, so given
+    # Kept cards that a binding would no longer make (forced here) fail the check.
+    ((key, (b, _)),) = frame_module._ENCODED.items()
+    frame_module._ENCODED[key] = (b, NewCards(list(one.symbols), label="forged"))
+    third = Frame(proto, proto.resolve_params({"sizes": (4,)}), bound=first.bindings())
+    with pytest.raises(AssertionError, match="are not made again"):
+        _encoder(third, "arrow")(third.globals, 1)
