@@ -141,25 +141,13 @@ class Final:
 
     def _checked(self, run: Run) -> None:
         """Both ways from the same table and generator, compared; the steps' end kept."""
-        from .segments import _restore, _snapshot
+        from .segments import both_ways
 
-        before = _snapshot(run)
-        try:
-            if not self._direct(run):
-                self.run_block(run, self.body)
-            mine: Any = _snapshot(run)
-        except Exception as exc:  # compared with the steps' below
-            mine = (type(exc), str(exc))
-        _restore(run, before)
-        try:
-            self.run_block(run, self.body)
-        except Exception as exc:
-            if mine != (type(exc), str(exc)):
-                raise ev.Mismatch(f"a direct lottery end failed with {mine!r}, its steps {exc!r}") from exc
-            raise
-        theirs = _snapshot(run)
-        if mine != theirs:
-            raise ev.Mismatch(f"a direct lottery end ends with {mine!r}, its steps with {theirs!r}")
+        def direct(r: Run) -> None:
+            if not self._direct(r):
+                self.run_block(r, self.body)
+
+        both_ways(run, direct, lambda r: self.run_block(r, self.body), "a direct lottery end")
 
     def _direct(self, run: Run) -> bool:
         """The block carried out directly, or False (nothing done) where the module docs'

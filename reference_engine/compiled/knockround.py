@@ -191,24 +191,9 @@ class Round:
 
     def _checked(self, run: Run) -> None:
         """Both ways from the same table and generator, compared; the step-by-step one kept."""
-        from .segments import _restore, _snapshot
+        from .segments import both_ways
 
-        before = _snapshot(run)
-        try:
-            self._go(run)
-            mine: Any = _snapshot(run)
-        except Exception as exc:  # compared with the steps' below
-            mine = (type(exc), str(exc))
-        _restore(run, before)
-        try:
-            self.run_block(run, self.then)
-        except Exception as exc:
-            if mine != (type(exc), str(exc)):
-                raise ev.Mismatch(f"a direct knockout round failed with {mine!r}, its steps {exc!r}") from exc
-            raise
-        theirs = _snapshot(run)
-        if not _same(mine, theirs):
-            raise ev.Mismatch(f"a direct knockout round ends with {mine!r}, its steps with {theirs!r}")
+        both_ways(run, self._go, lambda r: self.run_block(r, self.then), "a direct knockout round", _same)
 
     def _slide(self, run: Run) -> bool:
         """4(a) carried out at once (``let h``, the move, the loop of places, each step counted

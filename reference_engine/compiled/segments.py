@@ -245,6 +245,35 @@ def _restore(run: Run, snap: tuple[Any, ...]) -> None:
     shared.extent, shared.hands, shared.peak_frontier = snap[11:14]
 
 
+def both_ways(
+    run: Run,
+    direct: Callable[[Run], Any],
+    steps: Callable[[Run], Any],
+    what: str,
+    same: Callable[[Any, Any], bool] | None = None,
+) -> None:
+    """Under the compiled path's checks: ``direct`` and then ``steps`` from the same table and
+    generator (:func:`_snapshot`, :func:`_restore`), their ends or their errors compared (by
+    ``same``, else equality); the steps' end is kept. A Mismatch names ``what`` ("a direct
+    knockout round")."""
+    before = _snapshot(run)
+    try:
+        direct(run)
+        mine: Any = _snapshot(run)
+    except Exception as exc:  # compared with the steps' below
+        mine = (type(exc), str(exc))
+    _restore(run, before)
+    try:
+        steps(run)
+    except Exception as exc:
+        if mine != (type(exc), str(exc)):
+            raise ev.Mismatch(f"{what} failed with {mine!r}, its steps {exc!r}") from exc
+        raise
+    theirs = _snapshot(run)
+    if not (mine == theirs if same is None else same(mine, theirs)):
+        raise ev.Mismatch(f"{what} ends with {mine!r}, its steps with {theirs!r}")
+
+
 # --------------------------------------------------------------------------- links
 
 
