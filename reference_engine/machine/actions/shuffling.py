@@ -60,9 +60,25 @@ def _piles(
 def _piles_of(step: st.Shuffle, state: State, value: Any) -> tuple[Shuffle, Piles, str]:
     """:func:`_piles` computed from the piles' public value."""
     how = step.how
+    if how in ("cut", "bisect"):
+        items = [_flats(_res(value, how), how)]
+    else:
+        values = value if isinstance(value, list) else [value]
+        items = [_flats(_res(v, "shuffle"), "shuffle") for v in values]
+    return shuffle_piles(step, items, state.layout)
+
+
+def shuffle_piles(
+    step: st.Shuffle, items: list[tuple[int, ...]], layout: Layout
+) -> tuple[Shuffle, Piles, str]:
+    """The shuffle, its piles and its kind from the slots its ``piles:`` value names (``items``:
+    one tuple of slots per value, all of them one run of cards for a cut or a bisection), checked:
+    EvalError, with the interpreter's messages in its order, when they cannot be shuffled. The
+    compiled path reads the same value its own way and checks it here (:mod:`~...compiled.piles`)."""
+    how = step.how
     piles: Piles
     if how in ("cut", "bisect"):
-        flats = _flats(_res(value, how), how)
+        flats = tuple(f for p in items for f in p)
         if how == "cut":
             piles = tuple((f,) for f in flats)
             shuffle = Shuffle("shift", len(piles))
@@ -73,8 +89,7 @@ def _piles_of(step: st.Shuffle, state: State, value: Any) -> tuple[Shuffle, Pile
             piles = (flats[:h], flats[h:])
             shuffle = Shuffle("scramble", 2)
     else:
-        items = value if isinstance(value, list) else [value]
-        piles = tuple(_flats(_res(v, "shuffle"), "shuffle") for v in items)
+        piles = tuple(items)
         if how == "set":
             if step.perms and len(step.perms[0]) != len(piles):
                 raise EvalError(
@@ -91,11 +106,13 @@ def _piles_of(step: st.Shuffle, state: State, value: Any) -> tuple[Shuffle, Pile
     every = [f for p in piles for f in p]
     if len(set(every)) != len(every):
         raise EvalError("the piles overlap")
-    for f in every:
-        if f in state.layout.holes:
-            raise EvalError(f"{state.layout.describe(f)} is empty")
-    if state.layout.inside:
-        check_piles(state.layout, piles)
+    holes = layout.holes
+    if holes:
+        for f in every:
+            if f in holes:
+                raise EvalError(f"{layout.describe(f)} is empty")
+    if layout.inside:
+        check_piles(layout, piles)  # a shuffle mixes whole sleeves
     return shuffle, piles, how
 
 
