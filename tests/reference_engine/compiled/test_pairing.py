@@ -84,9 +84,8 @@ def test_checked_catches_a_reading_that_is_not_the_selection() -> None:
         ev.CHECKED = checked
 
 
-def test_the_games_rows_are_read_from_the_regions(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Runs compared with the interpreter's, with CHECKED (each row read compared with its
-    selection): the fused pairs' rows are read from their regions."""
+def _count_row_reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A one-item list counting the rows read from their regions (``pairing.row_slots``)."""
     read = [0]
     row_slots = pairing.row_slots
 
@@ -95,6 +94,13 @@ def test_the_games_rows_are_read_from_the_regions(monkeypatch: pytest.MonkeyPatc
         return row_slots(run, what, row, verb)
 
     monkeypatch.setattr(pairing, "row_slots", counted)
+    return read
+
+
+def test_the_games_rows_are_read_from_the_regions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Runs compared with the interpreter's, with CHECKED (each row read compared with its
+    selection): the fused pairs' rows are read from their regions."""
+    read = _count_row_reads(monkeypatch)
     result = _compare(Library(), "card-selection-arrow", seeds=4)
     assert result[0] == "ran", result[:3]
     assert read[0] > 0
@@ -115,14 +121,7 @@ class _Row(_Selection):
 def test_the_rows_of_a_layout_are_kept_for_it(monkeypatch: pytest.MonkeyPatch) -> None:
     """Rows read from their regions are read once per layout; met again, they are the kept
     tuples (the very objects: a tail compares them by identity)."""
-    read = [0]
-    row_slots = pairing.row_slots
-
-    def counted(run: Any, what: Any, row: tuple[str, int], verb: str) -> Any:
-        read[0] += 1
-        return row_slots(run, what, row, verb)
-
-    monkeypatch.setattr(pairing, "row_slots", counted)
+    read = _count_row_reads(monkeypatch)
     rows = pairing.RowArgs(_Row("M[3, *]", "no"), _Row("M[1, *]", "no"))  # type: ignore[arg-type]
     run = _run()
     first = rows.rows(run)
