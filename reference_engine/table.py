@@ -31,6 +31,9 @@ SLEEVES: ContextVar[Mapping[str, SleeveFrame]] = ContextVar("kitgen_sleeves", de
 protocol's steps): a region made with one of these names lies in sleeves (see :class:`Draft`)."""
 
 
+_PUT = object.__setattr__  # a frozen dataclass's fields are stored past its own __setattr__
+
+
 @dataclass(frozen=True)
 class Region:
     name: str
@@ -40,21 +43,38 @@ class Region:
     unit: int = 1
     hand: str | None = None
     sleeve: SleeveFrame | None = None
-    size: ClassVar[int]  # rows * cols: stored by __post_init__ (no field: equality, hash, pickle)
-    # sleeves.sleeve_slots' answer, kept when first asked (no field); None from __post_init__
-    # so that every region has the same attributes (one added later is slower to read).
+    size: ClassVar[int]  # rows * cols: stored by __init__ (no field: equality, hash, pickle)
+    # sleeves.sleeve_slots' answer, kept when first asked (no field); None from __init__ so
+    # that every region has the same attributes (one added later is slower to read).
     sleeve_slots: ClassVar[Any]
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "size", self.rows * self.cols)
-        object.__setattr__(self, "sleeve_slots", None)
+    def __init__(
+        self,
+        name: str,
+        rows: int,
+        cols: int,
+        offset: int,
+        unit: int = 1,
+        hand: str | None = None,
+        sleeve: SleeveFrame | None = None,
+    ) -> None:
+        # The dataclass's own __init__ (kept: dataclass leaves a written one alone) stores each
+        # field with ``object.__setattr__`` through its global, then calls __post_init__ for
+        # the rest: ten stores here through one bound local and no second call (~18k -> ~15k
+        # instructions a region; a card-level game makes ~5 new regions a turn).
+        put = _PUT
+        put(self, "name", name)
+        put(self, "rows", rows)
+        put(self, "cols", cols)
+        put(self, "offset", offset)
+        put(self, "unit", unit)
+        put(self, "hand", hand)
+        put(self, "sleeve", sleeve)
+        put(self, "size", rows * cols)
+        put(self, "sleeve_slots", None)
         # Hashed once: a layout's intern key hashes its regions on every make (the same value
         # the dataclass's own hash gives, so equal regions still hash equal).
-        object.__setattr__(
-            self,
-            "_hash",
-            hash((self.name, self.rows, self.cols, self.offset, self.unit, self.hand, self.sleeve)),
-        )
+        put(self, "_hash", hash((name, rows, cols, offset, unit, hand, sleeve)))
 
     def __hash__(self) -> int:
         return self._hash  # type: ignore[attr-defined, no-any-return]
@@ -135,11 +155,13 @@ class Layout:
         labels: tuple[Label, ...],
         key: tuple[Any, ...] | None = None,
         size: int | None = None,
+        by_name: dict[str, Region] | None = None,
     ):
         self.regions = regions
         self.holes = holes
         self.labels = labels
-        self.by_name = {r.name: r for r in regions}
+        # make's, filled as it found the regions (no comprehension's call per new layout).
+        self.by_name = {r.name: r for r in regions} if by_name is None else by_name
         self.size = sum(r.size for r in regions) if size is None else size
         self._key = key or (regions, holes, labels)  # its intern key (make's own tuple)
         self._owner: list[Region] | None = None  # built on first use: most layouts never ask
@@ -157,13 +179,17 @@ class Layout:
     ) -> Layout:
         """``shapes``: (name, rows, columns, unit, hand[, sleeves]), after a layout's ``first`` regions."""
         regions, offset = list(first), (first[-1].offset + first[-1].size if first else 0)
+        by_name = {r.name: r for r in first} if first else {}
         kept = _REGIONS
         for shape in shapes:
             if len(shape) == 6:
                 name, rows, cols, unit, hand, sleeve = shape
             else:  # five fields (no sleeve), or more than six
                 (name, rows, cols, unit, hand), sleeve = shape[:5], shape[5] if len(shape) > 5 else None
-            fields = (name, rows, cols, offset, unit, hand, sleeve)
+            # The frame by identity (``sleeve and id(sleeve)``: None stays None): its hash is a
+            # Python call; the region kept holds its frame, so the id is not reused while the
+            # entry lives, and an equal frame that is another object only makes an equal region.
+            fields = (name, rows, cols, offset, unit, hand, sleeve and id(sleeve))
             reg = kept.get(fields)
             if reg is None:
                 if sleeve is not None:
@@ -173,6 +199,7 @@ class Layout:
                     kept.clear()
                 kept[fields] = reg
             regions.append(reg)
+            by_name[name] = reg
             offset += rows * cols
         key_regions = tuple(regions)
         # No holes: the one empty set (most layouts have none; one object fewer each).
@@ -180,7 +207,7 @@ class Layout:
         ref = cls._interned.get(key)
         found = None if ref is None else ref()
         if found is None:
-            found = cls(key_regions, key[1], key[2], key, offset)
+            found = cls(key_regions, key[1], key[2], key, offset, by_name)
             if len(cls._interned) >= cls._sweep_at:
                 cls.sweep()
             cls._interned[key] = weakref.ref(found)
