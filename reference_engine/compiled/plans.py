@@ -30,9 +30,9 @@ from ..functions import hand_name
 from ..machine import Plan
 from ..machine.plans import Resolved, remember_landings
 from ..sleeves import SleeveFrame
-from ..table import NEW, SLEEVES, Layout, NewCards
+from ..table import NEW, SLEEVES, Layout
 from .base import _few
-from .holes import discard_holes, move_out, place_holes
+from .holes import Sized, discard_holes, fill_holes, move_out, new_codes
 from .runs import bottom_row, call_rows, return_row, take_runs
 
 physical = ROTATIONS.physical
@@ -622,79 +622,42 @@ __all__ = [
 ]
 
 
-def new_groups(value: Any, form: str) -> list[list[Any]] | None:
-    """The groups of new cards a place step's value lays out (a row: one group), when it holds
-    only new cards (any nesting of lists): None otherwise."""
-    groups = [value] if form == "row" else (value if isinstance(value, list) else [value])
-    out = []
-    for g in groups:
-        items: list[Any] = []
-        if not _new_leaves(g, items):
-            return None
-        out.append(items)
-    return out
-
-
-def _new_leaves(value: Any, out: list[Any]) -> bool:
-    if isinstance(value, NewCards):
-        out.append(value)
-        return True
-    if isinstance(value, list):
-        return all(_new_leaves(v, out) for v in value)
-    return False
-
-
 def build_place_new(
     layout: Layout, placements: list[tuple[Resolved, str, list[list[Any]]]], up: bool
 ) -> Plan:
     """:func:`build_place` for new cards only (each group's, in order, the next new cards)."""
-    if (fast := place_holes(layout, placements, up)) is not None:
+    return place_sized(layout, *new_codes(placements, up))
+
+
+def place_sized(
+    layout: Layout, targets: Sequence[Sized], consts: tuple[int, ...], delta: dict[int, int]
+) -> Plan:
+    """:func:`build_place_new` from the number of codes of each group (``consts``: every group's
+    codes in order, ``delta``: the supply's count; :func:`~.holes.new_codes`): where the new
+    cards go follows from those numbers alone, so a place step's kept plan
+    (:class:`~.rows.NewPlace`) is made from the sizes it keeps, with whole rows of tokens, no
+    card read one by one (a row of arrows or owner cards is ~100 cards, for each new layout)."""
+    if (fast := fill_holes(layout, targets, consts, delta)) is not None:
         return fast  # new cards into empty places: the same layout, fewer holes
     d = FastDraft(layout)
-    counts: dict[int, int] = {}  # id of a NewCards -> how often it is laid out
-    objects: dict[int, Any] = {}
-    codes: dict[int, list[int]] = {}
-    for tres, form, groups in placements:
-        lines = []
-        for group in groups:
-            line: list[int] = []
-            for nc in group:
-                key = id(nc)
-                cs = codes.get(key)
-                if cs is None:
-                    face = int(up or nc.up)
-                    cs = codes[key] = [s.id << 1 | face for s in nc.symbols]
-                    objects[key] = nc
-                    counts[key] = 0
-                counts[key] += 1
-                line.extend(cs)
-            lines.append(line)
+    d.consts = list(consts)
+    at = NEW  # the token of the target's first new card
+    for tres, form, sizes in targets:
         if form == "row":
-            grid = [d.new(lines[0])]
-        else:
-            if len({len(x) for x in lines}) != 1:
+            if len(sizes) != 1:
                 raise Defer()
-            start = len(d.consts)
-            width = len(lines[0])
-            for line in lines:
-                d.consts.extend(line)
-            n = len(lines)
-            if form == "columns":
-                grid = [
-                    list(range(NEW - start - r, NEW - start - r - n * width, -width)) for r in range(width)
-                ]
-            else:
-                grid = [
-                    list(range(NEW - start - i * width, NEW - start - (i + 1) * width, -1)) for i in range(n)
-                ]
+            grid = [list(range(at, at - sizes[0], -1))]
+        elif len(set(sizes)) != 1:
+            raise Defer()
+        elif form == "columns":  # group i is column i: row r holds the r-th card of each
+            width, n = sizes[0], len(sizes)
+            grid = [list(range(at - r, at - r - n * width, -width)) for r in range(width)]
+        else:
+            width, n = sizes[0], len(sizes)
+            grid = [list(range(at - i * width, at - (i + 1) * width, -1)) for i in range(n)]
+        at -= sum(sizes)
         if not grid or not grid[0]:
             raise Defer()
         flat = [t for row in grid for t in row] if len(grid) > 1 else grid[0]
         place_at(d, tres, (len(grid), len(grid[0])), flat)
-    delta: dict[int, int] = {}
-    for key, n in counts.items():
-        turned = ROTATIONS.to
-        for s in objects[key].symbols:
-            card = physical(s.id) if s.id in turned else s.id
-            delta[card] = delta.get(card, 0) + n
     return d.plan(delta)

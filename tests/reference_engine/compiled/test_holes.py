@@ -206,7 +206,7 @@ UP, DOWN = SYMBOLS.intern("up"), SYMBOLS.intern("down")
 def general_place(monkeypatch: pytest.MonkeyPatch, layout: Layout, placements: Any, up: bool) -> Any:
     """build_place_new the FastDraft's way (the derived path switched off)."""
     with monkeypatch.context() as m:
-        m.setattr(fp, "place_holes", lambda *a: None)
+        m.setattr(fp, "fill_holes", lambda *a: None)
         return fp.build_place_new(layout, placements, up)
 
 
@@ -290,14 +290,14 @@ def test_the_lottery_places_its_fresh_arrows_through_it(monkeypatch: pytest.Monk
     from reference_engine.compiled import holes
 
     calls = {"taken": 0}
-    real = holes.place_holes
+    real = holes.fill_holes
 
     def counted(*args: Any) -> Any:
         got = real(*args)
         calls["taken"] += got is not None
         return got
 
-    monkeypatch.setattr(fp, "place_holes", counted)
+    monkeypatch.setattr(fp, "fill_holes", counted)
     text = LOTTERY.read_text().replace("title: Knockout lottery", "title: Knockout lottery (fresh arrows)")
     ended, _ = _compare(text, 40, 3, 9, checked=True)
     assert ended == {"ran"}

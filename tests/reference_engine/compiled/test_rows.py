@@ -165,13 +165,13 @@ def test_a_place_of_new_cards_builds_its_plan_once_per_layout_and_shape(
     """The arrows of step 4 differ from run to run (the columns are mixed), the layout does
     not: each place step builds one plan, whatever the faces."""
     built: list[Any] = []
-    real = rows.build_place_new
+    real = rows.place_sized
 
     def counting(*args: Any) -> Any:
         built.append(args[0])
         return real(*args)
 
-    monkeypatch.setattr(rows, "build_place_new", counting)
+    monkeypatch.setattr(rows, "place_sized", counting)
     library = _library(tmp_path, ROWS)
     _compare(library, seeds=6)
     assert len(built) == 4, built  # steps 2 and 4, and P and Q of step 5
