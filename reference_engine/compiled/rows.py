@@ -526,9 +526,12 @@ def column_rows(layout: Layout, piles: tuple[tuple[int, ...], ...]) -> tuple[tup
     cols, rows, off = reg.cols, reg.rows, reg.offset
     if len(piles) != cols or len(piles[0]) != rows:
         return None
-    for c, p in enumerate(piles):
-        if p != tuple(range(off + c, off + rows * cols, cols)):
-            return None
+    # Pile c is column c when, piles of one length, their slots read across (row by row) are
+    # the region's in order: checked in C (~100 piles of a table's new size, early in a game).
+    if set(map(len, piles)) != {rows} or set(map(type, piles)) != {tuple}:
+        return None
+    if list(chain.from_iterable(zip(*piles))) != list(range(off, off + rows * cols)):
+        return None
     return tuple((off + r * cols, off + (r + 1) * cols) for r in range(rows))
 
 
@@ -570,7 +573,8 @@ def _draws(k: int) -> tuple[tuple[int, int], ...]:
     """The draws of a scramble of ``k`` piles, kept (at most :data:`KEPT` sizes)."""
     if len(_DRAWS) >= KEPT:
         _DRAWS.clear()
-    draws = _DRAWS[k] = tuple((i, (i + 1).bit_length()) for i in range(k - 1, 0, -1))
+    # In C (zip, map): a table's new size in the game's first turns is a new k each time.
+    draws = _DRAWS[k] = tuple(zip(range(k - 1, 0, -1), map(int.bit_length, range(k, 1, -1))))
     return draws
 
 
