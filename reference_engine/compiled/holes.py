@@ -1,6 +1,6 @@
 """Plans whose new layout is derived from the old one, not made again region by region through
 a :class:`~.plans.FastDraft`: places emptied inside one region (:func:`discard_holes`), new
-cards into empty places (:func:`place_holes`), cards out into a new region laid after the others
+cards into empty places (:func:`fill_holes`), cards out into a new region laid after the others
 (:func:`move_out`).
 
 A knockout lottery's round discards its losers' arrows (``[P[2, j] for j in out]``): a few
@@ -93,19 +93,72 @@ def discard_holes(layout: Layout, flats: Sequence[int]) -> Plan | None:
     return _gathered(plan, src, layout.size, empty)
 
 
+Sized = tuple[Any, str, list[int]]
+"""A target of new cards: its resolved target, its form (``row``, ``rows``, ``columns``) and the
+number of codes of each group laid out there, in order."""
+
+
+def new_codes(
+    placements: Sequence[tuple[Any, str, list[list[Any]]]], up: bool
+) -> tuple[list[Sized], tuple[int, ...], dict[int, int]]:
+    """The groups of new cards of each target as :func:`~.plans.place_sized` lays them out: each
+    target with the number of codes of each group, every group's codes in order, and the cards
+    taken from the supply (each object counted as often as it is laid out, the objects in the
+    order first laid out; an up-down card is one card of the supply)."""
+    targets: list[Sized] = []
+    consts: list[int] = []
+    codes: dict[int, list[int]] = {}  # id of a NewCards -> its codes
+    counts: dict[int, int] = {}  # id of a NewCards -> how often it is laid out
+    objects: dict[int, Any] = {}
+    for tres, form, groups in placements:
+        sizes = []
+        for group in groups:
+            start = len(consts)
+            for nc in group:
+                key = id(nc)
+                cs = codes.get(key)
+                if cs is None:
+                    face = int(up or nc.up)
+                    cs = codes[key] = [s.id << 1 | face for s in nc.symbols]
+                    objects[key] = nc
+                    counts[key] = 0
+                counts[key] += 1
+                consts.extend(cs)
+            sizes.append(len(consts) - start)
+        targets.append((tres, form, sizes))
+    delta: dict[int, int] = {}
+    turned = ROTATIONS.to
+    for key, times in counts.items():
+        for s in objects[key].symbols:
+            card = ROTATIONS.physical(s.id) if s.id in turned else s.id
+            delta[card] = delta.get(card, 0) + times
+    return targets, tuple(consts), delta
+
+
 def place_holes(
     layout: Layout, placements: Sequence[tuple[Any, str, list[list[Any]]]], up: bool
 ) -> Plan | None:
-    """:func:`~.plans.build_place_new` of one row of new cards into empty places of a region
-    (a knockout round's fresh arrows, ``P[2, alive[2 * i - 1]]``) as the same layout with fewer
-    holes, or None where that is not the general builder's plan: one target ``R[rows, columns]``
-    of a region that is no hand, every place in range, each once and empty, as many cards as
-    places, the region's bottom row left with a card and no sleeved card in a row the region's
-    sleeves do not keep (the same checks as :func:`discard_holes`)."""
+    """:func:`fill_holes` of these new cards (``placements``: each target, its form and its
+    groups of new cards)."""
     if len(placements) != 1:
         return None
-    tres, form, groups = placements[0]
-    if form != "row" or len(groups) != 1 or tres[0] != "grid":
+    return fill_holes(layout, *new_codes(placements, up))
+
+
+def fill_holes(
+    layout: Layout, targets: Sequence[Sized], consts: tuple[int, ...], delta: dict[int, int]
+) -> Plan | None:
+    """:func:`~.plans.place_sized` of one row of new cards (``consts``, ``delta``: their codes and
+    the supply's count) into empty places of a region (a knockout round's fresh arrows, ``P[2,
+    alive[2 * i - 1]]``) as the same layout with fewer holes, or None where that is not the
+    general builder's plan: one target ``R[rows, columns]`` of a region that is no hand, every
+    place in range, each once and empty, as many cards as places, the region's bottom row left
+    with a card and no sleeved card in a row the region's sleeves do not keep (the same checks
+    as :func:`discard_holes`)."""
+    if len(targets) != 1:
+        return None
+    tres, form, sizes = targets[0]
+    if form != "row" or len(sizes) != 1 or tres[0] != "grid":
         return None
     _, name, rows, cols = tres
     reg = layout.by_name.get(name)
@@ -120,18 +173,7 @@ def place_holes(
     holes = layout.holes
     if len(filled) != len(slots) or not holes.issuperset(filled):
         return None  # a place taken, or twice: the general builder (and its message)
-    codes: list[int] = []
-    counts: dict[int, int] = {}  # as build_place_new counts them: each object, first seen first
-    objects: dict[int, Any] = {}
-    for nc in groups[0]:
-        key = id(nc)
-        if key not in counts:
-            counts[key] = 0
-            objects[key] = nc
-        counts[key] += 1
-        face = int(up or nc.up)
-        codes.extend([s.id << 1 | face for s in nc.symbols])
-    if len(codes) != len(slots):
+    if len(consts) != len(slots):
         return None
     after = holes - filled
     if reg.rows > 1 and after.issuperset(range(end - width, end)):
@@ -150,13 +192,7 @@ def place_holes(
     for i, f in enumerate(slots):  # the i-th new card: token NEW - i, gathered after EMPTY
         src[f] = NEW - i
         idx[f] = n + 1 + i
-    delta: dict[int, int] = {}
-    turned = ROTATIONS.to
-    for key, times in counts.items():
-        for s in objects[key].symbols:
-            card = ROTATIONS.physical(s.id) if s.id in turned else s.id
-            delta[card] = delta.get(card, 0) + times
-    plan = Plan(Layout.make((), after, (), layout.regions), tuple(src), tuple(codes), delta)
+    plan = Plan(Layout.make((), after, (), layout.regions), tuple(src), consts, delta)
     plan.__dict__["_getter"] = itemgetter(*idx) if len(idx) > 1 else _few(tuple(idx))
     remember_landings(plan, layout, ())
     return plan

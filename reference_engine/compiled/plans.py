@@ -21,6 +21,7 @@ test_plans.py``, and ``evaluate.CHECKED`` in every differential test).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import repeat
 from operator import itemgetter
 from typing import Any
 
@@ -30,9 +31,9 @@ from ..functions import hand_name
 from ..machine import Plan
 from ..machine.plans import Resolved, remember_landings
 from ..sleeves import SleeveFrame
-from ..table import NEW, SLEEVES, Layout, NewCards
+from ..table import NEW, SLEEVES, Layout
 from .base import _few
-from .holes import discard_holes, move_out, place_holes
+from .holes import Sized, discard_holes, fill_holes, move_out, new_codes
 from .runs import bottom_row, call_rows, return_row, take_runs
 
 physical = ROTATIONS.physical
@@ -196,7 +197,13 @@ class FastDraft:
         if odd:
             idx = list(src)
             for start, end in odd:
-                idx[start:end] = [t if t >= 0 else n - 1 - t for t in src[start:end]]
+                part = src[start:end]
+                # A row of new cards or empty places alone (a row of arrows): mapped in C.
+                idx[start:end] = (
+                    map((n - 1).__sub__, part)
+                    if max(part) < 0
+                    else [t if t >= 0 else n - 1 - t for t in part]
+                )
         self.idx = idx
         self.leaving = leaving
         return Layout.make(shapes, holes, ()), tuple(src), tuple(self.consts)
@@ -516,24 +523,27 @@ def build_sleeve(layout: Layout, res: Resolved) -> Plan:
     if layout.labels:
         raise Defer()
     names = layout.by_name
+    after: dict[str, SleeveFrame] = {}  # each region named: its sleeves after its operations
+    out = False
     for op in res:
-        if op.region not in names:
+        reg = names.get(op.region)
+        if reg is None:
             raise Defer()
-    shapes = []
-    for reg in layout.regions:
-        sleeve = reg.sleeve
-        for op in res:
-            if op.region == reg.name:
-                if sleeve is None:
-                    raise Defer()
-                sleeve = _sleeved(sleeve, op)
-        shapes.append((reg.name, reg.rows, reg.cols, reg.unit, reg.hand, sleeve))
-    plan = Plan(Layout.make(shapes, layout.holes, ()), identity(layout.size), (), {})
+        sleeve = after.get(reg.name, reg.sleeve)
+        if sleeve is None:
+            raise Defer()
+        after[reg.name] = _sleeved(sleeve, op)
+        out = out or bool(op.out)
+    # The regions before the first one named are the layout's own (``first``: not looked up).
+    regions = layout.regions
+    i = 0
+    while i < len(regions) and regions[i].name not in after:
+        i += 1
+    shapes = [(r.name, r.rows, r.cols, r.unit, r.hand, after.get(r.name, r.sleeve)) for r in regions[i:]]
+    plan = Plan(Layout.make(shapes, layout.holes, (), regions[:i]), identity(layout.size), (), {})
     plan.__dict__["_identity"] = True  # every card stays where it is: nothing to gather
-    if not any(op.out for op in res):
-        remember_landings(plan, layout, ())  # no row slides out: no card leaves a sleeve
-    else:
-        remember_landings(plan, layout, _slid_out(layout, plan.layout))
+    # The cards slid out of a sleeve (none where no row slides out).
+    remember_landings(plan, layout, _slid_out(layout, plan.layout) if out else ())
     return plan
 
 
@@ -573,8 +583,8 @@ def _slid_out(before: Layout, after: Layout) -> tuple[tuple[int, bool, int], ...
         for r in range(1, reg.rows + 1):
             if r in was and r not in held:
                 start = reg.offset + (r - 1) * cols
-                up = sleeve.lands_up(r)
-                out.extend([(f, up, f) for f in range(start, start + cols)])
+                line = range(start, start + cols)
+                out.extend(zip(line, repeat(sleeve.lands_up(r)), line))  # in C: a row of ~100
     return tuple(out)
 
 
@@ -622,79 +632,42 @@ __all__ = [
 ]
 
 
-def new_groups(value: Any, form: str) -> list[list[Any]] | None:
-    """The groups of new cards a place step's value lays out (a row: one group), when it holds
-    only new cards (any nesting of lists): None otherwise."""
-    groups = [value] if form == "row" else (value if isinstance(value, list) else [value])
-    out = []
-    for g in groups:
-        items: list[Any] = []
-        if not _new_leaves(g, items):
-            return None
-        out.append(items)
-    return out
-
-
-def _new_leaves(value: Any, out: list[Any]) -> bool:
-    if isinstance(value, NewCards):
-        out.append(value)
-        return True
-    if isinstance(value, list):
-        return all(_new_leaves(v, out) for v in value)
-    return False
-
-
 def build_place_new(
     layout: Layout, placements: list[tuple[Resolved, str, list[list[Any]]]], up: bool
 ) -> Plan:
     """:func:`build_place` for new cards only (each group's, in order, the next new cards)."""
-    if (fast := place_holes(layout, placements, up)) is not None:
+    return place_sized(layout, *new_codes(placements, up))
+
+
+def place_sized(
+    layout: Layout, targets: Sequence[Sized], consts: tuple[int, ...], delta: dict[int, int]
+) -> Plan:
+    """:func:`build_place_new` from the number of codes of each group (``consts``: every group's
+    codes in order, ``delta``: the supply's count; :func:`~.holes.new_codes`): where the new
+    cards go follows from those numbers alone, so a place step's kept plan
+    (:class:`~.rows.NewPlace`) is made from the sizes it keeps, with whole rows of tokens, no
+    card read one by one (a row of arrows or owner cards is ~100 cards, for each new layout)."""
+    if (fast := fill_holes(layout, targets, consts, delta)) is not None:
         return fast  # new cards into empty places: the same layout, fewer holes
     d = FastDraft(layout)
-    counts: dict[int, int] = {}  # id of a NewCards -> how often it is laid out
-    objects: dict[int, Any] = {}
-    codes: dict[int, list[int]] = {}
-    for tres, form, groups in placements:
-        lines = []
-        for group in groups:
-            line: list[int] = []
-            for nc in group:
-                key = id(nc)
-                cs = codes.get(key)
-                if cs is None:
-                    face = int(up or nc.up)
-                    cs = codes[key] = [s.id << 1 | face for s in nc.symbols]
-                    objects[key] = nc
-                    counts[key] = 0
-                counts[key] += 1
-                line.extend(cs)
-            lines.append(line)
+    d.consts = list(consts)
+    at = NEW  # the token of the target's first new card
+    for tres, form, sizes in targets:
         if form == "row":
-            grid = [d.new(lines[0])]
-        else:
-            if len({len(x) for x in lines}) != 1:
+            if len(sizes) != 1:
                 raise Defer()
-            start = len(d.consts)
-            width = len(lines[0])
-            for line in lines:
-                d.consts.extend(line)
-            n = len(lines)
-            if form == "columns":
-                grid = [
-                    list(range(NEW - start - r, NEW - start - r - n * width, -width)) for r in range(width)
-                ]
-            else:
-                grid = [
-                    list(range(NEW - start - i * width, NEW - start - (i + 1) * width, -1)) for i in range(n)
-                ]
+            grid = [list(range(at, at - sizes[0], -1))]
+        elif len(set(sizes)) != 1:
+            raise Defer()
+        elif form == "columns":  # group i is column i: row r holds the r-th card of each
+            width, n = sizes[0], len(sizes)
+            grid = [list(range(at - r, at - r - n * width, -width)) for r in range(width)]
+        else:
+            width, n = sizes[0], len(sizes)
+            grid = [list(range(at - i * width, at - (i + 1) * width, -1)) for i in range(n)]
+        at -= sum(sizes)
         if not grid or not grid[0]:
             raise Defer()
         flat = [t for row in grid for t in row] if len(grid) > 1 else grid[0]
         place_at(d, tres, (len(grid), len(grid[0])), flat)
-    delta: dict[int, int] = {}
-    for key, n in counts.items():
-        turned = ROTATIONS.to
-        for s in objects[key].symbols:
-            card = physical(s.id) if s.id in turned else s.id
-            delta[card] = delta.get(card, 0) + n
     return d.plan(delta)

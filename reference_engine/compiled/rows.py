@@ -30,8 +30,9 @@ from .base import gather, landed, same_plan
 from .codegen import function_kind, variables_only
 from .codes import face_down, turned
 from .helpers import not_hand_runs
+from .holes import Sized
 from .owners import OwnerRow
-from .plans import Defer, build_place_new
+from .plans import Defer, build_place_new, place_sized
 from .run import Run
 from .steady import kept_target
 
@@ -101,10 +102,10 @@ def _leaves(value: Any, out: list[NewCards]) -> bool:
 
 
 class Lines:
-    """The new cards of one place step's values, as :func:`~.plans.build_place_new` lays them
+    """The new cards of one place step's values, as :func:`~.plans.place_sized` lays them
     out: per target, each group's codes (a line), and every card counted by its object."""
 
-    __slots__ = ("codes", "counts", "groups", "lines", "objects", "shapes", "up")
+    __slots__ = ("codes", "counts", "lines", "objects", "shapes", "up")
 
     def __init__(self, up: bool):
         self.up = up
@@ -112,9 +113,6 @@ class Lines:
         self.objects: dict[int, NewCards] = {}
         self.counts: dict[int, int] = {}  # id of a NewCards -> how often it is laid out
         self.lines: list[tuple[int, ...]] = []
-        # Per target, its groups of new cards (or the list of new cards that are each a group),
-        # read only to build a plan.
-        self.groups: list[list[list[NewCards]] | list[NewCards]] = []
         # Per target: the number of codes of each group, or ("each", groups, codes of each).
         self.shapes: list[tuple[Any, ...]] = []
 
@@ -126,13 +124,11 @@ class Lines:
             if form == "row":  # a row of new cards (one owner card per column): one group
                 line = tuple(chain.from_iterable(map(codes.__getitem__, ids)))
                 self.lines.append(line)
-                self.groups.append([value])
                 self.shapes.append((len(line),))
                 return True
             # The common case: one new card (or pair) per column or row.
             lines = list(map(codes.__getitem__, ids))
             self.lines.extend(lines)
-            self.groups.append(value)
             sizes = {len(codes[key]) for key in tally}
             if len(sizes) == 1:  # every group of the same size (an arrow per column): said so
                 self.shapes.append(("each", len(ids), sizes.pop()))
@@ -149,7 +145,6 @@ class Lines:
         for g in groups:
             codes, ids, _ = self._count(g)
             self.lines.append(tuple(chain.from_iterable(map(codes.__getitem__, ids))))
-        self.groups.append(groups)
         self.shapes.append(tuple(map(len, self.lines[len(self.lines) - len(groups) :])))
         return True
 
@@ -171,14 +166,13 @@ class Lines:
             counts[key] = counts.get(key, 0) + n
         return codes, ids, tally
 
-    def placements(self, resolved: list[tuple[Resolved, str]]) -> list[tuple[Resolved, str, list[list[Any]]]]:
-        """What :func:`~.plans.build_place_new` lays out: each target, its form and its groups."""
-        out: list[tuple[Resolved, str, list[list[Any]]]] = []
-        for (tres, form), groups in zip(resolved, self.groups):
-            if groups and type(groups[0]) is NewCards:
-                out.append((tres, form, [[nc] for nc in groups]))
-            else:
-                out.append((tres, form, list(groups)))  # type: ignore[arg-type]  # lists of groups
+    def sized(self, resolved: list[tuple[Resolved, str]]) -> list[Sized]:
+        """What :func:`~.plans.place_sized` lays out: each target, its form and the number of
+        codes of each of its groups (read from :attr:`shapes`)."""
+        out: list[Sized] = []
+        for (tres, form), shape in zip(resolved, self.shapes):
+            sizes = [shape[2]] * shape[1] if shape and shape[0] == "each" else list(shape)
+            out.append((tres, form, sizes))
         return out
 
     def delta(self) -> dict[int, int]:
@@ -197,11 +191,11 @@ class NewPlace:
     """A place step whose values are new cards only (owner cards, arrows, a lottery's bits).
 
     Where the new cards go depends on the layout, each target, its form and the number of
-    codes in each group, never on the faces: that plan is built once per such shape (with
-    :func:`~.plans.build_place_new`) and kept; at each run the faces are filled in (the plan's
-    new cards, in order, are the groups' codes in order) and the supply counted. ``__call__``
-    returns False where the general path must run the step (a value that is not only new
-    cards, a layout the fast builder leaves to the interpreter's)."""
+    codes in each group, never on the faces: that plan is built once per such shape, from
+    those numbers alone (:func:`~.plans.place_sized`), and kept; at each run the faces are
+    filled in (the plan's new cards, in order, are the groups' codes in order) and the supply
+    counted. ``__call__`` returns False where the general path must run the step (a value that
+    is not only new cards, a layout the fast builder leaves to the interpreter's)."""
 
     def __init__(self, step: st.Place, targets: Sequence[tuple[st.Target, str, ev.Expr]]):
         self.step = step
@@ -323,14 +317,12 @@ class NewPlace:
         resolved = [(tres, form) for tres, form, _ in got]
         # The targets read from the layout alone follow from it (and the step): not hashed again.
         key = (run.layout, None if static else tuple(resolved), tuple(lines.shapes))
-        skeleton = self._skeleton(
-            key, lambda: build_place_new(run.layout, lines.placements(resolved), self.up)
-        )
+        consts = tuple(chain.from_iterable(lines.lines))
+        delta = lines.delta()
+        skeleton = self._skeleton(key, lambda: place_sized(run.layout, lines.sized(resolved), consts, delta))
         if skeleton is _DEFER:
             return False
         self.laid += 1
-        consts = tuple(chain.from_iterable(lines.lines))
-        delta = lines.delta()
         if few is not None:
             if len(self.few) >= KEPT:
                 self.few.clear()
@@ -389,19 +381,23 @@ class NewPlace:
         consts: tuple[int, ...],
         delta: dict[int, int],
     ) -> bool:
-        """Lay out ``n`` new cards, one a group, into the one target ``tres`` (read from the
-        layout): the plan the general path keeps for that shape (built from ``groups()`` when
-        not kept yet), these codes and this supply count; False where it leaves the step to
-        the interpreter."""
+        """Lay out ``n`` new cards, one a group (one code each: ``consts``), into the one target
+        ``tres`` (read from the layout): the plan the general path keeps for that shape (built
+        from their number when not kept yet; under ``ev.CHECKED`` also from the cards,
+        ``groups()``, and compared), these codes and this supply count; False where it leaves
+        the step to the interpreter."""
         key = (run.layout, None, (("each", n, 1),))
+        form = self.targets[0][2]
         skeleton = self._skeleton(
-            key,
-            lambda: build_place_new(
-                run.layout, [(tres, self.targets[0][2], [[nc] for nc in groups()])], self.up
-            ),
+            key, lambda: place_sized(run.layout, [(tres, form, [1] * n)], consts, delta)
         )
         if skeleton is _DEFER:
             return False
+        if ev.CHECKED:  # from the cards themselves, the general way: the same plan
+            want = build_place_new(run.layout, [(tres, form, [[nc] for nc in groups()])], self.up)
+            same_plan(
+                self.step, place_sized(run.layout, [(tres, form, [1] * n)], consts, delta), want, run.layout
+            )
         self.laid += 1
         self._apply(run, skeleton, consts, delta)
         return True
@@ -530,9 +526,12 @@ def column_rows(layout: Layout, piles: tuple[tuple[int, ...], ...]) -> tuple[tup
     cols, rows, off = reg.cols, reg.rows, reg.offset
     if len(piles) != cols or len(piles[0]) != rows:
         return None
-    for c, p in enumerate(piles):
-        if p != tuple(range(off + c, off + rows * cols, cols)):
-            return None
+    # Pile c is column c when, piles of one length, their slots read across (row by row) are
+    # the region's in order: checked in C (~100 piles of a table's new size, early in a game).
+    if set(map(len, piles)) != {rows} or set(map(type, piles)) != {tuple}:
+        return None
+    if list(chain.from_iterable(zip(*piles))) != list(range(off, off + rows * cols)):
+        return None
     return tuple((off + r * cols, off + (r + 1) * cols) for r in range(rows))
 
 
@@ -574,7 +573,8 @@ def _draws(k: int) -> tuple[tuple[int, int], ...]:
     """The draws of a scramble of ``k`` piles, kept (at most :data:`KEPT` sizes)."""
     if len(_DRAWS) >= KEPT:
         _DRAWS.clear()
-    draws = _DRAWS[k] = tuple((i, (i + 1).bit_length()) for i in range(k - 1, 0, -1))
+    # In C (zip, map): a table's new size in the game's first turns is a new k each time.
+    draws = _DRAWS[k] = tuple(zip(range(k - 1, 0, -1), map(int.bit_length, range(k, 1, -1))))
     return draws
 
 

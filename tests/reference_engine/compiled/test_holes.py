@@ -206,7 +206,7 @@ UP, DOWN = SYMBOLS.intern("up"), SYMBOLS.intern("down")
 def general_place(monkeypatch: pytest.MonkeyPatch, layout: Layout, placements: Any, up: bool) -> Any:
     """build_place_new the FastDraft's way (the derived path switched off)."""
     with monkeypatch.context() as m:
-        m.setattr(fp, "place_holes", lambda *a: None)
+        m.setattr(fp, "fill_holes", lambda *a: None)
         return fp.build_place_new(layout, placements, up)
 
 
@@ -258,6 +258,56 @@ def test_one_object_laid_out_twice_and_turned_cards_count_alike(monkeypatch: pyt
     assert placed(monkeypatch, layout, [(("grid", "P", (1, 2), (2,)), "row", [[pair]])])  # rows 1 and 2
 
 
+def _as_resolved(groups: list[list[Any]]) -> tuple[Any, ...]:
+    """A target's groups of new cards as the general place builder reads them (``N`` items)."""
+    return (
+        "L",
+        tuple(("L", tuple(("N", tuple(s.id for s in nc.symbols), nc.up, "") for nc in g)) for g in groups),
+    )
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_new_cards_plan_from_group_sizes_is_the_general_builders(seed: int) -> None:
+    """:func:`~reference_engine.compiled.plans.place_sized` lays out tokens from the groups'
+    sizes alone: rows, columns and a row, several targets, groups of one size and of two (the
+    general builder refuses those), new regions and a region's new row. Its plan (gather,
+    landings and supply count included) is :func:`build_place`'s (the interpreter's: see
+    test_plans.py), or both refuse."""
+    rng = random.Random(seed)
+    one, pair = NewCards([UP]), NewCards([DOWN, UP], up=True)
+    for _ in range(30):
+        layout = Layout.make(shapes(rng.randrange(2, 8)), rng.sample(range(0, 4), rng.randint(0, 2)))
+        up = rng.random() < 0.5
+        placements: list[Any] = []
+        for t in range(rng.randint(1, 3)):
+            form = rng.choice(("row", "rows", "columns"))
+            k = rng.randint(1, 5)
+            groups = [[rng.choice((one, one, pair)) for _ in range(rng.randint(1, 2))] for _ in range(k)]
+            if form == "row":
+                groups = groups[:1]
+            width = layout.by_name["M"].cols
+            target = rng.choice(
+                [("name", f"N{t}"), ("name", f"N{t}"), ("grid", "M", (4,), tuple(range(1, width + 1)))]
+            )
+            placements.append((target, form, groups))
+        try:
+            got = fp.build_place_new(layout, placements, up)
+        except (fp.Defer, EvalError):
+            got = None
+        res = [
+            (tres, form, _as_resolved(groups)[1][0] if form == "row" else _as_resolved(groups))
+            for tres, form, groups in placements
+        ]
+        try:
+            want = fp.build_place(layout, res, up)
+        except (fp.Defer, EvalError):
+            assert got is None
+            continue
+        assert got is not None
+        same_plan(STEP, got, want, layout)
+        assert got.delta == want.delta
+
+
 PLACE_MUTANTS = [
     ((10,), [(("grid", "P", (2,), (2,)), "row", arrows(1))]),  # not an empty place
     ((10,), [(("grid", "P", (2,), (1, 1)), "row", arrows(2))]),  # twice
@@ -290,14 +340,14 @@ def test_the_lottery_places_its_fresh_arrows_through_it(monkeypatch: pytest.Monk
     from reference_engine.compiled import holes
 
     calls = {"taken": 0}
-    real = holes.place_holes
+    real = holes.fill_holes
 
     def counted(*args: Any) -> Any:
         got = real(*args)
         calls["taken"] += got is not None
         return got
 
-    monkeypatch.setattr(fp, "place_holes", counted)
+    monkeypatch.setattr(fp, "fill_holes", counted)
     text = LOTTERY.read_text().replace("title: Knockout lottery", "title: Knockout lottery (fresh arrows)")
     ended, _ = _compare(text, 40, 3, 9, checked=True)
     assert ended == {"ran"}

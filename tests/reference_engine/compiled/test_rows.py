@@ -165,13 +165,13 @@ def test_a_place_of_new_cards_builds_its_plan_once_per_layout_and_shape(
     """The arrows of step 4 differ from run to run (the columns are mixed), the layout does
     not: each place step builds one plan, whatever the faces."""
     built: list[Any] = []
-    real = rows.build_place_new
+    real = rows.place_sized
 
     def counting(*args: Any) -> Any:
         built.append(args[0])
         return real(*args)
 
-    monkeypatch.setattr(rows, "build_place_new", counting)
+    monkeypatch.setattr(rows, "place_sized", counting)
     library = _library(tmp_path, ROWS)
     _compare(library, seeds=6)
     assert len(built) == 4, built  # steps 2 and 4, and P and Q of step 5
@@ -311,6 +311,50 @@ def test_a_permutation_of_columns_is_one_gather_per_row(seed: int) -> None:
     assert rows.column_rows(layout, piles[:-1]) is None
     assert rows.column_rows(layout, ((0,), (1,))) == ((0, 2),)  # the columns of A
     assert rows.column_rows(layout, ((0,), (2,))) is None
+
+
+def _columns_referee(layout: Layout, piles: Any) -> bool:
+    """Whether ``piles`` are the columns of the first pile's region, in order, pile by pile."""
+    reg = layout.owner(piles[0][0])
+    cols, nrows, off = reg.cols, reg.rows, reg.offset
+    return len(piles) == cols and all(
+        p == tuple(range(off + c, off + nrows * cols, cols)) for c, p in enumerate(piles)
+    )
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_columns_are_found_in_c_as_pile_by_pile(seed: int) -> None:
+    """Attack: :func:`column_rows` reads the piles across in C (``zip``); piles of other
+    lengths (``zip`` would stop at the shortest), lists, swapped or shifted slots, a pile too
+    many or too few: it takes them exactly where the pile-by-pile referee does."""
+    rng = random.Random(seed)
+    nrows, ncols = rng.randrange(1, 4), rng.randrange(2, 9)
+    layout = Layout.make([("A", 1, 2, 1, None), ("M", nrows, ncols, 1, None), ("B", 2, 3, 1, None)])
+    reg = layout.by_name["M"]
+    good = [tuple(range(reg.offset + c, reg.offset + nrows * ncols, ncols)) for c in range(ncols)]
+    tries: list[Any] = [tuple(good)]
+    for _ in range(40):
+        piles = [list(p) for p in good]
+        c = rng.randrange(ncols)
+        kind = rng.randrange(6)
+        if kind == 0:
+            piles[c].append(rng.randrange(layout.size))  # one pile longer
+        elif kind == 1 and nrows > 1:
+            piles[c].pop()  # one pile shorter
+        elif kind == 2:
+            d = rng.randrange(ncols)
+            piles[c], piles[d] = piles[d], piles[c]
+        elif kind == 3:
+            piles[c][rng.randrange(nrows)] += rng.choice((-1, 1))
+        elif kind == 4:
+            piles.append([reg.offset + nrows * ncols] * nrows)
+        tries.append(tuple(tuple(p) for p in piles))
+    tries.append(tuple(list(p) for p in good))  # lists: not taken (the referee's tuples)
+    for piles in tries:
+        got = rows.column_rows(layout, piles)
+        assert (got is not None) == _columns_referee(layout, piles), piles
+        if got is not None:
+            assert got == tuple((reg.offset + r * ncols, reg.offset + (r + 1) * ncols) for r in range(nrows))
 
 
 def test_the_step_limit_stops_both_engines_alike(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
