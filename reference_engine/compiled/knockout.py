@@ -38,6 +38,8 @@ from ..expressions.expression import parse
 from ..functions import BUILTINS
 from ..table import Layout
 from . import discards
+from . import evaluate as ev
+from .plans import kept_whole
 from .run import Run
 
 NO: Any = object()
@@ -212,13 +214,21 @@ def _discard(run: Run) -> Any:
     return NO if flats is None else flats
 
 
-def _outcome(alive: tuple[int, ...], ups: tuple[bool, ...], low: int, u0: int, final: Layout | None) -> Any:
+def _outcome(alive: tuple[int, ...], ups: tuple[bool, ...], low: int, u0: int, before: Layout | None) -> Any:
     """What a round's decision does when the middle arrows that point up are ``ups``: the
     losers (``out``), the sleeves left (``alive``), the arrows rotated, the losers' arrows and
-    how the two discards go (:func:`~.discards.after`: the losers' arrows from ``final``, then
-    ``U``), or None for the discards where either is not so worked out or leaves a table whose
-    sleeves show a card, or no ``final`` is given (each then as
-    :meth:`.knockround.Round._discard` does it)."""
+    how the two discards go (as :func:`~.discards.apply` takes them), or None for the discards
+    where no ``before`` is given or the table they leave shows a card (each then as
+    :meth:`.knockround.Round._discard` does it).
+
+    ``before``: the table before the slide, of a whole round (its plan checked,
+    :meth:`.knockround.Round._round_plan`). The discards are then :func:`~.discards.after`'s
+    (empty places of ``P``'s arrow row, then ``U``, the last region, cut off), worked out from
+    ``before`` alone: the table after them is ``before``'s regions with the losers' places
+    empty besides its own; the first discard leaves the layout as it is (the tables after the
+    slide and between the discards are never made: their regions are the slide's, whose room
+    is noted, and ``P``'s sleeves show nothing of an empty place, so neither shows a card where
+    ``before`` shows none). ``ev.CHECKED`` compares them with :func:`~.discards.after`'s."""
     h = len(ups)
     lost = tuple([alive[2 * i + 1] if ups[i] else alive[2 * i] for i in range(h)])
     won = tuple([alive[2 * i] if ups[i] else alive[2 * i + 1] for i in range(h)])
@@ -227,12 +237,32 @@ def _outcome(alive: tuple[int, ...], ups: tuple[bool, ...], low: int, u0: int, f
     rotated = tuple(low + alive[2 * i] for i in range(h) if ups[i])
     losers = tuple([low + j for j in lost])
     hows: Any = None
-    first = None if final is None else discards.after(final, losers)
+    if before is not None and (not before.inside or kept_whole(before, losers)):
+        holes = before.holes
+        after = Layout.make((), holes.union(losers), (), before.regions)
+        if not after.shown:
+            P = before.by_name["P"]
+            own = tuple(sorted(holes.intersection(range(P.offset, P.offset + P.size)))) if holes else ()
+            hows = ((discards.HOLES, before, own), (discards.CUT, after, ()))
+    if ev.CHECKED and before is not None:
+        _check_ends(before, losers, u0, hows)
+    return lost, won, rotated, losers, hows
+
+
+def _check_ends(before: Layout, losers: tuple[int, ...], u0: int, hows: Any) -> None:
+    """``ev.CHECKED``: the discards as :func:`_outcome` worked them out are
+    :func:`~.discards.after`'s from the tables after the slide and between, made."""
+    h = len(losers)
+    final = Layout.make([("U", 1, h, 1, None, None)], before.holes, (), before.regions)
+    want = None
+    first = discards.after(final, losers)
     if first is not None and not first[1].shown:
         second = discards.after(first[1], tuple(range(u0, u0 + h)))
         if second is not None and not second[1].shown:
-            hows = (first, second)
-    return lost, won, rotated, losers, hows
+            want = (first[0], first[2], second)
+    got = None if hows is None else (hows[0][0], hows[0][2], hows[1])
+    if got != want:
+        raise ev.Mismatch(f"a round's discards from {before}: {got}, not {want}")
 
 
 def _rows(P: Any, alive: Any, n: int) -> tuple[int, int] | None:

@@ -191,8 +191,8 @@ def test_a_round_plan_refuses_what_a_part_would_leave_to_the_steps() -> None:
     plain = Layout.make([P])
     plan = got._round_plan(plain, (1, 2, 3, 4, 5))
     assert plan is not False
-    h, final, low, u0, checks, matches = plan[:6]
-    assert (h, low, u0, final.size) == (2, 4, 10, 12) and matches[0] == (0, 5, 10, 1, 6)
+    h, room, low, u0, checks, matches = plan[:6]
+    assert (h, low, u0, room) == (2, 4, 10, (False, (2, 5), (10, 5))) and matches[0] == (0, 5, 10, 1, 6)
     assert set(checks) == {0, 5, 1, 6, 2, 7, 3, 8}
     assert got._round_plan(Layout.make([P, ("U", 1, 2, 1, None, None)]), (1, 2, 3, 4)) is False
     assert got._round_plan(Layout.make([P], (), [Label("x", (0,))]), (1, 2)) is False
@@ -201,3 +201,28 @@ def test_a_round_plan_refuses_what_a_part_would_leave_to_the_steps() -> None:
     assert got._round_plan(Layout.make([P], [8]), (1, 2, 3)) is not False  # column 4's: not played
     for alive in [(1, 1, 2), (1, 6), (0, 1), (True, 2), (1,)]:
         assert got._round_plan(plain, alive) is False, alive
+
+
+@pytest.mark.parametrize(
+    "holes,alive,ups",
+    [((), (1, 2, 3, 4, 5), (True, False)), ((9,), (1, 2, 3, 4), (False, False)), ((8,), (1, 2, 5), (True,))],
+)
+def test_a_whole_rounds_discards_are_worked_out_from_the_table_before_the_slide(
+    holes: tuple[int, ...], alive: tuple[int, ...], ups: tuple[bool, ...]
+) -> None:
+    """A whole round's two discards (``knockout._outcome`` given the table before the slide)
+    are ``discards.after``'s from the tables after the slide and between the discards, which
+    the round never makes: the first keeps the layout before, the second leaves the same table."""
+    from reference_engine.compiled import discards, knockout
+    from reference_engine.table import Layout
+
+    before = Layout.make([("P", 2, 5, 1, None, None)], holes)
+    h, low, u0 = len(ups), 4, 10
+    lost, _, _, losers, hows = knockout._outcome(alive, ups, low, u0, before)
+    assert losers == tuple(low + j for j in lost)
+    final = Layout.make([("U", 1, h, 1, None, None)], before.holes, (), before.regions)
+    first = discards.after(final, losers)
+    assert first is not None
+    second = discards.after(first[1], tuple(range(u0, u0 + h)))
+    assert hows == ((discards.HOLES, before, first[2]), second)
+    assert hows[1][1].holes == frozenset(holes) | frozenset(losers) and hows[1][1].regions == before.regions

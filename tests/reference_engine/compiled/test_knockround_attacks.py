@@ -221,3 +221,24 @@ def test_an_up_that_is_not_the_tables_own_symbol_reads_the_arrows_by_equality(
     ended, hits = _compare(_variant("copies"), [2, 3, 5, 8], 16, _cards())
     assert ended == {"ran"}
     assert hits > 0
+
+
+def test_a_whole_round_whose_discards_split_sleeves_fails_as_the_interpreter(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Hostile: ``P``'s sleeves keep the arrow row, so the losers' arrows cannot go alone (a
+    sleeve split): a whole round (its plan made, the spin and turn done) works the discards out
+    by the steps' plans on the table after the slide, made then (``Round._slid``), and fails
+    with their message at the same step, both unchecked and checked."""
+    made: list[int] = []
+    slid = knockround.Round._slid
+
+    def counted(self: knockround.Round, layout: Any, h: int) -> Any:
+        made.append(h)
+        return slid(self, layout, h)
+
+    monkeypatch.setattr(knockround.Round, "_slid", counted)
+    text = _variant("kept arrows", _SLEEVES, _SLEEVES + "    keeps: [2]\n")
+    ended, _ = _compare(text, [4, 5, 8], 12, _cards())
+    assert ended and "ran" not in ended and all("keeps" in e for e in ended), ended
+    assert made
