@@ -124,20 +124,22 @@ def check_lengths(ck: Checker, data: Any, limits: dict[str, int], default: int, 
     (``steps[4].say``: ``say``; ``steps[4].labels."s[3..4]"``: ``labels``), else ``default``;
     every mapping key is at most ``key_limit`` characters. True when everything is within."""
     ok = True
-    stack: list[tuple[KeyPath, Any]] = [((), data)]
+    # Each value with its path and the nearest key of its path found in ``limits`` (None: none),
+    # carried down rather than looked for again at every text.
+    stack: list[tuple[KeyPath, Any, str | None]] = [((), data, None)]
     while stack:
-        path, value = stack.pop()
+        path, value, key = stack.pop()
         if isinstance(value, dict):
             for k, v in value.items():
-                if len(str(k)) > key_limit:
-                    ck.error(path, f"a key of {len(str(k)):,} characters (at most {key_limit:,})")
+                name = str(k)
+                if len(name) > key_limit:
+                    ck.error(path, f"a key of {len(name):,} characters (at most {key_limit:,})")
                     ok = False
                     continue
-                stack.append((path + (str(k),), v))
+                stack.append((path + (name,), v, name if name in limits else key))
         elif isinstance(value, list):
-            stack.extend((path + (i,), v) for i, v in enumerate(value))
+            stack.extend((path + (i,), v, key) for i, v in enumerate(value))
         elif isinstance(value, str):
-            key = next((k for k in reversed(path) if isinstance(k, str) and k in limits), None)
             limit = limits[key] if key is not None else default
             if len(value) > limit:
                 ck.error(

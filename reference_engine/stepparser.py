@@ -5,6 +5,7 @@ actions."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Any
 
@@ -58,37 +59,48 @@ def parse_steps(ck: Checker, value: Any, path: KeyPath, top: bool) -> list[Step]
 
 
 def parse_template(ck: Checker, text: Any, path: KeyPath) -> Template | None:
+    """A sentence with ``{expression}`` parts (``{{`` and ``}}`` are a brace; a lone ``}`` is
+    itself). The text between braces is taken whole (a character at a time was a twentieth of a
+    spec's load: its sentences are long)."""
     s = ck.string(text, path, "a sentence")
     if s is None:
         return None
     parts: list[str | Expression] = []
     pos = 0
     literal = ""
-    while pos < len(s):
-        ch = s[pos]
-        if s.startswith("{{", pos) or s.startswith("}}", pos):
-            literal += ch
-            pos += 2
+    while True:
+        brace = _BRACE.search(s, pos)
+        if brace is None:
+            literal += s[pos:]
+            break
+        at = brace.start()
+        literal += s[pos:at]
+        if s.startswith("{{", at) or s.startswith("}}", at):
+            literal += s[at]
+            pos = at + 2
             continue
-        if ch == "{":
-            end = s.find("}", pos)
-            if end < 0:
-                ck.error(path, f"unclosed '{{' in sentence at character {pos + 1} (write {{{{ for a brace)")
-                return None
-            if literal:
-                parts.append(literal)
-                literal = ""
-            e = ck.expr(s[pos + 1 : end].strip(), path)
-            if e is None:
-                return None
-            parts.append(e)
-            pos = end + 1
+        if s[at] == "}":
+            literal += "}"
+            pos = at + 1
             continue
-        literal += ch
-        pos += 1
+        end = s.find("}", at)
+        if end < 0:
+            ck.error(path, f"unclosed '{{' in sentence at character {at + 1} (write {{{{ for a brace)")
+            return None
+        if literal:
+            parts.append(literal)
+            literal = ""
+        e = ck.expr(s[at + 1 : end].strip(), path)
+        if e is None:
+            return None
+        parts.append(e)
+        pos = end + 1
     if literal:
         parts.append(literal)
     return Template(s, parts)
+
+
+_BRACE = re.compile("[{}]")
 
 
 # How the table does a step's card work (``table:`` on a step), read by kitgen's table-time model:

@@ -7,7 +7,7 @@ from typing import Any
 
 from .errors import EvalError, ExprSyntaxError
 from .nodes import Const, Fn, Node
-from .parser import _check_depth, _Parser
+from .parser import MAX_DEPTH, _check_depth, _Parser
 from .values import MAX_NUMBER, Scope, too_large
 
 
@@ -62,7 +62,8 @@ def parse(text: str | int | bool) -> Expression:
     parser = _Parser(text)
     try:
         node = parser.parse()
-        _check_depth(node, text)
+        if len(parser.kinds) > MAX_DEPTH:  # a tree of fewer tokens is never too deep (_check_depth)
+            _check_depth(node, text)
         return Expression(text, node, node.compile())
     except RecursionError:  # not reached within the limits; a last resort for a deep caller
         raise ExprSyntaxError("expression nested too deeply", text, parser.tok.col) from None

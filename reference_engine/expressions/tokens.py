@@ -29,18 +29,32 @@ class Token:
 
 
 def tokenize(text: str) -> list[Token]:
-    tokens: list[Token] = []
+    kinds, texts, cols = scan(text)
+    return [Token(k, t, c) for k, t, c in zip(kinds, texts, cols)]
+
+
+def scan(text: str) -> tuple[list[str], list[str], list[int]]:
+    """:func:`tokenize`'s tokens as three lists (kinds, texts, columns), the end token last: what
+    the parser reads, without a :class:`Token` made per token (a spec's load parses a thousand)."""
+    kinds: list[str] = []
+    texts: list[str] = []
+    cols: list[int] = []
     pos = 0
-    while pos < len(text):
-        m = _TOKEN.match(text, pos)
-        if m is None:
-            raise ExprSyntaxError(f"unexpected character {text[pos]!r}", text, pos)
+    for m in _TOKEN.finditer(text):
+        if m.start() != pos:  # no token starts at pos: finditer skipped a character
+            break
         kind = m.lastgroup or ""
         if kind != "ws":
             word = m.group()
             if kind == "name" and word in KEYWORDS:
                 kind = "kw"
-            tokens.append(Token(kind, word, pos))
+            kinds.append(kind)
+            texts.append(word)
+            cols.append(pos)
         pos = m.end()
-    tokens.append(Token("end", "", len(text)))
-    return tokens
+    if pos < len(text):
+        raise ExprSyntaxError(f"unexpected character {text[pos]!r}", text, pos)
+    kinds.append("end")
+    texts.append("")
+    cols.append(len(text))
+    return kinds, texts, cols

@@ -311,3 +311,15 @@ def test_a_value_its_tag_does_not_fit_is_one_line(text: str, message: str) -> No
     naming file, line and key, not a traceback."""
     p = refused(text)
     assert p.line == 1 and f"{p.path}: {p.message}".lstrip(": ") == message
+
+
+def test_the_py_only_test_is_its_pattern() -> None:
+    """``_py_only`` asks :data:`source._PY_ONLY` piece by piece (for speed): the same answer as
+    one search of the pattern, on texts made of what the pattern looks for."""
+    pieces = [*"ab #|>-+09!=?[{:\t\n", "\ufeff", "\x85", "\u2028", "\u2029", "|-", ">+2#", "!=", "|#"]
+    rng = random.Random(11)
+    texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 10))) for _ in range(20_000)]
+    texts += [path.read_text(encoding="utf-8", errors="replace") for path in _shipped()]
+    for text in texts:
+        want = source._PY_ONLY.search(text) is not None or ("?" in text and ("[" in text or "{" in text))
+        assert source._py_only(text) is want, repr(text)

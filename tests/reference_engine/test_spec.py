@@ -9,6 +9,9 @@ import pytest
 from reference_engine import spec
 from reference_engine.errors import SpecError
 from reference_engine.registry import Library, rulesets_dir
+from reference_engine.schema import Checker, check_lengths
+from reference_engine.source import Source
+from reference_engine.stepparser import parse_template
 
 BAD = """\
 protocol: bad-one
@@ -277,3 +280,44 @@ def test_the_kept_protocols_are_bounded(tmp_path: Path, monkeypatch: pytest.Monk
         path.write_text(CALLEE.replace("callee", f"callee{i}"), encoding="utf-8")
         assert spec.load_protocol_checked(path)[0] is not None
         assert len(spec._CHECKED) <= 3
+
+
+@pytest.mark.parametrize(
+    ("sentence", "parts"),
+    [
+        ("Place {m} cards.", ["Place ", ("m",), " cards."]),
+        ("{a}{b}", [("a",), ("b",)]),
+        ("a {{x}} and a lone } stay; {{ {n + 1} }}", ["a {x} and a lone } stay; { ", ("n + 1",), " }"]),
+        ("}}}{{{x}", ["}}{", ("x",)]),
+        ("no expression at all", ["no expression at all"]),
+    ],
+)
+def test_a_sentence_splits_into_text_and_expressions(sentence: str, parts: list[object]) -> None:
+    """``{{`` and ``}}`` are braces, a lone ``}`` is itself, ``{...}`` an expression (the text
+    between braces is taken whole: stepparser.parse_template)."""
+    ck = Checker(Source("f.yaml", {}, {(): 1}))
+    template = parse_template(ck, sentence, ("say",))
+    assert template is not None and not ck.problems
+    got = [p if isinstance(p, str) else (p.text,) for p in template.parts]
+    assert got == parts
+
+
+def test_an_unclosed_brace_names_its_character() -> None:
+    ck = Checker(Source("f.yaml", {}, {(): 1}))
+    assert parse_template(ck, "ok {{ then {m and", ("say",)) is None
+    (p,) = ck.problems
+    assert p.message == "unclosed '{' in sentence at character 12 (write {{ for a brace)"
+
+
+def test_a_text_takes_the_limit_of_the_nearest_limited_key() -> None:
+    """A text in a say's list is a say; a doc inside it takes the doc's limit; a key that is not
+    limited (``x``) keeps the limit of the key above it, else the default (schema.check_lengths)."""
+    data = {"say": ["a" * 11, {"doc": "b" * 6, "x": "c" * 11}], "x": "d" * 20, "y": "e" * 21}
+    ck = Checker(Source("f.yaml", data, {(): 1}))
+    assert not check_lengths(ck, data, {"say": 10, "doc": 5}, 20, 200)
+    assert sorted((p.path, p.message) for p in ck.problems) == [
+        ("say[0]", "the text has 11 characters; at most 10 here (say)"),
+        ("say[1].doc", "the text has 6 characters; at most 5 here (doc)"),
+        ("say[1].x", "the text has 11 characters; at most 10 here (say)"),
+        ("y", "the text has 21 characters; at most 20 here"),
+    ]

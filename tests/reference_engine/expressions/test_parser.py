@@ -8,7 +8,17 @@ from typing import Any
 import pytest
 
 from reference_engine.errors import SpecError
-from reference_engine.expressions import MAX_DEPTH, MAX_NESTING, ExprSyntaxError, Scope, parse
+from reference_engine.expressions import (
+    MAX_DEPTH,
+    MAX_NESTING,
+    Comprehension,
+    ExprSyntaxError,
+    Node,
+    Scope,
+    parse,
+    tokenize,
+)
+from reference_engine.expressions.parser import _children, _Parser
 from reference_engine.functions import BUILTINS
 from reference_engine.registry import Library
 
@@ -104,3 +114,43 @@ def test_a_deep_expression_in_a_spec_names_file_line_and_key(variant: Callable[.
     assert p.path == "outputs.and.equals"
     assert f"expression nested more than {MAX_NESTING} levels deep at column {MAX_NESTING + 1}" in p.message
     assert len(str(info.value)) < 600
+
+
+def _depth(node: Node) -> int:
+    """The deepest level ``_check_depth`` counts below and at ``node`` (root at 1)."""
+    below = 1 + (len(node.clauses) if isinstance(node, Comprehension) else 0)
+    return 1 + max((below - 1 + _depth(c) for c in _children(node)), default=0)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "x" + "[1]" * 60,
+        "x" + ".a" * 60,
+        "f(" * 40 + "1" + ")" * 40,
+        "[y for y in 1..2" + " for z in 1..2" * 40 + "]",
+        "f(y for y in x" + " if y" * 40 + ")",
+        "[" * 40 + "]" * 40,
+        "not " * 40 + "x",
+        "-" * 40 + "1",
+        "1 if x else " * 30 + "2",
+        "(1 if x else 2) if y else 3",
+        "x[*, 1..2]" + ".a" * 10,
+        "a == b < c in d not in e",
+        "a..b",
+        "[f(c[i]) for i in 1..m if x[i] == 1]",
+    ],
+)
+def test_a_syntax_tree_has_no_more_levels_than_tokens(text: str) -> None:
+    """``parse`` walks a tree for its depth only when it has more than MAX_DEPTH tokens: every
+    node owns tokens of its own, as many as the levels it adds (parser._check_depth)."""
+    node = _Parser(text).parse()
+    assert _depth(node) <= len(tokenize(text)) - 1
+
+
+def test_the_depth_limit_is_exact_where_it_is_walked() -> None:
+    """A tree of MAX_DEPTH levels (a field per level: two tokens a level) parses; one more is
+    refused."""
+    assert parse("x" + ".a" * (MAX_DEPTH - 1)).text.count(".") == MAX_DEPTH - 1
+    with pytest.raises(ExprSyntaxError, match=f"nested more than {MAX_DEPTH} levels deep"):
+        parse("x" + ".a" * MAX_DEPTH)
