@@ -59,9 +59,9 @@ both discards go from the layout the slide leaves), kept with the pair's plan. M
 (valgrind, 1,007 steady card-level UNO turns of the bench): 4,280 M instructions before,
 4,180 M with the whole round, 4,128 M with the decision's outcomes kept (-3.6 %); the first
 1,017 turns 5,132 M before, 4,994 M after (-2.7 %). The tables after the slide and between
-the two discards are never made (a new layout costs ~40 us): the round's plan notes the first's
-room (:func:`_after_slide`) and :func:`~.knockout._outcome` works the table both discards leave
-out from the one before the slide (valgrind, instructions a turn: the first 1,017 turns 4.886 M
+the two discards are never made: the round's plan notes the first's room
+(:func:`_after_slide`) and :func:`~.knockout._outcome` works the table both discards leave out
+from the one before the slide (valgrind, instructions a turn: the first 1,017 turns 4.886 M
 before, 4.817 M after; the next 1,007 3.626 M, 3.606 M).
 
 Measured (valgrind, 11 whole card-level UNO games less 1, hash seed 0): 6,991,829 instructions a
