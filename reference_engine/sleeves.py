@@ -25,7 +25,7 @@ from .expressions import EvalError
 from .schema import Checker, unknown_key_message
 from .source import KeyPath
 
-Region = Any  # a reference_engine.table.Region (that module imports this one)
+Region = Any  # a reference_engine.regions.Region (that module imports this one)
 
 SIDES = ("front", "back")
 KINDS = ("sleeve", "envelope")

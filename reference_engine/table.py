@@ -23,80 +23,13 @@ from .errors import ReductionRefused
 from .expressions import WILDCARD, EvalError, Value, as_int, plain
 from .kept import exact_env
 from .meters import Meters
+from .regions import Region as Region  # its home: regions.py; imported from here too
 from .sleeves import SleeveFrame, check_rows, sleeve_slots, unseen_reason
 
 NO_SLEEVES: Mapping[str, SleeveFrame] = {}
 SLEEVES: ContextVar[Mapping[str, SleeveFrame]] = ContextVar("kitgen_sleeves", default=NO_SLEEVES)
 """The sleeves the protocol being run declares, by region name (set by the runner around each
 protocol's steps): a region made with one of these names lies in sleeves (see :class:`Draft`)."""
-
-
-_PUT = object.__setattr__  # a frozen dataclass's fields are stored past its own __setattr__
-
-
-@dataclass(frozen=True)
-class Region:
-    name: str
-    rows: int
-    cols: int
-    offset: int
-    unit: int = 1
-    hand: str | None = None
-    sleeve: SleeveFrame | None = None
-    size: ClassVar[int]  # rows * cols: stored by __init__ (no field: equality, hash, pickle)
-    # sleeves.sleeve_slots' answer, kept when first asked (no field); None from __init__ so
-    # that every region has the same attributes (one added later is slower to read).
-    sleeve_slots: ClassVar[Any]
-
-    def __init__(
-        self,
-        name: str,
-        rows: int,
-        cols: int,
-        offset: int,
-        unit: int = 1,
-        hand: str | None = None,
-        sleeve: SleeveFrame | None = None,
-    ) -> None:
-        # The dataclass's own __init__ (kept: dataclass leaves a written one alone) stores each
-        # field with ``object.__setattr__`` through its global, then calls __post_init__ for
-        # the rest: ten stores here through one bound local and no second call (~18k -> ~15k
-        # instructions a region; a card-level game makes ~5 new regions a turn).
-        put = _PUT
-        put(self, "name", name)
-        put(self, "rows", rows)
-        put(self, "cols", cols)
-        put(self, "offset", offset)
-        put(self, "unit", unit)
-        put(self, "hand", hand)
-        put(self, "sleeve", sleeve)
-        put(self, "size", rows * cols)
-        put(self, "sleeve_slots", None)
-        # Hashed once: a layout's intern key hashes its regions on every make (the same value
-        # the dataclass's own hash gives, so equal regions still hash equal).
-        put(self, "_hash", hash((name, rows, cols, offset, unit, hand, sleeve)))
-
-    def __hash__(self) -> int:
-        return self._hash  # type: ignore[attr-defined, no-any-return]
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # Rebuilt by its fields, never with the stored hash: a string's hash differs between
-        # processes (machine/store.py pickles outcomes to disk; workers receive them).
-        return Region, (self.name, self.rows, self.cols, self.offset, self.unit, self.hand, self.sleeve)
-
-    def slot(self, r: int, c: int) -> int:
-        return self.offset + (r - 1) * self.cols + (c - 1)
-
-    def address(self, flat: int) -> tuple[int, int]:
-        k = flat - self.offset
-        return k // self.cols + 1, k % self.cols + 1
-
-    @property
-    def slots(self) -> range:
-        return range(self.offset, self.offset + self.size)
-
-    def items(self) -> int:
-        return self.cols // self.unit if self.rows == 1 else self.cols
 
 
 _REGIONS: dict[tuple[Any, ...], Region] = {}
@@ -129,9 +62,16 @@ class Layout:
     a frame), so a long simulation does not keep every layout it met; equal live layouts are still
     the same object, all that identity (State equality, caches keyed by layout) relies on. Dead
     entries are swept at ``_sweep_at`` entries (twice the live ones, at least INTERN_SWEEP).
+
+    Keyed by the regions' stored hashes (ints, hashed in C; a region's hash is a Python call,
+    twice per new layout), the holes and the labels; a layout found is checked to hold the
+    very regions (compared in C). Regions whose hashes collide (forced in the tests) put the
+    second layout in ``_clashes`` by its whole key, looked up whenever the first one's entry
+    does not answer: every live layout is found again, as one object.
     """
 
     _interned: ClassVar[dict[tuple[Any, ...], weakref.ref[Layout]]] = {}
+    _clashes: ClassVar[dict[tuple[Any, ...], weakref.ref[Layout]]] = {}
     _sweep_at: ClassVar[int] = 4096
 
     __slots__ = (
@@ -180,6 +120,7 @@ class Layout:
         """``shapes``: (name, rows, columns, unit, hand[, sleeves]), after a layout's ``first`` regions."""
         regions, offset = list(first), (first[-1].offset + first[-1].size if first else 0)
         by_name = {r.name: r for r in first} if first else {}
+        hashes = [r._hash for r in first] if first else []
         kept = _REGIONS
         for shape in shapes:
             if len(shape) == 6:
@@ -199,18 +140,47 @@ class Layout:
                     kept.clear()
                 kept[fields] = reg
             regions.append(reg)
+            hashes.append(reg._hash)
             by_name[name] = reg
             offset += rows * cols
         key_regions = tuple(regions)
         # No holes: the one empty set (most layouts have none; one object fewer each).
-        key = (key_regions, (frozenset(holes) or _NO_HOLES) if holes else _NO_HOLES, tuple(labels))
-        ref = cls._interned.get(key)
+        key = (tuple(hashes), (frozenset(holes) or _NO_HOLES) if holes else _NO_HOLES, tuple(labels))
+        interned = cls._interned
+        ref = interned.get(key)
+        found = None if ref is None else ref()
+        if found is not None:
+            if found.regions == key_regions:
+                return found
+        elif not cls._clashes:
+            found = cls(key_regions, key[1], key[2], None, offset, by_name)
+            if len(interned) >= cls._sweep_at:
+                cls.sweep()
+            interned[key] = weakref.ref(found)
+            return found
+        return cls._clash(key, key_regions, offset, by_name, found is None)
+
+    @classmethod
+    def _clash(
+        cls,
+        key: tuple[Any, ...],
+        regions: tuple[Region, ...],
+        size: int,
+        by_name: dict[str, Region],
+        free: bool,
+    ) -> Layout:
+        """make's layout when its entry holds a live layout of other regions (hashes that
+        collide), or is free while some layout lives in ``_clashes``: by the whole key there;
+        a new one goes to the entry if ``free``, else there."""
+        whole = (regions, key[1], key[2])
+        ref = cls._clashes.get(whole)
         found = None if ref is None else ref()
         if found is None:
-            found = cls(key_regions, key[1], key[2], key, offset, by_name)
-            if len(cls._interned) >= cls._sweep_at:
-                cls.sweep()
-            cls._interned[key] = weakref.ref(found)
+            found = cls(regions, key[1], key[2], whole, size, by_name)
+            if free:
+                cls._interned[key] = weakref.ref(found)
+            else:
+                cls._clashes[whole] = weakref.ref(found)
         return found
 
     @classmethod
@@ -219,6 +189,9 @@ class Layout:
         interned = cls._interned
         for key in [k for k, ref in interned.items() if ref() is None]:
             del interned[key]
+        clashes = cls._clashes
+        for key in [k for k, ref in clashes.items() if ref() is None]:
+            del clashes[key]
         cls._sweep_at = max(INTERN_SWEEP, 2 * len(interned))
 
     # Equal and hashed by identity: object's own __eq__ and __hash__, in C (no Python call per

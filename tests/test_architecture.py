@@ -196,7 +196,7 @@ ENGINE_LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     (
         "cards and tables",
-        ("expressions", "cards", "schema", "sleeves", "encodings", "shuffles", "table", "trace"),
+        ("expressions", "cards", "schema", "sleeves", "encodings", "shuffles", "regions", "table", "trace"),
     ),
     (
         "specs",
