@@ -341,12 +341,29 @@ def _tree_fits(root: yaml.Node) -> bool:
             continue
         if depth > MAX_DEPTH or count > MAX_NODES:
             return False
+        # A scalar below is counted and checked here rather than pushed (most of a spec's
+        # values): the answer is the same, as the count only grows and is checked at the end.
+        below = depth + 1
         if isinstance(node, mapping):
             for k, v in value:
-                stack.append((k, depth + 1, False))
-                stack.append((v, depth + 1, True))
+                if isinstance(k, scalar):
+                    count += 1
+                    if k.value == "":
+                        return False
+                else:
+                    stack.append((k, below, False))
+                if isinstance(v, scalar):
+                    count += 1
+                else:
+                    stack.append((v, below, True))
         else:
-            stack.extend([(item, depth + 1, False) for item in value])
+            for item in value:
+                if isinstance(item, scalar):
+                    count += 1
+                    if item.value == "":
+                        return False
+                else:
+                    stack.append((item, below, False))
     return count <= MAX_NODES
 
 
@@ -426,6 +443,7 @@ def read_text(path: str | Path) -> str:
 
 
 _STR = "tag:yaml.org,2002:str"
+_SCALAR = yaml.ScalarNode  # a text (most of a spec's values) is built inline, without two calls
 _DEFAULT_TAGS = {"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"}
 
 
@@ -484,12 +502,23 @@ def _build(
                     )
                 )
                 continue
+            if type(value_node) is _SCALAR and value_node.tag == _STR:  # what _build gives, inline
+                lines[path + (part,)] = key_node.start_mark.line + 1
+                result[key] = value_node.value
+                continue
             result[key] = _build(
                 loader, value_node, path + (part,), lines, problems, file, key_node.start_mark.line + 1
             )
         return result
     if isinstance(node, yaml.SequenceNode):
-        return [_build(loader, item, path + (i,), lines, problems, file) for i, item in enumerate(node.value)]
+        items: list[Any] = []
+        for i, item in enumerate(node.value):
+            if type(item) is _SCALAR and item.tag == _STR:  # what _build gives, inline
+                lines[path + (i,)] = item.start_mark.line + 1
+                items.append(item.value)
+            else:
+                items.append(_build(loader, item, path + (i,), lines, problems, file))
+        return items
     return _scalar(loader, node, path, problems, file)
 
 

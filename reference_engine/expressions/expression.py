@@ -13,7 +13,14 @@ from .values import MAX_NUMBER, Scope, too_large
 
 @dataclass
 class Expression:
-    """A parsed, compiled expression with its source text."""
+    """A parsed, compiled expression with its source text.
+
+    :func:`parse` leaves ``fn`` unmade (:class:`_Unmade`): the tree is compiled into closures at
+    the first evaluation. A spec's expressions are mostly read by the compiled path's own
+    functions (:mod:`..compiled.codegen`): of the ~120 that UNO's card-level protocol and its
+    callee parse, its first 1,000 turns evaluate 4 this way, and compiling them all was a
+    fourteenth of loading the spec. Compiling raises nothing but a RecursionError, which an
+    evaluation reports as it does one of its own."""
 
     text: str
     node: Node
@@ -21,7 +28,10 @@ class Expression:
 
     def __call__(self, scope: Scope) -> Any:
         try:
-            return self.fn(scope)
+            fn = self.fn
+            if type(fn) is _Unmade:
+                fn = self.fn = self.node.compile()
+            return fn(scope)
         except EvalError as exc:
             raise EvalError(f"{exc} (in {self.text!r})") from None
         except RecursionError:
@@ -64,6 +74,17 @@ def parse(text: str | int | bool) -> Expression:
         node = parser.parse()
         if len(parser.kinds) > MAX_DEPTH:  # a tree of fewer tokens is never too deep (_check_depth)
             _check_depth(node, text)
-        return Expression(text, node, node.compile())
+        return Expression(text, node, _Unmade())
     except RecursionError:  # not reached within the limits; a last resort for a deep caller
         raise ExprSyntaxError("expression nested too deeply", text, parser.tok.col) from None
+
+
+class _Unmade:
+    """An :class:`Expression`'s ``fn`` until its first evaluation compiles the tree. One per
+    expression, as a compiled ``fn`` is: two expressions (dataclasses) compare equal only when
+    they share their ``fn``, whether it is made yet or not."""
+
+    __slots__ = ()
+
+    def __call__(self, scope: Scope) -> Any:  # pragma: no cover - Expression.__call__ compiles first
+        raise AssertionError("an expression is compiled at its first evaluation")

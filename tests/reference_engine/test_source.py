@@ -20,6 +20,21 @@ def test_lines_of_nested_keys() -> None:
     assert src.line(("a", "missing")) == 1  # nearest known ancestor
 
 
+def test_every_value_has_its_line_in_both_composers() -> None:
+    """A text value takes its key's line in a mapping, its own in a list, as any other value
+    does (_build makes the texts inline): the whole table, from the C path and PyYAML's."""
+    text = "a: x\nb:\n  - y\n  - 2\n  -\n    z\n  - {c: w, d: 3}\ne:\n  'q'\nf: [v, 4]\n"
+    want = {
+        (): 1, ("a",): 1, ("b",): 2, ("b", 0): 3, ("b", 1): 4, ("b", 2): 6, ("b", 3): 7,
+        ("b", 3, "c"): 7, ("b", 3, "d"): 7, ("e",): 8, ("f",): 10, ("f", 0): 10, ("f", 1): 10,
+    }  # fmt: skip
+    data = {"a": "x", "b": ["y", 2, "z", {"c": "w", "d": 3}], "e": "q", "f": ["v", 4]}
+    c_loader = source._c_loader()
+    assert c_loader is not None and not source._py_only(text)
+    for src in (source._parse_c(c_loader, text, "f.yaml"), source._parse_py(text, "f.yaml")):
+        assert src.data == data and src.lines == want and list(src.lines) == list(want)
+
+
 def test_duplicate_keys_are_problems() -> None:
     with pytest.raises(SpecError) as info:
         load_text("a: 1\nb: 2\na: 3\n", "f.yaml")

@@ -12,6 +12,7 @@ from reference_engine.expressions import (
     MAX_DEPTH,
     MAX_NESTING,
     Comprehension,
+    EvalError,
     ExprSyntaxError,
     Node,
     Scope,
@@ -154,3 +155,18 @@ def test_the_depth_limit_is_exact_where_it_is_walked() -> None:
     assert parse("x" + ".a" * (MAX_DEPTH - 1)).text.count(".") == MAX_DEPTH - 1
     with pytest.raises(ExprSyntaxError, match=f"nested more than {MAX_DEPTH} levels deep"):
         parse("x" + ".a" * MAX_DEPTH)
+
+
+def test_an_expression_is_compiled_at_its_first_evaluation() -> None:
+    """parse leaves the closures unmade (a spec's load evaluates few of its expressions); the
+    first evaluation makes them, once, and two parses of one text stay two unequal expressions
+    (each has its own ``fn``) whether evaluated or not."""
+    e, twin = parse("[c + 1 for c in x if c > 1]"), parse("[c + 1 for c in x if c > 1]")
+    assert type(e.fn).__name__ == "_Unmade" and e != twin and e == e
+    assert ev("[c + 1 for c in x if c > 1]", x=[1, 2, 3]) == [3, 4]
+    assert e(Scope({"x": [1, 2, 3]}, functions=BUILTINS)) == [3, 4]
+    made = e.fn
+    assert type(made).__name__ != "_Unmade" and e != twin and e == e
+    assert e(Scope({"x": [5]}, functions=BUILTINS)) == [6] and e.fn is made
+    with pytest.raises(EvalError, match=r"cannot iterate over int \(in 'len\(\[c for c in 3\]\)'\)"):
+        parse("len([c for c in 3])")(Scope(functions=BUILTINS))
