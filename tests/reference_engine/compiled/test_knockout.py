@@ -180,3 +180,35 @@ def test_the_rounds_test_steps_aside_unless_alive_is_a_list() -> None:
     globals_.functions["len"] = lambda xs: 5
     fake.env = {"alive": (1, 2)}
     assert knockout._running(fake) is knockout.NO
+
+
+def _fields_shape(node: Any) -> Any:
+    """The node's shape worked out with ``dataclasses.fields`` on every node (the referee of the
+    field names :func:`knockout._shape` keeps per class)."""
+    import dataclasses
+
+    if dataclasses.is_dataclass(node) and not isinstance(node, type):
+        fields = [f.name for f in dataclasses.fields(node) if f.name != "col"]
+        return (type(node).__name__, *(_fields_shape(getattr(node, n)) for n in fields))
+    if isinstance(node, (list, tuple)):
+        return tuple(_fields_shape(x) for x in node)
+    return (type(node).__name__, node)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[j for j in 1..ncols(M) if M[2, j] == theta(1)]",
+        "not found and exists('D') and len(D) > 0",
+        "1 if a < b <= c else -2",
+        "sum(sizes) + len([x for x in xs if x != none])",
+        "true",
+    ],
+)
+def test_shape_keeps_field_names_per_class(text: str) -> None:
+    """The kept field names give the shape ``fields()`` gives, asked twice (kept, then read),
+    and the column never counts (the same text at another column has the same shape)."""
+    node = parse(text).node
+    assert knockout._shape(node) == _fields_shape(node)
+    assert knockout._shape(node) == _fields_shape(node)
+    assert knockout._shape(parse("  " + text).node) == knockout._shape(node)
