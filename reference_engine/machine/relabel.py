@@ -467,9 +467,11 @@ class _Prepared:
     """What a kept law gives in any view table, computed once: its factoring with the views as
     their chains of observations (the same decision: a table interns distinct chains as distinct
     views), the thresholds to draw from either list of outcomes, and its chains as a tree of
-    observations (each shared prefix interned once)."""
+    observations (each shared prefix interned once). The factoring's conditional law and inlined
+    outcomes are kept with each chain's node in that tree (``cond``, ``inlined``), so that
+    :func:`_rebuilt` maps nodes to a table's views by index, never hashing a chain again."""
 
-    __slots__ = ("draws", "ends", "factoring", "law", "name", "nodes")
+    __slots__ = ("cond", "draws", "ends", "factoring", "inlined", "law", "name", "nodes")
 
     def __init__(self, law: Law, name: str):
         self.law = law
@@ -489,6 +491,14 @@ class _Prepared:
                     got = index[at] = len(self.nodes)
                 node = got
             self.ends.append(node)
+        end = dict(zip([chain for chain, _, _ in law], self.ends))  # equal chains end at one node
+        f = self.factoring
+        self.cond: list[tuple[tuple[Any, ...], list[tuple[int, Fraction]]]] = [
+            (o, [(end[chain], p) for chain, p in dist.items()]) for o, dist in f.cond.items()
+        ]
+        self.inlined: list[tuple[Fraction, int, SubResult]] = [
+            (p, end[obs[2]], res) for p, obs, res in f.inlined if obs is not None
+        ]
 
 
 def thresholds(outcomes: list[Outcome]) -> Draw:
@@ -498,7 +508,7 @@ def thresholds(outcomes: list[Outcome]) -> Draw:
     cum = []
     total = 0
     for p, _, _ in outcomes:
-        total += int(p * lcm)
+        total += p.numerator * (lcm // p.denominator)  # int(p * lcm): lcm is a multiple of it
         cum.append(total)
     return lcm, cum
 
@@ -529,12 +539,11 @@ def _rebuilt(views: ViewTable, key: tuple[Any, ...], prep: _Prepared) -> Factori
         extend = views.extend
         for parent, obs in prep.nodes:
             ids.append(extend(ids[parent], obs))
-        vid: dict[Any, int] = dict(zip([chain for chain, _, _ in prep.law], [ids[n] for n in prep.ends]))
         f = prep.factoring
-        cond = {o: {vid[chain]: p for chain, p in dist.items()} for o, dist in f.cond.items()}
-        inlined: list[Outcome] = [
-            (p, ("call", prep.name, vid[obs[2]]), res) for p, obs, res in f.inlined if obs is not None
-        ]
+        name = prep.name
+        # Distinct chains end at distinct nodes, interned as distinct views: the same dicts.
+        cond = {o: {ids[n]: p for n, p in dist} for o, dist in prep.cond}
+        inlined: list[Outcome] = [(p, ("call", name, ids[n]), res) for p, n, res in prep.inlined]
         hit = done[key] = (prep, Factoring(f.ok, cond, f.factored, inlined))
     return hit[1]
 
