@@ -464,20 +464,18 @@ def _law(views: ViewTable, joint: dict[tuple[int, SubResult], Fraction]) -> Law:
 
 
 class _Prepared:
-    """What a kept law gives in any view table, computed once: its factoring with the views as
-    their chains of observations (the same decision: a table interns distinct chains as distinct
-    views), the thresholds to draw from either list of outcomes, and its chains as a tree of
-    observations (each shared prefix interned once). The factoring's conditional law and inlined
-    outcomes are kept with each chain's node in that tree (``cond``, ``inlined``), so that
-    :func:`_rebuilt` maps nodes to a table's views by index, never hashing a chain again."""
+    """What a kept law gives in any view table, computed once: its chains as a tree of
+    observations (each shared prefix interned once), its factoring with each view as the node
+    its chain ends at in that tree (the same decision: distinct chains end at distinct nodes, as
+    a table interns them as distinct views; each key a small number, where a chain of ~20
+    observations was hashed at each of the factoring's look-ups), and the thresholds to draw
+    from either list of outcomes. :func:`_rebuilt` maps the nodes to a table's views."""
 
-    __slots__ = ("cond", "draws", "ends", "factoring", "inlined", "law", "name", "nodes")
+    __slots__ = ("draws", "ends", "factoring", "law", "name", "nodes")
 
     def __init__(self, law: Law, name: str):
         self.law = law
         self.name = name
-        self.factoring = factoring(name, {(chain, res): p for chain, res, p in law})
-        self.draws = (thresholds(self.factoring.inlined), thresholds(self.factoring.factored))
         index: dict[tuple[int, Observation], int] = {}
         self.nodes: list[tuple[int, Observation]] = []  # (parent node, observation); 0 is the root
         self.ends: list[int] = []  # the node each entry of the law ends at
@@ -491,14 +489,8 @@ class _Prepared:
                     got = index[at] = len(self.nodes)
                 node = got
             self.ends.append(node)
-        end = dict(zip([chain for chain, _, _ in law], self.ends))  # equal chains end at one node
-        f = self.factoring
-        self.cond: list[tuple[tuple[Any, ...], list[tuple[int, Fraction]]]] = [
-            (o, [(end[chain], p) for chain, p in dist.items()]) for o, dist in f.cond.items()
-        ]
-        self.inlined: list[tuple[Fraction, int, SubResult]] = [
-            (p, end[obs[2]], res) for p, obs, res in f.inlined if obs is not None
-        ]
+        self.factoring = factoring(name, {(node, res): p for node, (_, res, p) in zip(self.ends, law)})
+        self.draws = (thresholds(self.factoring.inlined), thresholds(self.factoring.factored))
 
 
 def thresholds(outcomes: list[Outcome]) -> Draw:
@@ -539,11 +531,12 @@ def _rebuilt(views: ViewTable, key: tuple[Any, ...], prep: _Prepared) -> Factori
         extend = views.extend
         for parent, obs in prep.nodes:
             ids.append(extend(ids[parent], obs))
-        f = prep.factoring
+        f = prep.factoring  # by nodes: distinct nodes are interned as distinct views
         name = prep.name
-        # Distinct chains end at distinct nodes, interned as distinct views: the same dicts.
-        cond = {o: {ids[n]: p for n, p in dist} for o, dist in prep.cond}
-        inlined: list[Outcome] = [(p, ("call", name, ids[n]), res) for p, n, res in prep.inlined]
+        cond = {o: {ids[n]: p for n, p in dist.items()} for o, dist in f.cond.items()}
+        inlined: list[Outcome] = [
+            (p, ("call", name, ids[obs[2]]), res) for p, obs, res in f.inlined if obs is not None
+        ]
         hit = done[key] = (prep, Factoring(f.ok, cond, f.factored, inlined))
     return hit[1]
 
