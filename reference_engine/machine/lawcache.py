@@ -49,6 +49,9 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from fractions import Fraction
 from functools import lru_cache
+from itertools import chain
+from math import gcd
+from operator import attrgetter, is_
 from pathlib import Path
 from typing import Any
 
@@ -164,43 +167,62 @@ def _faces(n: int) -> str:
     it was, each an immutable text, whole number, truth value or None: then the text hashed
     would be the same (a face's attributes can change: :meth:`~..cards.SymbolTable.intern`)."""
     kept = _FACES_KEPT.get(n)
-    if kept is not None and _same_faces(kept[0]):
-        return kept[1]
+    if kept is not None and _same_faces(n, kept):
+        return kept[5]
     faces = [SYMBOLS.by_id(i) for i in range(n)]
     names = "\0".join(f"{s.name}\1{sorted(s.attrs.items())!r}" for s in faces)
     digest = hashlib.blake2b(names.encode(), digest_size=16).hexdigest()
-    seen = tuple((s, s.name, tuple(s.attrs.items())) for s in faces)
-    if all(
-        type(name) is str and all(type(k) is str and type(v) in _PLAIN for k, v in items)
-        for _, name, items in seen
+    attrs = [s.attrs for s in faces]
+    keys = tuple(chain.from_iterable(attrs))
+    values = tuple(chain.from_iterable(map(dict.values, attrs)))
+    if (
+        all(type(s.name) is str for s in faces)
+        and {*map(type, keys)} <= {str}
+        and {*map(type, values)} <= _PLAIN
     ):
         if len(_FACES_KEPT) >= 64:
             _FACES_KEPT.clear()
-        _FACES_KEPT[n] = (seen, digest)
+        _FACES_KEPT[n] = (
+            tuple(faces),
+            tuple(s.name for s in faces),
+            tuple(map(len, attrs)),
+            keys,
+            values,
+            digest,
+        )
     return digest
 
 
 _PLAIN = frozenset((str, int, bool, type(None)))
 """The types of an attribute's value whose text cannot change while the value is the same object."""
 
-_FACES_KEPT: dict[int, tuple[tuple[tuple[Symbol, str, tuple[tuple[str, Any], ...]], ...], str]] = {}
-""":func:`_faces`' digests by ``n``, with the faces, names and attributes' items they were made of."""
+Faces = tuple[tuple[Symbol, ...], tuple[str, ...], tuple[int, ...], tuple[str, ...], tuple[Any, ...], str]
+"""What :func:`_faces` keeps for ``n``: the faces, their names, their attributes' counts, those
+attributes' keys one after another, their values likewise, and the digest made of them."""
+
+_FACES_KEPT: dict[int, Faces] = {}
+""":func:`_faces`' digests by ``n``, with the faces, names and attributes they were made of."""
+
+_NAME = attrgetter("name")
+_ATTRS = attrgetter("attrs")
 
 
-def _same_faces(seen: tuple[tuple[Symbol, str, tuple[tuple[str, Any], ...]], ...]) -> bool:
-    """Whether the first faces are still those of ``seen``: the same objects, each name and
-    each attribute's key and value the same object, in the same order."""
-    by_id = SYMBOLS.by_id
-    for i, (sym, name, items) in enumerate(seen):
-        if by_id(i) is not sym or sym.name is not name:
-            return False
-        now = sym.attrs
-        if len(now) != len(items):
-            return False
-        for (k, v), (k0, v0) in zip(now.items(), items):
-            if k is not k0 or v is not v0:
-                return False
-    return True
+def _same_faces(n: int, seen: Faces) -> bool:
+    """Whether the first ``n`` faces are still those of ``seen``: the same objects, each name and
+    each attribute's key and value the same object, in the same order (each compared in C: it
+    is asked on every law read back, ~60 faces for UNO)."""
+    if _numbered() < n:
+        return False
+    faces = list(map(SYMBOLS.by_id, range(n)))
+    syms, names, counts, keys, values, _ = seen
+    if not all(map(is_, faces, syms)) or not all(map(is_, map(_NAME, faces), names)):
+        return False
+    attrs = list(map(_ATTRS, faces))
+    if tuple(map(len, attrs)) != counts:  # then as many keys and values, each at its face
+        return False
+    return all(map(is_, chain.from_iterable(attrs), keys)) and all(
+        map(is_, chain.from_iterable(map(dict.values, attrs)), values)
+    )
 
 
 def _numbered() -> int:
@@ -210,10 +232,17 @@ def _numbered() -> int:
 
 def path(key: tuple[Any, ...], text: str | None = None) -> Path:
     """The file of ``key``'s law (``text``: ``repr(key)`` where the caller has it already)."""
+    return Path(_file(key, text))
+
+
+def _file(key: tuple[Any, ...], text: str | None = None) -> str:
+    """:func:`path` as a text: a law read back on first meeting builds no ``Path`` (~15 % of a
+    read's cost, UNO's ~50 reads a first 1,000 turns)."""
     engine = engine_digest()
     text = repr(key) if text is None else text
     digest = hashlib.blake2b(f"{engine}\0{text}".encode(), digest_size=20).hexdigest()
-    return directory() / f"law-{engine[:16]}-{digest}.law"  # by engine version: see tidy()
+    folder = os.environ.get(CACHE_ENV) or str(directory())  # directory()'s, as it names it
+    return os.path.join(folder, f"law-{engine[:16]}-{digest}.law")  # by engine version: see tidy()
 
 
 @lru_cache(maxsize=1)
@@ -224,15 +253,36 @@ def _codec() -> tuple[type[Any], type[Any]]:
 
     class Pickler(pickle.Pickler):
         """Faces by id (checked by name when read); fractions, sub-results and counters by their
-        fields: no class is named in an entry."""
+        fields: no class is named in an entry. Equal tuples are written once (:meth:`shared`)."""
+
+        def __init__(self, file: io.BytesIO) -> None:
+            super().__init__(file, protocol=5)
+            self.one: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # each tuple's one object
+            self.done: dict[int, tuple[Any, ...]] = {}  # by the identity of a tuple written
+
+        def shared(self, value: Any) -> Any:
+            """``value`` with its equal tuples made one object, so that the pickle refers to
+            each by its memo: a law's chains repeat their observations (UNO's: ~900 values in
+            ~240 tuple objects, ~75 tuple values), and :func:`_walk` takes each object once when
+            the law is read back. Equal as the law is: a leaf is one only with one of its own
+            type (``1`` is not ``True``); a tuple, when its parts are the same objects."""
+            if type(value) is not tuple:
+                return value
+            got = self.done.get(id(value))  # every value met is alive (in the entry) meanwhile
+            if got is None:
+                parts = tuple([self.shared(v) for v in value])
+                key = tuple([(t, p) if (t := type(p)) in _LEAVES else id(p) for p in parts])
+                got = self.done[id(value)] = self.one.setdefault(key, parts)
+            return got
 
         def persistent_id(self, obj: Any) -> Any:
             if isinstance(obj, Symbol):
                 return ("face", obj.id, obj.name)
+            one = self.shared
             if isinstance(obj, Meters):
-                return ("meters", obj.shuffles, obj.turns, obj.kinds, obj.peak, obj.calls)
+                return ("meters", obj.shuffles, obj.turns, one(obj.kinds), one(obj.peak), one(obj.calls))
             if isinstance(obj, SubResult):
-                return ("sub", obj.cards, obj.values, obj.delta, obj.meters, obj.shown)
+                return ("sub", one(obj.cards), one(obj.values), one(obj.delta), obj.meters, one(obj.shown))
             if isinstance(obj, Fraction):
                 return ("frac", obj.numerator, obj.denominator)
             return None
@@ -243,7 +293,7 @@ def _codec() -> tuple[type[Any], type[Any]]:
 
         def __init__(self, file: io.BytesIO) -> None:
             super().__init__(file)
-            self.faces: list[tuple[Symbol, dict[str, Any]]] = []
+            self.faces: dict[int, tuple[Symbol, dict[str, Any]]] = {}
 
         def find_class(self, module: str, name: str) -> Any:
             raise pickle.UnpicklingError(f"{module}.{name} is not part of a law")
@@ -255,7 +305,8 @@ def _codec() -> tuple[type[Any], type[Any]]:
             if tag == "face" and len(args) == 2 and type(args[0]) is int and args[0] >= 0:
                 sym = SYMBOLS.by_id(args[0])
                 if sym.name == args[1]:
-                    self.faces.append((sym, dict(vars(sym))))
+                    if args[0] not in self.faces:  # its fields when first handed out, to put back
+                        self.faces[args[0]] = (sym, dict(vars(sym)))
                     return sym
             elif tag == "frac" and len(args) == 2 and all(type(a) is int for a in args):
                 n, d = args
@@ -278,7 +329,8 @@ def _codec() -> tuple[type[Any], type[Any]]:
 
 def _dumps(key: tuple[Any, ...], entry: Entry, n: int) -> bytes:
     buf = io.BytesIO()
-    _codec()[0](buf, protocol=5).dump((FORMAT, repr(key), n, _faces(n), entry))
+    pickler = _codec()[0](buf)
+    pickler.dump(pickler.shared((FORMAT, repr(key), n, _faces(n), entry)))
     return buf.getvalue()
 
 
@@ -366,9 +418,12 @@ def _walk(
         if t is tuple:
             got = kept.get(id(v))
             if got is None:
-                got = _walk(v, depth + 1, limit - count, kept)
-                if got is None:
-                    return None
+                if depth < 31 and {*map(type, v)} <= _LEAVES:
+                    got = (len(v) + 1, 1)  # only leaves (its types taken in C): _walk's answer
+                else:
+                    got = _walk(v, depth + 1, limit - count, kept)
+                    if got is None:
+                        return None
             elif depth + 1 + got[1] > 32:
                 return None
             count += got[0]
@@ -418,12 +473,15 @@ def _well_formed(law: Any, faces: int | None = None) -> bool:
         return False
     # Every value of the law counted against one budget (:data:`MAX_NODES`); the tuples walked.
     left: list[Any] = [MAX_NODES, {}]
-    total = Fraction(0)
+    num, den = 0, 1  # the partial sum of the probabilities, in lowest terms (as a Fraction keeps it)
     for item in law:
         if type(item) is not tuple or len(item) != 3:
             return False
         chain, sub, p = item
-        if type(chain) is not tuple or type(sub) is not SubResult or type(p) is not Fraction or p <= 0:
+        if type(chain) is not tuple or type(sub) is not SubResult or type(p) is not Fraction:
+            return False
+        pn, pd = p.numerator, p.denominator  # pd > 0: a Fraction's sign is its numerator's
+        if pn <= 0:
             return False
         if not _chain_frozen(chain, left):
             return False
@@ -432,8 +490,10 @@ def _well_formed(law: Any, faces: int | None = None) -> bool:
             return False
         if not _sub_shaped(sub, faces):
             return False
-        total += p
-        if total.denominator.bit_length() > MAX_BITS:
+        num, den = num * pd + pn * den, den * pd  # the sum's arithmetic in whole numbers: a
+        g = gcd(num, den)  # Fraction's operators, each through its numeric tower, cost ~4x
+        num, den = num // g, den // g
+        if den.bit_length() > MAX_BITS:
             # No small callee's (UNO's laws: 4 bits; a partial sum's denominator divides the
             # probabilities' common one): a hostile file's 4,096-bit denominators, each new,
             # made the sum grow thousands of bits an entry (1,000 entries, 550 kB: 25 s CPU).
@@ -441,7 +501,7 @@ def _well_formed(law: Any, faces: int | None = None) -> bool:
     # Each outcome once (as an enumeration gives them: equal outcomes merged): entries repeated
     # under one chain of observations were merged when drawn, and the draw's thresholds then
     # named an outcome past the list's end (IndexError in the call: stop 50's attack).
-    return total == 1 and len({(item[0], item[1]) for item in law}) == len(law)
+    return num == den == 1 and len({(item[0], item[1]) for item in law}) == len(law)
 
 
 def _ints(values: Any, n: int | None = None) -> bool:
@@ -483,11 +543,12 @@ def _sub_shaped(sub: SubResult, faces: int | None = None) -> bool:
     return all(_ints(change, 2) for change in (*sub.delta, *m.peak))
 
 
-def _restored(faces: list[tuple[Symbol, dict[str, Any]]]) -> bool:
+def _restored(faces: dict[int, tuple[Symbol, dict[str, Any]]]) -> bool:
     """Whether an entry changed any face it was handed (BUILD writes into a face's fields past the
-    frozen dataclass); each such face is put back as it was."""
+    frozen dataclass); each such face is put back as it was before the entry was first handed it
+    (a face handed out again after a BUILD is not put back as the BUILD left it)."""
     changed = False
-    for sym, before in faces:
+    for sym, before in faces.values():
         now = vars(sym)
         if len(now) != len(before) or any(now.get(k) is not v for k, v in before.items()):
             now.clear()
@@ -496,19 +557,24 @@ def _restored(faces: list[tuple[Symbol, dict[str, Any]]]) -> bool:
     return changed
 
 
-def _read(target: Path, limit: int) -> bytes | None:
+def _read(target: Path | str, limit: int) -> bytes | None:
     """The bytes of ``target`` when it is a regular file of at most ``limit`` bytes (never a
-    FIFO, device or link: nothing blocks), else None."""
+    FIFO, device or link: nothing blocks), else None.
+
+    One ``read`` of the size ``fstat`` gave, plus one byte: a file that is not that size when
+    read (changed meanwhile, or a short read) is refused like a damaged one. (A buffered
+    ``read(limit + 1)`` allocated ``limit`` bytes, 8 MB, for each law of a few kilobytes.)"""
     try:
         fd = os.open(target, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
         return None
     try:
         info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+        size = info.st_size
+        if not stat.S_ISREG(info.st_mode) or size > limit:
             return None
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            return f.read(limit + 1)
+        data = os.read(fd, size + 1)
+        return data if len(data) == size else None
     except OSError:
         return None
     finally:
@@ -609,7 +675,7 @@ def _alive(pid: int) -> bool:
 def load(key: tuple[Any, ...]) -> Entry | None:
     """The law kept on disk for ``key`` (None: there is none, or it is not to be trusted)."""
     text = repr(key)  # once: for the file's name and the key the entry must hold
-    data = _read(path(key, text), MAX_ENTRY)
+    data = _read(_file(key, text), MAX_ENTRY)
     return None if data is None else _loads(key, data, text)
 
 

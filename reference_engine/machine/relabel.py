@@ -464,18 +464,18 @@ def _law(views: ViewTable, joint: dict[tuple[int, SubResult], Fraction]) -> Law:
 
 
 class _Prepared:
-    """What a kept law gives in any view table, computed once: its factoring with the views as
-    their chains of observations (the same decision: a table interns distinct chains as distinct
-    views), the thresholds to draw from either list of outcomes, and its chains as a tree of
-    observations (each shared prefix interned once)."""
+    """What a kept law gives in any view table, computed once: its chains as a tree of
+    observations (each shared prefix interned once), its factoring with each view as the node
+    its chain ends at in that tree (the same decision: distinct chains end at distinct nodes, as
+    a table interns them as distinct views; each key a small number, where a chain of ~20
+    observations was hashed at each of the factoring's look-ups), and the thresholds to draw
+    from either list of outcomes. :func:`_rebuilt` maps the nodes to a table's views."""
 
     __slots__ = ("draws", "ends", "factoring", "law", "name", "nodes")
 
     def __init__(self, law: Law, name: str):
         self.law = law
         self.name = name
-        self.factoring = factoring(name, {(chain, res): p for chain, res, p in law})
-        self.draws = (thresholds(self.factoring.inlined), thresholds(self.factoring.factored))
         index: dict[tuple[int, Observation], int] = {}
         self.nodes: list[tuple[int, Observation]] = []  # (parent node, observation); 0 is the root
         self.ends: list[int] = []  # the node each entry of the law ends at
@@ -489,6 +489,8 @@ class _Prepared:
                     got = index[at] = len(self.nodes)
                 node = got
             self.ends.append(node)
+        self.factoring = factoring(name, {(node, res): p for node, (_, res, p) in zip(self.ends, law)})
+        self.draws = (thresholds(self.factoring.inlined), thresholds(self.factoring.factored))
 
 
 def thresholds(outcomes: list[Outcome]) -> Draw:
@@ -498,7 +500,7 @@ def thresholds(outcomes: list[Outcome]) -> Draw:
     cum = []
     total = 0
     for p, _, _ in outcomes:
-        total += int(p * lcm)
+        total += p.numerator * (lcm // p.denominator)  # int(p * lcm): lcm is a multiple of it
         cum.append(total)
     return lcm, cum
 
@@ -529,11 +531,11 @@ def _rebuilt(views: ViewTable, key: tuple[Any, ...], prep: _Prepared) -> Factori
         extend = views.extend
         for parent, obs in prep.nodes:
             ids.append(extend(ids[parent], obs))
-        vid: dict[Any, int] = dict(zip([chain for chain, _, _ in prep.law], [ids[n] for n in prep.ends]))
-        f = prep.factoring
-        cond = {o: {vid[chain]: p for chain, p in dist.items()} for o, dist in f.cond.items()}
+        f = prep.factoring  # by nodes: distinct nodes are interned as distinct views
+        name = prep.name
+        cond = {o: {ids[n]: p for n, p in dist.items()} for o, dist in f.cond.items()}
         inlined: list[Outcome] = [
-            (p, ("call", prep.name, vid[obs[2]]), res) for p, obs, res in f.inlined if obs is not None
+            (p, ("call", name, ids[obs[2]]), res) for p, obs, res in f.inlined if obs is not None
         ]
         hit = done[key] = (prep, Factoring(f.ok, cond, f.factored, inlined))
     return hit[1]

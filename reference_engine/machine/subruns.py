@@ -237,15 +237,20 @@ def factoring(name: str, joint: dict[tuple[Any, SubResult], Fraction]) -> Factor
     """The pure part of :func:`_factor` on ``joint``: the same for any renaming of its result
     cards (their public parts hold none of them, see :mod:`.relabel`), so it is kept with a law."""
     p_res: dict[SubResult, Fraction] = defaultdict(Fraction)
+    n_res: dict[SubResult, int] = defaultdict(int)  # the entries of each result
     p_o: dict[tuple[Any, ...], Fraction] = defaultdict(Fraction)
     q: dict[tuple[Any, ...], dict[Any, Fraction]] = defaultdict(lambda: defaultdict(Fraction))
     for (v, res), p in joint.items():
+        o = res.public
         p_res[res] += p
-        p_o[res.public] += p
-        q[res.public][v] += p
+        n_res[res] += 1
+        p_o[o] += p
+        q[o][v] += p
     cond = {o: {v: p / p_o[o] for v, p in dist.items()} for o, dist in q.items()}
     ok = all(p == cond[res.public].get(v, 0) * p_res[res] for (v, res), p in joint.items())
-    ok = ok and all(sum(1 for (v, r) in joint if r == res) == len(cond[res.public]) for res in p_res)
+    # Each result's entries counted as the law is walked (equal results are one key: a
+    # SubResult's hash is its fields'), not by comparing it with every entry again (n^2).
+    ok = ok and all(n_res[res] == len(cond[res.public]) for res in p_res)
     factored = [(p, ("call", name, res.public) if res.public else None, res) for res, p in p_res.items()]
     return Factoring(ok, cond, factored, _inlined(name, joint))
 

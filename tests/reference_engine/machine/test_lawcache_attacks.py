@@ -84,6 +84,17 @@ def test_a_law_file_cannot_rewrite_a_live_face(face: Any) -> None:
     assert vars(face) == before and face.glyph == before["glyph"]
 
 
+def test_a_face_handed_out_again_after_a_rewrite_is_put_back_as_it_was_first(face: Any) -> None:
+    """The same face handed out, rewritten by BUILD, then handed out again: it is put back as it
+    was before the entry was read, not as the BUILD left it (when each handing out was recorded,
+    the last record, taken after the BUILD, was put back last)."""
+    pid = b"(" + _s("face") + b"J" + face.id.to_bytes(4, "little", signed=True) + _s(face.name) + b"tQ"
+    before = dict(vars(face))
+    _plant(PROTO + pid + b"}" + _s("glyph") + _s("EVIL") + b"sb" + pid + b"\x86.")
+    assert lawcache.load(KEY) is None
+    assert vars(face) == before and face.glyph == before["glyph"]
+
+
 def test_a_law_file_cannot_make_a_fraction_of_a_hostile_string(monkeypatch: pytest.MonkeyPatch) -> None:
     """Fraction('1e999999999') computes 10**999999999: a 40-byte file would hang the process.
     The unpickler must never hand a string to Fraction (recorded here instead of computed)."""
