@@ -196,7 +196,17 @@ ENGINE_LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     (
         "cards and tables",
-        ("expressions", "cards", "schema", "sleeves", "encodings", "shuffles", "table", "trace"),
+        (
+            "expressions",
+            "cards",
+            "schema",
+            "sleeves",
+            "encodings",
+            "shuffles",
+            "table",
+            "tablecodes",
+            "trace",
+        ),
     ),
     (
         "specs",
