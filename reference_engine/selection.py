@@ -18,7 +18,7 @@ from itertools import chain
 from operator import attrgetter
 from typing import Any
 
-from .cards import SYMBOLS, Symbol
+from .cards import Symbol
 from .collector import paused
 from .compiled import evaluate as _evaluate
 from .compiled import run_single
@@ -33,6 +33,7 @@ from .machine.outputs import read_regions
 from .registry import Library
 from .spec import Protocol, require
 from .table import Layout, State
+from .tablecodes import Returns, codes_back, faces
 
 
 @dataclass
@@ -104,6 +105,8 @@ class CallCache:
     frames: dict[Any, Any] = field(default_factory=dict)
     # By protocol and number of cards: the starting layout of a run (see :func:`_start`).
     starts: dict[Any, Any] = field(default_factory=dict)
+    # The lists the last run gave back, with their cards' codes (see tablecodes.py).
+    returns: Returns = field(default_factory=Returns)
 
 
 ENGINES = ("compiled", "interpreter")
@@ -213,9 +216,9 @@ def run_selection(
     # same thing, without a context manager's generator at every turn).
     if gc.isenabled():
         with paused():
-            state, engine, reason, start = _single(runner, frame, row, cache)
+            state, engine, reason, start, known = _single(runner, frame, row, cache, owners)
     else:
-        state, engine, reason, start = _single(runner, frame, row, cache)
+        state, engine, reason, start, known = _single(runner, frame, row, cache, owners)
     if engine == "compiled":
         cache.compiled_runs += 1
     else:
@@ -235,14 +238,21 @@ def run_selection(
     returned = []
     got: list[tuple[int, ...]] = []  # each owner's cells as the run left them
     cells = state.cells
-    faces = SYMBOLS.faces
     by_name = state.layout.by_name
-    for name in _HANDS[: len(owners)] if len(owners) <= len(_HANDS) else _hands(len(owners)):
+    at = 0  # where the owner's codes start in the row
+    for i, name in enumerate(_HANDS[: len(owners)] if len(owners) <= len(_HANDS) else _hands(len(owners))):
         reg = by_name.get(name)
         # A region's slots are consecutive (Region.slots): its cells are one slice of the row.
         back = cells[reg.offset : reg.offset + reg.size] if reg else ()
         got.append(back)
-        returned.append(faces(back) if reg else [])
+        # Cells as they started from kept cards (tablecodes.py): those very cards, the faces of them.
+        cards = known[i] if known is not None else None
+        n = sizes[i]
+        if cards is not None and start is not None and back == start[at : at + n]:
+            returned.append(cards[:n])
+        else:
+            returned.append(faces(back) if reg else [])
+        at += n
     kept = outs.get("kept")
     if kept is not None:
         returned[0].append(kept)  # the drawn card joins P_1's hand
@@ -267,7 +277,9 @@ def run_selection(
         pile=draw_pile(protocol, len(owners), params),
         kept=kept,
         codes=(start, got) if start is not None else None,
+        returns=cache.returns if known is not None else None,
     )
+    cache.returns.keep(returned, got)
     checked.engine = engine
     checked.fallback_reason = reason
     return checked
@@ -346,14 +358,15 @@ def _frame(
 
 
 def _single(
-    runner: Runner, frame: Any, row: list[Symbol], cache: CallCache
-) -> tuple[Any, str, str | None, tuple[int, ...] | None]:
-    """The run of :func:`run_selection` from the table ``row`` (every owner's cards in a row),
-    and the row's codes where :func:`_start` made them itself (each card's ``id << 1``), else None."""
-    start, codes = _started(cache, frame, row)
+    runner: Runner, frame: Any, row: list[Symbol], cache: CallCache, owners: list[list[Symbol]]
+) -> tuple[Any, str, str | None, tuple[int, ...] | None, list[list[Symbol] | None] | None]:
+    """The run of :func:`run_selection` from the table ``row`` (every owner's cards in a row, of
+    ``owners``), the row's codes where :func:`_start` made them itself (each card's ``id << 1``),
+    else None, and per owner the kept cards its codes were (:meth:`Returns.codes`)."""
+    start, codes, known = _started(cache, frame, row, owners)
     engine = cache.engine or ENGINE.get()
     state, engine, reason = run_single(runner, frame, start, engine, cache.fallback_reasons)
-    return state, engine, reason, codes
+    return state, engine, reason, codes, known
 
 
 _STARTS_KEPT = 1_024  # starting layouts kept (by protocol and number of cards) before starting afresh
@@ -368,24 +381,34 @@ def _start(cache: CallCache, frame: Frame, row: list[Symbol]) -> State:
     return _started(cache, frame, row)[0]
 
 
-def _started(cache: CallCache, frame: Frame, row: list[Symbol]) -> tuple[State, tuple[int, ...] | None]:
+def _started(
+    cache: CallCache, frame: Frame, row: list[Symbol], owners: list[list[Symbol]] | None = None
+) -> tuple[State, tuple[int, ...] | None, list[list[Symbol] | None] | None]:
     """:func:`_start`'s state, and the cards' codes (each ``id << 1``, face down, in the order of
-    ``row``) where it made them itself, else None (the frame's own way)."""
+    ``row``) where it made them itself, else None (the frame's own way); with ``owners`` (whose
+    cards ``row`` holds in a row), the codes the last run's lists kept (:meth:`Returns.codes`),
+    and per owner the kept cards its codes were, else None."""
     proto = frame.proto
     inputs = proto.inputs
     decl = inputs.get("cards")
     if len(inputs) != 1 or decl is None:
-        return frame.initial_state({"cards": row}), None
+        return frame.initial_state({"cards": row}), None, None
     b = frame.bound(decl.encoding)
     n = len(row)
     if b.width != 1 or b.encoding.kind in _VALUE_KINDS or frame.input_count("cards") != n:
-        return frame.initial_state({"cards": row}), None
+        return frame.initial_state({"cards": row}), None, None
     # code(v) of every card, face down (id << 1), where every card is a Symbol (no subclass):
     # one pass whose attribute reads the interpreter specializes (half a C map of attrgetter's),
-    # the type tested on the way (one card not a Symbol: fewer codes than cards).
-    codes = tuple([c.id << 1 for c in row if type(c) is Symbol])
+    # the type tested on the way (one card not a Symbol: fewer codes than cards); by owner, the
+    # codes of the last run's lists where they hold the cards it gave back (tablecodes.py).
+    known = None
+    if owners is None:
+        codes = tuple([c.id << 1 for c in row if type(c) is Symbol])
+    else:
+        made = cache.returns.codes(owners)
+        codes, known = made if made is not None else ((), None)
     if len(codes) != n:
-        return frame.initial_state({"cards": row}), None
+        return frame.initial_state({"cards": row}), None, None
     key = (id(proto), n)
     hit = cache.starts.get(key)
     if hit is None or hit[0] is not proto:
@@ -398,7 +421,7 @@ def _started(cache: CallCache, frame: Frame, row: list[Symbol]) -> tuple[State, 
         ref = frame.initial_state({"cards": row})
         if state != ref or state.layout is not ref.layout:
             raise _evaluate.Mismatch(f"the start of {proto.name}: {state} is not the reference")
-    return state, codes
+    return state, codes, known
 
 
 def _checked(
@@ -417,13 +440,15 @@ def _checked(
     pile: int | None = None,
     kept: Symbol | None = None,
     codes: tuple[tuple[int, ...], list[tuple[int, ...]]] | None = None,
+    returns: Returns | None = None,
 ) -> SelectionRun:
     """The checks of :func:`run_selection` on a finished run (either engine). ``pile``: the
     index of the draw pile when the run draws a card for P_1 itself (:func:`draw_pile`); then
     with no valid card in P_1's hand, the card played or ``kept`` is a card of that pile.
     ``codes``: the row's codes at the start (every owner's cards in a row, each ``id << 1``) and
     each owner's cells at the end, where known: an owner's return is then first checked on
-    those whole numbers (:func:`_codes_back`), and by its cards only where that fails."""
+    those whole numbers (:func:`_codes_back`; ``returns``: by :meth:`Returns.back`, which notes
+    them for the next run), and by its cards only where that fails."""
     valid_cards = [c for c in owners[0] if valid(c)]
     if played is None and valid_cards:
         raise CheckFailure(
@@ -439,7 +464,7 @@ def _checked(
         raise CheckFailure(f"{where}: played {played.glyph}, which is not a valid card of the hand")
     at = 0  # where the owner's cards start in the row
     for i, (owner, cards) in enumerate(zip(owners, returned)):
-        proven = False
+        by_codes = False
         if codes is not None:
             start, got = codes
             n = len(owner)
@@ -447,9 +472,10 @@ def _checked(
             lost = [played.id << 1] if i == 0 and played is not None and played is not drawn else []
             if i == pile and drawn is not None:
                 lost.append(drawn.id << 1)
-            proven = _codes_back(got[i], start[at : at + n], lost)
+            back, begun = got[i], start[at : at + n]
+            by_codes = returns.back(i, back, begun, lost) if returns else _codes_back(back, begun, lost)
             at += n
-            if proven and not _evaluate.CHECKED:
+            if by_codes and not _evaluate.CHECKED:
                 continue
         expected = owner  # copied only where a card is taken off or added (the owner is the game's)
         if i == 0:
@@ -462,7 +488,7 @@ def _checked(
             expected = list(expected)
             _remove(expected, drawn)
         if not _same_faces(cards, expected):
-            if proven:
+            if by_codes:
                 raise _evaluate.Mismatch(f"{where}: owner {i + 1}'s return was proven by codes, not by cards")
             raise CheckFailure(
                 f"{where}: owner {i + 1} got back {sorted(c.glyph for c in cards)} "
@@ -506,17 +532,8 @@ def _holds(cards: list[Symbol], card: Symbol) -> bool:
 
 
 def _codes_back(got: tuple[int, ...], start: tuple[int, ...], lost: list[int]) -> bool:
-    """Whether an owner's cells at the end (``got``) and the codes it lost (``lost``) are, in any
-    order, its codes at the start (``start``, each a card's ``id << 1``): then the faces it got
-    back hold the same cards, each as many times, as those it is owed (its cards without the
-    ones it lost, which :func:`_checked` found among them), by their ids, the first answer of
-    :func:`_same_faces`. Whole numbers compared in C: the same order first (most hands), else
-    sorted. False decides nothing (the cards are checked then): a face-up card, an empty slot."""
-    if len(got) + len(lost) != len(start):
-        return False
-    if not lost and got == start:
-        return True
-    return sorted([*got, *lost] if lost else got) == sorted(start)
+    """:func:`~.tablecodes.codes_back`'s answer (an owner's return proven on whole numbers)."""
+    return codes_back(got, start, lost)[0]
 
 
 def _same_faces(cards: list[Symbol], expected: list[Symbol]) -> bool:

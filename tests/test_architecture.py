@@ -196,7 +196,18 @@ ENGINE_LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     (
         "cards and tables",
-        ("expressions", "cards", "schema", "sleeves", "encodings", "shuffles", "regions", "table", "trace"),
+        (
+            "expressions",
+            "cards",
+            "schema",
+            "sleeves",
+            "encodings",
+            "shuffles",
+            "regions",
+            "table",
+            "tablecodes",
+            "trace",
+        ),
     ),
     (
         "specs",
