@@ -23,8 +23,6 @@ columns differ from turn to turn, the layout they make does not.
 
 from __future__ import annotations
 
-from itertools import compress, count, repeat
-from operator import eq
 from typing import Any
 
 from .. import steps as st
@@ -201,7 +199,18 @@ class ColumnScan:
                 return (vals.index(code) + 1,)
             except ValueError:
                 return ()
-        return tuple(compress(count(1), map(eq, vals, repeat(code))))
+        # Each match found by ``list.index`` from the last one on: a C scan of the row and a
+        # Python step a match (a hand's few columns of a hundred), not a comparison made and
+        # tested a column (valgrind: 39 k instructions for 108 columns and 9 matches; 24 k).
+        found: list[int] = []
+        index = vals.index
+        at = 0
+        try:
+            while True:
+                at = index(code, at) + 1
+                found.append(at)
+        except ValueError:
+            return tuple(found)
 
 
 def _names(node: Node) -> set[str]:

@@ -152,6 +152,17 @@ def test_a_row_of_answers_runs_alike(tmp_path: Path, kind: str, taken: list[bool
         assert taken and all(taken)
 
 
+@pytest.mark.parametrize("kind", ["bools", "all", "none"])
+def test_a_row_of_one_card_runs_alike(tmp_path: Path, kind: str, taken: list[bool]) -> None:
+    """A row of one column: its answers are a tuple of one, as a longer row's (one itemgetter
+    of one code would give the code's answer alone)."""
+    text = ARROWS.replace("count: 6", "count: 1", 1)
+    assert text != ARROWS
+    result = _compare(_library(tmp_path, text), kind)
+    assert result[0] == "ran", result[:3]
+    assert taken and all(taken)
+
+
 # name -> (text replaced, its replacement, whether the fast path still lays the row out)
 MUTANTS = {
     "face-down": ('      - turn: "M[1, *]"\n', "", False),

@@ -132,18 +132,22 @@ def test_checked_compares_the_pair_with_the_takes_one_by_one(monkeypatch: pytest
 
 
 def test_the_columns_kept_by_slices_are_the_gather_of_the_columns_kept() -> None:
-    """_kept_rows (a slice per run of columns kept) against _rows of the columns kept, for
-    columns taken at either edge, side by side, none, all but one."""
+    """_kept_rows (each column taken deleted from every row at once) against _rows of the
+    columns kept, for columns taken at either edge, side by side, none, all but one, all; one
+    row and several."""
     cells = list(range(1000, 1000 + 7 * 11 + 5))
     width, rows, off = 11, 7, 3
     cases = [[], [0], [10], [0, 10], [3, 4, 5], [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 3, 5, 7, 9]]
     rng = random.Random(5)
     cases += [sorted(rng.sample(range(width), rng.randint(1, width - 1))) for _ in range(50)]
+    cases.append(list(range(width)))
     for gone in cases:
         kept = [c for c in range(width) if c not in gone]
-        assert twotakes._kept_rows(cells, off, rows, width, gone) == twotakes._rows(
-            cells, off, rows, width, kept
-        )
+        for n in (1, rows):
+            before = list(cells)
+            want = twotakes._rows(cells, off, n, width, kept)
+            assert twotakes._kept_rows(cells, off, n, width, gone) == want
+            assert cells == before  # the table's cells are read, never changed
 
 
 def test_the_kept_column_is_the_one_the_columns_kept_list() -> None:
