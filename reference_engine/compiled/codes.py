@@ -15,7 +15,7 @@ beyond :data:`KEPT` codes (a game meets a few hundred).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from operator import itemgetter
 
 from ..cards import EMPTY
@@ -77,6 +77,38 @@ def all_face_up(vals: list[int]) -> bool:
         _UP.clear()
     _UP.update(v for v in vals if type(v) is int)
     return True
+
+
+_ODD: set[int] = {EMPTY}
+"""Codes met whose low bit is set (``v & 1``): cards face up, and an empty place (``EMPTY``
+is odd: the check after each step passes it over, as it always did)."""
+
+_SHOWN: dict[frozenset[int], Callable[[list[int]], Sequence[int]]] = {}
+SHOWN_KEPT = 1024
+"""Gathers of the slots a sleeve shows, by the set of those slots (a layout's ``shown``: one
+object for the many layouts that share their sleeved regions, its hash kept by the set)."""
+
+
+def shown_odd(shown: frozenset[int], cells: list[int]) -> bool:
+    """Whether ``cells[f] & 1`` for every slot ``f`` of ``shown`` (two or more slots), in C:
+    one gather and one set test where every code is one met before. False where a code is not
+    known yet (or is not odd): the caller then checks slot by slot (its message where a card
+    is face down), and teaches the codes of a table that passes (:func:`learn_odd`)."""
+    get = _SHOWN.get(shown)
+    if get is None:
+        if len(_SHOWN) >= SHOWN_KEPT:
+            _SHOWN.clear()
+        get = _SHOWN[shown] = itemgetter(*shown)
+    return _ODD.issuperset(get(cells))
+
+
+def learn_odd(shown: frozenset[int], cells: list[int]) -> None:
+    """The codes at ``shown`` whose low bit is set into :data:`_ODD` (ints only; afresh beyond
+    :data:`KEPT`)."""
+    if len(_ODD) > KEPT:
+        _ODD.clear()
+        _ODD.add(EMPTY)
+    _ODD.update([v for v in map(cells.__getitem__, shown) if type(v) is int and v & 1])
 
 
 def _learn(table: dict[int, int], codes: list[int], out: list[int]) -> None:

@@ -418,7 +418,13 @@ def s_columns(flats: list[int] | range, rows: int, cols: int) -> Sequence[tuple[
 
 
 def _columns(flats: list[int] | range, rows: int, cols: int) -> list[tuple[int, ...]]:
-    return [tuple(flats[c::cols]) for c in range(cols)] if rows > 1 else [(f,) for f in flats]
+    if rows <= 1:
+        return list(zip(flats))  # each slot its own column: ``[(f,) for f in flats]``, in C
+    if len(flats) == rows * cols:
+        # The rows side by side: zip makes each column's tuple in C (a new shape's ~100 columns,
+        # each a slice of a range and a tuple from it, cost ~6 times as much).
+        return list(zip(*[flats[r * cols : (r + 1) * cols] for r in range(rows)]))
+    return [tuple(flats[c::cols]) for c in range(cols)]
 
 
 def s_value(value: Any) -> tuple[int, ...]:

@@ -34,6 +34,7 @@ from . import calls, chained, families, fused, loops, pairing, placeargs, pure, 
 from . import evaluate as ev
 from . import plans as fp
 from .base import Op, RunResolve, Unsupported, apply_plan, fail, same_plan, strip
+from .codes import learn_odd, shown_odd
 from .knockfinal import do_op
 from .knockround import branch as knockout_round
 from .piles import shuffle_of as _shuffle_of
@@ -131,14 +132,19 @@ def run_block(run: Run, block: Block) -> None:
         runner.current = number  # as the interpreter: messages name the step being carried out
         op(run)
         layout = run.layout
-        if layout.shown:
+        shown = layout.shown
+        # Every card a sleeve shows face up: at once in C where its codes are known (~85 slots
+        # a few times a turn), else slot by slot as the interpreter checks (and its message).
+        if shown and (len(shown) < 2 or not shown_odd(shown, run.cells)):
             cells = run.cells
-            for f in layout.shown:
+            for f in shown:
                 if not cells[f] & 1:  # a sleeve shows a card the protocol has face down
                     try:
                         check_shown(run.state())  # its message
                     except EvalError as exc:
                         raise fail(run, step, exc) from None
+            if len(shown) > 1:
+                learn_odd(shown, cells)
         # after_step(run, number): the table space noted for a layout this run has not held
         # yet (the layout the step before left is: noted then, and noting is idempotent);
         # then, far from the limit of steps, only the step counted and the budget spent.

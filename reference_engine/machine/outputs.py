@@ -111,9 +111,8 @@ def read_regions(frame: Frame, state: State, only: tuple[str, ...]) -> dict[str,
     if plan is None:
         return None
     cards, others = plan
-    for out in others:
-        if not _never_fails(frame, out, state):
-            return None
+    if others and not _all_unfailing(frame, others, state):
+        return None
     values: dict[str, Any] = {}
     by_name = state.layout.by_name
     cells = state.cells
@@ -133,16 +132,19 @@ def read_regions(frame: Frame, state: State, only: tuple[str, ...]) -> dict[str,
 
 def _plan(outs: Any, only: tuple[str, ...]) -> tuple[Any, Any] | None:
     """:func:`read_regions`' plan: the (output, region) pairs read, in the spec's order, and the
-    outputs left out (each to be proven unfailing on the state); None for any other output."""
+    :func:`_shape` of each output left out that is no region (a region named in the spec never
+    fails: nothing to prove on the state), each to be proven unfailing on the state by
+    :func:`_all_unfailing`; None for any other output."""
     cards: list[tuple[str, str]] = []
-    others: list[OutputDecl] = []
+    others: list[tuple[str, str]] = []
     for out in outs:
         if out.name in only:
             if out.cards is None or out.cards.name is None or out.decode != "card":
                 return None
             cards.append((out.name, out.cards.name))
-        elif (out.decode == "cards" or out.cards is None) and _shape(out) is not None:
-            others.append(out)
+        elif (out.decode == "cards" or out.cards is None) and (shape := _shape(out)) is not None:
+            if shape[0] != "region":
+                others.append(shape)
         else:
             return None
     return tuple(cards), tuple(others)
@@ -173,36 +175,55 @@ def _never_fails(frame: Frame, out: OutputDecl, state: State) -> bool:
     shape = kept[1]
     if shape is None:
         return False
-    kind, name = shape
+    return shape[0] == "region" or _all_unfailing(frame, (shape,), state)
+
+
+def _all_unfailing(frame: Frame, shapes: tuple[tuple[str, str], ...], state: State) -> bool:
+    """Whether the reading of every output of these shapes (:func:`_shape`, none a region)
+    provably cannot fail on ``state`` (see :func:`_never_fails`): the frame's functions, the
+    state's regions and variables looked up once for them all (a game's run asks three)."""
     functions = frame.globals.functions
-    if kind == "region":
-        return True
-    if kind == "variable":
-        env = state.env
-        try:
-            # The first variable of that name (found in C, as ``var == name`` finds it one by one).
-            at = list(map(_FIRST, env)).index(name)
-        except ValueError:
+    env = state.env
+    names: list[str] | None = None  # the variables' names, in order (made at the first need)
+    by_name = state.layout.by_name
+    for kind, name in shapes:
+        if kind == "variable":
+            if names is None:
+                names = list(map(_FIRST, env))
+            try:
+                # The first variable of that name (found in C, as ``var == name`` finds it one by one).
+                at = names.index(name)
+            except ValueError:
+                return False
+            if type(env[at][1]) not in _PLAIN:
+                return False
+            continue
+        if kind == "exists":
+            if functions.get("exists") is not BUILTINS["exists"] or "__state__" in by_name:
+                return False
+            if names is None:
+                names = list(map(_FIRST, env))
+            if "__state__" in names:
+                return False
+            continue
+        if kind != "hands":
             return False
-        return type(env[at][1]) in _PLAIN
-    if kind == "exists":
-        return functions.get("exists") is BUILTINS["exists"] and not _shadowed("__state__", state)
-    if functions.get("hand") is not BUILTINS["hand"] or functions.get("len") is not BUILTINS["len"]:
-        return False
-    if name == "":
-        return True  # 1..k, a whole number written in the spec
-    value = frame.globals.names.get(name, _ABSENT)
-    if value is not frame.params.get(name, _ABSENT) or not isinstance(value, (tuple, list)):
-        return False  # not the parameter itself (a symbol or an encoding of that name), or no list
-    if len(value) + 1 >= min(MAX_RANGE, MAX_ITERATIONS):  # the range 0..len(p) or 1..len(p) is allowed
-        return False
-    return not _shadowed(name, state) and name not in ("__state__", "__reader__")
-
-
-def _shadowed(name: str, state: State) -> bool:
-    """Whether ``name`` is a region or a variable on ``state`` (what an expression reads first)."""
-    # ``any(var == name for var, _ in state.env)``, the variables' names compared in C.
-    return name in state.layout.by_name or name in map(_FIRST, state.env)
+        if functions.get("hand") is not BUILTINS["hand"] or functions.get("len") is not BUILTINS["len"]:
+            return False
+        if name == "":
+            continue  # 1..k, a whole number written in the spec
+        value = frame.globals.names.get(name, _ABSENT)
+        if value is not frame.params.get(name, _ABSENT) or not isinstance(value, (tuple, list)):
+            return False  # not the parameter itself (a symbol or an encoding of that name), or no list
+        if len(value) + 1 >= min(MAX_RANGE, MAX_ITERATIONS):  # the range 0..len(p) or 1..len(p) is allowed
+            return False
+        if name in ("__state__", "__reader__") or name in by_name:
+            return False
+        if names is None:
+            names = list(map(_FIRST, env))
+        if name in names:
+            return False
+    return True
 
 
 _ABSENT = object()

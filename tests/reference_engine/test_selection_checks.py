@@ -217,7 +217,7 @@ def full_table(seed: int) -> list[list[Symbol]]:
 
 def test_the_paper_counts_are_kept_per_protocol_and_parameters(library: Library) -> None:
     proto = library.protocol("card-selection-arrow")
-    cache = CallCache(engine="compiled")
+    cache = CallCache(engine="compiled", counts={})  # its own table (else the process's, shared)
     for seed in (1, 2):
         run = run_selection(library, proto, full_table(seed), valid, random.Random(seed), cache, "turn 1")
         assert run.expected == {"shuffles": run.shuffles} and run.shuffles == 2 + 3  # k_1 = 7: 3 rounds
@@ -242,7 +242,7 @@ def test_a_paper_count_that_reads_the_game_is_asked_every_run(variant: Callable[
         "card-selection-arrow", (quoted, quoted.replace('"2 +', '"(valid(0) if 1 == 2 else 0) + 2 +'))
     )
     proto = lib.protocol("card-selection-arrow")
-    cache = CallCache(engine="compiled")
+    cache = CallCache(engine="compiled", counts={})  # its own table (else the process's, shared)
     for seed in (1, 2):
         run = run_selection(lib, proto, full_table(seed), valid, random.Random(seed), cache, "turn 1")
         assert run.expected == {"shuffles": 5}

@@ -2,7 +2,8 @@
 ``initial_state({"cards": row})``, with the layout kept per protocol and number of cards and the
 shared starting counters; anything else (another input, a value that is no card, a count that
 does not match) the frame's way, its errors included; a wrong kept layout is caught under
-compiled.evaluate.CHECKED."""
+compiled.evaluate.CHECKED. Every cache shares the process's table (``selection.STARTS``) unless
+given its own, as the tests here are (a mutant planted in it is seen by no other test)."""
 
 from __future__ import annotations
 
@@ -40,7 +41,7 @@ def _frame(cache: selection.CallCache, proto: Any, sizes: tuple[int, ...]) -> An
 def test_the_start_is_the_frames_initial_state_with_its_layout_kept() -> None:
     library = Library()
     proto = library.protocol("card-selection-arrow")
-    cache = selection.CallCache()
+    cache = selection.CallCache(starts={})  # its own table: the shared one is left alone
     for seed, sizes in enumerate([(3, 2, 40), (1, 1, 1), (7, 7, 7, 7, 60), (0, 2, 5), (3, 2, 40)]):
         frame = _frame(cache, proto, sizes)
         row = [c for hand in _table(seed, sizes) for c in hand]
@@ -55,7 +56,7 @@ def test_the_start_is_the_frames_initial_state_with_its_layout_kept() -> None:
 def test_a_value_that_is_no_card_or_a_wrong_count_takes_the_frames_way() -> None:
     library = Library()
     proto = library.protocol("card-selection-arrow")
-    cache = selection.CallCache()
+    cache = selection.CallCache(starts={})  # its own table: the shared one is left alone
     frame = _frame(cache, proto, (2, 1))
     row = [c for hand in _table(1, (2, 1)) for c in hand]
     with pytest.raises(EvalError) as ours:
@@ -77,7 +78,7 @@ def test_a_value_that_is_no_card_or_a_wrong_count_takes_the_frames_way() -> None
 def test_a_wrong_kept_layout_is_caught_when_checked(monkeypatch: pytest.MonkeyPatch) -> None:
     library = Library()
     proto = library.protocol("card-selection-arrow")
-    cache = selection.CallCache()
+    cache = selection.CallCache(starts={})  # its own table: the shared one is left alone
     frame = _frame(cache, proto, (2, 1, 3))
     row = [c for hand in _table(2, (2, 1, 3)) for c in hand]
     # A mutant: the layout kept for six cards is one without the sleeves the spec declares.
@@ -97,7 +98,7 @@ def test_the_kept_starts_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(selection, "_STARTS_KEPT", 2)
     library = Library()
     proto = library.protocol("card-selection-arrow")
-    cache = selection.CallCache()
+    cache = selection.CallCache(starts={})  # its own table: the shared one is left alone
     for n in range(1, 9):
         sizes = (n, 1, 2)
         frame = _frame(cache, proto, sizes)
@@ -121,7 +122,7 @@ def test_a_card_of_another_type_than_symbol_takes_the_frames_way() -> None:
 
     library = Library()
     proto = library.protocol("card-selection-arrow")
-    cache = selection.CallCache()
+    cache = selection.CallCache(starts={})  # its own table: the shared one is left alone
     frame = _frame(cache, proto, (2, 1))
     row = [c for hand in _table(3, (2, 1)) for c in hand]
     for at in range(3):
@@ -139,3 +140,24 @@ def test_a_card_of_another_type_than_symbol_takes_the_frames_way() -> None:
             assert got == ref and got.cells == ref.cells
     good = selection._start(cache, frame, row)
     assert good.cells == tuple(c.id << 1 for c in row)
+
+
+def test_every_cache_shares_the_processs_starting_layouts() -> None:
+    """A new game's cache (``CallCache()``) finds the starting layouts the games before it made
+    (a turn's number of cards is mostly new to its game, not to the process): the layout kept by
+    one cache is the very one the next cache's first run starts from, kept once."""
+    library = Library()
+    proto = library.protocol("card-selection-arrow")
+    one, two = selection.CallCache(), selection.CallCache()
+    assert one.starts is selection.STARTS and two.starts is selection.STARTS
+    assert one.counts is selection.COUNTS and two.counts is selection.COUNTS
+    sizes = (3, 2, 41)
+    row = [c for hand in _table(5, sizes) for c in hand]
+    first = selection._start(one, _frame(one, proto, sizes), row)
+    assert selection.STARTS[(id(proto), 46)] == (proto, first.layout)
+    second = selection._start(two, _frame(two, proto, sizes), row)
+    assert second.layout is first.layout and second == frame_state(proto, sizes, row)
+
+
+def frame_state(proto: Any, sizes: tuple[int, ...], row: list[Any]) -> Any:
+    return _frame(selection.CallCache(starts={}), proto, sizes).initial_state({"cards": row})

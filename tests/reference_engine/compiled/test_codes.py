@@ -105,3 +105,45 @@ def test_all_three_at_their_bound_answer_card_by_card(kept: int, monkeypatch: py
         assert len(codes._DOWN) <= kept + 1 + 9 and all(codes._DOWN[k] == _down([k])[0] for k in codes._DOWN)
         assert len(codes._FLIP) <= kept + 1 + 9
         assert all(k >= 0 and w == k ^ 1 for k, w in codes._FLIP.items())
+
+
+def _odd(shown: frozenset[int], cells: list[int]) -> bool:
+    return all(cells[f] & 1 for f in shown)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_shown_cards_check_answers_slot_by_slot(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Attack: the check after each step that every card a sleeve shows is face up, at once
+    (ops.run_block): tables with cards face down, empty places, huge codes and bools, asked
+    before and after the codes are learnt from tables that pass and tables that do not. It
+    never says yes where a slot holds a card face down, and learns no code whose low bit is 0."""
+    monkeypatch.setattr(codes, "_ODD", {EMPTY})
+    monkeypatch.setattr(codes, "_SHOWN", {})
+    rng = random.Random(seed)
+    pool = [EMPTY, -2, 0, 1, 2, 3, 6, 7, 2**63 + 1, 2**63, True, False]
+    for _ in range(300):
+        cells = [rng.choice(pool) for _ in range(12)]
+        shown = frozenset(rng.sample(range(12), rng.randrange(2, 8)))
+        want = _odd(shown, cells)
+        got = codes.shown_odd(shown, cells)
+        assert not got or want, (shown, cells)  # a yes is always right
+        codes.learn_odd(shown, cells)  # even from a table that does not pass: odd codes alone
+        again = codes.shown_odd(shown, cells)
+        assert not again or want, (shown, cells)
+        if all(type(cells[f]) is int for f in shown):
+            assert again is want, (shown, cells)  # every code met: the answer in C
+        assert all(type(k) is int and k & 1 for k in codes._ODD)
+
+
+def test_the_shown_cards_tables_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(codes, "KEPT", 3)
+    monkeypatch.setattr(codes, "SHOWN_KEPT", 2)
+    monkeypatch.setattr(codes, "_ODD", {EMPTY})
+    monkeypatch.setattr(codes, "_SHOWN", {})
+    for k in range(40):
+        cells = [2 * k + 1, 2 * k + 3, 2 * k + 5, 2 * k + 7, 4]
+        shown = frozenset({0, 1, 2 + k % 2})
+        codes.learn_odd(shown, cells)
+        assert codes.shown_odd(shown, cells)
+        assert not codes.shown_odd(frozenset({0, 4}), cells)  # a card face down
+        assert len(codes._ODD) <= 3 + 1 + 4 and EMPTY in codes._ODD and len(codes._SHOWN) <= 2

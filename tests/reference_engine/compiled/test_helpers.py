@@ -99,3 +99,17 @@ def test_the_stretches_of_slots_outside_hands_are_those_slot_by_slot() -> None:
             else:
                 want.append((f, f + 1))
         assert helpers.not_hand_runs(layout) == tuple(want), shapes
+
+
+@pytest.mark.parametrize("rows", range(5))
+def test_the_columns_of_a_rectangle_are_those_slot_by_slot(rows: int) -> None:
+    """``columns(M)``'s slots (made at once by rows side by side): each column the slots
+    ``c, c + cols, ...`` of the listing, for ranges and lists, the listing as long as the
+    rectangle or not (a row short, a slot over: the slot-by-slot way)."""
+    for cols in range(6):
+        for n in {rows * cols, max(0, rows * cols - 1), rows * cols + 1}:
+            for flats in (range(7, 7 + n), list(range(3, 3 + n)), range(50, 50 + 2 * n, 2)):
+                want = [tuple(flats[c::cols]) for c in range(cols)] if rows > 1 else [(f,) for f in flats]
+                assert helpers._columns(flats, rows, cols) == want, (rows, cols, n)
+                if type(flats) is range:
+                    assert list(helpers.s_columns(flats, rows, cols)) == want

@@ -19,7 +19,7 @@ from reference_engine.expressions import parse
 from reference_engine.kinds.shedding import load_rules
 from reference_engine.machine import Runner, read_outputs
 from reference_engine.machine.frame import Frame
-from reference_engine.machine.outputs import _every_hand, _never_fails, _shadowed, _shape, read_regions
+from reference_engine.machine.outputs import _all_unfailing, _every_hand, _never_fails, _shape, read_regions
 from reference_engine.registry import Library
 from reference_engine.selection import CallCache, run_selection
 from reference_engine.table import Region
@@ -158,8 +158,21 @@ def test_a_variable_is_looked_up_by_its_first_pair_of_that_name(library: Library
     ]
     for env, plain in envs:
         assert _never_fails(frame, drew, state(env)) is plain, env
-    assert _shadowed("x", state([("x", 1)])) and _shadowed("x", state([], ("x",)))
-    assert not _shadowed("x", state([("y", 1), ("xx", 2)], ("z",))) and not _shadowed("x", state([]))
+    # A region or a variable of the name read shadows it (every owner's hand: the parameter
+    # ``sizes``; ``exists('played')``: the reader's ``__state__``), a name that merely starts
+    # alike does not.
+    hands, found = proto.outputs["hands"], proto.outputs["found"]
+    assert _never_fails(frame, hands, state([("sizesx", 1)], ("size",)))
+    assert not _never_fails(frame, hands, state([("a", 0), ("sizes", 1)]))
+    assert not _never_fails(frame, hands, state([], ("sizes",)))
+    assert _never_fails(frame, found, state([("x", 1)], ("played",)))
+    assert not _never_fails(frame, found, state([("__state__", 1)]))
+    assert not _never_fails(frame, found, state([], ("__state__",)))
+    # All three at once, as read_regions asks them: one that fails is enough.
+    shapes = (_shape(drew), _shape(found), _shape(hands))
+    assert _all_unfailing(frame, shapes, state([("drew", 1)]))  # type: ignore[arg-type]
+    assert not _all_unfailing(frame, shapes, state([("drew", 1)], ("sizes",)))  # type: ignore[arg-type]
+    assert not _all_unfailing(frame, shapes, state([("drew", [1])]))  # type: ignore[arg-type]
 
 
 # -- outputs read straight from the cells (read_regions) ------------------------------------
