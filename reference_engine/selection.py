@@ -15,7 +15,7 @@ import random
 from contextvars import ContextVar
 from dataclasses import dataclass, field, fields
 from itertools import chain
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from .cards import Symbol
@@ -178,6 +178,7 @@ _PLANS_KEPT = 20_000  # rearrangement plans kept between runs before the cache s
 _COUNTS_KEPT = 4_096  # the paper's counts kept (by protocol and parameters) before starting afresh
 _NAME = attrgetter("name")
 _ID = attrgetter("id")
+_SECOND = itemgetter(1)
 _READ = ("played", "kept")
 _HANDS = tuple(f"hand{i}" for i in range(1, 17))  # the owners' regions' names, hand1, hand2, ...
 
@@ -269,7 +270,7 @@ def run_selection(
     kept = outs.get("kept")
     if kept is not None:
         returned[0].append(kept)  # the drawn card joins P_1's hand
-    helpers = sum(n for _, n in state.meters.peak)
+    helpers = sum(map(_SECOND, state.meters.peak))
 
     def want(name: str) -> Any:
         return _paper_count(cache, protocol, frame, name, library if engine == "compiled" else None)
@@ -341,7 +342,7 @@ def _frame(
     one resolved again, which fails as before), and the encodings the first frame bound without
     reading a parameter bound already."""
     given = params or {}
-    key = (id(protocol), exact(tuple(sorted(given.items())))) if given else id(protocol)
+    key = (id(protocol), _given_key(given)) if given else id(protocol)
     kept = cache.frames.get(key)
     resolved: dict[str, Any] | None = None
     frame_key = None
@@ -368,6 +369,28 @@ def _frame(
         after = tuple(kv for kv in others if kv[0] > "sizes")
         cache.frames[key] = [protocol, resolved, decl.minimum, decl.maximum, frame.bindings(), before, after]
     return frame
+
+
+_GIVEN: list[tuple[Any, Any, Any]] = [((), (), None)]
+"""The last parameters :func:`_given_key` keyed (their items and the values' types) and their
+key, as one tuple (replaced whole: a thread reads one entry or the next, never a mix)."""
+
+
+def _given_key(given: dict[str, Any]) -> Any:
+    """``exact(tuple(sorted(given.items())))``: the last one kept where the same names hold
+    equal values of the same types, each a whole number or a text (then the exact keys are
+    equal: a game gives the same few parameters at every turn); else worked out (and kept
+    where every value is a whole number or a text: a value of another type, 1 == True, or a
+    tuple whose items' types differ, is never taken from it)."""
+    items = tuple(given.items())
+    types = tuple(map(type, given.values()))
+    last = _GIVEN[0]
+    if items == last[0] and types == last[1]:
+        return last[2]
+    key = exact(tuple(sorted(items)))
+    if all(t is int or t is str for t in types):
+        _GIVEN[0] = (items, types, key)
+    return key
 
 
 def _single(
