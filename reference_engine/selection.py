@@ -13,9 +13,9 @@ from __future__ import annotations
 import gc
 import random
 from contextvars import ContextVar
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from itertools import chain
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from .cards import Symbol
@@ -25,11 +25,11 @@ from .compiled import run_single
 from .compiled.program import expect_value, outputs_evaluator
 from .compiled.run import NO_METERS
 from .errors import CheckFailure, UsageError
-from .expressions import Comprehension, Const, Index, Name, Node
 from .kept import exact
 from .machine import Runner, Shared, ViewTable, read_outputs
 from .machine.frame import _VALUE_KINDS, Frame
 from .machine.outputs import read_regions
+from .paramreads import param_reads, read_values
 from .registry import Library
 from .spec import Protocol, require
 from .table import Layout, State
@@ -178,6 +178,7 @@ _PLANS_KEPT = 20_000  # rearrangement plans kept between runs before the cache s
 _COUNTS_KEPT = 4_096  # the paper's counts kept (by protocol and parameters) before starting afresh
 _NAME = attrgetter("name")
 _ID = attrgetter("id")
+_SECOND = itemgetter(1)
 _READ = ("played", "kept")
 _HANDS = tuple(f"hand{i}" for i in range(1, 17))  # the owners' regions' names, hand1, hand2, ...
 
@@ -269,7 +270,7 @@ def run_selection(
     kept = outs.get("kept")
     if kept is not None:
         returned[0].append(kept)  # the drawn card joins P_1's hand
-    helpers = sum(n for _, n in state.meters.peak)
+    helpers = sum(map(_SECOND, state.meters.peak))
 
     def want(name: str) -> Any:
         return _paper_count(cache, protocol, frame, name, library if engine == "compiled" else None)
@@ -341,7 +342,7 @@ def _frame(
     one resolved again, which fails as before), and the encodings the first frame bound without
     reading a parameter bound already."""
     given = params or {}
-    key = (id(protocol), exact(tuple(sorted(given.items())))) if given else id(protocol)
+    key = (id(protocol), _given_key(given)) if given else id(protocol)
     kept = cache.frames.get(key)
     resolved: dict[str, Any] | None = None
     frame_key = None
@@ -368,6 +369,28 @@ def _frame(
         after = tuple(kv for kv in others if kv[0] > "sizes")
         cache.frames[key] = [protocol, resolved, decl.minimum, decl.maximum, frame.bindings(), before, after]
     return frame
+
+
+_GIVEN: list[tuple[Any, Any, Any]] = [((), (), None)]
+"""The last parameters :func:`_given_key` keyed (their items and the values' types) and their
+key, as one tuple (replaced whole: a thread reads one entry or the next, never a mix)."""
+
+
+def _given_key(given: dict[str, Any]) -> Any:
+    """``exact(tuple(sorted(given.items())))``: the last one kept where the same names hold
+    equal values of the same types, each a whole number or a text (then the exact keys are
+    equal: a game gives the same few parameters at every turn); else worked out (and kept
+    where every value is a whole number or a text: a value of another type, 1 == True, or a
+    tuple whose items' types differ, is never taken from it)."""
+    items = tuple(given.items())
+    types = tuple(map(type, given.values()))
+    last = _GIVEN[0]
+    if items == last[0] and types == last[1]:
+        return last[2]
+    key = exact(tuple(sorted(items)))
+    if all(t is int or t is str for t in types):
+        _GIVEN[0] = (items, types, key)
+    return key
 
 
 def _single(
@@ -586,7 +609,7 @@ def _paper_count(
             cache.counts.clear()
         cache.counts[(id(protocol), name)] = reads
     _, game, expr, narrow = reads
-    key = (id(protocol), name, frame.key if narrow is None else _read_values(frame.params, narrow))
+    key = (id(protocol), name, frame.key if narrow is None else read_values(frame.params, narrow))
     hit = cache.counts.get(key)
     if hit is not None and hit[0] is protocol:
         return hit[1]
@@ -604,60 +627,6 @@ def _paper_count(
 _PURE_COUNTS = frozenset({"len"})
 """Functions an ``expect`` value may call and still be kept by the parameters it reads (a
 function of its arguments alone)."""
-
-
-def param_reads(node: Node, params: frozenset[str]) -> tuple[tuple[str, int | None], ...] | None:
-    """The parameters an expression's value depends on, sorted: ``(name, k)`` where it reads only
-    items ``name[k]`` (a whole number written in the expression), ``(name, None)`` where it reads
-    the whole value. None where a comprehension's variable has a parameter's name (then the
-    caller keys by every parameter)."""
-    found: set[tuple[str, int | None]] = set()
-    if not _walk(node, params, found):
-        return None
-    whole = {p for p, k in found if k is None}
-    return tuple(sorted((r for r in found if r[1] is None or r[0] not in whole), key=repr))
-
-
-def _walk(n: Any, params: frozenset[str], found: set[tuple[str, int | None]]) -> bool:
-    """:func:`param_reads`' walk of ``n`` (a node, or a list or tuple of them and of plain
-    values), adding what it reads to ``found``; False where a comprehension's variable has a
-    parameter's name. A module function, not a closure calling itself: that would be a
-    reference cycle a card-level game leaves to the cyclic collector at every game."""
-    if isinstance(n, (list, tuple)):
-        return all(_walk(x, params, found) for x in n)
-    if not isinstance(n, Node):
-        return True
-    if isinstance(n, Name):
-        if n.name in params:
-            found.add((n.name, None))
-        return True
-    if (
-        isinstance(n, Index)
-        and isinstance(n.obj, Name)
-        and n.obj.name in params
-        and len(n.args) == 1
-        and isinstance(n.args[0], Const)
-        and type(n.args[0].value) is int
-    ):
-        found.add((n.obj.name, n.args[0].value))
-        return True
-    if isinstance(n, Comprehension) and params.intersection(n.variables):
-        return False
-    return all(_walk(getattr(n, f.name), params, found) for f in fields(n))
-
-
-def _read_values(params: dict[str, Any], reads: tuple[tuple[str, int | None], ...]) -> tuple[Any, ...]:
-    """The values of ``reads`` (:func:`param_reads`) in ``params``, each exact (1 is not True): an
-    item its index does not reach is keyed by the whole value (its evaluation fails or reads
-    what the interpreter's indexing reads)."""
-    out: list[Any] = []
-    for p, k in reads:
-        value = params.get(p)
-        if k is not None and type(value) is tuple and 0 < k <= len(value):
-            out.append(("item", k, exact(value[k - 1])))
-        else:
-            out.append(("whole", k, exact(value)))
-    return tuple(out)
 
 
 def _drawn(

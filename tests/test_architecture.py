@@ -221,6 +221,7 @@ ENGINE_LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "spec",
             "registry",
             "canonical",
+            "paramreads",
         ),
     ),
     ("machine", ("machine",)),

@@ -138,11 +138,15 @@ def space(layout: Layout) -> tuple[bool, tuple[int, int] | None, tuple[int, int]
 def note_shape(shared: Shared, layout: Layout) -> None:
     """The interpreter's note of the table space for one table of ``layout``'s shape."""
     hit = layout._space
-    hands, e, order = space(layout) if hit is None else hit
-    if hands:
+    if hit is None:
+        hit = space(layout)
+    if hit[0]:
         shared.hands = True
-    if e is not None and order > (shared.extent[0] * shared.extent[1], shared.extent[1]):
-        shared.extent = e
+    e = hit[1]
+    if e is not None:
+        x = shared.extent  # read once (a dozen new layouts a run)
+        if hit[2] > (x[0] * x[1], x[1]):
+            shared.extent = e
 
 
 def note_space(shared: Shared, hit: Space) -> None:
