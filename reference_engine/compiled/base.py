@@ -140,21 +140,88 @@ def returned_symbols(codes: Sequence[int]) -> list[int]:
 FEW_KINDS = 8
 """A discard of at most this many kinds of card (codes) is counted kind by kind."""
 
+FEW_CARDS = 16
+"""A discard of at most this many cards is first asked whether all are one kind (one count)."""
+
+_BYTE = [bytes((i,)) for i in range(256)]  # each byte value, made once
+_ODD = bytes(range(1, 256, 2))  # the codes of face-up cards (of a symbol below 128)
+_TABLE: list[Any] = [None, b""]  # ROTATIONS.to as last seen, and its table (see _sids)
+
+
+def _sids(to: dict[int, int]) -> bytes:
+    """A translation table from a card's code (a byte) to its symbol in the supply (an up-down
+    card: the lower of its two symbols), kept while the up-down pairs stay those it was made
+    from (a copy of ``to`` compared, not its identity: the pairs are changed in place)."""
+    if _TABLE[0] != to:
+        made = bytearray(256)
+        for code in range(256):
+            sid = code >> 1
+            other = to.get(sid)
+            made[code] = sid if other is None or other > sid else other
+        _TABLE[:] = [dict(to), bytes(made)]
+    table: bytes = _TABLE[1]
+    return table
+
 
 def discarded(codes: Sequence[int]) -> tuple[list[tuple[int, int]], bool]:
     """The cards ``codes`` back to the supply: each symbol (:func:`returned_symbols`'s) with
     how many of it go back, in symbol order (what :func:`less` takes off, in its order), and
     whether one is an empty place or face down (the discard is then seen: its symbols in
-    order, :func:`spelled`). A row of few kinds of card (a turn's arrows, its owner cards, a
-    match's pair) counted kind by kind in C, no symbol worked out per card nor sorted; many
-    kinds: :func:`returned_symbols` and :func:`less`."""
-    to = ROTATIONS.to
-    if len(codes) == 1:  # one card (half of a card-level game's discards): no set, count nor sort
+    order, :func:`spelled`).
+
+    Few cards all of one kind (most small discards: a player's arrows, a match's pair) are one
+    C-level count. Otherwise, where every code is a byte (no empty place, a symbol below 128;
+    an empty place makes ``bytes`` refuse), C-level byte operations count them: one
+    translation to the symbols, then per symbol one count and one strip of those counted from
+    the front to find the next (a turn's owner cards: a few symbols, nearly a hundred cards),
+    never a Python step per card nor a builtin ``min`` (which parses its arguments: dearer
+    than a comparison). Beyond ``FEW_KINDS`` symbols, or codes that are no bytes:
+    :func:`_discarded` (a set of the codes, or :func:`returned_symbols` and :func:`less`)."""
+    n = len(codes)
+    if n <= FEW_CARDS and n:
         code = codes[0]
-        sid = code >> 1
-        if to and sid in to:
-            sid = min(sid, to[sid])
-        return [(sid, 1)], code < 0 or not code & 1
+        if n == 1 or codes.count(code) == n:  # one card (half of a card-level game's discards) or one kind
+            sid = code >> 1
+            to = ROTATIONS.to
+            if to:
+                other = to.get(sid)
+                if other is not None and other < sid:
+                    sid = other  # an up-down card: one piece, the lower of its two symbols
+            return [(sid, n)], code < 0 or not code & 1
+    try:
+        b = bytes(codes)
+    except ValueError:  # an empty place, or a code past a byte
+        return _discarded(codes)
+    if not n:
+        return _discarded(codes)  # nothing: its error, as before
+    sids = b.translate(_sids(ROTATIONS.to))
+    count = sids.count
+    counts: list[tuple[int, int]] = []
+    seen = b""
+    rest = sids
+    left = n
+    while True:
+        sid = rest[0]
+        one = _BYTE[sid]
+        k = count(one)
+        counts.append((sid, k))
+        left -= k
+        if not left:
+            break
+        if len(counts) >= FEW_KINDS:
+            return _discarded(codes)
+        seen += one
+        rest = rest.lstrip(seen)
+    if len(counts) > 1:
+        counts.sort()
+    return counts, bool(b.translate(None, _ODD))  # a face-down card left: seen
+
+
+def _discarded(codes: Sequence[int]) -> tuple[list[tuple[int, int]], bool]:
+    """:func:`discarded` of any codes: a row of few kinds of card counted kind by kind in C, no
+    symbol worked out per card nor sorted; many kinds: :func:`returned_symbols` and
+    :func:`less`."""
+    to = ROTATIONS.to
     kinds = set(codes)
     if len(kinds) > FEW_KINDS:
         returned = returned_symbols(codes)
