@@ -88,15 +88,22 @@ class Meters:
             hit = memo.get(("shuffle", kind), _UNKNOWN)
             if hit is not _UNKNOWN:
                 return self if hit is None else hit
-        kinds = dict(self.kinds)
-        kinds[kind] = kinds.get(kind, 0) + 1
+        kinds = self.kinds
+        if not kinds:
+            counted: tuple[tuple[str, int], ...] = ((kind, 1),)
+        elif len(kinds) == 1 and kinds[0][0] == kind:  # one kind so far, this one (most runs')
+            counted = ((kind, kinds[0][1] + 1),)
+        else:
+            by = dict(kinds)
+            by[kind] = by.get(kind, 0) + 1
+            counted = tuple(sorted(by.items()))
         if memo is None and type(self) is Meters:
             # Counters met for the first time (most of a card-level run's): _with and
             # _remember inline, the same counters and the same memo.
-            new = _made(self.shuffles + 1, self.turns, tuple(sorted(kinds.items())), self.peak, self.calls)
+            new = _made(self.shuffles + 1, self.turns, counted, self.peak, self.calls)
             d["_next"] = {("shuffle", kind): new}
             return new
-        new = self._with(self.shuffles + 1, self.turns, tuple(sorted(kinds.items())), self.peak, self.calls)
+        new = self._with(self.shuffles + 1, self.turns, counted, self.peak, self.calls)
         return self._remember(("shuffle", kind), new)
 
     def add_turn(self) -> Meters:

@@ -13,7 +13,7 @@ from ..cards import EMPTY, ROTATIONS
 from ..expressions import EvalError
 from ..machine import Plan
 from ..machine.plans import check_landed, landings
-from ..meters import out_add
+from ..meters import out_add, out_one
 from ..table import NEW, Layout
 from . import evaluate as ev
 from .run import Run
@@ -73,6 +73,12 @@ def gather(cells: list[int], plan: Plan, consts: tuple[int, ...]) -> list[int]:
             for part in slices:
                 out += cells[part]
             return out
+    else:
+        tail = kept.get("_tail")
+        if tail is None:  # asked once per plan, whoever made its gather
+            tail = kept["_tail"] = _tail(plan.src, len(cells))
+        if tail == len(consts):
+            return [*cells, *consts]  # the cards stay, the new ones after them (:func:`_tail`)
     getter = kept.get("_getter")
     if getter is None:
         if kept.get("_identity") and not consts:
@@ -93,6 +99,18 @@ def gather(cells: list[int], plan: Plan, consts: tuple[int, ...]) -> list[int]:
             return list(getter(cells))
         return list(getter([*cells, EMPTY]))
     return list(getter([*cells, EMPTY, *consts]))
+
+
+def _tail(src: tuple[int, ...], n: int) -> int:
+    """How many new cards a plan's index puts after the ``n`` cards it keeps where they are, in
+    order (a place of new cards at the end: a turn's arrows and owner cards laid out); 0 for any
+    other index. Its gather is then the cells and the new cards, two C-level copies, not an
+    ``itemgetter`` reading each slot (a few hundred). Worked out once per plan, in C (tuples
+    compared)."""
+    k = len(src) - n
+    if k > 0 and src[:n] == tuple(range(n)) and src[n:] == tuple(range(NEW, NEW - k, -1)):
+        return k
+    return 0
 
 
 def _few(idx: tuple[int, ...]) -> Callable[[list[int]], tuple[int, ...]]:
@@ -286,7 +304,12 @@ def _out_added(out: tuple[tuple[int, int], ...], delta: dict[int, int]) -> tuple
     (a turn's owner cards, their counts those of the hands) or more symbols changed, nearly
     every one is new (10 whole card-level UNO games: 1,416 of 1,521 never met before): worked
     out, not kept, no key made and no entry left for the collector to walk."""
-    if len(out) > 1 or len(delta) > 1:
+    if len(out) > 1:
+        if len(delta) == 1:
+            for sid, n in delta.items():
+                return out_one(out, sid, n)  # out_add's own first step, without its call
+        return out_add(out, delta)
+    if len(delta) > 1:
         return out_add(out, delta)
     key = (out, *delta.items())
     hit = _ADDED.get(key)

@@ -134,3 +134,16 @@ def test_the_covered_usage_is_not_pickled() -> None:
     assert "_over" in m.__dict__
     back = pickle.loads(pickle.dumps(m))
     assert back == m and "_over" not in back.__dict__
+
+
+def test_a_shuffle_counted_by_kind_is_the_plain_count() -> None:
+    """No kind yet, the one kind so far, another kind, several kinds (in any order given): the
+    kinds as the dict and sort make them."""
+    for kinds in ((), (("spin", 2),), (("cut", 1),), (("spin", 1), ("cut", 4)), (("cut", 4), ("spin", 1))):
+        for kind in ("spin", "cut", "scramble"):
+            m = _made(3, 1, kinds, (), ())
+            by = dict(kinds)
+            by[kind] = by.get(kind, 0) + 1
+            got = m.add_shuffle(kind)
+            assert got.kinds == tuple(sorted(by.items())) and got.shuffles == 4
+            assert type(got.kinds) is tuple and all(type(i) is tuple for i in got.kinds)
