@@ -53,6 +53,7 @@ class Meters:
         to another (a pickled hash would be another process's)."""
         state = dict(self.__dict__)
         state.pop("_hash", None)
+        state.pop("_over", None)  # a usage known by identity: another object once unpickled
         return state
 
     def _remember(self, key: Any, value: Meters) -> Meters:
@@ -87,15 +88,22 @@ class Meters:
             hit = memo.get(("shuffle", kind), _UNKNOWN)
             if hit is not _UNKNOWN:
                 return self if hit is None else hit
-        kinds = dict(self.kinds)
-        kinds[kind] = kinds.get(kind, 0) + 1
+        kinds = self.kinds
+        if not kinds:
+            counted: tuple[tuple[str, int], ...] = ((kind, 1),)
+        elif len(kinds) == 1 and kinds[0][0] == kind:  # one kind so far, this one (most runs')
+            counted = ((kind, kinds[0][1] + 1),)
+        else:
+            by = dict(kinds)
+            by[kind] = by.get(kind, 0) + 1
+            counted = tuple(sorted(by.items()))
         if memo is None and type(self) is Meters:
             # Counters met for the first time (most of a card-level run's): _with and
             # _remember inline, the same counters and the same memo.
-            new = _made(self.shuffles + 1, self.turns, tuple(sorted(kinds.items())), self.peak, self.calls)
+            new = _made(self.shuffles + 1, self.turns, counted, self.peak, self.calls)
             d["_next"] = {("shuffle", kind): new}
             return new
-        new = self._with(self.shuffles + 1, self.turns, tuple(sorted(kinds.items())), self.peak, self.calls)
+        new = self._with(self.shuffles + 1, self.turns, counted, self.peak, self.calls)
         return self._remember(("shuffle", kind), new)
 
     def add_turn(self) -> Meters:
@@ -120,9 +128,21 @@ class Meters:
         owner cards follow the hands, so nearly every such usage is new to the counters that see
         it (10 card-level UNO games: 6 a turn looked up and missed, none met again), and a memo
         entry made for it is hashed twice and dropped unread. No usage (nothing out) raises
-        nothing: these very counters."""
+        nothing: these very counters.
+
+        Such a usage is known to raise nothing where it is :func:`out_one`'s last fall (one
+        symbol's count lowered) from a usage these counters were last seen to cover (``_over``:
+        each peak at least its count): a count that falls stays under its peak (a turn's cards
+        going back to the supply one discard after another). Both known by identity, the two
+        usages held alive by ``_FELL``: no comparison at all."""
         if len(out) > 1:
-            return self._note_out(out)
+            d = self.__dict__
+            if out is _FELL[0] and d.get("_over") is _FELL[1]:
+                d["_over"] = out
+                return self
+            new = self._note_out(out)
+            new.__dict__["_over"] = out
+            return new
         if not out:
             return self
         memo = self.__dict__.get("_next")  # _memo, inline
@@ -138,7 +158,13 @@ class Meters:
 
     def _note_out(self, out: tuple[tuple[int, int], ...]) -> Meters:
         """The counters with each peak raised to ``out``'s count; these very counters where none
-        rises (most usages: a peak is only passed when more helper cards are out than ever)."""
+        rises (most usages: a peak is only passed when more helper cards are out than ever).
+        No peak yet (a run's first helper cards): the peaks are ``out``'s positive counts."""
+        if not self.peak:
+            rise = tuple([item for item in out if item[1] > 0])
+            if not rise:
+                return self
+            return self._with(self.shuffles, self.turns, self.kinds, rise, self.calls)
         peak = dict(self.peak)
         get = peak.get
         for sid, n in out:
@@ -163,11 +189,14 @@ class Meters:
             kinds[k] = kinds.get(k, 0) + n
         peak = dict(self.peak)
         before = dict(out_before)
-        for sid, n in sub.peak:
-            peak[sid] = max(peak.get(sid, 0), before.get(sid, 0) + n)
+        get = peak.get
+        for sid, n in sub.peak:  # the larger of the two (no builtin max: it parses its arguments)
+            high = before.get(sid, 0) + n
+            low = get(sid, 0)
+            peak[sid] = high if high > low else low
         calls = self.calls
         if callee:
-            calls = (*calls, (callee, handed + sum(n for _, n in sub.peak)))
+            calls = (*calls, (callee, handed + sum(map(_COUNT, sub.peak))))
         return _made(
             self.shuffles + sub.shuffles,
             self.turns + sub.turns,
@@ -206,11 +235,46 @@ _COUNT = itemgetter(1)  # an (symbol, count) item's count
 def out_add(out: tuple[tuple[int, int], ...], delta: dict[int, int]) -> tuple[tuple[int, int], ...]:
     """Helper usage after taking (positive) or returning (negative) cards per symbol (the
     symbols none of is out left out: ``filter`` by the count, in C; the items sorted by symbol,
-    each symbol once)."""
+    each symbol once).
+
+    ``out`` is such a usage (every one is made here, from none): sorted by symbol, each once,
+    no count of none. A change of one symbol (most: a card or a row of one symbol back to the
+    supply) is :func:`out_one`. Of more, a change that brings no new symbol keeps the order of
+    ``out``'s symbols (a dict keeps its keys' order): no sort."""
+    if len(delta) == 1:
+        for sid, n in delta.items():
+            return out_one(out, sid, n)
     if not delta:
         return out
     cur = dict(out)
+    size = len(cur)
     get = cur.get
     for sid, n in delta.items():
         cur[sid] = get(sid, 0) + n
+    if len(cur) == size:
+        return tuple(filter(_COUNT, cur.items()))
     return tuple(sorted(filter(_COUNT, cur.items())))
+
+
+def out_one(out: tuple[tuple[int, int], ...], sid: int, n: int) -> tuple[tuple[int, int], ...]:
+    """``out_add(out, {sid: n})``: the symbol's place found by a walk of ``out`` (sorted, a few
+    symbols), the items before and after it kept as they are (no dict, sort nor filter)."""
+    i = 0
+    for s, k in out:
+        if s >= sid:
+            if s == sid:
+                k += n
+                new = (*out[:i], (sid, k), *out[i + 1 :]) if k else out[:i] + out[i + 1 :]
+                if n < 0:
+                    _FELL[0] = new
+                    _FELL[1] = out
+                return new
+            break
+        i += 1
+    if not n:
+        return out
+    return (*out[:i], (sid, n), *out[i:])
+
+
+_FELL: list[Any] = [None, None]
+"""The usage :func:`out_one` last lowered, after and before (see :meth:`Meters.note_out`)."""

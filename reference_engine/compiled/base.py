@@ -13,7 +13,7 @@ from ..cards import EMPTY, ROTATIONS
 from ..expressions import EvalError
 from ..machine import Plan
 from ..machine.plans import check_landed, landings
-from ..meters import out_add
+from ..meters import out_add, out_one
 from ..table import NEW, Layout
 from . import evaluate as ev
 from .run import Run
@@ -73,6 +73,12 @@ def gather(cells: list[int], plan: Plan, consts: tuple[int, ...]) -> list[int]:
             for part in slices:
                 out += cells[part]
             return out
+    else:
+        tail = kept.get("_tail")
+        if tail is None:  # asked once per plan, whoever made its gather
+            tail = kept["_tail"] = _tail(plan.src, len(cells))
+        if tail == len(consts):
+            return [*cells, *consts]  # the cards stay, the new ones after them (:func:`_tail`)
     getter = kept.get("_getter")
     if getter is None:
         if kept.get("_identity") and not consts:
@@ -93,6 +99,18 @@ def gather(cells: list[int], plan: Plan, consts: tuple[int, ...]) -> list[int]:
             return list(getter(cells))
         return list(getter([*cells, EMPTY]))
     return list(getter([*cells, EMPTY, *consts]))
+
+
+def _tail(src: tuple[int, ...], n: int) -> int:
+    """How many new cards a plan's index puts after the ``n`` cards it keeps where they are, in
+    order (a place of new cards at the end: a turn's arrows and owner cards laid out); 0 for any
+    other index. Its gather is then the cells and the new cards, two C-level copies, not an
+    ``itemgetter`` reading each slot (a few hundred). Worked out once per plan, in C (tuples
+    compared)."""
+    k = len(src) - n
+    if k > 0 and src[:n] == tuple(range(n)) and src[n:] == tuple(range(NEW, NEW - k, -1)):
+        return k
+    return 0
 
 
 def _few(idx: tuple[int, ...]) -> Callable[[list[int]], tuple[int, ...]]:
@@ -140,21 +158,88 @@ def returned_symbols(codes: Sequence[int]) -> list[int]:
 FEW_KINDS = 8
 """A discard of at most this many kinds of card (codes) is counted kind by kind."""
 
+FEW_CARDS = 16
+"""A discard of at most this many cards is first asked whether all are one kind (one count)."""
+
+_BYTE = [bytes((i,)) for i in range(256)]  # each byte value, made once
+_ODD = bytes(range(1, 256, 2))  # the codes of face-up cards (of a symbol below 128)
+_TABLE: list[Any] = [None, b""]  # ROTATIONS.to as last seen, and its table (see _sids)
+
+
+def _sids(to: dict[int, int]) -> bytes:
+    """A translation table from a card's code (a byte) to its symbol in the supply (an up-down
+    card: the lower of its two symbols), kept while the up-down pairs stay those it was made
+    from (a copy of ``to`` compared, not its identity: the pairs are changed in place)."""
+    if _TABLE[0] != to:
+        made = bytearray(256)
+        for code in range(256):
+            sid = code >> 1
+            other = to.get(sid)
+            made[code] = sid if other is None or other > sid else other
+        _TABLE[:] = [dict(to), bytes(made)]
+    table: bytes = _TABLE[1]
+    return table
+
 
 def discarded(codes: Sequence[int]) -> tuple[list[tuple[int, int]], bool]:
     """The cards ``codes`` back to the supply: each symbol (:func:`returned_symbols`'s) with
     how many of it go back, in symbol order (what :func:`less` takes off, in its order), and
     whether one is an empty place or face down (the discard is then seen: its symbols in
-    order, :func:`spelled`). A row of few kinds of card (a turn's arrows, its owner cards, a
-    match's pair) counted kind by kind in C, no symbol worked out per card nor sorted; many
-    kinds: :func:`returned_symbols` and :func:`less`."""
-    to = ROTATIONS.to
-    if len(codes) == 1:  # one card (half of a card-level game's discards): no set, count nor sort
+    order, :func:`spelled`).
+
+    Few cards all of one kind (most small discards: a player's arrows, a match's pair) are one
+    C-level count. Otherwise, where every code is a byte (no empty place, a symbol below 128;
+    an empty place makes ``bytes`` refuse), C-level byte operations count them: one
+    translation to the symbols, then per symbol one count and one strip of those counted from
+    the front to find the next (a turn's owner cards: a few symbols, nearly a hundred cards),
+    never a Python step per card nor a builtin ``min`` (which parses its arguments: dearer
+    than a comparison). Beyond ``FEW_KINDS`` symbols, or codes that are no bytes:
+    :func:`_discarded` (a set of the codes, or :func:`returned_symbols` and :func:`less`)."""
+    n = len(codes)
+    if n <= FEW_CARDS and n:
         code = codes[0]
-        sid = code >> 1
-        if to and sid in to:
-            sid = min(sid, to[sid])
-        return [(sid, 1)], code < 0 or not code & 1
+        if n == 1 or codes.count(code) == n:  # one card (half of a card-level game's discards) or one kind
+            sid = code >> 1
+            to = ROTATIONS.to
+            if to:
+                other = to.get(sid)
+                if other is not None and other < sid:
+                    sid = other  # an up-down card: one piece, the lower of its two symbols
+            return [(sid, n)], code < 0 or not code & 1
+    try:
+        b = bytes(codes)
+    except ValueError:  # an empty place, or a code past a byte
+        return _discarded(codes)
+    if not n:
+        return _discarded(codes)  # nothing: its error, as before
+    sids = b.translate(_sids(ROTATIONS.to))
+    count = sids.count
+    counts: list[tuple[int, int]] = []
+    seen = b""
+    rest = sids
+    left = n
+    while True:
+        sid = rest[0]
+        one = _BYTE[sid]
+        k = count(one)
+        counts.append((sid, k))
+        left -= k
+        if not left:
+            break
+        if len(counts) >= FEW_KINDS:
+            return _discarded(codes)
+        seen += one
+        rest = rest.lstrip(seen)
+    if len(counts) > 1:
+        counts.sort()
+    return counts, bool(b.translate(None, _ODD))  # a face-down card left: seen
+
+
+def _discarded(codes: Sequence[int]) -> tuple[list[tuple[int, int]], bool]:
+    """:func:`discarded` of any codes: a row of few kinds of card counted kind by kind in C, no
+    symbol worked out per card nor sorted; many kinds: :func:`returned_symbols` and
+    :func:`less`."""
+    to = ROTATIONS.to
     kinds = set(codes)
     if len(kinds) > FEW_KINDS:
         returned = returned_symbols(codes)
@@ -219,7 +304,12 @@ def _out_added(out: tuple[tuple[int, int], ...], delta: dict[int, int]) -> tuple
     (a turn's owner cards, their counts those of the hands) or more symbols changed, nearly
     every one is new (10 whole card-level UNO games: 1,416 of 1,521 never met before): worked
     out, not kept, no key made and no entry left for the collector to walk."""
-    if len(out) > 1 or len(delta) > 1:
+    if len(out) > 1:
+        if len(delta) == 1:
+            for sid, n in delta.items():
+                return out_one(out, sid, n)  # out_add's own first step, without its call
+        return out_add(out, delta)
+    if len(delta) > 1:
         return out_add(out, delta)
     key = (out, *delta.items())
     hit = _ADDED.get(key)
