@@ -114,11 +114,11 @@ def sleeve_slots(regions: Sequence[Region], holes: frozenset[int]) -> tuple[froz
     return joined(parts), shown
 
 
-def joined(parts: tuple[frozenset[int], ...]) -> frozenset[int]:
+def joined(parts: tuple[tuple[int, int, tuple[int, ...]], ...]) -> frozenset[int]:
     """The slots inside of a table whose sleeved regions hold ``parts`` (see :func:`sleeve_parts`)."""
     if len(parts) > 1:
-        return _union(parts)
-    return parts[0] if parts else NONE[0]
+        return _union(tuple([_rows_slots(*part) for part in parts]))
+    return _rows_slots(*parts[0]) if parts else NONE[0]
 
 
 class Inside:
@@ -138,13 +138,14 @@ class Inside:
 
 def sleeve_parts(
     regions: Sequence[Region], holes: frozenset[int]
-) -> tuple[tuple[frozenset[int], ...], frozenset[int]]:
-    """(each sleeved region's slots inside a sleeve or envelope, the empty ones left out; the
-    slots whose card the table sees through a sleeve). The slots inside are their union
-    (:func:`joined`): a table asks whether there are any far more often than which (a card-level
-    game's layout, of several sleeved regions, mostly never asks which), so
-    :class:`~reference_engine.table.Layout` joins them when first asked."""
-    insides: list[frozenset[int]] = []
+) -> tuple[tuple[tuple[int, int, tuple[int, ...]], ...], frozenset[int]]:
+    """(each sleeved region's slots inside a sleeve or envelope, as :func:`_rows_slots`' key, the
+    empty ones left out; the slots whose card the table sees through a sleeve). The slots inside
+    are their union (:func:`joined`): a table asks whether there are any far more often than
+    which (a card-level game's layout, of several sleeved regions, mostly never asks which), so
+    :class:`~reference_engine.table.Layout` makes the regions' sets and joins them when first
+    asked (a new region's set, ~25 slots each made from a range, mostly never made either)."""
+    insides: list[tuple[int, int, tuple[int, ...]]] = []
     showns: list[frozenset[int]] = []
     for reg in regions:
         if reg.sleeve is None:
@@ -204,8 +205,11 @@ def _rows_slots(offset: int, cols: int, rows: tuple[int, ...]) -> frozenset[int]
     return hit
 
 
-def _region_slots(reg: Region) -> tuple[frozenset[int], frozenset[int], tuple[int, ...], frozenset[int]]:
-    """A sleeved region's (slots inside, slots shown with no empty place, the rows inside when
+def _region_slots(
+    reg: Region,
+) -> tuple[tuple[int, int, tuple[int, ...]] | None, frozenset[int], tuple[int, ...], frozenset[int]]:
+    """A sleeved region's (slots inside as :func:`_rows_slots`' key, None if none: the set is made
+    when a layout's ``inside`` is read; slots shown with no empty place, the rows inside when
     its sleeves can show anything (else ()), the slots of their frontmost row): a function of
     the region alone, kept on the region (as long as it lives: regions are kept by
     :meth:`~reference_engine.table.Layout.make`'s bounded table and by the layouts that hold
@@ -213,7 +217,7 @@ def _region_slots(reg: Region) -> tuple[frozenset[int], frozenset[int], tuple[in
     frame = reg.sleeve
     cols = reg.cols
     rows = tuple(filter(reg.rows.__ge__, frame.rows))  # the rows r <= reg.rows, in order, in C
-    inside = _rows_slots(reg.offset, cols, rows)
+    inside = (reg.offset, cols, rows) if rows and cols else None
     shown: frozenset[int] = NONE[1]
     frontmost: frozenset[int] = NONE[1]
     if not (rows and frame.kind == "sleeve" and frame.side == "front"):

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
+from reference_engine import sleeves
 from reference_engine.regions import Region
 from reference_engine.sleeves import SleeveFrame, sleeve_slots
 from reference_engine.table import Layout
@@ -38,6 +41,16 @@ def test_several_sleeved_regions_are_joined_when_first_read_and_kept() -> None:
     assert layout.__dict__["inside"] is inside and layout.inside is inside  # kept
     plain = tuple(Region(r.name, r.rows, r.cols, r.offset, r.unit, r.hand, r.sleeve) for r in layout.regions)
     assert (layout.inside, layout.shown) == sleeve_slots(plain, layout.holes)
+
+
+def test_a_new_regions_set_of_slots_is_made_only_when_inside_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sleeves, "_SETS", {})
+    back = FRONT.turned("back")
+    layout = Layout.make([("w61k_a", 2, 5, 1, None, back), ("w61k_b", 3, 2, 1, None, back.with_rows([2]))])
+    assert layout.sleeved and layout.shown == frozenset()
+    assert sleeves._SETS == {}  # no region's set made, no union
+    assert layout.inside == set(range(10)) | {12, 13}
+    assert (0, 5, (1, 2)) in sleeves._SETS and (10, 2, (2,)) in sleeves._SETS
 
 
 def test_sleeved_regions_with_no_row_inside_are_not_sleeved() -> None:
