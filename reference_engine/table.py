@@ -24,7 +24,7 @@ from .expressions import WILDCARD, EvalError, Value, as_int, plain
 from .kept import exact_env
 from .meters import Meters
 from .regions import Region as Region  # its home: regions.py; imported from here too
-from .sleeves import SleeveFrame, check_rows, sleeve_slots, unseen_reason
+from .sleeves import Inside, SleeveFrame, check_rows, sleeve_parts, unseen_reason
 
 NO_SLEEVES: Mapping[str, SleeveFrame] = {}
 SLEEVES: ContextVar[Mapping[str, SleeveFrame]] = ContextVar("kitgen_sleeves", default=NO_SLEEVES)
@@ -35,14 +35,11 @@ protocol's steps): a region made with one of these names lies in sleeves (see :c
 _REGIONS: dict[tuple[Any, ...], Region] = {}
 REGIONS_KEPT = 16384
 """Regions :meth:`Layout.make` keeps by their fields (equal regions are interchangeable): a game's
-layouts share most of theirs from step to step. Bounded: it starts afresh beyond this (~6.5 MB).
-At 4,096 a card-level game's hands (sizes and offsets vary) filled it every thousand turns: 20
-UNO games after 25 made 3,710 regions (780 with room for all), each compared field by field with
-the kept layout key's (6,148 ``Region.__eq__`` calls, none with room for all)."""
+layouts share most of theirs from step to step. Bounded: it starts afresh beyond this (~6.5 MB;
+at 4,096 a card-level game's hands, of varying sizes and offsets, filled it every 1,000 turns)."""
 
 
 _NO_HOLES: frozenset[int] = frozenset()
-
 INTERN_SWEEP = 4096
 """The fewest entries :class:`Layout`'s intern table holds before it sweeps out dead ones."""
 
@@ -63,29 +60,31 @@ class Layout:
     the same object, all that identity (State equality, caches keyed by layout) relies on. Dead
     entries are swept at ``_sweep_at`` entries (twice the live ones, at least INTERN_SWEEP).
 
-    Keyed by the regions' stored hashes (ints, hashed in C; a region's hash is a Python call,
-    twice per new layout), the holes and the labels; a layout found is checked to hold the
-    very regions (compared in C). Regions whose hashes collide (forced in the tests) put the
-    second layout in ``_clashes`` by its whole key, looked up whenever the first one's entry
-    does not answer: every live layout is found again, as one object.
+    Keyed by the regions' stored hashes (ints, hashed in C; a region's hash is a Python call),
+    the holes and the labels; a layout found is checked to hold the very regions (compared in
+    C). Regions whose hashes collide (forced in the tests) put the second layout in ``_clashes``
+    by its whole key, looked up whenever the first one's entry does not answer.
     """
 
     _interned: ClassVar[dict[tuple[Any, ...], weakref.ref[Layout]]] = {}
     _clashes: ClassVar[dict[tuple[Any, ...], weakref.ref[Layout]]] = {}
     _sweep_at: ClassVar[int] = 4096
+    inside: frozenset[int] = Inside()  # type: ignore[assignment]  # joined when first read
 
     __slots__ = (
+        "__dict__",
         "__weakref__",
         "_key",
         "_owner",
+        "_parts",
         "_space",
         "by_name",
         "holes",
-        "inside",
         "labels",
         "regions",
         "shown",
         "size",
+        "sleeved",
     )
 
     def __init__(
@@ -106,8 +105,9 @@ class Layout:
         self._key = key or (regions, holes, labels)  # its intern key (make's own tuple)
         self._owner: list[Region] | None = None  # built on first use: most layouts never ask
         self._space: tuple[bool, tuple[int, int] | None, tuple[int, int]] | None = None  # run.space
-        # Sleeves are public: the slots inside one, and those whose card a sleeve shows.
-        self.inside, self.shown = sleeve_slots(regions, holes)
+        # Sleeves are public: slots inside one (joined when read), any (sleeved), those shown.
+        parts, self.shown = sleeve_parts(regions, holes)
+        self._parts, self.sleeved = parts, bool(parts)
 
     @classmethod
     def make(

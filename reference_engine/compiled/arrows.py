@@ -255,9 +255,8 @@ class ArrowRow:
             return None
         cols = reg.cols
         a = reg.offset + (self.r - 1) * cols
-        inside = layout.inside
-        if inside:
-            row = range(a, a + cols)
+        if layout.sleeved:
+            inside, row = layout.inside, range(a, a + cols)
             if not inside.isdisjoint(row) and not layout.shown.issuperset(inside.intersection(row)):
                 return None  # a card hidden in a sleeve
         return a, cols

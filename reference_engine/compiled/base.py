@@ -280,7 +280,7 @@ def landed(run: Run, step: st.Step, plan: Plan, before: Layout, delta: dict[int,
     landings of cards slid out of a sleeve (``before``: the layout they left), and the supply's
     count (``delta``) with its meters and limits."""
     run.layout = plan.layout
-    if before.inside:
+    if before.sleeved:
         last = plan.__dict__.get("_land")  # landings' kept answer (machine/plans.py)
         if last is None or last[0] is not before or last[1]:  # not known to slide nothing out
             check_landings(run, step, plan, before)

@@ -168,7 +168,7 @@ def compile_call(c: Any, step: st.Call, number: str | None) -> Op:
                 else:
                     where.append(row)  # type: ignore[union-attr]
                 if (
-                    layout.inside
+                    layout.sleeved
                     and not layout.inside.isdisjoint(flats)
                     and (row is None or lands_up(layout, row))  # the checker's own message
                 ):

@@ -38,7 +38,7 @@ def after(layout: Layout, flats: tuple[int, ...]) -> tuple[int, Layout, tuple[in
     n = layout.size
     if not flats or min(flats) < 0 or max(flats) >= n:
         return None
-    if layout.inside and not kept_whole(layout, flats):
+    if layout.sleeved and not kept_whole(layout, flats):
         return None  # a sleeve split: the builder defers to the interpreter's message
     reg = None
     for r in layout.regions:

@@ -54,8 +54,7 @@ def _emptied(layout: Layout, flats: Sequence[int]) -> tuple[frozenset[int], list
     holes = layout.holes
     if holes and not holes.isdisjoint(going):
         return None  # an empty place taken: the interpreter names it
-    inside = layout.inside
-    if inside and not inside.isdisjoint(range(off, end)):
+    if layout.sleeved and not layout.inside.isdisjoint(range(off, end)):
         sleeve = reg.sleeve
         if sleeve is None or any(r not in sleeve.rows for r in range(1, reg.rows + 1)):
             return None  # a row outside the region's sleeves holds a sleeved card
@@ -178,8 +177,7 @@ def fill_holes(
     after = holes - filled
     if reg.rows > 1 and after.issuperset(range(end - width, end)):
         return None  # the bottom row stays empty: trimmed
-    inside = layout.inside
-    if inside and not inside.isdisjoint(range(off, end)):
+    if layout.sleeved and not layout.inside.isdisjoint(range(off, end)):
         sleeve = reg.sleeve
         if sleeve is None or any(r not in sleeve.rows for r in range(1, reg.rows + 1)):
             return None

@@ -244,7 +244,7 @@ def _outcome(alive: tuple[int, ...], ups: tuple[bool, ...], low: int, u0: int, b
     rotated = tuple(low + alive[2 * i] for i in range(h) if ups[i])
     losers = tuple([low + j for j in lost])
     hows: Any = None
-    if before is not None and (not before.inside or kept_whole(before, losers)):
+    if before is not None and (not before.sleeved or kept_whole(before, losers)):
         holes = before.holes
         after = Layout.make((), holes.union(losers), (), before.regions)
         if not after.shown:

@@ -140,7 +140,7 @@ class RowArgs:
             flats = row_slots(run, self.cards, self.cards_row, "return")
         except EvalError:
             return None
-        if not drop or (layout.inside and not tails.kept_row(layout, drop) and not kept_whole(layout, drop)):
+        if not drop or (layout.sleeved and not tails.kept_row(layout, drop) and not kept_whole(layout, drop)):
             return None
         return drop, flats
 

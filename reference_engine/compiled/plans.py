@@ -154,7 +154,7 @@ class FastDraft:
         holes: list[int] = []
         old = self.layout
         n = old.size
-        inside = old.inside
+        inside = old.inside if old.sleeved else frozenset()
         old_holes = old.holes
         leaving: list[tuple[int, int]] = []  # (new slot, old slot) of cards slid out of a sleeve
         for name in self.order:
@@ -379,7 +379,7 @@ def _columns(grid: list[list[int]], cols: Sequence[int]) -> list[list[int]]:
 
 
 def build_discard(layout: Layout, res: Resolved) -> Plan:
-    if layout.inside and not kept_whole(layout, res):
+    if layout.sleeved and not kept_whole(layout, res):
         raise Defer()  # the interpreter's check_kept says which card stays in its sleeve
     if res and (plan := bottom_row(layout, res) or discard_holes(layout, res)) is not None:
         return plan

@@ -289,7 +289,7 @@ def _sleeve(step: st.Sleeve, make_plan: Callable[..., Any]) -> Maker:
         except EvalError:
             return None  # the step's own op says what is wrong
         consts, after = plan.consts, plan.layout
-        if plan.returned or plan.delta or (layout.inside and landings(plan, layout)):
+        if plan.returned or plan.delta or (layout.sleeved and landings(plan, layout)):
 
             def go(run: Run) -> bool:
                 apply_plan(run, step, plan)

@@ -195,7 +195,7 @@ class Tail:
             first = what.sel(run, "discard")
         except EvalError:
             return False  # its own message, at its step
-        if not first or (layout.inside and not kept_row(layout, first) and not kept_whole(layout, first)):
+        if not first or (layout.sleeved and not kept_row(layout, first) and not kept_whole(layout, first)):
             return False
         return self._begin(run, from_d=False, first=first)
 

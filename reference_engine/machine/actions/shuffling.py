@@ -111,7 +111,7 @@ def shuffle_piles(
         for f in every:
             if f in holes:
                 raise EvalError(f"{layout.describe(f)} is empty")
-    if layout.inside:
+    if layout.sleeved:
         check_piles(layout, piles)  # a shuffle mixes whole sleeves
     return shuffle, piles, how
 
