@@ -7,7 +7,7 @@ of the caller's when that is provably lossless (:func:`_factor`). Used by the ca
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any, NamedTuple
 
@@ -112,7 +112,7 @@ def _sub_outcomes(
     codes: tuple[tuple[int, ...], ...],
     block: tuple[tuple[int, ...], ...] | None = None,
     seats: Seats | None = None,
-) -> list[Outcome]:
+) -> Sequence[Outcome]:
     """The outcomes of ``sub`` on the argument ``codes`` (cached). With ``block`` (positions in
     the concatenated arguments, one pile per column), the callee gets its input lazily scrambled
     by those piles: in a verification by classes, a callee that relies on its caller's scramble
@@ -139,7 +139,7 @@ def _sub_outcomes(
     finally:
         if shared_key is not None and store is not None:  # the others wait for it
             done = run.shared.subruns.get(key) if run.shared.restart is None else None
-            store.publish(shared_key, export_outcomes(done) if done is not None else None)
+            store.publish(shared_key, export_outcomes(list(done)) if done is not None else None)
     return hit
 
 
