@@ -476,16 +476,24 @@ class _Prepared:
     def __init__(self, law: Law, name: str):
         self.law = law
         self.name = name
-        index: dict[tuple[int, Observation], int] = {}
+        # Each observation object numbered by its value once (a law's chains repeat their
+        # observations' objects: UNO's ~115 an entry, ~40 objects), the tree's nodes keyed by
+        # (parent, that number): an observation's hash is not cached, a pair of numbers' is cheap.
+        numbers: dict[int, int] = {}  # by the observation's identity (alive in the law meanwhile)
+        by_value: dict[Observation, int] = {}
+        index: dict[tuple[int, int], int] = {}
         self.nodes: list[tuple[int, Observation]] = []  # (parent node, observation); 0 is the root
         self.ends: list[int] = []  # the node each entry of the law ends at
         for chain, _, _ in law:
             node = 0
             for obs in chain:
-                at = (node, obs)
+                k = numbers.get(id(obs))
+                if k is None:
+                    k = numbers[id(obs)] = by_value.setdefault(obs, len(by_value))
+                at = (node, k)
                 got = index.get(at)
                 if got is None:
-                    self.nodes.append(at)
+                    self.nodes.append((node, obs))
                     got = index[at] = len(self.nodes)
                 node = got
             self.ends.append(node)
