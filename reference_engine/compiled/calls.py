@@ -13,6 +13,7 @@ enumeration's draw.
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Sequence
 from itertools import chain
 from typing import Any
 
@@ -43,7 +44,7 @@ DRAWS_KEPT = 1024
 them is gone, nothing else does, and they are never met again; a game meets ~20)."""
 
 
-def _draw(runner: Runner, outcomes: list[Any]) -> Any:
+def _draw(runner: Runner, outcomes: Sequence[Any]) -> Any:
     """The interpreter's ``_draw`` (one ``randrange`` over the common denominator), with the
     cumulative thresholds of each enumeration computed once."""
     hit = _DRAWS.get(id(outcomes))

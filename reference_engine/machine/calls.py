@@ -11,6 +11,7 @@ outcome drawn from it (its enumeration kept up to the faces of the cards it only
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -201,7 +202,7 @@ def h_call(run: Runner, frame: Frame, step: st.Call, frontier: Frontier, ctx: Ct
     return sort_hands(out) if run.mode == "exact" and run.shared.hands else out
 
 
-def _unordered(outcomes: list[Outcome], bags: tuple[int, ...]) -> list[Outcome]:
+def _unordered(outcomes: Sequence[Outcome], bags: tuple[int, ...]) -> list[Outcome]:
     """The outcomes with the results at ``bags`` in one order (sorted), merged: the caller only
     uses those results whole, so their order is never seen (a verification by classes checks that,
     see :mod:`reference_engine.verify.symmetry`)."""
@@ -252,7 +253,7 @@ def _call_plan(
     return Plan(layout2, src, consts, {})
 
 
-def _draw(run: Runner, outcomes: list[Outcome]) -> Outcome:
+def _draw(run: Runner, outcomes: Sequence[Outcome]) -> Outcome:
     """One outcome of a callee, drawn from its exact distribution (same law as running it)."""
     lcm = math.lcm(*(p.denominator for p, _, _ in outcomes))
     pick = run.rng.randrange(lcm)

@@ -43,8 +43,9 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left
+from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, overload
 
 from .. import steps as st
 from ..canonical import fingerprint
@@ -79,7 +80,8 @@ def small_outcomes(
     run: Runner, sub: Frame, codes: tuple[tuple[int, ...], ...], seats: Seats | None
 ) -> list[Outcome]:
     """What :func:`.subruns._sub_outcomes` gives for a small call in a single run."""
-    return small_call(run, sub, codes, seats)[0]
+    got = small_call(run, sub, codes, seats)[0]
+    return got if type(got) is list else list(got)
 
 
 Draw = tuple[int, list[int]]
@@ -89,7 +91,7 @@ cumulative numerators over it (``calls._draw``'s thresholds)."""
 
 def small_call(
     run: Runner, sub: Frame, codes: tuple[tuple[int, ...], ...], seats: Seats | None, check: bool = False
-) -> tuple[list[Outcome], Draw | None]:
+) -> tuple[Sequence[Outcome], Draw | None]:
     """:func:`small_outcomes`, with the thresholds to draw from them when they are known
     (an enumeration kept up to renaming: computed once per law and view table). ``check``
     (the differential tests, ``compiled.evaluate.CHECKED``): a law that :func:`_merged` would
@@ -143,11 +145,8 @@ def small_call(
     f = _rebuilt(run.views, key, prep)
     factors = name not in shared.no_factor and settle(run, sub, f, seats)
     template = f.factored if factors else f.inlined
-    if now != first:
-        to = dict(zip(first, now))
-        hit = [(p, obs, relabel(res, to)) for p, obs, res in template]
-    else:
-        hit = list(template)
+    # Renamed as read (a draw reads one outcome), or the kept list's copy on its own faces.
+    hit = Renamed(template, dict(zip(first, now))) if now != first else list(template)
     if shared.restart is None:
         shared.subruns[plain] = hit
     return hit, prep.draws[factors]
@@ -238,7 +237,7 @@ def _first(
     now: tuple[int, ...],
     fixed: set[int],
     seats: Seats | None,
-) -> list[Outcome]:
+) -> Sequence[Outcome]:
     """The plain enumeration of these cards, guarded; its law kept for the next ones."""
 
     shared = run.shared
@@ -259,7 +258,8 @@ def _first(
     start = counted[0]
     token = _BUDGET.set(counted)
     try:
-        outcomes: list[Outcome] | None = _run_sub(run, sub, codes, plain, None, seats or Seats(), check=check)
+        outcomes: Sequence[Outcome] | None
+        outcomes = _run_sub(run, sub, codes, plain, None, seats or Seats(), check=check)
     except ReductionRefused:
         outcomes = None
     finally:
@@ -476,16 +476,24 @@ class _Prepared:
     def __init__(self, law: Law, name: str):
         self.law = law
         self.name = name
-        index: dict[tuple[int, Observation], int] = {}
+        # Each observation object numbered by its value once (a law's chains repeat their
+        # observations' objects: UNO's ~115 an entry, ~40 objects), the tree's nodes keyed by
+        # (parent, that number): an observation's hash is not cached, a pair of numbers' is cheap.
+        numbers: dict[int, int] = {}  # by the observation's identity (alive in the law meanwhile)
+        by_value: dict[Observation, int] = {}
+        index: dict[tuple[int, int], int] = {}
         self.nodes: list[tuple[int, Observation]] = []  # (parent node, observation); 0 is the root
         self.ends: list[int] = []  # the node each entry of the law ends at
         for chain, _, _ in law:
             node = 0
             for obs in chain:
-                at = (node, obs)
+                k = numbers.get(id(obs))
+                if k is None:
+                    k = numbers[id(obs)] = by_value.setdefault(obs, len(by_value))
+                at = (node, k)
                 got = index.get(at)
                 if got is None:
-                    self.nodes.append(at)
+                    self.nodes.append((node, obs))
                     got = index[at] = len(self.nodes)
                 node = got
             self.ends.append(node)
@@ -493,7 +501,7 @@ class _Prepared:
         self.draws = (thresholds(self.factoring.inlined), thresholds(self.factoring.factored))
 
 
-def thresholds(outcomes: list[Outcome]) -> Draw:
+def thresholds(outcomes: Sequence[Outcome]) -> Draw:
     """The common denominator of an enumeration's probabilities and their cumulative numerators:
     what the interpreter's draw (one ``randrange`` over the denominator) compares with."""
     lcm = math.lcm(*(p.denominator for p, _, _ in outcomes))
@@ -527,10 +535,7 @@ def _rebuilt(views: ViewTable, key: tuple[Any, ...], prep: _Prepared) -> Factori
     done: dict[tuple[Any, ...], tuple[_Prepared, Factoring]] = _TABLE[1]
     hit = done.get(key)
     if hit is None or hit[0] is not prep:
-        ids = [0]
-        extend = views.extend
-        for parent, obs in prep.nodes:
-            ids.append(extend(ids[parent], obs))
+        ids = views.extend_tree(prep.nodes)
         f = prep.factoring  # by nodes: distinct nodes are interned as distinct views
         name = prep.name
         cond = {o: {ids[n]: p for n, p in dist.items()} for o, dist in f.cond.items()}
@@ -551,8 +556,65 @@ def _symbols(value: Any) -> list[Symbol]:
 
 def relabel(res: SubResult, to: dict[int, int]) -> SubResult:
     """``res`` with each face ``s`` in ``to`` (symbol ids) replaced by ``to[s]``."""
-    cards = tuple(
-        (shape, tuple([(to.get(c >> 1, c >> 1) << 1 | (c & 1)) if c >= 0 else c for c in cs]))
-        for shape, cs in res.cards
-    )
+    return _renamed(res, _codes(to).get)
+
+
+def _codes(to: dict[int, int]) -> dict[int, int]:
+    """``to`` (faces) as a map of card codes: each face's code, down and up, to its new face's;
+    a code not in it (an empty place, -1, or another face) stays as it is."""
+    out = {}
+    for s, t in to.items():
+        out[s << 1] = t << 1
+        out[s << 1 | 1] = t << 1 | 1
+    return out
+
+
+def _renamed(res: SubResult, get: Callable[[int, int], int]) -> SubResult:
+    """``res`` with each card code ``c`` replaced by ``get(c, c)`` (a :func:`_codes` map's, in C)."""
+    cards = tuple([(shape, tuple(map(get, cs, cs))) for shape, cs in res.cards])
     return SubResult(cards, res.values, res.delta, res.meters, res.shown)
+
+
+class Renamed(Sequence[Outcome]):
+    """A kept law's outcomes with its result cards renamed (``to``: faces), each renamed when
+    first read and then kept (read again, it is the same object): a call draws one outcome of
+    the ~5 of a knockout lottery's law, and a game meets the same cards again rarely. Read as a
+    list of the renamed outcomes (by index, slice or in order); equal to that list."""
+
+    __slots__ = ("_done", "_get", "_template")
+
+    def __init__(self, template: list[Outcome], to: dict[int, int]) -> None:
+        self._template = template
+        self._get = _codes(to).get
+        self._done: list[Outcome | None] = [None] * len(template)
+
+    def __len__(self) -> int:
+        return len(self._template)
+
+    @overload
+    def __getitem__(self, i: int) -> Outcome: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Outcome]: ...
+
+    def __getitem__(self, i: int | slice) -> Outcome | list[Outcome]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(len(self._template))[i]]
+        got = self._done[i]
+        if got is None:
+            p, obs, res = self._template[i]
+            got = self._done[i] = (p, obs, _renamed(res, self._get))
+        return got
+
+    def __iter__(self) -> Iterator[Outcome]:
+        return map(self.__getitem__, range(len(self._template)))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Renamed):
+            other = list(other)
+        return list(self) == other
+
+    __hash__ = None  # type: ignore[assignment]  # as a list's
+
+    def __repr__(self) -> str:
+        return repr(list(self))

@@ -9,7 +9,7 @@ generic plan-based action (:meth:`Runner._planned`) and the display labels a ste
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, TypeVar
@@ -67,7 +67,8 @@ class Shared:
     plans: dict[tuple[Any, ...], Any] = field(default_factory=dict)
     # Sample mode only: a game's table of layout-only expression values (see Evaluator).
     constants: dict[Any, Any] | None = None
-    subruns: dict[tuple[Any, ...], list[Outcome]] = field(default_factory=dict)
+    # A kept law's outcomes renamed as read (:class:`.relabel.Renamed`) or a plain list.
+    subruns: dict[tuple[Any, ...], Sequence[Outcome]] = field(default_factory=dict)
     factor_refs: dict[tuple[Any, ...], dict[Any, dict[int, Fraction]]] = field(default_factory=dict)
     no_factor: set[str] = field(default_factory=set)
     factored: dict[str, str] = field(default_factory=dict)

@@ -6,8 +6,9 @@ of the caller's when that is provably lossless (:func:`_factor`). Used by the ca
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any, NamedTuple
 
@@ -112,7 +113,7 @@ def _sub_outcomes(
     codes: tuple[tuple[int, ...], ...],
     block: tuple[tuple[int, ...], ...] | None = None,
     seats: Seats | None = None,
-) -> list[Outcome]:
+) -> Sequence[Outcome]:
     """The outcomes of ``sub`` on the argument ``codes`` (cached). With ``block`` (positions in
     the concatenated arguments, one pile per column), the callee gets its input lazily scrambled
     by those piles: in a verification by classes, a callee that relies on its caller's scramble
@@ -139,7 +140,7 @@ def _sub_outcomes(
     finally:
         if shared_key is not None and store is not None:  # the others wait for it
             done = run.shared.subruns.get(key) if run.shared.restart is None else None
-            store.publish(shared_key, export_outcomes(done) if done is not None else None)
+            store.publish(shared_key, export_outcomes(list(done)) if done is not None else None)
     return hit
 
 
@@ -235,23 +236,51 @@ class Factoring(NamedTuple):
 
 def factoring(name: str, joint: dict[tuple[Any, SubResult], Fraction]) -> Factoring:
     """The pure part of :func:`_factor` on ``joint``: the same for any renaming of its result
-    cards (their public parts hold none of them, see :mod:`.relabel`), so it is kept with a law."""
-    p_res: dict[SubResult, Fraction] = defaultdict(Fraction)
-    n_res: dict[SubResult, int] = defaultdict(int)  # the entries of each result
-    p_o: dict[tuple[Any, ...], Fraction] = defaultdict(Fraction)
-    q: dict[tuple[Any, ...], dict[Any, Fraction]] = defaultdict(lambda: defaultdict(Fraction))
+    cards (their public parts hold none of them, see :mod:`.relabel`), so it is kept with a law.
+
+    In whole numbers: each probability as its numerator over the law's common denominator
+    ``lcm`` (their sums exact, as the fractions'), a fraction made only for what is handed out
+    (Q, each result's probability); the test that the law factors, ``p == Q(v | o) * P(res)``,
+    cross-multiplied (``x * p_o == q * p_res``, every sum positive). Each result is hashed once
+    (a sub-result's hash is its fields', computed each time): its number keys the rest. The
+    same values in the same order, without a fraction's operators (each through its numeric
+    tower: ~2 us)."""
+    lcm = math.lcm(*[p.denominator for p in joint.values()])
+    number: dict[SubResult, int] = {}  # each result's number, in the order first met
+    results: list[SubResult] = []
+    publics: list[tuple[Any, ...]] = []
+    p_res: list[int] = []
+    n_res: list[int] = []  # the entries of each result
+    p_o: dict[tuple[Any, ...], int] = {}
+    q: dict[tuple[Any, ...], dict[Any, int]] = {}
+    entries: list[tuple[Any, int, int]] = []
     for (v, res), p in joint.items():
-        o = res.public
-        p_res[res] += p
-        n_res[res] += 1
-        p_o[o] += p
-        q[o][v] += p
-    cond = {o: {v: p / p_o[o] for v, p in dist.items()} for o, dist in q.items()}
-    ok = all(p == cond[res.public].get(v, 0) * p_res[res] for (v, res), p in joint.items())
-    # Each result's entries counted as the law is walked (equal results are one key: a
-    # SubResult's hash is its fields'), not by comparing it with every entry again (n^2).
-    ok = ok and all(n_res[res] == len(cond[res.public]) for res in p_res)
-    factored = [(p, ("call", name, res.public) if res.public else None, res) for res, p in p_res.items()]
+        k = number.get(res)
+        if k is None:
+            k = number[res] = len(results)
+            results.append(res)
+            publics.append(res.public)
+            p_res.append(0)
+            n_res.append(0)
+        o = publics[k]
+        x = p.numerator * (lcm // p.denominator)
+        p_res[k] += x
+        n_res[k] += 1
+        p_o[o] = p_o.get(o, 0) + x
+        dist = q.get(o)
+        if dist is None:
+            dist = q[o] = {}
+        dist[v] = dist.get(v, 0) + x
+        entries.append((v, k, x))
+    cond = {o: {v: Fraction(x, p_o[o]) for v, x in dist.items()} for o, dist in q.items()}
+    ok = all(x * p_o[publics[k]] == q[publics[k]][v] * p_res[k] for v, k, x in entries)
+    # Each result's entries counted as the law is walked, not by comparing it with every entry
+    # again (n^2).
+    ok = ok and all(n == len(q[o]) for n, o in zip(n_res, publics))
+    factored = [
+        (Fraction(p, lcm), ("call", name, o) if o else None, res)
+        for p, o, res in zip(p_res, publics, results)
+    ]
     return Factoring(ok, cond, factored, _inlined(name, joint))
 
 
